@@ -1,0 +1,113 @@
+/**
+ * The build: config → content → routes → render → emit, each stage timed. `site build`,
+ * `site check` and `site dev` all run this one pipeline.
+ */
+import { dirname, resolve } from 'node:path';
+import { loadConfig, type ResolvedConfig } from './config/load.js';
+import { loadMessages, lookupMessage } from './content/messages.js';
+import { loadPageContent } from './content/pages.js';
+import { indexPosts, loadPosts, type Post } from './content/posts.js';
+import { createFeed, feedPath } from './emit/feed.js';
+import { createHeaders, createRobots, createSitemap } from './emit/sitemap.js';
+import type { OutputFiles } from './emit/write.js';
+import { SiteError, throwIfAny } from './errors.js';
+import { buildAssets } from './islands/assets.js';
+import { languageScript, notFoundScript, scriptHash } from './render/head.js';
+import { createRenderer } from './render/render.js';
+import { listPageTemplates, loadTemplates } from './render/templates.js';
+import { createPages, pathRules, sortPosts, type Page } from './routes/pages.js';
+
+/** Options of `buildSite`. */
+export interface BuildOptions {
+  /** Path of site.config.yaml. */
+  config: string;
+  /** Include posts marked as drafts. */
+  drafts?: boolean;
+}
+
+/** What a build produced, in memory. */
+export interface BuildResult {
+  config: ResolvedConfig;
+  pages: Page[];
+  posts: Post[];
+  files: OutputFiles;
+  /** Milliseconds per stage. */
+  timings: Record<string, number>;
+}
+
+/** Runs the whole pipeline in memory; throws SiteError(s) describing every problem found. */
+export async function buildSite(options: BuildOptions): Promise<BuildResult> {
+  const timings: Record<string, number> = {};
+  let mark = performance.now();
+  const lap = (stage: string) => {
+    const now = performance.now();
+    timings[stage] = Math.round((now - mark) * 10) / 10;
+    mark = now;
+  };
+
+  const root = dirname(resolve(options.config));
+  const templateNames = await listPageTemplates(root);
+  const config = await loadConfig(options.config, { templates: templateNames });
+  lap('config');
+
+  const errors: SiteError[] = [];
+  const templatesPromise = loadTemplates(root, templateNames);
+  const assetsPromise = buildAssets(root);
+  // Attach handlers now so a failure here is reported with the content errors, not as unhandled.
+  templatesPromise.catch(() => undefined);
+  assetsPromise.catch(() => undefined);
+  const [messages, unsortedPosts] = await Promise.all([loadMessages(config, errors), loadPosts(config, errors, { drafts: options.drafts })]);
+  const posts = sortPosts(unsortedPosts);
+  lap('content');
+
+  const pages = createPages(config, { posts: indexPosts(posts) });
+  lap('routes');
+
+  const templates = await templatesPromise;
+  const contents = await loadPageContent(config, pages, (name) => templates.pages[name]?.content, errors);
+  for (const page of pages) {
+    const template = templates.pages[page.template];
+    if (page.content !== undefined && template && !template.content) {
+      errors.push(new SiteError({ code: 'TEMPLATE_INVALID', message: `template ${page.template} is used with content: but exports no \`content\` schema`, file: `templates/pages/${page.template}.tsx` }));
+    }
+  }
+  throwIfAny(dedupe(errors));
+  const assets = await assetsPromise;
+  lap('templates');
+
+  const renderer = createRenderer({ config, pages, messages, contents, posts, templates, assets: { stylesheet: assets.stylesheet } });
+  const files: OutputFiles = new Map(assets.files);
+  for (const page of pages) {
+    try {
+      files.set(page.file, renderer.renderPage(page));
+    } catch (error) {
+      if (!(error instanceof SiteError)) throw error;
+      errors.push(error);
+    }
+  }
+  throwIfAny(dedupe(errors));
+  lap('render');
+
+  const rules = pathRules(config);
+  files.set('sitemap.xml', createSitemap(pages, config));
+  files.set('robots.txt', createRobots(config));
+  files.set('_headers', createHeaders([scriptHash(languageScript), scriptHash(notFoundScript)], config));
+  if (config.routes.some((route) => route.blog)) {
+    for (const locale of config.localeIds) {
+      const text = (key: string) => lookupMessage(messages[locale] ?? {}, key) ?? key;
+      files.set(feedPath(locale, rules).slice(1), createFeed({ config, rules, locale, posts, title: `${config.site.name} · ${text('blog.title')}`, description: text('blog.description') }));
+    }
+  }
+  lap('emit');
+  return { config, pages, posts, files, timings };
+}
+
+function dedupe(errors: readonly SiteError[]): SiteError[] {
+  const seen = new Set<string>();
+  return errors.filter((error) => {
+    const key = error.format();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,131 @@
+/**
+ * Loads `site.config.yaml`: YAML with positions, then the zod schema, then the cross-field checks.
+ * Every problem in the file is reported at once.
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname, relative, resolve } from 'node:path';
+import { SiteError, SiteErrors, throwIfAny } from '../errors.js';
+import { formatPath, locate, parseYaml, validateYaml, type YamlSource } from '../yaml-source.js';
+import { configSchema, type SiteConfig } from './schema.js';
+
+/** The validated config plus where it came from. */
+export interface ResolvedConfig extends SiteConfig {
+  /** Absolute folder of the config file; content/ and templates/ are resolved from here. */
+  root: string;
+  /** The config file, relative to the working directory (for messages). */
+  file: string;
+  /** Locale ids, the default locale first, then the others in plain string order. */
+  localeIds: string[];
+}
+
+/** Options of `loadConfig`. */
+export interface LoadConfigOptions {
+  /** Names of the page templates that exist (from templates/pages/); checked when given. */
+  templates?: readonly string[];
+}
+
+/** Reads, parses and validates the config file, or throws SiteErrors naming every problem. */
+export async function loadConfig(configPath: string, options: LoadConfigOptions = {}): Promise<ResolvedConfig> {
+  const absolute = resolve(configPath);
+  const file = relative(process.cwd(), absolute) || absolute;
+  let text: string;
+  try {
+    text = await readFile(absolute, 'utf8');
+  } catch (cause) {
+    throw new SiteError({ code: 'CONFIG_NOT_FOUND', message: `cannot read ${file}`, file, cause });
+  }
+  return parseConfig(text, file, dirname(absolute), options);
+}
+
+/** Parses and validates config text (pure apart from the given names). */
+export function parseConfig(text: string, file: string, root: string, options: LoadConfigOptions = {}): ResolvedConfig {
+  const { source, errors: syntaxErrors } = parseYaml(text, file);
+  throwIfAny(syntaxErrors);
+  const { data, errors } = validateYaml(source, configSchema);
+  if (!data) throw new SiteErrors(errors);
+  throwIfAny(checkConfig(data, source, options));
+  const localeIds = Object.keys(data.locales).sort((a, b) =>
+    a === data.site.defaultLocale ? -1 : b === data.site.defaultLocale ? 1 : a < b ? -1 : a > b ? 1 : 0,
+  );
+  return { ...data, root, file, localeIds };
+}
+
+/** The checks that span several fields; each error points at the line that is wrong. */
+export function checkConfig(config: SiteConfig, source: YamlSource, options: LoadConfigOptions = {}): SiteError[] {
+  const errors: SiteError[] = [];
+  const fail = (code: SiteError['code'], message: string, path: PropertyKey[], hint?: string) =>
+    errors.push(new SiteError({ code, message, file: source.file, field: formatPath(path), hint, ...locate(source, path) }));
+
+  const locales = Object.keys(config.locales);
+  const defaultLocale = config.site.defaultLocale;
+  if (!config.locales[defaultLocale]) {
+    fail('UNKNOWN_LOCALE', `default locale "${defaultLocale}" is not defined under locales`, ['site', 'defaultLocale']);
+  }
+  const prefixes = new Map<string, string>();
+  for (const [id, locale] of Object.entries(config.locales)) {
+    if (id === defaultLocale && locale.prefix !== '') fail('CONFIG_INVALID', 'the default locale has no URL prefix', ['locales', id, 'prefix'], 'Set prefix: "" for the default locale.');
+    if (id !== defaultLocale && locale.prefix === '') fail('CONFIG_INVALID', `locale "${id}" needs a URL prefix such as "/${id}"`, ['locales', id, 'prefix']);
+    const owner = prefixes.get(locale.prefix);
+    if (owner !== undefined) fail('CONFIG_INVALID', `prefix "${locale.prefix}" is already used by locale "${owner}"`, ['locales', id, 'prefix']);
+    prefixes.set(locale.prefix, id);
+  }
+  const checkPerLocale = (value: Record<string, string>, path: PropertyKey[]) => {
+    for (const id of locales) if (!(id in value)) fail('CONTENT_PARITY', `missing text for locale "${id}"`, path);
+    for (const id of Object.keys(value)) if (!config.locales[id]) fail('UNKNOWN_LOCALE', `unknown locale "${id}"`, [...path, id]);
+  };
+  for (const [id, audience] of Object.entries(config.audiences)) checkPerLocale(audience.label, ['audiences', id, 'label']);
+  config.plans.forEach((plan, index) => checkPerLocale(plan.name, ['plans', index, 'name']));
+
+  const routeIndex = new Map<string, number>();
+  config.routes.forEach((route, index) => {
+    const at = (field: string): PropertyKey[] => ['routes', index, field];
+    const first = routeIndex.get(route.path);
+    if (first !== undefined) {
+      const firstLine = locate(source, ['routes', first, 'path']).line;
+      fail('DUPLICATE_ROUTE', `route "${route.path}" is already defined${firstLine ? ` on line ${firstLine}` : ''}`, at('path'));
+    } else routeIndex.set(route.path, index);
+    if (options.templates && !options.templates.includes(route.template)) {
+      fail('UNKNOWN_TEMPLATE', `unknown template "${route.template}"`, at('template'), `Available templates: ${options.templates.join(', ')}.`);
+    }
+    if (route.audience !== undefined && !config.audiences[route.audience]) {
+      fail('UNKNOWN_AUDIENCE', `unknown audience "${route.audience}"`, at('audience'), `Known audiences: ${Object.keys(config.audiences).join(', ')}.`);
+    }
+    if (route.locale !== undefined && !config.locales[route.locale]) fail('UNKNOWN_LOCALE', `unknown locale "${route.locale}"`, at('locale'));
+    const dynamic = route.path.includes('{slug}');
+    if (dynamic !== (route.blog === 'post')) {
+      fail('CONFIG_INVALID', dynamic ? 'a path with {slug} needs blog: post' : 'a blog post route needs a path ending in /{slug}', at('path'));
+    }
+    if (route.blog === undefined && route.content === undefined) {
+      fail('CONFIG_INVALID', 'a page needs `content:` naming its folder under content/pages/', at('path'));
+    }
+  });
+  config.routes.forEach((route, index) => {
+    if (route.alternate === undefined) return;
+    const other = routeIndex.get(route.alternate);
+    const target = other === undefined ? undefined : config.routes[other];
+    if (!target) fail('UNKNOWN_ROUTE', `unknown route "${route.alternate}"`, ['routes', index, 'alternate']);
+    else if (route.locale === undefined || target.locale === undefined || target.locale === route.locale) {
+      fail('CONFIG_INVALID', 'alternate links two single-locale routes of different locales', ['routes', index, 'alternate'], 'Give both routes a different `locale:`.');
+    }
+  });
+
+  config.navigation.forEach((item, index) => {
+    for (const [id, audience] of Object.entries(config.audiences)) {
+      const path = item.path.replace('{audience}', audience.path.slice(1));
+      if (!routeIndex.has(path)) fail('UNKNOWN_ROUTE', `"${path}" (for audience ${id}) is not a route`, ['navigation', index, 'path']);
+    }
+    if (item.fallback !== undefined && !routeIndex.has(item.fallback)) fail('UNKNOWN_ROUTE', `unknown route "${item.fallback}"`, ['navigation', index, 'fallback']);
+  });
+
+  config.aliases.forEach((alias, index) => {
+    if (!config.locales[alias.locale]) fail('UNKNOWN_LOCALE', `unknown locale "${alias.locale}"`, ['aliases', index, 'locale']);
+    if (!routeIndex.has(alias.from)) fail('UNKNOWN_ROUTE', `unknown route "${alias.from}"`, ['aliases', index, 'from']);
+  });
+
+  for (const [name, input] of Object.entries(config.roi.inputs)) {
+    if (!(input.min <= input.default && input.default <= input.max)) {
+      fail('CONFIG_INVALID', `default ${input.default} is outside ${input.min}–${input.max}`, ['roi', 'inputs', name, 'default']);
+    }
+  }
+  return errors;
+}

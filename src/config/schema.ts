@@ -1,0 +1,148 @@
+/**
+ * The one definition of `site.config.yaml`. TypeScript types are inferred from this schema;
+ * defaults live here. Cross-field checks (a route that names an audience must name a real one)
+ * run afterwards in `check.ts`, which still reports YAML positions.
+ */
+import { z } from 'zod';
+
+const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'use lowercase letters, digits and hyphens');
+const localeId = z.string().regex(/^[a-z]{2,3}$/, 'use a two- or three-letter language code such as "en"');
+const sitePath = z
+  .string()
+  .regex(/^\/(?:[\p{Ll}\p{N}-]+(?:\/[\p{Ll}\p{N}-]+)*)?$/u, 'start with "/", use lowercase segments, no trailing slash');
+const routePath = z
+  .string()
+  .regex(/^\/(?:(?:[a-z0-9-]+|\{slug\})(?:\/(?:[a-z0-9-]+|\{slug\}))*)?$/, 'start with "/", use lowercase segments, no trailing slash');
+/** Text given once per locale, e.g. `{ en: Repairers, no: Reparatører }`. */
+const perLocale = z.record(localeId, z.string().min(1));
+
+export const contactTypes = ['repairer', 'retailer', 'investor', 'partner', 'other'] as const;
+
+const localeSchema = z.strictObject({
+  label: z.string().describe('Name of the language in itself, e.g. "Norsk"'),
+  short: z.string().describe('Short label for the language buttons, e.g. "NO"'),
+  prefix: z.union([z.literal(''), sitePath]).describe('URL prefix: "" for the default locale, e.g. "/no"'),
+  hreflang: z.string(),
+  htmlLang: z.string().describe('Value of <html lang>'),
+  ogLocale: z.string().describe('Open Graph locale, e.g. nb_NO'),
+  intl: z.string().describe('Locale for dates and money, e.g. nb-NO'),
+  browserLanguages: z.array(z.string()).default([]).describe('navigator.language prefixes that redirect a first visit here'),
+});
+
+const audienceSchema = z.strictObject({
+  path: sitePath,
+  label: perLocale,
+  contactType: z.enum(contactTypes).describe('Preselected enquiry type on this audience\'s contact page'),
+});
+
+const navigationItemSchema = z.strictObject({
+  label: z.string().describe('Key under `nav:` in content/messages/<locale>.yaml'),
+  path: z.string().regex(/^\/\{audience\}(?:\/[a-z0-9-]+)*$/, 'start with "/{audience}"'),
+  fallback: sitePath.optional().describe('Target when no audience is active; without it the item is shown inactive'),
+});
+
+const routeSchema = z.strictObject({
+  path: routePath,
+  template: z.string().regex(/^[A-Z][A-Za-z0-9]*$/, 'use the PascalCase name of a file in templates/pages/'),
+  content: z.string().regex(/^[a-z0-9-]+(?:\/[a-z0-9-]+)*$/).optional().describe('Folder under content/pages/ with the page copy'),
+  audience: z.string().optional(),
+  locale: localeId.optional().describe('Only for pages that exist in one language, at this exact path'),
+  alternate: routePath.optional().describe('Path of the same page in another language (single-locale routes)'),
+  blog: z.enum(['list', 'post']).optional().describe('Blog list (with category and page subpages) or one page per post ({slug})'),
+  noindex: z.boolean().default(false),
+});
+
+const aliasSchema = z.strictObject({
+  locale: localeId,
+  from: sitePath.describe('Path (without locale prefix) whose pages are mirrored'),
+  to: sitePath.describe('Second path (without locale prefix) that serves the same pages'),
+});
+
+const planSchema = z.strictObject({
+  id: slug,
+  name: perLocale,
+  ordersPerMonth: z.union([z.number().int().positive(), z.literal('unlimited')]),
+  users: z.union([z.number().int().positive(), z.literal('unlimited')]).optional(),
+  price: z.union([
+    z.strictObject({ amount: z.number().nonnegative(), currency: z.literal('EUR'), period: z.literal('month') }),
+    z.literal('on-request'),
+  ]),
+  highlighted: z.boolean().default(false),
+});
+
+const roiInputSchema = z.strictObject({
+  default: z.number().nonnegative(),
+  min: z.number().nonnegative(),
+  max: z.number().positive(),
+  step: z.number().positive().default(1),
+});
+
+const weekday = z.enum(['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su']);
+const clock = z.string().regex(/^\d{2}:\d{2}$/, 'use HH:MM');
+
+export const configSchema = z.strictObject({
+  site: z.strictObject({
+    name: z.string().min(1),
+    origin: z.url().regex(/^https?:\/\/[^/]+$/, 'give scheme and host only, without a trailing slash'),
+    defaultLocale: localeId.default('en'),
+    themeColor: z.string().regex(/^#[0-9a-fA-F]{6}$/).default('#0f5132'),
+  }),
+  locales: z.record(localeId, localeSchema),
+  audiences: z.record(slug, audienceSchema),
+  navigation: z.array(navigationItemSchema),
+  routes: z.array(routeSchema).min(1),
+  aliases: z.array(aliasSchema).default([]),
+  plans: z.array(planSchema).default([]),
+  company: z.strictObject({
+    legalName: z.string(),
+    address: z.strictObject({ street: z.string(), postalCode: z.string(), city: z.string(), country: z.string().length(2) }),
+    orgNumber: z.string(),
+    email: z.email(),
+    social: z.strictObject({ linkedin: z.url(), instagram: z.url() }),
+    openingHours: z.strictObject({ days: z.array(weekday).min(1), opens: clock, closes: clock, timeZone: z.string() }),
+  }),
+  contact: z
+    .strictObject({
+      endpoint: z.string().default('/api/contact').describe('Where the contact form posts; any form service works'),
+      dataDir: z.string().default('data').describe('Folder where `site serve` stores submissions'),
+    })
+    .prefault({}),
+  booking: z.strictObject({
+    url: z.url().describe('External booking page for 30-minute meetings'),
+    minutes: z.number().int().positive().default(30),
+  }),
+  roi: z.strictObject({
+    timeSavedShare: z.number().gt(0).lt(1).default(0.35),
+    inputs: z.strictObject({
+      ordersPerMonth: roiInputSchema,
+      minutesPerOrder: roiInputSchema,
+      hourlyWage: roiInputSchema,
+      revenuePerRepair: roiInputSchema,
+    }),
+  }),
+  robots: z
+    .strictObject({ disallow: z.array(sitePath).default([]).describe('Paths crawlers are asked to skip') })
+    .prefault({}),
+  blog: z
+    .strictObject({
+      pageSize: z.number().int().positive().default(6),
+      categories: z.array(slug).default(['circularity', 'saas', 'retail', 'repairer-stories']),
+      wordsPerMinute: z.number().int().positive().default(200),
+    })
+    .prefault({}),
+});
+
+/** The config as a marketer writes it. */
+export type SiteConfigInput = z.input<typeof configSchema>;
+/** The config after validation, with defaults filled in. */
+export type SiteConfig = z.output<typeof configSchema>;
+export type RouteConfig = SiteConfig['routes'][number];
+export type PlanConfig = SiteConfig['plans'][number];
+export type LocaleConfig = SiteConfig['locales'][string];
+export type AudienceConfig = SiteConfig['audiences'][string];
+export type ContactType = (typeof contactTypes)[number];
+
+/** The JSON Schema of the config, for editors (written to schema/site.config.schema.json). */
+export function createConfigJsonSchema(): object {
+  return z.toJSONSchema(configSchema, { io: 'input', target: 'draft-7' });
+}

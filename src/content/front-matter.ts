@@ -1,0 +1,27 @@
+/** Splits a Markdown file into its YAML front matter (with positions) and its body. */
+import { SiteError } from '../errors.js';
+import { parseYaml, type YamlSource } from '../yaml-source.js';
+
+/** The parts of a Markdown file. */
+export interface MarkdownFile {
+  source: YamlSource;
+  body: string;
+  errors: SiteError[];
+}
+
+const fence = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+
+/** Reads front matter between two `---` lines at the top; positions stay those of the whole file. */
+export function splitFrontMatter(text: string, file: string): MarkdownFile {
+  const match = fence.exec(text);
+  if (!match) {
+    const { source } = parseYaml('{}', file);
+    return {
+      source,
+      body: text,
+      errors: [new SiteError({ code: 'FRONT_MATTER', message: 'the file has no front matter', file, line: 1, column: 1 })],
+    };
+  }
+  const { source, errors } = parseYaml(match[1]!, file, 1);
+  return { source, body: text.slice(match[0].length), errors };
+}

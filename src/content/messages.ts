@@ -1,0 +1,57 @@
+/**
+ * UI messages: one YAML file per locale under content/messages/, a tree of strings.
+ * Both files must have the same keys.
+ */
+import { readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { z } from 'zod';
+import type { ResolvedConfig } from '../config/load.js';
+import { SiteError, type SiteError as SiteErrorType } from '../errors.js';
+import { parseYaml, validateYaml, type YamlSource } from '../yaml-source.js';
+import { checkParity } from './parity.js';
+
+/** A tree of UI strings. */
+export interface MessageTree {
+  [key: string]: string | MessageTree;
+}
+
+const messageTree: z.ZodType<MessageTree> = z.lazy(() => z.record(z.string(), z.union([z.string(), messageTree])));
+
+/** Loads and checks the messages of every locale; errors are collected, not thrown. */
+export async function loadMessages(config: ResolvedConfig, errors: SiteErrorType[]): Promise<Record<string, MessageTree>> {
+  const sources: YamlSource[] = [];
+  const messages: Record<string, MessageTree> = {};
+  for (const locale of config.localeIds) {
+    const path = join(config.root, 'content', 'messages', `${locale}.yaml`);
+    const file = relative(process.cwd(), path);
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch {
+      errors.push(new SiteError({ code: 'CONTENT_MISSING', message: `no messages for locale "${locale}"`, file }));
+      continue;
+    }
+    const { source, errors: syntax } = parseYaml(text, file);
+    if (syntax.length) {
+      errors.push(...syntax);
+      continue;
+    }
+    const { data, errors: invalid } = validateYaml(source, messageTree, 'CONTENT_INVALID');
+    errors.push(...invalid);
+    if (data) messages[locale] = data;
+    sources.push(source);
+  }
+  for (const source of sources.slice(1)) errors.push(...checkParity(sources[0]!, source));
+  return messages;
+}
+
+/** Looks up `a.b.c` in a message tree and fills `{name}` placeholders; undefined when missing. */
+export function lookupMessage(tree: MessageTree, key: string, values?: Record<string, string | number>): string | undefined {
+  let node: string | MessageTree | undefined = tree;
+  for (const part of key.split('.')) {
+    if (typeof node !== 'object') return undefined;
+    node = node[part];
+  }
+  if (typeof node !== 'string') return undefined;
+  return values ? node.replace(/\{(\w+)\}/g, (match, name: string) => (name in values ? String(values[name]) : match)) : node;
+}

@@ -1,0 +1,110 @@
+/**
+ * Page copy: `content/pages/<id>/<locale>.yaml` (or `.md` with front matter for long documents),
+ * validated by the `content` schema of the page's template, with the locales checked for parity.
+ */
+import { readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import type { z } from 'zod';
+import type { ResolvedConfig } from '../config/load.js';
+import { SiteError } from '../errors.js';
+import type { Page } from '../routes/pages.js';
+import { parseYaml, validateYaml, type YamlSource } from '../yaml-source.js';
+import { splitFrontMatter } from './front-matter.js';
+import { renderMarkdown } from './markdown.js';
+import { checkParity } from './parity.js';
+
+/** Copy of one content id in one locale; `html` holds the rendered body of a Markdown file. */
+export type PageContent = Record<string, unknown>;
+
+/** The key of a content entry: "hub/product:no". */
+export function contentKey(id: string, locale: string): string {
+  return `${id}:${locale}`;
+}
+
+/** Loads the copy of every page that has `content:`; errors are collected, not thrown. */
+export async function loadPageContent(
+  config: ResolvedConfig,
+  pages: readonly Page[],
+  schemaOf: (template: string) => z.ZodType | undefined,
+  errors: SiteError[],
+): Promise<Map<string, PageContent>> {
+  const wanted = new Map<string, { id: string; locale: string; template: string; route: string }>();
+  for (const page of pages) {
+    if (page.content === undefined) continue;
+    const key = contentKey(page.content, page.locale);
+    if (!wanted.has(key)) wanted.set(key, { id: page.content, locale: page.locale, template: page.template, route: page.route.path });
+  }
+  const contents = new Map<string, PageContent>();
+  const sourcesById = new Map<string, YamlSource[]>();
+  await Promise.all([...wanted.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(async ([key, entry]) => {
+    const loaded = await readContentFile(config, entry.id, entry.locale, entry.route, errors);
+    if (!loaded) return;
+    const list = sourcesById.get(entry.id) ?? [];
+    list.push(loaded.source);
+    sourcesById.set(entry.id, list);
+    const schema = schemaOf(entry.template);
+    if (!schema) return;
+    const extra = loaded.html === undefined ? undefined : { html: loaded.html };
+    const { data, errors: invalid } = validateYaml(loaded.source, schema, 'CONTENT_INVALID', extra);
+    errors.push(...invalid);
+    if (data) contents.set(key, data);
+  }));
+  for (const sources of sourcesById.values()) {
+    const sorted = sources.sort((a, b) => (a.file < b.file ? -1 : 1));
+    for (const other of sorted.slice(1)) errors.push(...checkParity(sorted[0]!, other));
+  }
+  return contents;
+}
+
+async function readContentFile(
+  config: ResolvedConfig,
+  id: string,
+  locale: string,
+  route: string,
+  errors: SiteError[],
+): Promise<{ source: YamlSource; html?: string } | undefined> {
+  const base = join(config.root, 'content', 'pages', id, locale);
+  for (const extension of ['.yaml', '.md']) {
+    const path = base + extension;
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch {
+      continue;
+    }
+    const file = relative(process.cwd(), path);
+    if (extension === '.yaml') {
+      const { source, errors: syntax } = parseYaml(text, file);
+      errors.push(...syntax);
+      return syntax.length ? undefined : { source };
+    }
+    const { source, body, errors: syntax } = splitFrontMatter(text, file);
+    errors.push(...syntax);
+    if (syntax.length) return undefined;
+    const filled = fillCompanyTokens(body, config, file, errors);
+    return { source, html: await renderMarkdown(filled) };
+  }
+  errors.push(new SiteError({
+    code: 'CONTENT_MISSING',
+    message: `route "${route}" needs ${relative(process.cwd(), base)}.yaml (or .md) for locale "${locale}"`,
+    file: relative(process.cwd(), base + '.yaml'),
+  }));
+  return undefined;
+}
+
+/** Replaces `{{company.legalName}}`-style tokens in Markdown with the company facts of the config. */
+export function fillCompanyTokens(text: string, config: Pick<ResolvedConfig, 'company'>, file: string, errors: SiteError[]): string {
+  const { address } = config.company;
+  const values: Record<string, string> = {
+    'company.legalName': config.company.legalName,
+    'company.address': `${address.street}, ${address.postalCode} ${address.city}`,
+    'company.orgNumber': config.company.orgNumber,
+    'company.email': config.company.email,
+  };
+  return text.replace(/\{\{\s*([\w.]+)\s*\}\}/g, (match, name: string, offset: number) => {
+    if (name in values) return values[name]!;
+    const line = text.slice(0, offset).split('\n').length;
+    errors.push(new SiteError({ code: 'CONTENT_INVALID', message: `unknown token ${match}`, file, line, hint: `Known tokens: ${Object.keys(values).map((key) => `{{${key}}}`).join(', ')}.` }));
+    return match;
+  });
+}

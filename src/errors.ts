@@ -1,0 +1,110 @@
+/**
+ * Errors are data: every problem the generator reports is a `SiteError` with a stable code from
+ * the catalogue below, the file and position it is about, the field path, and a hint.
+ */
+
+/** The catalogue of error codes: a permanent name, a title, and the default hint. */
+export const errorCatalogue = {
+  YAML_SYNTAX: { title: 'Invalid YAML', hint: 'Check indentation and quoting around the position shown.' },
+  CONFIG_INVALID: { title: 'Invalid config value', hint: 'See schema/site.config.schema.json for the allowed values.' },
+  CONFIG_UNKNOWN_KEY: { title: 'Unknown key', hint: 'Remove it or fix its spelling; unknown keys are not ignored.' },
+  CONFIG_NOT_FOUND: { title: 'Config file not found', hint: 'Run the command in the site folder or pass --config <file>.' },
+  UNKNOWN_TEMPLATE: { title: 'Unknown template', hint: 'Use the name of a file in templates/pages/ without its extension.' },
+  UNKNOWN_AUDIENCE: { title: 'Unknown audience', hint: 'Use one of the keys under `audiences:` in site.config.yaml.' },
+  UNKNOWN_ROUTE: { title: 'Unknown route', hint: 'Refer to a `path:` listed under `routes:` in site.config.yaml.' },
+  UNKNOWN_LOCALE: { title: 'Unknown locale', hint: 'Use one of the keys under `locales:` in site.config.yaml.' },
+  DUPLICATE_ROUTE: { title: 'Duplicate route', hint: 'Each route path may appear once; remove or rename one of them.' },
+  OUTPUT_COLLISION: { title: 'Two pages write the same file', hint: 'Change one of the paths or aliases so every page has its own URL.' },
+  CONTENT_MISSING: { title: 'Missing content file', hint: 'Create the file, copying the structure of the other locale.' },
+  CONTENT_INVALID: { title: 'Invalid content', hint: 'Compare the file with the fields the page template expects.' },
+  CONTENT_PARITY: { title: 'Locales out of step', hint: 'Add the key to the other locale so both languages say the same things.' },
+  FRONT_MATTER: { title: 'Invalid front matter', hint: 'Front matter is YAML between two `---` lines at the very top of the file.' },
+  POST_INVALID: { title: 'Invalid blog post', hint: 'A post folder is content/blog/<slug>/ with en.md and/or no.md.' },
+  TEMPLATE_BUILD: { title: 'Template does not compile', hint: 'Fix the syntax error in the template at the position shown.' },
+  TEMPLATE_INVALID: { title: 'Invalid template module', hint: 'A page template exports a React component as default and a zod `content` schema.' },
+  RENDER_FAILED: { title: 'Page failed to render', hint: 'The template threw while rendering; the stack (with --verbose) shows where.' },
+  ASSET_BUILD: { title: 'Asset build failed', hint: 'Fix the CSS or script at the position shown.' },
+  EMIT_FAILED: { title: 'Could not write the output', hint: 'Check that the output folder is writable.' },
+} as const;
+
+/** A stable error code. */
+export type ErrorCode = keyof typeof errorCatalogue;
+
+/** Where in a source file an error is. Lines and columns are 1-based. */
+export interface SourcePosition {
+  file?: string;
+  line?: number;
+  column?: number;
+}
+
+/** Everything an error can say. */
+export interface SiteErrorOptions extends SourcePosition {
+  code: ErrorCode;
+  message: string;
+  /** The dotted field path inside the file, e.g. `routes[3].template`. */
+  field?: string;
+  /** What to do; defaults to the catalogue's hint for the code. */
+  hint?: string;
+  cause?: unknown;
+}
+
+/** A problem with the user's input (config, content, templates), reported without a stack. */
+export class SiteError extends Error {
+  readonly code: ErrorCode;
+  readonly file?: string;
+  readonly line?: number;
+  readonly column?: number;
+  readonly field?: string;
+  readonly hint: string;
+
+  constructor(options: SiteErrorOptions) {
+    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'SiteError';
+    this.code = options.code;
+    this.file = options.file;
+    this.line = options.line;
+    this.column = options.column;
+    this.field = options.field;
+    this.hint = options.hint ?? errorCatalogue[options.code].hint;
+  }
+
+  /** One line: `file:line:col  field  message  (hint)`. */
+  format(): string {
+    const where = this.file ? [this.file, this.line, this.column].filter((part) => part !== undefined).join(':') : '';
+    return [where, this.field, this.message, `(${this.hint})`].filter(Boolean).join('  ');
+  }
+}
+
+/** Several errors found in one pass, reported together. */
+export class SiteErrors extends Error {
+  readonly errors: SiteError[];
+
+  constructor(errors: SiteError[]) {
+    super(errors.map((error) => error.format()).join('\n'));
+    this.name = 'SiteErrors';
+    this.errors = sortErrors(errors);
+  }
+}
+
+/** Sorts errors by file, then line, then column, so reports are stable. */
+export function sortErrors(errors: readonly SiteError[]): SiteError[] {
+  return [...errors].sort((a, b) => {
+    const fileA = a.file ?? '';
+    const fileB = b.file ?? '';
+    if (fileA !== fileB) return fileA < fileB ? -1 : 1;
+    return (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0);
+  });
+}
+
+/** Returns the SiteErrors inside any thrown value, or undefined for an unexpected failure. */
+export function collectSiteErrors(error: unknown): SiteError[] | undefined {
+  if (error instanceof SiteErrors) return error.errors;
+  if (error instanceof SiteError) return [error];
+  return undefined;
+}
+
+/** Throws all errors at once when there are any. */
+export function throwIfAny(errors: readonly SiteError[]): void {
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new SiteErrors([...errors]);
+}

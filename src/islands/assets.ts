@@ -1,0 +1,62 @@
+/**
+ * Static assets: the stylesheet (templates/styles/main.css, bundled and minified by esbuild, with a
+ * content-hashed name) and the files of public/, copied as they are.
+ */
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import type { Message } from 'esbuild';
+import { SiteErrors } from '../errors.js';
+import type { OutputFiles } from '../emit/write.js';
+import { esbuildErrors } from '../render/templates.js';
+
+/** The built assets: their files and the URLs pages link to. */
+export interface Assets {
+  files: OutputFiles;
+  stylesheet: string;
+}
+
+/** Content hash used in asset names (first 10 hex digits of SHA-256). */
+export function contentHash(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex').slice(0, 10);
+}
+
+/** Bundles the CSS and collects public/. */
+export async function buildAssets(siteRoot: string): Promise<Assets> {
+  const { build } = await import('esbuild');
+  const files: OutputFiles = new Map();
+  let css: string;
+  try {
+    const result = await build({
+      entryPoints: [join(siteRoot, 'templates', 'styles', 'main.css')],
+      bundle: true,
+      minify: true,
+      write: false,
+      outfile: 'main.css',
+      target: ['chrome110', 'firefox110', 'safari16'],
+      logLevel: 'silent',
+    });
+    css = result.outputFiles[0]!.text;
+  } catch (error) {
+    const messages = (error as { errors?: Message[] }).errors;
+    if (messages?.length) throw new SiteErrors(esbuildErrors(messages, 'ASSET_BUILD'));
+    throw error;
+  }
+  const stylesheet = `/assets/main.${contentHash(css)}.css`;
+  files.set(stylesheet.slice(1), css);
+  for (const file of await listFiles(join(siteRoot, 'public'))) {
+    files.set(relative(join(siteRoot, 'public'), file), await readFile(file));
+  }
+  return { files, stylesheet };
+}
+
+async function listFiles(dir: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const nested = await Promise.all(entries.map((entry) => (entry.isDirectory() ? listFiles(join(dir, entry.name)) : [join(dir, entry.name)])));
+  return nested.flat().sort();
+}

@@ -1,0 +1,51 @@
+/**
+ * The contact form's one schema, used by the browser (before sending) and by the server (before
+ * storing). Built with zod/mini so the browser bundle stays small.
+ */
+import * as z from 'zod/mini';
+
+/** The enquiry types of the form, in display order. */
+export const contactTypes = ['repairer', 'retailer', 'investor', 'partner', 'other'] as const;
+
+/** The fields a visitor must fill in. */
+export const requiredContactFields = ['firstName', 'lastName', 'email', 'message'] as const;
+
+/** Field limits, shared with the form's maxlength attributes. */
+export const contactLimits = { name: 100, email: 254, company: 200, subject: 200, message: 5000 } as const;
+
+const requiredText = (max: number) => z.string().check(z.trim(), z.minLength(1, 'required'), z.maxLength(max, 'tooLong'));
+const optionalText = (max: number) => z._default(z.string().check(z.trim(), z.maxLength(max, 'tooLong')), '');
+
+/** A submission. Messages of failed checks are keys under `contactForm.` (required, tooLong, invalidEmail). */
+export const contactSchema = z.object({
+  firstName: requiredText(contactLimits.name),
+  lastName: requiredText(contactLimits.name),
+  email: z.string().check(z.trim(), z.minLength(1, 'required'), z.maxLength(contactLimits.email, 'tooLong'), z.email('invalidEmail')),
+  company: optionalText(contactLimits.company),
+  type: z._default(z.enum(contactTypes), 'other'),
+  subject: optionalText(contactLimits.subject),
+  message: requiredText(contactLimits.message),
+  locale: z._default(z.string().check(z.regex(/^[a-z]{2,3}$/)), 'en'),
+  /** The page the form was sent from (for the no-script thank-you redirect). */
+  page: z._default(z.string().check(z.maxLength(300), z.regex(/^\/[^\s]*$/)), '/'),
+});
+
+/** A valid submission. */
+export type ContactSubmission = z.output<typeof contactSchema>;
+
+/** The honeypot field's name: real visitors never see or fill it. */
+export const honeypotField = 'website';
+
+/** Field errors of a submission: field → message key ('required' | 'tooLong' | 'invalidEmail' | 'invalid'). */
+export function validateContact(input: unknown): { data: ContactSubmission } | { fieldErrors: Record<string, string> } {
+  const result = contactSchema.safeParse(input);
+  if (result.success) return { data: result.data };
+  const fieldErrors: Record<string, string> = {};
+  for (const issue of result.error.issues) {
+    const field = String(issue.path[0] ?? 'form');
+    if (fieldErrors[field]) continue;
+    const known = ['required', 'tooLong', 'invalidEmail'];
+    fieldErrors[field] = known.includes(issue.message) ? issue.message : issue.code === 'invalid_type' ? 'required' : 'invalid';
+  }
+  return { fieldErrors };
+}

@@ -1,0 +1,108 @@
+/**
+ * The document head, derived from the page record and its meta: never written per template.
+ * Also the two tiny inline scripts (language, 404 logging), which are constant so a
+ * Content-Security-Policy can allow them by hash.
+ */
+import { createHash } from 'node:crypto';
+import type { ResolvedConfig } from '../config/load.js';
+import type { Page } from '../routes/pages.js';
+import { escapeHtml, serializeJsonForScript } from './html.js';
+import type { PageMeta } from './types.js';
+
+/**
+ * The one inline script of every page (constant, so a CSP can allow it by hash). It marks the
+ * document as scripted (`js` class); stores the page's language as `preferredLanguage`, or, on a
+ * first visit whose browser language matches `data-redirect-langs`, goes to `data-redirect` (the
+ * page's counterpart) instead; and drives the mobile menu toggle (`data-menu-toggle`), which
+ * closes on Escape and gives focus back to its button.
+ */
+export const languageScript =
+  "(function(d,w){var h=d.documentElement;h.className+=' js';" +
+  "try{var s=w.localStorage,r=h.getAttribute('data-redirect'),n=(navigator.language||'').toLowerCase();" +
+  "if(r&&!s.getItem('preferredLanguage')&&(h.getAttribute('data-redirect-langs')||'').split(' ').some(function(x){return x&&n.indexOf(x)===0})){location.replace(r+location.search+location.hash);return}" +
+  "s.setItem('preferredLanguage',h.getAttribute('data-lang'))}catch(e){}" +
+  "function t(b,o){b.setAttribute('aria-expanded',o);d.getElementById(b.getAttribute('aria-controls')).toggleAttribute('data-open',o)}" +
+  "d.addEventListener('click',function(e){var b=e.target.closest&&e.target.closest('[data-menu-toggle]');if(b)t(b,b.getAttribute('aria-expanded')!='true')});" +
+  "d.addEventListener('keydown',function(e){var b=e.key=='Escape'&&d.querySelector('[data-menu-toggle][aria-expanded=true]');if(b){t(b,false);b.focus()}})})(document,window)";
+
+/** Logs the unknown path on a 404 page. */
+export const notFoundScript = "console.warn('Page not found:',location.pathname)";
+
+/** The CSP source of an inline script. */
+export function scriptHash(script: string): string {
+  return `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
+}
+
+/** Attributes of <html>: lang, data-lang and, where a first visit may be redirected, the target. */
+export function htmlAttributes(page: Page, config: ResolvedConfig): Record<string, string> {
+  const attributes: Record<string, string> = { lang: config.locales[page.locale]!.htmlLang, 'data-lang': page.locale };
+  for (const link of page.languageLinks) {
+    const languages = config.locales[link.locale]!.browserLanguages;
+    if (link.current || !link.counterpart || page.locale !== config.site.defaultLocale || languages.length === 0) continue;
+    attributes['data-redirect'] = link.url;
+    attributes['data-redirect-langs'] = languages.join(' ');
+    break;
+  }
+  return attributes;
+}
+
+/** Everything the head needs besides the page. */
+export interface HeadInput {
+  config: ResolvedConfig;
+  meta: PageMeta;
+  structuredData: readonly Record<string, unknown>[];
+  stylesheet: string;
+}
+
+/** The inner HTML of <head>. */
+export function renderHead(page: Page, input: HeadInput): string {
+  const { config, meta } = input;
+  const locale = config.locales[page.locale]!;
+  const title = page.template === 'Landing' ? `${config.site.name} · ${meta.title}` : `${meta.title} · ${config.site.name}`;
+  const tags: string[] = [
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(title)}</title>`,
+    `<meta name="description" content="${escapeHtml(meta.description)}">`,
+    `<script>${languageScript}</script>`,
+  ];
+  if (page.noindex) tags.push('<meta name="robots" content="noindex">');
+  if (!page.notFound) tags.push(`<link rel="canonical" href="${escapeHtml(page.canonical)}">`);
+  for (const alternate of page.alternates) {
+    tags.push(`<link rel="alternate" hreflang="${escapeHtml(alternate.hreflang)}" href="${escapeHtml(alternate.href)}">`);
+  }
+  if (meta.feed) tags.push(`<link rel="alternate" type="application/rss+xml" title="${escapeHtml(meta.feed.title)}" href="${escapeHtml(meta.feed.url)}">`);
+  tags.push(
+    `<link rel="stylesheet" href="${escapeHtml(input.stylesheet)}">`,
+    '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
+    `<meta name="theme-color" content="${escapeHtml(config.site.themeColor)}">`,
+    `<meta property="og:site_name" content="${escapeHtml(config.site.name)}">`,
+    `<meta property="og:title" content="${escapeHtml(meta.title)}">`,
+    `<meta property="og:description" content="${escapeHtml(meta.description)}">`,
+    `<meta property="og:type" content="${meta.og?.type ?? 'website'}">`,
+    `<meta property="og:url" content="${escapeHtml(page.canonical)}">`,
+    `<meta property="og:locale" content="${escapeHtml(locale.ogLocale)}">`,
+  );
+  for (const id of config.localeIds) {
+    if (id !== page.locale) tags.push(`<meta property="og:locale:alternate" content="${escapeHtml(config.locales[id]!.ogLocale)}">`);
+  }
+  if (meta.og?.publishedTime) tags.push(`<meta property="article:published_time" content="${escapeHtml(meta.og.publishedTime)}">`);
+  if (meta.og?.modifiedTime) tags.push(`<meta property="article:modified_time" content="${escapeHtml(meta.og.modifiedTime)}">`);
+  if (meta.og?.section) tags.push(`<meta property="article:section" content="${escapeHtml(meta.og.section)}">`);
+  tags.push(
+    '<meta name="twitter:card" content="summary">',
+    `<meta name="twitter:title" content="${escapeHtml(meta.title)}">`,
+    `<meta name="twitter:description" content="${escapeHtml(meta.description)}">`,
+  );
+  for (const data of input.structuredData) tags.push(`<script type="application/ld+json">${serializeJsonForScript(data)}</script>`);
+  if (page.notFound) tags.push(`<script>${notFoundScript}</script>`);
+  return tags.join('');
+}
+
+/** The whole document around a rendered body. */
+export function renderDocument(page: Page, input: HeadInput, body: string): string {
+  const attributes = Object.entries(htmlAttributes(page, input.config))
+    .map(([name, value]) => ` ${name}="${escapeHtml(value)}"`)
+    .join('');
+  return `<!doctype html><html${attributes}><head>${renderHead(page, input)}</head><body>${body}</body></html>\n`;
+}

@@ -1,0 +1,92 @@
+/**
+ * Loads the React templates: esbuild bundles templates/pages/*.tsx and the layout into one ESM
+ * module (react, react-dom and zod stay external, so templates share the generator's copies),
+ * which is written under node_modules/.cache/site/ by content hash and imported.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Message } from 'esbuild';
+import { SiteError, SiteErrors } from '../errors.js';
+import type { TemplateSet } from './types.js';
+
+/** The folder of the generator's package (holds node_modules). */
+export function generatorRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) || !existsSync(join(dir, 'node_modules'))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('cannot find the site generator package');
+    dir = parent;
+  }
+  return dir;
+}
+
+/** The page template names of a site: the files in templates/pages/ without extension, sorted. */
+export async function listPageTemplates(siteRoot: string): Promise<string[]> {
+  try {
+    const files = await readdir(join(siteRoot, 'templates', 'pages'));
+    return files.filter((file) => /^[A-Z]\w*\.tsx$/.test(file)).map((file) => file.slice(0, -4)).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Turns esbuild messages into positioned SiteErrors. */
+export function esbuildErrors(messages: readonly Message[], code: 'TEMPLATE_BUILD' | 'ASSET_BUILD'): SiteError[] {
+  return messages.map((message) => new SiteError({
+    code,
+    message: message.text,
+    file: message.location?.file,
+    line: message.location?.line,
+    column: message.location ? message.location.column + 1 : undefined,
+  }));
+}
+
+/** Bundles and imports the templates of a site. */
+export async function loadTemplates(siteRoot: string, names: readonly string[]): Promise<TemplateSet> {
+  const { build } = await import('esbuild');
+  const pagesDir = join(siteRoot, 'templates', 'pages');
+  const layout = join(siteRoot, 'templates', 'layout', 'Layout.tsx');
+  const entry = [
+    ...names.map((name, index) => `import * as t${index} from ${JSON.stringify(join(pagesDir, `${name}.tsx`))};`),
+    `export { default as Layout } from ${JSON.stringify(layout)};`,
+    `export const pages = { ${names.map((name, index) => `${JSON.stringify(name)}: t${index}`).join(', ')} };`,
+  ].join('\n');
+  let code: string;
+  try {
+    const result = await build({
+      stdin: { contents: entry, resolveDir: siteRoot, loader: 'ts', sourcefile: 'templates-entry.ts' },
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      jsx: 'automatic',
+      external: ['react', 'react-dom', 'react/*', 'react-dom/*', 'zod'],
+      logLevel: 'silent',
+      absWorkingDir: process.cwd(),
+    });
+    code = result.outputFiles[0]!.text;
+  } catch (error) {
+    const messages = (error as { errors?: Message[] }).errors;
+    if (messages?.length) throw new SiteErrors(esbuildErrors(messages, 'TEMPLATE_BUILD'));
+    throw error;
+  }
+  const cacheDir = join(generatorRoot(), 'node_modules', '.cache', 'site');
+  const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
+  const file = join(cacheDir, `templates-${hash}.mjs`);
+  if (!existsSync(file)) {
+    await mkdir(cacheDir, { recursive: true });
+    await writeFile(file, code);
+  }
+  const module = (await import(pathToFileURL(file).href)) as TemplateSet;
+  for (const [name, template] of Object.entries(module.pages)) {
+    if (typeof template.default !== 'function') {
+      throw new SiteError({ code: 'TEMPLATE_INVALID', message: `templates/pages/${name}.tsx has no default export component`, file: relative(process.cwd(), join(pagesDir, `${name}.tsx`)) });
+    }
+  }
+  return module;
+}
+

@@ -1,0 +1,67 @@
+/** The contract between the generator and the templates in templates/. */
+import type { ComponentType, ReactNode } from 'react';
+import type { z } from 'zod';
+import type { ResolvedConfig } from '../config/load.js';
+import type { Post, PostTranslation } from '../content/posts.js';
+import type { Page } from '../routes/pages.js';
+
+/** What every template receives about the site, bound to the page's locale. */
+export interface SiteContext {
+  config: ResolvedConfig;
+  locale: string;
+  /** A UI message from content/messages/<locale>.yaml; `{name}` placeholders are filled from `values`. */
+  t(key: string, values?: Record<string, string | number>): string;
+  /** The URL of the page at a route path in the current locale ("/hub/pricing" → "/no/hub/pricing/"); throws for a page that does not exist. */
+  href(routePath: string): string;
+  /** The short name of a page for breadcrumbs. */
+  nameOf(url: string): string;
+  formatDate(isoDate: string): string;
+  formatMoney(amount: number): string;
+  /** Blog posts, newest first. */
+  posts: readonly Post[];
+  postBySlug(slug: string): Post | undefined;
+  /** The translation of a post a page in this locale shows (its own, or the fallback). */
+  translationOf(post: Post): PostTranslation;
+  /** URLs of the built assets. */
+  assets: { stylesheet: string };
+}
+
+/** The props of a page template. */
+export interface PageProps<Content = Record<string, unknown>> {
+  page: Page;
+  content: Content;
+  site: SiteContext;
+}
+
+/** The props of the layout: a page's props plus the rendered page. */
+export interface LayoutProps extends PageProps {
+  children: ReactNode;
+}
+
+/** What the head says about a page. */
+export interface PageMeta {
+  title: string;
+  description: string;
+  /** `lang` of the main content when it differs from the page's locale (an untranslated post). */
+  contentLang?: string;
+  og?: { type: 'website' | 'article'; publishedTime?: string; modifiedTime?: string; section?: string };
+  /** URL of a feed to link from the head. */
+  feed?: { url: string; title: string };
+}
+
+/** A module in templates/pages/. */
+export interface PageTemplateModule<Content = any> {
+  default: ComponentType<PageProps<Content>>;
+  /** The schema of the page's copy file; required for templates used with `content:`. */
+  content?: z.ZodType<Content>;
+  /** Title and description; defaults to the copy's `title` and `description`. */
+  meta?(props: PageProps<Content>): PageMeta;
+  /** JSON-LD objects besides Organization and BreadcrumbList. */
+  structuredData?(props: PageProps<Content>): Record<string, unknown>[];
+}
+
+/** The templates after loading. */
+export interface TemplateSet {
+  pages: Record<string, PageTemplateModule>;
+  Layout: ComponentType<LayoutProps>;
+}

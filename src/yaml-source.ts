@@ -1,0 +1,113 @@
+/**
+ * YAML with positions: parse a file keeping a line counter, and turn zod issues into SiteErrors
+ * that point at the exact key or value in the file.
+ */
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import type { z } from 'zod';
+import { SiteError, type ErrorCode } from './errors.js';
+
+/** A parsed YAML file that can locate any path inside it. */
+export interface YamlSource {
+  file: string;
+  doc: Document.Parsed;
+  lineCounter: LineCounter;
+  /** Lines before the YAML inside its file (front matter starts after the first `---`). */
+  lineOffset: number;
+}
+
+/** Parses YAML text; syntax errors (all of them) come back as SiteErrors with positions. */
+export function parseYaml(text: string, file: string, lineOffset = 0): { source: YamlSource; errors: SiteError[] } {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
+  const errors = [...doc.errors].map((error) => {
+    const [line, column] = error.linePos?.[0] ? [error.linePos[0].line, error.linePos[0].col] : [undefined, undefined];
+    return new SiteError({
+      code: 'YAML_SYNTAX',
+      message: error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, ''),
+      file,
+      line: line === undefined ? undefined : line + lineOffset,
+      column,
+    });
+  });
+  return { source: { file, doc, lineCounter, lineOffset }, errors };
+}
+
+/** Formats a zod path as `routes[3].template`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out;
+}
+
+/** The position of the value at `path` (or of the key `key` inside it) in the source. */
+export function locate(source: YamlSource, path: readonly PropertyKey[], key?: string): { line?: number; column?: number } {
+  let node: unknown = source.doc.contents;
+  let found: Node | undefined = node as Node | undefined;
+  for (const part of path) {
+    const next = childOf(node, part);
+    if (next === undefined) break;
+    node = next.value;
+    found = (next.value ?? next.key) as Node | undefined;
+  }
+  if (key !== undefined) {
+    const pair = childOf(node, key);
+    if (pair?.key) found = pair.key as Node;
+  }
+  const offset = found?.range?.[0];
+  if (offset === undefined) return {};
+  const { line, col } = source.lineCounter.linePos(offset);
+  return { line: line + source.lineOffset, column: col };
+}
+
+function childOf(node: unknown, part: PropertyKey): { key?: unknown; value: unknown } | undefined {
+  if (isMap(node)) {
+    const pair = node.items.find((item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(part));
+    return pair ? { key: pair.key, value: pair.value } : undefined;
+  }
+  if (isSeq(node) && typeof part === 'number') {
+    const item = node.items[part];
+    return item === undefined ? undefined : { value: item };
+  }
+  return undefined;
+}
+
+/** Validates the parsed document with a zod schema; every issue becomes a positioned SiteError. */
+export function validateYaml<Schema extends z.ZodType>(
+  source: YamlSource,
+  schema: Schema,
+  code: ErrorCode = 'CONFIG_INVALID',
+  extra?: Record<string, unknown>,
+): { data?: z.output<Schema>; errors: SiteError[] } {
+  const result = schema.safeParse({ ...(source.doc.toJS() ?? {}), ...extra });
+  if (result.success) return { data: result.data, errors: [] };
+  return { errors: result.error.issues.flatMap((issue) => issueToErrors(source, issue, code)) };
+}
+
+/** Turns one zod issue into errors, one per unknown key. */
+export function issueToErrors(source: YamlSource, issue: z.core.$ZodIssue, code: ErrorCode): SiteError[] {
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => new SiteError({
+      code: 'CONFIG_UNKNOWN_KEY',
+      message: `unknown key "${key}"`,
+      file: source.file,
+      field: formatPath([...issue.path, key]),
+      ...locate(source, issue.path, key),
+    }));
+  }
+  return [new SiteError({
+    code,
+    message: describeIssue(issue),
+    file: source.file,
+    field: formatPath(issue.path),
+    ...locate(source, issue.path),
+  })];
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type' && issue.input === undefined) return `required field is missing (expected ${issue.expected})`;
+  if (issue.code === 'invalid_value') return `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
+  return issue.message.replace(/^Invalid input: /, '');
+}

@@ -1,0 +1,40 @@
+/** The company's contact details and opening hours, from the config. */
+import type { SiteContext } from '../../src/render/types';
+
+/** "Mon–Fri 9:00–17:00 CET" in the page's language. */
+export function openingHoursText(site: SiteContext): string {
+  const hours = site.config.company.openingHours;
+  const day = (code: string) => site.t(`weekdays.${code}`);
+  const clock = (value: string) => value.replace(/^0/, '');
+  const days = hours.days.length > 1 ? `${day(hours.days[0]!)}–${day(hours.days.at(-1)!)}` : day(hours.days[0]!);
+  const text = `${days} ${clock(hours.opens)}–${clock(hours.closes)} ${hours.timeZone}`;
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+export function CompanyDetails({ site, heading, text }: { site: SiteContext; heading: string; text: string }) {
+  const { company } = site.config;
+  return (
+    <aside className="company-details" aria-labelledby="company-details-heading">
+      <h2 id="company-details-heading">{heading}</h2>
+      <p>{text}</p>
+      <dl>
+        <div>
+          <dt>{site.t('contactDetails.email')}</dt>
+          <dd><a href={`mailto:${company.email}`}>{company.email}</a></dd>
+        </div>
+        <div>
+          <dt>{site.t('contactDetails.address')}</dt>
+          <dd>{company.legalName}, {company.address.street}, {company.address.postalCode} {company.address.city}</dd>
+        </div>
+        <div>
+          <dt>{site.t('contactDetails.orgNumber')}</dt>
+          <dd>{company.orgNumber}</dd>
+        </div>
+        <div>
+          <dt>{site.t('contactDetails.hours')}</dt>
+          <dd>{openingHoursText(site)}</dd>
+        </div>
+      </dl>
+    </aside>
+  );
+}

@@ -1,0 +1,108 @@
+/** The site header: logo, audience pills, navigation, language switch and the mobile menu. */
+import type { PageProps } from '../../src/render/types';
+import { Logo } from './Logo';
+
+export function Header({ page, site }: Pick<PageProps, 'page' | 'site'>) {
+  const { config, t } = site;
+  const audience = page.audience ? config.audiences[page.audience] : undefined;
+  const audienceSegment = audience ? audience.path.slice(1) : undefined;
+  const navigation = config.navigation.map((item) => {
+    const routePath = audienceSegment ? item.path.replace('{audience}', audienceSegment) : item.fallback;
+    return { label: t(`nav.${item.label}`), href: routePath ? site.href(routePath) : undefined };
+  });
+  const audiences = Object.entries(config.audiences).map(([id, entry]) => ({
+    id,
+    label: entry.label[site.locale]!,
+    href: site.href(entry.path),
+    active: id === page.audience,
+  }));
+  const home = site.href('/');
+
+  return (
+    <header className="site-header">
+      <div className="container header-bar">
+        <a className="brand" href={home} aria-label={t('header.homeLink')}>
+          <Logo />
+          <span className="brand-name">{config.site.name}</span>
+        </a>
+        <nav className="audience-pills" aria-label={t('header.audiences')}>
+          <ul>
+            {audiences.map((item) => (
+              <li key={item.id}>
+                <a className={item.active ? 'pill is-active' : 'pill'} href={item.href} aria-current={item.active ? (page.url === item.href ? 'page' : 'true') : undefined}>
+                  {item.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <button type="button" className="menu-toggle" data-menu-toggle aria-expanded="false" aria-controls="site-menu">
+          <span className="menu-icon" aria-hidden="true" />
+          {t('header.menu')}
+        </button>
+        <div className="site-menu" id="site-menu">
+          <nav className="main-nav" aria-label={t('header.mainNavigation')}>
+            <ul>
+              {navigation.map((item) => (
+                <li key={item.label}>
+                  {item.href ? (
+                    <a className="nav-link" href={item.href} aria-current={isCurrent(page.url, item.href) ? 'page' : undefined}>
+                      {item.label}
+                    </a>
+                  ) : (
+                    <a className="nav-link is-disabled" role="link" aria-disabled="true" title={t('nav.unavailable')}>
+                      {item.label}
+                    </a>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <nav className="menu-audiences" aria-label={t('header.audiences')}>
+            <ul>
+              {audiences.map((item) => (
+                <li key={item.id}>
+                  <a className={item.active ? 'nav-link is-active' : 'nav-link'} href={item.href} aria-current={item.active ? (page.url === item.href ? 'page' : 'true') : undefined}>
+                    {item.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <LanguageSwitch page={page} site={site} />
+        </div>
+      </div>
+    </header>
+  );
+}
+
+/** The current page is the nav target itself, or a page below it (a blog post under the blog). */
+function isCurrent(url: string, href: string): boolean {
+  return url === href || (href.split('/').length > 3 && url.startsWith(href));
+}
+
+/** EN / NO links to the page's counterpart (or the other language's home when it has none). */
+function LanguageSwitch({ page, site }: Pick<PageProps, 'page' | 'site'>) {
+  const { config, t } = site;
+  return (
+    <div className="language-switch" role="group" aria-label={t('header.language')}>
+      {page.languageLinks.map((link) => {
+        const locale = config.locales[link.locale]!;
+        return (
+          <a
+            key={link.locale}
+            className={link.current ? 'language is-current' : 'language'}
+            href={link.url}
+            hrefLang={locale.htmlLang}
+            lang={locale.htmlLang}
+            aria-current={link.current ? 'true' : undefined}
+            data-locale={link.locale}
+          >
+            <span className="language-short" aria-hidden="true">{locale.short}</span>
+            <span className="language-long">{locale.label}</span>
+          </a>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+/** The page layout: skip link, header, breadcrumb, main content and footer. */
+import type { LayoutProps } from '../../src/render/types';
+import { Footer } from './Footer';
+import { Header } from './Header';
+
+export default function Layout({ page, site, children }: LayoutProps) {
+  const trail = page.ancestors.length > 0 && !page.notFound ? page.ancestors : [];
+  return (
+    <>
+      <a className="skip-link" href="#main">{site.t('skipToContent')}</a>
+      <Header page={page} site={site} />
+      {trail.length > 0 && (
+        <nav className="breadcrumb container" aria-label={site.t('breadcrumb.label')}>
+          <ol>
+            {trail.map((url) => (
+              <li key={url}>
+                <a href={url}>{site.nameOf(url)}</a>
+              </li>
+            ))}
+          </ol>
+        </nav>
+      )}
+      <main id="main" tabIndex={-1}>
+        {children}
+      </main>
+      <Footer page={page} site={site} />
+    </>
+  );
+}

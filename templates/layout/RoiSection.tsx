@@ -1,0 +1,35 @@
+/** The section that holds the ROI calculator island, with its labels from the messages. */
+import type { SiteContext } from '../../src/render/types';
+import RoiCalculator, { type RoiCalculatorProps } from '../islands/RoiCalculator';
+import { Island } from './Island';
+import { Section } from './ui';
+
+export function RoiSection({ heading, lead, site }: { heading: string; lead: string; site: SiteContext }) {
+  const { t, config } = site;
+  const units = { ordersPerMonth: t('roi.units.orders'), minutesPerOrder: t('roi.units.minutes'), hourlyWage: t('roi.units.eur'), revenuePerRepair: t('roi.units.eur') };
+  const inputs = Object.fromEntries(
+    (Object.keys(units) as (keyof typeof units)[]).map((name) => [name, { ...config.roi.inputs[name], label: t(`roi.inputs.${name}`), unit: units[name] }]),
+  ) as RoiCalculatorProps['inputs'];
+  const percent = new Intl.NumberFormat(config.locales[site.locale]!.intl, { style: 'percent' }).format(config.roi.timeSavedShare);
+  const props: RoiCalculatorProps = {
+    intl: config.locales[site.locale]!.intl,
+    timeSavedShare: config.roi.timeSavedShare,
+    inputs,
+    outputs: {
+      hoursSaved: t('roi.outputs.hoursSaved'),
+      extraCapacity: t('roi.outputs.extraCapacity'),
+      salarySaving: t('roi.outputs.salarySaving'),
+      extraEarnings: t('roi.outputs.extraEarnings'),
+    },
+    hoursValue: t('roi.hoursValue'),
+    ordersValue: t('roi.ordersValue'),
+    results: t('roi.results'),
+    assumption: t('roi.assumption', { percent }),
+    errors: { required: t('roi.required'), positive: t('roi.positive'), min: t('roi.min'), max: t('roi.max') },
+  };
+  return (
+    <Section id="roi" heading={heading} lead={lead} tone="muted">
+      <Island name="RoiCalculator" component={RoiCalculator} props={props} />
+    </Section>
+  );
+}

@@ -1,0 +1,123 @@
+/** Small building blocks shared by the page templates. */
+import type { ReactNode } from 'react';
+
+/** A section with a heading, an optional lead and content. */
+export function Section(props: { id?: string; heading?: string; lead?: string; tone?: 'plain' | 'muted' | 'brand'; children?: ReactNode }) {
+  const headingId = props.id ? `${props.id}-heading` : undefined;
+  return (
+    <section className={`section section-${props.tone ?? 'plain'}`} id={props.id} aria-labelledby={headingId}>
+      <div className="container">
+        {props.heading && (
+          <header className="section-header">
+            <h2 id={headingId}>{props.heading}</h2>
+            {props.lead && <p className="lead">{props.lead}</p>}
+          </header>
+        )}
+        {props.children}
+      </div>
+    </section>
+  );
+}
+
+/** The top of a page: kicker, H1, lead and optional actions. */
+export function Hero(props: { eyebrow?: string; heading: string; lead: string; children?: ReactNode; compact?: boolean }) {
+  return (
+    <div className={props.compact ? 'hero hero-compact' : 'hero'}>
+      <div className="container hero-inner">
+        {props.eyebrow && <p className="eyebrow">{props.eyebrow}</p>}
+        <h1>{props.heading}</h1>
+        <p className="lead">{props.lead}</p>
+        {props.children && <div className="actions">{props.children}</div>}
+      </div>
+    </div>
+  );
+}
+
+/** A link styled as a button. */
+export function ButtonLink(props: { href: string; variant?: 'primary' | 'secondary' | 'ghost'; children: ReactNode; rel?: string }) {
+  return (
+    <a className={`button button-${props.variant ?? 'primary'}`} href={props.href} rel={props.rel}>
+      {props.children}
+    </a>
+  );
+}
+
+/** A grid of cards with a title and text. */
+export function CardGrid(props: { items: readonly { title: string; text: string }[]; numbered?: boolean }) {
+  const List = props.numbered ? 'ol' : 'ul';
+  return (
+    <List className={props.numbered ? 'card-grid steps' : 'card-grid'}>
+      {props.items.map((item) => (
+        <li className="card" key={item.title}>
+          <h3>{item.title}</h3>
+          <p>{item.text}</p>
+        </li>
+      ))}
+    </List>
+  );
+}
+
+/** The 92 million tons claim, or any big figure with a sentence. */
+export function Claim(props: { figure: string; text: string }) {
+  return (
+    <Section tone="brand">
+      <p className="claim">
+        <strong className="claim-figure">{props.figure}</strong> <span>{props.text}</span>
+      </p>
+    </Section>
+  );
+}
+
+/** A closing call to action. */
+export function Closing(props: { heading: string; text: string; children: ReactNode }) {
+  return (
+    <Section tone="muted">
+      <div className="closing">
+        <h2>{props.heading}</h2>
+        <p className="lead">{props.text}</p>
+        <div className="actions">{props.children}</div>
+      </div>
+    </Section>
+  );
+}
+
+/** Questions and answers as disclosure widgets (keyboard accessible without script). */
+export function Faq(props: { heading: string; items: readonly { question: string; answer: string }[] }) {
+  return (
+    <Section id="faq" heading={props.heading}>
+      <div className="faq">
+        {props.items.map((item) => (
+          <details key={item.question}>
+            <summary>{item.question}</summary>
+            <p>{item.answer}</p>
+          </details>
+        ))}
+      </div>
+    </Section>
+  );
+}
+
+/** Paragraph sections of long-form pages. */
+export function Prose(props: { sections: readonly { heading: string; paragraphs: readonly string[]; points?: readonly string[] }[] }) {
+  return (
+    <>
+      {props.sections.map((section, index) => (
+        <Section key={section.heading} tone={index % 2 ? 'muted' : 'plain'}>
+          <div className="prose">
+            <h2>{section.heading}</h2>
+            {section.paragraphs.map((paragraph) => (
+              <p key={paragraph}>{paragraph}</p>
+            ))}
+            {section.points && section.points.length > 0 && (
+              <ul>
+                {section.points.map((point) => (
+                  <li key={point}>{point}</li>
+                ))}
+              </ul>
+            )}
+          </div>
+        </Section>
+      ))}
+    </>
+  );
+}

@@ -1,0 +1,20 @@
+/** Admin pages (blog, settings): shells that ask for sign-in. */
+import type { PageProps } from '../../src/render/types';
+import { meta, text, z } from '../layout/schemas';
+import { ButtonLink } from '../layout/ui';
+
+export const content = z.strictObject({ ...meta, heading: text, lead: text, notice: text });
+type Content = z.infer<typeof content>;
+
+export default function Admin({ content, site }: PageProps<Content>) {
+  return (
+    <div className="container narrow admin">
+      <h1>{content.heading}</h1>
+      <p className="lead">{content.lead}</p>
+      <div className="banner banner-info">
+        <p>{content.notice}</p>
+      </div>
+      <ButtonLink href={site.href('/auth')}>{site.t('landing.adminAccess')}</ButtonLink>
+    </div>
+  );
+}

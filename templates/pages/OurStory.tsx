@@ -1,0 +1,31 @@
+/** Our story (generic and per audience). */
+import type { PageProps } from '../../src/render/types';
+import { audienceBase } from '../layout/paths';
+import { claim, closingSingle, hero, meta, sections, text, titledItems, z } from '../layout/schemas';
+import { ButtonLink, CardGrid, Claim, Closing, Hero, Prose, Section } from '../layout/ui';
+
+export const content = z.strictObject({
+  ...meta,
+  hero,
+  sections,
+  values: z.strictObject({ heading: text, items: titledItems }),
+  claim,
+  closing: closingSingle,
+});
+type Content = z.infer<typeof content>;
+
+export default function OurStory({ page, content, site }: PageProps<Content>) {
+  return (
+    <>
+      <Hero eyebrow={content.hero.eyebrow} heading={content.hero.heading} lead={content.hero.lead} />
+      <Prose sections={content.sections} />
+      <Claim figure={content.claim.figure} text={content.claim.text} />
+      <Section id="values" heading={content.values.heading}>
+        <CardGrid items={content.values.items} />
+      </Section>
+      <Closing heading={content.closing.heading} text={content.closing.text}>
+        <ButtonLink href={site.href(`${audienceBase(page, site)}/contactus`)}>{content.closing.primaryCta}</ButtonLink>
+      </Closing>
+    </>
+  );
+}

@@ -1,0 +1,87 @@
+/** Hub pricing: the plans from site.config.yaml, the '100 tickets' add-on, the ROI calculator and an FAQ. */
+import type { PageProps } from '../../src/render/types';
+import { faqPage, softwareApplication } from '../../src/render/json-ld';
+import { audienceBase } from '../layout/paths';
+import { closing, faq, hero, meta, text, z } from '../layout/schemas';
+import { ButtonLink, Closing, Faq, Hero, Section } from '../layout/ui';
+import { RoiSection } from '../layout/RoiSection';
+
+const planCopy = z.strictObject({ tagline: text, features: z.array(text).min(1) });
+export const content = z.strictObject({
+  ...meta,
+  hero,
+  plans: z.record(z.string(), planCopy),
+  addon: z.strictObject({ heading: text, text }),
+  roi: z.strictObject({ heading: text, lead: text }),
+  faq,
+  closing,
+});
+type Content = z.infer<typeof content>;
+
+export default function PlanPricing({ page, content, site }: PageProps<Content>) {
+  const { t, config } = site;
+  const base = audienceBase(page, site);
+  return (
+    <>
+      <Hero eyebrow={content.hero.eyebrow} heading={content.hero.heading} lead={content.hero.lead} />
+      <Section id="plans" heading={t('pricing.plansHeading')}>
+        <ul className="plans">
+          {config.plans.map((plan) => {
+            const copy = content.plans[plan.id];
+            if (!copy) throw new Error(`content has no copy for plan "${plan.id}" (add plans.${plan.id} to the pricing copy)`);
+            const free = plan.price !== 'on-request' && plan.price.amount === 0;
+            return (
+              <li key={plan.id} className={plan.highlighted ? 'plan is-highlighted' : 'plan'}>
+                {plan.highlighted && <p className="plan-badge">{t('pricing.popular')}</p>}
+                <h3>{plan.name[site.locale]}</h3>
+                <p className="plan-price">
+                  {plan.price === 'on-request' ? (
+                    t('pricing.onRequest')
+                  ) : (
+                    <>
+                      <strong>{site.formatMoney(plan.price.amount)}</strong> {t('pricing.perMonth')}
+                    </>
+                  )}
+                </p>
+                <p className="plan-tagline">{copy.tagline}</p>
+                <ul className="checklist">
+                  <li className="plan-limit">
+                    {plan.ordersPerMonth === 'unlimited' ? t('pricing.unlimitedOrders') : t('pricing.ordersPerMonth', { count: plan.ordersPerMonth })}
+                  </li>
+                  {plan.users !== undefined && (
+                    <li className="plan-limit">{plan.users === 'unlimited' ? t('pricing.unlimitedUsers') : t('pricing.users', { count: plan.users })}</li>
+                  )}
+                  {copy.features.map((feature) => (
+                    <li key={feature}>{feature}</li>
+                  ))}
+                </ul>
+                <ButtonLink href={site.href(`${base}/book-meeting`)} variant={plan.highlighted ? 'primary' : 'secondary'}>
+                  {free ? t('pricing.startFree') : t('pricing.choosePlan')}
+                </ButtonLink>
+              </li>
+            );
+          })}
+        </ul>
+        <div className="addon">
+          <p className="eyebrow">{t('pricing.addonLabel')}</p>
+          <h3>{content.addon.heading}</h3>
+          <p>{content.addon.text}</p>
+        </div>
+      </Section>
+      <RoiSection heading={content.roi.heading} lead={content.roi.lead} site={site} />
+      <Faq heading={content.faq.heading} items={content.faq.items} />
+      <Closing heading={content.closing.heading} text={content.closing.text}>
+        <ButtonLink href={site.href(`${base}/book-meeting`)}>{content.closing.primaryCta}</ButtonLink>
+        <ButtonLink href={site.href(`${base}/contactus`)} variant="secondary">{content.closing.secondaryCta}</ButtonLink>
+      </Closing>
+    </>
+  );
+}
+
+export function structuredData({ page, content, site }: PageProps<Content>) {
+  const url = site.config.site.origin + page.url;
+  return [
+    softwareApplication(site.config, { name: site.t(`products.${page.audience ?? 'hub'}`), description: content.description, url, locale: site.locale }),
+    faqPage(content.faq.items),
+  ];
+}
