@@ -12,6 +12,7 @@ import { createHeaders, createRobots, createSitemap } from './emit/sitemap.js';
 import type { OutputFiles } from './emit/write.js';
 import { SiteError, throwIfAny } from './errors.js';
 import { buildAssets } from './islands/assets.js';
+import { bundleIslands, islandsInHtml, listIslands, type IslandRuntime } from './islands/bundle.js';
 import { languageScript, notFoundScript, scriptHash } from './render/head.js';
 import { createRenderer } from './render/render.js';
 import { listPageTemplates, loadTemplates } from './render/templates.js';
@@ -23,6 +24,8 @@ export interface BuildOptions {
   config: string;
   /** Include posts marked as drafts. */
   drafts?: boolean;
+  /** The client runtime of the islands (default preact/compat). */
+  islandRuntime?: IslandRuntime;
 }
 
 /** What a build produced, in memory. */
@@ -33,6 +36,8 @@ export interface BuildResult {
   files: OutputFiles;
   /** Milliseconds per stage. */
   timings: Record<string, number>;
+  /** For each page URL, the JavaScript files it loads. */
+  scripts: Map<string, string[]>;
 }
 
 /** Runs the whole pipeline in memory; throws SiteError(s) describing every problem found. */
@@ -53,9 +58,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const errors: SiteError[] = [];
   const templatesPromise = loadTemplates(root, templateNames);
   const assetsPromise = buildAssets(root);
+  const islandsPromise = listIslands(root).then((names) => bundleIslands(root, names, options.islandRuntime));
   // Attach handlers now so a failure here is reported with the content errors, not as unhandled.
-  templatesPromise.catch(() => undefined);
-  assetsPromise.catch(() => undefined);
+  for (const promise of [templatesPromise, assetsPromise, islandsPromise]) promise.catch(() => undefined);
   const [messages, unsortedPosts] = await Promise.all([loadMessages(config, errors), loadPosts(config, errors, { drafts: options.drafts })]);
   const posts = sortPosts(unsortedPosts);
   lap('content');
@@ -72,14 +77,22 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     }
   }
   throwIfAny(dedupe(errors));
-  const assets = await assetsPromise;
+  const [assets, islands] = await Promise.all([assetsPromise, islandsPromise]);
   lap('templates');
 
   const renderer = createRenderer({ config, pages, messages, contents, posts, templates, assets: { stylesheet: assets.stylesheet } });
-  const files: OutputFiles = new Map(assets.files);
+  const files: OutputFiles = new Map([...assets.files, ...islands.files]);
+  const scripts = new Map<string, string[]>();
   for (const page of pages) {
     try {
-      files.set(page.file, renderer.renderPage(page));
+      let html = renderer.renderPage(page);
+      const used = islandsInHtml(html);
+      if (used.length) {
+        const tags = used.map((name) => `<script type="module" src="${islands.entries[name]}"></script>`).join('');
+        html = html.replace('</body>', `${tags}</body>`);
+        scripts.set(page.url, [...new Set(used.flatMap((name) => islands.graph[name] ?? []))].sort());
+      }
+      files.set(page.file, html);
     } catch (error) {
       if (!(error instanceof SiteError)) throw error;
       errors.push(error);
@@ -99,7 +112,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     }
   }
   lap('emit');
-  return { config, pages, posts, files, timings };
+  return { config, pages, posts, files, timings, scripts };
 }
 
 function dedupe(errors: readonly SiteError[]): SiteError[] {

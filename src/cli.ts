@@ -4,12 +4,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { buildSite } from './build.js';
 import { writeSite } from './emit/write.js';
 import { collectSiteErrors } from './errors.js';
 import { logCrash, logErrors, logInfo, logResult } from './logger.js';
+import { loadConfig } from './config/load.js';
 import { generatorRoot } from './render/templates.js';
+import { startServer } from './serve/server.js';
 
 interface GlobalOptions {
   config: string;
@@ -69,6 +71,19 @@ export async function main(argv: readonly string[]): Promise<number> {
       logResult(`ok: ${result.pages.length} pages checked in ${Math.round(performance.now() - started)} ms`);
     }));
 
+  program
+    .command('serve')
+    .description('serve a built site with the contact API, as in production')
+    .option('-d, --dir <dir>', 'built site folder', 'dist')
+    .option('-p, --port <port>', 'port', parsePort, 4322)
+    .option('--host <host>', 'host to listen on', '127.0.0.1')
+    .action(run(async (options) => {
+      const config = await loadConfig(options.config);
+      const { server, url } = await startServer({ config, dir: resolve(String(options.dir)), port: Number(options.port), host: String(options.host) });
+      logResult(`serving ${relative(process.cwd(), resolve(String(options.dir))) || '.'} at ${url}/`);
+      await waitForShutdown(() => new Promise<void>((done) => server.close(() => done())));
+    }));
+
   try {
     await program.parseAsync([...argv]);
   } catch (error) {
@@ -82,4 +97,23 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   return exitCode;
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('use a port number between 0 and 65535');
+  return port;
+}
+
+/** Resolves after SIGINT or SIGTERM, once `close` has finished. */
+function waitForShutdown(close: () => Promise<void>): Promise<void> {
+  return new Promise((done) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      close().then(done, done);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
 }

@@ -95,9 +95,6 @@ export function checkConfig(config: SiteConfig, source: YamlSource, options: Loa
     if (dynamic !== (route.blog === 'post')) {
       fail('CONFIG_INVALID', dynamic ? 'a path with {slug} needs blog: post' : 'a blog post route needs a path ending in /{slug}', at('path'));
     }
-    if (route.blog === undefined && route.content === undefined) {
-      fail('CONFIG_INVALID', 'a page needs `content:` naming its folder under content/pages/', at('path'));
-    }
   });
   config.routes.forEach((route, index) => {
     if (route.alternate === undefined) return;

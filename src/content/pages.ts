@@ -47,7 +47,7 @@ export async function loadPageContent(
     const extra = loaded.html === undefined ? undefined : { html: loaded.html };
     const { data, errors: invalid } = validateYaml(loaded.source, schema, 'CONTENT_INVALID', extra);
     errors.push(...invalid);
-    if (data) contents.set(key, data);
+    if (data) contents.set(key, data as PageContent);
   }));
   for (const sources of sourcesById.values()) {
     const sorted = sources.sort((a, b) => (a.file < b.file ? -1 : 1));

@@ -2,7 +2,7 @@
  * The contact form. Without script it is a plain form POST to the endpoint; hydrated, it checks
  * the fields with the shared schema, posts JSON and shows the sending, success and error states.
  */
-import { useId, useRef, useState, type FormEvent, type ReactElement } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactElement } from 'react';
 import { contactLimits, contactTypes, honeypotField, requiredContactFields, validateContact } from '../../src/islands/contact-schema';
 
 type Status = 'idle' | 'sending' | 'success' | 'error' | 'invalid';
@@ -10,6 +10,8 @@ type FieldName = 'firstName' | 'lastName' | 'email' | 'company' | 'type' | 'subj
 
 /** Labels and messages in the page's language, and where to send. */
 export interface ContactFormProps {
+  /** Prefix of element ids, unique on the page. */
+  idPrefix: string;
   endpoint: string;
   locale: string;
   page: string;
@@ -32,12 +34,17 @@ export interface ContactFormProps {
 const required = new Set<string>(requiredContactFields);
 
 export default function ContactForm(props: ContactFormProps) {
-  const id = useId();
+  const id = props.idPrefix;
   const formRef = useRef<HTMLFormElement>(null);
   const statusRef = useRef<HTMLDivElement>(null);
   const [status, setStatus] = useState<Status>('idle');
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const { labels, messages } = props;
+
+  // Without script the browser checks required fields itself; once hydrated, the form does.
+  useEffect(() => {
+    if (formRef.current) formRef.current.noValidate = true;
+  }, []);
 
   const errorMessage = (key: string) => (key === 'invalidEmail' ? messages.invalidEmail : key === 'tooLong' ? messages.tooLong : messages.required);
 
@@ -113,7 +120,7 @@ export default function ContactForm(props: ContactFormProps) {
     : undefined;
 
   return (
-    <form ref={formRef} className="contact-form" method="post" action={props.endpoint} noValidate onSubmit={submit} aria-describedby={`${id}-note`}>
+    <form ref={formRef} className="contact-form" method="post" action={props.endpoint} onSubmit={submit} aria-describedby={`${id}-note`}>
       <fieldset>
         <legend>{labels.legend}</legend>
         <p className="form-note" id={`${id}-note`}>{labels.requiredNote}</p>

@@ -1,5 +1,5 @@
 /** The ROI calculator for repairers: four inputs, four outputs, live as the visitor types. */
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { calculateRoi, parseRoiInput, type RoiInputError, type RoiInputs } from '../../src/islands/roi';
 
 type InputName = keyof RoiInputs;
@@ -7,6 +7,8 @@ const inputNames: InputName[] = ['ordersPerMonth', 'minutesPerOrder', 'hourlyWag
 
 /** Everything the calculator shows, resolved on the server (labels already in the page's language). */
 export interface RoiCalculatorProps {
+  /** Prefix of element ids, unique on the page. */
+  idPrefix: string;
   intl: string;
   timeSavedShare: number;
   inputs: Record<InputName, { label: string; unit: string; default: number; min: number; max: number; step: number }>;
@@ -19,7 +21,7 @@ export interface RoiCalculatorProps {
 }
 
 export default function RoiCalculator(props: RoiCalculatorProps) {
-  const id = useId();
+  const id = props.idPrefix;
   const [values, setValues] = useState<Record<InputName, string>>(() =>
     Object.fromEntries(inputNames.map((name) => [name, String(props.inputs[name].default)])) as Record<InputName, string>,
   );

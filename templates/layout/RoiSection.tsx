@@ -12,6 +12,7 @@ export function RoiSection({ heading, lead, site }: { heading: string; lead: str
   ) as RoiCalculatorProps['inputs'];
   const percent = new Intl.NumberFormat(config.locales[site.locale]!.intl, { style: 'percent' }).format(config.roi.timeSavedShare);
   const props: RoiCalculatorProps = {
+    idPrefix: 'roi',
     intl: config.locales[site.locale]!.intl,
     timeSavedShare: config.roi.timeSavedShare,
     inputs,

@@ -29,6 +29,7 @@ export function contactFormProps(pageUrl: string, audience: string | undefined, 
   const defaultType: ContactType = audience ? config.audiences[audience]!.contactType : 'other';
   const label = (key: string) => t(`contactForm.${key}`);
   return {
+    idPrefix: 'contact',
     endpoint: config.contact.endpoint,
     locale: site.locale,
     page: pageUrl,

@@ -1,0 +1,119 @@
+/**
+ * Islands: each component in templates/islands/ gets a small client entry that hydrates every
+ * element marked with its name. esbuild bundles the entries (ESM, code splitting, minified,
+ * content-hashed names). The client runtime is preact/compat by default (the templates stay
+ * React); `runtime: 'react'` bundles React's own client for comparison.
+ */
+import { readdir } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import type { Message, Plugin } from 'esbuild';
+import { SiteErrors } from '../errors.js';
+import type { OutputFiles } from '../emit/write.js';
+import { esbuildErrors } from '../render/templates.js';
+
+/** Which client runtime hydrates the islands. */
+export type IslandRuntime = 'preact' | 'react';
+
+/** The built islands: their files, and for each island the URL of its entry. */
+export interface IslandBundle {
+  files: OutputFiles;
+  entries: Record<string, string>;
+  /** For each island, every JavaScript file its entry loads (entry and chunks), for budgets. */
+  graph: Record<string, string[]>;
+}
+
+/** The island names of a site: PascalCase .tsx files in templates/islands/. */
+export async function listIslands(siteRoot: string): Promise<string[]> {
+  try {
+    return (await readdir(join(siteRoot, 'templates', 'islands'))).filter((file) => /^[A-Z]\w*\.tsx$/.test(file)).map((file) => file.slice(0, -4)).sort();
+  } catch {
+    return [];
+  }
+}
+
+const preactAliases = {
+  react: 'preact/compat',
+  'react-dom': 'preact/compat',
+  'react-dom/client': 'preact/compat/client',
+  'react/jsx-runtime': 'preact/jsx-runtime',
+};
+
+/** Bundles the client entries of the islands. */
+export async function bundleIslands(siteRoot: string, names: readonly string[], runtime: IslandRuntime = 'preact'): Promise<IslandBundle> {
+  if (names.length === 0) return { files: new Map(), entries: {}, graph: {} };
+  const { build } = await import('esbuild');
+  const islandsDir = join(siteRoot, 'templates', 'islands');
+  const virtualEntries: Plugin = {
+    name: 'island-entries',
+    setup(context) {
+      context.onResolve({ filter: /^island:/ }, (args) => ({ path: args.path.slice('island:'.length), namespace: 'island' }));
+      context.onLoad({ filter: /.*/, namespace: 'island' }, (args) => ({
+        resolveDir: islandsDir,
+        loader: 'ts',
+        contents: [
+          "import { createElement } from 'react';",
+          "import { hydrateRoot } from 'react-dom/client';",
+          `import Island from './${args.path}.tsx';`,
+          `for (const root of document.querySelectorAll('[data-island="${args.path}"]')) {`,
+          '  const props = JSON.parse(root.nextElementSibling?.textContent ?? "{}");',
+          '  hydrateRoot(root, createElement(Island, props));',
+          '}',
+        ].join('\n'),
+      }));
+    },
+  };
+  let result;
+  try {
+    result = await build({
+      entryPoints: Object.fromEntries(names.map((name) => [name, `island:${name}`])),
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      minify: true,
+      write: false,
+      metafile: true,
+      outdir: join(siteRoot, '.islands-out', 'assets'),
+      entryNames: '[name].[hash]',
+      chunkNames: 'chunk.[hash]',
+      jsx: 'automatic',
+      target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
+      define: { 'process.env.NODE_ENV': '"production"' },
+      alias: runtime === 'preact' ? preactAliases : {},
+      legalComments: 'none',
+      plugins: [virtualEntries],
+      logLevel: 'silent',
+      absWorkingDir: siteRoot,
+    });
+  } catch (error) {
+    const messages = (error as { errors?: Message[] }).errors;
+    if (messages?.length) throw new SiteErrors(esbuildErrors(messages, 'TEMPLATE_BUILD'));
+    throw error;
+  }
+  const outRoot = join(siteRoot, '.islands-out');
+  const files: OutputFiles = new Map();
+  for (const file of result.outputFiles) files.set(relative(outRoot, file.path), file.contents);
+  const entries: Record<string, string> = {};
+  const graph: Record<string, string[]> = {};
+  const outputs = result.metafile.outputs;
+  const closure = (output: string, seen = new Set<string>()): Set<string> => {
+    if (seen.has(output)) return seen;
+    seen.add(output);
+    for (const imported of outputs[output]?.imports ?? []) if (imported.kind === 'import-statement') closure(imported.path, seen);
+    return seen;
+  };
+  for (const [output, info] of Object.entries(outputs)) {
+    if (!info.entryPoint?.startsWith('island:')) continue;
+    const name = info.entryPoint.slice('island:'.length);
+    const toUrl = (path: string) => `/${relative('.islands-out', path).split('\\').join('/')}`;
+    entries[name] = toUrl(output);
+    graph[name] = [...closure(output)].map(toUrl).sort();
+  }
+  return { files, entries, graph };
+}
+
+/** The islands a rendered page contains, in the order of their first appearance. */
+export function islandsInHtml(html: string): string[] {
+  const found = new Set<string>();
+  for (const match of html.matchAll(/data-island="([A-Za-z0-9]+)"/g)) found.add(match[1]!);
+  return [...found];
+}

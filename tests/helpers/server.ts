@@ -1,0 +1,28 @@
+/** Starts `site serve`'s server in-process on a free port of 127.0.0.1. */
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/config/load';
+import { startServer } from '../../src/serve/server';
+import { builtSite, repoRoot } from './paths';
+
+/** A running server and how to stop it. */
+export interface TestServer {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/** Serves `dir` (default: the real site built by the global setup) with the API. */
+export async function serveSite(options: { dir?: string; configPath?: string; dataDir?: string } = {}): Promise<TestServer> {
+  const config = await loadConfig(options.configPath ?? join(repoRoot, 'site.config.yaml'));
+  if (options.dataDir) config.contact.dataDir = options.dataDir;
+  const { server, url } = await startServer({ config, dir: options.dir ?? builtSite, port: 0, host: '127.0.0.1' });
+  return {
+    url,
+    server,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
