@@ -2,7 +2,6 @@
  * The build: config → content → routes → render → emit, each stage timed. `site build`,
  * `site check` and `site dev` all run this one pipeline.
  */
-import { dirname, resolve } from 'node:path';
 import { loadConfig, type ResolvedConfig } from './config/load.js';
 import { loadMessages, lookupMessage } from './content/messages.js';
 import { loadPageContent } from './content/pages.js';
@@ -50,15 +49,14 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     mark = now;
   };
 
-  const root = dirname(resolve(options.config));
-  const templateNames = await listPageTemplates(root);
-  const config = await loadConfig(options.config, { templates: templateNames });
+  const config = await loadConfig(options.config, { listTemplates: listPageTemplates });
+  const templateNames = await listPageTemplates(config.dirs.templates);
   lap('config');
 
   const errors: SiteError[] = [];
-  const templatesPromise = loadTemplates(root, templateNames);
-  const assetsPromise = buildAssets(root);
-  const islandsPromise = listIslands(root).then((names) => bundleIslands(root, names, options.islandRuntime));
+  const templatesPromise = loadTemplates(config.dirs.templates, templateNames);
+  const assetsPromise = buildAssets(config.dirs);
+  const islandsPromise = listIslands(config.dirs.templates).then((names) => bundleIslands(config.dirs.templates, names, options.islandRuntime));
   // Attach handlers now so a failure here is reported with the content errors, not as unhandled.
   for (const promise of [templatesPromise, assetsPromise, islandsPromise]) promise.catch(() => undefined);
   const [messages, unsortedPosts] = await Promise.all([loadMessages(config, errors), loadPosts(config, errors, { drafts: options.drafts })]);

@@ -20,13 +20,13 @@ export function parseYaml(text: string, file: string, lineOffset = 0): { source:
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
   const errors = [...doc.errors].map((error) => {
-    const [line, column] = error.linePos?.[0] ? [error.linePos[0].line, error.linePos[0].col] : [undefined, undefined];
+    const { line, col } = lineCounter.linePos(error.pos[0]);
     return new SiteError({
       code: 'YAML_SYNTAX',
       message: error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, ''),
       file,
-      line: line === undefined ? undefined : line + lineOffset,
-      column,
+      line: line + lineOffset,
+      column: col,
     });
   });
   return { source: { file, doc, lineCounter, lineOffset }, errors };

@@ -16,12 +16,16 @@ export interface ResolvedConfig extends SiteConfig {
   file: string;
   /** Locale ids, the default locale first, then the others in plain string order. */
   localeIds: string[];
+  /** Absolute folders of content/, templates/ and public/. */
+  dirs: { content: string; templates: string; public: string };
 }
 
 /** Options of `loadConfig`. */
 export interface LoadConfigOptions {
   /** Names of the page templates that exist (from templates/pages/); checked when given. */
   templates?: readonly string[];
+  /** Lists the page templates of the templates folder, once the config has named it. */
+  listTemplates?: (templatesDir: string) => Promise<string[]>;
 }
 
 /** Reads, parses and validates the config file, or throws SiteErrors naming every problem. */
@@ -34,7 +38,14 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
   } catch (cause) {
     throw new SiteError({ code: 'CONFIG_NOT_FOUND', message: `cannot read ${file}`, file, cause });
   }
-  return parseConfig(text, file, dirname(absolute), options);
+  const root = dirname(absolute);
+  if (options.listTemplates && !options.templates) {
+    const { source } = parseYaml(text, file);
+    const paths = source.doc.toJS()?.paths as { templates?: unknown } | undefined;
+    const templatesDir = resolve(root, typeof paths?.templates === 'string' ? paths.templates : 'templates');
+    return parseConfig(text, file, root, { templates: await options.listTemplates(templatesDir) });
+  }
+  return parseConfig(text, file, root, options);
 }
 
 /** Parses and validates config text (pure apart from the given names). */
@@ -47,7 +58,8 @@ export function parseConfig(text: string, file: string, root: string, options: L
   const localeIds = Object.keys(data.locales).sort((a, b) =>
     a === data.site.defaultLocale ? -1 : b === data.site.defaultLocale ? 1 : a < b ? -1 : a > b ? 1 : 0,
   );
-  return { ...data, root, file, localeIds };
+  const dirs = { content: resolve(root, data.paths.content), templates: resolve(root, data.paths.templates), public: resolve(root, data.paths.public) };
+  return { ...data, root, file, localeIds, dirs };
 }
 
 /** The checks that span several fields; each error points at the line that is wrong. */

@@ -81,6 +81,14 @@ const weekday = z.enum(['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su']);
 const clock = z.string().regex(/^\d{2}:\d{2}$/, 'use HH:MM');
 
 export const configSchema = z.strictObject({
+  paths: z
+    .strictObject({
+      content: z.string().default('content'),
+      templates: z.string().default('templates'),
+      public: z.string().default('public'),
+    })
+    .prefault({})
+    .describe('Folders of the site, relative to this file'),
   site: z.strictObject({
     name: z.string().min(1),
     origin: z.url().regex(/^https?:\/\/[^/]+$/, 'give scheme and host only, without a trailing slash'),

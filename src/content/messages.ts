@@ -22,7 +22,7 @@ export async function loadMessages(config: ResolvedConfig, errors: SiteErrorType
   const sources: YamlSource[] = [];
   const messages: Record<string, MessageTree> = {};
   for (const locale of config.localeIds) {
-    const path = join(config.root, 'content', 'messages', `${locale}.yaml`);
+    const path = join(config.dirs.content, 'messages', `${locale}.yaml`);
     const file = relative(process.cwd(), path);
     let text: string;
     try {

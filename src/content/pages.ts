@@ -63,7 +63,7 @@ async function readContentFile(
   route: string,
   errors: SiteError[],
 ): Promise<{ source: YamlSource; html?: string } | undefined> {
-  const base = join(config.root, 'content', 'pages', id, locale);
+  const base = join(config.dirs.content, 'pages', id, locale);
   for (const extension of ['.yaml', '.md']) {
     const path = base + extension;
     let text: string;

@@ -60,7 +60,7 @@ export interface LoadPostsOptions {
 
 /** Reads every post; errors are collected, and posts with errors are left out. */
 export async function loadPosts(config: ResolvedConfig, errors: SiteError[], options: LoadPostsOptions = {}): Promise<Post[]> {
-  const dir = join(config.root, 'content', 'blog');
+  const dir = join(config.dirs.content, 'blog');
   let entries: string[];
   try {
     entries = (await readdir(dir, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);

@@ -22,13 +22,13 @@ export function contentHash(data: string | Uint8Array): string {
 }
 
 /** Bundles the CSS and collects public/. */
-export async function buildAssets(siteRoot: string): Promise<Assets> {
+export async function buildAssets(dirs: { templates: string; public: string }): Promise<Assets> {
   const { build } = await import('esbuild');
   const files: OutputFiles = new Map();
   let css: string;
   try {
     const result = await build({
-      entryPoints: [join(siteRoot, 'templates', 'styles', 'main.css')],
+      entryPoints: [join(dirs.templates, 'styles', 'main.css')],
       bundle: true,
       minify: true,
       write: false,
@@ -44,8 +44,8 @@ export async function buildAssets(siteRoot: string): Promise<Assets> {
   }
   const stylesheet = `/assets/main.${contentHash(css)}.css`;
   files.set(stylesheet.slice(1), css);
-  for (const file of await listFiles(join(siteRoot, 'public'))) {
-    files.set(relative(join(siteRoot, 'public'), file), await readFile(file));
+  for (const file of await listFiles(dirs.public)) {
+    files.set(relative(dirs.public, file).split('\\').join('/'), await readFile(file));
   }
   return { files, stylesheet };
 }

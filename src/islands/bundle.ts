@@ -23,9 +23,9 @@ export interface IslandBundle {
 }
 
 /** The island names of a site: PascalCase .tsx files in templates/islands/. */
-export async function listIslands(siteRoot: string): Promise<string[]> {
+export async function listIslands(templatesDir: string): Promise<string[]> {
   try {
-    return (await readdir(join(siteRoot, 'templates', 'islands'))).filter((file) => /^[A-Z]\w*\.tsx$/.test(file)).map((file) => file.slice(0, -4)).sort();
+    return (await readdir(join(templatesDir, 'islands'))).filter((file) => /^[A-Z]\w*\.tsx$/.test(file)).map((file) => file.slice(0, -4)).sort();
   } catch {
     return [];
   }
@@ -39,10 +39,10 @@ const preactAliases = {
 };
 
 /** Bundles the client entries of the islands. */
-export async function bundleIslands(siteRoot: string, names: readonly string[], runtime: IslandRuntime = 'preact'): Promise<IslandBundle> {
+export async function bundleIslands(templatesDir: string, names: readonly string[], runtime: IslandRuntime = 'preact'): Promise<IslandBundle> {
   if (names.length === 0) return { files: new Map(), entries: {}, graph: {} };
   const { build } = await import('esbuild');
-  const islandsDir = join(siteRoot, 'templates', 'islands');
+  const islandsDir = join(templatesDir, 'islands');
   const virtualEntries: Plugin = {
     name: 'island-entries',
     setup(context) {
@@ -72,7 +72,7 @@ export async function bundleIslands(siteRoot: string, names: readonly string[], 
       minify: true,
       write: false,
       metafile: true,
-      outdir: join(siteRoot, '.islands-out', 'assets'),
+      outdir: join(templatesDir, '.islands-out', 'assets'),
       entryNames: '[name].[hash]',
       chunkNames: 'chunk.[hash]',
       jsx: 'automatic',
@@ -82,14 +82,14 @@ export async function bundleIslands(siteRoot: string, names: readonly string[], 
       legalComments: 'none',
       plugins: [virtualEntries],
       logLevel: 'silent',
-      absWorkingDir: siteRoot,
+      absWorkingDir: templatesDir,
     });
   } catch (error) {
     const messages = (error as { errors?: Message[] }).errors;
     if (messages?.length) throw new SiteErrors(esbuildErrors(messages, 'TEMPLATE_BUILD'));
     throw error;
   }
-  const outRoot = join(siteRoot, '.islands-out');
+  const outRoot = join(templatesDir, '.islands-out');
   const files: OutputFiles = new Map();
   for (const file of result.outputFiles) files.set(relative(outRoot, file.path), file.contents);
   const entries: Record<string, string> = {};

@@ -24,9 +24,9 @@ export function generatorRoot(): string {
 }
 
 /** The page template names of a site: the files in templates/pages/ without extension, sorted. */
-export async function listPageTemplates(siteRoot: string): Promise<string[]> {
+export async function listPageTemplates(templatesDir: string): Promise<string[]> {
   try {
-    const files = await readdir(join(siteRoot, 'templates', 'pages'));
+    const files = await readdir(join(templatesDir, 'pages'));
     return files.filter((file) => /^[A-Z]\w*\.tsx$/.test(file)).map((file) => file.slice(0, -4)).sort();
   } catch {
     return [];
@@ -45,10 +45,10 @@ export function esbuildErrors(messages: readonly Message[], code: 'TEMPLATE_BUIL
 }
 
 /** Bundles and imports the templates of a site. */
-export async function loadTemplates(siteRoot: string, names: readonly string[]): Promise<TemplateSet> {
+export async function loadTemplates(templatesDir: string, names: readonly string[]): Promise<TemplateSet> {
   const { build } = await import('esbuild');
-  const pagesDir = join(siteRoot, 'templates', 'pages');
-  const layout = join(siteRoot, 'templates', 'layout', 'Layout.tsx');
+  const pagesDir = join(templatesDir, 'pages');
+  const layout = join(templatesDir, 'layout', 'Layout.tsx');
   const entry = [
     ...names.map((name, index) => `import * as t${index} from ${JSON.stringify(join(pagesDir, `${name}.tsx`))};`),
     `export { default as Layout } from ${JSON.stringify(layout)};`,
@@ -57,7 +57,7 @@ export async function loadTemplates(siteRoot: string, names: readonly string[]):
   let code: string;
   try {
     const result = await build({
-      stdin: { contents: entry, resolveDir: siteRoot, loader: 'ts', sourcefile: 'templates-entry.ts' },
+      stdin: { contents: entry, resolveDir: templatesDir, loader: 'ts', sourcefile: 'templates-entry.ts' },
       bundle: true,
       write: false,
       format: 'esm',

@@ -205,7 +205,8 @@ function finishPages(drafts: Draft[], config: ResolvedConfig, rules: PathRules):
   const origin = config.site.origin;
 
   const pages = drafts.map((draft): Page => {
-    const original = draft.original ?? draft;
+    let original = draft;
+    while (original.original) original = original.original;
     const alternates: Page['alternates'] = [];
     const cluster = hreflangClusters.get(draft.cluster) ?? [];
     if (!draft.duplicate && cluster.length > 1) {

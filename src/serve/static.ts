@@ -122,7 +122,8 @@ export async function createStaticHandler(root: string, options: StaticOptions) 
       const isIndex = found.file.endsWith(`${sep}index.html`);
       if (isIndex && !rawPath.endsWith('/')) {
         const query = (request.url ?? '').slice(rawPath.length);
-        response.writeHead(301, { location: `${rawPath}/${query}` });
+        // One leading slash: a location of "//hub/" would name another host ("hub").
+        response.writeHead(301, { location: `${rawPath.replace(/^\/+/, '/')}/${query}` });
         response.end();
         return;
       }

@@ -1,0 +1,155 @@
+/** The header: the mobile menu (mouse, keyboard, without script), the desktop layout, nav states. */
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadMessages, startE2e, type E2e } from './support';
+
+let e2e: E2e;
+let t: (key: string) => string;
+
+beforeAll(async () => {
+  [e2e, t] = await Promise.all([startE2e(), loadMessages('en')]);
+});
+
+afterAll(async () => {
+  await e2e?.close();
+});
+
+const mobile = { width: 375, height: 800 };
+const desktop = { width: 1280, height: 800 };
+
+/** Opens `path` in a fresh context (English browser) and closes the context afterwards. */
+async function visit(path: string, options: { viewport: { width: number; height: number }; javaScriptEnabled?: boolean }, body: (page: Page) => Promise<void>) {
+  const context: BrowserContext = await e2e.browser.newContext({ locale: 'en-US', viewport: options.viewport, javaScriptEnabled: options.javaScriptEnabled ?? true });
+  try {
+    const page = await context.newPage();
+    await page.goto(e2e.url(path));
+    await body(page);
+  } finally {
+    await context.close();
+  }
+}
+
+const toggle = (page: Page) => page.locator('[data-menu-toggle]');
+const navLinks = (page: Page) => page.locator('#site-menu .main-nav a');
+const languageLinks = (page: Page) => page.locator('#site-menu .language-switch a[data-locale]');
+const pills = (page: Page) => page.locator('.audience-pills a');
+
+/** Whether each element of a locator is visible. */
+async function visibility(locator: ReturnType<Page['locator']>): Promise<boolean[]> {
+  const count = await locator.count();
+  expect(count).toBeGreaterThan(0);
+  return Promise.all(Array.from({ length: count }, (_, index) => locator.nth(index).isVisible()));
+}
+
+const allVisible = async (locator: ReturnType<Page['locator']>) => (await visibility(locator)).every(Boolean);
+const noneVisible = async (locator: ReturnType<Page['locator']>) => !(await visibility(locator)).some(Boolean);
+
+describe('mobile menu (375 px)', () => {
+  it('starts closed: toggle visible and collapsed, navigation hidden', async () => {
+    await visit('/hub/', { viewport: mobile }, async (page) => {
+      expect(await toggle(page).isVisible()).toBe(true);
+      expect(await toggle(page).getAttribute('aria-expanded')).toBe('false');
+      expect(await toggle(page).getAttribute('aria-controls')).toBe('site-menu');
+      expect(await noneVisible(navLinks(page))).toBe(true);
+      expect(await noneVisible(languageLinks(page))).toBe(true);
+    });
+  });
+
+  it('opens on click with the navigation and the EN/NO links, and closes on Escape, focus back on the toggle', async () => {
+    await visit('/hub/', { viewport: mobile }, async (page) => {
+      await toggle(page).click();
+      expect(await toggle(page).getAttribute('aria-expanded')).toBe('true');
+      expect(await allVisible(navLinks(page))).toBe(true);
+      expect(await allVisible(languageLinks(page))).toBe(true);
+      expect(await languageLinks(page).evaluateAll((links) => links.map((link) => link.getAttribute('data-locale')))).toEqual(['en', 'no']);
+      expect(await page.locator('#site-menu').getAttribute('data-open')).not.toBeNull();
+
+      // Move focus into the menu first, so that Escape has to bring it back.
+      await navLinks(page).first().focus();
+      await page.keyboard.press('Escape');
+      expect(await toggle(page).getAttribute('aria-expanded')).toBe('false');
+      expect(await noneVisible(navLinks(page))).toBe(true);
+      expect(await toggle(page).evaluate((button) => button === document.activeElement)).toBe(true);
+    });
+  });
+
+  it('clicking the toggle again closes the menu', async () => {
+    await visit('/hub/', { viewport: mobile }, async (page) => {
+      await toggle(page).click();
+      await toggle(page).click();
+      expect(await toggle(page).getAttribute('aria-expanded')).toBe('false');
+      expect(await noneVisible(navLinks(page))).toBe(true);
+    });
+  });
+
+  it('works with the keyboard alone: Tab to the toggle, Enter opens, Tab reaches the links', async () => {
+    await visit('/hub/', { viewport: mobile }, async (page) => {
+      let reached = false;
+      for (let step = 0; step < 10 && !reached; step += 1) {
+        await page.keyboard.press('Tab');
+        reached = await toggle(page).evaluate((button) => button === document.activeElement);
+      }
+      expect(reached).toBe(true);
+      await page.keyboard.press('Enter');
+      expect(await toggle(page).getAttribute('aria-expanded')).toBe('true');
+      expect(await allVisible(navLinks(page))).toBe(true);
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.closest('#site-menu') !== null)).toBe(true);
+      await page.keyboard.press('Escape');
+      expect(await toggle(page).getAttribute('aria-expanded')).toBe('false');
+      expect(await toggle(page).evaluate((button) => button === document.activeElement)).toBe(true);
+    });
+  });
+
+  it('without JavaScript, the navigation is shown and the useless toggle is not', async () => {
+    await visit('/hub/', { viewport: mobile, javaScriptEnabled: false }, async (page) => {
+      expect(await allVisible(navLinks(page))).toBe(true);
+      expect(await allVisible(languageLinks(page))).toBe(true);
+      expect(await toggle(page).isVisible()).toBe(false);
+    });
+  });
+
+  it('hides the audience pills', async () => {
+    await visit('/hub/', { viewport: mobile }, async (page) => {
+      expect(await noneVisible(pills(page))).toBe(true);
+    });
+  });
+});
+
+describe('desktop header (1280 px)', () => {
+  it('shows the navigation and the audience pills, not the toggle', async () => {
+    await visit('/hub/', { viewport: desktop }, async (page) => {
+      expect(await toggle(page).isVisible()).toBe(false);
+      expect(await allVisible(navLinks(page))).toBe(true);
+      expect(await allVisible(languageLinks(page))).toBe(true);
+      expect(await allVisible(pills(page))).toBe(true);
+    });
+  });
+});
+
+describe('navigation states', () => {
+  it('on the landing page, the audience-specific items are disabled and have no href', async () => {
+    await visit('/', { viewport: desktop }, async (page) => {
+      for (const key of ['product', 'pricing', 'bookMeeting']) {
+        const item = page.locator('#site-menu .main-nav a', { hasText: t(`nav.${key}`) });
+        expect(await item.count()).toBe(1);
+        expect(await item.getAttribute('aria-disabled')).toBe('true');
+        expect(await item.getAttribute('href')).toBeNull();
+      }
+      for (const key of ['blog', 'ourStory', 'contact']) {
+        const item = page.locator('#site-menu .main-nav a', { hasText: t(`nav.${key}`) });
+        expect(await item.getAttribute('aria-disabled')).toBeNull();
+        expect(await item.getAttribute('href')).not.toBeNull();
+      }
+    });
+  });
+
+  it('on /hub/pricing/, the Pricing link is the current page', async () => {
+    await visit('/hub/pricing/', { viewport: desktop }, async (page) => {
+      const current = page.locator('#site-menu .main-nav a[aria-current="page"]');
+      expect(await current.count()).toBe(1);
+      expect(await current.textContent()).toBe(t('nav.pricing'));
+      expect(await current.getAttribute('href')).toBe('/hub/pricing/');
+    });
+  });
+});

@@ -1,0 +1,65 @@
+/** Shared set-up of the browser tests: a browser, the built site served with a fresh data folder. */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { parse } from 'yaml';
+import { launchBrowser } from '../helpers/browser';
+import { repoRoot } from '../helpers/paths';
+import { serveSite, type TestServer } from '../helpers/server';
+
+/** What a test file needs: the browser, the server, its data folder. */
+export interface E2e {
+  browser: Browser;
+  server: TestServer;
+  dataDir: string;
+  /** Absolute URL of a path on the test server. */
+  url(path: string): string;
+  close(): Promise<void>;
+}
+
+/** Launches Chromium and serves the built site with a fresh, empty data folder. */
+export async function startE2e(): Promise<E2e> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'site-e2e-'));
+  const [browser, server] = await Promise.all([launchBrowser(), serveSite({ dataDir })]);
+  return {
+    browser,
+    server,
+    dataDir,
+    url: (path) => new URL(path, server.url).href,
+    async close() {
+      await Promise.allSettled([browser.close(), server.close()]);
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A YAML file of the repository, parsed. */
+export async function readYaml<T = Record<string, unknown>>(relativePath: string): Promise<T> {
+  return parse(await readFile(join(repoRoot, relativePath), 'utf8')) as T;
+}
+
+/** Nested messages of one locale (content/messages/<locale>.yaml). */
+export type Messages = { [key: string]: string | Messages };
+
+/** The messages of a locale, with a typed lookup by dotted key. */
+export async function loadMessages(locale: string): Promise<(key: string) => string> {
+  const tree = await readYaml<Messages>(`content/messages/${locale}.yaml`);
+  return (key) => {
+    let node: string | Messages | undefined = tree;
+    for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
+    if (typeof node !== 'string') throw new Error(`no message "${key}" in content/messages/${locale}.yaml`);
+    return node;
+  };
+}
+
+/** Text with every kind of space (no-break, narrow no-break) as a plain space. */
+export function normalizeSpaces(text: string): string {
+  return text.replace(/[\s\u00a0\u202f]+/g, ' ').trim();
+}
+
+/** The path (percent-encoded, as in links), query and hash of the page's URL ("/no/hub/product/?a=1#x"). */
+export function pathOf(page: Page): string {
+  const url = new URL(page.url());
+  return url.pathname + url.search + url.hash;
+}

@@ -1,0 +1,440 @@
+/**
+ * `site serve`'s production server, in-process: static serving like a static host, refused path
+ * traversal, and the contact endpoint (JSON, plain form POST, limits, concurrency).
+ *
+ * The contact endpoint allows 5 submissions a minute per remote address, and every request here
+ * comes from 127.0.0.1: each describe block that posts starts its own server (its own limiter)
+ * and stays within that budget, except the one that tests the limit.
+ */
+import { readdir, readFile, mkdtemp, rm } from 'node:fs/promises';
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createContactHandler } from '../../src/serve/contact';
+import { builtSite, repoRoot } from '../helpers/paths';
+import { serveSite, type TestServer } from '../helpers/server';
+
+const submissionsFile = (dataDir: string) => join(dataDir, 'contact-submissions.jsonl');
+
+/** The stored submissions, one parsed object per line ([] when nothing was stored). */
+async function storedLines(dataDir: string): Promise<Record<string, unknown>[]> {
+  const text = await readFile(submissionsFile(dataDir), 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return '';
+    throw error;
+  });
+  if (text === '') return [];
+  expect(text.endsWith('\n')).toBe(true);
+  return text.slice(0, -1).split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** A valid submission; `overrides` replace or add fields. */
+function submission(overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    email: 'ada@example.com',
+    message: 'Hello from the test suite.',
+    type: 'repairer',
+    locale: 'en',
+    ...overrides,
+  };
+}
+
+/** A raw request that fetch cannot express (path kept as written, own headers and body chunks). */
+function rawRequest(
+  base: string,
+  options: { method?: string; path: string; headers?: Record<string, string>; body?: Buffer[] },
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolvePromise, reject) => {
+    const outgoing = request({ host: hostname, port, method: options.method ?? 'GET', path: options.path, headers: options.headers, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolvePromise({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('error', reject);
+    });
+    outgoing.on('error', reject);
+    for (const chunk of options.body ?? []) outgoing.write(chunk);
+    outgoing.end();
+  });
+}
+
+const postJson = (base: string, body: unknown) =>
+  fetch(`${base}/api/contact`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+
+const postForm = (base: string, fields: Record<string, string>) =>
+  fetch(`${base}/api/contact`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+    redirect: 'manual',
+  });
+
+/** A fresh server with its own data folder (and so its own rate limiter). */
+function useServer() {
+  const state = {} as { server: TestServer; dataDir: string };
+  beforeAll(async () => {
+    state.dataDir = await mkdtemp(join(tmpdir(), 'site-serve-test-'));
+    state.server = await serveSite({ dataDir: state.dataDir });
+  });
+  afterAll(async () => {
+    await state.server?.close();
+    if (state.dataDir) await rm(state.dataDir, { recursive: true, force: true });
+  });
+  return state;
+}
+
+describe('static serving', () => {
+  const context = useServer();
+  const url = (path: string) => `${context.server.url}${path}`;
+
+  it('answers pages with 200 text/html', async () => {
+    for (const path of ['/', '/hub/', '/no/hub/', '/no/arbeidskl%C3%A6r/']) {
+      const response = await fetch(url(path));
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('content-type'), path).toMatch(/^text\/html/);
+      expect(await response.text(), path).toMatch(/^<!doctype html>/i);
+    }
+  });
+
+  it('redirects a folder without its trailing slash, keeping the query', async () => {
+    const response = await fetch(url('/hub'), { redirect: 'manual' });
+    expect(response.status).toBe(301);
+    expect(response.headers.get('location')).toBe('/hub/');
+    const withQuery = await fetch(url('/no/hub?ref=test'), { redirect: 'manual' });
+    expect(withQuery.status).toBe(301);
+    expect(withQuery.headers.get('location')).toBe('/no/hub/?ref=test');
+  });
+
+  it('never redirects to another host', async () => {
+    // "//hub" names the hub folder, but a Location of "//hub/" would send the browser to http://hub/.
+    const response = await rawRequest(context.server.url, { path: '//hub' });
+    if (response.status === 301) expect(response.headers.location).toMatch(/^\/(?!\/)/);
+    else expect(response.status).toBe(404);
+  });
+
+  it('answers an unknown path with 404 and the 404 page of its language', async () => {
+    const english = await fetch(url('/no-such-page/'));
+    expect(english.status).toBe(404);
+    expect(english.headers.get('content-type')).toMatch(/^text\/html/);
+    const englishHtml = await english.text();
+    expect(englishHtml).toContain('Oops! Page not found');
+    expect(englishHtml).toMatch(/<html[^>]*\blang="en/);
+
+    const norwegian = await fetch(url('/no/finnes-ikke/'));
+    expect(norwegian.status).toBe(404);
+    const norwegianHtml = await norwegian.text();
+    expect(norwegianHtml).toMatch(/<html[^>]*\blang="nb"/);
+    expect(norwegianHtml).not.toContain('Oops! Page not found');
+  });
+
+  it('sends the headers of _headers on pages and does not serve _headers itself', async () => {
+    const page = await fetch(url('/hub/'));
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+
+    for (const path of ['/_headers', '/_headers/', '/%5Fheaders']) {
+      const response = await fetch(url(path));
+      expect(response.status, path).toBe(404);
+      expect(await response.text(), path).not.toContain('Content-Security-Policy');
+    }
+  });
+
+  it('caches hashed assets for good, and answers with the right content types', async () => {
+    const assets = await readdir(join(builtSite, 'assets'));
+    const css = assets.find((file) => file.endsWith('.css'));
+    const js = assets.find((file) => file.endsWith('.js'));
+    expect(css).toBeDefined();
+    expect(js).toBeDefined();
+
+    const cssResponse = await fetch(url(`/assets/${css}`));
+    expect(cssResponse.status).toBe(200);
+    expect(cssResponse.headers.get('cache-control')).toContain('immutable');
+    expect(cssResponse.headers.get('content-type')).toBe('text/css; charset=utf-8');
+
+    const jsResponse = await fetch(url(`/assets/${js}`));
+    expect(jsResponse.status).toBe(200);
+    expect(jsResponse.headers.get('content-type')).toMatch(/^text\/javascript/);
+
+    const sitemap = await fetch(url('/sitemap.xml'));
+    expect(sitemap.status).toBe(200);
+    expect(sitemap.headers.get('content-type')).toMatch(/^application\/xml/);
+    expect(await sitemap.text()).toContain('<urlset');
+
+    const svg = await fetch(url('/favicon.svg'));
+    expect(svg.status).toBe(200);
+    expect(svg.headers.get('content-type')).toBe('image/svg+xml');
+  });
+
+  it('compresses with brotli or gzip when the client accepts it', async () => {
+    const css = (await readdir(join(builtSite, 'assets'))).find((file) => file.endsWith('.css'))!;
+    const onDisk = await readFile(join(builtSite, 'assets', css));
+
+    const brotli = await rawRequest(context.server.url, { path: `/assets/${css}`, headers: { 'accept-encoding': 'br' } });
+    expect(brotli.status).toBe(200);
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.headers.vary).toContain('accept-encoding');
+    expect(Number(brotli.headers['content-length'])).toBe(brotli.body.length);
+    expect(brotliDecompressSync(brotli.body).equals(onDisk)).toBe(true);
+
+    const gzip = await rawRequest(context.server.url, { path: '/hub/', headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.status).toBe(200);
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.body).equals(await readFile(join(builtSite, 'hub', 'index.html')))).toBe(true);
+
+    const plain = await rawRequest(context.server.url, { path: `/assets/${css}` });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.equals(onDisk)).toBe(true);
+  });
+
+  it('answers HEAD without a body and refuses other methods on pages', async () => {
+    const head = await fetch(url('/hub/'), { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    const post = await fetch(url('/hub/'), { method: 'POST', body: 'x' });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
+  });
+});
+
+describe('path traversal', () => {
+  const context = useServer();
+  const attempts = [
+    '/../package.json',
+    '/../../package.json',
+    '/%2e%2e/package.json',
+    '/%2E%2E/%2e%2e/package.json',
+    '/assets/..%2f..%2fpackage.json',
+    '/assets/%2e%2e%2f%2e%2e%2fpackage.json',
+    '/..%5c..%5cpackage.json',
+    '/%5c..%5c..%5cpackage.json',
+    '/..%2f..%2f..%2f..%2f..%2f..%2fetc%2fpasswd',
+    '/hub/%2e%2e/%2e%2e/package.json',
+    '/package.json%00.html',
+    '/%c0%ae%c0%ae/package.json',
+  ];
+
+  it('never serves a file from outside the built site', async () => {
+    const packageJson = await readFile(join(repoRoot, 'package.json'), 'utf8');
+    expect(packageJson).toContain('"name": "site"');
+    for (const path of attempts) {
+      const response = await rawRequest(context.server.url, { path });
+      expect([400, 404], path).toContain(response.status);
+      const body = response.body.toString('utf8');
+      expect(body, path).not.toContain('"name": "site"');
+      expect(body, path).not.toContain('root:x:0:0');
+    }
+  });
+});
+
+describe('POST /api/contact with JSON', () => {
+  // Counted by the rate limit: the valid, missing-fields, bad-e-mail and honeypot posts (4 of 5).
+  const context = useServer();
+
+  it('stores a valid submission as one JSON line and answers 201', async () => {
+    const marker = `json-valid-${Date.now()}`;
+    const response = await postJson(context.server.url, submission({ message: `Valid ${marker}`, locale: 'no', company: 'Analytical Engines' }));
+    expect(response.status).toBe(201);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await response.json()).toEqual({ ok: true });
+
+    const lines = await storedLines(context.dataDir);
+    expect(lines).toHaveLength(1);
+    const [stored] = lines;
+    expect(stored).toMatchObject({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'ada@example.com',
+      message: `Valid ${marker}`,
+      type: 'repairer',
+      company: 'Analytical Engines',
+      locale: 'no',
+    });
+    expect(typeof stored!.receivedAt).toBe('string');
+    expect(Number.isNaN(Date.parse(String(stored!.receivedAt)))).toBe(false);
+  });
+
+  it('names each missing required field', async () => {
+    const response = await postJson(context.server.url, { type: 'other', locale: 'en' });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { fields: Record<string, string> };
+    expect(body.fields).toMatchObject({ firstName: 'required', lastName: 'required', email: 'required', message: 'required' });
+    expect(await storedLines(context.dataDir)).toHaveLength(1);
+  });
+
+  it('refuses an invalid e-mail address', async () => {
+    const response = await postJson(context.server.url, submission({ email: 'not-an-address' }));
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { fields: Record<string, string> };
+    expect(body.fields.email).toBe('invalidEmail');
+    expect(body.fields.firstName).toBeUndefined();
+    expect(await storedLines(context.dataDir)).toHaveLength(1);
+  });
+
+  it('refuses malformed JSON and JSON that is not an object', async () => {
+    for (const body of ['{"firstName": "Ada",', '', 'null', '[1, 2]', '"text"']) {
+      const response = await postJson(context.server.url, body);
+      expect(response.status, body).toBe(400);
+    }
+    expect(await storedLines(context.dataDir)).toHaveLength(1);
+  });
+
+  it('refuses a body over 32 KB with 413 and stores nothing', async () => {
+    const big = submission({ message: 'x'.repeat(33 * 1024) });
+    const response = await postJson(context.server.url, big);
+    expect(response.status).toBe(413);
+    expect(await storedLines(context.dataDir)).toHaveLength(1);
+  });
+
+  it('answers 413 to a large body sent without a content-length (chunked)', async () => {
+    const chunk = Buffer.from('x'.repeat(4096));
+    const body = [Buffer.from('{"message":"'), ...Array.from({ length: 10 }, () => chunk), Buffer.from('"}')];
+    const response = await rawRequest(context.server.url, {
+      method: 'POST',
+      path: '/api/contact',
+      headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      body,
+    });
+    expect(response.status).toBe(413);
+    expect(await storedLines(context.dataDir)).toHaveLength(1);
+  });
+
+  it('answers 413 at once when the declared content-length is too large', async () => {
+    // The body is much shorter than declared: the server must answer from the header alone.
+    const { hostname, port } = new URL(context.server.url);
+    const status = await new Promise<number>((resolvePromise, reject) => {
+      const outgoing = request(
+        { host: hostname, port, method: 'POST', path: '/api/contact', agent: false, headers: { 'content-type': 'application/json', 'content-length': String(1024 * 1024) } },
+        (response) => {
+          resolvePromise(response.statusCode ?? 0);
+          response.resume();
+          outgoing.destroy();
+        },
+      );
+      outgoing.on('error', (error) => (outgoing.destroyed ? undefined : reject(error)));
+      outgoing.write('{"firstName":"Ada"');
+    });
+    expect(status).toBe(413);
+    expect(await storedLines(context.dataDir)).toHaveLength(1);
+  });
+
+  it('answers 201 to a filled honeypot but stores nothing', async () => {
+    const response = await postJson(context.server.url, submission({ website: 'https://spam.example' }));
+    expect(response.status).toBe(201);
+    expect(await storedLines(context.dataDir)).toHaveLength(1);
+  });
+});
+
+describe('POST /api/contact rate limit', () => {
+  const context = useServer();
+
+  it('refuses a 6th submission within a minute from the same address', async () => {
+    for (let i = 1; i <= 5; i++) {
+      const response = await postJson(context.server.url, submission({ message: `rate ${i}` }));
+      expect(response.status, `submission ${i}`).toBe(201);
+    }
+    const refused = await postJson(context.server.url, submission({ message: 'rate 6' }));
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+
+    const form = await postForm(context.server.url, submission({ message: 'rate 7', locale: 'no' }));
+    expect(form.status).toBe(303);
+    expect(form.headers.get('location')).toBe('/no/contactus/failed/');
+
+    const lines = await storedLines(context.dataDir);
+    expect(lines.map((line) => line.message)).toEqual(['rate 1', 'rate 2', 'rate 3', 'rate 4', 'rate 5']);
+  });
+});
+
+describe('POST /api/contact as a plain form', () => {
+  // Counted by the rate limit: 4 posts.
+  const context = useServer();
+
+  it('redirects a valid English submission to the thank-you page and stores it', async () => {
+    const response = await postForm(context.server.url, { ...submission({ message: 'form en' }), company: '', subject: '', website: '', page: '/contactus/' });
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/contactus/sent/');
+    const lines = await storedLines(context.dataDir);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ message: 'form en', locale: 'en', page: '/contactus/' });
+  });
+
+  it('redirects a valid Norwegian submission to the Norwegian thank-you page', async () => {
+    const response = await postForm(context.server.url, { ...submission({ message: 'form no', locale: 'no' }), website: '' });
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/no/contactus/sent/');
+    const lines = await storedLines(context.dataDir);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatchObject({ message: 'form no', locale: 'no' });
+  });
+
+  it('redirects an invalid submission to the error page of its language', async () => {
+    const english = await postForm(context.server.url, submission({ email: 'broken' }));
+    expect(english.status).toBe(303);
+    expect(english.headers.get('location')).toBe('/contactus/failed/');
+    const norwegian = await postForm(context.server.url, submission({ firstName: '', locale: 'no' }));
+    expect(norwegian.status).toBe(303);
+    expect(norwegian.headers.get('location')).toBe('/no/contactus/failed/');
+    expect(await storedLines(context.dataDir)).toHaveLength(2);
+  });
+
+  it('lands on pages that exist', async () => {
+    for (const path of ['/contactus/sent/', '/contactus/failed/', '/no/contactus/sent/', '/no/contactus/failed/']) {
+      const response = await fetch(`${context.server.url}${path}`);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('content-type'), path).toMatch(/^text\/html/);
+    }
+  });
+});
+
+describe('POST /api/contact under concurrency', () => {
+  let dataDir: string;
+  let server: Server;
+  let base: string;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'site-serve-concurrency-'));
+    const handle = createContactHandler({ dataDir, rateLimit: 1000, resultPage: (locale, outcome) => `/${locale}/${outcome}/` });
+    server = createServer((incoming, response) => {
+      handle(incoming, response).catch(() => {
+        if (!response.headersSent) response.writeHead(500);
+        response.end();
+      });
+    });
+    await new Promise<void>((resolvePromise) => server.listen(0, '127.0.0.1', () => resolvePromise()));
+    const address = server.address();
+    if (typeof address !== 'object' || !address) throw new Error('no address');
+    base = `http://127.0.0.1:${address.port}`;
+  });
+
+  afterAll(async () => {
+    if (server) {
+      server.closeAllConnections();
+      await new Promise<void>((resolvePromise) => server.close(() => resolvePromise()));
+    }
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('stores 200 concurrent submissions exactly once each, one whole line each', async () => {
+    const count = 200;
+    const markers = Array.from({ length: count }, (_, i) => `marker-${i}-${Math.random().toString(36).slice(2)}`);
+    const responses = await Promise.all(
+      markers.map((marker) => postJson(base, submission({ message: `Concurrent ${marker} ${'padding '.repeat(50)}` }))),
+    );
+    expect(responses.map((response) => response.status)).toEqual(markers.map(() => 201));
+
+    const text = await readFile(submissionsFile(dataDir), 'utf8');
+    const lines = text.split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines).toHaveLength(count);
+    const found = lines.map((line) => {
+      const parsed = JSON.parse(line) as { message: string };
+      return markers.find((marker) => parsed.message.includes(` ${marker} `));
+    });
+    expect(found.every(Boolean)).toBe(true);
+    expect(new Set(found).size).toBe(count);
+  });
+});

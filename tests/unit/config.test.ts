@@ -1,0 +1,114 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/load';
+import { collectSiteErrors, type SiteError } from '../../src/errors';
+import { repoRoot } from '../helpers/paths';
+
+const shipped = readFileSync(join(repoRoot, 'site.config.yaml'), 'utf8');
+const templates = ['Admin', 'AudienceHome', 'Auth', 'BlogList', 'BlogPost', 'BookMeeting', 'Contact', 'ContactFailed', 'ContactSent', 'LaunchCampaign', 'Landing', 'Legal', 'OurStory', 'PlanPricing', 'Presentation', 'Product', 'QuotePricing'];
+
+function errorsOf(text: string): SiteError[] {
+  try {
+    parseConfig(text, 'site.config.yaml', repoRoot, { templates });
+  } catch (error) {
+    const errors = collectSiteErrors(error);
+    if (errors) return errors;
+    throw error;
+  }
+  throw new Error('expected the config to be rejected');
+}
+
+/** The 1-based line of the first occurrence of `needle` in `text`. */
+function lineOf(text: string, needle: string): number {
+  const index = text.indexOf(needle);
+  if (index < 0) throw new Error(`"${needle}" not in text`);
+  return text.slice(0, index).split('\n').length;
+}
+
+describe('config errors', () => {
+  it('accepts the shipped config', () => {
+    const config = parseConfig(shipped, 'site.config.yaml', repoRoot, { templates });
+    expect(config.localeIds).toEqual(['en', 'no']);
+    expect(config.plans.map((plan) => plan.ordersPerMonth)).toEqual([10, 50, 150, 'unlimited']);
+  });
+
+  it('reports invalid YAML syntax with line and column', () => {
+    const text = shipped.replace('  name: Mendwise', '  name: [Mendwise');
+    const [error] = errorsOf(text);
+    expect(error!.code).toBe('YAML_SYNTAX');
+    expect(error!.file).toBe('site.config.yaml');
+    expect(error!.line).toBeGreaterThanOrEqual(lineOf(text, '[Mendwise'));
+    expect(error!.format()).toMatch(/^site\.config\.yaml:\d+:\d+  /);
+  });
+
+  it('reports a wrong type at the value, naming the field', () => {
+    const text = shipped.replace('  pageSize: 6', '  pageSize: six');
+    const [error] = errorsOf(text);
+    expect(error!.code).toBe('CONFIG_INVALID');
+    expect(error!.field).toBe('blog.pageSize');
+    expect(error!.line).toBe(lineOf(text, 'pageSize: six'));
+    expect(error!.column).toBe(13);
+    expect(error!.format()).toContain(`site.config.yaml:${lineOf(text, 'pageSize: six')}:13  blog.pageSize  `);
+  });
+
+  it('reports an unknown key at the key, so typos never pass silently', () => {
+    const text = shipped.replace('  themeColor: "#0f5132"', '  themeColour: "#0f5132"');
+    const errors = errorsOf(text);
+    const unknown = errors.find((error) => error.code === 'CONFIG_UNKNOWN_KEY')!;
+    expect(unknown.field).toBe('site.themeColour');
+    expect(unknown.line).toBe(lineOf(text, 'themeColour'));
+    expect(unknown.column).toBe(3);
+    expect(unknown.hint).toMatch(/spelling/);
+  });
+
+  it('reports every problem of the file at once', () => {
+    const text = shipped.replace('  pageSize: 6', '  pageSize: six').replace('  themeColor: "#0f5132"', '  themeColour: "#0f5132"');
+    expect(errorsOf(text).map((error) => error.code).sort()).toEqual(['CONFIG_INVALID', 'CONFIG_UNKNOWN_KEY']);
+  });
+
+  it('reports an unknown template reference on the line that uses it', () => {
+    const text = shipped.replace('template: Product, audience: hub', 'template: Prodcut, audience: hub');
+    const [error] = errorsOf(text);
+    expect(error!.code).toBe('UNKNOWN_TEMPLATE');
+    expect(error!.line).toBe(lineOf(text, 'Prodcut'));
+    expect(error!.message).toContain('Prodcut');
+    expect(error!.hint).toContain('Product');
+  });
+
+  it('reports an unknown audience on the line that uses it', () => {
+    const text = shipped.replace('{ path: /shop/pricing, template: QuotePricing, audience: shop', '{ path: /shop/pricing, template: QuotePricing, audience: shops');
+    const [error] = errorsOf(text);
+    expect(error!.code).toBe('UNKNOWN_AUDIENCE');
+    expect(error!.line).toBe(lineOf(text, 'audience: shops'));
+  });
+
+  it('reports an unknown route reference', () => {
+    const text = shipped.replace('alternate: /hub-presentation-no', 'alternate: /hub-presentation-norsk');
+    const [error] = errorsOf(text);
+    expect(error!.code).toBe('UNKNOWN_ROUTE');
+    expect(error!.field).toMatch(/^routes\[\d+\]\.alternate$/);
+    expect(error!.line).toBe(lineOf(text, 'alternate: /hub-presentation-norsk'));
+  });
+
+  it('reports a duplicate route and where the first one is', () => {
+    const text = shipped.replace('  - { path: /privacy, template: Legal, content: privacy }', '  - { path: /privacy, template: Legal, content: privacy }\n  - { path: /terms, template: Legal, content: privacy }');
+    const [error] = errorsOf(text);
+    expect(error!.code).toBe('DUPLICATE_ROUTE');
+    expect(error!.line).toBe(lineOf(text, '{ path: /terms, template: Legal, content: privacy }'));
+    expect(error!.message).toContain(`line ${lineOf(text, '{ path: /terms, template: Legal, content: terms }')}`);
+  });
+
+  it('reports a navigation item that leads nowhere', () => {
+    const text = shipped.replace('path: "/{audience}/pricing"', 'path: "/{audience}/prices"');
+    const errors = errorsOf(text);
+    expect(errors.every((error) => error.code === 'UNKNOWN_ROUTE')).toBe(true);
+    expect(errors.map((error) => error.message).join('\n')).toContain('/hub/prices');
+  });
+
+  it('checks ROI defaults against their bounds', () => {
+    const text = shipped.replace('ordersPerMonth: { default: 120, min: 1, max: 100000 }', 'ordersPerMonth: { default: 0, min: 1, max: 100000 }');
+    const [error] = errorsOf(text);
+    expect(error!.field).toBe('roi.inputs.ordersPerMonth.default');
+  });
+});
