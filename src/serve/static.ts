@@ -45,6 +45,14 @@ export function parseHeaders(text: string): HeaderRules {
   return rules;
 }
 
+/** Whether an accept-encoding header allows a coding: "gzip" yes, "gzip;q=0" no. */
+function accepts(header: string, coding: string): boolean {
+  return header.split(',').some((part) => {
+    const [name, ...params] = part.split(';').map((piece) => piece.trim().toLowerCase());
+    return name === coding && !params.some((param) => /^q=0(\.0*)?$/.test(param));
+  });
+}
+
 function headersFor(rules: HeaderRules, path: string): [string, string][] {
   return rules
     .filter((rule) => (rule.pattern.endsWith('*') ? path.startsWith(rule.pattern.slice(0, -1)) : path === rule.pattern))
@@ -85,8 +93,10 @@ export async function createStaticHandler(root: string, options: StaticOptions) 
     const headers: Record<string, string> = { 'content-type': contentTypes[extension] ?? 'application/octet-stream', vary: 'accept-encoding' };
     for (const [name, value] of headersFor(rules, urlPath)) headers[name.toLowerCase()] = value;
     headers['cache-control'] ??= extension === '.html' ? 'no-cache' : 'public, max-age=3600';
+    // A 404 page is not the asset its path names: never cache it for good ("/assets/*" is immutable).
+    if (status !== 200) headers['cache-control'] = 'no-cache';
     const accept = String(request.headers['accept-encoding'] ?? '');
-    const encoding = accept.includes('br') ? 'br' : accept.includes('gzip') ? 'gzip' : undefined;
+    const encoding = accepts(accept, 'br') ? 'br' : accepts(accept, 'gzip') ? 'gzip' : undefined;
     if (encoding && compressible.has(extension)) {
       const key = `${file}:${encoding}`;
       let entry = compressed.get(key);

@@ -109,10 +109,12 @@ describe('static serving', () => {
   });
 
   it('never redirects to another host', async () => {
-    // "//hub" names the hub folder, but a Location of "//hub/" would send the browser to http://hub/.
-    const response = await rawRequest(context.server.url, { path: '//hub' });
-    if (response.status === 301) expect(response.headers.location).toMatch(/^\/(?!\/)/);
-    else expect(response.status).toBe(404);
+    // "//hub" names the hub folder, but a location of "//hub/" would send the browser to http://hub/.
+    for (const [path, location] of [['//hub', '/hub/'], ['///no/hub?x=1', '/no/hub/?x=1']] as const) {
+      const response = await rawRequest(context.server.url, { path });
+      expect(response.status, path).toBe(301);
+      expect(response.headers.location, path).toBe(location);
+    }
   });
 
   it('answers an unknown path with 404 and the 404 page of its language', async () => {
@@ -128,6 +130,14 @@ describe('static serving', () => {
     const norwegianHtml = await norwegian.text();
     expect(norwegianHtml).toMatch(/<html[^>]*\blang="nb"/);
     expect(norwegianHtml).not.toContain('Oops! Page not found');
+  });
+
+  it('does not cache the 404 page of a missing asset for good', async () => {
+    const response = await fetch(url('/assets/missing-0123abcd.css'));
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(response.headers.get('cache-control')).toBe('no-cache');
+    expect(await response.text()).toContain('Oops! Page not found');
   });
 
   it('sends the headers of _headers on pages and does not serve _headers itself', async () => {
@@ -188,6 +198,14 @@ describe('static serving', () => {
     const plain = await rawRequest(context.server.url, { path: `/assets/${css}` });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body.equals(onDisk)).toBe(true);
+
+    // q=0 means "not acceptable".
+    const noBrotli = await rawRequest(context.server.url, { path: `/assets/${css}`, headers: { 'accept-encoding': 'br;q=0, gzip' } });
+    expect(noBrotli.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(noBrotli.body).equals(onDisk)).toBe(true);
+    const neither = await rawRequest(context.server.url, { path: `/assets/${css}`, headers: { 'accept-encoding': 'br;q=0, gzip;q=0.0' } });
+    expect(neither.headers['content-encoding']).toBeUndefined();
+    expect(neither.body.equals(onDisk)).toBe(true);
   });
 
   it('answers HEAD without a body and refuses other methods on pages', async () => {
