@@ -25,18 +25,19 @@ async function createProcessor(): Promise<Processor> {
     .use(remarkRehype)
     .use(rehypeSlug)
     .use(rehypeExternalLinks)
-    .use(rehypeStringify)
+    .use(rehypeStringify, { closeSelfClosing: true })
     .freeze() as unknown as Processor;
 }
 
-/** Adds rel="noopener" to links that leave the site. */
+/** Adds rel="noopener" to links that leave the site; gives heading ids that start with a digit a letter first. */
 function rehypeExternalLinks() {
   return (tree: HastRoot) => {
     const visit = (node: HastRoot | Element) => {
       for (const child of node.children) {
         if (child.type !== 'element') continue;
-        const href = child.properties.href;
+        const { href, id } = child.properties;
         if (child.tagName === 'a' && typeof href === 'string' && /^https?:\/\//.test(href)) child.properties.rel = ['noopener'];
+        if (typeof id === 'string' && /^\d/.test(id)) child.properties.id = `section-${id}`;
         visit(child);
       }
     };

@@ -60,39 +60,39 @@ export function renderHead(page: Page, input: HeadInput): string {
   const locale = config.locales[page.locale]!;
   const title = page.template === 'Landing' ? `${config.site.name} · ${meta.title}` : `${meta.title} · ${config.site.name}`;
   const tags: string[] = [
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta charset="utf-8" />',
+    '<meta name="viewport" content="width=device-width, initial-scale=1" />',
     `<title>${escapeHtml(title)}</title>`,
-    `<meta name="description" content="${escapeHtml(meta.description)}">`,
+    `<meta name="description" content="${escapeHtml(meta.description)}" />`,
     `<script>${languageScript}</script>`,
   ];
-  if (page.noindex) tags.push('<meta name="robots" content="noindex">');
-  if (!page.notFound) tags.push(`<link rel="canonical" href="${escapeHtml(page.canonical)}">`);
+  if (page.noindex) tags.push('<meta name="robots" content="noindex" />');
+  if (!page.notFound) tags.push(`<link rel="canonical" href="${escapeHtml(page.canonical)}" />`);
   for (const alternate of page.alternates) {
-    tags.push(`<link rel="alternate" hreflang="${escapeHtml(alternate.hreflang)}" href="${escapeHtml(alternate.href)}">`);
+    tags.push(`<link rel="alternate" hreflang="${escapeHtml(alternate.hreflang)}" href="${escapeHtml(alternate.href)}" />`);
   }
-  if (meta.feed) tags.push(`<link rel="alternate" type="application/rss+xml" title="${escapeHtml(meta.feed.title)}" href="${escapeHtml(meta.feed.url)}">`);
+  if (meta.feed) tags.push(`<link rel="alternate" type="application/rss+xml" title="${escapeHtml(meta.feed.title)}" href="${escapeHtml(meta.feed.url)}" />`);
   tags.push(
-    `<link rel="stylesheet" href="${escapeHtml(input.stylesheet)}">`,
-    '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
-    `<meta name="theme-color" content="${escapeHtml(config.site.themeColor)}">`,
-    `<meta property="og:site_name" content="${escapeHtml(config.site.name)}">`,
-    `<meta property="og:title" content="${escapeHtml(meta.title)}">`,
-    `<meta property="og:description" content="${escapeHtml(meta.description)}">`,
-    `<meta property="og:type" content="${meta.og?.type ?? 'website'}">`,
-    `<meta property="og:url" content="${escapeHtml(page.canonical)}">`,
-    `<meta property="og:locale" content="${escapeHtml(locale.ogLocale)}">`,
+    `<link rel="stylesheet" href="${escapeHtml(input.stylesheet)}" />`,
+    '<link rel="icon" href="/favicon.svg" type="image/svg+xml" />',
+    `<meta name="theme-color" content="${escapeHtml(config.site.themeColor)}" />`,
+    `<meta property="og:site_name" content="${escapeHtml(config.site.name)}" />`,
+    `<meta property="og:title" content="${escapeHtml(meta.title)}" />`,
+    `<meta property="og:description" content="${escapeHtml(meta.description)}" />`,
+    `<meta property="og:type" content="${meta.og?.type ?? 'website'}" />`,
+    `<meta property="og:url" content="${escapeHtml(page.canonical)}" />`,
+    `<meta property="og:locale" content="${escapeHtml(locale.ogLocale)}" />`,
   );
   for (const id of config.localeIds) {
-    if (id !== page.locale) tags.push(`<meta property="og:locale:alternate" content="${escapeHtml(config.locales[id]!.ogLocale)}">`);
+    if (id !== page.locale) tags.push(`<meta property="og:locale:alternate" content="${escapeHtml(config.locales[id]!.ogLocale)}" />`);
   }
-  if (meta.og?.publishedTime) tags.push(`<meta property="article:published_time" content="${escapeHtml(meta.og.publishedTime)}">`);
-  if (meta.og?.modifiedTime) tags.push(`<meta property="article:modified_time" content="${escapeHtml(meta.og.modifiedTime)}">`);
-  if (meta.og?.section) tags.push(`<meta property="article:section" content="${escapeHtml(meta.og.section)}">`);
+  if (meta.og?.publishedTime) tags.push(`<meta property="article:published_time" content="${escapeHtml(meta.og.publishedTime)}" />`);
+  if (meta.og?.modifiedTime) tags.push(`<meta property="article:modified_time" content="${escapeHtml(meta.og.modifiedTime)}" />`);
+  if (meta.og?.section) tags.push(`<meta property="article:section" content="${escapeHtml(meta.og.section)}" />`);
   tags.push(
-    '<meta name="twitter:card" content="summary">',
-    `<meta name="twitter:title" content="${escapeHtml(meta.title)}">`,
-    `<meta name="twitter:description" content="${escapeHtml(meta.description)}">`,
+    '<meta name="twitter:card" content="summary" />',
+    `<meta name="twitter:title" content="${escapeHtml(meta.title)}" />`,
+    `<meta name="twitter:description" content="${escapeHtml(meta.description)}" />`,
   );
   for (const data of input.structuredData) tags.push(`<script type="application/ld+json">${serializeJsonForScript(data)}</script>`);
   if (page.notFound) tags.push(`<script>${notFoundScript}</script>`);
@@ -104,5 +104,5 @@ export function renderDocument(page: Page, input: HeadInput, body: string): stri
   const attributes = Object.entries(htmlAttributes(page, input.config))
     .map(([name, value]) => ` ${name}="${escapeHtml(value)}"`)
     .join('');
-  return `<!doctype html><html${attributes}><head>${renderHead(page, input)}</head><body>${body}</body></html>\n`;
+  return `<!DOCTYPE html><html${attributes}><head>${renderHead(page, input)}</head><body>${body}</body></html>\n`;
 }

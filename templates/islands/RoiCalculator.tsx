@@ -15,6 +15,7 @@ export interface RoiCalculatorProps {
   outputs: { hoursSaved: string; extraCapacity: string; salarySaving: string; extraEarnings: string };
   hoursValue: string;
   ordersValue: string;
+  heading: string;
   results: string;
   assumption: string;
   errors: Record<RoiInputError, string>;
@@ -40,7 +41,7 @@ export default function RoiCalculator(props: RoiCalculatorProps) {
   };
 
   return (
-    <form className="roi" noValidate onSubmit={(event) => event.preventDefault()}>
+    <div className="roi" role="group" aria-label={props.heading}>
       <div className="roi-inputs">
         {inputNames.map((name) => {
           const input = props.inputs[name];
@@ -97,6 +98,6 @@ export default function RoiCalculator(props: RoiCalculatorProps) {
         </dl>
         <p className="roi-assumption">{props.assumption}</p>
       </div>
-    </form>
+    </div>
   );
 }

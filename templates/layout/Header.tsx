@@ -58,7 +58,7 @@ export function Header({ page, site }: Pick<PageProps, 'page' | 'site'>) {
               ))}
             </ul>
           </nav>
-          <nav className="menu-audiences" aria-label={t('header.audiences')}>
+          <nav className="menu-audiences" aria-label={t('header.audiencesMenu')}>
             <ul>
               {audiences.map((item) => (
                 <li key={item.id}>
@@ -98,8 +98,8 @@ function LanguageSwitch({ page, site }: Pick<PageProps, 'page' | 'site'>) {
             aria-current={link.current ? 'true' : undefined}
             data-locale={link.locale}
           >
-            <span className="language-short" aria-hidden="true">{locale.short}</span>
-            <span className="language-long">{locale.label}</span>
+            <span className="language-short">{locale.short}</span>
+            <span className="language-long"> {locale.label}</span>
           </a>
         );
       })}

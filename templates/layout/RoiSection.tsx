@@ -24,6 +24,7 @@ export function RoiSection({ heading, lead, site }: { heading: string; lead: str
     },
     hoursValue: t('roi.hoursValue'),
     ordersValue: t('roi.ordersValue'),
+    heading: t('roi.heading'),
     results: t('roi.results'),
     assumption: t('roi.assumption', { percent }),
     errors: { required: t('roi.required'), positive: t('roi.positive'), min: t('roi.min'), max: t('roi.max') },

@@ -47,7 +47,7 @@ describe('blog build (fixture: 4 posts, one untranslated, one draft, page size 2
     expect(html).toContain('<html lang="nb"');
     expect(html).toContain('Denne artikkelen finnes foreløpig bare på engelsk.');
     expect(html).toMatch(/<article class="post" lang="en">/);
-    expect(html).toContain('<link rel="canonical" href="https://mendwise.example/blog/bravo/">');
+    expect(html).toContain('<link rel="canonical" href="https://mendwise.example/blog/bravo/" />');
     const english = await read('blog/bravo/index.html');
     expect(english).not.toContain('hreflang="no"');
   });
@@ -63,16 +63,16 @@ describe('blog build (fixture: 4 posts, one untranslated, one draft, page size 2
 
   it('gives posts article metadata and JSON-LD', async () => {
     const html = await read('blog/charlie/index.html');
-    expect(html).toContain('<meta property="og:type" content="article">');
-    expect(html).toContain('<meta property="article:published_time" content="2026-01-12">');
-    expect(html).toContain('<meta property="article:modified_time" content="2026-02-01">');
+    expect(html).toContain('<meta property="og:type" content="article" />');
+    expect(html).toContain('<meta property="article:published_time" content="2026-01-12" />');
+    expect(html).toContain('<meta property="article:modified_time" content="2026-02-01" />');
     const blocks = [...html.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/g)].map((match) => JSON.parse(match[1]!));
     expect(blocks.map((block) => block['@type'])).toEqual(['Organization', 'BreadcrumbList', 'BlogPosting']);
     expect(blocks[2]).toMatchObject({ headline: 'Charlie', datePublished: '2026-01-12', dateModified: '2026-02-01' });
   });
 
   it('canonicalises audience copies to the generic post and keeps them out of the sitemap', async () => {
-    expect(await read('hub/blog/charlie/index.html')).toContain('<link rel="canonical" href="https://mendwise.example/blog/charlie/">');
+    expect(await read('hub/blog/charlie/index.html')).toContain('<link rel="canonical" href="https://mendwise.example/blog/charlie/" />');
     const sitemap = await read('sitemap.xml');
     expect(sitemap).toContain('<loc>https://mendwise.example/blog/charlie/</loc>');
     expect(sitemap).not.toContain('/hub/blog/charlie/');

@@ -31,21 +31,21 @@ describe('the real site', () => {
 
   it('writes the head of a page from its record: lang, canonical, alternates, Open Graph', async () => {
     const html = await read('no/hub/pricing/index.html');
-    expect(html).toMatch(/^<!doctype html><html lang="nb" data-lang="no">/);
-    expect(html).toContain('<link rel="canonical" href="https://mendwise.example/no/hub/pricing/">');
-    expect(html).toContain('<link rel="alternate" hreflang="en" href="https://mendwise.example/hub/pricing/">');
-    expect(html).toContain('<link rel="alternate" hreflang="no" href="https://mendwise.example/no/hub/pricing/">');
-    expect(html).toContain('<link rel="alternate" hreflang="x-default" href="https://mendwise.example/hub/pricing/">');
-    expect(html).toContain('<meta property="og:locale" content="nb_NO">');
-    expect(html).toContain('<meta property="og:locale:alternate" content="en_US">');
+    expect(html).toMatch(/^<!DOCTYPE html><html lang="nb" data-lang="no">/);
+    expect(html).toContain('<link rel="canonical" href="https://mendwise.example/no/hub/pricing/" />');
+    expect(html).toContain('<link rel="alternate" hreflang="en" href="https://mendwise.example/hub/pricing/" />');
+    expect(html).toContain('<link rel="alternate" hreflang="no" href="https://mendwise.example/no/hub/pricing/" />');
+    expect(html).toContain('<link rel="alternate" hreflang="x-default" href="https://mendwise.example/hub/pricing/" />');
+    expect(html).toContain('<meta property="og:locale" content="nb_NO" />');
+    expect(html).toContain('<meta property="og:locale:alternate" content="en_US" />');
     expect(html).toMatch(/<title>[^<]+ · Mendwise<\/title>/);
     const english = await read('hub/index.html');
-    expect(english).toMatch(/^<!doctype html><html lang="en" data-lang="en" data-redirect="\/no\/hub\/" data-redirect-langs="nb no">/);
+    expect(english).toMatch(/^<!DOCTYPE html><html lang="en" data-lang="en" data-redirect="\/no\/hub\/" data-redirect-langs="nb no">/);
   });
 
   it('marks auth, admin, presentation and 404 pages noindex', async () => {
     for (const file of ['auth/index.html', 'admin/blog/index.html', 'hub-presentation-english/index.html', '404.html', 'no/404.html']) {
-      expect(await read(file), file).toContain('<meta name="robots" content="noindex">');
+      expect(await read(file), file).toContain('<meta name="robots" content="noindex" />');
     }
     expect(await read('hub-presentation-no/index.html')).toContain('<html lang="nb"');
     expect(await read('hub/index.html')).not.toContain('noindex');
@@ -53,7 +53,7 @@ describe('the real site', () => {
 
   it('canonicalises /no/arbeidsklær pages to /no/workwear and keeps them out of the sitemap', async () => {
     const html = await read('no/arbeidsklær/product/index.html');
-    expect(html).toContain('<link rel="canonical" href="https://mendwise.example/no/workwear/product/">');
+    expect(html).toContain('<link rel="canonical" href="https://mendwise.example/no/workwear/product/" />');
     expect(html).not.toContain('hreflang=');
     const sitemap = await read('sitemap.xml');
     expect(sitemap).not.toContain('arbeidskl');
