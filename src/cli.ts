@@ -3,13 +3,15 @@
  * site's input (config, content, templates), 2 a usage error.
  */
 import { readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { buildSite } from './build.js';
 import { writeSite } from './emit/write.js';
 import { collectSiteErrors } from './errors.js';
 import { logCrash, logErrors, logInfo, logResult } from './logger.js';
 import { loadConfig } from './config/load.js';
+import { formatJsonSchema } from './config/schema.js';
 import { generatorRoot } from './render/templates.js';
 import { startServer } from './serve/server.js';
 
@@ -69,6 +71,17 @@ export async function main(argv: readonly string[]): Promise<number> {
       const started = performance.now();
       const result = await buildSite({ config: options.config, drafts: Boolean(options.drafts) });
       logResult(`ok: ${result.pages.length} pages checked in ${Math.round(performance.now() - started)} ms`);
+    }));
+
+  program
+    .command('schema')
+    .description('write the JSON Schema of site.config.yaml (for editor validation and completion)')
+    .option('-o, --out <file>', 'where to write it', 'schema/site.config.schema.json')
+    .action(run(async (options) => {
+      const out = resolve(String(options.out));
+      await mkdir(dirname(out), { recursive: true });
+      await writeFile(out, formatJsonSchema());
+      logResult(`wrote ${relative(process.cwd(), out)}`);
     }));
 
   program

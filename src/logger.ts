@@ -2,6 +2,8 @@
  * The only code that writes to the terminal. Results go to stdout, progress and diagnostics to
  * stderr; colour only on a TTY, and never under NO_COLOR or CI.
  */
+import { readFileSync } from 'node:fs';
+import { formatCodeFrame } from './code-frame.js';
 import type { SiteError } from './errors.js';
 
 const useColour = (stream: NodeJS.WriteStream) => Boolean(stream.isTTY) && !('NO_COLOR' in process.env) && !process.env.CI;
@@ -26,6 +28,8 @@ export function logWarning(message: string): void {
 export function logErrors(errors: readonly SiteError[], options: { verbose?: boolean } = {}): void {
   for (const error of errors) {
     process.stderr.write(`${paint(process.stderr, 31, error.code)}  ${error.format()}\n`);
+    const frame = sourceFrame(error);
+    if (frame) process.stderr.write(`${paint(process.stderr, 2, frame)}\n`);
     if (options.verbose && error.cause instanceof Error && error.cause.stack) process.stderr.write(`${error.cause.stack}\n`);
   }
   process.stderr.write(`${paint(process.stderr, 31, `${errors.length} ${errors.length === 1 ? 'error' : 'errors'}`)}\n`);
@@ -36,4 +40,14 @@ export function logCrash(error: unknown, options: { verbose?: boolean } = {}): v
   const text = error instanceof Error ? (options.verbose ? error.stack ?? error.message : error.message) : String(error);
   process.stderr.write(`${paint(process.stderr, 31, 'internal error')}  ${text}\n`);
   if (!options.verbose) process.stderr.write('Run again with --verbose for the stack trace.\n');
+}
+
+/** The code frame of an error whose file and line are known, or undefined. */
+function sourceFrame(error: SiteError): string | undefined {
+  if (!error.file || error.line === undefined) return undefined;
+  try {
+    return formatCodeFrame(readFileSync(error.file, 'utf8'), error.line, error.column);
+  } catch {
+    return undefined;
+  }
 }

@@ -97,17 +97,21 @@ export function issueToErrors(source: YamlSource, issue: z.core.$ZodIssue, code:
       ...locate(source, issue.path, key),
     }));
   }
+  const value = source.doc.getIn(issue.path as (string | number)[]);
   return [new SiteError({
     code,
-    message: describeIssue(issue),
+    message: describeIssue(issue, value),
     file: source.file,
     field: formatPath(issue.path),
     ...locate(source, issue.path),
   })];
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'invalid_type' && issue.input === undefined) return `required field is missing (expected ${issue.expected})`;
+function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {
+  if (issue.code === 'invalid_type') {
+    if (value === undefined) return `required field is missing (expected ${issue.expected})`;
+    return `expected ${issue.expected}, got ${value === null ? 'nothing' : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'a map' : `${typeof value} ${JSON.stringify(value)}`}`;
+  }
   if (issue.code === 'invalid_value') return `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
   return issue.message.replace(/^Invalid input: /, '');
 }

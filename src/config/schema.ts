@@ -151,6 +151,15 @@ export type AudienceConfig = SiteConfig['audiences'][string];
 export type ContactType = (typeof contactTypes)[number];
 
 /** The JSON Schema of the config, for editors (written to schema/site.config.schema.json). */
-export function createConfigJsonSchema(): object {
-  return z.toJSONSchema(configSchema, { io: 'input', target: 'draft-7' });
+export function createConfigJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(configSchema, { io: 'input', target: 'draft-7' }),
+    title: 'site.config.yaml',
+    description: 'The structure and facts of a site built by `site`. Generated from src/config/schema.ts by `site schema`.',
+  };
+}
+
+/** The JSON Schema as the text of the committed file. */
+export function formatJsonSchema(): string {
+  return `${JSON.stringify(createConfigJsonSchema(), null, 2)}\n`;
 }

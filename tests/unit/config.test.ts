@@ -47,6 +47,7 @@ describe('config errors', () => {
     const [error] = errorsOf(text);
     expect(error!.code).toBe('CONFIG_INVALID');
     expect(error!.field).toBe('blog.pageSize');
+    expect(error!.message).toBe('expected number, got string "six"');
     expect(error!.line).toBe(lineOf(text, 'pageSize: six'));
     expect(error!.column).toBe(13);
     expect(error!.format()).toContain(`site.config.yaml:${lineOf(text, 'pageSize: six')}:13  blog.pageSize  `);
@@ -110,5 +111,16 @@ describe('config errors', () => {
     const text = shipped.replace('ordersPerMonth: { default: 120, min: 1, max: 100000 }', 'ordersPerMonth: { default: 0, min: 1, max: 100000 }');
     const [error] = errorsOf(text);
     expect(error!.field).toBe('roi.inputs.ordersPerMonth.default');
+  });
+});
+
+describe('JSON Schema for editors', () => {
+  it('is committed up to date with the zod schema (run `node bin/site.js schema` after changing it)', async () => {
+    const { formatJsonSchema } = await import('../../src/config/schema');
+    expect(readFileSync(join(repoRoot, 'schema', 'site.config.schema.json'), 'utf8')).toBe(formatJsonSchema());
+  });
+
+  it('is referenced from the top of site.config.yaml', () => {
+    expect(shipped.split('\n')[0]).toBe('# yaml-language-server: $schema=./schema/site.config.schema.json');
   });
 });
