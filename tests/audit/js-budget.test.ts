@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error plain ESM script without types
+import { defaultBudget, measureJavaScript } from '../../scripts/js-budget.js';
+import { builtSite } from '../helpers/paths';
+
+interface Row { page: string; files: string[]; gzip: number; inline: number }
+
+describe('JavaScript budget', () => {
+  const rows: Row[] = measureJavaScript(builtSite);
+
+  it('keeps every page under 20 KB of gzip JavaScript', () => {
+    const over = rows.filter((row) => row.gzip > defaultBudget).map((row) => `${row.page}: ${row.gzip} bytes`);
+    expect(over).toEqual([]);
+  });
+
+  it('loads JavaScript only on pages with islands, and only their islands', () => {
+    const withJs = rows.filter((row) => row.files.length > 0).map((row) => row.page);
+    expect(withJs.length).toBeGreaterThan(0);
+    for (const page of withJs) expect(page, page).toMatch(/contactus\/$|launch-campaign\/$|\/hub\/pricing\/$|arbeidskl/);
+    const contact = rows.find((row) => row.page === '/contactus/')!;
+    expect(contact.files.some((file) => file.includes('RoiCalculator'))).toBe(false);
+    expect(rows.find((row) => row.page === '/hub/')!.files).toEqual([]);
+  });
+
+  it('keeps the inline script of every page under 1 KB', () => {
+    expect(Math.max(...rows.map((row) => row.inline))).toBeLessThan(1024);
+  });
+});
