@@ -18,9 +18,17 @@ function newestMtime(dir) {
   return newest;
 }
 
-if (!existsSync(bundle) || statSync(bundle).mtimeMs < newestMtime(join(root, 'src'))) {
+// lib/worker.js (the build's worker threads) and lib/markdown-stack.js (the unified packages in one
+// file) are built with lib/cli.js; the stack is rebuilt after an install, which may change them.
+const others = ['worker.js', 'markdown-stack.js'].map((name) => join(root, 'lib', name));
+const lockfile = join(root, 'node_modules', '.package-lock.json');
+const installed = existsSync(lockfile) ? statSync(lockfile).mtimeMs : 0;
+if (!existsSync(bundle) || !others.every(existsSync) || statSync(bundle).mtimeMs < Math.max(newestMtime(join(root, 'src')), installed)) {
   const { buildCli } = await import('../scripts/build-cli.js');
   await buildCli();
 }
+// React's production build renders the same HTML several times faster than its development
+// build; `site dev` keeps the development build for its warnings. An explicit NODE_ENV wins.
+if (process.env.NODE_ENV === undefined && !process.argv.slice(2).includes('dev')) process.env.NODE_ENV = 'production';
 const { main } = await import(pathToFileURL(bundle).href);
 process.exitCode = await main(process.argv);

@@ -160,7 +160,7 @@ function formatTable(rows: { target: Target; scores: number[]; runs: number; fai
     '*  noindex page (auth, admin, presentation, 404; noindex is intended): SEO scored without the',
     '   is-crawlable audit. The 404 pages are audited at /404.html and /no/404.html: Lighthouse does not',
     '   audit a response with status 404, which is what the server sends for a missing path.',
-    ...(failures.length ? ['', 'below 100:', ...failures] : []),
+    ...(failures.length ? ['', 'audits below full score (a category can still round to 100):', ...failures] : []),
     '',
   ].join('\n');
 }

@@ -184,7 +184,7 @@ export function eleventyFiles(posts: readonly SyntheticPost[]): ProjectFiles {
     '<title>{{ title }} · Bench</title><meta name="description" content="{{ description }}" /><link rel="canonical" href="https://bench.example{{ page.url }}" />',
     '<header><a href="/">Bench</a></header><main>{% if author %}<article><h1>{{ title }}</h1><p><time datetime="{{ page.date.toISOString().slice(0, 10) }}">{{ page.date.toISOString().slice(0, 10) }}</time> · By {{ author }}</p>{{ content | safe }}</article>{% else %}{{ content | safe }}{% endif %}</main><footer><p>Bench AS</p></footer>',
   ));
-  files.set('src/posts/posts.json', JSON.stringify({ layout: 'layout.njk', permalink: 'posts/{{ page.fileSlug }}/index.html' }));
+  files.set('src/posts/posts.11tydata.mjs', "export default { layout: 'layout.njk', permalink: (data) => `posts/${data.page.fileSlug}/index.html` };\n");
   files.set('src/index.njk', [
     '---',
     'layout: layout.njk',

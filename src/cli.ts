@@ -9,11 +9,14 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { buildSite } from './build.js';
 import { writeSite } from './emit/write.js';
 import { collectSiteErrors } from './errors.js';
-import { logCrash, logErrors, logInfo, logResult } from './logger.js';
+import { logCrash, logErrors, logInfo, logResult, logWarning } from './logger.js';
 import { loadConfig } from './config/load.js';
 import { formatJsonSchema } from './config/schema.js';
 import { generatorRoot } from './render/templates.js';
 import { startServer } from './serve/server.js';
+import { openBrowser } from './dev/open-browser.js';
+import { describeRebuild } from './dev/report.js';
+import { startDevServer } from './dev/server.js';
 
 interface GlobalOptions {
   config: string;
@@ -52,15 +55,26 @@ export async function main(argv: readonly string[]): Promise<number> {
     .description('build the site into the output folder')
     .option('-o, --out <dir>', 'output folder', 'dist')
     .option('--drafts', 'include blog posts marked as drafts')
+    .option('--workers <count>', 'worker threads for Markdown and rendering (default: one per extra core, when the site is large enough; 0 for none)', parseCount)
+    .option('--no-cache', 'neither read nor write the build cache (node_modules/.cache/site, or SITE_CACHE_DIR)')
     .action(run(async (options) => {
       const started = performance.now();
-      const result = await buildSite({ config: options.config, drafts: Boolean(options.drafts) });
+      const workers = options.workers === undefined ? undefined : Number(options.workers);
+      const result = await buildSite({ config: options.config, drafts: Boolean(options.drafts), workers, cache: options.cache !== false });
       const outDir = resolve(String(options.out));
-      await writeSite(outDir, result.files);
-      const ms = Math.round(performance.now() - started);
+      const writing = performance.now();
+      await writeSite(outDir, result.files, { cache: options.cache !== false });
+      const now = performance.now();
+      const ms = Math.round(now - started);
       const locales = result.config.localeIds.map((locale) => `${result.pages.filter((page) => page.locale === locale).length} ${locale}`).join(', ');
       logResult(`built ${result.pages.length} pages (${locales}) and ${result.files.size - result.pages.length} other files into ${relative(process.cwd(), outDir) || '.'} in ${ms} ms`);
-      if (options.verbose) logInfo(Object.entries(result.timings).map(([stage, time]) => `${stage} ${time} ms`).join(' · '));
+      if (options.verbose) {
+        const { stats } = result;
+        const stages = Object.entries({ ...result.timings, write: Math.round((now - writing) * 10) / 10 }).map(([stage, time]) => `${stage} ${time} ms`);
+        logInfo(`${stages.join(' · ')}\nmarkdown ${stats.markdownParsed} parsed, ${stats.markdownCached} cached · esbuild steps cached ${stats.esbuildCached} · ${stats.pagesRendered} pages rendered · ${stats.workers} worker threads`);
+      }
+      // For benchmarks on machines without /usr/bin/time: the peak resident set size of this process.
+      if (process.env.SITE_REPORT_RSS === '1') logInfo(`peak RSS ${process.resourceUsage().maxRSS} KB`);
     }));
 
   program
@@ -71,6 +85,41 @@ export async function main(argv: readonly string[]): Promise<number> {
       const started = performance.now();
       const result = await buildSite({ config: options.config, drafts: Boolean(options.drafts) });
       logResult(`ok: ${result.pages.length} pages checked in ${Math.round(performance.now() - started)} ms`);
+    }));
+
+  program
+    .command('dev')
+    .description('build the site in memory, serve it, and rebuild and reload the browser on every change')
+    .option('-p, --port <port>', 'port (the next free one when it is taken)', parsePort, 4321)
+    .option('--host <host>', 'host to listen on', '127.0.0.1')
+    .option('--open', 'open the site in the default browser')
+    .option('--drafts', 'include blog posts marked as drafts')
+    .action(run(async (options) => {
+      const shutdown = shutdownSignal();
+      try {
+        const dev = await startDevServer({
+          config: options.config,
+          port: Number(options.port),
+          host: String(options.host),
+          drafts: Boolean(options.drafts),
+          reporter: {
+            portInUse: (port, next) => logWarning(`port ${port} is in use, trying ${next}`),
+            built(changes, outcome) {
+              logInfo(describeRebuild(changes, outcome, process.cwd()));
+              if (options.verbose && outcome.ok) logInfo(Object.entries(outcome.timings).map(([stage, time]) => `${stage} ${time} ms`).join(' · '));
+              if (!outcome.ok && outcome.errors.length) logErrors(outcome.errors, options);
+              if (!outcome.ok && outcome.crash !== undefined) logCrash(outcome.crash, options);
+            },
+            watchError: (error) => logWarning(`watcher: ${error instanceof Error ? error.message : String(error)}`),
+          },
+        });
+        logResult(`site dev at ${dev.url}/`);
+        if (options.open && !(await openBrowser(`${dev.url}/`))) logWarning(`could not open a browser; visit ${dev.url}/`);
+        await shutdown.signalled;
+        await dev.close();
+      } finally {
+        shutdown.release();
+      }
     }));
 
   program
@@ -112,10 +161,34 @@ export async function main(argv: readonly string[]): Promise<number> {
   return exitCode;
 }
 
+function parseCount(value: string): number {
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 0 || count > 64) throw new InvalidArgumentError('use a whole number from 0 to 64');
+  return count;
+}
+
 function parsePort(value: string): number {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('use a port number between 0 and 65535');
   return port;
+}
+
+/** Resolves on the first SIGINT or SIGTERM; `release` stops listening (a second signal then ends the process). */
+function shutdownSignal(): { signalled: Promise<void>; release(): void } {
+  let release = () => {};
+  const signalled = new Promise<void>((done) => {
+    const stop = () => {
+      release();
+      done();
+    };
+    release = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  return { signalled, release: () => release() };
 }
 
 /** Resolves after SIGINT or SIGTERM, once `close` has finished. */

@@ -13,6 +13,35 @@ export interface YamlSource {
   lineCounter: LineCounter;
   /** Lines before the YAML inside its file (front matter starts after the first `---`). */
   lineOffset: number;
+  /** The document as plain data; read it with `yamlValue`. */
+  value?: unknown;
+}
+
+/** The document as plain data (`doc.toJS()`, worked out once). */
+export function yamlValue(source: YamlSource): unknown {
+  if (!('value' in source)) source.value = source.doc.toJS();
+  return source.value;
+}
+
+/**
+ * A source whose plain data is already known (from the build cache, for text that parsed without
+ * errors before): the document and its positions are parsed only if something asks for them, which
+ * is when a value turns out to be invalid.
+ */
+export function knownYamlSource(text: string, file: string, lineOffset: number, value: unknown): YamlSource {
+  let parsed: YamlSource | undefined;
+  const parse = () => (parsed ??= parseYaml(text, file, lineOffset).source);
+  return {
+    file,
+    lineOffset,
+    value,
+    get doc() {
+      return parse().doc;
+    },
+    get lineCounter() {
+      return parse().lineCounter;
+    },
+  };
 }
 
 /** Parses YAML text; syntax errors (all of them) come back as SiteErrors with positions. */
@@ -81,7 +110,7 @@ export function validateYaml<Schema extends z.ZodType>(
   code: ErrorCode = 'CONFIG_INVALID',
   extra?: Record<string, unknown>,
 ): { data?: z.output<Schema>; errors: SiteError[] } {
-  const result = schema.safeParse({ ...(source.doc.toJS() ?? {}), ...extra });
+  const result = schema.safeParse({ ...((yamlValue(source) as object | null) ?? {}), ...extra });
   if (result.success) return { data: result.data, errors: [] };
   return { errors: result.error.issues.flatMap((issue) => issueToErrors(source, issue, code)) };
 }

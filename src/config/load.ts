@@ -5,7 +5,8 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import { SiteError, SiteErrors, throwIfAny } from '../errors.js';
-import { formatPath, locate, parseYaml, validateYaml, type YamlSource } from '../yaml-source.js';
+import type { ParseYaml } from '../cache/yaml-cache.js';
+import { formatPath, locate, parseYaml, validateYaml, yamlValue, type YamlSource } from '../yaml-source.js';
 import { configSchema, type SiteConfig } from './schema.js';
 
 /** The validated config plus where it came from. */
@@ -26,6 +27,8 @@ export interface LoadConfigOptions {
   templates?: readonly string[];
   /** Lists the page templates of the templates folder, once the config has named it. */
   listTemplates?: (templatesDir: string) => Promise<string[]>;
+  /** Parses the YAML (default: `parseYaml`; the build passes one that goes through its cache). */
+  parseYaml?: ParseYaml;
 }
 
 /** Reads, parses and validates the config file, or throws SiteErrors naming every problem. */
@@ -39,18 +42,22 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
     throw new SiteError({ code: 'CONFIG_NOT_FOUND', message: `cannot read ${file}`, file, cause });
   }
   const root = dirname(absolute);
+  // Parsed once: the templates folder it names is read from the same document.
+  const parsed = (options.parseYaml ?? parseYaml)(text, file);
   if (options.listTemplates && !options.templates) {
-    const { source } = parseYaml(text, file);
-    const paths = source.doc.toJS()?.paths as { templates?: unknown } | undefined;
+    const paths = (yamlValue(parsed.source) as { paths?: { templates?: unknown } } | null)?.paths;
     const templatesDir = resolve(root, typeof paths?.templates === 'string' ? paths.templates : 'templates');
-    return parseConfig(text, file, root, { templates: await options.listTemplates(templatesDir) });
+    return resolveConfig(parsed, root, { templates: await options.listTemplates(templatesDir) });
   }
-  return parseConfig(text, file, root, options);
+  return resolveConfig(parsed, root, options);
 }
 
 /** Parses and validates config text (pure apart from the given names). */
 export function parseConfig(text: string, file: string, root: string, options: LoadConfigOptions = {}): ResolvedConfig {
-  const { source, errors: syntaxErrors } = parseYaml(text, file);
+  return resolveConfig(parseYaml(text, file), root, options);
+}
+
+function resolveConfig({ source, errors: syntaxErrors }: ReturnType<typeof parseYaml>, root: string, options: LoadConfigOptions): ResolvedConfig {
   throwIfAny(syntaxErrors);
   const { data, errors } = validateYaml(source, configSchema);
   if (!data) throw new SiteErrors(errors);
@@ -59,7 +66,7 @@ export function parseConfig(text: string, file: string, root: string, options: L
     a === data.site.defaultLocale ? -1 : b === data.site.defaultLocale ? 1 : a < b ? -1 : a > b ? 1 : 0,
   );
   const dirs = { content: resolve(root, data.paths.content), templates: resolve(root, data.paths.templates), public: resolve(root, data.paths.public) };
-  return { ...data, root, file, localeIds, dirs };
+  return { ...data, root, file: source.file, localeIds, dirs };
 }
 
 /** The checks that span several fields; each error points at the line that is wrong. */

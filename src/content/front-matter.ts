@@ -11,6 +11,12 @@ export interface MarkdownFile {
 
 const fence = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
+/** The YAML between two `---` lines at the top and the body after them, without parsing either. */
+export function findFrontMatter(text: string): { yaml: string; body: string } | undefined {
+  const match = fence.exec(text);
+  return match ? { yaml: match[1]!, body: text.slice(match[0].length) } : undefined;
+}
+
 /** Reads front matter between two `---` lines at the top; positions stay those of the whole file. */
 export function splitFrontMatter(text: string, file: string): MarkdownFile {
   const match = fence.exec(text);

@@ -7,6 +7,7 @@ import { join, relative } from 'node:path';
 import { z } from 'zod';
 import type { ResolvedConfig } from '../config/load.js';
 import { SiteError, type SiteError as SiteErrorType } from '../errors.js';
+import type { ParseYaml } from '../cache/yaml-cache.js';
 import { parseYaml, validateYaml, type YamlSource } from '../yaml-source.js';
 import { checkParity } from './parity.js';
 
@@ -18,7 +19,8 @@ export interface MessageTree {
 const messageTree: z.ZodType<MessageTree> = z.lazy(() => z.record(z.string(), z.union([z.string(), messageTree])));
 
 /** Loads and checks the messages of every locale; errors are collected, not thrown. */
-export async function loadMessages(config: ResolvedConfig, errors: SiteErrorType[]): Promise<Record<string, MessageTree>> {
+export async function loadMessages(config: ResolvedConfig, errors: SiteErrorType[], options: { parseYaml?: ParseYaml } = {}): Promise<Record<string, MessageTree>> {
+  const parse = options.parseYaml ?? parseYaml;
   const sources: YamlSource[] = [];
   const messages: Record<string, MessageTree> = {};
   for (const locale of config.localeIds) {
@@ -31,7 +33,7 @@ export async function loadMessages(config: ResolvedConfig, errors: SiteErrorType
       errors.push(new SiteError({ code: 'CONTENT_MISSING', message: `no messages for locale "${locale}"`, file }));
       continue;
     }
-    const { source, errors: syntax } = parseYaml(text, file);
+    const { source, errors: syntax } = parse(text, file);
     if (syntax.length) {
       errors.push(...syntax);
       continue;
@@ -53,5 +55,10 @@ export function lookupMessage(tree: MessageTree, key: string, values?: Record<st
     node = node[part];
   }
   if (typeof node !== 'string') return undefined;
-  return values ? node.replace(/\{(\w+)\}/g, (match, name: string) => (name in values ? String(values[name]) : match)) : node;
+  return values ? fillPlaceholders(node, values) : node;
+}
+
+/** Fills the `{name}` placeholders of a message; unknown names stay as they are. */
+export function fillPlaceholders(message: string, values: Record<string, string | number>): string {
+  return message.replace(/\{(\w+)\}/g, (match, name: string) => (name in values ? String(values[name]) : match));
 }

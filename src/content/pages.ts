@@ -8,9 +8,10 @@ import type { z } from 'zod';
 import type { ResolvedConfig } from '../config/load.js';
 import { SiteError } from '../errors.js';
 import type { Page } from '../routes/pages.js';
+import type { ParseYaml } from '../cache/yaml-cache.js';
 import { parseYaml, validateYaml, type YamlSource } from '../yaml-source.js';
 import { splitFrontMatter } from './front-matter.js';
-import { renderMarkdown } from './markdown.js';
+import { defaultMarkdownRenderer, type MarkdownRenderer } from './markdown-cache.js';
 import { checkParity } from './parity.js';
 
 /** Copy of one content id in one locale; `html` holds the rendered body of a Markdown file. */
@@ -27,7 +28,10 @@ export async function loadPageContent(
   pages: readonly Page[],
   schemaOf: (template: string) => z.ZodType | undefined,
   errors: SiteError[],
+  options: { markdown?: MarkdownRenderer; parseYaml?: ParseYaml } = {},
 ): Promise<Map<string, PageContent>> {
+  const markdown = options.markdown ?? defaultMarkdownRenderer();
+  const parse = options.parseYaml ?? parseYaml;
   const wanted = new Map<string, { id: string; locale: string; template: string; route: string }>();
   for (const page of pages) {
     if (page.content === undefined) continue;
@@ -37,7 +41,7 @@ export async function loadPageContent(
   const contents = new Map<string, PageContent>();
   const sourcesById = new Map<string, YamlSource[]>();
   await Promise.all([...wanted.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(async ([key, entry]) => {
-    const loaded = await readContentFile(config, entry.id, entry.locale, entry.route, errors);
+    const loaded = await readContentFile(config, entry.id, entry.locale, entry.route, errors, markdown, parse);
     if (!loaded) return;
     const list = sourcesById.get(entry.id) ?? [];
     list.push(loaded.source);
@@ -62,6 +66,8 @@ async function readContentFile(
   locale: string,
   route: string,
   errors: SiteError[],
+  markdown: MarkdownRenderer,
+  parse: ParseYaml,
 ): Promise<{ source: YamlSource; html?: string } | undefined> {
   const base = join(config.dirs.content, 'pages', id, locale);
   for (const extension of ['.yaml', '.md']) {
@@ -74,7 +80,7 @@ async function readContentFile(
     }
     const file = relative(process.cwd(), path);
     if (extension === '.yaml') {
-      const { source, errors: syntax } = parseYaml(text, file);
+      const { source, errors: syntax } = parse(text, file);
       errors.push(...syntax);
       return syntax.length ? undefined : { source };
     }
@@ -82,7 +88,8 @@ async function readContentFile(
     errors.push(...syntax);
     if (syntax.length) return undefined;
     const filled = fillCompanyTokens(body, config, file, errors);
-    return { source, html: await renderMarkdown(filled) };
+    const [rendered] = await markdown.renderAll([filled]);
+    return { source, html: rendered!.html };
   }
   errors.push(new SiteError({
     code: 'CONTENT_MISSING',

@@ -3,7 +3,7 @@
  * of list items, so no language silently misses a sentence.
  */
 import { SiteError } from '../errors.js';
-import { formatPath, locate, type YamlSource } from '../yaml-source.js';
+import { formatPath, locate, yamlValue, type YamlSource } from '../yaml-source.js';
 
 /** Compares a translation with the reference translation; returns one error per difference. */
 export function checkParity(reference: YamlSource, other: YamlSource): SiteError[] {
@@ -25,7 +25,7 @@ export function checkParity(reference: YamlSource, other: YamlSource): SiteError
       for (let i = 0; i < Math.min(a.length, b.length); i++) walk(a[i], b[i], [...path, i]);
     }
   };
-  walk(reference.doc.toJS(), other.doc.toJS(), []);
+  walk(yamlValue(reference), yamlValue(other), []);
   return errors;
 }
 

@@ -2,15 +2,18 @@
  * Blog posts: `content/blog/<slug>/<locale>.md` with zod-checked front matter. Each translation's
  * Markdown is rendered once, whatever number of pages (audience copies, fallbacks) show it.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { z } from 'zod';
 import type { ResolvedConfig } from '../config/load.js';
 import { SiteError } from '../errors.js';
 import type { PostIndexEntry } from '../routes/pages.js';
 import { locate, validateYaml } from '../yaml-source.js';
-import { splitFrontMatter } from './front-matter.js';
-import { countWords, readingMinutes, renderMarkdown } from './markdown.js';
+import { hashParts, openDiskCache, type DiskCache } from '../cache/disk-cache.js';
+import { findFrontMatter, splitFrontMatter } from './front-matter.js';
+import { readingMinutes } from './markdown.js';
+import { defaultMarkdownRenderer, type MarkdownRenderer } from './markdown-cache.js';
 
 /** Slugs are folder names of lowercase letters, digits and hyphens. */
 export const postSlugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -56,71 +59,156 @@ export interface Post {
 export interface LoadPostsOptions {
   /** Include posts marked `draft: true`. */
   drafts?: boolean;
+  /** Renders the Markdown (default: through the disk cache, on this thread). */
+  markdown?: MarkdownRenderer;
+  /** Validated front matter by the hash of its text, or false for none (default: the build cache). */
+  frontMatterCache?: DiskCache | false;
+}
+
+/** Raise when the validation of front matter changes in a way the source of its schema's function does not show (`isoDate`). */
+const frontMatterRevision = 1;
+
+/** A translation read and checked, waiting for its Markdown. */
+interface PendingTranslation {
+  data: PostFrontMatter;
+  locale: string;
+  file: string;
+  body: string;
 }
 
 /** Reads every post; errors are collected, and posts with errors are left out. */
 export async function loadPosts(config: ResolvedConfig, errors: SiteError[], options: LoadPostsOptions = {}): Promise<Post[]> {
-  const dir = join(config.dirs.content, 'blog');
-  let entries: string[];
+  const slugs = await listPostSlugs(config);
+  const pending = await Promise.all(slugs.map((slug) => readPost(config, slug, errors, options)));
+  // All bodies in one batch, so the renderer can share the misses out over a worker pool.
+  return renderPosts(config, pending, options.markdown);
+}
+
+/** The folder names under content/blog/, sorted ([] when there is no blog folder). */
+export async function listPostSlugs(config: ResolvedConfig): Promise<string[]> {
   try {
-    entries = (await readdir(dir, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    const entries = await readdir(join(config.dirs.content, 'blog'), { withFileTypes: true });
+    return entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
   } catch {
     return [];
   }
-  const schema = createFrontMatterSchema(config.blog.categories);
-  const posts = await Promise.all(entries.sort().map(async (slug): Promise<Post | undefined> => {
-    const folder = relative(process.cwd(), join(dir, slug));
-    if (!postSlugPattern.test(slug)) {
-      errors.push(new SiteError({ code: 'POST_INVALID', message: `"${slug}" is not a valid slug`, file: folder, hint: 'Rename the folder with lowercase letters, digits and hyphens only.' }));
-      return undefined;
-    }
-    const translations: Record<string, PostTranslation> = {};
-    let found = 0;
-    for (const locale of config.localeIds) {
-      const path = join(dir, slug, `${locale}.md`);
-      let text: string;
-      try {
-        text = await readFile(path, 'utf8');
-      } catch {
-        continue;
-      }
-      found++;
-      const translation = await readTranslation(text, relative(process.cwd(), path), locale, schema, config, errors);
-      if (translation && (options.drafts || !translation.draft)) translations[locale] = translation;
-    }
-    if (found === 0) {
-      errors.push(new SiteError({
-        code: 'POST_INVALID',
-        message: `post "${slug}" has no translation`,
-        file: folder,
-        hint: `Add ${config.localeIds.map((locale) => `${locale}.md`).join(' or ')} to the folder.`,
-      }));
-    }
-    return Object.keys(translations).length ? { slug, translations } : undefined;
-  }));
-  return posts.filter((post): post is Post => post !== undefined);
 }
 
-async function readTranslation(
+const frontMatterSchemas = new WeakMap<ResolvedConfig, { schema: ReturnType<typeof createFrontMatterSchema>; id: string }>();
+let defaultFrontMatterCache: DiskCache | undefined;
+
+/** The front matter schema of a config and what identifies it in cache keys. */
+function frontMatterSchemaOf(config: ResolvedConfig): { schema: ReturnType<typeof createFrontMatterSchema>; id: string } {
+  let entry = frontMatterSchemas.get(config);
+  if (!entry) {
+    const id = hashParts(`revision ${frontMatterRevision}`, createFrontMatterSchema.toString(), JSON.stringify(config.blog.categories));
+    entry = { schema: createFrontMatterSchema(config.blog.categories), id };
+    frontMatterSchemas.set(config, entry);
+  }
+  return entry;
+}
+
+/** Reads one post folder; errors are collected, and undefined is returned when nothing is shown. */
+export async function loadPost(config: ResolvedConfig, slug: string, errors: SiteError[], options: LoadPostsOptions = {}): Promise<Post | undefined> {
+  const [post] = await renderPosts(config, [await readPost(config, slug, errors, options)], options.markdown);
+  return post;
+}
+
+/** Reads and checks the translations of a post folder that are shown, without their Markdown. */
+async function readPost(config: ResolvedConfig, slug: string, errors: SiteError[], options: LoadPostsOptions): Promise<{ slug: string; translations: PendingTranslation[] } | undefined> {
+  const dir = join(config.dirs.content, 'blog');
+  const schema = frontMatterSchemaOf(config);
+  const cache = options.frontMatterCache === false ? undefined : options.frontMatterCache ?? (defaultFrontMatterCache ??= openDiskCache('front-matter'));
+  const folder = relative(process.cwd(), join(dir, slug));
+  if (!postSlugPattern.test(slug)) {
+    errors.push(new SiteError({ code: 'POST_INVALID', message: `"${slug}" is not a valid slug`, file: folder, hint: 'Rename the folder with lowercase letters, digits and hyphens only.' }));
+    return undefined;
+  }
+  const translations: PendingTranslation[] = [];
+  let found = 0;
+  for (const locale of config.localeIds) {
+    const path = join(dir, slug, `${locale}.md`);
+    let text: string;
+    try {
+      // Synchronous: thousands of small files read several times faster than through the thread pool.
+      text = readFileSync(path, 'utf8');
+    } catch {
+      continue;
+    }
+    found++;
+    const translation = readTranslation(text, relative(process.cwd(), path), locale, schema, cache, errors);
+    if (translation && (options.drafts || !translation.data.draft)) translations.push(translation);
+  }
+  if (found === 0) {
+    errors.push(new SiteError({
+      code: 'POST_INVALID',
+      message: `post "${slug}" has no translation`,
+      file: folder,
+      hint: `Add ${config.localeIds.map((locale) => `${locale}.md`).join(' or ')} to the folder.`,
+    }));
+  }
+  return translations.length ? { slug, translations } : undefined;
+}
+
+/**
+ * Checks a translation's front matter. Front matter that passed before (same text, same schema)
+ * comes from the cache without parsing; anything else is parsed with positions for its errors.
+ */
+function readTranslation(
   text: string,
   file: string,
   locale: string,
-  schema: ReturnType<typeof createFrontMatterSchema>,
-  config: ResolvedConfig,
+  schema: { schema: ReturnType<typeof createFrontMatterSchema>; id: string },
+  cache: DiskCache | undefined,
   errors: SiteError[],
-): Promise<PostTranslation | undefined> {
+): PendingTranslation | undefined {
+  const parts = cache && findFrontMatter(text);
+  const key = parts ? hashParts(schema.id, parts.yaml) : undefined;
+  if (parts && key) {
+    const cached = decodeFrontMatter(cache.readSync(key));
+    if (cached) return { data: cached, locale, file, body: parts.body };
+  }
   const { source, body, errors: syntax } = splitFrontMatter(text, file);
   if (syntax.length) {
     errors.push(...syntax);
     return undefined;
   }
-  const { data, errors: invalid } = validateYaml(source, schema, 'FRONT_MATTER');
+  const { data, errors: invalid } = validateYaml(source, schema.schema, 'FRONT_MATTER');
   if (!data) {
     errors.push(...invalid.map((error) => (error.line === undefined ? new SiteError({ ...error, code: error.code, message: error.message, hint: error.hint, ...locate(source, []) }) : error)));
     return undefined;
   }
-  const words = countWords(body);
-  return { ...data, locale, file, html: await renderMarkdown(body), words, readingMinutes: readingMinutes(words, config.blog.wordsPerMinute) };
+  if (cache && key) void cache.write(key, JSON.stringify(data));
+  return { data, locale, file, body };
+}
+
+function decodeFrontMatter(entry: Buffer | undefined): PostFrontMatter | undefined {
+  if (!entry) return undefined;
+  try {
+    const data = JSON.parse(entry.toString('utf8')) as unknown;
+    return typeof data === 'object' && data !== null ? (data as PostFrontMatter) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Renders the Markdown of the posts in one batch and completes their translations. */
+async function renderPosts(
+  config: ResolvedConfig,
+  pending: readonly ({ slug: string; translations: PendingTranslation[] } | undefined)[],
+  markdown: MarkdownRenderer = defaultMarkdownRenderer(),
+): Promise<Post[]> {
+  const posts = pending.filter((post) => post !== undefined);
+  const rendered = await markdown.renderAll(posts.flatMap((post) => post.translations.map((translation) => translation.body)));
+  let next = 0;
+  return posts.map((post) => {
+    const translations: Record<string, PostTranslation> = {};
+    for (const { data, locale, file } of post.translations) {
+      const { html, words } = rendered[next++]!;
+      translations[locale] = { ...data, locale, file, html, words, readingMinutes: readingMinutes(words, config.blog.wordsPerMinute) };
+    }
+    return { slug: post.slug, translations };
+  });
 }
 
 /** The part of the posts that route expansion needs. */

@@ -47,6 +47,7 @@ export function createHeaders(scriptHashes: readonly string[], config: ResolvedC
     '  X-Content-Type-Options: nosniff',
     '  Referrer-Policy: strict-origin-when-cross-origin',
     '  X-Frame-Options: DENY',
+    '  Cross-Origin-Opener-Policy: same-origin',
     '  Permissions-Policy: camera=(), microphone=(), geolocation=(), interest-cohort=()',
     '  Strict-Transport-Security: max-age=31536000; includeSubDomains',
     '',

@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
 import type { Message } from 'esbuild';
 import { SiteErrors } from '../errors.js';
 import type { OutputFiles } from '../emit/write.js';
-import { esbuildErrors } from '../render/templates.js';
+import { esbuildErrors, type EsbuildStepOptions, type RunEsbuild } from '../render/templates.js';
 
 /** The built assets: their files and the URLs pages link to. */
 export interface Assets {
@@ -22,8 +22,8 @@ export function contentHash(data: string | Uint8Array): string {
 }
 
 /** Bundles the CSS and collects public/. */
-export async function buildAssets(dirs: { templates: string; public: string }): Promise<Assets> {
-  const { build } = await import('esbuild');
+export async function buildAssets(dirs: { templates: string; public: string }, options: EsbuildStepOptions = {}): Promise<Assets> {
+  const build = options.run ?? ((await import('esbuild')).build as RunEsbuild);
   const files: OutputFiles = new Map();
   let css: string;
   try {

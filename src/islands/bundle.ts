@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import type { Message, Plugin } from 'esbuild';
 import { SiteErrors } from '../errors.js';
 import type { OutputFiles } from '../emit/write.js';
-import { esbuildErrors } from '../render/templates.js';
+import { esbuildErrors, type EsbuildStepOptions, type RunEsbuild } from '../render/templates.js';
 
 /** Which client runtime hydrates the islands. */
 export type IslandRuntime = 'preact' | 'react';
@@ -39,9 +39,14 @@ const preactAliases = {
 };
 
 /** Bundles the client entries of the islands. */
-export async function bundleIslands(templatesDir: string, names: readonly string[], runtime: IslandRuntime = 'preact'): Promise<IslandBundle> {
+export async function bundleIslands(
+  templatesDir: string,
+  names: readonly string[],
+  runtime: IslandRuntime = 'preact',
+  options: EsbuildStepOptions = {},
+): Promise<IslandBundle> {
   if (names.length === 0) return { files: new Map(), entries: {}, graph: {} };
-  const { build } = await import('esbuild');
+  const build = options.run ?? ((await import('esbuild')).build as RunEsbuild);
   const islandsDir = join(templatesDir, 'islands');
   const virtualEntries: Plugin = {
     name: 'island-entries',
@@ -111,8 +116,21 @@ export async function bundleIslands(templatesDir: string, names: readonly string
   return { files, entries, graph };
 }
 
+/**
+ * Adds the module script of each island a rendered page contains before `</body>`, and lists every
+ * JavaScript file the page then loads (entries and chunks, sorted).
+ */
+export function addIslandScripts(html: string, islands: Pick<IslandBundle, 'entries' | 'graph'>): { html: string; scripts: string[] } {
+  const used = islandsInHtml(html);
+  if (used.length === 0) return { html, scripts: [] };
+  const tags = used.map((name) => `<script type="module" src="${islands.entries[name]}"></script>`).join('');
+  return { html: html.replace('</body>', `${tags}</body>`), scripts: [...new Set(used.flatMap((name) => islands.graph[name] ?? []))].sort() };
+}
+
 /** The islands a rendered page contains, in the order of their first appearance. */
 export function islandsInHtml(html: string): string[] {
+  // Most pages have no island: a plain substring search settles them far faster than the regex.
+  if (!html.includes('data-island="')) return [];
   const found = new Set<string>();
   for (const match of html.matchAll(/data-island="([A-Za-z0-9]+)"/g)) found.add(match[1]!);
   return [...found];

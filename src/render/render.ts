@@ -5,7 +5,7 @@
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import type { ResolvedConfig } from '../config/load.js';
-import { lookupMessage, type MessageTree } from '../content/messages.js';
+import { fillPlaceholders, lookupMessage, type MessageTree } from '../content/messages.js';
 import { contentKey, type PageContent } from '../content/pages.js';
 import type { Post } from '../content/posts.js';
 import { SiteError } from '../errors.js';
@@ -14,6 +14,7 @@ import { localizePath, toUrl } from '../routes/paths.js';
 import { pathRules } from '../routes/pages.js';
 import { renderDocument } from './head.js';
 import { breadcrumbList, organization } from './json-ld.js';
+import { trackedView } from './tracked-view.js';
 import type { PageMeta, PageProps, SiteContext, TemplateSet } from './types.js';
 
 /** Everything rendering needs, built once per build. */
@@ -25,17 +26,59 @@ export interface RenderInput {
   posts: readonly Post[];
   templates: TemplateSet;
   assets: { stylesheet: string };
+  /** Told of every input a render reads (`site dev` re-renders a page only when one of them changes). */
+  track?(dependency: RenderDependency): void;
 }
+
+/**
+ * An input a render reads: a page's copy ("content:hub/product:no"), the messages of a locale, the
+ * record of the page itself ("page:/blog/"), a field of another page's record read for its name or
+ * meta ("page:/blog/ [\"blog\",\"pageNumber\"]", see tracked-view.ts), whether a URL is a page,
+ * the list of posts, a post and the locales it is written in ("post:a-slug"), or one translation
+ * of a post ("post:a-slug:no").
+ */
+export type RenderDependency =
+  | `content:${string}`
+  | `messages:${string}`
+  | `page:${string}`
+  | `exists:${string}`
+  | 'posts'
+  | `post:${string}`;
 
 /** Creates a renderer; `renderPage` returns the full HTML of one page. */
 export function createRenderer(input: RenderInput): { renderPage(page: Page): string; metaOf(page: Page): PageMeta } {
   const { config, templates } = input;
+  const track = input.track ?? (() => undefined);
   const rules = pathRules(config);
   const byUrl = new Map(input.pages.map((page) => [page.url, page]));
   const postsBySlug = new Map(input.posts.map((post) => [post.slug, post]));
   const contexts = new Map<string, SiteContext>();
+  const views = new Map<string, Post>();
+
+  // When tracked, a post is handed out as a view that reports each translation read, so an edit of
+  // one translation re-renders only the pages that show that translation.
+  const viewOf = (post: Post | undefined): Post | undefined => {
+    if (!post || !input.track) return post;
+    let view = views.get(post.slug);
+    if (!view) {
+      const { slug } = post;
+      const read = (key: string | symbol) => {
+        if (typeof key === 'string') track(`post:${slug}:${key}`);
+      };
+      const translations = new Proxy(post.translations, {
+        get: (target, key) => (read(key), Reflect.get(target, key)),
+        has: (target, key) => (read(key), Reflect.has(target, key)),
+        getOwnPropertyDescriptor: (target, key) => (read(key), Reflect.getOwnPropertyDescriptor(target, key)),
+        ownKeys: (target) => (track(`post:${slug}`), Reflect.ownKeys(target)),
+      });
+      view = { ...post, translations };
+      views.set(slug, view);
+    }
+    return view;
+  };
 
   const propsOf = (page: Page): PageProps => {
+    if (page.content !== undefined) track(`content:${contentKey(page.content, page.locale)}`);
     const content = page.content === undefined ? {} : input.contents.get(contentKey(page.content, page.locale));
     if (content === undefined) {
       throw new SiteError({ code: 'CONTENT_MISSING', message: `no copy for ${page.url}`, field: page.content });
@@ -61,36 +104,66 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
     const intl = config.locales[locale]!.intl;
     const dateFormat = new Intl.DateTimeFormat(intl, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
     const moneyFormat = new Intl.NumberFormat(intl, { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 });
+    // Every page asks for the same few dozen messages, URLs and dates: each is worked out once.
+    const found = new Map<string, string | undefined>();
+    const urls = new Map<string, string>();
+    const dates = new Map<string, string>();
     const context: SiteContext = {
       config,
       locale,
       t(key, values) {
-        const message = lookupMessage(messages, key, values);
+        track(`messages:${locale}`);
+        let message = found.get(key);
+        if (message === undefined && !found.has(key)) {
+          message = lookupMessage(messages, key);
+          found.set(key, message);
+        }
         if (message === undefined) {
           throw new SiteError({ code: 'CONTENT_MISSING', message: `missing message "${key}"`, file: `content/messages/${locale}.yaml`, field: key, hint: 'Add the key to every file in content/messages/.' });
         }
-        return message;
+        return values ? fillPlaceholders(message, values) : message;
       },
       href(routePath) {
-        const url = toUrl(localizePath(routePath, locale, rules));
+        let url = urls.get(routePath);
+        if (url === undefined) {
+          url = toUrl(localizePath(routePath, locale, rules));
+          urls.set(routePath, url);
+        }
+        track(`exists:${url}`);
         if (!byUrl.has(url)) {
           const single = toUrl(routePath);
+          track(`exists:${single}`);
           if (byUrl.has(single)) return single;
           throw new SiteError({ code: 'UNKNOWN_ROUTE', message: `a template links to "${routePath}", which is not a page in locale "${locale}"`, hint: 'Link only to paths listed under routes: in site.config.yaml.' });
         }
         return url;
       },
       nameOf(url) {
-        const page = byUrl.get(url);
-        if (!page) return url;
+        track(`exists:${url}`);
+        const found = byUrl.get(url);
+        if (!found) return url;
+        const page = input.track ? trackedView(found, `page:${url}`, track as (read: string) => void) : found;
         if (page.route.path === '/') return context.t('breadcrumb.home');
         if (page.audience && page.route.path === config.audiences[page.audience]!.path) return config.audiences[page.audience]!.label[locale]!;
         return metaOf(page).title;
       },
-      formatDate: (isoDate) => dateFormat.format(new Date(`${isoDate}T00:00:00Z`)),
+      formatDate(isoDate) {
+        let date = dates.get(isoDate);
+        if (date === undefined) {
+          date = dateFormat.format(new Date(`${isoDate}T00:00:00Z`));
+          dates.set(isoDate, date);
+        }
+        return date;
+      },
       formatMoney: (amount) => moneyFormat.format(amount),
-      posts: input.posts,
-      postBySlug: (slug) => postsBySlug.get(slug),
+      get posts() {
+        track('posts');
+        return input.posts;
+      },
+      postBySlug: (slug) => {
+        track(`post:${slug}`);
+        return viewOf(postsBySlug.get(slug));
+      },
       translationOf: (post) => post.translations[locale] ?? Object.values(post.translations)[0]!,
       assets: input.assets,
     };

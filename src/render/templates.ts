@@ -5,22 +5,22 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Message } from 'esbuild';
+import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { BuildOptions, BuildResult, Message } from 'esbuild';
+import { generatorRoot } from '../cache/disk-cache.js';
 import { SiteError, SiteErrors } from '../errors.js';
 import type { TemplateSet } from './types.js';
 
-/** The folder of the generator's package (holds node_modules). */
-export function generatorRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json')) || !existsSync(join(dir, 'node_modules'))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error('cannot find the site generator package');
-    dir = parent;
-  }
-  return dir;
+/** The folder of the generator's package (defined with the build cache, which lives under it). */
+export { generatorRoot };
+
+const templateFiles = new WeakMap<TemplateSet, string>();
+
+/** The bundled module a template set was imported from (the workers of the pool import it too). */
+export function templatesFileOf(templates: TemplateSet): string | undefined {
+  return templateFiles.get(templates);
 }
 
 /** The page template names of a site: the files in templates/pages/ without extension, sorted. */
@@ -44,9 +44,17 @@ export function esbuildErrors(messages: readonly Message[], code: 'TEMPLATE_BUIL
   }));
 }
 
+/** Runs one esbuild build: esbuild's `build`, or in `site dev` a `rebuild()` of a kept context. */
+export type RunEsbuild = <Options extends BuildOptions>(options: Options) => Promise<BuildResult<Options>>;
+
+/** How a build step runs esbuild (default: a fresh `build`). */
+export interface EsbuildStepOptions {
+  run?: RunEsbuild;
+}
+
 /** Bundles and imports the templates of a site. */
-export async function loadTemplates(templatesDir: string, names: readonly string[]): Promise<TemplateSet> {
-  const { build } = await import('esbuild');
+export async function loadTemplates(templatesDir: string, names: readonly string[], options: EsbuildStepOptions = {}): Promise<TemplateSet> {
+  const build = options.run ?? ((await import('esbuild')).build as RunEsbuild);
   const pagesDir = join(templatesDir, 'pages');
   const layout = join(templatesDir, 'layout', 'Layout.tsx');
   const entry = [
@@ -74,14 +82,19 @@ export async function loadTemplates(templatesDir: string, names: readonly string
     if (messages?.length) throw new SiteErrors(esbuildErrors(messages, 'TEMPLATE_BUILD'));
     throw error;
   }
+  // Beside node_modules (not under SITE_CACHE_DIR), so the module's bare imports resolve.
   const cacheDir = join(generatorRoot(), 'node_modules', '.cache', 'site');
   const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
   const file = join(cacheDir, `templates-${hash}.mjs`);
   if (!existsSync(file)) {
     await mkdir(cacheDir, { recursive: true });
-    await writeFile(file, code);
+    // A temporary name first, so a build running at the same moment never imports half a file.
+    const temporary = `${file}.${process.pid}.tmp`;
+    await writeFile(temporary, code);
+    await rename(temporary, file);
   }
   const module = (await import(pathToFileURL(file).href)) as TemplateSet;
+  templateFiles.set(module, file);
   for (const [name, template] of Object.entries(module.pages)) {
     if (typeof template.default !== 'function') {
       throw new SiteError({ code: 'TEMPLATE_INVALID', message: `templates/pages/${name}.tsx has no default export component`, file: relative(process.cwd(), join(pagesDir, `${name}.tsx`)) });

@@ -1,13 +1,15 @@
 /**
  * Serves a built site the way a static host does: "/x/" from "x/index.html", "/x" redirected to
  * "/x/" when that folder exists, the 404 page of the path's language with status 404, the headers
- * of `_headers`, long caching for hashed assets, and gzip or brotli when the client accepts it.
+ * of `_headers`, long caching for hashed assets, and the build's precompressed brotli or gzip
+ * sibling of a file when the client accepts it. The files come from a folder (`site serve`) or
+ * from memory (`site dev`) through one `StaticSource`, so both answer alike.
  */
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { extname, join, resolve, sep } from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { extname, resolve, sep } from 'node:path';
+import { precompressedCodings } from '../emit/compress.js';
 import { fromUrl } from '../routes/paths.js';
 
 const contentTypes: Record<string, string> = {
@@ -26,7 +28,6 @@ const contentTypes: Record<string, string> = {
   '.woff2': 'font/woff2',
   '.map': 'application/json; charset=utf-8',
 };
-const compressible = new Set(['.html', '.css', '.js', '.mjs', '.json', '.xml', '.txt', '.svg', '.map']);
 
 /** Header rules from a `_headers` file: path pattern → headers. */
 export type HeaderRules = { pattern: string; headers: [string, string][] }[];
@@ -59,63 +60,108 @@ function headersFor(rules: HeaderRules, path: string): [string, string][] {
     .flatMap((rule) => rule.headers);
 }
 
+/** One file of a source. */
+export interface StaticFile {
+  size: number;
+  /** Stays equal while the file is unchanged (keys the parsed `_headers`). */
+  version: unknown;
+  /** Sends the contents and ends the response. */
+  pipe(response: ServerResponse): void;
+  text(): Promise<string>;
+}
+
+/** Where the static handler finds files, by path relative to the site root ("hub/index.html"). */
+export interface StaticSource {
+  get(path: string): Promise<StaticFile | undefined>;
+}
+
+/** The files of a folder; paths that leave it are not found. */
+export function directorySource(root: string): StaticSource {
+  const base = resolve(root);
+  return {
+    async get(path) {
+      const target = resolve(base, path);
+      if (target !== base && !target.startsWith(base + sep)) return undefined;
+      const info = await stat(target).catch(() => undefined);
+      if (!info?.isFile()) return undefined;
+      return {
+        size: info.size,
+        version: `${info.mtimeMs}:${info.size}`,
+        pipe: (response) => void createReadStream(target).pipe(response),
+        text: () => readFile(target, 'utf8'),
+      };
+    },
+  };
+}
+
+/** The files of an in-memory build (path → contents), read afresh on every request. */
+export function memorySource(files: () => ReadonlyMap<string, string | Uint8Array> | undefined): StaticSource {
+  return {
+    async get(path) {
+      const data = files()?.get(path);
+      if (data === undefined) return undefined;
+      const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+      return {
+        size: bytes.byteLength,
+        version: data,
+        pipe: (response) => response.end(bytes),
+        text: async () => (typeof data === 'string' ? data : Buffer.from(bytes).toString('utf8')),
+      };
+    },
+  };
+}
+
 /** Options of the static handler. */
 export interface StaticOptions {
   /** Prefixes of non-default locales ("/no"), to pick the 404 page of a path's language. */
   localePrefixes: readonly string[];
 }
 
-/** Creates a request handler for the files of `root`; it returns false when it did not answer. */
-export async function createStaticHandler(root: string, options: StaticOptions) {
-  const base = resolve(root);
-  let rules: HeaderRules = [];
-  try {
-    rules = parseHeaders(await readFile(join(base, '_headers'), 'utf8'));
-  } catch {
-    rules = [];
-  }
-  const compressed = new Map<string, { data: Buffer; encoding: string }>();
+/** Creates a request handler for the files of a folder (`root`) or of any other source. */
+export async function createStaticHandler(root: string | StaticSource, options: StaticOptions) {
+  const source = typeof root === 'string' ? directorySource(root) : root;
+  let parsedHeaders: { version: unknown; rules: HeaderRules } | undefined;
 
-  async function findFile(pagePath: string): Promise<{ file: string; redirect?: string } | undefined> {
-    const target = resolve(base, `.${pagePath}`);
-    if (target !== base && !target.startsWith(base + sep)) return undefined;
-    const info = await stat(target).catch(() => undefined);
-    if (info?.isFile()) return { file: target };
-    if (info?.isDirectory()) {
-      const index = join(target, 'index.html');
-      if (await stat(index).then((s) => s.isFile()).catch(() => false)) return { file: index };
-    }
-    return undefined;
+  async function headerRules(): Promise<HeaderRules> {
+    const file = await source.get('_headers');
+    if (!file) return [];
+    if (!parsedHeaders || parsedHeaders.version !== file.version) parsedHeaders = { version: file.version, rules: parseHeaders(await file.text()) };
+    return parsedHeaders.rules;
   }
 
-  async function send(request: IncomingMessage, response: ServerResponse, file: string, status: number, urlPath: string) {
-    const extension = extname(file);
+  /** The file a path names, or the index.html of the folder it names (`folder: true`). */
+  async function findFile(pagePath: string): Promise<{ path: string; file: StaticFile; folder: boolean } | undefined> {
+    // "//hub" and "/hub//x" name the folders "hub" and "hub/x", as on disk.
+    const path = pagePath.split('/').filter(Boolean).join('/');
+    const file = path === '' ? undefined : await source.get(path);
+    if (file) return { path, file, folder: false };
+    const index = path === '' ? 'index.html' : `${path}/index.html`;
+    const indexFile = await source.get(index);
+    return indexFile ? { path: index, file: indexFile, folder: true } : undefined;
+  }
+
+  async function send(request: IncomingMessage, response: ServerResponse, found: { path: string; file: StaticFile }, status: number, urlPath: string) {
+    const extension = extname(found.path);
     const headers: Record<string, string> = { 'content-type': contentTypes[extension] ?? 'application/octet-stream', vary: 'accept-encoding' };
-    for (const [name, value] of headersFor(rules, urlPath)) headers[name.toLowerCase()] = value;
+    for (const [name, value] of headersFor(await headerRules(), urlPath)) headers[name.toLowerCase()] = value;
     headers['cache-control'] ??= extension === '.html' ? 'no-cache' : 'public, max-age=3600';
     // A 404 page is not the asset its path names: never cache it for good ("/assets/*" is immutable).
     if (status !== 200) headers['cache-control'] = 'no-cache';
+    // The build writes "x.br" and "x.gz" beside each text file (src/emit/compress.ts): send the
+    // preferred one the client accepts, or else the file itself.
     const accept = String(request.headers['accept-encoding'] ?? '');
-    const encoding = accepts(accept, 'br') ? 'br' : accepts(accept, 'gzip') ? 'gzip' : undefined;
-    if (encoding && compressible.has(extension)) {
-      const key = `${file}:${encoding}`;
-      let entry = compressed.get(key);
-      if (!entry) {
-        const data = await readFile(file);
-        entry = {
-          encoding,
-          data: encoding === 'br' ? brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }) : gzipSync(data, { level: 9 }),
-        };
-        compressed.set(key, entry);
-      }
-      response.writeHead(status, { ...headers, 'content-encoding': entry.encoding, 'content-length': String(entry.data.length) });
-      response.end(request.method === 'HEAD' ? undefined : entry.data);
+    for (const { coding, extension: suffix } of precompressedCodings) {
+      if (!accepts(accept, coding)) continue;
+      const sibling = await source.get(found.path + suffix);
+      if (!sibling) continue;
+      response.writeHead(status, { ...headers, 'content-encoding': coding, 'content-length': String(sibling.size) });
+      if (request.method === 'HEAD') response.end();
+      else sibling.pipe(response);
       return;
     }
-    const info = await stat(file);
-    response.writeHead(status, { ...headers, 'content-length': String(info.size) });
+    response.writeHead(status, { ...headers, 'content-length': String(found.file.size) });
     if (request.method === 'HEAD') response.end();
-    else createReadStream(file).pipe(response);
+    else found.file.pipe(response);
   }
 
   return async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -129,21 +175,20 @@ export async function createStaticHandler(root: string, options: StaticOptions) 
     const hidden = pagePath !== undefined && /(^|\/)(_headers|_redirects|\.[^/]*)$/.test(pagePath);
     const found = pagePath === undefined || hidden || rawPath.includes('\0') ? undefined : await findFile(pagePath);
     if (found) {
-      const isIndex = found.file.endsWith(`${sep}index.html`);
-      if (isIndex && !rawPath.endsWith('/')) {
+      if (found.folder && !rawPath.endsWith('/')) {
         const query = (request.url ?? '').slice(rawPath.length);
         // One leading slash: a location of "//hub/" would name another host ("hub").
         response.writeHead(301, { location: `${rawPath.replace(/^\/+/, '/')}/${query}` });
         response.end();
         return;
       }
-      await send(request, response, found.file, 200, rawPath);
+      await send(request, response, found, 200, rawPath);
       return;
     }
     const prefix = options.localePrefixes.find((candidate) => pagePath === candidate || pagePath?.startsWith(`${candidate}/`));
-    const notFound = prefix ? join(base, `.${prefix}`, '404.html') : join(base, '404.html');
-    const exists = await stat(notFound).then((s) => s.isFile()).catch(() => false);
-    if (exists) await send(request, response, notFound, 404, rawPath);
+    const notFoundPath = prefix ? `${prefix.slice(1)}/404.html` : '404.html';
+    const notFound = await source.get(notFoundPath);
+    if (notFound) await send(request, response, { path: notFoundPath, file: notFound }, 404, rawPath);
     else {
       response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
       response.end('Not found');

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempSite, type TempSite } from '../helpers/fixture-site';
 import { builtSite, repoRoot } from '../helpers/paths';
@@ -74,6 +75,24 @@ describe('the real site', () => {
     const headers = await read('_headers');
     expect(headers).toMatch(/Content-Security-Policy: default-src 'self'; script-src 'self' 'sha256-[A-Za-z0-9+/=]+' 'sha256-/);
     expect(headers).toContain('X-Content-Type-Options: nosniff');
+  });
+
+  it('writes precompressed .br and .gz siblings of every text file', async () => {
+    const files = await listFiles(builtSite);
+    const text = files.filter((file) => /\.(html|css|js|xml|svg|txt)$/.test(file));
+    expect(text.length).toBeGreaterThan(200);
+    for (const file of text) {
+      const data = await readFile(join(builtSite, file));
+      for (const [suffix, decompress] of [['.br', brotliDecompressSync], ['.gz', gunzipSync]] as const) {
+        // A sibling is left out only when it would not be smaller than the file.
+        if (!files.includes(file + suffix)) {
+          expect(data.length, file + suffix).toBeLessThan(100);
+          continue;
+        }
+        expect(decompress(await readFile(join(builtSite, file + suffix))).equals(data), file + suffix).toBe(true);
+      }
+    }
+    expect(files.filter((file) => /\.(br|gz)$/.test(file) && !text.includes(file.slice(0, -3)))).toEqual([]);
   });
 
   it('renders the 404 page per language with a way home and the path logged', async () => {

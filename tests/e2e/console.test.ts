@@ -13,7 +13,7 @@ let context: BrowserContext;
 beforeAll(async () => {
   e2e = await startE2e();
   // An English browser: no first-visit redirect, so each visit stays on the page asked for.
-  context = await e2e.browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
+  context = await e2e.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
 });
 
 afterAll(async () => {

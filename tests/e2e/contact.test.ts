@@ -20,7 +20,7 @@ const requiredFields = ['firstName', 'lastName', 'email', 'message'] as const;
 
 /** Runs `body` on `path` in a fresh context and closes the context afterwards. */
 async function visit(path: string, body: (page: Page) => Promise<void>, options: { javaScriptEnabled?: boolean } = {}) {
-  const context: BrowserContext = await e2e.browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 }, javaScriptEnabled: options.javaScriptEnabled ?? true });
+  const context: BrowserContext = await e2e.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 }, javaScriptEnabled: options.javaScriptEnabled ?? true });
   try {
     const page = await context.newPage();
     await page.goto(e2e.url(path));
@@ -62,8 +62,8 @@ async function fillForm(page: Page, values: Record<string, string>) {
 }
 
 async function readSubmissions(): Promise<Record<string, string>[]> {
-  const text = await readFile(join(e2e.dataDir, 'contact-submissions.jsonl'), 'utf8').catch(() => '');
-  return text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, string>);
+  const lines = await readFile(join(e2e.dataDir, 'contact-submissions.jsonl'), 'utf8').catch(() => '');
+  return lines.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, string>);
 }
 
 const forms = [

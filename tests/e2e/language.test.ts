@@ -17,7 +17,7 @@ const preferredLanguage = (page: Page) => page.evaluate(() => localStorage.getIt
 
 /** Runs `body` in a fresh context (no stored preference) and closes it afterwards. */
 async function withContext(options: { locale: string; width?: number }, body: (page: Page, context: BrowserContext) => Promise<void>) {
-  const context = await e2e.browser.newContext({ locale: options.locale, viewport: { width: options.width ?? 1280, height: 800 } });
+  const context = await e2e.newContext({ locale: options.locale, viewport: { width: options.width ?? 1280, height: 800 } });
   try {
     await body(await context.newPage(), context);
   } finally {

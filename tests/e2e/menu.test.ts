@@ -19,7 +19,7 @@ const desktop = { width: 1280, height: 800 };
 
 /** Opens `path` in a fresh context (English browser) and closes the context afterwards. */
 async function visit(path: string, options: { viewport: { width: number; height: number }; javaScriptEnabled?: boolean }, body: (page: Page) => Promise<void>) {
-  const context: BrowserContext = await e2e.browser.newContext({ locale: 'en-US', viewport: options.viewport, javaScriptEnabled: options.javaScriptEnabled ?? true });
+  const context: BrowserContext = await e2e.newContext({ locale: 'en-US', viewport: options.viewport, javaScriptEnabled: options.javaScriptEnabled ?? true });
   try {
     const page = await context.newPage();
     await page.goto(e2e.url(path));

@@ -2,7 +2,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { parse } from 'yaml';
 import { launchBrowser } from '../helpers/browser';
 import { repoRoot } from '../helpers/paths';
@@ -15,8 +15,13 @@ export interface E2e {
   dataDir: string;
   /** Absolute URL of a path on the test server. */
   url(path: string): string;
+  /** A fresh browser context whose actions fail after a few seconds instead of 30. */
+  newContext(options?: BrowserContextOptions): Promise<BrowserContext>;
   close(): Promise<void>;
 }
+
+/** How long an action (click, fill, wait) may take before the test fails. */
+const actionTimeout = 10_000;
 
 /** Launches Chromium and serves the built site with a fresh, empty data folder. */
 export async function startE2e(): Promise<E2e> {
@@ -27,6 +32,11 @@ export async function startE2e(): Promise<E2e> {
     server,
     dataDir,
     url: (path) => new URL(path, server.url).href,
+    async newContext(options) {
+      const context = await browser.newContext(options);
+      context.setDefaultTimeout(actionTimeout);
+      return context;
+    },
     async close() {
       await Promise.allSettled([browser.close(), server.close()]);
       await rm(dataDir, { recursive: true, force: true });

@@ -6,13 +6,15 @@
  * comes from 127.0.0.1: each describe block that posts starts its own server (its own limiter)
  * and stays within that budget, except the one that tests the limit.
  */
-import { readdir, readFile, mkdtemp, rm } from 'node:fs/promises';
+import { readdir, readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContactHandler } from '../../src/serve/contact';
+import { createStaticHandler } from '../../src/serve/static';
 import { builtSite, repoRoot } from '../helpers/paths';
 import { serveSite, type TestServer } from '../helpers/server';
 
@@ -179,7 +181,7 @@ describe('static serving', () => {
     expect(svg.headers.get('content-type')).toBe('image/svg+xml');
   });
 
-  it('compresses with brotli or gzip when the client accepts it', async () => {
+  it('sends the precompressed brotli or gzip sibling when the client accepts it', async () => {
     const css = (await readdir(join(builtSite, 'assets'))).find((file) => file.endsWith('.css'))!;
     const onDisk = await readFile(join(builtSite, 'assets', css));
 
@@ -189,11 +191,18 @@ describe('static serving', () => {
     expect(brotli.headers.vary).toContain('accept-encoding');
     expect(Number(brotli.headers['content-length'])).toBe(brotli.body.length);
     expect(brotliDecompressSync(brotli.body).equals(onDisk)).toBe(true);
+    expect(brotli.body.equals(await readFile(join(builtSite, 'assets', `${css}.br`)))).toBe(true);
 
     const gzip = await rawRequest(context.server.url, { path: '/hub/', headers: { 'accept-encoding': 'gzip' } });
     expect(gzip.status).toBe(200);
     expect(gzip.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gzip.body).equals(await readFile(join(builtSite, 'hub', 'index.html')))).toBe(true);
+    expect(gzip.body.equals(await readFile(join(builtSite, 'hub', 'index.html.gz')))).toBe(true);
+
+    const notFound = await rawRequest(context.server.url, { path: '/no-such-page/', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(notFound.status).toBe(404);
+    expect(notFound.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(notFound.body).equals(await readFile(join(builtSite, '404.html')))).toBe(true);
 
     const plain = await rawRequest(context.server.url, { path: `/assets/${css}` });
     expect(plain.headers['content-encoding']).toBeUndefined();
@@ -215,6 +224,50 @@ describe('static serving', () => {
     const post = await fetch(url('/hub/'), { method: 'POST', body: 'x' });
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET, HEAD');
+  });
+});
+
+describe('precompressed siblings', () => {
+  let dir: string;
+  let server: Server;
+  let base: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'site-static-test-'));
+    // Distinct bytes prove the server sends the sibling as it is and compresses nothing itself.
+    await writeFile(join(dir, 'both.txt'), 'plain');
+    await writeFile(join(dir, 'both.txt.br'), 'brotli bytes');
+    await writeFile(join(dir, 'both.txt.gz'), 'gzip bytes');
+    await writeFile(join(dir, 'gzip-only.txt'), 'plain');
+    await writeFile(join(dir, 'gzip-only.txt.gz'), 'gzip bytes');
+    await writeFile(join(dir, 'none.txt'), 'plain');
+    const handle = await createStaticHandler(dir, { localePrefixes: [] });
+    server = createServer((request, response) => void handle(request, response));
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise<void>((done) => server.close(() => done()));
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('prefers brotli, falls back to gzip, and sends the file itself when there is no sibling', async () => {
+    const cases = [
+      ['/both.txt', 'gzip, br', 'br', 'brotli bytes'],
+      ['/both.txt', 'gzip', 'gzip', 'gzip bytes'],
+      ['/gzip-only.txt', 'br, gzip', 'gzip', 'gzip bytes'],
+      ['/gzip-only.txt', 'br', undefined, 'plain'],
+      ['/none.txt', 'br, gzip', undefined, 'plain'],
+    ] as const;
+    for (const [path, accept, coding, body] of cases) {
+      const response = await rawRequest(base, { path, headers: { 'accept-encoding': accept } });
+      expect(response.headers['content-encoding'], `${path} ${accept}`).toBe(coding);
+      expect(response.headers['content-type'], path).toBe('text/plain; charset=utf-8');
+      expect(response.headers['content-length'], path).toBe(String(body.length));
+      expect(response.body.toString(), `${path} ${accept}`).toBe(body);
+    }
+    const head = await rawRequest(base, { method: 'HEAD', path: '/both.txt', headers: { 'accept-encoding': 'br' } });
+    expect(head.headers['content-encoding']).toBe('br');
+    expect(head.body.length).toBe(0);
   });
 });
 
@@ -454,5 +507,19 @@ describe('POST /api/contact under concurrency', () => {
     });
     expect(found.every(Boolean)).toBe(true);
     expect(new Set(found).size).toBe(count);
+  });
+});
+
+describe('a request that names index.html itself', () => {
+  let server: Awaited<ReturnType<typeof serveSite>>;
+  beforeAll(async () => {
+    server = await serveSite({ dataDir: await mkdtemp(join(tmpdir(), 'site-index-')) });
+  });
+  afterAll(() => server?.close());
+
+  it('serves the file with 200 instead of redirecting to a folder that does not exist', async () => {
+    const response = await fetch(`${server.url}/hub/index.html`, { redirect: 'manual' });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('<html lang="en"');
   });
 });

@@ -1,0 +1,323 @@
+/**
+ * `npm run bench -- [--posts 1000] [--peers] [--runs 1] [--skip-real] [--keep] [--tmp <dir>]`
+ *
+ * Generates a seeded synthetic corpus (about 6 KB of Markdown per post, with headings, lists, a
+ * blockquote, a fenced code block and a GFM table) in a temp folder and builds it as whole
+ * `node bin/site.js build` processes, so start-up counts:
+ *
+ * - the fixture site (bench/fixture: one locale, one layout, one page per post plus an index):
+ *   cold (empty cache), warm (cache kept), a one-post rebuild (one post edited, only it parsed)
+ *   as a process and in-process (a warm build session in this process, as `site dev` keeps one);
+ * - with --peers, the same corpus and layout with Eleventy and Hugo (skipped when `hugo` is not
+ *   installed), and the ratios measured in this run;
+ * - the real site (every route, both locales) with the same number of synthetic posts.
+ *
+ * Prints pages, seconds, pages/s and peak RSS (from /usr/bin/time when present, else reported by
+ * the CLI under SITE_REPORT_RSS=1). With --runs N each build runs N times and the median counts.
+ * Every timed run starts without an output folder (removed untimed), for every generator alike;
+ * `site` keeps its cache in the temp folder (SITE_CACHE_DIR), so "cold" means an empty cache.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createDevBuilder } from '../src/dev/rebuild.js';
+import { logInfo, logResult } from '../src/logger.js';
+import { createCorpus, eleventyFiles, hugoFiles, realSiteBlogFiles, siteFixtureFiles, type ProjectFiles } from './bench-corpus.js';
+
+// This file runs bundled as lib/scripts/bench.js (see scripts/run-ts.js).
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const timeBinary = '/usr/bin/time';
+const categories = ['circularity', 'saas', 'retail', 'repairer-stories'];
+
+/** One measured build. */
+interface Measurement {
+  label: string;
+  pages: number;
+  ms: number;
+  rssKb?: number;
+  note?: string;
+}
+
+/** What a finished child process reported. */
+interface ProcessResult {
+  ms: number;
+  rssKb?: number;
+  stdout: string;
+  stderr: string;
+  code: number;
+}
+
+/** Runs a command, timing it from spawn to exit and reading its peak RSS. */
+async function runProcess(command: string, args: readonly string[], options: { cwd: string; env?: Record<string, string> }): Promise<ProcessResult> {
+  const useTime = existsSync(timeBinary);
+  const rssFile = join(options.cwd, `.rss-${process.pid}`);
+  const [file, argv] = useTime ? [timeBinary, ['-f', '%M', '-o', rssFile, command, ...args]] : [command, [...args]];
+  const env = { ...process.env, ...options.env, ...(useTime ? {} : { SITE_REPORT_RSS: '1' }) };
+  const started = performance.now();
+  const child = spawn(file, argv, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+  const code = await new Promise<number>((done) => child.on('close', (exitCode) => done(exitCode ?? 1)));
+  const ms = performance.now() - started;
+  let rssKb: number | undefined;
+  if (useTime) {
+    rssKb = Number((await readFile(rssFile, 'utf8').catch(() => '')).trim().split('\n').at(-1)) || undefined;
+    await rm(rssFile, { force: true });
+  } else {
+    const match = /peak RSS (\d+) KB/.exec(stderr);
+    rssKb = match ? Number(match[1]) : undefined;
+  }
+  if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code}\n${stderr}`);
+  return { ms, rssKb, stdout, stderr, code };
+}
+
+/** Runs `measure` `runs` times and keeps the run with the median time. */
+async function median(runs: number, measure: () => Promise<Measurement>): Promise<Measurement> {
+  const results: Measurement[] = [];
+  for (let run = 0; run < runs; run++) results.push(await measure());
+  return results.sort((a, b) => a.ms - b.ms)[Math.floor((results.length - 1) / 2)]!;
+}
+
+async function writeProject(dir: string, files: ProjectFiles): Promise<void> {
+  const folders = new Set([...files.keys()].map((path) => dirname(join(dir, path))));
+  for (const folder of [...folders].sort()) await mkdir(folder, { recursive: true });
+  const entries = [...files.entries()];
+  let next = 0;
+  const worker = async () => {
+    while (next < entries.length) {
+      const [path, text] = entries[next++]!;
+      await writeFile(join(dir, path), text);
+    }
+  };
+  await Promise.all(Array.from({ length: 32 }, worker));
+}
+
+async function countHtml(dir: string): Promise<number> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((entry) => entry.isFile() && entry.name.endsWith('.html')).length;
+}
+
+/** The site config of a temp copy: the original text with its templates and public folders pinned. */
+function pinFolders(configText: string, templates: string, publicDir: string): string {
+  const paths = `paths:\n  templates: ${JSON.stringify(templates)}\n  public: ${JSON.stringify(publicDir)}\n\n`;
+  return configText.replace(/^site:/m, `${paths}site:`);
+}
+
+/** A `site build` as a process; `cacheDir` is this benchmark's own cache (SITE_CACHE_DIR). */
+async function siteBuild(siteDir: string, cacheDir: string) {
+  await rm(join(siteDir, 'dist'), { recursive: true, force: true });
+  return runProcess(process.execPath, [join(root, 'bin', 'site.js'), 'build', '--out', 'dist', '--verbose'], { cwd: siteDir, env: { SITE_CACHE_DIR: cacheDir } });
+}
+
+function pagesOf(stdout: string): number {
+  return Number(/built (\d+) pages/.exec(stdout)?.[1] ?? 0);
+}
+
+/** The stage timings and Markdown counts the CLI prints under --verbose. */
+function detailOf(stderr: string): string {
+  const lines = stderr.trim().split('\n');
+  return [lines.filter((line) => / ms( ·|$)/.test(line)).at(-1), lines.filter((line) => line.startsWith('markdown ')).at(-1)].filter(Boolean).join('\n    ');
+}
+
+function formatTable(title: string, rows: readonly Measurement[]): string {
+  const header = ['', 'pages', 'seconds', 'pages/s', 'peak RSS'];
+  const body = rows.map((row) => [
+    row.label,
+    String(row.pages),
+    (row.ms / 1000).toFixed(3),
+    row.pages ? String(Math.round(row.pages / (row.ms / 1000))) : '',
+    row.rssKb ? `${Math.round(row.rssKb / 1024)} MB` : 'n/a',
+  ]);
+  const widths = header.map((cell, index) => Math.max(cell.length, ...body.map((row) => row[index]!.length)));
+  const line = (cells: readonly string[]) => cells.map((cell, index) => (index === 0 ? cell.padEnd(widths[index]!) : cell.padStart(widths[index]!))).join('   ');
+  const notes = rows.filter((row) => row.note).map((row) => `  ${row.label}: ${row.note}`);
+  return [title, line(header), ...body.map(line), ...notes, ''].join('\n');
+}
+
+async function editPost(file: string): Promise<void> {
+  const text = await readFile(file, 'utf8');
+  await writeFile(file, `${text}\nEdited at run ${Date.now()}: one more paragraph, so one post changes.\n`);
+}
+
+async function benchFixture(work: string, posts: ReturnType<typeof createCorpus>, runs: number): Promise<Measurement[]> {
+  const siteDir = join(work, 'site');
+  const cacheDir = join(work, 'cache');
+  const fixture = join(root, 'bench', 'fixture');
+  await mkdir(siteDir, { recursive: true });
+  await cp(join(fixture, 'content'), join(siteDir, 'content'), { recursive: true });
+  await writeFile(join(siteDir, 'site.config.yaml'), pinFolders(await readFile(join(fixture, 'site.config.yaml'), 'utf8'), join(fixture, 'templates'), join(fixture, 'public')));
+  await writeProject(siteDir, siteFixtureFiles(posts));
+
+  const rows: Measurement[] = [];
+  rows.push(await median(runs, async () => {
+    await rm(cacheDir, { recursive: true, force: true });
+    const result = await siteBuild(siteDir, cacheDir);
+    return { label: 'site cold', pages: pagesOf(result.stdout), ms: result.ms, rssKb: result.rssKb, note: detailOf(result.stderr) };
+  }));
+  rows.push(await median(runs, async () => {
+    const result = await siteBuild(siteDir, cacheDir);
+    return { label: 'site warm', pages: pagesOf(result.stdout), ms: result.ms, rssKb: result.rssKb, note: detailOf(result.stderr) };
+  }));
+  const edited = join(siteDir, 'content', 'blog', posts[Math.floor(posts.length / 2)]!.slug, 'en.md');
+  rows.push(await median(runs, async () => {
+    await editPost(edited);
+    const result = await siteBuild(siteDir, cacheDir);
+    return { label: 'site one-post rebuild (process)', pages: pagesOf(result.stdout), ms: result.ms, rssKb: result.rssKb, note: detailOf(result.stderr) };
+  }));
+  rows.push(await inProcessRebuild(siteDir, cacheDir, edited, runs));
+  return rows;
+}
+
+/**
+ * The incremental builder of `site dev` in this process: a first build, then one post edited and
+ * rebuilt (the first edit also loads the unified stack, so the median of several edits counts).
+ */
+async function inProcessRebuild(siteDir: string, cacheDir: string, edited: string, runs: number): Promise<Measurement> {
+  const previous = { cwd: process.cwd(), cache: process.env.SITE_CACHE_DIR };
+  process.chdir(siteDir);
+  process.env.SITE_CACHE_DIR = cacheDir;
+  const builder = createDevBuilder({ config: 'site.config.yaml' });
+  try {
+    const first = await builder.rebuild();
+    if (!first.ok) throw new Error(`the first in-process build failed: ${first.errors.map((error) => error.format()).join('\n')}`);
+    return await median(Math.max(runs, 5), async () => {
+      await editPost(edited);
+      const started = performance.now();
+      const outcome = await builder.rebuild([{ path: edited }]);
+      const ms = performance.now() - started;
+      if (!outcome.ok) throw new Error(`an in-process rebuild failed: ${outcome.errors.map((error) => error.format()).join('\n')}`);
+      return {
+        label: 'site one-post rebuild (in-process)',
+        pages: outcome.rendered,
+        ms,
+        note: `site dev's incremental builder: reloaded ${outcome.reloaded.join(', ') || 'nothing'}; ${outcome.rendered} of ${outcome.pages} pages rendered; ${outcome.changed.length} files changed`,
+      };
+    });
+  } finally {
+    await builder.dispose();
+    process.chdir(previous.cwd);
+    if (previous.cache === undefined) delete process.env.SITE_CACHE_DIR;
+    else process.env.SITE_CACHE_DIR = previous.cache;
+  }
+}
+
+function versionOf(command: string, args: string[]): string | undefined {
+  const result = spawnSync(command, args, { encoding: 'utf8' });
+  return result.status === 0 ? result.stdout.trim() : undefined;
+}
+
+async function benchPeers(work: string, posts: ReturnType<typeof createCorpus>, runs: number): Promise<Measurement[]> {
+  const rows: Measurement[] = [];
+  const eleventyDir = join(work, 'eleventy');
+  await writeProject(eleventyDir, eleventyFiles(posts));
+  const eleventyBin = join(root, 'node_modules', '@11ty', 'eleventy', 'cmd.cjs');
+  const eleventyVersion = JSON.parse(await readFile(join(root, 'node_modules', '@11ty', 'eleventy', 'package.json'), 'utf8')).version as string;
+  rows.push(await median(runs, async () => {
+    await rm(join(eleventyDir, '_site'), { recursive: true, force: true });
+    const result = await runProcess(process.execPath, [eleventyBin, '--config=eleventy.config.mjs', '--quiet'], { cwd: eleventyDir });
+    return { label: `eleventy ${eleventyVersion}`, pages: await countHtml(join(eleventyDir, '_site')), ms: result.ms, rssKb: result.rssKb };
+  }));
+
+  const hugoVersion = versionOf('hugo', ['version']);
+  if (!hugoVersion) {
+    logInfo('hugo is not installed: skipping it (apt-get install hugo)');
+    return rows;
+  }
+  const hugoDir = join(work, 'hugo');
+  await writeProject(hugoDir, hugoFiles(posts));
+  rows.push(await median(runs, async () => {
+    await rm(join(hugoDir, 'public'), { recursive: true, force: true });
+    await rm(join(hugoDir, 'resources'), { recursive: true, force: true });
+    const result = await runProcess('hugo', ['--quiet', '--source', hugoDir, '--destination', join(hugoDir, 'public')], { cwd: hugoDir });
+    return { label: `hugo ${/v[\d.]+/.exec(hugoVersion)?.[0] ?? ''}`, pages: await countHtml(join(hugoDir, 'public')), ms: result.ms, rssKb: result.rssKb };
+  }));
+  return rows;
+}
+
+async function benchRealSite(work: string, count: number, runs: number): Promise<Measurement[]> {
+  const siteDir = join(work, 'real');
+  const cacheDir = join(work, 'real-cache');
+  await mkdir(siteDir, { recursive: true });
+  await cp(join(root, 'content'), join(siteDir, 'content'), { recursive: true });
+  await rm(join(siteDir, 'content', 'blog'), { recursive: true, force: true });
+  await writeFile(join(siteDir, 'site.config.yaml'), pinFolders(await readFile(join(root, 'site.config.yaml'), 'utf8'), join(root, 'templates'), join(root, 'public')));
+  const english = createCorpus(count, { categories, seed: 1 });
+  const norwegian = createCorpus(count, { categories, seed: 2 });
+  await writeProject(siteDir, realSiteBlogFiles(english, norwegian));
+  const rows: Measurement[] = [];
+  rows.push(await median(runs, async () => {
+    await rm(cacheDir, { recursive: true, force: true });
+    const result = await siteBuild(siteDir, cacheDir);
+    return { label: 'real site cold', pages: pagesOf(result.stdout), ms: result.ms, rssKb: result.rssKb, note: detailOf(result.stderr) };
+  }));
+  rows.push(await median(runs, async () => {
+    const result = await siteBuild(siteDir, cacheDir);
+    return { label: 'real site warm', pages: pagesOf(result.stdout), ms: result.ms, rssKb: result.rssKb, note: detailOf(result.stderr) };
+  }));
+  return rows;
+}
+
+function ratio(a: Measurement | undefined, b: Measurement | undefined): string {
+  return a && b ? `${(a.ms / b.ms).toFixed(2)}×` : 'n/a';
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      posts: { type: 'string', default: '1000' },
+      runs: { type: 'string', default: '1' },
+      peers: { type: 'boolean', default: false },
+      'skip-real': { type: 'boolean', default: false },
+      keep: { type: 'boolean', default: false },
+      tmp: { type: 'string', default: tmpdir() },
+    },
+  });
+  const count = Number(values.posts);
+  const runs = Number(values.runs);
+  if (!Number.isInteger(count) || count < 1 || !Number.isInteger(runs) || runs < 1) {
+    logInfo('usage: npm run bench -- [--posts 1000] [--runs 1] [--peers] [--skip-real] [--keep] [--tmp <dir>]');
+    process.exitCode = 2;
+    return;
+  }
+  // Bring lib/cli.js up to date first, so no measured build pays for bundling the CLI.
+  await runProcess(process.execPath, [join(root, 'bin', 'site.js'), '--version'], { cwd: root });
+
+  const work = await mkdtemp(join(values.tmp, 'site-bench-'));
+  try {
+    const posts = createCorpus(count, { categories, seed: 1 });
+    const size = posts.reduce((sum, post) => sum + post.body.length, 0) / posts.length;
+    logResult(`corpus: ${count} posts, ${(size / 1024).toFixed(1)} KB of Markdown each on average (seed 1); ${availableParallelism()} cores, Node ${process.versions.node}; median of ${runs} run(s); in ${work}\n`);
+
+    logInfo('building the fixture site…');
+    const fixture = await benchFixture(work, posts, runs);
+    const peers = values.peers ? (logInfo('building with Eleventy and Hugo…'), await benchPeers(work, posts, runs)) : [];
+    logResult(formatTable(`fixture site (bench/fixture: 1 locale, 1 layout, ${count} posts + index)`, [...fixture, ...peers]));
+    if (peers.length) {
+      const [cold, warm] = fixture;
+      const eleventy = peers.find((row) => row.label.startsWith('eleventy'));
+      const hugo = peers.find((row) => row.label.startsWith('hugo'));
+      logResult([
+        'ratios (same run; below 1 means site is faster):',
+        `  site cold / eleventy: ${ratio(cold, eleventy)}    site warm / eleventy: ${ratio(warm, eleventy)}`,
+        `  site cold / hugo:     ${ratio(cold, hugo)}    site warm / hugo:     ${ratio(warm, hugo)}`,
+        `  peak RSS site cold / eleventy: ${cold?.rssKb && eleventy?.rssKb ? `${(cold.rssKb / eleventy.rssKb).toFixed(2)}×` : 'n/a'}`,
+        '',
+      ].join('\n'));
+    }
+    if (!values['skip-real']) {
+      logInfo('building the real site…');
+      logResult(formatTable(`real site (every route, en + no, ${count} synthetic posts, 1 in 10 English only)`, await benchRealSite(work, count, runs)));
+    }
+  } finally {
+    if (values.keep) logInfo(`kept ${work}`);
+    else await rm(work, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,131 @@
+/**
+ * esbuild steps (templates, stylesheet, islands) answered from the disk cache. An entry is keyed by
+ * the step's options and esbuild's version, and records every file the step read with its
+ * SHA-256; when all of them still hash the same, the recorded output is the answer and esbuild is
+ * not even loaded. Otherwise esbuild runs and the entry is replaced.
+ */
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
+import type { BuildOptions, BuildResult, Metafile, OutputFile } from 'esbuild';
+import type { RunEsbuild } from '../render/templates.js';
+import { generatorRoot, hashParts, openDiskCache, type DiskCache } from './disk-cache.js';
+
+/** What a cache entry holds. */
+interface EsbuildEntry {
+  /** Absolute path and SHA-256 of every file the build read. */
+  inputs: [string, string][];
+  outputs: { path: string; data: string }[];
+  metafile?: Metafile;
+}
+
+/** Options of `createCachedEsbuild`. */
+export interface CachedEsbuildOptions {
+  /** Runs a build on a miss (default: esbuild's `build`, loaded then). */
+  run?: RunEsbuild;
+  /** Where entries live (default: the "esbuild" namespace of the build cache). */
+  cache?: DiskCache;
+}
+
+/** What the cache did, for `--verbose`. */
+export interface EsbuildCacheStats {
+  hits: number;
+  misses: number;
+}
+
+/** A `RunEsbuild` that reuses the last output of a step whose inputs have not changed. */
+export function createCachedEsbuild(options: CachedEsbuildOptions = {}): RunEsbuild & { stats: EsbuildCacheStats } {
+  const cache = options.cache ?? openDiskCache('esbuild');
+  const stats: EsbuildCacheStats = { hits: 0, misses: 0 };
+  const run = (async (buildOptions: BuildOptions) => {
+    const workingDir = buildOptions.absWorkingDir ?? process.cwd();
+    const key = hashParts('esbuild', esbuildVersion(), describeOptions(buildOptions), workingDir);
+    const entry = parseEntry(cache.readSync(key));
+    if (entry && inputsUnchanged(entry.inputs)) {
+      stats.hits++;
+      return toResult(entry, buildOptions);
+    }
+    stats.misses++;
+    const build = options.run ?? ((await import('esbuild')).build as RunEsbuild);
+    const result = await build({ ...buildOptions, metafile: true });
+    const inputs = await hashInputs(Object.keys(result.metafile.inputs), workingDir);
+    const outputs = (result.outputFiles ?? []).map((file) => ({ path: file.path, data: Buffer.from(file.contents).toString('base64') }));
+    await cache.write(key, JSON.stringify({ inputs, outputs, metafile: buildOptions.metafile ? result.metafile : undefined } satisfies EsbuildEntry));
+    return buildOptions.metafile ? result : { ...result, metafile: undefined };
+  }) as RunEsbuild & { stats: EsbuildCacheStats };
+  run.stats = stats;
+  return run;
+}
+
+let version: string | undefined;
+function esbuildVersion(): string {
+  try {
+    version ??= (JSON.parse(readFileSync(join(generatorRoot(), 'node_modules', 'esbuild', 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    version = 'unknown';
+  }
+  return version;
+}
+
+/** The options as text; functions (plugin hooks) by their source, so a changed plugin is a new key. */
+function describeOptions(options: BuildOptions): string {
+  return JSON.stringify(options, (_key, value: unknown) => (typeof value === 'function' ? `function ${value.toString()}` : value));
+}
+
+function parseEntry(data: Buffer | undefined): EsbuildEntry | undefined {
+  if (!data) return undefined;
+  try {
+    const entry = JSON.parse(data.toString('utf8')) as EsbuildEntry;
+    return Array.isArray(entry.inputs) && Array.isArray(entry.outputs) ? entry : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Synchronous: a few dozen small files, read faster than through the thread pool. */
+function inputsUnchanged(inputs: readonly [string, string][]): boolean {
+  return inputs.every(([path, hash]) => {
+    try {
+      return hashParts(readFileSync(path)) === hash;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * Hashes the files a build read. Inputs of plugin namespaces ("island:ContactForm") come from the
+ * options, which are part of the key, and are skipped; so is anything that is not a readable file.
+ */
+async function hashInputs(paths: readonly string[], workingDir: string): Promise<[string, string][]> {
+  const files = paths.filter((path) => !/^[\w-]{2,}:/.test(path)).map((path) => (isAbsolute(path) ? path : resolve(workingDir, path)));
+  const hashed = await Promise.all(files.map(async (path): Promise<[string, string] | undefined> => {
+    try {
+      return [path, hashParts(await readFile(path))];
+    } catch {
+      return undefined;
+    }
+  }));
+  return hashed.filter((input): input is [string, string] => input !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+function toResult(entry: EsbuildEntry, options: BuildOptions): BuildResult {
+  const outputFiles = entry.outputs.map(({ path, data }): OutputFile => {
+    const contents = new Uint8Array(Buffer.from(data, 'base64'));
+    return {
+      path,
+      contents,
+      hash: hashParts(contents).slice(0, 16),
+      get text() {
+        return Buffer.from(contents.buffer, contents.byteOffset, contents.byteLength).toString('utf8');
+      },
+    };
+  });
+  return {
+    errors: [],
+    warnings: [],
+    outputFiles,
+    metafile: options.metafile ? entry.metafile : undefined,
+    mangleCache: undefined,
+  } as BuildResult;
+}

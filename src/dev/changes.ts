@@ -1,0 +1,53 @@
+/**
+ * Which input a changed file feeds, from its path alone (pure): the config, the templates, the
+ * stylesheets, public/, the messages, one blog post, or one page's copy. `site dev` reloads only
+ * the inputs its changes name.
+ */
+import { isAbsolute, relative, sep } from 'node:path';
+
+/** The input a changed file belongs to. */
+export type InputChange =
+  | { kind: 'config' }
+  | { kind: 'templates' }
+  | { kind: 'styles' }
+  | { kind: 'public' }
+  | { kind: 'messages' }
+  /** content/blog itself (a post folder added or removed) or a file of one post. */
+  | { kind: 'post'; slug?: string }
+  /** A file or folder under content/pages/; `id` is its folder ("hub/product"). */
+  | { kind: 'copy'; id: string }
+  | { kind: 'none' };
+
+/** The watched places of a site, as absolute paths. */
+export interface WatchedPaths {
+  configFile: string;
+  dirs: { content: string; templates: string; public: string };
+}
+
+/** The parts of `path` below `dir`, or undefined when it is not inside. */
+function partsBelow(dir: string, path: string): string[] | undefined {
+  const rel = relative(dir, path);
+  if (rel === '') return [];
+  if (rel.startsWith('..') || isAbsolute(rel)) return undefined;
+  return rel.split(sep);
+}
+
+/** Classifies one changed path (absolute); `isDirectory` for folder events. */
+export function classifyChange(path: string, watched: WatchedPaths, isDirectory = false): InputChange {
+  if (path === watched.configFile) return { kind: 'config' };
+  const inContent = partsBelow(watched.dirs.content, path);
+  if (inContent) {
+    const [area, ...rest] = inContent;
+    if (area === 'messages') return { kind: 'messages' };
+    if (area === 'blog') return { kind: 'post', slug: rest[0] };
+    if (area === 'pages' && rest.length > 0) {
+      const folder = isDirectory ? rest : rest.slice(0, -1);
+      return folder.length > 0 ? { kind: 'copy', id: folder.join('/') } : { kind: 'none' };
+    }
+    return { kind: 'none' };
+  }
+  const inTemplates = partsBelow(watched.dirs.templates, path);
+  if (inTemplates) return inTemplates[0] === 'styles' && (isDirectory || path.endsWith('.css')) ? { kind: 'styles' } : { kind: 'templates' };
+  if (partsBelow(watched.dirs.public, path)) return { kind: 'public' };
+  return { kind: 'none' };
+}

@@ -1,0 +1,254 @@
+/**
+ * `site dev`: builds the site in memory and serves exactly those files with the static logic of
+ * `site serve` (same URLs, trailing-slash redirects, 404 pages, `_headers`) plus the contact API.
+ * Watches the config, content/, templates/ and public/; each batch of changes is an incremental
+ * rebuild, after which open pages reload (or swap their stylesheet). A failed build keeps the last
+ * good one serving and shows an overlay on every page until a build succeeds again.
+ */
+import { readFileSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { resolve } from 'node:path';
+import type { ResolvedConfig } from '../config/load.js';
+import { throwIfAny } from '../errors.js';
+import { pathRules } from '../routes/pages.js';
+import { createContactHandler } from '../serve/contact.js';
+import { contactResultPage } from '../serve/server.js';
+import { createStaticHandler, memorySource, type StaticSource } from '../serve/static.js';
+import { devClientScript, devClientStyles } from './client.js';
+import { createEventHub, type DevEvent } from './events.js';
+import { describeProblems, injectDevClient, renderErrorPage, renderOverlay, type OverlayProblem } from './overlay.js';
+import { createDevBuilder, type DevBuilder, type FileChange, type RebuildOutcome } from './rebuild.js';
+import { watchInputs } from './watch.js';
+
+/** Options of `startDevServer`. */
+export interface DevServerOptions {
+  /** Path of site.config.yaml. */
+  config: string;
+  /** The port to try first (0: any free port). */
+  port: number;
+  host: string;
+  drafts?: boolean;
+  /** How many ports from `port` on to try when it is taken (default 20). */
+  portAttempts?: number;
+  /** How long to wait for more changes before rebuilding (default 5 ms). */
+  debounceMs?: number;
+  reporter?: DevReporter;
+}
+
+/** What the dev server has to say; the CLI prints it through the logger. */
+export interface DevReporter {
+  /** `port` is taken; `next` is tried instead. */
+  portInUse?(port: number, next: number): void;
+  /** A build finished; the first one has no changes. */
+  built?(changes: readonly FileChange[], outcome: RebuildOutcome): void;
+  /** An event went out to the open pages. */
+  sent?(event: DevEvent): void;
+  watchError?(error: unknown): void;
+}
+
+/** A running dev server. */
+export interface DevServer {
+  /** "http://127.0.0.1:4321" */
+  url: string;
+  builder: DevBuilder;
+  /** Stops the watcher, ends the event streams and closes the server. */
+  close(): Promise<void>;
+}
+
+/** Listens on `port`, or on the next free one when it is taken. */
+async function listen(server: Server, port: number, host: string, attempts: number, onTaken: (port: number, next: number) => void): Promise<number> {
+  for (let candidate = port; ; candidate++) {
+    try {
+      await new Promise<void>((done, fail) => {
+        server.once('error', fail);
+        server.listen(candidate, host, () => {
+          server.off('error', fail);
+          done();
+        });
+      });
+      const address = server.address();
+      return typeof address === 'object' && address ? address.port : candidate;
+    } catch (error) {
+      const taken = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+      if (!taken || port === 0 || candidate - port + 1 >= attempts || candidate >= 65535) throw error;
+      onTaken(candidate, candidate + 1);
+    }
+  }
+}
+
+/** Size and time of each changed file, to notice a write that landed while a build read it. */
+async function snapshot(changes: readonly FileChange[]): Promise<Map<string, string>> {
+  const entries = await Promise.all(changes.filter((change) => !change.directory).map(async (change) => {
+    const info = await stat(change.path).catch(() => undefined);
+    return [change.path, info ? `${info.mtimeMs}:${info.size}` : 'missing'] as const;
+  }));
+  return new Map(entries);
+}
+
+/** Starts the dev server: builds, listens, then watches. Throws when the config file is missing. */
+export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
+  const reporter = options.reporter ?? {};
+  const builder = createDevBuilder({ config: options.config, drafts: options.drafts });
+  const session = Date.now().toString(36);
+  let build = `${session}.0`;
+  let problems: OverlayProblem[] | undefined;
+  let overlay: string | undefined;
+  const hub = createEventHub();
+  const send = (event: DevEvent) => {
+    hub.send(event);
+    reporter.sent?.(event);
+  };
+  const readSource = (file: string) => {
+    try {
+      return readFileSync(resolve(file), 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
+
+  const apply = (changes: readonly FileChange[], outcome: RebuildOutcome) => {
+    if (outcome.ok) {
+      const wasFailing = overlay !== undefined;
+      build = `${session}.${outcome.build}`;
+      problems = undefined;
+      overlay = undefined;
+      const files = [...outcome.changed, ...outcome.removed];
+      if (outcome.stylesheet) send({ name: 'css', data: { build, ...outcome.stylesheet } });
+      else if (files.length) send({ name: 'reload', data: { build, files: files.length > 500 ? null : files, urls: outcome.urls.length > 500 ? [] : outcome.urls } });
+      else if (wasFailing) send({ name: 'fixed', data: { build } });
+    } else {
+      problems = describeProblems(outcome.errors, outcome.crash, readSource);
+      overlay = renderOverlay(problems);
+      send({ name: 'problem', data: { build, overlay } });
+    }
+    reporter.built?.(changes, outcome);
+  };
+
+  const first = await builder.rebuild();
+  if (!first.ok && first.errors.some((error) => error.code === 'CONFIG_NOT_FOUND')) {
+    hub.close();
+    await builder.dispose();
+    throwIfAny(first.errors);
+  }
+  apply([], first);
+
+  // Pages get the client (and, while a build fails, the overlay) as they are served; the built
+  // files themselves stay exactly what `site build` writes.
+  const built = memorySource(() => builder.files);
+  const source: StaticSource = {
+    async get(path) {
+      const file = await built.get(path);
+      if (!file || !path.endsWith('.html')) return file;
+      const html = injectDevClient(await file.text(), { build, file: path, overlay });
+      const bytes = Buffer.from(html);
+      return { size: bytes.byteLength, version: html, pipe: (response) => response.end(bytes), text: async () => html };
+    },
+  };
+  let statics: { config: ResolvedConfig; handle: Awaited<ReturnType<typeof createStaticHandler>> } | undefined;
+  const staticHandler = async (config: ResolvedConfig) => {
+    if (statics?.config !== config) {
+      statics = { config, handle: await createStaticHandler(source, { localePrefixes: Object.values(pathRules(config).prefixes).filter(Boolean) }) };
+    }
+    return statics.handle;
+  };
+  let contact: { dataDir: string; handle: ReturnType<typeof createContactHandler> } | undefined;
+  const contactHandler = (config: ResolvedConfig) => {
+    const dataDir = resolve(config.root, config.contact.dataDir);
+    if (contact?.dataDir !== dataDir) {
+      contact = { dataDir, handle: createContactHandler({ dataDir, resultPage: (locale, outcome) => contactResultPage(builder.config ?? config, locale, outcome) }) };
+    }
+    return contact.handle;
+  };
+
+  const answer = (response: ServerResponse, status: number, type: string, body: string) => {
+    response.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(body)) });
+    response.end(body);
+  };
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const path = (request.url ?? '/').split(/[?#]/, 1)[0]!;
+    if (path === '/__site/events') return hub.connect(request, response, { name: 'state', data: { build, overlay: overlay ?? null } });
+    if (path === '/__site/dev-client.js') return answer(response, 200, 'text/javascript; charset=utf-8', devClientScript);
+    if (path === '/__site/dev-client.css') return answer(response, 200, 'text/css; charset=utf-8', devClientStyles);
+    if (path === '/__site/status') return answer(response, 200, 'application/json; charset=utf-8', JSON.stringify({ build, ok: !problems, problems: problems ?? [] }));
+    const config = builder.config;
+    if (config && request.method === 'POST' && path === config.contact.endpoint) return contactHandler(config)(request, response);
+    if (!config || !builder.files) return answer(response, 500, 'text/html; charset=utf-8', renderErrorPage({ build, file: '', overlay: overlay ?? '' }));
+    await (await staticHandler(config))(request, response);
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch(() => {
+      if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+      response.end('Internal server error');
+    });
+  });
+  let port: number;
+  try {
+    port = await listen(server, options.port, options.host, options.portAttempts ?? 20, (taken, next) => reporter.portInUse?.(taken, next));
+  } catch (error) {
+    hub.close();
+    await builder.dispose();
+    throw error;
+  }
+
+  // Rebuilds run one at a time; changes that arrive meanwhile make the next batch.
+  let closed = false;
+  let pending: FileChange[] = [];
+  let running: Promise<void> | undefined;
+  const timers = new Set<NodeJS.Timeout>();
+  const watchedPaths = () => {
+    const watched = builder.watched();
+    return [watched.configFile, watched.dirs.content, watched.dirs.templates, watched.dirs.public];
+  };
+  const enqueue = (changes: readonly FileChange[]) => {
+    if (closed) return;
+    pending.push(...changes);
+    running ??= drain();
+  };
+  async function drain(): Promise<void> {
+    while (pending.length && !closed) {
+      const batch = pending;
+      pending = [];
+      const before = await snapshot(batch);
+      const outcome = await builder.rebuild(batch);
+      if (closed) break;
+      try {
+        apply(batch, outcome);
+        watcher.setPaths(watchedPaths());
+      } catch (crash) {
+        // A bug here must not end the process: report it and keep serving.
+        reporter.built?.(batch, { ok: false, reloaded: [], errors: [], crash, ms: outcome.ms });
+      }
+      // chokidar drops a second change event for a file within 50 ms of the first, so look again
+      // once that window has passed: a file that changed while the build read it is built again.
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        void snapshot(batch).then((after) => {
+          const stale = batch.filter((change) => !change.directory && after.get(change.path) !== before.get(change.path));
+          if (stale.length) enqueue(stale);
+        });
+      }, 75);
+      timers.add(timer);
+    }
+    running = undefined;
+  }
+  const watcher = watchInputs(watchedPaths(), { debounceMs: options.debounceMs, onChanges: enqueue, onError: (error) => reporter.watchError?.(error) });
+  await watcher.ready;
+
+  return {
+    url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`,
+    builder,
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const timer of timers) clearTimeout(timer);
+      await watcher.close();
+      hub.close();
+      server.closeAllConnections();
+      await new Promise<void>((done) => server.close(() => done()));
+      await running;
+      await builder.dispose();
+    },
+  };
+}

@@ -1,0 +1,193 @@
+/**
+ * A pool of worker threads for the CPU-heavy stages (Markdown, page rendering). A job's items are
+ * cut into chunks on one queue; the workers, and the main thread when the job gives a local
+ * runner, take chunks until none are left, so the pool stays busy however uneven the chunks are.
+ * Results come back in item order whoever computed them, so output does not depend on timing.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { generatorRoot, hashParts } from '../cache/disk-cache.js';
+import type { JobKind, WorkerReply, WorkerRequest } from './protocol.js';
+
+/** One job for the pool. */
+export interface PoolJob<T, R> {
+  kind: JobKind;
+  /** Sent once to each worker that takes part (the render input, for instance). */
+  setup?: unknown;
+  items: readonly T[];
+  /** Items per chunk: small enough to share the work out, large enough to amortise messages. */
+  chunkSize: number;
+  /** Runs a chunk on the main thread; without it only the workers take chunks. */
+  local?: (chunk: T[]) => R[] | Promise<R[]>;
+}
+
+/** A pool of worker threads; `close` ends them. */
+export interface WorkerPool {
+  /** Number of worker threads. */
+  readonly size: number;
+  /** Runs a job (after the jobs before it) and returns its results in item order. */
+  run<T, R>(job: PoolJob<T, R>): Promise<R[]>;
+  close(): Promise<void>;
+}
+
+/** Worker threads to start so that, with the main thread, every core has one thread of work. */
+export function defaultPoolSize(): number {
+  return Math.max(0, availableParallelism() - 1);
+}
+
+interface Slot {
+  worker: Worker;
+  /** Jobs whose setup this worker has received. */
+  jobs: Set<number>;
+}
+
+/** Creates a pool of `size` worker threads, started on its first job. */
+export function createWorkerPool(size: number): WorkerPool {
+  let slots: Slot[] | undefined;
+  let nextJob = 0;
+  let closed = false;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const start = async (): Promise<Slot[]> => {
+    if (!slots) {
+      const script = await workerScript();
+      slots = Array.from({ length: size }, () => ({ worker: new Worker(script), jobs: new Set<number>() }));
+    }
+    return slots;
+  };
+
+  const runJob = async <T, R>(job: PoolJob<T, R>): Promise<R[]> => {
+    const all = await start();
+    const id = nextJob++;
+    const chunks: T[][] = [];
+    for (let index = 0; index < job.items.length; index += job.chunkSize) chunks.push(job.items.slice(index, index + job.chunkSize));
+    const results: R[][] = new Array(chunks.length);
+    const cleanups: (() => void)[] = [];
+    // Workers keep the process alive only while a job runs, so an unclosed pool never holds an exit.
+    for (const slot of all) slot.worker.ref();
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let next = 0;
+        let pending = chunks.length;
+        let failed = false;
+        if (pending === 0) return resolve();
+        const finish = (index: number, value: R[]) => {
+          results[index] = value;
+          if (--pending === 0) resolve();
+        };
+        const fail = (error: unknown) => {
+          if (!failed) reject(error);
+          failed = true;
+        };
+        const feed = (slot: Slot) => {
+          if (failed || next >= chunks.length) return;
+          const index = next++;
+          if (!slot.jobs.has(id)) {
+            slot.jobs.add(id);
+            post(slot, { type: 'setup', job: id, kind: job.kind, setup: job.setup });
+          }
+          post(slot, { type: 'chunk', job: id, chunk: index, items: chunks[index]! });
+        };
+        for (const slot of all) {
+          const onMessage = (reply: WorkerReply) => {
+            if (reply.job !== id) return;
+            if (reply.type === 'error') return fail(Object.assign(new Error(reply.message), { stack: reply.stack }));
+            finish(reply.chunk, reply.results as R[]);
+            feed(slot);
+          };
+          const onError = (error: Error) => fail(error);
+          slot.worker.on('message', onMessage);
+          slot.worker.on('error', onError);
+          cleanups.push(() => slot.worker.off('message', onMessage).off('error', onError));
+          // Two chunks in flight: a worker never waits for the main thread (busy with a chunk of
+          // its own) to hear its reply before it has the next one.
+          feed(slot);
+          feed(slot);
+        }
+        const local = job.local;
+        if (local) {
+          void (async () => {
+            while (!failed && next < chunks.length) {
+              const index = next++;
+              try {
+                finish(index, await local(chunks[index]!));
+              } catch (error) {
+                fail(error);
+              }
+              // Let the workers' replies in before taking the next chunk.
+              await new Promise((done) => setImmediate(done));
+            }
+          })();
+        }
+      });
+    } finally {
+      for (const cleanup of cleanups) cleanup();
+      for (const slot of all) {
+        if (slot.jobs.delete(id)) post(slot, { type: 'end', job: id });
+        slot.worker.unref();
+      }
+    }
+    return results.flat();
+  };
+
+  return {
+    size,
+    run<T, R>(job: PoolJob<T, R>): Promise<R[]> {
+      if (closed) return Promise.reject(new Error('the worker pool is closed'));
+      const result = queue.then(() => runJob(job));
+      queue = result.catch(() => undefined);
+      return result;
+    },
+    async close() {
+      closed = true;
+      await queue;
+      const ending = slots ?? [];
+      slots = undefined;
+      await Promise.all(ending.map((slot) => slot.worker.terminate()));
+    },
+  };
+}
+
+function post(slot: Slot, message: WorkerRequest): void {
+  slot.worker.postMessage(message);
+}
+
+let sourceWorker: Promise<string> | undefined;
+
+/**
+ * The worker's script. The CLI bundle has it beside itself (lib/worker.js, built together by
+ * scripts/build-cli.js). When the generator runs from its TypeScript sources (the tests), the
+ * worker is bundled once per process into the cache, named by the hash of its code.
+ */
+async function workerScript(): Promise<string> {
+  const here = fileURLToPath(import.meta.url);
+  if (!here.endsWith('.ts')) return join(generatorRoot(), 'lib', 'worker.js');
+  sourceWorker ??= (async () => {
+    const { build } = await import('esbuild');
+    const result = await build({
+      entryPoints: [join(dirname(here), 'worker.ts')],
+      bundle: true,
+      write: false,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      packages: 'external',
+      jsx: 'automatic',
+      logLevel: 'silent',
+    });
+    const code = result.outputFiles[0]!.text;
+    const file = join(generatorRoot(), 'node_modules', '.cache', 'site', `worker-${hashParts(code).slice(0, 16)}.mjs`);
+    if (!existsSync(file)) {
+      await mkdir(dirname(file), { recursive: true });
+      const temporary = `${file}.${process.pid}.tmp`;
+      await writeFile(temporary, code);
+      await rename(temporary, file);
+    }
+    return file;
+  })();
+  return sourceWorker;
+}

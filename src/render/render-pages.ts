@@ -1,0 +1,40 @@
+/**
+ * Renders pages to what the build writes: the HTML with the island scripts added, the scripts the
+ * page loads, or the problem that stopped it, as plain data, so the same function serves the main
+ * thread and the workers of the pool.
+ */
+import { SiteError, type SiteErrorOptions } from '../errors.js';
+import { addIslandScripts, type IslandBundle } from '../islands/bundle.js';
+import type { Page } from '../routes/pages.js';
+import { createRenderer, type RenderInput } from './render.js';
+
+/** The islands as rendering needs them: entry URLs and the files each loads. */
+export type IslandScripts = Pick<IslandBundle, 'entries' | 'graph'>;
+
+/** A SiteError as plain data (it crosses threads). */
+export type SiteErrorData = Omit<SiteErrorOptions, 'cause'>;
+
+/** One rendered page, or its error. */
+export type PageOutput = { html: string; scripts: string[] } | { error: SiteErrorData };
+
+/** Renders pages of one build; `render` takes indexes into `input.pages`. */
+export function createPageRenderer(input: RenderInput, islands: IslandScripts): { render(indexes: readonly number[]): PageOutput[] } {
+  const renderer = createRenderer(input);
+  return {
+    render(indexes) {
+      return indexes.map((index) => {
+        try {
+          return addIslandScripts(renderer.renderPage(input.pages[index]!), islands);
+        } catch (error) {
+          if (!(error instanceof SiteError)) throw error;
+          return { error: errorData(error) };
+        }
+      });
+    },
+  };
+}
+
+/** The data of a SiteError. */
+export function errorData(error: SiteError): SiteErrorData {
+  return { code: error.code, message: error.message, file: error.file, line: error.line, column: error.column, field: error.field, hint: error.hint };
+}

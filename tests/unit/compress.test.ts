@@ -1,0 +1,40 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { compressFiles } from '../../src/emit/compress';
+import type { OutputFiles } from '../../src/emit/write';
+
+const page = `<!DOCTYPE html><html lang="en"><body>${'<p>Repair beats recycling.</p>'.repeat(200)}</body></html>\n`;
+
+describe('precompressed siblings', () => {
+  const files: OutputFiles = new Map<string, string | Uint8Array>([
+    ['index.html', page],
+    ['assets/main.css', 'body { margin: 0; } '.repeat(50)],
+    ['assets/app.js', Buffer.from('console.log("hi");'.repeat(50))],
+    ['sitemap.xml', '<urlset>'.repeat(50)],
+    ['robots.txt', 'User-agent: *\n'.repeat(20)],
+    ['logo.svg', '<svg></svg>'.repeat(40)],
+    ['photo.png', new Uint8Array(4096)],
+    ['_headers', '/*\n  X-Frame-Options: DENY\n'.repeat(20)],
+  ]);
+
+  it('adds .br and .gz beside HTML, CSS, JS, XML, TXT and SVG files only, which decompress to the file', async () => {
+    const siblings = compressFiles(files);
+    expect([...siblings.keys()].sort()).toEqual([
+      'assets/app.js.br', 'assets/app.js.gz', 'assets/main.css.br', 'assets/main.css.gz', 'index.html.br', 'index.html.gz',
+      'logo.svg.br', 'logo.svg.gz', 'robots.txt.br', 'robots.txt.gz', 'sitemap.xml.br', 'sitemap.xml.gz',
+    ]);
+    expect(brotliDecompressSync(siblings.get('index.html.br')!).toString()).toBe(page);
+    expect(gunzipSync(siblings.get('index.html.gz')!).toString()).toBe(page);
+    expect(Buffer.from(brotliDecompressSync(siblings.get('assets/app.js.br')!)).equals(files.get('assets/app.js') as Buffer)).toBe(true);
+  });
+
+  it('is byte-identical from one run to the next', async () => {
+    const [first, second] = [compressFiles(files), compressFiles(files)];
+    for (const [path, data] of first) expect(Buffer.from(data).equals(Buffer.from(second.get(path)!)), path).toBe(true);
+  });
+
+  it('leaves out a sibling that is not smaller than its file, and never replaces a file of the output', async () => {
+    const siblings = compressFiles(new Map([['a.txt', 'x'], ['b.txt', 'y'.repeat(500)], ['b.txt.gz', 'mine']]));
+    expect([...siblings.keys()].sort()).toEqual(['b.txt.br']);
+  });
+});
