@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -43,45 +43,59 @@ export function hashParts(...parts: readonly (string | Uint8Array)[]): string {
 export interface DiskCache {
   /** The folder of the namespace. */
   readonly dir: string;
-  /** The entry, or undefined when there is none (or it cannot be read). */
-  read(key: string): Promise<Buffer | undefined>;
   /**
-   * The same, synchronously: for many small entries several times faster than `read` (no trip
-   * through the thread pool per file), for the stages that have nothing else to do meanwhile.
+   * The entry, or undefined when there is none (or it cannot be read). Synchronous: for many
+   * small entries several times faster than `fs.promises.readFile` (1,000 entries: 12-19 ms
+   * against 41-45 ms), with no trip through the thread pool per file.
    */
   readSync(key: string): Buffer | undefined;
-  /** Stores an entry; failures are swallowed, since a cache that cannot be written is only slower. */
-  write(key: string, data: string | Uint8Array): Promise<void>;
+  /**
+   * Stores an entry (given whole or in parts, written in order); failures are swallowed, since a
+   * cache that cannot be written is only slower.
+   */
+  write(key: string, data: string | Uint8Array | readonly Uint8Array[]): Promise<void>;
   /** Resolves once every write started so far has finished. */
   settled(): Promise<void>;
 }
+
+/**
+ * Entries written at once per namespace. A build queues tens of thousands of writes while its main
+ * thread is busy; unbounded, their open files ran past the limit (EMFILE at 48,000 pages).
+ */
+const writeConcurrency = 16;
 
 /** Opens a namespace such as "markdown" under the cache root. */
 export function openDiskCache(namespace: string, root: string = cacheRoot()): DiskCache {
   const dir = join(root, namespace);
   let ready: Promise<unknown> | undefined;
   const writes = new Set<Promise<void>>();
-  const store = async (key: string, data: string | Uint8Array) => {
+  const waiting: (() => void)[] = [];
+  let active = 0;
+  const store = async (key: string, data: string | Uint8Array | readonly Uint8Array[]) => {
+    if (active >= writeConcurrency) await new Promise<void>((resume) => waiting.push(resume));
+    active++;
     const file = join(dir, key);
     const temporary = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
     try {
       ready ??= mkdir(dir, { recursive: true });
       await ready;
-      await writeFile(temporary, data);
+      const handle = await open(temporary, 'w');
+      try {
+        if (typeof data === 'string') await handle.writeFile(data);
+        else await handle.writev(data instanceof Uint8Array ? [data] : [...data]);
+      } finally {
+        await handle.close();
+      }
       await rename(temporary, file);
     } catch {
       await rm(temporary, { force: true }).catch(() => undefined);
+    } finally {
+      active--;
+      waiting.shift()?.();
     }
   };
   return {
     dir,
-    async read(key) {
-      try {
-        return await readFile(join(dir, key));
-      } catch {
-        return undefined;
-      }
-    },
     readSync(key) {
       try {
         return readFileSync(join(dir, key));

@@ -82,11 +82,11 @@ function exact(buffer: Buffer): Buffer {
   return buffer.byteLength * 2 < buffer.buffer.byteLength ? Buffer.from(buffer) : buffer;
 }
 
-/** A cache entry: the length of the brotli sibling (4 bytes, big-endian), then both siblings. */
-function encodeSiblings(br: Uint8Array, gz: Uint8Array): Buffer {
+/** A cache entry: the length of the brotli sibling (4 bytes, big-endian), then both siblings (in parts, not copied). */
+function encodeSiblings(br: Uint8Array, gz: Uint8Array): Uint8Array[] {
   const head = Buffer.alloc(4);
   head.writeUInt32BE(br.length);
-  return Buffer.concat([head, br, gz]);
+  return [head, br, gz];
 }
 
 function decodeSiblings(entry: Buffer | undefined): { br: Uint8Array; gz: Uint8Array } | undefined {
