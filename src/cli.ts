@@ -63,7 +63,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       const result = await buildSite({ config: options.config, drafts: Boolean(options.drafts), workers, cache: options.cache !== false });
       const outDir = resolve(String(options.out));
       const writing = performance.now();
-      await writeSite(outDir, result.files, { cache: options.cache !== false });
+      const written = await writeSite(outDir, result.files, { cache: options.cache !== false });
       const now = performance.now();
       const ms = Math.round(now - started);
       const locales = result.config.localeIds.map((locale) => `${result.pages.filter((page) => page.locale === locale).length} ${locale}`).join(', ');
@@ -71,7 +71,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       if (options.verbose) {
         const { stats } = result;
         const stages = Object.entries({ ...result.timings, write: Math.round((now - writing) * 10) / 10 }).map(([stage, time]) => `${stage} ${time} ms`);
-        logInfo(`${stages.join(' · ')}\nmarkdown ${stats.markdownParsed} parsed, ${stats.markdownCached} cached · esbuild steps cached ${stats.esbuildCached} · ${stats.pagesRendered} pages rendered · ${stats.workers} worker threads`);
+        logInfo(`${stages.join(' · ')}\nmarkdown ${stats.markdownParsed} parsed, ${stats.markdownCached} cached · esbuild steps cached ${stats.esbuildCached} · ${stats.pagesRendered} pages rendered · ${stats.workers} worker threads\nwrote ${written.written} of ${written.files} files (siblings included), removed ${written.removed}`);
       }
       // For benchmarks on machines without /usr/bin/time: the peak resident set size of this process.
       if (process.env.SITE_REPORT_RSS === '1') logInfo(`peak RSS ${process.resourceUsage().maxRSS} KB`);
