@@ -57,13 +57,15 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--drafts', 'include blog posts marked as drafts')
     .option('--workers <count>', 'worker threads for Markdown and rendering (default: one per extra core, when the site is large enough; 0 for none)', parseCount)
     .option('--no-cache', 'neither read nor write the build cache (node_modules/.cache/site, or SITE_CACHE_DIR)')
+    .option('--no-precompress', 'write no .br and .gz siblings, whatever output.precompress in the config says')
     .action(run(async (options) => {
       const started = performance.now();
       const workers = options.workers === undefined ? undefined : Number(options.workers);
       const result = await buildSite({ config: options.config, drafts: Boolean(options.drafts), workers, cache: options.cache !== false });
       const outDir = resolve(String(options.out));
       const writing = performance.now();
-      const written = await writeSite(outDir, result.files, { cache: options.cache !== false });
+      const precompress = options.precompress !== false && result.config.output.precompress;
+      const written = await writeSite(outDir, result.files, { cache: options.cache !== false, compress: precompress ? {} : false });
       const now = performance.now();
       const ms = Math.round(now - started);
       const locales = result.config.localeIds.map((locale) => `${result.pages.filter((page) => page.locale === locale).length} ${locale}`).join(', ');

@@ -128,6 +128,15 @@ export const configSchema = z.strictObject({
       revenuePerRepair: roiInputSchema,
     }),
   }),
+  output: z
+    .strictObject({
+      precompress: z
+        .boolean()
+        .default(true)
+        .describe('Write .br and .gz siblings of HTML, CSS, JS, XML, SVG and TXT files, for hosts (and `site serve`) that send them as they are'),
+    })
+    .prefault({})
+    .describe('What `site build` writes besides the pages'),
   robots: z
     .strictObject({ disallow: z.array(sitePath).default([]).describe('Paths crawlers are asked to skip') })
     .prefault({}),

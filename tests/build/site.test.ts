@@ -170,6 +170,17 @@ describe('the CLI', () => {
     expect((await site('--version')).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
+  it('rebuilds an existing folder by writing only what changed, and drops the siblings with --no-precompress', async () => {
+    await site('build', '--out', 'again');
+    const files = await listFiles(join(temp.dir, 'again'));
+    const rebuilt = await site('build', '--out', 'again', '--verbose');
+    expect(rebuilt.stderr + rebuilt.stdout).toContain(`wrote 0 of ${files.length} files (siblings included), removed 0`);
+    const plain = await site('build', '--out', 'again', '--verbose', '--no-precompress');
+    const remaining = await listFiles(join(temp.dir, 'again'));
+    expect(remaining).toEqual(files.filter((file) => !/\.(br|gz)$/.test(file)));
+    expect(plain.stderr + plain.stdout).toContain(`wrote 0 of ${remaining.length} files (siblings included), removed ${files.length - remaining.length}`);
+  });
+
   it('builds byte-identical output twice', async () => {
     await site('build', '--out', 'first');
     await site('build', '--out', 'second');
