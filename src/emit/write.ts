@@ -51,8 +51,7 @@ export interface WriteReport {
 export async function writeSite(outDir: string, siteFiles: OutputFiles, options: WriteOptions = {}): Promise<WriteReport> {
   const cache = options.cache === false || options.compress === false ? undefined : openPackCache('compress', resolve(outDir));
   const files: OutputFiles = options.compress === false ? siteFiles : new Map([...siteFiles, ...compressFiles(siteFiles, { cache, ...options.compress })]);
-  const entries = [...files.entries()].map(([path, data]): [string, Uint8Array] => [path, typeof data === 'string' ? Buffer.from(data) : data]);
-  entries.sort(([a], [b]) => (a < b ? -1 : 1));
+  const entries = [...files.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
   const existing = listOutput(outDir);
   const report = existing && !conflicts(existing, entries) ? updateInPlace(outDir, entries, existing) : await replaceFolder(outDir, entries);
   await cache?.settled();
@@ -79,7 +78,7 @@ function listOutput(outDir: string): { files: Map<string, number>; folders: Set<
 }
 
 /** Whether an output path is taken by a folder, or a folder the output needs by a file: then the folder is replaced whole. */
-function conflicts(existing: { files: Map<string, number>; folders: Set<string> }, entries: readonly [string, Uint8Array][]): boolean {
+function conflicts(existing: { files: Map<string, number>; folders: Set<string> }, entries: readonly [string, string | Uint8Array][]): boolean {
   for (const [path] of entries) {
     if (existing.folders.has(path)) return true;
     for (let folder = dirname(path); folder !== '.'; folder = dirname(folder)) if (existing.files.has(folder)) return true;
@@ -87,8 +86,8 @@ function conflicts(existing: { files: Map<string, number>; folders: Set<string> 
   return false;
 }
 
-function updateInPlace(outDir: string, entries: readonly [string, Uint8Array][], existing: { files: Map<string, number>; folders: Set<string> }): WriteReport {
-  const changed = entries.filter(([path, data]) => existing.files.get(path) !== data.byteLength || !sameBytes(join(outDir, path), data));
+function updateInPlace(outDir: string, entries: readonly [string, string | Uint8Array][], existing: { files: Map<string, number>; folders: Set<string> }): WriteReport {
+  const changed = entries.filter(([path, data]) => existing.files.get(path) !== byteLength(data) || !sameBytes(join(outDir, path), data));
   const suffix = `.site-${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   const created: string[] = [];
   const temporaries: string[] = [];
@@ -131,8 +130,13 @@ function updateInPlace(outDir: string, entries: readonly [string, Uint8Array][],
   return { files: entries.length, written: changed.length, removed };
 }
 
+function byteLength(data: string | Uint8Array): number {
+  return typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
+}
+
 /** Whether a file holds exactly `data` (its size is known to match). */
-function sameBytes(file: string, data: Uint8Array): boolean {
+function sameBytes(file: string, contents: string | Uint8Array): boolean {
+  const data = typeof contents === 'string' ? Buffer.from(contents) : contents;
   let descriptor: number | undefined;
   try {
     descriptor = openSync(file, 'r');
@@ -152,7 +156,7 @@ function sameBytes(file: string, data: Uint8Array): boolean {
 }
 
 /** Writes everything to a fresh folder beside `outDir`, then swaps it into place. */
-async function replaceFolder(outDir: string, entries: readonly [string, Uint8Array][]): Promise<WriteReport> {
+async function replaceFolder(outDir: string, entries: readonly [string, string | Uint8Array][]): Promise<WriteReport> {
   const parent = dirname(outDir);
   const staging = join(parent, `.${basename(outDir)}.staging-${process.pid}`);
   const retired = join(parent, `.${basename(outDir)}.old-${process.pid}`);
