@@ -6,16 +6,19 @@
  * `node bin/site.js build` processes, so start-up counts:
  *
  * - the fixture site (bench/fixture: one locale, one layout, one page per post plus an index):
- *   cold (empty cache), warm (cache kept), a one-post rebuild (one post edited, only it parsed)
- *   as a process and in-process (a warm build session in this process, as `site dev` keeps one);
+ *   cold (empty cache) and warm (cache kept), both writing what the peers write (no .br/.gz
+ *   siblings, `--no-precompress`) and as by default; a one-post rebuild (one post edited, only
+ *   it parsed, the output folder kept) as a process and in-process (a warm build session in this
+ *   process, as `site dev` keeps one);
  * - with --peers, the same corpus and layout with Eleventy and Hugo (skipped when `hugo` is not
  *   installed), and the ratios measured in this run;
  * - the real site (every route, both locales) with the same number of synthetic posts.
  *
  * Prints pages, seconds, pages/s and peak RSS (from /usr/bin/time when present, else reported by
  * the CLI under SITE_REPORT_RSS=1). With --runs N each build runs N times and the median counts.
- * Every timed run starts without an output folder (removed untimed), for every generator alike;
- * `site` keeps its cache in the temp folder (SITE_CACHE_DIR), so "cold" means an empty cache.
+ * Every timed run but the one-post rebuild starts without an output folder (removed untimed), for
+ * every generator alike; `site` keeps its cache in the temp folder (SITE_CACHE_DIR), so "cold"
+ * means an empty cache.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -109,11 +112,17 @@ function pinFolders(configText: string, templates: string, publicDir: string): s
   return configText.replace(/^site:/m, `${paths}site:`);
 }
 
-/** A `site build` as a process; `cacheDir` is this benchmark's own cache (SITE_CACHE_DIR). */
-async function siteBuild(siteDir: string, cacheDir: string) {
-  await rm(join(siteDir, 'dist'), { recursive: true, force: true });
-  return runProcess(process.execPath, [join(root, 'bin', 'site.js'), 'build', '--out', 'dist', '--verbose'], { cwd: siteDir, env: { SITE_CACHE_DIR: cacheDir } });
+/**
+ * A `site build` as a process; `cacheDir` is this benchmark's own cache (SITE_CACHE_DIR). The
+ * output folder is removed first (untimed) unless `keepOutput`, as a rebuild in place would.
+ */
+async function siteBuild(siteDir: string, cacheDir: string, options: { keepOutput?: boolean; args?: readonly string[] } = {}) {
+  if (!options.keepOutput) await rm(join(siteDir, 'dist'), { recursive: true, force: true });
+  return runProcess(process.execPath, [join(root, 'bin', 'site.js'), 'build', '--out', 'dist', '--verbose', ...(options.args ?? [])], { cwd: siteDir, env: { SITE_CACHE_DIR: cacheDir } });
 }
+
+/** The flag that makes `site` write what Eleventy and Hugo write: pages, no .br/.gz siblings. */
+const likePeers = ['--no-precompress'];
 
 function pagesOf(stdout: string): number {
   return Number(/built (\d+) pages/.exec(stdout)?.[1] ?? 0);
@@ -122,7 +131,8 @@ function pagesOf(stdout: string): number {
 /** The stage timings and Markdown counts the CLI prints under --verbose. */
 function detailOf(stderr: string): string {
   const lines = stderr.trim().split('\n');
-  return [lines.filter((line) => / ms( ·|$)/.test(line)).at(-1), lines.filter((line) => line.startsWith('markdown ')).at(-1)].filter(Boolean).join('\n    ');
+  const last = (prefix: string) => lines.filter((line) => line.startsWith(prefix)).at(-1);
+  return [lines.filter((line) => / ms( ·|$)/.test(line)).at(-1), last('markdown '), last('wrote ')].filter(Boolean).join('\n    ');
 }
 
 function formatTable(title: string, rows: readonly Measurement[]): string {
@@ -155,21 +165,19 @@ async function benchFixture(work: string, posts: ReturnType<typeof createCorpus>
   await writeProject(siteDir, siteFixtureFiles(posts));
 
   const rows: Measurement[] = [];
-  rows.push(await median(runs, async () => {
-    await rm(cacheDir, { recursive: true, force: true });
-    const result = await siteBuild(siteDir, cacheDir);
-    return { label: 'site cold', pages: pagesOf(result.stdout), ms: result.ms, rssKb: result.rssKb, note: detailOf(result.stderr) };
-  }));
-  rows.push(await median(runs, async () => {
-    const result = await siteBuild(siteDir, cacheDir);
-    return { label: 'site warm', pages: pagesOf(result.stdout), ms: result.ms, rssKb: result.rssKb, note: detailOf(result.stderr) };
-  }));
+  const measure = (label: string, options: { cold?: boolean; keepOutput?: boolean; args?: readonly string[]; before?: () => Promise<void> }) =>
+    median(runs, async () => {
+      if (options.cold) await rm(cacheDir, { recursive: true, force: true });
+      await options.before?.();
+      const result = await siteBuild(siteDir, cacheDir, options);
+      return { label, pages: pagesOf(result.stdout), ms: result.ms, rssKb: result.rssKb, note: detailOf(result.stderr) };
+    });
+  rows.push(await measure('site cold, as peers (no .br/.gz)', { cold: true, args: likePeers }));
+  rows.push(await measure('site warm, as peers (no .br/.gz)', { args: likePeers }));
+  rows.push(await measure('site cold (default: .br/.gz too)', { cold: true }));
+  rows.push(await measure('site warm (default: .br/.gz too)', {}));
   const edited = join(siteDir, 'content', 'blog', posts[Math.floor(posts.length / 2)]!.slug, 'en.md');
-  rows.push(await median(runs, async () => {
-    await editPost(edited);
-    const result = await siteBuild(siteDir, cacheDir);
-    return { label: 'site one-post rebuild (process)', pages: pagesOf(result.stdout), ms: result.ms, rssKb: result.rssKb, note: detailOf(result.stderr) };
-  }));
+  rows.push(await measure('site one-post rebuild (process, dist kept)', { keepOutput: true, before: () => editPost(edited) }));
   rows.push(await inProcessRebuild(siteDir, cacheDir, edited, runs));
   return rows;
 }
@@ -288,6 +296,7 @@ async function main(): Promise<void> {
   // Bring lib/cli.js up to date first, so no measured build pays for bundling the CLI.
   await runProcess(process.execPath, [join(root, 'bin', 'site.js'), '--version'], { cwd: root });
 
+  await mkdir(values.tmp, { recursive: true });
   const work = await mkdtemp(join(values.tmp, 'site-bench-'));
   try {
     const posts = createCorpus(count, { categories, seed: 1 });
@@ -299,14 +308,20 @@ async function main(): Promise<void> {
     const peers = values.peers ? (logInfo('building with Eleventy and Hugo…'), await benchPeers(work, posts, runs)) : [];
     logResult(formatTable(`fixture site (bench/fixture: 1 locale, 1 layout, ${count} posts + index)`, [...fixture, ...peers]));
     if (peers.length) {
-      const [cold, warm] = fixture;
+      const [cold, warm, defaultCold, defaultWarm] = fixture;
       const eleventy = peers.find((row) => row.label.startsWith('eleventy'));
       const hugo = peers.find((row) => row.label.startsWith('hugo'));
+      const memory = (a: Measurement | undefined) => (a?.rssKb && eleventy?.rssKb ? `${(a.rssKb / eleventy.rssKb).toFixed(2)}×` : 'n/a');
       logResult([
         'ratios (same run; below 1 means site is faster):',
-        `  site cold / eleventy: ${ratio(cold, eleventy)}    site warm / eleventy: ${ratio(warm, eleventy)}`,
-        `  site cold / hugo:     ${ratio(cold, hugo)}    site warm / hugo:     ${ratio(warm, hugo)}`,
-        `  peak RSS site cold / eleventy: ${cold?.rssKb && eleventy?.rssKb ? `${(cold.rssKb / eleventy.rssKb).toFixed(2)}×` : 'n/a'}`,
+        '  as peers (same files written):',
+        `    site cold / eleventy: ${ratio(cold, eleventy)}    site warm / eleventy: ${ratio(warm, eleventy)}`,
+        `    site cold / hugo:     ${ratio(cold, hugo)}    site warm / hugo:     ${ratio(warm, hugo)}`,
+        `    peak RSS site cold / eleventy: ${memory(cold)}`,
+        '  default (three times the files: pages and their .br/.gz):',
+        `    site cold / eleventy: ${ratio(defaultCold, eleventy)}    site warm / eleventy: ${ratio(defaultWarm, eleventy)}`,
+        `    site cold / hugo:     ${ratio(defaultCold, hugo)}    site warm / hugo:     ${ratio(defaultWarm, hugo)}`,
+        `    peak RSS site cold / eleventy: ${memory(defaultCold)}`,
         '',
       ].join('\n'));
     }
