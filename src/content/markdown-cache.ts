@@ -71,7 +71,13 @@ export function createMarkdownRenderer(options: MarkdownRendererOptions = {}): M
       const sources = missing.map(([, text]) => text);
       const local = async (chunk: string[]) => {
         const out: RenderedMarkdown[] = [];
-        for (const text of chunk) out.push(await renderMarkdownDocument(text));
+        for (const text of chunk) {
+          out.push(await renderMarkdownDocument(text));
+          // The pipeline resolves in microtasks, which hold off I/O: let the rest of the build in
+          // between documents (esbuild's plugins run on this thread; bundling the islands of the
+          // demo site finished at 620 ms instead of 160 ms while 21 documents were parsed).
+          await new Promise((done) => setImmediate(done));
+        }
         return out;
       };
       const rendered = pool
