@@ -268,6 +268,10 @@ async function benchRealSite(work: string, count: number, runs: number): Promise
     const result = await siteBuild(siteDir, cacheDir);
     return { label: 'real site warm', pages: pagesOf(result.stdout), ms: result.ms, rssKb: result.rssKb, note: detailOf(result.stderr) };
   }));
+  rows.push(await median(runs, async () => {
+    const result = await siteBuild(siteDir, cacheDir, { keepOutput: true });
+    return { label: 'real site rebuild, nothing changed (dist kept)', pages: pagesOf(result.stdout), ms: result.ms, rssKb: result.rssKb, note: detailOf(result.stderr) };
+  }));
   return rows;
 }
 
