@@ -48,8 +48,10 @@ export interface WriteReport {
  * for 32 asynchronous writes at a time on tmpfs, and no faster on a disk, where the kernel's
  * work per file is the cost either way.
  */
-export async function writeSite(outDir: string, siteFiles: OutputFiles, options: WriteOptions = {}): Promise<WriteReport> {
-  const cache = options.cache === false || options.compress === false ? undefined : openPackCache('compress', resolve(outDir));
+export async function writeSite(outputFolder: string, siteFiles: OutputFiles, options: WriteOptions = {}): Promise<WriteReport> {
+  // Absolute and without a trailing separator: listOutput cuts this prefix off the paths it finds.
+  const outDir = resolve(outputFolder);
+  const cache = options.cache === false || options.compress === false ? undefined : openPackCache('compress', outDir);
   const files: OutputFiles = options.compress === false ? siteFiles : new Map([...siteFiles, ...compressFiles(siteFiles, { cache, ...options.compress })]);
   const entries = [...files.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
   const existing = listOutput(outDir);

@@ -31,7 +31,7 @@ describe('writeSite', () => {
   ]);
 
   it('writes a new folder whole, with siblings, and nothing beside it', async () => {
-    const report = await writeSite(out, first, { cache: false });
+    const report = await writeSite(`${out}/`, first, { cache: false });
     expect(listFiles(out)).toEqual(['blog/a/index.html', 'blog/a/index.html.br', 'blog/a/index.html.gz', 'blog/b/index.html', 'blog/b/index.html.br', 'blog/b/index.html.gz', 'index.html', 'index.html.br', 'index.html.gz', 'robots.txt']);
     expect(report).toEqual({ files: 10, written: 10, removed: 0 });
     expect(readdirSync(root)).toEqual(['dist']);
@@ -48,7 +48,7 @@ describe('writeSite', () => {
       ['blog/c/index.html', page('c')],
       ['robots.txt', 'User-agent: *\n'],
     ]);
-    const report = await writeSite(out, second, { cache: false, compress: false });
+    const report = await writeSite(`${out}/`, second, { cache: false, compress: false });
     expect(report).toEqual({ files: 4, written: 2, removed: 2 });
     expect(listFiles(out)).toEqual(['blog/a/index.html', 'blog/c/index.html', 'index.html', 'robots.txt']);
     expect(existsSync(join(out, 'blog/b'))).toBe(false);
