@@ -13,13 +13,35 @@ import { fileURLToPath } from 'node:url';
 
 /** The folder of the generator's package (the one that holds node_modules). */
 export function generatorRoot(): string {
+  if (root) return root;
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json')) || !existsSync(join(dir, 'node_modules'))) {
     const parent = dirname(dir);
     if (parent === dir) throw new Error('cannot find the site generator package');
     dir = parent;
   }
+  root = dir;
   return dir;
+}
+let root: string | undefined;
+
+const versions = new Map<string, string>();
+
+/**
+ * The installed version of a package of the generator, read from its package.json without
+ * loading it ("unknown" when it cannot be read): part of the cache keys of what the package makes.
+ */
+export function installedVersion(name: string): string {
+  let version = versions.get(name);
+  if (version === undefined) {
+    try {
+      version = (JSON.parse(readFileSync(join(generatorRoot(), 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+    } catch {
+      version = 'unknown';
+    }
+    versions.set(name, version);
+  }
+  return version;
 }
 
 /** The root of the build cache: `SITE_CACHE_DIR` when set, else node_modules/.cache/site. */

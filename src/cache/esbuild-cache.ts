@@ -6,10 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import type { BuildOptions, BuildResult, Metafile, OutputFile } from 'esbuild';
 import type { RunEsbuild } from '../render/templates.js';
-import { generatorRoot, hashParts, openDiskCache, type DiskCache } from './disk-cache.js';
+import { hashParts, installedVersion, openDiskCache, type DiskCache } from './disk-cache.js';
 
 /** What a cache entry holds. */
 interface EsbuildEntry {
@@ -39,7 +39,7 @@ export function createCachedEsbuild(options: CachedEsbuildOptions = {}): RunEsbu
   const stats: EsbuildCacheStats = { hits: 0, misses: 0 };
   const run = (async (buildOptions: BuildOptions) => {
     const workingDir = buildOptions.absWorkingDir ?? process.cwd();
-    const key = hashParts('esbuild', esbuildVersion(), describeOptions(buildOptions), workingDir);
+    const key = hashParts('esbuild', installedVersion('esbuild'), describeOptions(buildOptions), workingDir);
     const entry = parseEntry(cache.readSync(key));
     if (entry && inputsUnchanged(entry.inputs)) {
       stats.hits++;
@@ -57,15 +57,6 @@ export function createCachedEsbuild(options: CachedEsbuildOptions = {}): RunEsbu
   return run;
 }
 
-let version: string | undefined;
-function esbuildVersion(): string {
-  try {
-    version ??= (JSON.parse(readFileSync(join(generatorRoot(), 'node_modules', 'esbuild', 'package.json'), 'utf8')) as { version: string }).version;
-  } catch {
-    version = 'unknown';
-  }
-  return version;
-}
 
 /** The options as text; functions (plugin hooks) by their source, so a changed plugin is a new key. */
 function describeOptions(options: BuildOptions): string {

@@ -3,11 +3,11 @@
  * `rel="noopener"` on external links, rehype-stringify. The unified stack is loaded on first use,
  * so a build that needs no Markdown (every document comes from the cache) never pays for it.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Root as HastRoot, Element } from 'hast';
-import { generatorRoot } from '../cache/disk-cache.js';
+import { generatorRoot, installedVersion } from '../cache/disk-cache.js';
 
 type Processor = { process(text: string): Promise<{ toString(): string }> };
 type MarkdownStack = typeof import('./markdown-stack.js');
@@ -115,13 +115,6 @@ export function markdownPipelineId(): string {
   return pipelineId;
 }
 
-function installedVersion(name: string): string {
-  try {
-    return (JSON.parse(readFileSync(join(generatorRoot(), 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
-  } catch {
-    return 'unknown';
-  }
-}
 
 /** Counts the words of Markdown text, ignoring syntax characters. */
 export function countWords(markdown: string): number {

@@ -5,7 +5,6 @@
  */
 import { SiteError, type SiteErrorOptions } from '../errors.js';
 import { addIslandScripts, type IslandBundle } from '../islands/bundle.js';
-import type { Page } from '../routes/pages.js';
 import { createRenderer, type RenderInput } from './render.js';
 
 /** The islands as rendering needs them: entry URLs and the files each loads. */
