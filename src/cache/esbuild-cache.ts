@@ -57,7 +57,6 @@ export function createCachedEsbuild(options: CachedEsbuildOptions = {}): RunEsbu
   return run;
 }
 
-
 /** The options as text; functions (plugin hooks) by their source, so a changed plugin is a new key. */
 function describeOptions(options: BuildOptions): string {
   return JSON.stringify(options, (_key, value: unknown) => (typeof value === 'function' ? `function ${value.toString()}` : value));

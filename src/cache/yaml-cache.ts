@@ -10,7 +10,6 @@ import { hashParts, installedVersion, type DiskCache } from './disk-cache.js';
 /** The signature of `parseYaml`, which loaders take to parse through a cache. */
 export type ParseYaml = typeof parseYaml;
 
-
 /** A `parseYaml` that answers from `cache` when it can and fills it when it cannot. */
 export function cachedYamlParser(cache: DiskCache): ParseYaml {
   return (text, file, lineOffset = 0) => {
