@@ -142,7 +142,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       if (!file || !path.endsWith('.html')) return file;
       const html = injectDevClient(await file.text(), { build, file: path, overlay });
       const bytes = Buffer.from(html);
-      return { size: bytes.byteLength, version: html, pipe: (response) => response.end(bytes), text: async () => html };
+      return { size: bytes.byteLength, version: html, pipe: (response) => response.end(bytes), bytes: async () => bytes, text: async () => html };
     },
   };
   let statics: { config: ResolvedConfig; handle: Awaited<ReturnType<typeof createStaticHandler>> } | undefined;

@@ -65,13 +65,29 @@ export function compressFiles(files: OutputFiles, options: CompressOptions = {})
     const quality = scriptExtensions.includes(extension) ? scriptQuality : textQuality;
     const key = cache && hashParts('compress', process.versions.zlib ?? '', process.versions.brotli ?? '', `brotli ${quality} gzip ${level}`, data);
     const cached = key ? decodeSiblings(cache.readSync(key)) : undefined;
-    const br = cached?.br ?? exact(brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: data.length, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } }));
+    const br = cached?.br ?? brotliText(data, quality);
     const gz = cached?.gz ?? exact(gzipSync(data, { level }));
     if (key && !cached) void cache.write(key, encodeSiblings(br, gz));
     add(`${path}.br`, br, data.length);
     add(`${path}.gz`, gz, data.length);
   }
   return siblings;
+}
+
+function brotliText(data: Uint8Array, quality: number): Buffer {
+  return exact(brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: data.length, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } }));
+}
+
+/**
+ * One compressed form of a text file that has no sibling (a site built with
+ * `output.precompress: false`), with the build's settings for its kind; undefined when the file
+ * is not compressible or would not get smaller.
+ */
+export function compressText(path: string, data: Uint8Array, coding: (typeof precompressedCodings)[number]['coding']): Buffer | undefined {
+  const extension = extname(path);
+  if (!compressibleExtensions.includes(extension)) return undefined;
+  const out = coding === 'br' ? brotliText(data, scriptExtensions.includes(extension) ? defaultQuality.script : defaultQuality.text) : exact(gzipSync(data, { level: 9 }));
+  return out.length < data.length ? out : undefined;
 }
 
 /**

@@ -26,7 +26,7 @@ export function contactResultPage(config: ResolvedConfig, locale: string, outcom
 export async function startServer(options: ServeOptions): Promise<{ server: Server; url: string }> {
   const { config } = options;
   const rules = pathRules(config);
-  const serveStatic = await createStaticHandler(options.dir, { localePrefixes: Object.values(rules.prefixes).filter(Boolean) });
+  const serveStatic = await createStaticHandler(options.dir, { localePrefixes: Object.values(rules.prefixes).filter(Boolean), compressMissing: true });
   const contact = createContactHandler({
     dataDir: resolve(config.root, config.contact.dataDir),
     resultPage: (locale, outcome) => contactResultPage(config, locale, outcome),

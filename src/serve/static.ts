@@ -2,14 +2,15 @@
  * Serves a built site the way a static host does: "/x/" from "x/index.html", "/x" redirected to
  * "/x/" when that folder exists, the 404 page of the path's language with status 404, the headers
  * of `_headers`, long caching for hashed assets, and the build's precompressed brotli or gzip
- * sibling of a file when the client accepts it. The files come from a folder (`site serve`) or
+ * sibling of a file when the client accepts it (or, for `site serve` of a site built without
+ * siblings, the file compressed here once). The files come from a folder (`site serve`) or
  * from memory (`site dev`) through one `StaticSource`, so both answer alike.
  */
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, resolve, sep } from 'node:path';
-import { precompressedCodings } from '../emit/compress.js';
+import { compressText, precompressedCodings } from '../emit/compress.js';
 import { fromUrl } from '../routes/paths.js';
 
 const contentTypes: Record<string, string> = {
@@ -67,6 +68,7 @@ export interface StaticFile {
   version: unknown;
   /** Sends the contents and ends the response. */
   pipe(response: ServerResponse): void;
+  bytes(): Promise<Uint8Array>;
   text(): Promise<string>;
 }
 
@@ -88,6 +90,7 @@ export function directorySource(root: string): StaticSource {
         size: info.size,
         version: `${info.mtimeMs}:${info.size}`,
         pipe: (response) => void createReadStream(target).pipe(response),
+        bytes: () => readFile(target),
         text: () => readFile(target, 'utf8'),
       };
     },
@@ -105,6 +108,7 @@ export function memorySource(files: () => ReadonlyMap<string, string | Uint8Arra
         size: bytes.byteLength,
         version: data,
         pipe: (response) => response.end(bytes),
+        bytes: async () => bytes,
         text: async () => (typeof data === 'string' ? data : Buffer.from(bytes).toString('utf8')),
       };
     },
@@ -115,12 +119,29 @@ export function memorySource(files: () => ReadonlyMap<string, string | Uint8Arra
 export interface StaticOptions {
   /** Prefixes of non-default locales ("/no"), to pick the 404 page of a path's language. */
   localePrefixes: readonly string[];
+  /**
+   * Compress a text file that has no precompressed sibling (a site built with
+   * `output.precompress: false`) once, and keep the result while the file is unchanged.
+   */
+  compressMissing?: boolean;
 }
 
 /** Creates a request handler for the files of a folder (`root`) or of any other source. */
 export async function createStaticHandler(root: string | StaticSource, options: StaticOptions) {
   const source = typeof root === 'string' ? directorySource(root) : root;
   let parsedHeaders: { version: unknown; rules: HeaderRules } | undefined;
+  const compressed = new Map<string, { version: unknown; data: Buffer | undefined }>();
+
+  /** A compressed form of a file made here, for a coding the client accepts. */
+  async function compressHere(path: string, file: StaticFile, coding: (typeof precompressedCodings)[number]['coding']): Promise<Buffer | undefined> {
+    const key = `${path}\0${coding}`;
+    let entry = compressed.get(key);
+    if (!entry || entry.version !== file.version) {
+      entry = { version: file.version, data: compressText(path, await file.bytes(), coding) };
+      compressed.set(key, entry);
+    }
+    return entry.data;
+  }
 
   async function headerRules(): Promise<HeaderRules> {
     const file = await source.get('_headers');
@@ -157,6 +178,13 @@ export async function createStaticHandler(root: string | StaticSource, options: 
       response.writeHead(status, { ...headers, 'content-encoding': coding, 'content-length': String(sibling.size) });
       if (request.method === 'HEAD') response.end();
       else sibling.pipe(response);
+      return;
+    }
+    const coding = options.compressMissing ? precompressedCodings.find((candidate) => accepts(accept, candidate.coding))?.coding : undefined;
+    const data = coding && (await compressHere(found.path, found.file, coding));
+    if (coding && data) {
+      response.writeHead(status, { ...headers, 'content-encoding': coding, 'content-length': String(data.length) });
+      response.end(request.method === 'HEAD' ? undefined : data);
       return;
     }
     response.writeHead(status, { ...headers, 'content-length': String(found.file.size) });

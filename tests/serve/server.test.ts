@@ -271,6 +271,38 @@ describe('precompressed siblings', () => {
   });
 });
 
+describe('a site built without siblings', () => {
+  it('compresses a text file once per version when it has no sibling, and sends small or binary files as they are', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'site-static-test-'));
+    const page = `<!DOCTYPE html><html><body>${'<p>Repair beats recycling.</p>'.repeat(100)}</body></html>`;
+    await writeFile(join(dir, 'index.html'), page);
+    await writeFile(join(dir, 'tiny.txt'), 'plain');
+    await writeFile(join(dir, 'logo.png'), Buffer.alloc(2000));
+    const handle = await createStaticHandler(dir, { localePrefixes: [], compressMissing: true });
+    const server = createServer((request, response) => void handle(request, response));
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const brotli = await rawRequest(base, { path: '/', headers: { 'accept-encoding': 'gzip, br' } });
+      expect(brotli.headers['content-encoding']).toBe('br');
+      expect(brotliDecompressSync(brotli.body).toString()).toBe(page);
+      expect(brotli.headers['content-length']).toBe(String(brotli.body.length));
+      const gzip = await rawRequest(base, { path: '/', headers: { 'accept-encoding': 'gzip' } });
+      expect(gunzipSync(gzip.body).toString()).toBe(page);
+      await writeFile(join(dir, 'index.html'), `${page}<!-- edited, longer -->`);
+      const edited = await rawRequest(base, { path: '/', headers: { 'accept-encoding': 'br' } });
+      expect(brotliDecompressSync(edited.body).toString()).toBe(`${page}<!-- edited, longer -->`);
+      for (const path of ['/tiny.txt', '/logo.png']) {
+        const response = await rawRequest(base, { path, headers: { 'accept-encoding': 'br, gzip' } });
+        expect(response.headers['content-encoding'], path).toBeUndefined();
+      }
+    } finally {
+      await new Promise<void>((done) => server.close(() => done()));
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('path traversal', () => {
   const context = useServer();
   const attempts = [
