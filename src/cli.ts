@@ -12,7 +12,7 @@ import { collectSiteErrors } from './errors.js';
 import { logCrash, logErrors, logInfo, logResult, logWarning } from './logger.js';
 import { loadConfig } from './config/load.js';
 import { formatJsonSchema } from './config/schema.js';
-import { generatorRoot } from './render/templates.js';
+import { generatorRoot } from './cache/disk-cache.js';
 import { startServer } from './serve/server.js';
 import { openBrowser } from './dev/open-browser.js';
 import { describeRebuild } from './dev/report.js';
@@ -145,7 +145,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       const config = await loadConfig(options.config);
       const { server, url } = await startServer({ config, dir: resolve(String(options.dir)), port: Number(options.port), host: String(options.host) });
       logResult(`serving ${relative(process.cwd(), resolve(String(options.dir))) || '.'} at ${url}/`);
-      await waitForShutdown(() => new Promise<void>((done) => server.close(() => done())));
+      await shutdownSignal().signalled;
+      await new Promise<void>((done) => server.close(() => done()));
     }));
 
   try {
@@ -193,15 +194,3 @@ function shutdownSignal(): { signalled: Promise<void>; release(): void } {
   return { signalled, release: () => release() };
 }
 
-/** Resolves after SIGINT or SIGTERM, once `close` has finished. */
-function waitForShutdown(close: () => Promise<void>): Promise<void> {
-  return new Promise((done) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      close().then(done, done);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-}

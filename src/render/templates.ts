@@ -14,8 +14,6 @@ import { SiteError, SiteErrors } from '../errors.js';
 import type { TemplateSet } from './types.js';
 
 /** The folder of the generator's package (defined with the build cache, which lives under it). */
-export { generatorRoot };
-
 const templateFiles = new WeakMap<TemplateSet, string>();
 
 /** The bundled module a template set was imported from (the workers of the pool import it too). */
