@@ -16,7 +16,7 @@ import { indexPosts, loadPosts, type Post } from './content/posts.js';
 import { createFeed, feedPath } from './emit/feed.js';
 import { createHeaders, createRobots, createSitemap } from './emit/sitemap.js';
 import type { OutputFiles } from './emit/write.js';
-import { SiteError, throwIfAny } from './errors.js';
+import { SiteError, throwIfAny, uniqueErrors } from './errors.js';
 import { buildAssets } from './islands/assets.js';
 import { bundleIslands, listIslands, type IslandRuntime } from './islands/bundle.js';
 import { createWorkerPool, defaultPoolSize, type WorkerPool } from './parallel/pool.js';
@@ -139,7 +139,7 @@ async function runBuild(options: BuildOptions, startPool: () => WorkerPool | und
   const templates = await templatesPromise;
   const contents = await loadPageContent(config, pages, (name) => templates.pages[name]?.content, errors, { markdown, parseYaml });
   errors.push(...checkPageTemplates(pages, templates));
-  throwIfAny(dedupe(errors));
+  throwIfAny(uniqueErrors(errors));
   const [assets, islands] = await Promise.all([assetsPromise, islandsPromise]);
   lap('templates');
 
@@ -173,7 +173,7 @@ async function runBuild(options: BuildOptions, startPool: () => WorkerPool | und
       files.set(page.file, output.html);
     }
   });
-  throwIfAny(dedupe(errors));
+  throwIfAny(uniqueErrors(errors));
   lap('render');
 
   for (const [path, text] of createSiteFiles({ config, pages, posts, messages })) files.set(path, text);
@@ -229,12 +229,3 @@ export function createFeedFiles(input: { config: ResolvedConfig; posts: readonly
   return files;
 }
 
-function dedupe(errors: readonly SiteError[]): SiteError[] {
-  const seen = new Set<string>();
-  return errors.filter((error) => {
-    const key = error.format();
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}

@@ -86,6 +86,17 @@ export class SiteErrors extends Error {
   }
 }
 
+/** The errors without repeats (same code, place and message: one input read for several pages), sorted. */
+export function uniqueErrors(errors: readonly SiteError[]): SiteError[] {
+  const seen = new Set<string>();
+  return sortErrors(errors.filter((error) => {
+    const key = `${error.code} ${error.format()}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  }));
+}
+
 /** Sorts errors by file, then line, then column, so reports are stable. */
 export function sortErrors(errors: readonly SiteError[]): SiteError[] {
   return [...errors].sort((a, b) => {

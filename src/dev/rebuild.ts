@@ -13,7 +13,7 @@ import { loadMessages, type MessageTree } from '../content/messages.js';
 import { loadPageContent, type PageContent } from '../content/pages.js';
 import { indexPosts, listPostSlugs, loadPost, type Post } from '../content/posts.js';
 import type { OutputFiles } from '../emit/write.js';
-import { collectSiteErrors, SiteError, sortErrors } from '../errors.js';
+import { collectSiteErrors, SiteError, uniqueErrors } from '../errors.js';
 import { buildAssets, type Assets } from '../islands/assets.js';
 import { addIslandScripts, bundleIslands, listIslands, type IslandBundle, type IslandRuntime } from '../islands/bundle.js';
 import { createRenderer } from '../render/render.js';
@@ -161,15 +161,6 @@ const sameJson = (a: unknown, b: unknown) => a === b || (a !== undefined && b !=
 const sameBytes = (a: string | Uint8Array, b: string | Uint8Array) =>
   a === b || (typeof a !== 'string' && typeof b !== 'string' && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b));
 
-function uniqueErrors(errors: readonly SiteError[]): SiteError[] {
-  const seen = new Set<string>();
-  return sortErrors(errors.filter((error) => {
-    const key = `${error.code} ${error.format()}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  }));
-}
 
 /** Creates an incremental builder for the site of `options.config`. */
 export function createDevBuilder(options: DevBuilderOptions): DevBuilder {
