@@ -155,6 +155,24 @@ async function editPost(file: string): Promise<void> {
   await writeFile(file, `${text}\nEdited at run ${Date.now()}: one more paragraph, so one post changes.\n`);
 }
 
+/** How a measured build runs: from an empty cache, into the kept output, with flags, after a step. */
+interface BuildRun {
+  cold?: boolean;
+  keepOutput?: boolean;
+  args?: readonly string[];
+  before?: () => Promise<void>;
+}
+
+/** The median of `runs` site builds of `siteDir` as processes. */
+function measureBuild(runs: number, siteDir: string, cacheDir: string, label: string, options: BuildRun): Promise<Measurement> {
+  return median(runs, async () => {
+    if (options.cold) await rm(cacheDir, { recursive: true, force: true });
+    await options.before?.();
+    const result = await siteBuild(siteDir, cacheDir, options);
+    return { label, pages: pagesOf(result.stdout), ms: result.ms, rssKb: result.rssKb, note: detailOf(result.stderr) };
+  });
+}
+
 async function benchFixture(work: string, posts: ReturnType<typeof createCorpus>, runs: number): Promise<Measurement[]> {
   const siteDir = join(work, 'site');
   const cacheDir = join(work, 'cache');
@@ -165,13 +183,7 @@ async function benchFixture(work: string, posts: ReturnType<typeof createCorpus>
   await writeProject(siteDir, siteFixtureFiles(posts));
 
   const rows: Measurement[] = [];
-  const measure = (label: string, options: { cold?: boolean; keepOutput?: boolean; args?: readonly string[]; before?: () => Promise<void> }) =>
-    median(runs, async () => {
-      if (options.cold) await rm(cacheDir, { recursive: true, force: true });
-      await options.before?.();
-      const result = await siteBuild(siteDir, cacheDir, options);
-      return { label, pages: pagesOf(result.stdout), ms: result.ms, rssKb: result.rssKb, note: detailOf(result.stderr) };
-    });
+  const measure = (label: string, options: BuildRun) => measureBuild(runs, siteDir, cacheDir, label, options);
   rows.push(await measure('site cold, as peers (no .br/.gz)', { cold: true, args: likePeers }));
   rows.push(await measure('site warm, as peers (no .br/.gz)', { args: likePeers }));
   rows.push(await measure('site cold (default: .br/.gz too)', { cold: true }));
@@ -258,21 +270,11 @@ async function benchRealSite(work: string, count: number, runs: number): Promise
   const english = createCorpus(count, { categories, seed: 1 });
   const norwegian = createCorpus(count, { categories, seed: 2 });
   await writeProject(siteDir, realSiteBlogFiles(english, norwegian));
-  const rows: Measurement[] = [];
-  rows.push(await median(runs, async () => {
-    await rm(cacheDir, { recursive: true, force: true });
-    const result = await siteBuild(siteDir, cacheDir);
-    return { label: 'real site cold', pages: pagesOf(result.stdout), ms: result.ms, rssKb: result.rssKb, note: detailOf(result.stderr) };
-  }));
-  rows.push(await median(runs, async () => {
-    const result = await siteBuild(siteDir, cacheDir);
-    return { label: 'real site warm', pages: pagesOf(result.stdout), ms: result.ms, rssKb: result.rssKb, note: detailOf(result.stderr) };
-  }));
-  rows.push(await median(runs, async () => {
-    const result = await siteBuild(siteDir, cacheDir, { keepOutput: true });
-    return { label: 'real site rebuild, nothing changed (dist kept)', pages: pagesOf(result.stdout), ms: result.ms, rssKb: result.rssKb, note: detailOf(result.stderr) };
-  }));
-  return rows;
+  return [
+    await measureBuild(runs, siteDir, cacheDir, 'real site cold', { cold: true }),
+    await measureBuild(runs, siteDir, cacheDir, 'real site warm', {}),
+    await measureBuild(runs, siteDir, cacheDir, 'real site rebuild, nothing changed (dist kept)', { keepOutput: true }),
+  ];
 }
 
 function ratio(a: Measurement | undefined, b: Measurement | undefined): string {
