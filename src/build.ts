@@ -16,7 +16,7 @@ import { indexPosts, loadPosts, type Post } from './content/posts.js';
 import { createFeed, feedPath } from './emit/feed.js';
 import { createHeaders, createRobots, createSitemap } from './emit/sitemap.js';
 import type { OutputFiles } from './emit/write.js';
-import { SiteError, throwIfAny, uniqueErrors } from './errors.js';
+import { SiteError, throwIfAny, uniqueErrors, warningsOf } from './errors.js';
 import { buildAssets } from './islands/assets.js';
 import { bundleIslands, listIslands, type IslandRuntime } from './islands/bundle.js';
 import { createWorkerPool, defaultPoolSize, type WorkerPool } from './parallel/pool.js';
@@ -43,6 +43,8 @@ export interface BuildOptions {
   workers?: number;
   /** Read and write the disk cache (Markdown, esbuild outputs); default true. */
   cache?: boolean;
+  /** Called with the config as soon as it is loaded, before any other work; throw to stop the build. */
+  checkConfig?(config: ResolvedConfig): void;
 }
 
 /** What a build computed and what it took from the cache. */
@@ -75,6 +77,8 @@ export interface BuildResult {
   /** For each page URL, the JavaScript files it loads. */
   scripts: Map<string, string[]>;
   stats: BuildStats;
+  /** Problems that did not stop the build. */
+  warnings: SiteError[];
 }
 
 /** Runs the whole pipeline in memory; throws SiteError(s) describing every problem found. */
@@ -117,6 +121,7 @@ async function runBuild(options: BuildOptions, startPool: () => WorkerPool | und
   const yamlCache = useCache ? openPackCache('yaml', scope) : undefined;
   const parseYaml = yamlCache ? cachedYamlParser(yamlCache) : undefined;
   const config = await loadConfig(options.config, { listTemplates: listPageTemplates, parseYaml });
+  options.checkConfig?.(config);
   const templateNames = await listPageTemplates(config.dirs.templates);
   lap('config');
 
@@ -141,6 +146,7 @@ async function runBuild(options: BuildOptions, startPool: () => WorkerPool | und
   errors.push(...checkPageTemplates(pages, templates));
   throwIfAny(uniqueErrors(errors));
   const [assets, islands] = await Promise.all([assetsPromise, islandsPromise]);
+  errors.push(...assets.warnings);
   lap('templates');
 
   const input = { config, pages, messages, contents, posts, assets: { stylesheet: assets.stylesheet } };
@@ -186,7 +192,7 @@ async function runBuild(options: BuildOptions, startPool: () => WorkerPool | und
     pagesRendered: pages.length,
     workers,
   };
-  return { config, pages, posts, files, timings, scripts, stats };
+  return { config, pages, posts, files, timings, scripts, stats, warnings: uniqueErrors(warningsOf(errors)) };
 }
 
 /** A template used with `content:` must export the schema of that copy. */

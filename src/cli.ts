@@ -7,13 +7,14 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { buildSite } from './build.js';
+import { checkOutputFolder, type OutputGuard } from './emit/output-folder.js';
 import { writeSite } from './emit/write.js';
-import { collectSiteErrors } from './errors.js';
-import { logCrash, logErrors, logInfo, logResult, logWarning } from './logger.js';
-import { loadConfig } from './config/load.js';
+import { collectSiteErrors, exitCodeOf } from './errors.js';
+import { logCrash, logErrors, logInfo, logResult, logWarning, logWarnings } from './logger.js';
+import { loadConfig, type ResolvedConfig } from './config/load.js';
 import { formatJsonSchema } from './config/schema.js';
 import { generatorRoot } from './cache/disk-cache.js';
-import { startServer } from './serve/server.js';
+import { serverLimits, startServer } from './serve/server.js';
 import { openBrowser } from './dev/open-browser.js';
 import { describeRebuild } from './dev/report.js';
 import { startDevServer } from './dev/server.js';
@@ -46,14 +47,14 @@ export async function main(argv: readonly string[]): Promise<number> {
         const errors = collectSiteErrors(error);
         if (errors) logErrors(errors, options);
         else logCrash(error, options);
-        exitCode = 1;
+        exitCode = errors ? exitCodeOf(errors) : 1;
       }
     };
 
   program
     .command('build')
     .description('build the site into the output folder')
-    .option('-o, --out <dir>', 'output folder', 'dist')
+    .option('-o, --out <dir>', 'output folder (default: output.dir of the config, dist)')
     .option('--drafts', 'include blog posts marked as drafts')
     .option('--workers <count>', 'worker threads for Markdown and rendering (default: one per extra core, when the site is large enough; 0 for none)', parseCount)
     .option('--no-cache', 'neither read nor write the build cache (node_modules/.cache/site, or SITE_CACHE_DIR)')
@@ -61,11 +62,26 @@ export async function main(argv: readonly string[]): Promise<number> {
     .action(run(async (options) => {
       const started = performance.now();
       const workers = options.workers === undefined ? undefined : Number(options.workers);
-      const result = await buildSite({ config: options.config, drafts: Boolean(options.drafts), workers, cache: options.cache !== false });
-      const outDir = resolve(String(options.out));
+      let out = options.out === undefined ? undefined : String(options.out);
+      const result = await buildSite({
+        config: options.config,
+        drafts: Boolean(options.drafts),
+        workers,
+        cache: options.cache !== false,
+        // Before any work: an output folder that holds the project (or anything not made by a
+        // build) is refused, since the writer replaces everything in it.
+        checkConfig: (config) => {
+          out ??= relative(process.cwd(), config.dirs.output) || config.dirs.output;
+          const unsafe = checkOutputFolder(out, outputGuard(config));
+          if (unsafe) throw unsafe;
+        },
+      });
+      logWarnings(result.warnings);
+      out ??= result.config.dirs.output;
+      const outDir = resolve(out);
       const writing = performance.now();
       const precompress = options.precompress !== false && result.config.output.precompress;
-      const written = await writeSite(outDir, result.files, { cache: options.cache !== false, compress: precompress ? {} : false });
+      const written = await writeSite(out, result.files, { cache: options.cache !== false, compress: precompress ? {} : false, afterStep: killHook() });
       const now = performance.now();
       const ms = Math.round(now - started);
       const locales = result.config.localeIds.map((locale) => `${result.pages.filter((page) => page.locale === locale).length} ${locale}`).join(', ');
@@ -86,6 +102,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .action(run(async (options) => {
       const started = performance.now();
       const result = await buildSite({ config: options.config, drafts: Boolean(options.drafts) });
+      logWarnings(result.warnings);
       logResult(`ok: ${result.pages.length} pages checked in ${Math.round(performance.now() - started)} ms`);
     }));
 
@@ -108,6 +125,7 @@ export async function main(argv: readonly string[]): Promise<number> {
             portInUse: (port, next) => logWarning(`port ${port} is in use, trying ${next}`),
             built(changes, outcome) {
               logInfo(describeRebuild(changes, outcome, process.cwd()));
+              if (outcome.ok) logWarnings(outcome.warnings);
               if (options.verbose && outcome.ok) logInfo(Object.entries(outcome.timings).map(([stage, time]) => `${stage} ${time} ms`).join(' · '));
               if (!outcome.ok && outcome.errors.length) logErrors(outcome.errors, options);
               if (!outcome.ok && outcome.crash !== undefined) logCrash(outcome.crash, options);
@@ -138,15 +156,23 @@ export async function main(argv: readonly string[]): Promise<number> {
   program
     .command('serve')
     .description('serve a built site with the contact API, as in production')
-    .option('-d, --dir <dir>', 'built site folder', 'dist')
+    .option('-d, --dir <dir>', 'built site folder (default: output.dir of the config, dist)')
     .option('-p, --port <port>', 'port', parsePort, 4322)
     .option('--host <host>', 'host to listen on', '127.0.0.1')
+    .option('--trust-proxy', 'behind a reverse proxy: take the client address and scheme from X-Forwarded-For and X-Forwarded-Proto')
     .action(run(async (options) => {
       const config = await loadConfig(options.config);
-      const { server, url } = await startServer({ config, dir: resolve(String(options.dir)), port: Number(options.port), host: String(options.host) });
-      logResult(`serving ${relative(process.cwd(), resolve(String(options.dir))) || '.'} at ${url}/`);
-      await shutdownSignal().signalled;
-      await new Promise<void>((done) => server.close(() => done()));
+      const dir = options.dir === undefined ? config.dirs.output : resolve(String(options.dir));
+      const running = await startServer({ config, dir, port: Number(options.port), host: String(options.host), trustProxy: Boolean(options.trustProxy) });
+      logResult(`serving ${relative(process.cwd(), dir) || '.'} at ${running.url}/`);
+      const shutdown = shutdownSignal();
+      try {
+        await shutdown.signalled;
+        logInfo(`stopping: open requests may finish for ${serverLimits.shutdownGraceMs / 1000} s`);
+        await running.close();
+      } finally {
+        shutdown.release();
+      }
     }));
 
   try {
@@ -162,6 +188,32 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   return exitCode;
+}
+
+/** What an output folder must stay clear of: the project, the working directory, the folders the site reads and its stored data. */
+function outputGuard(config: ResolvedConfig): OutputGuard {
+  return {
+    projectRoot: config.root,
+    cwd: process.cwd(),
+    sources: [
+      { path: config.dirs.content, what: 'the content folder' },
+      { path: config.dirs.templates, what: 'the templates folder' },
+      { path: config.dirs.public, what: 'the public folder' },
+      { path: resolve(config.root, config.contact.dataDir), what: 'the stored form submissions (contact.dataDir)' },
+    ],
+  };
+}
+
+/**
+ * For the tests of interrupted builds only: `SITE_TEST_KILL_AFTER_STEP=N` kills this process with
+ * SIGKILL right after step N of the switch to the new output (see WriteOptions.afterStep).
+ */
+function killHook(): ((step: number) => void) | undefined {
+  const at = Number(process.env.SITE_TEST_KILL_AFTER_STEP);
+  if (!Number.isInteger(at) || at < 1) return undefined;
+  return (step) => {
+    if (step === at) process.kill(process.pid, 'SIGKILL');
+  };
 }
 
 function parseCount(value: string): number {

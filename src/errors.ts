@@ -20,15 +20,33 @@ export const errorCatalogue = {
   CONTENT_PARITY: { title: 'Locales out of step', hint: 'Add the key to the other locale so both languages say the same things.' },
   FRONT_MATTER: { title: 'Invalid front matter', hint: 'Front matter is YAML between two `---` lines at the very top of the file.' },
   POST_INVALID: { title: 'Invalid blog post', hint: 'A post folder is content/blog/<slug>/ with en.md and/or no.md.' },
+  MARKDOWN_LIMIT: { title: 'Markdown document too large or too deep', hint: 'Split the document, flatten the nesting, or raise the limit under markdown: in site.config.yaml.' },
+  MARKDOWN_FAILED: { title: 'Markdown could not be parsed', hint: 'Simplify the document around the place shown (deep nesting of quotes, lists or brackets).' },
+  PUBLIC_SKIPPED: { title: 'File of public/ not published', hint: 'Copy the file into public/ instead of linking to it.' },
+  ENCODING: { title: 'Not UTF-8 text', hint: 'Save the file as UTF-8 (without a byte-order mark); bytes that are not UTF-8 show as \uFFFD.' },
   TEMPLATE_BUILD: { title: 'Template does not compile', hint: 'Fix the syntax error in the template at the position shown.' },
   TEMPLATE_INVALID: { title: 'Invalid template module', hint: 'A page template exports a React component as default and a zod `content` schema.' },
   RENDER_FAILED: { title: 'Page failed to render', hint: 'The template threw while rendering; the stack (with --verbose) shows where.' },
   ASSET_BUILD: { title: 'Asset build failed', hint: 'Fix the CSS or script at the position shown.' },
   EMIT_FAILED: { title: 'Could not write the output', hint: 'Check that the output folder is writable.' },
+  OUTPUT_UNSAFE: { title: 'Output folder refused', hint: 'Pass --out with a new or empty folder, or the folder an earlier `site build` wrote.' },
+  OUTPUT_BUSY: { title: 'Output folder in use', hint: 'Wait for the other build to finish.' },
+  SERVE_FAILED: { title: 'Could not start the server', hint: 'Pass another --port or --host.' },
 } as const;
 
 /** A stable error code. */
 export type ErrorCode = keyof typeof errorCatalogue;
+
+/** Codes that mean the command was called wrongly (exit code 2) rather than that the site's input is wrong (1). */
+const usageCodes: ReadonlySet<ErrorCode> = new Set(['OUTPUT_UNSAFE']);
+
+/** The exit code for a failed command: 2 when every error is a usage error, else 1. */
+export function exitCodeOf(errors: readonly SiteError[]): 1 | 2 {
+  return errors.length > 0 && errors.every((error) => usageCodes.has(error.code)) ? 2 : 1;
+}
+
+/** Whether a problem stops the build (error) or is only reported (warning). */
+export type Severity = 'error' | 'warning';
 
 /** Where in a source file an error is. Lines and columns are 1-based. */
 export interface SourcePosition {
@@ -45,6 +63,8 @@ export interface SiteErrorOptions extends SourcePosition {
   field?: string;
   /** What to do; defaults to the catalogue's hint for the code. */
   hint?: string;
+  /** Default `error`: a warning is reported but does not fail the build. */
+  severity?: Severity;
   cause?: unknown;
 }
 
@@ -56,6 +76,7 @@ export class SiteError extends Error {
   readonly column?: number;
   readonly field?: string;
   readonly hint: string;
+  readonly severity: Severity;
 
   constructor(options: SiteErrorOptions) {
     super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -66,6 +87,7 @@ export class SiteError extends Error {
     this.column = options.column;
     this.field = options.field;
     this.hint = options.hint ?? errorCatalogue[options.code].hint;
+    this.severity = options.severity ?? 'error';
   }
 
   /** One line: `file:line:col  field  message  (hint)`. */
@@ -114,8 +136,14 @@ export function collectSiteErrors(error: unknown): SiteError[] | undefined {
   return undefined;
 }
 
-/** Throws all errors at once when there are any. */
-export function throwIfAny(errors: readonly SiteError[]): void {
+/** Throws all errors at once when there are any; warnings among them do not count. */
+export function throwIfAny(problems: readonly SiteError[]): void {
+  const errors = problems.filter((problem) => problem.severity === 'error');
   if (errors.length === 1) throw errors[0];
   if (errors.length > 1) throw new SiteErrors([...errors]);
+}
+
+/** The warnings among problems. */
+export function warningsOf(problems: readonly SiteError[]): SiteError[] {
+  return problems.filter((problem) => problem.severity === 'warning');
 }

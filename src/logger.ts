@@ -35,6 +35,11 @@ export function logErrors(errors: readonly SiteError[], options: { verbose?: boo
   process.stderr.write(`${paint(process.stderr, 31, `${errors.length} ${errors.length === 1 ? 'error' : 'errors'}`)}\n`);
 }
 
+/** Writes problems that did not stop the command, as `warning  CODE  file:line:col  field  message  (hint)`. */
+export function logWarnings(warnings: readonly SiteError[]): void {
+  for (const warning of warnings) process.stderr.write(`${paint(process.stderr, 33, 'warning')}  ${warning.code}  ${warning.format()}\n`);
+}
+
 /** Writes an unexpected failure (a bug, not bad input) to stderr. */
 export function logCrash(error: unknown, options: { verbose?: boolean } = {}): void {
   const text = error instanceof Error ? (options.verbose ? error.stack ?? error.message : error.message) : String(error);

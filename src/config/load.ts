@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import { SiteError, SiteErrors, throwIfAny } from '../errors.js';
+import { isWithin } from '../file-paths.js';
 import type { ParseYaml } from '../cache/yaml-cache.js';
 import { formatPath, locate, parseYaml, validateYaml, yamlValue, type YamlSource } from '../yaml-source.js';
 import { configSchema, type SiteConfig } from './schema.js';
@@ -17,8 +18,8 @@ export interface ResolvedConfig extends SiteConfig {
   file: string;
   /** Locale ids, the default locale first, then the others in plain string order. */
   localeIds: string[];
-  /** Absolute folders of content/, templates/ and public/. */
-  dirs: { content: string; templates: string; public: string };
+  /** Absolute folders of content/, templates/ and public/, the default output and the stored submissions. */
+  dirs: { content: string; templates: string; public: string; output: string; data: string };
 }
 
 /** Options of `loadConfig`. */
@@ -39,7 +40,9 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
   try {
     text = await readFile(absolute, 'utf8');
   } catch (cause) {
-    throw new SiteError({ code: 'CONFIG_NOT_FOUND', message: `cannot read ${file}`, file, cause });
+    const code = (cause as NodeJS.ErrnoException).code;
+    const why = code === 'EISDIR' ? ': it is a folder, not a file' : code === 'ENOENT' ? ': there is no such file' : code === 'EACCES' ? ': permission denied' : '';
+    throw new SiteError({ code: 'CONFIG_NOT_FOUND', message: `cannot read ${file}${why}`, file, cause });
   }
   const root = dirname(absolute);
   // Parsed once: the templates folder it names is read from the same document.
@@ -65,8 +68,38 @@ function resolveConfig({ source, errors: syntaxErrors }: ReturnType<typeof parse
   const localeIds = Object.keys(data.locales).sort((a, b) =>
     a === data.site.defaultLocale ? -1 : b === data.site.defaultLocale ? 1 : a < b ? -1 : a > b ? 1 : 0,
   );
-  const dirs = { content: resolve(root, data.paths.content), templates: resolve(root, data.paths.templates), public: resolve(root, data.paths.public) };
+  const dirs = {
+    content: resolve(root, data.paths.content),
+    templates: resolve(root, data.paths.templates),
+    public: resolve(root, data.paths.public),
+    output: resolve(root, data.output.dir),
+    data: resolve(root, data.contact.dataDir),
+  };
+  throwIfAny(checkFolders(dirs, source));
   return { ...data, root, file: source.file, localeIds, dirs };
+}
+
+/**
+ * Stored submissions must stay out of the output (they would be published, and the next build
+ * would delete them) and out of the folders the site is built from.
+ */
+function checkFolders(dirs: ResolvedConfig['dirs'], source: YamlSource): SiteError[] {
+  const places = [
+    { dir: dirs.output, what: 'the output folder (output.dir)' },
+    { dir: dirs.content, what: 'the content folder' },
+    { dir: dirs.templates, what: 'the templates folder' },
+    { dir: dirs.public, what: 'the public folder' },
+  ];
+  const place = places.find((candidate) => isWithin(dirs.data, candidate.dir) || isWithin(candidate.dir, dirs.data));
+  if (!place) return [];
+  return [new SiteError({
+    code: 'CONFIG_INVALID',
+    message: `contact.dataDir overlaps ${place.what}: submissions would be published or deleted by the next build`,
+    file: source.file,
+    field: 'contact.dataDir',
+    hint: 'Keep submissions in a folder of their own, such as data (listed in .gitignore).',
+    ...locate(source, ['contact', 'dataDir']),
+  })];
 }
 
 /** The checks that span several fields; each error points at the line that is wrong. */

@@ -13,6 +13,9 @@ const sitePath = z
 const routePath = z
   .string()
   .regex(/^\/(?:(?:[a-z0-9-]+|\{slug\})(?:\/(?:[a-z0-9-]+|\{slug\}))*)?$/, 'start with "/", use lowercase segments, no trailing slash');
+/** A web address a page links to: http or https only (`javascript:` or `data:` would run in the visitor's browser). */
+const webUrl = z.url({ protocol: /^https?$/, error: 'use an http:// or https:// address' });
+
 /** Text given once per locale, e.g. `{ en: Repairers, no: Reparatører }`. */
 const perLocale = z.record(localeId, z.string().min(1));
 
@@ -106,17 +109,21 @@ export const configSchema = z.strictObject({
     address: z.strictObject({ street: z.string(), postalCode: z.string(), city: z.string(), country: z.string().length(2) }),
     orgNumber: z.string(),
     email: z.email(),
-    social: z.strictObject({ linkedin: z.url(), instagram: z.url() }),
+    social: z.strictObject({ linkedin: webUrl, instagram: webUrl }),
     openingHours: z.strictObject({ days: z.array(weekday).min(1), opens: clock, closes: clock, timeZone: z.string() }),
   }),
   contact: z
     .strictObject({
-      endpoint: z.string().default('/api/contact').describe('Where the contact form posts; any form service works'),
+      endpoint: z
+        .string()
+        .regex(/^(\/[^\s]*|https?:\/\/[^\s]+)$/, 'use a path such as /api/contact or an http(s):// address')
+        .default('/api/contact')
+        .describe('Where the contact form posts; any form service works'),
       dataDir: z.string().default('data').describe('Folder where `site serve` stores submissions'),
     })
     .prefault({}),
   booking: z.strictObject({
-    url: z.url().describe('External booking page for 30-minute meetings'),
+    url: webUrl.describe('External booking page for 30-minute meetings'),
     minutes: z.number().int().positive().default(30),
   }),
   roi: z.strictObject({
@@ -130,6 +137,7 @@ export const configSchema = z.strictObject({
   }),
   output: z
     .strictObject({
+      dir: z.string().min(1).default('dist').describe('Folder `site build` writes the site into, relative to this file (`--out` overrides it)'),
       precompress: z
         .boolean()
         .default(true)
@@ -137,6 +145,13 @@ export const configSchema = z.strictObject({
     })
     .prefault({})
     .describe('What `site build` writes besides the pages'),
+  markdown: z
+    .strictObject({
+      maxBytes: z.number().int().positive().default(256 * 1024).describe('Largest Markdown document (post or page copy) in bytes; parsing time grows quickly past this'),
+      maxNesting: z.number().int().positive().max(1000).default(32).describe('Deepest nesting of block quotes and lists in a Markdown document'),
+    })
+    .prefault({})
+    .describe('Bounds on Markdown documents, checked before they are parsed'),
   robots: z
     .strictObject({ disallow: z.array(sitePath).default([]).describe('Paths crawlers are asked to skip') })
     .prefault({}),

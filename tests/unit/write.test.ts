@@ -1,9 +1,9 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeSite, type OutputFiles } from '../../src/emit/write';
+import { recoverOutput, writeSite, type OutputFiles } from '../../src/emit/write';
 
 const page = (text: string) => `<!DOCTYPE html><html><body>${`<p>${text}</p>`.repeat(40)}</body></html>\n`;
 
@@ -32,8 +32,8 @@ describe('writeSite', () => {
 
   it('writes a new folder whole, with siblings, and nothing beside it', async () => {
     const report = await writeSite(`${out}/`, first, { cache: false });
-    expect(listFiles(out)).toEqual(['blog/a/index.html', 'blog/a/index.html.br', 'blog/a/index.html.gz', 'blog/b/index.html', 'blog/b/index.html.br', 'blog/b/index.html.gz', 'index.html', 'index.html.br', 'index.html.gz', 'robots.txt']);
-    expect(report).toEqual({ files: 10, written: 10, removed: 0 });
+    expect(listFiles(out)).toEqual(['.site-output', 'blog/a/index.html', 'blog/a/index.html.br', 'blog/a/index.html.gz', 'blog/b/index.html', 'blog/b/index.html.br', 'blog/b/index.html.gz', 'index.html', 'index.html.br', 'index.html.gz', 'robots.txt']);
+    expect(report).toEqual({ files: 11, written: 11, removed: 0 });
     expect(readdirSync(root)).toEqual(['dist']);
   });
 
@@ -49,8 +49,8 @@ describe('writeSite', () => {
       ['robots.txt', 'User-agent: *\n'],
     ]);
     const report = await writeSite(`${out}/`, second, { cache: false, compress: false });
-    expect(report).toEqual({ files: 4, written: 2, removed: 2 });
-    expect(listFiles(out)).toEqual(['blog/a/index.html', 'blog/c/index.html', 'index.html', 'robots.txt']);
+    expect(report).toEqual({ files: 5, written: 2, removed: 2 });
+    expect(listFiles(out)).toEqual(['.site-output', 'blog/a/index.html', 'blog/c/index.html', 'index.html', 'robots.txt']);
     expect(existsSync(join(out, 'blog/b'))).toBe(false);
     expect(readFileSync(join(out, 'index.html'), 'utf8')).toBe(page('home, edited'));
     const after = statSync(join(out, 'blog/a/index.html'));
@@ -68,7 +68,7 @@ describe('writeSite', () => {
   it('replaces the folder whole when a file must become a folder', async () => {
     await writeSite(out, new Map([['about', 'a file'], ['index.html', page('home')]]), { cache: false, compress: false });
     await writeSite(out, new Map([['about/index.html', page('about')], ['index.html', page('home')]]), { cache: false, compress: false });
-    expect(listFiles(out)).toEqual(['about/index.html', 'index.html']);
+    expect(listFiles(out)).toEqual(['.site-output', 'about/index.html', 'index.html']);
     expect(readdirSync(root)).toEqual(['dist']);
   });
 
@@ -78,5 +78,138 @@ describe('writeSite', () => {
     const failing: OutputFiles = new Map([...first, ['index.html', page('new home')], [`${'x'.repeat(300)}.html`, page('name too long')]]);
     await expect(writeSite(out, failing, { cache: false, compress: false })).rejects.toThrow(/ENAMETOOLONG/);
     expect(listFiles(out).map((path) => [path, readFileSync(join(out, path), 'utf8')])).toEqual(before);
+  });
+
+  it('refuses a folder it did not write, and a file, leaving both exactly as they were', async () => {
+    mkdirSync(out);
+    writeFileSync(join(out, 'thesis.tex'), 'years of work');
+    await expect(writeSite(out, first, { cache: false })).rejects.toMatchObject({ code: 'OUTPUT_UNSAFE', message: expect.stringContaining('1 entry that site build did not write') });
+    expect(listFiles(out)).toEqual(['thesis.tex']);
+    const file = join(root, 'notes.txt');
+    writeFileSync(file, 'keep me');
+    await expect(writeSite(file, first, { cache: false })).rejects.toMatchObject({ code: 'OUTPUT_UNSAFE', message: expect.stringContaining('it is a file, not a folder') });
+    expect(readFileSync(file, 'utf8')).toBe('keep me');
+    expect(readdirSync(root).sort()).toEqual(['dist', 'notes.txt']);
+  });
+
+  it('names the path and what to do when the file system refuses a write', async () => {
+    writeFileSync(join(root, 'blocker'), 'a file where a folder should be');
+    const failure = await writeSite(join(root, 'blocker', 'dist'), first, { cache: false }).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: 'EMIT_FAILED', message: expect.stringMatching(/cannot write .*blocker.*: a file is where a folder should go \((ENOTDIR|EEXIST)\)/) });
+    expect(readFileSync(join(root, 'blocker'), 'utf8')).toBe('a file where a folder should be');
+  });
+
+  it('takes over the lock of a build that was killed, and refuses one held by a running process', async () => {
+    await writeSite(out, first, { cache: false, compress: false });
+    writeFileSync(join(root, '.dist.site-lock'), '2147483646\n');
+    await writeSite(out, new Map([...first, ['index.html', page('after a killed build')]]), { cache: false, compress: false });
+    expect(readFileSync(join(out, 'index.html'), 'utf8')).toBe(page('after a killed build'));
+    writeFileSync(join(root, '.dist.site-lock'), `${process.ppid}\n`);
+    await expect(writeSite(out, first, { cache: false, compress: false })).rejects.toMatchObject({ code: 'OUTPUT_BUSY' });
+    expect(readFileSync(join(out, 'index.html'), 'utf8')).toBe(page('after a killed build'));
+  });
+});
+
+/** Every file of a folder with its contents, the marker included. */
+function snapshot(dir: string): [string, string][] {
+  return listFiles(dir).map((path) => [path, readFileSync(join(dir, path), 'utf8')]);
+}
+
+class Interrupted extends Error {}
+
+describe('a write interrupted at any step', () => {
+  let root: string;
+  let out: string;
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'site-interrupt-'));
+    out = join(root, 'dist');
+  });
+  afterEach(() => rm(root, { recursive: true, force: true }));
+
+  const before: OutputFiles = new Map([
+    ['index.html', page('home')],
+    ['blog/a/index.html', page('a')],
+    ['blog/b/index.html', page('b')],
+    ['old/only/index.html', page('removed later')],
+  ]);
+  const after: OutputFiles = new Map([
+    ['index.html', page('home, new')],
+    ['blog/a/index.html', page('a')],
+    ['blog/b/index.html', page('b, new')],
+    ['blog/c/index.html', page('c')],
+    ['new/deep/folder/index.html', page('new')],
+  ]);
+
+  /**
+   * Writes `next` over `previous`, stopping at step `at` the way a kill does (nothing after it
+   * runs, the journal stays), then recovers as the next build or `site serve` would. Returns
+   * which site the folder then is, or "done" when the write has fewer steps.
+   */
+  async function interruptAt(previous: OutputFiles, next: OutputFiles, at: number): Promise<'old' | 'new' | 'done'> {
+    await rm(root, { recursive: true, force: true });
+    mkdirSync(root);
+    await writeSite(out, previous, { cache: false, compress: false });
+    const old = snapshot(out);
+    await writeSite(join(root, 'expected'), next, { cache: false, compress: false });
+    const wanted = snapshot(join(root, 'expected'));
+    await rm(join(root, 'expected'), { recursive: true });
+    const stop = (step: number) => {
+      if (step === at) throw new Interrupted();
+    };
+    const outcome = await writeSite(out, next, { cache: false, compress: false, afterStep: stop }).then(() => 'done' as const, (error: unknown) => {
+      if (!(error instanceof Interrupted)) throw error;
+      return 'interrupted' as const;
+    });
+    if (outcome === 'done') return 'done';
+    recoverOutput(out);
+    const now = snapshot(out);
+    expect(readdirSync(root), `step ${at}: leftovers beside the output`).toEqual(['dist']);
+    if (JSON.stringify(now) === JSON.stringify(old)) return 'old';
+    expect(now, `step ${at}: a mix of the two sites`).toEqual(wanted);
+    return 'new';
+  }
+
+  it('updating in place: the folder is always the old or the new site once recovered', async () => {
+    const seen: string[] = [];
+    for (let step = 1; step < 50; step++) {
+      const state = await interruptAt(before, after, step);
+      if (state === 'done') break;
+      seen.push(state);
+    }
+    // Journal written, 4 files renamed, 1 removed: every one of those steps was interrupted once.
+    expect(seen).toEqual(['new', 'new', 'new', 'new', 'new', 'new']);
+  });
+
+  it('replacing the folder whole: never missing, never two copies beside it', async () => {
+    const fileThenFolder: OutputFiles = new Map([['index.html', page('home')], ['about', 'a file']]);
+    const folderNow: OutputFiles = new Map([['index.html', page('home')], ['about/index.html', page('about')]]);
+    const seen: string[] = [];
+    for (let step = 1; step < 10; step++) {
+      const state = await interruptAt(fileThenFolder, folderNow, step);
+      if (state === 'done') break;
+      seen.push(state);
+    }
+    expect(seen).toEqual(['new', 'new', 'new']);
+  });
+
+  it('clears what a build killed before its journal left: temporary files and staging folders', async () => {
+    await writeSite(out, before, { cache: false, compress: false });
+    const old = snapshot(out);
+    mkdirSync(join(root, '.dist.staging-123-abcd1234'));
+    writeFileSync(join(root, '.dist.staging-123-abcd1234', 'index.html'), 'half');
+    writeFileSync(join(root, '.dist.site-journal'), JSON.stringify({ version: 1, kind: 'update', phase: 'write', suffix: '.site-1-deadbeef.tmp', changed: ['index.html'], created: [], removals: [], emptied: [] }));
+    writeFileSync(join(out, 'index.html.site-1-deadbeef.tmp'), 'half a page');
+    expect(recoverOutput(out)).toBe('back');
+    expect(snapshot(out)).toEqual(old);
+    expect(readdirSync(root)).toEqual(['dist']);
+  });
+
+  it('serves through a symlinked output folder by writing into the folder it leads to', async () => {
+    const real = join(root, 'real-dist');
+    await writeSite(real, before, { cache: false, compress: false });
+    symlinkSync(real, out);
+    await writeSite(out, after, { cache: false, compress: false });
+    expect(statSync(out).isDirectory()).toBe(true);
+    expect(readFileSync(join(real, 'blog/c/index.html'), 'utf8')).toBe(page('c'));
   });
 });
