@@ -10,14 +10,16 @@ import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
+import { generatorRoot } from '../cache/disk-cache.js';
 import { throwIfAny } from '../errors.js';
 import { pathRules } from '../routes/pages.js';
 import { createContactHandler } from '../serve/contact.js';
-import { contactResultPage } from '../serve/server.js';
-import { createStaticHandler, memorySource, type StaticSource } from '../serve/static.js';
+import { isAllowedHost } from '../serve/request.js';
+import { contactResultPage, listenError } from '../serve/server.js';
+import { createStaticHandler, etagOf, memorySource, type StaticSource } from '../serve/static.js';
 import { devClientScript, devClientStyles } from './client.js';
 import { createEventHub, type DevEvent } from './events.js';
-import { describeProblems, injectDevClient, renderErrorPage, renderOverlay, type OverlayProblem } from './overlay.js';
+import { describeProblems, injectDevClient, renderErrorPage, renderOverlay, withoutAbsolutePaths, type OverlayProblem } from './overlay.js';
 import { createDevBuilder, type DevBuilder, type FileChange, type RebuildOutcome } from './rebuild.js';
 import { watchInputs } from './watch.js';
 
@@ -71,7 +73,7 @@ async function listen(server: Server, port: number, host: string, attempts: numb
       return typeof address === 'object' && address ? address.port : candidate;
     } catch (error) {
       const taken = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
-      if (!taken || port === 0 || candidate - port + 1 >= attempts || candidate >= 65535) throw error;
+      if (!taken || port === 0 || candidate - port + 1 >= attempts || candidate >= 65535) throw listenError(error as NodeJS.ErrnoException, host, candidate);
       onTaken(candidate, candidate + 1);
     }
   }
@@ -118,7 +120,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       else if (files.length) send({ name: 'reload', data: { build, files: files.length > 500 ? null : files, urls: outcome.urls.length > 500 ? [] : outcome.urls } });
       else if (wasFailing) send({ name: 'fixed', data: { build } });
     } else {
-      problems = describeProblems(outcome.errors, outcome.crash, readSource);
+      problems = describeProblems(outcome.errors, outcome.crash, readSource).map((problem) => withoutAbsolutePaths(problem, [process.cwd(), generatorRoot()]));
       overlay = renderOverlay(problems);
       send({ name: 'problem', data: { build, overlay } });
     }
@@ -142,7 +144,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       if (!file || !path.endsWith('.html')) return file;
       const html = injectDevClient(await file.text(), { build, file: path, overlay });
       const bytes = Buffer.from(html);
-      return { size: bytes.byteLength, version: html, pipe: (response) => response.end(bytes), bytes: async () => bytes, text: async () => html };
+      return { size: bytes.byteLength, version: html, etag: etagOf(bytes), pipe: (response) => response.end(bytes), bytes: async () => bytes, text: async () => html };
     },
   };
   let statics: { config: ResolvedConfig; handle: Awaited<ReturnType<typeof createStaticHandler>> } | undefined;
@@ -154,9 +156,12 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   };
   let contact: { dataDir: string; handle: ReturnType<typeof createContactHandler> } | undefined;
   const contactHandler = (config: ResolvedConfig) => {
-    const dataDir = resolve(config.root, config.contact.dataDir);
+    const dataDir = config.dirs.data;
     if (contact?.dataDir !== dataDir) {
-      contact = { dataDir, handle: createContactHandler({ dataDir, resultPage: (locale, outcome) => contactResultPage(builder.config ?? config, locale, outcome) }) };
+      contact = {
+        dataDir,
+        handle: createContactHandler({ dataDir, allowedOrigins: [config.site.origin], resultPage: (locale, outcome) => contactResultPage(builder.config ?? config, locale, outcome) }),
+      };
     }
     return contact.handle;
   };
@@ -166,6 +171,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     response.end(body);
   };
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    // Everything here (sources in the overlay, the contact endpoint) is for this machine only.
+    if (!isAllowedHost(request.headers.host, [options.host])) {
+      return answer(response, 403, 'text/plain; charset=utf-8', 'This host name is not allowed: open the dev server by the address site dev printed.');
+    }
     const path = (request.url ?? '/').split(/[?#]/, 1)[0]!;
     if (path === '/__site/events') return hub.connect(request, response, { name: 'state', data: { build, overlay: overlay ?? null } });
     if (path === '/__site/dev-client.js') return answer(response, 200, 'text/javascript; charset=utf-8', devClientScript);

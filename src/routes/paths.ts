@@ -55,8 +55,11 @@ export function fromUrl(url: string): string | undefined {
     return undefined;
   }
   if (!path.startsWith('/') || path.split('/').some((segment) => segment === '..' || segment === '.')) return undefined;
-  const trimmed = path.replace(/\/+$/, '');
-  return trimmed === '' ? '/' : trimmed;
+  // A loop, not /\/+$/: that regex retries from every slash of a long run (quadratic), and a
+  // request line of 16,000 slashes took 350 ms of CPU.
+  let end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === 47) end--;
+  return end === 0 ? '/' : path.slice(0, end);
 }
 
 /** Joins the origin and a URL into an absolute URL. */

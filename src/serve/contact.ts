@@ -1,13 +1,16 @@
 /**
  * `POST /api/contact`: the contact form's server side. JSON (from the hydrated form) or a plain
- * form POST (without script); validated with the shared schema; at most 32 KB; at most 5
- * submissions a minute per address; each accepted submission appended as one JSON line and
- * flushed to disk before the answer. Appends are serialised, so lines never interleave.
+ * form POST (without script), from a page of this site only (Origin / Sec-Fetch-Site); at most
+ * 32 KB, read no further; decoded in the charset it declares; validated with the shared schema.
+ * At most 5 stored submissions a minute per client. Each accepted submission is appended as one
+ * JSON line and flushed to disk before the answer (see jsonl-store.ts).
  */
-import { mkdir, open } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { honeypotField, validateContact } from '../islands/contact-schema.js';
+import { createJsonLinesStore, type StoreFileSystem } from './jsonl-store.js';
+import { createRateLimiter } from './rate-limit.js';
+import { BodyTooLarge, clientAddress, contentType, decoderFor, isSameOrigin, parseFormBody, readBody } from './request.js';
 
 /** Options of the contact handler. */
 export interface ContactHandlerOptions {
@@ -15,97 +18,70 @@ export interface ContactHandlerOptions {
   dataDir: string;
   /** Where a plain form POST lands: the thank-you or error page of a locale. */
   resultPage(locale: string, outcome: 'sent' | 'failed'): string;
+  /** Origins whose pages may post (the site's `site.origin`); the origin the request was sent to is always allowed. */
+  allowedOrigins?: readonly string[];
+  /** Take the client's address from `X-Forwarded-For` (only behind a proxy that sets it). */
+  trustProxy?: boolean;
   maxBytes?: number;
-  /** Submissions per address per window. */
+  /** Stored submissions per client per window. */
   rateLimit?: number;
   rateWindowMs?: number;
+  /** Clients the rate limiter remembers at most. */
+  maxClients?: number;
   now?: () => number;
+  /** File operations of the store (tests inject failures). */
+  fileSystem?: StoreFileSystem;
 }
 
-class BodyTooLarge extends Error {}
-
-async function readBody(request: IncomingMessage, maxBytes: number): Promise<string> {
-  const declared = Number(request.headers['content-length'] ?? 0);
-  if (declared > maxBytes) throw new BodyTooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) throw new BodyTooLarge();
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
+/** The file contact submissions are stored in, inside the data folder. */
+export const contactSubmissionsFile = 'contact-submissions.jsonl';
 
 /** Creates the handler; `handle` answers POST requests to the contact endpoint. */
 export function createContactHandler(options: ContactHandlerOptions) {
   const maxBytes = options.maxBytes ?? 32 * 1024;
-  const limit = options.rateLimit ?? 5;
   const windowMs = options.rateWindowMs ?? 60_000;
   const now = options.now ?? Date.now;
-  const recent = new Map<string, number[]>();
-  const file = join(options.dataDir, 'contact-submissions.jsonl');
-  let queue: Promise<unknown> = Promise.resolve();
+  const limiter = createRateLimiter({ limit: options.rateLimit ?? 5, windowMs, maxKeys: options.maxClients, now });
+  const store = createJsonLinesStore(join(options.dataDir, contactSubmissionsFile), { fileSystem: options.fileSystem });
+  const allowedOrigins = options.allowedOrigins ?? [];
 
-  const append = (line: string) => {
-    const write = queue.then(async () => {
-      await mkdir(options.dataDir, { recursive: true });
-      const handle = await open(file, 'a');
-      try {
-        await handle.write(line);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-    });
-    queue = write.catch(() => undefined);
-    return write;
-  };
-
-  const allow = (address: string) => {
-    const time = now();
-    const times = (recent.get(address) ?? []).filter((stamp) => time - stamp < windowMs);
-    if (times.length >= limit) {
-      recent.set(address, times);
-      return false;
-    }
-    times.push(time);
-    recent.set(address, times);
-    return true;
-  };
-
-  return async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const isForm = String(request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+  const handle = async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers });
       response.end(JSON.stringify(body));
     };
+    const { type, charset } = contentType(request);
+    const isForm = type === 'application/x-www-form-urlencoded';
+    if (!isSameOrigin(request, allowedOrigins, options)) {
+      json(403, { error: 'cross_origin' });
+      return;
+    }
+    if (!isForm && type !== 'application/json') {
+      json(415, { error: 'unsupported_media_type', accepted: ['application/json', 'application/x-www-form-urlencoded'] });
+      return;
+    }
+    const decoder = decoderFor(charset);
+    if (!decoder) {
+      json(415, { error: 'unsupported_charset', charset });
+      return;
+    }
     let fields: Record<string, unknown>;
     try {
-      const text = await readBody(request, maxBytes);
-      fields = isForm ? Object.fromEntries(new URLSearchParams(text)) : (JSON.parse(text) as Record<string, unknown>);
+      const body = await readBody(request, response, maxBytes);
+      fields = isForm ? parseFormBody(body, decoder) : (JSON.parse(decoder.decode(body)) as Record<string, unknown>);
       if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw new SyntaxError('not an object');
     } catch (error) {
-      if (error instanceof BodyTooLarge) {
-        json(413, { error: 'payload_too_large', maxBytes });
-        request.resume();
-        return;
-      }
+      if (error instanceof BodyTooLarge) return;
       json(400, { error: 'invalid_body' });
       return;
     }
     const locale = typeof fields.locale === 'string' && /^[a-z]{2,3}$/.test(fields.locale) ? fields.locale : 'en';
-    const finish = (status: number, body: unknown, outcome: 'sent' | 'failed') => {
+    const finish = (status: number, body: unknown, outcome: 'sent' | 'failed', headers: Record<string, string> = {}) => {
       if (isForm) {
         response.writeHead(303, { location: options.resultPage(locale, outcome), 'cache-control': 'no-store' });
         response.end();
-      } else json(status, body);
+      } else json(status, body, headers);
     };
-    if (!allow(request.socket.remoteAddress ?? 'unknown')) {
-      if (isForm) finish(429, {}, 'failed');
-      else json(429, { error: 'too_many_requests' }, { 'retry-after': String(Math.ceil(windowMs / 1000)) });
-      return;
-    }
     if (typeof fields[honeypotField] === 'string' && fields[honeypotField] !== '') {
       finish(201, { ok: true }, 'sent');
       return;
@@ -116,12 +92,20 @@ export function createContactHandler(options: ContactHandlerOptions) {
       finish(400, { error: 'invalid_fields', fields: checked.fieldErrors }, 'failed');
       return;
     }
+    const client = clientAddress(request, options);
+    const wait = limiter.retryAfter(client);
+    if (wait > 0) {
+      finish(429, { error: 'too_many_requests' }, 'failed', { 'retry-after': String(Math.ceil(wait / 1000)) });
+      return;
+    }
+    limiter.hit(client);
     try {
-      await append(`${JSON.stringify({ receivedAt: new Date(now()).toISOString(), ...checked.data })}\n`);
+      await store.append({ receivedAt: new Date(now()).toISOString(), ...checked.data });
     } catch {
-      finish(500, { error: 'storage_failed' }, 'failed');
+      finish(503, { error: 'storage_failed' }, 'failed', { 'retry-after': '60' });
       return;
     }
     finish(201, { ok: true }, 'sent');
   };
+  return Object.assign(handle, { limiter });
 }

@@ -1,7 +1,17 @@
-/** `site serve`: the built site plus the small API a static host cannot provide. */
-import { createServer, type Server } from 'node:http';
-import { resolve } from 'node:path';
+/**
+ * `site serve`: the built site plus the small API a static host cannot provide. A request passes
+ * named steps: the URL length cap, the site's security headers (on every answer, redirects and
+ * API answers included), the API endpoints, then the static files. Slow clients are cut off
+ * (header and request timeouts), connections are capped, and `close` stops accepting, lets open
+ * requests finish for a grace period and then ends the rest.
+ */
+import { existsSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
+import { SiteError } from '../errors.js';
+import { isWithin } from '../file-paths.js';
+import { recoverOutput } from '../emit/write.js';
 import { pathRules } from '../routes/pages.js';
 import { localizePath, toUrl } from '../routes/paths.js';
 import { createContactHandler } from './contact.js';
@@ -14,6 +24,44 @@ export interface ServeOptions {
   dir: string;
   port: number;
   host: string;
+  /** Believe X-Forwarded-For / X-Forwarded-Proto (only behind a reverse proxy that sets them). */
+  trustProxy?: boolean;
+  /** Limits against slow or many clients (defaults: `serverLimits`). */
+  limits?: Partial<ServerLimits>;
+}
+
+/** Time and connection limits of the server. */
+export interface ServerLimits {
+  /** Time a client has to send the request headers. */
+  headersTimeoutMs: number;
+  /** Time a client has to send the whole request, body included. */
+  requestTimeoutMs: number;
+  /** Idle time after which a kept-alive connection is closed. */
+  keepAliveTimeoutMs: number;
+  /** Open connections at most; more are refused until some close. */
+  maxConnections: number;
+  /** After `close`, how long open requests may still finish. */
+  shutdownGraceMs: number;
+  /** Longest request target (path and query) answered; longer ones get 414. */
+  maxUrlLength: number;
+}
+
+/** The default limits: generous for people, short for slowloris-style clients. */
+export const serverLimits: ServerLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 1_000,
+  shutdownGraceMs: 10_000,
+  maxUrlLength: 8 * 1024,
+};
+
+/** A running server. */
+export interface RunningServer {
+  server: Server;
+  url: string;
+  /** Stops accepting, closes idle connections, waits for open requests up to the grace period, then ends the rest. */
+  close(): Promise<void>;
 }
 
 /** Where a plain form POST lands after the contact endpoint: "/contactus/sent/", "/no/contactus/failed/". */
@@ -22,29 +70,102 @@ export function contactResultPage(config: ResolvedConfig, locale: string, outcom
   return toUrl(localizePath(`/contactus/${outcome}`, known, pathRules(config)));
 }
 
+type Step = (request: IncomingMessage, response: ServerResponse, next: () => Promise<void>) => Promise<void>;
+
+/** Answers a request target longer than the limit with 414, before anything parses it. */
+export function rejectLongUrl(maxUrlLength: number): Step {
+  return async (request, response, next) => {
+    if ((request.url ?? '').length <= maxUrlLength) return next();
+    response.writeHead(414, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
+    response.end('URI too long');
+  };
+}
+
+/** Runs the steps in order; each calls `next` to hand the request on. */
+export function chain(steps: readonly Step[]): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
+  return (request, response) => {
+    const run = (index: number): Promise<void> => (index < steps.length ? steps[index]!(request, response, () => run(index + 1)) : Promise.resolve());
+    return run(0);
+  };
+}
+
 /** Starts the server; resolves once it listens. */
-export async function startServer(options: ServeOptions): Promise<{ server: Server; url: string }> {
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const { config } = options;
+  const limits = { ...serverLimits, ...options.limits };
+  const dataDir = config.dirs.data;
+  if (isWithin(dataDir, options.dir)) {
+    throw new SiteError({
+      code: 'OUTPUT_UNSAFE',
+      message: `refusing to serve ${options.dir}: it holds the stored form submissions (${dataDir}), which would be public`,
+      hint: 'Serve the folder `site build` wrote, and keep contact.dataDir outside it.',
+    });
+  }
+  // A build killed while switching the folder is finished first, so no visitor sees a mix.
+  recoverOutput(options.dir);
+  if (!existsSync(join(options.dir, 'index.html'))) {
+    throw new SiteError({ code: 'SERVE_FAILED', message: `${options.dir} holds no built site (no index.html)`, hint: 'Run `site build` first, or pass the folder it wrote with --dir.' });
+  }
   const rules = pathRules(config);
   const serveStatic = await createStaticHandler(options.dir, { localePrefixes: Object.values(rules.prefixes).filter(Boolean), compressMissing: true });
   const contact = createContactHandler({
-    dataDir: resolve(config.root, config.contact.dataDir),
+    dataDir,
+    allowedOrigins: [config.site.origin],
+    trustProxy: options.trustProxy,
     resultPage: (locale, outcome) => contactResultPage(config, locale, outcome),
   });
   const endpoint = config.contact.endpoint;
-  const server = createServer((request, response) => {
+
+  const securityHeaders: Step = async (request, response, next) => {
+    for (const [name, value] of await serveStatic.headersOf('/')) response.setHeader(name, value);
+    return next();
+  };
+  const api: Step = async (request, response, next) => {
     const path = (request.url ?? '/').split('?', 1)[0];
-    const work = request.method === 'POST' && path === endpoint ? contact(request, response) : serveStatic(request, response);
-    work.catch(() => {
+    if (request.method === 'POST' && path === endpoint) return contact(request, response);
+    return next();
+  };
+  const files: Step = (request, response) => serveStatic(request, response);
+  const handle = chain([securityHeaders, rejectLongUrl(limits.maxUrlLength), api, files]);
+
+  const server = createServer({ connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs) }, (request, response) => {
+    handle(request, response).catch(() => {
       if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
       response.end('Internal server error');
     });
   });
+  server.headersTimeout = limits.headersTimeoutMs;
+  server.requestTimeout = limits.requestTimeoutMs;
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  server.maxConnections = limits.maxConnections;
+
   await new Promise<void>((resolvePromise, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) => reject(listenError(error, options.host, options.port)));
     server.listen(options.port, options.host, () => resolvePromise());
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
-  return { server, url: `http://${options.host}:${port}` };
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return { server, url: `http://${host}:${port}`, close: () => closeGracefully(server, limits.shutdownGraceMs) };
+}
+
+/** A listen failure as a SiteError that says what to do (the port is taken, or not ours to take). */
+export function listenError(error: NodeJS.ErrnoException, host: string, port: number): unknown {
+  if (error.code === 'EADDRINUSE') return new SiteError({ code: 'SERVE_FAILED', message: `port ${port} on ${host} is already in use`, hint: 'Stop the other server, or pass another --port.' });
+  if (error.code === 'EACCES') return new SiteError({ code: 'SERVE_FAILED', message: `not allowed to listen on port ${port}`, hint: 'Ports below 1024 need privileges: pass a --port above 1024.' });
+  if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') return new SiteError({ code: 'SERVE_FAILED', message: `${host} is not an address of this machine`, hint: 'Pass --host 127.0.0.1, or the address of one of its network interfaces.' });
+  return error;
+}
+
+/** Stops accepting, closes idle connections, and ends the connections still open after `graceMs`. */
+export function closeGracefully(server: Server, graceMs: number): Promise<void> {
+  return new Promise<void>((resolvePromise) => {
+    const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+    timer.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolvePromise();
+    });
+    server.closeIdleConnections();
+  });
 }

@@ -1,16 +1,20 @@
 /**
  * Serves a built site the way a static host does: "/x/" from "x/index.html", "/x" redirected to
  * "/x/" when that folder exists, the 404 page of the path's language with status 404, the headers
- * of `_headers`, long caching for hashed assets, and the build's precompressed brotli or gzip
- * sibling of a file when the client accepts it (or, for `site serve` of a site built without
- * siblings, the file compressed here once). The files come from a folder (`site serve`) or
- * from memory (`site dev`) through one `StaticSource`, so both answer alike.
+ * of `_headers`, long caching for hashed assets, validators (ETag, Last-Modified) answered with
+ * 304, and the build's precompressed brotli or gzip sibling of a file when the client accepts it
+ * (or, for `site serve` of a site built without siblings, the file compressed here once). The
+ * files come from a folder (`site serve`) or from memory (`site dev`) through one
+ * `StaticSource`, so both answer alike. Dot-files and dot-folders (but `/.well-known/`) are never
+ * served, and neither is anything a symbolic link leads to outside the folder.
  */
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, resolve, sep } from 'node:path';
 import { compressText, precompressedCodings } from '../emit/compress.js';
+import { isWithin } from '../file-paths.js';
 import { fromUrl } from '../routes/paths.js';
 
 const contentTypes: Record<string, string> = {
@@ -24,9 +28,23 @@ const contentTypes: Record<string, string> = {
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
   '.webp': 'image/webp',
+  '.avif': 'image/avif',
   '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
   '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.otf': 'font/otf',
+  '.pdf': 'application/pdf',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
+  '.ics': 'text/calendar; charset=utf-8',
+  '.csv': 'text/csv; charset=utf-8',
+  '.mp4': 'video/mp4',
+  '.webm': 'video/webm',
+  '.mp3': 'audio/mpeg',
+  '.wasm': 'application/wasm',
   '.map': 'application/json; charset=utf-8',
 };
 
@@ -55,7 +73,8 @@ function accepts(header: string, coding: string): boolean {
   });
 }
 
-function headersFor(rules: HeaderRules, path: string): [string, string][] {
+/** The headers `_headers` gives a URL path. */
+export function headersFor(rules: HeaderRules, path: string): [string, string][] {
   return rules
     .filter((rule) => (rule.pattern.endsWith('*') ? path.startsWith(rule.pattern.slice(0, -1)) : path === rule.pattern))
     .flatMap((rule) => rule.headers);
@@ -66,6 +85,10 @@ export interface StaticFile {
   size: number;
   /** Stays equal while the file is unchanged (keys the parsed `_headers`). */
   version: unknown;
+  /** The entity tag of this version of the file (quoted, as sent). */
+  etag: string;
+  /** When the file last changed (ms since the epoch), when the source knows. */
+  modified?: number;
   /** Sends the contents and ends the response. */
   pipe(response: ServerResponse): void;
   bytes(): Promise<Uint8Array>;
@@ -77,19 +100,30 @@ export interface StaticSource {
   get(path: string): Promise<StaticFile | undefined>;
 }
 
-/** The files of a folder; paths that leave it are not found. */
+/** Whether a relative path names a dot-file or passes through a dot-folder (`.well-known` excepted). */
+export function isHiddenPath(path: string): boolean {
+  return path.split('/').some((segment) => segment.startsWith('.') && segment !== '.well-known');
+}
+
+/** The files of a folder; paths that leave it (by name or through a symbolic link) are not found. */
 export function directorySource(root: string): StaticSource {
   const base = resolve(root);
+  let realBase: Promise<string> | undefined;
   return {
     async get(path) {
       const target = resolve(base, path);
       if (target !== base && !target.startsWith(base + sep)) return undefined;
       const info = await stat(target).catch(() => undefined);
       if (!info?.isFile()) return undefined;
+      realBase ??= realpath(base).catch(() => base);
+      const real = await realpath(target).catch(() => undefined);
+      if (!real || !isWithin(real, await realBase)) return undefined;
       return {
         size: info.size,
         version: `${info.mtimeMs}:${info.size}`,
-        pipe: (response) => void createReadStream(target).pipe(response),
+        etag: `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`,
+        modified: Math.floor(info.mtimeMs / 1000) * 1000,
+        pipe: (response) => void createReadStream(real).pipe(response),
         bytes: () => readFile(target),
         text: () => readFile(target, 'utf8'),
       };
@@ -107,6 +141,7 @@ export function memorySource(files: () => ReadonlyMap<string, string | Uint8Arra
       return {
         size: bytes.byteLength,
         version: data,
+        etag: etagOf(bytes),
         pipe: (response) => response.end(bytes),
         bytes: async () => bytes,
         text: async () => (typeof data === 'string' ? data : Buffer.from(bytes).toString('utf8')),
@@ -171,36 +206,49 @@ export async function createStaticHandler(root: string | StaticSource, options: 
     // The build writes "x.br" and "x.gz" beside each text file (src/emit/compress.ts): send the
     // preferred one the client accepts, or else the file itself.
     const accept = String(request.headers['accept-encoding'] ?? '');
+    let body: { coding?: string; size: number; write(): void } = { size: found.file.size, write: () => found.file.pipe(response) };
     for (const { coding, extension: suffix } of precompressedCodings) {
       if (!accepts(accept, coding)) continue;
       const sibling = await source.get(found.path + suffix);
       if (!sibling) continue;
-      response.writeHead(status, { ...headers, 'content-encoding': coding, 'content-length': String(sibling.size) });
-      if (request.method === 'HEAD') response.end();
-      else sibling.pipe(response);
-      return;
+      body = { coding, size: sibling.size, write: () => sibling.pipe(response) };
+      break;
     }
-    const coding = options.compressMissing ? precompressedCodings.find((candidate) => accepts(accept, candidate.coding))?.coding : undefined;
+    const coding = !body.coding && options.compressMissing ? precompressedCodings.find((candidate) => accepts(accept, candidate.coding))?.coding : undefined;
     const data = coding && (await compressHere(found.path, found.file, coding));
-    if (coding && data) {
-      response.writeHead(status, { ...headers, 'content-encoding': coding, 'content-length': String(data.length) });
-      response.end(request.method === 'HEAD' ? undefined : data);
-      return;
+    if (coding && data) body = { coding, size: data.length, write: () => response.end(data) };
+    if (body.coding) headers['content-encoding'] = body.coding;
+    if (status === 200) {
+      // One tag per representation: the brotli and gzip bodies are other bytes than the file's.
+      headers.etag = body.coding ? found.file.etag.replace(/"$/, `-${body.coding}"`) : found.file.etag;
+      if (found.file.modified !== undefined) headers['last-modified'] = new Date(found.file.modified).toUTCString();
+      if (isNotModified(request, headers.etag, found.file.modified)) {
+        const { 'content-type': _type, 'content-encoding': _coding, ...rest } = headers;
+        response.writeHead(304, rest);
+        response.end();
+        return;
+      }
     }
-    response.writeHead(status, { ...headers, 'content-length': String(found.file.size) });
+    response.writeHead(status, { ...headers, 'content-length': String(body.size) });
     if (request.method === 'HEAD') response.end();
-    else found.file.pipe(response);
+    else body.write();
   }
 
-  return async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  /** The headers `_headers` gives a URL path (security headers for every answer, redirects and API answers included). */
+  async function headersOf(urlPath: string): Promise<[string, string][]> {
+    return headersFor(await headerRules(), urlPath);
+  }
+
+  const handle = async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const rawPath = (request.url ?? '/').split(/[?#]/, 1)[0]!;
+    for (const [name, value] of await headersOf(rawPath)) response.setHeader(name, value);
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' });
       response.end('Method not allowed');
       return;
     }
     const pagePath = fromUrl(rawPath);
-    const hidden = pagePath !== undefined && /(^|\/)(_headers|_redirects|\.[^/]*)$/.test(pagePath);
+    const hidden = pagePath !== undefined && (isHiddenPath(pagePath) || /(^|\/)(_headers|_redirects)$/.test(pagePath));
     const found = pagePath === undefined || hidden || rawPath.includes('\0') ? undefined : await findFile(pagePath);
     if (found) {
       if (found.folder && !rawPath.endsWith('/')) {
@@ -222,4 +270,21 @@ export async function createStaticHandler(root: string | StaticSource, options: 
       response.end('Not found');
     }
   };
+  return Object.assign(handle, { headersOf });
+}
+
+/** Whether a conditional GET can be answered 304: a matching If-None-Match, or else an If-Modified-Since not before the file's time. */
+function isNotModified(request: IncomingMessage, etag: string, modified: number | undefined): boolean {
+  const ifNoneMatch = request.headers['if-none-match'];
+  if (ifNoneMatch !== undefined) {
+    const bare = (tag: string) => tag.trim().replace(/^W\//, '');
+    return ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((tag) => bare(tag) === bare(etag));
+  }
+  const since = Date.parse(String(request.headers['if-modified-since'] ?? ''));
+  return modified !== undefined && !Number.isNaN(since) && modified <= since;
+}
+
+/** A strong entity tag for bytes held in memory. */
+export function etagOf(bytes: Uint8Array): string {
+  return `"${createHash('sha1').update(bytes).digest('base64url').slice(0, 20)}"`;
 }

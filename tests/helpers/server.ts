@@ -15,7 +15,7 @@ export interface TestServer {
 /** Serves `dir` (default: the real site built by the global setup) with the API. */
 export async function serveSite(options: { dir?: string; configPath?: string; dataDir?: string } = {}): Promise<TestServer> {
   const config = await loadConfig(options.configPath ?? join(repoRoot, 'site.config.yaml'));
-  if (options.dataDir) config.contact.dataDir = options.dataDir;
+  if (options.dataDir) config.dirs.data = options.dataDir;
   const { server, url } = await startServer({ config, dir: options.dir ?? builtSite, port: 0, host: '127.0.0.1' });
   return {
     url,

@@ -1,0 +1,324 @@
+/**
+ * `site serve` under attack and under failure: long and slow requests, cross-site posts, bodies
+ * over the limit, a disk that fails mid-write, clients behind a proxy, dot-files and symlinks,
+ * conditional requests, headers on every answer, other charsets, and a clean stop.
+ */
+import { mkdtempSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import { connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load';
+import { createContactHandler, contactSubmissionsFile } from '../../src/serve/contact';
+import type { StoreFileSystem } from '../../src/serve/jsonl-store';
+import { startServer, type RunningServer, type ServerLimits } from '../../src/serve/server';
+import { builtSite, repoRoot } from '../helpers/paths';
+
+const valid = { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', message: 'Hello.', locale: 'en' };
+
+function rawRequest(base: string, options: { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer; ms: number }> {
+  const { hostname, port } = new URL(base);
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const outgoing = request({ host: hostname, port, method: options.method ?? 'GET', path: options.path, headers: options.headers, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks), ms: performance.now() - started }));
+    });
+    outgoing.on('error', reject);
+    outgoing.end(options.body);
+  });
+}
+
+/** A copy of the built site plus hostile extras, served with its own data folder. */
+async function serveCopy(limits: Partial<ServerLimits> = {}, trustProxy = false): Promise<{ running: RunningServer; dir: string; dataDir: string; close(): Promise<void> }> {
+  const root = await mkdtemp(join(tmpdir(), 'site-hardening-'));
+  const dir = join(root, 'site');
+  await cp(builtSite, dir, { recursive: true });
+  mkdirSync(join(dir, '.git'));
+  writeFileSync(join(dir, '.git', 'config'), '[core] secret');
+  writeFileSync(join(dir, '.env'), 'TOKEN=secret');
+  mkdirSync(join(dir, '.well-known'));
+  writeFileSync(join(dir, '.well-known', 'security.txt'), 'Contact: mailto:security@mendwise.example\n');
+  writeFileSync(join(root, 'outside.txt'), 'outside the site');
+  symlinkSync(join(root, 'outside.txt'), join(dir, 'linked.txt'));
+  writeFileSync(join(dir, 'icon.avif'), Buffer.alloc(10));
+  writeFileSync(join(dir, 'site.webmanifest'), '{}');
+  const config = await loadConfig(join(repoRoot, 'site.config.yaml'));
+  config.dirs.data = join(root, 'data');
+  const running = await startServer({ config, dir, port: 0, host: '127.0.0.1', limits, trustProxy });
+  return { running, dir, dataDir: config.dirs.data, close: async () => { running.server.closeAllConnections(); await running.close(); await rm(root, { recursive: true, force: true }); } };
+}
+
+describe('long request paths', () => {
+  let served: Awaited<ReturnType<typeof serveCopy>>;
+  beforeAll(async () => {
+    served = await serveCopy();
+  });
+  afterAll(() => served.close());
+
+  it('answers a 64 KB path, and paths of thousands of slashes, within 50 ms', async () => {
+    const huge = await rawRequest(served.running.url, { path: `/${'/'.repeat(64 * 1024)}x` });
+    expect([414, 431]).toContain(huge.status);
+    expect(huge.ms).toBeLessThan(50);
+    const long = await rawRequest(served.running.url, { path: `/${'/'.repeat(12_000)}x` });
+    expect(long.status).toBe(414);
+    expect(long.ms).toBeLessThan(50);
+    // Under the length cap, the path is parsed in linear time (the old regex took 350 ms for 16 KB).
+    const underCap = await rawRequest(served.running.url, { path: `/hub${'/'.repeat(8000)}` });
+    expect(underCap.status).toBe(200);
+    expect(underCap.ms).toBeLessThan(50);
+  });
+});
+
+describe('static files', () => {
+  let served: Awaited<ReturnType<typeof serveCopy>>;
+  beforeAll(async () => {
+    served = await serveCopy();
+  });
+  afterAll(() => served.close());
+  const get = (path: string, headers: Record<string, string> = {}) => rawRequest(served.running.url, { path, headers });
+
+  it('never serves dot-files or dot-folders, but does serve /.well-known/', async () => {
+    for (const path of ['/.git/config', '/.env', '/.git/', '/.site-output', '/%2egit/config']) {
+      const response = await get(path);
+      expect(response.status, path).toBe(404);
+      expect(response.body.toString(), path).not.toContain('secret');
+    }
+    const wellKnown = await get('/.well-known/security.txt');
+    expect(wellKnown.status).toBe(200);
+    expect(wellKnown.body.toString()).toContain('Contact:');
+  });
+
+  it('never follows a symbolic link out of the folder', async () => {
+    const response = await get('/linked.txt');
+    expect(response.status).toBe(404);
+    expect(response.body.toString()).not.toContain('outside the site');
+  });
+
+  it('answers a repeated request with 304 by ETag or by date, per encoding', async () => {
+    const first = await get('/hub/');
+    expect(first.status).toBe(200);
+    const etag = first.headers.etag!;
+    expect(etag).toMatch(/^W\/".+"$/);
+    expect(first.headers['last-modified']).toBe(new Date(Math.floor(statSync(join(served.dir, 'hub', 'index.html')).mtimeMs / 1000) * 1000).toUTCString());
+    const again = await get('/hub/', { 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    expect(again.headers.etag).toBe(etag);
+    expect((await get('/hub/', { 'if-modified-since': first.headers['last-modified']! })).status).toBe(304);
+    const brotli = await get('/hub/', { 'accept-encoding': 'br' });
+    expect(brotli.headers.etag).not.toBe(etag);
+    expect((await get('/hub/', { 'accept-encoding': 'br', 'if-none-match': etag })).status).toBe(200);
+    expect((await get('/hub/', { 'accept-encoding': 'br', 'if-none-match': brotli.headers.etag! })).status).toBe(304);
+    expect((await get('/hub/', { 'if-none-match': '"something-else"' })).status).toBe(200);
+  });
+
+  it('sends the security headers on redirects, refusals, 404s and API answers too', async () => {
+    const answers = [
+      await get('/hub'),
+      await rawRequest(served.running.url, { method: 'DELETE', path: '/hub/' }),
+      await get('/no-such-page/'),
+      await rawRequest(served.running.url, { method: 'POST', path: '/api/contact', headers: { 'content-type': 'application/json' }, body: '{}' }),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([301, 405, 404, 400]);
+    for (const answer of answers) {
+      expect(answer.headers['content-security-policy'], String(answer.status)).toContain("default-src 'self'");
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    }
+  });
+
+  it('knows the media types of images, fonts, documents and manifests', async () => {
+    expect((await get('/icon.avif')).headers['content-type']).toBe('image/avif');
+    expect((await get('/site.webmanifest')).headers['content-type']).toBe('application/manifest+json; charset=utf-8');
+  });
+});
+
+describe('the contact endpoint', () => {
+  let served: Awaited<ReturnType<typeof serveCopy>>;
+  beforeAll(async () => {
+    served = await serveCopy({}, true);
+  });
+  afterAll(() => served.close());
+  const stored = () => readFile(join(served.dataDir, contactSubmissionsFile), 'utf8').then((text) => text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, string>), () => []);
+  const post = (body: string, headers: Record<string, string>) => rawRequest(served.running.url, { method: 'POST', path: '/api/contact', headers, body });
+
+  it('refuses posts from another site and text/plain bodies, storing nothing', async () => {
+    const json = JSON.stringify({ ...valid, message: 'cross-site' });
+    const attempts = [
+      await post(json, { 'content-type': 'application/json', origin: 'https://evil.example' }),
+      await post(new URLSearchParams({ ...valid }).toString(), { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }),
+      await post(json, { 'content-type': 'application/json', 'sec-fetch-site': 'cross-site' }),
+      await post(json, { 'content-type': 'application/json', origin: 'null' }),
+      await post(json, { 'content-type': 'text/plain' }),
+    ];
+    expect(attempts.map((attempt) => attempt.status)).toEqual([403, 403, 403, 403, 415]);
+    expect(await stored()).toEqual([]);
+  });
+
+  it('accepts the site’s own form without script, and its own origin', async () => {
+    const own = new URL(served.running.url).origin;
+    const form = await post(new URLSearchParams({ ...valid, message: 'no-js form' }).toString(), { 'content-type': 'application/x-www-form-urlencoded', origin: own, 'sec-fetch-site': 'same-origin', 'x-forwarded-for': '198.51.100.1' });
+    expect(form.status).toBe(303);
+    const production = await post(JSON.stringify({ ...valid, message: 'from the site origin' }), { 'content-type': 'application/json', origin: 'https://mendwise.example', 'x-forwarded-for': '198.51.100.1' });
+    expect(production.status).toBe(201);
+    expect((await stored()).map((line) => line.message)).toEqual(['no-js form', 'from the site origin']);
+  });
+
+  it('stores a form post in another charset as the text it was', async () => {
+    const body = 'firstName=%C6sa&lastName=S%F8rensen&email=asa%40example.com&message=Bl%E5b%E6r&locale=no';
+    const response = await post(body, { 'content-type': 'application/x-www-form-urlencoded; charset=ISO-8859-1', 'x-forwarded-for': '198.51.100.2' });
+    expect(response.status).toBe(303);
+    expect((await stored()).at(-1)).toMatchObject({ firstName: 'Æsa', lastName: 'Sørensen', message: 'Blåbær' });
+    expect((await post(body, { 'content-type': 'application/x-www-form-urlencoded; charset=x-unknown', 'x-forwarded-for': '198.51.100.2' })).status).toBe(415);
+  });
+
+  it('limits each client behind the proxy separately, and counts only stored submissions', async () => {
+    const from = (address: string, message: string) => post(JSON.stringify({ ...valid, message }), { 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.250, ${address}` });
+    for (let i = 0; i < 8; i++) expect((await post(JSON.stringify({ ...valid, email: 'broken' }), { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.1' })).status).toBe(400);
+    for (let i = 1; i <= 5; i++) expect((await from('192.0.2.1', `a${i}`)).status, `a${i}`).toBe(201);
+    const sixth = await from('192.0.2.1', 'a6');
+    expect(sixth.status).toBe(429);
+    expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await from('192.0.2.2', 'b1')).status).toBe(201);
+  });
+
+  it('stops reading a body over the limit and closes the connection', async () => {
+    const { hostname, port } = new URL(served.running.url);
+    const started = performance.now();
+    let sent = 0;
+    const outcome = await new Promise<{ status?: number; error?: string }>((resolve) => {
+      let status: number | undefined;
+      const outgoing = request({ host: hostname, port, method: 'POST', path: '/api/contact', agent: false, headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (response) => {
+        status = response.statusCode;
+        response.resume();
+      });
+      outgoing.on('error', (error: NodeJS.ErrnoException) => resolve({ status, error: error.code }));
+      outgoing.on('close', () => resolve({ status }));
+      const chunk = Buffer.alloc(64 * 1024, 0x61);
+      const pump = () => {
+        while (sent < 100 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!outgoing.write(chunk)) return void outgoing.once('drain', pump);
+        }
+        outgoing.end();
+      };
+      pump();
+    });
+    expect(outcome.status ?? 413).toBe(413);
+    expect(sent).toBeLessThan(20 * 1024 * 1024);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe('storage that fails part-way', () => {
+  let dataDir: string;
+  let server: Server;
+  let base: string;
+  let failNext: 'short' | 'enospc' | undefined;
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'site-disk-full-'));
+    const { open } = await import('node:fs/promises');
+    // A file system whose next write stores only half its bytes, then fails as a full disk does.
+    const fileSystem: StoreFileSystem = {
+      async open(path, flags, mode) {
+        const handle = await open(path, flags, mode);
+        const write = handle.write.bind(handle) as (buffer: Buffer, offset: number, length: number) => Promise<{ bytesWritten: number }>;
+        let wrote = false;
+        return Object.assign(handle, {
+          async write(buffer: Buffer, offset: number, length: number) {
+            if (!failNext) return write(buffer, offset, length);
+            if (!wrote) {
+              wrote = true;
+              return write(buffer, offset, Math.floor(length / 2));
+            }
+            failNext = undefined;
+            throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+          },
+        });
+      },
+    };
+    const handle = createContactHandler({ dataDir, rateLimit: 100, resultPage: (locale, outcome) => `/${locale}/${outcome}/`, fileSystem });
+    server = createServer((incoming, response) => void handle(incoming, response));
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise<void>((done) => server.close(() => done()));
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers 503 to a submission that did not reach the disk whole, and every 201 is a readable line', async () => {
+    const send = (message: string) => rawRequest(base, { method: 'POST', path: '/api/contact', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...valid, message }) });
+    const statuses: [string, number][] = [];
+    for (const [message, failure] of [['one', undefined], ['two', 'enospc'], ['three', undefined], ['four', 'enospc'], ['five', undefined]] as const) {
+      failNext = failure;
+      statuses.push([message, (await send(message)).status]);
+    }
+    expect(statuses).toEqual([['one', 201], ['two', 503], ['three', 201], ['four', 503], ['five', 201]]);
+    const text = readFileSync(join(dataDir, contactSubmissionsFile), 'utf8');
+    expect(text.endsWith('\n')).toBe(true);
+    expect(text.trimEnd().split('\n').map((line) => (JSON.parse(line) as { message: string }).message)).toEqual(['one', 'three', 'five']);
+    expect(statSync(join(dataDir, contactSubmissionsFile)).mode & 0o777).toBe(0o600);
+  });
+
+  it('starts a new line after a line a crash cut short', async () => {
+    const file = join(dataDir, contactSubmissionsFile);
+    await writeFile(file, `${readFileSync(file, 'utf8')}{"receivedAt":"2026-`);
+    const response = await rawRequest(base, { method: 'POST', path: '/api/contact', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...valid, message: 'after the crash' }) });
+    expect(response.status).toBe(201);
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    expect(lines.at(-2)).toBe('{"receivedAt":"2026-');
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ message: 'after the crash' });
+  });
+});
+
+describe('slow clients and stopping', () => {
+  it('closes a connection that never finishes its headers, and stops within the grace period with a request open', async () => {
+    const served = await serveCopy({ headersTimeoutMs: 300, requestTimeoutMs: 600, shutdownGraceMs: 400 });
+    try {
+      const { port } = new URL(served.running.url);
+      const started = performance.now();
+      const closedAfter = await new Promise<number>((resolve) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n'));
+        socket.on('data', () => undefined);
+        socket.on('close', () => resolve(performance.now() - started));
+        socket.on('error', () => undefined);
+      });
+      expect(closedAfter).toBeLessThan(3_000);
+
+      // A body that never ends: close() must still finish after the grace period.
+      const hanging = request({ host: '127.0.0.1', port, method: 'POST', path: '/api/contact', agent: false, headers: { 'content-type': 'application/json', 'content-length': '1000' } });
+      hanging.on('error', () => undefined);
+      hanging.write('{"firstName":');
+      await new Promise((done) => setTimeout(done, 50));
+      const stopping = performance.now();
+      await served.running.close();
+      expect(performance.now() - stopping).toBeLessThan(2_000);
+      expect(served.running.server.listening).toBe(false);
+    } finally {
+      await served.close().catch(() => undefined);
+    }
+  });
+
+  it('refuses to serve a folder that holds the stored submissions', async () => {
+    const config = await loadConfig(join(repoRoot, 'site.config.yaml'));
+    config.dirs.data = join(builtSite, 'data');
+    await expect(startServer({ config, dir: builtSite, port: 0, host: '127.0.0.1' })).rejects.toMatchObject({ code: 'OUTPUT_UNSAFE' });
+  });
+
+  it('says which port is taken instead of crashing', async () => {
+    const blocker = createServer();
+    await new Promise<void>((done) => blocker.listen(0, '127.0.0.1', done));
+    const port = (blocker.address() as AddressInfo).port;
+    const config = await loadConfig(join(repoRoot, 'site.config.yaml'));
+    try {
+      await expect(startServer({ config, dir: builtSite, port, host: '127.0.0.1' })).rejects.toMatchObject({ code: 'SERVE_FAILED', message: `port ${port} on 127.0.0.1 is already in use` });
+    } finally {
+      blocker.close();
+    }
+  });
+});
