@@ -44,21 +44,51 @@ export function knownYamlSource(text: string, file: string, lineOffset: number, 
   };
 }
 
-/** Parses YAML text; syntax errors (all of them) come back as SiteErrors with positions. */
+/**
+ * Parses YAML text; syntax errors (all of them) come back as SiteErrors with positions. The plain
+ * data is worked out here too, so that a document that cannot become data (an alias bomb, nesting
+ * too deep for the parser) is reported as a problem of its file, not as a crash later.
+ */
 export function parseYaml(text: string, file: string, lineOffset = 0): { source: YamlSource; errors: SiteError[] } {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
+  let doc: Document.Parsed;
+  try {
+    doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
+  } catch (error) {
+    const empty = parseDocument('{}', { lineCounter: new LineCounter() });
+    return { source: { file, doc: empty, lineCounter, lineOffset, value: {} }, errors: [unusableYaml(error, file, lineOffset)] };
+  }
+  const source: YamlSource = { file, doc, lineCounter, lineOffset };
   const errors = [...doc.errors].map((error) => {
     const { line, col } = lineCounter.linePos(error.pos[0]);
     return new SiteError({
       code: 'YAML_SYNTAX',
-      message: error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, ''),
+      message: /call stack/i.test(error.message) ? 'the document is nested too deeply to read' : error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, ''),
       file,
       line: line + lineOffset,
       column: col,
     });
   });
-  return { source: { file, doc, lineCounter, lineOffset }, errors };
+  if (errors.length === 0) {
+    try {
+      source.value = doc.toJS({ maxAliasCount: 100 });
+    } catch (error) {
+      errors.push(unusableYaml(error, file, lineOffset));
+      source.value = {};
+    }
+  }
+  return { source, errors };
+}
+
+/** Why a YAML document cannot be used at all, as an error of its file. */
+function unusableYaml(error: unknown, file: string, lineOffset: number): SiteError {
+  const text = error instanceof Error ? error.message : String(error);
+  const message = error instanceof RangeError
+    ? 'the document is nested too deeply to read'
+    : /alias/i.test(text)
+      ? 'the document expands its aliases (*name) more than 100 times, which looks like a resource-exhaustion attack'
+      : text;
+  return new SiteError({ code: 'YAML_SYNTAX', message, file, line: lineOffset + 1, column: 1, hint: 'Flatten the nesting, or write values out instead of repeating aliases.' });
 }
 
 /** Formats a zod path as `routes[3].template`. */

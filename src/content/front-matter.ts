@@ -31,3 +31,11 @@ export function splitFrontMatter(text: string, file: string): MarkdownFile {
   const { source, errors } = parseYaml(match[1]!, file, 1);
   return { source, body: text.slice(match[0].length), errors };
 }
+
+/** The line (1-based) of `text` on which `body`, its tail, starts. */
+export function bodyStartLine(text: string, body: string): number {
+  let line = 1;
+  const end = text.length - body.length;
+  for (let index = text.indexOf('\n'); index !== -1 && index < end; index = text.indexOf('\n', index + 1)) line++;
+  return line;
+}

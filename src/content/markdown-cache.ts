@@ -6,7 +6,7 @@
  */
 import { hashParts, openDiskCache, type DiskCache } from '../cache/disk-cache.js';
 import type { WorkerPool } from '../parallel/pool.js';
-import { markdownPipelineId, renderMarkdownDocument, type RenderedMarkdown } from './markdown.js';
+import { markdownPipelineId, renderMarkdownDocument, type FailedMarkdown, type RenderedMarkdown } from './markdown.js';
 
 /** What the renderer did, for `--verbose` and the benchmark. */
 export interface MarkdownStats {
@@ -18,8 +18,8 @@ export interface MarkdownStats {
 
 /** Renders Markdown documents, cached. */
 export interface MarkdownRenderer {
-  /** Renders the documents; results are in the same order. */
-  renderAll(texts: readonly string[]): Promise<RenderedMarkdown[]>;
+  /** Renders the documents; results are in the same order, a document the parser failed on as its error. */
+  renderAll(texts: readonly string[]): Promise<(RenderedMarkdown | FailedMarkdown)[]>;
   /** Resolves once every cache entry started so far is written. */
   settled(): Promise<void>;
   readonly stats: MarkdownStats;
@@ -51,12 +51,12 @@ export function createMarkdownRenderer(options: MarkdownRendererOptions = {}): M
   const threshold = options.poolThreshold ?? markdownPoolThreshold;
   const stats: MarkdownStats = { parsed: 0, cached: 0 };
 
-  async function renderAll(texts: readonly string[]): Promise<RenderedMarkdown[]> {
+  async function renderAll(texts: readonly string[]): Promise<(RenderedMarkdown | FailedMarkdown)[]> {
     const pipeline = markdownPipelineId();
     const keys = texts.map((text) => hashParts(pipeline, text));
     const unique = new Map<string, string>();
     keys.forEach((key, index) => unique.set(key, texts[index]!));
-    const found = new Map<string, RenderedMarkdown>();
+    const found = new Map<string, RenderedMarkdown | FailedMarkdown>();
     if (cache) {
       for (const key of unique.keys()) {
         const entry = decodeEntry(cache.readSync(key));
@@ -70,7 +70,7 @@ export function createMarkdownRenderer(options: MarkdownRendererOptions = {}): M
       const pool = missing.length >= threshold ? options.pool?.() : undefined;
       const sources = missing.map(([, text]) => text);
       const local = async (chunk: string[]) => {
-        const out: RenderedMarkdown[] = [];
+        const out: (RenderedMarkdown | FailedMarkdown)[] = [];
         for (const text of chunk) {
           out.push(await renderMarkdownDocument(text));
           // The pipeline resolves in microtasks, which hold off I/O: let the rest of the build in
@@ -81,12 +81,12 @@ export function createMarkdownRenderer(options: MarkdownRendererOptions = {}): M
         return out;
       };
       const rendered = pool
-        ? await pool.run<string, RenderedMarkdown>({ kind: 'markdown', items: sources, chunkSize: 4, local: options.shareWithMain === false ? undefined : local })
+        ? await pool.run<string, RenderedMarkdown | FailedMarkdown>({ kind: 'markdown', items: sources, chunkSize: 4, local: options.shareWithMain === false ? undefined : local })
         : await local(sources);
       missing.forEach(([key], index) => {
         const entry = rendered[index]!;
         found.set(key, entry);
-        if (cache) void cache.write(key, encodeEntry(entry));
+        if (cache && !('error' in entry)) void cache.write(key, encodeEntry(entry));
       });
     }
     return keys.map((key) => found.get(key)!);

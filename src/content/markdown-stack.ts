@@ -8,4 +8,5 @@ export { default as remarkParse } from 'remark-parse';
 export { default as remarkGfm } from 'remark-gfm';
 export { default as remarkRehype } from 'remark-rehype';
 export { default as rehypeSlug } from 'rehype-slug';
+export { default as rehypeSanitize, defaultSchema } from 'rehype-sanitize';
 export { default as rehypeStringify } from 'rehype-stringify';

@@ -1,7 +1,10 @@
 /**
- * The Markdown pipeline: remark-parse, GFM, remark-rehype (raw HTML dropped), heading ids,
+ * The Markdown pipeline: remark-parse, GFM, remark-rehype (raw HTML dropped), heading ids, a
+ * sanitiser (GitHub's schema: no `javascript:`, `data:` or `vbscript:` URLs, no event handlers),
  * `rel="noopener"` on external links, rehype-stringify. The unified stack is loaded on first use,
  * so a build that needs no Markdown (every document comes from the cache) never pays for it.
+ * Input is bounded before it is parsed (checkMarkdownLimits), since micromark's time grows with
+ * the square of nesting depth and of unclosed brackets.
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,25 +38,30 @@ async function loadStack(): Promise<MarkdownStack> {
       // Fall back to the packages themselves.
     }
   }
-  const [{ unified }, { default: remarkParse }, { default: remarkGfm }, { default: remarkRehype }, { default: rehypeSlug }, { default: rehypeStringify }] =
+  const [{ unified }, { default: remarkParse }, { default: remarkGfm }, { default: remarkRehype }, { default: rehypeSlug }, { default: rehypeSanitize, defaultSchema }, { default: rehypeStringify }] =
     await Promise.all([
       import('unified'),
       import('remark-parse'),
       import('remark-gfm'),
       import('remark-rehype'),
       import('rehype-slug'),
+      import('rehype-sanitize'),
       import('rehype-stringify'),
     ]);
-  return { unified, remarkParse, remarkGfm, remarkRehype, rehypeSlug, rehypeStringify };
+  return { unified, remarkParse, remarkGfm, remarkRehype, rehypeSlug, rehypeSanitize, defaultSchema, rehypeStringify };
 }
 
 async function createProcessor(): Promise<Processor> {
-  const { unified, remarkParse, remarkGfm, remarkRehype, rehypeSlug, rehypeStringify } = await loadStack();
+  const { unified, remarkParse, remarkGfm, remarkRehype, rehypeSlug, rehypeSanitize, defaultSchema, rehypeStringify } = await loadStack();
+  // GitHub's schema, but heading ids stay as rehype-slug makes them (links to them keep working)
+  // and `tel:` links are allowed.
+  const schema = { ...defaultSchema, clobberPrefix: '', protocols: { ...defaultSchema.protocols, href: [...(defaultSchema.protocols?.href ?? []), 'tel'] } };
   return unified()
     .use(remarkParse)
     .use(remarkGfm)
     .use(remarkRehype)
     .use(rehypeSlug)
+    .use(rehypeSanitize, schema)
     .use(rehypeExternalLinks)
     .use(rehypeStringify, { closeSelfClosing: true })
     .freeze() as unknown as Processor;
@@ -62,16 +70,17 @@ async function createProcessor(): Promise<Processor> {
 /** Adds rel="noopener" to links that leave the site; gives heading ids that start with a digit a letter first. */
 function rehypeExternalLinks() {
   return (tree: HastRoot) => {
-    const visit = (node: HastRoot | Element) => {
+    // A stack, not recursion: a deeply nested document must not overflow the call stack here.
+    const stack: (HastRoot | Element)[] = [tree];
+    for (let node = stack.pop(); node; node = stack.pop()) {
       for (const child of node.children) {
         if (child.type !== 'element') continue;
         const { href, id } = child.properties;
         if (child.tagName === 'a' && typeof href === 'string' && /^https?:\/\//.test(href)) child.properties.rel = ['noopener'];
         if (typeof id === 'string' && /^\d/.test(id)) child.properties.id = `section-${id}`;
-        visit(child);
+        stack.push(child);
       }
-    };
-    visit(tree);
+    }
   };
 }
 
@@ -88,15 +97,87 @@ export interface RenderedMarkdown {
   words: number;
 }
 
-/** Renders a document and counts its words (what the Markdown cache stores). */
-export async function renderMarkdownDocument(markdown: string): Promise<RenderedMarkdown> {
-  return { html: await renderMarkdown(markdown), words: countWords(markdown) };
+/** A document the pipeline could not render, and why (plain data: it crosses threads). */
+export interface FailedMarkdown {
+  error: string;
+}
+
+/** Renders a document and counts its words (what the Markdown cache stores); a failure of the parser comes back as data. */
+export async function renderMarkdownDocument(markdown: string): Promise<RenderedMarkdown | FailedMarkdown> {
+  try {
+    return { html: await renderMarkdown(markdown), words: countWords(markdown) };
+  } catch (error) {
+    const message = error instanceof RangeError ? 'it is nested too deeply for the Markdown parser' : `the Markdown parser failed: ${error instanceof Error ? error.message : String(error)}`;
+    return { error: message };
+  }
+}
+
+/** Bounds on a Markdown document, checked before it is parsed (config: `markdown:`). */
+export interface MarkdownLimits {
+  /** Bytes of Markdown in one document. */
+  maxBytes: number;
+  /** Block quotes and lists inside one another. */
+  maxNesting: number;
+}
+
+/** Unclosed `[` in one paragraph: micromark's time grows with their square (20,000 took 2.3 s). */
+const maxOpenBrackets = 256;
+
+/**
+ * The first way a document goes past the limits, with the line (1-based, in `text`) where it does;
+ * undefined when it is within them. One pass over the text, outside fenced code.
+ */
+export function checkMarkdownLimits(text: string, limits: MarkdownLimits): { message: string; line: number; column?: number } | undefined {
+  const bytes = Buffer.byteLength(text);
+  if (bytes > limits.maxBytes) {
+    return { message: `the document has ${bytes.toLocaleString('en')} bytes of Markdown, more than the ${limits.maxBytes.toLocaleString('en')} allowed (markdown.maxBytes)`, line: 1 };
+  }
+  let fence: string | undefined;
+  let open = 0;
+  let lineNumber = 0;
+  for (const line of text.split('\n')) {
+    lineNumber++;
+    const fenceMark = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence !== undefined) {
+      if (fenceMark && fenceMark[0] === fence[0] && fenceMark.length >= fence.length) fence = undefined;
+      continue;
+    }
+    if (fenceMark) {
+      fence = fenceMark;
+      continue;
+    }
+    let index = 0;
+    let quotes = 0;
+    for (;;) {
+      let probe = index;
+      while (line[probe] === ' ' || line[probe] === '\t') probe++;
+      if (line[probe] !== '>') break;
+      quotes++;
+      index = probe + 1;
+    }
+    const indentStart = index;
+    let columns = 0;
+    for (; line[index] === ' ' || line[index] === '\t'; index++) columns += line[index] === '\t' ? 4 - (columns % 4) : 1;
+    // A list item needs at least two more columns per level, so this never undercounts.
+    const lists = /^([-*+]|\d{1,9}[.)])(\s|$)/.test(line.slice(index)) ? Math.floor(columns / 2) + 1 : 0;
+    if (quotes + lists > limits.maxNesting) {
+      return { message: `quotes and lists are nested ${quotes + lists} deep here, more than the ${limits.maxNesting} allowed (markdown.maxNesting)`, line: lineNumber, column: indentStart + 1 };
+    }
+    if (line.trim() === '') open = 0;
+    for (let at = 0; at < line.length; at++) {
+      const char = line.charCodeAt(at);
+      if (char === 91) open++;
+      else if (char === 93 && open > 0) open--;
+    }
+    if (open > maxOpenBrackets) return { message: `this paragraph leaves more than ${maxOpenBrackets} [ unclosed`, line: lineNumber };
+  }
+  return undefined;
 }
 
 /** Raise when the pipeline changes its output in a way its code and package versions do not show. */
 const pipelineRevision = 1;
 /** The packages whose versions decide the HTML the pipeline makes. */
-const pipelinePackages = ['unified', 'remark-parse', 'remark-gfm', 'remark-rehype', 'rehype-slug', 'rehype-stringify', 'micromark', 'micromark-extension-gfm', 'mdast-util-from-markdown', 'mdast-util-to-hast', 'hast-util-to-html'];
+const pipelinePackages = ['unified', 'remark-parse', 'remark-gfm', 'remark-rehype', 'rehype-slug', 'rehype-sanitize', 'hast-util-sanitize', 'rehype-stringify', 'micromark', 'micromark-extension-gfm', 'mdast-util-from-markdown', 'mdast-util-to-hast', 'hast-util-to-html'];
 let pipelineId: string | undefined;
 
 /**

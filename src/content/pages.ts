@@ -2,7 +2,6 @@
  * Page copy: `content/pages/<id>/<locale>.yaml` (or `.md` with front matter for long documents),
  * validated by the `content` schema of the page's template, with the locales checked for parity.
  */
-import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { z } from 'zod';
 import type { ResolvedConfig } from '../config/load.js';
@@ -10,7 +9,9 @@ import { SiteError } from '../errors.js';
 import type { Page } from '../routes/pages.js';
 import type { ParseYaml } from '../cache/yaml-cache.js';
 import { parseYaml, validateYaml, type YamlSource } from '../yaml-source.js';
-import { splitFrontMatter } from './front-matter.js';
+import { bodyStartLine, splitFrontMatter } from './front-matter.js';
+import { checkMarkdownLimits } from './markdown.js';
+import { readTextFile } from './text-file.js';
 import { defaultMarkdownRenderer, type MarkdownRenderer } from './markdown-cache.js';
 import { checkParity } from './parity.js';
 
@@ -74,7 +75,7 @@ async function readContentFile(
     const path = base + extension;
     let text: string;
     try {
-      text = await readFile(path, 'utf8');
+      text = readTextFile(path, errors);
     } catch {
       continue;
     }
@@ -87,9 +88,19 @@ async function readContentFile(
     const { source, body, errors: syntax } = splitFrontMatter(text, file);
     errors.push(...syntax);
     if (syntax.length) return undefined;
+    const bodyLine = bodyStartLine(text, body);
+    const tooMuch = checkMarkdownLimits(body, config.markdown);
+    if (tooMuch) {
+      errors.push(new SiteError({ code: 'MARKDOWN_LIMIT', message: tooMuch.message, file, line: bodyLine + tooMuch.line - 1, column: tooMuch.column }));
+      return undefined;
+    }
     const filled = fillCompanyTokens(body, config, file, errors);
     const [rendered] = await markdown.renderAll([filled]);
-    return { source, html: rendered!.html };
+    if (!rendered || 'error' in rendered) {
+      errors.push(new SiteError({ code: 'MARKDOWN_FAILED', message: rendered?.error ?? 'no output', file, line: bodyLine }));
+      return undefined;
+    }
+    return { source, html: rendered.html };
   }
   errors.push(new SiteError({
     code: 'CONTENT_MISSING',

@@ -2,7 +2,6 @@
  * Blog posts: `content/blog/<slug>/<locale>.md` with zod-checked front matter. Each translation's
  * Markdown is rendered once, whatever number of pages (audience copies, fallbacks) show it.
  */
-import { readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { z } from 'zod';
@@ -11,8 +10,9 @@ import type { ResolvedConfig } from '../config/load.js';
 import { SiteError } from '../errors.js';
 import type { PostIndexEntry } from '../routes/pages.js';
 import { locate, validateYaml } from '../yaml-source.js';
-import { findFrontMatter, splitFrontMatter } from './front-matter.js';
-import { readingMinutes } from './markdown.js';
+import { bodyStartLine, findFrontMatter, splitFrontMatter } from './front-matter.js';
+import { checkMarkdownLimits, readingMinutes } from './markdown.js';
+import { readTextFile } from './text-file.js';
 import { defaultMarkdownRenderer, type MarkdownRenderer } from './markdown-cache.js';
 
 /** Slugs are folder names of lowercase letters, digits and hyphens. */
@@ -74,14 +74,17 @@ interface PendingTranslation {
   locale: string;
   file: string;
   body: string;
+  /** The line of the file the body starts on. */
+  bodyLine: number;
 }
+
 
 /** Reads every post; errors are collected, and posts with errors are left out. */
 export async function loadPosts(config: ResolvedConfig, errors: SiteError[], options: LoadPostsOptions = {}): Promise<Post[]> {
   const slugs = await listPostSlugs(config);
   const pending = await Promise.all(slugs.map((slug) => readPost(config, slug, errors, options)));
   // All bodies in one batch, so the renderer can share the misses out over a worker pool.
-  return renderPosts(config, pending, options.markdown);
+  return renderPosts(config, pending, errors, options.markdown);
 }
 
 /** The folder names under content/blog/, sorted ([] when there is no blog folder). */
@@ -110,7 +113,7 @@ function frontMatterSchemaOf(config: ResolvedConfig): { schema: ReturnType<typeo
 
 /** Reads one post folder; errors are collected, and undefined is returned when nothing is shown. */
 export async function loadPost(config: ResolvedConfig, slug: string, errors: SiteError[], options: LoadPostsOptions = {}): Promise<Post | undefined> {
-  const [post] = await renderPosts(config, [await readPost(config, slug, errors, options)], options.markdown);
+  const [post] = await renderPosts(config, [await readPost(config, slug, errors, options)], errors, options.markdown);
   return post;
 }
 
@@ -131,12 +134,17 @@ async function readPost(config: ResolvedConfig, slug: string, errors: SiteError[
     let text: string;
     try {
       // Synchronous: thousands of small files read several times faster than through the thread pool.
-      text = readFileSync(path, 'utf8');
+      text = readTextFile(path, errors);
     } catch {
       continue;
     }
     found++;
     const translation = readTranslation(text, relative(process.cwd(), path), locale, schema, cache, errors);
+    const tooMuch = translation && checkMarkdownLimits(translation.body, config.markdown);
+    if (tooMuch) {
+      errors.push(new SiteError({ code: 'MARKDOWN_LIMIT', message: tooMuch.message, file: translation.file, line: translation.bodyLine + tooMuch.line - 1, column: tooMuch.column }));
+      continue;
+    }
     if (translation && (options.drafts || !translation.data.draft)) translations.push(translation);
   }
   if (found === 0) {
@@ -166,7 +174,7 @@ function readTranslation(
   const key = parts ? hashParts(schema.id, parts.yaml) : undefined;
   if (parts && key) {
     const cached = decodeFrontMatter(cache.readSync(key));
-    if (cached) return { data: cached, locale, file, body: parts.body };
+    if (cached) return { data: cached, locale, file, body: parts.body, bodyLine: bodyStartLine(text, parts.body) };
   }
   const { source, body, errors: syntax } = splitFrontMatter(text, file);
   if (syntax.length) {
@@ -179,7 +187,7 @@ function readTranslation(
     return undefined;
   }
   if (cache && key) void cache.write(key, JSON.stringify(data));
-  return { data, locale, file, body };
+  return { data, locale, file, body, bodyLine: bodyStartLine(text, body) };
 }
 
 function decodeFrontMatter(entry: Buffer | undefined): PostFrontMatter | undefined {
@@ -192,22 +200,27 @@ function decodeFrontMatter(entry: Buffer | undefined): PostFrontMatter | undefin
   }
 }
 
-/** Renders the Markdown of the posts in one batch and completes their translations. */
+/** Renders the Markdown of the posts in one batch and completes their translations; a translation the parser fails on is an error. */
 async function renderPosts(
   config: ResolvedConfig,
   pending: readonly ({ slug: string; translations: PendingTranslation[] } | undefined)[],
+  errors: SiteError[],
   markdown: MarkdownRenderer = defaultMarkdownRenderer(),
 ): Promise<Post[]> {
   const posts = pending.filter((post) => post !== undefined);
   const rendered = await markdown.renderAll(posts.flatMap((post) => post.translations.map((translation) => translation.body)));
   let next = 0;
-  return posts.map((post) => {
+  return posts.flatMap((post) => {
     const translations: Record<string, PostTranslation> = {};
-    for (const { data, locale, file } of post.translations) {
-      const { html, words } = rendered[next++]!;
-      translations[locale] = { ...data, locale, file, html, words, readingMinutes: readingMinutes(words, config.blog.wordsPerMinute) };
+    for (const { data, locale, file, bodyLine } of post.translations) {
+      const outcome = rendered[next++]!;
+      if ('error' in outcome) {
+        errors.push(new SiteError({ code: 'MARKDOWN_FAILED', message: outcome.error, file, line: bodyLine }));
+        continue;
+      }
+      translations[locale] = { ...data, locale, file, html: outcome.html, words: outcome.words, readingMinutes: readingMinutes(outcome.words, config.blog.wordsPerMinute) };
     }
-    return { slug: post.slug, translations };
+    return Object.keys(translations).length ? [{ slug: post.slug, translations }] : [];
   });
 }
 

@@ -1,12 +1,14 @@
 /**
  * Static assets: the stylesheet (templates/styles/main.css, bundled and minified by esbuild, with a
- * content-hashed name) and the files of public/, copied as they are.
+ * content-hashed name) and the files of public/, copied as they are. Symbolic links in public/ are
+ * not followed (one could publish any file of the machine) and dot-files are not published (but
+ * `.well-known/`), as `site serve` would not serve them either.
  */
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { Message } from 'esbuild';
-import { SiteErrors } from '../errors.js';
+import { SiteError, SiteErrors } from '../errors.js';
 import type { OutputFiles } from '../emit/write.js';
 import { esbuildErrors, type EsbuildStepOptions, type RunEsbuild } from '../render/templates.js';
 
@@ -14,6 +16,8 @@ import { esbuildErrors, type EsbuildStepOptions, type RunEsbuild } from '../rend
 export interface Assets {
   files: OutputFiles;
   stylesheet: string;
+  /** What was left out of public/ and why (warnings). */
+  warnings: SiteError[];
 }
 
 /** Content hash used in asset names (first 10 hex digits of SHA-256). */
@@ -44,19 +48,36 @@ export async function buildAssets(dirs: { templates: string; public: string }, o
   }
   const stylesheet = `/assets/main.${contentHash(css)}.css`;
   files.set(stylesheet.slice(1), css);
-  for (const file of await listFiles(dirs.public)) {
+  const warnings: SiteError[] = [];
+  for (const file of await listPublicFiles(dirs.public, warnings)) {
     files.set(relative(dirs.public, file).split('\\').join('/'), await readFile(file));
   }
-  return { files, stylesheet };
+  return { files, stylesheet, warnings };
 }
 
-async function listFiles(dir: string): Promise<string[]> {
+/** The regular files under public/, sorted; symbolic links are reported and left out, dot-files left out. */
+async function listPublicFiles(dir: string, warnings: SiteError[]): Promise<string[]> {
   let entries;
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch {
     return [];
   }
-  const nested = await Promise.all(entries.map((entry) => (entry.isDirectory() ? listFiles(join(dir, entry.name)) : [join(dir, entry.name)])));
+  const nested = await Promise.all(entries.map((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.name.startsWith('.') && entry.name !== '.well-known') return [];
+    if (entry.isSymbolicLink()) {
+      warnings.push(new SiteError({
+        code: 'PUBLIC_SKIPPED',
+        severity: 'warning',
+        message: 'a symbolic link is not published: it could lead to any file of this machine',
+        file: relative(process.cwd(), path),
+        hint: 'Copy the file into public/ instead of linking to it.',
+      }));
+      return [];
+    }
+    if (entry.isDirectory()) return listPublicFiles(path, warnings);
+    return entry.isFile() ? [path] : [];
+  }));
   return nested.flat().sort();
 }

@@ -112,6 +112,27 @@ describe('config errors', () => {
     const [error] = errorsOf(text);
     expect(error!.field).toBe('roi.inputs.ordersPerMonth.default');
   });
+
+  it('refuses links that would run script: booking, social links and the form endpoint', () => {
+    const text = shipped
+      .replace('url: https://booking.mendwise.example/30-minutes', 'url: "javascript:alert(1)"')
+      .replace('linkedin: https://www.linkedin.com/company/mendwise-example', 'linkedin: "data:text/html,hi"')
+      .replace('endpoint: /api/contact', 'endpoint: "javascript:steal()"');
+    const errors = errorsOf(text);
+    expect(errors.map((error) => [error.field, error.message])).toEqual([
+      ['company.social.linkedin', 'use an http:// or https:// address'],
+      ['contact.endpoint', 'use a path such as /api/contact or an http(s):// address'],
+      ['booking.url', 'use an http:// or https:// address'],
+    ]);
+  });
+
+  it('reports an alias bomb and nesting too deep to read as problems of the file, not crashes', () => {
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', ...'bcdefghij'.split('').map((name, index) => `${name}: &${name} [${Array(9).fill(`*${'abcdefghij'[index]}`).join(', ')}]`)].join('\n');
+    const [aliases] = errorsOf(`${shipped}\nbomb:\n${bomb.replace(/^/gm, '  ')}\n`);
+    expect(aliases).toMatchObject({ code: 'YAML_SYNTAX', file: 'site.config.yaml', line: 1, message: expect.stringContaining('resource-exhaustion attack') });
+    const [deep] = errorsOf(`${shipped}\ndeep: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n`);
+    expect(deep).toMatchObject({ code: 'YAML_SYNTAX', message: 'the document is nested too deeply to read' });
+  });
 });
 
 describe('JSON Schema for editors', () => {
