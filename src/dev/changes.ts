@@ -8,13 +8,16 @@ import { isAbsolute, relative, sep } from 'node:path';
 /** The input a changed file belongs to. */
 export type InputChange =
   | { kind: 'config' }
-  | { kind: 'templates' }
+  /** A template or island; `withStyles` when the whole templates folder changed (stylesheets included). */
+  | { kind: 'templates'; withStyles?: boolean }
   | { kind: 'styles' }
   | { kind: 'public' }
   | { kind: 'messages' }
+  /** The content folder itself (deleted or restored): every input read from it. */
+  | { kind: 'content' }
   /** content/blog itself (a post folder added or removed) or a file of one post. */
   | { kind: 'post'; slug?: string }
-  /** A file or folder under content/pages/; `id` is its folder ("hub/product"). */
+  /** A file or folder under content/pages/; `id` is its folder ("hub/product"), "" for content/pages itself. */
   | { kind: 'copy'; id: string }
   | { kind: 'none' };
 
@@ -37,17 +40,22 @@ export function classifyChange(path: string, watched: WatchedPaths, isDirectory 
   if (path === watched.configFile) return { kind: 'config' };
   const inContent = partsBelow(watched.dirs.content, path);
   if (inContent) {
+    if (inContent.length === 0) return { kind: 'content' };
     const [area, ...rest] = inContent;
     if (area === 'messages') return { kind: 'messages' };
     if (area === 'blog') return { kind: 'post', slug: rest[0] };
-    if (area === 'pages' && rest.length > 0) {
+    if (area === 'pages') {
+      if (rest.length === 0) return { kind: 'copy', id: '' };
       const folder = isDirectory ? rest : rest.slice(0, -1);
       return folder.length > 0 ? { kind: 'copy', id: folder.join('/') } : { kind: 'none' };
     }
     return { kind: 'none' };
   }
   const inTemplates = partsBelow(watched.dirs.templates, path);
-  if (inTemplates) return inTemplates[0] === 'styles' && (isDirectory || path.endsWith('.css')) ? { kind: 'styles' } : { kind: 'templates' };
+  if (inTemplates) {
+    if (inTemplates.length === 0) return { kind: 'templates', withStyles: true };
+    return inTemplates[0] === 'styles' && (isDirectory || path.endsWith('.css')) ? { kind: 'styles' } : { kind: 'templates' };
+  }
   if (partsBelow(watched.dirs.public, path)) return { kind: 'public' };
   return { kind: 'none' };
 }

@@ -4,6 +4,7 @@
  * dialog (labelled, focusable, dismissed with Escape or its button). Its strings are for
  * developers, not site copy, so they are English only.
  */
+import { sep } from 'node:path';
 import { errorCatalogue, type SiteError } from '../errors.js';
 import { formatCodeFrame } from '../code-frame.js';
 import { escapeHtml } from '../render/html.js';
@@ -48,6 +49,16 @@ export function describeProblems(errors: readonly SiteError[], crash: unknown, s
     });
   }
   return problems;
+}
+
+/**
+ * A problem with the given folders (the project, the generator) cut from every path it names, so
+ * what the dev server sends to pages says `content/blog/x/en.md`, not where the project lives.
+ */
+export function withoutAbsolutePaths(problem: OverlayProblem, folders: readonly string[]): OverlayProblem {
+  const prefixes = [...new Set(folders)].map((folder) => (folder.endsWith(sep) ? folder : folder + sep)).sort((a, b) => b.length - a.length);
+  const strip = (text: string | undefined) => (text === undefined ? undefined : prefixes.reduce((out, prefix) => out.split(prefix).join(''), text));
+  return { ...problem, message: strip(problem.message)!, location: strip(problem.location), hint: strip(problem.hint), frame: strip(problem.frame) };
 }
 
 /** The overlay element for a list of problems. */

@@ -13,7 +13,7 @@ import { loadMessages, type MessageTree } from '../content/messages.js';
 import { loadPageContent, type PageContent } from '../content/pages.js';
 import { indexPosts, listPostSlugs, loadPost, type Post } from '../content/posts.js';
 import type { OutputFiles } from '../emit/write.js';
-import { collectSiteErrors, SiteError, uniqueErrors } from '../errors.js';
+import { collectSiteErrors, SiteError, uniqueErrors, warningsOf } from '../errors.js';
 import { buildAssets, type Assets } from '../islands/assets.js';
 import { addIslandScripts, bundleIslands, listIslands, type IslandBundle, type IslandRuntime } from '../islands/bundle.js';
 import { createRenderer } from '../render/render.js';
@@ -23,6 +23,8 @@ import type { TemplateSet } from '../render/types.js';
 import { createPages, sortPosts, type Page } from '../routes/pages.js';
 import { classifyChange, type WatchedPaths } from './changes.js';
 import { createEsbuildContexts } from './esbuild-contexts.js';
+import { createMarkdownRenderer } from '../content/markdown-cache.js';
+import { createWorkerPool, type WorkerPool } from '../parallel/pool.js';
 
 /** Options of `createDevBuilder`. */
 export interface DevBuilderOptions {
@@ -58,6 +60,8 @@ export interface RebuildSuccess {
   ms: number;
   /** Milliseconds per stage: load, routes, copy, render, emit. */
   timings: Record<string, number>;
+  /** Problems that do not stop the build (a file that is not UTF-8, say). */
+  warnings: SiteError[];
 }
 
 /** A rebuild that found problems; the last good build stays in place. */
@@ -167,6 +171,10 @@ export function createDevBuilder(options: DevBuilderOptions): DevBuilder {
   const configPath = resolve(options.config);
   const esbuild = createEsbuildContexts();
   const run = esbuild.run;
+  // Markdown is parsed on a worker thread, never on the server's event loop: a slow document
+  // (the limits allow one to take seconds) must not stop the dev server from answering.
+  let pool: WorkerPool | undefined;
+  const markdown = createMarkdownRenderer({ pool: () => (pool ??= createWorkerPool(1)), poolThreshold: 0, shareWithMain: false });
 
   let config: Loaded<ResolvedConfig> | undefined;
   let templates: Loaded<TemplateSet> | undefined;
@@ -178,7 +186,7 @@ export function createDevBuilder(options: DevBuilderOptions): DevBuilder {
   const copies = new Map<string, Loaded<Map<string, PageContent>>>();
   let templatesGeneration = 0;
   let lastTemplates: TemplateSet | undefined;
-  let lastDirs: ResolvedConfig['dirs'] | undefined;
+  let lastDirs: WatchedPaths['dirs'] | undefined;
   let committed: Committed | undefined;
   let templateCheck: { pages: Page[]; templates: TemplateSet; errors: SiteError[] } | undefined;
   let builds = 0;
@@ -201,6 +209,7 @@ export function createDevBuilder(options: DevBuilderOptions): DevBuilder {
           config = undefined;
           templates = undefined;
           islands = undefined;
+          if (input.withStyles) assets = undefined;
           break;
         case 'styles':
         case 'public':
@@ -209,13 +218,19 @@ export function createDevBuilder(options: DevBuilderOptions): DevBuilder {
         case 'messages':
           messages = undefined;
           break;
+        case 'content':
+          messages = undefined;
+          slugs = undefined;
+          posts.clear();
+          copies.clear();
+          break;
         case 'post':
           slugs = undefined;
           if (input.slug !== undefined) posts.delete(input.slug);
           break;
         case 'copy':
           // A folder event names every copy below it too.
-          for (const id of [...copies.keys()]) if (id === input.id || id.startsWith(`${input.id}/`)) copies.delete(id);
+          for (const id of [...copies.keys()]) if (input.id === '' || id === input.id || id.startsWith(`${input.id}/`)) copies.delete(id);
           break;
         case 'none':
           break;
@@ -270,7 +285,7 @@ export function createDevBuilder(options: DevBuilderOptions): DevBuilder {
         const current = new Set(slugs.value);
         for (const slug of [...posts.keys()]) if (!current.has(slug)) posts.delete(slug);
         await Promise.all([...current].map(async (slug) => {
-          posts.set(slug, await refresh(posts.get(slug), postsFrom, 'posts', (errors) => loadPost(site, slug, errors, { drafts: options.drafts })));
+          posts.set(slug, await refresh(posts.get(slug), postsFrom, 'posts', (errors) => loadPost(site, slug, errors, { drafts: options.drafts, markdown })));
         }));
       })(),
     ]);
@@ -284,7 +299,7 @@ export function createDevBuilder(options: DevBuilderOptions): DevBuilder {
       templatesGeneration++;
     }
 
-    const errors: SiteError[] = [...templates.errors, ...islands.errors, ...assets.errors, ...messages.errors, ...(slugs?.errors ?? [])];
+    const errors: SiteError[] = [...templates.errors, ...islands.errors, ...assets.errors, ...(assets.value?.warnings ?? []), ...messages.errors, ...(slugs?.errors ?? [])];
     const postList = sortPosts((slugs?.value ?? []).flatMap((slug) => {
       const loaded = posts.get(slug);
       errors.push(...(loaded?.errors ?? []));
@@ -312,7 +327,7 @@ export function createDevBuilder(options: DevBuilderOptions): DevBuilder {
       for (const id of [...copies.keys()]) if (!layout.byContent.has(id)) copies.delete(id);
       await Promise.all([...layout.byContent].map(async ([id, idPages]) => {
         const from = JSON.stringify([templatesGeneration, dirs.content, site.company, site.localeIds, idPages.map((page) => [page.locale, page.template, page.route.path])]);
-        copies.set(id, await refresh(copies.get(id), from, 'copy', (found) => loadPageContent(site, idPages, (name) => template.pages[name]?.content, found)));
+        copies.set(id, await refresh(copies.get(id), from, 'copy', (found) => loadPageContent(site, idPages, (name) => template.pages[name]?.content, found, { markdown })));
       }));
       for (const loaded of copies.values()) {
         errors.push(...loaded.errors);
@@ -321,7 +336,8 @@ export function createDevBuilder(options: DevBuilderOptions): DevBuilder {
       if (templateCheck?.pages !== pages || templateCheck.templates !== template) templateCheck = { pages, templates: template, errors: checkPageTemplates(pages, template) };
       errors.push(...templateCheck.errors);
     }
-    if (errors.length || !template || !islands.value || !assets.value || !messages.value) {
+    const fatal = () => errors.some((error) => error.severity === 'error');
+    if (fatal() || !template || !islands.value || !assets.value || !messages.value) {
       return { ok: false, reloaded: [...reloaded], errors: uniqueErrors(errors), ms: elapsed() };
     }
     lap('copy');
@@ -410,7 +426,7 @@ export function createDevBuilder(options: DevBuilderOptions): DevBuilder {
     }
     reads = undefined;
     lap('render');
-    if (errors.length) return { ok: false, reloaded: [...reloaded], errors: uniqueErrors(errors), ms: elapsed() };
+    if (fatal()) return { ok: false, reloaded: [...reloaded], errors: uniqueErrors(errors), ms: elapsed() };
 
     // The site-wide files, made again only when what they are made from changed.
     const messagesChanged = [...changed].some((key) => key.startsWith('messages:'));
@@ -512,6 +528,7 @@ export function createDevBuilder(options: DevBuilderOptions): DevBuilder {
       stylesheet: stylesheetSwap,
       ms: elapsed(),
       timings,
+      warnings: uniqueErrors(warningsOf(errors)),
     };
   }
 
@@ -536,6 +553,8 @@ export function createDevBuilder(options: DevBuilderOptions): DevBuilder {
       queue = next.catch(() => undefined);
       return next;
     },
-    dispose: () => esbuild.dispose(),
+    async dispose() {
+      await Promise.all([esbuild.dispose(), pool?.close()]);
+    },
   };
 }

@@ -1,8 +1,11 @@
 /**
  * Watches the inputs of a site with chokidar and hands over the changes in batches: events that
  * arrive within `debounceMs` of each other (an editor's save can be several) make one batch.
+ * chokidar loses a watched folder that is deleted (and says nothing when it comes back), so a
+ * second, shallow watcher looks at the folders that hold the watched paths: when one of them
+ * goes or returns, that is reported as a change of the whole folder and the folder is watched anew.
  */
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { FileChange } from './rebuild.js';
 
@@ -34,6 +37,9 @@ export function watchInputs(paths: readonly string[], options: WatchOptions): In
   const debounceMs = options.debounceMs ?? 5;
   let watched = [...new Set(paths)];
   const watcher: FSWatcher = watch(watched, { ignoreInitial: true, ignored: isIgnored });
+  const parentsOf = (list: readonly string[]) => [...new Set(list.map((path) => dirname(path)))];
+  let parents = parentsOf(watched);
+  const parentWatcher: FSWatcher = watch(parents, { ignoreInitial: true, depth: 0, ignored: isIgnored });
   let pending: FileChange[] = [];
   let timer: NodeJS.Timeout | undefined;
 
@@ -50,7 +56,20 @@ export function watchInputs(paths: readonly string[], options: WatchOptions): In
   };
   watcher.on('all', (event, path) => add({ path, directory: event === 'addDir' || event === 'unlinkDir' }));
   watcher.on('error', (error) => options.onError?.(error));
-  const ready = new Promise<void>((done) => watcher.once('ready', () => done()));
+  parentWatcher.on('all', (event, path) => {
+    if (!watched.includes(path)) return;
+    if (event === 'add' || event === 'addDir') {
+      // Watched anew: the files inside it arrive with it, and are read by the rebuild this reports.
+      watcher.unwatch(path);
+      watcher.add(path);
+    }
+    if (event !== 'change') add({ path, directory: event === 'addDir' || event === 'unlinkDir' });
+  });
+  parentWatcher.on('error', (error) => options.onError?.(error));
+  const ready = Promise.all([
+    new Promise<void>((done) => watcher.once('ready', () => done())),
+    new Promise<void>((done) => parentWatcher.once('ready', () => done())),
+  ]).then(() => undefined);
 
   return {
     ready,
@@ -61,12 +80,18 @@ export function watchInputs(paths: readonly string[], options: WatchOptions): In
       if (removed.length) watcher.unwatch(removed);
       if (added.length) watcher.add(added);
       watched = wanted;
+      const nextParents = parentsOf(wanted);
+      const goneParents = parents.filter((path) => !nextParents.includes(path));
+      const newParents = nextParents.filter((path) => !parents.includes(path));
+      if (goneParents.length) parentWatcher.unwatch(goneParents);
+      if (newParents.length) parentWatcher.add(newParents);
+      parents = nextParents;
     },
     async close() {
       if (timer) clearTimeout(timer);
       timer = undefined;
       pending = [];
-      await watcher.close();
+      await Promise.all([watcher.close(), parentWatcher.close()]);
     },
   };
 }

@@ -14,7 +14,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer, get, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -77,6 +77,10 @@ describe('pure parts', () => {
     expect(classifyChange('/site/content/blog/a-post/en.md', watched)).toEqual({ kind: 'post', slug: 'a-post' });
     expect(classifyChange('/site/content/blog/a-post', watched, true)).toEqual({ kind: 'post', slug: 'a-post' });
     expect(classifyChange('/site/content/messages/no.yaml', watched)).toEqual({ kind: 'messages' });
+    // A whole folder deleted or restored: everything read from it.
+    expect(classifyChange('/site/content', watched, true)).toEqual({ kind: 'content' });
+    expect(classifyChange('/site/content/pages', watched, true)).toEqual({ kind: 'copy', id: '' });
+    expect(classifyChange('/site/templates', watched, true)).toEqual({ kind: 'templates', withStyles: true });
     expect(classifyChange('/site/content/pages/hub/product/en.yaml', watched)).toEqual({ kind: 'copy', id: 'hub/product' });
     expect(classifyChange('/site/content/pages/hub/en.yaml', watched)).toEqual({ kind: 'copy', id: 'hub' });
     expect(classifyChange('/site/templates/styles/main.css', watched)).toEqual({ kind: 'styles' });
@@ -431,6 +435,71 @@ describe('site dev as a child process', () => {
       body: JSON.stringify({ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', message: 'Hello from site dev.', type: 'repairer', locale: 'en' }),
     });
     expect(response.status).toBe(201);
+  });
+
+  it('answers only to host names of this machine, and sends pages no absolute paths', async () => {
+    const { port } = new URL(base);
+    const asHost = (host: string) => new Promise<number>((done, fail) => {
+      const outgoing = get({ host: '127.0.0.1', port, path: '/hub/', headers: { host } }, (response) => {
+        response.resume();
+        done(response.statusCode ?? 0);
+      });
+      outgoing.on('error', fail);
+    });
+    expect(await asHost('evil.example')).toBe(403);
+    expect(await asHost(`evil.example:${port}`)).toBe(403);
+    expect(await asHost(`localhost:${port}`)).toBe(200);
+    expect(await asHost(`127.0.0.1:${port}`)).toBe(200);
+
+    const file = join(site.dir, 'content', 'blog', 'repair-as-a-retail-service', 'en.md');
+    const good = await readFile(file, 'utf8');
+    const mark = stream.events.length;
+    await writeFile(file, good.replace(/^category: .*$/m, 'category: not-a-category'));
+    const problem = await eventAfter(mark, 'problem', (data) => String(data.overlay).includes('FRONT_MATTER'));
+    const status = await (await fetch(`${base}/__site/status`)).text();
+    expect(status).toContain('FRONT_MATTER');
+    for (const text of [status, String(problem.data.overlay)]) {
+      expect(text).not.toContain(site.dir);
+      expect(text).not.toContain(repoRoot);
+    }
+    const fixMark = stream.events.length;
+    await writeFile(file, `${good}\n`);
+    await eventAfter(fixMark, 'fixed');
+  });
+
+  it('keeps answering while a large post is parsed, off the event loop', async () => {
+    const table = `| a | b | c |\n|---|---|---|\n${'| 1 | 2 | 3 |\n'.repeat(12_000)}`;
+    const mark = stream.events.length;
+    await mkdir(join(site.dir, 'content', 'blog', 'big-table'), { recursive: true });
+    await writeFile(join(site.dir, 'content', 'blog', 'big-table', 'en.md'), `---\ntitle: Big table\ndescription: A big table.\ndate: 2026-01-01\ncategory: saas\nauthor: Test\n---\n\n${table}`);
+    await until(() => stderr.includes('content/blog/big-table'), 'the rebuild to start');
+    let slowest = 0;
+    const done = eventAfter(mark, 'reload', (data) => (data.urls as string[]).includes('/blog/big-table/'));
+    let finished = false;
+    void done.then(() => (finished = true));
+    while (!finished) {
+      const started = performance.now();
+      expect((await fetch(`${base}/hub/`)).status).toBe(200);
+      slowest = Math.max(slowest, performance.now() - started);
+      await new Promise((wait) => setTimeout(wait, 20));
+    }
+    expect(slowest).toBeLessThan(1_000);
+    expect((await page('/blog/big-table/')).status).toBe(200);
+  });
+
+  it('rebuilds after the content folder is deleted and restored, and watches it again', async () => {
+    const content = join(site.dir, 'content');
+    const away = join(site.dir, 'content-away');
+    const gone = stream.events.length;
+    await rename(content, away);
+    await eventAfter(gone, 'problem', (data) => String(data.overlay).includes('content/messages'));
+    const back = stream.events.length;
+    await rename(away, content);
+    await eventAfter(back, 'fixed');
+    const mark = stream.events.length;
+    await edit(join(content, 'blog', 'repair-as-a-retail-service', 'en.md'), /^title: .*$/m, 'title: "Watched again after the restore"');
+    await eventAfter(mark, 'reload', (data) => (data.urls as string[]).includes('/blog/repair-as-a-retail-service/'));
+    expect((await page('/blog/repair-as-a-retail-service/')).html).toContain('Watched again after the restore');
   });
 
   it('answers 404 for a deleted post', async () => {
