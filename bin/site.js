@@ -1,12 +1,21 @@
 #!/usr/bin/env node
 // Starts the CLI. The TypeScript sources are bundled once by esbuild into lib/cli.js and rebuilt
 // whenever a file under src/ is newer than the bundle, so a fresh clone needs no compile step.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bundle = join(root, 'lib', 'cli.js');
+
+// Before anything that needs a newer Node: the one required version is package.json's engines.node.
+const required = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines.node.replace(/^>=\s*/, '');
+const [major, minor] = process.versions.node.split('.').map(Number);
+const [needMajor, needMinor] = required.split('.').map(Number);
+if (major < needMajor || (major === needMajor && minor < (needMinor ?? 0))) {
+  process.stderr.write(`site needs Node.js ${required} or newer, and this is Node.js ${process.versions.node}: install a newer Node.js (https://nodejs.org/) and run the command again.\n`);
+  process.exit(1);
+}
 
 function newestMtime(dir) {
   let newest = 0;

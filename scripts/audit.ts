@@ -13,6 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { launch } from 'chrome-launcher';
+import { chromiumPath } from '../tests/helpers/browser.js';
 import lighthouse from 'lighthouse';
 import { loadConfig } from '../src/config/load.js';
 import { startServer } from '../src/serve/server.js';
@@ -21,7 +22,7 @@ type Result = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
 
 // This file runs bundled as lib/scripts/audit.js (see scripts/run-ts.js).
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const chromePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const chromePath = chromiumPath();
 const chromeFlags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const categories = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 /** Performance is noisy under simulated throttling on a small machine: up to this many runs, best kept. */

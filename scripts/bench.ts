@@ -10,8 +10,8 @@
  *   siblings, `--no-precompress`) and as by default; a one-post rebuild (one post edited, only
  *   it parsed, the output folder kept) as a process and in-process (a warm build session in this
  *   process, as `site dev` keeps one);
- * - with --peers, the same corpus and layout with Eleventy and Hugo (skipped when `hugo` is not
- *   installed), and the ratios measured in this run;
+ * - with --peers, the same corpus and layout with Eleventy (installed into bench/peers on first use)
+ *   and Hugo (skipped when `hugo` is not installed), and the ratios measured in this run;
  * - the real site (every route, both locales) with the same number of synthetic posts.
  *
  * Prints pages, seconds, pages/s and peak RSS (from /usr/bin/time when present, else reported by
@@ -232,12 +232,28 @@ function versionOf(command: string, args: string[]): string | undefined {
   return result.status === 0 ? result.stdout.trim() : undefined;
 }
 
+/**
+ * Eleventy lives in bench/peers/, a package of its own, so the project's install neither carries
+ * it nor warns about its peer dependencies; it is installed there the first time it is needed.
+ */
+function installPeers(): string {
+  const peers = join(root, 'bench', 'peers');
+  const eleventy = join(peers, 'node_modules', '@11ty', 'eleventy');
+  if (!existsSync(eleventy)) {
+    logInfo('installing Eleventy into bench/peers (once)…');
+    const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: peers, stdio: ['ignore', 'ignore', 'inherit'] });
+    if (result.status !== 0) throw new Error('npm ci in bench/peers failed');
+  }
+  return eleventy;
+}
+
 async function benchPeers(work: string, posts: ReturnType<typeof createCorpus>, runs: number): Promise<Measurement[]> {
   const rows: Measurement[] = [];
   const eleventyDir = join(work, 'eleventy');
   await writeProject(eleventyDir, eleventyFiles(posts));
-  const eleventyBin = join(root, 'node_modules', '@11ty', 'eleventy', 'cmd.cjs');
-  const eleventyVersion = JSON.parse(await readFile(join(root, 'node_modules', '@11ty', 'eleventy', 'package.json'), 'utf8')).version as string;
+  const eleventy = installPeers();
+  const eleventyBin = join(eleventy, 'cmd.cjs');
+  const eleventyVersion = JSON.parse(await readFile(join(eleventy, 'package.json'), 'utf8')).version as string;
   rows.push(await median(runs, async () => {
     await rm(join(eleventyDir, '_site'), { recursive: true, force: true });
     const result = await runProcess(process.execPath, [eleventyBin, '--config=eleventy.config.mjs', '--quiet'], { cwd: eleventyDir });

@@ -84,7 +84,11 @@ export async function main(argv: readonly string[]): Promise<number> {
       const written = await writeSite(out, result.files, { cache: options.cache !== false, compress: precompress ? {} : false, afterStep: killHook() });
       const now = performance.now();
       const ms = Math.round(now - started);
-      const locales = result.config.localeIds.map((locale) => `${result.pages.filter((page) => page.locale === locale).length} ${locale}`).join(', ');
+      const locales = result.config.localeIds.map((locale) => {
+        const pages = result.pages.filter((page) => page.locale === locale);
+        const aliases = pages.filter((page) => page.alias).length;
+        return `${pages.length} ${locale}${aliases ? `, of which ${aliases} ${aliases === 1 ? 'alias' : 'aliases'}` : ''}`;
+      }).join('; ');
       logResult(`built ${result.pages.length} pages (${locales}) and ${result.files.size - result.pages.length} other files into ${relative(process.cwd(), outDir) || '.'} in ${ms} ms`);
       if (options.verbose) {
         const { stats } = result;

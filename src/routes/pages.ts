@@ -74,6 +74,8 @@ export interface Page {
   canonical: string;
   /** True for alias pages, audience copies and untranslated fallbacks: not in the sitemap. */
   duplicate: boolean;
+  /** Set on the pages an alias mirrors at a second path ("/no/arbeidsklær/…"). */
+  alias?: true;
   /** hreflang alternates (absolute), including the page itself and x-default; empty for duplicates. */
   alternates: { hreflang: string; href: string }[];
   languageLinks: LanguageLink[];
@@ -171,7 +173,7 @@ export function createPages(config: ResolvedConfig, input: CreatePagesInput): Pa
       const mirrored = aliasPath(draft.cluster, alias.from, alias.to);
       if (mirrored === undefined) continue;
       const path = localizePath(mirrored, alias.locale, rules);
-      drafts.push({ ...draft, path, url: toUrl(path), file: toOutputFile(path), duplicate: true, original: draft.original ?? draft, mirrorOf: draft });
+      drafts.push({ ...draft, path, url: toUrl(path), file: toOutputFile(path), duplicate: true, alias: true, original: draft.original ?? draft, mirrorOf: draft });
     }
   }
 

@@ -1,10 +1,20 @@
-/** Builds the real site once for the tests that read or serve it, into a folder of this run. */
+/**
+ * Before any test: a browser must be there (or the run stops at once, with one line that says how
+ * to get one); then the real site is built once for the tests that read or serve it, into a folder
+ * of this run.
+ */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { findChromium } from './browser';
 import { buildInto } from './build';
 import { outputRoot, repoRoot } from './paths';
 
 export default async function setup() {
+  const browser = findChromium();
+  if ('problem' in browser) {
+    process.stderr.write(`\n${browser.problem}\n\n`);
+    process.exit(1);
+  }
   await mkdir(outputRoot, { recursive: true });
   const runDir = await mkdtemp(join(outputRoot, 'run-'));
   const site = join(runDir, 'site');
