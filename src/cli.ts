@@ -203,7 +203,7 @@ function outputGuard(config: ResolvedConfig): OutputGuard {
       { path: config.dirs.content, what: 'the content folder' },
       { path: config.dirs.templates, what: 'the templates folder' },
       { path: config.dirs.public, what: 'the public folder' },
-      { path: resolve(config.root, config.contact.dataDir), what: 'the stored form submissions (contact.dataDir)' },
+      { path: config.dirs.data, what: 'the stored form submissions (contact.dataDir)' },
     ],
   };
 }

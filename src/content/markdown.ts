@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Root as HastRoot, Element } from 'hast';
 import { generatorRoot, installedVersion } from '../cache/disk-cache.js';
+import { SiteError } from '../errors.js';
 
 type Processor = { process(text: string): Promise<{ toString(): string }> };
 type MarkdownStack = typeof import('./markdown-stack.js');
@@ -172,6 +173,12 @@ export function checkMarkdownLimits(text: string, limits: MarkdownLimits): { mes
     if (open > maxOpenBrackets) return { message: `this paragraph leaves more than ${maxOpenBrackets} [ unclosed`, line: lineNumber };
   }
   return undefined;
+}
+
+/** The limits check of a Markdown body that starts on line `bodyLine` of `file`, as the error a loader reports. */
+export function markdownLimitError(body: string, bodyLine: number, file: string, limits: MarkdownLimits): SiteError | undefined {
+  const found = checkMarkdownLimits(body, limits);
+  return found && new SiteError({ code: 'MARKDOWN_LIMIT', message: found.message, file, line: bodyLine + found.line - 1, column: found.column });
 }
 
 /** Raise when the pipeline changes its output in a way its code and package versions do not show. */

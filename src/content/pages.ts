@@ -10,7 +10,7 @@ import type { Page } from '../routes/pages.js';
 import type { ParseYaml } from '../cache/yaml-cache.js';
 import { parseYaml, validateYaml, type YamlSource } from '../yaml-source.js';
 import { bodyStartLine, splitFrontMatter } from './front-matter.js';
-import { checkMarkdownLimits } from './markdown.js';
+import { markdownLimitError } from './markdown.js';
 import { readTextFile } from './text-file.js';
 import { defaultMarkdownRenderer, type MarkdownRenderer } from './markdown-cache.js';
 import { checkParity } from './parity.js';
@@ -89,9 +89,9 @@ async function readContentFile(
     errors.push(...syntax);
     if (syntax.length) return undefined;
     const bodyLine = bodyStartLine(text, body);
-    const tooMuch = checkMarkdownLimits(body, config.markdown);
+    const tooMuch = markdownLimitError(body, bodyLine, file, config.markdown);
     if (tooMuch) {
-      errors.push(new SiteError({ code: 'MARKDOWN_LIMIT', message: tooMuch.message, file, line: bodyLine + tooMuch.line - 1, column: tooMuch.column }));
+      errors.push(tooMuch);
       return undefined;
     }
     const filled = fillCompanyTokens(body, config, file, errors);

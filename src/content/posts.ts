@@ -11,7 +11,7 @@ import { SiteError } from '../errors.js';
 import type { PostIndexEntry } from '../routes/pages.js';
 import { locate, validateYaml } from '../yaml-source.js';
 import { bodyStartLine, findFrontMatter, splitFrontMatter } from './front-matter.js';
-import { checkMarkdownLimits, readingMinutes } from './markdown.js';
+import { markdownLimitError, readingMinutes } from './markdown.js';
 import { readTextFile } from './text-file.js';
 import { defaultMarkdownRenderer, type MarkdownRenderer } from './markdown-cache.js';
 
@@ -140,9 +140,9 @@ async function readPost(config: ResolvedConfig, slug: string, errors: SiteError[
     }
     found++;
     const translation = readTranslation(text, relative(process.cwd(), path), locale, schema, cache, errors);
-    const tooMuch = translation && checkMarkdownLimits(translation.body, config.markdown);
+    const tooMuch = translation && markdownLimitError(translation.body, translation.bodyLine, translation.file, config.markdown);
     if (tooMuch) {
-      errors.push(new SiteError({ code: 'MARKDOWN_LIMIT', message: tooMuch.message, file: translation.file, line: translation.bodyLine + tooMuch.line - 1, column: tooMuch.column }));
+      errors.push(tooMuch);
       continue;
     }
     if (translation && (options.drafts || !translation.data.draft)) translations.push(translation);

@@ -72,7 +72,6 @@ async function listPublicFiles(dir: string, warnings: SiteError[]): Promise<stri
         severity: 'warning',
         message: 'a symbolic link is not published: it could lead to any file of this machine',
         file: relative(process.cwd(), path),
-        hint: 'Copy the file into public/ instead of linking to it.',
       }));
       return [];
     }
