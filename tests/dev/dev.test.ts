@@ -495,7 +495,10 @@ describe('site dev as a child process', () => {
     await eventAfter(gone, 'problem', (data) => String(data.overlay).includes('content/messages'));
     const back = stream.events.length;
     await rename(away, content);
-    await eventAfter(back, 'fixed');
+    // "fixed" when the restored content builds what the last good build had, "reload" when it
+    // differs from it (an earlier edit still settling): either way the server is healthy again.
+    await until(() => stream.events.slice(back).find((event) => event.name === 'fixed' || event.name === 'reload'), 'the build after the restore');
+    expect(await (await fetch(`${base}/__site/status`)).json()).toMatchObject({ ok: true });
     const mark = stream.events.length;
     await edit(join(content, 'blog', 'repair-as-a-retail-service', 'en.md'), /^title: .*$/m, 'title: "Watched again after the restore"');
     await eventAfter(mark, 'reload', (data) => (data.urls as string[]).includes('/blog/repair-as-a-retail-service/'));
