@@ -7,7 +7,7 @@ import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { SiteError } from '../errors.js';
-import { isWithin } from '../file-paths.js';
+import { isWithin, realPath } from '../file-paths.js';
 
 /** The file every output folder gets; its presence says "this folder was made by site build". */
 export const outputMarker = '.site-output';
@@ -25,15 +25,6 @@ export interface OutputGuard {
   sources?: readonly { path: string; what: string }[];
 }
 
-/** The real path of a folder that exists (symlinks resolved), else the path itself. */
-function real(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
-
 const unsafe = (outDir: string, message: string, hint: string) =>
   new SiteError({ code: 'OUTPUT_UNSAFE', message: `refusing to write the site into ${outDir}: ${message}`, hint });
 
@@ -44,20 +35,20 @@ const unsafe = (outDir: string, message: string, hint: string) =>
  * empty, or marked by an earlier build.
  */
 export function checkOutputFolder(outputFolder: string, guard: OutputGuard): SiteError | undefined {
-  const outDir = real(resolve(outputFolder));
+  const outDir = realPath(resolve(outputFolder));
   const shown = outputFolder;
   const hint = 'Pass --out with a new or empty folder, or the folder an earlier `site build` wrote (such as dist).';
   if (dirname(outDir) === outDir) return unsafe(shown, 'it is the root of the file system', hint);
-  if (outDir === real(homedir())) return unsafe(shown, 'it is your home folder', hint);
+  if (outDir === realPath(homedir())) return unsafe(shown, 'it is your home folder', hint);
   const protectedFolders = [
     { path: guard.projectRoot, what: 'the project (the folder of the config file)' },
     ...(guard.cwd ? [{ path: guard.cwd, what: 'the working directory' }] : []),
   ];
   for (const folder of protectedFolders) {
-    if (isWithin(real(folder.path), outDir)) return unsafe(shown, `it ${real(folder.path) === outDir ? 'is' : 'holds'} ${folder.what}`, hint);
+    if (isWithin(realPath(folder.path), outDir)) return unsafe(shown, `it ${realPath(folder.path) === outDir ? 'is' : 'holds'} ${folder.what}`, hint);
   }
   for (const source of guard.sources ?? []) {
-    const path = real(source.path);
+    const path = realPath(source.path);
     if (isWithin(path, outDir)) return unsafe(shown, `it ${path === outDir ? 'is' : 'holds'} ${source.what} (${source.path})`, hint);
     if (isWithin(outDir, path)) return unsafe(shown, `it is inside ${source.what} (${source.path})`, hint);
   }

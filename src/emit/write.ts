@@ -31,7 +31,6 @@ import {
   readdirSync,
   readFileSync,
   readSync,
-  realpathSync,
   renameSync,
   rmdirSync,
   rmSync,
@@ -43,6 +42,7 @@ import {
 import { basename, dirname, join, resolve } from 'node:path';
 import { openPackCache } from '../cache/pack-cache.js';
 import { SiteError } from '../errors.js';
+import { realPath } from '../file-paths.js';
 import { compressFiles, type CompressOptions } from './compress.js';
 import { checkOwnership, outputMarker, outputMarkerText } from './output-folder.js';
 
@@ -113,12 +113,7 @@ function besidePaths(outDir: string) {
 
 /** The absolute output folder, symlinks resolved, without a trailing separator. */
 function resolveOutput(outputFolder: string): string {
-  const outDir = resolve(outputFolder);
-  try {
-    return realpathSync(outDir);
-  } catch {
-    return outDir;
-  }
+  return realPath(resolve(outputFolder));
 }
 
 /**
@@ -473,7 +468,7 @@ const fsReasons: Record<string, { reason: string; hint: string }> = {
 };
 
 /** A file-system error of the write as a SiteError naming the path; SiteErrors pass through. */
-export function asWriteError(error: unknown, outputFolder: string): unknown {
+function asWriteError(error: unknown, outputFolder: string): unknown {
   if (error instanceof SiteError) return error;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const known = code ? fsReasons[code] : undefined;

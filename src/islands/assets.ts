@@ -9,6 +9,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { Message } from 'esbuild';
 import { SiteError, SiteErrors } from '../errors.js';
+import { isHiddenPath } from '../file-paths.js';
 import type { OutputFiles } from '../emit/write.js';
 import { esbuildErrors, type EsbuildStepOptions, type RunEsbuild } from '../render/templates.js';
 
@@ -65,7 +66,7 @@ async function listPublicFiles(dir: string, warnings: SiteError[]): Promise<stri
   }
   const nested = await Promise.all(entries.map((entry) => {
     const path = join(dir, entry.name);
-    if (entry.name.startsWith('.') && entry.name !== '.well-known') return [];
+    if (isHiddenPath(entry.name)) return [];
     if (entry.isSymbolicLink()) {
       warnings.push(new SiteError({
         code: 'PUBLIC_SKIPPED',

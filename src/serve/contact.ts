@@ -45,7 +45,7 @@ export function createContactHandler(options: ContactHandlerOptions) {
   const store = createJsonLinesStore(join(options.dataDir, contactSubmissionsFile), { fileSystem: options.fileSystem });
   const allowedOrigins = options.allowedOrigins ?? [];
 
-  const handle = async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  return async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers });
       response.end(JSON.stringify(body));
@@ -107,5 +107,4 @@ export function createContactHandler(options: ContactHandlerOptions) {
     }
     finish(201, { ok: true }, 'sent');
   };
-  return Object.assign(handle, { limiter });
 }

@@ -1,7 +1,7 @@
 /**
  * `site serve`: the built site plus the small API a static host cannot provide. A request passes
- * named steps: the URL length cap, the site's security headers (on every answer, redirects and
- * API answers included), the API endpoints, then the static files. Slow clients are cut off
+ * named steps: the URL length cap, the API endpoints (with the site's security headers, which the
+ * static handler gives its own answers, redirects and refusals included), then the static files. Slow clients are cut off
  * (header and request timeouts), connections are capped, and `close` stops accepting, lets open
  * requests finish for a grace period and then ends the rest.
  */
@@ -116,17 +116,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   });
   const endpoint = config.contact.endpoint;
 
-  const securityHeaders: Step = async (request, response, next) => {
-    for (const [name, value] of await serveStatic.headersOf('/')) response.setHeader(name, value);
-    return next();
-  };
   const api: Step = async (request, response, next) => {
     const path = (request.url ?? '/').split('?', 1)[0];
-    if (request.method === 'POST' && path === endpoint) return contact(request, response);
-    return next();
+    if (request.method !== 'POST' || path !== endpoint) return next();
+    for (const [name, value] of await serveStatic.headersOf(path)) response.setHeader(name, value);
+    return contact(request, response);
   };
   const files: Step = (request, response) => serveStatic(request, response);
-  const handle = chain([securityHeaders, rejectLongUrl(limits.maxUrlLength), api, files]);
+  const handle = chain([rejectLongUrl(limits.maxUrlLength), api, files]);
 
   const server = createServer({ connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs) }, (request, response) => {
     handle(request, response).catch(() => {

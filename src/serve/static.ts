@@ -14,7 +14,7 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, resolve, sep } from 'node:path';
 import { compressText, precompressedCodings } from '../emit/compress.js';
-import { isWithin } from '../file-paths.js';
+import { isHiddenPath, isWithin } from '../file-paths.js';
 import { fromUrl } from '../routes/paths.js';
 
 const contentTypes: Record<string, string> = {
@@ -98,11 +98,6 @@ export interface StaticFile {
 /** Where the static handler finds files, by path relative to the site root ("hub/index.html"). */
 export interface StaticSource {
   get(path: string): Promise<StaticFile | undefined>;
-}
-
-/** Whether a relative path names a dot-file or passes through a dot-folder (`.well-known` excepted). */
-export function isHiddenPath(path: string): boolean {
-  return path.split('/').some((segment) => segment.startsWith('.') && segment !== '.well-known');
 }
 
 /** The files of a folder; paths that leave it (by name or through a symbolic link) are not found. */
