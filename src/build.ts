@@ -12,8 +12,8 @@ import { loadConfig, type ResolvedConfig } from './config/load.js';
 import { createMarkdownRenderer } from './content/markdown-cache.js';
 import { loadMessages, lookupMessage, type MessageTree } from './content/messages.js';
 import { loadPageContent } from './content/pages.js';
-import { indexPosts, loadPosts, type Post } from './content/posts.js';
-import { createFeed, feedPath } from './emit/feed.js';
+import { indexEntries, loadCollections, type Entry } from './content/collections.js';
+import { createFeed } from './emit/feed.js';
 import { createHeaders, createRobots, createSitemap } from './emit/sitemap.js';
 import type { OutputFiles } from './emit/write.js';
 import { SiteError, throwIfAny, uniqueErrors, warningsOf } from './errors.js';
@@ -25,7 +25,8 @@ import { languageScript, notFoundScript, scriptHash } from './render/head.js';
 import { createPageRenderer, type PageOutput } from './render/render-pages.js';
 import { listPageTemplates, loadTemplates, templatesFileOf } from './render/templates.js';
 import type { TemplateSet } from './render/types.js';
-import { createPages, pathRules, sortPosts, type Page } from './routes/pages.js';
+import { createPages, sortEntries, type Page } from './routes/pages.js';
+import { sourcesOf } from './config/sources.js';
 
 /** Options of `buildSite`. */
 export interface BuildOptions {
@@ -70,7 +71,8 @@ export const renderPoolThreshold = 15_000;
 export interface BuildResult {
   config: ResolvedConfig;
   pages: Page[];
-  posts: Post[];
+  /** The entries of each collection, newest first. */
+  entries: Record<string, Entry[]>;
   files: OutputFiles;
   /** Milliseconds per stage. */
   timings: Record<string, number>;
@@ -134,22 +136,22 @@ async function runBuild(options: BuildOptions, startPool: () => WorkerPool | und
   const islandsPromise = listIslands(config.dirs.templates).then((names) => bundleIslands(config.dirs.templates, names, options.islandRuntime, { run }));
   // Attach handlers now so a failure here is reported with the content errors, not as unhandled.
   for (const promise of [templatesPromise, assetsPromise, islandsPromise]) promise.catch(() => undefined);
-  const [messages, unsortedPosts] = await Promise.all([loadMessages(config, errors, { parseYaml }), loadPosts(config, errors, { drafts: options.drafts, markdown, frontMatterCache })]);
-  const posts = sortPosts(unsortedPosts);
+  const [messages, loaded] = await Promise.all([loadMessages(config, errors, { parseYaml }), loadCollections(config, errors, { drafts: options.drafts, markdown, frontMatterCache })]);
+  const entries = sortCollections(loaded);
   lap('content');
 
-  const pages = createPages(config, { posts: indexPosts(posts) });
+  const pages = createPages(config, { entries: indexEntries(entries) });
   lap('routes');
 
   const templates = await templatesPromise;
   const contents = await loadPageContent(config, pages, (name) => templates.pages[name]?.content, errors, { markdown, parseYaml });
-  errors.push(...checkPageTemplates(pages, templates));
+  errors.push(...checkPageTemplates(config, pages, templates));
   throwIfAny(uniqueErrors(errors));
   const [assets, islands] = await Promise.all([assetsPromise, islandsPromise]);
   errors.push(...assets.warnings);
   lap('templates');
 
-  const input = { config, pages, messages, contents, posts, assets: { stylesheet: assets.stylesheet } };
+  const input = { config, pages, messages, contents, entries, assets: { stylesheet: assets.stylesheet } };
   const islandScripts = { entries: islands.entries, graph: islands.graph };
   let local: ReturnType<typeof createPageRenderer> | undefined;
   const renderHere = (indexes: readonly number[]) => (local ??= createPageRenderer({ ...input, templates }, islandScripts)).render(indexes);
@@ -182,7 +184,7 @@ async function runBuild(options: BuildOptions, startPool: () => WorkerPool | und
   throwIfAny(uniqueErrors(errors));
   lap('render');
 
-  for (const [path, text] of createSiteFiles({ config, pages, posts, messages })) files.set(path, text);
+  for (const [path, text] of createSiteFiles({ config, pages, entries, messages })) files.set(path, text);
   await Promise.all([markdown.settled(), frontMatterCache && frontMatterCache.settled(), yamlCache?.settled()]);
   lap('emit');
   const stats: BuildStats = {
@@ -192,23 +194,29 @@ async function runBuild(options: BuildOptions, startPool: () => WorkerPool | und
     pagesRendered: pages.length,
     workers,
   };
-  return { config, pages, posts, files, timings, scripts, stats, warnings: uniqueErrors(warningsOf(errors)) };
+  return { config, pages, entries, files, timings, scripts, stats, warnings: uniqueErrors(warningsOf(errors)) };
 }
 
 /** A template used with `content:` must export the schema of that copy. */
-export function checkPageTemplates(pages: readonly Page[], templates: TemplateSet): SiteError[] {
+export function checkPageTemplates(config: ResolvedConfig, pages: readonly Page[], templates: TemplateSet): SiteError[] {
+  const sources = sourcesOf(config);
   const errors: SiteError[] = [];
   for (const page of pages) {
     const template = templates.pages[page.template];
     if (page.content !== undefined && template && !template.content) {
-      errors.push(new SiteError({ code: 'TEMPLATE_INVALID', message: `template ${page.template} is used with content: but exports no \`content\` schema`, file: `templates/pages/${page.template}.tsx` }));
+      errors.push(new SiteError({ code: 'TEMPLATE_INVALID', message: `template ${page.template} is used with content: but exports no \`content\` schema`, file: sources.display(sources.pageTemplate(page.template)) }));
     }
   }
   return errors;
 }
 
+/** The entries of each collection, newest first. */
+export function sortCollections(entries: Readonly<Record<string, readonly Entry[]>>): Record<string, Entry[]> {
+  return Object.fromEntries(Object.entries(entries).map(([name, list]) => [name, sortEntries(list)]));
+}
+
 /** The files derived from the whole site rather than one page: sitemap, robots.txt, `_headers`, feeds. */
-export function createSiteFiles(input: { config: ResolvedConfig; pages: readonly Page[]; posts: readonly Post[]; messages: Record<string, MessageTree> }): Map<string, string> {
+export function createSiteFiles(input: { config: ResolvedConfig; pages: readonly Page[]; entries: Readonly<Record<string, readonly Entry[]>>; messages: Record<string, MessageTree> }): Map<string, string> {
   return new Map([...createRouteFiles(input.config, input.pages), ...createFeedFiles(input)]);
 }
 
@@ -221,17 +229,16 @@ export function createRouteFiles(config: ResolvedConfig, pages: readonly Page[])
   ]);
 }
 
-/** The feed of each locale when the site has a blog: it depends on the posts, the messages and the config. */
-export function createFeedFiles(input: { config: ResolvedConfig; posts: readonly Post[]; messages: Record<string, MessageTree> }): Map<string, string> {
-  const { config, posts, messages } = input;
-  const rules = pathRules(config);
+/** The feed of each collection that has one, in each locale: they depend on the entries, the messages and the config. */
+export function createFeedFiles(input: { config: ResolvedConfig; entries: Readonly<Record<string, readonly Entry[]>>; messages: Record<string, MessageTree> }): Map<string, string> {
+  const { config, entries, messages } = input;
   const files = new Map<string, string>();
-  if (config.routes.some((route) => route.blog)) {
+  for (const collection of Object.keys(config.collections).sort()) {
     for (const locale of config.localeIds) {
-      const text = (key: string) => lookupMessage(messages[locale] ?? {}, key) ?? key;
-      files.set(feedPath(locale, rules).slice(1), createFeed({ config, rules, locale, posts, title: `${config.site.name} · ${text('blog.title')}`, description: text('blog.description') }));
+      const text = (key: string) => lookupMessage(messages[locale] ?? {}, `${collection}.${key}`) ?? `${collection}.${key}`;
+      const feed = createFeed({ config, collection, locale, entries: entries[collection] ?? [], title: `${config.site.name} · ${text('title')}`, description: text('description') });
+      if (feed) files.set(feed.file, feed.text);
     }
   }
   return files;
 }
-

@@ -8,7 +8,7 @@ import { SiteError, SiteErrors, throwIfAny } from '../errors.js';
 import { isWithin } from '../file-paths.js';
 import type { ParseYaml } from '../cache/yaml-cache.js';
 import { formatPath, locate, parseYaml, validateYaml, yamlValue, type YamlSource } from '../yaml-source.js';
-import { configSchema, type SiteConfig } from './schema.js';
+import { builtInEntryFields, configSchema, navigationRoutePath, type SiteConfig } from './schema.js';
 
 /** The validated config plus where it came from. */
 export interface ResolvedConfig extends SiteConfig {
@@ -144,8 +144,16 @@ export function checkConfig(config: SiteConfig, source: YamlSource, options: Loa
     }
     if (route.locale !== undefined && !config.locales[route.locale]) fail('UNKNOWN_LOCALE', `unknown locale "${route.locale}"`, at('locale'));
     const dynamic = route.path.includes('{slug}');
-    if (dynamic !== (route.blog === 'post')) {
-      fail('CONFIG_INVALID', dynamic ? 'a path with {slug} needs blog: post' : 'a blog post route needs a path ending in /{slug}', at('path'));
+    if (dynamic !== (route.entry !== undefined)) {
+      fail('CONFIG_INVALID', dynamic ? 'a path with {slug} needs `entry:` naming a collection' : 'an entry route needs {slug} in its path', at('path'), dynamic ? undefined : 'Write the path as, for example, /blog/{slug}.');
+    }
+    if (route.list !== undefined && route.entry !== undefined) fail('CONFIG_INVALID', 'a route either lists a collection or shows its entries, not both', at('entry'));
+    for (const key of ['list', 'entry'] as const) {
+      const name = route[key];
+      if (name !== undefined && !config.collections[name]) {
+        const known = Object.keys(config.collections);
+        fail('UNKNOWN_COLLECTION', `unknown collection "${name}"`, at(key), known.length ? `Known collections: ${known.join(', ')}.` : 'Declare it under collections: in the config.');
+      }
     }
   });
   config.routes.forEach((route, index) => {
@@ -160,7 +168,7 @@ export function checkConfig(config: SiteConfig, source: YamlSource, options: Loa
 
   config.navigation.forEach((item, index) => {
     for (const [id, audience] of Object.entries(config.audiences)) {
-      const path = item.path.replace('{audience}', audience.path.slice(1));
+      const path = navigationRoutePath(item.path, audience.path);
       if (!routeIndex.has(path)) fail('UNKNOWN_ROUTE', `"${path}" (for audience ${id}) is not a route`, ['navigation', index, 'path']);
     }
     if (item.fallback !== undefined && !routeIndex.has(item.fallback)) fail('UNKNOWN_ROUTE', `unknown route "${item.fallback}"`, ['navigation', index, 'fallback']);
@@ -170,6 +178,26 @@ export function checkConfig(config: SiteConfig, source: YamlSource, options: Loa
     if (!config.locales[alias.locale]) fail('UNKNOWN_LOCALE', `unknown locale "${alias.locale}"`, ['aliases', index, 'locale']);
     if (!routeIndex.has(alias.from)) fail('UNKNOWN_ROUTE', `unknown route "${alias.from}"`, ['aliases', index, 'from']);
   });
+
+  for (const [name, collection] of Object.entries(config.collections)) {
+    const at = (...path: PropertyKey[]) => ['collections', name, ...path];
+    for (const [locale, chain] of Object.entries(collection.fallback)) {
+      if (!config.locales[locale]) fail('UNKNOWN_LOCALE', `unknown locale "${locale}"`, at('fallback', locale));
+      chain.forEach((id, index) => {
+        if (!config.locales[id]) fail('UNKNOWN_LOCALE', `unknown locale "${id}"`, at('fallback', locale, index));
+      });
+    }
+    const field = collection.taxonomy?.field;
+    if (field !== undefined && (builtInEntryFields.includes(field) || field in collection.fields)) {
+      fail('CONFIG_INVALID', `"${field}" is already a front-matter field of every entry or of fields:`, at('taxonomy', 'field'), 'Name the taxonomy field after what it holds, such as category.');
+    }
+    for (const key of Object.keys(collection.fields)) {
+      if (builtInEntryFields.includes(key)) fail('CONFIG_INVALID', `"${key}" is a front-matter field every entry already has`, at('fields', key));
+    }
+    if (collection.feed === true && !config.routes.some((route) => route.list === name)) {
+      fail('CONFIG_INVALID', `collection "${name}" has a feed but no route lists it`, at('feed'), 'Give the feed a path such as /rss.xml, or add a route with list: ' + name + '.');
+    }
+  }
 
   for (const [name, input] of Object.entries(config.roi.inputs)) {
     if (!(input.min <= input.default && input.default <= input.max)) {

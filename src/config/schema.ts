@@ -29,7 +29,7 @@ const localeSchema = z.strictObject({
   htmlLang: z.string().describe('Value of <html lang>'),
   ogLocale: z.string().describe('Open Graph locale, e.g. nb_NO'),
   intl: z.string().describe('Locale for dates and money, e.g. nb-NO'),
-  browserLanguages: z.array(z.string()).default([]).describe('navigator.language prefixes that redirect a first visit here'),
+  browserLanguages: z.array(z.string().regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]+)*$/, 'use a language tag or its start, such as "nb" or "pt-BR"')).default([]).describe('navigator.language prefixes that redirect a first visit here'),
 });
 
 const audienceSchema = z.strictObject({
@@ -37,6 +37,11 @@ const audienceSchema = z.strictObject({
   label: perLocale,
   contactType: z.enum(contactTypes).describe('Preselected enquiry type on this audience\'s contact page'),
 });
+
+/** The route path of a navigation item for an audience: ("/{audience}/blog", "/hub") → "/hub/blog". */
+export function navigationRoutePath(pattern: string, audiencePath: string): string {
+  return pattern.replace('{audience}', audiencePath.slice(1));
+}
 
 const navigationItemSchema = z.strictObject({
   label: z.string().describe('Key under `nav:` in content/messages/<locale>.yaml'),
@@ -51,8 +56,45 @@ const routeSchema = z.strictObject({
   audience: z.string().optional(),
   locale: localeId.optional().describe('Only for pages that exist in one language, at this exact path'),
   alternate: routePath.optional().describe('Path of the same page in another language (single-locale routes)'),
-  blog: z.enum(['list', 'post']).optional().describe('Blog list (with category and page subpages) or one page per post ({slug})'),
+  list: slug.optional().describe('Name of a collection this route lists (with its term and page subpages)'),
+  entry: slug.optional().describe('Name of a collection with one page per entry at this path ({slug})'),
   noindex: z.boolean().default(false),
+});
+
+/** The front-matter fields of every collection entry. */
+export const builtInEntryFields: readonly string[] = ['title', 'description', 'date', 'updated', 'image', 'draft'];
+
+/** A front-matter field a collection declares beyond the ones every entry has. */
+const entryFieldSchema = z.strictObject({
+  type: z.enum(['string', 'number', 'boolean', 'date']).default('string'),
+  required: z.boolean().default(true),
+});
+
+const collectionSchema = z.strictObject({
+  folder: z.string().regex(/^[a-z0-9-]+(?:\/[a-z0-9-]+)*$/).optional().describe('Folder under content/ with one folder per entry (default: the collection\'s name)'),
+  fields: z
+    .record(z.string().regex(/^[a-z][A-Za-z0-9]*$/, 'use a camelCase field name'), entryFieldSchema)
+    .default({})
+    .describe('Front matter besides title, description, date, updated, image and draft'),
+  taxonomy: z
+    .strictObject({
+      field: z.string().regex(/^[a-z][A-Za-z0-9]*$/).describe('Front-matter field that holds the term, e.g. category'),
+      terms: z.array(slug).min(1),
+      path: slug.default('category').describe('Segment of the term pages: <list>/<path>/<term>'),
+    })
+    .optional()
+    .describe('One list page per term, and a required front-matter field naming the term'),
+  pageSize: z.number().int().positive().default(10),
+  pagePath: slug.default('page').describe('Segment of further list pages: <list>/<pagePath>/2'),
+  wordsPerMinute: z.number().int().positive().default(200),
+  feed: z
+    .union([z.boolean(), z.string().regex(/^\/(?:[a-z0-9-]+\/)*[a-z0-9-]+\.xml$/, 'give a path ending in .xml, such as /rss.xml')])
+    .default(false)
+    .describe('An RSS feed per locale of the entries written in it: true puts it at <list>/rss.xml, a path puts it there (under each locale\'s prefix); its title and description are the messages <collection>.title and <collection>.description'),
+  fallback: z
+    .record(localeId, z.array(localeId))
+    .default({})
+    .describe('Per locale, the languages to show an untranslated entry in, in order; by default the default locale, then the others'),
 });
 
 const aliasSchema = z.strictObject({
@@ -120,6 +162,10 @@ export const configSchema = z.strictObject({
         .default('/api/contact')
         .describe('Where the contact form posts; any form service works'),
       dataDir: z.string().default('data').describe('Folder where `site serve` stores submissions'),
+      results: z
+        .strictObject({ sent: sitePath.default('/contactus/sent'), failed: sitePath.default('/contactus/failed') })
+        .prefault({})
+        .describe('Route paths of the pages a plain form POST lands on (the form works without JavaScript)'),
     })
     .prefault({}),
   booking: z.strictObject({
@@ -155,13 +201,10 @@ export const configSchema = z.strictObject({
   robots: z
     .strictObject({ disallow: z.array(sitePath).default([]).describe('Paths crawlers are asked to skip') })
     .prefault({}),
-  blog: z
-    .strictObject({
-      pageSize: z.number().int().positive().default(6),
-      categories: z.array(slug).default(['circularity', 'saas', 'retail', 'repairer-stories']),
-      wordsPerMinute: z.number().int().positive().default(200),
-    })
-    .prefault({}),
+  collections: z
+    .record(slug, collectionSchema)
+    .default({})
+    .describe('Dated Markdown content (a blog, case studies, events): content/<folder>/<slug>/<locale>.md, listed and shown by the routes that name the collection'),
 });
 
 /** The config as a marketer writes it. */
@@ -172,6 +215,7 @@ export type RouteConfig = SiteConfig['routes'][number];
 export type PlanConfig = SiteConfig['plans'][number];
 export type LocaleConfig = SiteConfig['locales'][string];
 export type AudienceConfig = SiteConfig['audiences'][string];
+export type CollectionConfig = SiteConfig['collections'][string];
 export type ContactType = (typeof contactTypes)[number];
 
 /** The JSON Schema of the config, for editors (written to schema/site.config.schema.json). */

@@ -1,6 +1,6 @@
 /**
  * Which input a changed file feeds, from its path alone (pure): the config, the templates, the
- * stylesheets, public/, the messages, one blog post, or one page's copy. `site dev` reloads only
+ * stylesheets, public/, the messages, one entry of a collection, or one page's copy. `site dev` reloads only
  * the inputs its changes name.
  */
 import { isAbsolute, relative, sep } from 'node:path';
@@ -15,8 +15,8 @@ export type InputChange =
   | { kind: 'messages' }
   /** The content folder itself (deleted or restored): every input read from it. */
   | { kind: 'content' }
-  /** content/blog itself (a post folder added or removed) or a file of one post. */
-  | { kind: 'post'; slug?: string }
+  /** A collection's folder itself (an entry added or removed) or a file of one entry. */
+  | { kind: 'entry'; collection: string; slug?: string }
   /** A file or folder under content/pages/; `id` is its folder ("hub/product"), "" for content/pages itself. */
   | { kind: 'copy'; id: string }
   | { kind: 'none' };
@@ -25,6 +25,10 @@ export type InputChange =
 export interface WatchedPaths {
   configFile: string;
   dirs: { content: string; templates: string; public: string };
+  /** The folder of the messages, of the page copy, and of each collection (from the config's Sources). */
+  messages: string;
+  copy: string;
+  collections: Record<string, string>;
 }
 
 /** The parts of `path` below `dir`, or undefined when it is not inside. */
@@ -41,10 +45,13 @@ export function classifyChange(path: string, watched: WatchedPaths, isDirectory 
   const inContent = partsBelow(watched.dirs.content, path);
   if (inContent) {
     if (inContent.length === 0) return { kind: 'content' };
-    const [area, ...rest] = inContent;
-    if (area === 'messages') return { kind: 'messages' };
-    if (area === 'blog') return { kind: 'post', slug: rest[0] };
-    if (area === 'pages') {
+    if (partsBelow(watched.messages, path)) return { kind: 'messages' };
+    for (const [collection, folder] of Object.entries(watched.collections)) {
+      const rest = partsBelow(folder, path);
+      if (rest) return { kind: 'entry', collection, slug: rest[0] };
+    }
+    const rest = partsBelow(watched.copy, path);
+    if (rest) {
       if (rest.length === 0) return { kind: 'copy', id: '' };
       const folder = isDirectory ? rest : rest.slice(0, -1);
       return folder.length > 0 ? { kind: 'copy', id: folder.join('/') } : { kind: 'none' };

@@ -7,11 +7,12 @@
  * contexts. The files are the ones `buildSite` returns for the same input, byte for byte.
  */
 import { dirname, join, resolve } from 'node:path';
-import { checkPageTemplates, createFeedFiles, createRouteFiles } from '../build.js';
+import { checkPageTemplates, createFeedFiles, createRouteFiles, sortCollections } from '../build.js';
 import { loadConfig, type ResolvedConfig } from '../config/load.js';
 import { loadMessages, type MessageTree } from '../content/messages.js';
 import { loadPageContent, type PageContent } from '../content/pages.js';
-import { indexPosts, listPostSlugs, loadPost, type Post } from '../content/posts.js';
+import { indexEntries, listEntrySlugs, loadEntry, type Entry } from '../content/collections.js';
+import { sourcesOf } from '../config/sources.js';
 import type { OutputFiles } from '../emit/write.js';
 import { collectSiteErrors, SiteError, uniqueErrors, warningsOf } from '../errors.js';
 import { buildAssets, type Assets } from '../islands/assets.js';
@@ -20,7 +21,7 @@ import { createRenderer } from '../render/render.js';
 import { readTracked } from '../render/tracked-view.js';
 import { listPageTemplates, loadTemplates } from '../render/templates.js';
 import type { TemplateSet } from '../render/types.js';
-import { createPages, sortPosts, type Page } from '../routes/pages.js';
+import { createPages, type Page } from '../routes/pages.js';
 import { classifyChange, type WatchedPaths } from './changes.js';
 import { createEsbuildContexts } from './esbuild-contexts.js';
 import { createMarkdownRenderer } from '../content/markdown-cache.js';
@@ -127,7 +128,8 @@ interface Committed {
   assets: Assets;
   stylesheet: string;
   messages: Record<string, MessageTree>;
-  posts: Map<string, Post>;
+  /** Entries by "<collection>/<slug>". */
+  posts: Map<string, Entry>;
   contents: Map<string, PageContent>;
   pages: Page[];
   postIndex: string;
@@ -181,12 +183,13 @@ export function createDevBuilder(options: DevBuilderOptions): DevBuilder {
   let islands: Loaded<IslandBundle> | undefined;
   let assets: Loaded<Assets> | undefined;
   let messages: Loaded<Record<string, MessageTree>> | undefined;
+  /** Entry keys ("<collection>/<slug>"), sorted. */
   let slugs: Loaded<string[]> | undefined;
-  const posts = new Map<string, Loaded<Post>>();
+  const posts = new Map<string, Loaded<Entry>>();
   const copies = new Map<string, Loaded<Map<string, PageContent>>>();
   let templatesGeneration = 0;
   let lastTemplates: TemplateSet | undefined;
-  let lastDirs: WatchedPaths['dirs'] | undefined;
+  let lastWatched: WatchedPaths | undefined;
   let committed: Committed | undefined;
   let templateCheck: { pages: Page[]; templates: TemplateSet; errors: SiteError[] } | undefined;
   let builds = 0;
@@ -194,7 +197,9 @@ export function createDevBuilder(options: DevBuilderOptions): DevBuilder {
 
   function watched(): WatchedPaths {
     const root = dirname(configPath);
-    return { configFile: configPath, dirs: lastDirs ?? { content: join(root, 'content'), templates: join(root, 'templates'), public: join(root, 'public') } };
+    if (lastWatched) return lastWatched;
+    const content = join(root, 'content');
+    return { configFile: configPath, dirs: { content, templates: join(root, 'templates'), public: join(root, 'public') }, messages: join(content, 'messages'), copy: join(content, 'pages'), collections: {} };
   }
 
   function invalidate(changes: readonly FileChange[]): void {
@@ -224,9 +229,9 @@ export function createDevBuilder(options: DevBuilderOptions): DevBuilder {
           posts.clear();
           copies.clear();
           break;
-        case 'post':
+        case 'entry':
           slugs = undefined;
-          if (input.slug !== undefined) posts.delete(input.slug);
+          if (input.slug !== undefined) posts.delete(`${input.collection}/${input.slug}`);
           break;
         case 'copy':
           // A folder event names every copy below it too.
@@ -270,9 +275,16 @@ export function createDevBuilder(options: DevBuilderOptions): DevBuilder {
     });
     const site = config.value;
     if (!site) return { ok: false, reloaded: [...reloaded], errors: uniqueErrors(config.errors), ms: elapsed() };
-    lastDirs = site.dirs;
+    const sources = sourcesOf(site);
+    lastWatched = {
+      configFile: configPath,
+      dirs: site.dirs,
+      messages: sources.messagesFolder,
+      copy: sources.copyFolder,
+      collections: Object.fromEntries(Object.keys(site.collections).map((name) => [name, sources.collection(name)])),
+    };
     const { dirs } = site;
-    const postsFrom = JSON.stringify([dirs.content, site.localeIds, site.blog, Boolean(options.drafts)]);
+    const postsFrom = JSON.stringify([dirs.content, site.localeIds, site.collections, Boolean(options.drafts)]);
 
     const [loadedTemplates, loadedIslands, loadedAssets, loadedMessages] = await Promise.all([
       refresh(templates, dirs.templates, 'templates', async () => loadTemplates(dirs.templates, await listPageTemplates(dirs.templates), { run })),
@@ -281,11 +293,16 @@ export function createDevBuilder(options: DevBuilderOptions): DevBuilder {
       refresh(assets, JSON.stringify([dirs.templates, dirs.public]), 'styles', () => buildAssets(dirs, { run })),
       refresh(messages, JSON.stringify([dirs.content, site.localeIds]), 'messages', (errors) => loadMessages(site, errors)),
       (async () => {
-        slugs = await refresh(slugs, postsFrom, 'posts', () => listPostSlugs(site));
+        slugs = await refresh(slugs, postsFrom, 'posts', async () => {
+          const names = Object.keys(site.collections).sort();
+          const lists = await Promise.all(names.map(async (name) => (await listEntrySlugs(site, name)).map((slug) => `${name}/${slug}`)));
+          return lists.flat();
+        });
         const current = new Set(slugs.value);
-        for (const slug of [...posts.keys()]) if (!current.has(slug)) posts.delete(slug);
-        await Promise.all([...current].map(async (slug) => {
-          posts.set(slug, await refresh(posts.get(slug), postsFrom, 'posts', (errors) => loadPost(site, slug, errors, { drafts: options.drafts, markdown })));
+        for (const key of [...posts.keys()]) if (!current.has(key)) posts.delete(key);
+        await Promise.all([...current].map(async (key) => {
+          const [name, slug] = key.split('/') as [string, string];
+          posts.set(key, await refresh(posts.get(key), postsFrom, 'posts', (errors) => loadEntry(site, name, slug, errors, { drafts: options.drafts, markdown })));
         }));
       })(),
     ]);
@@ -300,17 +317,19 @@ export function createDevBuilder(options: DevBuilderOptions): DevBuilder {
     }
 
     const errors: SiteError[] = [...templates.errors, ...islands.errors, ...assets.errors, ...(assets.value?.warnings ?? []), ...messages.errors, ...(slugs?.errors ?? [])];
-    const postList = sortPosts((slugs?.value ?? []).flatMap((slug) => {
-      const loaded = posts.get(slug);
+    const loadedEntries: Record<string, Entry[]> = Object.fromEntries(Object.keys(site.collections).map((name) => [name, []]));
+    for (const key of slugs?.value ?? []) {
+      const loaded = posts.get(key);
       errors.push(...(loaded?.errors ?? []));
-      return loaded?.value ? [loaded.value] : [];
-    }));
-    const postIndex = JSON.stringify(indexPosts(postList));
+      if (loaded?.value) loadedEntries[loaded.value.collection]!.push(loaded.value);
+    }
+    const entryLists = sortCollections(loadedEntries);
+    const postIndex = JSON.stringify(indexEntries(entryLists));
     let pages: Page[];
     if (committed && committed.config === site && committed.postIndex === postIndex) pages = committed.pages;
     else {
       try {
-        pages = createPages(site, { posts: indexPosts(postList) });
+        pages = createPages(site, { entries: indexEntries(entryLists) });
       } catch (error) {
         const found = collectSiteErrors(error);
         if (!found) throw error;
@@ -333,7 +352,7 @@ export function createDevBuilder(options: DevBuilderOptions): DevBuilder {
         errors.push(...loaded.errors);
         for (const [key, value] of loaded.value ?? []) contents.set(key, value);
       }
-      if (templateCheck?.pages !== pages || templateCheck.templates !== template) templateCheck = { pages, templates: template, errors: checkPageTemplates(pages, template) };
+      if (templateCheck?.pages !== pages || templateCheck.templates !== template) templateCheck = { pages, templates: template, errors: checkPageTemplates(site, pages, template) };
       errors.push(...templateCheck.errors);
     }
     const fatal = () => errors.some((error) => error.severity === 'error');
@@ -344,7 +363,7 @@ export function createDevBuilder(options: DevBuilderOptions): DevBuilder {
     const bundle = islands.value;
     const stylesheet = assets.value.stylesheet;
     const islandsKey = JSON.stringify([bundle.entries, bundle.graph]);
-    const postsBySlug = new Map(postList.map((post) => [post.slug, post]));
+    const postsBySlug = new Map(Object.values(entryLists).flat().map((entry) => [`${entry.collection}/${entry.slug}`, entry]));
     const before = committed;
 
     // What differs from the last good build, as the inputs renders read (see RenderDependency).
@@ -353,19 +372,17 @@ export function createDevBuilder(options: DevBuilderOptions): DevBuilder {
       for (const locale of new Set([...Object.keys(messages.value), ...Object.keys(before.messages)])) {
         if (!sameJson(messages.value[locale], before.messages[locale])) changed.add(`messages:${locale}`);
       }
-      let postsChanged = false;
-      for (const slug of new Set([...postsBySlug.keys(), ...before.posts.keys()])) {
-        const old = before.posts.get(slug);
-        const now = postsBySlug.get(slug);
+      for (const key of new Set([...postsBySlug.keys(), ...before.posts.keys()])) {
+        const old = before.posts.get(key);
+        const now = postsBySlug.get(key);
         if (old === now || sameJson(old, now)) continue;
-        postsChanged = true;
-        const locales = (post: Post | undefined) => Object.keys(post?.translations ?? {}).sort().join(' ');
-        if (!old || !now || locales(old) !== locales(now)) changed.add(`post:${slug}`);
+        changed.add(`entries:${key.slice(0, key.indexOf('/'))}`);
+        const locales = (entry: Entry | undefined) => Object.keys(entry?.translations ?? {}).sort().join(' ');
+        if (!old || !now || locales(old) !== locales(now)) changed.add(`entry:${key}`);
         for (const locale of new Set([...Object.keys(old?.translations ?? {}), ...Object.keys(now?.translations ?? {})])) {
-          if (!sameJson(old?.translations[locale], now?.translations[locale])) changed.add(`post:${slug}:${locale}`);
+          if (!sameJson(old?.translations[locale], now?.translations[locale])) changed.add(`entry:${key}:${locale}`);
         }
       }
-      if (postsChanged) changed.add('posts');
       for (const key of new Set([...contents.keys(), ...before.contents.keys()])) {
         if (!sameJson(contents.get(key), before.contents.get(key))) changed.add(`content:${key}`);
       }
@@ -409,7 +426,7 @@ export function createDevBuilder(options: DevBuilderOptions): DevBuilder {
       pages,
       messages: messages.value,
       contents,
-      posts: postList,
+      entries: entryLists,
       templates: template,
       assets: { stylesheet },
       track: (dependency) => reads?.add(dependency),
@@ -432,7 +449,7 @@ export function createDevBuilder(options: DevBuilderOptions): DevBuilder {
     const messagesChanged = [...changed].some((key) => key.startsWith('messages:'));
     const staticFiles = before && before.assets === assets.value && before.islands === bundle ? before.staticFiles : new Map([...assets.value.files, ...bundle.files]);
     const routeFiles = before && before.config === site && before.layout === layout ? before.routeFiles : createRouteFiles(site, pages);
-    const feedFiles = before && before.config === site && !changed.has('posts') && !messagesChanged ? before.feedFiles : createFeedFiles({ config: site, posts: postList, messages: messages.value });
+    const feedFiles = before && before.config === site && ![...changed].some((key) => key.startsWith('entries:')) && !messagesChanged ? before.feedFiles : createFeedFiles({ config: site, entries: entryLists, messages: messages.value });
 
     // Everything below only updates the committed build, in one synchronous step.
     const changedFiles: string[] = [];

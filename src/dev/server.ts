@@ -12,10 +12,10 @@ import { resolve } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
 import { generatorRoot } from '../cache/disk-cache.js';
 import { throwIfAny } from '../errors.js';
-import { pathRules } from '../routes/pages.js';
+import { urlsOf } from '../routes/urls.js';
 import { createContactHandler } from '../serve/contact.js';
 import { isAllowedHost } from '../serve/request.js';
-import { contactResultPage, listenError } from '../serve/server.js';
+import { listenError } from '../serve/server.js';
 import { createStaticHandler, etagOf, memorySource, type StaticSource } from '../serve/static.js';
 import { devClientScript, devClientStyles } from './client.js';
 import { createEventHub, type DevEvent } from './events.js';
@@ -150,7 +150,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   let statics: { config: ResolvedConfig; handle: Awaited<ReturnType<typeof createStaticHandler>> } | undefined;
   const staticHandler = async (config: ResolvedConfig) => {
     if (statics?.config !== config) {
-      statics = { config, handle: await createStaticHandler(source, { localePrefixes: Object.values(pathRules(config).prefixes).filter(Boolean) }) };
+      statics = { config, handle: await createStaticHandler(source, { notFoundFileFor: urlsOf(config).notFoundFileFor }) };
     }
     return statics.handle;
   };
@@ -160,7 +160,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     if (contact?.dataDir !== dataDir) {
       contact = {
         dataDir,
-        handle: createContactHandler({ dataDir, allowedOrigins: [config.site.origin], resultPage: (locale, outcome) => contactResultPage(builder.config ?? config, locale, outcome) }),
+        handle: createContactHandler({ dataDir, allowedOrigins: [config.site.origin], resultPage: (locale, outcome) => urlsOf(builder.config ?? config).contactResult(outcome, locale) }),
       };
     }
     return contact.handle;

@@ -1,45 +1,56 @@
-/** RSS 2.0 feeds, one per locale, of the posts written in that locale. */
+/** RSS 2.0 feeds: per collection that asks for one, per locale, of the entries written in that locale. */
 import type { ResolvedConfig } from '../config/load.js';
-import type { Post } from '../content/posts.js';
+import type { Entry } from '../content/collections.js';
 import { escapeHtml } from '../render/html.js';
-import { localizePath, toUrl, type PathRules } from '../routes/paths.js';
+import { urlsOf } from '../routes/urls.js';
 
-/** Where a locale's feed is: "/rss.xml", "/no/rss.xml". */
-export function feedPath(locale: string, rules: PathRules): string {
-  const home = localizePath('/', locale, rules);
-  return home === '/' ? '/rss.xml' : `${home}/rss.xml`;
+/** What one feed shows. */
+export interface FeedInput {
+  config: ResolvedConfig;
+  collection: string;
+  locale: string;
+  /** The collection's entries, newest first. */
+  entries: readonly Entry[];
+  title: string;
+  description: string;
 }
 
-/** The feed of one locale; `posts` are sorted newest first. */
-export function createFeed(input: { config: ResolvedConfig; rules: PathRules; locale: string; posts: readonly Post[]; title: string; description: string }): string {
-  const { config, locale, rules } = input;
-  const origin = config.site.origin;
-  const listUrl = origin + toUrl(localizePath('/blog', locale, rules));
-  const items = input.posts.flatMap((post) => {
-    const translation = post.translations[locale];
+/** The feed of one collection in one locale, or undefined when the collection has no feed. */
+export function createFeed(input: FeedInput): { file: string; text: string } | undefined {
+  const { config, collection, locale } = input;
+  const urls = urlsOf(config);
+  const feed = urls.feed(collection, locale);
+  if (!feed) return undefined;
+  // The canonical pages: the routes of the collection that belong to no audience.
+  const listRoute = config.routes.find((route) => route.list === collection && !route.audience);
+  const entryRoute = config.routes.find((route) => route.entry === collection && !route.audience) ?? config.routes.find((route) => route.entry === collection);
+  const link = urls.absolute(listRoute ? urls.page(listRoute.path, locale) : urls.page('/', locale));
+  const items = entryRoute === undefined ? [] : input.entries.flatMap((entry) => {
+    const translation = entry.translations[locale];
     if (!translation) return [];
-    const url = origin + toUrl(localizePath(`/blog/${post.slug}`, locale, rules));
+    const url = urls.absolute(urls.page(urls.entryPath(entryRoute.path, entry.slug), locale));
     return [[
       '<item>',
       `<title>${escapeHtml(translation.title)}</title>`,
       `<link>${escapeHtml(url)}</link>`,
       `<guid isPermaLink="true">${escapeHtml(url)}</guid>`,
       `<description>${escapeHtml(translation.description)}</description>`,
-      `<category>${escapeHtml(translation.category)}</category>`,
+      translation.term === undefined ? '' : `<category>${escapeHtml(translation.term)}</category>`,
       `<pubDate>${new Date(`${translation.date}T00:00:00Z`).toUTCString()}</pubDate>`,
       '</item>',
     ].join('')];
   });
-  return [
+  const text = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel>',
     `<title>${escapeHtml(input.title)}</title>`,
-    `<link>${escapeHtml(listUrl)}</link>`,
+    `<link>${escapeHtml(link)}</link>`,
     `<description>${escapeHtml(input.description)}</description>`,
     `<language>${escapeHtml(config.locales[locale]!.htmlLang)}</language>`,
-    `<atom:link href="${escapeHtml(origin + feedPath(locale, rules))}" rel="self" type="application/rss+xml"/>`,
+    `<atom:link href="${escapeHtml(urls.absolute(feed.url))}" rel="self" type="application/rss+xml"/>`,
     ...items,
     '</channel></rss>',
     '',
   ].join('\n');
+  return { file: feed.file, text };
 }

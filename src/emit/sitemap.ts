@@ -2,6 +2,7 @@
 import type { ResolvedConfig } from '../config/load.js';
 import type { Page } from '../routes/pages.js';
 import { escapeHtml } from '../render/html.js';
+import { urlsOf } from '../routes/urls.js';
 
 /** The sitemap: indexable canonical pages only, each with its hreflang alternates. */
 export function createSitemap(pages: readonly Page[], config: ResolvedConfig): string {
@@ -51,7 +52,7 @@ export function createHeaders(scriptHashes: readonly string[], config: ResolvedC
     '  Permissions-Policy: camera=(), microphone=(), geolocation=(), interest-cohort=()',
     '  Strict-Transport-Security: max-age=31536000; includeSubDomains',
     '',
-    '/assets/*',
+    urlsOf(config).assetsPattern,
     '  Cache-Control: public, max-age=31536000, immutable',
     '',
   ].join('\n');

@@ -10,6 +10,7 @@ import { join, relative } from 'node:path';
 import type { Message } from 'esbuild';
 import { SiteError, SiteErrors } from '../errors.js';
 import { isHiddenPath } from '../file-paths.js';
+import { assetsFolder } from '../routes/paths.js';
 import type { OutputFiles } from '../emit/write.js';
 import { esbuildErrors, type EsbuildStepOptions, type RunEsbuild } from '../render/templates.js';
 
@@ -47,7 +48,7 @@ export async function buildAssets(dirs: { templates: string; public: string }, o
     if (messages?.length) throw new SiteErrors(esbuildErrors(messages, 'ASSET_BUILD'));
     throw error;
   }
-  const stylesheet = `/assets/main.${contentHash(css)}.css`;
+  const stylesheet = `/${assetsFolder}/main.${contentHash(css)}.css`;
   files.set(stylesheet.slice(1), css);
   const warnings: SiteError[] = [];
   for (const file of await listPublicFiles(dirs.public, warnings)) {

@@ -8,6 +8,7 @@ import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { Message, Plugin } from 'esbuild';
 import { SiteErrors } from '../errors.js';
+import { assetsFolder } from '../routes/paths.js';
 import type { OutputFiles } from '../emit/write.js';
 import { esbuildErrors, type EsbuildStepOptions, type RunEsbuild } from '../render/templates.js';
 
@@ -77,7 +78,7 @@ export async function bundleIslands(
       minify: true,
       write: false,
       metafile: true,
-      outdir: join(templatesDir, '.islands-out', 'assets'),
+      outdir: join(templatesDir, '.islands-out', assetsFolder),
       entryNames: '[name].[hash]',
       chunkNames: 'chunk.[hash]',
       jsx: 'automatic',

@@ -12,14 +12,15 @@ import type { PageMeta } from './types.js';
 /**
  * The one inline script of every page (constant, so a CSP can allow it by hash). It marks the
  * document as scripted (`js` class); stores the page's language as `preferredLanguage`, or, on a
- * first visit whose browser language matches `data-redirect-langs`, goes to `data-redirect` (the
- * page's counterpart) instead; and drives the mobile menu toggle (`data-menu-toggle`), which
- * closes on Escape and gives focus back to its button.
+ * first visit whose browser language starts with one of the prefixes in `data-redirect`
+ * ("nb=/no/hub/ de=/de/hub/", longest prefix first), goes to that page (the page's counterpart in
+ * that language) instead; and drives the mobile menu toggle (`data-menu-toggle`), which closes on
+ * Escape and gives focus back to its button.
  */
 export const languageScript =
   "(function(d,w){var h=d.documentElement;h.className+=' js';" +
-  "try{var s=w.localStorage,r=h.getAttribute('data-redirect'),n=(navigator.language||'').toLowerCase();" +
-  "if(r&&!s.getItem('preferredLanguage')&&(h.getAttribute('data-redirect-langs')||'').split(' ').some(function(x){return x&&n.indexOf(x)===0})){location.replace(r+location.search+location.hash);return}" +
+  "try{var s=w.localStorage,r=(h.getAttribute('data-redirect')||'').split(' '),n=(navigator.language||'').toLowerCase(),i,k;" +
+  "if(!s.getItem('preferredLanguage'))for(i=0;i<r.length;i++){k=r[i].indexOf('=');if(k>0&&n.indexOf(r[i].slice(0,k))===0){location.replace(r[i].slice(k+1)+location.search+location.hash);return}}" +
   "s.setItem('preferredLanguage',h.getAttribute('data-lang'))}catch(e){}" +
   "function t(b,o){b.setAttribute('aria-expanded',o);d.getElementById(b.getAttribute('aria-controls')).toggleAttribute('data-open',o)}" +
   "d.addEventListener('click',function(e){var b=e.target.closest&&e.target.closest('[data-menu-toggle]');if(b)t(b,b.getAttribute('aria-expanded')!='true')});" +
@@ -33,16 +34,21 @@ export function scriptHash(script: string): string {
   return `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
 }
 
-/** Attributes of <html>: lang, data-lang and, where a first visit may be redirected, the target. */
+/**
+ * Attributes of <html>: lang, data-lang and, on a page of the default locale, where a first visit
+ * goes for each browser language another locale claims: every such locale, not only the first.
+ */
 export function htmlAttributes(page: Page, config: ResolvedConfig): Record<string, string> {
   const attributes: Record<string, string> = { lang: config.locales[page.locale]!.htmlLang, 'data-lang': page.locale };
+  if (page.locale !== config.site.defaultLocale) return attributes;
+  const targets: { language: string; url: string }[] = [];
   for (const link of page.languageLinks) {
-    const languages = config.locales[link.locale]!.browserLanguages;
-    if (link.current || !link.counterpart || page.locale !== config.site.defaultLocale || languages.length === 0) continue;
-    attributes['data-redirect'] = link.url;
-    attributes['data-redirect-langs'] = languages.join(' ');
-    break;
+    if (link.current || !link.counterpart) continue;
+    for (const language of config.locales[link.locale]!.browserLanguages) targets.push({ language: language.toLowerCase(), url: link.url });
   }
+  // Longest prefix first, so "pt-br" wins over "pt"; then in plain string order, for stable output.
+  targets.sort((a, b) => b.language.length - a.language.length || (a.language < b.language ? -1 : a.language > b.language ? 1 : 0));
+  if (targets.length) attributes['data-redirect'] = targets.map((target) => `${target.language}=${target.url}`).join(' ');
   return attributes;
 }
 

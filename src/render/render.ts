@@ -7,11 +7,13 @@ import { renderToString } from 'react-dom/server';
 import type { ResolvedConfig } from '../config/load.js';
 import { fillPlaceholders, lookupMessage, type MessageTree } from '../content/messages.js';
 import { contentKey, type PageContent } from '../content/pages.js';
-import type { Post } from '../content/posts.js';
+import type { Entry } from '../content/collections.js';
+import { sourcesOf } from '../config/sources.js';
 import { SiteError } from '../errors.js';
 import type { Page } from '../routes/pages.js';
-import { localizePath, toUrl } from '../routes/paths.js';
-import { pathRules } from '../routes/pages.js';
+import { pickTranslation } from '../routes/fallback.js';
+import { toUrl } from '../routes/paths.js';
+import { urlsOf } from '../routes/urls.js';
 import { renderDocument } from './head.js';
 import { breadcrumbList, organization } from './json-ld.js';
 import { trackedView } from './tracked-view.js';
@@ -23,7 +25,8 @@ export interface RenderInput {
   pages: readonly Page[];
   messages: Record<string, MessageTree>;
   contents: ReadonlyMap<string, PageContent>;
-  posts: readonly Post[];
+  /** The entries of each collection, newest first. */
+  entries: Readonly<Record<string, readonly Entry[]>>;
   templates: TemplateSet;
   assets: { stylesheet: string };
   /** Told of every input a render reads (`site dev` re-renders a page only when one of them changes). */
@@ -33,46 +36,47 @@ export interface RenderInput {
 /**
  * An input a render reads: a page's copy ("content:hub/product:no"), the messages of a locale, the
  * record of the page itself ("page:/blog/"), a field of another page's record read for its name or
- * meta ("page:/blog/ [\"blog\",\"pageNumber\"]", see tracked-view.ts), whether a URL is a page,
- * the list of posts, a post and the locales it is written in ("post:a-slug"), or one translation
- * of a post ("post:a-slug:no").
+ * meta ("page:/blog/ [\"collection\",\"pageNumber\"]", see tracked-view.ts), whether a URL is a
+ * page, the entries of a collection ("entries:blog"), an entry and the locales it is written in
+ * ("entry:blog/a-slug"), or one translation of an entry ("entry:blog/a-slug:no").
  */
 export type RenderDependency =
   | `content:${string}`
   | `messages:${string}`
   | `page:${string}`
   | `exists:${string}`
-  | 'posts'
-  | `post:${string}`;
+  | `entries:${string}`
+  | `entry:${string}`;
 
 /** Creates a renderer; `renderPage` returns the full HTML of one page. */
 export function createRenderer(input: RenderInput): { renderPage(page: Page): string; metaOf(page: Page): PageMeta } {
   const { config, templates } = input;
   const track = input.track ?? (() => undefined);
-  const rules = pathRules(config);
+  const urls = urlsOf(config);
+  const sources = sourcesOf(config);
   const byUrl = new Map(input.pages.map((page) => [page.url, page]));
-  const postsBySlug = new Map(input.posts.map((post) => [post.slug, post]));
+  const bySlug = new Map(Object.entries(input.entries).map(([name, entries]) => [name, new Map(entries.map((entry) => [entry.slug, entry]))]));
   const contexts = new Map<string, SiteContext>();
-  const views = new Map<string, Post>();
+  const views = new Map<Entry, Entry>();
 
-  // When tracked, a post is handed out as a view that reports each translation read, so an edit of
-  // one translation re-renders only the pages that show that translation.
-  const viewOf = (post: Post | undefined): Post | undefined => {
-    if (!post || !input.track) return post;
-    let view = views.get(post.slug);
+  // When tracked, an entry is handed out as a view that reports each translation read, so an edit
+  // of one translation re-renders only the pages that show that translation.
+  const viewOf = (entry: Entry | undefined): Entry | undefined => {
+    if (!entry || !input.track) return entry;
+    let view = views.get(entry);
     if (!view) {
-      const { slug } = post;
-      const read = (key: string | symbol) => {
-        if (typeof key === 'string') track(`post:${slug}:${key}`);
+      const key = `entry:${entry.collection}/${entry.slug}` as const;
+      const read = (locale: string | symbol) => {
+        if (typeof locale === 'string') track(`${key}:${locale}`);
       };
-      const translations = new Proxy(post.translations, {
-        get: (target, key) => (read(key), Reflect.get(target, key)),
-        has: (target, key) => (read(key), Reflect.has(target, key)),
-        getOwnPropertyDescriptor: (target, key) => (read(key), Reflect.getOwnPropertyDescriptor(target, key)),
-        ownKeys: (target) => (track(`post:${slug}`), Reflect.ownKeys(target)),
+      const translations = new Proxy(entry.translations, {
+        get: (target, locale) => (read(locale), Reflect.get(target, locale)),
+        has: (target, locale) => (read(locale), Reflect.has(target, locale)),
+        getOwnPropertyDescriptor: (target, locale) => (read(locale), Reflect.getOwnPropertyDescriptor(target, locale)),
+        ownKeys: (target) => (track(key), Reflect.ownKeys(target)),
       });
-      view = { ...post, translations };
-      views.set(slug, view);
+      view = { ...entry, translations };
+      views.set(entry, view);
     }
     return view;
   };
@@ -106,7 +110,7 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
     const moneyFormat = new Intl.NumberFormat(intl, { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 });
     // Every page asks for the same few dozen messages, URLs and dates: each is worked out once.
     const found = new Map<string, string | undefined>();
-    const urls = new Map<string, string>();
+    const hrefs = new Map<string, string>();
     const dates = new Map<string, string>();
     const context: SiteContext = {
       config,
@@ -119,15 +123,15 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
           found.set(key, message);
         }
         if (message === undefined) {
-          throw new SiteError({ code: 'CONTENT_MISSING', message: `missing message "${key}"`, file: `content/messages/${locale}.yaml`, field: key, hint: 'Add the key to every file in content/messages/.' });
+          throw new SiteError({ code: 'CONTENT_MISSING', message: `missing message "${key}"`, file: sources.display(sources.messages(locale)), field: key, hint: `Add the key to every file in ${sources.display(sources.messagesFolder)}/.` });
         }
         return values ? fillPlaceholders(message, values) : message;
       },
       href(routePath) {
-        let url = urls.get(routePath);
+        let url = hrefs.get(routePath);
         if (url === undefined) {
-          url = toUrl(localizePath(routePath, locale, rules));
-          urls.set(routePath, url);
+          url = urls.page(routePath, locale);
+          hrefs.set(routePath, url);
         }
         track(`exists:${url}`);
         if (!byUrl.has(url)) {
@@ -156,15 +160,18 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
         return date;
       },
       formatMoney: (amount) => moneyFormat.format(amount),
-      get posts() {
-        track('posts');
-        return input.posts;
+      entries(collection) {
+        track(`entries:${collection}`);
+        return input.entries[collection] ?? [];
       },
-      postBySlug: (slug) => {
-        track(`post:${slug}`);
-        return viewOf(postsBySlug.get(slug));
+      entry(collection, slug) {
+        track(`entry:${collection}/${slug}`);
+        return viewOf(bySlug.get(collection)?.get(slug));
       },
-      translationOf: (post) => post.translations[locale] ?? Object.values(post.translations)[0]!,
+      translationOf(entry) {
+        const chosen = pickTranslation(entry.translations, locale, { localeIds: config.localeIds, chains: config.collections[entry.collection]?.fallback ?? {} });
+        return entry.translations[chosen!]!;
+      },
       assets: input.assets,
     };
     contexts.set(locale, context);
@@ -184,13 +191,13 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
       throw new SiteError({
         code: 'RENDER_FAILED',
         message: `${page.url} (template ${page.template}): ${cause instanceof Error ? cause.message : String(cause)}`,
-        file: `templates/pages/${page.template}.tsx`,
+        file: sources.display(sources.pageTemplate(page.template)),
         cause,
       });
     }
     const structuredData: Record<string, unknown>[] = [organization(config)];
     if (page.ancestors.length && !page.notFound) {
-      const trail = [...page.ancestors, page.url].map((url) => ({ name: props.site.nameOf(url), url: config.site.origin + url }));
+      const trail = [...page.ancestors, page.url].map((url) => ({ name: props.site.nameOf(url), url: urls.absolute(url) }));
       trail[trail.length - 1]!.name = meta.title;
       structuredData.push(breadcrumbList(trail));
     }

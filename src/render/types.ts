@@ -2,7 +2,7 @@
 import type { ComponentType, ReactNode } from 'react';
 import type { z } from 'zod';
 import type { ResolvedConfig } from '../config/load.js';
-import type { Post, PostTranslation } from '../content/posts.js';
+import type { Entry, EntryTranslation } from '../content/collections.js';
 import type { Page } from '../routes/pages.js';
 
 /** What every template receives about the site, bound to the page's locale. */
@@ -17,11 +17,12 @@ export interface SiteContext {
   nameOf(url: string): string;
   formatDate(isoDate: string): string;
   formatMoney(amount: number): string;
-  /** Blog posts, newest first. */
-  posts: readonly Post[];
-  postBySlug(slug: string): Post | undefined;
-  /** The translation of a post a page in this locale shows (its own, or the fallback). */
-  translationOf(post: Post): PostTranslation;
+  /** The entries of a collection, newest first ([] for a collection without entries). */
+  entries(collection: string): readonly Entry[];
+  /** One entry of a collection. */
+  entry(collection: string, slug: string): Entry | undefined;
+  /** The translation of an entry a page in this locale shows: its own, or the one the collection's fallback rules pick. */
+  translationOf(entry: Entry): EntryTranslation;
   /** URLs of the built assets. */
   assets: { stylesheet: string };
 }

@@ -1,46 +1,69 @@
 /**
  * Route expansion: the config's route table becomes a flat list of `Page` records, one per URL:
- * every route × every locale it exists in × its aliases, plus the blog's dynamic pages.
+ * every route × every locale it exists in × its aliases, plus the pages of the collections.
  * Pure data, no I/O: every decision about which page exists where, what its canonical URL is,
  * which pages are its language alternates and where its language switch leads, is made here.
  */
 import type { ResolvedConfig } from '../config/load.js';
 import type { RouteConfig } from '../config/schema.js';
 import { SiteError, throwIfAny } from '../errors.js';
-import { absoluteUrl, aliasPath, ancestorPaths, localizePath, toOutputFile, toUrl, type PathRules } from './paths.js';
+import { pickTranslation, type FallbackRules } from './fallback.js';
+import { absoluteUrl, aliasPath, ancestorPaths, toUrl } from './paths.js';
+import { urlsOf } from './urls.js';
 
-/** What the routes need to know about one translation of a blog post. */
-export interface PostTranslationMeta {
+/** What route expansion needs to know about one translation of an entry. */
+export interface EntryTranslationMeta {
   date: string;
-  category: string;
+  /** The taxonomy term, when the collection has a taxonomy. */
+  term?: string;
 }
 
-/** A blog post: its slug and the locales it is written in. */
-export interface PostIndexEntry {
+/** An entry of a collection: its slug and the locales it is written in. */
+export interface EntryIndex {
+  collection: string;
   slug: string;
-  translations: Record<string, PostTranslationMeta>;
+  translations: Record<string, EntryTranslationMeta>;
 }
 
-/** Which blog posts a list page shows. */
-export interface BlogListData {
+/** An entry a list page shows: which one, in which language, and its page in the list's section. */
+export interface ListedEntry {
+  slug: string;
+  /** The language of the translation shown (the page's own, or its fallback). */
+  locale: string;
+  /** The entry's page, in the same audience section as the list when there is one. */
+  url?: string;
+}
+
+/** Which entries of a collection a list page shows. */
+export interface CollectionListData {
   kind: 'list';
-  /** The category filter, or undefined for all posts. */
-  category?: string;
+  collection: string;
+  /** The taxonomy term filtered on, or undefined for all entries. */
+  term?: string;
   pageNumber: number;
   pageCount: number;
-  /** Slugs on this page, newest first. */
-  slugs: string[];
-  /** URL of the list's first page for each filter: "" for all, then each category. */
-  filterUrls: { category?: string; url: string }[];
+  /** The entries on this page, newest first. */
+  entries: ListedEntry[];
+  /** URL of the list's first page for each filter: all entries first, then each term. */
+  filterUrls: { term?: string; url: string }[];
   previousUrl?: string;
   nextUrl?: string;
+  /** The collection's feed in the page's locale, when it has one. */
+  feedUrl?: string;
 }
 
-/** Which blog post a post page shows, and in which language its text is. */
-export interface BlogPostData {
-  kind: 'post';
+/** Which entry an entry page shows, and in which language its text is. */
+export interface CollectionEntryData {
+  kind: 'entry';
+  collection: string;
   slug: string;
+  /** The language of the translation shown (the page's own, or its fallback). */
   contentLocale: string;
+  /** The list of the collection in the page's section and locale, when one exists. */
+  listUrl?: string;
+  /** The list page of the entry's term, when the collection has a taxonomy. */
+  termUrl?: string;
+  feedUrl?: string;
 }
 
 /** A link to the same page in another language. */
@@ -81,22 +104,16 @@ export interface Page {
   languageLinks: LanguageLink[];
   /** URLs of the ancestor pages that exist, root first (for breadcrumbs). */
   ancestors: string[];
-  blog?: BlogListData | BlogPostData;
+  /** What a collection's list or entry page shows. */
+  collection?: CollectionListData | CollectionEntryData;
   inSitemap: boolean;
   /** The 404 page of its locale. */
   notFound?: boolean;
 }
 
-/** What `createPages` needs besides the config. */
+/** What `createPages` needs besides the config: the entries of each collection. */
 export interface CreatePagesInput {
-  posts: readonly PostIndexEntry[];
-}
-
-/** Returns the path rules of a config. */
-export function pathRules(config: ResolvedConfig): PathRules {
-  const prefixes: Record<string, string> = {};
-  for (const id of config.localeIds) prefixes[id] = config.locales[id]!.prefix;
-  return { defaultLocale: config.site.defaultLocale, prefixes };
+  entries: Readonly<Record<string, readonly EntryIndex[]>>;
 }
 
 interface Draft extends Omit<Page, 'alternates' | 'languageLinks' | 'ancestors' | 'canonical' | 'inSitemap'> {
@@ -108,9 +125,9 @@ interface Draft extends Omit<Page, 'alternates' | 'languageLinks' | 'ancestors' 
 
 /** Expands the route table into pages, sorted by path. Throws when two pages share a file. */
 export function createPages(config: ResolvedConfig, input: CreatePagesInput): Page[] {
-  const rules = pathRules(config);
+  const urls = urlsOf(config);
   const drafts: Draft[] = [];
-  const posts = sortPosts(input.posts);
+  const entries = (name: string) => sortEntries(input.entries[name] ?? []);
 
   for (const route of config.routes) {
     const locales = route.locale ? [route.locale] : config.localeIds;
@@ -124,20 +141,15 @@ export function createPages(config: ResolvedConfig, input: CreatePagesInput): Pa
         noindex: route.noindex,
         duplicate: false,
       };
-      const place = (routePath: string) => {
-        const path = route.locale ? routePath : localizePath(routePath, locale, rules);
-        return { path, url: toUrl(path), file: toOutputFile(path) };
-      };
+      const place = (routePath: string) => urls.place(route.locale ? routePath : urls.pagePath(routePath, locale));
       const cluster = route.alternate ?? route.path;
-      if (route.blog === 'list') {
-        for (const list of expandBlogList(route.path, locale, posts, config, rules)) {
-          drafts.push({ ...base, cluster: list.routePath, ...place(list.routePath), blog: list.data });
+      if (route.list !== undefined) {
+        for (const list of expandList(route, locale, entries(route.list), config)) {
+          drafts.push({ ...base, cluster: list.routePath, ...place(list.routePath), collection: list.data });
         }
-      } else if (route.blog === 'post') {
-        for (const post of posts) {
-          const contentLocale = post.translations[locale] ? locale : Object.keys(post.translations).sort()[0]!;
-          const routePath = route.path.replace('{slug}', post.slug);
-          drafts.push({ ...base, cluster: routePath, ...place(routePath), blog: { kind: 'post', slug: post.slug, contentLocale } });
+      } else if (route.entry !== undefined) {
+        for (const entry of expandEntries(route, locale, entries(route.entry), config)) {
+          drafts.push({ ...base, cluster: entry.routePath, ...place(entry.routePath), collection: entry.data });
         }
       } else {
         drafts.push({ ...base, cluster, ...place(route.path) });
@@ -145,22 +157,22 @@ export function createPages(config: ResolvedConfig, input: CreatePagesInput): Pa
     }
   }
 
-  // Audience copies of blog pages duplicate the generic blog page of the same locale.
+  // Audience copies of collection pages duplicate the generic page of the same locale.
   const byPath = new Map(drafts.map((draft) => [draft.path, draft]));
   for (const draft of drafts) {
-    if (!draft.blog || !draft.audience) continue;
+    if (!draft.collection || !draft.audience) continue;
     const audiencePath = config.audiences[draft.audience]!.path;
     const genericRoutePath = draft.cluster.slice(audiencePath.length);
-    const original = byPath.get(localizePath(genericRoutePath, draft.locale, rules));
+    const original = byPath.get(urls.pagePath(genericRoutePath, draft.locale));
     if (original) {
       draft.original = original;
       draft.duplicate = true;
     }
   }
-  // A post shown in another language than its page's is a fallback of the translated original.
+  // An entry shown in another language than its page's is a fallback of the translated original.
   for (const draft of drafts) {
-    if (draft.blog?.kind !== 'post' || draft.blog.contentLocale === draft.locale || draft.original) continue;
-    const original = byPath.get(localizePath(draft.cluster, draft.blog.contentLocale, rules));
+    if (draft.collection?.kind !== 'entry' || draft.collection.contentLocale === draft.locale || draft.original) continue;
+    const original = byPath.get(urls.pagePath(draft.cluster, draft.collection.contentLocale));
     if (original) {
       draft.original = original;
       draft.duplicate = true;
@@ -172,20 +184,15 @@ export function createPages(config: ResolvedConfig, input: CreatePagesInput): Pa
     for (const draft of drafts.filter((page) => page.locale === alias.locale && !page.route.locale)) {
       const mirrored = aliasPath(draft.cluster, alias.from, alias.to);
       if (mirrored === undefined) continue;
-      const path = localizePath(mirrored, alias.locale, rules);
-      drafts.push({ ...draft, path, url: toUrl(path), file: toOutputFile(path), duplicate: true, alias: true, original: draft.original ?? draft, mirrorOf: draft });
+      drafts.push({ ...draft, ...urls.place(urls.pagePath(mirrored, alias.locale)), duplicate: true, alias: true, original: draft.original ?? draft, mirrorOf: draft });
     }
   }
 
   for (const locale of config.localeIds) {
-    const path = localizePath('/404', locale, rules);
-    const file = locale === config.site.defaultLocale ? '404.html' : `${localizePath('/', locale, rules).slice(1)}/404.html`;
     drafts.push({
       cluster: '/404',
       route: { path: '/404', template: 'NotFound', noindex: true },
-      path,
-      url: `/${file}`,
-      file,
+      ...urls.notFound(locale),
       locale,
       template: 'NotFound',
       noindex: true,
@@ -195,10 +202,11 @@ export function createPages(config: ResolvedConfig, input: CreatePagesInput): Pa
   }
 
   refuseCollisions(drafts, config.file);
-  return finishPages(drafts, config, rules);
+  return finishPages(drafts, config);
 }
 
-function finishPages(drafts: Draft[], config: ResolvedConfig, rules: PathRules): Page[] {
+function finishPages(drafts: Draft[], config: ResolvedConfig): Page[] {
+  const urls = urlsOf(config);
   // hreflang clusters hold only canonical pages; language switches may also land on a copy
   // (an audience's blog post, an untranslated fallback), never on an alias.
   const hreflangClusters = groupBy(drafts.filter((draft) => !draft.duplicate && !draft.notFound), (draft) => draft.cluster);
@@ -224,13 +232,13 @@ function finishPages(drafts: Draft[], config: ResolvedConfig, rules: PathRules):
       if (locale === draft.locale) return { locale, url: draft.url, current: true, counterpart: true };
       const member = switchCluster.find((candidate) => candidate.locale === locale);
       if (member) return { locale, url: member.url, current: false, counterpart: true };
-      return { locale, url: toUrl(localizePath('/', locale, rules)), current: false, counterpart: false };
+      return { locale, url: urls.page('/', locale), current: false, counterpart: false };
     });
     const { original: _original, mirrorOf: _mirrorOf, ...rest } = draft;
     const ancestors = draft.notFound
       ? []
-      : ancestorPaths(draft.route.locale ? draft.path : stripPrefix(draft.path, draft.locale, rules))
-          .map((routePath) => (draft.route.locale ? routePath : localizePath(routePath, draft.locale, rules)))
+      : ancestorPaths(draft.route.locale ? draft.path : urls.split(draft.path).routePath)
+          .map((routePath) => (draft.route.locale ? routePath : urls.pagePath(routePath, draft.locale)))
           .filter((path) => existing.has(path))
           .map(toUrl);
     return {
@@ -256,12 +264,6 @@ function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string
   return groups;
 }
 
-function stripPrefix(path: string, locale: string, rules: PathRules): string {
-  const prefix = rules.prefixes[locale] ?? '';
-  if (!prefix) return path;
-  return path === prefix ? '/' : path.slice(prefix.length);
-}
-
 function refuseCollisions(drafts: readonly Draft[], file: string): void {
   const seen = new Map<string, Draft>();
   const errors: SiteError[] = [];
@@ -278,10 +280,10 @@ function refuseCollisions(drafts: readonly Draft[], file: string): void {
   throwIfAny(errors);
 }
 
-/** Newest first; the same date sorts by slug so the order never depends on the file system. */
-export function sortPosts<T extends PostIndexEntry>(posts: readonly T[]): T[] {
-  const dateOf = (post: T) => Object.values(post.translations).map((t) => t.date).sort().at(-1) ?? '';
-  return [...posts].sort((a, b) => {
+/** Newest first (by the latest date of any translation); the same date sorts by slug, so the order never depends on the file system. */
+export function sortEntries<T extends { slug: string; translations: Record<string, { date: string }> }>(entries: readonly T[]): T[] {
+  const dateOf = (entry: T) => Object.values(entry.translations).map((t) => t.date).sort().at(-1) ?? '';
+  return [...entries].sort((a, b) => {
     const dateA = dateOf(a);
     const dateB = dateOf(b);
     if (dateA !== dateB) return dateA < dateB ? 1 : -1;
@@ -289,43 +291,90 @@ export function sortPosts<T extends PostIndexEntry>(posts: readonly T[]): T[] {
   });
 }
 
-/** The category a post has in a locale (its own translation, or the one it falls back to). */
-function categoryOf(post: PostIndexEntry, locale: string): string | undefined {
-  return (post.translations[locale] ?? Object.values(post.translations)[0])?.category;
+/** Where the entry pages of a collection live for a route's section: the entry route of the same audience, else the one without. */
+function entryRouteFor(route: RouteConfig, collection: string, config: ResolvedConfig): RouteConfig | undefined {
+  const routes = config.routes.filter((candidate) => candidate.entry === collection);
+  return routes.find((candidate) => candidate.audience === route.audience) ?? routes.find((candidate) => !candidate.audience);
+}
+
+/** The list route of the same section: the list route of the same audience, else the one without. */
+function listRouteFor(route: RouteConfig, collection: string, config: ResolvedConfig): RouteConfig | undefined {
+  const routes = config.routes.filter((candidate) => candidate.list === collection);
+  return routes.find((candidate) => candidate.audience === route.audience) ?? routes.find((candidate) => !candidate.audience);
+}
+
+/** The URL of a route path in a locale, or in its own locale for a single-locale route. */
+function urlIn(route: RouteConfig, routePath: string, locale: string, config: ResolvedConfig): string {
+  const urls = urlsOf(config);
+  return route.locale ? toUrl(routePath) : urls.page(routePath, locale);
+}
+
+function fallbackRulesOf(config: ResolvedConfig, collection: string): FallbackRules {
+  return { localeIds: config.localeIds, chains: config.collections[collection]!.fallback };
+}
+
+/** An entry route becomes one page per entry, each showing the translation the fallback rules pick. */
+export function expandEntries(route: RouteConfig, locale: string, entries: readonly EntryIndex[], config: ResolvedConfig): { routePath: string; data: CollectionEntryData }[] {
+  const name = route.entry!;
+  const urls = urlsOf(config);
+  const rules = fallbackRulesOf(config, name);
+  const listRoute = listRouteFor(route, name, config);
+  const taxonomy = config.collections[name]!.taxonomy;
+  return entries.flatMap((entry) => {
+    const contentLocale = pickTranslation(entry.translations, locale, rules);
+    if (contentLocale === undefined) return [];
+    const term = entry.translations[contentLocale]!.term;
+    const data: CollectionEntryData = { kind: 'entry', collection: name, slug: entry.slug, contentLocale };
+    if (listRoute) {
+      data.listUrl = urlIn(listRoute, listRoute.path, locale, config);
+      if (taxonomy && term !== undefined) data.termUrl = urlIn(listRoute, urls.listPath(listRoute.path, name, term, 1), locale, config);
+    }
+    const feed = urls.feed(name, locale);
+    if (feed) data.feedUrl = feed.url;
+    return [{ routePath: urls.entryPath(route.path, entry.slug), data }];
+  });
 }
 
 /**
- * A blog list route becomes its first page, its further pages ("/blog/page/2"), and the same for
- * each category ("/blog/category/retail", "/blog/category/retail/page/2"), all in one pass.
+ * A list route becomes its first page, its further pages ("/blog/page/2"), and the same for
+ * each taxonomy term ("/blog/category/retail", "/blog/category/retail/page/2"), all in one pass.
  */
-export function expandBlogList(
-  listPath: string,
-  locale: string,
-  posts: readonly PostIndexEntry[],
-  config: Pick<ResolvedConfig, 'blog'>,
-  rules: PathRules,
-): { routePath: string; data: BlogListData }[] {
-  const filters: (string | undefined)[] = [undefined, ...config.blog.categories];
-  const firstPath = (category: string | undefined) => (category ? `${listPath}/category/${category}` : listPath);
-  const filterUrls = filters.map((category) => ({ category, url: toUrl(localizePath(firstPath(category), locale, rules)) }));
-  const out: { routePath: string; data: BlogListData }[] = [];
-  for (const category of filters) {
-    const selected = category ? posts.filter((post) => categoryOf(post, locale) === category) : posts;
-    const pageCount = Math.max(1, Math.ceil(selected.length / config.blog.pageSize));
-    const pathOf = (pageNumber: number) => (pageNumber === 1 ? firstPath(category) : `${firstPath(category)}/page/${pageNumber}`);
+export function expandList(route: RouteConfig, locale: string, entries: readonly EntryIndex[], config: ResolvedConfig): { routePath: string; data: CollectionListData }[] {
+  const name = route.list!;
+  const collection = config.collections[name]!;
+  const urls = urlsOf(config);
+  const rules = fallbackRulesOf(config, name);
+  const entryRoute = entryRouteFor(route, name, config);
+  const shown = entries.flatMap((entry) => {
+    const contentLocale = pickTranslation(entry.translations, locale, rules);
+    if (contentLocale === undefined) return [];
+    const listed: ListedEntry = { slug: entry.slug, locale: contentLocale };
+    if (entryRoute) listed.url = urlIn(entryRoute, urls.entryPath(entryRoute.path, entry.slug), locale, config);
+    return [{ listed, term: entry.translations[contentLocale]!.term }];
+  });
+  const filters: (string | undefined)[] = [undefined, ...(collection.taxonomy?.terms ?? [])];
+  const pathOf = (term: string | undefined, pageNumber: number) => urls.listPath(route.path, name, term, pageNumber);
+  const filterUrls = filters.map((term) => ({ ...(term === undefined ? {} : { term }), url: urlIn(route, pathOf(term, 1), locale, config) }));
+  const feedUrl = urls.feed(name, locale)?.url;
+  const out: { routePath: string; data: CollectionListData }[] = [];
+  for (const term of filters) {
+    const selected = term === undefined ? shown : shown.filter((entry) => entry.term === term);
+    const pageCount = Math.max(1, Math.ceil(selected.length / collection.pageSize));
     for (let pageNumber = 1; pageNumber <= pageCount; pageNumber++) {
-      const start = (pageNumber - 1) * config.blog.pageSize;
+      const start = (pageNumber - 1) * collection.pageSize;
       out.push({
-        routePath: pathOf(pageNumber),
+        routePath: pathOf(term, pageNumber),
         data: {
           kind: 'list',
-          category,
+          collection: name,
+          ...(term === undefined ? {} : { term }),
           pageNumber,
           pageCount,
-          slugs: selected.slice(start, start + config.blog.pageSize).map((post) => post.slug),
+          entries: selected.slice(start, start + collection.pageSize).map((entry) => entry.listed),
           filterUrls,
-          previousUrl: pageNumber > 1 ? toUrl(localizePath(pathOf(pageNumber - 1), locale, rules)) : undefined,
-          nextUrl: pageNumber < pageCount ? toUrl(localizePath(pathOf(pageNumber + 1), locale, rules)) : undefined,
+          previousUrl: pageNumber > 1 ? urlIn(route, pathOf(term, pageNumber - 1), locale, config) : undefined,
+          nextUrl: pageNumber < pageCount ? urlIn(route, pathOf(term, pageNumber + 1), locale, config) : undefined,
+          feedUrl,
         },
       });
     }

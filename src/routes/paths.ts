@@ -7,6 +7,9 @@
  * hreflang and the sitemap name, and what a static host serves with status 200 ("/no/hub/product/").
  */
 
+/** The folder of the output that holds the built, content-hashed assets (stylesheet, island scripts). */
+export const assetsFolder = 'assets';
+
 /** The path facts of the config that the rules need. */
 export interface PathRules {
   defaultLocale: string;

@@ -12,8 +12,7 @@ import type { ResolvedConfig } from '../config/load.js';
 import { SiteError } from '../errors.js';
 import { isWithin } from '../file-paths.js';
 import { recoverOutput } from '../emit/write.js';
-import { pathRules } from '../routes/pages.js';
-import { localizePath, toUrl } from '../routes/paths.js';
+import { urlsOf } from '../routes/urls.js';
 import { createContactHandler } from './contact.js';
 import { createStaticHandler } from './static.js';
 
@@ -64,12 +63,6 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Where a plain form POST lands after the contact endpoint: "/contactus/sent/", "/no/contactus/failed/". */
-export function contactResultPage(config: ResolvedConfig, locale: string, outcome: 'sent' | 'failed'): string {
-  const known = config.localeIds.includes(locale) ? locale : config.site.defaultLocale;
-  return toUrl(localizePath(`/contactus/${outcome}`, known, pathRules(config)));
-}
-
 type Step = (request: IncomingMessage, response: ServerResponse, next: () => Promise<void>) => Promise<void>;
 
 /** Answers a request target longer than the limit with 414, before anything parses it. */
@@ -106,13 +99,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   if (!existsSync(join(options.dir, 'index.html'))) {
     throw new SiteError({ code: 'SERVE_FAILED', message: `${options.dir} holds no built site (no index.html)`, hint: 'Run `site build` first, or pass the folder it wrote with --dir.' });
   }
-  const rules = pathRules(config);
-  const serveStatic = await createStaticHandler(options.dir, { localePrefixes: Object.values(rules.prefixes).filter(Boolean), compressMissing: true });
+  const serveStatic = await createStaticHandler(options.dir, { notFoundFileFor: urlsOf(config).notFoundFileFor, compressMissing: true });
   const contact = createContactHandler({
     dataDir,
     allowedOrigins: [config.site.origin],
     trustProxy: options.trustProxy,
-    resultPage: (locale, outcome) => contactResultPage(config, locale, outcome),
+    resultPage: (locale, outcome) => urlsOf(config).contactResult(outcome, locale),
   });
   const endpoint = config.contact.endpoint;
 

@@ -147,8 +147,8 @@ export function memorySource(files: () => ReadonlyMap<string, string | Uint8Arra
 
 /** Options of the static handler. */
 export interface StaticOptions {
-  /** Prefixes of non-default locales ("/no"), to pick the 404 page of a path's language. */
-  localePrefixes: readonly string[];
+  /** The 404 page of a requested page path's language ("no/404.html"); default "404.html". */
+  notFoundFileFor?(pagePath: string): string;
   /**
    * Compress a text file that has no precompressed sibling (a site built with
    * `output.precompress: false`) once, and keep the result while the file is unchanged.
@@ -256,8 +256,7 @@ export async function createStaticHandler(root: string | StaticSource, options: 
       await send(request, response, found, 200, rawPath);
       return;
     }
-    const prefix = options.localePrefixes.find((candidate) => pagePath === candidate || pagePath?.startsWith(`${candidate}/`));
-    const notFoundPath = prefix ? `${prefix.slice(1)}/404.html` : '404.html';
+    const notFoundPath = (pagePath !== undefined && options.notFoundFileFor?.(pagePath)) || '404.html';
     const notFound = await source.get(notFoundPath);
     if (notFound) await send(request, response, { path: notFoundPath, file: notFound }, 404, rawPath);
     else {

@@ -1,25 +1,22 @@
 /** One post in a list: title, date, reading time, category and description. */
-import type { Post } from '../../src/content/posts';
-import type { Page } from '../../src/routes/pages';
+import type { ListedEntry } from '../../src/routes/pages';
 import type { SiteContext } from '../../src/render/types';
 
-export function PostCard({ post, page, site }: { post: Post; page: Page; site: SiteContext }) {
-  const translation = site.translationOf(post);
-  const base = page.audience ? site.config.audiences[page.audience]!.path : '';
+export function PostCard({ listed, site }: { listed: ListedEntry; site: SiteContext }) {
+  const post = site.entry('blog', listed.slug)!;
+  const translation = post.translations[listed.locale]!;
   const lang = translation.locale === site.locale ? undefined : site.config.locales[translation.locale]!.htmlLang;
   return (
     <article className="post-card" lang={lang}>
       <p className="post-meta">
-        <span className="chip">{site.t(`blog.categories.${translation.category}`)}</span>
+        <span className="chip">{site.t(`blog.categories.${translation.term}`)}</span>
         <time dateTime={translation.date}>{site.formatDate(translation.date)}</time>
         <span>
           <span className="visually-hidden">{site.t('blog.readingTimeLabel')}: </span>
           {site.t('blog.readingTime', { minutes: translation.readingMinutes })}
         </span>
       </p>
-      <h2>
-        <a href={site.href(`${base}/blog/${post.slug}`)}>{translation.title}</a>
-      </h2>
+      <h2>{listed.url ? <a href={listed.url}>{translation.title}</a> : translation.title}</h2>
       <p>{translation.description}</p>
     </article>
   );

@@ -1,8 +1,9 @@
 /** Blog helpers shared by the blog templates. */
-import type { SiteContext } from '../../src/render/types';
+import type { Page } from '../../src/routes/pages';
+import type { PageMeta, SiteContext } from '../../src/render/types';
 
-/** The URL of the RSS feed of the page's language ("/rss.xml", "/no/rss.xml"). */
-export function feedUrl(site: SiteContext): string {
-  const home = site.href('/');
-  return `${home}rss.xml`;
+/** The feed to link from the head of a blog page, when the blog has one. */
+export function feedMeta(page: Page, site: SiteContext): PageMeta['feed'] {
+  const url = page.collection?.feedUrl;
+  return url ? { url, title: `${site.config.site.name} · ${site.t('blog.title')}` } : undefined;
 }

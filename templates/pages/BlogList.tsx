@@ -1,41 +1,40 @@
 /** A blog list page: all posts or one category, newest first, paginated. */
-import type { BlogListData } from '../../src/routes/pages';
+import type { CollectionListData } from '../../src/routes/pages';
 import type { PageMeta, PageProps } from '../../src/render/types';
-import { feedUrl } from '../layout/blog';
+import { feedMeta } from '../layout/blog';
 import { PostCard } from '../layout/PostCard';
 
 export default function BlogList({ page, site }: PageProps) {
   const { t } = site;
-  const list = page.blog as BlogListData;
-  const posts = list.slugs.map((slug) => site.postBySlug(slug)!);
+  const list = page.collection as CollectionListData;
   const categoryName = (category?: string) => t(`blog.categories.${category ?? 'all'}`);
   return (
     <div className="container blog">
       <header className="blog-header">
-        <h1>{list.category ? t('blog.categoryTitle', { category: categoryName(list.category) }) : t('blog.heading')}</h1>
+        <h1>{list.term ? t('blog.categoryTitle', { category: categoryName(list.term) }) : t('blog.heading')}</h1>
         <p className="lead">{t('blog.lead')}</p>
       </header>
       <nav className="category-filter" aria-label={t('blog.filterLabel')}>
         <ul>
           {list.filterUrls.map((filter) => {
-            const active = filter.category === list.category;
+            const active = filter.term === list.term;
             return (
-              <li key={filter.category ?? 'all'}>
+              <li key={filter.term ?? 'all'}>
                 <a className={active ? 'chip is-active' : 'chip'} href={filter.url} aria-current={active ? 'page' : undefined}>
-                  {categoryName(filter.category)}
+                  {categoryName(filter.term)}
                 </a>
               </li>
             );
           })}
         </ul>
       </nav>
-      {posts.length === 0 ? (
-        <p className="empty-state">{list.category ? t('blog.emptyCategory') : t('blog.empty')}</p>
+      {list.entries.length === 0 ? (
+        <p className="empty-state">{list.term ? t('blog.emptyCategory') : t('blog.empty')}</p>
       ) : (
         <ul className="post-list">
-          {posts.map((post) => (
-            <li key={post.slug}>
-              <PostCard post={post} page={page} site={site} />
+          {list.entries.map((listed) => (
+            <li key={listed.slug}>
+              <PostCard listed={listed} site={site} />
             </li>
           ))}
         </ul>
@@ -47,16 +46,18 @@ export default function BlogList({ page, site }: PageProps) {
           {list.nextUrl ? <a href={list.nextUrl} rel="next">{t('blog.next')}</a> : <span />}
         </nav>
       )}
-      <p className="feed-link">
-        <a href={feedUrl(site)}>{t('blog.feed')}</a>
-      </p>
+      {list.feedUrl && (
+        <p className="feed-link">
+          <a href={list.feedUrl}>{t('blog.feed')}</a>
+        </p>
+      )}
     </div>
   );
 }
 
 export function meta({ page, site }: PageProps): PageMeta {
-  const list = page.blog as BlogListData;
-  const base = list.category ? site.t('blog.categoryTitle', { category: site.t(`blog.categories.${list.category}`) }) : site.t('blog.title');
+  const list = page.collection as CollectionListData;
+  const base = list.term ? site.t('blog.categoryTitle', { category: site.t(`blog.categories.${list.term}`) }) : site.t('blog.title');
   const title = list.pageNumber > 1 ? `${base} (${site.t('blog.pageOf', { page: list.pageNumber, count: list.pageCount })})` : base;
-  return { title, description: site.t('blog.description'), feed: { url: feedUrl(site), title: `${site.config.site.name} · ${site.t('blog.title')}` } };
+  return { title, description: site.t('blog.description'), feed: feedMeta(page, site) };
 }

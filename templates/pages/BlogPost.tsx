@@ -1,22 +1,22 @@
 /** One blog post, in the page's language or, when untranslated, in the original with a notice. */
-import type { BlogPostData } from '../../src/routes/pages';
+import type { CollectionEntryData } from '../../src/routes/pages';
 import type { PageMeta, PageProps } from '../../src/render/types';
 import { article } from '../../src/render/json-ld';
-import { feedUrl } from '../layout/blog';
+import { feedMeta } from '../layout/blog';
 
 function translationFor({ page, site }: PageProps) {
-  const data = page.blog as BlogPostData;
-  const post = site.postBySlug(data.slug)!;
-  return { post, translation: post.translations[data.contentLocale]! };
+  const data = page.collection as CollectionEntryData;
+  const post = site.entry(data.collection, data.slug)!;
+  return { data, translation: post.translations[data.contentLocale]! };
 }
 
 export default function BlogPost(props: PageProps) {
   const { page, site } = props;
   const { t } = site;
-  const { translation } = translationFor(props);
+  const { data, translation } = translationFor(props);
   const untranslated = translation.locale !== page.locale;
   const lang = untranslated ? site.config.locales[translation.locale]!.htmlLang : undefined;
-  const base = page.audience ? site.config.audiences[page.audience]!.path : '';
+  const category = site.t(`blog.categories.${translation.term}`);
   return (
     <div className="container post-layout">
       {untranslated && (
@@ -27,9 +27,13 @@ export default function BlogPost(props: PageProps) {
       <article className="post" lang={lang}>
         <header className="post-header">
           <p className="post-meta">
-            <a className="chip" href={site.href(`${base}/blog/category/${translation.category}`)}>
-              {site.t(`blog.categories.${translation.category}`)}
-            </a>
+            {data.termUrl ? (
+              <a className="chip" href={data.termUrl}>
+                {category}
+              </a>
+            ) : (
+              <span className="chip">{category}</span>
+            )}
             <time dateTime={translation.date}>{site.formatDate(translation.date)}</time>
             <span>
               <span className="visually-hidden">{t('blog.readingTimeLabel')}: </span>
@@ -39,15 +43,17 @@ export default function BlogPost(props: PageProps) {
           <h1>{translation.title}</h1>
           <p className="lead">{translation.description}</p>
           <p className="post-author">
-            {t('blog.by', { author: translation.author })}
+            {t('blog.by', { author: String(translation.fields.author) })}
             {translation.updated && <> · {t('blog.updated', { date: site.formatDate(translation.updated) })}</>}
           </p>
         </header>
         <div className="prose" dangerouslySetInnerHTML={{ __html: translation.html }} />
       </article>
-      <p>
-        <a href={site.href(`${base}/blog`)}>← {t('blog.backToBlog')}</a>
-      </p>
+      {data.listUrl && (
+        <p>
+          <a href={data.listUrl}>← {t('blog.backToBlog')}</a>
+        </p>
+      )}
     </div>
   );
 }
@@ -58,8 +64,8 @@ export function meta(props: PageProps): PageMeta {
     title: translation.title,
     description: translation.description,
     contentLang: translation.locale === props.page.locale ? undefined : translation.locale,
-    og: { type: 'article', publishedTime: translation.date, modifiedTime: translation.updated, section: props.site.t(`blog.categories.${translation.category}`) },
-    feed: { url: feedUrl(props.site), title: `${props.site.config.site.name} · ${props.site.t('blog.title')}` },
+    og: { type: 'article', publishedTime: translation.date, modifiedTime: translation.updated, section: props.site.t(`blog.categories.${translation.term}`) },
+    feed: feedMeta(props.page, props.site),
   };
 }
 
@@ -73,8 +79,8 @@ export function structuredData(props: PageProps) {
       url: page.canonical,
       datePublished: translation.date,
       dateModified: translation.updated,
-      author: translation.author,
-      section: site.t(`blog.categories.${translation.category}`),
+      author: String(translation.fields.author),
+      section: site.t(`blog.categories.${translation.term}`),
       inLanguage: site.config.locales[translation.locale]!.htmlLang,
     }),
   ];

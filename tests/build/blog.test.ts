@@ -124,6 +124,6 @@ describe('front matter errors', () => {
       'golf/notes.txt': 'no translation here',
     });
     expect(errors.some((error) => error.field === 'title' && error.file?.endsWith('foxtrot/en.md') && error.line === 2)).toBe(true);
-    expect(errors.some((error) => error.code === 'POST_INVALID' && error.message.includes('"golf" has no translation'))).toBe(true);
+    expect(errors.some((error) => error.code === 'ENTRY_INVALID' && error.message.includes('"golf" has no translation'))).toBe(true);
   });
 });

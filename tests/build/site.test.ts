@@ -41,7 +41,7 @@ describe('the real site', () => {
     expect(html).toContain('<meta property="og:locale:alternate" content="en_US" />');
     expect(html).toMatch(/<title>[^<]+ · Mendwise<\/title>/);
     const english = await read('hub/index.html');
-    expect(english).toMatch(/^<!DOCTYPE html><html lang="en" data-lang="en" data-redirect="\/no\/hub\/" data-redirect-langs="nb no">/);
+    expect(english).toMatch(/^<!DOCTYPE html><html lang="en" data-lang="en" data-redirect="nb=\/no\/hub\/ no=\/no\/hub\/">/);
   });
 
   it('marks auth, admin, presentation and 404 pages noindex', async () => {

@@ -70,12 +70,20 @@ function succeeded(outcome: RebuildOutcome): RebuildSuccess {
 }
 
 describe('pure parts', () => {
-  const watched = { configFile: '/site/site.config.yaml', dirs: { content: '/site/content', templates: '/site/templates', public: '/site/public' } };
+  const watched = {
+    configFile: '/site/site.config.yaml',
+    dirs: { content: '/site/content', templates: '/site/templates', public: '/site/public' },
+    messages: '/site/content/messages',
+    copy: '/site/content/pages',
+    collections: { blog: '/site/content/blog', cases: '/site/content/work/cases' },
+  };
 
   it('classifies a changed path by the input it feeds', () => {
     expect(classifyChange('/site/site.config.yaml', watched)).toEqual({ kind: 'config' });
-    expect(classifyChange('/site/content/blog/a-post/en.md', watched)).toEqual({ kind: 'post', slug: 'a-post' });
-    expect(classifyChange('/site/content/blog/a-post', watched, true)).toEqual({ kind: 'post', slug: 'a-post' });
+    expect(classifyChange('/site/content/blog/a-post/en.md', watched)).toEqual({ kind: 'entry', collection: 'blog', slug: 'a-post' });
+    expect(classifyChange('/site/content/blog/a-post', watched, true)).toEqual({ kind: 'entry', collection: 'blog', slug: 'a-post' });
+    expect(classifyChange('/site/content/work/cases/a-case/no.md', watched)).toEqual({ kind: 'entry', collection: 'cases', slug: 'a-case' });
+    expect(classifyChange('/site/content/work/cases', watched, true)).toEqual({ kind: 'entry', collection: 'cases', slug: undefined });
     expect(classifyChange('/site/content/messages/no.yaml', watched)).toEqual({ kind: 'messages' });
     // A whole folder deleted or restored: everything read from it.
     expect(classifyChange('/site/content', watched, true)).toEqual({ kind: 'content' });

@@ -240,7 +240,7 @@ describe('precompressed siblings', () => {
     await writeFile(join(dir, 'gzip-only.txt'), 'plain');
     await writeFile(join(dir, 'gzip-only.txt.gz'), 'gzip bytes');
     await writeFile(join(dir, 'none.txt'), 'plain');
-    const handle = await createStaticHandler(dir, { localePrefixes: [] });
+    const handle = await createStaticHandler(dir, {});
     server = createServer((request, response) => void handle(request, response));
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -278,7 +278,7 @@ describe('a site built without siblings', () => {
     await writeFile(join(dir, 'index.html'), page);
     await writeFile(join(dir, 'tiny.txt'), 'plain');
     await writeFile(join(dir, 'logo.png'), Buffer.alloc(2000));
-    const handle = await createStaticHandler(dir, { localePrefixes: [], compressMissing: true });
+    const handle = await createStaticHandler(dir, { compressMissing: true });
     const server = createServer((request, response) => void handle(request, response));
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -43,14 +43,14 @@ describe('config errors', () => {
   });
 
   it('reports a wrong type at the value, naming the field', () => {
-    const text = shipped.replace('  pageSize: 6', '  pageSize: six');
+    const text = shipped.replace('    pageSize: 6', '    pageSize: six');
     const [error] = errorsOf(text);
     expect(error!.code).toBe('CONFIG_INVALID');
-    expect(error!.field).toBe('blog.pageSize');
+    expect(error!.field).toBe('collections.blog.pageSize');
     expect(error!.message).toBe('expected number, got string "six"');
     expect(error!.line).toBe(lineOf(text, 'pageSize: six'));
-    expect(error!.column).toBe(13);
-    expect(error!.format()).toContain(`site.config.yaml:${lineOf(text, 'pageSize: six')}:13  blog.pageSize  `);
+    expect(error!.column).toBe(15);
+    expect(error!.format()).toContain(`site.config.yaml:${lineOf(text, 'pageSize: six')}:15  collections.blog.pageSize  `);
   });
 
   it('reports an unknown key at the key, so typos never pass silently', () => {
@@ -64,7 +64,7 @@ describe('config errors', () => {
   });
 
   it('reports every problem of the file at once', () => {
-    const text = shipped.replace('  pageSize: 6', '  pageSize: six').replace('  themeColor: "#0f5132"', '  themeColour: "#0f5132"');
+    const text = shipped.replace('    pageSize: 6', '    pageSize: six').replace('  themeColor: "#0f5132"', '  themeColour: "#0f5132"');
     expect(errorsOf(text).map((error) => error.code).sort()).toEqual(['CONFIG_INVALID', 'CONFIG_UNKNOWN_KEY']);
   });
 
@@ -75,6 +75,15 @@ describe('config errors', () => {
     expect(error!.line).toBe(lineOf(text, 'Prodcut'));
     expect(error!.message).toContain('Prodcut');
     expect(error!.hint).toContain('Product');
+  });
+
+  it('reports a route that names an unknown collection, with the known ones', () => {
+    const text = shipped.replace('{ path: /shop/blog, template: BlogList, audience: shop, list: blog }', '{ path: /shop/blog, template: BlogList, audience: shop, list: blgo }');
+    const [error] = errorsOf(text);
+    expect(error!.code).toBe('UNKNOWN_COLLECTION');
+    expect(error!.field).toMatch(/^routes\[\d+\]\.list$/);
+    expect(error!.line).toBe(lineOf(text, 'list: blgo'));
+    expect(error!.hint).toBe('Known collections: blog.');
   });
 
   it('reports an unknown audience on the line that uses it', () => {

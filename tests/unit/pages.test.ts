@@ -2,13 +2,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig, type ResolvedConfig } from '../../src/config/load';
-import { createPages, type Page, type PostIndexEntry } from '../../src/routes/pages';
+import { createPages, type EntryIndex, type Page } from '../../src/routes/pages';
 import { repoRoot } from '../helpers/paths';
 
-const posts: PostIndexEntry[] = [
-  { slug: 'both', translations: { en: { date: '2026-02-01', category: 'saas' }, no: { date: '2026-02-01', category: 'saas' } } },
-  { slug: 'english-only', translations: { en: { date: '2026-03-01', category: 'retail' } } },
+const posts: EntryIndex[] = [
+  { collection: 'blog', slug: 'both', translations: { en: { date: '2026-02-01', term: 'saas' }, no: { date: '2026-02-01', term: 'saas' } } },
+  { collection: 'blog', slug: 'english-only', translations: { en: { date: '2026-03-01', term: 'retail' } } },
 ];
+const entries = { blog: posts };
 
 let config: ResolvedConfig;
 let pages: Page[];
@@ -21,7 +22,7 @@ const switchTo = (url: string, locale: string) => page(url).languageLinks.find((
 
 beforeAll(() => {
   config = parseConfig(readFileSync(join(repoRoot, 'site.config.yaml'), 'utf8'), 'site.config.yaml', repoRoot);
-  pages = createPages(config, { posts });
+  pages = createPages(config, { entries });
 });
 
 describe('route expansion', () => {
@@ -98,7 +99,7 @@ describe('route expansion', () => {
 
   it('shows an untranslated post under /no in English, canonical to the English post, without a no alternate', () => {
     const fallback = page('/no/blog/english-only/');
-    expect(fallback.blog).toMatchObject({ kind: 'post', contentLocale: 'en' });
+    expect(fallback.collection).toMatchObject({ kind: 'entry', collection: 'blog', contentLocale: 'en' });
     expect(fallback.canonical).toBe('https://mendwise.example/blog/english-only/');
     expect(fallback.inSitemap).toBe(false);
     expect(page('/blog/english-only/').alternates).toEqual([]);
@@ -107,13 +108,14 @@ describe('route expansion', () => {
 
   it('paginates blog lists and adds a page per category', () => {
     const list = page('/blog/');
-    expect(list.blog).toMatchObject({ kind: 'list', pageNumber: 1, pageCount: 1, slugs: ['english-only', 'both'] });
-    expect(page('/blog/category/retail/').blog).toMatchObject({ slugs: ['english-only'] });
-    expect(page('/blog/category/circularity/').blog).toMatchObject({ slugs: [] });
+    expect(list.collection).toMatchObject({ kind: 'list', pageNumber: 1, pageCount: 1, entries: [{ slug: 'english-only', locale: 'en', url: '/blog/english-only/' }, { slug: 'both', locale: 'en', url: '/blog/both/' }] });
+    expect(page('/no/hub/blog/').collection).toMatchObject({ entries: [{ slug: 'english-only', locale: 'en', url: '/no/hub/blog/english-only/' }, { slug: 'both', locale: 'no', url: '/no/hub/blog/both/' }] });
+    expect(page('/blog/category/retail/').collection).toMatchObject({ entries: [{ slug: 'english-only' }] });
+    expect(page('/blog/category/circularity/').collection).toMatchObject({ entries: [] });
   });
 
   it('refuses two pages that would write the same file', () => {
     const clash = { ...config, aliases: [...config.aliases, { locale: 'no', from: '/shop', to: '/workwear' }] };
-    expect(() => createPages(clash, { posts })).toThrow(/would be written by route/);
+    expect(() => createPages(clash, { entries })).toThrow(/would be written by route/);
   });
 });

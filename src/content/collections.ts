@@ -1,0 +1,302 @@
+/**
+ * Collections: dated Markdown entries, `<content>/<folder>/<slug>/<locale>.md`, one folder per
+ * entry and one file per language, with front matter checked against the schema the config
+ * declares for the collection. Each translation's Markdown is rendered once, whatever number of
+ * pages (audience copies, fallbacks) show it. The blog is one collection among any others.
+ */
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { hashParts, openDiskCache, type DiskCache } from '../cache/disk-cache.js';
+import type { ResolvedConfig } from '../config/load.js';
+import type { CollectionConfig } from '../config/schema.js';
+import { sourcesOf } from '../config/sources.js';
+import { SiteError } from '../errors.js';
+import type { EntryIndex } from '../routes/pages.js';
+import { locate, validateYaml } from '../yaml-source.js';
+import { bodyStartLine, findFrontMatter, splitFrontMatter } from './front-matter.js';
+import { markdownLimitError, readingMinutes } from './markdown.js';
+import { readTextFile } from './text-file.js';
+import { defaultMarkdownRenderer, type MarkdownRenderer } from './markdown-cache.js';
+
+/** Slugs are folder names of lowercase letters, digits and hyphens. */
+export const entrySlugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'use an ISO date such as 2026-03-18')
+  .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), 'not a real calendar date');
+
+const fieldTypes = { string: z.string().min(1), number: z.number(), boolean: z.boolean(), date: isoDate };
+
+/** The front matter of a collection's entries: the fields every entry has, the taxonomy term, and the declared fields. */
+export function createFrontMatterSchema(collection: Pick<CollectionConfig, 'fields' | 'taxonomy'>) {
+  const declared: Record<string, z.ZodType> = {};
+  for (const [name, field] of Object.entries(collection.fields)) declared[name] = field.required ? fieldTypes[field.type] : fieldTypes[field.type].optional();
+  if (collection.taxonomy) declared[collection.taxonomy.field] = z.enum(collection.taxonomy.terms as [string, ...string[]]);
+  return z.strictObject({
+    title: z.string().min(1),
+    description: z.string().min(1),
+    date: isoDate,
+    updated: isoDate.optional(),
+    image: z.string().optional(),
+    draft: z.boolean().default(false),
+    ...declared,
+  });
+}
+
+/** The front matter every entry has. */
+interface EntryBasics {
+  title: string;
+  description: string;
+  date: string;
+  updated?: string;
+  image?: string;
+  draft: boolean;
+}
+
+/** Front matter after validation. */
+export type EntryFrontMatter = EntryBasics & Record<string, string | number | boolean | undefined>;
+
+/** One translation of an entry, rendered. */
+export interface EntryTranslation extends EntryBasics {
+  locale: string;
+  /** The source file, relative to the working directory. */
+  file: string;
+  /** The taxonomy term (the value of the collection's taxonomy field), when it has one. */
+  term?: string;
+  /** The front matter declared under the collection's `fields:`. */
+  fields: Record<string, string | number | boolean>;
+  html: string;
+  words: number;
+  readingMinutes: number;
+}
+
+/** An entry with all its translations. */
+export interface Entry {
+  collection: string;
+  slug: string;
+  translations: Record<string, EntryTranslation>;
+}
+
+/** Options of `loadCollections` and `loadEntry`. */
+export interface LoadEntriesOptions {
+  /** Include entries marked `draft: true`. */
+  drafts?: boolean;
+  /** Renders the Markdown (default: through the disk cache, on this thread). */
+  markdown?: MarkdownRenderer;
+  /** Validated front matter by the hash of its text, or false for none (default: the build cache). */
+  frontMatterCache?: DiskCache | false;
+}
+
+/** Raise when the validation of front matter changes in a way the source of its schema's function does not show (`isoDate`). */
+const frontMatterRevision = 2;
+
+/** A translation read and checked, waiting for its Markdown. */
+interface PendingTranslation {
+  data: EntryFrontMatter;
+  locale: string;
+  file: string;
+  body: string;
+  /** The line of the file the body starts on. */
+  bodyLine: number;
+}
+
+/** An entry folder read and checked, waiting for its Markdown. */
+interface PendingEntry {
+  collection: string;
+  slug: string;
+  translations: PendingTranslation[];
+}
+
+interface FrontMatterSchema {
+  schema: ReturnType<typeof createFrontMatterSchema>;
+  /** Identifies the schema in cache keys. */
+  id: string;
+}
+
+/** Reads the entries of every collection, in slug order; errors are collected, and entries with errors are left out. */
+export async function loadCollections(config: ResolvedConfig, errors: SiteError[], options: LoadEntriesOptions = {}): Promise<Record<string, Entry[]>> {
+  const names = Object.keys(config.collections).sort();
+  const pending = await Promise.all(names.map(async (name) => {
+    const slugs = await listEntrySlugs(config, name);
+    return Promise.all(slugs.map((slug) => readEntry(config, name, slug, errors, options)));
+  }));
+  // All bodies in one batch, so the renderer can share the misses out over a worker pool.
+  const entries = await renderEntries(config, pending.flat(), errors, options.markdown);
+  const byCollection: Record<string, Entry[]> = {};
+  for (const name of names) byCollection[name] = entries.filter((entry) => entry.collection === name);
+  return byCollection;
+}
+
+/** The entry folders of a collection, sorted ([] when the folder does not exist). */
+export async function listEntrySlugs(config: ResolvedConfig, collection: string): Promise<string[]> {
+  try {
+    const entries = await readdir(sourcesOf(config).collection(collection), { withFileTypes: true });
+    return entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Reads one entry folder; errors are collected, and undefined is returned when nothing is shown. */
+export async function loadEntry(config: ResolvedConfig, collection: string, slug: string, errors: SiteError[], options: LoadEntriesOptions = {}): Promise<Entry | undefined> {
+  const [entry] = await renderEntries(config, [await readEntry(config, collection, slug, errors, options)], errors, options.markdown);
+  return entry;
+}
+
+const frontMatterSchemas = new WeakMap<CollectionConfig, FrontMatterSchema>();
+let defaultFrontMatterCache: DiskCache | undefined;
+
+/** The front matter schema of a collection and what identifies it in cache keys. */
+function frontMatterSchemaOf(collection: CollectionConfig): FrontMatterSchema {
+  let entry = frontMatterSchemas.get(collection);
+  if (!entry) {
+    const id = hashParts(`revision ${frontMatterRevision}`, createFrontMatterSchema.toString(), JSON.stringify([collection.fields, collection.taxonomy]));
+    entry = { schema: createFrontMatterSchema(collection), id };
+    frontMatterSchemas.set(collection, entry);
+  }
+  return entry;
+}
+
+/** Reads and checks the translations of an entry folder that are shown, without their Markdown. */
+async function readEntry(config: ResolvedConfig, collection: string, slug: string, errors: SiteError[], options: LoadEntriesOptions): Promise<PendingEntry | undefined> {
+  const sources = sourcesOf(config);
+  const schema = frontMatterSchemaOf(config.collections[collection]!);
+  const cache = options.frontMatterCache === false ? undefined : options.frontMatterCache ?? (defaultFrontMatterCache ??= openDiskCache('front-matter'));
+  const folder = sources.display(join(sources.collection(collection), slug));
+  if (!entrySlugPattern.test(slug)) {
+    errors.push(new SiteError({ code: 'ENTRY_INVALID', message: `"${slug}" is not a valid slug`, file: folder, hint: 'Rename the folder with lowercase letters, digits and hyphens only.' }));
+    return undefined;
+  }
+  const translations: PendingTranslation[] = [];
+  let found = 0;
+  for (const locale of config.localeIds) {
+    const path = sources.entry(collection, slug, locale);
+    let text: string;
+    try {
+      // Synchronous: thousands of small files read several times faster than through the thread pool.
+      text = readTextFile(path, errors);
+    } catch {
+      continue;
+    }
+    found++;
+    const translation = readTranslation(text, sources.display(path), locale, schema, cache, errors);
+    const tooMuch = translation && markdownLimitError(translation.body, translation.bodyLine, translation.file, config.markdown);
+    if (tooMuch) {
+      errors.push(tooMuch);
+      continue;
+    }
+    if (translation && (options.drafts || !translation.data.draft)) translations.push(translation);
+  }
+  if (found === 0) {
+    errors.push(new SiteError({
+      code: 'ENTRY_INVALID',
+      message: `${collection} entry "${slug}" has no translation`,
+      file: folder,
+      hint: `Add ${config.localeIds.map((locale) => `${locale}.md`).join(' or ')} to the folder.`,
+    }));
+  }
+  return translations.length ? { collection, slug, translations } : undefined;
+}
+
+/**
+ * Checks a translation's front matter. Front matter that passed before (same text, same schema)
+ * comes from the cache without parsing; anything else is parsed with positions for its errors.
+ */
+function readTranslation(
+  text: string,
+  file: string,
+  locale: string,
+  schema: FrontMatterSchema,
+  cache: DiskCache | undefined,
+  errors: SiteError[],
+): PendingTranslation | undefined {
+  const parts = cache && findFrontMatter(text);
+  const key = parts ? hashParts(schema.id, parts.yaml) : undefined;
+  if (parts && key) {
+    const cached = decodeFrontMatter(cache.readSync(key));
+    if (cached) return { data: cached, locale, file, body: parts.body, bodyLine: bodyStartLine(text, parts.body) };
+  }
+  const { source, body, errors: syntax } = splitFrontMatter(text, file);
+  if (syntax.length) {
+    errors.push(...syntax);
+    return undefined;
+  }
+  const { data, errors: invalid } = validateYaml(source, schema.schema, 'FRONT_MATTER');
+  if (!data) {
+    errors.push(...invalid.map((error) => (error.line === undefined ? new SiteError({ ...error, code: error.code, message: error.message, hint: error.hint, ...locate(source, []) }) : error)));
+    return undefined;
+  }
+  if (cache && key) void cache.write(key, JSON.stringify(data));
+  return { data, locale, file, body, bodyLine: bodyStartLine(text, body) };
+}
+
+function decodeFrontMatter(entry: Buffer | undefined): EntryFrontMatter | undefined {
+  if (!entry) return undefined;
+  try {
+    const data = JSON.parse(entry.toString('utf8')) as unknown;
+    return typeof data === 'object' && data !== null ? (data as EntryFrontMatter) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Renders the Markdown of the entries in one batch and completes their translations; a translation the parser fails on is an error. */
+async function renderEntries(
+  config: ResolvedConfig,
+  pending: readonly (PendingEntry | undefined)[],
+  errors: SiteError[],
+  markdown: MarkdownRenderer = defaultMarkdownRenderer(),
+): Promise<Entry[]> {
+  const entries = pending.filter((entry) => entry !== undefined);
+  const rendered = await markdown.renderAll(entries.flatMap((entry) => entry.translations.map((translation) => translation.body)));
+  let next = 0;
+  return entries.flatMap((entry) => {
+    const collection = config.collections[entry.collection]!;
+    const termField = collection.taxonomy?.field;
+    const translations: Record<string, EntryTranslation> = {};
+    for (const { data, locale, file, bodyLine } of entry.translations) {
+      const outcome = rendered[next++]!;
+      if ('error' in outcome) {
+        errors.push(new SiteError({ code: 'MARKDOWN_FAILED', message: outcome.error, file, line: bodyLine }));
+        continue;
+      }
+      const { title, description, date, updated, image, draft } = data;
+      const fields: Record<string, string | number | boolean> = {};
+      for (const name of Object.keys(collection.fields).sort()) {
+        const value = data[name];
+        if (value !== undefined) fields[name] = value;
+      }
+      translations[locale] = {
+        locale,
+        file,
+        title,
+        description,
+        date,
+        ...(updated === undefined ? {} : { updated }),
+        ...(image === undefined ? {} : { image }),
+        draft,
+        ...(termField === undefined ? {} : { term: data[termField] as string }),
+        fields,
+        html: outcome.html,
+        words: outcome.words,
+        readingMinutes: readingMinutes(outcome.words, collection.wordsPerMinute),
+      };
+    }
+    return Object.keys(translations).length ? [{ collection: entry.collection, slug: entry.slug, translations }] : [];
+  });
+}
+
+/** The part of the entries that route expansion needs. */
+export function indexEntries(entries: Readonly<Record<string, readonly Entry[]>>): Record<string, EntryIndex[]> {
+  const index: Record<string, EntryIndex[]> = {};
+  for (const [name, list] of Object.entries(entries)) {
+    index[name] = list.map((entry) => ({
+      collection: entry.collection,
+      slug: entry.slug,
+      translations: Object.fromEntries(Object.entries(entry.translations).map(([locale, t]) => [locale, t.term === undefined ? { date: t.date } : { date: t.date, term: t.term }])),
+    }));
+  }
+  return index;
+}

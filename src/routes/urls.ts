@@ -1,0 +1,112 @@
+/**
+ * Every URL shape of a site, made from its config in one place: pages in a locale, the 404 page
+ * of each locale, collection lists (term pages, further pages), entries, feeds, assets and the
+ * contact form's result pages. Route expansion, the feed, `site serve`, `site dev` and the
+ * templates (through the site context) all ask this object; the rules underneath are the pure
+ * functions of paths.ts.
+ */
+import type { ResolvedConfig } from '../config/load.js';
+import { navigationRoutePath } from '../config/schema.js';
+import { absoluteUrl, assetsFolder, localizePath, splitLocale, toOutputFile, toUrl, type PathRules } from './paths.js';
+
+/** A place in the output: the page path, the URL links name, and the file it is written to. */
+export interface Place {
+  path: string;
+  url: string;
+  file: string;
+}
+
+/** The URL rules of one site. */
+export interface Urls {
+  rules: PathRules;
+  /** The page path of a route path in a locale ("/hub", no → "/no/hub"). */
+  pagePath(routePath: string, locale: string): string;
+  /** The URL of a route path in a locale ("/hub", no → "/no/hub/"). */
+  page(routePath: string, locale: string): string;
+  /** Where a page path is written and linked. */
+  place(pagePath: string): Place;
+  /** Locale and route path of a page path ("/no/hub" → no, "/hub"). */
+  split(pagePath: string): { locale: string; routePath: string };
+  /** The 404 page of a locale: "404.html", "no/404.html". */
+  notFound(locale: string): Place;
+  /** The 404 file for a requested page path: the one of the path's locale. */
+  notFoundFileFor(pagePath: string): string;
+  /** The route path of a list page: ("/blog", retail, 2) → "/blog/category/retail/page/2". */
+  listPath(listPath: string, collection: string, term: string | undefined, pageNumber: number): string;
+  /** The route path of an entry: ("/blog/{slug}", "a-post") → "/blog/a-post". */
+  entryPath(entryPattern: string, slug: string): string;
+  /** The feed of a collection in a locale, when the collection has one. */
+  feed(collection: string, locale: string): Place | undefined;
+  /** The URL of a built asset: "main.3f2a.css" → "/assets/main.3f2a.css". */
+  asset(name: string): string;
+  /** The URL pattern every built asset matches (for `_headers`). */
+  assetsPattern: string;
+  /** Where a plain contact form POST lands: "/contactus/sent/", "/no/contactus/failed/". */
+  contactResult(outcome: 'sent' | 'failed', locale: string): string;
+  /** The route path of a navigation item for an audience ("/{audience}/blog", /hub → "/hub/blog"). */
+  navigation(pattern: string, audiencePath: string): string;
+  /** An absolute URL on the site's origin. */
+  absolute(url: string): string;
+}
+
+const made = new WeakMap<ResolvedConfig, Urls>();
+
+/** The URL rules of a config (one object per config). */
+export function urlsOf(config: ResolvedConfig): Urls {
+  const cached = made.get(config);
+  if (cached) return cached;
+  const rules = pathRulesOf(config);
+  const pagePath = (routePath: string, locale: string) => localizePath(routePath, locale, rules);
+  const place = (path: string): Place => ({ path, url: toUrl(path), file: toOutputFile(path) });
+  const notFound = (locale: string): Place => {
+    const path = pagePath('/404', locale);
+    const home = pagePath('/', locale);
+    const file = home === '/' ? '404.html' : `${home.slice(1)}/404.html`;
+    return { path, url: `/${file}`, file };
+  };
+  const listRouteOf = (collection: string) => {
+    const routes = config.routes.filter((route) => route.list === collection);
+    return routes.find((route) => !route.audience) ?? routes[0];
+  };
+  const urls: Urls = {
+    rules,
+    pagePath,
+    page: (routePath, locale) => toUrl(pagePath(routePath, locale)),
+    place,
+    split: (path) => splitLocale(path, rules),
+    notFound,
+    notFoundFileFor: (path) => notFound(splitLocale(path, rules).locale).file,
+    listPath(listPath, collection, term, pageNumber) {
+      const settings = config.collections[collection]!;
+      const first = term === undefined ? listPath : `${listPath}/${settings.taxonomy!.path}/${term}`;
+      return pageNumber === 1 ? first : `${first}/${settings.pagePath}/${pageNumber}`;
+    },
+    entryPath: (pattern, slug) => pattern.replace('{slug}', slug),
+    feed(collection, locale) {
+      const feed = config.collections[collection]?.feed;
+      if (!feed) return undefined;
+      const routePath = feed === true ? `${listRouteOf(collection)?.path.replace(/^\/$/, '') ?? ''}/rss.xml` : feed;
+      const slash = routePath.lastIndexOf('/');
+      const folder = pagePath(routePath.slice(0, slash) || '/', locale);
+      const url = `${folder === '/' ? '' : folder}${routePath.slice(slash)}`;
+      return { path: url, url: encodeURI(url), file: url.slice(1) };
+    },
+    asset: (name) => `/${assetsFolder}/${name}`,
+    assetsPattern: `/${assetsFolder}/*`,
+    contactResult(outcome, locale) {
+      const known = config.localeIds.includes(locale) ? locale : config.site.defaultLocale;
+      return toUrl(pagePath(config.contact.results[outcome], known));
+    },
+    navigation: navigationRoutePath,
+    absolute: (url) => absoluteUrl(config.site.origin, url),
+  };
+  made.set(config, urls);
+  return urls;
+}
+
+/** The path facts of a config that the pure rules of paths.ts need. */
+export function pathRulesOf(config: Pick<ResolvedConfig, 'localeIds' | 'locales' | 'site'>): PathRules {
+  const prefixes: Record<string, string> = {};
+  for (const id of config.localeIds) prefixes[id] = config.locales[id]!.prefix;
+  return { defaultLocale: config.site.defaultLocale, prefixes };
+}
