@@ -38,6 +38,19 @@ export interface Sources {
   display(path: string): string;
 }
 
+/** The places inside a templates folder (the loaders of templates, islands and styles get only the folder). */
+export function templateSources(templates: string): Pick<Sources, 'templatesFolder' | 'pageTemplatesFolder' | 'pageTemplate' | 'layout' | 'islandsFolder' | 'stylesheet'> {
+  const pageTemplatesFolder = join(templates, 'pages');
+  return {
+    templatesFolder: templates,
+    pageTemplatesFolder,
+    pageTemplate: (name) => join(pageTemplatesFolder, `${name}.tsx`),
+    layout: join(templates, 'layout', 'Layout.tsx'),
+    islandsFolder: join(templates, 'islands'),
+    stylesheet: join(templates, 'styles', 'main.css'),
+  };
+}
+
 const made = new WeakMap<ResolvedConfig, Sources>();
 
 /** The source locations of a config (one object per config). */
@@ -47,7 +60,6 @@ export function sourcesOf(config: Pick<ResolvedConfig, 'dirs' | 'collections' | 
   const { content, templates } = config.dirs;
   const messagesFolder = join(content, 'messages');
   const copyFolder = join(content, 'pages');
-  const pageTemplatesFolder = join(templates, 'pages');
   const collection = (name: string) => join(content, config.collections[name]?.folder ?? name);
   const sources: Sources = {
     config: join(config.root, basename(config.file)),
@@ -58,12 +70,7 @@ export function sourcesOf(config: Pick<ResolvedConfig, 'dirs' | 'collections' | 
     copyFile: (id, locale, extension) => join(copyFolder, id, `${locale}.${extension}`),
     collection,
     entry: (name, slug, locale) => join(collection(name), slug, `${locale}.md`),
-    templatesFolder: templates,
-    pageTemplatesFolder,
-    pageTemplate: (name) => join(pageTemplatesFolder, `${name}.tsx`),
-    layout: join(templates, 'layout', 'Layout.tsx'),
-    islandsFolder: join(templates, 'islands'),
-    stylesheet: join(templates, 'styles', 'main.css'),
+    ...templateSources(templates),
     publicFolder: config.dirs.public,
     display: (path) => relative(process.cwd(), path) || path,
   };

@@ -3,9 +3,9 @@
  * Both files must have the same keys.
  */
 import { readFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
 import { z } from 'zod';
 import type { ResolvedConfig } from '../config/load.js';
+import { sourcesOf } from '../config/sources.js';
 import { SiteError, type SiteError as SiteErrorType } from '../errors.js';
 import type { ParseYaml } from '../cache/yaml-cache.js';
 import { parseYaml, validateYaml, type YamlSource } from '../yaml-source.js';
@@ -24,8 +24,8 @@ export async function loadMessages(config: ResolvedConfig, errors: SiteErrorType
   const sources: YamlSource[] = [];
   const messages: Record<string, MessageTree> = {};
   for (const locale of config.localeIds) {
-    const path = join(config.dirs.content, 'messages', `${locale}.yaml`);
-    const file = relative(process.cwd(), path);
+    const path = sourcesOf(config).messages(locale);
+    const file = sourcesOf(config).display(path);
     let text: string;
     try {
       text = await readFile(path, 'utf8');

@@ -5,6 +5,7 @@
 import { join, relative } from 'node:path';
 import type { z } from 'zod';
 import type { ResolvedConfig } from '../config/load.js';
+import { sourcesOf } from '../config/sources.js';
 import { SiteError } from '../errors.js';
 import type { Page } from '../routes/pages.js';
 import type { ParseYaml } from '../cache/yaml-cache.js';
@@ -70,7 +71,7 @@ async function readContentFile(
   markdown: MarkdownRenderer,
   parse: ParseYaml,
 ): Promise<{ source: YamlSource; html?: string } | undefined> {
-  const base = join(config.dirs.content, 'pages', id, locale);
+  const base = join(sourcesOf(config).copy(id), locale);
   for (const extension of ['.yaml', '.md']) {
     const path = base + extension;
     let text: string;

@@ -9,6 +9,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { Message } from 'esbuild';
 import { SiteError, SiteErrors } from '../errors.js';
+import { templateSources } from '../config/sources.js';
 import { isHiddenPath } from '../file-paths.js';
 import { assetsFolder } from '../routes/paths.js';
 import type { OutputFiles } from '../emit/write.js';
@@ -34,7 +35,7 @@ export async function buildAssets(dirs: { templates: string; public: string }, o
   let css: string;
   try {
     const result = await build({
-      entryPoints: [join(dirs.templates, 'styles', 'main.css')],
+      entryPoints: [templateSources(dirs.templates).stylesheet],
       bundle: true,
       minify: true,
       write: false,

@@ -8,6 +8,7 @@ import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { Message, Plugin } from 'esbuild';
 import { SiteErrors } from '../errors.js';
+import { templateSources } from '../config/sources.js';
 import { assetsFolder } from '../routes/paths.js';
 import type { OutputFiles } from '../emit/write.js';
 import { esbuildErrors, type EsbuildStepOptions, type RunEsbuild } from '../render/templates.js';
@@ -26,7 +27,7 @@ export interface IslandBundle {
 /** The island names of a site: PascalCase .tsx files in templates/islands/. */
 export async function listIslands(templatesDir: string): Promise<string[]> {
   try {
-    return (await readdir(join(templatesDir, 'islands'))).filter((file) => /^[A-Z]\w*\.tsx$/.test(file)).map((file) => file.slice(0, -4)).sort();
+    return (await readdir(templateSources(templatesDir).islandsFolder)).filter((file) => /^[A-Z]\w*\.tsx$/.test(file)).map((file) => file.slice(0, -4)).sort();
   } catch {
     return [];
   }

@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import type { BuildOptions, BuildResult, Message } from 'esbuild';
 import { generatorRoot } from '../cache/disk-cache.js';
 import { SiteError, SiteErrors } from '../errors.js';
+import { templateSources } from '../config/sources.js';
 import type { TemplateSet } from './types.js';
 
 /** The folder of the generator's package (defined with the build cache, which lives under it). */
@@ -24,7 +25,7 @@ export function templatesFileOf(templates: TemplateSet): string | undefined {
 /** The page template names of a site: the files in templates/pages/ without extension, sorted. */
 export async function listPageTemplates(templatesDir: string): Promise<string[]> {
   try {
-    const files = await readdir(join(templatesDir, 'pages'));
+    const files = await readdir(templateSources(templatesDir).pageTemplatesFolder);
     return files.filter((file) => /^[A-Z]\w*\.tsx$/.test(file)).map((file) => file.slice(0, -4)).sort();
   } catch {
     return [];
@@ -53,10 +54,10 @@ export interface EsbuildStepOptions {
 /** Bundles and imports the templates of a site. */
 export async function loadTemplates(templatesDir: string, names: readonly string[], options: EsbuildStepOptions = {}): Promise<TemplateSet> {
   const build = options.run ?? ((await import('esbuild')).build as RunEsbuild);
-  const pagesDir = join(templatesDir, 'pages');
-  const layout = join(templatesDir, 'layout', 'Layout.tsx');
+  const sources = templateSources(templatesDir);
+  const layout = sources.layout;
   const entry = [
-    ...names.map((name, index) => `import * as t${index} from ${JSON.stringify(join(pagesDir, `${name}.tsx`))};`),
+    ...names.map((name, index) => `import * as t${index} from ${JSON.stringify(sources.pageTemplate(name))};`),
     `export { default as Layout } from ${JSON.stringify(layout)};`,
     `export const pages = { ${names.map((name, index) => `${JSON.stringify(name)}: t${index}`).join(', ')} };`,
   ].join('\n');
@@ -95,7 +96,7 @@ export async function loadTemplates(templatesDir: string, names: readonly string
   templateFiles.set(module, file);
   for (const [name, template] of Object.entries(module.pages)) {
     if (typeof template.default !== 'function') {
-      throw new SiteError({ code: 'TEMPLATE_INVALID', message: `templates/pages/${name}.tsx has no default export component`, file: relative(process.cwd(), join(pagesDir, `${name}.tsx`)) });
+      throw new SiteError({ code: 'TEMPLATE_INVALID', message: `${relative(sources.templatesFolder, sources.pageTemplate(name))} has no default export component`, file: relative(process.cwd(), sources.pageTemplate(name)) });
     }
   }
   return module;
