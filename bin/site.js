@@ -36,8 +36,9 @@ if (!existsSync(bundle) || !others.every(existsSync) || statSync(bundle).mtimeMs
   const { buildCli } = await import('../scripts/build-cli.js');
   await buildCli();
 }
-// React's production build renders the same HTML several times faster than its development
-// build; `site dev` keeps the development build for its warnings. An explicit NODE_ENV wins.
-if (process.env.NODE_ENV === undefined && !process.argv.slice(2).includes('dev')) process.env.NODE_ENV = 'production';
+// React reads NODE_ENV when the bundle first imports it, before the command is parsed, so every
+// command renders with React's production build: several times faster than the development
+// build, and `site dev` serves the same bytes as `site build`. An explicit NODE_ENV wins.
+process.env.NODE_ENV ??= 'production';
 const { main } = await import(pathToFileURL(bundle).href);
 process.exitCode = await main(process.argv);
