@@ -19,7 +19,7 @@ import type { DevEvent } from '../src/dev/events.js';
 import type { RebuildOutcome } from '../src/dev/rebuild.js';
 import { logInfo, logResult } from '../src/logger.js';
 
-// Bundled to lib/scripts/bench-dev.js by scripts/run-ts.js, two folders below the repository.
+// Bundled to lib/scripts/bench-dev.js by scripts/build-lib.js, two folders below the repository.
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** One kind of edit: which file, and how the n-th edit rewrites it (always changing its size). */
