@@ -38,7 +38,7 @@ export async function buildLib() {
       ...common,
       entryPoints: {
         cli: 'src/cli.ts',
-        worker: 'src/parallel/worker.ts',
+        worker: 'src/worker.ts',
         ...Object.fromEntries(scriptNames.map((name) => [`scripts/${name}`, `scripts/${name}.ts`])),
       },
       packages: 'external',

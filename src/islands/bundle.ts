@@ -8,8 +8,8 @@ import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { Message, Plugin } from 'esbuild';
 import { SiteErrors } from '../errors.js';
-import type { OutputFiles } from '../emit/write.js';
-import { esbuildErrors, type EsbuildStepOptions, type RunEsbuild } from '../render/templates.js';
+import { esbuildErrors, type EsbuildStepOptions, type RunEsbuild } from '../esbuild-step.js';
+import type { OutputFiles } from '../output-files.js';
 
 /** Which client runtime hydrates the islands. */
 export type IslandRuntime = 'preact' | 'react';
