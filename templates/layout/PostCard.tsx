@@ -1,7 +1,5 @@
 /** One post in a list: title, date, reading time, category and description. */
-import type { Post } from '../../src/content/posts';
-import type { Page } from '../../src/routes/pages';
-import type { SiteContext } from '../../src/render/types';
+import type { Page, Post, SiteContext } from 'site/template';
 
 export function PostCard({ post, page, site }: { post: Post; page: Page; site: SiteContext }) {
   const translation = site.translationOf(post);

@@ -1,5 +1,5 @@
 /** Blog helpers shared by the blog templates. */
-import type { SiteContext } from '../../src/render/types';
+import type { SiteContext } from 'site/template';
 
 /** The URL of the RSS feed of the page's language ("/rss.xml", "/no/rss.xml"). */
 export function feedUrl(site: SiteContext): string {
