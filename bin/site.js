@@ -1,12 +1,11 @@
 #!/usr/bin/env node
-// Starts the CLI. The TypeScript sources are bundled once by esbuild into lib/cli.js and rebuilt
-// whenever a file under src/ is newer than the bundle, so a fresh clone needs no compile step.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+// Starts the CLI: lib/cli.js, built from src/ by the one compile step (scripts/build-lib.js),
+// which `npm install` runs and this file runs again when a source is newer than lib/.
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const bundle = join(root, 'lib', 'cli.js');
 
 // Before anything that needs a newer Node: the one required version is package.json's engines.node.
 const required = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines.node.replace(/^>=\s*/, '');
@@ -17,27 +16,12 @@ if (major < needMajor || (major === needMajor && minor < (needMinor ?? 0))) {
   process.exit(1);
 }
 
-function newestMtime(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    const mtime = entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs;
-    if (mtime > newest) newest = mtime;
-  }
-  return newest;
-}
-
-// lib/worker.js (the build's worker threads) and lib/markdown-stack.js (the unified packages in one
-// file) are built with lib/cli.js; the stack is rebuilt after an install, which may change them.
-const others = ['worker.js', 'markdown-stack.js'].map((name) => join(root, 'lib', name));
-const lockfile = join(root, 'node_modules', '.package-lock.json');
-const installed = existsSync(lockfile) ? statSync(lockfile).mtimeMs : 0;
-if (!existsSync(bundle) || !others.every(existsSync) || statSync(bundle).mtimeMs < Math.max(newestMtime(join(root, 'src')), installed)) {
-  const { buildCli } = await import('../scripts/build-cli.js');
-  await buildCli();
-}
-// React's production build renders the same HTML several times faster than its development
-// build; `site dev` keeps the development build for its warnings. An explicit NODE_ENV wins.
-if (process.env.NODE_ENV === undefined && !process.argv.slice(2).includes('dev')) process.env.NODE_ENV = 'production';
-const { main } = await import(pathToFileURL(bundle).href);
+// Loaded after the check (a static import would be evaluated before it).
+const { ensureLib, libDir } = await import('../scripts/build-lib.js');
+await ensureLib();
+// React reads NODE_ENV when the bundle first imports it, before the command is parsed, so every
+// command renders with React's production build: several times faster than the development
+// build, and `site dev` serves the same bytes as `site build`. An explicit NODE_ENV wins.
+process.env.NODE_ENV ??= 'production';
+const { main } = await import(pathToFileURL(join(libDir, 'cli.js')).href);
 process.exitCode = await main(process.argv);

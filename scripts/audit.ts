@@ -20,7 +20,7 @@ import { startServer } from '../src/serve/server.js';
 
 type Result = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
 
-// This file runs bundled as lib/scripts/audit.js (see scripts/run-ts.js).
+// This file runs bundled as lib/scripts/audit.js (built by scripts/build-lib.js).
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const chromePath = chromiumPath();
 const chromeFlags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];

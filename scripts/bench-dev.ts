@@ -8,9 +8,9 @@
  * changes the file's size; after two warm-up edits, the median of `--runs` edits counts.
  *
  * The temp sites live under tests/.output/ (inside the repository) because the templates they
- * copy import ../../src and resolve their packages from the repository's node_modules.
+ * copy import `site/template` and resolve it, and their packages, from the repository.
  */
-import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -19,7 +19,7 @@ import type { DevEvent } from '../src/dev/events.js';
 import type { RebuildOutcome } from '../src/dev/rebuild.js';
 import { logInfo, logResult } from '../src/logger.js';
 
-// Bundled to lib/scripts/bench-dev.js by scripts/run-ts.js, two folders below the repository.
+// Bundled to lib/scripts/bench-dev.js by scripts/build-lib.js, two folders below the repository.
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** One kind of edit: which file, and how the n-th edit rewrites it (always changing its size). */
@@ -58,7 +58,6 @@ async function copySite(label: string): Promise<{ dir: string; config: string }>
   await mkdir(parent, { recursive: true });
   const dir = await mkdtemp(join(parent, `bench-dev-${label}-`));
   await Promise.all(['content', 'templates', 'public'].map((folder) => cp(join(root, folder), join(dir, folder), { recursive: true })));
-  await symlink(join(root, 'src'), join(dir, 'src'), 'dir');
   await cp(join(root, 'site.config.yaml'), join(dir, 'site.config.yaml'));
   return { dir, config: join(dir, 'site.config.yaml') };
 }

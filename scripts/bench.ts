@@ -31,7 +31,7 @@ import { createDevBuilder } from '../src/dev/rebuild.js';
 import { logInfo, logResult } from '../src/logger.js';
 import { createCorpus, eleventyFiles, hugoFiles, realSiteBlogFiles, siteFixtureFiles, type ProjectFiles } from './bench-corpus.js';
 
-// This file runs bundled as lib/scripts/bench.js (see scripts/run-ts.js).
+// This file runs bundled as lib/scripts/bench.js (built by scripts/build-lib.js).
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const timeBinary = '/usr/bin/time';
 const categories = ['circularity', 'saas', 'retail', 'repairer-stories'];
@@ -315,9 +315,6 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  // Bring lib/cli.js up to date first, so no measured build pays for bundling the CLI.
-  await runProcess(process.execPath, [join(root, 'bin', 'site.js'), '--version'], { cwd: root });
-
   await mkdir(values.tmp, { recursive: true });
   const work = await mkdtemp(join(values.tmp, 'site-bench-'));
   try {

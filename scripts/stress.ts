@@ -26,7 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { logInfo, logResult } from '../src/logger.js';
 
-// This file runs bundled as lib/scripts/stress.js (see scripts/run-ts.js).
+// This file runs bundled as lib/scripts/stress.js (built by scripts/build-lib.js).
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const site = join(root, 'bin', 'site.js');
 

@@ -15,18 +15,18 @@ import { loadPageContent } from './content/pages.js';
 import { indexEntries, loadCollections, type Entry } from './content/collections.js';
 import { createFeed } from './emit/feed.js';
 import { createHeaders, createRobots, createSitemap } from './emit/sitemap.js';
-import type { OutputFiles } from './emit/write.js';
 import { SiteError, throwIfAny, uniqueErrors, warningsOf } from './errors.js';
 import { buildAssets } from './islands/assets.js';
 import { bundleIslands, listIslands, type IslandRuntime } from './islands/bundle.js';
+import type { OutputFiles } from './output-files.js';
 import { createWorkerPool, defaultPoolSize, type WorkerPool } from './parallel/pool.js';
-import type { RenderSetup } from './parallel/worker.js';
 import { languageScript, notFoundScript, scriptHash } from './render/head.js';
 import { createPageRenderer, type PageOutput } from './render/render-pages.js';
 import { listPageTemplates, loadTemplates, templatesFileOf } from './render/templates.js';
 import type { TemplateSet } from './render/types.js';
 import { createPages, sortEntries, type Page } from './routes/pages.js';
 import { sourcesOf } from './config/sources.js';
+import type { RenderSetup } from './worker.js';
 
 /** Options of `buildSite`. */
 export interface BuildOptions {

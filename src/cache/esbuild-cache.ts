@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import type { BuildOptions, BuildResult, Metafile, OutputFile } from 'esbuild';
-import type { RunEsbuild } from '../render/templates.js';
+import type { RunEsbuild } from '../esbuild-step.js';
 import { hashParts, installedVersion, openDiskCache, type DiskCache } from './disk-cache.js';
 
 /** What a cache entry holds. */

@@ -1,5 +1,5 @@
 /**
- * The unified packages of the Markdown pipeline, in one module. scripts/build-cli.js bundles it,
+ * The unified packages of the Markdown pipeline, in one module. scripts/build-lib.js bundles it,
  * dependencies included, into lib/markdown-stack.js: one file that loads in about 20 ms, where
  * the 150-odd modules of the packages take about 100 ms one by one.
  */

@@ -4,7 +4,7 @@
  * changed. The options are exactly those `site build` passes, so the output is the same.
  */
 import type { BuildContext, BuildOptions } from 'esbuild';
-import type { RunEsbuild } from '../render/templates.js';
+import type { RunEsbuild } from '../esbuild-step.js';
 
 /** A runner for the build steps, and the contexts behind it. */
 export interface EsbuildContexts {

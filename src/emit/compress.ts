@@ -7,7 +7,7 @@
 import { extname } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { hashParts, type DiskCache } from '../cache/disk-cache.js';
-import type { OutputFiles } from './write.js';
+import type { OutputFiles } from '../output-files.js';
 
 /** Extensions whose files get `.br` and `.gz` siblings. */
 export const compressibleExtensions: readonly string[] = ['.html', '.css', '.js', '.xml', '.svg', '.txt'];

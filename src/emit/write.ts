@@ -43,11 +43,9 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { openPackCache } from '../cache/pack-cache.js';
 import { SiteError } from '../errors.js';
 import { realPath } from '../file-paths.js';
+import type { OutputFiles } from '../output-files.js';
 import { compressFiles, type CompressOptions } from './compress.js';
 import { checkOwnership, outputMarker, outputMarkerText } from './output-folder.js';
-
-/** Output files: path relative to the output folder → contents. */
-export type OutputFiles = Map<string, string | Uint8Array>;
 
 /** Options of `writeSite`. */
 export interface WriteOptions {

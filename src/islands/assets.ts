@@ -10,10 +10,10 @@ import { join, relative } from 'node:path';
 import type { Message } from 'esbuild';
 import { SiteError, SiteErrors } from '../errors.js';
 import { templateSources } from '../config/sources.js';
+import { esbuildErrors, type EsbuildStepOptions, type RunEsbuild } from '../esbuild-step.js';
 import { isHiddenPath } from '../file-paths.js';
+import type { OutputFiles } from '../output-files.js';
 import { assetsFolder } from '../routes/paths.js';
-import type { OutputFiles } from '../emit/write.js';
-import { esbuildErrors, type EsbuildStepOptions, type RunEsbuild } from '../render/templates.js';
 
 /** The built assets: their files and the URLs pages link to. */
 export interface Assets {

@@ -9,9 +9,9 @@ import { join, relative } from 'node:path';
 import type { Message, Plugin } from 'esbuild';
 import { SiteErrors } from '../errors.js';
 import { templateSources } from '../config/sources.js';
+import { esbuildErrors, type EsbuildStepOptions, type RunEsbuild } from '../esbuild-step.js';
+import type { OutputFiles } from '../output-files.js';
 import { assetsFolder } from '../routes/paths.js';
-import type { OutputFiles } from '../emit/write.js';
-import { esbuildErrors, type EsbuildStepOptions, type RunEsbuild } from '../render/templates.js';
 
 /** Which client runtime hydrates the islands. */
 export type IslandRuntime = 'preact' | 'react';

@@ -5,12 +5,10 @@
  * Results come back in item order whoever computed them, so output does not depend on timing.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { generatorRoot, hashParts } from '../cache/disk-cache.js';
+import { generatorRoot } from '../cache/disk-cache.js';
 import type { JobKind, WorkerReply, WorkerRequest } from './protocol.js';
 
 /** One job for the pool. */
@@ -52,16 +50,16 @@ export function createWorkerPool(size: number): WorkerPool {
   let closed = false;
   let queue: Promise<unknown> = Promise.resolve();
 
-  const start = async (): Promise<Slot[]> => {
+  const start = (): Slot[] => {
     if (!slots) {
-      const script = await workerScript();
+      const script = workerScript();
       slots = Array.from({ length: size }, () => ({ worker: new Worker(script), jobs: new Set<number>() }));
     }
     return slots;
   };
 
   const runJob = async <T, R>(job: PoolJob<T, R>): Promise<R[]> => {
-    const all = await start();
+    const all = start();
     const id = nextJob++;
     const chunks: T[][] = [];
     for (let index = 0; index < job.items.length; index += job.chunkSize) chunks.push(job.items.slice(index, index + job.chunkSize));
@@ -156,38 +154,12 @@ function post(slot: Slot, message: WorkerRequest): void {
   slot.worker.postMessage(message);
 }
 
-let sourceWorker: Promise<string> | undefined;
-
 /**
- * The worker's script. The CLI bundle has it beside itself (lib/worker.js, built together by
- * scripts/build-cli.js). When the generator runs from its TypeScript sources (the tests), the
- * worker is bundled once per process into the cache, named by the hash of its code.
+ * The worker's script: lib/worker.js, built with lib/cli.js by the one compile step
+ * (scripts/build-lib.js), whether the pool runs in the CLI, a script or the tests.
  */
-async function workerScript(): Promise<string> {
-  const here = fileURLToPath(import.meta.url);
-  if (!here.endsWith('.ts')) return join(generatorRoot(), 'lib', 'worker.js');
-  sourceWorker ??= (async () => {
-    const { build } = await import('esbuild');
-    const result = await build({
-      entryPoints: [join(dirname(here), 'worker.ts')],
-      bundle: true,
-      write: false,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      packages: 'external',
-      jsx: 'automatic',
-      logLevel: 'silent',
-    });
-    const code = result.outputFiles[0]!.text;
-    const file = join(generatorRoot(), 'node_modules', '.cache', 'site', `worker-${hashParts(code).slice(0, 16)}.mjs`);
-    if (!existsSync(file)) {
-      await mkdir(dirname(file), { recursive: true });
-      const temporary = `${file}.${process.pid}.tmp`;
-      await writeFile(temporary, code);
-      await rename(temporary, file);
-    }
-    return file;
-  })();
-  return sourceWorker;
+function workerScript(): string {
+  const script = join(generatorRoot(), 'lib', 'worker.js');
+  if (!existsSync(script)) throw new Error(`${script} is missing: run \`npm run prepare\` to build lib/`);
+  return script;
 }

@@ -8,13 +8,14 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { BuildOptions, BuildResult, Message } from 'esbuild';
+import type { Message } from 'esbuild';
 import { generatorRoot } from '../cache/disk-cache.js';
 import { SiteError, SiteErrors } from '../errors.js';
 import { templateSources } from '../config/sources.js';
+import { esbuildErrors, type EsbuildStepOptions, type RunEsbuild } from '../esbuild-step.js';
 import type { TemplateSet } from './types.js';
 
-/** The folder of the generator's package (defined with the build cache, which lives under it). */
+/** The bundled module each template set was imported from. */
 const templateFiles = new WeakMap<TemplateSet, string>();
 
 /** The bundled module a template set was imported from (the workers of the pool import it too). */
@@ -30,25 +31,6 @@ export async function listPageTemplates(templatesDir: string): Promise<string[]>
   } catch {
     return [];
   }
-}
-
-/** Turns esbuild messages into positioned SiteErrors. */
-export function esbuildErrors(messages: readonly Message[], code: 'TEMPLATE_BUILD' | 'ASSET_BUILD'): SiteError[] {
-  return messages.map((message) => new SiteError({
-    code,
-    message: message.text,
-    file: message.location?.file,
-    line: message.location?.line,
-    column: message.location ? message.location.column + 1 : undefined,
-  }));
-}
-
-/** Runs one esbuild build: esbuild's `build`, or in `site dev` a `rebuild()` of a kept context. */
-export type RunEsbuild = <Options extends BuildOptions>(options: Options) => Promise<BuildResult<Options>>;
-
-/** How a build step runs esbuild (default: a fresh `build`). */
-export interface EsbuildStepOptions {
-  run?: RunEsbuild;
 }
 
 /** Bundles and imports the templates of a site. */

@@ -3,7 +3,7 @@
  * the fields with the shared schema, posts JSON and shows the sending, success and error states.
  */
 import { useEffect, useRef, useState, type FormEvent, type ReactElement } from 'react';
-import { contactLimits, contactTypes, honeypotField, requiredContactFields, validateContact } from '../../src/islands/contact-schema';
+import { contactLimits, contactTypes, honeypotField, requiredContactFields, validateContact } from 'site/contact-schema';
 
 type Status = 'idle' | 'sending' | 'success' | 'error' | 'invalid';
 type FieldName = 'firstName' | 'lastName' | 'email' | 'company' | 'type' | 'subject' | 'message';

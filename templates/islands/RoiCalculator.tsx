@@ -1,6 +1,6 @@
 /** The ROI calculator for repairers: four inputs, four outputs, live as the visitor types. */
 import { useState } from 'react';
-import { calculateRoi, parseRoiInput, type RoiInputError, type RoiInputs } from '../../src/islands/roi';
+import { calculateRoi, parseRoiInput, type RoiInputError, type RoiInputs } from 'site/roi';
 
 type InputName = keyof RoiInputs;
 const inputNames: InputName[] = ['ordersPerMonth', 'minutesPerOrder', 'hourlyWage', 'revenuePerRepair'];

@@ -1,5 +1,5 @@
 /** The company's contact details and opening hours, from the config. */
-import type { SiteContext } from '../../src/render/types';
+import type { SiteContext } from 'site/template';
 
 /** "Mon–Fri 9:00–17:00 CET" in the page's language. */
 export function openingHoursText(site: SiteContext): string {

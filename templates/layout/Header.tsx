@@ -1,5 +1,5 @@
 /** The site header: logo, audience pills, navigation, language switch and the mobile menu. */
-import type { PageProps } from '../../src/render/types';
+import type { PageProps } from 'site/template';
 import { Logo } from './Logo';
 
 export function Header({ page, site }: Pick<PageProps, 'page' | 'site'>) {

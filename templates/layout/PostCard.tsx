@@ -1,6 +1,5 @@
 /** One post in a list: title, date, reading time, category and description. */
-import type { ListedEntry } from '../../src/routes/pages';
-import type { SiteContext } from '../../src/render/types';
+import type { ListedEntry, SiteContext } from 'site/template';
 
 export function PostCard({ listed, site }: { listed: ListedEntry; site: SiteContext }) {
   const post = site.entry('blog', listed.slug)!;

@@ -1,6 +1,5 @@
 /** Blog helpers shared by the blog templates. */
-import type { Page } from '../../src/routes/pages';
-import type { PageMeta, SiteContext } from '../../src/render/types';
+import type { Page, PageMeta, SiteContext } from 'site/template';
 
 /** The feed to link from the head of a blog page, when the blog has one. */
 export function feedMeta(page: Page, site: SiteContext): PageMeta['feed'] {

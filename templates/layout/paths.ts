@@ -1,6 +1,5 @@
 /** Where a page's audience lives, for links that stay inside the audience's section. */
-import type { Page } from '../../src/routes/pages';
-import type { SiteContext } from '../../src/render/types';
+import type { Page, SiteContext } from 'site/template';
 
 /** The audience's route path ("/hub"), or "" on pages without an audience. */
 export function audienceBase(page: Page, site: SiteContext): string {

@@ -1,5 +1,5 @@
 /** Admin pages (blog, settings): shells that ask for sign-in. */
-import type { PageProps } from '../../src/render/types';
+import type { PageProps } from 'site/template';
 import { meta, text, z } from '../layout/schemas';
 import { ButtonLink } from '../layout/ui';
 

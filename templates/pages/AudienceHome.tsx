@@ -1,5 +1,5 @@
 /** The home page of one audience (/hub, /shop, /workwear). */
-import type { PageProps } from '../../src/render/types';
+import type { PageProps } from 'site/template';
 import { claim, closing, heroWithCtas, meta, text, titledItems, z } from '../layout/schemas';
 import { ButtonLink, CardGrid, Claim, Closing, Hero, Section } from '../layout/ui';
 

@@ -1,5 +1,5 @@
 /** The administrators' sign-in page (a shell: signing in arrives with the admin). */
-import type { PageProps } from '../../src/render/types';
+import type { PageProps } from 'site/template';
 import { meta, text, z } from '../layout/schemas';
 
 export const content = z.strictObject({ ...meta, heading: text, lead: text, emailLabel: text, passwordLabel: text, submit: text, notice: text });

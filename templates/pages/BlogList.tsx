@@ -1,6 +1,5 @@
 /** A blog list page: all posts or one category, newest first, paginated. */
-import type { CollectionListData } from '../../src/routes/pages';
-import type { PageMeta, PageProps } from '../../src/render/types';
+import type { CollectionListData, PageMeta, PageProps } from 'site/template';
 import { feedMeta } from '../layout/blog';
 import { PostCard } from '../layout/PostCard';
 

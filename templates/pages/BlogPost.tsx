@@ -1,7 +1,5 @@
 /** One blog post, in the page's language or, when untranslated, in the original with a notice. */
-import type { CollectionEntryData } from '../../src/routes/pages';
-import type { PageMeta, PageProps } from '../../src/render/types';
-import { article } from '../../src/render/json-ld';
+import { article, type CollectionEntryData, type PageMeta, type PageProps } from 'site/template';
 import { feedMeta } from '../layout/blog';
 
 function translationFor({ page, site }: PageProps) {

@@ -1,6 +1,5 @@
 /** Book a 30-minute meeting: agenda, opening hours, the external booking link and a way to write instead. */
-import type { PageProps } from '../../src/render/types';
-import { localBusiness } from '../../src/render/json-ld';
+import { localBusiness, type PageProps } from 'site/template';
 import { openingHoursText } from '../layout/CompanyDetails';
 import { audienceBase } from '../layout/paths';
 import { hero, meta, text, z } from '../layout/schemas';

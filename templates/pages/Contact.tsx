@@ -1,7 +1,5 @@
 /** Contact pages (generic and per audience): the form and the company's details. */
-import type { ContactType } from '../../src/config/schema';
-import type { PageProps } from '../../src/render/types';
-import { localBusiness } from '../../src/render/json-ld';
+import { localBusiness, type ContactType, type PageProps } from 'site/template';
 import ContactForm, { type ContactFormProps } from '../islands/ContactForm';
 import { CompanyDetails } from '../layout/CompanyDetails';
 import { Island } from '../layout/Island';

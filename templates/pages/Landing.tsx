@@ -1,5 +1,5 @@
 /** The root page: the visitor picks an audience. */
-import type { PageProps } from '../../src/render/types';
+import type { PageProps } from 'site/template';
 import { claim, hero, meta, text, z } from '../layout/schemas';
 import { Claim, Hero, Section } from '../layout/ui';
 

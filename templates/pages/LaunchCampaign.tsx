@@ -1,5 +1,5 @@
 /** The repairers' launch campaign, with the ROI calculator. */
-import type { PageProps } from '../../src/render/types';
+import type { PageProps } from 'site/template';
 import { audienceBase } from '../layout/paths';
 import { RoiSection } from '../layout/RoiSection';
 import { closing, heroWithCta, meta, text, titledItems, z } from '../layout/schemas';

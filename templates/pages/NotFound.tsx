@@ -1,5 +1,5 @@
 /** The 404 page of each language. */
-import type { PageProps } from '../../src/render/types';
+import type { PageProps } from 'site/template';
 
 export default function NotFound({ site }: PageProps) {
   return (

@@ -1,5 +1,5 @@
 /** Our story (generic and per audience). */
-import type { PageProps } from '../../src/render/types';
+import type { PageProps } from 'site/template';
 import { audienceBase } from '../layout/paths';
 import { claim, closingSingle, hero, meta, sections, text, titledItems, z } from '../layout/schemas';
 import { ButtonLink, CardGrid, Claim, Closing, Hero, Prose, Section } from '../layout/ui';

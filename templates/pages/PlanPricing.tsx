@@ -1,6 +1,5 @@
 /** Hub pricing: the plans from site.config.yaml, the '100 tickets' add-on, the ROI calculator and an FAQ. */
-import type { PageProps } from '../../src/render/types';
-import { faqPage, softwareApplication } from '../../src/render/json-ld';
+import { faqPage, softwareApplication, type PageProps } from 'site/template';
 import { audienceBase } from '../layout/paths';
 import { closing, faq, hero, meta, text, z } from '../layout/schemas';
 import { ButtonLink, Closing, Faq, Hero, Section } from '../layout/ui';

@@ -1,5 +1,5 @@
 /** The long-form presentation of Mendwise Hub (one page per language). */
-import type { PageProps } from '../../src/render/types';
+import type { PageProps } from 'site/template';
 import { closingSingle, hero, meta, sections, z } from '../layout/schemas';
 import { ButtonLink, Closing, Hero, Prose } from '../layout/ui';
 

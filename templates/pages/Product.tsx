@@ -1,5 +1,5 @@
 /** The product page of one audience: every feature in depth. */
-import type { PageProps } from '../../src/render/types';
+import type { PageProps } from 'site/template';
 import { audienceBase } from '../layout/paths';
 import { closing, hero, meta, text, z } from '../layout/schemas';
 import { ButtonLink, Closing, Hero, Section } from '../layout/ui';

@@ -1,6 +1,5 @@
 /** Pricing for retail and workwear: custom quotes after a meeting. */
-import type { PageProps } from '../../src/render/types';
-import { faqPage } from '../../src/render/json-ld';
+import { faqPage, type PageProps } from 'site/template';
 import { audienceBase } from '../layout/paths';
 import { closingSingle, faq, hero, meta, text, titledItems, z } from '../layout/schemas';
 import { ButtonLink, CardGrid, Closing, Faq, Hero, Section } from '../layout/ui';

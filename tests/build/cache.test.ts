@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCorpus, realSiteBlogFiles } from '../../scripts/bench-corpus';
 import { buildSite, type BuildResult } from '../../src/build';
-import type { OutputFiles } from '../../src/emit/write';
+import type { OutputFiles } from '../../src/output-files';
 import { collectSiteErrors } from '../../src/errors';
 import { createTempSite, type TempSite } from '../helpers/fixture-site';
 import { outputRoot } from '../helpers/paths';

@@ -25,7 +25,7 @@ import { injectDevClient, renderOverlay } from '../../src/dev/overlay';
 import { createDevBuilder, type DevBuilder, type RebuildOutcome, type RebuildSuccess } from '../../src/dev/rebuild';
 import { startDevServer } from '../../src/dev/server';
 import { readTracked, trackedView } from '../../src/render/tracked-view';
-import type { OutputFiles } from '../../src/emit/write';
+import type { OutputFiles } from '../../src/output-files';
 import { createEditableSite } from '../helpers/editable-site';
 import { createTempSite, type TempSite } from '../helpers/fixture-site';
 import { repoRoot } from '../helpers/paths';

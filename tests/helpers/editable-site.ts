@@ -1,9 +1,9 @@
 /**
  * A temp copy of the site whose templates and public files are copies too, so a test can edit
- * them. The templates import ../../src, so the copy gets a link to the repository's src/; it lives
- * under tests/.output so the packages resolve from the repository's node_modules.
+ * them. It lives under tests/.output, inside the repository, so the templates resolve
+ * `site/template` (the package's own name) and their packages from the repository.
  */
-import { cp, readFile, symlink, writeFile } from 'node:fs/promises';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createTempSite, type TempSite } from './fixture-site';
 import { repoRoot } from './paths';
@@ -13,7 +13,6 @@ export async function createEditableSite(): Promise<TempSite> {
   const site = await createTempSite();
   await cp(join(repoRoot, 'templates'), join(site.dir, 'templates'), { recursive: true });
   await cp(join(repoRoot, 'public'), join(site.dir, 'public'), { recursive: true });
-  await symlink(join(repoRoot, 'src'), join(site.dir, 'src'), 'dir');
   const text = await readFile(site.config, 'utf8');
   await writeFile(site.config, text
     .replace(/^ {2}templates: .*$/m, `  templates: ${JSON.stringify(join(site.dir, 'templates'))}`)

@@ -1,7 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { compressFiles } from '../../src/emit/compress';
-import type { OutputFiles } from '../../src/emit/write';
+import type { OutputFiles } from '../../src/output-files';
 
 const page = `<!DOCTYPE html><html lang="en"><body>${'<p>Repair beats recycling.</p>'.repeat(200)}</body></html>\n`;
 

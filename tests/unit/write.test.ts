@@ -3,7 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { recoverOutput, writeSite, type OutputFiles } from '../../src/emit/write';
+import { recoverOutput, writeSite } from '../../src/emit/write';
+import type { OutputFiles } from '../../src/output-files';
 
 const page = (text: string) => `<!DOCTYPE html><html><body>${`<p>${text}</p>`.repeat(40)}</body></html>\n`;
 

@@ -1,14 +1,15 @@
 /**
- * A worker of the pool: renders Markdown documents, or pages of a build from the render input it
- * was set up with (the templates are imported from their bundled module in the cache).
+ * A worker thread of the build's pool (parallel/pool.ts), built into lib/worker.js: renders
+ * Markdown documents, or pages of a build from the render input it was set up with (the
+ * templates are imported from their bundled module in the cache).
  */
 import { pathToFileURL } from 'node:url';
 import { parentPort } from 'node:worker_threads';
-import { renderMarkdownDocument } from '../content/markdown.js';
-import { createPageRenderer, type IslandScripts } from '../render/render-pages.js';
-import type { RenderInput } from '../render/render.js';
-import type { TemplateSet } from '../render/types.js';
-import type { WorkerReply, WorkerRequest } from './protocol.js';
+import { renderMarkdownDocument } from './content/markdown.js';
+import { createPageRenderer, type IslandScripts } from './render/render-pages.js';
+import type { RenderInput } from './render/render.js';
+import type { TemplateSet } from './render/types.js';
+import type { WorkerReply, WorkerRequest } from './parallel/protocol.js';
 
 /** The setup of a render job. */
 export interface RenderSetup {

@@ -1,0 +1,93 @@
+// The one compile step: esbuild bundles the TypeScript sources into lib/, and lib/ is what runs.
+//
+//   lib/cli.js             the CLI (bin/site.js starts it)
+//   lib/worker.js          the worker threads of the build's pool
+//   lib/markdown-stack.js  the unified packages with their dependencies in one file, which loads
+//                          several times faster than their 150-odd modules (src/content/markdown-stack.ts)
+//   lib/scripts/*.js       the scripts npm runs: audit, bench, bench:dev, stress (scripts/run.js)
+//
+// `npm install` and `npm ci` run it (the prepare script; by hand: `npm run prepare`); bin/site.js,
+// scripts/run.js and the tests' global setup run it again when a source is newer than lib/.
+// Dependencies stay external (loaded from node_modules), but for the Markdown stack. The output
+// depends on the sources alone (paths are relative to the repository, whatever the working
+// folder), and each file is written to a temporary name and renamed, so a CLI started during a
+// build never reads half a file.
+import { readdirSync, statSync } from 'node:fs';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The folder the step writes. */
+export const libDir = join(root, 'lib');
+
+/** The TypeScript scripts of scripts/ that npm scripts run, each built into lib/scripts/<name>.js. */
+export const scriptNames = ['audit', 'bench', 'bench-dev', 'stress'];
+
+/** What the step writes besides source maps, relative to lib/. */
+const outputs = ['cli.js', 'worker.js', 'markdown-stack.js', ...scriptNames.map((name) => `scripts/${name}.js`)];
+
+/** Builds everything in lib/ from the sources. */
+export async function buildLib() {
+  const { build } = await import('esbuild');
+  const common = { absWorkingDir: root, outdir: libDir, bundle: true, platform: 'node', format: 'esm', target: 'node20', write: false, logLevel: 'error' };
+  const [stack, code] = await Promise.all([
+    build({ ...common, entryPoints: { 'markdown-stack': 'src/content/markdown-stack.ts' } }),
+    build({
+      ...common,
+      entryPoints: {
+        cli: 'src/cli.ts',
+        worker: 'src/worker.ts',
+        ...Object.fromEntries(scriptNames.map((name) => [`scripts/${name}`, `scripts/${name}.ts`])),
+      },
+      packages: 'external',
+      jsx: 'automatic',
+      sourcemap: 'linked',
+    }),
+  ]);
+  // A build cut short leaves some outputs as they were, older than the sources: still stale.
+  await mkdir(join(libDir, 'scripts'), { recursive: true });
+  for (const file of [...stack.outputFiles, ...code.outputFiles]) {
+    const temporary = `${file.path}.${process.pid}.tmp`;
+    await writeFile(temporary, file.contents);
+    await rename(temporary, file.path);
+  }
+}
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    const mtime = entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs;
+    if (mtime > newest) newest = mtime;
+  }
+  return newest;
+}
+
+/**
+ * Whether lib/ lacks a file or is older than its inputs: src/, scripts/ (this file included) and
+ * the installed packages (the Markdown stack bundles them).
+ */
+export function libIsStale() {
+  let oldest = Infinity;
+  try {
+    for (const name of outputs) oldest = Math.min(oldest, statSync(join(libDir, name)).mtimeMs);
+  } catch {
+    return true;
+  }
+  let installed = 0;
+  try {
+    installed = statSync(join(root, 'node_modules', '.package-lock.json')).mtimeMs;
+  } catch {
+    // No npm lockfile in node_modules (another package manager): the sources decide.
+  }
+  return oldest < Math.max(newestMtime(join(root, 'src')), newestMtime(join(root, 'scripts')), installed);
+}
+
+/** Runs the step when lib/ is stale (see libIsStale). */
+export async function ensureLib() {
+  if (libIsStale()) await buildLib();
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await buildLib();
