@@ -21,8 +21,8 @@ import { readTracked } from '../render/tracked-view.js';
 import { listPageTemplates, loadTemplates } from '../render/templates.js';
 import type { TemplateSet } from '../render/types.js';
 import { createPages, sortPosts, type Page } from '../routes/pages.js';
-import { classifyChange, type WatchedPaths } from './changes.js';
-import { createEsbuildContexts } from './esbuild-contexts.js';
+import { classifyChange, type WatchedPaths } from '../pipeline/changes.js';
+import { createEsbuildContexts } from '../pipeline/esbuild-contexts.js';
 import { createMarkdownRenderer } from '../content/markdown-cache.js';
 import { createWorkerPool, type WorkerPool } from '../parallel/pool.js';
 

@@ -20,7 +20,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../src/build';
-import { classifyChange } from '../../src/dev/changes';
+import { classifyChange } from '../../src/pipeline/changes';
 import { injectDevClient, renderOverlay } from '../../src/dev/overlay';
 import { createDevBuilder, type DevBuilder, type RebuildOutcome, type RebuildSuccess } from '../../src/dev/rebuild';
 import { startDevServer } from '../../src/dev/server';
