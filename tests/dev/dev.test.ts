@@ -20,7 +20,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../src/build';
-import { classifyChange } from '../../src/pipeline/changes';
+import { classifyChange, staleOutputs } from '../../src/pipeline/changes';
 import { injectDevClient, renderOverlay } from '../../src/dev/overlay';
 import { createDevBuilder, type DevBuilder, type RebuildOutcome, type RebuildSuccess } from '../../src/dev/rebuild';
 import { startDevServer } from '../../src/dev/server';
@@ -87,6 +87,21 @@ describe('pure parts', () => {
     expect(classifyChange('/site/templates/pages/Landing.tsx', watched)).toEqual({ kind: 'templates' });
     expect(classifyChange('/site/public/logo.svg', watched)).toEqual({ kind: 'public' });
     expect(classifyChange('/elsewhere/file.txt', watched)).toEqual({ kind: 'none' });
+  });
+
+  it('forgets only the kept outputs a change feeds', () => {
+    const names = ['config', 'templates', 'islands', 'assets', 'messages', 'posts', 'post:a-post', 'post:b-post', 'copy:hub', 'copy:hub/product', 'copy:hubs', 'pages', 'feeds'];
+    const stale = (path: string, directory = false) => names.filter(staleOutputs(classifyChange(path, watched, directory)));
+    expect(stale('/site/site.config.yaml')).toEqual(['config']);
+    expect(stale('/site/content/blog/a-post/en.md')).toEqual(['posts', 'post:a-post']);
+    expect(stale('/site/content/blog', true)).toEqual(['posts']);
+    expect(stale('/site/content/pages/hub/product/en.yaml')).toEqual(['copy:hub/product']);
+    expect(stale('/site/content/pages/hub', true)).toEqual(['copy:hub', 'copy:hub/product']);
+    expect(stale('/site/content', true)).toEqual(['messages', 'posts', 'post:a-post', 'post:b-post', 'copy:hub', 'copy:hub/product', 'copy:hubs']);
+    expect(stale('/site/templates/pages/Landing.tsx')).toEqual(['config', 'templates', 'islands']);
+    expect(stale('/site/templates', true)).toEqual(['config', 'templates', 'islands', 'assets']);
+    expect(stale('/site/public/logo.svg')).toEqual(['assets']);
+    expect(stale('/elsewhere/file.txt')).toEqual([]);
   });
 
   it('reports the fields read through a tracked view, and what each read sees in other data', () => {
