@@ -38,11 +38,15 @@ export function assembleBuild(before: Build | undefined, now: Omit<Build, 'files
     const files: OutputFiles = new Map(now.siteFiles.built);
     for (const page of now.pageSet.pages) files.set(page.file, renders.rendered.get(page.file)!.html);
     for (const [path, text] of [...now.siteFiles.routes, ...now.siteFiles.feeds]) files.set(path, text);
-    for (const [path, data] of files) {
-      const old = before?.files.get(path);
-      if (old === undefined || !sameBytes(old, data)) changed.push(path);
+    if (before) {
+      for (const [path, data] of files) {
+        const old = before.files.get(path);
+        if (old === undefined || !sameBytes(old, data)) changed.push(path);
+      }
+      for (const path of before.files.keys()) if (!files.has(path)) removed.push(path);
+    } else {
+      for (const path of files.keys()) changed.push(path);
     }
-    if (before) for (const path of before.files.keys()) if (!files.has(path)) removed.push(path);
     const readers = new Map<string, Set<string>>();
     for (const [file, render] of renders.rendered) indexReads(readers, file, render.reads);
     build = { ...now, renders: { byFile: renders.rendered, readers }, files };
