@@ -21,7 +21,7 @@ export function describeOutcome(outcome: RebuildOutcome): string {
   return `${reloaded} · rendered ${outcome.rendered} of ${outcome.pages} pages · ${effect} · ${Math.round(outcome.ms)} ms`;
 }
 
-/** The whole line: "content/blog/x/en.md → reloaded posts · rendered 27 of 200 pages · 13 files updated · 31 ms". */
+/** The whole line: "content/blog/x/en.md → reloaded entries · rendered 27 of 200 pages · 13 files updated · 31 ms". */
 export function describeRebuild(changes: readonly FileChange[], outcome: RebuildOutcome, cwd: string): string {
   return `${describeChanges(changes, cwd)} → ${describeOutcome(outcome)}`;
 }

@@ -16,14 +16,24 @@ export type SiteErrorData = Omit<SiteErrorOptions, 'cause'>;
 /** One rendered page, or its error. */
 export type PageOutput = { html: string; scripts: string[] } | { error: SiteErrorData };
 
-/** Renders pages of one build; `render` takes indexes into `input.pages`. */
-export function createPageRenderer(input: RenderInput, islands: IslandScripts): { render(indexes: readonly number[]): PageOutput[] } {
+/** A renderer of the pages of one build, by index into `input.pages`. */
+export interface PageRenderer {
+  /** Renders pages; a page's SiteError comes back as data in its place. */
+  render(indexes: readonly number[]): PageOutput[];
+  /** Renders one page; throws its SiteError. */
+  renderOne(index: number): { html: string; scripts: string[] };
+}
+
+/** Creates the renderer of one build. */
+export function createPageRenderer(input: RenderInput, islands: IslandScripts): PageRenderer {
   const renderer = createRenderer(input);
+  const renderOne = (index: number) => addIslandScripts(renderer.renderPage(input.pages[index]!), islands);
   return {
+    renderOne,
     render(indexes) {
       return indexes.map((index) => {
         try {
-          return addIslandScripts(renderer.renderPage(input.pages[index]!), islands);
+          return renderOne(index);
         } catch (error) {
           if (!(error instanceof SiteError)) throw error;
           return { error: errorData(error) };

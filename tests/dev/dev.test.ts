@@ -20,7 +20,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../src/build';
-import { classifyChange } from '../../src/dev/changes';
+import { classifyChange, staleOutputs } from '../../src/pipeline/changes';
 import { injectDevClient, renderOverlay } from '../../src/dev/overlay';
 import { createDevBuilder, type DevBuilder, type RebuildOutcome, type RebuildSuccess } from '../../src/dev/rebuild';
 import { startDevServer } from '../../src/dev/server';
@@ -97,6 +97,22 @@ describe('pure parts', () => {
     expect(classifyChange('/elsewhere/file.txt', watched)).toEqual({ kind: 'none' });
   });
 
+  it('forgets only the kept outputs a change feeds', () => {
+    const names = ['config', 'templates', 'islands', 'assets', 'messages', 'entries', 'entry:blog/a-post', 'entry:blog/b-post', 'entry:cases/a-post', 'copy:hub', 'copy:hub/product', 'copy:hubs', 'pages', 'feeds'];
+    const stale = (path: string, directory = false) => names.filter(staleOutputs(classifyChange(path, watched, directory)));
+    expect(stale('/site/site.config.yaml')).toEqual(['config']);
+    expect(stale('/site/content/blog/a-post/en.md')).toEqual(['entries', 'entry:blog/a-post']);
+    expect(stale('/site/content/work/cases/a-post/en.md')).toEqual(['entries', 'entry:cases/a-post']);
+    expect(stale('/site/content/blog', true)).toEqual(['entries']);
+    expect(stale('/site/content/pages/hub/product/en.yaml')).toEqual(['copy:hub/product']);
+    expect(stale('/site/content/pages/hub', true)).toEqual(['copy:hub', 'copy:hub/product']);
+    expect(stale('/site/content', true)).toEqual(['messages', 'entries', 'entry:blog/a-post', 'entry:blog/b-post', 'entry:cases/a-post', 'copy:hub', 'copy:hub/product', 'copy:hubs']);
+    expect(stale('/site/templates/pages/Landing.tsx')).toEqual(['config', 'templates', 'islands']);
+    expect(stale('/site/templates', true)).toEqual(['config', 'templates', 'islands', 'assets']);
+    expect(stale('/site/public/logo.svg')).toEqual(['assets']);
+    expect(stale('/elsewhere/file.txt')).toEqual([]);
+  });
+
   it('reports the fields read through a tracked view, and what each read sees in other data', () => {
     const reads = new Set<string>();
     const record = { url: '/blog/', blog: { pageNumber: 1, slugs: ['a', 'b'] }, alternates: [{ href: 'x' }] };
@@ -156,7 +172,7 @@ describe('incremental rebuild, in-process: the same files as buildSite', () => {
     const file = join(site.dir, 'content', 'blog', slug, 'en.md');
     await edit(file, 'title: "Why repair beats recycling"', 'title: "Why repair beats recycling, every time"');
     const outcome = succeeded(await builder.rebuild([{ path: file }]));
-    expect(outcome.reloaded).toEqual(['posts']);
+    expect(outcome.reloaded).toEqual(['entries']);
     expect(outcome.rendered).toBeGreaterThan(0);
     expect(outcome.rendered).toBeLessThan(outcome.pages / 4);
     expect(outcome.changed).toContain(`blog/${slug}/index.html`);
@@ -406,7 +422,7 @@ describe('site dev as a child process', () => {
     const reload = await eventAfter(mark, 'reload', (data) => (data.files as string[] | null)?.includes(`blog/${slug}/index.html`) ?? true);
     expect(reload.data.urls).toContain(`/blog/${slug}/`);
     expect((await page(`/blog/${slug}/`)).html).toContain('Why repair beats recycling, live');
-    await until(() => stderr.includes(`content/blog/${slug}/en.md → reloaded posts · rendered`), 'the rebuild line in the terminal');
+    await until(() => stderr.includes(`content/blog/${slug}/en.md → reloaded entries · rendered`), 'the rebuild line in the terminal');
   });
 
   it('shows the overlay for broken YAML while the last good pages still serve, and clears it once fixed', async () => {

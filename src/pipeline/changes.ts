@@ -1,7 +1,7 @@
 /**
  * Which input a changed file feeds, from its path alone (pure): the config, the templates, the
- * stylesheets, public/, the messages, one entry of a collection, or one page's copy. `site dev` reloads only
- * the inputs its changes name.
+ * stylesheets, public/, the messages, one entry of a collection, or one page's copy; and which kept
+ * outputs of the pipeline that makes stale. A run after changes loads again only the inputs they name.
  */
 import { isAbsolute, relative, sep } from 'node:path';
 
@@ -65,4 +65,34 @@ export function classifyChange(path: string, watched: WatchedPaths, isDirectory 
   }
   if (partsBelow(watched.dirs.public, path)) return { kind: 'public' };
   return { kind: 'none' };
+}
+
+/**
+ * The kept outputs a change makes stale, as a test on their names: "config", "templates",
+ * "islands", "assets", "messages", "entries" (the keys of every entry), "entry:<collection>/<slug>", "copy:<id>".
+ */
+export function staleOutputs(input: InputChange): (name: string) => boolean {
+  switch (input.kind) {
+    case 'config':
+      return (name) => name === 'config';
+    case 'templates':
+      // A page template added or removed changes the names the config is checked against.
+      return (name) => name === 'config' || name === 'templates' || name === 'islands' || (input.withStyles === true && name === 'assets');
+    case 'styles':
+    case 'public':
+      return (name) => name === 'assets';
+    case 'messages':
+      return (name) => name === 'messages';
+    case 'content':
+      return (name) => name === 'messages' || name === 'entries' || name.startsWith('entry:') || name.startsWith('copy:');
+    case 'entry':
+      return (name) => name === 'entries' || (input.slug !== undefined && name === `entry:${input.collection}/${input.slug}`);
+    case 'copy': {
+      // A folder event names every copy below it too.
+      const { id } = input;
+      return (name) => name.startsWith('copy:') && (id === '' || name === `copy:${id}` || name.startsWith(`copy:${id}/`));
+    }
+    case 'none':
+      return () => false;
+  }
 }

@@ -1,5 +1,5 @@
 /**
- * Incremental esbuild for `site dev`: each build step (templates, stylesheet, islands) keeps an
+ * Incremental esbuild for a pipeline that runs many times (`site dev`): each build step (templates, stylesheet, islands) keeps an
  * esbuild context, and running the step again is a `rebuild()` that re-parses only the files that
  * changed. The options are exactly those `site build` passes, so the output is the same.
  */

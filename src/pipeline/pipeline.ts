@@ -1,0 +1,250 @@
+/**
+ * The pipeline of `site build`, `site check` and `site dev`: config → inputs → routes → copy →
+ * render → site files → result, one entry function per stage, each timed. Every stage output is
+ * kept with the key it was made from. The first run is a cold build; in an incremental pipeline a
+ * run with changes forgets the inputs the changed files feed, loads those again, and renders only
+ * the pages whose recorded reads differ, with the same files as a cold build by construction. A
+ * run that finds problems leaves the last good build in place.
+ */
+import { dirname, join, resolve } from 'node:path';
+import type { ResolvedConfig } from '../config/load.js';
+import type { OutputFiles } from '../output-files.js';
+import { uniqueErrors, warningsOf, type SiteError } from '../errors.js';
+import type { IslandRuntime } from '../islands/bundle.js';
+import { classifyChange, staleOutputs, type WatchedPaths } from './changes.js';
+import { loadPageCopy } from './copy-stage.js';
+import { createSiteFiles } from './files-stage.js';
+import { entryKey } from './content-api.js';
+import { sourcesOf } from '../config/sources.js';
+import { loadInputs, loadSiteConfig, type InputOptions } from './inputs-stage.js';
+import { renderPages } from './render-stage.js';
+import { assembleBuild, type Build } from './result-stage.js';
+import { expandRoutes } from './routes-stage.js';
+import { createRuntime, type EsbuildMode, type RuntimeStats } from './runtime.js';
+import { createStageMemo, type StageRun } from './stage.js';
+
+/** Options of `createPipeline`. */
+export interface PipelineOptions {
+  /** Path of site.config.yaml. */
+  config: string;
+  /** Include entries marked as drafts. */
+  drafts?: boolean;
+  /** The client runtime of the islands (default preact/compat). */
+  islandRuntime?: IslandRuntime;
+  /**
+   * Run again after changes (`site dev`): pages are rendered on the main thread with their reads
+   * recorded, so a later run renders only what a change affects, and the workers are kept between
+   * runs. Default false: one run (`site build`), whose pool is closed before the main thread renders.
+   */
+  incremental?: boolean;
+  /**
+   * Worker threads for Markdown and rendering. By default one per core besides the main thread,
+   * used only when the work is large enough to pay for starting them; 0 never uses workers; a
+   * positive number always uses that many and leaves all chunks to them.
+   */
+  workers?: number;
+  /** Read and write the build cache (Markdown, front matter, YAML, esbuild outputs); default true. */
+  cache?: boolean;
+  /** How esbuild steps run (default 'cache'). */
+  esbuild?: EsbuildMode;
+  /** Called with the config as soon as it is loaded, before any other work; throw to stop the run. */
+  checkConfig?(config: ResolvedConfig): void;
+}
+
+/** A changed file or folder, as a watcher reports it. */
+export interface FileChange {
+  path: string;
+  directory?: boolean;
+}
+
+/** What a successful run did. */
+export interface RunSuccess {
+  ok: true;
+  /** Counts the successful runs of this pipeline, from 1. */
+  build: number;
+  /** Inputs loaded again: config, templates, islands, styles (stylesheet and public/), messages, entries, copy. */
+  reloaded: string[];
+  /** Pages rendered in this run, and the pages of the site. */
+  rendered: number;
+  pages: number;
+  /** Output files added or changed, and removed, since the last good build. */
+  changed: string[];
+  removed: string[];
+  /** URLs of the pages among them. */
+  urls: string[];
+  /** Set when nothing but the stylesheet changed: a page can swap it without reloading. */
+  stylesheet?: { from: string; to: string };
+  ms: number;
+  /** Milliseconds per stage: config, inputs, routes, copy, render, site files, result. */
+  timings: Record<string, number>;
+  /** Problems that do not stop the build (a file that is not UTF-8, say). */
+  warnings: SiteError[];
+}
+
+/** A run that found problems; the last good build stays in place. */
+export interface RunFailure {
+  ok: false;
+  reloaded: string[];
+  errors: SiteError[];
+  /** An unexpected failure (a bug in the generator or a template, not bad input). */
+  crash?: unknown;
+  ms: number;
+}
+
+/** The outcome of a run. */
+export type RunOutcome = RunSuccess | RunFailure;
+
+/** A pipeline and the last good build it made. */
+export interface Pipeline {
+  /** Runs the stages; with changes, after forgetting what they make stale. Runs one at a time. */
+  run(changes?: readonly FileChange[]): Promise<RunOutcome>;
+  /** The last good build, undefined before the first. */
+  readonly lastBuild: Build | undefined;
+  /** The files of the last good build (what `site build` writes). */
+  readonly files: OutputFiles | undefined;
+  /** The config of the last good build. */
+  readonly config: ResolvedConfig | undefined;
+  /** The config file and the folders to watch (defaults until a config has loaded). */
+  watched(): WatchedPaths;
+  stats(): RuntimeStats;
+  /** Ends the workers and esbuild contexts. */
+  dispose(): Promise<void>;
+}
+
+/** The places a change of which a run must know about, from the config's Sources. */
+function watchedPathsOf(configFile: string, config: ResolvedConfig): WatchedPaths {
+  const sources = sourcesOf(config);
+  return {
+    configFile,
+    dirs: config.dirs,
+    messages: sources.messagesFolder,
+    copy: sources.copyFolder,
+    collections: Object.fromEntries(Object.keys(config.collections).map((name) => [name, sources.collection(name)])),
+  };
+}
+
+/** Creates the pipeline of the site of `options.config`. */
+export function createPipeline(options: PipelineOptions): Pipeline {
+  const configPath = resolve(options.config);
+  const incremental = options.incremental === true;
+  const runtime = createRuntime({ scope: configPath, incremental, workers: options.workers, cache: options.cache, esbuild: options.esbuild });
+  const inputOptions: InputOptions = { drafts: Boolean(options.drafts), islandRuntime: options.islandRuntime, runtime };
+  const memo = createStageMemo();
+  let lastBuild: Build | undefined;
+  let lastWatched: WatchedPaths | undefined;
+  let builds = 0;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  function watched(): WatchedPaths {
+    if (lastWatched) return lastWatched;
+    // Before a config has loaded: the default folders.
+    const root = dirname(configPath);
+    const content = join(root, 'content');
+    return { configFile: configPath, dirs: { content, templates: join(root, 'templates'), public: join(root, 'public') }, messages: join(content, 'messages'), copy: join(content, 'pages'), collections: {} };
+  }
+
+  async function attempt(run: StageRun): Promise<RunOutcome> {
+    const errors: SiteError[] = [];
+    const failed = (): RunFailure => ({ ok: false, reloaded: [...run.reloaded], errors: uniqueErrors(errors), ms: run.elapsed() });
+    const fatal = () => errors.some((error) => error.severity === 'error');
+
+    const loadedConfig = await run.time('config', () => loadSiteConfig(run, configPath, { runtime, previous: lastBuild?.config, check: options.checkConfig }));
+    errors.push(...loadedConfig.errors);
+    const config = loadedConfig.value;
+    if (!config) return failed();
+    lastWatched = watchedPathsOf(configPath, config);
+
+    const inputs = await run.time('inputs', () => loadInputs(run, config, inputOptions));
+    errors.push(...inputs.errors);
+
+    const routes = await run.time('routes', () => expandRoutes(run, config, inputs.entries));
+    errors.push(...routes.errors);
+    const pageSet = routes.value;
+    if (!pageSet) {
+      // The esbuild steps end within this run, so the next one never overlaps them.
+      await Promise.allSettled([inputs.templates, inputs.islands, inputs.assets]);
+      return failed();
+    }
+
+    const copy = await run.time('copy', async () => {
+      const templates = await inputs.templates;
+      const pageCopy = templates.value && (await loadPageCopy(run, config, pageSet, templates.value, runtime));
+      const [islands, assets] = await Promise.all([inputs.islands, inputs.assets]);
+      errors.push(...templates.errors, ...islands.errors, ...assets.errors, ...(assets.value?.warnings ?? []), ...(pageCopy?.errors ?? []));
+      return { templates: templates.value, islands: islands.value, assets: assets.value, contents: pageCopy?.contents };
+    });
+    const { templates, islands, assets, contents } = copy;
+    const messages = inputs.messages.value;
+    if (fatal() || !templates || !islands || !assets || !contents || !messages) return failed();
+
+    const previous = incremental ? lastBuild : undefined;
+    const parts = {
+      config,
+      templates,
+      islands,
+      stylesheet: assets.stylesheet,
+      messages,
+      entries: new Map(inputs.entries.map((entry) => [entryKey(entry), entry])),
+      entryList: inputs.entries,
+      contents,
+      pageSet,
+    };
+    const rendered = await run.time('render', () => renderPages(parts, previous, { runtime, track: incremental }));
+    errors.push(...rendered.errors);
+    if (fatal()) return failed();
+
+    const siteFiles = await run.time('site files', () => createSiteFiles(run, { config, pageSet, assets, islands, messages, entryList: inputs.entries }));
+    errors.push(...siteFiles.errors);
+    if (fatal() || !siteFiles.files) return failed();
+    const files = siteFiles.files;
+
+    const result = await run.time('result', async () => {
+      await runtime.settled();
+      return assembleBuild(previous, { ...parts, islandsKey: rendered.islandsKey, siteFiles: files }, rendered);
+    });
+    lastBuild = result.build;
+    builds++;
+    return {
+      ok: true,
+      build: builds,
+      reloaded: [...run.reloaded],
+      rendered: rendered.rendered.size,
+      pages: pageSet.pages.length,
+      changed: result.changed,
+      removed: result.removed,
+      urls: result.urls,
+      stylesheet: result.stylesheet,
+      ms: run.elapsed(),
+      timings: run.timings,
+      warnings: uniqueErrors(warningsOf(errors)),
+    };
+  }
+
+  return {
+    get lastBuild() {
+      return lastBuild;
+    },
+    get files() {
+      return lastBuild?.files;
+    },
+    get config() {
+      return lastBuild?.config;
+    },
+    watched,
+    stats: () => runtime.stats(),
+    run(changes = []) {
+      const next = queue.then(async (): Promise<RunOutcome> => {
+        for (const change of changes) memo.forget(staleOutputs(classifyChange(resolve(change.path), watched(), change.directory)));
+        const run = memo.begin();
+        try {
+          return await attempt(run);
+        } catch (crash) {
+          return { ok: false, reloaded: [...run.reloaded], errors: [], crash, ms: run.elapsed() };
+        }
+      });
+      queue = next.catch(() => undefined);
+      return next;
+    },
+    dispose: () => runtime.dispose(),
+  };
+}

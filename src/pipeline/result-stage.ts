@@ -1,0 +1,123 @@
+/**
+ * Stage 7: the result. The files of the build (what `site build` writes), what changed and what was
+ * removed since the last good build, the URLs of the pages among them, and whether a page can swap
+ * its stylesheet instead of reloading. A run that rendered every page makes the set anew; any other
+ * run patches the last build's set in place, in one synchronous step.
+ */
+import type { OutputFiles } from '../output-files.js';
+import type { Entry } from './content-api.js';
+import type { SiteFiles } from './files-stage.js';
+import type { PageRender, PageRenders, RenderedBefore, RenderedPages } from './render-stage.js';
+
+/** A good build: what it was made from and what it made. */
+export interface Build extends RenderedBefore {
+  /** The entries in the order the site lists them. */
+  entryList: Entry[];
+  siteFiles: SiteFiles;
+  /** Every output file, as `site build` writes it. */
+  files: OutputFiles;
+}
+
+/** What a build changed in the output. */
+export interface OutputChanges {
+  /** Files added or changed, and removed, since the last good build. */
+  changed: string[];
+  removed: string[];
+  /** URLs of the pages among them, sorted. */
+  urls: string[];
+  /** Set when nothing but the stylesheet changed: a page can swap it without reloading. */
+  stylesheet?: { from: string; to: string };
+}
+
+/** Makes the build of this run from its parts and the last good build (which it may update in place). */
+export function assembleBuild(before: Build | undefined, now: Omit<Build, 'files' | 'renders'>, renders: RenderedPages): { build: Build } & OutputChanges {
+  const changed: string[] = [];
+  const removed: string[] = [];
+  let build: Build;
+  if (!before || renders.all) {
+    const files: OutputFiles = new Map(now.siteFiles.built);
+    for (const page of now.pageSet.pages) files.set(page.file, renders.rendered.get(page.file)!.html);
+    for (const [path, text] of [...now.siteFiles.routes, ...now.siteFiles.feeds]) files.set(path, text);
+    if (before) {
+      for (const [path, data] of files) {
+        const old = before.files.get(path);
+        if (old === undefined || !sameBytes(old, data)) changed.push(path);
+      }
+      for (const path of before.files.keys()) if (!files.has(path)) removed.push(path);
+    } else {
+      for (const path of files.keys()) changed.push(path);
+    }
+    const readers = new Map<string, Set<string>>();
+    for (const [file, render] of renders.rendered) indexReads(readers, file, render.reads);
+    build = { ...now, renders: { byFile: renders.rendered, readers }, files };
+  } else {
+    const { files, renders: { byFile, readers } } = before;
+    const put = (path: string, data: string | Uint8Array) => {
+      const old = files.get(path);
+      if (old !== undefined && sameBytes(old, data)) return;
+      files.set(path, data);
+      changed.push(path);
+    };
+    const drop = (path: string) => {
+      if (files.delete(path)) removed.push(path);
+    };
+    const replace = (old: ReadonlyMap<string, string | Uint8Array>, next: ReadonlyMap<string, string | Uint8Array>) => {
+      if (old === next) return;
+      for (const path of old.keys()) if (!next.has(path)) drop(path);
+      for (const [path, data] of next) put(path, data);
+    };
+    replace(before.siteFiles.built, now.siteFiles.built);
+    if (now.pageSet !== before.pageSet) {
+      for (const file of before.pageSet.byFile.keys()) {
+        if (now.pageSet.byFile.has(file)) continue;
+        unindexReads(readers, file, byFile.get(file)?.reads);
+        byFile.delete(file);
+        drop(file);
+      }
+    }
+    for (const [file, render] of renders.rendered) {
+      unindexReads(readers, file, byFile.get(file)?.reads);
+      indexReads(readers, file, render.reads);
+      byFile.set(file, render);
+      put(file, render.html);
+    }
+    replace(before.siteFiles.routes, now.siteFiles.routes);
+    replace(before.siteFiles.feeds, now.siteFiles.feeds);
+    build = { ...now, renders: { byFile, readers }, files };
+  }
+
+  const pageOf = (file: string) => now.pageSet.byFile.get(file) ?? before?.pageSet.byFile.get(file);
+  const urls = [...new Set([...changed, ...removed].flatMap((file) => pageOf(file)?.url ?? []))].sort();
+  return { build, changed, removed, urls, stylesheet: stylesheetSwap(before, build, renders) };
+}
+
+/** The stylesheet swap, when the stylesheet's link is all that changed in every page. */
+function stylesheetSwap(before: Build | undefined, now: Build, renders: RenderedPages): OutputChanges['stylesheet'] {
+  if (!before || !renders.all || before.stylesheet === now.stylesheet || renders.changed.size > 0) return undefined;
+  if (before.config !== now.config || before.templates !== now.templates || before.islandsKey !== now.islandsKey) return undefined;
+  const from = before.stylesheet;
+  const to = now.stylesheet;
+  const html = (renders: PageRenders, file: string) => renders.byFile.get(file)?.html;
+  const onlyLinks = now.pageSet.pages.every((page) => html(now.renders, page.file) === html(before.renders, page.file)?.split(from).join(to));
+  return onlyLinks ? { from, to } : undefined;
+}
+
+function indexReads(readers: Map<string, Set<string>>, file: string, keys: PageRender['reads']): void {
+  for (const key of keys ?? []) {
+    const files = readers.get(key);
+    if (files) files.add(file);
+    else readers.set(key, new Set([file]));
+  }
+}
+
+function unindexReads(readers: Map<string, Set<string>>, file: string, keys: PageRender['reads']): void {
+  for (const key of keys ?? []) {
+    const files = readers.get(key);
+    files?.delete(file);
+    if (files?.size === 0) readers.delete(key);
+  }
+}
+
+function sameBytes(a: string | Uint8Array, b: string | Uint8Array): boolean {
+  return a === b || (typeof a !== 'string' && typeof b !== 'string' && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b));
+}

@@ -1,0 +1,179 @@
+/**
+ * How the pipeline does its heavy work: how esbuild runs, which build caches it reads and writes,
+ * the worker pool for Markdown and rendering, and the Markdown renderer itself. The stages ask the
+ * runtime and do not know whether they run once (`site build`) or again and again (`site dev`).
+ */
+import { openDiskCache, type DiskCache } from '../cache/disk-cache.js';
+import { createCachedEsbuild } from '../cache/esbuild-cache.js';
+import { openPackCache } from '../cache/pack-cache.js';
+import { cachedYamlParser, type ParseYaml } from '../cache/yaml-cache.js';
+import { createMarkdownRenderer, type MarkdownRenderer } from '../content/markdown-cache.js';
+import { createWorkerPool, defaultPoolSize, type WorkerPool } from '../parallel/pool.js';
+import type { RunEsbuild } from '../esbuild-step.js';
+import { createEsbuildContexts } from './esbuild-contexts.js';
+
+/**
+ * Pages from which rendering goes to the pool. Each worker needs its own copy of the render input
+ * (every page record and post) and its own React and templates; measured on 2 cores, the real site
+ * renders 1,280 pages in 250 ms alone and 360 ms with a worker, 3,683 in 600 and 720 ms, and
+ * 12,080 in 2.1 s either way, so the pool starts to pay only beyond that.
+ */
+export const renderPoolThreshold = 15_000;
+
+/** How esbuild steps (templates, stylesheet, islands) run. */
+export type EsbuildMode =
+  /** A fresh build, answered from the build cache when none of the files it read changed. */
+  | 'cache'
+  /** A kept esbuild context per step, rebuilt incrementally: for many runs in one process. */
+  | 'contexts';
+
+/** Options of `createRuntime`. */
+export interface RuntimeOptions {
+  /** What the cache packs belong to: the config file's path. */
+  scope: string;
+  /** Whether the pipeline runs again after its first run (see `PipelineOptions.incremental`). */
+  incremental: boolean;
+  /** Worker threads (see `PipelineOptions.workers`). */
+  workers?: number;
+  /** Read and write the build cache (default true). */
+  cache?: boolean;
+  esbuild?: EsbuildMode;
+}
+
+/** What the runtime did, for `--verbose` and the benchmark. */
+export interface RuntimeStats {
+  markdownParsed: number;
+  markdownCached: number;
+  /** esbuild steps answered by the cache. */
+  esbuildCached: number;
+  /** Worker threads started (0 when everything ran on the main thread). */
+  workers: number;
+}
+
+/** The runtime of one pipeline. */
+export interface Runtime {
+  /** Runs an esbuild step (undefined: esbuild's own `build`). */
+  readonly esbuild: RunEsbuild | undefined;
+  readonly markdown: MarkdownRenderer;
+  /** Parses YAML through the cache (undefined: no cache). */
+  readonly parseYaml: ParseYaml | undefined;
+  /** Validated front matter by the hash of its text, or false for none. */
+  readonly frontMatterCache: DiskCache | false;
+  /**
+   * The pool to render `count` untracked pages on, and whether the main thread takes chunks too;
+   * undefined to render them here. Needs the templates' bundled module (`templatesFile`).
+   */
+  renderPool(count: number, templatesFile: string | undefined): Promise<{ pool: WorkerPool; local: boolean } | undefined>;
+  stats(): RuntimeStats;
+  /** Resolves once the cache entries written so far are on disk (packs are rewritten then). */
+  settled(): Promise<void>;
+  /** Ends the workers and esbuild contexts. */
+  dispose(): Promise<void>;
+}
+
+/** Creates the runtime of a pipeline. */
+export function createRuntime(options: RuntimeOptions): Runtime {
+  const forced = options.workers !== undefined && options.workers > 0;
+  const poolSize = options.workers ?? defaultPoolSize();
+  let pool: WorkerPool | undefined;
+  let workers = 0;
+  const poolFor = () => {
+    if (poolSize <= 0) return undefined;
+    pool ??= createWorkerPool(poolSize);
+    workers = pool.size;
+    return pool;
+  };
+  const closePool = async () => {
+    const closing = pool;
+    pool = undefined;
+    await closing?.close();
+  };
+
+  // A run of `site build` keeps each cache namespace in one pack per site (a cold build of 1,000
+  // posts otherwise creates 2,000 cache files, which cost 0.5-1.4 s of kernel time on this
+  // project's CI disk). A pipeline that runs again writes an entry or two per edit: one file
+  // each, instead of a whole pack rewritten every time.
+  const useCache = options.cache !== false;
+  const open = (namespace: string): DiskCache | undefined => {
+    if (!useCache) return undefined;
+    return options.incremental ? openDiskCache(namespace) : openPackCache(namespace, options.scope);
+  };
+  const yamlCache = open('yaml');
+  const markdownCache = open('markdown');
+  const frontMatterCache = open('front-matter');
+  const contexts = options.esbuild === 'contexts' ? createEsbuildContexts() : undefined;
+  const cachedEsbuild = !contexts && useCache ? createCachedEsbuild() : undefined;
+  const markdown = batchMarkdown(createMarkdownRenderer({
+    cache: markdownCache ?? false,
+    pool: poolFor,
+    // A forced pool takes every document, so none is parsed on the main thread: in `site dev`
+    // a slow document (the limits allow one to take seconds) must not hold up the server.
+    poolThreshold: forced ? 0 : undefined,
+    shareWithMain: !forced,
+  }));
+
+  return {
+    esbuild: contexts?.run ?? cachedEsbuild,
+    markdown,
+    parseYaml: yamlCache && cachedYamlParser(yamlCache),
+    frontMatterCache: frontMatterCache ?? false,
+    async renderPool(count, templatesFile) {
+      if (templatesFile && (forced || count >= renderPoolThreshold)) {
+        const started = poolFor();
+        if (started) return { pool: started, local: !forced };
+      }
+      // The workers' heaps, grown by the Markdown, would otherwise stay through rendering, when the
+      // main thread holds every page: the peak of a cold build of 2,000 posts. A pipeline that
+      // runs again keeps them for the next edit's Markdown.
+      if (!options.incremental) await closePool();
+      return undefined;
+    },
+    stats: () => ({
+      markdownParsed: markdown.stats.parsed,
+      markdownCached: markdown.stats.cached,
+      esbuildCached: cachedEsbuild?.stats.hits ?? 0,
+      workers,
+    }),
+    async settled() {
+      await Promise.all([markdown.settled(), yamlCache?.settled(), frontMatterCache?.settled()]);
+    },
+    async dispose() {
+      await Promise.all([closePool(), contexts?.dispose()]);
+    },
+  };
+}
+
+/**
+ * A renderer that gathers the documents asked for in one turn of the event loop into one call of
+ * `renderer`: posts are loaded one by one (each kept on its own for the next run), yet their
+ * Markdown is rendered as one batch, which the renderer can share out over the pool.
+ */
+function batchMarkdown(renderer: MarkdownRenderer): MarkdownRenderer {
+  type Request = { texts: readonly string[]; done(results: Awaited<ReturnType<MarkdownRenderer['renderAll']>>): void; fail(error: unknown): void };
+  let waiting: Request[] | undefined;
+  const flush = () => {
+    const batch = waiting ?? [];
+    waiting = undefined;
+    renderer.renderAll(batch.flatMap((request) => request.texts)).then((results) => {
+      let next = 0;
+      for (const request of batch) request.done(results.slice(next, (next += request.texts.length)));
+    }, (error: unknown) => {
+      for (const request of batch) request.fail(error);
+    });
+  };
+  return {
+    renderAll(texts) {
+      return new Promise((done, fail) => {
+        if (!waiting) {
+          waiting = [];
+          setImmediate(flush);
+        }
+        waiting.push({ texts, done, fail });
+      });
+    },
+    settled: () => renderer.settled(),
+    get stats() {
+      return renderer.stats;
+    },
+  };
+}
