@@ -9,5 +9,6 @@ export type { LayoutProps, PageMeta, PageProps, PageTemplateModule, SiteContext 
 export type { CollectionEntryData, CollectionListData, ListedEntry, Page } from './routes/pages.js';
 export type { Entry, EntryTranslation } from './content/collections.js';
 export type { ContactType } from './config/schema.js';
+export { navigationRoutePath } from './config/schema.js';
 export { article, breadcrumbList, faqPage, localBusiness, organization, softwareApplication } from './render/json-ld.js';
 export { escapeHtml, serializeJsonForScript } from './render/html.js';

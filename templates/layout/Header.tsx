@@ -1,13 +1,12 @@
 /** The site header: logo, audience pills, navigation, language switch and the mobile menu. */
-import type { PageProps } from 'site/template';
+import { navigationRoutePath, type PageProps } from 'site/template';
 import { Logo } from './Logo';
 
 export function Header({ page, site }: Pick<PageProps, 'page' | 'site'>) {
   const { config, t } = site;
   const audience = page.audience ? config.audiences[page.audience] : undefined;
-  const audienceSegment = audience ? audience.path.slice(1) : undefined;
   const navigation = config.navigation.map((item) => {
-    const routePath = audienceSegment ? item.path.replace('{audience}', audienceSegment) : item.fallback;
+    const routePath = audience ? navigationRoutePath(item.path, audience.path) : item.fallback;
     return { label: t(`nav.${item.label}`), href: routePath ? site.href(routePath) : undefined };
   });
   const audiences = Object.entries(config.audiences).map(([id, entry]) => ({
