@@ -8,20 +8,16 @@
  *   <templates>/pages/<Name>.tsx              page templates; layout/Layout.tsx; islands/; styles/main.css
  *   <public>/                                 files copied as they are
  */
-import { basename, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import type { ResolvedConfig } from './load.js';
 
 /** The source locations of one site. Every method returns an absolute path. */
 export interface Sources {
-  /** The config file. */
-  config: string;
   messagesFolder: string;
   messages(locale: string): string;
   copyFolder: string;
   /** The folder of one content id ("hub/product"). */
   copy(id: string): string;
-  /** The copy file of an id in a locale, in the given format. */
-  copyFile(id: string, locale: string, extension: 'yaml' | 'md'): string;
   /** The folder of a collection's entries. */
   collection(name: string): string;
   /** One entry's translation: `<folder>/<slug>/<locale>.md`. */
@@ -33,7 +29,6 @@ export interface Sources {
   layout: string;
   islandsFolder: string;
   stylesheet: string;
-  publicFolder: string;
   /** A path as messages show it: relative to the working directory. */
   display(path: string): string;
 }
@@ -54,7 +49,7 @@ export function templateSources(templates: string): Pick<Sources, 'templatesFold
 const made = new WeakMap<ResolvedConfig, Sources>();
 
 /** The source locations of a config (one object per config). */
-export function sourcesOf(config: Pick<ResolvedConfig, 'dirs' | 'collections' | 'root' | 'file'>): Sources {
+export function sourcesOf(config: Pick<ResolvedConfig, 'dirs' | 'collections'>): Sources {
   const cached = made.get(config as ResolvedConfig);
   if (cached) return cached;
   const { content, templates } = config.dirs;
@@ -62,16 +57,13 @@ export function sourcesOf(config: Pick<ResolvedConfig, 'dirs' | 'collections' | 
   const copyFolder = join(content, 'pages');
   const collection = (name: string) => join(content, config.collections[name]?.folder ?? name);
   const sources: Sources = {
-    config: join(config.root, basename(config.file)),
     messagesFolder,
     messages: (locale) => join(messagesFolder, `${locale}.yaml`),
     copyFolder,
     copy: (id) => join(copyFolder, id),
-    copyFile: (id, locale, extension) => join(copyFolder, id, `${locale}.${extension}`),
     collection,
     entry: (name, slug, locale) => join(collection(name), slug, `${locale}.md`),
     ...templateSources(templates),
-    publicFolder: config.dirs.public,
     display: (path) => relative(process.cwd(), path) || path,
   };
   made.set(config as ResolvedConfig, sources);

@@ -22,8 +22,8 @@ export function createFeed(input: FeedInput): { file: string; text: string } | u
   const feed = urls.feed(collection, locale);
   if (!feed) return undefined;
   // The canonical pages: the routes of the collection that belong to no audience.
-  const listRoute = config.routes.find((route) => route.list === collection && !route.audience);
-  const entryRoute = config.routes.find((route) => route.entry === collection && !route.audience) ?? config.routes.find((route) => route.entry === collection);
+  const listRoute = urls.collectionRoute(collection, 'list', undefined, true);
+  const entryRoute = urls.collectionRoute(collection, 'entry', undefined, true);
   const link = urls.absolute(listRoute ? urls.page(listRoute.path, locale) : urls.page('/', locale));
   const items = entryRoute === undefined ? [] : input.entries.flatMap((entry) => {
     const translation = entry.translations[locale];

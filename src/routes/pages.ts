@@ -237,7 +237,7 @@ function finishPages(drafts: Draft[], config: ResolvedConfig): Page[] {
     const { original: _original, mirrorOf: _mirrorOf, ...rest } = draft;
     const ancestors = draft.notFound
       ? []
-      : ancestorPaths(draft.route.locale ? draft.path : urls.split(draft.path).routePath)
+      : ancestorPaths(draft.route.locale ? draft.path : urls.routePathOf(draft.path))
           .map((routePath) => (draft.route.locale ? routePath : urls.pagePath(routePath, draft.locale)))
           .filter((path) => existing.has(path))
           .map(toUrl);
@@ -291,18 +291,6 @@ export function sortEntries<T extends { slug: string; translations: Record<strin
   });
 }
 
-/** Where the entry pages of a collection live for a route's section: the entry route of the same audience, else the one without. */
-function entryRouteFor(route: RouteConfig, collection: string, config: ResolvedConfig): RouteConfig | undefined {
-  const routes = config.routes.filter((candidate) => candidate.entry === collection);
-  return routes.find((candidate) => candidate.audience === route.audience) ?? routes.find((candidate) => !candidate.audience);
-}
-
-/** The list route of the same section: the list route of the same audience, else the one without. */
-function listRouteFor(route: RouteConfig, collection: string, config: ResolvedConfig): RouteConfig | undefined {
-  const routes = config.routes.filter((candidate) => candidate.list === collection);
-  return routes.find((candidate) => candidate.audience === route.audience) ?? routes.find((candidate) => !candidate.audience);
-}
-
 /** The URL of a route path in a locale, or in its own locale for a single-locale route. */
 function urlIn(route: RouteConfig, routePath: string, locale: string, config: ResolvedConfig): string {
   const urls = urlsOf(config);
@@ -318,7 +306,7 @@ export function expandEntries(route: RouteConfig, locale: string, entries: reado
   const name = route.entry!;
   const urls = urlsOf(config);
   const rules = fallbackRulesOf(config, name);
-  const listRoute = listRouteFor(route, name, config);
+  const listRoute = urls.collectionRoute(name, 'list', route.audience);
   const taxonomy = config.collections[name]!.taxonomy;
   return entries.flatMap((entry) => {
     const contentLocale = pickTranslation(entry.translations, locale, rules);
@@ -344,7 +332,7 @@ export function expandList(route: RouteConfig, locale: string, entries: readonly
   const collection = config.collections[name]!;
   const urls = urlsOf(config);
   const rules = fallbackRulesOf(config, name);
-  const entryRoute = entryRouteFor(route, name, config);
+  const entryRoute = urls.collectionRoute(name, 'entry', route.audience);
   const shown = entries.flatMap((entry) => {
     const contentLocale = pickTranslation(entry.translations, locale, rules);
     if (contentLocale === undefined) return [];

@@ -6,6 +6,7 @@
  * functions of paths.ts.
  */
 import type { ResolvedConfig } from '../config/load.js';
+import type { RouteConfig } from '../config/schema.js';
 import { navigationRoutePath } from '../config/schema.js';
 import { absoluteUrl, assetsFolder, localizePath, splitLocale, toOutputFile, toUrl, type PathRules } from './paths.js';
 
@@ -18,15 +19,14 @@ export interface Place {
 
 /** The URL rules of one site. */
 export interface Urls {
-  rules: PathRules;
   /** The page path of a route path in a locale ("/hub", no → "/no/hub"). */
   pagePath(routePath: string, locale: string): string;
   /** The URL of a route path in a locale ("/hub", no → "/no/hub/"). */
   page(routePath: string, locale: string): string;
   /** Where a page path is written and linked. */
   place(pagePath: string): Place;
-  /** Locale and route path of a page path ("/no/hub" → no, "/hub"). */
-  split(pagePath: string): { locale: string; routePath: string };
+  /** The route path of a page path, without its locale prefix ("/no/hub" → "/hub"). */
+  routePathOf(pagePath: string): string;
   /** The 404 page of a locale: "404.html", "no/404.html". */
   notFound(locale: string): Place;
   /** The 404 file for a requested page path: the one of the path's locale. */
@@ -35,10 +35,14 @@ export interface Urls {
   listPath(listPath: string, collection: string, term: string | undefined, pageNumber: number): string;
   /** The route path of an entry: ("/blog/{slug}", "a-post") → "/blog/a-post". */
   entryPath(entryPattern: string, slug: string): string;
+  /**
+   * The route that lists (`list`) or shows the entries of (`entry`) a collection for a section:
+   * the one of the same audience, else the one without an audience; `anyway` falls back to the
+   * first such route (the feed, which belongs to no section, needs one whatever the audiences).
+   */
+  collectionRoute(collection: string, kind: 'list' | 'entry', audience: string | undefined, anyway?: boolean): RouteConfig | undefined;
   /** The feed of a collection in a locale, when the collection has one. */
   feed(collection: string, locale: string): Place | undefined;
-  /** The URL of a built asset: "main.3f2a.css" → "/assets/main.3f2a.css". */
-  asset(name: string): string;
   /** The URL pattern every built asset matches (for `_headers`). */
   assetsPattern: string;
   /** Where a plain contact form POST lands: "/contactus/sent/", "/no/contactus/failed/". */
@@ -64,16 +68,15 @@ export function urlsOf(config: ResolvedConfig): Urls {
     const file = home === '/' ? '404.html' : `${home.slice(1)}/404.html`;
     return { path, url: `/${file}`, file };
   };
-  const listRouteOf = (collection: string) => {
-    const routes = config.routes.filter((route) => route.list === collection);
-    return routes.find((route) => !route.audience) ?? routes[0];
+  const collectionRoute: Urls['collectionRoute'] = (collection, kind, audience, anyway = false) => {
+    const routes = config.routes.filter((route) => route[kind] === collection);
+    return routes.find((route) => route.audience === audience) ?? routes.find((route) => !route.audience) ?? (anyway ? routes[0] : undefined);
   };
   const urls: Urls = {
-    rules,
     pagePath,
     page: (routePath, locale) => toUrl(pagePath(routePath, locale)),
     place,
-    split: (path) => splitLocale(path, rules),
+    routePathOf: (path) => splitLocale(path, rules).routePath,
     notFound,
     notFoundFileFor: (path) => notFound(splitLocale(path, rules).locale).file,
     listPath(listPath, collection, term, pageNumber) {
@@ -82,16 +85,16 @@ export function urlsOf(config: ResolvedConfig): Urls {
       return pageNumber === 1 ? first : `${first}/${settings.pagePath}/${pageNumber}`;
     },
     entryPath: (pattern, slug) => pattern.replace('{slug}', slug),
+    collectionRoute,
     feed(collection, locale) {
       const feed = config.collections[collection]?.feed;
       if (!feed) return undefined;
-      const routePath = feed === true ? `${listRouteOf(collection)?.path.replace(/^\/$/, '') ?? ''}/rss.xml` : feed;
+      const routePath = feed === true ? `${collectionRoute(collection, 'list', undefined, true)?.path.replace(/^\/$/, '') ?? ''}/rss.xml` : feed;
       const slash = routePath.lastIndexOf('/');
       const folder = pagePath(routePath.slice(0, slash) || '/', locale);
       const url = `${folder === '/' ? '' : folder}${routePath.slice(slash)}`;
       return { path: url, url: encodeURI(url), file: url.slice(1) };
     },
-    asset: (name) => `/${assetsFolder}/${name}`,
     assetsPattern: `/${assetsFolder}/*`,
     contactResult(outcome, locale) {
       const known = config.localeIds.includes(locale) ? locale : config.site.defaultLocale;
