@@ -3,12 +3,14 @@
  * Markdown and esbuild outputs come from the disk cache when their inputs are unchanged; Markdown
  * misses and page rendering are spread over a worker pool when there is enough of them to pay for it.
  */
+import type { FileStamp, RenderState } from './cache/render-state.js';
 import type { ResolvedConfig } from './config/load.js';
 import type { OutputFiles } from './emit/write.js';
 import { SiteErrors, throwIfAny, type SiteError } from './errors.js';
 import type { IslandRuntime } from './islands/bundle.js';
 import type { Page, Post } from './pipeline/content-api.js';
 import { createPipeline } from './pipeline/pipeline.js';
+import type { OutputTarget } from './pipeline/written-output.js';
 
 /** Options of `buildSite`. */
 export interface BuildOptions {
@@ -28,6 +30,12 @@ export interface BuildOptions {
   cache?: boolean;
   /** Called with the config as soon as it is loaded, before any other work; throw to stop the build. */
   checkConfig?(config: ResolvedConfig): void;
+  /**
+   * Where the files will be written, and the write settings. When that folder holds an earlier
+   * build, only the pages whose inputs changed since are rendered: the others are in `kept`, not
+   * in `files`, and `writeSite` leaves them as they are.
+   */
+  output?(config: ResolvedConfig): OutputTarget;
 }
 
 /** What a build computed and what it took from the cache. */
@@ -46,10 +54,15 @@ export interface BuildResult {
   config: ResolvedConfig;
   pages: Page[];
   posts: Post[];
+  /** Every output file, but those in `kept`. */
   files: OutputFiles;
+  /** Output files of an earlier build that are left as they are, with their stamps (for `writeSite`). */
+  kept: Map<string, FileStamp>;
+  /** What the pages were rendered from, to store with the written files (for `writeSite`). */
+  renderState?: Omit<RenderState, 'stamps'>;
   /** Milliseconds per stage. */
   timings: Record<string, number>;
-  /** For each page URL, the JavaScript files it loads. */
+  /** For each page URL rendered, the JavaScript files it loads. */
   scripts: Map<string, string[]>;
   stats: BuildStats;
   /** Problems that did not stop the build. */
@@ -69,14 +82,16 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const build = pipeline.lastBuild!;
     const scripts = new Map<string, string[]>();
     for (const page of build.pageSet.pages) {
-      const pageScripts = build.renders.byFile.get(page.file)!.scripts;
-      if (pageScripts.length) scripts.set(page.url, pageScripts);
+      const pageScripts = build.renders.byFile.get(page.file)?.scripts;
+      if (pageScripts?.length) scripts.set(page.url, pageScripts);
     }
     return {
       config: build.config,
       pages: build.pageSet.pages,
       posts: build.postList,
       files: build.files,
+      kept: build.kept,
+      renderState: build.renderState,
       timings: outcome.timings,
       scripts,
       stats: { ...pipeline.stats(), pagesRendered: outcome.rendered },

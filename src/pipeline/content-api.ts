@@ -15,12 +15,12 @@ import { indexPosts, listPostSlugs, loadPost, type Post } from '../content/posts
 import { createFeed, feedPath } from '../emit/feed.js';
 import type { SiteError } from '../errors.js';
 import { createPageRenderer, type IslandScripts, type PageRenderer } from '../render/render-pages.js';
-import type { RenderDependency, RenderInput } from '../render/render.js';
+import type { RenderInput } from '../render/render.js';
 import type { TemplateSet } from '../render/types.js';
 import { createPages, pathRules, sortPosts, type Page } from '../routes/pages.js';
 import { sameJson } from './stage.js';
 
-export type { MessageTree, Page, PageContent, Post, RenderDependency };
+export type { MessageTree, Page, PageContent, Post };
 
 /** The messages of every locale. */
 export type Messages = Record<string, MessageTree>;
@@ -91,6 +91,26 @@ export function diffPosts(before: ReadonlyMap<string, Post>, now: ReadonlyMap<st
   if (postsChanged) changed.add('posts');
 }
 
+/**
+ * The fingerprint, made with `hash`, of each post key a render may read: `post:<slug>` (the locales
+ * it is written in), `post:<slug>:<locale>` (one translation), `posts` (every post, in order).
+ */
+export function fingerprintPosts(posts: readonly Post[], hash: (text: string) => string): Map<string, string> {
+  const prints = new Map<string, string>();
+  const all: string[] = [];
+  for (const post of posts) {
+    const locales = Object.keys(post.translations).sort();
+    prints.set(`post:${post.slug}`, locales.join(' '));
+    for (const locale of locales) {
+      const print = hash(JSON.stringify(post.translations[locale]));
+      prints.set(`post:${post.slug}:${locale}`, print);
+      all.push(post.slug, locale, print);
+    }
+  }
+  prints.set('posts', hash(all.join('\n')));
+  return prints;
+}
+
 /** What the copy of one content id is loaded from: the config's parts it reads, its pages' locales, templates and routes, and the templates (their schemas). */
 export function copySourceKey(config: ResolvedConfig, pages: readonly Page[], templatesId: number): string {
   return JSON.stringify([templatesId, config.dirs.content, config.company, config.markdown, config.localeIds, pages.map((page) => [page.locale, page.template, page.route.path])]);
@@ -116,14 +136,9 @@ export function renderInputOf(input: { config: ResolvedConfig; pages: readonly P
   return { config, pages, messages, contents, posts, assets: { stylesheet } };
 }
 
-/** A renderer of the pages of `input`; `track` is told what each render reads. */
-export function createSiteRenderer(
-  input: SiteRenderInput,
-  templates: TemplateSet,
-  islands: IslandScripts,
-  track?: (dependency: RenderDependency) => void,
-): PageRenderer {
-  return createPageRenderer({ ...input, templates, track }, islands);
+/** A renderer of the pages of `input`; with `track`, each page comes with what its render read. */
+export function createSiteRenderer(input: SiteRenderInput, templates: TemplateSet, islands: IslandScripts, track: boolean): PageRenderer {
+  return createPageRenderer({ ...input, templates }, islands, { track });
 }
 
 /** The feed of each locale when the site has a blog: it depends on the posts, the messages and the config. */

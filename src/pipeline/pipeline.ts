@@ -15,11 +15,12 @@ import { classifyChange, staleOutputs, type WatchedPaths } from './changes.js';
 import { loadPageCopy } from './copy-stage.js';
 import { createSiteFiles } from './files-stage.js';
 import { loadInputs, loadSiteConfig, type InputOptions } from './inputs-stage.js';
-import { renderPages } from './render-stage.js';
+import { islandsKeyOf, planAll, planFromBuild, renderPages } from './render-stage.js';
 import { assembleBuild, type Build } from './result-stage.js';
 import { expandRoutes } from './routes-stage.js';
 import { createRuntime, type EsbuildMode, type RuntimeStats } from './runtime.js';
 import { createStageMemo, type StageRun } from './stage.js';
+import { globalFingerprint, nextRenderState, planFromWritten, readWrittenOutput, type OutputTarget } from './written-output.js';
 
 /** Options of `createPipeline`. */
 export interface PipelineOptions {
@@ -47,6 +48,12 @@ export interface PipelineOptions {
   esbuild?: EsbuildMode;
   /** Called with the config as soon as it is loaded, before any other work; throw to stop the run. */
   checkConfig?(config: ResolvedConfig): void;
+  /**
+   * Where the files will be written, and the write settings (`site build`). When that folder holds
+   * an earlier build whose read-sets were persisted, a run that is not incremental renders only
+   * the pages whose inputs changed since, and keeps the others as they are (`Build.kept`).
+   */
+  output?(config: ResolvedConfig): OutputTarget;
 }
 
 /** A changed file or folder, as a watcher reports it. */
@@ -161,10 +168,12 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     if (fatal() || !templates || !islands || !assets || !contents || !messages) return failed();
 
     const previous = incremental ? lastBuild : undefined;
+    const written = !incremental && options.cache !== false && options.output ? readWrittenOutput(options.output(config)) : undefined;
     const parts = {
       config,
       templates,
       islands,
+      islandsKey: islandsKeyOf(islands),
       stylesheet: assets.stylesheet,
       messages,
       posts: new Map(inputs.posts.map((post) => [post.slug, post])),
@@ -172,7 +181,16 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       contents,
       pageSet,
     };
-    const rendered = await run.time('render', () => renderPages(parts, previous, { runtime, track: incremental }));
+    const { plan, rendered, kept, renderState } = await run.time('render', async () => {
+      if (written) {
+        const global = globalFingerprint(parts, written);
+        const plan = planFromWritten(parts, written, global);
+        const rendered = await renderPages(parts, plan, { runtime, track: true });
+        return { plan, rendered, kept: plan.kept, renderState: nextRenderState(parts, written, plan, rendered.rendered, global) };
+      }
+      const plan = previous ? planFromBuild(parts, previous) : planAll(parts);
+      return { plan, rendered: await renderPages(parts, plan, { runtime, track: incremental }), kept: new Map(), renderState: undefined };
+    });
     errors.push(...rendered.errors);
     if (fatal()) return failed();
 
@@ -183,7 +201,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
 
     const result = await run.time('result', async () => {
       await runtime.settled();
-      return assembleBuild(previous, { ...parts, islandsKey: rendered.islandsKey, siteFiles: files }, rendered);
+      return assembleBuild(previous, { ...parts, siteFiles: files, kept, renderState }, plan, rendered);
     });
     lastBuild = result.build;
     builds++;

@@ -1,29 +1,24 @@
 /**
- * Stage 5: rendering. With no build before, or when the config, templates, islands or stylesheet
- * changed, every page is rendered; otherwise only the pages whose recorded reads (their read-sets,
- * see `RenderDependency`) touch an input that differs, and the pages that are new. Tracked renders
- * run here, on the main thread; untracked ones (a build that runs once) go to the worker pool when
- * there are enough of them to pay for it.
+ * Stage 5: rendering. With nothing known of the last build, or when the config, templates, islands
+ * or stylesheet changed, every page is rendered; otherwise only the pages whose recorded reads
+ * (their read-sets, see `RenderDependency`) touch an input that differs, and the pages that are
+ * new. The last build is known in memory (`planFromBuild`, `site dev`) or from what it persisted
+ * beside the output folder (written-output.ts). Pages go to the worker pool when there are enough
+ * of them to pay for it.
  */
 import type { ResolvedConfig } from '../config/load.js';
 import { SiteError } from '../errors.js';
 import type { IslandBundle } from '../islands/bundle.js';
 import type { RenderSetup } from '../parallel/worker.js';
-import type { PageOutput } from '../render/render-pages.js';
+import type { PageOutput, PageRenderer, RenderedPage } from '../render/render-pages.js';
 import { templatesFileOf } from '../render/templates.js';
 import type { TemplateSet } from '../render/types.js';
 import { createSiteRenderer, renderInputOf, type Post } from './content-api.js';
 import { diffInputs, type RenderedInputs } from './diff.js';
 import type { Runtime } from './runtime.js';
 
-/** One rendered page. */
-export interface PageRender {
-  html: string;
-  /** The JavaScript files it loads. */
-  scripts: string[];
-  /** What its render read, when tracked. */
-  reads?: Set<string>;
-}
+/** One rendered page: its HTML, the scripts it loads, and what its render read when tracked. */
+export type PageRender = RenderedPage;
 
 /** The renders of a build: each page's, and for each read, the page files whose render made it. */
 export interface PageRenders {
@@ -36,6 +31,8 @@ export interface RenderStageInput extends RenderedInputs {
   config: ResolvedConfig;
   templates: TemplateSet;
   islands: IslandBundle;
+  /** What of the islands pages depend on (see `islandsKeyOf`). */
+  islandsKey: string;
   stylesheet: string;
   /** The posts in the order the site lists them. */
   postList: readonly Post[];
@@ -50,85 +47,83 @@ export interface RenderedBefore extends RenderedInputs {
   renders: PageRenders;
 }
 
+/** Which pages a run renders. */
+export interface RenderPlan {
+  /** Indexes into the pages. */
+  indexes: number[];
+  /** Whether every page is rendered because nothing is known of the last build, or what every page depends on changed. */
+  all: boolean;
+  /** The render dependencies that differ from the last build (none when nothing is known of it). */
+  changed: Set<string>;
+}
+
 /** The outcome of the render stage. */
 export interface RenderedPages {
   /** Page file → its render, for the pages rendered in this run. */
   rendered: Map<string, PageRender>;
-  /** Whether every page was rendered. */
-  all: boolean;
-  /** The render dependencies that differ from the last build (none without one). */
-  changed: Set<string>;
-  islandsKey: string;
   errors: SiteError[];
 }
 
-/** Renders the pages that need it; `track` records each page's reads for the next run. */
-export async function renderPages(input: RenderStageInput, before: RenderedBefore | undefined, options: { runtime: Runtime; track: boolean }): Promise<RenderedPages> {
-  const { pageSet } = input;
-  const islandsKey = JSON.stringify([input.islands.entries, input.islands.graph]);
-  const changed = before ? diffInputs(before, input, before.renders.readers.keys()) : new Set<string>();
-  const all = !before || before.config !== input.config || before.templates !== input.templates || before.islandsKey !== islandsKey || before.stylesheet !== input.stylesheet;
-  const indexes = !before || all ? pageSet.pages.map((_, index) => index) : affectedPages(before, input, changed);
-  const render = options.track ? renderTracked : renderUntracked;
-  const { rendered, errors } = await render(input, indexes, options.runtime);
-  return { rendered, all, changed, islandsKey, errors };
+/** What of the islands every page depends on: the URLs of their entries and of the files those load. */
+export function islandsKeyOf(islands: IslandBundle): string {
+  return JSON.stringify([islands.entries, islands.graph]);
 }
 
-/** The indexes of the pages that read something in `changed`, and of the pages that are new. */
-function affectedPages(before: RenderedBefore, input: RenderStageInput, changed: ReadonlySet<string>): number[] {
+/** Every page. */
+export function planAll(input: RenderStageInput): RenderPlan {
+  return { indexes: input.pageSet.pages.map((_, index) => index), all: true, changed: new Set() };
+}
+
+/**
+ * From the last good build in memory: every page when the config, templates, islands or
+ * stylesheet changed; else the pages that read something that differs, and the new ones.
+ */
+export function planFromBuild(input: RenderStageInput, before: RenderedBefore): RenderPlan {
+  const changed = diffInputs(before, input, before.renders.readers.keys());
+  if (before.config !== input.config || before.templates !== input.templates || before.islandsKey !== input.islandsKey || before.stylesheet !== input.stylesheet) {
+    return { ...planAll(input), changed };
+  }
   const readers = new Set<string>();
   for (const key of changed) for (const file of before.renders.readers.get(key) ?? []) readers.add(file);
   const { pageSet } = input;
-  if (pageSet === before.pageSet) return [...readers].flatMap((file) => pageSet.indexOf.get(file) ?? []);
-  return pageSet.pages.flatMap((page, index) => (readers.has(page.file) || !before.renders.byFile.has(page.file) ? [index] : []));
+  const indexes = pageSet === before.pageSet
+    ? [...readers].flatMap((file) => pageSet.indexOf.get(file) ?? [])
+    : pageSet.pages.flatMap((page, index) => (readers.has(page.file) || !before.renders.byFile.has(page.file) ? [index] : []));
+  return { indexes, all: false, changed };
 }
 
-type Renders = { rendered: Map<string, PageRender>; errors: SiteError[] };
-
-/** Renders here, one page at a time, recording what each read. */
-async function renderTracked(input: RenderStageInput, indexes: readonly number[]): Promise<Renders> {
-  let reads = new Set<string>();
-  const renderer = createSiteRenderer(renderInputOf({ ...input, pages: input.pageSet.pages, posts: input.postList }), input.templates, input.islands, (dependency) => reads.add(dependency));
-  return renderEach(input, indexes, (index) => {
-    reads = new Set([`page:${input.pageSet.pages[index]!.url}`]);
-    return { ...renderer.renderOne(index), reads };
-  });
-}
-
-/** Renders on the pool when the runtime gives one, else here. */
-async function renderUntracked(input: RenderStageInput, indexes: readonly number[], runtime: Runtime): Promise<Renders> {
-  const renderInput = renderInputOf({ ...input, pages: input.pageSet.pages, posts: input.postList });
+/** Renders the pages of the plan; with `track`, each page comes with what its render read. */
+export async function renderPages(input: RenderStageInput, plan: RenderPlan, options: { runtime: Runtime; track: boolean }): Promise<RenderedPages> {
+  const { pageSet } = input;
+  const renderInput = renderInputOf({ ...input, pages: pageSet.pages, posts: input.postList });
   const islands = { entries: input.islands.entries, graph: input.islands.graph };
-  let renderer: ReturnType<typeof createSiteRenderer> | undefined;
-  const here = () => (renderer ??= createSiteRenderer(renderInput, input.templates, islands));
+  let renderer: PageRenderer | undefined;
+  const here = () => (renderer ??= createSiteRenderer(renderInput, input.templates, islands, options.track));
+  const rendered = new Map<string, PageRender>();
+  const errors: SiteError[] = [];
   const templatesFile = templatesFileOf(input.templates);
-  const place = await runtime.renderPool(indexes.length, templatesFile);
-  if (!place) return renderEach(input, indexes, (index) => here().renderOne(index));
-  const outputs = await place.pool.run<number, PageOutput>({
-    kind: 'render',
-    setup: { input: renderInput, templatesFile: templatesFile!, islands } satisfies RenderSetup,
-    items: indexes,
-    chunkSize: 16,
-    local: place.local ? (chunk) => here().render(chunk) : undefined,
-  });
-  const rendered = new Map<string, PageRender>();
-  const errors: SiteError[] = [];
-  outputs.forEach((output, at) => {
-    if ('error' in output) errors.push(new SiteError(output.error));
-    else rendered.set(input.pageSet.pages[indexes[at]!]!.file, output);
-  });
-  return { rendered, errors };
-}
-
-function renderEach(input: RenderStageInput, indexes: readonly number[], render: (index: number) => PageRender): Renders {
-  const rendered = new Map<string, PageRender>();
-  const errors: SiteError[] = [];
-  for (const index of indexes) {
-    try {
-      rendered.set(input.pageSet.pages[index]!.file, render(index));
-    } catch (error) {
-      if (!(error instanceof SiteError)) throw error;
-      errors.push(error);
+  const place = await options.runtime.renderPool(plan.indexes.length, templatesFile);
+  if (place) {
+    const outputs = await place.pool.run<number, PageOutput>({
+      kind: 'render',
+      setup: { input: renderInput, templatesFile: templatesFile!, islands, track: options.track } satisfies RenderSetup,
+      items: plan.indexes,
+      chunkSize: 16,
+      local: place.local ? (chunk) => here().render(chunk) : undefined,
+    });
+    outputs.forEach((output, at) => {
+      if ('error' in output) errors.push(new SiteError(output.error));
+      else rendered.set(pageSet.pages[plan.indexes[at]!]!.file, output);
+    });
+  } else {
+    // Here, a SiteError keeps its cause (the template's exception, for --verbose).
+    for (const index of plan.indexes) {
+      try {
+        rendered.set(pageSet.pages[index]!.file, here().renderOne(index));
+      } catch (error) {
+        if (!(error instanceof SiteError)) throw error;
+        errors.push(error);
+      }
     }
   }
   return { rendered, errors };

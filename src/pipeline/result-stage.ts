@@ -4,18 +4,23 @@
  * its stylesheet instead of reloading. A run that rendered every page makes the set anew; any other
  * run patches the last build's set in place, in one synchronous step.
  */
+import type { FileStamp, RenderState } from '../cache/render-state.js';
 import type { OutputFiles } from '../emit/write.js';
 import type { Post } from './content-api.js';
 import type { SiteFiles } from './files-stage.js';
-import type { PageRender, PageRenders, RenderedBefore, RenderedPages } from './render-stage.js';
+import type { PageRender, PageRenders, RenderedBefore, RenderedPages, RenderPlan } from './render-stage.js';
 
 /** A good build: what it was made from and what it made. */
 export interface Build extends RenderedBefore {
   /** The posts in the order the site lists them. */
   postList: Post[];
   siteFiles: SiteFiles;
-  /** Every output file, as `site build` writes it. */
+  /** Every output file, as `site build` writes it, but those kept as written. */
   files: OutputFiles;
+  /** Output files an earlier build wrote that are left as they are, with their stamps (see written-output.ts). */
+  kept: Map<string, FileStamp>;
+  /** What to persist of the pages once the files are written (see cache/render-state.ts). */
+  renderState?: Omit<RenderState, 'stamps'>;
 }
 
 /** What a build changed in the output. */
@@ -30,13 +35,16 @@ export interface OutputChanges {
 }
 
 /** Makes the build of this run from its parts and the last good build (which it may update in place). */
-export function assembleBuild(before: Build | undefined, now: Omit<Build, 'files' | 'renders'>, renders: RenderedPages): { build: Build } & OutputChanges {
+export function assembleBuild(before: Build | undefined, now: Omit<Build, 'files' | 'renders'>, plan: RenderPlan, renders: RenderedPages): { build: Build } & OutputChanges {
   const changed: string[] = [];
   const removed: string[] = [];
   let build: Build;
-  if (!before || renders.all) {
+  if (!before || plan.all) {
     const files: OutputFiles = new Map(now.siteFiles.built);
-    for (const page of now.pageSet.pages) files.set(page.file, renders.rendered.get(page.file)!.html);
+    for (const page of now.pageSet.pages) {
+      const render = renders.rendered.get(page.file);
+      if (render) files.set(page.file, render.html);
+    }
     for (const [path, text] of [...now.siteFiles.routes, ...now.siteFiles.feeds]) files.set(path, text);
     if (before) {
       for (const [path, data] of files) {
@@ -88,12 +96,12 @@ export function assembleBuild(before: Build | undefined, now: Omit<Build, 'files
 
   const pageOf = (file: string) => now.pageSet.byFile.get(file) ?? before?.pageSet.byFile.get(file);
   const urls = [...new Set([...changed, ...removed].flatMap((file) => pageOf(file)?.url ?? []))].sort();
-  return { build, changed, removed, urls, stylesheet: stylesheetSwap(before, build, renders) };
+  return { build, changed, removed, urls, stylesheet: stylesheetSwap(before, build, plan) };
 }
 
 /** The stylesheet swap, when the stylesheet's link is all that changed in every page. */
-function stylesheetSwap(before: Build | undefined, now: Build, renders: RenderedPages): OutputChanges['stylesheet'] {
-  if (!before || !renders.all || before.stylesheet === now.stylesheet || renders.changed.size > 0) return undefined;
+function stylesheetSwap(before: Build | undefined, now: Build, plan: RenderPlan): OutputChanges['stylesheet'] {
+  if (!before || !plan.all || before.stylesheet === now.stylesheet || plan.changed.size > 0) return undefined;
   if (before.config !== now.config || before.templates !== now.templates || before.islandsKey !== now.islandsKey) return undefined;
   const from = before.stylesheet;
   const to = now.stylesheet;

@@ -1,0 +1,117 @@
+/**
+ * `site build` into a folder an earlier build wrote renders only the pages whose inputs changed
+ * (their read-sets are kept beside the build cache), and the folder ends up byte for byte what a
+ * cold build with no cache writes: after an edited post, an added and a deleted post, an edited
+ * message, and a page changed on disk behind the build's back.
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTempSite, type TempSite } from '../helpers/fixture-site';
+import { outputRoot, repoRoot } from '../helpers/paths';
+import { listFiles } from '../helpers/site-files';
+
+const run = promisify(execFile);
+const slug = 'why-repair-beats-recycling';
+
+describe('site build into an earlier build', () => {
+  let temp: TempSite;
+  let cacheDir: string;
+  beforeAll(async () => {
+    temp = await createTempSite();
+    await mkdir(outputRoot, { recursive: true });
+    cacheDir = await mkdtemp(join(outputRoot, 'cache-'));
+  });
+  afterAll(async () => {
+    await rm(cacheDir, { recursive: true, force: true });
+    await temp?.cleanup();
+  });
+
+  /** A verbose build into `out`: how many pages it rendered and how many files it wrote. */
+  const build = async (...args: string[]) => {
+    const { stdout, stderr } = await run('node', [join(repoRoot, 'bin', 'site.js'), 'build', '--verbose', ...args], { cwd: temp.dir, env: { ...process.env, SITE_CACHE_DIR: cacheDir } });
+    const rendered = Number(/(\d+) pages rendered/.exec(stderr)?.[1]);
+    const written = Number(/wrote (\d+) of/.exec(stderr)?.[1]);
+    const pages = Number(/built (\d+) pages/.exec(stdout)?.[1]);
+    return { rendered, written, pages };
+  };
+
+  /** Every file of `out` is the same as in a cold build without the cache, and there are no others. */
+  const expectSameAsCold = async () => {
+    await rm(join(temp.dir, 'cold'), { recursive: true, force: true });
+    await build('--out', 'cold', '--no-cache');
+    const files = await listFiles(join(temp.dir, 'cold'));
+    expect(await listFiles(join(temp.dir, 'out'))).toEqual(files);
+    const different: string[] = [];
+    for (const file of files) {
+      const [a, b] = await Promise.all([readFile(join(temp.dir, 'out', file)), readFile(join(temp.dir, 'cold', file))]);
+      if (!a.equals(b)) different.push(file);
+    }
+    expect(different).toEqual([]);
+  };
+
+  const edit = async (path: string, from: string | RegExp, to: string) => {
+    const text = await readFile(path, 'utf8');
+    expect(text.replace(from, to)).not.toBe(text);
+    await writeFile(path, text.replace(from, to));
+  };
+
+  it('renders every page into a new folder, then again once to learn what each reads, then none', async () => {
+    const first = await build('--out', 'out');
+    expect(first.rendered).toBe(first.pages);
+    const second = await build('--out', 'out');
+    expect(second.rendered).toBe(second.pages);
+    expect(second.written).toBe(0);
+    const third = await build('--out', 'out');
+    expect(third.rendered).toBe(0);
+    expect(third.written).toBe(0);
+  });
+
+  it('renders only the pages that show an edited post', async () => {
+    await edit(join(temp.dir, 'content', 'blog', slug, 'en.md'), 'title: "Why repair beats recycling"', 'title: "Why repair beats recycling, every time"');
+    const rebuilt = await build('--out', 'out');
+    expect(rebuilt.rendered).toBeGreaterThan(0);
+    expect(rebuilt.rendered).toBeLessThan(rebuilt.pages / 4);
+    await expectSameAsCold();
+  });
+
+  it('adds and removes the pages of a post', async () => {
+    const folder = join(temp.dir, 'content', 'blog', 'a-brand-new-post');
+    await mkdir(folder);
+    await writeFile(join(folder, 'en.md'), '---\ntitle: "A brand new post"\ndescription: "Written during the test."\ndate: 2026-03-01\ncategory: circularity\nauthor: Test\n---\n\nHello.\n');
+    const added = await build('--out', 'out');
+    expect(added.rendered).toBeLessThan(added.pages);
+    await expectSameAsCold();
+    await rm(folder, { recursive: true });
+    await build('--out', 'out');
+    await expectSameAsCold();
+  });
+
+  it('renders the pages of the locale of an edited message', async () => {
+    await edit(join(temp.dir, 'content', 'messages', 'no.yaml'), /^skipToContent: .*$/m, 'skipToContent: Hopp rett ned til innholdet');
+    const rebuilt = await build('--out', 'out');
+    expect(rebuilt.rendered).toBeGreaterThan(0);
+    expect(rebuilt.rendered).toBeLessThan(rebuilt.pages);
+    await expectSameAsCold();
+  });
+
+  it('renders a page again when its file on disk is not the one written', async () => {
+    const page = join(temp.dir, 'out', 'hub', 'product', 'index.html');
+    await writeFile(page, `${await readFile(page, 'utf8')}<!-- changed by hand -->`);
+    const rebuilt = await build('--out', 'out');
+    expect(rebuilt.rendered).toBe(1);
+    await expectSameAsCold();
+  });
+
+  it('renders every page when the config changes, and when the siblings are dropped', async () => {
+    await edit(temp.config, 'name: Mendwise', 'name: Mendwise Rebuilt');
+    const rebuilt = await build('--out', 'out');
+    expect(rebuilt.rendered).toBe(rebuilt.pages);
+    await expectSameAsCold();
+    const plain = await build('--out', 'out', '--no-precompress');
+    expect(plain.rendered).toBe(plain.pages);
+    expect((await listFiles(join(temp.dir, 'out'))).filter((file) => /\.(br|gz)$/.test(file))).toEqual([]);
+  });
+});
