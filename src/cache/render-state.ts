@@ -27,6 +27,8 @@ export interface FileStamp {
 export interface RenderState {
   /** The fingerprint of what every page depends on (see `generatorFingerprint`). */
   global: string;
+  /** The fingerprint of what the pages are expanded from besides the config: equal, every page record is the same. */
+  routes: string;
   /** Every input a render read ("post:a-slug:no", "page:/blog/ [...]"), and the fingerprint of its value (same order). */
   keys: string[];
   prints: string[];

@@ -21,10 +21,10 @@
  * - A write that fails (disk full, no permission) removes the temporary files and leaves the
  *   folder as it was, and is reported with the path and what to do.
  * - A build that did not make some pages again (their inputs are unchanged since the write that
- *   recorded their size and modification time, see cache/render-state.ts) hands them over as
- *   `kept`: they are left as they are, and only when the folder still holds them as recorded.
- *   The record is forgotten before the folder changes and stored again, with the new stamps,
- *   once it has.
+ *   recorded their size and modification time, and it found them on disk so, see
+ *   cache/render-state.ts) hands them over as `kept`: they are left as they are. The record is
+ *   stored again, with the new stamps, once the write is done; a stale record is harmless, since
+ *   a file whose stamp differs is never kept.
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -46,7 +46,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { openPackCache } from '../cache/pack-cache.js';
-import { removeRenderState, writeRenderState, type FileStamp, type RenderState } from '../cache/render-state.js';
+import { writeRenderState, type FileStamp, type RenderState } from '../cache/render-state.js';
 import { SiteError } from '../errors.js';
 import { realPath } from '../file-paths.js';
 import { compressFiles, type CompressOptions } from './compress.js';
@@ -68,9 +68,9 @@ export interface WriteOptions {
    */
   afterStep?(step: number): void;
   /**
-   * Files of the output folder the build did not make again, with the size and modification time
-   * the last write recorded: each is left as it is (its siblings too). When one is not so on disk
-   * any more, nothing is written.
+   * Files of the output folder the build did not make again, which it found on disk with the size
+   * and modification time the last write recorded: each is left as it is (its siblings too). When
+   * one is gone meanwhile, nothing is written.
    */
   kept?: ReadonlyMap<string, FileStamp>;
   /** What the pages were rendered from: stored with the stamp of every file once the write is done. */
@@ -143,19 +143,19 @@ export async function writeSite(outputFolder: string, siteFiles: OutputFiles, op
     const recovered = recoverLocked(outDir);
     const problem = checkOwnership(outDir, outputFolder);
     if (problem) throw problem;
-    const cache = options.cache === false || options.compress === false ? undefined : openPackCache('compress', outDir);
+    // The siblings of the files left as they are were not asked for: their entries stay.
+    const cache = options.cache === false || options.compress === false ? undefined : openPackCache('compress', outDir, undefined, { keepUnused: Boolean(options.kept?.size) });
+    const kept = options.kept ?? new Map<string, FileStamp>();
     const withSiblings: OutputFiles = options.compress === false ? siteFiles : new Map([...siteFiles, ...compressFiles(siteFiles, { cache, ...options.compress })]);
     withSiblings.set(outputMarker, outputMarkerText);
     const entries = [...withSiblings.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
-    const existing = listOutput(outDir);
+    const existing = listOutput(outDir, kept);
     const inPlace = existing && !conflicts(existing, entries);
-    const kept = options.kept ?? new Map<string, FileStamp>();
-    if (options.cache !== false) await removeRenderState(outDir);
     if (kept.size && !(inPlace && keptIntact(existing, kept))) {
       throw new SiteError({
         code: 'EMIT_FAILED',
-        message: `${outputFolder} changed while the site was built: files the build left as they were are not so any more`,
-        hint: 'Build again: every page will be rendered.',
+        message: `${outputFolder} changed while the site was built: files the build left as they were are gone`,
+        hint: 'Build again.',
       });
     }
     const step = stepCounter(options.afterStep);
@@ -343,8 +343,8 @@ interface ExistingOutput {
   folders: Set<string>;
 }
 
-/** The earlier output, or undefined when there is no folder to update. */
-function listOutput(outDir: string): ExistingOutput | undefined {
+/** The earlier output, or undefined when there is no folder to update; `kept` files, checked by the build, keep their stamps. */
+function listOutput(outDir: string, kept: ReadonlyMap<string, FileStamp>): ExistingOutput | undefined {
   let dirents: Dirent[];
   try {
     if (!lstatSync(outDir).isDirectory()) return undefined;
@@ -357,7 +357,8 @@ function listOutput(outDir: string): ExistingOutput | undefined {
   for (const dirent of dirents) {
     const path = join(dirent.parentPath, dirent.name).slice(outDir.length + 1).split('\\').join('/');
     if (dirent.isDirectory()) folders.add(path);
-    else files.set(path, dirent.isFile() ? stampOf(join(outDir, path)) : { size: -1, mtimeMs: 0 });
+    else if (!dirent.isFile()) files.set(path, { size: -1, mtimeMs: 0 });
+    else files.set(path, kept.get(path) ?? stampOf(join(outDir, path)));
   }
   return { files, folders };
 }
@@ -367,12 +368,9 @@ function stampOf(file: string): FileStamp {
   return { size, mtimeMs };
 }
 
-/** Whether every kept file is in the output as its stamp says. */
+/** Whether every kept file is still in the output. */
 function keptIntact(existing: ExistingOutput, kept: ReadonlyMap<string, FileStamp>): boolean {
-  for (const [path, stamp] of kept) {
-    const found = existing.files.get(path);
-    if (found?.size !== stamp.size || found.mtimeMs !== stamp.mtimeMs) return false;
-  }
+  for (const [path, stamp] of kept) if (existing.files.get(path) !== stamp) return false;
   return true;
 }
 

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readTracked } from '../render/tracked-view.js';
-import { fingerprintPosts } from './content-api.js';
+import { fingerprintPosts, postIndexKey } from './content-api.js';
 import type { RenderedInputs } from './diff.js';
 import type { Post } from './content-api.js';
 
@@ -15,21 +15,31 @@ export interface FingerprintInput extends RenderedInputs {
   postList: readonly Post[];
 }
 
-const hash = (text: string) => createHash('sha1').update(text).digest('base64');
+const hash = (text: string) => `#${createHash('sha1').update(text).digest('base64')}`;
+/** A short value is its own fingerprint (most field reads are a title or a number): hashing is the cost. */
+const printOf = (text: string) => (text.length <= 40 && !text.startsWith('#') ? text : hash(text));
+
+/** What is known of the fingerprints of the same keys in an earlier build. */
+export interface EarlierPrints {
+  /** The fingerprint of each key then, in the same order. */
+  prints: readonly string[];
+  /** Whether the pages are expanded from the same config and posts: then every record is the same. */
+  pagesUnchanged: boolean;
+}
 
 /**
- * The fingerprint of each of `keys`. `previous` (key → fingerprint in an earlier build) saves work:
- * a field read of a page record whose whole record has the same fingerprint keeps its earlier one.
+ * The fingerprint of each of `keys`. What is known of an earlier build saves work: with the same
+ * pages, every "page:" and "exists:" key keeps its earlier fingerprint; otherwise a field read of
+ * a record whose whole record has the same fingerprint does.
  */
-export function fingerprintInputs(input: FingerprintInput, keys: readonly string[], previous?: ReadonlyMap<string, string>): string[] {
+export function fingerprintInputs(input: FingerprintInput, keys: readonly string[], earlier?: EarlierPrints): string[] {
   const { pageSet } = input;
-  const records = pageSet.records();
   const recordPrints = new Map<string, string>();
   const parsed = new Map<string, unknown>();
   const recordPrint = (url: string) => {
     let print = recordPrints.get(url);
     if (print === undefined) {
-      const record = records.get(url);
+      const record = pageSet.records().get(url);
       print = record === undefined ? '-' : hash(record);
       recordPrints.set(url, print);
     }
@@ -38,27 +48,32 @@ export function fingerprintInputs(input: FingerprintInput, keys: readonly string
   // Parsed from the JSON, as dev compares them: a field set to undefined is no field.
   const recordOf = (url: string) => {
     if (!parsed.has(url)) {
-      const record = records.get(url);
+      const record = pageSet.records().get(url);
       parsed.set(url, record === undefined ? undefined : JSON.parse(record));
     }
     return parsed.get(url);
   };
+  let earlierRecords: Map<string, string> | undefined;
+  const earlierRecord = (prefix: string) => {
+    earlierRecords ??= new Map(keys.flatMap((key, index) => (key.startsWith('page:') && !key.includes(' ') ? [[key, earlier!.prints[index]!]] : [])));
+    return earlierRecords.get(prefix);
+  };
   let posts: Map<string, string> | undefined;
-  const json = (value: unknown) => (value === undefined ? '-' : hash(JSON.stringify(value)));
+  const json = (value: unknown) => (value === undefined ? '-' : printOf(JSON.stringify(value)));
 
-  return keys.map((key) => {
+  return keys.map((key, index) => {
     const colon = key.indexOf(':');
     const kind = colon < 0 ? key : key.slice(0, colon);
     const rest = key.slice(colon + 1);
+    if (earlier?.pagesUnchanged && (kind === 'page' || kind === 'exists')) return earlier.prints[index]!;
     switch (kind) {
       case 'page': {
         const space = key.indexOf(' ');
         if (space < 0) return recordPrint(rest);
         const prefix = key.slice(0, space);
         const url = prefix.slice('page:'.length);
-        const earlier = previous?.get(key);
-        if (earlier !== undefined && previous?.get(prefix) === recordPrint(url)) return earlier;
-        return hash(readTracked(key, prefix, recordOf(url)) ?? '');
+        if (earlier && earlierRecord(prefix) === recordPrint(url)) return earlier.prints[index]!;
+        return printOf(readTracked(key, prefix, recordOf(url)) ?? '');
       }
       case 'exists':
         return pageSet.byUrl.has(rest) ? '1' : '0';
@@ -75,4 +90,9 @@ export function fingerprintInputs(input: FingerprintInput, keys: readonly string
         return `? ${performance.now()}`;
     }
   });
+}
+
+/** The fingerprint of what the pages are expanded from besides the config. */
+export function fingerprintRoutes(input: FingerprintInput): string {
+  return hash(postIndexKey(input.postList));
 }

@@ -20,7 +20,7 @@ import { assembleBuild, type Build } from './result-stage.js';
 import { expandRoutes } from './routes-stage.js';
 import { createRuntime, type EsbuildMode, type RuntimeStats } from './runtime.js';
 import { createStageMemo, type StageRun } from './stage.js';
-import { globalFingerprint, nextRenderState, planFromWritten, readWrittenOutput, type OutputTarget } from './written-output.js';
+import { createReadSets, globalFingerprint, nextRenderState, planFromWritten, readWrittenOutput, type OutputTarget } from './written-output.js';
 
 /** Options of `createPipeline`. */
 export interface PipelineOptions {
@@ -185,8 +185,9 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       if (written) {
         const global = globalFingerprint(parts, written);
         const plan = planFromWritten(parts, written, global);
-        const rendered = await renderPages(parts, plan, { runtime, track: true });
-        return { plan, rendered, kept: plan.kept, renderState: nextRenderState(parts, written, plan, rendered.rendered, global) };
+        const reads = createReadSets();
+        const rendered = await renderPages(parts, plan, { runtime, track: true, reads });
+        return { plan, rendered, kept: plan.kept, renderState: nextRenderState(parts, written, plan, reads, global) };
       }
       const plan = previous ? planFromBuild(parts, previous) : planAll(parts);
       return { plan, rendered: await renderPages(parts, plan, { runtime, track: incremental }), kept: new Map(), renderState: undefined };

@@ -92,14 +92,30 @@ export function planFromBuild(input: RenderStageInput, before: RenderedBefore): 
   return { indexes, all: false, changed };
 }
 
-/** Renders the pages of the plan; with `track`, each page comes with what its render read. */
-export async function renderPages(input: RenderStageInput, plan: RenderPlan, options: { runtime: Runtime; track: boolean }): Promise<RenderedPages> {
+/** Where the reads of each page go instead of onto its render (see written-output.ts). */
+export interface ReadSink {
+  add(file: string, reads: Iterable<string>): void;
+}
+
+/**
+ * Renders the pages of the plan. With `track`, each page comes with what its render read, or hands
+ * it to `reads`: there, as indexes into one list, a site's reads take a fraction of the memory.
+ */
+export async function renderPages(input: RenderStageInput, plan: RenderPlan, options: { runtime: Runtime; track: boolean; reads?: ReadSink }): Promise<RenderedPages> {
   const { pageSet } = input;
   const renderInput = renderInputOf({ ...input, pages: pageSet.pages, posts: input.postList });
   const islands = { entries: input.islands.entries, graph: input.islands.graph };
   let renderer: PageRenderer | undefined;
   const here = () => (renderer ??= createSiteRenderer(renderInput, input.templates, islands, options.track));
   const rendered = new Map<string, PageRender>();
+  const keep = (file: string, page: PageRender) => {
+    if (options.reads && page.reads) {
+      options.reads.add(file, page.reads);
+      rendered.set(file, { html: page.html, scripts: page.scripts });
+    } else {
+      rendered.set(file, page);
+    }
+  };
   const errors: SiteError[] = [];
   const templatesFile = templatesFileOf(input.templates);
   const place = await options.runtime.renderPool(plan.indexes.length, templatesFile);
@@ -113,13 +129,13 @@ export async function renderPages(input: RenderStageInput, plan: RenderPlan, opt
     });
     outputs.forEach((output, at) => {
       if ('error' in output) errors.push(new SiteError(output.error));
-      else rendered.set(pageSet.pages[plan.indexes[at]!]!.file, output);
+      else keep(pageSet.pages[plan.indexes[at]!]!.file, output);
     });
   } else {
     // Here, a SiteError keeps its cause (the template's exception, for --verbose).
     for (const index of plan.indexes) {
       try {
-        rendered.set(pageSet.pages[index]!.file, here().renderOne(index));
+        keep(pageSet.pages[index]!.file, here().renderOne(index));
       } catch (error) {
         if (!(error instanceof SiteError)) throw error;
         errors.push(error);

@@ -14,8 +14,8 @@ import { precompressedCodings } from '../emit/compress.js';
 import { isMarked } from '../emit/output-folder.js';
 import { realPath } from '../file-paths.js';
 import { templatesFileOf } from '../render/templates.js';
-import { fingerprintInputs } from './fingerprints.js';
-import { planAll, type PageRender, type RenderPlan, type RenderStageInput } from './render-stage.js';
+import { fingerprintInputs, fingerprintRoutes } from './fingerprints.js';
+import { planAll, type ReadSink, type RenderPlan, type RenderStageInput } from './render-stage.js';
 
 /** Where a build will be written, and the write settings that shape its files (as text). */
 export interface OutputTarget {
@@ -35,8 +35,10 @@ export interface WrittenOutput {
 export interface WrittenPlan extends RenderPlan {
   /** Output files kept as written (pages and their siblings), with their stamps. */
   kept: Map<string, FileStamp>;
-  /** Every input the persisted read-sets name, and its fingerprint in this build. */
-  prints: Map<string, string>;
+  /** The fingerprint in this build of each input the persisted read-sets name (in the order of `RenderState.keys`). */
+  prints: string[];
+  /** The fingerprint of what the pages are expanded from besides the config. */
+  routes: string;
 }
 
 /** The output an earlier build wrote at `target`, or undefined when there is none: a first build renders every page untracked. */
@@ -54,9 +56,9 @@ export function globalFingerprint(input: RenderStageInput, written: WrittenOutpu
 /** The pages that read an input whose fingerprint changed, the new ones, and the ones not on disk as written. */
 export function planFromWritten(input: RenderStageInput, written: WrittenOutput, global: string): WrittenPlan {
   const { state } = written;
-  if (!state || state.global !== global) return { ...planAll(input), kept: new Map(), prints: new Map() };
-  const earlier = new Map(state.keys.map((key, index) => [key, state.prints[index]!]));
-  const current = fingerprintInputs(input, state.keys, earlier);
+  const routes = fingerprintRoutes(input);
+  if (!state || state.global !== global) return { ...planAll(input), kept: new Map(), prints: [], routes };
+  const current = fingerprintInputs(input, state.keys, { prints: state.prints, pagesUnchanged: state.routes === routes });
   const stale = new Set<number>();
   const changed = new Set<string>();
   current.forEach((print, index) => {
@@ -72,8 +74,7 @@ export function planFromWritten(input: RenderStageInput, written: WrittenOutput,
     if (onDisk) for (const [path, stamp] of onDisk) kept.set(path, stamp);
     else indexes.push(index);
   });
-  const prints = new Map(state.keys.map((key, index) => [key, current[index]!]));
-  return { indexes, all: indexes.length === input.pageSet.pages.length, changed, kept, prints };
+  return { indexes, all: indexes.length === input.pageSet.pages.length, changed, kept, prints: current, routes };
 }
 
 /** The recorded stamps of a page file and its siblings, when the disk still holds them so. */
@@ -94,11 +95,14 @@ function stampsOnDisk(outDir: string, file: string, stamps: ReadonlyMap<string, 
   return found;
 }
 
-/**
- * What to persist once the build is written: the read-set of every page (rendered now, or kept
- * with its earlier one), with the fingerprint of each input in this build.
- */
-export function nextRenderState(input: RenderStageInput, written: WrittenOutput, plan: WrittenPlan, rendered: ReadonlyMap<string, PageRender>, global: string): Omit<RenderState, 'stamps'> {
+/** The read-sets of the pages of a build, as indexes into one list of inputs. */
+export interface ReadSets extends ReadSink {
+  keys: string[];
+  pages: Map<string, number[]>;
+}
+
+/** Read-sets with no page yet. */
+export function createReadSets(): ReadSets {
   const keys: string[] = [];
   const table = new Map<string, number>();
   const indexOf = (key: string) => {
@@ -110,15 +114,29 @@ export function nextRenderState(input: RenderStageInput, written: WrittenOutput,
     }
     return index;
   };
-  const earlier = written.state;
   const pages = new Map<string, number[]>();
+  return { keys, pages, add: (file, reads) => pages.set(file, Array.from(reads, indexOf)) };
+}
+
+/**
+ * What to persist once the build is written: the read-set of every page (rendered now, in
+ * `reads`, or kept with its earlier one), with the fingerprint of each input in this build;
+ * undefined when that is what is persisted already (nothing rendered, nothing changed, no page gone).
+ */
+export function nextRenderState(input: RenderStageInput, written: WrittenOutput, plan: WrittenPlan, reads: ReadSets, global: string): Omit<RenderState, 'stamps'> | undefined {
+  const earlier = written.state;
+  if (earlier && reads.pages.size === 0 && plan.changed.size === 0 && earlier.routes === plan.routes && earlier.pages.size === input.pageSet.pages.length) return undefined;
+  const earlierIndex = earlier && plan.prints.length ? new Map(earlier.keys.map((key, index) => [key, index])) : undefined;
   for (const page of input.pageSet.pages) {
-    const reads = rendered.get(page.file)?.reads;
-    if (reads) pages.set(page.file, [...reads].map(indexOf));
-    else if (earlier && plan.kept.has(page.file)) pages.set(page.file, earlier.pages.get(page.file)!.map((read) => indexOf(earlier.keys[read]!)));
+    if (earlier && plan.kept.has(page.file)) reads.add(page.file, earlier.pages.get(page.file)!.map((read) => earlier.keys[read]!));
   }
-  const missing = keys.filter((key) => !plan.prints.has(key));
-  const computed = new Map(missing.length ? fingerprintInputs(input, missing, plan.prints).map((print, index) => [missing[index]!, print]) : []);
-  const prints = keys.map((key) => plan.prints.get(key) ?? computed.get(key)!);
-  return { global, keys, prints, pages };
+  const { keys, pages } = reads;
+  const known = (key: string) => {
+    const index = earlierIndex?.get(key);
+    return index === undefined ? undefined : plan.prints[index];
+  };
+  const missing = keys.filter((key) => known(key) === undefined);
+  const computed = new Map(missing.length ? fingerprintInputs(input, missing).map((print, index) => [missing[index]!, print]) : []);
+  const prints = keys.map((key) => known(key) ?? computed.get(key)!);
+  return { global, routes: plan.routes, keys, prints, pages };
 }
