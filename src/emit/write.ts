@@ -46,7 +46,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { openPackCache } from '../cache/pack-cache.js';
-import { writeRenderState, type FileStamp, type RenderState } from '../cache/render-state.js';
+import { removeRenderState, writeRenderState, type FileStamp, type RenderState } from '../cache/render-state.js';
 import { SiteError } from '../errors.js';
 import { realPath } from '../file-paths.js';
 import { compressFiles, type CompressOptions } from './compress.js';
@@ -152,10 +152,12 @@ export async function writeSite(outputFolder: string, siteFiles: OutputFiles, op
     const existing = listOutput(outDir, kept);
     const inPlace = existing && !conflicts(existing, entries);
     if (kept.size && !(inPlace && keptIntact(existing, kept))) {
+      // Forgotten, so the next build makes every file and need not keep any.
+      await removeRenderState(outDir);
       throw new SiteError({
         code: 'EMIT_FAILED',
-        message: `${outputFolder} changed while the site was built: files the build left as they were are gone`,
-        hint: 'Build again.',
+        message: `${outputFolder} cannot be updated in place: files the build left as they were are gone, or the new files need their places`,
+        hint: 'Build again: every page will be rendered.',
       });
     }
     const step = stepCounter(options.afterStep);
