@@ -15,12 +15,13 @@ import { classifyChange, staleOutputs, type WatchedPaths } from './changes.js';
 import { loadPageCopy } from './copy-stage.js';
 import { createSiteFiles } from './files-stage.js';
 import { loadInputs, loadSiteConfig, type InputOptions } from './inputs-stage.js';
-import { islandsKeyOf, planAll, planFromBuild, renderPages } from './render-stage.js';
+import { islandsKeyOf } from './render-plan.js';
+import { renderStage } from './render-stage.js';
 import { assembleBuild, type Build } from './result-stage.js';
 import { expandRoutes } from './routes-stage.js';
 import { createRuntime, type EsbuildMode, type RuntimeStats } from './runtime.js';
 import { createStageMemo, type StageRun } from './stage.js';
-import { createReadSets, globalFingerprint, nextRenderState, planFromWritten, readWrittenOutput, type OutputTarget } from './written-output.js';
+import { readWrittenOutput, type OutputTarget } from './written-output.js';
 
 /** Options of `createPipeline`. */
 export interface PipelineOptions {
@@ -181,17 +182,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       contents,
       pageSet,
     };
-    const { plan, rendered, kept, renderState } = await run.time('render', async () => {
-      if (written) {
-        const global = globalFingerprint(parts, written);
-        const plan = planFromWritten(parts, written, global);
-        const reads = createReadSets();
-        const rendered = await renderPages(parts, plan, { runtime, track: true, reads });
-        return { plan, rendered, kept: plan.kept, renderState: nextRenderState(parts, written, plan, reads, global) };
-      }
-      const plan = previous ? planFromBuild(parts, previous) : planAll(parts);
-      return { plan, rendered: await renderPages(parts, plan, { runtime, track: incremental }), kept: new Map(), renderState: undefined };
-    });
+    const rendered = await run.time('render', () => renderStage(parts, { runtime, previous, incremental, written }));
     errors.push(...rendered.errors);
     if (fatal()) return failed();
 
@@ -202,7 +193,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
 
     const result = await run.time('result', async () => {
       await runtime.settled();
-      return assembleBuild(previous, { ...parts, siteFiles: files, kept, renderState }, plan, rendered);
+      return assembleBuild(previous, { ...parts, siteFiles: files }, rendered);
     });
     lastBuild = result.build;
     builds++;

@@ -1,107 +1,64 @@
 /**
- * Stage 5: rendering. With nothing known of the last build, or when the config, templates, islands
- * or stylesheet changed, every page is rendered; otherwise only the pages whose recorded reads
- * (their read-sets, see `RenderDependency`) touch an input that differs, and the pages that are
- * new. The last build is known in memory (`planFromBuild`, `site dev`) or from what it persisted
- * beside the output folder (written-output.ts). Pages go to the worker pool when there are enough
- * of them to pay for it.
+ * Stage 5: rendering. The plan says which pages (render-plan.ts, or written-output.ts for a build
+ * into a folder an earlier build wrote); they are rendered here or on the worker pool when there
+ * are enough of them to pay for it, with what each read when the next run needs it.
  */
-import type { ResolvedConfig } from '../config/load.js';
+import type { FileStamp, RenderState } from '../cache/render-state.js';
 import { SiteError } from '../errors.js';
-import type { IslandBundle } from '../islands/bundle.js';
 import type { RenderSetup } from '../parallel/worker.js';
-import type { PageOutput, PageRenderer, RenderedPage } from '../render/render-pages.js';
+import type { PageOutput, PageRenderer } from '../render/render-pages.js';
 import { templatesFileOf } from '../render/templates.js';
-import type { TemplateSet } from '../render/types.js';
-import { createSiteRenderer, renderInputOf, type Post } from './content-api.js';
-import { diffInputs, type RenderedInputs } from './diff.js';
+import { createSiteRenderer, renderInputOf } from './content-api.js';
+import { planAll, planFromBuild, type PageRender, type RenderedBefore, type RenderPlan, type RenderStageInput } from './render-plan.js';
 import type { Runtime } from './runtime.js';
-
-/** One rendered page: its HTML, the scripts it loads, and what its render read when tracked. */
-export type PageRender = RenderedPage;
-
-/** The renders of a build: each page's, and for each read, the page files whose render made it. */
-export interface PageRenders {
-  byFile: Map<string, PageRender>;
-  readers: Map<string, Set<string>>;
-}
-
-/** What rendering reads. */
-export interface RenderStageInput extends RenderedInputs {
-  config: ResolvedConfig;
-  templates: TemplateSet;
-  islands: IslandBundle;
-  /** What of the islands pages depend on (see `islandsKeyOf`). */
-  islandsKey: string;
-  stylesheet: string;
-  /** The posts in the order the site lists them. */
-  postList: readonly Post[];
-}
-
-/** What the render stage needs of the last good build. */
-export interface RenderedBefore extends RenderedInputs {
-  config: ResolvedConfig;
-  templates: TemplateSet;
-  islandsKey: string;
-  stylesheet: string;
-  renders: PageRenders;
-}
-
-/** Which pages a run renders. */
-export interface RenderPlan {
-  /** Indexes into the pages. */
-  indexes: number[];
-  /** Whether every page is rendered because nothing is known of the last build, or what every page depends on changed. */
-  all: boolean;
-  /** The render dependencies that differ from the last build (none when nothing is known of it). */
-  changed: Set<string>;
-}
+import { createReadSets, globalFingerprint, nextRenderState, planFromWritten, type WrittenOutput } from './written-output.js';
 
 /** The outcome of the render stage. */
 export interface RenderedPages {
+  plan: RenderPlan;
   /** Page file → its render, for the pages rendered in this run. */
   rendered: Map<string, PageRender>;
+  /** Output files an earlier build wrote that are left as they are, with their stamps. */
+  kept: Map<string, FileStamp>;
+  /** What to persist of the pages once the files are written (undefined: nothing new). */
+  renderState?: Omit<RenderState, 'stamps'>;
   errors: SiteError[];
 }
 
-/** What of the islands every page depends on: the URLs of their entries and of the files those load. */
-export function islandsKeyOf(islands: IslandBundle): string {
-  return JSON.stringify([islands.entries, islands.graph]);
+/** What the render stage knows of the last build, and how it runs. */
+export interface RenderOptions {
+  runtime: Runtime;
+  /** The last good build in memory, in an incremental pipeline: its pages are rendered tracked. */
+  previous?: RenderedBefore;
+  incremental: boolean;
+  /** The folder an earlier build wrote, for a build that is not incremental. */
+  written?: WrittenOutput;
 }
 
-/** Every page. */
-export function planAll(input: RenderStageInput): RenderPlan {
-  return { indexes: input.pageSet.pages.map((_, index) => index), all: true, changed: new Set() };
-}
-
-/**
- * From the last good build in memory: every page when the config, templates, islands or
- * stylesheet changed; else the pages that read something that differs, and the new ones.
- */
-export function planFromBuild(input: RenderStageInput, before: RenderedBefore): RenderPlan {
-  const changed = diffInputs(before, input, before.renders.readers.keys());
-  if (before.config !== input.config || before.templates !== input.templates || before.islandsKey !== input.islandsKey || before.stylesheet !== input.stylesheet) {
-    return { ...planAll(input), changed };
+/** Renders the pages that need it. */
+export async function renderStage(input: RenderStageInput, options: RenderOptions): Promise<RenderedPages> {
+  const { runtime, written, previous } = options;
+  if (written) {
+    const global = globalFingerprint(input, written);
+    const plan = planFromWritten(input, written, global);
+    const reads = createReadSets();
+    const { rendered, errors } = await renderPages(input, plan, { runtime, track: true, reads });
+    return { plan, rendered, kept: plan.kept, renderState: nextRenderState(input, written, plan, reads, global), errors };
   }
-  const readers = new Set<string>();
-  for (const key of changed) for (const file of before.renders.readers.get(key) ?? []) readers.add(file);
-  const { pageSet } = input;
-  const indexes = pageSet === before.pageSet
-    ? [...readers].flatMap((file) => pageSet.indexOf.get(file) ?? [])
-    : pageSet.pages.flatMap((page, index) => (readers.has(page.file) || !before.renders.byFile.has(page.file) ? [index] : []));
-  return { indexes, all: false, changed };
-}
-
-/** Where the reads of each page go instead of onto its render (see written-output.ts). */
-export interface ReadSink {
-  add(file: string, reads: Iterable<string>): void;
+  const plan = previous ? planFromBuild(input, previous) : planAll(input);
+  const { rendered, errors } = await renderPages(input, plan, { runtime, track: options.incremental });
+  return { plan, rendered, kept: new Map(), errors };
 }
 
 /**
  * Renders the pages of the plan. With `track`, each page comes with what its render read, or hands
  * it to `reads`: there, as indexes into one list, a site's reads take a fraction of the memory.
  */
-export async function renderPages(input: RenderStageInput, plan: RenderPlan, options: { runtime: Runtime; track: boolean; reads?: ReadSink }): Promise<RenderedPages> {
+async function renderPages(
+  input: RenderStageInput,
+  plan: RenderPlan,
+  options: { runtime: Runtime; track: boolean; reads?: { add(file: string, reads: Iterable<string>): void } },
+): Promise<{ rendered: Map<string, PageRender>; errors: SiteError[] }> {
   const { pageSet } = input;
   const renderInput = renderInputOf({ ...input, pages: pageSet.pages, posts: input.postList });
   const islands = { entries: input.islands.entries, graph: input.islands.graph };

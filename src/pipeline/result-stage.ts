@@ -8,7 +8,8 @@ import type { FileStamp, RenderState } from '../cache/render-state.js';
 import type { OutputFiles } from '../emit/write.js';
 import type { Post } from './content-api.js';
 import type { SiteFiles } from './files-stage.js';
-import type { PageRender, PageRenders, RenderedBefore, RenderedPages, RenderPlan } from './render-stage.js';
+import type { PageRender, PageRenders, RenderedBefore, RenderPlan } from './render-plan.js';
+import type { RenderedPages } from './render-stage.js';
 
 /** A good build: what it was made from and what it made. */
 export interface Build extends RenderedBefore {
@@ -35,7 +36,8 @@ export interface OutputChanges {
 }
 
 /** Makes the build of this run from its parts and the last good build (which it may update in place). */
-export function assembleBuild(before: Build | undefined, now: Omit<Build, 'files' | 'renders'>, plan: RenderPlan, renders: RenderedPages): { build: Build } & OutputChanges {
+export function assembleBuild(before: Build | undefined, now: Omit<Build, 'files' | 'renders' | 'kept' | 'renderState'>, renders: RenderedPages): { build: Build } & OutputChanges {
+  const { plan } = renders;
   const changed: string[] = [];
   const removed: string[] = [];
   let build: Build;
@@ -57,7 +59,7 @@ export function assembleBuild(before: Build | undefined, now: Omit<Build, 'files
     }
     const readers = new Map<string, Set<string>>();
     for (const [file, render] of renders.rendered) indexReads(readers, file, render.reads);
-    build = { ...now, renders: { byFile: renders.rendered, readers }, files };
+    build = { ...now, renders: { byFile: renders.rendered, readers }, files, kept: renders.kept, renderState: renders.renderState };
   } else {
     const { files, renders: { byFile, readers } } = before;
     const put = (path: string, data: string | Uint8Array) => {
@@ -91,7 +93,7 @@ export function assembleBuild(before: Build | undefined, now: Omit<Build, 'files
     }
     replace(before.siteFiles.routes, now.siteFiles.routes);
     replace(before.siteFiles.feeds, now.siteFiles.feeds);
-    build = { ...now, renders: { byFile, readers }, files };
+    build = { ...now, renders: { byFile, readers }, files, kept: renders.kept, renderState: renders.renderState };
   }
 
   const pageOf = (file: string) => now.pageSet.byFile.get(file) ?? before?.pageSet.byFile.get(file);

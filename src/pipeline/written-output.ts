@@ -15,7 +15,7 @@ import { isMarked } from '../emit/output-folder.js';
 import { realPath } from '../file-paths.js';
 import { templatesFileOf } from '../render/templates.js';
 import { fingerprintInputs, fingerprintRoutes } from './fingerprints.js';
-import { planAll, type ReadSink, type RenderPlan, type RenderStageInput } from './render-stage.js';
+import { planAll, type RenderPlan, type RenderStageInput } from './render-plan.js';
 
 /** Where a build will be written, and the write settings that shape its files (as text). */
 export interface OutputTarget {
@@ -96,9 +96,11 @@ function stampsOnDisk(outDir: string, file: string, stamps: ReadonlyMap<string, 
 }
 
 /** The read-sets of the pages of a build, as indexes into one list of inputs. */
-export interface ReadSets extends ReadSink {
+export interface ReadSets {
   keys: string[];
   pages: Map<string, number[]>;
+  /** Adds the read-set of a page. */
+  add(file: string, reads: Iterable<string>): void;
 }
 
 /** Read-sets with no page yet. */
