@@ -7,36 +7,11 @@ import type { FileStamp, RenderState } from './cache/render-state.js';
 import type { ResolvedConfig } from './config/load.js';
 import type { OutputFiles } from './emit/write.js';
 import { SiteErrors, throwIfAny, type SiteError } from './errors.js';
-import type { IslandRuntime } from './islands/bundle.js';
 import type { Page, Post } from './pipeline/content-api.js';
-import { createPipeline } from './pipeline/pipeline.js';
-import type { OutputTarget } from './pipeline/written-output.js';
+import { createPipeline, type PipelineOptions } from './pipeline/pipeline.js';
 
-/** Options of `buildSite`. */
-export interface BuildOptions {
-  /** Path of site.config.yaml. */
-  config: string;
-  /** Include posts marked as drafts. */
-  drafts?: boolean;
-  /** The client runtime of the islands (default preact/compat). */
-  islandRuntime?: IslandRuntime;
-  /**
-   * Worker threads for Markdown and rendering. By default one per core besides the main thread,
-   * used only when the work is large enough to pay for starting them; 0 never uses workers; a
-   * positive number always uses that many and leaves all chunks to them (to test them).
-   */
-  workers?: number;
-  /** Read and write the disk cache (Markdown, esbuild outputs); default true. */
-  cache?: boolean;
-  /** Called with the config as soon as it is loaded, before any other work; throw to stop the build. */
-  checkConfig?(config: ResolvedConfig): void;
-  /**
-   * Where the files will be written, and the write settings. When that folder holds an earlier
-   * build, only the pages whose inputs changed since are rendered: the others are in `kept`, not
-   * in `files`, and `writeSite` leaves them as they are.
-   */
-  output?(config: ResolvedConfig): OutputTarget;
-}
+/** Options of `buildSite`: those of a pipeline that runs once (see `PipelineOptions`). */
+export type BuildOptions = Omit<PipelineOptions, 'incremental' | 'esbuild'>;
 
 /** What a build computed and what it took from the cache. */
 export interface BuildStats {
