@@ -35,7 +35,6 @@ export interface EarlierPrints {
 export function fingerprintInputs(input: FingerprintInput, keys: readonly string[], earlier?: EarlierPrints): string[] {
   const { pageSet } = input;
   const recordPrints = new Map<string, string>();
-  const parsed = new Map<string, unknown>();
   const recordPrint = (url: string) => {
     let print = recordPrints.get(url);
     if (print === undefined) {
@@ -44,14 +43,6 @@ export function fingerprintInputs(input: FingerprintInput, keys: readonly string
       recordPrints.set(url, print);
     }
     return print;
-  };
-  // Parsed from the JSON, as dev compares them: a field set to undefined is no field.
-  const recordOf = (url: string) => {
-    if (!parsed.has(url)) {
-      const record = pageSet.records().get(url);
-      parsed.set(url, record === undefined ? undefined : JSON.parse(record));
-    }
-    return parsed.get(url);
   };
   let earlierRecords: Map<string, string> | undefined;
   const earlierRecord = (prefix: string) => {
@@ -73,7 +64,8 @@ export function fingerprintInputs(input: FingerprintInput, keys: readonly string
         const prefix = key.slice(0, space);
         const url = prefix.slice('page:'.length);
         if (earlier && earlierRecord(prefix) === recordPrint(url)) return earlier.prints[index]!;
-        return printOf(readTracked(key, prefix, recordOf(url)) ?? '');
+        // The record itself, as the render read it (made the same way from the same config and posts).
+        return printOf(readTracked(key, prefix, pageSet.byUrl.get(url)) ?? '');
       }
       case 'exists':
         return pageSet.byUrl.has(rest) ? '1' : '0';

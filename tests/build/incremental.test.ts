@@ -2,7 +2,8 @@
  * `site build` into a folder an earlier build wrote renders only the pages whose inputs changed
  * (their read-sets are kept beside the build cache), and the folder ends up byte for byte what a
  * cold build with no cache writes: after an edited post, an added and a deleted post, an edited
- * message, and a page changed on disk behind the build's back.
+ * message, copy edited with the pages rendered by a worker, and a page changed on disk behind the
+ * build's back.
  */
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -94,6 +95,17 @@ describe('site build into an earlier build', () => {
     const rebuilt = await build('--out', 'out');
     expect(rebuilt.rendered).toBeGreaterThan(0);
     expect(rebuilt.rendered).toBeLessThan(rebuilt.pages);
+    await expectSameAsCold();
+  });
+
+  it('records what each page read when the workers render them too', async () => {
+    await edit(join(temp.dir, 'content', 'pages', 'hub', 'product', 'en.yaml'), /^title: (.*)$/m, 'title: $1 (edited)');
+    const rebuilt = await build('--out', 'out', '--workers', '1');
+    expect(rebuilt.rendered).toBeGreaterThan(0);
+    expect(rebuilt.rendered).toBeLessThan(10);
+    await expectSameAsCold();
+    await edit(join(temp.dir, 'content', 'pages', 'hub', 'product', 'en.yaml'), / \(edited\)$/m, ' (edited twice)');
+    expect((await build('--out', 'out')).rendered).toBe(rebuilt.rendered);
     await expectSameAsCold();
   });
 
