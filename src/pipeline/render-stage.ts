@@ -75,7 +75,7 @@ async function renderPages(
   };
   const errors: SiteError[] = [];
   const templatesFile = templatesFileOf(input.templates);
-  const place = await options.runtime.renderPool(plan.indexes.length, templatesFile);
+  const place = plan.indexes.length ? await options.runtime.renderPool(plan.indexes.length, templatesFile) : undefined;
   if (place) {
     const outputs = await place.pool.run<number, PageOutput>({
       kind: 'render',
