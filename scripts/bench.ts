@@ -8,11 +8,13 @@
  * - the fixture site (bench/fixture: one locale, one layout, one page per post plus an index):
  *   cold (empty cache) and warm (cache kept), both writing what the peers write (no .br/.gz
  *   siblings, `--no-precompress`) and as by default; a one-post rebuild (one post edited, only
- *   it parsed, the output folder kept) as a process and in-process (a warm build session in this
- *   process, as `site dev` keeps one);
+ *   it parsed, the output folder kept) as a process, twice (the first rebuild into a folder
+ *   renders every page to record what each reads; the second renders only what the edit
+ *   affects), and in-process (a warm build session in this process, as `site dev` keeps one);
  * - with --peers, the same corpus and layout with Eleventy (installed into bench/peers on first use)
  *   and Hugo (skipped when `hugo` is not installed), and the ratios measured in this run;
- * - the real site (every route, both locales) with the same number of synthetic posts.
+ * - the real site (every route, both locales) with the same number of synthetic posts, cold, warm,
+ *   and rebuilt with nothing changed, twice (as above, the second with the read-sets recorded).
  *
  * Prints pages, seconds, pages/s and peak RSS (from /usr/bin/time when present, else reported by
  * the CLI under SITE_REPORT_RSS=1). With --runs N each build runs N times and the median counts.
@@ -190,6 +192,7 @@ async function benchFixture(work: string, posts: ReturnType<typeof createCorpus>
   rows.push(await measure('site warm (default: .br/.gz too)', {}));
   const edited = join(siteDir, 'content', 'blog', posts[Math.floor(posts.length / 2)]!.slug, 'en.md');
   rows.push(await measure('site one-post rebuild (process, dist kept)', { keepOutput: true, before: () => editPost(edited) }));
+  rows.push(await measure('site one-post rebuild again (read-sets kept)', { keepOutput: true, before: () => editPost(edited) }));
   rows.push(await inProcessRebuild(siteDir, cacheDir, edited, runs));
   return rows;
 }
@@ -290,6 +293,7 @@ async function benchRealSite(work: string, count: number, runs: number): Promise
     await measureBuild(runs, siteDir, cacheDir, 'real site cold', { cold: true }),
     await measureBuild(runs, siteDir, cacheDir, 'real site warm', {}),
     await measureBuild(runs, siteDir, cacheDir, 'real site rebuild, nothing changed (dist kept)', { keepOutput: true }),
+    await measureBuild(runs, siteDir, cacheDir, 'real site rebuild again, nothing changed (read-sets kept)', { keepOutput: true }),
   ];
 }
 

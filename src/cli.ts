@@ -63,6 +63,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       const started = performance.now();
       const workers = options.workers === undefined ? undefined : Number(options.workers);
       let out = options.out === undefined ? undefined : String(options.out);
+      const precompressOf = (config: ResolvedConfig) => options.precompress !== false && config.output.precompress;
       const result = await buildSite({
         config: options.config,
         drafts: Boolean(options.drafts),
@@ -75,13 +76,21 @@ export async function main(argv: readonly string[]): Promise<number> {
           const unsafe = checkOutputFolder(out, outputGuard(config));
           if (unsafe) throw unsafe;
         },
+        // Set by checkConfig above, which runs first.
+        output: (config) => ({ folder: out!, settings: JSON.stringify({ precompress: precompressOf(config) }) }),
       });
       logWarnings(result.warnings);
       out ??= result.config.dirs.output;
       const outDir = resolve(out);
       const writing = performance.now();
-      const precompress = options.precompress !== false && result.config.output.precompress;
-      const written = await writeSite(out, result.files, { cache: options.cache !== false, compress: precompress ? {} : false, afterStep: killHook() });
+      const precompress = precompressOf(result.config);
+      const written = await writeSite(out, result.files, {
+        cache: options.cache !== false,
+        compress: precompress ? {} : false,
+        afterStep: killHook(),
+        kept: result.kept,
+        renderState: result.renderState,
+      });
       const now = performance.now();
       const ms = Math.round(now - started);
       const locales = result.config.localeIds.map((locale) => {
@@ -89,7 +98,9 @@ export async function main(argv: readonly string[]): Promise<number> {
         const aliases = pages.filter((page) => page.alias).length;
         return `${pages.length} ${locale}${aliases ? `, of which ${aliases} ${aliases === 1 ? 'alias' : 'aliases'}` : ''}`;
       }).join('; ');
-      logResult(`built ${result.pages.length} pages (${locales}) and ${result.files.size - result.pages.length} other files into ${relative(process.cwd(), outDir) || '.'} in ${ms} ms`);
+      const pageFiles = new Set(result.pages.map((page) => page.file));
+      const others = [...result.files.keys()].filter((path) => !pageFiles.has(path)).length;
+      logResult(`built ${result.pages.length} pages (${locales}) and ${others} other files into ${relative(process.cwd(), outDir) || '.'} in ${ms} ms`);
       if (options.verbose) {
         const { stats } = result;
         const stages = Object.entries({ ...result.timings, write: Math.round((now - writing) * 10) / 10 }).map(([stage, time]) => `${stage} ${time} ms`);

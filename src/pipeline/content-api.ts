@@ -15,12 +15,12 @@ import { indexEntries, listEntrySlugs, loadEntry, type Entry } from '../content/
 import { createFeed } from '../emit/feed.js';
 import type { SiteError } from '../errors.js';
 import { createPageRenderer, type IslandScripts, type PageRenderer } from '../render/render-pages.js';
-import type { RenderDependency, RenderInput } from '../render/render.js';
+import type { RenderInput } from '../render/render.js';
 import type { TemplateSet } from '../render/types.js';
 import { createPages, sortEntries, type Page } from '../routes/pages.js';
 import { sameJson } from './stage.js';
 
-export type { Entry, MessageTree, Page, PageContent, RenderDependency };
+export type { Entry, MessageTree, Page, PageContent };
 
 /** The messages of every locale. */
 export type Messages = Record<string, MessageTree>;
@@ -107,6 +107,30 @@ export function diffEntries(before: ReadonlyMap<string, Entry>, now: ReadonlyMap
   }
 }
 
+/**
+ * The fingerprint, made with `hash`, of each entry key a render may read: `entry:<key>` (the
+ * locales it is written in), `entry:<key>:<locale>` (one translation), `entries:<collection>`
+ * (every entry of the collection, in order).
+ */
+export function fingerprintEntries(entries: readonly Entry[], hash: (text: string) => string): Map<string, string> {
+  const prints = new Map<string, string>();
+  const all = new Map<string, string[]>();
+  for (const entry of entries) {
+    const key = entryKey(entry);
+    const locales = Object.keys(entry.translations).sort();
+    prints.set(`entry:${key}`, locales.join(' '));
+    let list = all.get(entry.collection);
+    if (!list) all.set(entry.collection, (list = []));
+    for (const locale of locales) {
+      const print = hash(JSON.stringify(entry.translations[locale]));
+      prints.set(`entry:${key}:${locale}`, print);
+      list.push(entry.slug, locale, print);
+    }
+  }
+  for (const [collection, list] of all) prints.set(`entries:${collection}`, hash(list.join('\n')));
+  return prints;
+}
+
 /** What the copy of one content id is loaded from: the config's parts it reads, its pages' locales, templates and routes, and the templates (their schemas). */
 export function copySourceKey(config: ResolvedConfig, pages: readonly Page[], templatesId: number): string {
   return JSON.stringify([templatesId, config.dirs.content, config.company, config.markdown, config.localeIds, pages.map((page) => [page.locale, page.template, page.route.path])]);
@@ -132,14 +156,9 @@ export function renderInputOf(input: { config: ResolvedConfig; pages: readonly P
   return { config, pages, messages, contents, entries: byCollection(config, input.entries), assets: { stylesheet } };
 }
 
-/** A renderer of the pages of `input`; `track` is told what each render reads. */
-export function createSiteRenderer(
-  input: SiteRenderInput,
-  templates: TemplateSet,
-  islands: IslandScripts,
-  track?: (dependency: RenderDependency) => void,
-): PageRenderer {
-  return createPageRenderer({ ...input, templates, track }, islands);
+/** A renderer of the pages of `input`; with `track`, each page comes with what its render read. */
+export function createSiteRenderer(input: SiteRenderInput, templates: TemplateSet, islands: IslandScripts, track: boolean): PageRenderer {
+  return createPageRenderer({ ...input, templates }, islands, { track });
 }
 
 /** The feed of each collection that has one, in each locale: it depends on the entries, the messages and the config. */

@@ -17,11 +17,13 @@ import { createSiteFiles } from './files-stage.js';
 import { entryKey } from './content-api.js';
 import { sourcesOf } from '../config/sources.js';
 import { loadInputs, loadSiteConfig, type InputOptions } from './inputs-stage.js';
-import { renderPages } from './render-stage.js';
+import { islandsKeyOf } from './render-plan.js';
+import { renderStage } from './render-stage.js';
 import { assembleBuild, type Build } from './result-stage.js';
 import { expandRoutes } from './routes-stage.js';
 import { createRuntime, type EsbuildMode, type RuntimeStats } from './runtime.js';
 import { createStageMemo, type StageRun } from './stage.js';
+import { readWrittenOutput, type OutputTarget } from './written-output.js';
 
 /** Options of `createPipeline`. */
 export interface PipelineOptions {
@@ -49,6 +51,12 @@ export interface PipelineOptions {
   esbuild?: EsbuildMode;
   /** Called with the config as soon as it is loaded, before any other work; throw to stop the run. */
   checkConfig?(config: ResolvedConfig): void;
+  /**
+   * Where the files will be written, and the write settings (`site build`). When that folder holds
+   * an earlier build whose read-sets were persisted, a run that is not incremental renders only
+   * the pages whose inputs changed since, and keeps the others as they are (`Build.kept`).
+   */
+  output?(config: ResolvedConfig): OutputTarget;
 }
 
 /** A changed file or folder, as a watcher reports it. */
@@ -178,10 +186,12 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     if (fatal() || !templates || !islands || !assets || !contents || !messages) return failed();
 
     const previous = incremental ? lastBuild : undefined;
+    const written = !incremental && options.cache !== false && options.output ? readWrittenOutput(options.output(config)) : undefined;
     const parts = {
       config,
       templates,
       islands,
+      islandsKey: islandsKeyOf(islands),
       stylesheet: assets.stylesheet,
       messages,
       entries: new Map(inputs.entries.map((entry) => [entryKey(entry), entry])),
@@ -189,7 +199,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       contents,
       pageSet,
     };
-    const rendered = await run.time('render', () => renderPages(parts, previous, { runtime, track: incremental }));
+    const rendered = await run.time('render', () => renderStage(parts, { runtime, previous, incremental, written }));
     errors.push(...rendered.errors);
     if (fatal()) return failed();
 
@@ -200,7 +210,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
 
     const result = await run.time('result', async () => {
       await runtime.settled();
-      return assembleBuild(previous, { ...parts, islandsKey: rendered.islandsKey, siteFiles: files }, rendered);
+      return assembleBuild(previous, { ...parts, siteFiles: files }, rendered);
     });
     lastBuild = result.build;
     builds++;

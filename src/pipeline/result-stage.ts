@@ -4,18 +4,24 @@
  * its stylesheet instead of reloading. A run that rendered every page makes the set anew; any other
  * run patches the last build's set in place, in one synchronous step.
  */
+import type { FileStamp, RenderState } from '../cache/render-state.js';
 import type { OutputFiles } from '../output-files.js';
 import type { Entry } from './content-api.js';
 import type { SiteFiles } from './files-stage.js';
-import type { PageRender, PageRenders, RenderedBefore, RenderedPages } from './render-stage.js';
+import type { PageRender, PageRenders, RenderedBefore, RenderPlan } from './render-plan.js';
+import type { RenderedPages } from './render-stage.js';
 
 /** A good build: what it was made from and what it made. */
 export interface Build extends RenderedBefore {
   /** The entries in the order the site lists them. */
   entryList: Entry[];
   siteFiles: SiteFiles;
-  /** Every output file, as `site build` writes it. */
+  /** Every output file, as `site build` writes it, but those kept as written. */
   files: OutputFiles;
+  /** Output files an earlier build wrote that are left as they are, with their stamps (see written-output.ts). */
+  kept: Map<string, FileStamp>;
+  /** What to persist of the pages once the files are written (see cache/render-state.ts). */
+  renderState?: Omit<RenderState, 'stamps'>;
 }
 
 /** What a build changed in the output. */
@@ -30,13 +36,17 @@ export interface OutputChanges {
 }
 
 /** Makes the build of this run from its parts and the last good build (which it may update in place). */
-export function assembleBuild(before: Build | undefined, now: Omit<Build, 'files' | 'renders'>, renders: RenderedPages): { build: Build } & OutputChanges {
+export function assembleBuild(before: Build | undefined, now: Omit<Build, 'files' | 'renders' | 'kept' | 'renderState'>, renders: RenderedPages): { build: Build } & OutputChanges {
+  const { plan } = renders;
   const changed: string[] = [];
   const removed: string[] = [];
   let build: Build;
-  if (!before || renders.all) {
+  if (!before || plan.all) {
     const files: OutputFiles = new Map(now.siteFiles.built);
-    for (const page of now.pageSet.pages) files.set(page.file, renders.rendered.get(page.file)!.html);
+    for (const page of now.pageSet.pages) {
+      const render = renders.rendered.get(page.file);
+      if (render) files.set(page.file, render.html);
+    }
     for (const [path, text] of [...now.siteFiles.routes, ...now.siteFiles.feeds]) files.set(path, text);
     if (before) {
       for (const [path, data] of files) {
@@ -49,7 +59,7 @@ export function assembleBuild(before: Build | undefined, now: Omit<Build, 'files
     }
     const readers = new Map<string, Set<string>>();
     for (const [file, render] of renders.rendered) indexReads(readers, file, render.reads);
-    build = { ...now, renders: { byFile: renders.rendered, readers }, files };
+    build = { ...now, renders: { byFile: renders.rendered, readers }, files, kept: renders.kept, renderState: renders.renderState };
   } else {
     const { files, renders: { byFile, readers } } = before;
     const put = (path: string, data: string | Uint8Array) => {
@@ -83,17 +93,17 @@ export function assembleBuild(before: Build | undefined, now: Omit<Build, 'files
     }
     replace(before.siteFiles.routes, now.siteFiles.routes);
     replace(before.siteFiles.feeds, now.siteFiles.feeds);
-    build = { ...now, renders: { byFile, readers }, files };
+    build = { ...now, renders: { byFile, readers }, files, kept: renders.kept, renderState: renders.renderState };
   }
 
   const pageOf = (file: string) => now.pageSet.byFile.get(file) ?? before?.pageSet.byFile.get(file);
   const urls = [...new Set([...changed, ...removed].flatMap((file) => pageOf(file)?.url ?? []))].sort();
-  return { build, changed, removed, urls, stylesheet: stylesheetSwap(before, build, renders) };
+  return { build, changed, removed, urls, stylesheet: stylesheetSwap(before, build, plan) };
 }
 
 /** The stylesheet swap, when the stylesheet's link is all that changed in every page. */
-function stylesheetSwap(before: Build | undefined, now: Build, renders: RenderedPages): OutputChanges['stylesheet'] {
-  if (!before || !renders.all || before.stylesheet === now.stylesheet || renders.changed.size > 0) return undefined;
+function stylesheetSwap(before: Build | undefined, now: Build, plan: RenderPlan): OutputChanges['stylesheet'] {
+  if (!before || !plan.all || before.stylesheet === now.stylesheet || plan.changed.size > 0) return undefined;
   if (before.config !== now.config || before.templates !== now.templates || before.islandsKey !== now.islandsKey) return undefined;
   const from = before.stylesheet;
   const to = now.stylesheet;
