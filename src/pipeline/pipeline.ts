@@ -19,7 +19,7 @@ import { sourcesOf } from '../config/sources.js';
 import { loadInputs, loadSiteConfig, type InputOptions } from './inputs-stage.js';
 import { islandsKeyOf } from './render-plan.js';
 import { renderStage } from './render-stage.js';
-import { assembleBuild, type Build } from './result-stage.js';
+import { assembleBuild, renderPending, type Build } from './result-stage.js';
 import { expandRoutes } from './routes-stage.js';
 import { createRuntime, type EsbuildMode, type RuntimeStats } from './runtime.js';
 import { createStageMemo, type StageRun } from './stage.js';
@@ -72,8 +72,9 @@ export interface RunSuccess {
   build: number;
   /** Inputs loaded again: config, templates, islands, styles (stylesheet and public/), messages, entries, copy. */
   reloaded: string[];
-  /** Pages rendered in this run, and the pages of the site. */
+  /** Pages rendered in this run, deferred (see `RunOptions.first`), and the pages of the site. */
   rendered: number;
+  deferred: number;
   pages: number;
   /** Output files added or changed, and removed, since the last good build. */
   changed: string[];
@@ -102,14 +103,31 @@ export interface RunFailure {
 /** The outcome of a run. */
 export type RunOutcome = RunSuccess | RunFailure;
 
+/** Options of one run. */
+export interface RunOptions {
+  /**
+   * In an incremental pipeline, after its first run: the page files open in a browser. When the
+   * run has more than a few dozen pages to render, it renders these and defers the others to
+   * `renderPending` (on request, or in the background), so the open pages reload at once.
+   */
+  first?: ReadonlySet<string>;
+}
+
 /** A pipeline and the last good build it made. */
 export interface Pipeline {
   /** Runs the stages; with changes, after forgetting what they make stale. Runs one at a time. */
-  run(changes?: readonly FileChange[]): Promise<RunOutcome>;
+  run(changes?: readonly FileChange[], options?: RunOptions): Promise<RunOutcome>;
   /** The last good build, undefined before the first. */
   readonly lastBuild: Build | undefined;
-  /** The files of the last good build (what `site build` writes). */
+  /** The files of the last good build (what `site build` writes), every deferred page rendered. */
   readonly files: OutputFiles | undefined;
+  /**
+   * Renders deferred pages of the last good build: those of `files`, else up to `limit` of them
+   * (all without either). A page whose render fails stays deferred; its error is returned.
+   */
+  renderPending(options?: { files?: Iterable<string>; limit?: number }): { rendered: string[]; errors: SiteError[] };
+  /** How many pages of the last good build are deferred. */
+  readonly pending: number;
   /** The config of the last good build. */
   readonly config: ResolvedConfig | undefined;
   /** The config file and the folders to watch (defaults until a config has loaded). */
@@ -151,7 +169,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     return { configFile: configPath, dirs: { content, templates: join(root, 'templates'), public: join(root, 'public') }, messages: join(content, 'messages'), copy: join(content, 'pages'), collections: {} };
   }
 
-  async function attempt(run: StageRun): Promise<RunOutcome> {
+  async function attempt(run: StageRun, runOptions: RunOptions): Promise<RunOutcome> {
     const errors: SiteError[] = [];
     const failed = (): RunFailure => ({ ok: false, reloaded: [...run.reloaded], errors: uniqueErrors(errors), ms: run.elapsed() });
     const fatal = () => errors.some((error) => error.severity === 'error');
@@ -199,7 +217,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       contents,
       pageSet,
     };
-    const rendered = await run.time('render', () => renderStage(parts, { runtime, previous, incremental, written }));
+    const rendered = await run.time('render', () => renderStage(parts, { runtime, previous, incremental, written, defer: runOptions.first && { first: runOptions.first } }));
     errors.push(...rendered.errors);
     if (fatal()) return failed();
 
@@ -219,6 +237,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       build: builds,
       reloaded: [...run.reloaded],
       rendered: rendered.rendered.size,
+      deferred: rendered.deferred.length,
       pages: pageSet.pages.length,
       changed: result.changed,
       removed: result.removed,
@@ -235,19 +254,24 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       return lastBuild;
     },
     get files() {
+      if (lastBuild) renderPending(lastBuild, {});
       return lastBuild?.files;
+    },
+    renderPending: (pendingOptions = {}) => (lastBuild ? renderPending(lastBuild, pendingOptions) : { rendered: [], errors: [] }),
+    get pending() {
+      return lastBuild?.pending.size ?? 0;
     },
     get config() {
       return lastBuild?.config;
     },
     watched,
     stats: () => runtime.stats(),
-    run(changes = []) {
+    run(changes = [], runOptions = {}) {
       const next = queue.then(async (): Promise<RunOutcome> => {
         for (const change of changes) memo.forget(staleOutputs(classifyChange(resolve(change.path), watched(), change.directory)));
         const run = memo.begin();
         try {
-          return await attempt(run);
+          return await attempt(run, runOptions);
         } catch (crash) {
           return { ok: false, reloaded: [...run.reloaded], errors: [], crash, ms: run.elapsed() };
         }
