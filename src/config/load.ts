@@ -8,6 +8,7 @@ import { SiteError, SiteErrors, throwIfAny } from '../errors.js';
 import { isWithin } from '../file-paths.js';
 import type { ParseYaml } from '../cache/yaml-cache.js';
 import { formatPath, locate, parseYaml, validateYaml, yamlValue, type YamlSource } from '../yaml-source.js';
+import type { DeploySettings } from './deploy.js';
 import { builtInEntryFields, configSchema, navigationRoutePath, type SiteConfig } from './schema.js';
 
 /** The validated config plus where it came from. */
@@ -20,6 +21,8 @@ export interface ResolvedConfig extends SiteConfig {
   localeIds: string[];
   /** Absolute folders of content/, templates/ and public/, the default output and the stored submissions. */
   dirs: { content: string; templates: string; public: string; output: string; data: string };
+  /** A build for a preview deploy: every page `noindex`, robots.txt disallows all (see deploy.ts). */
+  preview?: boolean;
 }
 
 /** Options of `loadConfig`. */
@@ -30,6 +33,8 @@ export interface LoadConfigOptions {
   listTemplates?: (templatesDir: string) => Promise<string[]>;
   /** Parses the YAML (default: `parseYaml`; the build passes one that goes through its cache). */
   parseYaml?: ParseYaml;
+  /** Where the build is published when not at `site.origin` (see deploy.ts). */
+  deploy?: DeploySettings;
 }
 
 /** Reads, parses and validates the config file, or throws SiteErrors naming every problem. */
@@ -50,7 +55,7 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
   if (options.listTemplates && !options.templates) {
     const paths = (yamlValue(parsed.source) as { paths?: { templates?: unknown } } | null)?.paths;
     const templatesDir = resolve(root, typeof paths?.templates === 'string' ? paths.templates : 'templates');
-    return resolveConfig(parsed, root, { templates: await options.listTemplates(templatesDir) });
+    return resolveConfig(parsed, root, { ...options, templates: await options.listTemplates(templatesDir) });
   }
   return resolveConfig(parsed, root, options);
 }
@@ -76,7 +81,9 @@ function resolveConfig({ source, errors: syntaxErrors }: ReturnType<typeof parse
     data: resolve(root, data.contact.dataDir),
   };
   throwIfAny(checkFolders(dirs, source));
-  return { ...data, root, file: source.file, localeIds, dirs };
+  const deploy = options.deploy;
+  const site = deploy?.origin ? { ...data.site, origin: deploy.origin } : data.site;
+  return { ...data, site, root, file: source.file, localeIds, dirs, ...(deploy?.preview ? { preview: true } : {}) };
 }
 
 /**

@@ -69,6 +69,8 @@ export function createSitemaps(pages: readonly Page[], config: ResolvedConfig, l
 
 /** robots.txt: the disallowed paths of the config, and where the sitemap (or the sitemap index) is. */
 export function createRobots(config: ResolvedConfig): string {
+  // A preview deploy is kept out of search engines altogether.
+  if (config.preview) return ['User-agent: *', 'Disallow: /', ''].join('\n');
   const disallow = [...config.robots.disallow].sort().map((path) => `Disallow: ${path}`);
   return ['User-agent: *', ...(disallow.length ? disallow : ['Disallow:']), '', `Sitemap: ${config.site.origin}/sitemap.xml`, ''].join('\n');
 }

@@ -7,6 +7,7 @@
  * run that finds problems leaves the last good build in place.
  */
 import { dirname, join, resolve } from 'node:path';
+import type { DeploySettings } from '../config/deploy.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { OutputFiles } from '../output-files.js';
 import { uniqueErrors, warningsOf, type SiteError } from '../errors.js';
@@ -51,6 +52,8 @@ export interface PipelineOptions {
   esbuild?: EsbuildMode;
   /** Called with the config as soon as it is loaded, before any other work; throw to stop the run. */
   checkConfig?(config: ResolvedConfig): void;
+  /** Where the site is published when not at `site.origin`, and whether it is a preview (see config/deploy.ts). */
+  deploy?: DeploySettings;
   /**
    * Where the files will be written, and the write settings (`site build`). When that folder holds
    * an earlier build whose read-sets were persisted, a run that is not incremental renders only
@@ -174,7 +177,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     const failed = (): RunFailure => ({ ok: false, reloaded: [...run.reloaded], errors: uniqueErrors(errors), ms: run.elapsed() });
     const fatal = () => errors.some((error) => error.severity === 'error');
 
-    const loadedConfig = await run.time('config', () => loadSiteConfig(run, configPath, { runtime, previous: lastBuild?.config, check: options.checkConfig }));
+    const loadedConfig = await run.time('config', () => loadSiteConfig(run, configPath, { runtime, previous: lastBuild?.config, deploy: options.deploy, check: options.checkConfig }));
     errors.push(...loadedConfig.errors);
     const config = loadedConfig.value;
     if (!config) return failed();

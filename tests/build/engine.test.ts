@@ -140,3 +140,22 @@ describe('the sitemap', () => {
     expect(text('robots.txt')).toContain('Sitemap: https://fixture.example/sitemap.xml');
   });
 });
+
+describe('a preview deploy at another origin', () => {
+  it('names the preview origin everywhere and keeps every page out of search engines', async () => {
+    const preview = await buildSite({ config, cache: false, workers: 0, deploy: { origin: 'https://preview-7.fixture.pages.dev', preview: true } });
+    const file = (path: string) => String(preview.files.get(path));
+    expect(file('robots.txt')).toBe('User-agent: *\nDisallow: /\n');
+    expect(file('sitemap.xml')).toContain('<loc>https://preview-7.fixture.pages.dev/aktuelt/</loc>');
+    expect(file('sitemap.xml')).not.toContain('fixture.example/');
+    expect(file('aktuelt/rss.xml')).toContain('<link>https://preview-7.fixture.pages.dev/aktuelt/new-tool/</link>');
+    const pages = preview.pages.filter((page) => !page.notFound);
+    for (const page of pages) {
+      const html = file(page.file);
+      expect(html, page.file).toContain('<meta name="robots" content="noindex" />');
+      expect(html, page.file).toContain('<link rel="canonical" href="https://preview-7.fixture.pages.dev/');
+    }
+    // The production build is indexable.
+    expect(text('aktuelt/index.html')).not.toContain('content="noindex"');
+  });
+});
