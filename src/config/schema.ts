@@ -113,6 +113,10 @@ const planSchema = z.strictObject({
     z.literal('on-request'),
   ]),
   highlighted: z.boolean().default(false),
+  features: z
+    .array(slug)
+    .default([])
+    .describe('What this plan adds to the plan before it (plans are cumulative, in this order); each id is named by the message planFeatures.<id>'),
 });
 
 const roiInputSchema = z.strictObject({
