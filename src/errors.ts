@@ -24,6 +24,7 @@ export const errorCatalogue = {
   MARKDOWN_LIMIT: { title: 'Markdown document too large or too deep', hint: 'Split the document, flatten the nesting, or raise the limit under markdown: in site.config.yaml.' },
   MARKDOWN_FAILED: { title: 'Markdown could not be parsed', hint: 'Simplify the document around the place shown (deep nesting of quotes, lists or brackets).' },
   PUBLIC_SKIPPED: { title: 'File of public/ not published', hint: 'Copy the file into public/ instead of linking to it.' },
+  LEGAL_UNREVIEWED: { title: 'Legal text not reviewed', hint: 'Have the company review the text with its lawyer, then set legal.reviewed: true in site.config.yaml.' },
   ENCODING: { title: 'Not UTF-8 text', hint: 'Save the file as UTF-8 (without a byte-order mark); bytes that are not UTF-8 show as \uFFFD.' },
   TEMPLATE_BUILD: { title: 'Template does not compile', hint: 'Fix the syntax error in the template at the position shown.' },
   TEMPLATE_INVALID: { title: 'Invalid template module', hint: 'A page template exports a React component as default and a zod `content` schema.' },

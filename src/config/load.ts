@@ -134,6 +134,13 @@ export function checkConfig(config: SiteConfig, source: YamlSource, options: Loa
   };
   for (const [id, audience] of Object.entries(config.audiences)) checkPerLocale(audience.label, ['audiences', id, 'label']);
   config.plans.forEach((plan, index) => checkPerLocale(plan.name, ['plans', index, 'name']));
+  const featureOwner = new Map<string, string>();
+  config.plans.forEach((plan, index) => plan.features.forEach((feature, at) => {
+    const owner = featureOwner.get(feature);
+    if (owner !== undefined) {
+      fail('CONFIG_INVALID', `feature "${feature}" is already in plan "${owner}"`, ['plans', index, 'features', at], 'Plans are cumulative: list a feature once, in the first plan that has it.');
+    } else featureOwner.set(feature, plan.id);
+  }));
 
   const routeIndex = new Map<string, number>();
   config.routes.forEach((route, index) => {

@@ -118,6 +118,10 @@ const planSchema = z.strictObject({
     z.literal('on-request'),
   ]),
   highlighted: z.boolean().default(false),
+  features: z
+    .array(slug)
+    .default([])
+    .describe('What this plan adds to the plan before it (plans are cumulative, in this order); each id is named by the message planFeatures.<id>'),
 });
 
 const roiInputSchema = z.strictObject({
@@ -203,6 +207,16 @@ export const configSchema = z.strictObject({
     })
     .prefault({})
     .describe('Bounds on Markdown documents, checked before they are parsed'),
+  legal: z
+    .strictObject({
+      reviewed: z.boolean().default(false).describe('Set to true once the company (with its lawyer) has reviewed the legal pages; until then every build warns'),
+      content: z
+        .array(z.string().regex(/^[a-z0-9-]+(?:\/[a-z0-9-]+)*$/))
+        .default([])
+        .describe('Folders under content/pages/ that hold legal text (terms, privacy)'),
+    })
+    .prefault({})
+    .describe('Legal pages ship as templates the company must review before going live'),
   robots: z
     .strictObject({ disallow: z.array(sitePath).default([]).describe('Paths crawlers are asked to skip') })
     .prefault({}),

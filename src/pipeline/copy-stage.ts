@@ -2,6 +2,8 @@
  * Stage 4: the page copy, per content id (the pages that show it decide its locales and schema),
  * with the templates it is validated by, and the check that a template used with copy has a schema.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
 import { sourcesOf } from '../config/sources.js';
 import { SiteError } from '../errors.js';
@@ -27,9 +29,37 @@ export async function loadPageCopy(run: StageRun, config: ResolvedConfig, pageSe
     errors.push(...checkPageTemplates(config, pageSet.pages, templates));
     return true;
   });
+  const reviewed = await run.load('legal review', `${idOf(config)} ${idOf(pageSet)}`, (errors) => {
+    errors.push(...checkLegalReview(config, pageSet.byContent));
+    return true;
+  });
   const contents = new Map<string, PageContent>();
   for (const copy of loaded) for (const [key, value] of copy.value ?? []) contents.set(key, value);
-  return { contents, errors: [...loaded.flatMap((copy) => copy.errors), ...checked.errors] };
+  return { contents, errors: [...loaded.flatMap((copy) => copy.errors), ...checked.errors, ...reviewed.errors] };
+}
+
+/**
+ * Legal pages ship as templates: until `legal.reviewed` is true, a warning names each file of the
+ * copy listed under `legal.content` (the pages show no "this is a template" box to visitors).
+ */
+export function checkLegalReview(config: ResolvedConfig, byContent: ReadonlyMap<string, readonly Page[]>): SiteError[] {
+  if (config.legal.reviewed) return [];
+  const sources = sourcesOf(config);
+  const warnings: SiteError[] = [];
+  for (const id of config.legal.content) {
+    const locales = [...new Set((byContent.get(id) ?? []).map((page) => page.locale))].sort();
+    for (const locale of locales) {
+      const base = join(sources.copy(id), locale);
+      const file = ['.md', '.yaml'].map((extension) => base + extension).find((path) => existsSync(path)) ?? `${base}.md`;
+      warnings.push(new SiteError({
+        code: 'LEGAL_UNREVIEWED',
+        severity: 'warning',
+        message: `legal text "${id}" (${locale}) is a template that has not been reviewed`,
+        file: sources.display(file),
+      }));
+    }
+  }
+  return warnings;
 }
 
 /** A template used with `content:` must export the schema of that copy. */

@@ -1,11 +1,12 @@
-/** Hub pricing: the plans from site.config.yaml, the '100 tickets' add-on, the ROI calculator and an FAQ. */
+/** Hub pricing: the plans from site.config.yaml (limits and cumulative features), the '100 tickets' add-on, the ROI calculator and an FAQ. */
 import { faqPage, softwareApplication, type PageProps } from 'site/template';
 import { audienceBase } from '../layout/paths';
 import { closing, faq, hero, meta, text, z } from '../layout/schemas';
 import { ButtonLink, Closing, Faq, Hero, Section } from '../layout/ui';
 import { RoiSection } from '../layout/RoiSection';
+import { PlanIncludes } from '../layout/PlanFeatures';
 
-const planCopy = z.strictObject({ tagline: text, features: z.array(text).min(1) });
+const planCopy = z.strictObject({ tagline: text });
 export const content = z.strictObject({
   ...meta,
   hero,
@@ -43,17 +44,7 @@ export default function PlanPricing({ page, content, site }: PageProps<Content>)
                   )}
                 </p>
                 <p className="plan-tagline">{copy.tagline}</p>
-                <ul className="checklist">
-                  <li className="plan-limit">
-                    {plan.ordersPerMonth === 'unlimited' ? t('pricing.unlimitedOrders') : t('pricing.ordersPerMonth', { count: plan.ordersPerMonth })}
-                  </li>
-                  {plan.users !== undefined && (
-                    <li className="plan-limit">{plan.users === 'unlimited' ? t('pricing.unlimitedUsers') : t('pricing.users', { count: plan.users })}</li>
-                  )}
-                  {copy.features.map((feature) => (
-                    <li key={feature}>{feature}</li>
-                  ))}
-                </ul>
+                <PlanIncludes plan={plan} site={site} />
                 <ButtonLink href={site.href(`${base}/book-meeting`)} variant={plan.highlighted ? 'primary' : 'secondary'}>
                   {free ? t('pricing.startFree') : t('pricing.choosePlan')}
                 </ButtonLink>

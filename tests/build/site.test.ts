@@ -38,7 +38,7 @@ describe('the real site', () => {
     expect(html).toContain('<link rel="alternate" hreflang="no" href="https://mendwise.example/no/hub/pricing/" />');
     expect(html).toContain('<link rel="alternate" hreflang="x-default" href="https://mendwise.example/hub/pricing/" />');
     expect(html).toContain('<meta property="og:locale" content="nb_NO" />');
-    expect(html).toContain('<meta property="og:locale:alternate" content="en_US" />');
+    expect(html).toContain('<meta property="og:locale:alternate" content="en_GB" />');
     expect(html).toMatch(/<title>[^<]+ · Mendwise<\/title>/);
     const english = await read('hub/index.html');
     expect(english).toMatch(/^<!DOCTYPE html><html lang="en" data-lang="en" data-redirect="nb=\/no\/hub\/ no=\/no\/hub\/">/);
@@ -116,7 +116,7 @@ describe('the real site', () => {
     const en = await read('hub/pricing/index.html');
     const no = await read('no/hub/pricing/index.html');
     for (const text of ['Up to 10 orders per month', 'Up to 50 orders per month', 'Up to 150 orders per month', 'Unlimited orders']) expect(en).toContain(text);
-    for (const text of ['Opptil 10 bestillinger per måned', 'Opptil 50 bestillinger per måned', 'Opptil 150 bestillinger per måned', 'Ubegrenset antall bestillinger']) expect(no).toContain(text);
+    for (const text of ['Opptil 10 ordrer per måned', 'Opptil 50 ordrer per måned', 'Opptil 150 ordrer per måned', 'Ubegrenset antall ordrer']) expect(no).toContain(text);
   });
 });
 

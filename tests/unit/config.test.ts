@@ -116,6 +116,15 @@ describe('config errors', () => {
     expect(errors.map((error) => error.message).join('\n')).toContain('/hub/prices');
   });
 
+  it('reports a plan feature listed in two plans (plans are cumulative), at the second', () => {
+    const text = shipped.replace('    features: [ai-agent, shop-claims]', '    features: [ai-agent, shop-claims, invoicing]');
+    const [error] = errorsOf(text);
+    expect(error!.code).toBe('CONFIG_INVALID');
+    expect(error!.field).toBe('plans[3].features[2]');
+    expect(error!.message).toBe('feature "invoicing" is already in plan "basic"');
+    expect(error!.line).toBe(lineOf(text, '    features: [ai-agent, shop-claims, invoicing]'));
+  });
+
   it('checks ROI defaults against their bounds', () => {
     const text = shipped.replace('ordersPerMonth: { default: 120, min: 1, max: 100000 }', 'ordersPerMonth: { default: 0, min: 1, max: 100000 }');
     const [error] = errorsOf(text);
