@@ -9,8 +9,8 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { buildSite } from './build.js';
 import { checkOutputFolder, type OutputGuard } from './emit/output-folder.js';
 import { writeSite } from './emit/write.js';
-import { collectSiteErrors, exitCodeOf } from './errors.js';
-import { logCrash, logErrors, logInfo, logResult, logWarning, logWarnings } from './logger.js';
+import { collectSiteErrors, exitCodeOf, SiteErrors } from './errors.js';
+import { logCrash, logErrors, logInfo, logInfos, logResult, logWarning, logWarnings } from './logger.js';
 import { loadConfig, type ResolvedConfig } from './config/load.js';
 import { formatJsonSchema } from './config/schema.js';
 import { generatorRoot } from './cache/disk-cache.js';
@@ -33,7 +33,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .description('A typed, config-driven static site generator.')
     .version(version, '-v, --version')
     .option('-c, --config <file>', 'site config file', 'site.config.yaml')
-    .option('--verbose', 'print stack traces of internal errors')
+    .option('--verbose', 'print stack traces of internal errors, the time of each stage and notes on the build')
     .showHelpAfterError('(run site --help for usage)')
     .exitOverride()
     .configureOutput({ writeOut: (text) => process.stdout.write(text), writeErr: (text) => process.stderr.write(text) });
@@ -45,6 +45,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         await action(options);
       } catch (error) {
         const errors = collectSiteErrors(error);
+        if (error instanceof SiteErrors) logWarnings(error.warnings);
         if (errors) logErrors(errors, options);
         else logCrash(error, options);
         exitCode = errors ? exitCodeOf(errors) : 1;
@@ -80,6 +81,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         output: (config) => ({ folder: out!, settings: JSON.stringify({ precompress: precompressOf(config) }) }),
       });
       logWarnings(result.warnings);
+      if (options.verbose) logInfos(result.infos);
       out ??= result.config.dirs.output;
       const outDir = resolve(out);
       const writing = performance.now();
@@ -118,6 +120,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       const started = performance.now();
       const result = await buildSite({ config: options.config, drafts: Boolean(options.drafts) });
       logWarnings(result.warnings);
+      if (options.verbose) logInfos(result.infos);
       logResult(`ok: ${result.pages.length} pages checked in ${Math.round(performance.now() - started)} ms`);
     }));
 
@@ -140,7 +143,8 @@ export async function main(argv: readonly string[]): Promise<number> {
             portInUse: (port, next) => logWarning(`port ${port} is in use, trying ${next}`),
             built(changes, outcome) {
               logInfo(describeRebuild(changes, outcome, process.cwd()));
-              if (outcome.ok) logWarnings(outcome.warnings);
+              logWarnings(outcome.warnings);
+              if (options.verbose && outcome.ok) logInfos(outcome.infos);
               if (options.verbose && outcome.ok) logInfo(Object.entries(outcome.timings).map(([stage, time]) => `${stage} ${time} ms`).join(' · '));
               if (!outcome.ok && outcome.errors.length) logErrors(outcome.errors, options);
               if (!outcome.ok && outcome.crash !== undefined) logCrash(outcome.crash, options);

@@ -4,7 +4,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
-import { SiteError, SiteErrors, throwIfAny } from '../errors.js';
+import { createDiagnostics, type Diagnostics } from '../diagnostics.js';
+import { SiteError, SiteErrors } from '../errors.js';
 import { isWithin } from '../file-paths.js';
 import type { ParseYaml } from '../cache/yaml-cache.js';
 import { formatPath, locate, parseYaml, validateYaml, yamlValue, type YamlSource } from '../yaml-source.js';
@@ -30,9 +31,14 @@ export interface LoadConfigOptions {
   listTemplates?: (templatesDir: string) => Promise<string[]>;
   /** Parses the YAML (default: `parseYaml`; the build passes one that goes through its cache). */
   parseYaml?: ParseYaml;
+  /**
+   * Where the problems go: the errors are also thrown (a config with errors cannot be used), the
+   * warnings (placeholder company facts, say) only recorded. Default: a collector of its own.
+   */
+  diagnostics?: Diagnostics;
 }
 
-/** Reads, parses and validates the config file, or throws SiteErrors naming every problem. */
+/** Reads, parses and validates the config file, or throws SiteErrors naming every problem; warnings go to `options.diagnostics`. */
 export async function loadConfig(configPath: string, options: LoadConfigOptions = {}): Promise<ResolvedConfig> {
   const absolute = resolve(configPath);
   const file = relative(process.cwd(), absolute) || absolute;
@@ -61,10 +67,13 @@ export function parseConfig(text: string, file: string, root: string, options: L
 }
 
 function resolveConfig({ source, errors: syntaxErrors }: ReturnType<typeof parseYaml>, root: string, options: LoadConfigOptions): ResolvedConfig {
-  throwIfAny(syntaxErrors);
+  const diagnostics = options.diagnostics ?? createDiagnostics();
+  diagnostics.add(...syntaxErrors);
+  diagnostics.throwIfErrors();
   const { data, errors } = validateYaml(source, configSchema);
   if (!data) throw new SiteErrors(errors);
-  throwIfAny(checkConfig(data, source, options));
+  checkConfig(data, source, diagnostics, options);
+  diagnostics.throwIfErrors();
   const localeIds = Object.keys(data.locales).sort((a, b) =>
     a === data.site.defaultLocale ? -1 : b === data.site.defaultLocale ? 1 : a < b ? -1 : a > b ? 1 : 0,
   );
@@ -75,7 +84,8 @@ function resolveConfig({ source, errors: syntaxErrors }: ReturnType<typeof parse
     output: resolve(root, data.output.dir),
     data: resolve(root, data.contact.dataDir),
   };
-  throwIfAny(checkFolders(dirs, source));
+  checkFolders(dirs, source, diagnostics);
+  diagnostics.throwIfErrors();
   return { ...data, root, file: source.file, localeIds, dirs };
 }
 
@@ -83,7 +93,7 @@ function resolveConfig({ source, errors: syntaxErrors }: ReturnType<typeof parse
  * Stored submissions must stay out of the output (they would be published, and the next build
  * would delete them) and out of the folders the site is built from.
  */
-function checkFolders(dirs: ResolvedConfig['dirs'], source: YamlSource): SiteError[] {
+function checkFolders(dirs: ResolvedConfig['dirs'], source: YamlSource, diagnostics: Diagnostics): void {
   const places = [
     { dir: dirs.output, what: 'the output folder (output.dir)' },
     { dir: dirs.content, what: 'the content folder' },
@@ -91,22 +101,21 @@ function checkFolders(dirs: ResolvedConfig['dirs'], source: YamlSource): SiteErr
     { dir: dirs.public, what: 'the public folder' },
   ];
   const place = places.find((candidate) => isWithin(dirs.data, candidate.dir) || isWithin(candidate.dir, dirs.data));
-  if (!place) return [];
-  return [new SiteError({
+  if (!place) return;
+  diagnostics.error({
     code: 'CONFIG_INVALID',
     message: `contact.dataDir overlaps ${place.what}: submissions would be published or deleted by the next build`,
     file: source.file,
     field: 'contact.dataDir',
     hint: 'Keep submissions in a folder of their own, such as data (listed in .gitignore).',
     ...locate(source, ['contact', 'dataDir']),
-  })];
+  });
 }
 
-/** The checks that span several fields; each error points at the line that is wrong. */
-export function checkConfig(config: SiteConfig, source: YamlSource, options: LoadConfigOptions = {}): SiteError[] {
-  const errors: SiteError[] = [];
+/** The checks that span several fields; each error, recorded in `diagnostics`, points at the line that is wrong. */
+export function checkConfig(config: SiteConfig, source: YamlSource, diagnostics: Diagnostics, options: LoadConfigOptions = {}): void {
   const fail = (code: SiteError['code'], message: string, path: PropertyKey[], hint?: string) =>
-    errors.push(new SiteError({ code, message, file: source.file, field: formatPath(path), hint, ...locate(source, path) }));
+    diagnostics.error({ code, message, file: source.file, field: formatPath(path), hint, ...locate(source, path) });
 
   const locales = Object.keys(config.locales);
   const defaultLocale = config.site.defaultLocale;
@@ -204,5 +213,4 @@ export function checkConfig(config: SiteConfig, source: YamlSource, options: Loa
       fail('CONFIG_INVALID', `default ${input.default} is outside ${input.min}–${input.max}`, ['roi', 'inputs', name, 'default']);
     }
   }
-  return errors;
 }

@@ -227,7 +227,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         watcher.setPaths(watchedPaths());
       } catch (crash) {
         // A bug here must not end the process: report it and keep serving.
-        reporter.built?.(batch, { ok: false, reloaded: [], errors: [], crash, ms: outcome.ms });
+        reporter.built?.(batch, { ok: false, reloaded: [], errors: [], warnings: [], crash, ms: outcome.ms });
       }
       // chokidar drops a second change event for a file within 50 ms of the first, so look again
       // once that window has passed: a file that changed while the build read it is built again.

@@ -13,7 +13,7 @@ import { loadMessages, lookupMessage, type MessageTree } from '../content/messag
 import { loadPageContent, type PageContent } from '../content/pages.js';
 import { indexEntries, listEntrySlugs, loadEntry, type Entry } from '../content/collections.js';
 import { createFeed } from '../emit/feed.js';
-import type { SiteError } from '../errors.js';
+import type { Diagnostics } from '../diagnostics.js';
 import { createPageRenderer, type IslandScripts, type PageRenderer } from '../render/render-pages.js';
 import type { RenderInput } from '../render/render.js';
 import type { TemplateSet } from '../render/types.js';
@@ -30,9 +30,9 @@ export function messagesSourceKey(config: ResolvedConfig): string {
   return JSON.stringify([config.dirs.content, config.localeIds]);
 }
 
-/** Loads content/messages/<locale>.yaml of every locale; problems go to `errors`. */
-export function loadSiteMessages(config: ResolvedConfig, errors: SiteError[], parseYaml: ParseYaml | undefined): Promise<Messages> {
-  return loadMessages(config, errors, { parseYaml });
+/** Loads content/messages/<locale>.yaml of every locale; problems go to `diagnostics`. */
+export function loadSiteMessages(config: ResolvedConfig, diagnostics: Diagnostics, parseYaml: ParseYaml | undefined): Promise<Messages> {
+  return loadMessages(config, diagnostics, { parseYaml });
 }
 
 /** What the entries are loaded from (the folders, the locales, the collections and Markdown settings): when it changes, every entry is loaded again. */
@@ -52,15 +52,15 @@ export async function listEntries(config: ResolvedConfig): Promise<string[]> {
   return lists.flat();
 }
 
-/** Loads one entry folder by its key; problems go to `errors`; undefined when nothing of it is shown. */
+/** Loads one entry folder by its key; problems go to `diagnostics`; undefined when nothing of it is shown. */
 export function loadEntryFolder(
   config: ResolvedConfig,
   key: string,
-  errors: SiteError[],
+  diagnostics: Diagnostics,
   options: { drafts: boolean; markdown: MarkdownRenderer; frontMatterCache: DiskCache | false },
 ): Promise<Entry | undefined> {
   const slash = key.indexOf('/');
-  return loadEntry(config, key.slice(0, slash), key.slice(slash + 1), errors, options);
+  return loadEntry(config, key.slice(0, slash), key.slice(slash + 1), diagnostics, options);
 }
 
 /** The entries of each collection of the config, newest first ([] for a collection without entries). */
@@ -136,15 +136,15 @@ export function copySourceKey(config: ResolvedConfig, pages: readonly Page[], te
   return JSON.stringify([templatesId, config.dirs.content, config.company, config.markdown, config.localeIds, pages.map((page) => [page.locale, page.template, page.route.path])]);
 }
 
-/** Loads the copy `pages` show, validated by their templates' schemas; problems go to `errors`. */
+/** Loads the copy `pages` show, validated by their templates' schemas; problems go to `diagnostics`. */
 export function loadCopy(
   config: ResolvedConfig,
   pages: readonly Page[],
   templates: TemplateSet,
-  errors: SiteError[],
+  diagnostics: Diagnostics,
   options: { markdown: MarkdownRenderer; parseYaml: ParseYaml | undefined },
 ): Promise<Map<string, PageContent>> {
-  return loadPageContent(config, pages, (name) => templates.pages[name]?.content, errors, options);
+  return loadPageContent(config, pages, (name) => templates.pages[name]?.content, diagnostics, options);
 }
 
 /** What rendering needs besides the templates: plain data, so it can be sent to the workers. */
