@@ -14,6 +14,8 @@ import { loadPageContent, type PageContent } from '../content/pages.js';
 import { indexEntries, listEntrySlugs, loadEntry, type Entry } from '../content/collections.js';
 import { createFeed } from '../emit/feed.js';
 import type { Diagnostics } from '../diagnostics.js';
+import { SiteError } from '../errors.js';
+import { locateContentField } from '../content/field-position.js';
 import { createPageRenderer, type IslandScripts, type PageRenderer } from '../render/render-pages.js';
 import type { RenderInput } from '../render/render.js';
 import type { TemplateSet } from '../render/types.js';
@@ -145,6 +147,17 @@ export function loadCopy(
   options: { markdown: MarkdownRenderer; parseYaml: ParseYaml | undefined },
 ): Promise<Map<string, PageContent>> {
   return loadPageContent(config, pages, (name) => templates.pages[name]?.content, diagnostics, options);
+}
+
+/**
+ * A render's problem with its position in the content file filled in: a template that refuses its
+ * copy names the file and the field, and the field's line is found here (rendering is pure and may
+ * run on a worker); other problems are returned as they are.
+ */
+export function positionRenderProblem(problem: SiteError): SiteError {
+  if (problem.code !== 'TEMPLATE_REJECTED' || !problem.file || problem.line !== undefined) return problem;
+  const { code, message, field, hint, severity, cause } = problem;
+  return new SiteError({ code, message, field, hint, severity, cause, ...locateContentField(problem.file, field) });
 }
 
 /** What rendering needs besides the templates: plain data, so it can be sent to the workers. */

@@ -14,7 +14,7 @@ import type { IslandRuntime } from '../islands/bundle.js';
 import { classifyChange, staleOutputs, type WatchedPaths } from './changes.js';
 import { loadPageCopy } from './copy-stage.js';
 import { createSiteFiles } from './files-stage.js';
-import { entryKey } from './content-api.js';
+import { entryKey, positionRenderProblem } from './content-api.js';
 import { sourcesOf } from '../config/sources.js';
 import { loadInputs, loadSiteConfig, type InputOptions } from './inputs-stage.js';
 import { islandsKeyOf } from './render-plan.js';
@@ -203,7 +203,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       pageSet,
     };
     const rendered = await run.time('render', () => renderStage(parts, { runtime, previous, incremental, written }));
-    diagnostics.add(...rendered.errors);
+    diagnostics.add(...rendered.errors.map(positionRenderProblem));
     if (fatal()) return failed();
 
     const files = await run.time('site files', () => createSiteFiles(run, { config, pageSet, assets, islands, messages, entryList: inputs.entries }));
