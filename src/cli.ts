@@ -133,6 +133,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--drafts', 'include blog posts marked as drafts')
     .action(run(async (options) => {
       const shutdown = shutdownSignal();
+      // Warnings are printed when they first appear, not again after every rebuild that still has them.
+      let warned = new Set<string>();
       try {
         const dev = await startDevServer({
           config: options.config,
@@ -143,7 +145,8 @@ export async function main(argv: readonly string[]): Promise<number> {
             portInUse: (port, next) => logWarning(`port ${port} is in use, trying ${next}`),
             built(changes, outcome) {
               logInfo(describeRebuild(changes, outcome, process.cwd()));
-              logWarnings(outcome.warnings);
+              logWarnings(outcome.warnings.filter((warning) => !warned.has(`${warning.code} ${warning.format()}`)));
+              warned = new Set(outcome.warnings.map((warning) => `${warning.code} ${warning.format()}`));
               if (options.verbose && outcome.ok) logInfos(outcome.infos);
               if (options.verbose && outcome.ok) logInfo(Object.entries(outcome.timings).map(([stage, time]) => `${stage} ${time} ms`).join(' · '));
               if (!outcome.ok && outcome.errors.length) logErrors(outcome.errors, options);

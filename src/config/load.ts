@@ -9,6 +9,7 @@ import { SiteError, SiteErrors } from '../errors.js';
 import { isWithin } from '../file-paths.js';
 import type { ParseYaml } from '../cache/yaml-cache.js';
 import { formatPath, locate, parseYaml, validateYaml, yamlValue, type YamlSource } from '../yaml-source.js';
+import { checkPlaceholders } from './placeholders.js';
 import { builtInEntryFields, configSchema, navigationRoutePath, type SiteConfig } from './schema.js';
 
 /** The validated config plus where it came from. */
@@ -56,7 +57,7 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
   if (options.listTemplates && !options.templates) {
     const paths = (yamlValue(parsed.source) as { paths?: { templates?: unknown } } | null)?.paths;
     const templatesDir = resolve(root, typeof paths?.templates === 'string' ? paths.templates : 'templates');
-    return resolveConfig(parsed, root, { templates: await options.listTemplates(templatesDir) });
+    return resolveConfig(parsed, root, { ...options, templates: await options.listTemplates(templatesDir) });
   }
   return resolveConfig(parsed, root, options);
 }
@@ -86,6 +87,7 @@ function resolveConfig({ source, errors: syntaxErrors }: ReturnType<typeof parse
   };
   checkFolders(dirs, source, diagnostics);
   diagnostics.throwIfErrors();
+  checkPlaceholders(data, source, diagnostics);
   return { ...data, root, file: source.file, localeIds, dirs };
 }
 

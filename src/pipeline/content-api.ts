@@ -19,7 +19,7 @@ import { locateContentField } from '../content/field-position.js';
 import { createPageRenderer, type IslandScripts, type PageRenderer } from '../render/render-pages.js';
 import type { RenderInput } from '../render/render.js';
 import type { TemplateSet } from '../render/types.js';
-import { createPages, sortEntries, type Page } from '../routes/pages.js';
+import { createPages, reportUntranslated, sortEntries, type Page } from '../routes/pages.js';
 import { sameJson } from './stage.js';
 
 export type { Entry, MessageTree, Page, PageContent };
@@ -84,9 +84,11 @@ export function entryIndexKey(config: ResolvedConfig, entries: readonly Entry[])
   return JSON.stringify(indexEntries(byCollection(config, entries)));
 }
 
-/** The pages of the site; throws SiteErrors (two pages that would write one file). */
-export function expandPages(config: ResolvedConfig, entries: readonly Entry[]): Page[] {
-  return createPages(config, { entries: indexEntries(byCollection(config, entries)) });
+/** The pages of the site; throws SiteErrors (two pages that would write one file); an entry not translated into a locale that has its pages is a warning. */
+export function expandPages(config: ResolvedConfig, entries: readonly Entry[], diagnostics: Diagnostics): Page[] {
+  const input = { entries: indexEntries(byCollection(config, entries)) };
+  reportUntranslated(config, input, diagnostics);
+  return createPages(config, input);
 }
 
 /**

@@ -28,3 +28,26 @@ describe('a template that raises a diagnostic', () => {
     expect(result.stderr).toMatch(/\n1 error\n$/);
   });
 });
+
+describe('warnings', () => {
+  it('are printed by site check with file, line and field, and leave the exit code 0', async () => {
+    const result = await site('check', '--config', 'tests/fixtures/engine-site/site.config.yaml');
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^ok: \d+ pages checked/);
+    const lines = result.stderr.trim().split('\n');
+    // The .example domains of the demo company, each at the line of its field.
+    const placeholder = (field: string) => new RegExp(`^warning  CONFIG_PLACEHOLDER  tests/fixtures/engine-site/site\\.config\\.yaml:\\d+:\\d+  ${field.replace(/\./g, '\\.')}  "[^"]+" (is|looks like) a placeholder`);
+    for (const field of ['site.origin', 'company.email', 'company.social.linkedin', 'company.social.instagram', 'booking.url']) {
+      expect(lines.filter((line) => placeholder(field).test(line)), field).toHaveLength(1);
+    }
+    expect(lines).toContain('warning  CONFIG_PLACEHOLDER  tests/fixtures/engine-site/site.config.yaml:67:10  company.email  "hello@fixture.example" is a placeholder: fixture.example is a domain reserved for examples, so mail to it never arrives  (Replace it with the real value in site.config.yaml before the site goes live; the build still succeeds.)');
+    // One warning per untranslated entry, naming its folder, the missing locales and what readers get instead.
+    const hint = (files: string, name: string) => `(Add ${files} to the folder; until then its pages there show the fallback language (collections.${name}.fallback in site.config.yaml decides which).)`;
+    expect(lines.filter((line) => line.includes('ENTRY_UNTRANSLATED'))).toEqual([
+      `warning  ENTRY_UNTRANSLATED  tests/fixtures/engine-site/content/news/english-only  news entry "english-only" is not translated into nb, de: readers in nb and de get the en text  ${hint('nb.md and de.md', 'news')}`,
+      `warning  ENTRY_UNTRANSLATED  tests/fixtures/engine-site/content/news/new-tool  news entry "new-tool" is not translated into de: readers in de get the nb text  ${hint('de.md', 'news')}`,
+      // The cases collection falls back to English for German before the default language.
+      `warning  ENTRY_UNTRANSLATED  tests/fixtures/engine-site/content/work/cases/bridge  cases entry "bridge" is not translated into de: readers in de get the en text  ${hint('de.md', 'cases')}`,
+    ]);
+  });
+});
