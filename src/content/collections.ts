@@ -189,6 +189,7 @@ async function readEntry(config: ResolvedConfig, collection: string, slug: strin
       continue;
     }
     if (translation && (options.drafts || !translation.data.draft)) translations.push(translation);
+    else if (translation) diagnostics.info({ code: 'ENTRY_DRAFT', message: `${collection} entry "${slug}" in ${locale} is a draft (draft: true): left out`, file: translation.file });
   }
   if (found === 0) {
     diagnostics.error({

@@ -19,7 +19,7 @@ import { listenError } from '../serve/server.js';
 import { createStaticHandler, etagOf, memorySource, type StaticSource } from '../serve/static.js';
 import { devClientScript, devClientStyles } from './client.js';
 import { createEventHub, type DevEvent } from './events.js';
-import { describeProblems, injectDevClient, renderErrorPage, renderOverlay, withoutAbsolutePaths, type OverlayProblem } from './overlay.js';
+import { describeProblems, injectDevClient, renderErrorPage, renderOverlay, renderWarnings, withoutAbsolutePaths, type OverlayProblem } from './overlay.js';
 import { createDevBuilder, type DevBuilder, type FileChange, type RebuildOutcome } from './rebuild.js';
 import { watchInputs } from './watch.js';
 
@@ -96,6 +96,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   let build = `${session}.0`;
   let problems: OverlayProblem[] | undefined;
   let overlay: string | undefined;
+  // The warnings of the last build, good or failed: a panel on the pages, not a failure.
+  let warnings: OverlayProblem[] = [];
+  let warningsPanel: string | undefined;
   const hub = createEventHub();
   const send = (event: DevEvent) => {
     hub.send(event);
@@ -110,19 +113,22 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   };
 
   const apply = (changes: readonly FileChange[], outcome: RebuildOutcome) => {
+    warnings = describeProblems(outcome.warnings, undefined, readSource).map((problem) => withoutAbsolutePaths(problem, [process.cwd(), generatorRoot()]));
+    warningsPanel = warnings.length ? renderWarnings(warnings) : undefined;
+    const shown = { warnings: warningsPanel ?? null };
     if (outcome.ok) {
       const wasFailing = overlay !== undefined;
       build = `${session}.${outcome.build}`;
       problems = undefined;
       overlay = undefined;
       const files = [...outcome.changed, ...outcome.removed];
-      if (outcome.stylesheet) send({ name: 'css', data: { build, ...outcome.stylesheet } });
-      else if (files.length) send({ name: 'reload', data: { build, files: files.length > 500 ? null : files, urls: outcome.urls.length > 500 ? [] : outcome.urls } });
-      else if (wasFailing) send({ name: 'fixed', data: { build } });
+      if (outcome.stylesheet) send({ name: 'css', data: { build, ...outcome.stylesheet, ...shown } });
+      else if (files.length) send({ name: 'reload', data: { build, files: files.length > 500 ? null : files, urls: outcome.urls.length > 500 ? [] : outcome.urls, ...shown } });
+      else if (wasFailing) send({ name: 'fixed', data: { build, ...shown } });
     } else {
       problems = describeProblems(outcome.errors, outcome.crash, readSource).map((problem) => withoutAbsolutePaths(problem, [process.cwd(), generatorRoot()]));
       overlay = renderOverlay(problems);
-      send({ name: 'problem', data: { build, overlay } });
+      send({ name: 'problem', data: { build, overlay, ...shown } });
     }
     reporter.built?.(changes, outcome);
   };
@@ -142,7 +148,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     async get(path) {
       const file = await built.get(path);
       if (!file || !path.endsWith('.html')) return file;
-      const html = injectDevClient(await file.text(), { build, file: path, overlay });
+      const html = injectDevClient(await file.text(), { build, file: path, overlay, warnings: warningsPanel });
       const bytes = Buffer.from(html);
       return { size: bytes.byteLength, version: html, etag: etagOf(bytes), pipe: (response) => response.end(bytes), bytes: async () => bytes, text: async () => html };
     },
@@ -176,10 +182,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       return answer(response, 403, 'text/plain; charset=utf-8', 'This host name is not allowed: open the dev server by the address site dev printed.');
     }
     const path = (request.url ?? '/').split(/[?#]/, 1)[0]!;
-    if (path === '/__site/events') return hub.connect(request, response, { name: 'state', data: { build, overlay: overlay ?? null } });
+    if (path === '/__site/events') return hub.connect(request, response, { name: 'state', data: { build, overlay: overlay ?? null, warnings: warningsPanel ?? null } });
     if (path === '/__site/dev-client.js') return answer(response, 200, 'text/javascript; charset=utf-8', devClientScript);
     if (path === '/__site/dev-client.css') return answer(response, 200, 'text/css; charset=utf-8', devClientStyles);
-    if (path === '/__site/status') return answer(response, 200, 'application/json; charset=utf-8', JSON.stringify({ build, ok: !problems, problems: problems ?? [] }));
+    if (path === '/__site/status') return answer(response, 200, 'application/json; charset=utf-8', JSON.stringify({ build, ok: !problems, problems: problems ?? [], warnings }));
     const config = builder.config;
     if (config && request.method === 'POST' && path === config.contact.endpoint) return contactHandler(config)(request, response);
     if (!config || !builder.files) return answer(response, 500, 'text/html; charset=utf-8', renderErrorPage({ build, file: '', overlay: overlay ?? '' }));

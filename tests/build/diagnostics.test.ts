@@ -5,14 +5,19 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTempSite, type TempSite } from '../helpers/fixture-site';
 import { repoRoot } from '../helpers/paths';
 
 const run = promisify(execFile);
 
-/** Runs the CLI in the repository; resolves with the exit code and both streams. */
+/** Runs the CLI in the repository (or in `cwd`); resolves with the exit code and both streams. */
 function site(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return run('node', [join(repoRoot, 'bin', 'site.js'), ...args], { cwd: repoRoot }).then(
+  return siteIn(repoRoot, ...args);
+}
+
+function siteIn(cwd: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return run('node', [join(repoRoot, 'bin', 'site.js'), ...args], { cwd }).then(
     (result) => ({ code: 0, ...result }),
     (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
   );
@@ -49,5 +54,25 @@ describe('warnings', () => {
       // The cases collection falls back to English for German before the default language.
       `warning  ENTRY_UNTRANSLATED  tests/fixtures/engine-site/content/work/cases/bridge  cases entry "bridge" is not translated into de: readers in de get the en text  ${hint('de.md', 'cases')}`,
     ]);
+  });
+});
+
+describe('infos', () => {
+  let temp: TempSite;
+  beforeAll(async () => {
+    temp = await createTempSite({ posts: join(repoRoot, 'tests', 'fixtures', 'blog-posts') });
+  });
+  afterAll(() => temp.cleanup());
+
+  it('are printed only with --verbose, and never change the exit code', async () => {
+    const draft = 'info  ENTRY_DRAFT  content/blog/delta/en.md  blog entry "delta" in en is a draft (draft: true): left out  (Set draft: false in its front matter to publish it, or build with --drafts to see it.)';
+    const quiet = await siteIn(temp.dir, 'check');
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stderr).not.toContain('ENTRY_DRAFT');
+    const verbose = await siteIn(temp.dir, 'check', '--verbose');
+    expect(verbose.code, verbose.stderr).toBe(0);
+    expect(verbose.stderr.split('\n')).toContain(draft);
+    // With --drafts the draft is built, so there is nothing to say about it.
+    expect((await siteIn(temp.dir, 'check', '--verbose', '--drafts')).stderr).not.toContain('ENTRY_DRAFT');
   });
 });
