@@ -22,11 +22,6 @@ export interface Diagnostics {
   fail(options: DiagnosticOptions): never;
   /** Records problems made elsewhere (a parser's SiteErrors), each with its own severity. */
   add(...problems: readonly SiteError[]): void;
-  /**
-   * Runs `work`; a SiteError or SiteErrors it throws is recorded instead (anything else, a bug, is
-   * thrown on). Returns what `work` returned, or undefined when it threw a SiteError.
-   */
-  capture<T>(work: () => T): T | undefined;
   /** Throws the errors recorded so far (as one SiteError, or SiteErrors), when there are any. */
   throwIfErrors(): void;
   /** Whether an error (not a warning or info) has been recorded. */
@@ -59,16 +54,6 @@ function collectorOver(records: SiteError[], defaults: { file?: string }): Diagn
     },
     add(...problems) {
       records.push(...problems);
-    },
-    capture(work) {
-      try {
-        return work();
-      } catch (error) {
-        if (error instanceof SiteErrors) records.push(...error.errors);
-        else if (error instanceof SiteError) records.push(error);
-        else throw error;
-        return undefined;
-      }
     },
     throwIfErrors() {
       const errors = collector.of('error');

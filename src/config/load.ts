@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import { createDiagnostics, type Diagnostics } from '../diagnostics.js';
-import { SiteError, SiteErrors } from '../errors.js';
+import { SiteErrors, type SiteError } from '../errors.js';
 import { isWithin } from '../file-paths.js';
 import type { ParseYaml } from '../cache/yaml-cache.js';
 import { formatPath, locate, parseYaml, validateYaml, yamlValue, type YamlSource } from '../yaml-source.js';
@@ -43,13 +43,14 @@ export interface LoadConfigOptions {
 export async function loadConfig(configPath: string, options: LoadConfigOptions = {}): Promise<ResolvedConfig> {
   const absolute = resolve(configPath);
   const file = relative(process.cwd(), absolute) || absolute;
+  const diagnostics: Diagnostics = options.diagnostics ?? createDiagnostics();
   let text: string;
   try {
     text = await readFile(absolute, 'utf8');
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     const why = code === 'EISDIR' ? ': it is a folder, not a file' : code === 'ENOENT' ? ': there is no such file' : code === 'EACCES' ? ': permission denied' : '';
-    throw new SiteError({ code: 'CONFIG_NOT_FOUND', message: `cannot read ${file}${why}`, file, cause });
+    diagnostics.fail({ code: 'CONFIG_NOT_FOUND', message: `cannot read ${file}${why}`, file, cause });
   }
   const root = dirname(absolute);
   // Parsed once: the templates folder it names is read from the same document.
@@ -57,9 +58,9 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
   if (options.listTemplates && !options.templates) {
     const paths = (yamlValue(parsed.source) as { paths?: { templates?: unknown } } | null)?.paths;
     const templatesDir = resolve(root, typeof paths?.templates === 'string' ? paths.templates : 'templates');
-    return resolveConfig(parsed, root, { ...options, templates: await options.listTemplates(templatesDir) });
+    return resolveConfig(parsed, root, { ...options, diagnostics, templates: await options.listTemplates(templatesDir) });
   }
-  return resolveConfig(parsed, root, options);
+  return resolveConfig(parsed, root, { ...options, diagnostics });
 }
 
 /** Parses and validates config text (pure apart from the given names). */
@@ -116,8 +117,9 @@ function checkFolders(dirs: ResolvedConfig['dirs'], source: YamlSource, diagnost
 
 /** The checks that span several fields; each error, recorded in `diagnostics`, points at the line that is wrong. */
 export function checkConfig(config: SiteConfig, source: YamlSource, diagnostics: Diagnostics, options: LoadConfigOptions = {}): void {
+  const here = diagnostics.child({ file: source.file });
   const fail = (code: SiteError['code'], message: string, path: PropertyKey[], hint?: string) =>
-    diagnostics.error({ code, message, file: source.file, field: formatPath(path), hint, ...locate(source, path) });
+    here.error({ code, message, field: formatPath(path), hint, ...locate(source, path) });
 
   const locales = Object.keys(config.locales);
   const defaultLocale = config.site.defaultLocale;

@@ -31,10 +31,11 @@ export function placeholderReason(path: readonly PropertyKey[], value: string): 
  * the site's origin and the booking link, at the line of its field.
  */
 export function checkPlaceholders(config: SiteConfig, source: YamlSource, diagnostics: Diagnostics): void {
+  const here = diagnostics.child({ file: source.file });
   const check = (path: PropertyKey[], value: unknown) => {
     if (typeof value === 'string') {
       const reason = placeholderReason(path, value);
-      if (reason) diagnostics.warn({ code: 'CONFIG_PLACEHOLDER', message: reason, file: source.file, field: formatPath(path), ...locate(source, path) });
+      if (reason) here.warn({ code: 'CONFIG_PLACEHOLDER', message: reason, field: formatPath(path), ...locate(source, path) });
     } else if (Array.isArray(value)) {
       value.forEach((item, index) => check([...path, index], item));
     } else if (typeof value === 'object' && value !== null) {

@@ -81,6 +81,7 @@ async function readContentFile(
       continue;
     }
     const file = relative(process.cwd(), path);
+    const here = diagnostics.child({ file });
     if (extension === '.yaml') {
       const { source, errors: syntax } = parse(text, file);
       diagnostics.add(...syntax);
@@ -98,7 +99,7 @@ async function readContentFile(
     const filled = fillCompanyTokens(body, config, file, diagnostics);
     const [rendered] = await markdown.renderAll([filled]);
     if (!rendered || 'error' in rendered) {
-      diagnostics.error({ code: 'MARKDOWN_FAILED', message: rendered?.error ?? 'no output', file, line: bodyLine });
+      here.error({ code: 'MARKDOWN_FAILED', message: rendered?.error ?? 'no output', line: bodyLine });
       return undefined;
     }
     return { source, html: rendered.html };

@@ -42,18 +42,6 @@ describe('the diagnostics collector', () => {
     expect(diagnostics.hasErrors).toBe(true);
   });
 
-  it('capture records thrown SiteErrors and throws anything else on', () => {
-    const diagnostics = createDiagnostics();
-    const two = new SiteErrors([
-      new SiteError({ code: 'UNKNOWN_ROUTE', message: 'one', file: 'a' }),
-      new SiteError({ code: 'UNKNOWN_ROUTE', message: 'two', file: 'b' }),
-    ]);
-    expect(diagnostics.capture(() => { throw two; })).toBeUndefined();
-    expect(diagnostics.capture(() => 42)).toBe(42);
-    expect(diagnostics.list().map((problem) => problem.message)).toEqual(['one', 'two']);
-    expect(() => diagnostics.capture(() => { throw new TypeError('a bug'); })).toThrow(TypeError);
-  });
-
   it('throwIfErrors throws one error as itself, several together, and never for warnings', () => {
     const diagnostics = createDiagnostics();
     diagnostics.warn({ code: 'ENCODING', message: 'w' });
