@@ -47,4 +47,13 @@ describe('site dev with warnings', () => {
     expect(data.overlay).toBeNull();
     expect(data.warnings).toContain('CONFIG_PLACEHOLDER');
   });
+
+  it('reports the warnings of inputs kept from the last build again after a change elsewhere', async () => {
+    const outcome = await dev.builder.rebuild([{ path: join(repoRoot, 'tests', 'fixtures', 'engine-site', 'content', 'messages', 'en.yaml') }]);
+    expect(outcome.ok).toBe(true);
+    // The config was not loaded again, and its placeholders are still reported; so is the untranslated entry.
+    expect(outcome.reloaded).not.toContain('config');
+    expect(outcome.warnings.map((warning) => warning.code)).toContain('CONFIG_PLACEHOLDER');
+    expect(outcome.warnings.map((warning) => warning.code)).toContain('ENTRY_UNTRANSLATED');
+  });
 });
