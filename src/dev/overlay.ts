@@ -132,10 +132,14 @@ export function devClientTags(options: Pick<InjectOptions, 'build' | 'file'>): s
 export function injectDevClient(html: string, options: InjectOptions): string {
   const tags = devClientTags(options);
   let out = html.includes('</head>') ? html.replace('</head>', `${tags}</head>`) : tags + html;
-  const shown = (options.overlay ?? '') + (options.warnings ?? '');
-  if (shown) {
+  if (options.overlay) {
     const body = /<body[^>]*>/.exec(out);
-    out = body ? out.slice(0, body.index + body[0].length) + shown + out.slice(body.index + body[0].length) : out + shown;
+    out = body ? out.slice(0, body.index + body[0].length) + options.overlay + out.slice(body.index + body[0].length) : out + options.overlay;
+  }
+  // Last in the page, so it comes after the page's own content in the focus order (the skip link stays first).
+  if (options.warnings) {
+    const end = out.lastIndexOf('</body>');
+    out = end === -1 ? out + options.warnings : out.slice(0, end) + options.warnings + out.slice(end);
   }
   return out;
 }
