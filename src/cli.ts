@@ -12,6 +12,7 @@ import { writeSite } from './emit/write.js';
 import { collectSiteErrors, exitCodeOf, SiteErrors } from './errors.js';
 import { logCrash, logErrors, logInfo, logInfos, logResult, logWarning, logWarnings } from './logger.js';
 import { loadConfig, type ResolvedConfig } from './config/load.js';
+import { deploySettings } from './config/deploy.js';
 import { formatJsonSchema } from './config/schema.js';
 import { generatorRoot } from './cache/disk-cache.js';
 import { serverLimits, startServer } from './serve/server.js';
@@ -60,8 +61,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--workers <count>', 'worker threads for Markdown and rendering (default: one per extra core, when the site is large enough; 0 for none)', parseCount)
     .option('--no-cache', 'neither read nor write the build cache (node_modules/.cache/site, or SITE_CACHE_DIR)')
     .option('--no-precompress', 'write no .br and .gz siblings, whatever output.precompress in the config says')
+    .option('--origin <url>', 'the origin pages name instead of site.origin (a preview deploy; also SITE_ORIGIN)')
     .action(run(async (options) => {
       const started = performance.now();
+      const deploy = deploySettings(process.env, options.origin === undefined ? undefined : String(options.origin));
       const workers = options.workers === undefined ? undefined : Number(options.workers);
       let out = options.out === undefined ? undefined : String(options.out);
       const precompressOf = (config: ResolvedConfig) => options.precompress !== false && config.output.precompress;
@@ -70,6 +73,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         drafts: Boolean(options.drafts),
         workers,
         cache: options.cache !== false,
+        deploy,
         // Before any work: an output folder that holds the project (or anything not made by a
         // build) is refused, since the writer replaces everything in it.
         checkConfig: (config) => {
@@ -82,6 +86,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       });
       logWarnings(result.warnings);
       if (options.verbose) logInfos(result.infos);
+      if (deploy.origin) logInfo(`pages name ${deploy.origin} (from ${deploy.originFrom}) instead of site.origin`);
+      if (deploy.preview) logInfo('a preview: every page is noindex and robots.txt disallows all');
       out ??= result.config.dirs.output;
       const outDir = resolve(out);
       const writing = performance.now();
@@ -183,7 +189,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--host <host>', 'host to listen on', '127.0.0.1')
     .option('--trust-proxy', 'behind a reverse proxy: take the client address and scheme from X-Forwarded-For and X-Forwarded-Proto')
     .action(run(async (options) => {
-      const config = await loadConfig(options.config);
+      const config = await loadConfig(options.config, { deploy: deploySettings(process.env) });
       const dir = options.dir === undefined ? config.dirs.output : resolve(String(options.dir));
       const running = await startServer({ config, dir, port: Number(options.port), host: String(options.host), trustProxy: Boolean(options.trustProxy) });
       logResult(`serving ${relative(process.cwd(), dir) || '.'} at ${running.url}/`);

@@ -10,6 +10,7 @@ import { isWithin } from '../file-paths.js';
 import type { ParseYaml } from '../cache/yaml-cache.js';
 import { formatPath, locate, parseYaml, validateYaml, yamlValue, type YamlSource } from '../yaml-source.js';
 import { checkPlaceholders } from './placeholders.js';
+import type { DeploySettings } from './deploy.js';
 import { builtInEntryFields, configSchema, navigationRoutePath, type SiteConfig } from './schema.js';
 
 /** The validated config plus where it came from. */
@@ -22,6 +23,8 @@ export interface ResolvedConfig extends SiteConfig {
   localeIds: string[];
   /** Absolute folders of content/, templates/ and public/, the default output and the stored submissions. */
   dirs: { content: string; templates: string; public: string; output: string; data: string };
+  /** A build for a preview deploy: every page `noindex`, robots.txt disallows all (see deploy.ts). */
+  preview?: boolean;
 }
 
 /** Options of `loadConfig`. */
@@ -37,6 +40,8 @@ export interface LoadConfigOptions {
    * warnings (placeholder company facts, say) only recorded. Default: a collector of its own.
    */
   diagnostics?: Diagnostics;
+  /** Where the build is published when not at `site.origin` (see deploy.ts). */
+  deploy?: DeploySettings;
 }
 
 /** Reads, parses and validates the config file, or throws SiteErrors naming every problem; warnings go to `options.diagnostics`. */
@@ -89,7 +94,9 @@ function resolveConfig({ source, errors: syntaxErrors }: ReturnType<typeof parse
   checkFolders(dirs, source, diagnostics);
   diagnostics.throwIfErrors();
   checkPlaceholders(data, source, diagnostics);
-  return { ...data, root, file: source.file, localeIds, dirs };
+  const deploy = options.deploy;
+  const site = deploy?.origin ? { ...data.site, origin: deploy.origin } : data.site;
+  return { ...data, site, root, file: source.file, localeIds, dirs, ...(deploy?.preview ? { preview: true } : {}) };
 }
 
 /**

@@ -81,6 +81,11 @@ const collectionSchema = z.strictObject({
       field: z.string().regex(/^[a-z][A-Za-z0-9]*$/).describe('Front-matter field that holds the term, e.g. category'),
       terms: z.array(slug).min(1),
       path: slug.default('category').describe('Segment of the term pages: <list>/<path>/<term>'),
+      labels: z
+        .string()
+        .regex(/^[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*$/, 'give a dotted message key such as blog.categories')
+        .optional()
+        .describe('Message key under which each term has its name in each locale (<labels>.<term>), used by the feeds; default <collection>.terms'),
     })
     .optional()
     .describe('One list page per term, and a required front-matter field naming the term'),
@@ -90,7 +95,7 @@ const collectionSchema = z.strictObject({
   feed: z
     .union([z.boolean(), z.string().regex(/^\/(?:[a-z0-9-]+\/)*[a-z0-9-]+\.xml$/, 'give a path ending in .xml, such as /rss.xml')])
     .default(false)
-    .describe('An RSS feed per locale of the entries written in it: true puts it at <list>/rss.xml, a path puts it there (under each locale\'s prefix); its title and description are the messages <collection>.title and <collection>.description'),
+    .describe('An RSS feed and a JSON Feed per locale of the entries written in it: true puts the RSS feed at <list>/rss.xml, a path puts it there (under each locale\'s prefix); the JSON Feed is beside it (feed.json beside rss.xml, else the same name ending in .json); their title and description are the messages <collection>.title and <collection>.description'),
   fallback: z
     .record(localeId, z.array(localeId))
     .default({})

@@ -85,7 +85,8 @@ function runDevClient(options: ClientOptions): void {
   const initialWarnings = document.getElementById(warningsId);
   if (initialWarnings) hookWarnings(initialWarnings);
 
-  const events = new EventSource('/__site/events');
+  // The page's file tells the server which pages to render first after a change.
+  const events = new EventSource(`/__site/events?file=${encodeURIComponent(options.file)}`);
   const on = (name: string, handle: (data: Record<string, unknown>) => void) =>
     events.addEventListener(name, (event) => handle(JSON.parse((event as MessageEvent<string>).data) as Record<string, unknown>));
   // Marks the document while the stream is open (for tests and a glance in the inspector).

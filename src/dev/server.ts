@@ -2,8 +2,10 @@
  * `site dev`: builds the site in memory and serves exactly those files with the static logic of
  * `site serve` (same URLs, trailing-slash redirects, 404 pages, `_headers`) plus the contact API.
  * Watches the config, content/, templates/ and public/; each batch of changes is an incremental
- * rebuild, after which open pages reload (or swap their stylesheet). A failed build keeps the last
- * good one serving and shows an overlay on every page until a build succeeds again.
+ * rebuild, after which open pages reload (or swap their stylesheet). A change that touches many
+ * pages renders the open ones first; the rest are rendered when asked for, or a few at a time while
+ * the server is idle. A failed build keeps the last good one serving and shows an overlay on every
+ * page until a build succeeds again.
  */
 import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -11,7 +13,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { resolve } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
 import { generatorRoot } from '../cache/disk-cache.js';
-import { throwIfAny } from '../errors.js';
+import { throwIfAny, type SiteError } from '../errors.js';
 import { urlsOf } from '../routes/urls.js';
 import { createContactHandler } from '../serve/contact.js';
 import { isAllowedHost } from '../serve/request.js';
@@ -79,6 +81,9 @@ async function listen(server: Server, port: number, host: string, attempts: numb
   }
 }
 
+/** Deferred pages rendered per turn of the event loop while idle (a few milliseconds). */
+const backgroundBatch = 8;
+
 /** Size and time of each changed file, to notice a write that landed while a build read it. */
 async function snapshot(changes: readonly FileChange[]): Promise<Map<string, string>> {
   const entries = await Promise.all(changes.filter((change) => !change.directory).map(async (change) => {
@@ -112,6 +117,12 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     }
   };
 
+  const showProblems = (outcome: { errors: readonly SiteError[]; crash?: unknown }) => {
+    problems = describeProblems(outcome.errors, outcome.crash, readSource).map((problem) => withoutAbsolutePaths(problem, [process.cwd(), generatorRoot()]));
+    overlay = renderOverlay(problems);
+    send({ name: 'problem', data: { build, overlay, warnings: warningsPanel ?? null } });
+  };
+
   const apply = (changes: readonly FileChange[], outcome: RebuildOutcome) => {
     warnings = describeProblems(outcome.warnings, undefined, readSource).map((problem) => withoutAbsolutePaths(problem, [process.cwd(), generatorRoot()]));
     warningsPanel = warnings.length ? renderWarnings(warnings) : undefined;
@@ -126,12 +137,12 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       else if (files.length) send({ name: 'reload', data: { build, files: files.length > 500 ? null : files, urls: outcome.urls.length > 500 ? [] : outcome.urls, ...shown } });
       else if (wasFailing) send({ name: 'fixed', data: { build, ...shown } });
     } else {
-      problems = describeProblems(outcome.errors, outcome.crash, readSource).map((problem) => withoutAbsolutePaths(problem, [process.cwd(), generatorRoot()]));
-      overlay = renderOverlay(problems);
-      send({ name: 'problem', data: { build, overlay, ...shown } });
+      showProblems(outcome);
     }
     reporter.built?.(changes, outcome);
   };
+  // A deferred page that fails to render shows the overlay, like a failed build.
+  const failedLater = (errors: SiteError[]) => showProblems({ errors });
 
   const first = await builder.rebuild();
   if (!first.ok && first.errors.some((error) => error.code === 'CONFIG_NOT_FOUND')) {
@@ -143,7 +154,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 
   // Pages get the client (and, while a build fails, the overlay) as they are served; the built
   // files themselves stay exactly what `site build` writes.
-  const built = memorySource(() => builder.files);
+  const built = memorySource((path) => builder.file(path, failedLater));
   const source: StaticSource = {
     async get(path) {
       const file = await built.get(path);
@@ -182,13 +193,16 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       return answer(response, 403, 'text/plain; charset=utf-8', 'This host name is not allowed: open the dev server by the address site dev printed.');
     }
     const path = (request.url ?? '/').split(/[?#]/, 1)[0]!;
-    if (path === '/__site/events') return hub.connect(request, response, { name: 'state', data: { build, overlay: overlay ?? null, warnings: warningsPanel ?? null } });
+    if (path === '/__site/events') {
+      const file = new URL(request.url ?? '/', 'http://dev').searchParams.get('file') ?? undefined;
+      return hub.connect(request, response, { name: 'state', data: { build, overlay: overlay ?? null, warnings: warningsPanel ?? null } }, file);
+    }
     if (path === '/__site/dev-client.js') return answer(response, 200, 'text/javascript; charset=utf-8', devClientScript);
     if (path === '/__site/dev-client.css') return answer(response, 200, 'text/css; charset=utf-8', devClientStyles);
     if (path === '/__site/status') return answer(response, 200, 'application/json; charset=utf-8', JSON.stringify({ build, ok: !problems, problems: problems ?? [], warnings }));
     const config = builder.config;
     if (config && request.method === 'POST' && path === config.contact.endpoint) return contactHandler(config)(request, response);
-    if (!config || !builder.files) return answer(response, 500, 'text/html; charset=utf-8', renderErrorPage({ build, file: '', overlay: overlay ?? '' }));
+    if (!config) return answer(response, 500, 'text/html; charset=utf-8', renderErrorPage({ build, file: '', overlay: overlay ?? '' }));
     await (await staticHandler(config))(request, response);
   }
 
@@ -226,7 +240,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       const batch = pending;
       pending = [];
       const before = await snapshot(batch);
-      const outcome = await builder.rebuild(batch);
+      const outcome = await builder.rebuild(batch, { first: hub.openFiles() });
       if (closed) break;
       try {
         apply(batch, outcome);
@@ -247,6 +261,19 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       timers.add(timer);
     }
     running = undefined;
+    renderInBackground();
+  }
+  // The deferred pages, a few at a time, between requests, until none is left or a rebuild starts.
+  let background: NodeJS.Immediate | undefined;
+  function renderInBackground(): void {
+    if (background || closed || running || builder.pending === 0) return;
+    background = setImmediate(() => {
+      background = undefined;
+      if (closed || running) return;
+      const errors = builder.renderPending(backgroundBatch);
+      if (errors.length) failedLater(errors);
+      else renderInBackground();
+    });
   }
   const watcher = watchInputs(watchedPaths(), { debounceMs: options.debounceMs, onChanges: enqueue, onError: (error) => reporter.watchError?.(error) });
   await watcher.ready;
@@ -257,6 +284,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     async close() {
       if (closed) return;
       closed = true;
+      if (background) clearImmediate(background);
       for (const timer of timers) clearTimeout(timer);
       await watcher.close();
       hub.close();

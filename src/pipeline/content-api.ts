@@ -12,7 +12,7 @@ import type { MarkdownRenderer } from '../content/markdown-cache.js';
 import { loadMessages, lookupMessage, type MessageTree } from '../content/messages.js';
 import { loadPageContent, type PageContent } from '../content/pages.js';
 import { indexEntries, listEntrySlugs, loadEntry, type Entry } from '../content/collections.js';
-import { createFeed } from '../emit/feed.js';
+import { createFeeds } from '../emit/feed.js';
 import type { Diagnostics } from '../diagnostics.js';
 import { SiteError } from '../errors.js';
 import { locateContentField } from '../content/field-position.js';
@@ -176,16 +176,25 @@ export function createSiteRenderer(input: SiteRenderInput, templates: TemplateSe
   return createPageRenderer({ ...input, templates }, islands, { track });
 }
 
-/** The feed of each collection that has one, in each locale: it depends on the entries, the messages and the config. */
+/** The feeds of each collection that has one, in each locale: they depend on the entries, the messages and the config. */
 export function createFeedFiles(input: { config: ResolvedConfig; entries: readonly Entry[]; messages: Messages }): Map<string, string> {
   const { config, messages } = input;
   const entries = byCollection(config, input.entries);
   const files = new Map<string, string>();
   for (const collection of Object.keys(entries)) {
+    const labels = config.collections[collection]!.taxonomy?.labels ?? `${collection}.terms`;
     for (const locale of config.localeIds) {
-      const text = (key: string) => lookupMessage(messages[locale] ?? {}, `${collection}.${key}`) ?? `${collection}.${key}`;
-      const feed = createFeed({ config, collection, locale, entries: entries[collection]!, title: `${config.site.name} · ${text('title')}`, description: text('description') });
-      if (feed) files.set(feed.file, feed.text);
+      const text = (key: string) => lookupMessage(messages[locale] ?? {}, key) ?? key;
+      const feeds = createFeeds({
+        config,
+        collection,
+        locale,
+        entries: entries[collection]!,
+        title: `${config.site.name} · ${text(`${collection}.title`)}`,
+        description: text(`${collection}.description`),
+        termName: (term) => lookupMessage(messages[locale] ?? {}, `${labels}.${term}`) ?? term,
+      });
+      for (const feed of feeds) files.set(feed.file, feed.text);
     }
   }
   return files;

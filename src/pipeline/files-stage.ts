@@ -5,12 +5,12 @@
  * only when what it is made from changed.
  */
 import type { ResolvedConfig } from '../config/load.js';
-import { createHeaders, createRobots, createSitemap } from '../emit/sitemap.js';
+import { createHeaders, createRobots, createSitemaps, lastModifiedOf } from '../emit/sitemap.js';
 import type { OutputFiles } from '../output-files.js';
 import type { Assets } from '../islands/assets.js';
 import type { IslandBundle } from '../islands/bundle.js';
 import { languageScript, notFoundScript, scriptHash } from '../render/head.js';
-import { createFeedFiles, type Entry, type Messages, type Page } from './content-api.js';
+import { byCollection, createFeedFiles, type Entry, type Messages, type Page } from './content-api.js';
 import type { PageSet } from './routes-stage.js';
 import { idOf, type StageRun } from './stage.js';
 
@@ -18,7 +18,7 @@ import { idOf, type StageRun } from './stage.js';
 export interface SiteFiles {
   /** The stylesheet, public/ and the islands. */
   built: OutputFiles;
-  /** sitemap.xml, robots.txt, `_headers`. */
+  /** The sitemap files, robots.txt, `_headers`. */
   routes: Map<string, string>;
   feeds: Map<string, string>;
 }
@@ -38,17 +38,17 @@ export async function createSiteFiles(run: StageRun, input: SiteFilesInput): Pro
   const { config, pageSet, assets, islands, messages, entryList } = input;
   const [built, routes, feeds] = await Promise.all([
     run.load('built files', `${idOf(assets)} ${idOf(islands)}`, (): OutputFiles => new Map([...assets.files, ...islands.files])),
-    run.load('route files', `${idOf(config)} ${idOf(pageSet)}`, () => createRouteFiles(config, pageSet.pages)),
+    run.load('route files', `${idOf(config)} ${idOf(pageSet)} ${entryList.map(idOf).join(' ')}`, () => createRouteFiles(config, pageSet.pages, entryList)),
     run.load('feeds', `${idOf(config)} ${idOf(messages)} ${entryList.map(idOf).join(' ')}`, () => createFeedFiles({ config, entries: entryList, messages })),
   ]);
   if (!built.value || !routes.value || !feeds.value) return undefined;
   return { built: built.value, routes: routes.value, feeds: feeds.value };
 }
 
-/** sitemap.xml, robots.txt and `_headers`: they depend on the pages and the config only. */
-export function createRouteFiles(config: ResolvedConfig, pages: readonly Page[]): Map<string, string> {
+/** The sitemap files, robots.txt and `_headers`: they depend on the pages, the config, and the entries' dates. */
+export function createRouteFiles(config: ResolvedConfig, pages: readonly Page[], entries: readonly Entry[]): Map<string, string> {
   return new Map([
-    ['sitemap.xml', createSitemap(pages, config)],
+    ...createSitemaps(pages, config, lastModifiedOf(byCollection(config, entries))),
     ['robots.txt', createRobots(config)],
     ['_headers', createHeaders([scriptHash(languageScript), scriptHash(notFoundScript)], config)],
   ]);

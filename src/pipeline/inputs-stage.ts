@@ -3,6 +3,7 @@
  * stylesheet and public/, messages, the entries of the collections). Each input is kept with what it was loaded from and
  * loaded again only when that changed or a change of its files made the pipeline forget it.
  */
+import type { DeploySettings } from '../config/deploy.js';
 import { loadConfig, type ResolvedConfig } from '../config/load.js';
 import { buildAssets, type Assets } from '../islands/assets.js';
 import { bundleIslands, listIslands, type IslandBundle, type IslandRuntime } from '../islands/bundle.js';
@@ -23,9 +24,13 @@ export interface InputOptions {
  * Stage 1: the config. `check` runs on it before any other work (and may throw to stop the run);
  * a config equal to `previous` is answered as `previous`, so what depends on it is not redone.
  */
-export function loadSiteConfig(run: StageRun, file: string, options: { runtime: Runtime; previous?: ResolvedConfig; check?(config: ResolvedConfig): void }): Promise<Loaded<ResolvedConfig>> {
+export function loadSiteConfig(
+  run: StageRun,
+  file: string,
+  options: { runtime: Runtime; previous?: ResolvedConfig; deploy?: DeploySettings; check?(config: ResolvedConfig): void },
+): Promise<Loaded<ResolvedConfig>> {
   return run.load('config', '', async (diagnostics) => {
-    const loaded = await loadConfig(file, { listTemplates: listPageTemplates, parseYaml: options.runtime.parseYaml, diagnostics });
+    const loaded = await loadConfig(file, { listTemplates: listPageTemplates, parseYaml: options.runtime.parseYaml, deploy: options.deploy, diagnostics });
     options.check?.(loaded);
     return options.previous && sameJson(loaded, options.previous) ? options.previous : loaded;
   }, 'config');

@@ -7,6 +7,7 @@
  * run that finds problems leaves the last good build in place.
  */
 import { dirname, join, resolve } from 'node:path';
+import type { DeploySettings } from '../config/deploy.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { OutputFiles } from '../output-files.js';
 import type { SiteError } from '../errors.js';
@@ -19,7 +20,7 @@ import { sourcesOf } from '../config/sources.js';
 import { loadInputs, loadSiteConfig, type InputOptions } from './inputs-stage.js';
 import { islandsKeyOf } from './render-plan.js';
 import { renderStage } from './render-stage.js';
-import { assembleBuild, type Build } from './result-stage.js';
+import { assembleBuild, renderPending, type Build } from './result-stage.js';
 import { expandRoutes } from './routes-stage.js';
 import { createRuntime, type EsbuildMode, type RuntimeStats } from './runtime.js';
 import { createStageMemo, type StageRun } from './stage.js';
@@ -51,6 +52,8 @@ export interface PipelineOptions {
   esbuild?: EsbuildMode;
   /** Called with the config as soon as it is loaded, before any other work; throw to stop the run. */
   checkConfig?(config: ResolvedConfig): void;
+  /** Where the site is published when not at `site.origin`, and whether it is a preview (see config/deploy.ts). */
+  deploy?: DeploySettings;
   /**
    * Where the files will be written, and the write settings (`site build`). When that folder holds
    * an earlier build whose read-sets were persisted, a run that is not incremental renders only
@@ -72,8 +75,9 @@ export interface RunSuccess {
   build: number;
   /** Inputs loaded again: config, templates, islands, styles (stylesheet and public/), messages, entries, copy. */
   reloaded: string[];
-  /** Pages rendered in this run, and the pages of the site. */
+  /** Pages rendered in this run, deferred (see `RunOptions.first`), and the pages of the site. */
   rendered: number;
+  deferred: number;
   pages: number;
   /** Output files added or changed, and removed, since the last good build. */
   changed: string[];
@@ -107,14 +111,31 @@ export interface RunFailure {
 /** The outcome of a run. */
 export type RunOutcome = RunSuccess | RunFailure;
 
+/** Options of one run. */
+export interface RunOptions {
+  /**
+   * In an incremental pipeline, after its first run: the page files open in a browser. When the
+   * run has more than a few dozen pages to render, it renders these and defers the others to
+   * `renderPending` (on request, or in the background), so the open pages reload at once.
+   */
+  first?: ReadonlySet<string>;
+}
+
 /** A pipeline and the last good build it made. */
 export interface Pipeline {
   /** Runs the stages; with changes, after forgetting what they make stale. Runs one at a time. */
-  run(changes?: readonly FileChange[]): Promise<RunOutcome>;
+  run(changes?: readonly FileChange[], options?: RunOptions): Promise<RunOutcome>;
   /** The last good build, undefined before the first. */
   readonly lastBuild: Build | undefined;
-  /** The files of the last good build (what `site build` writes). */
+  /** The files of the last good build (what `site build` writes), every deferred page rendered. */
   readonly files: OutputFiles | undefined;
+  /**
+   * Renders deferred pages of the last good build: those of `files`, else up to `limit` of them
+   * (all without either). A page whose render fails stays deferred; its error is returned.
+   */
+  renderPending(options?: { files?: Iterable<string>; limit?: number }): { rendered: string[]; errors: SiteError[] };
+  /** How many pages of the last good build are deferred. */
+  readonly pending: number;
   /** The config of the last good build. */
   readonly config: ResolvedConfig | undefined;
   /** The config file and the folders to watch (defaults until a config has loaded). */
@@ -156,14 +177,14 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     return { configFile: configPath, dirs: { content, templates: join(root, 'templates'), public: join(root, 'public') }, messages: join(content, 'messages'), copy: join(content, 'pages'), collections: {} };
   }
 
-  async function attempt(run: StageRun): Promise<RunOutcome> {
+  async function attempt(run: StageRun, runOptions: RunOptions): Promise<RunOutcome> {
     // Every stage records its problems in the run's diagnostics (through `run.load`, which also
     // reports again those of the outputs kept from an earlier run).
     const { diagnostics } = run;
     const failed = (): RunFailure => ({ ok: false, reloaded: [...run.reloaded], errors: diagnostics.of('error'), warnings: diagnostics.of('warning'), ms: run.elapsed() });
     const fatal = () => diagnostics.hasErrors;
 
-    const loadedConfig = await run.time('config', () => loadSiteConfig(run, configPath, { runtime, previous: lastBuild?.config, check: options.checkConfig }));
+    const loadedConfig = await run.time('config', () => loadSiteConfig(run, configPath, { runtime, previous: lastBuild?.config, deploy: options.deploy, check: options.checkConfig }));
     const config = loadedConfig.value;
     if (!config) return failed();
     lastWatched = watchedPathsOf(configPath, config);
@@ -202,7 +223,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       contents,
       pageSet,
     };
-    const rendered = await run.time('render', () => renderStage(parts, { runtime, previous, incremental, written }));
+    const rendered = await run.time('render', () => renderStage(parts, { runtime, previous, incremental, written, defer: runOptions.first && { first: runOptions.first } }));
     diagnostics.add(...rendered.errors.map(positionRenderProblem));
     if (fatal()) return failed();
 
@@ -220,6 +241,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       build: builds,
       reloaded: [...run.reloaded],
       rendered: rendered.rendered.size,
+      deferred: rendered.deferred.length,
       pages: pageSet.pages.length,
       changed: result.changed,
       removed: result.removed,
@@ -237,19 +259,28 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       return lastBuild;
     },
     get files() {
+      if (lastBuild) renderPending(lastBuild, {});
       return lastBuild?.files;
+    },
+    renderPending(pendingOptions = {}) {
+      if (!lastBuild) return { rendered: [], errors: [] };
+      const { rendered, errors } = renderPending(lastBuild, pendingOptions);
+      return { rendered, errors: errors.map(positionRenderProblem) };
+    },
+    get pending() {
+      return lastBuild?.pending.size ?? 0;
     },
     get config() {
       return lastBuild?.config;
     },
     watched,
     stats: () => runtime.stats(),
-    run(changes = []) {
+    run(changes = [], runOptions = {}) {
       const next = queue.then(async (): Promise<RunOutcome> => {
         for (const change of changes) memo.forget(staleOutputs(classifyChange(resolve(change.path), watched(), change.directory)));
         const run = memo.begin();
         try {
-          return await attempt(run);
+          return await attempt(run, runOptions);
         } catch (crash) {
           return { ok: false, reloaded: [...run.reloaded], errors: [], warnings: run.diagnostics.of('warning'), crash, ms: run.elapsed() };
         }

@@ -3,7 +3,7 @@
  * the config, templates, islands or stylesheet changed; otherwise the pages whose recorded reads
  * (their read-sets, see `RenderDependency`) touch an input that differs, and the new ones. The
  * last build is known here in memory (`site dev`); written-output.ts plans from what a `site
- * build` persisted.
+ * build` persisted. Pages the last build deferred (see `RenderOptions.defer`) are rendered too.
  */
 import type { ResolvedConfig } from '../config/load.js';
 import type { IslandBundle } from '../islands/bundle.js';
@@ -40,6 +40,8 @@ export interface RenderedBefore extends RenderedInputs {
   islandsKey: string;
   stylesheet: string;
   renders: PageRenders;
+  /** Page files the build deferred: their renders (and files) are the ones of an earlier build, or missing. */
+  pending: ReadonlySet<string>;
 }
 
 /** Which pages a run renders. */
@@ -73,6 +75,7 @@ export function planFromBuild(input: RenderStageInput, before: RenderedBefore): 
   }
   const readers = new Set<string>();
   for (const key of changed) for (const file of before.renders.readers.get(key) ?? []) readers.add(file);
+  for (const file of before.pending) readers.add(file);
   const { pageSet } = input;
   const indexes = pageSet === before.pageSet
     ? [...readers].flatMap((file) => pageSet.indexOf.get(file) ?? [])

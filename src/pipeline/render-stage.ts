@@ -1,7 +1,8 @@
 /**
  * Stage 5: rendering. The plan says which pages (render-plan.ts, or written-output.ts for a build
  * into a folder an earlier build wrote); they are rendered here or on the worker pool when there
- * are enough of them to pay for it, with what each read when the next run needs it.
+ * are enough of them to pay for it, with what each read when the next run needs it. In `site dev`
+ * a run with many pages to render renders the open ones and defers the rest (`RenderOptions.defer`).
  */
 import type { FileStamp, RenderState } from '../cache/render-state.js';
 import { SiteError } from '../errors.js';
@@ -23,7 +24,14 @@ export interface RenderedPages {
   /** What to persist of the pages once the files are written (undefined: nothing new). */
   renderState?: Omit<RenderState, 'stamps'>;
   errors: SiteError[];
+  /** Indexes of the pages of the plan left to render later, with `renderLater`. */
+  deferred: number[];
+  /** Renders one page of this run's input here, tracked; throws its SiteError. */
+  renderLater?(index: number): PageRender;
 }
+
+/** A run with `defer` renders every page of its plan when there are at most this many. */
+export const eagerPages = 64;
 
 /** What the render stage knows of the last build, and how it runs. */
 export interface RenderOptions {
@@ -33,6 +41,12 @@ export interface RenderOptions {
   incremental: boolean;
   /** The folder an earlier build wrote, for a build that is not incremental. */
   written?: WrittenOutput;
+  /**
+   * In an incremental pipeline with a build before: when more than `eagerPages` pages are to be
+   * rendered, render only those whose files are in `first` (the pages open in a browser) and
+   * defer the rest, which the caller renders on request or in the background.
+   */
+  defer?: { first: ReadonlySet<string> };
 }
 
 /** Renders the pages that need it. */
@@ -43,11 +57,19 @@ export async function renderStage(input: RenderStageInput, options: RenderOption
     const plan = planFromWritten(input, written, global);
     const reads = createReadSets();
     const { rendered, errors } = await renderPages(input, plan, { runtime, track: true, reads });
-    return { plan, rendered, kept: plan.kept, renderState: nextRenderState(input, written, plan, reads, global), errors };
+    return { plan, rendered, kept: plan.kept, renderState: nextRenderState(input, written, plan, reads, global), errors, deferred: [] };
   }
   const plan = previous ? planFromBuild(input, previous) : planAll(input);
-  const { rendered, errors } = await renderPages(input, plan, { runtime, track: options.incremental });
-  return { plan, rendered, kept: new Map(), errors };
+  const first = options.defer?.first;
+  if (!previous || !first || !options.incremental || plan.indexes.length <= eagerPages) {
+    const { rendered, errors } = await renderPages(input, plan, { runtime, track: options.incremental });
+    return { plan, rendered, kept: new Map(), errors, deferred: [] };
+  }
+  const { pages } = input.pageSet;
+  const now = plan.indexes.filter((index) => first.has(pages[index]!.file));
+  const deferred = plan.indexes.filter((index) => !first.has(pages[index]!.file));
+  const { rendered, errors, renderer } = await renderPages(input, { ...plan, indexes: now }, { runtime, track: true });
+  return { plan, rendered, kept: new Map(), errors, deferred, renderLater: (index) => renderer().renderOne(index) };
 }
 
 /**
@@ -58,7 +80,7 @@ async function renderPages(
   input: RenderStageInput,
   plan: RenderPlan,
   options: { runtime: Runtime; track: boolean; reads?: { add(file: string, reads: Iterable<string>): void } },
-): Promise<{ rendered: Map<string, PageRender>; errors: SiteError[] }> {
+): Promise<{ rendered: Map<string, PageRender>; errors: SiteError[]; renderer: () => PageRenderer }> {
   const { pageSet } = input;
   const renderInput = renderInputOf({ ...input, pages: pageSet.pages, entries: input.entryList });
   const islands = { entries: input.islands.entries, graph: input.islands.graph };
@@ -99,5 +121,5 @@ async function renderPages(
       }
     }
   }
-  return { rendered, errors };
+  return { rendered, errors, renderer: here };
 }

@@ -72,7 +72,7 @@ export function renderHead(page: Page, input: HeadInput): string {
     `<meta name="description" content="${escapeHtml(meta.description)}" />`,
     `<script>${languageScript}</script>`,
   ];
-  if (page.noindex) tags.push('<meta name="robots" content="noindex" />');
+  if (page.noindex || config.preview) tags.push('<meta name="robots" content="noindex" />');
   if (!page.notFound) tags.push(`<link rel="canonical" href="${escapeHtml(page.canonical)}" />`);
   for (const alternate of page.alternates) {
     tags.push(`<link rel="alternate" hreflang="${escapeHtml(alternate.hreflang)}" href="${escapeHtml(alternate.href)}" />`);

@@ -126,11 +126,11 @@ export function directorySource(root: string): StaticSource {
   };
 }
 
-/** The files of an in-memory build (path → contents), read afresh on every request. */
-export function memorySource(files: () => ReadonlyMap<string, string | Uint8Array> | undefined): StaticSource {
+/** The files of an in-memory build: `file` gives a path's contents, asked afresh on every request. */
+export function memorySource(file: (path: string) => string | Uint8Array | undefined): StaticSource {
   return {
     async get(path) {
-      const data = files()?.get(path);
+      const data = file(path);
       if (data === undefined) return undefined;
       const bytes = typeof data === 'string' ? Buffer.from(data) : data;
       return {

@@ -79,7 +79,7 @@ describe('the real site', () => {
 
   it('writes precompressed .br and .gz siblings of every text file', async () => {
     const files = await listFiles(builtSite);
-    const text = files.filter((file) => /\.(html|css|js|xml|svg|txt)$/.test(file));
+    const text = files.filter((file) => /\.(html|css|js|xml|svg|txt|json)$/.test(file));
     expect(text.length).toBeGreaterThan(200);
     for (const file of text) {
       const data = await readFile(join(builtSite, file));
