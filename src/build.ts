@@ -6,7 +6,7 @@
 import type { FileStamp, RenderState } from './cache/render-state.js';
 import type { ResolvedConfig } from './config/load.js';
 import type { OutputFiles } from './output-files.js';
-import { SiteErrors, throwIfAny, type SiteError } from './errors.js';
+import { SiteErrors, type SiteError } from './errors.js';
 import { byCollection, type Entry, type Page } from './pipeline/content-api.js';
 import { createPipeline, type PipelineOptions } from './pipeline/pipeline.js';
 
@@ -43,17 +43,22 @@ export interface BuildResult {
   stats: BuildStats;
   /** Problems that did not stop the build. */
   warnings: SiteError[];
+  /** Notes on the build, for --verbose. */
+  infos: SiteError[];
 }
 
-/** Runs the whole pipeline once, in memory; throws SiteError(s) describing every problem found. */
+/**
+ * Runs the whole pipeline once, in memory; throws SiteError(s) describing every error found (a
+ * SiteErrors carries the warnings found on the way too).
+ */
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const pipeline = createPipeline(options);
   try {
     const outcome = await pipeline.run();
     if (!outcome.ok) {
       if (outcome.crash !== undefined) throw outcome.crash;
-      throwIfAny(outcome.errors);
-      throw new SiteErrors(outcome.errors);
+      if (outcome.errors.length === 1 && outcome.warnings.length === 0) throw outcome.errors[0];
+      throw new SiteErrors(outcome.errors, outcome.warnings);
     }
     const build = pipeline.lastBuild!;
     const scripts = new Map<string, string[]>();
@@ -72,6 +77,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       scripts,
       stats: { ...pipeline.stats(), pagesRendered: outcome.rendered },
       warnings: outcome.warnings,
+      infos: outcome.infos,
     };
   } finally {
     await pipeline.dispose();

@@ -9,8 +9,8 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { buildSite } from './build.js';
 import { checkOutputFolder, type OutputGuard } from './emit/output-folder.js';
 import { writeSite } from './emit/write.js';
-import { collectSiteErrors, exitCodeOf } from './errors.js';
-import { logCrash, logErrors, logInfo, logResult, logWarning, logWarnings } from './logger.js';
+import { collectSiteErrors, exitCodeOf, SiteErrors } from './errors.js';
+import { logCrash, logErrors, logInfo, logInfos, logResult, logWarning, logWarnings } from './logger.js';
 import { loadConfig, type ResolvedConfig } from './config/load.js';
 import { deploySettings } from './config/deploy.js';
 import { formatJsonSchema } from './config/schema.js';
@@ -34,7 +34,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .description('A typed, config-driven static site generator.')
     .version(version, '-v, --version')
     .option('-c, --config <file>', 'site config file', 'site.config.yaml')
-    .option('--verbose', 'print stack traces of internal errors')
+    .option('--verbose', 'print stack traces of internal errors, the time of each stage and notes on the build')
     .showHelpAfterError('(run site --help for usage)')
     .exitOverride()
     .configureOutput({ writeOut: (text) => process.stdout.write(text), writeErr: (text) => process.stderr.write(text) });
@@ -46,6 +46,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         await action(options);
       } catch (error) {
         const errors = collectSiteErrors(error);
+        if (error instanceof SiteErrors) logWarnings(error.warnings);
         if (errors) logErrors(errors, options);
         else logCrash(error, options);
         exitCode = errors ? exitCodeOf(errors) : 1;
@@ -84,6 +85,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         output: (config) => ({ folder: out!, settings: JSON.stringify({ precompress: precompressOf(config) }) }),
       });
       logWarnings(result.warnings);
+      if (options.verbose) logInfos(result.infos);
       if (deploy.origin) logInfo(`pages name ${deploy.origin} (from ${deploy.originFrom}) instead of site.origin`);
       if (deploy.preview) logInfo('a preview: every page is noindex and robots.txt disallows all');
       out ??= result.config.dirs.output;
@@ -124,6 +126,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       const started = performance.now();
       const result = await buildSite({ config: options.config, drafts: Boolean(options.drafts) });
       logWarnings(result.warnings);
+      if (options.verbose) logInfos(result.infos);
       logResult(`ok: ${result.pages.length} pages checked in ${Math.round(performance.now() - started)} ms`);
     }));
 
@@ -136,6 +139,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--drafts', 'include blog posts marked as drafts')
     .action(run(async (options) => {
       const shutdown = shutdownSignal();
+      // Warnings are printed when they first appear, not again after every rebuild that still has them.
+      let warned = new Set<string>();
       try {
         const dev = await startDevServer({
           config: options.config,
@@ -146,7 +151,9 @@ export async function main(argv: readonly string[]): Promise<number> {
             portInUse: (port, next) => logWarning(`port ${port} is in use, trying ${next}`),
             built(changes, outcome) {
               logInfo(describeRebuild(changes, outcome, process.cwd()));
-              if (outcome.ok) logWarnings(outcome.warnings);
+              logWarnings(outcome.warnings.filter((warning) => !warned.has(`${warning.code} ${warning.format()}`)));
+              warned = new Set(outcome.warnings.map((warning) => `${warning.code} ${warning.format()}`));
+              if (options.verbose && outcome.ok) logInfos(outcome.infos);
               if (options.verbose && outcome.ok) logInfo(Object.entries(outcome.timings).map(([stage, time]) => `${stage} ${time} ms`).join(' · '));
               if (!outcome.ok && outcome.errors.length) logErrors(outcome.errors, options);
               if (!outcome.ok && outcome.crash !== undefined) logCrash(outcome.crash, options);

@@ -4,10 +4,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
-import { SiteError, SiteErrors, throwIfAny } from '../errors.js';
+import { createDiagnostics, type Diagnostics } from '../diagnostics.js';
+import { SiteErrors, type SiteError } from '../errors.js';
 import { isWithin } from '../file-paths.js';
 import type { ParseYaml } from '../cache/yaml-cache.js';
 import { formatPath, locate, parseYaml, validateYaml, yamlValue, type YamlSource } from '../yaml-source.js';
+import { checkPlaceholders } from './placeholders.js';
 import type { DeploySettings } from './deploy.js';
 import { builtInEntryFields, configSchema, navigationRoutePath, type SiteConfig } from './schema.js';
 
@@ -33,21 +35,27 @@ export interface LoadConfigOptions {
   listTemplates?: (templatesDir: string) => Promise<string[]>;
   /** Parses the YAML (default: `parseYaml`; the build passes one that goes through its cache). */
   parseYaml?: ParseYaml;
+  /**
+   * Where the problems go: the errors are also thrown (a config with errors cannot be used), the
+   * warnings (placeholder company facts, say) only recorded. Default: a collector of its own.
+   */
+  diagnostics?: Diagnostics;
   /** Where the build is published when not at `site.origin` (see deploy.ts). */
   deploy?: DeploySettings;
 }
 
-/** Reads, parses and validates the config file, or throws SiteErrors naming every problem. */
+/** Reads, parses and validates the config file, or throws SiteErrors naming every problem; warnings go to `options.diagnostics`. */
 export async function loadConfig(configPath: string, options: LoadConfigOptions = {}): Promise<ResolvedConfig> {
   const absolute = resolve(configPath);
   const file = relative(process.cwd(), absolute) || absolute;
+  const diagnostics: Diagnostics = options.diagnostics ?? createDiagnostics();
   let text: string;
   try {
     text = await readFile(absolute, 'utf8');
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     const why = code === 'EISDIR' ? ': it is a folder, not a file' : code === 'ENOENT' ? ': there is no such file' : code === 'EACCES' ? ': permission denied' : '';
-    throw new SiteError({ code: 'CONFIG_NOT_FOUND', message: `cannot read ${file}${why}`, file, cause });
+    diagnostics.fail({ code: 'CONFIG_NOT_FOUND', message: `cannot read ${file}${why}`, file, cause });
   }
   const root = dirname(absolute);
   // Parsed once: the templates folder it names is read from the same document.
@@ -55,9 +63,9 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
   if (options.listTemplates && !options.templates) {
     const paths = (yamlValue(parsed.source) as { paths?: { templates?: unknown } } | null)?.paths;
     const templatesDir = resolve(root, typeof paths?.templates === 'string' ? paths.templates : 'templates');
-    return resolveConfig(parsed, root, { ...options, templates: await options.listTemplates(templatesDir) });
+    return resolveConfig(parsed, root, { ...options, diagnostics, templates: await options.listTemplates(templatesDir) });
   }
-  return resolveConfig(parsed, root, options);
+  return resolveConfig(parsed, root, { ...options, diagnostics });
 }
 
 /** Parses and validates config text (pure apart from the given names). */
@@ -66,10 +74,13 @@ export function parseConfig(text: string, file: string, root: string, options: L
 }
 
 function resolveConfig({ source, errors: syntaxErrors }: ReturnType<typeof parseYaml>, root: string, options: LoadConfigOptions): ResolvedConfig {
-  throwIfAny(syntaxErrors);
+  const diagnostics = options.diagnostics ?? createDiagnostics();
+  diagnostics.add(...syntaxErrors);
+  diagnostics.throwIfErrors();
   const { data, errors } = validateYaml(source, configSchema);
   if (!data) throw new SiteErrors(errors);
-  throwIfAny(checkConfig(data, source, options));
+  checkConfig(data, source, diagnostics, options);
+  diagnostics.throwIfErrors();
   const localeIds = Object.keys(data.locales).sort((a, b) =>
     a === data.site.defaultLocale ? -1 : b === data.site.defaultLocale ? 1 : a < b ? -1 : a > b ? 1 : 0,
   );
@@ -80,7 +91,9 @@ function resolveConfig({ source, errors: syntaxErrors }: ReturnType<typeof parse
     output: resolve(root, data.output.dir),
     data: resolve(root, data.contact.dataDir),
   };
-  throwIfAny(checkFolders(dirs, source));
+  checkFolders(dirs, source, diagnostics);
+  diagnostics.throwIfErrors();
+  checkPlaceholders(data, source, diagnostics);
   const deploy = options.deploy;
   const site = deploy?.origin ? { ...data.site, origin: deploy.origin } : data.site;
   return { ...data, site, root, file: source.file, localeIds, dirs, ...(deploy?.preview ? { preview: true } : {}) };
@@ -90,7 +103,7 @@ function resolveConfig({ source, errors: syntaxErrors }: ReturnType<typeof parse
  * Stored submissions must stay out of the output (they would be published, and the next build
  * would delete them) and out of the folders the site is built from.
  */
-function checkFolders(dirs: ResolvedConfig['dirs'], source: YamlSource): SiteError[] {
+function checkFolders(dirs: ResolvedConfig['dirs'], source: YamlSource, diagnostics: Diagnostics): void {
   const places = [
     { dir: dirs.output, what: 'the output folder (output.dir)' },
     { dir: dirs.content, what: 'the content folder' },
@@ -98,22 +111,22 @@ function checkFolders(dirs: ResolvedConfig['dirs'], source: YamlSource): SiteErr
     { dir: dirs.public, what: 'the public folder' },
   ];
   const place = places.find((candidate) => isWithin(dirs.data, candidate.dir) || isWithin(candidate.dir, dirs.data));
-  if (!place) return [];
-  return [new SiteError({
+  if (!place) return;
+  diagnostics.error({
     code: 'CONFIG_INVALID',
     message: `contact.dataDir overlaps ${place.what}: submissions would be published or deleted by the next build`,
     file: source.file,
     field: 'contact.dataDir',
     hint: 'Keep submissions in a folder of their own, such as data (listed in .gitignore).',
     ...locate(source, ['contact', 'dataDir']),
-  })];
+  });
 }
 
-/** The checks that span several fields; each error points at the line that is wrong. */
-export function checkConfig(config: SiteConfig, source: YamlSource, options: LoadConfigOptions = {}): SiteError[] {
-  const errors: SiteError[] = [];
+/** The checks that span several fields; each error, recorded in `diagnostics`, points at the line that is wrong. */
+export function checkConfig(config: SiteConfig, source: YamlSource, diagnostics: Diagnostics, options: LoadConfigOptions = {}): void {
+  const here = diagnostics.child({ file: source.file });
   const fail = (code: SiteError['code'], message: string, path: PropertyKey[], hint?: string) =>
-    errors.push(new SiteError({ code, message, file: source.file, field: formatPath(path), hint, ...locate(source, path) }));
+    here.error({ code, message, field: formatPath(path), hint, ...locate(source, path) });
 
   const locales = Object.keys(config.locales);
   const defaultLocale = config.site.defaultLocale;
@@ -218,5 +231,4 @@ export function checkConfig(config: SiteConfig, source: YamlSource, options: Loa
       fail('CONFIG_INVALID', `default ${input.default} is outside ${input.min}–${input.max}`, ['roi', 'inputs', name, 'default']);
     }
   }
-  return errors;
 }

@@ -11,6 +11,7 @@ import { hashParts, openDiskCache, type DiskCache } from '../cache/disk-cache.js
 import type { ResolvedConfig } from '../config/load.js';
 import type { CollectionConfig } from '../config/schema.js';
 import { sourcesOf } from '../config/sources.js';
+import type { Diagnostics } from '../diagnostics.js';
 import { SiteError } from '../errors.js';
 import type { EntryIndex } from '../routes/pages.js';
 import { locate, validateYaml } from '../yaml-source.js';
@@ -115,15 +116,15 @@ interface FrontMatterSchema {
   id: string;
 }
 
-/** Reads the entries of every collection, in slug order; errors are collected, and entries with errors are left out. */
-export async function loadCollections(config: ResolvedConfig, errors: SiteError[], options: LoadEntriesOptions = {}): Promise<Record<string, Entry[]>> {
+/** Reads the entries of every collection, in slug order; problems go to `diagnostics`, and entries with errors are left out. */
+export async function loadCollections(config: ResolvedConfig, diagnostics: Diagnostics, options: LoadEntriesOptions = {}): Promise<Record<string, Entry[]>> {
   const names = Object.keys(config.collections).sort();
   const pending = await Promise.all(names.map(async (name) => {
     const slugs = await listEntrySlugs(config, name);
-    return Promise.all(slugs.map((slug) => readEntry(config, name, slug, errors, options)));
+    return Promise.all(slugs.map((slug) => readEntry(config, name, slug, diagnostics, options)));
   }));
   // All bodies in one batch, so the renderer can share the misses out over a worker pool.
-  const entries = await renderEntries(config, pending.flat(), errors, options.markdown);
+  const entries = await renderEntries(config, pending.flat(), diagnostics, options.markdown);
   const byCollection: Record<string, Entry[]> = {};
   for (const name of names) byCollection[name] = entries.filter((entry) => entry.collection === name);
   return byCollection;
@@ -139,9 +140,9 @@ export async function listEntrySlugs(config: ResolvedConfig, collection: string)
   }
 }
 
-/** Reads one entry folder; errors are collected, and undefined is returned when nothing is shown. */
-export async function loadEntry(config: ResolvedConfig, collection: string, slug: string, errors: SiteError[], options: LoadEntriesOptions = {}): Promise<Entry | undefined> {
-  const [entry] = await renderEntries(config, [await readEntry(config, collection, slug, errors, options)], errors, options.markdown);
+/** Reads one entry folder; problems go to `diagnostics`, and undefined is returned when nothing is shown. */
+export async function loadEntry(config: ResolvedConfig, collection: string, slug: string, diagnostics: Diagnostics, options: LoadEntriesOptions = {}): Promise<Entry | undefined> {
+  const [entry] = await renderEntries(config, [await readEntry(config, collection, slug, diagnostics, options)], diagnostics, options.markdown);
   return entry;
 }
 
@@ -160,13 +161,13 @@ function frontMatterSchemaOf(collection: CollectionConfig): FrontMatterSchema {
 }
 
 /** Reads and checks the translations of an entry folder that are shown, without their Markdown. */
-async function readEntry(config: ResolvedConfig, collection: string, slug: string, errors: SiteError[], options: LoadEntriesOptions): Promise<PendingEntry | undefined> {
+async function readEntry(config: ResolvedConfig, collection: string, slug: string, diagnostics: Diagnostics, options: LoadEntriesOptions): Promise<PendingEntry | undefined> {
   const sources = sourcesOf(config);
   const schema = frontMatterSchemaOf(config.collections[collection]!);
   const cache = options.frontMatterCache === false ? undefined : options.frontMatterCache ?? (defaultFrontMatterCache ??= openDiskCache('front-matter'));
   const folder = sources.display(join(sources.collection(collection), slug));
   if (!entrySlugPattern.test(slug)) {
-    errors.push(new SiteError({ code: 'ENTRY_INVALID', message: `"${slug}" is not a valid slug`, file: folder, hint: 'Rename the folder with lowercase letters, digits and hyphens only.' }));
+    diagnostics.error({ code: 'ENTRY_INVALID', message: `"${slug}" is not a valid slug`, file: folder, hint: 'Rename the folder with lowercase letters, digits and hyphens only.' });
     return undefined;
   }
   const translations: PendingTranslation[] = [];
@@ -176,26 +177,27 @@ async function readEntry(config: ResolvedConfig, collection: string, slug: strin
     let text: string;
     try {
       // Synchronous: thousands of small files read several times faster than through the thread pool.
-      text = readTextFile(path, errors);
+      text = readTextFile(path, diagnostics);
     } catch {
       continue;
     }
     found++;
-    const translation = readTranslation(text, sources.display(path), locale, schema, cache, errors);
+    const translation = readTranslation(text, sources.display(path), locale, schema, cache, diagnostics);
     const tooMuch = translation && markdownLimitError(translation.body, translation.bodyLine, translation.file, config.markdown);
     if (tooMuch) {
-      errors.push(tooMuch);
+      diagnostics.add(tooMuch);
       continue;
     }
     if (translation && (options.drafts || !translation.data.draft)) translations.push(translation);
+    else if (translation) diagnostics.info({ code: 'ENTRY_DRAFT', message: `${collection} entry "${slug}" in ${locale} is a draft (draft: true): left out`, file: translation.file });
   }
   if (found === 0) {
-    errors.push(new SiteError({
+    diagnostics.error({
       code: 'ENTRY_INVALID',
       message: `${collection} entry "${slug}" has no translation`,
       file: folder,
       hint: `Add ${config.localeIds.map((locale) => `${locale}.md`).join(' or ')} to the folder.`,
-    }));
+    });
   }
   return translations.length ? { collection, slug, translations } : undefined;
 }
@@ -210,7 +212,7 @@ function readTranslation(
   locale: string,
   schema: FrontMatterSchema,
   cache: DiskCache | undefined,
-  errors: SiteError[],
+  diagnostics: Diagnostics,
 ): PendingTranslation | undefined {
   const parts = cache && findFrontMatter(text);
   const key = parts ? hashParts(schema.id, parts.yaml) : undefined;
@@ -220,12 +222,12 @@ function readTranslation(
   }
   const { source, body, errors: syntax } = splitFrontMatter(text, file);
   if (syntax.length) {
-    errors.push(...syntax);
+    diagnostics.add(...syntax);
     return undefined;
   }
   const { data, errors: invalid } = validateYaml(source, schema.schema, 'FRONT_MATTER');
   if (!data) {
-    errors.push(...invalid.map((error) => (error.line === undefined ? new SiteError({ ...error, code: error.code, message: error.message, hint: error.hint, ...locate(source, []) }) : error)));
+    diagnostics.add(...invalid.map((error) => (error.line === undefined ? new SiteError({ ...error, code: error.code, message: error.message, hint: error.hint, ...locate(source, []) }) : error)));
     return undefined;
   }
   if (cache && key) void cache.write(key, JSON.stringify(data));
@@ -246,7 +248,7 @@ function decodeFrontMatter(entry: Buffer | undefined): EntryFrontMatter | undefi
 async function renderEntries(
   config: ResolvedConfig,
   pending: readonly (PendingEntry | undefined)[],
-  errors: SiteError[],
+  diagnostics: Diagnostics,
   markdown: MarkdownRenderer = defaultMarkdownRenderer(),
 ): Promise<Entry[]> {
   const entries = pending.filter((entry) => entry !== undefined);
@@ -259,7 +261,7 @@ async function renderEntries(
     for (const { data, locale, file, bodyLine } of entry.translations) {
       const outcome = rendered[next++]!;
       if ('error' in outcome) {
-        errors.push(new SiteError({ code: 'MARKDOWN_FAILED', message: outcome.error, file, line: bodyLine }));
+        diagnostics.error({ code: 'MARKDOWN_FAILED', message: outcome.error, file, line: bodyLine });
         continue;
       }
       const { title, description, date, updated, image, draft } = data;

@@ -21,7 +21,7 @@ import { listenError } from '../serve/server.js';
 import { createStaticHandler, etagOf, memorySource, type StaticSource } from '../serve/static.js';
 import { devClientScript, devClientStyles } from './client.js';
 import { createEventHub, type DevEvent } from './events.js';
-import { describeProblems, injectDevClient, renderErrorPage, renderOverlay, withoutAbsolutePaths, type OverlayProblem } from './overlay.js';
+import { describeProblems, injectDevClient, renderErrorPage, renderOverlay, renderWarnings, withoutAbsolutePaths, type OverlayProblem } from './overlay.js';
 import { createDevBuilder, type DevBuilder, type FileChange, type RebuildOutcome } from './rebuild.js';
 import { watchInputs } from './watch.js';
 
@@ -101,6 +101,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   let build = `${session}.0`;
   let problems: OverlayProblem[] | undefined;
   let overlay: string | undefined;
+  // The warnings of the last build, good or failed: a panel on the pages, not a failure.
+  let warnings: OverlayProblem[] = [];
+  let warningsPanel: string | undefined;
   const hub = createEventHub();
   const send = (event: DevEvent) => {
     hub.send(event);
@@ -117,19 +120,22 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const showProblems = (outcome: { errors: readonly SiteError[]; crash?: unknown }) => {
     problems = describeProblems(outcome.errors, outcome.crash, readSource).map((problem) => withoutAbsolutePaths(problem, [process.cwd(), generatorRoot()]));
     overlay = renderOverlay(problems);
-    send({ name: 'problem', data: { build, overlay } });
+    send({ name: 'problem', data: { build, overlay, warnings: warningsPanel ?? null } });
   };
 
   const apply = (changes: readonly FileChange[], outcome: RebuildOutcome) => {
+    warnings = describeProblems(outcome.warnings, undefined, readSource).map((problem) => withoutAbsolutePaths(problem, [process.cwd(), generatorRoot()]));
+    warningsPanel = warnings.length ? renderWarnings(warnings) : undefined;
+    const shown = { warnings: warningsPanel ?? null };
     if (outcome.ok) {
       const wasFailing = overlay !== undefined;
       build = `${session}.${outcome.build}`;
       problems = undefined;
       overlay = undefined;
       const files = [...outcome.changed, ...outcome.removed];
-      if (outcome.stylesheet) send({ name: 'css', data: { build, ...outcome.stylesheet } });
-      else if (files.length) send({ name: 'reload', data: { build, files: files.length > 500 ? null : files, urls: outcome.urls.length > 500 ? [] : outcome.urls } });
-      else if (wasFailing) send({ name: 'fixed', data: { build } });
+      if (outcome.stylesheet) send({ name: 'css', data: { build, ...outcome.stylesheet, ...shown } });
+      else if (files.length) send({ name: 'reload', data: { build, files: files.length > 500 ? null : files, urls: outcome.urls.length > 500 ? [] : outcome.urls, ...shown } });
+      else if (wasFailing) send({ name: 'fixed', data: { build, ...shown } });
     } else {
       showProblems(outcome);
     }
@@ -153,7 +159,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     async get(path) {
       const file = await built.get(path);
       if (!file || !path.endsWith('.html')) return file;
-      const html = injectDevClient(await file.text(), { build, file: path, overlay });
+      const html = injectDevClient(await file.text(), { build, file: path, overlay, warnings: warningsPanel });
       const bytes = Buffer.from(html);
       return { size: bytes.byteLength, version: html, etag: etagOf(bytes), pipe: (response) => response.end(bytes), bytes: async () => bytes, text: async () => html };
     },
@@ -189,11 +195,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     const path = (request.url ?? '/').split(/[?#]/, 1)[0]!;
     if (path === '/__site/events') {
       const file = new URL(request.url ?? '/', 'http://dev').searchParams.get('file') ?? undefined;
-      return hub.connect(request, response, { name: 'state', data: { build, overlay: overlay ?? null } }, file);
+      return hub.connect(request, response, { name: 'state', data: { build, overlay: overlay ?? null, warnings: warningsPanel ?? null } }, file);
     }
     if (path === '/__site/dev-client.js') return answer(response, 200, 'text/javascript; charset=utf-8', devClientScript);
     if (path === '/__site/dev-client.css') return answer(response, 200, 'text/css; charset=utf-8', devClientStyles);
-    if (path === '/__site/status') return answer(response, 200, 'application/json; charset=utf-8', JSON.stringify({ build, ok: !problems, problems: problems ?? [] }));
+    if (path === '/__site/status') return answer(response, 200, 'application/json; charset=utf-8', JSON.stringify({ build, ok: !problems, problems: problems ?? [], warnings }));
     const config = builder.config;
     if (config && request.method === 'POST' && path === config.contact.endpoint) return contactHandler(config)(request, response);
     if (!config) return answer(response, 500, 'text/html; charset=utf-8', renderErrorPage({ build, file: '', overlay: overlay ?? '' }));
@@ -241,7 +247,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         watcher.setPaths(watchedPaths());
       } catch (crash) {
         // A bug here must not end the process: report it and keep serving.
-        reporter.built?.(batch, { ok: false, reloaded: [], errors: [], crash, ms: outcome.ms });
+        reporter.built?.(batch, { ok: false, reloaded: [], errors: [], warnings: [], crash, ms: outcome.ms });
       }
       // chokidar drops a second change event for a file within 50 ms of the first, so look again
       // once that window has passed: a file that changed while the build read it is built again.

@@ -13,11 +13,13 @@ import { loadMessages, lookupMessage, type MessageTree } from '../content/messag
 import { loadPageContent, type PageContent } from '../content/pages.js';
 import { indexEntries, listEntrySlugs, loadEntry, type Entry } from '../content/collections.js';
 import { createFeeds } from '../emit/feed.js';
-import type { SiteError } from '../errors.js';
+import type { Diagnostics } from '../diagnostics.js';
+import { SiteError } from '../errors.js';
+import { locateContentField } from '../content/field-position.js';
 import { createPageRenderer, type IslandScripts, type PageRenderer } from '../render/render-pages.js';
 import type { RenderInput } from '../render/render.js';
 import type { TemplateSet } from '../render/types.js';
-import { createPages, sortEntries, type Page } from '../routes/pages.js';
+import { createPages, reportUntranslated, sortEntries, type Page } from '../routes/pages.js';
 import { sameJson } from './stage.js';
 
 export type { Entry, MessageTree, Page, PageContent };
@@ -30,9 +32,9 @@ export function messagesSourceKey(config: ResolvedConfig): string {
   return JSON.stringify([config.dirs.content, config.localeIds]);
 }
 
-/** Loads content/messages/<locale>.yaml of every locale; problems go to `errors`. */
-export function loadSiteMessages(config: ResolvedConfig, errors: SiteError[], parseYaml: ParseYaml | undefined): Promise<Messages> {
-  return loadMessages(config, errors, { parseYaml });
+/** Loads content/messages/<locale>.yaml of every locale; problems go to `diagnostics`. */
+export function loadSiteMessages(config: ResolvedConfig, diagnostics: Diagnostics, parseYaml: ParseYaml | undefined): Promise<Messages> {
+  return loadMessages(config, diagnostics, { parseYaml });
 }
 
 /** What the entries are loaded from (the folders, the locales, the collections and Markdown settings): when it changes, every entry is loaded again. */
@@ -52,15 +54,15 @@ export async function listEntries(config: ResolvedConfig): Promise<string[]> {
   return lists.flat();
 }
 
-/** Loads one entry folder by its key; problems go to `errors`; undefined when nothing of it is shown. */
+/** Loads one entry folder by its key; problems go to `diagnostics`; undefined when nothing of it is shown. */
 export function loadEntryFolder(
   config: ResolvedConfig,
   key: string,
-  errors: SiteError[],
+  diagnostics: Diagnostics,
   options: { drafts: boolean; markdown: MarkdownRenderer; frontMatterCache: DiskCache | false },
 ): Promise<Entry | undefined> {
   const slash = key.indexOf('/');
-  return loadEntry(config, key.slice(0, slash), key.slice(slash + 1), errors, options);
+  return loadEntry(config, key.slice(0, slash), key.slice(slash + 1), diagnostics, options);
 }
 
 /** The entries of each collection of the config, newest first ([] for a collection without entries). */
@@ -82,9 +84,11 @@ export function entryIndexKey(config: ResolvedConfig, entries: readonly Entry[])
   return JSON.stringify(indexEntries(byCollection(config, entries)));
 }
 
-/** The pages of the site; throws SiteErrors (two pages that would write one file). */
-export function expandPages(config: ResolvedConfig, entries: readonly Entry[]): Page[] {
-  return createPages(config, { entries: indexEntries(byCollection(config, entries)) });
+/** The pages of the site; throws SiteErrors (two pages that would write one file); an entry not translated into a locale that has its pages is a warning. */
+export function expandPages(config: ResolvedConfig, entries: readonly Entry[], diagnostics: Diagnostics): Page[] {
+  const input = { entries: indexEntries(byCollection(config, entries)) };
+  reportUntranslated(config, input, diagnostics);
+  return createPages(config, input);
 }
 
 /**
@@ -136,15 +140,26 @@ export function copySourceKey(config: ResolvedConfig, pages: readonly Page[], te
   return JSON.stringify([templatesId, config.dirs.content, config.company, config.markdown, config.localeIds, pages.map((page) => [page.locale, page.template, page.route.path])]);
 }
 
-/** Loads the copy `pages` show, validated by their templates' schemas; problems go to `errors`. */
+/** Loads the copy `pages` show, validated by their templates' schemas; problems go to `diagnostics`. */
 export function loadCopy(
   config: ResolvedConfig,
   pages: readonly Page[],
   templates: TemplateSet,
-  errors: SiteError[],
+  diagnostics: Diagnostics,
   options: { markdown: MarkdownRenderer; parseYaml: ParseYaml | undefined },
 ): Promise<Map<string, PageContent>> {
-  return loadPageContent(config, pages, (name) => templates.pages[name]?.content, errors, options);
+  return loadPageContent(config, pages, (name) => templates.pages[name]?.content, diagnostics, options);
+}
+
+/**
+ * A render's problem with its position in the content file filled in: a template that refuses its
+ * copy names the file and the field, and the field's line is found here (rendering is pure and may
+ * run on a worker); other problems are returned as they are.
+ */
+export function positionRenderProblem(problem: SiteError): SiteError {
+  if (problem.code !== 'TEMPLATE_REJECTED' || !problem.file || problem.line !== undefined) return problem;
+  const { code, message, field, hint, severity, cause } = problem;
+  return new SiteError({ code, message, field, hint, severity, cause, ...locateContentField(problem.file, field) });
 }
 
 /** What rendering needs besides the templates: plain data, so it can be sent to the workers. */

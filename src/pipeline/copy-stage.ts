@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
 import { sourcesOf } from '../config/sources.js';
+import type { Diagnostics } from '../diagnostics.js';
 import { SiteError } from '../errors.js';
 import type { TemplateSet } from '../render/types.js';
 import { copySourceKey, loadCopy, type Page, type PageContent } from './content-api.js';
@@ -13,29 +14,26 @@ import type { PageSet } from './routes-stage.js';
 import type { Runtime } from './runtime.js';
 import { idOf, type StageRun } from './stage.js';
 
-/** The copy of every page, by content key ("hub/product:no"), and its problems. */
-export interface PageCopy {
-  contents: Map<string, PageContent>;
-  errors: SiteError[];
-}
-
-/** Loads the copy of the pages that have `content:`, each content id kept on its own. */
-export async function loadPageCopy(run: StageRun, config: ResolvedConfig, pageSet: PageSet, templates: TemplateSet, runtime: Runtime): Promise<PageCopy> {
+/**
+ * Loads the copy of the pages that have `content:`, each content id kept on its own, by content key
+ * ("hub/product:no"); its problems go to the run's diagnostics.
+ */
+export async function loadPageCopy(run: StageRun, config: ResolvedConfig, pageSet: PageSet, templates: TemplateSet, runtime: Runtime): Promise<Map<string, PageContent>> {
   const { markdown, parseYaml } = runtime;
   run.forget((name) => name.startsWith('copy:') && !pageSet.byContent.has(name.slice('copy:'.length)));
   const loaded = await Promise.all([...pageSet.byContent].map(([id, pages]) =>
-    run.load(`copy:${id}`, copySourceKey(config, pages, idOf(templates)), (errors) => loadCopy(config, pages, templates, errors, { markdown, parseYaml }), 'copy')));
-  const checked = await run.load('template check', `${idOf(pageSet)} ${idOf(templates)}`, (errors) => {
-    errors.push(...checkPageTemplates(config, pageSet.pages, templates));
+    run.load(`copy:${id}`, copySourceKey(config, pages, idOf(templates)), (diagnostics) => loadCopy(config, pages, templates, diagnostics, { markdown, parseYaml }), 'copy')));
+  await run.load('template check', `${idOf(pageSet)} ${idOf(templates)}`, (diagnostics) => {
+    checkPageTemplates(config, pageSet.pages, templates, diagnostics);
     return true;
   });
-  const reviewed = await run.load('legal review', `${idOf(config)} ${idOf(pageSet)}`, (errors) => {
-    errors.push(...checkLegalReview(config, pageSet.byContent));
+  await run.load('legal review', `${idOf(config)} ${idOf(pageSet)}`, (diagnostics) => {
+    diagnostics.add(...checkLegalReview(config, pageSet.byContent));
     return true;
   });
   const contents = new Map<string, PageContent>();
   for (const copy of loaded) for (const [key, value] of copy.value ?? []) contents.set(key, value);
-  return { contents, errors: [...loaded.flatMap((copy) => copy.errors), ...checked.errors, ...reviewed.errors] };
+  return contents;
 }
 
 /**
@@ -63,14 +61,12 @@ export function checkLegalReview(config: ResolvedConfig, byContent: ReadonlyMap<
 }
 
 /** A template used with `content:` must export the schema of that copy. */
-export function checkPageTemplates(config: ResolvedConfig, pages: readonly Page[], templates: TemplateSet): SiteError[] {
+export function checkPageTemplates(config: ResolvedConfig, pages: readonly Page[], templates: TemplateSet, diagnostics: Diagnostics): void {
   const sources = sourcesOf(config);
-  const errors: SiteError[] = [];
   for (const page of pages) {
     const template = templates.pages[page.template];
     if (page.content !== undefined && template && !template.content) {
-      errors.push(new SiteError({ code: 'TEMPLATE_INVALID', message: `template ${page.template} is used with content: but exports no \`content\` schema`, file: sources.display(sources.pageTemplate(page.template)) }));
+      diagnostics.error({ code: 'TEMPLATE_INVALID', message: `template ${page.template} is used with content: but exports no \`content\` schema`, file: sources.display(sources.pageTemplate(page.template)) });
     }
   }
-  return errors;
 }

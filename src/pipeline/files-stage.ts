@@ -5,7 +5,6 @@
  * only when what it is made from changed.
  */
 import type { ResolvedConfig } from '../config/load.js';
-import type { SiteError } from '../errors.js';
 import { createHeaders, createRobots, createSitemaps, lastModifiedOf } from '../emit/sitemap.js';
 import type { OutputFiles } from '../output-files.js';
 import type { Assets } from '../islands/assets.js';
@@ -34,17 +33,16 @@ export interface SiteFilesInput {
   entryList: readonly Entry[];
 }
 
-/** Makes the site files, each group kept while what it is made from stays the same. */
-export async function createSiteFiles(run: StageRun, input: SiteFilesInput): Promise<{ files?: SiteFiles; errors: SiteError[] }> {
+/** Makes the site files, each group kept while what it is made from stays the same; undefined when one could not be made (its problems are the run's). */
+export async function createSiteFiles(run: StageRun, input: SiteFilesInput): Promise<SiteFiles | undefined> {
   const { config, pageSet, assets, islands, messages, entryList } = input;
   const [built, routes, feeds] = await Promise.all([
     run.load('built files', `${idOf(assets)} ${idOf(islands)}`, (): OutputFiles => new Map([...assets.files, ...islands.files])),
     run.load('route files', `${idOf(config)} ${idOf(pageSet)} ${entryList.map(idOf).join(' ')}`, () => createRouteFiles(config, pageSet.pages, entryList)),
     run.load('feeds', `${idOf(config)} ${idOf(messages)} ${entryList.map(idOf).join(' ')}`, () => createFeedFiles({ config, entries: entryList, messages })),
   ]);
-  const errors = [built, routes, feeds].flatMap((group) => group.errors);
-  if (!built.value || !routes.value || !feeds.value) return { errors };
-  return { files: { built: built.value, routes: routes.value, feeds: feeds.value }, errors };
+  if (!built.value || !routes.value || !feeds.value) return undefined;
+  return { built: built.value, routes: routes.value, feeds: feeds.value };
 }
 
 /** The sitemap files, robots.txt and `_headers`: they depend on the pages, the config, and the entries' dates. */

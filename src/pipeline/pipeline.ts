@@ -10,12 +10,12 @@ import { dirname, join, resolve } from 'node:path';
 import type { DeploySettings } from '../config/deploy.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { OutputFiles } from '../output-files.js';
-import { uniqueErrors, warningsOf, type SiteError } from '../errors.js';
+import type { SiteError } from '../errors.js';
 import type { IslandRuntime } from '../islands/bundle.js';
 import { classifyChange, staleOutputs, type WatchedPaths } from './changes.js';
 import { loadPageCopy } from './copy-stage.js';
 import { createSiteFiles } from './files-stage.js';
-import { entryKey } from './content-api.js';
+import { entryKey, positionRenderProblem } from './content-api.js';
 import { sourcesOf } from '../config/sources.js';
 import { loadInputs, loadSiteConfig, type InputOptions } from './inputs-stage.js';
 import { islandsKeyOf } from './render-plan.js';
@@ -89,15 +89,20 @@ export interface RunSuccess {
   ms: number;
   /** Milliseconds per stage: config, inputs, routes, copy, render, site files, result. */
   timings: Record<string, number>;
-  /** Problems that do not stop the build (a file that is not UTF-8, say). */
+  /** Problems that do not stop the build (a file that is not UTF-8, an untranslated entry, say). */
   warnings: SiteError[];
+  /** Notes printed only with --verbose (a file of public/ left out, a draft left out). */
+  infos: SiteError[];
 }
 
 /** A run that found problems; the last good build stays in place. */
 export interface RunFailure {
   ok: false;
   reloaded: string[];
+  /** The problems that stopped it. */
   errors: SiteError[];
+  /** The problems found on the way that would not have stopped it. */
+  warnings: SiteError[];
   /** An unexpected failure (a bug in the generator or a template, not bad input). */
   crash?: unknown;
   ms: number;
@@ -173,21 +178,20 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   }
 
   async function attempt(run: StageRun, runOptions: RunOptions): Promise<RunOutcome> {
-    const errors: SiteError[] = [];
-    const failed = (): RunFailure => ({ ok: false, reloaded: [...run.reloaded], errors: uniqueErrors(errors), ms: run.elapsed() });
-    const fatal = () => errors.some((error) => error.severity === 'error');
+    // Every stage records its problems in the run's diagnostics (through `run.load`, which also
+    // reports again those of the outputs kept from an earlier run).
+    const { diagnostics } = run;
+    const failed = (): RunFailure => ({ ok: false, reloaded: [...run.reloaded], errors: diagnostics.of('error'), warnings: diagnostics.of('warning'), ms: run.elapsed() });
+    const fatal = () => diagnostics.hasErrors;
 
     const loadedConfig = await run.time('config', () => loadSiteConfig(run, configPath, { runtime, previous: lastBuild?.config, deploy: options.deploy, check: options.checkConfig }));
-    errors.push(...loadedConfig.errors);
     const config = loadedConfig.value;
     if (!config) return failed();
     lastWatched = watchedPathsOf(configPath, config);
 
     const inputs = await run.time('inputs', () => loadInputs(run, config, inputOptions));
-    errors.push(...inputs.errors);
 
     const routes = await run.time('routes', () => expandRoutes(run, config, inputs.entries));
-    errors.push(...routes.errors);
     const pageSet = routes.value;
     if (!pageSet) {
       // The esbuild steps end within this run, so the next one never overlaps them.
@@ -197,10 +201,9 @@ export function createPipeline(options: PipelineOptions): Pipeline {
 
     const copy = await run.time('copy', async () => {
       const templates = await inputs.templates;
-      const pageCopy = templates.value && (await loadPageCopy(run, config, pageSet, templates.value, runtime));
+      const contents = templates.value && (await loadPageCopy(run, config, pageSet, templates.value, runtime));
       const [islands, assets] = await Promise.all([inputs.islands, inputs.assets]);
-      errors.push(...templates.errors, ...islands.errors, ...assets.errors, ...(assets.value?.warnings ?? []), ...(pageCopy?.errors ?? []));
-      return { templates: templates.value, islands: islands.value, assets: assets.value, contents: pageCopy?.contents };
+      return { templates: templates.value, islands: islands.value, assets: assets.value, contents };
     });
     const { templates, islands, assets, contents } = copy;
     const messages = inputs.messages.value;
@@ -221,13 +224,11 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       pageSet,
     };
     const rendered = await run.time('render', () => renderStage(parts, { runtime, previous, incremental, written, defer: runOptions.first && { first: runOptions.first } }));
-    errors.push(...rendered.errors);
+    diagnostics.add(...rendered.errors.map(positionRenderProblem));
     if (fatal()) return failed();
 
-    const siteFiles = await run.time('site files', () => createSiteFiles(run, { config, pageSet, assets, islands, messages, entryList: inputs.entries }));
-    errors.push(...siteFiles.errors);
-    if (fatal() || !siteFiles.files) return failed();
-    const files = siteFiles.files;
+    const files = await run.time('site files', () => createSiteFiles(run, { config, pageSet, assets, islands, messages, entryList: inputs.entries }));
+    if (fatal() || !files) return failed();
 
     const result = await run.time('result', async () => {
       await runtime.settled();
@@ -248,7 +249,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       stylesheet: result.stylesheet,
       ms: run.elapsed(),
       timings: run.timings,
-      warnings: uniqueErrors(warningsOf(errors)),
+      warnings: diagnostics.of('warning'),
+      infos: diagnostics.of('info'),
     };
   }
 
@@ -260,7 +262,11 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       if (lastBuild) renderPending(lastBuild, {});
       return lastBuild?.files;
     },
-    renderPending: (pendingOptions = {}) => (lastBuild ? renderPending(lastBuild, pendingOptions) : { rendered: [], errors: [] }),
+    renderPending(pendingOptions = {}) {
+      if (!lastBuild) return { rendered: [], errors: [] };
+      const { rendered, errors } = renderPending(lastBuild, pendingOptions);
+      return { rendered, errors: errors.map(positionRenderProblem) };
+    },
     get pending() {
       return lastBuild?.pending.size ?? 0;
     },
@@ -276,7 +282,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
         try {
           return await attempt(run, runOptions);
         } catch (crash) {
-          return { ok: false, reloaded: [...run.reloaded], errors: [], crash, ms: run.elapsed() };
+          return { ok: false, reloaded: [...run.reloaded], errors: [], warnings: run.diagnostics.of('warning'), crash, ms: run.elapsed() };
         }
       });
       queue = next.catch(() => undefined);

@@ -22,7 +22,7 @@ export interface PageSet {
 
 /** Expands the routes; the value is missing when they cannot be (two pages that would write one file). */
 export function expandRoutes(run: StageRun, config: ResolvedConfig, entries: readonly Entry[]): Promise<Loaded<PageSet>> {
-  return run.load('pages', `${idOf(config)} ${entryIndexKey(config, entries)}`, () => pageSetOf(expandPages(config, entries)));
+  return run.load('pages', `${idOf(config)} ${entryIndexKey(config, entries)}`, (diagnostics) => pageSetOf(expandPages(config, entries, diagnostics)));
 }
 
 function pageSetOf(pages: Page[]): PageSet {
