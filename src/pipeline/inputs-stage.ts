@@ -4,6 +4,7 @@
  * loaded again only when that changed or a change of its files made the pipeline forget it.
  */
 import { loadConfig, type ResolvedConfig } from '../config/load.js';
+import type { HostTarget } from '../config/schema.js';
 import type { SiteError } from '../errors.js';
 import { buildAssets, type Assets } from '../islands/assets.js';
 import { bundleIslands, listIslands, type IslandBundle, type IslandRuntime } from '../islands/bundle.js';
@@ -24,9 +25,11 @@ export interface InputOptions {
  * Stage 1: the config. `check` runs on it before any other work (and may throw to stop the run);
  * a config equal to `previous` is answered as `previous`, so what depends on it is not redone.
  */
-export function loadSiteConfig(run: StageRun, file: string, options: { runtime: Runtime; previous?: ResolvedConfig; check?(config: ResolvedConfig): void }): Promise<Loaded<ResolvedConfig>> {
+export function loadSiteConfig(run: StageRun, file: string, options: { runtime: Runtime; previous?: ResolvedConfig; check?(config: ResolvedConfig): void; target?: HostTarget }): Promise<Loaded<ResolvedConfig>> {
   return run.load('config', '', async () => {
-    const loaded = await loadConfig(file, { listTemplates: listPageTemplates, parseYaml: options.runtime.parseYaml });
+    const read = await loadConfig(file, { listTemplates: listPageTemplates, parseYaml: options.runtime.parseYaml });
+    // `--target` wins over output.target; the pages, host files and functions all read the config's.
+    const loaded = options.target ? { ...read, output: { ...read.output, target: options.target } } : read;
     options.check?.(loaded);
     return options.previous && sameJson(loaded, options.previous) ? options.previous : loaded;
   }, 'config');

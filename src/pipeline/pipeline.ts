@@ -8,6 +8,7 @@
  */
 import { dirname, join, resolve } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
+import type { HostTarget } from '../config/schema.js';
 import type { OutputFiles } from '../output-files.js';
 import { uniqueErrors, warningsOf, type SiteError } from '../errors.js';
 import type { IslandRuntime } from '../islands/bundle.js';
@@ -49,6 +50,8 @@ export interface PipelineOptions {
   cache?: boolean;
   /** How esbuild steps run (default 'cache'). */
   esbuild?: EsbuildMode;
+  /** The host the output is for, instead of the config's `output.target` (`site build --target`). */
+  target?: HostTarget;
   /** Called with the config as soon as it is loaded, before any other work; throw to stop the run. */
   checkConfig?(config: ResolvedConfig): void;
   /**
@@ -56,7 +59,7 @@ export interface PipelineOptions {
    * an earlier build whose read-sets were persisted, a run that is not incremental renders only
    * the pages whose inputs changed since, and keeps the others as they are (`Build.kept`).
    */
-  output?(config: ResolvedConfig): OutputTarget;
+  output?(config: ResolvedConfig): OutputTarget | undefined;
 }
 
 /** A changed file or folder, as a watcher reports it. */
@@ -174,7 +177,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     const failed = (): RunFailure => ({ ok: false, reloaded: [...run.reloaded], errors: uniqueErrors(errors), ms: run.elapsed() });
     const fatal = () => errors.some((error) => error.severity === 'error');
 
-    const loadedConfig = await run.time('config', () => loadSiteConfig(run, configPath, { runtime, previous: lastBuild?.config, check: options.checkConfig }));
+    const loadedConfig = await run.time('config', () => loadSiteConfig(run, configPath, { runtime, previous: lastBuild?.config, check: options.checkConfig, target: options.target }));
     errors.push(...loadedConfig.errors);
     const config = loadedConfig.value;
     if (!config) return failed();
@@ -204,7 +207,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     if (fatal() || !templates || !islands || !assets || !contents || !messages) return failed();
 
     const previous = incremental ? lastBuild : undefined;
-    const written = !incremental && options.cache !== false && options.output ? readWrittenOutput(options.output(config)) : undefined;
+    const outputTarget = !incremental && options.cache !== false ? options.output?.(config) : undefined;
+    const written = outputTarget ? readWrittenOutput(outputTarget) : undefined;
     const parts = {
       config,
       templates,
@@ -221,7 +225,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     errors.push(...rendered.errors);
     if (fatal()) return failed();
 
-    const siteFiles = await run.time('site files', () => createSiteFiles(run, { config, pageSet, assets, islands, messages, entryList: inputs.entries }));
+    const siteFiles = await run.time('site files', () => createSiteFiles(run, { config, pageSet, assets, islands, messages, entryList: inputs.entries, esbuild: runtime.esbuild }));
     errors.push(...siteFiles.errors);
     if (fatal() || !siteFiles.files) return failed();
     const files = siteFiles.files;
