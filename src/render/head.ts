@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { ResolvedConfig } from '../config/load.js';
 import type { Page } from '../routes/pages.js';
-import { localeNotFoundScript } from '../targets/github-pages.js';
+import { urlsOf } from '../routes/urls.js';
 import { contentSecurityPolicy } from './csp.js';
 import { escapeHtml, serializeJsonForScript } from './html.js';
 import type { PageMeta } from './types.js';
@@ -30,6 +30,20 @@ export const languageScript =
 
 /** Logs the unknown path on a 404 page. */
 export const notFoundScript = "console.warn('Page not found:',location.pathname)";
+
+/**
+ * The script of the root 404 page on GitHub Pages, which serves that page for every missing path:
+ * a path under a locale's prefix ("/no/…") goes to that locale's 404 page. Constant for a config,
+ * so the CSP allows it by hash.
+ */
+export function localeNotFoundScript(config: ResolvedConfig): string {
+  const targets: Record<string, string> = {};
+  for (const locale of config.localeIds) {
+    const prefix = config.locales[locale]!.prefix;
+    if (prefix) targets[prefix] = urlsOf(config).notFound(locale).url;
+  }
+  return `(function(l,m){for(var p in m)if(l.pathname===p||l.pathname.indexOf(p+'/')===0){l.replace(m[p]);return}})(location,${JSON.stringify(targets)})`;
+}
 
 const hashesOf = new WeakMap<ResolvedConfig, string[]>();
 

@@ -2,22 +2,14 @@
  * GitHub Pages: no headers, no redirects, no functions. `.nojekyll` (so folders starting with "_"
  * are published); the CSP goes into every page's head as a `<meta>` (see render/csp.ts for what a
  * meta policy cannot say); GitHub serves the root `404.html` for every missing path, so that page
- * carries a tiny script (allowed by hash) that sends a path under a locale's prefix to that
- * locale's 404 page; without script, its language switch links there. The contact form must post
+ * carries a tiny script (allowed by hash; `localeNotFoundScript` in render/head.ts) that sends a
+ * path under a locale's prefix to that locale's 404 page; without script, its language switch
+ * links there. The contact form must post
  * to a form service (`contact.endpoint`), as a plain urlencoded form.
  */
 import type { ResolvedConfig } from '../config/load.js';
 import { SiteError } from '../errors.js';
-import { localeNotFoundPages, type HostTarget } from './shared.js';
-
-/**
- * The root 404 page's script: "/no/…" → "/no/404.html" for every locale with a prefix. Constant
- * for a config, so the CSP allows it by hash.
- */
-export function localeNotFoundScript(config: ResolvedConfig): string {
-  const targets = Object.fromEntries(localeNotFoundPages(config).filter(({ prefix }) => prefix).map(({ prefix, url }) => [prefix, url]));
-  return `(function(l,m){for(var p in m)if(l.pathname===p||l.pathname.indexOf(p+'/')===0){l.replace(m[p]);return}})(location,${JSON.stringify(targets)})`;
-}
+import type { HostTarget } from './shared.js';
 
 /** The problems of a config for GitHub Pages: a form endpoint on the site itself, which Pages cannot answer. */
 export function githubPagesWarnings(config: ResolvedConfig): SiteError[] {
