@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { HtmlValidate } from 'html-validate';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig, parseConfig, type ResolvedConfig } from '../../src/config/load';
 import { collectSiteErrors } from '../../src/errors';
@@ -140,6 +141,16 @@ describe('github-pages', () => {
         expect(content, page).toContain(`'sha256-${createHash('sha256').update(script!).digest('base64')}'`);
       }
     }
+  });
+
+  it('keeps the pages valid HTML with the meta policy and the 404 script', async () => {
+    const validator = new HtmlValidate(JSON.parse(await readFile(join(repoRoot, '.htmlvalidate.json'), 'utf8')));
+    const problems: string[] = [];
+    for (const page of ['404.html', 'no/404.html', 'index.html', 'contactus/index.html', 'no/hub/pricing/index.html']) {
+      const report = await validator.validateString(await read(out, page), page);
+      for (const message of report.results.flatMap((result) => result.messages)) problems.push(`${page}:${message.line}:${message.column}  ${message.ruleId}  ${message.message}`);
+    }
+    expect(problems).toEqual([]);
   });
 
   it('sends a path under a locale prefix from the root 404 page to that locale\'s 404 page; the language switch links there without script', async () => {
