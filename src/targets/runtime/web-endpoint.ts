@@ -76,7 +76,7 @@ export function createWebEndpoint<Data extends object>(validate: Validate<Data>,
     const decoder = decoderFor(charset);
     if (!decoder) return json(415, { error: 'unsupported_charset', charset });
     const body = await readBody(request, settings.maxBytes);
-    if (!body) return json(413, { error: 'payload_too_large', maxBytes: settings.maxBytes }, { connection: 'close' });
+    if (!body) return json(413, { error: 'payload_too_large', maxBytes: settings.maxBytes });
     let fields: Record<string, unknown>;
     try {
       fields = isForm ? parseFormBody(body, decoder) : (JSON.parse(decoder.decode(body)) as Record<string, unknown>);
