@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { buildSite } from './build.js';
 import { checkOutputFolder, type OutputGuard } from './emit/output-folder.js';
 import { writeSite } from './emit/write.js';
@@ -13,7 +13,8 @@ import { collectSiteErrors, exitCodeOf, SiteErrors } from './errors.js';
 import { logCrash, logErrors, logInfo, logInfos, logResult, logWarning, logWarnings } from './logger.js';
 import { loadConfig, type ResolvedConfig } from './config/load.js';
 import { deploySettings } from './config/deploy.js';
-import { formatJsonSchema } from './config/schema.js';
+import { formatJsonSchema, hostTargets, type HostTarget } from './config/schema.js';
+import { placeOutput, precompressOf, staticFolderOf } from './targets/index.js';
 import { generatorRoot } from './cache/disk-cache.js';
 import { serverLimits, startServer } from './serve/server.js';
 import { openBrowser } from './dev/open-browser.js';
@@ -62,18 +63,20 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--no-cache', 'neither read nor write the build cache (node_modules/.cache/site, or SITE_CACHE_DIR)')
     .option('--no-precompress', 'write no .br and .gz siblings, whatever output.precompress in the config says')
     .option('--origin <url>', 'the origin pages name instead of site.origin (a preview deploy; also SITE_ORIGIN)')
+    .addOption(new Option('--target <host>', 'the host the output is for: its headers, redirects, 404 rules and form functions (default: output.target of the config, node)').choices(hostTargets))
     .action(run(async (options) => {
       const started = performance.now();
       const deploy = deploySettings(process.env, options.origin === undefined ? undefined : String(options.origin));
       const workers = options.workers === undefined ? undefined : Number(options.workers);
       let out = options.out === undefined ? undefined : String(options.out);
-      const precompressOf = (config: ResolvedConfig) => options.precompress !== false && config.output.precompress;
+      const precompress = (config: ResolvedConfig) => options.precompress !== false && precompressOf(config);
       const result = await buildSite({
         config: options.config,
         drafts: Boolean(options.drafts),
         workers,
         cache: options.cache !== false,
         deploy,
+        target: options.target as HostTarget | undefined,
         // Before any work: an output folder that holds the project (or anything not made by a
         // build) is refused, since the writer replaces everything in it.
         checkConfig: (config) => {
@@ -82,7 +85,8 @@ export async function main(argv: readonly string[]): Promise<number> {
           if (unsafe) throw unsafe;
         },
         // Set by checkConfig above, which runs first.
-        output: (config) => ({ folder: out!, settings: JSON.stringify({ precompress: precompressOf(config) }) }),
+        // A target that moves the pages into a folder of the output (Vercel's static/) renders them all.
+        output: (config) => (staticFolderOf(config) ? undefined : { folder: out!, settings: JSON.stringify({ precompress: precompress(config) }) }),
       });
       logWarnings(result.warnings);
       if (options.verbose) logInfos(result.infos);
@@ -91,10 +95,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       out ??= result.config.dirs.output;
       const outDir = resolve(out);
       const writing = performance.now();
-      const precompress = precompressOf(result.config);
-      const written = await writeSite(out, result.files, {
+      const written = await writeSite(out, placeOutput(result.config, result.files), {
         cache: options.cache !== false,
-        compress: precompress ? {} : false,
+        compress: precompress(result.config) ? {} : false,
         afterStep: killHook(),
         kept: result.kept,
         renderState: result.renderState,

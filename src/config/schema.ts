@@ -21,6 +21,9 @@ const perLocale = z.record(localeId, z.string().min(1));
 
 export const contactTypes = ['repairer', 'retailer', 'investor', 'partner', 'other'] as const;
 
+/** The hosts `site build --target` writes for (src/targets/); `node` is `site serve`'s own output. */
+export const hostTargets = ['node', 'netlify', 'cloudflare', 'vercel', 'github-pages'] as const;
+
 const localeSchema = z.strictObject({
   label: z.string().describe('Name of the language in itself, e.g. "Norsk"'),
   short: z.string().describe('Short label for the language buttons, e.g. "NO"'),
@@ -193,10 +196,29 @@ export const configSchema = z.strictObject({
   output: z
     .strictObject({
       dir: z.string().min(1).default('dist').describe('Folder `site build` writes the site into, relative to this file (`--out` overrides it)'),
+      target: z
+        .enum(hostTargets)
+        .default('node')
+        .describe('The host the output is for (`--target` overrides it): node (`site serve`), netlify, cloudflare, vercel or github-pages; each gets the headers, redirects, 404 rules and form functions it reads'),
       precompress: z
         .boolean()
-        .default(true)
-        .describe('Write .br and .gz siblings of HTML, CSS, JS, XML, SVG and TXT files, for hosts (and `site serve`) that send them as they are'),
+        .optional()
+        .describe('Write .br and .gz siblings of HTML, CSS, JS, XML, SVG and TXT files, for hosts (and `site serve`) that send them as they are; by default only for the node target (CDNs compress themselves and ignore them)'),
+      functions: z
+        .strictObject({
+          forwardUrlEnv: z
+            .string()
+            .regex(/^[A-Z_][A-Z0-9_]*$/, 'use the name of an environment variable, such as SITE_FORM_WEBHOOK')
+            .default('SITE_FORM_WEBHOOK')
+            .describe('Environment variable of the host holding a webhook URL that each accepted submission is POSTed to as JSON'),
+          kvBinding: z
+            .string()
+            .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'use the name of a binding, such as SUBMISSIONS')
+            .default('SUBMISSIONS')
+            .describe('Cloudflare: the KV namespace binding each accepted submission is stored in (one key per submission)'),
+        })
+        .prefault({})
+        .describe('How the form functions of the netlify, cloudflare and vercel targets keep a submission'),
     })
     .prefault({})
     .describe('What `site build` writes besides the pages'),
@@ -236,6 +258,7 @@ export type LocaleConfig = SiteConfig['locales'][string];
 export type AudienceConfig = SiteConfig['audiences'][string];
 export type CollectionConfig = SiteConfig['collections'][string];
 export type ContactType = (typeof contactTypes)[number];
+export type HostTarget = (typeof hostTargets)[number];
 
 /** The JSON Schema of the config, for editors (written to schema/site.config.schema.json). */
 export function createConfigJsonSchema(): Record<string, unknown> {

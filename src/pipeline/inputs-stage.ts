@@ -5,6 +5,7 @@
  */
 import type { DeploySettings } from '../config/deploy.js';
 import { loadConfig, type ResolvedConfig } from '../config/load.js';
+import type { HostTarget } from '../config/schema.js';
 import { buildAssets, type Assets } from '../islands/assets.js';
 import { bundleIslands, listIslands, type IslandBundle, type IslandRuntime } from '../islands/bundle.js';
 import { listPageTemplates, loadTemplates } from '../render/templates.js';
@@ -27,10 +28,12 @@ export interface InputOptions {
 export function loadSiteConfig(
   run: StageRun,
   file: string,
-  options: { runtime: Runtime; previous?: ResolvedConfig; deploy?: DeploySettings; check?(config: ResolvedConfig): void },
+  options: { runtime: Runtime; previous?: ResolvedConfig; deploy?: DeploySettings; check?(config: ResolvedConfig): void; target?: HostTarget },
 ): Promise<Loaded<ResolvedConfig>> {
   return run.load('config', '', async (diagnostics) => {
-    const loaded = await loadConfig(file, { listTemplates: listPageTemplates, parseYaml: options.runtime.parseYaml, deploy: options.deploy, diagnostics });
+    const read = await loadConfig(file, { listTemplates: listPageTemplates, parseYaml: options.runtime.parseYaml, deploy: options.deploy, diagnostics });
+    // `--target` wins over output.target; the pages, host files and functions all read the config's.
+    const loaded = options.target ? { ...read, output: { ...read.output, target: options.target } } : read;
     options.check?.(loaded);
     return options.previous && sameJson(loaded, options.previous) ? options.previous : loaded;
   }, 'config');

@@ -9,6 +9,7 @@
 import { dirname, join, resolve } from 'node:path';
 import type { DeploySettings } from '../config/deploy.js';
 import type { ResolvedConfig } from '../config/load.js';
+import type { HostTarget } from '../config/schema.js';
 import type { OutputFiles } from '../output-files.js';
 import type { SiteError } from '../errors.js';
 import type { IslandRuntime } from '../islands/bundle.js';
@@ -50,6 +51,8 @@ export interface PipelineOptions {
   cache?: boolean;
   /** How esbuild steps run (default 'cache'). */
   esbuild?: EsbuildMode;
+  /** The host the output is for, instead of the config's `output.target` (`site build --target`). */
+  target?: HostTarget;
   /** Called with the config as soon as it is loaded, before any other work; throw to stop the run. */
   checkConfig?(config: ResolvedConfig): void;
   /** Where the site is published when not at `site.origin`, and whether it is a preview (see config/deploy.ts). */
@@ -59,7 +62,7 @@ export interface PipelineOptions {
    * an earlier build whose read-sets were persisted, a run that is not incremental renders only
    * the pages whose inputs changed since, and keeps the others as they are (`Build.kept`).
    */
-  output?(config: ResolvedConfig): OutputTarget;
+  output?(config: ResolvedConfig): OutputTarget | undefined;
 }
 
 /** A changed file or folder, as a watcher reports it. */
@@ -184,7 +187,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     const failed = (): RunFailure => ({ ok: false, reloaded: [...run.reloaded], errors: diagnostics.of('error'), warnings: diagnostics.of('warning'), ms: run.elapsed() });
     const fatal = () => diagnostics.hasErrors;
 
-    const loadedConfig = await run.time('config', () => loadSiteConfig(run, configPath, { runtime, previous: lastBuild?.config, deploy: options.deploy, check: options.checkConfig }));
+    const loadedConfig = await run.time('config', () => loadSiteConfig(run, configPath, { runtime, previous: lastBuild?.config, deploy: options.deploy, check: options.checkConfig, target: options.target }));
     const config = loadedConfig.value;
     if (!config) return failed();
     lastWatched = watchedPathsOf(configPath, config);
@@ -210,7 +213,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     if (fatal() || !templates || !islands || !assets || !contents || !messages) return failed();
 
     const previous = incremental ? lastBuild : undefined;
-    const written = !incremental && options.cache !== false && options.output ? readWrittenOutput(options.output(config)) : undefined;
+    const outputTarget = !incremental && options.cache !== false ? options.output?.(config) : undefined;
+    const written = outputTarget ? readWrittenOutput(outputTarget) : undefined;
     const parts = {
       config,
       templates,
@@ -227,7 +231,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     diagnostics.add(...rendered.errors.map(positionRenderProblem));
     if (fatal()) return failed();
 
-    const files = await run.time('site files', () => createSiteFiles(run, { config, pageSet, assets, islands, messages, entryList: inputs.entries }));
+    const files = await run.time('site files', () => createSiteFiles(run, { config, pageSet, assets, islands, messages, entryList: inputs.entries, esbuild: runtime.esbuild }));
     if (fatal() || !files) return failed();
 
     const result = await run.time('result', async () => {

@@ -6,6 +6,8 @@
 import { createHash } from 'node:crypto';
 import type { ResolvedConfig } from '../config/load.js';
 import type { Page } from '../routes/pages.js';
+import { urlsOf } from '../routes/urls.js';
+import { contentSecurityPolicy } from './csp.js';
 import { escapeHtml, serializeJsonForScript } from './html.js';
 import type { PageMeta } from './types.js';
 
@@ -28,6 +30,36 @@ export const languageScript =
 
 /** Logs the unknown path on a 404 page. */
 export const notFoundScript = "console.warn('Page not found:',location.pathname)";
+
+/**
+ * The script of the root 404 page on GitHub Pages, which serves that page for every missing path:
+ * a path under a locale's prefix ("/no/…") goes to that locale's 404 page. Constant for a config,
+ * so the CSP allows it by hash.
+ */
+export function localeNotFoundScript(config: ResolvedConfig): string {
+  const targets: Record<string, string> = {};
+  for (const locale of config.localeIds) {
+    const prefix = config.locales[locale]!.prefix;
+    if (prefix) targets[prefix] = urlsOf(config).notFound(locale).url;
+  }
+  return `(function(l,m){for(var p in m)if(l.pathname===p||l.pathname.indexOf(p+'/')===0){l.replace(m[p]);return}})(location,${JSON.stringify(targets)})`;
+}
+
+const hashesOf = new WeakMap<ResolvedConfig, string[]>();
+
+/**
+ * The CSP sources of every inline script the pages of a config carry: the language script, the
+ * 404 script and, for GitHub Pages, the root 404 page's language script.
+ */
+export function inlineScriptHashes(config: ResolvedConfig): string[] {
+  let hashes = hashesOf.get(config);
+  if (!hashes) {
+    const scripts = [languageScript, notFoundScript, ...(config.output.target === 'github-pages' ? [localeNotFoundScript(config)] : [])];
+    hashes = scripts.map(scriptHash);
+    hashesOf.set(config, hashes);
+  }
+  return hashes;
+}
 
 /** The CSP source of an inline script. */
 export function scriptHash(script: string): string {
@@ -65,13 +97,17 @@ export function renderHead(page: Page, input: HeadInput): string {
   const { config, meta } = input;
   const locale = config.locales[page.locale]!;
   const title = page.template === 'Landing' ? `${config.site.name} · ${meta.title}` : `${meta.title} · ${config.site.name}`;
+  const githubPages = config.output.target === 'github-pages';
   const tags: string[] = [
     '<meta charset="utf-8" />',
     '<meta name="viewport" content="width=device-width, initial-scale=1" />',
+    // Before any script: a meta policy covers only what follows it.
+    ...(githubPages ? [`<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(config, inlineScriptHashes(config), 'meta'))}" />`] : []),
     `<title>${escapeHtml(title)}</title>`,
     `<meta name="description" content="${escapeHtml(meta.description)}" />`,
     `<script>${languageScript}</script>`,
   ];
+  if (githubPages && page.notFound && page.locale === config.site.defaultLocale) tags.push(`<script>${localeNotFoundScript(config)}</script>`);
   if (page.noindex || config.preview) tags.push('<meta name="robots" content="noindex" />');
   if (!page.notFound) tags.push(`<link rel="canonical" href="${escapeHtml(page.canonical)}" />`);
   for (const alternate of page.alternates) {

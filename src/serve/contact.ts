@@ -7,9 +7,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { honeypotField, validateContact } from '../islands/contact-schema.js';
+import { validateContact } from '../islands/contact-schema.js';
 import { createJsonLinesStore, type StoreFileSystem } from './jsonl-store.js';
 import { createRateLimiter } from './rate-limit.js';
+import { createSubmissionFlow } from './submission.js';
 import { BodyTooLarge, clientAddress, contentType, decoderFor, isSameOrigin, parseFormBody, readBody } from './request.js';
 
 /** Options of the contact handler. */
@@ -36,14 +37,18 @@ export interface ContactHandlerOptions {
 /** The file contact submissions are stored in, inside the data folder. */
 export const contactSubmissionsFile = 'contact-submissions.jsonl';
 
+/** The contact endpoint's limits, the same in `site serve` and in the host functions (src/targets). */
+export const contactEndpointLimits = { maxBytes: 32 * 1024, rateLimit: 5, rateWindowMs: 60_000 } as const;
+
 /** Creates the handler; `handle` answers POST requests to the contact endpoint. */
 export function createContactHandler(options: ContactHandlerOptions) {
-  const maxBytes = options.maxBytes ?? 32 * 1024;
-  const windowMs = options.rateWindowMs ?? 60_000;
+  const maxBytes = options.maxBytes ?? contactEndpointLimits.maxBytes;
+  const windowMs = options.rateWindowMs ?? contactEndpointLimits.rateWindowMs;
   const now = options.now ?? Date.now;
-  const limiter = createRateLimiter({ limit: options.rateLimit ?? 5, windowMs, maxKeys: options.maxClients, now });
+  const limiter = createRateLimiter({ limit: options.rateLimit ?? contactEndpointLimits.rateLimit, windowMs, maxKeys: options.maxClients, now });
   const store = createJsonLinesStore(join(options.dataDir, contactSubmissionsFile), { fileSystem: options.fileSystem });
   const allowedOrigins = options.allowedOrigins ?? [];
+  const submit = createSubmissionFlow({ validate: validateContact, limiter, store: (record) => store.append(record), now });
 
   return async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -82,29 +87,7 @@ export function createContactHandler(options: ContactHandlerOptions) {
         response.end();
       } else json(status, body, headers);
     };
-    if (typeof fields[honeypotField] === 'string' && fields[honeypotField] !== '') {
-      finish(201, { ok: true }, 'sent');
-      return;
-    }
-    const { [honeypotField]: _honeypot, ...submitted } = fields;
-    const checked = validateContact(submitted);
-    if ('fieldErrors' in checked) {
-      finish(400, { error: 'invalid_fields', fields: checked.fieldErrors }, 'failed');
-      return;
-    }
-    const client = clientAddress(request, options);
-    const wait = limiter.retryAfter(client);
-    if (wait > 0) {
-      finish(429, { error: 'too_many_requests' }, 'failed', { 'retry-after': String(Math.ceil(wait / 1000)) });
-      return;
-    }
-    limiter.hit(client);
-    try {
-      await store.append({ receivedAt: new Date(now()).toISOString(), ...checked.data });
-    } catch {
-      finish(503, { error: 'storage_failed' }, 'failed', { 'retry-after': '60' });
-      return;
-    }
-    finish(201, { ok: true }, 'sent');
+    const result = await submit(fields, clientAddress(request, options));
+    finish(result.status, result.body, result.outcome, result.headers);
   };
 }
