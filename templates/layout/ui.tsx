@@ -42,11 +42,26 @@ export function ButtonLink(props: { href: string; variant?: 'primary' | 'seconda
   );
 }
 
+/**
+ * How many columns a desktop grid of `count` cards gets: the count itself up to four, else three or
+ * four, whichever fills the last row better (5 → 3 + 2, 6 → 3 + 3, 7 → 4 + 3), so no card stands alone.
+ */
+export function gridColumns(count: number): number {
+  if (count <= 4) return count;
+  const lastRow = (columns: number) => count % columns || columns;
+  return lastRow(3) > lastRow(4) ? 3 : 4;
+}
+
+/** The class of a card grid of `count` items (columns per width in main.css). */
+export function cardGridClass(count: number): string {
+  return `card-grid columns-${gridColumns(count)}`;
+}
+
 /** A grid of cards with a title and text. */
 export function CardGrid(props: { items: readonly { title: string; text: string }[]; numbered?: boolean }) {
   const List = props.numbered ? 'ol' : 'ul';
   return (
-    <List className={props.numbered ? 'card-grid steps' : 'card-grid'}>
+    <List className={`${cardGridClass(props.items.length)}${props.numbered ? ' steps' : ''}`}>
       {props.items.map((item) => (
         <li className="card" key={item.title}>
           <h3>{item.title}</h3>

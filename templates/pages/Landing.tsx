@@ -1,7 +1,7 @@
 /** The root page: the visitor picks an audience. */
 import type { PageProps } from 'site/template';
 import { claim, hero, meta, text, z } from '../layout/schemas';
-import { Claim, Hero, Section } from '../layout/ui';
+import { cardGridClass, Claim, Hero, Section } from '../layout/ui';
 
 const card = z.strictObject({ title: text, text, cta: text });
 export const content = z.strictObject({
@@ -18,7 +18,7 @@ export default function Landing({ content, site }: PageProps<Content>) {
     <>
       <Hero eyebrow={content.hero.eyebrow} heading={content.hero.heading} lead={content.hero.lead} />
       <Section id="audiences" heading={content.chooser.heading}>
-        <ul className="audience-cards">
+        <ul className={`${cardGridClass(cards.length)} audience-cards`}>
           {cards.map((card) => (
             <li key={card.id} className={`audience-card audience-${card.id}`}>
               <h3>
