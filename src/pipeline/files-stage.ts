@@ -10,7 +10,7 @@ import { createHeaders, createRobots, createSitemap } from '../emit/sitemap.js';
 import type { OutputFiles } from '../output-files.js';
 import type { Assets } from '../islands/assets.js';
 import type { IslandBundle } from '../islands/bundle.js';
-import { languageScript, notFoundScript, scriptHash } from '../render/head.js';
+import { languageScript, menuScript, notFoundScript, scriptHash } from '../render/head.js';
 import { createFeedFiles, type Entry, type Messages, type Page } from './content-api.js';
 import type { PageSet } from './routes-stage.js';
 import { idOf, type StageRun } from './stage.js';
@@ -52,6 +52,6 @@ export function createRouteFiles(config: ResolvedConfig, pages: readonly Page[])
   return new Map([
     ['sitemap.xml', createSitemap(pages, config)],
     ['robots.txt', createRobots(config)],
-    ['_headers', createHeaders([scriptHash(languageScript), scriptHash(notFoundScript)], config)],
+    ['_headers', createHeaders([scriptHash(languageScript), scriptHash(menuScript), scriptHash(notFoundScript)], config)],
   ]);
 }

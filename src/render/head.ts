@@ -10,21 +10,34 @@ import { escapeHtml, serializeJsonForScript } from './html.js';
 import type { PageMeta } from './types.js';
 
 /**
- * The one inline script of every page (constant, so a CSP can allow it by hash). It marks the
- * document as scripted (`js` class); stores the page's language as `preferredLanguage`, or, on a
- * first visit whose browser language starts with one of the prefixes in `data-redirect`
+ * The inline language script of every page (constant, so a CSP can allow it by hash). It marks
+ * the document as scripted (`js` class); stores the page's language as `preferredLanguage`, or, on
+ * a first visit whose browser language starts with one of the prefixes in `data-redirect`
  * ("nb=/no/hub/ de=/de/hub/", longest prefix first), goes to that page (the page's counterpart in
- * that language) instead; and drives the mobile menu toggle (`data-menu-toggle`), which closes on
- * Escape and gives focus back to its button.
+ * that language) instead.
  */
 export const languageScript =
   "(function(d,w){var h=d.documentElement;h.className+=' js';" +
   "try{var s=w.localStorage,r=(h.getAttribute('data-redirect')||'').split(' '),n=(navigator.language||'').toLowerCase(),i,k;" +
   "if(!s.getItem('preferredLanguage'))for(i=0;i<r.length;i++){k=r[i].indexOf('=');if(k>0&&n.indexOf(r[i].slice(0,k))===0){location.replace(r[i].slice(k+1)+location.search+location.hash);return}}" +
-  "s.setItem('preferredLanguage',h.getAttribute('data-lang'))}catch(e){}" +
-  "function t(b,o){b.setAttribute('aria-expanded',o);d.getElementById(b.getAttribute('aria-controls')).toggleAttribute('data-open',o)}" +
-  "d.addEventListener('click',function(e){var b=e.target.closest&&e.target.closest('[data-menu-toggle]');if(b)t(b,b.getAttribute('aria-expanded')!='true')});" +
-  "d.addEventListener('keydown',function(e){var b=e.key=='Escape'&&d.querySelector('[data-menu-toggle][aria-expanded=true]');if(b){t(b,false);b.focus()}})})(document,window)";
+  "s.setItem('preferredLanguage',h.getAttribute('data-lang'))}catch(e){}})(document,window)";
+
+/**
+ * The inline menu script of every page (constant too). It drives the mobile menu toggle
+ * (`data-menu-toggle`, which controls the element named by its `aria-controls`): a click on it
+ * opens or closes the menu; while the menu is open (and the toggle shown), Escape or a click
+ * outside the menu closes it, and Tab and Shift+Tab cycle through the toggle and the menu's links
+ * and buttons. Every close gives focus back to the toggle. The label, icon, overlay and scroll
+ * lock follow `aria-expanded` / `data-open` in CSS.
+ */
+export const menuScript =
+  "(function(d){var b,m;function q(){b=d.querySelector('[data-menu-toggle]');m=b&&d.getElementById(b.getAttribute('aria-controls'))}" +
+  "function o(){return m&&b.offsetParent&&b.getAttribute('aria-expanded')=='true'}" +
+  "function t(x){b.setAttribute('aria-expanded',x);m.toggleAttribute('data-open',x);if(!x)b.focus()}" +
+  "d.addEventListener('click',function(e){q();if(!m)return;if(b.contains(e.target))t(!o());else if(o()&&!m.contains(e.target))t(false)});" +
+  "d.addEventListener('keydown',function(e){q();if(!o())return;if(e.key=='Escape')t(false);else if(e.key=='Tab'){" +
+  "var f=[b].concat([].slice.call(m.querySelectorAll('a[href],button'))).filter(function(x){return x.offsetParent}),l=f.length,i=f.indexOf(d.activeElement),n=i+(e.shiftKey?-1:1);" +
+  "if(i<0||n<0||n>=l){e.preventDefault();f[i<0?0:(n+l)%l].focus()}}})})(document)";
 
 /** Logs the unknown path on a 404 page. */
 export const notFoundScript = "console.warn('Page not found:',location.pathname)";
@@ -71,6 +84,7 @@ export function renderHead(page: Page, input: HeadInput): string {
     `<title>${escapeHtml(title)}</title>`,
     `<meta name="description" content="${escapeHtml(meta.description)}" />`,
     `<script>${languageScript}</script>`,
+    `<script>${menuScript}</script>`,
   ];
   if (page.noindex) tags.push('<meta name="robots" content="noindex" />');
   if (!page.notFound) tags.push(`<link rel="canonical" href="${escapeHtml(page.canonical)}" />`);

@@ -37,7 +37,8 @@ export function Header({ page, site }: Pick<PageProps, 'page' | 'site'>) {
         </nav>
         <button type="button" className="menu-toggle" data-menu-toggle aria-expanded="false" aria-controls="site-menu">
           <span className="menu-icon" aria-hidden="true" />
-          {t('header.menu')}
+          <span className="menu-label-closed">{t('header.menu')}</span>
+          <span className="menu-label-open">{t('header.closeMenu')}</span>
         </button>
         <div className="site-menu" id="site-menu">
           <nav className="main-nav" aria-label={t('header.mainNavigation')}>

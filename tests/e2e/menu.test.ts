@@ -109,6 +109,100 @@ describe('mobile menu (375 px)', () => {
     });
   });
 
+  it('shows a close icon and a Close label while open, and the Menu label again when closed', async () => {
+    await visit('/hub/', { viewport: mobile }, async (page) => {
+      const visibleLabel = () => toggle(page).evaluate((button) => (button as HTMLElement).innerText.trim());
+      const crossed = () => toggle(page).evaluate((button) => getComputedStyle(button.querySelector('.menu-icon')!, '::before').transform !== 'none');
+      expect(await visibleLabel()).toBe(t('header.menu'));
+      expect(await crossed()).toBe(false);
+      await toggle(page).click();
+      expect(await visibleLabel()).toBe(t('header.closeMenu'));
+      await expect.poll(crossed).toBe(true);
+      expect(await toggle(page).evaluate((button) => (button as HTMLElement).innerText)).not.toContain(t('header.menu'));
+      await toggle(page).click();
+      expect(await visibleLabel()).toBe(t('header.menu'));
+    });
+  });
+
+  it('closes on a tap outside the menu, without following what is under the tap, and gives focus back', async () => {
+    await visit('/hub/', { viewport: mobile }, async (page) => {
+      await toggle(page).click();
+      const url = page.url();
+      // Below the open panel: the dimmed page (a link in the hero may be under this point).
+      const panel = (await page.locator('#site-menu').boundingBox())!;
+      await page.mouse.click(mobile.width / 2, Math.min(panel.y + panel.height + 40, mobile.height - 5));
+      expect(await toggle(page).getAttribute('aria-expanded')).toBe('false');
+      expect(await noneVisible(navLinks(page))).toBe(true);
+      expect(page.url()).toBe(url);
+      expect(await toggle(page).evaluate((button) => button === document.activeElement)).toBe(true);
+    });
+  });
+
+  it('a tap inside the open menu (not on a link) keeps it open', async () => {
+    await visit('/hub/', { viewport: mobile }, async (page) => {
+      await toggle(page).click();
+      const box = (await page.locator('#site-menu .menu-audiences').boundingBox())!;
+      await page.mouse.click(box.x + box.width - 4, box.y + 2);
+      expect(await toggle(page).getAttribute('aria-expanded')).toBe('true');
+    });
+  });
+
+  it('is an opaque panel that scrolls within itself, also when the page is scrolled, and the page does not scroll', async () => {
+    await visit('/no/hub/pricing/', { viewport: { width: 375, height: 420 } }, async (page) => {
+      await page.evaluate(() => window.scrollTo(0, 1500));
+      const scrolled = await page.evaluate(() => window.scrollY);
+      expect(scrolled).toBeGreaterThan(1000);
+      // A tap where the toggle is (locator.click would first scroll the sticky header's toggle "into view").
+      const button = (await toggle(page).boundingBox())!;
+      await page.mouse.click(button.x + button.width / 2, button.y + button.height / 2);
+      expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
+      const panel = await page.locator('#site-menu').evaluate((menu) => {
+        const box = menu.getBoundingClientRect();
+        return { top: box.top, bottom: box.bottom, background: getComputedStyle(menu).backgroundColor, scrollable: menu.scrollHeight > menu.clientHeight, overflowY: getComputedStyle(menu).overflowY };
+      });
+      expect(panel.top).toBeGreaterThan(0);
+      expect(panel.bottom).toBeLessThanOrEqual(420);
+      expect(panel.background).toBe('rgb(255, 255, 255)');
+      expect(panel.overflowY).toBe('auto');
+      expect(panel.scrollable).toBe(true);
+      // The wheel over the panel scrolls the panel, not the page.
+      await page.mouse.move(180, panel.top + 40);
+      await page.mouse.wheel(0, 400);
+      await expect.poll(() => page.locator('#site-menu').evaluate((menu) => menu.scrollTop)).toBeGreaterThan(0);
+      expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
+      // The last item can be reached.
+      await languageLinks(page).last().scrollIntoViewIfNeeded();
+      expect(await languageLinks(page).last().isVisible()).toBe(true);
+    });
+  });
+
+  it('traps focus while open: Tab from the last item goes to the toggle, Shift+Tab from the toggle to the last item', async () => {
+    await visit('/hub/', { viewport: mobile }, async (page) => {
+      await toggle(page).focus();
+      await page.keyboard.press('Enter');
+      const focusables = await page.locator('#site-menu a[href]').count();
+      const inside: boolean[] = [];
+      for (let step = 0; step < focusables + 3; step += 1) {
+        await page.keyboard.press('Tab');
+        inside.push(await page.evaluate(() => Boolean(document.activeElement?.closest('#site-menu, [data-menu-toggle]'))));
+      }
+      expect(inside.every(Boolean)).toBe(true);
+      await toggle(page).focus();
+      await page.keyboard.press('Shift+Tab');
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('data-locale'))).toBe('no');
+      await page.keyboard.press('Tab');
+      expect(await toggle(page).evaluate((button) => button === document.activeElement)).toBe(true);
+    });
+  });
+
+  it('closed, does not trap the keyboard: Tab moves on past the toggle into the page', async () => {
+    await visit('/hub/', { viewport: mobile }, async (page) => {
+      await toggle(page).focus();
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => Boolean(document.activeElement?.closest('main')))).toBe(true);
+    });
+  });
+
   it('hides the audience pills', async () => {
     await visit('/hub/', { viewport: mobile }, async (page) => {
       expect(await noneVisible(pills(page))).toBe(true);
