@@ -48,11 +48,14 @@ export function scriptHash(script: string): string {
 }
 
 /**
- * Attributes of <html>: lang, data-lang and, on a page of the default locale, where a first visit
- * goes for each browser language another locale claims: every such locale, not only the first.
+ * Attributes of <html>: lang, data-lang, data-audience (on an audience's pages) and, on a page of
+ * the default locale, where a first visit goes for each browser language another locale claims:
+ * every such locale, not only the first.
  */
 export function htmlAttributes(page: Page, config: ResolvedConfig): Record<string, string> {
   const attributes: Record<string, string> = { lang: config.locales[page.locale]!.htmlLang, 'data-lang': page.locale };
+  // The page's audience, for styles that follow it (each audience's accent colour).
+  if (page.audience) attributes['data-audience'] = page.audience;
   if (page.locale !== config.site.defaultLocale) return attributes;
   const targets: { language: string; url: string }[] = [];
   for (const link of page.languageLinks) {

@@ -1,14 +1,20 @@
 /** Small building blocks shared by the page templates. */
 import type { ReactNode } from 'react';
+import { Icon, type IconName } from './Icon';
 
 /** A section with a heading, an optional lead and content. */
-export function Section(props: { id?: string; heading?: string; lead?: string; tone?: 'plain' | 'muted' | 'brand'; children?: ReactNode }) {
+export function Section(props: { id?: string; heading?: string; lead?: string; tone?: 'plain' | 'muted' | 'brand'; icon?: IconName; children?: ReactNode }) {
   const headingId = props.id ? `${props.id}-heading` : undefined;
   return (
     <section className={`section section-${props.tone ?? 'plain'}`} id={props.id} aria-labelledby={headingId}>
       <div className="container">
         {props.heading && (
           <header className="section-header">
+            {props.icon && (
+              <span className="section-icon">
+                <Icon name={props.icon} size={28} />
+              </span>
+            )}
             <h2 id={headingId}>{props.heading}</h2>
             {props.lead && <p className="lead">{props.lead}</p>}
           </header>
@@ -57,13 +63,18 @@ export function cardGridClass(count: number): string {
   return `card-grid columns-${gridColumns(count)}`;
 }
 
-/** A grid of cards with a title and text. */
-export function CardGrid(props: { items: readonly { title: string; text: string }[]; numbered?: boolean }) {
+/** A grid of cards with a title and text, and optionally an icon per card (in the order of the items). */
+export function CardGrid(props: { items: readonly { title: string; text: string }[]; numbered?: boolean; icons?: readonly IconName[] }) {
   const List = props.numbered ? 'ol' : 'ul';
   return (
     <List className={`${cardGridClass(props.items.length)}${props.numbered ? ' steps' : ''}`}>
-      {props.items.map((item) => (
+      {props.items.map((item, index) => (
         <li className="card" key={item.title}>
+          {props.icons?.[index] && (
+            <span className="card-icon">
+              <Icon name={props.icons[index]} />
+            </span>
+          )}
           <h3>{item.title}</h3>
           <p>{item.text}</p>
         </li>

@@ -1,5 +1,6 @@
 /** The home page of one audience (/hub, /shop, /workwear). */
 import type { PageProps } from 'site/template';
+import { featureIconsOf, showsWasteClaim } from '../layout/audience-look';
 import { claim, closing, heroWithCtas, meta, text, titledItems, z } from '../layout/schemas';
 import { ButtonLink, CardGrid, Claim, Closing, Hero, Section } from '../layout/ui';
 
@@ -21,9 +22,9 @@ export default function AudienceHome({ page, content, site }: PageProps<Content>
         <ButtonLink href={site.href(`${base}/pricing`)} variant="secondary">{content.hero.secondaryCta}</ButtonLink>
       </Hero>
       <Section id="features" heading={content.features.heading} lead={content.features.lead}>
-        <CardGrid items={content.features.items} />
+        <CardGrid items={content.features.items} icons={featureIconsOf(page.audience)} />
       </Section>
-      <Claim figure={content.claim.figure} text={content.claim.text} />
+      {showsWasteClaim(page) && <Claim figure={content.claim.figure} text={content.claim.text} />}
       <Closing heading={content.closing.heading} text={content.closing.text}>
         <ButtonLink href={site.href(`${base}/book-meeting`)}>{content.closing.primaryCta}</ButtonLink>
         <ButtonLink href={site.href(`${base}/contactus`)} variant="secondary">{content.closing.secondaryCta}</ButtonLink>

@@ -1,5 +1,6 @@
 /** The repairers' launch campaign, with the ROI calculator. */
 import type { PageProps } from 'site/template';
+import { listIcons } from '../layout/audience-look';
 import { audienceBase } from '../layout/paths';
 import { RoiSection } from '../layout/RoiSection';
 import { closing, heroWithCta, meta, text, titledItems, z } from '../layout/schemas';
@@ -23,11 +24,11 @@ export default function LaunchCampaign({ page, content, site }: PageProps<Conten
         <ButtonLink href={site.href(`${base}/book-meeting`)}>{content.hero.primaryCta}</ButtonLink>
       </Hero>
       <Section id="offer" heading={content.offer.heading}>
-        <CardGrid items={content.offer.items} />
+        <CardGrid items={content.offer.items} icons={listIcons.launchOffer} />
       </Section>
       <RoiSection heading={content.roi.heading} lead={content.roi.lead} site={site} />
       <Section id="steps" heading={content.steps.heading}>
-        <CardGrid items={content.steps.items} numbered />
+        <CardGrid items={content.steps.items} numbered icons={listIcons.launchSteps} />
       </Section>
       <Closing heading={content.closing.heading} text={content.closing.text}>
         <ButtonLink href={site.href(`${base}/book-meeting`)}>{content.closing.primaryCta}</ButtonLink>

@@ -1,5 +1,6 @@
 /** The product page of one audience: every feature in depth. */
 import type { PageProps } from 'site/template';
+import { featureIcons } from '../layout/audience-look';
 import { audienceBase } from '../layout/paths';
 import { closing, hero, meta, text, z } from '../layout/schemas';
 import { ButtonLink, Closing, Hero, Section } from '../layout/ui';
@@ -28,7 +29,7 @@ export default function Product({ page, content, site }: PageProps<Content>) {
         </ul>
       </nav>
       {content.features.map((feature, index) => (
-        <Section key={feature.id} id={feature.id} heading={feature.title} lead={feature.summary} tone={index % 2 ? 'muted' : 'plain'}>
+        <Section key={feature.id} id={feature.id} heading={feature.title} lead={feature.summary} tone={index % 2 ? 'muted' : 'plain'} icon={featureIcons[feature.id]}>
           <ul className="checklist">
             {feature.points.map((point) => (
               <li key={point}>{point}</li>

@@ -208,3 +208,36 @@ describe('page frame', () => {
     });
   });
 });
+
+describe('audience accents', () => {
+  /** WCAG contrast of two "rgb(r, g, b)" colours. */
+  function contrast(a: string, b: string): number {
+    const luminance = (colour: string) => {
+      const [r, g, bl] = colour.match(/\d+/g)!.slice(0, 3).map((value) => {
+        const channel = Number(value) / 255;
+        return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
+    };
+    const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+    return (light! + 0.05) / (dark! + 0.05);
+  }
+
+  it('gives each audience its own accent, carried through its pages, with AA contrast', async () => {
+    await withPage(1280, async (page) => {
+      const accents: Record<string, string> = {};
+      for (const audience of ['hub', 'shop', 'workwear']) {
+        await page.goto(`${server.url}/${audience}/`);
+        const button = await page.$eval('.hero .button-primary', (element) => ({ background: getComputedStyle(element).backgroundColor, text: getComputedStyle(element).color }));
+        expect(contrast(button.background, button.text), audience).toBeGreaterThanOrEqual(4.5);
+        accents[audience] = button.background;
+        for (const path of ['pricing/', 'product/', 'blog/']) {
+          await page.goto(`${server.url}/no/${audience}/${path}`);
+          const pill = await page.$eval('.pill.is-active', (element) => getComputedStyle(element).backgroundColor);
+          expect(pill, `${audience}/${path}`).toBe(accents[audience]);
+        }
+      }
+      expect(new Set(Object.values(accents)).size).toBe(3);
+    });
+  });
+});
