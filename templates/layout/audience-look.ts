@@ -4,7 +4,7 @@
  * order), the icons of the step and offer lists, and where the 92-million-tons claim is shown.
  * The accent colour of each audience is in main.css (`[data-audience]`).
  */
-import type { Page } from 'site/template';
+import type { Page, SiteContext } from 'site/template';
 import type { IconName } from './Icon';
 
 /** The icon of each product feature, by its id in content/pages/<audience>/product. */
@@ -44,6 +44,26 @@ export const listIcons = {
   launchSteps: ['calendar-check', 'settings', 'rocket'],
   values: ['recycle', 'handshake', 'eye', 'scissors'],
 } satisfies Record<string, IconName | IconName[]>;
+
+/**
+ * The three-step story an audience's home tells after its hero, when it has one: how a claim
+ * travels for retailers, scan → nearest repairer → back in service for workwear. The words are
+ * in the messages (`illustrations.flow`, `illustrations.journey`).
+ */
+const audienceFlows: Record<string, { messages: string; icons: readonly IconName[] }> = {
+  shop: { messages: 'illustrations.flow', icons: ['store', 'scissors', 'receipt-text'] },
+  workwear: { messages: 'illustrations.journey', icons: ['scan-line', 'map-pin', 'shirt'] },
+};
+
+/** The flow of an audience's home page in the page's language, or undefined. */
+export function flowOf(audience: string | undefined, site: SiteContext) {
+  const flow = audience ? audienceFlows[audience] : undefined;
+  if (!flow) return undefined;
+  return {
+    heading: site.t(`${flow.messages}.heading`),
+    steps: flow.icons.map((icon, index) => ({ icon, title: site.t(`${flow.messages}.step${index + 1}.title`), text: site.t(`${flow.messages}.step${index + 1}.text`) })),
+  };
+}
 
 /**
  * Whether a page shows the 92-million-tons band: where the claim is the point (the landing page,

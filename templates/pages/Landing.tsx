@@ -1,5 +1,6 @@
 /** The root page: the visitor picks an audience. */
 import type { PageProps } from 'site/template';
+import { HeroVisual } from '../illustrations';
 import { claim, hero, meta, text, z } from '../layout/schemas';
 import { cardGridClass, Claim, Hero, Section } from '../layout/ui';
 
@@ -16,7 +17,7 @@ export default function Landing({ content, site }: PageProps<Content>) {
   const cards = (['hub', 'shop', 'workwear'] as const).map((id) => ({ id, ...content.chooser.cards[id], href: site.href(site.config.audiences[id]!.path) }));
   return (
     <>
-      <Hero eyebrow={content.hero.eyebrow} heading={content.hero.heading} lead={content.hero.lead} />
+      <Hero eyebrow={content.hero.eyebrow} heading={content.hero.heading} lead={content.hero.lead} visual={<HeroVisual audience={undefined} site={site} />} />
       <Section id="audiences" heading={content.chooser.heading}>
         <ul className={`${cardGridClass(cards.length)} audience-cards`}>
           {cards.map((card) => (
