@@ -14,13 +14,18 @@ import type { PageMeta } from './types.js';
  * the document as scripted (`js` class); stores the page's language as `preferredLanguage`, or, on
  * a first visit whose browser language starts with one of the prefixes in `data-redirect`
  * ("nb=/no/hub/ de=/de/hub/", longest prefix first), goes to that page (the page's counterpart in
- * that language) instead.
+ * that language) instead. Likewise it stores the audience of an audience's page as
+ * `preferredAudience`, and on a page without one replaces each greyed navigation item marked
+ * `data-remember` by its link for that audience (`[data-audience]` inside it), named like the item.
  */
 export const languageScript =
   "(function(d,w){var h=d.documentElement;h.className+=' js';" +
   "try{var s=w.localStorage,r=(h.getAttribute('data-redirect')||'').split(' '),n=(navigator.language||'').toLowerCase(),i,k;" +
   "if(!s.getItem('preferredLanguage'))for(i=0;i<r.length;i++){k=r[i].indexOf('=');if(k>0&&n.indexOf(r[i].slice(0,k))===0){location.replace(r[i].slice(k+1)+location.search+location.hash);return}}" +
-  "s.setItem('preferredLanguage',h.getAttribute('data-lang'))}catch(e){}})(document,window)";
+  "s.setItem('preferredLanguage',h.getAttribute('data-lang'));" +
+  "var a=h.getAttribute('data-audience');if(a)s.setItem('preferredAudience',a);else if((a=s.getItem('preferredAudience'))&&/^[\\w-]+$/.test(a))" +
+  "d.addEventListener('DOMContentLoaded',function(){d.querySelectorAll('[data-remember] [data-audience='+a+']').forEach(function(l){var e=l.closest('details');l.textContent=e.firstChild.textContent;l.className='nav-link';e.replaceWith(l)})})" +
+  "}catch(e){}})(document,window)";
 
 /**
  * The inline menu script of every page (constant too). It drives the mobile menu toggle

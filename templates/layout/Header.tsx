@@ -7,7 +7,7 @@ export function Header({ page, site }: Pick<PageProps, 'page' | 'site'>) {
   const audience = page.audience ? config.audiences[page.audience] : undefined;
   const navigation = config.navigation.map((item) => {
     const routePath = audience ? navigationRoutePath(item.path, audience.path) : item.fallback;
-    return { label: t(`nav.${item.label}`), href: routePath ? site.href(routePath) : undefined };
+    return { label: t(`nav.${item.label}`), path: item.path, href: routePath ? site.href(routePath) : undefined };
   });
   const audiences = Object.entries(config.audiences).map(([id, entry]) => ({
     id,
@@ -50,9 +50,7 @@ export function Header({ page, site }: Pick<PageProps, 'page' | 'site'>) {
                       {item.label}
                     </a>
                   ) : (
-                    <a className="nav-link is-disabled" role="link" aria-disabled="true" title={t('nav.unavailable')}>
-                      {item.label}
-                    </a>
+                    <AudienceChoice label={item.label} path={item.path} remember={page.template !== 'Landing'} site={site} />
                   )}
                 </li>
               ))}
@@ -76,12 +74,41 @@ export function Header({ page, site }: Pick<PageProps, 'page' | 'site'>) {
   );
 }
 
+/**
+ * A navigation item that needs an audience, on a page without one: greyed, and a disclosure (works
+ * by touch, keyboard and without script) that says why and offers the item for each audience.
+ * With `remember`, the language script swaps it for the link of the visitor's last audience, when
+ * one is stored (`data-remember`; not on the landing page, where the visitor is choosing).
+ */
+function AudienceChoice({ label, path, remember, site }: { label: string; path: string; remember: boolean; site: PageProps['site'] }) {
+  return (
+    <details className="nav-choice" data-remember={remember ? '' : undefined}>
+      <summary className="nav-link is-disabled">{label}</summary>
+      <div className="nav-choice-panel">
+        <p>{site.t('nav.unavailable')}</p>
+        <ul>
+          {Object.entries(site.config.audiences).map(([id, entry]) => (
+            <li key={id}>
+              <a className="nav-choice-link" href={site.href(navigationRoutePath(path, entry.path))} data-audience={id}>
+                {entry.label[site.locale]}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </details>
+  );
+}
+
 /** The current page is the nav target itself, or a page below it (a blog post under the blog). */
 function isCurrent(url: string, href: string): boolean {
   return url === href || (href.split('/').length > 3 && url.startsWith(href));
 }
 
-/** EN / NO links to the page's counterpart (or the other language's home when it has none). */
+/**
+ * EN / NO links to the page's counterpart (or the other language's home when it has none). On a
+ * 404 page the current language is not a link: its "counterpart" is the 404 file itself.
+ */
 function LanguageSwitch({ page, site }: Pick<PageProps, 'page' | 'site'>) {
   const { config, t } = site;
   return (
@@ -92,7 +119,7 @@ function LanguageSwitch({ page, site }: Pick<PageProps, 'page' | 'site'>) {
           <a
             key={link.locale}
             className={link.current ? 'language is-current' : 'language'}
-            href={link.url}
+            href={link.current && page.notFound ? undefined : link.url}
             hrefLang={locale.htmlLang}
             lang={locale.htmlLang}
             aria-current={link.current ? 'true' : undefined}

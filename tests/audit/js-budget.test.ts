@@ -22,9 +22,10 @@ describe('JavaScript budget', () => {
     expect(rows.find((row) => row.page === '/hub/')!.files).toEqual([]);
   });
 
-  // The language script and the mobile menu's (focus trap, Escape, tap outside): about 1.3 KB
-  // (0.7 KB gzip) on every page, no file to fetch.
-  it('keeps the inline scripts of every page under 1.5 KB', () => {
-    expect(Math.max(...rows.map((row) => row.inline))).toBeLessThan(1536);
+  // The language script (language, and the last audience for the greyed navigation) and the mobile
+  // menu's (focus trap, Escape, tap outside): about 1.65 KB (under 0.9 KB gzip) on every page, no
+  // file to fetch.
+  it('keeps the inline scripts of every page under 1.75 KB', () => {
+    expect(Math.max(...rows.map((row) => row.inline))).toBeLessThan(1792);
   });
 });

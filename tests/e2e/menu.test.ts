@@ -222,20 +222,75 @@ describe('desktop header (1280 px)', () => {
 });
 
 describe('navigation states', () => {
-  it('on the landing page, the audience-specific items are disabled and have no href', async () => {
+  const greyed = ['product', 'pricing', 'bookMeeting'];
+  const item = (page: Page, key: string) => page.locator('#site-menu .main-nav > ul > li', { hasText: t(`nav.${key}`) });
+
+  it('on the landing page, the audience-specific items are greyed, link nowhere, and explain themselves with the three audiences', async () => {
     await visit('/', { viewport: desktop }, async (page) => {
-      for (const key of ['product', 'pricing', 'bookMeeting']) {
-        const item = page.locator('#site-menu .main-nav a', { hasText: t(`nav.${key}`) });
-        expect(await item.count()).toBe(1);
-        expect(await item.getAttribute('aria-disabled')).toBe('true');
-        expect(await item.getAttribute('href')).toBeNull();
+      for (const key of greyed) {
+        const summary = item(page, key).locator('summary');
+        expect(await summary.count(), key).toBe(1);
+        expect(await item(page, key).locator('a:visible').count(), key).toBe(0);
+        expect(await summary.getAttribute('title')).toBeNull();
       }
+      await item(page, 'pricing').locator('summary').click();
+      const panel = item(page, 'pricing').locator('.nav-choice-panel');
+      expect(await panel.isVisible()).toBe(true);
+      expect(await panel.locator('p').textContent()).toBe(t('nav.unavailable'));
+      expect(await panel.locator('a').evaluateAll((links) => links.map((link) => link.getAttribute('href')))).toEqual(['/hub/pricing/', '/shop/pricing/', '/workwear/pricing/']);
       for (const key of ['blog', 'ourStory', 'contact']) {
-        const item = page.locator('#site-menu .main-nav a', { hasText: t(`nav.${key}`) });
-        expect(await item.getAttribute('aria-disabled')).toBeNull();
-        expect(await item.getAttribute('href')).not.toBeNull();
+        const link = page.locator('#site-menu .main-nav a', { hasText: t(`nav.${key}`) });
+        expect(await link.getAttribute('href')).not.toBeNull();
       }
     });
+  });
+
+  it('the explanation opens by touch inside the mobile menu, and its audience links work', async () => {
+    const context = await e2e.newContext({ locale: 'en-US', viewport: mobile, hasTouch: true, isMobile: true });
+    try {
+      const page = await context.newPage();
+      await page.goto(e2e.url('/contactus/'));
+      await toggle(page).tap();
+      await item(page, 'product').locator('summary').tap();
+      const shop = item(page, 'product').locator('a[data-audience="shop"]');
+      expect(await shop.isVisible()).toBe(true);
+      await shop.tap();
+      await page.waitForURL(/\/shop\/product\/$/);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('on other pages without an audience, uses the audience the visitor saw last (and keeps the landing page greyed)', async () => {
+    const context = await e2e.newContext({ locale: 'en-US', viewport: desktop });
+    try {
+      const page = await context.newPage();
+      await page.goto(e2e.url('/blog/'));
+      expect(await item(page, 'product').locator('summary').count()).toBe(1);
+      await page.goto(e2e.url('/no/workwear/pricing/'));
+      for (const path of ['/blog/', '/ourstory/', '/terms/', '/missing-page/']) {
+        await page.goto(e2e.url(path));
+        const product = item(page, 'product').locator('a');
+        expect(await product.count(), path).toBe(1);
+        expect(await product.getAttribute('href'), path).toMatch(/\/workwear\/product\/$/);
+        expect(await item(page, 'bookMeeting').locator('a').getAttribute('href'), path).toMatch(/\/workwear\/book-meeting\/$/);
+        expect(await page.locator('#site-menu .main-nav summary').count(), path).toBe(0);
+      }
+      await page.goto(e2e.url('/'));
+      expect(await page.locator('#site-menu .main-nav summary').count()).toBe(greyed.length);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('on a 404 page, the current language is not a link and the other one leads to its home', async () => {
+    for (const [path, other] of [['/missing-page/', '/no/'], ['/no/missing-page/', '/']] as const) {
+      await visit(path, { viewport: desktop }, async (page) => {
+        const current = page.locator('.language-switch [aria-current="true"]');
+        expect(await current.getAttribute('href'), path).toBeNull();
+        expect(await page.locator('.language-switch a:not([aria-current])').getAttribute('href'), path).toBe(other);
+      });
+    }
   });
 
   it('on /hub/pricing/, the Pricing link is the current page', async () => {
