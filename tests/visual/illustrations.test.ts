@@ -4,32 +4,19 @@
  * promises, and product features alternate text and picture.
  */
 import jsQR from 'jsqr';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser';
-import { serveSite, type TestServer } from '../helpers/server';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadMessages } from '../e2e/support';
+import { useBrowserSite } from './browser-site';
 
-let browser: Browser;
-let server: TestServer;
+const site = useBrowserSite();
 let en: (key: string) => string;
 let no: (key: string) => string;
 beforeAll(async () => {
-  [browser, server, en, no] = await Promise.all([launchBrowser(), serveSite(), loadMessages('en'), loadMessages('no')]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+  [en, no] = await Promise.all([loadMessages('en'), loadMessages('no')]);
 });
 
-async function withPage(width: number, body: (page: Page) => Promise<void>) {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  try {
-    await body(await context.newPage());
-  } finally {
-    await context.close();
-  }
-}
+const withPage = (width: number, body: (page: Page) => Promise<void>) => site.withPage(width, body, { viewport: { width, height: 900 } });
 
 /** The labels and texts of the illustrations in an element. */
 function illustrationsIn(selector: string) {
@@ -56,7 +43,7 @@ describe('hero illustrations', () => {
     it(`${url}: fills the hero with named images whose words are the page's language`, async () => {
       const t = messages();
       await withPage(1280, async (page) => {
-        await page.goto(server.url + encodeURI(url));
+        await page.goto(site.url(encodeURI(url)));
         const found = await page.evaluate(illustrationsIn, '.hero');
         expect(found.map((item) => item.label)).toEqual(labels.map((key) => t(`illustrations.${key}`)));
         for (const item of found) {
@@ -82,7 +69,7 @@ describe('layout shift', () => {
     it(`no page with illustrations shifts while loading at ${width} px`, async () => {
       await withPage(width, async (page) => {
         for (const url of ['/hub/', '/no/shop/', '/workwear/', '/hub/product/', '/shop/product/']) {
-          await page.goto(server.url + url, { waitUntil: 'load' });
+          await page.goto(site.url(url), { waitUntil: 'load' });
           const shift = await page.evaluate(() => new Promise<number>((resolve) => {
             let total = 0;
             new PerformanceObserver((list) => {
@@ -101,10 +88,10 @@ describe('the workwear garment label', () => {
   for (const [url, target] of [
     ['/workwear/', 'https://mendwise.example/workwear/product/#qr-repairs'],
     ['/no/workwear/', 'https://mendwise.example/no/workwear/product/#qr-repairs'],
-  ]) {
+  ] as const) {
     it(`${url}: carries a QR code that scans to ${target}`, async () => {
       await withPage(1280, async (page) => {
-        await page.goto(server.url + url);
+        await page.goto(site.url(url));
         const image = await page.evaluate(async () => {
           const svg = document.querySelector<SVGSVGElement>('.hero svg.ill-label')!;
           const copy = svg.cloneNode(true) as SVGSVGElement;
@@ -139,7 +126,7 @@ describe('the workwear garment label', () => {
 
   it('leads to a page that exists, in the same language', async () => {
     for (const path of ['/workwear/product/', '/no/workwear/product/']) {
-      const response = await fetch(server.url + path);
+      const response = await fetch(site.url(path));
       expect(response.status, path).toBe(200);
       expect(await response.text()).toContain('id="qr-repairs"');
     }
@@ -149,7 +136,7 @@ describe('the workwear garment label', () => {
 describe('product features', () => {
   it('alternate text and illustration from side to side on a desktop', async () => {
     await withPage(1280, async (page) => {
-      await page.goto(server.url + '/hub/product/');
+      await page.goto(site.url('/hub/product/'));
       const sides = await page.$$eval('.feature-split', (splits) => splits.map((split) => {
         const text = split.querySelector('.feature-text')!.getBoundingClientRect().left;
         const visual = split.querySelector('.feature-visual')!.getBoundingClientRect().left;
@@ -161,7 +148,7 @@ describe('product features', () => {
 
   it('stack text above the illustration on a phone', async () => {
     await withPage(375, async (page) => {
-      await page.goto(server.url + '/no/hub/product/');
+      await page.goto(site.url('/no/hub/product/'));
       const order = await page.$$eval('.feature-split', (splits) => splits.map((split) => split.querySelector('.feature-text')!.getBoundingClientRect().top < split.querySelector('.feature-visual')!.getBoundingClientRect().top));
       expect(order.length).toBeGreaterThan(0);
       expect(order.every(Boolean)).toBe(true);
@@ -173,13 +160,13 @@ describe('audience rhythm', () => {
   it('tells how a claim travels on the shop home, and scan → nearest repairer → back in service on the workwear home', async () => {
     await withPage(1280, async (page) => {
       for (const [url, t, prefix] of [['/shop/', en, 'flow'], ['/no/workwear/', no, 'journey'], ['/workwear/', en, 'journey']] as const) {
-        await page.goto(server.url + url);
+        await page.goto(site.url(url));
         const steps = await page.$$eval('#how-it-works .flow-step h3', (titles) => titles.map((title) => title.textContent));
         expect(steps, url).toEqual([1, 2, 3].map((step) => t(`illustrations.${prefix}.step${step}.title`)));
         const tops = await page.$$eval('#how-it-works .flow-step', (items) => items.map((item) => Math.round(item.getBoundingClientRect().top)));
         expect(new Set(tops).size, url).toBe(1);
       }
-      await page.goto(server.url + '/hub/');
+      await page.goto(site.url('/hub/'));
       expect(await page.locator('#how-it-works').count()).toBe(0);
     });
   });

@@ -3,34 +3,18 @@
  * lone card in a grid row, plan names level, buttons on one line and of one width, the footer at
  * the bottom of short pages, no breadcrumb that only says "Home".
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser';
-import { serveSite, type TestServer } from '../helpers/server';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { pageKinds, shortPages } from './page-kinds';
+import { useBrowserSite } from './browser-site';
 
-let browser: Browser;
-let server: TestServer;
-beforeAll(async () => {
-  [browser, server] = await Promise.all([launchBrowser(), serveSite()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useBrowserSite();
 
 /** 320, 360, … 1440 px. */
 const widths = Array.from({ length: (1440 - 320) / 40 + 1 }, (_, index) => 320 + index * 40);
 
 /** Opens one page in a fresh context, runs `body`, closes the context. */
-async function withPage(width: number, body: (page: Page) => Promise<void>, javaScriptEnabled = true) {
-  const context = await browser.newContext({ viewport: { width, height: 800 }, javaScriptEnabled });
-  try {
-    await body(await context.newPage());
-  } finally {
-    await context.close();
-  }
-}
+const withPage = (width: number, body: (page: Page) => Promise<void>) => site.withPage(width, body);
 
 /** What sticks out at the current width: the page's scroll width and the first offenders. */
 function measureOverflow() {
@@ -50,7 +34,7 @@ describe('no horizontal overflow', () => {
   for (const [name, url] of pageKinds) {
     it(`${name} (${url}) fits every width from 320 to 1440 px, with buttons and links on one line`, { timeout: 120_000 }, async () => {
       await withPage(320, async (page) => {
-        await page.goto(server.url + url);
+        await page.goto(site.url(url));
         const problems: string[] = [];
         for (const width of widths) {
           await page.setViewportSize({ width, height: 800 });
@@ -85,7 +69,7 @@ describe('card grids', () => {
       const problems: string[] = [];
       await withPage(width, async (page) => {
         for (const url of ['/', '/hub/', '/no/hub/', '/shop/', '/hub/pricing/', '/no/workwear/pricing/', '/hub/launch-campaign/', '/ourstory/', '/blog/', '/no/blog/category/saas/']) {
-          await page.goto(server.url + url);
+          await page.goto(site.url(url));
           for (const grid of await page.evaluate(gridRows)) {
             const columns = grid.rows[0]!;
             if (columns > 1 && grid.rows.at(-1) === 1 && !grid.lastSpans) problems.push(`${url}: rows ${grid.rows.join('+')}`);
@@ -98,7 +82,7 @@ describe('card grids', () => {
 
   it('gives a grid of six cards three columns on a desktop (not 4 + 2)', async () => {
     await withPage(1280, async (page) => {
-      await page.goto(server.url + '/hub/');
+      await page.goto(site.url('/hub/'));
       expect((await page.evaluate(gridRows))[0]!.rows).toEqual([3, 3]);
     });
   });
@@ -107,7 +91,7 @@ describe('card grids', () => {
 describe('pricing', () => {
   it('lines up the plan names and prices, with the highlighted plan\'s badge on its top edge', async () => {
     await withPage(1280, async (page) => {
-      await page.goto(server.url + '/hub/pricing/');
+      await page.goto(site.url('/hub/pricing/'));
       const tops = await page.$$eval('.plan', (plans) => plans.map((plan) => ({
         name: Math.round(plan.querySelector('h3')!.getBoundingClientRect().top),
         price: Math.round(plan.querySelector('.plan-price')!.getBoundingClientRect().top),
@@ -126,7 +110,7 @@ describe('pricing', () => {
 
   it('spaces the feature list evenly inside a stretched plan card', async () => {
     await withPage(1280, async (page) => {
-      await page.goto(server.url + '/hub/pricing/');
+      await page.goto(site.url('/hub/pricing/'));
       const gaps = await page.$$eval('.plan .checklist', (lists) => lists.flatMap((list) => {
         const items = [...list.children].map((item) => item.getBoundingClientRect());
         return items.slice(1).map((item, index) => Math.round(item.top - items[index]!.bottom));
@@ -140,7 +124,7 @@ describe('buttons and text', () => {
   it('makes the hero buttons one width on a phone, and the closing buttons too', async () => {
     await withPage(375, async (page) => {
       for (const url of ['/hub/', '/no/shop/']) {
-        await page.goto(server.url + url);
+        await page.goto(site.url(url));
         for (const selector of ['.hero .actions', '.closing .actions']) {
           const widths = await page.$$eval(`${selector} .button`, (buttons) => buttons.map((button) => Math.round(button.getBoundingClientRect().width)));
           expect(widths.length, `${url} ${selector}`).toBe(2);
@@ -152,14 +136,14 @@ describe('buttons and text', () => {
 
   it('balances centred headings and leads', async () => {
     await withPage(1280, async (page) => {
-      await page.goto(server.url + '/hub/');
+      await page.goto(site.url('/hub/'));
       expect(await page.$eval('.closing p', (element) => getComputedStyle(element).textWrap)).toContain('balance');
     });
   });
 
   it('draws its own FAQ marker instead of the default triangle', async () => {
     await withPage(1280, async (page) => {
-      await page.goto(server.url + '/hub/pricing/');
+      await page.goto(site.url('/hub/pricing/'));
       const summary = await page.$eval('.faq summary', (element) => ({ display: getComputedStyle(element).display, marker: getComputedStyle(element, '::after').borderRightWidth }));
       expect(summary.display).not.toBe('list-item');
       expect(summary.marker).toBe('2px');
@@ -168,7 +152,7 @@ describe('buttons and text', () => {
 
   it('lets a wide table scroll inside itself on a phone, without breaking words', async () => {
     await withPage(375, async (page) => {
-      await page.goto(server.url + '/workwear/blog/qr-codes-for-workwear-repairs/');
+      await page.goto(site.url('/workwear/blog/qr-codes-for-workwear-repairs/'));
       const table = await page.$eval('.prose table', (element) => ({ scrolls: element.scrollWidth > element.clientWidth, overflowX: getComputedStyle(element).overflowX, hyphens: getComputedStyle(element.querySelector('td')!).hyphens }));
       expect(table).toEqual({ scrolls: true, overflowX: 'auto', hyphens: 'manual' });
     });
@@ -181,7 +165,7 @@ describe('page frame', () => {
     await withPage(1440, async (page) => {
       await page.setViewportSize({ width: 1440, height: 1400 });
       for (const url of shortPages) {
-        await page.goto(server.url + url);
+        await page.goto(site.url(url));
         const bottom = await page.$eval('.site-footer', (footer) => Math.round(footer.getBoundingClientRect().bottom));
         if (bottom < 1400) problems.push(`${url}: footer ends at ${bottom} px`);
       }
@@ -192,17 +176,17 @@ describe('page frame', () => {
   it('shows a breadcrumb only where it has more than the home page in it', async () => {
     await withPage(1280, async (page) => {
       for (const url of ['/hub/', '/blog/', '/no/ourstory/', '/contactus/']) {
-        await page.goto(server.url + url);
+        await page.goto(site.url(url));
         expect(await page.locator('.breadcrumb').count(), url).toBe(0);
       }
-      await page.goto(server.url + '/hub/pricing/');
+      await page.goto(site.url('/hub/pricing/'));
       expect(await page.locator('.breadcrumb li').allTextContents()).toHaveLength(2);
     });
   });
 
   it('lays the phone footer out in two columns', async () => {
     await withPage(375, async (page) => {
-      await page.goto(server.url + '/hub/');
+      await page.goto(site.url('/hub/'));
       const lefts = await page.$$eval('.footer-grid > nav', (navs) => navs.map((nav) => Math.round(nav.getBoundingClientRect().left)));
       expect(new Set(lefts).size).toBe(2);
     });
@@ -227,12 +211,12 @@ describe('audience accents', () => {
     await withPage(1280, async (page) => {
       const accents: Record<string, string> = {};
       for (const audience of ['hub', 'shop', 'workwear']) {
-        await page.goto(`${server.url}/${audience}/`);
+        await page.goto(site.url(`/${audience}/`));
         const button = await page.$eval('.hero .button-primary', (element) => ({ background: getComputedStyle(element).backgroundColor, text: getComputedStyle(element).color }));
         expect(contrast(button.background, button.text), audience).toBeGreaterThanOrEqual(4.5);
         accents[audience] = button.background;
         for (const path of ['pricing/', 'product/', 'blog/']) {
-          await page.goto(`${server.url}/no/${audience}/${path}`);
+          await page.goto(site.url(`/no/${audience}/${path}`));
           const pill = await page.$eval('.pill.is-active', (element) => getComputedStyle(element).backgroundColor);
           expect(pill, `${audience}/${path}`).toBe(accents[audience]);
         }

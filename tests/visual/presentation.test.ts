@@ -1,29 +1,16 @@
 /** The presentation pages behave as presentations: window-high slides, arrow keys, plan figures from the config, print. */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser';
-import { serveSite, type TestServer } from '../helpers/server';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readYaml } from '../e2e/support';
+import { useBrowserSite } from './browser-site';
 
-let browser: Browser;
-let server: TestServer;
+const site = useBrowserSite();
 let plans: { ordersPerMonth: number | 'unlimited' }[];
 beforeAll(async () => {
-  [browser, server, { plans }] = await Promise.all([launchBrowser(), serveSite(), readYaml<{ plans: { ordersPerMonth: number | 'unlimited' }[] }>('site.config.yaml')]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+  ({ plans } = await readYaml<{ plans: { ordersPerMonth: number | 'unlimited' }[] }>('site.config.yaml'));
 });
 
-async function withPage(body: (page: Page) => Promise<void>) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  try {
-    await body(await context.newPage());
-  } finally {
-    await context.close();
-  }
-}
+const withPage = (body: (page: Page) => Promise<void>) => site.withPage(1280, body);
 
 const slideTops = (page: Page) => page.$$eval('.slide', (slides) => slides.map((slide) => Math.round(slide.getBoundingClientRect().top + window.scrollY)));
 
@@ -31,7 +18,7 @@ describe('presentation pages', () => {
   for (const url of ['/hub-presentation-english/', '/hub-presentation-no/']) {
     it(`${url}: every slide fills the window below the header, and the arrow keys move one slide at a time`, async () => {
       await withPage(async (page) => {
-        await page.goto(server.url + url);
+        await page.goto(site.url(url));
         const header = await page.$eval('.site-header', (element) => element.getBoundingClientRect().height);
         const heights = await page.$$eval('.slide', (slides) => slides.map((slide) => slide.getBoundingClientRect().height));
         expect(heights.length).toBeGreaterThan(5);
@@ -63,7 +50,7 @@ describe('presentation pages', () => {
 
   it('shows the plan limits of the config as big numbers, and the product illustrations', async () => {
     await withPage(async (page) => {
-      await page.goto(server.url + '/hub-presentation-english/');
+      await page.goto(site.url('/hub-presentation-english/'));
       const figures = await page.$$eval('.slide-figure', (items) => items.map((item) => item.textContent));
       expect(figures).toEqual(plans.map((plan) => (plan.ordersPerMonth === 'unlimited' ? '∞' : String(plan.ordersPerMonth))));
       expect(await page.locator('.slide svg.illustration[role="img"]').count()).toBeGreaterThanOrEqual(4);
@@ -72,7 +59,7 @@ describe('presentation pages', () => {
 
   it('prints one slide per page, without the site header and footer', async () => {
     await withPage(async (page) => {
-      await page.goto(server.url + '/hub-presentation-no/');
+      await page.goto(site.url('/hub-presentation-no/'));
       await page.emulateMedia({ media: 'print' });
       const printed = await page.evaluate(() => ({
         header: getComputedStyle(document.querySelector('.site-header')!).display,
