@@ -115,18 +115,30 @@ function LanguageSwitch({ page, site }: Pick<PageProps, 'page' | 'site'>) {
     <div className="language-switch" role="group" aria-label={t('header.language')}>
       {page.languageLinks.map((link) => {
         const locale = config.locales[link.locale]!;
+        const label = (
+          <>
+            <span className="language-short">{locale.short}</span>
+            <span className="language-long"> {locale.label}</span>
+          </>
+        );
+        if (link.current && page.notFound) {
+          return (
+            <span key={link.locale} className="language is-current" lang={locale.htmlLang} aria-current="true" data-locale={link.locale}>
+              {label}
+            </span>
+          );
+        }
         return (
           <a
             key={link.locale}
             className={link.current ? 'language is-current' : 'language'}
-            href={link.current && page.notFound ? undefined : link.url}
+            href={link.url}
             hrefLang={locale.htmlLang}
             lang={locale.htmlLang}
             aria-current={link.current ? 'true' : undefined}
             data-locale={link.locale}
           >
-            <span className="language-short">{locale.short}</span>
-            <span className="language-long"> {locale.label}</span>
+            {label}
           </a>
         );
       })}
