@@ -2,7 +2,7 @@
 import { faqPage, softwareApplication, type PageProps } from 'site/template';
 import { audienceBase } from '../layout/paths';
 import { closing, faq, hero, meta, text, z } from '../layout/schemas';
-import { ButtonLink, Closing, Faq, Hero, Section } from '../layout/ui';
+import { ButtonLink, cardGridClass, Closing, Faq, Hero, Section } from '../layout/ui';
 import { RoiSection } from '../layout/RoiSection';
 import { PlanIncludes } from '../layout/PlanFeatures';
 
@@ -25,7 +25,7 @@ export default function PlanPricing({ page, content, site }: PageProps<Content>)
     <>
       <Hero eyebrow={content.hero.eyebrow} heading={content.hero.heading} lead={content.hero.lead} />
       <Section id="plans" heading={t('pricing.plansHeading')}>
-        <ul className="plans">
+        <ul className={`plans ${cardGridClass(config.plans.length)}`}>
           {config.plans.map((plan) => {
             const copy = content.plans[plan.id];
             if (!copy) throw new Error(`content has no copy for plan "${plan.id}" (add plans.${plan.id} to the pricing copy)`);

@@ -22,7 +22,10 @@ describe('JavaScript budget', () => {
     expect(rows.find((row) => row.page === '/hub/')!.files).toEqual([]);
   });
 
-  it('keeps the inline script of every page under 1 KB', () => {
-    expect(Math.max(...rows.map((row) => row.inline))).toBeLessThan(1024);
+  // The language script (language, and the last audience for the greyed navigation) and the mobile
+  // menu's (focus trap, Escape, tap outside): about 1.65 KB (under 0.9 KB gzip) on every page, no
+  // file to fetch.
+  it('keeps the inline scripts of every page under 1.75 KB', () => {
+    expect(Math.max(...rows.map((row) => row.inline))).toBeLessThan(1792);
   });
 });
