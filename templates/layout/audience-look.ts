@@ -14,6 +14,10 @@ export const featureIcons: Record<string, IconName> = {
   analytics: 'chart-column',
   invoicing: 'receipt-text',
   'online-order-module': 'monitor-smartphone',
+  // Plan features (plans[].features in site.config.yaml) that the launch page shows.
+  'online-orders': 'monitor-smartphone',
+  'customer-history': 'users',
+  'shop-claims': 'store',
   'ai-agent': 'bot',
   'claim-repair-portal': 'store',
   'hub-integration': 'link',
@@ -40,7 +44,6 @@ export function featureIconsOf(audience: string | undefined): IconName[] {
 export const listIcons = {
   quoteSteps: ['calendar-check', 'clipboard-list', 'file-check'],
   quoteOnboarding: 'graduation-cap',
-  launchOffer: ['badge-check', 'users', 'monitor-smartphone', 'layers'],
   launchSteps: ['calendar-check', 'settings', 'rocket'],
   values: ['recycle', 'handshake', 'eye', 'scissors'],
 } satisfies Record<string, IconName | IconName[]>;

@@ -9,7 +9,9 @@ import { audienceBase } from '../layout/paths';
 import { PlanChecklist, planWithFeature } from '../layout/PlanFeatures';
 import { RoiSection } from '../layout/RoiSection';
 import { closingSingle, heroWithCta, meta, text, titledItems, z } from '../layout/schemas';
-import { ButtonLink, CardGrid, Closing, Hero, Section } from '../layout/ui';
+import { featureIcons, listIcons } from '../layout/audience-look';
+import { Icon } from '../layout/Icon';
+import { ButtonLink, CardGrid, cardGridClass, Closing, Hero, Section } from '../layout/ui';
 
 const featureId = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'use a feature id from plans[].features in site.config.yaml');
 
@@ -42,9 +44,12 @@ export default function LaunchCampaign({ page, content, site }: PageProps<Conten
         <ButtonLink href={bookMeeting}>{content.hero.primaryCta}</ButtonLink>
       </Hero>
       <Section id="whats-new" heading={content.news.heading} lead={content.news.lead}>
-        <ul className="card-grid">
+        <ul className={cardGridClass(content.news.items.length)}>
           {content.news.items.map((item) => (
             <li className="card" key={item.feature} data-feature={item.feature}>
+              <span className="card-icon">
+                <Icon name={featureIcons[item.feature] ?? 'badge-check'} />
+              </span>
               <h3>{item.title}</h3>
               <p>{item.text}</p>
               <p className="muted">{availability(site, item.feature)}</p>
@@ -63,7 +68,7 @@ export default function LaunchCampaign({ page, content, site }: PageProps<Conten
       )}
       <RoiSection heading={content.roi.heading} lead={content.roi.lead} site={site} />
       <Section id="steps" heading={content.steps.heading}>
-        <CardGrid items={content.steps.items} numbered />
+        <CardGrid items={content.steps.items} numbered icons={listIcons.launchSteps} />
       </Section>
       <Closing heading={content.closing.heading} text={content.closing.text}>
         <ButtonLink href={bookMeeting}>{content.closing.primaryCta}</ButtonLink>
