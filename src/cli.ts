@@ -18,6 +18,8 @@ import { serverLimits, startServer } from './serve/server.js';
 import { openBrowser } from './dev/open-browser.js';
 import { describeRebuild } from './dev/report.js';
 import { startDevServer } from './dev/server.js';
+import { addAdminCommand } from './admin/commands.js';
+import { checkDevAdminHost, createDevAdmin, createServeAdmin } from './admin/mount.js';
 
 interface GlobalOptions {
   config: string;
@@ -38,11 +40,13 @@ export async function main(argv: readonly string[]): Promise<number> {
     .exitOverride()
     .configureOutput({ writeOut: (text) => process.stdout.write(text), writeErr: (text) => process.stderr.write(text) });
 
-  const run = (action: (options: GlobalOptions & Record<string, unknown>) => Promise<void>) =>
-    async (_options: unknown, command: Command) => {
+  const run = (action: (options: GlobalOptions & Record<string, unknown>, command: Command) => Promise<void>) =>
+    async (...args: unknown[]) => {
+      // Commander passes the positional arguments first, then the options, then the command.
+      const command = args.at(-1) as Command;
       const options = command.optsWithGlobals() as GlobalOptions & Record<string, unknown>;
       try {
-        await action(options);
+        await action(options, command);
       } catch (error) {
         const errors = collectSiteErrors(error);
         if (errors) logErrors(errors, options);
@@ -117,10 +121,15 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--host <host>', 'host to listen on', '127.0.0.1')
     .option('--open', 'open the site in the default browser')
     .option('--drafts', 'include blog posts marked as drafts')
+    .option('--no-admin', 'no admin (sign-in link, blog editor); needed to listen on a non-loopback --host')
     .action(run(async (options) => {
+      const adminOn = options.admin !== false;
+      if (adminOn) checkDevAdminHost(String(options.host));
+      const admin = adminOn ? createDevAdmin({ projectRoot: dirname(resolve(options.config)) }) : undefined;
       const shutdown = shutdownSignal();
       try {
         const dev = await startDevServer({
+          admin,
           config: options.config,
           port: Number(options.port),
           host: String(options.host),
@@ -138,7 +147,11 @@ export async function main(argv: readonly string[]): Promise<number> {
           },
         });
         logResult(`site dev at ${dev.url}/`);
-        if (options.open && !(await openBrowser(`${dev.url}/`))) logWarning(`could not open a browser; visit ${dev.url}/`);
+        // The link is the key to the admin: it goes to the terminal only, good for one sign-in within 10 minutes.
+        const signIn = admin && `${dev.url}/auth/?token=${admin.tokens.issue()}`;
+        if (signIn) logResult(`admin: sign in at ${signIn} (one use, within 10 minutes)`);
+        const first = signIn ?? `${dev.url}/`;
+        if (options.open && !(await openBrowser(first))) logWarning(`could not open a browser; visit ${first}`);
         await shutdown.signalled;
         await dev.close();
       } finally {
@@ -164,10 +177,13 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('-p, --port <port>', 'port', parsePort, 4322)
     .option('--host <host>', 'host to listen on', '127.0.0.1')
     .option('--trust-proxy', 'behind a reverse proxy: take the client address and scheme from X-Forwarded-For and X-Forwarded-Proto')
+    .option('--admin', 'also serve the admin (/auth, /admin/blog) for the accounts of `site admin add-user`')
     .action(run(async (options) => {
       const config = await loadConfig(options.config);
       const dir = options.dir === undefined ? config.dirs.output : resolve(String(options.dir));
-      const running = await startServer({ config, dir, port: Number(options.port), host: String(options.host), trustProxy: Boolean(options.trustProxy) });
+      const trustProxy = Boolean(options.trustProxy);
+      const admin = options.admin ? createServeAdmin({ projectRoot: config.root, origin: config.site.origin, trustProxy }) : undefined;
+      const running = await startServer({ config, dir, port: Number(options.port), host: String(options.host), trustProxy, admin });
       logResult(`serving ${relative(process.cwd(), dir) || '.'} at ${running.url}/`);
       const shutdown = shutdownSignal();
       try {
@@ -178,6 +194,8 @@ export async function main(argv: readonly string[]): Promise<number> {
         shutdown.release();
       }
     }));
+
+  addAdminCommand(program, run);
 
   try {
     await program.parseAsync([...argv]);

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
+import type { AdminMount } from '../admin/mount.js';
 import type { ResolvedConfig } from '../config/load.js';
 import { generatorRoot } from '../cache/disk-cache.js';
 import { throwIfAny } from '../errors.js';
@@ -36,6 +37,8 @@ export interface DevServerOptions {
   /** How long to wait for more changes before rebuilding (default 5 ms). */
   debounceMs?: number;
   reporter?: DevReporter;
+  /** The admin API (sign-in links, the blog editor); the caller keeps `host` on loopback while it is on. */
+  admin?: AdminMount;
 }
 
 /** What the dev server has to say; the CLI prints it through the logger. */
@@ -175,6 +178,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     if (!isAllowedHost(request.headers.host, [options.host])) {
       return answer(response, 403, 'text/plain; charset=utf-8', 'This host name is not allowed: open the dev server by the address site dev printed.');
     }
+    if (options.admin && (await options.admin.handle(request, response))) return;
     const path = (request.url ?? '/').split(/[?#]/, 1)[0]!;
     if (path === '/__site/events') return hub.connect(request, response, { name: 'state', data: { build, overlay: overlay ?? null } });
     if (path === '/__site/dev-client.js') return answer(response, 200, 'text/javascript; charset=utf-8', devClientScript);
@@ -195,6 +199,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   let port: number;
   try {
     port = await listen(server, options.port, options.host, options.portAttempts ?? 20, (taken, next) => reporter.portInUse?.(taken, next));
+    options.admin?.listening(options.host, port);
   } catch (error) {
     hub.close();
     await builder.dispose();

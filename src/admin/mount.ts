@@ -1,0 +1,97 @@
+/**
+ * The admin as the servers mount it: `site dev` (one-time sign-in links, loopback only) and
+ * `site serve --admin` (accounts from .site/admins.json). The Host allowlist is completed once the
+ * server knows its port.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SiteError } from '../errors.js';
+import { accountsFile, readAccounts } from './accounts.js';
+import { createAdminApi, type AdminApi, type AdminRoute } from './api.js';
+import { auditLogFile, createAuditLog } from './audit-log.js';
+import { sendJson } from './http.js';
+import { hostOf, loopbackHosts, type AdminOrigins } from './guard.js';
+import type { ScryptParams } from './passwords.js';
+import { createSignInTokens, type SignInTokens } from './sign-in-tokens.js';
+
+/** What a server needs of the admin: a request handler and to be told its port. */
+export interface AdminMount {
+  /** Answers /api/auth/* and /api/admin/* (true), or leaves the request alone (false). */
+  handle(request: IncomingMessage, response: ServerResponse): Promise<boolean>;
+  /** The server listens on `port` of `host`. */
+  listening(host: string, port: number): void;
+}
+
+/** Options of both mounts. */
+export interface MountOptions {
+  /** The project folder (where .site/ lives). */
+  projectRoot: string;
+  /** The routes under /api/admin/ besides the session (posts, preview). */
+  routes?: readonly AdminRoute[];
+  trustProxy?: boolean;
+  scrypt?: ScryptParams;
+  now?: () => number;
+}
+
+/** Whether a host to listen on is this machine's loopback only. */
+export function isLoopbackHost(host: string): boolean {
+  const name = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return name === 'localhost' || name === '::1' || /^127(\.\d{1,3}){3}$/.test(name);
+}
+
+/** Refuses to run the dev admin on an address other machines can reach. */
+export function checkDevAdminHost(host: string): void {
+  if (!isLoopbackHost(host)) {
+    throw new SiteError({
+      code: 'ADMIN_USAGE',
+      message: `site dev will not listen on ${host} while the admin is on: anyone who can reach it could edit the site`,
+      hint: 'Leave --host at 127.0.0.1, or pass --no-admin to serve the site to other machines without the admin.',
+    });
+  }
+}
+
+function mount(api: AdminApi, origins: { hosts: string[] }, extraHosts: (host: string, port: number) => string[]): AdminMount & { api: AdminApi } {
+  return {
+    api,
+    handle: (request, response) => api.handle(request, response),
+    listening(host, port) {
+      origins.hosts.push(...extraHosts(host, port));
+    },
+  };
+}
+
+/** The admin of `site dev`: sign-in by one-time links from `tokens`. */
+export function createDevAdmin(options: MountOptions & { tokens?: SignInTokens }): AdminMount & { api: AdminApi; tokens: SignInTokens } {
+  const tokens = options.tokens ?? createSignInTokens({ now: options.now });
+  const origins: AdminOrigins & { hosts: string[] } = { hosts: [], origins: [] };
+  const api = createAdminApi({ mode: 'dev', origins, tokens, routes: options.routes, audit: createAuditLog(auditLogFile(options.projectRoot), options.now), now: options.now });
+  return { ...mount(api, origins, (_host, port) => loopbackHosts(port)), tokens };
+}
+
+/** The admin of `site serve --admin`: accounts from .site/admins.json; the Host must be the configured origin's (or loopback, when listening there). */
+export function createServeAdmin(options: MountOptions & { origin: string }): AdminMount & { api: AdminApi } {
+  const own = hostOf(options.origin);
+  const origins: AdminOrigins & { hosts: string[] } = { hosts: own ? [own] : [], origins: [options.origin], trustProxy: options.trustProxy };
+  const api = createAdminApi({
+    mode: 'serve',
+    origins,
+    accountsFile: accountsFile(options.projectRoot),
+    routes: [...(options.routes ?? []), usersRoute(accountsFile(options.projectRoot))],
+    audit: createAuditLog(auditLogFile(options.projectRoot), options.now),
+    scrypt: options.scrypt,
+    now: options.now,
+  });
+  return mount(api, origins, (host, port) => (isLoopbackHost(host) ? loopbackHosts(port) : []));
+}
+
+/** `GET /api/admin/users`: the accounts (admins only; passwords never leave the file). */
+function usersRoute(file: string): AdminRoute {
+  return {
+    method: 'GET',
+    pattern: /^users$/,
+    role: 'admin',
+    async handle({ response }) {
+      const accounts = await readAccounts(file);
+      sendJson(response, 200, accounts.map(({ email, role, created }) => ({ email, role, created })));
+    },
+  };
+}
