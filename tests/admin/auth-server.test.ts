@@ -97,7 +97,8 @@ describe('site serve --admin: sign-in and the guard', () => {
 
   it('403 for a foreign or missing Origin, and for Sec-Fetch-Site other than same-origin', async () => {
     const { cookie, csrf } = await server.signIn(editor.email, editor.password);
-    for (const headers of [{ origin: 'https://evil.example' }, {}, { origin: server.url, 'sec-fetch-site': 'cross-site' }]) {
+    const variants: Record<string, string>[] = [{ origin: 'https://evil.example' }, {}, { origin: server.url, 'sec-fetch-site': 'cross-site' }];
+    for (const headers of variants) {
       const answer = await server.send('POST', '/api/auth/logout', { headers: { cookie, 'x-csrf-token': csrf, ...headers } });
       expect(answer.status).toBe(403);
       expect(answer.json().error).toBe('cross_origin');
