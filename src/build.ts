@@ -16,6 +16,10 @@ export interface BuildOptions {
   config: string;
   /** Include entries marked as drafts. */
   drafts?: boolean;
+  /** Include entries dated after today (scheduled). */
+  future?: boolean;
+  /** Today as an ISO date (default: from the clock); tests fix it. */
+  today?: () => string;
   /** The client runtime of the islands (default preact/compat). */
   islandRuntime?: IslandRuntime;
   /**

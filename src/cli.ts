@@ -60,6 +60,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .description('build the site into the output folder')
     .option('-o, --out <dir>', 'output folder (default: output.dir of the config, dist)')
     .option('--drafts', 'include blog posts marked as drafts')
+    .option('--future', 'include posts dated after today (scheduled posts appear on their day otherwise)')
     .option('--workers <count>', 'worker threads for Markdown and rendering (default: one per extra core, when the site is large enough; 0 for none)', parseCount)
     .option('--no-cache', 'neither read nor write the build cache (node_modules/.cache/site, or SITE_CACHE_DIR)')
     .option('--no-precompress', 'write no .br and .gz siblings, whatever output.precompress in the config says')
@@ -70,6 +71,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       const result = await buildSite({
         config: options.config,
         drafts: Boolean(options.drafts),
+        future: Boolean(options.future),
         workers,
         cache: options.cache !== false,
         // Before any work: an output folder that holds the project (or anything not made by a
@@ -107,9 +109,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     .command('check')
     .description('validate config, content and templates without writing anything')
     .option('--drafts', 'include blog posts marked as drafts')
+    .option('--future', 'include posts dated after today')
     .action(run(async (options) => {
       const started = performance.now();
-      const result = await buildSite({ config: options.config, drafts: Boolean(options.drafts) });
+      const result = await buildSite({ config: options.config, drafts: Boolean(options.drafts), future: Boolean(options.future) });
       logWarnings(result.warnings);
       logResult(`ok: ${result.pages.length} pages checked in ${Math.round(performance.now() - started)} ms`);
     }));
@@ -121,6 +124,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--host <host>', 'host to listen on', '127.0.0.1')
     .option('--open', 'open the site in the default browser')
     .option('--drafts', 'include blog posts marked as drafts')
+    .option('--future', 'include posts dated after today')
     .option('--no-admin', 'no admin (sign-in link, blog editor); needed to listen on a non-loopback --host')
     .action(run(async (options) => {
       const adminOn = options.admin !== false;
@@ -134,6 +138,7 @@ export async function main(argv: readonly string[]): Promise<number> {
           port: Number(options.port),
           host: String(options.host),
           drafts: Boolean(options.drafts),
+          future: Boolean(options.future),
           reporter: {
             portInUse: (port, next) => logWarning(`port ${port} is in use, trying ${next}`),
             built(changes, outcome) {

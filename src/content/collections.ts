@@ -83,6 +83,8 @@ export interface Entry {
 export interface LoadEntriesOptions {
   /** Include entries marked `draft: true`. */
   drafts?: boolean;
+  /** Leave out translations dated after this ISO date (scheduled); undefined includes every date. */
+  publishedBy?: string;
   /** Renders the Markdown (default: through the disk cache, on this thread). */
   markdown?: MarkdownRenderer;
   /** Validated front matter by the hash of its text, or false for none (default: the build cache). */
@@ -113,6 +115,16 @@ interface FrontMatterSchema {
   schema: ReturnType<typeof createFrontMatterSchema>;
   /** Identifies the schema in cache keys. */
   id: string;
+}
+
+/** Whether a translation dated `date` is shown on `publishedBy` (an ISO date; undefined: always). Scheduled posts appear on their day. */
+export function isPublished(date: string, publishedBy: string | undefined): boolean {
+  return publishedBy === undefined || date <= publishedBy;
+}
+
+/** Today's date in UTC as an ISO date: the day up to which dated entries are published. */
+export function todayIso(now: Date = new Date()): string {
+  return now.toISOString().slice(0, 10);
 }
 
 /** Reads the entries of every collection, in slug order; errors are collected, and entries with errors are left out. */
@@ -187,7 +199,7 @@ async function readEntry(config: ResolvedConfig, collection: string, slug: strin
       errors.push(tooMuch);
       continue;
     }
-    if (translation && (options.drafts || !translation.data.draft)) translations.push(translation);
+    if (translation && (options.drafts || !translation.data.draft) && isPublished(translation.data.date, options.publishedBy)) translations.push(translation);
   }
   if (found === 0) {
     errors.push(new SiteError({

@@ -17,6 +17,8 @@ export interface DevBuilderOptions {
   /** Path of site.config.yaml. */
   config: string;
   drafts?: boolean;
+  /** Include entries dated after today. */
+  future?: boolean;
   islandRuntime?: IslandRuntime;
 }
 

@@ -32,6 +32,8 @@ export interface DevServerOptions {
   port: number;
   host: string;
   drafts?: boolean;
+  /** Include entries dated after today. */
+  future?: boolean;
   /** How many ports from `port` on to try when it is taken (default 20). */
   portAttempts?: number;
   /** How long to wait for more changes before rebuilding (default 5 ms). */
@@ -94,7 +96,7 @@ async function snapshot(changes: readonly FileChange[]): Promise<Map<string, str
 /** Starts the dev server: builds, listens, then watches. Throws when the config file is missing. */
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
   const reporter = options.reporter ?? {};
-  const builder = createDevBuilder({ config: options.config, drafts: options.drafts });
+  const builder = createDevBuilder({ config: options.config, drafts: options.drafts, future: options.future });
   const session = Date.now().toString(36);
   let build = `${session}.0`;
   let problems: OverlayProblem[] | undefined;
