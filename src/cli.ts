@@ -129,10 +129,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     .action(run(async (options) => {
       const adminOn = options.admin !== false;
       if (adminOn) checkDevAdminHost(String(options.host));
-      const admin = adminOn ? createDevAdmin({ projectRoot: dirname(resolve(options.config)) }) : undefined;
+      let dev: Awaited<ReturnType<typeof startDevServer>> | undefined;
+      // A save writes the file; the watcher then rebuilds and reloads the open pages.
+      const admin = adminOn ? createDevAdmin({ projectRoot: dirname(resolve(options.config)), posts: { config: () => dev?.builder.config } }) : undefined;
       const shutdown = shutdownSignal();
       try {
-        const dev = await startDevServer({
+        dev = await startDevServer({
           admin,
           config: options.config,
           port: Number(options.port),
@@ -187,7 +189,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       const config = await loadConfig(options.config);
       const dir = options.dir === undefined ? config.dirs.output : resolve(String(options.dir));
       const trustProxy = Boolean(options.trustProxy);
-      const admin = options.admin ? createServeAdmin({ projectRoot: config.root, origin: config.site.origin, trustProxy }) : undefined;
+      const admin = options.admin ? createServeAdmin({ projectRoot: config.root, origin: config.site.origin, trustProxy, posts: { config: () => config } }) : undefined;
       const running = await startServer({ config, dir, port: Number(options.port), host: String(options.host), trustProxy, admin });
       logResult(`serving ${relative(process.cwd(), dir) || '.'} at ${running.url}/`);
       const shutdown = shutdownSignal();

@@ -7,7 +7,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SiteError } from '../errors.js';
 import { accountsFile, readAccounts } from './accounts.js';
 import { createAdminApi, type AdminApi, type AdminRoute } from './api.js';
-import { auditLogFile, createAuditLog } from './audit-log.js';
+import { auditLogFile, createAuditLog, type AuditLog } from './audit-log.js';
+import { createPostRoutes, type PostRoutesOptions } from './posts-api.js';
 import { sendJson } from './http.js';
 import { hostOf, loopbackHosts, type AdminOrigins } from './guard.js';
 import type { ScryptParams } from './passwords.js';
@@ -25,8 +26,10 @@ export interface AdminMount {
 export interface MountOptions {
   /** The project folder (where .site/ lives). */
   projectRoot: string;
-  /** The routes under /api/admin/ besides the session (posts, preview). */
+  /** The routes under /api/admin/ besides the session and the posts. */
   routes?: readonly AdminRoute[];
+  /** The blog editor's routes (/api/admin/posts…). */
+  posts?: Omit<PostRoutesOptions, 'audit'>;
   trustProxy?: boolean;
   scrypt?: ScryptParams;
   now?: () => number;
@@ -49,6 +52,10 @@ export function checkDevAdminHost(host: string): void {
   }
 }
 
+function routesOf(options: MountOptions, audit: AuditLog): AdminRoute[] {
+  return [...(options.routes ?? []), ...(options.posts ? createPostRoutes({ ...options.posts, audit }) : [])];
+}
+
 function mount(api: AdminApi, origins: { hosts: string[] }, extraHosts: (host: string, port: number) => string[]): AdminMount & { api: AdminApi } {
   return {
     api,
@@ -63,7 +70,8 @@ function mount(api: AdminApi, origins: { hosts: string[] }, extraHosts: (host: s
 export function createDevAdmin(options: MountOptions & { tokens?: SignInTokens }): AdminMount & { api: AdminApi; tokens: SignInTokens } {
   const tokens = options.tokens ?? createSignInTokens({ now: options.now });
   const origins: AdminOrigins & { hosts: string[] } = { hosts: [], origins: [] };
-  const api = createAdminApi({ mode: 'dev', origins, tokens, routes: options.routes, audit: createAuditLog(auditLogFile(options.projectRoot), options.now), now: options.now });
+  const audit = createAuditLog(auditLogFile(options.projectRoot), options.now);
+  const api = createAdminApi({ mode: 'dev', origins, tokens, routes: routesOf(options, audit), audit, now: options.now });
   return { ...mount(api, origins, (_host, port) => loopbackHosts(port)), tokens };
 }
 
@@ -71,12 +79,13 @@ export function createDevAdmin(options: MountOptions & { tokens?: SignInTokens }
 export function createServeAdmin(options: MountOptions & { origin: string }): AdminMount & { api: AdminApi } {
   const own = hostOf(options.origin);
   const origins: AdminOrigins & { hosts: string[] } = { hosts: own ? [own] : [], origins: [options.origin], trustProxy: options.trustProxy };
+  const audit = createAuditLog(auditLogFile(options.projectRoot), options.now);
   const api = createAdminApi({
     mode: 'serve',
     origins,
     accountsFile: accountsFile(options.projectRoot),
-    routes: [...(options.routes ?? []), usersRoute(accountsFile(options.projectRoot))],
-    audit: createAuditLog(auditLogFile(options.projectRoot), options.now),
+    routes: [...routesOf(options, audit), usersRoute(accountsFile(options.projectRoot))],
+    audit,
     scrypt: options.scrypt,
     now: options.now,
   });

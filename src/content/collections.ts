@@ -171,6 +171,19 @@ function frontMatterSchemaOf(collection: CollectionConfig): FrontMatterSchema {
   return entry;
 }
 
+/**
+ * Checks the text of one translation exactly as the build does (front matter against the
+ * collection's schema, the Markdown limits), without reading a file: the errors are the ones
+ * `site check` would report for that file. The admin checks an edit with it before writing.
+ */
+export function checkEntryText(config: ResolvedConfig, collection: string, text: string, file: string): { data?: EntryFrontMatter; body: string; errors: SiteError[] } {
+  const errors: SiteError[] = [];
+  const translation = readTranslation(text, file, '', frontMatterSchemaOf(config.collections[collection]!), undefined, errors);
+  const tooMuch = translation && markdownLimitError(translation.body, translation.bodyLine, file, config.markdown);
+  if (tooMuch) errors.push(tooMuch);
+  return { data: errors.length ? undefined : translation?.data, body: translation?.body ?? text, errors };
+}
+
 /** Reads and checks the translations of an entry folder that are shown, without their Markdown. */
 async function readEntry(config: ResolvedConfig, collection: string, slug: string, errors: SiteError[], options: LoadEntriesOptions): Promise<PendingEntry | undefined> {
   const sources = sourcesOf(config);
