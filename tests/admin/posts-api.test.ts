@@ -94,7 +94,7 @@ describe('site serve --admin: /api/admin/posts', () => {
   });
 
   it('refuses slugs that are not the build\'s pattern, paths out of content/, and symbolic links (400)', async () => {
-    for (const path of ['/api/admin/posts/..%2F..%2Fsite.config/en', '/api/admin/posts/%2E%2E/en', '/api/admin/posts/Caps/en', '/api/admin/posts/%E0%A4%A/en', `/api/admin/posts/${slug}/..%2Fen`]) {
+    for (const path of ['/api/admin/posts/..%2F..%2Fsite.config/en', '/api/admin/posts/%2E%2E/en', '/api/admin/posts/../en', '/api/admin/posts/Caps/en', '/api/admin/posts/%E0%A4%A/en', `/api/admin/posts/${slug}/..%2Fen`]) {
       expect((await get(path)).status, path).toBe(400);
     }
     const outside = join(site.dir, 'outside');

@@ -25,7 +25,7 @@ export interface Answer {
 export function send(base: string, method: string, path: string, options: { headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<Answer> {
   const url = new URL(path, base);
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest({ host: url.hostname, port: url.port, method, path: url.pathname + url.search, headers: { host: url.host, ...options.headers } }, (incoming) => {
+    const outgoing = httpRequest({ host: url.hostname, port: url.port, method, path: path.startsWith('/') ? path : url.pathname + url.search, headers: { host: url.host, ...options.headers } }, (incoming) => {
       const chunks: Buffer[] = [];
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
       incoming.on('end', () => {
