@@ -6,7 +6,6 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { hashParts, openDiskCache, type DiskCache } from '../cache/disk-cache.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { CollectionConfig } from '../config/schema.js';
@@ -17,33 +16,13 @@ import { locate, validateYaml } from '../yaml-source.js';
 import { bodyStartLine, findFrontMatter, splitFrontMatter } from './front-matter.js';
 import { markdownLimitError, readingMinutes } from './markdown.js';
 import { readTextFile } from './text-file.js';
+import { createFrontMatterSchema } from './front-matter-schema.js';
+
+export { createFrontMatterSchema, frontMatterFields, type FrontMatterField } from './front-matter-schema.js';
 import { defaultMarkdownRenderer, type MarkdownRenderer } from './markdown-cache.js';
 
 /** Slugs are folder names of lowercase letters, digits and hyphens. */
 export const entrySlugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-
-const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'use an ISO date such as 2026-03-18')
-  .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), 'not a real calendar date');
-
-const fieldTypes = { string: z.string().min(1), number: z.number(), boolean: z.boolean(), date: isoDate };
-
-/** The front matter of a collection's entries: the fields every entry has, the taxonomy term, and the declared fields. */
-export function createFrontMatterSchema(collection: Pick<CollectionConfig, 'fields' | 'taxonomy'>) {
-  const declared: Record<string, z.ZodType> = {};
-  for (const [name, field] of Object.entries(collection.fields)) declared[name] = field.required ? fieldTypes[field.type] : fieldTypes[field.type].optional();
-  if (collection.taxonomy) declared[collection.taxonomy.field] = z.enum(collection.taxonomy.terms as [string, ...string[]]);
-  return z.strictObject({
-    title: z.string().min(1),
-    description: z.string().min(1),
-    date: isoDate,
-    updated: isoDate.optional(),
-    image: z.string().optional(),
-    draft: z.boolean().default(false),
-    ...declared,
-  });
-}
 
 /** The front matter every entry has. */
 interface EntryBasics {
