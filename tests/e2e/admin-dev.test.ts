@@ -3,7 +3,9 @@
  * and Norwegian, see it on /blog and /no/blog, edit it into an invalid state and see the field
  * error with nothing written, sign out; an anonymous visit to /admin/blog lands on /auth.
  */
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,12 +22,24 @@ let browser: Browser;
 let page: Page;
 const problems: string[] = [];
 const slug = 'repair-cafes-in-oslo';
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** WCAG 2.1 AA violations of the page in its current state. */
+async function axeViolations(): Promise<string[]> {
+  await page.addScriptTag({ content: axeSource });
+  const result = await page.evaluate(() =>
+    (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    }),
+  );
+  return result.violations.map((violation) => `${violation.id}  ${violation.nodes.map((node) => node.target.join(' ')).slice(0, 3).join(', ')}`);
+}
 
 beforeAll(async () => {
   site = await createEditableSite();
   admin = createDevAdmin({ projectRoot: site.dir, posts: { config: () => dev?.builder.config } });
   [dev, browser] = await Promise.all([startDevServer({ config: site.config, port: 0, host: '127.0.0.1', admin }), launchBrowser()]);
-  const context = await browser.newContext({ locale: 'en-US' });
+  const context = await browser.newContext({ locale: 'en-US', bypassCSP: true });
   context.setDefaultTimeout(15_000);
   page = await context.newPage();
   page.on('console', (message) => {
@@ -45,6 +59,7 @@ describe('the admin with site dev, in the browser', () => {
     await page.goto(`${dev.url}/admin/blog/`);
     await page.waitForURL(/\/auth\/$/);
     await expect.poll(() => page.getByRole('status').textContent()).toContain('one-time sign-in link');
+    expect(await axeViolations()).toEqual([]);
   });
 
   it('signs in with the link, takes the token out of the address bar, and opens the blog editor', async () => {
@@ -53,6 +68,7 @@ describe('the admin with site dev, in the browser', () => {
     await page.getByRole('table').waitFor();
     expect(await page.getByText('Signed in as local@site-dev').count()).toBe(1);
     expect(await page.getByRole('row').count()).toBeGreaterThan(5);
+    expect(await axeViolations()).toEqual([]);
   });
 
   it('creates a post in English, then the Norwegian from the English, and both show on the site', async () => {
@@ -65,6 +81,7 @@ describe('the admin with site dev, in the browser', () => {
     await page.getByLabel('Author *').fill('Test Author');
     await page.getByLabel('Text (Markdown)').fill('Repair cafés meet every week.\n\nBring your jacket.');
     expect(await page.getByText(/words, about 1 min to read/).count()).toBe(1);
+    expect(await axeViolations()).toEqual([]);
     await page.keyboard.press('Control+s');
     await page.getByText('Saved. The site is updated.').first().waitFor();
     const english = await readFile(join(site.dir, 'content', 'blog', slug, 'en.md'), 'utf8');
@@ -95,6 +112,7 @@ describe('the admin with site dev, in the browser', () => {
     expect(await page.getByLabel('Title *').getAttribute('aria-invalid')).toBe('true');
     expect(await page.locator('.field-error').first().textContent()).toContain('required field is missing');
     expect(await readFile(file, 'utf8')).toBe(before);
+    expect(await axeViolations()).toEqual([]);
   });
 
   it('signs out', async () => {
