@@ -20,6 +20,7 @@ import { describeRebuild } from './dev/report.js';
 import { startDevServer } from './dev/server.js';
 import { addAdminCommand } from './admin/commands.js';
 import { checkDevAdminHost, createDevAdmin, createServeAdmin } from './admin/mount.js';
+import { createLiveSite } from './admin/live-site.js';
 
 interface GlobalOptions {
   config: string;
@@ -189,7 +190,10 @@ export async function main(argv: readonly string[]): Promise<number> {
       const config = await loadConfig(options.config);
       const dir = options.dir === undefined ? config.dirs.output : resolve(String(options.dir));
       const trustProxy = Boolean(options.trustProxy);
-      const admin = options.admin ? createServeAdmin({ projectRoot: config.root, origin: config.site.origin, trustProxy, posts: { config: () => config } }) : undefined;
+      // With the admin, the site is also built in memory, so that a save re-renders only what it affects.
+      const live = options.admin ? createLiveSite({ config: options.config, dir }) : undefined;
+      await live?.start();
+      const admin = live && createServeAdmin({ projectRoot: config.root, origin: config.site.origin, trustProxy, posts: { config: () => live.config, afterWrite: (file) => live.rebuild(file) } });
       const running = await startServer({ config, dir, port: Number(options.port), host: String(options.host), trustProxy, admin });
       logResult(`serving ${relative(process.cwd(), dir) || '.'} at ${running.url}/`);
       const shutdown = shutdownSignal();
@@ -197,6 +201,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         await shutdown.signalled;
         logInfo(`stopping: open requests may finish for ${serverLimits.shutdownGraceMs / 1000} s`);
         await running.close();
+        await live?.dispose();
       } finally {
         shutdown.release();
       }
