@@ -19,7 +19,7 @@ import { openBrowser } from './dev/open-browser.js';
 import { describeRebuild } from './dev/report.js';
 import { startDevServer } from './dev/server.js';
 import { addAdminCommand } from './admin/commands.js';
-import { checkDevAdminHost, createDevAdmin, createServeAdmin } from './admin/mount.js';
+import { checkDevAdminHost, createDevAdmin, createServeAdmin, siteOf } from './admin/mount.js';
 import { createLiveSite } from './admin/live-site.js';
 
 interface GlobalOptions {
@@ -132,7 +132,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       if (adminOn) checkDevAdminHost(String(options.host));
       let dev: Awaited<ReturnType<typeof startDevServer>> | undefined;
       // A save writes the file; the watcher then rebuilds and reloads the open pages.
-      const admin = adminOn ? createDevAdmin({ projectRoot: dirname(resolve(options.config)), posts: { config: () => dev?.builder.config } }) : undefined;
+      const admin = adminOn ? createDevAdmin({ projectRoot: dirname(resolve(options.config)), site: siteOf(() => dev?.builder) }) : undefined;
       const shutdown = shutdownSignal();
       try {
         dev = await startDevServer({
@@ -193,7 +193,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       // With the admin, the site is also built in memory, so that a save re-renders only what it affects.
       const live = options.admin ? createLiveSite({ config: options.config, dir }) : undefined;
       await live?.start();
-      const admin = live && createServeAdmin({ projectRoot: config.root, origin: config.site.origin, trustProxy, posts: { config: () => live.config, afterWrite: (file) => live.rebuild(file) } });
+      const admin = live && createServeAdmin({ projectRoot: config.root, origin: config.site.origin, trustProxy, site: live });
       const running = await startServer({ config, dir, port: Number(options.port), host: String(options.host), trustProxy, admin });
       logResult(`serving ${relative(process.cwd(), dir) || '.'} at ${running.url}/`);
       const shutdown = shutdownSignal();

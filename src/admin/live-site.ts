@@ -10,6 +10,7 @@ import type { ResolvedConfig } from '../config/load.js';
 import { writeSite } from '../emit/write.js';
 import { SiteErrors } from '../errors.js';
 import { createPipeline } from '../pipeline/pipeline.js';
+import type { Build } from '../pipeline/result-stage.js';
 import { describeError, type SaveOutcome } from './posts-api.js';
 
 /** Options of `createLiveSite`. */
@@ -29,6 +30,8 @@ export interface LiveSite {
   /** Rebuilds after a change of `file` and swaps the changed files into the served folder. */
   rebuild(file: string): Promise<SaveOutcome>;
   readonly config: ResolvedConfig | undefined;
+  /** The last good build (the preview renders from it). */
+  readonly lastBuild: Build | undefined;
   dispose(): Promise<void>;
 }
 
@@ -39,6 +42,9 @@ export function createLiveSite(options: LiveSiteOptions): LiveSite {
   return {
     get config() {
       return pipeline.config;
+    },
+    get lastBuild() {
+      return pipeline.lastBuild;
     },
     async start() {
       const outcome = await pipeline.run();

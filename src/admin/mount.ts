@@ -8,7 +8,10 @@ import { SiteError } from '../errors.js';
 import { accountsFile, readAccounts } from './accounts.js';
 import { createAdminApi, type AdminApi, type AdminRoute } from './api.js';
 import { auditLogFile, createAuditLog, type AuditLog } from './audit-log.js';
-import { createPostRoutes, type PostRoutesOptions } from './posts-api.js';
+import type { ResolvedConfig } from '../config/load.js';
+import type { Build } from '../pipeline/result-stage.js';
+import { createPostRoutes, type PostRoutesOptions, type SaveOutcome } from './posts-api.js';
+import { createPreviewRoutes, type PreviewOptions } from './preview.js';
 import { sendJson } from './http.js';
 import { hostOf, loopbackHosts, type AdminOrigins } from './guard.js';
 import type { ScryptParams } from './passwords.js';
@@ -30,6 +33,13 @@ export interface MountOptions {
   routes?: readonly AdminRoute[];
   /** The blog editor's routes (/api/admin/posts…). */
   posts?: Omit<PostRoutesOptions, 'audit'>;
+  /** The preview (/api/admin/preview…). */
+  preview?: PreviewOptions;
+  /**
+   * The site being edited, for the blog editor and the preview: its config and last good build,
+   * and (serve) what to do after a save. Sets `posts` and `preview` when they are not given.
+   */
+  site?: EditedSite;
   trustProxy?: boolean;
   scrypt?: ScryptParams;
   now?: () => number;
@@ -52,8 +62,36 @@ export function checkDevAdminHost(host: string): void {
   }
 }
 
-function routesOf(options: MountOptions, audit: AuditLog): AdminRoute[] {
-  return [...(options.routes ?? []), ...(options.posts ? createPostRoutes({ ...options.posts, audit }) : [])];
+/** What the admin needs of the site it edits. */
+export interface EditedSite {
+  readonly config: ResolvedConfig | undefined;
+  readonly lastBuild: Build | undefined;
+  /** Serve: rebuild and publish after a save (dev leaves it to the watcher). */
+  rebuild?(file: string): Promise<SaveOutcome>;
+}
+
+/** The site a getter returns once it exists (the dev server's builder, made after the admin). */
+export function siteOf(get: () => Pick<EditedSite, 'config' | 'lastBuild'> | undefined): EditedSite {
+  return {
+    get config() {
+      return get()?.config;
+    },
+    get lastBuild() {
+      return get()?.lastBuild;
+    },
+  };
+}
+
+function routesOf(given: MountOptions, audit: AuditLog): AdminRoute[] {
+  const site = given.site;
+  const options: MountOptions = site
+    ? {
+        ...given,
+        posts: given.posts ?? { config: () => site.config, afterWrite: site.rebuild && ((file) => site.rebuild!(file)) },
+        preview: given.preview ?? { config: () => site.config, lastBuild: () => site.lastBuild },
+      }
+    : given;
+  return [...(options.routes ?? []), ...(options.posts ? createPostRoutes({ ...options.posts, audit }) : []), ...(options.preview ? createPreviewRoutes(options.preview) : [])];
 }
 
 function mount(api: AdminApi, origins: { hosts: string[] }, extraHosts: (host: string, port: number) => string[]): AdminMount & { api: AdminApi } {

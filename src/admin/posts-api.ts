@@ -6,7 +6,7 @@
  * atomically and one at a time per file, and is logged.
  */
 import type { ResolvedConfig } from '../config/load.js';
-import { checkEntryText, isPublished, listEntrySlugs, todayIso } from '../content/collections.js';
+import { checkEntryText, isPublished, listEntrySlugs, todayIso, type EntryFrontMatter } from '../content/collections.js';
 import { defaultMarkdownRenderer } from '../content/markdown-cache.js';
 import { SiteError } from '../errors.js';
 import { pickTranslation } from '../routes/fallback.js';
@@ -37,6 +37,31 @@ export function describeError(error: SiteError) {
   return { code: error.code, message: error.message, field: error.field ?? null, line: error.line ?? null, column: error.column ?? null, hint: error.hint, file: error.file ?? null };
 }
 
+/** A post's text after the build's checks: its problems, or its front matter and rendered Markdown. */
+export type CheckedPost = { errors: SiteError[] } | { errors: []; data: EntryFrontMatter; html: string; words: number };
+
+/** The build's checks of a post's new text: front matter schema, Markdown limits, Markdown parse (the errors `site check` reports). */
+export async function checkPost(config: ResolvedConfig, collection: string, display: string, text: string): Promise<CheckedPost> {
+  const checked = checkEntryText(config, collection, text, display);
+  if (checked.errors.length || !checked.data) return { errors: checked.errors };
+  const [outcome] = await defaultMarkdownRenderer().renderAll([checked.body]);
+  if (!outcome || 'error' in outcome) {
+    const line = text.slice(0, text.length - checked.body.length).split('\n').length;
+    return { errors: [new SiteError({ code: 'MARKDOWN_FAILED', message: outcome?.error ?? 'the Markdown could not be rendered', file: display, line, field: 'body' })] };
+  }
+  return { errors: [], data: checked.data, html: outcome.html, words: outcome.words };
+}
+
+/** The text a post would have after an edit: the file's text edited in place, or a new file. */
+export function postText(existing: string | undefined, frontMatter: Record<string, FrontMatterValue | undefined>, body: string): string {
+  if (existing !== undefined) return editPost(existing, frontMatter, body);
+  const ordered: Record<string, FrontMatterValue | undefined> = {};
+  for (const key of [...basicFields, ...Object.keys(frontMatter).filter((key) => !basicFields.includes(key))]) {
+    if (frontMatter[key] !== undefined) ordered[key] = frontMatter[key];
+  }
+  return createPostText(ordered, body);
+}
+
 /** The order the fields of a new post are written in: the ones every entry has, then the collection's. */
 const basicFields = ['title', 'description', 'date', 'updated', 'image', 'draft'];
 
@@ -46,7 +71,7 @@ function version(request: AdminRequest['request']): string | undefined {
 }
 
 /** Front matter and body from a request body; throws a 400 message. */
-function postFromBody(fields: Record<string, unknown>): { frontMatter: Record<string, FrontMatterValue | undefined>; body: string } {
+export function postFromBody(fields: Record<string, unknown>): { frontMatter: Record<string, FrontMatterValue | undefined>; body: string } {
   const { frontMatter, body } = fields;
   if (typeof body !== 'string') throw new PostAddressError('"body" must be the Markdown text');
   if (typeof frontMatter !== 'object' || frontMatter === null || Array.isArray(frontMatter)) throw new PostAddressError('"frontMatter" must be an object of fields');
@@ -75,18 +100,6 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     return config;
   };
 
-  /** The build's checks of a post's new text: front matter schema, Markdown limits, Markdown parse. */
-  async function check(config: ResolvedConfig, address: PostAddress, text: string): Promise<SiteError[]> {
-    const checked = checkEntryText(config, collection, text, address.display);
-    if (checked.errors.length) return checked.errors;
-    const [outcome] = await defaultMarkdownRenderer().renderAll([checked.body]);
-    if (outcome && 'error' in outcome) {
-      const line = text.slice(0, text.length - checked.body.length).split('\n').length;
-      return [new SiteError({ code: 'MARKDOWN_FAILED', message: outcome.error, file: address.display, line, field: 'body' })];
-    }
-    return [];
-  }
-
   async function address(context: AdminRequest, slug: string, locale: string, encoded = false): Promise<PostAddress | undefined> {
     const config = configOf(context.response);
     if (!config) return undefined;
@@ -110,7 +123,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
 
   /** Checks, writes, logs and rebuilds; answers 422 with the build's errors when the check fails. */
   async function save(context: AdminRequest, config: ResolvedConfig, target: PostAddress, text: string, before: string | null, action: string, status: number) {
-    const errors = await check(config, target, text);
+    const { errors } = await checkPost(config, collection, target.display, text);
     if (errors.length) return sendJson(context.response, 422, { errors: errors.map(describeError) });
     await writeFileAtomic(target.file, text);
     const after = versionOf(text);
@@ -223,14 +236,10 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
       const target = await address(context, String(fields.slug ?? ''), String(fields.locale ?? ''));
       if (!target) return;
       const config = options.config()!;
-      const ordered: Record<string, FrontMatterValue | undefined> = {};
-      for (const key of [...basicFields, ...Object.keys(post.frontMatter).filter((key) => !basicFields.includes(key))]) {
-        if (post.frontMatter[key] !== undefined) ordered[key] = post.frontMatter[key];
-      }
       await serialise(target.file, async () => {
         const existing = await readPostFile(target.file);
         if (existing) return sendJson(context.response, 409, { error: 'exists', message: `"${target.slug}" already has a ${target.locale} version`, current: current(existing.text, existing.version) });
-        await save(context, config, target, createPostText(ordered, post.body), null, 'create', 201);
+        await save(context, config, target, postText(undefined, post.frontMatter, post.body), null, 'create', 201);
       });
     },
   };

@@ -246,6 +246,32 @@ function decodeFrontMatter(entry: Buffer | undefined): EntryFrontMatter | undefi
   }
 }
 
+/** A translation from its checked front matter and its rendered Markdown (the build's and the admin preview's one way to make it). */
+export function completeTranslation(collection: CollectionConfig, data: EntryFrontMatter, locale: string, file: string, rendered: { html: string; words: number }): EntryTranslation {
+  const termField = collection.taxonomy?.field;
+  const { title, description, date, updated, image, draft } = data;
+  const fields: Record<string, string | number | boolean> = {};
+  for (const name of Object.keys(collection.fields).sort()) {
+    const value = data[name];
+    if (value !== undefined) fields[name] = value;
+  }
+  return {
+    locale,
+    file,
+    title,
+    description,
+    date,
+    ...(updated === undefined ? {} : { updated }),
+    ...(image === undefined ? {} : { image }),
+    draft,
+    ...(termField === undefined ? {} : { term: data[termField] as string }),
+    fields,
+    html: rendered.html,
+    words: rendered.words,
+    readingMinutes: readingMinutes(rendered.words, collection.wordsPerMinute),
+  };
+}
+
 /** Renders the Markdown of the entries in one batch and completes their translations; a translation the parser fails on is an error. */
 async function renderEntries(
   config: ResolvedConfig,
@@ -258,7 +284,6 @@ async function renderEntries(
   let next = 0;
   return entries.flatMap((entry) => {
     const collection = config.collections[entry.collection]!;
-    const termField = collection.taxonomy?.field;
     const translations: Record<string, EntryTranslation> = {};
     for (const { data, locale, file, bodyLine } of entry.translations) {
       const outcome = rendered[next++]!;
@@ -266,27 +291,7 @@ async function renderEntries(
         errors.push(new SiteError({ code: 'MARKDOWN_FAILED', message: outcome.error, file, line: bodyLine }));
         continue;
       }
-      const { title, description, date, updated, image, draft } = data;
-      const fields: Record<string, string | number | boolean> = {};
-      for (const name of Object.keys(collection.fields).sort()) {
-        const value = data[name];
-        if (value !== undefined) fields[name] = value;
-      }
-      translations[locale] = {
-        locale,
-        file,
-        title,
-        description,
-        date,
-        ...(updated === undefined ? {} : { updated }),
-        ...(image === undefined ? {} : { image }),
-        draft,
-        ...(termField === undefined ? {} : { term: data[termField] as string }),
-        fields,
-        html: outcome.html,
-        words: outcome.words,
-        readingMinutes: readingMinutes(outcome.words, collection.wordsPerMinute),
-      };
+      translations[locale] = completeTranslation(collection, data, locale, file, outcome);
     }
     return Object.keys(translations).length ? [{ collection: entry.collection, slug: entry.slug, translations }] : [];
   });

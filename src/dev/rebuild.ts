@@ -8,6 +8,7 @@ import type { ResolvedConfig } from '../config/load.js';
 import type { OutputFiles } from '../output-files.js';
 import type { IslandRuntime } from '../islands/bundle.js';
 import type { WatchedPaths } from '../pipeline/changes.js';
+import type { Build } from '../pipeline/result-stage.js';
 import { createPipeline, type FileChange, type RunFailure, type RunOutcome, type RunSuccess } from '../pipeline/pipeline.js';
 
 export type { FileChange };
@@ -37,6 +38,8 @@ export interface DevBuilder {
   readonly files: OutputFiles | undefined;
   /** The config of the last good build. */
   readonly config: ResolvedConfig | undefined;
+  /** The last good build (the admin's preview renders from it). */
+  readonly lastBuild: Build | undefined;
   /** The config file and the folders to watch (defaults until a config has loaded). */
   watched(): WatchedPaths;
   /** Reloads what the changed files feed and re-renders what that affects; with none, builds what is not built yet. */
@@ -54,6 +57,9 @@ export function createDevBuilder(options: DevBuilderOptions): DevBuilder {
     },
     get config() {
       return pipeline.config;
+    },
+    get lastBuild() {
+      return pipeline.lastBuild;
     },
     watched: () => pipeline.watched(),
     rebuild: (changes) => pipeline.run(changes),

@@ -28,7 +28,7 @@ export interface BlogEditorProps {
     | 'loading' | 'unavailable' | 'signedInAs' | 'signOut' | 'newPost' | 'search' | 'filterStatus' | 'filterLocale' | 'filterCategory' | 'all'
     | 'published' | 'draft' | 'scheduled' | 'missing' | 'missingIn' | 'shownIn' | 'slug' | 'slugHint' | 'slugTaken' | 'slugInvalid' | 'edit' | 'back' | 'save' | 'saving' | 'saved'
     | 'savedRebuildFailed' | 'delete' | 'confirmDelete' | 'deleted' | 'startFrom' | 'body' | 'readingTime' | 'invalid' | 'conflict' | 'reloadTheirs' | 'keepMine'
-    | 'unsaved' | 'noPosts' | 'posts' | 'title' | 'date' | 'status' | 'heading' | 'bold' | 'italic' | 'link' | 'list' | 'quote' | 'toolbar' | 'notWritten' | 'failed',
+    | 'unsaved' | 'noPosts' | 'posts' | 'title' | 'date' | 'status' | 'heading' | 'bold' | 'italic' | 'link' | 'list' | 'quote' | 'toolbar' | 'notWritten' | 'failed' | 'preview' | 'previewOpened',
     string
   >;
 }
@@ -155,13 +155,7 @@ export default function BlogEditor(props: BlogEditorProps) {
       setNotice(failed ? `${text.savedRebuildFailed} ${answer.body.errors.map((error: { message: string }) => error.message).join('; ')}` : text.saved);
       void refresh();
     } else if (answer.status === 422) {
-      const errors: Record<string, string> = {};
-      const problems: string[] = [];
-      for (const error of answer.body.errors as { field: string | null; message: string; line: number | null }[]) {
-        if (error.field && fields.some((field) => field.name === error.field)) errors[error.field] = error.message;
-        else problems.push(error.line ? `${error.message} (line ${error.line})` : error.message);
-      }
-      update(locale, { errors, problems });
+      showErrors(locale, answer.body.errors);
       setNotice(`${text.invalid} ${text.notWritten}`);
     } else if (answer.status === 409) {
       const current = answer.body.current;
@@ -172,6 +166,39 @@ export default function BlogEditor(props: BlogEditorProps) {
     } else {
       update(locale, { problems: [answer.body?.message ?? text.failed] });
       setNotice(text.failed);
+    }
+  }
+
+  /** Puts the server's errors (the build's, 422) next to their fields, the others above the form. */
+  function showErrors(locale: string, list: { field: string | null; message: string; line: number | null }[]) {
+    const errors: Record<string, string> = {};
+    const problems: string[] = [];
+    for (const error of list) {
+      if (error.field && fields.some((field) => field.name === error.field)) errors[error.field] = error.message;
+      else problems.push(error.line ? `${error.message} (line ${error.line})` : error.message);
+    }
+    update(locale, { errors, problems });
+  }
+
+  /** Renders the unsaved text through the site's templates and opens it in a new tab. */
+  async function preview(locale: string) {
+    const draft = drafts[locale] ?? emptyDraft(fields);
+    if (!slugPattern.test(slug)) return update(locale, { problems: [text.slugInvalid] });
+    // Opened before the request, so the browser does not take it for a pop-up.
+    const tab = window.open('', '_blank');
+    const answer = await callApi('POST', '/api/admin/preview', { body: { slug, locale, frontMatter: toFrontMatter(draft.values, fields), body: draft.body }, csrf });
+    if (answer.status === 200) {
+      if (tab) tab.location.href = answer.body.url;
+      else location.assign(answer.body.url);
+      setNotice(text.previewOpened);
+      return;
+    }
+    tab?.close();
+    if (answer.status === 422) {
+      showErrors(locale, answer.body.errors);
+      setNotice(text.invalid);
+    } else {
+      update(locale, { problems: [answer.body?.message ?? text.failed] });
     }
   }
 
@@ -403,6 +430,7 @@ export default function BlogEditor(props: BlogEditorProps) {
           </div>
           <p className="admin-actions">
             <button type="submit" className="button button-primary" disabled={busy}>{busy ? text.saving : text.save}</button>{' '}
+            <button type="button" className="button button-secondary" onClick={() => void preview(tab)}>{text.preview}</button>{' '}
             {draft.version && <button type="button" className="button button-secondary" onClick={() => void remove(tab)}>{text.delete}</button>}
           </p>
         </form>

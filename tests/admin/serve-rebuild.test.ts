@@ -42,7 +42,7 @@ describe('site serve --admin: save → live', () => {
     await writeSite(dist, built.files);
     live = createLiveSite({ config: site.config, dir: dist });
     await live.start();
-    server = await startAdminServer({ users: [editor], configPath: site.config, projectRoot: site.dir, dir: dist, posts: { config: () => live.config, afterWrite: (file) => live.rebuild(file) } });
+    server = await startAdminServer({ users: [editor], configPath: site.config, projectRoot: site.dir, dir: dist, site: live });
     auth = await server.signIn(editor.email, editor.password);
   });
   afterAll(async () => {
@@ -71,6 +71,30 @@ describe('site serve --admin: save → live', () => {
     const rebuilt = await buildSite({ config: site.config });
     expect(Buffer.from(after.get(`/blog/${slug}/index.html`)!, 'base64').toString('utf8')).toBe(String(rebuilt.files.get(`blog/${slug}/index.html`)));
     console.log(`save-to-live (demo site, in-process): ${Math.round(saveToLive)} ms`);
+  });
+
+  it('previews an unsaved post through the real templates at a one-time, session-only, noindex URL', async () => {
+    const file = join(site.dir, 'content', 'blog', 'preview-only', 'en.md');
+    const frontMatter = { title: 'A post nobody saved', description: 'Only in the preview.', date: '2026-02-02', category: 'saas', author: 'Test Author' };
+    const asked = await server.send('POST', '/api/admin/preview', { headers: { cookie: auth.cookie, origin: server.url, 'x-csrf-token': auth.csrf, 'content-type': 'application/json' }, body: JSON.stringify({ slug: 'preview-only', locale: 'en', frontMatter, body: '\nPreview **body**.\n' }) });
+    expect(asked.status).toBe(200);
+    const { url } = asked.json();
+    expect(url).toMatch(/^\/api\/admin\/preview\/[\w-]{43}$/);
+    const other = await server.signIn(editor.email, editor.password);
+    expect((await server.send('GET', url, { headers: { cookie: other.cookie } })).status).toBe(404);
+    const page = await server.send('GET', url, { headers: { cookie: auth.cookie } });
+    expect(page.status).toBe(200);
+    expect(page.headers['x-robots-tag']).toContain('noindex');
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect(page.text).toContain('<h1');
+    expect(page.text).toContain('A post nobody saved');
+    expect(page.text).toContain('<strong>body</strong>');
+    expect(page.text).toMatch(/<meta name="robots" content="noindex/);
+    expect((await server.send('GET', url, { headers: { cookie: auth.cookie } })).status).toBe(404);
+    await expect(readFile(file)).rejects.toThrow();
+    const invalid = await server.send('POST', '/api/admin/preview', { headers: { cookie: auth.cookie, origin: server.url, 'x-csrf-token': auth.csrf, 'content-type': 'application/json' }, body: JSON.stringify({ slug: 'preview-only', locale: 'en', frontMatter: { ...frontMatter, category: 'gardening' }, body: '' }) });
+    expect(invalid.status).toBe(422);
+    expect(invalid.json().errors[0].field).toBe('category');
   });
 
   it('leaves the served files untouched when the rebuild fails, and returns the errors', async () => {

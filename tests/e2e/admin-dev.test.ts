@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDevAdmin } from '../../src/admin/mount';
+import { createDevAdmin, siteOf } from '../../src/admin/mount';
 import { startDevServer, type DevServer } from '../../src/dev/server';
 import { launchBrowser } from '../helpers/browser';
 import { createEditableSite } from '../helpers/editable-site';
@@ -37,7 +37,7 @@ async function axeViolations(): Promise<string[]> {
 
 beforeAll(async () => {
   site = await createEditableSite();
-  admin = createDevAdmin({ projectRoot: site.dir, posts: { config: () => dev?.builder.config } });
+  admin = createDevAdmin({ projectRoot: site.dir, site: siteOf(() => dev?.builder) });
   [dev, browser] = await Promise.all([startDevServer({ config: site.config, port: 0, host: '127.0.0.1', admin }), launchBrowser()]);
   const context = await browser.newContext({ locale: 'en-US', bypassCSP: true });
   context.setDefaultTimeout(15_000);
@@ -86,6 +86,15 @@ describe('the admin with site dev, in the browser', () => {
     await page.getByText('Saved. The site is updated.').first().waitFor();
     const english = await readFile(join(site.dir, 'content', 'blog', slug, 'en.md'), 'utf8');
     expect(english).toContain('title: Repair cafés in Oslo');
+
+    await page.getByLabel('Title *').fill('Repair cafés in Oslo (preview)');
+    const [preview] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'Preview' }).click()]);
+    await preview.waitForURL(/\/api\/admin\/preview\/[\w-]{43}$/);
+    expect(await preview.locator('h1').textContent()).toBe('Repair cafés in Oslo (preview)');
+    expect(await preview.locator('meta[name="robots"]').getAttribute('content')).toContain('noindex');
+    await preview.close();
+    expect(await readFile(join(site.dir, 'content', 'blog', slug, 'en.md'), 'utf8')).not.toContain('(preview)');
+    await page.getByLabel('Title *').fill('Repair cafés in Oslo');
 
     await page.getByRole('tab', { name: /Norsk/ }).click();
     await page.getByRole('button', { name: 'Start from the English text' }).click();
