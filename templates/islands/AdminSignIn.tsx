@@ -28,7 +28,7 @@ export interface AdminSignInProps {
 }
 
 type State =
-  | { kind: 'form'; message?: string }
+  | { kind: 'form'; message?: string; sending?: boolean }
   | { kind: 'busy' }
   | { kind: 'unavailable' }
   | { kind: 'dev'; message: string }
@@ -61,7 +61,8 @@ export default function AdminSignIn({ home, text }: AdminSignInProps) {
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const data = Object.fromEntries(new FormData(event.currentTarget).entries());
-    setState({ kind: 'busy' });
+    // The form stays, so what was typed is still there if the sign-in fails.
+    setState({ kind: 'form', sending: true });
     const answer = await callApi('POST', '/api/auth/login', { body: data });
     if (answer.status === 200) return location.assign(home);
     setState({ kind: 'form', message: answer.status === 429 ? text.limited : text.wrong });
@@ -97,7 +98,7 @@ export default function AdminSignIn({ home, text }: AdminSignInProps) {
         <label htmlFor="auth-password">{text.passwordLabel}</label>
         <input id="auth-password" name="password" type="password" autoComplete="current-password" required />
       </div>
-      <button type="submit" className="button button-primary">{text.submit}</button>
+      <button type="submit" className="button button-primary" disabled={state.sending}>{state.sending ? text.signingIn : text.submit}</button>
     </form>
   );
 }
