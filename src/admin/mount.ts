@@ -3,7 +3,7 @@
  * `site serve --admin` (accounts from .site/admins.json). The Host allowlist is completed once the
  * server knows its port.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { MountedApi } from '../serve/server.js';
 import { SiteError } from '../errors.js';
 import { accountsFile, readAccounts } from './accounts.js';
 import { createAdminApi, type AdminApi, type AdminRoute } from './api.js';
@@ -17,13 +17,8 @@ import { hostOf, loopbackHosts, type AdminOrigins } from './guard.js';
 import type { ScryptParams } from './passwords.js';
 import { createSignInTokens, type SignInTokens } from './sign-in-tokens.js';
 
-/** What a server needs of the admin: a request handler and to be told its port. */
-export interface AdminMount {
-  /** Answers /api/auth/* and /api/admin/* (true), or leaves the request alone (false). */
-  handle(request: IncomingMessage, response: ServerResponse): Promise<boolean>;
-  /** The server listens on `port` of `host`. */
-  listening(host: string, port: number): void;
-}
+/** What a server needs of the admin: a handler that answers /api/auth/* and /api/admin/* (true) or leaves the request alone (false), and to be told its port. */
+export type AdminMount = MountedApi;
 
 /** Options of both mounts. */
 export interface MountOptions {

@@ -12,7 +12,6 @@ import type { ResolvedConfig } from '../config/load.js';
 import { SiteError } from '../errors.js';
 import { isWithin } from '../file-paths.js';
 import { recoverOutput } from '../emit/write.js';
-import type { AdminMount } from '../admin/mount.js';
 import { urlsOf } from '../routes/urls.js';
 import { createContactHandler } from './contact.js';
 import { createStaticHandler } from './static.js';
@@ -28,8 +27,14 @@ export interface ServeOptions {
   trustProxy?: boolean;
   /** Limits against slow or many clients (defaults: `serverLimits`). */
   limits?: Partial<ServerLimits>;
-  /** The admin API (`site serve --admin`); without it /api/auth and /api/admin are 404 like any unknown path. */
-  admin?: AdminMount;
+  /** The admin API (`site serve --admin`, src/admin/mount.ts); without it /api/auth and /api/admin are 404 like any unknown path. */
+  admin?: MountedApi;
+}
+
+/** An API mounted before the static files: it answers the requests it knows (true) and is told the port. */
+export interface MountedApi {
+  handle(request: IncomingMessage, response: ServerResponse): Promise<boolean>;
+  listening(host: string, port: number): void;
 }
 
 /** Time and connection limits of the server. */
