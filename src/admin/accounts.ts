@@ -1,14 +1,13 @@
 /**
  * The admin accounts of `site serve --admin`: `.site/admins.json` beside the config, outside
- * content/ and the output, readable by the server's user only (0600) and git-ignored. Written
- * atomically (temp file in the same folder, fsync, rename), so a crash leaves the old or the new
- * file, never half of one.
+ * content/ and the output, readable by the server's user only (0600) and git-ignored, written
+ * atomically.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { chmod, open, readFile, rename, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { SiteError } from '../errors.js';
+import { writeFileAtomic } from './atomic-file.js';
 
 /** What an account may do: `editor` edits the blog; `admin` also the settings and the accounts. */
 export type Role = 'editor' | 'admin';
@@ -65,17 +64,5 @@ export async function readAccounts(file: string): Promise<Account[]> {
 export async function writeAccounts(file: string, accounts: readonly Account[]): Promise<void> {
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const sorted = [...accounts].sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
-  const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  const handle = await open(temp, 'wx', 0o600);
-  try {
-    await handle.writeFile(`${JSON.stringify({ accounts: sorted }, null, 2)}\n`);
-    await handle.sync();
-  } catch (error) {
-    await handle.close();
-    await rm(temp, { force: true });
-    throw error;
-  }
-  await handle.close();
-  await chmod(temp, 0o600);
-  await rename(temp, file);
+  await writeFileAtomic(file, `${JSON.stringify({ accounts: sorted }, null, 2)}\n`, 0o600);
 }

@@ -5,9 +5,9 @@
  * file in the same folder, fsync, rename) and one at a time per file; a post's version is a hash
  * of its bytes.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { lstat, mkdir, open, readFile, readdir, realpath, rename, rm, rmdir } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { createHash } from 'node:crypto';
+import { lstat, readFile, readdir, realpath, rm, rmdir } from 'node:fs/promises';
+import { dirname, relative } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
 import { sourcesOf } from '../config/sources.js';
 import { entrySlugPattern } from '../content/collections.js';
@@ -60,26 +60,6 @@ export async function readPostFile(file: string): Promise<{ text: string; versio
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-}
-
-/** Writes a file atomically: a temp file in the same folder, fsync, rename (and the folder's entry fsync'd). */
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  const temp = join(dirname(file), `.${randomBytes(6).toString('hex')}.admin-tmp`);
-  const handle = await open(temp, 'wx', 0o644);
-  try {
-    await handle.writeFile(text);
-    await handle.sync();
-  } catch (error) {
-    await handle.close();
-    await rm(temp, { force: true });
-    throw error;
-  }
-  await handle.close();
-  await rename(temp, file);
-  const folder = await open(dirname(file), 'r').catch(() => undefined);
-  await folder?.sync().catch(() => undefined);
-  await folder?.close();
 }
 
 /** Deletes a post file, and its folder when nothing else is left in it. */

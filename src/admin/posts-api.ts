@@ -14,7 +14,8 @@ import type { AdminRequest, AdminRoute } from './api.js';
 import type { AuditLog } from './audit-log.js';
 import { createPostText, editPost, readFrontMatter, splitPost, type FrontMatterValue } from './front-matter-edit.js';
 import { sendJson } from './http.js';
-import { createKeyedQueue, deletePostFile, PostAddressError, readPostFile, resolvePost, versionOf, writeFileAtomic, type PostAddress } from './post-files.js';
+import { writeFileAtomic } from './atomic-file.js';
+import { createKeyedQueue, deletePostFile, PostAddressError, readPostFile, resolvePost, versionOf, type PostAddress } from './post-files.js';
 
 /** What a save did to the site: nothing yet (dev: the watcher rebuilds), or a rebuild's outcome. */
 export type SaveOutcome = { rebuilt: false } | { rebuilt: true; ok: true; ms: number } | { rebuilt: true; ok: false; errors: ReturnType<typeof describeError>[] };
@@ -119,6 +120,18 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     }
   }
 
+  /** The post of a route's path and the version its If-Match names; answered (400, 428) and undefined when either is missing. */
+  async function addressedVersion(context: AdminRequest, doing: string): Promise<{ target: PostAddress; expected: string } | undefined> {
+    const target = await address(context, context.params[0]!, context.params[1]!, true);
+    if (!target) return undefined;
+    const expected = version(context.request);
+    if (!expected) {
+      sendJson(context.response, 428, { error: 'if_match_required', message: `send the version you are ${doing} in If-Match` });
+      return undefined;
+    }
+    return { target, expected };
+  }
+
   const current = (text: string, versionId: string) => ({ frontMatter: readFrontMatter(text), body: splitPost(text).body, version: versionId });
 
   /** Checks, writes, logs and rebuilds; answers 422 with the build's errors when the check fails. */
@@ -192,10 +205,9 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     pattern: read.pattern,
     role: 'editor',
     async handle(context) {
-      const target = await address(context, context.params[0]!, context.params[1]!, true);
-      if (!target) return;
-      const expected = version(context.request);
-      if (!expected) return sendJson(context.response, 428, { error: 'if_match_required', message: 'send the version you edited in If-Match' });
+      const addressed = await addressedVersion(context, 'editing');
+      if (!addressed) return;
+      const { target, expected } = addressed;
       let post: ReturnType<typeof postFromBody>;
       try {
         post = postFromBody(await context.body());
@@ -249,10 +261,9 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     pattern: read.pattern,
     role: 'editor',
     async handle(context) {
-      const target = await address(context, context.params[0]!, context.params[1]!, true);
-      if (!target) return;
-      const expected = version(context.request);
-      if (!expected) return sendJson(context.response, 428, { error: 'if_match_required', message: 'send the version you are deleting in If-Match' });
+      const addressed = await addressedVersion(context, 'deleting');
+      if (!addressed) return;
+      const { target, expected } = addressed;
       await serialise(target.file, async () => {
         const file = await readPostFile(target.file);
         if (!file) return sendJson(context.response, 404, { error: 'not_found' });
