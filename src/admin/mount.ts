@@ -10,6 +10,7 @@ import { createAdminApi, type AdminApi, type AdminRoute } from './api.js';
 import { auditLogFile, createAuditLog, type AuditLog } from './audit-log.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { Build } from '../pipeline/result-stage.js';
+import { createAdminEvents } from './events.js';
 import { createPostRoutes, type PostRoutesOptions, type SaveOutcome } from './posts-api.js';
 import { createPreviewRoutes, type PreviewOptions } from './preview.js';
 import { sendJson } from './http.js';
@@ -86,7 +87,13 @@ function routesOf(given: MountOptions, audit: AuditLog): AdminRoute[] {
         preview: given.preview ?? { config: () => site.config, lastBuild: () => site.lastBuild },
       }
     : given;
-  return [...(options.routes ?? []), ...(options.posts ? createPostRoutes({ ...options.posts, audit }) : []), ...(options.preview ? createPreviewRoutes(options.preview) : [])];
+  const events = createAdminEvents();
+  return [
+    ...(options.routes ?? []),
+    ...(options.posts ? createPostRoutes({ ...options.posts, audit, notify: (name, data) => events.send(name, data) }) : []),
+    ...(options.preview ? createPreviewRoutes(options.preview) : []),
+    events.route,
+  ];
 }
 
 function mount(api: AdminApi, origins: { hosts: string[] }, extraHosts: (host: string, port: number) => string[]): AdminMount & { api: AdminApi } {

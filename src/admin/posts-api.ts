@@ -31,6 +31,8 @@ export interface PostRoutesOptions {
   today?: () => string;
   /** Runs after a file was written or deleted (serve: the in-process rebuild). */
   afterWrite?(file: string): Promise<SaveOutcome>;
+  /** Told of each save and deletion (the event stream). */
+  notify?(name: 'saved' | 'deleted', data: Record<string, unknown>): void;
 }
 
 /** A problem as the API gives it: `site check`'s code, message and position, and the form field. */
@@ -142,6 +144,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     const after = versionOf(text);
     await options.audit.append({ user: context.session.email, action, slug: target.slug, locale: target.locale, oldHash: before, newHash: after });
     const outcome = (await options.afterWrite?.(target.file)) ?? { rebuilt: false };
+    options.notify?.('saved', { slug: target.slug, locale: target.locale, user: context.session.email, version: after, ...outcome });
     sendJson(context.response, status, { version: after, ...outcome }, { etag: `"${after}"` });
   }
 
@@ -271,6 +274,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
         await deletePostFile(target.file);
         await options.audit.append({ user: context.session.email, action: 'delete', slug: target.slug, locale: target.locale, oldHash: file.version, newHash: null });
         const outcome = (await options.afterWrite?.(target.file)) ?? { rebuilt: false };
+        options.notify?.('deleted', { slug: target.slug, locale: target.locale, user: context.session.email, ...outcome });
         sendJson(context.response, 200, { deleted: true, ...outcome });
       });
     },

@@ -4,6 +4,7 @@
  * written on failure, path safety (400), the body limit (413), and two concurrent saves of one file.
  */
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../src/build';
@@ -122,6 +123,31 @@ describe('site serve --admin: /api/admin/posts', () => {
     const text = await readFile(file(slug), 'utf8');
     const winner = bodies[answers.findIndex((answer) => answer.status === 200)]!;
     expect(text.endsWith(`---\n${winner}`)).toBe(true);
+  });
+
+  it('announces saves on the event stream to signed-in editors only', async () => {
+    expect((await server.send('GET', '/api/admin/events')).status).toBe(401);
+    const received: string[] = [];
+    const url = new URL('/api/admin/events', server.url);
+    const stream = await new Promise<import('node:http').ClientRequest>((resolve, reject) => {
+      const outgoing = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, headers: { cookie: auth.cookie } }, (incoming) => {
+        expect(incoming.statusCode).toBe(200);
+        expect(incoming.headers['content-type']).toContain('text/event-stream');
+        incoming.on('data', (chunk: Buffer) => received.push(chunk.toString('utf8')));
+        resolve(outgoing);
+      });
+      outgoing.on('error', reject);
+      outgoing.end();
+    });
+    try {
+      const post = (await get(`/api/admin/posts/${slug}/en`)).json();
+      expect((await put(`/api/admin/posts/${slug}/en`, { frontMatter: post.frontMatter, body: `${post.body}\nOne more line.\n` }, post.version)).status).toBe(200);
+      await expect.poll(() => received.join('')).toContain('event: saved');
+      const data = JSON.parse(/event: saved\ndata: (.*)\n/.exec(received.join(''))![1]!);
+      expect(data).toMatchObject({ slug, locale: 'en', user: editor.email });
+    } finally {
+      stream.destroy();
+    }
   });
 
   it('creates a post (409 when it exists) and deletes it with If-Match', async () => {
