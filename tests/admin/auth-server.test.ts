@@ -150,6 +150,17 @@ describe('site serve --admin: sign-in and the guard', () => {
     expect(wrong.headers.location).toBe('/auth/?error=wrong');
   });
 
+  it('upgrades a hash made with weaker parameters at the next sign-in', async () => {
+    const { addUser } = await import('../../src/admin/users');
+    const { accountsFile, readAccounts } = await import('../../src/admin/accounts');
+    const file = accountsFile(server.projectRoot);
+    await addUser(file, 'old@example.com', 'editor', 'an old password 1', { N: 512, r: 8, p: 1 });
+    expect((await readAccounts(file)).find((account) => account.email === 'old@example.com')!.passwordHash).toMatch(/^scrypt\$N=512,/);
+    await server.signIn('old@example.com', 'an old password 1');
+    expect((await readAccounts(file)).find((account) => account.email === 'old@example.com')!.passwordHash).toMatch(/^scrypt\$N=1024,r=8,p=1\$/);
+    await server.signIn('old@example.com', 'an old password 1');
+  });
+
   it('ends the sessions of an account whose password changes', async () => {
     const { cookie } = await server.signIn(chief.email, chief.password);
     const { setPassword } = await import('../../src/admin/users');
