@@ -4,7 +4,7 @@ import { chmod, mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 /** Writes a file atomically: a temp file in the same folder, fsync, rename (and the folder's entry fsync'd). */
-export async function writeFileAtomic(file: string, text: string, mode = 0o644): Promise<void> {
+export async function writeFileAtomic(file: string, text: string | Uint8Array, mode = 0o644): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
   const temp = join(dirname(file), `.${randomBytes(6).toString('hex')}.admin-tmp`);
   const handle = await open(temp, 'wx', mode);

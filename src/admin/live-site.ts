@@ -1,13 +1,17 @@
 /**
  * The site `site serve --admin` serves, kept up to date in the same process: an incremental
  * pipeline (the one `site dev` uses) built once at start; after each save it renders only what the
- * change affects and writes the result into the served folder through the build's own writer,
- * which rewrites only the files whose bytes changed (and their .br/.gz siblings) and switches
- * them in atomically. A failed rebuild writes nothing: the served site stays as it was, and the
- * errors go back to the admin.
+ * change affects and writes just the files the run changed (with fresh .br/.gz siblings) into the
+ * served folder, each atomically (temp file, rename), and removes the ones it no longer makes: a
+ * visitor gets a file's old or new bytes, never a mix. A failed rebuild writes nothing: the
+ * served site stays as it was, and the errors go back to the admin.
  */
 import type { ResolvedConfig } from '../config/load.js';
-import { writeSite } from '../emit/write.js';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { compressFiles, precompressedCodings } from '../emit/compress.js';
+import type { OutputFiles } from '../output-files.js';
+import { writeFileAtomic } from './atomic-file.js';
 import { SiteErrors } from '../errors.js';
 import { createPipeline } from '../pipeline/pipeline.js';
 import type { Build } from '../pipeline/result-stage.js';
@@ -64,8 +68,8 @@ export function createLiveSite(options: LiveSiteOptions): LiveSite {
       const files = pipeline.files!;
       const config = pipeline.config!;
       if (outcome.changed.length || outcome.removed.length) {
-        // One write at a time; each one writes the whole last good build, so the last one wins with the newest state.
-        const next = writing.then(() => writeSite(options.dir, files, { compress: config.output.precompress ? {} : false }));
+        // One write at a time, in the order of the runs.
+        const next = writing.then(() => publishChanges(options.dir, files, outcome.changed, outcome.removed, config.output.precompress));
         writing = next.catch(() => undefined);
         await next;
       }
@@ -73,4 +77,18 @@ export function createLiveSite(options: LiveSiteOptions): LiveSite {
     },
     dispose: () => pipeline.dispose(),
   };
+}
+
+/**
+ * Writes the changed files of a run into the served folder and removes the removed ones, with
+ * their precompressed siblings: a sibling is made again for a changed file, or removed when the
+ * file no longer gets one (the server then compresses it itself).
+ */
+async function publishChanges(dir: string, files: OutputFiles, changed: readonly string[], removed: readonly string[], precompress: boolean): Promise<void> {
+  const written: OutputFiles = new Map(changed.filter((path) => files.has(path)).map((path) => [path, files.get(path)!]));
+  const siblings = precompress ? compressFiles(written) : new Map<string, string | Uint8Array>();
+  for (const [path, data] of [...written, ...siblings]) await writeFileAtomic(join(dir, path), data);
+  const siblingsOf = (path: string) => precompressedCodings.map(({ extension }) => `${path}${extension}`);
+  const gone = [...removed.flatMap((path) => [path, ...siblingsOf(path)]), ...[...written.keys()].flatMap(siblingsOf).filter((sibling) => !siblings.has(sibling))];
+  for (const path of gone) await rm(join(dir, path), { force: true });
 }

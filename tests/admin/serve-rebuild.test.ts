@@ -5,6 +5,7 @@
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLiveSite, type LiveSite } from '../../src/admin/live-site';
 import { buildSite } from '../../src/build';
@@ -69,7 +70,11 @@ describe('site serve --admin: save → live', () => {
     expect(changed.length).toBeLessThan(before.size / 4);
     // The served folder is what `site build` writes for the new content, byte for byte.
     const rebuilt = await buildSite({ config: site.config });
-    expect(Buffer.from(after.get(`/blog/${slug}/index.html`)!, 'base64').toString('utf8')).toBe(String(rebuilt.files.get(`blog/${slug}/index.html`)));
+    const html = Buffer.from(after.get(`/blog/${slug}/index.html`)!, 'base64');
+    expect(html.toString('utf8')).toBe(String(rebuilt.files.get(`blog/${slug}/index.html`)));
+    // Its precompressed siblings were made again from the new bytes.
+    expect(brotliDecompressSync(Buffer.from(after.get(`/blog/${slug}/index.html.br`)!, 'base64'))).toEqual(html);
+    expect(changed).toContain(`/blog/${slug}/index.html.gz`);
     console.log(`save-to-live (demo site, in-process): ${Math.round(saveToLive)} ms`);
   });
 
