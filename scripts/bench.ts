@@ -31,6 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createDevBuilder } from '../src/dev/rebuild.js';
 import { logInfo, logResult } from '../src/logger.js';
+import { measureSaveToLive } from './bench-save.js';
 import { createCorpus, eleventyFiles, hugoFiles, realSiteBlogFiles, siteFixtureFiles, type ProjectFiles } from './bench-corpus.js';
 
 // This file runs bundled as lib/scripts/bench.js (built by scripts/build-lib.js).
@@ -294,7 +295,30 @@ async function benchRealSite(work: string, count: number, runs: number): Promise
     await measureBuild(runs, siteDir, cacheDir, 'real site warm', {}),
     await measureBuild(runs, siteDir, cacheDir, 'real site rebuild, nothing changed (dist kept)', { keepOutput: true }),
     await measureBuild(runs, siteDir, cacheDir, 'real site rebuild again, nothing changed (read-sets kept)', { keepOutput: true }),
+    await saveToLive(siteDir, cacheDir, `real site save-to-live (site serve --admin, ${count} posts)`, runs),
   ];
+}
+
+/** Save-to-live of `site serve --admin` on a copy of a site, with the bench's cache folder. */
+async function saveToLive(siteDir: string, cacheDir: string, label: string, runs: number): Promise<Measurement> {
+  const previous = process.env.SITE_CACHE_DIR;
+  process.env.SITE_CACHE_DIR = cacheDir;
+  try {
+    const { ms, pages, note } = await measureSaveToLive(siteDir, Math.max(runs, 5));
+    return { label, pages, ms, note };
+  } finally {
+    if (previous === undefined) delete process.env.SITE_CACHE_DIR;
+    else process.env.SITE_CACHE_DIR = previous;
+  }
+}
+
+/** Save-to-live on the demo site (the repository's own content). */
+async function benchDemoSaveToLive(work: string, runs: number): Promise<Measurement> {
+  const siteDir = join(work, 'demo');
+  await mkdir(siteDir, { recursive: true });
+  await cp(join(root, 'content'), join(siteDir, 'content'), { recursive: true });
+  await writeFile(join(siteDir, 'site.config.yaml'), pinFolders(await readFile(join(root, 'site.config.yaml'), 'utf8'), join(root, 'templates'), join(root, 'public')));
+  return saveToLive(siteDir, join(work, 'demo-cache'), 'demo site save-to-live (site serve --admin)', runs);
 }
 
 function ratio(a: Measurement | undefined, b: Measurement | undefined): string {
@@ -348,6 +372,8 @@ async function main(): Promise<void> {
         '',
       ].join('\n'));
     }
+    logInfo('saving a post in site serve --admin (demo site)…');
+    logResult(formatTable('demo site (the repository\'s content)', [await benchDemoSaveToLive(work, runs)]));
     if (!values['skip-real']) {
       logInfo('building the real site…');
       logResult(formatTable(`real site (every route, en + no, ${count} synthetic posts, 1 in 10 English only)`, await benchRealSite(work, count, runs)));

@@ -20,6 +20,9 @@ import { serverLimits, startServer } from './serve/server.js';
 import { openBrowser } from './dev/open-browser.js';
 import { describeRebuild } from './dev/report.js';
 import { startDevServer } from './dev/server.js';
+import { addAdminCommand } from './admin/commands.js';
+import { checkDevAdminHost, createDevAdmin, createServeAdmin, siteOf } from './admin/mount.js';
+import { createLiveSite } from './admin/live-site.js';
 
 interface GlobalOptions {
   config: string;
@@ -40,11 +43,13 @@ export async function main(argv: readonly string[]): Promise<number> {
     .exitOverride()
     .configureOutput({ writeOut: (text) => process.stdout.write(text), writeErr: (text) => process.stderr.write(text) });
 
-  const run = (action: (options: GlobalOptions & Record<string, unknown>) => Promise<void>) =>
-    async (_options: unknown, command: Command) => {
+  const run = (action: (options: GlobalOptions & Record<string, unknown>, command: Command) => Promise<void>) =>
+    async (...args: unknown[]) => {
+      // Commander passes the positional arguments first, then the options, then the command.
+      const command = args.at(-1) as Command;
       const options = command.optsWithGlobals() as GlobalOptions & Record<string, unknown>;
       try {
-        await action(options);
+        await action(options, command);
       } catch (error) {
         const errors = collectSiteErrors(error);
         if (error instanceof SiteErrors) logWarnings(error.warnings);
@@ -59,6 +64,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .description('build the site into the output folder')
     .option('-o, --out <dir>', 'output folder (default: output.dir of the config, dist)')
     .option('--drafts', 'include blog posts marked as drafts')
+    .option('--future', 'include posts dated after today (scheduled posts appear on their day otherwise)')
     .option('--workers <count>', 'worker threads for Markdown and rendering (default: one per extra core, when the site is large enough; 0 for none)', parseCount)
     .option('--no-cache', 'neither read nor write the build cache (node_modules/.cache/site, or SITE_CACHE_DIR)')
     .option('--no-precompress', 'write no .br and .gz siblings, whatever output.precompress in the config says')
@@ -73,6 +79,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       const result = await buildSite({
         config: options.config,
         drafts: Boolean(options.drafts),
+        future: Boolean(options.future),
         workers,
         cache: options.cache !== false,
         deploy,
@@ -125,9 +132,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     .command('check')
     .description('validate config, content and templates without writing anything')
     .option('--drafts', 'include blog posts marked as drafts')
+    .option('--future', 'include posts dated after today')
     .action(run(async (options) => {
       const started = performance.now();
-      const result = await buildSite({ config: options.config, drafts: Boolean(options.drafts) });
+      const result = await buildSite({ config: options.config, drafts: Boolean(options.drafts), future: Boolean(options.future) });
       logWarnings(result.warnings);
       if (options.verbose) logInfos(result.infos);
       logResult(`ok: ${result.pages.length} pages checked in ${Math.round(performance.now() - started)} ms`);
@@ -140,16 +148,25 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--host <host>', 'host to listen on', '127.0.0.1')
     .option('--open', 'open the site in the default browser')
     .option('--drafts', 'include blog posts marked as drafts')
+    .option('--future', 'include posts dated after today')
+    .option('--no-admin', 'no admin (sign-in link, blog editor); needed to listen on a non-loopback --host')
     .action(run(async (options) => {
+      const adminOn = options.admin !== false;
+      if (adminOn) checkDevAdminHost(String(options.host));
+      let dev: Awaited<ReturnType<typeof startDevServer>> | undefined;
+      // A save writes the file; the watcher then rebuilds and reloads the open pages.
+      const admin = adminOn ? createDevAdmin({ projectRoot: dirname(resolve(options.config)), site: siteOf(() => dev?.builder) }) : undefined;
       const shutdown = shutdownSignal();
       // Warnings are printed when they first appear, not again after every rebuild that still has them.
       let warned = new Set<string>();
       try {
-        const dev = await startDevServer({
+        dev = await startDevServer({
+          admin,
           config: options.config,
           port: Number(options.port),
           host: String(options.host),
           drafts: Boolean(options.drafts),
+          future: Boolean(options.future),
           reporter: {
             portInUse: (port, next) => logWarning(`port ${port} is in use, trying ${next}`),
             built(changes, outcome) {
@@ -165,7 +182,11 @@ export async function main(argv: readonly string[]): Promise<number> {
           },
         });
         logResult(`site dev at ${dev.url}/`);
-        if (options.open && !(await openBrowser(`${dev.url}/`))) logWarning(`could not open a browser; visit ${dev.url}/`);
+        // The link is the key to the admin: it goes to the terminal only, good for one sign-in within 10 minutes.
+        const signIn = admin && `${dev.url}/auth/?token=${admin.tokens.issue()}`;
+        if (signIn) logResult(`admin: sign in at ${signIn} (one use, within 10 minutes)`);
+        const first = signIn ?? `${dev.url}/`;
+        if (options.open && !(await openBrowser(first))) logWarning(`could not open a browser; visit ${first}`);
         await shutdown.signalled;
         await dev.close();
       } finally {
@@ -191,20 +212,29 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('-p, --port <port>', 'port', parsePort, 4322)
     .option('--host <host>', 'host to listen on', '127.0.0.1')
     .option('--trust-proxy', 'behind a reverse proxy: take the client address and scheme from X-Forwarded-For and X-Forwarded-Proto')
+    .option('--admin', 'also serve the admin (/auth, /admin/blog) for the accounts of `site admin add-user`')
     .action(run(async (options) => {
       const config = await loadConfig(options.config, { deploy: deploySettings(process.env) });
       const dir = options.dir === undefined ? config.dirs.output : resolve(String(options.dir));
-      const running = await startServer({ config, dir, port: Number(options.port), host: String(options.host), trustProxy: Boolean(options.trustProxy) });
+      const trustProxy = Boolean(options.trustProxy);
+      // With the admin, the site is also built in memory, so that a save re-renders only what it affects.
+      const live = options.admin ? createLiveSite({ config: options.config, dir }) : undefined;
+      await live?.start();
+      const admin = live && createServeAdmin({ projectRoot: config.root, origin: config.site.origin, trustProxy, site: live });
+      const running = await startServer({ config, dir, port: Number(options.port), host: String(options.host), trustProxy, admin });
       logResult(`serving ${relative(process.cwd(), dir) || '.'} at ${running.url}/`);
       const shutdown = shutdownSignal();
       try {
         await shutdown.signalled;
         logInfo(`stopping: open requests may finish for ${serverLimits.shutdownGraceMs / 1000} s`);
         await running.close();
+        await live?.dispose();
       } finally {
         shutdown.release();
       }
     }));
+
+  addAdminCommand(program, run);
 
   try {
     await program.parseAsync([...argv]);

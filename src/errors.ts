@@ -38,13 +38,15 @@ export const errorCatalogue = {
   OUTPUT_UNSAFE: { title: 'Output folder refused', hint: 'Pass --out with a new or empty folder, or the folder an earlier `site build` wrote.' },
   OUTPUT_BUSY: { title: 'Output folder in use', hint: 'Wait for the other build to finish.' },
   SERVE_FAILED: { title: 'Could not start the server', hint: 'Pass another --port or --host.' },
+  ADMIN_ACCOUNTS: { title: 'Admin accounts file unreadable', hint: 'Restore .site/admins.json from a backup, or delete it and add the accounts again with `site admin add-user`.' },
+  ADMIN_USAGE: { title: 'Admin command refused', hint: 'Run `site admin --help` for the commands and their arguments.' },
 } as const;
 
 /** A stable error code. */
 export type ErrorCode = keyof typeof errorCatalogue;
 
 /** Codes that mean the command was called wrongly (exit code 2) rather than that the site's input is wrong (1). */
-const usageCodes: ReadonlySet<ErrorCode> = new Set(['OUTPUT_UNSAFE']);
+const usageCodes: ReadonlySet<ErrorCode> = new Set(['OUTPUT_UNSAFE', 'ADMIN_USAGE']);
 
 /** The exit code for a failed command: 2 when every error is a usage error, else 1. */
 export function exitCodeOf(errors: readonly SiteError[]): 1 | 2 {

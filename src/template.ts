@@ -8,6 +8,8 @@
 export type { LayoutProps, PageMeta, PageProps, PageTemplateModule, SiteContext } from './render/types.js';
 export type { CollectionEntryData, CollectionListData, ListedEntry, Page } from './routes/pages.js';
 export type { Entry, EntryTranslation } from './content/collections.js';
+export type { FrontMatterField } from './content/front-matter-schema.js';
+export { frontMatterFields } from './content/front-matter-schema.js';
 export type { ContactType } from './config/schema.js';
 export { navigationRoutePath } from './config/schema.js';
 export { article, breadcrumbList, faqPage, localBusiness, organization, softwareApplication } from './render/json-ld.js';

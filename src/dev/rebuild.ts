@@ -11,6 +11,7 @@ import type { ResolvedConfig } from '../config/load.js';
 import type { OutputFiles } from '../output-files.js';
 import type { IslandRuntime } from '../islands/bundle.js';
 import type { WatchedPaths } from '../pipeline/changes.js';
+import type { Build } from '../pipeline/result-stage.js';
 import { createPipeline, type FileChange, type RunFailure, type RunOptions, type RunOutcome, type RunSuccess } from '../pipeline/pipeline.js';
 
 export type { FileChange, RunOptions };
@@ -20,6 +21,8 @@ export interface DevBuilderOptions {
   /** Path of site.config.yaml. */
   config: string;
   drafts?: boolean;
+  /** Include entries dated after today. */
+  future?: boolean;
   islandRuntime?: IslandRuntime;
 }
 
@@ -44,6 +47,8 @@ export interface DevBuilder {
   readonly pending: number;
   /** The config of the last good build. */
   readonly config: ResolvedConfig | undefined;
+  /** The last good build (the admin's preview renders from it). */
+  readonly lastBuild: Build | undefined;
   /** The config file and the folders to watch (defaults until a config has loaded). */
   watched(): WatchedPaths;
   /** Reloads what the changed files feed and re-renders what that affects; with none, builds what is not built yet. */
@@ -70,6 +75,9 @@ export function createDevBuilder(options: DevBuilderOptions): DevBuilder {
     renderPending: (limit) => pipeline.renderPending({ limit }).errors,
     get pending() {
       return pipeline.pending;
+    },
+    get lastBuild() {
+      return pipeline.lastBuild;
     },
     watched: () => pipeline.watched(),
     rebuild: (changes, runOptions) => pipeline.run(changes, runOptions),

@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
+import type { AdminMount } from '../admin/mount.js';
 import type { ResolvedConfig } from '../config/load.js';
 import { generatorRoot } from '../cache/disk-cache.js';
 import { throwIfAny, type SiteError } from '../errors.js';
@@ -33,11 +34,15 @@ export interface DevServerOptions {
   port: number;
   host: string;
   drafts?: boolean;
+  /** Include entries dated after today. */
+  future?: boolean;
   /** How many ports from `port` on to try when it is taken (default 20). */
   portAttempts?: number;
   /** How long to wait for more changes before rebuilding (default 5 ms). */
   debounceMs?: number;
   reporter?: DevReporter;
+  /** The admin API (sign-in links, the blog editor); the caller keeps `host` on loopback while it is on. */
+  admin?: AdminMount;
 }
 
 /** What the dev server has to say; the CLI prints it through the logger. */
@@ -96,7 +101,7 @@ async function snapshot(changes: readonly FileChange[]): Promise<Map<string, str
 /** Starts the dev server: builds, listens, then watches. Throws when the config file is missing. */
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
   const reporter = options.reporter ?? {};
-  const builder = createDevBuilder({ config: options.config, drafts: options.drafts });
+  const builder = createDevBuilder({ config: options.config, drafts: options.drafts, future: options.future });
   const session = Date.now().toString(36);
   let build = `${session}.0`;
   let problems: OverlayProblem[] | undefined;
@@ -192,6 +197,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     if (!isAllowedHost(request.headers.host, [options.host])) {
       return answer(response, 403, 'text/plain; charset=utf-8', 'This host name is not allowed: open the dev server by the address site dev printed.');
     }
+    if (options.admin && (await options.admin.handle(request, response))) return;
     const path = (request.url ?? '/').split(/[?#]/, 1)[0]!;
     if (path === '/__site/events') {
       const file = new URL(request.url ?? '/', 'http://dev').searchParams.get('file') ?? undefined;
@@ -215,6 +221,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   let port: number;
   try {
     port = await listen(server, options.port, options.host, options.portAttempts ?? 20, (taken, next) => reporter.portInUse?.(taken, next));
+    options.admin?.listening(options.host, port);
   } catch (error) {
     hub.close();
     await builder.dispose();

@@ -38,8 +38,8 @@ export function loadSiteMessages(config: ResolvedConfig, diagnostics: Diagnostic
 }
 
 /** What the entries are loaded from (the folders, the locales, the collections and Markdown settings): when it changes, every entry is loaded again. */
-export function entriesSourceKey(config: ResolvedConfig, drafts: boolean): string {
-  return JSON.stringify([config.dirs.content, config.localeIds, config.collections, config.markdown, drafts]);
+export function entriesSourceKey(config: ResolvedConfig, drafts: boolean, publishedBy?: string): string {
+  return JSON.stringify([config.dirs.content, config.localeIds, config.collections, config.markdown, drafts, publishedBy ?? null]);
 }
 
 /** The key of an entry in the pipeline: "<collection>/<slug>". */
@@ -59,7 +59,7 @@ export function loadEntryFolder(
   config: ResolvedConfig,
   key: string,
   diagnostics: Diagnostics,
-  options: { drafts: boolean; markdown: MarkdownRenderer; frontMatterCache: DiskCache | false },
+  options: { drafts: boolean; publishedBy?: string; markdown: MarkdownRenderer; frontMatterCache: DiskCache | false },
 ): Promise<Entry | undefined> {
   const slash = key.indexOf('/');
   return loadEntry(config, key.slice(0, slash), key.slice(slash + 1), diagnostics, options);

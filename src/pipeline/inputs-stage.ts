@@ -17,6 +17,8 @@ import { sameJson, type Loaded, type StageRun } from './stage.js';
 /** What the input stages need of the pipeline's options. */
 export interface InputOptions {
   drafts: boolean;
+  /** Leave out entries dated after this ISO date (undefined: every date). */
+  publishedBy(): string | undefined;
   islandRuntime?: IslandRuntime;
   runtime: Runtime;
 }
@@ -68,12 +70,13 @@ export async function loadInputs(run: StageRun, config: ResolvedConfig, options:
 
 /** Every entry of every collection, each kept on its own: an edit loads one entry again. */
 async function loadEntries(run: StageRun, config: ResolvedConfig, options: InputOptions): Promise<Entry[]> {
-  const from = entriesSourceKey(config, options.drafts);
+  const publishedBy = options.publishedBy();
+  const from = entriesSourceKey(config, options.drafts, publishedBy);
   const slugs = await run.load('entries', from, () => listEntries(config), 'entries');
   const current = new Set(slugs.value);
   run.forget((name) => name.startsWith('entry:') && !current.has(name.slice('entry:'.length)));
   const { markdown, frontMatterCache } = options.runtime;
   const loaded = await Promise.all([...current].map((slug) =>
-    run.load(`entry:${slug}`, from, (diagnostics) => loadEntryFolder(config, slug, diagnostics, { drafts: options.drafts, markdown, frontMatterCache }), 'entries')));
+    run.load(`entry:${slug}`, from, (diagnostics) => loadEntryFolder(config, slug, diagnostics, { drafts: options.drafts, publishedBy, markdown, frontMatterCache }), 'entries')));
   return orderEntries(config, loaded.flatMap((entry) => entry.value ?? []));
 }

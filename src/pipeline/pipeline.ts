@@ -17,6 +17,7 @@ import { classifyChange, staleOutputs, type WatchedPaths } from './changes.js';
 import { loadPageCopy } from './copy-stage.js';
 import { createSiteFiles } from './files-stage.js';
 import { entryKey, positionRenderProblem } from './content-api.js';
+import { todayIso } from '../content/collections.js';
 import { sourcesOf } from '../config/sources.js';
 import { loadInputs, loadSiteConfig, type InputOptions } from './inputs-stage.js';
 import { islandsKeyOf } from './render-plan.js';
@@ -33,6 +34,10 @@ export interface PipelineOptions {
   config: string;
   /** Include entries marked as drafts. */
   drafts?: boolean;
+  /** Include entries dated after today (scheduled); by default they appear on their day. */
+  future?: boolean;
+  /** Today as an ISO date (default: the UTC date of the clock at each run); tests fix it. */
+  today?: () => string;
   /** The client runtime of the islands (default preact/compat). */
   islandRuntime?: IslandRuntime;
   /**
@@ -165,7 +170,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   const configPath = resolve(options.config);
   const incremental = options.incremental === true;
   const runtime = createRuntime({ scope: configPath, incremental, workers: options.workers, cache: options.cache, esbuild: options.esbuild });
-  const inputOptions: InputOptions = { drafts: Boolean(options.drafts), islandRuntime: options.islandRuntime, runtime };
+  const today = options.today ?? (() => todayIso());
+  const inputOptions: InputOptions = { drafts: Boolean(options.drafts), publishedBy: () => (options.future ? undefined : today()), islandRuntime: options.islandRuntime, runtime };
   const memo = createStageMemo();
   let lastBuild: Build | undefined;
   let lastWatched: WatchedPaths | undefined;

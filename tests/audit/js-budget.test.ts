@@ -16,7 +16,10 @@ describe('JavaScript budget', () => {
   it('loads JavaScript only on pages with islands, and only their islands', () => {
     const withJs = rows.filter((row) => row.files.length > 0).map((row) => row.page);
     expect(withJs.length).toBeGreaterThan(0);
-    for (const page of withJs) expect(page, page).toMatch(/contactus\/$|launch-campaign\/$|\/hub\/pricing\/$|arbeidskl/);
+    for (const page of withJs) expect(page, page).toMatch(/contactus\/$|launch-campaign\/$|\/hub\/pricing\/$|arbeidskl|^\/auth\/$|^\/admin\/blog\/$/);
+    // The admin's islands load on the admin pages only.
+    const admin = rows.filter((row) => row.files.some((file) => /AdminSignIn|BlogEditor/.test(file))).map((row) => row.page).sort();
+    expect(admin).toEqual(['/admin/blog/', '/auth/']);
     const contact = rows.find((row) => row.page === '/contactus/')!;
     expect(contact.files.some((file) => file.includes('RoiCalculator'))).toBe(false);
     expect(rows.find((row) => row.page === '/hub/')!.files).toEqual([]);

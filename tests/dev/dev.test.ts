@@ -183,7 +183,7 @@ describe('incremental rebuild, in-process: the same files as buildSite', () => {
 
   it('re-renders the lists, not every post page, when a post moves to the top of the lists', async () => {
     const file = join(site.dir, 'content', 'blog', slug, 'en.md');
-    await edit(file, /^date: .*$/m, 'date: 2027-12-31\nupdated: 2028-01-01');
+    await edit(file, /^date: .*$/m, 'date: 2026-11-01\nupdated: 2026-11-02');
     const outcome = succeeded(await builder.rebuild([{ path: file }]));
     expect(outcome.rendered).toBeLessThan(outcome.pages / 2);
     expect(outcome.changed).toContain('blog/index.html');
