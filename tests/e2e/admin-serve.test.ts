@@ -24,11 +24,11 @@ describeAdminFlow('the admin with site serve --admin, in the browser', async () 
     siteDir: site.dir,
     email: editor.email,
     async anonymous(page) {
-      await page.getByLabel('Email address').waitFor();
+      await page.getByLabel('E-mail address').waitFor();
       expect(await page.getByLabel('Password').count()).toBe(1);
     },
     async signIn(page) {
-      await page.getByLabel('Email address').fill(editor.email);
+      await page.getByLabel('E-mail address').fill(editor.email);
       await page.getByLabel('Password').fill('a wrong password');
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('alert').filter({ hasText: 'Email or password is wrong' }).waitFor();
