@@ -66,7 +66,7 @@ export interface AdminApi {
 export const devUser = { email: 'local@site-dev', role: 'admin' as Role };
 
 /** The one message for any failed sign-in, so no answer tells which part was wrong. */
-export const signInFailed = 'Email or password is wrong';
+export const signInFailed = 'E-mail or password is wrong';
 
 const cookieName = (secure: boolean) => (secure ? '__Host-site_admin' : 'site_admin');
 const stampOf = (account: Pick<Account, 'passwordHash' | 'role'>) => createHash('sha256').update(`${account.role}\n${account.passwordHash}`).digest('base64url');

@@ -56,7 +56,7 @@ describe('site serve --admin: sign-in and the guard', () => {
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(wrong.json()).toEqual(unknown.json());
-    expect(wrong.json().message).toBe('Email or password is wrong');
+    expect(wrong.json().message).toBe('E-mail or password is wrong');
   });
 
   it('rotates the session id on sign-in and deletes it on sign-out', async () => {

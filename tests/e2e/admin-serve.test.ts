@@ -31,7 +31,7 @@ describeAdminFlow('the admin with site serve --admin, in the browser', async () 
       await page.getByLabel('E-mail address').fill(editor.email);
       await page.getByLabel('Password').fill('a wrong password');
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('alert').filter({ hasText: 'Email or password is wrong' }).waitFor();
+      await page.getByRole('alert').filter({ hasText: 'E-mail or password is wrong' }).waitFor();
       await page.getByLabel('Password').fill(editor.password);
       await page.getByRole('button', { name: 'Sign in' }).click();
     },
