@@ -5,6 +5,7 @@
  * Netlify's `functions` setting there).
  */
 import { createHeaders } from '../emit/sitemap.js';
+import { urlsOf } from '../routes/urls.js';
 import { functionEntry } from './functions.js';
 import { asciiRedirects, localeNotFoundPages, type FunctionSource, type HostTarget } from './shared.js';
 
@@ -18,7 +19,7 @@ export const netlifyTarget: HostTarget = {
     if (endpoints.length) {
       lines.push('# Form endpoints, answered by their functions');
       for (const { settings } of endpoints) lines.push(`${settings.path}  /.netlify/functions/${settings.name}  200`);
-      lines.push('# The functions are not pages', `/${netlifyFunctionsFolder.split('/')[0]}/*  /404.html  404!`);
+      lines.push('# The functions are not pages', `/${netlifyFunctionsFolder.split('/')[0]}/*  ${urlsOf(config).notFound(config.site.defaultLocale).url}  404!`);
     }
     const redirects = asciiRedirects(config, pages);
     if (redirects.length) lines.push('# ASCII spellings of paths with other letters');
