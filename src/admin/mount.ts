@@ -83,7 +83,7 @@ function routesOf(given: MountOptions, audit: AuditLog): AdminRoute[] {
   const options: MountOptions = site
     ? {
         ...given,
-        posts: given.posts ?? { config: () => site.config, afterWrite: site.rebuild && ((file) => site.rebuild!(file)) },
+        posts: given.posts ?? { config: () => site.config, lastBuild: () => site.lastBuild, afterWrite: site.rebuild && ((file) => site.rebuild!(file)) },
         preview: given.preview ?? { config: () => site.config, lastBuild: () => site.lastBuild },
       }
     : given;

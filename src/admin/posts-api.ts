@@ -6,15 +6,17 @@
  * atomically and one at a time per file, and is logged.
  */
 import type { ResolvedConfig } from '../config/load.js';
-import { checkEntryText, isPublished, listEntrySlugs, todayIso, type EntryFrontMatter } from '../content/collections.js';
+import { checkEntryText, completeTranslation, isPublished, listEntrySlugs, todayIso, type EntryFrontMatter } from '../content/collections.js';
 import { defaultMarkdownRenderer } from '../content/markdown-cache.js';
 import { SiteError } from '../errors.js';
 import { pickTranslation } from '../routes/fallback.js';
+import type { Build } from '../pipeline/result-stage.js';
 import type { AdminRequest, AdminRoute } from './api.js';
 import type { AuditLog } from './audit-log.js';
 import { createPostText, editPost, readFrontMatter, splitPost, type FrontMatterValue } from './front-matter-edit.js';
 import { sendJson } from './http.js';
 import { writeFileAtomic } from './atomic-file.js';
+import { checkSiteWithEdit } from './site-check.js';
 import { createKeyedQueue, deletePostFile, PostAddressError, readPostFile, resolvePost, versionOf, type PostAddress } from './post-files.js';
 
 /** What a save did to the site: nothing yet (dev: the watcher rebuilds), or a rebuild's outcome. */
@@ -24,6 +26,8 @@ export type SaveOutcome = { rebuilt: false } | { rebuilt: true; ok: true; ms: nu
 export interface PostRoutesOptions {
   /** The config the site is built from now. */
   config(): ResolvedConfig | undefined;
+  /** The last good build: a change is checked against the whole site it makes before it is written. */
+  lastBuild?(): Build | undefined;
   /** The collection the editor edits (default "blog"). */
   collection?: string;
   audit: AuditLog;
@@ -136,10 +140,19 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
 
   const current = (text: string, versionId: string) => ({ frontMatter: readFrontMatter(text), body: splitPost(text).body, version: versionId });
 
+  /** The errors of the whole site with a post's translation in `target` replaced (none when there is no build to check against). */
+  function checkSite(target: PostAddress, translation: Parameters<typeof checkSiteWithEdit>[1]['translation']) {
+    const build = options.lastBuild?.();
+    return build ? checkSiteWithEdit(build, { collection, slug: target.slug, locale: target.locale, translation }).errors : [];
+  }
+
   /** Checks, writes, logs and rebuilds; answers 422 with the build's errors when the check fails. */
   async function save(context: AdminRequest, config: ResolvedConfig, target: PostAddress, text: string, before: string | null, action: string, status: number) {
-    const { errors } = await checkPost(config, collection, target.display, text);
-    if (errors.length) return sendJson(context.response, 422, { errors: errors.map(describeError) });
+    const checked = await checkPost(config, collection, target.display, text);
+    if (!('data' in checked)) return sendJson(context.response, 422, { errors: checked.errors.map(describeError) });
+    const shown = !checked.data.draft && isPublished(checked.data.date, today());
+    const siteErrors = checkSite(target, shown ? completeTranslation(config.collections[collection]!, checked.data, target.locale, target.display, checked) : undefined);
+    if (siteErrors.length) return sendJson(context.response, 422, { errors: siteErrors.map(describeError) });
     await writeFileAtomic(target.file, text);
     const after = versionOf(text);
     await options.audit.append({ user: context.session.email, action, slug: target.slug, locale: target.locale, oldHash: before, newHash: after });
@@ -271,6 +284,8 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
         const file = await readPostFile(target.file);
         if (!file) return sendJson(context.response, 404, { error: 'not_found' });
         if (file.version !== expected) return sendJson(context.response, 409, { error: 'stale', current: current(file.text, file.version) });
+        const siteErrors = checkSite(target, undefined);
+        if (siteErrors.length) return sendJson(context.response, 422, { errors: siteErrors.map(describeError) });
         await deletePostFile(target.file);
         await options.audit.append({ user: context.session.email, action: 'delete', slug: target.slug, locale: target.locale, oldHash: file.version, newHash: null });
         const outcome = (await options.afterWrite?.(target.file)) ?? { rebuilt: false };

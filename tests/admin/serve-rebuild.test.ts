@@ -125,4 +125,34 @@ describe('site serve --admin: save → live', () => {
     }
     expect((await server.send('GET', `/blog/${slug}/`)).text).toContain('Not live yet');
   });
+  it('checks the whole site before writing: a template that refuses the edit gets 422 with its field, and nothing is written', async () => {
+    const template = join(site.dir, 'templates', 'pages', 'BlogPost.tsx');
+    const original = await readFile(template, 'utf8');
+    // A rule a site may keep in its template: the per-file check cannot know it, only a render can.
+    await writeFile(template, original
+      .replace("import { article,", "import { templateError, article,")
+      .replace('  const { data, translation } = translationFor(props);\n', "  const { data, translation } = translationFor(props);\n  if (translation.title.startsWith('TODO')) templateError('a post title must not start with TODO', { field: 'title', hint: 'Write the real title.' });\n"));
+    try {
+      await live.rebuild(template);
+      const file = join(site.dir, 'content', 'blog', slug, 'en.md');
+      const text = await readFile(file, 'utf8');
+      const before = await snapshot(dist);
+      const post = (await server.send('GET', `/api/admin/posts/${slug}/en`, { headers: { cookie: auth.cookie } })).json();
+      const refused = await server.send('PUT', `/api/admin/posts/${slug}/en`, { headers: headers(post.version), body: JSON.stringify({ frontMatter: { ...post.frontMatter, title: 'TODO a title' }, body: post.body }) });
+      expect(refused.status).toBe(422);
+      const [error] = refused.json().errors;
+      expect(error).toMatchObject({ code: 'TEMPLATE_REJECTED', field: 'title', message: expect.stringContaining('must not start with TODO'), file: expect.stringContaining(`${slug}/en.md`) });
+      expect(error.line).toBeGreaterThan(1);
+      expect(await readFile(file, 'utf8')).toBe(text);
+      expect(await snapshot(dist)).toEqual(before);
+      // A draft is not shown, so the rule does not apply to it: it saves.
+      const draft = await server.send('PUT', `/api/admin/posts/${slug}/en`, { headers: headers(post.version), body: JSON.stringify({ frontMatter: { ...post.frontMatter, title: 'TODO a title', draft: true }, body: post.body }) });
+      expect(draft.status).toBe(200);
+      const restored = await server.send('PUT', `/api/admin/posts/${slug}/en`, { headers: headers(draft.json().version), body: JSON.stringify({ frontMatter: post.frontMatter, body: post.body }) });
+      expect(restored.status).toBe(200);
+    } finally {
+      await writeFile(template, original);
+      await live.rebuild(template);
+    }
+  });
 });
