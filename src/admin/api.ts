@@ -5,13 +5,13 @@
  * session's CSRF token on unsafe methods (403) and the route's role (403). Every answer is JSON
  * with `Cache-Control: no-store`; bodies are limited to 256 KB (413).
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRateLimiter } from '../serve/rate-limit.js';
 import { clientAddress, requestOrigin } from '../serve/request.js';
 import { isEmail, normalizeEmail, readAccounts, writeAccounts, type Account, type Role } from './accounts.js';
 import type { AuditLog } from './audit-log.js';
-import { hasCsrfToken, hasRole, isAllowedAdminHost, isSafeMethod, isSameOriginRequest, type AdminOrigins } from './guard.js';
+import { hasCsrfToken, hasRole, sameToken, isAllowedAdminHost, isSafeMethod, isSameOriginRequest, type AdminOrigins } from './guard.js';
 import { BadBody, parseCookies, readObjectBody, sendJson, sendRedirect } from './http.js';
 import { burnPasswordCheck, currentScryptParams, hashPassword, needsRehash, verifyPassword, type ScryptParams } from './passwords.js';
 import { createSessionStore, type Session, type SessionStore } from './sessions.js';
@@ -59,6 +59,13 @@ export interface AdminApiOptions {
 /** The admin API: `handle` answers a request under /api/auth or /api/admin and returns true, or returns false for any other path. */
 export interface AdminApi {
   handle(request: IncomingMessage, response: ServerResponse): Promise<boolean>;
+  /** Whether `path` is the sign-in page, which `serveSignInPage` answers in serve mode. */
+  isSignInPage(path: string): boolean;
+  /**
+   * Answers a request for the sign-in page with its built HTML, the form's token filled into its
+   * hidden `csrf` field and set as a cookie: a plain form post (no JavaScript) must send both.
+   */
+  serveSignInPage(request: IncomingMessage, response: ServerResponse, html: string): void;
   sessions: SessionStore;
 }
 
@@ -69,6 +76,10 @@ export const devUser = { email: 'local@site-dev', role: 'admin' as Role };
 export const signInFailed = 'E-mail or password is wrong';
 
 const cookieName = (secure: boolean) => (secure ? '__Host-site_admin' : 'site_admin');
+/** The cookie of the sign-in form's token (double submit: the same value is in the form's hidden field). */
+const formCookieName = (secure: boolean) => (secure ? '__Host-site_signin' : 'site_signin');
+/** The sign-in form's hidden field as the build writes it: empty, for the server to fill. */
+const emptyFormToken = 'name="csrf" value=""';
 const stampOf = (account: Pick<Account, 'passwordHash' | 'role'>) => createHash('sha256').update(`${account.role}\n${account.passwordHash}`).digest('base64url');
 
 /** Creates the admin API. */
@@ -125,6 +136,11 @@ export function createAdminApi(options: AdminApiOptions): AdminApi {
 
   async function login(request: IncomingMessage, response: ServerResponse) {
     const { fields, form } = await readObjectBody(request, response, true);
+    // A form post is what another site can make a browser send: it must carry the form's token.
+    // (A JSON post cannot be sent across sites without the browser asking first; the Origin check covers it.)
+    if (form && !sameToken(fields.csrf, parseCookies(request).get(formCookieName(isHttps(request))))) {
+      return sendRedirect(response, `${pages.signIn}?error=expired`);
+    }
     const email = normalizeEmail(typeof fields.email === 'string' ? fields.email : '');
     const password = typeof fields.password === 'string' ? fields.password : '';
     const key = `${clientAddress(request, options.origins)}\n${email}`;
@@ -196,6 +212,19 @@ export function createAdminApi(options: AdminApiOptions): AdminApi {
 
   return {
     sessions,
+    isSignInPage: (path) => options.mode === 'serve' && path === pages.signIn,
+    serveSignInPage(request, response, html) {
+      const token = randomBytes(32).toString('base64url');
+      const secure = isHttps(request);
+      const page = html.replace(emptyFormToken, `name="csrf" value="${token}"`);
+      response.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+        'content-length': String(Buffer.byteLength(page)),
+        'set-cookie': `${formCookieName(secure)}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=3600${secure ? '; Secure' : ''}`,
+      });
+      response.end(request.method === 'HEAD' ? undefined : page);
+    },
     async handle(request, response) {
       const path = (request.url ?? '/').split('?', 1)[0]!;
       const auth = path.startsWith('/api/auth/') || path === '/api/auth';

@@ -57,9 +57,14 @@ export function isSameOriginRequest(request: IncomingMessage, allowed: AdminOrig
 
 /** Whether the CSRF token sent matches the session's (compared in constant time). */
 export function hasCsrfToken(session: Session, sent: unknown): boolean {
-  if (typeof sent !== 'string' || sent.length === 0) return false;
+  return sameToken(sent, session.csrfToken);
+}
+
+/** Whether a token sent equals the expected one (compared in constant time). */
+export function sameToken(sent: unknown, expected: string | undefined): boolean {
+  if (typeof sent !== 'string' || sent.length === 0 || !expected) return false;
   const a = Buffer.from(sent);
-  const b = Buffer.from(session.csrfToken);
+  const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
 }
 

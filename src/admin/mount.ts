@@ -100,6 +100,8 @@ function mount(api: AdminApi, origins: { hosts: string[] }, extraHosts: (host: s
   return {
     api,
     handle: (request, response) => api.handle(request, response),
+    servesPage: (path) => api.isSignInPage(path),
+    servePage: (request, response, html) => api.serveSignInPage(request, response, html),
     listening(host, port) {
       origins.hosts.push(...extraHosts(host, port));
     },

@@ -6,6 +6,7 @@
  * requests finish for a grace period and then ends the rest.
  */
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
@@ -35,6 +36,10 @@ export interface ServeOptions {
 export interface MountedApi {
   handle(request: IncomingMessage, response: ServerResponse): Promise<boolean>;
   listening(host: string, port: number): void;
+  /** A built page the API answers itself (the admin's sign-in page, with its form's token): whether `path` is one, */
+  servesPage?(path: string): boolean;
+  /** and its answer, from the page's built HTML (the file's own headers are set already). */
+  servePage?(request: IncomingMessage, response: ServerResponse, html: string): void;
 }
 
 /** Time and connection limits of the server. */
@@ -123,7 +128,18 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     return contact(request, response);
   };
   const admin: Step = async (request, response, next) => {
-    if (!options.admin || !(await options.admin.handle(request, response))) return next();
+    const mounted = options.admin;
+    if (!mounted) return next();
+    if (await mounted.handle(request, response)) return;
+    const path = (request.url ?? '/').split('?', 1)[0]!;
+    if ((request.method === 'GET' || request.method === 'HEAD') && mounted.servesPage?.(path) && path.endsWith('/')) {
+      const html = await readFile(join(options.dir, path, 'index.html'), 'utf8').catch(() => undefined);
+      if (html !== undefined) {
+        for (const [name, value] of await serveStatic.headersOf(path)) response.setHeader(name, value);
+        return mounted.servePage!(request, response, html);
+      }
+    }
+    return next();
   };
   const files: Step = (request, response) => serveStatic(request, response);
   const handle = chain([rejectLongUrl(limits.maxUrlLength), admin, api, files]);

@@ -20,6 +20,7 @@ export interface AdminSignInProps {
     tokenFailed: string;
     wrong: string;
     limited: string;
+    expired: string;
     signedInAs: string;
     openAdmin: string;
     signOut: string;
@@ -54,7 +55,7 @@ export default function AdminSignIn({ home, text }: AdminSignInProps) {
         if (answer.status === 200) return location.assign(home);
         return setState({ kind: 'dev', message: text.tokenFailed });
       }
-      setState({ kind: 'form', message: error === 'limited' ? text.limited : error ? text.wrong : undefined });
+      setState({ kind: 'form', message: error === 'limited' ? text.limited : error === 'expired' ? text.expired : error ? text.wrong : undefined });
     })();
   }, []);
 
@@ -90,6 +91,8 @@ export default function AdminSignIn({ home, text }: AdminSignInProps) {
   return (
     <form className="card auth-form" method="post" action="/api/auth/login" onSubmit={(event) => void submit(event)}>
       {state.message && <p className="banner banner-error" role="alert">{state.message}</p>}
+      {/* Filled by site serve --admin when it serves this page; a plain form post must send it back. */}
+      <input type="hidden" name="csrf" defaultValue="" />
       <div className="field">
         <label htmlFor="auth-email">{text.emailLabel}</label>
         <input id="auth-email" name="email" type="email" autoComplete="username" required />

@@ -18,6 +18,7 @@ export const content = z.strictObject({
   tokenFailed: text,
   wrong: text,
   limited: text,
+  expired: text,
   signedInAs: text,
   openAdmin: text,
   signOut: text,

@@ -90,7 +90,7 @@ describe('site serve --admin: sign-in and the guard', () => {
     const missing = await server.send('POST', '/api/auth/logout', { headers: { cookie, origin: server.url } });
     expect(missing.status).toBe(403);
     expect(missing.json().error).toBe('csrf');
-    const wrong = await server.send('POST', '/api/auth/logout', { headers: { cookie, origin: server.url, 'x-csrf-token': `${csrf.slice(0, -1)}A` } });
+    const wrong = await server.send('POST', '/api/auth/logout', { headers: { cookie, origin: server.url, 'x-csrf-token': `${csrf.slice(0, -1)}${csrf.endsWith('A') ? 'B' : 'A'}` } });
     expect(wrong.status).toBe(403);
     expect((await server.send('GET', '/api/admin/session', { headers: { cookie } })).status).toBe(200);
   });
@@ -139,15 +139,47 @@ describe('site serve --admin: sign-in and the guard', () => {
     }
   });
 
-  it('signs in from a plain form post (no JavaScript) and lands on the admin', async () => {
-    const body = new URLSearchParams({ email: editor.email, password: editor.password }).toString();
-    const answer = await server.send('POST', '/api/auth/login', { headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' }, body });
+  it('signs in from a plain form post (no JavaScript) that carries the token of the page it was served in, and lands on the admin', async () => {
+    const page = await server.send('GET', '/auth/');
+    expect(page.status).toBe(200);
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect(page.headers['content-security-policy']).toBeTruthy();
+    const token = /name="csrf" value="([\w-]{43})"/.exec(page.text)?.[1];
+    expect(token).toBeDefined();
+    const cookie = String(page.headers['set-cookie']).split(';', 1)[0]!;
+    expect(cookie).toBe(`site_signin=${token}`);
+    expect(String(page.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Strict/);
+    // Each page view gets its own token.
+    expect((await server.send('GET', '/auth/')).text).not.toContain(token);
+    const post = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
+      server.send('POST', '/api/auth/login', { headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(fields).toString() });
+
+    const answer = await post({ csrf: token!, email: editor.email, password: editor.password }, { cookie });
     expect(answer.status).toBe(303);
     expect(answer.headers.location).toBe('/admin/blog/');
     expect(String(answer.headers['set-cookie'])).toMatch(/^site_admin=/);
-    const wrong = await server.send('POST', '/api/auth/login', { headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=a%40b.co&password=nope' });
+    const wrong = await post({ csrf: token!, email: 'a@b.co', password: 'nope' }, { cookie });
     expect(wrong.status).toBe(303);
     expect(wrong.headers.location).toBe('/auth/?error=wrong');
+  });
+
+  it("refuses a plain form sign-in without the form's token, or with another one, before checking the password", async () => {
+    const page = await server.send('GET', '/auth/');
+    const token = /name="csrf" value="([\w-]{43})"/.exec(page.text)![1]!;
+    const cookie = String(page.headers['set-cookie']).split(';', 1)[0]!;
+    const post = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
+      server.send('POST', '/api/auth/login', { headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(fields).toString() });
+    const attempts = [
+      post({ email: editor.email, password: editor.password }),
+      post({ email: editor.email, password: editor.password }, { cookie }),
+      post({ csrf: token, email: editor.email, password: editor.password }),
+      post({ csrf: `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`, email: editor.email, password: editor.password }, { cookie }),
+    ];
+    for (const answer of await Promise.all(attempts)) {
+      expect(answer.status).toBe(303);
+      expect(answer.headers.location).toBe('/auth/?error=expired');
+      expect(answer.headers['set-cookie']).toBeUndefined();
+    }
   });
 
   it('upgrades a hash made with weaker parameters at the next sign-in', async () => {
