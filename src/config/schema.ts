@@ -35,7 +35,7 @@ const localeSchema = z.strictObject({
 const audienceSchema = z.strictObject({
   path: sitePath,
   label: perLocale,
-  contactType: z.enum(contactTypes).describe('Preselected enquiry type on this audience\'s contact page'),
+  contactType: z.enum(contactTypes).optional().describe('Preselected enquiry type ("I am a") on this audience\'s contact page; without it the choice starts empty'),
 });
 
 /** The route path of a navigation item for an audience: ("/{audience}/blog", "/hub") → "/hub/blog". */

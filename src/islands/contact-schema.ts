@@ -36,9 +36,13 @@ export type ContactSubmission = z.output<typeof contactSchema>;
 /** The honeypot field's name: real visitors never see or fill it. */
 export const honeypotField = 'website';
 
-/** Field errors of a submission: field → message key ('required' | 'tooLong' | 'invalidEmail' | 'invalid'). */
+/**
+ * Field errors of a submission: field → message key ('required' | 'tooLong' | 'invalidEmail' | 'invalid').
+ * An enquiry type left on the empty choice ("I am a" starts empty) counts as not given.
+ */
 export function validateContact(input: unknown): { data: ContactSubmission } | { fieldErrors: Record<string, string> } {
-  const result = contactSchema.safeParse(input);
+  const given = typeof input === 'object' && input !== null && (input as Record<string, unknown>).type === '' ? { ...input, type: undefined } : input;
+  const result = contactSchema.safeParse(given);
   if (result.success) return { data: result.data };
   const fieldErrors: Record<string, string> = {};
   for (const issue of result.error.issues) {

@@ -1,6 +1,7 @@
 /**
  * The contact form. Without script it is a plain form POST to the endpoint; hydrated, it checks
- * the fields with the shared schema, posts JSON and shows the sending, success and error states.
+ * the fields with the shared schema, posts JSON and shows the sending and error states; once
+ * sent, a thank-you panel takes the form's place.
  */
 import { useEffect, useRef, useState, type FormEvent, type ReactElement } from 'react';
 import { contactLimits, contactTypes, honeypotField, requiredContactFields, validateContact } from 'site/contact-schema';
@@ -15,12 +16,16 @@ export interface ContactFormProps {
   endpoint: string;
   locale: string;
   page: string;
-  defaultType: (typeof contactTypes)[number];
-  labels: Record<FieldName, string> & { legend: string; requiredMarker: string; requiredNote: string; submit: string; sending: string; honeypot: string };
+  /** The enquiry type the audience decides; without one "I am a" starts on an empty choice. */
+  defaultType?: (typeof contactTypes)[number];
+  labels: Record<FieldName, string> & { legend: string; requiredMarker: string; requiredNote: string; submit: string; sending: string; honeypot: string; chooseType: string; sendAnother: string };
   types: Record<(typeof contactTypes)[number], string>;
   messages: {
     missingTitle: string;
     missingText: string;
+    /** Shown when every required field is filled but some are not valid; `{fields}` lists their labels. */
+    checkTitle: string;
+    checkText: string;
     successTitle: string;
     successText: string;
     errorTitle: string;
@@ -40,11 +45,17 @@ export default function ContactForm(props: ContactFormProps) {
   const [status, setStatus] = useState<Status>('idle');
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const { labels, messages } = props;
+  const panelRef = useRef<HTMLDivElement>(null);
 
   // Without script the browser checks required fields itself; once hydrated, the form does.
   useEffect(() => {
     if (formRef.current) formRef.current.noValidate = true;
-  }, []);
+  }, [status]);
+
+  // The thank-you panel replaces the form: focus moves to it so screen readers announce it.
+  useEffect(() => {
+    if (status === 'success') panelRef.current?.focus();
+  }, [status]);
 
   const errorMessage = (key: string) => (key === 'invalidEmail' ? messages.invalidEmail : key === 'tooLong' ? messages.tooLong : messages.required);
 
@@ -53,7 +64,6 @@ export default function ContactForm(props: ContactFormProps) {
     const form = event.currentTarget;
     const data = Object.fromEntries(new FormData(form).entries()) as Record<string, string>;
     if (data[honeypotField]) {
-      form.reset();
       setStatus('success');
       return;
     }
@@ -74,7 +84,6 @@ export default function ContactForm(props: ContactFormProps) {
         body: JSON.stringify(checked.data),
       });
       if (!response.ok) throw new Error(`status ${response.status}`);
-      form.reset();
       setStatus('success');
     } catch {
       setStatus('error');
@@ -113,11 +122,26 @@ export default function ContactForm(props: ContactFormProps) {
     );
   };
 
+  const invalidFields = Object.keys(fieldErrors);
+  const missing = invalidFields.some((name) => fieldErrors[name] === 'required');
+  const fieldList = invalidFields.map((name) => labels[name as FieldName] ?? name).join(', ');
   const banner =
-    status === 'success' ? { title: messages.successTitle, text: messages.successText, tone: 'success' }
-    : status === 'error' ? { title: messages.errorTitle, text: messages.errorText, tone: 'error' }
-    : status === 'invalid' ? { title: messages.missingTitle, text: messages.missingText, tone: 'error' }
+    status === 'error' ? { title: messages.errorTitle, text: messages.errorText, tone: 'error' }
+    : status === 'invalid' && missing ? { title: messages.missingTitle, text: messages.missingText, tone: 'error' }
+    : status === 'invalid' ? { title: messages.checkTitle, text: messages.checkText.replace('{fields}', fieldList), tone: 'error' }
     : undefined;
+
+  if (status === 'success') {
+    return (
+      <div className="contact-form thank-you" role="status" tabIndex={-1} ref={panelRef}>
+        <h2 className="thank-you-title">{messages.successTitle}</h2>
+        <p>{messages.successText}</p>
+        <button type="button" className="button button-secondary" onClick={() => setStatus('idle')}>
+          {labels.sendAnother}
+        </button>
+      </div>
+    );
+  }
 
   return (
     <form ref={formRef} className="contact-form" method="post" action={props.endpoint} onSubmit={submit} aria-describedby={`${id}-note`}>
@@ -130,7 +154,8 @@ export default function ContactForm(props: ContactFormProps) {
           {field('email', (common) => <input {...common} type="email" autoComplete="email" maxLength={contactLimits.email} />)}
           {field('company', (common) => <input {...common} type="text" autoComplete="organization" maxLength={contactLimits.company} />)}
           {field('type', (common) => (
-            <select {...common} defaultValue={props.defaultType}>
+            <select {...common} defaultValue={props.defaultType ?? ''}>
+              {!props.defaultType && <option value="">{labels.chooseType}</option>}
               {contactTypes.map((type) => (
                 <option key={type} value={type}>{props.types[type]}</option>
               ))}
