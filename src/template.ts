@@ -8,7 +8,7 @@
 export type { LayoutProps, PageMeta, PageProps, PageTemplateModule, SiteContext } from './render/types.js';
 export type { CollectionEntryData, CollectionListData, ListedEntry, Page } from './routes/pages.js';
 export type { Entry, EntryTranslation } from './content/collections.js';
-export type { ContactType } from './config/schema.js';
+export type { ContactType, PlanConfig } from './config/schema.js';
 export { navigationRoutePath } from './config/schema.js';
 export { article, breadcrumbList, faqPage, localBusiness, organization, softwareApplication } from './render/json-ld.js';
 export { escapeHtml, serializeJsonForScript } from './render/html.js';

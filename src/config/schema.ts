@@ -113,6 +113,9 @@ const planSchema = z.strictObject({
     z.literal('on-request'),
   ]),
   highlighted: z.boolean().default(false),
+  signupUrl: webUrl
+    .optional()
+    .describe('Where this plan\'s call to action signs the visitor up (e.g. the app\'s sign-up page); without it the button opens the contact form with the plan preselected'),
 });
 
 const roiInputSchema = z.strictObject({

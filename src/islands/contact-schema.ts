@@ -33,6 +33,12 @@ export const contactSchema = z.object({
 /** A valid submission. */
 export type ContactSubmission = z.output<typeof contactSchema>;
 
+/** Query parameter of a link to the contact page that preselects a plan (`?plan=free`). */
+export const contactPlanParameter = 'plan';
+
+/** Query parameter of a link to the contact page that preselects a topic (`?topic=meeting`). */
+export const contactTopicParameter = 'topic';
+
 /** The honeypot field's name: real visitors never see or fill it. */
 export const honeypotField = 'website';
 

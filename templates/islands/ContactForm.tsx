@@ -4,7 +4,7 @@
  * sent, a thank-you panel takes the form's place.
  */
 import { useEffect, useRef, useState, type FormEvent, type ReactElement } from 'react';
-import { contactLimits, contactTypes, honeypotField, requiredContactFields, validateContact } from 'site/contact-schema';
+import { contactLimits, contactPlanParameter, contactTopicParameter, contactTypes, honeypotField, requiredContactFields, validateContact } from 'site/contact-schema';
 
 type Status = 'idle' | 'sending' | 'success' | 'error' | 'invalid';
 type FieldName = 'firstName' | 'lastName' | 'email' | 'company' | 'type' | 'subject' | 'message';
@@ -20,6 +20,12 @@ export interface ContactFormProps {
   defaultType?: (typeof contactTypes)[number];
   labels: Record<FieldName, string> & { legend: string; requiredMarker: string; requiredNote: string; submit: string; sending: string; honeypot: string; chooseType: string; sendAnother: string };
   types: Record<(typeof contactTypes)[number], string>;
+  /**
+   * Subjects a link may preselect: `?plan=<id>` picks `plans[id]`, `?topic=meeting` picks
+   * `topics.meeting`. Read once hydrated; without script the subject starts empty.
+   */
+  plans: Record<string, string>;
+  topics: { meeting: string };
   messages: {
     missingTitle: string;
     missingText: string;
@@ -51,6 +57,15 @@ export default function ContactForm(props: ContactFormProps) {
   useEffect(() => {
     if (formRef.current) formRef.current.noValidate = true;
   }, [status]);
+
+  // A link such as "Start for free" (…/contactus/?plan=free) preselects what the message is about.
+  useEffect(() => {
+    const query = new URLSearchParams(window.location.search);
+    const plan = query.get(contactPlanParameter);
+    const subject = plan !== null && Object.hasOwn(props.plans, plan) ? props.plans[plan] : query.get(contactTopicParameter) === 'meeting' ? props.topics.meeting : undefined;
+    const input = formRef.current?.elements.namedItem('subject');
+    if (subject && input instanceof HTMLInputElement && input.value === '') input.value = subject;
+  }, [props.plans, props.topics]);
 
   // The thank-you panel replaces the form: focus moves to it so screen readers announce it.
   useEffect(() => {

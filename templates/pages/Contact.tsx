@@ -56,6 +56,8 @@ export function contactFormProps(pageUrl: string, audience: string | undefined, 
       partner: t('contactForm.types.partner'),
       other: t('contactForm.types.other'),
     },
+    plans: Object.fromEntries(config.plans.map((plan) => [plan.id, t('contactForm.planSubject', { plan: plan.name[site.locale] ?? plan.id })])),
+    topics: { meeting: t('contactForm.meetingSubject') },
     messages: {
       missingTitle: label('missingTitle'),
       missingText: label('missingText'),

@@ -19,13 +19,13 @@ afterAll(async () => {
 const requiredFields = ['firstName', 'lastName', 'email', 'message'] as const;
 
 /** Runs `body` on `path` in a fresh context and closes the context afterwards. */
-async function visit(path: string, body: (page: Page) => Promise<void>, options: { javaScriptEnabled?: boolean } = {}) {
+async function visit(path: string, body: (page: Page) => Promise<void>, options: { javaScriptEnabled?: boolean; waitForForm?: boolean } = {}) {
   const context: BrowserContext = await e2e.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 }, javaScriptEnabled: options.javaScriptEnabled ?? true });
   try {
     const page = await context.newPage();
     await page.goto(e2e.url(path));
     // Hydrated once the island has taken over validation from the browser.
-    if (options.javaScriptEnabled ?? true) await page.waitForFunction(() => document.querySelector<HTMLFormElement>('form.contact-form')?.noValidate === true);
+    if ((options.javaScriptEnabled ?? true) && (options.waitForForm ?? true)) await page.waitForFunction(() => document.querySelector<HTMLFormElement>('form.contact-form')?.noValidate === true);
     await body(page);
   } finally {
     await context.close();
@@ -208,6 +208,29 @@ describe('enquiry type', () => {
       });
     });
   }
+});
+
+describe('preselected by the link that leads here', () => {
+  it('"Ask for a free account" on the Norwegian pricing page opens the form with the Free plan as the subject', async () => {
+    await visit('/no/hub/pricing/', async (page) => {
+      const t = messages.no!;
+      await Promise.all([page.waitForURL((url) => url.pathname === '/no/hub/contactus/'), page.getByRole('link', { name: t('pricing.startFreeContact') }).click()]);
+      await page.waitForFunction(() => document.querySelector<HTMLFormElement>('form.contact-form')?.noValidate === true);
+      expect(new URL(page.url()).searchParams.get('plan')).toBe('free');
+      await expect.poll(() => field(page, 'subject').inputValue()).toBe(t('contactForm.planSubject').replace('{plan}', 'Gratis'));
+      expect(await field(page, 'type').inputValue()).toBe('repairer');
+    }, { waitForForm: false });
+  });
+
+  it('?topic=meeting preselects a meeting; an unknown plan preselects nothing', async () => {
+    await visit('/shop/contactus/?topic=meeting', async (page) => {
+      await expect.poll(() => field(page, 'subject').inputValue()).toBe(messages.en!('contactForm.meetingSubject'));
+    });
+    await visit('/hub/contactus/?plan=__proto__', async (page) => {
+      await page.waitForTimeout(200);
+      expect(await field(page, 'subject').inputValue()).toBe('');
+    });
+  });
 });
 
 describe('without JavaScript', () => {
