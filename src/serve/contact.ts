@@ -1,16 +1,16 @@
 /**
- * `POST /api/contact`: the contact form's server side. JSON (from the hydrated form) or a plain
- * form POST (without script), from a page of this site only (Origin / Sec-Fetch-Site); at most
- * 32 KB, read no further; decoded in the charset it declares; validated with the shared schema.
+ * `POST /api/contact`: the contact form's server side. The body is read by `readSubmission`
+ * (JSON or a plain form POST, same origin, at most 32 KB); validated with the shared schema.
  * At most 5 stored submissions a minute per client. Each accepted submission is appended as one
  * JSON line and flushed to disk before the answer (see jsonl-store.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { honeypotField, validateContact } from '../islands/contact-schema.js';
+import { validateContact } from '../islands/contact-schema.js';
 import { createJsonLinesStore, type StoreFileSystem } from './jsonl-store.js';
 import { createRateLimiter } from './rate-limit.js';
-import { BodyTooLarge, clientAddress, contentType, decoderFor, isSameOrigin, parseFormBody, readBody } from './request.js';
+import { clientAddress } from './request.js';
+import { readSubmission, sendJson } from './submission.js';
 
 /** Options of the contact handler. */
 export interface ContactHandlerOptions {
@@ -46,48 +46,20 @@ export function createContactHandler(options: ContactHandlerOptions) {
   const allowedOrigins = options.allowedOrigins ?? [];
 
   return async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-      response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers });
-      response.end(JSON.stringify(body));
-    };
-    const { type, charset } = contentType(request);
-    const isForm = type === 'application/x-www-form-urlencoded';
-    if (!isSameOrigin(request, allowedOrigins, options)) {
-      json(403, { error: 'cross_origin' });
-      return;
-    }
-    if (!isForm && type !== 'application/json') {
-      json(415, { error: 'unsupported_media_type', accepted: ['application/json', 'application/x-www-form-urlencoded'] });
-      return;
-    }
-    const decoder = decoderFor(charset);
-    if (!decoder) {
-      json(415, { error: 'unsupported_charset', charset });
-      return;
-    }
-    let fields: Record<string, unknown>;
-    try {
-      const body = await readBody(request, response, maxBytes);
-      fields = isForm ? parseFormBody(body, decoder) : (JSON.parse(decoder.decode(body)) as Record<string, unknown>);
-      if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw new SyntaxError('not an object');
-    } catch (error) {
-      if (error instanceof BodyTooLarge) return;
-      json(400, { error: 'invalid_body' });
-      return;
-    }
-    const locale = typeof fields.locale === 'string' && /^[a-z]{2,3}$/.test(fields.locale) ? fields.locale : 'en';
+    const submission = await readSubmission(request, response, { allowedOrigins, trustProxy: options.trustProxy, maxBytes });
+    if (!submission) return;
+    const { fields, isForm, locale } = submission;
     const finish = (status: number, body: unknown, outcome: 'sent' | 'failed', headers: Record<string, string> = {}) => {
       if (isForm) {
         response.writeHead(303, { location: options.resultPage(locale, outcome), 'cache-control': 'no-store' });
         response.end();
-      } else json(status, body, headers);
+      } else sendJson(response, status, body, headers);
     };
-    if (typeof fields[honeypotField] === 'string' && fields[honeypotField] !== '') {
+    if (submission.isBot) {
       finish(201, { ok: true }, 'sent');
       return;
     }
-    const { [honeypotField]: _honeypot, ...submitted } = fields;
-    const checked = validateContact(submitted);
+    const checked = validateContact(fields);
     if ('fieldErrors' in checked) {
       finish(400, { error: 'invalid_fields', fields: checked.fieldErrors }, 'failed');
       return;
