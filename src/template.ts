@@ -10,5 +10,7 @@ export type { CollectionEntryData, CollectionListData, ListedEntry, Page } from 
 export type { Entry, EntryTranslation } from './content/collections.js';
 export type { ContactType, PlanConfig } from './config/schema.js';
 export { navigationRoutePath } from './config/schema.js';
+export { slotRulesOf } from './booking/rules.js';
+export { slotTimes } from './booking/slots.js';
 export { article, breadcrumbList, faqPage, localBusiness, organization, softwareApplication } from './render/json-ld.js';
 export { escapeHtml, serializeJsonForScript } from './render/html.js';

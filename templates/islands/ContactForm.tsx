@@ -26,6 +26,8 @@ export interface ContactFormProps {
    */
   plans: Record<string, string>;
   topics: { meeting: string };
+  /** The subject the form starts with (the booking's fallback preselects the meeting). */
+  subject?: string;
   messages: {
     missingTitle: string;
     missingText: string;
@@ -176,7 +178,7 @@ export default function ContactForm(props: ContactFormProps) {
               ))}
             </select>
           ))}
-          {field('subject', (common) => <input {...common} type="text" maxLength={contactLimits.subject} />)}
+          {field('subject', (common) => <input {...common} type="text" maxLength={contactLimits.subject} defaultValue={props.subject} />)}
           {field('message', (common) => <textarea {...common} rows={6} maxLength={contactLimits.message} />)}
         </div>
         <div className="honeypot" aria-hidden="true">

@@ -55,3 +55,36 @@ describe('Start for free, with plans[].signupUrl', () => {
     }
   });
 });
+
+describe('Book a meeting', () => {
+  it('offers the built-in booking without booking.url: a form that posts to the booking API, no external link', async () => {
+    const html = await read(builtSite, 'hub/book-meeting/index.html');
+    expect(html).toContain('data-island="BookingForm"');
+    const form = /<form class="booking-form[^>]*>/.exec(html)?.[0] ?? '';
+    expect(form).toContain('action="/api/booking"');
+    expect(form).toContain('method="post"');
+    expect(html).toContain('<a class="button button-primary" href="#booking">');
+    expect(html).not.toContain('booking.mendwise.example');
+    // Without script: a date and the slot times of one day, 09:00 to 16:30 (Oslo), every 30 minutes.
+    const times = [...html.matchAll(/<option value="(\d{2}:\d{2})">/g)].map((match) => match[1]);
+    expect(times[0]).toBe('09:00');
+    expect(times.at(-1)).toBe('16:30');
+    expect(times).toHaveLength(16);
+  });
+
+  describe('with booking.url', () => {
+    let site: TempSite;
+    beforeAll(async () => {
+      site = await createTempSite({ editConfig: (text) => text.replace('booking:\n', 'booking:\n  url: https://cal.example/mendwise/30min\n') });
+      await buildInto(site.config, join(site.dir, 'out'));
+    }, 60_000);
+    afterAll(() => site?.cleanup());
+
+    it('links out to the provider and ships no booking form', async () => {
+      const html = await read(join(site.dir, 'out'), 'no/hub/book-meeting/index.html');
+      expect(html).toContain('href="https://cal.example/mendwise/30min"');
+      expect(html).not.toContain('data-island="BookingForm"');
+      expect(html).not.toContain('/api/booking');
+    });
+  });
+});
