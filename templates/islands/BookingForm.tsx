@@ -6,7 +6,7 @@
  * a calendar file, or, when the slot was just taken, the next free ones. Where no server answers
  * (a static host), the contact form takes its place with the meeting preselected.
  */
-import { lazy, Suspense, useEffect, useRef, useState, type FormEvent, type ReactElement } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type FormEvent, type ReactElement } from 'react';
 import { bookingLimits, requiredBookingFields, validateBooking, type BookingConfirmation } from 'site/booking-schema';
 import { honeypotField } from 'site/contact-schema';
 import type { ContactFormProps } from './ContactForm';
@@ -91,10 +91,17 @@ export default function BookingForm(props: BookingFormProps) {
   const [visitorZone, setVisitorZone] = useState<string>();
 
   const dayOf = (slot: Slot) => slot.start.slice(0, 10);
-  const zoned = (options: Intl.DateTimeFormatOptions, timeZone = props.timeZone) => new Intl.DateTimeFormat(props.intl, { ...options, timeZone });
+  // Formatters are costly to make: one of each per time zone, not one per slot and render.
+  const formats = useMemo(() => new Map<string, Intl.DateTimeFormat>(), [props.intl]);
+  const zoned = (options: Intl.DateTimeFormatOptions, timeZone = props.timeZone) => {
+    const key = `${timeZone} ${JSON.stringify(options)}`;
+    let format = formats.get(key);
+    if (!format) formats.set(key, (format = new Intl.DateTimeFormat(props.intl, { ...options, timeZone })));
+    return format;
+  };
   const timeIn = (iso: string, timeZone?: string) => zoned({ hour: '2-digit', minute: '2-digit' }, timeZone).format(new Date(iso));
   const dayName = (iso: string) => zoned({ weekday: 'long', day: 'numeric', month: 'long' }).format(new Date(iso));
-  const zoneName = zoned({ timeZoneName: 'longGeneric' }).formatToParts(new Date()).find((part) => part.type === 'timeZoneName')?.value ?? props.timeZone;
+  const zoneName = status === 'loading' ? props.timeZone : zoned({ timeZoneName: 'longGeneric' }).formatToParts(new Date()).find((part) => part.type === 'timeZoneName')?.value ?? props.timeZone;
 
   async function loadSlots(): Promise<Slot[] | undefined> {
     try {
