@@ -4,6 +4,7 @@
  * browser bundle stays small. Whether the start is a real, free slot is the server's to decide.
  */
 import * as z from 'zod/mini';
+import { fieldErrorsOf } from './contact-schema.js';
 
 /** Field limits, shared with the form's maxlength attributes. */
 export const bookingLimits = { name: 100, email: 254, company: 200, note: 2000, start: 40 } as const;
@@ -38,13 +39,5 @@ export interface BookingConfirmation {
 /** Field errors of a request: field → message key ('required' | 'tooLong' | 'invalidEmail' | 'invalid'). */
 export function validateBooking(input: unknown): { data: BookingRequest } | { fieldErrors: Record<string, string> } {
   const result = bookingSchema.safeParse(input);
-  if (result.success) return { data: result.data };
-  const fieldErrors: Record<string, string> = {};
-  for (const issue of result.error.issues) {
-    const field = String(issue.path[0] ?? 'form');
-    if (fieldErrors[field]) continue;
-    const known = ['required', 'tooLong', 'invalidEmail'];
-    fieldErrors[field] = known.includes(issue.message) ? issue.message : issue.code === 'invalid_type' ? 'required' : 'invalid';
-  }
-  return { fieldErrors };
+  return result.success ? { data: result.data } : { fieldErrors: fieldErrorsOf(result.error.issues) };
 }

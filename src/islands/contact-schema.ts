@@ -49,13 +49,21 @@ export const honeypotField = 'website';
 export function validateContact(input: unknown): { data: ContactSubmission } | { fieldErrors: Record<string, string> } {
   const given = typeof input === 'object' && input !== null && (input as Record<string, unknown>).type === '' ? { ...input, type: undefined } : input;
   const result = contactSchema.safeParse(given);
-  if (result.success) return { data: result.data };
+  return result.success ? { data: result.data } : { fieldErrors: fieldErrorsOf(result.error.issues) };
+}
+
+/**
+ * The first problem of each field of a failed form schema, as a message key: 'required',
+ * 'tooLong' and 'invalidEmail' as the checks name them, a value of the wrong type as
+ * 'required', anything else 'invalid'. Shared by the contact and booking schemas.
+ */
+export function fieldErrorsOf(issues: readonly { path: readonly PropertyKey[]; message: string; code: string }[]): Record<string, string> {
   const fieldErrors: Record<string, string> = {};
-  for (const issue of result.error.issues) {
+  for (const issue of issues) {
     const field = String(issue.path[0] ?? 'form');
     if (fieldErrors[field]) continue;
     const known = ['required', 'tooLong', 'invalidEmail'];
     fieldErrors[field] = known.includes(issue.message) ? issue.message : issue.code === 'invalid_type' ? 'required' : 'invalid';
   }
-  return { fieldErrors };
+  return fieldErrors;
 }

@@ -27,20 +27,18 @@ import { loadMessages, lookupMessage } from '../content/messages.js';
 import { urlsOf } from '../routes/urls.js';
 import { addDays, dateIn, isDate, listSlots, nextFreeSlots, parseInstant, slotAtLocal, slotStartingAt, type SlotRules } from '../booking/slots.js';
 import { validateBooking } from '../islands/booking-schema.js';
-import { createJsonLinesStore, type StoreFileSystem } from './jsonl-store.js';
+import { createJsonLinesStore } from './jsonl-store.js';
 import { createRateLimiter } from './rate-limit.js';
 import { clientAddress } from './request.js';
-import { readSubmission, sendJson } from './submission.js';
+import { readSubmission, sendJson, type FormEndpointOptions } from './submission.js';
 
-/** Options of the booking handler. */
-export interface BookingHandlerOptions {
+/** Options of the booking handler (`rateLimit` counts booking attempts). */
+export interface BookingHandlerOptions extends FormEndpointOptions {
   /** The API's path (booking.endpoint): POST here, slots and the calendar file below it. */
   endpoint: string;
   rules: SlotRules;
   /** How many days ahead slots are offered and may be booked (booking.days). */
   days: number;
-  /** Folder of the bookings file (contact.dataDir). */
-  dataDir: string;
   /** Where a plain form POST lands: the booked or failed page of a locale. */
   resultPage(locale: string, outcome: 'booked' | 'failed'): string;
   /** The calendar file's words in a locale: its title and description. */
@@ -49,15 +47,6 @@ export interface BookingHandlerOptions {
   domain: string;
   /** The organiser's e-mail address in the calendar file. */
   organizer?: string;
-  allowedOrigins?: readonly string[];
-  trustProxy?: boolean;
-  maxBytes?: number;
-  /** Booking attempts per client per window. */
-  rateLimit?: number;
-  rateWindowMs?: number;
-  maxClients?: number;
-  now?: () => number;
-  fileSystem?: StoreFileSystem;
 }
 
 /** The file bookings are stored in, inside the data folder. */

@@ -7,30 +7,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { validateContact } from '../islands/contact-schema.js';
-import { createJsonLinesStore, type StoreFileSystem } from './jsonl-store.js';
+import { createJsonLinesStore } from './jsonl-store.js';
 import { createRateLimiter } from './rate-limit.js';
 import { clientAddress } from './request.js';
-import { readSubmission, sendJson } from './submission.js';
+import { readSubmission, sendJson, type FormEndpointOptions } from './submission.js';
 
 /** Options of the contact handler. */
-export interface ContactHandlerOptions {
-  /** Folder of the submissions file (contact.dataDir). */
-  dataDir: string;
+export interface ContactHandlerOptions extends FormEndpointOptions {
   /** Where a plain form POST lands: the thank-you or error page of a locale. */
   resultPage(locale: string, outcome: 'sent' | 'failed'): string;
-  /** Origins whose pages may post (the site's `site.origin`); the origin the request was sent to is always allowed. */
-  allowedOrigins?: readonly string[];
-  /** Take the client's address from `X-Forwarded-For` (only behind a proxy that sets it). */
-  trustProxy?: boolean;
-  maxBytes?: number;
-  /** Stored submissions per client per window. */
-  rateLimit?: number;
-  rateWindowMs?: number;
-  /** Clients the rate limiter remembers at most. */
-  maxClients?: number;
-  now?: () => number;
-  /** File operations of the store (tests inject failures). */
-  fileSystem?: StoreFileSystem;
 }
 
 /** The file contact submissions are stored in, inside the data folder. */

@@ -6,7 +6,27 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { honeypotField } from '../islands/contact-schema.js';
+import type { StoreFileSystem } from './jsonl-store.js';
 import { BodyTooLarge, contentType, decoderFor, isSameOrigin, parseFormBody, readBody, type ProxyTrust } from './request.js';
+
+/** What every form endpoint (contact, booking) can be told about its clients, limits and storage. */
+export interface FormEndpointOptions {
+  /** Folder of the endpoint's JSON-lines file (contact.dataDir). */
+  dataDir: string;
+  /** Origins whose pages may post (the site's `site.origin`); the origin the request was sent to is always allowed. */
+  allowedOrigins?: readonly string[];
+  /** Take the client's address from `X-Forwarded-For` (only behind a proxy that sets it). */
+  trustProxy?: boolean;
+  maxBytes?: number;
+  /** Accepted requests per client per window. */
+  rateLimit?: number;
+  rateWindowMs?: number;
+  /** Clients the rate limiter remembers at most. */
+  maxClients?: number;
+  now?: () => number;
+  /** File operations of the store (tests inject failures). */
+  fileSystem?: StoreFileSystem;
+}
 
 /** Options of `readSubmission`. */
 export interface SubmissionOptions extends ProxyTrust {

@@ -10,6 +10,7 @@ import { lazy, Suspense, useEffect, useMemo, useRef, useState, type FormEvent, t
 import { bookingLimits, requiredBookingFields, validateBooking, type BookingConfirmation } from 'site/booking-schema';
 import { honeypotField } from 'site/contact-schema';
 import type { ContactFormProps } from './ContactForm';
+import { formField, RequiredMarker, type FieldInputProps } from './form-field';
 
 const ContactForm = lazy(() => import('./ContactForm'));
 
@@ -210,31 +211,8 @@ export default function BookingForm(props: BookingFormProps) {
     );
   }
 
-  const field = (name: FieldName, input: (common: Record<string, unknown>) => ReactElement) => {
-    const inputId = `${id}-${name}`;
-    const error = fieldErrors[name];
-    const common = {
-      id: inputId,
-      name,
-      required: required.has(name) || undefined,
-      'aria-invalid': error ? true : undefined,
-      'aria-describedby': error ? `${inputId}-error` : undefined,
-    };
-    return (
-      <div className={`field field-${name}`}>
-        <label htmlFor={inputId}>
-          {labels[name]}
-          {required.has(name) && <RequiredMarker label={labels.requiredMarker} />}
-        </label>
-        {input(common)}
-        {error && (
-          <p className="field-error" id={`${inputId}-error`}>
-            {errorMessage(error)}
-          </p>
-        )}
-      </div>
-    );
-  };
+  const field = (name: FieldName, input: (common: FieldInputProps) => ReactElement) =>
+    formField({ id: `${id}-${name}`, name, label: labels[name], required: required.has(name), requiredLabel: labels.requiredMarker, error: fieldErrors[name] && errorMessage(fieldErrors[name]) }, input);
 
   const invalidFields = Object.keys(fieldErrors);
   const fieldLabel = (name: string) => (name === 'start' ? labels.time : labels[name as FieldName] ?? name);
@@ -359,14 +337,5 @@ export default function BookingForm(props: BookingFormProps) {
         </button>
       </fieldset>
     </form>
-  );
-}
-
-function RequiredMarker({ label }: { label: string }) {
-  return (
-    <span className="required-marker">
-      <span aria-hidden="true"> *</span>
-      <span className="visually-hidden"> ({label})</span>
-    </span>
   );
 }

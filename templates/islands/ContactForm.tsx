@@ -5,6 +5,7 @@
  */
 import { useEffect, useRef, useState, type FormEvent, type ReactElement } from 'react';
 import { contactLimits, contactPlanParameter, contactTopicParameter, contactTypes, honeypotField, requiredContactFields, validateContact } from 'site/contact-schema';
+import { formField, type FieldInputProps } from './form-field';
 
 type Status = 'idle' | 'sending' | 'success' | 'error' | 'invalid';
 type FieldName = 'firstName' | 'lastName' | 'email' | 'company' | 'type' | 'subject' | 'message';
@@ -108,36 +109,8 @@ export default function ContactForm(props: ContactFormProps) {
     statusRef.current?.focus();
   }
 
-  const field = (name: FieldName, input: (common: Record<string, unknown>) => ReactElement) => {
-    const inputId = `${id}-${name}`;
-    const error = fieldErrors[name];
-    const common = {
-      id: inputId,
-      name,
-      required: required.has(name) || undefined,
-      'aria-invalid': error ? true : undefined,
-      'aria-describedby': error ? `${inputId}-error` : undefined,
-    };
-    return (
-      <div className={`field field-${name}`}>
-        <label htmlFor={inputId}>
-          {labels[name]}
-          {required.has(name) && (
-            <span className="required-marker">
-              <span aria-hidden="true"> *</span>
-              <span className="visually-hidden"> ({labels.requiredMarker})</span>
-            </span>
-          )}
-        </label>
-        {input(common)}
-        {error && (
-          <p className="field-error" id={`${inputId}-error`}>
-            {errorMessage(error)}
-          </p>
-        )}
-      </div>
-    );
-  };
+  const field = (name: FieldName, input: (common: FieldInputProps) => ReactElement) =>
+    formField({ id: `${id}-${name}`, name, label: labels[name], required: required.has(name), requiredLabel: labels.requiredMarker, error: fieldErrors[name] && errorMessage(fieldErrors[name]) }, input);
 
   const invalidFields = Object.keys(fieldErrors);
   const missing = invalidFields.some((name) => fieldErrors[name] === 'required');

@@ -119,7 +119,11 @@ for (const { path, locale, type } of forms) {
         await page.locator('form.contact-form .field-error').waitFor();
         // E-mail and company share a row at this width; so do first and last name.
         for (const [left, right] of [['email', 'company'], ['firstName', 'lastName']] as const) {
-          const [a, b] = await Promise.all([field(page, left).boundingBox(), field(page, right).boundingBox()]);
+          // Both measured in one frame: focusing the field to fix may scroll the page meanwhile.
+          const [a, b] = await page.evaluate(
+            (names) => names.map((name) => document.querySelector(`form.contact-form [name="${name}"]`)!.getBoundingClientRect().toJSON() as DOMRect),
+            [left, right],
+          );
           expect(a!.x, `${left} is left of ${right}`).toBeLessThan(b!.x);
           expect(Math.abs(a!.y - b!.y), `${left} and ${right} tops`).toBeLessThan(1);
           expect(Math.abs(a!.height - b!.height), `${left} and ${right} heights`).toBeLessThan(1);
