@@ -126,11 +126,26 @@ export default function BookingForm(props: BookingFormProps) {
     if (formRef.current) formRef.current.noValidate = true;
     const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     if (zone && zone !== props.timeZone) setVisitorZone(zone);
-    void loadSlots().then((list) => {
-      if (!list) return setStatus('unavailable');
-      showSlots(list);
-      setStatus('ready');
-    });
+    const load = () =>
+      void loadSlots().then((list) => {
+        if (!list) return setStatus('unavailable');
+        showSlots(list);
+        setStatus('ready');
+      });
+    // The slots are asked for (and their list drawn) only as the form comes near the screen, so a
+    // visitor who reads the agenda first pays nothing for them while the page loads.
+    const form = formRef.current;
+    if (!form || typeof IntersectionObserver === 'undefined') return load();
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((entry) => entry.isIntersecting)) return;
+        observer.disconnect();
+        load();
+      },
+      { rootMargin: '200px' },
+    );
+    observer.observe(form);
+    return () => observer.disconnect();
   }, []);
 
   useEffect(() => {

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadMessages, normalizeSpaces, startE2e, type E2e } from './support';
+import { loadMessages, normalizeSpaces, readYaml, startE2e, type E2e } from './support';
 
 let e2e: E2e;
 const messages: Record<string, (key: string) => string> = {};
@@ -27,7 +27,14 @@ async function newPage(options: { timezoneId?: string; javaScriptEnabled?: boole
 /** Opens a book-meeting page and waits until the slot picker shows free slots. */
 async function openPicker(page: Page, path: string) {
   await page.goto(e2e.url(path));
+  await scrollToForm(page);
   await page.locator(`${island} input[name="start"]`).first().waitFor();
+}
+
+/** Follows the hero's button to the form: the island asks for slots only once the form is near the screen. */
+async function scrollToForm(page: Page) {
+  await page.locator(`${island} form`).waitFor();
+  await page.evaluate(() => document.querySelector('#booking')!.scrollIntoView());
 }
 
 async function fillVisitor(page: Page, email: string) {
@@ -131,6 +138,27 @@ describe('booking a meeting', () => {
     }
   });
 
+  it('asks for the slots only once the form comes near the screen', async () => {
+    const { context, page } = await newPage();
+    try {
+      await page.setViewportSize({ width: 375, height: 700 });
+      const asked: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().includes('/api/booking/slots')) asked.push(request.url());
+      });
+      await page.goto(e2e.url('/hub/book-meeting/'));
+      await page.waitForFunction(() => document.querySelector<HTMLFormElement>('[data-island="BookingForm"] form')?.noValidate === true);
+      await page.waitForTimeout(300);
+      expect(asked).toEqual([]);
+      const { bookCta } = await readYaml<{ bookCta: string }>('content/pages/hub/book-meeting/en.yaml');
+      await page.getByRole('link', { name: bookCta }).first().click();
+      await page.locator(`${island} input[name="start"]`).first().waitFor();
+      expect(asked).toHaveLength(1);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('asks for a time when none is chosen', async () => {
     const { context, page } = await newPage();
     try {
@@ -175,6 +203,7 @@ describe('booking a meeting', () => {
     try {
       await page.route('**/api/booking/slots*', (route) => route.fulfill({ status: 404, contentType: 'text/html', body: '<h1>Not found</h1>' }));
       await page.goto(e2e.url('/hub/book-meeting/'));
+      await scrollToForm(page);
       await page.locator(`${island} form.contact-form [name="subject"]`).waitFor();
       expect(await page.locator(`${island} .banner-info`).textContent()).toContain(t('booking.unavailableTitle'));
       expect(await page.locator(`${island} form.contact-form [name="subject"]`).inputValue()).toBe(t('contactForm.meetingSubject'));
