@@ -2,7 +2,9 @@
  * `npm run bench:dev -- [--runs 7] [--posts 1000] [--keep]`
  *
  * Edit-to-reload latency of `site dev`: the time from a file written (its `writeFile` resolved) to
- * the reload event sent to open pages, for a post edit, a message edit and a template edit. Runs
+ * the reload event sent to the open page, and to that page served again (what a browser waits
+ * for), for a post edit, a message edit and a template edit. One page per edit is open (an event
+ * stream that names it, as the dev client's does); other pages a change touches are deferred. Runs
  * the dev server in this process (port 0) on two temp copies of the site: the demo site as it
  * is, and the demo site plus `--posts` generated posts (content/blog/<slug>/en.md). Each edit
  * changes the file's size; after two warm-up edits, the median of `--runs` edits counts.
@@ -11,6 +13,7 @@
  * copy import `site/template` and resolve it, and their packages, from the repository.
  */
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { get, type ClientRequest } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -22,10 +25,12 @@ import { logInfo, logResult } from '../src/logger.js';
 // Bundled to lib/scripts/bench-dev.js by scripts/build-lib.js, two folders below the repository.
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** One kind of edit: which file, and how the n-th edit rewrites it (always changing its size). */
+/** One kind of edit: which file, the page open meanwhile, and how the n-th edit rewrites it (always changing its size). */
 interface EditKind {
   label: string;
   file: string;
+  /** The output file of the open page (it shows the edit). */
+  page: string;
   rewrite(text: string, n: number): string;
 }
 
@@ -34,6 +39,8 @@ interface Row {
   site: string;
   edit: string;
   runs: number[];
+  /** File written → the open page served again. */
+  served: number[];
   /** The incremental build's own time in each run. */
   builds: number[];
   rendered: string;
@@ -88,6 +95,13 @@ async function addPosts(dir: string, count: number): Promise<void> {
   }));
 }
 
+/** Holds the event stream an open page holds, naming its file as the dev client does. */
+function openPage(base: string, file: string): ClientRequest {
+  const request = get(`${base}/__site/events?file=${encodeURIComponent(file)}`, { agent: false }, (response) => response.resume());
+  request.on('error', () => undefined);
+  return request;
+}
+
 /** Starts the dev server and resolves the next reload (or stylesheet) event after a write. */
 async function measureSite(label: string, site: { dir: string; config: string }, runs: number): Promise<Row[]> {
   let waiting: { resolve: (at: number) => void } | undefined;
@@ -110,16 +124,19 @@ async function measureSite(label: string, site: { dir: string; config: string },
     {
       label: 'post',
       file: join(site.dir, 'content', 'blog', 'why-repair-beats-recycling', 'en.md'),
+      page: 'blog/why-repair-beats-recycling/index.html',
       rewrite: (text, n) => text.replace(/^title: "Why repair beats recycling.*"$/m, `title: "Why repair beats recycling${'!'.repeat(n + 1)}"`),
     },
     {
       label: 'message',
       file: join(site.dir, 'content', 'messages', 'en.yaml'),
+      page: 'index.html',
       rewrite: (text, n) => text.replace(/^skipToContent: .*$/m, `skipToContent: Skip to content${'!'.repeat(n + 1)}`),
     },
     {
       label: 'template',
       file: join(site.dir, 'templates', 'pages', 'NotFound.tsx'),
+      page: '404.html',
       // A visible change: the 404 pages' HTML changes, and every page is rendered again.
       rewrite: (text, n) => text.replace(/(<div className="[^"]*not-found")( data-bench="[^"]*")?/, `$1 data-bench="${'x'.repeat(n + 1)}"`),
     },
@@ -128,7 +145,9 @@ async function measureSite(label: string, site: { dir: string; config: string },
   try {
     for (const kind of kinds) {
       const original = await readFile(kind.file, 'utf8');
+      const stream = openPage(dev.url, kind.page);
       const times: number[] = [];
+      const served: number[] = [];
       const builds: number[] = [];
       let rendered = '';
       for (let n = 0; n < runs + 2; n++) {
@@ -142,18 +161,23 @@ async function measureSite(label: string, site: { dir: string; config: string },
         clearTimeout(timeout);
         waiting = undefined;
         if (Number.isNaN(at)) throw new Error(`no reload event within 30 s after the ${kind.label} edit`);
+        const page = await fetch(`${dev.url}/${kind.page.replace(/index\.html$/, '')}`);
+        if (!(await page.text()).length) throw new Error(`the open page ${kind.page} came back empty`);
+        const pageAt = performance.now();
         if (n >= 2) {
           times.push(at - written);
+          served.push(pageAt - written);
           builds.push(lastBuilt?.ms ?? Number.NaN);
           if (process.env.BENCH_DEBUG && lastBuilt?.ok) logInfo(`${kind.label} ${JSON.stringify(lastBuilt.timings)}`);
         }
-        if (lastBuilt?.ok) rendered = `${lastBuilt.rendered}/${lastBuilt.pages}`;
+        if (lastBuilt?.ok) rendered = `${lastBuilt.rendered}/${lastBuilt.rendered + lastBuilt.deferred}`;
         // Let the watcher's re-check of the file pass before the next edit.
         await new Promise((done) => setTimeout(done, 120));
       }
       await writeFile(kind.file, original);
       await new Promise((done) => setTimeout(done, 300));
-      rows.push({ site: label, edit: kind.label, runs: times, builds, rendered });
+      stream.destroy();
+      rows.push({ site: label, edit: kind.label, runs: times, served, builds, rendered });
     }
   } finally {
     await dev.close();
@@ -171,10 +195,10 @@ try {
   await addPosts(large.dir, postCount);
   const rows = [...(await measureSite('demo site', demo, runs)), ...(await measureSite(`demo + ${postCount} posts`, large, runs))];
   const table = formatTable(
-    ['site', 'edit', 'median ms', 'min ms', 'max ms', 'rebuild ms (median)', 'pages rendered'],
-    rows.map((row) => [row.site, row.edit, median(row.runs).toFixed(1), Math.min(...row.runs).toFixed(1), Math.max(...row.runs).toFixed(1), median(row.builds).toFixed(1), row.rendered]),
+    ['site', 'edit', 'reload event ms', 'min ms', 'max ms', 'page served ms', 'rebuild ms (median)', 'pages rendered'],
+    rows.map((row) => [row.site, row.edit, median(row.runs).toFixed(1), Math.min(...row.runs).toFixed(1), Math.max(...row.runs).toFixed(1), median(row.served).toFixed(1), median(row.builds).toFixed(1), row.rendered]),
   );
-  logResult(`Edit-to-reload latency of site dev (file written → reload event sent), median of ${runs} runs after 2 warm-up edits\n\n${table}`);
+  logResult(`Edit-to-reload latency of site dev (file written → reload event sent to the open page → that page served), median of ${runs} runs after 2 warm-up edits; "pages rendered" counts the pages rendered before the event, of the pages a change touches\n\n${table}`);
 } finally {
   if (!values.keep) await Promise.all([rm(demo.dir, { recursive: true, force: true }), rm(large.dir, { recursive: true, force: true })]);
 }

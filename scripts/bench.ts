@@ -8,11 +8,13 @@
  * - the fixture site (bench/fixture: one locale, one layout, one page per post plus an index):
  *   cold (empty cache) and warm (cache kept), both writing what the peers write (no .br/.gz
  *   siblings, `--no-precompress`) and as by default; a one-post rebuild (one post edited, only
- *   it parsed, the output folder kept) as a process and in-process (a warm build session in this
- *   process, as `site dev` keeps one);
+ *   it parsed, the output folder kept) as a process, twice (the first rebuild into a folder
+ *   renders every page to record what each reads; the second renders only what the edit
+ *   affects), and in-process (a warm build session in this process, as `site dev` keeps one);
  * - with --peers, the same corpus and layout with Eleventy (installed into bench/peers on first use)
  *   and Hugo (skipped when `hugo` is not installed), and the ratios measured in this run;
- * - the real site (every route, both locales) with the same number of synthetic posts.
+ * - the real site (every route, both locales) with the same number of synthetic posts, cold, warm,
+ *   and rebuilt with nothing changed, twice (as above, the second with the read-sets recorded).
  *
  * Prints pages, seconds, pages/s and peak RSS (from /usr/bin/time when present, else reported by
  * the CLI under SITE_REPORT_RSS=1). With --runs N each build runs N times and the median counts.
@@ -29,6 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createDevBuilder } from '../src/dev/rebuild.js';
 import { logInfo, logResult } from '../src/logger.js';
+import { measureSaveToLive } from './bench-save.js';
 import { createCorpus, eleventyFiles, hugoFiles, realSiteBlogFiles, siteFixtureFiles, type ProjectFiles } from './bench-corpus.js';
 
 // This file runs bundled as lib/scripts/bench.js (built by scripts/build-lib.js).
@@ -190,6 +193,7 @@ async function benchFixture(work: string, posts: ReturnType<typeof createCorpus>
   rows.push(await measure('site warm (default: .br/.gz too)', {}));
   const edited = join(siteDir, 'content', 'blog', posts[Math.floor(posts.length / 2)]!.slug, 'en.md');
   rows.push(await measure('site one-post rebuild (process, dist kept)', { keepOutput: true, before: () => editPost(edited) }));
+  rows.push(await measure('site one-post rebuild again (read-sets kept)', { keepOutput: true, before: () => editPost(edited) }));
   rows.push(await inProcessRebuild(siteDir, cacheDir, edited, runs));
   return rows;
 }
@@ -290,7 +294,31 @@ async function benchRealSite(work: string, count: number, runs: number): Promise
     await measureBuild(runs, siteDir, cacheDir, 'real site cold', { cold: true }),
     await measureBuild(runs, siteDir, cacheDir, 'real site warm', {}),
     await measureBuild(runs, siteDir, cacheDir, 'real site rebuild, nothing changed (dist kept)', { keepOutput: true }),
+    await measureBuild(runs, siteDir, cacheDir, 'real site rebuild again, nothing changed (read-sets kept)', { keepOutput: true }),
+    await saveToLive(siteDir, cacheDir, `real site save-to-live (site serve --admin, ${count} posts)`, runs),
   ];
+}
+
+/** Save-to-live of `site serve --admin` on a copy of a site, with the bench's cache folder. */
+async function saveToLive(siteDir: string, cacheDir: string, label: string, runs: number): Promise<Measurement> {
+  const previous = process.env.SITE_CACHE_DIR;
+  process.env.SITE_CACHE_DIR = cacheDir;
+  try {
+    const { ms, pages, note } = await measureSaveToLive(siteDir, Math.max(runs, 5));
+    return { label, pages, ms, note };
+  } finally {
+    if (previous === undefined) delete process.env.SITE_CACHE_DIR;
+    else process.env.SITE_CACHE_DIR = previous;
+  }
+}
+
+/** Save-to-live on the demo site (the repository's own content). */
+async function benchDemoSaveToLive(work: string, runs: number): Promise<Measurement> {
+  const siteDir = join(work, 'demo');
+  await mkdir(siteDir, { recursive: true });
+  await cp(join(root, 'content'), join(siteDir, 'content'), { recursive: true });
+  await writeFile(join(siteDir, 'site.config.yaml'), pinFolders(await readFile(join(root, 'site.config.yaml'), 'utf8'), join(root, 'templates'), join(root, 'public')));
+  return saveToLive(siteDir, join(work, 'demo-cache'), 'demo site save-to-live (site serve --admin)', runs);
 }
 
 function ratio(a: Measurement | undefined, b: Measurement | undefined): string {
@@ -344,6 +372,8 @@ async function main(): Promise<void> {
         '',
       ].join('\n'));
     }
+    logInfo('saving a post in site serve --admin (demo site)…');
+    logResult(formatTable('demo site (the repository\'s content)', [await benchDemoSaveToLive(work, runs)]));
     if (!values['skip-real']) {
       logInfo('building the real site…');
       logResult(formatTable(`real site (every route, en + no, ${count} synthetic posts, 1 in 10 English only)`, await benchRealSite(work, count, runs)));

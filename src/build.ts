@@ -3,32 +3,15 @@
  * Markdown and esbuild outputs come from the disk cache when their inputs are unchanged; Markdown
  * misses and page rendering are spread over a worker pool when there is enough of them to pay for it.
  */
+import type { FileStamp, RenderState } from './cache/render-state.js';
 import type { ResolvedConfig } from './config/load.js';
 import type { OutputFiles } from './output-files.js';
-import { SiteErrors, throwIfAny, type SiteError } from './errors.js';
-import type { IslandRuntime } from './islands/bundle.js';
+import { SiteErrors, type SiteError } from './errors.js';
 import { byCollection, type Entry, type Page } from './pipeline/content-api.js';
-import { createPipeline } from './pipeline/pipeline.js';
+import { createPipeline, type PipelineOptions } from './pipeline/pipeline.js';
 
-/** Options of `buildSite`. */
-export interface BuildOptions {
-  /** Path of site.config.yaml. */
-  config: string;
-  /** Include entries marked as drafts. */
-  drafts?: boolean;
-  /** The client runtime of the islands (default preact/compat). */
-  islandRuntime?: IslandRuntime;
-  /**
-   * Worker threads for Markdown and rendering. By default one per core besides the main thread,
-   * used only when the work is large enough to pay for starting them; 0 never uses workers; a
-   * positive number always uses that many and leaves all chunks to them (to test them).
-   */
-  workers?: number;
-  /** Read and write the disk cache (Markdown, esbuild outputs); default true. */
-  cache?: boolean;
-  /** Called with the config as soon as it is loaded, before any other work; throw to stop the build. */
-  checkConfig?(config: ResolvedConfig): void;
-}
+/** Options of `buildSite`: those of a pipeline that runs once (see `PipelineOptions`). */
+export type BuildOptions = Omit<PipelineOptions, 'incremental' | 'esbuild'>;
 
 /** What a build computed and what it took from the cache. */
 export interface BuildStats {
@@ -47,41 +30,54 @@ export interface BuildResult {
   pages: Page[];
   /** The entries of each collection, newest first. */
   entries: Record<string, Entry[]>;
+  /** Every output file, but those in `kept`. */
   files: OutputFiles;
+  /** Output files of an earlier build that are left as they are, with their stamps (for `writeSite`). */
+  kept: Map<string, FileStamp>;
+  /** What the pages were rendered from, to store with the written files (for `writeSite`). */
+  renderState?: Omit<RenderState, 'stamps'>;
   /** Milliseconds per stage. */
   timings: Record<string, number>;
-  /** For each page URL, the JavaScript files it loads. */
+  /** For each page URL rendered, the JavaScript files it loads. */
   scripts: Map<string, string[]>;
   stats: BuildStats;
   /** Problems that did not stop the build. */
   warnings: SiteError[];
+  /** Notes on the build, for --verbose. */
+  infos: SiteError[];
 }
 
-/** Runs the whole pipeline once, in memory; throws SiteError(s) describing every problem found. */
+/**
+ * Runs the whole pipeline once, in memory; throws SiteError(s) describing every error found (a
+ * SiteErrors carries the warnings found on the way too).
+ */
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const pipeline = createPipeline(options);
   try {
     const outcome = await pipeline.run();
     if (!outcome.ok) {
       if (outcome.crash !== undefined) throw outcome.crash;
-      throwIfAny(outcome.errors);
-      throw new SiteErrors(outcome.errors);
+      if (outcome.errors.length === 1 && outcome.warnings.length === 0) throw outcome.errors[0];
+      throw new SiteErrors(outcome.errors, outcome.warnings);
     }
     const build = pipeline.lastBuild!;
     const scripts = new Map<string, string[]>();
     for (const page of build.pageSet.pages) {
-      const pageScripts = build.renders.byFile.get(page.file)!.scripts;
-      if (pageScripts.length) scripts.set(page.url, pageScripts);
+      const pageScripts = build.renders.byFile.get(page.file)?.scripts;
+      if (pageScripts?.length) scripts.set(page.url, pageScripts);
     }
     return {
       config: build.config,
       pages: build.pageSet.pages,
       entries: byCollection(build.config, build.entryList),
       files: build.files,
+      kept: build.kept,
+      renderState: build.renderState,
       timings: outcome.timings,
       scripts,
       stats: { ...pipeline.stats(), pagesRendered: outcome.rendered },
       warnings: outcome.warnings,
+      infos: outcome.infos,
     };
   } finally {
     await pipeline.dispose();

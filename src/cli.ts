@@ -5,19 +5,24 @@
 import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { buildSite } from './build.js';
 import { checkOutputFolder, type OutputGuard } from './emit/output-folder.js';
 import { writeSite } from './emit/write.js';
-import { collectSiteErrors, exitCodeOf } from './errors.js';
-import { logCrash, logErrors, logInfo, logResult, logWarning, logWarnings } from './logger.js';
+import { collectSiteErrors, exitCodeOf, SiteErrors } from './errors.js';
+import { logCrash, logErrors, logInfo, logInfos, logResult, logWarning, logWarnings } from './logger.js';
 import { loadConfig, type ResolvedConfig } from './config/load.js';
-import { formatJsonSchema } from './config/schema.js';
+import { deploySettings } from './config/deploy.js';
+import { formatJsonSchema, hostTargets, type HostTarget } from './config/schema.js';
+import { placeOutput, precompressOf, staticFolderOf } from './targets/index.js';
 import { generatorRoot } from './cache/disk-cache.js';
 import { serverLimits, startServer } from './serve/server.js';
 import { openBrowser } from './dev/open-browser.js';
 import { describeRebuild } from './dev/report.js';
 import { startDevServer } from './dev/server.js';
+import { addAdminCommand } from './admin/commands.js';
+import { checkDevAdminHost, createDevAdmin, createServeAdmin, siteOf } from './admin/mount.js';
+import { createLiveSite } from './admin/live-site.js';
 
 interface GlobalOptions {
   config: string;
@@ -33,18 +38,21 @@ export async function main(argv: readonly string[]): Promise<number> {
     .description('A typed, config-driven static site generator.')
     .version(version, '-v, --version')
     .option('-c, --config <file>', 'site config file', 'site.config.yaml')
-    .option('--verbose', 'print stack traces of internal errors')
+    .option('--verbose', 'print stack traces of internal errors, the time of each stage and notes on the build')
     .showHelpAfterError('(run site --help for usage)')
     .exitOverride()
     .configureOutput({ writeOut: (text) => process.stdout.write(text), writeErr: (text) => process.stderr.write(text) });
 
-  const run = (action: (options: GlobalOptions & Record<string, unknown>) => Promise<void>) =>
-    async (_options: unknown, command: Command) => {
+  const run = (action: (options: GlobalOptions & Record<string, unknown>, command: Command) => Promise<void>) =>
+    async (...args: unknown[]) => {
+      // Commander passes the positional arguments first, then the options, then the command.
+      const command = args.at(-1) as Command;
       const options = command.optsWithGlobals() as GlobalOptions & Record<string, unknown>;
       try {
-        await action(options);
+        await action(options, command);
       } catch (error) {
         const errors = collectSiteErrors(error);
+        if (error instanceof SiteErrors) logWarnings(error.warnings);
         if (errors) logErrors(errors, options);
         else logCrash(error, options);
         exitCode = errors ? exitCodeOf(errors) : 1;
@@ -56,18 +64,26 @@ export async function main(argv: readonly string[]): Promise<number> {
     .description('build the site into the output folder')
     .option('-o, --out <dir>', 'output folder (default: output.dir of the config, dist)')
     .option('--drafts', 'include blog posts marked as drafts')
+    .option('--future', 'include posts dated after today (scheduled posts appear on their day otherwise)')
     .option('--workers <count>', 'worker threads for Markdown and rendering (default: one per extra core, when the site is large enough; 0 for none)', parseCount)
     .option('--no-cache', 'neither read nor write the build cache (node_modules/.cache/site, or SITE_CACHE_DIR)')
     .option('--no-precompress', 'write no .br and .gz siblings, whatever output.precompress in the config says')
+    .option('--origin <url>', 'the origin pages name instead of site.origin (a preview deploy; also SITE_ORIGIN)')
+    .addOption(new Option('--target <host>', 'the host the output is for: its headers, redirects, 404 rules and form functions (default: output.target of the config, node)').choices(hostTargets))
     .action(run(async (options) => {
       const started = performance.now();
+      const deploy = deploySettings(process.env, options.origin === undefined ? undefined : String(options.origin));
       const workers = options.workers === undefined ? undefined : Number(options.workers);
       let out = options.out === undefined ? undefined : String(options.out);
+      const precompress = (config: ResolvedConfig) => options.precompress !== false && precompressOf(config);
       const result = await buildSite({
         config: options.config,
         drafts: Boolean(options.drafts),
+        future: Boolean(options.future),
         workers,
         cache: options.cache !== false,
+        deploy,
+        target: options.target as HostTarget | undefined,
         // Before any work: an output folder that holds the project (or anything not made by a
         // build) is refused, since the writer replaces everything in it.
         checkConfig: (config) => {
@@ -75,13 +91,24 @@ export async function main(argv: readonly string[]): Promise<number> {
           const unsafe = checkOutputFolder(out, outputGuard(config));
           if (unsafe) throw unsafe;
         },
+        // Set by checkConfig above, which runs first.
+        // A target that moves the pages into a folder of the output (Vercel's static/) renders them all.
+        output: (config) => (staticFolderOf(config) ? undefined : { folder: out!, settings: JSON.stringify({ precompress: precompress(config) }) }),
       });
       logWarnings(result.warnings);
+      if (options.verbose) logInfos(result.infos);
+      if (deploy.origin) logInfo(`pages name ${deploy.origin} (from ${deploy.originFrom}) instead of site.origin`);
+      if (deploy.preview) logInfo('a preview: every page is noindex and robots.txt disallows all');
       out ??= result.config.dirs.output;
       const outDir = resolve(out);
       const writing = performance.now();
-      const precompress = options.precompress !== false && result.config.output.precompress;
-      const written = await writeSite(out, result.files, { cache: options.cache !== false, compress: precompress ? {} : false, afterStep: killHook() });
+      const written = await writeSite(out, placeOutput(result.config, result.files), {
+        cache: options.cache !== false,
+        compress: precompress(result.config) ? {} : false,
+        afterStep: killHook(),
+        kept: result.kept,
+        renderState: result.renderState,
+      });
       const now = performance.now();
       const ms = Math.round(now - started);
       const locales = result.config.localeIds.map((locale) => {
@@ -89,7 +116,9 @@ export async function main(argv: readonly string[]): Promise<number> {
         const aliases = pages.filter((page) => page.alias).length;
         return `${pages.length} ${locale}${aliases ? `, of which ${aliases} ${aliases === 1 ? 'alias' : 'aliases'}` : ''}`;
       }).join('; ');
-      logResult(`built ${result.pages.length} pages (${locales}) and ${result.files.size - result.pages.length} other files into ${relative(process.cwd(), outDir) || '.'} in ${ms} ms`);
+      const pageFiles = new Set(result.pages.map((page) => page.file));
+      const others = [...result.files.keys()].filter((path) => !pageFiles.has(path)).length;
+      logResult(`built ${result.pages.length} pages (${locales}) and ${others} other files into ${relative(process.cwd(), outDir) || '.'} in ${ms} ms`);
       if (options.verbose) {
         const { stats } = result;
         const stages = Object.entries({ ...result.timings, write: Math.round((now - writing) * 10) / 10 }).map(([stage, time]) => `${stage} ${time} ms`);
@@ -103,10 +132,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     .command('check')
     .description('validate config, content and templates without writing anything')
     .option('--drafts', 'include blog posts marked as drafts')
+    .option('--future', 'include posts dated after today')
     .action(run(async (options) => {
       const started = performance.now();
-      const result = await buildSite({ config: options.config, drafts: Boolean(options.drafts) });
+      const result = await buildSite({ config: options.config, drafts: Boolean(options.drafts), future: Boolean(options.future) });
       logWarnings(result.warnings);
+      if (options.verbose) logInfos(result.infos);
       logResult(`ok: ${result.pages.length} pages checked in ${Math.round(performance.now() - started)} ms`);
     }));
 
@@ -117,19 +148,32 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--host <host>', 'host to listen on', '127.0.0.1')
     .option('--open', 'open the site in the default browser')
     .option('--drafts', 'include blog posts marked as drafts')
+    .option('--future', 'include posts dated after today')
+    .option('--no-admin', 'no admin (sign-in link, blog editor); needed to listen on a non-loopback --host')
     .action(run(async (options) => {
+      const adminOn = options.admin !== false;
+      if (adminOn) checkDevAdminHost(String(options.host));
+      let dev: Awaited<ReturnType<typeof startDevServer>> | undefined;
+      // A save writes the file; the watcher then rebuilds and reloads the open pages.
+      const admin = adminOn ? createDevAdmin({ projectRoot: dirname(resolve(options.config)), site: siteOf(() => dev?.builder) }) : undefined;
       const shutdown = shutdownSignal();
+      // Warnings are printed when they first appear, not again after every rebuild that still has them.
+      let warned = new Set<string>();
       try {
-        const dev = await startDevServer({
+        dev = await startDevServer({
+          admin,
           config: options.config,
           port: Number(options.port),
           host: String(options.host),
           drafts: Boolean(options.drafts),
+          future: Boolean(options.future),
           reporter: {
             portInUse: (port, next) => logWarning(`port ${port} is in use, trying ${next}`),
             built(changes, outcome) {
               logInfo(describeRebuild(changes, outcome, process.cwd()));
-              if (outcome.ok) logWarnings(outcome.warnings);
+              logWarnings(outcome.warnings.filter((warning) => !warned.has(`${warning.code} ${warning.format()}`)));
+              warned = new Set(outcome.warnings.map((warning) => `${warning.code} ${warning.format()}`));
+              if (options.verbose && outcome.ok) logInfos(outcome.infos);
               if (options.verbose && outcome.ok) logInfo(Object.entries(outcome.timings).map(([stage, time]) => `${stage} ${time} ms`).join(' · '));
               if (!outcome.ok && outcome.errors.length) logErrors(outcome.errors, options);
               if (!outcome.ok && outcome.crash !== undefined) logCrash(outcome.crash, options);
@@ -138,7 +182,11 @@ export async function main(argv: readonly string[]): Promise<number> {
           },
         });
         logResult(`site dev at ${dev.url}/`);
-        if (options.open && !(await openBrowser(`${dev.url}/`))) logWarning(`could not open a browser; visit ${dev.url}/`);
+        // The link is the key to the admin: it goes to the terminal only, good for one sign-in within 10 minutes.
+        const signIn = admin && `${dev.url}/auth/?token=${admin.tokens.issue()}`;
+        if (signIn) logResult(`admin: sign in at ${signIn} (one use, within 10 minutes)`);
+        const first = signIn ?? `${dev.url}/`;
+        if (options.open && !(await openBrowser(first))) logWarning(`could not open a browser; visit ${first}`);
         await shutdown.signalled;
         await dev.close();
       } finally {
@@ -164,20 +212,29 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('-p, --port <port>', 'port', parsePort, 4322)
     .option('--host <host>', 'host to listen on', '127.0.0.1')
     .option('--trust-proxy', 'behind a reverse proxy: take the client address and scheme from X-Forwarded-For and X-Forwarded-Proto')
+    .option('--admin', 'also serve the admin (/auth, /admin/blog) for the accounts of `site admin add-user`')
     .action(run(async (options) => {
-      const config = await loadConfig(options.config);
+      const config = await loadConfig(options.config, { deploy: deploySettings(process.env) });
       const dir = options.dir === undefined ? config.dirs.output : resolve(String(options.dir));
-      const running = await startServer({ config, dir, port: Number(options.port), host: String(options.host), trustProxy: Boolean(options.trustProxy) });
+      const trustProxy = Boolean(options.trustProxy);
+      // With the admin, the site is also built in memory, so that a save re-renders only what it affects.
+      const live = options.admin ? createLiveSite({ config: options.config, dir }) : undefined;
+      await live?.start();
+      const admin = live && createServeAdmin({ projectRoot: config.root, origin: config.site.origin, trustProxy, site: live });
+      const running = await startServer({ config, dir, port: Number(options.port), host: String(options.host), trustProxy, admin });
       logResult(`serving ${relative(process.cwd(), dir) || '.'} at ${running.url}/`);
       const shutdown = shutdownSignal();
       try {
         await shutdown.signalled;
         logInfo(`stopping: open requests may finish for ${serverLimits.shutdownGraceMs / 1000} s`);
         await running.close();
+        await live?.dispose();
       } finally {
         shutdown.release();
       }
     }));
+
+  addAdminCommand(program, run);
 
   try {
     await program.parseAsync([...argv]);

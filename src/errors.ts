@@ -9,6 +9,7 @@ export const errorCatalogue = {
   CONFIG_INVALID: { title: 'Invalid config value', hint: 'See schema/site.config.schema.json for the allowed values.' },
   CONFIG_UNKNOWN_KEY: { title: 'Unknown key', hint: 'Remove it or fix its spelling; unknown keys are not ignored.' },
   CONFIG_NOT_FOUND: { title: 'Config file not found', hint: 'Run the command in the site folder or pass --config <file>.' },
+  CONFIG_PLACEHOLDER: { title: 'Placeholder company fact', hint: 'Replace it with the real value in site.config.yaml before the site goes live; the build still succeeds.' },
   UNKNOWN_TEMPLATE: { title: 'Unknown template', hint: 'Use the name of a file in templates/pages/ without its extension.' },
   UNKNOWN_AUDIENCE: { title: 'Unknown audience', hint: 'Use one of the keys under `audiences:` in site.config.yaml.' },
   UNKNOWN_ROUTE: { title: 'Unknown route', hint: 'Refer to a `path:` listed under `routes:` in site.config.yaml.' },
@@ -21,33 +22,39 @@ export const errorCatalogue = {
   CONTENT_PARITY: { title: 'Locales out of step', hint: 'Add the key to the other locale so both languages say the same things.' },
   FRONT_MATTER: { title: 'Invalid front matter', hint: 'Front matter is YAML between two `---` lines at the very top of the file.' },
   ENTRY_INVALID: { title: 'Invalid collection entry', hint: 'An entry is a folder <collection>/<slug>/ with one <locale>.md per language it is written in.' },
+  ENTRY_UNTRANSLATED: { title: 'Entry not translated', hint: 'Add the missing <locale>.md to the entry folder; until then its pages in that locale show the fallback language (collections.<name>.fallback in site.config.yaml).' },
+  ENTRY_DRAFT: { title: 'Draft left out', hint: 'Set draft: false in its front matter to publish it, or build with --drafts to see it.' },
   MARKDOWN_LIMIT: { title: 'Markdown document too large or too deep', hint: 'Split the document, flatten the nesting, or raise the limit under markdown: in site.config.yaml.' },
   MARKDOWN_FAILED: { title: 'Markdown could not be parsed', hint: 'Simplify the document around the place shown (deep nesting of quotes, lists or brackets).' },
   PUBLIC_SKIPPED: { title: 'File of public/ not published', hint: 'Copy the file into public/ instead of linking to it.' },
+  LEGAL_UNREVIEWED: { title: 'Legal text not reviewed', hint: 'Have the company review the text with its lawyer, then set legal.reviewed: true in site.config.yaml.' },
   ENCODING: { title: 'Not UTF-8 text', hint: 'Save the file as UTF-8 (without a byte-order mark); bytes that are not UTF-8 show as \uFFFD.' },
   TEMPLATE_BUILD: { title: 'Template does not compile', hint: 'Fix the syntax error in the template at the position shown.' },
   TEMPLATE_INVALID: { title: 'Invalid template module', hint: 'A page template exports a React component as default and a zod `content` schema.' },
   RENDER_FAILED: { title: 'Page failed to render', hint: 'The template threw while rendering; the stack (with --verbose) shows where.' },
+  TEMPLATE_REJECTED: { title: 'A template refused the content', hint: 'Fix the field named, in the content file shown; the template says what it expects.' },
   ASSET_BUILD: { title: 'Asset build failed', hint: 'Fix the CSS or script at the position shown.' },
   EMIT_FAILED: { title: 'Could not write the output', hint: 'Check that the output folder is writable.' },
   OUTPUT_UNSAFE: { title: 'Output folder refused', hint: 'Pass --out with a new or empty folder, or the folder an earlier `site build` wrote.' },
   OUTPUT_BUSY: { title: 'Output folder in use', hint: 'Wait for the other build to finish.' },
   SERVE_FAILED: { title: 'Could not start the server', hint: 'Pass another --port or --host.' },
+  ADMIN_ACCOUNTS: { title: 'Admin accounts file unreadable', hint: 'Restore .site/admins.json from a backup, or delete it and add the accounts again with `site admin add-user`.' },
+  ADMIN_USAGE: { title: 'Admin command refused', hint: 'Run `site admin --help` for the commands and their arguments.' },
 } as const;
 
 /** A stable error code. */
 export type ErrorCode = keyof typeof errorCatalogue;
 
 /** Codes that mean the command was called wrongly (exit code 2) rather than that the site's input is wrong (1). */
-const usageCodes: ReadonlySet<ErrorCode> = new Set(['OUTPUT_UNSAFE']);
+const usageCodes: ReadonlySet<ErrorCode> = new Set(['OUTPUT_UNSAFE', 'ADMIN_USAGE']);
 
 /** The exit code for a failed command: 2 when every error is a usage error, else 1. */
 export function exitCodeOf(errors: readonly SiteError[]): 1 | 2 {
   return errors.length > 0 && errors.every((error) => usageCodes.has(error.code)) ? 2 : 1;
 }
 
-/** Whether a problem stops the build (error) or is only reported (warning). */
-export type Severity = 'error' | 'warning';
+/** Whether a problem stops the build (error), is only reported (warning), or is a note printed with --verbose (info). */
+export type Severity = 'error' | 'warning' | 'info';
 
 /** Where in a source file an error is. Lines and columns are 1-based. */
 export interface SourcePosition {
@@ -64,7 +71,7 @@ export interface SiteErrorOptions extends SourcePosition {
   field?: string;
   /** What to do; defaults to the catalogue's hint for the code. */
   hint?: string;
-  /** Default `error`: a warning is reported but does not fail the build. */
+  /** Default `error`: a warning is reported but does not fail the build; an info is printed only with --verbose. */
   severity?: Severity;
   cause?: unknown;
 }
@@ -98,26 +105,17 @@ export class SiteError extends Error {
   }
 }
 
-/** Several errors found in one pass, reported together. */
+/** Several errors found in one pass, reported together (with the warnings found on the way, which are not in `errors`). */
 export class SiteErrors extends Error {
   readonly errors: SiteError[];
+  readonly warnings: SiteError[];
 
-  constructor(errors: SiteError[]) {
+  constructor(errors: SiteError[], warnings: readonly SiteError[] = []) {
     super(errors.map((error) => error.format()).join('\n'));
     this.name = 'SiteErrors';
     this.errors = sortErrors(errors);
+    this.warnings = sortErrors(warnings);
   }
-}
-
-/** The errors without repeats (same code, place and message: one input read for several pages), sorted. */
-export function uniqueErrors(errors: readonly SiteError[]): SiteError[] {
-  const seen = new Set<string>();
-  return sortErrors(errors.filter((error) => {
-    const key = `${error.code} ${error.format()}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  }));
 }
 
 /** Sorts errors by file, then line, then column, so reports are stable. */
@@ -142,9 +140,4 @@ export function throwIfAny(problems: readonly SiteError[]): void {
   const errors = problems.filter((problem) => problem.severity === 'error');
   if (errors.length === 1) throw errors[0];
   if (errors.length > 1) throw new SiteErrors([...errors]);
-}
-
-/** The warnings among problems. */
-export function warningsOf(problems: readonly SiteError[]): SiteError[] {
-  return problems.filter((problem) => problem.severity === 'warning');
 }

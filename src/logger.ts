@@ -40,6 +40,11 @@ export function logWarnings(warnings: readonly SiteError[]): void {
   for (const warning of warnings) process.stderr.write(`${paint(process.stderr, 33, 'warning')}  ${warning.code}  ${warning.format()}\n`);
 }
 
+/** Writes notes on the command (for --verbose), as `info  CODE  file:line:col  field  message  (hint)`. */
+export function logInfos(infos: readonly SiteError[]): void {
+  for (const info of infos) process.stderr.write(`${paint(process.stderr, 2, `info  ${info.code}  ${info.format()}`)}\n`);
+}
+
 /** Writes an unexpected failure (a bug, not bad input) to stderr. */
 export function logCrash(error: unknown, options: { verbose?: boolean } = {}): void {
   const text = error instanceof Error ? (options.verbose ? error.stack ?? error.message : error.message) : String(error);

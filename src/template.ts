@@ -1,16 +1,19 @@
 /**
  * What page and layout templates import from the generator, as `site/template` (package.json
- * `exports`): the props and context they render from, the page records, JSON-LD helpers and HTML
- * escaping. The islands' models have entries of their own, `site/roi` and `site/contact-schema`:
+ * `exports`): the props and context they render from, the page records, JSON-LD helpers, HTML
+ * escaping, and `templateError` to stop a page with a diagnostic about its content. The islands' models have entries of their own, `site/roi` and `site/contact-schema`:
  * an island bundle (code-split for the browser) would otherwise share one chunk with every
  * module this file re-exports, and a page with the ROI calculator would load zod.
  */
 export type { LayoutProps, PageMeta, PageProps, PageTemplateModule, SiteContext } from './render/types.js';
 export type { CollectionEntryData, CollectionListData, ListedEntry, Page } from './routes/pages.js';
 export type { Entry, EntryTranslation } from './content/collections.js';
+export type { FrontMatterField } from './content/front-matter-schema.js';
+export { frontMatterFields } from './content/front-matter-schema.js';
 export type { ContactType, PlanConfig } from './config/schema.js';
 export { navigationRoutePath } from './config/schema.js';
 export { slotRulesOf } from './booking/rules.js';
 export { slotTimes } from './booking/slots.js';
 export { article, breadcrumbList, faqPage, localBusiness, organization, softwareApplication } from './render/json-ld.js';
 export { escapeHtml, serializeJsonForScript } from './render/html.js';
+export { templateError, TemplateDiagnostic, type TemplateDiagnosticOptions } from './render/template-diagnostic.js';

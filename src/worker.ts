@@ -17,6 +17,8 @@ export interface RenderSetup {
   /** The bundled templates module (see loadTemplates). */
   templatesFile: string;
   islands: IslandScripts;
+  /** Return with each page what its render read. */
+  track?: boolean;
 }
 
 type Handler = (items: unknown[]) => unknown[] | Promise<unknown[]>;
@@ -32,9 +34,9 @@ async function createHandler(kind: string, setup: unknown): Promise<Handler> {
       return out;
     };
   }
-  const { input, templatesFile, islands } = setup as RenderSetup;
+  const { input, templatesFile, islands, track } = setup as RenderSetup;
   const templates = (await import(pathToFileURL(templatesFile).href)) as TemplateSet;
-  const renderer = createPageRenderer({ ...input, templates }, islands);
+  const renderer = createPageRenderer({ ...input, templates }, islands, { track });
   return (items) => renderer.render(items as number[]);
 }
 

@@ -4,10 +4,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
-import { SiteError, SiteErrors, throwIfAny } from '../errors.js';
+import { createDiagnostics, type Diagnostics } from '../diagnostics.js';
+import { SiteErrors, type SiteError } from '../errors.js';
 import { isWithin } from '../file-paths.js';
 import type { ParseYaml } from '../cache/yaml-cache.js';
 import { formatPath, locate, parseYaml, validateYaml, yamlValue, type YamlSource } from '../yaml-source.js';
+import { checkPlaceholders } from './placeholders.js';
+import type { DeploySettings } from './deploy.js';
 import { builtInEntryFields, configSchema, navigationRoutePath, type SiteConfig } from './schema.js';
 
 /** The validated config plus where it came from. */
@@ -20,6 +23,8 @@ export interface ResolvedConfig extends SiteConfig {
   localeIds: string[];
   /** Absolute folders of content/, templates/ and public/, the default output and the stored submissions. */
   dirs: { content: string; templates: string; public: string; output: string; data: string };
+  /** A build for a preview deploy: every page `noindex`, robots.txt disallows all (see deploy.ts). */
+  preview?: boolean;
 }
 
 /** Options of `loadConfig`. */
@@ -30,19 +35,27 @@ export interface LoadConfigOptions {
   listTemplates?: (templatesDir: string) => Promise<string[]>;
   /** Parses the YAML (default: `parseYaml`; the build passes one that goes through its cache). */
   parseYaml?: ParseYaml;
+  /**
+   * Where the problems go: the errors are also thrown (a config with errors cannot be used), the
+   * warnings (placeholder company facts, say) only recorded. Default: a collector of its own.
+   */
+  diagnostics?: Diagnostics;
+  /** Where the build is published when not at `site.origin` (see deploy.ts). */
+  deploy?: DeploySettings;
 }
 
-/** Reads, parses and validates the config file, or throws SiteErrors naming every problem. */
+/** Reads, parses and validates the config file, or throws SiteErrors naming every problem; warnings go to `options.diagnostics`. */
 export async function loadConfig(configPath: string, options: LoadConfigOptions = {}): Promise<ResolvedConfig> {
   const absolute = resolve(configPath);
   const file = relative(process.cwd(), absolute) || absolute;
+  const diagnostics: Diagnostics = options.diagnostics ?? createDiagnostics();
   let text: string;
   try {
     text = await readFile(absolute, 'utf8');
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     const why = code === 'EISDIR' ? ': it is a folder, not a file' : code === 'ENOENT' ? ': there is no such file' : code === 'EACCES' ? ': permission denied' : '';
-    throw new SiteError({ code: 'CONFIG_NOT_FOUND', message: `cannot read ${file}${why}`, file, cause });
+    diagnostics.fail({ code: 'CONFIG_NOT_FOUND', message: `cannot read ${file}${why}`, file, cause });
   }
   const root = dirname(absolute);
   // Parsed once: the templates folder it names is read from the same document.
@@ -50,9 +63,9 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
   if (options.listTemplates && !options.templates) {
     const paths = (yamlValue(parsed.source) as { paths?: { templates?: unknown } } | null)?.paths;
     const templatesDir = resolve(root, typeof paths?.templates === 'string' ? paths.templates : 'templates');
-    return resolveConfig(parsed, root, { templates: await options.listTemplates(templatesDir) });
+    return resolveConfig(parsed, root, { ...options, diagnostics, templates: await options.listTemplates(templatesDir) });
   }
-  return resolveConfig(parsed, root, options);
+  return resolveConfig(parsed, root, { ...options, diagnostics });
 }
 
 /** Parses and validates config text (pure apart from the given names). */
@@ -61,10 +74,13 @@ export function parseConfig(text: string, file: string, root: string, options: L
 }
 
 function resolveConfig({ source, errors: syntaxErrors }: ReturnType<typeof parseYaml>, root: string, options: LoadConfigOptions): ResolvedConfig {
-  throwIfAny(syntaxErrors);
+  const diagnostics = options.diagnostics ?? createDiagnostics();
+  diagnostics.add(...syntaxErrors);
+  diagnostics.throwIfErrors();
   const { data, errors } = validateYaml(source, configSchema);
   if (!data) throw new SiteErrors(errors);
-  throwIfAny(checkConfig(data, source, options));
+  checkConfig(data, source, diagnostics, options);
+  diagnostics.throwIfErrors();
   const localeIds = Object.keys(data.locales).sort((a, b) =>
     a === data.site.defaultLocale ? -1 : b === data.site.defaultLocale ? 1 : a < b ? -1 : a > b ? 1 : 0,
   );
@@ -75,15 +91,19 @@ function resolveConfig({ source, errors: syntaxErrors }: ReturnType<typeof parse
     output: resolve(root, data.output.dir),
     data: resolve(root, data.contact.dataDir),
   };
-  throwIfAny(checkFolders(dirs, source));
-  return { ...data, root, file: source.file, localeIds, dirs };
+  checkFolders(dirs, source, diagnostics);
+  diagnostics.throwIfErrors();
+  checkPlaceholders(data, source, diagnostics);
+  const deploy = options.deploy;
+  const site = deploy?.origin ? { ...data.site, origin: deploy.origin } : data.site;
+  return { ...data, site, root, file: source.file, localeIds, dirs, ...(deploy?.preview ? { preview: true } : {}) };
 }
 
 /**
  * Stored submissions must stay out of the output (they would be published, and the next build
  * would delete them) and out of the folders the site is built from.
  */
-function checkFolders(dirs: ResolvedConfig['dirs'], source: YamlSource): SiteError[] {
+function checkFolders(dirs: ResolvedConfig['dirs'], source: YamlSource, diagnostics: Diagnostics): void {
   const places = [
     { dir: dirs.output, what: 'the output folder (output.dir)' },
     { dir: dirs.content, what: 'the content folder' },
@@ -91,22 +111,22 @@ function checkFolders(dirs: ResolvedConfig['dirs'], source: YamlSource): SiteErr
     { dir: dirs.public, what: 'the public folder' },
   ];
   const place = places.find((candidate) => isWithin(dirs.data, candidate.dir) || isWithin(candidate.dir, dirs.data));
-  if (!place) return [];
-  return [new SiteError({
+  if (!place) return;
+  diagnostics.error({
     code: 'CONFIG_INVALID',
     message: `contact.dataDir overlaps ${place.what}: submissions would be published or deleted by the next build`,
     file: source.file,
     field: 'contact.dataDir',
     hint: 'Keep submissions in a folder of their own, such as data (listed in .gitignore).',
     ...locate(source, ['contact', 'dataDir']),
-  })];
+  });
 }
 
-/** The checks that span several fields; each error points at the line that is wrong. */
-export function checkConfig(config: SiteConfig, source: YamlSource, options: LoadConfigOptions = {}): SiteError[] {
-  const errors: SiteError[] = [];
+/** The checks that span several fields; each error, recorded in `diagnostics`, points at the line that is wrong. */
+export function checkConfig(config: SiteConfig, source: YamlSource, diagnostics: Diagnostics, options: LoadConfigOptions = {}): void {
+  const here = diagnostics.child({ file: source.file });
   const fail = (code: SiteError['code'], message: string, path: PropertyKey[], hint?: string) =>
-    errors.push(new SiteError({ code, message, file: source.file, field: formatPath(path), hint, ...locate(source, path) }));
+    here.error({ code, message, field: formatPath(path), hint, ...locate(source, path) });
 
   const locales = Object.keys(config.locales);
   const defaultLocale = config.site.defaultLocale;
@@ -127,6 +147,13 @@ export function checkConfig(config: SiteConfig, source: YamlSource, options: Loa
   };
   for (const [id, audience] of Object.entries(config.audiences)) checkPerLocale(audience.label, ['audiences', id, 'label']);
   config.plans.forEach((plan, index) => checkPerLocale(plan.name, ['plans', index, 'name']));
+  const featureOwner = new Map<string, string>();
+  config.plans.forEach((plan, index) => plan.features.forEach((feature, at) => {
+    const owner = featureOwner.get(feature);
+    if (owner !== undefined) {
+      fail('CONFIG_INVALID', `feature "${feature}" is already in plan "${owner}"`, ['plans', index, 'features', at], 'Plans are cumulative: list a feature once, in the first plan that has it.');
+    } else featureOwner.set(feature, plan.id);
+  }));
 
   const routeIndex = new Map<string, number>();
   config.routes.forEach((route, index) => {
@@ -204,5 +231,4 @@ export function checkConfig(config: SiteConfig, source: YamlSource, options: Loa
       fail('CONFIG_INVALID', `default ${input.default} is outside ${input.min}–${input.max}`, ['roi', 'inputs', name, 'default']);
     }
   }
-  return errors;
 }

@@ -22,6 +22,9 @@ const perLocale = z.record(localeId, z.string().min(1));
 
 export const contactTypes = ['repairer', 'retailer', 'investor', 'partner', 'other'] as const;
 
+/** The hosts `site build --target` writes for (src/targets/); `node` is `site serve`'s own output. */
+export const hostTargets = ['node', 'netlify', 'cloudflare', 'vercel', 'github-pages'] as const;
+
 const localeSchema = z.strictObject({
   label: z.string().describe('Name of the language in itself, e.g. "Norsk"'),
   short: z.string().describe('Short label for the language buttons, e.g. "NO"'),
@@ -82,6 +85,11 @@ const collectionSchema = z.strictObject({
       field: z.string().regex(/^[a-z][A-Za-z0-9]*$/).describe('Front-matter field that holds the term, e.g. category'),
       terms: z.array(slug).min(1),
       path: slug.default('category').describe('Segment of the term pages: <list>/<path>/<term>'),
+      labels: z
+        .string()
+        .regex(/^[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*$/, 'give a dotted message key such as blog.categories')
+        .optional()
+        .describe('Message key under which each term has its name in each locale (<labels>.<term>), used by the feeds; default <collection>.terms'),
     })
     .optional()
     .describe('One list page per term, and a required front-matter field naming the term'),
@@ -91,7 +99,7 @@ const collectionSchema = z.strictObject({
   feed: z
     .union([z.boolean(), z.string().regex(/^\/(?:[a-z0-9-]+\/)*[a-z0-9-]+\.xml$/, 'give a path ending in .xml, such as /rss.xml')])
     .default(false)
-    .describe('An RSS feed per locale of the entries written in it: true puts it at <list>/rss.xml, a path puts it there (under each locale\'s prefix); its title and description are the messages <collection>.title and <collection>.description'),
+    .describe('An RSS feed and a JSON Feed per locale of the entries written in it: true puts the RSS feed at <list>/rss.xml, a path puts it there (under each locale\'s prefix); the JSON Feed is beside it (feed.json beside rss.xml, else the same name ending in .json); their title and description are the messages <collection>.title and <collection>.description'),
   fallback: z
     .record(localeId, z.array(localeId))
     .default({})
@@ -117,6 +125,10 @@ const planSchema = z.strictObject({
   signupUrl: webUrl
     .optional()
     .describe('Where this plan\'s call to action signs the visitor up (e.g. the app\'s sign-up page); without it the button opens the contact form with the plan preselected'),
+  features: z
+    .array(slug)
+    .default([])
+    .describe('What this plan adds to the plan before it (plans are cumulative, in this order); each id is named by the message planFeatures.<id>'),
 });
 
 const roiInputSchema = z.strictObject({
@@ -207,10 +219,29 @@ export const configSchema = z.strictObject({
   output: z
     .strictObject({
       dir: z.string().min(1).default('dist').describe('Folder `site build` writes the site into, relative to this file (`--out` overrides it)'),
+      target: z
+        .enum(hostTargets)
+        .default('node')
+        .describe('The host the output is for (`--target` overrides it): node (`site serve`), netlify, cloudflare, vercel or github-pages; each gets the headers, redirects, 404 rules and form functions it reads'),
       precompress: z
         .boolean()
-        .default(true)
-        .describe('Write .br and .gz siblings of HTML, CSS, JS, XML, SVG and TXT files, for hosts (and `site serve`) that send them as they are'),
+        .optional()
+        .describe('Write .br and .gz siblings of HTML, CSS, JS, XML, SVG and TXT files, for hosts (and `site serve`) that send them as they are; by default only for the node target (CDNs compress themselves and ignore them)'),
+      functions: z
+        .strictObject({
+          forwardUrlEnv: z
+            .string()
+            .regex(/^[A-Z_][A-Z0-9_]*$/, 'use the name of an environment variable, such as SITE_FORM_WEBHOOK')
+            .default('SITE_FORM_WEBHOOK')
+            .describe('Environment variable of the host holding a webhook URL that each accepted submission is POSTed to as JSON'),
+          kvBinding: z
+            .string()
+            .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'use the name of a binding, such as SUBMISSIONS')
+            .default('SUBMISSIONS')
+            .describe('Cloudflare: the KV namespace binding each accepted submission is stored in (one key per submission)'),
+        })
+        .prefault({})
+        .describe('How the form functions of the netlify, cloudflare and vercel targets keep a submission'),
     })
     .prefault({})
     .describe('What `site build` writes besides the pages'),
@@ -221,6 +252,16 @@ export const configSchema = z.strictObject({
     })
     .prefault({})
     .describe('Bounds on Markdown documents, checked before they are parsed'),
+  legal: z
+    .strictObject({
+      reviewed: z.boolean().default(false).describe('Set to true once the company (with its lawyer) has reviewed the legal pages; until then every build warns'),
+      content: z
+        .array(z.string().regex(/^[a-z0-9-]+(?:\/[a-z0-9-]+)*$/))
+        .default([])
+        .describe('Folders under content/pages/ that hold legal text (terms, privacy)'),
+    })
+    .prefault({})
+    .describe('Legal pages ship as templates the company must review before going live'),
   robots: z
     .strictObject({ disallow: z.array(sitePath).default([]).describe('Paths crawlers are asked to skip') })
     .prefault({}),
@@ -240,6 +281,7 @@ export type LocaleConfig = SiteConfig['locales'][string];
 export type AudienceConfig = SiteConfig['audiences'][string];
 export type CollectionConfig = SiteConfig['collections'][string];
 export type ContactType = (typeof contactTypes)[number];
+export type HostTarget = (typeof hostTargets)[number];
 
 /** The JSON Schema of the config, for editors (written to schema/site.config.schema.json). */
 export function createConfigJsonSchema(): Record<string, unknown> {

@@ -6,44 +6,24 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { hashParts, openDiskCache, type DiskCache } from '../cache/disk-cache.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { CollectionConfig } from '../config/schema.js';
 import { sourcesOf } from '../config/sources.js';
+import { createDiagnostics, type Diagnostics } from '../diagnostics.js';
 import { SiteError } from '../errors.js';
 import type { EntryIndex } from '../routes/pages.js';
 import { locate, validateYaml } from '../yaml-source.js';
 import { bodyStartLine, findFrontMatter, splitFrontMatter } from './front-matter.js';
 import { markdownLimitError, readingMinutes } from './markdown.js';
 import { readTextFile } from './text-file.js';
+import { createFrontMatterSchema } from './front-matter-schema.js';
+
+export { createFrontMatterSchema, frontMatterFields, type FrontMatterField } from './front-matter-schema.js';
 import { defaultMarkdownRenderer, type MarkdownRenderer } from './markdown-cache.js';
 
 /** Slugs are folder names of lowercase letters, digits and hyphens. */
 export const entrySlugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-
-const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'use an ISO date such as 2026-03-18')
-  .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), 'not a real calendar date');
-
-const fieldTypes = { string: z.string().min(1), number: z.number(), boolean: z.boolean(), date: isoDate };
-
-/** The front matter of a collection's entries: the fields every entry has, the taxonomy term, and the declared fields. */
-export function createFrontMatterSchema(collection: Pick<CollectionConfig, 'fields' | 'taxonomy'>) {
-  const declared: Record<string, z.ZodType> = {};
-  for (const [name, field] of Object.entries(collection.fields)) declared[name] = field.required ? fieldTypes[field.type] : fieldTypes[field.type].optional();
-  if (collection.taxonomy) declared[collection.taxonomy.field] = z.enum(collection.taxonomy.terms as [string, ...string[]]);
-  return z.strictObject({
-    title: z.string().min(1),
-    description: z.string().min(1),
-    date: isoDate,
-    updated: isoDate.optional(),
-    image: z.string().optional(),
-    draft: z.boolean().default(false),
-    ...declared,
-  });
-}
 
 /** The front matter every entry has. */
 interface EntryBasics {
@@ -83,6 +63,8 @@ export interface Entry {
 export interface LoadEntriesOptions {
   /** Include entries marked `draft: true`. */
   drafts?: boolean;
+  /** Leave out translations dated after this ISO date (scheduled); undefined includes every date. */
+  publishedBy?: string;
   /** Renders the Markdown (default: through the disk cache, on this thread). */
   markdown?: MarkdownRenderer;
   /** Validated front matter by the hash of its text, or false for none (default: the build cache). */
@@ -115,15 +97,25 @@ interface FrontMatterSchema {
   id: string;
 }
 
-/** Reads the entries of every collection, in slug order; errors are collected, and entries with errors are left out. */
-export async function loadCollections(config: ResolvedConfig, errors: SiteError[], options: LoadEntriesOptions = {}): Promise<Record<string, Entry[]>> {
+/** Whether a translation dated `date` is shown on `publishedBy` (an ISO date; undefined: always). Scheduled posts appear on their day. */
+export function isPublished(date: string, publishedBy: string | undefined): boolean {
+  return publishedBy === undefined || date <= publishedBy;
+}
+
+/** Today's date in UTC as an ISO date: the day up to which dated entries are published. */
+export function todayIso(now: Date = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/** Reads the entries of every collection, in slug order; problems go to `diagnostics`, and entries with errors are left out. */
+export async function loadCollections(config: ResolvedConfig, diagnostics: Diagnostics, options: LoadEntriesOptions = {}): Promise<Record<string, Entry[]>> {
   const names = Object.keys(config.collections).sort();
   const pending = await Promise.all(names.map(async (name) => {
     const slugs = await listEntrySlugs(config, name);
-    return Promise.all(slugs.map((slug) => readEntry(config, name, slug, errors, options)));
+    return Promise.all(slugs.map((slug) => readEntry(config, name, slug, diagnostics, options)));
   }));
   // All bodies in one batch, so the renderer can share the misses out over a worker pool.
-  const entries = await renderEntries(config, pending.flat(), errors, options.markdown);
+  const entries = await renderEntries(config, pending.flat(), diagnostics, options.markdown);
   const byCollection: Record<string, Entry[]> = {};
   for (const name of names) byCollection[name] = entries.filter((entry) => entry.collection === name);
   return byCollection;
@@ -139,9 +131,9 @@ export async function listEntrySlugs(config: ResolvedConfig, collection: string)
   }
 }
 
-/** Reads one entry folder; errors are collected, and undefined is returned when nothing is shown. */
-export async function loadEntry(config: ResolvedConfig, collection: string, slug: string, errors: SiteError[], options: LoadEntriesOptions = {}): Promise<Entry | undefined> {
-  const [entry] = await renderEntries(config, [await readEntry(config, collection, slug, errors, options)], errors, options.markdown);
+/** Reads one entry folder; problems go to `diagnostics`, and undefined is returned when nothing is shown. */
+export async function loadEntry(config: ResolvedConfig, collection: string, slug: string, diagnostics: Diagnostics, options: LoadEntriesOptions = {}): Promise<Entry | undefined> {
+  const [entry] = await renderEntries(config, [await readEntry(config, collection, slug, diagnostics, options)], diagnostics, options.markdown);
   return entry;
 }
 
@@ -159,14 +151,28 @@ function frontMatterSchemaOf(collection: CollectionConfig): FrontMatterSchema {
   return entry;
 }
 
+/**
+ * Checks the text of one translation exactly as the build does (front matter against the
+ * collection's schema, the Markdown limits), without reading a file: the errors are the ones
+ * `site check` would report for that file. The admin checks an edit with it before writing.
+ */
+export function checkEntryText(config: ResolvedConfig, collection: string, text: string, file: string): { data?: EntryFrontMatter; body: string; errors: SiteError[] } {
+  const diagnostics = createDiagnostics();
+  const translation = readTranslation(text, file, '', frontMatterSchemaOf(config.collections[collection]!), undefined, diagnostics);
+  const tooMuch = translation && markdownLimitError(translation.body, translation.bodyLine, file, config.markdown);
+  if (tooMuch) diagnostics.add(tooMuch);
+  const errors = diagnostics.of('error');
+  return { data: errors.length ? undefined : translation?.data, body: translation?.body ?? text, errors };
+}
+
 /** Reads and checks the translations of an entry folder that are shown, without their Markdown. */
-async function readEntry(config: ResolvedConfig, collection: string, slug: string, errors: SiteError[], options: LoadEntriesOptions): Promise<PendingEntry | undefined> {
+async function readEntry(config: ResolvedConfig, collection: string, slug: string, diagnostics: Diagnostics, options: LoadEntriesOptions): Promise<PendingEntry | undefined> {
   const sources = sourcesOf(config);
   const schema = frontMatterSchemaOf(config.collections[collection]!);
   const cache = options.frontMatterCache === false ? undefined : options.frontMatterCache ?? (defaultFrontMatterCache ??= openDiskCache('front-matter'));
   const folder = sources.display(join(sources.collection(collection), slug));
   if (!entrySlugPattern.test(slug)) {
-    errors.push(new SiteError({ code: 'ENTRY_INVALID', message: `"${slug}" is not a valid slug`, file: folder, hint: 'Rename the folder with lowercase letters, digits and hyphens only.' }));
+    diagnostics.error({ code: 'ENTRY_INVALID', message: `"${slug}" is not a valid slug`, file: folder, hint: 'Rename the folder with lowercase letters, digits and hyphens only.' });
     return undefined;
   }
   const translations: PendingTranslation[] = [];
@@ -176,26 +182,27 @@ async function readEntry(config: ResolvedConfig, collection: string, slug: strin
     let text: string;
     try {
       // Synchronous: thousands of small files read several times faster than through the thread pool.
-      text = readTextFile(path, errors);
+      text = readTextFile(path, diagnostics);
     } catch {
       continue;
     }
     found++;
-    const translation = readTranslation(text, sources.display(path), locale, schema, cache, errors);
+    const translation = readTranslation(text, sources.display(path), locale, schema, cache, diagnostics);
     const tooMuch = translation && markdownLimitError(translation.body, translation.bodyLine, translation.file, config.markdown);
     if (tooMuch) {
-      errors.push(tooMuch);
+      diagnostics.add(tooMuch);
       continue;
     }
-    if (translation && (options.drafts || !translation.data.draft)) translations.push(translation);
+    if (translation && (options.drafts || !translation.data.draft) && isPublished(translation.data.date, options.publishedBy)) translations.push(translation);
+    else if (translation && translation.data.draft && !options.drafts) diagnostics.info({ code: 'ENTRY_DRAFT', message: `${collection} entry "${slug}" in ${locale} is a draft (draft: true): left out`, file: translation.file });
   }
   if (found === 0) {
-    errors.push(new SiteError({
+    diagnostics.error({
       code: 'ENTRY_INVALID',
       message: `${collection} entry "${slug}" has no translation`,
       file: folder,
       hint: `Add ${config.localeIds.map((locale) => `${locale}.md`).join(' or ')} to the folder.`,
-    }));
+    });
   }
   return translations.length ? { collection, slug, translations } : undefined;
 }
@@ -210,7 +217,7 @@ function readTranslation(
   locale: string,
   schema: FrontMatterSchema,
   cache: DiskCache | undefined,
-  errors: SiteError[],
+  diagnostics: Diagnostics,
 ): PendingTranslation | undefined {
   const parts = cache && findFrontMatter(text);
   const key = parts ? hashParts(schema.id, parts.yaml) : undefined;
@@ -220,12 +227,12 @@ function readTranslation(
   }
   const { source, body, errors: syntax } = splitFrontMatter(text, file);
   if (syntax.length) {
-    errors.push(...syntax);
+    diagnostics.add(...syntax);
     return undefined;
   }
   const { data, errors: invalid } = validateYaml(source, schema.schema, 'FRONT_MATTER');
   if (!data) {
-    errors.push(...invalid.map((error) => (error.line === undefined ? new SiteError({ ...error, code: error.code, message: error.message, hint: error.hint, ...locate(source, []) }) : error)));
+    diagnostics.add(...invalid.map((error) => (error.line === undefined ? new SiteError({ ...error, code: error.code, message: error.message, hint: error.hint, ...locate(source, []) }) : error)));
     return undefined;
   }
   if (cache && key) void cache.write(key, JSON.stringify(data));
@@ -242,11 +249,37 @@ function decodeFrontMatter(entry: Buffer | undefined): EntryFrontMatter | undefi
   }
 }
 
+/** A translation from its checked front matter and its rendered Markdown (the build's and the admin preview's one way to make it). */
+export function completeTranslation(collection: CollectionConfig, data: EntryFrontMatter, locale: string, file: string, rendered: { html: string; words: number }): EntryTranslation {
+  const termField = collection.taxonomy?.field;
+  const { title, description, date, updated, image, draft } = data;
+  const fields: Record<string, string | number | boolean> = {};
+  for (const name of Object.keys(collection.fields).sort()) {
+    const value = data[name];
+    if (value !== undefined) fields[name] = value;
+  }
+  return {
+    locale,
+    file,
+    title,
+    description,
+    date,
+    ...(updated === undefined ? {} : { updated }),
+    ...(image === undefined ? {} : { image }),
+    draft,
+    ...(termField === undefined ? {} : { term: data[termField] as string }),
+    fields,
+    html: rendered.html,
+    words: rendered.words,
+    readingMinutes: readingMinutes(rendered.words, collection.wordsPerMinute),
+  };
+}
+
 /** Renders the Markdown of the entries in one batch and completes their translations; a translation the parser fails on is an error. */
 async function renderEntries(
   config: ResolvedConfig,
   pending: readonly (PendingEntry | undefined)[],
-  errors: SiteError[],
+  diagnostics: Diagnostics,
   markdown: MarkdownRenderer = defaultMarkdownRenderer(),
 ): Promise<Entry[]> {
   const entries = pending.filter((entry) => entry !== undefined);
@@ -254,35 +287,14 @@ async function renderEntries(
   let next = 0;
   return entries.flatMap((entry) => {
     const collection = config.collections[entry.collection]!;
-    const termField = collection.taxonomy?.field;
     const translations: Record<string, EntryTranslation> = {};
     for (const { data, locale, file, bodyLine } of entry.translations) {
       const outcome = rendered[next++]!;
       if ('error' in outcome) {
-        errors.push(new SiteError({ code: 'MARKDOWN_FAILED', message: outcome.error, file, line: bodyLine }));
+        diagnostics.error({ code: 'MARKDOWN_FAILED', message: outcome.error, file, line: bodyLine });
         continue;
       }
-      const { title, description, date, updated, image, draft } = data;
-      const fields: Record<string, string | number | boolean> = {};
-      for (const name of Object.keys(collection.fields).sort()) {
-        const value = data[name];
-        if (value !== undefined) fields[name] = value;
-      }
-      translations[locale] = {
-        locale,
-        file,
-        title,
-        description,
-        date,
-        ...(updated === undefined ? {} : { updated }),
-        ...(image === undefined ? {} : { image }),
-        draft,
-        ...(termField === undefined ? {} : { term: data[termField] as string }),
-        fields,
-        html: outcome.html,
-        words: outcome.words,
-        readingMinutes: readingMinutes(outcome.words, collection.wordsPerMinute),
-      };
+      translations[locale] = completeTranslation(collection, data, locale, file, outcome);
     }
     return Object.keys(translations).length ? [{ collection: entry.collection, slug: entry.slug, translations }] : [];
   });

@@ -1,5 +1,6 @@
 /**
- * The Markdown pipeline: remark-parse, GFM, remark-rehype (raw HTML dropped), heading ids, a
+ * The Markdown pipeline: remark-parse, GFM (only the extensions a document's text can trigger, see
+ * gfm-features.ts), remark-rehype (raw HTML dropped), heading ids, a
  * sanitiser (GitHub's schema: no `javascript:`, `data:` or `vbscript:` URLs, no event handlers),
  * `rel="noopener"` on external links, rehype-stringify. The unified stack is loaded on first use,
  * so a build that needs no Markdown (every document comes from the cache) never pays for it.
@@ -12,11 +13,20 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Root as HastRoot, Element } from 'hast';
 import { generatorRoot, installedVersion } from '../cache/disk-cache.js';
 import { SiteError } from '../errors.js';
+import { gfmFeatures, gfmFeaturesOf, gfmTriggers, type GfmFeature } from './gfm-features.js';
 
-type Processor = { process(text: string): Promise<{ toString(): string }> };
+type Processor = {
+  process(text: string): Promise<{ toString(): string }>;
+  parse(text: string): MdastNode;
+  run(tree: MdastNode): Promise<MdastNode>;
+  stringify(tree: MdastNode): string;
+};
+/** What of an mdast tree the autolink check reads. */
+type MdastNode = { type: string; value?: string; children?: MdastNode[] };
 type MarkdownStack = typeof import('./markdown-stack.js');
 
-let processor: Promise<Processor> | undefined;
+/** The processors made so far, by the GFM extensions they parse with. */
+const processors = new Map<string, Promise<Processor>>();
 
 /** The bundled stack (see markdown-stack.ts) when there is one as new as the installed packages. */
 function bundledStack(): string | undefined {
@@ -39,27 +49,37 @@ async function loadStack(): Promise<MarkdownStack> {
       // Fall back to the packages themselves.
     }
   }
-  const [{ unified }, { default: remarkParse }, { default: remarkGfm }, { default: remarkRehype }, { default: rehypeSlug }, { default: rehypeSanitize, defaultSchema }, { default: rehypeStringify }] =
-    await Promise.all([
-      import('unified'),
-      import('remark-parse'),
-      import('remark-gfm'),
-      import('remark-rehype'),
-      import('rehype-slug'),
-      import('rehype-sanitize'),
-      import('rehype-stringify'),
-    ]);
-  return { unified, remarkParse, remarkGfm, remarkRehype, rehypeSlug, rehypeSanitize, defaultSchema, rehypeStringify };
+  return import('./markdown-stack.js');
 }
 
-async function createProcessor(): Promise<Processor> {
-  const { unified, remarkParse, remarkGfm, remarkRehype, rehypeSlug, rehypeSanitize, defaultSchema, rehypeStringify } = await loadStack();
+/** GFM as remark-gfm adds it, with only the extensions of `features` (in remark-gfm's order). */
+function remarkGfmSubset(stack: MarkdownStack, features: readonly GfmFeature[]) {
+  const syntax = { autolinkLiteral: stack.gfmAutolinkLiteral, footnote: stack.gfmFootnote, strikethrough: stack.gfmStrikethrough, table: stack.gfmTable, taskListItem: stack.gfmTaskListItem };
+  const tree = {
+    autolinkLiteral: stack.gfmAutolinkLiteralFromMarkdown,
+    footnote: stack.gfmFootnoteFromMarkdown,
+    strikethrough: stack.gfmStrikethroughFromMarkdown,
+    table: stack.gfmTableFromMarkdown,
+    taskListItem: stack.gfmTaskListItemFromMarkdown,
+  };
+  return function (this: { data(): Record<string, unknown[] | undefined> }) {
+    if (!features.length) return;
+    const data = this.data();
+    (data.micromarkExtensions ??= []).push(stack.combineExtensions(features.map((feature) => syntax[feature]())));
+    (data.fromMarkdownExtensions ??= []).push(features.map((feature) => tree[feature]()));
+  };
+}
+
+/** The processor with the GFM extensions of `gfm`, or with remark-gfm itself (the reference the tests compare with). */
+async function createProcessor(gfm: readonly GfmFeature[] | 'remark-gfm'): Promise<Processor> {
+  const stack = await loadStack();
+  const { unified, remarkParse, remarkGfm, remarkRehype, rehypeSlug, rehypeSanitize, defaultSchema, rehypeStringify } = stack;
   // GitHub's schema, but heading ids stay as rehype-slug makes them (links to them keep working)
   // and `tel:` links are allowed.
   const schema = { ...defaultSchema, clobberPrefix: '', protocols: { ...defaultSchema.protocols, href: [...(defaultSchema.protocols?.href ?? []), 'tel'] } };
   return unified()
     .use(remarkParse)
-    .use(remarkGfm)
+    .use(gfm === 'remark-gfm' ? remarkGfm : (remarkGfmSubset(stack, gfm) as unknown as typeof remarkGfm))
     .use(remarkRehype)
     .use(rehypeSlug)
     .use(rehypeSanitize, schema)
@@ -87,9 +107,43 @@ function rehypeExternalLinks() {
 
 /** Renders Markdown to HTML. The same input always gives the same output. */
 export async function renderMarkdown(markdown: string): Promise<string> {
-  processor ??= createProcessor();
-  const file = await (await processor).process(markdown);
+  const features = gfmFeaturesOf(markdown);
+  if (!features.includes('autolinkLiteral')) return renderMarkdownWith(markdown, features);
+  // The text names a trigger of autolink literals, but often only in a link's destination: parse
+  // without them, and parse again with them only when the text of the document has a trigger.
+  const without = features.filter((feature) => feature !== 'autolinkLiteral');
+  const processor = await processorFor(without);
+  const tree = processor.parse(markdown);
+  if (gfmTriggers.autolinkLiteral.test(textOf(tree))) return renderMarkdownWith(markdown, features);
+  return processor.stringify(await processor.run(tree));
+}
+
+/** Renders Markdown with the GFM extensions of `gfm`, or with remark-gfm itself. */
+export async function renderMarkdownWith(markdown: string, gfm: readonly GfmFeature[] | 'remark-gfm'): Promise<string> {
+  const file = await (await processorFor(gfm)).process(markdown);
   return file.toString();
+}
+
+function processorFor(gfm: readonly GfmFeature[] | 'remark-gfm'): Promise<Processor> {
+  const key = typeof gfm === 'string' ? gfm : gfm.join(' ');
+  let processor = processors.get(key);
+  if (!processor) processors.set(key, (processor = createProcessor(gfm)));
+  return processor;
+}
+
+/**
+ * The text of every text node of a tree, run together: where autolink literals are found (a
+ * literal is never in a link's destination, code or HTML). Running them together can only make a
+ * trigger where there is none, which costs a second parse, never a wrong page.
+ */
+function textOf(tree: MdastNode): string {
+  const parts: string[] = [];
+  const stack = [tree];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    if (node.type === 'text') parts.push(node.value ?? '');
+    if (node.children) for (let index = node.children.length - 1; index >= 0; index--) stack.push(node.children[index]!);
+  }
+  return parts.join('');
 }
 
 /** A Markdown document after the pipeline: its HTML and its word count. */
@@ -182,9 +236,9 @@ export function markdownLimitError(body: string, bodyLine: number, file: string,
 }
 
 /** Raise when the pipeline changes its output in a way its code and package versions do not show. */
-const pipelineRevision = 1;
+const pipelineRevision = 2;
 /** The packages whose versions decide the HTML the pipeline makes. */
-const pipelinePackages = ['unified', 'remark-parse', 'remark-gfm', 'remark-rehype', 'rehype-slug', 'rehype-sanitize', 'hast-util-sanitize', 'rehype-stringify', 'micromark', 'micromark-extension-gfm', 'mdast-util-from-markdown', 'mdast-util-to-hast', 'hast-util-to-html'];
+const pipelinePackages = ['unified', 'remark-parse', 'remark-gfm', 'remark-rehype', 'rehype-slug', 'rehype-sanitize', 'hast-util-sanitize', 'rehype-stringify', 'micromark', 'micromark-extension-gfm', ...gfmFeatures.map((feature) => `micromark-extension-gfm-${feature.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`), 'mdast-util-from-markdown', 'mdast-util-to-hast', 'hast-util-to-html'];
 let pipelineId: string | undefined;
 
 /**
@@ -196,6 +250,11 @@ export function markdownPipelineId(): string {
   pipelineId ??= [
     `revision ${pipelineRevision}`,
     createProcessor.toString(),
+    remarkGfmSubset.toString(),
+    gfmFeaturesOf.toString(),
+    renderMarkdown.toString(),
+    textOf.toString(),
+    JSON.stringify(Object.entries(gfmTriggers).map(([feature, trigger]) => [feature, trigger.source, trigger.flags])),
     rehypeExternalLinks.toString(),
     countWords.toString(),
     ...pipelinePackages.map((name) => `${name}@${installedVersion(name)}`),

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { ResolvedConfig } from '../config/load.js';
 import { sourcesOf } from '../config/sources.js';
-import { SiteError, type SiteError as SiteErrorType } from '../errors.js';
+import type { Diagnostics } from '../diagnostics.js';
 import type { ParseYaml } from '../cache/yaml-cache.js';
 import { parseYaml, validateYaml, type YamlSource } from '../yaml-source.js';
 import { checkParity } from './parity.js';
@@ -18,8 +18,8 @@ export interface MessageTree {
 
 const messageTree: z.ZodType<MessageTree> = z.lazy(() => z.record(z.string(), z.union([z.string(), messageTree])));
 
-/** Loads and checks the messages of every locale; errors are collected, not thrown. */
-export async function loadMessages(config: ResolvedConfig, errors: SiteErrorType[], options: { parseYaml?: ParseYaml } = {}): Promise<Record<string, MessageTree>> {
+/** Loads and checks the messages of every locale; problems go to `diagnostics`, not thrown. */
+export async function loadMessages(config: ResolvedConfig, diagnostics: Diagnostics, options: { parseYaml?: ParseYaml } = {}): Promise<Record<string, MessageTree>> {
   const parse = options.parseYaml ?? parseYaml;
   const sources: YamlSource[] = [];
   const messages: Record<string, MessageTree> = {};
@@ -30,20 +30,20 @@ export async function loadMessages(config: ResolvedConfig, errors: SiteErrorType
     try {
       text = await readFile(path, 'utf8');
     } catch {
-      errors.push(new SiteError({ code: 'CONTENT_MISSING', message: `no messages for locale "${locale}"`, file }));
+      diagnostics.error({ code: 'CONTENT_MISSING', message: `no messages for locale "${locale}"`, file });
       continue;
     }
     const { source, errors: syntax } = parse(text, file);
     if (syntax.length) {
-      errors.push(...syntax);
+      diagnostics.add(...syntax);
       continue;
     }
     const { data, errors: invalid } = validateYaml(source, messageTree, 'CONTENT_INVALID');
-    errors.push(...invalid);
+    diagnostics.add(...invalid);
     if (data) messages[locale] = data;
     sources.push(source);
   }
-  for (const source of sources.slice(1)) errors.push(...checkParity(sources[0]!, source));
+  for (const source of sources.slice(1)) checkParity(sources[0]!, source, diagnostics);
   return messages;
 }
 

@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 import type { z } from 'zod';
 import type { ResolvedConfig } from '../config/load.js';
 import { sourcesOf } from '../config/sources.js';
-import { SiteError } from '../errors.js';
+import type { Diagnostics } from '../diagnostics.js';
 import type { Page } from '../routes/pages.js';
 import type { ParseYaml } from '../cache/yaml-cache.js';
 import { parseYaml, validateYaml, type YamlSource } from '../yaml-source.js';
@@ -24,12 +24,12 @@ export function contentKey(id: string, locale: string): string {
   return `${id}:${locale}`;
 }
 
-/** Loads the copy of every page that has `content:`; errors are collected, not thrown. */
+/** Loads the copy of every page that has `content:`; problems go to `diagnostics`, not thrown. */
 export async function loadPageContent(
   config: ResolvedConfig,
   pages: readonly Page[],
   schemaOf: (template: string) => z.ZodType | undefined,
-  errors: SiteError[],
+  diagnostics: Diagnostics,
   options: { markdown?: MarkdownRenderer; parseYaml?: ParseYaml } = {},
 ): Promise<Map<string, PageContent>> {
   const markdown = options.markdown ?? defaultMarkdownRenderer();
@@ -43,7 +43,7 @@ export async function loadPageContent(
   const contents = new Map<string, PageContent>();
   const sourcesById = new Map<string, YamlSource[]>();
   await Promise.all([...wanted.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(async ([key, entry]) => {
-    const loaded = await readContentFile(config, entry.id, entry.locale, entry.route, errors, markdown, parse);
+    const loaded = await readContentFile(config, entry.id, entry.locale, entry.route, diagnostics, markdown, parse);
     if (!loaded) return;
     const list = sourcesById.get(entry.id) ?? [];
     list.push(loaded.source);
@@ -52,12 +52,12 @@ export async function loadPageContent(
     if (!schema) return;
     const extra = loaded.html === undefined ? undefined : { html: loaded.html };
     const { data, errors: invalid } = validateYaml(loaded.source, schema, 'CONTENT_INVALID', extra);
-    errors.push(...invalid);
+    diagnostics.add(...invalid);
     if (data) contents.set(key, data as PageContent);
   }));
   for (const sources of sourcesById.values()) {
     const sorted = sources.sort((a, b) => (a.file < b.file ? -1 : 1));
-    for (const other of sorted.slice(1)) errors.push(...checkParity(sorted[0]!, other));
+    for (const other of sorted.slice(1)) checkParity(sorted[0]!, other, diagnostics);
   }
   return contents;
 }
@@ -67,7 +67,7 @@ async function readContentFile(
   id: string,
   locale: string,
   route: string,
-  errors: SiteError[],
+  diagnostics: Diagnostics,
   markdown: MarkdownRenderer,
   parse: ParseYaml,
 ): Promise<{ source: YamlSource; html?: string } | undefined> {
@@ -76,43 +76,44 @@ async function readContentFile(
     const path = base + extension;
     let text: string;
     try {
-      text = readTextFile(path, errors);
+      text = readTextFile(path, diagnostics);
     } catch {
       continue;
     }
     const file = relative(process.cwd(), path);
+    const here = diagnostics.child({ file });
     if (extension === '.yaml') {
       const { source, errors: syntax } = parse(text, file);
-      errors.push(...syntax);
+      diagnostics.add(...syntax);
       return syntax.length ? undefined : { source };
     }
     const { source, body, errors: syntax } = splitFrontMatter(text, file);
-    errors.push(...syntax);
+    diagnostics.add(...syntax);
     if (syntax.length) return undefined;
     const bodyLine = bodyStartLine(text, body);
     const tooMuch = markdownLimitError(body, bodyLine, file, config.markdown);
     if (tooMuch) {
-      errors.push(tooMuch);
+      diagnostics.add(tooMuch);
       return undefined;
     }
-    const filled = fillCompanyTokens(body, config, file, errors);
+    const filled = fillCompanyTokens(body, config, file, diagnostics);
     const [rendered] = await markdown.renderAll([filled]);
     if (!rendered || 'error' in rendered) {
-      errors.push(new SiteError({ code: 'MARKDOWN_FAILED', message: rendered?.error ?? 'no output', file, line: bodyLine }));
+      here.error({ code: 'MARKDOWN_FAILED', message: rendered?.error ?? 'no output', line: bodyLine });
       return undefined;
     }
     return { source, html: rendered.html };
   }
-  errors.push(new SiteError({
+  diagnostics.error({
     code: 'CONTENT_MISSING',
     message: `route "${route}" needs ${relative(process.cwd(), base)}.yaml (or .md) for locale "${locale}"`,
     file: relative(process.cwd(), base + '.yaml'),
-  }));
+  });
   return undefined;
 }
 
 /** Replaces `{{company.legalName}}`-style tokens in Markdown with the company facts of the config. */
-export function fillCompanyTokens(text: string, config: Pick<ResolvedConfig, 'company'>, file: string, errors: SiteError[]): string {
+export function fillCompanyTokens(text: string, config: Pick<ResolvedConfig, 'company'>, file: string, diagnostics: Diagnostics): string {
   const { address } = config.company;
   const values: Record<string, string> = {
     'company.legalName': config.company.legalName,
@@ -123,7 +124,7 @@ export function fillCompanyTokens(text: string, config: Pick<ResolvedConfig, 'co
   return text.replace(/\{\{\s*([\w.]+)\s*\}\}/g, (match, name: string, offset: number) => {
     if (name in values) return values[name]!;
     const line = text.slice(0, offset).split('\n').length;
-    errors.push(new SiteError({ code: 'CONTENT_INVALID', message: `unknown token ${match}`, file, line, hint: `Known tokens: ${Object.keys(values).map((key) => `{{${key}}}`).join(', ')}.` }));
+    diagnostics.error({ code: 'CONTENT_INVALID', message: `unknown token ${match}`, file, line, hint: `Known tokens: ${Object.keys(values).map((key) => `{{${key}}}`).join(', ')}.` });
     return match;
   });
 }

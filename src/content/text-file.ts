@@ -2,22 +2,21 @@
 import { isUtf8 } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { SiteError } from '../errors.js';
+import type { Diagnostics } from '../diagnostics.js';
 
 /**
  * Reads a text file as UTF-8. Bytes that are not UTF-8 (a file saved in another encoding, or
  * binary) still read, as U+FFFD, but with a warning naming the file: nothing is lost silently.
  */
-export function readTextFile(path: string, problems: SiteError[]): string {
+export function readTextFile(path: string, diagnostics: Diagnostics): string {
   const bytes = readFileSync(path);
   const binary = bytes.includes(0);
   if (binary || !isUtf8(bytes)) {
-    problems.push(new SiteError({
+    diagnostics.warn({
       code: 'ENCODING',
-      severity: 'warning',
       message: binary ? 'the file holds NUL bytes: it looks like a binary file, not text' : 'the file is not valid UTF-8 text',
       file: relative(process.cwd(), path),
-    }));
+    });
   }
   return bytes.toString('utf8');
 }

@@ -2,8 +2,8 @@
  * The browser side of `site dev`, served as /__site/dev-client.js (a same-origin file, so the
  * site's Content-Security-Policy, which allows only `'self'` and hashed inline scripts, lets it
  * run) and its overlay styles as /__site/dev-client.css. The client listens to /__site/events and
- * reloads the page when its file changed, swaps the stylesheet when only CSS changed, and shows or
- * hides the error overlay.
+ * reloads the page when its file changed, swaps the stylesheet when only CSS changed, shows or
+ * hides the error overlay, and shows the warnings panel of the current build (or removes it).
  */
 
 /** What the client is told when it starts (from its own URL's query). */
@@ -18,6 +18,7 @@ interface ClientOptions {
  */
 function runDevClient(options: ClientOptions): void {
   const overlayId = 'site-dev-overlay';
+  const warningsId = 'site-dev-warnings';
   let build = options.build;
   let returnFocus: HTMLElement | undefined;
 
@@ -54,6 +55,19 @@ function runDevClient(options: ClientOptions): void {
     else document.body.prepend(overlay);
     attach(overlay);
   };
+  const hookWarnings = (panel: HTMLElement) =>
+    panel.querySelector('[data-site-dev-hide-warnings]')?.addEventListener('click', () => panel.remove());
+  const showWarnings = (html: unknown) => {
+    const existing = document.getElementById(warningsId);
+    if (typeof html !== 'string') return existing?.remove();
+    const template = document.createElement('template');
+    template.innerHTML = html;
+    const panel = template.content.firstElementChild;
+    if (!(panel instanceof HTMLElement)) return;
+    if (existing) existing.replaceWith(panel);
+    else document.body.append(panel);
+    hookWarnings(panel);
+  };
   const swapStylesheet = (from: string, to: string) => {
     const links = [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].filter((link) => link.getAttribute('href') === from);
     if (links.length === 0) location.reload();
@@ -68,8 +82,11 @@ function runDevClient(options: ClientOptions): void {
 
   const initial = document.getElementById(overlayId);
   if (initial) attach(initial);
+  const initialWarnings = document.getElementById(warningsId);
+  if (initialWarnings) hookWarnings(initialWarnings);
 
-  const events = new EventSource('/__site/events');
+  // The page's file tells the server which pages to render first after a change.
+  const events = new EventSource(`/__site/events?file=${encodeURIComponent(options.file)}`);
   const on = (name: string, handle: (data: Record<string, unknown>) => void) =>
     events.addEventListener(name, (event) => handle(JSON.parse((event as MessageEvent<string>).data) as Record<string, unknown>));
   // Marks the document while the stream is open (for tests and a glance in the inspector).
@@ -79,11 +96,16 @@ function runDevClient(options: ClientOptions): void {
     if (typeof data.overlay === 'string') show(data.overlay);
     else if (data.build !== build) location.reload();
     else hide();
+    showWarnings(data.warnings);
   });
-  on('problem', (data) => show(String(data.overlay)));
+  on('problem', (data) => {
+    show(String(data.overlay));
+    showWarnings(data.warnings);
+  });
   on('fixed', (data) => {
     build = String(data.build);
     hide();
+    showWarnings(data.warnings);
   });
   on('reload', (data) => {
     build = String(data.build);
@@ -91,10 +113,12 @@ function runDevClient(options: ClientOptions): void {
     const files = data.files as string[] | null;
     const urls = data.urls as string[];
     if (files === null || files.includes(options.file) || urls.includes(location.pathname)) location.reload();
+    else showWarnings(data.warnings);
   });
   on('css', (data) => {
     build = String(data.build);
     hide();
+    showWarnings(data.warnings);
     swapStylesheet(String(data.from), String(data.to));
   });
 }
@@ -123,5 +147,9 @@ export const devClientStyles = `
 .site-dev-hint{color:#3d4541}
 .site-dev-dismiss{font:inherit;padding:.4rem 1rem;border:2px solid #1b1f1d;border-radius:6px;background:#fff;color:#1b1f1d;cursor:pointer}
 .site-dev-dismiss:focus-visible{outline:3px solid #0f5132;outline-offset:2px}
+.site-dev-warnings{position:fixed;right:1rem;bottom:1rem;z-index:2147483646;width:min(40rem,calc(100% - 2rem));max-height:60vh;overflow:auto;background:#fff;border-left:6px solid #b7791f;border-radius:8px;padding:.5rem 1rem;box-shadow:0 6px 24px rgb(0 0 0 / 0.3);font:14px/1.45 system-ui,sans-serif;color:#1b1f1d}
+.site-dev-warnings summary{cursor:pointer;font-weight:600;color:#7a4d0b}
+.site-dev-warnings .site-dev-code strong{color:#7a4d0b}
+.site-dev-warnings .site-dev-dismiss{margin-top:.5rem;font-size:.875rem;padding:.2rem .75rem}
 .site-dev-waiting{max-width:40rem;margin:10vh auto;padding:0 1rem;font:16px/1.5 system-ui,sans-serif}
 `.trimStart();

@@ -1,7 +1,8 @@
 /**
  * The error overlay of `site dev`, as HTML (pure): one entry per problem with its code, title,
  * message, `file:line:col`, field, a few lines of source and the hint. It is an accessible alert
- * dialog (labelled, focusable, dismissed with Escape or its button). Its strings are for
+ * dialog (labelled, focusable, dismissed with Escape or its button). Warnings, which do not fail
+ * the build, get a small panel in a corner instead, collapsed to its count. Its strings are for
  * developers, not site copy, so they are English only.
  */
 import { sep } from 'node:path';
@@ -24,6 +25,9 @@ export interface OverlayProblem {
 
 /** The id of the overlay element; the client finds it by this id. */
 export const overlayId = 'site-dev-overlay';
+
+/** The id of the warnings panel; the client finds it by this id. */
+export const warningsId = 'site-dev-warnings';
 
 /** Describes the errors of a failed build (or an unexpected crash); `sourceOf` reads a file's text. */
 export function describeProblems(errors: readonly SiteError[], crash: unknown, sourceOf: (file: string) => string | undefined): OverlayProblem[] {
@@ -61,10 +65,9 @@ export function withoutAbsolutePaths(problem: OverlayProblem, folders: readonly 
   return { ...problem, message: strip(problem.message)!, location: strip(problem.location), hint: strip(problem.hint), frame: strip(problem.frame) };
 }
 
-/** The overlay element for a list of problems. */
-export function renderOverlay(problems: readonly OverlayProblem[]): string {
-  const count = `${problems.length} ${problems.length === 1 ? 'problem' : 'problems'}`;
-  const items = problems.map((problem) => [
+/** One problem as a list item of the overlay or the warnings panel. */
+function renderProblem(problem: OverlayProblem): string {
+  return [
     '<li class="site-dev-problem">',
     `<p class="site-dev-code"><strong>${escapeHtml(problem.code)}</strong> ${escapeHtml(problem.title)}</p>`,
     problem.location ? `<p class="site-dev-location"><code>${escapeHtml(problem.location)}</code>${problem.field ? ` <code>${escapeHtml(problem.field)}</code>` : ''}</p>` : '',
@@ -72,7 +75,29 @@ export function renderOverlay(problems: readonly OverlayProblem[]): string {
     problem.frame ? `<pre class="site-dev-frame"><code>${escapeHtml(problem.frame)}</code></pre>` : '',
     problem.hint ? `<p class="site-dev-hint">Hint: ${escapeHtml(problem.hint)}</p>` : '',
     '</li>',
-  ].join(''));
+  ].join('');
+}
+
+/**
+ * The warnings panel for a list of warnings: not a dialog (the page stays usable), a labelled
+ * region in a corner whose list opens from its count, with a button that hides it.
+ */
+export function renderWarnings(warnings: readonly OverlayProblem[]): string {
+  const count = `${warnings.length} ${warnings.length === 1 ? 'warning' : 'warnings'}`;
+  return [
+    `<aside id="${warningsId}" class="site-dev-warnings" aria-label="site dev: ${count}">`,
+    `<details><summary>Build succeeded with ${count}</summary>`,
+    `<ol class="site-dev-problems">${warnings.map(renderProblem).join('')}</ol>`,
+    '</details>',
+    '<button type="button" class="site-dev-dismiss" data-site-dev-hide-warnings>Hide</button>',
+    '</aside>',
+  ].join('');
+}
+
+/** The overlay element for a list of problems. */
+export function renderOverlay(problems: readonly OverlayProblem[]): string {
+  const count = `${problems.length} ${problems.length === 1 ? 'problem' : 'problems'}`;
+  const items = problems.map(renderProblem);
   return [
     `<div id="${overlayId}" class="site-dev-overlay" role="alertdialog" aria-modal="true" aria-labelledby="${overlayId}-title" aria-describedby="${overlayId}-summary" tabindex="-1">`,
     '<div class="site-dev-panel">',
@@ -93,6 +118,8 @@ export interface InjectOptions {
   file: string;
   /** The overlay to show at once, when the current build has failed. */
   overlay?: string;
+  /** The warnings panel to show at once, when the current build has warnings. */
+  warnings?: string;
 }
 
 /** The tags that load the dev client and its styles (never part of `site build` output). */
@@ -108,6 +135,11 @@ export function injectDevClient(html: string, options: InjectOptions): string {
   if (options.overlay) {
     const body = /<body[^>]*>/.exec(out);
     out = body ? out.slice(0, body.index + body[0].length) + options.overlay + out.slice(body.index + body[0].length) : out + options.overlay;
+  }
+  // Last in the page, so it comes after the page's own content in the focus order (the skip link stays first).
+  if (options.warnings) {
+    const end = out.lastIndexOf('</body>');
+    out = end === -1 ? out + options.warnings : out.slice(0, end) + options.warnings + out.slice(end);
   }
   return out;
 }

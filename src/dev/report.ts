@@ -18,7 +18,8 @@ export function describeOutcome(outcome: RebuildOutcome): string {
   }
   const files = outcome.changed.length + outcome.removed.length;
   const effect = outcome.stylesheet ? 'stylesheet swapped' : files ? `${files} ${files === 1 ? 'file' : 'files'} updated` : 'output unchanged';
-  return `${reloaded} · rendered ${outcome.rendered} of ${outcome.pages} pages · ${effect} · ${Math.round(outcome.ms)} ms`;
+  const later = outcome.deferred ? ` (${outcome.deferred} more when opened or idle)` : '';
+  return `${reloaded} · rendered ${outcome.rendered} of ${outcome.pages} pages${later} · ${effect} · ${Math.round(outcome.ms)} ms`;
 }
 
 /** The whole line: "content/blog/x/en.md → reloaded entries · rendered 27 of 200 pages · 13 files updated · 31 ms". */

@@ -2,16 +2,19 @@
  * `site dev`: builds the site in memory and serves exactly those files with the static logic of
  * `site serve` (same URLs, trailing-slash redirects, 404 pages, `_headers`) plus the contact and booking APIs.
  * Watches the config, content/, templates/ and public/; each batch of changes is an incremental
- * rebuild, after which open pages reload (or swap their stylesheet). A failed build keeps the last
- * good one serving and shows an overlay on every page until a build succeeds again.
+ * rebuild, after which open pages reload (or swap their stylesheet). A change that touches many
+ * pages renders the open ones first; the rest are rendered when asked for, or a few at a time while
+ * the server is idle. A failed build keeps the last good one serving and shows an overlay on every
+ * page until a build succeeds again.
  */
 import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
+import type { AdminMount } from '../admin/mount.js';
 import type { ResolvedConfig } from '../config/load.js';
 import { generatorRoot } from '../cache/disk-cache.js';
-import { throwIfAny } from '../errors.js';
+import { throwIfAny, type SiteError } from '../errors.js';
 import { urlsOf } from '../routes/urls.js';
 import { createSiteBookingHandler } from '../serve/booking.js';
 import { createContactHandler } from '../serve/contact.js';
@@ -20,7 +23,7 @@ import { listenError } from '../serve/server.js';
 import { createStaticHandler, etagOf, memorySource, type StaticSource } from '../serve/static.js';
 import { devClientScript, devClientStyles } from './client.js';
 import { createEventHub, type DevEvent } from './events.js';
-import { describeProblems, injectDevClient, renderErrorPage, renderOverlay, withoutAbsolutePaths, type OverlayProblem } from './overlay.js';
+import { describeProblems, injectDevClient, renderErrorPage, renderOverlay, renderWarnings, withoutAbsolutePaths, type OverlayProblem } from './overlay.js';
 import { createDevBuilder, type DevBuilder, type FileChange, type RebuildOutcome } from './rebuild.js';
 import { watchInputs } from './watch.js';
 
@@ -32,11 +35,15 @@ export interface DevServerOptions {
   port: number;
   host: string;
   drafts?: boolean;
+  /** Include entries dated after today. */
+  future?: boolean;
   /** How many ports from `port` on to try when it is taken (default 20). */
   portAttempts?: number;
   /** How long to wait for more changes before rebuilding (default 5 ms). */
   debounceMs?: number;
   reporter?: DevReporter;
+  /** The admin API (sign-in links, the blog editor); the caller keeps `host` on loopback while it is on. */
+  admin?: AdminMount;
 }
 
 /** What the dev server has to say; the CLI prints it through the logger. */
@@ -80,6 +87,9 @@ async function listen(server: Server, port: number, host: string, attempts: numb
   }
 }
 
+/** Deferred pages rendered per turn of the event loop while idle (a few milliseconds). */
+const backgroundBatch = 8;
+
 /** Size and time of each changed file, to notice a write that landed while a build read it. */
 async function snapshot(changes: readonly FileChange[]): Promise<Map<string, string>> {
   const entries = await Promise.all(changes.filter((change) => !change.directory).map(async (change) => {
@@ -92,11 +102,14 @@ async function snapshot(changes: readonly FileChange[]): Promise<Map<string, str
 /** Starts the dev server: builds, listens, then watches. Throws when the config file is missing. */
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
   const reporter = options.reporter ?? {};
-  const builder = createDevBuilder({ config: options.config, drafts: options.drafts });
+  const builder = createDevBuilder({ config: options.config, drafts: options.drafts, future: options.future });
   const session = Date.now().toString(36);
   let build = `${session}.0`;
   let problems: OverlayProblem[] | undefined;
   let overlay: string | undefined;
+  // The warnings of the last build, good or failed: a panel on the pages, not a failure.
+  let warnings: OverlayProblem[] = [];
+  let warningsPanel: string | undefined;
   const hub = createEventHub();
   const send = (event: DevEvent) => {
     hub.send(event);
@@ -110,23 +123,32 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     }
   };
 
+  const showProblems = (outcome: { errors: readonly SiteError[]; crash?: unknown }) => {
+    problems = describeProblems(outcome.errors, outcome.crash, readSource).map((problem) => withoutAbsolutePaths(problem, [process.cwd(), generatorRoot()]));
+    overlay = renderOverlay(problems);
+    send({ name: 'problem', data: { build, overlay, warnings: warningsPanel ?? null } });
+  };
+
   const apply = (changes: readonly FileChange[], outcome: RebuildOutcome) => {
+    warnings = describeProblems(outcome.warnings, undefined, readSource).map((problem) => withoutAbsolutePaths(problem, [process.cwd(), generatorRoot()]));
+    warningsPanel = warnings.length ? renderWarnings(warnings) : undefined;
+    const shown = { warnings: warningsPanel ?? null };
     if (outcome.ok) {
       const wasFailing = overlay !== undefined;
       build = `${session}.${outcome.build}`;
       problems = undefined;
       overlay = undefined;
       const files = [...outcome.changed, ...outcome.removed];
-      if (outcome.stylesheet) send({ name: 'css', data: { build, ...outcome.stylesheet } });
-      else if (files.length) send({ name: 'reload', data: { build, files: files.length > 500 ? null : files, urls: outcome.urls.length > 500 ? [] : outcome.urls } });
-      else if (wasFailing) send({ name: 'fixed', data: { build } });
+      if (outcome.stylesheet) send({ name: 'css', data: { build, ...outcome.stylesheet, ...shown } });
+      else if (files.length) send({ name: 'reload', data: { build, files: files.length > 500 ? null : files, urls: outcome.urls.length > 500 ? [] : outcome.urls, ...shown } });
+      else if (wasFailing) send({ name: 'fixed', data: { build, ...shown } });
     } else {
-      problems = describeProblems(outcome.errors, outcome.crash, readSource).map((problem) => withoutAbsolutePaths(problem, [process.cwd(), generatorRoot()]));
-      overlay = renderOverlay(problems);
-      send({ name: 'problem', data: { build, overlay } });
+      showProblems(outcome);
     }
     reporter.built?.(changes, outcome);
   };
+  // A deferred page that fails to render shows the overlay, like a failed build.
+  const failedLater = (errors: SiteError[]) => showProblems({ errors });
 
   const first = await builder.rebuild();
   if (!first.ok && first.errors.some((error) => error.code === 'CONFIG_NOT_FOUND')) {
@@ -138,12 +160,12 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 
   // Pages get the client (and, while a build fails, the overlay) as they are served; the built
   // files themselves stay exactly what `site build` writes.
-  const built = memorySource(() => builder.files);
+  const built = memorySource((path) => builder.file(path, failedLater));
   const source: StaticSource = {
     async get(path) {
       const file = await built.get(path);
       if (!file || !path.endsWith('.html')) return file;
-      const html = injectDevClient(await file.text(), { build, file: path, overlay });
+      const html = injectDevClient(await file.text(), { build, file: path, overlay, warnings: warningsPanel });
       const bytes = Buffer.from(html);
       return { size: bytes.byteLength, version: html, etag: etagOf(bytes), pipe: (response) => response.end(bytes), bytes: async () => bytes, text: async () => html };
     },
@@ -183,18 +205,22 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     if (!isAllowedHost(request.headers.host, [options.host])) {
       return answer(response, 403, 'text/plain; charset=utf-8', 'This host name is not allowed: open the dev server by the address site dev printed.');
     }
+    if (options.admin && (await options.admin.handle(request, response))) return;
     const path = (request.url ?? '/').split(/[?#]/, 1)[0]!;
-    if (path === '/__site/events') return hub.connect(request, response, { name: 'state', data: { build, overlay: overlay ?? null } });
+    if (path === '/__site/events') {
+      const file = new URL(request.url ?? '/', 'http://dev').searchParams.get('file') ?? undefined;
+      return hub.connect(request, response, { name: 'state', data: { build, overlay: overlay ?? null, warnings: warningsPanel ?? null } }, file);
+    }
     if (path === '/__site/dev-client.js') return answer(response, 200, 'text/javascript; charset=utf-8', devClientScript);
     if (path === '/__site/dev-client.css') return answer(response, 200, 'text/css; charset=utf-8', devClientStyles);
-    if (path === '/__site/status') return answer(response, 200, 'application/json; charset=utf-8', JSON.stringify({ build, ok: !problems, problems: problems ?? [] }));
+    if (path === '/__site/status') return answer(response, 200, 'application/json; charset=utf-8', JSON.stringify({ build, ok: !problems, problems: problems ?? [], warnings }));
     const config = builder.config;
     if (config && request.method === 'POST' && path === config.contact.endpoint) return contactHandler(config)(request, response);
     if (config && (path === config.booking.endpoint || path.startsWith(`${config.booking.endpoint}/`))) {
       const handleBooking = await bookingHandler(config);
       if (handleBooking && (await handleBooking(request, response))) return;
     }
-    if (!config || !builder.files) return answer(response, 500, 'text/html; charset=utf-8', renderErrorPage({ build, file: '', overlay: overlay ?? '' }));
+    if (!config) return answer(response, 500, 'text/html; charset=utf-8', renderErrorPage({ build, file: '', overlay: overlay ?? '' }));
     await (await staticHandler(config))(request, response);
   }
 
@@ -207,6 +233,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   let port: number;
   try {
     port = await listen(server, options.port, options.host, options.portAttempts ?? 20, (taken, next) => reporter.portInUse?.(taken, next));
+    options.admin?.listening(options.host, port);
   } catch (error) {
     hub.close();
     await builder.dispose();
@@ -232,14 +259,14 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       const batch = pending;
       pending = [];
       const before = await snapshot(batch);
-      const outcome = await builder.rebuild(batch);
+      const outcome = await builder.rebuild(batch, { first: hub.openFiles() });
       if (closed) break;
       try {
         apply(batch, outcome);
         watcher.setPaths(watchedPaths());
       } catch (crash) {
         // A bug here must not end the process: report it and keep serving.
-        reporter.built?.(batch, { ok: false, reloaded: [], errors: [], crash, ms: outcome.ms });
+        reporter.built?.(batch, { ok: false, reloaded: [], errors: [], warnings: [], crash, ms: outcome.ms });
       }
       // chokidar drops a second change event for a file within 50 ms of the first, so look again
       // once that window has passed: a file that changed while the build read it is built again.
@@ -253,6 +280,19 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       timers.add(timer);
     }
     running = undefined;
+    renderInBackground();
+  }
+  // The deferred pages, a few at a time, between requests, until none is left or a rebuild starts.
+  let background: NodeJS.Immediate | undefined;
+  function renderInBackground(): void {
+    if (background || closed || running || builder.pending === 0) return;
+    background = setImmediate(() => {
+      background = undefined;
+      if (closed || running) return;
+      const errors = builder.renderPending(backgroundBatch);
+      if (errors.length) failedLater(errors);
+      else renderInBackground();
+    });
   }
   const watcher = watchInputs(watchedPaths(), { debounceMs: options.debounceMs, onChanges: enqueue, onError: (error) => reporter.watchError?.(error) });
   await watcher.ready;
@@ -263,6 +303,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     async close() {
       if (closed) return;
       closed = true;
+      if (background) clearImmediate(background);
       for (const timer of timers) clearTimeout(timer);
       await watcher.close();
       hub.close();

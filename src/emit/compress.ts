@@ -10,7 +10,7 @@ import { hashParts, type DiskCache } from '../cache/disk-cache.js';
 import type { OutputFiles } from '../output-files.js';
 
 /** Extensions whose files get `.br` and `.gz` siblings. */
-export const compressibleExtensions: readonly string[] = ['.html', '.css', '.js', '.xml', '.svg', '.txt'];
+export const compressibleExtensions: readonly string[] = ['.html', '.css', '.js', '.xml', '.svg', '.txt', '.json'];
 
 /** The coding of each sibling extension, in order of preference. */
 export const precompressedCodings = [

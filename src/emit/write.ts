@@ -20,6 +20,11 @@
  *   site, never a mix. A lock file beside the folder keeps two builds from writing it at once.
  * - A write that fails (disk full, no permission) removes the temporary files and leaves the
  *   folder as it was, and is reported with the path and what to do.
+ * - A build that did not make some pages again (their inputs are unchanged since the write that
+ *   recorded their size and modification time, and it found them on disk so, see
+ *   cache/render-state.ts) hands them over as `kept`: they are left as they are. The record is
+ *   stored again, with the new stamps, once the write is done; a stale record is harmless, since
+ *   a file whose stamp differs is never kept.
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -41,6 +46,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { openPackCache } from '../cache/pack-cache.js';
+import { removeRenderState, writeRenderState, type FileStamp, type RenderState } from '../cache/render-state.js';
 import { SiteError } from '../errors.js';
 import { realPath } from '../file-paths.js';
 import type { OutputFiles } from '../output-files.js';
@@ -59,6 +65,14 @@ export interface WriteOptions {
    * every step and check that the folder can always be recovered.
    */
   afterStep?(step: number): void;
+  /**
+   * Files of the output folder the build did not make again, which it found on disk with the size
+   * and modification time the last write recorded: each is left as it is (its siblings too). When
+   * one is gone meanwhile, nothing is written.
+   */
+  kept?: ReadonlyMap<string, FileStamp>;
+  /** What the pages were rendered from: stored with the stamp of every file once the write is done. */
+  renderState?: Omit<RenderState, 'stamps'>;
 }
 
 /** What `writeSite` did. */
@@ -127,18 +141,31 @@ export async function writeSite(outputFolder: string, siteFiles: OutputFiles, op
     const recovered = recoverLocked(outDir);
     const problem = checkOwnership(outDir, outputFolder);
     if (problem) throw problem;
-    const cache = options.cache === false || options.compress === false ? undefined : openPackCache('compress', outDir);
+    // The siblings of the files left as they are were not asked for: their entries stay.
+    const cache = options.cache === false || options.compress === false ? undefined : openPackCache('compress', outDir, undefined, { keepUnused: Boolean(options.kept?.size) });
+    const kept = options.kept ?? new Map<string, FileStamp>();
     const withSiblings: OutputFiles = options.compress === false ? siteFiles : new Map([...siteFiles, ...compressFiles(siteFiles, { cache, ...options.compress })]);
     withSiblings.set(outputMarker, outputMarkerText);
     const entries = [...withSiblings.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
-    const existing = listOutput(outDir);
+    const existing = listOutput(outDir, kept);
+    const inPlace = existing && !conflicts(existing, entries);
+    if (kept.size && !(inPlace && keptIntact(existing, kept))) {
+      // Forgotten, so the next build makes every file and need not keep any.
+      await removeRenderState(outDir);
+      throw new SiteError({
+        code: 'EMIT_FAILED',
+        message: `${outputFolder} cannot be updated in place: files the build left as they were are gone, or the new files need their places`,
+        hint: 'Build again: every page will be rendered.',
+      });
+    }
     const step = stepCounter(options.afterStep);
     let report: WriteReport;
     try {
-      report = existing && !conflicts(existing, entries) ? updateInPlace(outDir, entries, existing, step) : replaceFolder(outDir, entries, step);
+      report = inPlace ? updateInPlace(outDir, entries, existing, step, kept) : replaceFolder(outDir, entries, step);
     } catch (error) {
       throw asWriteError(error, outputFolder);
     }
+    if (options.renderState && options.cache !== false) await writeRenderState(outDir, { ...options.renderState, stamps: stampOutput(outDir, entries, kept) });
     await cache?.settled();
     return recovered ? { ...report, recovered } : report;
   } finally {
@@ -310,8 +337,14 @@ function removeEmptyFolder(path: string): void {
   }
 }
 
-/** The files and folders of an earlier output (relative paths), or undefined when there is no folder to update. */
-function listOutput(outDir: string): { files: Map<string, number>; folders: Set<string> } | undefined {
+/** The files of an earlier output (relative paths) with their stamps (size -1: not a regular file), and its folders. */
+interface ExistingOutput {
+  files: Map<string, FileStamp>;
+  folders: Set<string>;
+}
+
+/** The earlier output, or undefined when there is no folder to update; `kept` files, checked by the build, keep their stamps. */
+function listOutput(outDir: string, kept: ReadonlyMap<string, FileStamp>): ExistingOutput | undefined {
   let dirents: Dirent[];
   try {
     if (!lstatSync(outDir).isDirectory()) return undefined;
@@ -319,18 +352,37 @@ function listOutput(outDir: string): { files: Map<string, number>; folders: Set<
   } catch {
     return undefined;
   }
-  const files = new Map<string, number>();
+  const files = new Map<string, FileStamp>();
   const folders = new Set<string>();
   for (const dirent of dirents) {
     const path = join(dirent.parentPath, dirent.name).slice(outDir.length + 1).split('\\').join('/');
     if (dirent.isDirectory()) folders.add(path);
-    else files.set(path, dirent.isFile() ? lstatSync(join(outDir, path)).size : -1);
+    else if (!dirent.isFile()) files.set(path, { size: -1, mtimeMs: 0 });
+    else files.set(path, kept.get(path) ?? stampOf(join(outDir, path)));
   }
   return { files, folders };
 }
 
+function stampOf(file: string): FileStamp {
+  const { size, mtimeMs } = lstatSync(file);
+  return { size, mtimeMs };
+}
+
+/** Whether every kept file is still in the output. */
+function keptIntact(existing: ExistingOutput, kept: ReadonlyMap<string, FileStamp>): boolean {
+  for (const [path, stamp] of kept) if (existing.files.get(path) !== stamp) return false;
+  return true;
+}
+
+/** The stamp of every file of the output after a write: the written ones read again, the kept ones as they were. */
+function stampOutput(outDir: string, entries: readonly [string, string | Uint8Array][], kept: ReadonlyMap<string, FileStamp>): Map<string, FileStamp> {
+  const stamps = new Map(kept);
+  for (const [path] of entries) stamps.set(path, stampOf(join(outDir, path)));
+  return stamps;
+}
+
 /** Whether an output path is taken by a folder, or a folder the output needs by a file: then the folder is replaced whole. */
-function conflicts(existing: { files: Map<string, number>; folders: Set<string> }, entries: readonly [string, string | Uint8Array][]): boolean {
+function conflicts(existing: ExistingOutput, entries: readonly [string, string | Uint8Array][]): boolean {
   for (const [path] of entries) {
     if (existing.folders.has(path)) return true;
     for (let folder = dirname(path); folder !== '.'; folder = dirname(folder)) if (existing.files.has(folder)) return true;
@@ -341,13 +393,14 @@ function conflicts(existing: { files: Map<string, number>; folders: Set<string> 
 function updateInPlace(
   outDir: string,
   entries: readonly [string, string | Uint8Array][],
-  existing: { files: Map<string, number>; folders: Set<string> },
+  existing: ExistingOutput,
   step: () => void,
+  kept: ReadonlyMap<string, FileStamp>,
 ): WriteReport {
-  const changed = entries.filter(([path, data]) => existing.files.get(path) !== byteLength(data) || !sameBytes(join(outDir, path), data));
-  const wanted = new Set(entries.map(([path]) => path));
+  const changed = entries.filter(([path, data]) => existing.files.get(path)?.size !== byteLength(data) || !sameBytes(join(outDir, path), data));
+  const wanted = new Set([...entries.map(([path]) => path), ...kept.keys()]);
   const removals = [...existing.files.keys()].filter((path) => !wanted.has(path)).sort();
-  if (changed.length === 0 && removals.length === 0) return { files: entries.length, written: 0, removed: 0 };
+  if (changed.length === 0 && removals.length === 0) return { files: wanted.size, written: 0, removed: 0 };
 
   const created: string[] = [];
   const folders = new Set(existing.folders);
@@ -386,7 +439,7 @@ function updateInPlace(
   }
   for (const folder of emptied) removeEmptyFolder(join(outDir, folder));
   removeJournal(outDir);
-  return { files: entries.length, written: changed.length, removed: removals.length };
+  return { files: wanted.size, written: changed.length, removed: removals.length };
 }
 
 function byteLength(data: string | Uint8Array): number {

@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { Message } from 'esbuild';
-import { SiteError, SiteErrors } from '../errors.js';
+import type { Diagnostics } from '../diagnostics.js';
+import { SiteErrors } from '../errors.js';
 import { templateSources } from '../config/sources.js';
 import { esbuildErrors, type EsbuildStepOptions, type RunEsbuild } from '../esbuild-step.js';
 import { isHiddenPath } from '../file-paths.js';
@@ -19,8 +20,6 @@ import { assetsFolder } from '../routes/paths.js';
 export interface Assets {
   files: OutputFiles;
   stylesheet: string;
-  /** What was left out of public/ and why (warnings). */
-  warnings: SiteError[];
 }
 
 /** Content hash used in asset names (first 10 hex digits of SHA-256). */
@@ -28,8 +27,8 @@ export function contentHash(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex').slice(0, 10);
 }
 
-/** Bundles the CSS and collects public/. */
-export async function buildAssets(dirs: { templates: string; public: string }, options: EsbuildStepOptions = {}): Promise<Assets> {
+/** Bundles the CSS and collects public/; what is left out of public/ goes to `diagnostics` (a warning for a link, an info for a dot-file). */
+export async function buildAssets(dirs: { templates: string; public: string }, diagnostics: Diagnostics, options: EsbuildStepOptions = {}): Promise<Assets> {
   const build = options.run ?? ((await import('esbuild')).build as RunEsbuild);
   const files: OutputFiles = new Map();
   let css: string;
@@ -51,15 +50,14 @@ export async function buildAssets(dirs: { templates: string; public: string }, o
   }
   const stylesheet = `/${assetsFolder}/main.${contentHash(css)}.css`;
   files.set(stylesheet.slice(1), css);
-  const warnings: SiteError[] = [];
-  for (const file of await listPublicFiles(dirs.public, warnings)) {
+  for (const file of await listPublicFiles(dirs.public, diagnostics)) {
     files.set(relative(dirs.public, file).split('\\').join('/'), await readFile(file));
   }
-  return { files, stylesheet, warnings };
+  return { files, stylesheet };
 }
 
 /** The regular files under public/, sorted; symbolic links are reported and left out, dot-files left out. */
-async function listPublicFiles(dir: string, warnings: SiteError[]): Promise<string[]> {
+async function listPublicFiles(dir: string, diagnostics: Diagnostics): Promise<string[]> {
   let entries;
   try {
     entries = await readdir(dir, { withFileTypes: true });
@@ -68,17 +66,24 @@ async function listPublicFiles(dir: string, warnings: SiteError[]): Promise<stri
   }
   const nested = await Promise.all(entries.map((entry) => {
     const path = join(dir, entry.name);
-    if (isHiddenPath(entry.name)) return [];
-    if (entry.isSymbolicLink()) {
-      warnings.push(new SiteError({
+    if (isHiddenPath(entry.name)) {
+      diagnostics.info({
         code: 'PUBLIC_SKIPPED',
-        severity: 'warning',
-        message: 'a symbolic link is not published: it could lead to any file of this machine',
+        message: 'a dot-file is not published (site serve would not serve it either)',
         file: relative(process.cwd(), path),
-      }));
+        hint: 'Rename it without the leading dot to publish it; .well-known/ is published.',
+      });
       return [];
     }
-    if (entry.isDirectory()) return listPublicFiles(path, warnings);
+    if (entry.isSymbolicLink()) {
+      diagnostics.warn({
+        code: 'PUBLIC_SKIPPED',
+        message: 'a symbolic link is not published: it could lead to any file of this machine',
+        file: relative(process.cwd(), path),
+      });
+      return [];
+    }
+    if (entry.isDirectory()) return listPublicFiles(path, diagnostics);
     return entry.isFile() ? [path] : [];
   }));
   return nested.flat().sort();

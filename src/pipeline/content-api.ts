@@ -12,15 +12,17 @@ import type { MarkdownRenderer } from '../content/markdown-cache.js';
 import { loadMessages, lookupMessage, type MessageTree } from '../content/messages.js';
 import { loadPageContent, type PageContent } from '../content/pages.js';
 import { indexEntries, listEntrySlugs, loadEntry, type Entry } from '../content/collections.js';
-import { createFeed } from '../emit/feed.js';
-import type { SiteError } from '../errors.js';
+import { createFeeds } from '../emit/feed.js';
+import type { Diagnostics } from '../diagnostics.js';
+import { SiteError } from '../errors.js';
+import { locateContentField } from '../content/field-position.js';
 import { createPageRenderer, type IslandScripts, type PageRenderer } from '../render/render-pages.js';
-import type { RenderDependency, RenderInput } from '../render/render.js';
+import type { RenderInput } from '../render/render.js';
 import type { TemplateSet } from '../render/types.js';
-import { createPages, sortEntries, type Page } from '../routes/pages.js';
+import { createPages, reportUntranslated, sortEntries, type Page } from '../routes/pages.js';
 import { sameJson } from './stage.js';
 
-export type { Entry, MessageTree, Page, PageContent, RenderDependency };
+export type { Entry, MessageTree, Page, PageContent };
 
 /** The messages of every locale. */
 export type Messages = Record<string, MessageTree>;
@@ -30,14 +32,14 @@ export function messagesSourceKey(config: ResolvedConfig): string {
   return JSON.stringify([config.dirs.content, config.localeIds]);
 }
 
-/** Loads content/messages/<locale>.yaml of every locale; problems go to `errors`. */
-export function loadSiteMessages(config: ResolvedConfig, errors: SiteError[], parseYaml: ParseYaml | undefined): Promise<Messages> {
-  return loadMessages(config, errors, { parseYaml });
+/** Loads content/messages/<locale>.yaml of every locale; problems go to `diagnostics`. */
+export function loadSiteMessages(config: ResolvedConfig, diagnostics: Diagnostics, parseYaml: ParseYaml | undefined): Promise<Messages> {
+  return loadMessages(config, diagnostics, { parseYaml });
 }
 
 /** What the entries are loaded from (the folders, the locales, the collections and Markdown settings): when it changes, every entry is loaded again. */
-export function entriesSourceKey(config: ResolvedConfig, drafts: boolean): string {
-  return JSON.stringify([config.dirs.content, config.localeIds, config.collections, config.markdown, drafts]);
+export function entriesSourceKey(config: ResolvedConfig, drafts: boolean, publishedBy?: string): string {
+  return JSON.stringify([config.dirs.content, config.localeIds, config.collections, config.markdown, drafts, publishedBy ?? null]);
 }
 
 /** The key of an entry in the pipeline: "<collection>/<slug>". */
@@ -52,15 +54,15 @@ export async function listEntries(config: ResolvedConfig): Promise<string[]> {
   return lists.flat();
 }
 
-/** Loads one entry folder by its key; problems go to `errors`; undefined when nothing of it is shown. */
+/** Loads one entry folder by its key; problems go to `diagnostics`; undefined when nothing of it is shown. */
 export function loadEntryFolder(
   config: ResolvedConfig,
   key: string,
-  errors: SiteError[],
-  options: { drafts: boolean; markdown: MarkdownRenderer; frontMatterCache: DiskCache | false },
+  diagnostics: Diagnostics,
+  options: { drafts: boolean; publishedBy?: string; markdown: MarkdownRenderer; frontMatterCache: DiskCache | false },
 ): Promise<Entry | undefined> {
   const slash = key.indexOf('/');
-  return loadEntry(config, key.slice(0, slash), key.slice(slash + 1), errors, options);
+  return loadEntry(config, key.slice(0, slash), key.slice(slash + 1), diagnostics, options);
 }
 
 /** The entries of each collection of the config, newest first ([] for a collection without entries). */
@@ -82,9 +84,11 @@ export function entryIndexKey(config: ResolvedConfig, entries: readonly Entry[])
   return JSON.stringify(indexEntries(byCollection(config, entries)));
 }
 
-/** The pages of the site; throws SiteErrors (two pages that would write one file). */
-export function expandPages(config: ResolvedConfig, entries: readonly Entry[]): Page[] {
-  return createPages(config, { entries: indexEntries(byCollection(config, entries)) });
+/** The pages of the site; throws SiteErrors (two pages that would write one file); an entry not translated into a locale that has its pages is a warning. */
+export function expandPages(config: ResolvedConfig, entries: readonly Entry[], diagnostics: Diagnostics): Page[] {
+  const input = { entries: indexEntries(byCollection(config, entries)) };
+  reportUntranslated(config, input, diagnostics);
+  return createPages(config, input);
 }
 
 /**
@@ -107,20 +111,55 @@ export function diffEntries(before: ReadonlyMap<string, Entry>, now: ReadonlyMap
   }
 }
 
+/**
+ * The fingerprint, made with `hash`, of each entry key a render may read: `entry:<key>` (the
+ * locales it is written in), `entry:<key>:<locale>` (one translation), `entries:<collection>`
+ * (every entry of the collection, in order).
+ */
+export function fingerprintEntries(entries: readonly Entry[], hash: (text: string) => string): Map<string, string> {
+  const prints = new Map<string, string>();
+  const all = new Map<string, string[]>();
+  for (const entry of entries) {
+    const key = entryKey(entry);
+    const locales = Object.keys(entry.translations).sort();
+    prints.set(`entry:${key}`, locales.join(' '));
+    let list = all.get(entry.collection);
+    if (!list) all.set(entry.collection, (list = []));
+    for (const locale of locales) {
+      const print = hash(JSON.stringify(entry.translations[locale]));
+      prints.set(`entry:${key}:${locale}`, print);
+      list.push(entry.slug, locale, print);
+    }
+  }
+  for (const [collection, list] of all) prints.set(`entries:${collection}`, hash(list.join('\n')));
+  return prints;
+}
+
 /** What the copy of one content id is loaded from: the config's parts it reads, its pages' locales, templates and routes, and the templates (their schemas). */
 export function copySourceKey(config: ResolvedConfig, pages: readonly Page[], templatesId: number): string {
   return JSON.stringify([templatesId, config.dirs.content, config.company, config.markdown, config.localeIds, pages.map((page) => [page.locale, page.template, page.route.path])]);
 }
 
-/** Loads the copy `pages` show, validated by their templates' schemas; problems go to `errors`. */
+/** Loads the copy `pages` show, validated by their templates' schemas; problems go to `diagnostics`. */
 export function loadCopy(
   config: ResolvedConfig,
   pages: readonly Page[],
   templates: TemplateSet,
-  errors: SiteError[],
+  diagnostics: Diagnostics,
   options: { markdown: MarkdownRenderer; parseYaml: ParseYaml | undefined },
 ): Promise<Map<string, PageContent>> {
-  return loadPageContent(config, pages, (name) => templates.pages[name]?.content, errors, options);
+  return loadPageContent(config, pages, (name) => templates.pages[name]?.content, diagnostics, options);
+}
+
+/**
+ * A render's problem with its position in the content file filled in: a template that refuses its
+ * copy names the file and the field, and the field's line is found here (rendering is pure and may
+ * run on a worker); other problems are returned as they are.
+ */
+export function positionRenderProblem(problem: SiteError): SiteError {
+  if (problem.code !== 'TEMPLATE_REJECTED' || !problem.file || problem.line !== undefined) return problem;
+  const { code, message, field, hint, severity, cause } = problem;
+  return new SiteError({ code, message, field, hint, severity, cause, ...locateContentField(problem.file, field) });
 }
 
 /** What rendering needs besides the templates: plain data, so it can be sent to the workers. */
@@ -132,26 +171,30 @@ export function renderInputOf(input: { config: ResolvedConfig; pages: readonly P
   return { config, pages, messages, contents, entries: byCollection(config, input.entries), assets: { stylesheet } };
 }
 
-/** A renderer of the pages of `input`; `track` is told what each render reads. */
-export function createSiteRenderer(
-  input: SiteRenderInput,
-  templates: TemplateSet,
-  islands: IslandScripts,
-  track?: (dependency: RenderDependency) => void,
-): PageRenderer {
-  return createPageRenderer({ ...input, templates, track }, islands);
+/** A renderer of the pages of `input`; with `track`, each page comes with what its render read. */
+export function createSiteRenderer(input: SiteRenderInput, templates: TemplateSet, islands: IslandScripts, track: boolean): PageRenderer {
+  return createPageRenderer({ ...input, templates }, islands, { track });
 }
 
-/** The feed of each collection that has one, in each locale: it depends on the entries, the messages and the config. */
+/** The feeds of each collection that has one, in each locale: they depend on the entries, the messages and the config. */
 export function createFeedFiles(input: { config: ResolvedConfig; entries: readonly Entry[]; messages: Messages }): Map<string, string> {
   const { config, messages } = input;
   const entries = byCollection(config, input.entries);
   const files = new Map<string, string>();
   for (const collection of Object.keys(entries)) {
+    const labels = config.collections[collection]!.taxonomy?.labels ?? `${collection}.terms`;
     for (const locale of config.localeIds) {
-      const text = (key: string) => lookupMessage(messages[locale] ?? {}, `${collection}.${key}`) ?? `${collection}.${key}`;
-      const feed = createFeed({ config, collection, locale, entries: entries[collection]!, title: `${config.site.name} · ${text('title')}`, description: text('description') });
-      if (feed) files.set(feed.file, feed.text);
+      const text = (key: string) => lookupMessage(messages[locale] ?? {}, key) ?? key;
+      const feeds = createFeeds({
+        config,
+        collection,
+        locale,
+        entries: entries[collection]!,
+        title: `${config.site.name} · ${text(`${collection}.title`)}`,
+        description: text(`${collection}.description`),
+        termName: (term) => lookupMessage(messages[locale] ?? {}, `${labels}.${term}`) ?? term,
+      });
+      for (const feed of feeds) files.set(feed.file, feed.text);
     }
   }
   return files;

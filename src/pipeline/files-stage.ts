@@ -5,21 +5,21 @@
  * only when what it is made from changed.
  */
 import type { ResolvedConfig } from '../config/load.js';
-import type { SiteError } from '../errors.js';
-import { createHeaders, createRobots, createSitemap } from '../emit/sitemap.js';
+import { createRobots, createSitemaps, lastModifiedOf } from '../emit/sitemap.js';
+import type { RunEsbuild } from '../esbuild-step.js';
+import { createHostFiles, createHostFunctions, targetWarnings } from '../targets/index.js';
 import type { OutputFiles } from '../output-files.js';
 import type { Assets } from '../islands/assets.js';
 import type { IslandBundle } from '../islands/bundle.js';
-import { languageScript, notFoundScript, scriptHash } from '../render/head.js';
-import { createFeedFiles, type Entry, type Messages, type Page } from './content-api.js';
+import { byCollection, createFeedFiles, type Entry, type Messages, type Page } from './content-api.js';
 import type { PageSet } from './routes-stage.js';
 import { idOf, type StageRun } from './stage.js';
 
 /** The site files of a build, by group. */
 export interface SiteFiles {
-  /** The stylesheet, public/ and the islands. */
+  /** The stylesheet, public/, the islands and the host's functions. */
   built: OutputFiles;
-  /** sitemap.xml, robots.txt, `_headers`. */
+  /** The sitemap files, robots.txt, `_headers`. */
   routes: Map<string, string>;
   feeds: Map<string, string>;
 }
@@ -32,26 +32,30 @@ export interface SiteFilesInput {
   islands: IslandBundle;
   messages: Messages;
   entryList: readonly Entry[];
+  /** How the functions' esbuild step runs (the pipeline's runtime). */
+  esbuild?: RunEsbuild;
 }
 
-/** Makes the site files, each group kept while what it is made from stays the same. */
-export async function createSiteFiles(run: StageRun, input: SiteFilesInput): Promise<{ files?: SiteFiles; errors: SiteError[] }> {
+/** Makes the site files, each group kept while what it is made from stays the same; undefined when one could not be made (its problems are the run's). */
+export async function createSiteFiles(run: StageRun, input: SiteFilesInput): Promise<SiteFiles | undefined> {
   const { config, pageSet, assets, islands, messages, entryList } = input;
+  // The host's functions are bundled from the generator's own modules: made again when the config changes.
+  const functions = await run.load('host functions', `${idOf(config)}`, () => createHostFunctions(config, input.esbuild));
   const [built, routes, feeds] = await Promise.all([
-    run.load('built files', `${idOf(assets)} ${idOf(islands)}`, (): OutputFiles => new Map([...assets.files, ...islands.files])),
-    run.load('route files', `${idOf(config)} ${idOf(pageSet)}`, () => createRouteFiles(config, pageSet.pages)),
+    run.load('built files', `${idOf(assets)} ${idOf(islands)} ${functions.value ? idOf(functions.value) : ''}`, (): OutputFiles => new Map([...assets.files, ...islands.files, ...(functions.value ?? [])])),
+    run.load('route files', `${idOf(config)} ${idOf(pageSet)} ${entryList.map(idOf).join(' ')}`, () => createRouteFiles(config, pageSet.pages, entryList)),
     run.load('feeds', `${idOf(config)} ${idOf(messages)} ${entryList.map(idOf).join(' ')}`, () => createFeedFiles({ config, entries: entryList, messages })),
   ]);
-  const errors = [built, routes, feeds].flatMap((group) => group.errors);
-  if (!built.value || !routes.value || !feeds.value) return { errors };
-  return { files: { built: built.value, routes: routes.value, feeds: feeds.value }, errors };
+  run.diagnostics.add(...targetWarnings(config));
+  if (!functions.value || !built.value || !routes.value || !feeds.value) return undefined;
+  return { built: built.value, routes: routes.value, feeds: feeds.value };
 }
 
-/** sitemap.xml, robots.txt and `_headers`: they depend on the pages and the config only. */
-export function createRouteFiles(config: ResolvedConfig, pages: readonly Page[]): Map<string, string> {
+/** The sitemap files, robots.txt and the files of the host the output is for (`_headers` for node; see src/targets): they depend on the pages, the config, and the entries' dates. */
+export function createRouteFiles(config: ResolvedConfig, pages: readonly Page[], entries: readonly Entry[]): Map<string, string> {
   return new Map([
-    ['sitemap.xml', createSitemap(pages, config)],
+    ...createSitemaps(pages, config, lastModifiedOf(byCollection(config, entries))),
     ['robots.txt', createRobots(config)],
-    ['_headers', createHeaders([scriptHash(languageScript), scriptHash(notFoundScript)], config)],
+    ...createHostFiles(config, pages),
   ]);
 }

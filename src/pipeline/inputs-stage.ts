@@ -3,8 +3,9 @@
  * stylesheet and public/, messages, the entries of the collections). Each input is kept with what it was loaded from and
  * loaded again only when that changed or a change of its files made the pipeline forget it.
  */
+import type { DeploySettings } from '../config/deploy.js';
 import { loadConfig, type ResolvedConfig } from '../config/load.js';
-import type { SiteError } from '../errors.js';
+import type { HostTarget } from '../config/schema.js';
 import { buildAssets, type Assets } from '../islands/assets.js';
 import { bundleIslands, listIslands, type IslandBundle, type IslandRuntime } from '../islands/bundle.js';
 import { listPageTemplates, loadTemplates } from '../render/templates.js';
@@ -16,6 +17,8 @@ import { sameJson, type Loaded, type StageRun } from './stage.js';
 /** What the input stages need of the pipeline's options. */
 export interface InputOptions {
   drafts: boolean;
+  /** Leave out entries dated after this ISO date (undefined: every date). */
+  publishedBy(): string | undefined;
   islandRuntime?: IslandRuntime;
   runtime: Runtime;
 }
@@ -24,9 +27,15 @@ export interface InputOptions {
  * Stage 1: the config. `check` runs on it before any other work (and may throw to stop the run);
  * a config equal to `previous` is answered as `previous`, so what depends on it is not redone.
  */
-export function loadSiteConfig(run: StageRun, file: string, options: { runtime: Runtime; previous?: ResolvedConfig; check?(config: ResolvedConfig): void }): Promise<Loaded<ResolvedConfig>> {
-  return run.load('config', '', async () => {
-    const loaded = await loadConfig(file, { listTemplates: listPageTemplates, parseYaml: options.runtime.parseYaml });
+export function loadSiteConfig(
+  run: StageRun,
+  file: string,
+  options: { runtime: Runtime; previous?: ResolvedConfig; deploy?: DeploySettings; check?(config: ResolvedConfig): void; target?: HostTarget },
+): Promise<Loaded<ResolvedConfig>> {
+  return run.load('config', '', async (diagnostics) => {
+    const read = await loadConfig(file, { listTemplates: listPageTemplates, parseYaml: options.runtime.parseYaml, deploy: options.deploy, diagnostics });
+    // `--target` wins over output.target; the pages, host files and functions all read the config's.
+    const loaded = options.target ? { ...read, output: { ...read.output, target: options.target } } : read;
     options.check?.(loaded);
     return options.previous && sameJson(loaded, options.previous) ? options.previous : loaded;
   }, 'config');
@@ -40,8 +49,6 @@ export interface Inputs {
   messages: Loaded<Messages>;
   /** The entries that loaded, in the order the site lists them. */
   entries: Entry[];
-  /** Problems of the messages and entries. */
-  errors: SiteError[];
 }
 
 /** Stage 2: starts the esbuild steps, and loads the messages and the entries. */
@@ -51,27 +58,25 @@ export async function loadInputs(run: StageRun, config: ResolvedConfig, options:
   const templates = run.load('templates', dirs.templates, async () => loadTemplates(dirs.templates, await listPageTemplates(dirs.templates), esbuild), 'templates');
   const islands = run.load('islands', JSON.stringify([dirs.templates, options.islandRuntime]), async () =>
     bundleIslands(dirs.templates, await listIslands(dirs.templates), options.islandRuntime, esbuild), 'islands');
-  const assets = run.load('assets', JSON.stringify([dirs.templates, dirs.public]), () => buildAssets(dirs, esbuild), 'styles');
+  const assets = run.load('assets', JSON.stringify([dirs.templates, dirs.public]), (diagnostics) => buildAssets(dirs, diagnostics, esbuild), 'styles');
   // Awaited by a later stage: a failure meanwhile is not unhandled.
   for (const step of [templates, islands, assets]) step.catch(() => undefined);
   const [messages, entries] = await Promise.all([
-    run.load('messages', messagesSourceKey(config), (errors) => loadSiteMessages(config, errors, options.runtime.parseYaml), 'messages'),
+    run.load('messages', messagesSourceKey(config), (diagnostics) => loadSiteMessages(config, diagnostics, options.runtime.parseYaml), 'messages'),
     loadEntries(run, config, options),
   ]);
-  return { templates, islands, assets, messages, entries: entries.entries, errors: [...messages.errors, ...entries.errors] };
+  return { templates, islands, assets, messages, entries };
 }
 
 /** Every entry of every collection, each kept on its own: an edit loads one entry again. */
-async function loadEntries(run: StageRun, config: ResolvedConfig, options: InputOptions): Promise<{ entries: Entry[]; errors: SiteError[] }> {
-  const from = entriesSourceKey(config, options.drafts);
+async function loadEntries(run: StageRun, config: ResolvedConfig, options: InputOptions): Promise<Entry[]> {
+  const publishedBy = options.publishedBy();
+  const from = entriesSourceKey(config, options.drafts, publishedBy);
   const slugs = await run.load('entries', from, () => listEntries(config), 'entries');
   const current = new Set(slugs.value);
   run.forget((name) => name.startsWith('entry:') && !current.has(name.slice('entry:'.length)));
   const { markdown, frontMatterCache } = options.runtime;
   const loaded = await Promise.all([...current].map((slug) =>
-    run.load(`entry:${slug}`, from, (errors) => loadEntryFolder(config, slug, errors, { drafts: options.drafts, markdown, frontMatterCache }), 'entries')));
-  return {
-    entries: orderEntries(config, loaded.flatMap((entry) => entry.value ?? [])),
-    errors: [...slugs.errors, ...loaded.flatMap((post) => post.errors)],
-  };
+    run.load(`entry:${slug}`, from, (diagnostics) => loadEntryFolder(config, slug, diagnostics, { drafts: options.drafts, publishedBy, markdown, frontMatterCache }), 'entries')));
+  return orderEntries(config, loaded.flatMap((entry) => entry.value ?? []));
 }

@@ -7,21 +7,26 @@
  * run that finds problems leaves the last good build in place.
  */
 import { dirname, join, resolve } from 'node:path';
+import type { DeploySettings } from '../config/deploy.js';
 import type { ResolvedConfig } from '../config/load.js';
+import type { HostTarget } from '../config/schema.js';
 import type { OutputFiles } from '../output-files.js';
-import { uniqueErrors, warningsOf, type SiteError } from '../errors.js';
+import type { SiteError } from '../errors.js';
 import type { IslandRuntime } from '../islands/bundle.js';
 import { classifyChange, staleOutputs, type WatchedPaths } from './changes.js';
 import { loadPageCopy } from './copy-stage.js';
 import { createSiteFiles } from './files-stage.js';
-import { entryKey } from './content-api.js';
+import { entryKey, positionRenderProblem } from './content-api.js';
+import { todayIso } from '../content/collections.js';
 import { sourcesOf } from '../config/sources.js';
 import { loadInputs, loadSiteConfig, type InputOptions } from './inputs-stage.js';
-import { renderPages } from './render-stage.js';
-import { assembleBuild, type Build } from './result-stage.js';
+import { islandsKeyOf } from './render-plan.js';
+import { renderStage } from './render-stage.js';
+import { assembleBuild, renderPending, type Build } from './result-stage.js';
 import { expandRoutes } from './routes-stage.js';
 import { createRuntime, type EsbuildMode, type RuntimeStats } from './runtime.js';
 import { createStageMemo, type StageRun } from './stage.js';
+import { readWrittenOutput, type OutputTarget } from './written-output.js';
 
 /** Options of `createPipeline`. */
 export interface PipelineOptions {
@@ -29,6 +34,10 @@ export interface PipelineOptions {
   config: string;
   /** Include entries marked as drafts. */
   drafts?: boolean;
+  /** Include entries dated after today (scheduled); by default they appear on their day. */
+  future?: boolean;
+  /** Today as an ISO date (default: the UTC date of the clock at each run); tests fix it. */
+  today?: () => string;
   /** The client runtime of the islands (default preact/compat). */
   islandRuntime?: IslandRuntime;
   /**
@@ -47,8 +56,18 @@ export interface PipelineOptions {
   cache?: boolean;
   /** How esbuild steps run (default 'cache'). */
   esbuild?: EsbuildMode;
+  /** The host the output is for, instead of the config's `output.target` (`site build --target`). */
+  target?: HostTarget;
   /** Called with the config as soon as it is loaded, before any other work; throw to stop the run. */
   checkConfig?(config: ResolvedConfig): void;
+  /** Where the site is published when not at `site.origin`, and whether it is a preview (see config/deploy.ts). */
+  deploy?: DeploySettings;
+  /**
+   * Where the files will be written, and the write settings (`site build`). When that folder holds
+   * an earlier build whose read-sets were persisted, a run that is not incremental renders only
+   * the pages whose inputs changed since, and keeps the others as they are (`Build.kept`).
+   */
+  output?(config: ResolvedConfig): OutputTarget | undefined;
 }
 
 /** A changed file or folder, as a watcher reports it. */
@@ -64,8 +83,9 @@ export interface RunSuccess {
   build: number;
   /** Inputs loaded again: config, templates, islands, styles (stylesheet and public/), messages, entries, copy. */
   reloaded: string[];
-  /** Pages rendered in this run, and the pages of the site. */
+  /** Pages rendered in this run, deferred (see `RunOptions.first`), and the pages of the site. */
   rendered: number;
+  deferred: number;
   pages: number;
   /** Output files added or changed, and removed, since the last good build. */
   changed: string[];
@@ -77,15 +97,20 @@ export interface RunSuccess {
   ms: number;
   /** Milliseconds per stage: config, inputs, routes, copy, render, site files, result. */
   timings: Record<string, number>;
-  /** Problems that do not stop the build (a file that is not UTF-8, say). */
+  /** Problems that do not stop the build (a file that is not UTF-8, an untranslated entry, say). */
   warnings: SiteError[];
+  /** Notes printed only with --verbose (a file of public/ left out, a draft left out). */
+  infos: SiteError[];
 }
 
 /** A run that found problems; the last good build stays in place. */
 export interface RunFailure {
   ok: false;
   reloaded: string[];
+  /** The problems that stopped it. */
   errors: SiteError[];
+  /** The problems found on the way that would not have stopped it. */
+  warnings: SiteError[];
   /** An unexpected failure (a bug in the generator or a template, not bad input). */
   crash?: unknown;
   ms: number;
@@ -94,14 +119,31 @@ export interface RunFailure {
 /** The outcome of a run. */
 export type RunOutcome = RunSuccess | RunFailure;
 
+/** Options of one run. */
+export interface RunOptions {
+  /**
+   * In an incremental pipeline, after its first run: the page files open in a browser. When the
+   * run has more than a few dozen pages to render, it renders these and defers the others to
+   * `renderPending` (on request, or in the background), so the open pages reload at once.
+   */
+  first?: ReadonlySet<string>;
+}
+
 /** A pipeline and the last good build it made. */
 export interface Pipeline {
   /** Runs the stages; with changes, after forgetting what they make stale. Runs one at a time. */
-  run(changes?: readonly FileChange[]): Promise<RunOutcome>;
+  run(changes?: readonly FileChange[], options?: RunOptions): Promise<RunOutcome>;
   /** The last good build, undefined before the first. */
   readonly lastBuild: Build | undefined;
-  /** The files of the last good build (what `site build` writes). */
+  /** The files of the last good build (what `site build` writes), every deferred page rendered. */
   readonly files: OutputFiles | undefined;
+  /**
+   * Renders deferred pages of the last good build: those of `files`, else up to `limit` of them
+   * (all without either). A page whose render fails stays deferred; its error is returned.
+   */
+  renderPending(options?: { files?: Iterable<string>; limit?: number }): { rendered: string[]; errors: SiteError[] };
+  /** How many pages of the last good build are deferred. */
+  readonly pending: number;
   /** The config of the last good build. */
   readonly config: ResolvedConfig | undefined;
   /** The config file and the folders to watch (defaults until a config has loaded). */
@@ -128,7 +170,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   const configPath = resolve(options.config);
   const incremental = options.incremental === true;
   const runtime = createRuntime({ scope: configPath, incremental, workers: options.workers, cache: options.cache, esbuild: options.esbuild });
-  const inputOptions: InputOptions = { drafts: Boolean(options.drafts), islandRuntime: options.islandRuntime, runtime };
+  const today = options.today ?? (() => todayIso());
+  const inputOptions: InputOptions = { drafts: Boolean(options.drafts), publishedBy: () => (options.future ? undefined : today()), islandRuntime: options.islandRuntime, runtime };
   const memo = createStageMemo();
   let lastBuild: Build | undefined;
   let lastWatched: WatchedPaths | undefined;
@@ -143,22 +186,21 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     return { configFile: configPath, dirs: { content, templates: join(root, 'templates'), public: join(root, 'public') }, messages: join(content, 'messages'), copy: join(content, 'pages'), collections: {} };
   }
 
-  async function attempt(run: StageRun): Promise<RunOutcome> {
-    const errors: SiteError[] = [];
-    const failed = (): RunFailure => ({ ok: false, reloaded: [...run.reloaded], errors: uniqueErrors(errors), ms: run.elapsed() });
-    const fatal = () => errors.some((error) => error.severity === 'error');
+  async function attempt(run: StageRun, runOptions: RunOptions): Promise<RunOutcome> {
+    // Every stage records its problems in the run's diagnostics (through `run.load`, which also
+    // reports again those of the outputs kept from an earlier run).
+    const { diagnostics } = run;
+    const failed = (): RunFailure => ({ ok: false, reloaded: [...run.reloaded], errors: diagnostics.of('error'), warnings: diagnostics.of('warning'), ms: run.elapsed() });
+    const fatal = () => diagnostics.hasErrors;
 
-    const loadedConfig = await run.time('config', () => loadSiteConfig(run, configPath, { runtime, previous: lastBuild?.config, check: options.checkConfig }));
-    errors.push(...loadedConfig.errors);
+    const loadedConfig = await run.time('config', () => loadSiteConfig(run, configPath, { runtime, previous: lastBuild?.config, deploy: options.deploy, check: options.checkConfig, target: options.target }));
     const config = loadedConfig.value;
     if (!config) return failed();
     lastWatched = watchedPathsOf(configPath, config);
 
     const inputs = await run.time('inputs', () => loadInputs(run, config, inputOptions));
-    errors.push(...inputs.errors);
 
     const routes = await run.time('routes', () => expandRoutes(run, config, inputs.entries));
-    errors.push(...routes.errors);
     const pageSet = routes.value;
     if (!pageSet) {
       // The esbuild steps end within this run, so the next one never overlaps them.
@@ -168,20 +210,22 @@ export function createPipeline(options: PipelineOptions): Pipeline {
 
     const copy = await run.time('copy', async () => {
       const templates = await inputs.templates;
-      const pageCopy = templates.value && (await loadPageCopy(run, config, pageSet, templates.value, runtime));
+      const contents = templates.value && (await loadPageCopy(run, config, pageSet, templates.value, runtime));
       const [islands, assets] = await Promise.all([inputs.islands, inputs.assets]);
-      errors.push(...templates.errors, ...islands.errors, ...assets.errors, ...(assets.value?.warnings ?? []), ...(pageCopy?.errors ?? []));
-      return { templates: templates.value, islands: islands.value, assets: assets.value, contents: pageCopy?.contents };
+      return { templates: templates.value, islands: islands.value, assets: assets.value, contents };
     });
     const { templates, islands, assets, contents } = copy;
     const messages = inputs.messages.value;
     if (fatal() || !templates || !islands || !assets || !contents || !messages) return failed();
 
     const previous = incremental ? lastBuild : undefined;
+    const outputTarget = !incremental && options.cache !== false ? options.output?.(config) : undefined;
+    const written = outputTarget ? readWrittenOutput(outputTarget) : undefined;
     const parts = {
       config,
       templates,
       islands,
+      islandsKey: islandsKeyOf(islands),
       stylesheet: assets.stylesheet,
       messages,
       entries: new Map(inputs.entries.map((entry) => [entryKey(entry), entry])),
@@ -189,18 +233,16 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       contents,
       pageSet,
     };
-    const rendered = await run.time('render', () => renderPages(parts, previous, { runtime, track: incremental }));
-    errors.push(...rendered.errors);
+    const rendered = await run.time('render', () => renderStage(parts, { runtime, previous, incremental, written, defer: runOptions.first && { first: runOptions.first } }));
+    diagnostics.add(...rendered.errors.map(positionRenderProblem));
     if (fatal()) return failed();
 
-    const siteFiles = await run.time('site files', () => createSiteFiles(run, { config, pageSet, assets, islands, messages, entryList: inputs.entries }));
-    errors.push(...siteFiles.errors);
-    if (fatal() || !siteFiles.files) return failed();
-    const files = siteFiles.files;
+    const files = await run.time('site files', () => createSiteFiles(run, { config, pageSet, assets, islands, messages, entryList: inputs.entries, esbuild: runtime.esbuild }));
+    if (fatal() || !files) return failed();
 
     const result = await run.time('result', async () => {
       await runtime.settled();
-      return assembleBuild(previous, { ...parts, islandsKey: rendered.islandsKey, siteFiles: files }, rendered);
+      return assembleBuild(previous, { ...parts, siteFiles: files }, rendered);
     });
     lastBuild = result.build;
     builds++;
@@ -209,6 +251,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       build: builds,
       reloaded: [...run.reloaded],
       rendered: rendered.rendered.size,
+      deferred: rendered.deferred.length,
       pages: pageSet.pages.length,
       changed: result.changed,
       removed: result.removed,
@@ -216,7 +259,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       stylesheet: result.stylesheet,
       ms: run.elapsed(),
       timings: run.timings,
-      warnings: uniqueErrors(warningsOf(errors)),
+      warnings: diagnostics.of('warning'),
+      infos: diagnostics.of('info'),
     };
   }
 
@@ -225,21 +269,30 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       return lastBuild;
     },
     get files() {
+      if (lastBuild) renderPending(lastBuild, {});
       return lastBuild?.files;
+    },
+    renderPending(pendingOptions = {}) {
+      if (!lastBuild) return { rendered: [], errors: [] };
+      const { rendered, errors } = renderPending(lastBuild, pendingOptions);
+      return { rendered, errors: errors.map(positionRenderProblem) };
+    },
+    get pending() {
+      return lastBuild?.pending.size ?? 0;
     },
     get config() {
       return lastBuild?.config;
     },
     watched,
     stats: () => runtime.stats(),
-    run(changes = []) {
+    run(changes = [], runOptions = {}) {
       const next = queue.then(async (): Promise<RunOutcome> => {
         for (const change of changes) memo.forget(staleOutputs(classifyChange(resolve(change.path), watched(), change.directory)));
         const run = memo.begin();
         try {
-          return await attempt(run);
+          return await attempt(run, runOptions);
         } catch (crash) {
-          return { ok: false, reloaded: [...run.reloaded], errors: [], crash, ms: run.elapsed() };
+          return { ok: false, reloaded: [...run.reloaded], errors: [], warnings: run.diagnostics.of('warning'), crash, ms: run.elapsed() };
         }
       });
       queue = next.catch(() => undefined);

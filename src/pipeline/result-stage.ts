@@ -2,20 +2,32 @@
  * Stage 7: the result. The files of the build (what `site build` writes), what changed and what was
  * removed since the last good build, the URLs of the pages among them, and whether a page can swap
  * its stylesheet instead of reloading. A run that rendered every page makes the set anew; any other
- * run patches the last build's set in place, in one synchronous step.
+ * run patches the last build's set in place, in one synchronous step. A page the run deferred keeps
+ * its earlier file until `renderPending` renders it.
  */
+import { SiteError } from '../errors.js';
+import type { FileStamp, RenderState } from '../cache/render-state.js';
 import type { OutputFiles } from '../output-files.js';
 import type { Entry } from './content-api.js';
 import type { SiteFiles } from './files-stage.js';
-import type { PageRender, PageRenders, RenderedBefore, RenderedPages } from './render-stage.js';
+import type { PageRender, PageRenders, RenderedBefore, RenderPlan } from './render-plan.js';
+import type { RenderedPages } from './render-stage.js';
 
 /** A good build: what it was made from and what it made. */
 export interface Build extends RenderedBefore {
   /** The entries in the order the site lists them. */
   entryList: Entry[];
   siteFiles: SiteFiles;
-  /** Every output file, as `site build` writes it. */
+  /** Every output file, as `site build` writes it, but those kept as written. */
   files: OutputFiles;
+  /** Output files an earlier build wrote that are left as they are, with their stamps (see written-output.ts). */
+  kept: Map<string, FileStamp>;
+  /** What to persist of the pages once the files are written (see cache/render-state.ts). */
+  renderState?: Omit<RenderState, 'stamps'>;
+  /** The deferred pages: `renderPending` renders them. */
+  pending: Set<string>;
+  /** Renders a page of this build here, tracked (set when the run deferred pages). */
+  renderLater?(index: number): PageRender;
 }
 
 /** What a build changed in the output. */
@@ -30,13 +42,19 @@ export interface OutputChanges {
 }
 
 /** Makes the build of this run from its parts and the last good build (which it may update in place). */
-export function assembleBuild(before: Build | undefined, now: Omit<Build, 'files' | 'renders'>, renders: RenderedPages): { build: Build } & OutputChanges {
+export function assembleBuild(before: Build | undefined, now: Omit<Build, 'files' | 'renders' | 'kept' | 'renderState' | 'pending' | 'renderLater'>, renders: RenderedPages): { build: Build } & OutputChanges {
+  const { plan } = renders;
   const changed: string[] = [];
   const removed: string[] = [];
+  const pending = new Set(renders.deferred.map((index) => now.pageSet.pages[index]!.file));
+  const later = { pending, renderLater: renders.renderLater };
   let build: Build;
-  if (!before || renders.all) {
+  if (!before || plan.all) {
     const files: OutputFiles = new Map(now.siteFiles.built);
-    for (const page of now.pageSet.pages) files.set(page.file, renders.rendered.get(page.file)!.html);
+    for (const page of now.pageSet.pages) {
+      const data = renders.rendered.get(page.file)?.html ?? (pending.has(page.file) ? before?.files.get(page.file) : undefined);
+      if (data !== undefined) files.set(page.file, data);
+    }
     for (const [path, text] of [...now.siteFiles.routes, ...now.siteFiles.feeds]) files.set(path, text);
     if (before) {
       for (const [path, data] of files) {
@@ -49,7 +67,7 @@ export function assembleBuild(before: Build | undefined, now: Omit<Build, 'files
     }
     const readers = new Map<string, Set<string>>();
     for (const [file, render] of renders.rendered) indexReads(readers, file, render.reads);
-    build = { ...now, renders: { byFile: renders.rendered, readers }, files };
+    build = { ...now, renders: { byFile: renders.rendered, readers }, files, kept: renders.kept, renderState: renders.renderState, ...later };
   } else {
     const { files, renders: { byFile, readers } } = before;
     const put = (path: string, data: string | Uint8Array) => {
@@ -83,23 +101,55 @@ export function assembleBuild(before: Build | undefined, now: Omit<Build, 'files
     }
     replace(before.siteFiles.routes, now.siteFiles.routes);
     replace(before.siteFiles.feeds, now.siteFiles.feeds);
-    build = { ...now, renders: { byFile, readers }, files };
+    build = { ...now, renders: { byFile, readers }, files, kept: renders.kept, renderState: renders.renderState, ...later };
   }
 
   const pageOf = (file: string) => now.pageSet.byFile.get(file) ?? before?.pageSet.byFile.get(file);
   const urls = [...new Set([...changed, ...removed].flatMap((file) => pageOf(file)?.url ?? []))].sort();
-  return { build, changed, removed, urls, stylesheet: stylesheetSwap(before, build, renders) };
+  return { build, changed, removed, urls, stylesheet: stylesheetSwap(before, build, plan) };
 }
 
 /** The stylesheet swap, when the stylesheet's link is all that changed in every page. */
-function stylesheetSwap(before: Build | undefined, now: Build, renders: RenderedPages): OutputChanges['stylesheet'] {
-  if (!before || !renders.all || before.stylesheet === now.stylesheet || renders.changed.size > 0) return undefined;
+function stylesheetSwap(before: Build | undefined, now: Build, plan: RenderPlan): OutputChanges['stylesheet'] {
+  if (!before || !plan.all || before.stylesheet === now.stylesheet || plan.changed.size > 0) return undefined;
   if (before.config !== now.config || before.templates !== now.templates || before.islandsKey !== now.islandsKey) return undefined;
   const from = before.stylesheet;
   const to = now.stylesheet;
   const html = (renders: PageRenders, file: string) => renders.byFile.get(file)?.html;
-  const onlyLinks = now.pageSet.pages.every((page) => html(now.renders, page.file) === html(before.renders, page.file)?.split(from).join(to));
+  // A deferred page is not compared: it is rendered anew before it is served.
+  const onlyLinks = now.pageSet.pages.every((page) => now.pending.has(page.file) || html(now.renders, page.file) === html(before.renders, page.file)?.split(from).join(to));
   return onlyLinks ? { from, to } : undefined;
+}
+
+/**
+ * Renders deferred pages of `build` (those of `files` that are deferred, else up to `limit` of
+ * them) and puts them in its files and renders, in place. A page that fails stays deferred.
+ */
+export function renderPending(build: Build, options: { files?: Iterable<string>; limit?: number }): { rendered: string[]; errors: SiteError[] } {
+  const rendered: string[] = [];
+  const errors: SiteError[] = [];
+  if (!build.pending.size || !build.renderLater) return { rendered, errors };
+  const { byFile, readers } = build.renders;
+  const wanted = options.files ? [...options.files].filter((file) => build.pending.has(file)) : [...build.pending].slice(0, options.limit ?? Infinity);
+  for (const file of wanted) {
+    const index = build.pageSet.indexOf.get(file);
+    if (index === undefined) continue;
+    let render: PageRender;
+    try {
+      render = build.renderLater(index);
+    } catch (error) {
+      if (!(error instanceof SiteError)) throw error;
+      errors.push(error);
+      continue;
+    }
+    unindexReads(readers, file, byFile.get(file)?.reads);
+    indexReads(readers, file, render.reads);
+    byFile.set(file, render);
+    build.files.set(file, render.html);
+    build.pending.delete(file);
+    rendered.push(file);
+  }
+  return { rendered, errors };
 }
 
 function indexReads(readers: Map<string, Set<string>>, file: string, keys: PageRender['reads']): void {

@@ -11,6 +11,7 @@ import { idOf, type Loaded, type StageRun } from './stage.js';
 export interface PageSet {
   pages: Page[];
   byFile: Map<string, Page>;
+  byUrl: Map<string, Page>;
   /** Page file → its index in `pages`. */
   indexOf: Map<string, number>;
   /** Content id → the pages that show it, in page order. */
@@ -21,7 +22,7 @@ export interface PageSet {
 
 /** Expands the routes; the value is missing when they cannot be (two pages that would write one file). */
 export function expandRoutes(run: StageRun, config: ResolvedConfig, entries: readonly Entry[]): Promise<Loaded<PageSet>> {
-  return run.load('pages', `${idOf(config)} ${entryIndexKey(config, entries)}`, () => pageSetOf(expandPages(config, entries)));
+  return run.load('pages', `${idOf(config)} ${entryIndexKey(config, entries)}`, (diagnostics) => pageSetOf(expandPages(config, entries, diagnostics)));
 }
 
 function pageSetOf(pages: Page[]): PageSet {
@@ -36,6 +37,7 @@ function pageSetOf(pages: Page[]): PageSet {
   return {
     pages,
     byFile: new Map(pages.map((page) => [page.file, page])),
+    byUrl: new Map(pages.map((page) => [page.url, page])),
     indexOf: new Map(pages.map((page, index) => [page.file, index])),
     byContent,
     records: () => (records ??= new Map(pages.map((page) => [page.url, JSON.stringify(page)]))),

@@ -60,8 +60,8 @@ export interface Runtime {
   /** Validated front matter by the hash of its text, or false for none. */
   readonly frontMatterCache: DiskCache | false;
   /**
-   * The pool to render `count` untracked pages on, and whether the main thread takes chunks too;
-   * undefined to render them here. Needs the templates' bundled module (`templatesFile`).
+   * The pool to render `count` pages on, and whether the main thread takes chunks too; undefined
+   * to render them here. Needs the templates' bundled module (`templatesFile`).
    */
   renderPool(count: number, templatesFile: string | undefined): Promise<{ pool: WorkerPool; local: boolean } | undefined>;
   stats(): RuntimeStats;
@@ -118,14 +118,16 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     parseYaml: yamlCache && cachedYamlParser(yamlCache),
     frontMatterCache: frontMatterCache ?? false,
     async renderPool(count, templatesFile) {
+      // A pipeline that runs again renders an edit's few pages here: the workers would each need
+      // the whole render input first.
+      if (options.incremental) return undefined;
       if (templatesFile && (forced || count >= renderPoolThreshold)) {
         const started = poolFor();
         if (started) return { pool: started, local: !forced };
       }
       // The workers' heaps, grown by the Markdown, would otherwise stay through rendering, when the
-      // main thread holds every page: the peak of a cold build of 2,000 posts. A pipeline that
-      // runs again keeps them for the next edit's Markdown.
-      if (!options.incremental) await closePool();
+      // main thread holds every page: the peak of a cold build of 2,000 posts.
+      await closePool();
       return undefined;
     },
     stats: () => ({

@@ -6,28 +6,78 @@
 import { createHash } from 'node:crypto';
 import type { ResolvedConfig } from '../config/load.js';
 import type { Page } from '../routes/pages.js';
+import { urlsOf } from '../routes/urls.js';
+import { contentSecurityPolicy } from './csp.js';
 import { escapeHtml, serializeJsonForScript } from './html.js';
 import type { PageMeta } from './types.js';
 
 /**
- * The one inline script of every page (constant, so a CSP can allow it by hash). It marks the
- * document as scripted (`js` class); stores the page's language as `preferredLanguage`, or, on a
- * first visit whose browser language starts with one of the prefixes in `data-redirect`
+ * The inline language script of every page (constant, so a CSP can allow it by hash). It marks
+ * the document as scripted (`js` class); stores the page's language as `preferredLanguage`, or, on
+ * a first visit whose browser language starts with one of the prefixes in `data-redirect`
  * ("nb=/no/hub/ de=/de/hub/", longest prefix first), goes to that page (the page's counterpart in
- * that language) instead; and drives the mobile menu toggle (`data-menu-toggle`), which closes on
- * Escape and gives focus back to its button.
+ * that language) instead. Likewise it stores the audience of an audience's page as
+ * `preferredAudience`, and on a page without one replaces each greyed navigation item marked
+ * `data-remember` by its link for that audience (`[data-audience]` inside it), named like the item.
  */
 export const languageScript =
   "(function(d,w){var h=d.documentElement;h.className+=' js';" +
   "try{var s=w.localStorage,r=(h.getAttribute('data-redirect')||'').split(' '),n=(navigator.language||'').toLowerCase(),i,k;" +
   "if(!s.getItem('preferredLanguage'))for(i=0;i<r.length;i++){k=r[i].indexOf('=');if(k>0&&n.indexOf(r[i].slice(0,k))===0){location.replace(r[i].slice(k+1)+location.search+location.hash);return}}" +
-  "s.setItem('preferredLanguage',h.getAttribute('data-lang'))}catch(e){}" +
-  "function t(b,o){b.setAttribute('aria-expanded',o);d.getElementById(b.getAttribute('aria-controls')).toggleAttribute('data-open',o)}" +
-  "d.addEventListener('click',function(e){var b=e.target.closest&&e.target.closest('[data-menu-toggle]');if(b)t(b,b.getAttribute('aria-expanded')!='true')});" +
-  "d.addEventListener('keydown',function(e){var b=e.key=='Escape'&&d.querySelector('[data-menu-toggle][aria-expanded=true]');if(b){t(b,false);b.focus()}})})(document,window)";
+  "s.setItem('preferredLanguage',h.getAttribute('data-lang'));" +
+  "var a=h.getAttribute('data-audience');if(a)s.setItem('preferredAudience',a);else if((a=s.getItem('preferredAudience'))&&/^[\\w-]+$/.test(a))" +
+  "d.addEventListener('DOMContentLoaded',function(){d.querySelectorAll('[data-remember] [data-audience='+a+']').forEach(function(l){var e=l.closest('details');l.textContent=e.firstChild.textContent;l.className='nav-link';e.replaceWith(l)})})" +
+  "}catch(e){}})(document,window)";
+
+/**
+ * The inline menu script of every page (constant too). It drives the mobile menu toggle
+ * (`data-menu-toggle`, which controls the element named by its `aria-controls`): a click on it
+ * opens or closes the menu; while the menu is open (and the toggle shown), Escape or a click
+ * outside the menu closes it, and Tab and Shift+Tab cycle through the toggle and the menu's links
+ * and buttons. Every close gives focus back to the toggle. The label, icon, overlay and scroll
+ * lock follow `aria-expanded` / `data-open` in CSS.
+ */
+export const menuScript =
+  "(function(d){var b,m;function q(){b=d.querySelector('[data-menu-toggle]');m=b&&d.getElementById(b.getAttribute('aria-controls'))}" +
+  "function o(){return m&&b.offsetParent&&b.getAttribute('aria-expanded')=='true'}" +
+  "function t(x){b.setAttribute('aria-expanded',x);m.toggleAttribute('data-open',x);if(!x)b.focus()}" +
+  "d.addEventListener('click',function(e){q();if(!m)return;if(b.contains(e.target))t(!o());else if(o()&&!m.contains(e.target))t(false)});" +
+  "d.addEventListener('keydown',function(e){q();if(!o())return;if(e.key=='Escape')t(false);else if(e.key=='Tab'){" +
+  "var f=[b].concat([].slice.call(m.querySelectorAll('a[href],button'))).filter(function(x){return x.offsetParent}),l=f.length,i=f.indexOf(d.activeElement),n=i+(e.shiftKey?-1:1);" +
+  "if(i<0||n<0||n>=l){e.preventDefault();f[i<0?0:(n+l)%l].focus()}}})})(document)";
 
 /** Logs the unknown path on a 404 page. */
 export const notFoundScript = "console.warn('Page not found:',location.pathname)";
+
+/**
+ * The script of the root 404 page on GitHub Pages, which serves that page for every missing path:
+ * a path under a locale's prefix ("/no/…") goes to that locale's 404 page. Constant for a config,
+ * so the CSP allows it by hash.
+ */
+export function localeNotFoundScript(config: ResolvedConfig): string {
+  const targets: Record<string, string> = {};
+  for (const locale of config.localeIds) {
+    const prefix = config.locales[locale]!.prefix;
+    if (prefix) targets[prefix] = urlsOf(config).notFound(locale).url;
+  }
+  return `(function(l,m){for(var p in m)if(l.pathname===p||l.pathname.indexOf(p+'/')===0){l.replace(m[p]);return}})(location,${JSON.stringify(targets)})`;
+}
+
+const hashesOf = new WeakMap<ResolvedConfig, string[]>();
+
+/**
+ * The CSP sources of every inline script the pages of a config carry: the language script, the
+ * 404 script and, for GitHub Pages, the root 404 page's language script.
+ */
+export function inlineScriptHashes(config: ResolvedConfig): string[] {
+  let hashes = hashesOf.get(config);
+  if (!hashes) {
+    const scripts = [languageScript, menuScript, notFoundScript, ...(config.output.target === 'github-pages' ? [localeNotFoundScript(config)] : [])];
+    hashes = scripts.map(scriptHash);
+    hashesOf.set(config, hashes);
+  }
+  return hashes;
+}
 
 /** The CSP source of an inline script. */
 export function scriptHash(script: string): string {
@@ -35,11 +85,14 @@ export function scriptHash(script: string): string {
 }
 
 /**
- * Attributes of <html>: lang, data-lang and, on a page of the default locale, where a first visit
- * goes for each browser language another locale claims: every such locale, not only the first.
+ * Attributes of <html>: lang, data-lang, data-audience (on an audience's pages) and, on a page of
+ * the default locale, where a first visit goes for each browser language another locale claims:
+ * every such locale, not only the first.
  */
 export function htmlAttributes(page: Page, config: ResolvedConfig): Record<string, string> {
   const attributes: Record<string, string> = { lang: config.locales[page.locale]!.htmlLang, 'data-lang': page.locale };
+  // The page's audience, for styles that follow it (each audience's accent colour).
+  if (page.audience) attributes['data-audience'] = page.audience;
   if (page.locale !== config.site.defaultLocale) return attributes;
   const targets: { language: string; url: string }[] = [];
   for (const link of page.languageLinks) {
@@ -65,14 +118,19 @@ export function renderHead(page: Page, input: HeadInput): string {
   const { config, meta } = input;
   const locale = config.locales[page.locale]!;
   const title = page.template === 'Landing' ? `${config.site.name} · ${meta.title}` : `${meta.title} · ${config.site.name}`;
+  const githubPages = config.output.target === 'github-pages';
   const tags: string[] = [
     '<meta charset="utf-8" />',
     '<meta name="viewport" content="width=device-width, initial-scale=1" />',
+    // Before any script: a meta policy covers only what follows it.
+    ...(githubPages ? [`<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(config, inlineScriptHashes(config), 'meta'))}" />`] : []),
     `<title>${escapeHtml(title)}</title>`,
     `<meta name="description" content="${escapeHtml(meta.description)}" />`,
     `<script>${languageScript}</script>`,
+    `<script>${menuScript}</script>`,
   ];
-  if (page.noindex) tags.push('<meta name="robots" content="noindex" />');
+  if (githubPages && page.notFound && page.locale === config.site.defaultLocale) tags.push(`<script>${localeNotFoundScript(config)}</script>`);
+  if (page.noindex || config.preview) tags.push('<meta name="robots" content="noindex" />');
   if (!page.notFound) tags.push(`<link rel="canonical" href="${escapeHtml(page.canonical)}" />`);
   for (const alternate of page.alternates) {
     tags.push(`<link rel="alternate" hreflang="${escapeHtml(alternate.hreflang)}" href="${escapeHtml(alternate.href)}" />`);

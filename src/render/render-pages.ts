@@ -13,21 +13,39 @@ export type IslandScripts = Pick<IslandBundle, 'entries' | 'graph'>;
 /** A SiteError as plain data (it crosses threads). */
 export type SiteErrorData = Omit<SiteErrorOptions, 'cause'>;
 
-/** One rendered page, or its error. */
-export type PageOutput = { html: string; scripts: string[] } | { error: SiteErrorData };
+/** One rendered page (with what its render read, when tracked), or its error. */
+export type PageOutput = RenderedPage | { error: SiteErrorData };
+
+/** One rendered page. */
+export interface RenderedPage {
+  html: string;
+  scripts: string[];
+  /** The inputs its render read (see `RenderDependency`), when tracked. */
+  reads?: Set<string>;
+}
 
 /** A renderer of the pages of one build, by index into `input.pages`. */
 export interface PageRenderer {
   /** Renders pages; a page's SiteError comes back as data in its place. */
   render(indexes: readonly number[]): PageOutput[];
   /** Renders one page; throws its SiteError. */
-  renderOne(index: number): { html: string; scripts: string[] };
+  renderOne(index: number): RenderedPage;
 }
 
-/** Creates the renderer of one build. */
-export function createPageRenderer(input: RenderInput, islands: IslandScripts): PageRenderer {
-  const renderer = createRenderer(input);
-  const renderOne = (index: number) => addIslandScripts(renderer.renderPage(input.pages[index]!), islands);
+/** Creates the renderer of one build; with `track`, each page comes with what its render read. */
+export function createPageRenderer(input: Omit<RenderInput, 'track'>, islands: IslandScripts, options: { track?: boolean } = {}): PageRenderer {
+  let reads: Set<string> | undefined;
+  const renderer = createRenderer(options.track ? { ...input, track: (dependency) => reads!.add(dependency) } : input);
+  const renderOne = (index: number): RenderedPage => {
+    const page = input.pages[index]!;
+    if (!options.track) return addIslandScripts(renderer.renderPage(page), islands);
+    reads = new Set([`page:${page.url}`]);
+    try {
+      return { ...addIslandScripts(renderer.renderPage(page), islands), reads };
+    } finally {
+      reads = undefined;
+    }
+  };
   return {
     renderOne,
     render(indexes) {

@@ -2,6 +2,7 @@
  * Rendering: a page's template inside the layout, through `renderToString`, inside the document
  * shell whose head comes from the page record.
  */
+import { join } from 'node:path';
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import type { ResolvedConfig } from '../config/load.js';
@@ -16,6 +17,7 @@ import { toUrl } from '../routes/paths.js';
 import { urlsOf } from '../routes/urls.js';
 import { renderDocument } from './head.js';
 import { breadcrumbList, organization } from './json-ld.js';
+import { isTemplateDiagnostic } from './template-diagnostic.js';
 import { trackedView } from './tracked-view.js';
 import type { PageMeta, PageProps, SiteContext, TemplateSet } from './types.js';
 
@@ -90,10 +92,36 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
     return { page, content, site: contextFor(page.locale) };
   };
 
+  /** The file a template's diagnostic about `page` is about: its copy, its entry's translation, or else the template. */
+  const contentFileOf = (page: Page): string => {
+    const shown = page.collection?.kind === 'entry' ? bySlug.get(page.collection.collection)?.get(page.collection.slug)?.translations[page.collection.contentLocale] : undefined;
+    if (shown) return shown.file;
+    // The .yaml name; content-api.ts positions the diagnostic, in the .md file when that is the one there is.
+    if (page.content !== undefined) return sources.display(join(sources.copy(page.content), `${page.locale}.yaml`));
+    return sources.display(sources.pageTemplate(page.template));
+  };
+
+  /** What a template threw while making `page`, as a SiteError. */
+  const failureOf = (page: Page, cause: unknown): SiteError => {
+    if (cause instanceof SiteError) return cause;
+    const message = `${page.url} (template ${page.template}): ${cause instanceof Error ? cause.message : String(cause)}`;
+    if (isTemplateDiagnostic(cause)) return new SiteError({ code: 'TEMPLATE_REJECTED', message, file: contentFileOf(page), field: cause.field, hint: cause.hint, cause });
+    return new SiteError({ code: 'RENDER_FAILED', message, file: sources.display(sources.pageTemplate(page.template)), cause });
+  };
+
+  /** Runs template code for `page`: whatever it throws becomes a SiteError about that page. */
+  const inTemplate = <T>(page: Page, work: () => T): T => {
+    try {
+      return work();
+    } catch (cause) {
+      throw failureOf(page, cause);
+    }
+  };
+
   const metaOf = (page: Page): PageMeta => {
     const props = propsOf(page);
     const template = templates.pages[page.template]!;
-    if (template.meta) return template.meta(props);
+    if (template.meta) return inTemplate(page, () => template.meta!(props));
     const { title, description } = props.content as { title?: unknown; description?: unknown };
     if (typeof title !== 'string' || typeof description !== 'string') {
       throw new SiteError({ code: 'TEMPLATE_INVALID', message: `template ${page.template} needs a meta() export or copy with title and description` });
@@ -183,25 +211,14 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
     if (!template) throw new SiteError({ code: 'UNKNOWN_TEMPLATE', message: `unknown template "${page.template}"`, file: config.file });
     const props = propsOf(page);
     const meta = metaOf(page);
-    let body: string;
-    try {
-      body = renderToString(createElement(templates.Layout, { ...props, children: createElement(template.default, props) }));
-    } catch (cause) {
-      if (cause instanceof SiteError) throw cause;
-      throw new SiteError({
-        code: 'RENDER_FAILED',
-        message: `${page.url} (template ${page.template}): ${cause instanceof Error ? cause.message : String(cause)}`,
-        file: sources.display(sources.pageTemplate(page.template)),
-        cause,
-      });
-    }
+    const body = inTemplate(page, () => renderToString(createElement(templates.Layout, { ...props, children: createElement(template.default, props) })));
     const structuredData: Record<string, unknown>[] = [organization(config)];
     if (page.ancestors.length && !page.notFound) {
       const trail = [...page.ancestors, page.url].map((url) => ({ name: props.site.nameOf(url), url: urls.absolute(url) }));
       trail[trail.length - 1]!.name = meta.title;
       structuredData.push(breadcrumbList(trail));
     }
-    structuredData.push(...(template.structuredData?.(props) ?? []));
+    structuredData.push(...(inTemplate(page, () => template.structuredData?.(props)) ?? []));
     return renderDocument(page, { config, meta, structuredData, stylesheet: input.assets.stylesheet }, body);
   }
 

@@ -4,8 +4,11 @@
  * Pure data, no I/O: every decision about which page exists where, what its canonical URL is,
  * which pages are its language alternates and where its language switch leads, is made here.
  */
+import { join } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
 import type { RouteConfig } from '../config/schema.js';
+import { sourcesOf } from '../config/sources.js';
+import type { Diagnostics } from '../diagnostics.js';
 import { SiteError, throwIfAny } from '../errors.js';
 import { pickTranslation, type FallbackRules } from './fallback.js';
 import { absoluteUrl, aliasPath, ancestorPaths, toUrl } from './paths.js';
@@ -295,6 +298,36 @@ export function sortEntries<T extends { slug: string; translations: Record<strin
 function urlIn(route: RouteConfig, routePath: string, locale: string, config: ResolvedConfig): string {
   const urls = urlsOf(config);
   return route.locale ? toUrl(routePath) : urls.page(routePath, locale);
+}
+
+/**
+ * Records a warning for each entry that is not written in every locale with a route for its pages:
+ * it names the entry folder, the locales it is missing in, and the language readers there get
+ * instead (the fallback decision of `pickTranslation`, as on the pages).
+ */
+export function reportUntranslated(config: ResolvedConfig, input: CreatePagesInput, diagnostics: Diagnostics): void {
+  const sources = sourcesOf(config);
+  for (const name of Object.keys(input.entries).sort()) {
+    const routed = new Set(config.routes.filter((route) => route.entry === name).flatMap((route) => (route.locale ? [route.locale] : config.localeIds)));
+    const rules = fallbackRulesOf(config, name);
+    for (const entry of input.entries[name]!) {
+      const missing = config.localeIds.filter((locale) => routed.has(locale) && entry.translations[locale] === undefined);
+      if (missing.length === 0) continue;
+      // Readers of each missing locale, grouped by the language they get.
+      const readers = new Map<string, string[]>();
+      for (const locale of missing) {
+        const shown = pickTranslation(entry.translations, locale, rules)!;
+        readers.set(shown, [...(readers.get(shown) ?? []), locale]);
+      }
+      const instead = [...readers].map(([shown, locales]) => `readers in ${locales.join(' and ')} get the ${shown} text`).join('; ');
+      diagnostics.warn({
+        code: 'ENTRY_UNTRANSLATED',
+        message: `${name} entry "${entry.slug}" is not translated into ${missing.join(', ')}: ${instead}`,
+        file: sources.display(join(sources.collection(name), entry.slug)),
+        hint: `Add ${missing.map((locale) => `${locale}.md`).join(' and ')} to the folder; until then its pages there show the fallback language (collections.${name}.fallback in site.config.yaml decides which).`,
+      });
+    }
+  }
 }
 
 function fallbackRulesOf(config: ResolvedConfig, collection: string): FallbackRules {

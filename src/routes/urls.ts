@@ -41,8 +41,10 @@ export interface Urls {
    * first such route (the feed, which belongs to no section, needs one whatever the audiences).
    */
   collectionRoute(collection: string, kind: 'list' | 'entry', audience: string | undefined, anyway?: boolean): RouteConfig | undefined;
-  /** The feed of a collection in a locale, when the collection has one. */
+  /** The feed of a collection in a locale, when the collection has one (RSS). */
   feed(collection: string, locale: string): Place | undefined;
+  /** The JSON Feed beside it: feed.json beside rss.xml, else the RSS feed's name ending in .json. */
+  jsonFeed(collection: string, locale: string): Place | undefined;
   /** The URL pattern every built asset matches (for `_headers`). */
   assetsPattern: string;
   /** Where a plain contact form POST lands: "/contactus/sent/", "/no/contactus/failed/". */
@@ -96,6 +98,12 @@ export function urlsOf(config: ResolvedConfig): Urls {
       const folder = pagePath(routePath.slice(0, slash) || '/', locale);
       const url = `${folder === '/' ? '' : folder}${routePath.slice(slash)}`;
       return { path: url, url: encodeURI(url), file: url.slice(1) };
+    },
+    jsonFeed(collection, locale) {
+      const feed = urls.feed(collection, locale);
+      if (!feed) return undefined;
+      const path = feed.path.replace(/(?:\/rss)?\.xml$/, (ending) => (ending === '/rss.xml' ? '/feed.json' : '.json'));
+      return { path, url: encodeURI(path), file: path.slice(1) };
     },
     assetsPattern: `/${assetsFolder}/*`,
     contactResult(outcome, locale) {

@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
 import { createIcs } from '../booking/ics.js';
 import { slotRulesOf } from '../booking/rules.js';
+import { createDiagnostics } from '../diagnostics.js';
 import { loadMessages, lookupMessage } from '../content/messages.js';
 import { urlsOf } from '../routes/urls.js';
 import { addDays, dateIn, isDate, listSlots, nextFreeSlots, parseInstant, slotAtLocal, slotStartingAt, type SlotRules } from '../booking/slots.js';
@@ -30,7 +31,7 @@ import { validateBooking } from '../islands/booking-schema.js';
 import { createJsonLinesStore } from './jsonl-store.js';
 import { createRateLimiter } from './rate-limit.js';
 import { clientAddress } from './request.js';
-import { readSubmission, sendJson, type FormEndpointOptions } from './submission.js';
+import { readSubmission, sendJson, type FormEndpointOptions } from './form-request.js';
 
 /** Options of the booking handler (`rateLimit` counts booking attempts). */
 export interface BookingHandlerOptions extends FormEndpointOptions {
@@ -219,7 +220,8 @@ export function createBookingHandler(options: BookingHandlerOptions) {
  */
 export async function createSiteBookingHandler(config: ResolvedConfig, options: { trustProxy?: boolean } = {}): Promise<ReturnType<typeof createBookingHandler> | undefined> {
   if (config.booking.url) return undefined;
-  const messages = await loadMessages(config, []);
+  // The build has checked the messages; a problem here leaves the calendar file with the site's name.
+  const messages = await loadMessages(config, createDiagnostics());
   const message = (locale: string, key: string) =>
     lookupMessage(messages[locale] ?? messages[config.site.defaultLocale] ?? {}, key, { company: config.site.name, minutes: config.booking.minutes }) ?? config.site.name;
   return createBookingHandler({

@@ -83,7 +83,12 @@ export function readBody(request: IncomingMessage, response: ServerResponse, max
 
 /** The media type and charset of a Content-Type header ("application/json", "utf-8"). */
 export function contentType(request: IncomingMessage): { type: string; charset?: string } {
-  const [type = '', ...params] = String(request.headers['content-type'] ?? '').split(';').map((part) => part.trim());
+  return parseContentType(String(request.headers['content-type'] ?? ''));
+}
+
+/** The media type and charset of a Content-Type header's value (pure: the host functions use it too). */
+export function parseContentType(header: string): { type: string; charset?: string } {
+  const [type = '', ...params] = header.split(';').map((part) => part.trim());
   const charset = params.map((param) => /^charset\s*=\s*"?([^";]+)"?$/i.exec(param)?.[1]).find(Boolean);
   return { type: type.toLowerCase(), charset: charset?.toLowerCase() };
 }
@@ -103,7 +108,9 @@ export function decoderFor(charset = 'utf-8'): TextDecoder | undefined {
  */
 export function parseFormBody(body: Uint8Array, decoder: TextDecoder): Record<string, string> {
   const fields: Record<string, string> = {};
-  const text = Buffer.from(body).toString('latin1');
+  // One character per byte (latin1), without Buffer: the host functions run this on runtimes without it.
+  let text = '';
+  for (let index = 0; index < body.length; index += 8192) text += String.fromCharCode(...body.subarray(index, index + 8192));
   for (const pair of text.split('&')) {
     if (!pair) continue;
     const equals = pair.indexOf('=');

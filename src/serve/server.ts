@@ -28,6 +28,14 @@ export interface ServeOptions {
   trustProxy?: boolean;
   /** Limits against slow or many clients (defaults: `serverLimits`). */
   limits?: Partial<ServerLimits>;
+  /** The admin API (`site serve --admin`, src/admin/mount.ts); without it /api/auth and /api/admin are 404 like any unknown path. */
+  admin?: MountedApi;
+}
+
+/** An API mounted before the static files: it answers the requests it knows (true) and is told the port. */
+export interface MountedApi {
+  handle(request: IncomingMessage, response: ServerResponse): Promise<boolean>;
+  listening(host: string, port: number): void;
 }
 
 /** Time and connection limits of the server. */
@@ -122,8 +130,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     for (const [name, value] of await serveStatic.headersOf(config.booking.endpoint)) response.setHeader(name, value);
     if (!(await booking(request, response))) return next();
   };
+  const admin: Step = async (request, response, next) => {
+    if (!options.admin || !(await options.admin.handle(request, response))) return next();
+  };
   const files: Step = (request, response) => serveStatic(request, response);
-  const handle = chain([rejectLongUrl(limits.maxUrlLength), api, bookingApi, files]);
+  const handle = chain([rejectLongUrl(limits.maxUrlLength), admin, api, bookingApi, files]);
 
   const server = createServer({ connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs) }, (request, response) => {
     handle(request, response).catch(() => {
@@ -142,6 +153,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
+  options.admin?.listening(options.host, port);
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   return { server, url: `http://${host}:${port}`, close: () => closeGracefully(server, limits.shutdownGraceMs) };
 }

@@ -1,8 +1,9 @@
 /**
  * Serves a built site the way a static host does: "/x/" from "x/index.html", "/x" redirected to
- * "/x/" when that folder exists, the 404 page of the path's language with status 404, the headers
- * of `_headers`, long caching for hashed assets, validators (ETag, Last-Modified) answered with
- * 304, and the build's precompressed brotli or gzip sibling of a file when the client accepts it
+ * "/x/" when that folder exists, a path typed without æ, ø, å redirected to the one that exists,
+ * the 404 page of the path's language with status 404, the headers of `_headers`, long caching
+ * for hashed assets, validators (ETag, Last-Modified) answered with 304, and the build's
+ * precompressed brotli or gzip sibling of a file when the client accepts it
  * (or, for `site serve` of a site built without siblings, the file compressed here once). The
  * files come from a folder (`site serve`) or from memory (`site dev`) through one
  * `StaticSource`, so both answer alike. Dot-files and dot-folders (but `/.well-known/`) are never
@@ -126,11 +127,11 @@ export function directorySource(root: string): StaticSource {
   };
 }
 
-/** The files of an in-memory build (path → contents), read afresh on every request. */
-export function memorySource(files: () => ReadonlyMap<string, string | Uint8Array> | undefined): StaticSource {
+/** The files of an in-memory build: `file` gives a path's contents, asked afresh on every request. */
+export function memorySource(file: (path: string) => string | Uint8Array | undefined): StaticSource {
   return {
     async get(path) {
-      const data = files()?.get(path);
+      const data = file(path);
       if (data === undefined) return undefined;
       const bytes = typeof data === 'string' ? Buffer.from(data) : data;
       return {
@@ -256,6 +257,14 @@ export async function createStaticHandler(root: string | StaticSource, options: 
       await send(request, response, found, 200, rawPath);
       return;
     }
+    // A Norwegian path typed without æ, ø, å ("/no/arbeidsklaer") goes to the page that exists.
+    const respelled = pagePath === undefined || hidden ? undefined : nordicSpelling(pagePath);
+    if (respelled && (await findFile(respelled))) {
+      const query = (request.url ?? '').slice(rawPath.length);
+      response.writeHead(301, { location: `/${encodeURI(respelled.split('/').filter(Boolean).join('/'))}${rawPath.endsWith('/') ? '/' : ''}${query}` });
+      response.end();
+      return;
+    }
     const notFoundPath = (pagePath !== undefined && options.notFoundFileFor?.(pagePath)) || '404.html';
     const notFound = await source.get(notFoundPath);
     if (notFound) await send(request, response, { path: notFoundPath, file: notFound }, 404, rawPath);
@@ -265,6 +274,15 @@ export async function createStaticHandler(root: string | StaticSource, options: 
     }
   };
   return Object.assign(handle, { headersOf });
+}
+
+/**
+ * The path with the ASCII spellings of the Norwegian letters (ae, oe, aa) written as æ, ø, å, or
+ * undefined when it has none. Pure; the handler redirects only when that path exists.
+ */
+export function nordicSpelling(path: string): string | undefined {
+  const spelled = path.replace(/ae/g, 'æ').replace(/oe/g, 'ø').replace(/aa/g, 'å');
+  return spelled === path ? undefined : spelled;
 }
 
 /** Whether a conditional GET can be answered 304: a matching If-None-Match, or else an If-Modified-Since not before the file's time. */

@@ -1,85 +1,48 @@
 /**
- * The common front of every form endpoint (contact, booking): a JSON body (from a hydrated form)
- * or a plain form POST (without script), from a page of this site only (Origin /
- * Sec-Fetch-Site), at most `maxBytes` (read no further), decoded in the charset it declares,
- * an object. Refusals are answered here; the endpoint gets the fields, with the honeypot taken out.
+ * What a form endpoint does with the fields of a submission once its body is read, whatever
+ * carries the request: `site serve` (Node's http) and the host functions of src/targets (the web
+ * `Request`) both run it. Honeypot, then validation with the shared schema, then the rate limit,
+ * then storage: a filled honeypot gets the same answer as a success and stores nothing; only what
+ * is stored counts against the client's budget. No Node APIs here: it is bundled into the functions.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { honeypotField } from '../islands/contact-schema.js';
-import type { StoreFileSystem } from './jsonl-store.js';
-import { BodyTooLarge, contentType, decoderFor, isSameOrigin, parseFormBody, readBody, type ProxyTrust } from './request.js';
+import type { RateLimiter } from './rate-limit.js';
 
-/** What every form endpoint (contact, booking) can be told about its clients, limits and storage. */
-export interface FormEndpointOptions {
-  /** Folder of the endpoint's JSON-lines file (contact.dataDir). */
-  dataDir: string;
-  /** Origins whose pages may post (the site's `site.origin`); the origin the request was sent to is always allowed. */
-  allowedOrigins?: readonly string[];
-  /** Take the client's address from `X-Forwarded-For` (only behind a proxy that sets it). */
-  trustProxy?: boolean;
-  maxBytes?: number;
-  /** Accepted requests per client per window. */
-  rateLimit?: number;
-  rateWindowMs?: number;
-  /** Clients the rate limiter remembers at most. */
-  maxClients?: number;
+/** The answer to a submission, before it is written as JSON or as a redirect to a result page. */
+export interface SubmissionOutcome {
+  status: 201 | 400 | 429 | 503;
+  body: Record<string, unknown>;
+  /** The result page a plain form POST lands on. */
+  outcome: 'sent' | 'failed';
+  headers?: Record<string, string>;
+}
+
+/** Options of `createSubmissionFlow`. */
+export interface SubmissionFlowOptions<Data> {
+  /** The shared schema's check: the valid data, or field → message key. */
+  validate(fields: Record<string, unknown>): { data: Data } | { fieldErrors: Record<string, string> };
+  limiter: RateLimiter;
+  /** Keeps one accepted submission; rejects when it could not. */
+  store(record: { receivedAt: string } & Data): Promise<void>;
   now?: () => number;
-  /** File operations of the store (tests inject failures). */
-  fileSystem?: StoreFileSystem;
 }
 
-/** Options of `readSubmission`. */
-export interface SubmissionOptions extends ProxyTrust {
-  /** Origins whose pages may post; the origin the request was sent to is always allowed. */
-  allowedOrigins: readonly string[];
-  maxBytes: number;
-}
-
-/** A submission that passed the front checks. */
-export interface Submission {
-  /** The fields sent, without the honeypot. */
-  fields: Record<string, unknown>;
-  /** Sent as a plain form (answer with a redirect), not JSON. */
-  isForm: boolean;
-  /** The honeypot was filled in: a bot. Pretend success, store nothing. */
-  isBot: boolean;
-  /** The page's locale as sent (`locale` field), or "en". */
-  locale: string;
-}
-
-/** Answers with JSON that is never cached. */
-export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers });
-  response.end(JSON.stringify(body));
-}
-
-/** Reads a submission; answers 403, 415, 413 or 400 itself and then returns undefined. */
-export async function readSubmission(request: IncomingMessage, response: ServerResponse, options: SubmissionOptions): Promise<Submission | undefined> {
-  const { type, charset } = contentType(request);
-  const isForm = type === 'application/x-www-form-urlencoded';
-  if (!isSameOrigin(request, options.allowedOrigins, options)) {
-    sendJson(response, 403, { error: 'cross_origin' });
-    return undefined;
-  }
-  if (!isForm && type !== 'application/json') {
-    sendJson(response, 415, { error: 'unsupported_media_type', accepted: ['application/json', 'application/x-www-form-urlencoded'] });
-    return undefined;
-  }
-  const decoder = decoderFor(charset);
-  if (!decoder) {
-    sendJson(response, 415, { error: 'unsupported_charset', charset });
-    return undefined;
-  }
-  let fields: Record<string, unknown>;
-  try {
-    const body = await readBody(request, response, options.maxBytes);
-    fields = isForm ? parseFormBody(body, decoder) : (JSON.parse(decoder.decode(body)) as Record<string, unknown>);
-    if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw new SyntaxError('not an object');
-  } catch (error) {
-    if (!(error instanceof BodyTooLarge)) sendJson(response, 400, { error: 'invalid_body' });
-    return undefined;
-  }
-  const locale = typeof fields.locale === 'string' && /^[a-z]{2,3}$/.test(fields.locale) ? fields.locale : 'en';
-  const { [honeypotField]: honeypot, ...rest } = fields;
-  return { fields: rest, isForm, isBot: typeof honeypot === 'string' && honeypot !== '', locale };
+/** Creates the flow: (fields, client) → outcome. */
+export function createSubmissionFlow<Data extends object>(options: SubmissionFlowOptions<Data>) {
+  const now = options.now ?? Date.now;
+  return async function submit(fields: Record<string, unknown>, client: string): Promise<SubmissionOutcome> {
+    if (typeof fields[honeypotField] === 'string' && fields[honeypotField] !== '') return { status: 201, body: { ok: true }, outcome: 'sent' };
+    const { [honeypotField]: _honeypot, ...submitted } = fields;
+    const checked = options.validate(submitted);
+    if ('fieldErrors' in checked) return { status: 400, body: { error: 'invalid_fields', fields: checked.fieldErrors }, outcome: 'failed' };
+    const wait = options.limiter.retryAfter(client);
+    if (wait > 0) return { status: 429, body: { error: 'too_many_requests' }, outcome: 'failed', headers: { 'retry-after': String(Math.ceil(wait / 1000)) } };
+    options.limiter.hit(client);
+    try {
+      await options.store({ receivedAt: new Date(now()).toISOString(), ...checked.data });
+    } catch {
+      return { status: 503, body: { error: 'storage_failed' }, outcome: 'failed', headers: { 'retry-after': '60' } };
+    }
+    return { status: 201, body: { ok: true }, outcome: 'sent' };
+  };
 }

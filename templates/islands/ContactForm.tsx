@@ -96,10 +96,13 @@ export default function ContactForm(props: ContactFormProps) {
     setFieldErrors({});
     setStatus('sending');
     try {
+      // A form service on another origin gets a plain urlencoded form: every service takes it, and
+      // it is a simple request (no CORS preflight). The site's own endpoint gets JSON.
+      const external = /^https?:\/\//.test(props.endpoint);
       const response = await fetch(props.endpoint, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify(checked.data),
+        headers: { 'content-type': external ? 'application/x-www-form-urlencoded' : 'application/json', accept: 'application/json' },
+        body: external ? new URLSearchParams(checked.data as Record<string, string>) : JSON.stringify(checked.data),
       });
       if (!response.ok) throw new Error(`status ${response.status}`);
       setStatus('success');

@@ -1,13 +1,16 @@
 /** The company's contact details and opening hours, from the config. */
 import type { SiteContext } from 'site/template';
 
-/** "Mon–Fri 9:00–17:00 CET" in the page's language. */
+/** "Mon–Fri 9:00–17:00 CET", "Man.–fre. kl. 09.00–17.00 CET": the config's hours in the words and clock of the page's messages. */
 export function openingHoursText(site: SiteContext): string {
   const hours = site.config.company.openingHours;
   const day = (code: string) => site.t(`weekdays.${code}`);
-  const clock = (value: string) => value.replace(/^0/, '');
+  const clock = (value: string) => {
+    const [hh = '', mm = ''] = value.split(':');
+    return site.t('contactDetails.clock', { hh, h: String(Number(hh)), mm });
+  };
   const days = hours.days.length > 1 ? `${day(hours.days[0]!)}–${day(hours.days.at(-1)!)}` : day(hours.days[0]!);
-  const text = `${days} ${clock(hours.opens)}–${clock(hours.closes)} ${hours.timeZone}`;
+  const text = site.t('contactDetails.hoursText', { days, opens: clock(hours.opens), closes: clock(hours.closes), timeZone: hours.timeZone });
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 

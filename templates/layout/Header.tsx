@@ -7,7 +7,7 @@ export function Header({ page, site }: Pick<PageProps, 'page' | 'site'>) {
   const audience = page.audience ? config.audiences[page.audience] : undefined;
   const navigation = config.navigation.map((item) => {
     const routePath = audience ? navigationRoutePath(item.path, audience.path) : item.fallback;
-    return { label: t(`nav.${item.label}`), href: routePath ? site.href(routePath) : undefined };
+    return { label: t(`nav.${item.label}`), path: item.path, href: routePath ? site.href(routePath) : undefined };
   });
   const audiences = Object.entries(config.audiences).map(([id, entry]) => ({
     id,
@@ -37,7 +37,8 @@ export function Header({ page, site }: Pick<PageProps, 'page' | 'site'>) {
         </nav>
         <button type="button" className="menu-toggle" data-menu-toggle aria-expanded="false" aria-controls="site-menu">
           <span className="menu-icon" aria-hidden="true" />
-          {t('header.menu')}
+          <span className="menu-label-closed">{t('header.menu')}</span>
+          <span className="menu-label-open">{t('header.closeMenu')}</span>
         </button>
         <div className="site-menu" id="site-menu">
           <nav className="main-nav" aria-label={t('header.mainNavigation')}>
@@ -49,9 +50,7 @@ export function Header({ page, site }: Pick<PageProps, 'page' | 'site'>) {
                       {item.label}
                     </a>
                   ) : (
-                    <a className="nav-link is-disabled" role="link" aria-disabled="true" title={t('nav.unavailable')}>
-                      {item.label}
-                    </a>
+                    <AudienceChoice label={item.label} path={item.path} remember={page.template !== 'Landing'} site={site} />
                   )}
                 </li>
               ))}
@@ -75,18 +74,60 @@ export function Header({ page, site }: Pick<PageProps, 'page' | 'site'>) {
   );
 }
 
+/**
+ * A navigation item that needs an audience, on a page without one: greyed, and a disclosure (works
+ * by touch, keyboard and without script) that says why and offers the item for each audience.
+ * With `remember`, the language script swaps it for the link of the visitor's last audience, when
+ * one is stored (`data-remember`; not on the landing page, where the visitor is choosing).
+ */
+function AudienceChoice({ label, path, remember, site }: { label: string; path: string; remember: boolean; site: PageProps['site'] }) {
+  return (
+    <details className="nav-choice" data-remember={remember ? '' : undefined}>
+      <summary className="nav-link is-disabled">{label}</summary>
+      <div className="nav-choice-panel">
+        <p>{site.t('nav.unavailable')}</p>
+        <ul>
+          {Object.entries(site.config.audiences).map(([id, entry]) => (
+            <li key={id}>
+              <a className="nav-choice-link" href={site.href(navigationRoutePath(path, entry.path))} data-audience={id}>
+                {entry.label[site.locale]}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </details>
+  );
+}
+
 /** The current page is the nav target itself, or a page below it (a blog post under the blog). */
 function isCurrent(url: string, href: string): boolean {
   return url === href || (href.split('/').length > 3 && url.startsWith(href));
 }
 
-/** EN / NO links to the page's counterpart (or the other language's home when it has none). */
+/**
+ * EN / NO links to the page's counterpart (or the other language's home when it has none). On a
+ * 404 page the current language is not a link: its "counterpart" is the 404 file itself.
+ */
 function LanguageSwitch({ page, site }: Pick<PageProps, 'page' | 'site'>) {
   const { config, t } = site;
   return (
     <div className="language-switch" role="group" aria-label={t('header.language')}>
       {page.languageLinks.map((link) => {
         const locale = config.locales[link.locale]!;
+        const label = (
+          <>
+            <span className="language-short">{locale.short}</span>
+            <span className="language-long"> {locale.label}</span>
+          </>
+        );
+        if (link.current && page.notFound) {
+          return (
+            <span key={link.locale} className="language is-current" lang={locale.htmlLang} aria-current="true" data-locale={link.locale}>
+              {label}
+            </span>
+          );
+        }
         return (
           <a
             key={link.locale}
@@ -97,8 +138,7 @@ function LanguageSwitch({ page, site }: Pick<PageProps, 'page' | 'site'>) {
             aria-current={link.current ? 'true' : undefined}
             data-locale={link.locale}
           >
-            <span className="language-short">{locale.short}</span>
-            <span className="language-long"> {locale.label}</span>
+            {label}
           </a>
         );
       })}

@@ -4,7 +4,8 @@ import { Footer } from './Footer';
 import { Header } from './Header';
 
 export default function Layout({ page, site, children }: LayoutProps) {
-  const trail = page.ancestors.length > 0 && !page.notFound ? page.ancestors : [];
+  // A trail of one ("Home" above a level-1 page) says nothing the logo does not.
+  const trail = page.ancestors.length > 1 && !page.notFound ? page.ancestors : [];
   return (
     <>
       <a className="skip-link" href="#main">{site.t('skipToContent')}</a>

@@ -9,10 +9,12 @@ export function PostCard({ listed, site }: { listed: ListedEntry; site: SiteCont
     <article className="post-card" lang={lang}>
       <p className="post-meta">
         <span className="chip">{site.t(`blog.categories.${translation.term}`)}</span>
-        <time dateTime={translation.date}>{site.formatDate(translation.date)}</time>
-        <span>
-          <span className="visually-hidden">{site.t('blog.readingTimeLabel')}: </span>
-          {site.t('blog.readingTime', { minutes: translation.readingMinutes })}
+        <span className="post-meta-details">
+          <time dateTime={translation.date}>{site.formatDate(translation.date)}</time>
+          <span>
+            <span className="visually-hidden">{site.t('blog.readingTimeLabel')}: </span>
+            {site.t('blog.readingTime', { minutes: translation.readingMinutes })}
+          </span>
         </span>
       </p>
       <h2>{listed.url ? <a href={listed.url}>{translation.title}</a> : translation.title}</h2>

@@ -1,5 +1,6 @@
 /** Small building blocks shared by the page templates. */
 import type { ReactNode } from 'react';
+import { Icon, type IconName } from './Icon';
 
 /** A section with a heading, an optional lead and content. */
 export function Section(props: { id?: string; heading?: string; lead?: string; tone?: 'plain' | 'muted' | 'brand'; children?: ReactNode }) {
@@ -7,29 +8,70 @@ export function Section(props: { id?: string; heading?: string; lead?: string; t
   return (
     <section className={`section section-${props.tone ?? 'plain'}`} id={props.id} aria-labelledby={headingId}>
       <div className="container">
-        {props.heading && (
-          <header className="section-header">
-            <h2 id={headingId}>{props.heading}</h2>
-            {props.lead && <p className="lead">{props.lead}</p>}
-          </header>
-        )}
+        {props.heading && <SectionHeader headingId={headingId} heading={props.heading} lead={props.lead} />}
         {props.children}
       </div>
     </section>
   );
 }
 
-/** The top of a page: kicker, H1, lead and optional actions. */
-export function Hero(props: { eyebrow?: string; heading: string; lead: string; children?: ReactNode; compact?: boolean }) {
+/** A section's heading (with the id the section is labelled by), optional icon and lead. */
+export function SectionHeader(props: { headingId?: string; heading: string; lead?: string; icon?: IconName }) {
   return (
-    <div className={props.compact ? 'hero hero-compact' : 'hero'}>
+    <header className="section-header">
+      {props.icon && (
+        <span className="section-icon">
+          <Icon name={props.icon} size={28} />
+        </span>
+      )}
+      <h2 id={props.headingId}>{props.heading}</h2>
+      {props.lead && <p className="lead">{props.lead}</p>}
+    </header>
+  );
+}
+
+/** The top of a page: kicker, H1, lead, optional actions and, beside them on wide screens, a visual. */
+export function Hero(props: { eyebrow?: string; heading: string; lead: string; children?: ReactNode; compact?: boolean; visual?: ReactNode }) {
+  const text = (
+    <>
+      {props.eyebrow && <p className="eyebrow">{props.eyebrow}</p>}
+      <h1>{props.heading}</h1>
+      <p className="lead">{props.lead}</p>
+      {props.children && <div className="actions">{props.children}</div>}
+    </>
+  );
+  return (
+    <div className={`hero${props.compact ? ' hero-compact' : ''}${props.visual ? ' hero-with-visual' : ''}`}>
       <div className="container hero-inner">
-        {props.eyebrow && <p className="eyebrow">{props.eyebrow}</p>}
-        <h1>{props.heading}</h1>
-        <p className="lead">{props.lead}</p>
-        {props.children && <div className="actions">{props.children}</div>}
+        {props.visual ? (
+          <>
+            <div className="hero-text">{text}</div>
+            <div className="hero-visual">{props.visual}</div>
+          </>
+        ) : (
+          text
+        )}
       </div>
     </div>
+  );
+}
+
+/** Steps in a row joined by arrows (a how-it-works flow), each with an icon. */
+export function Flow(props: { id: string; heading: string; steps: readonly { title: string; text: string; icon: IconName }[] }) {
+  return (
+    <Section id={props.id} heading={props.heading} tone="muted">
+      <ol className="flow">
+        {props.steps.map((step) => (
+          <li className="flow-step" key={step.title}>
+            <span className="card-icon">
+              <Icon name={step.icon} />
+            </span>
+            <h3>{step.title}</h3>
+            <p>{step.text}</p>
+          </li>
+        ))}
+      </ol>
+    </Section>
   );
 }
 
@@ -42,13 +84,33 @@ export function ButtonLink(props: { href: string; variant?: 'primary' | 'seconda
   );
 }
 
-/** A grid of cards with a title and text. */
-export function CardGrid(props: { items: readonly { title: string; text: string }[]; numbered?: boolean }) {
+/**
+ * How many columns a desktop grid of `count` cards gets: the count itself up to four, else three or
+ * four, whichever fills the last row better (5 → 3 + 2, 6 → 3 + 3, 7 → 4 + 3), so no card stands alone.
+ */
+export function gridColumns(count: number): number {
+  if (count <= 4) return count;
+  const lastRow = (columns: number) => count % columns || columns;
+  return lastRow(3) > lastRow(4) ? 3 : 4;
+}
+
+/** The class of a card grid of `count` items (columns per width in main.css). */
+export function cardGridClass(count: number): string {
+  return `card-grid columns-${gridColumns(count)}`;
+}
+
+/** A grid of cards with a title and text, and optionally an icon per card (in the order of the items). */
+export function CardGrid(props: { items: readonly { title: string; text: string }[]; numbered?: boolean; icons?: readonly IconName[] }) {
   const List = props.numbered ? 'ol' : 'ul';
   return (
-    <List className={props.numbered ? 'card-grid steps' : 'card-grid'}>
-      {props.items.map((item) => (
+    <List className={`${cardGridClass(props.items.length)}${props.numbered ? ' steps' : ''}`}>
+      {props.items.map((item, index) => (
         <li className="card" key={item.title}>
+          {props.icons?.[index] && (
+            <span className="card-icon">
+              <Icon name={props.icons[index]} />
+            </span>
+          )}
           <h3>{item.title}</h3>
           <p>{item.text}</p>
         </li>

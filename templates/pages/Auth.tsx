@@ -1,27 +1,38 @@
-/** The administrators' sign-in page (a shell: signing in arrives with the admin). */
+/** The administrators' sign-in page: the AdminSignIn island (a plain form without script). */
 import type { PageProps } from 'site/template';
+import AdminSignIn from '../islands/AdminSignIn';
+import { Island } from '../layout/Island';
 import { meta, text, z } from '../layout/schemas';
 
-export const content = z.strictObject({ ...meta, heading: text, lead: text, emailLabel: text, passwordLabel: text, submit: text, notice: text });
+export const content = z.strictObject({
+  ...meta,
+  heading: text,
+  lead: text,
+  emailLabel: text,
+  passwordLabel: text,
+  submit: text,
+  notice: text,
+  signingIn: text,
+  unavailable: text,
+  devNeedsLink: text,
+  tokenFailed: text,
+  wrong: text,
+  limited: text,
+  signedInAs: text,
+  openAdmin: text,
+  signOut: text,
+  signedOut: text,
+});
 type Content = z.infer<typeof content>;
 
-export default function Auth({ content }: PageProps<Content>) {
+export default function Auth({ content, site }: PageProps<Content>) {
+  const { title: _title, description: _description, heading, lead, notice, ...text } = content;
   return (
     <div className="container narrow auth">
-      <h1>{content.heading}</h1>
-      <p className="lead">{content.lead}</p>
-      <form className="card auth-form" method="post" action="/api/auth">
-        <div className="field">
-          <label htmlFor="auth-email">{content.emailLabel}</label>
-          <input id="auth-email" name="email" type="email" autoComplete="username" required />
-        </div>
-        <div className="field">
-          <label htmlFor="auth-password">{content.passwordLabel}</label>
-          <input id="auth-password" name="password" type="password" autoComplete="current-password" required />
-        </div>
-        <button type="submit" className="button button-primary">{content.submit}</button>
-      </form>
-      <p className="muted">{content.notice}</p>
+      <h1>{heading}</h1>
+      <p className="lead">{lead}</p>
+      <Island name="AdminSignIn" component={AdminSignIn} props={{ home: site.href('/admin/blog'), text }} />
+      <p className="muted">{notice}</p>
     </div>
   );
 }

@@ -2,6 +2,7 @@
 import type { CollectionListData, PageMeta, PageProps } from 'site/template';
 import { feedMeta } from '../layout/blog';
 import { PostCard } from '../layout/PostCard';
+import { cardGridClass } from '../layout/ui';
 
 export default function BlogList({ page, site }: PageProps) {
   const { t } = site;
@@ -30,7 +31,7 @@ export default function BlogList({ page, site }: PageProps) {
       {list.entries.length === 0 ? (
         <p className="empty-state">{list.term ? t('blog.emptyCategory') : t('blog.empty')}</p>
       ) : (
-        <ul className="post-list">
+        <ul className={`${cardGridClass(list.entries.length)} post-list`}>
           {list.entries.map((listed) => (
             <li key={listed.slug}>
               <PostCard listed={listed} site={site} />

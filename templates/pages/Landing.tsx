@@ -1,7 +1,8 @@
 /** The root page: the visitor picks an audience. */
 import type { PageProps } from 'site/template';
+import { HeroVisual } from '../illustrations';
 import { claim, hero, meta, text, z } from '../layout/schemas';
-import { Claim, Hero, Section } from '../layout/ui';
+import { cardGridClass, Claim, Hero, Section } from '../layout/ui';
 
 const card = z.strictObject({ title: text, text, cta: text });
 export const content = z.strictObject({
@@ -16,9 +17,9 @@ export default function Landing({ content, site }: PageProps<Content>) {
   const cards = (['hub', 'shop', 'workwear'] as const).map((id) => ({ id, ...content.chooser.cards[id], href: site.href(site.config.audiences[id]!.path) }));
   return (
     <>
-      <Hero eyebrow={content.hero.eyebrow} heading={content.hero.heading} lead={content.hero.lead} />
+      <Hero eyebrow={content.hero.eyebrow} heading={content.hero.heading} lead={content.hero.lead} visual={<HeroVisual audience={undefined} site={site} />} />
       <Section id="audiences" heading={content.chooser.heading}>
-        <ul className="audience-cards">
+        <ul className={`${cardGridClass(cards.length)} audience-cards`}>
           {cards.map((card) => (
             <li key={card.id} className={`audience-card audience-${card.id}`}>
               <h3>

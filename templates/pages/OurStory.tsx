@@ -1,5 +1,6 @@
 /** Our story (generic and per audience). */
 import type { PageProps } from 'site/template';
+import { listIcons, showsWasteClaim } from '../layout/audience-look';
 import { audienceBase } from '../layout/paths';
 import { claim, closingSingle, hero, meta, sections, text, titledItems, z } from '../layout/schemas';
 import { ButtonLink, CardGrid, Claim, Closing, Hero, Prose, Section } from '../layout/ui';
@@ -19,9 +20,9 @@ export default function OurStory({ page, content, site }: PageProps<Content>) {
     <>
       <Hero eyebrow={content.hero.eyebrow} heading={content.hero.heading} lead={content.hero.lead} />
       <Prose sections={content.sections} />
-      <Claim figure={content.claim.figure} text={content.claim.text} />
+      {showsWasteClaim(page) && <Claim figure={content.claim.figure} text={content.claim.text} />}
       <Section id="values" heading={content.values.heading}>
-        <CardGrid items={content.values.items} />
+        <CardGrid items={content.values.items} icons={listIcons.values} />
       </Section>
       <Closing heading={content.closing.heading} text={content.closing.text}>
         <ButtonLink href={site.href(`${audienceBase(page, site)}/contactus`)}>{content.closing.primaryCta}</ButtonLink>

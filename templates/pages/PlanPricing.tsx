@@ -1,12 +1,13 @@
-/** Hub pricing: the plans from site.config.yaml, the '100 tickets' add-on, the ROI calculator and an FAQ. */
+/** Hub pricing: the plans from site.config.yaml (limits and cumulative features), the '100 tickets' add-on, the ROI calculator and an FAQ. */
 import { contactPlanParameter } from 'site/contact-schema';
 import { faqPage, softwareApplication, type PageProps, type PlanConfig } from 'site/template';
 import { audienceBase } from '../layout/paths';
 import { closing, faq, hero, meta, text, z } from '../layout/schemas';
-import { ButtonLink, Closing, Faq, Hero, Section } from '../layout/ui';
+import { ButtonLink, cardGridClass, Closing, Faq, Hero, Section } from '../layout/ui';
 import { RoiSection } from '../layout/RoiSection';
+import { PlanIncludes } from '../layout/PlanFeatures';
 
-const planCopy = z.strictObject({ tagline: text, features: z.array(text).min(1) });
+const planCopy = z.strictObject({ tagline: text });
 export const content = z.strictObject({
   ...meta,
   hero,
@@ -25,7 +26,7 @@ export default function PlanPricing({ page, content, site }: PageProps<Content>)
     <>
       <Hero eyebrow={content.hero.eyebrow} heading={content.hero.heading} lead={content.hero.lead} />
       <Section id="plans" heading={t('pricing.plansHeading')}>
-        <ul className="plans">
+        <ul className={`plans ${cardGridClass(config.plans.length)}`}>
           {config.plans.map((plan) => {
             const copy = content.plans[plan.id];
             if (!copy) throw new Error(`content has no copy for plan "${plan.id}" (add plans.${plan.id} to the pricing copy)`);
@@ -44,17 +45,7 @@ export default function PlanPricing({ page, content, site }: PageProps<Content>)
                   )}
                 </p>
                 <p className="plan-tagline">{copy.tagline}</p>
-                <ul className="checklist">
-                  <li className="plan-limit">
-                    {plan.ordersPerMonth === 'unlimited' ? t('pricing.unlimitedOrders') : t('pricing.ordersPerMonth', { count: plan.ordersPerMonth })}
-                  </li>
-                  {plan.users !== undefined && (
-                    <li className="plan-limit">{plan.users === 'unlimited' ? t('pricing.unlimitedUsers') : t('pricing.users', { count: plan.users })}</li>
-                  )}
-                  {copy.features.map((feature) => (
-                    <li key={feature}>{feature}</li>
-                  ))}
-                </ul>
+                <PlanIncludes plan={plan} site={site} />
                 <ButtonLink href={planAction(plan, free, base, site).href} variant={plan.highlighted ? 'primary' : 'secondary'}>
                   {planAction(plan, free, base, site).label}
                 </ButtonLink>

@@ -1,8 +1,10 @@
 /** The product page of one audience: every feature in depth. */
 import type { PageProps } from 'site/template';
+import { featureVisual } from '../illustrations';
+import { featureIcons } from '../layout/audience-look';
 import { audienceBase } from '../layout/paths';
 import { closing, hero, meta, text, z } from '../layout/schemas';
-import { ButtonLink, Closing, Hero, Section } from '../layout/ui';
+import { ButtonLink, Closing, Hero, Section, SectionHeader } from '../layout/ui';
 
 export const content = z.strictObject({
   ...meta,
@@ -27,15 +29,27 @@ export default function Product({ page, content, site }: PageProps<Content>) {
           ))}
         </ul>
       </nav>
-      {content.features.map((feature, index) => (
-        <Section key={feature.id} id={feature.id} heading={feature.title} lead={feature.summary} tone={index % 2 ? 'muted' : 'plain'}>
+      {content.features.map((feature, index) => {
+        const visual = featureVisual(feature.id, site);
+        const points = (
           <ul className="checklist">
             {feature.points.map((point) => (
               <li key={point}>{point}</li>
             ))}
           </ul>
-        </Section>
-      ))}
+        );
+        return (
+          <Section key={feature.id} id={feature.id} tone={index % 2 ? 'muted' : 'plain'}>
+            <div className={visual ? `feature-split${index % 2 ? ' is-reversed' : ''}` : 'feature'}>
+              <div className="feature-text">
+                <SectionHeader headingId={`${feature.id}-heading`} heading={feature.title} lead={feature.summary} icon={featureIcons[feature.id]} />
+                {points}
+              </div>
+              {visual && <div className="feature-visual">{visual}</div>}
+            </div>
+          </Section>
+        );
+      })}
       <Closing heading={content.closing.heading} text={content.closing.text}>
         <ButtonLink href={site.href(`${base}/book-meeting`)}>{content.closing.primaryCta}</ButtonLink>
         <ButtonLink href={site.href(`${base}/pricing`)} variant="secondary">{content.closing.secondaryCta}</ButtonLink>
@@ -43,3 +57,4 @@ export default function Product({ page, content, site }: PageProps<Content>) {
     </>
   );
 }
+

@@ -1,5 +1,6 @@
 /** Pricing for retail and workwear: custom quotes after a meeting. */
 import { faqPage, type PageProps } from 'site/template';
+import { featureIconsOf, listIcons } from '../layout/audience-look';
 import { audienceBase } from '../layout/paths';
 import { closingSingle, faq, hero, meta, text, titledItems, z } from '../layout/schemas';
 import { ButtonLink, CardGrid, Closing, Faq, Hero, Section } from '../layout/ui';
@@ -22,10 +23,10 @@ export default function QuotePricing({ page, content, site }: PageProps<Content>
         <ButtonLink href={site.href(`${base}/book-meeting`)}>{content.closing.primaryCta}</ButtonLink>
       </Hero>
       <Section id="included" heading={content.included.heading}>
-        <CardGrid items={content.included.items} />
+        <CardGrid items={content.included.items} icons={[...featureIconsOf(page.audience), listIcons.quoteOnboarding]} />
       </Section>
       <Section id="process" heading={content.process.heading} tone="muted">
-        <CardGrid items={content.process.steps} numbered />
+        <CardGrid items={content.process.steps} numbered icons={listIcons.quoteSteps} />
       </Section>
       <Faq heading={content.faq.heading} items={content.faq.items} />
       <Closing heading={content.closing.heading} text={content.closing.text}>

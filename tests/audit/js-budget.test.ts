@@ -16,7 +16,10 @@ describe('JavaScript budget', () => {
   it('loads JavaScript only on pages with islands, and only their islands', () => {
     const withJs = rows.filter((row) => row.files.length > 0).map((row) => row.page);
     expect(withJs.length).toBeGreaterThan(0);
-    for (const page of withJs) expect(page, page).toMatch(/contactus\/$|launch-campaign\/$|\/hub\/pricing\/$|book-meeting\/$|arbeidskl/);
+    for (const page of withJs) expect(page, page).toMatch(/contactus\/$|launch-campaign\/$|\/hub\/pricing\/$|book-meeting\/$|arbeidskl|^\/auth\/$|^\/admin\/blog\/$/);
+    // The admin's islands load on the admin pages only.
+    const admin = rows.filter((row) => row.files.some((file) => /AdminSignIn|BlogEditor/.test(file))).map((row) => row.page).sort();
+    expect(admin).toEqual(['/admin/blog/', '/auth/']);
     const contact = rows.find((row) => row.page === '/contactus/')!;
     expect(contact.files.some((file) => file.includes('RoiCalculator'))).toBe(false);
     // The booking loads the contact form only where no booking server answers (a chunk imported on demand).
@@ -26,7 +29,10 @@ describe('JavaScript budget', () => {
     expect(rows.find((row) => row.page === '/hub/')!.files).toEqual([]);
   });
 
-  it('keeps the inline script of every page under 1 KB', () => {
-    expect(Math.max(...rows.map((row) => row.inline))).toBeLessThan(1024);
+  // The language script (language, and the last audience for the greyed navigation) and the mobile
+  // menu's (focus trap, Escape, tap outside): about 1.65 KB (under 0.9 KB gzip) on every page, no
+  // file to fetch.
+  it('keeps the inline scripts of every page under 1.75 KB', () => {
+    expect(Math.max(...rows.map((row) => row.inline))).toBeLessThan(1792);
   });
 });

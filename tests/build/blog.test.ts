@@ -89,6 +89,35 @@ describe('blog build (fixture: 4 posts, one untranslated, one draft, page size 2
     expect(no).not.toContain('Bravo');
     expect(await read('no/blog/index.html')).toContain('type="application/rss+xml"');
   });
+
+  it('names categories in the language of the feed and dates the feed by its newest post, not the clock', async () => {
+    const en = await read('rss.xml');
+    expect(en).toContain('<category>SaaS</category>');
+    // Charlie, updated 2026-02-01, is the newest change of the English posts.
+    expect(en).toContain('<lastBuildDate>Sun, 01 Feb 2026 00:00:00 GMT</lastBuildDate>');
+    const no = await read('no/rss.xml');
+    expect(no).toMatch(/<category>[^<]+<\/category>/);
+    expect(no).not.toContain('<category>saas</category>');
+  });
+
+  it('writes a JSON Feed beside each RSS feed, with the same posts', async () => {
+    const feed = JSON.parse(await read('no/feed.json')) as { version: string; feed_url: string; language: string; items: { id: string; title: string; date_published: string; tags?: string[]; content_html: string }[] };
+    expect(feed.version).toBe('https://jsonfeed.org/version/1.1');
+    expect(feed.feed_url).toBe('https://mendwise.example/no/feed.json');
+    expect(feed.language).toBe('nb');
+    expect(feed.items.map((item) => item.title)).toContain('Alfa på norsk');
+    expect(feed.items.some((item) => item.title.includes('Bravo'))).toBe(false);
+    const alpha = feed.items.find((item) => item.title === 'Alfa på norsk')!;
+    expect(alpha).toMatchObject({ id: 'https://mendwise.example/no/blog/alpha/', date_published: '2026-01-10T00:00:00Z' });
+    expect(alpha.content_html).toContain('Alfa-tekst');
+  });
+
+  it('gives post and list pages a lastmod from their posts, and other pages none', async () => {
+    const sitemap = await read('sitemap.xml');
+    expect(sitemap).toMatch(/<loc>https:\/\/mendwise\.example\/blog\/charlie\/<\/loc><lastmod>2026-02-01<\/lastmod>/);
+    expect(sitemap).toMatch(/<loc>https:\/\/mendwise\.example\/blog\/<\/loc><lastmod>2026-02-01<\/lastmod>/);
+    expect(sitemap).toMatch(/<loc>https:\/\/mendwise\.example\/hub\/pricing\/<\/loc><xhtml:link/);
+  });
 });
 
 describe('front matter errors', () => {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, type BuildResult } from '../../src/build';
+import { createSitemaps } from '../../src/emit/sitemap';
 import { languageScript } from '../../src/render/head';
 import { repoRoot } from '../helpers/paths';
 
@@ -64,6 +65,7 @@ describe('collections declared in the config', () => {
     expect(text('aktuelt/rss.xml')).toContain('<link>https://fixture.example/aktuelt/new-tool/</link>');
     expect(text('en/aktuelt/rss.xml')).toContain('english-only');
     expect([...result.files.keys()].filter((file) => file.endsWith('.xml')).sort()).toEqual(['aktuelt/rss.xml', 'de/aktuelt/rss.xml', 'en/aktuelt/rss.xml', 'sitemap.xml']);
+    expect([...result.files.keys()].filter((file) => file.endsWith('feed.json')).sort()).toEqual(['aktuelt/feed.json', 'de/aktuelt/feed.json', 'en/aktuelt/feed.json']);
     expect(text('aktuelt/index.html')).toContain('data-feed="true" href="/aktuelt/rss.xml"');
   });
 });
@@ -118,5 +120,42 @@ describe('the first-visit language redirect', () => {
     expect(firstVisit(home, 'nb-NO')).toBeUndefined();
     // A page of another locale never redirects.
     expect(text('de/index.html')).not.toContain(' data-redirect="');
+  });
+});
+
+describe('the sitemap', () => {
+  it('splits above the limit into numbered sitemaps under an index, every URL once', () => {
+    const single = createSitemaps(result.pages, result.config, () => undefined).get('sitemap.xml')!;
+    const locs = (xml: string) => [...xml.matchAll(/<url><loc>([^<]+)<\/loc>/g)].map((match) => match[1]);
+    const all = locs(single);
+    expect(all.length).toBeGreaterThan(7);
+    const split = createSitemaps(result.pages, result.config, (page) => (page.url.includes('aktuelt') ? '2026-03-01' : undefined), 3);
+    const parts = [...split.keys()].filter((file) => file !== 'sitemap.xml').sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
+    expect(parts.length).toBe(Math.ceil(all.length / 3));
+    expect(parts.flatMap((file) => locs(split.get(file)!))).toEqual(all);
+    const index = split.get('sitemap.xml')!;
+    expect(index).toContain('<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
+    expect([...index.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1])).toEqual(parts.map((file) => `https://fixture.example/${file}`));
+    expect(index).toContain('<lastmod>2026-03-01</lastmod>');
+    expect(text('robots.txt')).toContain('Sitemap: https://fixture.example/sitemap.xml');
+  });
+});
+
+describe('a preview deploy at another origin', () => {
+  it('names the preview origin everywhere and keeps every page out of search engines', async () => {
+    const preview = await buildSite({ config, cache: false, workers: 0, deploy: { origin: 'https://preview-7.fixture.pages.dev', preview: true } });
+    const file = (path: string) => String(preview.files.get(path));
+    expect(file('robots.txt')).toBe('User-agent: *\nDisallow: /\n');
+    expect(file('sitemap.xml')).toContain('<loc>https://preview-7.fixture.pages.dev/aktuelt/</loc>');
+    expect(file('sitemap.xml')).not.toContain('fixture.example/');
+    expect(file('aktuelt/rss.xml')).toContain('<link>https://preview-7.fixture.pages.dev/aktuelt/new-tool/</link>');
+    const pages = preview.pages.filter((page) => !page.notFound);
+    for (const page of pages) {
+      const html = file(page.file);
+      expect(html, page.file).toContain('<meta name="robots" content="noindex" />');
+      expect(html, page.file).toContain('<link rel="canonical" href="https://preview-7.fixture.pages.dev/');
+    }
+    // The production build is indexable.
+    expect(text('aktuelt/index.html')).not.toContain('content="noindex"');
   });
 });

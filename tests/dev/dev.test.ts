@@ -183,7 +183,7 @@ describe('incremental rebuild, in-process: the same files as buildSite', () => {
 
   it('re-renders the lists, not every post page, when a post moves to the top of the lists', async () => {
     const file = join(site.dir, 'content', 'blog', slug, 'en.md');
-    await edit(file, /^date: .*$/m, 'date: 2027-12-31\nupdated: 2028-01-01');
+    await edit(file, /^date: .*$/m, 'date: 2026-11-01\nupdated: 2026-11-02');
     const outcome = succeeded(await builder.rebuild([{ path: file }]));
     expect(outcome.rendered).toBeLessThan(outcome.pages / 2);
     expect(outcome.changed).toContain('blog/index.html');
@@ -282,7 +282,82 @@ describe('incremental rebuild, in-process: the same files as buildSite', () => {
   });
 });
 
+describe('deferred rendering: the open pages first, the others on request or when idle', () => {
+  let site: TempSite;
+  let builder: DevBuilder;
+  beforeAll(async () => {
+    site = await createEditableSite();
+    builder = createDevBuilder({ config: site.config });
+    succeeded(await builder.rebuild());
+  });
+  afterAll(async () => {
+    await builder?.dispose();
+    await site?.cleanup();
+  });
+
+  it('renders the open page of a template edit now and every other page when asked, to the files buildSite makes', async () => {
+    const template = join(site.dir, 'templates', 'pages', 'NotFound.tsx');
+    await edit(template, '<div className="container narrow not-found">', '<div className="container narrow not-found" data-edited="yes">');
+    const outcome = succeeded(await builder.rebuild([{ path: template }], { first: new Set(['hub/index.html', 'no/404.html']) }));
+    expect(outcome.rendered).toBe(2);
+    expect(outcome.deferred).toBe(outcome.pages - 2);
+    expect(builder.pending).toBe(outcome.deferred);
+    expect(outcome.changed).toContain('no/404.html');
+
+    const fresh = await buildSite({ config: site.config });
+    expect(String(builder.file('no/404.html'))).toContain('data-edited="yes"');
+    // A deferred page is rendered when it is asked for, and only then.
+    expect(String(builder.file('404.html'))).toBe(fresh.files.get('404.html'));
+    expect(builder.pending).toBe(outcome.deferred - 1);
+    expect(builder.renderPending(10)).toEqual([]);
+    expect(builder.pending).toBe(outcome.deferred - 11);
+
+    // The next change, with pages still deferred, renders those too: nothing is left stale.
+    await edit(template, ' data-edited="yes"', ' data-edited="twice over"');
+    const again = succeeded(await builder.rebuild([{ path: template }], { first: new Set(['hub/index.html']) }));
+    expect(again.rendered).toBe(1);
+    const now = await buildSite({ config: site.config });
+    expect(differences(builder.files!, now.files)).toEqual([]);
+    expect(builder.pending).toBe(0);
+  });
+
+  it('renders a change of a few pages whole, open or not', async () => {
+    const file = join(site.dir, 'content', 'blog', slug, 'en.md');
+    await edit(file, 'title: "Why repair beats recycling"', 'title: "Why repair beats recycling, really"');
+    const outcome = succeeded(await builder.rebuild([{ path: file }], { first: new Set(['hub/index.html']) }));
+    expect(outcome.deferred).toBe(0);
+    expect(outcome.rendered).toBeGreaterThan(2);
+    expect(builder.pending).toBe(0);
+  });
+});
+
 describe('the dev server in-process', () => {
+  it('renders the open page first after a template edit, then the others while idle', async () => {
+    const site = await createEditableSite();
+    const built: RebuildOutcome[] = [];
+    const dev = await startDevServer({ config: site.config, port: 0, host: '127.0.0.1', reporter: { built: (_changes, outcome) => built.push(outcome) } });
+    const stream = listen(`${dev.url}/__site/events?file=${encodeURIComponent('no/404.html')}`);
+    try {
+      await stream.ready;
+      const template = join(site.dir, 'templates', 'pages', 'NotFound.tsx');
+      await edit(template, '<div className="container narrow not-found">', '<div className="container narrow not-found" data-edited="yes">');
+      const reload = await until(() => stream.events.find((event) => event.name === 'reload'), 'the reload event');
+      const outcome = succeeded(built.at(-1)!);
+      expect(outcome.rendered).toBe(1);
+      expect(outcome.deferred).toBe(outcome.pages - 1);
+      expect(reload.data.files).toEqual(['no/404.html']);
+      // A deferred page is rendered when it is asked for.
+      expect(await (await fetch(`${dev.url}/404.html`)).text()).toContain('data-edited="yes"');
+      // And every other one soon after, while the server is idle.
+      await until(() => dev.builder.pending === 0, 'the deferred pages');
+      expect(differences(dev.builder.files!, (await buildSite({ config: site.config })).files)).toEqual([]);
+    } finally {
+      stream.close();
+      await dev.close();
+      await site.cleanup();
+    }
+  });
+
   it('says when the port is taken and takes the next free one', async () => {
     const site = await createTempSite();
     const blocker: Server = createServer();

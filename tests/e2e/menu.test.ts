@@ -109,6 +109,100 @@ describe('mobile menu (375 px)', () => {
     });
   });
 
+  it('shows a close icon and a Close label while open, and the Menu label again when closed', async () => {
+    await visit('/hub/', { viewport: mobile }, async (page) => {
+      const visibleLabel = () => toggle(page).evaluate((button) => (button as HTMLElement).innerText.trim());
+      const crossed = () => toggle(page).evaluate((button) => getComputedStyle(button.querySelector('.menu-icon')!, '::before').transform !== 'none');
+      expect(await visibleLabel()).toBe(t('header.menu'));
+      expect(await crossed()).toBe(false);
+      await toggle(page).click();
+      expect(await visibleLabel()).toBe(t('header.closeMenu'));
+      await expect.poll(crossed).toBe(true);
+      expect(await toggle(page).evaluate((button) => (button as HTMLElement).innerText)).not.toContain(t('header.menu'));
+      await toggle(page).click();
+      expect(await visibleLabel()).toBe(t('header.menu'));
+    });
+  });
+
+  it('closes on a tap outside the menu, without following what is under the tap, and gives focus back', async () => {
+    await visit('/hub/', { viewport: mobile }, async (page) => {
+      await toggle(page).click();
+      const url = page.url();
+      // Below the open panel: the dimmed page (a link in the hero may be under this point).
+      const panel = (await page.locator('#site-menu').boundingBox())!;
+      await page.mouse.click(mobile.width / 2, Math.min(panel.y + panel.height + 40, mobile.height - 5));
+      expect(await toggle(page).getAttribute('aria-expanded')).toBe('false');
+      expect(await noneVisible(navLinks(page))).toBe(true);
+      expect(page.url()).toBe(url);
+      expect(await toggle(page).evaluate((button) => button === document.activeElement)).toBe(true);
+    });
+  });
+
+  it('a tap inside the open menu (not on a link) keeps it open', async () => {
+    await visit('/hub/', { viewport: mobile }, async (page) => {
+      await toggle(page).click();
+      const box = (await page.locator('#site-menu .menu-audiences').boundingBox())!;
+      await page.mouse.click(box.x + box.width - 4, box.y + 2);
+      expect(await toggle(page).getAttribute('aria-expanded')).toBe('true');
+    });
+  });
+
+  it('is an opaque panel that scrolls within itself, also when the page is scrolled, and the page does not scroll', async () => {
+    await visit('/no/hub/pricing/', { viewport: { width: 375, height: 420 } }, async (page) => {
+      await page.evaluate(() => window.scrollTo(0, 1500));
+      const scrolled = await page.evaluate(() => window.scrollY);
+      expect(scrolled).toBeGreaterThan(1000);
+      // A tap where the toggle is (locator.click would first scroll the sticky header's toggle "into view").
+      const button = (await toggle(page).boundingBox())!;
+      await page.mouse.click(button.x + button.width / 2, button.y + button.height / 2);
+      expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
+      const panel = await page.locator('#site-menu').evaluate((menu) => {
+        const box = menu.getBoundingClientRect();
+        return { top: box.top, bottom: box.bottom, background: getComputedStyle(menu).backgroundColor, scrollable: menu.scrollHeight > menu.clientHeight, overflowY: getComputedStyle(menu).overflowY };
+      });
+      expect(panel.top).toBeGreaterThan(0);
+      expect(panel.bottom).toBeLessThanOrEqual(420);
+      expect(panel.background).toBe('rgb(255, 255, 255)');
+      expect(panel.overflowY).toBe('auto');
+      expect(panel.scrollable).toBe(true);
+      // The wheel over the panel scrolls the panel, not the page.
+      await page.mouse.move(180, panel.top + 40);
+      await page.mouse.wheel(0, 400);
+      await expect.poll(() => page.locator('#site-menu').evaluate((menu) => menu.scrollTop)).toBeGreaterThan(0);
+      expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
+      // The last item can be reached.
+      await languageLinks(page).last().scrollIntoViewIfNeeded();
+      expect(await languageLinks(page).last().isVisible()).toBe(true);
+    });
+  });
+
+  it('traps focus while open: Tab from the last item goes to the toggle, Shift+Tab from the toggle to the last item', async () => {
+    await visit('/hub/', { viewport: mobile }, async (page) => {
+      await toggle(page).focus();
+      await page.keyboard.press('Enter');
+      const focusables = await page.locator('#site-menu a[href]').count();
+      const inside: boolean[] = [];
+      for (let step = 0; step < focusables + 3; step += 1) {
+        await page.keyboard.press('Tab');
+        inside.push(await page.evaluate(() => Boolean(document.activeElement?.closest('#site-menu, [data-menu-toggle]'))));
+      }
+      expect(inside.every(Boolean)).toBe(true);
+      await toggle(page).focus();
+      await page.keyboard.press('Shift+Tab');
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('data-locale'))).toBe('no');
+      await page.keyboard.press('Tab');
+      expect(await toggle(page).evaluate((button) => button === document.activeElement)).toBe(true);
+    });
+  });
+
+  it('closed, does not trap the keyboard: Tab moves on past the toggle into the page', async () => {
+    await visit('/hub/', { viewport: mobile }, async (page) => {
+      await toggle(page).focus();
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => Boolean(document.activeElement?.closest('main')))).toBe(true);
+    });
+  });
+
   it('hides the audience pills', async () => {
     await visit('/hub/', { viewport: mobile }, async (page) => {
       expect(await noneVisible(pills(page))).toBe(true);
@@ -128,20 +222,75 @@ describe('desktop header (1280 px)', () => {
 });
 
 describe('navigation states', () => {
-  it('on the landing page, the audience-specific items are disabled and have no href', async () => {
+  const greyed = ['product', 'pricing', 'bookMeeting'];
+  const item = (page: Page, key: string) => page.locator('#site-menu .main-nav > ul > li', { hasText: t(`nav.${key}`) });
+
+  it('on the landing page, the audience-specific items are greyed, link nowhere, and explain themselves with the three audiences', async () => {
     await visit('/', { viewport: desktop }, async (page) => {
-      for (const key of ['product', 'pricing', 'bookMeeting']) {
-        const item = page.locator('#site-menu .main-nav a', { hasText: t(`nav.${key}`) });
-        expect(await item.count()).toBe(1);
-        expect(await item.getAttribute('aria-disabled')).toBe('true');
-        expect(await item.getAttribute('href')).toBeNull();
+      for (const key of greyed) {
+        const summary = item(page, key).locator('summary');
+        expect(await summary.count(), key).toBe(1);
+        expect(await item(page, key).locator('a:visible').count(), key).toBe(0);
+        expect(await summary.getAttribute('title')).toBeNull();
       }
+      await item(page, 'pricing').locator('summary').click();
+      const panel = item(page, 'pricing').locator('.nav-choice-panel');
+      expect(await panel.isVisible()).toBe(true);
+      expect(await panel.locator('p').textContent()).toBe(t('nav.unavailable'));
+      expect(await panel.locator('a').evaluateAll((links) => links.map((link) => link.getAttribute('href')))).toEqual(['/hub/pricing/', '/shop/pricing/', '/workwear/pricing/']);
       for (const key of ['blog', 'ourStory', 'contact']) {
-        const item = page.locator('#site-menu .main-nav a', { hasText: t(`nav.${key}`) });
-        expect(await item.getAttribute('aria-disabled')).toBeNull();
-        expect(await item.getAttribute('href')).not.toBeNull();
+        const link = page.locator('#site-menu .main-nav a', { hasText: t(`nav.${key}`) });
+        expect(await link.getAttribute('href')).not.toBeNull();
       }
     });
+  });
+
+  it('the explanation opens by touch inside the mobile menu, and its audience links work', async () => {
+    const context = await e2e.newContext({ locale: 'en-US', viewport: mobile, hasTouch: true, isMobile: true });
+    try {
+      const page = await context.newPage();
+      await page.goto(e2e.url('/contactus/'));
+      await toggle(page).tap();
+      await item(page, 'product').locator('summary').tap();
+      const shop = item(page, 'product').locator('a[data-audience="shop"]');
+      expect(await shop.isVisible()).toBe(true);
+      await shop.tap();
+      await page.waitForURL(/\/shop\/product\/$/);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('on other pages without an audience, uses the audience the visitor saw last (and keeps the landing page greyed)', async () => {
+    const context = await e2e.newContext({ locale: 'en-US', viewport: desktop });
+    try {
+      const page = await context.newPage();
+      await page.goto(e2e.url('/blog/'));
+      expect(await item(page, 'product').locator('summary').count()).toBe(1);
+      await page.goto(e2e.url('/no/workwear/pricing/'));
+      for (const path of ['/blog/', '/ourstory/', '/terms/', '/missing-page/']) {
+        await page.goto(e2e.url(path));
+        const product = item(page, 'product').locator('a');
+        expect(await product.count(), path).toBe(1);
+        expect(await product.getAttribute('href'), path).toMatch(/\/workwear\/product\/$/);
+        expect(await item(page, 'bookMeeting').locator('a').getAttribute('href'), path).toMatch(/\/workwear\/book-meeting\/$/);
+        expect(await page.locator('#site-menu .main-nav summary').count(), path).toBe(0);
+      }
+      await page.goto(e2e.url('/'));
+      expect(await page.locator('#site-menu .main-nav summary').count()).toBe(greyed.length);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('on a 404 page, the current language is not a link and the other one leads to its home', async () => {
+    for (const [path, other] of [['/missing-page/', '/no/'], ['/no/missing-page/', '/']] as const) {
+      await visit(path, { viewport: desktop }, async (page) => {
+        const current = page.locator('.language-switch [aria-current="true"]');
+        expect(await current.getAttribute('href'), path).toBeNull();
+        expect(await page.locator('.language-switch a:not([aria-current])').getAttribute('href'), path).toBe(other);
+      });
+    }
   });
 
   it('on /hub/pricing/, the Pricing link is the current page', async () => {

@@ -60,17 +60,22 @@ describe('long request paths', () => {
   });
   afterAll(() => served.close());
 
-  it('answers a 64 KB path, and paths of thousands of slashes, within 50 ms', async () => {
+  it('answers a 64 KB path, and paths of thousands of slashes, about as fast as a short one', async () => {
+    // The budget scales with this machine's speed right now (a loaded CI box is slow, not wrong):
+    // 50 ms, or ten short requests' time; the old quadratic path regex took 350 ms for 16 KB.
+    const short: number[] = [];
+    for (let i = 0; i < 5; i++) short.push((await rawRequest(served.running.url, { path: '/hub/' })).ms);
+    const budget = Math.max(50, 10 * short.sort((a, b) => a - b)[2]!);
     const huge = await rawRequest(served.running.url, { path: `/${'/'.repeat(64 * 1024)}x` });
     expect([414, 431]).toContain(huge.status);
-    expect(huge.ms).toBeLessThan(50);
+    expect(huge.ms).toBeLessThan(budget);
     const long = await rawRequest(served.running.url, { path: `/${'/'.repeat(12_000)}x` });
     expect(long.status).toBe(414);
-    expect(long.ms).toBeLessThan(50);
-    // Under the length cap, the path is parsed in linear time (the old regex took 350 ms for 16 KB).
+    expect(long.ms).toBeLessThan(budget);
+    // Under the length cap, the path is parsed in linear time.
     const underCap = await rawRequest(served.running.url, { path: `/hub${'/'.repeat(8000)}` });
     expect(underCap.status).toBe(200);
-    expect(underCap.ms).toBeLessThan(50);
+    expect(underCap.ms).toBeLessThan(budget);
   });
 });
 

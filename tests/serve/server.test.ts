@@ -110,6 +110,18 @@ describe('static serving', () => {
     expect(withQuery.headers.get('location')).toBe('/no/hub/?ref=test');
   });
 
+  it('sends a Norwegian path typed without æ, ø, å to the page that exists, and still answers 404 when none does', async () => {
+    for (const [path, location] of [['/no/arbeidsklaer', '/no/arbeidskl%C3%A6r'], ['/no/arbeidsklaer/product/?ref=x', '/no/arbeidskl%C3%A6r/product/?ref=x']] as const) {
+      const response = await fetch(url(path), { redirect: 'manual' });
+      expect(response.status, path).toBe(301);
+      expect(response.headers.get('location'), path).toBe(location);
+    }
+    const followed = await fetch(url('/no/arbeidsklaer'));
+    expect(followed.status).toBe(200);
+    expect(decodeURI(new URL(followed.url).pathname)).toBe('/no/arbeidsklær/');
+    expect((await fetch(url('/no/aerial-view/'), { redirect: 'manual' })).status).toBe(404);
+  });
+
   it('never redirects to another host', async () => {
     // "//hub" names the hub folder, but a location of "//hub/" would send the browser to http://hub/.
     for (const [path, location] of [['//hub', '/hub/'], ['///no/hub?x=1', '/no/hub/?x=1']] as const) {

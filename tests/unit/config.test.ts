@@ -6,7 +6,7 @@ import { collectSiteErrors, type SiteError } from '../../src/errors';
 import { repoRoot } from '../helpers/paths';
 
 const shipped = readFileSync(join(repoRoot, 'site.config.yaml'), 'utf8');
-const templates = ['Admin', 'AudienceHome', 'Auth', 'BlogList', 'BlogPost', 'BookMeeting', 'BookingBooked', 'BookingFailed', 'Contact', 'ContactFailed', 'ContactSent', 'LaunchCampaign', 'Landing', 'Legal', 'OurStory', 'PlanPricing', 'Presentation', 'Product', 'QuotePricing'];
+const templates = ['Admin', 'AdminBlog', 'AudienceHome', 'Auth', 'BlogList', 'BlogPost', 'BookMeeting', 'BookingBooked', 'BookingFailed', 'Contact', 'ContactFailed', 'ContactSent', 'LaunchCampaign', 'Landing', 'Legal', 'OurStory', 'PlanPricing', 'Presentation', 'Product', 'QuotePricing'];
 
 function errorsOf(text: string): SiteError[] {
   try {
@@ -114,6 +114,15 @@ describe('config errors', () => {
     const errors = errorsOf(text);
     expect(errors.every((error) => error.code === 'UNKNOWN_ROUTE')).toBe(true);
     expect(errors.map((error) => error.message).join('\n')).toContain('/hub/prices');
+  });
+
+  it('reports a plan feature listed in two plans (plans are cumulative), at the second', () => {
+    const text = shipped.replace('    features: [ai-agent, shop-claims]', '    features: [ai-agent, shop-claims, invoicing]');
+    const [error] = errorsOf(text);
+    expect(error!.code).toBe('CONFIG_INVALID');
+    expect(error!.field).toBe('plans[3].features[2]');
+    expect(error!.message).toBe('feature "invoicing" is already in plan "basic"');
+    expect(error!.line).toBe(lineOf(text, '    features: [ai-agent, shop-claims, invoicing]'));
   });
 
   it('checks ROI defaults against their bounds', () => {

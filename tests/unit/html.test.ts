@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { escapeHtml, serializeJsonForScript } from '../../src/render/html';
-import { languageScript } from '../../src/render/head';
+import { languageScript, menuScript } from '../../src/render/head';
 
 describe('escaping', () => {
   it('escapes island props so they cannot close the script element', () => {
@@ -16,5 +16,9 @@ describe('escaping', () => {
 
   it('keeps the inline language script under 1 KB', () => {
     expect(Buffer.byteLength(languageScript)).toBeLessThan(1024);
+  });
+
+  it('keeps the inline menu script under 1 KB', () => {
+    expect(Buffer.byteLength(menuScript)).toBeLessThan(1024);
   });
 });

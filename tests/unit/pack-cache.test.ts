@@ -33,6 +33,19 @@ describe('pack cache', () => {
     expect(openPackCache('compress', '/other/dist', root).readSync('b')).toBeUndefined();
   });
 
+  it('keeps the entries a build did not use when asked to', async () => {
+    const first = openPackCache('compress', '/site/dist', root);
+    await first.write('a', 'alpha');
+    await first.write('b', 'beta');
+    await first.settled();
+    const partial = openPackCache('compress', '/site/dist', root, { keepUnused: true });
+    expect(partial.readSync('b')?.toString()).toBe('beta');
+    await partial.write('c', 'gamma');
+    await partial.settled();
+    const next = openPackCache('compress', '/site/dist', root);
+    expect(['a', 'b', 'c'].map((key) => next.readSync(key)?.toString())).toEqual(['alpha', 'beta', 'gamma']);
+  });
+
   it('treats a damaged pack as empty', async () => {
     const cache = openPackCache('compress', '/site/dist', root);
     await cache.write('a', 'alpha');

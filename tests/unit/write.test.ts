@@ -58,6 +58,26 @@ describe('writeSite', () => {
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
   });
 
+  it('leaves kept files and their siblings as they are, and writes nothing when one is gone', async () => {
+    await writeSite(out, first, { cache: false });
+    const stamp = (path: string) => {
+      const { size, mtimeMs } = statSync(join(out, path));
+      return { size, mtimeMs };
+    };
+    const kept = new Map(['blog/a/index.html', 'blog/a/index.html.br', 'blog/a/index.html.gz'].map((path) => [path, stamp(path)]));
+    const rest = new Map([...first].filter(([path]) => path !== 'blog/a/index.html'));
+    rest.set('index.html', page('home, edited'));
+    const report = await writeSite(out, rest, { cache: false, kept });
+    expect(report).toEqual({ files: 11, written: 3, removed: 0 });
+    expect(readFileSync(join(out, 'blog/a/index.html'), 'utf8')).toBe(page('a'));
+    expect(stamp('blog/a/index.html.br')).toEqual(kept.get('blog/a/index.html.br'));
+
+    await rm(join(out, 'blog/a/index.html.gz'));
+    rest.set('index.html', page('home, edited again'));
+    await expect(writeSite(out, rest, { cache: false, kept })).rejects.toMatchObject({ code: 'EMIT_FAILED' });
+    expect(readFileSync(join(out, 'index.html'), 'utf8')).toBe(page('home, edited'));
+  });
+
   it('rewrites a file whose bytes were changed by hand, even at the same size', async () => {
     await writeSite(out, first, { cache: false, compress: false });
     await writeFile(join(out, 'robots.txt'), 'User-agent: X\n');

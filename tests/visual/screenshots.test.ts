@@ -5,25 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../helpers/browser';
 import { repoRoot } from '../helpers/paths';
 import { serveSite, type TestServer } from '../helpers/server';
+import { pageKinds as pages } from './page-kinds';
 
-/** One page of every kind, in both languages. */
-const pages: [string, string][] = [
-  ['landing', '/'], ['landing-no', '/no/'],
-  ['audience-home', '/hub/'], ['audience-home-no', '/no/workwear/'],
-  ['product', '/shop/product/'], ['product-no', '/no/hub/product/'],
-  ['plan-pricing', '/hub/pricing/'], ['plan-pricing-no', '/no/hub/pricing/'],
-  ['quote-pricing', '/workwear/pricing/'], ['quote-pricing-no', '/no/shop/pricing/'],
-  ['book-meeting', '/hub/book-meeting/'], ['book-meeting-no', '/no/shop/book-meeting/'],
-  ['contact', '/contactus/'], ['contact-no', '/no/hub/contactus/'],
-  ['our-story', '/ourstory/'], ['our-story-no', '/no/workwear/ourstory/'],
-  ['launch-campaign', '/hub/launch-campaign/'], ['launch-campaign-no', '/no/hub/launch-campaign/'],
-  ['presentation', '/hub-presentation-english/'], ['presentation-no', '/hub-presentation-no/'],
-  ['legal', '/terms/'], ['legal-no', '/no/privacy/'],
-  ['blog-list', '/blog/'], ['blog-list-no', '/no/blog/'],
-  ['blog-post', '/blog/why-repair-beats-recycling/'], ['blog-post-no', '/no/blog/building-a-local-repair-network/'],
-  ['auth', '/auth/'], ['admin', '/admin/settings/'],
-  ['not-found', '/missing-page/'], ['not-found-no', '/no/missing-page/'],
-];
 /** Where the screenshots go (git-ignored). */
 export const screenshotDir = join(repoRoot, 'screenshots');
 
@@ -38,8 +21,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-describe('every page kind at phone and desktop width', () => {
-  for (const width of [375, 1280]) {
+describe('every page kind at phone, tablet and desktop widths', () => {
+  for (const width of [375, 768, 1280, 1440]) {
     it(`has no horizontal scrolling and no clipped header text at ${width} px`, { timeout: 240_000 }, async () => {
       const context = await browser.newContext({ viewport: { width, height: 800 } });
       const page = await context.newPage();

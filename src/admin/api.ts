@@ -1,0 +1,229 @@
+/**
+ * The admin's HTTP API, mounted by `site dev` and by `site serve --admin` under `/api/auth/` and
+ * `/api/admin/`. Every request passes the guard steps in order (guard.ts): Host allowlist, then
+ * for unsafe methods Origin / Sec-Fetch-Site; admin routes then need a live session (401), the
+ * session's CSRF token on unsafe methods (403) and the route's role (403). Every answer is JSON
+ * with `Cache-Control: no-store`; bodies are limited to 256 KB (413).
+ */
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createRateLimiter } from '../serve/rate-limit.js';
+import { clientAddress, requestOrigin } from '../serve/request.js';
+import { isEmail, normalizeEmail, readAccounts, writeAccounts, type Account, type Role } from './accounts.js';
+import type { AuditLog } from './audit-log.js';
+import { hasCsrfToken, hasRole, isAllowedAdminHost, isSafeMethod, isSameOriginRequest, type AdminOrigins } from './guard.js';
+import { BadBody, parseCookies, readObjectBody, sendJson, sendRedirect } from './http.js';
+import { burnPasswordCheck, currentScryptParams, hashPassword, needsRehash, verifyPassword, type ScryptParams } from './passwords.js';
+import { createSessionStore, type Session, type SessionStore } from './sessions.js';
+import type { SignInTokens } from './sign-in-tokens.js';
+
+/** What a route handler gets. */
+export interface AdminRequest {
+  request: IncomingMessage;
+  response: ServerResponse;
+  session: Session;
+  /** The parts of the path the route's pattern captured. */
+  params: string[];
+  /** Reads the JSON body (at most 256 KB); throws BadBody, which the API answers. */
+  body(): Promise<Record<string, unknown>>;
+}
+
+/** One route under /api/admin/. */
+export interface AdminRoute {
+  method: string;
+  /** Matched against the path after `/api/admin/`. */
+  pattern: RegExp;
+  role: Role;
+  handle(context: AdminRequest): Promise<void>;
+}
+
+/** Options of `createAdminApi`. */
+export interface AdminApiOptions {
+  /** `dev`: one-time sign-in links; `serve`: email and password accounts. */
+  mode: 'dev' | 'serve';
+  origins: AdminOrigins;
+  audit: AuditLog;
+  /** Serve mode: the accounts file. */
+  accountsFile?: string;
+  /** Dev mode: the sign-in links. */
+  tokens?: SignInTokens;
+  sessions?: SessionStore;
+  routes?: readonly AdminRoute[];
+  /** Where a plain form post lands: the sign-in page and the admin's first page. */
+  pages?: { signIn: string; home: string };
+  /** Hash parameters of new and upgraded password hashes (tests lower them). */
+  scrypt?: ScryptParams;
+  now?: () => number;
+}
+
+/** The admin API: `handle` answers a request under /api/auth or /api/admin and returns true, or returns false for any other path. */
+export interface AdminApi {
+  handle(request: IncomingMessage, response: ServerResponse): Promise<boolean>;
+  sessions: SessionStore;
+}
+
+/** The user `site dev` signs in: whoever holds the terminal of this machine. */
+export const devUser = { email: 'local@site-dev', role: 'admin' as Role };
+
+/** The one message for any failed sign-in, so no answer tells which part was wrong. */
+export const signInFailed = 'E-mail or password is wrong';
+
+const cookieName = (secure: boolean) => (secure ? '__Host-site_admin' : 'site_admin');
+const stampOf = (account: Pick<Account, 'passwordHash' | 'role'>) => createHash('sha256').update(`${account.role}\n${account.passwordHash}`).digest('base64url');
+
+/** Creates the admin API. */
+export function createAdminApi(options: AdminApiOptions): AdminApi {
+  const now = options.now ?? Date.now;
+  const sessions = options.sessions ?? createSessionStore({ now });
+  const failures = createRateLimiter({ limit: 5, windowMs: 15 * 60_000, now });
+  const pages = options.pages ?? { signIn: '/auth/', home: '/admin/blog/' };
+  const scrypt = options.scrypt ?? currentScryptParams;
+  // The account stamp each session was made with: a changed password or role, or a removed account, ends it.
+  const stamps = new WeakMap<Session, string>();
+  const routes = options.routes ?? [];
+
+  const isHttps = (request: IncomingMessage) => requestOrigin(request, options.origins)?.startsWith('https:') === true;
+  const sessionCookie = (request: IncomingMessage) => {
+    const cookies = parseCookies(request);
+    return cookies.get(cookieName(isHttps(request))) ?? cookies.get(cookieName(false));
+  };
+  const setCookie = (request: IncomingMessage, value: string, maxAge: number) => {
+    const secure = isHttps(request);
+    return `${cookieName(secure)}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure ? '; Secure' : ''}`;
+  };
+
+  async function findAccount(email: string): Promise<Account | undefined> {
+    if (!options.accountsFile) return undefined;
+    return (await readAccounts(options.accountsFile)).find((account) => account.email === email);
+  }
+
+  /** The live session of the request, checked against the accounts file in serve mode. */
+  async function currentSession(request: IncomingMessage): Promise<Session | undefined> {
+    const session = sessions.touch(sessionCookie(request));
+    if (!session || options.mode === 'dev') return session;
+    const account = await findAccount(session.email);
+    if (!account || stampOf(account) !== stamps.get(session)) {
+      sessions.delete(session.id);
+      return undefined;
+    }
+    return session;
+  }
+
+  function signedIn(request: IncomingMessage, response: ServerResponse, user: { email: string; role: Role }, stamp: string | undefined, form: boolean) {
+    const session = sessions.create(user, sessionCookie(request));
+    if (stamp) stamps.set(session, stamp);
+    const cookie = setCookie(request, session.id, Math.floor(12 * 60 * 60));
+    if (form) sendRedirect(response, pages.home, { 'set-cookie': cookie });
+    else sendJson(response, 200, { user: { email: user.email, role: user.role }, csrfToken: session.csrfToken }, { 'set-cookie': cookie });
+  }
+
+  function refuseSignIn(response: ServerResponse, form: boolean, status: 401 | 429, retryAfterMs = 0) {
+    const headers: Record<string, string> = status === 429 ? { 'retry-after': String(Math.ceil(retryAfterMs / 1000)) } : {};
+    if (form) return sendRedirect(response, `${pages.signIn}?error=${status === 429 ? 'limited' : 'wrong'}`, headers);
+    sendJson(response, status, { error: status === 429 ? 'too_many_attempts' : 'sign_in_failed', message: status === 429 ? 'Too many failed attempts: try again later' : signInFailed }, headers);
+  }
+
+  async function login(request: IncomingMessage, response: ServerResponse) {
+    const { fields, form } = await readObjectBody(request, response, true);
+    const email = normalizeEmail(typeof fields.email === 'string' ? fields.email : '');
+    const password = typeof fields.password === 'string' ? fields.password : '';
+    const key = `${clientAddress(request, options.origins)}\n${email}`;
+    const wait = failures.retryAfter(key);
+    if (wait > 0) return refuseSignIn(response, form, 429, wait);
+    const account = isEmail(email) && password.length > 0 && password.length <= 1024 ? await findAccount(email) : undefined;
+    let ok = false;
+    if (account) ok = await verifyPassword(password, account.passwordHash);
+    else await burnPasswordCheck(password, scrypt);
+    if (!account || !ok) {
+      failures.hit(key);
+      await options.audit.append({ user: email.slice(0, 254), action: 'sign-in-failed', client: clientAddress(request, options.origins) });
+      return refuseSignIn(response, form, 401);
+    }
+    failures.reset(key);
+    let current = account;
+    if (needsRehash(account.passwordHash, scrypt)) {
+      // Raised parameters apply at the next sign-in, while the password is at hand.
+      current = { ...account, passwordHash: await hashPassword(password, scrypt) };
+      const all = await readAccounts(options.accountsFile!);
+      await writeAccounts(options.accountsFile!, all.map((other) => (other.email === account.email && other.passwordHash === account.passwordHash ? current : other)));
+    }
+    await options.audit.append({ user: account.email, action: 'sign-in' });
+    signedIn(request, response, account, stampOf(current), form);
+  }
+
+  async function redeemToken(request: IncomingMessage, response: ServerResponse) {
+    const { fields, form } = await readObjectBody(request, response, true);
+    const key = clientAddress(request, options.origins);
+    const wait = failures.retryAfter(key);
+    if (wait > 0) return refuseSignIn(response, form, 429, wait);
+    if (!options.tokens?.redeem(fields.token)) {
+      failures.hit(key);
+      if (form) return sendRedirect(response, `${pages.signIn}?error=token`);
+      return sendJson(response, 401, { error: 'sign_in_failed', message: 'This sign-in link is used up or has expired: use the link site dev printed last, or restart it for a new one' });
+    }
+    await options.audit.append({ user: devUser.email, action: 'sign-in' });
+    signedIn(request, response, devUser, undefined, form);
+  }
+
+  async function logout(request: IncomingMessage, response: ServerResponse) {
+    const session = await currentSession(request);
+    const { fields, form } = request.headers['content-type'] ? await readObjectBody(request, response, true) : { fields: {}, form: false };
+    if (!session) return sendJson(response, 401, { error: 'not_signed_in' });
+    if (!hasCsrfToken(session, request.headers['x-csrf-token'] ?? fields.csrf)) return sendJson(response, 403, { error: 'csrf' });
+    sessions.delete(session.id);
+    await options.audit.append({ user: session.email, action: 'sign-out' });
+    const cookie = setCookie(request, '', 0);
+    if (form) sendRedirect(response, pages.signIn, { 'set-cookie': cookie });
+    else sendJson(response, 200, { ok: true }, { 'set-cookie': cookie });
+  }
+
+  async function admin(request: IncomingMessage, response: ServerResponse, rest: string) {
+    const session = await currentSession(request);
+    if (rest === 'session' && request.method === 'GET') {
+      if (!session) return sendJson(response, 401, { error: 'not_signed_in', mode: options.mode });
+      return sendJson(response, 200, { user: { email: session.email, role: session.role }, csrfToken: session.csrfToken, mode: options.mode });
+    }
+    const matching = routes.filter((route) => route.pattern.test(rest));
+    if (!matching.length) return sendJson(response, 404, { error: 'not_found' });
+    const route = matching.find((candidate) => candidate.method === request.method);
+    if (!route) return sendJson(response, 405, { error: 'method_not_allowed' }, { allow: matching.map((candidate) => candidate.method).join(', ') });
+    if (!session) return sendJson(response, 401, { error: 'not_signed_in' });
+    if (!isSafeMethod(request.method) && !hasCsrfToken(session, request.headers['x-csrf-token'])) return sendJson(response, 403, { error: 'csrf' });
+    if (!hasRole(session, route.role)) return sendJson(response, 403, { error: 'forbidden', message: `this needs the ${route.role} role` });
+    const params = route.pattern.exec(rest)!.slice(1);
+    await route.handle({ request, response, session, params, body: async () => (await readObjectBody(request, response)).fields });
+  }
+
+  return {
+    sessions,
+    async handle(request, response) {
+      const path = (request.url ?? '/').split('?', 1)[0]!;
+      const auth = path.startsWith('/api/auth/') || path === '/api/auth';
+      if (!auth && !path.startsWith('/api/admin/') && path !== '/api/admin') return false;
+      try {
+        if (!isAllowedAdminHost(request, options.origins)) {
+          sendJson(response, 403, { error: 'host_not_allowed', message: 'open the admin at the address the server printed' });
+          return true;
+        }
+        if (!isSafeMethod(request.method) && !isSameOriginRequest(request, options.origins)) {
+          sendJson(response, 403, { error: 'cross_origin' });
+          return true;
+        }
+        if (auth) {
+          const action = path.slice('/api/auth/'.length);
+          if (request.method !== 'POST') sendJson(response, 405, { error: 'method_not_allowed' }, { allow: 'POST' });
+          else if (action === 'login' && options.mode === 'serve') await login(request, response);
+          else if (action === 'token' && options.mode === 'dev') await redeemToken(request, response);
+          else if (action === 'logout') await logout(request, response);
+          else sendJson(response, 404, { error: 'not_found' });
+        } else {
+          await admin(request, response, path.slice('/api/admin/'.length));
+        }
+      } catch (error) {
+        if (!(error instanceof BadBody)) throw error;
+        if (!error.answered) sendJson(response, error.status, { error: error.error });
+      }
+      return true;
+    },
+  };
+}

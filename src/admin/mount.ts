@@ -1,0 +1,146 @@
+/**
+ * The admin as the servers mount it: `site dev` (one-time sign-in links, loopback only) and
+ * `site serve --admin` (accounts from .site/admins.json). The Host allowlist is completed once the
+ * server knows its port.
+ */
+import type { MountedApi } from '../serve/server.js';
+import { SiteError } from '../errors.js';
+import { accountsFile, readAccounts } from './accounts.js';
+import { createAdminApi, type AdminApi, type AdminRoute } from './api.js';
+import { auditLogFile, createAuditLog, type AuditLog } from './audit-log.js';
+import type { ResolvedConfig } from '../config/load.js';
+import type { Build } from '../pipeline/result-stage.js';
+import { createAdminEvents } from './events.js';
+import { createPostRoutes, type PostRoutesOptions, type SaveOutcome } from './posts-api.js';
+import { createPreviewRoutes, type PreviewOptions } from './preview.js';
+import { sendJson } from './http.js';
+import { hostOf, loopbackHosts, type AdminOrigins } from './guard.js';
+import type { ScryptParams } from './passwords.js';
+import { createSignInTokens, type SignInTokens } from './sign-in-tokens.js';
+
+/** What a server needs of the admin: a handler that answers /api/auth/* and /api/admin/* (true) or leaves the request alone (false), and to be told its port. */
+export type AdminMount = MountedApi;
+
+/** Options of both mounts. */
+export interface MountOptions {
+  /** The project folder (where .site/ lives). */
+  projectRoot: string;
+  /** The routes under /api/admin/ besides the session and the posts. */
+  routes?: readonly AdminRoute[];
+  /** The blog editor's routes (/api/admin/posts…). */
+  posts?: Omit<PostRoutesOptions, 'audit'>;
+  /** The preview (/api/admin/preview…). */
+  preview?: PreviewOptions;
+  /**
+   * The site being edited, for the blog editor and the preview: its config and last good build,
+   * and (serve) what to do after a save. Sets `posts` and `preview` when they are not given.
+   */
+  site?: EditedSite;
+  trustProxy?: boolean;
+  scrypt?: ScryptParams;
+  now?: () => number;
+}
+
+/** Whether a host to listen on is this machine's loopback only. */
+export function isLoopbackHost(host: string): boolean {
+  const name = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return name === 'localhost' || name === '::1' || /^127(\.\d{1,3}){3}$/.test(name);
+}
+
+/** Refuses to run the dev admin on an address other machines can reach. */
+export function checkDevAdminHost(host: string): void {
+  if (!isLoopbackHost(host)) {
+    throw new SiteError({
+      code: 'ADMIN_USAGE',
+      message: `site dev will not listen on ${host} while the admin is on: anyone who can reach it could edit the site`,
+      hint: 'Leave --host at 127.0.0.1, or pass --no-admin to serve the site to other machines without the admin.',
+    });
+  }
+}
+
+/** What the admin needs of the site it edits. */
+export interface EditedSite {
+  readonly config: ResolvedConfig | undefined;
+  readonly lastBuild: Build | undefined;
+  /** Serve: rebuild and publish after a save (dev leaves it to the watcher). */
+  rebuild?(file: string): Promise<SaveOutcome>;
+}
+
+/** The site a getter returns once it exists (the dev server's builder, made after the admin). */
+export function siteOf(get: () => Pick<EditedSite, 'config' | 'lastBuild'> | undefined): EditedSite {
+  return {
+    get config() {
+      return get()?.config;
+    },
+    get lastBuild() {
+      return get()?.lastBuild;
+    },
+  };
+}
+
+function routesOf(given: MountOptions, audit: AuditLog): AdminRoute[] {
+  const site = given.site;
+  const options: MountOptions = site
+    ? {
+        ...given,
+        posts: given.posts ?? { config: () => site.config, afterWrite: site.rebuild && ((file) => site.rebuild!(file)) },
+        preview: given.preview ?? { config: () => site.config, lastBuild: () => site.lastBuild },
+      }
+    : given;
+  const events = createAdminEvents();
+  return [
+    ...(options.routes ?? []),
+    ...(options.posts ? createPostRoutes({ ...options.posts, audit, notify: (name, data) => events.send(name, data) }) : []),
+    ...(options.preview ? createPreviewRoutes(options.preview) : []),
+    events.route,
+  ];
+}
+
+function mount(api: AdminApi, origins: { hosts: string[] }, extraHosts: (host: string, port: number) => string[]): AdminMount & { api: AdminApi } {
+  return {
+    api,
+    handle: (request, response) => api.handle(request, response),
+    listening(host, port) {
+      origins.hosts.push(...extraHosts(host, port));
+    },
+  };
+}
+
+/** The admin of `site dev`: sign-in by one-time links from `tokens`. */
+export function createDevAdmin(options: MountOptions & { tokens?: SignInTokens }): AdminMount & { api: AdminApi; tokens: SignInTokens } {
+  const tokens = options.tokens ?? createSignInTokens({ now: options.now });
+  const origins: AdminOrigins & { hosts: string[] } = { hosts: [], origins: [] };
+  const audit = createAuditLog(auditLogFile(options.projectRoot), options.now);
+  const api = createAdminApi({ mode: 'dev', origins, tokens, routes: routesOf(options, audit), audit, now: options.now });
+  return { ...mount(api, origins, (_host, port) => loopbackHosts(port)), tokens };
+}
+
+/** The admin of `site serve --admin`: accounts from .site/admins.json; the Host must be the configured origin's (or loopback, when listening there). */
+export function createServeAdmin(options: MountOptions & { origin: string }): AdminMount & { api: AdminApi } {
+  const own = hostOf(options.origin);
+  const origins: AdminOrigins & { hosts: string[] } = { hosts: own ? [own] : [], origins: [options.origin], trustProxy: options.trustProxy };
+  const audit = createAuditLog(auditLogFile(options.projectRoot), options.now);
+  const api = createAdminApi({
+    mode: 'serve',
+    origins,
+    accountsFile: accountsFile(options.projectRoot),
+    routes: [...routesOf(options, audit), usersRoute(accountsFile(options.projectRoot))],
+    audit,
+    scrypt: options.scrypt,
+    now: options.now,
+  });
+  return mount(api, origins, (host, port) => (isLoopbackHost(host) ? loopbackHosts(port) : []));
+}
+
+/** `GET /api/admin/users`: the accounts (admins only; passwords never leave the file). */
+function usersRoute(file: string): AdminRoute {
+  return {
+    method: 'GET',
+    pattern: /^users$/,
+    role: 'admin',
+    async handle({ response }) {
+      const accounts = await readAccounts(file);
+      sendJson(response, 200, accounts.map(({ email, role, created }) => ({ email, role, created })));
+    },
+  };
+}

@@ -1,0 +1,284 @@
+/**
+ * `/api/admin/posts…`: the blog editor's API. Posts are addressed by slug and locale; a read gives
+ * the front matter, the Markdown body and a version (also the ETag); a change must send that
+ * version in If-Match (409 with the current text when it is stale), is checked with the build's
+ * own code (the errors `site check` reports, 422) before anything is written, is written
+ * atomically and one at a time per file, and is logged.
+ */
+import type { ResolvedConfig } from '../config/load.js';
+import { checkEntryText, isPublished, listEntrySlugs, todayIso, type EntryFrontMatter } from '../content/collections.js';
+import { defaultMarkdownRenderer } from '../content/markdown-cache.js';
+import { SiteError } from '../errors.js';
+import { pickTranslation } from '../routes/fallback.js';
+import type { AdminRequest, AdminRoute } from './api.js';
+import type { AuditLog } from './audit-log.js';
+import { createPostText, editPost, readFrontMatter, splitPost, type FrontMatterValue } from './front-matter-edit.js';
+import { sendJson } from './http.js';
+import { writeFileAtomic } from './atomic-file.js';
+import { createKeyedQueue, deletePostFile, PostAddressError, readPostFile, resolvePost, versionOf, type PostAddress } from './post-files.js';
+
+/** What a save did to the site: nothing yet (dev: the watcher rebuilds), or a rebuild's outcome. */
+export type SaveOutcome = { rebuilt: false } | { rebuilt: true; ok: true; ms: number } | { rebuilt: true; ok: false; errors: ReturnType<typeof describeError>[] };
+
+/** Options of `createPostRoutes`. */
+export interface PostRoutesOptions {
+  /** The config the site is built from now. */
+  config(): ResolvedConfig | undefined;
+  /** The collection the editor edits (default "blog"). */
+  collection?: string;
+  audit: AuditLog;
+  /** Today's ISO date (scheduled posts); default the UTC date. */
+  today?: () => string;
+  /** Runs after a file was written or deleted (serve: the in-process rebuild). */
+  afterWrite?(file: string): Promise<SaveOutcome>;
+  /** Told of each save and deletion (the event stream). */
+  notify?(name: 'saved' | 'deleted', data: Record<string, unknown>): void;
+}
+
+/** A problem as the API gives it: `site check`'s code, message and position, and the form field. */
+export function describeError(error: SiteError) {
+  return { code: error.code, message: error.message, field: error.field ?? null, line: error.line ?? null, column: error.column ?? null, hint: error.hint, file: error.file ?? null };
+}
+
+/** A post's text after the build's checks: its problems, or its front matter and rendered Markdown. */
+export type CheckedPost = { errors: SiteError[] } | { errors: []; data: EntryFrontMatter; html: string; words: number };
+
+/** The build's checks of a post's new text: front matter schema, Markdown limits, Markdown parse (the errors `site check` reports). */
+export async function checkPost(config: ResolvedConfig, collection: string, display: string, text: string): Promise<CheckedPost> {
+  const checked = checkEntryText(config, collection, text, display);
+  if (checked.errors.length || !checked.data) return { errors: checked.errors };
+  const [outcome] = await defaultMarkdownRenderer().renderAll([checked.body]);
+  if (!outcome || 'error' in outcome) {
+    const line = text.slice(0, text.length - checked.body.length).split('\n').length;
+    return { errors: [new SiteError({ code: 'MARKDOWN_FAILED', message: outcome?.error ?? 'the Markdown could not be rendered', file: display, line, field: 'body' })] };
+  }
+  return { errors: [], data: checked.data, html: outcome.html, words: outcome.words };
+}
+
+/** The text a post would have after an edit: the file's text edited in place, or a new file. */
+export function postText(existing: string | undefined, frontMatter: Record<string, FrontMatterValue | undefined>, body: string): string {
+  if (existing !== undefined) return editPost(existing, frontMatter, body);
+  const ordered: Record<string, FrontMatterValue | undefined> = {};
+  for (const key of [...basicFields, ...Object.keys(frontMatter).filter((key) => !basicFields.includes(key))]) {
+    if (frontMatter[key] !== undefined) ordered[key] = frontMatter[key];
+  }
+  return createPostText(ordered, body);
+}
+
+/** The order the fields of a new post are written in: the ones every entry has, then the collection's. */
+const basicFields = ['title', 'description', 'date', 'updated', 'image', 'draft'];
+
+function version(request: AdminRequest['request']): string | undefined {
+  const value = request.headers['if-match'];
+  return typeof value === 'string' ? value.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1') : undefined;
+}
+
+/** Front matter and body from a request body; throws a 400 message. */
+export function postFromBody(fields: Record<string, unknown>): { frontMatter: Record<string, FrontMatterValue | undefined>; body: string } {
+  const { frontMatter, body } = fields;
+  if (typeof body !== 'string') throw new PostAddressError('"body" must be the Markdown text');
+  if (typeof frontMatter !== 'object' || frontMatter === null || Array.isArray(frontMatter)) throw new PostAddressError('"frontMatter" must be an object of fields');
+  const clean: Record<string, FrontMatterValue | undefined> = {};
+  for (const [key, value] of Object.entries(frontMatter)) {
+    if (!/^[A-Za-z_][\w-]{0,63}$/.test(key)) throw new PostAddressError(`"${key}" is not a field name`);
+    if (value === null || value === undefined || value === '') clean[key] = undefined;
+    else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') clean[key] = value;
+    else throw new PostAddressError(`"${key}" must be text, a number or true/false`);
+  }
+  return { frontMatter: clean, body: body.replace(/\r\n?/g, '\n') };
+}
+
+/** Creates the routes of the blog editor. */
+export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
+  const collection = options.collection ?? 'blog';
+  const today = options.today ?? (() => todayIso());
+  const serialise = createKeyedQueue();
+
+  const configOf = (response: AdminRequest['response']): ResolvedConfig | undefined => {
+    const config = options.config();
+    if (!config?.collections[collection]) {
+      sendJson(response, 503, { error: 'no_collection', message: config ? `the config declares no collection "${collection}"` : 'the site has not built yet: fix the errors site dev shows' });
+      return undefined;
+    }
+    return config;
+  };
+
+  async function address(context: AdminRequest, slug: string, locale: string, encoded = false): Promise<PostAddress | undefined> {
+    const config = configOf(context.response);
+    if (!config) return undefined;
+    try {
+      const decode = (part: string) => {
+        try {
+          return encoded ? decodeURIComponent(part) : part;
+        } catch {
+          throw new PostAddressError(`"${part}" is not a valid slug`);
+        }
+      };
+      return await resolvePost(config, collection, decode(slug), decode(locale));
+    } catch (error) {
+      if (!(error instanceof PostAddressError)) throw error;
+      sendJson(context.response, 400, { error: 'invalid_address', message: error.message });
+      return undefined;
+    }
+  }
+
+  /** The post of a route's path and the version its If-Match names; answered (400, 428) and undefined when either is missing. */
+  async function addressedVersion(context: AdminRequest, doing: string): Promise<{ target: PostAddress; expected: string } | undefined> {
+    const target = await address(context, context.params[0]!, context.params[1]!, true);
+    if (!target) return undefined;
+    const expected = version(context.request);
+    if (!expected) {
+      sendJson(context.response, 428, { error: 'if_match_required', message: `send the version you are ${doing} in If-Match` });
+      return undefined;
+    }
+    return { target, expected };
+  }
+
+  const current = (text: string, versionId: string) => ({ frontMatter: readFrontMatter(text), body: splitPost(text).body, version: versionId });
+
+  /** Checks, writes, logs and rebuilds; answers 422 with the build's errors when the check fails. */
+  async function save(context: AdminRequest, config: ResolvedConfig, target: PostAddress, text: string, before: string | null, action: string, status: number) {
+    const { errors } = await checkPost(config, collection, target.display, text);
+    if (errors.length) return sendJson(context.response, 422, { errors: errors.map(describeError) });
+    await writeFileAtomic(target.file, text);
+    const after = versionOf(text);
+    await options.audit.append({ user: context.session.email, action, slug: target.slug, locale: target.locale, oldHash: before, newHash: after });
+    const outcome = (await options.afterWrite?.(target.file)) ?? { rebuilt: false };
+    options.notify?.('saved', { slug: target.slug, locale: target.locale, user: context.session.email, version: after, ...outcome });
+    sendJson(context.response, status, { version: after, ...outcome }, { etag: `"${after}"` });
+  }
+
+  const list: AdminRoute = {
+    method: 'GET',
+    pattern: /^posts$/,
+    role: 'editor',
+    async handle({ response }) {
+      const config = configOf(response);
+      if (!config) return;
+      const spec = config.collections[collection]!;
+      const termField = spec.taxonomy?.field;
+      const day = today();
+      const posts = [];
+      for (const slug of await listEntrySlugs(config, collection)) {
+        const translations: Record<string, Record<string, unknown>> = {};
+        const shown: Record<string, true> = {};
+        for (const locale of config.localeIds) {
+          let target: PostAddress;
+          try {
+            target = await resolvePost(config, collection, slug, locale);
+          } catch {
+            continue;
+          }
+          const file = await readPostFile(target.file);
+          if (!file) continue;
+          const data = readFrontMatter(file.text);
+          const date = typeof data.date === 'string' ? data.date : '';
+          const status = data.draft === true ? 'draft' : !isPublished(date, day) ? 'scheduled' : 'published';
+          if (status === 'published') shown[locale] = true;
+          translations[locale] = { title: data.title ?? null, date, category: termField ? data[termField] ?? null : null, status, version: file.version };
+        }
+        if (!Object.keys(translations).length) continue;
+        for (const locale of config.localeIds) {
+          if (translations[locale]) continue;
+          // What a page of this locale shows instead: the site's own fallback choice.
+          const shownIn = pickTranslation(shown, locale, { localeIds: config.localeIds, chains: spec.fallback });
+          translations[locale] = { status: 'missing', shownIn: shownIn ?? null };
+        }
+        posts.push({ slug, translations });
+      }
+      sendJson(response, 200, posts);
+    },
+  };
+
+  const read: AdminRoute = {
+    method: 'GET',
+    pattern: /^posts\/([^/]+)\/([^/]+)$/,
+    role: 'editor',
+    async handle(context) {
+      const target = await address(context, context.params[0]!, context.params[1]!, true);
+      if (!target) return;
+      const file = await readPostFile(target.file);
+      if (!file) return sendJson(context.response, 404, { error: 'not_found', message: `no ${target.locale} version of "${target.slug}"` });
+      sendJson(context.response, 200, current(file.text, file.version), { etag: `"${file.version}"` });
+    },
+  };
+
+  const update: AdminRoute = {
+    method: 'PUT',
+    pattern: read.pattern,
+    role: 'editor',
+    async handle(context) {
+      const addressed = await addressedVersion(context, 'editing');
+      if (!addressed) return;
+      const { target, expected } = addressed;
+      let post: ReturnType<typeof postFromBody>;
+      try {
+        post = postFromBody(await context.body());
+      } catch (error) {
+        if (error instanceof PostAddressError) return sendJson(context.response, 400, { error: 'invalid_body', message: error.message });
+        throw error;
+      }
+      const config = options.config()!;
+      await serialise(target.file, async () => {
+        const file = await readPostFile(target.file);
+        if (!file) return sendJson(context.response, 404, { error: 'not_found' });
+        if (file.version !== expected) return sendJson(context.response, 409, { error: 'stale', current: current(file.text, file.version) }, { etag: `"${file.version}"` });
+        let text: string;
+        try {
+          text = editPost(file.text, post.frontMatter, post.body);
+        } catch (error) {
+          return sendJson(context.response, 422, { errors: [{ code: 'FRONT_MATTER', message: (error as Error).message, field: null, line: null, column: null, file: target.display }] });
+        }
+        await save(context, config, target, text, file.version, 'update', 200);
+      });
+    },
+  };
+
+  const create: AdminRoute = {
+    method: 'POST',
+    pattern: /^posts$/,
+    role: 'editor',
+    async handle(context) {
+      let fields: Record<string, unknown>;
+      let post: ReturnType<typeof postFromBody>;
+      try {
+        fields = await context.body();
+        post = postFromBody(fields);
+      } catch (error) {
+        if (error instanceof PostAddressError) return sendJson(context.response, 400, { error: 'invalid_body', message: error.message });
+        throw error;
+      }
+      const target = await address(context, String(fields.slug ?? ''), String(fields.locale ?? ''));
+      if (!target) return;
+      const config = options.config()!;
+      await serialise(target.file, async () => {
+        const existing = await readPostFile(target.file);
+        if (existing) return sendJson(context.response, 409, { error: 'exists', message: `"${target.slug}" already has a ${target.locale} version`, current: current(existing.text, existing.version) });
+        await save(context, config, target, postText(undefined, post.frontMatter, post.body), null, 'create', 201);
+      });
+    },
+  };
+
+  const remove: AdminRoute = {
+    method: 'DELETE',
+    pattern: read.pattern,
+    role: 'editor',
+    async handle(context) {
+      const addressed = await addressedVersion(context, 'deleting');
+      if (!addressed) return;
+      const { target, expected } = addressed;
+      await serialise(target.file, async () => {
+        const file = await readPostFile(target.file);
+        if (!file) return sendJson(context.response, 404, { error: 'not_found' });
+        if (file.version !== expected) return sendJson(context.response, 409, { error: 'stale', current: current(file.text, file.version) });
+        await deletePostFile(target.file);
+        await options.audit.append({ user: context.session.email, action: 'delete', slug: target.slug, locale: target.locale, oldHash: file.version, newHash: null });
+        const outcome = (await options.afterWrite?.(target.file)) ?? { rebuilt: false };
+        options.notify?.('deleted', { slug: target.slug, locale: target.locale, user: context.session.email, ...outcome });
+        sendJson(context.response, 200, { deleted: true, ...outcome });
+      });
+    },
+  };
+
+  return [list, create, read, update, remove];
+}

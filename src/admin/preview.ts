@@ -1,0 +1,104 @@
+/**
+ * `POST /api/admin/preview`: an unsaved post rendered through the real pipeline's templates, in
+ * memory. The draft translation takes its place among the last good build's entries (the pages
+ * are expanded again, so a new post has its page), its page is rendered with the build's
+ * renderer, marked noindex, and kept under a one-time URL that only the session that asked for
+ * it can open (`GET /api/admin/preview/<id>`, 10 minutes).
+ */
+import { createDiagnostics } from '../diagnostics.js';
+import { randomBytes } from 'node:crypto';
+import type { ResolvedConfig } from '../config/load.js';
+import { completeTranslation } from '../content/collections.js';
+import { collectSiteErrors } from '../errors.js';
+import type { IslandScripts } from '../render/render-pages.js';
+import { createSiteRenderer, entryKey, expandPages, orderEntries, renderInputOf, type Entry } from '../pipeline/content-api.js';
+import type { Build } from '../pipeline/result-stage.js';
+import type { AdminRoute } from './api.js';
+import { adminHeaders, sendJson } from './http.js';
+import { PostAddressError, readPostFile, resolvePost } from './post-files.js';
+import { checkPost, describeError, postFromBody, postText } from './posts-api.js';
+
+/** Options of `createPreviewRoutes`. */
+export interface PreviewOptions {
+  config(): ResolvedConfig | undefined;
+  /** The last good build of the site (dev: the dev builder's; serve: the live site's). */
+  lastBuild(): Build | undefined;
+  collection?: string;
+  now?: () => number;
+}
+
+/** Renders the page of a draft translation with the build's templates; throws SiteErrors. */
+export function renderDraftPage(build: Build, collection: string, slug: string, locale: string, translation: Entry['translations'][string]): string {
+  const config = build.config;
+  const key = entryKey({ collection, slug });
+  const entries = new Map(build.entries);
+  const before = entries.get(key);
+  entries.set(key, { collection, slug, translations: { ...before?.translations, [locale]: translation } });
+  const entryList = orderEntries(config, [...entries.values()]);
+  // Warnings of the whole site (an untranslated entry) are the build's to report, not the preview's.
+  const pages = expandPages(config, entryList, createDiagnostics());
+  const index = pages.findIndex((page) => page.collection?.kind === 'entry' && page.collection.collection === collection && page.collection.slug === slug && page.locale === locale && !page.duplicate);
+  if (index === -1) throw new PostAddressError(`no page of ${config.collections[collection] ? collection : 'the site'} shows "${slug}" in ${locale}`);
+  const pagesForPreview = pages.map((page, position) => (position === index ? { ...page, noindex: true } : page));
+  const islands = (build as Build & { islands?: IslandScripts }).islands ?? { entries: {}, graph: {} };
+  const input = renderInputOf({ config, pages: pagesForPreview, messages: build.messages, contents: build.contents, entries: entryList, stylesheet: build.stylesheet });
+  return createSiteRenderer(input, build.templates, islands, false).renderOne(index).html;
+}
+
+/** Creates the preview routes. */
+export function createPreviewRoutes(options: PreviewOptions): AdminRoute[] {
+  const collection = options.collection ?? 'blog';
+  const now = options.now ?? Date.now;
+  const previews = new Map<string, { html: string; session: string; expires: number }>();
+  const prune = () => {
+    const time = now();
+    for (const [id, preview] of previews) if (preview.expires <= time) previews.delete(id);
+  };
+
+  const create: AdminRoute = {
+    method: 'POST',
+    pattern: /^preview$/,
+    role: 'editor',
+    async handle(context) {
+      const config = options.config();
+      const build = options.lastBuild();
+      if (!config || !build) return sendJson(context.response, 503, { error: 'not_built', message: 'the site has not built yet' });
+      let html: string;
+      try {
+        const fields = await context.body();
+        const post = postFromBody(fields);
+        const target = await resolvePost(config, collection, String(fields.slug ?? ''), String(fields.locale ?? ''));
+        const existing = await readPostFile(target.file);
+        const checked = await checkPost(config, collection, target.display, postText(existing?.text, post.frontMatter, post.body));
+        if (!('data' in checked)) return sendJson(context.response, 422, { errors: checked.errors.map(describeError) });
+        const translation = completeTranslation(config.collections[collection]!, checked.data, target.locale, target.display, checked);
+        html = renderDraftPage(build, collection, target.slug, target.locale, translation);
+      } catch (error) {
+        if (error instanceof PostAddressError) return sendJson(context.response, 400, { error: 'invalid_body', message: error.message });
+        const errors = collectSiteErrors(error);
+        if (errors) return sendJson(context.response, 422, { errors: errors.map(describeError) });
+        throw error;
+      }
+      prune();
+      const id = randomBytes(32).toString('base64url');
+      previews.set(id, { html, session: context.session.id, expires: now() + 10 * 60_000 });
+      sendJson(context.response, 200, { url: `/api/admin/preview/${id}` });
+    },
+  };
+
+  const open: AdminRoute = {
+    method: 'GET',
+    pattern: /^preview\/([\w-]{43})$/,
+    role: 'editor',
+    async handle({ response, session, params }) {
+      prune();
+      const preview = previews.get(params[0]!);
+      if (!preview || preview.session !== session.id) return sendJson(response, 404, { error: 'not_found', message: 'this preview was opened already or has expired: preview again' });
+      previews.delete(params[0]!);
+      response.writeHead(200, { ...adminHeaders, 'content-type': 'text/html; charset=utf-8', 'x-robots-tag': 'noindex, nofollow', 'content-length': String(Buffer.byteLength(preview.html)) });
+      response.end(preview.html);
+    },
+  };
+
+  return [create, open];
+}

@@ -1,0 +1,98 @@
+/**
+ * What the pages of an output folder were rendered from, kept in the build cache (never in the
+ * output folder) so that the next `site build` into that folder renders only the pages whose
+ * inputs changed: for each page file, the inputs its render read; for each input, a fingerprint
+ * of its value then; one fingerprint of what every page depends on; and the size and modification
+ * time of every file of the folder after the write, which prove that a file on disk is the one
+ * that was written.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { dirname, extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { deserialize, serialize } from 'node:v8';
+import { cacheRoot, hashParts, installedVersion } from './disk-cache.js';
+
+/** Raise when the meaning of anything stored changes. */
+const format = 1;
+
+/** A file as the write left it. */
+export interface FileStamp {
+  size: number;
+  mtimeMs: number;
+}
+
+/** What the pages of an output folder were rendered from. */
+export interface RenderState {
+  /** The fingerprint of what every page depends on (see `generatorFingerprint`). */
+  global: string;
+  /** The fingerprint of what the pages are expanded from besides the config: equal, every page record is the same. */
+  routes: string;
+  /** Every input a render read ("entry:blog/a-slug:no", "page:/blog/ [...]"), and the fingerprint of its value (same order). */
+  keys: string[];
+  prints: string[];
+  /** Page file → indexes into `keys` of what its render read. */
+  pages: Map<string, number[]>;
+  /** Output file → its size and modification time after the write. */
+  stamps: Map<string, FileStamp>;
+}
+
+function stateFile(outDir: string): string {
+  return join(cacheRoot(), 'render-state', `${hashParts(outDir).slice(0, 24)}.bin`);
+}
+
+/** The state of an output folder (absolute, resolved), or undefined when there is none or it cannot be read. */
+export function readRenderState(outDir: string): RenderState | undefined {
+  try {
+    const stored = deserialize(readFileSync(stateFile(outDir))) as { format: number; outDir: string; state: RenderState };
+    return stored.format === format && stored.outDir === outDir ? stored.state : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Stores the state of an output folder; failures are swallowed (the next build then renders every page). */
+export async function writeRenderState(outDir: string, state: RenderState): Promise<void> {
+  const file = stateFile(outDir);
+  const temporary = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(temporary, serialize({ format, outDir, state }));
+    await rename(temporary, file);
+  } catch {
+    await rm(temporary, { force: true }).catch(() => undefined);
+  }
+}
+
+/** Forgets the state of an output folder: what is in it is no longer known. */
+export async function removeRenderState(outDir: string): Promise<void> {
+  await rm(stateFile(outDir), { force: true }).catch(() => undefined);
+}
+
+let code: string | undefined;
+
+/**
+ * The fingerprint of the generator's own code and the packages pages are rendered with: a page
+ * rendered by other code may differ, so it is part of every page's inputs. The CLI runs from its
+ * bundle (lib/), the tests from the TypeScript sources (src/).
+ */
+export function generatorFingerprint(): string {
+  code ??= hashParts(
+    ...['react', 'react-dom', 'preact', 'esbuild'].map((name) => `${name} ${installedVersion(name)}`),
+    `node ${process.version} icu ${process.versions.icu ?? ''} ${process.env.NODE_ENV ?? ''}`,
+    ...codeFiles().map((file) => readFileSync(file)),
+  );
+  return code;
+}
+
+/** The generator's code files: those of the bundle's folder (lib/), or of src/ when it runs from its sources. */
+function codeFiles(): string[] {
+  const here = fileURLToPath(import.meta.url);
+  const dir = here.endsWith('.ts') ? dirname(dirname(here)) : dirname(here);
+  const entries = readdirSync(dir, { withFileTypes: true, recursive: true });
+  return entries
+    .filter((entry) => entry.isFile() && ['.js', '.ts', '.tsx'].includes(extname(entry.name)))
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+}

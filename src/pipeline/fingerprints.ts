@@ -1,0 +1,93 @@
+/**
+ * Fingerprints of the values of render inputs (pure): what a key such as "messages:no",
+ * "entry:blog/a-slug:no" or "page:/blog/ [\"collection\",\"pageNumber\"]" (see `RenderDependency`) resolves to
+ * in this build, as a short hash. Two builds whose fingerprints of every key a page read are equal
+ * render that page to the same bytes, given the same config, templates, islands and stylesheet.
+ */
+import { createHash } from 'node:crypto';
+import type { ResolvedConfig } from '../config/load.js';
+import { readTracked } from '../render/tracked-view.js';
+import { entryIndexKey, fingerprintEntries } from './content-api.js';
+import type { RenderedInputs } from './diff.js';
+import type { Entry } from './content-api.js';
+
+/** What the fingerprints are taken of. */
+export interface FingerprintInput extends RenderedInputs {
+  config: ResolvedConfig;
+  /** The entries in the order the site lists them. */
+  entryList: readonly Entry[];
+}
+
+const hash = (text: string) => `#${createHash('sha1').update(text).digest('base64')}`;
+/** A short value is its own fingerprint (most field reads are a title or a number): hashing is the cost. */
+const printOf = (text: string) => (text.length <= 40 && !text.startsWith('#') ? text : hash(text));
+
+/** What is known of the fingerprints of the same keys in an earlier build. */
+export interface EarlierPrints {
+  /** The fingerprint of each key then, in the same order. */
+  prints: readonly string[];
+  /** Whether the pages are expanded from the same config and entries: then every record is the same. */
+  pagesUnchanged: boolean;
+}
+
+/**
+ * The fingerprint of each of `keys`. What is known of an earlier build saves work: with the same
+ * pages, every "page:" and "exists:" key keeps its earlier fingerprint; otherwise a field read of
+ * a record whose whole record has the same fingerprint does.
+ */
+export function fingerprintInputs(input: FingerprintInput, keys: readonly string[], earlier?: EarlierPrints): string[] {
+  const { pageSet } = input;
+  const recordPrints = new Map<string, string>();
+  const recordPrint = (url: string) => {
+    let print = recordPrints.get(url);
+    if (print === undefined) {
+      const record = pageSet.records().get(url);
+      print = record === undefined ? '-' : hash(record);
+      recordPrints.set(url, print);
+    }
+    return print;
+  };
+  let earlierRecords: Map<string, string> | undefined;
+  const earlierRecord = (prefix: string) => {
+    earlierRecords ??= new Map(keys.flatMap((key, index) => (key.startsWith('page:') && !key.includes(' ') ? [[key, earlier!.prints[index]!]] : [])));
+    return earlierRecords.get(prefix);
+  };
+  let entries: Map<string, string> | undefined;
+  const json = (value: unknown) => (value === undefined ? '-' : printOf(JSON.stringify(value)));
+
+  return keys.map((key, index) => {
+    const colon = key.indexOf(':');
+    const kind = colon < 0 ? key : key.slice(0, colon);
+    const rest = key.slice(colon + 1);
+    if (earlier?.pagesUnchanged && (kind === 'page' || kind === 'exists')) return earlier.prints[index]!;
+    switch (kind) {
+      case 'page': {
+        const space = key.indexOf(' ');
+        if (space < 0) return recordPrint(rest);
+        const prefix = key.slice(0, space);
+        const url = prefix.slice('page:'.length);
+        if (earlier && earlierRecord(prefix) === recordPrint(url)) return earlier.prints[index]!;
+        // The record itself, as the render read it (made the same way from the same config and entries).
+        return printOf(readTracked(key, prefix, pageSet.byUrl.get(url)) ?? '');
+      }
+      case 'exists':
+        return pageSet.byUrl.has(rest) ? '1' : '0';
+      case 'messages':
+        return json(input.messages[rest]);
+      case 'content':
+        return json(input.contents.get(rest));
+      case 'entry':
+      case 'entries':
+        entries ??= fingerprintEntries(input.entryList, hash);
+        return entries.get(key) ?? '-';
+      default:
+        // An input this module does not know: never the same, so its readers are always rendered.
+        return `? ${performance.now()}`;
+    }
+  });
+}
+
+/** The fingerprint of what the pages are expanded from besides the config. */
+export function fingerprintRoutes(input: FingerprintInput): string {
+  return hash(entryIndexKey(input.config, input.entryList));
+}

@@ -1,0 +1,144 @@
+/**
+ * Rendering into an output folder an earlier `site build` wrote. With what that build persisted
+ * beside the build cache (cache/render-state.ts: each page's read-set, the fingerprint of each
+ * input then, the stamp of each file after the write), only the pages that read an input whose
+ * fingerprint changed are rendered, and the new ones; the others are kept as they are on disk,
+ * which their recorded size and modification time prove. Any change of what every page depends
+ * on (config, templates, islands, stylesheet, the generator, the write settings) renders all.
+ */
+import { lstatSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { hashParts } from '../cache/disk-cache.js';
+import { generatorFingerprint, readRenderState, type FileStamp, type RenderState } from '../cache/render-state.js';
+import { precompressedCodings } from '../emit/compress.js';
+import { isMarked } from '../emit/output-folder.js';
+import { realPath } from '../file-paths.js';
+import { templatesFileOf } from '../render/templates.js';
+import { fingerprintInputs, fingerprintRoutes } from './fingerprints.js';
+import { planAll, type RenderPlan, type RenderStageInput } from './render-plan.js';
+
+/** Where a build will be written, and the write settings that shape its files (as text). */
+export interface OutputTarget {
+  folder: string;
+  settings: string;
+}
+
+/** An output folder an earlier build wrote, and what that build persisted of it. */
+export interface WrittenOutput {
+  /** The folder, absolute, links resolved (as the writer names it). */
+  outDir: string;
+  settings: string;
+  state: RenderState | undefined;
+}
+
+/** The pages to render, and the files kept as they are. */
+export interface WrittenPlan extends RenderPlan {
+  /** Output files kept as written (pages and their siblings), with their stamps. */
+  kept: Map<string, FileStamp>;
+  /** The fingerprint in this build of each input the persisted read-sets name (in the order of `RenderState.keys`). */
+  prints: string[];
+  /** The fingerprint of what the pages are expanded from besides the config. */
+  routes: string;
+}
+
+/** The output an earlier build wrote at `target`, or undefined when there is none: a first build renders every page untracked. */
+export function readWrittenOutput(target: OutputTarget): WrittenOutput | undefined {
+  const outDir = realPath(resolve(target.folder));
+  if (!isMarked(outDir)) return undefined;
+  return { outDir, settings: target.settings, state: readRenderState(outDir) };
+}
+
+/** The fingerprint of what every page depends on. */
+export function globalFingerprint(input: RenderStageInput, written: WrittenOutput): string {
+  return hashParts(generatorFingerprint(), JSON.stringify(input.config), templatesFileOf(input.templates) ?? '', input.islandsKey, input.stylesheet, written.settings);
+}
+
+/** The pages that read an input whose fingerprint changed, the new ones, and the ones not on disk as written. */
+export function planFromWritten(input: RenderStageInput, written: WrittenOutput, global: string): WrittenPlan {
+  const { state } = written;
+  const routes = fingerprintRoutes(input);
+  if (!state || state.global !== global) return { ...planAll(input), kept: new Map(), prints: [], routes };
+  const current = fingerprintInputs(input, state.keys, { prints: state.prints, pagesUnchanged: state.routes === routes });
+  const stale = new Set<number>();
+  const changed = new Set<string>();
+  current.forEach((print, index) => {
+    if (print === state.prints[index]) return;
+    stale.add(index);
+    changed.add(state.keys[index]!);
+  });
+  const indexes: number[] = [];
+  const kept = new Map<string, FileStamp>();
+  input.pageSet.pages.forEach((page, index) => {
+    const reads = state.pages.get(page.file);
+    const onDisk = reads && !reads.some((read) => stale.has(read)) && stampsOnDisk(written.outDir, page.file, state.stamps);
+    if (onDisk) for (const [path, stamp] of onDisk) kept.set(path, stamp);
+    else indexes.push(index);
+  });
+  return { indexes, all: indexes.length === input.pageSet.pages.length, changed, kept, prints: current, routes };
+}
+
+/** The recorded stamps of a page file and its siblings, when the disk still holds them so. */
+function stampsOnDisk(outDir: string, file: string, stamps: ReadonlyMap<string, FileStamp>): [string, FileStamp][] | undefined {
+  if (!stamps.has(file)) return undefined;
+  const found: [string, FileStamp][] = [];
+  for (const path of [file, ...precompressedCodings.map((coding) => file + coding.extension)]) {
+    const stamp = stamps.get(path);
+    if (!stamp) continue;
+    try {
+      const { size, mtimeMs } = lstatSync(join(outDir, path));
+      if (size !== stamp.size || mtimeMs !== stamp.mtimeMs) return undefined;
+    } catch {
+      return undefined;
+    }
+    found.push([path, stamp]);
+  }
+  return found;
+}
+
+/** The read-sets of the pages of a build, as indexes into one list of inputs. */
+export interface ReadSets {
+  keys: string[];
+  pages: Map<string, number[]>;
+  /** Adds the read-set of a page. */
+  add(file: string, reads: Iterable<string>): void;
+}
+
+/** Read-sets with no page yet. */
+export function createReadSets(): ReadSets {
+  const keys: string[] = [];
+  const table = new Map<string, number>();
+  const indexOf = (key: string) => {
+    let index = table.get(key);
+    if (index === undefined) {
+      index = keys.length;
+      keys.push(key);
+      table.set(key, index);
+    }
+    return index;
+  };
+  const pages = new Map<string, number[]>();
+  return { keys, pages, add: (file, reads) => pages.set(file, Array.from(reads, indexOf)) };
+}
+
+/**
+ * What to persist once the build is written: the read-set of every page (rendered now, in
+ * `reads`, or kept with its earlier one), with the fingerprint of each input in this build;
+ * undefined when that is what is persisted already (nothing rendered, nothing changed, no page gone).
+ */
+export function nextRenderState(input: RenderStageInput, written: WrittenOutput, plan: WrittenPlan, reads: ReadSets, global: string): Omit<RenderState, 'stamps'> | undefined {
+  const earlier = written.state;
+  if (earlier && reads.pages.size === 0 && plan.changed.size === 0 && earlier.routes === plan.routes && earlier.pages.size === input.pageSet.pages.length) return undefined;
+  const earlierIndex = earlier && plan.prints.length ? new Map(earlier.keys.map((key, index) => [key, index])) : undefined;
+  for (const page of input.pageSet.pages) {
+    if (earlier && plan.kept.has(page.file)) reads.add(page.file, earlier.pages.get(page.file)!.map((read) => earlier.keys[read]!));
+  }
+  const { keys, pages } = reads;
+  const known = (key: string) => {
+    const index = earlierIndex?.get(key);
+    return index === undefined ? undefined : plan.prints[index];
+  };
+  const missing = keys.filter((key) => known(key) === undefined);
+  const computed = new Map(missing.length ? fingerprintInputs(input, missing).map((print, index) => [missing[index]!, print]) : []);
+  const prints = keys.map((key) => known(key) ?? computed.get(key)!);
+  return { global, routes: plan.routes, keys, prints, pages };
+}

@@ -1,0 +1,26 @@
+/**
+ * The site's Content-Security-Policy, in one place: sent as a header by the hosts that read
+ * `_headers` (or their own config), and written into every page's head where headers are
+ * impossible (GitHub Pages). Inline scripts are allowed by hash only.
+ */
+import type { ResolvedConfig } from '../config/load.js';
+
+/**
+ * The policy text. As a `<meta>` it leaves out `frame-ancestors`, which browsers ignore there
+ * (and complain about in the console): a page on a host without headers can be framed.
+ */
+export function contentSecurityPolicy(config: ResolvedConfig, scriptHashes: readonly string[], delivery: 'header' | 'meta' = 'header'): string {
+  const endpoint = config.contact.endpoint;
+  const external = /^https?:\/\//.test(endpoint) ? ` ${new URL(endpoint).origin}` : '';
+  return [
+    "default-src 'self'",
+    `script-src 'self' ${scriptHashes.join(' ')}`,
+    "style-src 'self'",
+    "img-src 'self' data:",
+    `connect-src 'self'${external}`,
+    `form-action 'self'${external}`,
+    ...(delivery === 'header' ? ["frame-ancestors 'none'"] : []),
+    "base-uri 'self'",
+    "object-src 'none'",
+  ].join('; ');
+}

@@ -1,0 +1,28 @@
+/**
+ * Cloudflare Pages: `_headers`, `_redirects` (the ASCII spellings of non-ASCII paths; Pages finds
+ * the 404 page of each locale itself, the nearest `404.html` up the tree, with status 404) and, when
+ * the site has form endpoints, a worker in advanced mode: `_worker.js` answers the endpoints, and
+ * `_routes.json` sends only their paths to it. Pages reads both from the output folder (a
+ * `functions/` folder would have to sit in the project root, and would be published from here).
+ */
+import { createHeaders } from '../emit/sitemap.js';
+import { functionEntry } from './functions.js';
+import { asciiRedirects, type HostTarget } from './shared.js';
+
+export const cloudflareTarget: HostTarget = {
+  staticFolder: '',
+  files({ config, pages, scriptHashes, endpoints }) {
+    const files = new Map([['_headers', createHeaders(scriptHashes, config)]]);
+    const redirects = asciiRedirects(config, pages);
+    if (redirects.length) {
+      const lines = redirects.flatMap(({ from, to }) => [`${encodeURI(from)}  ${to}  301`, `${encodeURI(from)}/*  ${to}:splat  301`]);
+      files.set('_redirects', `${lines.join('\n')}\n`);
+    }
+    if (endpoints.length) {
+      files.set('_routes.json', `${JSON.stringify({ version: 1, include: endpoints.map(({ settings }) => settings.path), exclude: [] }, null, 2)}\n`);
+    }
+    return files;
+  },
+  functions: ({ endpoints }) =>
+    endpoints.length ? new Map([['_worker.js', { name: 'cloudflare-worker', entry: functionEntry('cloudflareWorker', endpoints, true) }]]) : new Map(),
+};

@@ -1,0 +1,73 @@
+/**
+ * The one door into the host targets (`site build --target`, `output.target`): the host files
+ * and functions of a build, where the site's own files go, and whether to precompress. The files
+ * stage of the pipeline (src/pipeline/files-stage.ts) asks for the files and functions; the CLI's
+ * write step for the folder and the siblings.
+ */
+import type { ResolvedConfig } from '../config/load.js';
+import type { HostTarget as HostTargetName } from '../config/schema.js';
+import type { RunEsbuild } from '../esbuild-step.js';
+import type { SiteError } from '../errors.js';
+import type { OutputFiles } from '../output-files.js';
+import { inlineScriptHashes } from '../render/head.js';
+import type { Page } from '../routes/pages.js';
+import { cloudflareTarget } from './cloudflare.js';
+import { bundleFunction, siteEndpoints } from './functions.js';
+import { githubPagesTarget, githubPagesWarnings } from './github-pages.js';
+import { netlifyTarget } from './netlify.js';
+import { nodeTarget } from './node.js';
+import type { HostTarget, TargetInput } from './shared.js';
+import { vercelTarget } from './vercel.js';
+
+const targets: Record<HostTargetName, HostTarget> = {
+  node: nodeTarget,
+  netlify: netlifyTarget,
+  cloudflare: cloudflareTarget,
+  vercel: vercelTarget,
+  'github-pages': githubPagesTarget,
+};
+
+function inputOf(config: ResolvedConfig, pages: readonly Page[]): TargetInput {
+  return { config, pages, scriptHashes: inlineScriptHashes(config), endpoints: siteEndpoints(config) };
+}
+
+/** The host files of the config's target (headers, redirects, routes), as text. */
+export function createHostFiles(config: ResolvedConfig, pages: readonly Page[]): Map<string, string> {
+  return targets[config.output.target].files(inputOf(config, pages));
+}
+
+/** The functions of the config's target, bundled (none for node and github-pages). */
+export async function createHostFunctions(config: ResolvedConfig, run?: RunEsbuild): Promise<OutputFiles> {
+  const sources = targets[config.output.target].functions(inputOf(config, []));
+  const files: OutputFiles = new Map();
+  for (const [path, { name, entry }] of sources) files.set(path, await bundleFunction(entry, name, run));
+  return files;
+}
+
+/** What a target has to say about the config (a form endpoint the host cannot answer). */
+export function targetWarnings(config: ResolvedConfig): SiteError[] {
+  return config.output.target === 'github-pages' ? githubPagesWarnings(config) : [];
+}
+
+/** The folder of the output the pages, assets and feeds go into ('' for the output itself; 'static/' for Vercel). */
+export function staticFolderOf(config: ResolvedConfig): string {
+  return targets[config.output.target].staticFolder;
+}
+
+/** Whether to write .br and .gz siblings: `output.precompress` when set, else only for `site serve` (node). */
+export function precompressOf(config: ResolvedConfig): boolean {
+  return config.output.precompress ?? config.output.target === 'node';
+}
+
+/**
+ * The output files of a target whose site files live in a folder of the output (Vercel's
+ * `static/`): every file moved there but the host's own.
+ */
+export function placeOutput(config: ResolvedConfig, files: OutputFiles): OutputFiles {
+  const folder = staticFolderOf(config);
+  if (!folder) return files;
+  const target = targets[config.output.target];
+  const input = inputOf(config, []);
+  const hostPaths = new Set([...target.files(input).keys(), ...target.functions(input).keys()]);
+  return new Map([...files].map(([path, data]) => [hostPaths.has(path) ? path : folder + path, data]));
+}

@@ -1,0 +1,9 @@
+/** `node`: the output `site serve` serves (it reads `_headers` itself); the output of every build before targets. */
+import { createHeaders } from '../emit/sitemap.js';
+import type { HostTarget } from './shared.js';
+
+export const nodeTarget: HostTarget = {
+  staticFolder: '',
+  files: ({ config, scriptHashes }) => new Map([['_headers', createHeaders(scriptHashes, config)]]),
+  functions: () => new Map(),
+};

@@ -1,0 +1,158 @@
+/**
+ * A form endpoint on the web `Request`/`Response` API, as the host functions run it (Netlify
+ * Functions, Cloudflare Pages, Vercel): the same checks as `site serve`'s contact endpoint, in the
+ * same order. A POST from a page of the site only (Origin / Sec-Fetch-Site), JSON or a plain form
+ * post, at most `maxBytes` (read no further), decoded in the charset it declares; then the shared
+ * submission flow (honeypot, schema, rate limit, storage). A plain form post is answered with a
+ * redirect to the result page of its language, never with the input echoed back.
+ *
+ * This file and what it imports are bundled into each function: web APIs only, no Node modules.
+ */
+import { decoderFor, parseContentType, parseFormBody } from '../../serve/request.js';
+import { createRateLimiter } from '../../serve/rate-limit.js';
+import { createSubmissionFlow, type SubmissionFlowOptions } from '../../serve/submission.js';
+
+/** What the build writes into a function about its endpoint (JSON, from the config). */
+export interface EndpointSettings {
+  /** The endpoint's name ("contact"): the kind of the stored records. */
+  name: string;
+  /** The path it answers ("/api/contact"). */
+  path: string;
+  maxBytes: number;
+  /** Stored submissions per client per window, in one running instance of the function. */
+  rateLimit: number;
+  rateWindowMs: number;
+  /** Origins whose pages may post besides the one the request was sent to (`site.origin`). */
+  allowedOrigins: string[];
+  /** Where a plain form POST lands, per locale; unknown locales get the default's. */
+  resultPages: Record<string, { sent: string; failed: string }>;
+  defaultLocale: string;
+  /** How a submission is kept (output.functions of the config). */
+  storage: { forwardUrlEnv: string; kvBinding: string };
+}
+
+/** What the host gives a request besides itself. */
+export interface HostContext {
+  /** The client's address as the host saw it (for the rate limit). */
+  client: string;
+  /** The host's environment: variables and (Cloudflare) bindings. */
+  env: Record<string, unknown>;
+}
+
+/** A KV namespace as far as a store needs it (Cloudflare's `KVNamespace`). */
+interface KeyValueStore {
+  put(key: string, value: string): Promise<unknown>;
+}
+
+/** The schema check of an endpoint: its valid data, or field → message key. */
+export type Validate<Data> = SubmissionFlowOptions<Data>['validate'];
+
+/** A handler of one endpoint: (request, host context) → response. */
+export type WebHandler = (request: Request, context: HostContext) => Promise<Response>;
+
+/** Options that tests set; a deployed function uses the defaults. */
+export interface WebEndpointOptions {
+  now?: () => number;
+  fetch?: typeof fetch;
+  /** A unique id per stored record (default crypto.randomUUID). */
+  id?: () => string;
+}
+
+const noStore = { 'cache-control': 'no-store' };
+
+/** Creates the handler of an endpoint. */
+export function createWebEndpoint<Data extends object>(validate: Validate<Data>, settings: EndpointSettings, options: WebEndpointOptions = {}): WebHandler {
+  const now = options.now ?? Date.now;
+  const limiter = createRateLimiter({ limit: settings.rateLimit, windowMs: settings.rateWindowMs, now });
+  const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...noStore, ...headers } });
+
+  return async function handle(request, context) {
+    if (request.method !== 'POST') return json(405, { error: 'method_not_allowed' }, { allow: 'POST' });
+    if (!isSameOrigin(request, settings.allowedOrigins)) return json(403, { error: 'cross_origin' });
+    const { type, charset } = parseContentType(request.headers.get('content-type') ?? '');
+    const isForm = type === 'application/x-www-form-urlencoded';
+    if (!isForm && type !== 'application/json') return json(415, { error: 'unsupported_media_type', accepted: ['application/json', 'application/x-www-form-urlencoded'] });
+    const decoder = decoderFor(charset);
+    if (!decoder) return json(415, { error: 'unsupported_charset', charset });
+    const body = await readBody(request, settings.maxBytes);
+    if (!body) return json(413, { error: 'payload_too_large', maxBytes: settings.maxBytes });
+    let fields: Record<string, unknown>;
+    try {
+      fields = isForm ? parseFormBody(body, decoder) : (JSON.parse(decoder.decode(body)) as Record<string, unknown>);
+      if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw new SyntaxError('not an object');
+    } catch {
+      return json(400, { error: 'invalid_body' });
+    }
+    // The environment comes with each request (Cloudflare passes it so); the limiter is the instance's.
+    const submit = createSubmissionFlow({ validate, limiter, now, store: (record) => storeRecord(record, context.env, settings, options) });
+    const result = await submit(fields, context.client);
+    if (!isForm) return json(result.status, result.body, result.headers);
+    const locale = typeof fields.locale === 'string' && settings.resultPages[fields.locale] ? fields.locale : settings.defaultLocale;
+    return new Response(null, { status: 303, headers: { location: settings.resultPages[locale]![result.outcome], ...noStore } });
+  };
+}
+
+/**
+ * Whether the request comes from a page of this site: as `isSameOrigin` of serve/request.ts, with
+ * the origin the request was sent to taken from its URL (the host terminates TLS and knows it).
+ */
+function isSameOrigin(request: Request, allowedOrigins: readonly string[]): boolean {
+  const site = request.headers.get('sec-fetch-site') ?? '';
+  if (site && site !== 'same-origin' && site !== 'none') return false;
+  const origin = request.headers.get('origin');
+  if (origin === null) return true;
+  return origin !== 'null' && (allowedOrigins.includes(origin) || origin === new URL(request.url).origin);
+}
+
+/** The body, or undefined when it is over `maxBytes` (reading stops there). */
+async function readBody(request: Request, maxBytes: number): Promise<Uint8Array | undefined> {
+  if (Number(request.headers.get('content-length') ?? 0) > maxBytes) return undefined;
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+/**
+ * Keeps a record: in the KV namespace bound as `storage.kvBinding` (Cloudflare), and/or POSTed as
+ * JSON to the webhook URL in the variable `storage.forwardUrlEnv`. With neither it throws (the
+ * visitor gets 503 and the host's log says what to set), so a submission is never answered as
+ * received while nothing keeps it.
+ */
+async function storeRecord(record: object, env: Record<string, unknown>, settings: EndpointSettings, options: WebEndpointOptions): Promise<void> {
+  const kv = env[settings.storage.kvBinding] as KeyValueStore | undefined;
+  const url = env[settings.storage.forwardUrlEnv];
+  const hasKv = typeof kv === 'object' && kv !== null && typeof kv.put === 'function';
+  const hasUrl = typeof url === 'string' && /^https?:\/\//.test(url);
+  if (!hasKv && !hasUrl) {
+    console.error(`${settings.path}: no storage: bind a KV namespace as ${settings.storage.kvBinding} (Cloudflare) or set ${settings.storage.forwardUrlEnv} to a webhook URL`);
+    throw new Error('no storage configured');
+  }
+  const line = JSON.stringify({ endpoint: settings.name, ...record });
+  if (hasKv) {
+    const id = options.id?.() ?? crypto.randomUUID();
+    await kv.put(`${settings.name}/${(record as { receivedAt: string }).receivedAt}/${id}`, line);
+  }
+  if (hasUrl) {
+    const response = await (options.fetch ?? fetch)(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: line });
+    if (!response.ok) throw new Error(`webhook answered ${response.status}`);
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * What the host targets share: the input they are made from, the 404 page of each locale, and
+ * the redirects from the ASCII spellings of non-ASCII paths. Pure: text from the config and pages.
+ */
+import type { ResolvedConfig } from '../config/load.js';
+import type { Page } from '../routes/pages.js';
+import { toUrl } from '../routes/paths.js';
+import { urlsOf } from '../routes/urls.js';
+import type { SiteEndpoint } from './functions.js';
+
+/** What a target's host files are made from. */
+export interface TargetInput {
+  config: ResolvedConfig;
+  pages: readonly Page[];
+  /** CSP sources of the inline scripts the pages carry. */
+  scriptHashes: readonly string[];
+  /** The endpoints the functions answer. */
+  endpoints: readonly SiteEndpoint[];
+}
+
+/** A function to bundle: its entry module's source (functions.ts `functionEntry`). */
+export interface FunctionSource {
+  name: string;
+  entry: string;
+}
+
+/** A host: where the site's own files go and what it needs besides them. */
+export interface HostTarget {
+  /** Folder of the output the pages, assets and feeds are written into ('' for the output itself). */
+  staticFolder: string;
+  /** Headers, redirects, routes: output path → text. */
+  files(input: TargetInput): Map<string, string>;
+  /** The functions: output path → what to bundle there. */
+  functions(input: TargetInput): Map<string, FunctionSource>;
+}
+
+/** The 404 page of a locale under its prefix, longest prefix first, the default locale's last (prefix ""). */
+export interface LocaleNotFound {
+  locale: string;
+  /** "/no"; "" for the default locale. */
+  prefix: string;
+  /** "/no/404.html". */
+  url: string;
+}
+
+/** The 404 page of every locale: those with a prefix first, longest first, the default locale last. */
+export function localeNotFoundPages(config: ResolvedConfig): LocaleNotFound[] {
+  const urls = urlsOf(config);
+  return config.localeIds
+    .map((locale) => ({ locale, prefix: config.locales[locale]!.prefix, url: urls.notFound(locale).url }))
+    .sort((a, b) => b.prefix.length - a.prefix.length || (a.prefix < b.prefix ? -1 : a.prefix > b.prefix ? 1 : 0));
+}
+
+/** A redirect of a path and everything under it. */
+export interface PathRedirect {
+  /** The page path to redirect from ("/no/arbeidsklaer"). */
+  from: string;
+  /** The URL of the page it goes to ("/no/arbeidskl%C3%A6r/"). */
+  to: string;
+}
+
+const letters: Record<string, [plain: string, doubled: string]> = { æ: ['ae', 'ae'], ø: ['o', 'oe'], å: ['a', 'aa'], ß: ['ss', 'ss'], œ: ['oe', 'oe'], þ: ['th', 'th'], ð: ['d', 'd'], ł: ['l', 'l'] };
+
+/**
+ * The ASCII spellings of a path with other letters: "/arbeidsklær" → ["/arbeidsklaer"];
+ * ø and å give both the plain and the doubled spelling ("o"/"oe", "a"/"aa").
+ */
+export function asciiSpellings(path: string): string[] {
+  if (/^[\x20-\x7e]*$/.test(path)) return [];
+  const spell = (variant: 0 | 1) =>
+    [...path].map((char) => letters[char]?.[variant] ?? char.normalize('NFD').replace(/[\u0300-\u036f]/g, '')).join('');
+  return [...new Set([spell(0), spell(1)])].filter((spelling) => /^[\x20-\x7e]+$/.test(spelling) && spelling !== path);
+}
+
+/**
+ * Redirects from the ASCII spellings of the alias paths of the config (the `to` of each alias in
+ * its locale: "/no/arbeidsklær") to the real ones, for visitors who type the path without the
+ * letter; none that would shadow a page of the site.
+ */
+export function asciiRedirects(config: ResolvedConfig, pages: readonly Page[]): PathRedirect[] {
+  const urls = urlsOf(config);
+  const existing = new Set(pages.map((page) => page.path));
+  const redirects = new Map<string, string>();
+  for (const alias of config.aliases) {
+    const target = urls.pagePath(alias.to, alias.locale);
+    for (const from of asciiSpellings(target)) {
+      if (!existing.has(from) && ![...existing].some((path) => path.startsWith(`${from}/`))) redirects.set(from, toUrl(target));
+    }
+  }
+  return [...redirects].map(([from, to]) => ({ from, to })).sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
+}

@@ -1,0 +1,70 @@
+/**
+ * Pieces shared by the product illustrations: the SVG element (one image to assistive technology,
+ * named by its label; a fixed width and height, so it takes its place before it paints), an app
+ * window, and text wrapped onto lines. Colours come from main.css (`.ill-*`), so each audience's
+ * accent applies.
+ */
+import type { ReactNode } from 'react';
+
+/** The illustration's SVG: `width` × `height` user units, scaled to its container by CSS. */
+export function Illustration(props: { label: string; width: number; height: number; className?: string; children: ReactNode }) {
+  return (
+    <svg
+      className={props.className ? `illustration ${props.className}` : 'illustration'}
+      viewBox={`0 0 ${props.width} ${props.height}`}
+      width={props.width}
+      height={props.height}
+      role="img"
+      aria-label={props.label}
+    >
+      {props.children}
+    </svg>
+  );
+}
+
+/** An app window with its title bar, at (x, y). */
+export function AppWindow(props: { x: number; y: number; width: number; height: number; children?: ReactNode }) {
+  const { x, y, width, height } = props;
+  return (
+    <g>
+      <rect className="ill-window" x={x} y={y} width={width} height={height} rx="14" />
+      <path className="ill-titlebar" d={`M${x} ${y + 14}a14 14 0 0 1 14-14h${width - 28}a14 14 0 0 1 14 14v18h-${width}z`} />
+      {[0, 1, 2].map((dot) => (
+        <circle key={dot} className="ill-dot" cx={x + 18 + dot * 14} cy={y + 16} r="4" />
+      ))}
+      {props.children}
+    </g>
+  );
+}
+
+/**
+ * Splits `text` into lines of at most `maxChars` characters, at spaces (a longer word gets a line
+ * of its own). Pure, so the same copy always gives the same picture.
+ */
+export function wrapText(text: string, maxChars: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line && line.length + 1 + word.length > maxChars) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line ? `${line} ${word}` : word;
+    }
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/** Lines of text starting at (x, y), `lineHeight` apart. */
+export function Lines(props: { x: number; y: number; lines: readonly string[]; lineHeight: number; className?: string }) {
+  return (
+    <text className={props.className} x={props.x} y={props.y}>
+      {props.lines.map((line, index) => (
+        <tspan key={index} x={props.x} dy={index ? props.lineHeight : 0}>
+          {line}
+        </tspan>
+      ))}
+    </text>
+  );
+}

@@ -1,0 +1,440 @@
+/**
+ * The blog editor of /admin/blog: the list of posts with each language's status, filters and
+ * search; and the editor of one post, a tab per language, with the front matter as form fields
+ * (generated from the build's schema), a Markdown textarea with a small toolbar, live reading
+ * time, Ctrl/Cmd+S, a warning before leaving unsaved changes, and the server's field errors.
+ * Without a session it goes to /auth; on a static host it says the admin is not running.
+ */
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
+import { callApi, loadSession, type AdminSession } from './admin-client';
+
+/** A front-matter field of the form (from the collection's schema) and its label. */
+export interface EditorField {
+  name: string;
+  label: string;
+  type: 'string' | 'number' | 'boolean' | 'date' | 'choice';
+  required: boolean;
+  options?: { value: string; label: string }[];
+}
+
+/** Everything the editor shows, from the config and content/pages/admin/blog/en.yaml. */
+export interface BlogEditorProps {
+  signIn: string;
+  locales: { id: string; label: string }[];
+  fields: EditorField[];
+  termField?: string;
+  wordsPerMinute: number;
+  text: Record<
+    | 'loading' | 'unavailable' | 'signedInAs' | 'signOut' | 'newPost' | 'search' | 'filterStatus' | 'filterLocale' | 'filterCategory' | 'all'
+    | 'published' | 'draft' | 'scheduled' | 'missing' | 'missingIn' | 'shownIn' | 'slug' | 'slugHint' | 'slugTaken' | 'slugInvalid' | 'edit' | 'back' | 'save' | 'saving' | 'saved'
+    | 'savedRebuildFailed' | 'delete' | 'confirmDelete' | 'deleted' | 'startFrom' | 'body' | 'readingTime' | 'invalid' | 'conflict' | 'reloadTheirs' | 'keepMine'
+    | 'unsaved' | 'noPosts' | 'posts' | 'title' | 'date' | 'status' | 'heading' | 'bold' | 'italic' | 'link' | 'list' | 'quote' | 'toolbar' | 'notWritten' | 'failed' | 'preview' | 'previewOpened',
+    string
+  >;
+}
+
+type Values = Record<string, string | boolean>;
+interface Draft {
+  values: Values;
+  body: string;
+  /** The version on the server; undefined for a language not written yet. */
+  version?: string;
+  dirty: boolean;
+  errors: Record<string, string>;
+  problems: string[];
+  conflict?: { values: Values; body: string; version: string };
+}
+interface Translation { title?: string; date?: string; category?: string; status: string; version?: string; shownIn?: string | null }
+interface Post { slug: string; translations: Record<string, Translation> }
+
+const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+function toValues(frontMatter: Record<string, unknown>, fields: readonly EditorField[]): Values {
+  const values: Values = {};
+  for (const field of fields) {
+    const value = frontMatter[field.name];
+    values[field.name] = field.type === 'boolean' ? value === true : value === undefined || value === null ? '' : String(value);
+  }
+  return values;
+}
+
+function toFrontMatter(values: Values, fields: readonly EditorField[]): Record<string, string | number | boolean | null> {
+  const data: Record<string, string | number | boolean | null> = {};
+  for (const field of fields) {
+    const value = values[field.name];
+    if (field.type === 'boolean') data[field.name] = value === true ? true : field.name === 'draft' ? null : false;
+    else if (value === '' || value === undefined) data[field.name] = null;
+    else data[field.name] = field.type === 'number' && !Number.isNaN(Number(value)) ? Number(value) : (value as string);
+  }
+  return data;
+}
+
+const emptyDraft = (fields: readonly EditorField[]): Draft => ({ values: toValues({}, fields), body: '', dirty: false, errors: {}, problems: [] });
+
+export default function BlogEditor(props: BlogEditorProps) {
+  const { text, fields, locales } = props;
+  const [session, setSession] = useState<AdminSession | 'loading' | 'unavailable'>('loading');
+  const [posts, setPosts] = useState<Post[]>([]);
+  const [filters, setFilters] = useState({ status: '', locale: '', category: '', search: '' });
+  const [editing, setEditing] = useState<{ slug: string; isNew: boolean } | undefined>();
+  const [slug, setSlug] = useState('');
+  const [drafts, setDrafts] = useState<Record<string, Draft>>({});
+  const [tab, setTab] = useState(locales[0]!.id);
+  const [notice, setNotice] = useState('');
+  const [busy, setBusy] = useState(false);
+  const bodyRef = useRef<HTMLTextAreaElement>(null);
+  const tabRefs = useRef<Record<string, HTMLButtonElement | null>>({});
+  const csrf = typeof session === 'object' ? session.csrfToken : undefined;
+  const dirty = Object.values(drafts).some((draft) => draft.dirty);
+
+  const refresh = async () => {
+    const answer = await callApi<Post[]>('GET', '/api/admin/posts');
+    if (answer.status === 401) return location.assign(props.signIn);
+    if (answer.status === 200) setPosts(answer.body);
+  };
+
+  useEffect(() => {
+    void loadSession().then((found) => {
+      if (found.kind === 'unavailable') return setSession('unavailable');
+      if (found.kind === 'signed-out') return location.assign(props.signIn);
+      setSession(found.session);
+      void refresh();
+    }, () => setSession('unavailable'));
+  }, []);
+
+  useEffect(() => {
+    const warn = (event: BeforeUnloadEvent) => {
+      if (!dirty) return;
+      event.preventDefault();
+      event.returnValue = text.unsaved;
+    };
+    addEventListener('beforeunload', warn);
+    return () => removeEventListener('beforeunload', warn);
+  }, [dirty]);
+
+  const update = (locale: string, change: Partial<Draft>) => setDrafts((all) => ({ ...all, [locale]: { ...(all[locale] ?? emptyDraft(fields)), ...change } }));
+
+  async function open(postSlug: string) {
+    if (dirty && !confirm(text.unsaved)) return;
+    const loaded: Record<string, Draft> = {};
+    for (const { id } of locales) {
+      const answer = await callApi('GET', `/api/admin/posts/${postSlug}/${id}`);
+      loaded[id] = answer.status === 200 ? { ...emptyDraft(fields), values: toValues(answer.body.frontMatter, fields), body: answer.body.body, version: answer.body.version } : emptyDraft(fields);
+    }
+    setDrafts(loaded);
+    setEditing({ slug: postSlug, isNew: false });
+    setSlug(postSlug);
+    setTab(locales.find(({ id }) => loaded[id]!.version)?.id ?? locales[0]!.id);
+    setNotice('');
+  }
+
+  function create() {
+    if (dirty && !confirm(text.unsaved)) return;
+    setDrafts(Object.fromEntries(locales.map(({ id }) => [id, emptyDraft(fields)])));
+    setEditing({ slug: '', isNew: true });
+    setSlug('');
+    setTab(locales[0]!.id);
+    setNotice('');
+  }
+
+  async function save(locale: string) {
+    const draft = drafts[locale] ?? emptyDraft(fields);
+    if (!slugPattern.test(slug)) return update(locale, { problems: [text.slugInvalid] });
+    if (editing?.isNew && posts.some((post) => post.slug === slug) && !draft.version) return update(locale, { problems: [text.slugTaken] });
+    setBusy(true);
+    setNotice(text.saving);
+    const body = { frontMatter: toFrontMatter(draft.values, fields), body: draft.body };
+    const answer = draft.version
+      ? await callApi('PUT', `/api/admin/posts/${slug}/${locale}`, { body, csrf, ifMatch: draft.version })
+      : await callApi('POST', '/api/admin/posts', { body: { slug, locale, ...body }, csrf });
+    setBusy(false);
+    if (answer.status === 200 || answer.status === 201) {
+      update(locale, { version: answer.body.version, dirty: false, errors: {}, problems: [], conflict: undefined });
+      setEditing({ slug, isNew: false });
+      const failed = answer.body.rebuilt && !answer.body.ok;
+      setNotice(failed ? `${text.savedRebuildFailed} ${answer.body.errors.map((error: { message: string }) => error.message).join('; ')}` : text.saved);
+      void refresh();
+    } else if (answer.status === 422) {
+      showErrors(locale, answer.body.errors);
+      setNotice(`${text.invalid} ${text.notWritten}`);
+    } else if (answer.status === 409) {
+      const current = answer.body.current;
+      update(locale, { conflict: { values: toValues(current.frontMatter, fields), body: current.body, version: current.version } });
+      setNotice(text.conflict);
+    } else if (answer.status === 401) {
+      location.assign(props.signIn);
+    } else {
+      update(locale, { problems: [answer.body?.message ?? text.failed] });
+      setNotice(text.failed);
+    }
+  }
+
+  /** Puts the server's errors (the build's, 422) next to their fields, the others above the form. */
+  function showErrors(locale: string, list: { field: string | null; message: string; line: number | null }[]) {
+    const errors: Record<string, string> = {};
+    const problems: string[] = [];
+    for (const error of list) {
+      if (error.field && fields.some((field) => field.name === error.field)) errors[error.field] = error.message;
+      else problems.push(error.line ? `${error.message} (line ${error.line})` : error.message);
+    }
+    update(locale, { errors, problems });
+  }
+
+  /** Renders the unsaved text through the site's templates and opens it in a new tab. */
+  async function preview(locale: string) {
+    const draft = drafts[locale] ?? emptyDraft(fields);
+    if (!slugPattern.test(slug)) return update(locale, { problems: [text.slugInvalid] });
+    // Opened before the request, so the browser does not take it for a pop-up.
+    const tab = window.open('', '_blank');
+    const answer = await callApi('POST', '/api/admin/preview', { body: { slug, locale, frontMatter: toFrontMatter(draft.values, fields), body: draft.body }, csrf });
+    if (answer.status === 200) {
+      if (tab) tab.location.href = answer.body.url;
+      else location.assign(answer.body.url);
+      setNotice(text.previewOpened);
+      return;
+    }
+    tab?.close();
+    if (answer.status === 422) {
+      showErrors(locale, answer.body.errors);
+      setNotice(text.invalid);
+    } else {
+      update(locale, { problems: [answer.body?.message ?? text.failed] });
+    }
+  }
+
+  async function remove(locale: string) {
+    const draft = drafts[locale];
+    if (!draft?.version || !confirm(text.confirmDelete.replace('{slug}', slug).replace('{locale}', locale.toUpperCase()))) return;
+    const answer = await callApi('DELETE', `/api/admin/posts/${slug}/${locale}`, { csrf, ifMatch: draft.version });
+    if (answer.status === 200) {
+      update(locale, emptyDraft(fields));
+      setNotice(text.deleted);
+      void refresh();
+    } else if (answer.status === 409) {
+      update(locale, { conflict: { values: toValues(answer.body.current.frontMatter, fields), body: answer.body.current.body, version: answer.body.current.version } });
+      setNotice(text.conflict);
+    }
+  }
+
+  async function signOut() {
+    if (dirty && !confirm(text.unsaved)) return;
+    await callApi('POST', '/api/auth/logout', { csrf });
+    location.assign(props.signIn);
+  }
+
+  /** Wraps the selection of the body in Markdown (or prefixes its lines). */
+  function format(kind: 'heading' | 'bold' | 'italic' | 'link' | 'list' | 'quote') {
+    const area = bodyRef.current;
+    if (!area) return;
+    const { selectionStart: start, selectionEnd: end, value } = area;
+    const selected = value.slice(start, end);
+    const lineStart = value.lastIndexOf('\n', start - 1) + 1;
+    let next: string;
+    let cursor: [number, number];
+    if (kind === 'bold' || kind === 'italic' || kind === 'link') {
+      const [before, after] = kind === 'bold' ? ['**', '**'] : kind === 'italic' ? ['_', '_'] : ['[', '](https://)'];
+      next = value.slice(0, start) + before + selected + after + value.slice(end);
+      cursor = [start + before.length, start + before.length + selected.length];
+    } else {
+      const prefix = kind === 'heading' ? '## ' : kind === 'list' ? '- ' : '> ';
+      const block = value.slice(lineStart, end).split('\n').map((line) => prefix + line).join('\n');
+      next = value.slice(0, lineStart) + block + value.slice(end);
+      cursor = [lineStart, lineStart + block.length];
+    }
+    update(tab, { body: next, dirty: true });
+    requestAnimationFrame(() => {
+      area.focus();
+      area.setSelectionRange(...cursor);
+    });
+  }
+
+  function keys(event: KeyboardEvent<HTMLElement>) {
+    if (!(event.ctrlKey || event.metaKey)) return;
+    const key = event.key.toLowerCase();
+    if (key === 's') {
+      event.preventDefault();
+      void save(tab);
+    } else if (event.target === bodyRef.current && (key === 'b' || key === 'i' || key === 'k')) {
+      event.preventDefault();
+      format(key === 'b' ? 'bold' : key === 'i' ? 'italic' : 'link');
+    }
+  }
+
+  function tabKeys(event: KeyboardEvent<HTMLButtonElement>) {
+    const index = locales.findIndex(({ id }) => id === tab);
+    const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+    if (!step) return;
+    const next = locales[(index + step + locales.length) % locales.length]!.id;
+    setTab(next);
+    tabRefs.current[next]?.focus();
+  }
+
+  if (session === 'loading') return <p role="status">{text.loading}</p>;
+  if (session === 'unavailable') return <p className="banner banner-info" role="status">{text.unavailable}</p>;
+
+  const status = (translation: Translation) => text[translation.status as 'published'] ?? translation.status;
+  const header = (
+    <div className="admin-bar">
+      <p>{text.signedInAs.replace('{email}', session.user.email)}</p>
+      <button type="button" className="button button-secondary" onClick={() => void signOut()}>{text.signOut}</button>
+    </div>
+  );
+
+  if (!editing) {
+    const term = (post: Post) => Object.values(post.translations).map((translation) => translation.category).filter(Boolean);
+    const shown = posts.filter((post) => {
+      const translations = filters.locale ? [post.translations[filters.locale]].filter(Boolean) as Translation[] : Object.values(post.translations);
+      if (filters.status && !translations.some((translation) => translation.status === filters.status)) return false;
+      if (filters.category && !term(post).includes(filters.category)) return false;
+      const search = filters.search.trim().toLowerCase();
+      return !search || post.slug.includes(search) || Object.values(post.translations).some((translation) => (translation.title ?? '').toLowerCase().includes(search));
+    });
+    const categories = fields.find((field) => field.name === props.termField)?.options ?? [];
+    return (
+      <div className="blog-editor">
+        {header}
+        <div className="admin-filters">
+          <div className="field">
+            <label htmlFor="admin-search">{text.search}</label>
+            <input id="admin-search" type="search" value={filters.search} onInput={(event) => setFilters({ ...filters, search: event.currentTarget.value })} />
+          </div>
+          <div className="field">
+            <label htmlFor="admin-status">{text.filterStatus}</label>
+            <select id="admin-status" value={filters.status} onChange={(event) => setFilters({ ...filters, status: event.currentTarget.value })}>
+              <option value="">{text.all}</option>
+              {(['published', 'draft', 'scheduled', 'missing'] as const).map((value) => <option key={value} value={value}>{text[value]}</option>)}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="admin-locale">{text.filterLocale}</label>
+            <select id="admin-locale" value={filters.locale} onChange={(event) => setFilters({ ...filters, locale: event.currentTarget.value })}>
+              <option value="">{text.all}</option>
+              {locales.map(({ id, label }) => <option key={id} value={id}>{label}</option>)}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="admin-category">{text.filterCategory}</label>
+            <select id="admin-category" value={filters.category} onChange={(event) => setFilters({ ...filters, category: event.currentTarget.value })}>
+              <option value="">{text.all}</option>
+              {categories.map(({ value, label }) => <option key={value} value={value}>{label}</option>)}
+            </select>
+          </div>
+        </div>
+        <p><button type="button" className="button button-primary" onClick={create}>{text.newPost}</button></p>
+        {shown.length === 0 ? <p>{text.noPosts}</p> : (
+          <table className="admin-posts">
+            <caption>{text.posts}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{text.title}</th>
+                {locales.map(({ id, label }) => <th key={id} scope="col">{label}</th>)}
+                <th scope="col"><span className="visually-hidden">{text.edit}</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((post) => {
+                const first = locales.map(({ id }) => post.translations[id]).find((translation) => translation?.title);
+                return (
+                  <tr key={post.slug}>
+                    <th scope="row">{first?.title ?? post.slug}<br /><span className="muted">{post.slug}</span></th>
+                    {locales.map(({ id, label }) => {
+                      const translation = post.translations[id] ?? { status: 'missing' };
+                      return (
+                        <td key={id}>
+                          <span className={`badge badge-${translation.status}`}>{translation.status === 'missing' ? text.missingIn.replace('{locale}', label) : status(translation)}</span>
+                          {translation.date && <><br /><span className="muted">{translation.date}</span></>}
+                          {translation.status === 'missing' && translation.shownIn && <><br /><span className="muted">{text.shownIn.replace('{locale}', locales.find((locale) => locale.id === translation.shownIn)?.label ?? translation.shownIn)}</span></>}
+                        </td>
+                      );
+                    })}
+                    <td><button type="button" className="button button-secondary" onClick={() => void open(post.slug)} aria-label={`${text.edit}: ${first?.title ?? post.slug}`}>{text.edit}</button></td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        )}
+      </div>
+    );
+  }
+
+  const draft = drafts[tab] ?? emptyDraft(fields);
+  const words = draft.body.split(/\s+/).filter(Boolean).length;
+  const source = locales.find(({ id }) => id !== tab && drafts[id]?.version);
+  const fieldId = (name: string) => `post-${tab}-${name}`;
+  const input = (field: EditorField): ReactElement => {
+    const value = draft.values[field.name];
+    const error = draft.errors[field.name];
+    const common = { id: fieldId(field.name), name: field.name, 'aria-invalid': error ? true : undefined, 'aria-describedby': error ? `${fieldId(field.name)}-error` : undefined };
+    const set = (next: string | boolean) => update(tab, { values: { ...draft.values, [field.name]: next }, dirty: true, errors: { ...draft.errors, [field.name]: '' } });
+    if (field.type === 'boolean') return <input {...common} type="checkbox" role="switch" checked={value === true} onChange={(event) => set(event.currentTarget.checked)} />;
+    if (field.type === 'choice') {
+      return (
+        <select {...common} required={field.required} value={String(value ?? '')} onChange={(event) => set(event.currentTarget.value)}>
+          <option value="">—</option>
+          {field.options?.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
+        </select>
+      );
+    }
+    if (field.name === 'description') return <textarea {...common} rows={3} required={field.required} value={String(value ?? '')} onInput={(event) => set(event.currentTarget.value)} />;
+    return <input {...common} type={field.type === 'date' ? 'date' : field.type === 'number' ? 'number' : 'text'} required={field.required} value={String(value ?? '')} onInput={(event) => set(event.currentTarget.value)} />;
+  };
+
+  return (
+    <div className="blog-editor" onKeyDown={keys}>
+      {header}
+      <p><button type="button" className="button button-secondary" onClick={() => { if (!dirty || confirm(text.unsaved)) { setEditing(undefined); setDrafts({}); } }}>{text.back}</button></p>
+      <div className="field">
+        <label htmlFor="post-slug">{text.slug}</label>
+        <input id="post-slug" value={slug} readOnly={!editing.isNew} aria-describedby="post-slug-hint" pattern="[a-z0-9]+(-[a-z0-9]+)*" required onInput={(event) => setSlug(event.currentTarget.value)} />
+        <p id="post-slug-hint" className="muted">{text.slugHint}</p>
+      </div>
+      <div role="tablist" aria-label={text.filterLocale} className="admin-tabs">
+        {locales.map(({ id, label }) => (
+          <button key={id} id={`tab-${id}`} ref={(element) => { tabRefs.current[id] = element; }} type="button" role="tab" aria-selected={tab === id} aria-controls={`panel-${id}`} tabIndex={tab === id ? 0 : -1} onClick={() => setTab(id)} onKeyDown={tabKeys}>
+            {label}{drafts[id]?.dirty ? ' •' : ''}{drafts[id]?.version ? '' : ` (${text.missing})`}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="admin-panel">
+        <p className="visually-hidden" role="status" aria-live="polite">{notice}</p>
+        {notice && <p className="banner banner-info" aria-hidden="true">{notice}</p>}
+        {draft.conflict && (
+          <div className="banner banner-error" role="alert">
+            <p>{text.conflict}</p>
+            <button type="button" className="button button-secondary" onClick={() => update(tab, { values: draft.conflict!.values, body: draft.conflict!.body, version: draft.conflict!.version, dirty: false, conflict: undefined })}>{text.reloadTheirs}</button>{' '}
+            <button type="button" className="button button-secondary" onClick={() => update(tab, { version: draft.conflict!.version, conflict: undefined, dirty: true })}>{text.keepMine}</button>
+          </div>
+        )}
+        {draft.problems.length > 0 && <ul className="banner banner-error" role="alert">{draft.problems.map((problem) => <li key={problem}>{problem}</li>)}</ul>}
+        {!draft.version && source && (
+          <p><button type="button" className="button button-secondary" onClick={() => update(tab, { values: { ...drafts[source.id]!.values }, body: drafts[source.id]!.body, dirty: true })}>{text.startFrom.replace('{locale}', source.label)}</button></p>
+        )}
+        <form className="admin-form" noValidate onSubmit={(event) => { event.preventDefault(); void save(tab); }}>
+          {fields.map((field) => (
+            <div key={field.name} className={`field field-${field.type}`}>
+              <label htmlFor={fieldId(field.name)}>{field.label}{field.required ? ' *' : ''}</label>
+              {input(field)}
+              {draft.errors[field.name] && <p id={`${fieldId(field.name)}-error`} className="field-error">{draft.errors[field.name]}</p>}
+            </div>
+          ))}
+          <div className="field field-body">
+            <label htmlFor={`post-${tab}-body`}>{text.body}</label>
+            <div role="toolbar" aria-label={text.toolbar} aria-controls={`post-${tab}-body`} className="admin-toolbar">
+              {(['heading', 'bold', 'italic', 'link', 'list', 'quote'] as const).map((kind) => (
+                <button key={kind} type="button" className="button button-secondary" onClick={() => format(kind)}>{text[kind]}</button>
+              ))}
+            </div>
+            <textarea id={`post-${tab}-body`} ref={bodyRef} rows={18} value={draft.body} aria-describedby={`post-${tab}-reading`} onInput={(event) => update(tab, { body: event.currentTarget.value, dirty: true })} />
+            <p id={`post-${tab}-reading`} className="muted">{text.readingTime.replace('{minutes}', String(Math.max(1, Math.round(words / props.wordsPerMinute)))).replace('{words}', String(words))}</p>
+          </div>
+          <p className="admin-actions">
+            <button type="submit" className="button button-primary" disabled={busy}>{busy ? text.saving : text.save}</button>{' '}
+            <button type="button" className="button button-secondary" onClick={() => void preview(tab)}>{text.preview}</button>{' '}
+            {draft.version && <button type="button" className="button button-secondary" onClick={() => void remove(tab)}>{text.delete}</button>}
+          </p>
+        </form>
+      </div>
+    </div>
+  );
+}

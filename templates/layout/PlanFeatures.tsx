@@ -1,0 +1,43 @@
+/**
+ * What each Hub plan includes, from the plan data in site.config.yaml: its limits and the features
+ * it adds to the plan before it. The pricing page and the launch campaign both render plans with
+ * this, so neither can promise a feature in a plan that the other puts elsewhere.
+ */
+import type { SiteContext } from 'site/template';
+
+type Plan = SiteContext['config']['plans'][number];
+
+/** The plan that first includes a feature (plans are cumulative), or undefined. */
+export function planWithFeature(site: SiteContext, feature: string): Plan | undefined {
+  return site.config.plans.find((plan) => plan.features.includes(feature));
+}
+
+/** A plan's limits (orders, users) and the features it adds, as a checklist. */
+export function PlanChecklist({ plan, site }: { plan: Plan; site: SiteContext }) {
+  const { t } = site;
+  return (
+    <ul className="checklist">
+      <li className="plan-limit">
+        {plan.ordersPerMonth === 'unlimited' ? t('pricing.unlimitedOrders') : t('pricing.ordersPerMonth', { count: plan.ordersPerMonth })}
+      </li>
+      {plan.users !== undefined && (
+        <li className="plan-limit">{plan.users === 'unlimited' ? t('pricing.unlimitedUsers') : t('pricing.users', { count: plan.users })}</li>
+      )}
+      {plan.features.map((feature) => (
+        <li key={feature} data-feature={feature}>{t(`planFeatures.${feature}`)}</li>
+      ))}
+    </ul>
+  );
+}
+
+/** "Everything in Basic, plus:" above the checklist of every plan but the first. */
+export function PlanIncludes({ plan, site }: { plan: Plan; site: SiteContext }) {
+  const plans = site.config.plans;
+  const previous = plans[plans.indexOf(plan) - 1];
+  return (
+    <>
+      {previous && <p className="plan-includes">{site.t('pricing.everythingIn', { plan: previous.name[site.locale] ?? previous.id })}</p>}
+      <PlanChecklist plan={plan} site={site} />
+    </>
+  );
+}

@@ -1,0 +1,41 @@
+/** /admin/blog: the BlogEditor island, its form fields read off the blog collection's front-matter schema. */
+import { frontMatterFields, type PageProps } from 'site/template';
+import BlogEditor, { type BlogEditorProps } from '../islands/BlogEditor';
+import { Island } from '../layout/Island';
+import { meta, text, z } from '../layout/schemas';
+
+const editorText = z.strictObject(Object.fromEntries(
+  ['loading', 'unavailable', 'signedInAs', 'signOut', 'newPost', 'search', 'filterStatus', 'filterLocale', 'filterCategory', 'all', 'published', 'draft', 'scheduled', 'missing', 'missingIn', 'shownIn', 'slug', 'slugHint', 'slugTaken', 'slugInvalid', 'edit', 'back', 'save', 'saving', 'saved', 'savedRebuildFailed', 'delete', 'confirmDelete', 'deleted', 'startFrom', 'body', 'readingTime', 'invalid', 'conflict', 'reloadTheirs', 'keepMine', 'unsaved', 'noPosts', 'posts', 'title', 'date', 'status', 'heading', 'bold', 'italic', 'link', 'list', 'quote', 'toolbar', 'notWritten', 'failed', 'preview', 'previewOpened'].map((key) => [key, text]),
+) as Record<keyof BlogEditorProps['text'], typeof text>);
+
+export const content = z.strictObject({ ...meta, heading: text, lead: text, notice: text, fields: z.record(z.string(), text), editor: editorText });
+type Content = z.infer<typeof content>;
+
+/** The collection the editor edits. */
+const collection = 'blog';
+
+export default function AdminBlog({ content, site }: PageProps<Content>) {
+  const spec = site.config.collections[collection]!;
+  const termField = spec.taxonomy?.field;
+  const fields = frontMatterFields(spec).map((field) => ({
+    ...field,
+    label: content.fields[field.name] ?? field.name,
+    options: field.options?.map((value) => ({ value, label: field.name === termField ? site.t(`${collection}.categories.${value}`) : value })),
+  }));
+  const props: BlogEditorProps = {
+    signIn: site.href('/auth'),
+    locales: site.config.localeIds.map((id) => ({ id, label: site.config.locales[id]!.label })),
+    fields,
+    termField,
+    wordsPerMinute: spec.wordsPerMinute,
+    text: content.editor,
+  };
+  return (
+    <div className="container admin">
+      <h1>{content.heading}</h1>
+      <p className="lead">{content.lead}</p>
+      <noscript><p className="banner banner-info">{content.notice}</p></noscript>
+      <Island name="BlogEditor" component={BlogEditor} props={props} />
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+/** `site dev`'s admin: a one-time sign-in link instead of a password, on loopback only. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDevAdmin } from '../../src/admin/mount';
+import { startDevServer, type DevServer } from '../../src/dev/server';
+import { createTempSite, type TempSite } from '../helpers/fixture-site';
+import { send } from '../helpers/admin-server';
+import { main } from '../../src/cli';
+
+describe('site dev: sign-in by one-time link', () => {
+  let site: TempSite;
+  let dev: DevServer;
+  let admin: ReturnType<typeof createDevAdmin>;
+  beforeAll(async () => {
+    site = await createTempSite();
+    admin = createDevAdmin({ projectRoot: site.dir });
+    dev = await startDevServer({ config: site.config, port: 0, host: '127.0.0.1', admin });
+  });
+  afterAll(async () => {
+    await dev?.close();
+    await site?.cleanup();
+  });
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    send(dev.url, 'POST', path, { headers: { origin: dev.url, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+
+  it('signs in once with the printed token, as an admin, and refuses it the second time', async () => {
+    const token = admin.tokens.issue();
+    const first = await post('/api/auth/token', { token });
+    expect(first.status).toBe(200);
+    expect(first.json().user.role).toBe('admin');
+    const cookie = String(first.headers['set-cookie']).split(';', 1)[0]!;
+    const session = await send(dev.url, 'GET', '/api/admin/session', { headers: { cookie } });
+    expect(session.status).toBe(200);
+    expect(session.json().mode).toBe('dev');
+    expect((await post('/api/auth/token', { token })).status).toBe(401);
+    expect((await post('/api/auth/token', { token: 'guess' })).status).toBe(401);
+  });
+
+  it('has no password sign-in, and answers only to its own loopback address and port', async () => {
+    expect((await post('/api/auth/login', { email: 'a@b.co', password: 'whatever password' })).status).toBe(404);
+    const port = new URL(dev.url).port;
+    // The dev server's own check refuses foreign names first; a loopback name on another port is the admin's.
+    const otherPort = await send(dev.url, 'GET', '/api/admin/session', { headers: { host: `127.0.0.1:${Number(port) + 1}` } });
+    expect(otherPort.status).toBe(403);
+    expect((await send(dev.url, 'GET', '/api/admin/session', { headers: { host: `evil.example:${port}` } })).status).toBe(403);
+    expect((await send(dev.url, 'GET', '/api/admin/session', { headers: { host: `localhost:${port}` } })).status).toBe(401);
+  });
+
+  it('keeps the rest of the site as it was', async () => {
+    const page = await send(dev.url, 'GET', '/');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<html');
+  });
+});
+
+describe('site dev --host', () => {
+  it('refuses a non-loopback host while the admin is on (exit code 2)', async () => {
+    const code = await main(['node', 'site', 'dev', '--host', '0.0.0.0', '--port', '0', '--config', '/nonexistent/site.config.yaml']);
+    expect(code).toBe(2);
+  });
+});

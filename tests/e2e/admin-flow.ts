@@ -1,0 +1,145 @@
+/**
+ * The admin's end-to-end flow in Chromium, shared by `site dev` and `site serve --admin`: an
+ * anonymous visit of /admin/blog lands on /auth; sign in; create a post in English, preview it,
+ * then the Norwegian from the English, and see both on /blog and /no/blog; an invalid edit shows
+ * the field error with nothing written; sign out. axe finds nothing in any state.
+ */
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../helpers/browser';
+
+/** A running admin to test. */
+export interface AdminUnderTest {
+  url: string;
+  /** The temp site's folder. */
+  siteDir: string;
+  /** What /auth says to an anonymous visitor (a status text, or a form label). */
+  anonymous(page: Page): Promise<void>;
+  /** Signs in from /auth and lands on /admin/blog. */
+  signIn(page: Page): Promise<void>;
+  /** The email the editor shows. */
+  email: string;
+  close(): Promise<void>;
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const slug = 'repair-cafes-in-oslo';
+
+/** WCAG 2.1 AA violations of the page in its current state. */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: axeSource });
+  const result = await page.evaluate(() =>
+    (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    }),
+  );
+  return result.violations.map((violation) => `${violation.id}  ${violation.nodes.map((node) => node.target.join(' ')).slice(0, 3).join(', ')}`);
+}
+
+/** Runs the flow against the admin `start` starts. */
+export function describeAdminFlow(name: string, start: () => Promise<AdminUnderTest>): void {
+  describe(name, () => {
+    let admin: AdminUnderTest;
+    let browser: Browser;
+    let page: Page;
+    const problems: string[] = [];
+
+    beforeAll(async () => {
+      [admin, browser] = await Promise.all([start(), launchBrowser()]);
+      const context = await browser.newContext({ locale: 'en-US', bypassCSP: true });
+      context.setDefaultTimeout(15_000);
+      page = await context.newPage();
+      page.on('console', (message) => {
+        if (message.type() === 'error' && !/status of (401|404|422)/.test(message.text())) problems.push(message.text());
+      });
+      page.on('pageerror', (error) => problems.push(error.message));
+    });
+
+    afterAll(async () => {
+      await browser?.close();
+      await admin?.close();
+    });
+
+    it('sends an anonymous visit of /admin/blog to /auth', async () => {
+      await page.goto(`${admin.url}/admin/blog/`);
+      await page.waitForURL(/\/auth\/$/);
+      await admin.anonymous(page);
+      expect(await axeViolations(page)).toEqual([]);
+    });
+
+    it('signs in and opens the blog editor', async () => {
+      await admin.signIn(page);
+      await page.waitForURL(/\/admin\/blog\/$/);
+      await page.getByRole('table').waitFor();
+      expect(await page.getByText(`Signed in as ${admin.email}`).count()).toBe(1);
+      expect(await page.getByRole('row').count()).toBeGreaterThan(5);
+      expect(await axeViolations(page)).toEqual([]);
+    });
+
+    it('creates a post in English, then the Norwegian from the English, and both show on the site', async () => {
+      await page.getByRole('button', { name: 'New post' }).click();
+      await page.getByLabel('Address (slug)').fill(slug);
+      await page.getByLabel('Title *').fill('Repair cafés in Oslo');
+      await page.getByLabel('Description (shown in lists and search results) *').fill('Where to get things fixed in Oslo.');
+      await page.getByLabel('Publication date *').fill('2026-11-01');
+      await page.getByLabel('Category *').selectOption('circularity');
+      await page.getByLabel('Author *').fill('Test Author');
+      await page.getByLabel('Text (Markdown)').fill('Repair cafés meet every week.\n\nBring your jacket.');
+      expect(await page.getByText(/words, about 1 min to read/).count()).toBe(1);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.keyboard.press('Control+s');
+      await page.getByText('Saved. The site is updated.').first().waitFor();
+      const english = await readFile(join(admin.siteDir, 'content', 'blog', slug, 'en.md'), 'utf8');
+      expect(english).toContain('title: Repair cafés in Oslo');
+
+      await page.getByLabel('Title *').fill('Repair cafés in Oslo (preview)');
+      const [preview] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'Preview' }).click()]);
+      await preview.waitForURL(/\/api\/admin\/preview\/[\w-]{43}$/);
+      expect(await preview.locator('h1').textContent()).toBe('Repair cafés in Oslo (preview)');
+      expect(await preview.locator('meta[name="robots"]').getAttribute('content')).toContain('noindex');
+      await preview.close();
+      expect(await readFile(join(admin.siteDir, 'content', 'blog', slug, 'en.md'), 'utf8')).not.toContain('(preview)');
+      await page.getByLabel('Title *').fill('Repair cafés in Oslo');
+
+      await page.getByRole('tab', { name: /Norsk/ }).click();
+      await page.getByRole('button', { name: 'Start from the English text' }).click();
+      await page.getByLabel('Title *').fill('Reparasjonskafeer i Oslo');
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByText('Saved. The site is updated.').first().waitFor();
+      expect(await readFile(join(admin.siteDir, 'content', 'blog', slug, 'no.md'), 'utf8')).toContain('title: Reparasjonskafeer i Oslo');
+
+      const blog = await browser.newPage();
+      try {
+        await expect.poll(async () => (await (await blog.goto(`${admin.url}/blog/`))!.text()), { timeout: 15_000 }).toContain('Repair cafés in Oslo');
+        await expect.poll(async () => (await (await blog.goto(`${admin.url}/no/blog/`))!.text()), { timeout: 15_000 }).toContain('Reparasjonskafeer i Oslo');
+      } finally {
+        await blog.close();
+      }
+    });
+
+    it('shows the field error of an invalid edit and writes nothing', async () => {
+      const file = join(admin.siteDir, 'content', 'blog', slug, 'no.md');
+      const before = await readFile(file, 'utf8');
+      await page.getByLabel('Title *').fill('');
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.locator('.field-error').first().waitFor();
+      expect(await page.getByLabel('Title *').getAttribute('aria-invalid')).toBe('true');
+      expect(await page.locator('.field-error').first().textContent()).toContain('required field is missing');
+      expect(await readFile(file, 'utf8')).toBe(before);
+      expect(await axeViolations(page)).toEqual([]);
+    });
+
+    it('signs out', async () => {
+      page.once('dialog', (dialog) => void dialog.accept());
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL(/\/auth\/$/);
+      const session = await page.request.get(`${admin.url}/api/admin/session`);
+      expect(session.status()).toBe(401);
+      expect(problems, problems.join('\n')).toEqual([]);
+    });
+  });
+}

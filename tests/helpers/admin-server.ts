@@ -1,0 +1,68 @@
+/** `site serve --admin` in-process on a temp project root, and a small HTTP client that can set any header (Host included). */
+import { mkdir, mkdtemp } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import { accountsFile, type Role } from '../../src/admin/accounts';
+import type { AdminRoute } from '../../src/admin/api';
+
+import { createServeAdmin, type EditedSite } from '../../src/admin/mount';
+import { addUser } from '../../src/admin/users';
+import { loadConfig } from '../../src/config/load';
+import { startServer } from '../../src/serve/server';
+import { builtSite, outputRoot, repoRoot } from './paths';
+
+/** Cheap scrypt parameters for tests (the real ones take a few hundred ms per hash). */
+export const testScrypt = { N: 1024, r: 8, p: 1 };
+
+/** An answer. */
+export interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json(): any;
+}
+
+/** Sends one request to `base` with exactly the headers given (plus Host, unless given). */
+export function send(base: string, method: string, path: string, options: { headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<Answer> {
+  const url = new URL(path, base);
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest({ host: url.hostname, port: url.port, method, path: path.startsWith('/') ? path : url.pathname + url.search, headers: { host: url.host, ...options.headers } }, (incoming) => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: incoming.statusCode!, headers: incoming.headers, text, json: () => JSON.parse(text) });
+      });
+      incoming.on('error', reject);
+    });
+    outgoing.on('error', reject);
+    outgoing.end(options.body);
+  });
+}
+
+/** A running `site serve --admin` with some accounts. */
+export async function startAdminServer(options: { users?: { email: string; role: Role; password: string }[]; routes?: AdminRoute[]; dir?: string; configPath?: string; projectRoot?: string; trustProxy?: boolean; posts?: boolean; site?: EditedSite } = {}) {
+  await mkdir(outputRoot, { recursive: true });
+  const projectRoot = options.projectRoot ?? (await mkdtemp(join(outputRoot, 'admin-')));
+  for (const user of options.users ?? []) await addUser(accountsFile(projectRoot), user.email, user.role, user.password, testScrypt);
+  const config = await loadConfig(options.configPath ?? join(repoRoot, 'site.config.yaml'));
+  const admin = createServeAdmin({ projectRoot, origin: config.site.origin, scrypt: testScrypt, routes: options.routes, trustProxy: options.trustProxy, posts: options.posts ? { config: () => config } : undefined, site: options.site });
+  const running = await startServer({ config, dir: options.dir ?? builtSite, port: 0, host: '127.0.0.1', admin, trustProxy: options.trustProxy, limits: { shutdownGraceMs: 100 } });
+  const json = (body: unknown, extra: Record<string, string> = {}) => ({ headers: { origin: running.url, 'content-type': 'application/json', ...extra }, body: JSON.stringify(body) });
+  return {
+    url: running.url,
+    projectRoot,
+    admin,
+    config,
+    send: (method: string, path: string, init?: { headers?: Record<string, string>; body?: string | Buffer }) => send(running.url, method, path, init),
+    json,
+    /** Signs in and returns the cookie and CSRF token. */
+    async signIn(email: string, password: string) {
+      const answer = await send(running.url, 'POST', '/api/auth/login', json({ email, password }));
+      if (answer.status !== 200) throw new Error(`sign-in failed: ${answer.status} ${answer.text}`);
+      const cookie = String(answer.headers['set-cookie']).split(';', 1)[0]!;
+      return { cookie, csrf: answer.json().csrfToken as string };
+    },
+    close: () => running.close(),
+  };
+}

@@ -1,0 +1,121 @@
+/**
+ * The copy follows its glossary: content/glossary.<locale>.yaml lists, per term, the forms the copy
+ * of that locale must not use (`avoid`), optionally only under some folders (`only`). This lint
+ * reads every content file of the locale (messages, page copy, blog posts) and fails on any of
+ * them, naming file, line, the form found and the term to use instead.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { repoRoot } from '../helpers/paths';
+
+interface Term {
+  use: string;
+  note: string;
+  avoid?: string[];
+  only?: string[];
+}
+
+interface Rule {
+  use: string;
+  pattern: RegExp;
+  source: string;
+  only?: string[];
+}
+
+interface Finding {
+  file: string;
+  line: number;
+  found: string;
+  use: string;
+}
+
+const contentRoot = join(repoRoot, 'content');
+
+/** The rules of a glossary file: one whole-word, case-insensitive pattern per avoided form. */
+function readRules(locale: string): Rule[] {
+  const glossary = parse(readFileSync(join(contentRoot, `glossary.${locale}.yaml`), 'utf8')) as { terms: Term[] };
+  return glossary.terms.flatMap((term) =>
+    (term.avoid ?? []).map((source) => ({
+      use: term.use,
+      source,
+      only: term.only,
+      pattern: new RegExp(`(?<![\\p{L}\\p{N}])(?:${source})(?![\\p{L}\\p{N}])`, 'giu'),
+    })),
+  );
+}
+
+/** Content files of one locale: `<locale>.yaml` and `<locale>.md` anywhere under content/, as paths relative to it. */
+function localeFiles(locale: string, dir = contentRoot): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return localeFiles(locale, path);
+      return entry.name === `${locale}.yaml` || entry.name === `${locale}.md` ? [relative(contentRoot, path).split('\\').join('/')] : [];
+    })
+    .sort();
+}
+
+/** Keys whose values are identifiers, not copy (`- id: bulk-orders`, `feature: online-orders`, `category: saas`). */
+const identifierKeys = /^\s*(?:- )?(?:id|feature|category|date|updated|image):\s/;
+
+/** A line with what is not copy blanked out: a YAML key (`free:`, `- email:`), identifiers and `{placeholders}`. */
+function copyOf(line: string): string {
+  const blank = (part: string) => ' '.repeat(part.length);
+  if (identifierKeys.test(line)) return blank(line);
+  return line.replace(/^(\s*(?:- )?)([A-Za-z0-9_-]+:)(?=\s|$)/, (_, indent: string, key: string) => indent + blank(key)).replace(/\{[^{}\s]+\}/g, blank);
+}
+
+/** Every avoided form in `text` (the file `file`, relative to content/). */
+export function lintText(file: string, text: string, rules: readonly Rule[]): Finding[] {
+  const findings: Finding[] = [];
+  const lines = text.split('\n').map(copyOf);
+  for (const rule of rules) {
+    if (rule.only && !rule.only.some((folder) => file.startsWith(folder))) continue;
+    lines.forEach((line, index) => {
+      for (const match of line.matchAll(rule.pattern)) findings.push({ file, line: index + 1, found: match[0], use: rule.use });
+    });
+  }
+  return findings;
+}
+
+const format = (finding: Finding) => `content/${finding.file}:${finding.line}  "${finding.found}"  (use: ${finding.use})`;
+
+describe.each(['no', 'en'])('the %s copy follows its glossary (content/glossary.<locale>.yaml)', (locale) => {
+  const rules = readRules(locale);
+
+  it('has rules and files to check', () => {
+    expect(rules.length).toBeGreaterThan(5);
+    expect(localeFiles(locale)).toContain(`messages/${locale}.yaml`);
+  });
+
+  it('uses none of the forms the glossary avoids', () => {
+    const findings = localeFiles(locale).flatMap((file) => lintText(file, readFileSync(join(contentRoot, file), 'utf8'), rules));
+    expect(findings.map(format)).toEqual([]);
+  });
+});
+
+describe('the glossary lint', () => {
+  const rules = readRules('no');
+  const found = (file: string, text: string) => lintText(file, text, rules).map((finding) => finding.found);
+
+  it('finds the forms the issue names, in any case', () => {
+    expect(found('messages/no.yaml', 'Vennligst prøv igjen.')).toEqual(['Vennligst']);
+    expect(found('messages/no.yaml', 'tagline: for arbeidsklærselskaper.')).toEqual(['arbeidsklærselskaper']);
+    expect(found('messages/no.yaml', 'Oops! Siden finnes ikke')).toEqual(['Oops']);
+    expect(found('blog/x/no.md', 'Send bulkbestillinger og velg en større plan.')).toEqual(['plan', 'bulkbestillinger']);
+    expect(found('pages/hub/no.yaml', 'Se hvordan det passer i din butikk')).toEqual(['butikk', 'din butikk']);
+    expect(found('pages/hub/book-meeting/no.yaml', 'Man–fre 9:00–17:00 CET')).toEqual(['9:00', '17:00']);
+    expect(found('pages/hub/no.yaml', 'Tilleggspakken «100 tickets»')).toEqual(['tickets']);
+  });
+
+  it('reads copy only: not YAML keys or {placeholders}', () => {
+    expect(found('pages/hub/pricing/no.yaml', '  free:\n    tagline: Alt i {plan}, og i tillegg')).toEqual([]);
+  });
+
+  it('leaves correct forms and other audiences alone', () => {
+    expect(found('pages/hub/no.yaml', 'Arbeidsklærne holdes i bruk; vi planlegger; verkstedet ditt; kl. 09.00–17.00')).toEqual([]);
+    expect(found('pages/shop/no.yaml', 'For butikker og motemerker')).toEqual([]);
+  });
+});
