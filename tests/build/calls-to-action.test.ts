@@ -12,8 +12,8 @@ const messages = async (locale: string) => parse(await readFile(join(repoRoot, '
 
 /** The links of the plan cards: [href, label] per plan, in order. */
 function planButtons(html: string): [string, string][] {
-  const plans = html.slice(html.indexOf('<ul class="plans">'));
-  return [...plans.matchAll(/<li class="plan[^"]*">[\s\S]*?<a class="button[^"]*" href="([^"]*)"[^>]*>([^<]*)<\/a>/g)].map((match) => [match[1]!.replace(/&amp;/g, '&'), match[2]!]);
+  const plans = html.slice(html.indexOf('<ul class="plans'));
+  return [...plans.matchAll(/<li class="plan(?: is-highlighted)?">[\s\S]*?<a class="button[^"]*" href="([^"]*)"[^>]*>([^<]*)<\/a>/g)].map((match) => [match[1]!.replace(/&amp;/g, '&'), match[2]!]);
 }
 
 describe('Start for free, without a sign-up page in config', () => {
