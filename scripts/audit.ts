@@ -53,6 +53,7 @@ async function listTargets(dist: string): Promise<Target[]> {
     ...indexable('pricing (plans)', '/hub/pricing/', '/no/hub/pricing/'),
     ...indexable('pricing (quote)', '/shop/pricing/', '/no/workwear/pricing/'),
     ...indexable('book meeting', '/hub/book-meeting/', '/no/shop/book-meeting/'),
+    ...noindex('booking result', '/book-meeting/booked/', '/no/book-meeting/failed/'),
     ...indexable('contact', '/contactus/', '/no/hub/contactus/'),
     ...indexable('our story', '/ourstory/', '/no/shop/ourstory/'),
     ...indexable('launch campaign', '/hub/launch-campaign/', '/no/hub/launch-campaign/'),

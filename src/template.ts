@@ -10,8 +10,10 @@ export type { CollectionEntryData, CollectionListData, ListedEntry, Page } from 
 export type { Entry, EntryTranslation } from './content/collections.js';
 export type { FrontMatterField } from './content/front-matter-schema.js';
 export { frontMatterFields } from './content/front-matter-schema.js';
-export type { ContactType } from './config/schema.js';
+export type { ContactType, PlanConfig } from './config/schema.js';
 export { navigationRoutePath } from './config/schema.js';
+export { slotRulesOf } from './booking/rules.js';
+export { slotTimes } from './booking/slots.js';
 export { article, breadcrumbList, faqPage, localBusiness, organization, softwareApplication } from './render/json-ld.js';
 export { escapeHtml, serializeJsonForScript } from './render/html.js';
 export { templateError, TemplateDiagnostic, type TemplateDiagnosticOptions } from './render/template-diagnostic.js';

@@ -4,6 +4,7 @@
  * run afterwards in `check.ts`, which still reports YAML positions.
  */
 import { z } from 'zod';
+import { isKnownTimeZone } from '../booking/slots.js';
 
 const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'use lowercase letters, digits and hyphens');
 const localeId = z.string().regex(/^[a-z]{2,3}$/, 'use a two- or three-letter language code such as "en"');
@@ -38,7 +39,7 @@ const localeSchema = z.strictObject({
 const audienceSchema = z.strictObject({
   path: sitePath,
   label: perLocale,
-  contactType: z.enum(contactTypes).describe('Preselected enquiry type on this audience\'s contact page'),
+  contactType: z.enum(contactTypes).optional().describe('Preselected enquiry type ("I am a") on this audience\'s contact page; without it the choice starts empty'),
 });
 
 /** The route path of a navigation item for an audience: ("/{audience}/blog", "/hub") → "/hub/blog". */
@@ -121,6 +122,9 @@ const planSchema = z.strictObject({
     z.literal('on-request'),
   ]),
   highlighted: z.boolean().default(false),
+  signupUrl: webUrl
+    .optional()
+    .describe('Where this plan\'s call to action signs the visitor up (e.g. the app\'s sign-up page); without it the button opens the contact form with the plan preselected'),
   features: z
     .array(slug)
     .default([])
@@ -180,10 +184,29 @@ export const configSchema = z.strictObject({
         .describe('Route paths of the pages a plain form POST lands on (the form works without JavaScript)'),
     })
     .prefault({}),
-  booking: z.strictObject({
-    url: webUrl.describe('External booking page for 30-minute meetings'),
-    minutes: z.number().int().positive().default(30),
-  }),
+  booking: z
+    .strictObject({
+      url: webUrl
+        .optional()
+        .describe('External booking page for meetings; without it the book-meeting pages offer the built-in booking, answered by `site serve`'),
+      minutes: z.number().int().positive().max(240).default(30),
+      timeZone: z
+        .string()
+        .refine(isKnownTimeZone, 'use an IANA time zone such as Europe/Oslo')
+        .default('Europe/Oslo')
+        .describe('Time zone of the built-in booking\'s slots; the days and hours are company.openingHours'),
+      days: z.number().int().min(1).max(90).default(21).describe('How many days ahead the built-in booking offers slots'),
+      endpoint: z
+        .string()
+        .regex(/^\/[a-z0-9-]+(?:\/[a-z0-9-]+)*$/, 'use a path such as /api/booking')
+        .default('/api/booking')
+        .describe('Path of the built-in booking API on this site (slots at <endpoint>/slots)'),
+      results: z
+        .strictObject({ booked: sitePath.default('/book-meeting/booked'), failed: sitePath.default('/book-meeting/failed') })
+        .prefault({})
+        .describe('Route paths of the pages a booking form sent without JavaScript lands on'),
+    })
+    .prefault({}),
   roi: z.strictObject({
     timeSavedShare: z.number().gt(0).lt(1).default(0.35),
     inputs: z.strictObject({

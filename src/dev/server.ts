@@ -1,6 +1,6 @@
 /**
  * `site dev`: builds the site in memory and serves exactly those files with the static logic of
- * `site serve` (same URLs, trailing-slash redirects, 404 pages, `_headers`) plus the contact API.
+ * `site serve` (same URLs, trailing-slash redirects, 404 pages, `_headers`) plus the contact and booking APIs.
  * Watches the config, content/, templates/ and public/; each batch of changes is an incremental
  * rebuild, after which open pages reload (or swap their stylesheet). A change that touches many
  * pages renders the open ones first; the rest are rendered when asked for, or a few at a time while
@@ -16,6 +16,7 @@ import type { ResolvedConfig } from '../config/load.js';
 import { generatorRoot } from '../cache/disk-cache.js';
 import { throwIfAny, type SiteError } from '../errors.js';
 import { urlsOf } from '../routes/urls.js';
+import { createSiteBookingHandler } from '../serve/booking.js';
 import { createContactHandler } from '../serve/contact.js';
 import { isAllowedHost } from '../serve/request.js';
 import { listenError } from '../serve/server.js';
@@ -188,12 +189,19 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     return contact.handle;
   };
 
+  // The built-in booking API, as `site serve` answers it (remade when the config changes).
+  let booking: { config: ResolvedConfig; handle: ReturnType<typeof createSiteBookingHandler> } | undefined;
+  const bookingHandler = (config: ResolvedConfig) => {
+    if (booking?.config !== config) booking = { config, handle: createSiteBookingHandler(config) };
+    return booking.handle;
+  };
+
   const answer = (response: ServerResponse, status: number, type: string, body: string) => {
     response.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(body)) });
     response.end(body);
   };
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    // Everything here (sources in the overlay, the contact endpoint) is for this machine only.
+    // Everything here (sources in the overlay, the contact and booking endpoints) is for this machine only.
     if (!isAllowedHost(request.headers.host, [options.host])) {
       return answer(response, 403, 'text/plain; charset=utf-8', 'This host name is not allowed: open the dev server by the address site dev printed.');
     }
@@ -208,6 +216,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     if (path === '/__site/status') return answer(response, 200, 'application/json; charset=utf-8', JSON.stringify({ build, ok: !problems, problems: problems ?? [], warnings }));
     const config = builder.config;
     if (config && request.method === 'POST' && path === config.contact.endpoint) return contactHandler(config)(request, response);
+    if (config && (path === config.booking.endpoint || path.startsWith(`${config.booking.endpoint}/`))) {
+      const handleBooking = await bookingHandler(config);
+      if (handleBooking && (await handleBooking(request, response))) return;
+    }
     if (!config) return answer(response, 500, 'text/html; charset=utf-8', renderErrorPage({ build, file: '', overlay: overlay ?? '' }));
     await (await staticHandler(config))(request, response);
   }

@@ -33,19 +33,37 @@ export const contactSchema = z.object({
 /** A valid submission. */
 export type ContactSubmission = z.output<typeof contactSchema>;
 
+/** Query parameter of a link to the contact page that preselects a plan (`?plan=free`). */
+export const contactPlanParameter = 'plan';
+
+/** Query parameter of a link to the contact page that preselects a topic (`?topic=meeting`). */
+export const contactTopicParameter = 'topic';
+
 /** The honeypot field's name: real visitors never see or fill it. */
 export const honeypotField = 'website';
 
-/** Field errors of a submission: field → message key ('required' | 'tooLong' | 'invalidEmail' | 'invalid'). */
+/**
+ * Field errors of a submission: field → message key ('required' | 'tooLong' | 'invalidEmail' | 'invalid').
+ * An enquiry type left on the empty choice ("I am a" starts empty) counts as not given.
+ */
 export function validateContact(input: unknown): { data: ContactSubmission } | { fieldErrors: Record<string, string> } {
-  const result = contactSchema.safeParse(input);
-  if (result.success) return { data: result.data };
+  const given = typeof input === 'object' && input !== null && (input as Record<string, unknown>).type === '' ? { ...input, type: undefined } : input;
+  const result = contactSchema.safeParse(given);
+  return result.success ? { data: result.data } : { fieldErrors: fieldErrorsOf(result.error.issues) };
+}
+
+/**
+ * The first problem of each field of a failed form schema, as a message key: 'required',
+ * 'tooLong' and 'invalidEmail' as the checks name them, a value of the wrong type as
+ * 'required', anything else 'invalid'. Shared by the contact and booking schemas.
+ */
+export function fieldErrorsOf(issues: readonly { path: readonly PropertyKey[]; message: string; code: string }[]): Record<string, string> {
   const fieldErrors: Record<string, string> = {};
-  for (const issue of result.error.issues) {
+  for (const issue of issues) {
     const field = String(issue.path[0] ?? 'form');
     if (fieldErrors[field]) continue;
     const known = ['required', 'tooLong', 'invalidEmail'];
     fieldErrors[field] = known.includes(issue.message) ? issue.message : issue.code === 'invalid_type' ? 'required' : 'invalid';
   }
-  return { fieldErrors };
+  return fieldErrors;
 }

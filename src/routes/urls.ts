@@ -49,6 +49,8 @@ export interface Urls {
   assetsPattern: string;
   /** Where a plain contact form POST lands: "/contactus/sent/", "/no/contactus/failed/". */
   contactResult(outcome: 'sent' | 'failed', locale: string): string;
+  /** Where a booking form sent without JavaScript lands: the booked or failed page of a locale. */
+  bookingResult(outcome: 'booked' | 'failed', locale: string): string;
   /** The route path of a navigation item for an audience ("/{audience}/blog", /hub → "/hub/blog"). */
   navigation(pattern: string, audiencePath: string): string;
   /** An absolute URL on the site's origin. */
@@ -107,6 +109,10 @@ export function urlsOf(config: ResolvedConfig): Urls {
     contactResult(outcome, locale) {
       const known = config.localeIds.includes(locale) ? locale : config.site.defaultLocale;
       return toUrl(pagePath(config.contact.results[outcome], known));
+    },
+    bookingResult(outcome, locale) {
+      const known = config.localeIds.includes(locale) ? locale : config.site.defaultLocale;
+      return toUrl(pagePath(config.booking.results[outcome], known));
     },
     navigation: navigationRoutePath,
     absolute: (url) => absoluteUrl(config.site.origin, url),

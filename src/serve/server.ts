@@ -1,6 +1,6 @@
 /**
  * `site serve`: the built site plus the small API a static host cannot provide. A request passes
- * named steps: the URL length cap, the API endpoints (with the site's security headers, which the
+ * named steps: the URL length cap, the API endpoints (contact; booking when built in) (with the site's security headers, which the
  * static handler gives its own answers, redirects and refusals included), then the static files. Slow clients are cut off
  * (header and request timeouts), connections are capped, and `close` stops accepting, lets open
  * requests finish for a grace period and then ends the rest.
@@ -14,6 +14,7 @@ import { SiteError } from '../errors.js';
 import { isWithin } from '../file-paths.js';
 import { recoverOutput } from '../emit/write.js';
 import { urlsOf } from '../routes/urls.js';
+import { createSiteBookingHandler } from './booking.js';
 import { createContactHandler } from './contact.js';
 import { createStaticHandler } from './static.js';
 
@@ -120,12 +121,19 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     resultPage: (locale, outcome) => urlsOf(config).contactResult(outcome, locale),
   });
   const endpoint = config.contact.endpoint;
+  const booking = await createSiteBookingHandler(config, { trustProxy: options.trustProxy });
 
   const api: Step = async (request, response, next) => {
     const path = (request.url ?? '/').split('?', 1)[0];
     if (request.method !== 'POST' || path !== endpoint) return next();
     for (const [name, value] of await serveStatic.headersOf(path)) response.setHeader(name, value);
     return contact(request, response);
+  };
+  const bookingApi: Step = async (request, response, next) => {
+    const path = (request.url ?? '/').split('?', 1)[0]!;
+    if (!booking || (path !== config.booking.endpoint && !path.startsWith(`${config.booking.endpoint}/`))) return next();
+    for (const [name, value] of await serveStatic.headersOf(config.booking.endpoint)) response.setHeader(name, value);
+    if (!(await booking(request, response))) return next();
   };
   const admin: Step = async (request, response, next) => {
     const mounted = options.admin;
@@ -142,7 +150,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     return next();
   };
   const files: Step = (request, response) => serveStatic(request, response);
-  const handle = chain([rejectLongUrl(limits.maxUrlLength), admin, api, files]);
+  const handle = chain([rejectLongUrl(limits.maxUrlLength), admin, api, bookingApi, files]);
 
   const server = createServer({ connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs) }, (request, response) => {
     handle(request, response).catch(() => {

@@ -1,9 +1,11 @@
 /**
  * The contact form. Without script it is a plain form POST to the endpoint; hydrated, it checks
- * the fields with the shared schema, posts JSON and shows the sending, success and error states.
+ * the fields with the shared schema, posts JSON and shows the sending and error states; once
+ * sent, a thank-you panel takes the form's place.
  */
 import { useEffect, useRef, useState, type FormEvent, type ReactElement } from 'react';
-import { contactLimits, contactTypes, honeypotField, requiredContactFields, validateContact } from 'site/contact-schema';
+import { contactLimits, contactPlanParameter, contactTopicParameter, contactTypes, honeypotField, requiredContactFields, validateContact } from 'site/contact-schema';
+import { formField, type FieldInputProps } from './form-field';
 
 type Status = 'idle' | 'sending' | 'success' | 'error' | 'invalid';
 type FieldName = 'firstName' | 'lastName' | 'email' | 'company' | 'type' | 'subject' | 'message';
@@ -15,12 +17,24 @@ export interface ContactFormProps {
   endpoint: string;
   locale: string;
   page: string;
-  defaultType: (typeof contactTypes)[number];
-  labels: Record<FieldName, string> & { legend: string; requiredMarker: string; requiredNote: string; submit: string; sending: string; honeypot: string };
+  /** The enquiry type the audience decides; without one "I am a" starts on an empty choice. */
+  defaultType?: (typeof contactTypes)[number];
+  labels: Record<FieldName, string> & { legend: string; requiredMarker: string; requiredNote: string; submit: string; sending: string; honeypot: string; chooseType: string; sendAnother: string };
   types: Record<(typeof contactTypes)[number], string>;
+  /**
+   * Subjects a link may preselect: `?plan=<id>` picks `plans[id]`, `?topic=meeting` picks
+   * `topics.meeting`. Read once hydrated; without script the subject starts empty.
+   */
+  plans: Record<string, string>;
+  topics: { meeting: string };
+  /** The subject the form starts with (the booking's fallback preselects the meeting). */
+  subject?: string;
   messages: {
     missingTitle: string;
     missingText: string;
+    /** Shown when every required field is filled but some are not valid; `{fields}` lists their labels. */
+    checkTitle: string;
+    checkText: string;
     successTitle: string;
     successText: string;
     errorTitle: string;
@@ -40,11 +54,26 @@ export default function ContactForm(props: ContactFormProps) {
   const [status, setStatus] = useState<Status>('idle');
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const { labels, messages } = props;
+  const panelRef = useRef<HTMLDivElement>(null);
 
   // Without script the browser checks required fields itself; once hydrated, the form does.
   useEffect(() => {
     if (formRef.current) formRef.current.noValidate = true;
-  }, []);
+  }, [status]);
+
+  // A link such as "Start for free" (…/contactus/?plan=free) preselects what the message is about.
+  useEffect(() => {
+    const query = new URLSearchParams(window.location.search);
+    const plan = query.get(contactPlanParameter);
+    const subject = plan !== null && Object.hasOwn(props.plans, plan) ? props.plans[plan] : query.get(contactTopicParameter) === 'meeting' ? props.topics.meeting : undefined;
+    const input = formRef.current?.elements.namedItem('subject');
+    if (subject && input instanceof HTMLInputElement && input.value === '') input.value = subject;
+  }, [props.plans, props.topics]);
+
+  // The thank-you panel replaces the form: focus moves to it so screen readers announce it.
+  useEffect(() => {
+    if (status === 'success') panelRef.current?.focus();
+  }, [status]);
 
   const errorMessage = (key: string) => (key === 'invalidEmail' ? messages.invalidEmail : key === 'tooLong' ? messages.tooLong : messages.required);
 
@@ -53,7 +82,6 @@ export default function ContactForm(props: ContactFormProps) {
     const form = event.currentTarget;
     const data = Object.fromEntries(new FormData(form).entries()) as Record<string, string>;
     if (data[honeypotField]) {
-      form.reset();
       setStatus('success');
       return;
     }
@@ -77,7 +105,6 @@ export default function ContactForm(props: ContactFormProps) {
         body: external ? new URLSearchParams(checked.data as Record<string, string>) : JSON.stringify(checked.data),
       });
       if (!response.ok) throw new Error(`status ${response.status}`);
-      form.reset();
       setStatus('success');
     } catch {
       setStatus('error');
@@ -85,42 +112,29 @@ export default function ContactForm(props: ContactFormProps) {
     statusRef.current?.focus();
   }
 
-  const field = (name: FieldName, input: (common: Record<string, unknown>) => ReactElement) => {
-    const inputId = `${id}-${name}`;
-    const error = fieldErrors[name];
-    const common = {
-      id: inputId,
-      name,
-      required: required.has(name) || undefined,
-      'aria-invalid': error ? true : undefined,
-      'aria-describedby': error ? `${inputId}-error` : undefined,
-    };
+  const field = (name: FieldName, input: (common: FieldInputProps) => ReactElement) =>
+    formField({ id: `${id}-${name}`, name, label: labels[name], required: required.has(name), requiredLabel: labels.requiredMarker, error: fieldErrors[name] && errorMessage(fieldErrors[name]) }, input);
+
+  const invalidFields = Object.keys(fieldErrors);
+  const missing = invalidFields.some((name) => fieldErrors[name] === 'required');
+  const fieldList = invalidFields.map((name) => labels[name as FieldName] ?? name).join(', ');
+  const banner =
+    status === 'error' ? { title: messages.errorTitle, text: messages.errorText, tone: 'error' }
+    : status === 'invalid' && missing ? { title: messages.missingTitle, text: messages.missingText, tone: 'error' }
+    : status === 'invalid' ? { title: messages.checkTitle, text: messages.checkText.replace('{fields}', fieldList), tone: 'error' }
+    : undefined;
+
+  if (status === 'success') {
     return (
-      <div className={`field field-${name}`}>
-        <label htmlFor={inputId}>
-          {labels[name]}
-          {required.has(name) && (
-            <span className="required-marker">
-              <span aria-hidden="true"> *</span>
-              <span className="visually-hidden"> ({labels.requiredMarker})</span>
-            </span>
-          )}
-        </label>
-        {input(common)}
-        {error && (
-          <p className="field-error" id={`${inputId}-error`}>
-            {errorMessage(error)}
-          </p>
-        )}
+      <div className="contact-form thank-you" role="status" tabIndex={-1} ref={panelRef}>
+        <h2 className="thank-you-title">{messages.successTitle}</h2>
+        <p>{messages.successText}</p>
+        <button type="button" className="button button-secondary" onClick={() => setStatus('idle')}>
+          {labels.sendAnother}
+        </button>
       </div>
     );
-  };
-
-  const banner =
-    status === 'success' ? { title: messages.successTitle, text: messages.successText, tone: 'success' }
-    : status === 'error' ? { title: messages.errorTitle, text: messages.errorText, tone: 'error' }
-    : status === 'invalid' ? { title: messages.missingTitle, text: messages.missingText, tone: 'error' }
-    : undefined;
+  }
 
   return (
     <form ref={formRef} className="contact-form" method="post" action={props.endpoint} onSubmit={submit} aria-describedby={`${id}-note`}>
@@ -133,13 +147,14 @@ export default function ContactForm(props: ContactFormProps) {
           {field('email', (common) => <input {...common} type="email" autoComplete="email" maxLength={contactLimits.email} />)}
           {field('company', (common) => <input {...common} type="text" autoComplete="organization" maxLength={contactLimits.company} />)}
           {field('type', (common) => (
-            <select {...common} defaultValue={props.defaultType}>
+            <select {...common} defaultValue={props.defaultType ?? ''}>
+              {!props.defaultType && <option value="">{labels.chooseType}</option>}
               {contactTypes.map((type) => (
                 <option key={type} value={type}>{props.types[type]}</option>
               ))}
             </select>
           ))}
-          {field('subject', (common) => <input {...common} type="text" maxLength={contactLimits.subject} />)}
+          {field('subject', (common) => <input {...common} type="text" maxLength={contactLimits.subject} defaultValue={props.subject} />)}
           {field('message', (common) => <textarea {...common} rows={6} maxLength={contactLimits.message} />)}
         </div>
         <div className="honeypot" aria-hidden="true">

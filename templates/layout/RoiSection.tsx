@@ -10,7 +10,6 @@ export function RoiSection({ heading, lead, site }: { heading: string; lead: str
   const inputs = Object.fromEntries(
     (Object.keys(units) as (keyof typeof units)[]).map((name) => [name, { ...config.roi.inputs[name], label: t(`roi.inputs.${name}`), unit: units[name] }]),
   ) as RoiCalculatorProps['inputs'];
-  const percent = new Intl.NumberFormat(config.locales[site.locale]!.intl, { style: 'percent' }).format(config.roi.timeSavedShare);
   const props: RoiCalculatorProps = {
     idPrefix: 'roi',
     intl: config.locales[site.locale]!.intl,
@@ -26,8 +25,11 @@ export function RoiSection({ heading, lead, site }: { heading: string; lead: str
     ordersValue: t('roi.ordersValue'),
     heading: t('roi.heading'),
     results: t('roi.results'),
-    assumption: t('roi.assumption', { percent }),
-    errors: { required: t('roi.required'), positive: t('roi.positive'), min: t('roi.min'), max: t('roi.max') },
+    // Placeholders ({percent}, {hours}, {min}, {max}) are filled in the browser as the visitor types.
+    share: { label: t('roi.shareLabel'), unit: t('roi.shareUnit'), hint: t('roi.assumption') },
+    alternatives: t('roi.alternatives'),
+    impossible: t('roi.impossible'),
+    errors: { required: t('roi.required'), number: t('roi.number'), whole: t('roi.whole'), positive: t('roi.positive'), min: t('roi.min'), max: t('roi.max') },
   };
   return (
     <Section id="roi" heading={heading} lead={lead} tone="muted">

@@ -1,9 +1,15 @@
-/** Book a 30-minute meeting: agenda, opening hours, the external booking link and a way to write instead. */
-import { localBusiness, type PageProps } from 'site/template';
+/**
+ * Book a 30-minute meeting: agenda and opening hours, and either the external booking link
+ * (`booking.url`) or the built-in booking form, with a way to write instead.
+ */
+import { localBusiness, slotRulesOf, slotTimes, type PageProps } from 'site/template';
+import BookingForm, { type BookingFormProps } from '../islands/BookingForm';
 import { openingHoursText } from '../layout/CompanyDetails';
+import { Island } from '../layout/Island';
 import { audienceBase } from '../layout/paths';
 import { hero, meta, text, z } from '../layout/schemas';
 import { ButtonLink, Hero, Section } from '../layout/ui';
+import { contactFormProps } from './Contact';
 
 export const content = z.strictObject({
   ...meta,
@@ -18,10 +24,12 @@ type Content = z.infer<typeof content>;
 
 export default function BookMeeting({ page, content, site }: PageProps<Content>) {
   const base = audienceBase(page, site);
+  const external = site.config.booking.url;
+  const bookHref = external ?? '#booking';
   return (
     <>
       <Hero eyebrow={content.hero.eyebrow} heading={content.hero.heading} lead={content.hero.lead}>
-        <ButtonLink href={site.config.booking.url} rel="noopener">{content.bookCta}</ButtonLink>
+        <ButtonLink href={bookHref} rel={external ? 'noopener' : undefined}>{content.bookCta}</ButtonLink>
       </Hero>
       <Section>
         <div className="split">
@@ -36,15 +44,80 @@ export default function BookMeeting({ page, content, site }: PageProps<Content>)
           <aside className="card meeting-card" aria-labelledby="hours-heading">
             <h2 id="hours-heading">{content.hours.heading}</h2>
             <p className="meeting-hours">{openingHoursText(site)}</p>
-            <ButtonLink href={site.config.booking.url} rel="noopener">{content.bookCta}</ButtonLink>
+            {external && <ButtonLink href={external} rel="noopener">{content.bookCta}</ButtonLink>}
             <p className="meeting-contact">
               {content.contactPrompt} <a href={site.href(`${base}/contactus`)}>{content.contactCta}</a>
             </p>
           </aside>
         </div>
       </Section>
+      {!external && (
+        <Section id="booking" tone="muted">
+          <Island name="BookingForm" component={BookingForm} props={bookingFormProps(page.url, page.audience, site)} />
+        </Section>
+      )}
     </>
   );
+}
+
+/** The booking form's props: labels in the page's language, the endpoint and the slot rules. */
+function bookingFormProps(pageUrl: string, audience: string | undefined, site: PageProps['site']): BookingFormProps {
+  const { t, config } = site;
+  const booking = (key: string) => t(`booking.${key}`);
+  const contact = (key: string) => t(`contactForm.${key}`);
+  const clock = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+  const contactForm = contactFormProps(pageUrl, audience, site);
+  return {
+    idPrefix: 'booking',
+    endpoint: config.booking.endpoint,
+    locale: site.locale,
+    intl: config.locales[site.locale]!.intl,
+    timeZone: config.booking.timeZone,
+    days: config.booking.days,
+    times: slotTimes(slotRulesOf(config)).map(clock),
+    labels: {
+      legend: booking('legend'),
+      day: booking('day'),
+      time: booking('time'),
+      date: booking('date'),
+      timeNoScript: booking('timeNoScript'),
+      timesIn: booking('timesIn'),
+      yourTime: booking('yourTime'),
+      yourZone: booking('yourZone'),
+      firstName: contact('firstName'),
+      lastName: contact('lastName'),
+      email: contact('email'),
+      company: contact('company'),
+      note: booking('note'),
+      requiredMarker: contact('requiredMarker'),
+      requiredNote: contact('requiredNote'),
+      submit: booking('submit'),
+      sending: booking('sending'),
+      honeypot: contact('honeypot'),
+      calendar: booking('calendar'),
+    },
+    messages: {
+      loading: booking('loading'),
+      noSlots: booking('noSlots'),
+      chooseSlot: booking('chooseSlot'),
+      missingTitle: contact('missingTitle'),
+      missingText: contact('missingText'),
+      checkTitle: contact('checkTitle'),
+      checkText: contact('checkText'),
+      required: contact('fieldRequired'),
+      invalidEmail: contact('invalidEmail'),
+      tooLong: contact('tooLong'),
+      takenTitle: booking('takenTitle'),
+      takenText: booking('takenText'),
+      errorTitle: contact('errorTitle'),
+      errorText: booking('errorText'),
+      bookedTitle: booking('bookedTitle'),
+      bookedText: booking('bookedText'),
+      unavailableTitle: booking('unavailableTitle'),
+      unavailableText: booking('unavailableText'),
+    },
+    contactForm: { ...contactForm, idPrefix: 'booking-contact', subject: contact('meetingSubject') },
+  };
 }
 
 export function structuredData({ page, site }: PageProps<Content>) {

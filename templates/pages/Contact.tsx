@@ -24,7 +24,7 @@ export default function Contact({ page, content, site }: PageProps<Content>) {
 /** The form's props: labels in the page's language, the endpoint, and the audience's enquiry type. */
 export function contactFormProps(pageUrl: string, audience: string | undefined, site: PageProps['site']): ContactFormProps {
   const { t, config } = site;
-  const defaultType: ContactType = audience ? config.audiences[audience]!.contactType : 'other';
+  const defaultType: ContactType | undefined = audience ? config.audiences[audience]!.contactType : undefined;
   const label = (key: string) => t(`contactForm.${key}`);
   return {
     idPrefix: 'contact',
@@ -46,6 +46,8 @@ export function contactFormProps(pageUrl: string, audience: string | undefined, 
       submit: label('submit'),
       sending: label('sending'),
       honeypot: label('honeypot'),
+      chooseType: label('chooseType'),
+      sendAnother: label('sendAnother'),
     },
     types: {
       repairer: t('contactForm.types.repairer'),
@@ -54,9 +56,13 @@ export function contactFormProps(pageUrl: string, audience: string | undefined, 
       partner: t('contactForm.types.partner'),
       other: t('contactForm.types.other'),
     },
+    plans: Object.fromEntries(config.plans.map((plan) => [plan.id, t('contactForm.planSubject', { plan: plan.name[site.locale] ?? plan.id })])),
+    topics: { meeting: t('contactForm.meetingSubject') },
     messages: {
       missingTitle: label('missingTitle'),
       missingText: label('missingText'),
+      checkTitle: label('checkTitle'),
+      checkText: label('checkText'),
       successTitle: label('successTitle'),
       successText: label('successText'),
       errorTitle: label('errorTitle'),

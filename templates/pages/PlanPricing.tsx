@@ -1,5 +1,6 @@
 /** Hub pricing: the plans from site.config.yaml (limits and cumulative features), the '100 tickets' add-on, the ROI calculator and an FAQ. */
-import { faqPage, softwareApplication, type PageProps } from 'site/template';
+import { contactPlanParameter } from 'site/contact-schema';
+import { faqPage, softwareApplication, type PageProps, type PlanConfig } from 'site/template';
 import { audienceBase } from '../layout/paths';
 import { closing, faq, hero, meta, text, z } from '../layout/schemas';
 import { ButtonLink, cardGridClass, Closing, Faq, Hero, Section } from '../layout/ui';
@@ -45,8 +46,8 @@ export default function PlanPricing({ page, content, site }: PageProps<Content>)
                 </p>
                 <p className="plan-tagline">{copy.tagline}</p>
                 <PlanIncludes plan={plan} site={site} />
-                <ButtonLink href={site.href(`${base}/book-meeting`)} variant={plan.highlighted ? 'primary' : 'secondary'}>
-                  {free ? t('pricing.startFree') : t('pricing.choosePlan')}
+                <ButtonLink href={planAction(plan, free, base, site).href} variant={plan.highlighted ? 'primary' : 'secondary'}>
+                  {planAction(plan, free, base, site).label}
                 </ButtonLink>
               </li>
             );
@@ -66,6 +67,18 @@ export default function PlanPricing({ page, content, site }: PageProps<Content>)
       </Closing>
     </>
   );
+}
+
+/**
+ * Where a plan's button leads and what its label promises: the plan's sign-up page when config
+ * has one; else a free plan opens the contact form with the plan preselected (`?plan=`, read by
+ * the form), and a paid plan books a meeting.
+ */
+function planAction(plan: PlanConfig, free: boolean, base: string, site: PageProps['site']): { href: string; label: string } {
+  const { t } = site;
+  if (plan.signupUrl) return { href: plan.signupUrl, label: free ? t('pricing.startFree') : t('pricing.signUp') };
+  if (free) return { href: `${site.href(`${base}/contactus`)}?${contactPlanParameter}=${encodeURIComponent(plan.id)}`, label: t('pricing.startFreeContact') };
+  return { href: site.href(`${base}/book-meeting`), label: t('pricing.choosePlan') };
 }
 
 export function structuredData({ page, content, site }: PageProps<Content>) {

@@ -16,12 +16,16 @@ describe('JavaScript budget', () => {
   it('loads JavaScript only on pages with islands, and only their islands', () => {
     const withJs = rows.filter((row) => row.files.length > 0).map((row) => row.page);
     expect(withJs.length).toBeGreaterThan(0);
-    for (const page of withJs) expect(page, page).toMatch(/contactus\/$|launch-campaign\/$|\/hub\/pricing\/$|arbeidskl|^\/auth\/$|^\/admin\/blog\/$/);
+    for (const page of withJs) expect(page, page).toMatch(/contactus\/$|launch-campaign\/$|\/hub\/pricing\/$|book-meeting\/$|arbeidskl|^\/auth\/$|^\/admin\/blog\/$/);
     // The admin's islands load on the admin pages only.
     const admin = rows.filter((row) => row.files.some((file) => /AdminSignIn|BlogEditor/.test(file))).map((row) => row.page).sort();
     expect(admin).toEqual(['/admin/blog/', '/auth/']);
     const contact = rows.find((row) => row.page === '/contactus/')!;
     expect(contact.files.some((file) => file.includes('RoiCalculator'))).toBe(false);
+    // The booking loads the contact form only where no booking server answers (a chunk imported on demand).
+    const booking = rows.find((row) => row.page === '/hub/book-meeting/')!;
+    expect(booking.files.some((file) => file.includes('BookingForm'))).toBe(true);
+    expect(booking.files.some((file) => file.includes('ContactForm'))).toBe(false);
     expect(rows.find((row) => row.page === '/hub/')!.files).toEqual([]);
   });
 

@@ -536,6 +536,18 @@ describe('site dev as a child process', () => {
     expect(response.status).toBe(201);
   });
 
+  it('answers the booking API: free slots, and a booking of one of them', async () => {
+    const slots = (await (await fetch(`${base}/api/booking/slots?days=14`)).json()) as { timeZone: string; slots: { start: string }[] };
+    expect(slots.timeZone).toBe('Europe/Oslo');
+    expect(slots.slots.length).toBeGreaterThan(0);
+    const response = await fetch(`${base}/api/booking`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ start: slots.slots[0]!.start, firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', locale: 'en' }),
+    });
+    expect(response.status).toBe(201);
+  });
+
   it('answers only to host names of this machine, and sends pages no absolute paths', async () => {
     const { port } = new URL(base);
     const asHost = (host: string) => new Promise<number>((done, fail) => {

@@ -31,7 +31,7 @@ const pages: { path: string; islands?: string[]; probes?: string[] }[] = [
   { path: '/hub/product/' },
   { path: '/hub/pricing/', islands: ['RoiCalculator'] },
   { path: '/shop/pricing/' },
-  { path: '/hub/book-meeting/' },
+  { path: '/hub/book-meeting/', islands: ['BookingForm'] },
   { path: '/contactus/', islands: ['ContactForm'] },
   { path: '/no/contactus/', islands: ['ContactForm'] },
   { path: '/hub/ourstory/' },

@@ -19,13 +19,13 @@ afterAll(async () => {
 const requiredFields = ['firstName', 'lastName', 'email', 'message'] as const;
 
 /** Runs `body` on `path` in a fresh context and closes the context afterwards. */
-async function visit(path: string, body: (page: Page) => Promise<void>, options: { javaScriptEnabled?: boolean } = {}) {
+async function visit(path: string, body: (page: Page) => Promise<void>, options: { javaScriptEnabled?: boolean; waitForForm?: boolean } = {}) {
   const context: BrowserContext = await e2e.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 }, javaScriptEnabled: options.javaScriptEnabled ?? true });
   try {
     const page = await context.newPage();
     await page.goto(e2e.url(path));
     // Hydrated once the island has taken over validation from the browser.
-    if (options.javaScriptEnabled ?? true) await page.waitForFunction(() => document.querySelector<HTMLFormElement>('form.contact-form')?.noValidate === true);
+    if ((options.javaScriptEnabled ?? true) && (options.waitForForm ?? true)) await page.waitForFunction(() => document.querySelector<HTMLFormElement>('form.contact-form')?.noValidate === true);
     await body(page);
   } finally {
     await context.close();
@@ -67,7 +67,7 @@ async function readSubmissions(): Promise<Record<string, string>[]> {
 }
 
 const forms = [
-  { path: '/contactus/', locale: 'en', type: 'other' },
+  { path: '/contactus/', locale: 'en', type: '' },
   { path: '/no/hub/contactus/', locale: 'no', type: 'repairer' },
 ];
 
@@ -104,10 +104,34 @@ for (const { path, locale, type } of forms) {
         expect(await fieldMessage(page, 'email')).toBe(t('invalidEmail'));
         for (const name of ['firstName', 'lastName', 'message']) expect(await field(page, name).getAttribute('aria-invalid'), name).toBeNull();
         expect(await page.locator('form.contact-form .field-error').count()).toBe(1);
+        // The banner names the field to check, not "missing required fields".
+        const banner = (await status(page).textContent()) ?? '';
+        expect(banner).toContain(t('checkTitle'));
+        expect(banner).toContain(t('checkText').replace('{fields}', t('email')));
+        expect(banner).not.toContain(t('missingTitle'));
       });
     });
 
-    it('sends: the button shows the sending state, then the success message; fields are cleared and the message is stored', async () => {
+    it('an error under one field leaves the inputs beside it in line', async () => {
+      await visit(path, async (page) => {
+        await fillForm(page, sample(locale, { email: 'kari@' }));
+        await submitButton(page).click();
+        await page.locator('form.contact-form .field-error').waitFor();
+        // E-mail and company share a row at this width; so do first and last name.
+        for (const [left, right] of [['email', 'company'], ['firstName', 'lastName']] as const) {
+          // Both measured in one frame: focusing the field to fix may scroll the page meanwhile.
+          const [a, b] = await page.evaluate(
+            (names) => names.map((name) => document.querySelector(`form.contact-form [name="${name}"]`)!.getBoundingClientRect().toJSON() as DOMRect),
+            [left, right],
+          );
+          expect(a!.x, `${left} is left of ${right}`).toBeLessThan(b!.x);
+          expect(Math.abs(a!.y - b!.y), `${left} and ${right} tops`).toBeLessThan(1);
+          expect(Math.abs(a!.height - b!.height), `${left} and ${right} heights`).toBeLessThan(1);
+        }
+      });
+    });
+
+    it('sends: the button shows the sending state, then a thank-you panel replaces the form; the message is stored', async () => {
       await visit(path, async (page) => {
         let release!: () => void;
         const released = new Promise<void>((resolve) => (release = resolve));
@@ -125,18 +149,24 @@ for (const { path, locale, type } of forms) {
         expect(await submitButton(page).textContent()).toBe(t('sending'));
         release();
 
-        await page.locator('form.contact-form .banner-success').waitFor();
-        const banner = await status(page).textContent();
-        expect(banner).toContain(t('successTitle'));
-        expect(banner).toContain(t('successText'));
-        expect(await submitButton(page).isDisabled()).toBe(false);
-        expect(await submitButton(page).textContent()).toBe(t('submit'));
+        // A thank-you panel takes the form's place and receives focus.
+        const panel = page.locator('.thank-you');
+        await panel.waitFor();
+        expect(await page.locator('form.contact-form').count()).toBe(0);
+        expect(await panel.getAttribute('role')).toBe('status');
+        expect(await text(page, '.thank-you h2')).toBe(t('successTitle'));
+        expect(await panel.textContent()).toContain(t('successText'));
+        expect(await panel.evaluate((element) => element === document.activeElement)).toBe(true);
+
+        // "Send another message" brings back an empty form.
+        await page.getByRole('button', { name: t('sendAnother') }).click();
+        await submitButton(page).waitFor();
         for (const name of Object.keys(values)) expect(await field(page, name).inputValue(), name).toBe('');
         expect(await field(page, 'type').inputValue()).toBe(type);
 
         const stored = (await readSubmissions()).filter((entry) => entry.subject === values.subject);
         expect(stored).toHaveLength(1);
-        expect(stored[0]).toMatchObject({ ...values, type, locale, page: path });
+        expect(stored[0]).toMatchObject({ ...values, type: type || 'other', locale, page: path });
         expect(Date.parse(stored[0]!.receivedAt!)).not.toBeNaN();
       });
     });
@@ -165,7 +195,6 @@ describe('enquiry type', () => {
   for (const { path, type } of [
     { path: '/hub/contactus/', type: 'repairer' },
     { path: '/shop/contactus/', type: 'retailer' },
-    { path: '/contactus/', type: 'other' },
   ]) {
     it(`is preselected "${type}" on ${path}`, async () => {
       await visit(path, async (page) => {
@@ -174,6 +203,38 @@ describe('enquiry type', () => {
       });
     });
   }
+
+  for (const path of ['/contactus/', '/workwear/contactus/']) {
+    it(`starts on an empty choice on ${path}, where no audience decides it`, async () => {
+      await visit(path, async (page) => {
+        expect(await field(page, 'type').inputValue()).toBe('');
+        expect(await text(page, 'form.contact-form [name="type"] option:checked')).toBe(messages.en!('contactForm.chooseType'));
+      });
+    });
+  }
+});
+
+describe('preselected by the link that leads here', () => {
+  it('"Ask for a free account" on the Norwegian pricing page opens the form with the Free plan as the subject', async () => {
+    await visit('/no/hub/pricing/', async (page) => {
+      const t = messages.no!;
+      await Promise.all([page.waitForURL((url) => url.pathname === '/no/hub/contactus/'), page.getByRole('link', { name: t('pricing.startFreeContact') }).click()]);
+      await page.waitForFunction(() => document.querySelector<HTMLFormElement>('form.contact-form')?.noValidate === true);
+      expect(new URL(page.url()).searchParams.get('plan')).toBe('free');
+      await expect.poll(() => field(page, 'subject').inputValue()).toBe(t('contactForm.planSubject').replace('{plan}', 'Gratis'));
+      expect(await field(page, 'type').inputValue()).toBe('repairer');
+    }, { waitForForm: false });
+  });
+
+  it('?topic=meeting preselects a meeting; an unknown plan preselects nothing', async () => {
+    await visit('/shop/contactus/?topic=meeting', async (page) => {
+      await expect.poll(() => field(page, 'subject').inputValue()).toBe(messages.en!('contactForm.meetingSubject'));
+    });
+    await visit('/hub/contactus/?plan=__proto__', async (page) => {
+      await page.waitForTimeout(200);
+      expect(await field(page, 'subject').inputValue()).toBe('');
+    });
+  });
 });
 
 describe('without JavaScript', () => {

@@ -30,10 +30,10 @@ const input = (page: Page, name: string) => page.locator(`[data-island="RoiCalcu
 const output = async (page: Page, name: string) => normalizeSpaces((await page.locator(`[data-island="RoiCalculator"] [data-output="${name}"]`).textContent()) ?? '');
 
 /** Every output as the page should show it for `inputs`, formatted like the locale does. */
-function expectedOutputs(locale: string, inputs: RoiInputs): Record<string, string> {
+function expectedOutputs(locale: string, inputs: RoiInputs, share = config.roi.timeSavedShare): Record<string, string> {
   const t = messages[locale]!;
   const intl = config.locales[locale]!.intl;
-  const result = calculateRoi(inputs, config.roi.timeSavedShare);
+  const result = calculateRoi(inputs, share);
   const money = new Intl.NumberFormat(intl, { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 });
   const number = new Intl.NumberFormat(intl, { maximumFractionDigits: 1 });
   return {
@@ -51,7 +51,8 @@ async function outputs(page: Page): Promise<Record<string, string>> {
 
 /** The error message shown for an input, through its aria-describedby, and whether it sits in the input's field. */
 async function inputError(page: Page, name: string): Promise<string | undefined> {
-  const describedBy = await input(page, name).getAttribute('aria-describedby');
+  // aria-describedby may also name a hint; the error is the element whose id ends in -error.
+  const describedBy = (await input(page, name).getAttribute('aria-describedby'))?.split(' ').find((id) => id.endsWith('-error'));
   if (!describedBy) return undefined;
   const sameField = await input(page, name).evaluate((element, id) => element.closest('.field')?.querySelector(`[id="${id}"]`) !== null, describedBy);
   expect(sameField).toBe(true);
@@ -129,9 +130,12 @@ for (const { path, locale } of pages) {
     });
 
     it('values below the minimum or above the maximum name the bound', async () => {
+      // Minutes may be fractions, so 0.5 is below the minimum (orders would first have to be whole).
+      await type('minutesPerOrder', '0.5');
+      await expect.poll(() => inputError(page, 'minutesPerOrder')).toBe(normalizeSpaces(t('roi.min').replace('{min}', format(config.roi.inputs.minutesPerOrder.min))));
+      await type('minutesPerOrder', '20');
+      await expect.poll(() => inputError(page, 'minutesPerOrder')).toBeUndefined();
       const bounds = config.roi.inputs.ordersPerMonth;
-      await type('ordersPerMonth', '0.5');
-      await expect.poll(() => inputError(page, 'ordersPerMonth')).toBe(normalizeSpaces(t('roi.min').replace('{min}', format(bounds.min))));
       await type('ordersPerMonth', String(bounds.max + 1));
       await expect
         .poll(async () => normalizeSpaces((await inputError(page, 'ordersPerMonth')) ?? ''))
@@ -142,6 +146,89 @@ for (const { path, locale } of pages) {
     });
   });
 }
+
+describe('typing as people do (/no/hub/pricing/)', () => {
+  let page: Page;
+  const t = (key: string) => messages.no!(key);
+  const base: RoiInputs = { ordersPerMonth: 120, minutesPerOrder: 15, hourlyWage: 30, revenuePerRepair: 25 };
+
+  beforeAll(async () => {
+    page = await context.newPage();
+    await page.goto(e2e.url('/no/hub/pricing/'));
+    await page.waitForFunction(() => document.querySelector('[data-island="RoiCalculator"] input[name="timeSavedPercent"]') !== null);
+  });
+
+  afterAll(async () => {
+    await page?.close();
+  });
+
+  async function type(name: string, value: string) {
+    await input(page, name).fill(value);
+    await expect.poll(() => input(page, name).inputValue()).toBe(value);
+  }
+
+  it('uses text inputs with a decimal keyboard, so the browser never rewrites what is typed', async () => {
+    for (const name of [...inputNames, 'timeSavedPercent']) {
+      expect(await input(page, name).getAttribute('type'), name).toBe('text');
+      expect(await input(page, name).getAttribute('inputmode'), name).toBe(name === 'ordersPerMonth' ? 'numeric' : 'decimal');
+    }
+  });
+
+  it('reads "12,5" minutes as 12.5', async () => {
+    await type('minutesPerOrder', '12,5');
+    await expect.poll(() => outputs(page)).toEqual(expectedOutputs('no', { ...base, minutesPerOrder: 12.5 }));
+    expect(await inputError(page, 'minutesPerOrder')).toBeUndefined();
+    await type('minutesPerOrder', '15');
+  });
+
+  it('asks for a whole number of orders', async () => {
+    await type('ordersPerMonth', '12,5');
+    await expect.poll(() => inputError(page, 'ordersPerMonth')).toBe(t('roi.whole'));
+    expect(await output(page, 'hoursSaved')).toBe('–');
+    await type('ordersPerMonth', '120');
+    await expect.poll(() => inputError(page, 'ordersPerMonth')).toBeUndefined();
+  });
+
+  it('says "enter a number" for text', async () => {
+    await type('hourlyWage', 'abc');
+    await expect.poll(() => inputError(page, 'hourlyWage')).toBe(t('roi.number'));
+    await type('hourlyWage', '30');
+    await expect.poll(() => inputError(page, 'hourlyWage')).toBeUndefined();
+  });
+
+  it('refuses results that would save more hours than a month has', async () => {
+    await type('ordersPerMonth', '100000');
+    await type('minutesPerOrder', '600');
+    const alert = page.locator('[data-island="RoiCalculator"] .roi-impossible');
+    await expect.poll(async () => normalizeSpaces((await alert.textContent()) ?? '')).toBe(normalizeSpaces(t('roi.impossible').replace('{hours}', '731')));
+    for (const name of ['hoursSaved', 'extraCapacity', 'salarySaving', 'extraEarnings']) expect(await output(page, name), name).toBe('–');
+    await type('ordersPerMonth', '120');
+    await type('minutesPerOrder', '15');
+    await expect.poll(() => alert.count()).toBe(0);
+    await expect.poll(() => outputs(page)).toEqual(expectedOutputs('no', base));
+  });
+
+  it('shows the time-saved share as an input with the configured default, and recalculates when it changes', async () => {
+    const share = input(page, 'timeSavedPercent');
+    expect(await share.inputValue()).toBe(String(Math.round(config.roi.timeSavedShare * 100)));
+    expect(await page.getByLabel(t('roi.shareLabel'), { exact: true }).getAttribute('name')).toBe('timeSavedPercent');
+    const hint = page.locator('#roi-timeSavedPercent-hint');
+    const percent = (value: number) => normalizeSpaces(new Intl.NumberFormat('nb-NO', { style: 'percent', maximumFractionDigits: 1 }).format(value));
+    expect(normalizeSpaces((await hint.textContent()) ?? '')).toBe(normalizeSpaces(t('roi.assumption').replace('{percent}', percent(config.roi.timeSavedShare))));
+    await type('timeSavedPercent', '50');
+    await expect.poll(() => outputs(page)).toEqual(expectedOutputs('no', base, 0.5));
+    await expect.poll(async () => normalizeSpaces((await hint.textContent()) ?? '')).toBe(normalizeSpaces(t('roi.assumption').replace('{percent}', percent(0.5))));
+    await type('timeSavedPercent', '100');
+    await expect.poll(() => inputError(page, 'timeSavedPercent')).toBe(normalizeSpaces(t('roi.max').replace('{max}', '99')));
+    await type('timeSavedPercent', String(Math.round(config.roi.timeSavedShare * 100)));
+  });
+
+  it('says that salary saving and extra earnings are alternatives, not a sum', async () => {
+    const note = page.locator('[data-island="RoiCalculator"] .roi-alternatives');
+    expect(await note.isVisible()).toBe(true);
+    expect(await note.textContent()).toBe(t('roi.alternatives'));
+  });
+});
 
 describe('parseRoiInput (the rules the calculator shows)', () => {
   const bounds = { min: 5, max: 100 };
@@ -157,7 +244,7 @@ describe('parseRoiInput (the rules the calculator shows)', () => {
     expect(parseRoiInput('   ', bounds)).toEqual({ error: 'required' });
     expect(parseRoiInput('0', bounds)).toEqual({ error: 'positive' });
     expect(parseRoiInput('-5', bounds)).toEqual({ error: 'positive' });
-    expect(parseRoiInput('abc', bounds)).toEqual({ error: 'positive' });
+    expect(parseRoiInput('abc', bounds)).toEqual({ error: 'number' });
     expect(parseRoiInput('4', bounds)).toEqual({ error: 'min' });
     expect(parseRoiInput('101', bounds)).toEqual({ error: 'max' });
   });

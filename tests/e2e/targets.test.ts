@@ -50,7 +50,7 @@ describe('github-pages with a form service', () => {
       const values = { firstName: 'Kari', lastName: 'Nordmann', email: 'kari@example.com', message: 'Hei & hallo' };
       for (const [name, value] of Object.entries(values)) await page.locator(`form.contact-form [name="${name}"]`).fill(value);
       await page.locator('form.contact-form button[type="submit"]').click();
-      await page.locator('form.contact-form .banner-success').waitFor();
+      await page.locator('.thank-you').waitFor();
       expect(sent).toHaveLength(1);
       expect(sent[0]!.type).toBe('application/x-www-form-urlencoded');
       expect(Object.fromEntries(new URLSearchParams(sent[0]!.body))).toMatchObject({ ...values, locale: 'en', page: '/contactus/' });

@@ -6,7 +6,7 @@ import { collectSiteErrors, type SiteError } from '../../src/errors';
 import { repoRoot } from '../helpers/paths';
 
 const shipped = readFileSync(join(repoRoot, 'site.config.yaml'), 'utf8');
-const templates = ['Admin', 'AdminBlog', 'AudienceHome', 'Auth', 'BlogList', 'BlogPost', 'BookMeeting', 'Contact', 'ContactFailed', 'ContactSent', 'LaunchCampaign', 'Landing', 'Legal', 'OurStory', 'PlanPricing', 'Presentation', 'Product', 'QuotePricing'];
+const templates = ['Admin', 'AdminBlog', 'AudienceHome', 'Auth', 'BlogList', 'BlogPost', 'BookMeeting', 'BookingBooked', 'BookingFailed', 'Contact', 'ContactFailed', 'ContactSent', 'LaunchCampaign', 'Landing', 'Legal', 'OurStory', 'PlanPricing', 'Presentation', 'Product', 'QuotePricing'];
 
 function errorsOf(text: string): SiteError[] {
   try {
@@ -133,7 +133,7 @@ describe('config errors', () => {
 
   it('refuses links that would run script: booking, social links and the form endpoint', () => {
     const text = shipped
-      .replace('url: https://booking.mendwise.example/30-minutes', 'url: "javascript:alert(1)"')
+      .replace('booking:\n', 'booking:\n  url: "javascript:alert(1)"\n')
       .replace('linkedin: https://www.linkedin.com/company/mendwise-example', 'linkedin: "data:text/html,hi"')
       .replace('endpoint: /api/contact', 'endpoint: "javascript:steal()"');
     const errors = errorsOf(text);
@@ -141,6 +141,14 @@ describe('config errors', () => {
       ['company.social.linkedin', 'use an http:// or https:// address'],
       ['contact.endpoint', 'use a path such as /api/contact or an http(s):// address'],
       ['booking.url', 'use an http:// or https:// address'],
+    ]);
+  });
+
+  it('refuses a booking time zone the runtime does not know, and a plan sign-up link that would run script', () => {
+    const text = shipped.replace('timeZone: Europe/Oslo', 'timeZone: Europe/Atlantis').replace('  - id: free\n', '  - id: free\n    signupUrl: "javascript:alert(1)"\n');
+    expect(errorsOf(text).map((error) => [error.field, error.message])).toEqual([
+      ['plans[0].signupUrl', 'use an http:// or https:// address'],
+      ['booking.timeZone', 'use an IANA time zone such as Europe/Oslo'],
     ]);
   });
 

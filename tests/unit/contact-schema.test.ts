@@ -25,8 +25,9 @@ describe('contact schema (browser and server)', () => {
     expect(validateContact({ ...valid, locale: '../../etc' })).toEqual({ fieldErrors: { locale: 'invalid' } });
   });
 
-  it('defaults the type to other', () => {
+  it('defaults the type to other, also when the empty choice is sent', () => {
     const { type: _type, ...rest } = valid;
     expect(validateContact(rest)).toMatchObject({ data: { type: 'other' } });
+    expect(validateContact({ ...valid, type: '' })).toMatchObject({ data: { type: 'other' } });
   });
 });

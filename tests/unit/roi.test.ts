@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { calculateRoi, parseRoiInput } from '../../src/islands/roi';
+import { calculateRoi, hoursInMonth, isPossibleRoi, parseRoiInput } from '../../src/islands/roi';
 
 describe('ROI calculator model', () => {
   it('applies the formulas of the design', () => {
@@ -28,12 +28,49 @@ describe('ROI calculator model', () => {
     const bounds = { min: 1, max: 1000 };
     expect(parseRoiInput('', bounds)).toEqual({ error: 'required' });
     expect(parseRoiInput('   ', bounds)).toEqual({ error: 'required' });
-    expect(parseRoiInput('abc', bounds)).toEqual({ error: 'positive' });
+    expect(parseRoiInput('abc', bounds)).toEqual({ error: 'number' });
     expect(parseRoiInput('0', bounds)).toEqual({ error: 'positive' });
     expect(parseRoiInput('-3', bounds)).toEqual({ error: 'positive' });
     expect(parseRoiInput('0.5', bounds)).toEqual({ error: 'min' });
     expect(parseRoiInput('1001', bounds)).toEqual({ error: 'max' });
     expect(parseRoiInput('12,5', bounds)).toEqual({ value: 12.5 });
     expect(parseRoiInput('1000', bounds)).toEqual({ value: 1000 });
+  });
+
+  it('reads a decimal comma as a decimal mark, on a Norwegian page and an English one', () => {
+    const bounds = { min: 1, max: 100_000 };
+    expect(parseRoiInput('12,5', bounds, { intl: 'nb-NO' })).toEqual({ value: 12.5 });
+    expect(parseRoiInput('12.5', bounds, { intl: 'nb-NO' })).toEqual({ value: 12.5 });
+    expect(parseRoiInput('12,5', bounds, { intl: 'en-GB' })).toEqual({ value: 12.5 });
+    // Norwegian thousands are separated by (non-breaking) spaces, English ones by commas in groups of three.
+    expect(parseRoiInput('1 250', bounds, { intl: 'nb-NO' })).toEqual({ value: 1250 });
+    expect(parseRoiInput('1\u00a0250,5', bounds, { intl: 'nb-NO' })).toEqual({ value: 1250.5 });
+    expect(parseRoiInput('1,250', bounds, { intl: 'en-GB' })).toEqual({ value: 1250 });
+    expect(parseRoiInput('1,250', bounds, { intl: 'nb-NO' })).toEqual({ value: 1.25 });
+    expect(parseRoiInput('1,250.5', bounds, { intl: 'en-GB' })).toEqual({ value: 1250.5 });
+  });
+
+  it('takes whole numbers only where it counts orders', () => {
+    const bounds = { min: 1, max: 1000 };
+    expect(parseRoiInput('12,5', bounds, { intl: 'nb-NO', whole: true })).toEqual({ error: 'whole' });
+    expect(parseRoiInput('12.5', bounds, { whole: true })).toEqual({ error: 'whole' });
+    expect(parseRoiInput('12', bounds, { whole: true })).toEqual({ value: 12 });
+    expect(parseRoiInput('12,0', bounds, { intl: 'nb-NO', whole: true })).toEqual({ value: 12 });
+  });
+
+  it('says "enter a number" for text that is not one, including what Number() would accept', () => {
+    const bounds = { min: 1, max: 1_000_000 };
+    for (const text of ['abc', '12abc', '1e3', '0x10', 'Infinity', '1,2,3', '1.2.3', '12,5,', '--3', '1 2,3,4']) {
+      expect(parseRoiInput(text, bounds, { intl: 'nb-NO' }), text).toEqual({ error: 'number' });
+    }
+  });
+
+  it('refuses results that save more hours than a month has', () => {
+    expect(hoursInMonth).toBeCloseTo(730.5, 5);
+    const possible = calculateRoi({ ordersPerMonth: 2000, minutesPerOrder: 60, hourlyWage: 30, revenuePerRepair: 25 }, 0.35);
+    expect(possible.hoursSaved).toBe(700);
+    expect(isPossibleRoi(possible)).toBe(true);
+    const impossible = calculateRoi({ ordersPerMonth: 100_000, minutesPerOrder: 600, hourlyWage: 30, revenuePerRepair: 25 }, 0.35);
+    expect(isPossibleRoi(impossible)).toBe(false);
   });
 });

@@ -1,0 +1,24 @@
+/** The page a booking form sent without JavaScript lands on: booked (with the calendar file) or failed. */
+import type { PageMeta, SiteContext } from 'site/template';
+
+export function BookingResult({ site, outcome }: { site: SiteContext; outcome: 'booked' | 'failed' }) {
+  const { t, config } = site;
+  return (
+    <div className="container narrow" role="status">
+      <div className={`banner banner-${outcome === 'booked' ? 'success' : 'error'}`}>
+        <h1 className="banner-title">{t(`booking.${outcome}Title`)}</h1>
+        <p>{t(outcome === 'booked' ? 'booking.bookedPageText' : 'booking.failedText')}</p>
+      </div>
+      <div className="actions">
+        {/* The server names the booking with a cookie, so this link works without script. */}
+        {outcome === 'booked' && <a className="button button-primary" href={`${config.booking.endpoint}/calendar.ics`} download="meeting.ics">{t('booking.calendar')}</a>}
+        <a className="button button-secondary" href={site.href('/contactus')}>{t('booking.writeInstead')}</a>
+      </div>
+    </div>
+  );
+}
+
+/** Title and description of a result page. */
+export function bookingResultMeta(site: SiteContext, outcome: 'booked' | 'failed'): PageMeta {
+  return { title: site.t(`booking.${outcome}Title`), description: site.t(outcome === 'booked' ? 'booking.bookedPageText' : 'booking.failedText') };
+}

@@ -1,0 +1,215 @@
+/** The built-in meeting booking in a real browser against `site serve`: book, double-book, no script, no server. */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadMessages, normalizeSpaces, readYaml, startE2e, type E2e } from './support';
+
+let e2e: E2e;
+const messages: Record<string, (key: string) => string> = {};
+
+beforeAll(async () => {
+  [e2e, messages.en, messages.no] = await Promise.all([startE2e(), loadMessages('en'), loadMessages('no')]);
+});
+
+afterAll(async () => {
+  await e2e?.close();
+});
+
+const island = '[data-island="BookingForm"]';
+const field = (page: Page, name: string) => page.locator(`${island} [name="${name}"]`);
+
+async function newPage(options: { timezoneId?: string; javaScriptEnabled?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await e2e.newContext({ locale: 'en-GB', viewport: { width: 1280, height: 900 }, timezoneId: options.timezoneId ?? 'Europe/Oslo', javaScriptEnabled: options.javaScriptEnabled ?? true });
+  return { context, page: await context.newPage() };
+}
+
+/** Opens a book-meeting page and waits until the slot picker shows free slots. */
+async function openPicker(page: Page, path: string) {
+  await page.goto(e2e.url(path));
+  await scrollToForm(page);
+  await page.locator(`${island} input[name="start"]`).first().waitFor();
+}
+
+/** Follows the hero's button to the form: the island asks for slots only once the form is near the screen. */
+async function scrollToForm(page: Page) {
+  await page.locator(`${island} form`).waitFor();
+  await page.evaluate(() => document.querySelector('#booking')!.scrollIntoView());
+}
+
+async function fillVisitor(page: Page, email: string) {
+  await field(page, 'firstName').fill('Kari');
+  await field(page, 'lastName').fill('Nordmann');
+  await field(page, 'email').fill(email);
+  await field(page, 'company').fill('Skredderiet AS');
+  await field(page, 'note').fill('Om ordrer og SMS');
+}
+
+/** Chooses the first slot of the second day offered, by its label; returns its ISO start. */
+async function chooseSlot(page: Page): Promise<string> {
+  const day = page.locator('#booking-day');
+  const days = await day.locator('option').evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+  await day.selectOption(days[1] ?? days[0]!);
+  const radio = page.locator(`${island} input[name="start"]`).first();
+  await radio.check();
+  return (await radio.getAttribute('value'))!;
+}
+
+async function storedBookings(): Promise<Record<string, string>[]> {
+  const text = await readFile(join(e2e.dataDir, 'booking-requests.jsonl'), 'utf8').catch(() => '');
+  return text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, string>);
+}
+
+describe('booking a meeting', () => {
+  it('shows Oslo times with the visitor\'s own beside them, books one end to end, and offers the calendar file', async () => {
+    const t = messages.no!;
+    const { context, page } = await newPage({ timezoneId: 'America/New_York' });
+    try {
+      await openPicker(page, '/no/hub/book-meeting/');
+      expect(normalizeSpaces((await page.locator(`${island} .slot-zones`).textContent()) ?? '')).toContain(normalizeSpaces(t('booking.yourZone').replace('{zone}', 'America/New_York')));
+      const start = await chooseSlot(page);
+      // The first slot of a day is 09:00 in Oslo, and 03:00 (or 04:00 around the DST changes) in New York.
+      const label = page.locator(`${island} label.slot.is-selected`);
+      expect(await label.locator('.slot-time').textContent()).toBe('09:00');
+      const local = new Intl.DateTimeFormat('nb-NO', { hour: '2-digit', minute: '2-digit', timeZone: 'America/New_York' }).format(new Date(start));
+      expect(await label.locator('.slot-local').textContent()).toBe(t('booking.yourTime').replace('{time}', local));
+
+      await fillVisitor(page, 'kari.booking@example.no');
+      await page.locator(`${island} button[type="submit"]`).click();
+      const panel = page.locator(`${island} .thank-you`);
+      await panel.waitFor();
+      expect(await panel.locator('h2').textContent()).toBe(t('booking.bookedTitle'));
+      expect(await panel.textContent()).toContain('kari.booking@example.no');
+      expect(await panel.evaluate((element) => element === document.activeElement)).toBe(true);
+
+      const stored = (await storedBookings()).filter((booking) => booking.email === 'kari.booking@example.no');
+      expect(stored).toHaveLength(1);
+      expect(stored[0]).toMatchObject({ start, firstName: 'Kari', lastName: 'Nordmann', company: 'Skredderiet AS', note: 'Om ordrer og SMS', locale: 'no' });
+
+      const link = panel.getByRole('link', { name: t('booking.calendar') });
+      const ics = await page.request.get(new URL((await link.getAttribute('href'))!, page.url()).href);
+      expect(ics.status()).toBe(200);
+      expect(ics.headers()['content-type']).toBe('text/calendar; charset=utf-8');
+      const utc = new Date(start).toISOString().replace(/[-:]/g, '').replace('.000', '');
+      expect(await ics.text()).toContain(`DTSTART:${utc}`);
+
+      // The booked slot is no longer offered.
+      await openPicker(page, '/no/hub/book-meeting/');
+      expect(await page.locator(`${island} input[name="start"][value="${start}"]`).count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('refuses a slot someone else booked a moment earlier (409) and offers the next free ones', async () => {
+    const t = messages.en!;
+    const first = await newPage();
+    const second = await newPage();
+    try {
+      await Promise.all([openPicker(first.page, '/shop/book-meeting/'), openPicker(second.page, '/shop/book-meeting/')]);
+      const start = await chooseSlot(first.page);
+      expect(await chooseSlot(second.page)).toBe(start);
+      await fillVisitor(first.page, 'first@example.com');
+      await fillVisitor(second.page, 'second@example.com');
+      await first.page.locator(`${island} button[type="submit"]`).click();
+      await first.page.locator(`${island} .thank-you`).waitFor();
+
+      const refused = second.page.waitForResponse((response) => response.url().endsWith('/api/booking') && response.request().method() === 'POST');
+      await second.page.locator(`${island} button[type="submit"]`).click();
+      expect((await refused).status()).toBe(409);
+      const banner = second.page.locator(`${island} .banner-error`);
+      await banner.waitFor();
+      expect(await banner.textContent()).toContain(t('booking.takenTitle'));
+      const next = banner.locator('.next-slots button');
+      expect(await next.count()).toBeGreaterThan(0);
+      expect(await second.page.locator(`${island} input[name="start"][value="${start}"]`).count()).toBe(0);
+
+      // Choosing one of the next slots and sending again books it.
+      await next.first().click();
+      const chosen = await second.page.locator(`${island} input[name="start"]:checked`).getAttribute('value');
+      expect(chosen).not.toBe(start);
+      await second.page.locator(`${island} button[type="submit"]`).click();
+      await second.page.locator(`${island} .thank-you`).waitFor();
+      const stored = await storedBookings();
+      expect(stored.filter((booking) => booking.start === start).map((booking) => booking.email)).toEqual(['first@example.com']);
+      expect(stored.filter((booking) => booking.start === chosen).map((booking) => booking.email)).toEqual(['second@example.com']);
+    } finally {
+      await Promise.all([first.context.close(), second.context.close()]);
+    }
+  });
+
+  it('asks for the slots only once the form comes near the screen', async () => {
+    const { context, page } = await newPage();
+    try {
+      await page.setViewportSize({ width: 375, height: 700 });
+      const asked: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().includes('/api/booking/slots')) asked.push(request.url());
+      });
+      await page.goto(e2e.url('/hub/book-meeting/'));
+      await page.waitForFunction(() => document.querySelector<HTMLFormElement>('[data-island="BookingForm"] form')?.noValidate === true);
+      await page.waitForTimeout(300);
+      expect(asked).toEqual([]);
+      const { bookCta } = await readYaml<{ bookCta: string }>('content/pages/hub/book-meeting/en.yaml');
+      await page.getByRole('link', { name: bookCta }).first().click();
+      await page.locator(`${island} input[name="start"]`).first().waitFor();
+      expect(asked).toHaveLength(1);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('asks for a time when none is chosen', async () => {
+    const { context, page } = await newPage();
+    try {
+      await openPicker(page, '/hub/book-meeting/');
+      await fillVisitor(page, 'no-slot@example.com');
+      await page.locator(`${island} button[type="submit"]`).click();
+      await page.locator(`${island} .slots .field-error`).waitFor();
+      expect(await page.locator(`${island} .slots .field-error`).textContent()).toBe(messages.en!('booking.chooseSlot'));
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('works without JavaScript: a date and a time post to the server, which confirms on a localized page with the calendar file', async () => {
+    const t = messages.no!;
+    const { context, page } = await newPage({ javaScriptEnabled: false });
+    try {
+      await page.goto(e2e.url('/no/workwear/book-meeting/'));
+      // A weekday three weeks from now at 14:00 Oslo time: inside the bookable window.
+      const date = new Date(Date.now() + 14 * 86_400_000);
+      while (date.getUTCDay() === 0 || date.getUTCDay() === 6) date.setUTCDate(date.getUTCDate() + 1);
+      await field(page, 'date').fill(date.toISOString().slice(0, 10));
+      await field(page, 'time').selectOption('14:00');
+      await fillVisitor(page, 'noscript@example.no');
+      await Promise.all([page.waitForURL((url) => url.pathname === '/no/book-meeting/booked/'), page.locator(`${island} button[type="submit"]`).click()]);
+      expect(await page.locator('main h1').textContent()).toBe(t('booking.bookedTitle'));
+      const href = await page.getByRole('link', { name: t('booking.calendar') }).getAttribute('href');
+      const ics = await page.request.get(new URL(href!, page.url()).href);
+      expect(ics.status()).toBe(200);
+      expect(await ics.text()).toContain('SUMMARY:');
+      const stored = (await storedBookings()).filter((booking) => booking.email === 'noscript@example.no');
+      expect(stored).toHaveLength(1);
+      expect(stored[0]!.start).toMatch(new RegExp(`^${date.toISOString().slice(0, 10)}T14:00:00\\+0[12]:00$`));
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('falls back to the contact form, with the meeting as its subject, where no booking server answers', async () => {
+    const t = messages.en!;
+    const { context, page } = await newPage();
+    try {
+      await page.route('**/api/booking/slots*', (route) => route.fulfill({ status: 404, contentType: 'text/html', body: '<h1>Not found</h1>' }));
+      await page.goto(e2e.url('/hub/book-meeting/'));
+      await scrollToForm(page);
+      await page.locator(`${island} form.contact-form [name="subject"]`).waitFor();
+      expect(await page.locator(`${island} .banner-info`).textContent()).toContain(t('booking.unavailableTitle'));
+      expect(await page.locator(`${island} form.contact-form [name="subject"]`).inputValue()).toBe(t('contactForm.meetingSubject'));
+      expect(await page.locator(`${island} form.contact-form`).getAttribute('action')).toBe('/api/contact');
+    } finally {
+      await context.close();
+    }
+  });
+});
