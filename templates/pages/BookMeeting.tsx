@@ -1,9 +1,12 @@
 /**
  * Book a 30-minute meeting: agenda and opening hours, and either the external booking link
- * (`booking.url`) or the built-in booking form, with a way to write instead.
+ * (`booking.url`) or the built-in booking form, with a way to write instead. The booking form
+ * needs `site serve` (one slot, one booking); a build for a static host (`--target` other than
+ * node) shows the contact form with the meeting as its subject instead, which works there.
  */
 import { localBusiness, slotRulesOf, slotTimes, type PageProps } from 'site/template';
 import BookingForm, { type BookingFormProps } from '../islands/BookingForm';
+import ContactForm from '../islands/ContactForm';
 import { openingHoursText } from '../layout/CompanyDetails';
 import { Island } from '../layout/Island';
 import { audienceBase } from '../layout/paths';
@@ -26,6 +29,7 @@ export default function BookMeeting({ page, content, site }: PageProps<Content>)
   const base = audienceBase(page, site);
   const external = site.config.booking.url;
   const bookHref = external ?? '#booking';
+  const bookingServer = site.config.output.target === 'node';
   return (
     <>
       <Hero eyebrow={content.hero.eyebrow} heading={content.hero.heading} lead={content.hero.lead}>
@@ -53,7 +57,11 @@ export default function BookMeeting({ page, content, site }: PageProps<Content>)
       </Section>
       {!external && (
         <Section id="booking" tone="muted">
-          <Island name="BookingForm" component={BookingForm} props={bookingFormProps(page.url, page.audience, site)} />
+          {bookingServer ? (
+            <Island name="BookingForm" component={BookingForm} props={bookingFormProps(page.url, page.audience, site)} />
+          ) : (
+            <Island name="ContactForm" component={ContactForm} props={{ ...contactFormProps(page.url, page.audience, site), subject: site.t('contactForm.meetingSubject') }} />
+          )}
         </Section>
       )}
     </>

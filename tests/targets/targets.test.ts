@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig, parseConfig, type ResolvedConfig } from '../../src/config/load';
 import { collectSiteErrors } from '../../src/errors';
 import { languageScript, notFoundScript, scriptHash } from '../../src/render/head';
-import { repoRoot } from '../helpers/paths';
+import { parse } from 'yaml';
+import { builtSite, repoRoot } from '../helpers/paths';
 import { buildTarget, checkContactFunction, listAll, read, startWebhook } from './support';
 
 let config: ResolvedConfig;
@@ -105,6 +106,16 @@ describe('netlify', () => {
       stored: () => webhook.received.slice(before),
       withoutStorage: withoutWebhook,
     });
+  });
+
+  it('books meetings through the contact form (its function), as no booking server runs there: the meeting is its subject', async () => {
+    const [nodeBuild, netlify] = await Promise.all([read(builtSite, 'hub/book-meeting/index.html'), read(out, 'no/hub/book-meeting/index.html')]);
+    expect(nodeBuild).toContain('class="booking-form');
+    expect(netlify).not.toContain('class="booking-form');
+    const form = /<form class="contact-form[^"]*"[^>]*action="([^"]*)"/.exec(netlify);
+    expect(form?.[1]).toBe('/api/contact');
+    const subject = parse(await read(repoRoot, 'content/messages/no.yaml')).contactForm.meetingSubject as string;
+    expect(netlify).toMatch(new RegExp(`name="subject"[^>]*value="${subject}"`));
   });
 });
 
