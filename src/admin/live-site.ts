@@ -5,6 +5,11 @@
  * served folder, each atomically (temp file, rename), and removes the ones it no longer makes: a
  * visitor gets a file's old or new bytes, never a mix. A failed rebuild writes nothing: the
  * served site stays as it was, and the errors go back to the admin.
+ *
+ * Publishing takes the folder's build lock (a `site build` into the same folder waits its turn,
+ * and a publish during a build is refused and tried again with the next save, nothing lost), and
+ * forgets the read-sets the last `site build` persisted there, whose file stamps it changes: the
+ * next `site build` into the folder renders every page instead of refusing to update it.
  */
 import { precompressOf } from '../targets/index.js';
 import type { ResolvedConfig } from '../config/load.js';
@@ -13,7 +18,9 @@ import { join } from 'node:path';
 import { compressFiles, precompressedCodings } from '../emit/compress.js';
 import type { OutputFiles } from '../output-files.js';
 import { writeFileAtomic } from './atomic-file.js';
-import { SiteErrors } from '../errors.js';
+import { removeRenderState } from '../cache/render-state.js';
+import { collectSiteErrors, SiteErrors } from '../errors.js';
+import { lockOutputFolder } from '../emit/write.js';
 import { createPipeline } from '../pipeline/pipeline.js';
 import type { Build } from '../pipeline/result-stage.js';
 import { describeError, type SaveOutcome } from './posts-api.js';
@@ -44,6 +51,8 @@ export interface LiveSite {
 export function createLiveSite(options: LiveSiteOptions): LiveSite {
   const pipeline = createPipeline({ config: options.config, incremental: true, workers: 1, esbuild: 'contexts', today: options.today });
   let writing: Promise<unknown> = Promise.resolve();
+  // Changed and removed files a refused publish left for the next one.
+  const unpublished = { changed: new Set<string>(), removed: new Set<string>() };
   return {
     get config() {
       return pipeline.config;
@@ -68,11 +77,31 @@ export function createLiveSite(options: LiveSiteOptions): LiveSite {
       }
       const files = pipeline.files!;
       const config = pipeline.config!;
-      if (outcome.changed.length || outcome.removed.length) {
+      for (const path of outcome.changed) {
+        unpublished.changed.add(path);
+        unpublished.removed.delete(path);
+      }
+      for (const path of outcome.removed) {
+        unpublished.removed.add(path);
+        unpublished.changed.delete(path);
+      }
+      if (unpublished.changed.size || unpublished.removed.size) {
         // One write at a time, in the order of the runs.
-        const next = writing.then(() => publishChanges(options.dir, files, outcome.changed, outcome.removed, precompressOf(config)));
+        const next = writing.then(async () => {
+          const changed = [...unpublished.changed];
+          const removed = [...unpublished.removed];
+          await publishChanges(options.dir, files, changed, removed, precompressOf(config));
+          for (const path of changed) unpublished.changed.delete(path);
+          for (const path of removed) unpublished.removed.delete(path);
+        });
         writing = next.catch(() => undefined);
-        await next;
+        try {
+          await next;
+        } catch (error) {
+          const errors = collectSiteErrors(error);
+          if (!errors) throw error;
+          return { rebuilt: true, ok: false, errors: errors.map(describeError) };
+        }
       }
       return { rebuilt: true, ok: true, ms: Math.round(performance.now() - started) };
     },
@@ -86,6 +115,16 @@ export function createLiveSite(options: LiveSiteOptions): LiveSite {
  * file no longer gets one (the server then compresses it itself).
  */
 async function publishChanges(dir: string, files: OutputFiles, changed: readonly string[], removed: readonly string[], precompress: boolean): Promise<void> {
+  const release = lockOutputFolder(dir);
+  try {
+    await removeRenderState(dir);
+    await writeChanges(dir, files, changed, removed, precompress);
+  } finally {
+    release();
+  }
+}
+
+async function writeChanges(dir: string, files: OutputFiles, changed: readonly string[], removed: readonly string[], precompress: boolean): Promise<void> {
   const written: OutputFiles = new Map(changed.filter((path) => files.has(path)).map((path) => [path, files.get(path)!]));
   const siblings = precompress ? compressFiles(written) : new Map<string, string | Uint8Array>();
   for (const [path, data] of [...written, ...siblings]) await writeFileAtomic(join(dir, path), data);

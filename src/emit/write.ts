@@ -194,6 +194,15 @@ function stepCounter(afterStep: WriteOptions['afterStep']): () => void {
   return () => afterStep?.(++steps);
 }
 
+/**
+ * Takes the lock of an output folder for a writer other than `writeSite` (`site serve --admin`
+ * publishing a save), so it never writes while a build does; returns its release. Throws
+ * OUTPUT_BUSY while a running build holds it.
+ */
+export function lockOutputFolder(outputFolder: string): () => void {
+  return acquireLock(resolveOutput(outputFolder), outputFolder);
+}
+
 /** Takes the lock beside the output folder; a lock whose process has ended is taken over. */
 function acquireLock(outDir: string, shown: string): () => void {
   const { parent, lock } = besidePaths(outDir);

@@ -3,7 +3,7 @@
  * affected pages) and the changed files are swapped into the served folder. A failed rebuild
  * leaves the served files untouched and returns the errors.
  */
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -154,5 +154,27 @@ describe('site serve --admin: save → live', () => {
       await writeFile(template, original);
       await live.rebuild(template);
     }
+  });
+  it('does not publish while a build holds the folder: the save says so, and the next save publishes both changes', async () => {
+    const lock = join(site.dir, '.dist.site-lock');
+    const other = 'building-a-local-repair-network';
+    const edit = async (name: string, title: string) => {
+      const post = (await server.send('GET', `/api/admin/posts/${name}/en`, { headers: { cookie: auth.cookie } })).json();
+      return server.send('PUT', `/api/admin/posts/${name}/en`, { headers: headers(post.version), body: JSON.stringify({ frontMatter: { ...post.frontMatter, title }, body: post.body }) });
+    };
+    await writeFile(lock, `${process.pid}\n`);
+    try {
+      const before = await snapshot(dist);
+      const refused = await edit(slug, 'Saved while a build ran');
+      expect(refused.status).toBe(200);
+      expect(refused.json()).toMatchObject({ rebuilt: true, ok: false, errors: [expect.objectContaining({ code: 'OUTPUT_BUSY' })] });
+      expect(await snapshot(dist)).toEqual(before);
+    } finally {
+      await rm(lock, { force: true });
+    }
+    const published = await edit(other, 'Published after the build');
+    expect(published.json()).toMatchObject({ rebuilt: true, ok: true });
+    expect((await server.send('GET', `/blog/${other}/`)).text).toContain('Published after the build');
+    expect((await server.send('GET', `/blog/${slug}/`)).text).toContain('Saved while a build ran');
   });
 });
