@@ -59,13 +59,15 @@ export interface AdminApiOptions {
 /** The admin API: `handle` answers a request under /api/auth or /api/admin and returns true, or returns false for any other path. */
 export interface AdminApi {
   handle(request: IncomingMessage, response: ServerResponse): Promise<boolean>;
-  /** Whether `path` is the sign-in page, which `serveSignInPage` answers in serve mode. */
-  isSignInPage(path: string): boolean;
+  /** Whether `path` is a page of the admin (the sign-in page, or under the admin's folder), which `serveAdminPage` answers. */
+  isAdminPage(path: string): boolean;
   /**
-   * Answers a request for the sign-in page with its built HTML, the form's token filled into its
-   * hidden `csrf` field and set as a cookie: a plain form post (no JavaScript) must send both.
+   * Answers a request for an admin page with its built HTML, marked as served by an admin
+   * (`data-site-admin` on `<html>`: the islands ask for a session only then, so a static host's
+   * copy makes no failing request); on the sign-in page in serve mode, the form's token is filled
+   * into its hidden `csrf` field and set as a cookie: a plain form post must send both.
    */
-  serveSignInPage(request: IncomingMessage, response: ServerResponse, html: string): void;
+  serveAdminPage(request: IncomingMessage, response: ServerResponse, path: string, html: string): void;
   sessions: SessionStore;
 }
 
@@ -88,6 +90,8 @@ export function createAdminApi(options: AdminApiOptions): AdminApi {
   const sessions = options.sessions ?? createSessionStore({ now });
   const failures = createRateLimiter({ limit: 5, windowMs: 15 * 60_000, now });
   const pages = options.pages ?? { signIn: '/auth/', home: '/admin/blog/' };
+  // The admin's pages besides sign-in live in the folder of its first page.
+  const adminFolder = pages.home.slice(0, pages.home.indexOf('/', 1) + 1);
   const scrypt = options.scrypt ?? currentScryptParams;
   // The account stamp each session was made with: a changed password or role, or a removed account, ends it.
   const stamps = new WeakMap<Session, string>();
@@ -212,17 +216,17 @@ export function createAdminApi(options: AdminApiOptions): AdminApi {
 
   return {
     sessions,
-    isSignInPage: (path) => options.mode === 'serve' && path === pages.signIn,
-    serveSignInPage(request, response, html) {
-      const token = randomBytes(32).toString('base64url');
-      const secure = isHttps(request);
-      const page = html.replace(emptyFormToken, `name="csrf" value="${token}"`);
-      response.writeHead(200, {
-        'content-type': 'text/html; charset=utf-8',
-        'cache-control': 'no-store',
-        'content-length': String(Buffer.byteLength(page)),
-        'set-cookie': `${formCookieName(secure)}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=3600${secure ? '; Secure' : ''}`,
-      });
+    isAdminPage: (path) => path === pages.signIn || path.startsWith(adminFolder),
+    serveAdminPage(request, response, path, html) {
+      const headers: Record<string, string> = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' };
+      let page = html.replace(/^(<!DOCTYPE html>\s*<html)\b/i, `$1 data-site-admin="${options.mode}"`);
+      if (options.mode === 'serve' && path === pages.signIn) {
+        const token = randomBytes(32).toString('base64url');
+        const secure = isHttps(request);
+        page = page.replace(emptyFormToken, `name="csrf" value="${token}"`);
+        headers['set-cookie'] = `${formCookieName(secure)}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=3600${secure ? '; Secure' : ''}`;
+      }
+      response.writeHead(200, { ...headers, 'content-length': String(Buffer.byteLength(page)) });
       response.end(request.method === 'HEAD' ? undefined : page);
     },
     async handle(request, response) {

@@ -100,8 +100,8 @@ function mount(api: AdminApi, origins: { hosts: string[] }, extraHosts: (host: s
   return {
     api,
     handle: (request, response) => api.handle(request, response),
-    servesPage: (path) => api.isSignInPage(path),
-    servePage: (request, response, html) => api.serveSignInPage(request, response, html),
+    servesPage: (path) => api.isAdminPage(path),
+    servePage: (request, response, path, html) => api.serveAdminPage(request, response, path, html),
     listening(host, port) {
       origins.hosts.push(...extraHosts(host, port));
     },

@@ -221,7 +221,15 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       if (handleBooking && (await handleBooking(request, response))) return;
     }
     if (!config) return answer(response, 500, 'text/html; charset=utf-8', renderErrorPage({ build, file: '', overlay: overlay ?? '' }));
-    await (await staticHandler(config))(request, response);
+    const serveFile = await staticHandler(config);
+    if (options.admin?.servesPage?.(path) && path.endsWith('/') && (request.method === 'GET' || request.method === 'HEAD')) {
+      const page = await source.get(`${path.slice(1)}index.html`);
+      if (page) {
+        for (const [name, value] of await serveFile.headersOf(path)) response.setHeader(name, value);
+        return options.admin.servePage!(request, response, path, await page.text());
+      }
+    }
+    await serveFile(request, response);
   }
 
   const server = createServer((request, response) => {

@@ -37,10 +37,10 @@ export interface ServeOptions {
 export interface MountedApi {
   handle(request: IncomingMessage, response: ServerResponse): Promise<boolean>;
   listening(host: string, port: number): void;
-  /** A built page the API answers itself (the admin's sign-in page, with its form's token): whether `path` is one, */
+  /** A built page the API answers itself (the admin's pages, marked, the sign-in form with its token): whether `path` is one, */
   servesPage?(path: string): boolean;
   /** and its answer, from the page's built HTML (the file's own headers are set already). */
-  servePage?(request: IncomingMessage, response: ServerResponse, html: string): void;
+  servePage?(request: IncomingMessage, response: ServerResponse, path: string, html: string): void;
 }
 
 /** Time and connection limits of the server. */
@@ -144,7 +144,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const html = await readFile(join(options.dir, path, 'index.html'), 'utf8').catch(() => undefined);
       if (html !== undefined) {
         for (const [name, value] of await serveStatic.headersOf(path)) response.setHeader(name, value);
-        return mounted.servePage!(request, response, html);
+        return mounted.servePage!(request, response, path, html);
       }
     }
     return next();

@@ -10,8 +10,12 @@ export interface AdminSession {
 /** What `GET /api/admin/session` found: no admin on this host (404), not signed in, or a session. */
 export type SessionState = { kind: 'unavailable' } | { kind: 'signed-out'; mode: 'dev' | 'serve' } | { kind: 'signed-in'; session: AdminSession };
 
-/** Asks the server for the session. */
+/**
+ * Asks the server for the session. A page the admin's server served is marked (`data-site-admin`
+ * on `<html>`); an unmarked copy (a static host) has no admin to ask.
+ */
 export async function loadSession(): Promise<SessionState> {
+  if (!document.documentElement.hasAttribute('data-site-admin')) return { kind: 'unavailable' };
   const response = await fetch('/api/admin/session', { credentials: 'same-origin', headers: { accept: 'application/json' } });
   if (response.status === 404 || !(response.headers.get('content-type') ?? '').includes('json')) return { kind: 'unavailable' };
   const body = (await response.json()) as AdminSession & { mode: 'dev' | 'serve' };

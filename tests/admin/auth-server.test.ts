@@ -143,6 +143,10 @@ describe('site serve --admin: sign-in and the guard', () => {
     const page = await server.send('GET', '/auth/');
     expect(page.status).toBe(200);
     expect(page.headers['cache-control']).toBe('no-store');
+    // Marked as served by the admin, as the other admin pages are, so the islands ask for a session.
+    expect(page.text).toMatch(/^<!DOCTYPE html><html data-site-admin="serve" lang="en"/);
+    expect((await server.send('GET', '/admin/blog/')).text).toMatch(/^<!DOCTYPE html><html data-site-admin="serve" /);
+    expect((await server.send('GET', '/hub/')).text).not.toContain('data-site-admin');
     expect(page.headers['content-security-policy']).toBeTruthy();
     const token = /name="csrf" value="([\w-]{43})"/.exec(page.text)?.[1];
     expect(token).toBeDefined();

@@ -48,11 +48,18 @@ describe('/auth and /admin/blog on a static host (no admin)', () => {
     const [server, browser] = await Promise.all([serveSite(), launchBrowser()]);
     try {
       const page = await browser.newPage();
+      // Nothing is asked of an admin that is not there: no failing request, no console error.
+      const asked: string[] = [];
+      const problems: string[] = [];
+      page.on('request', (request) => { if (request.url().includes('/api/')) asked.push(request.url()); });
+      page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
       for (const path of ['/auth/', '/admin/blog/']) {
         await page.goto(`${server.url}${path}`);
         await expect.poll(() => page.getByRole('status').textContent()).toContain('site serve --admin');
         expect(page.url()).toBe(`${server.url}${path}`);
       }
+      expect(asked).toEqual([]);
+      expect(problems).toEqual([]);
     } finally {
       await browser.close();
       await server.close();
