@@ -100,6 +100,12 @@ const collectionSchema = z.strictObject({
     .union([z.boolean(), z.string().regex(/^\/(?:[a-z0-9-]+\/)*[a-z0-9-]+\.xml$/, 'give a path ending in .xml, such as /rss.xml')])
     .default(false)
     .describe('An RSS feed and a JSON Feed per locale of the entries written in it: true puts the RSS feed at <list>/rss.xml, a path puts it there (under each locale\'s prefix); the JSON Feed is beside it (feed.json beside rss.xml, else the same name ending in .json); their title and description are the messages <collection>.title and <collection>.description'),
+  feedItems: z
+    .number()
+    .int()
+    .positive()
+    .default(20)
+    .describe('How many of the newest entries each feed lists (RSS and JSON Feed; the JSON Feed carries their full text)'),
   fallback: z
     .record(localeId, z.array(localeId))
     .default({})

@@ -44,10 +44,11 @@ export function createFeeds(input: FeedInput): FeedFile[] {
   const listRoute = urls.collectionRoute(collection, 'list', undefined, true);
   const entryRoute = urls.collectionRoute(collection, 'entry', undefined, true);
   const home = urls.absolute(listRoute ? urls.page(listRoute.path, locale) : urls.page('/', locale));
+  // The newest entries written in this locale (the entries come newest first), as many as the collection's feedItems.
   const items: FeedItem[] = entryRoute === undefined ? [] : input.entries.flatMap((entry) => {
     const translation = entry.translations[locale];
     return translation ? [{ url: urls.absolute(urls.page(urls.entryPath(entryRoute.path, entry.slug), locale)), translation }] : [];
-  });
+  }).slice(0, config.collections[collection]!.feedItems);
   const feed = { ...input, home, items, rssUrl: urls.absolute(rss.url), jsonUrl: urls.absolute(json.url) };
   return [
     { file: rss.file, text: rssText(feed) },

@@ -120,6 +120,23 @@ describe('blog build (fixture: 4 posts, one untranslated, one draft, page size 2
   });
 });
 
+describe('feeds of a long blog', () => {
+  it('list only the newest feedItems entries, in RSS and in the JSON Feed', async () => {
+    const temp = await createTempSite({ posts: join(fixturesRoot, 'blog-posts'), editConfig: (text) => text.replace('  pageSize: 6', '  pageSize: 6\n    feedItems: 1') });
+    try {
+      const out = join(temp.dir, 'dist');
+      await buildInto(temp.config, out);
+      const rss = await readFile(join(out, 'rss.xml'), 'utf8');
+      expect(rss.match(/<item>/g)).toHaveLength(1);
+      expect(rss).toContain('/blog/charlie/</link>');
+      const json = JSON.parse(await readFile(join(out, 'feed.json'), 'utf8')) as { items: { id: string }[] };
+      expect(json.items.map((item) => item.id)).toEqual(['https://mendwise.example/blog/charlie/']);
+    } finally {
+      await temp.cleanup();
+    }
+  });
+});
+
 describe('front matter errors', () => {
   async function errorsFor(posts: Record<string, string>) {
     const temp = await createTempSite({ posts: join(fixturesRoot, 'blog-posts') });
