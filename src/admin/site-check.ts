@@ -15,6 +15,7 @@ import {
   createFeedFiles,
   createSiteRenderer,
   diffEntries,
+  entryIndexKey,
   entryKey,
   expandPages,
   orderEntries,
@@ -57,12 +58,17 @@ export function checkSiteWithEdit(build: Build, edit: EntryEdit): SiteCheck {
   const config: ResolvedConfig = build.config;
   const entries = entriesWithEdit(build, edit);
   const entryList = orderEntries(config, [...entries.values()]);
-  let pages: Page[];
-  try {
-    // Warnings (an untranslated post) are the build's to report; errors stop the save.
-    pages = expandPages(config, entryList, createDiagnostics());
-  } catch (error) {
-    return { errors: collectSiteErrors(error) ?? [asError(error)], rendered: 0 };
+  let pages: readonly Page[];
+  if (entryIndexKey(config, entryList) === entryIndexKey(config, build.entryList)) {
+    // What routes read of the entries is unchanged (a title or a body edit): so are the pages.
+    pages = build.pageSet.pages;
+  } else {
+    try {
+      // Warnings (an untranslated post) are the build's to report; errors stop the save.
+      pages = expandPages(config, entryList, createDiagnostics());
+    } catch (error) {
+      return { errors: collectSiteErrors(error) ?? [asError(error)], rendered: 0 };
+    }
   }
   const changed = new Set<string>();
   diffEntries(build.entries, entries, changed);
