@@ -28,6 +28,19 @@ export const scriptNames = ['audit', 'bench', 'bench-dev', 'stress'];
 /** What the step writes besides source maps, relative to lib/. */
 const outputs = ['cli.js', 'worker.js', 'markdown-stack.js', ...scriptNames.map((name) => `scripts/${name}.js`)];
 
+/**
+ * Keeps the Markdown stack out of the bundles that load it on demand: `import('./markdown-stack.js')`
+ * stays a dynamic import of lib/markdown-stack.js. Bundled in, its packages (unified, micromark,
+ * remark, rehype: hundreds of small modules) became static imports of lib/cli.js, loaded at every
+ * start, 100 ms and more, also by builds that parse no Markdown (everything cached).
+ */
+const stackOnDemand = {
+  name: 'markdown-stack-on-demand',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/markdown-stack\.js$/ }, (args) => (args.kind === 'dynamic-import' ? { path: './markdown-stack.js', external: true } : undefined));
+  },
+};
+
 /** Builds everything in lib/ from the sources. */
 export async function buildLib() {
   const { build } = await import('esbuild');
@@ -42,6 +55,7 @@ export async function buildLib() {
         ...Object.fromEntries(scriptNames.map((name) => [`scripts/${name}`, `scripts/${name}.ts`])),
       },
       packages: 'external',
+      plugins: [stackOnDemand],
       jsx: 'automatic',
       sourcemap: 'linked',
     }),
