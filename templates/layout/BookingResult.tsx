@@ -9,7 +9,7 @@ export function BookingResult({ site, outcome }: { site: SiteContext; outcome: '
         <h1 className="banner-title">{t(`booking.${outcome}Title`)}</h1>
         <p>{t(outcome === 'booked' ? 'booking.bookedPageText' : 'booking.failedText')}</p>
       </div>
-      <div className="actions">
+      <div className="actions actions-long">
         {/* The server names the booking with a cookie, so this link works without script. */}
         {outcome === 'booked' && <a className="button button-primary" href={`${config.booking.endpoint}/calendar.ics`} download="meeting.ics">{t('booking.calendar')}</a>}
         <a className="button button-secondary" href={site.href('/contactus')}>{t('booking.writeInstead')}</a>
