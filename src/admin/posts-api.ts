@@ -11,12 +11,13 @@ import { defaultMarkdownRenderer } from '../content/markdown-cache.js';
 import { SiteError } from '../errors.js';
 import { pickTranslation } from '../routes/fallback.js';
 import type { Build } from '../pipeline/result-stage.js';
-import type { AdminRequest, AdminRoute } from './api.js';
+import { devUser, type AdminRequest, type AdminRoute } from './api.js';
 import type { AuditLog } from './audit-log.js';
 import { createPostText, editPost, readFrontMatter, splitPost, type FrontMatterValue } from './front-matter-edit.js';
 import { sendJson } from './http.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { checkSiteWithEdit } from './site-check.js';
+import { commitMessage, publishToGit, type GitOutcome } from './git-publish.js';
 import { createKeyedQueue, deletePostFile, PostAddressError, readPostFile, resolvePost, versionOf, type PostAddress } from './post-files.js';
 
 /** What a save did to the site: nothing yet (dev: the watcher rebuilds), or a rebuild's outcome. */
@@ -146,6 +147,21 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     return build ? checkSiteWithEdit(build, { collection, slug: target.slug, locale: target.locale, translation }).errors : [];
   }
 
+  /**
+   * Commits (and pushes) a saved or deleted file when the config's `publish.git.commit` says so,
+   * and logs the outcome; undefined when publishing to git is off. The user of `site dev` commits
+   * as git's own configured identity, an account of `site serve` as its e-mail address.
+   */
+  async function publish(context: AdminRequest, config: ResolvedConfig, target: PostAddress, action: 'add' | 'update' | 'delete'): Promise<GitOutcome | undefined> {
+    const settings = config.publish.git;
+    if (!settings.commit) return undefined;
+    const email = context.session.email;
+    const author = email === devUser.email ? undefined : { name: email.slice(0, email.indexOf('@')), email };
+    const outcome = await publishToGit({ root: config.root, file: target.file, author, message: commitMessage(collection, action, target.slug, target.locale) }, settings);
+    await options.audit.append({ user: email, action: outcome.error ? 'git-failed' : 'git-commit', slug: target.slug, locale: target.locale, commit: outcome.commit ?? null, pushed: outcome.pushed, ...(outcome.error ? { error: outcome.error } : {}) });
+    return outcome;
+  }
+
   /** Checks, writes, logs and rebuilds; answers 422 with the build's errors when the check fails. */
   async function save(context: AdminRequest, config: ResolvedConfig, target: PostAddress, text: string, before: string | null, action: string, status: number) {
     const checked = await checkPost(config, collection, target.display, text);
@@ -157,8 +173,9 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     const after = versionOf(text);
     await options.audit.append({ user: context.session.email, action, slug: target.slug, locale: target.locale, oldHash: before, newHash: after });
     const outcome = (await options.afterWrite?.(target.file)) ?? { rebuilt: false };
+    const git = await publish(context, config, target, before === null ? 'add' : 'update');
     options.notify?.('saved', { slug: target.slug, locale: target.locale, user: context.session.email, version: after, ...outcome });
-    sendJson(context.response, status, { version: after, ...outcome }, { etag: `"${after}"` });
+    sendJson(context.response, status, { version: after, ...outcome, ...(git ? { git } : {}) }, { etag: `"${after}"` });
   }
 
   const list: AdminRoute = {
@@ -289,8 +306,9 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
         await deletePostFile(target.file);
         await options.audit.append({ user: context.session.email, action: 'delete', slug: target.slug, locale: target.locale, oldHash: file.version, newHash: null });
         const outcome = (await options.afterWrite?.(target.file)) ?? { rebuilt: false };
+        const git = await publish(context, options.config()!, target, 'delete');
         options.notify?.('deleted', { slug: target.slug, locale: target.locale, user: context.session.email, ...outcome });
-        sendJson(context.response, 200, { deleted: true, ...outcome });
+        sendJson(context.response, 200, { deleted: true, ...outcome, ...(git ? { git } : {}) });
       });
     },
   };

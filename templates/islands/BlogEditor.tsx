@@ -27,7 +27,7 @@ export interface BlogEditorProps {
   text: Record<
     | 'loading' | 'unavailable' | 'signedInAs' | 'signOut' | 'newPost' | 'search' | 'filterStatus' | 'filterLocale' | 'filterCategory' | 'all'
     | 'published' | 'draft' | 'scheduled' | 'missing' | 'missingIn' | 'shownIn' | 'slug' | 'slugHint' | 'slugTaken' | 'slugInvalid' | 'edit' | 'back' | 'save' | 'saving' | 'saved'
-    | 'savedRebuildFailed' | 'delete' | 'confirmDelete' | 'deleted' | 'startFrom' | 'body' | 'readingTime' | 'invalid' | 'conflict' | 'reloadTheirs' | 'keepMine'
+    | 'savedRebuildFailed' | 'gitFailed' | 'delete' | 'confirmDelete' | 'deleted' | 'startFrom' | 'body' | 'readingTime' | 'invalid' | 'conflict' | 'reloadTheirs' | 'keepMine'
     | 'unsaved' | 'noPosts' | 'posts' | 'title' | 'date' | 'status' | 'heading' | 'bold' | 'italic' | 'link' | 'list' | 'quote' | 'toolbar' | 'notWritten' | 'failed' | 'preview' | 'previewOpened',
     string
   >;
@@ -152,7 +152,8 @@ export default function BlogEditor(props: BlogEditorProps) {
       update(locale, { version: answer.body.version, dirty: false, errors: {}, problems: [], conflict: undefined });
       setEditing({ slug, isNew: false });
       const failed = answer.body.rebuilt && !answer.body.ok;
-      setNotice(failed ? `${text.savedRebuildFailed} ${answer.body.errors.map((error: { message: string }) => error.message).join('; ')}` : text.saved);
+      const gitError: string | undefined = answer.body.git?.error;
+      setNotice(failed ? `${text.savedRebuildFailed} ${answer.body.errors.map((error: { message: string }) => error.message).join('; ')}` : gitError ? `${text.gitFailed} ${gitError}` : text.saved);
       void refresh();
     } else if (answer.status === 422) {
       showErrors(locale, answer.body.errors);
