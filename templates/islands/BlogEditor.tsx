@@ -27,7 +27,7 @@ export interface BlogEditorProps {
   text: Record<
     | 'loading' | 'unavailable' | 'signedInAs' | 'signOut' | 'newPost' | 'search' | 'filterStatus' | 'filterLocale' | 'filterCategory' | 'all'
     | 'published' | 'draft' | 'scheduled' | 'missing' | 'missingIn' | 'shownIn' | 'slug' | 'slugHint' | 'slugTaken' | 'slugInvalid' | 'edit' | 'back' | 'save' | 'saving' | 'saved'
-    | 'savedRebuildFailed' | 'gitFailed' | 'delete' | 'confirmDelete' | 'deleted' | 'startFrom' | 'body' | 'readingTime' | 'invalid' | 'conflict' | 'reloadTheirs' | 'keepMine'
+    | 'savedRebuildFailed' | 'gitFailed' | 'changedElsewhere' | 'delete' | 'confirmDelete' | 'deleted' | 'startFrom' | 'body' | 'readingTime' | 'invalid' | 'conflict' | 'reloadTheirs' | 'keepMine'
     | 'unsaved' | 'noPosts' | 'posts' | 'title' | 'date' | 'status' | 'heading' | 'bold' | 'italic' | 'link' | 'list' | 'quote' | 'toolbar' | 'notWritten' | 'failed' | 'preview' | 'previewOpened',
     string
   >;
@@ -101,6 +101,27 @@ export default function BlogEditor(props: BlogEditorProps) {
       void refresh();
     }, () => setSession('unavailable'));
   }, []);
+
+  // Saves and deletions by others (the admin's event stream): the list is refreshed, and a change
+  // to the post open here is announced; saving over it then meets the usual version check (409).
+  const openRef = useRef<{ slug?: string; email?: string }>({});
+  openRef.current = { slug: editing?.isNew ? undefined : editing?.slug, email: typeof session === 'object' ? session.user.email : undefined };
+  useEffect(() => {
+    if (typeof session !== 'object') return;
+    const events = new EventSource('/api/admin/events');
+    const changed = (event: MessageEvent<string>) => {
+      const change = JSON.parse(event.data) as { slug: string; locale: string; user: string };
+      if (change.user === openRef.current.email) return;
+      void refresh();
+      if (change.slug === openRef.current.slug) {
+        const language = locales.find(({ id }) => id === change.locale)?.label ?? change.locale;
+        setNotice(text.changedElsewhere.replace('{user}', change.user).replace('{language}', language));
+      }
+    };
+    events.addEventListener('saved', changed);
+    events.addEventListener('deleted', changed);
+    return () => events.close();
+  }, [session]);
 
   useEffect(() => {
     const warn = (event: BeforeUnloadEvent) => {

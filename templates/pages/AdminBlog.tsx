@@ -5,7 +5,7 @@ import { Island } from '../layout/Island';
 import { meta, text, z } from '../layout/schemas';
 
 const editorText = z.strictObject(Object.fromEntries(
-  ['loading', 'unavailable', 'signedInAs', 'signOut', 'newPost', 'search', 'filterStatus', 'filterLocale', 'filterCategory', 'all', 'published', 'draft', 'scheduled', 'missing', 'missingIn', 'shownIn', 'slug', 'slugHint', 'slugTaken', 'slugInvalid', 'edit', 'back', 'save', 'saving', 'saved', 'savedRebuildFailed', 'gitFailed', 'delete', 'confirmDelete', 'deleted', 'startFrom', 'body', 'readingTime', 'invalid', 'conflict', 'reloadTheirs', 'keepMine', 'unsaved', 'noPosts', 'posts', 'title', 'date', 'status', 'heading', 'bold', 'italic', 'link', 'list', 'quote', 'toolbar', 'notWritten', 'failed', 'preview', 'previewOpened'].map((key) => [key, text]),
+  ['loading', 'unavailable', 'signedInAs', 'signOut', 'newPost', 'search', 'filterStatus', 'filterLocale', 'filterCategory', 'all', 'published', 'draft', 'scheduled', 'missing', 'missingIn', 'shownIn', 'slug', 'slugHint', 'slugTaken', 'slugInvalid', 'edit', 'back', 'save', 'saving', 'saved', 'savedRebuildFailed', 'gitFailed', 'changedElsewhere', 'delete', 'confirmDelete', 'deleted', 'startFrom', 'body', 'readingTime', 'invalid', 'conflict', 'reloadTheirs', 'keepMine', 'unsaved', 'noPosts', 'posts', 'title', 'date', 'status', 'heading', 'bold', 'italic', 'link', 'list', 'quote', 'toolbar', 'notWritten', 'failed', 'preview', 'previewOpened'].map((key) => [key, text]),
 ) as Record<keyof BlogEditorProps['text'], typeof text>);
 
 export const content = z.strictObject({ ...meta, heading: text, lead: text, notice: text, fields: z.record(z.string(), text), editor: editorText });

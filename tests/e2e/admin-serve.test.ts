@@ -66,3 +66,39 @@ describe('/auth and /admin/blog on a static host (no admin)', () => {
     }
   });
 });
+
+describe('the blog editor and another editor', () => {
+  it('announces a change another account saves to the post open here', async () => {
+    const other = { email: 'other@example.com', role: 'editor' as const, password: 'other password 1' };
+    const site = await createEditableSite();
+    const dist = join(site.dir, 'dist');
+    await writeSite(dist, (await buildSite({ config: site.config })).files);
+    const live = createLiveSite({ config: site.config, dir: dist });
+    await live.start();
+    const [server, browser] = await Promise.all([startAdminServer({ users: [editor, other], configPath: site.config, projectRoot: site.dir, dir: dist, site: live }), launchBrowser()]);
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${server.url}/auth/`);
+      await page.getByLabel('E-mail address').fill(editor.email);
+      await page.getByLabel('Password').fill(editor.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Edit: A day in a tailor shop' }).click();
+      await page.getByLabel('Title').first().waitFor();
+
+      const auth = await server.signIn(other.email, other.password);
+      const slug = 'a-day-in-a-tailor-shop';
+      const post = (await server.send('GET', `/api/admin/posts/${slug}/no`, { headers: { cookie: auth.cookie } })).json();
+      const saved = await server.send('PUT', `/api/admin/posts/${slug}/no`, {
+        headers: { cookie: auth.cookie, origin: server.url, 'x-csrf-token': auth.csrf, 'content-type': 'application/json', 'if-match': `"${post.version}"` },
+        body: JSON.stringify({ frontMatter: { ...post.frontMatter, title: 'En dag i et travelt skredderverksted' }, body: post.body }),
+      });
+      expect(saved.status).toBe(200);
+      await expect.poll(() => page.getByRole('status').last().textContent(), { timeout: 10_000 }).toContain(`${other.email} has just changed the`);
+    } finally {
+      await browser.close();
+      await server.close();
+      await live.dispose();
+      await site.cleanup();
+    }
+  }, 60_000);
+});
