@@ -43,16 +43,6 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
-/** Whether `timeZone` is an IANA zone this runtime knows. */
-export function isKnownTimeZone(timeZone: string): boolean {
-  try {
-    formatterFor(timeZone);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The wall-clock fields of an instant in a time zone. */
 function wallClock(instant: number, timeZone: string) {
   const fields: Record<string, number> = {};

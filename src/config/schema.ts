@@ -4,7 +4,6 @@
  * run afterwards in `check.ts`, which still reports YAML positions.
  */
 import { z } from 'zod';
-import { isKnownTimeZone } from '../booking/slots.js';
 
 const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'use lowercase letters, digits and hyphens');
 const localeId = z.string().regex(/^[a-z]{2,3}$/, 'use a two- or three-letter language code such as "en"');
@@ -16,6 +15,16 @@ const routePath = z
   .regex(/^\/(?:(?:[a-z0-9-]+|\{slug\})(?:\/(?:[a-z0-9-]+|\{slug\}))*)?$/, 'start with "/", use lowercase segments, no trailing slash');
 /** A web address a page links to: http or https only (`javascript:` or `data:` would run in the visitor's browser). */
 const webUrl = z.url({ protocol: /^https?$/, error: 'use an http:// or https:// address' });
+
+/** Whether the runtime knows an IANA time zone by this name (the booking's slots are computed in it). */
+function isKnownTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-GB', { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Text given once per locale, e.g. `{ en: Repairers, no: Reparatører }`. */
 const perLocale = z.record(localeId, z.string().min(1));
