@@ -36,12 +36,18 @@ export function isIgnored(path: string): boolean {
 export function watchInputs(paths: readonly string[], options: WatchOptions): InputWatcher {
   const debounceMs = options.debounceMs ?? 5;
   let watched = [...new Set(paths)];
-  const watcher: FSWatcher = watch(watched, { ignoreInitial: true, ignored: isIgnored });
+  const createWatcher = (): FSWatcher => {
+    const instance = watch(watched, { ignoreInitial: true, ignored: isIgnored });
+    instance.on('all', (event, path) => add({ path, directory: event === 'addDir' || event === 'unlinkDir' }));
+    instance.on('error', (error) => options.onError?.(error));
+    return instance;
+  };
   const parentsOf = (list: readonly string[]) => [...new Set(list.map((path) => dirname(path)))];
   let parents = parentsOf(watched);
   const parentWatcher: FSWatcher = watch(parents, { ignoreInitial: true, depth: 0, ignored: isIgnored });
   let pending: FileChange[] = [];
   let timer: NodeJS.Timeout | undefined;
+  let closed = false;
 
   const flush = () => {
     timer = undefined;
@@ -50,18 +56,27 @@ export function watchInputs(paths: readonly string[], options: WatchOptions): In
     if (batch.length) options.onChanges(batch);
   };
   const add = (change: FileChange) => {
+    if (closed) return;
     pending.push(change);
     if (timer) clearTimeout(timer);
     timer = setTimeout(flush, debounceMs);
   };
-  watcher.on('all', (event, path) => add({ path, directory: event === 'addDir' || event === 'unlinkDir' }));
-  watcher.on('error', (error) => options.onError?.(error));
+  let watcher = createWatcher();
   parentWatcher.on('all', (event, path) => {
     if (!watched.includes(path)) return;
     if (event === 'add' || event === 'addDir') {
-      // Watched anew: the files inside it arrive with it, and are read by the rebuild this reports.
-      watcher.unwatch(path);
-      watcher.add(path);
+      // Watched anew, by a fresh watcher (unwatching and adding one path again could leave it
+      // unwatched under load). Its files arrive with it and are read by the rebuild this reports;
+      // chokidar arms the watchers inside it asynchronously, and a file changed before they are
+      // armed sends no event, so the folder is reported again once the watcher is ready (a rebuild
+      // that finds nothing changed reloads nothing).
+      const old = watcher;
+      const fresh = createWatcher();
+      watcher = fresh;
+      void old.close();
+      fresh.once('ready', () => {
+        if (watcher === fresh && watched.includes(path)) add({ path, directory: event === 'addDir' });
+      });
     }
     if (event !== 'change') add({ path, directory: event === 'addDir' || event === 'unlinkDir' });
   });
@@ -88,6 +103,7 @@ export function watchInputs(paths: readonly string[], options: WatchOptions): In
       parents = nextParents;
     },
     async close() {
+      closed = true;
       if (timer) clearTimeout(timer);
       timer = undefined;
       pending = [];
