@@ -216,7 +216,8 @@ export function createAdminApi(options: AdminApiOptions): AdminApi {
 
   return {
     sessions,
-    isAdminPage: (path) => path === pages.signIn || path.startsWith(adminFolder),
+    // Plain segments only: the path names a file under the served folder (no `..`, no escapes).
+    isAdminPage: (path) => /^\/(?:[\w-]+\/)+$/.test(path) && (path === pages.signIn || path.startsWith(adminFolder)),
     serveAdminPage(request, response, path, html) {
       const headers: Record<string, string> = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' };
       let page = html.replace(/^(<!DOCTYPE html>\s*<html)\b/i, `$1 data-site-admin="${options.mode}"`);

@@ -147,6 +147,8 @@ describe('site serve --admin: sign-in and the guard', () => {
     expect(page.text).toMatch(/^<!DOCTYPE html><html data-site-admin="serve" lang="en"/);
     expect((await server.send('GET', '/admin/blog/')).text).toMatch(/^<!DOCTYPE html><html data-site-admin="serve" /);
     expect((await server.send('GET', '/hub/')).text).not.toContain('data-site-admin');
+    // Only plain paths are admin pages: nothing outside the served folder is read through them.
+    for (const path of ['/admin/../', '/admin/../../', '/admin/%2e%2e/', '/admin//']) expect(server.admin.servesPage!(path), path).toBe(false);
     expect(page.headers['content-security-policy']).toBeTruthy();
     const token = /name="csrf" value="([\w-]{43})"/.exec(page.text)?.[1];
     expect(token).toBeDefined();
