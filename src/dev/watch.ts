@@ -5,6 +5,7 @@
  * second, shallow watcher looks at the folders that hold the watched paths: when one of them
  * goes or returns, that is reported as a change of the whole folder and the folder is watched anew.
  */
+import { statSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { FileChange } from './rebuild.js';
@@ -32,6 +33,19 @@ export function isIgnored(path: string): boolean {
   return name === 'node_modules' || name === '.git' || name === '.DS_Store' || name.startsWith('.#') || /(~|\.sw[px]|\.tmp)$/.test(name);
 }
 
+/** How long after reporting a file it is checked for a write still under way, in ms. */
+const settleMs = 100;
+
+/** A file's size and modification time, or "gone". */
+function stampOf(path: string): string {
+  try {
+    const { size, mtimeMs } = statSync(path);
+    return `${size} ${mtimeMs}`;
+  } catch {
+    return 'gone';
+  }
+}
+
 /** Starts watching `paths` (files or folders, absolute). */
 export function watchInputs(paths: readonly string[], options: WatchOptions): InputWatcher {
   const debounceMs = options.debounceMs ?? 5;
@@ -53,7 +67,18 @@ export function watchInputs(paths: readonly string[], options: WatchOptions): In
     timer = undefined;
     const batch = pending;
     pending = [];
-    if (batch.length) options.onChanges(batch);
+    if (!batch.length) return;
+    // A file still being written when the change is reported (truncated, its bytes not yet there,
+    // the writer descheduled on a busy machine) may be read half-written, and chokidar may send no
+    // further event for the rest of the write: a file whose size or time differs a moment later is
+    // reported again.
+    const stamps = batch.filter((change) => !change.directory).map((change) => [change.path, stampOf(change.path)] as const);
+    options.onChanges(batch);
+    if (stamps.length) {
+      setTimeout(() => {
+        for (const [path, stamp] of stamps) if (stampOf(path) !== stamp) add({ path, directory: false });
+      }, settleMs).unref();
+    }
   };
   const add = (change: FileChange) => {
     if (closed) return;

@@ -38,3 +38,14 @@ it('reports a change made right after a watched folder came back', async () => {
   await writeFile(join(content, 'a.md'), 'two');
   await expect.poll(() => reports.slice(edited).some((report) => report.paths.includes(content) || report.paths.includes(join(content, 'a.md'))), { timeout: 5_000 }).toBe(true);
 });
+
+it('reports a file again when it was still being written as its change was reported', async () => {
+  const file = join(dir, 'content', 'b.md');
+  const mark = reports.length;
+  // A writer that truncates the file, then is held up before writing its bytes.
+  await writeFile(file, '');
+  await expect.poll(() => reports.slice(mark).some((report) => report.paths.includes(file)), { timeout: 5_000 }).toBe(true);
+  const first = reports.length;
+  await writeFile(file, 'the bytes, written late');
+  await expect.poll(() => reports.slice(first).some((report) => report.paths.includes(file)), { timeout: 5_000 }).toBe(true);
+});
