@@ -266,8 +266,8 @@ export const configSchema = z.strictObject({
         .strictObject({
           commit: z.boolean().default(false).describe('Commit each file the admin saves or deletes, authored by the admin who saved it'),
           push: z.boolean().default(false).describe('Push each commit, with the machine\'s own git credentials'),
-          branch: z.string().regex(/^[\w./-]+$/, 'give a branch name such as main').optional().describe('Commit only while this branch is checked out, and push to it; default: the checked-out branch'),
-          remote: z.string().regex(/^[\w.-]+$/, 'give a remote name such as origin').default('origin').describe('The remote pushed to'),
+          branch: z.string().regex(/^\w[\w./-]*$/, 'give a branch name such as main').optional().describe('Commit only while this branch is checked out, and push to it; default: the checked-out branch'),
+          remote: z.string().regex(/^\w[\w.-]*$/, 'give a remote name such as origin').default('origin').describe('The remote pushed to'),
         })
         .prefault({})
         .describe('Publishing the admin\'s saves to git (site serve --admin and site dev)'),
