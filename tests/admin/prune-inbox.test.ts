@@ -88,7 +88,7 @@ describe('prune-inbox', () => {
 
   it('runs as `site admin prune-inbox --older-than 12m`, prints the count per file and logs it', async () => {
     const out: string[] = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => void out.push(String(chunk)) ?? true);
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => { out.push(String(chunk)); return true; });
     const code = await main(['node', 'site', 'admin', 'prune-inbox', '--older-than', '12m', '--config', site.config]);
     expect(code).toBe(0);
     expect(out.join('')).toContain('contact-submissions.jsonl: removed 2, kept 4 (2 without a readable date kept)\nbooking-requests.jsonl: removed 1, kept 1\n');
@@ -99,7 +99,7 @@ describe('prune-inbox', () => {
 
   it('refuses a malformed age with a clear error and exit code 1, and touches nothing', async () => {
     const errors: string[] = [];
-    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => void errors.push(String(chunk)) ?? true);
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => { errors.push(String(chunk)); return true; });
     const before = await readFile(contactFile(), 'utf8');
     for (const age of ['12', '12y', '-3d', 'soon']) {
       errors.length = 0;
