@@ -1,6 +1,6 @@
 /**
  * `site admin …`: the accounts of `site serve --admin`, kept in .site/admins.json beside the
- * config, and `prune-inbox`, which deletes what visitors sent before a given age.
+ * config, and `prune-inbox`, which deletes what visitors sent once it is older than a given age.
  */
 import { userInfo } from 'node:os';
 import { dirname, resolve } from 'node:path';
@@ -83,7 +83,7 @@ export function addAdminCommand(program: Command, run: Run): Command {
     }));
   admin
     .command('prune-inbox')
-    .description('delete the contact submissions and booking requests received before an age (30d, 8w, 12m), from contact.dataDir')
+    .description('delete the contact submissions and booking requests older than an age (30d, 8w, 12m) from contact.dataDir: messages by when they came, meeting requests by the meeting')
     .requiredOption('--older-than <age>', 'a whole number of days (d), weeks (w) or months (m), such as 12m')
     .action(run(async (options) => {
       const text = String(options.olderThan);
@@ -98,7 +98,7 @@ export function addAdminCommand(program: Command, run: Run): Command {
         const undated = count.undated ? ` (${count.undated} without a readable date kept)` : '';
         return `${count.file}: removed ${count.removed}, kept ${count.kept}${undated}`;
       }).join('\n'));
-      logResult(`removed what was received before ${new Date(before).toISOString()}`);
+      logResult(`removed what is older than ${new Date(before).toISOString()}`);
     }));
   return admin;
 }

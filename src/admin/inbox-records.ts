@@ -58,6 +58,20 @@ export function receivedAtOf(kind: InboxKind, record: Record<string, unknown>): 
   return typeof value === 'string' && Number.isFinite(Date.parse(value)) ? value : undefined;
 }
 
+/**
+ * The instant a record's retention counts from (what `site admin prune-inbox` compares with its
+ * cutoff), as the privacy policy words it: a contact message from when it was received, a meeting
+ * request from the meeting (its end, or its start), or from when it was received if that is later.
+ * Undefined when the record tells no time.
+ */
+export function retainedFromOf(kind: InboxKind, record: Record<string, unknown>): number | undefined {
+  const times = [receivedAtOf(kind, record), ...(kind === 'booking' ? [record.end, record.start] : [])]
+    .filter((value): value is string => typeof value === 'string')
+    .map((value) => Date.parse(value))
+    .filter((time) => Number.isFinite(time));
+  return times.length ? Math.max(...times) : undefined;
+}
+
 /** The handled state kept beside the stores (inbox-state.json): item id → when and by whom. */
 export interface InboxState {
   handled: Record<string, { at: string; by: string }>;

@@ -25,7 +25,7 @@ import { withFileLock } from '../serve/file-lock.js';
 import { readJsonLines, rewriteJsonLines } from '../serve/jsonl-store.js';
 import { inboxKinds, type InboxItem, type InboxKind } from '../islands/inbox-filter.js';
 import { writeFileAtomic } from './atomic-file.js';
-import { compareNewestFirst, itemOf, kindOfId, readInboxLines, receivedAtOf, type InboxState } from './inbox-records.js';
+import { compareNewestFirst, itemOf, kindOfId, readInboxLines, retainedFromOf, type InboxState } from './inbox-records.js';
 
 /** The file of the handled state, in the data folder. */
 export const inboxStateFile = 'inbox-state.json';
@@ -50,7 +50,7 @@ export interface Inbox {
   setHandled(id: string, handled: boolean, by: string): Promise<InboxItem | undefined>;
   /** Deletes one item; the item deleted, or undefined when no item has that id. */
   remove(id: string): Promise<InboxItem | undefined>;
-  /** Deletes every item received before `before` (ms since the epoch), in both stores. */
+  /** Deletes every item whose retention counts from before `before` (ms since the epoch; see `retainedFromOf`), in both stores. */
   prune(before: number): Promise<PruneCount[]>;
 }
 
@@ -131,9 +131,9 @@ export function createInbox(dataDir: string, options: { now?: () => number } = {
           let undated = 0;
           lines.forEach((bytes, index) => {
             const line = readable.get(index);
-            const received = line && receivedAtOf(kind, line.record);
-            if (received !== undefined && Date.parse(received) < before) return void removed++;
-            if (received === undefined && bytes.length > 0) undated++;
+            const from = line && retainedFromOf(kind, line.record);
+            if (from !== undefined && from < before) return void removed++;
+            if (from === undefined && bytes.length > 0) undated++;
             if (bytes.length > 0) kept.push(bytes);
           });
           const count = { file: inboxFiles[kind], removed, kept: kept.length, undated };
