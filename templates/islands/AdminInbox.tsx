@@ -38,6 +38,7 @@ export default function AdminInbox(props: AdminInboxProps) {
   const [failed, setFailed] = useState(false);
   const [filter, setFilter] = useState<InboxFilter>({ search: '', kind: '', handled: '' });
   const [notice, setNotice] = useState('');
+  // While a change is under way its buttons are aria-disabled, not disabled: a disabled button would drop the keyboard focus.
   const [busy, setBusy] = useState<string | undefined>();
   const noticeRef = useRef<HTMLParagraphElement>(null);
   const state = usePageSession(props.signIn, 'admin', () => void refresh());
@@ -64,6 +65,7 @@ export default function AdminInbox(props: AdminInboxProps) {
   }
 
   async function setHandled(item: InboxItem, handled: boolean) {
+    if (busy) return;
     setBusy(item.id);
     const answer = await callApi<{ item: InboxItem }>('PATCH', `/api/admin/inbox/${item.id}`, { body: { handled }, csrf });
     setBusy(undefined);
@@ -79,7 +81,7 @@ export default function AdminInbox(props: AdminInboxProps) {
   }
 
   async function remove(item: InboxItem) {
-    if (!confirm(fill(text.confirmDelete, { name: nameOf(item), date: format(item.receivedAt) }))) return;
+    if (busy || !confirm(fill(text.confirmDelete, { name: nameOf(item), date: format(item.receivedAt) }))) return;
     setBusy(item.id);
     const answer = await callApi('DELETE', `/api/admin/inbox/${item.id}`, { csrf });
     setBusy(undefined);
@@ -161,11 +163,13 @@ export default function AdminInbox(props: AdminInboxProps) {
                     {textOf(item, 'locale') && <p className="muted">{text.language}: {props.languages[textOf(item, 'locale')] ?? textOf(item, 'locale')}</p>}
                   </td>
                   <td><span className={`badge ${item.handled ? 'badge-handled' : 'badge-unhandled'}`}>{item.handled ? text.handled : text.unhandled}</span></td>
-                  <td className="admin-inbox-actions">
-                    <button type="button" className="button button-secondary" disabled={busy === item.id} aria-label={`${item.handled ? text.markUnhandled : text.markHandled}: ${name}`} onClick={() => void setHandled(item, !item.handled)}>
-                      {item.handled ? text.markUnhandled : text.markHandled}
-                    </button>
-                    <button type="button" className="button button-secondary" disabled={busy === item.id} aria-label={`${text.delete}: ${name}`} onClick={() => void remove(item)}>{text.delete}</button>
+                  <td>
+                    <div className="admin-inbox-actions">
+                      <button type="button" className="button button-secondary" aria-disabled={busy === item.id || undefined} aria-label={`${item.handled ? text.markUnhandled : text.markHandled}: ${name}`} onClick={() => void setHandled(item, !item.handled)}>
+                        {item.handled ? text.markUnhandled : text.markHandled}
+                      </button>
+                      <button type="button" className="button button-secondary" aria-disabled={busy === item.id || undefined} aria-label={`${text.delete}: ${name}`} onClick={() => void remove(item)}>{text.delete}</button>
+                    </div>
                   </td>
                 </tr>
               );
