@@ -53,29 +53,31 @@ export default function AdminChanges(props: AdminChangesProps) {
       {bar}
       {failed && <p className="banner banner-error" role="alert">{text.failed}</p>}
       {changes.items.length === 0 ? <p role="status">{text.empty}</p> : (
-        <table className="admin-posts">
-          <caption>{text.changes}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{text.when}</th>
-              <th scope="col">{text.who}</th>
-              <th scope="col">{text.what}</th>
-              <th scope="col">{text.which}</th>
-              <th scope="col">{text.language}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {changes.items.map((change, index) => (
-              <tr key={`${change.time}-${index}`}>
-                <td><time dateTime={change.time}>{Number.isFinite(Date.parse(change.time)) ? format.format(Date.parse(change.time)) : change.time}</time></td>
-                <td>{change.user}</td>
-                <th scope="row">{what(change)}</th>
-                <td>{change.slug ?? (change.id ? <>{text.inboxItem} <code>{change.id}</code></> : '')}</td>
-                <td>{change.locale ? props.languages[change.locale] ?? change.locale : ''}</td>
+        <div className="admin-table-scroll" role="region" aria-labelledby="changes-caption" tabIndex={0}>
+          <table className="admin-posts">
+            <caption id="changes-caption">{text.changes}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{text.when}</th>
+                <th scope="col">{text.who}</th>
+                <th scope="col">{text.what}</th>
+                <th scope="col">{text.which}</th>
+                <th scope="col">{text.language}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {changes.items.map((change, index) => (
+                <tr key={`${change.time}-${index}`}>
+                  <td><time dateTime={change.time}>{Number.isFinite(Date.parse(change.time)) ? format.format(Date.parse(change.time)) : change.time}</time></td>
+                  <td>{change.user}</td>
+                  <th scope="row">{what(change)}</th>
+                  <td>{change.slug ?? (change.id ? <>{text.inboxItem} <code>{change.id}</code></> : '')}</td>
+                  <td>{change.locale ? props.languages[change.locale] ?? change.locale : ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       {changes.more && <p><button type="button" className="button button-secondary" onClick={() => void load(changes.items.length + pageSize)}>{text.more}</button></p>}
     </div>

@@ -132,50 +132,53 @@ export default function AdminInbox(props: AdminInboxProps) {
       <p className="admin-notice" role="status" tabIndex={-1} ref={noticeRef}>{notice}</p>
       {items.length > 0 && shown.length === 0 && <p>{text.noMatch}</p>}
       {shown.length > 0 && (
-        <table className="admin-posts admin-inbox-table">
-          <caption>{text.items}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{text.received}</th>
-              <th scope="col">{text.from}</th>
-              <th scope="col">{text.message}</th>
-              <th scope="col">{text.status}</th>
-              <th scope="col">{text.actions}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((item) => {
-              const name = nameOf(item);
-              const email = textOf(item, 'email');
-              return (
-                <tr key={item.id}>
-                  <td><time dateTime={item.receivedAt}>{format(item.receivedAt)}</time><br /><span className="badge">{kindLabel(item)}</span></td>
-                  <th scope="row">
-                    {name}
-                    {email && <><br /><a href={`mailto:${email}`}>{email}</a></>}
-                    {textOf(item, 'company') && <><br /><span className="muted">{text.company}: {textOf(item, 'company')}</span></>}
-                  </th>
-                  <td className="admin-inbox-message">
-                    {item.kind === 'booking' && <p><strong>{fill(text.meeting, { time: format(textOf(item, 'start')) })}</strong></p>}
-                    {textOf(item, 'type') && <p className="muted">{text.type}: {props.types[textOf(item, 'type')] ?? textOf(item, 'type')}</p>}
-                    {textOf(item, 'subject') && <p><strong>{text.subject}: {textOf(item, 'subject')}</strong></p>}
-                    {(textOf(item, 'message') || textOf(item, 'note')) && <p className="admin-inbox-text">{textOf(item, 'message') || textOf(item, 'note')}</p>}
-                    {textOf(item, 'locale') && <p className="muted">{text.language}: {props.languages[textOf(item, 'locale')] ?? textOf(item, 'locale')}</p>}
-                  </td>
-                  <td><span className={`badge ${item.handled ? 'badge-handled' : 'badge-unhandled'}`}>{item.handled ? text.handled : text.unhandled}</span></td>
-                  <td>
-                    <div className="admin-inbox-actions">
-                      <button type="button" className="button button-secondary" aria-disabled={busy === item.id || undefined} aria-label={`${item.handled ? text.markUnhandled : text.markHandled}: ${name}`} onClick={() => void setHandled(item, !item.handled)}>
-                        {item.handled ? text.markUnhandled : text.markHandled}
-                      </button>
-                      <button type="button" className="button button-secondary" aria-disabled={busy === item.id || undefined} aria-label={`${text.delete}: ${name}`} onClick={() => void remove(item)}>{text.delete}</button>
-                    </div>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        // Wider than a phone: it scrolls sideways, as a named region the keyboard can reach.
+        <div className="admin-table-scroll" role="region" aria-labelledby="inbox-caption" tabIndex={0}>
+          <table className="admin-posts admin-inbox-table">
+            <caption id="inbox-caption">{text.items}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{text.received}</th>
+                <th scope="col">{text.from}</th>
+                <th scope="col">{text.message}</th>
+                <th scope="col">{text.status}</th>
+                <th scope="col">{text.actions}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((item) => {
+                const name = nameOf(item);
+                const email = textOf(item, 'email');
+                return (
+                  <tr key={item.id}>
+                    <td><time dateTime={item.receivedAt}>{format(item.receivedAt)}</time><br /><span className="badge">{kindLabel(item)}</span></td>
+                    <th scope="row">
+                      {name}
+                      {email && <><br /><a href={`mailto:${email}`}>{email}</a></>}
+                      {textOf(item, 'company') && <><br /><span className="muted">{text.company}: {textOf(item, 'company')}</span></>}
+                    </th>
+                    <td className="admin-inbox-message">
+                      {item.kind === 'booking' && <p><strong>{fill(text.meeting, { time: format(textOf(item, 'start')) })}</strong></p>}
+                      {textOf(item, 'type') && <p className="muted">{text.type}: {props.types[textOf(item, 'type')] ?? textOf(item, 'type')}</p>}
+                      {textOf(item, 'subject') && <p><strong>{text.subject}: {textOf(item, 'subject')}</strong></p>}
+                      {(textOf(item, 'message') || textOf(item, 'note')) && <p className="admin-inbox-text">{textOf(item, 'message') || textOf(item, 'note')}</p>}
+                      {textOf(item, 'locale') && <p className="muted">{text.language}: {props.languages[textOf(item, 'locale')] ?? textOf(item, 'locale')}</p>}
+                    </td>
+                    <td><span className={`badge ${item.handled ? 'badge-handled' : 'badge-unhandled'}`}>{item.handled ? text.handled : text.unhandled}</span></td>
+                    <td>
+                      <div className="admin-inbox-actions">
+                        <button type="button" className="button button-secondary" aria-disabled={busy === item.id || undefined} aria-label={`${item.handled ? text.markUnhandled : text.markHandled}: ${name}`} onClick={() => void setHandled(item, !item.handled)}>
+                          {item.handled ? text.markUnhandled : text.markHandled}
+                        </button>
+                        <button type="button" className="button button-secondary" aria-disabled={busy === item.id || undefined} aria-label={`${text.delete}: ${name}`} onClick={() => void remove(item)}>{text.delete}</button>
+                      </div>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
       )}
     </div>
   );

@@ -48,7 +48,7 @@ describe('/auth and /admin/blog on a static host (no admin)', () => {
     const [server, browser] = await Promise.all([serveSite(), launchBrowser()]);
     try {
       const page = await browser.newPage();
-      for (const path of ['/auth/', '/admin/blog/']) {
+      for (const path of ['/auth/', '/admin/blog/', '/admin/inbox/', '/admin/changes/']) {
         await page.goto(`${server.url}${path}`);
         await expect.poll(() => page.getByRole('status').textContent()).toContain('site serve --admin');
         expect(page.url()).toBe(`${server.url}${path}`);

@@ -45,6 +45,8 @@ const pages: { path: string; islands?: string[]; probes?: string[] }[] = [
   // cue to say that the admin runs with site dev or site serve --admin.
   { path: '/auth/', islands: ['AdminSignIn'], probes: ['/api/admin/session'] },
   { path: '/admin/blog/', islands: ['BlogEditor'], probes: ['/api/admin/session'] },
+  { path: '/admin/inbox/', islands: ['AdminInbox'], probes: ['/api/admin/session'] },
+  { path: '/admin/changes/', islands: ['AdminChanges'], probes: ['/api/admin/session'] },
   { path: '/blog/' },
   { path: '/no/blog/' },
   { path: `/blog/${post}/` },
