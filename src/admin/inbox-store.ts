@@ -70,13 +70,14 @@ export function createInbox(dataDir: string, options: { now?: () => number } = {
     return { handled: typeof parsed.handled === 'object' && parsed.handled !== null ? parsed.handled : {} };
   }
 
-  /** Changes the state under its lock; `known` (when given) drops the entries of ids no store holds any more. */
+  /** Changes the state under its lock (written only when it changed); `known` (when given) drops the entries of ids no store holds any more. */
   function changeState(change: (state: InboxState) => void, known?: ReadonlySet<string>): Promise<void> {
     return withFileLock(stateFile, async () => {
       const state = await readState();
+      const before = JSON.stringify(state);
       change(state);
       if (known) for (const id of Object.keys(state.handled)) if (!known.has(id)) delete state.handled[id];
-      await writeFileAtomic(stateFile, `${JSON.stringify(state, null, 2)}\n`, 0o600);
+      if (JSON.stringify(state) !== before) await writeFileAtomic(stateFile, `${JSON.stringify(state, null, 2)}\n`, 0o600);
     });
   }
 

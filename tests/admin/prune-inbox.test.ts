@@ -93,6 +93,8 @@ describe('prune-inbox', () => {
     expect(code).toBe(0);
     expect(out.join('')).toContain('contact-submissions.jsonl: removed 2, kept 4 (2 without a readable date kept)\nbooking-requests.jsonl: removed 1, kept 1\n');
     expect(await names(contactFile())).toEqual(['{"receivedAt":"20', 'recent', 'undated', 'new']);
+    // No handled state before, none written.
+    expect((await readdir(dataDir)).sort()).toEqual(['booking-requests.jsonl', 'contact-submissions.jsonl', 'notes.txt']);
     const log = (await readFile(join(site.dir, '.site', 'audit.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(log.at(-1)).toMatchObject({ action: 'inbox-prune', count: 3, olderThan: '12m', user: expect.stringMatching(/^cli/) });
   });
