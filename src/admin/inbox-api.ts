@@ -4,13 +4,15 @@
  * - `GET inbox` → `{ items: [{ id, kind, receivedAt, handled, handledAt?, …fields }] }`, newest first;
  * - `PATCH inbox/:id` `{ handled: true | false }` → `{ item }` (404 for an unknown id);
  * - `DELETE inbox/:id` → `{ deleted: id }` (404 for an unknown id);
- * - `GET inbox.csv?q=…&kind=…&handled=…` → the items the filter shows, as CSV (see inbox-records.ts).
+ * - `GET inbox.csv?q=…&kind=…&handled=…` → the items the filter shows, as CSV (see inbox-records.ts);
+ *   `POST inbox.csv` `{ q, kind, handled }` gives the same, with the search text out of the URL
+ *   (and so out of proxies' access logs and the browser's history): the inbox page uses it.
  *
  * Every change and every export goes to the audit log with the item's id and kind, or the export's
  * count and filter kind, never what the visitor wrote (nor the search text, which may be a name).
  * Storage and its concurrency: inbox-store.ts.
  */
-import type { AdminRoute } from './api.js';
+import type { AdminRequest, AdminRoute } from './api.js';
 import type { AuditLog } from './audit-log.js';
 import { sendDownload, sendJson } from './http.js';
 import { toCsv } from './inbox-records.js';
@@ -50,19 +52,21 @@ export function createInboxRoutes(options: InboxRoutesOptions): AdminRoute[] {
     },
   };
 
-  const exportCsv: AdminRoute = {
-    method: 'GET',
-    pattern: /^inbox\.csv$/,
-    role: 'admin',
-    async handle({ request, response, session }) {
-      const inbox = inboxOf(response);
-      if (!inbox) return;
-      const filter = inboxFilterOf(new URL(request.url ?? '/', 'http://admin').searchParams);
-      const items = (await inbox.list()).filter((item) => matchesInboxFilter(item, filter));
-      await options.audit.append({ user: session.email, action: 'inbox-export', count: items.length, ...(filter.kind ? { kind: filter.kind } : {}), ...(filter.handled ? { handled: filter.handled } : {}) });
-      sendDownload(response, 'text/csv; charset=utf-8', `inbox-${new Date(now()).toISOString().slice(0, 10)}.csv`, toCsv(items));
-    },
-  };
+  /** The CSV export: the filter from the query (GET) or the body (POST). */
+  async function exportCsv({ request, response, session, body }: AdminRequest) {
+    const inbox = inboxOf(response);
+    if (!inbox) return;
+    let query = new URL(request.url ?? '/', 'http://admin').searchParams;
+    if (request.method === 'POST') {
+      const fields = await body();
+      query = new URLSearchParams();
+      for (const key of ['q', 'kind', 'handled']) if (typeof fields[key] === 'string') query.set(key, fields[key] as string);
+    }
+    const filter = inboxFilterOf(query);
+    const items = (await inbox.list()).filter((item) => matchesInboxFilter(item, filter));
+    await options.audit.append({ user: session.email, action: 'inbox-export', count: items.length, ...(filter.kind ? { kind: filter.kind } : {}), ...(filter.handled ? { handled: filter.handled } : {}) });
+    sendDownload(response, 'text/csv; charset=utf-8', `inbox-${new Date(now()).toISOString().slice(0, 10)}.csv`, toCsv(items));
+  }
 
   const mark: AdminRoute = {
     method: 'PATCH',
@@ -96,5 +100,6 @@ export function createInboxRoutes(options: InboxRoutesOptions): AdminRoute[] {
     },
   };
 
-  return [list, exportCsv, mark, remove];
+  const exportRoutes: AdminRoute[] = ['GET', 'POST'].map((method) => ({ method, pattern: /^inbox\.csv$/, role: 'admin', handle: exportCsv }));
+  return [list, ...exportRoutes, mark, remove];
 }

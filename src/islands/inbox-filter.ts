@@ -51,13 +51,3 @@ export function inboxFilterOf(query: URLSearchParams): InboxFilter {
     handled: handled === 'handled' || handled === 'unhandled' ? handled : '',
   };
 }
-
-/** The query string of a filter (empty parts left out), the inverse of `inboxFilterOf`. */
-export function inboxQueryOf(filter: InboxFilter): string {
-  const query = new URLSearchParams();
-  if (filter.search.trim()) query.set('q', filter.search.trim());
-  if (filter.kind) query.set('kind', filter.kind);
-  if (filter.handled) query.set('handled', filter.handled);
-  const text = query.toString();
-  return text ? `?${text}` : '';
-}

@@ -156,12 +156,18 @@ describe('site serve --admin: /api/admin/inbox', () => {
     expect(all.split('\r\n').length).toBe((await items()).length + 2);
     const handled = (await get('/api/admin/inbox.csv?handled=handled')).text.split('\r\n');
     expect(handled.length).toBe(3);
+    // The page posts the filter, keeping the search text out of the URL; a post needs the CSRF token.
+    const posted = await change('POST', '/api/admin/inbox.csv', { q: 'formula', kind: 'contact', handled: '' });
+    expect(posted.status).toBe(200);
+    expect(posted.text).toBe(answer.text);
+    expect((await change('POST', '/api/admin/inbox.csv', { q: 'formula' }, auth, null)).status).toBe(403);
+    expect((await change('POST', '/api/admin/inbox.csv', { q: 'formula' }, editorAuth)).status).toBe(403);
   });
 
   it('logs every change and export with ids and counts only, and shows the log newest first as the changes view', async () => {
     const log = await readFile(join(site.dir, '.site', 'audit.jsonl'), 'utf8');
     const inboxLines = log.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => String(entry.action).startsWith('inbox-'));
-    expect(inboxLines.map((entry) => entry.action)).toEqual(['inbox-handled', 'inbox-handled', 'inbox-unhandled', ...Array(8).fill('inbox-delete'), 'inbox-export', 'inbox-export', 'inbox-export']);
+    expect(inboxLines.map((entry) => entry.action)).toEqual(['inbox-handled', 'inbox-handled', 'inbox-unhandled', ...Array(8).fill('inbox-delete'), 'inbox-export', 'inbox-export', 'inbox-export', 'inbox-export']);
     expect(inboxLines[0]).toMatchObject({ user: admin.email, id: expect.stringMatching(/^contact-/), kind: 'contact' });
     expect(inboxLines[11]).toMatchObject({ action: 'inbox-export', count: 1, kind: 'contact' });
     for (const secret of ['visitor.example', 'Hansen', 'HYPERLINK', 'formula', 'Concurrent']) expect(log).not.toContain(secret);
@@ -169,7 +175,7 @@ describe('site serve --admin: /api/admin/inbox', () => {
     const changes = await get('/api/admin/changes');
     expect(changes.status).toBe(200);
     const entries = changes.json().items as Record<string, unknown>[];
-    expect(entries[0]).toEqual({ time: expect.any(String), action: 'inbox-export', user: admin.email, count: 1 });
+    expect(entries[0]).toEqual({ time: expect.any(String), action: 'inbox-export', user: admin.email, count: 1, kind: 'contact' });
     const times = entries.map((entry) => String(entry.time));
     expect([...times].sort().reverse()).toEqual(times);
     expect(entries.some((entry) => entry.action === 'sign-in' && entry.user === editor.email)).toBe(true);

@@ -155,7 +155,7 @@ describe('the inbox and the changes with site serve --admin, in the browser', ()
   it('exports what is shown as CSV', async () => {
     await page.getByLabel('Kind').selectOption('contact');
     await expect.poll(() => rows().count()).toBe(2);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export what is shown (CSV)' }).click()]);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export what is shown (CSV)' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^inbox-\d{4}-\d\d-\d\d\.csv$/);
     const csv = await readFile((await download.path())!, 'utf8');
     const lines = csv.replace(/^\uFEFF/, '').trim().split('\r\n');

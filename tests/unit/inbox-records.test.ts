@@ -1,7 +1,7 @@
 /** The inbox's pure part: ages and cutoffs of prune-inbox, ids of stored lines, CSV cells, the shared filter. */
 import { describe, expect, it } from 'vitest';
 import { csvCell, cutoffOf, kindOfId, parseAge, readInboxLines, retainedFromOf, toCsv } from '../../src/admin/inbox-records';
-import { inboxFilterOf, inboxQueryOf, matchesInboxFilter, type InboxItem } from '../../src/islands/inbox-filter';
+import { inboxFilterOf, matchesInboxFilter, type InboxItem } from '../../src/islands/inbox-filter';
 
 describe('parseAge', () => {
   it('reads whole days, weeks and months', () => {
@@ -108,10 +108,8 @@ describe('the inbox filter', () => {
     expect(matchesInboxFilter(ada, { ...all, handled: 'unhandled' })).toBe(true);
   });
 
-  it('goes to a query string and back; unknown values mean all', () => {
-    const filter = { search: 'ada lovelace', kind: 'booking' as const, handled: 'unhandled' as const };
-    expect(inboxFilterOf(new URLSearchParams(inboxQueryOf(filter).slice(1)))).toEqual(filter);
-    expect(inboxQueryOf({ search: ' ', kind: '', handled: '' })).toBe('');
+  it('reads a query string; unknown values mean all', () => {
+    expect(inboxFilterOf(new URLSearchParams('q=ada+lovelace&kind=booking&handled=unhandled'))).toEqual({ search: 'ada lovelace', kind: 'booking', handled: 'unhandled' });
     expect(inboxFilterOf(new URLSearchParams('kind=spam&handled=maybe'))).toEqual({ search: '', kind: '', handled: '' });
   });
 });
