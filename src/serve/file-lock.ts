@@ -59,9 +59,13 @@ async function acquire(lock: string, waitMs: number, staleMs: number): Promise<v
       const handle = await open(lock, 'wx', 0o600);
       try {
         await handle.writeFile(`${process.pid}\n`);
-      } finally {
+      } catch (error) {
+        // A lock without its owner's pid would hold everyone off until it goes stale.
         await handle.close();
+        await rm(lock, { force: true });
+        throw error;
       }
+      await handle.close();
       return;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
