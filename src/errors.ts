@@ -40,6 +40,7 @@ export const errorCatalogue = {
   SERVE_FAILED: { title: 'Could not start the server', hint: 'Pass another --port or --host.' },
   ADMIN_ACCOUNTS: { title: 'Admin accounts file unreadable', hint: 'Restore .site/admins.json from a backup, or delete it and add the accounts again with `site admin add-user`.' },
   ADMIN_USAGE: { title: 'Admin command refused', hint: 'Run `site admin --help` for the commands and their arguments.' },
+  INBOX_AGE: { title: 'Invalid age', hint: 'Give a whole number of days, weeks or months: 30d, 8w or 12m.' },
 } as const;
 
 /** A stable error code. */

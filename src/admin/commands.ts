@@ -1,9 +1,17 @@
-/** `site admin …`: the accounts of `site serve --admin`, kept in .site/admins.json beside the config. */
+/**
+ * `site admin …`: the accounts of `site serve --admin`, kept in .site/admins.json beside the
+ * config, and `prune-inbox`, which deletes what visitors sent once it is older than a given age.
+ */
+import { userInfo } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
+import { loadConfig } from '../config/load.js';
 import { SiteError } from '../errors.js';
 import { logResult } from '../logger.js';
 import { accountsFile, readAccounts } from './accounts.js';
+import { auditLogFile, createAuditLog } from './audit-log.js';
+import { cutoffOf, parseAge } from './inbox-records.js';
+import { createInbox } from './inbox-store.js';
 import { readNewPassword } from './password-input.js';
 import { addUser, checkEmail, checkRole, removeUser, setPassword } from './users.js';
 
@@ -23,9 +31,18 @@ async function password(): Promise<string> {
   }
 }
 
+/** Who ran a command, as the audit log names them. */
+function cliUser(): string {
+  try {
+    return `cli:${userInfo().username}`;
+  } catch {
+    return 'cli';
+  }
+}
+
 /** Adds the `admin` command and its subcommands to `program`; `run` is the CLI's wrapper that reports errors and sets the exit code. */
 export function addAdminCommand(program: Command, run: Run): Command {
-  const admin = program.command('admin').description('manage the accounts that may sign in to `site serve --admin`');
+  const admin = program.command('admin').description('manage the accounts that may sign in to `site serve --admin`, and the stored inbox');
   const email = (command: Command) => checkEmail(String(command.args[0]));
   admin
     .command('add-user <email>')
@@ -63,6 +80,25 @@ export function addAdminCommand(program: Command, run: Run): Command {
       const pass = await password();
       await setPassword(file, address, pass);
       logResult(`set the password of ${address}`);
+    }));
+  admin
+    .command('prune-inbox')
+    .description('delete the contact submissions and booking requests older than an age (30d, 8w, 12m) from contact.dataDir: messages by when they came, meeting requests by the meeting')
+    .requiredOption('--older-than <age>', 'a whole number of days (d), weeks (w) or months (m), such as 12m')
+    .action(run(async (options) => {
+      const text = String(options.olderThan);
+      const age = parseAge(text);
+      if (!age) throw new SiteError({ code: 'INBOX_AGE', message: `"${text}" is not an age`, field: '--older-than' });
+      const config = await loadConfig(options.config);
+      const before = cutoffOf(age, Date.now());
+      const counts = await createInbox(config.dirs.data).prune(before);
+      const removed = counts.reduce((sum, count) => sum + count.removed, 0);
+      if (removed > 0) await createAuditLog(auditLogFile(config.root)).append({ user: cliUser(), action: 'inbox-prune', count: removed, olderThan: text });
+      logResult(counts.map((count) => {
+        const undated = count.undated ? ` (${count.undated} without a readable date kept)` : '';
+        return `${count.file}: removed ${count.removed}, kept ${count.kept}${undated}`;
+      }).join('\n'));
+      logResult(`removed what is older than ${new Date(before).toISOString()}`);
     }));
   return admin;
 }

@@ -1,4 +1,4 @@
-/** Answers and cookies of the admin API: every answer is JSON and `Cache-Control: no-store`. */
+/** Answers and cookies of the admin API: every answer is JSON (or the inbox's CSV download) and `Cache-Control: no-store`. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BodyTooLarge, contentType, decoderFor, parseFormBody, readBody } from '../serve/request.js';
 
@@ -17,6 +17,17 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
   const text = JSON.stringify(body);
   response.writeHead(status, { ...adminHeaders, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)), ...headers });
   response.end(text);
+}
+
+/** Sends a download (the inbox's CSV): the admin's headers, `type`, and a file name to save it as. */
+export function sendDownload(response: ServerResponse, type: string, fileName: string, body: string): void {
+  response.writeHead(200, {
+    ...adminHeaders,
+    'content-type': type,
+    'content-disposition': `attachment; filename="${fileName.replace(/["\\\r\n]/g, '')}"`,
+    'content-length': String(Buffer.byteLength(body)),
+  });
+  response.end(body);
 }
 
 /** Sends a redirect (the answer to a plain form post). */

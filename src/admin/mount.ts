@@ -10,7 +10,9 @@ import { createAdminApi, type AdminApi, type AdminRoute } from './api.js';
 import { auditLogFile, createAuditLog, type AuditLog } from './audit-log.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { Build } from '../pipeline/result-stage.js';
+import { createChangesRoute } from './changes-api.js';
 import { createAdminEvents } from './events.js';
+import { createInboxRoutes, type InboxRoutesOptions } from './inbox-api.js';
 import { createPostRoutes, type PostRoutesOptions, type SaveOutcome } from './posts-api.js';
 import { createPreviewRoutes, type PreviewOptions } from './preview.js';
 import { sendJson } from './http.js';
@@ -31,9 +33,12 @@ export interface MountOptions {
   posts?: Omit<PostRoutesOptions, 'audit'>;
   /** The preview (/api/admin/preview…). */
   preview?: PreviewOptions;
+  /** The inbox (/api/admin/inbox…): where the site stores what visitors send. */
+  inbox?: Omit<InboxRoutesOptions, 'audit'>;
   /**
-   * The site being edited, for the blog editor and the preview: its config and last good build,
-   * and (serve) what to do after a save. Sets `posts` and `preview` when they are not given.
+   * The site being edited, for the blog editor, the preview and the inbox: its config and last
+   * good build, and (serve) what to do after a save. Sets `posts`, `preview` and `inbox` when they
+   * are not given.
    */
   site?: EditedSite;
   trustProxy?: boolean;
@@ -85,6 +90,7 @@ function routesOf(given: MountOptions, audit: AuditLog): AdminRoute[] {
         ...given,
         posts: given.posts ?? { config: () => site.config, lastBuild: () => site.lastBuild, afterWrite: site.rebuild && ((file) => site.rebuild!(file)) },
         preview: given.preview ?? { config: () => site.config, lastBuild: () => site.lastBuild },
+        inbox: given.inbox ?? { dataDir: () => site.config?.dirs.data },
       }
     : given;
   const events = createAdminEvents();
@@ -92,6 +98,8 @@ function routesOf(given: MountOptions, audit: AuditLog): AdminRoute[] {
     ...(options.routes ?? []),
     ...(options.posts ? createPostRoutes({ ...options.posts, audit, notify: (name, data) => events.send(name, data) }) : []),
     ...(options.preview ? createPreviewRoutes(options.preview) : []),
+    ...(options.inbox ? createInboxRoutes({ ...options.inbox, audit, now: options.now }) : []),
+    createChangesRoute(auditLogFile(options.projectRoot)),
     events.route,
   ];
 }

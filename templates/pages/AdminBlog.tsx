@@ -1,6 +1,7 @@
 /** /admin/blog: the BlogEditor island, its form fields read off the blog collection's front-matter schema. */
 import { frontMatterFields, type PageProps } from 'site/template';
 import BlogEditor, { type BlogEditorProps } from '../islands/BlogEditor';
+import { AdminNav } from '../layout/AdminNav';
 import { Island } from '../layout/Island';
 import { meta, text, z } from '../layout/schemas';
 
@@ -8,13 +9,13 @@ const editorText = z.strictObject(Object.fromEntries(
   ['loading', 'unavailable', 'signedInAs', 'signOut', 'newPost', 'search', 'filterStatus', 'filterLocale', 'filterCategory', 'all', 'published', 'draft', 'scheduled', 'missing', 'missingIn', 'shownIn', 'slug', 'slugHint', 'slugTaken', 'slugInvalid', 'edit', 'back', 'save', 'saving', 'saved', 'savedRebuildFailed', 'gitFailed', 'changedElsewhere', 'delete', 'confirmDelete', 'deleted', 'startFrom', 'body', 'readingTime', 'invalid', 'conflict', 'reloadTheirs', 'keepMine', 'unsaved', 'noPosts', 'posts', 'title', 'date', 'status', 'heading', 'bold', 'italic', 'link', 'list', 'quote', 'toolbar', 'notWritten', 'failed', 'preview', 'previewOpened'].map((key) => [key, text]),
 ) as Record<keyof BlogEditorProps['text'], typeof text>);
 
-export const content = z.strictObject({ ...meta, heading: text, lead: text, notice: text, fields: z.record(z.string(), text), editor: editorText });
+export const content = z.strictObject({ ...meta, heading: text, lead: text, notice: text, nav: text, fields: z.record(z.string(), text), editor: editorText });
 type Content = z.infer<typeof content>;
 
 /** The collection the editor edits. */
 const collection = 'blog';
 
-export default function AdminBlog({ content, site }: PageProps<Content>) {
+export default function AdminBlog({ page, content, site }: PageProps<Content>) {
   const spec = site.config.collections[collection]!;
   const termField = spec.taxonomy?.field;
   const fields = frontMatterFields(spec).map((field) => ({
@@ -32,6 +33,7 @@ export default function AdminBlog({ content, site }: PageProps<Content>) {
   };
   return (
     <div className="container admin">
+      <AdminNav page={page} site={site} label={content.nav} />
       <h1>{content.heading}</h1>
       <p className="lead">{content.lead}</p>
       <noscript><p className="banner banner-info">{content.notice}</p></noscript>

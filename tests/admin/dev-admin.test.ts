@@ -1,6 +1,6 @@
 /** `site dev`'s admin: a one-time sign-in link instead of a password, on loopback only. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDevAdmin } from '../../src/admin/mount';
+import { createDevAdmin, siteOf } from '../../src/admin/mount';
 import { startDevServer, type DevServer } from '../../src/dev/server';
 import { createTempSite, type TempSite } from '../helpers/fixture-site';
 import { send } from '../helpers/admin-server';
@@ -12,7 +12,7 @@ describe('site dev: sign-in by one-time link', () => {
   let admin: ReturnType<typeof createDevAdmin>;
   beforeAll(async () => {
     site = await createTempSite();
-    admin = createDevAdmin({ projectRoot: site.dir });
+    admin = createDevAdmin({ projectRoot: site.dir, site: siteOf(() => dev?.builder) });
     dev = await startDevServer({ config: site.config, port: 0, host: '127.0.0.1', admin });
   });
   afterAll(async () => {
@@ -43,6 +43,20 @@ describe('site dev: sign-in by one-time link', () => {
     expect(otherPort.status).toBe(403);
     expect((await send(dev.url, 'GET', '/api/admin/session', { headers: { host: `evil.example:${port}` } })).status).toBe(403);
     expect((await send(dev.url, 'GET', '/api/admin/session', { headers: { host: `localhost:${port}` } })).status).toBe(401);
+  });
+
+  it('shows what the dev server stored in the inbox, where an admin can delete it', async () => {
+    const sent = await post('/api/contact', { firstName: 'Dev', lastName: 'Visitor', email: 'dev@visitor.example', message: 'Sent to site dev' });
+    expect(sent.status).toBe(201);
+    const signedIn = await post('/api/auth/token', { token: admin.tokens.issue() });
+    const cookie = String(signedIn.headers['set-cookie']).split(';', 1)[0]!;
+    const listed = await send(dev.url, 'GET', '/api/admin/inbox', { headers: { cookie } });
+    expect(listed.status).toBe(200);
+    const item = (listed.json().items as { id: string; message: string }[]).find((candidate) => candidate.message === 'Sent to site dev')!;
+    expect(item.id).toMatch(/^contact-/);
+    const deleted = await send(dev.url, 'DELETE', `/api/admin/inbox/${item.id}`, { headers: { cookie, origin: dev.url, 'x-csrf-token': signedIn.json().csrfToken } });
+    expect(deleted.status).toBe(200);
+    expect((await send(dev.url, 'GET', '/api/admin/inbox', { headers: { cookie } })).json().items).toEqual([]);
   });
 
   it('keeps the rest of the site as it was', async () => {

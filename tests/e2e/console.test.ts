@@ -45,6 +45,8 @@ const pages: { path: string; islands?: string[] }[] = [
   // that the admin runs with site dev or site serve --admin, without asking for a session (no 404).
   { path: '/auth/', islands: ['AdminSignIn'] },
   { path: '/admin/blog/', islands: ['BlogEditor'] },
+  { path: '/admin/inbox/', islands: ['AdminInbox'] },
+  { path: '/admin/changes/', islands: ['AdminChanges'] },
   { path: '/blog/' },
   { path: '/no/blog/' },
   { path: `/blog/${post}/` },

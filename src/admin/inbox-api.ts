@@ -1,0 +1,105 @@
+/**
+ * `/api/admin/inbox…`: what visitors sent (contact submissions, booking requests), for admins only.
+ *
+ * - `GET inbox` → `{ items: [{ id, kind, receivedAt, handled, handledAt?, …fields }] }`, newest first;
+ * - `PATCH inbox/:id` `{ handled: true | false }` → `{ item }` (404 for an unknown id);
+ * - `DELETE inbox/:id` → `{ deleted: id }` (404 for an unknown id);
+ * - `GET inbox.csv?q=…&kind=…&handled=…` → the items the filter shows, as CSV (see inbox-records.ts);
+ *   `POST inbox.csv` `{ q, kind, handled }` gives the same, with the search text out of the URL
+ *   (and so out of proxies' access logs and the browser's history): the inbox page uses it.
+ *
+ * Every change and every export goes to the audit log with the item's id and kind, or the export's
+ * count and filter kind, never what the visitor wrote (nor the search text, which may be a name).
+ * Storage and its concurrency: inbox-store.ts.
+ */
+import type { AdminRequest, AdminRoute } from './api.js';
+import type { AuditLog } from './audit-log.js';
+import { sendDownload, sendJson } from './http.js';
+import { toCsv } from './inbox-records.js';
+import { createInbox, type Inbox } from './inbox-store.js';
+import { inboxFilterOf, matchesInboxFilter } from '../islands/inbox-filter.js';
+
+/** Options of `createInboxRoutes`. */
+export interface InboxRoutesOptions {
+  /** The data folder of the site (contact.dataDir); undefined while there is no config (dev, before the first build). */
+  dataDir(): string | undefined;
+  audit: AuditLog;
+  now?: () => number;
+}
+
+/** Creates the inbox's routes (role admin). */
+export function createInboxRoutes(options: InboxRoutesOptions): AdminRoute[] {
+  const now = options.now ?? Date.now;
+  const inboxes = new Map<string, Inbox>();
+  const inboxOf = (response: Parameters<AdminRoute['handle']>[0]['response']): Inbox | undefined => {
+    const dataDir = options.dataDir();
+    if (!dataDir) {
+      sendJson(response, 503, { error: 'no_config', message: 'the site has not built yet: fix the errors site dev shows' });
+      return undefined;
+    }
+    let inbox = inboxes.get(dataDir);
+    if (!inbox) inboxes.set(dataDir, (inbox = createInbox(dataDir, { now })));
+    return inbox;
+  };
+
+  const list: AdminRoute = {
+    method: 'GET',
+    pattern: /^inbox$/,
+    role: 'admin',
+    async handle({ response }) {
+      const inbox = inboxOf(response);
+      if (inbox) sendJson(response, 200, { items: await inbox.list() });
+    },
+  };
+
+  /** The CSV export: the filter from the query (GET) or the body (POST). */
+  async function exportCsv({ request, response, session, body }: AdminRequest) {
+    const inbox = inboxOf(response);
+    if (!inbox) return;
+    let query = new URL(request.url ?? '/', 'http://admin').searchParams;
+    if (request.method === 'POST') {
+      const fields = await body();
+      query = new URLSearchParams();
+      for (const key of ['q', 'kind', 'handled']) if (typeof fields[key] === 'string') query.set(key, fields[key] as string);
+    }
+    const filter = inboxFilterOf(query);
+    const items = (await inbox.list()).filter((item) => matchesInboxFilter(item, filter));
+    await options.audit.append({ user: session.email, action: 'inbox-export', count: items.length, ...(filter.kind ? { kind: filter.kind } : {}), ...(filter.handled ? { handled: filter.handled } : {}) });
+    sendDownload(response, 'text/csv; charset=utf-8', `inbox-${new Date(now()).toISOString().slice(0, 10)}.csv`, toCsv(items));
+  }
+
+  const mark: AdminRoute = {
+    method: 'PATCH',
+    pattern: /^inbox\/([^/]+)$/,
+    role: 'admin',
+    async handle({ response, session, params, body }) {
+      const inbox = inboxOf(response);
+      if (!inbox) return;
+      const { handled } = await body();
+      if (typeof handled !== 'boolean') return sendJson(response, 400, { error: 'invalid_body', message: 'send { "handled": true } or { "handled": false }' });
+      const id = params[0]!;
+      const item = await inbox.setHandled(id, handled, session.email);
+      if (!item) return sendJson(response, 404, { error: 'not_found' });
+      await options.audit.append({ user: session.email, action: handled ? 'inbox-handled' : 'inbox-unhandled', id, kind: item.kind });
+      sendJson(response, 200, { item });
+    },
+  };
+
+  const remove: AdminRoute = {
+    method: 'DELETE',
+    pattern: mark.pattern,
+    role: 'admin',
+    async handle({ response, session, params }) {
+      const inbox = inboxOf(response);
+      if (!inbox) return;
+      const id = params[0]!;
+      const item = await inbox.remove(id);
+      if (!item) return sendJson(response, 404, { error: 'not_found' });
+      await options.audit.append({ user: session.email, action: 'inbox-delete', id, kind: item.kind });
+      sendJson(response, 200, { deleted: id });
+    },
+  };
+
+  const exportRoutes: AdminRoute[] = ['GET', 'POST'].map((method) => ({ method, pattern: /^inbox\.csv$/, role: 'admin', handle: exportCsv }));
+  return [list, ...exportRoutes, mark, remove];
+}

@@ -1,0 +1,85 @@
+/**
+ * The changes of /admin/changes: the admin's audit log, newest first (when, who, what, which post
+ * and language or inbox item), with a button for older entries. Admins only: an editor is told so.
+ */
+import { useState } from 'react';
+import { callApi } from './admin-client';
+import { AdminBar, usePageSession } from './admin-bar';
+
+/** The copy keys of the changes view (content/pages/admin/changes/en.yaml, `changes:`), besides `actions`. */
+export const adminChangesText = ['loading', 'unavailable', 'signedInAs', 'signOut', 'forbidden', 'failed', 'changes', 'when', 'who', 'what', 'which', 'language', 'empty', 'more', 'inboxItem'] as const;
+
+/** One entry as `GET /api/admin/changes` gives it. */
+interface Change { time: string; user: string; action: string; slug?: string; locale?: string; id?: string; kind?: string; count?: number }
+
+/** Everything the changes view shows, from the config and the page's copy. */
+export interface AdminChangesProps {
+  signIn: string;
+  dateLocale: string;
+  /** Names of the site's languages. */
+  languages: Record<string, string>;
+  text: Record<(typeof adminChangesText)[number], string>;
+  /** What each logged action is called ({count} is filled in); an action not listed shows its name. */
+  actions: Record<string, string>;
+}
+
+/** Entries asked for at a time. */
+const pageSize = 100;
+
+export default function AdminChanges(props: AdminChangesProps) {
+  const { text } = props;
+  const [changes, setChanges] = useState<{ items: Change[]; more: boolean } | undefined>();
+  const [failed, setFailed] = useState(false);
+  const state = usePageSession(props.signIn, 'admin', () => void load(pageSize));
+
+  async function load(limit: number) {
+    const answer = await callApi<{ items: Change[]; more: boolean }>('GET', `/api/admin/changes?limit=${limit}`);
+    if (answer.status === 401) return location.assign(props.signIn);
+    if (answer.status !== 200) return setFailed(true);
+    setFailed(false);
+    setChanges(answer.body);
+  }
+
+  if (state === 'loading') return <p role="status">{text.loading}</p>;
+  if (state === 'unavailable') return <p className="banner banner-info" role="status">{text.unavailable}</p>;
+  const bar = <AdminBar session={state.session} signIn={props.signIn} text={text} />;
+  if (!state.allowed) return <>{bar}<p className="banner banner-info" role="status">{text.forbidden}</p></>;
+  if (!changes) return <>{bar}<p role="status" className={failed ? 'banner banner-error' : undefined}>{failed ? text.failed : text.loading}</p></>;
+
+  const format = new Intl.DateTimeFormat(props.dateLocale, { dateStyle: 'medium', timeStyle: 'medium' });
+  const what = (change: Change) => (props.actions[change.action] ?? change.action).replace('{count}', String(change.count ?? 0));
+  return (
+    <div className="admin-changes">
+      {bar}
+      {failed && <p className="banner banner-error" role="alert">{text.failed}</p>}
+      {changes.items.length === 0 ? <p role="status">{text.empty}</p> : (
+        <div className="admin-table-scroll" role="region" aria-labelledby="changes-caption" tabIndex={0}>
+          <table className="admin-posts">
+            <caption id="changes-caption">{text.changes}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{text.when}</th>
+                <th scope="col">{text.who}</th>
+                <th scope="col">{text.what}</th>
+                <th scope="col">{text.which}</th>
+                <th scope="col">{text.language}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {changes.items.map((change, index) => (
+                <tr key={`${change.time}-${index}`}>
+                  <td><time dateTime={change.time}>{Number.isFinite(Date.parse(change.time)) ? format.format(Date.parse(change.time)) : change.time}</time></td>
+                  <td>{change.user}</td>
+                  <th scope="row">{what(change)}</th>
+                  <td>{change.slug ?? (change.id ? <>{text.inboxItem} <code>{change.id}</code></> : '')}</td>
+                  <td>{change.locale ? props.languages[change.locale] ?? change.locale : ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {changes.more && <p><button type="button" className="button button-secondary" onClick={() => void load(changes.items.length + pageSize)}>{text.more}</button></p>}
+    </div>
+  );
+}

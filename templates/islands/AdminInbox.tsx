@@ -1,0 +1,205 @@
+/**
+ * The inbox of /admin/inbox: what visitors sent (contact-form messages and meeting requests),
+ * newest first, with search, filters by kind and handled state, mark handled / not handled,
+ * delete (after a confirmation), and a CSV export of what is shown. Admins only: an editor is told
+ * so. Results and changes are announced in status regions; after a row disappears, focus moves to
+ * the announcement.
+ */
+import { useRef, useState } from 'react';
+import { matchesInboxFilter, type InboxFilter, type InboxItem } from 'site/inbox-filter';
+import { callApi } from './admin-client';
+import { AdminBar, usePageSession } from './admin-bar';
+
+/** The copy keys of the inbox (content/pages/admin/inbox/en.yaml, `inbox:`). */
+export const adminInboxText = [
+  'loading', 'unavailable', 'signedInAs', 'signOut', 'forbidden', 'failed', 'search', 'filterKind', 'filterHandled', 'all', 'kindContact', 'kindBooking',
+  'handled', 'unhandled', 'showing', 'empty', 'noMatch', 'items', 'received', 'from', 'message', 'status', 'actions', 'markHandled', 'markUnhandled',
+  'delete', 'confirmDelete', 'deleted', 'markedHandled', 'markedUnhandled', 'exportCsv', 'meeting', 'company', 'type', 'subject', 'language', 'gone',
+] as const;
+
+/** Everything the inbox shows, from the config and the page's copy. */
+export interface AdminInboxProps {
+  signIn: string;
+  /** The locale whose date and time format the list uses. */
+  dateLocale: string;
+  /** Labels of the contact form's enquiry types. */
+  types: Record<string, string>;
+  /** Names of the site's languages. */
+  languages: Record<string, string>;
+  text: Record<(typeof adminInboxText)[number], string>;
+}
+
+const fill = (template: string, values: Record<string, string | number>) => template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole));
+const textOf = (item: InboxItem, field: string) => (typeof item[field] === 'string' ? (item[field] as string) : '');
+
+export default function AdminInbox(props: AdminInboxProps) {
+  const { text } = props;
+  const [items, setItems] = useState<InboxItem[] | undefined>();
+  const [failed, setFailed] = useState(false);
+  const [filter, setFilter] = useState<InboxFilter>({ search: '', kind: '', handled: '' });
+  const [notice, setNotice] = useState('');
+  // While a change is under way its buttons are aria-disabled, not disabled: a disabled button would drop the keyboard focus.
+  const [busy, setBusy] = useState<string | undefined>();
+  const noticeRef = useRef<HTMLParagraphElement>(null);
+  const state = usePageSession(props.signIn, 'admin', () => void refresh());
+  const csrf = typeof state === 'object' ? state.session.csrfToken : undefined;
+
+  async function refresh() {
+    const answer = await callApi<{ items: InboxItem[] }>('GET', '/api/admin/inbox');
+    if (answer.status === 401) return location.assign(props.signIn);
+    if (answer.status !== 200) return setFailed(true);
+    setFailed(false);
+    setItems(answer.body.items);
+  }
+
+  const format = (iso: string) => {
+    const time = Date.parse(iso);
+    return Number.isFinite(time) ? new Intl.DateTimeFormat(props.dateLocale, { dateStyle: 'medium', timeStyle: 'short' }).format(time) : iso;
+  };
+  const nameOf = (item: InboxItem) => `${textOf(item, 'firstName')} ${textOf(item, 'lastName')}`.trim() || textOf(item, 'email');
+
+  /** Announces `message`; when the row that had focus is gone, focus goes to the announcement. */
+  function announce(message: string, rowGone: boolean) {
+    setNotice(message);
+    if (rowGone) requestAnimationFrame(() => noticeRef.current?.focus());
+  }
+
+  async function setHandled(item: InboxItem, handled: boolean) {
+    if (busy) return;
+    setBusy(item.id);
+    const answer = await callApi<{ item: InboxItem }>('PATCH', `/api/admin/inbox/${item.id}`, { body: { handled }, csrf });
+    setBusy(undefined);
+    if (answer.status === 200) {
+      const next = (items ?? []).map((candidate) => (candidate.id === item.id ? answer.body.item : candidate));
+      setItems(next);
+      announce(handled ? text.markedHandled : text.markedUnhandled, !matchesInboxFilter(answer.body.item, filter));
+    } else if (answer.status === 404) {
+      setItems((items ?? []).filter((candidate) => candidate.id !== item.id));
+      announce(text.gone, true);
+    } else if (answer.status === 401) location.assign(props.signIn);
+    else announce(text.failed, false);
+  }
+
+  async function remove(item: InboxItem) {
+    if (busy || !confirm(fill(text.confirmDelete, { name: nameOf(item), date: format(item.receivedAt) }))) return;
+    setBusy(item.id);
+    const answer = await callApi('DELETE', `/api/admin/inbox/${item.id}`, { csrf });
+    setBusy(undefined);
+    if (answer.status === 200 || answer.status === 404) {
+      setItems((items ?? []).filter((candidate) => candidate.id !== item.id));
+      announce(answer.status === 200 ? fill(text.deleted, { name: nameOf(item) }) : text.gone, true);
+    } else if (answer.status === 401) location.assign(props.signIn);
+    else announce(text.failed, false);
+  }
+
+  /** Downloads what is shown as CSV; the filter goes in a POST body, so the search text stays out of URLs and logs. */
+  async function exportCsv() {
+    const response = await fetch('/api/admin/inbox.csv', {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json', 'x-csrf-token': csrf ?? '' },
+      body: JSON.stringify({ q: filter.search, kind: filter.kind, handled: filter.handled }),
+    });
+    if (response.status === 401) return location.assign(props.signIn);
+    if (!response.ok) return announce(text.failed, false);
+    const url = URL.createObjectURL(await response.blob());
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'inbox.csv';
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  }
+
+  if (state === 'loading') return <p role="status">{text.loading}</p>;
+  if (state === 'unavailable') return <p className="banner banner-info" role="status">{text.unavailable}</p>;
+  const bar = <AdminBar session={state.session} signIn={props.signIn} text={text} />;
+  if (!state.allowed) return <>{bar}<p className="banner banner-info" role="status">{text.forbidden}</p></>;
+  if (!items) return <>{bar}<p role="status" className={failed ? 'banner banner-error' : undefined}>{failed ? text.failed : text.loading}</p></>;
+
+  const shown = items.filter((item) => matchesInboxFilter(item, filter));
+  const kindLabel = (item: InboxItem) => (item.kind === 'booking' ? text.kindBooking : text.kindContact);
+  return (
+    <div className="admin-inbox">
+      {bar}
+      <div className="admin-filters" role="search">
+        <div className="field">
+          <label htmlFor="inbox-search">{text.search}</label>
+          <input id="inbox-search" type="search" value={filter.search} onInput={(event) => setFilter({ ...filter, search: event.currentTarget.value })} />
+        </div>
+        <div className="field">
+          <label htmlFor="inbox-kind">{text.filterKind}</label>
+          <select id="inbox-kind" value={filter.kind} onChange={(event) => setFilter({ ...filter, kind: event.currentTarget.value as InboxFilter['kind'] })}>
+            <option value="">{text.all}</option>
+            <option value="contact">{text.kindContact}</option>
+            <option value="booking">{text.kindBooking}</option>
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="inbox-handled">{text.filterHandled}</label>
+          <select id="inbox-handled" value={filter.handled} onChange={(event) => setFilter({ ...filter, handled: event.currentTarget.value as InboxFilter['handled'] })}>
+            <option value="">{text.all}</option>
+            <option value="unhandled">{text.unhandled}</option>
+            <option value="handled">{text.handled}</option>
+          </select>
+        </div>
+      </div>
+      <div className="admin-summary">
+        <p role="status">{items.length === 0 ? text.empty : fill(text.showing, { shown: shown.length, total: items.length })}</p>
+        {shown.length > 0 && <button type="button" className="button button-secondary" onClick={() => void exportCsv()}>{text.exportCsv}</button>}
+      </div>
+      <p className="admin-notice" role="status" tabIndex={-1} ref={noticeRef}>{notice}</p>
+      {items.length > 0 && shown.length === 0 && <p>{text.noMatch}</p>}
+      {shown.length > 0 && (
+        // Wider than a phone: it scrolls sideways, as a named region the keyboard can reach.
+        <div className="admin-table-scroll" role="region" aria-labelledby="inbox-caption" tabIndex={0}>
+          <table className="admin-posts admin-inbox-table">
+            <caption id="inbox-caption">{text.items}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{text.received}</th>
+                <th scope="col">{text.from}</th>
+                <th scope="col">{text.message}</th>
+                <th scope="col">{text.status}</th>
+                <th scope="col">{text.actions}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((item) => {
+                const name = nameOf(item);
+                const email = textOf(item, 'email');
+                return (
+                  <tr key={item.id}>
+                    <td><time dateTime={item.receivedAt}>{format(item.receivedAt)}</time><br /><span className="badge">{kindLabel(item)}</span></td>
+                    <th scope="row">
+                      {name}
+                      {email && <><br /><a href={`mailto:${email}`}>{email}</a></>}
+                      {textOf(item, 'company') && <><br /><span className="muted">{text.company}: {textOf(item, 'company')}</span></>}
+                    </th>
+                    <td className="admin-inbox-message">
+                      {item.kind === 'booking' && <p><strong>{fill(text.meeting, { time: format(textOf(item, 'start')) })}</strong></p>}
+                      {textOf(item, 'type') && <p className="muted">{text.type}: {props.types[textOf(item, 'type')] ?? textOf(item, 'type')}</p>}
+                      {textOf(item, 'subject') && <p><strong>{text.subject}: {textOf(item, 'subject')}</strong></p>}
+                      {(textOf(item, 'message') || textOf(item, 'note')) && <p className="admin-inbox-text">{textOf(item, 'message') || textOf(item, 'note')}</p>}
+                      {textOf(item, 'locale') && <p className="muted">{text.language}: {props.languages[textOf(item, 'locale')] ?? textOf(item, 'locale')}</p>}
+                    </td>
+                    <td><span className={`badge ${item.handled ? 'badge-handled' : 'badge-unhandled'}`}>{item.handled ? text.handled : text.unhandled}</span></td>
+                    <td>
+                      <div className="admin-inbox-actions">
+                        <button type="button" className="button button-secondary" aria-disabled={busy === item.id || undefined} aria-label={`${item.handled ? text.markUnhandled : text.markHandled}: ${name}`} onClick={() => void setHandled(item, !item.handled)}>
+                          {item.handled ? text.markUnhandled : text.markHandled}
+                        </button>
+                        <button type="button" className="button button-secondary" aria-disabled={busy === item.id || undefined} aria-label={`${text.delete}: ${name}`} onClick={() => void remove(item)}>{text.delete}</button>
+                      </div>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
