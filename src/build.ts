@@ -22,6 +22,9 @@ export interface BuildStats {
   pagesRendered: number;
   /** Worker threads started (0 when everything ran on the main thread). */
   workers: number;
+  /** Social images written, and how many of them were drawn rather than taken from the cache. */
+  socialImages: number;
+  socialImagesDrawn: number;
 }
 
 /** What a build produced, in memory. */

@@ -68,6 +68,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--workers <count>', 'worker threads for Markdown and rendering (default: one per extra core, when the site is large enough; 0 for none)', parseCount)
     .option('--no-cache', 'neither read nor write the build cache (node_modules/.cache/site, or SITE_CACHE_DIR)')
     .option('--no-precompress', 'write no .br and .gz siblings, whatever output.precompress in the config says')
+    .option('--no-social-images', 'draw no social images and name none (og:image), whatever output.socialImages in the config says')
     .option('--origin <url>', 'the origin pages name instead of site.origin (a preview deploy; also SITE_ORIGIN)')
     .addOption(new Option('--target <host>', 'the host the output is for: its headers, redirects, 404 rules and form functions (default: output.target of the config, node)').choices(hostTargets))
     .action(run(async (options) => {
@@ -84,6 +85,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         cache: options.cache !== false,
         deploy,
         target: options.target as HostTarget | undefined,
+        socialImages: options.socialImages === false ? false : undefined,
         // Before any work: an output folder that holds the project (or anything not made by a
         // build) is refused, since the writer replaces everything in it.
         checkConfig: (config) => {
@@ -122,7 +124,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       if (options.verbose) {
         const { stats } = result;
         const stages = Object.entries({ ...result.timings, write: Math.round((now - writing) * 10) / 10 }).map(([stage, time]) => `${stage} ${time} ms`);
-        logInfo(`${stages.join(' · ')}\nmarkdown ${stats.markdownParsed} parsed, ${stats.markdownCached} cached · esbuild steps cached ${stats.esbuildCached} · ${stats.pagesRendered} pages rendered · ${stats.workers} worker threads\nwrote ${written.written} of ${written.files} files (siblings included), removed ${written.removed}`);
+        logInfo(`${stages.join(' · ')}\nmarkdown ${stats.markdownParsed} parsed, ${stats.markdownCached} cached · esbuild steps cached ${stats.esbuildCached} · ${stats.pagesRendered} pages rendered · ${stats.workers} worker threads · social images ${stats.socialImagesDrawn} drawn of ${stats.socialImages}\nwrote ${written.written} of ${written.files} files (siblings included), removed ${written.removed}`);
       }
       // For benchmarks on machines without /usr/bin/time: the peak resident set size of this process.
       if (process.env.SITE_REPORT_RSS === '1') logInfo(`peak RSS ${process.resourceUsage().maxRSS} KB`);
@@ -135,7 +137,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--future', 'include posts dated after today')
     .action(run(async (options) => {
       const started = performance.now();
-      const result = await buildSite({ config: options.config, drafts: Boolean(options.drafts), future: Boolean(options.future) });
+      const result = await buildSite({ config: options.config, drafts: Boolean(options.drafts), future: Boolean(options.future), socialImages: false });
       logWarnings(result.warnings);
       if (options.verbose) logInfos(result.infos);
       logResult(`ok: ${result.pages.length} pages checked in ${Math.round(performance.now() - started)} ms`);

@@ -49,6 +49,11 @@ const audienceSchema = z.strictObject({
   path: sitePath,
   label: perLocale,
   contactType: z.enum(contactTypes).optional().describe('Preselected enquiry type ("I am a") on this audience\'s contact page; without it the choice starts empty'),
+  accent: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/, 'give a colour as #rrggbb')
+    .optional()
+    .describe('Background of the social images (og:image) of this audience\'s pages; without it site.themeColor. White text goes on it, so pick a dark colour'),
 });
 
 /** The route path of a navigation item for an audience: ("/{audience}/blog", "/hub") → "/hub/blog". */
@@ -242,6 +247,10 @@ export const configSchema = z.strictObject({
         .boolean()
         .optional()
         .describe('Write .br and .gz siblings of HTML, CSS, JS, XML, SVG and TXT files, for hosts (and `site serve`) that send them as they are; by default only for the node target (CDNs compress themselves and ignore them)'),
+      socialImages: z
+        .boolean()
+        .default(true)
+        .describe('Draw a social image (og:image, 1200×630 PNG, `_social/`) for every page: title, audience accent and site name, in the page\'s language; cached by what each card shows'),
       functions: z
         .strictObject({
           forwardUrlEnv: z

@@ -59,7 +59,8 @@ export interface DevBuilder {
 /** Creates an incremental builder for the site of `options.config`. */
 export function createDevBuilder(options: DevBuilderOptions): DevBuilder {
   // One forced worker: Markdown is parsed there, never on the server's event loop.
-  const pipeline = createPipeline({ ...options, incremental: true, workers: 1, esbuild: 'contexts' });
+  // No social images: no one shares a page of the dev server, and drawing them would slow every start.
+  const pipeline = createPipeline({ ...options, incremental: true, workers: 1, esbuild: 'contexts', socialImages: false });
   return {
     get files() {
       return pipeline.files;

@@ -17,7 +17,8 @@ import type { Diagnostics } from '../diagnostics.js';
 import { SiteError } from '../errors.js';
 import { locateContentField } from '../content/field-position.js';
 import { createPageRenderer, type IslandScripts, type PageRenderer } from '../render/render-pages.js';
-import type { RenderInput } from '../render/render.js';
+import { createRenderer, type RenderInput } from '../render/render.js';
+import { socialCardOf, socialImageFile, type SocialCard } from '../render/social-card.js';
 import type { TemplateSet } from '../render/types.js';
 import { createPages, reportUntranslated, sortEntries, type Page } from '../routes/pages.js';
 import { sameJson } from './stage.js';
@@ -174,6 +175,26 @@ export function renderInputOf(input: { config: ResolvedConfig; pages: readonly P
 /** A renderer of the pages of `input`; with `track`, each page comes with what its render read. */
 export function createSiteRenderer(input: SiteRenderInput, templates: TemplateSet, islands: IslandScripts, track: boolean): PageRenderer {
   return createPageRenderer({ ...input, templates }, islands, { track });
+}
+
+/**
+ * The social card of every page, by its output file (pages that show the same card share it),
+ * from each page's meta as the head names it. A page whose meta fails has none: its render
+ * reports the failure.
+ */
+export function socialCardsOf(input: SiteRenderInput, templates: TemplateSet): Map<string, SocialCard> {
+  const { metaOf } = createRenderer({ ...input, templates });
+  const cards = new Map<string, SocialCard>();
+  for (const page of input.pages) {
+    let card: SocialCard;
+    try {
+      card = socialCardOf(page, metaOf(page), input.config);
+    } catch {
+      continue;
+    }
+    cards.set(socialImageFile(card), card);
+  }
+  return cards;
 }
 
 /** The feeds of each collection that has one, in each locale: they depend on the entries, the messages and the config. */

@@ -1,8 +1,9 @@
 /**
  * Stage 6: the site files, derived from the whole site rather than one page: the stylesheet,
  * public/ and the islands' scripts as built; sitemap.xml, robots.txt and `_headers` from the pages
- * and the config; the feeds from the entries, the messages and the config. Each group is made again
- * only when what it is made from changed.
+ * and the config; the feeds from the entries, the messages and the config; the social images from
+ * every page's meta (render/social-card.ts). Each group is made again only when what it is made
+ * from changed.
  */
 import type { ResolvedConfig } from '../config/load.js';
 import { createRobots, createSitemaps, lastModifiedOf } from '../emit/sitemap.js';
@@ -11,7 +12,10 @@ import { createHostFiles, createHostFunctions, targetWarnings } from '../targets
 import type { OutputFiles } from '../output-files.js';
 import type { Assets } from '../islands/assets.js';
 import type { IslandBundle } from '../islands/bundle.js';
-import { byCollection, createFeedFiles, type Entry, type Messages, type Page } from './content-api.js';
+import { drawSocialImages } from '../emit/social-images.js';
+import type { PageContent } from '../content/pages.js';
+import type { TemplateSet } from '../render/types.js';
+import { byCollection, createFeedFiles, renderInputOf, socialCardsOf, type Entry, type Messages, type Page } from './content-api.js';
 import type { PageSet } from './routes-stage.js';
 import { idOf, type StageRun } from './stage.js';
 
@@ -22,6 +26,8 @@ export interface SiteFiles {
   /** The sitemap files, robots.txt, `_headers`. */
   routes: Map<string, string>;
   feeds: Map<string, string>;
+  /** The social images (`_social/<hash>.png`); empty with `output.socialImages: false`. */
+  social: Map<string, Uint8Array>;
 }
 
 /** What the site files are made from. */
@@ -32,6 +38,14 @@ export interface SiteFilesInput {
   islands: IslandBundle;
   messages: Messages;
   entryList: readonly Entry[];
+  /** What the pages' meta is made from, for the social images. */
+  templates: TemplateSet;
+  contents: ReadonlyMap<string, PageContent>;
+  stylesheet: string;
+  /** The site files of the run before, in a pipeline that runs again: its social images are reused. */
+  previous?: SiteFiles;
+  /** Told how many social images there are and how many were drawn. */
+  countSocialImages?(total: number, drawn: number): void;
   /** How the functions' esbuild step runs (the pipeline's runtime). */
   esbuild?: RunEsbuild;
 }
@@ -41,14 +55,25 @@ export async function createSiteFiles(run: StageRun, input: SiteFilesInput): Pro
   const { config, pageSet, assets, islands, messages, entryList } = input;
   // The host's functions are bundled from the generator's own modules: made again when the config changes.
   const functions = await run.load('host functions', `${idOf(config)}`, () => createHostFunctions(config, input.esbuild));
-  const [built, routes, feeds] = await Promise.all([
+  const socialKey = config.output.socialImages ? `${idOf(config)} ${idOf(pageSet)} ${idOf(input.templates)} ${idOf(messages)} ${idOf(input.contents)} ${entryList.map(idOf).join(' ')}` : 'off';
+  const [built, routes, feeds, social] = await Promise.all([
     run.load('built files', `${idOf(assets)} ${idOf(islands)} ${functions.value ? idOf(functions.value) : ''}`, (): OutputFiles => new Map([...assets.files, ...islands.files, ...(functions.value ?? [])])),
     run.load('route files', `${idOf(config)} ${idOf(pageSet)} ${entryList.map(idOf).join(' ')}`, () => createRouteFiles(config, pageSet.pages, entryList)),
     run.load('feeds', `${idOf(config)} ${idOf(messages)} ${entryList.map(idOf).join(' ')}`, () => createFeedFiles({ config, entries: entryList, messages })),
+    run.load('social images', socialKey, () => createSocialImages(input)),
   ]);
   run.diagnostics.add(...targetWarnings(config));
-  if (!functions.value || !built.value || !routes.value || !feeds.value) return undefined;
-  return { built: built.value, routes: routes.value, feeds: feeds.value };
+  if (!functions.value || !built.value || !routes.value || !feeds.value || !social.value) return undefined;
+  return { built: built.value, routes: routes.value, feeds: feeds.value, social: social.value };
+}
+
+/** The social image of every page, drawn or from the cache. */
+async function createSocialImages(input: SiteFilesInput): Promise<Map<string, Uint8Array>> {
+  if (!input.config.output.socialImages) return new Map();
+  const renderInput = renderInputOf({ ...input, pages: input.pageSet.pages, entries: input.entryList });
+  const { files, drawn } = await drawSocialImages(socialCardsOf(renderInput, input.templates), { reuse: input.previous?.social });
+  input.countSocialImages?.(files.size, drawn);
+  return files;
 }
 
 /** The sitemap files, robots.txt and the files of the host the output is for (`_headers` for node; see src/targets): they depend on the pages, the config, and the entries' dates. */

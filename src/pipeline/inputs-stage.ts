@@ -30,12 +30,14 @@ export interface InputOptions {
 export function loadSiteConfig(
   run: StageRun,
   file: string,
-  options: { runtime: Runtime; previous?: ResolvedConfig; deploy?: DeploySettings; check?(config: ResolvedConfig): void; target?: HostTarget },
+  options: { runtime: Runtime; previous?: ResolvedConfig; deploy?: DeploySettings; check?(config: ResolvedConfig): void; target?: HostTarget; socialImages?: boolean },
 ): Promise<Loaded<ResolvedConfig>> {
   return run.load('config', '', async (diagnostics) => {
     const read = await loadConfig(file, { listTemplates: listPageTemplates, parseYaml: options.runtime.parseYaml, deploy: options.deploy, diagnostics });
     // `--target` wins over output.target; the pages, host files and functions all read the config's.
-    const loaded = options.target ? { ...read, output: { ...read.output, target: options.target } } : read;
+    // `--no-social-images` (and site dev, site check) likewise win over output.socialImages.
+    const output = { ...read.output, ...(options.target ? { target: options.target } : {}), ...(options.socialImages === false ? { socialImages: false } : {}) };
+    const loaded = sameJson(output, read.output) ? read : { ...read, output };
     options.check?.(loaded);
     return options.previous && sameJson(loaded, options.previous) ? options.previous : loaded;
   }, 'config');

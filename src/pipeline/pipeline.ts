@@ -58,6 +58,11 @@ export interface PipelineOptions {
   esbuild?: EsbuildMode;
   /** The host the output is for, instead of the config's `output.target` (`site build --target`). */
   target?: HostTarget;
+  /**
+   * false: no social images, whatever `output.socialImages` says (`site build --no-social-images`;
+   * `site dev` and `site check`, where no page is shared and drawing would only slow them down).
+   */
+  socialImages?: boolean;
   /** Called with the config as soon as it is loaded, before any other work; throw to stop the run. */
   checkConfig?(config: ResolvedConfig): void;
   /** Where the site is published when not at `site.origin`, and whether it is a preview (see config/deploy.ts). */
@@ -193,7 +198,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     const failed = (): RunFailure => ({ ok: false, reloaded: [...run.reloaded], errors: diagnostics.of('error'), warnings: diagnostics.of('warning'), ms: run.elapsed() });
     const fatal = () => diagnostics.hasErrors;
 
-    const loadedConfig = await run.time('config', () => loadSiteConfig(run, configPath, { runtime, previous: lastBuild?.config, deploy: options.deploy, check: options.checkConfig, target: options.target }));
+    const loadedConfig = await run.time('config', () => loadSiteConfig(run, configPath, { runtime, previous: lastBuild?.config, deploy: options.deploy, check: options.checkConfig, target: options.target, socialImages: options.socialImages }));
     const config = loadedConfig.value;
     if (!config) return failed();
     lastWatched = watchedPathsOf(configPath, config);
@@ -237,7 +242,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     diagnostics.add(...rendered.errors.map(positionRenderProblem));
     if (fatal()) return failed();
 
-    const files = await run.time('site files', () => createSiteFiles(run, { config, pageSet, assets, islands, messages, entryList: inputs.entries, esbuild: runtime.esbuild }));
+    const files = await run.time('site files', () => createSiteFiles(run, { config, pageSet, assets, islands, messages, entryList: inputs.entries, templates, contents, stylesheet: assets.stylesheet, previous: previous?.siteFiles, countSocialImages: runtime.countSocialImages, esbuild: runtime.esbuild }));
     if (fatal() || !files) return failed();
 
     const result = await run.time('result', async () => {

@@ -48,6 +48,9 @@ export interface RuntimeStats {
   esbuildCached: number;
   /** Worker threads started (0 when everything ran on the main thread). */
   workers: number;
+  /** Social images of the last run, and how many of them were drawn (the rest from the cache or the run before). */
+  socialImages: number;
+  socialImagesDrawn: number;
 }
 
 /** The runtime of one pipeline. */
@@ -64,6 +67,8 @@ export interface Runtime {
    * to render them here. Needs the templates' bundled module (`templatesFile`).
    */
   renderPool(count: number, templatesFile: string | undefined): Promise<{ pool: WorkerPool; local: boolean } | undefined>;
+  /** Records the social images of a run, for the stats. */
+  countSocialImages(total: number, drawn: number): void;
   stats(): RuntimeStats;
   /** Resolves once the cache entries written so far are on disk (packs are rewritten then). */
   settled(): Promise<void>;
@@ -94,6 +99,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   // project's CI disk). A pipeline that runs again writes an entry or two per edit: one file
   // each, instead of a whole pack rewritten every time.
   const useCache = options.cache !== false;
+  let social = { total: 0, drawn: 0 };
   const open = (namespace: string): DiskCache | undefined => {
     if (!useCache) return undefined;
     return options.incremental ? openDiskCache(namespace) : openPackCache(namespace, options.scope);
@@ -130,11 +136,16 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       await closePool();
       return undefined;
     },
+    countSocialImages(total, drawn) {
+      social = { total, drawn };
+    },
     stats: () => ({
       markdownParsed: markdown.stats.parsed,
       markdownCached: markdown.stats.cached,
       esbuildCached: cachedEsbuild?.stats.hits ?? 0,
       workers,
+      socialImages: social.total,
+      socialImagesDrawn: social.drawn,
     }),
     async settled() {
       await Promise.all([markdown.settled(), yamlCache?.settled(), frontMatterCache?.settled()]);

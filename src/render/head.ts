@@ -9,6 +9,7 @@ import type { Page } from '../routes/pages.js';
 import { urlsOf } from '../routes/urls.js';
 import { contentSecurityPolicy } from './csp.js';
 import { escapeHtml, serializeJsonForScript } from './html.js';
+import { socialCardOf, socialImageFile, socialImageSize } from './social-card.js';
 import type { PageMeta } from './types.js';
 
 /**
@@ -153,8 +154,18 @@ export function renderHead(page: Page, input: HeadInput): string {
   if (meta.og?.publishedTime) tags.push(`<meta property="article:published_time" content="${escapeHtml(meta.og.publishedTime)}" />`);
   if (meta.og?.modifiedTime) tags.push(`<meta property="article:modified_time" content="${escapeHtml(meta.og.modifiedTime)}" />`);
   if (meta.og?.section) tags.push(`<meta property="article:section" content="${escapeHtml(meta.og.section)}" />`);
+  const card = config.output.socialImages ? socialCardOf(page, meta, config) : undefined;
+  if (card) {
+    tags.push(
+      `<meta property="og:image" content="${escapeHtml(`${config.site.origin}/${socialImageFile(card)}`)}" />`,
+      '<meta property="og:image:type" content="image/png" />',
+      `<meta property="og:image:width" content="${socialImageSize.width}" />`,
+      `<meta property="og:image:height" content="${socialImageSize.height}" />`,
+      `<meta property="og:image:alt" content="${escapeHtml(card.title)}" />`,
+    );
+  }
   tags.push(
-    '<meta name="twitter:card" content="summary" />',
+    `<meta name="twitter:card" content="${card ? 'summary_large_image' : 'summary'}" />`,
     `<meta name="twitter:title" content="${escapeHtml(meta.title)}" />`,
     `<meta name="twitter:description" content="${escapeHtml(meta.description)}" />`,
   );

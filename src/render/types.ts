@@ -48,6 +48,8 @@ export interface PageMeta {
   og?: { type: 'website' | 'article'; publishedTime?: string; modifiedTime?: string; section?: string };
   /** URL of a feed to link from the head. */
   feed?: { url: string; title: string };
+  /** The title on the page's social image when not `title`: the pages of a list share its first page's card. */
+  card?: { title: string };
 }
 
 /** A module in templates/pages/. */

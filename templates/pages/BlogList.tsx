@@ -59,5 +59,5 @@ export function meta({ page, site }: PageProps): PageMeta {
   const list = page.collection as CollectionListData;
   const base = list.term ? site.t('blog.categoryTitle', { category: site.t(`blog.categories.${list.term}`) }) : site.t('blog.title');
   const title = list.pageNumber > 1 ? `${base} (${site.t('blog.pageOf', { page: list.pageNumber, count: list.pageCount })})` : base;
-  return { title, description: site.t('blog.description'), feed: feedMeta(page, site) };
+  return { title, description: site.t('blog.description'), feed: feedMeta(page, site), card: { title: base } };
 }

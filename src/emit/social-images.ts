@@ -1,0 +1,150 @@
+/**
+ * Draws the social images of a build: each card (render/social-card.ts) laid out by satori with
+ * the Inter font of @fontsource/inter (from node_modules: no network, no system fonts, the same
+ * glyphs on every machine), which turns the text into paths, and rasterised to PNG by sharp
+ * (libvips, on libuv's threads: several cards are drawn at once without worker threads). Both are
+ * loaded only when a card is not in the cache: cards are stored by the hash of what they show and
+ * the versions that draw them, so a warm build draws none.
+ */
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { generatorRoot, hashParts, installedVersion, openDiskCache, type DiskCache } from '../cache/disk-cache.js';
+import { socialCardLayout, socialImageSize, type SocialCard } from '../render/social-card.js';
+
+/** Options of `drawSocialImages`. */
+export interface SocialImageOptions {
+  /** Where drawn cards are kept; false draws every card. Default: the build cache's "social" namespace. */
+  cache?: DiskCache | false;
+  /** Images of an earlier run, by file: a file's name says what it shows, so one found here is taken as it is. */
+  reuse?: ReadonlyMap<string, Uint8Array>;
+}
+
+/** What was drawn: the files, and how many were drawn rather than taken from the cache or `reuse`. */
+export interface SocialImages {
+  files: Map<string, Uint8Array>;
+  drawn: number;
+}
+
+const byName = <T>([a]: [string, T], [b]: [string, T]) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Draws the card of each file (output path → card), or takes it from `reuse` or the cache. */
+export async function drawSocialImages(cards: ReadonlyMap<string, SocialCard>, options: SocialImageOptions = {}): Promise<SocialImages> {
+  const cache = options.cache === false ? undefined : (options.cache ?? openDiskCache('social'));
+  const files = new Map<string, Uint8Array>();
+  const missing: { file: string; card: SocialCard; key?: string }[] = [];
+  for (const [file, card] of [...cards].sort(byName)) {
+    const earlier = options.reuse?.get(file);
+    const key = earlier || !cache ? undefined : hashParts(drawingVersion(), JSON.stringify(card));
+    const png = earlier ?? (key ? cache!.readSync(key) : undefined);
+    if (png) files.set(file, png);
+    else missing.push({ file, card, key });
+  }
+  if (missing.length) {
+    const draw = await cardDrawer();
+    // satori lays out the next card while sharp rasterises the ones before it.
+    let next = 0;
+    const lane = async () => {
+      while (next < missing.length) {
+        const miss = missing[next++]!;
+        const png = await draw(miss.card);
+        files.set(miss.file, png);
+        if (miss.key) void cache!.write(miss.key, png);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(missing.length, availableParallelism() + 1) }, lane));
+  }
+  await cache?.settled();
+  // In file order, whatever came from where: the output does not depend on the cache or on timing.
+  return { files: new Map([...files].sort(byName)), drawn: missing.length };
+}
+
+/** What the bytes of a card depend on besides the card. */
+function drawingVersion(): string {
+  return ['satori', 'sharp', '@fontsource/inter'].map((name) => `${name}@${installedVersion(name)}`).join(' ') + ` layout ${socialCardLayout}`;
+}
+
+let drawer: Promise<(card: SocialCard) => Promise<Uint8Array>> | undefined;
+
+/**
+ * The drawing of one card, made once per process: satori parses the fonts once per font list,
+ * which a long-running `site serve --admin` then keeps.
+ */
+function cardDrawer(): Promise<(card: SocialCard) => Promise<Uint8Array>> {
+  if (!drawer) {
+    drawer = createCardDrawer();
+    // A failed load (a package missing) is tried again by the next build.
+    drawer.catch(() => (drawer = undefined));
+  }
+  return drawer;
+}
+
+/** Loads satori, sharp and the font, and returns the drawing of one card. */
+async function createCardDrawer(): Promise<(card: SocialCard) => Promise<Uint8Array>> {
+  const [{ default: satori }, { default: sharp }] = await Promise.all([import('satori'), import('sharp')]);
+  const files = join(generatorRoot(), 'node_modules', '@fontsource', 'inter', 'files');
+  const fonts = ['latin', 'latin-ext'].flatMap((subset) =>
+    ([400, 700] as const).map((weight) => ({ name: 'Inter', weight, style: 'normal' as const, data: readFileSync(join(files, `inter-${subset}-${weight}-normal.woff`)) })),
+  );
+  return async (card) => {
+    const svg = await satori(cardLayout(card) as Parameters<typeof satori>[0], { ...socialImageSize, fonts });
+    return new Uint8Array(await sharp(Buffer.from(withMark(svg))).png().toBuffer());
+  };
+}
+
+/** Where the site's mark goes: the top left corner of the card's padding, 56 px square. */
+const markBox = { x: 80, y: 72, size: 56 };
+
+/** The site's mark (public/logo.svg's shapes, white on a light veil), added at `markBox` to satori's SVG. */
+function withMark(svg: string): string {
+  const scale = markBox.size / 32;
+  const mark =
+    `<g transform="translate(${markBox.x} ${markBox.y}) scale(${scale})">` +
+    '<rect width="32" height="32" rx="8" fill="#ffffff" fill-opacity="0.16"/>' +
+    '<path d="M9 22c0-6 3-11 7-11s7 5 7 11" fill="none" stroke="#ffffff" stroke-width="2.5" stroke-linecap="round"/>' +
+    '<path d="M16 11V6" stroke="#ffffff" stroke-width="2.5" stroke-linecap="round"/>' +
+    '<circle cx="16" cy="24" r="2" fill="#ffffff"/></g>';
+  return svg.replace(/<\/svg>\s*$/, `${mark}</svg>`);
+}
+
+/** An element of satori's tree (the shape React elements have), without React. */
+interface Box {
+  type: string;
+  props: { style?: Record<string, string | number>; children?: (Box | string)[] | Box | string; [name: string]: unknown };
+}
+
+const box = (type: string, style: Record<string, string | number>, ...children: (Box | string)[]): Box => ({
+  type,
+  props: { style, children: children.length === 1 ? children[0] : children },
+});
+
+/** Title size by length, so a long title still fits in four lines. */
+function titleSize(title: string): number {
+  if (title.length <= 40) return 72;
+  if (title.length <= 70) return 60;
+  return 48;
+}
+
+/**
+ * The card: the site's mark and name at the top, then the eyebrow and the title, the host at the
+ * foot, in white on the accent colour. Raise `socialCardLayout` when this changes.
+ */
+function cardLayout(card: SocialCard): Box {
+  // The place of the mark (drawn into the SVG by `withMark`: as an svg element satori would embed
+  // it as an image, which costs a third of the drawing).
+  const mark = box('div', { width: markBox.size, height: markBox.size });
+  const title = card.title.length > 140 ? `${card.title.slice(0, 139).trimEnd()}…` : card.title;
+  return box(
+    'div',
+    // satori sizes boxes without their padding (content-box): the padding comes off the card's size.
+    { width: socialImageSize.width - 160, height: socialImageSize.height - 144, display: 'flex', flexDirection: 'column', justifyContent: 'space-between', padding: '72px 80px', background: card.accent, color: '#ffffff', fontFamily: 'Inter' },
+    box('div', { display: 'flex', alignItems: 'center', fontSize: 36, fontWeight: 700 }, mark, box('span', { marginLeft: 20 }, card.siteName)),
+    box(
+      'div',
+      { display: 'flex', flexDirection: 'column', maxWidth: 1040 },
+      ...(card.eyebrow ? [box('div', { fontSize: 32, opacity: 0.85, marginBottom: 20 }, card.eyebrow)] : []),
+      box('div', { fontSize: titleSize(title), fontWeight: 700, lineHeight: 1.12, letterSpacing: -1, lineClamp: 4 }, title),
+    ),
+    box('div', { display: 'flex', fontSize: 28, opacity: 0.85, borderTop: '2px solid rgba(255,255,255,0.35)', paddingTop: 24 }, card.host),
+  );
+}

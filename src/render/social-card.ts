@@ -1,0 +1,53 @@
+/**
+ * The social image of a page (`og:image`, 1200×630): what its card shows, and the file it is
+ * written to. Pure: the head names the file from the page and its meta, and the build draws the
+ * cards of every page (emit/social-images.ts) from the same function, so the two always agree.
+ * The file is named by the hash of what the card shows, so pages that show the same card share
+ * one file and a card that changes gets a new URL (social sites cache images by URL).
+ */
+import { createHash } from 'node:crypto';
+import type { ResolvedConfig } from '../config/load.js';
+import type { Page } from '../routes/pages.js';
+import type { PageMeta } from './types.js';
+
+/** The size every social site asks for. */
+export const socialImageSize = { width: 1200, height: 630 } as const;
+
+/** Raise when the drawing of a card changes (emit/social-images.ts), so every card gets a new URL. */
+export const socialCardLayout = 1;
+
+/** What a card shows. */
+export interface SocialCard {
+  /** The page's title (or its meta's `card.title`). */
+  title: string;
+  /** The line above the title: a post's category, else the page's audience; none on other pages. */
+  eyebrow?: string;
+  /** The site's name, with its mark, at the top. */
+  siteName: string;
+  /** The site's host name, at the foot. */
+  host: string;
+  /** The background: the page's audience's accent, else the site's theme colour. */
+  accent: string;
+  /** The page's `lang`, for the text's language. */
+  lang: string;
+}
+
+/** The card of a page. */
+export function socialCardOf(page: Page, meta: PageMeta, config: ResolvedConfig): SocialCard {
+  const audience = page.audience ? config.audiences[page.audience] : undefined;
+  const eyebrow = meta.og?.section ?? audience?.label[page.locale];
+  return {
+    title: meta.card?.title ?? meta.title,
+    ...(eyebrow ? { eyebrow } : {}),
+    siteName: config.site.name,
+    host: new URL(config.site.origin).host,
+    accent: audience?.accent ?? config.site.themeColor,
+    lang: config.locales[page.locale]!.htmlLang,
+  };
+}
+
+/** The output file of a card ("_social/<hash>.png"), named by what it shows. */
+export function socialImageFile(card: SocialCard): string {
+  const hash = createHash('sha256').update(`${socialCardLayout}\n${JSON.stringify(card)}`).digest('base64url');
+  return `_social/${hash.slice(0, 16)}.png`;
+}

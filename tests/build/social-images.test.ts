@@ -1,0 +1,124 @@
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSite } from '../../src/build';
+import { openDiskCache } from '../../src/cache/disk-cache';
+import { drawSocialImages } from '../../src/emit/social-images';
+import { socialImageFile, type SocialCard } from '../../src/render/social-card';
+import { createTempSite } from '../helpers/fixture-site';
+import { builtSite, outputRoot } from '../helpers/paths';
+import { readPages } from '../helpers/site-files';
+
+const origin = 'https://mendwise.example';
+let pages: { file: string; url: string; html: string }[];
+
+const meta = (html: string, property: string) => html.match(new RegExp(`<meta (?:property|name)="${property}" content="([^"]*)"`))?.[1];
+
+/** Width and height from a PNG's header; undefined when the bytes are not a PNG. */
+function pngSize(bytes: Buffer): { width: number; height: number } | undefined {
+  if (!bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) || bytes.toString('latin1', 12, 16) !== 'IHDR') return undefined;
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+beforeAll(async () => {
+  pages = await readPages(builtSite);
+});
+
+describe('social images of the real site', () => {
+  it('gives every page an og:image of its own site: a 1200×630 PNG the build wrote, with a large Twitter card', () => {
+    const problems: string[] = [];
+    const checked = new Set<string>();
+    for (const page of pages) {
+      const image = meta(page.html, 'og:image');
+      if (!image?.startsWith(`${origin}/_social/`)) {
+        problems.push(`${page.url}: og:image ${image}`);
+        continue;
+      }
+      if (meta(page.html, 'twitter:card') !== 'summary_large_image') problems.push(`${page.url}: twitter:card`);
+      if (meta(page.html, 'og:image:width') !== '1200' || meta(page.html, 'og:image:height') !== '630') problems.push(`${page.url}: size tags`);
+      if (!meta(page.html, 'og:image:alt')) problems.push(`${page.url}: no og:image:alt`);
+      const file = image.slice(origin.length + 1);
+      if (checked.has(file)) continue;
+      checked.add(file);
+      let size;
+      try {
+        size = pngSize(readFileSync(join(builtSite, file)));
+      } catch {
+        problems.push(`${page.url}: ${file} missing`);
+        continue;
+      }
+      if (size?.width !== 1200 || size.height !== 630) problems.push(`${page.url}: ${file} is ${JSON.stringify(size)}`);
+    }
+    expect(problems).toEqual([]);
+    expect(pages.length).toBeGreaterThan(100);
+  });
+
+  it('draws translated pages in their own language, and each audience in its accent', () => {
+    const imageOf = (url: string) => meta(pages.find((page) => page.url === url)!.html, 'og:image');
+    for (const url of ['/hub/', '/hub/pricing/', '/shop/product/', '/ourstory/']) expect(imageOf(url), url).not.toBe(imageOf(`/no${url}`));
+    const hub = readFileSync(join(builtSite, imageOf('/hub/')!.slice(origin.length + 1)));
+    const shop = readFileSync(join(builtSite, imageOf('/shop/')!.slice(origin.length + 1)));
+    expect(hub.equals(shop)).toBe(false);
+    // The pages of a list share the card of its first page (its title without the page number).
+    expect(imageOf('/blog/page/2/')).toBe(imageOf('/blog/'));
+    expect(imageOf('/no/blog/page/2/')).toBe(imageOf('/no/blog/'));
+    expect(imageOf('/no/blog/')).not.toBe(imageOf('/blog/'));
+  });
+
+  it('writes no social image that no page names', async () => {
+    const named = new Set(pages.map((page) => meta(page.html, 'og:image')!.slice(origin.length + 1)));
+    const { readdir } = await import('node:fs/promises');
+    const written = (await readdir(join(builtSite, '_social'))).filter((name) => name.endsWith('.png')).map((name) => `_social/${name}`);
+    expect(written.sort()).toEqual([...named].sort());
+  });
+});
+
+describe('drawing social images', () => {
+  let cacheDir: string;
+  beforeAll(async () => {
+    cacheDir = await mkdtemp(join(outputRoot, 'social-cache-'));
+  });
+  afterAll(() => rm(cacheDir, { recursive: true, force: true }));
+
+  const card = (title: string): SocialCard => ({ title, siteName: 'Mendwise', host: 'mendwise.example', accent: '#0f5132', lang: 'nb', eyebrow: 'Reparatører' });
+
+  it('names a card by what it shows, and draws it once: a second build takes it from the cache, byte for byte', async () => {
+    const cards = new Map([card('Hvorfor reparasjon slår resirkulering'), card('Priser for reparatører – æøå')].map((c) => [socialImageFile(c), c]));
+    expect(cards.size).toBe(2);
+    expect(socialImageFile(card('A'))).toBe(socialImageFile(card('A')));
+    expect(socialImageFile(card('A'))).not.toBe(socialImageFile({ ...card('A'), accent: '#a8480b' }));
+
+    const cache = openDiskCache('social', cacheDir);
+    const first = await drawSocialImages(cards, { cache });
+    expect(first.drawn).toBe(2);
+    const second = await drawSocialImages(cards, { cache: openDiskCache('social', cacheDir) });
+    expect(second.drawn).toBe(0);
+    for (const [file, png] of first.files) {
+      expect(pngSize(Buffer.from(png))).toEqual({ width: 1200, height: 630 });
+      expect(Buffer.from(second.files.get(file)!).equals(Buffer.from(png))).toBe(true);
+    }
+    // Drawn again without a cache, a card has the same bytes: the output is deterministic.
+    const again = await drawSocialImages(cards, { cache: false });
+    for (const [file, png] of first.files) expect(Buffer.from(again.files.get(file)!).equals(Buffer.from(png))).toBe(true);
+  });
+});
+
+describe('a build without social images', () => {
+  it('names none and writes none, with output.socialImages: false as with --no-social-images', async () => {
+    const off = await createTempSite({ editConfig: (text) => text.replace(/^output:\n/m, 'output:\n  socialImages: false\n') });
+    const plain = await createTempSite();
+    try {
+      for (const options of [{ config: off.config }, { config: plain.config, socialImages: false }]) {
+        const result = await buildSite({ ...options, cache: false });
+        expect([...result.files.keys()].filter((file) => file.startsWith('_social/'))).toEqual([]);
+        const home = String(result.files.get('hub/index.html'));
+        expect(home).not.toContain('og:image');
+        expect(home).toContain('<meta name="twitter:card" content="summary" />');
+        expect(result.stats.socialImages).toBe(0);
+      }
+    } finally {
+      await Promise.all([off.cleanup(), plain.cleanup()]);
+    }
+  });
+});
