@@ -125,7 +125,7 @@ async function siteBuild(siteDir: string, cacheDir: string, options: { keepOutpu
 }
 
 /** The flag that makes `site` write what Eleventy and Hugo write: pages, no .br/.gz siblings. */
-const likePeers = ['--no-precompress'];
+const likePeers = ['--no-precompress', '--no-social-images'];
 
 function pagesOf(stdout: string): number {
   return Number(/built (\d+) pages/.exec(stdout)?.[1] ?? 0);
@@ -291,8 +291,9 @@ async function benchRealSite(work: string, count: number, runs: number): Promise
   const norwegian = createCorpus(count, { categories, seed: 2 });
   await writeProject(siteDir, realSiteBlogFiles(english, norwegian));
   return [
-    await measureBuild(runs, siteDir, cacheDir, 'real site cold', { cold: true }),
-    await measureBuild(runs, siteDir, cacheDir, 'real site warm', {}),
+    await measureBuild(runs, siteDir, cacheDir, 'real site cold, no social images', { cold: true, args: ['--no-social-images'] }),
+    await measureBuild(runs, siteDir, cacheDir, 'real site cold (default: social images drawn)', { cold: true }),
+    await measureBuild(runs, siteDir, cacheDir, 'real site warm (social images from the cache)', {}),
     await measureBuild(runs, siteDir, cacheDir, 'real site rebuild, nothing changed (dist kept)', { keepOutput: true }),
     await measureBuild(runs, siteDir, cacheDir, 'real site rebuild again, nothing changed (read-sets kept)', { keepOutput: true }),
     await saveToLive(siteDir, cacheDir, `real site save-to-live (site serve --admin, ${count} posts)`, runs),
