@@ -3,7 +3,8 @@
  *
  * - In-process: after each kind of edit (post, message, page copy, post added and deleted, CSS,
  *   template, config, a broken file and its fix) the incremental builder's files are byte-identical
- *   to a fresh `buildSite`, and it re-rendered only what the edit affects.
+ *   to a fresh `buildSite` (without social images, which site dev does not draw), and it
+ *   re-rendered only what the edit affects.
  * - As a child process (`node bin/site.js dev --port 0`) on a temp copy of the site: an edited post
  *   is served and a reload event sent; a broken YAML file shows the overlay while the last good
  *   pages still serve, and the overlay clears once fixed; a deleted post's page is a 404; the
@@ -149,7 +150,7 @@ describe('incremental rebuild, in-process: the same files as buildSite', () => {
   let site: TempSite;
   let builder: DevBuilder;
   const expectSameAsBuild = async () => {
-    const fresh = await buildSite({ config: site.config });
+    const fresh = await buildSite({ config: site.config, socialImages: false });
     expect(differences(builder.files!, fresh.files)).toEqual([]);
   };
 
@@ -195,7 +196,7 @@ describe('incremental rebuild, in-process: the same files as buildSite', () => {
     await edit(file, /^skipToContent: .*$/m, 'skipToContent: Hopp rett ned til innholdet');
     const outcome = succeeded(await builder.rebuild([{ path: file }]));
     expect(outcome.reloaded).toEqual(['messages']);
-    const norwegian = new Set((await buildSite({ config: site.config })).pages.filter((page) => page.locale === 'no').map((page) => page.file));
+    const norwegian = new Set((await buildSite({ config: site.config, socialImages: false })).pages.filter((page) => page.locale === 'no').map((page) => page.file));
     expect(outcome.rendered).toBeLessThanOrEqual(norwegian.size);
     expect(outcome.changed.filter((path) => path.endsWith('.html')).filter((path) => !norwegian.has(path))).toEqual([]);
     await expectSameAsBuild();
@@ -304,7 +305,7 @@ describe('deferred rendering: the open pages first, the others on request or whe
     expect(builder.pending).toBe(outcome.deferred);
     expect(outcome.changed).toContain('no/404.html');
 
-    const fresh = await buildSite({ config: site.config });
+    const fresh = await buildSite({ config: site.config, socialImages: false });
     expect(String(builder.file('no/404.html'))).toContain('data-edited="yes"');
     // A deferred page is rendered when it is asked for, and only then.
     expect(String(builder.file('404.html'))).toBe(fresh.files.get('404.html'));
@@ -316,7 +317,7 @@ describe('deferred rendering: the open pages first, the others on request or whe
     await edit(template, ' data-edited="yes"', ' data-edited="twice over"');
     const again = succeeded(await builder.rebuild([{ path: template }], { first: new Set(['hub/index.html']) }));
     expect(again.rendered).toBe(1);
-    const now = await buildSite({ config: site.config });
+    const now = await buildSite({ config: site.config, socialImages: false });
     expect(differences(builder.files!, now.files)).toEqual([]);
     expect(builder.pending).toBe(0);
   });
@@ -350,7 +351,7 @@ describe('the dev server in-process', () => {
       expect(await (await fetch(`${dev.url}/404.html`)).text()).toContain('data-edited="yes"');
       // And every other one soon after, while the server is idle.
       await until(() => dev.builder.pending === 0, 'the deferred pages');
-      expect(differences(dev.builder.files!, (await buildSite({ config: site.config })).files)).toEqual([]);
+      expect(differences(dev.builder.files!, (await buildSite({ config: site.config, socialImages: false })).files)).toEqual([]);
     } finally {
       stream.close();
       await dev.close();

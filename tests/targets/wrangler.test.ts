@@ -77,6 +77,10 @@ describe('the cloudflare target in wrangler pages dev', () => {
     const asset = await fetch(`${url}${stylesheet}`);
     expect(asset.status).toBe(200);
     expect(asset.headers.get('cache-control')).toContain('immutable');
+    const image = /<meta property="og:image" content="https:\/\/mendwise\.example(\/_social\/[^"]+\.png)"/.exec(html)![1]!;
+    const card = await fetch(`${url}${image}`);
+    expect(card.status).toBe(200);
+    expect(card.headers.get('content-type')).toBe('image/png');
   });
 
   it('redirects the ASCII alias of a Norwegian path to the page', async () => {
