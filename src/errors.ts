@@ -23,6 +23,7 @@ export const errorCatalogue = {
   FRONT_MATTER: { title: 'Invalid front matter', hint: 'Front matter is YAML between two `---` lines at the very top of the file.' },
   ENTRY_INVALID: { title: 'Invalid collection entry', hint: 'An entry is a folder <collection>/<slug>/ with one <locale>.md per language it is written in.' },
   ENTRY_UNTRANSLATED: { title: 'Entry not translated', hint: 'Add the missing <locale>.md to the entry folder; until then its pages in that locale show the fallback language (collections.<name>.fallback in site.config.yaml).' },
+  ENTRY_IMAGE: { title: 'Invalid entry image', hint: 'Name a PNG, JPEG, WebP or AVIF file in the entry\'s folder under image:, with its text alternative under imageAlt:.' },
   ENTRY_DRAFT: { title: 'Draft left out', hint: 'Set draft: false in its front matter to publish it, or build with --drafts to see it.' },
   MARKDOWN_LIMIT: { title: 'Markdown document too large or too deep', hint: 'Split the document, flatten the nesting, or raise the limit under markdown: in site.config.yaml.' },
   MARKDOWN_FAILED: { title: 'Markdown could not be parsed', hint: 'Simplify the document around the place shown (deep nesting of quotes, lists or brackets).' },

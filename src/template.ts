@@ -9,6 +9,8 @@ export type { LayoutProps, PageMeta, PageProps, PageTemplateModule, SiteContext 
 export type { CollectionEntryData, CollectionListData, ListedEntry, Page } from './routes/pages.js';
 export type { Entry, EntryTranslation } from './content/collections.js';
 export type { FrontMatterField } from './content/front-matter-schema.js';
+export type { EntryImage } from './content/images.js';
+export { pictureOf, type Picture } from './render/images.js';
 export { frontMatterFields } from './content/front-matter-schema.js';
 export type { ContactType, PlanConfig } from './config/schema.js';
 export { navigationRoutePath } from './config/schema.js';

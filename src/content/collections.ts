@@ -20,6 +20,8 @@ import { readTextFile } from './text-file.js';
 import { createFrontMatterSchema } from './front-matter-schema.js';
 
 export { createFrontMatterSchema, frontMatterFields, type FrontMatterField } from './front-matter-schema.js';
+import { locateContentField } from './field-position.js';
+import { readEntryImage, type EntryImage } from './images.js';
 import { defaultMarkdownRenderer, type MarkdownRenderer } from './markdown-cache.js';
 
 /** Slugs are folder names of lowercase letters, digits and hyphens. */
@@ -31,15 +33,16 @@ interface EntryBasics {
   description: string;
   date: string;
   updated?: string;
-  image?: string;
   draft: boolean;
 }
 
 /** Front matter after validation. */
-export type EntryFrontMatter = EntryBasics & Record<string, string | number | boolean | undefined>;
+export type EntryFrontMatter = EntryBasics & { image?: string; imageAlt?: string } & Record<string, string | number | boolean | undefined>;
 
 /** One translation of an entry, rendered. */
 export interface EntryTranslation extends EntryBasics {
+  /** Its image, checked (content/images.ts), when its front matter names one. */
+  image?: EntryImage;
   locale: string;
   /** The source file, relative to the working directory. */
   file: string;
@@ -88,6 +91,8 @@ interface PendingTranslation {
 interface PendingEntry {
   collection: string;
   slug: string;
+  /** The entry's folder, absolute: its image is read from there. */
+  folder: string;
   translations: PendingTranslation[];
 }
 
@@ -204,7 +209,7 @@ async function readEntry(config: ResolvedConfig, collection: string, slug: strin
       hint: `Add ${config.localeIds.map((locale) => `${locale}.md`).join(' or ')} to the folder.`,
     });
   }
-  return translations.length ? { collection, slug, translations } : undefined;
+  return translations.length ? { collection, slug, folder: join(sources.collection(collection), slug), translations } : undefined;
 }
 
 /**
@@ -252,7 +257,7 @@ function decodeFrontMatter(entry: Buffer | undefined): EntryFrontMatter | undefi
 /** A translation from its checked front matter and its rendered Markdown (the build's and the admin preview's one way to make it). */
 export function completeTranslation(collection: CollectionConfig, data: EntryFrontMatter, locale: string, file: string, rendered: { html: string; words: number }): EntryTranslation {
   const termField = collection.taxonomy?.field;
-  const { title, description, date, updated, image, draft } = data;
+  const { title, description, date, updated, draft } = data;
   const fields: Record<string, string | number | boolean> = {};
   for (const name of Object.keys(collection.fields).sort()) {
     const value = data[name];
@@ -265,7 +270,6 @@ export function completeTranslation(collection: CollectionConfig, data: EntryFro
     description,
     date,
     ...(updated === undefined ? {} : { updated }),
-    ...(image === undefined ? {} : { image }),
     draft,
     ...(termField === undefined ? {} : { term: data[termField] as string }),
     fields,
@@ -285,7 +289,7 @@ async function renderEntries(
   const entries = pending.filter((entry) => entry !== undefined);
   const rendered = await markdown.renderAll(entries.flatMap((entry) => entry.translations.map((translation) => translation.body)));
   let next = 0;
-  return entries.flatMap((entry) => {
+  const done = await Promise.all(entries.map(async (entry) => {
     const collection = config.collections[entry.collection]!;
     const translations: Record<string, EntryTranslation> = {};
     for (const { data, locale, file, bodyLine } of entry.translations) {
@@ -294,10 +298,20 @@ async function renderEntries(
         diagnostics.error({ code: 'MARKDOWN_FAILED', message: outcome.error, file, line: bodyLine });
         continue;
       }
-      translations[locale] = completeTranslation(collection, data, locale, file, outcome);
+      const translation = completeTranslation(collection, data, locale, file, outcome);
+      if (data.image !== undefined) {
+        const image = await readEntryImage(entry.folder, data.image, data.imageAlt);
+        if ('message' in image) {
+          diagnostics.error({ code: 'ENTRY_IMAGE', message: image.message, hint: image.hint, field: image.field, ...locateContentField(file, image.field in data ? image.field : 'image') });
+          continue;
+        }
+        translation.image = image;
+      }
+      translations[locale] = translation;
     }
     return Object.keys(translations).length ? [{ collection: entry.collection, slug: entry.slug, translations }] : [];
-  });
+  }));
+  return done.flat();
 }
 
 /** The part of the entries that route expansion needs. */

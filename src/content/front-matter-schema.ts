@@ -23,7 +23,11 @@ export function createFrontMatterSchema(collection: Pick<CollectionConfig, 'fiel
     description: z.string().min(1),
     date: isoDate,
     updated: isoDate.optional(),
-    image: z.string().optional(),
+    image: z
+      .string()
+      .regex(/^[\w-]+(?:\.[\w-]+)*\.(?:png|jpe?g|webp|avif)$/i, 'name a PNG, JPEG, WebP or AVIF file in the entry\'s folder, such as cover.jpg')
+      .optional(),
+    imageAlt: z.string().min(1).optional(),
     draft: z.boolean().default(false),
     ...declared,
   });

@@ -7,10 +7,11 @@
  * the versions that draw them, so a warm build draws none.
  */
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { generatorRoot, hashParts, installedVersion, openDiskCache, type DiskCache } from '../cache/disk-cache.js';
-import { socialCardLayout, socialImageSize, type SocialCard } from '../render/social-card.js';
+import { socialCardKey, socialCardLayout, socialImageSize, type SocialCard } from '../render/social-card.js';
 
 /** Options of `drawSocialImages`. */
 export interface SocialImageOptions {
@@ -35,7 +36,7 @@ export async function drawSocialImages(cards: ReadonlyMap<string, SocialCard>, o
   const missing: { file: string; card: SocialCard; key?: string }[] = [];
   for (const [file, card] of [...cards].sort(byName)) {
     const earlier = options.reuse?.get(file);
-    const key = earlier || !cache ? undefined : hashParts(drawingVersion(), JSON.stringify(card));
+    const key = earlier || !cache ? undefined : hashParts(drawingVersion(), socialCardKey(card));
     const png = earlier ?? (key ? cache!.readSync(key) : undefined);
     if (png) files.set(file, png);
     else missing.push({ file, card, key });
@@ -87,6 +88,10 @@ async function createCardDrawer(): Promise<(card: SocialCard) => Promise<Uint8Ar
     ([400, 700] as const).map((weight) => ({ name: 'Inter', weight, style: 'normal' as const, data: readFileSync(join(files, `inter-${subset}-${weight}-normal.woff`)) })),
   );
   return async (card) => {
+    if (card.photo) {
+      const photo = sharp(await readFile(card.photo.path)).rotate().resize({ ...socialImageSize, fit: 'cover' });
+      return new Uint8Array(await photo.jpeg({ quality: 82 }).toBuffer());
+    }
     const svg = await satori(cardLayout(card) as Parameters<typeof satori>[0], { ...socialImageSize, fonts });
     return new Uint8Array(await sharp(Buffer.from(withMark(svg))).png().toBuffer());
   };

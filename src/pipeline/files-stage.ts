@@ -12,7 +12,9 @@ import { createHostFiles, createHostFunctions, targetWarnings } from '../targets
 import type { OutputFiles } from '../output-files.js';
 import type { Assets } from '../islands/assets.js';
 import type { IslandBundle } from '../islands/bundle.js';
+import { createImageVariants } from '../emit/images.js';
 import { drawSocialImages } from '../emit/social-images.js';
+import type { EntryImage } from '../content/images.js';
 import type { PageContent } from '../content/pages.js';
 import type { TemplateSet } from '../render/types.js';
 import { byCollection, createFeedFiles, renderInputOf, socialCardsOf, type Entry, type Messages, type Page } from './content-api.js';
@@ -28,6 +30,8 @@ export interface SiteFiles {
   feeds: Map<string, string>;
   /** The social images (`_social/<hash>.png`); empty with `output.socialImages: false`. */
   social: Map<string, Uint8Array>;
+  /** The variants of the entries' images (`assets/images/<hash>-<width>.<format>`). */
+  images: Map<string, Uint8Array>;
 }
 
 /** What the site files are made from. */
@@ -56,15 +60,21 @@ export async function createSiteFiles(run: StageRun, input: SiteFilesInput): Pro
   // The host's functions are bundled from the generator's own modules: made again when the config changes.
   const functions = await run.load('host functions', `${idOf(config)}`, () => createHostFunctions(config, input.esbuild));
   const socialKey = config.output.socialImages ? `${idOf(config)} ${idOf(pageSet)} ${idOf(input.templates)} ${idOf(messages)} ${idOf(input.contents)} ${entryList.map(idOf).join(' ')}` : 'off';
-  const [built, routes, feeds, social] = await Promise.all([
+  const [built, routes, feeds, social, images] = await Promise.all([
     run.load('built files', `${idOf(assets)} ${idOf(islands)} ${functions.value ? idOf(functions.value) : ''}`, (): OutputFiles => new Map([...assets.files, ...islands.files, ...(functions.value ?? [])])),
     run.load('route files', `${idOf(config)} ${idOf(pageSet)} ${entryList.map(idOf).join(' ')}`, () => createRouteFiles(config, pageSet.pages, entryList)),
     run.load('feeds', `${idOf(config)} ${idOf(messages)} ${entryList.map(idOf).join(' ')}`, () => createFeedFiles({ config, entries: entryList, messages })),
     run.load('social images', socialKey, () => createSocialImages(input)),
+    run.load('images', entryList.map(idOf).join(' '), async () => (await createImageVariants(imagesOf(entryList), { reuse: input.previous?.images })).files),
   ]);
   run.diagnostics.add(...targetWarnings(config));
-  if (!functions.value || !built.value || !routes.value || !feeds.value || !social.value) return undefined;
-  return { built: built.value, routes: routes.value, feeds: feeds.value, social: social.value };
+  if (!functions.value || !built.value || !routes.value || !feeds.value || !social.value || !images.value) return undefined;
+  return { built: built.value, routes: routes.value, feeds: feeds.value, social: social.value, images: images.value };
+}
+
+/** The images of the entries' translations. */
+function* imagesOf(entries: readonly Entry[]): Generator<EntryImage> {
+  for (const entry of entries) for (const translation of Object.values(entry.translations)) if (translation.image) yield translation.image;
 }
 
 /** The social image of every page, drawn or from the cache. */

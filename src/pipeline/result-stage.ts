@@ -55,7 +55,7 @@ export function assembleBuild(before: Build | undefined, now: Omit<Build, 'files
       const data = renders.rendered.get(page.file)?.html ?? (pending.has(page.file) ? before?.files.get(page.file) : undefined);
       if (data !== undefined) files.set(page.file, data);
     }
-    for (const [path, data] of [...now.siteFiles.routes, ...now.siteFiles.feeds, ...now.siteFiles.social]) files.set(path, data);
+    for (const [path, data] of [...now.siteFiles.routes, ...now.siteFiles.feeds, ...now.siteFiles.social, ...now.siteFiles.images]) files.set(path, data);
     if (before) {
       for (const [path, data] of files) {
         const old = before.files.get(path);
@@ -102,6 +102,7 @@ export function assembleBuild(before: Build | undefined, now: Omit<Build, 'files
     replace(before.siteFiles.routes, now.siteFiles.routes);
     replace(before.siteFiles.feeds, now.siteFiles.feeds);
     replace(before.siteFiles.social, now.siteFiles.social);
+    replace(before.siteFiles.images, now.siteFiles.images);
     build = { ...now, renders: { byFile, readers }, files, kept: renders.kept, renderState: renders.renderState, ...later };
   }
 

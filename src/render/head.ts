@@ -158,10 +158,10 @@ export function renderHead(page: Page, input: HeadInput): string {
   if (card) {
     tags.push(
       `<meta property="og:image" content="${escapeHtml(`${config.site.origin}/${socialImageFile(card)}`)}" />`,
-      '<meta property="og:image:type" content="image/png" />',
+      `<meta property="og:image:type" content="${card.photo ? 'image/jpeg' : 'image/png'}" />`,
       `<meta property="og:image:width" content="${socialImageSize.width}" />`,
       `<meta property="og:image:height" content="${socialImageSize.height}" />`,
-      `<meta property="og:image:alt" content="${escapeHtml(card.title)}" />`,
+      `<meta property="og:image:alt" content="${escapeHtml(card.photo?.alt ?? card.title)}" />`,
     );
   }
   tags.push(

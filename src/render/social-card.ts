@@ -30,6 +30,11 @@ export interface SocialCard {
   accent: string;
   /** The page's `lang`, for the text's language. */
   lang: string;
+  /**
+   * The page's own image (a post's), which the card then is instead, cropped to 1200×630: named
+   * by the hash of its bytes, read from `path` (which is not part of the card's name).
+   */
+  photo?: { hash: string; path: string; alt: string };
 }
 
 /** The card of a page. */
@@ -43,11 +48,17 @@ export function socialCardOf(page: Page, meta: PageMeta, config: ResolvedConfig)
     host: new URL(config.site.origin).host,
     accent: audience?.accent ?? config.site.themeColor,
     lang: config.locales[page.locale]!.htmlLang,
+    ...(meta.image ? { photo: { hash: meta.image.hash, path: meta.image.path, alt: meta.image.alt } } : {}),
   };
 }
 
-/** The output file of a card ("_social/<hash>.png"), named by what it shows. */
+/** What names a card and its cached drawing: what it shows, without where a photo is read from. */
+export function socialCardKey(card: SocialCard): string {
+  return card.photo ? `photo ${card.photo.hash}` : JSON.stringify(card);
+}
+
+/** The output file of a card ("_social/<hash>.png", or .jpg for a photo), named by what it shows. */
 export function socialImageFile(card: SocialCard): string {
-  const hash = createHash('sha256').update(`${socialCardLayout}\n${JSON.stringify(card)}`).digest('base64url');
-  return `_social/${hash.slice(0, 16)}.png`;
+  const hash = createHash('sha256').update(`${socialCardLayout}\n${socialCardKey(card)}`).digest('base64url');
+  return `_social/${hash.slice(0, 16)}.${card.photo ? 'jpg' : 'png'}`;
 }

@@ -3,6 +3,7 @@ import type { ComponentType, ReactNode } from 'react';
 import type { z } from 'zod';
 import type { ResolvedConfig } from '../config/load.js';
 import type { Entry, EntryTranslation } from '../content/collections.js';
+import type { EntryImage } from '../content/images.js';
 import type { Page } from '../routes/pages.js';
 
 /** What every template receives about the site, bound to the page's locale. */
@@ -50,6 +51,8 @@ export interface PageMeta {
   feed?: { url: string; title: string };
   /** The title on the page's social image when not `title`: the pages of a list share its first page's card. */
   card?: { title: string };
+  /** The page's own image (a post's): its social image is that photo rather than a drawn card. */
+  image?: EntryImage;
 }
 
 /** A module in templates/pages/. */

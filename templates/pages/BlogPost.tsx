@@ -1,6 +1,7 @@
 /** One blog post, in the page's language or, when untranslated, in the original with a notice. */
 import { article, type CollectionEntryData, type PageMeta, type PageProps } from 'site/template';
 import { feedMeta } from '../layout/blog';
+import { Picture } from '../layout/Picture';
 
 function translationFor({ page, site }: PageProps) {
   const data = page.collection as CollectionEntryData;
@@ -45,6 +46,7 @@ export default function BlogPost(props: PageProps) {
             {translation.updated && <> · {t('blog.updated', { date: site.formatDate(translation.updated) })}</>}
           </p>
         </header>
+        {translation.image && <Picture className="post-image" image={translation.image} sizes="(min-width: 48rem) 46rem, 100vw" priority />}
         <div className="prose" dangerouslySetInnerHTML={{ __html: translation.html }} />
       </article>
       {data.listUrl && (
@@ -64,6 +66,7 @@ export function meta(props: PageProps): PageMeta {
     contentLang: translation.locale === props.page.locale ? undefined : translation.locale,
     og: { type: 'article', publishedTime: translation.date, modifiedTime: translation.updated, section: props.site.t(`blog.categories.${translation.term}`) },
     feed: feedMeta(props.page, props.site),
+    image: translation.image,
   };
 }
 

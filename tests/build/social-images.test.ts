@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../src/build';
 import { openDiskCache } from '../../src/cache/disk-cache';
@@ -26,7 +27,7 @@ beforeAll(async () => {
 });
 
 describe('social images of the real site', () => {
-  it('gives every page an og:image of its own site: a 1200×630 PNG the build wrote, with a large Twitter card', () => {
+  it('gives every page an og:image of its own site: a 1200×630 PNG the build wrote (a JPEG for a post with an image), with a large Twitter card', async () => {
     const problems: string[] = [];
     const checked = new Set<string>();
     for (const page of pages) {
@@ -41,13 +42,14 @@ describe('social images of the real site', () => {
       const file = image.slice(origin.length + 1);
       if (checked.has(file)) continue;
       checked.add(file);
-      let size;
+      let bytes: Buffer;
       try {
-        size = pngSize(readFileSync(join(builtSite, file)));
+        bytes = readFileSync(join(builtSite, file));
       } catch {
         problems.push(`${page.url}: ${file} missing`);
         continue;
       }
+      const size = file.endsWith('.png') ? pngSize(bytes) : await sharp(bytes).metadata().then(({ format, width, height }) => (format === 'jpeg' ? { width: width!, height: height! } : undefined));
       if (size?.width !== 1200 || size.height !== 630) problems.push(`${page.url}: ${file} is ${JSON.stringify(size)}`);
     }
     expect(problems).toEqual([]);
@@ -69,7 +71,7 @@ describe('social images of the real site', () => {
   it('writes no social image that no page names', async () => {
     const named = new Set(pages.map((page) => meta(page.html, 'og:image')!.slice(origin.length + 1)));
     const { readdir } = await import('node:fs/promises');
-    const written = (await readdir(join(builtSite, '_social'))).filter((name) => name.endsWith('.png')).map((name) => `_social/${name}`);
+    const written = (await readdir(join(builtSite, '_social'))).filter((name) => /\.(png|jpg)$/.test(name)).map((name) => `_social/${name}`);
     expect(written.sort()).toEqual([...named].sort());
   });
 });

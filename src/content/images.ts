@@ -1,0 +1,74 @@
+/**
+ * The image of an entry: the file its front matter's `image` names in the entry's folder, checked
+ * by its bytes (PNG, JPEG, WebP or AVIF; never SVG, which can carry script), with its size and
+ * the hash of its bytes, from which the build names its variants (render/images.ts).
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** The image types an entry may use, by their media type. */
+export const imageMediaTypes = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp', avif: 'image/avif' } as const;
+export type ImageType = keyof typeof imageMediaTypes;
+
+/** The largest image accepted (the admin's upload limit, and the build's). */
+export const maxImageBytes = 5 * 1024 * 1024;
+
+/** An entry's image, as the build and the templates use it. */
+export interface EntryImage {
+  /** The file name in the entry's folder, as the front matter gives it. */
+  name: string;
+  /** The file, absolute. */
+  path: string;
+  /** The first 16 hex digits of the SHA-256 of its bytes: its variants are named by it. */
+  hash: string;
+  type: ImageType;
+  width: number;
+  height: number;
+  /** The text alternative, from `imageAlt` in the same front matter. */
+  alt: string;
+}
+
+/** The type of an image from its first bytes (its magic number), or undefined when it is none of the four. */
+export function sniffImageType(bytes: Uint8Array): ImageType | undefined {
+  const ascii = (from: number, to: number) => Buffer.from(bytes.subarray(from, to)).toString('latin1');
+  if (bytes.length >= 8 && bytes[0] === 0x89 && ascii(1, 4) === 'PNG' && bytes[4] === 0x0d && bytes[5] === 0x0a && bytes[6] === 0x1a && bytes[7] === 0x0a) return 'png';
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
+  if (bytes.length >= 12 && ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'webp';
+  // ISO BMFF: a box "ftyp" whose major brand (or a compatible one) is an AVIF brand.
+  if (bytes.length >= 16 && ascii(4, 8) === 'ftyp') {
+    const size = Math.min(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).readUInt32BE(0), bytes.length);
+    for (let at = 8; at + 4 <= size; at += at === 8 ? 8 : 4) if (/^avi[fs]$/.test(ascii(at, at + 4))) return 'avif';
+  }
+  return undefined;
+}
+
+/** A problem with an entry's image, for the front matter's `field`. */
+export interface ImageProblem {
+  field: 'image' | 'imageAlt';
+  message: string;
+  hint: string;
+}
+
+/** Reads and checks the image `name` of the entry folder `folder`; `alt` is its text alternative. */
+export async function readEntryImage(folder: string, name: string, alt: string | undefined): Promise<EntryImage | ImageProblem> {
+  if (!alt?.trim()) return { field: 'imageAlt', message: 'an entry with an image needs imageAlt, its text alternative', hint: 'Describe what the image shows in one sentence, in the language of this file.' };
+  const path = join(folder, name);
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch {
+    return { field: 'image', message: `no file "${name}" in the entry's folder`, hint: `Put the image next to this file, or upload it in the admin's editor.` };
+  }
+  if (bytes.length > maxImageBytes) return { field: 'image', message: `"${name}" is ${(bytes.length / 1024 / 1024).toFixed(1)} MB, over the 5 MB limit`, hint: 'Export it smaller (2,400 px wide is plenty): the build makes the sizes pages need.' };
+  const type = sniffImageType(bytes);
+  if (!type) return { field: 'image', message: `"${name}" is not a PNG, JPEG, WebP or AVIF image`, hint: 'Use a photo or illustration in one of those formats; SVG is not accepted because it can carry script.' };
+  const { default: sharp } = await import('sharp');
+  const metadata = await sharp(bytes).metadata().catch(() => undefined);
+  // A camera's JPEG may be stored sideways with an EXIF orientation: the size is the upright one.
+  const upright = (metadata?.orientation ?? 1) < 5;
+  const width = upright ? metadata?.width : metadata?.height;
+  const height = upright ? metadata?.height : metadata?.width;
+  if (!width || !height) return { field: 'image', message: `"${name}" could not be read as an image`, hint: 'Export the image again; the file may be cut short.' };
+  return { name, path, hash: createHash('sha256').update(bytes).digest('hex').slice(0, 16), type, width, height, alt: alt.trim() };
+}
