@@ -3,7 +3,8 @@
  * `/api/admin/`. Every request passes the guard steps in order (guard.ts): Host allowlist, then
  * for unsafe methods Origin / Sec-Fetch-Site; admin routes then need a live session (401), the
  * session's CSRF token on unsafe methods (403) and the route's role (403). Every answer is JSON
- * (the inbox's CSV export aside) with `Cache-Control: no-store`; bodies are limited to 256 KB (413).
+ * (the inbox's CSV export aside) with `Cache-Control: no-store`; bodies are limited to 256 KB (413), a
+ * post's image (media-api.ts) to 5 MB.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -13,6 +13,7 @@ import type { Build } from '../pipeline/result-stage.js';
 import { createChangesRoute } from './changes-api.js';
 import { createAdminEvents } from './events.js';
 import { createInboxRoutes, type InboxRoutesOptions } from './inbox-api.js';
+import { createMediaRoutes, type MediaRoutesOptions } from './media-api.js';
 import { createPostRoutes, type PostRoutesOptions, type SaveOutcome } from './posts-api.js';
 import { createPreviewRoutes, type PreviewOptions } from './preview.js';
 import { sendJson } from './http.js';
@@ -35,6 +36,8 @@ export interface MountOptions {
   preview?: PreviewOptions;
   /** The inbox (/api/admin/inbox…): where the site stores what visitors send. */
   inbox?: Omit<InboxRoutesOptions, 'audit'>;
+  /** Images for posts (/api/admin/media). */
+  media?: Omit<MediaRoutesOptions, 'audit'>;
   /**
    * The site being edited, for the blog editor, the preview and the inbox: its config and last
    * good build, and (serve) what to do after a save. Sets `posts`, `preview` and `inbox` when they
@@ -91,6 +94,7 @@ function routesOf(given: MountOptions, audit: AuditLog): AdminRoute[] {
         posts: given.posts ?? { config: () => site.config, lastBuild: () => site.lastBuild, afterWrite: site.rebuild && ((file) => site.rebuild!(file)) },
         preview: given.preview ?? { config: () => site.config, lastBuild: () => site.lastBuild },
         inbox: given.inbox ?? { dataDir: () => site.config?.dirs.data },
+        media: given.media ?? { config: () => site.config },
       }
     : given;
   const events = createAdminEvents();
@@ -99,6 +103,7 @@ function routesOf(given: MountOptions, audit: AuditLog): AdminRoute[] {
     ...(options.posts ? createPostRoutes({ ...options.posts, audit, notify: (name, data) => events.send(name, data) }) : []),
     ...(options.preview ? createPreviewRoutes(options.preview) : []),
     ...(options.inbox ? createInboxRoutes({ ...options.inbox, audit, now: options.now }) : []),
+    ...(options.media ? createMediaRoutes({ ...options.media, audit }) : []),
     createChangesRoute(auditLogFile(options.projectRoot)),
     events.route,
   ];
