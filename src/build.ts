@@ -25,6 +25,9 @@ export interface BuildStats {
   /** Social images written, and how many of them were drawn rather than taken from the cache. */
   socialImages: number;
   socialImagesDrawn: number;
+  /** Variants of the entries' images written, and how many were encoded rather than taken from the cache. */
+  imageVariants: number;
+  imageVariantsMade: number;
 }
 
 /** What a build produced, in memory. */

@@ -124,7 +124,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       if (options.verbose) {
         const { stats } = result;
         const stages = Object.entries({ ...result.timings, write: Math.round((now - writing) * 10) / 10 }).map(([stage, time]) => `${stage} ${time} ms`);
-        logInfo(`${stages.join(' · ')}\nmarkdown ${stats.markdownParsed} parsed, ${stats.markdownCached} cached · esbuild steps cached ${stats.esbuildCached} · ${stats.pagesRendered} pages rendered · ${stats.workers} worker threads · social images ${stats.socialImagesDrawn} drawn of ${stats.socialImages}\nwrote ${written.written} of ${written.files} files (siblings included), removed ${written.removed}`);
+        logInfo(`${stages.join(' · ')}\nmarkdown ${stats.markdownParsed} parsed, ${stats.markdownCached} cached · esbuild steps cached ${stats.esbuildCached} · ${stats.pagesRendered} pages rendered · ${stats.workers} worker threads · social images ${stats.socialImagesDrawn} drawn of ${stats.socialImages} · image variants ${stats.imageVariantsMade} encoded of ${stats.imageVariants}\nwrote ${written.written} of ${written.files} files (siblings included), removed ${written.removed}`);
       }
       // For benchmarks on machines without /usr/bin/time: the peak resident set size of this process.
       if (process.env.SITE_REPORT_RSS === '1') logInfo(`peak RSS ${process.resourceUsage().maxRSS} KB`);

@@ -50,6 +50,8 @@ export interface SiteFilesInput {
   previous?: SiteFiles;
   /** Told how many social images there are and how many were drawn. */
   countSocialImages?(total: number, drawn: number): void;
+  /** Told how many image variants there are and how many were encoded. */
+  countImageVariants?(total: number, made: number): void;
   /** How the functions' esbuild step runs (the pipeline's runtime). */
   esbuild?: RunEsbuild;
 }
@@ -65,7 +67,11 @@ export async function createSiteFiles(run: StageRun, input: SiteFilesInput): Pro
     run.load('route files', `${idOf(config)} ${idOf(pageSet)} ${entryList.map(idOf).join(' ')}`, () => createRouteFiles(config, pageSet.pages, entryList)),
     run.load('feeds', `${idOf(config)} ${idOf(messages)} ${entryList.map(idOf).join(' ')}`, () => createFeedFiles({ config, entries: entryList, messages })),
     run.load('social images', socialKey, () => createSocialImages(input)),
-    run.load('images', entryList.map(idOf).join(' '), async () => (await createImageVariants(imagesOf(entryList), { reuse: input.previous?.images })).files),
+    run.load('images', entryList.map(idOf).join(' '), async () => {
+      const { files, made } = await createImageVariants(imagesOf(entryList), { reuse: input.previous?.images });
+      input.countImageVariants?.(files.size, made);
+      return files;
+    }),
   ]);
   run.diagnostics.add(...targetWarnings(config));
   if (!functions.value || !built.value || !routes.value || !feeds.value || !social.value || !images.value) return undefined;

@@ -242,7 +242,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     diagnostics.add(...rendered.errors.map(positionRenderProblem));
     if (fatal()) return failed();
 
-    const files = await run.time('site files', () => createSiteFiles(run, { config, pageSet, assets, islands, messages, entryList: inputs.entries, templates, contents, stylesheet: assets.stylesheet, previous: previous?.siteFiles, countSocialImages: runtime.countSocialImages, esbuild: runtime.esbuild }));
+    const files = await run.time('site files', () => createSiteFiles(run, { config, pageSet, assets, islands, messages, entryList: inputs.entries, templates, contents, stylesheet: assets.stylesheet, previous: previous?.siteFiles, countSocialImages: runtime.countSocialImages, countImageVariants: runtime.countImageVariants, esbuild: runtime.esbuild }));
     if (fatal() || !files) return failed();
 
     const result = await run.time('result', async () => {

@@ -51,6 +51,9 @@ export interface RuntimeStats {
   /** Social images of the last run, and how many of them were drawn (the rest from the cache or the run before). */
   socialImages: number;
   socialImagesDrawn: number;
+  /** Variants of the entries' images, and how many were encoded (the rest from the cache or the run before). */
+  imageVariants: number;
+  imageVariantsMade: number;
 }
 
 /** The runtime of one pipeline. */
@@ -69,6 +72,8 @@ export interface Runtime {
   renderPool(count: number, templatesFile: string | undefined): Promise<{ pool: WorkerPool; local: boolean } | undefined>;
   /** Records the social images of a run, for the stats. */
   countSocialImages(total: number, drawn: number): void;
+  /** Records the image variants of a run, for the stats. */
+  countImageVariants(total: number, made: number): void;
   stats(): RuntimeStats;
   /** Resolves once the cache entries written so far are on disk (packs are rewritten then). */
   settled(): Promise<void>;
@@ -100,6 +105,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   // each, instead of a whole pack rewritten every time.
   const useCache = options.cache !== false;
   let social = { total: 0, drawn: 0 };
+  let variants = { total: 0, made: 0 };
   const open = (namespace: string): DiskCache | undefined => {
     if (!useCache) return undefined;
     return options.incremental ? openDiskCache(namespace) : openPackCache(namespace, options.scope);
@@ -139,6 +145,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     countSocialImages(total, drawn) {
       social = { total, drawn };
     },
+    countImageVariants(total, made) {
+      variants = { total, made };
+    },
     stats: () => ({
       markdownParsed: markdown.stats.parsed,
       markdownCached: markdown.stats.cached,
@@ -146,6 +155,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       workers,
       socialImages: social.total,
       socialImagesDrawn: social.drawn,
+      imageVariants: variants.total,
+      imageVariantsMade: variants.made,
     }),
     async settled() {
       await Promise.all([markdown.settled(), yamlCache?.settled(), frontMatterCache?.settled()]);

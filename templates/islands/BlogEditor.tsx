@@ -28,7 +28,8 @@ export interface BlogEditorProps {
     | 'loading' | 'unavailable' | 'signedInAs' | 'signOut' | 'newPost' | 'search' | 'filterStatus' | 'filterLocale' | 'filterCategory' | 'all'
     | 'published' | 'draft' | 'scheduled' | 'missing' | 'missingIn' | 'shownIn' | 'slug' | 'slugHint' | 'slugTaken' | 'slugInvalid' | 'edit' | 'back' | 'save' | 'saving' | 'saved'
     | 'savedRebuildFailed' | 'gitFailed' | 'changedElsewhere' | 'delete' | 'confirmDelete' | 'deleted' | 'startFrom' | 'body' | 'readingTime' | 'invalid' | 'conflict' | 'reloadTheirs' | 'keepMine'
-    | 'unsaved' | 'noPosts' | 'posts' | 'title' | 'date' | 'status' | 'heading' | 'bold' | 'italic' | 'link' | 'list' | 'quote' | 'toolbar' | 'notWritten' | 'failed' | 'preview' | 'previewOpened',
+    | 'unsaved' | 'noPosts' | 'posts' | 'title' | 'date' | 'status' | 'heading' | 'bold' | 'italic' | 'link' | 'list' | 'quote' | 'toolbar' | 'notWritten' | 'failed' | 'preview' | 'previewOpened'
+    | 'uploadImage' | 'imageTypes' | 'uploading' | 'uploaded' | 'uploadFailed' | 'uploadSaveFirst',
     string
   >;
 }
@@ -48,6 +49,9 @@ interface Translation { title?: string; date?: string; category?: string; status
 interface Post { slug: string; translations: Record<string, Translation> }
 
 const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** What the upload takes (the server checks the bytes again). */
+const imageTypes = ['image/png', 'image/jpeg', 'image/webp', 'image/avif'];
+const maxImageBytes = 5 * 1024 * 1024;
 
 function toValues(frontMatter: Record<string, unknown>, fields: readonly EditorField[]): Values {
   const values: Values = {};
@@ -384,6 +388,26 @@ export default function BlogEditor(props: BlogEditorProps) {
   const words = draft.body.split(/\s+/).filter(Boolean).length;
   const source = locales.find(({ id }) => id !== tab && drafts[id]?.version);
   const fieldId = (name: string) => `post-${tab}-${name}`;
+
+  /** Uploads an image for the post (it must be saved once) and puts its file name in the image field. */
+  const upload = async (file: File) => {
+    if (!csrf || busy) return;
+    if (!Object.values(drafts).some((each) => each.version)) return setNotice(text.uploadSaveFirst);
+    if (!imageTypes.includes(file.type) || file.size > maxImageBytes) return setNotice(text.uploadFailed.replace('{reason}', text.imageTypes));
+    setBusy(true);
+    setNotice(text.uploading);
+    try {
+      const response = await fetch(`/api/admin/media?post=${encodeURIComponent(slug)}`, { method: 'POST', headers: { accept: 'application/json', 'content-type': file.type, 'x-csrf-token': csrf }, credentials: 'same-origin', body: file });
+      const answer = (await response.json().catch(() => ({}))) as { path?: string; message?: string };
+      if (response.status !== 201 || !answer.path) return setNotice(text.uploadFailed.replace('{reason}', answer.message ?? `HTTP ${response.status}`));
+      update(tab, { values: { ...draft.values, image: answer.path }, dirty: true, errors: { ...draft.errors, image: '' } });
+      setNotice(text.uploaded);
+    } catch {
+      setNotice(text.uploadFailed.replace('{reason}', text.imageTypes));
+    } finally {
+      setBusy(false);
+    }
+  };
   const input = (field: EditorField): ReactElement => {
     const value = draft.values[field.name];
     const error = draft.errors[field.name];
@@ -396,6 +420,19 @@ export default function BlogEditor(props: BlogEditorProps) {
           <option value="">—</option>
           {field.options?.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
         </select>
+      );
+    }
+    if (field.name === 'image') {
+      const hint = `${fieldId(field.name)}-hint`;
+      return (
+        <div className="image-field" onDragOver={(event) => event.preventDefault()} onDrop={(event) => { event.preventDefault(); const file = event.dataTransfer?.files[0]; if (file) void upload(file); }}>
+          <input {...common} type="text" value={String(value ?? '')} aria-describedby={[common['aria-describedby'], hint].filter(Boolean).join(' ')} onInput={(event) => set(event.currentTarget.value)} />
+          <label className="button button-secondary image-upload">
+            {busy ? text.uploading : text.uploadImage}
+            <input type="file" className="visually-hidden" accept={imageTypes.join(',')} onChange={(event) => { const file = event.currentTarget.files?.[0]; event.currentTarget.value = ''; if (file) void upload(file); }} />
+          </label>
+          <p id={hint} className="muted">{text.imageTypes}</p>
+        </div>
       );
     }
     if (field.name === 'description') return <textarea {...common} rows={3} required={field.required} value={String(value ?? '')} onInput={(event) => set(event.currentTarget.value)} />;

@@ -15,6 +15,7 @@ describeAdminFlow('the admin with site dev, in the browser', async () => {
     url: dev.url,
     siteDir: site.dir,
     email: 'local@site-dev',
+    socialImages: false,
     async anonymous(page) {
       await expect.poll(() => page.getByRole('status').textContent()).toContain('one-time sign-in link');
     },

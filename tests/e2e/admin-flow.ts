@@ -2,13 +2,16 @@
  * The admin's end-to-end flow in Chromium, shared by `site dev` and `site serve --admin`: an
  * anonymous visit of /admin/blog lands on /auth; sign in; create a post in English, preview it,
  * then the Norwegian from the English, and see both on /blog and /no/blog; an invalid edit shows
- * the field error with nothing written; sign out. axe finds nothing in any state.
+ * the field error with nothing written; upload an image for the post and see it on the post as
+ * AVIF and WebP sources (and, where the build draws them, as its og:image); sign out. axe finds
+ * nothing in any state.
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../helpers/browser';
 
@@ -23,6 +26,8 @@ export interface AdminUnderTest {
   signIn(page: Page): Promise<void>;
   /** The email the editor shows. */
   email: string;
+  /** Whether its builds draw social images (site serve's do, site dev's do not). */
+  socialImages: boolean;
   close(): Promise<void>;
 }
 
@@ -131,6 +136,40 @@ export function describeAdminFlow(name: string, start: () => Promise<AdminUnderT
       expect(await page.locator('.field-error').first().textContent()).toContain('required field is missing');
       expect(await readFile(file, 'utf8')).toBe(before);
       expect(await axeViolations(page)).toEqual([]);
+    });
+
+    it('uploads an image for the post, which the post then shows as AVIF and WebP, and as its og:image', async () => {
+      await page.getByRole('tab', { name: /English/ }).click();
+      const photo = await sharp({ create: { width: 1600, height: 1000, channels: 3, background: '#b4530f' } }).jpeg().toBuffer();
+      await page.getByLabel('Upload an image…').setInputFiles({ name: 'cafe.jpg', mimeType: 'image/jpeg', buffer: photo });
+      await page.getByText('Image uploaded. Describe it in the image description, then save.').first().waitFor();
+      const name = await page.getByLabel('Image (a file in the post\'s folder)').inputValue();
+      expect(name).toMatch(/^[0-9a-f]{16}\.jpg$/);
+      expect((await readFile(join(admin.siteDir, 'content', 'blog', slug, name))).equals(photo)).toBe(true);
+      await page.getByLabel(/^Image description/).fill('Orange light over a repair café counter');
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByText('Saved. The site is updated.').first().waitFor();
+
+      const post = await browser.newPage();
+      try {
+        await expect.poll(async () => (await (await post.goto(`${admin.url}/blog/${slug}/`))!.text()), { timeout: 15_000 }).toContain('<picture class="post-image">');
+        expect(await post.locator('.post-image source[type="image/avif"]').getAttribute('srcset')).toMatch(/-480\.avif 480w, .*-1440\.avif 1440w$/);
+        expect(await post.locator('.post-image source[type="image/webp"]').getAttribute('srcset')).toMatch(/-960\.webp 960w/);
+        const image = post.locator('.post-image img');
+        expect(await image.getAttribute('alt')).toBe('Orange light over a repair café counter');
+        await expect.poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth)).toBeGreaterThan(0);
+        expect(await image.evaluate((element: HTMLImageElement) => element.currentSrc)).toMatch(/\.avif$/);
+        const og = await post.locator('meta[property="og:image"]').getAttribute('content').catch(() => null);
+        if (admin.socialImages) {
+          expect(og).toMatch(/\/_social\/[\w-]{16}\.jpg$/);
+          const card = await post.request.get(`${admin.url}${new URL(og!).pathname}`);
+          expect(card.status()).toBe(200);
+          expect(await sharp(await card.body()).metadata()).toMatchObject({ format: 'jpeg', width: 1200, height: 630 });
+        }
+      } finally {
+        await post.close();
+      }
     });
 
     it('signs out', async () => {

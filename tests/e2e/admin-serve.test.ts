@@ -23,6 +23,7 @@ describeAdminFlow('the admin with site serve --admin, in the browser', async () 
     url: server.url,
     siteDir: site.dir,
     email: editor.email,
+    socialImages: true,
     async anonymous(page) {
       await page.getByLabel('E-mail address').waitFor();
       expect(await page.getByLabel('Password').count()).toBe(1);
