@@ -70,10 +70,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--no-precompress', 'write no .br and .gz siblings, whatever output.precompress in the config says')
     .option('--no-social-images', 'draw no social images and name none (og:image), whatever output.socialImages in the config says')
     .option('--origin <url>', 'the origin pages name instead of site.origin (a preview deploy; also SITE_ORIGIN)')
+    .option('--base <path>', 'the path the site is published under instead of site.base, such as /mendwise ("/" for the root; also SITE_BASE)')
     .addOption(new Option('--target <host>', 'the host the output is for: its headers, redirects, 404 rules and form functions (default: output.target of the config, node)').choices(hostTargets))
     .action(run(async (options) => {
       const started = performance.now();
-      const deploy = deploySettings(process.env, options.origin === undefined ? undefined : String(options.origin));
+      const deploy = deploySettings(process.env, options.origin === undefined ? undefined : String(options.origin), options.base === undefined ? undefined : String(options.base));
       const workers = options.workers === undefined ? undefined : Number(options.workers);
       let out = options.out === undefined ? undefined : String(options.out);
       const precompress = (config: ResolvedConfig) => options.precompress !== false && precompressOf(config);
@@ -100,6 +101,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       logWarnings(result.warnings);
       if (options.verbose) logInfos(result.infos);
       if (deploy.origin) logInfo(`pages name ${deploy.origin} (from ${deploy.originFrom}) instead of site.origin`);
+      if (deploy.base !== undefined) logInfo(`pages live under ${deploy.base || '/'} (from ${deploy.baseFrom}) instead of site.base`);
       if (deploy.preview) logInfo('a preview: every page is noindex and robots.txt disallows all');
       out ??= result.config.dirs.output;
       const outDir = resolve(out);
@@ -183,11 +185,12 @@ export async function main(argv: readonly string[]): Promise<number> {
             watchError: (error) => logWarning(`watcher: ${error instanceof Error ? error.message : String(error)}`),
           },
         });
-        logResult(`site dev at ${dev.url}/`);
+        const home = `${dev.url}${dev.builder.config?.site.base ?? ''}`;
+        logResult(`site dev at ${home}/`);
         // The link is the key to the admin: it goes to the terminal only, good for one sign-in within 10 minutes.
-        const signIn = admin && `${dev.url}/auth/?token=${admin.tokens.issue()}`;
+        const signIn = admin && `${home}/auth/?token=${admin.tokens.issue()}`;
         if (signIn) logResult(`admin: sign in at ${signIn} (one use, within 10 minutes)`);
-        const first = signIn ?? `${dev.url}/`;
+        const first = signIn ?? `${home}/`;
         if (options.open && !(await openBrowser(first))) logWarning(`could not open a browser; visit ${first}`);
         await shutdown.signalled;
         await dev.close();
@@ -215,8 +218,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--host <host>', 'host to listen on', '127.0.0.1')
     .option('--trust-proxy', 'behind a reverse proxy: take the client address and scheme from X-Forwarded-For and X-Forwarded-Proto')
     .option('--admin', 'also serve the admin (/auth, /admin/blog) for the accounts of `site admin add-user`')
+    .option('--base <path>', 'the path the site was built for, when not site.base (see site build --base; also SITE_BASE)')
     .action(run(async (options) => {
-      const config = await loadConfig(options.config, { deploy: deploySettings(process.env) });
+      const config = await loadConfig(options.config, { deploy: deploySettings(process.env, undefined, options.base === undefined ? undefined : String(options.base)) });
       const dir = options.dir === undefined ? config.dirs.output : resolve(String(options.dir));
       const trustProxy = Boolean(options.trustProxy);
       // With the admin, the site is also built in memory, so that a save re-renders only what it affects.

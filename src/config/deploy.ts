@@ -4,9 +4,12 @@
  * hosts set (Netlify: `CONTEXT` deploy-preview or branch-deploy with `DEPLOY_PRIME_URL`; Vercel:
  * `VERCEL_ENV=preview` with `VERCEL_URL`). A preview is kept out of search engines: every page gets
  * `noindex` and robots.txt disallows everything. `SITE_PREVIEW=1` marks any build as a preview, and
- * `SITE_PREVIEW=0` none (pure: the environment is passed in).
+ * `SITE_PREVIEW=0` none. The path the site lives under (`site.base`) can be given the same way: the
+ * `--base` flag, else `SITE_BASE` (GitHub's configure-pages action names it as `base_path`).
+ * Pure: the environment is passed in.
  */
 import { SiteError } from '../errors.js';
+import { sitePathPrefix } from './schema.js';
 
 /** How a build is published. */
 export interface DeploySettings {
@@ -14,6 +17,10 @@ export interface DeploySettings {
   origin?: string;
   /** Where the origin came from, for messages ("--origin", "SITE_ORIGIN", "Netlify's DEPLOY_PRIME_URL"). */
   originFrom?: string;
+  /** The path the site is published under instead of `site.base` ("" for the domain's root). */
+  base?: string;
+  /** Where the base came from ("--base", "SITE_BASE"). */
+  baseFrom?: string;
   /** Keep every page out of search engines. */
   preview: boolean;
 }
@@ -21,7 +28,7 @@ export interface DeploySettings {
 const originPattern = /^https?:\/\/[^/\s]+$/;
 
 /** The deploy settings of this environment; throws a SiteError for an origin that is not scheme and host. */
-export function deploySettings(env: Readonly<Record<string, string | undefined>>, flag?: string): DeploySettings {
+export function deploySettings(env: Readonly<Record<string, string | undefined>>, flag?: string, baseFlag?: string): DeploySettings {
   const netlifyPreview = env.CONTEXT === 'deploy-preview' || env.CONTEXT === 'branch-deploy';
   const vercelPreview = env.VERCEL_ENV === 'preview';
   const hostPreview = netlifyPreview || vercelPreview;
@@ -42,5 +49,21 @@ export function deploySettings(env: Readonly<Record<string, string | undefined>>
     });
   }
   const preview = env.SITE_PREVIEW === '1' ? true : env.SITE_PREVIEW === '0' ? false : hostPreview;
-  return origin === undefined ? { preview } : { origin, originFrom: from, preview };
+  return { ...(origin === undefined ? {} : { origin, originFrom: from }), ...basePathOf(env, baseFlag), preview };
+}
+
+/** The base path from `--base` or `SITE_BASE`, trailing slashes dropped ("/" is the domain's root). */
+function basePathOf(env: Readonly<Record<string, string | undefined>>, flag: string | undefined): Pick<DeploySettings, 'base' | 'baseFrom'> {
+  const [value, from] = flag !== undefined ? [flag, '--base'] : env.SITE_BASE !== undefined ? [env.SITE_BASE, 'SITE_BASE'] : [];
+  if (value === undefined) return {};
+  const base = value.trim().replace(/\/+$/, '');
+  if (!sitePathPrefix.safeParse(base).success) {
+    throw new SiteError({
+      code: 'CONFIG_INVALID',
+      message: `the base path from ${from} is not a path such as /mendwise: ${JSON.stringify(value)}`,
+      field: 'site.base',
+      hint: 'Give the path the site is published under, starting with "/" (letters, digits, ".", "_", "~", "-" per segment), or "/" for the domain\'s root.',
+    });
+  }
+  return { base, baseFrom: from };
 }

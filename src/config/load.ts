@@ -95,7 +95,7 @@ function resolveConfig({ source, errors: syntaxErrors }: ReturnType<typeof parse
   diagnostics.throwIfErrors();
   checkPlaceholders(data, source, diagnostics);
   const deploy = options.deploy;
-  const site = deploy?.origin ? { ...data.site, origin: deploy.origin } : data.site;
+  const site = { ...data.site, ...(deploy?.origin ? { origin: deploy.origin } : {}), ...(deploy?.base !== undefined ? { base: deploy.base } : {}) };
   return { ...data, site, root, file: source.file, localeIds, dirs, ...(deploy?.preview ? { preview: true } : {}) };
 }
 

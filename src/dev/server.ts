@@ -19,6 +19,7 @@ import { urlsOf } from '../routes/urls.js';
 import { createSiteBookingHandler } from '../serve/booking.js';
 import { createContactHandler } from '../serve/contact.js';
 import { isAllowedHost } from '../serve/request.js';
+import { enterBase } from '../serve/under-base.js';
 import { listenError } from '../serve/server.js';
 import { createStaticHandler, etagOf, memorySource, type StaticSource } from '../serve/static.js';
 import { devClientScript, devClientStyles } from './client.js';
@@ -205,6 +206,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     if (!isAllowedHost(request.headers.host, [options.host])) {
       return answer(response, 403, 'text/plain; charset=utf-8', 'This host name is not allowed: open the dev server by the address site dev printed.');
     }
+    if (!enterBase(request, response, builder.config?.site.base ?? '')) return;
     if (options.admin && (await options.admin.handle(request, response))) return;
     const path = (request.url ?? '/').split(/[?#]/, 1)[0]!;
     if (path === '/__site/events') {

@@ -5,6 +5,7 @@
  */
 import type { ResolvedConfig } from '../config/load.js';
 import type { Entry, EntryTranslation } from '../content/collections.js';
+import { withBase } from '../render/base-path.js';
 import { escapeHtml } from '../render/html.js';
 import { urlsOf } from '../routes/urls.js';
 
@@ -111,7 +112,7 @@ function jsonFeedText(feed: Feed): string {
       url,
       title: translation.title,
       summary: translation.description,
-      content_html: translation.html,
+      content_html: withBase(translation.html, feed.config.site.base),
       date_published: `${translation.date}T00:00:00Z`,
       ...(translation.updated ? { date_modified: `${translation.updated}T00:00:00Z` } : {}),
       ...(translation.term === undefined ? {} : { tags: [feed.termName(translation.term)] }),

@@ -9,7 +9,7 @@ import type { Entry } from '../content/collections.js';
 import type { Page } from '../routes/pages.js';
 import { contentSecurityPolicy } from '../render/csp.js';
 import { escapeHtml } from '../render/html.js';
-import { urlsOf } from '../routes/urls.js';
+import { siteRootOf, urlsOf } from '../routes/urls.js';
 
 /** The most URLs one sitemap file may list (sitemaps.org). */
 export const sitemapLimit = 50_000;
@@ -45,7 +45,7 @@ export function createSitemaps(pages: readonly Page[], config: ResolvedConfig, l
     .map((page) => {
       const links = page.alternates.map((alternate) => `<xhtml:link rel="alternate" hreflang="${escapeHtml(alternate.hreflang)}" href="${escapeHtml(alternate.href)}"/>`);
       const date = lastModified(page);
-      return { date, xml: `<url><loc>${escapeHtml(config.site.origin + page.url)}</loc>${date ? `<lastmod>${date}</lastmod>` : ''}${links.join('')}</url>` };
+      return { date, xml: `<url><loc>${escapeHtml(siteRootOf(config) + page.url)}</loc>${date ? `<lastmod>${date}</lastmod>` : ''}${links.join('')}</url>` };
     });
   const urlset = (list: typeof urls) => [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -62,18 +62,21 @@ export function createSitemaps(pages: readonly Page[], config: ResolvedConfig, l
     const file = `sitemap-${part}.xml`;
     files.set(file, urlset(list));
     const newest = list.reduce<string | undefined>((latest, url) => (url.date && (!latest || url.date > latest) ? url.date : latest), undefined);
-    index.push(`<sitemap><loc>${escapeHtml(`${config.site.origin}/${file}`)}</loc>${newest ? `<lastmod>${newest}</lastmod>` : ''}</sitemap>`);
+    index.push(`<sitemap><loc>${escapeHtml(`${siteRootOf(config)}/${file}`)}</loc>${newest ? `<lastmod>${newest}</lastmod>` : ''}</sitemap>`);
   }
   files.set('sitemap.xml', ['<?xml version="1.0" encoding="UTF-8"?>', '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">', ...index, '</sitemapindex>', ''].join('\n'));
   return files;
 }
 
-/** robots.txt: the disallowed paths of the config, and where the sitemap (or the sitemap index) is. */
+/**
+ * robots.txt: the disallowed paths of the config (under the base path), and where the sitemap (or
+ * the sitemap index) is. Crawlers read it only at the domain's root: under a base, copy its lines there.
+ */
 export function createRobots(config: ResolvedConfig): string {
   // A preview deploy is kept out of search engines altogether.
   if (config.preview) return ['User-agent: *', 'Disallow: /', ''].join('\n');
-  const disallow = [...config.robots.disallow].sort().map((path) => `Disallow: ${path}`);
-  return ['User-agent: *', ...(disallow.length ? disallow : ['Disallow:']), '', `Sitemap: ${config.site.origin}/sitemap.xml`, ''].join('\n');
+  const disallow = [...config.robots.disallow].sort().map((path) => `Disallow: ${config.site.base}${path}`);
+  return ['User-agent: *', ...(disallow.length ? disallow : ['Disallow:']), '', `Sitemap: ${siteRootOf(config)}/sitemap.xml`, ''].join('\n');
 }
 
 /** The security headers of every page (the CSP allows the inline scripts of `scriptHashes`). */

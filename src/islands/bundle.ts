@@ -119,13 +119,13 @@ export async function bundleIslands(
 }
 
 /**
- * Adds the module script of each island a rendered page contains before `</body>`, and lists every
- * JavaScript file the page then loads (entries and chunks, sorted).
+ * Adds the module script of each island a rendered page contains before `</body>` (under the site's
+ * base path), and lists every JavaScript file the page then loads (entries and chunks, sorted).
  */
-export function addIslandScripts(html: string, islands: Pick<IslandBundle, 'entries' | 'graph'>): { html: string; scripts: string[] } {
+export function addIslandScripts(html: string, islands: Pick<IslandBundle, 'entries' | 'graph'>, base = ''): { html: string; scripts: string[] } {
   const used = islandsInHtml(html);
   if (used.length === 0) return { html, scripts: [] };
-  const tags = used.map((name) => `<script type="module" src="${islands.entries[name]}"></script>`).join('');
+  const tags = used.map((name) => `<script type="module" src="${base}${islands.entries[name]}"></script>`).join('');
   return { html: html.replace('</body>', `${tags}</body>`), scripts: [...new Set(used.flatMap((name) => islands.graph[name] ?? []))].sort() };
 }
 

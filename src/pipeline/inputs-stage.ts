@@ -12,6 +12,7 @@ import { listPageTemplates, loadTemplates } from '../render/templates.js';
 import type { TemplateSet } from '../render/types.js';
 import { entriesSourceKey, listEntries, loadEntryFolder, loadSiteMessages, messagesSourceKey, orderEntries, type Entry, type Messages } from './content-api.js';
 import type { Runtime } from './runtime.js';
+import { targetBaseProblem } from '../targets/index.js';
 import { sameJson, type Loaded, type StageRun } from './stage.js';
 
 /** What the input stages need of the pipeline's options. */
@@ -38,6 +39,8 @@ export function loadSiteConfig(
     // `--no-social-images` (and site dev, site check) likewise win over output.socialImages.
     const output = { ...read.output, ...(options.target ? { target: options.target } : {}), ...(options.socialImages === false ? { socialImages: false } : {}) };
     const loaded = sameJson(output, read.output) ? read : { ...read, output };
+    const baseProblem = targetBaseProblem(loaded);
+    if (baseProblem) throw baseProblem;
     options.check?.(loaded);
     return options.previous && sameJson(loaded, options.previous) ? options.previous : loaded;
   }, 'config');

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { ResolvedConfig } from '../config/load.js';
 import type { Page } from '../routes/pages.js';
-import { urlsOf } from '../routes/urls.js';
+import { siteRootOf, urlsOf } from '../routes/urls.js';
 import { contentSecurityPolicy } from './csp.js';
 import { escapeHtml, serializeJsonForScript } from './html.js';
 import { socialCardOf, socialImageFile, socialImageSize } from './social-card.js';
@@ -59,7 +59,7 @@ export function localeNotFoundScript(config: ResolvedConfig): string {
   const targets: Record<string, string> = {};
   for (const locale of config.localeIds) {
     const prefix = config.locales[locale]!.prefix;
-    if (prefix) targets[prefix] = urlsOf(config).notFound(locale).url;
+    if (prefix) targets[config.site.base + prefix] = config.site.base + urlsOf(config).notFound(locale).url;
   }
   return `(function(l,m){for(var p in m)if(l.pathname===p||l.pathname.indexOf(p+'/')===0){l.replace(m[p]);return}})(location,${JSON.stringify(targets)})`;
 }
@@ -98,7 +98,7 @@ export function htmlAttributes(page: Page, config: ResolvedConfig): Record<strin
   const targets: { language: string; url: string }[] = [];
   for (const link of page.languageLinks) {
     if (link.current || !link.counterpart) continue;
-    for (const language of config.locales[link.locale]!.browserLanguages) targets.push({ language: language.toLowerCase(), url: link.url });
+    for (const language of config.locales[link.locale]!.browserLanguages) targets.push({ language: language.toLowerCase(), url: config.site.base + link.url });
   }
   // Longest prefix first, so "pt-br" wins over "pt"; then in plain string order, for stable output.
   targets.sort((a, b) => b.language.length - a.language.length || (a.language < b.language ? -1 : a.language > b.language ? 1 : 0));
@@ -157,7 +157,7 @@ export function renderHead(page: Page, input: HeadInput): string {
   const card = config.output.socialImages ? socialCardOf(page, meta, config) : undefined;
   if (card) {
     tags.push(
-      `<meta property="og:image" content="${escapeHtml(`${config.site.origin}/${socialImageFile(card)}`)}" />`,
+      `<meta property="og:image" content="${escapeHtml(`${siteRootOf(config)}/${socialImageFile(card)}`)}" />`,
       `<meta property="og:image:type" content="${card.photo ? 'image/jpeg' : 'image/png'}" />`,
       `<meta property="og:image:width" content="${socialImageSize.width}" />`,
       `<meta property="og:image:height" content="${socialImageSize.height}" />`,

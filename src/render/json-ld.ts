@@ -1,19 +1,21 @@
 /** Builders for schema.org structured data (JSON-LD). Pure functions of the config and page data. */
 import type { ResolvedConfig } from '../config/load.js';
+import { siteRootOf } from '../routes/urls.js';
 
 type Thing = Record<string, unknown>;
 
 /** The Organization, on every page. */
 export function organization(config: ResolvedConfig): Thing {
   const { company, site } = config;
+  const root = siteRootOf(config);
   return {
     '@context': 'https://schema.org',
     '@type': 'Organization',
-    '@id': `${site.origin}/#organization`,
+    '@id': `${root}/#organization`,
     name: site.name,
     legalName: company.legalName,
-    url: `${site.origin}/`,
-    logo: `${site.origin}/logo.svg`,
+    url: `${root}/`,
+    logo: `${root}/logo.svg`,
     email: company.email,
     taxID: company.orgNumber,
     address: postalAddress(config),
@@ -60,7 +62,7 @@ export function softwareApplication(config: ResolvedConfig, input: { name: strin
     operatingSystem: 'Web',
     url: input.url,
     ...(offers.length ? { offers } : {}),
-    publisher: { '@id': `${config.site.origin}/#organization` },
+    publisher: { '@id': `${siteRootOf(config)}/#organization` },
   };
 }
 
@@ -96,7 +98,7 @@ export function article(config: ResolvedConfig, input: { headline: string; descr
     datePublished: input.datePublished,
     dateModified: input.dateModified ?? input.datePublished,
     author: { '@type': 'Organization', name: input.author },
-    publisher: { '@id': `${config.site.origin}/#organization` },
+    publisher: { '@id': `${siteRootOf(config)}/#organization` },
     articleSection: input.section,
     inLanguage: input.inLanguage,
   };

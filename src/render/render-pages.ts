@@ -5,6 +5,7 @@
  */
 import { SiteError, type SiteErrorOptions } from '../errors.js';
 import { addIslandScripts, type IslandBundle } from '../islands/bundle.js';
+import { withBase } from './base-path.js';
 import { createRenderer, type RenderInput } from './render.js';
 
 /** The islands as rendering needs them: entry URLs and the files each loads. */
@@ -36,12 +37,15 @@ export interface PageRenderer {
 export function createPageRenderer(input: Omit<RenderInput, 'track'>, islands: IslandScripts, options: { track?: boolean } = {}): PageRenderer {
   let reads: Set<string> | undefined;
   const renderer = createRenderer(options.track ? { ...input, track: (dependency) => reads!.add(dependency) } : input);
+  // Under a base path (site.base), every root-relative URL of the finished page gets it.
+  const base = input.config.site.base;
+  const finish = (html: string) => addIslandScripts(base ? withBase(html, base) : html, islands, base);
   const renderOne = (index: number): RenderedPage => {
     const page = input.pages[index]!;
-    if (!options.track) return addIslandScripts(renderer.renderPage(page), islands);
+    if (!options.track) return finish(renderer.renderPage(page));
     reads = new Set([`page:${page.url}`]);
     try {
-      return { ...addIslandScripts(renderer.renderPage(page), islands), reads };
+      return { ...finish(renderer.renderPage(page)), reads };
     } finally {
       reads = undefined;
     }

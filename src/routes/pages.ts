@@ -12,7 +12,7 @@ import type { Diagnostics } from '../diagnostics.js';
 import { SiteError, throwIfAny } from '../errors.js';
 import { pickTranslation, type FallbackRules } from './fallback.js';
 import { absoluteUrl, aliasPath, ancestorPaths, toUrl } from './paths.js';
-import { urlsOf } from './urls.js';
+import { siteRootOf, urlsOf } from './urls.js';
 
 /** What route expansion needs to know about one translation of an entry. */
 export interface EntryTranslationMeta {
@@ -215,7 +215,7 @@ function finishPages(drafts: Draft[], config: ResolvedConfig): Page[] {
   const hreflangClusters = groupBy(drafts.filter((draft) => !draft.duplicate && !draft.notFound), (draft) => draft.cluster);
   const switchClusters = groupBy(drafts.filter((draft) => !draft.mirrorOf && !draft.notFound), (draft) => draft.cluster);
   const existing = new Set(drafts.map((draft) => draft.path));
-  const origin = config.site.origin;
+  const origin = siteRootOf(config);
 
   const pages = drafts.map((draft): Page => {
     let original = draft;

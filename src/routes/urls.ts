@@ -53,7 +53,7 @@ export interface Urls {
   bookingResult(outcome: 'booked' | 'failed', locale: string): string;
   /** The route path of a navigation item for an audience ("/{audience}/blog", /hub → "/hub/blog"). */
   navigation(pattern: string, audiencePath: string): string;
-  /** An absolute URL on the site's origin. */
+  /** An absolute URL of the site: origin, base path (`site.base`), URL. */
   absolute(url: string): string;
 }
 
@@ -115,10 +115,15 @@ export function urlsOf(config: ResolvedConfig): Urls {
       return toUrl(pagePath(config.booking.results[outcome], known));
     },
     navigation: navigationRoutePath,
-    absolute: (url) => absoluteUrl(config.site.origin, url),
+    absolute: (url) => absoluteUrl(siteRootOf(config), url),
   };
   made.set(config, urls);
   return urls;
+}
+
+/** Where the site's URLs start: its origin and base path ("https://example.github.io/mendwise"). */
+export function siteRootOf(config: Pick<ResolvedConfig, 'site'>): string {
+  return config.site.origin + config.site.base;
 }
 
 /** The path facts of a config that the pure rules of paths.ts need. */

@@ -1,6 +1,6 @@
 /**
  * `site serve`: the built site plus the small API a static host cannot provide. A request passes
- * named steps: the URL length cap, the API endpoints (contact; booking when built in) (with the site's security headers, which the
+ * named steps: the URL length cap, the base path (src/serve/under-base.ts), the API endpoints (contact; booking when built in) (with the site's security headers, which the
  * static handler gives its own answers, redirects and refusals included), then the static files. Slow clients are cut off
  * (header and request timeouts), connections are capped, and `close` stops accepting, lets open
  * requests finish for a grace period and then ends the rest.
@@ -17,6 +17,7 @@ import { urlsOf } from '../routes/urls.js';
 import { createSiteBookingHandler } from './booking.js';
 import { createContactHandler } from './contact.js';
 import { createStaticHandler } from './static.js';
+import { enterBase } from './under-base.js';
 
 /** Options of `startServer`. */
 export interface ServeOptions {
@@ -150,7 +151,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     return next();
   };
   const files: Step = (request, response) => serveStatic(request, response);
-  const handle = chain([rejectLongUrl(limits.maxUrlLength), admin, api, bookingApi, files]);
+  // A site built for a path (site.base) is served under it, as its host will.
+  const base: Step = async (request, response, next) => (enterBase(request, response, config.site.base) ? next() : undefined);
+  const handle = chain([rejectLongUrl(limits.maxUrlLength), base, admin, api, bookingApi, files]);
 
   const server = createServer({ connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs) }, (request, response) => {
     handle(request, response).catch(() => {
@@ -171,7 +174,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const port = typeof address === 'object' && address ? address.port : options.port;
   options.admin?.listening(options.host, port);
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  return { server, url: `http://${host}:${port}`, close: () => closeGracefully(server, limits.shutdownGraceMs) };
+  return { server, url: `http://${host}:${port}${config.site.base}`, close: () => closeGracefully(server, limits.shutdownGraceMs) };
 }
 
 /** A listen failure as a SiteError that says what to do (the port is taken, or not ours to take). */

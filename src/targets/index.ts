@@ -7,7 +7,7 @@
 import type { ResolvedConfig } from '../config/load.js';
 import type { HostTarget as HostTargetName } from '../config/schema.js';
 import type { RunEsbuild } from '../esbuild-step.js';
-import type { SiteError } from '../errors.js';
+import { SiteError } from '../errors.js';
 import type { OutputFiles } from '../output-files.js';
 import { inlineScriptHashes } from '../render/head.js';
 import type { Page } from '../routes/pages.js';
@@ -42,6 +42,23 @@ export async function createHostFunctions(config: ResolvedConfig, run?: RunEsbui
   const files: OutputFiles = new Map();
   for (const [path, { name, entry }] of sources) files.set(path, await bundleFunction(entry, name, run));
   return files;
+}
+
+/**
+ * A base path (`site.base`) for a host that serves the output at its domain's root: refused, since
+ * every link would name a path the host does not have. GitHub Pages serves a project site's output
+ * at "/<repo>/", and `site serve` serves under the base itself.
+ */
+export function targetBaseProblem(config: ResolvedConfig): SiteError | undefined {
+  const target = config.output.target;
+  if (!config.site.base || target === 'node' || target === 'github-pages') return undefined;
+  return new SiteError({
+    code: 'CONFIG_INVALID',
+    file: config.file,
+    field: 'site.base',
+    message: `site.base is ${config.site.base}, but the ${target} target publishes the output at the domain's root, where no page would be found under it`,
+    hint: `Leave site.base out for ${target} (or set it to "" with --base /), or build with --target github-pages or node, whose output is served under the base.`,
+  });
 }
 
 /** What a target has to say about the config (a form endpoint the host cannot answer). */
