@@ -17,8 +17,10 @@ import { socialCardKey, socialCardLayout, socialImageSize, type SocialCard } fro
 export interface SocialImageOptions {
   /** Where drawn cards are kept; false draws every card. Default: the build cache's "social" namespace. */
   cache?: DiskCache | false;
-  /** Images of an earlier run, by file: a file's name says what it shows, so one found here is taken as it is. */
+  /** Images of an earlier run, by file: a file's name says what it shows, so one found here is taken as it is (give none when the mark changed). */
   reuse?: ReadonlyMap<string, Uint8Array>;
+  /** The site's mark, drawn at the top left: the SVG text of `public/logo.svg`; without it, the site name's first letter. */
+  mark?: string;
 }
 
 /** What was drawn: the files, and how many were drawn rather than taken from the cache or `reuse`. */
@@ -36,7 +38,7 @@ export async function drawSocialImages(cards: ReadonlyMap<string, SocialCard>, o
   const missing: { file: string; card: SocialCard; key?: string }[] = [];
   for (const [file, card] of [...cards].sort(byName)) {
     const earlier = options.reuse?.get(file);
-    const key = earlier || !cache ? undefined : hashParts(drawingVersion(), socialCardKey(card));
+    const key = earlier || !cache ? undefined : hashParts(drawingVersion(), options.mark ?? '', socialCardKey(card));
     const png = earlier ?? (key ? cache!.readSync(key) : undefined);
     if (png) files.set(file, png);
     else missing.push({ file, card, key });
@@ -48,7 +50,7 @@ export async function drawSocialImages(cards: ReadonlyMap<string, SocialCard>, o
     const lane = async () => {
       while (next < missing.length) {
         const miss = missing[next++]!;
-        const png = await draw(miss.card);
+        const png = await draw(miss.card, options.mark);
         files.set(miss.file, png);
         if (miss.key) void cache!.write(miss.key, png);
       }
@@ -65,13 +67,15 @@ function drawingVersion(): string {
   return ['satori', 'sharp', '@fontsource/inter'].map((name) => `${name}@${installedVersion(name)}`).join(' ') + ` layout ${socialCardLayout}`;
 }
 
-let drawer: Promise<(card: SocialCard) => Promise<Uint8Array>> | undefined;
+type CardDrawer = (card: SocialCard, mark: string | undefined) => Promise<Uint8Array>;
+
+let drawer: Promise<CardDrawer> | undefined;
 
 /**
  * The drawing of one card, made once per process: satori parses the fonts once per font list,
  * which a long-running `site serve --admin` then keeps.
  */
-function cardDrawer(): Promise<(card: SocialCard) => Promise<Uint8Array>> {
+function cardDrawer(): Promise<CardDrawer> {
   if (!drawer) {
     drawer = createCardDrawer();
     // A failed load (a package missing) is tried again by the next build.
@@ -81,35 +85,45 @@ function cardDrawer(): Promise<(card: SocialCard) => Promise<Uint8Array>> {
 }
 
 /** Loads satori, sharp and the font, and returns the drawing of one card. */
-async function createCardDrawer(): Promise<(card: SocialCard) => Promise<Uint8Array>> {
+async function createCardDrawer(): Promise<CardDrawer> {
   const [{ default: satori }, { default: sharp }] = await Promise.all([import('satori'), import('sharp')]);
   const files = join(generatorRoot(), 'node_modules', '@fontsource', 'inter', 'files');
   const fonts = ['latin', 'latin-ext'].flatMap((subset) =>
     ([400, 700] as const).map((weight) => ({ name: 'Inter', weight, style: 'normal' as const, data: readFileSync(join(files, `inter-${subset}-${weight}-normal.woff`)) })),
   );
-  return async (card) => {
+  return async (card, mark) => {
     if (card.photo) {
       const photo = sharp(await readFile(card.photo.path)).rotate().resize({ ...socialImageSize, fit: 'cover' });
       return new Uint8Array(await photo.jpeg({ quality: 82 }).toBuffer());
     }
-    const svg = await satori(cardLayout(card) as Parameters<typeof satori>[0], { ...socialImageSize, fonts });
-    return new Uint8Array(await sharp(Buffer.from(withMark(svg))).png().toBuffer());
+    const logo = mark === undefined ? undefined : placedMark(mark);
+    const svg = await satori(cardLayout(card, logo === undefined) as Parameters<typeof satori>[0], { ...socialImageSize, fonts });
+    return new Uint8Array(await sharp(Buffer.from(logo === undefined ? svg : svg.replace(/<\/svg>\s*$/, `${logo}</svg>`))).png().toBuffer());
   };
 }
 
 /** Where the site's mark goes: the top left corner of the card's padding, 56 px square. */
 const markBox = { x: 80, y: 72, size: 56 };
 
-/** The site's mark (public/logo.svg's shapes, white on a light veil), added at `markBox` to satori's SVG. */
-function withMark(svg: string): string {
-  const scale = markBox.size / 32;
-  const mark =
-    `<g transform="translate(${markBox.x} ${markBox.y}) scale(${scale})">` +
-    '<rect width="32" height="32" rx="8" fill="#ffffff" fill-opacity="0.16"/>' +
-    '<path d="M9 22c0-6 3-11 7-11s7 5 7 11" fill="none" stroke="#ffffff" stroke-width="2.5" stroke-linecap="round"/>' +
-    '<path d="M16 11V6" stroke="#ffffff" stroke-width="2.5" stroke-linecap="round"/>' +
-    '<circle cx="16" cy="24" r="2" fill="#ffffff"/></g>';
-  return svg.replace(/<\/svg>\s*$/, `${mark}</svg>`);
+/**
+ * The site's logo placed at `markBox`: its root `<svg>` with the box's position and size (its own
+ * viewBox kept, or made from its width and height), to be added to satori's SVG. As an element of
+ * satori's tree it would be embedded as an image, which costs a third of the drawing. Undefined
+ * for a file that is no SVG. No script runs: the SVG is rasterised by librsvg, not a browser.
+ */
+export function placedMark(logo: string): string | undefined {
+  const text = logo.replace(/^\uFEFF?\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*)*(?:<!DOCTYPE[^>]*>\s*)?/i, '');
+  const root = /^<svg\b([^>]*)>/i.exec(text);
+  if (!root) return undefined;
+  let attributes = root[1]!;
+  const size = (name: string) => Number.parseFloat(new RegExp(`\\s${name}\\s*=\\s*["']([\\d.]+)`, 'i').exec(attributes)?.[1] ?? '');
+  if (!/\sviewBox\s*=/i.test(attributes)) {
+    const [width, height] = [size('width'), size('height')];
+    if (!(width > 0 && height > 0)) return undefined;
+    attributes += ` viewBox="0 0 ${width} ${height}"`;
+  }
+  attributes = attributes.replace(/\s(?:x|y|width|height)\s*=\s*(?:"[^"]*"|'[^']*')/gi, '');
+  return `<svg x="${markBox.x}" y="${markBox.y}" width="${markBox.size}" height="${markBox.size}"${attributes}>${text.slice(root[0].length)}`;
 }
 
 /** An element of satori's tree (the shape React elements have), without React. */
@@ -131,13 +145,15 @@ function titleSize(title: string): number {
 }
 
 /**
- * The card: the site's mark and name at the top, then the eyebrow and the title, the host at the
+ * The card: the site's mark (its logo, or the first letter of its name) and name at the top, then the eyebrow and the title, the host at the
  * foot, in white on the accent colour. Raise `socialCardLayout` when this changes.
  */
-function cardLayout(card: SocialCard): Box {
-  // The place of the mark (drawn into the SVG by `withMark`: as an svg element satori would embed
-  // it as an image, which costs a third of the drawing).
-  const mark = box('div', { width: markBox.size, height: markBox.size });
+function cardLayout(card: SocialCard, letterMark: boolean): Box {
+  // The place of the logo (added to the SVG by `placedMark`), or a mark made of the name's first letter.
+  const letter = [...card.siteName][0]?.toUpperCase() ?? '';
+  const mark = letterMark
+    ? box('div', { width: markBox.size, height: markBox.size, display: 'flex', alignItems: 'center', justifyContent: 'center', borderRadius: 14, background: 'rgba(255,255,255,0.16)', fontSize: 34 }, letter)
+    : box('div', { width: markBox.size, height: markBox.size });
   const title = card.title.length > 140 ? `${card.title.slice(0, 139).trimEnd()}…` : card.title;
   return box(
     'div',

@@ -5,6 +5,7 @@
  * every page's meta (render/social-card.ts). Each group is made again only when what it is made
  * from changed.
  */
+import { hashParts } from '../cache/disk-cache.js';
 import type { ResolvedConfig } from '../config/load.js';
 import { createRobots, createSitemaps, lastModifiedOf } from '../emit/sitemap.js';
 import type { RunEsbuild } from '../esbuild-step.js';
@@ -30,6 +31,8 @@ export interface SiteFiles {
   feeds: Map<string, string>;
   /** The social images (`_social/<hash>.png`); empty with `output.socialImages: false`. */
   social: Map<string, Uint8Array>;
+  /** The mark they were drawn with (public/logo.svg's text, or "" for none): a new one draws them again. */
+  socialMark: string;
   /** The variants of the entries' images (`assets/images/<hash>-<width>.<format>`). */
   images: Map<string, Uint8Array>;
 }
@@ -61,12 +64,15 @@ export async function createSiteFiles(run: StageRun, input: SiteFilesInput): Pro
   const { config, pageSet, assets, islands, messages, entryList } = input;
   // The host's functions are bundled from the generator's own modules: made again when the config changes.
   const functions = await run.load('host functions', `${idOf(config)}`, () => createHostFunctions(config, input.esbuild));
-  const socialKey = config.output.socialImages ? `${idOf(config)} ${idOf(pageSet)} ${idOf(input.templates)} ${idOf(messages)} ${idOf(input.contents)} ${entryList.map(idOf).join(' ')}` : 'off';
+  // The cards show the site's logo (public/logo.svg), which comes with the assets.
+  const logo = assets.files.get('logo.svg');
+  const mark = logo === undefined ? '' : typeof logo === 'string' ? logo : Buffer.from(logo).toString('utf8');
+  const socialKey = config.output.socialImages ? `${idOf(config)} ${hashParts(mark)} ${idOf(pageSet)} ${idOf(input.templates)} ${idOf(messages)} ${idOf(input.contents)} ${entryList.map(idOf).join(' ')}` : 'off';
   const [built, routes, feeds, social, images] = await Promise.all([
     run.load('built files', `${idOf(assets)} ${idOf(islands)} ${functions.value ? idOf(functions.value) : ''}`, (): OutputFiles => new Map([...assets.files, ...islands.files, ...(functions.value ?? [])])),
     run.load('route files', `${idOf(config)} ${idOf(pageSet)} ${entryList.map(idOf).join(' ')}`, () => createRouteFiles(config, pageSet.pages, entryList)),
     run.load('feeds', `${idOf(config)} ${idOf(messages)} ${entryList.map(idOf).join(' ')}`, () => createFeedFiles({ config, entries: entryList, messages })),
-    run.load('social images', socialKey, () => createSocialImages(input)),
+    run.load('social images', socialKey, () => createSocialImages(input, mark)),
     run.load('images', entryList.map(idOf).join(' '), async () => {
       const { files, made } = await createImageVariants(imagesOf(entryList), { reuse: input.previous?.images });
       input.countImageVariants?.(files.size, made);
@@ -75,7 +81,7 @@ export async function createSiteFiles(run: StageRun, input: SiteFilesInput): Pro
   ]);
   run.diagnostics.add(...targetWarnings(config));
   if (!functions.value || !built.value || !routes.value || !feeds.value || !social.value || !images.value) return undefined;
-  return { built: built.value, routes: routes.value, feeds: feeds.value, social: social.value, images: images.value };
+  return { built: built.value, routes: routes.value, feeds: feeds.value, social: social.value, socialMark: mark, images: images.value };
 }
 
 /** The images of the entries' translations. */
@@ -84,10 +90,12 @@ function* imagesOf(entries: readonly Entry[]): Generator<EntryImage> {
 }
 
 /** The social image of every page, drawn or from the cache. */
-async function createSocialImages(input: SiteFilesInput): Promise<Map<string, Uint8Array>> {
+async function createSocialImages(input: SiteFilesInput, mark: string): Promise<Map<string, Uint8Array>> {
   if (!input.config.output.socialImages) return new Map();
   const renderInput = renderInputOf({ ...input, pages: input.pageSet.pages, entries: input.entryList });
-  const { files, drawn } = await drawSocialImages(socialCardsOf(renderInput, input.templates), { reuse: input.previous?.social });
+  // A file's name says what its card shows, but not with which logo: a new logo draws them all again.
+  const reuse = input.previous?.socialMark === mark ? input.previous.social : undefined;
+  const { files, drawn } = await drawSocialImages(socialCardsOf(renderInput, input.templates), { reuse, ...(mark ? { mark } : {}) });
   input.countSocialImages?.(files.size, drawn);
   return files;
 }

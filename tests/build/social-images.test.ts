@@ -5,10 +5,10 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../src/build';
 import { openDiskCache } from '../../src/cache/disk-cache';
-import { drawSocialImages } from '../../src/emit/social-images';
+import { drawSocialImages, placedMark } from '../../src/emit/social-images';
 import { socialImageFile, type SocialCard } from '../../src/render/social-card';
 import { createTempSite } from '../helpers/fixture-site';
-import { builtSite, outputRoot } from '../helpers/paths';
+import { builtSite, outputRoot, repoRoot } from '../helpers/paths';
 import { readPages } from '../helpers/site-files';
 
 const origin = 'https://mendwise.example';
@@ -103,6 +103,26 @@ describe('drawing social images', () => {
     // Drawn again without a cache, a card has the same bytes: the output is deterministic.
     const again = await drawSocialImages(cards, { cache: false });
     for (const [file, png] of first.files) expect(Buffer.from(again.files.get(file)!).equals(Buffer.from(png))).toBe(true);
+  });
+
+  it("draws the site's logo (public/logo.svg) at the top left, else the name's first letter; a new logo is drawn again, not taken from the cache", async () => {
+    const logo = readFileSync(join(repoRoot, 'public', 'logo.svg'), 'utf8');
+    expect(placedMark(logo)).toMatch(/^<svg x="80" y="72" width="56" height="56" xmlns="http:\/\/www.w3.org\/2000\/svg" viewBox="0 0 32 32">/);
+    expect(placedMark('<?xml version="1.0"?>\n<svg width="64" height="32"><rect width="64" height="32"/></svg>')).toBe('<svg x="80" y="72" width="56" height="56" viewBox="0 0 64 32"><rect width="64" height="32"/></svg>');
+    expect(placedMark('<html>no svg</html>')).toBeUndefined();
+
+    const one = new Map([[socialImageFile(card('Logo')), card('Logo')]]);
+    const cache = openDiskCache('social', cacheDir);
+    const withLogo = await drawSocialImages(one, { cache, mark: logo });
+    const letter = await drawSocialImages(one, { cache });
+    const otherLogo = await drawSocialImages(one, { cache, mark: logo.replace('#0f5132', '#a8480b') });
+    expect([withLogo.drawn, letter.drawn, otherLogo.drawn]).toEqual([1, 1, 1]);
+    // The mark's corner: the logo's dark green square, or the letter's light veil on the accent.
+    const pixel = async (png: Uint8Array) => [...(await sharp(Buffer.from(png)).extract({ left: 84, top: 100, width: 1, height: 1 }).raw().toBuffer())].slice(0, 3);
+    const [logoPixel, letterPixel, otherPixel] = await Promise.all([withLogo, letter, otherLogo].map((drawn) => pixel([...drawn.files.values()][0]!)));
+    expect(logoPixel).toEqual([0x0f, 0x51, 0x32]);
+    expect(otherPixel).toEqual([0xa8, 0x48, 0x0b]);
+    expect(letterPixel[0]).toBeGreaterThan(0x0f + 20);
   });
 });
 
