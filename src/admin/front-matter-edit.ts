@@ -39,7 +39,7 @@ export function readFrontMatter(text: string): Record<string, unknown> {
 }
 
 /** A scalar as YAML text, in the style `like` had when it can hold the value. */
-function formatScalar(value: FrontMatterValue, like?: Scalar): string {
+export function formatScalar(value: FrontMatterValue, like?: Scalar): string {
   if (typeof value !== 'string') return String(value);
   const type = like?.type;
   const keep = (type === Scalar.QUOTE_DOUBLE || type === Scalar.QUOTE_SINGLE || type === Scalar.PLAIN) && !value.includes('\n');

@@ -16,6 +16,7 @@ import { createInboxRoutes, type InboxRoutesOptions } from './inbox-api.js';
 import { createMediaRoutes, type MediaRoutesOptions } from './media-api.js';
 import { createPostRoutes, type PostRoutesOptions, type SaveOutcome } from './posts-api.js';
 import { createPreviewRoutes, type PreviewOptions } from './preview.js';
+import { createSettingsRoutes, type SettingsRoutesOptions } from './settings-api.js';
 import { sendJson } from './http.js';
 import { hostOf, loopbackHosts, type AdminOrigins } from './guard.js';
 import type { ScryptParams } from './passwords.js';
@@ -38,6 +39,8 @@ export interface MountOptions {
   inbox?: Omit<InboxRoutesOptions, 'audit'>;
   /** Images for posts (/api/admin/media). */
   media?: Omit<MediaRoutesOptions, 'audit'>;
+  /** The settings of site.config.yaml (/api/admin/settings). */
+  settings?: Omit<SettingsRoutesOptions, 'audit'>;
   /**
    * The site being edited, for the blog editor, the preview and the inbox: its config and last
    * good build, and (serve) what to do after a save. Sets `posts`, `preview` and `inbox` when they
@@ -95,6 +98,7 @@ function routesOf(given: MountOptions, audit: AuditLog): AdminRoute[] {
         preview: given.preview ?? { config: () => site.config, lastBuild: () => site.lastBuild },
         inbox: given.inbox ?? { dataDir: () => site.config?.dirs.data },
         media: given.media ?? { config: () => site.config },
+        settings: given.settings ?? { config: () => site.config, afterWrite: site.rebuild && ((file) => site.rebuild!(file)) },
       }
     : given;
   const events = createAdminEvents();
@@ -104,6 +108,7 @@ function routesOf(given: MountOptions, audit: AuditLog): AdminRoute[] {
     ...(options.preview ? createPreviewRoutes(options.preview) : []),
     ...(options.inbox ? createInboxRoutes({ ...options.inbox, audit, now: options.now }) : []),
     ...(options.media ? createMediaRoutes({ ...options.media, audit }) : []),
+    ...(options.settings ? createSettingsRoutes({ ...options.settings, audit }) : []),
     createChangesRoute(auditLogFile(options.projectRoot)),
     events.route,
   ];

@@ -1,0 +1,109 @@
+/**
+ * Edits values of `site.config.yaml` so that the file keeps its shape: each changed value is
+ * replaced at its node's range in the text (in the quoting style it had, when that can hold the
+ * new value), a new key is added on a line of its own in a block map (or before the `}` of a flow
+ * map), a removed key loses its line. Comments, quoting, flow maps, blank lines and key order
+ * elsewhere keep their bytes; the `yaml` package's `Document.toString()` would reformat the file.
+ * The result is parsed again and must hold exactly the intended data, else the edit is refused.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { isMap, isScalar, isSeq, parseDocument, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
+import { formatScalar } from './front-matter-edit.js';
+
+/** A value the settings write: a scalar, or null to remove the key. */
+export type ConfigValue = string | number | boolean | null;
+
+/** One change: the value at a path of keys and list indexes (`["plans", 1, "ordersPerMonth"]`). */
+export interface ConfigChange {
+  path: readonly (string | number)[];
+  value: ConfigValue;
+}
+
+/** An edit that cannot be made in place (a list or map where a value is asked, a missing parent). */
+export class ConfigEditError extends Error {
+  constructor(
+    readonly path: readonly (string | number)[],
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const plainKey = /^[A-Za-z_][\w-]*$/;
+
+/** The YAML text of a key ("no" and other words YAML 1.1 would read as booleans are quoted, as the file does). */
+function keyText(key: string | number): string {
+  const text = String(key);
+  return plainKey.test(text) && !/^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL)$/.test(text) ? text : JSON.stringify(text);
+}
+
+/** The offset just after the end of the line `offset` is on. */
+function endOfLine(text: string, offset: number): number {
+  const end = text.indexOf('\n', offset);
+  return end === -1 ? text.length : end + 1;
+}
+
+/** The text of one change applied to `text` (parsed as `doc`). */
+function applyOne(text: string, doc: Document, change: ConfigChange): string {
+  const { path, value } = change;
+  const where = path.join('.');
+  const node = doc.getIn(path, true) as Node | undefined;
+  if (node !== undefined && (isMap(node) || isSeq(node))) throw new ConfigEditError(path, `${where} holds a list or a map: edit it in the file`);
+  const parent = (path.length > 1 ? doc.getIn(path.slice(0, -1), true) : doc.contents) as Node | undefined;
+  const key = path[path.length - 1]!;
+  if (node !== undefined) {
+    if (!isScalar(node) || !node.range) throw new ConfigEditError(path, `${where} cannot be edited in place`);
+    if (value !== null) return text.slice(0, node.range[0]) + formatScalar(value, node) + text.slice(node.range[1]);
+    if (!isMap(parent) || parent.flow) throw new ConfigEditError(path, `${where} can only be removed from a block map: edit it in the file`);
+    const pair = (parent.items as Pair[]).find((item) => isScalar(item.key) && String(item.key.value) === String(key))!;
+    const keyStart = (pair.key as Node).range![0];
+    const start = text.lastIndexOf('\n', keyStart - 1) + 1;
+    return text.slice(0, start) + text.slice(endOfLine(text, node.range[1] - 1));
+  }
+  if (value === null) return text;
+  if (!isMap(parent) || !parent.range) throw new ConfigEditError(path, `${path.slice(0, -1).join('.') || 'the file'} is not a map in the file: add ${where} there by hand`);
+  const entry = `${keyText(key)}: ${formatScalar(value)}`;
+  const pairs = (parent as YAMLMap).items as Pair[];
+  const last = pairs[pairs.length - 1];
+  const lastEnd = last ? ((last.value as Node | null)?.range?.[1] ?? (last.key as Node).range![1]) : undefined;
+  if (parent.flow) {
+    if (lastEnd === undefined) {
+      const open = text.indexOf('{', parent.range[0]);
+      return text.slice(0, open + 1) + ` ${entry} ` + text.slice(open + 1);
+    }
+    return text.slice(0, lastEnd) + `, ${entry}` + text.slice(lastEnd);
+  }
+  if (!last || lastEnd === undefined) throw new ConfigEditError(path, `${path.slice(0, -1).join('.')} is empty in the file: add ${where} there by hand`);
+  const firstKey = (pairs[0]!.key as Node).range![0];
+  const indent = firstKey - (text.lastIndexOf('\n', firstKey - 1) + 1);
+  const at = endOfLine(text, lastEnd - 1);
+  const newline = at === text.length && !text.endsWith('\n') ? '\n' : '';
+  return text.slice(0, at) + newline + ' '.repeat(indent) + entry + '\n' + text.slice(at);
+}
+
+/** Sets `value` at `path` in plain data (a copy of what the file should hold afterwards). */
+function setIn(data: unknown, path: readonly (string | number)[], value: ConfigValue): void {
+  let here = data as Record<string | number, unknown>;
+  for (const key of path.slice(0, -1)) here = here[key] as Record<string | number, unknown>;
+  const key = path[path.length - 1]!;
+  if (value === null) delete here[key];
+  else here[key] = value;
+}
+
+/**
+ * The config's text with the changes made in place. Throws a ConfigEditError for a change that
+ * cannot be made so, and an Error when the result would not read back as the intended data.
+ */
+export function editConfigText(text: string, changes: readonly ConfigChange[]): string {
+  const original = parseDocument(text);
+  if (original.errors.length) throw new Error(`the config is not valid YAML: ${original.errors[0]!.message}`);
+  const intended = original.toJS() as unknown;
+  let next = text;
+  for (const change of changes) {
+    next = applyOne(next, parseDocument(next), change);
+    setIn(intended, change.path, change.value);
+  }
+  const reread = parseDocument(next);
+  if (reread.errors.length || !isDeepStrictEqual(reread.toJS(), intended)) throw new Error('the edited config would not read back as the values given; nothing was changed');
+  return next;
+}

@@ -1,0 +1,52 @@
+/** Byte-preserving edits of site.config.yaml: only the lines of the changed values differ. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { ConfigEditError, editConfigText } from '../../src/admin/config-edit';
+import { repoRoot } from '../helpers/paths';
+
+const config = readFileSync(join(repoRoot, 'site.config.yaml'), 'utf8');
+
+/** The lines that differ between two texts of the same number of lines, as [before, after]. */
+function changedLines(before: string, after: string): [string, string][] {
+  const [a, b] = [before.split('\n'), after.split('\n')];
+  expect(b.length).toBe(a.length);
+  return a.flatMap((line, index) => (line === b[index] ? [] : [[line, b[index]!] as [string, string]]));
+}
+
+describe('editConfigText', () => {
+  it('changes two values on the real config: exactly those two lines differ, comments and flow maps kept', () => {
+    const edited = editConfigText(config, [
+      { path: ['plans', 1, 'ordersPerMonth'], value: 75 },
+      { path: ['company', 'address', 'city'], value: 'Bergen' },
+    ]);
+    expect(changedLines(config, edited)).toEqual([
+      ['    ordersPerMonth: 50', '    ordersPerMonth: 75'],
+      ['  address: { street: Eksempelgata 1, postalCode: "0150", city: Oslo, country: "NO" }', '  address: { street: Eksempelgata 1, postalCode: "0150", city: Bergen, country: "NO" }'],
+    ]);
+    expect(edited).toContain('# Placeholder company facts: replace before going live.');
+  });
+
+  it('keeps a quoted value quoted, and quotes a plain one that would read as another type', () => {
+    const text = 'a: "0150"\nb: plain # note\nc: 1\n';
+    expect(editConfigText(text, [{ path: ['a'], value: '0151' }])).toBe('a: "0151"\nb: plain # note\nc: 1\n');
+    expect(editConfigText(text, [{ path: ['b'], value: 'true' }])).toBe('a: "0150"\nb: "true" # note\nc: 1\n');
+    expect(editConfigText(text, [{ path: ['c'], value: 'on-request' }])).toBe('a: "0150"\nb: plain # note\nc: on-request\n');
+  });
+
+  it('adds a missing key on a line of its own at the map\'s indentation (or inside a flow map), and removes one with its line', () => {
+    const added = editConfigText(config, [{ path: ['booking', 'url'], value: 'https://cal.example/mendwise' }]);
+    expect(added).toContain('booking:\n  minutes: 30\n  timeZone: Europe/Oslo\n  days: 21\n  url: https://cal.example/mendwise\n');
+    expect((parse(added) as { booking: { url: string } }).booking.url).toBe('https://cal.example/mendwise');
+    expect(editConfigText('x: { a: 1 }\n', [{ path: ['x', 'b'], value: 2 }])).toBe('x: { a: 1, b: 2 }\n');
+    expect(editConfigText('x: {}\n', [{ path: ['x', 'b'], value: 2 }])).toBe('x: { b: 2 }\n');
+    expect(editConfigText('x:\n  a: 1 # one\n  b: 2\ny: 3\n', [{ path: ['x', 'a'], value: null }])).toBe('x:\n  b: 2\ny: 3\n');
+    expect(editConfigText('plans:\n  - id: plus\n    highlighted: true\n', [{ path: ['plans', 0, 'users'], value: 5 }])).toBe('plans:\n  - id: plus\n    highlighted: true\n    users: 5\n');
+  });
+
+  it('refuses a list or a map where a value is asked, and a key whose parent is missing', () => {
+    expect(() => editConfigText(config, [{ path: ['plans'], value: 'x' }])).toThrow(ConfigEditError);
+    expect(() => editConfigText(config, [{ path: ['nowhere', 'deeper'], value: 1 }])).toThrow(ConfigEditError);
+  });
+});

@@ -1,0 +1,101 @@
+/**
+ * `/api/admin/settings` on `site serve --admin`: the editable subset of site.config.yaml for
+ * admins only, changed in place (every other byte of the file kept), checked as `site check`
+ * checks it, written with If-Match, and live on the served pages when the save is answered.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLiveSite, type LiveSite } from '../../src/admin/live-site';
+import { buildSite } from '../../src/build';
+import { writeSite } from '../../src/emit/write';
+import { startAdminServer } from '../helpers/admin-server';
+import { createTempSite, type TempSite } from '../helpers/fixture-site';
+
+const admin = { email: 'admin@example.com', role: 'admin' as const, password: 'admin password 1' };
+const editor = { email: 'editor@example.com', role: 'editor' as const, password: 'editor password 1' };
+
+describe('site serve --admin: /api/admin/settings', () => {
+  let site: TempSite;
+  let live: LiveSite;
+  let server: Awaited<ReturnType<typeof startAdminServer>>;
+  let auth: { cookie: string; csrf: string };
+  const headers = (version?: string, who = auth) => ({ cookie: who.cookie, origin: server.url, 'x-csrf-token': who.csrf, 'content-type': 'application/json', ...(version ? { 'if-match': `"${version}"` } : {}) });
+  const settings = async () => (await server.send('GET', '/api/admin/settings', { headers: { cookie: auth.cookie } })).json() as { version: string; values: { booking: { url: string | null }; plans: { id: string; ordersPerMonth: number | string }[] } };
+
+  beforeAll(async () => {
+    site = await createTempSite();
+    const dist = join(site.dir, 'dist');
+    await writeSite(dist, (await buildSite({ config: site.config, socialImages: false })).files);
+    live = createLiveSite({ config: site.config, dir: dist });
+    await live.start();
+    server = await startAdminServer({ users: [admin, editor], configPath: site.config, projectRoot: site.dir, dir: dist, site: live });
+    auth = await server.signIn(admin.email, admin.password);
+  }, 120_000);
+  afterAll(async () => {
+    await server?.close();
+    await live?.dispose();
+    await site?.cleanup();
+  });
+
+  it('gives admins the editable values and the file\'s version; editors get 403', async () => {
+    const answer = await server.send('GET', '/api/admin/settings', { headers: { cookie: auth.cookie } });
+    expect(answer.status).toBe(200);
+    const body = answer.json() as { version: string; values: Record<string, unknown> };
+    expect(Object.keys(body.values).sort()).toEqual(['booking', 'collections', 'company', 'contact', 'plans', 'roi']);
+    expect(body.values).not.toHaveProperty('routes');
+    expect(answer.headers.etag).toBe(`"${body.version}"`);
+    const asEditor = await server.signIn(editor.email, editor.password);
+    expect((await server.send('GET', '/api/admin/settings', { headers: { cookie: asEditor.cookie } })).status).toBe(403);
+    expect((await server.send('PUT', '/api/admin/settings', { headers: headers(body.version, asEditor), body: JSON.stringify({ changes: [{ path: 'booking.minutes', value: 45 }] }) })).status).toBe(403);
+  });
+
+  it('refuses an invalid plan at the field with the message site check gives, and a structural key; the file is untouched', async () => {
+    const before = await readFile(site.config, 'utf8');
+    const { version } = await settings();
+    const invalid = await server.send('PUT', '/api/admin/settings', { headers: headers(version), body: JSON.stringify({ changes: [{ path: 'plans.1.ordersPerMonth', value: -5 }] }) });
+    expect(invalid.status).toBe(422);
+    const [error] = (invalid.json() as { errors: { path: string; message: string; line: number; column: number }[] }).errors;
+    expect(error).toMatchObject({ path: 'plans[1].ordersPerMonth' });
+    expect(error!.line).toBe(before.split('\n').findIndex((line) => line === '    ordersPerMonth: 50') + 1);
+    const structural = await server.send('PUT', '/api/admin/settings', { headers: headers(version), body: JSON.stringify({ changes: [{ path: 'site.origin', value: 'https://evil.example' }] }) });
+    expect(structural.status).toBe(422);
+    expect(JSON.stringify(structural.json())).toContain('site.origin is not edited here');
+    expect(await readFile(site.config, 'utf8')).toBe(before);
+  });
+
+  it('answers a stale If-Match with 409 and a missing one with 428', async () => {
+    const body = JSON.stringify({ changes: [{ path: 'booking.minutes', value: 45 }] });
+    expect((await server.send('PUT', '/api/admin/settings', { headers: headers('stale-version'), body })).status).toBe(409);
+    expect((await server.send('PUT', '/api/admin/settings', { headers: headers(), body })).status).toBe(428);
+  });
+
+  it('shows the diff, then saves two values: exactly those lines change, and the pages show them when the save is answered', async () => {
+    const before = await readFile(site.config, 'utf8');
+    expect((await server.send('GET', '/no/hub/pricing/')).text).toContain('Opptil 50 ordrer per måned');
+    const { version } = await settings();
+    const changes = [{ path: 'booking.url', value: 'https://cal.example/mendwise' }, { path: 'plans.1.ordersPerMonth', value: 75 }];
+    const preview = await server.send('POST', '/api/admin/settings/diff', { headers: headers(), body: JSON.stringify({ changes }) });
+    expect(preview.status).toBe(200);
+    const { diff } = preview.json() as { diff: string };
+    expect(diff).toContain('-    ordersPerMonth: 50\n+    ordersPerMonth: 75');
+    expect(diff).toContain('+  url: https://cal.example/mendwise');
+    expect(await readFile(site.config, 'utf8')).toBe(before);
+
+    const saved = await server.send('PUT', '/api/admin/settings', { headers: headers(version), body: JSON.stringify({ changes }) });
+    expect(saved.status).toBe(200);
+    expect(saved.json()).toMatchObject({ diff, rebuilt: true, ok: true });
+    const after = await readFile(site.config, 'utf8');
+    const removed = before.split('\n').filter((line) => !after.split('\n').includes(line));
+    const added = after.split('\n').filter((line) => !before.split('\n').includes(line));
+    expect(removed).toEqual(['    ordersPerMonth: 50']);
+    expect(added).toEqual(['    ordersPerMonth: 75', '  url: https://cal.example/mendwise']);
+    expect((await settings()).values.booking.url).toBe('https://cal.example/mendwise');
+    expect((await server.send('GET', '/hub/book-meeting/')).text).toContain('href="https://cal.example/mendwise"');
+    const pricing = (await server.send('GET', '/no/hub/pricing/')).text;
+    expect(pricing).toContain('Opptil 75 ordrer per måned');
+    expect(pricing).not.toContain('Opptil 50 ordrer per måned');
+    const audit = await readFile(join(site.dir, '.site', 'audit.jsonl'), 'utf8');
+    expect(audit).toContain('"action":"settings"');
+  });
+});
