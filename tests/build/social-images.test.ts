@@ -122,7 +122,7 @@ describe('drawing social images', () => {
     const [logoPixel, letterPixel, otherPixel] = await Promise.all([withLogo, letter, otherLogo].map((drawn) => pixel([...drawn.files.values()][0]!)));
     expect(logoPixel).toEqual([0x0f, 0x51, 0x32]);
     expect(otherPixel).toEqual([0xa8, 0x48, 0x0b]);
-    expect(letterPixel[0]).toBeGreaterThan(0x0f + 20);
+    expect(letterPixel![0]).toBeGreaterThan(0x0f + 20);
   });
 });
 
