@@ -18,10 +18,11 @@ import { createTwoFilesPatch } from 'diff';
 import type { ResolvedConfig } from '../config/load.js';
 import { parseConfig } from '../config/load.js';
 import { collectSiteErrors } from '../errors.js';
-import type { AdminRequest, AdminRoute } from './api.js';
+import { devUser, type AdminRequest, type AdminRoute } from './api.js';
 import { writeFileAtomic } from './atomic-file.js';
 import type { AuditLog } from './audit-log.js';
 import { ConfigEditError, editConfigText, type ConfigChange, type ConfigValue } from './config-edit.js';
+import { publishToGit, type GitOutcome } from './git-publish.js';
 import { sendJson } from './http.js';
 import { createKeyedQueue, versionOf } from './post-files.js';
 import type { SaveOutcome } from './posts-api.js';
@@ -92,7 +93,7 @@ export interface SettingsRoutesOptions {
 
 /** A unified diff of the config's text before and after, with one line of context. */
 export function settingsDiff(file: string, before: string, after: string): string {
-  return createTwoFilesPatch(file, file, before, after, '', '', { context: 1 }).replace(/^=+\n/, '');
+  return createTwoFilesPatch(file, file, before, after, '', '', { context: 1 }).replace(/^(?:Index: .*\n)?=+\n/, '');
 }
 
 /** The routes of /api/admin/settings. */
@@ -111,8 +112,22 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
     return { config, file, text, version: versionOf(text) };
   };
 
-  /** The new text of the changes, checked as `site check` checks it; answers 400/422 and gives undefined when it cannot be used. */
-  const edited = async (context: AdminRequest, config: ResolvedConfig, text: string): Promise<string | undefined> => {
+  /**
+   * Commits (and pushes) the config when `publish.git.commit` says so (as the posts do), and logs
+   * the outcome; undefined when publishing to git is off.
+   */
+  async function publish(context: AdminRequest, config: ResolvedConfig, file: string, paths: readonly string[]): Promise<GitOutcome | undefined> {
+    const settings = config.publish.git;
+    if (!settings.commit) return undefined;
+    const email = context.session.email;
+    const author = email === devUser.email ? undefined : { name: email.slice(0, email.indexOf('@')), email };
+    const outcome = await publishToGit({ root: config.root, file, author, message: `content(settings): update ${paths.slice(0, 3).join(', ')}${paths.length > 3 ? ` and ${paths.length - 3} more` : ''}` }, settings);
+    await options.audit.append({ user: email, action: outcome.error ? 'git-failed' : 'git-commit', file: config.file, commit: outcome.commit ?? null, pushed: outcome.pushed, ...(outcome.error ? { error: outcome.error } : {}) });
+    return outcome;
+  }
+
+  /** The new text of the changes (and the paths they change), checked as `site check` checks it; answers 400/422 and gives undefined when it cannot be used. */
+  const edited = async (context: AdminRequest, config: ResolvedConfig, text: string): Promise<{ next: string; paths: string[] } | undefined> => {
     let parsed: ReturnType<typeof changesFromBody>;
     try {
       parsed = changesFromBody(await context.body());
@@ -137,7 +152,7 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
       sendJson(context.response, 422, { errors: problems });
       return undefined;
     }
-    return next;
+    return { next, paths: parsed.changes.map((change) => change.path.join('.')) };
   };
 
   const read: AdminRoute = {
@@ -165,9 +180,9 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
     async handle(context) {
       const found = await current(context);
       if (!found) return;
-      const next = await edited(context, found.config, found.text);
-      if (next === undefined) return;
-      sendJson(context.response, 200, { diff: settingsDiff(found.config.file, found.text, next), version: found.version });
+      const result = await edited(context, found.config, found.text);
+      if (!result) return;
+      sendJson(context.response, 200, { diff: settingsDiff(found.config.file, found.text, result.next), version: found.version });
     },
   };
 
@@ -184,8 +199,9 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
         const found = await current(context);
         if (!found) return;
         if (found.version !== expected) return sendJson(context.response, 409, { error: 'stale', version: found.version }, { etag: `"${found.version}"` });
-        const next = await edited(context, found.config, found.text);
-        if (next === undefined) return;
+        const result = await edited(context, found.config, found.text);
+        if (!result) return;
+        const { next, paths } = result;
         await writeFileAtomic(found.file, next);
         const after = versionOf(next);
         const outcome: SaveOutcome = options.afterWrite ? await options.afterWrite(found.file) : { rebuilt: false };
@@ -196,7 +212,8 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
           return sendJson(context.response, 422, { errors: outcome.errors.map((error) => ({ path: error.field ?? null, message: error.message, line: error.line ?? null, column: error.column ?? null })) });
         }
         await options.audit.append({ user: context.session.email, action: 'settings', oldHash: found.version, newHash: after });
-        sendJson(context.response, 200, { version: after, diff: settingsDiff(found.config.file, found.text, next), ...outcome }, { etag: `"${after}"` });
+        const git = await publish(context, found.config, found.file, paths);
+        sendJson(context.response, 200, { version: after, diff: settingsDiff(found.config.file, found.text, next), ...outcome, ...(git ? { git } : {}) }, { etag: `"${after}"` });
       });
     },
   };

@@ -45,6 +45,20 @@ describe('site dev: sign-in by one-time link', () => {
     expect((await send(dev.url, 'GET', '/api/admin/session', { headers: { host: `localhost:${port}` } })).status).toBe(401);
   });
 
+  it('saves a setting into site.config.yaml, after which the watcher rebuilds the page with it', async () => {
+    const signedIn = await post('/api/auth/token', { token: admin.tokens.issue() });
+    const cookie = String(signedIn.headers['set-cookie']).split(';', 1)[0]!;
+    const { version } = (await send(dev.url, 'GET', '/api/admin/settings', { headers: { cookie } })).json() as { version: string };
+    const saved = await send(dev.url, 'PUT', '/api/admin/settings', {
+      headers: { cookie, origin: dev.url, 'x-csrf-token': signedIn.json().csrfToken, 'content-type': 'application/json', 'if-match': `"${version}"` },
+      body: JSON.stringify({ changes: [{ path: 'plans.2.ordersPerMonth', value: 180 }] }),
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.json()).toMatchObject({ rebuilt: false });
+    await expect.poll(async () => (await send(dev.url, 'GET', '/hub/pricing/')).text, { timeout: 20_000, interval: 200 }).toContain('Up to 180 orders per month');
+    expect((await send(dev.url, 'GET', '/hub/pricing/')).text).not.toContain('Up to 150 orders per month');
+  });
+
   it('shows what the dev server stored in the inbox, where an admin can delete it', async () => {
     const sent = await post('/api/contact', { firstName: 'Dev', lastName: 'Visitor', email: 'dev@visitor.example', message: 'Sent to site dev' });
     expect(sent.status).toBe(201);

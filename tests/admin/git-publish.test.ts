@@ -13,6 +13,7 @@ import { startAdminServer } from '../helpers/admin-server';
 
 const run = promisify(execFile);
 const editor = { email: 'editor@example.com', role: 'editor' as const, password: 'editor password 1' };
+const admin = { email: 'admin@example.com', role: 'admin' as const, password: 'admin password 1' };
 const slug = 'a-day-in-a-tailor-shop';
 const identity = { GIT_AUTHOR_NAME: 'Setup', GIT_AUTHOR_EMAIL: 'setup@example.com', GIT_COMMITTER_NAME: 'Setup', GIT_COMMITTER_EMAIL: 'setup@example.com' };
 
@@ -38,13 +39,26 @@ describe('site serve --admin with publish.git', () => {
     await git(['commit', '--quiet', '-m', 'initial']);
     await git(['remote', 'add', 'origin', remote]);
     await git(['push', '--quiet', 'origin', 'HEAD:refs/heads/main']);
-    server = await startAdminServer({ users: [editor], configPath: site.config, projectRoot: site.dir, posts: true });
+    server = await startAdminServer({ users: [editor, admin], configPath: site.config, projectRoot: site.dir, posts: true, settings: true });
     auth = await server.signIn(editor.email, editor.password);
   });
   afterAll(async () => {
     await server?.close();
     await site?.cleanup();
     await run('rm', ['-rf', remote]);
+  });
+
+  it('commits a settings change (site.config.yaml alone) as the admin, naming what changed', async () => {
+    const asAdmin = await server.signIn(admin.email, admin.password);
+    const { version } = (await server.send('GET', '/api/admin/settings', { headers: { cookie: asAdmin.cookie } })).json() as { version: string };
+    const saved = await server.send('PUT', '/api/admin/settings', {
+      headers: { cookie: asAdmin.cookie, origin: server.url, 'x-csrf-token': asAdmin.csrf, 'content-type': 'application/json', 'if-match': `"${version}"` },
+      body: JSON.stringify({ changes: [{ path: 'booking.minutes', value: 45 }] }),
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.json().git).toMatchObject({ committed: true, pushed: true });
+    expect(await git(['log', '-1', '--format=%an|%ae|%s'])).toBe('admin|admin@example.com|content(settings): update booking.minutes');
+    expect(await git(['show', '--name-only', '--format=', 'HEAD'])).toBe('site.config.yaml');
   });
 
   it('commits the saved file alone, as the admin, and pushes it', async () => {

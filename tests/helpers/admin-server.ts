@@ -41,12 +41,12 @@ export function send(base: string, method: string, path: string, options: { head
 }
 
 /** A running `site serve --admin` with some accounts. */
-export async function startAdminServer(options: { users?: { email: string; role: Role; password: string }[]; routes?: AdminRoute[]; dir?: string; configPath?: string; projectRoot?: string; trustProxy?: boolean; posts?: boolean; inbox?: boolean; media?: boolean; site?: EditedSite } = {}) {
+export async function startAdminServer(options: { users?: { email: string; role: Role; password: string }[]; routes?: AdminRoute[]; dir?: string; configPath?: string; projectRoot?: string; trustProxy?: boolean; posts?: boolean; inbox?: boolean; media?: boolean; settings?: boolean; site?: EditedSite } = {}) {
   await mkdir(outputRoot, { recursive: true });
   const projectRoot = options.projectRoot ?? (await mkdtemp(join(outputRoot, 'admin-')));
   for (const user of options.users ?? []) await addUser(accountsFile(projectRoot), user.email, user.role, user.password, testScrypt);
   const config = await loadConfig(options.configPath ?? join(repoRoot, 'site.config.yaml'));
-  const admin = createServeAdmin({ projectRoot, origin: config.site.origin, scrypt: testScrypt, routes: options.routes, trustProxy: options.trustProxy, posts: options.posts ? { config: () => config } : undefined, inbox: options.inbox ? { dataDir: () => config.dirs.data } : undefined, media: options.media ? { config: () => config } : undefined, site: options.site });
+  const admin = createServeAdmin({ projectRoot, origin: config.site.origin, scrypt: testScrypt, routes: options.routes, trustProxy: options.trustProxy, posts: options.posts ? { config: () => config } : undefined, inbox: options.inbox ? { dataDir: () => config.dirs.data } : undefined, media: options.media ? { config: () => config } : undefined, settings: options.settings ? { config: () => config } : undefined, site: options.site });
   const running = await startServer({ config, dir: options.dir ?? builtSite, port: 0, host: '127.0.0.1', admin, trustProxy: options.trustProxy, limits: { shutdownGraceMs: 100 } });
   const json = (body: unknown, extra: Record<string, string> = {}) => ({ headers: { origin: running.url, 'content-type': 'application/json', ...extra }, body: JSON.stringify(body) });
   return {
