@@ -4,6 +4,8 @@ import { z } from 'zod';
 const text = z.string().min(1);
 
 export const meta = { title: text, description: text };
+/** The copy of every admin page (templates/layout/AdminPage.tsx). */
+export const adminPageCopy = { ...meta, heading: text, lead: text, notice: text, nav: text };
 export const hero = z.strictObject({ eyebrow: text, heading: text, lead: text });
 export const heroWithCtas = z.strictObject({ eyebrow: text, heading: text, lead: text, primaryCta: text, secondaryCta: text });
 export const heroWithCta = z.strictObject({ eyebrow: text, heading: text, lead: text, primaryCta: text });

@@ -1,15 +1,15 @@
 /** /admin/blog: the BlogEditor island, its form fields read off the blog collection's front-matter schema. */
 import { frontMatterFields, type PageProps } from 'site/template';
 import BlogEditor, { type BlogEditorProps } from '../islands/BlogEditor';
-import { AdminNav } from '../layout/AdminNav';
+import { AdminPage } from '../layout/AdminPage';
 import { Island } from '../layout/Island';
-import { meta, text, z } from '../layout/schemas';
+import { adminPageCopy, text, z } from '../layout/schemas';
 
 const editorText = z.strictObject(Object.fromEntries(
   ['loading', 'unavailable', 'signedInAs', 'signOut', 'newPost', 'search', 'filterStatus', 'filterLocale', 'filterCategory', 'all', 'published', 'draft', 'scheduled', 'missing', 'missingIn', 'shownIn', 'slug', 'slugHint', 'slugTaken', 'slugInvalid', 'edit', 'back', 'save', 'saving', 'saved', 'savedRebuildFailed', 'gitFailed', 'changedElsewhere', 'delete', 'confirmDelete', 'deleted', 'startFrom', 'body', 'readingTime', 'invalid', 'conflict', 'reloadTheirs', 'keepMine', 'unsaved', 'noPosts', 'posts', 'title', 'date', 'status', 'heading', 'bold', 'italic', 'link', 'list', 'quote', 'toolbar', 'notWritten', 'failed', 'preview', 'previewOpened', 'uploadImage', 'imageTypes', 'uploading', 'uploaded', 'uploadFailed', 'uploadSaveFirst'].map((key) => [key, text]),
 ) as Record<keyof BlogEditorProps['text'], typeof text>);
 
-export const content = z.strictObject({ ...meta, heading: text, lead: text, notice: text, nav: text, fields: z.record(z.string(), text), editor: editorText });
+export const content = z.strictObject({ ...adminPageCopy, fields: z.record(z.string(), text), editor: editorText });
 type Content = z.infer<typeof content>;
 
 /** The collection the editor edits. */
@@ -32,12 +32,8 @@ export default function AdminBlog({ page, content, site }: PageProps<Content>) {
     text: content.editor,
   };
   return (
-    <div className="container admin">
-      <AdminNav page={page} site={site} label={content.nav} />
-      <h1>{content.heading}</h1>
-      <p className="lead">{content.lead}</p>
-      <noscript><p className="banner banner-info">{content.notice}</p></noscript>
+    <AdminPage page={page} site={site} content={content}>
       <Island name="BlogEditor" component={BlogEditor} props={props} />
-    </div>
+    </AdminPage>
   );
 }

@@ -2,16 +2,12 @@
 import type { PageProps } from 'site/template';
 import { contactTypes } from 'site/contact-schema';
 import AdminInbox, { adminInboxText, type AdminInboxProps } from '../islands/AdminInbox';
-import { AdminNav } from '../layout/AdminNav';
+import { AdminPage } from '../layout/AdminPage';
 import { Island } from '../layout/Island';
-import { meta, text, z } from '../layout/schemas';
+import { adminPageCopy, text, z } from '../layout/schemas';
 
 export const content = z.strictObject({
-  ...meta,
-  heading: text,
-  lead: text,
-  notice: text,
-  nav: text,
+  ...adminPageCopy,
   inbox: z.strictObject(Object.fromEntries(adminInboxText.map((key) => [key, text])) as Record<(typeof adminInboxText)[number], typeof text>),
 });
 type Content = z.infer<typeof content>;
@@ -25,12 +21,8 @@ export default function AdminInboxPage({ page, content, site }: PageProps<Conten
     text: content.inbox,
   };
   return (
-    <div className="container admin">
-      <AdminNav page={page} site={site} label={content.nav} />
-      <h1>{content.heading}</h1>
-      <p className="lead">{content.lead}</p>
-      <noscript><p className="banner banner-info">{content.notice}</p></noscript>
+    <AdminPage page={page} site={site} content={content}>
       <Island name="AdminInbox" component={AdminInbox} props={props} />
-    </div>
+    </AdminPage>
   );
 }

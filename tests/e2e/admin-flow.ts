@@ -6,13 +6,12 @@
  * AVIF and WebP sources (and, where the build draws them, as its og:image); sign out. axe finds
  * nothing in any state.
  */
-import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations } from '../helpers/axe';
 import { launchBrowser } from '../helpers/browser';
 
 /** A running admin to test. */
@@ -31,19 +30,8 @@ export interface AdminUnderTest {
   close(): Promise<void>;
 }
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const slug = 'repair-cafes-in-oslo';
 
-/** WCAG 2.1 AA violations of the page in its current state. */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: axeSource });
-  const result = await page.evaluate(() =>
-    (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    }),
-  );
-  return result.violations.map((violation) => `${violation.id}  ${violation.nodes.map((node) => node.target.join(' ')).slice(0, 3).join(', ')}`);
-}
 
 /** Runs the flow against the admin `start` starts. */
 export function describeAdminFlow(name: string, start: () => Promise<AdminUnderTest>): void {

@@ -5,19 +5,17 @@
  * sees it all on the changes page; an editor is told the inbox is for admins. axe finds nothing in
  * any state.
  */
-import { readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations } from '../helpers/axe';
 import { launchBrowser } from '../helpers/browser';
 import { createTempSite, type TempSite } from '../helpers/fixture-site';
 import { startAdminServer } from '../helpers/admin-server';
 
 const admin = { email: 'admin@example.com', role: 'admin' as const, password: 'admin password 1' };
 const editor = { email: 'editor@example.com', role: 'editor' as const, password: 'editor password 1' };
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const submissions = [
   { receivedAt: '2026-09-01T08:00:00.000Z', firstName: 'Ada', lastName: 'Lovelace', email: 'ada@visitor.example', company: 'Analytical Repairs', type: 'repairer', subject: 'Pricing', message: 'How much is Plus for two shops?', locale: 'en', page: '/contactus/' },
@@ -26,16 +24,6 @@ const submissions = [
 ];
 const bookingRequest = { id: '9b2d6a52-0f3e-4c55-8d1e-3f9c2b7a6e11', start: '2026-12-03T10:00:00+01:00', end: '2026-12-03T10:30:00+01:00', locale: 'en', bookedAt: '2026-11-10T14:00:00.000Z', firstName: 'Ola', lastName: 'Berg', email: 'ola@visitor.example', company: 'Berg Sko', note: 'Demo of the claims portal' };
 
-/** WCAG 2.1 AA violations of the page in its current state. */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: axeSource });
-  const result = await page.evaluate(() =>
-    (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    }),
-  );
-  return result.violations.map((violation) => `${violation.id}  ${violation.nodes.map((node) => node.target.join(' ')).slice(0, 3).join(', ')}`);
-}
 
 describe('the inbox and the changes with site serve --admin, in the browser', () => {
   let site: TempSite;

@@ -6,7 +6,7 @@ import { collectSiteErrors, type SiteError } from '../../src/errors';
 import { repoRoot } from '../helpers/paths';
 
 const shipped = readFileSync(join(repoRoot, 'site.config.yaml'), 'utf8');
-const templates = ['Admin', 'AdminBlog', 'AdminChanges', 'AdminInbox', 'AudienceHome', 'Auth', 'BlogList', 'BlogPost', 'BookMeeting', 'BookingBooked', 'BookingFailed', 'Contact', 'ContactFailed', 'ContactSent', 'LaunchCampaign', 'Landing', 'Legal', 'OurStory', 'PlanPricing', 'Presentation', 'Product', 'QuotePricing'];
+const templates = ['AdminBlog', 'AdminChanges', 'AdminInbox', 'AdminSettings', 'AudienceHome', 'Auth', 'BlogList', 'BlogPost', 'BookMeeting', 'BookingBooked', 'BookingFailed', 'Contact', 'ContactFailed', 'ContactSent', 'LaunchCampaign', 'Landing', 'Legal', 'OurStory', 'PlanPricing', 'Presentation', 'Product', 'QuotePricing'];
 
 function errorsOf(text: string): SiteError[] {
   try {

@@ -1,0 +1,338 @@
+/**
+ * The settings of /admin/settings: the facts marketers own in site.config.yaml (company, booking,
+ * plans, ROI calculator, contact form, blog), in forms. "Review changes" shows the change as the
+ * diff of the file; "Save changes" writes it (If-Match) and the site is rebuilt. Errors come back
+ * from the server's check (the config's own schema, the messages `site check` gives) and are
+ * shown at their fields and in a summary whose links move focus there. Admins only.
+ */
+import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { callApi, type AdminSession } from './admin-client';
+import { AdminBar, usePageSession } from './admin-bar';
+
+/** The copy keys of the settings page (content/pages/admin/settings/en.yaml, `settings:`). */
+export const adminSettingsText = [
+  'loading', 'unavailable', 'signedInAs', 'signOut', 'forbidden', 'failed',
+  'company', 'booking', 'plans', 'plan', 'roi', 'roiInput', 'contact', 'collections',
+  'onRequest', 'review', 'reviewing', 'noChanges', 'diffHeading', 'diffHelp', 'save', 'saving', 'keepEditing',
+  'saved', 'savedDev', 'stale', 'reload', 'errorSummary',
+] as const;
+
+/** Values as `GET /api/admin/settings` gives them. */
+interface Values {
+  company: { legalName: string; orgNumber: string; email: string; address: Record<string, string>; social: Record<string, string>; openingHours: Record<string, string> };
+  booking: { url: string | null; minutes: number };
+  plans: { id: string; name: Record<string, string>; ordersPerMonth: number | string; users: number | string | null; price: { amount: number } | string; highlighted: boolean; signupUrl: string | null }[];
+  roi: { timeSavedShare: number; inputs: Record<string, Record<string, number>> };
+  contact: { endpoint: string };
+  collections: Record<string, { pageSize: number; wordsPerMinute: number }>;
+}
+
+interface SettingsError { path: string | null; message: string; hint?: string }
+
+/** Everything the page shows, from the config and its copy. */
+export interface AdminSettingsProps {
+  signIn: string;
+  /** The site's languages (plan names per language), by id. */
+  languages: Record<string, string>;
+  text: Record<(typeof adminSettingsText)[number], string>;
+  /** Field labels by generic path ("company.legalName", "plans.ordersPerMonth", "roi.inputs.hourlyWage", "roi.default"). */
+  fields: Record<string, string>;
+  /** Help under a field, by the same keys. */
+  hints: Record<string, string>;
+}
+
+/** Paths whose empty field removes the key (the config's optional values). */
+const optional = /^(?:booking\.url|plans\.\d+\.(?:users|signupUrl))$/;
+/** Paths that take "unlimited" besides a number. */
+const unlimited = /^plans\.\d+\.(?:ordersPerMonth|users)$/;
+/** Paths of numbers. */
+const numeric = /^(?:booking\.minutes|plans\.\d+\.(?:ordersPerMonth|users|price\.amount)|roi\..*|collections\.[^.]+\.(?:pageSize|wordsPerMinute))$/;
+
+/** The editable leaves of the values, as the text of their fields (booleans as "true"/"false"). */
+function fieldsOf(values: Values): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (value: unknown, path: string) => {
+    if (path.match(/^plans\.\d+\.id$/) || (path.match(/^plans\.\d+\.price$/) && typeof value === 'string')) return;
+    if (value !== null && typeof value === 'object') for (const [key, inner] of Object.entries(value)) walk(inner, path ? `${path}.${key}` : key);
+    else out.set(path, value === null || value === undefined ? '' : String(value));
+  };
+  walk(values, '');
+  return out;
+}
+
+/** The value a field's text stands for: null for an empty optional field, a number where one is asked (decimal comma too), else the text. */
+function valueOf(path: string, text: string, original: string): string | number | boolean | null {
+  if (original === 'true' || original === 'false') return text === 'true';
+  const trimmed = text.trim();
+  if (trimmed === '' && optional.test(path)) return null;
+  if (unlimited.test(path) && /^unlimited$/i.test(trimmed)) return 'unlimited';
+  if (numeric.test(path) && /^-?\d+(?:[.,]\d+)?$/.test(trimmed)) return Number(trimmed.replace(',', '.'));
+  return trimmed;
+}
+
+/** A server path ("plans[1].ordersPerMonth") as a field path ("plans.1.ordersPerMonth"). */
+const fieldPath = (path: string | null) => (path ?? '').replace(/\[(\d+)\]/g, '.$1');
+const idOf = (path: string) => `setting-${path.replace(/\./g, '-')}`;
+
+export default function AdminSettings(props: AdminSettingsProps) {
+  const { text } = props;
+  const [loaded, setLoaded] = useState<{ values: Values; version: string; fields: Map<string, string> } | undefined>();
+  const [draft, setDraft] = useState<Map<string, string>>(new Map());
+  const [errors, setErrors] = useState<SettingsError[]>([]);
+  const [review, setReview] = useState<string | undefined>();
+  const [busy, setBusy] = useState<'reviewing' | 'saving' | undefined>();
+  const [notice, setNotice] = useState<{ kind: 'info' | 'error'; text: string; stale?: boolean } | undefined>();
+  const [failed, setFailed] = useState(false);
+  const sessionRef = useRef<AdminSession | undefined>(undefined);
+  const reviewRef = useRef<HTMLHeadingElement>(null);
+  const summaryRef = useRef<HTMLDivElement>(null);
+  const noticeRef = useRef<HTMLParagraphElement>(null);
+  const state = usePageSession(props.signIn, 'admin', (session) => {
+    sessionRef.current = session;
+    void load();
+  });
+
+  async function load() {
+    const answer = await callApi<{ values: Values; version: string }>('GET', '/api/admin/settings');
+    if (answer.status === 401) return location.assign(props.signIn);
+    if (answer.status !== 200) return setFailed(true);
+    const fields = fieldsOf(answer.body.values);
+    setFailed(false);
+    setLoaded({ ...answer.body, fields });
+    setDraft(new Map(fields));
+  }
+
+  /** The changes of the draft against the loaded values. */
+  function changes(): { path: string; value: string | number | boolean | null }[] {
+    if (!loaded) return [];
+    const out: { path: string; value: string | number | boolean | null }[] = [];
+    for (const [path, original] of loaded.fields) {
+      const now = draft.get(path) ?? original;
+      if (now === original) continue;
+      const value = valueOf(path, now, original);
+      if (value !== valueOf(path, original, original)) out.push({ path, value });
+    }
+    return out;
+  }
+
+  function edit(path: string, value: string) {
+    setDraft((current) => new Map(current).set(path, value));
+    setReview(undefined);
+  }
+
+  /** Shows the errors of a 422 (at their fields, and in the summary, which takes focus). */
+  function showErrors(found: SettingsError[]) {
+    setErrors(found);
+    setReview(undefined);
+    requestAnimationFrame(() => summaryRef.current?.focus());
+  }
+
+  async function onReview(event: FormEvent) {
+    event.preventDefault();
+    setNotice(undefined);
+    const asked = changes();
+    if (asked.length === 0) {
+      setErrors([]);
+      setNotice({ kind: 'info', text: text.noChanges });
+      requestAnimationFrame(() => noticeRef.current?.focus());
+      return;
+    }
+    setBusy('reviewing');
+    const answer = await callApi<{ diff: string; errors?: SettingsError[] }>('POST', '/api/admin/settings/diff', { body: { changes: asked }, csrf: sessionRef.current?.csrfToken });
+    setBusy(undefined);
+    if (answer.status === 401) return location.assign(props.signIn);
+    if (answer.status === 422) return showErrors(answer.body.errors ?? []);
+    if (answer.status !== 200) return setNotice({ kind: 'error', text: text.failed });
+    setErrors([]);
+    setReview(answer.body.diff);
+    requestAnimationFrame(() => reviewRef.current?.focus());
+  }
+
+  async function onSave() {
+    if (!loaded) return;
+    setBusy('saving');
+    const answer = await callApi<{ rebuilt?: boolean; ms?: number; errors?: SettingsError[] }>('PUT', '/api/admin/settings', { body: { changes: changes() }, csrf: sessionRef.current?.csrfToken, ifMatch: loaded.version });
+    setBusy(undefined);
+    if (answer.status === 401) return location.assign(props.signIn);
+    if (answer.status === 422) return showErrors(answer.body.errors ?? []);
+    setReview(undefined);
+    if (answer.status === 409) setNotice({ kind: 'error', text: text.stale, stale: true });
+    else if (answer.status !== 200) setNotice({ kind: 'error', text: text.failed });
+    else {
+      setErrors([]);
+      setNotice({ kind: 'info', text: answer.body.rebuilt ? text.saved.replace('{ms}', String(answer.body.ms ?? 0)) : text.savedDev });
+      await load();
+    }
+    requestAnimationFrame(() => noticeRef.current?.focus());
+  }
+
+  if (state === 'loading') return <p role="status">{text.loading}</p>;
+  if (state === 'unavailable') return <p className="banner banner-info" role="status">{text.unavailable}</p>;
+  const bar = <AdminBar session={state.session} signIn={props.signIn} text={text} />;
+  if (!state.allowed) return <>{bar}<p className="banner banner-info" role="status">{text.forbidden}</p></>;
+  if (!loaded) return <>{bar}<p role="status" className={failed ? 'banner banner-error' : undefined}>{failed ? text.failed : text.loading}</p></>;
+
+  const { values } = loaded;
+  const errorAt = (path: string) => errors.find((error) => fieldPath(error.path) === path);
+  const label = (key: string) => props.fields[key] ?? key;
+
+  /** One labelled input (or checkbox) for a path; `key` names its label and help. */
+  const field = (path: string, key: string, options: { type?: string; inputMode?: 'numeric' | 'decimal'; labelledBy?: string; wide?: boolean } = {}): ReactNode => {
+    const id = idOf(path);
+    const error = errorAt(path);
+    const hint = props.hints[key];
+    const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
+    const value = draft.get(path) ?? '';
+    const common = { id, name: path, 'aria-invalid': error ? true : undefined, 'aria-describedby': described, 'aria-labelledby': options.labelledBy };
+    const input = loaded.fields.get(path) === 'true' || loaded.fields.get(path) === 'false'
+      ? <input {...common} type="checkbox" checked={value === 'true'} onChange={(event) => edit(path, String(event.currentTarget.checked))} />
+      : <input {...common} type={options.type ?? 'text'} inputMode={options.inputMode} value={value} onChange={(event) => edit(path, event.currentTarget.value)} className={options.wide ? 'input-wide' : undefined} />;
+    return (
+      <div className={`field${options.labelledBy ? ' field-in-table' : ''}`}>
+        {!options.labelledBy && <label htmlFor={id}>{label(key)}</label>}
+        {hint && !options.labelledBy && <p className="field-hint" id={`${id}-hint`}>{hint}</p>}
+        {input}
+        {error && <p className="field-error" id={`${id}-error`}>{error.message}</p>}
+      </div>
+    );
+  };
+  const fieldset = (legend: string, children: ReactNode) => (
+    <fieldset className="admin-settings-group">
+      <legend>{legend}</legend>
+      <div className="admin-settings-fields">{children}</div>
+    </fieldset>
+  );
+  const localeIds = Object.keys(props.languages);
+  const planColumns = [
+    ...localeIds.map((locale) => ({ key: `name.${locale}`, label: label('plans.name').replace('{language}', props.languages[locale]!) })),
+    { key: 'ordersPerMonth', label: label('plans.ordersPerMonth') },
+    { key: 'users', label: label('plans.users') },
+    { key: 'price.amount', label: label('plans.price.amount') },
+    { key: 'highlighted', label: label('plans.highlighted') },
+    { key: 'signupUrl', label: label('plans.signupUrl') },
+  ];
+  const roiColumns = ['default', 'min', 'max', 'step'];
+
+  return (
+    <div className="admin-settings">
+      {bar}
+      {notice && (
+        <p ref={noticeRef} tabIndex={-1} className={`banner banner-${notice.kind} admin-notice`} role={notice.kind === 'error' ? 'alert' : 'status'}>
+          {notice.text}
+          {notice.stale && <> <button type="button" className="button button-secondary" onClick={() => { setNotice(undefined); void load(); }}>{text.reload}</button></>}
+        </p>
+      )}
+      {errors.length > 0 && (
+        <div ref={summaryRef} tabIndex={-1} className="banner banner-error admin-notice" role="alert">
+          <p>{text.errorSummary}</p>
+          <ul>
+            {errors.map((error, index) => {
+              const path = fieldPath(error.path);
+              const known = loaded.fields.has(path);
+              return (
+                <li key={index}>
+                  {known ? <a href={`#${idOf(path)}`} onClick={(event) => { event.preventDefault(); document.getElementById(idOf(path))?.focus(); }}>{error.message}</a> : error.message}
+                  {error.hint && <> ({error.hint})</>}
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      )}
+      <form className="admin-settings-form" onSubmit={(event) => void onReview(event)} noValidate>
+        {fieldset(text.company, <>
+          {field('company.legalName', 'company.legalName')}
+          {field('company.orgNumber', 'company.orgNumber')}
+          {field('company.email', 'company.email', { type: 'email' })}
+          {Object.keys(values.company.address).map((key) => <div key={key}>{field(`company.address.${key}`, `company.address.${key}`)}</div>)}
+          {Object.keys(values.company.social).map((key) => <div key={key}>{field(`company.social.${key}`, `company.social.${key}`, { type: 'url', wide: true })}</div>)}
+          {field('company.openingHours.opens', 'company.openingHours.opens')}
+          {field('company.openingHours.closes', 'company.openingHours.closes')}
+        </>)}
+        {fieldset(text.booking, <>
+          {field('booking.url', 'booking.url', { type: 'url', wide: true })}
+          {field('booking.minutes', 'booking.minutes', { inputMode: 'numeric' })}
+        </>)}
+        <fieldset className="admin-settings-group">
+          <legend>{text.plans}</legend>
+          {props.hints.plans && <p className="field-hint">{props.hints.plans}</p>}
+          <div className="admin-table-scroll" role="region" aria-labelledby="plans-caption" tabIndex={0}>
+            <table className="admin-posts admin-settings-table">
+              <caption id="plans-caption" className="visually-hidden">{text.plans}</caption>
+              <thead>
+                <tr>
+                  <th scope="col" id="plans-col-plan">{text.plan}</th>
+                  {planColumns.map((column) => <th scope="col" key={column.key} id={`plans-col-${column.key.replace('.', '-')}`}>{column.label}</th>)}
+                </tr>
+              </thead>
+              <tbody>
+                {values.plans.map((plan, index) => (
+                  <tr key={plan.id}>
+                    <th scope="row" id={`plans-row-${index}`}><code>{plan.id}</code></th>
+                    {planColumns.map((column) => (
+                      <td key={column.key}>
+                        {column.key === 'price.amount' && typeof plan.price === 'string'
+                          ? <span>{text.onRequest}</span>
+                          : field(`plans.${index}.${column.key}`, `plans.${column.key}`, { labelledBy: `plans-row-${index} plans-col-${column.key.replace('.', '-')}`, inputMode: column.key === 'price.amount' ? 'decimal' : undefined })}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </fieldset>
+        <fieldset className="admin-settings-group">
+          <legend>{text.roi}</legend>
+          <div className="admin-settings-fields">{field('roi.timeSavedShare', 'roi.timeSavedShare', { inputMode: 'decimal' })}</div>
+          <div className="admin-table-scroll" role="region" aria-labelledby="roi-caption" tabIndex={0}>
+            <table className="admin-posts admin-settings-table">
+              <caption id="roi-caption" className="visually-hidden">{text.roiInput}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{text.roiInput}</th>
+                  {roiColumns.map((column) => <th scope="col" key={column} id={`roi-col-${column}`}>{label(`roi.${column}`)}</th>)}
+                </tr>
+              </thead>
+              <tbody>
+                {Object.keys(values.roi.inputs).map((input) => (
+                  <tr key={input}>
+                    <th scope="row" id={`roi-row-${input}`}>{label(`roi.inputs.${input}`)}</th>
+                    {roiColumns.map((column) => <td key={column}>{field(`roi.inputs.${input}.${column}`, `roi.${column}`, { labelledBy: `roi-row-${input} roi-col-${column}`, inputMode: 'decimal' })}</td>)}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </fieldset>
+        {fieldset(text.contact, field('contact.endpoint', 'contact.endpoint', { wide: true }))}
+        {Object.keys(values.collections).map((collection) => (
+          <div key={collection}>
+            {fieldset(text.collections.replace('{collection}', collection), <>
+              {field(`collections.${collection}.pageSize`, 'collections.pageSize', { inputMode: 'numeric' })}
+              {field(`collections.${collection}.wordsPerMinute`, 'collections.wordsPerMinute', { inputMode: 'numeric' })}
+            </>)}
+          </div>
+        ))}
+        <p>
+          <button type="submit" className="button button-primary" disabled={busy !== undefined}>{busy === 'reviewing' ? text.reviewing : text.review}</button>
+        </p>
+      </form>
+      {review !== undefined && (
+        <section className="admin-settings-review" aria-labelledby="settings-review-heading">
+          <h2 id="settings-review-heading" ref={reviewRef} tabIndex={-1}>{text.diffHeading}</h2>
+          <p>{text.diffHelp}</p>
+          <pre className="admin-diff" tabIndex={0}>
+            {review.split('\n').map((line, index) => (
+              <span key={index} className={line.startsWith('+') && !line.startsWith('+++') ? 'diff-added' : line.startsWith('-') && !line.startsWith('---') ? 'diff-removed' : undefined}>{line}</span>
+            ))}
+          </pre>
+          <p className="admin-settings-actions">
+            <button type="button" className="button button-primary" disabled={busy !== undefined} onClick={() => void onSave()}>{busy === 'saving' ? text.saving : text.save}</button>
+            <button type="button" className="button button-secondary" onClick={() => setReview(undefined)}>{text.keepEditing}</button>
+          </p>
+        </section>
+      )}
+    </div>
+  );
+}

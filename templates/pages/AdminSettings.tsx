@@ -1,0 +1,29 @@
+/** /admin/settings: the AdminSettings island (the facts marketers own in site.config.yaml), for admins. */
+import type { PageProps } from 'site/template';
+import AdminSettings, { adminSettingsText, type AdminSettingsProps } from '../islands/AdminSettings';
+import { AdminPage } from '../layout/AdminPage';
+import { Island } from '../layout/Island';
+import { adminPageCopy, text, z } from '../layout/schemas';
+
+export const content = z.strictObject({
+  ...adminPageCopy,
+  settings: z.strictObject(Object.fromEntries(adminSettingsText.map((key) => [key, text])) as Record<(typeof adminSettingsText)[number], typeof text>),
+  fields: z.record(z.string(), text),
+  hints: z.record(z.string(), text),
+});
+type Content = z.infer<typeof content>;
+
+export default function AdminSettingsPage({ page, content, site }: PageProps<Content>) {
+  const props: AdminSettingsProps = {
+    signIn: site.href('/auth'),
+    languages: Object.fromEntries(site.config.localeIds.map((id) => [id, site.config.locales[id]!.label])),
+    text: content.settings,
+    fields: content.fields,
+    hints: content.hints,
+  };
+  return (
+    <AdminPage page={page} site={site} content={content}>
+      <Island name="AdminSettings" component={AdminSettings} props={props} />
+    </AdminPage>
+  );
+}

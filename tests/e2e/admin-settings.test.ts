@@ -1,0 +1,130 @@
+/**
+ * /admin/settings with `site serve --admin` in Chromium: an admin changes the booking URL and a
+ * plan's order limit, reviews the change as the diff of site.config.yaml, saves, and sees the new
+ * values on /hub/book-meeting/ and /no/hub/pricing/ after reload; an invalid value is shown at its
+ * field with the check's message and nothing is written; an editor is told the page is for admins.
+ * axe finds nothing in any state.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLiveSite, type LiveSite } from '../../src/admin/live-site';
+import { buildSite } from '../../src/build';
+import { writeSite } from '../../src/emit/write';
+import { axeViolations } from '../helpers/axe';
+import { launchBrowser } from '../helpers/browser';
+import { createTempSite, type TempSite } from '../helpers/fixture-site';
+import { startAdminServer } from '../helpers/admin-server';
+
+const admin = { email: 'admin@example.com', role: 'admin' as const, password: 'admin password 1' };
+const editor = { email: 'editor@example.com', role: 'editor' as const, password: 'editor password 1' };
+const bookingUrl = 'https://cal.example/mendwise/intro';
+
+
+describe('the site settings with site serve --admin, in the browser', () => {
+  let site: TempSite;
+  let live: LiveSite;
+  let server: Awaited<ReturnType<typeof startAdminServer>>;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const problems: string[] = [];
+
+  async function signIn(into: Page, who: { email: string; password: string }) {
+    await into.goto(`${server.url}/admin/settings/`);
+    await into.waitForURL(/\/auth\/$/);
+    await into.getByLabel('E-mail address').fill(who.email);
+    await into.getByLabel('Password').fill(who.password);
+    await into.getByRole('button', { name: 'Sign in' }).click();
+    await into.waitForURL(/\/admin\/blog\/$/);
+  }
+
+  beforeAll(async () => {
+    site = await createTempSite();
+    const dist = join(site.dir, 'dist');
+    await writeSite(dist, (await buildSite({ config: site.config, socialImages: false })).files);
+    live = createLiveSite({ config: site.config, dir: dist });
+    await live.start();
+    [server, browser] = await Promise.all([startAdminServer({ users: [admin, editor], configPath: site.config, projectRoot: site.dir, dir: dist, site: live }), launchBrowser()]);
+    context = await browser.newContext({ locale: 'en-US', bypassCSP: true });
+    context.setDefaultTimeout(15_000);
+    page = await context.newPage();
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !/status of 40[19]|status of 422/.test(message.text())) problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await live?.dispose();
+    await site?.cleanup();
+  });
+
+  it('reaches the settings by the admin navigation, with the current values in labelled fields', async () => {
+    await signIn(page, admin);
+    const nav = page.getByRole('navigation', { name: 'Admin pages' });
+    await nav.getByRole('link', { name: 'Site settings' }).click();
+    await page.waitForURL(/\/admin\/settings\/$/);
+    await page.getByRole('table', { name: 'Plans for repairers' }).waitFor();
+    expect(await page.getByLabel('Legal name').inputValue()).toBe('Mendwise AS');
+    expect(await page.getByLabel('Booking page address').inputValue()).toBe('');
+    expect(await page.getByRole('textbox', { name: 'basic Orders per month' }).inputValue()).toBe('50');
+    expect(await page.getByRole('checkbox', { name: 'plus Highlighted' }).isChecked()).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it('shows an invalid value at its field with the check\'s message, and writes nothing', async () => {
+    const before = await readFile(site.config, 'utf8');
+    const orders = page.getByRole('textbox', { name: 'basic Orders per month' });
+    await orders.fill('-5');
+    await page.getByRole('button', { name: 'Review changes' }).click();
+    const summary = page.getByRole('alert').filter({ hasText: 'Please correct these fields' });
+    await summary.waitFor();
+    expect(await orders.getAttribute('aria-invalid')).toBe('true');
+    const described = await orders.getAttribute('aria-describedby');
+    expect(await page.locator(`[id="${described}"]`).textContent()).toMatch(/\S/);
+    // The summary's link takes focus to the field.
+    await summary.getByRole('link').first().click();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('setting-plans-1-ordersPerMonth');
+    expect(await axeViolations(page)).toEqual([]);
+    expect(await readFile(site.config, 'utf8')).toBe(before);
+  });
+
+  it('reviews the change as a diff, saves it, and the pages show the new values after reload', async () => {
+    await page.getByRole('textbox', { name: 'basic Orders per month' }).fill('75');
+    await page.getByLabel('Booking page address').fill(bookingUrl);
+    await page.getByRole('button', { name: 'Review changes' }).click();
+    const review = page.getByRole('region', { name: 'Your changes' });
+    await review.waitFor();
+    const diff = await review.locator('pre').textContent();
+    expect(diff).toContain('-    ordersPerMonth: 50\n+    ordersPerMonth: 75');
+    expect(diff).toContain(`+  url: ${bookingUrl}`);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Your changes');
+    expect(await axeViolations(page)).toEqual([]);
+
+    await review.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved. The website was rebuilt in' }).waitFor();
+    expect(await page.getByLabel('Booking page address').inputValue()).toBe(bookingUrl);
+    expect(await readFile(site.config, 'utf8')).toContain(`  url: ${bookingUrl}\n`);
+
+    const visitor = await context.newPage();
+    await visitor.goto(`${server.url}/hub/book-meeting/`);
+    expect(await visitor.locator(`a[href="${bookingUrl}"]`).count()).toBeGreaterThan(0);
+    await visitor.goto(`${server.url}/no/hub/pricing/`);
+    expect(await visitor.getByText('Opptil 75 ordrer per måned').count()).toBe(1);
+    await visitor.close();
+    expect(problems).toEqual([]);
+  });
+
+  it('tells an editor that the settings are for administrators', async () => {
+    const other = await browser.newContext({ locale: 'en-US', bypassCSP: true });
+    const editorPage = await other.newPage();
+    await signIn(editorPage, editor);
+    await editorPage.goto(`${server.url}/admin/settings/`);
+    await editorPage.getByText('Only administrators may change the site settings.').waitFor();
+    expect(await editorPage.getByRole('textbox').count()).toBe(0);
+    await other.close();
+  });
+});
