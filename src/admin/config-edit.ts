@@ -13,11 +13,14 @@ import { formatScalar } from './front-matter-edit.js';
 /** A value the settings write: a scalar, or null to remove the key. */
 export type ConfigValue = string | number | boolean | null;
 
-/** One change: the value at a path of keys and list indexes (`["plans", 1, "ordersPerMonth"]`). */
-export interface ConfigChange {
-  path: readonly (string | number)[];
-  value: ConfigValue;
-}
+/**
+ * One change: the value at a path of keys and list indexes (`["plans", 1, "ordersPerMonth"]`), or
+ * a scalar added to (`append`) or taken out of (`remove`) the list at the path.
+ */
+export type ConfigChange =
+  | { path: readonly (string | number)[]; value: ConfigValue }
+  | { path: readonly (string | number)[]; append: string | number }
+  | { path: readonly (string | number)[]; remove: string | number };
 
 /** An edit that cannot be made in place (a list or map where a value is asked, a missing parent). */
 export class ConfigEditError extends Error {
@@ -43,8 +46,49 @@ function endOfLine(text: string, offset: number): number {
   return end === -1 ? text.length : end + 1;
 }
 
+/** The text with a scalar added to, or taken out of, the list at `path`. */
+function applyToList(text: string, doc: Document, path: readonly (string | number)[], item: { append: string | number } | { remove: string | number }): string {
+  const where = path.join('.');
+  const list = doc.getIn(path, true) as Node | undefined;
+  if (!isSeq(list) || !list.range) throw new ConfigEditError(path, `${where} is not a list in the file`);
+  const items = list.items as Node[];
+  const ranges = items.map((node) => {
+    if (!isScalar(node) || !node.range) throw new ConfigEditError(path, `${where} holds more than plain values: edit it in the file`);
+    return node.range;
+  });
+  if ('append' in item) {
+    const entry = formatScalar(item.append);
+    const last = ranges[ranges.length - 1];
+    if (list.flow) {
+      if (!last) {
+        const open = text.indexOf('[', list.range[0]);
+        return text.slice(0, open + 1) + entry + text.slice(open + 1);
+      }
+      return text.slice(0, last[1]) + `, ${entry}` + text.slice(last[1]);
+    }
+    if (!last) throw new ConfigEditError(path, `${where} is empty in the file: add the first item there by hand`);
+    const firstDash = text.lastIndexOf('-', ranges[0]![0]);
+    const indent = firstDash - (text.lastIndexOf('\n', firstDash - 1) + 1);
+    const at = endOfLine(text, last[1] - 1);
+    const newline = at === text.length && !text.endsWith('\n') ? '\n' : '';
+    return text.slice(0, at) + newline + `${' '.repeat(indent)}- ${entry}\n` + text.slice(at);
+  }
+  const index = items.findIndex((node) => isScalar(node) && node.value === item.remove);
+  if (index === -1) return text;
+  const [start, end] = ranges[index]!;
+  if (list.flow) {
+    // The item with the comma before it (or, for the first, the comma and space after it).
+    if (index > 0) return text.slice(0, ranges[index - 1]![1]) + text.slice(end);
+    const next = ranges[1];
+    return text.slice(0, start) + text.slice(next ? next[0] : end);
+  }
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  return text.slice(0, lineStart) + text.slice(endOfLine(text, end - 1));
+}
+
 /** The text of one change applied to `text` (parsed as `doc`). */
 function applyOne(text: string, doc: Document, change: ConfigChange): string {
+  if (!('value' in change)) return applyToList(text, doc, change.path, change);
   const { path, value } = change;
   const where = path.join('.');
   const node = doc.getIn(path, true) as Node | undefined;
@@ -81,13 +125,21 @@ function applyOne(text: string, doc: Document, change: ConfigChange): string {
   return text.slice(0, at) + newline + ' '.repeat(indent) + entry + '\n' + text.slice(at);
 }
 
-/** Sets `value` at `path` in plain data (a copy of what the file should hold afterwards). */
-function setIn(data: unknown, path: readonly (string | number)[], value: ConfigValue): void {
+/** Makes a change in plain data (a copy of what the file should hold afterwards). */
+function changeIn(data: unknown, change: ConfigChange): void {
   let here = data as Record<string | number, unknown>;
+  const { path } = change;
+  if (!('value' in change)) {
+    for (const key of path) here = here[key] as Record<string | number, unknown>;
+    const list = here as unknown as unknown[];
+    if ('append' in change) list.push(change.append);
+    else if (list.includes(change.remove)) list.splice(list.indexOf(change.remove), 1);
+    return;
+  }
   for (const key of path.slice(0, -1)) here = here[key] as Record<string | number, unknown>;
   const key = path[path.length - 1]!;
-  if (value === null) delete here[key];
-  else here[key] = value;
+  if (change.value === null) delete here[key];
+  else here[key] = change.value;
 }
 
 /**
@@ -101,7 +153,7 @@ export function editConfigText(text: string, changes: readonly ConfigChange[]): 
   let next = text;
   for (const change of changes) {
     next = applyOne(next, parseDocument(next), change);
-    setIn(intended, change.path, change.value);
+    changeIn(intended, change);
   }
   const reread = parseDocument(next);
   if (reread.errors.length || !isDeepStrictEqual(reread.toJS(), intended)) throw new Error('the edited config would not read back as the values given; nothing was changed');

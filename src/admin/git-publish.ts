@@ -23,8 +23,8 @@ export interface GitPublishSettings {
 export interface GitChange {
   /** The folder of the project (site.config.yaml's); the repository is the one it lies in. */
   root: string;
-  /** The content file written or deleted. */
-  file: string;
+  /** The content file written or deleted (or several, committed together). */
+  file: string | readonly string[];
   /** Who saved it: the commit's author (and committer); undefined: git's own configured identity (site dev). */
   author?: { name: string; email: string };
   message: string;
@@ -57,17 +57,19 @@ export function commitMessage(collection: string, action: 'add' | 'update' | 'de
 export async function publishToGit(change: GitChange, settings: GitPublishSettings): Promise<GitOutcome> {
   try {
     const top = await git(change.root, ['rev-parse', '--show-toplevel']);
-    const path = relative(top, change.file);
-    if (path.startsWith('..')) return { committed: false, pushed: false, error: `${change.file} is outside the git repository at ${top}` };
+    const files = typeof change.file === 'string' ? [change.file] : change.file;
+    const paths = files.map((file) => relative(top, file));
+    const outside = files.find((_file, index) => paths[index]!.startsWith('..'));
+    if (outside) return { committed: false, pushed: false, error: `${outside} is outside the git repository at ${top}` };
     const current = await git(top, ['rev-parse', '--abbrev-ref', 'HEAD']);
     if (settings.branch && current !== settings.branch) {
       return { committed: false, pushed: false, error: `the checked-out branch is ${current}, not ${settings.branch} (publish.git.branch): nothing was committed` };
     }
-    // `git add -A -- path` stages a deletion too; the commit takes that path only.
-    await git(top, ['add', '-A', '--', path]);
+    // `git add -A -- path` stages a deletion too; the commit takes those paths only.
+    await git(top, ['add', '-A', '--', ...paths]);
     const author = change.author;
     const identity: Record<string, string> = author ? { GIT_AUTHOR_NAME: author.name, GIT_AUTHOR_EMAIL: author.email, GIT_COMMITTER_NAME: author.name, GIT_COMMITTER_EMAIL: author.email } : {};
-    await git(top, ['commit', '--quiet', '-m', change.message, '--', path], identity);
+    await git(top, ['commit', '--quiet', '-m', change.message, '--', ...paths], identity);
     const commit = await git(top, ['rev-parse', 'HEAD']);
     if (!settings.push) return { committed: true, commit, pushed: false };
     try {

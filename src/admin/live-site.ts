@@ -39,8 +39,8 @@ export interface LiveSiteOptions {
 export interface LiveSite {
   /** Builds the site in memory (the state the next save starts from); throws when it does not build. */
   start(): Promise<void>;
-  /** Rebuilds after a change of `file` and swaps the changed files into the served folder. */
-  rebuild(file: string): Promise<SaveOutcome>;
+  /** Rebuilds after a change of `file` (or of several) and swaps the changed files into the served folder. */
+  rebuild(file: string | readonly string[]): Promise<SaveOutcome>;
   readonly config: ResolvedConfig | undefined;
   /** The last good build (the preview renders from it). */
   readonly lastBuild: Build | undefined;
@@ -69,7 +69,7 @@ export function createLiveSite(options: LiveSiteOptions): LiveSite {
     },
     async rebuild(file) {
       const started = performance.now();
-      const outcome = await pipeline.run([{ path: file }]);
+      const outcome = await pipeline.run((typeof file === 'string' ? [file] : file).map((path) => ({ path })));
       if (!outcome.ok) {
         const errors = outcome.errors.map(describeError);
         if (outcome.crash !== undefined) errors.push({ code: 'RENDER_FAILED', message: String((outcome.crash as Error)?.message ?? outcome.crash), field: null, line: null, column: null, hint: '', file: null });

@@ -74,7 +74,7 @@ export interface EditedSite {
   readonly config: ResolvedConfig | undefined;
   readonly lastBuild: Build | undefined;
   /** Serve: rebuild and publish after a save (dev leaves it to the watcher). */
-  rebuild?(file: string): Promise<SaveOutcome>;
+  rebuild?(file: string | readonly string[]): Promise<SaveOutcome>;
 }
 
 /** The site a getter returns once it exists (the dev server's builder, made after the admin). */
@@ -98,7 +98,7 @@ function routesOf(given: MountOptions, audit: AuditLog): AdminRoute[] {
         preview: given.preview ?? { config: () => site.config, lastBuild: () => site.lastBuild },
         inbox: given.inbox ?? { dataDir: () => site.config?.dirs.data },
         media: given.media ?? { config: () => site.config },
-        settings: given.settings ?? { config: () => site.config, afterWrite: site.rebuild && ((file) => site.rebuild!(file)) },
+        settings: given.settings ?? { config: () => site.config, afterWrite: site.rebuild && ((files) => site.rebuild!(files)) },
       }
     : given;
   const events = createAdminEvents();

@@ -4,6 +4,10 @@
  * `PUT /api/admin/settings` `{ changes: [{ path: "booking.url", value }] }` with `If-Match` → 200
  * `{ version, diff, …rebuild }` | 409 stale | 422 `{ errors: [{ path, message, line, column }] }`;
  * `POST /api/admin/settings/diff` with the same body → `{ diff }` (or 422) without saving.
+ * The blog's categories are edited here too (`categories.<collection>.<term>.<locale>` names one,
+ * `categories.<collection>.<term>: null` removes one; see categories-edit.ts): they live in the
+ * config's terms and in the messages of each language, so a save may write those files as well,
+ * and the version covers all of them.
  *
  * Only the paths of `editableSettings` may change (routes, locales, audiences, navigation, paths,
  * output and aliases stay developer-only). A change is made in place in the file's text
@@ -13,7 +17,11 @@
  * that fails puts the old text back and answers 422 with the build's errors.
  */
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { sourcesOf } from '../config/sources.js';
+import { listEntrySlugs } from '../content/collections.js';
+import { categorisedCollections, categoryValues, planCategoryChanges, type CategoryChange } from './categories-edit.js';
+import { readFrontMatter } from './front-matter-edit.js';
 import { createTwoFilesPatch } from 'diff';
 import type { ResolvedConfig } from '../config/load.js';
 import { parseConfig } from '../config/load.js';
@@ -41,7 +49,10 @@ export const editableSettings: readonly RegExp[] = [
   /^collections\.[a-z0-9-]+\.(?:pageSize|wordsPerMinute)$/,
 ];
 
-/** The editable subset of a config, as the settings page shows it. */
+/** The paths of the categories: a name (`categories.blog.retail.no`), or the category itself (null removes it). */
+const categoryPath = /^categories\.([a-z0-9-]+)\.([\w-]+)(?:\.([a-z]{2,3}))?$/;
+
+/** The editable subset of a config, as the settings page shows it (the categories come apart: see categoryValues). */
 export function editableValues(config: ResolvedConfig) {
   const { company, booking, roi, contact } = config;
   return {
@@ -64,167 +75,97 @@ export interface SettingsError {
 }
 
 /** The changes of a request body; throws a message for a body that is not a list of { path, value }. */
-export function changesFromBody(body: Record<string, unknown>): { changes: ConfigChange[]; errors: SettingsError[] } {
+export function changesFromBody(body: Record<string, unknown>): { changes: ConfigChange[]; categories: CategoryChange[]; errors: SettingsError[] } {
   const list = body.changes;
   if (!Array.isArray(list) || list.length === 0 || list.length > 200) throw new Error('send { "changes": [{ "path": "booking.url", "value": … }] } with 1 to 200 changes');
   const changes: ConfigChange[] = [];
+  const categories: CategoryChange[] = [];
   const errors: SettingsError[] = [];
   for (const item of list as unknown[]) {
     const { path, value } = (typeof item === 'object' && item !== null ? item : {}) as { path?: unknown; value?: unknown };
     if (typeof path !== 'string' || !/^[\w-]+(?:\.[\w-]+)*$/.test(path)) throw new Error('each change needs a dotted "path" such as "plans.1.ordersPerMonth"');
     if (!(value === null || ['string', 'number', 'boolean'].includes(typeof value)) || (typeof value === 'number' && !Number.isFinite(value))) throw new Error(`the value of ${path} must be a string, a number, true, false or null`);
     if (typeof value === 'string' && value.length > 2000) throw new Error(`the value of ${path} is longer than 2000 characters`);
+    const category = categoryPath.exec(path);
+    if (category) {
+      if (typeof value !== 'string' && value !== null) throw new Error(`the value of ${path} must be a name or null`);
+      if (value === null && category[3]) throw new Error(`remove a category as ${path.slice(0, path.lastIndexOf('.'))}: null`);
+      categories.push({ collection: category[1]!, term: category[2]!, ...(category[3] ? { locale: category[3] } : {}), value });
+      continue;
+    }
     if (!editableSettings.some((pattern) => pattern.test(path))) {
       errors.push({ path, message: `${path} is not edited here: a developer changes it in site.config.yaml`, line: null, column: null });
       continue;
     }
     changes.push({ path: path.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part)), value: value as ConfigValue });
   }
-  return { changes, errors };
+  return { changes, categories, errors };
 }
 
 /** Options of the settings routes. */
 export interface SettingsRoutesOptions {
   config(): ResolvedConfig | undefined;
   audit: AuditLog;
-  /** After a write (serve: rebuild and publish; dev leaves it to the watcher). */
-  afterWrite?(file: string): Promise<SaveOutcome>;
+  /** After the files were written (serve: rebuild and publish; dev leaves it to the watcher). */
+  afterWrite?(files: readonly string[]): Promise<SaveOutcome>;
 }
 
-/** A unified diff of the config's text before and after, with one line of context. */
+/** A unified diff of a file's text before and after, with one line of context. */
 export function settingsDiff(file: string, before: string, after: string): string {
   return createTwoFilesPatch(file, file, before, after, '', '', { context: 1 }).replace(/^(?:Index: .*\n)?=+\n/, '');
 }
 
-/** The routes of /api/admin/settings. */
-export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute[] {
-  const serialise = createKeyedQueue();
-
-  /** The config file (absolute), its display name and text; answered 503 and undefined while the site has not been built. */
-  const current = async (context: AdminRequest) => {
-    const config = options.config();
-    if (!config) {
-      sendJson(context.response, 503, { error: 'not_ready', message: 'the site has not been built yet' });
-      return undefined;
-    }
-    const file = resolve(process.cwd(), config.file);
-    const text = await readFile(file, 'utf8');
-    return { config, file, text, version: versionOf(text) };
-  };
-
-  /**
-   * Commits (and pushes) the config when `publish.git.commit` says so (as the posts do), and logs
-   * the outcome; undefined when publishing to git is off.
-   */
-  async function publish(context: AdminRequest, config: ResolvedConfig, file: string, paths: readonly string[]): Promise<GitOutcome | undefined> {
-    const settings = config.publish.git;
-    if (!settings.commit) return undefined;
-    const email = context.session.email;
-    const author = email === devUser.email ? undefined : { name: email.slice(0, email.indexOf('@')), email };
-    const outcome = await publishToGit({ root: config.root, file, author, message: `content(settings): update ${paths.slice(0, 3).join(', ')}${paths.length > 3 ? ` and ${paths.length - 3} more` : ''}` }, settings);
-    await options.audit.append({ user: email, action: outcome.error ? 'git-failed' : 'git-commit', file: config.file, commit: outcome.commit ?? null, pushed: outcome.pushed, ...(outcome.error ? { error: outcome.error } : {}) });
-    return outcome;
-  }
-
-  /** The new text of the changes (and the paths they change), checked as `site check` checks it; answers 400/422 and gives undefined when it cannot be used. */
-  const edited = async (context: AdminRequest, config: ResolvedConfig, text: string): Promise<{ next: string; paths: string[] } | undefined> => {
-    let parsed: ReturnType<typeof changesFromBody>;
-    try {
-      parsed = changesFromBody(await context.body());
-    } catch (error) {
-      sendJson(context.response, 400, { error: 'invalid_body', message: (error as Error).message });
-      return undefined;
-    }
-    if (parsed.errors.length) {
-      sendJson(context.response, 422, { errors: parsed.errors });
-      return undefined;
-    }
-    let next: string;
-    try {
-      next = editConfigText(text, parsed.changes);
-    } catch (error) {
-      const path = error instanceof ConfigEditError ? error.path.join('.') : null;
-      sendJson(context.response, 422, { errors: [{ path, message: (error as Error).message, line: null, column: null }] });
-      return undefined;
-    }
-    const problems = checkConfigText(next, config);
-    if (problems.length) {
-      sendJson(context.response, 422, { errors: problems });
-      return undefined;
-    }
-    return { next, paths: parsed.changes.map((change) => change.path.join('.')) };
-  };
-
-  const read: AdminRoute = {
-    method: 'GET',
-    pattern: /^settings$/,
-    role: 'admin',
-    async handle(context) {
-      const found = await current(context);
-      if (!found) return;
-      // The values as the file now has them (with the config's defaults); the last build's while the file does not load.
-      let values: ReturnType<typeof editableValues>;
-      try {
-        values = editableValues(parseConfig(found.text, found.config.file, found.config.root, { templates: templatesOf(found.config) }));
-      } catch {
-        values = editableValues(found.config);
-      }
-      sendJson(context.response, 200, { values, version: found.version, file: found.config.file }, { etag: `"${found.version}"` });
-    },
-  };
-
-  const diff: AdminRoute = {
-    method: 'POST',
-    pattern: /^settings\/diff$/,
-    role: 'admin',
-    async handle(context) {
-      const found = await current(context);
-      if (!found) return;
-      const result = await edited(context, found.config, found.text);
-      if (!result) return;
-      sendJson(context.response, 200, { diff: settingsDiff(found.config.file, found.text, result.next), version: found.version });
-    },
-  };
-
-  const update: AdminRoute = {
-    method: 'PUT',
-    pattern: /^settings$/,
-    role: 'admin',
-    async handle(context) {
-      const expected = ifMatch(context);
-      if (!expected) return sendJson(context.response, 428, { error: 'if_match_required', message: 'send the version you are editing in If-Match' });
-      const config = options.config();
-      if (!config) return sendJson(context.response, 503, { error: 'not_ready', message: 'the site has not been built yet' });
-      await serialise(config.file, async () => {
-        const found = await current(context);
-        if (!found) return;
-        if (found.version !== expected) return sendJson(context.response, 409, { error: 'stale', version: found.version }, { etag: `"${found.version}"` });
-        const result = await edited(context, found.config, found.text);
-        if (!result) return;
-        const { next, paths } = result;
-        await writeFileAtomic(found.file, next);
-        const after = versionOf(next);
-        const outcome: SaveOutcome = options.afterWrite ? await options.afterWrite(found.file) : { rebuilt: false };
-        if (outcome.rebuilt && !outcome.ok) {
-          // The site does not build with it: the file goes back to what it was.
-          await writeFileAtomic(found.file, found.text);
-          await options.afterWrite?.(found.file);
-          return sendJson(context.response, 422, { errors: outcome.errors.map((error) => ({ path: error.field ?? null, message: error.message, line: error.line ?? null, column: error.column ?? null })) });
-        }
-        await options.audit.append({ user: context.session.email, action: 'settings', oldHash: found.version, newHash: after });
-        const git = await publish(context, found.config, found.file, paths);
-        sendJson(context.response, 200, { version: after, diff: settingsDiff(found.config.file, found.text, next), ...outcome, ...(git ? { git } : {}) }, { etag: `"${after}"` });
-      });
-    },
-  };
-
-  return [read, diff, update];
+/** The files the settings edit, as they are now: the config and (with categories) each language's messages. */
+interface SettingsFiles {
+  config: ResolvedConfig;
+  /** The config file, absolute. */
+  file: string;
+  text: string;
+  /** The messages file and its text per locale (none when no collection has categories). */
+  messages: Record<string, { file: string; text: string }>;
+  version: string;
 }
 
-/** The If-Match version of a request, without quotes. */
-function ifMatch(context: AdminRequest): string | undefined {
-  const value = context.request.headers['if-match'];
-  return typeof value === 'string' && value.trim() ? value.trim().replace(/^W\//, '').replace(/^"|"$/g, '') : undefined;
+/** What a save writes, in order (each step leaves a site that builds), and the paths it changes. */
+interface SettingsSave {
+  steps: { file: string; text: string }[];
+  /** Each file's text before and after. */
+  changed: Map<string, { before: string; after: string }>;
+  paths: string[];
+}
+
+/** Reads the settings files of a config. */
+async function readSettingsFiles(config: ResolvedConfig): Promise<SettingsFiles> {
+  const file = resolve(process.cwd(), config.file);
+  const text = await readFile(file, 'utf8');
+  const messages: SettingsFiles['messages'] = {};
+  if (categorisedCollections(config).length) {
+    for (const locale of config.localeIds) {
+      const path = sourcesOf(config).messages(locale);
+      messages[locale] = { file: path, text: await readFile(path, 'utf8') };
+    }
+  }
+  const version = versionOf([text, ...Object.keys(messages).sort().map((locale) => messages[locale]!.text)].join('\0'));
+  return { config, file, text, messages, version };
+}
+
+/** The posts that name each category ("blog/retail" → ["a-post (en)", …]), drafts and scheduled posts included. */
+async function categoryUsage(config: ResolvedConfig): Promise<Map<string, string[]>> {
+  const usage = new Map<string, string[]>();
+  for (const collection of categorisedCollections(config)) {
+    const field = config.collections[collection]!.taxonomy!.field;
+    for (const slug of await listEntrySlugs(config, collection)) {
+      for (const locale of config.localeIds) {
+        const text = await readFile(join(sourcesOf(config).collection(collection), slug, `${locale}.md`), 'utf8').catch(() => undefined);
+        if (text === undefined) continue;
+        const term = readFrontMatter(text)[field];
+        if (typeof term !== 'string') continue;
+        const key = `${collection}/${term}`;
+        usage.set(key, [...(usage.get(key) ?? []), `${slug} (${locale})`]);
+      }
+    }
+  }
+  return usage;
 }
 
 /** The page templates the config names (routes are not edited here, so they stay valid). */
@@ -242,4 +183,151 @@ export function checkConfigText(text: string, config: ResolvedConfig): SettingsE
     if (!errors?.length) throw error;
     return errors.map((found) => ({ path: found.field ?? null, message: found.message, line: found.line ?? null, column: found.column ?? null, ...(found.hint ? { hint: found.hint } : {}) }));
   }
+}
+
+/** The routes of /api/admin/settings. */
+export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute[] {
+  const serialise = createKeyedQueue();
+
+  /** The settings files now; answered 503 and undefined while the site has not been built. */
+  const current = async (context: AdminRequest) => {
+    const config = options.config();
+    if (config) return readSettingsFiles(config);
+    sendJson(context.response, 503, { error: 'not_ready', message: 'the site has not been built yet' });
+    return undefined;
+  };
+
+  /** The edit error of a change, as a settings error. */
+  const editError = (error: unknown): SettingsError => ({ path: error instanceof ConfigEditError ? error.path.join('.') : null, message: (error as Error).message, line: null, column: null });
+
+  /** What the body's changes write, checked as `site check` checks the config; answers 400/422 and gives undefined when they cannot be saved. */
+  const planned = async (context: AdminRequest, found: SettingsFiles): Promise<SettingsSave | undefined> => {
+    let parsed: ReturnType<typeof changesFromBody>;
+    try {
+      parsed = changesFromBody(await context.body());
+    } catch (error) {
+      sendJson(context.response, 400, { error: 'invalid_body', message: (error as Error).message });
+      return undefined;
+    }
+    const refuse = (errors: SettingsError[]) => {
+      sendJson(context.response, 422, { errors });
+      return undefined;
+    };
+    if (parsed.errors.length) return refuse(parsed.errors);
+    const { config } = found;
+    const messageTexts = Object.fromEntries(Object.entries(found.messages).map(([locale, entry]) => [locale, entry.text]));
+    const categories = parsed.categories.length ? planCategoryChanges(config, messageTexts, await categoryUsage(config), parsed.categories) : { config: [], messages: {}, removals: {}, errors: [] };
+    if (categories.errors.length) return refuse(categories.errors.map((error) => ({ ...error, line: null, column: null })));
+    const steps: SettingsSave['steps'] = [];
+    const changed = new Map<string, { before: string; after: string }>();
+    const step = (file: string, before: string, edits: readonly ConfigChange[]) => {
+      const after = editConfigText(changed.get(file)?.after ?? before, edits);
+      steps.push({ file, text: after });
+      changed.set(file, { before: changed.get(file)?.before ?? before, after });
+    };
+    try {
+      // Names first (the old config still builds with them), then the config, then the names of removed categories.
+      for (const [locale, edits] of Object.entries(categories.messages)) step(found.messages[locale]!.file, found.messages[locale]!.text, edits);
+      const configEdits = [...parsed.changes, ...categories.config];
+      if (configEdits.length) step(found.file, found.text, configEdits);
+      for (const [locale, edits] of Object.entries(categories.removals)) step(found.messages[locale]!.file, found.messages[locale]!.text, edits);
+    } catch (error) {
+      return refuse([editError(error)]);
+    }
+    const problems = checkConfigText(changed.get(found.file)?.after ?? found.text, config);
+    if (problems.length) return refuse(problems);
+    const paths = [...parsed.changes.map((change) => change.path.join('.')), ...parsed.categories.map((change) => `categories.${change.collection}.${change.term}`)];
+    return { steps, changed, paths: [...new Set(paths)] };
+  };
+
+  /** The diff of a save, file by file. */
+  const diffOf = (save: SettingsSave) => [...save.changed].map(([file, { before, after }]) => settingsDiff(sourcesOf(options.config()!).display(file), before, after)).join('');
+
+  /**
+   * Commits (and pushes) the changed files when `publish.git.commit` says so (as the posts do),
+   * and logs the outcome; undefined when publishing to git is off.
+   */
+  async function publish(context: AdminRequest, config: ResolvedConfig, save: SettingsSave): Promise<GitOutcome | undefined> {
+    const settings = config.publish.git;
+    if (!settings.commit) return undefined;
+    const email = context.session.email;
+    const author = email === devUser.email ? undefined : { name: email.slice(0, email.indexOf('@')), email };
+    const { paths } = save;
+    const message = `content(settings): update ${paths.slice(0, 3).join(', ')}${paths.length > 3 ? ` and ${paths.length - 3} more` : ''}`;
+    const outcome = await publishToGit({ root: config.root, file: [...save.changed.keys()], author, message }, settings);
+    await options.audit.append({ user: email, action: outcome.error ? 'git-failed' : 'git-commit', file: config.file, commit: outcome.commit ?? null, pushed: outcome.pushed, ...(outcome.error ? { error: outcome.error } : {}) });
+    return outcome;
+  }
+
+  const read: AdminRoute = {
+    method: 'GET',
+    pattern: /^settings$/,
+    role: 'admin',
+    async handle(context) {
+      const found = await current(context);
+      if (!found) return;
+      // The values as the file now has them (with the config's defaults); the last build's while the file does not load.
+      let config = found.config;
+      try {
+        config = parseConfig(found.text, found.config.file, found.config.root, { templates: templatesOf(found.config) });
+      } catch {
+        // The last good config stands in.
+      }
+      const messageTexts = Object.fromEntries(Object.entries(found.messages).map(([locale, entry]) => [locale, entry.text]));
+      const categories = Object.keys(found.messages).length ? categoryValues(config, messageTexts, await categoryUsage(config)) : {};
+      sendJson(context.response, 200, { values: { ...editableValues(config), categories }, version: found.version, file: found.config.file }, { etag: `"${found.version}"` });
+    },
+  };
+
+  const diff: AdminRoute = {
+    method: 'POST',
+    pattern: /^settings\/diff$/,
+    role: 'admin',
+    async handle(context) {
+      const found = await current(context);
+      if (!found) return;
+      const save = await planned(context, found);
+      if (!save) return;
+      sendJson(context.response, 200, { diff: diffOf(save), version: found.version });
+    },
+  };
+
+  const update: AdminRoute = {
+    method: 'PUT',
+    pattern: /^settings$/,
+    role: 'admin',
+    async handle(context) {
+      const expected = ifMatch(context);
+      if (!expected) return sendJson(context.response, 428, { error: 'if_match_required', message: 'send the version you are editing in If-Match' });
+      if (!options.config()) return sendJson(context.response, 503, { error: 'not_ready', message: 'the site has not been built yet' });
+      await serialise('settings', async () => {
+        const found = await current(context);
+        if (!found) return;
+        if (found.version !== expected) return sendJson(context.response, 409, { error: 'stale', version: found.version }, { etag: `"${found.version}"` });
+        const save = await planned(context, found);
+        if (!save) return;
+        for (const { file, text } of save.steps) await writeFileAtomic(file, text);
+        const files = [...save.changed.keys()];
+        const outcome: SaveOutcome = options.afterWrite ? await options.afterWrite(files) : { rebuilt: false };
+        if (outcome.rebuilt && !outcome.ok) {
+          // The site does not build with it: the files go back to what they were, in the reverse order.
+          for (const file of files.reverse()) await writeFileAtomic(file, save.changed.get(file)!.before);
+          await options.afterWrite?.([...save.changed.keys()]);
+          return sendJson(context.response, 422, { errors: outcome.errors.map((error) => ({ path: error.field ?? null, message: error.message, line: error.line ?? null, column: error.column ?? null })) });
+        }
+        const after = (await readSettingsFiles(found.config)).version;
+        await options.audit.append({ user: context.session.email, action: 'settings', oldHash: found.version, newHash: after, paths: save.paths });
+        const git = await publish(context, found.config, save);
+        sendJson(context.response, 200, { version: after, diff: diffOf(save), ...outcome, ...(git ? { git } : {}) }, { etag: `"${after}"` });
+      });
+    },
+  };
+
+  return [read, diff, update];
+}
+
+/** The If-Match version of a request, without quotes. */
+function ifMatch(context: AdminRequest): string | undefined {
+  const value = context.request.headers['if-match'];
+  return typeof value === 'string' && value.trim() ? value.trim().replace(/^W\//, '').replace(/^"|"$/g, '') : undefined;
 }

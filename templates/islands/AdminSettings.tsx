@@ -15,6 +15,7 @@ export const adminSettingsText = [
   'company', 'booking', 'plans', 'plan', 'roi', 'roiInput', 'contact', 'collections',
   'onRequest', 'review', 'reviewing', 'noChanges', 'diffHeading', 'diffHelp', 'save', 'saving', 'keepEditing',
   'saved', 'savedDev', 'stale', 'reload', 'errorSummary',
+  'categories', 'category', 'newCategory', 'newCategoryId', 'remove', 'keep', 'toBeRemoved',
 ] as const;
 
 /** Values as `GET /api/admin/settings` gives them. */
@@ -25,6 +26,8 @@ interface Values {
   roi: { timeSavedShare: number; inputs: Record<string, Record<string, number>> };
   contact: { endpoint: string };
   collections: Record<string, { pageSize: number; wordsPerMinute: number }>;
+  /** Each categorised collection's categories: id, name per language, the posts that use it. */
+  categories: Record<string, { id: string; names: Record<string, string>; posts: string[] }[]>;
 }
 
 interface SettingsError { path: string | null; message: string; hint?: string }
@@ -52,11 +55,14 @@ const numeric = /^(?:booking\.minutes|plans\.\d+\.(?:ordersPerMonth|users|price\
 function fieldsOf(values: Values): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (value: unknown, path: string) => {
-    if (path.match(/^plans\.\d+\.id$/) || (path.match(/^plans\.\d+\.price$/) && typeof value === 'string')) return;
+    if (path.match(/^plans\.\d+\.id$/) || (path.match(/^plans\.\d+\.price$/) && typeof value === 'string') || path === 'categories') return;
     if (value !== null && typeof value === 'object') for (const [key, inner] of Object.entries(value)) walk(inner, path ? `${path}.${key}` : key);
     else out.set(path, value === null || value === undefined ? '' : String(value));
   };
   walk(values, '');
+  for (const [collection, categories] of Object.entries(values.categories ?? {})) {
+    for (const category of categories) for (const [locale, name] of Object.entries(category.names)) out.set(`categories.${collection}.${category.id}.${locale}`, name);
+  }
   return out;
 }
 
@@ -83,6 +89,9 @@ export default function AdminSettings(props: AdminSettingsProps) {
   const [busy, setBusy] = useState<'reviewing' | 'saving' | undefined>();
   const [notice, setNotice] = useState<{ kind: 'info' | 'error'; text: string; stale?: boolean } | undefined>();
   const [failed, setFailed] = useState(false);
+  /** Categories marked for removal ("blog/events"), and the new category's id and names per collection. */
+  const [removed, setRemoved] = useState<Set<string>>(new Set());
+  const [added, setAdded] = useState<Record<string, { id: string; names: Record<string, string> }>>({});
   const sessionRef = useRef<AdminSession | undefined>(undefined);
   const reviewRef = useRef<HTMLHeadingElement>(null);
   const summaryRef = useRef<HTMLDivElement>(null);
@@ -100,6 +109,8 @@ export default function AdminSettings(props: AdminSettingsProps) {
     setFailed(false);
     setLoaded({ ...answer.body, fields });
     setDraft(new Map(fields));
+    setRemoved(new Set());
+    setAdded({});
   }
 
   /** The changes of the draft against the loaded values. */
@@ -111,6 +122,16 @@ export default function AdminSettings(props: AdminSettingsProps) {
       if (now === original) continue;
       const value = valueOf(path, now, original);
       if (value !== valueOf(path, original, original)) out.push({ path, value });
+    }
+    for (const key of removed) {
+      const [collection, term] = key.split('/');
+      for (let index = out.length - 1; index >= 0; index--) if (out[index]!.path.startsWith(`categories.${collection}.${term}.`)) out.splice(index, 1);
+      out.push({ path: `categories.${collection}.${term}`, value: null });
+    }
+    for (const [collection, category] of Object.entries(added)) {
+      const id = category.id.trim();
+      if (!id) continue;
+      for (const locale of Object.keys(props.languages)) out.push({ path: `categories.${collection}.${id}.${locale}`, value: category.names[locale] ?? '' });
     }
     return out;
   }
@@ -130,6 +151,9 @@ export default function AdminSettings(props: AdminSettingsProps) {
   async function onReview(event: FormEvent) {
     event.preventDefault();
     setNotice(undefined);
+    // A new category with names but no id: said here, before asking the server.
+    const unnamed = Object.entries(added).find(([, category]) => !category.id.trim() && Object.values(category.names).some((name) => name.trim()));
+    if (unnamed) return showErrors([{ path: `categories.${unnamed[0]}.new.id`, message: text.newCategoryId }]);
     const asked = changes();
     if (asked.length === 0) {
       setErrors([]);
@@ -173,7 +197,13 @@ export default function AdminSettings(props: AdminSettingsProps) {
   if (!loaded) return <>{bar}<p role="status" className={failed ? 'banner banner-error' : undefined}>{failed ? text.failed : text.loading}</p></>;
 
   const { values } = loaded;
-  const errorAt = (path: string) => errors.find((error) => fieldPath(error.path) === path);
+  /** A settings path as the field that shows it: a new category's paths are its row's. */
+  const shownAt = (path: string) => {
+    const category = /^categories\.([^.]+)\.([^.]+)(\.[a-z]{2,3})?$/.exec(path);
+    if (category && added[category[1]!] && added[category[1]!]!.id.trim() === category[2] && !loaded?.fields.has(path)) return `categories.${category[1]}.new${category[3] ?? '.id'}`;
+    return path;
+  };
+  const errorAt = (path: string) => errors.find((error) => shownAt(fieldPath(error.path)) === path);
   const label = (key: string) => props.fields[key] ?? key;
 
   /** One labelled input (or checkbox) for a path; `key` names its label and help. */
@@ -227,8 +257,8 @@ export default function AdminSettings(props: AdminSettingsProps) {
           <p>{text.errorSummary}</p>
           <ul>
             {errors.map((error, index) => {
-              const path = fieldPath(error.path);
-              const known = loaded.fields.has(path);
+              const path = shownAt(fieldPath(error.path));
+              const known = loaded.fields.has(path) || /^categories\.[^.]+\.new\./.test(path);
               return (
                 <li key={index}>
                   {known ? <a href={`#${idOf(path)}`} onClick={(event) => { event.preventDefault(); document.getElementById(idOf(path))?.focus(); }}>{error.message}</a> : error.message}
@@ -314,6 +344,73 @@ export default function AdminSettings(props: AdminSettingsProps) {
             </>)}
           </div>
         ))}
+        {Object.entries(values.categories ?? {}).map(([collection, categories]) => {
+          const fresh = added[collection] ?? { id: '', names: {} };
+          const setFresh = (next: { id: string; names: Record<string, string> }) => {
+            setAdded((current) => ({ ...current, [collection]: next }));
+            setReview(undefined);
+          };
+          const newField = (key: string, value: string, labelledBy: string, onChange: (value: string) => void) => {
+            const path = `categories.${collection}.new.${key}`;
+            const error = errorAt(path);
+            return (
+              <div className="field field-in-table">
+                <input id={idOf(path)} type="text" value={value} aria-labelledby={labelledBy} aria-invalid={error ? true : undefined} aria-describedby={error ? `${idOf(path)}-error` : undefined} onChange={(event) => onChange(event.currentTarget.value)} />
+                {error && <p className="field-error" id={`${idOf(path)}-error`}>{error.message}</p>}
+              </div>
+            );
+          };
+          const caption = text.categories.replace('{collection}', collection);
+          return (
+            <fieldset className="admin-settings-group" key={collection}>
+              <legend>{caption}</legend>
+              {props.hints.categories && <p className="field-hint">{props.hints.categories}</p>}
+              <div className="admin-table-scroll" role="region" aria-labelledby={`categories-${collection}-caption`} tabIndex={0}>
+                <table className="admin-posts admin-settings-table">
+                  <caption id={`categories-${collection}-caption`} className="visually-hidden">{caption}</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col" id={`categories-${collection}-col-id`}>{text.category}</th>
+                      {localeIds.map((locale) => <th scope="col" key={locale} id={`categories-${collection}-col-${locale}`}>{label('categories.name').replace('{language}', props.languages[locale]!)}</th>)}
+                      <th scope="col">{label('categories.posts')}</th>
+                      <th scope="col"><span className="visually-hidden">{text.remove}</span></th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {categories.map((category) => {
+                      const key = `${collection}/${category.id}`;
+                      const gone = removed.has(key);
+                      const rowId = `categories-${collection}-row-${category.id}`;
+                      return (
+                        <tr key={category.id} className={gone ? 'is-removed' : undefined}>
+                          <th scope="row" id={rowId}><code>{category.id}</code>{gone && <> <span className="badge">{text.toBeRemoved}</span></>}</th>
+                          {localeIds.map((locale) => <td key={locale}>{field(`categories.${collection}.${category.id}.${locale}`, 'categories.name', { labelledBy: `${rowId} categories-${collection}-col-${locale}` })}</td>)}
+                          <td>{category.posts.length}</td>
+                          <td>
+                            <button type="button" className="button button-secondary" aria-describedby={rowId} onClick={() => { setRemoved((current) => { const next = new Set(current); if (gone) next.delete(key); else next.add(key); return next; }); setReview(undefined); }}>
+                              {gone ? text.keep : text.remove}
+                            </button>
+                            {errorAt(`categories.${collection}.${category.id}`) && <p className="field-error">{errorAt(`categories.${collection}.${category.id}`)!.message}</p>}
+                          </td>
+                        </tr>
+                      );
+                    })}
+                    <tr>
+                      <th scope="row" id={`categories-${collection}-row-new`}>
+                        <span className="visually-hidden">{text.newCategory}: </span>
+                        {newField('id', fresh.id, `categories-${collection}-row-new categories-${collection}-col-id`, (id) => setFresh({ ...fresh, id }))}
+                      </th>
+                      {localeIds.map((locale) => (
+                        <td key={locale}>{newField(locale, fresh.names[locale] ?? '', `categories-${collection}-row-new categories-${collection}-col-${locale}`, (name) => setFresh({ ...fresh, names: { ...fresh.names, [locale]: name } }))}</td>
+                      ))}
+                      <td colSpan={2}><span className="field-hint">{text.newCategory}</span></td>
+                    </tr>
+                  </tbody>
+                </table>
+              </div>
+            </fieldset>
+          );
+        })}
         <p>
           <button type="submit" className="button button-primary" disabled={busy !== undefined}>{busy === 'reviewing' ? text.reviewing : text.review}</button>
         </p>
@@ -323,7 +420,7 @@ export default function AdminSettings(props: AdminSettingsProps) {
           <h2 id="settings-review-heading" ref={reviewRef} tabIndex={-1}>{text.diffHeading}</h2>
           <p>{text.diffHelp}</p>
           <pre className="admin-diff" tabIndex={0}>
-            {review.split('\n').map((line, index) => (
+            {review.replace(/\n$/, '').split('\n').map((line, index) => (
               <span key={index} className={line.startsWith('+') && !line.startsWith('+++') ? 'diff-added' : line.startsWith('-') && !line.startsWith('---') ? 'diff-removed' : undefined}>{line}</span>
             ))}
           </pre>

@@ -45,6 +45,17 @@ describe('editConfigText', () => {
     expect(editConfigText('plans:\n  - id: plus\n    highlighted: true\n', [{ path: ['plans', 0, 'users'], value: 5 }])).toBe('plans:\n  - id: plus\n    highlighted: true\n    users: 5\n');
   });
 
+  it('adds to and takes out of a flow or block list, keeping the rest of the line', () => {
+    const flow = 'taxonomy: { field: category, terms: [circularity, saas, retail], path: category }\n';
+    expect(editConfigText(flow, [{ path: ['taxonomy', 'terms'], append: 'repairs' }])).toBe('taxonomy: { field: category, terms: [circularity, saas, retail, repairs], path: category }\n');
+    expect(editConfigText(flow, [{ path: ['taxonomy', 'terms'], remove: 'saas' }])).toBe('taxonomy: { field: category, terms: [circularity, retail], path: category }\n');
+    expect(editConfigText(flow, [{ path: ['taxonomy', 'terms'], remove: 'circularity' }])).toBe('taxonomy: { field: category, terms: [saas, retail], path: category }\n');
+    expect(editConfigText('terms: []\n', [{ path: ['terms'], append: 'a' }])).toBe('terms: [a]\n');
+    const block = 'terms:\n  - a # first\n  - b\nnext: 1\n';
+    expect(editConfigText(block, [{ path: ['terms'], append: 'c' }])).toBe('terms:\n  - a # first\n  - b\n  - c\nnext: 1\n');
+    expect(editConfigText(block, [{ path: ['terms'], remove: 'b' }])).toBe('terms:\n  - a # first\nnext: 1\n');
+  });
+
   it('refuses a list or a map where a value is asked, and a key whose parent is missing', () => {
     expect(() => editConfigText(config, [{ path: ['plans'], value: 'x' }])).toThrow(ConfigEditError);
     expect(() => editConfigText(config, [{ path: ['nowhere', 'deeper'], value: 1 }])).toThrow(ConfigEditError);

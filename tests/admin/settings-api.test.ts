@@ -42,7 +42,8 @@ describe('site serve --admin: /api/admin/settings', () => {
     const answer = await server.send('GET', '/api/admin/settings', { headers: { cookie: auth.cookie } });
     expect(answer.status).toBe(200);
     const body = answer.json() as { version: string; values: Record<string, unknown> };
-    expect(Object.keys(body.values).sort()).toEqual(['booking', 'collections', 'company', 'contact', 'plans', 'roi']);
+    expect(Object.keys(body.values).sort()).toEqual(['booking', 'categories', 'collections', 'company', 'contact', 'plans', 'roi']);
+    expect((body.values.categories as Record<string, { id: string; names: Record<string, string>; posts: string[] }[]>).blog!.find((category) => category.id === 'retail')).toMatchObject({ names: { en: 'Retail', no: expect.any(String) }, posts: expect.arrayContaining([expect.stringMatching(/ \(en\)$/)]) });
     expect(body.values).not.toHaveProperty('routes');
     expect(answer.headers.etag).toBe(`"${body.version}"`);
     const asEditor = await server.signIn(editor.email, editor.password);
@@ -97,5 +98,47 @@ describe('site serve --admin: /api/admin/settings', () => {
     expect(pricing).not.toContain('Opptil 50 ordrer per måned');
     const audit = await readFile(join(site.dir, '.site', 'audit.jsonl'), 'utf8');
     expect(audit).toContain('"action":"settings"');
+  });
+
+  describe('blog categories', () => {
+    const save = async (changes: unknown[]) => {
+      const { version } = await settings();
+      return server.send('PUT', '/api/admin/settings', { headers: headers(version), body: JSON.stringify({ changes }) });
+    };
+    const messages = (locale: string) => readFile(join(site.dir, 'content', 'messages', `${locale}.yaml`), 'utf8');
+
+    it('renames one in a language: only that line of that language\'s messages changes, and the posts show it', async () => {
+      const before = await messages('en');
+      const saved = await save([{ path: 'categories.blog.retail.en', value: 'Retail and brands' }]);
+      expect(saved.status).toBe(200);
+      const after = await messages('en');
+      expect(before.split('\n').filter((line) => !after.split('\n').includes(line))).toEqual(['    retail: Retail']);
+      expect(after).toContain('    retail: Retail and brands\n');
+      expect((saved.json() as { diff: string }).diff).toContain('+    retail: Retail and brands');
+      expect((await server.send('GET', '/blog/category/retail/')).text).toContain('Retail and brands');
+    });
+
+    it('adds one with a name in every language (config terms and both message files), and refuses one named in one language only', async () => {
+      const half = await save([{ path: 'categories.blog.events.en', value: 'Events' }]);
+      expect(half.status).toBe(422);
+      expect(JSON.stringify(half.json())).toContain('categories.blog.events.no');
+      expect((await save([{ path: 'categories.blog.all.en', value: 'All of it' }, { path: 'categories.blog.all.no', value: 'Alt' }])).status).toBe(422);
+      const saved = await save([{ path: 'categories.blog.events.en', value: 'Events' }, { path: 'categories.blog.events.no', value: 'Arrangementer' }]);
+      expect(saved.status).toBe(200);
+      expect(await readFile(site.config, 'utf8')).toContain('terms: [circularity, saas, retail, repairer-stories, events]');
+      expect(await messages('no')).toContain('    events: Arrangementer\n');
+      expect((await server.send('GET', '/no/blog/category/events/')).status).toBe(200);
+    });
+
+    it('refuses to remove one that posts use, naming them; removes an unused one from the config and the messages', async () => {
+      const used = await save([{ path: 'categories.blog.retail', value: null }]);
+      expect(used.status).toBe(422);
+      expect((used.json() as { errors: { message: string }[] }).errors[0]!.message).toMatch(/cannot be removed: \d+ posts? uses? it \([a-z0-9-]+ \((?:en|no)\)/);
+      const removed = await save([{ path: 'categories.blog.events', value: null }]);
+      expect(removed.status).toBe(200);
+      expect(await readFile(site.config, 'utf8')).toContain('terms: [circularity, saas, retail, repairer-stories]');
+      expect(await messages('no')).not.toContain('events:');
+      expect((await server.send('GET', '/no/blog/category/events/')).status).toBe(404);
+    });
   });
 });

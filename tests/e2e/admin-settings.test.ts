@@ -98,7 +98,7 @@ describe('the site settings with site serve --admin, in the browser', () => {
     await page.getByRole('button', { name: 'Review changes' }).click();
     const review = page.getByRole('region', { name: 'Your changes' });
     await review.waitFor();
-    const diff = await review.locator('pre').textContent();
+    const diff = await review.locator('pre').innerText();
     expect(diff).toContain('-    ordersPerMonth: 50\n+    ordersPerMonth: 75');
     expect(diff).toContain(`+  url: ${bookingUrl}`);
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Your changes');
@@ -116,6 +116,34 @@ describe('the site settings with site serve --admin, in the browser', () => {
     expect(await visitor.getByText('Opptil 75 ordrer per måned').count()).toBe(1);
     await visitor.close();
     expect(problems).toEqual([]);
+  });
+
+  it('adds a blog category with a name in each language, and refuses to remove one that posts use', async () => {
+    const table = page.getByRole('table', { name: 'Categories: blog' });
+    await table.getByRole('button', { name: 'Remove' }).first().waitFor();
+    await page.getByRole('textbox', { name: /New category.*Category/ }).fill('events');
+    await page.getByRole('textbox', { name: /New category.*Name \(English\)/ }).fill('Events');
+    await page.getByRole('textbox', { name: /New category.*Name \(Norsk\)/ }).fill('Arrangementer');
+    // "retail" has posts: marked for removal, the save is refused with them named.
+    const retail = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^retail/ }) });
+    await retail.getByRole('button', { name: 'Remove' }).click();
+    expect(await retail.textContent()).toContain('to be removed');
+    await page.getByRole('button', { name: 'Review changes' }).click();
+    await page.getByRole('alert').filter({ hasText: /"retail" cannot be removed: \d+ posts? uses? it/ }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await retail.getByRole('button', { name: 'Keep' }).click();
+    await page.getByRole('button', { name: 'Review changes' }).click();
+    const review = page.getByRole('region', { name: 'Your changes' });
+    await review.waitFor();
+    expect(await review.locator('pre').innerText()).toContain('+    events: Arrangementer');
+    await review.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    expect(await page.getByRole('rowheader', { name: 'events' }).count()).toBe(1);
+    const visitor = await context.newPage();
+    const answer = await visitor.goto(`${server.url}/no/blog/category/events/`);
+    expect(answer?.status()).toBe(200);
+    expect(await visitor.getByRole('heading', { level: 1 }).textContent()).toContain('Arrangementer');
+    await visitor.close();
   });
 
   it('tells an editor that the settings are for administrators', async () => {

@@ -64,7 +64,7 @@ const identifierKeys = /^\s*(?:- )?(?:id|feature|category|date|updated|image):\s
 function copyOf(line: string): string {
   const blank = (part: string) => ' '.repeat(part.length);
   if (identifierKeys.test(line)) return blank(line);
-  return line.replace(/^(\s*(?:- )?)([A-Za-z0-9_-]+:)(?=\s|$)/, (_, indent: string, key: string) => indent + blank(key)).replace(/\{[^{}\s]+\}/g, blank);
+  return line.replace(/^(\s*(?:- )?)([A-Za-z0-9_.-]+:)(?=\s|$)/, (_, indent: string, key: string) => indent + blank(key)).replace(/\{[^{}\s]+\}/g, blank);
 }
 
 /** Every avoided form in `text` (the file `file`, relative to content/). */
