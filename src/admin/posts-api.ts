@@ -5,8 +5,10 @@
  * own code (the errors `site check` reports, 422) before anything is written, is written
  * atomically and one at a time per file, and is logged.
  */
+import { dirname } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
 import { checkEntryText, completeTranslation, isPublished, listEntrySlugs, todayIso, type EntryFrontMatter } from '../content/collections.js';
+import { readEntryImage, type EntryImage } from '../content/images.js';
 import { defaultMarkdownRenderer } from '../content/markdown-cache.js';
 import { SiteError } from '../errors.js';
 import { pickTranslation } from '../routes/fallback.js';
@@ -45,19 +47,35 @@ export function describeError(error: SiteError) {
   return { code: error.code, message: error.message, field: error.field ?? null, line: error.line ?? null, column: error.column ?? null, hint: error.hint, file: error.file ?? null };
 }
 
-/** A post's text after the build's checks: its problems, or its front matter and rendered Markdown. */
-export type CheckedPost = { errors: SiteError[] } | { errors: []; data: EntryFrontMatter; html: string; words: number };
+/** A post's text after the build's checks: its problems, or its front matter, rendered Markdown and image. */
+export type CheckedPost = { errors: SiteError[] } | { errors: []; data: EntryFrontMatter; html: string; words: number; image?: EntryImage };
 
-/** The build's checks of a post's new text: front matter schema, Markdown limits, Markdown parse (the errors `site check` reports). */
-export async function checkPost(config: ResolvedConfig, collection: string, display: string, text: string): Promise<CheckedPost> {
+/** The line of a front matter field in a post's text (1-based), if it is there. */
+function fieldLine(text: string, field: string): number | undefined {
+  const index = text.split('\n').findIndex((line) => line.startsWith(`${field}:`));
+  return index === -1 ? undefined : index + 1;
+}
+
+/**
+ * The build's checks of a post's new text: front matter schema, Markdown limits, Markdown parse,
+ * and its image, read from the post's folder `folder` as the build reads it (the errors `site
+ * check` reports), so a save never writes a post the next build refuses.
+ */
+export async function checkPost(config: ResolvedConfig, collection: string, display: string, text: string, folder: string): Promise<CheckedPost> {
   const checked = checkEntryText(config, collection, text, display);
   if (checked.errors.length || !checked.data) return { errors: checked.errors };
+  let image: EntryImage | undefined;
+  if (checked.data.image !== undefined) {
+    const found = await readEntryImage(folder, checked.data.image, checked.data.imageAlt);
+    if ('message' in found) return { errors: [new SiteError({ code: 'ENTRY_IMAGE', message: found.message, hint: found.hint, field: found.field, file: display, line: fieldLine(text, found.field in checked.data ? found.field : 'image') })] };
+    image = found;
+  }
   const [outcome] = await defaultMarkdownRenderer().renderAll([checked.body]);
   if (!outcome || 'error' in outcome) {
     const line = text.slice(0, text.length - checked.body.length).split('\n').length;
     return { errors: [new SiteError({ code: 'MARKDOWN_FAILED', message: outcome?.error ?? 'the Markdown could not be rendered', file: display, line, field: 'body' })] };
   }
-  return { errors: [], data: checked.data, html: outcome.html, words: outcome.words };
+  return { errors: [], data: checked.data, html: outcome.html, words: outcome.words, ...(image ? { image } : {}) };
 }
 
 /** The text a post would have after an edit: the file's text edited in place, or a new file. */
@@ -164,7 +182,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
 
   /** Checks, writes, logs and rebuilds; answers 422 with the build's errors when the check fails. */
   async function save(context: AdminRequest, config: ResolvedConfig, target: PostAddress, text: string, before: string | null, action: string, status: number) {
-    const checked = await checkPost(config, collection, target.display, text);
+    const checked = await checkPost(config, collection, target.display, text, dirname(target.file));
     if (!('data' in checked)) return sendJson(context.response, 422, { errors: checked.errors.map(describeError) });
     const shown = !checked.data.draft && isPublished(checked.data.date, today());
     const siteErrors = checkSite(target, shown ? completeTranslation(config.collections[collection]!, checked.data, target.locale, target.display, checked) : undefined);

@@ -7,9 +7,11 @@
  */
 import { createDiagnostics } from '../diagnostics.js';
 import { randomBytes } from 'node:crypto';
+import { dirname } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
 import { completeTranslation } from '../content/collections.js';
 import { collectSiteErrors } from '../errors.js';
+import { imageVariants } from '../render/images.js';
 import type { IslandScripts } from '../render/render-pages.js';
 import { createSiteRenderer, entryKey, expandPages, orderEntries, renderInputOf, type Entry } from '../pipeline/content-api.js';
 import type { Build } from '../pipeline/result-stage.js';
@@ -69,9 +71,11 @@ export function createPreviewRoutes(options: PreviewOptions): AdminRoute[] {
         const post = postFromBody(fields);
         const target = await resolvePost(config, collection, String(fields.slug ?? ''), String(fields.locale ?? ''));
         const existing = await readPostFile(target.file);
-        const checked = await checkPost(config, collection, target.display, postText(existing?.text, post.frontMatter, post.body));
+        const checked = await checkPost(config, collection, target.display, postText(existing?.text, post.frontMatter, post.body), dirname(target.file));
         if (!('data' in checked)) return sendJson(context.response, 422, { errors: checked.errors.map(describeError) });
         const translation = completeTranslation(config.collections[collection]!, checked.data, target.locale, target.display, checked);
+        // The draft's image as the post will show it, once a build has made its sizes (a new upload has none until it is saved).
+        if (checked.image && imageVariants(checked.image).every((variant) => build.siteFiles.images.has(variant.file))) translation.image = checked.image;
         html = renderDraftPage(build, collection, target.slug, target.locale, translation);
       } catch (error) {
         if (error instanceof PostAddressError) return sendJson(context.response, 400, { error: 'invalid_body', message: error.message });

@@ -94,6 +94,17 @@ describe('site serve --admin: /api/admin/posts', () => {
     }
   });
 
+  it('refuses a post whose image is not in its folder, at the image field with its line, and writes nothing', async () => {
+    const before = await readFile(file(slug), 'utf8');
+    const post = (await get(`/api/admin/posts/${slug}/en`)).json();
+    const answer = await put(`/api/admin/posts/${slug}/en`, { frontMatter: { ...post.frontMatter, image: 'missing-photo.jpg', imageAlt: 'A photo that is not there' }, body: post.body }, post.version);
+    expect(answer.status).toBe(422);
+    const [error] = answer.json().errors as { code: string; message: string; field: string; line: number }[];
+    expect(error).toMatchObject({ code: 'ENTRY_IMAGE', field: 'image', message: 'no file "missing-photo.jpg" in the entry\'s folder' });
+    expect(error!.line).toBeGreaterThan(1);
+    expect(await readFile(file(slug), 'utf8')).toBe(before);
+  });
+
   it('refuses slugs that are not the build\'s pattern, paths out of content/, and symbolic links (400)', async () => {
     for (const path of ['/api/admin/posts/..%2F..%2Fsite.config/en', '/api/admin/posts/%2E%2E/en', '/api/admin/posts/../en', '/api/admin/posts/Caps/en', '/api/admin/posts/%E0%A4%A/en', `/api/admin/posts/${slug}/..%2Fen`]) {
       expect((await get(path)).status, path).toBe(400);
