@@ -7,7 +7,8 @@
  * The blog's categories are edited here too (`categories.<collection>.<term>.<locale>` names one,
  * `categories.<collection>.<term>: null` removes one; see categories-edit.ts): they live in the
  * config's terms and in the messages of each language, so a save may write those files as well,
- * and the version covers all of them.
+ * and the version covers all of them. So are the page texts the config offers (`admin.copy`:
+ * `copy.<n>.<locale>`, in content/pages/<content>/<locale>.yaml).
  *
  * Only the paths of `editableSettings` may change (routes, locales, audiences, navigation, paths,
  * output and aliases stay developer-only). A change is made in place in the file's text
@@ -23,6 +24,7 @@ import { listEntrySlugs } from '../content/collections.js';
 import { categorisedCollections, categoryValues, planCategoryChanges, type CategoryChange } from './categories-edit.js';
 import { readFrontMatter } from './front-matter-edit.js';
 import { createTwoFilesPatch } from 'diff';
+import { parseDocument } from 'yaml';
 import type { ResolvedConfig } from '../config/load.js';
 import { parseConfig } from '../config/load.js';
 import { collectSiteErrors } from '../errors.js';
@@ -48,6 +50,9 @@ export const editableSettings: readonly RegExp[] = [
   /^contact\.endpoint$/,
   /^collections\.[a-z0-9-]+\.(?:pageSize|wordsPerMinute)$/,
 ];
+
+/** The paths of the page copy of `admin.copy` (`copy.<item>.<locale>`: the item-th key of the list, in a language). */
+const copyPath = /^copy\.(\d+)\.([a-z]{2,3})$/;
 
 /** The paths of the categories: a name (`categories.blog.retail.no`), or the category itself (null removes it). */
 const categoryPath = /^categories\.([a-z0-9-]+)\.([\w-]+)(?:\.([a-z]{2,3}))?$/;
@@ -75,17 +80,25 @@ export interface SettingsError {
 }
 
 /** The changes of a request body; throws a message for a body that is not a list of { path, value }. */
-export function changesFromBody(body: Record<string, unknown>): { changes: ConfigChange[]; categories: CategoryChange[]; errors: SettingsError[] } {
+export function changesFromBody(body: Record<string, unknown>): { changes: ConfigChange[]; categories: CategoryChange[]; copy: CopyChange[]; errors: SettingsError[] } {
   const list = body.changes;
   if (!Array.isArray(list) || list.length === 0 || list.length > 200) throw new Error('send { "changes": [{ "path": "booking.url", "value": … }] } with 1 to 200 changes');
   const changes: ConfigChange[] = [];
   const categories: CategoryChange[] = [];
+  const copy: CopyChange[] = [];
   const errors: SettingsError[] = [];
   for (const item of list as unknown[]) {
     const { path, value } = (typeof item === 'object' && item !== null ? item : {}) as { path?: unknown; value?: unknown };
     if (typeof path !== 'string' || !/^[\w-]+(?:\.[\w-]+)*$/.test(path)) throw new Error('each change needs a dotted "path" such as "plans.1.ordersPerMonth"');
     if (!(value === null || ['string', 'number', 'boolean'].includes(typeof value)) || (typeof value === 'number' && !Number.isFinite(value))) throw new Error(`the value of ${path} must be a string, a number, true, false or null`);
     if (typeof value === 'string' && value.length > 2000) throw new Error(`the value of ${path} is longer than 2000 characters`);
+    const text = copyPath.exec(path);
+    if (text) {
+      if (typeof value !== 'string' || !value.trim()) errors.push({ path, message: 'write a text here', line: null, column: null });
+      else if (/[\r\n]/.test(value)) errors.push({ path, message: 'write it as one paragraph, without line breaks', line: null, column: null });
+      else copy.push({ item: Number(text[1]), locale: text[2]!, value: value.trim() });
+      continue;
+    }
     const category = categoryPath.exec(path);
     if (category) {
       if (typeof value !== 'string' && value !== null) throw new Error(`the value of ${path} must be a name or null`);
@@ -99,7 +112,26 @@ export function changesFromBody(body: Record<string, unknown>): { changes: Confi
     }
     changes.push({ path: path.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part)), value: value as ConfigValue });
   }
-  return { changes, categories, errors };
+  return { changes, categories, copy, errors };
+}
+
+/** A change of a text of `admin.copy`: the item-th (content, key) pair, in a language. */
+export interface CopyChange {
+  item: number;
+  locale: string;
+  value: string;
+}
+
+/** The (content folder, dotted key) pairs of `admin.copy`, in order: `copy.<item>` names them by index. */
+export function copyItems(config: ResolvedConfig): { content: string; key: string }[] {
+  return config.admin.copy.flatMap((entry) => entry.keys.map((key) => ({ content: entry.content, key })));
+}
+
+/** The text at a dotted key of copy data, or undefined. */
+function textAt(data: unknown, key: string): unknown {
+  let here = data;
+  for (const part of key.split('.')) here = here !== null && typeof here === 'object' ? (here as Record<string, unknown>)[part] : undefined;
+  return here;
 }
 
 /** Options of the settings routes. */
@@ -123,7 +155,14 @@ interface SettingsFiles {
   text: string;
   /** The messages file and its text per locale (none when no collection has categories). */
   messages: Record<string, { file: string; text: string }>;
+  /** The copy files of `admin.copy` that exist, by path, with their texts. */
+  copies: Map<string, string>;
   version: string;
+}
+
+/** The copy file of a content folder in a language. */
+function copyFile(config: ResolvedConfig, content: string, locale: string): string {
+  return join(sourcesOf(config).copy(content), `${locale}.yaml`);
 }
 
 /** What a save writes, in order (each step leaves a site that builds), and the paths it changes. */
@@ -145,8 +184,17 @@ async function readSettingsFiles(config: ResolvedConfig): Promise<SettingsFiles>
       messages[locale] = { file: path, text: await readFile(path, 'utf8') };
     }
   }
-  const version = versionOf([text, ...Object.keys(messages).sort().map((locale) => messages[locale]!.text)].join('\0'));
-  return { config, file, text, messages, version };
+  const copies = new Map<string, string>();
+  for (const { content } of config.admin.copy) {
+    for (const locale of config.localeIds) {
+      const path = copyFile(config, content, locale);
+      if (copies.has(path)) continue;
+      const found = await readFile(path, 'utf8').catch(() => undefined);
+      if (found !== undefined) copies.set(path, found);
+    }
+  }
+  const version = versionOf([text, ...Object.keys(messages).sort().map((locale) => messages[locale]!.text), ...[...copies].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, copy]) => copy)].join('\0'));
+  return { config, file, text, messages, copies, version };
 }
 
 /** The posts that name each category ("blog/retail" → ["a-post (en)", …]), drafts and scheduled posts included. */
@@ -226,7 +274,17 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
       changed.set(file, { before: changed.get(file)?.before ?? before, after });
     };
     try {
-      // Names first (the old config still builds with them), then the config, then the names of removed categories.
+      // Page copy first (nothing else reads it), names next (the old config still builds with them),
+      // then the config, then the names of removed categories.
+      const items = copyItems(config);
+      const byFile = new Map<string, ConfigChange[]>();
+      for (const change of parsed.copy) {
+        const item = items[change.item];
+        const path = item && config.localeIds.includes(change.locale) ? copyFile(config, item.content, change.locale) : undefined;
+        if (!item || !path || !found.copies.has(path)) return refuse([{ path: `copy.${change.item}.${change.locale}`, message: `copy.${change.item}.${change.locale} is not a text the settings offer`, line: null, column: null }]);
+        byFile.set(path, [...(byFile.get(path) ?? []), { path: item.key.split('.'), value: change.value }]);
+      }
+      for (const [path, edits] of byFile) step(path, found.copies.get(path)!, edits);
       for (const [locale, edits] of Object.entries(categories.messages)) step(found.messages[locale]!.file, found.messages[locale]!.text, edits);
       const configEdits = [...parsed.changes, ...categories.config];
       if (configEdits.length) step(found.file, found.text, configEdits);
@@ -236,7 +294,12 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
     }
     const problems = checkConfigText(changed.get(found.file)?.after ?? found.text, config);
     if (problems.length) return refuse(problems);
-    const paths = [...parsed.changes.map((change) => change.path.join('.')), ...parsed.categories.map((change) => `categories.${change.collection}.${change.term}`)];
+    const items = copyItems(config);
+    const paths = [
+      ...parsed.changes.map((change) => change.path.join('.')),
+      ...parsed.categories.map((change) => `categories.${change.collection}.${change.term}`),
+      ...parsed.copy.map((change) => `${items[change.item]!.content}:${items[change.item]!.key}`),
+    ];
     return { steps, changed, paths: [...new Set(paths)] };
   };
 
@@ -275,7 +338,17 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
       }
       const messageTexts = Object.fromEntries(Object.entries(found.messages).map(([locale, entry]) => [locale, entry.text]));
       const categories = Object.keys(found.messages).length ? categoryValues(config, messageTexts, await categoryUsage(config)) : {};
-      sendJson(context.response, 200, { values: { ...editableValues(config), categories }, version: found.version, file: found.config.file }, { etag: `"${found.version}"` });
+      const copies = new Map([...found.copies].map(([path, text]) => [path, parseDocument(text).toJS() as unknown]));
+      const copy = copyItems(config).map(({ content, key }) => ({
+        content,
+        key,
+        values: Object.fromEntries(config.localeIds.flatMap((locale) => {
+          const data = copies.get(copyFile(config, content, locale));
+          const value = textAt(data, key);
+          return data === undefined || typeof value !== 'string' ? [] : [[locale, value]];
+        })),
+      }));
+      sendJson(context.response, 200, { values: { ...editableValues(config), categories, copy }, version: found.version, file: found.config.file }, { etag: `"${found.version}"` });
     },
   };
 

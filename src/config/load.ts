@@ -147,6 +147,11 @@ export function checkConfig(config: SiteConfig, source: YamlSource, diagnostics:
   };
   for (const [id, audience] of Object.entries(config.audiences)) checkPerLocale(audience.label, ['audiences', id, 'label']);
   config.plans.forEach((plan, index) => checkPerLocale(plan.name, ['plans', index, 'name']));
+  // The page copy the settings offer must be a page's copy.
+  const copyFolders = new Set(config.routes.flatMap((route) => (route.content ? [route.content] : [])));
+  config.admin.copy.forEach((entry, index) => {
+    if (!copyFolders.has(entry.content)) fail('UNKNOWN_ROUTE', `admin.copy names "${entry.content}", which is no route's content`, ['admin', 'copy', index, 'content'], 'Name the content folder of a route, such as hub/pricing.');
+  });
   const featureOwner = new Map<string, string>();
   config.plans.forEach((plan, index) => plan.features.forEach((feature, at) => {
     const owner = featureOwner.get(feature);

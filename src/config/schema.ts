@@ -274,6 +274,20 @@ export const configSchema = z.strictObject({
     })
     .prefault({})
     .describe('What `site build` writes besides the pages'),
+  admin: z
+    .strictObject({
+      copy: z
+        .array(
+          z.strictObject({
+            content: z.string().regex(/^[a-z0-9-]+(?:\/[a-z0-9-]+)*$/, 'name a folder under content/pages/, such as hub/pricing'),
+            keys: z.array(z.string().regex(/^[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*$/, 'give a dotted key of the copy, such as addon.heading')).min(1),
+          }),
+        )
+        .default([])
+        .describe('Page copy the settings page (/admin/settings) offers besides the config: texts of content/pages/<content>/<locale>.yaml by dotted key, in every language (the pricing page\'s add-on, say)'),
+    })
+    .prefault({})
+    .describe('What the browser admin offers'),
   publish: z
     .strictObject({
       git: z

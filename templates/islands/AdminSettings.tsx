@@ -15,7 +15,7 @@ export const adminSettingsText = [
   'company', 'booking', 'plans', 'plan', 'roi', 'roiInput', 'contact', 'collections',
   'onRequest', 'review', 'reviewing', 'noChanges', 'diffHeading', 'diffHelp', 'save', 'saving', 'keepEditing',
   'saved', 'savedDev', 'stale', 'reload', 'errorSummary',
-  'categories', 'category', 'newCategory', 'newCategoryId', 'remove', 'keep', 'toBeRemoved',
+  'categories', 'category', 'newCategory', 'newCategoryId', 'remove', 'keep', 'toBeRemoved', 'copy',
 ] as const;
 
 /** Values as `GET /api/admin/settings` gives them. */
@@ -28,6 +28,8 @@ interface Values {
   collections: Record<string, { pageSize: number; wordsPerMinute: number }>;
   /** Each categorised collection's categories: id, name per language, the posts that use it. */
   categories: Record<string, { id: string; names: Record<string, string>; posts: string[] }[]>;
+  /** The page texts of `admin.copy`: content folder, dotted key, text per language. */
+  copy: { content: string; key: string; values: Record<string, string> }[];
 }
 
 interface SettingsError { path: string | null; message: string; hint?: string }
@@ -55,11 +57,14 @@ const numeric = /^(?:booking\.minutes|plans\.\d+\.(?:ordersPerMonth|users|price\
 function fieldsOf(values: Values): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (value: unknown, path: string) => {
-    if (path.match(/^plans\.\d+\.id$/) || (path.match(/^plans\.\d+\.price$/) && typeof value === 'string') || path === 'categories') return;
+    if (path.match(/^plans\.\d+\.id$/) || (path.match(/^plans\.\d+\.price$/) && typeof value === 'string') || path === 'categories' || path === 'copy') return;
     if (value !== null && typeof value === 'object') for (const [key, inner] of Object.entries(value)) walk(inner, path ? `${path}.${key}` : key);
     else out.set(path, value === null || value === undefined ? '' : String(value));
   };
   walk(values, '');
+  (values.copy ?? []).forEach((item, index) => {
+    for (const [locale, text] of Object.entries(item.values)) out.set(`copy.${index}.${locale}`, text);
+  });
   for (const [collection, categories] of Object.entries(values.categories ?? {})) {
     for (const category of categories) for (const [locale, name] of Object.entries(category.names)) out.set(`categories.${collection}.${category.id}.${locale}`, name);
   }
@@ -207,7 +212,7 @@ export default function AdminSettings(props: AdminSettingsProps) {
   const label = (key: string) => props.fields[key] ?? key;
 
   /** One labelled input (or checkbox) for a path; `key` names its label and help. */
-  const field = (path: string, key: string, options: { type?: string; inputMode?: 'numeric' | 'decimal'; labelledBy?: string; wide?: boolean } = {}): ReactNode => {
+  const field = (path: string, key: string, options: { type?: string; inputMode?: 'numeric' | 'decimal'; labelledBy?: string; wide?: boolean; multiline?: boolean; label?: string } = {}): ReactNode => {
     const id = idOf(path);
     const error = errorAt(path);
     const hint = props.hints[key];
@@ -216,10 +221,12 @@ export default function AdminSettings(props: AdminSettingsProps) {
     const common = { id, name: path, 'aria-invalid': error ? true : undefined, 'aria-describedby': described, 'aria-labelledby': options.labelledBy };
     const input = loaded.fields.get(path) === 'true' || loaded.fields.get(path) === 'false'
       ? <input {...common} type="checkbox" checked={value === 'true'} onChange={(event) => edit(path, String(event.currentTarget.checked))} />
-      : <input {...common} type={options.type ?? 'text'} inputMode={options.inputMode} value={value} onChange={(event) => edit(path, event.currentTarget.value)} className={options.wide ? 'input-wide' : undefined} />;
+      : options.multiline
+        ? <textarea {...common} rows={3} value={value} onChange={(event) => edit(path, event.currentTarget.value)} className="input-wide" />
+        : <input {...common} type={options.type ?? 'text'} inputMode={options.inputMode} value={value} onChange={(event) => edit(path, event.currentTarget.value)} className={options.wide ? 'input-wide' : undefined} />;
     return (
       <div className={`field${options.labelledBy ? ' field-in-table' : ''}`}>
-        {!options.labelledBy && <label htmlFor={id}>{label(key)}</label>}
+        {!options.labelledBy && <label htmlFor={id}>{options.label ?? label(key)}</label>}
         {hint && !options.labelledBy && <p className="field-hint" id={`${id}-hint`}>{hint}</p>}
         {input}
         {error && <p className="field-error" id={`${id}-error`}>{error.message}</p>}
@@ -344,6 +351,19 @@ export default function AdminSettings(props: AdminSettingsProps) {
             </>)}
           </div>
         ))}
+        {(values.copy ?? []).length > 0 && (
+          <fieldset className="admin-settings-group">
+            <legend>{text.copy}</legend>
+            {(values.copy ?? []).map((item, index) => (
+              <fieldset className="admin-settings-subgroup" key={`${item.content}:${item.key}`}>
+                <legend>{props.fields[`copy.${item.content}.${item.key}`] ?? `${item.content}: ${item.key}`}</legend>
+                <div className="admin-settings-fields">
+                  {Object.keys(item.values).map((locale) => <div key={locale} className="field-wide">{field(`copy.${index}.${locale}`, `copy.${locale}`, { multiline: true, label: props.languages[locale] ?? locale })}</div>)}
+                </div>
+              </fieldset>
+            ))}
+          </fieldset>
+        )}
         {Object.entries(values.categories ?? {}).map(([collection, categories]) => {
           const fresh = added[collection] ?? { id: '', names: {} };
           const setFresh = (next: { id: string; names: Record<string, string> }) => {

@@ -42,7 +42,7 @@ describe('site serve --admin: /api/admin/settings', () => {
     const answer = await server.send('GET', '/api/admin/settings', { headers: { cookie: auth.cookie } });
     expect(answer.status).toBe(200);
     const body = answer.json() as { version: string; values: Record<string, unknown> };
-    expect(Object.keys(body.values).sort()).toEqual(['booking', 'categories', 'collections', 'company', 'contact', 'plans', 'roi']);
+    expect(Object.keys(body.values).sort()).toEqual(['booking', 'categories', 'collections', 'company', 'contact', 'copy', 'plans', 'roi']);
     expect((body.values.categories as Record<string, { id: string; names: Record<string, string>; posts: string[] }[]>).blog!.find((category) => category.id === 'retail')).toMatchObject({ names: { en: 'Retail', no: expect.any(String) }, posts: expect.arrayContaining([expect.stringMatching(/ \(en\)$/)]) });
     expect(body.values).not.toHaveProperty('routes');
     expect(answer.headers.etag).toBe(`"${body.version}"`);
@@ -98,6 +98,21 @@ describe('site serve --admin: /api/admin/settings', () => {
     expect(pricing).not.toContain('Opptil 50 ordrer per måned');
     const audit = await readFile(join(site.dir, '.site', 'audit.jsonl'), 'utf8');
     expect(audit).toContain('"action":"settings"');
+  });
+
+  it('edits the page texts the config offers (admin.copy): the add-on\'s heading in Norwegian, on the pricing page when the save is answered', async () => {
+    const { values, version } = (await server.send('GET', '/api/admin/settings', { headers: { cookie: auth.cookie } })).json() as { version: string; values: { copy: { content: string; key: string; values: Record<string, string> }[] } };
+    const index = values.copy.findIndex((item) => item.content === 'hub/pricing' && item.key === 'addon.heading');
+    expect(values.copy[index]!.values).toEqual({ en: "The '100 tickets' add-on", no: 'Tilleggspakken «100 ordrer»' });
+    const file = join(site.dir, 'content', 'pages', 'hub', 'pricing', 'no.yaml');
+    const before = await readFile(file, 'utf8');
+    const broken = await server.send('PUT', '/api/admin/settings', { headers: headers(version), body: JSON.stringify({ changes: [{ path: `copy.${index}.no`, value: 'Two\nlines' }] }) });
+    expect(broken.status).toBe(422);
+    const saved = await server.send('PUT', '/api/admin/settings', { headers: headers(version), body: JSON.stringify({ changes: [{ path: `copy.${index}.no`, value: 'Ekstrapakken «100 ordrer»' }] }) });
+    expect(saved.status).toBe(200);
+    const after = await readFile(file, 'utf8');
+    expect(before.split('\n').filter((line) => !after.split('\n').includes(line))).toEqual(['  heading: Tilleggspakken «100 ordrer»']);
+    expect((await server.send('GET', '/no/hub/pricing/')).text).toContain('Ekstrapakken «100 ordrer»');
   });
 
   describe('blog categories', () => {

@@ -94,6 +94,9 @@ describe('the site settings with site serve --admin, in the browser', () => {
 
   it('reviews the change as a diff, saves it, and the pages show the new values after reload', async () => {
     await page.getByRole('textbox', { name: 'basic Orders per month' }).fill('75');
+    const addOn = page.getByRole('group', { name: "Repairers' pricing page: the add-on's heading" });
+    expect(await addOn.getByLabel('Norsk').inputValue()).toBe('Tilleggspakken «100 ordrer»');
+    await addOn.getByLabel('Norsk').fill('Ekstrapakken «100 ordrer»');
     await page.getByLabel('Booking page address').fill(bookingUrl);
     await page.getByRole('button', { name: 'Review changes' }).click();
     const review = page.getByRole('region', { name: 'Your changes' });
@@ -101,6 +104,7 @@ describe('the site settings with site serve --admin, in the browser', () => {
     const diff = await review.locator('pre').innerText();
     expect(diff).toContain('-    ordersPerMonth: 50\n+    ordersPerMonth: 75');
     expect(diff).toContain(`+  url: ${bookingUrl}`);
+    expect(diff).toContain('+  heading: Ekstrapakken «100 ordrer»');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Your changes');
     expect(await axeViolations(page)).toEqual([]);
 
@@ -114,6 +118,7 @@ describe('the site settings with site serve --admin, in the browser', () => {
     expect(await visitor.locator(`a[href="${bookingUrl}"]`).count()).toBeGreaterThan(0);
     await visitor.goto(`${server.url}/no/hub/pricing/`);
     expect(await visitor.getByText('Opptil 75 ordrer per måned').count()).toBe(1);
+    expect(await visitor.getByRole('heading', { name: 'Ekstrapakken «100 ordrer»' }).count()).toBe(1);
     await visitor.close();
     expect(problems).toEqual([]);
   });

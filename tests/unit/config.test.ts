@@ -101,6 +101,13 @@ describe('config errors', () => {
     expect(error!.line).toBe(lineOf(text, 'alternate: /hub-presentation-norsk'));
   });
 
+  it('reports page copy for the settings (admin.copy) that is no route\'s content, at its line', () => {
+    const text = shipped.replace('- { content: hub/pricing, keys: [addon.heading, addon.text] }', '- { content: hub/prices, keys: [addon.heading] }');
+    const [error] = errorsOf(text);
+    expect(error).toMatchObject({ code: 'UNKNOWN_ROUTE', field: 'admin.copy[0].content' });
+    expect(error!.line).toBe(lineOf(text, 'content: hub/prices'));
+  });
+
   it('reports a duplicate route and where the first one is', () => {
     const text = shipped.replace('  - { path: /privacy, template: Legal, content: privacy }', '  - { path: /privacy, template: Legal, content: privacy }\n  - { path: /terms, template: Legal, content: privacy }');
     const [error] = errorsOf(text);
