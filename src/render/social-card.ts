@@ -39,15 +39,18 @@ export interface SocialCard {
 
 /** The card of a page. */
 export function socialCardOf(page: Page, meta: PageMeta, config: ResolvedConfig): SocialCard {
-  const audience = page.audience ? config.audiences[page.audience] : undefined;
-  const eyebrow = meta.og?.section ?? audience?.label[page.locale];
+  // A duplicate (an audience's copy, an alias, an untranslated fallback) shows the card of the
+  // page its canonical URL names, so social sites see one image for one page.
+  const shown = page.original ?? page;
+  const audience = shown.audience ? config.audiences[shown.audience] : undefined;
+  const eyebrow = meta.og?.section ?? audience?.label[shown.locale];
   return {
     title: meta.card?.title ?? meta.title,
     ...(eyebrow ? { eyebrow } : {}),
     siteName: config.site.name,
     host: new URL(config.site.origin).host,
     accent: audience?.accent ?? config.site.themeColor,
-    lang: config.locales[page.locale]!.htmlLang,
+    lang: config.locales[shown.locale]!.htmlLang,
     ...(meta.image ? { photo: { hash: meta.image.hash, path: meta.image.path, alt: meta.image.alt } } : {}),
   };
 }

@@ -100,6 +100,8 @@ export interface Page {
   canonical: string;
   /** True for alias pages, audience copies and untranslated fallbacks: not in the sitemap. */
   duplicate: boolean;
+  /** For a duplicate: the page its canonical URL names (whose social image it shares). */
+  original?: { url: string; locale: string; audience?: string };
   /** Set on the pages an alias mirrors at a second path ("/no/arbeidsklær/…"). */
   alias?: true;
   /** hreflang alternates (absolute), including the page itself and x-default; empty for duplicates. */
@@ -119,7 +121,7 @@ export interface CreatePagesInput {
   entries: Readonly<Record<string, readonly EntryIndex[]>>;
 }
 
-interface Draft extends Omit<Page, 'alternates' | 'languageLinks' | 'ancestors' | 'canonical' | 'inSitemap'> {
+interface Draft extends Omit<Page, 'alternates' | 'languageLinks' | 'ancestors' | 'canonical' | 'inSitemap' | 'original'> {
   /** The page this one duplicates (aliases, audience copies, fallbacks). */
   original?: Draft;
   /** For alias pages: the page they mirror. */
@@ -246,6 +248,7 @@ function finishPages(drafts: Draft[], config: ResolvedConfig): Page[] {
           .map(toUrl);
     return {
       ...rest,
+      ...(original === draft ? {} : { original: { url: original.url, locale: original.locale, ...(original.audience ? { audience: original.audience } : {}) } }),
       canonical: absoluteUrl(origin, original.url),
       alternates,
       languageLinks,
