@@ -1,7 +1,9 @@
-/** The admin with `site dev` in Chromium: sign-in by the one-time link (see admin-flow.ts for the flow). */
-import { expect } from 'vitest';
+/** The admin with `site dev` in Chromium: sign-in by the one-time link (see admin-flow.ts for the flow), and a settings save the watcher rebuilds. */
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
 import { createDevAdmin, siteOf } from '../../src/admin/mount';
 import { startDevServer } from '../../src/dev/server';
+import { launchBrowser } from '../helpers/browser';
 import { createEditableSite } from '../helpers/editable-site';
 import { describeAdminFlow } from './admin-flow';
 
@@ -30,4 +32,35 @@ describeAdminFlow('the admin with site dev, in the browser', async () => {
       await site.cleanup();
     },
   };
+});
+
+describe('the settings with site dev, in the browser', () => {
+  it('saves a plan limit from /admin/settings, and the pricing page shows it once the watcher has rebuilt', async () => {
+    const site = await createEditableSite();
+    let builder: Awaited<ReturnType<typeof startDevServer>>['builder'] | undefined;
+    const admin = createDevAdmin({ projectRoot: site.dir, site: siteOf(() => builder) });
+    const dev = await startDevServer({ config: site.config, port: 0, host: '127.0.0.1', admin });
+    builder = dev.builder;
+    const browser = await launchBrowser();
+    try {
+      const page = await (await browser.newContext({ locale: 'en-US' })).newPage();
+      page.setDefaultTimeout(15_000);
+      await page.goto(`${dev.url}/auth/?token=${admin.tokens.issue()}`);
+      await page.waitForURL(/\/admin\/blog\/$/);
+      await page.goto(`${dev.url}/admin/settings/`);
+      const orders = page.getByRole('textbox', { name: 'plus Orders per month' });
+      await orders.fill('175');
+      await page.getByRole('button', { name: 'Review changes' }).click();
+      const review = page.getByRole('region', { name: 'Your changes' });
+      expect(await review.locator('pre').innerText()).toContain('+    ordersPerMonth: 175');
+      await review.getByRole('button', { name: 'Save changes' }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved. The website is being rebuilt.' }).waitFor();
+      expect(await readFile(site.config, 'utf8')).toContain('    ordersPerMonth: 175\n');
+      await expect.poll(async () => (await page.request.get(`${dev.url}/hub/pricing/`)).text(), { timeout: 20_000, interval: 250 }).toContain('Up to 175 orders per month');
+    } finally {
+      await browser.close();
+      await dev.close();
+      await site.cleanup();
+    }
+  }, 90_000);
 });
