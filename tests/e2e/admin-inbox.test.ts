@@ -106,7 +106,8 @@ describe('the inbox and the changes with site serve --admin, in the browser', ()
     await page.keyboard.press('Enter');
     await page.getByRole('status').filter({ hasText: 'Marked as handled.' }).waitFor();
     await page.getByRole('button', { name: 'Mark not handled: Kari Nordmann' }).waitFor();
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Mark not handled');
+    // Focus moves once the announcement is drawn (the next frame).
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Mark not handled');
     expect(await rows().nth(1).textContent()).toContain('Handled');
     await page.getByLabel('Status').selectOption('unhandled');
     await expect.poll(() => rows().count()).toBe(3);
@@ -128,7 +129,8 @@ describe('the inbox and the changes with site serve --admin, in the browser', ()
     await page.getByRole('status').filter({ hasText: 'Deleted what Grace Hopper sent.' }).waitFor();
     expect(question).toMatch(/^Delete what Grace Hopper sent on .+\? This cannot be undone\.$/);
     await expect.poll(() => rows().count()).toBe(3);
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Deleted what Grace Hopper sent.');
+    // Focus moves once the announcement is drawn (the next frame).
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Deleted what Grace Hopper sent.');
     const stored = await readFile(contactFile(), 'utf8');
     expect(stored).not.toContain('Grace');
     expect(stored.trim().split('\n').length).toBe(2);

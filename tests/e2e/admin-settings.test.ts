@@ -105,7 +105,8 @@ describe('the site settings with site serve --admin, in the browser', () => {
     expect(diff).toContain('-    ordersPerMonth: 50\n+    ordersPerMonth: 75');
     expect(diff).toContain(`+  url: ${bookingUrl}`);
     expect(diff).toContain('+  heading: Ekstrapakken «100 ordrer»');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Your changes');
+    // Focus moves once the announcement is drawn (the next frame).
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Your changes');
     expect(await axeViolations(page)).toEqual([]);
 
     await review.getByRole('button', { name: 'Save changes' }).click();
