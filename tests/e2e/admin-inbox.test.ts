@@ -106,7 +106,7 @@ describe('the inbox and the changes with site serve --admin, in the browser', ()
     await page.keyboard.press('Enter');
     await page.getByRole('status').filter({ hasText: 'Marked as handled.' }).waitFor();
     await page.getByRole('button', { name: 'Mark not handled: Kari Nordmann' }).waitFor();
-    // Focus moves once the announcement is drawn (the next frame).
+    // Focus moves to the toggled button in the next frame.
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Mark not handled');
     expect(await rows().nth(1).textContent()).toContain('Handled');
     await page.getByLabel('Status').selectOption('unhandled');
