@@ -193,8 +193,19 @@ async function readSettingsFiles(config: ResolvedConfig): Promise<SettingsFiles>
       if (found !== undefined) copies.set(path, found);
     }
   }
-  const version = versionOf([text, ...Object.keys(messages).sort().map((locale) => messages[locale]!.text), ...[...copies].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, copy]) => copy)].join('\0'));
-  return { config, file, text, messages, copies, version };
+  const files = { config, file, text, messages, copies };
+  return { ...files, version: settingsVersion(files) };
+}
+
+/** The version of the settings files: the hash of their texts, in a fixed order; `after` gives a file's text after a save. */
+function settingsVersion(files: Omit<SettingsFiles, 'version'>, after: (file: string, text: string) => string = (_file, text) => text): string {
+  const { messages, copies } = files;
+  const texts = [
+    after(files.file, files.text),
+    ...Object.keys(messages).sort().map((locale) => after(messages[locale]!.file, messages[locale]!.text)),
+    ...[...copies].sort(([a], [b]) => (a < b ? -1 : 1)).map(([path, copy]) => after(path, copy)),
+  ];
+  return versionOf(texts.join('\0'));
 }
 
 /** The posts that name each category ("blog/retail" → ["a-post (en)", …]), drafts and scheduled posts included. */
@@ -388,7 +399,7 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
           await options.afterWrite?.([...save.changed.keys()]);
           return sendJson(context.response, 422, { errors: outcome.errors.map((error) => ({ path: error.field ?? null, message: error.message, line: error.line ?? null, column: error.column ?? null })) });
         }
-        const after = (await readSettingsFiles(found.config)).version;
+        const after = settingsVersion(found, (file, text) => save.changed.get(file)?.after ?? text);
         await options.audit.append({ user: context.session.email, action: 'settings', oldHash: found.version, newHash: after, paths: save.paths });
         const git = await publish(context, found.config, save);
         sendJson(context.response, 200, { version: after, diff: diffOf(save), ...outcome, ...(git ? { git } : {}) }, { etag: `"${after}"` });

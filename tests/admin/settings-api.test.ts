@@ -6,37 +6,26 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLiveSite, type LiveSite } from '../../src/admin/live-site';
-import { buildSite } from '../../src/build';
-import { writeSite } from '../../src/emit/write';
-import { startAdminServer } from '../helpers/admin-server';
-import { createTempSite, type TempSite } from '../helpers/fixture-site';
+import { startLiveAdminServer } from '../helpers/admin-server';
+import type { TempSite } from '../helpers/fixture-site';
 
 const admin = { email: 'admin@example.com', role: 'admin' as const, password: 'admin password 1' };
 const editor = { email: 'editor@example.com', role: 'editor' as const, password: 'editor password 1' };
 
 describe('site serve --admin: /api/admin/settings', () => {
+  let running: Awaited<ReturnType<typeof startLiveAdminServer>>;
   let site: TempSite;
-  let live: LiveSite;
-  let server: Awaited<ReturnType<typeof startAdminServer>>;
+  let server: Awaited<ReturnType<typeof startLiveAdminServer>>['server'];
   let auth: { cookie: string; csrf: string };
   const headers = (version?: string, who = auth) => ({ cookie: who.cookie, origin: server.url, 'x-csrf-token': who.csrf, 'content-type': 'application/json', ...(version ? { 'if-match': `"${version}"` } : {}) });
   const settings = async () => (await server.send('GET', '/api/admin/settings', { headers: { cookie: auth.cookie } })).json() as { version: string; values: { booking: { url: string | null }; plans: { id: string; ordersPerMonth: number | string }[] } };
 
   beforeAll(async () => {
-    site = await createTempSite();
-    const dist = join(site.dir, 'dist');
-    await writeSite(dist, (await buildSite({ config: site.config, socialImages: false })).files);
-    live = createLiveSite({ config: site.config, dir: dist });
-    await live.start();
-    server = await startAdminServer({ users: [admin, editor], configPath: site.config, projectRoot: site.dir, dir: dist, site: live });
+    running = await startLiveAdminServer([admin, editor]);
+    ({ site, server } = running);
     auth = await server.signIn(admin.email, admin.password);
   }, 120_000);
-  afterAll(async () => {
-    await server?.close();
-    await live?.dispose();
-    await site?.cleanup();
-  });
+  afterAll(() => running?.close());
 
   it('gives admins the editable values and the file\'s version; editors get 403', async () => {
     const answer = await server.send('GET', '/api/admin/settings', { headers: { cookie: auth.cookie } });
@@ -92,6 +81,8 @@ describe('site serve --admin: /api/admin/settings', () => {
     expect(removed).toEqual(['    ordersPerMonth: 50']);
     expect(added).toEqual(['    ordersPerMonth: 75', '  url: https://cal.example/mendwise']);
     expect((await settings()).values.booking.url).toBe('https://cal.example/mendwise');
+    // The version the save answers is the one the files now have: the next save can send it.
+    expect((await settings()).version).toBe((saved.json() as { version: string }).version);
     expect((await server.send('GET', '/hub/book-meeting/')).text).toContain('href="https://cal.example/mendwise"');
     const pricing = (await server.send('GET', '/no/hub/pricing/')).text;
     expect(pricing).toContain('Opptil 75 ordrer per måned');
@@ -140,6 +131,7 @@ describe('site serve --admin: /api/admin/settings', () => {
       expect((await save([{ path: 'categories.blog.all.en', value: 'All of it' }, { path: 'categories.blog.all.no', value: 'Alt' }])).status).toBe(422);
       const saved = await save([{ path: 'categories.blog.events.en', value: 'Events' }, { path: 'categories.blog.events.no', value: 'Arrangementer' }]);
       expect(saved.status).toBe(200);
+      expect((await settings()).version).toBe((saved.json() as { version: string }).version);
       expect(await readFile(site.config, 'utf8')).toContain('terms: [circularity, saas, retail, repairer-stories, events]');
       expect(await messages('no')).toContain('    events: Arrangementer\n');
       expect((await server.send('GET', '/no/blog/category/events/')).status).toBe(200);

@@ -13,6 +13,7 @@ import { axeViolations } from '../helpers/axe';
 import { launchBrowser } from '../helpers/browser';
 import { createTempSite, type TempSite } from '../helpers/fixture-site';
 import { startAdminServer } from '../helpers/admin-server';
+import { signInWithPassword } from './support';
 
 const admin = { email: 'admin@example.com', role: 'admin' as const, password: 'admin password 1' };
 const editor = { email: 'editor@example.com', role: 'editor' as const, password: 'editor password 1' };
@@ -35,14 +36,7 @@ describe('the inbox and the changes with site serve --admin, in the browser', ()
   const contactFile = () => join(site.dir, 'data', 'contact-submissions.jsonl');
   const rows = () => page.locator('tbody tr');
 
-  async function signIn(into: Page, who: { email: string; password: string }) {
-    await into.goto(`${server.url}/admin/inbox/`);
-    await into.waitForURL(/\/auth\/$/);
-    await into.getByLabel('E-mail address').fill(who.email);
-    await into.getByLabel('Password').fill(who.password);
-    await into.getByRole('button', { name: 'Sign in' }).click();
-    await into.waitForURL(/\/admin\/blog\/$/);
-  }
+  const signIn = (into: Page, who: { email: string; password: string }) => signInWithPassword(into, `${server.url}/admin/inbox/`, who);
 
   beforeAll(async () => {
     site = await createTempSite();

@@ -6,16 +6,13 @@
  * axe finds nothing in any state.
  */
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLiveSite, type LiveSite } from '../../src/admin/live-site';
-import { buildSite } from '../../src/build';
-import { writeSite } from '../../src/emit/write';
 import { axeViolations } from '../helpers/axe';
 import { launchBrowser } from '../helpers/browser';
-import { createTempSite, type TempSite } from '../helpers/fixture-site';
-import { startAdminServer } from '../helpers/admin-server';
+import type { TempSite } from '../helpers/fixture-site';
+import { startLiveAdminServer } from '../helpers/admin-server';
+import { signInWithPassword } from './support';
 
 const admin = { email: 'admin@example.com', role: 'admin' as const, password: 'admin password 1' };
 const editor = { email: 'editor@example.com', role: 'editor' as const, password: 'editor password 1' };
@@ -23,30 +20,19 @@ const bookingUrl = 'https://cal.example/mendwise/intro';
 
 
 describe('the site settings with site serve --admin, in the browser', () => {
+  let running: Awaited<ReturnType<typeof startLiveAdminServer>>;
   let site: TempSite;
-  let live: LiveSite;
-  let server: Awaited<ReturnType<typeof startAdminServer>>;
+  let server: Awaited<ReturnType<typeof startLiveAdminServer>>['server'];
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
   const problems: string[] = [];
 
-  async function signIn(into: Page, who: { email: string; password: string }) {
-    await into.goto(`${server.url}/admin/settings/`);
-    await into.waitForURL(/\/auth\/$/);
-    await into.getByLabel('E-mail address').fill(who.email);
-    await into.getByLabel('Password').fill(who.password);
-    await into.getByRole('button', { name: 'Sign in' }).click();
-    await into.waitForURL(/\/admin\/blog\/$/);
-  }
+  const signIn = (into: Page, who: { email: string; password: string }) => signInWithPassword(into, `${server.url}/admin/settings/`, who);
 
   beforeAll(async () => {
-    site = await createTempSite();
-    const dist = join(site.dir, 'dist');
-    await writeSite(dist, (await buildSite({ config: site.config, socialImages: false })).files);
-    live = createLiveSite({ config: site.config, dir: dist });
-    await live.start();
-    [server, browser] = await Promise.all([startAdminServer({ users: [admin, editor], configPath: site.config, projectRoot: site.dir, dir: dist, site: live }), launchBrowser()]);
+    [running, browser] = await Promise.all([startLiveAdminServer([admin, editor]), launchBrowser()]);
+    ({ site, server } = running);
     context = await browser.newContext({ locale: 'en-US', bypassCSP: true });
     context.setDefaultTimeout(15_000);
     page = await context.newPage();
@@ -57,9 +43,7 @@ describe('the site settings with site serve --admin, in the browser', () => {
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
-    await server?.close();
-    await live?.dispose();
-    await site?.cleanup();
+    await running?.close();
   });
 
   it('reaches the settings by the admin navigation, with the current values in labelled fields', async () => {

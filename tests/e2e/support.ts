@@ -73,3 +73,13 @@ export function pathOf(page: Page): string {
   const url = new URL(page.url());
   return url.pathname + url.search + url.hash;
 }
+
+/** Signs in on `site serve --admin` with e-mail and password: opens `start` (an admin page), which sends an anonymous visit to /auth, and lands on the blog editor. */
+export async function signInWithPassword(page: Page, start: string, who: { email: string; password: string }): Promise<void> {
+  await page.goto(start);
+  await page.waitForURL(/\/auth\/$/);
+  await page.getByLabel('E-mail address').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/admin\/blog\/$/);
+}

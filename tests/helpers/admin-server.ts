@@ -5,10 +5,14 @@ import { join } from 'node:path';
 import { accountsFile, type Role } from '../../src/admin/accounts';
 import type { AdminRoute } from '../../src/admin/api';
 
+import { createLiveSite } from '../../src/admin/live-site';
 import { createServeAdmin, type EditedSite } from '../../src/admin/mount';
 import { addUser } from '../../src/admin/users';
+import { buildSite } from '../../src/build';
 import { loadConfig } from '../../src/config/load';
+import { writeSite } from '../../src/emit/write';
 import { startServer } from '../../src/serve/server';
+import { createTempSite } from './fixture-site';
 import { builtSite, outputRoot, repoRoot } from './paths';
 
 /** Cheap scrypt parameters for tests (the real ones take a few hundred ms per hash). */
@@ -64,5 +68,27 @@ export async function startAdminServer(options: { users?: { email: string; role:
       return { cookie, csrf: answer.json().csrfToken as string };
     },
     close: () => running.close(),
+  };
+}
+
+/**
+ * `site serve --admin` as it runs for real, on a temp copy of the site: built into its dist/, the
+ * site rebuilt in process after each save (live-site.ts); `close` stops all and removes the copy.
+ */
+export async function startLiveAdminServer(users: { email: string; role: Role; password: string }[]) {
+  const site = await createTempSite();
+  const dir = join(site.dir, 'dist');
+  await writeSite(dir, (await buildSite({ config: site.config, socialImages: false })).files);
+  const live = createLiveSite({ config: site.config, dir });
+  await live.start();
+  const server = await startAdminServer({ users, configPath: site.config, projectRoot: site.dir, dir, site: live });
+  return {
+    site,
+    server,
+    async close() {
+      await server.close();
+      await live.dispose();
+      await site.cleanup();
+    },
   };
 }
