@@ -7,24 +7,29 @@
  *
  * - the fixture site (bench/fixture: one locale, one layout, one page per post plus an index):
  *   cold (empty cache) and warm (cache kept), both writing what the peers write (no .br/.gz
- *   siblings, `--no-precompress`) and as by default; a one-post rebuild (one post edited, only
- *   it parsed, the output folder kept) as a process, twice (the first rebuild into a folder
- *   renders every page to record what each reads; the second renders only what the edit
- *   affects), and in-process (a warm build session in this process, as `site dev` keeps one);
+ *   siblings, `--no-precompress`) and as by default; again with nothing changed (output and cache
+ *   kept), twice (the first build into a kept folder renders every page to record what each
+ *   reads; the second renders none); a one-post rebuild (one post edited, only it parsed and
+ *   only what the edit affects rendered) as a process, and in-process (a warm build session in
+ *   this process, as `site dev` keeps one);
  * - with --peers, the same corpus and layout with Eleventy (installed into bench/peers on first use)
  *   and Hugo (skipped when `hugo` is not installed), and the ratios measured in this run;
+ * - the demo site (the repository's own content): cold, again with nothing changed (output and
+ *   cache kept), and save-to-live in `site serve --admin`;
  * - the real site (every route, both locales) with the same number of synthetic posts, cold, warm,
  *   and rebuilt with nothing changed, twice (as above, the second with the read-sets recorded).
  *
  * Prints pages, seconds, pages/s and peak RSS (from /usr/bin/time when present, else reported by
- * the CLI under SITE_REPORT_RSS=1). With --runs N each build runs N times and the median counts.
- * Every timed run but the one-post rebuild starts without an output folder (removed untimed), for
- * every generator alike; `site` keeps its cache in the temp folder (SITE_CACHE_DIR), so "cold"
- * means an empty cache.
+ * the CLI under SITE_REPORT_RSS=1). With --runs N each build runs N times and the median counts:
+ * the fixture's cold and warm builds and the peers' in N alternating rounds (each of them once a
+ * round, in a fixed order), the other rows N times in a row. Every timed run but the rebuilds
+ * starts without an output folder, for every generator alike; what it clears is moved aside
+ * untimed and deleted only at the end (see clearAway). `site` keeps its cache in the temp folder
+ * (SITE_CACHE_DIR), so "cold" means an empty cache.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,9 +90,40 @@ async function runProcess(command: string, args: readonly string[], options: { c
 
 /** Runs `measure` `runs` times and keeps the run with the median time. */
 async function median(runs: number, measure: () => Promise<Measurement>): Promise<Measurement> {
-  const results: Measurement[] = [];
-  for (let run = 0; run < runs; run++) results.push(await measure());
-  return results.sort((a, b) => a.ms - b.ms)[Math.floor((results.length - 1) / 2)]!;
+  return (await rounds(runs, [measure]))[0]!;
+}
+
+/**
+ * Runs `measures` in `runs` rounds, each of them once a round in order, and keeps each one's run
+ * with the median time (its note and RSS with it): a slow spell of the machine then falls on all
+ * of them rather than on the runs of one.
+ */
+async function rounds(runs: number, measures: readonly (() => Promise<Measurement>)[]): Promise<Measurement[]> {
+  const results = measures.map((): Measurement[] => []);
+  for (let round = 0; round < runs; round++) {
+    for (const [index, measure] of measures.entries()) results[index]!.push(await measure());
+  }
+  return results.map((measured) => measured.sort((a, b) => a.ms - b.ms)[Math.floor((measured.length - 1) / 2)]!);
+}
+
+/**
+ * Clears `path` (when it exists) for a timed run by moving it into `<work>/trash/<n>`: one rename
+ * on the same file system, untimed; main deletes the trash at the very end. Deleting would slow
+ * the run after it: the root file system of the benchmark machine is ext4 without a journal,
+ * where the inode allocator skips the inodes freed in the last 60 s (up to 6 min while their
+ * inode-table block is dirty) one by one on every allocation (`recently_deleted()` called from
+ * `find_inode_bit()` in fs/ext4/ialloc.c), so a process that creates N files right after N files
+ * were deleted pays for O(N²) checks. Measured: the write stage of the cold default 1000-post
+ * build took 3.5 s right after `rm -rf dist cache` and 0.6 s after moving them aside, and `perf
+ * record` put 32% of the process in `find_get_block_common` under `recently_deleted`. It would
+ * penalise whichever generator writes more files, and it is the harness's cleanup, not the
+ * generator's work.
+ */
+async function clearAway(work: string, path: string): Promise<void> {
+  if (!existsSync(path)) return;
+  const trash = join(work, 'trash');
+  await mkdir(trash, { recursive: true });
+  await rename(path, join(trash, String((await readdir(trash)).length)));
 }
 
 async function writeProject(dir: string, files: ProjectFiles): Promise<void> {
@@ -117,10 +153,10 @@ function pinFolders(configText: string, templates: string, publicDir: string): s
 
 /**
  * A `site build` as a process; `cacheDir` is this benchmark's own cache (SITE_CACHE_DIR). The
- * output folder is removed first (untimed) unless `keepOutput`, as a rebuild in place would.
+ * output folder is cleared away first (untimed) unless `keepOutput`, as a rebuild in place would.
  */
-async function siteBuild(siteDir: string, cacheDir: string, options: { keepOutput?: boolean; args?: readonly string[] } = {}) {
-  if (!options.keepOutput) await rm(join(siteDir, 'dist'), { recursive: true, force: true });
+async function siteBuild(work: string, siteDir: string, cacheDir: string, options: { keepOutput?: boolean; args?: readonly string[] } = {}) {
+  if (!options.keepOutput) await clearAway(work, join(siteDir, 'dist'));
   return runProcess(process.execPath, [join(root, 'bin', 'site.js'), 'build', '--out', 'dist', '--verbose', ...(options.args ?? [])], { cwd: siteDir, env: { SITE_CACHE_DIR: cacheDir } });
 }
 
@@ -166,17 +202,25 @@ interface BuildRun {
   before?: () => Promise<void>;
 }
 
-/** The median of `runs` site builds of `siteDir` as processes. */
-function measureBuild(runs: number, siteDir: string, cacheDir: string, label: string, options: BuildRun): Promise<Measurement> {
-  return median(runs, async () => {
-    if (options.cold) await rm(cacheDir, { recursive: true, force: true });
-    await options.before?.();
-    const result = await siteBuild(siteDir, cacheDir, options);
-    return { label, pages: pagesOf(result.stdout), ms: result.ms, rssKb: result.rssKb, note: detailOf(result.stderr) };
-  });
+/** One site build of `siteDir` as a process, measured. */
+async function measureBuildOnce(work: string, siteDir: string, cacheDir: string, label: string, options: BuildRun): Promise<Measurement> {
+  if (options.cold) await clearAway(work, cacheDir);
+  await options.before?.();
+  const result = await siteBuild(work, siteDir, cacheDir, options);
+  return { label, pages: pagesOf(result.stdout), ms: result.ms, rssKb: result.rssKb, note: detailOf(result.stderr) };
 }
 
-async function benchFixture(work: string, posts: ReturnType<typeof createCorpus>, runs: number): Promise<Measurement[]> {
+/** The median of `runs` site builds of `siteDir` as processes. */
+function measureBuild(runs: number, work: string, siteDir: string, cacheDir: string, label: string, options: BuildRun): Promise<Measurement> {
+  return median(runs, () => measureBuildOnce(work, siteDir, cacheDir, label, options));
+}
+
+/**
+ * The fixture site's rows and, with `withPeers`, the peers'. The cold and warm builds and the
+ * peers run in alternating rounds, each warm build right after the cold one that filled its
+ * cache; the one-post rebuilds follow, into the output and cache the last round left.
+ */
+async function benchFixture(work: string, posts: ReturnType<typeof createCorpus>, runs: number, withPeers: boolean): Promise<{ site: Measurement[]; peers: Measurement[] }> {
   const siteDir = join(work, 'site');
   const cacheDir = join(work, 'cache');
   const fixture = join(root, 'bench', 'fixture');
@@ -185,17 +229,24 @@ async function benchFixture(work: string, posts: ReturnType<typeof createCorpus>
   await writeFile(join(siteDir, 'site.config.yaml'), pinFolders(await readFile(join(fixture, 'site.config.yaml'), 'utf8'), join(fixture, 'templates'), join(fixture, 'public')));
   await writeProject(siteDir, siteFixtureFiles(posts));
 
-  const rows: Measurement[] = [];
-  const measure = (label: string, options: BuildRun) => measureBuild(runs, siteDir, cacheDir, label, options);
-  rows.push(await measure('site cold, as peers (no .br/.gz)', { cold: true, args: likePeers }));
-  rows.push(await measure('site warm, as peers (no .br/.gz)', { args: likePeers }));
-  rows.push(await measure('site cold (default: .br/.gz too)', { cold: true }));
-  rows.push(await measure('site warm (default: .br/.gz too)', {}));
+  const once = (label: string, options: BuildRun) => () => measureBuildOnce(work, siteDir, cacheDir, label, options);
+  const measured = await rounds(runs, [
+    once('site cold, as peers (no .br/.gz)', { cold: true, args: likePeers }),
+    once('site warm, as peers (no .br/.gz)', { args: likePeers }),
+    once('site cold (default: .br/.gz too)', { cold: true }),
+    once('site warm (default: .br/.gz too)', {}),
+    ...(withPeers ? await peerRuns(work, posts) : []),
+  ]);
+  const site = measured.slice(0, 4);
+  const measure = (label: string, options: BuildRun) => measureBuild(runs, work, siteDir, cacheDir, label, options);
+  // The first build into a kept folder records what each page reads; the second is what a
+  // repeated `site build` costs.
+  site.push(await measure('site again, nothing changed (dist kept)', { keepOutput: true }));
+  site.push(await measure('site again, nothing changed (read-sets kept)', { keepOutput: true }));
   const edited = join(siteDir, 'content', 'blog', posts[Math.floor(posts.length / 2)]!.slug, 'en.md');
-  rows.push(await measure('site one-post rebuild (process, dist kept)', { keepOutput: true, before: () => editPost(edited) }));
-  rows.push(await measure('site one-post rebuild again (read-sets kept)', { keepOutput: true, before: () => editPost(edited) }));
-  rows.push(await inProcessRebuild(siteDir, cacheDir, edited, runs));
-  return rows;
+  site.push(await measure('site one-post rebuild (process, read-sets kept)', { keepOutput: true, before: () => editPost(edited) }));
+  site.push(await inProcessRebuild(siteDir, cacheDir, edited, runs));
+  return { site, peers: measured.slice(4) };
 }
 
 /**
@@ -251,33 +302,33 @@ function installPeers(): string {
   return eleventy;
 }
 
-async function benchPeers(work: string, posts: ReturnType<typeof createCorpus>, runs: number): Promise<Measurement[]> {
-  const rows: Measurement[] = [];
+/** One build each of Eleventy and Hugo, as a round runs them, with their projects written. */
+async function peerRuns(work: string, posts: ReturnType<typeof createCorpus>): Promise<(() => Promise<Measurement>)[]> {
   const eleventyDir = join(work, 'eleventy');
   await writeProject(eleventyDir, eleventyFiles(posts));
   const eleventy = installPeers();
   const eleventyBin = join(eleventy, 'cmd.cjs');
   const eleventyVersion = JSON.parse(await readFile(join(eleventy, 'package.json'), 'utf8')).version as string;
-  rows.push(await median(runs, async () => {
-    await rm(join(eleventyDir, '_site'), { recursive: true, force: true });
+  const measures = [async (): Promise<Measurement> => {
+    await clearAway(work, join(eleventyDir, '_site'));
     const result = await runProcess(process.execPath, [eleventyBin, '--config=eleventy.config.mjs', '--quiet'], { cwd: eleventyDir });
     return { label: `eleventy ${eleventyVersion}`, pages: await countHtml(join(eleventyDir, '_site')), ms: result.ms, rssKb: result.rssKb };
-  }));
+  }];
 
   const hugoVersion = versionOf('hugo', ['version']);
   if (!hugoVersion) {
     logInfo('hugo is not installed: skipping it (apt-get install hugo)');
-    return rows;
+    return measures;
   }
   const hugoDir = join(work, 'hugo');
   await writeProject(hugoDir, hugoFiles(posts));
-  rows.push(await median(runs, async () => {
-    await rm(join(hugoDir, 'public'), { recursive: true, force: true });
-    await rm(join(hugoDir, 'resources'), { recursive: true, force: true });
+  measures.push(async () => {
+    await clearAway(work, join(hugoDir, 'public'));
+    await clearAway(work, join(hugoDir, 'resources'));
     const result = await runProcess('hugo', ['--quiet', '--source', hugoDir, '--destination', join(hugoDir, 'public')], { cwd: hugoDir });
     return { label: `hugo ${/v[\d.]+/.exec(hugoVersion)?.[0] ?? ''}`, pages: await countHtml(join(hugoDir, 'public')), ms: result.ms, rssKb: result.rssKb };
-  }));
-  return rows;
+  });
+  return measures;
 }
 
 async function benchRealSite(work: string, count: number, runs: number): Promise<Measurement[]> {
@@ -285,17 +336,18 @@ async function benchRealSite(work: string, count: number, runs: number): Promise
   const cacheDir = join(work, 'real-cache');
   await mkdir(siteDir, { recursive: true });
   await cp(join(root, 'content'), join(siteDir, 'content'), { recursive: true });
-  await rm(join(siteDir, 'content', 'blog'), { recursive: true, force: true });
+  await clearAway(work, join(siteDir, 'content', 'blog'));
   await writeFile(join(siteDir, 'site.config.yaml'), pinFolders(await readFile(join(root, 'site.config.yaml'), 'utf8'), join(root, 'templates'), join(root, 'public')));
   const english = createCorpus(count, { categories, seed: 1 });
   const norwegian = createCorpus(count, { categories, seed: 2 });
   await writeProject(siteDir, realSiteBlogFiles(english, norwegian));
+  const measure = (label: string, options: BuildRun) => measureBuild(runs, work, siteDir, cacheDir, label, options);
   return [
-    await measureBuild(runs, siteDir, cacheDir, 'real site cold, no social images', { cold: true, args: ['--no-social-images'] }),
-    await measureBuild(runs, siteDir, cacheDir, 'real site cold (default: social images drawn)', { cold: true }),
-    await measureBuild(runs, siteDir, cacheDir, 'real site warm (social images from the cache)', {}),
-    await measureBuild(runs, siteDir, cacheDir, 'real site rebuild, nothing changed (dist kept)', { keepOutput: true }),
-    await measureBuild(runs, siteDir, cacheDir, 'real site rebuild again, nothing changed (read-sets kept)', { keepOutput: true }),
+    await measure('real site cold, no social images', { cold: true, args: ['--no-social-images'] }),
+    await measure('real site cold (default: social images drawn)', { cold: true }),
+    await measure('real site warm (social images from the cache)', {}),
+    await measure('real site rebuild, nothing changed (dist kept)', { keepOutput: true }),
+    await measure('real site rebuild again, nothing changed (read-sets kept)', { keepOutput: true }),
     await saveToLive(siteDir, cacheDir, `real site save-to-live (site serve --admin, ${count} posts)`, runs),
   ];
 }
@@ -313,13 +365,21 @@ async function saveToLive(siteDir: string, cacheDir: string, label: string, runs
   }
 }
 
-/** Save-to-live on the demo site (the repository's own content). */
-async function benchDemoSaveToLive(work: string, runs: number): Promise<Measurement> {
+/**
+ * The demo site (the repository's own content) built as a whole process, cold and again with
+ * nothing changed, then save-to-live on it (which edits a post, so it comes last).
+ */
+async function benchDemo(work: string, runs: number): Promise<Measurement[]> {
   const siteDir = join(work, 'demo');
+  const cacheDir = join(work, 'demo-cache');
   await mkdir(siteDir, { recursive: true });
   await cp(join(root, 'content'), join(siteDir, 'content'), { recursive: true });
   await writeFile(join(siteDir, 'site.config.yaml'), pinFolders(await readFile(join(root, 'site.config.yaml'), 'utf8'), join(root, 'templates'), join(root, 'public')));
-  return saveToLive(siteDir, join(work, 'demo-cache'), 'demo site save-to-live (site serve --admin)', runs);
+  return [
+    await measureBuild(runs, work, siteDir, cacheDir, 'demo site cold (default output)', { cold: true }),
+    await measureBuild(runs, work, siteDir, cacheDir, 'demo site again, nothing changed (dist and cache kept)', { keepOutput: true }),
+    await saveToLive(siteDir, cacheDir, 'demo site save-to-live (site serve --admin)', runs),
+  ];
 }
 
 function ratio(a: Measurement | undefined, b: Measurement | undefined): string {
@@ -351,12 +411,11 @@ async function main(): Promise<void> {
     const size = posts.reduce((sum, post) => sum + post.body.length, 0) / posts.length;
     logResult(`corpus: ${count} posts, ${(size / 1024).toFixed(1)} KB of Markdown each on average (seed 1); ${availableParallelism()} cores, Node ${process.versions.node}; median of ${runs} run(s); in ${work}\n`);
 
-    logInfo('building the fixture site…');
-    const fixture = await benchFixture(work, posts, runs);
-    const peers = values.peers ? (logInfo('building with Eleventy and Hugo…'), await benchPeers(work, posts, runs)) : [];
+    logInfo(`building the fixture site${values.peers ? ', with Eleventy and Hugo,' : ''} in ${runs} alternating round(s)…`);
+    const { site: fixture, peers } = await benchFixture(work, posts, runs, values.peers);
     logResult(formatTable(`fixture site (bench/fixture: 1 locale, 1 layout, ${count} posts + index)`, [...fixture, ...peers]));
     if (peers.length) {
-      const [cold, warm, defaultCold, defaultWarm] = fixture;
+      const [cold, warm, defaultCold, defaultWarm, , again] = fixture;
       const eleventy = peers.find((row) => row.label.startsWith('eleventy'));
       const hugo = peers.find((row) => row.label.startsWith('hugo'));
       const memory = (a: Measurement | undefined) => (a?.rssKb && eleventy?.rssKb ? `${(a.rssKb / eleventy.rssKb).toFixed(2)}×` : 'n/a');
@@ -370,18 +429,21 @@ async function main(): Promise<void> {
         `    site cold / eleventy: ${ratio(defaultCold, eleventy)}    site warm / eleventy: ${ratio(defaultWarm, eleventy)}`,
         `    site cold / hugo:     ${ratio(defaultCold, hugo)}    site warm / hugo:     ${ratio(defaultWarm, hugo)}`,
         `    peak RSS site cold / eleventy: ${memory(defaultCold)}`,
+        '  again with nothing changed (dist, cache and read-sets kept):',
+        `    site again / eleventy: ${ratio(again, eleventy)}    site again / hugo:     ${ratio(again, hugo)}`,
         '',
       ].join('\n'));
     }
-    logInfo('saving a post in site serve --admin (demo site)…');
-    logResult(formatTable('demo site (the repository\'s content)', [await benchDemoSaveToLive(work, runs)]));
+    logInfo('building the demo site and saving a post in site serve --admin…');
+    logResult(formatTable('demo site (the repository\'s content)', await benchDemo(work, runs)));
     if (!values['skip-real']) {
       logInfo('building the real site…');
       logResult(formatTable(`real site (every route, en + no, ${count} synthetic posts, 1 in 10 English only)`, await benchRealSite(work, count, runs)));
     }
   } finally {
+    // The trash goes also with --keep: it holds only what the runs cleared away (see clearAway).
+    await rm(values.keep ? join(work, 'trash') : work, { recursive: true, force: true });
     if (values.keep) logInfo(`kept ${work}`);
-    else await rm(work, { recursive: true, force: true });
   }
 }
 
