@@ -28,7 +28,7 @@
  * (SITE_CACHE_DIR), so "cold" means an empty cache.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -124,6 +124,32 @@ async function clearAway(work: string, path: string): Promise<void> {
   const trash = join(work, 'trash');
   await mkdir(trash, { recursive: true });
   await rename(path, join(trash, String((await readdir(trash)).length)));
+}
+
+/**
+ * How fast the disk creates files right now: 1,000 folders with three small files each (what the
+ * fixture's default output looks like), written synchronously, in milliseconds. On a clean disk
+ * of the benchmark machine this takes 60-80 ms; when it takes far longer, files were deleted on
+ * this file system in the last minutes (see clearAway), and every build that writes many files
+ * is slowed alike: wait, and run again.
+ */
+async function fileSystemCheck(work: string): Promise<number> {
+  const dir = join(work, 'fs-check');
+  const data = Buffer.alloc(4096, 97);
+  const started = performance.now();
+  mkdirSync(dir);
+  for (let folder = 0; folder < 1000; folder++) {
+    const path = join(dir, String(folder));
+    mkdirSync(path);
+    for (const name of ['index.html', 'index.html.br', 'index.html.gz']) writeFileSync(join(path, name), data);
+  }
+  const ms = performance.now() - started;
+  await clearAway(work, dir);
+  return ms;
+}
+
+async function fileSystemNote(work: string): Promise<string> {
+  return `file system: 3,000 files in 1,000 folders created in ${Math.round(await fileSystemCheck(work))} ms (60-80 ms on a clean disk of the benchmark machine; far more: files were deleted there minutes ago, see clearAway)\n`;
 }
 
 async function writeProject(dir: string, files: ProjectFiles): Promise<void> {
@@ -409,7 +435,8 @@ async function main(): Promise<void> {
   try {
     const posts = createCorpus(count, { categories, seed: 1 });
     const size = posts.reduce((sum, post) => sum + post.body.length, 0) / posts.length;
-    logResult(`corpus: ${count} posts, ${(size / 1024).toFixed(1)} KB of Markdown each on average (seed 1); ${availableParallelism()} cores, Node ${process.versions.node}; median of ${runs} run(s); in ${work}\n`);
+    logResult(`corpus: ${count} posts, ${(size / 1024).toFixed(1)} KB of Markdown each on average (seed 1); ${availableParallelism()} cores, Node ${process.versions.node}; median of ${runs} run(s); in ${work}`);
+    logResult(await fileSystemNote(work));
 
     logInfo(`building the fixture site${values.peers ? ', with Eleventy and Hugo,' : ''} in ${runs} alternating round(s)…`);
     const { site: fixture, peers } = await benchFixture(work, posts, runs, values.peers);
@@ -438,6 +465,7 @@ async function main(): Promise<void> {
     logResult(formatTable('demo site (the repository\'s content)', await benchDemo(work, runs)));
     if (!values['skip-real']) {
       logInfo('building the real site…');
+      logResult(await fileSystemNote(work));
       logResult(formatTable(`real site (every route, en + no, ${count} synthetic posts, 1 in 10 English only)`, await benchRealSite(work, count, runs)));
     }
   } finally {
