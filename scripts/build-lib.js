@@ -2,6 +2,7 @@
 //
 //   lib/cli.js             the CLI (bin/site.js starts it)
 //   lib/worker.js          the worker threads of the build's pool
+//   lib/compress-worker.js the threads that share out the precompression of a large output (zlib only)
 //   lib/markdown-stack.js  the unified packages with their dependencies in one file, which loads
 //                          several times faster than their 150-odd modules (src/content/markdown-stack.ts)
 //   lib/scripts/*.js       the scripts npm runs: audit, bench, bench:dev, stress (scripts/run.js)
@@ -26,7 +27,7 @@ export const libDir = join(root, 'lib');
 export const scriptNames = ['audit', 'bench', 'bench-dev', 'stress'];
 
 /** What the step writes besides source maps, relative to lib/. */
-const outputs = ['cli.js', 'worker.js', 'markdown-stack.js', ...scriptNames.map((name) => `scripts/${name}.js`)];
+const outputs = ['cli.js', 'worker.js', 'compress-worker.js', 'markdown-stack.js', ...scriptNames.map((name) => `scripts/${name}.js`)];
 
 /**
  * Keeps the Markdown stack out of the bundles that load it on demand: `import('./markdown-stack.js')`
@@ -52,6 +53,7 @@ export async function buildLib() {
       entryPoints: {
         cli: 'src/cli.ts',
         worker: 'src/worker.ts',
+        'compress-worker': 'src/compress-worker.ts',
         ...Object.fromEntries(scriptNames.map((name) => [`scripts/${name}`, `scripts/${name}.ts`])),
       },
       packages: 'external',

@@ -65,7 +65,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('-o, --out <dir>', 'output folder (default: output.dir of the config, dist)')
     .option('--drafts', 'include blog posts marked as drafts')
     .option('--future', 'include posts dated after today (scheduled posts appear on their day otherwise)')
-    .option('--workers <count>', 'worker threads for Markdown and rendering (default: one per extra core, when the site is large enough; 0 for none)', parseCount)
+    .option('--workers <count>', 'worker threads for Markdown, rendering and precompression (default: one per extra core, when the site is large enough; 0 for none)', parseCount)
     .option('--no-cache', 'neither read nor write the build cache (node_modules/.cache/site, or SITE_CACHE_DIR)')
     .option('--no-precompress', 'write no .br and .gz siblings, whatever output.precompress in the config says')
     .option('--no-social-images', 'draw no social images and name none (og:image), whatever output.socialImages in the config says')
@@ -108,7 +108,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       const writing = performance.now();
       const written = await writeSite(out, placeOutput(result.config, result.files), {
         cache: options.cache !== false,
-        compress: precompress(result.config) ? {} : false,
+        compress: precompress(result.config) ? { workers } : false,
         afterStep: killHook(),
         kept: result.kept,
         renderState: result.renderState,
@@ -126,7 +126,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       if (options.verbose) {
         const { stats } = result;
         const stages = Object.entries({ ...result.timings, write: Math.round((now - writing) * 10) / 10 }).map(([stage, time]) => `${stage} ${time} ms`);
-        logInfo(`${stages.join(' · ')}\nmarkdown ${stats.markdownParsed} parsed, ${stats.markdownCached} cached · esbuild steps cached ${stats.esbuildCached} · ${stats.pagesRendered} pages rendered · ${stats.workers} worker threads · social images ${stats.socialImagesDrawn} drawn of ${stats.socialImages} · image variants ${stats.imageVariantsMade} encoded of ${stats.imageVariants}\nwrote ${written.written} of ${written.files} files (siblings included), removed ${written.removed}`);
+        logInfo(`${stages.join(' · ')}\nmarkdown ${stats.markdownParsed} parsed, ${stats.markdownCached} cached · esbuild steps cached ${stats.esbuildCached} · ${stats.pagesRendered} pages rendered · ${stats.workers} worker threads · social images ${stats.socialImagesDrawn} drawn of ${stats.socialImages} · image variants ${stats.imageVariantsMade} encoded of ${stats.imageVariants}\nwrote ${written.written} of ${written.files} files (siblings included), removed ${written.removed}${written.compressWorkers ? ` · precompression shared with ${written.compressWorkers} worker thread${written.compressWorkers === 1 ? '' : 's'}` : ''}`);
       }
       // For benchmarks on machines without /usr/bin/time: the peak resident set size of this process.
       if (process.env.SITE_REPORT_RSS === '1') logInfo(`peak RSS ${process.resourceUsage().maxRSS} KB`);

@@ -50,13 +50,16 @@ import { removeRenderState, writeRenderState, type FileStamp, type RenderState }
 import { SiteError } from '../errors.js';
 import { realPath } from '../file-paths.js';
 import type { OutputFiles } from '../output-files.js';
-import { compressFiles, type CompressOptions } from './compress.js';
+import { compressFilesShared, type CompressOptions } from './compress.js';
 import { checkOwnership, outputMarker, outputMarkerText } from './output-folder.js';
 
 /** Options of `writeSite`. */
 export interface WriteOptions {
-  /** Precompressed siblings: settings, or false for none (default: see compress.ts). */
-  compress?: CompressOptions | false;
+  /**
+   * Precompressed siblings: settings, and the worker threads that share a large output's
+   * compression (default: one fewer than the cores), or false for none (default: see compress.ts).
+   */
+  compress?: (CompressOptions & { workers?: number }) | false;
   /** Take the siblings of unchanged files from the build cache, one pack per output folder (default true). */
   cache?: boolean;
   /**
@@ -83,9 +86,14 @@ export interface WriteReport {
   written: number;
   /** Files of an earlier build removed because this one does not make them. */
   removed: number;
+  /** Worker threads that shared the precompression with the main thread (0: it had none). */
+  compressWorkers: number;
   /** Set when an interrupted earlier write was finished ("forward") or undone ("back") first. */
   recovered?: 'forward' | 'back';
 }
+
+/** What writing the files did. */
+type FilesReport = Omit<WriteReport, 'compressWorkers' | 'recovered'>;
 
 /** A journaled in-place update: the files it writes under `path + suffix`, then renames. */
 interface UpdateJournal {
@@ -144,7 +152,8 @@ export async function writeSite(outputFolder: string, siteFiles: OutputFiles, op
     // The siblings of the files left as they are were not asked for: their entries stay.
     const cache = options.cache === false || options.compress === false ? undefined : openPackCache('compress', outDir, undefined, { keepUnused: Boolean(options.kept?.size) });
     const kept = options.kept ?? new Map<string, FileStamp>();
-    const withSiblings: OutputFiles = options.compress === false ? siteFiles : new Map([...siteFiles, ...compressFiles(siteFiles, { cache, ...options.compress })]);
+    const compressed = options.compress === false ? undefined : await compressFilesShared(siteFiles, { cache, ...options.compress });
+    const withSiblings: OutputFiles = compressed ? new Map([...siteFiles, ...compressed.siblings]) : siteFiles;
     withSiblings.set(outputMarker, outputMarkerText);
     const entries = [...withSiblings.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
     const existing = listOutput(outDir, kept);
@@ -159,7 +168,7 @@ export async function writeSite(outputFolder: string, siteFiles: OutputFiles, op
       });
     }
     const step = stepCounter(options.afterStep);
-    let report: WriteReport;
+    let report: FilesReport;
     try {
       report = inPlace ? updateInPlace(outDir, entries, existing, step, kept) : replaceFolder(outDir, entries, step);
     } catch (error) {
@@ -167,7 +176,8 @@ export async function writeSite(outputFolder: string, siteFiles: OutputFiles, op
     }
     if (options.renderState && options.cache !== false) await writeRenderState(outDir, { ...options.renderState, stamps: stampOutput(outDir, entries, kept) });
     await cache?.settled();
-    return recovered ? { ...report, recovered } : report;
+    const done = { ...report, compressWorkers: compressed?.workers ?? 0 };
+    return recovered ? { ...done, recovered } : done;
   } finally {
     release();
   }
@@ -405,7 +415,7 @@ function updateInPlace(
   existing: ExistingOutput,
   step: () => void,
   kept: ReadonlyMap<string, FileStamp>,
-): WriteReport {
+): FilesReport {
   const changed = entries.filter(([path, data]) => existing.files.get(path)?.size !== byteLength(data) || !sameBytes(join(outDir, path), data));
   const wanted = new Set([...entries.map(([path]) => path), ...kept.keys()]);
   const removals = [...existing.files.keys()].filter((path) => !wanted.has(path)).sort();
@@ -477,7 +487,7 @@ function sameBytes(file: string, contents: string | Uint8Array): boolean {
 }
 
 /** Writes everything to a fresh folder beside `outDir`, then swaps it into place. */
-function replaceFolder(outDir: string, entries: readonly [string, string | Uint8Array][], step: () => void): WriteReport {
+function replaceFolder(outDir: string, entries: readonly [string, string | Uint8Array][], step: () => void): FilesReport {
   const { parent, staging: stagingPrefix, retired: retiredPrefix } = besidePaths(outDir);
   const id = `${process.pid}-${randomBytes(4).toString('hex')}`;
   const journal: SwapJournal = { kind: 'swap', phase: 'write', staging: `${stagingPrefix}${id}`, retired: `${retiredPrefix}${id}` };

@@ -43,8 +43,14 @@ interface Slot {
   jobs: Set<number>;
 }
 
-/** Creates a pool of `size` worker threads, started on its first job. */
-export function createWorkerPool(size: number): WorkerPool {
+/**
+ * The scripts a pool's workers can run: lib/worker.js (Markdown and pages; it loads React and
+ * the page stages, 0.3 s before its first reply) or lib/compress-worker.js (zlib alone, 50 ms).
+ */
+export type WorkerScript = 'worker.js' | 'compress-worker.js';
+
+/** Creates a pool of `size` worker threads running `script`, started on its first job. */
+export function createWorkerPool(size: number, script: WorkerScript = 'worker.js'): WorkerPool {
   let slots: Slot[] | undefined;
   let nextJob = 0;
   let closed = false;
@@ -52,8 +58,8 @@ export function createWorkerPool(size: number): WorkerPool {
 
   const start = (): Slot[] => {
     if (!slots) {
-      const script = workerScript();
-      slots = Array.from({ length: size }, () => ({ worker: new Worker(script), jobs: new Set<number>() }));
+      const path = workerScript(script);
+      slots = Array.from({ length: size }, () => ({ worker: new Worker(path), jobs: new Set<number>() }));
     }
     return slots;
   };
@@ -155,11 +161,11 @@ function post(slot: Slot, message: WorkerRequest): void {
 }
 
 /**
- * The worker's script: lib/worker.js, built with lib/cli.js by the one compile step
- * (scripts/build-lib.js), whether the pool runs in the CLI, a script or the tests.
+ * A worker's script in lib/, built with lib/cli.js by the one compile step (scripts/build-lib.js),
+ * whether the pool runs in the CLI, a script or the tests.
  */
-function workerScript(): string {
-  const script = join(generatorRoot(), 'lib', 'worker.js');
+function workerScript(name: WorkerScript): string {
+  const script = join(generatorRoot(), 'lib', name);
   if (!existsSync(script)) throw new Error(`${script} is missing: run \`npm run prepare\` to build lib/`);
   return script;
 }

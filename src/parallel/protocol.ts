@@ -1,7 +1,7 @@
 /** The messages between the main thread and the workers of the pool. */
 
 /** What a worker can do. */
-export type JobKind = 'markdown' | 'render';
+export type JobKind = 'markdown' | 'render' | 'compress';
 
 /** Main thread → worker. */
 export type WorkerRequest =

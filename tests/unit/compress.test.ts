@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { compressFiles } from '../../src/emit/compress';
+import { compressFiles, compressFilesShared, compressPoolThreshold } from '../../src/emit/compress';
 import type { OutputFiles } from '../../src/output-files';
 
 const page = `<!DOCTYPE html><html lang="en"><body>${'<p>Repair beats recycling.</p>'.repeat(200)}</body></html>\n`;
@@ -36,5 +36,25 @@ describe('precompressed siblings', () => {
   it('leaves out a sibling that is not smaller than its file, and never replaces a file of the output', async () => {
     const siblings = compressFiles(new Map([['a.txt', 'x'], ['b.txt', 'y'.repeat(500)], ['b.txt.gz', 'mine']]));
     expect([...siblings.keys()].sort()).toEqual(['b.txt.br']);
+  });
+
+  it('shares a large output out with a worker thread, and makes the same bytes as one thread', async () => {
+    // Pages that differ (a seeded walk through words), past the threshold from which the work is shared.
+    const words = ['repair', 'zip', 'hem', 'sole', 'warranty', 'tailor', 'seam', 'order', 'customer', 'workwear', 'jacket', 'boot'];
+    let seed = 7;
+    const word = () => words[(seed = (seed * 1103515245 + 12345) % 2147483648) % words.length];
+    const large: OutputFiles = new Map();
+    let bytes = 0;
+    for (let index = 0; bytes <= compressPoolThreshold; index++) {
+      const text = `<!DOCTYPE html><main>${Array.from({ length: 2500 }, word).join(' ')}</main>\n`;
+      large.set(`posts/${index}/index.html`, text);
+      bytes += text.length;
+    }
+    const shared = await compressFilesShared(large, { workers: 1 });
+    expect(shared.workers).toBe(1);
+    const alone = compressFiles(large);
+    expect([...shared.siblings.keys()]).toEqual([...alone.keys()]);
+    for (const [path, data] of alone) expect(Buffer.from(shared.siblings.get(path)!).equals(Buffer.from(data)), path).toBe(true);
+    expect((await compressFilesShared(new Map([...large].slice(0, 10)), { workers: 1 })).workers).toBe(0);
   });
 });

@@ -34,7 +34,7 @@ describe('writeSite', () => {
   it('writes a new folder whole, with siblings, and nothing beside it', async () => {
     const report = await writeSite(`${out}/`, first, { cache: false });
     expect(listFiles(out)).toEqual(['.site-output', 'blog/a/index.html', 'blog/a/index.html.br', 'blog/a/index.html.gz', 'blog/b/index.html', 'blog/b/index.html.br', 'blog/b/index.html.gz', 'index.html', 'index.html.br', 'index.html.gz', 'robots.txt']);
-    expect(report).toEqual({ files: 11, written: 11, removed: 0 });
+    expect(report).toEqual({ files: 11, written: 11, removed: 0, compressWorkers: 0 });
     expect(readdirSync(root)).toEqual(['dist']);
   });
 
@@ -50,7 +50,7 @@ describe('writeSite', () => {
       ['robots.txt', 'User-agent: *\n'],
     ]);
     const report = await writeSite(`${out}/`, second, { cache: false, compress: false });
-    expect(report).toEqual({ files: 5, written: 2, removed: 2 });
+    expect(report).toEqual({ files: 5, written: 2, removed: 2, compressWorkers: 0 });
     expect(listFiles(out)).toEqual(['.site-output', 'blog/a/index.html', 'blog/c/index.html', 'index.html', 'robots.txt']);
     expect(existsSync(join(out, 'blog/b'))).toBe(false);
     expect(readFileSync(join(out, 'index.html'), 'utf8')).toBe(page('home, edited'));
@@ -68,7 +68,7 @@ describe('writeSite', () => {
     const rest = new Map([...first].filter(([path]) => path !== 'blog/a/index.html'));
     rest.set('index.html', page('home, edited'));
     const report = await writeSite(out, rest, { cache: false, kept });
-    expect(report).toEqual({ files: 11, written: 3, removed: 0 });
+    expect(report).toEqual({ files: 11, written: 3, removed: 0, compressWorkers: 0 });
     expect(readFileSync(join(out, 'blog/a/index.html'), 'utf8')).toBe(page('a'));
     expect(stamp('blog/a/index.html.br')).toEqual(kept.get('blog/a/index.html.br'));
 
