@@ -46,7 +46,8 @@ const scriptExtensions: readonly string[] = ['.css', '.js'];
 
 /** One file to compress, as the pool's workers get it. */
 export interface CompressItem {
-  data: Uint8Array;
+  /** The file's contents (a page stays a string until it is compressed, so a build never holds every page twice). */
+  data: string | Uint8Array;
   /** Brotli quality. */
   quality: number;
   /** gzip level. */
@@ -61,7 +62,8 @@ export interface Siblings {
 
 /** The siblings of one file: what the workers of lib/compress-worker.js run, and the main thread. */
 export function compressItem({ data, quality, level }: CompressItem): Siblings {
-  return { br: brotliText(data, quality), gz: exact(gzipSync(data, { level })) };
+  const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+  return { br: brotliText(bytes, quality), gz: exact(gzipSync(bytes, { level })) };
 }
 
 /** The compressible files of a build, in path order, with their cached siblings where the cache has them. */
@@ -79,11 +81,11 @@ function planCompression(files: OutputFiles, options: CompressOptions): Compress
   for (const [path, contents] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const extension = extname(path);
     if (!compressibleExtensions.includes(extension)) continue;
-    const data = typeof contents === 'string' ? Buffer.from(contents) : contents;
     const quality = scriptExtensions.includes(extension) ? scriptQuality : textQuality;
-    const key = cache && hashParts('compress', process.versions.zlib ?? '', process.versions.brotli ?? '', `brotli ${quality} gzip ${level}`, data);
+    const key = cache && hashParts('compress', process.versions.zlib ?? '', process.versions.brotli ?? '', `brotli ${quality} gzip ${level}`, contents);
     const cached = key ? decodeSiblings(cache.readSync(key)) : undefined;
-    entries.push({ path, size: data.length, key, cached, item: { data, quality, level } });
+    const size = typeof contents === 'string' ? Buffer.byteLength(contents) : contents.length;
+    entries.push({ path, size, key, cached, item: { data: contents, quality, level } });
   }
   return { entries, cache };
 }
@@ -142,6 +144,7 @@ export async function compressFilesShared(files: OutputFiles, options: CompressO
   const items = misses(plan);
   const size = options.workers ?? defaultPoolSize();
   const bytes = items.reduce((sum, item) => sum + item.data.length, 0);
+  // Characters for a page: close enough to bytes for a threshold.
   if (size <= 0 || bytes < compressPoolThreshold) return { siblings: assemble(files, plan, items.map(compressItem)), workers: 0 };
   const pool = createWorkerPool(size, 'compress-worker.js');
   try {
