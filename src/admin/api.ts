@@ -8,7 +8,6 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createRateLimiter } from '../serve/rate-limit.js';
 import { clientAddress, requestOrigin } from '../serve/request.js';
 import { isEmail, normalizeEmail, readAccounts, writeAccounts, type Account, type Role } from './accounts.js';
 import type { AuditLog } from './audit-log.js';
@@ -16,6 +15,7 @@ import { hasCsrfToken, hasRole, sameToken, isAllowedAdminHost, isSafeMethod, isS
 import { BadBody, parseCookies, readObjectBody, sendJson, sendRedirect } from './http.js';
 import { burnPasswordCheck, currentScryptParams, hashPassword, needsRehash, verifyPassword, type ScryptParams } from './passwords.js';
 import { createSessionStore, type Session, type SessionStore } from './sessions.js';
+import { createSignInLimits, isRefusal, type SignInLimits } from './sign-in-limits.js';
 import type { SignInTokens } from './sign-in-tokens.js';
 
 /** What a route handler gets. */
@@ -52,6 +52,8 @@ export interface AdminApiOptions {
   routes?: readonly AdminRoute[];
   /** Where a plain form post lands: the sign-in page and the admin's first page. */
   pages?: { signIn: string; home: string };
+  /** What a sign-in must get through before its check (default: `createSignInLimits()`). */
+  limits?: SignInLimits;
   /** Hash parameters of new and upgraded password hashes (tests lower them). */
   scrypt?: ScryptParams;
   now?: () => number;
@@ -69,6 +71,8 @@ export interface AdminApi {
    * into its hidden `csrf` field and set as a cookie: a plain form post must send both.
    */
   serveAdminPage(request: IncomingMessage, response: ServerResponse, path: string, html: string): void;
+  /** Whether a session is still good: not signed out or expired, and (serve) its account still there with the same password and role. Does not extend it. */
+  isLive(session: Session): Promise<boolean>;
   sessions: SessionStore;
 }
 
@@ -78,7 +82,12 @@ export const devUser = { email: 'local@site-dev', role: 'admin' as Role };
 /** The one message for any failed sign-in, so no answer tells which part was wrong. */
 export const signInFailed = 'E-mail or password is wrong';
 
-const cookieName = (secure: boolean) => (secure ? '__Host-site_admin' : 'site_admin');
+/**
+ * The session cookie: `__Host-` over https (a sibling subdomain cannot set or shadow it); `site dev`
+ * names its own apart, so a dev server and a `site serve --admin` on one host (cookies ignore the
+ * port) never overwrite each other's session.
+ */
+const cookieName = (mode: 'dev' | 'serve', secure: boolean) => (mode === 'dev' ? 'site_dev_admin' : secure ? '__Host-site_admin' : 'site_admin');
 /** The cookie of the sign-in form's token (double submit: the same value is in the form's hidden field). */
 const formCookieName = (secure: boolean) => (secure ? '__Host-site_signin' : 'site_signin');
 /** The sign-in form's hidden field as the build writes it: empty, for the server to fill. */
@@ -89,7 +98,7 @@ const stampOf = (account: Pick<Account, 'passwordHash' | 'role'>) => createHash(
 export function createAdminApi(options: AdminApiOptions): AdminApi {
   const now = options.now ?? Date.now;
   const sessions = options.sessions ?? createSessionStore({ now });
-  const failures = createRateLimiter({ limit: 5, windowMs: 15 * 60_000, now });
+  const limits = options.limits ?? createSignInLimits({ now });
   const pages = options.pages ?? { signIn: '/auth/', home: '/admin/blog/' };
   // The admin's pages besides sign-in live in the folder of its first page.
   const adminFolder = pages.home.slice(0, pages.home.indexOf('/', 1) + 1);
@@ -99,13 +108,16 @@ export function createAdminApi(options: AdminApiOptions): AdminApi {
   const routes = options.routes ?? [];
 
   const isHttps = (request: IncomingMessage) => requestOrigin(request, options.origins)?.startsWith('https:') === true;
-  const sessionCookie = (request: IncomingMessage) => {
-    const cookies = parseCookies(request);
-    return cookies.get(cookieName(isHttps(request))) ?? cookies.get(cookieName(false));
-  };
+  // Over https only the prefixed name counts: a plain one may have been tossed in by a sibling subdomain.
+  const sessionCookie = (request: IncomingMessage) => parseCookies(request).get(cookieName(options.mode, isHttps(request)));
   const setCookie = (request: IncomingMessage, value: string, maxAge: number) => {
     const secure = isHttps(request);
-    return `${cookieName(secure)}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure ? '; Secure' : ''}`;
+    return `${cookieName(options.mode, secure)}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure ? '; Secure' : ''}`;
+  };
+  /** A request over plain http to the host of a site whose origin is https (a TLS proxy in front that is not trusted to say so). */
+  const plainHttpToHttpsSite = (request: IncomingMessage) => {
+    const origin = requestOrigin(request, options.origins);
+    return origin?.startsWith('http:') === true && options.origins.origins.includes(`https:${origin.slice('http:'.length)}`);
   };
 
   async function findAccount(email: string): Promise<Account | undefined> {
@@ -133,9 +145,11 @@ export function createAdminApi(options: AdminApiOptions): AdminApi {
     else sendJson(response, 200, { user: { email: user.email, role: user.role }, csrfToken: session.csrfToken }, { 'set-cookie': cookie });
   }
 
-  function refuseSignIn(response: ServerResponse, form: boolean, status: 401 | 429, retryAfterMs = 0) {
-    const headers: Record<string, string> = status === 429 ? { 'retry-after': String(Math.ceil(retryAfterMs / 1000)) } : {};
-    if (form) return sendRedirect(response, `${pages.signIn}?error=${status === 429 ? 'limited' : 'wrong'}`, headers);
+  function refuseSignIn(response: ServerResponse, form: boolean, refusal: { status: 401 | 429 | 503; retryAfterMs: number }) {
+    const { status } = refusal;
+    const headers: Record<string, string> = status === 401 ? {} : { 'retry-after': String(Math.max(1, Math.ceil(refusal.retryAfterMs / 1000))) };
+    if (form) return sendRedirect(response, `${pages.signIn}?error=${status === 401 ? 'wrong' : status === 429 ? 'limited' : 'busy'}`, headers);
+    if (status === 503) return sendJson(response, 503, { error: 'busy', message: 'Too many sign-ins at once: try again in a moment' }, headers);
     sendJson(response, status, { error: status === 429 ? 'too_many_attempts' : 'sign_in_failed', message: status === 429 ? 'Too many failed attempts: try again later' : signInFailed }, headers);
   }
 
@@ -146,44 +160,55 @@ export function createAdminApi(options: AdminApiOptions): AdminApi {
     if (form && !sameToken(fields.csrf, parseCookies(request).get(formCookieName(isHttps(request))))) {
       return sendRedirect(response, `${pages.signIn}?error=expired`);
     }
+    if (plainHttpToHttpsSite(request)) {
+      // Behind a proxy that ends TLS but is not trusted to say so, the cookie would go out without Secure.
+      if (form) return sendRedirect(response, `${pages.signIn}?error=insecure`);
+      return sendJson(response, 403, { error: 'https_required', message: 'sign in over https: behind a reverse proxy, run site serve with --trust-proxy so that it sees the X-Forwarded-Proto the proxy sets' });
+    }
     const email = normalizeEmail(typeof fields.email === 'string' ? fields.email : '');
     const password = typeof fields.password === 'string' ? fields.password : '';
-    const key = `${clientAddress(request, options.origins)}\n${email}`;
-    const wait = failures.retryAfter(key);
-    if (wait > 0) return refuseSignIn(response, form, 429, wait);
-    const account = isEmail(email) && password.length > 0 && password.length <= 1024 ? await findAccount(email) : undefined;
-    let ok = false;
-    if (account) ok = await verifyPassword(password, account.passwordHash);
-    else await burnPasswordCheck(password, scrypt);
-    if (!account || !ok) {
-      failures.hit(key);
-      await options.audit.append({ user: email.slice(0, 254), action: 'sign-in-failed', client: clientAddress(request, options.origins) });
-      return refuseSignIn(response, form, 401);
+    const client = clientAddress(request, options.origins);
+    const attempt = limits.begin(client, email);
+    if (isRefusal(attempt)) return refuseSignIn(response, form, attempt);
+    try {
+      const account = isEmail(email) && password.length > 0 && password.length <= 1024 ? await findAccount(email) : undefined;
+      const ok = await attempt.check(async () => (account ? verifyPassword(password, account.passwordHash) : burnPasswordCheck(password, scrypt).then(() => false)));
+      if (isRefusal(ok)) return refuseSignIn(response, form, ok);
+      if (!account || !ok) {
+        await options.audit.append({ user: email.slice(0, 254), action: 'sign-in-failed', client });
+        return refuseSignIn(response, form, { status: 401, retryAfterMs: 0 });
+      }
+      attempt.succeeded();
+      let current = account;
+      if (needsRehash(account.passwordHash, scrypt)) {
+        // Raised parameters apply at the next sign-in, while the password is at hand.
+        const rehashed = await attempt.check(() => hashPassword(password, scrypt));
+        if (!isRefusal(rehashed)) {
+          current = { ...account, passwordHash: rehashed };
+          const all = await readAccounts(options.accountsFile!);
+          await writeAccounts(options.accountsFile!, all.map((other) => (other.email === account.email && other.passwordHash === account.passwordHash ? current : other)));
+        }
+      }
+      await options.audit.append({ user: account.email, action: 'sign-in' });
+      signedIn(request, response, account, stampOf(current), form);
+    } finally {
+      attempt.end();
     }
-    failures.reset(key);
-    let current = account;
-    if (needsRehash(account.passwordHash, scrypt)) {
-      // Raised parameters apply at the next sign-in, while the password is at hand.
-      current = { ...account, passwordHash: await hashPassword(password, scrypt) };
-      const all = await readAccounts(options.accountsFile!);
-      await writeAccounts(options.accountsFile!, all.map((other) => (other.email === account.email && other.passwordHash === account.passwordHash ? current : other)));
-    }
-    await options.audit.append({ user: account.email, action: 'sign-in' });
-    signedIn(request, response, account, stampOf(current), form);
   }
 
   async function redeemToken(request: IncomingMessage, response: ServerResponse) {
     const { fields, form } = await readObjectBody(request, response, true);
-    const key = clientAddress(request, options.origins);
-    const wait = failures.retryAfter(key);
-    if (wait > 0) return refuseSignIn(response, form, 429, wait);
-    if (!options.tokens?.redeem(fields.token)) {
-      failures.hit(key);
-      if (form) return sendRedirect(response, `${pages.signIn}?error=token`);
-      return sendJson(response, 401, { error: 'sign_in_failed', message: 'This sign-in link is used up or has expired: use the link site dev printed last, or restart it for a new one' });
+    // The live link always works: it is 32 random bytes that only the terminal saw, so guesses
+    // from other local programs are slowed down (429) without ever locking the real link out.
+    if (options.tokens?.redeem(fields.token)) {
+      await options.audit.append({ user: devUser.email, action: 'sign-in' });
+      return signedIn(request, response, devUser, undefined, form);
     }
-    await options.audit.append({ user: devUser.email, action: 'sign-in' });
-    signedIn(request, response, devUser, undefined, form);
+    const attempt = limits.begin(clientAddress(request, options.origins), '');
+    if (isRefusal(attempt)) return refuseSignIn(response, form, attempt);
+    attempt.end();
+    if (form) return sendRedirect(response, `${pages.signIn}?error=token`);
+    return sendJson(response, 401, { error: 'sign_in_failed', message: 'This sign-in link is used up or has expired: use the link site dev printed last, or restart it for a new one' });
   }
 
   async function logout(request: IncomingMessage, response: ServerResponse) {
@@ -215,8 +240,16 @@ export function createAdminApi(options: AdminApiOptions): AdminApi {
     await route.handle({ request, response, session, params, body: async () => (await readObjectBody(request, response)).fields });
   }
 
+  async function isLive(session: Session): Promise<boolean> {
+    if (sessions.peek(session.id) !== session) return false;
+    if (options.mode === 'dev') return true;
+    const account = await findAccount(session.email);
+    return account !== undefined && stampOf(account) === stamps.get(session);
+  }
+
   return {
     sessions,
+    isLive,
     // Plain segments only: the path names a file under the served folder (no `..`, no escapes).
     isAdminPage: (path) => /^\/(?:[\w-]+\/)+$/.test(path) && (path === pages.signIn || path.startsWith(adminFolder)),
     serveAdminPage(request, response, path, html) {

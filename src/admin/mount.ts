@@ -11,7 +11,8 @@ import { auditLogFile, createAuditLog, type AuditLog } from './audit-log.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { Build } from '../pipeline/result-stage.js';
 import { createChangesRoute } from './changes-api.js';
-import { createAdminEvents } from './events.js';
+import { createAdminEvents, type AdminEvents, type AdminEventsOptions } from './events.js';
+import { createSignInLimits, type SignInLimits } from './sign-in-limits.js';
 import { createInboxRoutes, type InboxRoutesOptions } from './inbox-api.js';
 import { createMediaRoutes, type MediaRoutesOptions } from './media-api.js';
 import { createPostRoutes, type PostRoutesOptions, type SaveOutcome } from './posts-api.js';
@@ -49,6 +50,10 @@ export interface MountOptions {
   site?: EditedSite;
   trustProxy?: boolean;
   scrypt?: ScryptParams;
+  /** What a sign-in must get through before its check (default: `createSignInLimits()`). */
+  signInLimits?: SignInLimits;
+  /** Caps and sweep of the event streams (default: `eventStreamLimits`). */
+  eventStreams?: Partial<Omit<AdminEventsOptions, 'isLive'>>;
   now?: () => number;
 }
 
@@ -89,7 +94,7 @@ export function siteOf(get: () => Pick<EditedSite, 'config' | 'lastBuild'> | und
   };
 }
 
-function routesOf(given: MountOptions, audit: AuditLog): AdminRoute[] {
+function routesOf(given: MountOptions, audit: AuditLog, events: AdminEvents): AdminRoute[] {
   const site = given.site;
   const options: MountOptions = site
     ? {
@@ -101,10 +106,9 @@ function routesOf(given: MountOptions, audit: AuditLog): AdminRoute[] {
         settings: given.settings ?? { config: () => site.config, afterWrite: site.rebuild && ((files) => site.rebuild!(files)) },
       }
     : given;
-  const events = createAdminEvents();
   return [
     ...(options.routes ?? []),
-    ...(options.posts ? createPostRoutes({ ...options.posts, audit, notify: (name, data) => events.send(name, data) }) : []),
+    ...(options.posts ? createPostRoutes({ ...options.posts, audit, notify: (name, data) => void events.send(name, data) }) : []),
     ...(options.preview ? createPreviewRoutes(options.preview) : []),
     ...(options.inbox ? createInboxRoutes({ ...options.inbox, audit, now: options.now }) : []),
     ...(options.media ? createMediaRoutes({ ...options.media, audit }) : []),
@@ -131,25 +135,29 @@ export function createDevAdmin(options: MountOptions & { tokens?: SignInTokens }
   const tokens = options.tokens ?? createSignInTokens({ now: options.now });
   const origins: AdminOrigins & { hosts: string[] } = { hosts: [], origins: [] };
   const audit = createAuditLog(auditLogFile(options.projectRoot), options.now);
-  const api = createAdminApi({ mode: 'dev', origins, tokens, routes: routesOf(options, audit), audit, now: options.now });
+  const events = createAdminEvents({ ...options.eventStreams, isLive: (session) => api.isLive(session) });
+  const api: AdminApi = createAdminApi({ mode: 'dev', origins, tokens, routes: routesOf(options, audit, events), audit, limits: options.signInLimits, now: options.now });
   return { ...mount(api, origins, (_host, port) => loopbackHosts(port)), tokens };
 }
 
 /** The admin of `site serve --admin`: accounts from .site/admins.json; the Host must be the configured origin's (or loopback, when listening there). */
-export function createServeAdmin(options: MountOptions & { origin: string }): AdminMount & { api: AdminApi } {
+export function createServeAdmin(options: MountOptions & { origin: string }): AdminMount & { api: AdminApi; signInLimits: SignInLimits } {
   const own = hostOf(options.origin);
   const origins: AdminOrigins & { hosts: string[] } = { hosts: own ? [own] : [], origins: [options.origin], trustProxy: options.trustProxy };
   const audit = createAuditLog(auditLogFile(options.projectRoot), options.now);
-  const api = createAdminApi({
+  const events = createAdminEvents({ ...options.eventStreams, isLive: (session) => api.isLive(session) });
+  const signInLimits = options.signInLimits ?? createSignInLimits({ now: options.now });
+  const api: AdminApi = createAdminApi({
     mode: 'serve',
+    limits: signInLimits,
     origins,
     accountsFile: accountsFile(options.projectRoot),
-    routes: [...routesOf(options, audit), usersRoute(accountsFile(options.projectRoot))],
+    routes: [...routesOf(options, audit, events), usersRoute(accountsFile(options.projectRoot))],
     audit,
     scrypt: options.scrypt,
     now: options.now,
   });
-  return mount(api, origins, (host, port) => (isLoopbackHost(host) ? loopbackHosts(port) : []));
+  return { ...mount(api, origins, (host, port) => (isLoopbackHost(host) ? loopbackHosts(port) : [])), signInLimits };
 }
 
 /** `GET /api/admin/users`: the accounts (admins only; passwords never leave the file). */

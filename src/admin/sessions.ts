@@ -30,6 +30,8 @@ export interface SessionStore {
   create(user: { email: string; role: Role }, previousId?: string): Session;
   /** The live session of an id (and marks it used), or undefined when unknown or expired. */
   touch(id: string | undefined): Session | undefined;
+  /** The live session of an id without marking it used (an open event stream does not keep a session alive). */
+  peek(id: string | undefined): Session | undefined;
   delete(id: string | undefined): void;
   /** Ends every session of an account (removed, or its password changed). */
   deleteUser(email: string): void;
@@ -69,6 +71,10 @@ export function createSessionStore(options: SessionOptions = {}): SessionStore {
       }
       session.lastSeen = time;
       return session;
+    },
+    peek(id) {
+      const session = id ? sessions.get(id) : undefined;
+      return session && !expired(session, now()) ? session : undefined;
     },
     delete(id) {
       if (id) sessions.delete(id);

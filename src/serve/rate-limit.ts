@@ -19,8 +19,10 @@ export interface RateLimitOptions {
 export interface RateLimiter {
   /** Milliseconds until `key` may be counted again, or 0 when it may be now. */
   retryAfter(key: string): number;
-  /** Counts one hit for `key`. */
-  hit(key: string): void;
+  /** Counts one hit for `key`; returns its stamp, for `forgive`. */
+  hit(key: string): number;
+  /** Takes back the one hit of `key` counted at `stamp` (an attempt that turned out fine), leaving the others. */
+  forgive(key: string, stamp: number): void;
   /** Forgets `key` (a successful sign-in clears its failures). */
   reset(key: string): void;
   /** Keys currently held. */
@@ -70,6 +72,14 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
       times.push(time);
       hits.delete(key);
       hits.set(key, times);
+      return time;
+    },
+    forgive(key, stamp) {
+      const times = hits.get(key);
+      const index = times?.lastIndexOf(stamp) ?? -1;
+      if (index === -1) return;
+      times!.splice(index, 1);
+      if (!times!.length) hits.delete(key);
     },
     reset(key) {
       hits.delete(key);

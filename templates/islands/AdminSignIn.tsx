@@ -21,6 +21,8 @@ export interface AdminSignInProps {
     wrong: string;
     limited: string;
     expired: string;
+    busy: string;
+    insecure: string;
     signedInAs: string;
     openAdmin: string;
     signOut: string;
@@ -55,7 +57,8 @@ export default function AdminSignIn({ home, text }: AdminSignInProps) {
         if (answer.status === 200) return location.assign(home);
         return setState({ kind: 'dev', message: text.tokenFailed });
       }
-      setState({ kind: 'form', message: error === 'limited' ? text.limited : error === 'expired' ? text.expired : error ? text.wrong : undefined });
+      const messages: Record<string, string> = { limited: text.limited, expired: text.expired, busy: text.busy, insecure: text.insecure };
+      setState({ kind: 'form', message: error ? (messages[error] ?? text.wrong) : undefined });
     })();
   }, []);
 
@@ -66,7 +69,8 @@ export default function AdminSignIn({ home, text }: AdminSignInProps) {
     setState({ kind: 'form', sending: true });
     const answer = await callApi('POST', '/api/auth/login', { body: data });
     if (answer.status === 200) return location.assign(home);
-    setState({ kind: 'form', message: answer.status === 429 ? text.limited : text.wrong });
+    const message = answer.status === 429 ? text.limited : answer.status === 503 ? text.busy : answer.body?.error === 'https_required' ? text.insecure : text.wrong;
+    setState({ kind: 'form', message });
   }
 
   async function signOut(session: AdminSession) {

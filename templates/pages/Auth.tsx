@@ -19,6 +19,8 @@ export const content = z.strictObject({
   wrong: text,
   limited: text,
   expired: text,
+  busy: text,
+  insecure: text,
   signedInAs: text,
   openAdmin: text,
   signOut: text,

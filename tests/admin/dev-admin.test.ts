@@ -35,6 +35,21 @@ describe('site dev: sign-in by one-time link', () => {
     expect((await post('/api/auth/token', { token: 'guess' })).status).toBe(401);
   });
 
+  it('slows down guessed tokens but never locks the printed link out, and names its cookie apart from site serve --admin', async () => {
+    const guesses = [];
+    for (let guess = 0; guess < 25; guess++) guesses.push((await post('/api/auth/token', { token: `guess-${guess}` })).status);
+    // 20 wrong tokens from this address in 15 minutes (the earlier tests sent some), then 429.
+    expect(guesses[0]).toBe(401);
+    expect(guesses.at(-1)).toBe(429);
+    const signedIn = await post('/api/auth/token', { token: admin.tokens.issue() });
+    expect(signedIn.status).toBe(200);
+    expect(String(signedIn.headers['set-cookie'])).toMatch(/^site_dev_admin=[\w-]{43};/);
+    const cookie = String(signedIn.headers['set-cookie']).split(';', 1)[0]!;
+    expect((await send(dev.url, 'GET', '/api/admin/session', { headers: { cookie } })).status).toBe(200);
+    // The cookie of a site serve --admin on the same host (cookies ignore the port) is not this server's.
+    expect((await send(dev.url, 'GET', '/api/admin/session', { headers: { cookie: cookie.replace('site_dev_admin', 'site_admin') } })).status).toBe(401);
+  });
+
   it('has no password sign-in, and answers only to its own loopback address and port', async () => {
     expect((await post('/api/auth/login', { email: 'a@b.co', password: 'whatever password' })).status).toBe(404);
     const port = new URL(dev.url).port;

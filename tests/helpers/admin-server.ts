@@ -6,7 +6,9 @@ import { accountsFile, type Role } from '../../src/admin/accounts';
 import type { AdminRoute } from '../../src/admin/api';
 
 import { createLiveSite } from '../../src/admin/live-site';
-import { createServeAdmin, type EditedSite } from '../../src/admin/mount';
+import { createServeAdmin, type EditedSite, type MountOptions } from '../../src/admin/mount';
+import type { ScryptParams } from '../../src/admin/passwords';
+import type { SignInLimits } from '../../src/admin/sign-in-limits';
 import { addUser } from '../../src/admin/users';
 import { buildSite } from '../../src/build';
 import { loadConfig } from '../../src/config/load';
@@ -45,12 +47,14 @@ export function send(base: string, method: string, path: string, options: { head
 }
 
 /** A running `site serve --admin` with some accounts. */
-export async function startAdminServer(options: { users?: { email: string; role: Role; password: string }[]; routes?: AdminRoute[]; dir?: string; configPath?: string; projectRoot?: string; trustProxy?: boolean; posts?: boolean; inbox?: boolean; media?: boolean; settings?: boolean; site?: EditedSite } = {}) {
+export async function startAdminServer(options: { users?: { email: string; role: Role; password: string }[]; routes?: AdminRoute[]; dir?: string; configPath?: string; projectRoot?: string; trustProxy?: boolean; scrypt?: ScryptParams; signInLimits?: SignInLimits; eventStreams?: MountOptions['eventStreams']; posts?: boolean; inbox?: boolean; media?: boolean; settings?: boolean; site?: EditedSite } = {}) {
   await mkdir(outputRoot, { recursive: true });
   const projectRoot = options.projectRoot ?? (await mkdtemp(join(outputRoot, 'admin-')));
   for (const user of options.users ?? []) await addUser(accountsFile(projectRoot), user.email, user.role, user.password, testScrypt);
   const config = await loadConfig(options.configPath ?? join(repoRoot, 'site.config.yaml'));
-  const admin = createServeAdmin({ projectRoot, origin: config.site.origin, scrypt: testScrypt, routes: options.routes, trustProxy: options.trustProxy, posts: options.posts ? { config: () => config } : undefined, inbox: options.inbox ? { dataDir: () => config.dirs.data } : undefined, media: options.media ? { config: () => config } : undefined, settings: options.settings ? { config: () => config } : undefined, site: options.site });
+  // The project's own data/ is never a test's: the real config stores into the temp project.
+  if (!options.configPath) config.dirs.data = join(projectRoot, 'data');
+  const admin = createServeAdmin({ projectRoot, origin: config.site.origin, scrypt: options.scrypt ?? testScrypt, signInLimits: options.signInLimits, eventStreams: options.eventStreams, routes: options.routes, trustProxy: options.trustProxy, posts: options.posts ? { config: () => config } : undefined, inbox: options.inbox ? { dataDir: () => config.dirs.data } : undefined, media: options.media ? { config: () => config } : undefined, settings: options.settings ? { config: () => config } : undefined, site: options.site });
   const running = await startServer({ config, dir: options.dir ?? builtSite, port: 0, host: '127.0.0.1', admin, trustProxy: options.trustProxy, limits: { shutdownGraceMs: 100 } });
   const json = (body: unknown, extra: Record<string, string> = {}) => ({ headers: { origin: running.url, 'content-type': 'application/json', ...extra }, body: JSON.stringify(body) });
   return {

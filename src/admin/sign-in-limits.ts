@@ -1,0 +1,176 @@
+/**
+ * What a sign-in attempt must get through before its password is hashed, so that neither guesses
+ * sent in parallel nor a flood of them can do what one at a time cannot:
+ *
+ * - **Counted before the hash.** An attempt takes its place in the limits of its account (address
+ *   and e-mail: 5 in 15 minutes) and of its address alone (whatever e-mail it names: 20 in 15
+ *   minutes) before the slow check starts, so 30 guesses sent at once meet a full budget after the
+ *   fifth, not after all 30 were checked. A success takes back only its own place, and clears the
+ *   account's earlier failures only when no other attempt of that account is still being checked.
+ * - **Few in flight per account.** At most 2 attempts of one account are checked at a time.
+ * - **Few hashes at all.** A password check is scrypt with 128 MB, run on libuv's thread pool (4
+ *   threads), which the static files' reads share: at most 2 checks run at once, so two threads
+ *   stay free for everything else; a few more wait their turn, briefly; past that an attempt is
+ *   answered 503 with Retry-After, at once, without a hash.
+ */
+import { createRateLimiter } from '../serve/rate-limit.js';
+
+/** A budget: attempts per window. */
+export interface AttemptBudget {
+  limit: number;
+  windowMs: number;
+}
+
+/** Options of `createSignInLimits`. */
+export interface SignInLimitsOptions {
+  /** Per address and account (default 5 in 15 minutes). */
+  perAccount?: AttemptBudget;
+  /** Per address, whatever the account (default 20 in 15 minutes). */
+  perAddress?: AttemptBudget;
+  /** Attempts of one account checked at once (default 2). */
+  accountInFlight?: number;
+  /** Password checks running at once, whatever the account (default 2). */
+  hashesInFlight?: number;
+  /** Attempts waiting for a check to finish (default 8); more are refused with 503. */
+  waiting?: number;
+  /** How long an attempt waits for its turn before it is refused with 503 (default 10 s). */
+  waitMs?: number;
+  now?: () => number;
+}
+
+/** Why an attempt is refused before its check: 429 (its budget is spent) or 503 (the server is busy checking others). */
+export interface Refusal {
+  status: 429 | 503;
+  retryAfterMs: number;
+}
+
+/** An attempt that got through: run its check with `check`, then say how it went. */
+export interface Attempt {
+  /** Runs the password check in one of the few places for hashes (it may wait for one); a Refusal when none came free in time. */
+  check<T>(work: () => Promise<T>): Promise<T | Refusal>;
+  /** The password was right: this attempt's own count is taken back. */
+  succeeded(): void;
+  /** The attempt is over (call once, whatever happened). */
+  end(): void;
+}
+
+/** The gate of one admin API. */
+export interface SignInLimits {
+  /** Claims an attempt of `account` (any string naming it: an e-mail, or "" for a sign-in link) from `address`: counted now. */
+  begin(address: string, account: string): Attempt | Refusal;
+  /** Password checks running now (for tests and the stress report). */
+  readonly hashing: number;
+  /** The most that ever ran at once. */
+  readonly peakHashing: number;
+}
+
+/** The defaults. */
+export const signInBudgets = {
+  perAccount: { limit: 5, windowMs: 15 * 60_000 },
+  perAddress: { limit: 20, windowMs: 15 * 60_000 },
+  accountInFlight: 2,
+  hashesInFlight: 2,
+  waiting: 8,
+  waitMs: 10_000,
+};
+
+/** Whether a value is a refusal (rather than an attempt or a check's result). */
+export function isRefusal(value: unknown): value is Refusal {
+  return typeof value === 'object' && value !== null && 'status' in value && 'retryAfterMs' in value && ((value as Refusal).status === 429 || (value as Refusal).status === 503);
+}
+
+/** Creates the gate. */
+export function createSignInLimits(options: SignInLimitsOptions = {}): SignInLimits {
+  const settings = { ...signInBudgets, ...options };
+  const now = options.now ?? Date.now;
+  const accounts = createRateLimiter({ ...settings.perAccount, now });
+  const addresses = createRateLimiter({ ...settings.perAddress, now });
+  const inFlight = new Map<string, number>();
+  const queue: (() => void)[] = [];
+  let hashing = 0;
+  let peakHashing = 0;
+
+  const busy = (): Refusal => ({ status: 503, retryAfterMs: 2_000 });
+
+  /** Waits for a place to hash; false when none came free in time or too many wait already. */
+  function acquire(): Promise<boolean> {
+    if (hashing < settings.hashesInFlight) {
+      hashing++;
+      peakHashing = Math.max(peakHashing, hashing);
+      return Promise.resolve(true);
+    }
+    if (queue.length >= settings.waiting) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const turn = () => {
+        clearTimeout(timer);
+        hashing++;
+        peakHashing = Math.max(peakHashing, hashing);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        queue.splice(queue.indexOf(turn), 1);
+        resolve(false);
+      }, settings.waitMs);
+      timer.unref?.();
+      queue.push(turn);
+    });
+  }
+
+  function release() {
+    hashing--;
+    queue.shift()?.();
+  }
+
+  return {
+    begin(address, account) {
+      const accountKey = `${address}\n${account}`;
+      const wait = Math.max(addresses.retryAfter(address), accounts.retryAfter(accountKey));
+      if (wait > 0) return { status: 429, retryAfterMs: wait };
+      const running = inFlight.get(accountKey) ?? 0;
+      if (running >= settings.accountInFlight) return { status: 429, retryAfterMs: 1_000 };
+      const ownAddress = addresses.hit(address);
+      const ownAccount = accounts.hit(accountKey);
+      inFlight.set(accountKey, running + 1);
+      let ended = false;
+      let checked = false;
+      const forgive = () => {
+        addresses.forgive(address, ownAddress);
+        accounts.forgive(accountKey, ownAccount);
+      };
+      return {
+        async check(work) {
+          if (!(await acquire())) {
+            // Never checked: it costs its account nothing.
+            forgive();
+            return busy();
+          }
+          checked = true;
+          try {
+            return await work();
+          } finally {
+            release();
+          }
+        },
+        succeeded() {
+          if (!checked) return;
+          forgive();
+          // Earlier failures are cleared, but never while another guess of this account is still being checked.
+          if ((inFlight.get(accountKey) ?? 0) <= 1) accounts.reset(accountKey);
+        },
+        end() {
+          if (ended) return;
+          ended = true;
+          const left = (inFlight.get(accountKey) ?? 1) - 1;
+          if (left > 0) inFlight.set(accountKey, left);
+          else inFlight.delete(accountKey);
+        },
+      };
+    },
+    get hashing() {
+      return hashing;
+    },
+    get peakHashing() {
+      return peakHashing;
+    },
+  };
+}
