@@ -9,8 +9,10 @@ import { dirname } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
 import { checkEntryText, completeTranslation, isPublished, listEntrySlugs, todayIso, type EntryFrontMatter } from '../content/collections.js';
 import { readEntryImage, type EntryImage } from '../content/images.js';
-import { defaultMarkdownRenderer } from '../content/markdown-cache.js';
+import { copyValuesOf, fillPlaceholders } from '../content/messages.js';
+import { createMarkdownRenderer, type MarkdownRenderer } from '../content/markdown-cache.js';
 import { SiteError } from '../errors.js';
+import { createWorkerPool, JobOverBudget, type WorkerPool } from '../parallel/pool.js';
 import { pickTranslation } from '../routes/fallback.js';
 import type { Build } from '../pipeline/result-stage.js';
 import { devUser, type AdminRequest, type AdminRoute } from './api.js';
@@ -40,6 +42,26 @@ export interface PostRoutesOptions {
   afterWrite?(file: string): Promise<SaveOutcome>;
   /** Told of each save and deletion (the event stream). */
   notify?(name: 'saved' | 'deleted', data: Record<string, unknown>): void;
+  /** Milliseconds a post's Markdown may take to render before a save is refused (default `markdownBudgetMs`). */
+  markdownBudgetMs?: number;
+}
+
+/**
+ * How long the admin waits for a post's Markdown by default. The slowest documents within the
+ * default `markdown:` limits (256 KB of links or emphasis marks) took 2 to 3.5 s on 2 cores.
+ */
+export const markdownBudgetMs = 5_000;
+
+/** The worker thread the admin renders Markdown in: one for every route, started on first use. */
+let markdownPool: WorkerPool | undefined;
+
+/**
+ * The admin's Markdown renderer: the build's cache, and every miss rendered in a worker thread
+ * within `budgetMs`, so that a document that makes the parser slow never holds up the server's
+ * main thread (which also serves the site); past the budget the worker is ended.
+ */
+export function createAdminMarkdownRenderer(budgetMs = markdownBudgetMs): MarkdownRenderer {
+  return createMarkdownRenderer({ pool: () => (markdownPool ??= createWorkerPool(1)), poolThreshold: 0, budgetMs });
 }
 
 /** A problem as the API gives it: `site check`'s code, message and position, and the form field. */
@@ -57,11 +79,12 @@ function fieldLine(text: string, field: string): number | undefined {
 }
 
 /**
- * The build's checks of a post's new text: front matter schema, Markdown limits, Markdown parse,
- * and its image, read from the post's folder `folder` as the build reads it (the errors `site
- * check` reports), so a save never writes a post the next build refuses.
+ * The build's checks of a post's new text: front matter schema, Markdown limits, Markdown parse
+ * (with `markdown`: see createAdminMarkdownRenderer), and its image, read from the post's folder
+ * `folder` as the build reads it (the errors `site check` reports), so a save never writes a post
+ * the next build refuses.
  */
-export async function checkPost(config: ResolvedConfig, collection: string, display: string, text: string, folder: string): Promise<CheckedPost> {
+export async function checkPost(config: ResolvedConfig, collection: string, display: string, text: string, folder: string, markdown: MarkdownRenderer): Promise<CheckedPost> {
   const checked = checkEntryText(config, collection, text, display);
   if (checked.errors.length || !checked.data) return { errors: checked.errors };
   let image: EntryImage | undefined;
@@ -70,12 +93,22 @@ export async function checkPost(config: ResolvedConfig, collection: string, disp
     if ('message' in found) return { errors: [new SiteError({ code: 'ENTRY_IMAGE', message: found.message, hint: found.hint, field: found.field, file: display, line: fieldLine(text, found.field in checked.data ? found.field : 'image') })] };
     image = found;
   }
-  const [outcome] = await defaultMarkdownRenderer().renderAll([checked.body]);
+  const line = text.slice(0, text.length - checked.body.length).split('\n').length;
+  // As the build shows the post: with the site's `{name}` placeholders filled (copyValuesOf).
+  const values = copyValuesOf(config);
+  let outcome;
+  try {
+    [outcome] = await markdown.renderAll([fillPlaceholders(checked.body, values)]);
+  } catch (error) {
+    if (!(error instanceof JobOverBudget)) throw error;
+    const message = `the Markdown took more than the ${error.budgetMs / 1000} s the admin allows for rendering a post`;
+    return { errors: [new SiteError({ code: 'MARKDOWN_LIMIT', message, hint: 'Split long paragraphs, or use fewer links and emphasis marks ([ ] * _ ~) in one: the parser slows down with their square.', file: display, line, field: 'body' })] };
+  }
   if (!outcome || 'error' in outcome) {
-    const line = text.slice(0, text.length - checked.body.length).split('\n').length;
     return { errors: [new SiteError({ code: 'MARKDOWN_FAILED', message: outcome?.error ?? 'the Markdown could not be rendered', file: display, line, field: 'body' })] };
   }
-  return { errors: [], data: checked.data, html: outcome.html, words: outcome.words, ...(image ? { image } : {}) };
+  const data = { ...checked.data, title: fillPlaceholders(checked.data.title, values), description: fillPlaceholders(checked.data.description, values) };
+  return { errors: [], data, html: outcome.html, words: outcome.words, ...(image ? { image } : {}) };
 }
 
 /** The text a post would have after an edit: the file's text edited in place, or a new file. */
@@ -111,9 +144,20 @@ export function postFromBody(fields: Record<string, unknown>): { frontMatter: Re
   return { frontMatter: clean, body: body.replace(/\r\n?/g, '\n') };
 }
 
+/** The slug and locale a request body names (each may be left out); throws a 400 message when one is not text. */
+export function addressFromBody(fields: Record<string, unknown>): { slug: string; locale: string } {
+  const text = (name: 'slug' | 'locale') => {
+    const value = fields[name] ?? '';
+    if (typeof value !== 'string') throw new PostAddressError(`"${name}" must be text`);
+    return value;
+  };
+  return { slug: text('slug'), locale: text('locale') };
+}
+
 /** Creates the routes of the blog editor. */
 export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
   const collection = options.collection ?? 'blog';
+  const markdown = createAdminMarkdownRenderer(options.markdownBudgetMs);
   const today = options.today ?? (() => todayIso());
   const serialise = createKeyedQueue();
 
@@ -182,7 +226,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
 
   /** Checks, writes, logs and rebuilds; answers 422 with the build's errors when the check fails. */
   async function save(context: AdminRequest, config: ResolvedConfig, target: PostAddress, text: string, before: string | null, action: string, status: number) {
-    const checked = await checkPost(config, collection, target.display, text, dirname(target.file));
+    const checked = await checkPost(config, collection, target.display, text, dirname(target.file), markdown);
     if (!('data' in checked)) return sendJson(context.response, 422, { errors: checked.errors.map(describeError) });
     const shown = !checked.data.draft && isPublished(checked.data.date, today());
     const siteErrors = checkSite(target, shown ? completeTranslation(config.collections[collection]!, checked.data, target.locale, target.display, checked) : undefined);
@@ -287,16 +331,17 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     pattern: /^posts$/,
     role: 'editor',
     async handle(context) {
-      let fields: Record<string, unknown>;
+      let named: ReturnType<typeof addressFromBody>;
       let post: ReturnType<typeof postFromBody>;
       try {
-        fields = await context.body();
+        const fields = await context.body();
         post = postFromBody(fields);
+        named = addressFromBody(fields);
       } catch (error) {
         if (error instanceof PostAddressError) return sendJson(context.response, 400, { error: 'invalid_body', message: error.message });
         throw error;
       }
-      const target = await address(context, String(fields.slug ?? ''), String(fields.locale ?? ''));
+      const target = await address(context, named.slug, named.locale);
       if (!target) return;
       const config = options.config()!;
       await serialise(target.file, async () => {

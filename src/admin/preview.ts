@@ -3,7 +3,9 @@
  * memory. The draft translation takes its place among the last good build's entries (the pages
  * are expanded again, so a new post has its page), its page is rendered with the build's
  * renderer, marked noindex, and kept under a one-time URL that only the session that asked for
- * it can open (`GET /api/admin/preview/<id>`, 10 minutes).
+ * it can open (`GET /api/admin/preview/<id>`, 10 minutes). The draft's Markdown is rendered in a
+ * worker thread within a time budget (createAdminMarkdownRenderer), and a session may ask for 30
+ * previews a minute (429 past that).
  */
 import { createDiagnostics } from '../diagnostics.js';
 import { randomBytes } from 'node:crypto';
@@ -15,10 +17,11 @@ import { imageVariants } from '../render/images.js';
 import type { IslandScripts } from '../render/render-pages.js';
 import { createSiteRenderer, entryKey, expandPages, orderEntries, renderInputOf, type Entry } from '../pipeline/content-api.js';
 import type { Build } from '../pipeline/result-stage.js';
+import { createRateLimiter } from '../serve/rate-limit.js';
 import type { AdminRoute } from './api.js';
 import { adminHeaders, sendJson } from './http.js';
 import { PostAddressError, readPostFile, resolvePost } from './post-files.js';
-import { checkPost, describeError, postFromBody, postText } from './posts-api.js';
+import { addressFromBody, checkPost, createAdminMarkdownRenderer, describeError, postFromBody, postText } from './posts-api.js';
 
 /** Options of `createPreviewRoutes`. */
 export interface PreviewOptions {
@@ -27,6 +30,10 @@ export interface PreviewOptions {
   lastBuild(): Build | undefined;
   collection?: string;
   now?: () => number;
+  /** Milliseconds the draft's Markdown may take to render before the preview is refused (default `markdownBudgetMs`). */
+  markdownBudgetMs?: number;
+  /** Previews a session may ask for per minute (default 30). */
+  previewsPerMinute?: number;
 }
 
 /** Renders the page of a draft translation with the build's templates; throws SiteErrors. */
@@ -51,6 +58,9 @@ export function renderDraftPage(build: Build, collection: string, slug: string, 
 export function createPreviewRoutes(options: PreviewOptions): AdminRoute[] {
   const collection = options.collection ?? 'blog';
   const now = options.now ?? Date.now;
+  const markdown = createAdminMarkdownRenderer(options.markdownBudgetMs);
+  const perMinute = options.previewsPerMinute ?? 30;
+  const limiter = createRateLimiter({ limit: perMinute, windowMs: 60_000, now });
   const previews = new Map<string, { html: string; session: string; expires: number }>();
   const prune = () => {
     const time = now();
@@ -65,13 +75,17 @@ export function createPreviewRoutes(options: PreviewOptions): AdminRoute[] {
       const config = options.config();
       const build = options.lastBuild();
       if (!config || !build) return sendJson(context.response, 503, { error: 'not_built', message: 'the site has not built yet' });
+      const wait = limiter.retryAfter(context.session.id);
+      if (wait > 0) return sendJson(context.response, 429, { error: 'too_many_previews', message: `at most ${perMinute} previews a minute: try again in a moment` }, { 'retry-after': String(Math.ceil(wait / 1000)) });
+      limiter.hit(context.session.id);
       let html: string;
       try {
         const fields = await context.body();
         const post = postFromBody(fields);
-        const target = await resolvePost(config, collection, String(fields.slug ?? ''), String(fields.locale ?? ''));
+        const named = addressFromBody(fields);
+        const target = await resolvePost(config, collection, named.slug, named.locale);
         const existing = await readPostFile(target.file);
-        const checked = await checkPost(config, collection, target.display, postText(existing?.text, post.frontMatter, post.body), dirname(target.file));
+        const checked = await checkPost(config, collection, target.display, postText(existing?.text, post.frontMatter, post.body), dirname(target.file), markdown);
         if (!('data' in checked)) return sendJson(context.response, 422, { errors: checked.errors.map(describeError) });
         const translation = completeTranslation(config.collections[collection]!, checked.data, target.locale, target.display, checked);
         // The draft's image as the post will show it, once a build has made its sizes (a new upload has none until it is saved).

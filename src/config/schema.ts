@@ -306,6 +306,7 @@ export const configSchema = z.strictObject({
     .strictObject({
       maxBytes: z.number().int().positive().default(256 * 1024).describe('Largest Markdown document (post or page copy) in bytes; parsing time grows quickly past this'),
       maxNesting: z.number().int().positive().max(1000).default(32).describe('Deepest nesting of block quotes and lists in a Markdown document'),
+      maxParagraphMarks: z.number().int().positive().default(1000).describe('Most link and emphasis marks ([ ] * _ ~) in one paragraph of a Markdown document; the parser\'s time grows with the square of their number'),
     })
     .prefault({})
     .describe('Bounds on Markdown documents, checked before they are parsed'),

@@ -35,6 +35,11 @@ export interface MarkdownRendererOptions {
   poolThreshold?: number;
   /** Whether the main thread renders chunks too while the workers do (default true). */
   shareWithMain?: boolean;
+  /**
+   * Milliseconds the pool may take for the misses of one call: past them its workers are ended
+   * and `renderAll` rejects with a JobOverBudget. The main thread then renders no chunk itself.
+   */
+  budgetMs?: number;
 }
 
 /**
@@ -81,7 +86,7 @@ export function createMarkdownRenderer(options: MarkdownRendererOptions = {}): M
         return out;
       };
       const rendered = pool
-        ? await pool.run<string, RenderedMarkdown | FailedMarkdown>({ kind: 'markdown', items: sources, chunkSize: 4, local: options.shareWithMain === false ? undefined : local })
+        ? await pool.run<string, RenderedMarkdown | FailedMarkdown>({ kind: 'markdown', items: sources, chunkSize: 4, local: options.shareWithMain === false || options.budgetMs !== undefined ? undefined : local, budgetMs: options.budgetMs })
         : await local(sources);
       missing.forEach(([key], index) => {
         const entry = rendered[index]!;

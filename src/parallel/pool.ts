@@ -3,6 +3,7 @@
  * cut into chunks on one queue; the workers, and the main thread when the job gives a local
  * runner, take chunks until none are left, so the pool stays busy however uneven the chunks are.
  * Results come back in item order whoever computed them, so output does not depend on timing.
+ * A job with a time budget is stopped past it by ending the workers that run it.
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -21,6 +22,20 @@ export interface PoolJob<T, R> {
   chunkSize: number;
   /** Runs a chunk on the main thread; without it only the workers take chunks. */
   local?: (chunk: T[]) => R[] | Promise<R[]>;
+  /**
+   * Milliseconds the job may take once it starts (waiting for the jobs before it does not count):
+   * past them it fails with a JobOverBudget and the pool's workers, still busy with it, are ended
+   * (the next job starts new ones). Only the workers can be stopped, so a job with a budget has no
+   * `local` runner.
+   */
+  budgetMs?: number;
+}
+
+/** A job stopped because it went past its `budgetMs`. */
+export class JobOverBudget extends Error {
+  constructor(readonly budgetMs: number) {
+    super(`the job took more than ${budgetMs} ms`);
+  }
 }
 
 /** A pool of worker threads; `close` ends them. */
@@ -65,12 +80,15 @@ export function createWorkerPool(size: number, script: WorkerScript = 'worker.js
   };
 
   const runJob = async <T, R>(job: PoolJob<T, R>): Promise<R[]> => {
+    if (job.budgetMs !== undefined && job.local) throw new Error('a job with a time budget cannot run chunks on the main thread');
     const all = start();
     const id = nextJob++;
     const chunks: T[][] = [];
     for (let index = 0; index < job.items.length; index += job.chunkSize) chunks.push(job.items.slice(index, index + job.chunkSize));
     const results: R[][] = new Array(chunks.length);
     const cleanups: (() => void)[] = [];
+    let timer: NodeJS.Timeout | undefined;
+    let overBudget = false;
     // Workers keep the process alive only while a job runs, so an unclosed pool never holds an exit.
     for (const slot of all) slot.worker.ref();
     try {
@@ -87,6 +105,13 @@ export function createWorkerPool(size: number, script: WorkerScript = 'worker.js
           if (!failed) reject(error);
           failed = true;
         };
+        const budgetMs = job.budgetMs;
+        if (budgetMs !== undefined) {
+          timer = setTimeout(() => {
+            overBudget = true;
+            fail(new JobOverBudget(budgetMs));
+          }, budgetMs);
+        }
         const feed = (slot: Slot) => {
           if (failed || next >= chunks.length) return;
           const index = next++;
@@ -129,10 +154,17 @@ export function createWorkerPool(size: number, script: WorkerScript = 'worker.js
         }
       });
     } finally {
+      clearTimeout(timer);
       for (const cleanup of cleanups) cleanup();
-      for (const slot of all) {
-        if (slot.jobs.delete(id)) post(slot, { type: 'end', job: id });
-        slot.worker.unref();
+      if (overBudget) {
+        // A worker busy with a chunk hears no message until the chunk is done: only ending it stops it.
+        if (slots === all) slots = undefined;
+        await Promise.all(all.map((slot) => slot.worker.terminate()));
+      } else {
+        for (const slot of all) {
+          if (slot.jobs.delete(id)) post(slot, { type: 'end', job: id });
+          slot.worker.unref();
+        }
       }
     }
     return results.flat();

@@ -1,7 +1,11 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkMarkdownLimits, renderMarkdown, renderMarkdownDocument } from '../../src/content/markdown';
+import { loadConfig } from '../../src/config/load';
+import { checkMarkdownLimits, markdownLimitError, renderMarkdown, renderMarkdownDocument } from '../../src/content/markdown';
+import { repoRoot } from '../helpers/paths';
 
-const limits = { maxBytes: 256 * 1024, maxNesting: 32 };
+const limits = { maxBytes: 256 * 1024, maxNesting: 32, maxParagraphMarks: 1000 };
 
 describe('the Markdown pipeline', () => {
   it('drops javascript:, data: and vbscript: URLs and keeps web, mail, phone and local links', async () => {
@@ -37,8 +41,37 @@ describe('checkMarkdownLimits', () => {
 
   it('refuses a document over the size limit and a paragraph of unclosed brackets', () => {
     expect(checkMarkdownLimits('x'.repeat(300 * 1024), limits)?.message).toMatch(/307,200 bytes of Markdown, more than the 262,144 allowed \(markdown\.maxBytes\)/);
-    expect(checkMarkdownLimits(`text\n\n${'['.repeat(20_000)}x`, limits)).toMatchObject({ line: 3, message: expect.stringContaining('unclosed') });
+    expect(checkMarkdownLimits(`text\n\n${'['.repeat(20_000)}x`, limits)).toMatchObject({ line: 3, column: 1001, message: expect.stringContaining('(markdown.maxParagraphMarks)') });
     // Brackets do not add up across paragraphs.
     expect(checkMarkdownLimits(Array(100).fill('[a [b [c').join('\n\n'), limits)).toBeUndefined();
+  });
+
+  it('refuses a paragraph of more link and emphasis marks than markdown.maxParagraphMarks, at the mark past it', () => {
+    // 250 KB of link destinations left open: 15-25 s in micromark, each `[a](` two marks.
+    expect(checkMarkdownLimits('[a]('.repeat(64_000), limits)).toEqual({ line: 1, column: 2001, message: 'this paragraph has more than the 1,000 link and emphasis marks ([ ] * _ ~) allowed (markdown.maxParagraphMarks)' });
+    for (const shape of ['[a](<', '![a](', '[a]', '*a', 'a* ', '~a', '_a_ ', '[^a] ']) {
+      expect(checkMarkdownLimits(`Intro.\n\n${shape.repeat(64_000 / shape.length)}`, limits), shape).toMatchObject({ line: 3, message: expect.stringContaining('(markdown.maxParagraphMarks)') });
+    }
+    // Over several lines of one paragraph, and in what looks like a fence (inside an HTML block it is not one).
+    expect(checkMarkdownLimits(Array(1000).fill('a [b](').join('\n'), limits)).toMatchObject({ line: 501, column: 3 });
+    expect(checkMarkdownLimits(`<!--\n\`\`\`\n-->\n${'[a]('.repeat(600)}\n`, limits)).toMatchObject({ line: 4 });
+    // Only a line of spaces and tabs ends a paragraph; one of no-break spaces does not.
+    expect(checkMarkdownLimits(`${'[a]('.repeat(400)}\n\u00a0\n${'[a]('.repeat(400)}`, limits)).toMatchObject({ line: 3 });
+    expect(checkMarkdownLimits(`${'[a]('.repeat(400)}\n \t\n${'[a]('.repeat(400)}`, limits)).toBeUndefined();
+    expect(checkMarkdownLimits('[a](b) *c* _d_ ~e~ '.repeat(125), limits)).toBeUndefined();
+    expect(checkMarkdownLimits(Array(100).fill('[a](b) *c* _d_ ~e~ '.repeat(100)).join('\n\n'), limits)).toBeUndefined();
+  });
+
+  it('positions the error in the file as the build reports it', () => {
+    const error = markdownLimitError(`Intro.\n\ntext ${'[a]('.repeat(1000)}`, 8, 'content/blog/links/en.md', limits);
+    expect(error).toMatchObject({ code: 'MARKDOWN_LIMIT', file: 'content/blog/links/en.md', line: 10, column: 2006 });
+  });
+
+  it('leaves the site\'s content and the test fixtures alone, with the default limits', async () => {
+    const config = await loadConfig(join(repoRoot, 'site.config.yaml'));
+    expect(config.markdown.maxParagraphMarks).toBe(1000);
+    const files = ['content', 'tests/fixtures'].flatMap((dir) => readdirSync(join(repoRoot, dir), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.md')).map((file) => join(dir, file)));
+    expect(files.length).toBeGreaterThan(20);
+    for (const file of files) expect(checkMarkdownLimits(readFileSync(join(repoRoot, file), 'utf8'), config.markdown), file).toBeUndefined();
   });
 });
