@@ -16,6 +16,7 @@ import type { EntryIndex } from '../routes/pages.js';
 import { locate, validateYaml } from '../yaml-source.js';
 import { bodyStartLine, findFrontMatter, splitFrontMatter } from './front-matter.js';
 import { markdownLimitError, readingMinutes } from './markdown.js';
+import { copyValuesOf, fillPlaceholders } from './messages.js';
 import { readTextFile } from './text-file.js';
 import { createFrontMatterSchema } from './front-matter-schema.js';
 
@@ -287,7 +288,10 @@ async function renderEntries(
   markdown: MarkdownRenderer = defaultMarkdownRenderer(),
 ): Promise<Entry[]> {
   const entries = pending.filter((entry) => entry !== undefined);
-  const rendered = await markdown.renderAll(entries.flatMap((entry) => entry.translations.map((translation) => translation.body)));
+  // The site's `{name}` placeholders (`{minutes}`: see copyValuesOf) are filled before the Markdown is rendered.
+  const values = copyValuesOf(config);
+  const fill = (text: string) => fillPlaceholders(text, values);
+  const rendered = await markdown.renderAll(entries.flatMap((entry) => entry.translations.map((translation) => fill(translation.body))));
   let next = 0;
   const done = await Promise.all(entries.map(async (entry) => {
     const collection = config.collections[entry.collection]!;
@@ -298,7 +302,7 @@ async function renderEntries(
         diagnostics.error({ code: 'MARKDOWN_FAILED', message: outcome.error, file, line: bodyLine });
         continue;
       }
-      const translation = completeTranslation(collection, data, locale, file, outcome);
+      const translation = completeTranslation(collection, { ...data, title: fill(data.title), description: fill(data.description) }, locale, file, outcome);
       if (data.image !== undefined) {
         const image = await readEntryImage(entry.folder, data.image, data.imageAlt);
         if ('message' in image) {

@@ -62,3 +62,13 @@ export function lookupMessage(tree: MessageTree, key: string, values?: Record<st
 export function fillPlaceholders(message: string, values: Record<string, string | number>): string {
   return message.replace(/\{(\w+)\}/g, (match, name: string) => (name in values ? String(values[name]) : match));
 }
+
+/**
+ * The values any text of the site (a message, page copy, a post) may name as a `{name}`
+ * placeholder: `{minutes}`, the length of a booked meeting (booking.minutes). Where a caller
+ * passes a value of the same name, the caller's wins. (A post's reading time is `{readingMinutes}`, so
+ * the two never meet.)
+ */
+export function copyValuesOf(config: Pick<ResolvedConfig, 'booking'>): Record<string, string | number> {
+  return { minutes: config.booking.minutes };
+}

@@ -1,6 +1,7 @@
 /**
  * Page copy: `content/pages/<id>/<locale>.yaml` (or `.md` with front matter for long documents),
  * validated by the `content` schema of the page's template, with the locales checked for parity.
+ * The site's `{name}` placeholders (`{minutes}`: see copyValuesOf) are filled in every text.
  */
 import { join, relative } from 'node:path';
 import type { z } from 'zod';
@@ -14,6 +15,7 @@ import { bodyStartLine, splitFrontMatter } from './front-matter.js';
 import { markdownLimitError } from './markdown.js';
 import { readTextFile } from './text-file.js';
 import { defaultMarkdownRenderer, type MarkdownRenderer } from './markdown-cache.js';
+import { copyValuesOf, fillPlaceholders } from './messages.js';
 import { checkParity } from './parity.js';
 
 /** Copy of one content id in one locale; `html` holds the rendered body of a Markdown file. */
@@ -53,7 +55,7 @@ export async function loadPageContent(
     const extra = loaded.html === undefined ? undefined : { html: loaded.html };
     const { data, errors: invalid } = validateYaml(loaded.source, schema, 'CONTENT_INVALID', extra);
     diagnostics.add(...invalid);
-    if (data) contents.set(key, data as PageContent);
+    if (data) contents.set(key, fillCopy(data, copyValuesOf(config)) as PageContent);
   }));
   for (const sources of sourcesById.values()) {
     const sorted = sources.sort((a, b) => (a.file < b.file ? -1 : 1));
@@ -96,7 +98,7 @@ async function readContentFile(
       diagnostics.add(tooMuch);
       return undefined;
     }
-    const filled = fillCompanyTokens(body, config, file, diagnostics);
+    const filled = fillPlaceholders(fillCompanyTokens(body, config, file, diagnostics), copyValuesOf(config));
     const [rendered] = await markdown.renderAll([filled]);
     if (!rendered || 'error' in rendered) {
       here.error({ code: 'MARKDOWN_FAILED', message: rendered?.error ?? 'no output', line: bodyLine });
@@ -110,6 +112,16 @@ async function readContentFile(
     file: relative(process.cwd(), base + '.yaml'),
   });
   return undefined;
+}
+
+/** `copy` with the `{name}` placeholders of `values` filled in each of its strings, however deep. */
+function fillCopy(copy: unknown, values: Record<string, string | number>): unknown {
+  if (typeof copy === 'string') return fillPlaceholders(copy, values);
+  if (Array.isArray(copy)) return copy.map((item) => fillCopy(item, values));
+  if (typeof copy === 'object' && copy !== null && Object.getPrototypeOf(copy) === Object.prototype) {
+    return Object.fromEntries(Object.entries(copy).map(([key, value]) => [key, fillCopy(value, values)]));
+  }
+  return copy;
 }
 
 /** Replaces `{{company.legalName}}`-style tokens in Markdown with the company facts of the config. */

@@ -9,7 +9,7 @@ import type { DiskCache } from '../cache/disk-cache.js';
 import type { ParseYaml } from '../cache/yaml-cache.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { MarkdownRenderer } from '../content/markdown-cache.js';
-import { loadMessages, lookupMessage, type MessageTree } from '../content/messages.js';
+import { copyValuesOf, loadMessages, lookupMessage, type MessageTree } from '../content/messages.js';
 import { loadPageContent, type PageContent } from '../content/pages.js';
 import { indexEntries, listEntrySlugs, loadEntry, type Entry } from '../content/collections.js';
 import { createFeeds } from '../emit/feed.js';
@@ -38,9 +38,9 @@ export function loadSiteMessages(config: ResolvedConfig, diagnostics: Diagnostic
   return loadMessages(config, diagnostics, { parseYaml });
 }
 
-/** What the entries are loaded from (the folders, the locales, the collections and Markdown settings): when it changes, every entry is loaded again. */
+/** What the entries are loaded from (the folders, the locales, the collections, Markdown settings and the values of placeholders): when it changes, every entry is loaded again. */
 export function entriesSourceKey(config: ResolvedConfig, drafts: boolean, publishedBy?: string): string {
-  return JSON.stringify([config.dirs.content, config.localeIds, config.collections, config.markdown, drafts, publishedBy ?? null]);
+  return JSON.stringify([config.dirs.content, config.localeIds, config.collections, config.markdown, copyValuesOf(config), drafts, publishedBy ?? null]);
 }
 
 /** The key of an entry in the pipeline: "<collection>/<slug>". */
@@ -138,7 +138,7 @@ export function fingerprintEntries(entries: readonly Entry[], hash: (text: strin
 
 /** What the copy of one content id is loaded from: the config's parts it reads, its pages' locales, templates and routes, and the templates (their schemas). */
 export function copySourceKey(config: ResolvedConfig, pages: readonly Page[], templatesId: number): string {
-  return JSON.stringify([templatesId, config.dirs.content, config.company, config.markdown, config.localeIds, pages.map((page) => [page.locale, page.template, page.route.path])]);
+  return JSON.stringify([templatesId, config.dirs.content, config.company, copyValuesOf(config), config.markdown, config.localeIds, pages.map((page) => [page.locale, page.template, page.route.path])]);
 }
 
 /** Loads the copy `pages` show, validated by their templates' schemas; problems go to `diagnostics`. */
@@ -205,7 +205,7 @@ export function createFeedFiles(input: { config: ResolvedConfig; entries: readon
   for (const collection of Object.keys(entries)) {
     const labels = config.collections[collection]!.taxonomy?.labels ?? `${collection}.terms`;
     for (const locale of config.localeIds) {
-      const text = (key: string) => lookupMessage(messages[locale] ?? {}, key) ?? key;
+      const text = (key: string) => lookupMessage(messages[locale] ?? {}, key, copyValuesOf(config)) ?? key;
       const feeds = createFeeds({
         config,
         collection,

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import type { ResolvedConfig } from '../config/load.js';
-import { fillPlaceholders, lookupMessage, type MessageTree } from '../content/messages.js';
+import { copyValuesOf, fillPlaceholders, lookupMessage, type MessageTree } from '../content/messages.js';
 import { contentKey, type PageContent } from '../content/pages.js';
 import type { Entry } from '../content/collections.js';
 import { sourcesOf } from '../config/sources.js';
@@ -60,6 +60,7 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
   const bySlug = new Map(Object.entries(input.entries).map(([name, entries]) => [name, new Map(entries.map((entry) => [entry.slug, entry]))]));
   const contexts = new Map<string, SiteContext>();
   const views = new Map<Entry, Entry>();
+  const copyValues = copyValuesOf(config);
 
   // When tracked, an entry is handed out as a view that reports each translation read, so an edit
   // of one translation re-renders only the pages that show that translation.
@@ -138,6 +139,8 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
     const moneyFormat = new Intl.NumberFormat(intl, { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 });
     // Every page asks for the same few dozen messages, URLs and dates: each is worked out once.
     const found = new Map<string, string | undefined>();
+    // A message with the site's values filled in (`{minutes}`: see copyValuesOf), as most calls ask for it.
+    const filled = new Map<string, string>();
     const hrefs = new Map<string, string>();
     const dates = new Map<string, string>();
     const context: SiteContext = {
@@ -153,7 +156,13 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
         if (message === undefined) {
           throw new SiteError({ code: 'CONTENT_MISSING', message: `missing message "${key}"`, file: sources.display(sources.messages(locale)), field: key, hint: `Add the key to every file in ${sources.display(sources.messagesFolder)}/.` });
         }
-        return values ? fillPlaceholders(message, values) : message;
+        if (values) return fillPlaceholders(message, { ...copyValues, ...values });
+        let text = filled.get(key);
+        if (text === undefined) {
+          text = fillPlaceholders(message, copyValues);
+          filled.set(key, text);
+        }
+        return text;
       },
       href(routePath) {
         let url = hrefs.get(routePath);

@@ -10,7 +10,7 @@ import type { Page } from '../routes/pages.js';
 export interface SiteContext {
   config: ResolvedConfig;
   locale: string;
-  /** A UI message from content/messages/<locale>.yaml; `{name}` placeholders are filled from `values`. */
+  /** A UI message from content/messages/<locale>.yaml; `{name}` placeholders are filled from `values`, and the site's own (`{minutes}`, booking.minutes) from the config. */
   t(key: string, values?: Record<string, string | number>): string;
   /** The URL of the page at a route path in the current locale ("/hub/pricing" → "/no/hub/pricing/"); throws for a page that does not exist. */
   href(routePath: string): string;

@@ -485,7 +485,7 @@ export default function BlogEditor(props: BlogEditorProps) {
               ))}
             </div>
             <textarea id={`post-${tab}-body`} ref={bodyRef} rows={18} value={draft.body} aria-describedby={`post-${tab}-reading`} onInput={(event) => update(tab, { body: event.currentTarget.value, dirty: true })} />
-            <p id={`post-${tab}-reading`} className="muted">{text.readingTime.replace('{minutes}', String(Math.max(1, Math.round(words / props.wordsPerMinute)))).replace('{words}', String(words))}</p>
+            <p id={`post-${tab}-reading`} className="muted">{text.readingTime.replace('{readingMinutes}', String(Math.max(1, Math.round(words / props.wordsPerMinute)))).replace('{words}', String(words))}</p>
           </div>
           <p className="admin-actions">
             <button type="submit" className="button button-primary" disabled={busy}>{busy ? text.saving : text.save}</button>{' '}

@@ -15,7 +15,7 @@ export function PostCard({ listed, site }: { listed: ListedEntry; site: SiteCont
           <time dateTime={translation.date}>{site.formatDate(translation.date)}</time>
           <span>
             <span className="visually-hidden">{site.t('blog.readingTimeLabel')}: </span>
-            {site.t('blog.readingTime', { minutes: translation.readingMinutes })}
+            {site.t('blog.readingTime', { readingMinutes: translation.readingMinutes })}
           </span>
         </span>
       </p>

@@ -36,7 +36,7 @@ export default function BlogPost(props: PageProps) {
             <time dateTime={translation.date}>{site.formatDate(translation.date)}</time>
             <span>
               <span className="visually-hidden">{t('blog.readingTimeLabel')}: </span>
-              {t('blog.readingTime', { minutes: translation.readingMinutes })}
+              {t('blog.readingTime', { readingMinutes: translation.readingMinutes })}
             </span>
           </p>
           <h1>{translation.title}</h1>

@@ -1,5 +1,5 @@
 /**
- * Book a 30-minute meeting: agenda and opening hours, and either the external booking link
+ * Book a meeting (booking.minutes long): agenda and opening hours, and either the external booking link
  * (`booking.url`) or the built-in booking form, with a way to write instead. The booking form
  * needs `site serve` (one slot, one booking); a build for a static host (`--target` other than
  * node) shows the contact form with the meeting as its subject instead, which works there.

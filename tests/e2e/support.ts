@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { parse } from 'yaml';
+import { loadConfig } from '../../src/config/load';
+import { copyValuesOf, fillPlaceholders } from '../../src/content/messages';
 import { launchBrowser } from '../helpers/browser';
 import { repoRoot } from '../helpers/paths';
 import { serveSite, type TestServer } from '../helpers/server';
@@ -54,12 +56,14 @@ export type Messages = { [key: string]: string | Messages };
 
 /** The messages of a locale, with a typed lookup by dotted key. */
 export async function loadMessages(locale: string): Promise<(key: string) => string> {
-  const tree = await readYaml<Messages>(`content/messages/${locale}.yaml`);
+  const [tree, config] = await Promise.all([readYaml<Messages>(`content/messages/${locale}.yaml`), loadConfig(join(repoRoot, 'site.config.yaml'))]);
+  // As the pages show it: the site's own placeholders (`{minutes}`) filled from the config.
+  const values = copyValuesOf(config);
   return (key) => {
     let node: string | Messages | undefined = tree;
     for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
     if (typeof node !== 'string') throw new Error(`no message "${key}" in content/messages/${locale}.yaml`);
-    return node;
+    return fillPlaceholders(node, values);
   };
 }
 

@@ -1,8 +1,8 @@
 /**
  * The built-in booking API, in-process with a fixed clock: the slots contract, a booking and the
  * 409 with the next free slots, one slot one booking under concurrent requests, the no-script
- * form post (303 and the calendar file), hostile input, the rate limit, and a restart that
- * remembers what is taken.
+ * form post (303 and the calendar file), hostile input, the rate limit, a restart that
+ * remembers what is taken, and a change of the settings while it runs.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -10,7 +10,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bookingsFile, createBookingHandler } from '../../src/serve/booking';
+import { loadConfig, type ResolvedConfig } from '../../src/config/load';
+import { bookingsFile, createBookingHandler, createSiteBookingHandler, type BookingHandler, type BookingSettings } from '../../src/serve/booking';
+import { repoRoot } from '../helpers/paths';
 
 const rules = { timeZone: 'Europe/Oslo', weekdays: ['Mo', 'Tu', 'We', 'Th', 'Fr'] as const, opens: '09:00', closes: '17:00', minutes: 30 };
 // Friday 27 March 2026, 16:10 in Oslo (CET): the weekend and the change to CEST lie ahead.
@@ -20,16 +22,21 @@ let dataDir: string;
 let server: Server;
 let base: string;
 
-async function start(options: { rateLimit?: number } = {}) {
-  const handle = createBookingHandler({
-    endpoint: '/api/booking',
-    rules: { ...rules, weekdays: [...rules.weekdays] },
-    days: 14,
+const defaultSettings: BookingSettings = {
+  endpoint: '/api/booking',
+  rules: { ...rules, weekdays: [...rules.weekdays] },
+  days: 14,
+  resultPage: (locale, outcome) => `${locale === 'no' ? '/no' : ''}/book-meeting/${outcome}/`,
+  calendarText: (locale) => (locale === 'no' ? { summary: 'Møte med Mendwise', description: 'Booket, på nett; takk' } : { summary: 'Meeting with Mendwise', description: 'Booked online' }),
+  domain: 'mendwise.example',
+  organizer: 'hello@mendwise.example',
+};
+
+/** Starts the handler (or `handler`); `settings` is asked at every request (a test may change what it returns). */
+async function start(options: { rateLimit?: number; settings?: () => BookingSettings | undefined; handler?: BookingHandler } = {}) {
+  const handle = options.handler ?? createBookingHandler({
+    settings: options.settings ?? (() => defaultSettings),
     dataDir,
-    resultPage: (locale, outcome) => `${locale === 'no' ? '/no' : ''}/book-meeting/${outcome}/`,
-    calendarText: (locale) => (locale === 'no' ? { summary: 'Møte med Mendwise', description: 'Booket, på nett; takk' } : { summary: 'Meeting with Mendwise', description: 'Booked online' }),
-    domain: 'mendwise.example',
-    organizer: 'hello@mendwise.example',
     now: () => now,
     rateLimit: options.rateLimit ?? 100,
   });
@@ -191,5 +198,63 @@ describe('without script', () => {
       expect(response.headers.get('location'), JSON.stringify(fields)).toBe('/book-meeting/failed/');
     }
     expect(await stored()).toHaveLength(1);
+  });
+});
+
+describe('a change of the settings while the server runs', () => {
+  it('applies to the next request: slots and bookings of the new length; bookings made before stay taken, and so does the rate limit', async () => {
+    let settings: BookingSettings | undefined = defaultSettings;
+    await start({ rateLimit: 3, settings: () => settings });
+    expect((await post({ ...visitor, start: '2026-03-30T09:30:00+02:00' })).status).toBe(201);
+
+    settings = { ...defaultSettings, rules: { ...defaultSettings.rules, minutes: 45 } };
+    const slots = (await (await fetch(`${base}/api/booking/slots?from=2026-03-30&days=1`)).json()) as { slots: { start: string; end: string }[] };
+    // 09:00–09:45 and 09:45–10:30 overlap the meeting booked for 09:30–10:00.
+    expect(slots.slots.slice(0, 2)).toEqual([
+      { start: '2026-03-30T10:30:00+02:00', end: '2026-03-30T11:15:00+02:00' },
+      { start: '2026-03-30T11:15:00+02:00', end: '2026-03-30T12:00:00+02:00' },
+    ]);
+    expect((await post({ ...visitor, start: '2026-03-30T09:45:00+02:00' })).status).toBe(409);
+    const booked = await post({ ...visitor, start: '2026-03-30T10:30:00+02:00' });
+    expect(booked.status).toBe(201);
+    expect(await booked.json()).toMatchObject({ start: '2026-03-30T10:30:00+02:00', end: '2026-03-30T11:15:00+02:00' });
+    expect((await stored()).map((line) => [line.start, line.end])).toEqual([
+      ['2026-03-30T09:30:00+02:00', '2026-03-30T10:00:00+02:00'],
+      ['2026-03-30T10:30:00+02:00', '2026-03-30T11:15:00+02:00'],
+    ]);
+    // Three attempts so far: the limit counted them across the change.
+    expect((await post({ ...visitor, start: '2026-03-30T12:00:00+02:00' })).status).toBe(429);
+
+    // Off (an external booking page), then on again with what it had.
+    settings = undefined;
+    expect((await fetch(`${base}/api/booking/slots?from=2026-03-30&days=1`)).status).toBe(404);
+    settings = defaultSettings;
+    const again = (await (await fetch(`${base}/api/booking/slots?from=2026-03-30&days=1`)).json()) as { slots: { start: string }[] };
+    expect(again.slots.map((slot) => slot.start.slice(11, 16))).not.toContain('09:30');
+    expect(again.slots.map((slot) => slot.start.slice(11, 16))).not.toContain('11:00');
+  });
+});
+
+describe('the site\'s booking handler', () => {
+  it('follows the config it is given at each request: the slot length, booking.url, the calendar file\'s words', async () => {
+    const loaded = await loadConfig(join(repoRoot, 'site.config.yaml'));
+    let config: ResolvedConfig = { ...loaded, dirs: { ...loaded.dirs, data: dataDir } };
+    await start({ handler: createSiteBookingHandler(() => config) });
+    const firstSlot = async () => ((await (await fetch(`${base}/api/booking/slots?days=21`)).json()) as { slots: { start: string; end: string }[] }).slots[0]!;
+    const length = (slot: { start: string; end: string }) => (Date.parse(slot.end) - Date.parse(slot.start)) / 60_000;
+    expect(length(await firstSlot())).toBe(30);
+
+    config = { ...config, booking: { ...config.booking, minutes: 45 } };
+    const slot = await firstSlot();
+    expect(length(slot)).toBe(45);
+    const booked = await fetch(`${base}/api/booking`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...visitor, locale: 'en', start: slot.start }) });
+    expect(booked.status).toBe(201);
+    expect((await stored())[0]).toMatchObject({ start: slot.start, end: slot.end });
+    const { id } = (await booked.json()) as { id: string };
+    const ics = await (await fetch(`${base}/api/booking/calendar.ics?id=${id}`)).text();
+    expect(ics).toContain('SUMMARY:Meeting with Mendwise (45 min)');
+
+    config = { ...config, booking: { ...config.booking, url: 'https://cal.example/mendwise' } };
+    expect((await fetch(`${base}/api/booking/slots`)).status).toBe(404);
   });
 });

@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { HtmlValidate } from 'html-validate';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig, parseConfig, type ResolvedConfig } from '../../src/config/load';
+import { copyValuesOf, fillPlaceholders } from '../../src/content/messages';
 import { collectSiteErrors } from '../../src/errors';
 import { languageScript, notFoundScript, scriptHash } from '../../src/render/head';
 import { parse } from 'yaml';
@@ -114,7 +115,8 @@ describe('netlify', () => {
     expect(netlify).not.toContain('class="booking-form');
     const form = /<form class="contact-form[^"]*"[^>]*action="([^"]*)"/.exec(netlify);
     expect(form?.[1]).toBe('/api/contact');
-    const subject = parse(await read(repoRoot, 'content/messages/no.yaml')).contactForm.meetingSubject as string;
+    const config = await loadConfig(join(repoRoot, 'site.config.yaml'));
+    const subject = fillPlaceholders(parse(await read(repoRoot, 'content/messages/no.yaml')).contactForm.meetingSubject as string, copyValuesOf(config));
     expect(netlify).toMatch(new RegExp(`name="subject"[^>]*value="${subject}"`));
   });
 });
