@@ -13,7 +13,7 @@
  */
 import { precompressOf } from '../targets/index.js';
 import type { ResolvedConfig } from '../config/load.js';
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { compressFiles, precompressedCodings } from '../emit/compress.js';
 import type { OutputFiles } from '../output-files.js';
@@ -37,8 +37,11 @@ export interface LiveSiteOptions {
 
 /** The live site. */
 export interface LiveSite {
-  /** Builds the site in memory (the state the next save starts from); throws when it does not build. */
-  start(): Promise<void>;
+  /**
+   * Builds the site in memory (the state the next save starts from), and publishes the files whose
+   * bytes differ from the served folder's; returns how many. Throws when the site does not build.
+   */
+  start(): Promise<number>;
   /** Rebuilds after a change of `file` (or of several) and swaps the changed files into the served folder. */
   rebuild(file: string | readonly string[]): Promise<SaveOutcome>;
   readonly config: ResolvedConfig | undefined;
@@ -51,8 +54,23 @@ export interface LiveSite {
 export function createLiveSite(options: LiveSiteOptions): LiveSite {
   const pipeline = createPipeline({ config: options.config, incremental: true, workers: 1, esbuild: 'contexts', today: options.today });
   let writing: Promise<unknown> = Promise.resolve();
-  // Changed and removed files a refused publish left for the next one.
-  const unpublished = { changed: new Set<string>(), removed: new Set<string>() };
+  // Output paths changed or removed by a run and not yet published, each with the number of the
+  // last run that touched it. A write publishes them from the newest build (never from the build of
+  // the run that queued it: two saves at once would publish the older bytes of the later one), and
+  // forgets only the paths no run touched again meanwhile.
+  const unpublished = new Map<string, number>();
+  let runs = 0;
+
+  /** Publishes every unpublished path from the newest good build. */
+  async function publish(): Promise<void> {
+    const files = pipeline.files!;
+    const config = pipeline.config!;
+    const batch = new Map(unpublished);
+    const paths = [...batch.keys()].sort();
+    await publishChanges(options.dir, files, paths.filter((path) => files.has(path)), paths.filter((path) => !files.has(path)), precompressOf(config));
+    for (const [path, run] of batch) if (unpublished.get(path) === run) unpublished.delete(path);
+  }
+
   return {
     get config() {
       return pipeline.config;
@@ -66,6 +84,15 @@ export function createLiveSite(options: LiveSiteOptions): LiveSite {
         if (outcome.crash !== undefined) throw outcome.crash;
         throw new SiteErrors(outcome.errors);
       }
+      // What a save before the last stop built but never published (or a folder built from older
+      // sources) is published now: the served folder starts as the sources say.
+      const differing = await differingFiles(options.dir, pipeline.files!);
+      for (const path of differing) unpublished.set(path, runs);
+      if (unpublished.size) {
+        writing = publish();
+        await writing;
+      }
+      return differing.length;
     },
     async rebuild(file) {
       const started = performance.now();
@@ -75,25 +102,11 @@ export function createLiveSite(options: LiveSiteOptions): LiveSite {
         if (outcome.crash !== undefined) errors.push({ code: 'RENDER_FAILED', message: String((outcome.crash as Error)?.message ?? outcome.crash), field: null, line: null, column: null, hint: '', file: null });
         return { rebuilt: true, ok: false, errors };
       }
-      const files = pipeline.files!;
-      const config = pipeline.config!;
-      for (const path of outcome.changed) {
-        unpublished.changed.add(path);
-        unpublished.removed.delete(path);
-      }
-      for (const path of outcome.removed) {
-        unpublished.removed.add(path);
-        unpublished.changed.delete(path);
-      }
-      if (unpublished.changed.size || unpublished.removed.size) {
+      const run = ++runs;
+      for (const path of [...outcome.changed, ...outcome.removed]) unpublished.set(path, run);
+      if (unpublished.size) {
         // One write at a time, in the order of the runs.
-        const next = writing.then(async () => {
-          const changed = [...unpublished.changed];
-          const removed = [...unpublished.removed];
-          await publishChanges(options.dir, files, changed, removed, precompressOf(config));
-          for (const path of changed) unpublished.changed.delete(path);
-          for (const path of removed) unpublished.removed.delete(path);
-        });
+        const next = writing.then(publish);
         writing = next.catch(() => undefined);
         try {
           await next;
@@ -107,6 +120,17 @@ export function createLiveSite(options: LiveSiteOptions): LiveSite {
     },
     dispose: () => pipeline.dispose(),
   };
+}
+
+/** The files of a build whose bytes differ from (or are missing in) the served folder. */
+async function differingFiles(dir: string, files: OutputFiles): Promise<string[]> {
+  const differing: string[] = [];
+  for (const [path, data] of files) {
+    const onDisk = await readFile(join(dir, path)).catch(() => undefined);
+    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+    if (!onDisk || !onDisk.equals(bytes)) differing.push(path);
+  }
+  return differing;
 }
 
 /**
