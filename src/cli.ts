@@ -21,6 +21,7 @@ import { openBrowser } from './dev/open-browser.js';
 import { describeRebuild } from './dev/report.js';
 import { startDevServer } from './dev/server.js';
 import { addAdminCommand } from './admin/commands.js';
+import { adminStateFolder } from './state-paths.js';
 import { checkDevAdminHost, createDevAdmin, createServeAdmin, siteOf } from './admin/mount.js';
 import { createLiveSite } from './admin/live-site.js';
 
@@ -225,9 +226,12 @@ export async function main(argv: readonly string[]): Promise<number> {
       const trustProxy = Boolean(options.trustProxy);
       // With the admin, the site is also built in memory, so that a save re-renders only what it affects.
       const live = options.admin ? createLiveSite({ config: options.config, dir }) : undefined;
-      await live?.start();
+      const published = await live?.start();
+      if (published) logInfo(`published ${published} file${published === 1 ? '' : 's'} that ${relative(process.cwd(), dir) || '.'} did not have as the sources build them (a save not published before the last stop, or a build of older sources)`);
       const admin = live && createServeAdmin({ projectRoot: config.root, origin: config.site.origin, trustProxy, site: live });
-      const running = await startServer({ config, dir, port: Number(options.port), host: String(options.host), trustProxy, admin });
+      // The booking API follows the config each save rebuilds the pages from (slot length, hours, booking.url).
+      const currentConfig = live && (() => live.config);
+      const running = await startServer({ config, currentConfig, dir, port: Number(options.port), host: String(options.host), trustProxy, admin });
       logResult(`serving ${relative(process.cwd(), dir) || '.'} at ${running.url}/`);
       const shutdown = shutdownSignal();
       try {
@@ -235,6 +239,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         logInfo(`stopping: open requests may finish for ${serverLimits.shutdownGraceMs / 1000} s`);
         await running.close();
         await live?.dispose();
+        if (admin && options.verbose) logInfo(`sign-in: at most ${admin.signInLimits.peakHashing} password check${admin.signInLimits.peakHashing === 1 ? '' : 's'} ran at once`);
       } finally {
         shutdown.release();
       }
@@ -267,6 +272,7 @@ function outputGuard(config: ResolvedConfig): OutputGuard {
       { path: config.dirs.templates, what: 'the templates folder' },
       { path: config.dirs.public, what: 'the public folder' },
       { path: config.dirs.data, what: 'the stored form submissions (contact.dataDir)' },
+      { path: adminStateFolder(config.root), what: "the admin's accounts and audit log" },
     ],
   };
 }

@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { SiteError } from '../errors.js';
 import { writeFileAtomic } from './atomic-file.js';
+import { adminStateFolder } from '../state-paths.js';
 
 /** What an account may do: `editor` edits the blog; `admin` also the settings and the accounts. */
 export type Role = 'editor' | 'admin';
@@ -26,7 +27,7 @@ export interface Account {
 
 /** The accounts file of a project. */
 export function accountsFile(projectRoot: string): string {
-  return join(projectRoot, '.site', 'admins.json');
+  return join(adminStateFolder(projectRoot), 'admins.json');
 }
 
 /** An email in the form accounts are keyed by (trimmed, lowercase). */

@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { adminStateFolder } from '../state-paths.js';
 
 /** One line of the log. */
 export interface AuditRecord {
@@ -20,7 +21,7 @@ export interface AuditRecord {
 
 /** The audit log of a project. */
 export function auditLogFile(projectRoot: string): string {
-  return join(projectRoot, '.site', 'audit.jsonl');
+  return join(adminStateFolder(projectRoot), 'audit.jsonl');
 }
 
 /** An append-only log; appends run one at a time, each fsync'd. */

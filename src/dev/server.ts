@@ -20,7 +20,7 @@ import { createSiteBookingHandler } from '../serve/booking.js';
 import { createContactHandler } from '../serve/contact.js';
 import { isAllowedHost } from '../serve/request.js';
 import { enterBase } from '../serve/under-base.js';
-import { listenError } from '../serve/server.js';
+import { isPreviewPage, listenError } from '../serve/server.js';
 import { createStaticHandler, etagOf, memorySource, type StaticSource } from '../serve/static.js';
 import { devClientScript, devClientStyles } from './client.js';
 import { createEventHub, type DevEvent } from './events.js';
@@ -190,12 +190,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     return contact.handle;
   };
 
-  // The built-in booking API, as `site serve` answers it (remade when the config changes).
-  let booking: { config: ResolvedConfig; handle: ReturnType<typeof createSiteBookingHandler> } | undefined;
-  const bookingHandler = (config: ResolvedConfig) => {
-    if (booking?.config !== config) booking = { config, handle: createSiteBookingHandler(config) };
-    return booking.handle;
-  };
+  // The built-in booking API, as `site serve` answers it, following the last good build's config
+  // (its bookings and rate limit kept across changes).
+  const booking = createSiteBookingHandler(() => builder.config);
 
   const answer = (response: ServerResponse, status: number, type: string, body: string) => {
     response.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(body)) });
@@ -207,8 +204,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       return answer(response, 403, 'text/plain; charset=utf-8', 'This host name is not allowed: open the dev server by the address site dev printed.');
     }
     if (!enterBase(request, response, builder.config?.site.base ?? '')) return;
-    if (options.admin && (await options.admin.handle(request, response))) return;
     const path = (request.url ?? '/').split(/[?#]/, 1)[0]!;
+    if (options.admin && isPreviewPage(path) && builder.config) for (const [name, value] of await (await staticHandler(builder.config)).headersOf('/')) response.setHeader(name, value);
+    if (options.admin && (await options.admin.handle(request, response))) return;
     if (path === '/__site/events') {
       const file = new URL(request.url ?? '/', 'http://dev').searchParams.get('file') ?? undefined;
       return hub.connect(request, response, { name: 'state', data: { build, overlay: overlay ?? null, warnings: warningsPanel ?? null } }, file);
@@ -218,10 +216,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     if (path === '/__site/status') return answer(response, 200, 'application/json; charset=utf-8', JSON.stringify({ build, ok: !problems, problems: problems ?? [], warnings }));
     const config = builder.config;
     if (config && request.method === 'POST' && path === config.contact.endpoint) return contactHandler(config)(request, response);
-    if (config && (path === config.booking.endpoint || path.startsWith(`${config.booking.endpoint}/`))) {
-      const handleBooking = await bookingHandler(config);
-      if (handleBooking && (await handleBooking(request, response))) return;
-    }
+    if (config && (path === config.booking.endpoint || path.startsWith(`${config.booking.endpoint}/`)) && (await booking(request, response))) return;
     if (!config) return answer(response, 500, 'text/html; charset=utf-8', renderErrorPage({ build, file: '', overlay: overlay ?? '' }));
     const serveFile = await staticHandler(config);
     if (options.admin?.servesPage?.(path) && path.endsWith('/') && (request.method === 'GET' || request.method === 'HEAD')) {

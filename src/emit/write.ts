@@ -199,6 +199,11 @@ export function recoverOutput(outputFolder: string): 'forward' | 'back' | undefi
   }
 }
 
+/** The journal of an output folder: it exists while a switch is under way, or after one was killed. */
+export function journalOf(outputFolder: string): string {
+  return besidePaths(resolveOutput(outputFolder)).journal;
+}
+
 function stepCounter(afterStep: WriteOptions['afterStep']): () => void {
   let steps = 0;
   return () => afterStep?.(++steps);

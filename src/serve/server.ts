@@ -10,9 +10,10 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
+import { adminStateFiles, adminStateFolder } from '../state-paths.js';
 import { SiteError } from '../errors.js';
 import { isWithin } from '../file-paths.js';
-import { recoverOutput } from '../emit/write.js';
+import { journalOf, recoverOutput } from '../emit/write.js';
 import { urlsOf } from '../routes/urls.js';
 import { createSiteBookingHandler } from './booking.js';
 import { createContactHandler } from './contact.js';
@@ -32,6 +33,8 @@ export interface ServeOptions {
   limits?: Partial<ServerLimits>;
   /** The admin API (`site serve --admin`, src/admin/mount.ts); without it /api/auth and /api/admin are 404 like any unknown path. */
   admin?: MountedApi;
+  /** The config of the moment (`site serve --admin`: the live site's, after each save): the booking API follows it. Default: `config`. */
+  currentConfig?: () => ResolvedConfig | undefined;
 }
 
 /** An API mounted before the static files: it answers the requests it knows (true) and is told the port. */
@@ -89,6 +92,11 @@ export function rejectLongUrl(maxUrlLength: number): Step {
   };
 }
 
+/** Whether a request path is an admin preview (a rendered page of the site). */
+export function isPreviewPage(path: string): boolean {
+  return path.startsWith('/api/admin/preview/');
+}
+
 /** Runs the steps in order; each calls `next` to hand the request on. */
 export function chain(steps: readonly Step[]): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
   return (request, response) => {
@@ -109,6 +117,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       hint: 'Serve the folder `site build` wrote, and keep contact.dataDir outside it.',
     });
   }
+  const state = heldAdminState(options.dir, config.root);
+  if (state) {
+    throw new SiteError({
+      code: 'OUTPUT_UNSAFE',
+      message: `refusing to serve ${options.dir}: it holds ${state}, which would be public`,
+      hint: 'Serve the folder `site build` wrote, and keep the project\'s .site folder (accounts, audit log) outside it.',
+    });
+  }
   // A build killed while switching the folder is finished first, so no visitor sees a mix.
   recoverOutput(options.dir);
   if (!existsSync(join(options.dir, 'index.html'))) {
@@ -119,28 +135,33 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     dataDir,
     allowedOrigins: [config.site.origin],
     trustProxy: options.trustProxy,
-    resultPage: (locale, outcome) => urlsOf(config).contactResult(outcome, locale),
+    resultPage: (locale, outcome) => urlsOf(currentConfig()).contactResult(outcome, locale),
   });
-  const endpoint = config.contact.endpoint;
-  const booking = await createSiteBookingHandler(config, { trustProxy: options.trustProxy });
+  // The endpoints follow the config of the moment (a settings save in `site serve --admin`); the data folder stays the one checked above.
+  const currentConfig = () => options.currentConfig?.() ?? config;
+  const booking = createSiteBookingHandler(currentConfig, { trustProxy: options.trustProxy, dataDir });
 
   const api: Step = async (request, response, next) => {
     const path = (request.url ?? '/').split('?', 1)[0];
+    const endpoint = currentConfig().contact.endpoint;
     if (request.method !== 'POST' || path !== endpoint) return next();
     for (const [name, value] of await serveStatic.headersOf(path)) response.setHeader(name, value);
     return contact(request, response);
   };
   const bookingApi: Step = async (request, response, next) => {
     const path = (request.url ?? '/').split('?', 1)[0]!;
-    if (!booking || (path !== config.booking.endpoint && !path.startsWith(`${config.booking.endpoint}/`))) return next();
-    for (const [name, value] of await serveStatic.headersOf(config.booking.endpoint)) response.setHeader(name, value);
+    const { endpoint: bookingEndpoint, url: external } = currentConfig().booking;
+    if (external || (path !== bookingEndpoint && !path.startsWith(`${bookingEndpoint}/`))) return next();
+    for (const [name, value] of await serveStatic.headersOf(bookingEndpoint)) response.setHeader(name, value);
     if (!(await booking(request, response))) return next();
   };
   const admin: Step = async (request, response, next) => {
     const mounted = options.admin;
     if (!mounted) return next();
-    if (await mounted.handle(request, response)) return;
     const path = (request.url ?? '/').split('?', 1)[0]!;
+    // A preview is a page of the site: it gets the pages' headers (CSP, frame protection), as it would live.
+    if (isPreviewPage(path)) for (const [name, value] of await serveStatic.headersOf('/')) response.setHeader(name, value);
+    if (await mounted.handle(request, response)) return;
     if ((request.method === 'GET' || request.method === 'HEAD') && mounted.servesPage?.(path) && path.endsWith('/')) {
       const html = await readFile(join(options.dir, path, 'index.html'), 'utf8').catch(() => undefined);
       if (html !== undefined) {
@@ -151,9 +172,27 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     return next();
   };
   const files: Step = (request, response) => serveStatic(request, response);
+  // A build killed while switching the folder after the server started: finished (or undone) before
+  // the next answer, as at start. While a live build holds the folder's lock, it is left to finish.
+  const journal = journalOf(options.dir);
+  let lookedAt = 0;
+  const repair: Step = async (_request, _response, next) => {
+    const time = Date.now();
+    if (time - lookedAt >= 200) {
+      lookedAt = time;
+      if (existsSync(journal)) {
+        try {
+          recoverOutput(options.dir);
+        } catch (error) {
+          if (!(error instanceof SiteError && error.code === 'OUTPUT_BUSY')) throw error;
+        }
+      }
+    }
+    return next();
+  };
   // A site built for a path (site.base) is served under it, as its host will.
   const base: Step = async (request, response, next) => (enterBase(request, response, config.site.base) ? next() : undefined);
-  const handle = chain([rejectLongUrl(limits.maxUrlLength), base, admin, api, bookingApi, files]);
+  const handle = chain([rejectLongUrl(limits.maxUrlLength), base, repair, admin, api, bookingApi, files]);
 
   const server = createServer({ connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs) }, (request, response) => {
     handle(request, response).catch(() => {
@@ -175,6 +214,17 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   options.admin?.listening(options.host, port);
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   return { server, url: `http://${host}:${port}${config.site.base}`, close: () => closeGracefully(server, limits.shutdownGraceMs) };
+}
+
+/** What of the admin's state a folder to serve holds or sits in (the accounts, the audit log), or undefined. */
+export function heldAdminState(dir: string, projectRoot: string): string | undefined {
+  const stateFolder = adminStateFolder(projectRoot);
+  if (isWithin(stateFolder, dir) || isWithin(dir, stateFolder)) return `the admin's accounts and audit log (${stateFolder})`;
+  for (const folder of [dir, join(dir, '.site')]) {
+    const found = adminStateFiles.find((name) => existsSync(join(folder, name)));
+    if (found) return `an admin state file (${join(folder, found)})`;
+  }
+  return undefined;
 }
 
 /** A listen failure as a SiteError that says what to do (the port is taken, or not ours to take). */

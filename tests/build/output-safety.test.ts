@@ -4,11 +4,14 @@
  * to the new output leaves a folder that recovers to the old or the new site, never a mix.
  */
 import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load';
 import { recoverOutput } from '../../src/emit/write';
+import { startServer, type RunningServer } from '../../src/serve/server';
 import { createTempSite, type TempSite } from '../helpers/fixture-site';
 import { outputRoot, repoRoot } from '../helpers/paths';
 import { listFiles } from '../helpers/site-files';
@@ -69,6 +72,26 @@ describe('output folders site build refuses', () => {
     expect(file.code).toBe(2);
     expect(file.stderr).toContain('it is a file, not a folder');
     expect(await readFile(join(temp.dir, 'notes.txt'), 'utf8')).toBe('my own notes');
+  });
+
+  it("refuses the admin's state folder (.site: accounts, audit log) as the output, and site serve refuses a folder holding them", async () => {
+    for (const [out, reason] of [
+      ['.site', "it is the admin's accounts and audit log"],
+      ['.site/public', "it is inside the admin's accounts and audit log"],
+    ] as const) {
+      const result = await site(temp.dir, ['build', '--out', out]);
+      expect(result.code, out).toBe(2);
+      expect(result.stderr, out).toContain(`OUTPUT_UNSAFE  refusing to write the site into ${out}: ${reason}`);
+    }
+    expect(existsSync(join(temp.dir, '.site', '.site-output'))).toBe(false);
+    // A folder that holds an accounts file (copied there, or an admin pointed at it) is never served.
+    expect((await site(temp.dir, ['build', '--out', 'served'])).code).toBe(0);
+    await writeFile(join(temp.dir, 'served', 'admins.json'), '[]');
+    const serve = await site(temp.dir, ['serve', '--dir', 'served', '--port', '0']);
+    expect(serve.code).toBe(2);
+    expect(serve.stderr).toContain('OUTPUT_UNSAFE  refusing to serve');
+    expect(serve.stderr).toContain('admins.json');
+    await rm(join(temp.dir, 'served'), { recursive: true });
   });
 
   it('builds into a new folder, marks it, and rebuilds into it', async () => {
@@ -155,6 +178,36 @@ describe('a build killed at any step of the switch', () => {
     expect((await site(dir, ['build', '--no-precompress'], { SITE_TEST_KILL_AFTER_STEP: '2' })).signal).toBe('SIGKILL');
     expect((await site(dir, ['build', '--no-precompress'])).code).toBe(0);
     expect(await contents(out())).toEqual(wanted);
+  });
+
+  it('a running site serve repairs the folder before its next answer: pages are all old or all new, never a mix', async () => {
+    const config = await loadConfig(join(dir, 'site.config.yaml'));
+    const page = async (server: RunningServer, path: string) => {
+      const answer = await fetch(`${server.url}${path}`);
+      const html = await answer.text();
+      return answer.status !== 200 ? 'gone' : html.includes('First, edited.') ? 'edited' : 'there';
+    };
+    const seen: string[] = [];
+    for (let step = 1; step < 30; step++) {
+      await rm(out(), { recursive: true, force: true });
+      await writePosts(oldPosts);
+      expect((await site(dir, ['build', '--no-precompress'])).code).toBe(0);
+      const server = await startServer({ config, dir: out(), port: 0, host: '127.0.0.1', limits: { shutdownGraceMs: 100 } });
+      try {
+        await writePosts(newPosts);
+        const result = await site(dir, ['build', '--no-precompress'], { SITE_TEST_KILL_AFTER_STEP: String(step) });
+        if (result.signal === null) break;
+        // alpha changed, charlie went, delta came: one site's answers, whichever it is.
+        const answers = [await page(server, '/posts/alpha/'), await page(server, '/posts/charlie/'), await page(server, '/posts/delta/')];
+        const served = JSON.stringify(answers);
+        expect([JSON.stringify(['there', 'there', 'gone']), JSON.stringify(['edited', 'gone', 'there'])], `killed after step ${step}: ${served}`).toContain(served);
+        seen.push(answers[0]!);
+        expect((await listFiles(dir)).filter((file) => file.startsWith('.')), `after step ${step}`).toEqual([]);
+      } finally {
+        await server.close();
+      }
+    }
+    expect(seen.length).toBeGreaterThanOrEqual(4);
   });
 });
 
