@@ -4,13 +4,14 @@
  * the serve's own answers under a base; the targets that cannot take one; and the HTML rewrite
  * itself (real tags only, never text).
  */
+import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deploySettings } from '../../src/config/deploy';
 import { loadConfig, type ResolvedConfig } from '../../src/config/load';
 import { withBase } from '../../src/render/base-path';
 import { startServer, type RunningServer } from '../../src/serve/server';
-import { repoRoot } from '../helpers/paths';
+import { outputRoot, repoRoot } from '../helpers/paths';
 import { buildTarget, read } from '../targets/support';
 
 const base = '/mendwise';
@@ -59,6 +60,8 @@ describe('the demo site under /mendwise', () => {
   beforeAll(async () => {
     ({ out } = await buildTarget(['--target', 'github-pages', '--base', base]));
     config = await loadConfig(join(repoRoot, 'site.config.yaml'), { deploy: { base, preview: false } });
+    // What the crawl's form posts store goes to a folder of this run, never the project's data/.
+    config.dirs.data = await mkdtemp(join(outputRoot, 'data-'));
     server = await startServer({ config, dir: out, port: 0, host: '127.0.0.1', limits: { shutdownGraceMs: 100 } });
   }, 120_000);
   afterAll(() => server?.close());

@@ -1,9 +1,10 @@
 /** Starts `site serve`'s server in-process on a free port of 127.0.0.1. */
 import type { Server } from 'node:http';
+import { mkdir, mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/load';
 import { startServer } from '../../src/serve/server';
-import { builtSite, repoRoot } from './paths';
+import { builtSite, outputRoot, repoRoot } from './paths';
 
 /** A running server and how to stop it. */
 export interface TestServer {
@@ -12,10 +13,14 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Serves `dir` (default: the real site built by the global setup) with the API. */
+/**
+ * Serves `dir` (default: the real site built by the global setup) with the API. What visitors send
+ * is stored in `dataDir`, by default a new folder of this run: never the project's own data/.
+ */
 export async function serveSite(options: { dir?: string; configPath?: string; dataDir?: string } = {}): Promise<TestServer> {
   const config = await loadConfig(options.configPath ?? join(repoRoot, 'site.config.yaml'));
-  if (options.dataDir) config.dirs.data = options.dataDir;
+  await mkdir(outputRoot, { recursive: true });
+  config.dirs.data = options.dataDir ?? (await mkdtemp(join(outputRoot, 'data-')));
   const { server, url } = await startServer({ config, dir: options.dir ?? builtSite, port: 0, host: '127.0.0.1' });
   return {
     url,
