@@ -12,7 +12,11 @@
  *    kept-alive connections; requests per second and p50/p95/p99 latency;
  * 3. slow clients: S connections that send half a request and stall; GET latency while they hang,
  *    and how many the server closed (header timeout, 10 s) and when;
- * 4. hostile single requests: a 64 KB path and a 100 MB body, time to the answer.
+ * 4. hostile single requests: a 64 KB path and a 100 MB body, time to the answer;
+ * 5. a sign-in flood against `site serve --admin` (a second server): 40, then 400 sign-ins at once
+ *    with unknown e-mails, each from its own address, while pages never requested before are
+ *    fetched one after another: their p95 next to the same with no flood, how the attempts were
+ *    answered, and the most password hashes that ever ran at once (the server says, on --verbose).
  *
  * Every loop is bounded; nothing leaves 127.0.0.1.
  */
@@ -200,6 +204,10 @@ async function main(): Promise<void> {
     });
     rows.push(['100 MB body', `${bigBody.status || 'closed'} in ${ms(bigBody.ms)}, ${bigBody.sentMb.toFixed(1)} MB written before the server closed`]);
 
+    // 5. A sign-in flood against the admin.
+    server.kill('SIGTERM');
+    rows.push(...(await signInFlood(work)));
+
     const width = Math.max(...rows.map(([label]) => label.length));
     logResult(rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n'));
     if (acknowledged !== once || torn > 0) process.exitCode = 1;
@@ -207,6 +215,72 @@ async function main(): Promise<void> {
     server?.kill('SIGTERM');
     await rm(work, { recursive: true, force: true });
   }
+}
+
+/** Starts `site serve` with `args` in `work`; resolves with the process and its address once it listens. */
+async function startServe(work: string, args: string[]): Promise<{ child: ChildProcess; base: URL; output: () => string }> {
+  const child = spawn('node', [site, 'serve', '-c', join(work, 'site.config.yaml'), '--port', '0', '--trust-proxy', ...args], { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const base = new URL(await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const found = / at (http:\/\/127\.0\.0\.1:\d+)\//.exec(out)?.[1];
+      if (found) resolve(found);
+    });
+    child.once('exit', (code) => reject(new Error(`site serve exited with ${code}: ${out}`)));
+  }));
+  return { child, base, output: () => out };
+}
+
+/** Part 5: sign-in floods of 40 and 400 attempts, and the pages served meanwhile. */
+async function signInFlood(work: string): Promise<[string, string][]> {
+  const rows: [string, string][] = [];
+  const sitemap = await readFile(join(work, 'dist', 'sitemap.xml'), 'utf8');
+  // Pages in the sitemap's order: the first ones (and, with 400 attempts, most) never requested before.
+  const pages = [...sitemap.matchAll(/<loc>https?:\/\/[^/]+(\/[^<]*)<\/loc>/g)].map((match) => match[1]!);
+  let nextPage = 0;
+  const fresh = () => pages[nextPage++ % pages.length]!;
+  logInfo('starting site serve --admin for the sign-in flood…');
+  const { child, base, output } = await startServe(work, ['--admin', '--verbose']);
+  try {
+    const quiet: number[] = [];
+    for (let index = 0; index < 20; index++) quiet.push((await send(base, { path: fresh() })).ms);
+    quiet.sort((a, b) => a - b);
+    rows.push(['pages never requested before, no flood (20): p50 / p95', `${ms(percentile(quiet, 50))} / ${ms(percentile(quiet, 95))}`]);
+    let round = 0;
+    for (const attempts of [40, 400]) {
+      round++;
+      const statuses = new Map<number, number>();
+      const started = performance.now();
+      const flood = Promise.all(Array.from({ length: attempts }, async (_, index) => {
+        const body = JSON.stringify({ email: `flood-${round}-${index}@example.com`, password: 'a guess' });
+        const result = await send(base, { method: 'POST', path: '/api/auth/login', headers: { 'content-type': 'application/json', origin: base.origin, 'x-forwarded-for': `10.${round}.${index >> 8}.${index & 255}` }, body });
+        statuses.set(result.status, (statuses.get(result.status) ?? 0) + 1);
+      }));
+      let flooding = true;
+      const during: number[] = [];
+      const pagesWhile = (async () => {
+        while (flooding) during.push((await send(base, { path: fresh() })).ms);
+      })();
+      await flood;
+      const seconds = (performance.now() - started) / 1000;
+      flooding = false;
+      await pagesWhile;
+      during.sort((a, b) => a - b);
+      const answered = [...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${count} × ${status || 'no answer'}`).join(', ');
+      rows.push(
+        [`${attempts} sign-ins at once: answered in ${seconds.toFixed(1)} s`, answered],
+        [`pages during it (${during.length}, the sitemap's in turn): p50 / p95 / max`, `${ms(percentile(during, 50))} / ${ms(percentile(during, 95))} / ${ms(during.at(-1) ?? 0)}`],
+      );
+    }
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+  }
+  const peak = /at most (\d+) password checks? ran at once/.exec(output())?.[1];
+  rows.push(['password hashes in flight at most', peak ?? 'not reported by this server']);
+  return rows;
 }
 
 function run(args: string[], cwd: string): Promise<void> {
