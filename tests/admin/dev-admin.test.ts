@@ -38,7 +38,7 @@ describe('site dev: sign-in by one-time link', () => {
   it('slows down guessed tokens but never locks the printed link out, and names its cookie apart from site serve --admin', async () => {
     const guesses = [];
     for (let guess = 0; guess < 25; guess++) guesses.push((await post('/api/auth/token', { token: `guess-${guess}` })).status);
-    // 20 wrong tokens from this address in 15 minutes (the earlier tests sent some), then 429.
+    // 5 wrong tokens from this address in 15 minutes (the earlier tests sent some), then 429.
     expect(guesses[0]).toBe(401);
     expect(guesses.at(-1)).toBe(429);
     const signedIn = await post('/api/auth/token', { token: admin.tokens.issue() });
