@@ -16,7 +16,7 @@ import { createSignInLimits, type SignInLimits } from './sign-in-limits.js';
 import { createInboxRoutes, type InboxRoutesOptions } from './inbox-api.js';
 import { createMediaRoutes, type MediaRoutesOptions } from './media-api.js';
 import { createPostRoutes, type PostRoutesOptions, type SaveOutcome } from './posts-api.js';
-import { createPreviewRoutes, type PreviewOptions } from './preview.js';
+import { createPreviewRoutes, previewPrefix, type PreviewOptions } from './preview.js';
 import { createSettingsRoutes, type SettingsRoutesOptions } from './settings-api.js';
 import { sendJson } from './http.js';
 import { hostOf, loopbackHosts, type AdminOrigins } from './guard.js';
@@ -123,6 +123,7 @@ function mount(api: AdminApi, origins: { hosts: string[] }, extraHosts: (host: s
     api,
     handle: (request, response) => api.handle(request, response),
     servesPage: (path) => api.isAdminPage(path),
+    answersWithPage: (path) => path.startsWith(previewPrefix),
     servePage: (request, response, path, html) => api.serveAdminPage(request, response, path, html),
     listening(host, port) {
       origins.hosts.push(...extraHosts(host, port));

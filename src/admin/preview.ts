@@ -23,6 +23,9 @@ import { adminHeaders, sendJson } from './http.js';
 import { PostAddressError, readPostFile, resolvePost } from './post-files.js';
 import { addressFromBody, checkPost, createAdminMarkdownRenderer, describeError, postFromBody, postText } from './posts-api.js';
 
+/** Where previews are opened: `<previewPrefix><id>`, a page of the site answered by the admin API. */
+export const previewPrefix = '/api/admin/preview/';
+
 /** Options of `createPreviewRoutes`. */
 export interface PreviewOptions {
   config(): ResolvedConfig | undefined;
@@ -100,7 +103,7 @@ export function createPreviewRoutes(options: PreviewOptions): AdminRoute[] {
       prune();
       const id = randomBytes(32).toString('base64url');
       previews.set(id, { html, session: context.session.id, expires: now() + 10 * 60_000 });
-      sendJson(context.response, 200, { url: `/api/admin/preview/${id}` });
+      sendJson(context.response, 200, { url: `${previewPrefix}${id}` });
     },
   };
 

@@ -20,7 +20,7 @@ import { createSiteBookingHandler } from '../serve/booking.js';
 import { createContactHandler } from '../serve/contact.js';
 import { isAllowedHost } from '../serve/request.js';
 import { enterBase } from '../serve/under-base.js';
-import { isPreviewPage, listenError } from '../serve/server.js';
+import { listenError } from '../serve/server.js';
 import { createStaticHandler, etagOf, memorySource, type StaticSource } from '../serve/static.js';
 import { devClientScript, devClientStyles } from './client.js';
 import { createEventHub, type DevEvent } from './events.js';
@@ -205,7 +205,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     }
     if (!enterBase(request, response, builder.config?.site.base ?? '')) return;
     const path = (request.url ?? '/').split(/[?#]/, 1)[0]!;
-    if (options.admin && isPreviewPage(path) && builder.config) for (const [name, value] of await (await staticHandler(builder.config)).headersOf('/')) response.setHeader(name, value);
+    if (options.admin?.answersWithPage?.(path) && builder.config) for (const [name, value] of await (await staticHandler(builder.config)).headersOf('/')) response.setHeader(name, value);
     if (options.admin && (await options.admin.handle(request, response))) return;
     if (path === '/__site/events') {
       const file = new URL(request.url ?? '/', 'http://dev').searchParams.get('file') ?? undefined;

@@ -43,6 +43,8 @@ export interface MountedApi {
   listening(host: string, port: number): void;
   /** A built page the API answers itself (the admin's pages, marked, the sign-in form with its token): whether `path` is one, */
   servesPage?(path: string): boolean;
+  /** Whether the API's answer at `path` is a page of the site (a preview), which gets the pages' headers (CSP, frame protection). */
+  answersWithPage?(path: string): boolean;
   /** and its answer, from the page's built HTML (the file's own headers are set already). */
   servePage?(request: IncomingMessage, response: ServerResponse, path: string, html: string): void;
 }
@@ -90,11 +92,6 @@ export function rejectLongUrl(maxUrlLength: number): Step {
     response.writeHead(414, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
     response.end('URI too long');
   };
-}
-
-/** Whether a request path is an admin preview (a rendered page of the site). */
-export function isPreviewPage(path: string): boolean {
-  return path.startsWith('/api/admin/preview/');
 }
 
 /** Runs the steps in order; each calls `next` to hand the request on. */
@@ -160,7 +157,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     if (!mounted) return next();
     const path = (request.url ?? '/').split('?', 1)[0]!;
     // A preview is a page of the site: it gets the pages' headers (CSP, frame protection), as it would live.
-    if (isPreviewPage(path)) for (const [name, value] of await serveStatic.headersOf('/')) response.setHeader(name, value);
+    if (mounted.answersWithPage?.(path)) for (const [name, value] of await serveStatic.headersOf('/')) response.setHeader(name, value);
     if (await mounted.handle(request, response)) return;
     if ((request.method === 'GET' || request.method === 'HEAD') && mounted.servesPage?.(path) && path.endsWith('/')) {
       const html = await readFile(join(options.dir, path, 'index.html'), 'utf8').catch(() => undefined);
