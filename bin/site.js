@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Starts the CLI: lib/cli.js, built from src/ by the one compile step (scripts/build-lib.js),
-// which `npm install` runs and this file runs again when a source is newer than lib/.
-import { readFileSync } from 'node:fs';
+// Starts the CLI: lib/index.js, built from src/ by the one compile step (scripts/build-lib.js), which
+// `npm install` and `npm pack` run, and this file runs again in a checkout when a source is newer.
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -26,12 +26,14 @@ if (!process.execArgv.some((flag) => flag.replaceAll('_', '-').startsWith('--max
   (await import('node:v8')).setFlagsFromString('--max-inlined-bytecode-size-cumulative=200');
 }
 
-// Loaded after the check (a static import would be evaluated before it).
-const { ensureLib, libDir } = await import('../scripts/build-lib.js');
-await ensureLib();
+// A checkout of the repository compiles its sources into lib/ when they are newer (loaded after
+// the check: a static import would be evaluated before it); an installed package ships lib/ built
+// and compiles nothing.
+const libDir = join(root, 'lib');
+if (existsSync(join(root, 'src', 'cli.ts'))) await (await import('../scripts/build-lib.js')).ensureLib();
 // React reads NODE_ENV when the bundle first imports it, before the command is parsed, so every
 // command renders with React's production build: several times faster than the development
 // build, and `site dev` serves the same bytes as `site build`. An explicit NODE_ENV wins.
 process.env.NODE_ENV ??= 'production';
-const { main } = await import(pathToFileURL(join(libDir, 'cli.js')).href);
+const { main } = await import(pathToFileURL(join(libDir, 'index.js')).href);
 process.exitCode = await main(process.argv);

@@ -1,10 +1,11 @@
 // The one compile step: esbuild bundles the TypeScript sources into lib/, and lib/ is what runs.
 //
-//   lib/cli.js             the CLI (bin/site.js starts it)
+//   lib/index.js           the package's entry: the commands as functions and the CLI (bin/site.js starts it)
 //   lib/worker.js          the worker threads of the build's pool
 //   lib/compress-worker.js the threads that share out the precompression of a large output (zlib only)
 //   lib/markdown-stack.js  the unified packages with their dependencies in one file, which loads
 //                          several times faster than their 150-odd modules (src/content/markdown-stack.ts)
+//   lib/functions/*.js     the runtime of the host functions `site build --target` bundles
 //   lib/scripts/*.js       the scripts npm runs: audit, bench, bench:dev, stress (scripts/run.js)
 //
 // `npm install` and `npm ci` run it (the prepare script; by hand: `npm run prepare`); bin/site.js,
@@ -27,12 +28,12 @@ export const libDir = join(root, 'lib');
 export const scriptNames = ['audit', 'bench', 'bench-dev', 'stress'];
 
 /** What the step writes besides source maps, relative to lib/. */
-const outputs = ['cli.js', 'worker.js', 'compress-worker.js', 'markdown-stack.js', ...scriptNames.map((name) => `scripts/${name}.js`)];
+const outputs = ['index.js', 'worker.js', 'compress-worker.js', 'markdown-stack.js', 'functions/hosts.js', 'functions/contact-schema.js', ...scriptNames.map((name) => `scripts/${name}.js`)];
 
 /**
  * Keeps the Markdown stack out of the bundles that load it on demand: `import('./markdown-stack.js')`
  * stays a dynamic import of lib/markdown-stack.js. Bundled in, its packages (unified, micromark,
- * remark, rehype: hundreds of small modules) became static imports of lib/cli.js, loaded at every
+ * remark, rehype: hundreds of small modules) became static imports of lib/index.js, loaded at every
  * start, 100 ms and more, also by builds that parse no Markdown (everything cached).
  */
 const stackOnDemand = {
@@ -46,12 +47,20 @@ const stackOnDemand = {
 export async function buildLib() {
   const { build } = await import('esbuild');
   const common = { absWorkingDir: root, outdir: libDir, bundle: true, platform: 'node', format: 'esm', target: 'node20', write: false, logLevel: 'error' };
-  const [stack, code] = await Promise.all([
+  const [stack, functions, code] = await Promise.all([
     build({ ...common, entryPoints: { 'markdown-stack': 'src/content/markdown-stack.ts' } }),
+    // What the host functions of `site build --target` are bundled from (src/targets/functions.ts):
+    // runtime code for any JavaScript host, its packages (zod) left to that second bundling.
+    build({
+      ...common,
+      platform: 'neutral',
+      packages: 'external',
+      entryPoints: { 'functions/hosts': 'src/targets/runtime/hosts.ts', 'functions/contact-schema': 'src/islands/contact-schema.ts' },
+    }),
     build({
       ...common,
       entryPoints: {
-        cli: 'src/cli.ts',
+        index: 'src/index.ts',
         worker: 'src/worker.ts',
         'compress-worker': 'src/compress-worker.ts',
         ...Object.fromEntries(scriptNames.map((name) => [`scripts/${name}`, `scripts/${name}.ts`])),
@@ -64,7 +73,8 @@ export async function buildLib() {
   ]);
   // A build cut short leaves some outputs as they were, older than the sources: still stale.
   await mkdir(join(libDir, 'scripts'), { recursive: true });
-  for (const file of [...stack.outputFiles, ...code.outputFiles]) {
+  await mkdir(join(libDir, 'functions'), { recursive: true });
+  for (const file of [...stack.outputFiles, ...functions.outputFiles, ...code.outputFiles]) {
     const temporary = `${file.path}.${process.pid}.tmp`;
     await writeFile(temporary, file.contents);
     await rename(temporary, file.path);

@@ -1,29 +1,20 @@
 /**
- * The `site` command: build | check | dev | serve. Exit codes: 0 success, 1 a problem with the
- * site's input (config, content, templates), 2 a usage error.
+ * The `site` command: build | check | dev | serve | init | admin | schema. A thin shell over the
+ * library (api.ts): it parses arguments, prints to the terminal and waits for a signal to stop a
+ * server. Exit codes: 0 success, 1 a problem with the site's input (config, content, templates),
+ * 2 a usage error.
  */
 import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { buildSite } from './build.js';
-import { checkOutputFolder, type OutputGuard } from './emit/output-folder.js';
-import { writeSite } from './emit/write.js';
+import { build, check, dev, serve, terminalLogger } from './api.js';
 import { collectSiteErrors, exitCodeOf, SiteErrors } from './errors.js';
-import { logCrash, logErrors, logInfo, logInfos, logResult, logWarning, logWarnings } from './logger.js';
-import { loadConfig, type ResolvedConfig } from './config/load.js';
-import { deploySettings } from './config/deploy.js';
+import { logCrash, logErrors, logInfo, logResult, logWarning, logWarnings } from './logger.js';
 import { formatJsonSchema, hostTargets, type HostTarget } from './config/schema.js';
-import { placeOutput, precompressOf, staticFolderOf } from './targets/index.js';
 import { generatorRoot } from './cache/disk-cache.js';
-import { serverLimits, startServer } from './serve/server.js';
 import { openBrowser } from './dev/open-browser.js';
-import { describeRebuild } from './dev/report.js';
-import { startDevServer } from './dev/server.js';
 import { addAdminCommand } from './admin/commands.js';
-import { adminStateFolder } from './state-paths.js';
-import { checkDevAdminHost, createDevAdmin, createServeAdmin, siteOf } from './admin/mount.js';
-import { createLiveSite } from './admin/live-site.js';
 
 interface GlobalOptions {
   config: string;
@@ -74,61 +65,22 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--base <path>', 'the path the site is published under instead of site.base, such as /mendwise ("/" for the root; also SITE_BASE)')
     .addOption(new Option('--target <host>', 'the host the output is for: its headers, redirects, 404 rules and form functions (default: output.target of the config, node)').choices(hostTargets))
     .action(run(async (options) => {
-      const started = performance.now();
-      const deploy = deploySettings(process.env, options.origin === undefined ? undefined : String(options.origin), options.base === undefined ? undefined : String(options.base));
-      const workers = options.workers === undefined ? undefined : Number(options.workers);
-      let out = options.out === undefined ? undefined : String(options.out);
-      const precompress = (config: ResolvedConfig) => options.precompress !== false && precompressOf(config);
-      const result = await buildSite({
+      await build({
         config: options.config,
+        logger: terminalLogger(options),
+        verbose: options.verbose,
+        out: options.out === undefined ? undefined : String(options.out),
         drafts: Boolean(options.drafts),
         future: Boolean(options.future),
-        workers,
+        workers: options.workers === undefined ? undefined : Number(options.workers),
         cache: options.cache !== false,
-        deploy,
+        precompress: options.precompress !== false,
+        socialImages: options.socialImages !== false,
+        origin: options.origin === undefined ? undefined : String(options.origin),
+        base: options.base === undefined ? undefined : String(options.base),
         target: options.target as HostTarget | undefined,
-        socialImages: options.socialImages === false ? false : undefined,
-        // Before any work: an output folder that holds the project (or anything not made by a
-        // build) is refused, since the writer replaces everything in it.
-        checkConfig: (config) => {
-          out ??= relative(process.cwd(), config.dirs.output) || config.dirs.output;
-          const unsafe = checkOutputFolder(out, outputGuard(config));
-          if (unsafe) throw unsafe;
-        },
-        // Set by checkConfig above, which runs first.
-        // A target that moves the pages into a folder of the output (Vercel's static/) renders them all.
-        output: (config) => (staticFolderOf(config) ? undefined : { folder: out!, settings: JSON.stringify({ precompress: precompress(config) }) }),
-      });
-      logWarnings(result.warnings);
-      if (options.verbose) logInfos(result.infos);
-      if (deploy.origin) logInfo(`pages name ${deploy.origin} (from ${deploy.originFrom}) instead of site.origin`);
-      if (deploy.base !== undefined) logInfo(`pages live under ${deploy.base || '/'} (from ${deploy.baseFrom}) instead of site.base`);
-      if (deploy.preview) logInfo('a preview: every page is noindex and robots.txt disallows all');
-      out ??= result.config.dirs.output;
-      const outDir = resolve(out);
-      const writing = performance.now();
-      const written = await writeSite(out, placeOutput(result.config, result.files), {
-        cache: options.cache !== false,
-        compress: precompress(result.config) ? { workers } : false,
         afterStep: killHook(),
-        kept: result.kept,
-        renderState: result.renderState,
       });
-      const now = performance.now();
-      const ms = Math.round(now - started);
-      const locales = result.config.localeIds.map((locale) => {
-        const pages = result.pages.filter((page) => page.locale === locale);
-        const aliases = pages.filter((page) => page.alias).length;
-        return `${pages.length} ${locale}${aliases ? `, of which ${aliases} ${aliases === 1 ? 'alias' : 'aliases'}` : ''}`;
-      }).join('; ');
-      const pageFiles = new Set(result.pages.map((page) => page.file));
-      const others = [...result.files.keys()].filter((path) => !pageFiles.has(path)).length;
-      logResult(`built ${result.pages.length} pages (${locales}) and ${others} other files into ${relative(process.cwd(), outDir) || '.'} in ${ms} ms`);
-      if (options.verbose) {
-        const { stats } = result;
-        const stages = Object.entries({ ...result.timings, write: Math.round((now - writing) * 10) / 10 }).map(([stage, time]) => `${stage} ${time} ms`);
-        logInfo(`${stages.join(' · ')}\nmarkdown ${stats.markdownParsed} parsed, ${stats.markdownCached} cached · esbuild steps cached ${stats.esbuildCached} · ${stats.pagesRendered} pages rendered · ${stats.workers} worker threads · social images ${stats.socialImagesDrawn} drawn of ${stats.socialImages} · image variants ${stats.imageVariantsMade} encoded of ${stats.imageVariants}\nwrote ${written.written} of ${written.files} files (siblings included), removed ${written.removed}${written.compressWorkers ? ` · precompression shared with ${written.compressWorkers} worker thread${written.compressWorkers === 1 ? '' : 's'}` : ''}`);
-      }
       // For benchmarks on machines without /usr/bin/time: the peak resident set size of this process.
       if (process.env.SITE_REPORT_RSS === '1') logInfo(`peak RSS ${process.resourceUsage().maxRSS} KB`);
     }));
@@ -139,11 +91,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--drafts', 'include blog posts marked as drafts')
     .option('--future', 'include posts dated after today')
     .action(run(async (options) => {
-      const started = performance.now();
-      const result = await buildSite({ config: options.config, drafts: Boolean(options.drafts), future: Boolean(options.future), socialImages: false });
-      logWarnings(result.warnings);
-      if (options.verbose) logInfos(result.infos);
-      logResult(`ok: ${result.pages.length} pages checked in ${Math.round(performance.now() - started)} ms`);
+      await check({ config: options.config, logger: terminalLogger(options), verbose: options.verbose, drafts: Boolean(options.drafts), future: Boolean(options.future) });
     }));
 
   program
@@ -156,45 +104,22 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--future', 'include posts dated after today')
     .option('--no-admin', 'no admin (sign-in link, blog editor); needed to listen on a non-loopback --host')
     .action(run(async (options) => {
-      const adminOn = options.admin !== false;
-      if (adminOn) checkDevAdminHost(String(options.host));
-      let dev: Awaited<ReturnType<typeof startDevServer>> | undefined;
-      // A save writes the file; the watcher then rebuilds and reloads the open pages.
-      const admin = adminOn ? createDevAdmin({ projectRoot: dirname(resolve(options.config)), site: siteOf(() => dev?.builder) }) : undefined;
       const shutdown = shutdownSignal();
-      // Warnings are printed when they first appear, not again after every rebuild that still has them.
-      let warned = new Set<string>();
       try {
-        dev = await startDevServer({
-          admin,
+        const running = await dev({
           config: options.config,
+          logger: terminalLogger(options),
+          verbose: options.verbose,
           port: Number(options.port),
           host: String(options.host),
           drafts: Boolean(options.drafts),
           future: Boolean(options.future),
-          reporter: {
-            portInUse: (port, next) => logWarning(`port ${port} is in use, trying ${next}`),
-            built(changes, outcome) {
-              logInfo(describeRebuild(changes, outcome, process.cwd()));
-              logWarnings(outcome.warnings.filter((warning) => !warned.has(`${warning.code} ${warning.format()}`)));
-              warned = new Set(outcome.warnings.map((warning) => `${warning.code} ${warning.format()}`));
-              if (options.verbose && outcome.ok) logInfos(outcome.infos);
-              if (options.verbose && outcome.ok) logInfo(Object.entries(outcome.timings).map(([stage, time]) => `${stage} ${time} ms`).join(' · '));
-              if (!outcome.ok && outcome.errors.length) logErrors(outcome.errors, options);
-              if (!outcome.ok && outcome.crash !== undefined) logCrash(outcome.crash, options);
-            },
-            watchError: (error) => logWarning(`watcher: ${error instanceof Error ? error.message : String(error)}`),
-          },
+          admin: options.admin !== false,
         });
-        const home = `${dev.url}${dev.builder.config?.site.base ?? ''}`;
-        logResult(`site dev at ${home}/`);
-        // The link is the key to the admin: it goes to the terminal only, good for one sign-in within 10 minutes.
-        const signIn = admin && `${home}/auth/?token=${admin.tokens.issue()}`;
-        if (signIn) logResult(`admin: sign in at ${signIn} (one use, within 10 minutes)`);
-        const first = signIn ?? `${home}/`;
+        const first = running.signInUrl ?? `${running.url}/`;
         if (options.open && !(await openBrowser(first))) logWarning(`could not open a browser; visit ${first}`);
         await shutdown.signalled;
-        await dev.close();
+        await running.close();
       } finally {
         shutdown.release();
       }
@@ -221,25 +146,21 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--admin', 'also serve the admin (/auth, /admin/blog) for the accounts of `site admin add-user`')
     .option('--base <path>', 'the path the site was built for, when not site.base (see site build --base; also SITE_BASE)')
     .action(run(async (options) => {
-      const config = await loadConfig(options.config, { deploy: deploySettings(process.env, undefined, options.base === undefined ? undefined : String(options.base)) });
-      const dir = options.dir === undefined ? config.dirs.output : resolve(String(options.dir));
-      const trustProxy = Boolean(options.trustProxy);
-      // With the admin, the site is also built in memory, so that a save re-renders only what it affects.
-      const live = options.admin ? createLiveSite({ config: options.config, dir }) : undefined;
-      const published = await live?.start();
-      if (published) logInfo(`published ${published} file${published === 1 ? '' : 's'} that ${relative(process.cwd(), dir) || '.'} did not have as the sources build them (a save not published before the last stop, or a build of older sources)`);
-      const admin = live && createServeAdmin({ projectRoot: config.root, origin: config.site.origin, trustProxy, site: live });
-      // The booking API follows the config each save rebuilds the pages from (slot length, hours, booking.url).
-      const currentConfig = live && (() => live.config);
-      const running = await startServer({ config, currentConfig, dir, port: Number(options.port), host: String(options.host), trustProxy, admin });
-      logResult(`serving ${relative(process.cwd(), dir) || '.'} at ${running.url}/`);
       const shutdown = shutdownSignal();
       try {
+        const running = await serve({
+          config: options.config,
+          logger: terminalLogger(options),
+          verbose: options.verbose,
+          dir: options.dir === undefined ? undefined : String(options.dir),
+          port: Number(options.port),
+          host: String(options.host),
+          trustProxy: Boolean(options.trustProxy),
+          admin: Boolean(options.admin),
+          base: options.base === undefined ? undefined : String(options.base),
+        });
         await shutdown.signalled;
-        logInfo(`stopping: open requests may finish for ${serverLimits.shutdownGraceMs / 1000} s`);
         await running.close();
-        await live?.dispose();
-        if (admin && options.verbose) logInfo(`sign-in: at most ${admin.signInLimits.peakHashing} password check${admin.signInLimits.peakHashing === 1 ? '' : 's'} ran at once`);
       } finally {
         shutdown.release();
       }
@@ -260,21 +181,6 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   return exitCode;
-}
-
-/** What an output folder must stay clear of: the project, the working directory, the folders the site reads and its stored data. */
-function outputGuard(config: ResolvedConfig): OutputGuard {
-  return {
-    projectRoot: config.root,
-    cwd: process.cwd(),
-    sources: [
-      { path: config.dirs.content, what: 'the content folder' },
-      { path: config.dirs.templates, what: 'the templates folder' },
-      { path: config.dirs.public, what: 'the public folder' },
-      { path: config.dirs.data, what: 'the stored form submissions (contact.dataDir)' },
-      { path: adminStateFolder(config.root), what: "the admin's accounts and audit log" },
-    ],
-  };
 }
 
 /**

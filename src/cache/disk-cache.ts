@@ -8,22 +8,66 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The folder of the generator's package (the one that holds node_modules). */
+/**
+ * The folder of the generator's own package: the nearest folder above this module that holds
+ * package.json and bin/site.js. It is found from where the code is (lib/index.js of an installed
+ * package, or src/ of a checkout), never from the working folder, so `site` run in any project
+ * reads its own version, worker scripts and runtime files.
+ */
 export function generatorRoot(): string {
   if (root) return root;
   let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json')) || !existsSync(join(dir, 'node_modules'))) {
+  while (!existsSync(join(dir, 'package.json')) || !existsSync(join(dir, 'bin', 'site.js'))) {
     const parent = dirname(dir);
-    if (parent === dir) throw new Error('cannot find the site generator package');
+    if (parent === dir) throw new Error(`cannot find the site generator's package above ${fileURLToPath(import.meta.url)}`);
     dir = parent;
   }
   root = dir;
   return dir;
 }
 let root: string | undefined;
+
+/**
+ * Whether the generator runs from a checkout of its repository (src/ beside lib/) rather than
+ * from an installed package, which ships lib/ alone.
+ */
+export function isSourceCheckout(): boolean {
+  return existsSync(join(generatorRoot(), 'src', 'cli.ts'));
+}
+
+/**
+ * The node_modules folder the generator's dependencies are installed in: its own in a checkout,
+ * else the one that holds the installed package (npm hoists the dependencies there).
+ */
+export function modulesRoot(): string {
+  const own = join(generatorRoot(), 'node_modules');
+  if (existsSync(own)) return own;
+  let dir = dirname(generatorRoot());
+  while (basename(dir) !== 'node_modules') {
+    const parent = dirname(dir);
+    if (parent === dir) return own;
+    dir = parent;
+  }
+  return dir;
+}
+
+/**
+ * The folder of an installed package the generator depends on, looked up the way Node does from
+ * the generator's own folder (its node_modules, then each one above), or undefined.
+ */
+export function dependencyFolder(name: string): string | undefined {
+  let dir = generatorRoot();
+  for (;;) {
+    const candidate = join(dir, 'node_modules', name);
+    if (existsSync(join(candidate, 'package.json'))) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
 
 const versions = new Map<string, string>();
 
@@ -35,7 +79,9 @@ export function installedVersion(name: string): string {
   let version = versions.get(name);
   if (version === undefined) {
     try {
-      version = (JSON.parse(readFileSync(join(generatorRoot(), 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+      const folder = dependencyFolder(name);
+      if (!folder) throw new Error(`${name} is not installed`);
+      version = (JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { version: string }).version;
     } catch {
       version = 'unknown';
     }
@@ -47,7 +93,7 @@ export function installedVersion(name: string): string {
 /** The root of the build cache: `SITE_CACHE_DIR` when set, else node_modules/.cache/site. */
 export function cacheRoot(): string {
   const override = process.env.SITE_CACHE_DIR;
-  return override ? resolve(override) : join(generatorRoot(), 'node_modules', '.cache', 'site');
+  return override ? resolve(override) : join(modulesRoot(), '.cache', 'site');
 }
 
 /** SHA-256 (hex) of the parts, each length-prefixed so no two lists of parts collide. */

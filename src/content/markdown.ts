@@ -7,11 +7,11 @@
  * Input is bounded before it is parsed (checkMarkdownLimits), since micromark's time grows with
  * the square of nesting depth and of the link and emphasis marks in one paragraph.
  */
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Root as HastRoot, Element } from 'hast';
-import { generatorRoot, installedVersion } from '../cache/disk-cache.js';
+import { generatorRoot, installedVersion, isSourceCheckout } from '../cache/disk-cache.js';
 import { SiteError } from '../errors.js';
 import { gfmFeatures, gfmFeaturesOf, gfmTriggers, type GfmFeature } from './gfm-features.js';
 
@@ -33,6 +33,8 @@ function bundledStack(): string | undefined {
   if (fileURLToPath(import.meta.url).endsWith('.ts')) return undefined;
   const root = generatorRoot();
   const file = join(root, 'lib', 'markdown-stack.js');
+  // An installed package ships the stack it was published with, built from the versions it pins.
+  if (!isSourceCheckout()) return existsSync(file) ? file : undefined;
   try {
     return statSync(file).mtimeMs >= statSync(join(root, 'node_modules', '.package-lock.json')).mtimeMs ? file : undefined;
   } catch {

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { generatorRoot, hashParts, installedVersion, openDiskCache, type DiskCache } from '../cache/disk-cache.js';
+import { dependencyFolder, generatorRoot, hashParts, installedVersion, openDiskCache, type DiskCache } from '../cache/disk-cache.js';
 import { socialCardKey, socialCardLayout, socialImageSize, type SocialCard } from '../render/social-card.js';
 
 /** Options of `drawSocialImages`. */
@@ -87,7 +87,7 @@ function cardDrawer(): Promise<CardDrawer> {
 /** Loads satori, sharp and the font, and returns the drawing of one card. */
 async function createCardDrawer(): Promise<CardDrawer> {
   const [{ default: satori }, { default: sharp }] = await Promise.all([import('satori'), import('sharp')]);
-  const files = join(generatorRoot(), 'node_modules', '@fontsource', 'inter', 'files');
+  const files = join(dependencyFolder('@fontsource/inter') ?? join(generatorRoot(), 'node_modules', '@fontsource', 'inter'), 'files');
   const fonts = ['latin', 'latin-ext'].flatMap((subset) =>
     ([400, 700] as const).map((weight) => ({ name: 'Inter', weight, style: 'normal' as const, data: readFileSync(join(files, `inter-${subset}-${weight}-normal.woff`)) })),
   );

@@ -193,7 +193,7 @@ function post(slot: Slot, message: WorkerRequest): void {
 }
 
 /**
- * A worker's script in lib/, built with lib/cli.js by the one compile step (scripts/build-lib.js),
+ * A worker's script in lib/, built with lib/index.js by the one compile step (scripts/build-lib.js),
  * whether the pool runs in the CLI, a script or the tests.
  */
 function workerScript(name: WorkerScript): string {

@@ -8,12 +8,30 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Message } from 'esbuild';
-import { generatorRoot } from '../cache/disk-cache.js';
+import type { Message, Plugin } from 'esbuild';
+import { generatorRoot, modulesRoot } from '../cache/disk-cache.js';
 import { SiteError, SiteErrors } from '../errors.js';
 import { templateSources } from '../config/sources.js';
 import { esbuildErrors, type EsbuildStepOptions, type RunEsbuild } from '../esbuild-step.js';
 import type { TemplateSet } from './types.js';
+
+/**
+ * The packages templates share with the generator (one React renders them all; zod for their
+ * content schemas): left out of the bundle and imported from the generator's own copies by file
+ * address, whatever the site's node_modules holds.
+ */
+const sharedWithGenerator: Plugin = {
+  name: 'shared-with-generator',
+  setup(build) {
+    build.onResolve({ filter: /^(?:react|react-dom|zod)(?:\/.*)?$/ }, async (args) => {
+      if (args.pluginData === sharedWithGenerator) return undefined;
+      // esbuild's own resolver, from the generator's folder, with the conditions of an import.
+      const found = await build.resolve(args.path, { kind: args.kind, resolveDir: generatorRoot(), pluginData: sharedWithGenerator });
+      if (found.errors.length) return { errors: found.errors };
+      return { path: pathToFileURL(found.path).href, external: true };
+    });
+  },
+};
 
 /** The bundled module each template set was imported from. */
 const templateFiles = new WeakMap<TemplateSet, string>();
@@ -53,7 +71,9 @@ export async function loadTemplates(templatesDir: string, names: readonly string
       platform: 'node',
       target: 'node20',
       jsx: 'automatic',
-      external: ['react', 'react-dom', 'react/*', 'react-dom/*', 'zod'],
+      // Shared with the generator, and imported by absolute address: the bundle lives in a cache
+      // folder from which a bare `react` would resolve only where the package manager hoists it.
+      plugins: [sharedWithGenerator],
       logLevel: 'silent',
       absWorkingDir: process.cwd(),
     });
@@ -63,8 +83,8 @@ export async function loadTemplates(templatesDir: string, names: readonly string
     if (messages?.length) throw new SiteErrors(esbuildErrors(messages, 'TEMPLATE_BUILD'));
     throw error;
   }
-  // Beside node_modules (not under SITE_CACHE_DIR), so the module's bare imports resolve.
-  const cacheDir = join(generatorRoot(), 'node_modules', '.cache', 'site');
+  // In node_modules/.cache (not under SITE_CACHE_DIR): a module the generator imports, not data.
+  const cacheDir = join(modulesRoot(), '.cache', 'site');
   const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
   const file = join(cacheDir, `templates-${hash}.mjs`);
   if (!existsSync(file)) {

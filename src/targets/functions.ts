@@ -6,7 +6,7 @@
  * esbuild bundles each into one self-contained ES module for web runtimes (no Node modules).
  */
 import type { ResolvedConfig } from '../config/load.js';
-import { generatorRoot } from '../cache/disk-cache.js';
+import { generatorRoot, modulesRoot } from '../cache/disk-cache.js';
 import { esbuildErrors, type RunEsbuild } from '../esbuild-step.js';
 import { SiteErrors } from '../errors.js';
 import { urlsOf } from '../routes/urls.js';
@@ -18,7 +18,7 @@ export interface FunctionEndpoint {
   name: string;
   /** The path the site's forms post to, or undefined when the config sends them elsewhere (a form service). */
   path(config: ResolvedConfig): string | undefined;
-  /** The schema check: a module of the generator (relative to its root) and the function it exports. */
+  /** The schema check: a module of the generator (relative to its root, built into lib/functions/ by scripts/build-lib.js) and the function it exports. */
   validator: { module: string; export: string };
   limits: { maxBytes: number; rateLimit: number; rateWindowMs: number };
   /** Where a plain form POST lands, per locale. */
@@ -33,7 +33,7 @@ export const functionEndpoints: readonly FunctionEndpoint[] = [
   {
     name: 'contact',
     path: (config) => sitePath(config.contact.endpoint),
-    validator: { module: 'src/islands/contact-schema.ts', export: 'validateContact' },
+    validator: { module: 'lib/functions/contact-schema.js', export: 'validateContact' },
     limits: contactEndpointLimits,
     resultPages: (config) => Object.fromEntries(config.localeIds.map((locale) => [locale, {
       sent: urlsOf(config).contactResult('sent', locale),
@@ -69,12 +69,13 @@ export function siteEndpoints(config: ResolvedConfig): SiteEndpoint[] {
 }
 
 /**
- * The source of a function's entry module: it imports the host's wrapper (runtime/hosts.ts) and
+ * The source of a function's entry module: it imports the host's wrapper (runtime/hosts.ts, as built
+ * into lib/functions/, which an installed package ships in place of its sources) and
  * the endpoints' schema checks, and exports what the host calls. `wrap` is the wrapper's name;
  * with `many` it gets the list of endpoints, else the one endpoint.
  */
 export function functionEntry(wrap: 'netlifyFunction' | 'vercelFunction' | 'cloudflareWorker', endpoints: readonly SiteEndpoint[], many = false): string {
-  const lines = [`import { ${wrap} } from './src/targets/runtime/hosts.ts';`];
+  const lines = [`import { ${wrap} } from './lib/functions/hosts.js';`];
   const items = endpoints.map(({ endpoint, settings }, index) => {
     lines.push(`import { ${endpoint.validator.export} as validate${index} } from './${endpoint.validator.module}';`);
     return `{ validate: validate${index}, settings: ${JSON.stringify(settings)} }`;
@@ -90,6 +91,8 @@ export async function bundleFunction(entry: string, name: string, run?: RunEsbui
   const result = await build({
     absWorkingDir: root,
     stdin: { contents: entry, resolveDir: root, sourcefile: `${name}.entry.js`, loader: 'js' },
+    // zod and the other packages, wherever the package manager put them.
+    nodePaths: [modulesRoot()],
     bundle: true,
     format: 'esm',
     platform: 'neutral',
