@@ -10,7 +10,7 @@
  * changes the file's size; after two warm-up edits, the median of `--runs` edits counts.
  *
  * The temp sites live under tests/.output/ (inside the repository) because the templates they
- * copy import `site/template` and resolve it, and their packages, from the repository.
+ * copy import `typed-site/template` and resolve it, and their packages, from the repository.
  */
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { get, type ClientRequest } from 'node:http';

@@ -5,6 +5,7 @@
 //   lib/compress-worker.js the threads that share out the precompression of a large output (zlib only)
 //   lib/markdown-stack.js  the unified packages with their dependencies in one file, which loads
 //                          several times faster than their 150-odd modules (src/content/markdown-stack.ts)
+//   lib/template.js …      the entries a site's templates and islands import (package.json exports)
 //   lib/functions/*.js     the runtime of the host functions `site build --target` bundles
 //   lib/scripts/*.js       the scripts npm runs: audit, bench, bench:dev, stress (scripts/run.js)
 //
@@ -28,7 +29,7 @@ export const libDir = join(root, 'lib');
 export const scriptNames = ['audit', 'bench', 'bench-dev', 'stress'];
 
 /** What the step writes besides source maps, relative to lib/. */
-const outputs = ['index.js', 'worker.js', 'compress-worker.js', 'markdown-stack.js', 'functions/hosts.js', 'functions/contact-schema.js', ...scriptNames.map((name) => `scripts/${name}.js`)];
+const outputs = ['index.js', 'worker.js', 'compress-worker.js', 'markdown-stack.js', 'functions/hosts.js', 'template.js', 'contact-schema.js', 'booking-schema.js', 'inbox-filter.js', 'roi.js', ...scriptNames.map((name) => `scripts/${name}.js`)];
 
 /**
  * Keeps the Markdown stack out of the bundles that load it on demand: `import('./markdown-stack.js')`
@@ -47,16 +48,26 @@ const stackOnDemand = {
 export async function buildLib() {
   const { build } = await import('esbuild');
   const common = { absWorkingDir: root, outdir: libDir, bundle: true, platform: 'node', format: 'esm', target: 'node20', write: false, logLevel: 'error' };
-  const [stack, functions, code] = await Promise.all([
+  const [stack, entries, template, code] = await Promise.all([
     build({ ...common, entryPoints: { 'markdown-stack': 'src/content/markdown-stack.ts' } }),
     // What the host functions of `site build --target` are bundled from (src/targets/functions.ts):
     // runtime code for any JavaScript host, its packages (zod) left to that second bundling.
+    // The package's entries for a site's own code to import (package.json `exports`), and what the
+    // host functions of `site build --target` are bundled from (src/targets/functions.ts): each
+    // bundled once more by the site's build, so their packages (zod, React) are left to it.
     build({
       ...common,
       platform: 'neutral',
       packages: 'external',
-      entryPoints: { 'functions/hosts': 'src/targets/runtime/hosts.ts', 'functions/contact-schema': 'src/islands/contact-schema.ts' },
+      entryPoints: {
+        'functions/hosts': 'src/targets/runtime/hosts.ts',
+        'contact-schema': 'src/islands/contact-schema.ts',
+        'booking-schema': 'src/islands/booking-schema.ts',
+        'inbox-filter': 'src/islands/inbox-filter.ts',
+        roi: 'src/islands/roi.ts',
+      },
     }),
+    build({ ...common, packages: 'external', entryPoints: { template: 'src/template.ts' } }),
     build({
       ...common,
       entryPoints: {
@@ -74,7 +85,7 @@ export async function buildLib() {
   // A build cut short leaves some outputs as they were, older than the sources: still stale.
   await mkdir(join(libDir, 'scripts'), { recursive: true });
   await mkdir(join(libDir, 'functions'), { recursive: true });
-  for (const file of [...stack.outputFiles, ...functions.outputFiles, ...code.outputFiles]) {
+  for (const file of [...stack.outputFiles, ...entries.outputFiles, ...template.outputFiles, ...code.outputFiles]) {
     const temporary = `${file.path}.${process.pid}.tmp`;
     await writeFile(temporary, file.contents);
     await rename(temporary, file.path);

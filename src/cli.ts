@@ -15,6 +15,7 @@ import { formatJsonSchema, hostTargets, type HostTarget } from './config/schema.
 import { generatorRoot } from './cache/disk-cache.js';
 import { openBrowser } from './dev/open-browser.js';
 import { addAdminCommand } from './admin/commands.js';
+import { initProject } from './init.js';
 
 interface GlobalOptions {
   config: string;
@@ -164,6 +165,21 @@ export async function main(argv: readonly string[]): Promise<number> {
       } finally {
         shutdown.release();
       }
+    }));
+
+  program
+    .command('init')
+    .description('make a new site from the starter: home, about, a blog with two posts, 404, a README')
+    .argument('[dir]', 'folder of the new site (missing or empty)', '.')
+    .option('--locales <codes>', 'languages, the default first, such as en,no', 'en')
+    .action(run(async (options, command) => {
+      const dir = String(command.args[0] ?? '.');
+      const locales = String(options.locales).split(',').map((code) => code.trim().toLowerCase()).filter(Boolean);
+      const made = await initProject({ dir, locales });
+      const where = relative(process.cwd(), made.dir) || '.';
+      logResult(`made a site in ${where} (${made.files.length} files, ${made.locales.join(', ')}); next:`);
+      logResult(`${where === '.' ? '' : `  cd ${where}\n`}  npm install\n  npm run dev`);
+      if (made.locales.some((locale) => locale !== 'en')) logInfo(`the copy of ${made.locales.filter((locale) => locale !== 'en').join(', ')} is the English text, to translate: content/**/<code>.yaml and .md`);
     }));
 
   addAdminCommand(program, run);

@@ -42,13 +42,15 @@ export const errorCatalogue = {
   ADMIN_ACCOUNTS: { title: 'Admin accounts file unreadable', hint: 'Restore .site/admins.json from a backup, or delete it and add the accounts again with `site admin add-user`.' },
   ADMIN_USAGE: { title: 'Admin command refused', hint: 'Run `site admin --help` for the commands and their arguments.' },
   INBOX_AGE: { title: 'Invalid age', hint: 'Give a whole number of days, weeks or months: 30d, 8w or 12m.' },
+  INIT_NOT_EMPTY: { title: 'Folder not empty', hint: 'Name a new or empty folder: `site init my-site`.' },
+  INIT_LOCALE: { title: 'Invalid language code', hint: 'Give two- or three-letter codes separated by commas, the default first: --locales en,no.' },
 } as const;
 
 /** A stable error code. */
 export type ErrorCode = keyof typeof errorCatalogue;
 
 /** Codes that mean the command was called wrongly (exit code 2) rather than that the site's input is wrong (1). */
-const usageCodes: ReadonlySet<ErrorCode> = new Set(['OUTPUT_UNSAFE', 'ADMIN_USAGE']);
+const usageCodes: ReadonlySet<ErrorCode> = new Set(['OUTPUT_UNSAFE', 'ADMIN_USAGE', 'INIT_NOT_EMPTY', 'INIT_LOCALE']);
 
 /** The exit code for a failed command: 2 when every error is a usage error, else 1. */
 export function exitCodeOf(errors: readonly SiteError[]): 1 | 2 {

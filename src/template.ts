@@ -1,7 +1,7 @@
 /**
- * What page and layout templates import from the generator, as `site/template` (package.json
+ * What page and layout templates import from the generator, as `typed-site/template` (package.json
  * `exports`): the props and context they render from, the page records, JSON-LD helpers, HTML
- * escaping, and `templateError` to stop a page with a diagnostic about its content. The islands' models have entries of their own, `site/roi` and `site/contact-schema`:
+ * escaping, and `templateError` to stop a page with a diagnostic about its content. The islands' models have entries of their own, `typed-site/roi` and `typed-site/contact-schema`:
  * an island bundle (code-split for the browser) would otherwise share one chunk with every
  * module this file re-exports, and a page with the ROI calculator would load zod.
  */
@@ -19,3 +19,5 @@ export { slotTimes } from './booking/slots.js';
 export { article, breadcrumbList, faqPage, localBusiness, organization, softwareApplication } from './render/json-ld.js';
 export { escapeHtml, serializeJsonForScript } from './render/html.js';
 export { templateError, TemplateDiagnostic, type TemplateDiagnosticOptions } from './render/template-diagnostic.js';
+/** zod, for the `content` schema of a page's copy: the generator's own copy, so a site need not install it. */
+export { z } from 'zod';

@@ -39,6 +39,15 @@ export function isSourceCheckout(): boolean {
 }
 
 /**
+ * The package.json `exports` condition a site's bundles resolve the generator's entries with
+ * (typed-site/template and the islands' models): in a checkout their TypeScript sources, so the
+ * site builds from the code being edited; in an installed package its built lib/ files.
+ */
+export function entryConditions(): string[] {
+  return isSourceCheckout() ? ['typed-site-source'] : [];
+}
+
+/**
  * The node_modules folder the generator's dependencies are installed in: its own in a checkout,
  * else the one that holds the installed package (npm hoists the dependencies there).
  */

@@ -1,7 +1,7 @@
 /**
  * The schema of a collection's front matter: the fields every entry has, the taxonomy term and
  * the fields the collection declares. Only zod: the admin's form reads its fields off the same
- * schema the build validates with (through `site/template`).
+ * schema the build validates with (through `typed-site/template`).
  */
 import { z } from 'zod';
 import type { CollectionConfig } from '../config/schema.js';

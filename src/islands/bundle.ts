@@ -7,6 +7,7 @@
 import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { Message, Plugin } from 'esbuild';
+import { entryConditions, modulesRoot } from '../cache/disk-cache.js';
 import { SiteErrors } from '../errors.js';
 import { templateSources } from '../config/sources.js';
 import { esbuildErrors, type EsbuildStepOptions, type RunEsbuild } from '../esbuild-step.js';
@@ -86,6 +87,9 @@ export async function bundleIslands(
       target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
       define: { 'process.env.NODE_ENV': '"production"' },
       alias: runtime === 'preact' ? preactAliases : {},
+      conditions: entryConditions(),
+      // preact and zod from the generator's packages when the site's own node_modules lacks them.
+      nodePaths: [modulesRoot()],
       legalComments: 'none',
       plugins: [virtualEntries],
       logLevel: 'silent',

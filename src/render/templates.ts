@@ -9,7 +9,7 @@ import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Message, Plugin } from 'esbuild';
-import { generatorRoot, modulesRoot } from '../cache/disk-cache.js';
+import { entryConditions, generatorRoot, modulesRoot } from '../cache/disk-cache.js';
 import { SiteError, SiteErrors } from '../errors.js';
 import { templateSources } from '../config/sources.js';
 import { esbuildErrors, type EsbuildStepOptions, type RunEsbuild } from '../esbuild-step.js';
@@ -76,6 +76,7 @@ export async function loadTemplates(templatesDir: string, names: readonly string
       plugins: [sharedWithGenerator],
       logLevel: 'silent',
       absWorkingDir: process.cwd(),
+      conditions: entryConditions(),
     });
     code = result.outputFiles[0]!.text;
   } catch (error) {

@@ -18,7 +18,7 @@ export interface FunctionEndpoint {
   name: string;
   /** The path the site's forms post to, or undefined when the config sends them elsewhere (a form service). */
   path(config: ResolvedConfig): string | undefined;
-  /** The schema check: a module of the generator (relative to its root, built into lib/functions/ by scripts/build-lib.js) and the function it exports. */
+  /** The schema check: a module of the generator (relative to its root, built into lib/ by scripts/build-lib.js) and the function it exports. */
   validator: { module: string; export: string };
   limits: { maxBytes: number; rateLimit: number; rateWindowMs: number };
   /** Where a plain form POST lands, per locale. */
@@ -33,7 +33,7 @@ export const functionEndpoints: readonly FunctionEndpoint[] = [
   {
     name: 'contact',
     path: (config) => sitePath(config.contact.endpoint),
-    validator: { module: 'lib/functions/contact-schema.js', export: 'validateContact' },
+    validator: { module: 'lib/contact-schema.js', export: 'validateContact' },
     limits: contactEndpointLimits,
     resultPages: (config) => Object.fromEntries(config.localeIds.map((locale) => [locale, {
       sent: urlsOf(config).contactResult('sent', locale),

@@ -1,5 +1,5 @@
 /** The retailer's claim portal: a claim with product, issue and photos, approved and routed to a repairer. */
-import type { SiteContext } from 'site/template';
+import type { SiteContext } from 'typed-site/template';
 import { AppWindow, Illustration } from './Frame';
 
 export function ClaimPortal({ site }: { site: SiteContext }) {

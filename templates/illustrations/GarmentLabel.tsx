@@ -3,7 +3,7 @@
  * SVG path). The code opens this site's page on QR-coded repairs, in the page's language.
  */
 import { create } from 'qrcode/lib/core/qrcode.js';
-import type { SiteContext } from 'site/template';
+import type { SiteContext } from 'typed-site/template';
 import { Illustration } from './Frame';
 
 /** The dark modules of a QR code for `text`, as one SVG path in module units, and its size. */

@@ -1,5 +1,5 @@
 /** The Mendwise Hub order list: four orders with customer, garment and a status pill. */
-import type { SiteContext } from 'site/template';
+import type { SiteContext } from 'typed-site/template';
 import { AppWindow, Illustration } from './Frame';
 
 const orderKeys = ['order1', 'order2', 'order3', 'order4'] as const;

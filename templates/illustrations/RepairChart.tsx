@@ -1,5 +1,5 @@
 /** An analytics chart: repairs completed per month, as SVG bars with the months in the page's language. */
-import type { SiteContext } from 'site/template';
+import type { SiteContext } from 'typed-site/template';
 import { AppWindow, Illustration } from './Frame';
 
 /** The six months shown (June to November) and their counts: fixed, so every build draws the same. */

@@ -1,5 +1,5 @@
 /** A phone showing the text message a customer gets when the repair is ready. */
-import type { SiteContext } from 'site/template';
+import type { SiteContext } from 'typed-site/template';
 import { Illustration, Lines, wrapText } from './Frame';
 
 export function SmsPhone({ site }: { site: SiteContext }) {

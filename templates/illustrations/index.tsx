@@ -4,7 +4,7 @@
  * request, a fixed size.
  */
 import type { ReactNode } from 'react';
-import type { SiteContext } from 'site/template';
+import type { SiteContext } from 'typed-site/template';
 import { ClaimPortal } from './ClaimPortal';
 import { GarmentLabel } from './GarmentLabel';
 import { OrderList } from './OrderList';

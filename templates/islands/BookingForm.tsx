@@ -7,8 +7,8 @@
  * (a static host), the contact form takes its place with the meeting preselected.
  */
 import { lazy, Suspense, useEffect, useMemo, useRef, useState, type FormEvent, type ReactElement } from 'react';
-import { bookingLimits, requiredBookingFields, validateBooking, type BookingConfirmation } from 'site/booking-schema';
-import { honeypotField } from 'site/contact-schema';
+import { bookingLimits, requiredBookingFields, validateBooking, type BookingConfirmation } from 'typed-site/booking-schema';
+import { honeypotField } from 'typed-site/contact-schema';
 import type { ContactFormProps } from './ContactForm';
 import { formField, RequiredMarker, type FieldInputProps } from './form-field';
 

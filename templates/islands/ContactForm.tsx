@@ -4,7 +4,7 @@
  * sent, a thank-you panel takes the form's place.
  */
 import { useEffect, useRef, useState, type FormEvent, type ReactElement } from 'react';
-import { contactLimits, contactPlanParameter, contactTopicParameter, contactTypes, honeypotField, requiredContactFields, validateContact } from 'site/contact-schema';
+import { contactLimits, contactPlanParameter, contactTopicParameter, contactTypes, honeypotField, requiredContactFields, validateContact } from 'typed-site/contact-schema';
 import { formField, type FieldInputProps } from './form-field';
 
 type Status = 'idle' | 'sending' | 'success' | 'error' | 'invalid';

@@ -2,7 +2,7 @@
  * The admin's own navigation, above each admin page: a link to every admin page, named by the
  * page's title, the current one marked. The landmark's name is the page copy's `nav`.
  */
-import type { PageProps } from 'site/template';
+import type { PageProps } from 'typed-site/template';
 
 /** The admin pages, in the order the navigation lists them (route paths of site.config.yaml). */
 export const adminPages = ['/admin/blog', '/admin/inbox', '/admin/changes', '/admin/settings'] as const;

@@ -1,5 +1,5 @@
 /** The page a booking form sent without JavaScript lands on: booked (with the calendar file) or failed. */
-import type { PageMeta, SiteContext } from 'site/template';
+import type { PageMeta, SiteContext } from 'typed-site/template';
 
 export function BookingResult({ site, outcome }: { site: SiteContext; outcome: 'booked' | 'failed' }) {
   const { t, config } = site;

@@ -1,5 +1,5 @@
 /** The company's contact details and opening hours, from the config. */
-import type { SiteContext } from 'site/template';
+import type { SiteContext } from 'typed-site/template';
 
 /** "Mon–Fri 9:00–17:00 CET", "Man.–fre. kl. 09.00–17.00 CET": the config's hours in the words and clock of the page's messages. */
 export function openingHoursText(site: SiteContext): string {

@@ -1,5 +1,5 @@
 /** The page a contact form sent without JavaScript lands on. */
-import type { PageMeta, SiteContext } from 'site/template';
+import type { PageMeta, SiteContext } from 'typed-site/template';
 
 export function ContactResult({ site, outcome }: { site: SiteContext; outcome: 'success' | 'error' }) {
   return (

@@ -1,5 +1,5 @@
 /** The site footer: address, org number, product, company and legal links, e-mail and social links. */
-import type { PageProps } from 'site/template';
+import type { PageProps } from 'typed-site/template';
 import { Logo } from './Logo';
 
 export function Footer({ page, site }: Pick<PageProps, 'page' | 'site'>) {

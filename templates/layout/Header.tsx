@@ -1,5 +1,5 @@
 /** The site header: logo, audience pills, navigation, language switch and the mobile menu. */
-import { navigationRoutePath, type PageProps } from 'site/template';
+import { navigationRoutePath, type PageProps } from 'typed-site/template';
 import { Logo } from './Logo';
 
 export function Header({ page, site }: Pick<PageProps, 'page' | 'site'>) {

@@ -4,7 +4,7 @@
  * entry of the island (built by esbuild) hydrates every element marked with its name.
  */
 import type { ComponentType } from 'react';
-import { serializeJsonForScript } from 'site/template';
+import { serializeJsonForScript } from 'typed-site/template';
 
 export function Island<Props extends object>({ name, component: Component, props }: { name: string; component: ComponentType<Props>; props: Props }) {
   return (

@@ -1,5 +1,5 @@
 /** The page layout: skip link, header, breadcrumb, main content and footer. */
-import type { LayoutProps } from 'site/template';
+import type { LayoutProps } from 'typed-site/template';
 import { Footer } from './Footer';
 import { Header } from './Header';
 

@@ -1,5 +1,5 @@
 /** An entry's image as a `<picture>`: AVIF and WebP at the widths the build makes, with its size so nothing shifts. */
-import { pictureOf, type EntryImage } from 'site/template';
+import { pictureOf, type EntryImage } from 'typed-site/template';
 
 export function Picture({ image, sizes, priority = false, className }: { image: EntryImage; sizes: string; priority?: boolean; className?: string }) {
   const picture = pictureOf(image);

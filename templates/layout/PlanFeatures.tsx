@@ -3,7 +3,7 @@
  * it adds to the plan before it. The pricing page and the launch campaign both render plans with
  * this, so neither can promise a feature in a plan that the other puts elsewhere.
  */
-import type { SiteContext } from 'site/template';
+import type { SiteContext } from 'typed-site/template';
 
 type Plan = SiteContext['config']['plans'][number];
 

@@ -1,5 +1,5 @@
 /** One post in a list: its image when it has one, title, date, reading time, category and description. */
-import type { ListedEntry, SiteContext } from 'site/template';
+import type { ListedEntry, SiteContext } from 'typed-site/template';
 import { Picture } from './Picture';
 
 export function PostCard({ listed, site }: { listed: ListedEntry; site: SiteContext }) {

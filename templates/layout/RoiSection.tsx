@@ -1,5 +1,5 @@
 /** The section that holds the ROI calculator island, with its labels from the messages. */
-import type { SiteContext } from 'site/template';
+import type { SiteContext } from 'typed-site/template';
 import RoiCalculator, { type RoiCalculatorProps } from '../islands/RoiCalculator';
 import { Island } from './Island';
 import { Section } from './ui';

@@ -4,7 +4,7 @@
  * order), the icons of the step and offer lists, and where the 92-million-tons claim is shown.
  * The accent colour of each audience is in main.css (`[data-audience]`).
  */
-import type { Page, SiteContext } from 'site/template';
+import type { Page, SiteContext } from 'typed-site/template';
 import type { IconName } from './Icon';
 
 /** The icon of each product feature, by its id in content/pages/<audience>/product. */

@@ -1,5 +1,5 @@
 /** /admin/blog: the BlogEditor island, its form fields read off the blog collection's front-matter schema. */
-import { frontMatterFields, type PageProps } from 'site/template';
+import { frontMatterFields, type PageProps } from 'typed-site/template';
 import BlogEditor, { type BlogEditorProps } from '../islands/BlogEditor';
 import { AdminPage } from '../layout/AdminPage';
 import { Island } from '../layout/Island';

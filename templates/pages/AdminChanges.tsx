@@ -1,5 +1,5 @@
 /** /admin/changes: the AdminChanges island (the admin's audit log), for admins. */
-import type { PageProps } from 'site/template';
+import type { PageProps } from 'typed-site/template';
 import AdminChanges, { adminChangesText, type AdminChangesProps } from '../islands/AdminChanges';
 import { AdminPage } from '../layout/AdminPage';
 import { Island } from '../layout/Island';

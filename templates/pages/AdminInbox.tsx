@@ -1,6 +1,6 @@
 /** /admin/inbox: the AdminInbox island (contact messages and meeting requests), for admins. */
-import type { PageProps } from 'site/template';
-import { contactTypes } from 'site/contact-schema';
+import type { PageProps } from 'typed-site/template';
+import { contactTypes } from 'typed-site/contact-schema';
 import AdminInbox, { adminInboxText, type AdminInboxProps } from '../islands/AdminInbox';
 import { AdminPage } from '../layout/AdminPage';
 import { Island } from '../layout/Island';

@@ -1,5 +1,5 @@
 /** /admin/settings: the AdminSettings island (the facts marketers own in site.config.yaml), for admins. */
-import type { PageProps } from 'site/template';
+import type { PageProps } from 'typed-site/template';
 import AdminSettings, { adminSettingsText, type AdminSettingsProps } from '../islands/AdminSettings';
 import { AdminPage } from '../layout/AdminPage';
 import { Island } from '../layout/Island';

@@ -1,5 +1,5 @@
 /** The home page of one audience (/hub, /shop, /workwear). */
-import type { PageProps } from 'site/template';
+import type { PageProps } from 'typed-site/template';
 import { HeroVisual } from '../illustrations';
 import { featureIconsOf, flowOf, showsWasteClaim } from '../layout/audience-look';
 import { claim, closing, heroWithCtas, meta, text, titledItems, z } from '../layout/schemas';

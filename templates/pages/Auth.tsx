@@ -1,5 +1,5 @@
 /** The administrators' sign-in page: the AdminSignIn island (a plain form without script). */
-import type { PageProps } from 'site/template';
+import type { PageProps } from 'typed-site/template';
 import AdminSignIn from '../islands/AdminSignIn';
 import { Island } from '../layout/Island';
 import { meta, text, z } from '../layout/schemas';

@@ -1,5 +1,5 @@
 /** A blog list page: all posts or one category, newest first, paginated. */
-import type { CollectionListData, PageMeta, PageProps } from 'site/template';
+import type { CollectionListData, PageMeta, PageProps } from 'typed-site/template';
 import { feedMeta } from '../layout/blog';
 import { PostCard } from '../layout/PostCard';
 import { cardGridClass } from '../layout/ui';

@@ -1,5 +1,5 @@
 /** One blog post, in the page's language or, when untranslated, in the original with a notice. */
-import { article, type CollectionEntryData, type PageMeta, type PageProps } from 'site/template';
+import { article, type CollectionEntryData, type PageMeta, type PageProps } from 'typed-site/template';
 import { feedMeta } from '../layout/blog';
 import { Picture } from '../layout/Picture';
 

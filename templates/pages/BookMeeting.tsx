@@ -4,7 +4,7 @@
  * needs `site serve` (one slot, one booking); a build for a static host (`--target` other than
  * node) shows the contact form with the meeting as its subject instead, which works there.
  */
-import { localBusiness, slotRulesOf, slotTimes, type PageProps } from 'site/template';
+import { localBusiness, slotRulesOf, slotTimes, type PageProps } from 'typed-site/template';
 import BookingForm, { type BookingFormProps } from '../islands/BookingForm';
 import ContactForm from '../islands/ContactForm';
 import { openingHoursText } from '../layout/CompanyDetails';

@@ -1,5 +1,5 @@
 /** The page a meeting booking sent without JavaScript lands on when it was failed. */
-import type { PageProps } from 'site/template';
+import type { PageProps } from 'typed-site/template';
 import { BookingResult, bookingResultMeta } from '../layout/BookingResult';
 
 export default function BookingFailed({ site }: PageProps) {

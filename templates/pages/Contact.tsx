@@ -1,5 +1,5 @@
 /** Contact pages (generic and per audience): the form and the company's details. */
-import { localBusiness, type ContactType, type PageProps } from 'site/template';
+import { localBusiness, type ContactType, type PageProps } from 'typed-site/template';
 import ContactForm, { type ContactFormProps } from '../islands/ContactForm';
 import { CompanyDetails } from '../layout/CompanyDetails';
 import { Island } from '../layout/Island';

@@ -1,5 +1,5 @@
 /** Error page after a contact form sent without JavaScript could not be stored or was incomplete. */
-import type { PageProps } from 'site/template';
+import type { PageProps } from 'typed-site/template';
 import { ContactResult, contactResultMeta } from '../layout/ContactResult';
 
 export default function ContactFailed({ site }: PageProps) {

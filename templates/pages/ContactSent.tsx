@@ -1,5 +1,5 @@
 /** Thank-you page after a contact form sent without JavaScript. */
-import type { PageProps } from 'site/template';
+import type { PageProps } from 'typed-site/template';
 import { ContactResult, contactResultMeta } from '../layout/ContactResult';
 
 export default function ContactSent({ site }: PageProps) {

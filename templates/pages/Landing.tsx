@@ -1,5 +1,5 @@
 /** The root page: the visitor picks an audience. */
-import type { PageProps } from 'site/template';
+import type { PageProps } from 'typed-site/template';
 import { HeroVisual } from '../illustrations';
 import { claim, hero, meta, text, z } from '../layout/schemas';
 import { cardGridClass, Claim, Hero, Section } from '../layout/ui';

@@ -4,7 +4,7 @@
  * a card that names a `feature` shows the plan it starts in, and the free plan's box lists that
  * plan's limits and features, so the page cannot promise more than pricing gives.
  */
-import type { PageProps, SiteContext } from 'site/template';
+import type { PageProps, SiteContext } from 'typed-site/template';
 import { audienceBase } from '../layout/paths';
 import { PlanChecklist, planWithFeature } from '../layout/PlanFeatures';
 import { RoiSection } from '../layout/RoiSection';

@@ -1,5 +1,5 @@
 /** Terms and privacy: Markdown documents with a last-updated date. */
-import type { PageProps } from 'site/template';
+import type { PageProps } from 'typed-site/template';
 import { meta, text, z } from '../layout/schemas';
 
 export const content = z.strictObject({

@@ -1,5 +1,5 @@
 /** The 404 page of each language. */
-import type { PageProps } from 'site/template';
+import type { PageProps } from 'typed-site/template';
 
 export default function NotFound({ site }: PageProps) {
   return (

@@ -1,5 +1,5 @@
 /** Our story (generic and per audience). */
-import type { PageProps } from 'site/template';
+import type { PageProps } from 'typed-site/template';
 import { listIcons, showsWasteClaim } from '../layout/audience-look';
 import { audienceBase } from '../layout/paths';
 import { claim, closingSingle, hero, meta, sections, text, titledItems, z } from '../layout/schemas';

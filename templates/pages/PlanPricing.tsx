@@ -1,6 +1,6 @@
 /** Hub pricing: the plans from site.config.yaml (limits and cumulative features), the '100 tickets' add-on, the ROI calculator and an FAQ. */
-import { contactPlanParameter } from 'site/contact-schema';
-import { faqPage, softwareApplication, type PageProps, type PlanConfig } from 'site/template';
+import { contactPlanParameter } from 'typed-site/contact-schema';
+import { faqPage, softwareApplication, type PageProps, type PlanConfig } from 'typed-site/template';
 import { audienceBase } from '../layout/paths';
 import { closing, faq, hero, meta, text, z } from '../layout/schemas';
 import { ButtonLink, cardGridClass, Closing, Faq, Hero, Section } from '../layout/ui';

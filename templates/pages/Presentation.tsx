@@ -4,7 +4,7 @@
  * slide, with no script), with the product illustrations beside the feature slides, the plans'
  * limits from the config as big numbers, and a print stylesheet that puts one slide on each page.
  */
-import type { PageProps } from 'site/template';
+import type { PageProps } from 'typed-site/template';
 import { HeroVisual, featureVisual } from '../illustrations';
 import { closingSingle, hero, meta, sections, z } from '../layout/schemas';
 import { ButtonLink } from '../layout/ui';

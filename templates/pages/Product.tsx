@@ -1,5 +1,5 @@
 /** The product page of one audience: every feature in depth. */
-import type { PageProps } from 'site/template';
+import type { PageProps } from 'typed-site/template';
 import { featureVisual } from '../illustrations';
 import { featureIcons } from '../layout/audience-look';
 import { audienceBase } from '../layout/paths';

@@ -1,5 +1,5 @@
 /** Pricing for retail and workwear: custom quotes after a meeting. */
-import { faqPage, type PageProps } from 'site/template';
+import { faqPage, type PageProps } from 'typed-site/template';
 import { featureIconsOf, listIcons } from '../layout/audience-look';
 import { audienceBase } from '../layout/paths';
 import { closingSingle, faq, hero, meta, text, titledItems, z } from '../layout/schemas';

@@ -1,7 +1,7 @@
 /**
  * A temp copy of the site whose templates and public files are copies too, so a test can edit
  * them. It lives under tests/.output, inside the repository, so the templates resolve
- * `site/template` (the package's own name) and their packages from the repository.
+ * `typed-site/template` (the package's own name) and their packages from the repository.
  */
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -2,8 +2,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { calculateRoi } from 'site/roi';
-import { escapeHtml, faqPage } from 'site/template';
+import { calculateRoi } from 'typed-site/roi';
+import { escapeHtml, faqPage } from 'typed-site/template';
 import { calculateRoi as roiSource } from '../../src/islands/roi';
 import { faqPage as faqPageSource } from '../../src/render/json-ld';
 import { escapeHtml as escapeHtmlSource } from '../../src/render/html';

@@ -1,0 +1,143 @@
+/**
+ * `site init [dir] [--locales en,no]`: a new project from the starter the package ships
+ * (starters/default/): home, about, a blog with two posts, 404, its own README, in one language
+ * unless more are asked for. It writes only into a folder that is missing or empty (a `.git`
+ * alone is allowed), and a failure removes what it wrote, never anything else.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, join, relative, resolve } from 'node:path';
+import { generatorRoot } from './cache/disk-cache.js';
+import { SiteError } from './errors.js';
+
+export interface InitOptions {
+  /** The project's folder (created when missing). */
+  dir: string;
+  /** Language codes, the default first (default: ["en"]). */
+  locales?: readonly string[];
+}
+
+/** What `init` wrote. */
+export interface InitReport {
+  dir: string;
+  /** The files written, relative to `dir`, sorted. */
+  files: string[];
+  locales: string[];
+}
+
+/** The starter's language: the one its copy is written in. */
+const starterLocale = 'en';
+
+/** Files of a folder that may be there before a project is made in it. */
+const allowedBeforehand = new Set(['.git']);
+
+/** Makes a new project in `options.dir`. */
+export async function initProject(options: InitOptions): Promise<InitReport> {
+  const dir = resolve(options.dir);
+  const locales = [...new Set(options.locales?.length ? options.locales : [starterLocale])];
+  for (const locale of locales) {
+    if (!/^[a-z]{2,3}$/.test(locale)) {
+      throw new SiteError({ code: 'INIT_LOCALE', field: '--locales', message: `"${locale}" is not a language code`, hint: 'Give two- or three-letter codes separated by commas, the default first, such as --locales en,no.' });
+    }
+  }
+  const present = existsSync(dir) ? (await readdir(dir)).filter((name) => !allowedBeforehand.has(name)) : [];
+  if (present.length) {
+    throw new SiteError({
+      code: 'INIT_NOT_EMPTY',
+      file: relative(process.cwd(), dir) || '.',
+      message: `the folder is not empty (it holds ${present.slice(0, 3).join(', ')}${present.length > 3 ? ', …' : ''})`,
+      hint: 'Name a new folder, such as `site init my-site`; init never writes over files it did not make.',
+    });
+  }
+  const starter = join(generatorRoot(), 'starters', 'default');
+  // Everything is made in a folder beside the target and moved into place at the end, so a
+  // failure leaves no half-made project behind.
+  const staging = join(dir, '..', `.${basename(dir)}.site-init-${process.pid}`);
+  await rm(staging, { recursive: true, force: true });
+  try {
+    await cp(starter, staging, { recursive: true });
+    // npm leaves .gitignore files out of a published package, so the starter ships it without the dot.
+    await rename(join(staging, 'gitignore'), join(staging, '.gitignore'));
+    await writeLocales(staging, locales);
+    await writeFile(join(staging, 'package.json'), `${JSON.stringify(projectPackage(dir), null, 2)}\n`);
+    await mkdir(dir, { recursive: true });
+    for (const name of await readdir(staging)) await rename(join(staging, name), join(dir, name));
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+  return { dir, files: (await listFiles(dir)).filter((file) => !file.startsWith('.git/')), locales };
+}
+
+/** The project's package.json: its scripts run the CLI of the version that made it. */
+function projectPackage(dir: string): Record<string, unknown> {
+  const own = JSON.parse(readFileSync(join(generatorRoot(), 'package.json'), 'utf8')) as { name: string; version: string };
+  const name = basename(dir).toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[._-]+|-+$/g, '') || 'my-site';
+  return {
+    name,
+    private: true,
+    type: 'module',
+    scripts: { dev: 'site dev', build: 'site build', check: 'site check', serve: 'site serve' },
+    dependencies: { [own.name]: `^${own.version}` },
+    devDependencies: { '@types/react': '^19.0.0' },
+  };
+}
+
+/**
+ * Writes the `locales:` of the config and a copy of the starter's copy for each further language,
+ * to translate (the build checks that every page exists in every language).
+ */
+async function writeLocales(root: string, locales: readonly string[]): Promise<void> {
+  const configFile = join(root, 'site.config.yaml');
+  let config = await readFile(configFile, 'utf8');
+  const block = locales.map((locale, index) => localeBlock(locale, index === 0)).join('');
+  config = config.replace(/^locales:\n(?: {2}.*\n)+/m, `locales:\n${block}`);
+  config = config.replace(/^ {2}defaultLocale: .*$/m, `  defaultLocale: ${quoted(locales[0]!)}`);
+  await writeFile(configFile, config);
+  for (const locale of locales) {
+    if (locale === starterLocale) continue;
+    for (const file of await listFiles(join(root, 'content'))) {
+      const match = /^(.*\/)?en\.(yaml|md)$/.exec(file);
+      if (!match) continue;
+      await cp(join(root, 'content', file), join(root, 'content', `${match[1] ?? ''}${locale}.${match[2]}`));
+    }
+  }
+  if (!locales.includes(starterLocale)) {
+    for (const file of await listFiles(join(root, 'content'))) {
+      if (/(^|\/)en\.(yaml|md)$/.test(file)) await rm(join(root, 'content', file));
+    }
+  }
+}
+
+/** One language of the config, its names from the runtime's own language data. */
+function localeBlock(locale: string, isDefault: boolean): string {
+  const full = new Intl.Locale(locale).maximize();
+  const region = full.region ?? locale.toUpperCase();
+  const name = new Intl.DisplayNames([locale], { type: 'language' }).of(locale) ?? locale;
+  const label = name.charAt(0).toLocaleUpperCase(locale) + name.slice(1);
+  return [
+    `  ${quoted(locale)}:`,
+    `    label: ${JSON.stringify(label)}`,
+    `    short: ${JSON.stringify(locale.toUpperCase())}`,
+    `    prefix: ${JSON.stringify(isDefault ? '' : `/${locale}`)}`,
+    `    hreflang: ${quoted(locale)}`,
+    `    htmlLang: ${quoted(locale)}`,
+    `    ogLocale: ${full.language}_${region}`,
+    `    intl: ${full.language}-${region}`,
+    '',
+  ].join('\n');
+}
+
+/** A language code as YAML: `no` and the like quoted, since YAML 1.1 readers take it for false. */
+function quoted(locale: string): string {
+  return /^(?:no|on|off|yes|y|n)$/i.test(locale) ? JSON.stringify(locale) : locale;
+}
+
+async function listFiles(dir: string, prefix = ''): Promise<string[]> {
+  const files: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = `${prefix}${entry.name}`;
+    if (entry.isDirectory()) files.push(...(await listFiles(join(dir, entry.name), `${path}/`)));
+    else files.push(path);
+  }
+  return files.sort();
+}
