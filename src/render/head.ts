@@ -48,8 +48,8 @@ export function hasMenu(config: ResolvedConfig): boolean {
 }
 
 /**
- * The inline menu script of the pages of a site with navigation (constant too). It drives the mobile menu toggle
- * (`data-menu-toggle`, which controls the element named by its `aria-controls`): a click on it
+ * The inline menu script of the pages of a site with navigation (constant too). It drives the
+ * mobile menu toggle (`data-menu-toggle`, which controls the element named by its `aria-controls`): a click on it
  * opens or closes the menu; while the menu is open (and the toggle shown), Escape or a click
  * outside the menu closes it, and Tab and Shift+Tab cycle through the toggle and the menu's links
  * and buttons. Every close gives focus back to the toggle. The label, icon, overlay and scroll
