@@ -1,7 +1,7 @@
 /**
  * What page and layout templates import from the generator, as `typed-site/template` (package.json
  * `exports`): the props and context they render from, the page records, JSON-LD helpers, HTML
- * escaping, and `templateError` to stop a page with a diagnostic about its content. The islands' models have entries of their own, `typed-site/roi` and `typed-site/contact-schema`:
+ * escaping, and `templateError` to stop a page with a diagnostic about its content. The islands' models have entries of their own, such as `typed-site/contact-schema`:
  * an island bundle (code-split for the browser) would otherwise share one chunk with every
  * module this file re-exports, and a page with the ROI calculator would load zod.
  */

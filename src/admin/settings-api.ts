@@ -41,7 +41,7 @@ import type { SaveOutcome } from './posts-api.js';
 export const editableSettings: readonly RegExp[] = [
   /^company\.(?:legalName|orgNumber|email)$/,
   /^company\.address\.(?:street|postalCode|city|country)$/,
-  /^company\.social\.(?:linkedin|instagram)$/,
+  /^company\.social\.[a-z][a-z0-9-]*$/,
   /^company\.openingHours\.(?:opens|closes)$/,
   /^booking\.(?:url|minutes)$/,
   /^plans\.\d+\.(?:name\.[a-z]{2,3}|ordersPerMonth|users|highlighted|signupUrl|price\.amount)$/,
@@ -51,6 +51,12 @@ export const editableSettings: readonly RegExp[] = [
   /^collections\.[a-z0-9-]+\.(?:pageSize|wordsPerMinute)$/,
 ];
 
+/**
+ * The settings that live under the config's free-form `data:` block, as the settings page names
+ * them: the site's ROI calculator (`roi.*` is written at `data.roi.*`).
+ */
+const dataSettings = /^roi\./;
+
 /** The paths of the page copy of `admin.copy` (`copy.<item>.<locale>`: the item-th key of the list, in a language). */
 const copyPath = /^copy\.(\d+)\.([a-z]{2,3})$/;
 
@@ -59,12 +65,16 @@ const categoryPath = /^categories\.([a-z0-9-]+)\.([\w-]+)(?:\.([a-z]{2,3}))?$/;
 
 /** The editable subset of a config, as the settings page shows it (the categories come apart: see categoryValues). */
 export function editableValues(config: ResolvedConfig) {
-  const { company, booking, roi, contact } = config;
+  const { company, booking, contact } = config;
+  // The settings page offers what the site has: no company, booking or ROI fields without them in the config.
+  const roi = config.data.roi as { timeSavedShare?: unknown; inputs?: unknown } | undefined;
   return {
-    company: { legalName: company.legalName, orgNumber: company.orgNumber, email: company.email, address: company.address, social: company.social, openingHours: { opens: company.openingHours.opens, closes: company.openingHours.closes } },
-    booking: { url: booking.url ?? null, minutes: booking.minutes },
+    ...(company
+      ? { company: { legalName: company.legalName, orgNumber: company.orgNumber, email: company.email, address: company.address, social: company.social, ...(company.openingHours ? { openingHours: { opens: company.openingHours.opens, closes: company.openingHours.closes } } : {}) } }
+      : {}),
+    ...(booking ? { booking: { url: booking.url ?? null, minutes: booking.minutes } } : {}),
     plans: config.plans.map((plan) => ({ id: plan.id, name: plan.name, ordersPerMonth: plan.ordersPerMonth, users: plan.users ?? null, price: plan.price, highlighted: plan.highlighted, signupUrl: plan.signupUrl ?? null })),
-    roi: { timeSavedShare: roi.timeSavedShare, inputs: roi.inputs },
+    ...(roi && typeof roi === 'object' ? { roi: { timeSavedShare: roi.timeSavedShare, inputs: roi.inputs } } : {}),
     contact: { endpoint: contact.endpoint },
     collections: Object.fromEntries(Object.entries(config.collections).map(([id, settings]) => [id, { pageSize: settings.pageSize, wordsPerMinute: settings.wordsPerMinute }])),
   };
@@ -110,7 +120,8 @@ export function changesFromBody(body: Record<string, unknown>): { changes: Confi
       errors.push({ path, message: `${path} is not edited here: a developer changes it in site.config.yaml`, line: null, column: null });
       continue;
     }
-    changes.push({ path: path.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part)), value: value as ConfigValue });
+    const parts = path.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+    changes.push({ path: dataSettings.test(path) ? ['data', ...parts] : parts, value: value as ConfigValue });
   }
   return { changes, categories, copy, errors };
 }

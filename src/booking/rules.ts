@@ -1,9 +1,29 @@
 /** The slot rules of a site's built-in booking: its time zone and slot length, the company's opening days and hours. */
-import type { SiteConfig } from '../config/schema.js';
+import type { BookingConfig, SiteConfig } from '../config/schema.js';
 import type { SlotRules } from './slots.js';
 
-/** The rules `listSlots` and the booking endpoint apply for `config`. */
+/** The built-in booking of a config: its settings and the company's opening hours and e-mail. */
+export interface BuiltInBooking {
+  booking: BookingConfig;
+  openingHours: NonNullable<NonNullable<SiteConfig['company']>['openingHours']>;
+  email: string;
+}
+
+/**
+ * The built-in booking of `config`, or undefined when the site has none: no `booking:`, or a
+ * booking provider's page (`booking.url`). The config check (load.ts) has made sure a built-in
+ * booking comes with company.openingHours.
+ */
+export function builtInBookingOf(config: Pick<SiteConfig, 'booking' | 'company'>): BuiltInBooking | undefined {
+  const { booking, company } = config;
+  if (!booking || booking.url !== undefined || !company?.openingHours) return undefined;
+  return { booking, openingHours: company.openingHours, email: company.email };
+}
+
+/** The rules `listSlots` and the booking endpoint apply for `config`; throws for a site without the built-in booking. */
 export function slotRulesOf(config: Pick<SiteConfig, 'booking' | 'company'>): SlotRules {
-  const { days, opens, closes } = config.company.openingHours;
-  return { timeZone: config.booking.timeZone, weekdays: days, opens, closes, minutes: config.booking.minutes };
+  const builtIn = builtInBookingOf(config);
+  if (!builtIn) throw new Error('slotRulesOf needs the built-in booking: `booking:` without `url:`, and company.openingHours');
+  const { days, opens, closes } = builtIn.openingHours;
+  return { timeZone: builtIn.booking.timeZone, weekdays: days, opens, closes, minutes: builtIn.booking.minutes };
 }

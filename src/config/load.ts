@@ -11,7 +11,7 @@ import type { ParseYaml } from '../cache/yaml-cache.js';
 import { formatPath, locate, parseYaml, validateYaml, yamlValue, type YamlSource } from '../yaml-source.js';
 import { checkPlaceholders } from './placeholders.js';
 import type { DeploySettings } from './deploy.js';
-import { builtInEntryFields, configSchema, navigationRoutePath, type SiteConfig } from './schema.js';
+import { builtInEntryFields, configSchema, isKnownCurrency, navigationRoutePath, type SiteConfig } from './schema.js';
 
 /** The validated config plus where it came from. */
 export interface ResolvedConfig extends SiteConfig {
@@ -152,6 +152,12 @@ export function checkConfig(config: SiteConfig, source: YamlSource, diagnostics:
   config.admin.copy.forEach((entry, index) => {
     if (!copyFolders.has(entry.content)) fail('UNKNOWN_ROUTE', `admin.copy names "${entry.content}", which is no route's content`, ['admin', 'copy', index, 'content'], 'Name the content folder of a route, such as hub/pricing.');
   });
+  // Checked here rather than in the schema: inside the price's union a failed check would only say "invalid input".
+  config.plans.forEach((plan, index) => {
+    if (plan.price !== 'on-request' && !isKnownCurrency(plan.price.currency)) {
+      fail('CONFIG_INVALID', `"${plan.price.currency}" is not an ISO 4217 currency code`, ['plans', index, 'price', 'currency'], 'Give the three capital letters of the currency, such as currency: EUR (or USD, NOK, SEK).');
+    }
+  });
   const featureOwner = new Map<string, string>();
   config.plans.forEach((plan, index) => plan.features.forEach((feature, at) => {
     const owner = featureOwner.get(feature);
@@ -231,9 +237,18 @@ export function checkConfig(config: SiteConfig, source: YamlSource, diagnostics:
     }
   }
 
-  for (const [name, input] of Object.entries(config.roi.inputs)) {
-    if (!(input.min <= input.default && input.default <= input.max)) {
-      fail('CONFIG_INVALID', `default ${input.default} is outside ${input.min}–${input.max}`, ['roi', 'inputs', name, 'default']);
+  // An audience preselects one of the enquiry types the contact form offers.
+  const contactTypes = config.contact.types;
+  for (const [id, audience] of Object.entries(config.audiences)) {
+    if (audience.contactType !== undefined && !contactTypes.includes(audience.contactType)) {
+      fail('CONFIG_INVALID', `contactType "${audience.contactType}" is not one of contact.types`, ['audiences', id, 'contactType'],
+        contactTypes.length ? `Known types: ${contactTypes.join(', ')}; or add it to contact.types.` : `List the enquiry types under contact.types, such as types: [${audience.contactType}, other].`);
     }
+  }
+
+  // The built-in booking (booking: without url:) offers slots in the company's opening hours.
+  if (config.booking && config.booking.url === undefined && !config.company?.openingHours) {
+    fail('CONFIG_INVALID', 'the built-in booking needs company.openingHours: its slots are offered in those hours', ['booking'],
+      'Add company.openingHours (days, opens, closes, timeZone), give booking.url (a booking provider\'s page), or remove booking:.');
   }
 }

@@ -44,7 +44,7 @@ export function checkPlaceholders(config: SiteConfig, source: YamlSource, diagno
   };
   check(['site', 'origin'], config.site.origin);
   check(['company'], config.company);
-  check(['booking', 'url'], config.booking.url);
+  check(['booking', 'url'], config.booking?.url);
 }
 
 /** The domain of an e-mail address or a URL, or undefined. */

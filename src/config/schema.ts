@@ -31,8 +31,10 @@ function isKnownTimeZone(timeZone: string): boolean {
 /** Text given once per locale, e.g. `{ en: Repairers, no: Reparatører }`. */
 const perLocale = z.record(localeId, z.string().min(1));
 
-export const contactTypes = ['repairer', 'retailer', 'investor', 'partner', 'other'] as const;
-
+/** Whether the runtime knows an ISO 4217 currency code (prices are formatted with Intl.NumberFormat); checked in load.ts, with a hint. */
+export function isKnownCurrency(code: string): boolean {
+  return Intl.supportedValuesOf('currency').includes(code);
+}
 /** The hosts `site build --target` writes for (src/targets/); `node` is `site serve`'s own output. */
 export const hostTargets = ['node', 'netlify', 'cloudflare', 'vercel', 'github-pages'] as const;
 
@@ -50,7 +52,7 @@ const localeSchema = z.strictObject({
 const audienceSchema = z.strictObject({
   path: sitePath,
   label: perLocale,
-  contactType: z.enum(contactTypes).optional().describe('Preselected enquiry type ("I am a") on this audience\'s contact page; without it the choice starts empty'),
+  contactType: slug.optional().describe('Preselected enquiry type ("I am a") on this audience\'s contact page, one of contact.types; without it the choice starts empty'),
   accent: z
     .string()
     .regex(/^#[0-9a-fA-F]{6}$/, 'give a colour as #rrggbb')
@@ -134,15 +136,22 @@ const aliasSchema = z.strictObject({
   to: sitePath.describe('Second path (without locale prefix) that serves the same pages'),
 });
 
+/** A price per period in any ISO 4217 currency, or "on-request" for a plan whose price is agreed in talks. */
+const priceSchema = z.union([
+  z.strictObject({
+    amount: z.number().nonnegative(),
+    currency: z.string().describe('ISO 4217 code of the currency, such as EUR, USD or NOK'),
+    period: z.enum(['month', 'year']).describe('What the amount pays for; the pages say it with the messages pricing.perMonth or pricing.perYear'),
+  }),
+  z.literal('on-request'),
+]);
+
 const planSchema = z.strictObject({
   id: slug,
   name: perLocale,
-  ordersPerMonth: z.union([z.number().int().positive(), z.literal('unlimited')]),
+  ordersPerMonth: z.union([z.number().int().positive(), z.literal('unlimited')]).optional(),
   users: z.union([z.number().int().positive(), z.literal('unlimited')]).optional(),
-  price: z.union([
-    z.strictObject({ amount: z.number().nonnegative(), currency: z.literal('EUR'), period: z.literal('month') }),
-    z.literal('on-request'),
-  ]),
+  price: priceSchema,
   highlighted: z.boolean().default(false),
   signupUrl: webUrl
     .optional()
@@ -151,13 +160,6 @@ const planSchema = z.strictObject({
     .array(slug)
     .default([])
     .describe('What this plan adds to the plan before it (plans are cumulative, in this order); each id is named by the message planFeatures.<id>'),
-});
-
-const roiInputSchema = z.strictObject({
-  default: z.number().nonnegative(),
-  min: z.number().nonnegative(),
-  max: z.number().positive(),
-  step: z.number().positive().default(1),
 });
 
 const weekday = z.enum(['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su']);
@@ -182,19 +184,34 @@ export const configSchema = z.strictObject({
     themeColor: z.string().regex(/^#[0-9a-fA-F]{6}$/).default('#0f5132'),
   }),
   locales: z.record(localeId, localeSchema),
-  audiences: z.record(slug, audienceSchema),
-  navigation: z.array(navigationItemSchema),
+  audiences: z
+    .record(slug, audienceSchema)
+    .default({})
+    .describe('Groups of visitors with pages of their own; without any, pages carry no audience handling'),
+  navigation: z
+    .array(navigationItemSchema)
+    .default([])
+    .describe('Header items per audience; without any, pages carry no menu script'),
   routes: z.array(routeSchema).min(1),
   aliases: z.array(aliasSchema).default([]),
   plans: z.array(planSchema).default([]),
-  company: z.strictObject({
-    legalName: z.string(),
-    address: z.strictObject({ street: z.string(), postalCode: z.string(), city: z.string(), country: z.string().length(2) }),
-    orgNumber: z.string(),
-    email: z.email(),
-    social: z.strictObject({ linkedin: webUrl, instagram: webUrl }),
-    openingHours: z.strictObject({ days: z.array(weekday).min(1), opens: clock, closes: clock, timeZone: z.string() }),
-  }),
+  company: z
+    .strictObject({
+      legalName: z.string(),
+      address: z.strictObject({ street: z.string(), postalCode: z.string(), city: z.string(), country: z.string().length(2) }),
+      orgNumber: z.string().optional().describe('The organisation number; the Organization JSON-LD gives it as taxID'),
+      email: z.email(),
+      social: z
+        .record(z.string().regex(/^[a-z][a-z0-9-]*$/, 'name a link in lowercase, such as linkedin or mastodon'), webUrl)
+        .default({})
+        .describe('Profiles of the company by name (linkedin, mastodon, github…): the Organization JSON-LD lists them as sameAs'),
+      openingHours: z
+        .strictObject({ days: z.array(weekday).min(1), opens: clock, closes: clock, timeZone: z.string() })
+        .optional()
+        .describe('When the company answers; the built-in booking offers slots in these hours'),
+    })
+    .optional()
+    .describe('The company behind the site; without it pages carry no Organization JSON-LD'),
   contact: z
     .strictObject({
       endpoint: z
@@ -207,6 +224,11 @@ export const configSchema = z.strictObject({
         .strictObject({ sent: sitePath.default('/contactus/sent'), failed: sitePath.default('/contactus/failed') })
         .prefault({})
         .describe('Route paths of the pages a plain form POST lands on (the form works without JavaScript)'),
+      types: z
+        .array(slug)
+        .default([])
+        .refine((types) => new Set(types).size === types.length, 'list each enquiry type once')
+        .describe('The enquiry types the form offers ("I am a"), in display order, each named by the message contactForm.types.<type>; without any the form asks for none. A visitor who picks none is stored as `other` when it is listed'),
     })
     .prefault({}),
   booking: z
@@ -231,16 +253,12 @@ export const configSchema = z.strictObject({
         .prefault({})
         .describe('Route paths of the pages a booking form sent without JavaScript lands on'),
     })
-    .prefault({}),
-  roi: z.strictObject({
-    timeSavedShare: z.number().gt(0).lt(1).default(0.35),
-    inputs: z.strictObject({
-      ordersPerMonth: roiInputSchema,
-      minutesPerOrder: roiInputSchema,
-      hourlyWage: roiInputSchema,
-      revenuePerRepair: roiInputSchema,
-    }),
-  }),
+    .optional()
+    .describe('Meetings: a booking provider\'s page (url) or the built-in booking; without it the site has no booking endpoints'),
+  data: z
+    .record(z.string(), z.unknown())
+    .default({})
+    .describe('The site\'s own facts, in any shape: templates read them as site.data, checked by the `data` schema that templates/layout/Layout.tsx exports'),
   output: z
     .strictObject({
       dir: z.string().min(1).default('dist').describe('Folder `site build` writes the site into, relative to this file (`--out` overrides it)'),
@@ -338,7 +356,10 @@ export type PlanConfig = SiteConfig['plans'][number];
 export type LocaleConfig = SiteConfig['locales'][string];
 export type AudienceConfig = SiteConfig['audiences'][string];
 export type CollectionConfig = SiteConfig['collections'][string];
-export type ContactType = (typeof contactTypes)[number];
+export type ContactType = string;
+export type PlanPrice = PlanConfig['price'];
+export type BookingConfig = NonNullable<SiteConfig['booking']>;
+export type CompanyConfig = NonNullable<SiteConfig['company']>;
 export type HostTarget = (typeof hostTargets)[number];
 
 /** The JSON Schema of the config, for editors (written to schema/site.config.schema.json). */

@@ -65,10 +65,10 @@ export function fillPlaceholders(message: string, values: Record<string, string 
 
 /**
  * The values any text of the site (a message, page copy, a post) may name as a `{name}`
- * placeholder: `{minutes}`, the length of a booked meeting (booking.minutes). Where a caller
+ * placeholder: `{minutes}`, the length of a booked meeting (booking.minutes, on a site with `booking:`). Where a caller
  * passes a value of the same name, the caller's wins. (A post's reading time is `{readingMinutes}`, so
  * the two never meet.)
  */
 export function copyValuesOf(config: Pick<ResolvedConfig, 'booking'>): Record<string, string | number> {
-  return { minutes: config.booking.minutes };
+  return config.booking ? { minutes: config.booking.minutes } : {};
 }

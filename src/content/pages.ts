@@ -124,15 +124,20 @@ function fillCopy(copy: unknown, values: Record<string, string | number>): unkno
   return copy;
 }
 
-/** Replaces `{{company.legalName}}`-style tokens in Markdown with the company facts of the config. */
+/**
+ * Replaces `{{company.legalName}}`-style tokens in Markdown with the company facts of the config;
+ * a site without `company:` (or without its orgNumber) knows none of them (or not that one).
+ */
 export function fillCompanyTokens(text: string, config: Pick<ResolvedConfig, 'company'>, file: string, diagnostics: Diagnostics): string {
-  const { address } = config.company;
-  const values: Record<string, string> = {
-    'company.legalName': config.company.legalName,
-    'company.address': `${address.street}, ${address.postalCode} ${address.city}`,
-    'company.orgNumber': config.company.orgNumber,
-    'company.email': config.company.email,
-  };
+  const { company } = config;
+  const values: Record<string, string> = company
+    ? {
+        'company.legalName': company.legalName,
+        'company.address': `${company.address.street}, ${company.address.postalCode} ${company.address.city}`,
+        ...(company.orgNumber !== undefined ? { 'company.orgNumber': company.orgNumber } : {}),
+        'company.email': company.email,
+      }
+    : {};
   return text.replace(/\{\{\s*([\w.]+)\s*\}\}/g, (match, name: string, offset: number) => {
     if (name in values) return values[name]!;
     const line = text.slice(0, offset).split('\n').length;

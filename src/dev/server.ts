@@ -21,6 +21,7 @@ import { createContactHandler } from '../serve/contact.js';
 import { isAllowedHost } from '../serve/request.js';
 import { enterBase } from '../serve/under-base.js';
 import { listenError } from '../serve/server.js';
+import { asciiAliasPaths } from '../targets/shared.js';
 import { createStaticHandler, etagOf, memorySource, type StaticSource } from '../serve/static.js';
 import { devClientScript, devClientStyles } from './client.js';
 import { createEventHub, type DevEvent } from './events.js';
@@ -174,7 +175,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   let statics: { config: ResolvedConfig; handle: Awaited<ReturnType<typeof createStaticHandler>> } | undefined;
   const staticHandler = async (config: ResolvedConfig) => {
     if (statics?.config !== config) {
-      statics = { config, handle: await createStaticHandler(source, { notFoundFileFor: urlsOf(config).notFoundFileFor }) };
+      statics = { config, handle: await createStaticHandler(source, { notFoundFileFor: urlsOf(config).notFoundFileFor, respell: asciiAliasPaths(config) }) };
     }
     return statics.handle;
   };
@@ -184,7 +185,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     if (contact?.dataDir !== dataDir) {
       contact = {
         dataDir,
-        handle: createContactHandler({ dataDir, allowedOrigins: [config.site.origin], resultPage: (locale, outcome) => urlsOf(builder.config ?? config).contactResult(outcome, locale) }),
+        handle: createContactHandler({ dataDir, allowedOrigins: [config.site.origin], resultPage: (locale, outcome) => urlsOf(builder.config ?? config).contactResult(outcome, locale), types: () => (builder.config ?? config).contact.types }),
       };
     }
     return contact.handle;
@@ -216,7 +217,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     if (path === '/__site/status') return answer(response, 200, 'application/json; charset=utf-8', JSON.stringify({ build, ok: !problems, problems: problems ?? [], warnings }));
     const config = builder.config;
     if (config && request.method === 'POST' && path === config.contact.endpoint) return contactHandler(config)(request, response);
-    if (config && (path === config.booking.endpoint || path.startsWith(`${config.booking.endpoint}/`)) && (await booking(request, response))) return;
+    const bookingEndpoint = config?.booking?.endpoint;
+    if (bookingEndpoint && (path === bookingEndpoint || path.startsWith(`${bookingEndpoint}/`)) && (await booking(request, response))) return;
     if (!config) return answer(response, 500, 'text/html; charset=utf-8', renderErrorPage({ build, file: '', overlay: overlay ?? '' }));
     const serveFile = await staticHandler(config);
     if (options.admin?.servesPage?.(path) && path.endsWith('/') && (request.method === 'GET' || request.method === 'HEAD')) {

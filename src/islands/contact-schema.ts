@@ -4,9 +4,6 @@
  */
 import * as z from 'zod/mini';
 
-/** The enquiry types of the form, in display order. */
-export const contactTypes = ['repairer', 'retailer', 'investor', 'partner', 'other'] as const;
-
 /** The fields a visitor must fill in. */
 export const requiredContactFields = ['firstName', 'lastName', 'email', 'message'] as const;
 
@@ -16,22 +13,36 @@ export const contactLimits = { name: 100, email: 254, company: 200, subject: 200
 const requiredText = (max: number) => z.string().check(z.trim(), z.minLength(1, 'required'), z.maxLength(max, 'tooLong'));
 const optionalText = (max: number) => z._default(z.string().check(z.trim(), z.maxLength(max, 'tooLong')), '');
 
-/** A submission. Messages of failed checks are keys under `contactForm.` (required, tooLong, invalidEmail). */
-export const contactSchema = z.object({
-  firstName: requiredText(contactLimits.name),
-  lastName: requiredText(contactLimits.name),
-  email: z.string().check(z.trim(), z.minLength(1, 'required'), z.maxLength(contactLimits.email, 'tooLong'), z.email('invalidEmail')),
-  company: optionalText(contactLimits.company),
-  type: z._default(z.enum(contactTypes), 'other'),
-  subject: optionalText(contactLimits.subject),
-  message: requiredText(contactLimits.message),
-  locale: z._default(z.string().check(z.regex(/^[a-z]{2,3}$/)), 'en'),
-  /** The page the form was sent from (for the no-script thank-you redirect). */
-  page: z._default(z.string().check(z.maxLength(300), z.regex(/^\/[^\s]*$/)), '/'),
-});
+/**
+ * The enquiry type of a submission, one of the site's `contact.types`: left empty, it is `other`
+ * when the site lists that type, else not stored; a site without types takes none.
+ */
+function typeField(types: readonly string[]) {
+  if (!types.length) return z.optional(z.never());
+  const known = z.enum(types as [string, ...string[]]);
+  return types.includes('other') ? z._default(known, 'other') : z.optional(known);
+}
+
+/** A submission to a site whose form offers `types`. Messages of failed checks are keys under `contactForm.` (required, tooLong, invalidEmail). */
+export function contactSchemaOf(types: readonly string[]) {
+  return z.object({
+    firstName: requiredText(contactLimits.name),
+    lastName: requiredText(contactLimits.name),
+    email: z.string().check(z.trim(), z.minLength(1, 'required'), z.maxLength(contactLimits.email, 'tooLong'), z.email('invalidEmail')),
+    company: optionalText(contactLimits.company),
+    type: typeField(types),
+    subject: optionalText(contactLimits.subject),
+    message: requiredText(contactLimits.message),
+    locale: z._default(z.string().check(z.regex(/^[a-z]{2,3}$/)), 'en'),
+    /** The page the form was sent from (for the no-script thank-you redirect). */
+    page: z._default(z.string().check(z.maxLength(300), z.regex(/^\/[^\s]*$/)), '/'),
+  });
+}
 
 /** A valid submission. */
-export type ContactSubmission = z.output<typeof contactSchema>;
+export type ContactSubmission = Omit<z.output<ReturnType<typeof contactSchemaOf>>, 'type'> & { type?: string };
+
+const schemas = new Map<string, ReturnType<typeof contactSchemaOf>>();
 
 /** Query parameter of a link to the contact page that preselects a plan (`?plan=free`). */
 export const contactPlanParameter = 'plan';
@@ -46,9 +57,12 @@ export const honeypotField = 'website';
  * Field errors of a submission: field → message key ('required' | 'tooLong' | 'invalidEmail' | 'invalid').
  * An enquiry type left on the empty choice ("I am a" starts empty) counts as not given.
  */
-export function validateContact(input: unknown): { data: ContactSubmission } | { fieldErrors: Record<string, string> } {
+export function validateContact(input: unknown, types: readonly string[]): { data: ContactSubmission } | { fieldErrors: Record<string, string> } {
   const given = typeof input === 'object' && input !== null && (input as Record<string, unknown>).type === '' ? { ...input, type: undefined } : input;
-  const result = contactSchema.safeParse(given);
+  const key = types.join(' ');
+  let schema = schemas.get(key);
+  if (!schema) schemas.set(key, (schema = contactSchemaOf(types)));
+  const result = schema.safeParse(given);
   return result.success ? { data: result.data } : { fieldErrors: fieldErrorsOf(result.error.issues) };
 }
 

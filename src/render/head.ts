@@ -12,27 +12,44 @@ import { escapeHtml, serializeJsonForScript } from './html.js';
 import { socialCardOf, socialImageFile, socialImageSize } from './social-card.js';
 import type { PageMeta } from './types.js';
 
-/**
- * The inline language script of every page (constant, so a CSP can allow it by hash). It marks
- * the document as scripted (`js` class); stores the page's language as `preferredLanguage`, or, on
- * a first visit whose browser language starts with one of the prefixes in `data-redirect`
- * ("nb=/no/hub/ de=/de/hub/", longest prefix first), goes to that page (the page's counterpart in
- * that language) instead. Likewise it stores the audience of an audience's page as
- * `preferredAudience`, and on a page without one replaces each greyed navigation item marked
- * `data-remember` by its link for that audience (`[data-audience]` inside it), named like the item.
- */
-export const languageScript =
+const languagePart =
   "(function(d,w){var h=d.documentElement;h.className+=' js';" +
   "try{var s=w.localStorage,r=(h.getAttribute('data-redirect')||'').split(' '),n=(navigator.language||'').toLowerCase(),i,k;" +
   "if(!s.getItem('preferredLanguage'))for(i=0;i<r.length;i++){k=r[i].indexOf('=');if(k>0&&n.indexOf(r[i].slice(0,k))===0){location.replace(r[i].slice(k+1)+location.search+location.hash);return}}" +
-  "s.setItem('preferredLanguage',h.getAttribute('data-lang'));" +
+  "s.setItem('preferredLanguage',h.getAttribute('data-lang'));";
+const audiencePart =
   "var a=h.getAttribute('data-audience');if(a)s.setItem('preferredAudience',a);else if((a=s.getItem('preferredAudience'))&&/^[\\w-]+$/.test(a))" +
-  "d.addEventListener('DOMContentLoaded',function(){d.querySelectorAll('[data-remember] [data-audience='+a+']').forEach(function(l){var e=l.closest('details');l.textContent=e.firstChild.textContent;l.className='nav-link';e.replaceWith(l)})})" +
-  "}catch(e){}})(document,window)";
+  "d.addEventListener('DOMContentLoaded',function(){d.querySelectorAll('[data-remember] [data-audience='+a+']').forEach(function(l){var e=l.closest('details');l.textContent=e.firstChild.textContent;l.className='nav-link';e.replaceWith(l)})})";
+const scriptEnd = "}catch(e){}})(document,window)";
 
 /**
- * The inline menu script of every page (constant too). It drives the mobile menu toggle
- * (`data-menu-toggle`, which controls the element named by its `aria-controls`): a click on it
+ * The inline language script of the pages of a site with audiences (constant, so a CSP can allow
+ * it by hash). It marks the document as scripted (`js` class); stores the page's language as
+ * `preferredLanguage`, or, on a first visit whose browser language starts with one of the prefixes
+ * in `data-redirect` ("nb=/no/hub/ de=/de/hub/", longest prefix first), goes to that page (the
+ * page's counterpart in that language) instead. Likewise it stores the audience of an audience's
+ * page as `preferredAudience`, and on a page without one replaces each greyed navigation item
+ * marked `data-remember` by its link for that audience (`[data-audience]` inside it), named like
+ * the item.
+ */
+export const languageScript = languagePart + audiencePart + scriptEnd;
+
+/** The language script of a site without audiences: the same, with no audience handling. */
+export const languageOnlyScript = languagePart + scriptEnd;
+
+/** The language script the pages of a config carry: audience handling only when it has audiences. */
+export function languageScriptOf(config: ResolvedConfig): string {
+  return Object.keys(config.audiences).length ? languageScript : languageOnlyScript;
+}
+
+/** Whether the pages of a config carry the menu script: only a site with navigation has a menu to drive. */
+export function hasMenu(config: ResolvedConfig): boolean {
+  return config.navigation.length > 0;
+}
+
+/**
+ * The inline menu script of the pages of a site with navigation (constant too). It drives the
+ * mobile menu toggle (`data-menu-toggle`, which controls the element named by its `aria-controls`): a click on it
  * opens or closes the menu; while the menu is open (and the toggle shown), Escape or a click
  * outside the menu closes it, and Tab and Shift+Tab cycle through the toggle and the menu's links
  * and buttons. Every close gives focus back to the toggle. The label, icon, overlay and scroll
@@ -68,12 +85,13 @@ const hashesOf = new WeakMap<ResolvedConfig, string[]>();
 
 /**
  * The CSP sources of every inline script the pages of a config carry: the language script, the
- * 404 script and, for GitHub Pages, the root 404 page's language script.
+ * menu script (with navigation), the 404 script and, for GitHub Pages, the root 404 page's
+ * language script.
  */
 export function inlineScriptHashes(config: ResolvedConfig): string[] {
   let hashes = hashesOf.get(config);
   if (!hashes) {
-    const scripts = [languageScript, menuScript, notFoundScript, ...(config.output.target === 'github-pages' ? [localeNotFoundScript(config)] : [])];
+    const scripts = [languageScriptOf(config), ...(hasMenu(config) ? [menuScript] : []), notFoundScript, ...(config.output.target === 'github-pages' ? [localeNotFoundScript(config)] : [])];
     hashes = scripts.map(scriptHash);
     hashesOf.set(config, hashes);
   }
@@ -127,8 +145,8 @@ export function renderHead(page: Page, input: HeadInput): string {
     ...(githubPages ? [`<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(config, inlineScriptHashes(config), 'meta'))}" />`] : []),
     `<title>${escapeHtml(title)}</title>`,
     `<meta name="description" content="${escapeHtml(meta.description)}" />`,
-    `<script>${languageScript}</script>`,
-    `<script>${menuScript}</script>`,
+    `<script>${languageScriptOf(config)}</script>`,
+    ...(hasMenu(config) ? [`<script>${menuScript}</script>`] : []),
   ];
   if (githubPages && page.notFound && page.locale === config.site.defaultLocale) tags.push(`<script>${localeNotFoundScript(config)}</script>`);
   if (page.noindex || config.preview) tags.push('<meta name="robots" content="noindex" />');

@@ -1,12 +1,14 @@
 /** Builders for schema.org structured data (JSON-LD). Pure functions of the config and page data. */
 import type { ResolvedConfig } from '../config/load.js';
+import type { CompanyConfig } from '../config/schema.js';
 import { siteRootOf } from '../routes/urls.js';
 
 type Thing = Record<string, unknown>;
 
-/** The Organization, on every page. */
-export function organization(config: ResolvedConfig): Thing {
+/** The Organization, on every page of a site that configures its `company`; undefined without one. */
+export function organization(config: ResolvedConfig): Thing | undefined {
   const { company, site } = config;
+  if (!company) return undefined;
   const root = siteRootOf(config);
   return {
     '@context': 'https://schema.org',
@@ -17,15 +19,20 @@ export function organization(config: ResolvedConfig): Thing {
     url: `${root}/`,
     logo: `${root}/logo.svg`,
     email: company.email,
-    taxID: company.orgNumber,
-    address: postalAddress(config),
-    sameAs: [company.social.linkedin, company.social.instagram],
+    ...(company.orgNumber !== undefined ? { taxID: company.orgNumber } : {}),
+    address: postalAddress(company),
+    sameAs: Object.values(company.social),
   };
 }
 
-function postalAddress(config: ResolvedConfig): Thing {
-  const { address } = config.company;
+function postalAddress(company: CompanyConfig): Thing {
+  const { address } = company;
   return { '@type': 'PostalAddress', streetAddress: address.street, postalCode: address.postalCode, addressLocality: address.city, addressCountry: address.country };
+}
+
+/** The publisher of a page's thing: the Organization, when the site has one. */
+function publisherOf(config: ResolvedConfig): Thing {
+  return config.company ? { publisher: { '@id': `${siteRootOf(config)}/#organization` } } : {};
 }
 
 /** A BreadcrumbList from (name, absolute URL) pairs, root first. */
@@ -46,7 +53,7 @@ export function faqPage(items: readonly { question: string; answer: string }[]):
   };
 }
 
-/** The hub as a SoftwareApplication, with an Offer for each plan whose price is known (EUR). */
+/** The product as a SoftwareApplication, with an Offer for each plan whose price is known. */
 export function softwareApplication(config: ResolvedConfig, input: { name: string; description: string; url: string; locale: string }): Thing {
   const offers = config.plans.flatMap((plan) =>
     plan.price === 'on-request'
@@ -62,22 +69,31 @@ export function softwareApplication(config: ResolvedConfig, input: { name: strin
     operatingSystem: 'Web',
     url: input.url,
     ...(offers.length ? { offers } : {}),
-    publisher: { '@id': `${siteRootOf(config)}/#organization` },
+    ...publisherOf(config),
   };
 }
 
-/** The company as a LocalBusiness with its address and opening hours. */
+/**
+ * The company as a LocalBusiness with its address and, when configured, its opening hours.
+ * Throws for a site without `company`: a template that shows the company needs one.
+ */
 export function localBusiness(config: ResolvedConfig, url: string): Thing {
-  const hours = config.company.openingHours;
+  const { company } = config;
+  if (!company) throw new Error('localBusiness needs `company:` in the config');
+  const hours = company.openingHours;
   return {
     '@context': 'https://schema.org',
     '@type': 'LocalBusiness',
     name: config.site.name,
     url,
-    email: config.company.email,
-    address: postalAddress(config),
-    openingHours: `${hours.days[0]}-${hours.days.at(-1)} ${hours.opens}-${hours.closes}`,
-    openingHoursSpecification: [{ '@type': 'OpeningHoursSpecification', dayOfWeek: hours.days.map(dayName), opens: hours.opens, closes: hours.closes }],
+    email: company.email,
+    address: postalAddress(company),
+    ...(hours
+      ? {
+          openingHours: `${hours.days[0]}-${hours.days.at(-1)} ${hours.opens}-${hours.closes}`,
+          openingHoursSpecification: [{ '@type': 'OpeningHoursSpecification', dayOfWeek: hours.days.map(dayName), opens: hours.opens, closes: hours.closes }],
+        }
+      : {}),
   };
 }
 
@@ -98,7 +114,7 @@ export function article(config: ResolvedConfig, input: { headline: string; descr
     datePublished: input.datePublished,
     dateModified: input.dateModified ?? input.datePublished,
     author: { '@type': 'Organization', name: input.author },
-    publisher: { '@id': `${siteRootOf(config)}/#organization` },
+    ...publisherOf(config),
     articleSection: input.section,
     inLanguage: input.inLanguage,
   };

@@ -17,6 +17,7 @@ import { toUrl } from '../routes/paths.js';
 import { urlsOf } from '../routes/urls.js';
 import { renderDocument } from './head.js';
 import { breadcrumbList, organization } from './json-ld.js';
+import { siteDataOf } from './site-data.js';
 import { isTemplateDiagnostic } from './template-diagnostic.js';
 import { trackedView } from './tracked-view.js';
 import type { PageMeta, PageProps, SiteContext, TemplateSet } from './types.js';
@@ -61,6 +62,7 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
   const contexts = new Map<string, SiteContext>();
   const views = new Map<Entry, Entry>();
   const copyValues = copyValuesOf(config);
+  const data = siteDataOf(config, templates);
 
   // When tracked, an entry is handed out as a view that reports each translation read, so an edit
   // of one translation re-renders only the pages that show that translation.
@@ -136,7 +138,13 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
     const messages = input.messages[locale] ?? {};
     const intl = config.locales[locale]!.intl;
     const dateFormat = new Intl.DateTimeFormat(intl, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
-    const moneyFormat = new Intl.NumberFormat(intl, { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 });
+    // One number format per currency a page shows, made on first use.
+    const moneyFormats = new Map<string, Intl.NumberFormat>();
+    const formatMoney = (amount: number, currency: string) => {
+      let format = moneyFormats.get(currency);
+      if (!format) moneyFormats.set(currency, (format = new Intl.NumberFormat(intl, { style: 'currency', currency, maximumFractionDigits: 0 })));
+      return format.format(amount);
+    };
     // Every page asks for the same few dozen messages, URLs and dates: each is worked out once.
     const found = new Map<string, string | undefined>();
     // A message with the site's values filled in (`{minutes}`: see copyValuesOf), as most calls ask for it.
@@ -146,6 +154,7 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
     const context: SiteContext = {
       config,
       locale,
+      data,
       t(key, values) {
         track(`messages:${locale}`);
         let message = found.get(key);
@@ -196,7 +205,8 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
         }
         return date;
       },
-      formatMoney: (amount) => moneyFormat.format(amount),
+      formatMoney,
+      formatPrice: (price) => ({ amount: formatMoney(price.amount, price.currency), period: context.t(price.period === 'year' ? 'pricing.perYear' : 'pricing.perMonth') }),
       entries(collection) {
         track(`entries:${collection}`);
         return input.entries[collection] ?? [];
@@ -221,7 +231,8 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
     const props = propsOf(page);
     const meta = metaOf(page);
     const body = inTemplate(page, () => renderToString(createElement(templates.Layout, { ...props, children: createElement(template.default, props) })));
-    const structuredData: Record<string, unknown>[] = [organization(config)];
+    const company = organization(config);
+    const structuredData: Record<string, unknown>[] = company ? [company] : [];
     if (page.ancestors.length && !page.notFound) {
       const trail = [...page.ancestors, page.url].map((url) => ({ name: props.site.nameOf(url), url: urls.absolute(url) }));
       trail[trail.length - 1]!.name = meta.title;

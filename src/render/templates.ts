@@ -59,6 +59,9 @@ export async function loadTemplates(templatesDir: string, names: readonly string
   const entry = [
     ...names.map((name, index) => `import * as t${index} from ${JSON.stringify(sources.pageTemplate(name))};`),
     `export { default as Layout } from ${JSON.stringify(layout)};`,
+    // The layout may export the schema of the config's `data:` block; a missing export reads as undefined.
+    `import * as layoutModule from ${JSON.stringify(layout)};`,
+    'export const data = layoutModule.data;',
     `export const pages = { ${names.map((name, index) => `${JSON.stringify(name)}: t${index}`).join(', ')} };`,
   ].join('\n');
   let code: string;

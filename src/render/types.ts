@@ -10,6 +10,11 @@ import type { Page } from '../routes/pages.js';
 export interface SiteContext {
   config: ResolvedConfig;
   locale: string;
+  /**
+   * The site's own facts: the config's `data:` block as the layout's `data` schema parsed it
+   * (defaults filled in), or as written when the layout exports none.
+   */
+  data: Record<string, unknown>;
   /** A UI message from content/messages/<locale>.yaml; `{name}` placeholders are filled from `values`, and the site's own (`{minutes}`, booking.minutes) from the config. */
   t(key: string, values?: Record<string, string | number>): string;
   /** The URL of the page at a route path in the current locale ("/hub/pricing" → "/no/hub/pricing/"); throws for a page that does not exist. */
@@ -17,7 +22,13 @@ export interface SiteContext {
   /** The short name of a page for breadcrumbs. */
   nameOf(url: string): string;
   formatDate(isoDate: string): string;
-  formatMoney(amount: number): string;
+  /** An amount in a currency (ISO 4217), as the locale writes it, in whole units ("€30", "kr 1 200"). */
+  formatMoney(amount: number, currency: string): string;
+  /**
+   * A plan's price in the locale's words: the amount with Intl.NumberFormat, and the period from
+   * the messages `pricing.perMonth` or `pricing.perYear` ("€0" and "per month").
+   */
+  formatPrice(price: { amount: number; currency: string; period: 'month' | 'year' }): { amount: string; period: string };
   /** The entries of a collection, newest first ([] for a collection without entries). */
   entries(collection: string): readonly Entry[];
   /** One entry of a collection. */
@@ -70,4 +81,6 @@ export interface PageTemplateModule<Content = any> {
 export interface TemplateSet {
   pages: Record<string, PageTemplateModule>;
   Layout: ComponentType<LayoutProps>;
+  /** The schema of the config's `data:` block, exported by the layout module as `data`; optional. */
+  data?: z.ZodType<Record<string, unknown>>;
 }

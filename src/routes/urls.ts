@@ -112,7 +112,8 @@ export function urlsOf(config: ResolvedConfig): Urls {
     },
     bookingResult(outcome, locale) {
       const known = config.localeIds.includes(locale) ? locale : config.site.defaultLocale;
-      return toUrl(pagePath(config.booking.results[outcome], known));
+      // Only the built-in booking lands on these pages; a site without `booking:` has none, so its home stands in.
+      return toUrl(pagePath(config.booking?.results[outcome] ?? '/', known));
     },
     navigation: navigationRoutePath,
     absolute: (url) => absoluteUrl(siteRootOf(config), url),

@@ -26,7 +26,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
 import { createIcs } from '../booking/ics.js';
-import { slotRulesOf } from '../booking/rules.js';
+import { builtInBookingOf, slotRulesOf, type BuiltInBooking } from '../booking/rules.js';
 import { createDiagnostics } from '../diagnostics.js';
 import { copyValuesOf, loadMessages, lookupMessage } from '../content/messages.js';
 import { urlsOf } from '../routes/urls.js';
@@ -250,8 +250,8 @@ export interface SiteBookingOptions {
 /**
  * The booking handler of a site, following the config of the moment (`currentConfig`: `site
  * dev`'s last good build, `site serve --admin`'s after each save): its rules are derived once per
- * config, and while there is no config, or the site books through an external provider
- * (`booking.url`), every request is passed on. The bookings and the rate limit are kept across
+ * config, and while there is no config, the site has no `booking:`, or it books through an
+ * external provider (`booking.url`), every request is passed on. The bookings and the rate limit are kept across
  * changes of the config (a new data folder has its own). The calendar file's words are the
  * messages `booking.calendarSummary` and `booking.calendarDescription` of the booking's locale.
  */
@@ -259,14 +259,15 @@ export function createSiteBookingHandler(currentConfig: () => ResolvedConfig | u
   let derived: { config: ResolvedConfig; settings: BookingSettings } | undefined;
   const settings = (): BookingSettings | undefined => {
     const config = currentConfig();
-    if (!config || config.booking.url) return undefined;
-    if (derived?.config !== config) derived = { config, settings: bookingSettingsOf(config) };
+    const builtIn = config && builtInBookingOf(config);
+    if (!config || !builtIn) return undefined;
+    if (derived?.config !== config) derived = { config, settings: bookingSettingsOf(config, builtIn) };
     return derived.settings;
   };
   let current: { dataDir: string; handle: BookingHandler } | undefined;
   return (request, response) => {
     const config = currentConfig();
-    if (!config || config.booking.url) return Promise.resolve(false);
+    if (!config || !builtInBookingOf(config)) return Promise.resolve(false);
     const dataDir = options.dataDir ?? config.dirs.data;
     if (current?.dataDir !== dataDir) current = { dataDir, handle: createBookingHandler({ dataDir, trustProxy: options.trustProxy, settings }) };
     return current.handle(request, response);
@@ -274,12 +275,12 @@ export function createSiteBookingHandler(currentConfig: () => ResolvedConfig | u
 }
 
 /** The booking settings of a config. */
-function bookingSettingsOf(config: ResolvedConfig): BookingSettings {
+function bookingSettingsOf(config: ResolvedConfig, { booking, email }: BuiltInBooking): BookingSettings {
   const urls = urlsOf(config);
   return {
-    endpoint: config.booking.endpoint,
+    endpoint: booking.endpoint,
     rules: slotRulesOf(config),
-    days: config.booking.days,
+    days: booking.days,
     allowedOrigins: [config.site.origin],
     resultPage: (locale, outcome) => urls.bookingResult(outcome, locale),
     async calendarText(locale) {
@@ -291,7 +292,7 @@ function bookingSettingsOf(config: ResolvedConfig): BookingSettings {
       return { summary: message('booking.calendarSummary'), description: message('booking.calendarDescription') };
     },
     domain: new URL(config.site.origin).hostname,
-    organizer: config.company.email,
+    organizer: email,
   };
 }
 

@@ -18,6 +18,8 @@ import { createSubmissionFlow } from './submission.js';
 export interface ContactHandlerOptions extends FormEndpointOptions {
   /** Where a plain form POST lands: the thank-you or error page of a locale. */
   resultPage(locale: string, outcome: 'sent' | 'failed'): string;
+  /** The enquiry types the form offers (the config's contact.types, as of the request). */
+  types(): readonly string[];
 }
 
 /** The file contact submissions are stored in, inside the data folder. */
@@ -34,7 +36,7 @@ export function createContactHandler(options: ContactHandlerOptions) {
   const limiter = createRateLimiter({ limit: options.rateLimit ?? contactEndpointLimits.rateLimit, windowMs, maxKeys: options.maxClients, now });
   const store = createJsonLinesStore(join(options.dataDir, contactSubmissionsFile), { fileSystem: options.fileSystem });
   const allowedOrigins = options.allowedOrigins ?? [];
-  const submit = createSubmissionFlow({ validate: validateContact, limiter, store: (record) => store.append(record), now });
+  const submit = createSubmissionFlow({ validate: (fields) => validateContact(fields, options.types()), limiter, store: (record) => store.append(record), now });
 
   return async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const submission = await readSubmission(request, response, { allowedOrigins, trustProxy: options.trustProxy, maxBytes });

@@ -9,12 +9,14 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import { builtInBookingOf } from '../booking/rules.js';
 import type { ResolvedConfig } from '../config/load.js';
 import { adminStateFiles, adminStateFolder } from '../state-paths.js';
 import { SiteError } from '../errors.js';
 import { isWithin } from '../file-paths.js';
 import { journalOf, recoverOutput } from '../emit/write.js';
 import { urlsOf } from '../routes/urls.js';
+import { asciiAliasPaths } from '../targets/shared.js';
 import { createSiteBookingHandler } from './booking.js';
 import { createContactHandler } from './contact.js';
 import { createStaticHandler } from './static.js';
@@ -127,12 +129,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   if (!existsSync(join(options.dir, 'index.html'))) {
     throw new SiteError({ code: 'SERVE_FAILED', message: `${options.dir} holds no built site (no index.html)`, hint: 'Run `site build` first, or pass the folder it wrote with --dir.' });
   }
-  const serveStatic = await createStaticHandler(options.dir, { notFoundFileFor: urlsOf(config).notFoundFileFor, compressMissing: true });
+  const serveStatic = await createStaticHandler(options.dir, { notFoundFileFor: urlsOf(config).notFoundFileFor, respell: asciiAliasPaths(config), compressMissing: true });
   const contact = createContactHandler({
     dataDir,
     allowedOrigins: [config.site.origin],
     trustProxy: options.trustProxy,
     resultPage: (locale, outcome) => urlsOf(currentConfig()).contactResult(outcome, locale),
+    types: () => currentConfig().contact.types,
   });
   // The endpoints follow the config of the moment (a settings save in `site serve --admin`); the data folder stays the one checked above.
   const currentConfig = () => options.currentConfig?.() ?? config;
@@ -147,8 +150,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   };
   const bookingApi: Step = async (request, response, next) => {
     const path = (request.url ?? '/').split('?', 1)[0]!;
-    const { endpoint: bookingEndpoint, url: external } = currentConfig().booking;
-    if (external || (path !== bookingEndpoint && !path.startsWith(`${bookingEndpoint}/`))) return next();
+    const builtIn = builtInBookingOf(currentConfig());
+    if (!builtIn) return next();
+    const bookingEndpoint = builtIn.booking.endpoint;
+    if (path !== bookingEndpoint && !path.startsWith(`${bookingEndpoint}/`)) return next();
     for (const [name, value] of await serveStatic.headersOf(bookingEndpoint)) response.setHeader(name, value);
     if (!(await booking(request, response))) return next();
   };

@@ -150,6 +150,8 @@ export function memorySource(file: (path: string) => string | Uint8Array | undef
 export interface StaticOptions {
   /** The 404 page of a requested page path's language ("no/404.html"); default "404.html". */
   notFoundFileFor?(pagePath: string): string;
+  /** The page path a missing path is another spelling of (see asciiAliasPaths); the handler redirects when that path exists. */
+  respell?(pagePath: string): string | undefined;
   /**
    * Compress a text file that has no precompressed sibling (a site built with
    * `output.precompress: false`) once, and keep the result while the file is unchanged.
@@ -257,8 +259,8 @@ export async function createStaticHandler(root: string | StaticSource, options: 
       await send(request, response, found, 200, rawPath);
       return;
     }
-    // A Norwegian path typed without æ, ø, å ("/no/arbeidsklaer") goes to the page that exists.
-    const respelled = pagePath === undefined || hidden ? undefined : nordicSpelling(pagePath);
+    // A path typed without its letters (an alias's ASCII spelling, "/no/arbeidsklaer") goes to the page that exists.
+    const respelled = pagePath === undefined || hidden ? undefined : options.respell?.(pagePath);
     if (respelled && (await findFile(respelled))) {
       const query = (request.url ?? '').slice(rawPath.length);
       response.writeHead(301, { location: `/${encodeURI(respelled.split('/').filter(Boolean).join('/'))}${rawPath.endsWith('/') ? '/' : ''}${query}` });
@@ -274,15 +276,6 @@ export async function createStaticHandler(root: string | StaticSource, options: 
     }
   };
   return Object.assign(handle, { headersOf });
-}
-
-/**
- * The path with the ASCII spellings of the Norwegian letters (ae, oe, aa) written as æ, ø, å, or
- * undefined when it has none. Pure; the handler redirects only when that path exists.
- */
-export function nordicSpelling(path: string): string | undefined {
-  const spelled = path.replace(/ae/g, 'æ').replace(/oe/g, 'ø').replace(/aa/g, 'å');
-  return spelled === path ? undefined : spelled;
 }
 
 /** Whether a conditional GET can be answered 304: a matching If-None-Match, or else an If-Modified-Since not before the file's time. */

@@ -18,8 +18,11 @@ export interface FunctionEndpoint {
   name: string;
   /** The path the site's forms post to, or undefined when the config sends them elsewhere (a form service). */
   path(config: ResolvedConfig): string | undefined;
-  /** The schema check: a module of the generator (relative to its root, built into lib/ by scripts/build-lib.js) and the function it exports. */
-  validator: { module: string; export: string };
+  /**
+   * The schema check: a module of the generator (relative to its root, built into lib/ by
+   * scripts/build-lib.js) and the function it exports, called with the submitted fields and, when given, `argument` of the config (as JSON).
+   */
+  validator: { module: string; export: string; argument?(config: ResolvedConfig): unknown };
   limits: { maxBytes: number; rateLimit: number; rateWindowMs: number };
   /** Where a plain form POST lands, per locale. */
   resultPages(config: ResolvedConfig): EndpointSettings['resultPages'];
@@ -33,7 +36,7 @@ export const functionEndpoints: readonly FunctionEndpoint[] = [
   {
     name: 'contact',
     path: (config) => sitePath(config.contact.endpoint),
-    validator: { module: 'lib/contact-schema.js', export: 'validateContact' },
+    validator: { module: 'lib/contact-schema.js', export: 'validateContact', argument: (config) => config.contact.types },
     limits: contactEndpointLimits,
     resultPages: (config) => Object.fromEntries(config.localeIds.map((locale) => [locale, {
       sent: urlsOf(config).contactResult('sent', locale),
@@ -46,6 +49,8 @@ export const functionEndpoints: readonly FunctionEndpoint[] = [
 export interface SiteEndpoint {
   endpoint: FunctionEndpoint;
   settings: EndpointSettings;
+  /** What the validator is called with besides the fields (the site's enquiry types), if anything. */
+  argument?: unknown;
 }
 
 /** The endpoints this site's forms post to on the site itself. */
@@ -55,6 +60,7 @@ export function siteEndpoints(config: ResolvedConfig): SiteEndpoint[] {
     if (!path) return [];
     return [{
       endpoint,
+      ...(endpoint.validator.argument ? { argument: endpoint.validator.argument(config) } : {}),
       settings: {
         name: endpoint.name,
         path,
@@ -76,9 +82,10 @@ export function siteEndpoints(config: ResolvedConfig): SiteEndpoint[] {
  */
 export function functionEntry(wrap: 'netlifyFunction' | 'vercelFunction' | 'cloudflareWorker', endpoints: readonly SiteEndpoint[], many = false): string {
   const lines = [`import { ${wrap} } from './lib/functions/hosts.js';`];
-  const items = endpoints.map(({ endpoint, settings }, index) => {
+  const items = endpoints.map(({ endpoint, settings, argument }, index) => {
     lines.push(`import { ${endpoint.validator.export} as validate${index} } from './${endpoint.validator.module}';`);
-    return `{ validate: validate${index}, settings: ${JSON.stringify(settings)} }`;
+    const validate = argument === undefined ? `validate${index}` : `(fields) => validate${index}(fields, ${JSON.stringify(argument)})`;
+    return `{ validate: ${validate}, settings: ${JSON.stringify(settings)} }`;
   });
   lines.push(`export default ${wrap}(${many ? `[${items.join(', ')}]` : items[0]});`, '');
   return lines.join('\n');

@@ -73,6 +73,26 @@ export function asciiSpellings(path: string): string[] {
 }
 
 /**
+ * The path an ASCII spelling of an alias path stands for ("/no/arbeidsklaer/product" →
+ * "/no/arbeidsklær/product"), or undefined: what `site serve` and `site dev` redirect when no file
+ * answers, as the host targets do with `asciiRedirects`.
+ */
+export function asciiAliasPaths(config: ResolvedConfig): (pagePath: string) => string | undefined {
+  const urls = urlsOf(config);
+  const targets = new Map<string, string>();
+  for (const alias of config.aliases) {
+    const target = urls.pagePath(alias.to, alias.locale);
+    for (const from of asciiSpellings(target)) targets.set(from, target);
+  }
+  return (pagePath) => {
+    for (const [from, target] of targets) {
+      if (pagePath === from || pagePath.startsWith(`${from}/`)) return target + pagePath.slice(from.length);
+    }
+    return undefined;
+  };
+}
+
+/**
  * Redirects from the ASCII spellings of the alias paths of the config (the `to` of each alias in
  * its locale: "/no/arbeidsklær") to the real ones, for visitors who type the path without the
  * letter; none that would shadow a page of the site.

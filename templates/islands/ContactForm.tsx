@@ -4,7 +4,7 @@
  * sent, a thank-you panel takes the form's place.
  */
 import { useEffect, useRef, useState, type FormEvent, type ReactElement } from 'react';
-import { contactLimits, contactPlanParameter, contactTopicParameter, contactTypes, honeypotField, requiredContactFields, validateContact } from 'typed-site/contact-schema';
+import { contactLimits, contactPlanParameter, contactTopicParameter, honeypotField, requiredContactFields, validateContact } from 'typed-site/contact-schema';
 import { formField, type FieldInputProps } from './form-field';
 
 type Status = 'idle' | 'sending' | 'success' | 'error' | 'invalid';
@@ -18,9 +18,10 @@ export interface ContactFormProps {
   locale: string;
   page: string;
   /** The enquiry type the audience decides; without one "I am a" starts on an empty choice. */
-  defaultType?: (typeof contactTypes)[number];
+  defaultType?: string;
   labels: Record<FieldName, string> & { legend: string; requiredMarker: string; requiredNote: string; submit: string; sending: string; honeypot: string; chooseType: string; sendAnother: string };
-  types: Record<(typeof contactTypes)[number], string>;
+  /** The site's enquiry types (contact.types), in display order, with their labels. */
+  types: Record<string, string>;
   /**
    * Subjects a link may preselect: `?plan=<id>` picks `plans[id]`, `?topic=meeting` picks
    * `topics.meeting`. Read once hydrated; without script the subject starts empty.
@@ -85,7 +86,7 @@ export default function ContactForm(props: ContactFormProps) {
       setStatus('success');
       return;
     }
-    const checked = validateContact(data);
+    const checked = validateContact(data, Object.keys(props.types));
     if ('fieldErrors' in checked) {
       setFieldErrors(checked.fieldErrors);
       setStatus('invalid');
@@ -146,11 +147,12 @@ export default function ContactForm(props: ContactFormProps) {
           {field('lastName', (common) => <input {...common} type="text" autoComplete="family-name" maxLength={contactLimits.name} />)}
           {field('email', (common) => <input {...common} type="email" autoComplete="email" maxLength={contactLimits.email} />)}
           {field('company', (common) => <input {...common} type="text" autoComplete="organization" maxLength={contactLimits.company} />)}
-          {field('type', (common) => (
+          {/* A site without enquiry types (contact.types) asks for none. */}
+          {Object.keys(props.types).length > 0 && field('type', (common) => (
             <select {...common} defaultValue={props.defaultType ?? ''}>
               {!props.defaultType && <option value="">{labels.chooseType}</option>}
-              {contactTypes.map((type) => (
-                <option key={type} value={type}>{props.types[type]}</option>
+              {Object.entries(props.types).map(([type, label]) => (
+                <option key={type} value={type}>{label}</option>
               ))}
             </select>
           ))}

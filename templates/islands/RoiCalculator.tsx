@@ -4,7 +4,7 @@
  * parser, so a decimal comma means what it says on a Norwegian page.
  */
 import { useState } from 'react';
-import { calculateRoi, hoursInMonth, isPossibleRoi, parseRoiInput, timeSavedPercentBounds, wholeRoiInputs, type RoiInputError, type RoiInputs } from 'typed-site/roi';
+import { calculateRoi, hoursInMonth, isPossibleRoi, parseRoiInput, timeSavedPercentBounds, wholeRoiInputs, type RoiInputError, type RoiInputs } from '../layout/roi';
 
 type InputName = keyof RoiInputs;
 type FieldName = InputName | 'timeSavedPercent';

@@ -1,8 +1,9 @@
 /** The page a booking form sent without JavaScript lands on: booked (with the calendar file) or failed. */
 import type { PageMeta, SiteContext } from 'typed-site/template';
+import { bookingOf } from './site-facts';
 
 export function BookingResult({ site, outcome }: { site: SiteContext; outcome: 'booked' | 'failed' }) {
-  const { t, config } = site;
+  const { t } = site;
   return (
     <div className="container narrow" role="status">
       <div className={`banner banner-${outcome === 'booked' ? 'success' : 'error'}`}>
@@ -11,7 +12,7 @@ export function BookingResult({ site, outcome }: { site: SiteContext; outcome: '
       </div>
       <div className="actions actions-long">
         {/* The server names the booking with a cookie, so this link works without script. */}
-        {outcome === 'booked' && <a className="button button-primary" href={`${config.booking.endpoint}/calendar.ics`} download="meeting.ics">{t('booking.calendar')}</a>}
+        {outcome === 'booked' && <a className="button button-primary" href={`${bookingOf(site).endpoint}/calendar.ics`} download="meeting.ics">{t('booking.calendar')}</a>}
         <a className="button button-secondary" href={site.href('/contactus')}>{t('booking.writeInstead')}</a>
       </div>
     </div>

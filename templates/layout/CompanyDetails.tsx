@@ -1,9 +1,10 @@
 /** The company's contact details and opening hours, from the config. */
 import type { SiteContext } from 'typed-site/template';
+import { companyOf, openingHoursOf } from './site-facts';
 
 /** "Mon–Fri 9:00–17:00 CET", "Man.–fre. kl. 09.00–17.00 CET": the config's hours in the words and clock of the page's messages. */
 export function openingHoursText(site: SiteContext): string {
-  const hours = site.config.company.openingHours;
+  const hours = openingHoursOf(site);
   const day = (code: string) => site.t(`weekdays.${code}`);
   const clock = (value: string) => {
     const [hh = '', mm = ''] = value.split(':');
@@ -15,7 +16,7 @@ export function openingHoursText(site: SiteContext): string {
 }
 
 export function CompanyDetails({ site, heading, text }: { site: SiteContext; heading: string; text: string }) {
-  const { company } = site.config;
+  const company = companyOf(site);
   return (
     <aside className="company-details" aria-labelledby="company-details-heading">
       <h2 id="company-details-heading">{heading}</h2>
@@ -29,10 +30,12 @@ export function CompanyDetails({ site, heading, text }: { site: SiteContext; hea
           <dt>{site.t('contactDetails.address')}</dt>
           <dd>{company.legalName}, {company.address.street}, {company.address.postalCode} {company.address.city}</dd>
         </div>
-        <div>
-          <dt>{site.t('contactDetails.orgNumber')}</dt>
-          <dd>{company.orgNumber}</dd>
-        </div>
+        {company.orgNumber !== undefined && (
+          <div>
+            <dt>{site.t('contactDetails.orgNumber')}</dt>
+            <dd>{company.orgNumber}</dd>
+          </div>
+        )}
         <div>
           <dt>{site.t('contactDetails.hours')}</dt>
           <dd>{openingHoursText(site)}</dd>

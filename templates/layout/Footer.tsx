@@ -1,10 +1,11 @@
 /** The site footer: address, org number, product, company and legal links, e-mail and social links. */
 import type { PageProps } from 'typed-site/template';
 import { Logo } from './Logo';
+import { companyOf } from './site-facts';
 
 export function Footer({ page, site }: Pick<PageProps, 'page' | 'site'>) {
   const { config, t } = site;
-  const { company } = config;
+  const company = companyOf(site);
   const audience = page.audience ? config.audiences[page.audience]!.path : '';
   const companyHref = (path: string) => site.href(`${audience}${path}`);
   return (
@@ -19,8 +20,12 @@ export function Footer({ page, site }: Pick<PageProps, 'page' | 'site'>) {
           <address>
             {company.legalName}, {company.address.street}, {company.address.postalCode} {company.address.city}
             <br />
-            {t('footer.orgNumber', { number: company.orgNumber })}
-            <br />
+            {company.orgNumber !== undefined && (
+              <>
+                {t('footer.orgNumber', { number: company.orgNumber })}
+                <br />
+              </>
+            )}
             <a href={`mailto:${company.email}`}>{company.email}</a>
           </address>
         </div>
@@ -52,8 +57,9 @@ export function Footer({ page, site }: Pick<PageProps, 'page' | 'site'>) {
         <div>
           <h2>{t('footer.social')}</h2>
           <ul>
-            <li><a href={company.social.linkedin} rel="noopener">{t('footer.linkedin')}</a></li>
-            <li><a href={company.social.instagram} rel="noopener">{t('footer.instagram')}</a></li>
+            {Object.entries(company.social).map(([name, url]) => (
+              <li key={name}><a href={url} rel="noopener">{t(`footer.${name}`)}</a></li>
+            ))}
           </ul>
         </div>
       </div>

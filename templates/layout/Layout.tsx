@@ -3,6 +3,9 @@ import type { LayoutProps } from 'typed-site/template';
 import { Footer } from './Footer';
 import { Header } from './Header';
 
+// The shape of the config's `data:` block: the engine checks it against this before rendering.
+export { siteData as data } from './schemas';
+
 export default function Layout({ page, site, children }: LayoutProps) {
   // A trail of one ("Home" above a level-1 page) says nothing the logo does not.
   const trail = page.ancestors.length > 1 && !page.notFound ? page.ancestors : [];

@@ -17,9 +17,11 @@ export function PlanChecklist({ plan, site }: { plan: Plan; site: SiteContext })
   const { t } = site;
   return (
     <ul className="checklist">
-      <li className="plan-limit">
-        {plan.ordersPerMonth === 'unlimited' ? t('pricing.unlimitedOrders') : t('pricing.ordersPerMonth', { count: plan.ordersPerMonth })}
-      </li>
+      {plan.ordersPerMonth !== undefined && (
+        <li className="plan-limit">
+          {plan.ordersPerMonth === 'unlimited' ? t('pricing.unlimitedOrders') : t('pricing.ordersPerMonth', { count: plan.ordersPerMonth })}
+        </li>
+      )}
       {plan.users !== undefined && (
         <li className="plan-limit">{plan.users === 'unlimited' ? t('pricing.unlimitedUsers') : t('pricing.users', { count: plan.users })}</li>
       )}

@@ -2,18 +2,20 @@
 import type { SiteContext } from 'typed-site/template';
 import RoiCalculator, { type RoiCalculatorProps } from '../islands/RoiCalculator';
 import { Island } from './Island';
+import type { SiteData } from './schemas';
 import { Section } from './ui';
 
 export function RoiSection({ heading, lead, site }: { heading: string; lead: string; site: SiteContext }) {
   const { t, config } = site;
+  const { roi } = site.data as SiteData;
   const units = { ordersPerMonth: t('roi.units.orders'), minutesPerOrder: t('roi.units.minutes'), hourlyWage: t('roi.units.eur'), revenuePerRepair: t('roi.units.eur') };
   const inputs = Object.fromEntries(
-    (Object.keys(units) as (keyof typeof units)[]).map((name) => [name, { ...config.roi.inputs[name], label: t(`roi.inputs.${name}`), unit: units[name] }]),
+    (Object.keys(units) as (keyof typeof units)[]).map((name) => [name, { ...roi.inputs[name], label: t(`roi.inputs.${name}`), unit: units[name] }]),
   ) as RoiCalculatorProps['inputs'];
   const props: RoiCalculatorProps = {
     idPrefix: 'roi',
     intl: config.locales[site.locale]!.intl,
-    timeSavedShare: config.roi.timeSavedShare,
+    timeSavedShare: roi.timeSavedShare,
     inputs,
     outputs: {
       hoursSaved: t('roi.outputs.hoursSaved'),

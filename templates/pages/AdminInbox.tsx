@@ -1,6 +1,5 @@
 /** /admin/inbox: the AdminInbox island (contact messages and meeting requests), for admins. */
 import type { PageProps } from 'typed-site/template';
-import { contactTypes } from 'typed-site/contact-schema';
 import AdminInbox, { adminInboxText, type AdminInboxProps } from '../islands/AdminInbox';
 import { AdminPage } from '../layout/AdminPage';
 import { Island } from '../layout/Island';
@@ -16,7 +15,7 @@ export default function AdminInboxPage({ page, content, site }: PageProps<Conten
   const props: AdminInboxProps = {
     signIn: site.href('/auth'),
     dateLocale: site.locale,
-    types: Object.fromEntries(contactTypes.map((type) => [type, site.t(`contactForm.types.${type}`)])),
+    types: Object.fromEntries(site.config.contact.types.map((type) => [type, site.t(`contactForm.types.${type}`)])),
     languages: Object.fromEntries(site.config.localeIds.map((id) => [id, site.config.locales[id]!.label])),
     text: content.inbox,
   };

@@ -10,6 +10,7 @@ import ContactForm from '../islands/ContactForm';
 import { openingHoursText } from '../layout/CompanyDetails';
 import { Island } from '../layout/Island';
 import { audienceBase } from '../layout/paths';
+import { bookingOf } from '../layout/site-facts';
 import { hero, meta, text, z } from '../layout/schemas';
 import { ButtonLink, Hero, Section } from '../layout/ui';
 import { contactFormProps } from './Contact';
@@ -27,7 +28,7 @@ type Content = z.infer<typeof content>;
 
 export default function BookMeeting({ page, content, site }: PageProps<Content>) {
   const base = audienceBase(page, site);
-  const external = site.config.booking.url;
+  const external = bookingOf(site).url;
   const bookHref = external ?? '#booking';
   const bookingServer = site.config.output.target === 'node';
   return (
@@ -77,11 +78,11 @@ function bookingFormProps(pageUrl: string, audience: string | undefined, site: P
   const contactForm = contactFormProps(pageUrl, audience, site);
   return {
     idPrefix: 'booking',
-    endpoint: config.booking.endpoint,
+    endpoint: bookingOf(site).endpoint,
     locale: site.locale,
     intl: config.locales[site.locale]!.intl,
-    timeZone: config.booking.timeZone,
-    days: config.booking.days,
+    timeZone: bookingOf(site).timeZone,
+    days: bookingOf(site).days,
     times: slotTimes(slotRulesOf(config)).map(clock),
     labels: {
       legend: booking('legend'),

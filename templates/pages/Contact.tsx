@@ -1,5 +1,5 @@
 /** Contact pages (generic and per audience): the form and the company's details. */
-import { localBusiness, type ContactType, type PageProps } from 'typed-site/template';
+import { localBusiness, type PageProps } from 'typed-site/template';
 import ContactForm, { type ContactFormProps } from '../islands/ContactForm';
 import { CompanyDetails } from '../layout/CompanyDetails';
 import { Island } from '../layout/Island';
@@ -24,7 +24,7 @@ export default function Contact({ page, content, site }: PageProps<Content>) {
 /** The form's props: labels in the page's language, the endpoint, and the audience's enquiry type. */
 export function contactFormProps(pageUrl: string, audience: string | undefined, site: PageProps['site']): ContactFormProps {
   const { t, config } = site;
-  const defaultType: ContactType | undefined = audience ? config.audiences[audience]!.contactType : undefined;
+  const defaultType: string | undefined = audience ? config.audiences[audience]!.contactType : undefined;
   const label = (key: string) => t(`contactForm.${key}`);
   return {
     idPrefix: 'contact',
@@ -49,13 +49,7 @@ export function contactFormProps(pageUrl: string, audience: string | undefined, 
       chooseType: label('chooseType'),
       sendAnother: label('sendAnother'),
     },
-    types: {
-      repairer: t('contactForm.types.repairer'),
-      retailer: t('contactForm.types.retailer'),
-      investor: t('contactForm.types.investor'),
-      partner: t('contactForm.types.partner'),
-      other: t('contactForm.types.other'),
-    },
+    types: Object.fromEntries(config.contact.types.map((type) => [type, t(`contactForm.types.${type}`)])),
     plans: Object.fromEntries(config.plans.map((plan) => [plan.id, t('contactForm.planSubject', { plan: plan.name[site.locale] ?? plan.id })])),
     topics: { meeting: t('contactForm.meetingSubject') },
     messages: {

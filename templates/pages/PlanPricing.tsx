@@ -40,7 +40,7 @@ export default function PlanPricing({ page, content, site }: PageProps<Content>)
                     t('pricing.onRequest')
                   ) : (
                     <>
-                      <strong>{site.formatMoney(plan.price.amount)}</strong> {t('pricing.perMonth')}
+                      <strong>{site.formatPrice(plan.price).amount}</strong> {site.formatPrice(plan.price).period}
                     </>
                   )}
                 </p>

@@ -17,7 +17,7 @@ describe('a site built with booking.minutes: 45', () => {
   beforeAll(async () => {
     site = await createTempSite({ editConfig: (text) => text.replace(/^booking:\n {2}minutes: 30\n/m, 'booking:\n  minutes: 45\n') });
     const result = await buildSite({ config: site.config, socialImages: false, cache: false });
-    expect(result.config.booking.minutes).toBe(45);
+    expect(result.config.booking?.minutes).toBe(45);
     const text = /\.(?:html|json|xml|txt)$/;
     files = new Map([...result.files].filter(([path]) => text.test(path)).map(([path, data]) => [path, typeof data === 'string' ? data : Buffer.from(data).toString('utf8')]));
   }, 120_000);

@@ -1,7 +1,7 @@
 /** The ROI calculator island: labels, outputs from the shared model, live updates and input errors. */
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { calculateRoi, parseRoiInput, type RoiInputs } from '../../src/islands/roi';
+import { calculateRoi, parseRoiInput, type RoiInputs } from '../../templates/layout/roi';
 import { loadMessages, normalizeSpaces, readYaml, startE2e, type E2e } from './support';
 
 interface RoiConfig {

@@ -26,7 +26,15 @@ let work: string;
 let project: string;
 let site: string;
 let tarball: string;
-let packed: { files: { path: string; size: number }[]; size: number; unpackedSize: number; entryCount: number };
+/** What `npm pack --json` says of the tarball. */
+interface Packed {
+  filename: string;
+  files: { path: string; size: number }[];
+  size: number;
+  unpackedSize: number;
+  entryCount: number;
+}
+let packed: Packed;
 
 /** Runs the installed `site` in the starter's folder. */
 function cli(args: string[], options: { input?: string; cwd?: string } = {}) {
@@ -68,8 +76,9 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'site-packed-'));
   // npm pack runs the prepack script: lib/ and its type declarations, built from the sources.
   const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: repoRoot, maxBuffer: 16 * 1024 * 1024 });
-  [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as (typeof packed & { filename: string })[] as never;
-  tarball = join(work, (packed as unknown as { filename: string }).filename);
+  // The prepack script's own output comes before the JSON.
+  packed = (JSON.parse(stdout.slice(stdout.indexOf('\n[') + 1)) as Packed[])[0]!;
+  tarball = join(work, packed.filename);
   project = join(work, 'project');
   await mkdir(project);
   await writeFile(join(project, 'package.json'), `${JSON.stringify({ name: 'second-team', private: true, type: 'module' }, null, 2)}\n`);

@@ -244,7 +244,7 @@ describe('the site\'s booking handler', () => {
     const length = (slot: { start: string; end: string }) => (Date.parse(slot.end) - Date.parse(slot.start)) / 60_000;
     expect(length(await firstSlot())).toBe(30);
 
-    config = { ...config, booking: { ...config.booking, minutes: 45 } };
+    config = { ...config, booking: { ...config.booking!, minutes: 45 } };
     const slot = await firstSlot();
     expect(length(slot)).toBe(45);
     const booked = await fetch(`${base}/api/booking`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...visitor, locale: 'en', start: slot.start }) });
@@ -254,7 +254,7 @@ describe('the site\'s booking handler', () => {
     const ics = await (await fetch(`${base}/api/booking/calendar.ics?id=${id}`)).text();
     expect(ics).toContain('SUMMARY:Meeting with Mendwise (45 min)');
 
-    config = { ...config, booking: { ...config.booking, url: 'https://cal.example/mendwise' } };
+    config = { ...config, booking: { ...config.booking!, url: 'https://cal.example/mendwise' } };
     expect((await fetch(`${base}/api/booking/slots`)).status).toBe(404);
   });
 });

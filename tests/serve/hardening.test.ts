@@ -246,7 +246,7 @@ describe('storage that fails part-way', () => {
         });
       },
     };
-    const handle = createContactHandler({ dataDir, rateLimit: 100, resultPage: (locale, outcome) => `/${locale}/${outcome}/`, fileSystem });
+    const handle = createContactHandler({ dataDir, rateLimit: 100, resultPage: (locale, outcome) => `/${locale}/${outcome}/`, types: () => ['repairer', 'retailer', 'investor', 'partner', 'other'], fileSystem });
     server = createServer((incoming, response) => void handle(incoming, response));
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -512,7 +512,7 @@ describe('POST /api/contact under concurrency', () => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'site-serve-concurrency-'));
-    const handle = createContactHandler({ dataDir, rateLimit: 1000, resultPage: (locale, outcome) => `/${locale}/${outcome}/` });
+    const handle = createContactHandler({ dataDir, rateLimit: 1000, resultPage: (locale, outcome) => `/${locale}/${outcome}/`, types: () => ['repairer', 'retailer', 'investor', 'partner', 'other'] });
     server = createServer((incoming, response) => {
       handle(incoming, response).catch(() => {
         if (!response.headersSent) response.writeHead(500);

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load';
 import { collectSiteErrors, type SiteError } from '../../src/errors';
+import { siteDataOf } from '../../src/render/site-data';
+import { siteData } from '../../templates/layout/schemas';
 import { repoRoot } from '../helpers/paths';
 
 const shipped = readFileSync(join(repoRoot, 'site.config.yaml'), 'utf8');
@@ -132,10 +134,17 @@ describe('config errors', () => {
     expect(error!.line).toBe(lineOf(text, '    features: [ai-agent, shop-claims, invoicing]'));
   });
 
-  it('checks ROI defaults against their bounds', () => {
+  it('checks ROI defaults against their bounds, with the site\'s own schema of data: (templates/layout/schemas.ts)', () => {
     const text = shipped.replace('ordersPerMonth: { default: 120, min: 1, max: 100000 }', 'ordersPerMonth: { default: 0, min: 1, max: 100000 }');
-    const [error] = errorsOf(text);
-    expect(error!.field).toBe('roi.inputs.ordersPerMonth.default');
+    const config = parseConfig(text, 'site.config.yaml', repoRoot);
+    let errors: SiteError[] | undefined;
+    try {
+      siteDataOf(config, { data: siteData });
+    } catch (error) {
+      errors = collectSiteErrors(error);
+    }
+    expect(errors?.[0]).toMatchObject({ code: 'CONFIG_INVALID', field: 'data.roi.inputs.ordersPerMonth.default', message: 'default 0 is outside 1–100000', line: lineOf(shipped, 'ordersPerMonth: { default: 120') });
+    expect(errors?.[0]!.hint).toContain('templates/layout/Layout.tsx');
   });
 
   it('refuses links that would run script: booking, social links and the form endpoint', () => {

@@ -31,7 +31,7 @@ describe('placeholder company facts', () => {
     const text = readFileSync(join(repoRoot, 'tests', 'fixtures', 'engine-site', 'site.config.yaml'), 'utf8').replace('orgNumber: "123 456 789"', 'orgNumber: "999 999 999"');
     const diagnostics = createDiagnostics();
     const config = parseConfig(text, 'site.config.yaml', repoRoot, { diagnostics });
-    expect(config.company.orgNumber).toBe('999 999 999');
+    expect(config.company?.orgNumber).toBe('999 999 999');
     expect(diagnostics.hasErrors).toBe(false);
     const orgNumber = diagnostics.of('warning').find((warning) => warning.field === 'company.orgNumber');
     const line = text.split('\n').findIndex((row) => row.includes('orgNumber:')) + 1;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { calculateRoi, hoursInMonth, isPossibleRoi, parseRoiInput } from '../../src/islands/roi';
+import { calculateRoi, hoursInMonth, isPossibleRoi, parseRoiInput } from '../../templates/layout/roi';
 
 describe('ROI calculator model', () => {
   it('applies the formulas of the design', () => {
