@@ -15,6 +15,7 @@ import { loadConfig, type ResolvedConfig } from './config/load.js';
 import { deploySettings } from './config/deploy.js';
 import { formatJsonSchema, hostTargets, type HostTarget } from './config/schema.js';
 import { placeOutput, precompressOf, staticFolderOf } from './targets/index.js';
+import { runBuildEnd } from './plugins/build-end.js';
 import { generatorRoot } from './cache/disk-cache.js';
 import { serverLimits, startServer } from './serve/server.js';
 import { openBrowser } from './dev/open-browser.js';
@@ -107,11 +108,21 @@ export async function main(argv: readonly string[]): Promise<number> {
       out ??= result.config.dirs.output;
       const outDir = resolve(out);
       const writing = performance.now();
-      const written = await writeSite(out, placeOutput(result.config, result.files), {
+      // The plugins' buildEnd hooks, before the switch: one that throws leaves the output as it was.
+      const folder = staticFolderOf(result.config);
+      const { files, kept } = await runBuildEnd({
+        config: result.config,
+        outputFolder: out,
+        files: placeOutput(result.config, result.files),
+        kept: result.kept,
+        pages: result.pages.map((page) => ({ path: page.url, locale: page.locale, file: folder + page.file })),
+        logger: { info: logInfo, warn: logWarning },
+      });
+      const written = await writeSite(out, files, {
         cache: options.cache !== false,
         compress: precompress(result.config) ? { workers } : false,
         afterStep: killHook(),
-        kept: result.kept,
+        kept,
         renderState: result.renderState,
       });
       const now = performance.now();

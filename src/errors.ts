@@ -41,6 +41,9 @@ export const errorCatalogue = {
   SERVE_FAILED: { title: 'Could not start the server', hint: 'Pass another --port or --host.' },
   ADMIN_ACCOUNTS: { title: 'Admin accounts file unreadable', hint: 'Restore .site/admins.json from a backup, or delete it and add the accounts again with `site admin add-user`.' },
   ADMIN_USAGE: { title: 'Admin command refused', hint: 'Run `site admin --help` for the commands and their arguments.' },
+  PLUGIN_NOT_FOUND: { title: 'Plugin not found', hint: 'Install the package in the site\'s folder (npm install <name>), or give a path relative to site.config.yaml starting with ./ or ../.' },
+  PLUGIN_INVALID: { title: 'Invalid plugin', hint: 'A remark or rehype plugin module exports a function as default; a site plugin exports definePlugin({ name, ... }) from typed-site/plugin.' },
+  PLUGIN_FAILED: { title: 'A plugin failed', hint: 'The plugin threw; fix it or its options (the stack, with --verbose, shows where).' },
   INBOX_AGE: { title: 'Invalid age', hint: 'Give a whole number of days, weeks or months: 30d, 8w or 12m.' },
 } as const;
 
