@@ -13,9 +13,11 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTempSite, type TempSite } from '../helpers/fixture-site';
 import { fixturesRoot, repoRoot } from '../helpers/paths';
-import { inlineSnippet } from '../fixtures/plugins/analytics.js';
+import { pathToFileURL } from 'node:url';
 
 const execute = promisify(execFile);
+/** The example plugin's inline script, whose hash the CSP must allow. */
+const { inlineSnippet } = (await import(pathToFileURL(join(fixturesRoot, 'plugins', 'analytics.js')).href)) as { inlineSnippet: string };
 
 /** Runs `site build` on the temp site; never throws, gives the exit code and the output. */
 async function build(site: TempSite, out: string, args: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
