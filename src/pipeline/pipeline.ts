@@ -13,6 +13,7 @@ import type { HostTarget } from '../config/schema.js';
 import type { OutputFiles } from '../output-files.js';
 import { SiteError } from '../errors.js';
 import { pluginHeadOf } from '../plugins/head.js';
+import { isRelativeSpecifier } from '../plugins/resolve.js';
 import type { IslandRuntime } from '../islands/bundle.js';
 import { classifyChange, staleOutputs, type WatchedPaths } from './changes.js';
 import { loadPageCopy } from './copy-stage.js';
@@ -168,6 +169,8 @@ function watchedPathsOf(configFile: string, config: ResolvedConfig): WatchedPath
     messages: sources.messagesFolder,
     copy: sources.copyFolder,
     collections: Object.fromEntries(Object.keys(config.collections).map((name) => [name, sources.collection(name)])),
+    // Loaded again with the config, which then has their new hashes (plugins/resolve.ts).
+    pluginFiles: [...config.extensions.remark, ...config.extensions.rehype, ...config.extensions.site].filter((ref) => isRelativeSpecifier(ref.specifier)).map((ref) => ref.file),
   };
 }
 
