@@ -29,7 +29,7 @@ export const libDir = join(root, 'lib');
 export const scriptNames = ['audit', 'bench', 'bench-dev', 'stress'];
 
 /** What the step writes besides source maps, relative to lib/. */
-const outputs = ['index.js', 'worker.js', 'compress-worker.js', 'markdown-stack.js', 'functions/hosts.js', 'template.js', 'contact-schema.js', 'booking-schema.js', 'inbox-filter.js', ...scriptNames.map((name) => `scripts/${name}.js`)];
+const outputs = ['index.js', 'worker.js', 'compress-worker.js', 'markdown-stack.js', 'functions/hosts.js', 'template.js', 'contact-schema.js', 'booking-schema.js', 'inbox-filter.js', 'plugin.js', ...scriptNames.map((name) => `scripts/${name}.js`)];
 
 /**
  * Keeps the Markdown stack out of the bundles that load it on demand: `import('./markdown-stack.js')`
@@ -64,6 +64,7 @@ export async function buildLib() {
         'contact-schema': 'src/islands/contact-schema.ts',
         'booking-schema': 'src/islands/booking-schema.ts',
         'inbox-filter': 'src/islands/inbox-filter.ts',
+        plugin: 'src/plugin.ts',
       },
     }),
     build({ ...common, packages: 'external', entryPoints: { template: 'src/template.ts' } }),

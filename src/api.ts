@@ -18,6 +18,7 @@ import { loadConfig, type ResolvedConfig } from './config/load.js';
 import { deploySettings } from './config/deploy.js';
 import type { HostTarget } from './config/schema.js';
 import { placeOutput, precompressOf, staticFolderOf } from './targets/index.js';
+import { runBuildEnd } from './plugins/build-end.js';
 import { serverLimits, startServer } from './serve/server.js';
 import { describeRebuild } from './dev/report.js';
 import { startDevServer, type DevServer } from './dev/server.js';
@@ -139,11 +140,21 @@ export async function build(options: BuildOptions = {}): Promise<BuildReport> {
   out ??= result.config.dirs.output;
   const outDir = resolve(out);
   const writing = performance.now();
-  const written = await writeSite(out, placeOutput(result.config, result.files), {
+  // The plugins' buildEnd hooks, before the switch: one that throws leaves the output as it was.
+  const folder = staticFolderOf(result.config);
+  const { files, kept } = await runBuildEnd({
+    config: result.config,
+    outputFolder: out,
+    files: placeOutput(result.config, result.files),
+    kept: result.kept,
+    pages: result.pages.map((page) => ({ path: page.url, locale: page.locale, file: folder + page.file })),
+    logger: { info: (message) => logger.info(message), warn: (message) => logger.warn(message) },
+  });
+  const written = await writeSite(out, files, {
     cache: options.cache !== false,
     compress: precompress(result.config) ? { workers: options.workers } : false,
     afterStep: options.afterStep,
-    kept: result.kept,
+    kept,
     renderState: result.renderState,
   });
   const now = performance.now();

@@ -4,7 +4,7 @@
  * templates are imported from their bundled module in the cache).
  */
 import { pathToFileURL } from 'node:url';
-import { renderMarkdownDocument } from './content/markdown.js';
+import { noMarkdownPlugins, renderMarkdownDocument, type MarkdownPlugins } from './content/markdown.js';
 import { createPageRenderer, type IslandScripts } from './render/render-pages.js';
 import type { RenderInput } from './render/render.js';
 import type { TemplateSet } from './render/types.js';
@@ -23,9 +23,11 @@ export interface RenderSetup {
 
 async function createHandler(kind: JobKind, setup: unknown): Promise<JobHandler> {
   if (kind === 'markdown') {
+    // The configured remark and rehype plugins are imported here, in the thread that renders.
+    const plugins = (setup as MarkdownPlugins | undefined) ?? noMarkdownPlugins;
     return async (items) => {
       const out = [];
-      for (const text of items as string[]) out.push(await renderMarkdownDocument(text));
+      for (const text of items as string[]) out.push(await renderMarkdownDocument(text, plugins));
       return out;
     };
   }

@@ -11,6 +11,7 @@ import { checkEntryText, completeTranslation, isPublished, listEntrySlugs, today
 import { readEntryImage, type EntryImage } from '../content/images.js';
 import { copyValuesOf, fillPlaceholders } from '../content/messages.js';
 import { createMarkdownRenderer, type MarkdownRenderer } from '../content/markdown-cache.js';
+import { markdownFailure, markdownPluginsOf } from '../content/markdown.js';
 import { SiteError } from '../errors.js';
 import { createWorkerPool, JobOverBudget, type WorkerPool } from '../parallel/pool.js';
 import { pickTranslation } from '../routes/fallback.js';
@@ -98,14 +99,16 @@ export async function checkPost(config: ResolvedConfig, collection: string, disp
   const values = copyValuesOf(config);
   let outcome;
   try {
-    [outcome] = await markdown.renderAll([fillPlaceholders(checked.body, values)]);
+    // Through the site's remark and rehype plugins, imported in the admin's worker thread.
+    [outcome] = await markdown.renderAll([fillPlaceholders(checked.body, values)], markdownPluginsOf(config));
   } catch (error) {
     if (!(error instanceof JobOverBudget)) throw error;
     const message = `the Markdown took more than the ${error.budgetMs / 1000} s the admin allows for rendering a post`;
     return { errors: [new SiteError({ code: 'MARKDOWN_LIMIT', message, hint: 'Split long paragraphs, or use fewer links and emphasis marks ([ ] * _ ~) in one: the parser slows down with their square.', file: display, line, field: 'body' })] };
   }
   if (!outcome || 'error' in outcome) {
-    return { errors: [new SiteError({ code: 'MARKDOWN_FAILED', message: outcome?.error ?? 'the Markdown could not be rendered', file: display, line, field: 'body' })] };
+    const failure = markdownFailure(outcome ?? { error: 'the Markdown could not be rendered' }, display, line);
+    return { errors: [new SiteError({ ...failure, field: 'body' })] };
   }
   const data = { ...checked.data, title: fillPlaceholders(checked.data.title, values), description: fillPlaceholders(checked.data.description, values) };
   return { errors: [], data, html: outcome.html, words: outcome.words, ...(image ? { image } : {}) };

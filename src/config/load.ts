@@ -11,7 +11,8 @@ import type { ParseYaml } from '../cache/yaml-cache.js';
 import { formatPath, locate, parseYaml, validateYaml, yamlValue, type YamlSource } from '../yaml-source.js';
 import { checkPlaceholders } from './placeholders.js';
 import type { DeploySettings } from './deploy.js';
-import { builtInEntryFields, configSchema, isKnownCurrency, navigationRoutePath, type SiteConfig } from './schema.js';
+import { collectAdditions, loadPlugins, sitePluginsOf, type PluginAdditions, type PluginRefs } from '../plugins/load.js';
+import { builtInEntryFields, collectionEntrySchema, configSchema, isKnownCurrency, navigationRoutePath, routeEntrySchema, type SiteConfig } from './schema.js';
 
 /** The validated config plus where it came from. */
 export interface ResolvedConfig extends SiteConfig {
@@ -25,6 +26,12 @@ export interface ResolvedConfig extends SiteConfig {
   dirs: { content: string; templates: string; public: string; output: string; data: string };
   /** A build for a preview deploy: every page `noindex`, robots.txt disallows all (see deploy.ts). */
   preview?: boolean;
+  /**
+   * The plugins of `markdown.remarkPlugins`, `markdown.rehypePlugins` and `plugins`, found, with
+   * their identity (file hash or package version, and options): being part of the config's JSON,
+   * a changed plugin invalidates what the config keys. Empty lists when the config names none.
+   */
+  extensions: PluginRefs;
 }
 
 /** Options of `loadConfig`. */
@@ -60,12 +67,80 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
   const root = dirname(absolute);
   // Parsed once: the templates folder it names is read from the same document.
   const parsed = (options.parseYaml ?? parseYaml)(text, file);
+  const plugins = await loadConfigPlugins(parsed, root, diagnostics);
   if (options.listTemplates && !options.templates) {
     const paths = (yamlValue(parsed.source) as { paths?: { templates?: unknown } } | null)?.paths;
     const templatesDir = resolve(root, typeof paths?.templates === 'string' ? paths.templates : 'templates');
-    return resolveConfig(parsed, root, { ...options, diagnostics, templates: await options.listTemplates(templatesDir) });
+    return resolveConfig(parsed, root, { ...options, diagnostics, templates: await options.listTemplates(templatesDir) }, plugins);
   }
-  return resolveConfig(parsed, root, { ...options, diagnostics });
+  return resolveConfig(parsed, root, { ...options, diagnostics }, plugins);
+}
+
+/** The plugins of a config and what its site plugins add; undefined when the config itself is invalid (resolveConfig reports that). */
+async function loadConfigPlugins({ source, errors }: ReturnType<typeof parseYaml>, root: string, diagnostics: Diagnostics): Promise<{ refs: PluginRefs; additions: PluginAdditions } | undefined> {
+  if (errors.length) return undefined;
+  const { data } = validateYaml(source, configSchema);
+  if (!data) return undefined;
+  const refs = await loadPlugins(data, root, source, diagnostics);
+  diagnostics.throwIfErrors();
+  if (!refs) return undefined;
+  const additions = await collectAdditions(sitePluginsOf({ extensions: refs }), { ...data, root }, diagnostics, source.file);
+  diagnostics.throwIfErrors();
+  return { refs, additions };
+}
+
+/**
+ * The config's routes and collections with those the site plugins add, validated by the same
+ * schemas; each problem names the plugin. Also says which plugin added which route and collection,
+ * for the cross-checks' messages.
+ */
+function withAdditions(data: SiteConfig, additions: PluginAdditions, diagnostics: Diagnostics): { data: SiteConfig; origins: PluginOrigins } {
+  const origins: PluginOrigins = { routes: new Map(), collections: new Map() };
+  const routes = [...data.routes];
+  const collections = { ...data.collections };
+  const fail = (origin: PluginOrigin, what: string, field: string, message: string) =>
+    diagnostics.error({ code: 'CONFIG_INVALID', message: `${what} from plugin "${origin.name}": ${message}`, file: origin.file, field });
+  additions.routes.forEach(({ plugin, route }, index) => {
+    const origin = originOf(plugin);
+    const parsed = routeEntrySchema.safeParse(route);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) fail(origin, 'route', `routes()[${index}]${issue.path.length ? `.${issue.path.join('.')}` : ''}`, issue.message);
+      return;
+    }
+    origins.routes.set(routes.length, origin);
+    routes.push(parsed.data);
+  });
+  for (const { plugin, name, collection } of additions.collections) {
+    const origin = originOf(plugin);
+    if (name in collections) {
+      fail(origin, 'collection', `collections().${name}`, `"${name}" is already a collection of the config`);
+      continue;
+    }
+    const parsed = collectionEntrySchema.safeParse(collection);
+    if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(name)) fail(origin, 'collection', `collections().${name}`, 'use lowercase letters, digits and hyphens in its name');
+    else if (!parsed.success) for (const issue of parsed.error.issues) fail(origin, 'collection', `collections().${name}${issue.path.length ? `.${issue.path.join('.')}` : ''}`, issue.message);
+    else {
+      origins.collections.set(name, origin);
+      collections[name] = parsed.data;
+    }
+  }
+  return { data: { ...data, routes, collections }, origins };
+}
+
+/** The plugin a route or collection comes from, for messages. */
+interface PluginOrigin {
+  name: string;
+  file: string;
+}
+
+/** Which routes (by index) and collections (by name) site plugins added. */
+interface PluginOrigins {
+  routes: Map<number, PluginOrigin>;
+  collections: Map<string, PluginOrigin>;
+}
+
+function originOf(plugin: { plugin: { name: string }; ref: { file: string } }): PluginOrigin {
+  return { name: plugin.plugin.name, file: relative(process.cwd(), plugin.ref.file) || plugin.ref.file };
 }
 
 /** Parses and validates config text (pure apart from the given names). */
@@ -73,13 +148,20 @@ export function parseConfig(text: string, file: string, root: string, options: L
   return resolveConfig(parseYaml(text, file), root, options);
 }
 
-function resolveConfig({ source, errors: syntaxErrors }: ReturnType<typeof parseYaml>, root: string, options: LoadConfigOptions): ResolvedConfig {
+function resolveConfig(
+  { source, errors: syntaxErrors }: ReturnType<typeof parseYaml>,
+  root: string,
+  options: LoadConfigOptions,
+  plugins?: { refs: PluginRefs; additions: PluginAdditions },
+): ResolvedConfig {
   const diagnostics = options.diagnostics ?? createDiagnostics();
   diagnostics.add(...syntaxErrors);
   diagnostics.throwIfErrors();
-  const { data, errors } = validateYaml(source, configSchema);
-  if (!data) throw new SiteErrors(errors);
-  checkConfig(data, source, diagnostics, options);
+  const { data: own, errors } = validateYaml(source, configSchema);
+  if (!own) throw new SiteErrors(errors);
+  const { data, origins } = plugins ? withAdditions(own, plugins.additions, diagnostics) : { data: own, origins: undefined };
+  diagnostics.throwIfErrors();
+  checkConfig(data, source, diagnostics, { ...options, origins });
   diagnostics.throwIfErrors();
   const localeIds = Object.keys(data.locales).sort((a, b) =>
     a === data.site.defaultLocale ? -1 : b === data.site.defaultLocale ? 1 : a < b ? -1 : a > b ? 1 : 0,
@@ -96,7 +178,8 @@ function resolveConfig({ source, errors: syntaxErrors }: ReturnType<typeof parse
   checkPlaceholders(data, source, diagnostics);
   const deploy = options.deploy;
   const site = { ...data.site, ...(deploy?.origin ? { origin: deploy.origin } : {}), ...(deploy?.base !== undefined ? { base: deploy.base } : {}) };
-  return { ...data, site, root, file: source.file, localeIds, dirs, ...(deploy?.preview ? { preview: true } : {}) };
+  const extensions = plugins?.refs ?? { remark: [], rehype: [], site: [] };
+  return { ...data, site, root, file: source.file, localeIds, dirs, extensions, ...(deploy?.preview ? { preview: true } : {}) };
 }
 
 /**
@@ -123,10 +206,17 @@ function checkFolders(dirs: ResolvedConfig['dirs'], source: YamlSource, diagnost
 }
 
 /** The checks that span several fields; each error, recorded in `diagnostics`, points at the line that is wrong. */
-export function checkConfig(config: SiteConfig, source: YamlSource, diagnostics: Diagnostics, options: LoadConfigOptions = {}): void {
+export function checkConfig(config: SiteConfig, source: YamlSource, diagnostics: Diagnostics, options: LoadConfigOptions & { origins?: PluginOrigins } = {}): void {
   const here = diagnostics.child({ file: source.file });
-  const fail = (code: SiteError['code'], message: string, path: PropertyKey[], hint?: string) =>
-    here.error({ code, message, field: formatPath(path), hint, ...locate(source, path) });
+  const fail = (code: SiteError['code'], message: string, path: PropertyKey[], hint?: string) => {
+    // A route or collection a plugin added is not in the YAML: the error names the plugin instead.
+    const origin = path[0] === 'routes' ? options.origins?.routes.get(path[1] as number) : path[0] === 'collections' ? options.origins?.collections.get(path[1] as string) : undefined;
+    if (origin) {
+      const what = path[0] === 'routes' ? `route "${config.routes[path[1] as number]!.path}"` : `collection "${String(path[1])}"`;
+      return here.error({ code, message: `${what} from plugin "${origin.name}": ${message}`, file: origin.file, field: formatPath(path.slice(2)) || undefined, hint });
+    }
+    return here.error({ code, message, field: formatPath(path), hint, ...locate(source, path) });
+  };
 
   const locales = Object.keys(config.locales);
   const defaultLocale = config.site.defaultLocale;

@@ -146,6 +146,15 @@ const priceSchema = z.union([
   z.literal('on-request'),
 ]);
 
+/**
+ * A plugin as the config names it: a package name (resolved from the site's folder) or a path
+ * relative to the config file (starting with ./ or ../), alone or with its options.
+ */
+const pluginSpecifier = z
+  .string()
+  .regex(/^(?:\.{1,2}\/.+|(?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*(?:\/[\w./-]+)?)$/, 'give a package name such as remark-emoji, or a path starting with ./ or ../');
+const pluginEntry = z.union([pluginSpecifier, z.tuple([pluginSpecifier, z.record(z.string(), z.unknown())])]);
+
 const planSchema = z.strictObject({
   id: slug,
   name: perLocale,
@@ -325,9 +334,17 @@ export const configSchema = z.strictObject({
       maxBytes: z.number().int().positive().default(256 * 1024).describe('Largest Markdown document (post or page copy) in bytes; parsing time grows quickly past this'),
       maxNesting: z.number().int().positive().max(1000).default(32).describe('Deepest nesting of block quotes and lists in a Markdown document'),
       maxParagraphMarks: z.number().int().positive().default(1000).describe('Most link and emphasis marks ([ ] * _ ~) in one paragraph of a Markdown document; the parser\'s time grows with the square of their number'),
+      remarkPlugins: z
+        .array(pluginEntry)
+        .default([])
+        .describe('remark plugins run on every Markdown document (posts and page copy) after it is parsed (GFM included): a package name or a path relative to this file (./plugins/x.js), or [name or path, options]'),
+      rehypePlugins: z
+        .array(pluginEntry)
+        .default([])
+        .describe('rehype plugins run on the HTML tree of every Markdown document before it is sanitised: a package name or a path relative to this file, or [name or path, options]'),
     })
     .prefault({})
-    .describe('Bounds on Markdown documents, checked before they are parsed'),
+    .describe('Bounds on Markdown documents, checked before they are parsed, and the plugins they go through'),
   legal: z
     .strictObject({
       reviewed: z.boolean().default(false).describe('Set to true once the company (with its lawyer) has reviewed the legal pages; until then every build warns'),
@@ -345,6 +362,10 @@ export const configSchema = z.strictObject({
     .record(slug, collectionSchema)
     .default({})
     .describe('Dated Markdown content (a blog, case studies, events): content/<folder>/<slug>/<locale>.md, listed and shown by the routes that name the collection'),
+  plugins: z
+    .array(pluginEntry)
+    .default([])
+    .describe('Plugins made with definePlugin (typed-site/plugin): head tags (the CSP follows them), routes and collections from code, a hook after the build. A package name or a path relative to this file, or [name or path, options]'),
 });
 
 /** The config as a marketer writes it. */
@@ -360,6 +381,15 @@ export type ContactType = string;
 export type PlanPrice = PlanConfig['price'];
 export type BookingConfig = NonNullable<SiteConfig['booking']>;
 export type CompanyConfig = NonNullable<SiteConfig['company']>;
+/** A plugin entry of the config: a package name or a relative path, alone or with options. */
+export type PluginEntry = z.input<typeof pluginEntry>;
+/** A route as the config (or a plugin's `routes()`) gives it, before defaults. */
+export type RouteConfigInput = z.input<typeof routeSchema>;
+/** A collection as the config (or a plugin's `collections()`) gives it, before defaults. */
+export type CollectionConfigInput = z.input<typeof collectionSchema>;
+/** The schemas a plugin's routes and collections are validated with (the config's own). */
+export const routeEntrySchema = routeSchema;
+export const collectionEntrySchema = collectionSchema;
 export type HostTarget = (typeof hostTargets)[number];
 
 /** The JSON Schema of the config, for editors (written to schema/site.config.schema.json). */

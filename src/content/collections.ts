@@ -15,7 +15,7 @@ import { SiteError } from '../errors.js';
 import type { EntryIndex } from '../routes/pages.js';
 import { locate, validateYaml } from '../yaml-source.js';
 import { bodyStartLine, findFrontMatter, splitFrontMatter } from './front-matter.js';
-import { markdownLimitError, readingMinutes } from './markdown.js';
+import { markdownFailure, markdownLimitError, markdownPluginsOf, readingMinutes } from './markdown.js';
 import { copyValuesOf, fillPlaceholders } from './messages.js';
 import { readTextFile } from './text-file.js';
 import { createFrontMatterSchema } from './front-matter-schema.js';
@@ -291,7 +291,7 @@ async function renderEntries(
   // The site's `{name}` placeholders (`{minutes}`: see copyValuesOf) are filled before the Markdown is rendered.
   const values = copyValuesOf(config);
   const fill = (text: string) => fillPlaceholders(text, values);
-  const rendered = await markdown.renderAll(entries.flatMap((entry) => entry.translations.map((translation) => fill(translation.body))));
+  const rendered = await markdown.renderAll(entries.flatMap((entry) => entry.translations.map((translation) => fill(translation.body))), markdownPluginsOf(config));
   let next = 0;
   const done = await Promise.all(entries.map(async (entry) => {
     const collection = config.collections[entry.collection]!;
@@ -299,7 +299,7 @@ async function renderEntries(
     for (const { data, locale, file, bodyLine } of entry.translations) {
       const outcome = rendered[next++]!;
       if ('error' in outcome) {
-        diagnostics.error({ code: 'MARKDOWN_FAILED', message: outcome.error, file, line: bodyLine });
+        diagnostics.error(markdownFailure(outcome, file, bodyLine));
         continue;
       }
       const translation = completeTranslation(collection, { ...data, title: fill(data.title), description: fill(data.description) }, locale, file, outcome);

@@ -6,7 +6,7 @@
  */
 import { hashParts, openDiskCache, type DiskCache } from '../cache/disk-cache.js';
 import type { WorkerPool } from '../parallel/pool.js';
-import { markdownPipelineId, renderMarkdownDocument, type FailedMarkdown, type RenderedMarkdown } from './markdown.js';
+import { hasMarkdownPlugins, markdownPipelineId, markdownPluginsId, noMarkdownPlugins, renderMarkdownDocument, type FailedMarkdown, type MarkdownPlugins, type RenderedMarkdown } from './markdown.js';
 
 /** What the renderer did, for `--verbose` and the benchmark. */
 export interface MarkdownStats {
@@ -18,8 +18,11 @@ export interface MarkdownStats {
 
 /** Renders Markdown documents, cached. */
 export interface MarkdownRenderer {
-  /** Renders the documents; results are in the same order, a document the parser failed on as its error. */
-  renderAll(texts: readonly string[]): Promise<(RenderedMarkdown | FailedMarkdown)[]>;
+  /**
+   * Renders the documents through the configured plugins (none by default); results are in the
+   * same order, a document the parser or a plugin failed on as its error.
+   */
+  renderAll(texts: readonly string[], plugins?: MarkdownPlugins): Promise<(RenderedMarkdown | FailedMarkdown)[]>;
   /** Resolves once every cache entry started so far is written. */
   settled(): Promise<void>;
   readonly stats: MarkdownStats;
@@ -56,9 +59,13 @@ export function createMarkdownRenderer(options: MarkdownRendererOptions = {}): M
   const threshold = options.poolThreshold ?? markdownPoolThreshold;
   const stats: MarkdownStats = { parsed: 0, cached: 0 };
 
-  async function renderAll(texts: readonly string[]): Promise<(RenderedMarkdown | FailedMarkdown)[]> {
+  async function renderAll(texts: readonly string[], plugins: MarkdownPlugins = noMarkdownPlugins): Promise<(RenderedMarkdown | FailedMarkdown)[]> {
     const pipeline = markdownPipelineId();
-    const keys = texts.map((text) => hashParts(pipeline, text));
+    // The plugins' identity (a file's hash or a package's version, and the options) is part of the
+    // key: an edited plugin or option renders every document again. Without plugins the keys are
+    // those of the built-in pipeline alone.
+    const pluginsId = markdownPluginsId(plugins);
+    const keys = texts.map((text) => (pluginsId ? hashParts(pipeline, pluginsId, text) : hashParts(pipeline, text)));
     const unique = new Map<string, string>();
     keys.forEach((key, index) => unique.set(key, texts[index]!));
     const found = new Map<string, RenderedMarkdown | FailedMarkdown>();
@@ -77,7 +84,7 @@ export function createMarkdownRenderer(options: MarkdownRendererOptions = {}): M
       const local = async (chunk: string[]) => {
         const out: (RenderedMarkdown | FailedMarkdown)[] = [];
         for (const text of chunk) {
-          out.push(await renderMarkdownDocument(text));
+          out.push(await renderMarkdownDocument(text, plugins));
           // The pipeline resolves in microtasks, which hold off I/O: let the rest of the build in
           // between documents (esbuild's plugins run on this thread: on a cold demo build the
           // islands were bundled at 620 ms without this, at about 400 ms with it).
@@ -86,7 +93,7 @@ export function createMarkdownRenderer(options: MarkdownRendererOptions = {}): M
         return out;
       };
       const rendered = pool
-        ? await pool.run<string, RenderedMarkdown | FailedMarkdown>({ kind: 'markdown', items: sources, chunkSize: 4, local: options.shareWithMain === false || options.budgetMs !== undefined ? undefined : local, budgetMs: options.budgetMs })
+        ? await pool.run<string, RenderedMarkdown | FailedMarkdown>({ kind: 'markdown', setup: hasMarkdownPlugins(plugins) ? plugins : undefined, items: sources, chunkSize: 4, local: options.shareWithMain === false || options.budgetMs !== undefined ? undefined : local, budgetMs: options.budgetMs })
         : await local(sources);
       missing.forEach(([key], index) => {
         const entry = rendered[index]!;

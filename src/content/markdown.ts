@@ -13,7 +13,49 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Root as HastRoot, Element } from 'hast';
 import { generatorRoot, installedVersion, isSourceCheckout } from '../cache/disk-cache.js';
 import { SiteError } from '../errors.js';
+import { pluginsIdentity, type PluginRef } from '../plugins/resolve.js';
 import { gfmFeatures, gfmFeaturesOf, gfmTriggers, type GfmFeature } from './gfm-features.js';
+
+/**
+ * The remark and rehype plugins of the config (`markdown.remarkPlugins`, `markdown.rehypePlugins`),
+ * found: plain data, so they cross to the worker threads, which import them where they render.
+ */
+export interface MarkdownPlugins {
+  remark: readonly PluginRef[];
+  rehype: readonly PluginRef[];
+}
+
+/** No plugins: the pipeline as it is built in. */
+export const noMarkdownPlugins: MarkdownPlugins = { remark: [], rehype: [] };
+
+/** Whether any plugin is configured. */
+export function hasMarkdownPlugins(plugins: MarkdownPlugins | undefined): plugins is MarkdownPlugins {
+  return Boolean(plugins && (plugins.remark.length || plugins.rehype.length));
+}
+
+/** The identity of the plugins for cache keys ("" for none, so keys without plugins stay as they were). */
+export function markdownPluginsId(plugins: MarkdownPlugins | undefined): string {
+  return hasMarkdownPlugins(plugins) ? `remark ${pluginsIdentity(plugins.remark)}\nrehype ${pluginsIdentity(plugins.rehype)}` : '';
+}
+
+/** The Markdown plugins of a config. */
+export function markdownPluginsOf(config: { extensions: MarkdownPlugins }): MarkdownPlugins {
+  return { remark: config.extensions.remark, rehype: config.extensions.rehype };
+}
+
+/** The error a loader records for a document the pipeline failed on: the parser's, or a plugin's naming it and its config field. */
+export function markdownFailure(failed: FailedMarkdown, file: string, line: number): { code: 'MARKDOWN_FAILED' | 'PLUGIN_FAILED'; message: string; file: string; line: number; field?: string } {
+  if (!failed.plugin) return { code: 'MARKDOWN_FAILED', message: failed.error, file, line };
+  const { specifier, field } = failed.plugin;
+  return { code: 'PLUGIN_FAILED', message: `Markdown plugin "${specifier}" (${field} in the config) failed on this document: ${failed.error}`, file, line, field };
+}
+
+/** A configured plugin threw while a document went through it (or while it was set up). */
+export class MarkdownPluginError extends Error {
+  constructor(readonly plugin: PluginRef, cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+  }
+}
 
 type Processor = {
   process(text: string): Promise<{ toString(): string }>;
@@ -72,22 +114,75 @@ function remarkGfmSubset(stack: MarkdownStack, features: readonly GfmFeature[]) 
   };
 }
 
-/** The processor with the GFM extensions of `gfm`, or with remark-gfm itself (the reference the tests compare with). */
-async function createProcessor(gfm: readonly GfmFeature[] | 'remark-gfm'): Promise<Processor> {
+/** The processor with the GFM extensions of `gfm`, or with remark-gfm itself (the reference the tests compare with), and the configured plugins. */
+async function createProcessor(gfm: readonly GfmFeature[] | 'remark-gfm', plugins: MarkdownPlugins = noMarkdownPlugins): Promise<Processor> {
   const stack = await loadStack();
   const { unified, remarkParse, remarkGfm, remarkRehype, rehypeSlug, rehypeSanitize, defaultSchema, rehypeStringify } = stack;
   // GitHub's schema, but heading ids stay as rehype-slug makes them (links to them keep working)
   // and `tel:` links are allowed.
   const schema = { ...defaultSchema, clobberPrefix: '', protocols: { ...defaultSchema.protocols, href: [...(defaultSchema.protocols?.href ?? []), 'tel'] } };
-  return unified()
+  const [remarkPlugins, rehypePlugins] = await Promise.all([importPlugins(plugins.remark), importPlugins(plugins.rehype)]);
+  // Typed loosely: the configured plugins' types are not known here.
+  type Chain = { use(plugin: unknown, options?: unknown): Chain; freeze(): unknown };
+  let chain = unified()
     .use(remarkParse)
-    .use(gfm === 'remark-gfm' ? remarkGfm : (remarkGfmSubset(stack, gfm) as unknown as typeof remarkGfm))
-    .use(remarkRehype)
+    .use(gfm === 'remark-gfm' ? remarkGfm : (remarkGfmSubset(stack, gfm) as unknown as typeof remarkGfm)) as unknown as Chain;
+  // The configured plugins work on the trees the built-in steps make, and their output is
+  // sanitised like the rest: a plugin cannot bring in a script either.
+  for (const [attacher, options] of remarkPlugins) chain = chain.use(attacher, options);
+  chain = chain.use(remarkRehype);
+  for (const [attacher, options] of rehypePlugins) chain = chain.use(attacher, options);
+  return chain
     .use(rehypeSlug)
     .use(rehypeSanitize, schema)
     .use(rehypeExternalLinks)
     .use(rehypeStringify, { closeSelfClosing: true })
     .freeze() as unknown as Processor;
+}
+
+type Attacher = (this: unknown, ...args: unknown[]) => unknown;
+type Transformer = (this: unknown, tree: unknown, file: unknown, next?: (error?: unknown, ...rest: unknown[]) => void) => unknown;
+
+/** Imports the plugins, each wrapped so that what it throws names it. */
+async function importPlugins(refs: readonly PluginRef[]): Promise<[Attacher, Record<string, unknown>][]> {
+  return Promise.all(refs.map(async (ref): Promise<[Attacher, Record<string, unknown>]> => {
+    const exported = ((await import(ref.url)) as { default?: unknown }).default;
+    if (typeof exported !== 'function') throw new MarkdownPluginError(ref, new Error('its default export is not a function'));
+    return [guardedAttacher(exported as Attacher, ref), ref.options];
+  }));
+}
+
+/**
+ * A plugin whose errors are MarkdownPluginErrors naming it: those of its attacher and of its
+ * transformer, whether that is synchronous, returns a promise, or calls back.
+ */
+function guardedAttacher(attacher: Attacher, ref: PluginRef): Attacher {
+  return function (this: unknown, ...args: unknown[]) {
+    let transformer: unknown;
+    try {
+      transformer = attacher.apply(this, args);
+    } catch (error) {
+      throw new MarkdownPluginError(ref, error);
+    }
+    if (typeof transformer !== 'function') return transformer;
+    const run = transformer as Transformer;
+    // Three parameters: unified calls it back-style, and it calls `next` however `run` finishes.
+    return function (this: unknown, tree: unknown, file: unknown, next: (error?: unknown, ...rest: unknown[]) => void) {
+      const fail = (error: unknown) => next(new MarkdownPluginError(ref, error));
+      try {
+        if (run.length >= 3) {
+          run.call(this, tree, file, (error?: unknown, ...rest: unknown[]) => (error ? fail(error) : next(undefined, ...rest)));
+          return;
+        }
+        const result = run.call(this, tree, file);
+        if (result instanceof Error) fail(result);
+        else if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).then((value) => next(undefined, value), fail);
+        else next(undefined, result);
+      } catch (error) {
+        fail(error);
+      }
+    };
+  };
 }
 
 /** Adds rel="noopener" to links that leave the site; gives heading ids that start with a digit a letter first. */
@@ -107,29 +202,35 @@ function rehypeExternalLinks() {
   };
 }
 
-/** Renders Markdown to HTML. The same input always gives the same output. */
-export async function renderMarkdown(markdown: string): Promise<string> {
+/** Renders Markdown to HTML, through the configured plugins. The same input always gives the same output. */
+export async function renderMarkdown(markdown: string, plugins: MarkdownPlugins = noMarkdownPlugins): Promise<string> {
   const features = gfmFeaturesOf(markdown);
-  if (!features.includes('autolinkLiteral')) return renderMarkdownWith(markdown, features);
+  if (!features.includes('autolinkLiteral')) return renderMarkdownWith(markdown, features, plugins);
   // The text names a trigger of autolink literals, but often only in a link's destination: parse
   // without them, and parse again with them only when the text of the document has a trigger.
   const without = features.filter((feature) => feature !== 'autolinkLiteral');
-  const processor = await processorFor(without);
+  const processor = await processorFor(without, plugins);
   const tree = processor.parse(markdown);
-  if (gfmTriggers.autolinkLiteral.test(textOf(tree))) return renderMarkdownWith(markdown, features);
+  if (gfmTriggers.autolinkLiteral.test(textOf(tree))) return renderMarkdownWith(markdown, features, plugins);
   return processor.stringify(await processor.run(tree));
 }
 
 /** Renders Markdown with the GFM extensions of `gfm`, or with remark-gfm itself. */
-export async function renderMarkdownWith(markdown: string, gfm: readonly GfmFeature[] | 'remark-gfm'): Promise<string> {
-  const file = await (await processorFor(gfm)).process(markdown);
+export async function renderMarkdownWith(markdown: string, gfm: readonly GfmFeature[] | 'remark-gfm', plugins: MarkdownPlugins = noMarkdownPlugins): Promise<string> {
+  const file = await (await processorFor(gfm, plugins)).process(markdown);
   return file.toString();
 }
 
-function processorFor(gfm: readonly GfmFeature[] | 'remark-gfm'): Promise<Processor> {
-  const key = typeof gfm === 'string' ? gfm : gfm.join(' ');
+function processorFor(gfm: readonly GfmFeature[] | 'remark-gfm', plugins: MarkdownPlugins): Promise<Processor> {
+  // The plugins' URLs (with a local file's hash) and options: an edited plugin gets a processor of its own.
+  const withPlugins = hasMarkdownPlugins(plugins) ? `\n${JSON.stringify([plugins.remark, plugins.rehype].map((refs) => refs.map((ref) => [ref.url, ref.options])))}` : '';
+  const key = (typeof gfm === 'string' ? gfm : gfm.join(' ')) + withPlugins;
   let processor = processors.get(key);
-  if (!processor) processors.set(key, (processor = createProcessor(gfm)));
+  if (!processor) {
+    processors.set(key, (processor = createProcessor(gfm, plugins)));
+    // A plugin that failed to load fails every document; the next build tries again.
+    processor.catch(() => processors.delete(key));
+  }
   return processor;
 }
 
@@ -157,13 +258,16 @@ export interface RenderedMarkdown {
 /** A document the pipeline could not render, and why (plain data: it crosses threads). */
 export interface FailedMarkdown {
   error: string;
+  /** Set when a configured plugin threw: its name or path as the config gives it, and the config field. */
+  plugin?: { specifier: string; field: string };
 }
 
-/** Renders a document and counts its words (what the Markdown cache stores); a failure of the parser comes back as data. */
-export async function renderMarkdownDocument(markdown: string): Promise<RenderedMarkdown | FailedMarkdown> {
+/** Renders a document and counts its words (what the Markdown cache stores); a failure of the parser or of a plugin comes back as data. */
+export async function renderMarkdownDocument(markdown: string, plugins: MarkdownPlugins = noMarkdownPlugins): Promise<RenderedMarkdown | FailedMarkdown> {
   try {
-    return { html: await renderMarkdown(markdown), words: countWords(markdown) };
+    return { html: await renderMarkdown(markdown, plugins), words: countWords(markdown) };
   } catch (error) {
+    if (error instanceof MarkdownPluginError) return { error: error.message, plugin: { specifier: error.plugin.specifier, field: error.plugin.field } };
     const message = error instanceof RangeError ? 'it is nested too deeply for the Markdown parser' : `the Markdown parser failed: ${error instanceof Error ? error.message : String(error)}`;
     return { error: message };
   }
@@ -272,6 +376,7 @@ export function markdownPipelineId(): string {
   pipelineId ??= [
     `revision ${pipelineRevision}`,
     createProcessor.toString(),
+    guardedAttacher.toString(),
     remarkGfmSubset.toString(),
     gfmFeaturesOf.toString(),
     renderMarkdown.toString(),

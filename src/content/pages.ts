@@ -12,7 +12,7 @@ import type { Page } from '../routes/pages.js';
 import type { ParseYaml } from '../cache/yaml-cache.js';
 import { parseYaml, validateYaml, type YamlSource } from '../yaml-source.js';
 import { bodyStartLine, splitFrontMatter } from './front-matter.js';
-import { markdownLimitError } from './markdown.js';
+import { markdownFailure, markdownLimitError, markdownPluginsOf } from './markdown.js';
 import { readTextFile } from './text-file.js';
 import { defaultMarkdownRenderer, type MarkdownRenderer } from './markdown-cache.js';
 import { copyValuesOf, fillPlaceholders } from './messages.js';
@@ -99,9 +99,9 @@ async function readContentFile(
       return undefined;
     }
     const filled = fillPlaceholders(fillCompanyTokens(body, config, file, diagnostics), copyValuesOf(config));
-    const [rendered] = await markdown.renderAll([filled]);
+    const [rendered] = await markdown.renderAll([filled], markdownPluginsOf(config));
     if (!rendered || 'error' in rendered) {
-      here.error({ code: 'MARKDOWN_FAILED', message: rendered?.error ?? 'no output', line: bodyLine });
+      here.error(markdownFailure(rendered ?? { error: 'no output' }, file, bodyLine));
       return undefined;
     }
     return { source, html: rendered.html };

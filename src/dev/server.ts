@@ -254,7 +254,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const timers = new Set<NodeJS.Timeout>();
   const watchedPaths = () => {
     const watched = builder.watched();
-    return [watched.configFile, watched.dirs.content, watched.dirs.templates, watched.dirs.public];
+    return [watched.configFile, watched.dirs.content, watched.dirs.templates, watched.dirs.public, ...(watched.pluginFiles ?? [])];
   };
   const enqueue = (changes: readonly FileChange[]) => {
     if (closed) return;

@@ -8,6 +8,7 @@ import type { ResolvedConfig } from '../config/load.js';
 import type { Entry } from '../content/collections.js';
 import type { Page } from '../routes/pages.js';
 import { contentSecurityPolicy } from '../render/csp.js';
+import type { CspAdditions } from '../plugins/head.js';
 import { escapeHtml } from '../render/html.js';
 import { siteRootOf, urlsOf } from '../routes/urls.js';
 
@@ -80,9 +81,9 @@ export function createRobots(config: ResolvedConfig): string {
 }
 
 /** The security headers of every page (the CSP allows the inline scripts of `scriptHashes`). */
-export function securityHeaders(scriptHashes: readonly string[], config: ResolvedConfig): [name: string, value: string][] {
+export function securityHeaders(scriptHashes: readonly string[], config: ResolvedConfig, plugins?: CspAdditions): [name: string, value: string][] {
   return [
-    ['Content-Security-Policy', contentSecurityPolicy(config, scriptHashes)],
+    ['Content-Security-Policy', contentSecurityPolicy(config, scriptHashes, 'header', plugins)],
     ['X-Content-Type-Options', 'nosniff'],
     ['Referrer-Policy', 'strict-origin-when-cross-origin'],
     ['X-Frame-Options', 'DENY'],
@@ -96,10 +97,10 @@ export function securityHeaders(scriptHashes: readonly string[], config: Resolve
 export const assetCacheControl = 'public, max-age=31536000, immutable';
 
 /** Netlify/Cloudflare-style `_headers`: security headers for every page, long caching for hashed assets. */
-export function createHeaders(scriptHashes: readonly string[], config: ResolvedConfig): string {
+export function createHeaders(scriptHashes: readonly string[], config: ResolvedConfig, plugins?: CspAdditions): string {
   return [
     '/*',
-    ...securityHeaders(scriptHashes, config).map(([name, value]) => `  ${name}: ${value}`),
+    ...securityHeaders(scriptHashes, config, plugins).map(([name, value]) => `  ${name}: ${value}`),
     '',
     urlsOf(config).assetsPattern,
     `  Cache-Control: ${assetCacheControl}`,

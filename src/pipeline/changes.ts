@@ -29,6 +29,8 @@ export interface WatchedPaths {
   messages: string;
   copy: string;
   collections: Record<string, string>;
+  /** The plugin files of the config given by path (not packages): a change to one is a change of the config. */
+  pluginFiles?: readonly string[];
 }
 
 /** The parts of `path` below `dir`, or undefined when it is not inside. */
@@ -41,7 +43,7 @@ function partsBelow(dir: string, path: string): string[] | undefined {
 
 /** Classifies one changed path (absolute); `isDirectory` for folder events. */
 export function classifyChange(path: string, watched: WatchedPaths, isDirectory = false): InputChange {
-  if (path === watched.configFile) return { kind: 'config' };
+  if (path === watched.configFile || watched.pluginFiles?.includes(path)) return { kind: 'config' };
   const inContent = partsBelow(watched.dirs.content, path);
   if (inContent) {
     if (inContent.length === 0) return { kind: 'content' };

@@ -9,6 +9,8 @@ import type { DiskCache } from '../cache/disk-cache.js';
 import type { ParseYaml } from '../cache/yaml-cache.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { MarkdownRenderer } from '../content/markdown-cache.js';
+import { markdownPluginsOf } from '../content/markdown.js';
+import { pluginHeadOf } from '../plugins/head.js';
 import { copyValuesOf, loadMessages, lookupMessage, type MessageTree } from '../content/messages.js';
 import { loadPageContent, type PageContent } from '../content/pages.js';
 import { indexEntries, listEntrySlugs, loadEntry, type Entry } from '../content/collections.js';
@@ -40,7 +42,7 @@ export function loadSiteMessages(config: ResolvedConfig, diagnostics: Diagnostic
 
 /** What the entries are loaded from (the folders, the locales, the collections, Markdown settings and the values of placeholders): when it changes, every entry is loaded again. */
 export function entriesSourceKey(config: ResolvedConfig, drafts: boolean, publishedBy?: string): string {
-  return JSON.stringify([config.dirs.content, config.localeIds, config.collections, config.markdown, copyValuesOf(config), drafts, publishedBy ?? null]);
+  return JSON.stringify([config.dirs.content, config.localeIds, config.collections, config.markdown, markdownPluginsOf(config), copyValuesOf(config), drafts, publishedBy ?? null]);
 }
 
 /** The key of an entry in the pipeline: "<collection>/<slug>". */
@@ -138,7 +140,7 @@ export function fingerprintEntries(entries: readonly Entry[], hash: (text: strin
 
 /** What the copy of one content id is loaded from: the config's parts it reads, its pages' locales, templates and routes, and the templates (their schemas). */
 export function copySourceKey(config: ResolvedConfig, pages: readonly Page[], templatesId: number): string {
-  return JSON.stringify([templatesId, config.dirs.content, config.company, copyValuesOf(config), config.markdown, config.localeIds, pages.map((page) => [page.locale, page.template, page.route.path])]);
+  return JSON.stringify([templatesId, config.dirs.content, config.company, copyValuesOf(config), config.markdown, markdownPluginsOf(config), config.localeIds, pages.map((page) => [page.locale, page.template, page.route.path])]);
 }
 
 /** Loads the copy `pages` show, validated by their templates' schemas; problems go to `diagnostics`. */
@@ -169,7 +171,9 @@ export type SiteRenderInput = Omit<RenderInput, 'templates' | 'track'>;
 /** The render input of a build. */
 export function renderInputOf(input: { config: ResolvedConfig; pages: readonly Page[]; messages: Messages; contents: ReadonlyMap<string, PageContent>; entries: readonly Entry[]; stylesheet: string }): SiteRenderInput {
   const { config, pages, messages, contents, stylesheet } = input;
-  return { config, pages, messages, contents, entries: byCollection(config, input.entries), assets: { stylesheet } };
+  // Asked once per build and set of pages (the pipeline asks first, to report a plugin's failure).
+  const pluginHead = pluginHeadOf(config, pages);
+  return { config, pages, messages, contents, entries: byCollection(config, input.entries), assets: { stylesheet }, ...(pluginHead ? { pluginHead } : {}) };
 }
 
 /** A renderer of the pages of `input`; with `track`, each page comes with what its render read. */

@@ -11,7 +11,9 @@ import type { DeploySettings } from '../config/deploy.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { HostTarget } from '../config/schema.js';
 import type { OutputFiles } from '../output-files.js';
-import type { SiteError } from '../errors.js';
+import { SiteError } from '../errors.js';
+import { pluginHeadOf } from '../plugins/head.js';
+import { isRelativeSpecifier } from '../plugins/resolve.js';
 import type { IslandRuntime } from '../islands/bundle.js';
 import { classifyChange, staleOutputs, type WatchedPaths } from './changes.js';
 import { loadPageCopy } from './copy-stage.js';
@@ -167,6 +169,8 @@ function watchedPathsOf(configFile: string, config: ResolvedConfig): WatchedPath
     messages: sources.messagesFolder,
     copy: sources.copyFolder,
     collections: Object.fromEntries(Object.keys(config.collections).map((name) => [name, sources.collection(name)])),
+    // Loaded again with the config, which then has their new hashes (plugins/resolve.ts).
+    pluginFiles: [...config.extensions.remark, ...config.extensions.rehype, ...config.extensions.site].filter((ref) => isRelativeSpecifier(ref.specifier)).map((ref) => ref.file),
   };
 }
 
@@ -210,6 +214,16 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     if (!pageSet) {
       // The esbuild steps end within this run, so the next one never overlaps them.
       await Promise.allSettled([inputs.templates, inputs.islands, inputs.assets]);
+      return failed();
+    }
+
+    // The site plugins' head tags, before anything renders: the CSP every page carries allows them all.
+    try {
+      pluginHeadOf(config, pageSet.pages);
+    } catch (error) {
+      if (!(error instanceof SiteError)) throw error;
+      await Promise.allSettled([inputs.templates, inputs.islands, inputs.assets]);
+      diagnostics.add(error);
       return failed();
     }
 

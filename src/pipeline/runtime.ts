@@ -8,6 +8,7 @@ import { createCachedEsbuild } from '../cache/esbuild-cache.js';
 import { openPackCache } from '../cache/pack-cache.js';
 import { cachedYamlParser, type ParseYaml } from '../cache/yaml-cache.js';
 import { createMarkdownRenderer, type MarkdownRenderer } from '../content/markdown-cache.js';
+import { markdownPluginsId, type MarkdownPlugins } from '../content/markdown.js';
 import { createWorkerPool, defaultPoolSize, type WorkerPool } from '../parallel/pool.js';
 import type { RunEsbuild } from '../esbuild-step.js';
 import { createEsbuildContexts } from './esbuild-contexts.js';
@@ -173,26 +174,34 @@ export function createRuntime(options: RuntimeOptions): Runtime {
  * Markdown is rendered as one batch, which the renderer can share out over the pool.
  */
 function batchMarkdown(renderer: MarkdownRenderer): MarkdownRenderer {
-  type Request = { texts: readonly string[]; done(results: Awaited<ReturnType<MarkdownRenderer['renderAll']>>): void; fail(error: unknown): void };
+  type Request = { texts: readonly string[]; plugins?: MarkdownPlugins; done(results: Awaited<ReturnType<MarkdownRenderer['renderAll']>>): void; fail(error: unknown): void };
   let waiting: Request[] | undefined;
   const flush = () => {
-    const batch = waiting ?? [];
+    const all = waiting ?? [];
     waiting = undefined;
-    renderer.renderAll(batch.flatMap((request) => request.texts)).then((results) => {
-      let next = 0;
-      for (const request of batch) request.done(results.slice(next, (next += request.texts.length)));
-    }, (error: unknown) => {
-      for (const request of batch) request.fail(error);
-    });
+    // One call per set of plugins (a run has one; a config edited meanwhile could give two).
+    const batches = new Map<string, Request[]>();
+    for (const request of all) {
+      const id = markdownPluginsId(request.plugins);
+      batches.set(id, [...(batches.get(id) ?? []), request]);
+    }
+    for (const batch of batches.values()) {
+      renderer.renderAll(batch.flatMap((request) => request.texts), batch[0]!.plugins).then((results) => {
+        let next = 0;
+        for (const request of batch) request.done(results.slice(next, (next += request.texts.length)));
+      }, (error: unknown) => {
+        for (const request of batch) request.fail(error);
+      });
+    }
   };
   return {
-    renderAll(texts) {
+    renderAll(texts, plugins) {
       return new Promise((done, fail) => {
         if (!waiting) {
           waiting = [];
           setImmediate(flush);
         }
-        waiting.push({ texts, done, fail });
+        waiting.push({ texts, plugins, done, fail });
       });
     },
     settled: () => renderer.settled(),

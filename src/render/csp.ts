@@ -4,18 +4,20 @@
  * impossible (GitHub Pages). Inline scripts are allowed by hash only.
  */
 import type { ResolvedConfig } from '../config/load.js';
+import type { CspAdditions } from '../plugins/head.js';
 
 /**
  * The policy text. As a `<meta>` it leaves out `frame-ancestors`, which browsers ignore there
  * (and complain about in the console): a page on a host without headers can be framed.
+ * `plugins` are the sources the site plugins' head tags need (plugins/head.ts), allowed exactly.
  */
-export function contentSecurityPolicy(config: ResolvedConfig, scriptHashes: readonly string[], delivery: 'header' | 'meta' = 'header'): string {
+export function contentSecurityPolicy(config: ResolvedConfig, scriptHashes: readonly string[], delivery: 'header' | 'meta' = 'header', plugins?: CspAdditions): string {
   const endpoint = config.contact.endpoint;
   const external = /^https?:\/\//.test(endpoint) ? ` ${new URL(endpoint).origin}` : '';
   return [
     "default-src 'self'",
-    `script-src 'self' ${scriptHashes.join(' ')}`,
-    "style-src 'self'",
+    `script-src 'self' ${[...scriptHashes, ...(plugins?.scriptSrc ?? [])].join(' ')}`,
+    `style-src 'self'${plugins?.styleSrc.length ? ` ${plugins.styleSrc.join(' ')}` : ''}`,
     "img-src 'self' data:",
     `connect-src 'self'${external}`,
     `form-action 'self'${external}`,

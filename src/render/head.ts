@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { ResolvedConfig } from '../config/load.js';
 import type { Page } from '../routes/pages.js';
 import { siteRootOf, urlsOf } from '../routes/urls.js';
+import type { PluginHead } from '../plugins/head.js';
 import { contentSecurityPolicy } from './csp.js';
 import { escapeHtml, serializeJsonForScript } from './html.js';
 import { socialCardOf, socialImageFile, socialImageSize } from './social-card.js';
@@ -130,6 +131,8 @@ export interface HeadInput {
   meta: PageMeta;
   structuredData: readonly Record<string, unknown>[];
   stylesheet: string;
+  /** The site plugins' head tags of every page and what the CSP allows for them (none without such plugins). */
+  plugins?: PluginHead;
 }
 
 /** The inner HTML of <head>. */
@@ -142,7 +145,7 @@ export function renderHead(page: Page, input: HeadInput): string {
     '<meta charset="utf-8" />',
     '<meta name="viewport" content="width=device-width, initial-scale=1" />',
     // Before any script: a meta policy covers only what follows it.
-    ...(githubPages ? [`<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(config, inlineScriptHashes(config), 'meta'))}" />`] : []),
+    ...(githubPages ? [`<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(config, inlineScriptHashes(config), 'meta', input.plugins?.csp))}" />`] : []),
     `<title>${escapeHtml(title)}</title>`,
     `<meta name="description" content="${escapeHtml(meta.description)}" />`,
     `<script>${languageScriptOf(config)}</script>`,
@@ -189,6 +192,9 @@ export function renderHead(page: Page, input: HeadInput): string {
   );
   for (const data of input.structuredData) tags.push(`<script type="application/ld+json">${serializeJsonForScript(data)}</script>`);
   if (page.notFound) tags.push(`<script>${notFoundScript}</script>`);
+  // Last: the site plugins' tags, written as plugins/head.ts made them.
+  const pluginTags = input.plugins?.tags[page.url];
+  if (pluginTags) tags.push(pluginTags);
   return tags.join('');
 }
 

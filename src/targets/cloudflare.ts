@@ -11,8 +11,8 @@ import { asciiRedirects, type HostTarget } from './shared.js';
 
 export const cloudflareTarget: HostTarget = {
   staticFolder: '',
-  files({ config, pages, scriptHashes, endpoints }) {
-    const files = new Map([['_headers', createHeaders(scriptHashes, config)]]);
+  files({ config, pages, scriptHashes, csp, endpoints }) {
+    const files = new Map([['_headers', createHeaders(scriptHashes, config, csp)]]);
     const redirects = asciiRedirects(config, pages);
     if (redirects.length) {
       const lines = redirects.flatMap(({ from, to }) => [`${encodeURI(from)}  ${to}  301`, `${encodeURI(from)}/*  ${to}:splat  301`]);

@@ -9,6 +9,7 @@ import type { HostTarget as HostTargetName } from '../config/schema.js';
 import type { RunEsbuild } from '../esbuild-step.js';
 import { SiteError } from '../errors.js';
 import type { OutputFiles } from '../output-files.js';
+import { pluginHeadOf } from '../plugins/head.js';
 import { inlineScriptHashes } from '../render/head.js';
 import type { Page } from '../routes/pages.js';
 import { cloudflareTarget } from './cloudflare.js';
@@ -28,7 +29,7 @@ const targets: Record<HostTargetName, HostTarget> = {
 };
 
 function inputOf(config: ResolvedConfig, pages: readonly Page[]): TargetInput {
-  return { config, pages, scriptHashes: inlineScriptHashes(config), endpoints: siteEndpoints(config) };
+  return { config, pages, scriptHashes: inlineScriptHashes(config), csp: pluginHeadOf(config, pages)?.csp, endpoints: siteEndpoints(config) };
 }
 
 /** The host files of the config's target (headers, redirects, routes), as text. */

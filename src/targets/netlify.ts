@@ -14,7 +14,7 @@ export const netlifyFunctionsFolder = 'netlify/functions';
 
 export const netlifyTarget: HostTarget = {
   staticFolder: '',
-  files({ config, pages, scriptHashes, endpoints }) {
+  files({ config, pages, scriptHashes, csp, endpoints }) {
     const lines: string[] = [];
     if (endpoints.length) {
       lines.push('# Form endpoints, answered by their functions');
@@ -27,7 +27,7 @@ export const netlifyTarget: HostTarget = {
     lines.push('# The 404 page of each language, with status 404, for paths with no file');
     for (const { prefix, url } of localeNotFoundPages(config)) lines.push(`${prefix}/*  ${url}  404`);
     return new Map([
-      ['_headers', createHeaders(scriptHashes, config)],
+      ['_headers', createHeaders(scriptHashes, config, csp)],
       ['_redirects', `${lines.join('\n')}\n`],
     ]);
   },

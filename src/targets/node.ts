@@ -4,6 +4,6 @@ import type { HostTarget } from './shared.js';
 
 export const nodeTarget: HostTarget = {
   staticFolder: '',
-  files: ({ config, scriptHashes }) => new Map([['_headers', createHeaders(scriptHashes, config)]]),
+  files: ({ config, scriptHashes, csp }) => new Map([['_headers', createHeaders(scriptHashes, config, csp)]]),
   functions: () => new Map(),
 };

@@ -3,6 +3,7 @@
  * the redirects from the ASCII spellings of non-ASCII paths. Pure: text from the config and pages.
  */
 import type { ResolvedConfig } from '../config/load.js';
+import type { CspAdditions } from '../plugins/head.js';
 import type { Page } from '../routes/pages.js';
 import { toUrl } from '../routes/paths.js';
 import { urlsOf } from '../routes/urls.js';
@@ -14,6 +15,8 @@ export interface TargetInput {
   pages: readonly Page[];
   /** CSP sources of the inline scripts the pages carry. */
   scriptHashes: readonly string[];
+  /** What the site plugins' head tags add to the CSP (plugins/head.ts); none without such plugins. */
+  csp?: CspAdditions;
   /** The endpoints the functions answer. */
   endpoints: readonly SiteEndpoint[];
 }

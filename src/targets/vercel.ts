@@ -18,12 +18,12 @@ const functionFolder = (path: string) => `functions${path}.func`;
 
 export const vercelTarget: HostTarget = {
   staticFolder: 'static/',
-  files({ config, pages, scriptHashes, endpoints }) {
+  files({ config, pages, scriptHashes, csp, endpoints }) {
     // Paths the trailing-slash rule must leave alone: the endpoints take a POST at their exact path.
     const endpointPaths = endpoints.map(({ settings }) => literal(settings.path.slice(1)));
     const notEndpoint = endpointPaths.length ? `(?!(?:${endpointPaths.join('|')})$)` : '';
     const routes: Record<string, unknown>[] = [
-      { src: '^/(.*)$', headers: Object.fromEntries(securityHeaders(scriptHashes, config)), continue: true },
+      { src: '^/(.*)$', headers: Object.fromEntries(securityHeaders(scriptHashes, config, csp)), continue: true },
       { src: `^/${assetsFolder}/(.*)$`, headers: { 'Cache-Control': assetCacheControl }, continue: true },
       ...asciiRedirects(config, pages).map(({ from, to }) => ({ src: `^${literal(encodeURI(from))}(?:/(.*))?$`, headers: { Location: `${to}$1` }, status: 301 })),
       // Every page is a folder: "/hub" → "/hub/"; a file never has a slash after it.
