@@ -4,6 +4,6 @@
  */
 export { build, check, dev, serve, silentLogger, terminalLogger } from './api.js';
 export type { BuildOptions, BuildReport, CheckOptions, CheckReport, CommonOptions, DevHandle, DevOptions, Logger, ServeHandle, ServeOptions } from './api.js';
-export { SiteError, SiteErrors } from './errors.js';
+export { collectSiteErrors, SiteError, SiteErrors } from './errors.js';
 export type { SiteConfig, SiteConfigInput } from './config/schema.js';
 export { main } from './cli.js';
