@@ -14,7 +14,7 @@ export default function Layout({ page, site, children }: LayoutProps) {
       <header className="header">
         <div className="container header-inner">
           <a className="brand" href={site.href('/')}>{site.config.site.name}</a>
-          <nav className="menu" aria-label={site.t('nav.home')}>
+          <nav className="menu" aria-label={site.t('nav.main')}>
             {links.map((link) => {
               const url = site.href(link.path);
               const current = page.url === url || (link.path !== '/' && page.url.startsWith(url));
