@@ -5,6 +5,7 @@
  * here, with the keys that say what each load read of the config. The pipeline handles the
  * entries of every collection as one list; an entry's key is "<collection>/<slug>".
  */
+import { adminStylesheet } from '../admin/ui/admin-pages.js';
 import type { DiskCache } from '../cache/disk-cache.js';
 import type { ParseYaml } from '../cache/yaml-cache.js';
 import type { ResolvedConfig } from '../config/load.js';
@@ -169,7 +170,9 @@ export type SiteRenderInput = Omit<RenderInput, 'templates' | 'track'>;
 /** The render input of a build. */
 export function renderInputOf(input: { config: ResolvedConfig; pages: readonly Page[]; messages: Messages; contents: ReadonlyMap<string, PageContent>; entries: readonly Entry[]; stylesheet: string }): SiteRenderInput {
   const { config, pages, messages, contents, stylesheet } = input;
-  return { config, pages, messages, contents, entries: byCollection(config, input.entries), assets: { stylesheet } };
+  // The admin's stylesheet is named by its text (admin-pages.ts), so its URL is known here without the assets step.
+  const assets = config.admin.enabled ? { stylesheet, admin: adminStylesheet().url } : { stylesheet };
+  return { config, pages, messages, contents, entries: byCollection(config, input.entries), assets };
 }
 
 /** A renderer of the pages of `input`; with `track`, each page comes with what its render read. */

@@ -112,6 +112,8 @@ export interface HeadInput {
   meta: PageMeta;
   structuredData: readonly Record<string, unknown>[];
   stylesheet: string;
+  /** Stylesheets after the site's (PageMeta's `stylesheets`). */
+  stylesheets?: readonly string[];
 }
 
 /** The inner HTML of <head>. */
@@ -139,6 +141,7 @@ export function renderHead(page: Page, input: HeadInput): string {
   if (meta.feed) tags.push(`<link rel="alternate" type="application/rss+xml" title="${escapeHtml(meta.feed.title)}" href="${escapeHtml(meta.feed.url)}" />`);
   tags.push(
     `<link rel="stylesheet" href="${escapeHtml(input.stylesheet)}" />`,
+    ...(input.stylesheets ?? []).map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}" />`),
     '<link rel="icon" href="/favicon.svg" type="image/svg+xml" />',
     `<meta name="theme-color" content="${escapeHtml(config.site.themeColor)}" />`,
     `<meta property="og:site_name" content="${escapeHtml(config.site.name)}" />`,

@@ -30,7 +30,7 @@ export interface RenderInput {
   /** The entries of each collection, newest first. */
   entries: Readonly<Record<string, readonly Entry[]>>;
   templates: TemplateSet;
-  assets: { stylesheet: string };
+  assets: { stylesheet: string; admin?: string };
   /** Told of every input a render reads (`site dev` re-renders a page only when one of them changes). */
   track?(dependency: RenderDependency): void;
 }
@@ -220,7 +220,7 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
     if (!template) throw new SiteError({ code: 'UNKNOWN_TEMPLATE', message: `unknown template "${page.template}"`, file: config.file });
     const props = propsOf(page);
     const meta = metaOf(page);
-    const body = inTemplate(page, () => renderToString(createElement(templates.Layout, { ...props, children: createElement(template.default, props) })));
+    const body = inTemplate(page, () => renderToString(createElement(template.Layout ?? templates.Layout, { ...props, children: createElement(template.default, props) })));
     const structuredData: Record<string, unknown>[] = [organization(config)];
     if (page.ancestors.length && !page.notFound) {
       const trail = [...page.ancestors, page.url].map((url) => ({ name: props.site.nameOf(url), url: urls.absolute(url) }));
@@ -228,7 +228,7 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
       structuredData.push(breadcrumbList(trail));
     }
     structuredData.push(...(inTemplate(page, () => template.structuredData?.(props)) ?? []));
-    return renderDocument(page, { config, meta, structuredData, stylesheet: input.assets.stylesheet }, body);
+    return renderDocument(page, { config, meta, structuredData, stylesheet: input.assets.stylesheet, stylesheets: meta.stylesheets }, body);
   }
 
   return { renderPage, metaOf };

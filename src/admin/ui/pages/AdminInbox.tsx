@@ -1,22 +1,27 @@
 /** /admin/inbox: the AdminInbox island (contact messages and meeting requests), for admins. */
-import type { PageProps } from 'site/template';
-import { contactTypes } from 'site/contact-schema';
+import type { PageProps } from '../../../template';
+import { contactTypes } from '../../../islands/contact-schema';
 import AdminInbox, { adminInboxText, type AdminInboxProps } from '../islands/AdminInbox';
 import { AdminPage } from '../layout/AdminPage';
 import { Island } from '../layout/Island';
-import { adminPageCopy, text, z } from '../layout/schemas';
+import { adminPageCopy, text, z } from '../layout/copy';
 
 export const content = z.strictObject({
   ...adminPageCopy,
+  /** The names of the contact form's enquiry types (contact-schema.ts's `contactTypes`). */
+  types: z.strictObject(Object.fromEntries(contactTypes.map((type) => [type, text])) as Record<(typeof contactTypes)[number], typeof text>),
   inbox: z.strictObject(Object.fromEntries(adminInboxText.map((key) => [key, text])) as Record<(typeof adminInboxText)[number], typeof text>),
 });
 type Content = z.infer<typeof content>;
+
+/** The admin's screens render in the engine's admin layout, with the admin's stylesheet. */
+export { default as Layout, adminMeta as meta } from '../layout/AdminLayout';
 
 export default function AdminInboxPage({ page, content, site }: PageProps<Content>) {
   const props: AdminInboxProps = {
     signIn: site.href('/auth'),
     dateLocale: site.locale,
-    types: Object.fromEntries(contactTypes.map((type) => [type, site.t(`contactForm.types.${type}`)])),
+    types: content.types,
     languages: Object.fromEntries(site.config.localeIds.map((id) => [id, site.config.locales[id]!.label])),
     text: content.inbox,
   };

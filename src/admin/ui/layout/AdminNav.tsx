@@ -2,9 +2,9 @@
  * The admin's own navigation, above each admin page: a link to every admin page, named by the
  * page's title, the current one marked. The landmark's name is the page copy's `nav`.
  */
-import type { PageProps } from 'site/template';
+import type { PageProps } from '../../../template';
 
-/** The admin pages, in the order the navigation lists them (route paths of site.config.yaml). */
+/** The admin pages, in the order the navigation lists them (the routes the engine adds: admin-pages.ts). */
 export const adminPages = ['/admin/blog', '/admin/inbox', '/admin/changes', '/admin/settings'] as const;
 
 export function AdminNav({ page, site, label }: Pick<PageProps, 'page' | 'site'> & { label: string }) {

@@ -6,7 +6,7 @@
  * the announcement.
  */
 import { useRef, useState } from 'react';
-import { matchesInboxFilter, type InboxFilter, type InboxItem } from 'site/inbox-filter';
+import { matchesInboxFilter, type InboxFilter, type InboxItem } from '../../../islands/inbox-filter';
 import { callApi } from './admin-client';
 import { AdminBar, usePageSession } from './admin-bar';
 

@@ -1,9 +1,9 @@
 /** /admin/blog: the BlogEditor island, its form fields read off the blog collection's front-matter schema. */
-import { frontMatterFields, type PageProps } from 'site/template';
+import { frontMatterFields, type PageProps } from '../../../template';
 import BlogEditor, { type BlogEditorProps } from '../islands/BlogEditor';
 import { AdminPage } from '../layout/AdminPage';
 import { Island } from '../layout/Island';
-import { adminPageCopy, text, z } from '../layout/schemas';
+import { adminPageCopy, text, z } from '../layout/copy';
 
 const editorText = z.strictObject(Object.fromEntries(
   ['loading', 'unavailable', 'signedInAs', 'signOut', 'newPost', 'search', 'filterStatus', 'filterLocale', 'filterCategory', 'all', 'published', 'draft', 'scheduled', 'missing', 'missingIn', 'shownIn', 'slug', 'slugHint', 'slugTaken', 'slugInvalid', 'edit', 'back', 'save', 'saving', 'saved', 'savedRebuildFailed', 'gitFailed', 'changedElsewhere', 'delete', 'confirmDelete', 'deleted', 'startFrom', 'body', 'readingTime', 'invalid', 'conflict', 'reloadTheirs', 'keepMine', 'unsaved', 'noPosts', 'posts', 'title', 'date', 'status', 'heading', 'bold', 'italic', 'link', 'list', 'quote', 'toolbar', 'notWritten', 'failed', 'preview', 'previewOpened', 'uploadImage', 'imageTypes', 'uploading', 'uploaded', 'uploadFailed', 'uploadSaveFirst'].map((key) => [key, text]),
@@ -11,6 +11,9 @@ const editorText = z.strictObject(Object.fromEntries(
 
 export const content = z.strictObject({ ...adminPageCopy, fields: z.record(z.string(), text), editor: editorText });
 type Content = z.infer<typeof content>;
+
+/** The admin's screens render in the engine's admin layout, with the admin's stylesheet. */
+export { default as Layout, adminMeta as meta } from '../layout/AdminLayout';
 
 /** The collection the editor edits. */
 const collection = 'blog';

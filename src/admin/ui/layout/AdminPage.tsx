@@ -3,7 +3,7 @@
  * shown without JavaScript, and the page's island.
  */
 import type { ReactNode } from 'react';
-import type { PageProps } from 'site/template';
+import type { PageProps } from '../../../template';
 import { AdminNav } from './AdminNav';
 
 /** The copy every admin page has. */

@@ -1,9 +1,9 @@
 /** /admin/settings: the AdminSettings island (the facts marketers own in site.config.yaml), for admins. */
-import type { PageProps } from 'site/template';
+import type { PageProps } from '../../../template';
 import AdminSettings, { adminSettingsText, type AdminSettingsProps } from '../islands/AdminSettings';
 import { AdminPage } from '../layout/AdminPage';
 import { Island } from '../layout/Island';
-import { adminPageCopy, text, z } from '../layout/schemas';
+import { adminPageCopy, text, z } from '../layout/copy';
 
 export const content = z.strictObject({
   ...adminPageCopy,
@@ -12,6 +12,9 @@ export const content = z.strictObject({
   hints: z.record(z.string(), text),
 });
 type Content = z.infer<typeof content>;
+
+/** The admin's screens render in the engine's admin layout, with the admin's stylesheet. */
+export { default as Layout, adminMeta as meta } from '../layout/AdminLayout';
 
 export default function AdminSettingsPage({ page, content, site }: PageProps<Content>) {
   const props: AdminSettingsProps = {
