@@ -5,7 +5,7 @@
  * React); `runtime: 'react'` bundles React's own client for comparison.
  */
 import { readdir } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import type { Message, Plugin } from 'esbuild';
 import { SiteError, SiteErrors } from '../errors.js';
 import { templateSources } from '../config/sources.js';
@@ -69,13 +69,14 @@ export async function bundleIslands(
     name: 'island-entries',
     setup(context) {
       context.onResolve({ filter: /^island:/ }, (args) => ({ path: args.path.slice('island:'.length), namespace: 'island' }));
+      // An engine island resolves from its own folder: a site may have no islands folder at all.
       context.onLoad({ filter: /.*/, namespace: 'island' }, (args) => ({
-        resolveDir: islandsDir,
+        resolveDir: engine[args.path] ? dirname(engine[args.path]!) : islandsDir,
         loader: 'ts',
         contents: [
           "import { createElement } from 'react';",
           "import { hydrateRoot } from 'react-dom/client';",
-          `import Island from ${JSON.stringify(engine[args.path] ?? `./${args.path}.tsx`)};`,
+          `import Island from './${engine[args.path] ? basename(engine[args.path]!) : `${args.path}.tsx`}';`,
           `for (const root of document.querySelectorAll('[data-island="${args.path}"]')) {`,
           '  const props = JSON.parse(root.nextElementSibling?.textContent ?? "{}");',
           '  hydrateRoot(root, createElement(Island, props));',

@@ -222,7 +222,7 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
     const meta = metaOf(page);
     const body = inTemplate(page, () => renderToString(createElement(template.Layout ?? templates.Layout, { ...props, children: createElement(template.default, props) })));
     const structuredData: Record<string, unknown>[] = [organization(config)];
-    if (page.ancestors.length && !page.notFound) {
+    if (page.ancestors.length && !page.notFound && template.breadcrumbs !== false) {
       const trail = [...page.ancestors, page.url].map((url) => ({ name: props.site.nameOf(url), url: urls.absolute(url) }));
       trail[trail.length - 1]!.name = meta.title;
       structuredData.push(breadcrumbList(trail));

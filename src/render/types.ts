@@ -68,6 +68,8 @@ export interface PageTemplateModule<Content = any> {
   structuredData?(props: PageProps<Content>): Record<string, unknown>[];
   /** A layout of the page's own, used instead of the site's (the admin's screens bring the engine's). */
   Layout?: ComponentType<LayoutProps>;
+  /** false: the page shows no breadcrumb trail, so its JSON-LD has no BreadcrumbList either (the admin's screens). */
+  breadcrumbs?: false;
 }
 
 /** The templates after loading. */

@@ -19,6 +19,9 @@ export function adminMeta({ content, site }: PageProps<LayoutCopy>): PageMeta {
   return { title: content.title, description: content.description, ...(site.assets.admin ? { stylesheets: [site.assets.admin] } : {}) };
 }
 
+/** The screens show no breadcrumb trail (they have their own navigation), so their JSON-LD has none. */
+export const adminBreadcrumbs = false;
+
 export default function AdminLayout({ content, site, children }: LayoutProps) {
   const copy = content as unknown as LayoutCopy;
   return (

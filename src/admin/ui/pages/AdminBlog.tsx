@@ -12,26 +12,29 @@ const editorText = z.strictObject(Object.fromEntries(
 export const content = z.strictObject({ ...adminPageCopy, fields: z.record(z.string(), text), editor: editorText });
 type Content = z.infer<typeof content>;
 
-/** The admin's screens render in the engine's admin layout, with the admin's stylesheet. */
-export { default as Layout, adminMeta as meta } from '../layout/AdminLayout';
+/** The admin's screens render in the engine's admin layout, with the admin's stylesheet and no breadcrumb trail. */
+export { default as Layout, adminMeta as meta, adminBreadcrumbs as breadcrumbs } from '../layout/AdminLayout';
 
 /** The collection the editor edits. */
 const collection = 'blog';
 
 export default function AdminBlog({ page, content, site }: PageProps<Content>) {
-  const spec = site.config.collections[collection]!;
-  const termField = spec.taxonomy?.field;
-  const fields = frontMatterFields(spec).map((field) => ({
+  // A site without a blog still gets the page (the navigation and the sign-in lead here); the
+  // editor then shows the server's answer, that the config declares no such collection.
+  const spec = site.config.collections[collection];
+  const termField = spec?.taxonomy?.field;
+  const labels = spec?.taxonomy?.labels ?? `${collection}.terms`;
+  const fields = (spec ? frontMatterFields(spec) : []).map((field) => ({
     ...field,
     label: content.fields[field.name] ?? field.name,
-    options: field.options?.map((value) => ({ value, label: field.name === termField ? site.t(`${collection}.categories.${value}`) : value })),
+    options: field.options?.map((value) => ({ value, label: field.name === termField ? site.t(`${labels}.${value}`) : value })),
   }));
   const props: BlogEditorProps = {
     signIn: site.href('/auth'),
     locales: site.config.localeIds.map((id) => ({ id, label: site.config.locales[id]!.label })),
     fields,
     termField,
-    wordsPerMinute: spec.wordsPerMinute,
+    wordsPerMinute: spec?.wordsPerMinute ?? 200,
     text: content.editor,
   };
   return (

@@ -14,8 +14,8 @@ export const content = z.strictObject({
 });
 type Content = z.infer<typeof content>;
 
-/** The admin's screens render in the engine's admin layout, with the admin's stylesheet. */
-export { default as Layout, adminMeta as meta } from '../layout/AdminLayout';
+/** The admin's screens render in the engine's admin layout, with the admin's stylesheet and no breadcrumb trail. */
+export { default as Layout, adminMeta as meta, adminBreadcrumbs as breadcrumbs } from '../layout/AdminLayout';
 
 export default function AdminInboxPage({ page, content, site }: PageProps<Content>) {
   const props: AdminInboxProps = {
