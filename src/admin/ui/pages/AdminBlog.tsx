@@ -18,6 +18,15 @@ export { default as Layout, adminMeta as meta, adminBreadcrumbs as breadcrumbs }
 /** The collection the editor edits. */
 const collection = 'blog';
 
+/** A category's name in the messages, or its id where the site names none (as the feeds do). */
+function termName(site: PageProps['site'], key: string, id: string): string {
+  try {
+    return site.t(key);
+  } catch {
+    return id;
+  }
+}
+
 export default function AdminBlog({ page, content, site }: PageProps<Content>) {
   // A site without a blog still gets the page (the navigation and the sign-in lead here); the
   // editor then shows the server's answer, that the config declares no such collection.
@@ -27,7 +36,7 @@ export default function AdminBlog({ page, content, site }: PageProps<Content>) {
   const fields = (spec ? frontMatterFields(spec) : []).map((field) => ({
     ...field,
     label: content.fields[field.name] ?? field.name,
-    options: field.options?.map((value) => ({ value, label: field.name === termField ? site.t(`${labels}.${value}`) : value })),
+    options: field.options?.map((value) => ({ value, label: field.name === termField ? termName(site, `${labels}.${value}`, value) : value })),
   }));
   const props: BlogEditorProps = {
     signIn: site.href('/auth'),
