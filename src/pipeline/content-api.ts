@@ -5,7 +5,7 @@
  * here, with the keys that say what each load read of the config. The pipeline handles the
  * entries of every collection as one list; an entry's key is "<collection>/<slug>".
  */
-import { adminStylesheet } from '../admin/ui/admin-pages.js';
+import { adminStylesheet, isAdminTemplate } from '../admin/ui/admin-pages.js';
 import type { DiskCache } from '../cache/disk-cache.js';
 import type { ParseYaml } from '../cache/yaml-cache.js';
 import type { ResolvedConfig } from '../config/load.js';
@@ -139,7 +139,9 @@ export function fingerprintEntries(entries: readonly Entry[], hash: (text: strin
 
 /** What the copy of one content id is loaded from: the config's parts it reads, its pages' locales, templates and routes, and the templates (their schemas). */
 export function copySourceKey(config: ResolvedConfig, pages: readonly Page[], templatesId: number): string {
-  return JSON.stringify([templatesId, config.dirs.content, config.company, copyValuesOf(config), config.markdown, config.localeIds, pages.map((page) => [page.locale, page.template, page.route.path])]);
+  // The admin's copy names the site (`{siteName}`, see content/pages.ts): renaming it reloads that copy.
+  const siteName = pages.some((page) => isAdminTemplate(page.template)) ? config.site.name : null;
+  return JSON.stringify([templatesId, config.dirs.content, config.company, copyValuesOf(config), siteName, config.markdown, config.localeIds, pages.map((page) => [page.locale, page.template, page.route.path])]);
 }
 
 /** Loads the copy `pages` show, validated by their templates' schemas; problems go to `diagnostics`. */
