@@ -9,6 +9,7 @@ import { SiteErrors, type SiteError } from '../errors.js';
 import { isWithin } from '../file-paths.js';
 import type { ParseYaml } from '../cache/yaml-cache.js';
 import { formatPath, locate, parseYaml, validateYaml, yamlValue, type YamlSource } from '../yaml-source.js';
+import { adminDisallow, adminRoutes } from '../admin/ui/admin-pages.js';
 import { checkPlaceholders } from './placeholders.js';
 import type { DeploySettings } from './deploy.js';
 import { collectAdditions, loadPlugins, sitePluginsOf, type PluginAdditions, type PluginRefs } from '../plugins/load.js';
@@ -179,7 +180,20 @@ function resolveConfig(
   const deploy = options.deploy;
   const site = { ...data.site, ...(deploy?.origin ? { origin: deploy.origin } : {}), ...(deploy?.base !== undefined ? { base: deploy.base } : {}) };
   const extensions = plugins?.refs ?? { remark: [], rehype: [], site: [] };
-  return { ...data, site, root, file: source.file, localeIds, dirs, extensions, ...(deploy?.preview ? { preview: true } : {}) };
+  return { ...withAdmin(data), site, root, file: source.file, localeIds, dirs, extensions, ...(deploy?.preview ? { preview: true } : {}) };
+}
+
+/**
+ * The config with the engine's admin pages added (unless `admin.enabled` is false): their routes
+ * after the site's own, in the default locale and noindex, and /admin and /auth disallowed in
+ * robots.txt. The site's routes come first, so every position a message gives into `routes:`
+ * still points at the line it names.
+ */
+function withAdmin(data: SiteConfig): SiteConfig {
+  if (!data.admin.enabled) return data;
+  const routes = adminRoutes.map((route) => ({ ...route, locale: data.site.defaultLocale, noindex: true }));
+  const disallow = [...new Set([...data.robots.disallow, ...adminDisallow])];
+  return { ...data, routes: [...data.routes, ...routes], robots: { ...data.robots, disallow } };
 }
 
 /**
@@ -257,6 +271,9 @@ export function checkConfig(config: SiteConfig, source: YamlSource, diagnostics:
   }));
 
   const routeIndex = new Map<string, number>();
+  // The admin's pages are the engine's: a route of the site at one of their paths is refused
+  // rather than silently winning, so no one loses the sign-in page without saying so.
+  const adminPaths = new Set(config.admin.enabled ? adminRoutes.map((route) => route.path) : []);
   config.routes.forEach((route, index) => {
     const at = (field: string): PropertyKey[] => ['routes', index, field];
     const first = routeIndex.get(route.path);
@@ -264,6 +281,9 @@ export function checkConfig(config: SiteConfig, source: YamlSource, diagnostics:
       const firstLine = locate(source, ['routes', first, 'path']).line;
       fail('DUPLICATE_ROUTE', `route "${route.path}" is already defined${firstLine ? ` on line ${firstLine}` : ''}`, at('path'));
     } else routeIndex.set(route.path, index);
+    if (adminPaths.has(route.path)) {
+      fail('DUPLICATE_ROUTE', `route "${route.path}" is a page of the admin, which the engine adds itself`, at('path'), 'Remove the route (the admin\'s screens and their copy come with the engine; put your own copy in content/pages/), or set admin: { enabled: false } to build no admin pages.');
+    }
     if (options.templates && !options.templates.includes(route.template)) {
       fail('UNKNOWN_TEMPLATE', `unknown template "${route.template}"`, at('template'), `Available templates: ${options.templates.join(', ')}.`);
     }

@@ -6,9 +6,11 @@
  *   <content>/pages/<id>/<locale>.yaml|.md    page copy
  *   <content>/<collection folder>/<slug>/<locale>.md   collection entries
  *   <templates>/pages/<Name>.tsx              page templates; layout/Layout.tsx; islands/; styles/main.css
+ *   (the admin's screens, `@admin/<Name>`, are the engine's: src/admin/ui/, see admin-pages.ts)
  *   <public>/                                 files copied as they are
  */
 import { join, relative } from 'node:path';
+import { adminTemplateFile, isAdminTemplate } from '../admin/ui/admin-pages.js';
 import type { ResolvedConfig } from './load.js';
 
 /** The source locations of one site. Every method returns an absolute path. */
@@ -24,7 +26,7 @@ export interface Sources {
   entry(collection: string, slug: string, locale: string): string;
   templatesFolder: string;
   pageTemplatesFolder: string;
-  /** A page template: `<templates>/pages/<Name>.tsx`. */
+  /** A page template: `<templates>/pages/<Name>.tsx`, or an admin screen of the engine (`@admin/<Name>`, src/admin/ui/pages/). */
   pageTemplate(name: string): string;
   layout: string;
   islandsFolder: string;
@@ -39,7 +41,7 @@ export function templateSources(templates: string): Pick<Sources, 'templatesFold
   return {
     templatesFolder: templates,
     pageTemplatesFolder,
-    pageTemplate: (name) => join(pageTemplatesFolder, `${name}.tsx`),
+    pageTemplate: (name) => (isAdminTemplate(name) ? adminTemplateFile(name) : join(pageTemplatesFolder, `${name}.tsx`)),
     layout: join(templates, 'layout', 'Layout.tsx'),
     islandsFolder: join(templates, 'islands'),
     stylesheet: join(templates, 'styles', 'main.css'),

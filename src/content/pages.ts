@@ -5,6 +5,7 @@
  */
 import { join, relative } from 'node:path';
 import type { z } from 'zod';
+import { adminCopyFiles, isAdminTemplate } from '../admin/ui/admin-pages.js';
 import type { ResolvedConfig } from '../config/load.js';
 import { sourcesOf } from '../config/sources.js';
 import type { Diagnostics } from '../diagnostics.js';
@@ -45,7 +46,7 @@ export async function loadPageContent(
   const contents = new Map<string, PageContent>();
   const sourcesById = new Map<string, YamlSource[]>();
   await Promise.all([...wanted.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(async ([key, entry]) => {
-    const loaded = await readContentFile(config, entry.id, entry.locale, entry.route, diagnostics, markdown, parse);
+    const loaded = await readContentFile(config, entry, diagnostics, markdown, parse);
     if (!loaded) return;
     const list = sourcesById.get(entry.id) ?? [];
     list.push(loaded.source);
@@ -55,7 +56,9 @@ export async function loadPageContent(
     const extra = loaded.html === undefined ? undefined : { html: loaded.html };
     const { data, errors: invalid } = validateYaml(loaded.source, schema, 'CONTENT_INVALID', extra);
     diagnostics.add(...invalid);
-    if (data) contents.set(key, fillCopy(data, copyValuesOf(config)) as PageContent);
+    // The engine's admin copy names the site as `{siteName}`, having no name of its own to say.
+    const values = isAdminTemplate(entry.template) ? { ...copyValuesOf(config), siteName: config.site.name } : copyValuesOf(config);
+    if (data) contents.set(key, fillCopy(data, values) as PageContent);
   }));
   for (const sources of sourcesById.values()) {
     const sorted = sources.sort((a, b) => (a.file < b.file ? -1 : 1));
@@ -64,18 +67,22 @@ export async function loadPageContent(
   return contents;
 }
 
+/**
+ * The copy of one content id in one locale: the site's file (.yaml or .md); for an admin screen of
+ * the engine without one, the engine's default copy (src/admin/ui/copy/), which the site's file
+ * replaces whole when there is one.
+ */
 async function readContentFile(
   config: ResolvedConfig,
-  id: string,
-  locale: string,
-  route: string,
+  { id, locale, route, template }: { id: string; locale: string; route: string; template: string },
   diagnostics: Diagnostics,
   markdown: MarkdownRenderer,
   parse: ParseYaml,
 ): Promise<{ source: YamlSource; html?: string } | undefined> {
   const base = join(sourcesOf(config).copy(id), locale);
-  for (const extension of ['.yaml', '.md']) {
-    const path = base + extension;
+  const candidates = [base + '.yaml', base + '.md', ...(isAdminTemplate(template) ? adminCopyFiles(id, locale) : [])];
+  for (const path of candidates) {
+    const extension = path.endsWith('.md') ? '.md' : '.yaml';
     let text: string;
     try {
       text = readTextFile(path, diagnostics);

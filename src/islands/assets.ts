@@ -27,8 +27,12 @@ export function contentHash(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex').slice(0, 10);
 }
 
-/** Bundles the CSS and collects public/; what is left out of public/ goes to `diagnostics` (a warning for a link, an info for a dot-file). */
-export async function buildAssets(dirs: { templates: string; public: string }, diagnostics: Diagnostics, options: EsbuildStepOptions = {}): Promise<Assets> {
+/**
+ * Bundles the CSS and collects public/; what is left out of public/ goes to `diagnostics` (a warning
+ * for a link, an info for a dot-file). `admin` is the admin's stylesheet (its URL and text), added
+ * as it is while the admin is on.
+ */
+export async function buildAssets(dirs: { templates: string; public: string }, diagnostics: Diagnostics, options: EsbuildStepOptions = {}, admin?: { url: string; css: string }): Promise<Assets> {
   const build = options.run ?? ((await import('esbuild')).build as RunEsbuild);
   const files: OutputFiles = new Map();
   let css: string;
@@ -50,6 +54,7 @@ export async function buildAssets(dirs: { templates: string; public: string }, d
   }
   const stylesheet = `/${assetsFolder}/main.${contentHash(css)}.css`;
   files.set(stylesheet.slice(1), css);
+  if (admin) files.set(admin.url.slice(1), admin.css);
   for (const file of await listPublicFiles(dirs.public, diagnostics)) {
     files.set(relative(dirs.public, file).split('\\').join('/'), await readFile(file));
   }

@@ -5,10 +5,10 @@
  * React); `runtime: 'react'` bundles React's own client for comparison.
  */
 import { readdir } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import type { Message, Plugin } from 'esbuild';
 import { entryConditions, modulesRoot } from '../cache/disk-cache.js';
-import { SiteErrors } from '../errors.js';
+import { SiteError, SiteErrors } from '../errors.js';
 import { templateSources } from '../config/sources.js';
 import { esbuildErrors, type EsbuildStepOptions, type RunEsbuild } from '../esbuild-step.js';
 import type { OutputFiles } from '../output-files.js';
@@ -41,27 +41,43 @@ const preactAliases = {
   'react/jsx-runtime': 'preact/jsx-runtime',
 };
 
-/** Bundles the client entries of the islands. */
+/**
+ * Bundles the client entries of the islands: the site's (`names`, in templates/islands/) and the
+ * engine's (`engine`: name → file, the admin's screens), hydrated by name alike. A site island with
+ * the name of an engine island is refused: one name would hydrate two components.
+ */
 export async function bundleIslands(
   templatesDir: string,
   names: readonly string[],
   runtime: IslandRuntime = 'preact',
   options: EsbuildStepOptions = {},
+  engine: Readonly<Record<string, string>> = {},
 ): Promise<IslandBundle> {
-  if (names.length === 0) return { files: new Map(), entries: {}, graph: {} };
+  const clash = names.find((name) => name in engine);
+  if (clash !== undefined) {
+    throw new SiteError({
+      code: 'TEMPLATE_INVALID',
+      message: `island "${clash}" is also an island of the admin's screens: one name would hydrate two components`,
+      file: relative(process.cwd(), join(templateSources(templatesDir).islandsFolder, `${clash}.tsx`)),
+      hint: 'Rename the site\'s island (its file and the `name` its pages give it), or set admin: { enabled: false } in the config.',
+    });
+  }
+  const all = [...names, ...Object.keys(engine)].sort();
+  if (all.length === 0) return { files: new Map(), entries: {}, graph: {} };
   const build = options.run ?? ((await import('esbuild')).build as RunEsbuild);
   const islandsDir = join(templatesDir, 'islands');
   const virtualEntries: Plugin = {
     name: 'island-entries',
     setup(context) {
       context.onResolve({ filter: /^island:/ }, (args) => ({ path: args.path.slice('island:'.length), namespace: 'island' }));
+      // An engine island resolves from its own folder: a site may have no islands folder at all.
       context.onLoad({ filter: /.*/, namespace: 'island' }, (args) => ({
-        resolveDir: islandsDir,
+        resolveDir: engine[args.path] ? dirname(engine[args.path]!) : islandsDir,
         loader: 'ts',
         contents: [
           "import { createElement } from 'react';",
           "import { hydrateRoot } from 'react-dom/client';",
-          `import Island from './${args.path}.tsx';`,
+          `import Island from './${engine[args.path] ? basename(engine[args.path]!) : `${args.path}.tsx`}';`,
           `for (const root of document.querySelectorAll('[data-island="${args.path}"]')) {`,
           '  const props = JSON.parse(root.nextElementSibling?.textContent ?? "{}");',
           '  hydrateRoot(root, createElement(Island, props));',
@@ -73,7 +89,7 @@ export async function bundleIslands(
   let result;
   try {
     result = await build({
-      entryPoints: Object.fromEntries(names.map((name) => [name, `island:${name}`])),
+      entryPoints: Object.fromEntries(all.map((name) => [name, `island:${name}`])),
       bundle: true,
       splitting: true,
       format: 'esm',

@@ -5,6 +5,7 @@
  * here, with the keys that say what each load read of the config. The pipeline handles the
  * entries of every collection as one list; an entry's key is "<collection>/<slug>".
  */
+import { adminStylesheet, isAdminTemplate } from '../admin/ui/admin-pages.js';
 import type { DiskCache } from '../cache/disk-cache.js';
 import type { ParseYaml } from '../cache/yaml-cache.js';
 import type { ResolvedConfig } from '../config/load.js';
@@ -140,7 +141,9 @@ export function fingerprintEntries(entries: readonly Entry[], hash: (text: strin
 
 /** What the copy of one content id is loaded from: the config's parts it reads, its pages' locales, templates and routes, and the templates (their schemas). */
 export function copySourceKey(config: ResolvedConfig, pages: readonly Page[], templatesId: number): string {
-  return JSON.stringify([templatesId, config.dirs.content, config.company, copyValuesOf(config), config.markdown, markdownPluginsOf(config), config.localeIds, pages.map((page) => [page.locale, page.template, page.route.path])]);
+  // The admin's copy names the site (`{siteName}`, see content/pages.ts): renaming it reloads that copy.
+  const siteName = pages.some((page) => isAdminTemplate(page.template)) ? config.site.name : null;
+  return JSON.stringify([templatesId, config.dirs.content, config.company, copyValuesOf(config), siteName, config.markdown, markdownPluginsOf(config), config.localeIds, pages.map((page) => [page.locale, page.template, page.route.path])]);
 }
 
 /** Loads the copy `pages` show, validated by their templates' schemas; problems go to `diagnostics`. */
@@ -173,7 +176,9 @@ export function renderInputOf(input: { config: ResolvedConfig; pages: readonly P
   const { config, pages, messages, contents, stylesheet } = input;
   // Asked once per build and set of pages (the pipeline asks first, to report a plugin's failure).
   const pluginHead = pluginHeadOf(config, pages);
-  return { config, pages, messages, contents, entries: byCollection(config, input.entries), assets: { stylesheet }, ...(pluginHead ? { pluginHead } : {}) };
+  // The admin's stylesheet is named by its text (admin-pages.ts), so its URL is known here without the assets step.
+  const assets = config.admin.enabled ? { stylesheet, admin: adminStylesheet().url } : { stylesheet };
+  return { config, pages, messages, contents, entries: byCollection(config, input.entries), assets, ...(pluginHead ? { pluginHead } : {}) };
 }
 
 /** A renderer of the pages of `input`; with `track`, each page comes with what its render read. */

@@ -3,6 +3,7 @@
  * stylesheet and public/, messages, the entries of the collections). Each input is kept with what it was loaded from and
  * loaded again only when that changed or a change of its files made the pipeline forget it.
  */
+import { adminIslandFile, adminIslandNames, adminStylesheet, adminTemplateNames } from '../admin/ui/admin-pages.js';
 import type { DeploySettings } from '../config/deploy.js';
 import { loadConfig, type ResolvedConfig } from '../config/load.js';
 import type { HostTarget } from '../config/schema.js';
@@ -60,10 +61,13 @@ export interface Inputs {
 export async function loadInputs(run: StageRun, config: ResolvedConfig, options: InputOptions): Promise<Inputs> {
   const { dirs } = config;
   const esbuild = { run: options.runtime.esbuild };
-  const templates = run.load('templates', dirs.templates, async () => loadTemplates(dirs.templates, await listPageTemplates(dirs.templates), esbuild), 'templates');
-  const islands = run.load('islands', JSON.stringify([dirs.templates, options.islandRuntime]), async () =>
-    bundleIslands(dirs.templates, await listIslands(dirs.templates), options.islandRuntime, esbuild), 'islands');
-  const assets = run.load('assets', JSON.stringify([dirs.templates, dirs.public]), (diagnostics) => buildAssets(dirs, diagnostics, esbuild), 'styles');
+  // The admin's screens are bundled with the site's templates and islands while the admin is on.
+  const admin = config.admin.enabled;
+  const templates = run.load('templates', JSON.stringify([dirs.templates, admin]), async () =>
+    loadTemplates(dirs.templates, [...await listPageTemplates(dirs.templates), ...(admin ? adminTemplateNames : [])], esbuild), 'templates');
+  const islands = run.load('islands', JSON.stringify([dirs.templates, options.islandRuntime, admin]), async () =>
+    bundleIslands(dirs.templates, await listIslands(dirs.templates), options.islandRuntime, esbuild, admin ? Object.fromEntries(adminIslandNames.map((name) => [name, adminIslandFile(name)])) : {}), 'islands');
+  const assets = run.load('assets', JSON.stringify([dirs.templates, dirs.public, admin]), (diagnostics) => buildAssets(dirs, diagnostics, esbuild, admin ? adminStylesheet() : undefined), 'styles');
   // Awaited by a later stage: a failure meanwhile is not unhandled.
   for (const step of [templates, islands, assets]) step.catch(() => undefined);
   const [messages, entries] = await Promise.all([

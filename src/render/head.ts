@@ -133,6 +133,8 @@ export interface HeadInput {
   stylesheet: string;
   /** The site plugins' head tags of every page and what the CSP allows for them (none without such plugins). */
   plugins?: PluginHead;
+  /** Stylesheets after the site's (PageMeta's `stylesheets`). */
+  stylesheets?: readonly string[];
 }
 
 /** The inner HTML of <head>. */
@@ -160,6 +162,7 @@ export function renderHead(page: Page, input: HeadInput): string {
   if (meta.feed) tags.push(`<link rel="alternate" type="application/rss+xml" title="${escapeHtml(meta.feed.title)}" href="${escapeHtml(meta.feed.url)}" />`);
   tags.push(
     `<link rel="stylesheet" href="${escapeHtml(input.stylesheet)}" />`,
+    ...(input.stylesheets ?? []).map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}" />`),
     '<link rel="icon" href="/favicon.svg" type="image/svg+xml" />',
     `<meta name="theme-color" content="${escapeHtml(config.site.themeColor)}" />`,
     `<meta property="og:site_name" content="${escapeHtml(config.site.name)}" />`,

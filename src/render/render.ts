@@ -32,7 +32,7 @@ export interface RenderInput {
   /** The entries of each collection, newest first. */
   entries: Readonly<Record<string, readonly Entry[]>>;
   templates: TemplateSet;
-  assets: { stylesheet: string };
+  assets: { stylesheet: string; admin?: string };
   /** The site plugins' head tags (plugins/head.ts), made before rendering so the CSP can allow them on every page. */
   pluginHead?: PluginHead;
   /** Told of every input a render reads (`site dev` re-renders a page only when one of them changes). */
@@ -233,16 +233,16 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
     if (!template) throw new SiteError({ code: 'UNKNOWN_TEMPLATE', message: `unknown template "${page.template}"`, file: config.file });
     const props = propsOf(page);
     const meta = metaOf(page);
-    const body = inTemplate(page, () => renderToString(createElement(templates.Layout, { ...props, children: createElement(template.default, props) })));
+    const body = inTemplate(page, () => renderToString(createElement(template.Layout ?? templates.Layout, { ...props, children: createElement(template.default, props) })));
     const company = organization(config);
     const structuredData: Record<string, unknown>[] = company ? [company] : [];
-    if (page.ancestors.length && !page.notFound) {
+    if (page.ancestors.length && !page.notFound && template.breadcrumbs !== false) {
       const trail = [...page.ancestors, page.url].map((url) => ({ name: props.site.nameOf(url), url: urls.absolute(url) }));
       trail[trail.length - 1]!.name = meta.title;
       structuredData.push(breadcrumbList(trail));
     }
     structuredData.push(...(inTemplate(page, () => template.structuredData?.(props)) ?? []));
-    return renderDocument(page, { config, meta, structuredData, stylesheet: input.assets.stylesheet, plugins: input.pluginHead }, body);
+    return renderDocument(page, { config, meta, structuredData, stylesheet: input.assets.stylesheet, stylesheets: meta.stylesheets, plugins: input.pluginHead }, body);
   }
 
   return { renderPage, metaOf };

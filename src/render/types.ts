@@ -35,8 +35,8 @@ export interface SiteContext {
   entry(collection: string, slug: string): Entry | undefined;
   /** The translation of an entry a page in this locale shows: its own, or the one the collection's fallback rules pick. */
   translationOf(entry: Entry): EntryTranslation;
-  /** URLs of the built assets. */
-  assets: { stylesheet: string };
+  /** URLs of the built assets: the site's stylesheet, and the admin's while the admin is on. */
+  assets: { stylesheet: string; admin?: string };
 }
 
 /** The props of a page template. */
@@ -64,6 +64,8 @@ export interface PageMeta {
   card?: { title: string };
   /** The page's own image (a post's): its social image is that photo rather than a drawn card. */
   image?: EntryImage;
+  /** Stylesheets the page loads after the site's (the admin's screens load the admin's). */
+  stylesheets?: string[];
 }
 
 /** A module in templates/pages/. */
@@ -75,6 +77,10 @@ export interface PageTemplateModule<Content = any> {
   meta?(props: PageProps<Content>): PageMeta;
   /** JSON-LD objects besides Organization and BreadcrumbList. */
   structuredData?(props: PageProps<Content>): Record<string, unknown>[];
+  /** A layout of the page's own, used instead of the site's (the admin's screens bring the engine's). */
+  Layout?: ComponentType<LayoutProps>;
+  /** false: the page shows no breadcrumb trail, so its JSON-LD has no BreadcrumbList either (the admin's screens). */
+  breadcrumbs?: false;
 }
 
 /** The templates after loading. */

@@ -78,7 +78,6 @@ describe('language switch', () => {
   const cases = [
     { from: '/no/arbeidskl%C3%A6r/product/', locale: 'en', to: '/workwear/product/' },
     { from: '/hub-presentation-english/', locale: 'no', to: '/hub-presentation-no/' },
-    { from: '/auth/', locale: 'no', to: '/no/' },
     { from: '/no/hub/pricing/', locale: 'en', to: '/hub/pricing/' },
   ];
 

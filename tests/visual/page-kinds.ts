@@ -20,5 +20,5 @@ export const pageKinds: [name: string, url: string][] = [
   ['not-found', '/missing-page/'], ['not-found-no', '/no/missing-page/'],
 ];
 
-/** Pages shorter than a desktop viewport, where the footer must still reach the bottom. */
-export const shortPages = ['/missing-page/', '/no/missing-page/', '/admin/settings/', '/contactus/sent/', '/no/contactus/failed/', '/book-meeting/booked/', '/no/book-meeting/failed/'];
+/** Pages shorter than a desktop viewport, where the footer must still reach the bottom (the admin's pages have no site footer). */
+export const shortPages = ['/missing-page/', '/no/missing-page/', '/contactus/sent/', '/no/contactus/failed/', '/book-meeting/booked/', '/no/book-meeting/failed/'];

@@ -32,7 +32,8 @@ describe('every page kind at phone, tablet and desktop widths', () => {
         await page.screenshot({ path: join(screenshotDir, `${name}-${width}.png`), fullPage: true });
         const result = await page.evaluate(() => {
           const root = document.documentElement;
-          const header = document.querySelector('.site-header')!;
+          // The admin's pages have the engine's admin header instead of the site's.
+          const header = document.querySelector('.site-header, .admin-header')!;
           const clipped = [...header.querySelectorAll<HTMLElement>('a, button, span')]
             .filter((element) => element.offsetParent !== null && element.clientWidth > 1 && element.scrollWidth > element.clientWidth + 1 && getComputedStyle(element).overflow !== 'visible')
             .map((element) => element.textContent);

@@ -3,7 +3,7 @@ import type { PageProps } from 'typed-site/template';
 import AdminInbox, { adminInboxText, type AdminInboxProps } from '../islands/AdminInbox';
 import { AdminPage } from '../layout/AdminPage';
 import { Island } from '../layout/Island';
-import { adminPageCopy, text, z } from '../layout/schemas';
+import { adminPageCopy, text, z } from '../layout/copy';
 
 export const content = z.strictObject({
   ...adminPageCopy,
@@ -11,10 +11,14 @@ export const content = z.strictObject({
 });
 type Content = z.infer<typeof content>;
 
+/** The admin's screens render in the engine's admin layout, with the admin's stylesheet and no breadcrumb trail. */
+export { default as Layout, adminMeta as meta, adminBreadcrumbs as breadcrumbs } from '../layout/AdminLayout';
+
 export default function AdminInboxPage({ page, content, site }: PageProps<Content>) {
   const props: AdminInboxProps = {
     signIn: site.href('/auth'),
     dateLocale: site.locale,
+    // The enquiry types of the site's contact form (contact.types), named as the form names them.
     types: Object.fromEntries(site.config.contact.types.map((type) => [type, site.t(`contactForm.types.${type}`)])),
     languages: Object.fromEntries(site.config.localeIds.map((id) => [id, site.config.locales[id]!.label])),
     text: content.inbox,

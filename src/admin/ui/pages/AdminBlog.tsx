@@ -3,7 +3,7 @@ import { frontMatterFields, type PageProps } from 'typed-site/template';
 import BlogEditor, { type BlogEditorProps } from '../islands/BlogEditor';
 import { AdminPage } from '../layout/AdminPage';
 import { Island } from '../layout/Island';
-import { adminPageCopy, text, z } from '../layout/schemas';
+import { adminPageCopy, text, z } from '../layout/copy';
 
 const editorText = z.strictObject(Object.fromEntries(
   ['loading', 'unavailable', 'signedInAs', 'signOut', 'newPost', 'search', 'filterStatus', 'filterLocale', 'filterCategory', 'all', 'published', 'draft', 'scheduled', 'missing', 'missingIn', 'shownIn', 'slug', 'slugHint', 'slugTaken', 'slugInvalid', 'edit', 'back', 'save', 'saving', 'saved', 'savedRebuildFailed', 'gitFailed', 'changedElsewhere', 'delete', 'confirmDelete', 'deleted', 'startFrom', 'body', 'readingTime', 'invalid', 'conflict', 'reloadTheirs', 'keepMine', 'unsaved', 'noPosts', 'posts', 'title', 'date', 'status', 'heading', 'bold', 'italic', 'link', 'list', 'quote', 'toolbar', 'notWritten', 'failed', 'preview', 'previewOpened', 'uploadImage', 'imageTypes', 'uploading', 'uploaded', 'uploadFailed', 'uploadSaveFirst'].map((key) => [key, text]),
@@ -12,23 +12,38 @@ const editorText = z.strictObject(Object.fromEntries(
 export const content = z.strictObject({ ...adminPageCopy, fields: z.record(z.string(), text), editor: editorText });
 type Content = z.infer<typeof content>;
 
+/** The admin's screens render in the engine's admin layout, with the admin's stylesheet and no breadcrumb trail. */
+export { default as Layout, adminMeta as meta, adminBreadcrumbs as breadcrumbs } from '../layout/AdminLayout';
+
 /** The collection the editor edits. */
 const collection = 'blog';
 
+/** A category's name in the messages, or its id where the site names none (as the feeds do). */
+function termName(site: PageProps['site'], key: string, id: string): string {
+  try {
+    return site.t(key);
+  } catch {
+    return id;
+  }
+}
+
 export default function AdminBlog({ page, content, site }: PageProps<Content>) {
-  const spec = site.config.collections[collection]!;
-  const termField = spec.taxonomy?.field;
-  const fields = frontMatterFields(spec).map((field) => ({
+  // A site without a blog still gets the page (the navigation and the sign-in lead here); the
+  // editor then shows the server's answer, that the config declares no such collection.
+  const spec = site.config.collections[collection];
+  const termField = spec?.taxonomy?.field;
+  const labels = spec?.taxonomy?.labels ?? `${collection}.terms`;
+  const fields = (spec ? frontMatterFields(spec) : []).map((field) => ({
     ...field,
     label: content.fields[field.name] ?? field.name,
-    options: field.options?.map((value) => ({ value, label: field.name === termField ? site.t(`${collection}.categories.${value}`) : value })),
+    options: field.options?.map((value) => ({ value, label: field.name === termField ? termName(site, `${labels}.${value}`, value) : value })),
   }));
   const props: BlogEditorProps = {
     signIn: site.href('/auth'),
     locales: site.config.localeIds.map((id) => ({ id, label: site.config.locales[id]!.label })),
     fields,
     termField,
-    wordsPerMinute: spec.wordsPerMinute,
+    wordsPerMinute: spec?.wordsPerMinute ?? 200,
     text: content.editor,
   };
   return (

@@ -3,7 +3,7 @@ import type { PageProps } from 'typed-site/template';
 import AdminSettings, { adminSettingsText, type AdminSettingsProps } from '../islands/AdminSettings';
 import { AdminPage } from '../layout/AdminPage';
 import { Island } from '../layout/Island';
-import { adminPageCopy, text, z } from '../layout/schemas';
+import { adminPageCopy, text, z } from '../layout/copy';
 
 export const content = z.strictObject({
   ...adminPageCopy,
@@ -12,6 +12,9 @@ export const content = z.strictObject({
   hints: z.record(z.string(), text),
 });
 type Content = z.infer<typeof content>;
+
+/** The admin's screens render in the engine's admin layout, with the admin's stylesheet and no breadcrumb trail. */
+export { default as Layout, adminMeta as meta, adminBreadcrumbs as breadcrumbs } from '../layout/AdminLayout';
 
 export default function AdminSettingsPage({ page, content, site }: PageProps<Content>) {
   const props: AdminSettingsProps = {

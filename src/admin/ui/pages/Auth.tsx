@@ -1,11 +1,11 @@
-/** The administrators' sign-in page: the AdminSignIn island (a plain form without script). */
+/** /auth, the administrators' sign-in page: the AdminSignIn island (a plain form without script). */
 import type { PageProps } from 'typed-site/template';
 import AdminSignIn from '../islands/AdminSignIn';
 import { Island } from '../layout/Island';
-import { meta, text, z } from '../layout/schemas';
+import { adminLayoutCopy, text, z } from '../layout/copy';
 
 export const content = z.strictObject({
-  ...meta,
+  ...adminLayoutCopy,
   heading: text,
   lead: text,
   emailLabel: text,
@@ -28,8 +28,11 @@ export const content = z.strictObject({
 });
 type Content = z.infer<typeof content>;
 
+/** The admin's screens render in the engine's admin layout, with the admin's stylesheet and no breadcrumb trail. */
+export { default as Layout, adminMeta as meta, adminBreadcrumbs as breadcrumbs } from '../layout/AdminLayout';
+
 export default function Auth({ content, site }: PageProps<Content>) {
-  const { title: _title, description: _description, heading, lead, notice, ...text } = content;
+  const { title: _title, description: _description, skipToContent: _skip, backToSite: _back, heading, lead, notice, ...text } = content;
   return (
     <div className="container narrow auth">
       <h1>{heading}</h1>

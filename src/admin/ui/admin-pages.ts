@@ -1,0 +1,80 @@
+/**
+ * The admin's screens as engine pages: the routes the engine adds to every site whose config does
+ * not say `admin: { enabled: false }`, and where their templates, islands, copy and stylesheet
+ * live. The screens are TSX files beside this module, bundled by esbuild at site-build time with
+ * the site's own templates and islands; this module itself imports none of them, so the CLI
+ * bundle stays free of React.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { generatorRoot } from '../../cache/disk-cache.js';
+import { assetsFolder } from '../../routes/paths.js';
+
+/** The prefix of an engine template's name: a site's template names are PascalCase, so never clash. */
+const enginePrefix = '@admin/';
+
+/**
+ * The routes the engine adds, in the site's default locale, `noindex`. Their copy ids are the
+ * folders under content/pages/ where a site may put its own copy of a screen.
+ */
+export const adminRoutes: readonly { path: string; template: string; content: string }[] = [
+  { path: '/auth', template: `${enginePrefix}Auth`, content: 'auth' },
+  { path: '/admin/blog', template: `${enginePrefix}AdminBlog`, content: 'admin/blog' },
+  { path: '/admin/inbox', template: `${enginePrefix}AdminInbox`, content: 'admin/inbox' },
+  { path: '/admin/changes', template: `${enginePrefix}AdminChanges`, content: 'admin/changes' },
+  { path: '/admin/settings', template: `${enginePrefix}AdminSettings`, content: 'admin/settings' },
+];
+
+/** The paths crawlers are asked to skip while the admin is on (robots.txt). */
+export const adminDisallow: readonly string[] = ['/admin', '/auth'];
+
+/** The engine's islands, by the name their pages mark them with. */
+export const adminIslandNames: readonly string[] = ['AdminChanges', 'AdminInbox', 'AdminSettings', 'AdminSignIn', 'BlogEditor'];
+
+/** The engine's admin template names (`@admin/<Name>`), sorted. */
+export const adminTemplateNames: readonly string[] = adminRoutes.map((route) => route.template).sort();
+
+/** Whether a page template is one of the engine's admin screens rather than the site's own. */
+export function isAdminTemplate(name: string): boolean {
+  return name.startsWith(enginePrefix);
+}
+
+/** The folder of the admin's screens (src/admin/ui of the generator package). */
+export function adminUiFolder(): string {
+  return join(generatorRoot(), 'src', 'admin', 'ui');
+}
+
+/** The file of an engine template: `@admin/AdminBlog` → src/admin/ui/pages/AdminBlog.tsx. */
+export function adminTemplateFile(name: string): string {
+  return join(adminUiFolder(), 'pages', `${name.slice(enginePrefix.length)}.tsx`);
+}
+
+/** The file of an engine island: `BlogEditor` → src/admin/ui/islands/BlogEditor.tsx. */
+export function adminIslandFile(name: string): string {
+  return join(adminUiFolder(), 'islands', `${name}.tsx`);
+}
+
+/**
+ * The engine's default copy of a screen in a locale: src/admin/ui/copy/<id>/<locale>.yaml, or the
+ * English one for a locale the engine has no copy in (a site may then provide its own).
+ */
+export function adminCopyFiles(id: string, locale: string): string[] {
+  const folder = join(adminUiFolder(), 'copy', id);
+  return locale === 'en' ? [join(folder, 'en.yaml')] : [join(folder, `${locale}.yaml`), join(folder, 'en.yaml')];
+}
+
+let stylesheet: { url: string; css: string } | undefined;
+
+/**
+ * The admin's stylesheet (src/admin/ui/admin.css), published as it is at /assets/admin.<hash>.css,
+ * the hash of its text: the name is known without a build step, so the renderer and the assets
+ * step agree on it.
+ */
+export function adminStylesheet(): { url: string; css: string } {
+  if (!stylesheet) {
+    const css = readFileSync(join(adminUiFolder(), 'admin.css'), 'utf8');
+    stylesheet = { url: `/${assetsFolder}/admin.${createHash('sha256').update(css).digest('hex').slice(0, 10)}.css`, css };
+  }
+  return stylesheet;
+}
