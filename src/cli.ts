@@ -63,7 +63,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--no-precompress', 'write no .br and .gz siblings, whatever output.precompress in the config says')
     .option('--no-social-images', 'draw no social images and name none (og:image), whatever output.socialImages in the config says')
     .option('--origin <url>', 'the origin pages name instead of site.origin (a preview deploy; also SITE_ORIGIN)')
-    .option('--base <path>', 'the path the site is published under instead of site.base, such as /mendwise ("/" for the root; also SITE_BASE)')
+    .option('--base <path>', 'the path the site is published under instead of site.base, such as /my-site ("/" for the root; also SITE_BASE)')
     .addOption(new Option('--target <host>', 'the host the output is for: its headers, redirects, 404 rules and form functions (default: output.target of the config, node)').choices(hostTargets))
     .action(run(async (options) => {
       await build({

@@ -60,7 +60,7 @@ function basePathOf(env: Readonly<Record<string, string | undefined>>, flag: str
   if (!sitePathPrefix.safeParse(base).success) {
     throw new SiteError({
       code: 'CONFIG_INVALID',
-      message: `the base path from ${from} is not a path such as /mendwise: ${JSON.stringify(value)}`,
+      message: `the base path from ${from} is not a path such as /my-site: ${JSON.stringify(value)}`,
       field: 'site.base',
       hint: 'Give the path the site is published under, starting with "/" (letters, digits, ".", "_", "~", "-" per segment), or "/" for the domain\'s root.',
     });

@@ -14,7 +14,7 @@ const routePath = z
   .string()
   .regex(/^\/(?:(?:[a-z0-9-]+|\{slug\})(?:\/(?:[a-z0-9-]+|\{slug\}))*)?$/, 'start with "/", use lowercase segments, no trailing slash');
 /** A path prefix such as "/mendwise" or "/docs/v2" (the case GitHub keeps in a repository's name), or "" for none. */
-export const sitePathPrefix = z.string().regex(/^(?:\/(?!\.{1,2}(?:\/|$))[A-Za-z0-9._~-]+)*$/, 'start with "/", no trailing slash, such as "/mendwise"; leave it out for the domain\'s root');
+export const sitePathPrefix = z.string().regex(/^(?:\/(?!\.{1,2}(?:\/|$))[A-Za-z0-9._~-]+)*$/, 'start with "/", no trailing slash, such as "/docs"; leave it out for the domain\'s root');
 /** A web address a page links to: http or https only (`javascript:` or `data:` would run in the visitor's browser). */
 const webUrl = z.url({ protocol: /^https?$/, error: 'use an http:// or https:// address' });
 
@@ -188,7 +188,7 @@ export const configSchema = z.strictObject({
     origin: z.url().regex(/^https?:\/\/[^/]+$/, 'give scheme and host only, without a trailing slash'),
     base: sitePathPrefix
       .default('')
-      .describe('Path the site is published under, e.g. "/mendwise" for a GitHub Pages project site; every link, asset, feed and sitemap URL starts with it. Empty for the domain\'s root'),
+      .describe('Path the site is published under, e.g. "/my-site" for a GitHub Pages project site; every link, asset, feed and sitemap URL starts with it. Empty for the domain\'s root'),
     defaultLocale: localeId.default('en'),
     themeColor: z.string().regex(/^#[0-9a-fA-F]{6}$/).default('#0f5132'),
   }),

@@ -334,7 +334,7 @@ describe('path traversal', () => {
 
   it('never serves a file from outside the built site', async () => {
     const packageJson = await readFile(join(repoRoot, 'package.json'), 'utf8');
-    expect(packageJson).toContain('"name": "site"');
+    expect(packageJson).toContain('"name": "typed-site"');
     for (const path of attempts) {
       const response = await rawRequest(context.server.url, { path });
       expect([400, 404], path).toContain(response.status);
