@@ -6,18 +6,21 @@ import { loadMessages, normalizeSpaces, readYaml, startE2e, type E2e } from './s
 
 interface RoiConfig {
   locales: Record<string, { intl: string }>;
-  roi: { timeSavedShare: number; inputs: Record<keyof RoiInputs, { default: number; min: number; max: number }> };
+  /** The site's own facts (`data:`), where the Mendwise site keeps its calculator's settings. */
+  data: { roi: { timeSavedShare: number; inputs: Record<keyof RoiInputs, { default: number; min: number; max: number }> } };
 }
 
 const inputNames = ['ordersPerMonth', 'minutesPerOrder', 'hourlyWage', 'revenuePerRepair'] as const;
 
 let e2e: E2e;
-let config: RoiConfig;
+let config: { locales: RoiConfig['locales']; roi: RoiConfig['data']['roi'] };
 const messages: Record<string, (key: string) => string> = {};
 let context: BrowserContext;
 
 beforeAll(async () => {
-  [e2e, config, messages.en, messages.no] = await Promise.all([startE2e(), readYaml<RoiConfig>('site.config.yaml'), loadMessages('en'), loadMessages('no')]);
+  let read: RoiConfig;
+  [e2e, read, messages.en, messages.no] = await Promise.all([startE2e(), readYaml<RoiConfig>('site.config.yaml'), loadMessages('en'), loadMessages('no')]);
+  config = { locales: read.locales, roi: read.data.roi };
   context = await e2e.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
 });
 

@@ -99,8 +99,9 @@ describe('the packed package', () => {
     expect(paths).toContain('lib/types/index.d.ts');
     expect(paths).toContain('schema/site.config.schema.json');
     expect(paths).toContain('starters/default/site.config.yaml');
-    // No sources to compile, no tests, no Mendwise content or templates, no source maps.
-    expect(paths.filter((path) => /^(src\/(?!admin\/ui\/)|tests\/|content\/|templates\/|public\/|scripts\/|bench\/|site\.config\.yaml$)/.test(path))).toEqual([]);
+    // No sources to compile (the engine's own screens are templates, bundled with the site's), no
+    // tests, no Mendwise content or templates, no source maps; npm adds every folder's README.
+    expect(paths.filter((path) => !path.endsWith('README.md') && /^(src\/(?!admin\/ui\/)|tests\/|content\/|templates\/|public\/|scripts\/|bench\/|site\.config\.yaml$)/.test(path))).toEqual([]);
     expect(paths.filter((path) => path.endsWith('.map'))).toEqual([]);
     expect(paths.filter((path) => /mendwise/i.test(path))).toEqual([]);
   });
