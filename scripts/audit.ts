@@ -8,7 +8,8 @@
  * JSON there), and page paths to audit only those ("/hub/" "/no/").
  */
 import { spawnSync } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -17,6 +18,9 @@ import { chromiumPath } from '../tests/helpers/browser.js';
 import lighthouse from 'lighthouse';
 import { loadConfig } from '../src/config/load.js';
 import { startServer } from '../src/serve/server.js';
+import { openSqlite } from '../src/store/sqlite.js';
+import { fixedStoreSource } from '../src/store/source.js';
+import { createStore } from '../src/store/store.js';
 
 type Result = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
 
@@ -102,7 +106,10 @@ async function main(): Promise<number> {
   }
   const targets = (await listTargets(dist)).filter((target) => positionals.length === 0 || positionals.includes(target.path));
   const config = await loadConfig(join(root, 'site.config.yaml'));
-  const { server, url } = await startServer({ config, dir: dist, port: 0, host: '127.0.0.1' });
+  // The audit posts no form: its store is a throwaway one, never the project's data folder.
+  const storeDir = await mkdtemp(join(tmpdir(), 'site-audit-'));
+  const store = fixedStoreSource(await createStore(await openSqlite(join(storeDir, 'site.db'))));
+  const { server, url } = await startServer({ config, dir: dist, port: 0, host: '127.0.0.1', store });
   const chrome = await launch({ chromePath, chromeFlags, logLevel: 'silent' });
   const rows: { target: Target; scores: number[]; runs: number; failures: string[] }[] = [];
   try {
@@ -133,6 +140,8 @@ async function main(): Promise<number> {
     chrome.kill();
     server.closeAllConnections();
     await new Promise<void>((done) => server.close(() => done()));
+    await store.close();
+    await rm(storeDir, { recursive: true, force: true });
   }
   process.stdout.write(formatTable(rows));
   return rows.every((row) => row.scores.every((score) => score >= 100)) ? 0 : 1;

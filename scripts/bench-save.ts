@@ -6,7 +6,6 @@
  */
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { accountsFile } from '../src/admin/accounts.js';
 import { createLiveSite } from '../src/admin/live-site.js';
 import { createServeAdmin } from '../src/admin/mount.js';
 import { addUser } from '../src/admin/users.js';
@@ -15,6 +14,7 @@ import { loadConfig } from '../src/config/load.js';
 import { listEntrySlugs } from '../src/content/collections.js';
 import { writeSite } from '../src/emit/write.js';
 import { startServer } from '../src/serve/server.js';
+import { fixedStoreSource, openSiteStore } from '../src/store/source.js';
 
 /** One answer, read whole. */
 function send(url: string, method: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; text: string; headers: Record<string, unknown> }> {
@@ -43,9 +43,10 @@ export async function measureSaveToLive(siteDir: string, saves: number): Promise
   const config = await loadConfig(configPath);
   const email = 'bench@example.com';
   const password = 'bench password 123';
-  await addUser(accountsFile(siteDir), email, 'editor', password, { N: 1024, r: 8, p: 1 }).catch(() => undefined);
-  const admin = createServeAdmin({ projectRoot: siteDir, origin: config.site.origin, site: live });
-  const server = await startServer({ config, dir: dist, port: 0, host: '127.0.0.1', admin, limits: { shutdownGraceMs: 100 } });
+  const store = fixedStoreSource(await openSiteStore(config));
+  await addUser(await store.get(), email, 'editor', password, { N: 1024, r: 8, p: 1 }).catch(() => undefined);
+  const admin = createServeAdmin({ projectRoot: siteDir, store, origin: config.site.origin, site: live });
+  const server = await startServer({ config, dir: dist, port: 0, host: '127.0.0.1', admin, store, limits: { shutdownGraceMs: 100 } });
   try {
     const json = { origin: server.url, 'content-type': 'application/json' };
     const login = await send(`${server.url}/api/auth/login`, 'POST', json, JSON.stringify({ email, password }));
@@ -72,6 +73,7 @@ export async function measureSaveToLive(siteDir: string, saves: number): Promise
     return { ms: times[Math.floor(times.length / 2)]!, pages: built.pages.length, note: `median of ${saves} saves of one post, request to new page served; last ${rendered}` };
   } finally {
     await server.close();
+    await store.close();
     await live.dispose();
     process.chdir(previous);
   }

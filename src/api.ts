@@ -23,6 +23,8 @@ import { serverLimits, startServer } from './serve/server.js';
 import { describeRebuild } from './dev/report.js';
 import { startDevServer, type DevServer } from './dev/server.js';
 import { adminStateFolder } from './state-paths.js';
+import type { ImportReport } from './store/legacy-import.js';
+import { fixedStoreSource, followingStoreSource, openSiteStore } from './store/source.js';
 import { checkDevAdminHost, createDevAdmin, createServeAdmin, siteOf } from './admin/mount.js';
 import { createLiveSite } from './admin/live-site.js';
 
@@ -233,12 +235,15 @@ export async function dev(options: DevOptions = {}): Promise<DevHandle> {
   const adminOn = options.admin !== false;
   if (adminOn) checkDevAdminHost(host);
   let server: DevServer | undefined;
+  // One store for the endpoints and the admin: the database of the last good build's config.
+  const store = followingStoreSource(() => server?.builder.config, { imported: (report, database) => logger.info(describeImport(report, database)) });
   // A save writes the file; the watcher then rebuilds and reloads the open pages.
-  const admin = adminOn ? createDevAdmin({ projectRoot: dirname(resolve(configPath)), site: siteOf(() => server?.builder) }) : undefined;
+  const admin = adminOn ? createDevAdmin({ projectRoot: dirname(resolve(configPath)), store, site: siteOf(() => server?.builder) }) : undefined;
   // Warnings are printed when they first appear, not again after every rebuild that still has them.
   let warned = new Set<string>();
   server = await startDevServer({
     admin,
+    store,
     config: configPath,
     port: options.port ?? 4321,
     host,
@@ -263,7 +268,14 @@ export async function dev(options: DevOptions = {}): Promise<DevHandle> {
   const signInUrl = admin && `${url}/auth/?token=${admin.tokens.issue()}`;
   if (signInUrl) logger.result(`admin: sign in at ${signInUrl} (one use, within 10 minutes)`);
   const running = server;
-  return { url, signInUrl, close: () => running.close() };
+  return {
+    url,
+    signInUrl,
+    async close() {
+      await running.close();
+      await store.close();
+    },
+  };
 }
 
 export interface ServeOptions extends CommonOptions {
@@ -299,12 +311,22 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
   const trustProxy = Boolean(options.trustProxy);
   // With the admin, the site is also built in memory, so that a save re-renders only what it affects.
   const live = options.admin ? createLiveSite({ config: configPath, dir }) : undefined;
-  const published = await live?.start();
-  if (published) logger.info(`published ${published} file${published === 1 ? '' : 's'} that ${relative(process.cwd(), dir) || '.'} did not have as the sources build them (a save not published before the last stop, or a build of older sources)`);
-  const admin = live && createServeAdmin({ projectRoot: config.root, origin: config.site.origin, trustProxy, site: live });
-  // The booking API follows the config each save rebuilds the pages from (slot length, hours, booking.url).
-  const currentConfig = live && (() => live.config);
-  const running = await startServer({ config, currentConfig, dir, port: options.port ?? 4322, host: options.host ?? '127.0.0.1', trustProxy, admin });
+  // One store for the process, opened (migrations applied, old JSON-lines files imported) before the first request.
+  const store = fixedStoreSource(await openSiteStore(config, { imported: (report, database) => logger.info(describeImport(report, database)) }));
+  let running: Awaited<ReturnType<typeof startServer>>;
+  let admin: ReturnType<typeof createServeAdmin> | undefined;
+  try {
+    const published = await live?.start();
+    if (published) logger.info(`published ${published} file${published === 1 ? '' : 's'} that ${relative(process.cwd(), dir) || '.'} did not have as the sources build them (a save not published before the last stop, or a build of older sources)`);
+    admin = live && createServeAdmin({ projectRoot: config.root, store, origin: config.site.origin, trustProxy, site: live });
+    // The booking API follows the config each save rebuilds the pages from (slot length, hours, booking.url).
+    const currentConfig = live && (() => live.config);
+    running = await startServer({ config, currentConfig, dir, port: options.port ?? 4322, host: options.host ?? '127.0.0.1', trustProxy, admin, store });
+  } catch (error) {
+    await live?.dispose();
+    await store.close();
+    throw error;
+  }
   logger.result(`serving ${relative(process.cwd(), dir) || '.'} at ${running.url}/`);
   return {
     url: running.url,
@@ -312,9 +334,17 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
       logger.info(`stopping: open requests may finish for ${serverLimits.shutdownGraceMs / 1000} s`);
       await running.close();
       await live?.dispose();
+      await store.close();
       if (admin && options.verbose) logger.info(`sign-in: at most ${admin.signInLimits.peakHashing} password check${admin.signInLimits.peakHashing === 1 ? '' : 's'} ran at once`);
     },
   };
+}
+
+/** What the first start imported from the JSON-lines files of an earlier version, in one line. */
+function describeImport(report: ImportReport, database: string): string {
+  const { counts } = report;
+  const skipped = report.skipped ? `; ${report.skipped} unreadable line${report.skipped === 1 ? '' : 's'} left in the old files` : '';
+  return `imported into ${database}: ${counts.contacts} contact messages, ${counts.bookings} bookings, ${counts.accounts} accounts, ${counts.audit} audit entries${skipped}; the old files were renamed aside (${report.renamed.map(([, to]) => to).join(', ')})`;
 }
 
 /** What an output folder must stay clear of: the project, the working directory, the folders the site reads and its stored data. */
@@ -326,7 +356,7 @@ function outputGuard(config: ResolvedConfig): OutputGuard {
       { path: config.dirs.content, what: 'the content folder' },
       { path: config.dirs.templates, what: 'the templates folder' },
       { path: config.dirs.public, what: 'the public folder' },
-      { path: config.dirs.data, what: 'the stored form submissions (contact.dataDir)' },
+      { path: config.dirs.data, what: 'the data folder (contact.dataDir: the database of messages, bookings and accounts)' },
       { path: adminStateFolder(config.root), what: "the admin's accounts and audit log" },
     ],
   };

@@ -15,6 +15,7 @@ import { formatJsonSchema, hostTargets, type HostTarget } from './config/schema.
 import { generatorRoot } from './cache/disk-cache.js';
 import { openBrowser } from './dev/open-browser.js';
 import { addAdminCommand } from './admin/commands.js';
+import { addDbCommand } from './store/commands.js';
 import { initProject } from './init.js';
 
 interface GlobalOptions {
@@ -183,6 +184,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     }));
 
   addAdminCommand(program, run);
+  addDbCommand(program, run);
 
   try {
     await program.parseAsync([...argv]);

@@ -9,7 +9,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clientAddress, requestOrigin } from '../serve/request.js';
-import { isEmail, normalizeEmail, readAccounts, writeAccounts, type Account, type Role } from './accounts.js';
+import { isEmail, normalizeEmail, type Account, type Role } from './accounts.js';
+import { StoreUnavailable } from '../store/driver.js';
+import type { StoreSource } from '../store/source.js';
 import type { AuditLog } from './audit-log.js';
 import { hasCsrfToken, hasRole, sameToken, isAllowedAdminHost, isSafeMethod, isSameOriginRequest, type AdminOrigins } from './guard.js';
 import { BadBody, parseCookies, readObjectBody, sendJson, sendRedirect } from './http.js';
@@ -44,8 +46,8 @@ export interface AdminApiOptions {
   mode: 'dev' | 'serve';
   origins: AdminOrigins;
   audit: AuditLog;
-  /** Serve mode: the accounts file. */
-  accountsFile?: string;
+  /** The store of the accounts (serve mode), the sessions and the sign-in budgets. */
+  store: StoreSource;
   /** Dev mode: the sign-in links. */
   tokens?: SignInTokens;
   sessions?: SessionStore;
@@ -97,14 +99,12 @@ const stampOf = (account: Pick<Account, 'passwordHash' | 'role'>) => createHash(
 /** Creates the admin API. */
 export function createAdminApi(options: AdminApiOptions): AdminApi {
   const now = options.now ?? Date.now;
-  const sessions = options.sessions ?? createSessionStore({ now });
-  const limits = options.limits ?? createSignInLimits({ now });
+  const sessions = options.sessions ?? createSessionStore(options.store, { now });
+  const limits = options.limits ?? createSignInLimits(options.store, { now });
   const pages = options.pages ?? { signIn: '/auth/', home: '/admin/blog/' };
   // The admin's pages besides sign-in live in the folder of its first page.
   const adminFolder = pages.home.slice(0, pages.home.indexOf('/', 1) + 1);
   const scrypt = options.scrypt ?? currentScryptParams;
-  // The account stamp each session was made with: a changed password or role, or a removed account, ends it.
-  const stamps = new WeakMap<Session, string>();
   const routes = options.routes ?? [];
 
   const isHttps = (request: IncomingMessage) => requestOrigin(request, options.origins)?.startsWith('https:') === true;
@@ -121,25 +121,24 @@ export function createAdminApi(options: AdminApiOptions): AdminApi {
   };
 
   async function findAccount(email: string): Promise<Account | undefined> {
-    if (!options.accountsFile) return undefined;
-    return (await readAccounts(options.accountsFile)).find((account) => account.email === email);
+    if (options.mode !== 'serve') return undefined;
+    return (await options.store.get()).findAccount(email);
   }
 
-  /** The live session of the request, checked against the accounts file in serve mode. */
+  /** The live session of the request, checked against its account in serve mode (the stamp it signed in with: a changed password or role, or a removed account, ends it). */
   async function currentSession(request: IncomingMessage): Promise<Session | undefined> {
-    const session = sessions.touch(sessionCookie(request));
+    const session = await sessions.touch(sessionCookie(request));
     if (!session || options.mode === 'dev') return session;
     const account = await findAccount(session.email);
-    if (!account || stampOf(account) !== stamps.get(session)) {
-      sessions.delete(session.id);
+    if (!account || stampOf(account) !== session.accountStamp) {
+      await sessions.delete(session.id);
       return undefined;
     }
     return session;
   }
 
-  function signedIn(request: IncomingMessage, response: ServerResponse, user: { email: string; role: Role }, stamp: string | undefined, form: boolean) {
-    const session = sessions.create(user, sessionCookie(request));
-    if (stamp) stamps.set(session, stamp);
+  async function signedIn(request: IncomingMessage, response: ServerResponse, user: { email: string; role: Role }, stamp: string | undefined, form: boolean) {
+    const session = await sessions.create(user, sessionCookie(request), stamp);
     const cookie = setCookie(request, session.id, Math.floor(12 * 60 * 60));
     if (form) sendRedirect(response, pages.home, { 'set-cookie': cookie });
     else sendJson(response, 200, { user: { email: user.email, role: user.role }, csrfToken: session.csrfToken }, { 'set-cookie': cookie });
@@ -168,7 +167,7 @@ export function createAdminApi(options: AdminApiOptions): AdminApi {
     const email = normalizeEmail(typeof fields.email === 'string' ? fields.email : '');
     const password = typeof fields.password === 'string' ? fields.password : '';
     const client = clientAddress(request, options.origins);
-    const attempt = limits.begin(client, email);
+    const attempt = await limits.begin(client, email);
     if (isRefusal(attempt)) return refuseSignIn(response, form, attempt);
     try {
       const account = isEmail(email) && password.length > 0 && password.length <= 1024 ? await findAccount(email) : undefined;
@@ -178,19 +177,18 @@ export function createAdminApi(options: AdminApiOptions): AdminApi {
         await options.audit.append({ user: email.slice(0, 254), action: 'sign-in-failed', client });
         return refuseSignIn(response, form, { status: 401, retryAfterMs: 0 });
       }
-      attempt.succeeded();
+      await attempt.succeeded();
       let current = account;
       if (needsRehash(account.passwordHash, scrypt)) {
         // Raised parameters apply at the next sign-in, while the password is at hand.
         const rehashed = await attempt.check(() => hashPassword(password, scrypt));
         if (!isRefusal(rehashed)) {
-          current = { ...account, passwordHash: rehashed };
-          const all = await readAccounts(options.accountsFile!);
-          await writeAccounts(options.accountsFile!, all.map((other) => (other.email === account.email && other.passwordHash === account.passwordHash ? current : other)));
+          // Only if the password was not changed meanwhile (site admin set-password).
+          if (await (await options.store.get()).setPasswordHash(account.email, rehashed, account.passwordHash)) current = { ...account, passwordHash: rehashed };
         }
       }
       await options.audit.append({ user: account.email, action: 'sign-in' });
-      signedIn(request, response, account, stampOf(current), form);
+      await signedIn(request, response, account, stampOf(current), form);
     } finally {
       attempt.end();
     }
@@ -204,7 +202,7 @@ export function createAdminApi(options: AdminApiOptions): AdminApi {
       await options.audit.append({ user: devUser.email, action: 'sign-in' });
       return signedIn(request, response, devUser, undefined, form);
     }
-    const attempt = limits.begin(clientAddress(request, options.origins), '');
+    const attempt = await limits.begin(clientAddress(request, options.origins), '');
     if (isRefusal(attempt)) return refuseSignIn(response, form, attempt);
     attempt.end();
     if (form) return sendRedirect(response, `${pages.signIn}?error=token`);
@@ -216,7 +214,7 @@ export function createAdminApi(options: AdminApiOptions): AdminApi {
     const { fields, form } = request.headers['content-type'] ? await readObjectBody(request, response, true) : { fields: {}, form: false };
     if (!session) return sendJson(response, 401, { error: 'not_signed_in' });
     if (!hasCsrfToken(session, request.headers['x-csrf-token'] ?? fields.csrf)) return sendJson(response, 403, { error: 'csrf' });
-    sessions.delete(session.id);
+    await sessions.delete(session.id);
     await options.audit.append({ user: session.email, action: 'sign-out' });
     const cookie = setCookie(request, '', 0);
     if (form) sendRedirect(response, pages.signIn, { 'set-cookie': cookie });
@@ -241,10 +239,10 @@ export function createAdminApi(options: AdminApiOptions): AdminApi {
   }
 
   async function isLive(session: Session): Promise<boolean> {
-    if (sessions.peek(session.id) !== session) return false;
+    if (!(await sessions.peek(session.id))) return false;
     if (options.mode === 'dev') return true;
     const account = await findAccount(session.email);
-    return account !== undefined && stampOf(account) === stamps.get(session);
+    return account !== undefined && stampOf(account) === session.accountStamp;
   }
 
   return {
@@ -288,6 +286,12 @@ export function createAdminApi(options: AdminApiOptions): AdminApi {
           await admin(request, response, path.slice('/api/admin/'.length));
         }
       } catch (error) {
+        if (error instanceof StoreUnavailable) {
+          // The database is down or locked: nothing was changed, and the page keeps what was typed.
+          if (!response.headersSent) sendJson(response, 503, { error: 'store_unavailable', message: 'the server cannot reach its database just now: try again in a minute' }, { 'retry-after': '30' });
+          else response.end();
+          return true;
+        }
         if (!(error instanceof BadBody)) throw error;
         if (!error.answered) sendJson(response, error.status, { error: error.error });
       }

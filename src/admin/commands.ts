@@ -1,15 +1,18 @@
 /**
- * `site admin …`: the accounts of `site serve --admin`, kept in .site/admins.json beside the
- * config, and `prune-inbox`, which deletes what visitors sent once it is older than a given age.
+ * `site admin …`: the accounts of `site serve --admin`, kept in the site's store (src/store/: the
+ * SQLite file in contact.dataDir, or DATABASE_URL), and `prune-inbox`, which deletes what visitors
+ * sent once it is older than a given age. Each command opens the store (migrations applied, old
+ * JSON-lines files imported on the first start), does its one job and closes it; a running server
+ * on the same database sees the change at its next request.
  */
 import { userInfo } from 'node:os';
-import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
 import { loadConfig } from '../config/load.js';
 import { SiteError } from '../errors.js';
-import { logResult } from '../logger.js';
-import { accountsFile, readAccounts } from './accounts.js';
-import { auditLogFile, createAuditLog } from './audit-log.js';
+import { logInfo, logResult } from '../logger.js';
+import { fixedStoreSource, openSiteStore } from '../store/source.js';
+import type { Store } from '../store/store.js';
+import { createAuditLog } from './audit-log.js';
 import { cutoffOf, parseAge } from './inbox-records.js';
 import { createInbox } from './inbox-store.js';
 import { readNewPassword } from './password-input.js';
@@ -18,9 +21,17 @@ import { addUser, checkEmail, checkRole, removeUser, setPassword } from './users
 type Action = (options: { config: string } & Record<string, unknown>, command: Command) => Promise<void>;
 type Run = (action: Action) => (...args: unknown[]) => Promise<void>;
 
-/** The accounts file of the project whose config is `configPath` (the config need not be valid). */
-function fileOf(configPath: string): string {
-  return accountsFile(dirname(resolve(configPath)));
+/** Runs `work` on the store of the site whose config is `configPath`, closing it after. */
+async function withStore<T>(configPath: string, work: (store: Store) => Promise<T>): Promise<T> {
+  const config = await loadConfig(configPath);
+  const store = await openSiteStore(config, {
+    imported: (report, database) => logInfo(`imported into ${database}: ${report.counts.contacts} contact messages, ${report.counts.bookings} bookings, ${report.counts.accounts} accounts, ${report.counts.audit} audit entries; the old files were renamed aside (${report.renamed.map(([, to]) => to).join(', ')})`),
+  });
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
 }
 
 async function password(): Promise<string> {
@@ -51,34 +62,32 @@ export function addAdminCommand(program: Command, run: Run): Command {
     .action(run(async (options, command) => {
       const address = email(command);
       const role = checkRole(String(options.role));
-      const file = fileOf(options.config);
       const pass = await password();
-      await addUser(file, address, role, pass);
+      await withStore(options.config, (store) => addUser(store, address, role, pass));
       logResult(`added ${address} (${role})`);
     }));
   admin
     .command('list-users')
     .description('list the accounts')
     .action(run(async (options) => {
-      const accounts = await readAccounts(fileOf(options.config));
+      const accounts = await withStore(options.config, (store) => store.listAccounts());
       logResult(accounts.length ? accounts.map((account) => `${account.email}  ${account.role}  since ${account.created.slice(0, 10)}`).join('\n') : 'no accounts yet: add one with `site admin add-user <email>`');
     }));
   admin
     .command('remove-user <email>')
-    .description('remove an account (its sessions end at their next request)')
+    .description('remove an account (its sessions end at once)')
     .action(run(async (options, command) => {
       const address = email(command);
-      await removeUser(fileOf(options.config), address);
+      await withStore(options.config, (store) => removeUser(store, address));
       logResult(`removed ${address}`);
     }));
   admin
     .command('set-password <email>')
-    .description('set the password of an account (its sessions end at their next request)')
+    .description('set the password of an account (its sessions end at once)')
     .action(run(async (options, command) => {
       const address = email(command);
-      const file = fileOf(options.config);
       const pass = await password();
-      await setPassword(file, address, pass);
+      await withStore(options.config, (store) => setPassword(store, address, pass));
       logResult(`set the password of ${address}`);
     }));
   admin
@@ -89,14 +98,18 @@ export function addAdminCommand(program: Command, run: Run): Command {
       const text = String(options.olderThan);
       const age = parseAge(text);
       if (!age) throw new SiteError({ code: 'INBOX_AGE', message: `"${text}" is not an age`, field: '--older-than' });
-      const config = await loadConfig(options.config);
       const before = cutoffOf(age, Date.now());
-      const counts = await createInbox(config.dirs.data).prune(before);
-      const removed = counts.reduce((sum, count) => sum + count.removed, 0);
-      if (removed > 0) await createAuditLog(auditLogFile(config.root)).append({ user: cliUser(), action: 'inbox-prune', count: removed, olderThan: text });
+      const counts = await withStore(options.config, async (store) => {
+        const source = fixedStoreSource(store);
+        const result = await createInbox(source).prune(before);
+        const removed = result.reduce((sum, count) => sum + count.removed, 0);
+        if (removed > 0) await createAuditLog(source).append({ user: cliUser(), action: 'inbox-prune', count: removed, olderThan: text });
+        return result;
+      });
+      const names = { contact: 'contact messages', booking: 'booking requests' } as const;
       logResult(counts.map((count) => {
         const undated = count.undated ? ` (${count.undated} without a readable date kept)` : '';
-        return `${count.file}: removed ${count.removed}, kept ${count.kept}${undated}`;
+        return `${names[count.kind]}: removed ${count.removed}, kept ${count.kept}${undated}`;
       }).join('\n'));
       logResult(`removed what is older than ${new Date(before).toISOString()}`);
     }));

@@ -10,19 +10,20 @@
  *
  * Every change and every export goes to the audit log with the item's id and kind, or the export's
  * count and filter kind, never what the visitor wrote (nor the search text, which may be a name).
- * Storage and its concurrency: inbox-store.ts.
+ * Storage: inbox-store.ts, on the store (src/store/).
  */
 import type { AdminRequest, AdminRoute } from './api.js';
 import type { AuditLog } from './audit-log.js';
 import { sendDownload, sendJson } from './http.js';
 import { toCsv } from './inbox-records.js';
-import { createInbox, type Inbox } from './inbox-store.js';
+import { createInbox } from './inbox-store.js';
+import type { StoreSource } from '../store/source.js';
 import { inboxFilterOf, matchesInboxFilter } from '../islands/inbox-filter.js';
 
 /** Options of `createInboxRoutes`. */
 export interface InboxRoutesOptions {
-  /** The data folder of the site (contact.dataDir); undefined while there is no config (dev, before the first build). */
-  dataDir(): string | undefined;
+  /** The store the site's visitors write to (it rejects with StoreUnavailable while there is none: dev, before the first build). */
+  store: StoreSource;
   audit: AuditLog;
   now?: () => number;
 }
@@ -30,32 +31,19 @@ export interface InboxRoutesOptions {
 /** Creates the inbox's routes (role admin). */
 export function createInboxRoutes(options: InboxRoutesOptions): AdminRoute[] {
   const now = options.now ?? Date.now;
-  const inboxes = new Map<string, Inbox>();
-  const inboxOf = (response: Parameters<AdminRoute['handle']>[0]['response']): Inbox | undefined => {
-    const dataDir = options.dataDir();
-    if (!dataDir) {
-      sendJson(response, 503, { error: 'no_config', message: 'the site has not built yet: fix the errors site dev shows' });
-      return undefined;
-    }
-    let inbox = inboxes.get(dataDir);
-    if (!inbox) inboxes.set(dataDir, (inbox = createInbox(dataDir, { now })));
-    return inbox;
-  };
+  const inbox = createInbox(options.store, { now });
 
   const list: AdminRoute = {
     method: 'GET',
     pattern: /^inbox$/,
     role: 'admin',
     async handle({ response }) {
-      const inbox = inboxOf(response);
-      if (inbox) sendJson(response, 200, { items: await inbox.list() });
+      sendJson(response, 200, { items: await inbox.list() });
     },
   };
 
   /** The CSV export: the filter from the query (GET) or the body (POST). */
   async function exportCsv({ request, response, session, body }: AdminRequest) {
-    const inbox = inboxOf(response);
-    if (!inbox) return;
     let query = new URL(request.url ?? '/', 'http://admin').searchParams;
     if (request.method === 'POST') {
       const fields = await body();
@@ -73,8 +61,6 @@ export function createInboxRoutes(options: InboxRoutesOptions): AdminRoute[] {
     pattern: /^inbox\/([^/]+)$/,
     role: 'admin',
     async handle({ response, session, params, body }) {
-      const inbox = inboxOf(response);
-      if (!inbox) return;
       const { handled } = await body();
       if (typeof handled !== 'boolean') return sendJson(response, 400, { error: 'invalid_body', message: 'send { "handled": true } or { "handled": false }' });
       const id = params[0]!;
@@ -90,8 +76,6 @@ export function createInboxRoutes(options: InboxRoutesOptions): AdminRoute[] {
     pattern: mark.pattern,
     role: 'admin',
     async handle({ response, session, params }) {
-      const inbox = inboxOf(response);
-      if (!inbox) return;
       const id = params[0]!;
       const item = await inbox.remove(id);
       if (!item) return sendJson(response, 404, { error: 'not_found' });

@@ -1,12 +1,13 @@
 /**
- * The admin inbox's pure part: the lines of the contact and booking stores as items with stable
- * ids, the CSV export, and the ages of `site admin prune-inbox`.
+ * The admin inbox's pure part: the ids of the JSON-lines files of earlier versions (which the
+ * first start imports into the store, src/store/legacy-import.ts, keeping them), the CSV export,
+ * and the ages of `site admin prune-inbox`.
  *
- * Ids: a booking names itself (`id`, made when it was stored), so its item is `booking-<id>`. A
- * contact submission has no id, and its line is never rewritten to give it one: its item is
- * `contact-<hash>`, from the SHA-256 of the line's bytes, which never change. Two byte-identical
- * lines (one visitor, the same millisecond) are told apart by their order: `.2`, `.3` after the
- * second and third.
+ * Ids of the JSON-lines files: a booking names itself (`id`, made when it was stored), so its
+ * item is `booking-<id>`. A contact submission had no id: its item is `contact-<hash>`, from the
+ * SHA-256 of the line's bytes. Two byte-identical lines (one visitor, the same millisecond) are
+ * told apart by their order: `.2`, `.3` after the second and third. Items stored since have a
+ * random id (a UUID) of the store.
  */
 import { createHash } from 'node:crypto';
 import type { InboxItem, InboxKind } from '../islands/inbox-filter.js';
@@ -18,8 +19,6 @@ export interface InboxLine {
   record: Record<string, unknown>;
 }
 
-/** Fields of a stored record that the item gives under its own names (or not at all). */
-const ownFields = new Set(['id', 'kind', 'receivedAt', 'bookedAt', 'handled', 'handledAt']);
 const bookingIdPattern = /^[A-Za-z0-9-]{8,64}$/;
 
 /** The shape of every item id (kind, dash, name): what the API's routes accept. */
@@ -50,52 +49,6 @@ export function readInboxLines(kind: InboxKind, lines: readonly Buffer[]): Inbox
     found.push({ index, id: count === 1 ? base : `${base}.${count}`, record: record as Record<string, unknown> });
   });
   return found;
-}
-
-/** When a record was received (a contact's `receivedAt`, a booking's `bookedAt`), or undefined when it does not say. */
-export function receivedAtOf(kind: InboxKind, record: Record<string, unknown>): string | undefined {
-  const value = kind === 'booking' ? record.bookedAt : record.receivedAt;
-  return typeof value === 'string' && Number.isFinite(Date.parse(value)) ? value : undefined;
-}
-
-/**
- * The instant a record's retention counts from (what `site admin prune-inbox` compares with its
- * cutoff), as the privacy policy words it: a contact message from when it was received, a meeting
- * request from the meeting (its end, or its start), or from when it was received if that is later.
- * Undefined when the record tells no time.
- */
-export function retainedFromOf(kind: InboxKind, record: Record<string, unknown>): number | undefined {
-  const times = [receivedAtOf(kind, record), ...(kind === 'booking' ? [record.end, record.start] : [])]
-    .filter((value): value is string => typeof value === 'string')
-    .map((value) => Date.parse(value))
-    .filter((time) => Number.isFinite(time));
-  return times.length ? Math.max(...times) : undefined;
-}
-
-/** The handled state kept beside the stores (inbox-state.json): item id → when and by whom. */
-export interface InboxState {
-  handled: Record<string, { at: string; by: string }>;
-}
-
-/** The item of a line: its text, number and true/false fields, its id, kind, time and handled state. */
-export function itemOf(kind: InboxKind, line: InboxLine, state: InboxState): InboxItem {
-  const item: InboxItem = { id: line.id, kind, receivedAt: receivedAtOf(kind, line.record) ?? '', handled: false };
-  for (const [key, value] of Object.entries(line.record)) {
-    if (ownFields.has(key)) continue;
-    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') item[key] = value;
-  }
-  const handled = Object.hasOwn(state.handled, line.id) ? state.handled[line.id] : undefined;
-  if (handled) {
-    item.handled = true;
-    item.handledAt = handled.at;
-  }
-  return item;
-}
-
-/** Newest first (by time received, then by id, so the order is the same every time). */
-export function compareNewestFirst(a: InboxItem, b: InboxItem): number {
-  if (a.receivedAt !== b.receivedAt) return a.receivedAt < b.receivedAt ? 1 : -1;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 /** The columns of the CSV export, in order. */

@@ -1,13 +1,14 @@
 /**
  * The admin as the servers mount it: `site dev` (one-time sign-in links, loopback only) and
- * `site serve --admin` (accounts from .site/admins.json). The Host allowlist is completed once the
- * server knows its port.
+ * `site serve --admin` (accounts from the store). The Host allowlist is completed once the
+ * server knows its port. Accounts, sessions, sign-in budgets, the inbox and the audit log are all
+ * in the process's one store (src/store/source.ts).
  */
 import type { MountedApi } from '../serve/server.js';
 import { SiteError } from '../errors.js';
-import { accountsFile, readAccounts } from './accounts.js';
 import { createAdminApi, type AdminApi, type AdminRoute } from './api.js';
-import { auditLogFile, createAuditLog, type AuditLog } from './audit-log.js';
+import { createAuditLog, type AuditLog } from './audit-log.js';
+import type { StoreSource } from '../store/source.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { Build } from '../pipeline/result-stage.js';
 import { createChangesRoute } from './changes-api.js';
@@ -28,8 +29,10 @@ export type AdminMount = MountedApi;
 
 /** Options of both mounts. */
 export interface MountOptions {
-  /** The project folder (where .site/ lives). */
+  /** The project folder. */
   projectRoot: string;
+  /** The process's store: accounts, sessions, sign-in budgets, the inbox, the audit log. */
+  store: StoreSource;
   /** The routes under /api/admin/ besides the session and the posts. */
   routes?: readonly AdminRoute[];
   /** The blog editor's routes (/api/admin/posts…). */
@@ -101,7 +104,7 @@ function routesOf(given: MountOptions, audit: AuditLog, events: AdminEvents): Ad
         ...given,
         posts: given.posts ?? { config: () => site.config, lastBuild: () => site.lastBuild, afterWrite: site.rebuild && ((file) => site.rebuild!(file)) },
         preview: given.preview ?? { config: () => site.config, lastBuild: () => site.lastBuild },
-        inbox: given.inbox ?? { dataDir: () => site.config?.dirs.data },
+        inbox: given.inbox ?? { store: given.store },
         media: given.media ?? { config: () => site.config },
         settings: given.settings ?? { config: () => site.config, afterWrite: site.rebuild && ((files) => site.rebuild!(files)) },
       }
@@ -113,7 +116,7 @@ function routesOf(given: MountOptions, audit: AuditLog, events: AdminEvents): Ad
     ...(options.inbox ? createInboxRoutes({ ...options.inbox, audit, now: options.now }) : []),
     ...(options.media ? createMediaRoutes({ ...options.media, audit }) : []),
     ...(options.settings ? createSettingsRoutes({ ...options.settings, audit }) : []),
-    createChangesRoute(auditLogFile(options.projectRoot)),
+    createChangesRoute(options.store),
     events.route,
   ];
 }
@@ -135,25 +138,25 @@ function mount(api: AdminApi, origins: { hosts: string[] }, extraHosts: (host: s
 export function createDevAdmin(options: MountOptions & { tokens?: SignInTokens }): AdminMount & { api: AdminApi; tokens: SignInTokens } {
   const tokens = options.tokens ?? createSignInTokens({ now: options.now });
   const origins: AdminOrigins & { hosts: string[] } = { hosts: [], origins: [] };
-  const audit = createAuditLog(auditLogFile(options.projectRoot), options.now);
+  const audit = createAuditLog(options.store, options.now);
   const events = createAdminEvents({ ...options.eventStreams, isLive: (session) => api.isLive(session) });
-  const api: AdminApi = createAdminApi({ mode: 'dev', origins, tokens, routes: routesOf(options, audit, events), audit, limits: options.signInLimits, now: options.now });
+  const api: AdminApi = createAdminApi({ mode: 'dev', origins, tokens, store: options.store, routes: routesOf(options, audit, events), audit, limits: options.signInLimits, now: options.now });
   return { ...mount(api, origins, (_host, port) => loopbackHosts(port)), tokens };
 }
 
-/** The admin of `site serve --admin`: accounts from .site/admins.json; the Host must be the configured origin's (or loopback, when listening there). */
+/** The admin of `site serve --admin`: accounts from the store; the Host must be the configured origin's (or loopback, when listening there). */
 export function createServeAdmin(options: MountOptions & { origin: string }): AdminMount & { api: AdminApi; signInLimits: SignInLimits } {
   const own = hostOf(options.origin);
   const origins: AdminOrigins & { hosts: string[] } = { hosts: own ? [own] : [], origins: [options.origin], trustProxy: options.trustProxy };
-  const audit = createAuditLog(auditLogFile(options.projectRoot), options.now);
+  const audit = createAuditLog(options.store, options.now);
   const events = createAdminEvents({ ...options.eventStreams, isLive: (session) => api.isLive(session) });
-  const signInLimits = options.signInLimits ?? createSignInLimits({ now: options.now });
+  const signInLimits = options.signInLimits ?? createSignInLimits(options.store, { now: options.now });
   const api: AdminApi = createAdminApi({
     mode: 'serve',
     limits: signInLimits,
     origins,
-    accountsFile: accountsFile(options.projectRoot),
-    routes: [...routesOf(options, audit, events), usersRoute(accountsFile(options.projectRoot))],
+    store: options.store,
+    routes: [...routesOf(options, audit, events), usersRoute(options.store)],
     audit,
     scrypt: options.scrypt,
     now: options.now,
@@ -161,14 +164,14 @@ export function createServeAdmin(options: MountOptions & { origin: string }): Ad
   return { ...mount(api, origins, (host, port) => (isLoopbackHost(host) ? loopbackHosts(port) : [])), signInLimits };
 }
 
-/** `GET /api/admin/users`: the accounts (admins only; passwords never leave the file). */
-function usersRoute(file: string): AdminRoute {
+/** `GET /api/admin/users`: the accounts (admins only; password hashes never leave the store). */
+function usersRoute(store: StoreSource): AdminRoute {
   return {
     method: 'GET',
     pattern: /^users$/,
     role: 'admin',
     async handle({ response }) {
-      const accounts = await readAccounts(file);
+      const accounts = await (await store.get()).listAccounts();
       sendJson(response, 200, accounts.map(({ email, role, created }) => ({ email, role, created })));
     },
   };

@@ -2,18 +2,22 @@
  * What a sign-in attempt must get through before its password is hashed, so that neither guesses
  * sent in parallel nor a flood of them can do what one at a time cannot:
  *
- * - **Counted before the hash.** An attempt takes its place in the limits of its account (address
- *   and e-mail: 5 in 15 minutes) and of its address alone (whatever e-mail it names: 20 in 15
- *   minutes) before the slow check starts, so 30 guesses sent at once meet a full budget after the
+ * - **Counted before the hash, in the store.** An attempt takes its place in the limits of its
+ *   account (address and e-mail: 5 in 15 minutes) and of its address alone (whatever e-mail it
+ *   names: 20 in 15 minutes) before the slow check starts, in one statement of the store (so the
+ *   windows hold across a restart and across the processes on one database; the budgets are kept
+ *   under a hash of the address and e-mail, never the address itself), so 30 guesses sent at once meet a full budget after the
  *   fifth, not after all 30 were checked. A success takes back only its own place, and clears the
  *   account's earlier failures only when no other attempt of that account is still being checked.
- * - **Few in flight per account.** At most 2 attempts of one account are checked at a time.
+ * - **Few in flight per account.** At most 2 attempts of one account are checked at a time (in
+ *   this process's memory, as are the hashing places below: they guard this process's threads).
  * - **Few hashes at all.** A password check is scrypt with 128 MB, run on libuv's thread pool (4
  *   threads), which the static files' reads share: at most 2 checks run at once, so two threads
  *   stay free for everything else; a few more wait their turn, briefly; past that an attempt is
  *   answered 503 with Retry-After, at once, without a hash.
  */
-import { createRateLimiter } from '../serve/rate-limit.js';
+import { createHash } from 'node:crypto';
+import type { StoreSource } from '../store/source.js';
 
 /** A budget: attempts per window. */
 export interface AttemptBudget {
@@ -49,7 +53,7 @@ export interface Attempt {
   /** Runs the password check in one of the few places for hashes (it may wait for one); a Refusal when none came free in time. */
   check<T>(work: () => Promise<T>): Promise<T | Refusal>;
   /** The password was right: this attempt's own count is taken back. */
-  succeeded(): void;
+  succeeded(): Promise<void>;
   /** The attempt is over (call once, whatever happened). */
   end(): void;
 }
@@ -57,7 +61,7 @@ export interface Attempt {
 /** The gate of one admin API. */
 export interface SignInLimits {
   /** Claims an attempt of `account` (any string naming it: an e-mail, or "" for a sign-in link) from `address`: counted now. */
-  begin(address: string, account: string): Attempt | Refusal;
+  begin(address: string, account: string): Promise<Attempt | Refusal>;
   /** Password checks running now (for tests and the stress report). */
   readonly hashing: number;
   /** The most that ever ran at once. */
@@ -79,12 +83,15 @@ export function isRefusal(value: unknown): value is Refusal {
   return typeof value === 'object' && value !== null && 'status' in value && 'retryAfterMs' in value && ((value as Refusal).status === 429 || (value as Refusal).status === 503);
 }
 
-/** Creates the gate. */
-export function createSignInLimits(options: SignInLimitsOptions = {}): SignInLimits {
+/** A budget's key in the store: what it counts, hashed (the store holds no address nor e-mail). */
+function budgetKey(kind: 'address' | 'account', ...parts: string[]): string {
+  return `${kind}:${createHash('sha256').update(parts.join('\n')).digest('base64url')}`;
+}
+
+/** Creates the gate; its budgets are counted in `source`'s store. */
+export function createSignInLimits(source: StoreSource, options: SignInLimitsOptions = {}): SignInLimits {
   const settings = { ...signInBudgets, ...options };
   const now = options.now ?? Date.now;
-  const accounts = createRateLimiter({ ...settings.perAccount, now });
-  const addresses = createRateLimiter({ ...settings.perAddress, now });
   const inFlight = new Map<string, number>();
   const queue: (() => void)[] = [];
   let hashing = 0;
@@ -121,27 +128,68 @@ export function createSignInLimits(options: SignInLimitsOptions = {}): SignInLim
     queue.shift()?.();
   }
 
+  /** Milliseconds until a full budget has room again: when the place that fills it leaves its window. */
+  async function retryAfter(claims: { key: string; limit: number; windowMs: number }[], time: number): Promise<number> {
+    const store = await source.get();
+    let wait = 1;
+    for (const claim of claims) {
+      const since = new Date(time - claim.windowMs).toISOString();
+      const nth = await store.nthNewestAttempt(claim.key, claim.limit, since);
+      if (nth) wait = Math.max(wait, claim.windowMs - (time - Date.parse(nth)));
+    }
+    return wait;
+  }
+
   return {
-    begin(address, account) {
+    async begin(address, account) {
       const accountKey = `${address}\n${account}`;
-      const wait = Math.max(addresses.retryAfter(address), accounts.retryAfter(accountKey));
-      if (wait > 0) return { status: 429, retryAfterMs: wait };
       const running = inFlight.get(accountKey) ?? 0;
       if (running >= settings.accountInFlight) return { status: 429, retryAfterMs: 1_000 };
-      const ownAddress = addresses.hit(address);
-      const ownAccount = accounts.hit(accountKey);
+      const claims = [
+        { key: budgetKey('address', address), ...settings.perAddress },
+        { key: budgetKey('account', address, account), ...settings.perAccount },
+      ];
+      // Counted as in flight before the first await: a second attempt of the account in this tick sees it.
       inFlight.set(accountKey, running + 1);
       let ended = false;
-      let checked = false;
-      const forgive = () => {
-        addresses.forgive(address, ownAddress);
-        accounts.forgive(accountKey, ownAccount);
+      const end = () => {
+        if (ended) return;
+        ended = true;
+        const left = (inFlight.get(accountKey) ?? 1) - 1;
+        if (left > 0) inFlight.set(accountKey, left);
+        else inFlight.delete(accountKey);
       };
+      const time = now();
+      let places: string[] | undefined;
+      try {
+        const store = await source.get();
+        // Both budgets share one window length in the defaults; a claim counts its own window.
+        places = [];
+        for (const claim of claims) {
+          const got = await store.claimAttempts([{ key: claim.key, limit: claim.limit }], new Date(time).toISOString(), new Date(time - claim.windowMs).toISOString());
+          if (!got) {
+            await store.releaseAttempts(places);
+            places = undefined;
+            break;
+          }
+          places.push(...got);
+        }
+      } catch (error) {
+        end();
+        throw error;
+      }
+      if (!places) {
+        end();
+        return { status: 429, retryAfterMs: await retryAfter(claims, time) };
+      }
+      const own = places;
+      let checked = false;
+      const forgive = async () => (await source.get()).releaseAttempts(own);
       return {
         async check(work) {
           if (!(await acquire())) {
             // Never checked: it costs its account nothing.
-            forgive();
+            await forgive();
             return busy();
           }
           checked = true;
@@ -151,19 +199,13 @@ export function createSignInLimits(options: SignInLimitsOptions = {}): SignInLim
             release();
           }
         },
-        succeeded() {
+        async succeeded() {
           if (!checked) return;
-          forgive();
+          await forgive();
           // Earlier failures are cleared, but never while another guess of this account is still being checked.
-          if ((inFlight.get(accountKey) ?? 0) <= 1) accounts.reset(accountKey);
+          if ((inFlight.get(accountKey) ?? 0) <= 1) await (await source.get()).clearAttempts(claims[1]!.key);
         },
-        end() {
-          if (ended) return;
-          ended = true;
-          const left = (inFlight.get(accountKey) ?? 1) - 1;
-          if (left > 0) inFlight.set(accountKey, left);
-          else inFlight.delete(accountKey);
-        },
+        end,
       };
     },
     get hashing() {

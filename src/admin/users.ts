@@ -1,6 +1,7 @@
-/** The account operations behind `site admin add-user | list-users | remove-user | set-password`. */
+/** The account operations behind `site admin add-user | list-users | remove-user | set-password`, on the store. */
 import { SiteError } from '../errors.js';
-import { isEmail, normalizeEmail, readAccounts, roles, writeAccounts, type Account, type Role } from './accounts.js';
+import type { Store } from '../store/store.js';
+import { isEmail, normalizeEmail, roles, type Account, type Role } from './accounts.js';
 import { hashPassword, type ScryptParams } from './passwords.js';
 
 const usage = (message: string, hint?: string) => new SiteError({ code: 'ADMIN_USAGE', message, hint });
@@ -19,26 +20,23 @@ export function checkRole(role: string): Role {
 }
 
 /** Adds an account; refuses an email that has one. */
-export async function addUser(file: string, email: string, role: Role, password: string, params?: ScryptParams, now = new Date()): Promise<Account> {
-  const accounts = await readAccounts(file);
-  if (accounts.some((account) => account.email === email)) throw usage(`${email} already has an account`, 'Use `site admin set-password` to change its password.');
+export async function addUser(store: Store, email: string, role: Role, password: string, params?: ScryptParams, now = new Date()): Promise<Account> {
+  if (await store.findAccount(email)) throw usage(`${email} already has an account`, 'Use `site admin set-password` to change its password.');
   const account: Account = { email, role, passwordHash: await hashPassword(password, params), created: now.toISOString() };
-  await writeAccounts(file, [...accounts, account]);
+  // Another process may have added it while the password was hashed: the insert decides.
+  if (!(await store.addAccount(account))) throw usage(`${email} already has an account`, 'Use `site admin set-password` to change its password.');
   return account;
 }
 
-/** Removes an account. */
-export async function removeUser(file: string, email: string): Promise<void> {
-  const accounts = await readAccounts(file);
-  if (!accounts.some((account) => account.email === email)) throw usage(`${email} has no account`, 'Run `site admin list-users` to see the accounts.');
-  await writeAccounts(file, accounts.filter((account) => account.email !== email));
+/** Removes an account and ends its sessions. */
+export async function removeUser(store: Store, email: string): Promise<void> {
+  if (!(await store.removeAccount(email))) throw usage(`${email} has no account`, 'Run `site admin list-users` to see the accounts.');
 }
 
-/** Sets the password of an account (which ends its sessions on a running server). */
-export async function setPassword(file: string, email: string, password: string, params?: ScryptParams): Promise<void> {
-  const accounts = await readAccounts(file);
-  const account = accounts.find((candidate) => candidate.email === email);
-  if (!account) throw usage(`${email} has no account`, 'Add it with `site admin add-user`.');
+/** Sets the password of an account and ends its sessions. */
+export async function setPassword(store: Store, email: string, password: string, params?: ScryptParams): Promise<void> {
+  if (!(await store.findAccount(email))) throw usage(`${email} has no account`, 'Add it with `site admin add-user`.');
   const passwordHash = await hashPassword(password, params);
-  await writeAccounts(file, accounts.map((candidate) => (candidate === account ? { ...account, passwordHash } : candidate)));
+  if (!(await store.setPasswordHash(email, passwordHash))) throw usage(`${email} has no account`, 'Add it with `site admin add-user`.');
+  await store.deleteSessionsOf(email);
 }

@@ -18,6 +18,7 @@ import { throwIfAny, type SiteError } from '../errors.js';
 import { urlsOf } from '../routes/urls.js';
 import { createSiteBookingHandler } from '../serve/booking.js';
 import { createContactHandler } from '../serve/contact.js';
+import { followingStoreSource, type StoreSource } from '../store/source.js';
 import { isAllowedHost } from '../serve/request.js';
 import { enterBase } from '../serve/under-base.js';
 import { listenError } from '../serve/server.js';
@@ -46,6 +47,8 @@ export interface DevServerOptions {
   reporter?: DevReporter;
   /** The admin API (sign-in links, the blog editor); the caller keeps `host` on loopback while it is on. */
   admin?: AdminMount;
+  /** Where the contact and booking endpoints store (default: the store of the last good build's config, opened when first asked and closed with the server). */
+  store?: StoreSource;
 }
 
 /** What the dev server has to say; the CLI prints it through the logger. */
@@ -105,6 +108,8 @@ async function snapshot(changes: readonly FileChange[]): Promise<Map<string, str
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
   const reporter = options.reporter ?? {};
   const builder = createDevBuilder({ config: options.config, drafts: options.drafts, future: options.future });
+  const ownStore = options.store ? undefined : followingStoreSource(() => builder.config);
+  const store = options.store ?? ownStore!;
   const session = Date.now().toString(36);
   let build = `${session}.0`;
   let problems: OverlayProblem[] | undefined;
@@ -179,13 +184,12 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     }
     return statics.handle;
   };
-  let contact: { dataDir: string; handle: ReturnType<typeof createContactHandler> } | undefined;
+  let contact: { origin: string; handle: ReturnType<typeof createContactHandler> } | undefined;
   const contactHandler = (config: ResolvedConfig) => {
-    const dataDir = config.dirs.data;
-    if (contact?.dataDir !== dataDir) {
+    if (contact?.origin !== config.site.origin) {
       contact = {
-        dataDir,
-        handle: createContactHandler({ dataDir, allowedOrigins: [config.site.origin], resultPage: (locale, outcome) => urlsOf(builder.config ?? config).contactResult(outcome, locale), types: () => (builder.config ?? config).contact.types }),
+        origin: config.site.origin,
+        handle: createContactHandler({ store, allowedOrigins: [config.site.origin], resultPage: (locale, outcome) => urlsOf(builder.config ?? config).contactResult(outcome, locale), types: () => (builder.config ?? config).contact.types }),
       };
     }
     return contact.handle;
@@ -193,7 +197,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 
   // The built-in booking API, as `site serve` answers it, following the last good build's config
   // (its bookings and rate limit kept across changes).
-  const booking = createSiteBookingHandler(() => builder.config);
+  const booking = createSiteBookingHandler(() => builder.config, { store });
 
   const answer = (response: ServerResponse, status: number, type: string, body: string) => {
     response.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(body)) });
@@ -318,6 +322,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       await new Promise<void>((done) => server.close(() => done()));
       await running;
       await builder.dispose();
+      await ownStore?.close();
     },
   };
 }

@@ -11,28 +11,30 @@
  *   the booking set, names it; it holds times only, nothing about the visitor).
  *
  * The front checks (origin, media type, size, honeypot) are the contact form's (`readSubmission`),
- * and so are the rate limit and the fsync'd JSON-lines store. One slot, one booking: the set of
- * taken slots is loaded from the store at start and claimed synchronously before the append, so
- * two requests for one slot in this process can never both succeed (one server process owns the
- * data folder, as for contact submissions). A slot that overlaps a booked meeting is taken too.
+ * and so is the rate limit. One slot, one booking, decided by the store (src/store/): the booking
+ * goes in with one statement that a unique index on the slot's start refuses a second time, so two
+ * requests for one slot never both get a 201, whether they reach one process or two servers on one
+ * database; a slot that overlaps a booked meeting is taken too. The slots offered are read from
+ * the store at each request, so a booking deleted in the inbox frees its slot at once. A database
+ * that cannot answer is a 503, and the form keeps what was typed.
  *
  * The rules (slot length, opening hours, time zone, days ahead, the calendar file's words, and
  * whether the built-in booking is on at all) are asked for at every request, so a change of the
- * config applies at once; the bookings and the rate limit stay as they are.
+ * config applies at once; the rate limit stays as it is.
  */
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { join } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
 import { createIcs } from '../booking/ics.js';
 import { builtInBookingOf, slotRulesOf, type BuiltInBooking } from '../booking/rules.js';
 import { createDiagnostics } from '../diagnostics.js';
 import { copyValuesOf, loadMessages, lookupMessage } from '../content/messages.js';
 import { urlsOf } from '../routes/urls.js';
-import { addDays, dateIn, isDate, listSlots, nextFreeSlots, overlapsBooked, parseInstant, slotAtLocal, slotStartingAt, type BookedTime, type SlotRules } from '../booking/slots.js';
+import { addDays, dateIn, isDate, listSlots, nextFreeSlots, parseInstant, slotAtLocal, slotStartingAt, type BookedTime, type SlotRules } from '../booking/slots.js';
 import { validateBooking } from '../islands/booking-schema.js';
-import { createJsonLinesStore } from './jsonl-store.js';
+import { StoreUnavailable } from '../store/driver.js';
+import type { StoreSource } from '../store/source.js';
+import type { BookResult, Store } from '../store/store.js';
 import { createRateLimiter } from './rate-limit.js';
 import { clientAddress } from './request.js';
 import { readSubmission, sendJson, type FormEndpointOptions } from './form-request.js';
@@ -62,22 +64,12 @@ export interface BookingHandlerOptions extends Omit<FormEndpointOptions, 'allowe
   settings(): BookingSettings | undefined;
 }
 
-/** The file bookings are stored in, inside the data folder. */
-export const bookingsFile = 'booking-requests.jsonl';
-
 /** Free slots offered after a refused (taken) one. */
 const nextSlotsOffered = 5;
 /** The longest window the slots endpoint answers, in days. */
 const maxDaysAsked = 90;
 const cookieName = 'site-booking';
-
-interface StoredBooking {
-  id: string;
-  start: string;
-  end: string;
-  locale: string;
-  bookedAt: string;
-}
+const dayMs = 86_400_000;
 
 /** A booking handler: it answers requests under the endpoint (true) and passes on the rest (false). */
 export type BookingHandler = (request: IncomingMessage, response: ServerResponse) => Promise<boolean>;
@@ -86,33 +78,13 @@ export type BookingHandler = (request: IncomingMessage, response: ServerResponse
 export function createBookingHandler(options: BookingHandlerOptions): BookingHandler {
   const now = options.now ?? Date.now;
   const limiter = createRateLimiter({ limit: options.rateLimit ?? 5, windowMs: options.rateWindowMs ?? 60_000, maxKeys: options.maxClients, now });
-  const file = join(options.dataDir, bookingsFile);
-  const store = createJsonLinesStore(file, { fileSystem: options.fileSystem });
-  // Start instant → the booked meeting's time; filled from the file once, then kept in step with every append.
-  const taken = new Map<number, BookedTime>();
-  const byId = new Map<string, StoredBooking>();
-  // The booked times as `listSlots` takes them, made again after a change of `taken`.
-  let bookedTimes: BookedTime[] | undefined;
-  const loaded = loadBookings(file).then((bookings) => {
-    for (const booking of bookings) remember(booking);
-  });
 
-  function remember(booking: StoredBooking) {
-    const start = parseInstant(booking.start);
-    const end = parseInstant(booking.end);
-    if (start === undefined || end === undefined) return;
-    taken.set(start, { start, end });
-    byId.set(booking.id, booking);
-    bookedTimes = undefined;
+  /** The meetings booked in the window slots can be offered in (a day's margin either side, for the zone's offset), from the store. */
+  async function bookedFrom(store: Store, firstDay: string, days: number): Promise<BookedTime[]> {
+    const from = new Date(Date.parse(firstDay) - dayMs).toISOString();
+    const to = new Date(Date.parse(firstDay) + (days + 2) * dayMs).toISOString();
+    return (await store.takenSlots(from, to)).map((slot) => ({ start: Date.parse(slot.slotStart), end: Date.parse(slot.slotEnd) }));
   }
-
-  function forget(booking: StoredBooking) {
-    taken.delete(parseInstant(booking.start)!);
-    byId.delete(booking.id);
-    bookedTimes = undefined;
-  }
-
-  const booked = (): readonly BookedTime[] => (bookedTimes ??= [...taken.values()]);
 
   async function slots(settings: BookingSettings, response: ServerResponse, query: URLSearchParams) {
     const { rules } = settings;
@@ -128,8 +100,9 @@ export function createBookingHandler(options: BookingHandlerOptions): BookingHan
     const lastAsked = addDays(from, Number(daysText) - 1);
     const start = from < today ? today : from;
     const end = lastAsked < lastBookable ? lastAsked : lastBookable;
-    const days = start > end ? 0 : Math.round((Date.parse(end) - Date.parse(start)) / 86_400_000) + 1;
-    sendJson(response, 200, { timeZone: rules.timeZone, slots: listSlots(rules, { from: start, days, taken: booked(), now: now() }) });
+    const days = start > end ? 0 : Math.round((Date.parse(end) - Date.parse(start)) / dayMs) + 1;
+    const taken = days > 0 ? await bookedFrom(await options.store.get(), start, days) : [];
+    sendJson(response, 200, { timeZone: rules.timeZone, slots: listSlots(rules, { from: start, days, taken, now: now() }) });
   }
 
   async function book(settings: BookingSettings, request: IncomingMessage, response: ServerResponse) {
@@ -172,32 +145,44 @@ export function createBookingHandler(options: BookingHandlerOptions): BookingHan
       return;
     }
     limiter.hit(client);
-    await loaded;
-    // Claimed before the first await below: a second request for this slot sees it taken. A
-    // meeting booked when slots had another length may cover part of this one.
-    if (overlapsBooked(taken.values(), slot.instant, parseInstant(slot.end)!)) {
-      finish(409, { error: 'slot_taken', next: nextFreeSlots(rules, slot.instant, nextSlotsOffered, { days: settings.days, taken: booked() }) });
-      return;
-    }
-    const booking: StoredBooking = { id: randomUUID(), start: slot.start, end: slot.end, locale, bookedAt: new Date(time).toISOString() };
-    remember(booking);
+    const { firstName, lastName, email, company, note } = checked.data;
+    let store: Store;
+    let result: BookResult;
     try {
-      await store.append({ ...booking, ...checked.data, start: slot.start });
+      store = await options.store.get();
+      // The database decides, once for every process on it: the slot's row goes in, or it is taken.
+      result = await store.book({
+        slotStart: new Date(slot.instant).toISOString(),
+        slotEnd: new Date(parseInstant(slot.end)!).toISOString(),
+        start: slot.start,
+        end: slot.end,
+        bookedAt: new Date(time).toISOString(),
+        firstName,
+        lastName,
+        email,
+        company,
+        note,
+        locale,
+      });
     } catch {
-      forget(booking);
       finish(503, { error: 'storage_failed' }, { 'retry-after': '60' });
       return;
     }
+    if (!result.booked) {
+      const today = dateIn(time, rules.timeZone);
+      const taken = await bookedFrom(store, today, settings.days).catch(() => []);
+      finish(409, { error: 'slot_taken', next: nextFreeSlots(rules, slot.instant, nextSlotsOffered, { days: settings.days, taken }) });
+      return;
+    }
     const secure = 'encrypted' in request.socket ? '; Secure' : '';
-    finish(201, { id: booking.id, start: booking.start, end: booking.end }, {
-      'set-cookie': `${cookieName}=${booking.id}; Path=${settings.endpoint}; Max-Age=${settings.days * 86_400}; HttpOnly; SameSite=Lax${secure}`,
+    finish(201, { id: result.id, start: slot.start, end: slot.end }, {
+      'set-cookie': `${cookieName}=${result.id}; Path=${settings.endpoint}; Max-Age=${settings.days * 86_400}; HttpOnly; SameSite=Lax${secure}`,
     });
   }
 
   async function calendar(settings: BookingSettings, request: IncomingMessage, response: ServerResponse, query: URLSearchParams) {
-    await loaded;
     const id = query.get('id') ?? cookieOf(request, cookieName);
-    const booking = id ? byId.get(id) : undefined;
+    const booking = id && /^[A-Za-z0-9-]{8,64}$/.test(id) ? await (await options.store.get()).findBooking(id) : undefined;
     if (!booking) {
       sendJson(response, 404, { error: 'not_found' });
       return;
@@ -206,9 +191,9 @@ export function createBookingHandler(options: BookingHandlerOptions): BookingHan
     const ics = createIcs({
       id: booking.id,
       domain: settings.domain,
-      start: parseInstant(booking.start)!,
-      end: parseInstant(booking.end)!,
-      stamp: Date.parse(booking.bookedAt),
+      start: Date.parse(booking.slotStart),
+      end: Date.parse(booking.slotEnd),
+      stamp: Date.parse(booking.bookedAt ?? booking.slotStart),
       summary: text.summary,
       description: text.description,
       organizer: settings.organizer,
@@ -221,30 +206,38 @@ export function createBookingHandler(options: BookingHandlerOptions): BookingHan
     response.end(ics);
   }
 
+  async function route(settings: BookingSettings, request: IncomingMessage, response: ServerResponse, url: URL, endpoint: string, path: string): Promise<boolean> {
+    if (path === endpoint && request.method === 'POST') await book(settings, request, response);
+    else if (path === `${endpoint}/slots` && (request.method === 'GET' || request.method === 'HEAD')) await slots(settings, response, url.searchParams);
+    else if (path === `${endpoint}/calendar.ics` && request.method === 'GET') await calendar(settings, request, response, url.searchParams);
+    else if (path === endpoint) sendJson(response, 405, { error: 'method_not_allowed' }, { allow: 'POST' });
+    else if (path === `${endpoint}/slots` || path === `${endpoint}/calendar.ics`) sendJson(response, 405, { error: 'method_not_allowed' }, { allow: 'GET' });
+    else if (path.startsWith(`${endpoint}/`)) sendJson(response, 404, { error: 'not_found' });
+    else return false;
+    return true;
+  }
+
   return async function handle(request, response) {
     const settings = options.settings();
     if (!settings) return false;
     const { endpoint } = settings;
     const url = new URL(request.url ?? '/', 'http://localhost');
     const path = url.pathname;
-    if (path === endpoint && request.method === 'POST') await book(settings, request, response);
-    else if (path === `${endpoint}/slots` && (request.method === 'GET' || request.method === 'HEAD')) {
-      await loaded;
-      await slots(settings, response, url.searchParams);
-    } else if (path === `${endpoint}/calendar.ics` && request.method === 'GET') await calendar(settings, request, response, url.searchParams);
-    else if (path === endpoint) sendJson(response, 405, { error: 'method_not_allowed' }, { allow: 'POST' });
-    else if (path === `${endpoint}/slots` || path === `${endpoint}/calendar.ics`) sendJson(response, 405, { error: 'method_not_allowed' }, { allow: 'GET' });
-    else if (path.startsWith(`${endpoint}/`)) sendJson(response, 404, { error: 'not_found' });
-    else return false;
-    return true;
+    try {
+      return await route(settings, request, response, url, endpoint, path);
+    } catch (error) {
+      if (!(error instanceof StoreUnavailable) || response.headersSent) throw error;
+      sendJson(response, 503, { error: 'storage_failed' }, { 'retry-after': '60' });
+      return true;
+    }
   };
 }
 
 /** Options of `createSiteBookingHandler`. */
 export interface SiteBookingOptions {
   trustProxy?: boolean;
-  /** A data folder that does not follow the config (`site serve` checked the one it started with); default: the config's. */
-  dataDir?: string;
+  /** The store bookings are committed to (one per process). */
+  store: StoreSource;
 }
 
 /**
@@ -255,7 +248,7 @@ export interface SiteBookingOptions {
  * changes of the config (a new data folder has its own). The calendar file's words are the
  * messages `booking.calendarSummary` and `booking.calendarDescription` of the booking's locale.
  */
-export function createSiteBookingHandler(currentConfig: () => ResolvedConfig | undefined, options: SiteBookingOptions = {}): BookingHandler {
+export function createSiteBookingHandler(currentConfig: () => ResolvedConfig | undefined, options: SiteBookingOptions): BookingHandler {
   let derived: { config: ResolvedConfig; settings: BookingSettings } | undefined;
   const settings = (): BookingSettings | undefined => {
     const config = currentConfig();
@@ -264,13 +257,11 @@ export function createSiteBookingHandler(currentConfig: () => ResolvedConfig | u
     if (derived?.config !== config) derived = { config, settings: bookingSettingsOf(config, builtIn) };
     return derived.settings;
   };
-  let current: { dataDir: string; handle: BookingHandler } | undefined;
+  const handle = createBookingHandler({ store: options.store, trustProxy: options.trustProxy, settings });
   return (request, response) => {
     const config = currentConfig();
     if (!config || !builtInBookingOf(config)) return Promise.resolve(false);
-    const dataDir = options.dataDir ?? config.dirs.data;
-    if (current?.dataDir !== dataDir) current = { dataDir, handle: createBookingHandler({ dataDir, trustProxy: options.trustProxy, settings }) };
-    return current.handle(request, response);
+    return handle(request, response);
   };
 }
 
@@ -294,24 +285,6 @@ function bookingSettingsOf(config: ResolvedConfig, { booking, email }: BuiltInBo
     domain: new URL(config.site.origin).hostname,
     organizer: email,
   };
-}
-
-/** The bookings already stored; a line cut short by a crash is skipped. */
-async function loadBookings(file: string): Promise<StoredBooking[]> {
-  const text = await readFile(file, 'utf8').catch(() => '');
-  const bookings: StoredBooking[] = [];
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      const record = JSON.parse(line) as Partial<StoredBooking>;
-      if (typeof record.id === 'string' && typeof record.start === 'string' && typeof record.end === 'string') {
-        bookings.push({ id: record.id, start: record.start, end: record.end, locale: typeof record.locale === 'string' ? record.locale : 'en', bookedAt: typeof record.bookedAt === 'string' ? record.bookedAt : record.start });
-      }
-    } catch {
-      // A torn line was never acknowledged: nobody was told it was booked.
-    }
-  }
-  return bookings;
 }
 
 function cookieOf(request: IncomingMessage, name: string): string | undefined {

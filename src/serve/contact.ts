@@ -2,14 +2,12 @@
  * `POST /api/contact`: the contact form's server side. The body is read by `readSubmission`
  * (JSON or a plain form POST, same origin, at most 32 KB); then the shared submission flow
  * (validation with the shared schema, at most 5 stored submissions a minute per client). Each
- * accepted submission is appended as one JSON line and flushed to disk before the answer
- * (see jsonl-store.ts).
+ * accepted submission is committed to the store (src/store/) before the answer: a 201 means it is
+ * on disk; a database that cannot take it is answered 503, and the form keeps what was typed.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { join } from 'node:path';
 import { validateContact } from '../islands/contact-schema.js';
 import { readSubmission, sendJson, type FormEndpointOptions } from './form-request.js';
-import { createJsonLinesStore } from './jsonl-store.js';
 import { createRateLimiter } from './rate-limit.js';
 import { clientAddress } from './request.js';
 import { createSubmissionFlow } from './submission.js';
@@ -22,9 +20,6 @@ export interface ContactHandlerOptions extends FormEndpointOptions {
   types(): readonly string[];
 }
 
-/** The file contact submissions are stored in, inside the data folder. */
-export const contactSubmissionsFile = 'contact-submissions.jsonl';
-
 /** The contact endpoint's limits, the same in `site serve` and in the host functions (src/targets). */
 export const contactEndpointLimits = { maxBytes: 32 * 1024, rateLimit: 5, rateWindowMs: 60_000 } as const;
 
@@ -34,9 +29,13 @@ export function createContactHandler(options: ContactHandlerOptions) {
   const windowMs = options.rateWindowMs ?? contactEndpointLimits.rateWindowMs;
   const now = options.now ?? Date.now;
   const limiter = createRateLimiter({ limit: options.rateLimit ?? contactEndpointLimits.rateLimit, windowMs, maxKeys: options.maxClients, now });
-  const store = createJsonLinesStore(join(options.dataDir, contactSubmissionsFile), { fileSystem: options.fileSystem });
   const allowedOrigins = options.allowedOrigins ?? [];
-  const submit = createSubmissionFlow({ validate: (fields) => validateContact(fields, options.types()), limiter, store: (record) => store.append(record), now });
+  const submit = createSubmissionFlow({
+    validate: (fields) => validateContact(fields, options.types()),
+    limiter,
+    store: async (record) => void (await (await options.store.get()).addContactMessage(record)),
+    now,
+  });
 
   return async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const submission = await readSubmission(request, response, { allowedOrigins, trustProxy: options.trustProxy, maxBytes });

@@ -7,13 +7,13 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { honeypotField } from '../islands/contact-schema.js';
-import type { StoreFileSystem } from './jsonl-store.js';
+import type { StoreSource } from '../store/source.js';
 import { BodyTooLarge, contentType, decoderFor, isSameOrigin, parseFormBody, readBody, type ProxyTrust } from './request.js';
 
 /** What every form endpoint (contact, booking) can be told about its clients, limits and storage. */
 export interface FormEndpointOptions {
-  /** Folder of the endpoint's JSON-lines file (contact.dataDir). */
-  dataDir: string;
+  /** Where accepted submissions are committed (one store per process, src/store/). */
+  store: StoreSource;
   /** Origins whose pages may post (the site's `site.origin`); the origin the request was sent to is always allowed. */
   allowedOrigins?: readonly string[];
   /** Take the client's address from `X-Forwarded-For` (only behind a proxy that sets it). */
@@ -25,8 +25,6 @@ export interface FormEndpointOptions {
   /** Clients the rate limiter remembers at most. */
   maxClients?: number;
   now?: () => number;
-  /** File operations of the store (tests inject failures). */
-  fileSystem?: StoreFileSystem;
 }
 
 /** Options of `readSubmission`. */

@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import { builtInBookingOf } from '../booking/rules.js';
 import type { ResolvedConfig } from '../config/load.js';
 import { adminStateFiles, adminStateFolder } from '../state-paths.js';
+import { databaseFileNames } from '../store/open.js';
+import type { StoreSource } from '../store/source.js';
 import { SiteError } from '../errors.js';
 import { isWithin } from '../file-paths.js';
 import { journalOf, recoverOutput } from '../emit/write.js';
@@ -37,6 +39,8 @@ export interface ServeOptions {
   admin?: MountedApi;
   /** The config of the moment (`site serve --admin`: the live site's, after each save): the booking API follows it. Default: `config`. */
   currentConfig?: () => ResolvedConfig | undefined;
+  /** The process's store (src/store/), opened by the caller before and closed after the server. */
+  store: StoreSource;
 }
 
 /** An API mounted before the static files: it answers the requests it knows (true) and is told the port. */
@@ -112,7 +116,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   if (isWithin(dataDir, options.dir)) {
     throw new SiteError({
       code: 'OUTPUT_UNSAFE',
-      message: `refusing to serve ${options.dir}: it holds the stored form submissions (${dataDir}), which would be public`,
+      message: `refusing to serve ${options.dir}: it holds the data folder (${dataDir}: the database of messages, bookings and accounts), which would be public`,
       hint: 'Serve the folder `site build` wrote, and keep contact.dataDir outside it.',
     });
   }
@@ -131,7 +135,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   }
   const serveStatic = await createStaticHandler(options.dir, { notFoundFileFor: urlsOf(config).notFoundFileFor, respell: asciiAliasPaths(config), compressMissing: true });
   const contact = createContactHandler({
-    dataDir,
+    store: options.store,
     allowedOrigins: [config.site.origin],
     trustProxy: options.trustProxy,
     resultPage: (locale, outcome) => urlsOf(currentConfig()).contactResult(outcome, locale),
@@ -139,7 +143,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   });
   // The endpoints follow the config of the moment (a settings save in `site serve --admin`); the data folder stays the one checked above.
   const currentConfig = () => options.currentConfig?.() ?? config;
-  const booking = createSiteBookingHandler(currentConfig, { trustProxy: options.trustProxy, dataDir });
+  const booking = createSiteBookingHandler(currentConfig, { trustProxy: options.trustProxy, store: options.store });
 
   const api: Step = async (request, response, next) => {
     const path = (request.url ?? '/').split('?', 1)[0];
@@ -226,6 +230,8 @@ export function heldAdminState(dir: string, projectRoot: string): string | undef
     const found = adminStateFiles.find((name) => existsSync(join(folder, name)));
     if (found) return `an admin state file (${join(folder, found)})`;
   }
+  const database = databaseFileNames.find((name) => existsSync(join(dir, name)));
+  if (database) return `a database file (${join(dir, database)})`;
   return undefined;
 }
 
