@@ -2,7 +2,7 @@
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import { accountsFile, type Role } from '../../src/admin/accounts';
+import type { Role } from '../../src/admin/accounts';
 import type { AdminRoute } from '../../src/admin/api';
 
 import { createLiveSite } from '../../src/admin/live-site';
@@ -14,6 +14,7 @@ import { buildSite } from '../../src/build';
 import { loadConfig } from '../../src/config/load';
 import { writeSite } from '../../src/emit/write';
 import { startServer } from '../../src/serve/server';
+import { fixedStoreSource, openSiteStore } from '../../src/store/source';
 import { createTempSite } from './fixture-site';
 import { builtSite, outputRoot, repoRoot } from './paths';
 
@@ -50,18 +51,20 @@ export function send(base: string, method: string, path: string, options: { head
 export async function startAdminServer(options: { users?: { email: string; role: Role; password: string }[]; routes?: AdminRoute[]; dir?: string; configPath?: string; projectRoot?: string; trustProxy?: boolean; scrypt?: ScryptParams; signInLimits?: SignInLimits; eventStreams?: MountOptions['eventStreams']; posts?: boolean; inbox?: boolean; media?: boolean; settings?: boolean; site?: EditedSite } = {}) {
   await mkdir(outputRoot, { recursive: true });
   const projectRoot = options.projectRoot ?? (await mkdtemp(join(outputRoot, 'admin-')));
-  for (const user of options.users ?? []) await addUser(accountsFile(projectRoot), user.email, user.role, user.password, testScrypt);
   const config = await loadConfig(options.configPath ?? join(repoRoot, 'site.config.yaml'));
   // The project's own data/ is never a test's: the real config stores into the temp project.
   if (!options.configPath) config.dirs.data = join(projectRoot, 'data');
-  const admin = createServeAdmin({ projectRoot, origin: config.site.origin, scrypt: options.scrypt ?? testScrypt, signInLimits: options.signInLimits, eventStreams: options.eventStreams, routes: options.routes, trustProxy: options.trustProxy, posts: options.posts ? { config: () => config } : undefined, inbox: options.inbox ? { dataDir: () => config.dirs.data } : undefined, media: options.media ? { config: () => config } : undefined, settings: options.settings ? { config: () => config } : undefined, site: options.site });
-  const running = await startServer({ config, dir: options.dir ?? builtSite, port: 0, host: '127.0.0.1', admin, trustProxy: options.trustProxy, limits: { shutdownGraceMs: 100 } });
+  const store = fixedStoreSource(await openSiteStore({ ...config, root: projectRoot }));
+  for (const user of options.users ?? []) await addUser(await store.get(), user.email, user.role, user.password, testScrypt);
+  const admin = createServeAdmin({ projectRoot, store, origin: config.site.origin, scrypt: options.scrypt ?? testScrypt, signInLimits: options.signInLimits, eventStreams: options.eventStreams, routes: options.routes, trustProxy: options.trustProxy, posts: options.posts ? { config: () => config } : undefined, inbox: options.inbox ? { store } : undefined, media: options.media ? { config: () => config } : undefined, settings: options.settings ? { config: () => config } : undefined, site: options.site });
+  const running = await startServer({ config, store, dir: options.dir ?? builtSite, port: 0, host: '127.0.0.1', admin, trustProxy: options.trustProxy, limits: { shutdownGraceMs: 100 } });
   const json = (body: unknown, extra: Record<string, string> = {}) => ({ headers: { origin: running.url, 'content-type': 'application/json', ...extra }, body: JSON.stringify(body) });
   return {
     url: running.url,
     projectRoot,
     admin,
     config,
+    store,
     send: (method: string, path: string, init?: { headers?: Record<string, string>; body?: string | Buffer }) => send(running.url, method, path, init),
     json,
     /** Signs in and returns the cookie and CSRF token. */
@@ -71,7 +74,10 @@ export async function startAdminServer(options: { users?: { email: string; role:
       const cookie = String(answer.headers['set-cookie']).split(';', 1)[0]!;
       return { cookie, csrf: answer.json().csrfToken as string };
     },
-    close: () => running.close(),
+    async close() {
+      await running.close();
+      await store.close();
+    },
   };
 }
 

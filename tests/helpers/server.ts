@@ -4,6 +4,7 @@ import { mkdir, mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/load';
 import { startServer } from '../../src/serve/server';
+import { storeIn } from './store';
 import { builtSite, outputRoot, repoRoot } from './paths';
 
 /** A running server and how to stop it. */
@@ -21,13 +22,17 @@ export async function serveSite(options: { dir?: string; configPath?: string; da
   const config = await loadConfig(options.configPath ?? join(repoRoot, 'site.config.yaml'));
   await mkdir(outputRoot, { recursive: true });
   config.dirs.data = options.dataDir ?? (await mkdtemp(join(outputRoot, 'data-')));
-  const { server, url } = await startServer({ config, dir: options.dir ?? builtSite, port: 0, host: '127.0.0.1' });
+  const store = await storeIn(config.dirs.data);
+  const { server, url } = await startServer({ config, store, dir: options.dir ?? builtSite, port: 0, host: '127.0.0.1' });
   return {
     url,
     server,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      });
+      await store.close();
+    },
   };
 }

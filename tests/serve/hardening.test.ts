@@ -3,8 +3,8 @@
  * over the limit, a disk that fails mid-write, clients behind a proxy, dot-files and symlinks,
  * conditional requests, headers on every answer, other charsets, and a clean stop.
  */
-import { mkdtempSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtempSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -12,10 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load';
-import { createContactHandler, contactSubmissionsFile } from '../../src/serve/contact';
-import type { StoreFileSystem } from '../../src/serve/jsonl-store';
+import { createContactHandler } from '../../src/serve/contact';
 import { startServer, type RunningServer, type ServerLimits } from '../../src/serve/server';
+import type { SqlDriver } from '../../src/store/driver';
+import { openSqlite } from '../../src/store/sqlite';
+import { fixedStoreSource, type StoreSource } from '../../src/store/source';
+import { createStore } from '../../src/store/store';
 import { builtSite, repoRoot } from '../helpers/paths';
+import { storedRows, storeIn } from '../helpers/store';
 
 const valid = { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', message: 'Hello.', locale: 'en' };
 
@@ -49,8 +53,9 @@ async function serveCopy(limits: Partial<ServerLimits> = {}, trustProxy = false)
   writeFileSync(join(dir, 'site.webmanifest'), '{}');
   const config = await loadConfig(join(repoRoot, 'site.config.yaml'));
   config.dirs.data = join(root, 'data');
-  const running = await startServer({ config, dir, port: 0, host: '127.0.0.1', limits, trustProxy });
-  return { running, dir, dataDir: config.dirs.data, close: async () => { running.server.closeAllConnections(); await running.close(); await rm(root, { recursive: true, force: true }); } };
+  const store = await storeIn(config.dirs.data);
+  const running = await startServer({ config, store, dir, port: 0, host: '127.0.0.1', limits, trustProxy });
+  return { running, dir, dataDir: config.dirs.data, close: async () => { running.server.closeAllConnections(); await running.close(); await store.close(); await rm(root, { recursive: true, force: true }); } };
 }
 
 describe('long request paths', () => {
@@ -148,7 +153,7 @@ describe('the contact endpoint', () => {
     served = await serveCopy({}, true);
   });
   afterAll(() => served.close());
-  const stored = () => readFile(join(served.dataDir, contactSubmissionsFile), 'utf8').then((text) => text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, string>), () => []);
+  const stored = () => storedRows(served.dataDir, 'contact_messages') as Promise<Record<string, string>[]>;
   const post = (body: string, headers: Record<string, string>) => rawRequest(served.running.url, { method: 'POST', path: '/api/contact', headers, body });
 
   it('refuses posts from another site and text/plain bodies, storing nothing', async () => {
@@ -223,61 +228,42 @@ describe('storage that fails part-way', () => {
   let dataDir: string;
   let server: Server;
   let base: string;
-  let failNext: 'short' | 'enospc' | undefined;
+  let driver: SqlDriver;
+  let store: StoreSource;
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'site-disk-full-'));
-    const { open } = await import('node:fs/promises');
-    // A file system whose next write stores only half its bytes, then fails as a full disk does.
-    const fileSystem: StoreFileSystem = {
-      async open(path, flags, mode) {
-        const handle = await open(path, flags, mode);
-        const write = handle.write.bind(handle) as (buffer: Buffer, offset: number, length: number) => Promise<{ bytesWritten: number }>;
-        let wrote = false;
-        return Object.assign(handle, {
-          async write(buffer: Buffer, offset: number, length: number) {
-            if (!failNext) return write(buffer, offset, length);
-            if (!wrote) {
-              wrote = true;
-              return write(buffer, offset, Math.floor(length / 2));
-            }
-            failNext = undefined;
-            throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-          },
-        });
-      },
-    };
-    const handle = createContactHandler({ dataDir, rateLimit: 100, resultPage: (locale, outcome) => `/${locale}/${outcome}/`, types: () => ['repairer', 'retailer', 'investor', 'partner', 'other'], fileSystem });
+    driver = await openSqlite(join(dataDir, 'site.db'));
+    store = fixedStoreSource(await createStore(driver));
+    const handle = createContactHandler({ store, rateLimit: 100, resultPage: (locale, outcome) => `/${locale}/${outcome}/`, types: () => ['repairer', 'retailer', 'investor', 'partner', 'other'] });
     server = createServer((incoming, response) => void handle(incoming, response));
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
     await new Promise<void>((done) => server.close(() => done()));
+    await store.close();
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('answers 503 to a submission that did not reach the disk whole, and every 201 is a readable line', async () => {
+  it('answers 503 to a submission the database could not take (full), and every 201 is a whole row', async () => {
     const send = (message: string) => rawRequest(base, { method: 'POST', path: '/api/contact', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...valid, message }) });
+    // SQLite's own "database or disk is full" (SQLITE_FULL): the file may not grow past the pages it has.
+    const full = async (on: boolean) => {
+      const pages = Number((await driver.execute('PRAGMA page_count')).rows[0]!.page_count);
+      await driver.execute(`PRAGMA max_page_count = ${on ? pages : 1_000_000}`);
+    };
     const statuses: [string, number][] = [];
-    for (const [message, failure] of [['one', undefined], ['two', 'enospc'], ['three', undefined], ['four', 'enospc'], ['five', undefined]] as const) {
-      failNext = failure;
-      statuses.push([message, (await send(message)).status]);
+    for (const [message, failure] of [['one', false], ['two', true], ['three', false], ['four', true], ['five', false]] as const) {
+      await full(failure);
+      // A message big enough to need new pages.
+      statuses.push([message, (await send(`${message} ${'x'.repeat(4000)}`)).status]);
     }
+    await full(false);
     expect(statuses).toEqual([['one', 201], ['two', 503], ['three', 201], ['four', 503], ['five', 201]]);
-    const text = readFileSync(join(dataDir, contactSubmissionsFile), 'utf8');
-    expect(text.endsWith('\n')).toBe(true);
-    expect(text.trimEnd().split('\n').map((line) => (JSON.parse(line) as { message: string }).message)).toEqual(['one', 'three', 'five']);
-    expect(statSync(join(dataDir, contactSubmissionsFile)).mode & 0o777).toBe(0o600);
-  });
-
-  it('starts a new line after a line a crash cut short', async () => {
-    const file = join(dataDir, contactSubmissionsFile);
-    await writeFile(file, `${readFileSync(file, 'utf8')}{"receivedAt":"2026-`);
-    const response = await rawRequest(base, { method: 'POST', path: '/api/contact', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...valid, message: 'after the crash' }) });
-    expect(response.status).toBe(201);
-    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
-    expect(lines.at(-2)).toBe('{"receivedAt":"2026-');
-    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ message: 'after the crash' });
+    const rows = await storedRows(dataDir, 'contact_messages');
+    expect(rows.map((row) => String(row.message).split(' ')[0])).toEqual(['one', 'three', 'five']);
+    expect(rows.every((row) => String(row.message).endsWith('x'.repeat(4000)))).toBe(true);
+    expect(statSync(join(dataDir, 'site.db')).mode & 0o777).toBe(0o600);
   });
 });
 
@@ -309,10 +295,23 @@ describe('slow clients and stopping', () => {
     }
   });
 
-  it('refuses to serve a folder that holds the stored submissions', async () => {
+  it('refuses to serve a folder that holds the stored submissions, or a database file', async () => {
     const config = await loadConfig(join(repoRoot, 'site.config.yaml'));
-    config.dirs.data = join(builtSite, 'data');
-    await expect(startServer({ config, dir: builtSite, port: 0, host: '127.0.0.1' })).rejects.toMatchObject({ code: 'OUTPUT_UNSAFE' });
+    const dataDir = await mkdtemp(join(tmpdir(), 'site-refuse-'));
+    const store = await storeIn(dataDir);
+    try {
+      config.dirs.data = join(builtSite, 'data');
+      await expect(startServer({ config, store, dir: builtSite, port: 0, host: '127.0.0.1' })).rejects.toMatchObject({ code: 'OUTPUT_UNSAFE' });
+      // A copy of the database (a backup put in the wrong place) in the folder to serve.
+      const copy = join(dataDir, 'served');
+      await cp(builtSite, copy, { recursive: true });
+      await writeFile(join(copy, 'site.db'), '');
+      config.dirs.data = join(dataDir, 'data');
+      await expect(startServer({ config, store, dir: copy, port: 0, host: '127.0.0.1' })).rejects.toMatchObject({ code: 'OUTPUT_UNSAFE', message: expect.stringContaining('a database file') });
+    } finally {
+      await store.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('says which port is taken instead of crashing', async () => {
@@ -321,7 +320,7 @@ describe('slow clients and stopping', () => {
     const port = (blocker.address() as AddressInfo).port;
     const config = await loadConfig(join(repoRoot, 'site.config.yaml'));
     try {
-      await expect(startServer({ config, dir: builtSite, port, host: '127.0.0.1' })).rejects.toMatchObject({ code: 'SERVE_FAILED', message: `port ${port} on 127.0.0.1 is already in use` });
+      await expect(startServer({ config, store: await storeIn(await mkdtemp(join(tmpdir(), 'site-port-'))), dir: builtSite, port, host: '127.0.0.1' })).rejects.toMatchObject({ code: 'SERVE_FAILED', message: `port ${port} on 127.0.0.1 is already in use` });
     } finally {
       blocker.close();
     }

@@ -17,18 +17,12 @@ import { createContactHandler } from '../../src/serve/contact';
 import { createStaticHandler } from '../../src/serve/static';
 import { builtSite, repoRoot } from '../helpers/paths';
 import { serveSite, type TestServer } from '../helpers/server';
+import { storedRows, storeIn } from '../helpers/store';
+import type { StoreSource } from '../../src/store/source';
 
-const submissionsFile = (dataDir: string) => join(dataDir, 'contact-submissions.jsonl');
-
-/** The stored submissions, one parsed object per line ([] when nothing was stored). */
+/** The stored contact messages, in the order they came ([] when nothing was stored). */
 async function storedLines(dataDir: string): Promise<Record<string, unknown>[]> {
-  const text = await readFile(submissionsFile(dataDir), 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return '';
-    throw error;
-  });
-  if (text === '') return [];
-  expect(text.endsWith('\n')).toBe(true);
-  return text.slice(0, -1).split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  return storedRows(dataDir, 'contact_messages');
 }
 
 /** A valid submission; `overrides` replace or add fields. */
@@ -349,7 +343,7 @@ describe('POST /api/contact with JSON', () => {
   // Counted by the rate limit: the valid, missing-fields, bad-e-mail and honeypot posts (4 of 5).
   const context = useServer();
 
-  it('stores a valid submission as one JSON line and answers 201', async () => {
+  it('stores a valid submission and answers 201', async () => {
     const marker = `json-valid-${Date.now()}`;
     const response = await postJson(context.server.url, submission({ message: `Valid ${marker}`, locale: 'no', company: 'Analytical Engines' }));
     expect(response.status).toBe(201);
@@ -509,10 +503,12 @@ describe('POST /api/contact under concurrency', () => {
   let dataDir: string;
   let server: Server;
   let base: string;
+  let store: StoreSource;
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'site-serve-concurrency-'));
-    const handle = createContactHandler({ dataDir, rateLimit: 1000, resultPage: (locale, outcome) => `/${locale}/${outcome}/`, types: () => ['repairer', 'retailer', 'investor', 'partner', 'other'] });
+    store = await storeIn(dataDir);
+    const handle = createContactHandler({ store, rateLimit: 1000, resultPage: (locale, outcome) => `/${locale}/${outcome}/`, types: () => ['repairer', 'retailer', 'investor', 'partner', 'other'] });
     server = createServer((incoming, response) => {
       handle(incoming, response).catch(() => {
         if (!response.headersSent) response.writeHead(500);
@@ -530,10 +526,11 @@ describe('POST /api/contact under concurrency', () => {
       server.closeAllConnections();
       await new Promise<void>((resolvePromise) => server.close(() => resolvePromise()));
     }
+    await store?.close();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('stores 200 concurrent submissions exactly once each, one whole line each', async () => {
+  it('stores 200 concurrent submissions exactly once each, whole', async () => {
     const count = 200;
     const markers = Array.from({ length: count }, (_, i) => `marker-${i}-${Math.random().toString(36).slice(2)}`);
     const responses = await Promise.all(
@@ -541,14 +538,9 @@ describe('POST /api/contact under concurrency', () => {
     );
     expect(responses.map((response) => response.status)).toEqual(markers.map(() => 201));
 
-    const text = await readFile(submissionsFile(dataDir), 'utf8');
-    const lines = text.split('\n');
-    expect(lines.pop()).toBe('');
-    expect(lines).toHaveLength(count);
-    const found = lines.map((line) => {
-      const parsed = JSON.parse(line) as { message: string };
-      return markers.find((marker) => parsed.message.includes(` ${marker} `));
-    });
+    const rows = await storedRows(dataDir, 'contact_messages');
+    expect(rows).toHaveLength(count);
+    const found = rows.map((row) => markers.find((marker) => String(row.message) === `Concurrent ${marker} ${'padding '.repeat(50)}`.trim()));
     expect(found.every(Boolean)).toBe(true);
     expect(new Set(found).size).toBe(count);
   });

@@ -1,0 +1,27 @@
+/** A store for a test: the SQLite file of a temp data folder (never the project's own data/). */
+import { join } from 'node:path';
+import { openSqlite } from '../../src/store/sqlite';
+import { fixedStoreSource, type StoreSource } from '../../src/store/source';
+import { createStore } from '../../src/store/store';
+
+/** The store of `dataDir` (its site.db), as the servers take it; close it after. */
+export async function storeIn(dataDir: string): Promise<StoreSource> {
+  return fixedStoreSource(await createStore(await openSqlite(join(dataDir, 'site.db'))));
+}
+
+const camel = (column: string) => column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
+/**
+ * The rows of a table of the store in `dataDir`, in the order they were written (SQLite's rowid),
+ * with camelCase keys and without empty columns (null): what the JSON-lines files held as lines.
+ */
+export async function storedRows(dataDir: string, table: 'contact_messages' | 'bookings' | 'audit_log' | 'accounts' | 'sessions'): Promise<Record<string, unknown>[]> {
+  const driver = await openSqlite(join(dataDir, 'site.db'));
+  try {
+    await createStore(driver);
+    const { rows } = await driver.execute(`SELECT * FROM ${table} ORDER BY rowid`);
+    return rows.map((row) => Object.fromEntries(Object.entries(row).filter(([, value]) => value !== null).map(([key, value]) => [key === 'received_at' ? 'receivedAt' : camel(key), value])));
+  } finally {
+    await driver.close();
+  }
+}
