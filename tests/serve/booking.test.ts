@@ -4,15 +4,17 @@
  * form post (303 and the calendar file), hostile input, the rate limit, a restart that
  * remembers what is taken, and a change of the settings while it runs.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig, type ResolvedConfig } from '../../src/config/load';
-import { bookingsFile, createBookingHandler, createSiteBookingHandler, type BookingHandler, type BookingSettings } from '../../src/serve/booking';
+import { createBookingHandler, createSiteBookingHandler, type BookingHandler, type BookingSettings } from '../../src/serve/booking';
+import type { StoreSource } from '../../src/store/source';
 import { repoRoot } from '../helpers/paths';
+import { storedRows, storeIn } from '../helpers/store';
 
 const rules = { timeZone: 'Europe/Oslo', weekdays: ['Mo', 'Tu', 'We', 'Th', 'Fr'] as const, opens: '09:00', closes: '17:00', minutes: 30 };
 // Friday 27 March 2026, 16:10 in Oslo (CET): the weekend and the change to CEST lie ahead.
@@ -20,6 +22,7 @@ const now = Date.parse('2026-03-27T16:10:00+01:00');
 
 let dataDir: string;
 let server: Server;
+let store: StoreSource | undefined;
 let base: string;
 
 const defaultSettings: BookingSettings = {
@@ -33,10 +36,13 @@ const defaultSettings: BookingSettings = {
 };
 
 /** Starts the handler (or `handler`); `settings` is asked at every request (a test may change what it returns). */
-async function start(options: { rateLimit?: number; settings?: () => BookingSettings | undefined; handler?: BookingHandler } = {}) {
-  const handle = options.handler ?? createBookingHandler({
+async function start(options: { rateLimit?: number; settings?: () => BookingSettings | undefined; handler?: (store: StoreSource) => BookingHandler } = {}) {
+  // A start is a new process: its own connection to the database of the data folder.
+  await store?.close();
+  store = await storeIn(dataDir);
+  const handle = options.handler?.(store) ?? createBookingHandler({
     settings: options.settings ?? (() => defaultSettings),
-    dataDir,
+    store,
     now: () => now,
     rateLimit: options.rateLimit ?? 100,
   });
@@ -55,12 +61,14 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await new Promise((resolve) => server?.close(resolve));
+  await store?.close();
+  store = undefined;
   await rm(dataDir, { recursive: true, force: true });
 });
 
 const visitor = { firstName: 'Kari', lastName: 'Nordmann', email: 'kari@example.no', company: 'Skredderiet AS', note: 'Om Hub', locale: 'no' };
 const post = (body: unknown) => fetch(`${base}/api/booking`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-const stored = async () => (await readFile(join(dataDir, bookingsFile), 'utf8').catch(() => '')).split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, string>);
+const stored = async () => (await storedRows(dataDir, 'bookings')) as Record<string, string>[];
 
 describe('GET /api/booking/slots', () => {
   it('lists the free slots with their Oslo offsets: none before now, none at weekends, CEST from Monday', async () => {
@@ -239,7 +247,7 @@ describe('the site\'s booking handler', () => {
   it('follows the config it is given at each request: the slot length, booking.url, the calendar file\'s words', async () => {
     const loaded = await loadConfig(join(repoRoot, 'site.config.yaml'));
     let config: ResolvedConfig = { ...loaded, dirs: { ...loaded.dirs, data: dataDir } };
-    await start({ handler: createSiteBookingHandler(() => config) });
+    await start({ handler: (source) => createSiteBookingHandler(() => config, { store: source }) });
     const firstSlot = async () => ((await (await fetch(`${base}/api/booking/slots?days=21`)).json()) as { slots: { start: string; end: string }[] }).slots[0]!;
     const length = (slot: { start: string; end: string }) => (Date.parse(slot.end) - Date.parse(slot.start)) / 60_000;
     expect(length(await firstSlot())).toBe(30);
