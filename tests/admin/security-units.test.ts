@@ -3,7 +3,8 @@ import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { hasRole, isAllowedAdminHost, isSameOriginRequest, loopbackHosts } from '../../src/admin/guard';
 import { hashPassword, needsRehash, parsePasswordHash, verifyPassword } from '../../src/admin/passwords';
-import { createSessionStore } from '../../src/admin/sessions';
+import { createSessionStore, sessionKeyOf } from '../../src/admin/sessions';
+import { tempStore } from '../helpers/store';
 import { createSignInTokens } from '../../src/admin/sign-in-tokens';
 import { checkDevAdminHost } from '../../src/admin/mount';
 
@@ -38,32 +39,41 @@ describe('password hashes', () => {
 });
 
 describe('sessions', () => {
-  it('end after 30 minutes idle and after 12 hours in all, and rotate on sign-in', () => {
-    let time = 0;
-    const store = createSessionStore({ now: () => time });
-    const first = store.create({ email: 'a@b.co', role: 'editor' });
-    expect(first.id).toMatch(/^[\w-]{43}$/);
-    time += 29 * 60_000;
-    expect(store.touch(first.id)?.email).toBe('a@b.co');
-    time += 29 * 60_000;
-    expect(store.touch(first.id)).toBeDefined();
-    time += 30 * 60_000;
-    expect(store.touch(first.id)).toBeUndefined();
+  it('end after 30 minutes idle and after 12 hours in all, rotate on sign-in, and are stored by the hash of their token', async () => {
+    let time = Date.parse('2030-01-01T00:00:00Z');
+    const source = await tempStore();
+    try {
+      const store = createSessionStore(source, { now: () => time });
+      const first = await store.create({ email: 'a@b.co', role: 'editor' });
+      expect(first.id).toMatch(/^[\w-]{43}$/);
+      // The database holds the token's hash, never the token.
+      const rows = await (await source.get()).peekSession(sessionKeyOf(first.id), { idleBefore: '2000-01-01T00:00:00.000Z', createdBefore: '2000-01-01T00:00:00.000Z' });
+      expect(rows?.tokenHash).not.toBe(first.id);
+      time += 29 * 60_000;
+      expect((await store.touch(first.id))?.email).toBe('a@b.co');
+      time += 29 * 60_000;
+      expect(await store.touch(first.id)).toBeDefined();
+      time += 30 * 60_000;
+      expect(await store.touch(first.id)).toBeUndefined();
 
-    const second = store.create({ email: 'a@b.co', role: 'editor' });
-    for (let hour = 0; hour < 12 * 4 - 1; hour++) {
+      const second = await store.create({ email: 'a@b.co', role: 'editor' });
+      for (let hour = 0; hour < 12 * 4 - 1; hour++) {
+        time += 15 * 60_000;
+        expect(await store.touch(second.id)).toBeDefined();
+      }
       time += 15 * 60_000;
-      expect(store.touch(second.id)).toBeDefined();
-    }
-    time += 15 * 60_000;
-    expect(store.touch(second.id)).toBeUndefined();
+      expect(await store.touch(second.id)).toBeUndefined();
 
-    const third = store.create({ email: 'a@b.co', role: 'editor' });
-    const rotated = store.create({ email: 'a@b.co', role: 'editor' }, third.id);
-    expect(rotated.id).not.toBe(third.id);
-    expect(rotated.csrfToken).not.toBe(third.csrfToken);
-    expect(store.touch(third.id)).toBeUndefined();
-    expect(store.touch(rotated.id)).toBeDefined();
+      const third = await store.create({ email: 'a@b.co', role: 'editor' });
+      const rotated = await store.create({ email: 'a@b.co', role: 'editor' }, third.id);
+      expect(rotated.id).not.toBe(third.id);
+      expect(rotated.csrfToken).not.toBe(third.csrfToken);
+      expect(await store.touch(third.id)).toBeUndefined();
+      expect(await store.touch(rotated.id)).toBeDefined();
+      expect(await store.touch('not a token')).toBeUndefined();
+    } finally {
+      await source.close();
+    }
   });
 });
 

@@ -6,55 +6,53 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountsFile } from '../../src/admin/accounts';
 import { currentScryptParams } from '../../src/admin/passwords';
 import { createSignInLimits, isRefusal, type Attempt } from '../../src/admin/sign-in-limits';
 import { removeUser } from '../../src/admin/users';
 import { send, startAdminServer, startLiveAdminServer } from '../helpers/admin-server';
+import { tempStore } from '../helpers/store';
 
 const editor = { email: 'editor@example.com', role: 'editor' as const, password: 'editor password 1' };
 const chief = { email: 'chief@example.com', role: 'admin' as const, password: 'chief password 1' };
 
 describe('sign-in limits (the gate on its own)', () => {
   it('counts an attempt before its check: the sixth of six guesses sent at once is refused before it is hashed', async () => {
-    const limits = createSignInLimits({ accountInFlight: 10 });
-    const attempts = Array.from({ length: 6 }, () => limits.begin('10.0.0.1', 'a@b.co'));
+    const limits = createSignInLimits(await tempStore(), { accountInFlight: 10 });
+    const attempts = await Promise.all(Array.from({ length: 6 }, () => limits.begin('10.0.0.1', 'a@b.co')));
     expect(attempts.slice(0, 5).every((attempt) => !isRefusal(attempt))).toBe(true);
     expect(attempts[5]).toMatchObject({ status: 429 });
     for (const attempt of attempts.slice(0, 5)) (attempt as Attempt).end();
   });
 
   it('lets a success take back only its own count while other guesses of the account are still being checked', async () => {
-    const limits = createSignInLimits();
-    const slow = limits.begin('10.0.0.1', 'a@b.co') as Attempt;
+    const limits = createSignInLimits(await tempStore());
+    const slow = await limits.begin('10.0.0.1', 'a@b.co') as Attempt;
     let finishSlow!: () => void;
     const slowCheck = slow.check(() => new Promise<boolean>((resolve) => (finishSlow = () => resolve(false))));
     for (let guess = 0; guess < 3; guess++) {
-      const wrong = limits.begin('10.0.0.1', 'a@b.co') as Attempt;
+      const wrong = await limits.begin('10.0.0.1', 'a@b.co') as Attempt;
       await wrong.check(async () => false);
       wrong.end();
     }
-    const right = limits.begin('10.0.0.1', 'a@b.co') as Attempt;
+    const right = await limits.begin('10.0.0.1', 'a@b.co') as Attempt;
     await right.check(async () => true);
-    right.succeeded();
+    await right.succeeded();
     right.end();
     // 1 in flight + 3 failures stay counted: one more guess, then the account is locked.
-    const fifth = limits.begin('10.0.0.1', 'a@b.co') as Attempt;
+    const fifth = await limits.begin('10.0.0.1', 'a@b.co') as Attempt;
     expect(isRefusal(fifth)).toBe(false);
     fifth.end();
-    expect(limits.begin('10.0.0.1', 'a@b.co')).toMatchObject({ status: 429 });
+    expect(await limits.begin('10.0.0.1', 'a@b.co')).toMatchObject({ status: 429 });
     finishSlow();
     await slowCheck;
     slow.end();
   });
 
   it('runs at most two checks at once, lets a few wait, and refuses the rest with 503 at once', async () => {
-    const limits = createSignInLimits({ waiting: 3 });
+    const limits = createSignInLimits(await tempStore(), { waiting: 3 });
     const releases: (() => void)[] = [];
-    const outcomes = Array.from({ length: 10 }, (_, index) => {
-      const attempt = limits.begin(`10.0.1.${index}`, `user${index}@b.co`) as Attempt;
-      return attempt.check(() => new Promise<string>((resolve) => releases.push(() => resolve('checked'))));
-    });
+    const attempts = await Promise.all(Array.from({ length: 10 }, (_, index) => limits.begin(`10.0.1.${index}`, `user${index}@b.co`)));
+    const outcomes = attempts.map((attempt) => (attempt as Attempt).check(() => new Promise<string>((resolve) => releases.push(() => resolve('checked')))));
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(limits.hashing).toBe(2);
     while (releases.length) {
@@ -151,7 +149,7 @@ describe('site serve --admin under attack', () => {
     const { cookie } = await server.signIn(chief.email, chief.password);
     const stream = await openStream(cookie);
     expect(stream.status).toBe(200);
-    await removeUser(accountsFile(server.projectRoot), chief.email);
+    await removeUser(await server.store.get(), chief.email);
     await stream.ended;
     expect(stream.received()).not.toContain('event:');
   });
@@ -159,7 +157,7 @@ describe('site serve --admin under attack', () => {
 
 describe('a sign-in flood (real scrypt parameters)', () => {
   it('never hashes more than 2 at once, answers the excess 503 with Retry-After, and serves pages meanwhile', async () => {
-    const limits = createSignInLimits();
+    const limits = createSignInLimits(await tempStore());
     const server = await startAdminServer({ users: [], trustProxy: true, scrypt: currentScryptParams, signInLimits: limits });
     try {
       const flood = Promise.all(Array.from({ length: 40 }, (_, index) => server.send('POST', '/api/auth/login', server.json({ email: `flood${index}@example.com`, password: 'guess' }, { 'x-forwarded-for': `10.9.${index}.1` }))));

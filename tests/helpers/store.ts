@@ -25,3 +25,18 @@ export async function storedRows(dataDir: string, table: 'contact_messages' | 'b
     await driver.close();
   }
 }
+
+/** A store in a new temp folder, removed when it is closed. */
+export async function tempStore(): Promise<StoreSource> {
+  const { mkdtemp, rm } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const folder = await mkdtemp(join(tmpdir(), 'site-test-store-'));
+  const source = await storeIn(folder);
+  return {
+    get: () => source.get(),
+    async close() {
+      await source.close();
+      await rm(folder, { recursive: true, force: true });
+    },
+  };
+}
