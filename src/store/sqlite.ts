@@ -92,20 +92,43 @@ export async function openSqlite(file: string, options: SqliteOptions = {}): Pro
   } catch (error) {
     throw new StoreUnavailable(`cannot create the database ${file}: ${(error as Error).message}`, { cause: error });
   }
-  let client: Client;
-  try {
-    client = createClient({ url: pathToFileURL(file).href, concurrency: 1 });
-  } catch (error) {
-    throw translate(error, file);
+  /** A new connection with the settings above (all but WAL are per connection). */
+  async function connect(): Promise<Client> {
+    const opened = createClient({ url: pathToFileURL(file).href, concurrency: 1 });
+    try {
+      await opened.execute(`PRAGMA busy_timeout = ${busySliceMs}`);
+      await opened.execute('PRAGMA journal_mode = WAL');
+      await opened.execute('PRAGMA synchronous = FULL');
+      await opened.execute('PRAGMA foreign_keys = ON');
+    } catch (error) {
+      opened.close();
+      throw error;
+    }
+    return opened;
   }
 
+  let client: Client | undefined;
+  /**
+   * A connection that saw an error from the database itself is dropped and a new one made: a
+   * libsql connection whose statement failed with SQLITE_BUSY stays inside a transaction it does
+   * not report (measured: its next writes "succeed" and are never committed, and it holds the
+   * write lock), so it is never used again.
+   */
+  const connection = async () => (client ??= await connect());
+  const drop = () => {
+    client?.close();
+    client = undefined;
+  };
+
   /** Runs `attempt` again while the database is busy, pausing between tries, for at most busyTimeoutMs. */
-  async function whileBusy<T>(attempt: () => Promise<T>): Promise<T> {
+  async function whileBusy<T>(attempt: (db: Client) => Promise<T>): Promise<T> {
     const deadline = Date.now() + busyTimeoutMs;
     for (let round = 0; ; round++) {
       try {
-        return await attempt();
+        return await attempt(await connection());
       } catch (error) {
+        const code = resultCodeOf(error);
+        if (code !== undefined && unavailableCodes.has(code)) drop();
         if (!isBusy(error) || Date.now() >= deadline) throw translate(error, file);
         await new Promise((done) => setTimeout(done, Math.min(2 ** round, 50)));
       }
@@ -120,15 +143,11 @@ export async function openSqlite(file: string, options: SqliteOptions = {}): Pro
     return run;
   }
 
-  const execute = (sql: string, params: readonly SqlValue[] = []) => whileBusy(async () => resultOf(await client.execute({ sql, args: params as InArgs })));
+  const execute = (sql: string, params: readonly SqlValue[] = []) => whileBusy(async (db) => resultOf(await db.execute({ sql, args: params as InArgs })));
 
   try {
-    await execute(`PRAGMA busy_timeout = ${busySliceMs}`);
-    await execute('PRAGMA journal_mode = WAL');
-    await execute('PRAGMA synchronous = FULL');
-    await execute('PRAGMA foreign_keys = ON');
+    await whileBusy(async () => undefined);
   } catch (error) {
-    client.close();
     throw translate(error, file);
   }
 
@@ -140,7 +159,7 @@ export async function openSqlite(file: string, options: SqliteOptions = {}): Pro
     },
     transaction(work) {
       return inTurn(async () => {
-        const tx: Transaction = await whileBusy(() => client.transaction('write'));
+        const tx: Transaction = await whileBusy((db) => db.transaction('write'));
         const executor: SqlExecutor = {
           dialect: 'sqlite',
           // Inside BEGIN IMMEDIATE this process holds the write lock: nothing is busy any more.
@@ -148,16 +167,21 @@ export async function openSqlite(file: string, options: SqliteOptions = {}): Pro
             try {
               return resultOf(await tx.execute({ sql, args: params as InArgs }));
             } catch (error) {
+              const code = resultCodeOf(error);
+              if (code !== undefined && unavailableCodes.has(code)) failed = true;
               throw translate(error, file);
             }
           },
         };
+        let failed = false;
         try {
           const result = await work(executor);
           await tx.commit();
           return result;
         } catch (error) {
           await tx.rollback().catch(() => undefined);
+          const code = resultCodeOf(error);
+          if (failed || (code !== undefined && unavailableCodes.has(code))) drop();
           throw translate(error, file);
         } finally {
           tx.close();
@@ -168,7 +192,7 @@ export async function openSqlite(file: string, options: SqliteOptions = {}): Pro
       if (closed) return;
       closed = true;
       await queue;
-      client.close();
+      drop();
     },
   };
 }

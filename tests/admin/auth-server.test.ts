@@ -190,31 +190,32 @@ describe('site serve --admin: sign-in and the guard', () => {
 
   it('upgrades a hash made with weaker parameters at the next sign-in', async () => {
     const { addUser } = await import('../../src/admin/users');
-    const { accountsFile, readAccounts } = await import('../../src/admin/accounts');
-    const file = accountsFile(server.projectRoot);
-    await addUser(file, 'old@example.com', 'editor', 'an old password 1', { N: 512, r: 8, p: 1 });
-    expect((await readAccounts(file)).find((account) => account.email === 'old@example.com')!.passwordHash).toMatch(/^scrypt\$N=512,/);
+    const store = await server.store.get();
+    await addUser(store, 'old@example.com', 'editor', 'an old password 1', { N: 512, r: 8, p: 1 });
+    expect((await store.findAccount('old@example.com'))!.passwordHash).toMatch(/^scrypt\$N=512,/);
     await server.signIn('old@example.com', 'an old password 1');
-    expect((await readAccounts(file)).find((account) => account.email === 'old@example.com')!.passwordHash).toMatch(/^scrypt\$N=1024,r=8,p=1\$/);
+    expect((await store.findAccount('old@example.com'))!.passwordHash).toMatch(/^scrypt\$N=1024,r=8,p=1\$/);
     await server.signIn('old@example.com', 'an old password 1');
   });
 
   it('ends the sessions of an account whose password changes', async () => {
     const { cookie } = await server.signIn(chief.email, chief.password);
     const { setPassword } = await import('../../src/admin/users');
-    const { accountsFile } = await import('../../src/admin/accounts');
-    await setPassword(accountsFile(server.projectRoot), chief.email, 'a brand new password', { N: 1024, r: 8, p: 1 });
+    await setPassword(await server.store.get(), chief.email, 'a brand new password', { N: 1024, r: 8, p: 1 });
     expect((await server.send('GET', '/api/admin/session', { headers: { cookie } })).status).toBe(401);
     chief.password = 'a brand new password';
   });
 
-  it('keeps an append-only audit log of sign-ins, outside the output, mode 0600', async () => {
-    const file = join(server.projectRoot, '.site', 'audit.jsonl');
-    const lines = (await readFile(file, 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
-    expect(lines.some((line) => line.action === 'sign-in' && line.user === editor.email)).toBe(true);
-    expect(lines.some((line) => line.action === 'sign-in-failed')).toBe(true);
+  it('keeps an audit log of sign-ins and the accounts in the store, a database outside the output, mode 0600', async () => {
+    const { entries } = await (await server.store.get()).listAudit(1000);
+    expect(entries.some((entry) => entry.action === 'sign-in' && entry.user === editor.email)).toBe(true);
+    expect(entries.some((entry) => entry.action === 'sign-in-failed')).toBe(true);
+    const file = join(server.config.dirs.data, 'site.db');
     expect((await stat(file)).mode & 0o777).toBe(0o600);
-    expect((await stat(join(server.projectRoot, '.site', 'admins.json'))).mode & 0o777).toBe(0o600);
+    expect((await stat(server.config.dirs.data)).mode & 0o777).toBe(0o700);
+    // Sessions are kept by the hash of their token: no cookie value is in the database.
+    const { cookie } = await server.signIn(editor.email, editor.password);
+    expect((await readFile(file)).includes(Buffer.from(cookie.split('=')[1]!))).toBe(false);
   });
 });
 

@@ -1,13 +1,17 @@
 /**
- * `site admin prune-inbox --older-than <age>`: deletes what visitors sent before the age from both
- * stores by atomic rewrite, keeps newer and undated lines and every other file of the data folder,
- * drops the handled state of what it deleted, logs the count, and refuses a malformed age (exit 1).
+ * `site admin prune-inbox --older-than <age>` on the store: the first start imports the JSON-lines
+ * files of an earlier version (keeping ids, renaming the files aside), then the command deletes
+ * what visitors sent before the age (messages by when they came, meetings by their end or booking),
+ * keeps newer and undated items and every other file of the data folder, logs the count in the
+ * audit log, never loses what arrives meanwhile, and refuses a malformed age (exit 1).
  */
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createInbox } from '../../src/admin/inbox-store';
 import { main } from '../../src/cli';
+import { loadConfig } from '../../src/config/load';
+import { fixedStoreSource, openSiteStore, type StoreSource } from '../../src/store/source';
 import { createTempSite, type TempSite } from '../helpers/fixture-site';
 
 const day = 86_400_000;
@@ -21,19 +25,14 @@ describe('prune-inbox', () => {
   const bookingFile = () => join(dataDir, 'booking-requests.jsonl');
   const contactLine = (ageDays: number, name: string) => JSON.stringify({ receivedAt: iso(now - ageDays * day), firstName: name, lastName: 'X', email: `${name}@visitor.example`, message: 'Hi' });
   const bookingLine = (ageDays: number, id: string) => JSON.stringify({ id, start: iso(now - ageDays * day + day), end: iso(now - ageDays * day + day + 1_800_000), locale: 'en', bookedAt: iso(now - ageDays * day), firstName: 'B', lastName: 'Y', email: 'b@visitor.example' });
-  const names = async (file: string) => (await readFile(file, 'utf8')).split('\n').filter(Boolean).map((line) => {
-    try {
-      const record = JSON.parse(line) as { firstName?: string; id?: string };
-      return record.id ?? record.firstName;
-    } catch {
-      return line;
-    }
-  });
+  const storeOf = async (): Promise<StoreSource> => fixedStoreSource(await openSiteStore(await loadConfig(site.config)));
+  const names = async (source: StoreSource) => (await (await source.get()).listInbox()).map((item) => (item.kind === 'booking' ? item.id : item.firstName)).sort();
 
   beforeEach(async () => {
     site = await createTempSite();
     dataDir = join(site.dir, 'data');
     await mkdir(dataDir, { recursive: true });
+    // The files of an earlier version, with a line a crash cut short and one that tells no time.
     await writeFile(contactFile(), [contactLine(800, 'ancient'), contactLine(400, 'old'), '{"receivedAt":"20', contactLine(100, 'recent'), JSON.stringify({ firstName: 'undated' }), contactLine(1, 'new')].join('\n') + '\n', { mode: 0o600 });
     await writeFile(bookingFile(), [bookingLine(500, '00000000-0000-4000-8000-000000000001'), bookingLine(10, '00000000-0000-4000-8000-000000000002')].join('\n') + '\n', { mode: 0o600 });
     await writeFile(join(dataDir, 'notes.txt'), 'not the inbox\n');
@@ -43,60 +42,68 @@ describe('prune-inbox', () => {
     await site.cleanup();
   });
 
-  it('removes the older records of both stores, keeps the newer and the undated, atomically', async () => {
-    const inbox = createInbox(dataDir);
-    const old = (await inbox.list()).find((item) => item.firstName === 'old')!;
-    const recent = (await inbox.list()).find((item) => item.firstName === 'recent')!;
-    await inbox.setHandled(old.id, true, 'admin@example.com');
-    await inbox.setHandled(recent.id, true, 'admin@example.com');
-    const before = await stat(contactFile());
+  it('removes the older items of both kinds, keeps the newer and the undated, and the handled state of what it keeps', async () => {
+    const source = await storeOf();
+    try {
+      const inbox = createInbox(source);
+      const items = await inbox.list();
+      expect(items).toHaveLength(7);
+      const old = items.find((item) => item.firstName === 'old')!;
+      const recent = items.find((item) => item.firstName === 'recent')!;
+      await inbox.setHandled(old.id, true, 'admin@example.com');
+      await inbox.setHandled(recent.id, true, 'admin@example.com');
 
-    const counts = await inbox.prune(now - 365 * day);
-    expect(counts).toEqual([
-      { file: 'contact-submissions.jsonl', removed: 2, kept: 4, undated: 2 },
-      { file: 'booking-requests.jsonl', removed: 1, kept: 1, undated: 0 },
-    ]);
-    expect(await names(contactFile())).toEqual(['{"receivedAt":"20', 'recent', 'undated', 'new']);
-    expect(await names(bookingFile())).toEqual(['00000000-0000-4000-8000-000000000002']);
-    // A new file renamed into place, private, with nothing left behind.
-    expect((await stat(contactFile())).ino).not.toBe(before.ino);
-    expect((await stat(contactFile())).mode & 0o777).toBe(0o600);
-    expect((await readdir(dataDir)).sort()).toEqual(['booking-requests.jsonl', 'contact-submissions.jsonl', 'inbox-state.json', 'notes.txt']);
-    expect(await readFile(join(dataDir, 'notes.txt'), 'utf8')).toBe('not the inbox\n');
-    const state = JSON.parse(await readFile(join(dataDir, 'inbox-state.json'), 'utf8')) as { handled: Record<string, unknown> };
-    expect(Object.keys(state.handled)).toEqual([recent.id]);
-    expect((await inbox.list()).find((item) => item.id === recent.id)!.handled).toBe(true);
-
-    const untouched = await stat(contactFile());
-    expect(await inbox.prune(now - 365 * day)).toEqual([
-      { file: 'contact-submissions.jsonl', removed: 0, kept: 4, undated: 2 },
-      { file: 'booking-requests.jsonl', removed: 0, kept: 1, undated: 0 },
-    ]);
-    expect((await stat(contactFile())).ino).toBe(untouched.ino);
+      expect(await inbox.prune(now - 365 * day)).toEqual([
+        { kind: 'contact', removed: 2, kept: 3, undated: 1 },
+        { kind: 'booking', removed: 1, kept: 1, undated: 0 },
+      ]);
+      expect(await names(source)).toEqual(['booking-00000000-0000-4000-8000-000000000002', 'new', 'recent', 'undated']);
+      expect((await inbox.list()).find((item) => item.id === recent.id)!.handled).toBe(true);
+      expect(await inbox.prune(now - 365 * day)).toEqual([
+        { kind: 'contact', removed: 0, kept: 3, undated: 1 },
+        { kind: 'booking', removed: 0, kept: 1, undated: 0 },
+      ]);
+      expect(await readFile(join(dataDir, 'notes.txt'), 'utf8')).toBe('not the inbox\n');
+    } finally {
+      await source.close();
+    }
   });
 
-  it('keeps every record appended while it prunes', async () => {
-    const inbox = createInbox(dataDir);
-    const { createJsonLinesStore } = await import('../../src/serve/jsonl-store');
-    const store = createJsonLinesStore(contactFile());
-    const appended = Array.from({ length: 20 }, (_, n) => store.append({ receivedAt: iso(now), firstName: `during${n}` }));
-    await Promise.all([inbox.prune(now - 365 * day), ...appended]);
-    const left = await names(contactFile());
-    expect(left.filter((name) => String(name).startsWith('during')).length).toBe(20);
-    expect(left).not.toContain('old');
+  it('keeps every message added while it prunes', async () => {
+    const [pruning, adding] = [await storeOf(), await storeOf()];
+    try {
+      const store = await adding.get();
+      const added = Array.from({ length: 20 }, (_, n) => store.addContactMessage({ receivedAt: iso(now), firstName: `during${n}`, lastName: 'X', email: 'x@visitor.example', message: 'Hi' }));
+      await Promise.all([createInbox(pruning).prune(now - 365 * day), ...added]);
+      const left = await names(pruning);
+      expect(left.filter((name) => String(name).startsWith('during'))).toHaveLength(20);
+      expect(left).not.toContain('old');
+    } finally {
+      await pruning.close();
+      await adding.close();
+    }
   });
 
-  it('runs as `site admin prune-inbox --older-than 12m`, prints the count per file and logs it', async () => {
+  it('runs as `site admin prune-inbox --older-than 12m`, importing the old files first, prints the counts and logs them', async () => {
     const out: string[] = [];
+    const err: string[] = [];
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => { out.push(String(chunk)); return true; });
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => { err.push(String(chunk)); return true; });
     const code = await main(['node', 'site', 'admin', 'prune-inbox', '--older-than', '12m', '--config', site.config]);
-    expect(code).toBe(0);
-    expect(out.join('')).toContain('contact-submissions.jsonl: removed 2, kept 4 (2 without a readable date kept)\nbooking-requests.jsonl: removed 1, kept 1\n');
-    expect(await names(contactFile())).toEqual(['{"receivedAt":"20', 'recent', 'undated', 'new']);
-    // No handled state before, none written.
-    expect((await readdir(dataDir)).sort()).toEqual(['booking-requests.jsonl', 'contact-submissions.jsonl', 'notes.txt']);
-    const log = (await readFile(join(site.dir, '.site', 'audit.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(log.at(-1)).toMatchObject({ action: 'inbox-prune', count: 3, olderThan: '12m', user: expect.stringMatching(/^cli/) });
+    expect(code, err.join('')).toBe(0);
+    expect(out.join('')).toContain('contact messages: removed 2, kept 3 (1 without a readable date kept)\nbooking requests: removed 1, kept 1\n');
+    expect(err.join('')).toContain('imported into');
+    const stamp = new Date().toISOString().slice(0, 10);
+    const files = (await readdir(dataDir)).filter((name) => !name.startsWith('site.db')).sort();
+    expect(files).toEqual([`booking-requests.jsonl.imported-${stamp}`, `contact-submissions.jsonl.imported-${stamp}`, 'notes.txt']);
+    const source = await storeOf();
+    try {
+      expect(await names(source)).toEqual(['booking-00000000-0000-4000-8000-000000000002', 'new', 'recent', 'undated']);
+      const { entries } = await (await source.get()).listAudit(1);
+      expect(entries[0]).toMatchObject({ action: 'inbox-prune', count: 3, olderThan: '12m', user: expect.stringMatching(/^cli/) });
+    } finally {
+      await source.close();
+    }
   });
 
   it('refuses a malformed age with a clear error and exit code 1, and touches nothing', async () => {

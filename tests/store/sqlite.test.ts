@@ -51,6 +51,25 @@ describe('the sqlite driver', () => {
     }
   });
 
+  it('commits every write that resolved, also on a connection that met the write lock of another', async () => {
+    // A libsql connection whose statement failed with SQLITE_BUSY kept a transaction open and
+    // never committed what it wrote next: the driver drops such a connection.
+    const file = join(await freshFolder(), 'site.db');
+    const [pruning, adding] = [await createStore(await openSqlite(file)), await createStore(await openSqlite(file))];
+    try {
+      const message = (n: number) => ({ receivedAt: new Date().toISOString(), firstName: `during${n}`, lastName: 'X', email: 'x@visitor.example', message: 'Hi' });
+      for (let round = 0; round < 5; round++) {
+        await Promise.all([pruning.pruneInbox('2000-01-01T00:00:00.000Z'), ...Array.from({ length: 20 }, (_, n) => adding.addContactMessage(message(n)))]);
+      }
+      const reader = await createStore(await openSqlite(file));
+      expect(await reader.listInbox()).toHaveLength(100);
+      await reader.close();
+    } finally {
+      await pruning.close();
+      await adding.close();
+    }
+  });
+
   it('answers StoreUnavailable once another connection has held the write lock past the busy timeout', async () => {
     const file = join(await freshFolder(), 'site.db');
     const holder = await openSqlite(file);
