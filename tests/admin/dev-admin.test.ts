@@ -1,6 +1,7 @@
 /** `site dev`'s admin: a one-time sign-in link instead of a password, on loopback only. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDevAdmin, siteOf } from '../../src/admin/mount';
+import { followingStoreSource } from '../../src/store/source';
 import { startDevServer, type DevServer } from '../../src/dev/server';
 import { createTempSite, type TempSite } from '../helpers/fixture-site';
 import { send } from '../helpers/admin-server';
@@ -10,13 +11,15 @@ describe('site dev: sign-in by one-time link', () => {
   let site: TempSite;
   let dev: DevServer;
   let admin: ReturnType<typeof createDevAdmin>;
+  const store = followingStoreSource(() => dev?.builder.config);
   beforeAll(async () => {
     site = await createTempSite();
-    admin = createDevAdmin({ projectRoot: site.dir, site: siteOf(() => dev?.builder) });
-    dev = await startDevServer({ config: site.config, port: 0, host: '127.0.0.1', admin });
+    admin = createDevAdmin({ projectRoot: site.dir, store, site: siteOf(() => dev?.builder) });
+    dev = await startDevServer({ config: site.config, port: 0, host: '127.0.0.1', admin, store });
   });
   afterAll(async () => {
     await dev?.close();
+    await store.close();
     await site?.cleanup();
   });
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>

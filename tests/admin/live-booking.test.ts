@@ -5,18 +5,17 @@
  * (startServer given the live site's config), and as the CLI runs it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountsFile } from '../../src/admin/accounts';
 import { createLiveSite, type LiveSite } from '../../src/admin/live-site';
 import { createServeAdmin } from '../../src/admin/mount';
 import { addUser } from '../../src/admin/users';
 import { buildSite } from '../../src/build';
 import { loadConfig } from '../../src/config/load';
 import { writeSite } from '../../src/emit/write';
-import { bookingsFile } from '../../src/serve/booking';
 import { startServer, type RunningServer } from '../../src/serve/server';
+import { fixedStoreSource, openSiteStore, type StoreSource } from '../../src/store/source';
+import { storedRows } from '../helpers/store';
 import { send, testScrypt } from '../helpers/admin-server';
 import { createTempSite, type TempSite } from '../helpers/fixture-site';
 import { repoRoot } from '../helpers/paths';
@@ -30,7 +29,10 @@ async function createBuiltSite(): Promise<{ site: TempSite; dir: string }> {
   const site = await createTempSite();
   const dir = join(site.dir, 'dist');
   await writeSite(dir, (await buildSite({ config: site.config, socialImages: false })).files);
-  await addUser(accountsFile(site.dir), admin.email, admin.role, admin.password, testScrypt);
+  // As `site admin add-user` does: its own connection to the site's store, closed after.
+  const store = await openSiteStore(await loadConfig(site.config));
+  await addUser(store, admin.email, admin.role, admin.password, testScrypt);
+  await store.close();
   return { site, dir };
 }
 
@@ -70,7 +72,7 @@ async function changeMeetingLength(url: string, dataDir: string): Promise<void> 
   const answer = await book(next.start);
   expect(answer.status).toBe(201);
   expect(answer.json()).toMatchObject({ start: next.start, end: next.end });
-  const stored = (await readFile(join(dataDir, bookingsFile), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { start: string; end: string });
+  const stored = (await storedRows(dataDir, 'bookings')) as { start: string; end: string }[];
   expect(stored.map(length)).toEqual([30, 45]);
   expect(stored[1]).toMatchObject({ start: next.start, end: next.end });
 }
@@ -79,6 +81,7 @@ describe('site serve --admin in process: booking.minutes saved in the settings',
   let site: TempSite;
   let live: LiveSite;
   let running: RunningServer;
+  let store: StoreSource | undefined;
 
   beforeAll(async () => {
     const built = await createBuiltSite();
@@ -86,13 +89,15 @@ describe('site serve --admin in process: booking.minutes saved in the settings',
     live = createLiveSite({ config: site.config, dir: built.dir });
     await live.start();
     const config = await loadConfig(site.config);
-    const mounted = createServeAdmin({ projectRoot: site.dir, origin: config.site.origin, scrypt: testScrypt, site: live });
+    store = fixedStoreSource(await openSiteStore(config));
+    const mounted = createServeAdmin({ projectRoot: site.dir, store, origin: config.site.origin, scrypt: testScrypt, site: live });
     // As src/cli.ts starts it: the booking API follows the live site's config.
-    running = await startServer({ config, currentConfig: () => live.config, dir: built.dir, port: 0, host: '127.0.0.1', admin: mounted, limits: { shutdownGraceMs: 100 } });
+    running = await startServer({ config, store, currentConfig: () => live.config, dir: built.dir, port: 0, host: '127.0.0.1', admin: mounted, limits: { shutdownGraceMs: 100 } });
   }, 120_000);
 
   afterAll(async () => {
     await running?.close();
+    await store?.close();
     await live?.dispose();
     await site?.cleanup();
   });

@@ -9,7 +9,6 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountsFile } from '../../src/admin/accounts';
 import { createLiveSite, type LiveSite } from '../../src/admin/live-site';
 import { createServeAdmin } from '../../src/admin/mount';
 import { addUser } from '../../src/admin/users';
@@ -17,6 +16,7 @@ import { buildSite } from '../../src/build';
 import { loadConfig } from '../../src/config/load';
 import { writeSite } from '../../src/emit/write';
 import { startServer } from '../../src/serve/server';
+import { fixedStoreSource, openSiteStore, type StoreSource } from '../../src/store/source';
 import { send, startLiveAdminServer, testScrypt } from '../helpers/admin-server';
 import { createTempSite, type TempSite } from '../helpers/fixture-site';
 
@@ -81,6 +81,7 @@ describe('the admin with the Markdown limit raised', () => {
   let site: TempSite;
   let live: LiveSite;
   let server: Awaited<ReturnType<typeof startServer>>;
+  let store: StoreSource | undefined;
   let headers: Record<string, string>;
   const budgetMs = 2_000;
   const preview = (body: string, session = headers) => send(server.url, 'POST', '/api/admin/preview', { headers: session, body: JSON.stringify({ slug: 'preview-only', locale: 'en', frontMatter, body }) });
@@ -91,21 +92,24 @@ describe('the admin with the Markdown limit raised', () => {
     await writeSite(dist, (await buildSite({ config: site.config, socialImages: false })).files);
     live = createLiveSite({ config: site.config, dir: dist });
     await live.start();
-    await addUser(accountsFile(site.dir), editor.email, editor.role, editor.password, testScrypt);
     const config = await loadConfig(site.config);
+    store = fixedStoreSource(await openSiteStore(config));
+    await addUser(await store.get(), editor.email, editor.role, editor.password, testScrypt);
     const admin = createServeAdmin({
       projectRoot: site.dir,
+      store,
       origin: config.site.origin,
       scrypt: testScrypt,
       site: live,
       posts: { config: () => live.config, lastBuild: () => live.lastBuild, afterWrite: (file) => live.rebuild(file), markdownBudgetMs: budgetMs },
       preview: { config: () => live.config, lastBuild: () => live.lastBuild, markdownBudgetMs: budgetMs, previewsPerMinute: 4 },
     });
-    server = await startServer({ config, dir: dist, port: 0, host: '127.0.0.1', admin, limits: { shutdownGraceMs: 100 } });
+    server = await startServer({ config, store, dir: dist, port: 0, host: '127.0.0.1', admin, limits: { shutdownGraceMs: 100 } });
     headers = await signIn(server.url);
   });
   afterAll(async () => {
     await server?.close();
+    await store?.close();
     await live?.dispose();
     await site?.cleanup();
   });

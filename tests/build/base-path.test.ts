@@ -4,6 +4,8 @@
  * the serve's own answers under a base; the targets that cannot take one; and the HTML rewrite
  * itself (real tags only, never text).
  */
+import type { StoreSource } from '../../src/store/source';
+import { storeIn } from '../helpers/store';
 import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,15 +58,20 @@ describe('the demo site under /mendwise', () => {
   let out: string;
   let config: ResolvedConfig;
   let server: RunningServer;
+  let store: StoreSource | undefined;
 
   beforeAll(async () => {
     ({ out } = await buildTarget(['--target', 'github-pages', '--base', base]));
     config = await loadConfig(join(repoRoot, 'site.config.yaml'), { deploy: { base, preview: false } });
     // What the crawl's form posts store goes to a folder of this run, never the project's data/.
     config.dirs.data = await mkdtemp(join(outputRoot, 'data-'));
-    server = await startServer({ config, dir: out, port: 0, host: '127.0.0.1', limits: { shutdownGraceMs: 100 } });
+    store = await storeIn(config.dirs.data);
+    server = await startServer({ config, store, dir: out, port: 0, host: '127.0.0.1', limits: { shutdownGraceMs: 100 } });
   }, 120_000);
-  afterAll(() => server?.close());
+  afterAll(async () => {
+    await server?.close();
+    await store?.close();
+  });
 
   const host = () => server.url.slice(0, -base.length);
 

@@ -15,6 +15,7 @@ import { startServer, type RunningServer } from '../../src/serve/server';
 import { createTempSite, type TempSite } from '../helpers/fixture-site';
 import { outputRoot, repoRoot } from '../helpers/paths';
 import { listFiles } from '../helpers/site-files';
+import { storeIn } from '../helpers/store';
 
 const run = promisify(execFile);
 const siteBin = join(repoRoot, 'bin', 'site.js');
@@ -182,6 +183,7 @@ describe('a build killed at any step of the switch', () => {
 
   it('a running site serve repairs the folder before its next answer: pages are all old or all new, never a mix', async () => {
     const config = await loadConfig(join(dir, 'site.config.yaml'));
+    const store = await storeIn(await mkdtemp(join(outputRoot, 'data-')));
     const page = async (server: RunningServer, path: string) => {
       const answer = await fetch(`${server.url}${path}`);
       const html = await answer.text();
@@ -192,7 +194,7 @@ describe('a build killed at any step of the switch', () => {
       await rm(out(), { recursive: true, force: true });
       await writePosts(oldPosts);
       expect((await site(dir, ['build', '--no-precompress'])).code).toBe(0);
-      const server = await startServer({ config, dir: out(), port: 0, host: '127.0.0.1', limits: { shutdownGraceMs: 100 } });
+      const server = await startServer({ config, store, dir: out(), port: 0, host: '127.0.0.1', limits: { shutdownGraceMs: 100 } });
       try {
         await writePosts(newPosts);
         const result = await site(dir, ['build', '--no-precompress'], { SITE_TEST_KILL_AFTER_STEP: String(step) });
@@ -207,6 +209,7 @@ describe('a build killed at any step of the switch', () => {
         await server.close();
       }
     }
+    await store.close();
     expect(seen.length).toBeGreaterThanOrEqual(4);
   });
 });

@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { createDevAdmin, siteOf } from '../../src/admin/mount';
+import { followingStoreSource } from '../../src/store/source';
 import { startDevServer } from '../../src/dev/server';
 import { launchBrowser } from '../helpers/browser';
 import { createEditableSite } from '../helpers/editable-site';
@@ -10,8 +11,9 @@ import { describeAdminFlow } from './admin-flow';
 describeAdminFlow('the admin with site dev, in the browser', async () => {
   const site = await createEditableSite();
   let builder: Awaited<ReturnType<typeof startDevServer>>['builder'] | undefined;
-  const admin = createDevAdmin({ projectRoot: site.dir, site: siteOf(() => builder) });
-  const dev = await startDevServer({ config: site.config, port: 0, host: '127.0.0.1', admin });
+  const store = followingStoreSource(() => builder?.config);
+  const admin = createDevAdmin({ projectRoot: site.dir, store, site: siteOf(() => builder) });
+  const dev = await startDevServer({ config: site.config, port: 0, host: '127.0.0.1', admin, store });
   builder = dev.builder;
   return {
     url: dev.url,
@@ -29,6 +31,7 @@ describeAdminFlow('the admin with site dev, in the browser', async () => {
     },
     async close() {
       await dev.close();
+      await store.close();
       await site.cleanup();
     },
   };
@@ -38,8 +41,9 @@ describe('the settings with site dev, in the browser', () => {
   it('saves a plan limit from /admin/settings, and the pricing page shows it once the watcher has rebuilt', async () => {
     const site = await createEditableSite();
     let builder: Awaited<ReturnType<typeof startDevServer>>['builder'] | undefined;
-    const admin = createDevAdmin({ projectRoot: site.dir, site: siteOf(() => builder) });
-    const dev = await startDevServer({ config: site.config, port: 0, host: '127.0.0.1', admin });
+    const store = followingStoreSource(() => builder?.config);
+    const admin = createDevAdmin({ projectRoot: site.dir, store, site: siteOf(() => builder) });
+    const dev = await startDevServer({ config: site.config, port: 0, host: '127.0.0.1', admin, store });
     builder = dev.builder;
     const browser = await launchBrowser();
     try {
@@ -60,6 +64,7 @@ describe('the settings with site dev, in the browser', () => {
     } finally {
       await browser.close();
       await dev.close();
+      await store.close();
       await site.cleanup();
     }
   }, 90_000);

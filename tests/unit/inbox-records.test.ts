@@ -1,6 +1,6 @@
 /** The inbox's pure part: ages and cutoffs of prune-inbox, ids of stored lines, CSV cells, the shared filter. */
 import { describe, expect, it } from 'vitest';
-import { csvCell, cutoffOf, kindOfId, parseAge, readInboxLines, retainedFromOf, toCsv } from '../../src/admin/inbox-records';
+import { csvCell, cutoffOf, kindOfId, parseAge, readInboxLines, toCsv } from '../../src/admin/inbox-records';
 import { inboxFilterOf, matchesInboxFilter, type InboxItem } from '../../src/islands/inbox-filter';
 
 describe('parseAge', () => {
@@ -55,17 +55,6 @@ describe('readInboxLines', () => {
     expect(found.map((entry) => entry.index)).toEqual([0, 3, 4]);
     expect(found[1]!.id).toBe(`${found[0]!.id}.2`);
     expect(found[2]!.id).toBe(`${found[0]!.id}.3`);
-  });
-});
-
-describe('retainedFromOf', () => {
-  it('counts a contact message from when it came, a meeting request from the meeting or, if later, when it came', () => {
-    const at = Date.parse;
-    expect(retainedFromOf('contact', { receivedAt: '2025-01-01T10:00:00.000Z' })).toBe(at('2025-01-01T10:00:00.000Z'));
-    expect(retainedFromOf('booking', { bookedAt: '2025-01-01T10:00:00.000Z', start: '2025-01-20T09:00:00+01:00', end: '2025-01-20T09:30:00+01:00' })).toBe(at('2025-01-20T08:30:00.000Z'));
-    expect(retainedFromOf('booking', { bookedAt: '2025-02-01T10:00:00.000Z', start: '2025-01-20T09:00:00+01:00' })).toBe(at('2025-02-01T10:00:00.000Z'));
-    expect(retainedFromOf('contact', { firstName: 'no date' })).toBeUndefined();
-    expect(retainedFromOf('booking', { bookedAt: 'yesterday' })).toBeUndefined();
   });
 });
 
