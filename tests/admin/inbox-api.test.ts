@@ -1,8 +1,9 @@
 /**
- * The inbox API of `site serve --admin` on a temp site whose data folder holds contact submissions
- * and booking requests: admins only (an editor gets 403), newest first with both kinds, handled
- * state that survives a restart without touching the stores, one deletion that keeps what the
- * running contact endpoint appends meanwhile, the CSV export's quoting and formula neutralisation,
+ * The inbox API of `site serve --admin` on a temp site whose data folder holds the JSON-lines files
+ * of an earlier version (imported at the first start, ids kept, the files renamed aside untouched;
+ * its two bookings of one slot, made by two processes of that version, both kept): admins only (an
+ * editor gets 403), newest first with both kinds, handled state that survives a restart, one
+ * deletion that keeps what the running contact endpoint stores meanwhile, the CSV export's quoting and formula neutralisation,
  * CSRF, unknown ids, the audit log (ids, never personal data) and the changes view.
  */
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
@@ -84,8 +85,14 @@ describe('site serve --admin: /api/admin/inbox', () => {
     expect((await items()).map((item) => item.id)).toEqual(listed.map((item) => item.id));
   });
 
-  it('marks an item handled and back, keeps it across a restart, and never rewrites the stores', async () => {
-    const before = await readFile(contactFile(), 'utf8');
+  it('imported the old files at the first start and renamed them aside, untouched', async () => {
+    const stamp = new Date().toISOString().slice(0, 10);
+    expect(await readFile(`${contactFile()}.imported-${stamp}`, 'utf8')).toBe(contactLines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    expect(await readFile(`${bookingFile()}.imported-${stamp}`, 'utf8')).toBe(bookingLines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    await expect(stat(contactFile())).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('marks an item handled and back, and keeps it across a restart', async () => {
     const target = (await items()).find((item) => item.firstName === 'Formula')!;
     const marked = await change('PATCH', `/api/admin/inbox/${target.id}`, { handled: true });
     expect(marked.status).toBe(200);
@@ -101,8 +108,7 @@ describe('site serve --admin: /api/admin/inbox', () => {
     expect(after.find((item) => item.id === target.id)).toMatchObject({ handled: true, handledAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
     expect(after.find((item) => item.id === other.id)!.handled).toBe(false);
     expect(after.filter((item) => item.handled).length).toBe(1);
-    expect(await readFile(contactFile(), 'utf8')).toBe(before);
-    expect((await stat(join(dataDir(), 'inbox-state.json'))).mode & 0o777).toBe(0o600);
+    expect((await stat(join(dataDir(), 'site.db'))).mode & 0o777).toBe(0o600);
   });
 
   it('refuses a change without the CSRF token (403), and an unknown id (404)', async () => {
@@ -131,10 +137,6 @@ describe('site serve --admin: /api/admin/inbox', () => {
     for (const item of doomed) expect(after.map((kept) => kept.id)).not.toContain(item.id);
     for (const item of listed.filter((candidate) => !doomed.includes(candidate))) expect(after.find((kept) => kept.id === item.id), String(item.firstName)).toMatchObject({ handled: item.handled });
     expect(after.filter((item) => String(item.firstName).startsWith('Concurrent')).length).toBe(sent);
-    const lines = (await readFile(contactFile(), 'utf8')).split('\n');
-    expect(lines.at(-1)).toBe('');
-    expect(lines.slice(0, -1).every((line) => JSON.parse(line))).toBe(true);
-    expect((await stat(contactFile())).mode & 0o777).toBe(0o600);
     expect((await change('DELETE', `/api/admin/inbox/${doomed[0]!.id}`)).status).toBe(404);
   });
 
@@ -165,8 +167,9 @@ describe('site serve --admin: /api/admin/inbox', () => {
   });
 
   it('logs every change and export with ids and counts only, and shows the log newest first as the changes view', async () => {
-    const log = await readFile(join(site.dir, '.site', 'audit.jsonl'), 'utf8');
-    const inboxLines = log.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => String(entry.action).startsWith('inbox-'));
+    const { entries: stored } = await (await server.store.get()).listAudit(1000);
+    const log = JSON.stringify(stored);
+    const inboxLines = [...stored].reverse().filter((entry) => String(entry.action).startsWith('inbox-'));
     expect(inboxLines.map((entry) => entry.action)).toEqual(['inbox-handled', 'inbox-handled', 'inbox-unhandled', ...Array(8).fill('inbox-delete'), 'inbox-export', 'inbox-export', 'inbox-export', 'inbox-export']);
     expect(inboxLines[0]).toMatchObject({ user: admin.email, id: expect.stringMatching(/^contact-/), kind: 'contact' });
     expect(inboxLines[11]).toMatchObject({ action: 'inbox-export', count: 1, kind: 'contact' });
