@@ -1,7 +1,8 @@
 /**
- * Where a project keeps what the admin writes about its people: the accounts and the audit log,
- * in `.site/` beside the config. Never published: it is never an output folder nor inside one,
- * and `site serve` never serves a folder that holds it or its files.
+ * `.site/` beside the config: where earlier versions kept the admin's accounts and audit log
+ * (`admins.json`, `audit.jsonl`), which the first start imports into the store (src/store/) and
+ * renames aside. It may still hold them, or their renamed copies, so it stays guarded: never an
+ * output folder nor inside one, and `site serve` never serves a folder that holds it or its files.
  */
 import { join } from 'node:path';
 
