@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempSite, type TempSite } from '../helpers/fixture-site';
 import { startAdminServer } from '../helpers/admin-server';
+import { auditEntries } from '../helpers/store';
 
 const run = promisify(execFile);
 const editor = { email: 'editor@example.com', role: 'editor' as const, password: 'editor password 1' };
@@ -34,7 +35,7 @@ describe('site serve --admin with publish.git', () => {
     remote = join(site.dir, '..', `${site.dir.split('/').at(-1)}-remote.git`);
     await run('git', ['init', '--quiet', '--bare', remote]);
     await git(['init', '--quiet', '--initial-branch', 'main']);
-    await writeFile(join(site.dir, '.gitignore'), '.site/\n');
+    await writeFile(join(site.dir, '.gitignore'), '.site/\ndata/\n');
     await git(['add', '-A']);
     await git(['commit', '--quiet', '-m', 'initial']);
     await git(['remote', 'add', 'origin', remote]);
@@ -81,7 +82,7 @@ describe('site serve --admin with publish.git', () => {
     expect(saved.status).toBe(200);
     expect(saved.json().git).toMatchObject({ committed: true, pushed: false, error: expect.stringContaining('the push failed') });
     expect(await readFile(join(site.dir, 'content', 'blog', slug, 'en.md'), 'utf8')).toContain('Saved while the remote is gone');
-    const log = (await readFile(join(site.dir, '.site', 'audit.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
+    const log = await auditEntries(join(site.dir, 'data'));
     expect(log.at(-1)).toMatchObject({ user: editor.email, action: 'git-failed', slug, locale: 'en', pushed: false });
   });
 });

@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempSite, type TempSite } from '../helpers/fixture-site';
 import { startAdminServer } from '../helpers/admin-server';
+import { auditEntries } from '../helpers/store';
 
 const editor = { email: 'editor@example.com', role: 'editor' as const, password: 'editor password 1' };
 const slug = 'why-repair-beats-recycling';
@@ -42,7 +43,7 @@ describe('site serve --admin: /api/admin/media', () => {
     expect((await readFile(join(folder(), path))).equals(photo)).toBe(true);
     // The same bytes again are the same file.
     expect((await upload(photo, 'image/webp')).json()).toMatchObject({ path });
-    const audit = await readFile(join(site.dir, '.site', 'audit.jsonl'), 'utf8');
+    const audit = JSON.stringify(await auditEntries(join(site.dir, 'data')));
     expect(audit).toContain(`"action":"media-upload"`);
     expect(audit).toContain(path);
   });

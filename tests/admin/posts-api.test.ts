@@ -11,6 +11,7 @@ import { buildSite } from '../../src/build';
 import { collectSiteErrors } from '../../src/errors';
 import { createTempSite, type TempSite } from '../helpers/fixture-site';
 import { startAdminServer } from '../helpers/admin-server';
+import { auditEntries } from '../helpers/store';
 
 const editor = { email: 'editor@example.com', role: 'editor' as const, password: 'editor password 1' };
 const slug = 'a-day-in-a-tailor-shop';
@@ -176,7 +177,7 @@ describe('site serve --admin: /api/admin/posts', () => {
     expect((await server.send('DELETE', '/api/admin/posts/repair-cafes-in-oslo/en', { headers: headers({ 'if-match': 'old' }) })).status).toBe(409);
     expect((await server.send('DELETE', '/api/admin/posts/repair-cafes-in-oslo/en', { headers: headers({ 'if-match': `"${version}"` }) })).status).toBe(200);
     await expect(readFile(file('repair-cafes-in-oslo'))).rejects.toThrow();
-    const audit = (await readFile(join(site.dir, '.site', 'audit.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
+    const audit = await auditEntries(join(site.dir, 'data'));
     expect(audit.filter((line) => line.slug === 'repair-cafes-in-oslo').map((line) => [line.action, line.oldHash, line.newHash])).toEqual([['create', null, version], ['delete', version, null]]);
   });
 });

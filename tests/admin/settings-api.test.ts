@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLiveAdminServer } from '../helpers/admin-server';
 import type { TempSite } from '../helpers/fixture-site';
+import { auditEntries } from '../helpers/store';
 
 const admin = { email: 'admin@example.com', role: 'admin' as const, password: 'admin password 1' };
 const editor = { email: 'editor@example.com', role: 'editor' as const, password: 'editor password 1' };
@@ -87,7 +88,7 @@ describe('site serve --admin: /api/admin/settings', () => {
     const pricing = (await server.send('GET', '/no/hub/pricing/')).text;
     expect(pricing).toContain('Opptil 75 ordrer per måned');
     expect(pricing).not.toContain('Opptil 50 ordrer per måned');
-    const audit = await readFile(join(site.dir, '.site', 'audit.jsonl'), 'utf8');
+    const audit = JSON.stringify(await auditEntries(join(site.dir, 'data')));
     expect(audit).toContain('"action":"settings"');
   });
 

@@ -40,3 +40,8 @@ export async function tempStore(): Promise<StoreSource> {
     },
   };
 }
+
+/** The audit log of the store in `dataDir`, oldest first (as the JSON-lines log was appended). */
+export async function auditEntries(dataDir: string): Promise<Record<string, unknown>[]> {
+  return (await storedRows(dataDir, 'audit_log')).map((row) => JSON.parse(String(row.record)) as Record<string, unknown>);
+}
