@@ -1,9 +1,8 @@
 /** The built-in meeting booking in a real browser against `site serve`: book, double-book, no script, no server. */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMessages, normalizeSpaces, readYaml, startE2e, type E2e } from './support';
+import { storedRows } from '../helpers/store';
 
 let e2e: E2e;
 const messages: Record<string, (key: string) => string> = {};
@@ -56,8 +55,7 @@ async function chooseSlot(page: Page): Promise<string> {
 }
 
 async function storedBookings(): Promise<Record<string, string>[]> {
-  const text = await readFile(join(e2e.dataDir, 'booking-requests.jsonl'), 'utf8').catch(() => '');
-  return text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, string>);
+  return (await storedRows(e2e.dataDir, 'bookings')) as Record<string, string>[];
 }
 
 describe('booking a meeting', () => {

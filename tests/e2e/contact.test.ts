@@ -1,9 +1,8 @@
 /** The contact form: validation, sending, success and failure, audience defaults, and without script. */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMessages, startE2e, type E2e } from './support';
+import { storedRows } from '../helpers/store';
 
 let e2e: E2e;
 const messages: Record<string, (key: string) => string> = {};
@@ -62,8 +61,7 @@ async function fillForm(page: Page, values: Record<string, string>) {
 }
 
 async function readSubmissions(): Promise<Record<string, string>[]> {
-  const lines = await readFile(join(e2e.dataDir, 'contact-submissions.jsonl'), 'utf8').catch(() => '');
-  return lines.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, string>);
+  return (await storedRows(e2e.dataDir, 'contact_messages')) as Record<string, string>[];
 }
 
 const forms = [
