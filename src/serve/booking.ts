@@ -244,8 +244,8 @@ export interface SiteBookingOptions {
  * The booking handler of a site, following the config of the moment (`currentConfig`: `site
  * dev`'s last good build, `site serve --admin`'s after each save): its rules are derived once per
  * config, and while there is no config, the site has no `booking:`, or it books through an
- * external provider (`booking.url`), every request is passed on. The bookings and the rate limit are kept across
- * changes of the config (a new data folder has its own). The calendar file's words are the
+ * external provider (`booking.url`), every request is passed on. The rate limit is kept across
+ * changes of the config; the bookings are the store's (`options.store`). The calendar file's words are the
  * messages `booking.calendarSummary` and `booking.calendarDescription` of the booking's locale.
  */
 export function createSiteBookingHandler(currentConfig: () => ResolvedConfig | undefined, options: SiteBookingOptions): BookingHandler {
