@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreUnavailable, type SqlDriver } from '../../src/store/driver';
 import { describePostgresUrl, openPostgres, toPostgresPlaceholders } from '../../src/store/postgres';
 import { openPglite } from '../helpers/pglite-driver';
-import { startTestPostgres, type TestPostgres } from '../helpers/postgres';
+import { startTestPostgres } from '../helpers/postgres';
 
 describe('toPostgresPlaceholders', () => {
   it('numbers the placeholders in order', () => {

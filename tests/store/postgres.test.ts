@@ -1,0 +1,155 @@
+/**
+ * The store on Postgres: what holds across processes holds with two processes on one server
+ * (exactly one booking per slot, no two meetings overlapping when their lengths differ, the
+ * migrations applied once when both start at once), and a server that goes down makes the store
+ * unavailable (a 503), not a crash. On a machine with no Postgres binaries these tests are skipped
+ * by name (tests/helpers/postgres.ts); the dialect itself still runs on PGlite in
+ * postgres-driver.test.ts.
+ */
+import { spawn } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StoreUnavailable } from '../../src/store/driver';
+import { latestVersion } from '../../src/store/migrations';
+import { openPostgres } from '../../src/store/postgres';
+import { createStore } from '../../src/store/store';
+import { outputRoot, repoRoot } from '../helpers/paths';
+import { startPostgresServer, startTestPostgres } from '../helpers/postgres';
+
+const postgres = await startTestPostgres();
+afterAll(() => postgres.stop());
+const needsServer = postgres.server ? '' : ` (skipped: ${postgres.noServerReason})`;
+
+/** The booking process, bundled once: the child runs plain JavaScript, its packages from node_modules. */
+let processScript = '';
+beforeAll(async () => {
+  if (!postgres.server) return;
+  await mkdir(outputRoot, { recursive: true });
+  processScript = join(outputRoot, `book-slots-process-${process.pid}.mjs`);
+  await build({ entryPoints: [join(repoRoot, 'tests/store/book-slots-process.ts')], outfile: processScript, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'error' });
+});
+
+/** Starts the booking process; resolves when it is ready, with `go()` that starts it and resolves with how many it booked. */
+async function startBookingProcess(url: string, first: string, count: number, minutes: number): Promise<{ go(): Promise<number> }> {
+  const child = spawn(process.execPath, [processScript, first, String(count), String(minutes)], {
+    cwd: repoRoot,
+    env: { ...process.env, DATABASE_URL: url },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const next = async () => {
+    const line = await lines.next();
+    if (line.done) throw new Error(`the booking process ended early:\n${stderr}`);
+    return line.value;
+  };
+  expect(await next()).toBe('ready');
+  return {
+    async go() {
+      child.stdin.write('go\n');
+      const result = JSON.parse(await next()) as { booked: number };
+      child.stdin.end();
+      return result.booked;
+    },
+  };
+}
+
+describe('two processes on one Postgres database', () => {
+  it.skipIf(!postgres.server)(`booking the same 200 slots at once get exactly 200 bookings between them, one per slot${needsServer}`, async () => {
+    const url = await postgres.server!.createDatabase();
+    const first = '2031-03-03T08:00:00.000Z';
+    // Both open the store on an empty database at the same moment: the migrations race too.
+    const processes = await Promise.all([startBookingProcess(url, first, 200, 30), startBookingProcess(url, first, 200, 30)]);
+    const booked = await Promise.all(processes.map((child) => child.go()));
+    expect(booked[0]! + booked[1]!).toBe(200);
+
+    const db = await openPostgres(url);
+    const { rows } = await db.execute('SELECT count(*) AS bookings, count(DISTINCT slot_start) AS slots FROM bookings');
+    const versions = await db.execute('SELECT version FROM schema_migrations ORDER BY version');
+    await db.close();
+    expect(rows).toEqual([{ bookings: 200, slots: 200 }]);
+    expect(versions.rows.map((row) => row.version)).toEqual(Array.from({ length: latestVersion }, (_, index) => index + 1));
+  });
+
+  it.skipIf(!postgres.server)(`booking 30- and 45-minute slots over the same hours at once never overlap${needsServer}`, async () => {
+    const url = await postgres.server!.createDatabase();
+    await (await createStore(await openPostgres(url))).close();
+    const first = '2031-03-03T08:00:00.000Z';
+    // The meeting length changed while a second server still offers the old one: 120 half-hour
+    // slots and 80 slots of 45 minutes cover the same 60 hours, and most pairs overlap.
+    const processes = await Promise.all([startBookingProcess(url, first, 120, 30), startBookingProcess(url, first, 80, 45)]);
+    const booked = await Promise.all(processes.map((child) => child.go()));
+
+    const db = await openPostgres(url);
+    const overlaps = await db.execute('SELECT count(*) AS n FROM bookings a JOIN bookings b ON a.id < b.id AND a.slot_start < b.slot_end AND b.slot_start < a.slot_end');
+    const total = await db.execute('SELECT count(*) AS n FROM bookings');
+    await db.close();
+    expect(overlaps.rows).toEqual([{ n: 0 }]);
+    expect(total.rows[0]!.n).toBe(booked[0]! + booked[1]!);
+    expect(booked[0]! + booked[1]!).toBeGreaterThanOrEqual(80);
+  });
+});
+
+describe('one booking being written while another overlaps it', () => {
+  it.skipIf(!postgres.server)(`waits for the first to commit, then is refused (the exclusion constraint, not only NOT EXISTS)${needsServer}`, async () => {
+    const url = await postgres.server!.createDatabase();
+    const second = await createStore(await openPostgres(url));
+    const meeting = { start: '', end: '', bookedAt: '2031-01-01T00:00:00.000Z', firstName: 'A', lastName: 'L', email: 'a@example.com' };
+    let commit!: () => void;
+    const held = new Promise<void>((resolve) => (commit = resolve));
+    let bookedInside!: () => void;
+    const inside = new Promise<void>((resolve) => (bookedInside = resolve));
+    // The first booking (10:00-10:30) is written in a transaction that stays open.
+    const firstDriver = await openPostgres(url);
+    const firstBooking = firstDriver.transaction(async (tx) => {
+      const { rows } = await tx.execute('INSERT INTO bookings (id, slot_start, slot_end, start, "end", booked_at, first_name, last_name, email) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id', ['held', '2031-01-01T10:00:00.000Z', '2031-01-01T10:30:00.000Z', '', '', meeting.bookedAt, 'A', 'L', 'a@example.com']);
+      bookedInside();
+      await held;
+      return rows.length;
+    });
+    await inside;
+    // A 45-minute slot from 10:15 overlaps it. Its NOT EXISTS cannot see the uncommitted row;
+    // without the constraint it would be booked at once.
+    const overlapping = second.book({ ...meeting, slotStart: '2031-01-01T10:15:00.000Z', slotEnd: '2031-01-01T11:00:00.000Z' });
+    const early = await Promise.race([overlapping, new Promise((resolve) => setTimeout(() => resolve('still waiting'), 500))]);
+    expect(early).toBe('still waiting');
+    commit();
+    expect(await firstBooking).toBe(1);
+    expect(await overlapping).toEqual({ booked: false });
+    // A slot that only touches it (10:30-11:15) is free.
+    expect(await second.book({ ...meeting, slotStart: '2031-01-01T10:30:00.000Z', slotEnd: '2031-01-01T11:15:00.000Z' })).toMatchObject({ booked: true });
+    await Promise.all([second.close(), firstDriver.close()]);
+  });
+});
+
+describe('a Postgres server that goes down', () => {
+  it.skipIf(!postgres.server)(`makes the store unavailable: StoreUnavailable (a 503), without the password${needsServer}`, async () => {
+    const own = await startPostgresServer(postgres.server!.binDir);
+    try {
+      const store = await createStore(await openPostgres(own.url, { connectTimeoutSeconds: 2 }));
+      await store.addContactMessage({ receivedAt: new Date().toISOString(), firstName: 'Ada', lastName: 'L', email: 'ada@example.com', message: 'Before' });
+      await own.stop();
+      const error = await store.addContactMessage({ receivedAt: new Date().toISOString(), firstName: 'Ada', lastName: 'L', email: 'ada@example.com', message: 'While down' }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(StoreUnavailable);
+      expect((error as Error).message).not.toContain(new URL(own.url).password);
+      const booking = await store.book({ slotStart: '2031-01-01T09:00:00.000Z', slotEnd: '2031-01-01T09:30:00.000Z', start: '', end: '', bookedAt: new Date().toISOString(), firstName: 'A', lastName: 'L', email: 'a@example.com' }).catch((caught: unknown) => caught);
+      expect(booking).toBeInstanceOf(StoreUnavailable);
+      await store.close();
+    } finally {
+      await own.stop();
+    }
+  });
+
+  it.skipIf(!postgres.server)(`that was never up refuses to open the store with StoreUnavailable${needsServer}`, async () => {
+    const url = new URL(await postgres.server!.createDatabase());
+    url.port = '1';
+    const driver = await openPostgres(url.href);
+    const error = await createStore(driver).catch((caught: unknown) => caught);
+    await driver.close();
+    expect(error).toBeInstanceOf(StoreUnavailable);
+  });
+});
