@@ -236,6 +236,9 @@ export async function schemaStatus(db: SqlExecutor): Promise<SchemaStatus> {
   return { version: applied.length ? Math.max(...done) : 0, applied, pending: migrations.filter((migration) => !done.has(migration.version)) };
 }
 
+/** Takes the lock that one process at a time migrates a Postgres database under (a fixed key, released at commit). */
+const postgresMigrationLock = 'SELECT pg_advisory_xact_lock(2902029001)';
+
 /**
  * Applies the pending migrations, each in its own transaction with its record; returns the ones
  * applied. Two processes starting at once both try: the second's insert of the record fails the
@@ -243,12 +246,22 @@ export async function schemaStatus(db: SqlExecutor): Promise<SchemaStatus> {
  */
 export async function migrate(driver: SqlDriver): Promise<Migration[]> {
   const applied: Migration[] = [];
+  // On Postgres, two processes creating schema_migrations at once fail even with IF NOT EXISTS
+  // (the second's catalogue insert collides), and so do two copies of a migration's CREATE TYPE:
+  // an advisory lock held to the end of each transaction makes the second wait for the first.
+  if (driver.dialect === 'postgres') {
+    await driver.transaction(async (tx) => {
+      await tx.execute(postgresMigrationLock);
+      await tx.execute(migrationsTable.postgres);
+    });
+  }
   for (let attempt = 0; ; attempt++) {
     const { pending } = await schemaStatus(driver);
     if (!pending.length) return applied;
     const next = pending[0]!;
     try {
       await driver.transaction(async (tx) => {
+        if (driver.dialect === 'postgres') await tx.execute(postgresMigrationLock);
         const { rows } = await tx.execute('SELECT version FROM schema_migrations WHERE version = ?', [next.version]);
         if (rows.length) return;
         for (const statement of next.statements[driver.dialect]) await tx.execute(statement);
@@ -543,7 +556,9 @@ function storeOn(driver: SqlDriver): Store {
         for (const booking of data.bookings) {
           // Two processes on one data folder could book one slot twice under the JSON-lines
           // store; both requests are kept, the later one marked so the one-per-slot rule holds for every new booking.
-          const { rows: clash } = await tx.execute('SELECT 1 AS taken FROM bookings WHERE slot_start = ? AND double_booked = 0', [booking.slotStart]);
+          // Overlapping, not only equal, as `book` decides (and Postgres's exclusion constraint
+          // refuses): a meeting length changed under the old store leaves bookings that overlap.
+          const { rows: clash } = await tx.execute('SELECT 1 AS taken FROM bookings WHERE slot_start < ? AND slot_end > ? AND double_booked = 0', [booking.slotEnd, booking.slotStart]);
           await tx.execute(`INSERT INTO bookings (${bookingColumns.join(', ')}) VALUES (${placeholders(bookingColumns.length)})`, bookingValues(booking.id, booking, booking.handledAt ?? null, booking.handledBy ?? null, clash.length ? 1 : 0));
         }
         for (const account of data.accounts) {
