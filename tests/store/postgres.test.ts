@@ -6,15 +6,18 @@
  * by name (tests/helpers/postgres.ts); the dialect itself still runs on PGlite in
  * postgres-driver.test.ts.
  */
-import { spawn } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SiteError } from '../../src/errors';
 import { StoreUnavailable } from '../../src/store/driver';
 import { latestVersion } from '../../src/store/migrations';
 import { openPostgres } from '../../src/store/postgres';
+import { backupPostgres } from '../../src/store/postgres-backup';
 import { createStore } from '../../src/store/store';
 import { outputRoot, repoRoot } from '../helpers/paths';
 import { startPostgresServer, startTestPostgres } from '../helpers/postgres';
@@ -180,5 +183,58 @@ describe('a Postgres server that goes down', () => {
     const error = await createStore(driver).catch((caught: unknown) => caught);
     await driver.close();
     expect(error).toBeInstanceOf(StoreUnavailable);
+  });
+});
+
+describe('site db backup on Postgres (pg_dump)', () => {
+  it.skipIf(!postgres.server)(`writes a private dump that pg_restore reads back whole${needsServer}`, async () => {
+    const url = await postgres.server!.createDatabase();
+    const store = await createStore(await openPostgres(url));
+    await store.addContactMessage({ receivedAt: '2031-01-01T09:00:00.000Z', firstName: 'Ada', lastName: 'L', email: 'ada@example.com', message: 'Keep me' });
+    await store.book({ slotStart: '2031-01-02T09:00:00.000Z', slotEnd: '2031-01-02T09:30:00.000Z', start: '', end: '', bookedAt: '2031-01-01T09:00:00.000Z', firstName: 'Ada', lastName: 'L', email: 'ada@example.com' });
+    const folder = await mkdtemp(join(outputRoot, 'pg-backup-'));
+    const file = join(folder, 'site.dump');
+    const backup = await backupPostgres(url, file);
+    expect(backup.bytes).toBeGreaterThan(0);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    await expect(backupPostgres(url, file)).rejects.toThrow(/EEXIST/);
+
+    const restored = new URL(await postgres.server!.createDatabase());
+    const password = decodeURIComponent(restored.password);
+    restored.password = '';
+    const pgRestore = existsSync(join(postgres.server!.binDir, 'pg_restore')) ? join(postgres.server!.binDir, 'pg_restore') : 'pg_restore';
+    execFileSync(pgRestore, ['--no-owner', `--dbname=${restored.href}`, file], { env: { ...process.env, PGPASSWORD: password }, stdio: 'pipe' });
+    restored.password = password;
+    const copy = await createStore(await openPostgres(restored.href));
+    expect(await copy.counts()).toEqual(await store.counts());
+    // The exclusion constraint came back with the tables.
+    expect(await copy.book({ slotStart: '2031-01-02T09:15:00.000Z', slotEnd: '2031-01-02T10:00:00.000Z', start: '', end: '', bookedAt: '2031-01-01T09:00:00.000Z', firstName: 'B', lastName: 'L', email: 'b@example.com' })).toEqual({ booked: false });
+    await Promise.all([store.close(), copy.close()]);
+  });
+
+  it('gives pg_dump the password in its environment, never on its command line', async () => {
+    const folder = await mkdtemp(join(outputRoot, 'pg-backup-'));
+    const fake = join(folder, 'pg_dump');
+    await writeFile(fake, `#!/bin/sh\nprintf '%s\\n' "$@" > '${folder}/argv'\nprintf '%s' "$PGPASSWORD" > '${folder}/password'\n`);
+    await chmod(fake, 0o755);
+    await backupPostgres('postgres://site:p%40ss%3Aword@db.example:6543/mendwise?sslmode=require', join(folder, 'site.dump'), { pgDump: fake });
+    const argv = await readFile(join(folder, 'argv'), 'utf8');
+    expect(argv).not.toMatch(/p%40ss|p@ss/);
+    expect(argv).toContain('--dbname=postgres://site@db.example:6543/mendwise?sslmode=require');
+    expect(await readFile(join(folder, 'password'), 'utf8')).toBe('p@ss:word');
+  });
+
+  it('without pg_dump, or when it fails, says what to do and leaves no file', async () => {
+    const folder = await mkdtemp(join(outputRoot, 'pg-backup-'));
+    const missing = await backupPostgres('postgres://site:pw@db.example/mendwise', join(folder, 'a.dump'), { pgDump: join(folder, 'no-pg_dump') }).catch((caught: unknown) => caught);
+    expect(missing).toBeInstanceOf(SiteError);
+    expect((missing as SiteError).message).toBe('cannot back up db.example:5432/mendwise: pg_dump could not start (ENOENT)');
+    const failing = join(folder, 'pg_dump');
+    await writeFile(failing, '#!/bin/sh\necho "pg_dump: error: connection to server failed: password pw refused" >&2\nexit 1\n');
+    await chmod(failing, 0o755);
+    const failed = await backupPostgres('postgres://site:pw@db.example/mendwise', join(folder, 'b.dump'), { pgDump: failing }).catch((caught: unknown) => caught);
+    expect((failed as SiteError).code).toBe('STORE_UNAVAILABLE');
+    expect((failed as SiteError).message).toBe('cannot back up db.example:5432/mendwise: pg_dump: error: connection to server failed: password *** refused');
+    await expect(stat(join(folder, 'b.dump'))).rejects.toThrow(/ENOENT/);
   });
 });
