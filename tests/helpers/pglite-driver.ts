@@ -59,6 +59,9 @@ export async function openPglite(): Promise<SqlDriver> {
         throw error;
       }
     },
-    close: () => db.close(),
+    async close() {
+      // The suites close their store and the helper closes what it opened: closing twice is fine.
+      if (!db.closed) await db.close();
+    },
   };
 }

@@ -4,7 +4,7 @@
  * migrations applied once when both start at once), and a server that goes down makes the store
  * unavailable (a 503), not a crash. On a machine with no Postgres binaries these tests are skipped
  * by name (tests/helpers/postgres.ts); the dialect itself still runs on PGlite in
- * postgres-driver.test.ts.
+ * postgres-driver.test.ts, and the store's whole suite (store-suite.ts) runs on PGlite here.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -21,10 +21,14 @@ import { backupPostgres } from '../../src/store/postgres-backup';
 import { createStore } from '../../src/store/store';
 import { outputRoot, repoRoot } from '../helpers/paths';
 import { startPostgresServer, startTestPostgres } from '../helpers/postgres';
+import { describeStore } from './store-suite';
 
 const postgres = await startTestPostgres();
 afterAll(() => postgres.stop());
 const needsServer = postgres.server ? '' : ` (skipped: ${postgres.noServerReason})`;
+
+// The same suite as SQLite's, each test on a new database of the server (or a new PGlite).
+describeStore(postgres.server ? 'postgres' : `postgres on PGlite (${postgres.noServerReason})`, () => postgres.openDatabase());
 
 /** The booking process, bundled once: the child runs plain JavaScript, its packages from node_modules. */
 let processScript = '';
@@ -112,8 +116,8 @@ describe('opening the store', () => {
     expect(failures).toEqual([]);
   });
 
-  it.skipIf(!postgres.server)(`imports old bookings that overlap (a changed meeting length), marking the later one${needsServer}`, async () => {
-    const store = await createStore(await openPostgres(await postgres.server!.createDatabase()));
+  it('imports old bookings that overlap (a changed meeting length), marking the later one', async () => {
+    const store = await createStore(await postgres.openDatabase());
     const who = { firstName: 'A', lastName: 'L', email: 'a@example.com', start: '', end: '', bookedAt: '2030-12-01T00:00:00.000Z' };
     const counts = await store.importLegacy({ contacts: [], accounts: [], audit: [], bookings: [
       { id: 'half-hour', slotStart: '2031-01-01T10:00:00.000Z', slotEnd: '2031-01-01T10:30:00.000Z', ...who },
