@@ -124,6 +124,21 @@ describe('postgres.js when the server is not there', () => {
     expect(inspect(error, { depth: 5 })).not.toContain(password);
   });
 
+  it('a name that resolves to two addresses, neither listening, is StoreUnavailable', async () => {
+    // localhost is ::1 and 127.0.0.1: Node reports both refusals in one AggregateError.
+    const closed = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const port = (probe.address() as { port: number }).port;
+        probe.close(() => resolve(port));
+      });
+    });
+    const db = await openPostgres(`postgres://site:s3cret-pw@localhost:${closed}/site`);
+    const error = await db.execute('SELECT 1').catch((caught: unknown) => caught);
+    await db.close();
+    expect(error).toBeInstanceOf(StoreUnavailable);
+    expect((error as Error).message).toContain(`localhost:${closed}/site is unavailable`);
+  });
+
   it('a server that accepts but never answers is StoreUnavailable after the connect timeout', async () => {
     const sockets: Socket[] = [];
     const silent: Server = createServer((socket) => sockets.push(socket));
