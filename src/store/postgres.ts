@@ -5,7 +5,7 @@
  * does (integers as numbers, no Date or boolean values), so the same store code runs on both.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import postgres from 'postgres';
+import type postgres from 'postgres';
 import { StoreUnavailable, type SqlDriver, type SqlExecutor, type SqlResult, type SqlRow, type SqlValue } from './driver.js';
 
 /** Limits of a connection pool; the defaults suit `site serve`. */
@@ -30,7 +30,10 @@ export interface PostgresOptions {
 export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<SqlDriver> {
   const target = describePostgresUrl(url);
   const secrets = passwordsIn(url);
-  const sql = postgres(url, {
+  // Imported here, not at the top: bundled into lib/index.js, a static import would load
+  // postgres.js at every start of every site, also the ones on SQLite.
+  const { default: connect } = await import('postgres');
+  const sql = connect(url, {
     max: options.maxConnections ?? 10,
     connect_timeout: options.connectTimeoutSeconds ?? 10,
     // The store holds no long transactions: an idle connection is closed after a minute, so a
