@@ -31,13 +31,12 @@ export interface PostgresBackup {
 export async function backupPostgres(url: string, file: string, options: PostgresBackupOptions = {}): Promise<PostgresBackup> {
   const database = describePostgresUrl(url);
   const pgDump = options.pgDump ?? process.env.PG_DUMP ?? findPgDump();
-  if (!pgDump) {
-    throw new SiteError({
-      code: 'STORE_UNAVAILABLE',
-      message: `cannot back up ${database}: pg_dump is not installed`,
-      hint: 'Install the Postgres client tools, of the server\'s major version or newer (Debian: apt-get install postgresql-client), or set PG_DUMP to pg_dump\'s path.',
-    });
-  }
+  const notInstalled = (where: string) => new SiteError({
+    code: 'STORE_UNAVAILABLE',
+    message: `cannot back up ${database}: pg_dump is not ${where}`,
+    hint: 'Install the Postgres client tools, of the server\'s major version or newer (Debian: apt-get install postgresql-client), or set PG_DUMP to pg_dump\'s path.',
+  });
+  if (!pgDump) throw notInstalled('installed (not on PATH, nor in /usr/lib/postgresql/*/bin)');
   const parsed = new URL(url);
   const password = decodeURIComponent(parsed.password);
   parsed.password = '';
@@ -51,6 +50,7 @@ export async function backupPostgres(url: string, file: string, options: Postgre
     }, password);
   } catch (error) {
     await rm(file, { force: true });
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notInstalled(`at ${pgDump}`);
     throw new SiteError({
       code: 'STORE_UNAVAILABLE',
       message: `cannot back up ${database}: ${(error as Error).message}`,
@@ -87,7 +87,7 @@ function runPgDump(command: string, args: string[], env: NodeJS.ProcessEnv, pass
     const child = spawn(command, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-    child.once('error', (error) => reject(new Error(`pg_dump could not start (${(error as NodeJS.ErrnoException).code ?? error.message})`)));
+    child.once('error', reject);
     child.once('close', (code) => {
       if (code === 0) return resolve();
       let reason = stderr.trim().split('\n').slice(-3).join(' ') || `pg_dump exited with ${code}`;

@@ -232,7 +232,9 @@ describe('site db backup on Postgres (pg_dump)', () => {
     const folder = await mkdtemp(join(outputRoot, 'pg-backup-'));
     const missing = await backupPostgres('postgres://site:pw@db.example/mendwise', join(folder, 'a.dump'), { pgDump: join(folder, 'no-pg_dump') }).catch((caught: unknown) => caught);
     expect(missing).toBeInstanceOf(SiteError);
-    expect((missing as SiteError).message).toBe('cannot back up db.example:5432/mendwise: pg_dump could not start (ENOENT)');
+    expect((missing as SiteError).message).toBe(`cannot back up db.example:5432/mendwise: pg_dump is not at ${join(folder, 'no-pg_dump')}`);
+    expect((missing as SiteError).hint).toMatch(/apt-get install postgresql-client/);
+    await expect(stat(join(folder, 'a.dump'))).rejects.toThrow(/ENOENT/);
     const failing = join(folder, 'pg_dump');
     await writeFile(failing, '#!/bin/sh\necho "pg_dump: error: connection to server failed: password pw refused" >&2\nexit 1\n');
     await chmod(failing, 0o755);
