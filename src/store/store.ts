@@ -497,13 +497,25 @@ function storeOn(driver: SqlDriver): Store {
     async claimAttempts(claims, at, since) {
       if (!claims.length) return [];
       const ids = claims.map(() => randomId());
-      // Rows past every window are dropped as the table is used, so it holds 15 minutes of attempts at most.
-      await db.execute('DELETE FROM sign_in_attempts WHERE at <= ?', [since]);
-      const rows = claims.map(() => 'SELECT ? AS id, ? AS key, ? AS at').join(' UNION ALL ');
-      const room = claims.map(() => '(SELECT count(*) FROM sign_in_attempts WHERE key = ? AND at > ?) < ?').join(' AND ');
-      const params: SqlValue[] = [...claims.flatMap((claim, index) => [ids[index]!, claim.key, at]), ...claims.flatMap((claim) => [claim.key, since, claim.limit])];
-      const { rows: inserted } = await db.execute(`INSERT INTO sign_in_attempts (id, key, at) SELECT id, key, at FROM (${rows}) AS claimed WHERE ${room} RETURNING id`, params);
-      return inserted.length === claims.length ? ids : undefined;
+      const claim = async (on: SqlExecutor) => {
+        // Rows past every window are dropped as the table is used, so it holds 15 minutes of attempts at most.
+        await on.execute('DELETE FROM sign_in_attempts WHERE at <= ?', [since]);
+        const rows = claims.map(() => 'SELECT ? AS id, ? AS key, ? AS at').join(' UNION ALL ');
+        const room = claims.map(() => '(SELECT count(*) FROM sign_in_attempts WHERE key = ? AND at > ?) < ?').join(' AND ');
+        const params: SqlValue[] = [...claims.flatMap((claim, index) => [ids[index]!, claim.key, at]), ...claims.flatMap((claim) => [claim.key, since, claim.limit])];
+        const { rows: inserted } = await on.execute(`INSERT INTO sign_in_attempts (id, key, at) SELECT id, key, at FROM (${rows}) AS claimed WHERE ${room} RETURNING id`, params);
+        return inserted.length === claims.length ? ids : undefined;
+      };
+      // SQLite runs one writer at a time, so the statement counts every claim committed before it.
+      // Postgres runs claims side by side (read committed): each would count before the others
+      // commit, and three guesses sent at once all got into a budget of two. A lock per budget,
+      // held to commit, makes the claims of one budget take turns; taken in key order, so two
+      // claims never wait for each other.
+      if (driver.dialect !== 'postgres') return claim(db);
+      return driver.transaction(async (tx) => {
+        for (const key of [...new Set(claims.map((claim) => claim.key))].sort()) await tx.execute('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
+        return claim(tx);
+      });
     },
 
     async nthNewestAttempt(key, nth, since) {
