@@ -130,6 +130,21 @@ describe('opening the store', () => {
   });
 });
 
+describe('sign-in budgets under concurrent claims', () => {
+  it.skipIf(!postgres.server)(`let exactly the budget through, from two pools at once (20 rounds of 10 claims for 2 places)${needsServer}`, async () => {
+    const url = await postgres.server!.createDatabase();
+    const stores = [await createStore(await openPostgres(url)), await createStore(await openPostgres(url))];
+    const granted: number[] = [];
+    for (let round = 0; round < 20; round++) {
+      const claims = [{ key: `address:${round}`, limit: 5 }, { key: `account:${round}`, limit: 2 }];
+      const results = await Promise.all(Array.from({ length: 10 }, (_, index) => stores[index % 2]!.claimAttempts(claims, '2031-01-01T10:00:00.000Z', '2031-01-01T09:45:00.000Z')));
+      granted.push(results.filter(Boolean).length);
+    }
+    await Promise.all(stores.map((store) => store.close()));
+    expect(granted).toEqual(Array(20).fill(2));
+  });
+});
+
 describe('one booking being written while another overlaps it', () => {
   it.skipIf(!postgres.server)(`waits for the first to commit, then is refused (the exclusion constraint, not only NOT EXISTS)${needsServer}`, async () => {
     const url = await postgres.server!.createDatabase();
