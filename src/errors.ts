@@ -46,7 +46,7 @@ export const errorCatalogue = {
   PLUGIN_FAILED: { title: 'A plugin failed', hint: 'The plugin threw; fix it or its options (the stack, with --verbose, shows where).' },
   STORE_UNAVAILABLE: { title: 'Database unavailable', hint: 'Check that the database file\'s folder (contact.dataDir) is writable and its disk not full, or that the Postgres server in DATABASE_URL is up and reachable.' },
   STORE_URL: { title: 'Unsupported database address', hint: 'Set DATABASE_URL (or storage.url) to a postgres:// address, or leave both unset for the SQLite file in contact.dataDir.' },
-  STORE_IMPORT: { title: 'Old inbox files not imported', hint: 'Fix or move the file named, then start again; the database is left empty until the import succeeds.' },
+  STORE_IMPORT: { title: 'Old files not imported', hint: 'Restore the file named from a backup, or move it away, then start again; nothing is imported until every old file can be read.' },
   INBOX_AGE: { title: 'Invalid age', hint: 'Give a whole number of days, weeks or months: 30d, 8w or 12m.' },
   INIT_NOT_EMPTY: { title: 'Folder not empty', hint: 'Name a new or empty folder: `site init my-site`.' },
   INIT_LOCALE: { title: 'Invalid language code', hint: 'Give two- or three-letter codes separated by commas, the default first: --locales en,no.' },
