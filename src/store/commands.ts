@@ -71,10 +71,16 @@ export function addDbCommand(program: Command, run: Run): Command {
     .action(run(async (options, command) => {
       const file = resolve(String(command.args[0]));
       if (existsSync(file)) throw new SiteError({ code: 'ADMIN_USAGE', message: `${file} exists already`, hint: 'Name a new file: a backup never overwrites one.' });
+      const location = databaseOf(await loadConfig(options.config));
+      if (location.kind === 'postgres') {
+        // pg_dump's custom format (restored with pg_restore), the password in its environment only.
+        const { backupPostgres } = await import('./postgres-backup.js');
+        const backup = await backupPostgres(location.url, file);
+        logInfo(`dumped ${describeDatabase(location)} with pg_dump (${backup.bytes} bytes; restore with pg_restore)`);
+        logResult(`backup written to ${file}`);
+        return;
+      }
       await withDriver(options.config, async (driver, database) => {
-        if (driver.dialect !== 'sqlite') {
-          throw new SiteError({ code: 'ADMIN_USAGE', message: `${database} is a Postgres database: site db backup copies SQLite files only`, hint: 'Back up Postgres with its own tool: pg_dump --format=custom --file=<file> "$DATABASE_URL".' });
-        }
         // Created empty first, private (0600) like the database: VACUUM INTO fills an empty file and
         // would otherwise make it with the umask's mode. One read transaction: a consistent copy,
         // while the server goes on writing (WAL).

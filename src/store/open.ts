@@ -53,15 +53,9 @@ export function describeDatabase(location: DatabaseLocation): string {
 /** Opens the driver of a location. */
 export async function openDriver(location: DatabaseLocation): Promise<SqlDriver> {
   if (location.kind === 'sqlite') return openSqlite(location.file);
-  let module: { openPostgres(url: string): Promise<SqlDriver> };
-  try {
-    // A file the postgres branch adds; held in a variable so a build without it still compiles.
-    const specifier = './postgres.js';
-    module = (await import(specifier)) as typeof module;
-  } catch {
-    throw new SiteError({ code: 'STORE_URL', message: `${location.from} names a Postgres database, but Postgres support is not built into this build of typed-site`, hint: 'Unset DATABASE_URL and storage.url to use the SQLite file, or install a build with Postgres support.' });
-  }
-  return module.openPostgres(location.url);
+  // postgres.ts loads postgres.js only when it opens, so a site on SQLite never loads it.
+  const { openPostgres } = await import('./postgres.js');
+  return openPostgres(location.url);
 }
 
 /** Opens the store of a config (migrations applied unless told not to); a database that cannot be opened is a SiteError naming it. */

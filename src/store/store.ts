@@ -236,6 +236,9 @@ export async function schemaStatus(db: SqlExecutor): Promise<SchemaStatus> {
   return { version: applied.length ? Math.max(...done) : 0, applied, pending: migrations.filter((migration) => !done.has(migration.version)) };
 }
 
+/** Takes the lock that one process at a time migrates a Postgres database under (a fixed key, released at commit). */
+const postgresMigrationLock = 'SELECT pg_advisory_xact_lock(2902029001)';
+
 /**
  * Applies the pending migrations, each in its own transaction with its record; returns the ones
  * applied. Two processes starting at once both try: the second's insert of the record fails the
@@ -243,12 +246,22 @@ export async function schemaStatus(db: SqlExecutor): Promise<SchemaStatus> {
  */
 export async function migrate(driver: SqlDriver): Promise<Migration[]> {
   const applied: Migration[] = [];
+  // On Postgres, two processes creating schema_migrations at once fail even with IF NOT EXISTS
+  // (the second's catalogue insert collides), and so do two copies of a migration's CREATE TYPE:
+  // an advisory lock held to the end of each transaction makes the second wait for the first.
+  if (driver.dialect === 'postgres') {
+    await driver.transaction(async (tx) => {
+      await tx.execute(postgresMigrationLock);
+      await tx.execute(migrationsTable.postgres);
+    });
+  }
   for (let attempt = 0; ; attempt++) {
     const { pending } = await schemaStatus(driver);
     if (!pending.length) return applied;
     const next = pending[0]!;
     try {
       await driver.transaction(async (tx) => {
+        if (driver.dialect === 'postgres') await tx.execute(postgresMigrationLock);
         const { rows } = await tx.execute('SELECT version FROM schema_migrations WHERE version = ?', [next.version]);
         if (rows.length) return;
         for (const statement of next.statements[driver.dialect]) await tx.execute(statement);
@@ -484,13 +497,25 @@ function storeOn(driver: SqlDriver): Store {
     async claimAttempts(claims, at, since) {
       if (!claims.length) return [];
       const ids = claims.map(() => randomId());
-      // Rows past every window are dropped as the table is used, so it holds 15 minutes of attempts at most.
-      await db.execute('DELETE FROM sign_in_attempts WHERE at <= ?', [since]);
-      const rows = claims.map(() => 'SELECT ? AS id, ? AS key, ? AS at').join(' UNION ALL ');
-      const room = claims.map(() => '(SELECT count(*) FROM sign_in_attempts WHERE key = ? AND at > ?) < ?').join(' AND ');
-      const params: SqlValue[] = [...claims.flatMap((claim, index) => [ids[index]!, claim.key, at]), ...claims.flatMap((claim) => [claim.key, since, claim.limit])];
-      const { rows: inserted } = await db.execute(`INSERT INTO sign_in_attempts (id, key, at) SELECT id, key, at FROM (${rows}) AS claimed WHERE ${room} RETURNING id`, params);
-      return inserted.length === claims.length ? ids : undefined;
+      const claim = async (on: SqlExecutor) => {
+        // Rows past every window are dropped as the table is used, so it holds 15 minutes of attempts at most.
+        await on.execute('DELETE FROM sign_in_attempts WHERE at <= ?', [since]);
+        const rows = claims.map(() => 'SELECT ? AS id, ? AS key, ? AS at').join(' UNION ALL ');
+        const room = claims.map(() => '(SELECT count(*) FROM sign_in_attempts WHERE key = ? AND at > ?) < ?').join(' AND ');
+        const params: SqlValue[] = [...claims.flatMap((claim, index) => [ids[index]!, claim.key, at]), ...claims.flatMap((claim) => [claim.key, since, claim.limit])];
+        const { rows: inserted } = await on.execute(`INSERT INTO sign_in_attempts (id, key, at) SELECT id, key, at FROM (${rows}) AS claimed WHERE ${room} RETURNING id`, params);
+        return inserted.length === claims.length ? ids : undefined;
+      };
+      // SQLite runs one writer at a time, so the statement counts every claim committed before it.
+      // Postgres runs claims side by side (read committed): each would count before the others
+      // commit, and three guesses sent at once all got into a budget of two. A lock per budget,
+      // held to commit, makes the claims of one budget take turns; taken in key order, so two
+      // claims never wait for each other.
+      if (driver.dialect !== 'postgres') return claim(db);
+      return driver.transaction(async (tx) => {
+        for (const key of [...new Set(claims.map((claim) => claim.key))].sort()) await tx.execute('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
+        return claim(tx);
+      });
     },
 
     async nthNewestAttempt(key, nth, since) {
@@ -543,7 +568,9 @@ function storeOn(driver: SqlDriver): Store {
         for (const booking of data.bookings) {
           // Two processes on one data folder could book one slot twice under the JSON-lines
           // store; both requests are kept, the later one marked so the one-per-slot rule holds for every new booking.
-          const { rows: clash } = await tx.execute('SELECT 1 AS taken FROM bookings WHERE slot_start = ? AND double_booked = 0', [booking.slotStart]);
+          // Overlapping, not only equal, as `book` decides (and Postgres's exclusion constraint
+          // refuses): a meeting length changed under the old store leaves bookings that overlap.
+          const { rows: clash } = await tx.execute('SELECT 1 AS taken FROM bookings WHERE slot_start < ? AND slot_end > ? AND double_booked = 0', [booking.slotEnd, booking.slotStart]);
           await tx.execute(`INSERT INTO bookings (${bookingColumns.join(', ')}) VALUES (${placeholders(bookingColumns.length)})`, bookingValues(booking.id, booking, booking.handledAt ?? null, booking.handledBy ?? null, clash.length ? 1 : 0));
         }
         for (const account of data.accounts) {
