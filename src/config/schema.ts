@@ -264,6 +264,16 @@ export const configSchema = z.strictObject({
     })
     .optional()
     .describe('Meetings: a booking provider\'s page (url) or the built-in booking; without it the site has no booking endpoints'),
+  storage: z
+    .strictObject({
+      url: z
+        .string()
+        .regex(/^(postgres|postgresql|libsql):\/\/\S+$/, 'use a postgres:// address (or libsql://); leave it out for the SQLite file in contact.dataDir')
+        .optional()
+        .describe('The database `site serve` stores messages, bookings, accounts, sessions and the audit log in: a postgres:// address when a team outgrows one server. The environment variable DATABASE_URL wins over it; without either, the SQLite file <contact.dataDir>/site.db. Keep a password out of this file: put it in DATABASE_URL'),
+    })
+    .prefault({})
+    .describe('Where what visitors and admins write is stored'),
   data: z
     .record(z.string(), z.unknown())
     .default({})

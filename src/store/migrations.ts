@@ -1,0 +1,126 @@
+/**
+ * The store's schema, as numbered migrations. Each migration has its statements for each dialect
+ * (`sqlite`, which libSQL and Cloudflare D1 share, and `postgres`); they differ only in column
+ * types and the audit log's sequence. A migration is applied once, in one transaction with the
+ * row that records it in `schema_migrations`, so a database is always at a whole version.
+ *
+ * Rules the store relies on (see store.ts): times are ISO 8601 text in UTC from `toISOString()`
+ * (fixed width, so text order is time order), booleans 0/1, ids text. A migration, once
+ * released, is never edited: a change is a new number.
+ */
+import type { SqlDialect } from './driver.js';
+
+/** One step of the schema. */
+export interface Migration {
+  version: number;
+  /** What it does, in a few words (printed by `site db migrate` and `site db status`). */
+  name: string;
+  statements: Readonly<Record<SqlDialect, readonly string[]>>;
+}
+
+/** The table that records what was applied; created before any migration runs. */
+export const migrationsTable: Readonly<Record<SqlDialect, string>> = {
+  sqlite: 'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+  postgres: 'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+};
+
+/**
+ * The tables of migration 1, written once for both dialects: `{serial}` is the audit log's
+ * ordering key, the only type the dialects spell differently.
+ */
+function firstSchema(serial: string): string[] {
+  return [
+    // What the contact form stored. `received_at` is null only for an imported line that told no time.
+    `CREATE TABLE contact_messages (
+      id TEXT PRIMARY KEY,
+      received_at TEXT,
+      first_name TEXT NOT NULL DEFAULT '',
+      last_name TEXT NOT NULL DEFAULT '',
+      email TEXT NOT NULL DEFAULT '',
+      company TEXT NOT NULL DEFAULT '',
+      type TEXT,
+      subject TEXT NOT NULL DEFAULT '',
+      message TEXT NOT NULL DEFAULT '',
+      locale TEXT NOT NULL DEFAULT 'en',
+      page TEXT NOT NULL DEFAULT '/',
+      handled_at TEXT,
+      handled_by TEXT
+    )`,
+    'CREATE INDEX contact_messages_received ON contact_messages (received_at)',
+    // One booking per slot: `slot_start` is the slot's start instant in UTC, unique (the index
+    // below), so two requests for one slot, from any process, cannot both insert. Deleting the row
+    // frees the slot at once: no status column, since the inbox's delete is a deletion (privacy).
+    `CREATE TABLE bookings (
+      id TEXT PRIMARY KEY,
+      slot_start TEXT NOT NULL,
+      slot_end TEXT NOT NULL,
+      start TEXT NOT NULL,
+      "end" TEXT NOT NULL,
+      booked_at TEXT,
+      first_name TEXT NOT NULL DEFAULT '',
+      last_name TEXT NOT NULL DEFAULT '',
+      email TEXT NOT NULL DEFAULT '',
+      company TEXT NOT NULL DEFAULT '',
+      note TEXT NOT NULL DEFAULT '',
+      locale TEXT NOT NULL DEFAULT 'en',
+      handled_at TEXT,
+      handled_by TEXT,
+      double_booked INTEGER NOT NULL DEFAULT 0
+    )`,
+    // `double_booked` is 1 only for an imported booking of a slot the JSON-lines store had
+    // already given away (two processes on one data folder could do that): it is kept, outside
+    // the rule, so that no request is lost. Partial unique indexes: SQLite, D1 and Postgres alike.
+    'CREATE UNIQUE INDEX bookings_one_per_slot ON bookings (slot_start) WHERE double_booked = 0',
+    'CREATE INDEX bookings_slot_end ON bookings (slot_end)',
+    `CREATE TABLE accounts (
+      email TEXT PRIMARY KEY,
+      role TEXT NOT NULL,
+      password_hash TEXT NOT NULL,
+      created_at TEXT NOT NULL
+    )`,
+    // A session is found by the SHA-256 of its cookie's token: the database never holds a token
+    // that would sign anyone in. `account_stamp` ends it when its account's password or role changes.
+    `CREATE TABLE sessions (
+      token_hash TEXT PRIMARY KEY,
+      email TEXT NOT NULL,
+      role TEXT NOT NULL,
+      csrf_token TEXT NOT NULL,
+      account_stamp TEXT,
+      created_at TEXT NOT NULL,
+      last_seen_at TEXT NOT NULL
+    )`,
+    'CREATE INDEX sessions_email ON sessions (email)',
+    'CREATE INDEX sessions_last_seen ON sessions (last_seen_at)',
+    // The sign-in budgets' windows: one row per counted attempt, under its budget's key.
+    `CREATE TABLE sign_in_attempts (
+      id TEXT PRIMARY KEY,
+      key TEXT NOT NULL,
+      at TEXT NOT NULL
+    )`,
+    'CREATE INDEX sign_in_attempts_key ON sign_in_attempts (key, at)',
+    'CREATE INDEX sign_in_attempts_at ON sign_in_attempts (at)',
+    // The audit log, in the order it was written; `record` is the whole entry as JSON.
+    `CREATE TABLE audit_log (
+      seq ${serial},
+      time TEXT NOT NULL,
+      actor TEXT NOT NULL,
+      action TEXT NOT NULL,
+      record TEXT NOT NULL
+    )`,
+  ];
+}
+
+/** Every migration, in order. */
+export const migrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'contact messages, bookings, accounts, sessions, sign-in attempts, audit log',
+    statements: {
+      sqlite: firstSchema('INTEGER PRIMARY KEY AUTOINCREMENT'),
+      postgres: firstSchema('BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY'),
+    },
+  },
+];
+
+/** The version a database is at once every migration is applied. */
+export const latestVersion = migrations[migrations.length - 1]!.version;
