@@ -244,7 +244,7 @@ export const configSchema = z.strictObject({
     .strictObject({
       url: webUrl
         .optional()
-        .describe('External booking page for meetings; without it the book-meeting pages offer the built-in booking, answered by `site serve`'),
+        .describe('External booking page for meetings; without it the book-meeting pages offer the built-in booking, answered by `site serve` (or, with output.functions.booking, by the netlify, cloudflare or vercel functions)'),
       minutes: z.number().int().positive().max(240).default(30),
       timeZone: z
         .string()
