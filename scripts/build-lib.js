@@ -6,7 +6,8 @@
 //   lib/markdown-stack.js  the unified packages with their dependencies in one file, which loads
 //                          several times faster than their 150-odd modules (src/content/markdown-stack.ts)
 //   lib/template.js …      the entries a site's templates and islands import (package.json exports)
-//   lib/functions/*.js     the runtime of the host functions `site build --target` bundles
+//   lib/functions/*.js     the runtime of the host functions `site build --target` bundles (hosts.js;
+//                          d1-store.js and url-store.js, the booking's store on D1 or Postgres)
 //   lib/scripts/*.js       the scripts npm runs: audit, bench, bench:dev, stress (scripts/run.js)
 //
 // `npm install` and `npm ci` run it (the prepare script; by hand: `npm run prepare`); bin/site.js,
@@ -29,7 +30,7 @@ export const libDir = join(root, 'lib');
 export const scriptNames = ['audit', 'bench', 'bench-dev', 'stress'];
 
 /** What the step writes besides source maps, relative to lib/. */
-const outputs = ['index.js', 'worker.js', 'compress-worker.js', 'markdown-stack.js', 'functions/hosts.js', 'template.js', 'contact-schema.js', 'booking-schema.js', 'inbox-filter.js', 'plugin.js', ...scriptNames.map((name) => `scripts/${name}.js`)];
+const outputs = ['index.js', 'worker.js', 'compress-worker.js', 'markdown-stack.js', 'functions/hosts.js', 'functions/d1-store.js', 'functions/url-store.js', 'template.js', 'contact-schema.js', 'booking-schema.js', 'inbox-filter.js', 'plugin.js', ...scriptNames.map((name) => `scripts/${name}.js`)];
 
 /**
  * Keeps the Markdown stack out of the bundles that load it on demand: `import('./markdown-stack.js')`
@@ -61,6 +62,10 @@ export async function buildLib() {
       packages: 'external',
       entryPoints: {
         'functions/hosts': 'src/targets/runtime/hosts.ts',
+        // The booking function's store, one module per kind of database, so a function bundles
+        // only its own driver (the worker never sees postgres.js).
+        'functions/d1-store': 'src/targets/runtime/d1-store.ts',
+        'functions/url-store': 'src/targets/runtime/url-store.ts',
         'contact-schema': 'src/islands/contact-schema.ts',
         'booking-schema': 'src/islands/booking-schema.ts',
         'inbox-filter': 'src/islands/inbox-filter.ts',

@@ -10,6 +10,7 @@ export const errorCatalogue = {
   CONFIG_UNKNOWN_KEY: { title: 'Unknown key', hint: 'Remove it or fix its spelling; unknown keys are not ignored.' },
   CONFIG_NOT_FOUND: { title: 'Config file not found', hint: 'Run the command in the site folder or pass --config <file>.' },
   CONFIG_PLACEHOLDER: { title: 'Placeholder company fact', hint: 'Replace it with the real value in site.config.yaml before the site goes live; the build still succeeds.' },
+  BOOKING_FALLBACK: { title: 'Booking falls back to the contact form', hint: 'Set output.functions.booking: true and give the host\'s function a database, or set booking.url to a booking provider\'s page.' },
   UNKNOWN_TEMPLATE: { title: 'Unknown template', hint: 'Use the name of a file in templates/pages/ without its extension.' },
   UNKNOWN_AUDIENCE: { title: 'Unknown audience', hint: 'Use one of the keys under `audiences:` in site.config.yaml.' },
   UNKNOWN_ROUTE: { title: 'Unknown route', hint: 'Refer to a `path:` listed under `routes:` in site.config.yaml.' },

@@ -14,7 +14,7 @@ export { pictureOf, type Picture } from './render/images.js';
 export { frontMatterFields } from './content/front-matter-schema.js';
 export type { ContactType, PlanConfig } from './config/schema.js';
 export { navigationRoutePath } from './config/schema.js';
-export { slotRulesOf } from './booking/rules.js';
+export { builtInBookingAnswered, slotRulesOf } from './booking/rules.js';
 export { slotTimes } from './booking/slots.js';
 export { article, breadcrumbList, faqPage, localBusiness, organization, softwareApplication } from './render/json-ld.js';
 export { escapeHtml, serializeJsonForScript } from './render/html.js';

@@ -58,7 +58,7 @@ function fold(line: string): string {
   let current = '';
   let size = 0;
   for (const char of line) {
-    const bytes = Buffer.byteLength(char);
+    const bytes = utf8Length(char);
     const limit = parts.length === 0 ? 75 : 74;
     if (size + bytes > limit) {
       parts.push(current);
@@ -70,4 +70,13 @@ function fold(line: string): string {
   }
   parts.push(current);
   return parts.join('\r\n ');
+}
+
+/**
+ * The UTF-8 length of one character, from its code point: the booking functions of the static
+ * hosts make calendar files too, on runtimes without Node's Buffer.
+ */
+function utf8Length(char: string): number {
+  const point = char.codePointAt(0)!;
+  return point < 0x80 ? 1 : point < 0x800 ? 2 : point < 0x10000 ? 3 : 4;
 }

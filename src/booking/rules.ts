@@ -20,6 +20,20 @@ export function builtInBookingOf(config: Pick<SiteConfig, 'booking' | 'company'>
   return { booking, openingHours: company.openingHours, email: company.email };
 }
 
+/** The hosts whose functions can answer the built-in booking (`output.functions.booking`). */
+export const bookingFunctionTargets = ['netlify', 'cloudflare', 'vercel'] as const;
+
+/**
+ * Whether the output of `config` answers its built-in booking: `site serve` does (the node target),
+ * and so do the functions of netlify, cloudflare and vercel with `output.functions.booking: true`.
+ * Where it is false, a book-meeting page offers the contact form instead, which works on every host.
+ */
+export function builtInBookingAnswered(config: Pick<SiteConfig, 'booking' | 'company' | 'output'>): boolean {
+  if (!builtInBookingOf(config)) return false;
+  const { target, functions } = config.output;
+  return target === 'node' || (functions.booking && (bookingFunctionTargets as readonly string[]).includes(target));
+}
+
 /** The rules `listSlots` and the booking endpoint apply for `config`; throws for a site without the built-in booking. */
 export function slotRulesOf(config: Pick<SiteConfig, 'booking' | 'company'>): SlotRules {
   const builtIn = builtInBookingOf(config);

@@ -244,7 +244,7 @@ export const configSchema = z.strictObject({
     .strictObject({
       url: webUrl
         .optional()
-        .describe('External booking page for meetings; without it the book-meeting pages offer the built-in booking, answered by `site serve`'),
+        .describe('External booking page for meetings; without it the book-meeting pages offer the built-in booking, answered by `site serve` (or, with output.functions.booking, by the netlify, cloudflare or vercel functions)'),
       minutes: z.number().int().positive().max(240).default(30),
       timeZone: z
         .string()
@@ -305,9 +305,23 @@ export const configSchema = z.strictObject({
             .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'use the name of a binding, such as SUBMISSIONS')
             .default('SUBMISSIONS')
             .describe('Cloudflare: the KV namespace binding each accepted submission is stored in (one key per submission)'),
+          booking: z
+            .boolean()
+            .default(false)
+            .describe('Answer the built-in booking on netlify, cloudflare and vercel with a function backed by the store (a D1 database on Cloudflare, the database at databaseUrlEnv elsewhere); without it their book-meeting pages offer the contact form'),
+          databaseUrlEnv: z
+            .string()
+            .regex(/^[A-Z_][A-Z0-9_]*$/, 'use the name of an environment variable, such as DATABASE_URL')
+            .default('DATABASE_URL')
+            .describe('Netlify and Vercel: the environment variable of the host holding the booking function\'s database, a postgres:// URL'),
+          d1Binding: z
+            .string()
+            .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'use the name of a binding, such as DB')
+            .default('DB')
+            .describe('Cloudflare: the D1 database binding the booking function stores into'),
         })
         .prefault({})
-        .describe('How the form functions of the netlify, cloudflare and vercel targets keep a submission'),
+        .describe('How the form functions of the netlify, cloudflare and vercel targets keep a submission, and whether they answer the built-in booking'),
     })
     .prefault({})
     .describe('What `site build` writes besides the pages'),

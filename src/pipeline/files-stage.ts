@@ -9,7 +9,7 @@ import { hashParts } from '../cache/disk-cache.js';
 import type { ResolvedConfig } from '../config/load.js';
 import { createRobots, createSitemaps, lastModifiedOf } from '../emit/sitemap.js';
 import type { RunEsbuild } from '../esbuild-step.js';
-import { createHostFiles, createHostFunctions, targetWarnings } from '../targets/index.js';
+import { createHostFiles, createHostFunctions, hasBookingFunction, targetWarnings } from '../targets/index.js';
 import type { OutputFiles } from '../output-files.js';
 import type { Assets } from '../islands/assets.js';
 import type { IslandBundle } from '../islands/bundle.js';
@@ -63,7 +63,8 @@ export interface SiteFilesInput {
 export async function createSiteFiles(run: StageRun, input: SiteFilesInput): Promise<SiteFiles | undefined> {
   const { config, pageSet, assets, islands, messages, entryList } = input;
   // The host's functions are bundled from the generator's own modules: made again when the config changes.
-  const functions = await run.load('host functions', `${idOf(config)}`, () => createHostFunctions(config, input.esbuild));
+  // The booking's calendar file takes its words from the messages, when the build has a booking function.
+  const functions = await run.load('host functions', `${idOf(config)} ${hasBookingFunction(config) ? idOf(messages) : ''}`, () => createHostFunctions(config, { messages, run: input.esbuild }));
   // The cards show the site's logo (public/logo.svg), which comes with the assets.
   const logo = assets.files.get('logo.svg');
   const mark = logo === undefined ? '' : typeof logo === 'string' ? logo : Buffer.from(logo).toString('utf8');

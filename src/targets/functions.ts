@@ -6,11 +6,14 @@
  * esbuild bundles each into one self-contained ES module for web runtimes (no Node modules).
  */
 import type { ResolvedConfig } from '../config/load.js';
+import { builtInBookingAnswered, builtInBookingOf, slotRulesOf } from '../booking/rules.js';
 import { generatorRoot, modulesRoot } from '../cache/disk-cache.js';
+import { copyValuesOf, lookupMessage, type MessageTree } from '../content/messages.js';
 import { esbuildErrors, type RunEsbuild } from '../esbuild-step.js';
 import { SiteErrors } from '../errors.js';
 import { urlsOf } from '../routes/urls.js';
 import { contactEndpointLimits } from '../serve/contact.js';
+import type { BookingEndpointSettings } from './runtime/booking-endpoint.js';
 import type { EndpointSettings } from './runtime/web-endpoint.js';
 
 /** A form endpoint the host functions answer. */
@@ -68,11 +71,50 @@ export function siteEndpoints(config: ResolvedConfig): SiteEndpoint[] {
         allowedOrigins: [config.site.origin],
         resultPages: endpoint.resultPages(config),
         defaultLocale: config.site.defaultLocale,
-        storage: config.output.functions,
+        storage: { forwardUrlEnv: config.output.functions.forwardUrlEnv, kvBinding: config.output.functions.kvBinding },
       },
     }];
   });
 }
+
+/**
+ * The limits of the booking function: those of `site serve`'s booking endpoint (a 16 KB body, 5
+ * booking attempts a minute per client, counted per running instance of the function).
+ */
+export const bookingEndpointLimits = { maxBytes: 16 * 1024, rateLimit: 5, rateWindowMs: 60_000 };
+
+/**
+ * The settings of the booking function, when this build has one: the built-in booking on a host
+ * whose functions answer it (`output.functions.booking`, see booking/rules.ts), else undefined.
+ * The calendar file's words come from `messages` (the build's; without them, the site's name).
+ */
+export function siteBooking(config: ResolvedConfig, messages?: Readonly<Record<string, MessageTree>>): BookingEndpointSettings | undefined {
+  const builtIn = builtInBookingOf(config);
+  if (!builtIn || config.output.target === 'node' || !builtInBookingAnswered(config)) return undefined;
+  const urls = urlsOf(config);
+  const values = { ...copyValuesOf(config), company: config.site.name };
+  const message = (locale: string, key: string) => (messages?.[locale] && lookupMessage(messages[locale]!, key, values)) || config.site.name;
+  return {
+    name: 'booking',
+    path: builtIn.booking.endpoint,
+    ...bookingEndpointLimits,
+    allowedOrigins: [config.site.origin],
+    resultPages: Object.fromEntries(config.localeIds.map((locale) => [locale, { booked: urls.bookingResult('booked', locale), failed: urls.bookingResult('failed', locale) }])),
+    defaultLocale: config.site.defaultLocale,
+    rules: slotRulesOf(config),
+    days: builtIn.booking.days,
+    domain: new URL(config.site.origin).hostname,
+    organizer: builtIn.email,
+    calendarText: Object.fromEntries(config.localeIds.map((locale) => [locale, { summary: message(locale, 'booking.calendarSummary'), description: message(locale, 'booking.calendarDescription') }])),
+    database: { urlEnv: config.output.functions.databaseUrlEnv, d1Binding: config.output.functions.d1Binding },
+  };
+}
+
+/** Where the booking function's store is: a D1 binding (Cloudflare) or the database URL in a variable (Netlify, Vercel). */
+export type BookingStoreKind = 'd1-store' | 'url-store';
+
+/** How the runtime opens each kind of store: its module in lib/functions/ and the function it exports. */
+const bookingStores: Record<BookingStoreKind, string> = { 'd1-store': 'openD1Store', 'url-store': 'openUrlStore' };
 
 /**
  * The source of a function's entry module: it imports the host's wrapper (runtime/hosts.ts, as built
@@ -80,19 +122,33 @@ export function siteEndpoints(config: ResolvedConfig): SiteEndpoint[] {
  * the endpoints' schema checks, and exports what the host calls. `wrap` is the wrapper's name;
  * with `many` it gets the list of endpoints, else the one endpoint.
  */
-export function functionEntry(wrap: 'netlifyFunction' | 'vercelFunction' | 'cloudflareWorker', endpoints: readonly SiteEndpoint[], many = false): string {
-  const lines = [`import { ${wrap} } from './lib/functions/hosts.js';`];
+export function functionEntry(
+  wrap: 'netlifyFunction' | 'vercelFunction' | 'vercelNodeFunction' | 'cloudflareWorker',
+  endpoints: readonly SiteEndpoint[],
+  many = false,
+  booking?: { settings: BookingEndpointSettings; store: BookingStoreKind },
+): string {
+  const lines = [`import { ${wrap}${booking ? ', createBookingEndpoint' : ''} } from './lib/functions/hosts.js';`];
   const items = endpoints.map(({ endpoint, settings, argument }, index) => {
     lines.push(`import { ${endpoint.validator.export} as validate${index} } from './${endpoint.validator.module}';`);
     const validate = argument === undefined ? `validate${index}` : `(fields) => validate${index}(fields, ${JSON.stringify(argument)})`;
     return `{ validate: ${validate}, settings: ${JSON.stringify(settings)} }`;
   });
+  if (booking) {
+    const open = bookingStores[booking.store];
+    lines.push(`import { ${open} } from './lib/functions/${booking.store}.js';`);
+    items.push(`{ path: ${JSON.stringify(booking.settings.path)}, handle: createBookingEndpoint(${JSON.stringify(booking.settings)}, ${open}) }`);
+  }
   lines.push(`export default ${wrap}(${many ? `[${items.join(', ')}]` : items[0]});`, '');
   return lines.join('\n');
 }
 
-/** Bundles an entry (from `functionEntry`) into one ES module. */
-export async function bundleFunction(entry: string, name: string, run?: RunEsbuild): Promise<string> {
+/**
+ * Bundles an entry (from `functionEntry`) into one ES module: for web runtimes (no Node modules),
+ * or with `platform: 'node'` for a function that runs on Node (the booking's Postgres driver
+ * needs its sockets), Node's own modules left as imports.
+ */
+export async function bundleFunction(entry: string, name: string, run?: RunEsbuild, platform: 'neutral' | 'node' = 'neutral'): Promise<string> {
   const build = run ?? ((await import('esbuild')).build as RunEsbuild);
   const root = generatorRoot();
   const result = await build({
@@ -102,7 +158,7 @@ export async function bundleFunction(entry: string, name: string, run?: RunEsbui
     nodePaths: [modulesRoot()],
     bundle: true,
     format: 'esm',
-    platform: 'neutral',
+    platform,
     mainFields: ['module', 'main'],
     target: 'es2022',
     minify: true,

@@ -13,7 +13,9 @@ import { pluginHeadOf } from '../plugins/head.js';
 import { inlineScriptHashes } from '../render/head.js';
 import type { Page } from '../routes/pages.js';
 import { cloudflareTarget } from './cloudflare.js';
-import { bundleFunction, siteEndpoints } from './functions.js';
+import { bookingWarnings } from './booking-warnings.js';
+import { bundleFunction, siteBooking, siteEndpoints } from './functions.js';
+import type { MessageTree } from '../content/messages.js';
 import { githubPagesTarget, githubPagesWarnings } from './github-pages.js';
 import { netlifyTarget } from './netlify.js';
 import { nodeTarget } from './node.js';
@@ -28,8 +30,8 @@ const targets: Record<HostTargetName, HostTarget> = {
   'github-pages': githubPagesTarget,
 };
 
-function inputOf(config: ResolvedConfig, pages: readonly Page[]): TargetInput {
-  return { config, pages, scriptHashes: inlineScriptHashes(config), csp: pluginHeadOf(config, pages)?.csp, endpoints: siteEndpoints(config) };
+function inputOf(config: ResolvedConfig, pages: readonly Page[], messages?: Readonly<Record<string, MessageTree>>): TargetInput {
+  return { config, pages, scriptHashes: inlineScriptHashes(config), csp: pluginHeadOf(config, pages)?.csp, endpoints: siteEndpoints(config), booking: siteBooking(config, messages) };
 }
 
 /** The host files of the config's target (headers, redirects, routes), as text. */
@@ -37,11 +39,25 @@ export function createHostFiles(config: ResolvedConfig, pages: readonly Page[]):
   return targets[config.output.target].files(inputOf(config, pages));
 }
 
-/** The functions of the config's target, bundled (none for node and github-pages). */
-export async function createHostFunctions(config: ResolvedConfig, run?: RunEsbuild): Promise<OutputFiles> {
-  const sources = targets[config.output.target].functions(inputOf(config, []));
+/** Whether the output of `config` has a booking function (`output.functions.booking` on netlify, cloudflare or vercel). */
+export function hasBookingFunction(config: ResolvedConfig): boolean {
+  return siteBooking(config) !== undefined;
+}
+
+/**
+ * The functions of the config's target, bundled (none for node and github-pages). `messages` are
+ * the build's, for the words of the booking's calendar file.
+ */
+export async function createHostFunctions(config: ResolvedConfig, options: { messages?: Readonly<Record<string, MessageTree>>; run?: RunEsbuild } = {}): Promise<OutputFiles> {
+  const sources = targets[config.output.target].functions(inputOf(config, [], options.messages));
   const files: OutputFiles = new Map();
-  for (const [path, { name, entry }] of sources) files.set(path, await bundleFunction(entry, name, run));
+  // One entry written to several paths (Vercel's booking, one function per path) is bundled once.
+  const bundles = new Map<string, Promise<string>>();
+  for (const [path, { name, entry, platform }] of sources) {
+    const key = `${platform ?? 'neutral'}\n${entry}`;
+    if (!bundles.has(key)) bundles.set(key, bundleFunction(entry, name, options.run, platform));
+    files.set(path, await bundles.get(key)!);
+  }
   return files;
 }
 
@@ -62,9 +78,9 @@ export function targetBaseProblem(config: ResolvedConfig): SiteError | undefined
   });
 }
 
-/** What a target has to say about the config (a form endpoint the host cannot answer). */
+/** What a target has to say about the config (a form endpoint the host cannot answer, a booking it falls back from). */
 export function targetWarnings(config: ResolvedConfig): SiteError[] {
-  return config.output.target === 'github-pages' ? githubPagesWarnings(config) : [];
+  return [...(config.output.target === 'github-pages' ? githubPagesWarnings(config) : []), ...bookingWarnings(config)];
 }
 
 /** The folder of the output the pages, assets and feeds go into ('' for the output itself; 'static/' for Vercel). */

@@ -2,7 +2,8 @@
  * Netlify: `_headers` (as `site serve` reads it), `_redirects` (the form endpoints rewritten to
  * their functions, the ASCII spellings of non-ASCII paths, the 404 page of each locale with status
  * 404) and a function per endpoint, `netlify/functions/<name>.mjs` (the recipe in the README points
- * Netlify's `functions` setting there).
+ * Netlify's `functions` setting there); the booking's, with `output.functions.booking`, answers its
+ * path and the paths below it from the Postgres database in `DATABASE_URL`.
  */
 import { createHeaders } from '../emit/sitemap.js';
 import { urlsOf } from '../routes/urls.js';
@@ -14,11 +15,12 @@ export const netlifyFunctionsFolder = 'netlify/functions';
 
 export const netlifyTarget: HostTarget = {
   staticFolder: '',
-  files({ config, pages, scriptHashes, csp, endpoints }) {
+  files({ config, pages, scriptHashes, csp, endpoints, booking }) {
     const lines: string[] = [];
-    if (endpoints.length) {
+    if (endpoints.length || booking) {
       lines.push('# Form endpoints, answered by their functions');
       for (const { settings } of endpoints) lines.push(`${settings.path}  /.netlify/functions/${settings.name}  200`);
+      if (booking) lines.push(`${booking.path}  /.netlify/functions/${booking.name}  200`, `${booking.path}/*  /.netlify/functions/${booking.name}/:splat  200`);
       lines.push('# The functions are not pages', `/${netlifyFunctionsFolder.split('/')[0]}/*  ${urlsOf(config).notFound(config.site.defaultLocale).url}  404!`);
     }
     const redirects = asciiRedirects(config, pages);
@@ -31,9 +33,15 @@ export const netlifyTarget: HostTarget = {
       ['_redirects', `${lines.join('\n')}\n`],
     ]);
   },
-  functions: ({ endpoints }) =>
-    new Map(endpoints.map((endpoint): [string, FunctionSource] => [
-      `${netlifyFunctionsFolder}/${endpoint.settings.name}.mjs`,
-      { name: `netlify-${endpoint.settings.name}`, entry: functionEntry('netlifyFunction', [endpoint]) },
-    ])),
+  functions: ({ endpoints, booking }) =>
+    new Map([
+      ...endpoints.map((endpoint): [string, FunctionSource] => [
+        `${netlifyFunctionsFolder}/${endpoint.settings.name}.mjs`,
+        { name: `netlify-${endpoint.settings.name}`, entry: functionEntry('netlifyFunction', [endpoint]) },
+      ]),
+      // Netlify's functions run on Node, which the booking's Postgres driver needs.
+      ...(booking
+        ? [[`${netlifyFunctionsFolder}/${booking.name}.mjs`, { name: `netlify-${booking.name}`, entry: functionEntry('netlifyFunction', [], false, { settings: booking, store: 'url-store' }), platform: 'node' }] as [string, FunctionSource]]
+        : []),
+    ]),
 };

@@ -8,6 +8,7 @@ import type { Page } from '../routes/pages.js';
 import { toUrl } from '../routes/paths.js';
 import { urlsOf } from '../routes/urls.js';
 import type { SiteEndpoint } from './functions.js';
+import type { BookingEndpointSettings } from './runtime/booking-endpoint.js';
 
 /** What a target's host files are made from. */
 export interface TargetInput {
@@ -19,12 +20,16 @@ export interface TargetInput {
   csp?: CspAdditions;
   /** The endpoints the functions answer. */
   endpoints: readonly SiteEndpoint[];
+  /** The booking function's settings, when the build has one (`output.functions.booking`). */
+  booking?: BookingEndpointSettings;
 }
 
 /** A function to bundle: its entry module's source (functions.ts `functionEntry`). */
 export interface FunctionSource {
   name: string;
   entry: string;
+  /** What it runs on: a web runtime (the default) or Node (functions.ts `bundleFunction`). */
+  platform?: 'neutral' | 'node';
 }
 
 /** A host: where the site's own files go and what it needs besides them. */

@@ -3,7 +3,9 @@
  * with `--out .vercel/output`), the site's files go under `static/`, `config.json` holds the
  * routes (security headers, long caching for assets, the trailing-slash policy, the ASCII
  * spellings of non-ASCII paths, and after the file system the 404 page of each locale with status
- * 404), and each form endpoint is an Edge Function, `functions/<path>.func/`.
+ * 404), and each form endpoint is an Edge Function, `functions/<path>.func/`; with
+ * `output.functions.booking`, the booking API's paths are Node.js functions on the Postgres database
+ * in `DATABASE_URL`.
  */
 import { assetCacheControl, securityHeaders } from '../emit/sitemap.js';
 import { assetsFolder } from '../routes/paths.js';
@@ -18,9 +20,9 @@ const functionFolder = (path: string) => `functions${path}.func`;
 
 export const vercelTarget: HostTarget = {
   staticFolder: 'static/',
-  files({ config, pages, scriptHashes, csp, endpoints }) {
+  files({ config, pages, scriptHashes, csp, endpoints, booking }) {
     // Paths the trailing-slash rule must leave alone: the endpoints take a POST at their exact path.
-    const endpointPaths = endpoints.map(({ settings }) => literal(settings.path.slice(1)));
+    const endpointPaths = [...endpoints.map(({ settings }) => settings.path), ...(booking ? [booking.path, `${booking.path}/slots`] : [])].map((path) => literal(path.slice(1)));
     const notEndpoint = endpointPaths.length ? `(?!(?:${endpointPaths.join('|')})$)` : '';
     const routes: Record<string, unknown>[] = [
       { src: '^/(.*)$', headers: Object.fromEntries(securityHeaders(scriptHashes, config, csp)), continue: true },
@@ -34,11 +36,30 @@ export const vercelTarget: HostTarget = {
     ];
     const files = new Map([['config.json', `${JSON.stringify({ version: 3, routes }, null, 2)}\n`]]);
     for (const { settings } of endpoints) files.set(`${functionFolder(settings.path)}/.vc-config.json`, `${JSON.stringify({ runtime: 'edge', entrypoint: 'index.js' }, null, 2)}\n`);
+    for (const path of booking ? bookingPaths(booking.path) : []) files.set(`${functionFolder(path)}/.vc-config.json`, `${JSON.stringify(nodeFunctionConfig, null, 2)}\n`);
     return files;
   },
-  functions: ({ endpoints }) =>
-    new Map(endpoints.map((endpoint): [string, FunctionSource] => [
-      `${functionFolder(endpoint.settings.path)}/index.js`,
-      { name: `vercel-${endpoint.settings.name}`, entry: functionEntry('vercelFunction', [endpoint]) },
-    ])),
+  functions: ({ endpoints, booking }) =>
+    new Map([
+      ...endpoints.map((endpoint): [string, FunctionSource] => [
+        `${functionFolder(endpoint.settings.path)}/index.js`,
+        { name: `vercel-${endpoint.settings.name}`, entry: functionEntry('vercelFunction', [endpoint]) },
+      ]),
+      ...(booking ? bookingPaths(booking.path) : []).map((path): [string, FunctionSource] => [
+        `${functionFolder(path)}/index.mjs`,
+        { name: `vercel-${booking!.name}`, entry: functionEntry('vercelNodeFunction', [], false, { settings: booking!, store: 'url-store' }), platform: 'node' },
+      ]),
+    ]),
 };
+
+/**
+ * The paths of the booking API, each a function of its own (one bundle, written to each): a
+ * function answers only its own path, and a rewrite would hand it another URL than the one asked.
+ */
+const bookingPaths = (path: string) => [path, `${path}/slots`, `${path}/calendar.ics`];
+
+/**
+ * The booking's functions run on Node.js, not on the Edge: its Postgres driver needs Node's
+ * sockets. `launcherType: Nodejs` calls the default export with Node's (req, res).
+ */
+const nodeFunctionConfig = { runtime: 'nodejs20.x', handler: 'index.mjs', launcherType: 'Nodejs', shouldAddHelpers: false };

@@ -1,10 +1,11 @@
 /**
  * Book a meeting (booking.minutes long): agenda and opening hours, and either the external booking link
  * (`booking.url`) or the built-in booking form, with a way to write instead. The booking form
- * needs `site serve` (one slot, one booking); a build for a static host (`--target` other than
- * node) shows the contact form with the meeting as its subject instead, which works there.
+ * needs a server that keeps one booking per slot: `site serve`, or a static host's booking function
+ * (`output.functions.booking`); where there is none (GitHub Pages, or a host without the function)
+ * the page shows the contact form with the meeting as its subject instead, which works there.
  */
-import { localBusiness, slotRulesOf, slotTimes, type PageProps } from 'typed-site/template';
+import { builtInBookingAnswered, localBusiness, slotRulesOf, slotTimes, type PageProps } from 'typed-site/template';
 import BookingForm, { type BookingFormProps } from '../islands/BookingForm';
 import ContactForm from '../islands/ContactForm';
 import { openingHoursText } from '../layout/CompanyDetails';
@@ -30,7 +31,7 @@ export default function BookMeeting({ page, content, site }: PageProps<Content>)
   const base = audienceBase(page, site);
   const external = bookingOf(site).url;
   const bookHref = external ?? '#booking';
-  const bookingServer = site.config.output.target === 'node';
+  const bookingServer = builtInBookingAnswered(site.config);
   return (
     <>
       <Hero eyebrow={content.hero.eyebrow} heading={content.hero.heading} lead={content.hero.lead}>

@@ -1,16 +1,19 @@
 /**
  * The cloudflare target in Cloudflare's own runtime: `wrangler pages dev` (workerd, offline) serves
- * the demo site's build, so the 404 rules, the headers, the redirects and the contact function are
- * proven where they will run, not only read from the files.
+ * the demo site's build (with `output.functions.booking: true`, the booking on a local D1 database
+ * bound as DB), so the 404 rules, the headers, the redirects, the contact function and the booking
+ * are proven where they will run, not only read from the files.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTempSite, type TempSite } from '../helpers/fixture-site';
 import { repoRoot } from '../helpers/paths';
 import { buildTarget, valid } from './support';
 
 let wrangler: ChildProcess | undefined;
+let site: TempSite | undefined;
 let url: string;
 let log = '';
 
@@ -26,14 +29,16 @@ function freePort(): Promise<number> {
 }
 
 beforeAll(async () => {
-  const { out } = await buildTarget(['--target', 'cloudflare']);
+  site = await createTempSite({ editConfig: (text) => text.replace(/^ {2}target: node$/m, '  target: node\n  functions:\n    booking: true') });
+  const { out } = await buildTarget(['--target', 'cloudflare'], site.config);
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
   // The compatibility date is one the installed workerd knows; SUBMISSIONS is the KV binding the
-  // contact function stores into (output.functions.kvBinding), local to the emulator's state folder.
+  // contact function stores into (output.functions.kvBinding) and DB the D1 database the booking
+  // stores into (output.functions.d1Binding), both local to the emulator's state folder.
   wrangler = spawn(
     process.execPath,
-    [join(repoRoot, 'node_modules', 'wrangler', 'bin', 'wrangler.js'), 'pages', 'dev', out, '--ip', '127.0.0.1', '--port', String(port), '--compatibility-date', '2025-01-01', '--kv', 'SUBMISSIONS'],
+    [join(repoRoot, 'node_modules', 'wrangler', 'bin', 'wrangler.js'), 'pages', 'dev', out, '--ip', '127.0.0.1', '--port', String(port), '--compatibility-date', '2025-01-01', '--kv', 'SUBMISSIONS', '--d1', 'DB'],
     { cwd: dirname(out), env: { ...process.env, CI: '1', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
   wrangler.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
@@ -50,8 +55,9 @@ beforeAll(async () => {
   }
 }, 150_000);
 
-afterAll(() => {
+afterAll(async () => {
   if (wrangler?.pid && wrangler.exitCode === null) process.kill(-wrangler.pid, 'SIGTERM');
+  await site?.cleanup();
 });
 
 describe('the cloudflare target in wrangler pages dev', () => {
@@ -101,5 +107,29 @@ describe('the cloudflare target in wrangler pages dev', () => {
     expect(trapped.status).toBe(201);
     const oversized = await post({ ...valid, message: 'x'.repeat(300_000) });
     expect(oversized.status).toBe(413);
+  });
+
+  it('books through D1: the schema made by the first request, one slot booked once when two ask at once, the slot gone after, the calendar file', async () => {
+    const slots = await fetch(`${url}/api/booking/slots`);
+    expect(slots.status, log).toBe(200);
+    const { slots: free } = (await slots.json()) as { slots: { start: string; end: string }[] };
+    expect(free.length).toBeGreaterThan(1);
+    const book = (start: string, email: string) =>
+      fetch(`${url}/api/booking`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: url, 'sec-fetch-site': 'same-origin' },
+        body: JSON.stringify({ start, firstName: 'Ada', lastName: 'Lovelace', email, locale: 'en' }),
+      });
+    const answers = await Promise.all([book(free[0]!.start, 'ada@example.com'), book(free[0]!.start, 'grace@example.com')]);
+    expect(answers.map((answer) => answer.status).sort(), log).toEqual([201, 409]);
+    const confirmation = (await answers.find((answer) => answer.status === 201)!.json()) as { id: string; start: string };
+    expect(confirmation.start).toBe(free[0]!.start);
+    expect(((await answers.find((answer) => answer.status === 409)!.json()) as { error: string }).error).toBe('slot_taken');
+    const after = (await (await fetch(`${url}/api/booking/slots`)).json()) as { slots: { start: string }[] };
+    expect(after.slots.map(({ start }) => start)).not.toContain(free[0]!.start);
+    expect(after.slots.map(({ start }) => start)).toContain(free[1]!.start);
+    const calendar = await fetch(`${url}/api/booking/calendar.ics?id=${confirmation.id}`);
+    expect(calendar.status).toBe(200);
+    expect(await calendar.text()).toContain('BEGIN:VEVENT');
   });
 });

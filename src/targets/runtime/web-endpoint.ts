@@ -64,26 +64,13 @@ const noStore = { 'cache-control': 'no-store' };
 export function createWebEndpoint<Data extends object>(validate: Validate<Data>, settings: EndpointSettings, options: WebEndpointOptions = {}): WebHandler {
   const now = options.now ?? Date.now;
   const limiter = createRateLimiter({ limit: settings.rateLimit, windowMs: settings.rateWindowMs, now });
-  const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...noStore, ...headers } });
+  const json = jsonResponse;
 
   return async function handle(request, context) {
     if (request.method !== 'POST') return json(405, { error: 'method_not_allowed' }, { allow: 'POST' });
-    if (!isSameOrigin(request, settings.allowedOrigins)) return json(403, { error: 'cross_origin' });
-    const { type, charset } = parseContentType(request.headers.get('content-type') ?? '');
-    const isForm = type === 'application/x-www-form-urlencoded';
-    if (!isForm && type !== 'application/json') return json(415, { error: 'unsupported_media_type', accepted: ['application/json', 'application/x-www-form-urlencoded'] });
-    const decoder = decoderFor(charset);
-    if (!decoder) return json(415, { error: 'unsupported_charset', charset });
-    const body = await readBody(request, settings.maxBytes);
-    if (!body) return json(413, { error: 'payload_too_large', maxBytes: settings.maxBytes });
-    let fields: Record<string, unknown>;
-    try {
-      fields = isForm ? parseFormBody(body, decoder) : (JSON.parse(decoder.decode(body)) as Record<string, unknown>);
-      if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw new SyntaxError('not an object');
-    } catch {
-      return json(400, { error: 'invalid_body' });
-    }
+    const read = await readWebForm(request, settings);
+    if (read instanceof Response) return read;
+    const { fields, isForm } = read;
     // The environment comes with each request (Cloudflare passes it so); the limiter is the instance's.
     const submit = createSubmissionFlow({ validate, limiter, now, store: (record) => storeRecord(record, context.env, settings, options) });
     const result = await submit(fields, context.client);
@@ -91,6 +78,34 @@ export function createWebEndpoint<Data extends object>(validate: Validate<Data>,
     const locale = typeof fields.locale === 'string' && settings.resultPages[fields.locale] ? fields.locale : settings.defaultLocale;
     return new Response(null, { status: 303, headers: { location: settings.resultPages[locale]![result.outcome], ...noStore } });
   };
+}
+
+/** A JSON answer that no cache keeps. */
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...noStore, ...headers } });
+}
+
+/**
+ * The front checks of a POST to a form endpoint, as `site serve` makes them: from a page of this
+ * site, JSON or a plain form post, at most `maxBytes`, in the charset it declares. The fields and
+ * whether it was a plain form post, or the answer that refuses it.
+ */
+export async function readWebForm(request: Request, settings: Pick<EndpointSettings, 'allowedOrigins' | 'maxBytes'>): Promise<{ fields: Record<string, unknown>; isForm: boolean } | Response> {
+  if (!isSameOrigin(request, settings.allowedOrigins)) return jsonResponse(403, { error: 'cross_origin' });
+  const { type, charset } = parseContentType(request.headers.get('content-type') ?? '');
+  const isForm = type === 'application/x-www-form-urlencoded';
+  if (!isForm && type !== 'application/json') return jsonResponse(415, { error: 'unsupported_media_type', accepted: ['application/json', 'application/x-www-form-urlencoded'] });
+  const decoder = decoderFor(charset);
+  if (!decoder) return jsonResponse(415, { error: 'unsupported_charset', charset });
+  const body = await readBody(request, settings.maxBytes);
+  if (!body) return jsonResponse(413, { error: 'payload_too_large', maxBytes: settings.maxBytes });
+  try {
+    const fields = isForm ? parseFormBody(body, decoder) : (JSON.parse(decoder.decode(body)) as Record<string, unknown>);
+    if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw new SyntaxError('not an object');
+    return { fields, isForm };
+  } catch {
+    return jsonResponse(400, { error: 'invalid_body' });
+  }
 }
 
 /**
