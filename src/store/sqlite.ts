@@ -17,7 +17,7 @@
  * - The file is created 0600 in a folder created 0700 (the WAL and shared-memory files SQLite
  *   makes beside it take the database's mode).
  */
-import { mkdir, open } from 'node:fs/promises';
+import { chmod, mkdir, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createClient, type Client, type InArgs, type ResultSet, type Transaction } from '@libsql/client';
@@ -72,16 +72,24 @@ function resultOf(result: ResultSet): SqlResult {
   return { rows, changes: result.rowsAffected };
 }
 
-/** Creates the database's folder (0700) and file (0600) when missing, and narrows a file that is wider. */
+/**
+ * Creates the database's folder (0700) and file (0600) when missing, and narrows a file that is
+ * wider, by path. An existing database is never opened here: on Linux, closing any descriptor of
+ * a file drops every POSIX lock the process holds on it, so an open and close beside a live
+ * connection (a second store of the same file in one process) would silently take away SQLite's
+ * locks, and another process could then write under it and corrupt the file.
+ */
 async function preparePrivateFile(file: string): Promise<void> {
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  const handle = await open(file, 'a', 0o600);
   try {
-    const { mode } = await handle.stat();
-    if ((mode & 0o077) !== 0) await handle.chmod(0o600);
-  } finally {
-    await handle.close();
+    // Only a file made here and now is opened: no connection of this process can hold a lock on it.
+    await (await open(file, 'wx', 0o600)).close();
+    return;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
+  const { mode } = await stat(file);
+  if ((mode & 0o077) !== 0) await chmod(file, 0o600);
 }
 
 /** Opens (creating when missing) the SQLite database at `file`. */
