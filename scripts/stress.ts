@@ -20,8 +20,9 @@
  *    fetched one after another: their p95 next to the same with no flood, how the attempts were
  *    answered, and the most password hashes that ever ran at once (the server says, on --verbose);
  * 6. two servers, one store: two `site serve` processes on one database, each asked for the same
- *    `slots` free slots (of the site's booking.days) at the same moment; 201s per slot across both (exactly one each), what the
- *    database holds (exactly `slots` bookings, none twice), bookings per second and p50/p95;
+ *    `slots` free slots (of the site's booking.days) at the same moment; 201s per slot across
+ *    both (exactly one each), what the database holds (exactly `slots` bookings, none twice),
+ *    bookings per second and p50/p95;
  * 7. kill -9 bursts: `kill-rounds` times, a burst of contact posts in flight, the server killed
  *    (SIGKILL) once a third of them were answered, and started again on the same store; then every
  *    message answered 201 before a kill must be in the database whole (acknowledged vs found).
