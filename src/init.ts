@@ -4,9 +4,9 @@
  * unless more are asked for. It writes only into a folder that is missing or empty (a `.git`
  * alone is allowed), and a failure removes what it wrote, never anything else.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { basename, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { generatorRoot } from './cache/disk-cache.js';
 import { SiteError } from './errors.js';
 
@@ -40,7 +40,11 @@ export async function initProject(options: InitOptions): Promise<InitReport> {
       throw new SiteError({ code: 'INIT_LOCALE', field: '--locales', message: `"${locale}" is not a language code`, hint: 'Give two- or three-letter codes separated by commas, the default first, such as --locales en,no.' });
     }
   }
-  const present = existsSync(dir) ? (await readdir(dir)).filter((name) => !allowedBeforehand.has(name)) : [];
+  const exists = existsSync(dir);
+  if (exists && !statSync(dir).isDirectory()) {
+    throw new SiteError({ code: 'INIT_NOT_EMPTY', file: relative(process.cwd(), dir) || '.', message: 'this is a file, not a folder', hint: 'Name a new folder, such as `site init my-site`.' });
+  }
+  const present = exists ? (await readdir(dir)).filter((name) => !allowedBeforehand.has(name)) : [];
   if (present.length) {
     throw new SiteError({
       code: 'INIT_NOT_EMPTY',
@@ -60,8 +64,14 @@ export async function initProject(options: InitOptions): Promise<InitReport> {
     await rename(join(staging, 'gitignore'), join(staging, '.gitignore'));
     await writeLocales(staging, locales);
     await writeFile(join(staging, 'package.json'), `${JSON.stringify(projectPackage(dir), null, 2)}\n`);
-    await mkdir(dir, { recursive: true });
-    for (const name of await readdir(staging)) await rename(join(staging, name), join(dir, name));
+    if (exists) {
+      // An empty folder (or one with only .git) takes the files one by one.
+      for (const name of await readdir(staging)) await rename(join(staging, name), join(dir, name));
+    } else {
+      // A new folder appears whole, in one rename.
+      await mkdir(dirname(dir), { recursive: true });
+      await rename(staging, dir);
+    }
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
