@@ -72,7 +72,7 @@ export async function buildLib() {
         plugin: 'src/plugin.ts',
       },
     }),
-    build({ ...common, packages: 'external', entryPoints: { template: 'src/template.ts' } }),
+    build({ ...common, packages: 'external', jsx: 'automatic', entryPoints: { template: 'src/template.ts' } }),
     build({
       ...common,
       entryPoints: {

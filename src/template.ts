@@ -18,6 +18,8 @@ export { builtInBookingAnswered, slotRulesOf } from './booking/rules.js';
 export { slotTimes } from './booking/slots.js';
 export { article, breadcrumbList, faqPage, localBusiness, organization, softwareApplication } from './render/json-ld.js';
 export { escapeHtml, serializeJsonForScript } from './render/html.js';
+/** The marker of an island: a component of templates/islands/ rendered here and hydrated in the browser. */
+export { Island } from './render/island.js';
 export { templateError, TemplateDiagnostic, type TemplateDiagnosticOptions } from './render/template-diagnostic.js';
 /** zod, for the `content` schema of a page's copy: the generator's own copy, so a site need not install it. */
 export { z } from 'zod';

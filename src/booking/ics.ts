@@ -80,3 +80,28 @@ function utf8Length(char: string): number {
   const point = char.codePointAt(0)!;
   return point < 0x80 ? 1 : point < 0x800 ? 2 : point < 0x10000 ? 3 : 4;
 }
+
+/** What the calendar file of a stored booking reads of it. */
+export interface StoredBookingTimes {
+  id: string;
+  slotStart: string;
+  slotEnd: string;
+  bookedAt?: string | null;
+}
+
+/**
+ * The calendar file of a stored booking, as `site serve` and the host functions send it: the
+ * slot, stamped when it was booked, with the site's words for it.
+ */
+export function bookingIcs(booking: StoredBookingTimes, site: { domain: string; organizer?: string }, text: { summary: string; description: string }): string {
+  return createIcs({
+    id: booking.id,
+    domain: site.domain,
+    start: Date.parse(booking.slotStart),
+    end: Date.parse(booking.slotEnd),
+    stamp: Date.parse(booking.bookedAt ?? booking.slotStart),
+    summary: text.summary,
+    description: text.description,
+    organizer: site.organizer,
+  });
+}

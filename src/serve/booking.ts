@@ -25,7 +25,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ResolvedConfig } from '../config/load.js';
-import { createIcs } from '../booking/ics.js';
+import { bookingIcs } from '../booking/ics.js';
 import { builtInBookingOf, slotRulesOf, type BuiltInBooking } from '../booking/rules.js';
 import { createDiagnostics } from '../diagnostics.js';
 import { copyValuesOf, loadMessages, lookupMessage } from '../content/messages.js';
@@ -188,16 +188,7 @@ export function createBookingHandler(options: BookingHandlerOptions): BookingHan
       return;
     }
     const text = await settings.calendarText(booking.locale);
-    const ics = createIcs({
-      id: booking.id,
-      domain: settings.domain,
-      start: Date.parse(booking.slotStart),
-      end: Date.parse(booking.slotEnd),
-      stamp: Date.parse(booking.bookedAt ?? booking.slotStart),
-      summary: text.summary,
-      description: text.description,
-      organizer: settings.organizer,
-    });
+    const ics = bookingIcs(booking, settings, text);
     response.writeHead(200, {
       'content-type': 'text/calendar; charset=utf-8',
       'content-disposition': `attachment; filename="meeting-${booking.start.slice(0, 10)}.ics"`,

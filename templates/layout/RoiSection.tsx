@@ -1,7 +1,7 @@
 /** The section that holds the ROI calculator island, with its labels from the messages. */
 import type { SiteContext } from 'typed-site/template';
 import RoiCalculator, { type RoiCalculatorProps } from '../islands/RoiCalculator';
-import { Island } from './Island';
+import { Island } from 'typed-site/template';
 import type { SiteData } from './schemas';
 import { Section } from './ui';
 

@@ -9,7 +9,7 @@ import { builtInBookingAnswered, localBusiness, slotRulesOf, slotTimes, type Pag
 import BookingForm, { type BookingFormProps } from '../islands/BookingForm';
 import ContactForm from '../islands/ContactForm';
 import { openingHoursText } from '../layout/CompanyDetails';
-import { Island } from '../layout/Island';
+import { Island } from 'typed-site/template';
 import { audienceBase } from '../layout/paths';
 import { bookingOf } from '../layout/site-facts';
 import { hero, meta, text, z } from '../layout/schemas';

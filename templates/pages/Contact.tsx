@@ -2,7 +2,7 @@
 import { localBusiness, type PageProps } from 'typed-site/template';
 import ContactForm, { type ContactFormProps } from '../islands/ContactForm';
 import { CompanyDetails } from '../layout/CompanyDetails';
-import { Island } from '../layout/Island';
+import { Island } from 'typed-site/template';
 import { hero, meta, text, z } from '../layout/schemas';
 import { Hero } from '../layout/ui';
 

@@ -15,7 +15,7 @@
  *
  * Web APIs only: bundled into the functions.
  */
-import { createIcs } from '../../booking/ics.js';
+import { bookingIcs } from '../../booking/ics.js';
 import { addDays, dateIn, isDate, listSlots, nextFreeSlots, parseInstant, slotAtLocal, slotStartingAt, type BookedTime, type SlotRules } from '../../booking/slots.js';
 import { validateBooking } from '../../islands/booking-schema.js';
 import { honeypotField } from '../../islands/contact-schema.js';
@@ -170,16 +170,7 @@ export function createBookingEndpoint(settings: BookingEndpointSettings, open: O
     const booking = id ? await (await storeOf(context.env)).findBooking(id) : undefined;
     if (!booking) return jsonResponse(404, { error: 'not_found' });
     const text = settings.calendarText[booking.locale] ?? settings.calendarText[settings.defaultLocale] ?? { summary: settings.domain, description: '' };
-    const ics = createIcs({
-      id: booking.id,
-      domain: settings.domain,
-      start: Date.parse(booking.slotStart),
-      end: Date.parse(booking.slotEnd),
-      stamp: Date.parse(booking.bookedAt ?? booking.slotStart),
-      summary: text.summary,
-      description: text.description,
-      organizer: settings.organizer,
-    });
+    const ics = bookingIcs(booking, settings, text);
     return new Response(ics, {
       status: 200,
       headers: { 'content-type': 'text/calendar; charset=utf-8', 'content-disposition': `attachment; filename="meeting-${booking.start.slice(0, 10)}.ics"`, 'cache-control': 'no-store' },

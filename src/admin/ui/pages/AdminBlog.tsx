@@ -2,7 +2,7 @@
 import { frontMatterFields, type PageProps } from 'typed-site/template';
 import BlogEditor, { type BlogEditorProps } from '../islands/BlogEditor';
 import { AdminPage } from '../layout/AdminPage';
-import { Island } from '../layout/Island';
+import { Island } from 'typed-site/template';
 import { adminPageCopy, text, z } from '../layout/copy';
 
 const editorText = z.strictObject(Object.fromEntries(

@@ -2,7 +2,7 @@
 import type { PageProps } from 'typed-site/template';
 import AdminChanges, { adminChangesText, type AdminChangesProps } from '../islands/AdminChanges';
 import { AdminPage } from '../layout/AdminPage';
-import { Island } from '../layout/Island';
+import { Island } from 'typed-site/template';
 import { adminPageCopy, text, z } from '../layout/copy';
 
 export const content = z.strictObject({

@@ -2,7 +2,7 @@
 import type { PageProps } from 'typed-site/template';
 import AdminInbox, { adminInboxText, type AdminInboxProps } from '../islands/AdminInbox';
 import { AdminPage } from '../layout/AdminPage';
-import { Island } from '../layout/Island';
+import { Island } from 'typed-site/template';
 import { adminPageCopy, text, z } from '../layout/copy';
 
 export const content = z.strictObject({

@@ -1,7 +1,7 @@
 /** /auth, the administrators' sign-in page: the AdminSignIn island (a plain form without script). */
 import type { PageProps } from 'typed-site/template';
 import AdminSignIn from '../islands/AdminSignIn';
-import { Island } from '../layout/Island';
+import { Island } from 'typed-site/template';
 import { adminLayoutCopy, text, z } from '../layout/copy';
 
 export const content = z.strictObject({
