@@ -18,7 +18,7 @@ import { loadConfig, type ResolvedConfig } from './config/load.js';
 import { deploySettings } from './config/deploy.js';
 import type { HostTarget } from './config/schema.js';
 import { placeOutput, precompressOf, staticFolderOf } from './targets/index.js';
-import { runBuildEnd } from './plugins/build-end.js';
+import { runBuildEnd } from './emit/plugin-build-end.js';
 import { serverLimits, startServer } from './serve/server.js';
 import { describeRebuild } from './dev/report.js';
 import { startDevServer, type DevServer } from './dev/server.js';

@@ -13,7 +13,7 @@ import { logInfo, logResult } from '../logger.js';
 import { fixedStoreSource, openSiteStore } from '../store/source.js';
 import type { Store } from '../store/store.js';
 import { createAuditLog } from './audit-log.js';
-import { cutoffOf, parseAge } from './inbox-records.js';
+import { cutoffOf, parseAge } from '../store/inbox-records.js';
 import { createInbox } from './inbox-store.js';
 import { readNewPassword } from './password-input.js';
 import { addUser, checkEmail, checkRole, removeUser, setPassword } from './users.js';

@@ -15,7 +15,7 @@
 import type { AdminRequest, AdminRoute } from './api.js';
 import type { AuditLog } from './audit-log.js';
 import { sendDownload, sendJson } from './http.js';
-import { toCsv } from './inbox-records.js';
+import { toCsv } from '../store/inbox-records.js';
 import { createInbox } from './inbox-store.js';
 import type { StoreSource } from '../store/source.js';
 import { inboxFilterOf, matchesInboxFilter } from '../islands/inbox-filter.js';

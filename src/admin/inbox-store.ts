@@ -8,7 +8,7 @@
 import type { InboxItem } from '../islands/inbox-filter.js';
 import type { StoreSource } from '../store/source.js';
 import type { PruneCount } from '../store/store.js';
-import { kindOfId } from './inbox-records.js';
+import { kindOfId } from '../store/inbox-records.js';
 
 export type { PruneCount } from '../store/store.js';
 

@@ -9,10 +9,10 @@ import { SiteErrors, type SiteError } from '../errors.js';
 import { isWithin } from '../file-paths.js';
 import type { ParseYaml } from '../cache/yaml-cache.js';
 import { formatPath, locate, parseYaml, validateYaml, yamlValue, type YamlSource } from '../yaml-source.js';
-import { adminDisallow, adminRoutes } from '../admin/ui/admin-pages.js';
+import { adminDisallow, adminRoutes } from '../admin-pages.js';
 import { checkPlaceholders } from './placeholders.js';
 import type { DeploySettings } from './deploy.js';
-import { collectAdditions, loadPlugins, sitePluginsOf, type PluginAdditions, type PluginRefs } from '../plugins/load.js';
+import { collectAdditions, loadPlugins, sitePluginsOf, type PluginAdditions, type PluginRefs } from './plugins.js';
 import { builtInEntryFields, collectionEntrySchema, configSchema, isKnownCurrency, navigationRoutePath, routeEntrySchema, type SiteConfig } from './schema.js';
 
 /** The validated config plus where it came from. */

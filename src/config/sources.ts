@@ -10,7 +10,7 @@
  *   <public>/                                 files copied as they are
  */
 import { join, relative } from 'node:path';
-import { adminTemplateFile, isAdminTemplate } from '../admin/ui/admin-pages.js';
+import { adminTemplateFile, isAdminTemplate } from '../admin-pages.js';
 import type { ResolvedConfig } from './load.js';
 
 /** The source locations of one site. Every method returns an absolute path. */

@@ -13,7 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Root as HastRoot, Element } from 'hast';
 import { generatorRoot, installedVersion, isSourceCheckout } from '../cache/disk-cache.js';
 import { SiteError } from '../errors.js';
-import { pluginsIdentity, type PluginRef } from '../plugins/resolve.js';
+import { pluginsIdentity, type PluginRef } from '../config/plugin-resolve.js';
 import { gfmFeatures, gfmFeaturesOf, gfmTriggers, type GfmFeature } from './gfm-features.js';
 
 /**

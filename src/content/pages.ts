@@ -5,7 +5,7 @@
  */
 import { join, relative } from 'node:path';
 import type { z } from 'zod';
-import { adminCopyFiles, isAdminTemplate } from '../admin/ui/admin-pages.js';
+import { adminCopyFiles, isAdminTemplate } from '../admin-pages.js';
 import type { ResolvedConfig } from '../config/load.js';
 import { sourcesOf } from '../config/sources.js';
 import type { Diagnostics } from '../diagnostics.js';

@@ -22,7 +22,7 @@ import { followingStoreSource, type StoreSource } from '../store/source.js';
 import { isAllowedHost } from '../serve/request.js';
 import { enterBase } from '../serve/under-base.js';
 import { listenError } from '../serve/server.js';
-import { asciiAliasPaths } from '../targets/shared.js';
+import { asciiAliasPaths } from '../routes/ascii-spellings.js';
 import { createStaticHandler, etagOf, memorySource, type StaticSource } from '../serve/static.js';
 import { devClientScript, devClientStyles } from './client.js';
 import { createEventHub, type DevEvent } from './events.js';

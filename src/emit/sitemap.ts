@@ -8,7 +8,7 @@ import type { ResolvedConfig } from '../config/load.js';
 import type { Entry } from '../content/collections.js';
 import type { Page } from '../routes/pages.js';
 import { contentSecurityPolicy } from '../render/csp.js';
-import type { CspAdditions } from '../plugins/head.js';
+import type { CspAdditions } from '../render/plugin-head.js';
 import { escapeHtml } from '../render/html.js';
 import { siteRootOf, urlsOf } from '../routes/urls.js';
 

@@ -5,9 +5,11 @@
  * `.well-known/`), as `site serve` would not serve them either.
  */
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { Message } from 'esbuild';
+import { adminUiFolder } from '../admin-pages.js';
 import type { Diagnostics } from '../diagnostics.js';
 import { SiteErrors } from '../errors.js';
 import { templateSources } from '../config/sources.js';
@@ -92,4 +94,19 @@ async function listPublicFiles(dir: string, diagnostics: Diagnostics): Promise<s
     return entry.isFile() ? [path] : [];
   }));
   return nested.flat().sort();
+}
+
+let stylesheet: { url: string; css: string } | undefined;
+
+/**
+ * The admin's stylesheet (src/admin/ui/admin.css), published as it is at /assets/admin.<hash>.css,
+ * the hash of its text: the name is known without a build step, so the renderer and the assets
+ * step agree on it.
+ */
+export function adminStylesheet(): { url: string; css: string } {
+  if (!stylesheet) {
+    const css = readFileSync(join(adminUiFolder(), 'admin.css'), 'utf8');
+    stylesheet = { url: `/${assetsFolder}/admin.${createHash('sha256').update(css).digest('hex').slice(0, 10)}.css`, css };
+  }
+  return stylesheet;
 }

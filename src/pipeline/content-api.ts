@@ -5,13 +5,14 @@
  * here, with the keys that say what each load read of the config. The pipeline handles the
  * entries of every collection as one list; an entry's key is "<collection>/<slug>".
  */
-import { adminStylesheet, isAdminTemplate } from '../admin/ui/admin-pages.js';
+import { isAdminTemplate } from '../admin-pages.js';
+import { adminStylesheet } from '../islands/assets.js';
 import type { DiskCache } from '../cache/disk-cache.js';
 import type { ParseYaml } from '../cache/yaml-cache.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { MarkdownRenderer } from '../content/markdown-cache.js';
 import { markdownPluginsOf } from '../content/markdown.js';
-import { pluginHeadOf } from '../plugins/head.js';
+import { pluginHeadOf } from '../render/plugin-head.js';
 import { copyValuesOf, loadMessages, lookupMessage, type MessageTree } from '../content/messages.js';
 import { loadPageContent, type PageContent } from '../content/pages.js';
 import { indexEntries, listEntrySlugs, loadEntry, type Entry } from '../content/collections.js';

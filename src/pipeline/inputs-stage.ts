@@ -3,11 +3,11 @@
  * stylesheet and public/, messages, the entries of the collections). Each input is kept with what it was loaded from and
  * loaded again only when that changed or a change of its files made the pipeline forget it.
  */
-import { adminIslandFile, adminIslandNames, adminStylesheet, adminTemplateNames } from '../admin/ui/admin-pages.js';
+import { adminIslandFile, adminIslandNames, adminTemplateNames } from '../admin-pages.js';
 import type { DeploySettings } from '../config/deploy.js';
 import { loadConfig, type ResolvedConfig } from '../config/load.js';
 import type { HostTarget } from '../config/schema.js';
-import { buildAssets, type Assets } from '../islands/assets.js';
+import { adminStylesheet, buildAssets, type Assets } from '../islands/assets.js';
 import { bundleIslands, listIslands, type IslandBundle, type IslandRuntime } from '../islands/bundle.js';
 import { listPageTemplates, loadTemplates } from '../render/templates.js';
 import type { TemplateSet } from '../render/types.js';

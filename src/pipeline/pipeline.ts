@@ -12,8 +12,8 @@ import type { ResolvedConfig } from '../config/load.js';
 import type { HostTarget } from '../config/schema.js';
 import type { OutputFiles } from '../output-files.js';
 import { SiteError } from '../errors.js';
-import { pluginHeadOf } from '../plugins/head.js';
-import { isRelativeSpecifier } from '../plugins/resolve.js';
+import { pluginHeadOf } from '../render/plugin-head.js';
+import { isRelativeSpecifier } from '../config/plugin-resolve.js';
 import type { IslandRuntime } from '../islands/bundle.js';
 import { classifyChange, staleOutputs, type WatchedPaths } from './changes.js';
 import { loadPageCopy } from './copy-stage.js';
@@ -169,7 +169,7 @@ function watchedPathsOf(configFile: string, config: ResolvedConfig): WatchedPath
     messages: sources.messagesFolder,
     copy: sources.copyFolder,
     collections: Object.fromEntries(Object.keys(config.collections).map((name) => [name, sources.collection(name)])),
-    // Loaded again with the config, which then has their new hashes (plugins/resolve.ts).
+    // Loaded again with the config, which then has their new hashes (config/plugin-resolve.ts).
     pluginFiles: [...config.extensions.remark, ...config.extensions.rehype, ...config.extensions.site].filter((ref) => isRelativeSpecifier(ref.specifier)).map((ref) => ref.file),
   };
 }

@@ -4,12 +4,12 @@
  * impossible (GitHub Pages). Inline scripts are allowed by hash only.
  */
 import type { ResolvedConfig } from '../config/load.js';
-import type { CspAdditions } from '../plugins/head.js';
+import type { CspAdditions } from './plugin-head.js';
 
 /**
  * The policy text. As a `<meta>` it leaves out `frame-ancestors`, which browsers ignore there
  * (and complain about in the console): a page on a host without headers can be framed.
- * `plugins` are the sources the site plugins' head tags need (plugins/head.ts), allowed exactly.
+ * `plugins` are the sources the site plugins' head tags need (plugin-head.ts), allowed exactly.
  */
 export function contentSecurityPolicy(config: ResolvedConfig, scriptHashes: readonly string[], delivery: 'header' | 'meta' = 'header', plugins?: CspAdditions): string {
   const endpoint = config.contact.endpoint;

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { ResolvedConfig } from '../config/load.js';
 import type { Page } from '../routes/pages.js';
 import { siteRootOf, urlsOf } from '../routes/urls.js';
-import type { PluginHead } from '../plugins/head.js';
+import type { PluginHead } from './plugin-head.js';
 import { contentSecurityPolicy } from './csp.js';
 import { escapeHtml, serializeJsonForScript } from './html.js';
 import { socialCardOf, socialImageFile, socialImageSize } from './social-card.js';
@@ -195,7 +195,7 @@ export function renderHead(page: Page, input: HeadInput): string {
   );
   for (const data of input.structuredData) tags.push(`<script type="application/ld+json">${serializeJsonForScript(data)}</script>`);
   if (page.notFound) tags.push(`<script>${notFoundScript}</script>`);
-  // Last: the site plugins' tags, written as plugins/head.ts made them.
+  // Last: the site plugins' tags, written as plugin-head.ts made them.
   const pluginTags = input.plugins?.tags[page.url];
   if (pluginTags) tags.push(pluginTags);
   return tags.join('');

@@ -11,7 +11,7 @@ import { contentKey, type PageContent } from '../content/pages.js';
 import type { Entry } from '../content/collections.js';
 import { sourcesOf } from '../config/sources.js';
 import { SiteError } from '../errors.js';
-import type { PluginHead } from '../plugins/head.js';
+import type { PluginHead } from './plugin-head.js';
 import type { Page } from '../routes/pages.js';
 import { pickTranslation } from '../routes/fallback.js';
 import { toUrl } from '../routes/paths.js';
@@ -33,7 +33,7 @@ export interface RenderInput {
   entries: Readonly<Record<string, readonly Entry[]>>;
   templates: TemplateSet;
   assets: { stylesheet: string; admin?: string };
-  /** The site plugins' head tags (plugins/head.ts), made before rendering so the CSP can allow them on every page. */
+  /** The site plugins' head tags (plugin-head.ts), made before rendering so the CSP can allow them on every page. */
   pluginHead?: PluginHead;
   /** Told of every input a render reads (`site dev` re-renders a page only when one of them changes). */
   track?(dependency: RenderDependency): void;

@@ -18,7 +18,7 @@ import { SiteError } from '../errors.js';
 import { isWithin } from '../file-paths.js';
 import { journalOf, recoverOutput } from '../emit/write.js';
 import { urlsOf } from '../routes/urls.js';
-import { asciiAliasPaths } from '../targets/shared.js';
+import { asciiAliasPaths } from '../routes/ascii-spellings.js';
 import { createSiteBookingHandler } from './booking.js';
 import { createContactHandler } from './contact.js';
 import { createStaticHandler } from './static.js';

@@ -10,7 +10,7 @@
  */
 import { readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readInboxLines } from '../admin/inbox-records.js';
+import { readInboxLines } from './inbox-records.js';
 import { parseInstant } from '../booking/slots.js';
 import { SiteError } from '../errors.js';
 import { adminStateFolder } from '../state-paths.js';

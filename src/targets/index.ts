@@ -9,7 +9,7 @@ import type { HostTarget as HostTargetName } from '../config/schema.js';
 import type { RunEsbuild } from '../esbuild-step.js';
 import { SiteError } from '../errors.js';
 import type { OutputFiles } from '../output-files.js';
-import { pluginHeadOf } from '../plugins/head.js';
+import { pluginHeadOf } from '../render/plugin-head.js';
 import { inlineScriptHashes } from '../render/head.js';
 import type { Page } from '../routes/pages.js';
 import { cloudflareTarget } from './cloudflare.js';

@@ -3,10 +3,11 @@
  * the redirects from the ASCII spellings of non-ASCII paths. Pure: text from the config and pages.
  */
 import type { ResolvedConfig } from '../config/load.js';
-import type { CspAdditions } from '../plugins/head.js';
+import type { CspAdditions } from '../render/plugin-head.js';
 import type { Page } from '../routes/pages.js';
 import { toUrl } from '../routes/paths.js';
 import { urlsOf } from '../routes/urls.js';
+import { asciiSpellings } from '../routes/ascii-spellings.js';
 import type { SiteEndpoint } from './functions.js';
 import type { BookingEndpointSettings } from './runtime/booking-endpoint.js';
 
@@ -16,7 +17,7 @@ export interface TargetInput {
   pages: readonly Page[];
   /** CSP sources of the inline scripts the pages carry. */
   scriptHashes: readonly string[];
-  /** What the site plugins' head tags add to the CSP (plugins/head.ts); none without such plugins. */
+  /** What the site plugins' head tags add to the CSP (render/plugin-head.ts); none without such plugins. */
   csp?: CspAdditions;
   /** The endpoints the functions answer. */
   endpoints: readonly SiteEndpoint[];
@@ -65,39 +66,6 @@ export interface PathRedirect {
   from: string;
   /** The URL of the page it goes to ("/no/arbeidskl%C3%A6r/"). */
   to: string;
-}
-
-const letters: Record<string, [plain: string, doubled: string]> = { æ: ['ae', 'ae'], ø: ['o', 'oe'], å: ['a', 'aa'], ß: ['ss', 'ss'], œ: ['oe', 'oe'], þ: ['th', 'th'], ð: ['d', 'd'], ł: ['l', 'l'] };
-
-/**
- * The ASCII spellings of a path with other letters: "/arbeidsklær" → ["/arbeidsklaer"];
- * ø and å give both the plain and the doubled spelling ("o"/"oe", "a"/"aa").
- */
-export function asciiSpellings(path: string): string[] {
-  if (/^[\x20-\x7e]*$/.test(path)) return [];
-  const spell = (variant: 0 | 1) =>
-    [...path].map((char) => letters[char]?.[variant] ?? char.normalize('NFD').replace(/[\u0300-\u036f]/g, '')).join('');
-  return [...new Set([spell(0), spell(1)])].filter((spelling) => /^[\x20-\x7e]+$/.test(spelling) && spelling !== path);
-}
-
-/**
- * The path an ASCII spelling of an alias path stands for ("/no/arbeidsklaer/product" →
- * "/no/arbeidsklær/product"), or undefined: what `site serve` and `site dev` redirect when no file
- * answers, as the host targets do with `asciiRedirects`.
- */
-export function asciiAliasPaths(config: ResolvedConfig): (pagePath: string) => string | undefined {
-  const urls = urlsOf(config);
-  const targets = new Map<string, string>();
-  for (const alias of config.aliases) {
-    const target = urls.pagePath(alias.to, alias.locale);
-    for (const from of asciiSpellings(target)) targets.set(from, target);
-  }
-  return (pagePath) => {
-    for (const [from, target] of targets) {
-      if (pagePath === from || pagePath.startsWith(`${from}/`)) return target + pagePath.slice(from.length);
-    }
-    return undefined;
-  };
 }
 
 /**

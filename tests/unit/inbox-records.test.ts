@@ -1,6 +1,6 @@
 /** The inbox's pure part: ages and cutoffs of prune-inbox, ids of stored lines, CSV cells, the shared filter. */
 import { describe, expect, it } from 'vitest';
-import { csvCell, cutoffOf, kindOfId, parseAge, readInboxLines, toCsv } from '../../src/admin/inbox-records';
+import { csvCell, cutoffOf, kindOfId, parseAge, readInboxLines, toCsv } from '../../src/store/inbox-records';
 import { inboxFilterOf, matchesInboxFilter, type InboxItem } from '../../src/islands/inbox-filter';
 
 describe('parseAge', () => {

@@ -11,8 +11,8 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { FileStamp } from '../cache/render-state.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { OutputFiles } from '../output-files.js';
-import type { BuiltPage } from '../plugin.js';
-import { pluginFailure, sitePluginsOf } from './load.js';
+import type { BuiltPage } from '../config/plugin-api.js';
+import { pluginFailure, sitePluginsOf } from '../config/plugins.js';
 
 /** What `runBuildEnd` is given: the build's files as they will be written, and where. */
 export interface BuildEndInput {

@@ -1,15 +1,12 @@
 /**
  * The admin's screens as engine pages: the routes the engine adds to every site whose config does
  * not say `admin: { enabled: false }`, and where their templates, islands, copy and stylesheet
- * live. The screens are TSX files beside this module, bundled by esbuild at site-build time with
+ * live. The screens are TSX files in src/admin/ui/, bundled by esbuild at site-build time with
  * the site's own templates and islands; this module itself imports none of them, so the CLI
  * bundle stays free of React.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generatorRoot } from '../../cache/disk-cache.js';
-import { assetsFolder } from '../../routes/paths.js';
+import { generatorRoot } from './cache/disk-cache.js';
 
 /** The prefix of an engine template's name: a site's template names are PascalCase, so never clash. */
 const enginePrefix = '@admin/';
@@ -62,19 +59,4 @@ export function adminIslandFile(name: string): string {
 export function adminCopyFiles(id: string, locale: string): string[] {
   const folder = join(adminUiFolder(), 'copy', id);
   return locale === 'en' ? [join(folder, 'en.yaml')] : [join(folder, `${locale}.yaml`), join(folder, 'en.yaml')];
-}
-
-let stylesheet: { url: string; css: string } | undefined;
-
-/**
- * The admin's stylesheet (src/admin/ui/admin.css), published as it is at /assets/admin.<hash>.css,
- * the hash of its text: the name is known without a build step, so the renderer and the assets
- * step agree on it.
- */
-export function adminStylesheet(): { url: string; css: string } {
-  if (!stylesheet) {
-    const css = readFileSync(join(adminUiFolder(), 'admin.css'), 'utf8');
-    stylesheet = { url: `/${assetsFolder}/admin.${createHash('sha256').update(css).digest('hex').slice(0, 10)}.css`, css };
-  }
-  return stylesheet;
 }

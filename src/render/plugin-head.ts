@@ -6,10 +6,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { ResolvedConfig } from '../config/load.js';
-import type { HeadTag, PluginPage } from '../plugin.js';
-import { escapeHtml } from '../render/html.js';
+import type { HeadTag, PluginPage } from '../config/plugin-api.js';
+import { escapeHtml } from './html.js';
 import type { Page } from '../routes/pages.js';
-import { pluginFailure, sitePluginsOf } from './load.js';
+import { pluginFailure, sitePluginsOf } from '../config/plugins.js';
 
 /** The sources the plugins' tags add to the policy, sorted and without repeats. */
 export interface CspAdditions {

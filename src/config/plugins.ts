@@ -7,10 +7,10 @@
 import { relative } from 'node:path';
 import type { Diagnostics } from '../diagnostics.js';
 import { SiteError } from '../errors.js';
-import type { SiteConfig } from '../config/schema.js';
+import type { SiteConfig } from './schema.js';
 import { locate, type YamlSource } from '../yaml-source.js';
-import type { ConfigContext, SitePlugin } from '../plugin.js';
-import { resolvePlugin, type PluginRef } from './resolve.js';
+import type { ConfigContext, SitePlugin } from './plugin-api.js';
+import { resolvePlugin, type PluginRef } from './plugin-resolve.js';
 
 /** The plugins of a config, found (plain data: part of the resolved config and its JSON). */
 export interface PluginRefs {

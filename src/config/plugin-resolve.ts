@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { PluginEntry } from '../config/schema.js';
+import type { PluginEntry } from './schema.js';
 
 /** A plugin of the config, found: plain data, so it crosses to the worker threads. */
 export interface PluginRef {
