@@ -11,12 +11,13 @@
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { accessSync, constants, existsSync, readdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { appendFile, chmod, chown, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import postgres from 'postgres';
+import { findPostgresBinDir as binDirHolding } from '../src/store/postgres-backup.js';
 
 /** A running cluster. */
 export interface PostgresServer {
@@ -32,26 +33,9 @@ export interface PostgresServer {
 
 /** The folder holding initdb and pg_ctl: on PATH, else the newest /usr/lib/postgresql/<version>/bin. */
 export function findPostgresBinDir(): string | undefined {
-  const hasBoth = (dir: string) => ['initdb', 'pg_ctl'].every((name) => isExecutable(join(dir, name)));
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (dir && hasBoth(dir)) return dir;
-  }
-  const root = '/usr/lib/postgresql';
-  if (!existsSync(root)) return undefined;
-  const versions = readdirSync(root).filter((name) => /^\d+(\.\d+)?$/.test(name)).sort((a, b) => Number(b) - Number(a));
-  return versions.map((version) => join(root, version, 'bin')).find(hasBoth);
+  return binDirHolding(['initdb', 'pg_ctl']);
 }
 
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The user the cluster runs as: this process's, or as root an unprivileged one that exists. */
 function clusterUser(): { uid: number; gid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined;
   for (const name of ['postgres', 'nobody']) {

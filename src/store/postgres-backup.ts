@@ -61,15 +61,25 @@ export async function backupPostgres(url: string, file: string, options: Postgre
   return { file, bytes: (await stat(file)).size };
 }
 
-/** pg_dump on PATH, else the newest of Debian's /usr/lib/postgresql/<version>/bin. */
-export function findPgDump(): string | undefined {
+/**
+ * The folder holding all the Postgres programs named: on PATH, else the newest of Debian's
+ * /usr/lib/postgresql/<version>/bin (where `apt-get install postgresql` puts them, off PATH).
+ */
+export function findPostgresBinDir(names: readonly string[]): string | undefined {
+  const hasAll = (dir: string) => names.every((name) => isExecutable(join(dir, name)));
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (dir && isExecutable(join(dir, 'pg_dump'))) return join(dir, 'pg_dump');
+    if (dir && hasAll(dir)) return dir;
   }
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return undefined;
   const versions = readdirSync(root).filter((name) => /^\d+(\.\d+)?$/.test(name)).sort((a, b) => Number(b) - Number(a));
-  return versions.map((version) => join(root, version, 'bin', 'pg_dump')).find(isExecutable);
+  return versions.map((version) => join(root, version, 'bin')).find(hasAll);
+}
+
+/** pg_dump on PATH, else the newest of Debian's /usr/lib/postgresql/<version>/bin. */
+export function findPgDump(): string | undefined {
+  const dir = findPostgresBinDir(['pg_dump']);
+  return dir && join(dir, 'pg_dump');
 }
 
 function isExecutable(path: string): boolean {

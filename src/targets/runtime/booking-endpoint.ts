@@ -21,7 +21,7 @@ import { validateBooking } from '../../islands/booking-schema.js';
 import { honeypotField } from '../../islands/contact-schema.js';
 import { createRateLimiter } from '../../serve/rate-limit.js';
 import type { Store } from '../../store/store.js';
-import { jsonResponse, readWebForm, type HostContext, type WebHandler } from './web-endpoint.js';
+import { jsonResponse, logToHost, readWebForm, type HostContext, type WebHandler } from './web-endpoint.js';
 
 /** What the build writes into the booking function (JSON, from the config and the messages). */
 export interface BookingEndpointSettings {
@@ -152,7 +152,7 @@ export function createBookingEndpoint(settings: BookingEndpointSettings, open: O
         locale: checked.data.locale,
       });
     } catch (error) {
-      console.error(`${settings.path}: the booking could not be stored: ${error instanceof Error ? error.message : String(error)}`);
+      logToHost(`${settings.path}: the booking could not be stored: ${error instanceof Error ? error.message : String(error)}`);
       return finish(503, { error: 'storage_failed' }, { 'retry-after': '60' });
     }
     if (!result.booked) {
@@ -190,7 +190,7 @@ export function createBookingEndpoint(settings: BookingEndpointSettings, open: O
     } catch (error) {
       // The store could not be opened or read (a missing binding or variable, a database down):
       // 503, and the host's log says why. The booking form offers the contact form then.
-      console.error(`${settings.path}: ${error instanceof Error ? error.message : String(error)}`);
+      logToHost(`${settings.path}: ${error instanceof Error ? error.message : String(error)}`);
       return jsonResponse(503, { error: 'storage_failed' }, { 'retry-after': '60' });
     }
   };

@@ -158,7 +158,7 @@ async function storeRecord(record: object, env: Record<string, unknown>, setting
   const hasKv = typeof kv === 'object' && kv !== null && typeof kv.put === 'function';
   const hasUrl = typeof url === 'string' && /^https?:\/\//.test(url);
   if (!hasKv && !hasUrl) {
-    console.error(`${settings.path}: no storage: bind a KV namespace as ${settings.storage.kvBinding} (Cloudflare) or set ${settings.storage.forwardUrlEnv} to a webhook URL`);
+    logToHost(`${settings.path}: no storage: bind a KV namespace as ${settings.storage.kvBinding} (Cloudflare) or set ${settings.storage.forwardUrlEnv} to a webhook URL`);
     throw new Error('no storage configured');
   }
   const line = JSON.stringify({ endpoint: settings.name, ...record });
@@ -170,4 +170,12 @@ async function storeRecord(record: object, env: Record<string, unknown>, setting
     const response = await (options.fetch ?? fetch)(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: line });
     if (!response.ok) throw new Error(`webhook answered ${response.status}`);
   }
+}
+
+/**
+ * Writes a line to the host's function log: the one place the runtime writes, since a function on
+ * Netlify, Cloudflare or Vercel has no CLI logger (src/logger.ts) and its console is that log.
+ */
+export function logToHost(message: string): void {
+  console.error(message);
 }
