@@ -28,6 +28,8 @@ export const errorCatalogue = {
   ENTRY_DRAFT: { title: 'Draft left out', hint: 'Set draft: false in its front matter to publish it, or build with --drafts to see it.' },
   MARKDOWN_LIMIT: { title: 'Markdown document too large or too deep', hint: 'Split the document, flatten the nesting, or raise the limit under markdown: in site.config.yaml.' },
   MARKDOWN_FAILED: { title: 'Markdown could not be parsed', hint: 'Simplify the document around the place shown (deep nesting of quotes, lists or brackets).' },
+  LINK_BROKEN: { title: 'Broken link', hint: 'Link to a page the site has (with a fragment, to an id on it), or add an alias or a redirect for the old path.' },
+  LINK_EXTERNAL: { title: 'External link does not answer', hint: 'Fix or remove the link; `site check --external` asked the other site and it answered with an error or not at all.' },
   PUBLIC_SKIPPED: { title: 'File of public/ not published', hint: 'Copy the file into public/ instead of linking to it.' },
   LEGAL_UNREVIEWED: { title: 'Legal text not reviewed', hint: 'Have the company review the text with its lawyer, then set legal.reviewed: true in site.config.yaml.' },
   ENCODING: { title: 'Not UTF-8 text', hint: 'Save the file as UTF-8 (without a byte-order mark); bytes that are not UTF-8 show as \uFFFD.' },

@@ -28,6 +28,9 @@ import { createPages, reportUntranslated, sortEntries, type Page } from '../rout
 import { sameJson } from './stage.js';
 
 export type { Entry, MessageTree, Page, PageContent };
+export { locateContentField };
+/** The path an ASCII spelling of an alias path stands for, which serve and the hosts redirect. */
+export { asciiAliasPaths as aliasSpellingsOf } from '../routes/ascii-spellings.js';
 
 /** The messages of every locale. */
 export type Messages = Record<string, MessageTree>;

@@ -6,6 +6,7 @@
  * the pages whose recorded reads differ, with the same files as a cold build by construction. A
  * run that finds problems leaves the last good build in place.
  */
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { DeploySettings } from '../config/deploy.js';
 import type { ResolvedConfig } from '../config/load.js';
@@ -17,7 +18,7 @@ import { isRelativeSpecifier } from '../config/plugin-resolve.js';
 import type { IslandRuntime } from '../islands/bundle.js';
 import { classifyChange, staleOutputs, type WatchedPaths } from './changes.js';
 import { loadPageCopy } from './copy-stage.js';
-import { createSiteFiles } from './files-stage.js';
+import { createSiteFiles, type SiteFiles } from './files-stage.js';
 import { entryKey, positionRenderProblem } from './content-api.js';
 import { todayIso } from '../content/collections.js';
 import { sourcesOf } from '../config/sources.js';
@@ -28,6 +29,7 @@ import { assembleBuild, renderPending, type Build } from './result-stage.js';
 import { expandRoutes } from './routes-stage.js';
 import { createRuntime, type EsbuildMode, type RuntimeStats } from './runtime.js';
 import { createStageMemo, type StageRun } from './stage.js';
+import { createLinkChecker } from './links-stage.js';
 import { readWrittenOutput, type OutputTarget } from './written-output.js';
 
 /** Options of `createPipeline`. */
@@ -102,7 +104,7 @@ export interface RunSuccess {
   /** Set when nothing but the stylesheet changed: a page can swap it without reloading. */
   stylesheet?: { from: string; to: string };
   ms: number;
-  /** Milliseconds per stage: config, inputs, routes, copy, render, site files, result. */
+  /** Milliseconds per stage: config, inputs, routes, copy, render, site files, links, result. */
   timings: Record<string, number>;
   /** Problems that do not stop the build (a file that is not UTF-8, an untranslated entry, say). */
   warnings: SiteError[];
@@ -174,6 +176,20 @@ function watchedPathsOf(configFile: string, config: ResolvedConfig): WatchedPath
   };
 }
 
+/** The output files of a build besides its pages: what a link may lead to besides a page. */
+function* otherFilesOf(files: SiteFiles): Generator<string> {
+  for (const group of [files.built, files.routes, files.feeds, files.social, files.images]) yield* group.keys();
+}
+
+/** A page an earlier build wrote and this one keeps: its HTML, for the ids a link's fragment may name. */
+function readKeptPage(outDir: string, file: string): string | undefined {
+  try {
+    return readFileSync(join(outDir, file), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
 /** Creates the pipeline of the site of `options.config`. */
 export function createPipeline(options: PipelineOptions): Pipeline {
   const configPath = resolve(options.config);
@@ -182,6 +198,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   const today = options.today ?? (() => todayIso());
   const inputOptions: InputOptions = { drafts: Boolean(options.drafts), publishedBy: () => (options.future ? undefined : today()), islandRuntime: options.islandRuntime, runtime };
   const memo = createStageMemo();
+  const links = createLinkChecker();
   let lastBuild: Build | undefined;
   let lastWatched: WatchedPaths | undefined;
   let builds = 0;
@@ -258,6 +275,14 @@ export function createPipeline(options: PipelineOptions): Pipeline {
 
     const files = await run.time('site files', () => createSiteFiles(run, { config, pageSet, assets, islands, messages, entryList: inputs.entries, templates, contents, stylesheet: assets.stylesheet, previous: previous?.siteFiles, countSocialImages: runtime.countSocialImages, countImageVariants: runtime.countImageVariants, esbuild: runtime.esbuild }));
     if (fatal() || !files) return failed();
+
+    // A page this run did not render is the last build's in memory, or the earlier build's file on disk.
+    const htmlOf = (file: string) => {
+      const html = rendered.rendered.get(file)?.html ?? previous?.files.get(file) ?? (written && rendered.kept.has(file) ? readKeptPage(written.outDir, file) : undefined);
+      return typeof html === 'string' ? html : undefined;
+    };
+    diagnostics.add(...(await run.time('links', () => links.check({ config, pages: pageSet.pages, entryList: inputs.entries, contents, otherFiles: otherFilesOf(files), htmlOf }))));
+    if (fatal()) return failed();
 
     const result = await run.time('result', async () => {
       await runtime.settled();

@@ -1,0 +1,227 @@
+/**
+ * The site's own links, checked against what the build makes (pure): the links of a post's or a
+ * page copy's HTML and of page copy's text, the paths that answer (pages, alias spellings, every
+ * output file, and any extra paths such as a host's redirects), the ids of the page a fragment
+ * names, and the nearest existing page or id for the hint. Paths are compared without `site.base`:
+ * content links are written as if the site were at the root, and the base is put in front of them
+ * when the page is rendered (render/base-path.ts).
+ */
+
+/** A link found in a source, before it is checked. */
+export interface FoundLink {
+  /** The URL as the source gives it, HTML entities decoded. */
+  href: string;
+  /** The dotted field of a YAML copy file whose value it is; undefined for a link of Markdown. */
+  field?: string;
+}
+
+/** A link that leads nowhere, and the nearest thing that exists. */
+export interface BrokenLink {
+  link: FoundLink;
+  message: string;
+  hint: string;
+}
+
+/** Whether an href leads to the site itself: no scheme ("https:", "mailto:"), not "//host", not empty. */
+export function isSiteLink(href: string): boolean {
+  return href !== '' && !/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(href) && !href.startsWith('//');
+}
+
+/** Whether an href leads to a web address of another site (`site check --external`). */
+export function isWebLink(href: string): boolean {
+  return /^https?:\/\//i.test(href);
+}
+
+const anchorHref = /<a\s[^>]*?\bhref="([^"]*)"/g;
+const elementId = /<[a-zA-Z][^\s/>]*\s[^>]*?\bid="([^"]*)"/g;
+
+/** The hrefs of the `<a>` elements of HTML, in document order. */
+export function linksInHtml(html: string): FoundLink[] {
+  return [...html.matchAll(anchorHref)].map((match) => ({ href: decodeEntities(match[1]!) }));
+}
+
+/** The ids of the elements of a page: what a fragment may name. */
+export function idsInHtml(html: string): Set<string> {
+  return new Set([...html.matchAll(elementId)].map((match) => decodeEntities(match[1]!)));
+}
+
+/** A copy value that is a site path on its own ("/hub/pricing/#faq"), or a Markdown link's destination in a text ("[prices](/hub/pricing/)"). */
+const wholePath = /^\/(?!\/)\S*$/;
+const inlineLink = /\]\(([^)\s]+)\)/g;
+
+/**
+ * The links of page copy: every string that is a path of the site on its own, and every Markdown
+ * link of a string, each with its field; `html` (the body of a Markdown copy file) is read as HTML.
+ */
+export function linksInCopy(copy: Record<string, unknown>): FoundLink[] {
+  const links: FoundLink[] = [];
+  const visit = (value: unknown, field: string) => {
+    if (typeof value === 'string') {
+      if (wholePath.test(value)) links.push({ href: value, field });
+      else for (const match of value.matchAll(inlineLink)) if (isSiteLink(match[1]!)) links.push({ href: match[1]!, field });
+    } else if (Array.isArray(value)) {
+      value.forEach((item, index) => visit(item, `${field}[${index}]`));
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [key, item] of Object.entries(value)) visit(item, field ? `${field}.${key}` : key);
+    }
+  };
+  for (const [key, value] of Object.entries(copy)) {
+    if (key === 'html' && typeof value === 'string') links.push(...linksInHtml(value));
+    else visit(value, key);
+  }
+  return links;
+}
+
+/** What answers at a path of the site. */
+export interface ExistingPaths {
+  /** The page file at a path ("/hub/pricing/" → "hub/pricing/index.html"), "" for another output file, undefined for nothing. */
+  fileAt(path: string): string | undefined;
+  /** The URLs of the pages, for the nearest one. */
+  pageUrls: readonly string[];
+}
+
+/**
+ * The paths that answer on the site: the pages (alias pages among them), the alias paths typed
+ * without their special letters (which serve and the hosts redirect), every other output file,
+ * and `extraPaths`: paths that answer without a file of their own (a host's redirects).
+ */
+export function existingPaths(input: {
+  pages: readonly { url: string; file: string }[];
+  /** The path an alias spelling stands for ("/no/arbeidsklaer" → "/no/arbeidsklær"), or undefined. */
+  aliasOf?: (path: string) => string | undefined;
+  /** Output files besides the pages (public/, assets, feeds, sitemap), relative to the output folder. */
+  files?: Iterable<string>;
+  extraPaths?: Iterable<string>;
+}): ExistingPaths {
+  const byPath = new Map<string, string>();
+  for (const file of input.files ?? []) byPath.set(normalizePath(`/${file}`), '');
+  for (const path of input.extraPaths ?? []) byPath.set(normalizePath(path), '');
+  for (const page of input.pages) byPath.set(normalizePath(page.url), page.file);
+  return {
+    fileAt(path) {
+      const normal = normalizePath(path);
+      const found = byPath.get(normal);
+      if (found !== undefined) return found;
+      const alias = input.aliasOf?.(normal);
+      return alias === undefined ? undefined : byPath.get(normalizePath(alias));
+    },
+    pageUrls: input.pages.map((page) => page.url).sort(),
+  };
+}
+
+/** A path as pages are known by: decoded, without "index.html" and without a trailing slash ("/" stays). */
+function normalizePath(path: string): string {
+  let normal = safeDecode(path).replace(/\/index\.html$/, '/');
+  while (normal.length > 1 && normal.endsWith('/')) normal = normal.slice(0, -1);
+  return normal || '/';
+}
+
+/**
+ * Checks the links of one source shown at `pageUrl` (which relative links and "#fragment" resolve
+ * against): each must lead to a path that answers, and its fragment, on a page, to an id of that
+ * page (`idsOf` reads them; undefined when the page's HTML is not at hand, which passes).
+ */
+export function checkLinks(links: readonly FoundLink[], pageUrl: string, site: ExistingPaths, idsOf: (file: string) => ReadonlySet<string> | undefined): BrokenLink[] {
+  const broken: BrokenLink[] = [];
+  for (const link of links) {
+    if (!isSiteLink(link.href)) continue;
+    const url = new URL(link.href, `http://site${pageUrl}`);
+    const file = site.fileAt(url.pathname);
+    if (file === undefined) {
+      broken.push({ link, message: `the link to ${link.href} leads to no page of the site`, hint: `The nearest existing page is ${nearest(url.pathname, site.pageUrls)}; an alias or a redirect also counts as existing.` });
+      continue;
+    }
+    const fragment = safeDecode(url.hash.slice(1));
+    // "#" and "#top" scroll to the top of any page (HTML's rule for fragments).
+    if (!file || fragment === '' || fragment.toLowerCase() === 'top') continue;
+    const ids = idsOf(file);
+    if (!ids || ids.has(fragment)) continue;
+    const closest = nearest(fragment, [...ids].sort());
+    broken.push({
+      link,
+      message: link.href.startsWith('#') ? `the link to ${link.href} names no id of this page` : `the link to ${link.href} names #${fragment}, which is no id of the page ${url.pathname}`,
+      hint: closest === undefined ? `The page has no element with an id: link to the page itself, ${url.pathname}.` : `The nearest id on that page is #${closest}.`,
+    });
+  }
+  return broken;
+}
+
+/** The candidate with the fewest edits from `text` (the first in order of a tie). */
+function nearest(text: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const distance = editDistance(text, candidate, bestDistance);
+    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+  }
+  return best;
+}
+
+/** Levenshtein distance, given up (returning `bound`) once it cannot be below `bound`. */
+function editDistance(a: string, b: string, bound: number): number {
+  if (Math.abs(a.length - b.length) >= bound) return bound;
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      rowMin = Math.min(rowMin, current[j]!);
+    }
+    if (rowMin >= bound) return bound;
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/** The text of an attribute value with its character references decoded. */
+function decodeEntities(text: string): string {
+  return text.replace(/&(?:#(\d+)|#x([0-9a-fA-F]+)|(\w+));/g, (whole, decimal: string | undefined, hex: string | undefined, name: string | undefined) => {
+    if (decimal) return String.fromCodePoint(Number(decimal));
+    if (hex) return String.fromCodePoint(parseInt(hex, 16));
+    return entities[name!] ?? whole;
+  });
+}
+
+/**
+ * Where the `occurrence`-th link to `href` is written in a source text (line and column of the URL,
+ * 1-based): as a Markdown link's destination, a reference's definition, or anywhere, as written or
+ * as the HTML encodes it; undefined when it cannot be found (a plugin made the link).
+ */
+export function locateLink(text: string, href: string, occurrence: number): { line: number; column: number } | undefined {
+  for (const written of new Set([href, safeDecodeUri(href), href.replace(/&/g, '&amp;')])) {
+    for (const prefix of ['](', '](<', ']: ', '']) {
+      const at = nthIndex(text, prefix + written, occurrence);
+      if (at === -1) continue;
+      const start = at + prefix.length;
+      const before = text.slice(0, start);
+      return { line: before.split('\n').length, column: start - before.lastIndexOf('\n') };
+    }
+  }
+  return undefined;
+}
+
+/** The index of the `occurrence`-th (0-based) match of `search`, else of the last one; -1 for none. */
+function nthIndex(text: string, search: string, occurrence: number): number {
+  let last = -1;
+  for (let seen = 0, at = text.indexOf(search); at !== -1 && seen <= occurrence; seen++, at = text.indexOf(search, at + 1)) last = at;
+  return last;
+}
+
+function safeDecodeUri(text: string): string {
+  try {
+    return decodeURI(text);
+  } catch {
+    return text;
+  }
+}
