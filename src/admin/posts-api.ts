@@ -206,10 +206,10 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
 
   const current = (text: string, versionId: string) => ({ frontMatter: readFrontMatter(text), body: splitPost(text).body, version: versionId });
 
-  /** The errors of the whole site with a post's translation in `target` replaced (none when there is no build to check against). */
-  function checkSite(target: PostAddress, translation: Parameters<typeof checkSiteWithEdit>[1]['translation']) {
+  /** The errors of the whole site with a post's translation in `target` replaced, its links placed in `text` (none when there is no build to check against). */
+  function checkSite(target: PostAddress, translation: Parameters<typeof checkSiteWithEdit>[1]['translation'], text?: string) {
     const build = options.lastBuild?.();
-    return build ? checkSiteWithEdit(build, { collection, slug: target.slug, locale: target.locale, translation }).errors : [];
+    return build ? checkSiteWithEdit(build, { collection, slug: target.slug, locale: target.locale, translation, text }).errors : [];
   }
 
   /**
@@ -232,7 +232,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     const checked = await checkPost(config, collection, target.display, text, dirname(target.file), markdown);
     if (!('data' in checked)) return sendJson(context.response, 422, { errors: checked.errors.map(describeError) });
     const shown = !checked.data.draft && isPublished(checked.data.date, today());
-    const siteErrors = checkSite(target, shown ? completeTranslation(config.collections[collection]!, checked.data, target.locale, target.display, checked) : undefined);
+    const siteErrors = checkSite(target, shown ? completeTranslation(config.collections[collection]!, checked.data, target.locale, target.display, checked) : undefined, text);
     if (siteErrors.length) return sendJson(context.response, 422, { errors: siteErrors.map(describeError) });
     await writeFileAtomic(target.file, text);
     const after = versionOf(text);

@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
 import { completeTranslation } from '../content/collections.js';
-import { collectSiteErrors } from '../errors.js';
+import { collectSiteErrors, throwIfAny } from '../errors.js';
 import { imageVariants } from '../render/images.js';
 import type { IslandScripts } from '../render/render-pages.js';
 import { createSiteRenderer, entryKey, expandPages, orderEntries, renderInputOf, type Entry } from '../pipeline/content-api.js';
@@ -20,6 +20,7 @@ import type { Build } from '../pipeline/result-stage.js';
 import { createRateLimiter } from '../serve/rate-limit.js';
 import type { AdminRoute } from './api.js';
 import { adminHeaders, sendJson } from './http.js';
+import { checkLinksWithEdit } from './site-check.js';
 import { PostAddressError, readPostFile, resolvePost } from './post-files.js';
 import { addressFromBody, checkPost, createAdminMarkdownRenderer, describeError, postFromBody, postText } from './posts-api.js';
 
@@ -39,8 +40,8 @@ export interface PreviewOptions {
   previewsPerMinute?: number;
 }
 
-/** Renders the page of a draft translation with the build's templates; throws SiteErrors. */
-export function renderDraftPage(build: Build, collection: string, slug: string, locale: string, translation: Entry['translations'][string]): string {
+/** Renders the page of a draft translation with the build's templates and checks its links (placed in `text`, the draft's file); throws SiteErrors. */
+export function renderDraftPage(build: Build, collection: string, slug: string, locale: string, translation: Entry['translations'][string], text?: string): string {
   const config = build.config;
   const key = entryKey({ collection, slug });
   const entries = new Map(build.entries);
@@ -54,7 +55,9 @@ export function renderDraftPage(build: Build, collection: string, slug: string, 
   const pagesForPreview = pages.map((page, position) => (position === index ? { ...page, noindex: true } : page));
   const islands = (build as Build & { islands?: IslandScripts }).islands ?? { entries: {}, graph: {} };
   const input = renderInputOf({ config, pages: pagesForPreview, messages: build.messages, contents: build.contents, entries: entryList, stylesheet: build.stylesheet });
-  return createSiteRenderer(input, build.templates, islands, false).renderOne(index).html;
+  const html = createSiteRenderer(input, build.templates, islands, false).renderOne(index).html;
+  throwIfAny(checkLinksWithEdit(build, { pages, entryList, rendered: new Map([[pages[index]!.file, html]]), edit: { collection, slug, locale, translation, text } }));
+  return html;
 }
 
 /** Creates the preview routes. */
@@ -88,12 +91,13 @@ export function createPreviewRoutes(options: PreviewOptions): AdminRoute[] {
         const named = addressFromBody(fields);
         const target = await resolvePost(config, collection, named.slug, named.locale);
         const existing = await readPostFile(target.file);
-        const checked = await checkPost(config, collection, target.display, postText(existing?.text, post.frontMatter, post.body), dirname(target.file), markdown);
+        const text = postText(existing?.text, post.frontMatter, post.body);
+        const checked = await checkPost(config, collection, target.display, text, dirname(target.file), markdown);
         if (!('data' in checked)) return sendJson(context.response, 422, { errors: checked.errors.map(describeError) });
         const translation = completeTranslation(config.collections[collection]!, checked.data, target.locale, target.display, checked);
         // The draft's image as the post will show it, once a build has made its sizes (a new upload has none until it is saved).
         if (checked.image && imageVariants(checked.image).every((variant) => build.siteFiles.images.has(variant.file))) translation.image = checked.image;
-        html = renderDraftPage(build, collection, target.slug, target.locale, translation);
+        html = renderDraftPage(build, collection, target.slug, target.locale, translation, text);
       } catch (error) {
         if (error instanceof PostAddressError) return sendJson(context.response, 400, { error: 'invalid_body', message: error.message });
         const errors = collectSiteErrors(error);

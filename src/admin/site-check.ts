@@ -25,6 +25,8 @@ import {
   type Page,
 } from '../pipeline/content-api.js';
 import type { Build } from '../pipeline/result-stage.js';
+import { siteFileNames } from '../pipeline/files-stage.js';
+import { createLinkChecker, readSourceFile } from '../pipeline/links-stage.js';
 
 /** The edit: the translation a post would have after it, or undefined when the site would no longer show it. */
 export interface EntryEdit {
@@ -32,6 +34,8 @@ export interface EntryEdit {
   slug: string;
   locale: string;
   translation: Entry['translations'][string] | undefined;
+  /** The edited file's text, not yet written: where the positions of its links are read from. */
+  text?: string;
 }
 
 /** What the check found: the errors `site check` would report after the edit, and how many pages it rendered. */
@@ -80,9 +84,10 @@ export function checkSiteWithEdit(build: Build, edit: EntryEdit): SiteCheck {
   const input = renderInputOf({ config, pages, messages: build.messages, contents: build.contents, entries: entryList, stylesheet: build.stylesheet });
   const renderer = createSiteRenderer(input, build.templates, islands, false);
   const errors: SiteError[] = [];
+  const rendered = new Map<string, string>();
   for (const index of indexes) {
     try {
-      renderer.renderOne(index);
+      rendered.set(pages[index]!.file, renderer.renderOne(index).html);
     } catch (error) {
       errors.push(...(collectSiteErrors(error) ?? [asError(error, pages[index]!.url)]).map(positionRenderProblem));
     }
@@ -92,7 +97,31 @@ export function checkSiteWithEdit(build: Build, edit: EntryEdit): SiteCheck {
   } catch (error) {
     errors.push(...(collectSiteErrors(error) ?? [asError(error)]));
   }
+  errors.push(...checkLinksWithEdit(build, { pages, entryList, rendered, edit }));
   return { errors: uniqueDiagnostics(errors), rendered: indexes.length };
+}
+
+/**
+ * The links of the site as it would be after `edit` (links-stage.ts), with the pages `rendered`
+ * for it and the build's HTML of the others: a post that links nowhere, or the removal of a page
+ * another links to, is refused as `site check` would refuse it.
+ */
+export function checkLinksWithEdit(build: Build, after: { pages: readonly Page[]; entryList: readonly Entry[]; rendered: ReadonlyMap<string, string>; edit: EntryEdit }): SiteError[] {
+  const { edit } = after;
+  const editedFile = edit.translation?.file;
+  const htmlOf = (file: string) => {
+    const html = after.rendered.get(file) ?? build.renders.byFile.get(file)?.html ?? build.files.get(file);
+    return typeof html === 'string' ? html : undefined;
+  };
+  return createLinkChecker().check({
+    config: build.config,
+    pages: after.pages,
+    entryList: after.entryList,
+    contents: build.contents,
+    otherFiles: siteFileNames(build.siteFiles),
+    htmlOf,
+    readSource: (file) => (file === editedFile && edit.text !== undefined ? edit.text : readSourceFile(file)),
+  });
 }
 
 function asError(error: unknown, url?: string): SiteError {

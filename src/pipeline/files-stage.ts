@@ -85,6 +85,11 @@ export async function createSiteFiles(run: StageRun, input: SiteFilesInput): Pro
   return { built: built.value, routes: routes.value, feeds: feeds.value, social: social.value, socialMark: mark, images: images.value };
 }
 
+/** The names of the site files, every group: what a link may lead to besides a page. */
+export function* siteFileNames(files: SiteFiles): Generator<string> {
+  for (const group of [files.built, files.routes, files.feeds, files.social, files.images]) yield* group.keys();
+}
+
 /** The images of the entries' translations. */
 function* imagesOf(entries: readonly Entry[]): Generator<EntryImage> {
   for (const entry of entries) for (const translation of Object.values(entry.translations)) if (translation.image) yield translation.image;

@@ -117,7 +117,8 @@ export function placeLinks(source: LinkSource, links: readonly FoundLink[], read
   });
 }
 
-function readFromDisk(file: string): string | undefined {
+/** A source file's text, undefined when it cannot be read. */
+export function readSourceFile(file: string): string | undefined {
   try {
     return readFileSync(file, 'utf8');
   } catch {
@@ -127,7 +128,7 @@ function readFromDisk(file: string): string | undefined {
 
 /** The paths that answer in a build: its pages, the alias spellings, its other files, and any extra paths. */
 export function sitePathsOf(input: Pick<LinkCheckInput, 'config' | 'pages' | 'otherFiles' | 'extraPaths'>): ExistingPaths {
-  return existingPaths({ pages: input.pages, aliasOf: aliasSpellingsOf(input.config), files: input.otherFiles, extraPaths: input.extraPaths });
+  return existingPaths({ pages: input.pages, aliasOf: aliasSpellingsOf(input.config), files: input.otherFiles, extraPaths: input.extraPaths, base: input.config.site.base });
 }
 
 /** Creates a checker that keeps each page's ids while its HTML is the same. */
@@ -149,7 +150,7 @@ export function createLinkChecker(): LinkChecker {
       for (const source of linkSourcesOf(input)) {
         const broken = checkLinks(source.links, source.pageUrl, site, idsOf);
         if (!broken.length) continue;
-        const places = placeLinks(source, broken.map((problem) => problem.link), input.readSource ?? readFromDisk);
+        const places = placeLinks(source, broken.map((problem) => problem.link), input.readSource ?? readSourceFile);
         broken.forEach((problem, index) => {
           const place = places[index]!;
           errors.push(new SiteError({ code: 'LINK_BROKEN', message: problem.message, hint: problem.hint, file: place.file, line: place.line, column: place.column, field: place.field }));

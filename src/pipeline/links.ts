@@ -78,6 +78,8 @@ export interface ExistingPaths {
   fileAt(path: string): string | undefined;
   /** The URLs of the pages, for the nearest one. */
   pageUrls: readonly string[];
+  /** `site.base` ("/docs"), which a link written with it has twice once rendered; "" for none. */
+  base: string;
 }
 
 /**
@@ -92,6 +94,7 @@ export function existingPaths(input: {
   /** Output files besides the pages (public/, assets, feeds, sitemap), relative to the output folder. */
   files?: Iterable<string>;
   extraPaths?: Iterable<string>;
+  base?: string;
 }): ExistingPaths {
   const byPath = new Map<string, string>();
   for (const file of input.files ?? []) byPath.set(normalizePath(`/${file}`), '');
@@ -106,6 +109,7 @@ export function existingPaths(input: {
       return alias === undefined ? undefined : byPath.get(normalizePath(alias));
     },
     pageUrls: input.pages.map((page) => page.url).sort(),
+    base: input.base ?? '',
   };
 }
 
@@ -128,7 +132,11 @@ export function checkLinks(links: readonly FoundLink[], pageUrl: string, site: E
     const url = new URL(link.href, `http://site${pageUrl}`);
     const file = site.fileAt(url.pathname);
     if (file === undefined) {
-      broken.push({ link, message: `the link to ${link.href} leads to no page of the site`, hint: `The nearest existing page is ${nearest(url.pathname, site.pageUrls)}; an alias or a redirect also counts as existing.` });
+      const withoutBase = site.base && url.pathname.startsWith(`${site.base}/`) ? url.pathname.slice(site.base.length) : undefined;
+      const hint = withoutBase !== undefined && site.fileAt(withoutBase) !== undefined
+        ? `Write the link without site.base: ${withoutBase} (the base is put in front when the page is rendered).`
+        : `The nearest existing page is ${nearest(url.pathname, site.pageUrls)}; an alias or a redirect also counts as existing.`;
+      broken.push({ link, message: `the link to ${link.href} leads to no page of the site`, hint });
       continue;
     }
     const fragment = safeDecode(url.hash.slice(1));

@@ -18,7 +18,7 @@ import { isRelativeSpecifier } from '../config/plugin-resolve.js';
 import type { IslandRuntime } from '../islands/bundle.js';
 import { classifyChange, staleOutputs, type WatchedPaths } from './changes.js';
 import { loadPageCopy } from './copy-stage.js';
-import { createSiteFiles, type SiteFiles } from './files-stage.js';
+import { createSiteFiles, siteFileNames } from './files-stage.js';
 import { entryKey, positionRenderProblem } from './content-api.js';
 import { todayIso } from '../content/collections.js';
 import { sourcesOf } from '../config/sources.js';
@@ -176,11 +176,6 @@ function watchedPathsOf(configFile: string, config: ResolvedConfig): WatchedPath
   };
 }
 
-/** The output files of a build besides its pages: what a link may lead to besides a page. */
-function* otherFilesOf(files: SiteFiles): Generator<string> {
-  for (const group of [files.built, files.routes, files.feeds, files.social, files.images]) yield* group.keys();
-}
-
 /** A page an earlier build wrote and this one keeps: its HTML, for the ids a link's fragment may name. */
 function readKeptPage(outDir: string, file: string): string | undefined {
   try {
@@ -281,7 +276,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       const html = rendered.rendered.get(file)?.html ?? previous?.files.get(file) ?? (written && rendered.kept.has(file) ? readKeptPage(written.outDir, file) : undefined);
       return typeof html === 'string' ? html : undefined;
     };
-    diagnostics.add(...(await run.time('links', () => links.check({ config, pages: pageSet.pages, entryList: inputs.entries, contents, otherFiles: otherFilesOf(files), htmlOf }))));
+    diagnostics.add(...(await run.time('links', () => links.check({ config, pages: pageSet.pages, entryList: inputs.entries, contents, otherFiles: siteFileNames(files), htmlOf }))));
     if (fatal()) return failed();
 
     const result = await run.time('result', async () => {
