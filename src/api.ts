@@ -10,6 +10,7 @@
  */
 import { dirname, relative, resolve } from 'node:path';
 import { buildSite } from './build.js';
+import { checkExternalLinks, type ExternalCheckOptions } from './pipeline/external-links.js';
 import { checkOutputFolder, type OutputGuard } from './emit/output-folder.js';
 import { writeSite } from './emit/write.js';
 import type { SiteError } from './errors.js';
@@ -186,11 +187,15 @@ export async function build(options: BuildOptions = {}): Promise<BuildReport> {
 export interface CheckOptions extends CommonOptions {
   drafts?: boolean;
   future?: boolean;
+  /** Ask every web address the posts and page copy link to as well (`--external`); true for the defaults, or how. */
+  external?: boolean | ExternalCheckOptions;
 }
 
 /** What a check found: how many pages, and the warnings (errors are thrown). */
 export interface CheckReport {
   pages: number;
+  /** With `external`: the web addresses asked, and those the day's cache answered. */
+  external?: { asked: number; cached: number };
   warnings: readonly SiteError[];
   ms: number;
 }
@@ -200,11 +205,14 @@ export async function check(options: CheckOptions = {}): Promise<CheckReport> {
   const logger = options.logger ?? terminalLogger(options);
   const started = performance.now();
   const result = await buildSite({ config: options.config ?? 'site.config.yaml', drafts: Boolean(options.drafts), future: Boolean(options.future), socialImages: false });
-  logger.diagnostics('warning', result.warnings);
+  const external = options.external ? await checkExternalLinks(result.webLinks(), options.external === true ? {} : options.external) : undefined;
+  const warnings = [...result.warnings, ...(external?.warnings ?? [])];
+  logger.diagnostics('warning', warnings);
   if (options.verbose) logger.diagnostics('info', result.infos);
   const ms = Math.round(performance.now() - started);
-  logger.result(`ok: ${result.pages.length} pages checked in ${ms} ms`);
-  return { pages: result.pages.length, warnings: result.warnings, ms };
+  const asked = external ? `, ${external.asked + external.cached} web addresses (${external.cached} from the day's cache)` : '';
+  logger.result(`ok: ${result.pages.length} pages${asked} checked in ${ms} ms`);
+  return { pages: result.pages.length, warnings, ms, ...(external ? { external: { asked: external.asked, cached: external.cached } } : {}) };
 }
 
 export interface DevOptions extends CommonOptions {

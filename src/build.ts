@@ -9,6 +9,7 @@ import type { OutputFiles } from './output-files.js';
 import { SiteErrors, type SiteError } from './errors.js';
 import { byCollection, type Entry, type Page } from './pipeline/content-api.js';
 import { createPipeline, type PipelineOptions } from './pipeline/pipeline.js';
+import { placedWebLinks, type PlacedLink } from './pipeline/links-stage.js';
 
 /** Options of `buildSite`: those of a pipeline that runs once (see `PipelineOptions`). */
 export type BuildOptions = Omit<PipelineOptions, 'incremental' | 'esbuild'>;
@@ -51,6 +52,8 @@ export interface BuildResult {
   warnings: SiteError[];
   /** Notes on the build, for --verbose. */
   infos: SiteError[];
+  /** The web addresses the posts and the page copy link to, each where it is written (for `site check --external`). */
+  webLinks(): PlacedLink[];
 }
 
 /**
@@ -84,6 +87,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       stats: { ...pipeline.stats(), pagesRendered: outcome.rendered },
       warnings: outcome.warnings,
       infos: outcome.infos,
+      webLinks: () => placedWebLinks({ config: build.config, pages: build.pageSet.pages, entryList: build.entryList, contents: build.contents }),
     };
   } finally {
     await pipeline.dispose();

@@ -92,8 +92,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     .description('validate config, content and templates without writing anything')
     .option('--drafts', 'include blog posts marked as drafts')
     .option('--future', 'include posts dated after today')
+    .option('--external', 'also ask every web address the posts and page copy link to (answers kept for a day)')
     .action(run(async (options) => {
-      await check({ config: options.config, logger: terminalLogger(options), verbose: options.verbose, drafts: Boolean(options.drafts), future: Boolean(options.future) });
+      await check({ config: options.config, logger: terminalLogger(options), verbose: options.verbose, drafts: Boolean(options.drafts), future: Boolean(options.future), external: Boolean(options.external) });
     }));
 
   program

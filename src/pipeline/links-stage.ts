@@ -14,7 +14,7 @@ import type { ResolvedConfig } from '../config/load.js';
 import { sourcesOf } from '../config/sources.js';
 import { SiteError } from '../errors.js';
 import { aliasSpellingsOf, locateContentField, type Entry, type Page, type PageContent } from './content-api.js';
-import { checkLinks, existingPaths, idsInHtml, linksInCopy, linksInHtml, locateLink, type ExistingPaths, type FoundLink } from './links.js';
+import { checkLinks, existingPaths, idsInHtml, isWebLink, linksInCopy, linksInHtml, locateLink, type ExistingPaths, type FoundLink } from './links.js';
 
 /** The links of one source file, and the page they are shown on (what relative links resolve against). */
 export interface LinkSource {
@@ -93,6 +93,14 @@ export function linkSourcesOf(input: Pick<LinkCheckInput, 'config' | 'pages' | '
     sources.push({ file: typeof copy.html === 'string' ? relative(process.cwd(), `${base}.md`) : yaml, pageUrl: page.url, links, copyFile: yaml });
   }
   return sources;
+}
+
+/** The web addresses the sources link to, each at the place it is written (`site check --external`). */
+export function placedWebLinks(input: Pick<LinkCheckInput, 'config' | 'pages' | 'entryList' | 'contents'>): PlacedLink[] {
+  return linkSourcesOf(input).flatMap((source) => {
+    const web = source.links.filter((link) => isWebLink(link.href));
+    return web.length ? placeLinks(source, web, readSourceFile) : [];
+  });
 }
 
 /** Where each link of a source is written (the file is read only when asked). */

@@ -45,20 +45,21 @@ export function idsInHtml(html: string): Set<string> {
   return new Set([...html.matchAll(elementId)].map((match) => decodeEntities(match[1]!)));
 }
 
-/** A copy value that is a site path on its own ("/hub/pricing/#faq"), or a Markdown link's destination in a text ("[prices](/hub/pricing/)"). */
-const wholePath = /^\/(?!\/)\S*$/;
+/** A copy value that is a site path or a web address on its own ("/hub/pricing/#faq"), or a Markdown link's destination in a text ("[prices](/hub/pricing/)"). */
+const wholePath = /^(?:\/(?!\/)|https?:\/\/)\S*$/;
 const inlineLink = /\]\(([^)\s]+)\)/g;
 
 /**
- * The links of page copy: every string that is a path of the site on its own, and every Markdown
- * link of a string, each with its field; `html` (the body of a Markdown copy file) is read as HTML.
+ * The links of page copy: every string that is a path of the site or a web address on its own,
+ * and every Markdown link of a string to either, each with its field; `html` (the body of a
+ * Markdown copy file) is read as HTML.
  */
 export function linksInCopy(copy: Record<string, unknown>): FoundLink[] {
   const links: FoundLink[] = [];
   const visit = (value: unknown, field: string) => {
     if (typeof value === 'string') {
       if (wholePath.test(value)) links.push({ href: value, field });
-      else for (const match of value.matchAll(inlineLink)) if (isSiteLink(match[1]!)) links.push({ href: match[1]!, field });
+      else for (const match of value.matchAll(inlineLink)) if (isSiteLink(match[1]!) || isWebLink(match[1]!)) links.push({ href: match[1]!, field });
     } else if (Array.isArray(value)) {
       value.forEach((item, index) => visit(item, `${field}[${index}]`));
     } else if (typeof value === 'object' && value !== null) {
