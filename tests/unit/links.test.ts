@@ -1,0 +1,65 @@
+/**
+ * The pure rules of the link check (src/pipeline/links.ts): what counts as existing (pages with or
+ * without their slash or index.html, encoded letters, other output files, an alias's ASCII
+ * spelling, extra paths such as redirects), which links are the site's own, relative links and
+ * fragments, the nearest page or id, and where a link is written.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkLinks, existingPaths, idsInHtml, linksInCopy, linksInHtml, locateLink } from '../../src/pipeline/links';
+
+const site = existingPaths({
+  pages: [
+    { url: '/', file: 'index.html' },
+    { url: '/hub/pricing/', file: 'hub/pricing/index.html' },
+    { url: '/no/arbeidsklær/', file: 'no/arbeidsklær/index.html' },
+    { url: '/blog/a-post/', file: 'blog/a-post/index.html' },
+  ],
+  aliasOf: (path) => (path.startsWith('/no/arbeidsklaer') ? path.replace('/no/arbeidsklaer', '/no/arbeidsklær') : undefined),
+  files: ['rss.xml', 'downloads/price-list.pdf'],
+  extraPaths: ['/old-pricing'],
+});
+const ids = new Map([['hub/pricing/index.html', idsInHtml('<section id="faq"><h2 id="plans">Plans</h2></section>')], ['blog/a-post/index.html', idsInHtml('<h2 id="intro">Intro</h2>')]]);
+const broken = (hrefs: string[], pageUrl = '/blog/a-post/') => checkLinks(hrefs.map((href) => ({ href })), pageUrl, site, (file) => ids.get(file)).map((problem) => [problem.link.href, problem.hint]);
+
+describe('what a link may lead to', () => {
+  it('pages in any spelling, other files, alias spellings and extra paths exist; anything else does not', () => {
+    expect(broken(['/', '/hub/pricing', '/hub/pricing/', '/hub/pricing/index.html', '/no/arbeidskl%C3%A6r/', '/no/arbeidsklaer/', '/rss.xml', '/downloads/price-list.pdf', '/old-pricing/', '/hub/pricing/?plan=basic'])).toEqual([]);
+    expect(broken(['/hub/priser/', '/rss.json'])).toEqual([
+      ['/hub/priser/', 'The nearest existing page is /hub/pricing/; an alias or a redirect also counts as existing.'],
+      ['/rss.json', 'The nearest existing page is /; an alias or a redirect also counts as existing.'],
+    ]);
+  });
+
+  it('leaves web, mail and phone addresses alone, and resolves relative links against the page', () => {
+    expect(broken(['https://example.com/x', 'mailto:a@b.example', 'tel:+4712345678', '//cdn.example/x', '../../hub/pricing/', '../a-post/'])).toEqual([]);
+    expect(broken(['../b-post/'])).toEqual([['../b-post/', 'The nearest existing page is /blog/a-post/; an alias or a redirect also counts as existing.']]);
+  });
+
+  it('checks a fragment against the ids of its page; #top and # always pass; a file that is not a page has none to check', () => {
+    expect(broken(['/hub/pricing/#faq', '#intro', '#top', '#', '/rss.xml#x'])).toEqual([]);
+    expect(broken(['/hub/pricing/#plan', '#intr'])).toEqual([
+      ['/hub/pricing/#plan', 'The nearest id on that page is #plans.'],
+      ['#intr', 'The nearest id on that page is #intro.'],
+    ]);
+  });
+});
+
+describe('where links are found and placed', () => {
+  it('reads the hrefs of anchors, with entities decoded, and the links of copy with their fields', () => {
+    expect(linksInHtml('<p><a href="/a/?x=1&amp;y=2">a</a> <img src="/i.png"> <a class="c" href="#b">b</a></p>')).toEqual([{ href: '/a/?x=1&y=2' }, { href: '#b' }]);
+    expect(linksInCopy({ title: 'Prices from 5/month', cta: { href: '/hub/pricing/#faq' }, items: [{ text: 'See [the list](/blog/) or [mail](mailto:a@b.example)' }], web: 'https://example.com/', html: '<a href="/x/">x</a>' })).toEqual([
+      { href: '/hub/pricing/#faq', field: 'cta.href' },
+      { href: '/blog/', field: 'items[0].text' },
+      { href: 'https://example.com/', field: 'web' },
+      { href: '/x/' },
+    ]);
+  });
+
+  it('places the n-th link to an address at its destination in the text', () => {
+    const text = '---\ntitle: T\n---\n\nSee [a](/x/) and\n[again](/x/), [ref][r].\n\n[r]: /y/\n';
+    expect(locateLink(text, '/x/', 0)).toEqual({ line: 5, column: 9 });
+    expect(locateLink(text, '/x/', 1)).toEqual({ line: 6, column: 9 });
+    expect(locateLink(text, '/y/', 0)).toEqual({ line: 8, column: 6 });
+    expect(locateLink(text, '/z/', 0)).toBeUndefined();
+  });
+});
