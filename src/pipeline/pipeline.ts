@@ -1,6 +1,6 @@
 /**
  * The pipeline of `site build`, `site check` and `site dev`: config → inputs → routes → copy →
- * render → site files → result, one entry function per stage, each timed. Every stage output is
+ * render → site files → links → result, one entry function per stage, each timed. Every stage output is
  * kept with the key it was made from. The first run is a cold build; in an incremental pipeline a
  * run with changes forgets the inputs the changed files feed, loads those again, and renders only
  * the pages whose recorded reads differ, with the same files as a cold build by construction. A
