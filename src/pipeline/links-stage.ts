@@ -117,7 +117,10 @@ export function placeLinks(source: LinkSource, links: readonly FoundLink[], read
   return links.map((link) => {
     if (link.field !== undefined) {
       const place = locateContentField(source.copyFile ?? source.file, link.field);
-      return { href: link.href, ...place, field: link.field };
+      // A Markdown link inside the value: the column of its destination, when it is on the value's line.
+      const lineText = place.line === undefined ? undefined : readSource(place.file)?.split('\n')[place.line - 1];
+      const at = lineText?.indexOf(link.href, (place.column ?? 1) - 1) ?? -1;
+      return { href: link.href, ...place, ...(at === -1 ? {} : { column: at + 1 }), field: link.field };
     }
     if (text === null) text = readSource(source.file);
     const place = text === undefined ? undefined : locateLink(text, link.href, occurrences.get(link) ?? 0);

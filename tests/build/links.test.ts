@@ -110,7 +110,7 @@ describe('links in page copy', () => {
     });
     expect(brief(await buildErrors(dir))).toEqual([
       { at: 'content/pages/home/no.yaml:4:9', field: 'cta.href', hint: 'The nearest existing page is /no/pricing/; an alias or a redirect also counts as existing.' },
-      { at: 'content/pages/home/no.yaml:5:7', field: 'more', hint: 'The nearest existing page is /no/blog/first-post/; an alias or a redirect also counts as existing.' },
+      { at: 'content/pages/home/no.yaml:5:30', field: 'more', hint: 'The nearest existing page is /no/blog/first-post/; an alias or a redirect also counts as existing.' },
       { at: 'content/pages/pricing/en.md:7:43', field: undefined, hint: 'The nearest id on that page is #plans.' },
     ]);
   });
