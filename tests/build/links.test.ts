@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../src/build';
+import { createDevBuilder } from '../../src/dev/rebuild';
 import { collectSiteErrors, type SiteError } from '../../src/errors';
 import { fixturesRoot, outputRoot, repoRoot } from '../helpers/paths';
 
@@ -83,6 +84,8 @@ describe('a broken link and a broken fragment in a post', () => {
 
   it('make site check and site build exit 1 naming them, and leave the previous dist/ as it was', async () => {
     const dir = await linksSite();
+    // Twice: the second build records what each page read, so later builds keep the pages an edit does not touch.
+    expect((await site(dir, 'build')).code).toBe(0);
     expect((await site(dir, 'build')).code).toBe(0);
     const before = await readFile(join(dir, 'dist', 'blog', 'first-post', 'index.html'), 'utf8');
     await writeFile(join(dir, post), broken[post]!(await readFile(join(dir, post), 'utf8')));
@@ -93,6 +96,11 @@ describe('a broken link and a broken fragment in a post', () => {
       expect(result.stderr).toContain(`LINK_BROKEN  ${post}:9:45  the link to /pricing/#fqa names #fqa, which is no id of the page /pricing/  (The nearest id on that page is #faq.)`);
     }
     expect(await readFile(join(dir, 'dist', 'blog', 'first-post', 'index.html'), 'utf8')).toBe(before);
+    // The pricing page is kept as an earlier build wrote it: its ids are read from dist/.
+    await writeFile(join(dir, post), (await readFile(join(dir, post), 'utf8')).replace('(/prices/)', '(/pricing/#plans)').replace('#fqa', '#faq'));
+    const fixed = await site(dir, 'build', '--verbose');
+    expect(fixed.code).toBe(0);
+    expect(fixed.stderr + fixed.stdout).toMatch(/ 2 pages rendered /);
   });
 
   it('a fragment of the post\'s own page must be an id on it (Norwegian post, heading id)', async () => {
@@ -125,5 +133,41 @@ describe('a site under site.base', () => {
     const post = 'content/blog/first-post/en.md';
     const broken = await linksSite({ ...withBase, [post]: (text) => text.replace('(/pricing/)', '(/docs/pricing/)') });
     expect(brief(await buildErrors(broken))).toEqual([{ at: `${post}:9:18`, field: undefined, hint: 'Write the link without site.base: /pricing/ (the base is put in front when the page is rendered).' }]);
+  });
+});
+
+describe('site dev', () => {
+  it('fails a rebuild that breaks a link, keeping the last good build, and passes once it is fixed; a template that drops an id breaks the links to it', async () => {
+    const dir = await linksSite();
+    const builder = createDevBuilder({ config: join(dir, 'site.config.yaml') });
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      expect((await builder.rebuild()).ok).toBe(true);
+      const post = join(dir, 'content/blog/first-post/en.md');
+      const good = await readFile(post, 'utf8');
+      await writeFile(post, good.replace('(/pricing/#faq)', '(/pricing/#fqa)'));
+      const broken = await builder.rebuild([{ path: post }]);
+      expect(broken.ok).toBe(false);
+      expect(!broken.ok && broken.errors.map((error) => `${error.code} ${error.line}:${error.column}`)).toEqual(['LINK_BROKEN 9:46']);
+      await writeFile(post, good);
+      expect((await builder.rebuild([{ path: post }])).ok).toBe(true);
+
+      // The id is the template's: without it, the post's link (whose page is not rendered again) breaks.
+      const template = join(dir, 'templates/pages/Pricing.tsx');
+      await writeFile(template, (await readFile(template, 'utf8')).replace('<section id="faq">', '<section id="questions">'));
+      const dropped = await builder.rebuild([{ path: template }]);
+      expect(!dropped.ok && dropped.errors.map((error) => `${error.code} ${error.file}:${error.line}:${error.column} ${error.hint}`)).toEqual([
+        'LINK_BROKEN content/blog/first-post/en.md:9:46 The nearest id on that page is #plans.',
+        'LINK_BROKEN content/blog/first-post/no.md:9:14 The nearest id on that page is #plans.',
+        'LINK_BROKEN content/pages/home/en.yaml:4:9 The nearest id on that page is #plans.',
+        'LINK_BROKEN content/pages/home/no.yaml:4:9 The nearest id on that page is #plans.',
+        'LINK_BROKEN content/pages/pricing/en.md:7:28 The nearest id on that page is #plans.',
+        'LINK_BROKEN content/pages/pricing/no.md:7:28 The nearest id on that page is #plans.',
+      ]);
+    } finally {
+      process.chdir(cwd);
+      await builder.dispose();
+    }
   });
 });
