@@ -130,7 +130,7 @@ export function checkLinks(links: readonly FoundLink[], pageUrl: string, site: E
   const broken: BrokenLink[] = [];
   for (const link of links) {
     if (!isSiteLink(link.href)) continue;
-    const url = new URL(link.href, `http://site${pageUrl}`);
+    const url = resolveLink(link.href, pageUrl);
     const file = site.fileAt(url.pathname);
     if (file === undefined) {
       const withoutBase = site.base && url.pathname.startsWith(`${site.base}/`) ? url.pathname.slice(site.base.length) : undefined;
@@ -153,6 +153,22 @@ export function checkLinks(links: readonly FoundLink[], pageUrl: string, site: E
     });
   }
   return broken;
+}
+
+/**
+ * The path and fragment a link leads to from `pageUrl`. Root-relative links and fragments, which
+ * are nearly all of them, are split by hand: URL parsing is the most of a warm check's time.
+ */
+function resolveLink(href: string, pageUrl: string): { pathname: string; hash: string } {
+  const plain = href.startsWith('#') ? pageUrl + href : href;
+  if (plain.startsWith('/') && !/\/\.\.?(?:[/?#]|$)|[\\%\s]/.test(plain)) {
+    const hash = plain.indexOf('#');
+    const beforeHash = hash === -1 ? plain : plain.slice(0, hash);
+    const query = beforeHash.indexOf('?');
+    return { pathname: query === -1 ? beforeHash : beforeHash.slice(0, query), hash: hash === -1 ? '' : plain.slice(hash) };
+  }
+  const url = new URL(href, `http://site${pageUrl}`);
+  return { pathname: url.pathname, hash: url.hash };
 }
 
 /** The candidate with the fewest edits from `text` (the first in order of a tie). */
