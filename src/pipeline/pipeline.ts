@@ -1,12 +1,11 @@
 /**
  * The pipeline of `site build`, `site check` and `site dev`: config → inputs → routes → copy →
- * render → site files → links → result, one entry function per stage, each timed. Every stage output is
- * kept with the key it was made from. The first run is a cold build; in an incremental pipeline a
+ * render → site files → links → result, one entry function per stage, each timed. Every stage
+ * output is kept with the key it was made from. The first run is a cold build; in an incremental pipeline a
  * run with changes forgets the inputs the changed files feed, loads those again, and renders only
  * the pages whose recorded reads differ, with the same files as a cold build by construction. A
  * run that finds problems leaves the last good build in place.
  */
-import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { DeploySettings } from '../config/deploy.js';
 import type { ResolvedConfig } from '../config/load.js';
@@ -30,7 +29,7 @@ import { expandRoutes } from './routes-stage.js';
 import { createRuntime, type EsbuildMode, type RuntimeStats } from './runtime.js';
 import { createStageMemo, type StageRun } from './stage.js';
 import { createLinkChecker } from './links-stage.js';
-import { readWrittenOutput, type OutputTarget } from './written-output.js';
+import { readWrittenOutput, readWrittenPage, type OutputTarget } from './written-output.js';
 
 /** Options of `createPipeline`. */
 export interface PipelineOptions {
@@ -176,15 +175,6 @@ function watchedPathsOf(configFile: string, config: ResolvedConfig): WatchedPath
   };
 }
 
-/** A page an earlier build wrote and this one keeps: its HTML, for the ids a link's fragment may name. */
-function readKeptPage(outDir: string, file: string): string | undefined {
-  try {
-    return readFileSync(join(outDir, file), 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
 /** Creates the pipeline of the site of `options.config`. */
 export function createPipeline(options: PipelineOptions): Pipeline {
   const configPath = resolve(options.config);
@@ -273,7 +263,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
 
     // A page this run did not render is the last build's in memory, or the earlier build's file on disk.
     const htmlOf = (file: string) => {
-      const html = rendered.rendered.get(file)?.html ?? previous?.files.get(file) ?? (written && rendered.kept.has(file) ? readKeptPage(written.outDir, file) : undefined);
+      const html = rendered.rendered.get(file)?.html ?? previous?.files.get(file) ?? (written && rendered.kept.has(file) ? readWrittenPage(written, file) : undefined);
       return typeof html === 'string' ? html : undefined;
     };
     diagnostics.add(...(await run.time('links', () => links.check({ config, pages: pageSet.pages, entryList: inputs.entries, contents, otherFiles: siteFileNames(files), htmlOf }))));

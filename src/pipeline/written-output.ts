@@ -6,7 +6,7 @@
  * which their recorded size and modification time prove. Any change of what every page depends
  * on (config, templates, islands, stylesheet, the generator, the write settings) renders all.
  */
-import { lstatSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { hashParts } from '../cache/disk-cache.js';
 import { generatorFingerprint, readRenderState, type FileStamp, type RenderState } from '../cache/render-state.js';
@@ -46,6 +46,15 @@ export function readWrittenOutput(target: OutputTarget): WrittenOutput | undefin
   const outDir = realPath(resolve(target.folder));
   if (!isMarked(outDir)) return undefined;
   return { outDir, settings: target.settings, state: readRenderState(outDir) };
+}
+
+/** A page an earlier build wrote there and this one keeps, as text: the ids a link's fragment may name. */
+export function readWrittenPage(written: WrittenOutput, file: string): string | undefined {
+  try {
+    return readFileSync(join(written.outDir, file), 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 /** The fingerprint of what every page depends on. */
