@@ -89,7 +89,7 @@ export interface ExistingPaths {
  * and `extraPaths`: paths that answer without a file of their own (a host's redirects).
  */
 export function existingPaths(input: {
-  pages: readonly { url: string; file: string }[];
+  pages: readonly { url: string; file: string; notFound?: boolean }[];
   /** The path an alias spelling stands for ("/no/arbeidsklaer" → "/no/arbeidsklær"), or undefined. */
   aliasOf?: (path: string) => string | undefined;
   /** Output files besides the pages (public/, assets, feeds, sitemap), relative to the output folder. */
@@ -109,7 +109,8 @@ export function existingPaths(input: {
       const alias = input.aliasOf?.(normal);
       return alias === undefined ? undefined : byPath.get(normalizePath(alias));
     },
-    pageUrls: input.pages.map((page) => page.url).sort(),
+    // A 404 page exists, but is never the page a link meant.
+    pageUrls: input.pages.flatMap((page) => (page.notFound ? [] : [page.url])).sort(),
     base: input.base ?? '',
   };
 }
