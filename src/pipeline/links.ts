@@ -32,8 +32,9 @@ export function isWebLink(href: string): boolean {
   return /^https?:\/\//i.test(href);
 }
 
-const anchorHref = /<a\s[^>]*?\bhref="([^"]*)"/g;
-const elementId = /<[a-zA-Z][^\s/>]*\s[^>]*?\bid="([^"]*)"/g;
+// The attribute itself, not one that ends in its name ("data-href", "data-id").
+const anchorHref = /<a(?:\s[^>]*?)?\shref="([^"]*)"/g;
+const elementId = /<[a-zA-Z][^\s/>]*(?:\s[^>]*?)?\sid="([^"]*)"/g;
 
 /** The hrefs of the `<a>` elements of HTML, in document order. */
 export function linksInHtml(html: string): FoundLink[] {

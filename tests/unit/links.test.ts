@@ -46,7 +46,8 @@ describe('what a link may lead to', () => {
 
 describe('where links are found and placed', () => {
   it('reads the hrefs of anchors, with entities decoded, and the links of copy with their fields', () => {
-    expect(linksInHtml('<p><a href="/a/?x=1&amp;y=2">a</a> <img src="/i.png"> <a class="c" href="#b">b</a></p>')).toEqual([{ href: '/a/?x=1&y=2' }, { href: '#b' }]);
+    expect(linksInHtml('<p><a href="/a/?x=1&amp;y=2">a</a> <img src="/i.png"> <a class="c" href="#b">b</a> <a data-href="/no/">c</a></p>')).toEqual([{ href: '/a/?x=1&y=2' }, { href: '#b' }]);
+    expect([...idsInHtml('<h2 id="a">A</h2><div class="x" data-id="b" id="c"></div><li data-id="d"></li>')]).toEqual(['a', 'c']);
     expect(linksInCopy({ title: 'Prices from 5/month', cta: { href: '/hub/pricing/#faq' }, items: [{ text: 'See [the list](/blog/) or [mail](mailto:a@b.example)' }], web: 'https://example.com/', html: '<a href="/x/">x</a>' })).toEqual([
       { href: '/hub/pricing/#faq', field: 'cta.href' },
       { href: '/blog/', field: 'items[0].text' },
