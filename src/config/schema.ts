@@ -87,7 +87,7 @@ const headTagSchema = z.discriminatedUnion('tag', [
     defer: z.boolean().optional(),
     type: z.literal('module').optional(),
     crossorigin: z.enum(['anonymous', 'use-credentials']).optional(),
-    content: z.never({ error: 'an inline script is not allowed (the CSP forbids inline scripts): publish it as a file under public/ and give its src' }).optional(),
+    content: z.unknown().refine((content) => content === undefined, 'an inline script is not allowed (the CSP forbids inline scripts): publish it as a file under public/ and give its src').optional(),
   }),
   z.strictObject({ tag: z.literal('link'), rel: z.string().regex(/^[a-z-]+(?: [a-z-]+)*$/, 'give link types such as preconnect or stylesheet'), href: thirdPartyUrl, as: headAttribute('as'), type: headAttribute('type'), crossorigin: z.enum(['anonymous', 'use-credentials']).optional() }),
   z.strictObject({ tag: z.literal('meta'), name: headAttribute('name'), property: headAttribute('property'), content: z.string().max(2000) }),
