@@ -11,6 +11,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+// @ts-expect-error plain ESM script without types
+import { defaultBudget, measureJavaScript } from '../../scripts/js-budget.js';
 import { createTempSite, type TempSite } from '../helpers/fixture-site';
 import { repoRoot } from '../helpers/paths';
 
@@ -122,6 +124,12 @@ describe('analytics: ga4 (sets cookies)', async () => {
     }
     // Inline code is never used: the bootstrap is in the external file, which reads the ID from its tag.
     expect(await readFile(join(out, 'assets', script!), 'utf8')).toContain("gtag('config',g)");
+  });
+
+  it('keeps every page within the JavaScript budget, the consent script counted', () => {
+    const rows = measureJavaScript(out) as { page: string; files: string[]; gzip: number }[];
+    expect(rows.find((row) => row.page === '/')!.files).toEqual([expect.stringMatching(/^\/assets\/consent\.[0-9a-f]{10}\.js$/)]);
+    expect(rows.filter((row) => row.gzip > defaultBudget).map((row) => row.page)).toEqual([]);
   });
 
   it('writes the banner and the footer button in each locale\'s words', async () => {
