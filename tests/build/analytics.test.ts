@@ -7,7 +7,7 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -24,9 +24,10 @@ afterAll(async () => {
 });
 
 /** Builds a temp copy of the site with `yaml` appended to its config; never throws. */
-async function buildWith(yaml: string, target: string): Promise<{ code: number; stderr: string; out: string }> {
+async function buildWith(yaml: string, target: string, prepare?: (site: TempSite) => Promise<void>): Promise<{ code: number; stderr: string; out: string }> {
   const site = await createTempSite({ editConfig: (text) => `${text}\n${yaml}\n` });
   sites.push(site);
+  await prepare?.(site);
   const out = join(site.dir, 'dist');
   try {
     const { stderr } = await execute(process.execPath, [join(repoRoot, 'bin', 'site.js'), 'build', '--config', site.config, '--out', out, '--target', target, '--no-social-images', '--no-precompress'], { cwd: repoRoot });
@@ -192,5 +193,17 @@ describe('config mistakes', () => {
     expect(code).toBe(1);
     expect(stderr).toMatch(/site\.config\.yaml:\d+:\d+\s+analytics\.measurementId\s+give the measurement ID/);
     expect(stderr).toMatch(/site\.config\.yaml:\d+:\d+\s+head\.csp\.frameSrc\[0\]\s+give an origin/);
+  });
+
+  it('names a missing banner message in each locale\'s file when GA4 is on', async () => {
+    const { code, stderr } = await buildWith('analytics:\n  provider: ga4\n  measurementId: G-MENDWISE1', 'netlify', async (site) => {
+      for (const locale of ['en', 'no']) {
+        const file = join(site.dir, 'content', 'messages', `${locale}.yaml`);
+        await writeFile(file, (await readFile(file, 'utf8')).replace(/^ {2}decline: .*\n/m, ''));
+      }
+    });
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/CONTENT_MISSING\s+\S*content\/messages\/en\.yaml\s+consent\.decline/);
+    expect(stderr).toMatch(/CONTENT_MISSING\s+\S*content\/messages\/no\.yaml\s+consent\.decline/);
   });
 });
