@@ -103,6 +103,20 @@ describe('analytics: a self-hosted counter at a configured URL, on GitHub Pages'
   });
 });
 
+describe('analytics: a counter that sets cookies', async () => {
+  const yaml = 'analytics:\n  provider: counter\n  script: https://stats.mendwise.example/count.js\n  cookies: true\n  data: { site: mendwise }';
+  const { code, stderr, out } = await buildWith(yaml, 'netlify');
+
+  it('waits for consent like GA4: the consent script names the counter and its attributes, and the CSP allows its origin', async () => {
+    expect(code, stderr).toBe(0);
+    const home = (await pages(out)).public.get('index.html')!;
+    expect(home).not.toContain('<script defer src="https://stats.mendwise.example');
+    expect(home).toMatch(/<script defer src="\/assets\/consent\.[0-9a-f]{10}\.js" data-load="https:\/\/stats\.mendwise\.example\/count\.js" data-attrs="\{&quot;data-site&quot;:&quot;mendwise&quot;\}"><\/script>/);
+    expect(home).toContain('id="site-consent"');
+    expect(thirdPartySources(await headerPolicy(out))).toEqual({ 'script-src': ['https://stats.mendwise.example'], 'connect-src': ['https://stats.mendwise.example'] });
+  });
+});
+
 describe('analytics: ga4 (sets cookies)', async () => {
   const { code, stderr, out } = await buildWith('analytics:\n  provider: ga4\n  measurementId: G-MENDWISE1', 'netlify');
 
