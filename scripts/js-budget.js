@@ -32,7 +32,8 @@ export function measureJavaScript(dir) {
   return htmlFiles(dir)
     .map((file) => {
       const html = readFileSync(file, 'utf8');
-      const entries = [...html.matchAll(/<script type="module" src="([^"]+)"/g)].map((match) => match[1]);
+      // Island modules, and the site's own classic scripts (such as the consent banner's); another origin's are not ours to measure.
+      const entries = [...html.matchAll(/<script(?= )[^>]* src="(\/(?!\/)[^"]+)"/g)].map((match) => match[1]);
       const files = [...new Set(entries.flatMap((entry) => [...moduleClosure(dir, entry)]))].sort();
       const gzip = files.reduce((sum, path) => sum + gzipSync(readFileSync(join(dir, path)), { level: 9 }).length, 0);
       const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].reduce((sum, match) => sum + Buffer.byteLength(match[1]), 0);

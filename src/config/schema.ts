@@ -38,6 +38,61 @@ export function isKnownCurrency(code: string): boolean {
 /** The hosts `site build --target` writes for (src/targets/); `node` is `site serve`'s own output. */
 export const hostTargets = ['node', 'netlify', 'cloudflare', 'vercel', 'github-pages'] as const;
 
+/**
+ * The address of a third party's script, stylesheet or endpoint: https, or http on localhost (a
+ * counter run on this machine), or a path on the site itself ("/count.js"). Plain http elsewhere
+ * could be rewritten on the way, and the CSP would have to allow it.
+ */
+const thirdPartyUrl = z
+  .string()
+  .regex(/^(?:https:\/\/[a-z0-9.-]+(?::\d+)?|http:\/\/(?:localhost|127\.0\.0\.1)(?::\d+)?)(?:\/[^\s"<>]*)?$|^\/(?!\/)[^\s"<>]*$/i, 'use an https:// address (http:// only on localhost) or a path on this site such as "/count.js"');
+/** An origin the CSP allows, as Content-Security-Policy writes it: https (a `*.` subdomain wildcard allowed), or http on localhost. */
+const cspOrigin = z
+  .string()
+  .regex(/^(?:https:\/\/(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::\d+)?|http:\/\/(?:localhost|127\.0\.0\.1)(?::\d+)?)$/, 'give an origin such as https://widget.example.com (scheme and host, no path), https only but for http://localhost');
+
+/** The third-party counters `analytics:` knows; see render/analytics.ts for the tags and CSP origins of each. */
+const analyticsSchema = z
+  .discriminatedUnion('provider', [
+    z.strictObject({
+      provider: z.literal('plausible'),
+      domain: z.string().regex(/^[a-z0-9-]+(?:\.[a-z0-9-]+)+$/, 'give the site\'s domain as Plausible knows it, such as example.com').describe('The site\'s domain in Plausible'),
+      script: thirdPartyUrl.default('https://plausible.io/js/script.js').describe('The script\'s address; another for a self-hosted Plausible (its events go to the same origin)'),
+    }),
+    z.strictObject({
+      provider: z.literal('counter'),
+      script: thirdPartyUrl.describe('The counter\'s script, such as https://stats.example.com/script.js (a self-hosted Umami, Matomo, GoatCounter…)'),
+      endpoint: thirdPartyUrl.optional().describe('Where the script sends its counts, when not to the script\'s own origin'),
+      data: z
+        .record(z.string().regex(/^[a-z][a-z0-9-]*$/, 'name a data attribute in lowercase, such as website-id'), z.string())
+        .default({})
+        .describe('data-* attributes of the script tag, such as { website-id: … } for Umami'),
+      cookies: z.boolean().default(false).describe('Whether the counter sets cookies: then it loads only after the visitor agrees in the consent banner'),
+    }),
+    z.strictObject({
+      provider: z.literal('ga4'),
+      measurementId: z.string().regex(/^G-[A-Z0-9]{4,}$/, 'give the measurement ID of the GA4 data stream, such as G-ABC123XYZ').describe('The measurement ID of the GA4 data stream'),
+    }),
+  ])
+  .optional()
+  .describe('A counter on every public page (never the admin), the CSP widened by exactly its origins. Plausible and a counter without cookies load at once; GA4 (and a counter with cookies: true) only after the visitor agrees in a consent banner (copy: consent.* in content/messages/), reopened from the footer. Without it: no third party, no banner');
+
+const headAttribute = (name: string) => z.string().max(500).optional().describe(`The ${name} attribute`);
+/** A tag of `head.tags`: an external script (never inline: the CSP forbids it), a link or a meta. */
+const headTagSchema = z.discriminatedUnion('tag', [
+  z.strictObject({
+    tag: z.literal('script'),
+    src: thirdPartyUrl.describe('The script\'s address; its origin is allowed in script-src'),
+    async: z.boolean().optional(),
+    defer: z.boolean().optional(),
+    type: z.literal('module').optional(),
+    crossorigin: z.enum(['anonymous', 'use-credentials']).optional(),
+    content: z.unknown().refine((content) => content === undefined, 'an inline script is not allowed (the CSP forbids inline scripts): publish it as a file under public/ and give its src').optional(),
+  }),
+  z.strictObject({ tag: z.literal('link'), rel: z.string().regex(/^[a-z-]+(?: [a-z-]+)*$/, 'give link types such as preconnect or stylesheet'), href: thirdPartyUrl, as: headAttribute('as'), type: headAttribute('type'), crossorigin: z.enum(['anonymous', 'use-credentials']).optional() }),
+  z.strictObject({ tag: z.literal('meta'), name: headAttribute('name'), property: headAttribute('property'), content: z.string().max(2000) }),
+]);
+
 const localeSchema = z.strictObject({
   label: z.string().describe('Name of the language in itself, e.g. "Norsk"'),
   short: z.string().describe('Short label for the language buttons, e.g. "NO"'),
@@ -390,6 +445,22 @@ export const configSchema = z.strictObject({
     .record(slug, collectionSchema)
     .default({})
     .describe('Dated Markdown content (a blog, case studies, events): content/<folder>/<slug>/<locale>.md, listed and shown by the routes that name the collection'),
+  analytics: analyticsSchema,
+  head: z
+    .strictObject({
+      tags: z.array(headTagSchema).default([]).describe('Tags after the generator\'s own in the head of every public page (never the admin): scripts with src, links, metas'),
+      csp: z
+        .strictObject({
+          scriptSrc: z.array(cspOrigin).default([]),
+          connectSrc: z.array(cspOrigin).default([]),
+          imgSrc: z.array(cspOrigin).default([]),
+          frameSrc: z.array(cspOrigin).default([]),
+        })
+        .prefault({})
+        .describe('Origins the tags need besides their own (a script\'s and a stylesheet\'s origin are allowed already): where a chat widget connects, frames or loads images from'),
+    })
+    .optional()
+    .describe('Third-party tags of every public page, such as a chat widget or a tag manager, with the CSP origins they need'),
   plugins: z
     .array(pluginEntry)
     .default([])
@@ -409,6 +480,8 @@ export type ContactType = string;
 export type PlanPrice = PlanConfig['price'];
 export type BookingConfig = NonNullable<SiteConfig['booking']>;
 export type CompanyConfig = NonNullable<SiteConfig['company']>;
+export type AnalyticsConfig = NonNullable<SiteConfig['analytics']>;
+export type HeadConfig = NonNullable<SiteConfig['head']>;
 /** A plugin entry of the config: a package name or a relative path, alone or with options. */
 export type PluginEntry = z.input<typeof pluginEntry>;
 /** A route as the config (or a plugin's `routes()`) gives it, before defaults. */

@@ -31,10 +31,11 @@ export function contentHash(data: string | Uint8Array): string {
 
 /**
  * Bundles the CSS and collects public/; what is left out of public/ goes to `diagnostics` (a warning
- * for a link, an info for a dot-file). `admin` is the admin's stylesheet (its URL and text), added
- * as it is while the admin is on.
+ * for a link, an info for a dot-file). `engine` are the engine's own files, added as they are: the
+ * admin's stylesheet while the admin is on, the consent banner's script and styles while the site
+ * asks for consent.
  */
-export async function buildAssets(dirs: { templates: string; public: string }, diagnostics: Diagnostics, options: EsbuildStepOptions = {}, admin?: { url: string; css: string }): Promise<Assets> {
+export async function buildAssets(dirs: { templates: string; public: string }, diagnostics: Diagnostics, options: EsbuildStepOptions = {}, engine: readonly EngineFile[] = []): Promise<Assets> {
   const build = options.run ?? ((await import('esbuild')).build as RunEsbuild);
   const files: OutputFiles = new Map();
   let css: string;
@@ -56,7 +57,7 @@ export async function buildAssets(dirs: { templates: string; public: string }, d
   }
   const stylesheet = `/${assetsFolder}/main.${contentHash(css)}.css`;
   files.set(stylesheet.slice(1), css);
-  if (admin) files.set(admin.url.slice(1), admin.css);
+  for (const file of engine) files.set(file.url.slice(1), file.text);
   for (const file of await listPublicFiles(dirs.public, diagnostics)) {
     files.set(relative(dirs.public, file).split('\\').join('/'), await readFile(file));
   }
@@ -96,17 +97,20 @@ async function listPublicFiles(dir: string, diagnostics: Diagnostics): Promise<s
   return nested.flat().sort();
 }
 
-let stylesheet: { url: string; css: string } | undefined;
+/** A file of the engine's own, published as it is under a name made of its text's hash (so the renderer knows the name without a build step). */
+export interface EngineFile {
+  url: string;
+  text: string;
+}
 
-/**
- * The admin's stylesheet (src/admin/ui/admin.css), published as it is at /assets/admin.<hash>.css,
- * the hash of its text: the name is known without a build step, so the renderer and the assets
- * step agree on it.
- */
-export function adminStylesheet(): { url: string; css: string } {
-  if (!stylesheet) {
-    const css = readFileSync(join(adminUiFolder(), 'admin.css'), 'utf8');
-    stylesheet = { url: `/${assetsFolder}/admin.${createHash('sha256').update(css).digest('hex').slice(0, 10)}.css`, css };
-  }
-  return stylesheet;
+/** `/assets/<base>.<hash>.<extension>` for `text`. */
+export function engineFile(base: string, extension: string, text: string): EngineFile {
+  return { url: `/${assetsFolder}/${base}.${contentHash(text)}.${extension}`, text };
+}
+
+let stylesheet: EngineFile | undefined;
+
+/** The admin's stylesheet (src/admin/ui/admin.css), published as it is at /assets/admin.<hash>.css. */
+export function adminStylesheet(): EngineFile {
+  return (stylesheet ??= engineFile('admin', 'css', readFileSync(join(adminUiFolder(), 'admin.css'), 'utf8')));
 }

@@ -8,6 +8,7 @@ import type { DeploySettings } from '../config/deploy.js';
 import { loadConfig, type ResolvedConfig } from '../config/load.js';
 import type { HostTarget } from '../config/schema.js';
 import { adminStylesheet, buildAssets, type Assets } from '../islands/assets.js';
+import { consentFiles, needsConsent } from '../islands/consent.js';
 import { bundleIslands, listIslands, type IslandBundle, type IslandRuntime } from '../islands/bundle.js';
 import { listPageTemplates, loadTemplates } from '../render/templates.js';
 import type { TemplateSet } from '../render/types.js';
@@ -67,7 +68,9 @@ export async function loadInputs(run: StageRun, config: ResolvedConfig, options:
     loadTemplates(dirs.templates, [...await listPageTemplates(dirs.templates), ...(admin ? adminTemplateNames : [])], esbuild), 'templates');
   const islands = run.load('islands', JSON.stringify([dirs.templates, options.islandRuntime, admin]), async () =>
     bundleIslands(dirs.templates, await listIslands(dirs.templates), options.islandRuntime, esbuild, admin ? Object.fromEntries(adminIslandNames.map((name) => [name, adminIslandFile(name)])) : {}), 'islands');
-  const assets = run.load('assets', JSON.stringify([dirs.templates, dirs.public, admin]), (diagnostics) => buildAssets(dirs, diagnostics, esbuild, admin ? adminStylesheet() : undefined), 'styles');
+  const consent = needsConsent(config);
+  const engineFiles = [...(admin ? [adminStylesheet()] : []), ...(consent ? [consentFiles.script, consentFiles.stylesheet] : [])];
+  const assets = run.load('assets', JSON.stringify([dirs.templates, dirs.public, admin, consent]), (diagnostics) => buildAssets(dirs, diagnostics, esbuild, engineFiles), 'styles');
   // Awaited by a later stage: a failure meanwhile is not unhandled.
   for (const step of [templates, islands, assets]) step.catch(() => undefined);
   const [messages, entries] = await Promise.all([

@@ -9,17 +9,21 @@ import type { CspAdditions } from './plugin-head.js';
 /**
  * The policy text. As a `<meta>` it leaves out `frame-ancestors`, which browsers ignore there
  * (and complain about in the console): a page on a host without headers can be framed.
- * `plugins` are the sources the site plugins' head tags need (plugin-head.ts), allowed exactly.
+ * `plugins` are the sources the site plugins' head tags and the config's third parties
+ * (`analytics:`, `head:`) need (plugin-head.ts), allowed exactly: a directive without any keeps
+ * its text of a site without them.
  */
 export function contentSecurityPolicy(config: ResolvedConfig, scriptHashes: readonly string[], delivery: 'header' | 'meta' = 'header', plugins?: CspAdditions): string {
   const endpoint = config.contact.endpoint;
   const external = /^https?:\/\//.test(endpoint) ? ` ${new URL(endpoint).origin}` : '';
+  const more = (sources: readonly string[] | undefined) => (sources?.length ? ` ${sources.join(' ')}` : '');
   return [
     "default-src 'self'",
     `script-src 'self' ${[...scriptHashes, ...(plugins?.scriptSrc ?? [])].join(' ')}`,
-    `style-src 'self'${plugins?.styleSrc.length ? ` ${plugins.styleSrc.join(' ')}` : ''}`,
-    "img-src 'self' data:",
-    `connect-src 'self'${external}`,
+    `style-src 'self'${more(plugins?.styleSrc)}`,
+    `img-src 'self' data:${more(plugins?.imgSrc)}`,
+    `connect-src 'self'${external}${more(plugins?.connectSrc)}`,
+    ...(plugins?.frameSrc.length ? [`frame-src 'self'${more(plugins.frameSrc)}`] : []),
     `form-action 'self'${external}`,
     ...(delivery === 'header' ? ["frame-ancestors 'none'"] : []),
     "base-uri 'self'",

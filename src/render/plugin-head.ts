@@ -2,7 +2,8 @@
  * The head tags of the site plugins (`headTags`), asked once per page of a build, and what the
  * Content-Security-Policy must allow for them: the origin of an external script or stylesheet,
  * the SHA-256 hash of an inline script or style. The policy is one for the whole site (a header,
- * or a meta on GitHub Pages), so it allows what any page's tags need.
+ * or a meta on GitHub Pages), so it allows what any page's tags need. The config's own third
+ * parties (`analytics:`, `head:`, see analytics.ts) come first on every public page, the same way.
  */
 import { createHash } from 'node:crypto';
 import type { ResolvedConfig } from '../config/load.js';
@@ -10,10 +11,11 @@ import type { HeadTag, PluginPage } from '../config/plugin-api.js';
 import { escapeHtml } from './html.js';
 import type { Page } from '../routes/pages.js';
 import { pluginFailure, sitePluginsOf } from '../config/plugins.js';
+import { isAdminTemplate } from '../admin-pages.js';
+import { thirdPartiesOf, type ExtraSources } from './analytics.js';
 
-/** The sources the plugins' tags add to the policy, sorted and without repeats. */
-export interface CspAdditions {
-  scriptSrc: string[];
+/** The sources the plugins' and the config's tags add to the policy, each list sorted and without repeats. */
+export interface CspAdditions extends ExtraSources {
   styleSrc: string[];
 }
 
@@ -34,13 +36,19 @@ export function pluginHeadOf(config: ResolvedConfig, pages: readonly Page[]): Pl
   const known = heads.get(pages);
   if (known && known.config === config) return known.head;
   const plugins = sitePluginsOf(config).filter((entry) => entry.plugin.headTags);
+  const parties = thirdPartiesOf(config);
   let head: PluginHead | undefined;
-  if (plugins.length) {
+  if (plugins.length || parties) {
     const tags: Record<string, string> = {};
-    const scriptSrc = new Set<string>();
-    const styleSrc = new Set<string>();
+    const csp = { scriptSrc: new Set(parties?.csp.scriptSrc), styleSrc: new Set<string>(), connectSrc: new Set(parties?.csp.connectSrc), imgSrc: new Set(parties?.csp.imgSrc), frameSrc: new Set(parties?.csp.frameSrc) };
+    // Written once: the same on every public page; the admin's screens carry no third party.
+    let own = '';
+    for (const tag of parties?.tags ?? []) {
+      own += renderHeadTag(tag);
+      addCspSources(tag, csp.scriptSrc, csp.styleSrc);
+    }
     for (const page of pages) {
-      let html = '';
+      let html = isAdminTemplate(page.template) ? '' : own;
       for (const entry of plugins) {
         const context = { page: pluginPageOf(page), locale: page.locale, site: config.site, options: entry.ref.options };
         try {
@@ -48,7 +56,7 @@ export function pluginHeadOf(config: ResolvedConfig, pages: readonly Page[]): Pl
           if (!Array.isArray(returned)) throw new Error('headTags() must return an array of tags');
           for (const tag of returned) {
             html += renderHeadTag(tag);
-            addCspSources(tag, scriptSrc, styleSrc);
+            addCspSources(tag, csp.scriptSrc, csp.styleSrc);
           }
         } catch (cause) {
           throw pluginFailure(entry, 'headTags()', cause, config.file, page.url);
@@ -57,7 +65,7 @@ export function pluginHeadOf(config: ResolvedConfig, pages: readonly Page[]): Pl
       if (html) tags[page.url] = html;
     }
     const sorted = (set: Set<string>) => [...set].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    head = { tags, csp: { scriptSrc: sorted(scriptSrc), styleSrc: sorted(styleSrc) } };
+    head = { tags, csp: { scriptSrc: sorted(csp.scriptSrc), styleSrc: sorted(csp.styleSrc), connectSrc: sorted(csp.connectSrc), imgSrc: sorted(csp.imgSrc), frameSrc: sorted(csp.frameSrc) } };
   }
   heads.set(pages, { config, head });
   return head;

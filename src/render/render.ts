@@ -16,6 +16,9 @@ import type { Page } from '../routes/pages.js';
 import { pickTranslation } from '../routes/fallback.js';
 import { toUrl } from '../routes/paths.js';
 import { urlsOf } from '../routes/urls.js';
+import { isAdminTemplate } from '../admin-pages.js';
+import { needsConsent } from '../islands/consent.js';
+import { consentBanner } from './consent-banner.js';
 import { renderDocument } from './head.js';
 import { breadcrumbList, organization } from './json-ld.js';
 import { siteDataOf } from './site-data.js';
@@ -66,6 +69,7 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
   const views = new Map<Entry, Entry>();
   const copyValues = copyValuesOf(config);
   const data = siteDataOf(config, templates);
+  const consent = needsConsent(config);
 
   // When tracked, an entry is handed out as a view that reports each translation read, so an edit
   // of one translation re-renders only the pages that show that translation.
@@ -158,6 +162,7 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
       config,
       locale,
       data,
+      consent,
       t(key, values) {
         track(`messages:${locale}`);
         let message = found.get(key);
@@ -242,7 +247,9 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
       structuredData.push(breadcrumbList(trail));
     }
     structuredData.push(...(inTemplate(page, () => template.structuredData?.(props)) ?? []));
-    return renderDocument(page, { config, meta, structuredData, stylesheet: input.assets.stylesheet, stylesheets: meta.stylesheets, plugins: input.pluginHead }, body);
+    // The consent banner closes every public page of a site whose counter waits for consent.
+    const banner = consent && !isAdminTemplate(page.template) ? consentBanner(props.site.t) : '';
+    return renderDocument(page, { config, meta, structuredData, stylesheet: input.assets.stylesheet, stylesheets: meta.stylesheets, plugins: input.pluginHead }, body + banner);
   }
 
   return { renderPage, metaOf };

@@ -15,6 +15,12 @@ export interface SiteContext {
    * (defaults filled in), or as written when the layout exports none.
    */
   data: Record<string, unknown>;
+  /**
+   * Whether the pages carry the consent banner (`analytics:` with a counter that sets cookies):
+   * the footer then offers a `[data-consent-open]` button ("Cookie settings", message
+   * `consent.settings`) that shows it again.
+   */
+  consent: boolean;
   /** A UI message from content/messages/<locale>.yaml; `{name}` placeholders are filled from `values`, and the site's own (`{minutes}`, booking.minutes) from the config. */
   t(key: string, values?: Record<string, string | number>): string;
   /** The URL of the page at a route path in the current locale ("/hub/pricing" → "/no/hub/pricing/"); throws for a page that does not exist. */

@@ -52,6 +52,8 @@ export function Footer({ page, site }: Pick<PageProps, 'page' | 'site'>) {
           <ul>
             <li><a href={site.href('/privacy')}>{t('footer.privacy')}</a></li>
             <li><a href={site.href('/terms')}>{t('footer.terms')}</a></li>
+            {/* Only while analytics: waits for consent (site.consent): shows the banner again. */}
+            {site.consent && <li><button type="button" data-consent-open>{t('consent.settings')}</button></li>}
           </ul>
         </nav>
         <div>
