@@ -16,10 +16,13 @@ import { buildSite } from '../../src/build';
 import { appearsAt, type ScheduledTranslation } from '../../src/content/schedule';
 import { writeSite } from '../../src/emit/write';
 import { startAdminServer } from '../helpers/admin-server';
+import { launchBrowser } from '../helpers/browser';
+import { axeViolations } from '../helpers/axe';
 import { createTempSite, type TempSite } from '../helpers/fixture-site';
 
 const post = (title: string, date: string) => `---\ntitle: ${title}\ndescription: It appears on its day.\ndate: ${date}\ncategory: saas\nauthor: Test Author\n---\n\nComing soon.\n`;
-const inOslo = (text: string) => text.replace(/^site:\n/m, 'site:\n  timeZone: Europe/Oslo\n');
+/** The config with site.timeZone Europe/Oslo, whatever the site's own says. */
+const inOslo = (text: string) => text.replace(/^(site:\n(?: {2}.*\n)*?) {2}timeZone: .*\n/m, '$1').replace(/^site:\n/m, 'site:\n  timeZone: Europe/Oslo\n');
 
 /** A clock whose time the test sets, and whose one timer the test fires. */
 function fakeClock(start: number) {
@@ -234,5 +237,30 @@ describe('the admin says when a scheduled post appears', () => {
     expect(published.scheduled).toBeUndefined();
     const read = (await server.send('GET', '/api/admin/posts/in-summer/en', { headers: { cookie: auth.cookie } })).json();
     expect(read.scheduled).toEqual({ at: '2099-07-01T00:00:00+02:00', timeZone: 'Europe/Oslo' });
+  }, 60_000);
+
+  it('shows in Chromium, in the post list and under the editor\'s date, when it appears', async () => {
+    const browser = await launchBrowser();
+    try {
+      // bypassCSP lets axe's script in; the page's own CSP is the site's.
+      const page = await (await browser.newContext({ locale: 'en-US', bypassCSP: true })).newPage();
+      await page.goto(`${server.url}/admin/blog/`);
+      await page.waitForURL(/\/auth\/$/);
+      await page.getByLabel('E-mail address').fill(editor.email);
+      await page.getByLabel('Password').fill(editor.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(/\/admin\/blog\/$/);
+      // 00:00 in Oslo on 1 July 2099, written the way the admin page's language (en) writes a date and time.
+      const appears = /^Appears on July 1, 2099 at 12:00\sAM \(Europe\/Oslo\)$/;
+      const row = page.getByRole('row').filter({ hasText: 'in-summer' });
+      await expect.poll(() => row.getByText(appears).count()).toBe(1);
+      expect(await page.getByText(/^Appears on/).count()).toBe(1);
+      await row.getByRole('button', { name: 'Edit: In summer' }).click();
+      await page.getByLabel('Publication date *').waitFor();
+      await expect.poll(() => page.locator('.field-date').getByText(appears).count()).toBe(1);
+      expect(await axeViolations(page)).toEqual([]);
+    } finally {
+      await browser.close();
+    }
   }, 60_000);
 });
