@@ -28,6 +28,8 @@ import type { ImportReport } from './store/legacy-import.js';
 import { fixedStoreSource, followingStoreSource, openSiteStore } from './store/source.js';
 import { checkDevAdminHost, createDevAdmin, createServeAdmin, siteOf } from './admin/mount.js';
 import { createLiveSite } from './admin/live-site.js';
+import { describeScheduled, type ScheduledTranslation } from './content/schedule.js';
+import type { SaveOutcome } from './admin/posts-api.js';
 
 /** Where the commands report: the terminal for the CLI, anything for a program. */
 export interface Logger {
@@ -170,6 +172,9 @@ export async function build(options: BuildOptions = {}): Promise<BuildReport> {
   const pageFiles = new Set(result.pages.map((page) => page.file));
   const otherFiles = [...result.files.keys()].filter((path) => !pageFiles.has(path)).length;
   logger.result(`built ${result.pages.length} pages (${locales}) and ${otherFiles} other files into ${relative(process.cwd(), outDir) || '.'} in ${ms} ms`);
+  // The next post to go live by itself, so whoever publishes knows when to build again (the GitHub Pages workflow builds daily).
+  const [next] = result.scheduled;
+  if (next) logger.info(`next scheduled post: ${describeScheduled(next, result.config.site.timeZone)}${result.scheduled.length > 1 ? ` (${result.scheduled.length - 1} more after it)` : ''}`);
   if (options.verbose) {
     const { stats } = result;
     const stages = Object.entries({ ...result.timings, write: Math.round((now - writing) * 10) / 10 }).map(([stage, time]) => `${stage} ${time} ms`);
@@ -318,7 +323,7 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
   const dir = options.dir === undefined ? config.dirs.output : resolve(options.dir);
   const trustProxy = Boolean(options.trustProxy);
   // With the admin, the site is also built in memory, so that a save re-renders only what it affects.
-  const live = options.admin ? createLiveSite({ config: configPath, dir }) : undefined;
+  const live = options.admin ? createLiveSite({ config: configPath, dir, scheduledRebuild: (appearing, outcome) => (outcome.rebuilt && outcome.ok ? logger.info : logger.warn)(describeScheduledRebuild(appearing, outcome)) }) : undefined;
   // One store for the process, opened (migrations applied, old JSON-lines files imported) before the first request.
   const store = fixedStoreSource(await openSiteStore(config, { imported: (report, database) => logger.info(describeImport(report, database)) }));
   let running: Awaited<ReturnType<typeof startServer>>;
@@ -346,6 +351,14 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
       if (admin && options.verbose) logger.info(`sign-in: at most ${admin.signInLimits.peakHashing} password check${admin.signInLimits.peakHashing === 1 ? '' : 's'} ran at once`);
     },
   };
+}
+
+/** A rebuild for posts whose day came, in one line: what went live, or why the served site stays as it was. */
+function describeScheduledRebuild(appearing: readonly ScheduledTranslation[], outcome: SaveOutcome): string {
+  const posts = appearing.map((post) => `"${post.title}" (${post.collection}/${post.slug}, ${post.locale})`).join(', ');
+  if (outcome.rebuilt && outcome.ok) return `scheduled post${appearing.length === 1 ? '' : 's'} went live: ${posts}`;
+  const errors = outcome.rebuilt ? outcome.errors.map((error) => `${error.code} ${error.file ?? ''}${error.line ? `:${error.line}` : ''} ${error.message}`.replace(/ +/g, ' ')).join('; ') : '';
+  return `scheduled post${appearing.length === 1 ? '' : 's'} ${posts} did not go live: the site does not build (${errors}); the served site stays as it was until a save builds it`;
 }
 
 /** What the first start imported from the JSON-lines files of an earlier version, in one line. */

@@ -10,6 +10,7 @@ import { SiteErrors, type SiteError } from './errors.js';
 import { byCollection, type Entry, type Page } from './pipeline/content-api.js';
 import { createPipeline, type PipelineOptions } from './pipeline/pipeline.js';
 import { placedWebLinks, type PlacedLink } from './pipeline/links-stage.js';
+import type { ScheduledTranslation } from './content/schedule.js';
 
 /** Options of `buildSite`: those of a pipeline that runs once (see `PipelineOptions`). */
 export type BuildOptions = Omit<PipelineOptions, 'incremental' | 'esbuild'>;
@@ -37,6 +38,8 @@ export interface BuildResult {
   pages: Page[];
   /** The entries of each collection, newest first. */
   entries: Record<string, Entry[]>;
+  /** The translations left out until their day (none with `future`), in the order they appear. */
+  scheduled: ScheduledTranslation[];
   /** Every output file, but those in `kept`. */
   files: OutputFiles;
   /** Output files of an earlier build that are left as they are, with their stamps (for `writeSite`). */
@@ -79,6 +82,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       config: build.config,
       pages: build.pageSet.pages,
       entries: byCollection(build.config, build.entryList),
+      scheduled: build.scheduled,
       files: build.files,
       kept: build.kept,
       renderState: build.renderState,

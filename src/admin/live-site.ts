@@ -10,6 +10,9 @@
  * and a publish during a build is refused and tried again with the next save, nothing lost), and
  * forgets the read-sets the last `site build` persisted there, whose file stamps it changes: the
  * next `site build` into the folder renders every page instead of refusing to update it.
+ *
+ * A scheduled post goes live on its day by itself: after each good build one timer is set for the
+ * instant the next one appears (schedule-timer.ts), and the site is rebuilt then, as after a save.
  */
 import { precompressOf } from '../targets/index.js';
 import type { ResolvedConfig } from '../config/load.js';
@@ -24,6 +27,8 @@ import { lockOutputFolder } from '../emit/write.js';
 import { createPipeline } from '../pipeline/pipeline.js';
 import type { Build } from '../pipeline/result-stage.js';
 import { describeError, type SaveOutcome } from './posts-api.js';
+import { todayIn, type ScheduledTranslation } from '../content/schedule.js';
+import { createScheduleTimer, systemClock, type Clock } from './schedule-timer.js';
 
 /** Options of `createLiveSite`. */
 export interface LiveSiteOptions {
@@ -31,8 +36,10 @@ export interface LiveSiteOptions {
   config: string;
   /** The served folder (written by `site build`). */
   dir: string;
-  /** Today's ISO date for scheduled posts (tests fix it). */
-  today?: () => string;
+  /** The time, which says which posts are due, and the timer of the next one (tests move a fake one on). */
+  clock?: Clock;
+  /** Told when the day of scheduled posts came and the site was rebuilt for them, and how that went. */
+  scheduledRebuild?(appearing: ScheduledTranslation[], outcome: SaveOutcome): void;
 }
 
 /** The live site. */
@@ -52,7 +59,16 @@ export interface LiveSite {
 
 /** Creates the live site of `options.config`, served from `options.dir`. */
 export function createLiveSite(options: LiveSiteOptions): LiveSite {
-  const pipeline = createPipeline({ config: options.config, incremental: true, workers: 1, esbuild: 'contexts', today: options.today });
+  const clock = options.clock ?? systemClock;
+  const pipeline = createPipeline({ config: options.config, incremental: true, workers: 1, esbuild: 'contexts', today: (timeZone) => todayIn(timeZone, clock.now()) });
+  const timer = createScheduleTimer(clock, {
+    schedule: () => pipeline.lastBuild && { scheduled: pipeline.lastBuild.scheduled, timeZone: pipeline.lastBuild.config.site.timeZone },
+    async due(appearing) {
+      const outcome = await site.rebuild([]);
+      options.scheduledRebuild?.(appearing, outcome);
+      return outcome.rebuilt && outcome.ok;
+    },
+  });
   let writing: Promise<unknown> = Promise.resolve();
   // Output paths changed or removed by a run and not yet published, each with the number of the
   // last run that touched it. A write publishes them from the newest build (never from the build of
@@ -71,7 +87,7 @@ export function createLiveSite(options: LiveSiteOptions): LiveSite {
     for (const [path, run] of batch) if (unpublished.get(path) === run) unpublished.delete(path);
   }
 
-  return {
+  const site: LiveSite = {
     get config() {
       return pipeline.config;
     },
@@ -92,6 +108,7 @@ export function createLiveSite(options: LiveSiteOptions): LiveSite {
         writing = publish();
         await writing;
       }
+      timer.arm();
       return differing.length;
     },
     async rebuild(file) {
@@ -103,6 +120,7 @@ export function createLiveSite(options: LiveSiteOptions): LiveSite {
         return { rebuilt: true, ok: false, errors };
       }
       const run = ++runs;
+      timer.arm();
       for (const path of [...outcome.changed, ...outcome.removed]) unpublished.set(path, run);
       if (unpublished.size) {
         // One write at a time, in the order of the runs.
@@ -118,8 +136,12 @@ export function createLiveSite(options: LiveSiteOptions): LiveSite {
       }
       return { rebuilt: true, ok: true, ms: Math.round(performance.now() - started) };
     },
-    dispose: () => pipeline.dispose(),
+    async dispose() {
+      await timer.close();
+      await pipeline.dispose();
+    },
   };
+  return site;
 }
 
 /** The files of a build whose bytes differ from (or are missing in) the served folder. */

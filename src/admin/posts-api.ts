@@ -7,7 +7,8 @@
  */
 import { dirname } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
-import { checkEntryText, completeTranslation, isPublished, listEntrySlugs, todayIso, type EntryFrontMatter } from '../content/collections.js';
+import { checkEntryText, completeTranslation, isPublished, listEntrySlugs, type EntryFrontMatter } from '../content/collections.js';
+import { scheduledAt, todayIn } from '../content/schedule.js';
 import { readEntryImage, type EntryImage } from '../content/images.js';
 import { copyValuesOf, fillPlaceholders } from '../content/messages.js';
 import { createMarkdownRenderer, type MarkdownRenderer } from '../content/markdown-cache.js';
@@ -37,8 +38,8 @@ export interface PostRoutesOptions {
   /** The collection the editor edits (default "blog"). */
   collection?: string;
   audit: AuditLog;
-  /** Today's ISO date (scheduled posts); default the UTC date. */
-  today?: () => string;
+  /** Today's ISO date in the site's time zone (scheduled posts); default the clock's date there. */
+  today?: (timeZone: string) => string;
   /** Runs after a file was written or deleted (serve: the in-process rebuild). */
   afterWrite?(file: string): Promise<SaveOutcome>;
   /** Told of each save and deletion (the event stream). */
@@ -161,7 +162,14 @@ export function addressFromBody(fields: Record<string, unknown>): { slug: string
 export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
   const collection = options.collection ?? 'blog';
   const markdown = createAdminMarkdownRenderer(options.markdownBudgetMs);
-  const today = options.today ?? (() => todayIso());
+  const today = options.today ?? ((timeZone: string) => todayIn(timeZone));
+
+  /** When a post's translation appears by itself, for one dated after today that is no draft: `{ at, timeZone }`. */
+  const scheduleOf = (config: ResolvedConfig, data: Record<string, unknown>) => {
+    const { timeZone } = config.site;
+    const at = data.draft !== true && typeof data.date === 'string' ? scheduledAt(data.date, timeZone, today(timeZone)) : undefined;
+    return at === undefined ? {} : { scheduled: { at, timeZone } };
+  };
   const serialise = createKeyedQueue();
 
   const configOf = (response: AdminRequest['response']): ResolvedConfig | undefined => {
@@ -204,7 +212,10 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     return { target, expected };
   }
 
-  const current = (text: string, versionId: string) => ({ frontMatter: readFrontMatter(text), body: splitPost(text).body, version: versionId });
+  const current = (config: ResolvedConfig, text: string, versionId: string) => {
+    const frontMatter = readFrontMatter(text);
+    return { frontMatter, body: splitPost(text).body, version: versionId, ...scheduleOf(config, frontMatter) };
+  };
 
   /** The errors of the whole site with a post's translation in `target` replaced, its links placed in `text` (none when there is no build to check against). */
   function checkSite(target: PostAddress, translation: Parameters<typeof checkSiteWithEdit>[1]['translation'], text?: string) {
@@ -231,7 +242,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
   async function save(context: AdminRequest, config: ResolvedConfig, target: PostAddress, text: string, before: string | null, action: string, status: number) {
     const checked = await checkPost(config, collection, target.display, text, dirname(target.file), markdown);
     if (!('data' in checked)) return sendJson(context.response, 422, { errors: checked.errors.map(describeError) });
-    const shown = !checked.data.draft && isPublished(checked.data.date, today());
+    const shown = !checked.data.draft && isPublished(checked.data.date, today(config.site.timeZone));
     const siteErrors = checkSite(target, shown ? completeTranslation(config.collections[collection]!, checked.data, target.locale, target.display, checked) : undefined, text);
     if (siteErrors.length) return sendJson(context.response, 422, { errors: siteErrors.map(describeError) });
     await writeFileAtomic(target.file, text);
@@ -240,7 +251,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     const outcome = (await options.afterWrite?.(target.file)) ?? { rebuilt: false };
     const git = await publish(context, config, target, before === null ? 'add' : 'update');
     options.notify?.('saved', { slug: target.slug, locale: target.locale, user: context.session.email, version: after, ...outcome });
-    sendJson(context.response, status, { version: after, ...outcome, ...(git ? { git } : {}) }, { etag: `"${after}"` });
+    sendJson(context.response, status, { version: after, ...scheduleOf(config, checked.data), ...outcome, ...(git ? { git } : {}) }, { etag: `"${after}"` });
   }
 
   const list: AdminRoute = {
@@ -252,7 +263,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
       if (!config) return;
       const spec = config.collections[collection]!;
       const termField = spec.taxonomy?.field;
-      const day = today();
+      const day = today(config.site.timeZone);
       const posts = [];
       for (const slug of await listEntrySlugs(config, collection)) {
         const translations: Record<string, Record<string, unknown>> = {};
@@ -270,7 +281,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
           const date = typeof data.date === 'string' ? data.date : '';
           const status = data.draft === true ? 'draft' : !isPublished(date, day) ? 'scheduled' : 'published';
           if (status === 'published') shown[locale] = true;
-          translations[locale] = { title: data.title ?? null, date, category: termField ? data[termField] ?? null : null, status, version: file.version };
+          translations[locale] = { title: data.title ?? null, date, category: termField ? data[termField] ?? null : null, status, version: file.version, ...(status === 'scheduled' ? scheduleOf(config, data) : {}) };
         }
         if (!Object.keys(translations).length) continue;
         for (const locale of config.localeIds) {
@@ -294,7 +305,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
       if (!target) return;
       const file = await readPostFile(target.file);
       if (!file) return sendJson(context.response, 404, { error: 'not_found', message: `no ${target.locale} version of "${target.slug}"` });
-      sendJson(context.response, 200, current(file.text, file.version), { etag: `"${file.version}"` });
+      sendJson(context.response, 200, current(options.config()!, file.text, file.version), { etag: `"${file.version}"` });
     },
   };
 
@@ -317,7 +328,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
       await serialise(target.file, async () => {
         const file = await readPostFile(target.file);
         if (!file) return sendJson(context.response, 404, { error: 'not_found' });
-        if (file.version !== expected) return sendJson(context.response, 409, { error: 'stale', current: current(file.text, file.version) }, { etag: `"${file.version}"` });
+        if (file.version !== expected) return sendJson(context.response, 409, { error: 'stale', current: current(config, file.text, file.version) }, { etag: `"${file.version}"` });
         let text: string;
         try {
           text = editPost(file.text, post.frontMatter, post.body);
@@ -349,7 +360,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
       const config = options.config()!;
       await serialise(target.file, async () => {
         const existing = await readPostFile(target.file);
-        if (existing) return sendJson(context.response, 409, { error: 'exists', message: `"${target.slug}" already has a ${target.locale} version`, current: current(existing.text, existing.version) });
+        if (existing) return sendJson(context.response, 409, { error: 'exists', message: `"${target.slug}" already has a ${target.locale} version`, current: current(config, existing.text, existing.version) });
         await save(context, config, target, postText(undefined, post.frontMatter, post.body), null, 'create', 201);
       });
     },
@@ -366,7 +377,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
       await serialise(target.file, async () => {
         const file = await readPostFile(target.file);
         if (!file) return sendJson(context.response, 404, { error: 'not_found' });
-        if (file.version !== expected) return sendJson(context.response, 409, { error: 'stale', current: current(file.text, file.version) });
+        if (file.version !== expected) return sendJson(context.response, 409, { error: 'stale', current: current(options.config()!, file.text, file.version) });
         const siteErrors = checkSite(target, undefined);
         if (siteErrors.length) return sendJson(context.response, 422, { errors: siteErrors.map(describeError) });
         await deletePostFile(target.file);

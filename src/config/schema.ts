@@ -18,7 +18,7 @@ export const sitePathPrefix = z.string().regex(/^(?:\/(?!\.{1,2}(?:\/|$))[A-Za-z
 /** A web address a page links to: http or https only (`javascript:` or `data:` would run in the visitor's browser). */
 const webUrl = z.url({ protocol: /^https?$/, error: 'use an http:// or https:// address' });
 
-/** Whether the runtime knows an IANA time zone by this name (the booking's slots are computed in it). */
+/** Whether the runtime knows an IANA time zone by this name (the site's days and the booking's slots are counted in it). */
 function isKnownTimeZone(timeZone: string): boolean {
   try {
     new Intl.DateTimeFormat('en-GB', { timeZone });
@@ -246,6 +246,11 @@ export const configSchema = z.strictObject({
       .describe('Path the site is published under, e.g. "/my-site" for a GitHub Pages project site; every link, asset, feed and sitemap URL starts with it. Empty for the domain\'s root'),
     defaultLocale: localeId.default('en'),
     themeColor: z.string().regex(/^#[0-9a-fA-F]{6}$/).default('#0f5132'),
+    timeZone: z
+      .string()
+      .refine(isKnownTimeZone, 'use an IANA time zone such as Europe/Oslo')
+      .default('UTC')
+      .describe('IANA time zone the site\'s days are counted in: an entry dated after today appears at 00:00 of its date here (scheduled posts)'),
   }),
   locales: z.record(localeId, localeSchema),
   audiences: z

@@ -24,6 +24,7 @@ export { createFrontMatterSchema, frontMatterFields, type FrontMatterField } fro
 import { locateContentField } from './field-position.js';
 import { readEntryImage, type EntryImage } from './images.js';
 import { defaultMarkdownRenderer, type MarkdownRenderer } from './markdown-cache.js';
+import type { ScheduledTranslation } from './schedule.js';
 
 /** Slugs are folder names of lowercase letters, digits and hyphens. */
 export const entrySlugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -95,6 +96,14 @@ interface PendingEntry {
   /** The entry's folder, absolute: its image is read from there. */
   folder: string;
   translations: PendingTranslation[];
+  /** The translations left out until their day. */
+  scheduled: ScheduledTranslation[];
+}
+
+/** An entry folder loaded: the entry (undefined when nothing of it is shown) and its translations waiting for their day. */
+export interface LoadedEntry {
+  entry?: Entry;
+  scheduled: ScheduledTranslation[];
 }
 
 interface FrontMatterSchema {
@@ -106,11 +115,6 @@ interface FrontMatterSchema {
 /** Whether a translation dated `date` is shown on `publishedBy` (an ISO date; undefined: always). Scheduled posts appear on their day. */
 export function isPublished(date: string, publishedBy: string | undefined): boolean {
   return publishedBy === undefined || date <= publishedBy;
-}
-
-/** Today's date in UTC as an ISO date: the day up to which dated entries are published. */
-export function todayIso(now: Date = new Date()): string {
-  return now.toISOString().slice(0, 10);
 }
 
 /** Reads the entries of every collection, in slug order; problems go to `diagnostics`, and entries with errors are left out. */
@@ -137,10 +141,11 @@ export async function listEntrySlugs(config: ResolvedConfig, collection: string)
   }
 }
 
-/** Reads one entry folder; problems go to `diagnostics`, and undefined is returned when nothing is shown. */
-export async function loadEntry(config: ResolvedConfig, collection: string, slug: string, diagnostics: Diagnostics, options: LoadEntriesOptions = {}): Promise<Entry | undefined> {
-  const [entry] = await renderEntries(config, [await readEntry(config, collection, slug, diagnostics, options)], diagnostics, options.markdown);
-  return entry;
+/** Reads one entry folder; problems go to `diagnostics`. */
+export async function loadEntry(config: ResolvedConfig, collection: string, slug: string, diagnostics: Diagnostics, options: LoadEntriesOptions = {}): Promise<LoadedEntry> {
+  const pending = await readEntry(config, collection, slug, diagnostics, options);
+  const [entry] = await renderEntries(config, [pending], diagnostics, options.markdown);
+  return { entry, scheduled: pending?.scheduled ?? [] };
 }
 
 const frontMatterSchemas = new WeakMap<CollectionConfig, FrontMatterSchema>();
@@ -182,6 +187,7 @@ async function readEntry(config: ResolvedConfig, collection: string, slug: strin
     return undefined;
   }
   const translations: PendingTranslation[] = [];
+  const scheduled: ScheduledTranslation[] = [];
   let found = 0;
   for (const locale of config.localeIds) {
     const path = sources.entry(collection, slug, locale);
@@ -199,7 +205,9 @@ async function readEntry(config: ResolvedConfig, collection: string, slug: strin
       diagnostics.add(tooMuch);
       continue;
     }
-    if (translation && (options.drafts || !translation.data.draft) && isPublished(translation.data.date, options.publishedBy)) translations.push(translation);
+    const shown = translation && (options.drafts || !translation.data.draft);
+    if (shown && isPublished(translation.data.date, options.publishedBy)) translations.push(translation);
+    else if (shown) scheduled.push({ collection, slug, locale, title: fillPlaceholders(translation.data.title, copyValuesOf(config)), date: translation.data.date, file: translation.file });
     else if (translation && translation.data.draft && !options.drafts) diagnostics.info({ code: 'ENTRY_DRAFT', message: `${collection} entry "${slug}" in ${locale} is a draft (draft: true): left out`, file: translation.file });
   }
   if (found === 0) {
@@ -210,7 +218,7 @@ async function readEntry(config: ResolvedConfig, collection: string, slug: strin
       hint: `Add ${config.localeIds.map((locale) => `${locale}.md`).join(' or ')} to the folder.`,
     });
   }
-  return translations.length ? { collection, slug, folder: join(sources.collection(collection), slug), translations } : undefined;
+  return translations.length || scheduled.length ? { collection, slug, folder: join(sources.collection(collection), slug), translations, scheduled } : undefined;
 }
 
 /**

@@ -15,7 +15,7 @@ import { markdownPluginsOf } from '../content/markdown.js';
 import { pluginHeadOf } from '../render/plugin-head.js';
 import { copyValuesOf, loadMessages, lookupMessage, type MessageTree } from '../content/messages.js';
 import { loadPageContent, type PageContent } from '../content/pages.js';
-import { indexEntries, listEntrySlugs, loadEntry, type Entry } from '../content/collections.js';
+import { indexEntries, listEntrySlugs, loadEntry, type Entry, type LoadedEntry } from '../content/collections.js';
 import { createFeeds } from '../emit/feed.js';
 import type { Diagnostics } from '../diagnostics.js';
 import { SiteError } from '../errors.js';
@@ -62,13 +62,13 @@ export async function listEntries(config: ResolvedConfig): Promise<string[]> {
   return lists.flat();
 }
 
-/** Loads one entry folder by its key; problems go to `diagnostics`; undefined when nothing of it is shown. */
+/** Loads one entry folder by its key (the entry, undefined when nothing of it is shown, and its scheduled translations); problems go to `diagnostics`. */
 export function loadEntryFolder(
   config: ResolvedConfig,
   key: string,
   diagnostics: Diagnostics,
   options: { drafts: boolean; publishedBy?: string; markdown: MarkdownRenderer; frontMatterCache: DiskCache | false },
-): Promise<Entry | undefined> {
+): Promise<LoadedEntry> {
   const slash = key.indexOf('/');
   return loadEntry(config, key.slice(0, slash), key.slice(slash + 1), diagnostics, options);
 }

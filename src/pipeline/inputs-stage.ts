@@ -16,12 +16,13 @@ import { entriesSourceKey, listEntries, loadEntryFolder, loadSiteMessages, messa
 import type { Runtime } from './runtime.js';
 import { targetBaseProblem } from '../targets/index.js';
 import { sameJson, type Loaded, type StageRun } from './stage.js';
+import { sortScheduled, type ScheduledTranslation } from '../content/schedule.js';
 
 /** What the input stages need of the pipeline's options. */
 export interface InputOptions {
   drafts: boolean;
-  /** Leave out entries dated after this ISO date (undefined: every date). */
-  publishedBy(): string | undefined;
+  /** Leave out entries dated after this ISO date, today in the config's time zone (undefined: every date). */
+  publishedBy(config: ResolvedConfig): string | undefined;
   islandRuntime?: IslandRuntime;
   runtime: Runtime;
 }
@@ -56,6 +57,8 @@ export interface Inputs {
   messages: Loaded<Messages>;
   /** The entries that loaded, in the order the site lists them. */
   entries: Entry[];
+  /** The translations left out until their day, in the order they appear. */
+  scheduled: ScheduledTranslation[];
 }
 
 /** Stage 2: starts the esbuild steps, and loads the messages and the entries. */
@@ -73,16 +76,16 @@ export async function loadInputs(run: StageRun, config: ResolvedConfig, options:
   const assets = run.load('assets', JSON.stringify([dirs.templates, dirs.public, admin, consent]), (diagnostics) => buildAssets(dirs, diagnostics, esbuild, engineFiles), 'styles');
   // Awaited by a later stage: a failure meanwhile is not unhandled.
   for (const step of [templates, islands, assets]) step.catch(() => undefined);
-  const [messages, entries] = await Promise.all([
+  const [messages, { entries, scheduled }] = await Promise.all([
     run.load('messages', messagesSourceKey(config), (diagnostics) => loadSiteMessages(config, diagnostics, options.runtime.parseYaml), 'messages'),
     loadEntries(run, config, options),
   ]);
-  return { templates, islands, assets, messages, entries };
+  return { templates, islands, assets, messages, entries, scheduled };
 }
 
 /** Every entry of every collection, each kept on its own: an edit loads one entry again. */
-async function loadEntries(run: StageRun, config: ResolvedConfig, options: InputOptions): Promise<Entry[]> {
-  const publishedBy = options.publishedBy();
+async function loadEntries(run: StageRun, config: ResolvedConfig, options: InputOptions): Promise<Pick<Inputs, 'entries' | 'scheduled'>> {
+  const publishedBy = options.publishedBy(config);
   const from = entriesSourceKey(config, options.drafts, publishedBy);
   const slugs = await run.load('entries', from, () => listEntries(config), 'entries');
   const current = new Set(slugs.value);
@@ -90,5 +93,8 @@ async function loadEntries(run: StageRun, config: ResolvedConfig, options: Input
   const { markdown, frontMatterCache } = options.runtime;
   const loaded = await Promise.all([...current].map((slug) =>
     run.load(`entry:${slug}`, from, (diagnostics) => loadEntryFolder(config, slug, diagnostics, { drafts: options.drafts, publishedBy, markdown, frontMatterCache }), 'entries')));
-  return orderEntries(config, loaded.flatMap((entry) => entry.value ?? []));
+  return {
+    entries: orderEntries(config, loaded.flatMap((folder) => folder.value?.entry ?? [])),
+    scheduled: sortScheduled(loaded.flatMap((folder) => folder.value?.scheduled ?? [])),
+  };
 }

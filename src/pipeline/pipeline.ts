@@ -19,7 +19,7 @@ import { classifyChange, staleOutputs, type WatchedPaths } from './changes.js';
 import { loadPageCopy } from './copy-stage.js';
 import { createSiteFiles, siteFileNames } from './files-stage.js';
 import { entryKey, positionRenderProblem } from './content-api.js';
-import { todayIso } from '../content/collections.js';
+import { todayIn } from '../content/schedule.js';
 import { sourcesOf } from '../config/sources.js';
 import { loadInputs, loadSiteConfig, type InputOptions } from './inputs-stage.js';
 import { islandsKeyOf } from './render-plan.js';
@@ -39,8 +39,8 @@ export interface PipelineOptions {
   drafts?: boolean;
   /** Include entries dated after today (scheduled); by default they appear on their day. */
   future?: boolean;
-  /** Today as an ISO date (default: the UTC date of the clock at each run); tests fix it. */
-  today?: () => string;
+  /** Today as an ISO date in the site's time zone (default: the clock's date there, at each run); tests and the admin's clock set it. */
+  today?: (timeZone: string) => string;
   /** The client runtime of the islands (default preact/compat). */
   islandRuntime?: IslandRuntime;
   /**
@@ -180,8 +180,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   const configPath = resolve(options.config);
   const incremental = options.incremental === true;
   const runtime = createRuntime({ scope: configPath, incremental, workers: options.workers, cache: options.cache, esbuild: options.esbuild });
-  const today = options.today ?? (() => todayIso());
-  const inputOptions: InputOptions = { drafts: Boolean(options.drafts), publishedBy: () => (options.future ? undefined : today()), islandRuntime: options.islandRuntime, runtime };
+  const today = options.today ?? ((timeZone: string) => todayIn(timeZone));
+  const inputOptions: InputOptions = { drafts: Boolean(options.drafts), publishedBy: (config) => (options.future ? undefined : today(config.site.timeZone)), islandRuntime: options.islandRuntime, runtime };
   const memo = createStageMemo();
   const links = createLinkChecker();
   let lastBuild: Build | undefined;
@@ -251,6 +251,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       messages,
       entries: new Map(inputs.entries.map((entry) => [entryKey(entry), entry])),
       entryList: inputs.entries,
+      scheduled: inputs.scheduled,
       contents,
       pageSet,
     };

@@ -9,6 +9,7 @@ import { SiteError } from '../errors.js';
 import type { FileStamp, RenderState } from '../cache/render-state.js';
 import type { OutputFiles } from '../output-files.js';
 import type { Entry } from './content-api.js';
+import type { ScheduledTranslation } from '../content/schedule.js';
 import type { SiteFiles } from './files-stage.js';
 import type { PageRender, PageRenders, RenderedBefore, RenderPlan } from './render-plan.js';
 import type { RenderedPages } from './render-stage.js';
@@ -17,6 +18,8 @@ import type { RenderedPages } from './render-stage.js';
 export interface Build extends RenderedBefore {
   /** The entries in the order the site lists them. */
   entryList: Entry[];
+  /** The translations left out until their day, in the order they appear. */
+  scheduled: ScheduledTranslation[];
   siteFiles: SiteFiles;
   /** Every output file, as `site build` writes it, but those kept as written. */
   files: OutputFiles;

@@ -160,9 +160,10 @@ describe('config errors', () => {
     ]);
   });
 
-  it('refuses a booking time zone the runtime does not know, and a plan sign-up link that would run script', () => {
-    const text = shipped.replace('timeZone: Europe/Oslo', 'timeZone: Europe/Atlantis').replace('  - id: free\n', '  - id: free\n    signupUrl: "javascript:alert(1)"\n');
+  it('refuses a site or booking time zone the runtime does not know, and a plan sign-up link that would run script', () => {
+    const text = shipped.replaceAll('timeZone: Europe/Oslo', 'timeZone: Europe/Atlantis').replace('  - id: free\n', '  - id: free\n    signupUrl: "javascript:alert(1)"\n');
     expect(errorsOf(text).map((error) => [error.field, error.message])).toEqual([
+      ['site.timeZone', 'use an IANA time zone such as Europe/Oslo'],
       ['plans[0].signupUrl', 'use an http:// or https:// address'],
       ['booking.timeZone', 'use an IANA time zone such as Europe/Oslo'],
     ]);

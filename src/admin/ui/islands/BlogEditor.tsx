@@ -29,7 +29,7 @@ export interface BlogEditorProps {
     | 'published' | 'draft' | 'scheduled' | 'missing' | 'missingIn' | 'shownIn' | 'slug' | 'slugHint' | 'slugTaken' | 'slugInvalid' | 'edit' | 'back' | 'save' | 'saving' | 'saved'
     | 'savedRebuildFailed' | 'gitFailed' | 'changedElsewhere' | 'delete' | 'confirmDelete' | 'deleted' | 'startFrom' | 'body' | 'readingTime' | 'invalid' | 'conflict' | 'reloadTheirs' | 'keepMine'
     | 'unsaved' | 'noPosts' | 'posts' | 'title' | 'date' | 'status' | 'heading' | 'bold' | 'italic' | 'link' | 'list' | 'quote' | 'toolbar' | 'notWritten' | 'failed' | 'preview' | 'previewOpened'
-    | 'uploadImage' | 'imageTypes' | 'uploading' | 'uploaded' | 'uploadFailed' | 'uploadSaveFirst',
+    | 'uploadImage' | 'imageTypes' | 'uploading' | 'uploaded' | 'uploadFailed' | 'uploadSaveFirst' | 'appearsOn',
     string
   >;
 }
@@ -44,8 +44,12 @@ interface Draft {
   errors: Record<string, string>;
   problems: string[];
   conflict?: { values: Values; body: string; version: string };
+  /** When the saved text goes live by itself (a scheduled post). */
+  scheduled?: Scheduled;
 }
-interface Translation { title?: string; date?: string; category?: string; status: string; version?: string; shownIn?: string | null }
+/** When a scheduled post appears, as the API says: an ISO 8601 instant and the site's time zone. */
+interface Scheduled { at: string; timeZone: string }
+interface Translation { title?: string; date?: string; category?: string; status: string; version?: string; shownIn?: string | null; scheduled?: Scheduled }
 interface Post { slug: string; translations: Record<string, Translation> }
 
 const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -71,6 +75,12 @@ function toFrontMatter(values: Values, fields: readonly EditorField[]): Record<s
     else data[field.name] = field.type === 'number' && !Number.isNaN(Number(value)) ? Number(value) : (value as string);
   }
   return data;
+}
+
+/** "Appears on 1 June 2030 at 00:00 (Europe/Oslo)": the instant as the site's clocks show it, in the page's language. */
+function appearsOn(template: string, scheduled: Scheduled): string {
+  const date = new Intl.DateTimeFormat(document.documentElement.lang || undefined, { dateStyle: 'long', timeStyle: 'short', timeZone: scheduled.timeZone }).format(new Date(scheduled.at));
+  return template.replace('{date}', date).replace('{timeZone}', scheduled.timeZone);
 }
 
 const emptyDraft = (fields: readonly EditorField[]): Draft => ({ values: toValues({}, fields), body: '', dirty: false, errors: {}, problems: [] });
@@ -144,7 +154,7 @@ export default function BlogEditor(props: BlogEditorProps) {
     const loaded: Record<string, Draft> = {};
     for (const { id } of locales) {
       const answer = await callApi('GET', `/api/admin/posts/${postSlug}/${id}`);
-      loaded[id] = answer.status === 200 ? { ...emptyDraft(fields), values: toValues(answer.body.frontMatter, fields), body: answer.body.body, version: answer.body.version } : emptyDraft(fields);
+      loaded[id] = answer.status === 200 ? { ...emptyDraft(fields), values: toValues(answer.body.frontMatter, fields), body: answer.body.body, version: answer.body.version, scheduled: answer.body.scheduled } : emptyDraft(fields);
     }
     setDrafts(loaded);
     setEditing({ slug: postSlug, isNew: false });
@@ -174,7 +184,7 @@ export default function BlogEditor(props: BlogEditorProps) {
       : await callApi('POST', '/api/admin/posts', { body: { slug, locale, ...body }, csrf });
     setBusy(false);
     if (answer.status === 200 || answer.status === 201) {
-      update(locale, { version: answer.body.version, dirty: false, errors: {}, problems: [], conflict: undefined });
+      update(locale, { version: answer.body.version, scheduled: answer.body.scheduled, dirty: false, errors: {}, problems: [], conflict: undefined });
       setEditing({ slug, isNew: false });
       const failed = answer.body.rebuilt && !answer.body.ok;
       const gitError: string | undefined = answer.body.git?.error;
@@ -369,6 +379,7 @@ export default function BlogEditor(props: BlogEditorProps) {
                         <td key={id}>
                           <span className={`badge badge-${translation.status}`}>{translation.status === 'missing' ? text.missingIn.replace('{locale}', label) : status(translation)}</span>
                           {translation.date && <><br /><span className="muted">{translation.date}</span></>}
+                          {translation.scheduled && <><br /><span className="muted">{appearsOn(text.appearsOn, translation.scheduled)}</span></>}
                           {translation.status === 'missing' && translation.shownIn && <><br /><span className="muted">{text.shownIn.replace('{locale}', locales.find((locale) => locale.id === translation.shownIn)?.label ?? translation.shownIn)}</span></>}
                         </td>
                       );
@@ -475,6 +486,7 @@ export default function BlogEditor(props: BlogEditorProps) {
               <label htmlFor={fieldId(field.name)}>{field.label}{field.required ? ' *' : ''}</label>
               {input(field)}
               {draft.errors[field.name] && <p id={`${fieldId(field.name)}-error`} className="field-error">{draft.errors[field.name]}</p>}
+              {field.name === 'date' && draft.scheduled && !draft.dirty && <p className="muted">{appearsOn(text.appearsOn, draft.scheduled)}</p>}
             </div>
           ))}
           <div className="field field-body">
