@@ -151,6 +151,17 @@ export function postFromBody(fields: Record<string, unknown>): { frontMatter: Re
   return { frontMatter: clean, body: body.replace(/\r\n?/g, '\n') };
 }
 
+/** The request body as `parse` reads it; undefined, answered 400, when it is not what the route takes. */
+async function readBody<T>(context: AdminRequest, parse: (fields: Record<string, unknown>) => T): Promise<T | undefined> {
+  try {
+    return parse(await context.body());
+  } catch (error) {
+    if (!(error instanceof PostAddressError)) throw error;
+    sendJson(context.response, 400, { error: 'invalid_body', message: error.message });
+    return undefined;
+  }
+}
+
 /** The slug and locale a request body names (each may be left out); throws a 400 message when one is not text. */
 export function addressFromBody(fields: Record<string, unknown>): { slug: string; locale: string } {
   const text = (name: 'slug' | 'locale') => {
@@ -310,13 +321,8 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
       const addressed = await addressedVersion(context, 'editing');
       if (!addressed) return;
       const { target, expected } = addressed;
-      let post: ReturnType<typeof postFromBody>;
-      try {
-        post = postFromBody(await context.body());
-      } catch (error) {
-        if (error instanceof PostAddressError) return sendJson(context.response, 400, { error: 'invalid_body', message: error.message });
-        throw error;
-      }
+      const post = await readBody(context, postFromBody);
+      if (!post) return;
       const config = options.config()!;
       await serialise(target.file, async () => {
         const file = await readPostFile(target.file);
@@ -338,16 +344,9 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     pattern: /^posts$/,
     role: 'editor',
     async handle(context) {
-      let named: ReturnType<typeof addressFromBody>;
-      let post: ReturnType<typeof postFromBody>;
-      try {
-        const fields = await context.body();
-        post = postFromBody(fields);
-        named = addressFromBody(fields);
-      } catch (error) {
-        if (error instanceof PostAddressError) return sendJson(context.response, 400, { error: 'invalid_body', message: error.message });
-        throw error;
-      }
+      const parsed = await readBody(context, (fields) => ({ post: postFromBody(fields), named: addressFromBody(fields) }));
+      if (!parsed) return;
+      const { post, named } = parsed;
       const target = await address(context, named.slug, named.locale);
       if (!target) return;
       const config = options.config()!;
@@ -392,13 +391,8 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     pattern: /^posts\/([^/]+)\/rename$/,
     role: 'editor',
     async handle(context) {
-      let named: ReturnType<typeof addressFromBody>;
-      try {
-        named = addressFromBody(await context.body());
-      } catch (error) {
-        if (error instanceof PostAddressError) return sendJson(context.response, 400, { error: 'invalid_body', message: error.message });
-        throw error;
-      }
+      const named = await readBody(context, addressFromBody);
+      if (!named) return;
       const config = configOf(context.response);
       if (!config) return;
       const locale = config.site.defaultLocale;
