@@ -143,12 +143,13 @@ const aliasSchema = z.strictObject({
 const redirectSchema = z.strictObject({
   from: z
     .string()
-    .regex(/^\/(?!.*(?:^|\/)\.{1,2}(?:\/|$))[^\s?#]*$/, 'give a path starting with "/", without spaces, "?" or "#"')
+    .regex(/^(?!.*\/\.{1,2}(?:\/|$))\/[^\s?#]*$/, 'give a path starting with "/", without spaces, "?", "#" or "." and ".." segments')
     .describe('The old path, exactly, its locale prefix included ("/no/blogg/gammel"); a trailing slash is optional'),
   to: z
-    .union([z.string().regex(/^\/[^\s?]*$/, 'give a path of the site starting with "/", or an https:// address'), z.url({ protocol: /^https$/, error: 'give a path of the site starting with "/", or an https:// address' })])
+    .string()
+    .regex(/^(?:\/[^\s?]*|https:\/\/[^\s/?#]+(?:[/?#]\S*)?)$/, 'give a path of the site starting with "/", or an https:// address')
     .describe('A page of the site (checked against the built pages, in every locale), or an https:// address (not checked)'),
-  status: z.union([z.literal(301), z.literal(302), z.literal(307), z.literal(308)]).default(301).describe('301 (moved for good, the default), 302, 307 or 308'),
+  status: z.literal([301, 302, 307, 308], { error: 'use 301, 302, 307 or 308' }).default(301).describe('301 (moved for good, the default), 302, 307 or 308'),
 });
 
 /** A price per period in any ISO 4217 currency, or "on-request" for a plan whose price is agreed in talks. */
