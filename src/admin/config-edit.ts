@@ -2,7 +2,8 @@
  * Edits values of `site.config.yaml` so that the file keeps its shape: each changed value is
  * replaced at its node's range in the text (in the quoting style it had, when that can hold the
  * new value), a new key is added on a line of its own in a block map (or before the `}` of a flow
- * map), a removed key loses its line. Comments, quoting, flow maps, blank lines and key order
+ * map), a removed key loses its line, an entry (a map: a redirect) is added to or taken out of a
+ * list of them on lines of its own (the list added at the end of its map when missing). Comments, quoting, flow maps, blank lines and key order
  * elsewhere keep their bytes; the `yaml` package's `Document.toString()` would reformat the file.
  * The result is parsed again and must hold exactly the intended data, else the edit is refused.
  */
@@ -13,14 +14,20 @@ import { formatScalar } from './front-matter-edit.js';
 /** A value the settings write: a scalar, or null to remove the key. */
 export type ConfigValue = string | number | boolean | null;
 
+/** A map of scalars added to a list of them (`redirects:`). */
+export type ConfigEntry = Readonly<Record<string, string | number>>;
+
 /**
- * One change: the value at a path of keys and list indexes (`["plans", 1, "ordersPerMonth"]`), or
- * a scalar added to (`append`) or taken out of (`remove`) the list at the path.
+ * One change: the value at a path of keys and list indexes (`["plans", 1, "ordersPerMonth"]`), a
+ * scalar added to (`append`) or taken out of (`remove`) the list at the path, or an entry added to
+ * (`appendEntry`) or taken out of (`removeEntry`, by index) a list of maps.
  */
 export type ConfigChange =
   | { path: readonly (string | number)[]; value: ConfigValue }
   | { path: readonly (string | number)[]; append: string | number }
-  | { path: readonly (string | number)[]; remove: string | number };
+  | { path: readonly (string | number)[]; remove: string | number }
+  | { path: readonly (string | number)[]; appendEntry: ConfigEntry }
+  | { path: readonly (string | number)[]; removeEntry: number };
 
 /** An edit that cannot be made in place (a list or map where a value is asked, a missing parent). */
 export class ConfigEditError extends Error {
@@ -86,8 +93,62 @@ function applyToList(text: string, doc: Document, path: readonly (string | numbe
   return text.slice(0, lineStart) + text.slice(endOfLine(text, end - 1));
 }
 
+/** The lines of an entry as an item of a block list at `indent`: "- from: /a\n  to: /b\n". */
+function entryLines(entry: ConfigEntry, indent: number): string {
+  return Object.entries(entry).map(([key, value], index) => `${' '.repeat(indent)}${index ? '  ' : '- '}${keyText(key)}: ${formatScalar(value)}\n`).join('');
+}
+
+/** The text with an entry added to the list of maps at `path` (the list made when missing), or the entry at an index taken out. */
+function applyToEntries(text: string, doc: Document, path: readonly (string | number)[], item: { appendEntry: ConfigEntry } | { removeEntry: number }): string {
+  const where = path.join('.');
+  const list = doc.getIn(path, true) as Node | undefined;
+  if (list === undefined && 'appendEntry' in item) {
+    const parent = (path.length > 1 ? doc.getIn(path.slice(0, -1), true) : doc.contents) as Node | undefined;
+    const pairs = isMap(parent) && !parent.flow ? ((parent as YAMLMap).items as Pair[]) : [];
+    const last = pairs[pairs.length - 1];
+    if (!last) throw new ConfigEditError(path, `${path.slice(0, -1).join('.') || 'the file'} is not a block map in the file: add ${where} there by hand`);
+    const firstKey = (pairs[0]!.key as Node).range![0];
+    const indent = firstKey - (text.lastIndexOf('\n', firstKey - 1) + 1);
+    const lastEnd = (last.value as Node | null)?.range?.[1] ?? (last.key as Node).range![1];
+    const at = endOfLine(text, lastEnd - 1);
+    const newline = at === text.length && !text.endsWith('\n') ? '\n' : '';
+    return text.slice(0, at) + newline + `${' '.repeat(indent)}${keyText(path[path.length - 1]!)}:\n` + entryLines(item.appendEntry, indent + 2) + text.slice(at);
+  }
+  if (!isSeq(list) || !list.range) throw new ConfigEditError(path, `${where} is not a list in the file`);
+  const ranges = (list.items as Node[]).map((node) => node.range!);
+  if ('removeEntry' in item) {
+    const range = ranges[item.removeEntry];
+    if (!range) throw new ConfigEditError(path, `${where} has no item ${item.removeEntry}`);
+    if (list.flow) {
+      if (item.removeEntry > 0) return text.slice(0, ranges[item.removeEntry - 1]![1]) + text.slice(range[1]);
+      const next = ranges[1];
+      return text.slice(0, range[0]) + text.slice(next ? next[0] : range[1]);
+    }
+    const dash = text.lastIndexOf('-', range[0]);
+    const lineStart = text.lastIndexOf('\n', dash - 1) + 1;
+    // The last item gone, the key keeps an empty list (`redirects: []`), not a null.
+    const empty = ranges.length === 1 && lineStart > 0 ? ' []' : '';
+    return text.slice(0, Math.max(lineStart - 1, 0)) + empty + text.slice(Math.max(lineStart - 1, 0), lineStart) + text.slice(endOfLine(text, range[1] - 1));
+  }
+  const last = ranges[ranges.length - 1];
+  if (list.flow) {
+    const entry = `{ ${Object.entries(item.appendEntry).map(([key, value]) => `${keyText(key)}: ${JSON.stringify(value)}`).join(', ')} }`;
+    if (!last) {
+      const open = text.indexOf('[', list.range[0]);
+      return text.slice(0, open + 1) + entry + text.slice(open + 1);
+    }
+    return text.slice(0, last[1]) + `, ${entry}` + text.slice(last[1]);
+  }
+  const firstDash = text.lastIndexOf('-', ranges[0]![0]);
+  const indent = firstDash - (text.lastIndexOf('\n', firstDash - 1) + 1);
+  const at = endOfLine(text, last![1] - 1);
+  const newline = at === text.length && !text.endsWith('\n') ? '\n' : '';
+  return text.slice(0, at) + newline + entryLines(item.appendEntry, indent) + text.slice(at);
+}
+
 /** The text of one change applied to `text` (parsed as `doc`). */
 function applyOne(text: string, doc: Document, change: ConfigChange): string {
+  if ('appendEntry' in change || 'removeEntry' in change) return applyToEntries(text, doc, change.path, change);
   if (!('value' in change)) return applyToList(text, doc, change.path, change);
   const { path, value } = change;
   const where = path.join('.');
@@ -129,6 +190,14 @@ function applyOne(text: string, doc: Document, change: ConfigChange): string {
 function changeIn(data: unknown, change: ConfigChange): void {
   let here = data as Record<string | number, unknown>;
   const { path } = change;
+  if ('appendEntry' in change || 'removeEntry' in change) {
+    for (const key of path.slice(0, -1)) here = here[key] as Record<string | number, unknown>;
+    const key = path[path.length - 1]!;
+    const list = (here[key] ??= []) as unknown[];
+    if ('appendEntry' in change) list.push({ ...change.appendEntry });
+    else list.splice(change.removeEntry, 1);
+    return;
+  }
   if (!('value' in change)) {
     for (const key of path) here = here[key] as Record<string | number, unknown>;
     const list = here as unknown as unknown[];

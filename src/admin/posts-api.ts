@@ -3,9 +3,11 @@
  * the front matter, the Markdown body and a version (also the ETag); a change must send that
  * version in If-Match (409 with the current text when it is stale), is checked with the build's
  * own code (the errors `site check` reports, 422) before anything is written, is written
- * atomically and one at a time per file, and is logged.
+ * atomically and one at a time per file, and is logged. A rename moves a post's folder, every
+ * language at once, and adds redirects from its old addresses (post-rename.ts).
  */
-import { dirname } from 'node:path';
+import { readdir, readFile, rename } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
 import { checkEntryText, completeTranslation, isPublished, listEntrySlugs, type EntryFrontMatter } from '../content/collections.js';
 import { scheduledAt, todayIn } from '../content/schedule.js';
@@ -24,6 +26,8 @@ import { sendJson } from './http.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { checkSiteWithEdit } from './site-check.js';
 import { commitMessage, publishToGit, type GitOutcome } from './git-publish.js';
+import { ConfigEditError, editConfigText } from './config-edit.js';
+import { moveFolder, renameRedirects } from './post-rename.js';
 import { createKeyedQueue, deletePostFile, PostAddressError, readPostFile, resolvePost, versionOf, type PostAddress } from './post-files.js';
 
 /** What a save did to the site: nothing yet (dev: the watcher rebuilds), or a rebuild's outcome. */
@@ -40,10 +44,10 @@ export interface PostRoutesOptions {
   audit: AuditLog;
   /** Today's ISO date in the site's time zone (scheduled posts); default the clock's date there. */
   today?: (timeZone: string) => string;
-  /** Runs after a file was written or deleted (serve: the in-process rebuild). */
-  afterWrite?(file: string): Promise<SaveOutcome>;
-  /** Told of each save and deletion (the event stream). */
-  notify?(name: 'saved' | 'deleted', data: Record<string, unknown>): void;
+  /** Runs after files were written or deleted (serve: the in-process rebuild). */
+  afterWrite?(file: string | readonly string[]): Promise<SaveOutcome>;
+  /** Told of each save, deletion and rename (the event stream). */
+  notify?(name: 'saved' | 'deleted' | 'renamed', data: Record<string, unknown>): void;
   /** Milliseconds a post's Markdown may take to render before a save is refused (default `markdownBudgetMs`). */
   markdownBudgetMs?: number;
 }
@@ -146,6 +150,17 @@ export function postFromBody(fields: Record<string, unknown>): { frontMatter: Re
     else throw new PostAddressError(`"${key}" must be text, a number or true/false`);
   }
   return { frontMatter: clean, body: body.replace(/\r\n?/g, '\n') };
+}
+
+/** The request body as `parse` reads it; undefined, answered 400, when it is not what the route takes. */
+async function readBody<T>(context: AdminRequest, parse: (fields: Record<string, unknown>) => T): Promise<T | undefined> {
+  try {
+    return parse(await context.body());
+  } catch (error) {
+    if (!(error instanceof PostAddressError)) throw error;
+    sendJson(context.response, 400, { error: 'invalid_body', message: error.message });
+    return undefined;
+  }
 }
 
 /** The slug and locale a request body names (each may be left out); throws a 400 message when one is not text. */
@@ -317,13 +332,8 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
       const addressed = await addressedVersion(context, 'editing');
       if (!addressed) return;
       const { target, expected } = addressed;
-      let post: ReturnType<typeof postFromBody>;
-      try {
-        post = postFromBody(await context.body());
-      } catch (error) {
-        if (error instanceof PostAddressError) return sendJson(context.response, 400, { error: 'invalid_body', message: error.message });
-        throw error;
-      }
+      const post = await readBody(context, postFromBody);
+      if (!post) return;
       const config = options.config()!;
       await serialise(target.file, async () => {
         const file = await readPostFile(target.file);
@@ -345,16 +355,9 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     pattern: /^posts$/,
     role: 'editor',
     async handle(context) {
-      let named: ReturnType<typeof addressFromBody>;
-      let post: ReturnType<typeof postFromBody>;
-      try {
-        const fields = await context.body();
-        post = postFromBody(fields);
-        named = addressFromBody(fields);
-      } catch (error) {
-        if (error instanceof PostAddressError) return sendJson(context.response, 400, { error: 'invalid_body', message: error.message });
-        throw error;
-      }
+      const parsed = await readBody(context, (fields) => ({ post: postFromBody(fields), named: addressFromBody(fields) }));
+      if (!parsed) return;
+      const { post, named } = parsed;
       const target = await address(context, named.slug, named.locale);
       if (!target) return;
       const config = options.config()!;
@@ -390,5 +393,63 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     },
   };
 
-  return [list, create, read, update, remove];
+  /**
+   * POST posts/<slug>/rename with `{ slug }`: the folder moves, redirects from every old address
+   * go into site.config.yaml, and the site is rebuilt; a rebuild that fails puts both back (422).
+   */
+  const renamePost: AdminRoute = {
+    method: 'POST',
+    pattern: /^posts\/([^/]+)\/rename$/,
+    role: 'editor',
+    async handle(context) {
+      const named = await readBody(context, addressFromBody);
+      if (!named) return;
+      const config = configOf(context.response);
+      if (!config) return;
+      const locale = config.site.defaultLocale;
+      const source = await address(context, context.params[0]!, locale, true);
+      const target = source && (await address(context, named.slug, locale));
+      if (!source || !target) return;
+      if (source.slug === target.slug) return sendJson(context.response, 400, { error: 'invalid_body', message: `the post is already called "${source.slug}"` });
+      const build = options.lastBuild?.();
+      if (!build) return sendJson(context.response, 503, { error: 'not_ready', message: 'the site has not been built yet: a rename needs its pages to know the old addresses' });
+      const [from, to] = [dirname(source.file), dirname(target.file)];
+      const configFile = resolve(process.cwd(), config.file);
+      // One rename or config edit of the posts at a time: each reads the config the last one wrote.
+      await serialise(configFile, async () => {
+        const names = await readdir(from).catch(() => undefined);
+        if (!names) return sendJson(context.response, 404, { error: 'not_found', message: `no post "${source.slug}"` });
+        const { redirects, changes } = renameRedirects(config, build.pageSet.pages, collection, source.slug, target.slug);
+        const before = await readFile(configFile, 'utf8');
+        let after: string;
+        try {
+          after = changes.length ? editConfigText(before, changes) : before;
+        } catch (error) {
+          const message = error instanceof ConfigEditError ? `${error.message} (the redirects of the rename could not be added)` : (error as Error).message;
+          return sendJson(context.response, 422, { errors: [{ code: 'CONFIG_INVALID', message, field: 'redirects', line: null, column: null, file: config.file }] });
+        }
+        try {
+          await moveFolder(from, to);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+          return sendJson(context.response, 409, { error: 'exists', message: `there is already a post "${target.slug}"` });
+        }
+        if (after !== before) await writeFileAtomic(configFile, after);
+        const files = [configFile, ...names.flatMap((name) => [join(from, name), join(to, name)])];
+        const outcome = (await options.afterWrite?.(files)) ?? { rebuilt: false };
+        if (outcome.rebuilt && !outcome.ok) {
+          // The site does not build so: the folder and the config go back as they were.
+          await rename(to, from);
+          if (after !== before) await writeFileAtomic(configFile, before);
+          await options.afterWrite?.(files);
+          return sendJson(context.response, 422, { errors: outcome.errors });
+        }
+        await options.audit.append({ user: context.session.email, action: 'rename', slug: source.slug, to: target.slug, oldHash: versionOf(before), newHash: versionOf(after), redirects: redirects.map((redirect) => redirect.from) });
+        options.notify?.('renamed', { slug: target.slug, from: source.slug, user: context.session.email, ...outcome });
+        sendJson(context.response, 200, { slug: target.slug, redirects, ...outcome });
+      });
+    },
+  };
+
+  return [list, create, read, update, remove, renamePost];
 }

@@ -191,6 +191,22 @@ const aliasSchema = z.strictObject({
   to: sitePath.describe('Second path (without locale prefix) that serves the same pages'),
 });
 
+/**
+ * An old address that is not a page any more, sent on to where its page lives now: an exact path
+ * (its locale prefix included; a rename in the admin writes one per locale), or an address elsewhere.
+ */
+const redirectSchema = z.strictObject({
+  from: z
+    .string()
+    .regex(/^(?!.*\/\.{1,2}(?:\/|$))\/[^\s?#]*$/, 'give a path starting with "/", without spaces, "?", "#" or "." and ".." segments')
+    .describe('The old path, exactly, its locale prefix included ("/no/blogg/gammel"); a trailing slash is optional'),
+  to: z
+    .string()
+    .regex(/^(?:\/[^\s?]*|https:\/\/[^\s/?#]+(?:[/?#]\S*)?)$/, 'give a path of the site starting with "/", or an https:// address')
+    .describe('A page of the site (checked against the built pages, in every locale), or an https:// address (not checked)'),
+  status: z.literal([301, 302, 307, 308], { error: 'use 301, 302, 307 or 308' }).default(301).describe('301 (moved for good, the default), 302, 307 or 308'),
+});
+
 /** A price per period in any ISO 4217 currency, or "on-request" for a plan whose price is agreed in talks. */
 const priceSchema = z.union([
   z.strictObject({
@@ -263,6 +279,10 @@ export const configSchema = z.strictObject({
     .describe('Header items per audience; without any, pages carry no menu script'),
   routes: z.array(routeSchema).min(1),
   aliases: z.array(aliasSchema).default([]),
+  redirects: z
+    .array(redirectSchema)
+    .default([])
+    .describe('Old paths that are not pages any more and where they go now, written for every host target; renaming a post in the admin adds its old paths here'),
   plans: z.array(planSchema).default([]),
   company: z
     .strictObject({

@@ -23,6 +23,7 @@ import { isAllowedHost } from '../serve/request.js';
 import { enterBase } from '../serve/under-base.js';
 import { listenError } from '../serve/server.js';
 import { asciiAliasPaths } from '../routes/ascii-spellings.js';
+import { siteRedirectFor } from '../routes/redirects.js';
 import { createStaticHandler, etagOf, memorySource, type StaticSource } from '../serve/static.js';
 import { devClientScript, devClientStyles } from './client.js';
 import { createEventHub, type DevEvent } from './events.js';
@@ -180,7 +181,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   let statics: { config: ResolvedConfig; handle: Awaited<ReturnType<typeof createStaticHandler>> } | undefined;
   const staticHandler = async (config: ResolvedConfig) => {
     if (statics?.config !== config) {
-      statics = { config, handle: await createStaticHandler(source, { notFoundFileFor: urlsOf(config).notFoundFileFor, respell: asciiAliasPaths(config) }) };
+      statics = { config, handle: await createStaticHandler(source, { notFoundFileFor: urlsOf(config).notFoundFileFor, respell: asciiAliasPaths(config), redirect: siteRedirectFor(config) }) };
     }
     return statics.handle;
   };

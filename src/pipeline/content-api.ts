@@ -18,13 +18,16 @@ import { loadPageContent, type PageContent } from '../content/pages.js';
 import { indexEntries, listEntrySlugs, loadEntry, type Entry, type LoadedEntry } from '../content/collections.js';
 import { createFeeds } from '../emit/feed.js';
 import type { Diagnostics } from '../diagnostics.js';
-import { SiteError } from '../errors.js';
+import { SiteError, throwIfAny } from '../errors.js';
+import { formatPath } from '../yaml-source.js';
 import { locateContentField } from '../content/field-position.js';
+import { locateConfigField } from '../config/field-position.js';
 import { createPageRenderer, type IslandScripts, type PageRenderer } from '../render/render-pages.js';
 import { createRenderer, type RenderInput } from '../render/render.js';
 import { socialCardOf, socialImageFile, type SocialCard } from '../render/social-card.js';
 import type { TemplateSet } from '../render/types.js';
 import { createPages, reportUntranslated, sortEntries, type Page } from '../routes/pages.js';
+import { redirectProblems, siteRedirects } from '../routes/redirects.js';
 import { sameJson } from './stage.js';
 
 export type { Entry, MessageTree, Page, PageContent };
@@ -92,11 +95,25 @@ export function entryIndexKey(config: ResolvedConfig, entries: readonly Entry[])
   return JSON.stringify(indexEntries(byCollection(config, entries)));
 }
 
-/** The pages of the site; throws SiteErrors (two pages that would write one file); an entry not translated into a locale that has its pages is a warning. */
+/**
+ * The pages of the site; throws SiteErrors (two pages that would write one file, a redirect that
+ * does not fit the pages); an entry not translated into a locale that has its pages is a warning.
+ */
 export function expandPages(config: ResolvedConfig, entries: readonly Entry[], diagnostics: Diagnostics): Page[] {
   const input = { entries: indexEntries(byCollection(config, entries)) };
   reportUntranslated(config, input, diagnostics);
-  return createPages(config, input);
+  const pages = createPages(config, input);
+  refuseRedirectProblems(config, pages);
+  return pages;
+}
+
+/** Throws the problems of the site's redirects, each at its key in the config file. */
+function refuseRedirectProblems(config: ResolvedConfig, pages: readonly Page[]): void {
+  const problems = redirectProblems(siteRedirects(config), pages);
+  throwIfAny(problems.map(({ code, redirect, key, message, hint }) => {
+    const path = redirect.field ? [...redirect.field, key] : undefined;
+    return new SiteError({ code, message: redirect.by ? `${message} (made by ${redirect.by})` : message, hint, file: config.file, ...(path ? { field: formatPath(path), ...locateConfigField(config, path) } : {}) });
+  }));
 }
 
 /**

@@ -19,6 +19,7 @@ import { isWithin } from '../file-paths.js';
 import { journalOf, recoverOutput } from '../emit/write.js';
 import { urlsOf } from '../routes/urls.js';
 import { asciiAliasPaths } from '../routes/ascii-spellings.js';
+import { siteRedirectFor } from '../routes/redirects.js';
 import { createSiteBookingHandler } from './booking.js';
 import { createContactHandler } from './contact.js';
 import { createStaticHandler } from './static.js';
@@ -133,7 +134,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   if (!existsSync(join(options.dir, 'index.html'))) {
     throw new SiteError({ code: 'SERVE_FAILED', message: `${options.dir} holds no built site (no index.html)`, hint: 'Run `site build` first, or pass the folder it wrote with --dir.' });
   }
-  const serveStatic = await createStaticHandler(options.dir, { notFoundFileFor: urlsOf(config).notFoundFileFor, respell: asciiAliasPaths(config), compressMissing: true });
+  const serveStatic = await createStaticHandler(options.dir, { notFoundFileFor: urlsOf(config).notFoundFileFor, respell: asciiAliasPaths(config), redirect: (path) => siteRedirectFor(currentConfig())(path), compressMissing: true });
   const contact = createContactHandler({
     store: options.store,
     allowedOrigins: [config.site.origin],

@@ -1,6 +1,7 @@
 /**
  * Serves a built site the way a static host does: "/x/" from "x/index.html", "/x" redirected to
- * "/x/" when that folder exists, a path typed without æ, ø, å redirected to the one that exists,
+ * "/x/" when that folder exists, an old path of `redirects:` answered with its status and Location,
+ * a path typed without æ, ø, å redirected to the one that exists,
  * the 404 page of the path's language with status 404, the headers of `_headers`, long caching
  * for hashed assets, validators (ETag, Last-Modified) answered with 304, and the build's
  * precompressed brotli or gzip sibling of a file when the client accepts it
@@ -150,6 +151,8 @@ export function memorySource(file: (path: string) => string | Uint8Array | undef
 export interface StaticOptions {
   /** The 404 page of a requested page path's language ("no/404.html"); default "404.html". */
   notFoundFileFor?(pagePath: string): string;
+  /** The redirect a missing path answers with (routes/redirects.ts `siteRedirectFor`): its status and Location. */
+  redirect?(pagePath: string): { status: number; location: string } | undefined;
   /** The page path a missing path is another spelling of (see asciiAliasPaths); the handler redirects when that path exists. */
   respell?(pagePath: string): string | undefined;
   /**
@@ -257,6 +260,13 @@ export async function createStaticHandler(root: string | StaticSource, options: 
         return;
       }
       await send(request, response, found, 200, rawPath);
+      return;
+    }
+    // An old path that is not a page any more (`redirects:`) goes where the config sends it.
+    const redirect = pagePath === undefined || hidden ? undefined : options.redirect?.(pagePath);
+    if (redirect) {
+      response.writeHead(redirect.status, { location: redirect.location });
+      response.end();
       return;
     }
     // A path typed without its letters (an alias's ASCII spelling, "/no/arbeidsklaer") goes to the page that exists.

@@ -12,6 +12,7 @@ import type { OutputFiles } from '../output-files.js';
 import { pluginHeadOf } from '../render/plugin-head.js';
 import { inlineScriptHashes } from '../render/head.js';
 import type { Page } from '../routes/pages.js';
+import { siteRedirects } from '../routes/redirects.js';
 import { cloudflareTarget } from './cloudflare.js';
 import { bookingWarnings } from './booking-warnings.js';
 import { bundleFunction, siteBooking, siteEndpoints } from './functions.js';
@@ -31,7 +32,7 @@ const targets: Record<HostTargetName, HostTarget> = {
 };
 
 function inputOf(config: ResolvedConfig, pages: readonly Page[], messages?: Readonly<Record<string, MessageTree>>): TargetInput {
-  return { config, pages, scriptHashes: inlineScriptHashes(config), csp: pluginHeadOf(config, pages)?.csp, endpoints: siteEndpoints(config), booking: siteBooking(config, messages) };
+  return { config, pages, redirects: siteRedirects(config), scriptHashes: inlineScriptHashes(config), csp: pluginHeadOf(config, pages)?.csp, endpoints: siteEndpoints(config), booking: siteBooking(config, messages) };
 }
 
 /** The host files of the config's target (headers, redirects, routes), as text. */

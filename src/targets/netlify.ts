@@ -1,6 +1,6 @@
 /**
  * Netlify: `_headers` (as `site serve` reads it), `_redirects` (the form endpoints rewritten to
- * their functions, the ASCII spellings of non-ASCII paths, the 404 page of each locale with status
+ * their functions, the site's redirects, the ASCII spellings of non-ASCII paths, the 404 page of each locale with status
  * 404) and a function per endpoint, `netlify/functions/<name>.mjs` (the recipe in the README points
  * Netlify's `functions` setting there); the booking's, with `output.functions.booking`, answers its
  * path and the paths below it from the Postgres database in `DATABASE_URL`.
@@ -8,14 +8,14 @@
 import { createHeaders } from '../emit/sitemap.js';
 import { urlsOf } from '../routes/urls.js';
 import { functionEntry } from './functions.js';
-import { asciiRedirects, localeNotFoundPages, type FunctionSource, type HostTarget } from './shared.js';
+import { asciiRedirects, localeNotFoundPages, siteRedirectLines, type FunctionSource, type HostTarget } from './shared.js';
 
 /** The folder of the output the functions are written into. */
 export const netlifyFunctionsFolder = 'netlify/functions';
 
 export const netlifyTarget: HostTarget = {
   staticFolder: '',
-  files({ config, pages, scriptHashes, csp, endpoints, booking }) {
+  files({ config, pages, redirects, scriptHashes, csp, endpoints, booking }) {
     const lines: string[] = [];
     if (endpoints.length || booking) {
       lines.push('# Form endpoints, answered by their functions');
@@ -23,9 +23,10 @@ export const netlifyTarget: HostTarget = {
       if (booking) lines.push(`${booking.path}  /.netlify/functions/${booking.name}  200`, `${booking.path}/*  /.netlify/functions/${booking.name}/:splat  200`);
       lines.push('# The functions are not pages', `/${netlifyFunctionsFolder.split('/')[0]}/*  ${urlsOf(config).notFound(config.site.defaultLocale).url}  404!`);
     }
-    const redirects = asciiRedirects(config, pages);
-    if (redirects.length) lines.push('# ASCII spellings of paths with other letters');
-    for (const { from, to } of redirects) lines.push(`${encodeURI(from)}  ${to}  301`, `${encodeURI(from)}/*  ${to}:splat  301`);
+    if (redirects.length) lines.push('# Old paths that are not pages any more', ...siteRedirectLines(redirects));
+    const spellings = asciiRedirects(config, pages);
+    if (spellings.length) lines.push('# ASCII spellings of paths with other letters');
+    for (const { from, to } of spellings) lines.push(`${encodeURI(from)}  ${to}  301`, `${encodeURI(from)}/*  ${to}:splat  301`);
     lines.push('# The 404 page of each language, with status 404, for paths with no file');
     for (const { prefix, url } of localeNotFoundPages(config)) lines.push(`${prefix}/*  ${url}  404`);
     return new Map([

@@ -1,6 +1,7 @@
 /**
- * What the host targets share: the input they are made from, the 404 page of each locale, and
- * the redirects from the ASCII spellings of non-ASCII paths. Pure: text from the config and pages.
+ * What the host targets share: the input they are made from, the 404 page of each locale, the
+ * site's redirects as lines of a `_redirects` file, and the redirects from the ASCII spellings of
+ * non-ASCII paths. Pure: text from the config and pages.
  */
 import type { ResolvedConfig } from '../config/load.js';
 import type { CspAdditions } from '../render/plugin-head.js';
@@ -8,6 +9,7 @@ import type { Page } from '../routes/pages.js';
 import { toUrl } from '../routes/paths.js';
 import { urlsOf } from '../routes/urls.js';
 import { asciiSpellings } from '../routes/ascii-spellings.js';
+import { redirectLocation, type SiteRedirect } from '../routes/redirects.js';
 import type { SiteEndpoint } from './functions.js';
 import type { BookingEndpointSettings } from './runtime/booking-endpoint.js';
 
@@ -15,6 +17,8 @@ import type { BookingEndpointSettings } from './runtime/booking-endpoint.js';
 export interface TargetInput {
   config: ResolvedConfig;
   pages: readonly Page[];
+  /** The site's redirects: the config's and any code made (routes/redirects.ts `siteRedirects`). */
+  redirects: readonly SiteRedirect[];
   /** CSP sources of the inline scripts the pages carry. */
   scriptHashes: readonly string[];
   /** What the site plugins' head tags add to the CSP (render/plugin-head.ts); none without such plugins. */
@@ -58,6 +62,18 @@ export function localeNotFoundPages(config: ResolvedConfig): LocaleNotFound[] {
   return config.localeIds
     .map((locale) => ({ locale, prefix: config.locales[locale]!.prefix, url: urls.notFound(locale).url }))
     .sort((a, b) => b.prefix.length - a.prefix.length || (a.prefix < b.prefix ? -1 : a.prefix > b.prefix ? 1 : 0));
+}
+
+/**
+ * The site's redirects as `_redirects` lines (Netlify's and Cloudflare's format, first match wins):
+ * each old path with and without its trailing slash, to the page's URL or the address elsewhere.
+ */
+export function siteRedirectLines(redirects: readonly SiteRedirect[]): string[] {
+  return redirects.flatMap(({ from, to, status }) => {
+    const path = encodeURI(from);
+    const location = redirectLocation(to);
+    return from === '/' ? [`/  ${location}  ${status}`] : [`${path}  ${location}  ${status}`, `${path}/  ${location}  ${status}`];
+  });
 }
 
 /** A redirect of a path and everything under it. */

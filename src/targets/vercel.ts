@@ -1,14 +1,15 @@
 /**
  * Vercel's Build Output API (v3): the output folder is `.vercel/output` itself (the recipe builds
  * with `--out .vercel/output`), the site's files go under `static/`, `config.json` holds the
- * routes (security headers, long caching for assets, the trailing-slash policy, the ASCII
- * spellings of non-ASCII paths, and after the file system the 404 page of each locale with status
+ * routes (security headers, long caching for assets, the site's redirects, the trailing-slash
+ * policy, the ASCII spellings of non-ASCII paths, and after the file system the 404 page of each locale with status
  * 404), and each form endpoint is an Edge Function, `functions/<path>.func/`; with
  * `output.functions.booking`, the booking API's paths are Node.js functions on the Postgres database
  * in `DATABASE_URL`.
  */
 import { assetCacheControl, securityHeaders } from '../emit/sitemap.js';
 import { assetsFolder } from '../routes/paths.js';
+import { redirectLocation } from '../routes/redirects.js';
 import { functionEntry } from './functions.js';
 import { asciiRedirects, localeNotFoundPages, type FunctionSource, type HostTarget } from './shared.js';
 
@@ -20,13 +21,14 @@ const functionFolder = (path: string) => `functions${path}.func`;
 
 export const vercelTarget: HostTarget = {
   staticFolder: 'static/',
-  files({ config, pages, scriptHashes, csp, endpoints, booking }) {
+  files({ config, pages, redirects, scriptHashes, csp, endpoints, booking }) {
     // Paths the trailing-slash rule must leave alone: the endpoints take a POST at their exact path.
     const endpointPaths = [...endpoints.map(({ settings }) => settings.path), ...(booking ? [booking.path, `${booking.path}/slots`] : [])].map((path) => literal(path.slice(1)));
     const notEndpoint = endpointPaths.length ? `(?!(?:${endpointPaths.join('|')})$)` : '';
     const routes: Record<string, unknown>[] = [
       { src: '^/(.*)$', headers: Object.fromEntries(securityHeaders(scriptHashes, config, csp)), continue: true },
       { src: `^/${assetsFolder}/(.*)$`, headers: { 'Cache-Control': assetCacheControl }, continue: true },
+      ...redirects.map(({ from, to, status }) => ({ src: `^${literal(encodeURI(from.replace(/^\/$/, '')))}/?$`, headers: { Location: redirectLocation(to) }, status })),
       ...asciiRedirects(config, pages).map(({ from, to }) => ({ src: `^${literal(encodeURI(from))}(?:/(.*))?$`, headers: { Location: `${to}$1` }, status: 301 })),
       // Every page is a folder: "/hub" → "/hub/"; a file never has a slash after it.
       { src: `^/${notEndpoint}((?:[^/]+/)*[^/.]+)$`, headers: { Location: '/$1/' }, status: 308 },

@@ -60,4 +60,17 @@ describe('editConfigText', () => {
     expect(() => editConfigText(config, [{ path: ['plans'], value: 'x' }])).toThrow(ConfigEditError);
     expect(() => editConfigText(config, [{ path: ['nowhere', 'deeper'], value: 1 }])).toThrow(ConfigEditError);
   });
+
+  it('adds a list of entries at the end of the file when missing, appends to a block or flow one, and takes one out by index', () => {
+    const added = editConfigText(config, [{ path: ['redirects'], appendEntry: { from: '/no/blog/gammel', to: '/no/blog/ny' } }]);
+    expect(added).toBe(`${config}redirects:\n  - from: /no/blog/gammel\n    to: /no/blog/ny\n`);
+    const two = editConfigText(added, [{ path: ['redirects'], appendEntry: { from: '/a, b', to: '/c', status: 302 } }]);
+    expect(two.slice(config.length)).toBe('redirects:\n  - from: /no/blog/gammel\n    to: /no/blog/ny\n  - from: /a, b\n    to: /c\n    status: 302\n');
+    expect(editConfigText(two, [{ path: ['redirects'], removeEntry: 0 }]).slice(config.length)).toBe('redirects:\n  - from: /a, b\n    to: /c\n    status: 302\n');
+    // The last one gone, the key keeps an empty list (the schema reads no null there).
+    expect(editConfigText(added, [{ path: ['redirects'], removeEntry: 0 }]).slice(config.length)).toBe('redirects: []\n');
+    const flow = 'redirects: [{ from: /a, to: /b }]\nx: 1\n';
+    expect(editConfigText(flow, [{ path: ['redirects'], appendEntry: { from: '/c', to: '/d' } }])).toBe('redirects: [{ from: /a, to: /b }, { from: "/c", to: "/d" }]\nx: 1\n');
+    expect(editConfigText(flow, [{ path: ['redirects'], removeEntry: 0 }])).toBe('redirects: []\nx: 1\n');
+  });
 });

@@ -57,7 +57,8 @@ export async function startAdminServer(options: { users?: { email: string; role:
   const store = fixedStoreSource(await openSiteStore({ ...config, root: projectRoot }));
   for (const user of options.users ?? []) await addUser(await store.get(), user.email, user.role, user.password, testScrypt);
   const admin = createServeAdmin({ projectRoot, store, origin: config.site.origin, scrypt: options.scrypt ?? testScrypt, signInLimits: options.signInLimits, eventStreams: options.eventStreams, routes: options.routes, trustProxy: options.trustProxy, posts: options.posts ? { config: () => config } : undefined, inbox: options.inbox ? { store } : undefined, media: options.media ? { config: () => config } : undefined, settings: options.settings ? { config: () => config } : undefined, site: options.site });
-  const running = await startServer({ config, store, dir: options.dir ?? builtSite, port: 0, host: '127.0.0.1', admin, trustProxy: options.trustProxy, limits: { shutdownGraceMs: 100 } });
+  // The server follows the live site's config, as `site serve --admin` does (src/api.ts).
+  const running = await startServer({ config, currentConfig: options.site && (() => options.site!.config), store, dir: options.dir ?? builtSite, port: 0, host: '127.0.0.1', admin, trustProxy: options.trustProxy, limits: { shutdownGraceMs: 100 } });
   const json = (body: unknown, extra: Record<string, string> = {}) => ({ headers: { origin: running.url, 'content-type': 'application/json', ...extra }, body: JSON.stringify(body) });
   return {
     url: running.url,
