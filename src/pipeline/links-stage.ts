@@ -13,6 +13,7 @@ import { isAdminTemplate } from '../admin-pages.js';
 import type { ResolvedConfig } from '../config/load.js';
 import { sourcesOf } from '../config/sources.js';
 import { SiteError } from '../errors.js';
+import { siteRedirects } from '../routes/redirects.js';
 import { aliasSpellingsOf, locateContentField, type Entry, type Page, type PageContent } from './content-api.js';
 import { checkLinks, existingPaths, idsInHtml, isWebLink, linksInCopy, linksInHtml, locateLink, type ExistingPaths, type FoundLink } from './links.js';
 
@@ -137,9 +138,11 @@ export function readSourceFile(file: string): string | undefined {
   }
 }
 
-/** The paths that answer in a build: its pages, the alias spellings, its other files, and any extra paths. */
+/** The paths that answer in a build: its pages, the alias spellings, its other files, the config's redirects and any extra paths. */
 export function sitePathsOf(input: Pick<LinkCheckInput, 'config' | 'pages' | 'otherFiles' | 'extraPaths'>): ExistingPaths {
-  return existingPaths({ pages: input.pages, aliasOf: aliasSpellingsOf(input.config), files: input.otherFiles, extraPaths: input.extraPaths, base: input.config.site.base });
+  // An old address the config redirects answers too (without the base, like the pages' urls).
+  const extraPaths = [...(input.extraPaths ?? []), ...siteRedirects(input.config).map((redirect) => redirect.from)];
+  return existingPaths({ pages: input.pages, aliasOf: aliasSpellingsOf(input.config), files: input.otherFiles, extraPaths, base: input.config.site.base });
 }
 
 /** Creates a checker that keeps each page's ids while its HTML is the same. */

@@ -82,6 +82,14 @@ describe('a broken link and a broken fragment in a post', () => {
     ]);
   });
 
+  it('pass once the config redirects the old address (a redirect counts as existing)', async () => {
+    const dir = await linksSite({
+      [post]: (text) => text.replace('(/pricing/)', '(/prices/)'),
+      'site.config.yaml': (text) => text.replace('aliases:\n', 'redirects:\n  - { from: /prices, to: /pricing }\n\naliases:\n'),
+    });
+    expect(brief(await buildErrors(dir))).toEqual([]);
+  });
+
   it('make site check and site build exit 1 naming them, and leave the previous dist/ as it was', async () => {
     const dir = await linksSite();
     // Twice: the second build records what each page read, so later builds keep the pages an edit does not touch.
