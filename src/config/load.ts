@@ -2,6 +2,7 @@
  * Loads `site.config.yaml`: YAML with positions, then the zod schema, then the cross-field checks.
  * Every problem in the file is reported at once.
  */
+import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import { createDiagnostics, type Diagnostics } from '../diagnostics.js';
@@ -175,6 +176,7 @@ function resolveConfig(
     data: resolve(root, data.contact.dataDir),
   };
   checkFolders(dirs, source, diagnostics);
+  checkPreloadFonts(root, data.output.preloadFonts, source, diagnostics);
   diagnostics.throwIfErrors();
   checkPlaceholders(data, source, diagnostics);
   const deploy = options.deploy;
@@ -216,6 +218,27 @@ function checkFolders(dirs: ResolvedConfig['dirs'], source: YamlSource, diagnost
     field: 'contact.dataDir',
     hint: 'Keep submissions in a folder of their own, such as data (listed in .gitignore).',
     ...locate(source, ['contact', 'dataDir']),
+  });
+}
+
+/** A font to preload must be a file: a preload of nothing would cost every page a failed request. */
+function checkPreloadFonts(root: string, fonts: readonly string[], source: YamlSource, diagnostics: Diagnostics): void {
+  fonts.forEach((font, index) => {
+    let isFile = false;
+    try {
+      isFile = statSync(resolve(root, font)).isFile();
+    } catch {
+      isFile = false;
+    }
+    if (isFile) return;
+    diagnostics.error({
+      code: 'CONFIG_INVALID',
+      message: `output.preloadFonts names "${font}", which is no file`,
+      file: source.file,
+      field: formatPath(['output', 'preloadFonts', index]),
+      hint: 'Give the path of the font file the stylesheet\'s @font-face uses, relative to the config file, such as node_modules/@fontsource/inter/files/inter-latin-400-normal.woff2.',
+      ...locate(source, ['output', 'preloadFonts', index]),
+    });
   });
 }
 

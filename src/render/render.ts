@@ -32,7 +32,8 @@ export interface RenderInput {
   /** The entries of each collection, newest first. */
   entries: Readonly<Record<string, readonly Entry[]>>;
   templates: TemplateSet;
-  assets: { stylesheet: string; admin?: string };
+  /** The built assets' URLs: the site's stylesheet, the admin's while it is on, the fonts every page preloads. */
+  assets: { stylesheet: string; admin?: string; fonts?: readonly string[] };
   /** The site plugins' head tags (plugin-head.ts), made before rendering so the CSP can allow them on every page. */
   pluginHead?: PluginHead;
   /** Told of every input a render reads (`site dev` re-renders a page only when one of them changes). */
@@ -242,7 +243,7 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
       structuredData.push(breadcrumbList(trail));
     }
     structuredData.push(...(inTemplate(page, () => template.structuredData?.(props)) ?? []));
-    return renderDocument(page, { config, meta, structuredData, stylesheet: input.assets.stylesheet, stylesheets: meta.stylesheets, plugins: input.pluginHead }, body);
+    return renderDocument(page, { config, meta, structuredData, stylesheet: input.assets.stylesheet, fonts: input.assets.fonts, stylesheets: meta.stylesheets, plugins: input.pluginHead }, body);
   }
 
   return { renderPage, metaOf };
