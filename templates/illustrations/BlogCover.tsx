@@ -109,18 +109,25 @@ const tags: Motif = (random, { soft, strong }) => {
 const stitches: Motif = (random, { soft, strong }) => {
   const y1 = between(random, 40, 140);
   const y2 = between(random, 40, 140);
-  const buttons = 1 + Math.floor(random() * 3);
+  const buttons = 2 + Math.floor(random() * 3);
+  const spoolX = between(random, 30, 110);
   return (
     <g>
+      <g transform={`rotate(${between(random, -12, 12)} ${spoolX + 24} 110)`}>
+        <rect x={spoolX} y="62" width="48" height="10" rx="3" fill={strong} />
+        <rect x={spoolX + 5} y="72" width="38" height="66" fill={soft} />
+        {[0, 1, 2, 3, 4, 5].map((line) => <path key={line} d={`M${spoolX + 5} ${80 + line * 10}h38`} stroke={strong} strokeOpacity="0.35" strokeWidth="2" />)}
+        <rect x={spoolX} y="138" width="48" height="10" rx="3" fill={strong} />
+      </g>
       <path d={`M-10 ${y1}C90 ${between(random, -20, 200)} 190 ${between(random, -20, 200)} 250 ${y2}`} fill="none" stroke={strong} strokeWidth="3" strokeDasharray="10 7" strokeLinecap="round" />
       <g transform={`rotate(${between(random, -35, 35)} 262 ${y2})`}>
         <path d={`M250 ${y2 - 3}h52l10 3-10 3h-52z`} fill={strong} />
         <ellipse cx="257" cy={y2} rx="4" ry="1.5" fill="#fff" />
       </g>
       {Array.from({ length: buttons }, (_, index) => {
-        const cx = between(random, 40, 200);
-        const cy = between(random, 40, 140);
-        const r = between(random, 14, 24);
+        const cx = between(random, 150, 290);
+        const cy = between(random, 36, 150);
+        const r = between(random, 14, 26);
         return (
           <g key={index}>
             <circle cx={cx} cy={cy} r={r} fill={soft} stroke={strong} strokeWidth="2" />
