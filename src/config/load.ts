@@ -2,12 +2,11 @@
  * Loads `site.config.yaml`: YAML with positions, then the zod schema, then the cross-field checks.
  * Every problem in the file is reported at once.
  */
-import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import { createDiagnostics, type Diagnostics } from '../diagnostics.js';
 import { SiteErrors, type SiteError } from '../errors.js';
-import { isWithin } from '../file-paths.js';
+import { isWithin, resolveSiteFile } from '../file-paths.js';
 import type { ParseYaml } from '../cache/yaml-cache.js';
 import { formatPath, locate, parseYaml, validateYaml, yamlValue, type YamlSource } from '../yaml-source.js';
 import { adminDisallow, adminRoutes } from '../admin-pages.js';
@@ -224,19 +223,13 @@ function checkFolders(dirs: ResolvedConfig['dirs'], source: YamlSource, diagnost
 /** A font to preload must be a file: a preload of nothing would cost every page a failed request. */
 function checkPreloadFonts(root: string, fonts: readonly string[], source: YamlSource, diagnostics: Diagnostics): void {
   fonts.forEach((font, index) => {
-    let isFile = false;
-    try {
-      isFile = statSync(resolve(root, font)).isFile();
-    } catch {
-      isFile = false;
-    }
-    if (isFile) return;
+    if (resolveSiteFile(root, font)) return;
     diagnostics.error({
       code: 'CONFIG_INVALID',
       message: `output.preloadFonts names "${font}", which is no file`,
       file: source.file,
       field: formatPath(['output', 'preloadFonts', index]),
-      hint: 'Give the path of the font file the stylesheet\'s @font-face uses, relative to the config file, such as node_modules/@fontsource/inter/files/inter-latin-400-normal.woff2.',
+      hint: 'Name the font file as the stylesheet\'s @font-face does: a package path such as @fontsource/inter/files/inter-latin-400-normal.woff2, or a path starting with ./ relative to the config file.',
       ...locate(source, ['output', 'preloadFonts', index]),
     });
   });

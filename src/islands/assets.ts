@@ -14,7 +14,7 @@ import type { Diagnostics } from '../diagnostics.js';
 import { SiteErrors } from '../errors.js';
 import { templateSources } from '../config/sources.js';
 import { esbuildErrors, type EsbuildStepOptions, type RunEsbuild } from '../esbuild-step.js';
-import { isHiddenPath } from '../file-paths.js';
+import { isHiddenPath, resolveSiteFile } from '../file-paths.js';
 import type { OutputFiles } from '../output-files.js';
 import { assetsFolder } from '../routes/paths.js';
 
@@ -47,7 +47,7 @@ function assetUrl(name: string, data: Uint8Array): string {
 
 /** The URLs of the config's `output.preloadFonts`, as the stylesheet names them (checked to exist when the config loads). */
 export function preloadFontUrls(config: { root: string; output: { preloadFonts: readonly string[] } }): string[] {
-  return config.output.preloadFonts.map((font) => assetUrl(basename(font), readFileSync(resolve(config.root, font))));
+  return config.output.preloadFonts.map((font) => assetUrl(basename(font), readFileSync(resolveSiteFile(config.root, font) ?? resolve(config.root, font))));
 }
 
 /**
