@@ -1,6 +1,7 @@
 /** Rules about file-system paths (not URLs: those live in routes/paths.ts). */
 import { realpathSync } from 'node:fs';
-import { isAbsolute, relative } from 'node:path';
+import { createRequire } from 'node:module';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 
 /** Whether the absolute path `inner` is `outer` or lies inside it. */
 export function isWithin(inner: string, outer: string): boolean {
@@ -23,4 +24,17 @@ export function realPath(path: string): string {
  */
 export function isHiddenPath(path: string): boolean {
   return path.split('/').some((segment) => segment.startsWith('.') && segment !== '.well-known');
+}
+
+/**
+ * The file a config names as the stylesheet's `url()` would: a path starting with "." or "/" from
+ * `root`, anything else as a file of an installed package (`@fontsource/inter/files/…`), found in
+ * the node_modules of `root` or a folder above it. Undefined when there is no such file.
+ */
+export function resolveSiteFile(root: string, path: string): string | undefined {
+  try {
+    return path.startsWith('.') || isAbsolute(path) ? realpathSync(resolve(root, path)) : createRequire(join(root, 'package.json')).resolve(path);
+  } catch {
+    return undefined;
+  }
 }

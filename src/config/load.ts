@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import { createDiagnostics, type Diagnostics } from '../diagnostics.js';
 import { SiteErrors, type SiteError } from '../errors.js';
-import { isWithin } from '../file-paths.js';
+import { isWithin, resolveSiteFile } from '../file-paths.js';
 import type { ParseYaml } from '../cache/yaml-cache.js';
 import { formatPath, locate, parseYaml, validateYaml, yamlValue, type YamlSource } from '../yaml-source.js';
 import { adminDisallow, adminRoutes } from '../admin-pages.js';
@@ -175,6 +175,7 @@ function resolveConfig(
     data: resolve(root, data.contact.dataDir),
   };
   checkFolders(dirs, source, diagnostics);
+  checkPreloadFonts(root, data.output.preloadFonts, source, diagnostics);
   diagnostics.throwIfErrors();
   checkPlaceholders(data, source, diagnostics);
   const deploy = options.deploy;
@@ -216,6 +217,21 @@ function checkFolders(dirs: ResolvedConfig['dirs'], source: YamlSource, diagnost
     field: 'contact.dataDir',
     hint: 'Keep submissions in a folder of their own, such as data (listed in .gitignore).',
     ...locate(source, ['contact', 'dataDir']),
+  });
+}
+
+/** A font to preload must be a file: a preload of nothing would cost every page a failed request. */
+function checkPreloadFonts(root: string, fonts: readonly string[], source: YamlSource, diagnostics: Diagnostics): void {
+  fonts.forEach((font, index) => {
+    if (resolveSiteFile(root, font)) return;
+    diagnostics.error({
+      code: 'CONFIG_INVALID',
+      message: `output.preloadFonts names "${font}", which is no file`,
+      file: source.file,
+      field: formatPath(['output', 'preloadFonts', index]),
+      hint: 'Name the font file as the stylesheet\'s @font-face does: a package path such as @fontsource/inter/files/inter-latin-400-normal.woff2, or a path starting with ./ relative to the config file.',
+      ...locate(source, ['output', 'preloadFonts', index]),
+    });
   });
 }
 

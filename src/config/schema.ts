@@ -369,6 +369,10 @@ export const configSchema = z.strictObject({
         .boolean()
         .optional()
         .describe('Write .br and .gz siblings of HTML, CSS, JS, XML, SVG and TXT files, for hosts (and `site serve`) that send them as they are; by default only for the node target (CDNs compress themselves and ignore them)'),
+      preloadFonts: z
+        .array(z.string().regex(/\.(?:woff2|woff|ttf|otf)$/, 'name a font file, such as @fontsource/inter/files/inter-latin-400-normal.woff2'))
+        .default([])
+        .describe('Font files the stylesheet uses above the fold, named as its url() does (a package path such as @fontsource/inter/files/inter-latin-400-normal.woff2, or ./path from this file): every page preloads them (at the hashed URL the stylesheet gives them), so the text swaps to them before the first paint'),
       socialImages: z
         .boolean()
         .default(true)

@@ -7,14 +7,14 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { basename, extname, join, relative, resolve } from 'node:path';
 import type { Message } from 'esbuild';
 import { adminUiFolder } from '../admin-pages.js';
 import type { Diagnostics } from '../diagnostics.js';
 import { SiteErrors } from '../errors.js';
 import { templateSources } from '../config/sources.js';
 import { esbuildErrors, type EsbuildStepOptions, type RunEsbuild } from '../esbuild-step.js';
-import { isHiddenPath } from '../file-paths.js';
+import { isHiddenPath, resolveSiteFile } from '../file-paths.js';
 import type { OutputFiles } from '../output-files.js';
 import { assetsFolder } from '../routes/paths.js';
 
@@ -27,6 +27,27 @@ export interface Assets {
 /** Content hash used in asset names (first 10 hex digits of SHA-256). */
 export function contentHash(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex').slice(0, 10);
+}
+
+/**
+ * Files the stylesheet's `url()`s name (fonts, images) are published beside it, at
+ * /assets/<name>.<hash of the file>.<ext>: a name known from the file alone, so a page can preload
+ * a font (`output.preloadFonts`) at the URL the stylesheet gives it, without the assets step.
+ */
+const stylesheetFileLoaders: Record<string, 'file'> = Object.fromEntries(['.woff2', '.woff', '.ttf', '.otf', '.svg', '.png', '.jpg', '.jpeg', '.webp', '.avif', '.gif'].map((ext) => [ext, 'file']));
+/** Where esbuild writes the stylesheet in memory, and the prefix of the URLs it gives the files. */
+const stylesheetOutdir = resolve('/', 'site-stylesheet');
+const stylesheetPublicPath = '/site-stylesheet-file';
+
+/** The published URL of a file named `name` (with its extension) holding `data`. */
+function assetUrl(name: string, data: Uint8Array): string {
+  const ext = extname(name);
+  return `/${assetsFolder}/${name.slice(0, name.length - ext.length)}.${contentHash(data)}${ext}`;
+}
+
+/** The URLs of the config's `output.preloadFonts`, as the stylesheet names them (checked to exist when the config loads). */
+export function preloadFontUrls(config: { root: string; output: { preloadFonts: readonly string[] } }): string[] {
+  return config.output.preloadFonts.map((font) => assetUrl(basename(font), readFileSync(resolveSiteFile(config.root, font) ?? resolve(config.root, font))));
 }
 
 /**
@@ -45,11 +66,26 @@ export async function buildAssets(dirs: { templates: string; public: string }, d
       bundle: true,
       minify: true,
       write: false,
-      outfile: 'main.css',
+      outdir: stylesheetOutdir,
+      entryNames: 'main',
+      assetNames: '[name].[hash]',
+      publicPath: stylesheetPublicPath,
+      loader: stylesheetFileLoaders,
       target: ['chrome110', 'firefox110', 'safari16'],
       logLevel: 'silent',
     });
-    css = result.outputFiles[0]!.text;
+    css = '';
+    const urls = new Map<string, string>();
+    for (const file of result.outputFiles) {
+      if (file.path.endsWith('.css')) {
+        css = file.text;
+        continue;
+      }
+      const url = assetUrl(basename(file.path).replace(/\.[A-Z0-9]+(\.[a-z0-9]+)$/, '$1'), file.contents);
+      urls.set(`${stylesheetPublicPath}/${basename(file.path)}`, url);
+      files.set(url.slice(1), file.contents);
+    }
+    for (const [from, to] of urls) css = css.split(from).join(to);
   } catch (error) {
     const messages = (error as { errors?: Message[] }).errors;
     if (messages?.length) throw new SiteErrors(esbuildErrors(messages, 'ASSET_BUILD'));

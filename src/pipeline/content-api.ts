@@ -6,7 +6,7 @@
  * entries of every collection as one list; an entry's key is "<collection>/<slug>".
  */
 import { isAdminTemplate } from '../admin-pages.js';
-import { adminStylesheet } from '../islands/assets.js';
+import { adminStylesheet, preloadFontUrls } from '../islands/assets.js';
 import type { DiskCache } from '../cache/disk-cache.js';
 import type { ParseYaml } from '../cache/yaml-cache.js';
 import type { ResolvedConfig } from '../config/load.js';
@@ -198,7 +198,8 @@ export function renderInputOf(input: { config: ResolvedConfig; pages: readonly P
   // Asked once per build and set of pages (the pipeline asks first, to report a plugin's failure).
   const pluginHead = pluginHeadOf(config, pages);
   // The admin's stylesheet is named by its text (admin-pages.ts), so its URL is known here without the assets step.
-  const assets = config.admin.enabled ? { stylesheet, admin: adminStylesheet().url } : { stylesheet };
+  const fonts = preloadFontUrls(config);
+  const assets = { stylesheet, ...(config.admin.enabled ? { admin: adminStylesheet().url } : {}), ...(fonts.length ? { fonts } : {}) };
   return { config, pages, messages, contents, entries: byCollection(config, input.entries), assets, ...(pluginHead ? { pluginHead } : {}) };
 }
 

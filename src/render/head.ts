@@ -131,10 +131,17 @@ export interface HeadInput {
   meta: PageMeta;
   structuredData: readonly Record<string, unknown>[];
   stylesheet: string;
+  /** Fonts to preload (`output.preloadFonts`, at the URLs the stylesheet gives them). */
+  fonts?: readonly string[];
   /** The site plugins' head tags of every page and what the CSP allows for them (none without such plugins). */
   plugins?: PluginHead;
   /** Stylesheets after the site's (PageMeta's `stylesheets`). */
   stylesheets?: readonly string[];
+}
+
+/** The MIME type of a font file, by its extension. */
+function fontType(href: string): string {
+  return `font/${href.slice(href.lastIndexOf('.') + 1)}`;
 }
 
 /** The inner HTML of <head>. */
@@ -161,6 +168,8 @@ export function renderHead(page: Page, input: HeadInput): string {
   }
   if (meta.feed) tags.push(`<link rel="alternate" type="application/rss+xml" title="${escapeHtml(meta.feed.title)}" href="${escapeHtml(meta.feed.url)}" />`);
   tags.push(
+    // Fetched with the stylesheet rather than after it, so the text swaps to the font before the first paint.
+    ...(input.fonts ?? []).map((href) => `<link rel="preload" href="${escapeHtml(href)}" as="font" type="${fontType(href)}" crossorigin />`),
     `<link rel="stylesheet" href="${escapeHtml(input.stylesheet)}" />`,
     ...(input.stylesheets ?? []).map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}" />`),
     '<link rel="icon" href="/favicon.svg" type="image/svg+xml" />',

@@ -35,7 +35,8 @@ export interface RenderInput {
   /** The entries of each collection, newest first. */
   entries: Readonly<Record<string, readonly Entry[]>>;
   templates: TemplateSet;
-  assets: { stylesheet: string; admin?: string };
+  /** The built assets' URLs: the site's stylesheet, the admin's while it is on, the fonts every page preloads. */
+  assets: { stylesheet: string; admin?: string; fonts?: readonly string[] };
   /** The site plugins' head tags (plugin-head.ts), made before rendering so the CSP can allow them on every page. */
   pluginHead?: PluginHead;
   /** Told of every input a render reads (`site dev` re-renders a page only when one of them changes). */
@@ -249,7 +250,7 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
     structuredData.push(...(inTemplate(page, () => template.structuredData?.(props)) ?? []));
     // The consent banner closes every public page of a site whose counter waits for consent.
     const banner = consent && !isAdminTemplate(page.template) ? consentBanner(props.site.t) : '';
-    return renderDocument(page, { config, meta, structuredData, stylesheet: input.assets.stylesheet, stylesheets: meta.stylesheets, plugins: input.pluginHead }, body + banner);
+    return renderDocument(page, { config, meta, structuredData, stylesheet: input.assets.stylesheet, fonts: input.assets.fonts, stylesheets: meta.stylesheets, plugins: input.pluginHead }, body + banner);
   }
 
   return { renderPage, metaOf };

@@ -1,5 +1,6 @@
-/** One post in a list: its image when it has one, title, date, reading time, category and description. */
+/** One post in a list: its image (or its drawn cover), title, date, reading time, category and description. */
 import type { ListedEntry, SiteContext } from 'typed-site/template';
+import { BlogCover } from '../illustrations/BlogCover';
 import { Picture } from './Picture';
 
 export function PostCard({ listed, site }: { listed: ListedEntry; site: SiteContext }) {
@@ -8,7 +9,11 @@ export function PostCard({ listed, site }: { listed: ListedEntry; site: SiteCont
   const lang = translation.locale === site.locale ? undefined : site.config.locales[translation.locale]!.htmlLang;
   return (
     <article className="post-card" lang={lang}>
-      {translation.image && <Picture className="post-card-image" image={translation.image} sizes="(min-width: 60rem) 22rem, (min-width: 40rem) 45vw, 92vw" />}
+      {translation.image ? (
+        <Picture className="post-card-image" image={translation.image} sizes="(min-width: 60rem) 22rem, (min-width: 40rem) 45vw, 92vw" />
+      ) : (
+        <BlogCover className="post-card-image" slug={listed.slug} category={translation.term ?? ''} />
+      )}
       <p className="post-meta">
         <span className="chip">{site.t(`blog.categories.${translation.term}`)}</span>
         <span className="post-meta-details">

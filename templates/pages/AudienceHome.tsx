@@ -19,7 +19,7 @@ export default function AudienceHome({ page, content, site }: PageProps<Content>
   const flow = flowOf(page.audience, site);
   return (
     <>
-      <Hero eyebrow={content.hero.eyebrow} heading={content.hero.heading} lead={content.hero.lead} visual={<HeroVisual audience={page.audience} site={site} />}>
+      <Hero eyebrow={content.hero.eyebrow} heading={content.hero.heading} lead={content.hero.lead} visual={<HeroVisual audience={page.audience} />}>
         <ButtonLink href={site.href(`${base}/book-meeting`)}>{content.hero.primaryCta}</ButtonLink>
         <ButtonLink href={site.href(`${base}/pricing`)} variant="secondary">{content.hero.secondaryCta}</ButtonLink>
       </Hero>

@@ -1,5 +1,6 @@
 /** One blog post, in the page's language or, when untranslated, in the original with a notice. */
 import { article, type CollectionEntryData, type PageMeta, type PageProps } from 'typed-site/template';
+import { BlogCover } from '../illustrations/BlogCover';
 import { feedMeta } from '../layout/blog';
 import { Picture } from '../layout/Picture';
 
@@ -46,7 +47,11 @@ export default function BlogPost(props: PageProps) {
             {translation.updated && <> · {t('blog.updated', { date: site.formatDate(translation.updated) })}</>}
           </p>
         </header>
-        {translation.image && <Picture className="post-image" image={translation.image} sizes="(min-width: 48rem) 46rem, 100vw" priority />}
+        {translation.image ? (
+          <Picture className="post-image" image={translation.image} sizes="(min-width: 48rem) 46rem, 100vw" priority />
+        ) : (
+          <BlogCover className="post-image" slug={data.slug} category={translation.term ?? ''} />
+        )}
         <div className="prose" dangerouslySetInnerHTML={{ __html: translation.html }} />
       </article>
       {data.listUrl && (

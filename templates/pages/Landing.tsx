@@ -2,12 +2,14 @@
 import type { PageProps } from 'typed-site/template';
 import { HeroVisual } from '../illustrations';
 import { claim, hero, meta, text, z } from '../layout/schemas';
-import { cardGridClass, Claim, Hero, Section } from '../layout/ui';
+import { ButtonLink, cardGridClass, Claim, Hero, Section } from '../layout/ui';
 
 const card = z.strictObject({ title: text, text, cta: text });
 export const content = z.strictObject({
   ...meta,
   hero,
+  // The hero's calls to action: first choose a solution (the cards below), or talk to us.
+  actions: z.strictObject({ primary: text, secondary: text }),
   chooser: z.strictObject({ heading: text, cards: z.strictObject({ hub: card, shop: card, workwear: card }) }),
   claim,
 });
@@ -17,7 +19,10 @@ export default function Landing({ content, site }: PageProps<Content>) {
   const cards = (['hub', 'shop', 'workwear'] as const).map((id) => ({ id, ...content.chooser.cards[id], href: site.href(site.config.audiences[id]!.path) }));
   return (
     <>
-      <Hero eyebrow={content.hero.eyebrow} heading={content.hero.heading} lead={content.hero.lead} visual={<HeroVisual audience={undefined} site={site} />} />
+      <Hero eyebrow={content.hero.eyebrow} heading={content.hero.heading} lead={content.hero.lead} visual={<HeroVisual audience={undefined} />}>
+        <ButtonLink href="#audiences">{content.actions.primary}</ButtonLink>
+        <ButtonLink href={site.href('/contactus')} variant="secondary">{content.actions.secondary}</ButtonLink>
+      </Hero>
       <Section id="audiences" heading={content.chooser.heading}>
         <ul className={`${cardGridClass(cards.length)} audience-cards`}>
           {cards.map((card) => (

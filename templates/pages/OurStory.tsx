@@ -1,5 +1,6 @@
 /** Our story (generic and per audience). */
 import type { PageProps } from 'typed-site/template';
+import { StoryScene } from '../illustrations';
 import { listIcons, showsWasteClaim } from '../layout/audience-look';
 import { audienceBase } from '../layout/paths';
 import { claim, closingSingle, hero, meta, sections, text, titledItems, z } from '../layout/schemas';
@@ -18,7 +19,7 @@ type Content = z.infer<typeof content>;
 export default function OurStory({ page, content, site }: PageProps<Content>) {
   return (
     <>
-      <Hero eyebrow={content.hero.eyebrow} heading={content.hero.heading} lead={content.hero.lead} />
+      <Hero eyebrow={content.hero.eyebrow} heading={content.hero.heading} lead={content.hero.lead} visual={<StoryScene />} />
       <Prose sections={content.sections} />
       {showsWasteClaim(page) && <Claim figure={content.claim.figure} text={content.claim.text} />}
       <Section id="values" heading={content.values.heading}>

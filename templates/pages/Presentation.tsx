@@ -30,7 +30,7 @@ export default function Presentation({ content, site }: PageProps<Content>) {
             <p className="lead">{content.hero.lead}</p>
           </div>
           <div className="slide-visual">
-            <HeroVisual audience="hub" site={site} />
+            <HeroVisual audience="hub" />
           </div>
         </div>
       </section>

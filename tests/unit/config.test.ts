@@ -169,6 +169,14 @@ describe('config errors', () => {
     ]);
   });
 
+  it('refuses a font to preload that is no file, at its line in the list', () => {
+    const text = shipped.replace('inter-latin-700-normal.woff2', 'inter-latin-750-normal.woff2');
+    const [error] = errorsOf(text);
+    expect(error).toMatchObject({ code: 'CONFIG_INVALID', field: 'output.preloadFonts[1]', line: lineOf(text, 'inter-latin-750'), column: 7 });
+    expect(error!.message).toContain('inter-latin-750-normal.woff2", which is no file');
+    expect(error!.hint).toContain('relative to the config file');
+  });
+
   it('reports an alias bomb and nesting too deep to read as problems of the file, not crashes', () => {
     const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', ...'bcdefghij'.split('').map((name, index) => `${name}: &${name} [${Array(9).fill(`*${'abcdefghij'[index]}`).join(', ')}]`)].join('\n');
     const [aliases] = errorsOf(`${shipped}\nbomb:\n${bomb.replace(/^/gm, '  ')}\n`);

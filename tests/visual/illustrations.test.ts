@@ -1,7 +1,8 @@
 /**
- * The product illustrations in a real browser: each is one named image with its words from the
- * page's language, none shifts the layout, the workwear label's QR code scans to the page it
- * promises, and product features alternate text and picture.
+ * The illustrations in a real browser: the product pages' app mock-ups are named images with their
+ * words from the page's language, the heroes of the homes, the landing page and our story are
+ * drawn scenes without words, none shifts the layout, the workwear label's QR code scans to the
+ * page it promises, and product features alternate text and picture.
  */
 import jsQR from 'jsqr';
 import type { Page } from 'playwright-core';
@@ -29,25 +30,23 @@ function illustrationsIn(selector: string) {
   }));
 }
 
-describe('hero illustrations', () => {
-  const heroes: [url: string, t: () => (key: string) => string, labels: string[], words: string[]][] = [
-    ['/', () => en, ['orderList.label', 'sms.label'], ['statuses.inProgress', 'sms.message']],
-    ['/hub/', () => en, ['orderList.label', 'sms.label'], ['statuses.ready', 'orderList.newOrder']],
-    ['/no/hub/', () => no, ['orderList.label', 'sms.label'], ['statuses.inProgress', 'orderList.order2.garment']],
-    ['/shop/', () => en, ['claimPortal.label'], ['claimPortal.decision']],
-    ['/no/shop/', () => no, ['claimPortal.label'], ['claimPortal.route']],
-    ['/workwear/', () => en, ['garmentLabel.label'], ['garmentLabel.scan']],
-    ['/no/arbeidsklær/', () => no, ['garmentLabel.label'], ['garmentLabel.scan']],
+describe('product mock-ups', () => {
+  const mockups: [url: string, t: () => (key: string) => string, labels: string[], words: string[]][] = [
+    ['/hub/product/', () => en, ['orderList.label', 'sms.label'], ['statuses.ready', 'orderList.newOrder', 'sms.message']],
+    ['/no/hub/product/', () => no, ['orderList.label', 'sms.label'], ['statuses.inProgress', 'orderList.order2.garment']],
+    ['/shop/product/', () => en, ['claimPortal.label'], ['claimPortal.decision']],
+    ['/no/shop/product/', () => no, ['claimPortal.label'], ['claimPortal.route']],
+    ['/workwear/product/', () => en, ['garmentLabel.label'], ['garmentLabel.scan']],
+    ['/no/arbeidsklær/product/', () => no, ['garmentLabel.label'], ['garmentLabel.scan']],
   ];
-  for (const [url, messages, labels, words] of heroes) {
-    it(`${url}: fills the hero with named images whose words are the page's language`, async () => {
+  for (const [url, messages, labels, words] of mockups) {
+    it(`${url}: shows the app as named images whose words are the page's language`, async () => {
       const t = messages();
       await withPage(1280, async (page) => {
         await page.goto(site.url(encodeURI(url)));
-        const found = await page.evaluate(illustrationsIn, '.hero');
-        expect(found.map((item) => item.label)).toEqual(labels.map((key) => t(`illustrations.${key}`)));
+        const found = (await page.evaluate(illustrationsIn, '.feature-visual')).filter((item) => item.role === 'img');
+        expect(found.map((item) => item.label)).toEqual(expect.arrayContaining(labels.map((key) => t(`illustrations.${key}`))));
         for (const item of found) {
-          expect(item.role).toBe('img');
           expect(Number(item.width)).toBeGreaterThan(0);
           expect(Number(item.height)).toBeGreaterThan(0);
         }
@@ -56,7 +55,18 @@ describe('hero illustrations', () => {
           // Wrapped text is split over lines: compare word by word.
           for (const word of t(`illustrations.${key}`).split(' ')) expect(text, key).toContain(word);
         }
-        // The picture stands beside the text on a desktop.
+      });
+    });
+  }
+});
+
+describe('hero scenes', () => {
+  for (const url of ['/', '/hub/', '/no/shop/', '/workwear/', '/no/ourstory/']) {
+    it(`${url}: fills the hero beside the text with a drawn scene, decoration without words`, async () => {
+      await withPage(1280, async (page) => {
+        await page.goto(site.url(url));
+        const found = await page.evaluate(() => [...document.querySelectorAll('.hero svg.illustration')].map((svg) => ({ hidden: svg.getAttribute('aria-hidden'), text: svg.textContent })));
+        expect(found).toEqual([{ hidden: 'true', text: '' }]);
         const boxes = await page.evaluate(() => ({ text: document.querySelector('.hero-text')!.getBoundingClientRect().right, visual: document.querySelector('.hero-visual')!.getBoundingClientRect().left }));
         expect(boxes.visual).toBeGreaterThan(boxes.text);
       });
@@ -86,14 +96,14 @@ describe('layout shift', () => {
 
 describe('the workwear garment label', () => {
   for (const [url, target] of [
-    ['/workwear/', 'https://mendwise.example/workwear/product/#qr-repairs'],
-    ['/no/workwear/', 'https://mendwise.example/no/workwear/product/#qr-repairs'],
+    ['/workwear/product/', 'https://mendwise.example/workwear/product/#qr-repairs'],
+    ['/no/workwear/product/', 'https://mendwise.example/no/workwear/product/#qr-repairs'],
   ] as const) {
     it(`${url}: carries a QR code that scans to ${target}`, async () => {
       await withPage(1280, async (page) => {
         await page.goto(site.url(url));
         const image = await page.evaluate(async () => {
-          const svg = document.querySelector<SVGSVGElement>('.hero svg.ill-label')!;
+          const svg = document.querySelector<SVGSVGElement>('#qr-repairs svg.ill-label')!;
           const copy = svg.cloneNode(true) as SVGSVGElement;
           // Inline the computed fills, so the picture drawn off the page keeps its colours.
           const originals = svg.querySelectorAll('*');
@@ -142,7 +152,7 @@ describe('product features', () => {
         const visual = split.querySelector('.feature-visual')!.getBoundingClientRect().left;
         return visual > text ? 'right' : 'left';
       }));
-      expect(sides).toEqual(['right', 'left', 'right']);
+      expect(sides).toEqual(['right', 'left', 'right', 'left', 'right', 'left']);
     });
   });
 

@@ -53,7 +53,8 @@ describe('presentation pages', () => {
       await page.goto(site.url('/hub-presentation-english/'));
       const figures = await page.$$eval('.slide-figure', (items) => items.map((item) => item.textContent));
       expect(figures).toEqual(plans.map((plan) => (plan.ordersPerMonth === 'unlimited' ? '∞' : String(plan.ordersPerMonth))));
-      expect(await page.locator('.slide svg.illustration[role="img"]').count()).toBeGreaterThanOrEqual(4);
+      expect(await page.locator('.slide svg.illustration[role="img"]').count()).toBeGreaterThanOrEqual(3);
+      expect(await page.locator('.slide-title svg.illustration').count()).toBe(1);
     });
   });
 

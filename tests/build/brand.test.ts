@@ -1,0 +1,92 @@
+/**
+ * The brand in the built site: the typeface is self-hosted and preloaded at the URL the stylesheet
+ * names, each kind of page has its own picture (no app mock-up outside the product pages), every
+ * blog post has a cover, and the landing hero ends in its calls to action.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { builtSite } from '../helpers/paths';
+import { readPages } from '../helpers/site-files';
+
+let pages: { url: string; html: string }[];
+beforeAll(async () => {
+  pages = await readPages(builtSite);
+});
+
+const page = (url: string) => pages.find((candidate) => candidate.url === url)!.html;
+const stylesheetOf = (html: string) => readFileSync(join(builtSite, /<link rel="stylesheet" href="\/([^"]+)"/.exec(html)![1]!), 'utf8');
+
+describe('the brand typeface', () => {
+  it('is preloaded by every page, before the stylesheet, at the hashed URLs the stylesheet names', () => {
+    const css = stylesheetOf(page('/'));
+    for (const { url, html } of pages) {
+      const preloads = [...html.matchAll(/<link rel="preload" href="([^"]+)" as="font" type="font\/woff2" crossorigin \/>/g)].map((match) => match[1]!);
+      expect(preloads, url).toHaveLength(2);
+      expect(html.indexOf('rel="preload"'), url).toBeLessThan(html.indexOf('rel="stylesheet"'));
+      for (const font of preloads) expect(css, url).toContain(`url("${font}")`);
+    }
+  });
+
+  it('is published from node_modules as hashed woff2 files, swapped in, with a fallback scaled to its metrics', () => {
+    const css = stylesheetOf(page('/no/'));
+    const fonts = readdirSync(join(builtSite, 'assets')).filter((file) => file.endsWith('.woff2'));
+    expect(fonts).toEqual([expect.stringMatching(/^inter-latin-400-normal\.[0-9a-f]{10}\.woff2$/), expect.stringMatching(/^inter-latin-700-normal\.[0-9a-f]{10}\.woff2$/)]);
+    expect(readFileSync(join(builtSite, 'assets', fonts[0]!)).subarray(0, 4).toString('latin1')).toBe('wOF2');
+    expect(css.match(/font-display:swap/g)).toHaveLength(2);
+    expect(css).toMatch(/@font-face\{font-family:Inter fallback;src:local\("Arial"\)[^}]*size-adjust:107\.12%;ascent-override:90\.44%/);
+    expect(css).toContain('--font-sans: "Inter", "Inter fallback", system-ui');
+    expect(existsSync(join(builtSite, 'node_modules'))).toBe(false);
+  });
+});
+
+describe('pictures', () => {
+  const mockups = /class="illustration ill-(phone|label)"|aria-label="[^"]*(order|claim)/i;
+
+  it('gives the landing page, every audience home and our story a drawn scene, and none an app mock-up', () => {
+    const scenes = new Set<string>();
+    for (const url of ['/', '/hub/', '/shop/', '/workwear/', '/ourstory/', '/no/', '/no/shop/']) {
+      const visual = /<div class="hero-visual">([\s\S]*?)<\/svg><\/div>/.exec(page(url))?.[1];
+      expect(visual, url).toMatch(/^<svg class="illustration[^"]*" viewBox="0 0 400 300" width="400" height="300" aria-hidden="true"/);
+      expect(page(url), url).not.toMatch(mockups);
+      if (!url.startsWith('/no/')) scenes.add(visual!);
+    }
+    expect(scenes.size).toBe(5);
+  });
+
+  it('gives every product feature its own visual', () => {
+    for (const url of ['/hub/product/', '/shop/product/', '/workwear/product/', '/no/hub/product/']) {
+      const html = page(url);
+      const features = html.match(/<div class="feature-text">/g)!;
+      expect(features.length, url).toBeGreaterThanOrEqual(4);
+      expect(html.match(/<div class="feature-visual"><svg class="illustration/g), url).toHaveLength(features.length);
+    }
+  });
+});
+
+describe('blog covers', () => {
+  it('puts a cover on every card of the blog list, one of its own per post', () => {
+    const covers = new Set<string>();
+    for (const url of ['/blog/', '/blog/page/2/']) {
+      for (const card of page(url).split('<article class="post-card"').slice(1)) {
+        const cover = /^[^>]*>(<picture class="post-card-image"|<svg class="blog-cover post-card-image"[\s\S]*?<\/svg>)/.exec(card)?.[1];
+        expect(cover, card.slice(0, 200)).toBeDefined();
+        covers.add(cover!);
+      }
+    }
+    expect(covers.size).toBe(pages.filter(({ url }) => /^\/blog\/[a-z-]+\/$/.test(url) && !url.startsWith('/blog/category/') && !url.startsWith('/blog/page/')).length);
+  });
+
+  it('shows the post\'s cover above its text, hidden from assistive technology', () => {
+    const html = page('/no/blog/a-day-in-a-tailor-shop/');
+    expect(html).toMatch(/<\/header><svg class="blog-cover post-image" viewBox="0 0 320 180" width="320" height="180" aria-hidden="true" focusable="false">/);
+  });
+});
+
+describe('the landing hero', () => {
+  it('ends in a call to action in each language, leading to the solutions and the contact page', () => {
+    expect(page('/')).toMatch(/<div class="actions"><a class="button button-primary" href="#audiences">Find your solution<\/a><a class="button button-secondary" href="\/contactus\/">Talk to us<\/a><\/div>/);
+    expect(page('/no/')).toMatch(/<div class="actions"><a class="button button-primary" href="#audiences">Finn løsningen din<\/a><a class="button button-secondary" href="\/no\/contactus\/">Snakk med oss<\/a><\/div>/);
+    expect(page('/')).toContain('id="audiences"');
+  });
+});
