@@ -11,6 +11,7 @@ import type { DiskCache } from '../cache/disk-cache.js';
 import type { ParseYaml } from '../cache/yaml-cache.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { MarkdownRenderer } from '../content/markdown-cache.js';
+import { codeStylesheetUrl } from '../content/highlight.js';
 import { markdownPluginsOf } from '../content/markdown.js';
 import { pluginHeadOf } from '../render/plugin-head.js';
 import { copyValuesOf, loadMessages, lookupMessage, type MessageTree } from '../content/messages.js';
@@ -25,6 +26,7 @@ import { createRenderer, type RenderInput } from '../render/render.js';
 import { socialCardOf, socialImageFile, type SocialCard } from '../render/social-card.js';
 import type { TemplateSet } from '../render/types.js';
 import { createPages, reportUntranslated, sortEntries, type Page } from '../routes/pages.js';
+import { assetsFolder } from '../routes/paths.js';
 import { sameJson } from './stage.js';
 
 export type { Entry, MessageTree, Page, PageContent };
@@ -178,7 +180,9 @@ export function renderInputOf(input: { config: ResolvedConfig; pages: readonly P
   // Asked once per build and set of pages (the pipeline asks first, to report a plugin's failure).
   const pluginHead = pluginHeadOf(config, pages);
   // The admin's stylesheet is named by its text (admin-pages.ts), so its URL is known here without the assets step.
-  const assets = config.admin.enabled ? { stylesheet, admin: adminStylesheet().url } : { stylesheet };
+  // So is highlighted code's, by its themes (content/highlight.ts): a page with such code links it.
+  const { highlight } = config.markdown;
+  const assets = { stylesheet, ...(config.admin.enabled ? { admin: adminStylesheet().url } : {}), ...(highlight ? { code: codeStylesheetUrl(highlight, assetsFolder) } : {}) };
   return { config, pages, messages, contents, entries: byCollection(config, input.entries), assets, ...(pluginHead ? { pluginHead } : {}) };
 }
 

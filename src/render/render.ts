@@ -7,6 +7,7 @@ import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import type { ResolvedConfig } from '../config/load.js';
 import { copyValuesOf, fillPlaceholders, lookupMessage, type MessageTree } from '../content/messages.js';
+import { hasHighlightedCode } from '../content/highlight.js';
 import { contentKey, type PageContent } from '../content/pages.js';
 import type { Entry } from '../content/collections.js';
 import { sourcesOf } from '../config/sources.js';
@@ -32,7 +33,7 @@ export interface RenderInput {
   /** The entries of each collection, newest first. */
   entries: Readonly<Record<string, readonly Entry[]>>;
   templates: TemplateSet;
-  assets: { stylesheet: string; admin?: string };
+  assets: { stylesheet: string; admin?: string; code?: string };
   /** The site plugins' head tags (plugin-head.ts), made before rendering so the CSP can allow them on every page. */
   pluginHead?: PluginHead;
   /** Told of every input a render reads (`site dev` re-renders a page only when one of them changes). */
@@ -242,7 +243,10 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
       structuredData.push(breadcrumbList(trail));
     }
     structuredData.push(...(inTemplate(page, () => template.structuredData?.(props)) ?? []));
-    return renderDocument(page, { config, meta, structuredData, stylesheet: input.assets.stylesheet, stylesheets: meta.stylesheets, plugins: input.pluginHead }, body);
+    // Only a page with highlighted code loads the code stylesheet.
+    const code = input.assets.code && hasHighlightedCode(body) ? [input.assets.code] : [];
+    const stylesheets = code.length ? [...(meta.stylesheets ?? []), ...code] : meta.stylesheets;
+    return renderDocument(page, { config, meta, structuredData, stylesheet: input.assets.stylesheet, stylesheets, plugins: input.pluginHead }, body);
   }
 
   return { renderPage, metaOf };
