@@ -43,6 +43,8 @@ function highlighterOfThread(): Promise<Highlighter> {
 async function highlighterWith(langs: readonly string[], options: Exclude<HighlightOptions, false>): Promise<Highlighter> {
   const [core, { bundledLanguages }, { bundledThemes }] = await Promise.all([highlighterOfThread(), import('shiki/langs'), import('shiki/themes')]);
   const themes = themesOf(options).filter((name) => !core.getLoadedThemes().includes(name));
+  const unknown = themes.find((name) => !Object.hasOwn(bundledThemes, name));
+  if (unknown) throw new Error(`"${unknown}" is not a theme Shiki bundles (markdown.highlight in the config); see https://shiki.style/themes`);
   const grammars = langs.filter((lang) => !core.getLoadedLanguages().includes(lang));
   await core.loadTheme(...themes.map((name) => bundledThemes[name as keyof typeof bundledThemes]));
   await core.loadLanguage(...grammars.map((lang) => bundledLanguages[lang as keyof typeof bundledLanguages]));
@@ -109,6 +111,9 @@ function classOf(property: string, value: string): string | undefined {
   const colour = /^#([0-9a-f]{3,8})$/i.exec(value)?.[1]?.toLowerCase();
   if (property === 'color' && colour) return `c-${colour}`;
   if (property === '--shiki-dark' && colour) return `d-${colour}`;
+  // The few scopes with a background of their own (invalid code, a diff's lines).
+  if (property === 'background-color' && colour) return `cb-${colour}`;
+  if (property === '--shiki-dark-bg' && colour) return `db-${colour}`;
   const font = Object.hasOwn(fontStyles, value) ? fontStyles[value]![0] : undefined;
   if (font && ['font-style', 'font-weight', 'text-decoration'].includes(property)) return `f${font}`;
   if (font && property.startsWith('--shiki-dark-')) return `df${font}`;
@@ -151,10 +156,13 @@ export async function codeStylesheet(options: Exclude<HighlightOptions, false>):
   const core = await highlighterWith([], options);
   const rules = (theme: string, colourPrefix: 'c' | 'd') => {
     const resolved = core.getTheme(theme);
-    const colours = new Set([resolved.fg, ...resolved.settings.flatMap((setting) => setting.settings?.foreground ?? [])].map((colour) => colour.toLowerCase().replace(/^#/, '')));
+    const palette = (colours: readonly string[]) => [...new Set(colours.map((colour) => colour.toLowerCase().replace(/^#/, '')))].filter((colour) => /^[0-9a-f]{3,8}$/.test(colour)).sort();
+    const foregrounds = palette([resolved.fg, ...resolved.settings.flatMap((setting) => setting.settings?.foreground ?? [])]);
+    const backgrounds = palette(resolved.settings.flatMap((setting) => setting.settings?.background ?? []));
     return [
       `pre.shiki{background:${resolved.bg};color:${resolved.fg}}`,
-      ...[...colours].filter((colour) => /^[0-9a-f]{3,8}$/.test(colour)).sort().map((colour) => `.shiki .${colourPrefix}-${colour}{color:#${colour}}`),
+      ...foregrounds.map((colour) => `.shiki .${colourPrefix}-${colour}{color:#${colour}}`),
+      ...backgrounds.map((colour) => `.shiki .${colourPrefix === 'c' ? 'cb' : 'db'}-${colour}{background-color:#${colour}}`),
       ...Object.values(fontStyles).map(([name, css]) => `.shiki .${colourPrefix === 'c' ? 'f' : 'df'}${name}{${css}}`),
     ];
   };
