@@ -99,7 +99,11 @@ export function rehypeHighlight(options: HighlightOptions) {
         tokenizeTimeLimit: 0,
       });
       const pre = root.children[0] as Element;
+      // tabindex: the block scrolls sideways, so it takes the keyboard's focus (axe: scrollable-region-focusable).
       pre.properties = { className: ['shiki'], tabIndex: 0 };
+      // The code keeps its language class, for the site's CSS as before highlighting.
+      const highlighted = pre.children.find((child): child is Element => child.type === 'element' && child.tagName === 'code');
+      if (highlighted) highlighted.properties.className = code.properties.className;
       stylesToClasses(pre);
       parent.children[index] = pre;
     }
