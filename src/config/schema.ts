@@ -454,6 +454,16 @@ export const configSchema = z.strictObject({
         .array(pluginEntry)
         .default([])
         .describe('rehype plugins run on the HTML tree of every Markdown document before it is sanitised: a package name or a path relative to this file, or [name or path, options]'),
+      highlight: z
+        .union([
+          z.literal(false),
+          z.strictObject({
+            theme: z.string().default('github-light-default').describe('Shiki theme of fenced code (https://shiki.style/themes); check its colours against your background for WCAG AA'),
+            darkTheme: z.string().optional().describe('Shiki theme of fenced code under prefers-color-scheme: dark'),
+          }),
+        ])
+        .default({ theme: 'github-light-default' })
+        .describe('Fenced code with a language is highlighted at build time by Shiki: classes and a stylesheet, no script, no inline style; false for plain code'),
     })
     .prefault({})
     .describe('Bounds on Markdown documents, checked before they are parsed, and the plugins they go through'),

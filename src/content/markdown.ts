@@ -2,7 +2,7 @@
  * The Markdown pipeline: remark-parse, GFM (only the extensions a document's text can trigger, see
  * gfm-features.ts), remark-rehype (raw HTML dropped), heading ids, a
  * sanitiser (GitHub's schema: no `javascript:`, `data:` or `vbscript:` URLs, no event handlers),
- * `rel="noopener"` on external links, rehype-stringify. The unified stack is loaded on first use,
+ * code highlighting (highlight.ts), `rel="noopener"` on external links, rehype-stringify. The unified stack is loaded on first use,
  * so a build that needs no Markdown (every document comes from the cache) never pays for it.
  * Input is bounded before it is parsed (checkMarkdownLimits), since micromark's time grows with
  * the square of nesting depth and of the link and emphasis marks in one paragraph.
@@ -14,6 +14,7 @@ import type { Root as HastRoot, Element } from 'hast';
 import { generatorRoot, installedVersion, isSourceCheckout } from '../cache/disk-cache.js';
 import { SiteError } from '../errors.js';
 import { pluginsIdentity, type PluginRef } from '../config/plugin-resolve.js';
+import { defaultHighlight, highlightId, rehypeHighlight, type HighlightOptions } from './highlight.js';
 import { gfmFeatures, gfmFeaturesOf, gfmTriggers, type GfmFeature } from './gfm-features.js';
 
 /**
@@ -23,6 +24,8 @@ import { gfmFeatures, gfmFeaturesOf, gfmTriggers, type GfmFeature } from './gfm-
 export interface MarkdownPlugins {
   remark: readonly PluginRef[];
   rehype: readonly PluginRef[];
+  /** Code highlighting (`markdown.highlight`), set only when it is not the default. */
+  highlight?: HighlightOptions;
 }
 
 /** No plugins: the pipeline as it is built in. */
@@ -30,17 +33,21 @@ export const noMarkdownPlugins: MarkdownPlugins = { remark: [], rehype: [] };
 
 /** Whether any plugin is configured. */
 export function hasMarkdownPlugins(plugins: MarkdownPlugins | undefined): plugins is MarkdownPlugins {
-  return Boolean(plugins && (plugins.remark.length || plugins.rehype.length));
+  return Boolean(plugins && (plugins.remark.length || plugins.rehype.length || plugins.highlight !== undefined));
 }
 
 /** The identity of the plugins for cache keys ("" for none, so keys without plugins stay as they were). */
 export function markdownPluginsId(plugins: MarkdownPlugins | undefined): string {
-  return hasMarkdownPlugins(plugins) ? `remark ${pluginsIdentity(plugins.remark)}\nrehype ${pluginsIdentity(plugins.rehype)}` : '';
+  if (!hasMarkdownPlugins(plugins)) return '';
+  const highlight = plugins.highlight === undefined ? '' : `\nhighlight ${JSON.stringify(plugins.highlight)}`;
+  return `remark ${pluginsIdentity(plugins.remark)}\nrehype ${pluginsIdentity(plugins.rehype)}${highlight}`;
 }
 
 /** The Markdown plugins of a config. */
-export function markdownPluginsOf(config: { extensions: MarkdownPlugins }): MarkdownPlugins {
-  return { remark: config.extensions.remark, rehype: config.extensions.rehype };
+export function markdownPluginsOf(config: { extensions: Omit<MarkdownPlugins, 'highlight'>; markdown: { highlight: HighlightOptions } }): MarkdownPlugins {
+  const { highlight } = config.markdown;
+  const custom = JSON.stringify(highlight) !== JSON.stringify(defaultHighlight);
+  return { remark: config.extensions.remark, rehype: config.extensions.rehype, ...(custom ? { highlight } : {}) };
 }
 
 /** The error a loader records for a document the pipeline failed on: the parser's, or a plugin's naming it and its config field. */
@@ -135,6 +142,7 @@ async function createProcessor(gfm: readonly GfmFeature[] | 'remark-gfm', plugin
   return chain
     .use(rehypeSlug)
     .use(rehypeSanitize, schema)
+    .use(rehypeHighlight, plugins.highlight ?? defaultHighlight)
     .use(rehypeExternalLinks)
     .use(rehypeStringify, { closeSelfClosing: true })
     .freeze() as unknown as Processor;
@@ -223,7 +231,7 @@ export async function renderMarkdownWith(markdown: string, gfm: readonly GfmFeat
 
 function processorFor(gfm: readonly GfmFeature[] | 'remark-gfm', plugins: MarkdownPlugins): Promise<Processor> {
   // The plugins' URLs (with a local file's hash) and options: an edited plugin gets a processor of its own.
-  const withPlugins = hasMarkdownPlugins(plugins) ? `\n${JSON.stringify([plugins.remark, plugins.rehype].map((refs) => refs.map((ref) => [ref.url, ref.options])))}` : '';
+  const withPlugins = hasMarkdownPlugins(plugins) ? `\n${JSON.stringify([...[plugins.remark, plugins.rehype].map((refs) => refs.map((ref) => [ref.url, ref.options])), plugins.highlight ?? null])}` : '';
   const key = (typeof gfm === 'string' ? gfm : gfm.join(' ')) + withPlugins;
   let processor = processors.get(key);
   if (!processor) {
@@ -362,7 +370,7 @@ export function markdownLimitError(body: string, bodyLine: number, file: string,
 }
 
 /** Raise when the pipeline changes its output in a way its code and package versions do not show. */
-const pipelineRevision = 2;
+const pipelineRevision = 3;
 /** The packages whose versions decide the HTML the pipeline makes. */
 const pipelinePackages = ['unified', 'remark-parse', 'remark-gfm', 'remark-rehype', 'rehype-slug', 'rehype-sanitize', 'hast-util-sanitize', 'rehype-stringify', 'micromark', 'micromark-extension-gfm', ...gfmFeatures.map((feature) => `micromark-extension-gfm-${feature.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`), 'mdast-util-from-markdown', 'mdast-util-to-hast', 'hast-util-to-html'];
 let pipelineId: string | undefined;
@@ -384,6 +392,7 @@ export function markdownPipelineId(): string {
     JSON.stringify(Object.entries(gfmTriggers).map(([feature, trigger]) => [feature, trigger.source, trigger.flags])),
     rehypeExternalLinks.toString(),
     countWords.toString(),
+    highlightId(defaultHighlight),
     ...pipelinePackages.map((name) => `${name}@${installedVersion(name)}`),
   ].join('\n');
   return pipelineId;

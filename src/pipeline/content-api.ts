@@ -11,6 +11,7 @@ import type { DiskCache } from '../cache/disk-cache.js';
 import type { ParseYaml } from '../cache/yaml-cache.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { MarkdownRenderer } from '../content/markdown-cache.js';
+import { codeStylesheetUrl } from '../content/highlight.js';
 import { markdownPluginsOf } from '../content/markdown.js';
 import { pluginHeadOf } from '../render/plugin-head.js';
 import { copyValuesOf, loadMessages, lookupMessage, type MessageTree } from '../content/messages.js';
@@ -28,6 +29,7 @@ import { socialCardOf, socialImageFile, type SocialCard } from '../render/social
 import type { TemplateSet } from '../render/types.js';
 import { createPages, reportUntranslated, sortEntries, type Page } from '../routes/pages.js';
 import { redirectProblems, siteRedirects } from '../routes/redirects.js';
+import { assetsFolder } from '../routes/paths.js';
 import { sameJson } from './stage.js';
 
 export type { Entry, MessageTree, Page, PageContent };
@@ -199,7 +201,9 @@ export function renderInputOf(input: { config: ResolvedConfig; pages: readonly P
   const pluginHead = pluginHeadOf(config, pages);
   // The admin's stylesheet is named by its text (admin-pages.ts), so its URL is known here without the assets step.
   const fonts = preloadFontUrls(config);
-  const assets = { stylesheet, ...(config.admin.enabled ? { admin: adminStylesheet().url } : {}), ...(fonts.length ? { fonts } : {}) };
+  // So is highlighted code's, by its themes (content/highlight.ts): a page with such code links it.
+  const { highlight } = config.markdown;
+  const assets = { stylesheet, ...(config.admin.enabled ? { admin: adminStylesheet().url } : {}), ...(fonts.length ? { fonts } : {}), ...(highlight ? { code: codeStylesheetUrl(highlight, assetsFolder) } : {}) };
   return { config, pages, messages, contents, entries: byCollection(config, input.entries), assets, ...(pluginHead ? { pluginHead } : {}) };
 }
 

@@ -14,6 +14,8 @@ import type { OutputFiles } from '../output-files.js';
 import type { Assets } from '../islands/assets.js';
 import type { IslandBundle } from '../islands/bundle.js';
 import { createImageVariants } from '../emit/images.js';
+import { codeStylesheet, codeStylesheetUrl, hasHighlightedCode } from '../content/highlight.js';
+import { assetsFolder } from '../routes/paths.js';
 import { drawSocialImages } from '../emit/social-images.js';
 import type { EntryImage } from '../content/images.js';
 import type { PageContent } from '../content/pages.js';
@@ -69,8 +71,16 @@ export async function createSiteFiles(run: StageRun, input: SiteFilesInput): Pro
   const logo = assets.files.get('logo.svg');
   const mark = logo === undefined ? '' : typeof logo === 'string' ? logo : Buffer.from(logo).toString('utf8');
   const socialKey = config.output.socialImages ? `${idOf(config)} ${hashParts(mark)} ${idOf(pageSet)} ${idOf(input.templates)} ${idOf(messages)} ${idOf(input.contents)} ${entryList.map(idOf).join(' ')}` : 'off';
+  // The code stylesheet is published only when a page has highlighted code (render.ts links it there).
+  const { highlight } = config.markdown;
+  const code = highlight && hasCodeToHighlight(entryList, input.contents) ? highlight : undefined;
   const [built, routes, feeds, social, images] = await Promise.all([
-    run.load('built files', `${idOf(assets)} ${idOf(islands)} ${functions.value ? idOf(functions.value) : ''}`, (): OutputFiles => new Map([...assets.files, ...islands.files, ...(functions.value ?? [])])),
+    run.load('built files', `${idOf(assets)} ${idOf(islands)} ${functions.value ? idOf(functions.value) : ''} ${JSON.stringify(code ?? null)}`, async (): Promise<OutputFiles> => new Map([
+      ...assets.files,
+      ...islands.files,
+      ...(functions.value ?? []),
+      ...(code ? [[codeStylesheetUrl(code, assetsFolder).slice(1), await codeStylesheet(code)] as const] : []),
+    ])),
     run.load('route files', `${idOf(config)} ${idOf(pageSet)} ${entryList.map(idOf).join(' ')}`, () => createRouteFiles(config, pageSet.pages, entryList)),
     run.load('feeds', `${idOf(config)} ${idOf(messages)} ${entryList.map(idOf).join(' ')}`, () => createFeedFiles({ config, entries: entryList, messages })),
     run.load('social images', socialKey, () => createSocialImages(input, mark)),
@@ -88,6 +98,16 @@ export async function createSiteFiles(run: StageRun, input: SiteFilesInput): Pro
 /** The names of the site files, every group: what a link may lead to besides a page. */
 export function* siteFileNames(files: SiteFiles): Generator<string> {
   for (const group of [files.built, files.routes, files.feeds, files.social, files.images]) yield* group.keys();
+}
+
+/** Whether an entry or a page's copy (its Markdown is HTML among its values) has highlighted code. */
+function hasCodeToHighlight(entries: readonly Entry[], contents: ReadonlyMap<string, PageContent>): boolean {
+  return entries.some((entry) => Object.values(entry.translations).some((translation) => hasHighlightedCode(translation.html))) || [...contents.values()].some(hasCodeIn);
+}
+
+function hasCodeIn(value: unknown): boolean {
+  if (typeof value === 'string') return hasHighlightedCode(value);
+  return typeof value === 'object' && value !== null && Object.values(value).some(hasCodeIn);
 }
 
 /** The images of the entries' translations. */

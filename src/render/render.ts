@@ -7,6 +7,7 @@ import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import type { ResolvedConfig } from '../config/load.js';
 import { copyValuesOf, fillPlaceholders, lookupMessage, type MessageTree } from '../content/messages.js';
+import { hasHighlightedCode } from '../content/highlight.js';
 import { contentKey, type PageContent } from '../content/pages.js';
 import type { Entry } from '../content/collections.js';
 import { sourcesOf } from '../config/sources.js';
@@ -35,8 +36,8 @@ export interface RenderInput {
   /** The entries of each collection, newest first. */
   entries: Readonly<Record<string, readonly Entry[]>>;
   templates: TemplateSet;
-  /** The built assets' URLs: the site's stylesheet, the admin's while it is on, the fonts every page preloads. */
-  assets: { stylesheet: string; admin?: string; fonts?: readonly string[] };
+  /** The built assets' URLs: the site's stylesheet, the admin's while it is on, the fonts every page preloads, highlighted code's. */
+  assets: { stylesheet: string; admin?: string; fonts?: readonly string[]; code?: string };
   /** The site plugins' head tags (plugin-head.ts), made before rendering so the CSP can allow them on every page. */
   pluginHead?: PluginHead;
   /** Told of every input a render reads (`site dev` re-renders a page only when one of them changes). */
@@ -250,7 +251,10 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
     structuredData.push(...(inTemplate(page, () => template.structuredData?.(props)) ?? []));
     // The consent banner closes every public page of a site whose counter waits for consent.
     const banner = consent && !isAdminTemplate(page.template) ? consentBanner(props.site.t) : '';
-    return renderDocument(page, { config, meta, structuredData, stylesheet: input.assets.stylesheet, fonts: input.assets.fonts, stylesheets: meta.stylesheets, plugins: input.pluginHead }, body + banner);
+    // Only a page with highlighted code loads the code stylesheet.
+    const code = input.assets.code && hasHighlightedCode(body) ? [input.assets.code] : [];
+    const stylesheets = code.length ? [...(meta.stylesheets ?? []), ...code] : meta.stylesheets;
+    return renderDocument(page, { config, meta, structuredData, stylesheet: input.assets.stylesheet, fonts: input.assets.fonts, stylesheets, plugins: input.pluginHead }, body + banner);
   }
 
   return { renderPage, metaOf };

@@ -41,8 +41,8 @@ export interface SiteContext {
   entry(collection: string, slug: string): Entry | undefined;
   /** The translation of an entry a page in this locale shows: its own, or the one the collection's fallback rules pick. */
   translationOf(entry: Entry): EntryTranslation;
-  /** URLs of the built assets: the site's stylesheet, and the admin's while the admin is on. */
-  assets: { stylesheet: string; admin?: string };
+  /** URLs of the built assets: the site's stylesheet, the admin's while the admin is on, and highlighted code's while highlighting is on. */
+  assets: { stylesheet: string; admin?: string; code?: string };
 }
 
 /** The props of a page template. */
