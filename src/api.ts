@@ -19,6 +19,7 @@ import { deploySettings } from './config/deploy.js';
 import type { HostTarget } from './config/schema.js';
 import { placeOutput, precompressOf, staticFolderOf } from './targets/index.js';
 import { runBuildEnd } from './emit/plugin-build-end.js';
+import { addSearchIndex } from './emit/search-index.js';
 import { serverLimits, startServer } from './serve/server.js';
 import { describeRebuild } from './dev/report.js';
 import { startDevServer, type DevServer } from './dev/server.js';
@@ -144,10 +145,11 @@ export async function build(options: BuildOptions = {}): Promise<BuildReport> {
   const writing = performance.now();
   // The plugins' buildEnd hooks, before the switch: one that throws leaves the output as it was.
   const folder = staticFolderOf(result.config);
+  const placed = placeOutput(result.config, result.files);
   const { files, kept } = await runBuildEnd({
     config: result.config,
     outputFolder: out,
-    files: placeOutput(result.config, result.files),
+    files: result.config.search.enabled ? await addSearchIndex({ config: result.config, pages: result.pages, files: placed, kept: result.kept, outputFolder: out, folder }) : placed,
     kept: result.kept,
     pages: result.pages.map((page) => ({ path: page.url, locale: page.locale, file: folder + page.file })),
     logger: { info: (message) => logger.info(message), warn: (message) => logger.warn(message) },

@@ -10,13 +10,16 @@ import type { CspAdditions } from './plugin-head.js';
  * The policy text. As a `<meta>` it leaves out `frame-ancestors`, which browsers ignore there
  * (and complain about in the console): a page on a host without headers can be framed.
  * `plugins` are the sources the site plugins' head tags need (plugin-head.ts), allowed exactly.
+ * `search` is set for the search page alone: Pagefind's script compiles its WebAssembly search
+ * engine (`'wasm-unsafe-eval'`, which allows WebAssembly only, not JavaScript's eval) and fetches
+ * the index from the site (`connect-src 'self'`, as every page has).
  */
-export function contentSecurityPolicy(config: ResolvedConfig, scriptHashes: readonly string[], delivery: 'header' | 'meta' = 'header', plugins?: CspAdditions): string {
+export function contentSecurityPolicy(config: ResolvedConfig, scriptHashes: readonly string[], delivery: 'header' | 'meta' = 'header', plugins?: CspAdditions, search = false): string {
   const endpoint = config.contact.endpoint;
   const external = /^https?:\/\//.test(endpoint) ? ` ${new URL(endpoint).origin}` : '';
   return [
     "default-src 'self'",
-    `script-src 'self' ${[...scriptHashes, ...(plugins?.scriptSrc ?? [])].join(' ')}`,
+    `script-src 'self' ${[...(search ? ["'wasm-unsafe-eval'"] : []), ...scriptHashes, ...(plugins?.scriptSrc ?? [])].join(' ')}`,
     `style-src 'self'${plugins?.styleSrc.length ? ` ${plugins.styleSrc.join(' ')}` : ''}`,
     "img-src 'self' data:",
     `connect-src 'self'${external}`,
@@ -25,4 +28,9 @@ export function contentSecurityPolicy(config: ResolvedConfig, scriptHashes: read
     "base-uri 'self'",
     "object-src 'none'",
   ].join('; ');
+}
+
+/** Whether a route is the search page's (`search.path`, in every locale) of a site with search on. */
+export function isSearchPage(config: ResolvedConfig, routePath: string): boolean {
+  return config.search.enabled && routePath === config.search.path;
 }

@@ -10,6 +10,14 @@
 /** The folder of the output that holds the built, content-hashed assets (stylesheet, island scripts). */
 export const assetsFolder = 'assets';
 
+/** The folder of the search index (`search.enabled`) in the output, and in the URL under `site.base`. */
+export const searchIndexFolder = 'pagefind';
+
+/** The URL of the search index's script, which the search page's island loads. */
+export function searchScriptUrl(config: { site: { base: string } }): string {
+  return `${config.site.base}/${searchIndexFolder}/pagefind.js`;
+}
+
 /** The path facts of the config that the rules need. */
 export interface PathRules {
   defaultLocale: string;

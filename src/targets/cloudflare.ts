@@ -12,8 +12,8 @@ import { asciiRedirects, type HostTarget } from './shared.js';
 
 export const cloudflareTarget: HostTarget = {
   staticFolder: '',
-  files({ config, pages, scriptHashes, csp, endpoints, booking }) {
-    const files = new Map([['_headers', createHeaders(scriptHashes, config, csp)]]);
+  files({ config, pages, scriptHashes, csp, searchUrls, endpoints, booking }) {
+    const files = new Map([['_headers', createHeaders(scriptHashes, config, csp, searchUrls)]]);
     const redirects = asciiRedirects(config, pages);
     if (redirects.length) {
       const lines = redirects.flatMap(({ from, to }) => [`${encodeURI(from)}  ${to}  301`, `${encodeURI(from)}/*  ${to}:splat  301`]);
