@@ -1,4 +1,4 @@
-/** The site header: logo, audience pills, navigation, language switch and the mobile menu. */
+/** The site header: logo, audience pills, navigation, search box, language switch and the mobile menu. */
 import { navigationRoutePath, type PageProps } from 'typed-site/template';
 import { Logo } from './Logo';
 
@@ -67,6 +67,12 @@ export function Header({ page, site }: Pick<PageProps, 'page' | 'site'>) {
               ))}
             </ul>
           </nav>
+          {config.search.enabled && (
+            <form className="header-search" role="search" method="get" action={site.href(config.search.path)}>
+              <input type="search" name="q" aria-label={t('header.search')} placeholder={t('header.search')} />
+              <button type="submit">{t('header.searchSubmit')}</button>
+            </form>
+          )}
           <LanguageSwitch page={page} site={site} />
         </div>
       </div>
