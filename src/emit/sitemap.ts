@@ -98,16 +98,18 @@ export const assetCacheControl = 'public, max-age=31536000, immutable';
 
 /**
  * Netlify/Cloudflare-style `_headers`: security headers for every page, long caching for hashed
- * assets. The search pages (`searchUrls`) drop the CSP of every page for their own, which allows
- * the search's WebAssembly (Cloudflare and `site serve` read the `!` line; Netlify does not).
+ * assets. The search pages (`searchUrls`) get their own CSP, which allows the search's
+ * WebAssembly: Cloudflare (and `site serve`) join the values of a header that two rules give, so
+ * the page's first drops the policy of every page (`! Name`, `detach`); Netlify lets the later
+ * rule's value win, and knows no `!` line.
  */
-export function createHeaders(scriptHashes: readonly string[], config: ResolvedConfig, plugins?: CspAdditions, searchUrls: readonly string[] = []): string {
+export function createHeaders(scriptHashes: readonly string[], config: ResolvedConfig, plugins?: CspAdditions, searchUrls: readonly string[] = [], detach = true): string {
   const searchCsp = contentSecurityPolicy(config, scriptHashes, 'header', plugins, true);
   return [
     '/*',
     ...securityHeaders(scriptHashes, config, plugins).map(([name, value]) => `  ${name}: ${value}`),
     '',
-    ...searchUrls.flatMap((url) => [url, '  ! Content-Security-Policy', `  Content-Security-Policy: ${searchCsp}`, '']),
+    ...searchUrls.flatMap((url) => [url, ...(detach ? ['  ! Content-Security-Policy'] : []), `  Content-Security-Policy: ${searchCsp}`, '']),
     urlsOf(config).assetsPattern,
     `  Cache-Control: ${assetCacheControl}`,
     '',

@@ -29,7 +29,7 @@ export const netlifyTarget: HostTarget = {
     lines.push('# The 404 page of each language, with status 404, for paths with no file');
     for (const { prefix, url } of localeNotFoundPages(config)) lines.push(`${prefix}/*  ${url}  404`);
     return new Map([
-      ['_headers', createHeaders(scriptHashes, config, csp, searchUrls)],
+      ['_headers', createHeaders(scriptHashes, config, csp, searchUrls, false)],
       ['_redirects', `${lines.join('\n')}\n`],
     ]);
   },
