@@ -2,10 +2,12 @@
  * Site search in Chromium: each language's search page finds a word of a post in its own
  * language only, by keyboard, with the count in a live region and the excerpt's marks kept as
  * marks; the header's search box leads there (on phones from the menu); the search page's policy
- * allows the index's WebAssembly and nothing else does; without script the page says so.
+ * allows the index's WebAssembly and nothing else does; without script the page says so; axe
+ * finds nothing on a page of results.
  */
 import type { BrowserContext, ConsoleMessage, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations } from '../helpers/axe';
 import { readYaml, startE2e, type E2e } from './support';
 
 let e2e: E2e;
@@ -21,8 +23,8 @@ afterAll(async () => {
 type SearchCopy = { search: { label: string; none: string; one: string; many: string } };
 
 /** Opens `path` in a fresh context and closes it afterwards; fails on any console error or CSP report. */
-async function visit(path: string, body: (page: Page) => Promise<void>, options: { width?: number; javaScriptEnabled?: boolean } = {}) {
-  const context: BrowserContext = await e2e.newContext({ locale: 'en-US', viewport: { width: options.width ?? 1280, height: 900 }, javaScriptEnabled: options.javaScriptEnabled ?? true });
+async function visit(path: string, body: (page: Page) => Promise<void>, options: { width?: number; javaScriptEnabled?: boolean; bypassCSP?: boolean } = {}) {
+  const context: BrowserContext = await e2e.newContext({ locale: 'en-US', viewport: { width: options.width ?? 1280, height: 900 }, javaScriptEnabled: options.javaScriptEnabled ?? true, bypassCSP: options.bypassCSP ?? false });
   const problems: string[] = [];
   try {
     const page = await context.newPage();
@@ -75,6 +77,13 @@ describe('search pages', () => {
       await page.locator('.site-search-status').filter({ hasText: 'dampstrykejernet' }).waitFor();
       expect(await page.locator('.site-search-results a').count()).toBe(0);
     });
+  });
+
+  it('has nothing axe finds on a page of results (axe is an inline script: the policy is bypassed for it alone)', async () => {
+    await visit('/no/search/?q=dampstrykejernet', async (page) => {
+      await page.locator('.site-search-results a').first().waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+    }, { bypassCSP: true });
   });
 
   it('says without script that search needs it', async () => {
