@@ -32,8 +32,9 @@ export async function addSearchIndex(input: { config: ResolvedConfig; pages: rea
   for (const page of searchablePages(config, input.pages).sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0))) {
     const file = input.folder + page.file;
     const data = files.get(file) ?? (input.kept.has(file) ? await readFile(join(input.outputFolder, file)) : undefined);
-    if (data !== undefined) pages.push({ url: config.site.base + page.url, file, content: typeof data === 'string' ? data : Buffer.from(data).toString('utf8') });
+    if (data !== undefined) pages.push({ url: page.url, file, content: typeof data === 'string' ? data : Buffer.from(data).toString('utf8') });
   }
+  // Pagefind puts the folder above its script (`site.base`) in front of each page's URL itself.
   // A build whose indexed pages are all as before takes the index of the build before from the cache.
   const cache = input.cache ? openDiskCache('search-index') : undefined;
   const fingerprint = hashParts(installedVersion('pagefind'), ...pages.flatMap((page) => [page.url, page.content]));

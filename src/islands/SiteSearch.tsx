@@ -11,7 +11,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 
 /** The copy and the index's address. `{count}` and `{query}` are filled in. */
 export interface SiteSearchProps {
-  /** The URL of pagefind.js in the output (`<base>/pagefind/pagefind.js`). */
+  /** The URL of pagefind.js in the output (`searchScriptUrl`; the renderer adds `site.base`). */
   script: string;
   text: {
     label: string;

@@ -13,10 +13,8 @@ export const assetsFolder = 'assets';
 /** The folder of the search index (`search.enabled`) in the output, and in the URL under `site.base`. */
 export const searchIndexFolder = 'pagefind';
 
-/** The URL of the search index's script, which the search page's island loads. */
-export function searchScriptUrl(config: { site: { base: string } }): string {
-  return `${config.site.base}/${searchIndexFolder}/pagefind.js`;
-}
+/** The URL of the search index's script, which the search page's island loads (root-relative: the renderer puts `site.base` in front). */
+export const searchScriptUrl = `/${searchIndexFolder}/pagefind.js`;
 
 /** The path facts of the config that the rules need. */
 export interface PathRules {

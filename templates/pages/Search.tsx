@@ -9,11 +9,11 @@ export const content = z.strictObject({
 });
 type Content = z.infer<typeof content>;
 
-export default function Search({ content, site }: PageProps<Content>) {
+export default function Search({ content }: PageProps<Content>) {
   return (
     <section className="container search-page">
       <h1>{content.heading}</h1>
-      <Island name="SiteSearch" component={SiteSearch} props={{ script: searchScriptUrl(site.config), text: content.search }} />
+      <Island name="SiteSearch" component={SiteSearch} props={{ script: searchScriptUrl, text: content.search }} />
     </section>
   );
 }
