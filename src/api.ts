@@ -20,6 +20,7 @@ import { deploySettings } from './config/deploy.js';
 import type { HostTarget } from './config/schema.js';
 import { placeOutput, precompressOf, staticFolderOf } from './targets/index.js';
 import { runBuildEnd } from './emit/plugin-build-end.js';
+import { addSearchIndex } from './emit/search-index.js';
 import { serverLimits, startServer } from './serve/server.js';
 import { describeRebuild } from './dev/report.js';
 import { startDevServer, type DevServer } from './dev/server.js';
@@ -147,10 +148,14 @@ export async function build(options: BuildOptions = {}): Promise<BuildReport> {
   const writing = performance.now();
   // The plugins' buildEnd hooks, before the switch: one that throws leaves the output as it was.
   const folder = staticFolderOf(result.config);
+  const placed = placeOutput(result.config, result.files);
+  const indexing = performance.now();
+  const indexed = result.config.search.enabled ? await addSearchIndex({ config: result.config, pages: result.pages, files: placed, kept: result.kept, outputFolder: out, folder, cache: options.cache !== false }) : placed;
+  const indexMs = Math.round((performance.now() - indexing) * 10) / 10;
   const { files, kept } = await runBuildEnd({
     config: result.config,
     outputFolder: out,
-    files: placeOutput(result.config, result.files),
+    files: indexed,
     kept: result.kept,
     pages: result.pages.map((page) => ({ path: page.url, locale: page.locale, file: folder + page.file })),
     logger: { info: (message) => logger.info(message), warn: (message) => logger.warn(message) },
@@ -177,7 +182,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildReport> {
   if (next) logger.info(`next scheduled post: ${describeScheduled(next, result.config.site.timeZone)}${result.scheduled.length > 1 ? ` (${result.scheduled.length - 1} more after it)` : ''}`);
   if (options.verbose) {
     const { stats } = result;
-    const stages = Object.entries({ ...result.timings, write: Math.round((now - writing) * 10) / 10 }).map(([stage, time]) => `${stage} ${time} ms`);
+    const stages = Object.entries({ ...result.timings, ...(result.config.search.enabled ? { 'search index': indexMs } : {}), write: Math.round((now - writing - indexMs) * 10) / 10 }).map(([stage, time]) => `${stage} ${time} ms`);
     logger.info(`${stages.join(' · ')}\nmarkdown ${stats.markdownParsed} parsed, ${stats.markdownCached} cached · esbuild steps cached ${stats.esbuildCached} · ${stats.pagesRendered} pages rendered · ${stats.workers} worker threads · social images ${stats.socialImagesDrawn} drawn of ${stats.socialImages} · image variants ${stats.imageVariantsMade} encoded of ${stats.imageVariants}\nwrote ${written.written} of ${written.files} files (siblings included), removed ${written.removed}${written.compressWorkers ? ` · precompression shared with ${written.compressWorkers} worker thread${written.compressWorkers === 1 ? '' : 's'}` : ''}`);
   }
   return {

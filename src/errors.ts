@@ -49,6 +49,7 @@ export const errorCatalogue = {
   ADMIN_USAGE: { title: 'Admin command refused', hint: 'Run `site admin --help` for the commands and their arguments.' },
   PLUGIN_NOT_FOUND: { title: 'Plugin not found', hint: 'Install the package in the site\'s folder (npm install <name>), or give a path relative to site.config.yaml starting with ./ or ../.' },
   PLUGIN_INVALID: { title: 'Invalid plugin', hint: 'A remark or rehype plugin module exports a function as default; a site plugin exports definePlugin({ name, ... }) from typed-site/plugin.' },
+  SEARCH_INDEX_FAILED: { title: 'Search index not built', hint: 'Pagefind (the pagefind package) builds it: check it is installed for this platform, or set search: { enabled: false }.' },
   PLUGIN_FAILED: { title: 'A plugin failed', hint: 'The plugin threw; fix it or its options (the stack, with --verbose, shows where).' },
   STORE_UNAVAILABLE: { title: 'Database unavailable', hint: 'Check that the database file\'s folder (contact.dataDir) is writable and its disk not full, or that the Postgres server in DATABASE_URL is up and reachable.' },
   STORE_URL: { title: 'Unsupported database address', hint: 'Set DATABASE_URL (or storage.url) to a postgres:// address, or leave both unset for the SQLite file in contact.dataDir.' },

@@ -20,6 +20,9 @@ export { article, breadcrumbList, faqPage, localBusiness, organization, software
 export { escapeHtml, serializeJsonForScript } from './render/html.js';
 /** The marker of an island: a component of templates/islands/ rendered here and hydrated in the browser. */
 export { Island } from './render/island.js';
+/** The engine's search island, for the search page (`search:` of the config). */
+export { default as SiteSearch, type SiteSearchProps } from './islands/SiteSearch.js';
+export { searchScriptUrl } from './routes/paths.js';
 export { templateError, TemplateDiagnostic, type TemplateDiagnosticOptions } from './render/template-diagnostic.js';
 /** zod, for the `content` schema of a page's copy: the generator's own copy, so a site need not install it. */
 export { z } from 'zod';

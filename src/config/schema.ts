@@ -477,6 +477,15 @@ export const configSchema = z.strictObject({
     })
     .prefault({})
     .describe('Legal pages ship as templates the company must review before going live'),
+  search: z
+    .strictObject({
+      enabled: z.boolean().default(false).describe('Build a static search index (Pagefind) of every page\'s <main>, one per language, under <base>/pagefind/'),
+      path: sitePath
+        .default('/search')
+        .describe('Route path of the search page (a route of this config, in every locale): only its CSP allows WebAssembly, which the index\'s script needs'),
+    })
+    .prefault({})
+    .describe('Site search on static hosts: an index per language built with the pages, searched in the browser on the search page'),
   robots: z
     .strictObject({ disallow: z.array(sitePath).default([]).describe('Paths crawlers are asked to skip') })
     .prefault({}),

@@ -80,10 +80,10 @@ export function createRobots(config: ResolvedConfig): string {
   return ['User-agent: *', ...(disallow.length ? disallow : ['Disallow:']), '', `Sitemap: ${siteRootOf(config)}/sitemap.xml`, ''].join('\n');
 }
 
-/** The security headers of every page (the CSP allows the inline scripts of `scriptHashes`). */
-export function securityHeaders(scriptHashes: readonly string[], config: ResolvedConfig, plugins?: CspAdditions): [name: string, value: string][] {
+/** The security headers of every page (the CSP allows the inline scripts of `scriptHashes`; `search` for the search page). */
+export function securityHeaders(scriptHashes: readonly string[], config: ResolvedConfig, plugins?: CspAdditions, search = false): [name: string, value: string][] {
   return [
-    ['Content-Security-Policy', contentSecurityPolicy(config, scriptHashes, 'header', plugins)],
+    ['Content-Security-Policy', contentSecurityPolicy(config, scriptHashes, 'header', plugins, search)],
     ['X-Content-Type-Options', 'nosniff'],
     ['Referrer-Policy', 'strict-origin-when-cross-origin'],
     ['X-Frame-Options', 'DENY'],
@@ -96,12 +96,20 @@ export function securityHeaders(scriptHashes: readonly string[], config: Resolve
 /** The caching of built assets, whose names carry a content hash. */
 export const assetCacheControl = 'public, max-age=31536000, immutable';
 
-/** Netlify/Cloudflare-style `_headers`: security headers for every page, long caching for hashed assets. */
-export function createHeaders(scriptHashes: readonly string[], config: ResolvedConfig, plugins?: CspAdditions): string {
+/**
+ * Netlify/Cloudflare-style `_headers`: security headers for every page, long caching for hashed
+ * assets. The search pages (`searchUrls`) get their own CSP, which allows the search's
+ * WebAssembly: Cloudflare (and `site serve`) join the values of a header that two rules give, so
+ * the page's first drops the policy of every page (`! Name`, `detach`); Netlify lets the later
+ * rule's value win, and knows no `!` line.
+ */
+export function createHeaders(scriptHashes: readonly string[], config: ResolvedConfig, plugins?: CspAdditions, searchUrls: readonly string[] = [], detach = true): string {
+  const searchCsp = contentSecurityPolicy(config, scriptHashes, 'header', plugins, true);
   return [
     '/*',
     ...securityHeaders(scriptHashes, config, plugins).map(([name, value]) => `  ${name}: ${value}`),
     '',
+    ...searchUrls.flatMap((url) => [url, ...(detach ? ['  ! Content-Security-Policy'] : []), `  Content-Security-Policy: ${searchCsp}`, '']),
     urlsOf(config).assetsPattern,
     `  Cache-Control: ${assetCacheControl}`,
     '',

@@ -7,7 +7,7 @@
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import type { Message, Plugin } from 'esbuild';
-import { entryConditions, modulesRoot } from '../cache/disk-cache.js';
+import { entryConditions, generatorRoot, modulesRoot } from '../cache/disk-cache.js';
 import { SiteError, SiteErrors } from '../errors.js';
 import { templateSources } from '../config/sources.js';
 import { esbuildErrors, type EsbuildStepOptions, type RunEsbuild } from '../esbuild-step.js';
@@ -23,6 +23,11 @@ export interface IslandBundle {
   entries: Record<string, string>;
   /** For each island, every JavaScript file its entry loads (entry and chunks), for budgets. */
   graph: Record<string, string[]>;
+}
+
+/** The engine's search island (`search.enabled`): its name, and its file (src/islands/SiteSearch.tsx of the generator package). */
+export function searchIsland(): [name: string, file: string] {
+  return ['SiteSearch', join(generatorRoot(), 'src', 'islands', 'SiteSearch.tsx')];
 }
 
 /** The island names of a site: PascalCase .tsx files in templates/islands/. */
@@ -57,7 +62,7 @@ export async function bundleIslands(
   if (clash !== undefined) {
     throw new SiteError({
       code: 'TEMPLATE_INVALID',
-      message: `island "${clash}" is also an island of the admin's screens: one name would hydrate two components`,
+      message: `island "${clash}" is also an island of the engine (the admin's screens or the search): one name would hydrate two components`,
       file: relative(process.cwd(), join(templateSources(templatesDir).islandsFolder, `${clash}.tsx`)),
       hint: 'Rename the site\'s island (its file and the `name` its pages give it), or set admin: { enabled: false } in the config.',
     });

@@ -9,7 +9,7 @@ import { loadConfig, type ResolvedConfig } from '../config/load.js';
 import type { HostTarget } from '../config/schema.js';
 import { adminStylesheet, buildAssets, type Assets } from '../islands/assets.js';
 import { consentFiles, needsConsent } from '../islands/consent.js';
-import { bundleIslands, listIslands, type IslandBundle, type IslandRuntime } from '../islands/bundle.js';
+import { bundleIslands, listIslands, searchIsland, type IslandBundle, type IslandRuntime } from '../islands/bundle.js';
 import { listPageTemplates, loadTemplates } from '../render/templates.js';
 import type { TemplateSet } from '../render/types.js';
 import { entriesSourceKey, listEntries, loadEntryFolder, loadSiteMessages, messagesSourceKey, orderEntries, type Entry, type Messages } from './content-api.js';
@@ -69,8 +69,11 @@ export async function loadInputs(run: StageRun, config: ResolvedConfig, options:
   const admin = config.admin.enabled;
   const templates = run.load('templates', JSON.stringify([dirs.templates, admin]), async () =>
     loadTemplates(dirs.templates, [...await listPageTemplates(dirs.templates), ...(admin ? adminTemplateNames : [])], esbuild), 'templates');
-  const islands = run.load('islands', JSON.stringify([dirs.templates, options.islandRuntime, admin]), async () =>
-    bundleIslands(dirs.templates, await listIslands(dirs.templates), options.islandRuntime, esbuild, admin ? Object.fromEntries(adminIslandNames.map((name) => [name, adminIslandFile(name)])) : {}), 'islands');
+  // The engine's islands: the admin's screens while the admin is on, the search while search is.
+  const search = config.search.enabled;
+  const engineIslands = Object.fromEntries([...(admin ? adminIslandNames.map((name) => [name, adminIslandFile(name)]) : []), ...(search ? [searchIsland()] : [])]);
+  const islands = run.load('islands', JSON.stringify([dirs.templates, options.islandRuntime, admin, search]), async () =>
+    bundleIslands(dirs.templates, await listIslands(dirs.templates), options.islandRuntime, esbuild, engineIslands), 'islands');
   const consent = needsConsent(config);
   const engineFiles = [...(admin ? [adminStylesheet()] : []), ...(consent ? [consentFiles.script, consentFiles.stylesheet] : [])];
   const assets = run.load('assets', JSON.stringify([dirs.templates, dirs.public, admin, consent]), (diagnostics) => buildAssets(dirs, diagnostics, esbuild, engineFiles), 'styles');

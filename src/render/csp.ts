@@ -12,14 +12,17 @@ import type { CspAdditions } from './plugin-head.js';
  * `plugins` are the sources the site plugins' head tags and the config's third parties
  * (`analytics:`, `head:`) need (plugin-head.ts), allowed exactly: a directive without any keeps
  * its text of a site without them.
+ * `search` is set for the search page alone: Pagefind's script compiles its WebAssembly search
+ * engine (`'wasm-unsafe-eval'`, which allows WebAssembly only, not JavaScript's eval) and fetches
+ * the index from the site (`connect-src 'self'`, as every page has).
  */
-export function contentSecurityPolicy(config: ResolvedConfig, scriptHashes: readonly string[], delivery: 'header' | 'meta' = 'header', plugins?: CspAdditions): string {
+export function contentSecurityPolicy(config: ResolvedConfig, scriptHashes: readonly string[], delivery: 'header' | 'meta' = 'header', plugins?: CspAdditions, search = false): string {
   const endpoint = config.contact.endpoint;
   const external = /^https?:\/\//.test(endpoint) ? ` ${new URL(endpoint).origin}` : '';
   const more = (sources: readonly string[] | undefined) => (sources?.length ? ` ${sources.join(' ')}` : '');
   return [
     "default-src 'self'",
-    `script-src 'self' ${[...scriptHashes, ...(plugins?.scriptSrc ?? [])].join(' ')}`,
+    `script-src 'self' ${[...(search ? ["'wasm-unsafe-eval'"] : []), ...scriptHashes, ...(plugins?.scriptSrc ?? [])].join(' ')}`,
     `style-src 'self'${more(plugins?.styleSrc)}`,
     `img-src 'self' data:${more(plugins?.imgSrc)}`,
     `connect-src 'self'${external}${more(plugins?.connectSrc)}`,
@@ -29,4 +32,9 @@ export function contentSecurityPolicy(config: ResolvedConfig, scriptHashes: read
     "base-uri 'self'",
     "object-src 'none'",
   ].join('; ');
+}
+
+/** Whether a route is the search page's (`search.path`, in every locale) of a site with search on. */
+export function isSearchPage(config: ResolvedConfig, routePath: string): boolean {
+  return config.search.enabled && routePath === config.search.path;
 }

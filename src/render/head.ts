@@ -8,7 +8,7 @@ import type { ResolvedConfig } from '../config/load.js';
 import type { Page } from '../routes/pages.js';
 import { siteRootOf, urlsOf } from '../routes/urls.js';
 import type { PluginHead } from './plugin-head.js';
-import { contentSecurityPolicy } from './csp.js';
+import { contentSecurityPolicy, isSearchPage } from './csp.js';
 import { escapeHtml, serializeJsonForScript } from './html.js';
 import { socialCardOf, socialImageFile, socialImageSize } from './social-card.js';
 import type { PageMeta } from './types.js';
@@ -154,7 +154,7 @@ export function renderHead(page: Page, input: HeadInput): string {
     '<meta charset="utf-8" />',
     '<meta name="viewport" content="width=device-width, initial-scale=1" />',
     // Before any script: a meta policy covers only what follows it.
-    ...(githubPages ? [`<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(config, inlineScriptHashes(config), 'meta', input.plugins?.csp))}" />`] : []),
+    ...(githubPages ? [`<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(config, inlineScriptHashes(config), 'meta', input.plugins?.csp, isSearchPage(config, page.route.path)))}" />`] : []),
     `<title>${escapeHtml(title)}</title>`,
     `<meta name="description" content="${escapeHtml(meta.description)}" />`,
     `<script>${languageScriptOf(config)}</script>`,

@@ -10,6 +10,12 @@
 /** The folder of the output that holds the built, content-hashed assets (stylesheet, island scripts). */
 export const assetsFolder = 'assets';
 
+/** The folder of the search index (`search.enabled`) in the output, and in the URL under `site.base`. */
+export const searchIndexFolder = 'pagefind';
+
+/** The URL of the search index's script, which the search page's island loads (root-relative: the renderer puts `site.base` in front). */
+export const searchScriptUrl = `/${searchIndexFolder}/pagefind.js`;
+
 /** The path facts of the config that the rules need. */
 export interface PathRules {
   defaultLocale: string;

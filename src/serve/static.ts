@@ -59,6 +59,7 @@ export function parseHeaders(text: string): HeaderRules {
   for (const line of text.split('\n')) {
     if (!line.trim() || line.trim().startsWith('#')) continue;
     if (!/^\s/.test(line)) rules.push({ pattern: line.trim(), headers: [] });
+    else if (line.trim().startsWith('!')) rules.at(-1)?.headers.push(['!', line.trim().slice(1).trim()]);
     else {
       const index = line.indexOf(':');
       if (index > 0 && rules.length) rules.at(-1)!.headers.push([line.slice(0, index).trim(), line.slice(index + 1).trim()]);
@@ -75,11 +76,20 @@ function accepts(header: string, coding: string): boolean {
   });
 }
 
-/** The headers `_headers` gives a URL path. */
+/**
+ * The headers `_headers` gives a URL path. A line `! Name` (Cloudflare's way) drops the header of
+ * that name an earlier rule gave, so that a later rule can give another value (the search page's CSP).
+ */
 export function headersFor(rules: HeaderRules, path: string): [string, string][] {
-  return rules
-    .filter((rule) => (rule.pattern.endsWith('*') ? path.startsWith(rule.pattern.slice(0, -1)) : path === rule.pattern))
-    .flatMap((rule) => rule.headers);
+  const headers: [string, string][] = [];
+  for (const rule of rules) {
+    if (!(rule.pattern.endsWith('*') ? path.startsWith(rule.pattern.slice(0, -1)) : path === rule.pattern)) continue;
+    for (const [name, value] of rule.headers) {
+      if (name !== '!') headers.push([name, value]);
+      else for (let index = headers.length - 1; index >= 0; index--) if (headers[index]![0].toLowerCase() === value.toLowerCase()) headers.splice(index, 1);
+    }
+  }
+  return headers;
 }
 
 /** One file of a source. */

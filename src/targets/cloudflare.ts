@@ -12,8 +12,8 @@ import { asciiRedirects, siteRedirectLines, type HostTarget } from './shared.js'
 
 export const cloudflareTarget: HostTarget = {
   staticFolder: '',
-  files({ config, pages, redirects, scriptHashes, csp, endpoints, booking }) {
-    const files = new Map([['_headers', createHeaders(scriptHashes, config, csp)]]);
+  files({ config, pages, redirects, scriptHashes, csp, searchUrls, endpoints, booking }) {
+    const files = new Map([['_headers', createHeaders(scriptHashes, config, csp, searchUrls)]]);
     const lines = [
       ...siteRedirectLines(redirects),
       ...asciiRedirects(config, pages).flatMap(({ from, to }) => [`${encodeURI(from)}  ${to}  301`, `${encodeURI(from)}/*  ${to}:splat  301`]),

@@ -10,9 +10,11 @@ import type { RunEsbuild } from '../esbuild-step.js';
 import { SiteError } from '../errors.js';
 import type { OutputFiles } from '../output-files.js';
 import { pluginHeadOf } from '../render/plugin-head.js';
+import { isSearchPage } from '../render/csp.js';
 import { inlineScriptHashes } from '../render/head.js';
 import type { Page } from '../routes/pages.js';
 import { siteRedirects } from '../routes/redirects.js';
+import { searchIndexFolder } from '../routes/paths.js';
 import { cloudflareTarget } from './cloudflare.js';
 import { bookingWarnings } from './booking-warnings.js';
 import { bundleFunction, siteBooking, siteEndpoints } from './functions.js';
@@ -32,7 +34,10 @@ const targets: Record<HostTargetName, HostTarget> = {
 };
 
 function inputOf(config: ResolvedConfig, pages: readonly Page[], messages?: Readonly<Record<string, MessageTree>>): TargetInput {
-  return { config, pages, redirects: siteRedirects(config), scriptHashes: inlineScriptHashes(config), csp: pluginHeadOf(config, pages)?.csp, endpoints: siteEndpoints(config), booking: siteBooking(config, messages) };
+  // The index's worker runs under the policy its own script is sent with: it compiles the WebAssembly.
+  const searchPages = pages.filter((page) => isSearchPage(config, page.route.path)).map((page) => page.url);
+  const searchUrls = searchPages.length ? [...searchPages, `/${searchIndexFolder}/pagefind-worker.js`].sort() : [];
+  return { config, pages, redirects: siteRedirects(config), scriptHashes: inlineScriptHashes(config), csp: pluginHeadOf(config, pages)?.csp, searchUrls, endpoints: siteEndpoints(config), booking: siteBooking(config, messages) };
 }
 
 /** The host files of the config's target (headers, redirects, routes), as text. */

@@ -15,7 +15,7 @@ export const netlifyFunctionsFolder = 'netlify/functions';
 
 export const netlifyTarget: HostTarget = {
   staticFolder: '',
-  files({ config, pages, redirects, scriptHashes, csp, endpoints, booking }) {
+  files({ config, pages, redirects, scriptHashes, csp, searchUrls, endpoints, booking }) {
     const lines: string[] = [];
     if (endpoints.length || booking) {
       lines.push('# Form endpoints, answered by their functions');
@@ -30,7 +30,7 @@ export const netlifyTarget: HostTarget = {
     lines.push('# The 404 page of each language, with status 404, for paths with no file');
     for (const { prefix, url } of localeNotFoundPages(config)) lines.push(`${prefix}/*  ${url}  404`);
     return new Map([
-      ['_headers', createHeaders(scriptHashes, config, csp)],
+      ['_headers', createHeaders(scriptHashes, config, csp, searchUrls, false)],
       ['_redirects', `${lines.join('\n')}\n`],
     ]);
   },

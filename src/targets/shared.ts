@@ -23,6 +23,8 @@ export interface TargetInput {
   scriptHashes: readonly string[];
   /** What the site plugins' head tags add to the CSP (render/plugin-head.ts); none without such plugins. */
   csp?: CspAdditions;
+  /** The URLs of the search pages (`search.path` in each locale) and the index's worker script, whose CSP allows the search's WebAssembly. */
+  searchUrls: readonly string[];
   /** The endpoints the functions answer. */
   endpoints: readonly SiteEndpoint[];
   /** The booking function's settings, when the build has one (`output.functions.booking`). */

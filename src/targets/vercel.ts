@@ -21,12 +21,14 @@ const functionFolder = (path: string) => `functions${path}.func`;
 
 export const vercelTarget: HostTarget = {
   staticFolder: 'static/',
-  files({ config, pages, redirects, scriptHashes, csp, endpoints, booking }) {
+  files({ config, pages, redirects, scriptHashes, csp, searchUrls, endpoints, booking }) {
     // Paths the trailing-slash rule must leave alone: the endpoints take a POST at their exact path.
     const endpointPaths = [...endpoints.map(({ settings }) => settings.path), ...(booking ? [booking.path, `${booking.path}/slots`] : [])].map((path) => literal(path.slice(1)));
     const notEndpoint = endpointPaths.length ? `(?!(?:${endpointPaths.join('|')})$)` : '';
     const routes: Record<string, unknown>[] = [
       { src: '^/(.*)$', headers: Object.fromEntries(securityHeaders(scriptHashes, config, csp)), continue: true },
+      // The search pages' CSP, which allows the search's WebAssembly, replaces that of every page.
+      ...searchUrls.map((url) => ({ src: `^${literal(encodeURI(url))}?$`, headers: Object.fromEntries(securityHeaders(scriptHashes, config, csp, true).slice(0, 1)), continue: true })),
       { src: `^/${assetsFolder}/(.*)$`, headers: { 'Cache-Control': assetCacheControl }, continue: true },
       ...redirects.map(({ from, to, status }) => ({ src: `^${literal(encodeURI(from.replace(/^\/$/, '')))}/?$`, headers: { Location: redirectLocation(to) }, status })),
       ...asciiRedirects(config, pages).map(({ from, to }) => ({ src: `^${literal(encodeURI(from))}(?:/(.*))?$`, headers: { Location: `${to}$1` }, status: 301 })),

@@ -1,4 +1,4 @@
-/** The site header: logo, audience pills, navigation, language switch and the mobile menu. */
+/** The site header: logo, audience pills, navigation, search box, language switch and the mobile menu. */
 import { navigationRoutePath, type PageProps } from 'typed-site/template';
 import { Logo } from './Logo';
 
@@ -67,6 +67,18 @@ export function Header({ page, site }: Pick<PageProps, 'page' | 'site'>) {
               ))}
             </ul>
           </nav>
+          {config.search.enabled && (
+            <form className="header-search" role="search" method="get" action={site.href(config.search.path)}>
+              <input type="search" name="q" aria-label={t('header.search')} placeholder={t('header.search')} />
+              <button type="submit">
+                <svg className="header-search-icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+                  <circle cx="10.5" cy="10.5" r="6.5" fill="none" stroke="currentColor" strokeWidth="2" />
+                  <path d="M15.5 15.5 21 21" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+                </svg>
+                <span className="header-search-text">{t('header.searchSubmit')}</span>
+              </button>
+            </form>
+          )}
           <LanguageSwitch page={page} site={site} />
         </div>
       </div>

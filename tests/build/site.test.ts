@@ -18,7 +18,7 @@ const localized = [
   '/hub/launch-campaign/',
   ...sections.map((section) => `/shop${section}/`),
   ...sections.map((section) => `/workwear${section}/`),
-  '/ourstory/', '/contactus/', '/contactus/sent/', '/contactus/failed/', '/book-meeting/booked/', '/book-meeting/failed/', '/terms/', '/privacy/',
+  '/ourstory/', '/contactus/', '/contactus/sent/', '/contactus/failed/', '/book-meeting/booked/', '/book-meeting/failed/', '/search/', '/terms/', '/privacy/',
 ];
 const englishOnly = ['/hub-presentation-english/', '/hub-presentation-no/', '/auth/', '/admin/blog/', '/admin/inbox/', '/admin/changes/', '/admin/settings/', '/404.html'];
 const norwegianOnly = [...sections.map((section) => `/no/arbeidskl%C3%A6r${section}/`), '/no/404.html'];

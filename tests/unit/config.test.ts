@@ -8,7 +8,7 @@ import { siteData } from '../../templates/layout/schemas';
 import { repoRoot } from '../helpers/paths';
 
 const shipped = readFileSync(join(repoRoot, 'site.config.yaml'), 'utf8');
-const templates = ['AdminBlog', 'AdminChanges', 'AdminInbox', 'AdminSettings', 'AudienceHome', 'Auth', 'BlogList', 'BlogPost', 'BookMeeting', 'BookingBooked', 'BookingFailed', 'Contact', 'ContactFailed', 'ContactSent', 'LaunchCampaign', 'Landing', 'Legal', 'OurStory', 'PlanPricing', 'Presentation', 'Product', 'QuotePricing'];
+const templates = ['AdminBlog', 'AdminChanges', 'AdminInbox', 'AdminSettings', 'AudienceHome', 'Auth', 'BlogList', 'BlogPost', 'BookMeeting', 'BookingBooked', 'BookingFailed', 'Contact', 'ContactFailed', 'ContactSent', 'LaunchCampaign', 'Landing', 'Legal', 'OurStory', 'PlanPricing', 'Presentation', 'Product', 'QuotePricing', 'Search'];
 
 function errorsOf(text: string): SiteError[] {
   try {
@@ -93,6 +93,12 @@ describe('config errors', () => {
     const [error] = errorsOf(text);
     expect(error!.code).toBe('UNKNOWN_AUDIENCE');
     expect(error!.line).toBe(lineOf(text, 'audience: shops'));
+  });
+
+  it('reports a search.path that is no route, at its line', () => {
+    const text = shipped.replace('  path: /search\n', '  path: /find\n');
+    const error = errorsOf(text).find((entry) => entry.field === 'search.path');
+    expect(error).toMatchObject({ code: 'UNKNOWN_ROUTE', line: lineOf(text, '  path: /find') });
   });
 
   it('reports an unknown route reference', () => {
