@@ -2,6 +2,7 @@
 import { article, type CollectionEntryData, type PageMeta, type PageProps } from 'typed-site/template';
 import { feedMeta } from '../layout/blog';
 import { Picture } from '../layout/Picture';
+import { PostEnd, postAudience } from '../layout/PostEnd';
 
 function translationFor({ page, site }: PageProps) {
   const data = page.collection as CollectionEntryData;
@@ -49,6 +50,7 @@ export default function BlogPost(props: PageProps) {
         {translation.image && <Picture className="post-image" image={translation.image} sizes="(min-width: 48rem) 46rem, 100vw" priority />}
         <div className="prose" dangerouslySetInnerHTML={{ __html: translation.html }} />
       </article>
+      <PostEnd site={site} slug={data.slug} translation={translation} audience={postAudience(site, translation, page.audience)} entryPath={page.route.path} />
       {data.listUrl && (
         <p>
           <a href={data.listUrl}>← {t('blog.backToBlog')}</a>
