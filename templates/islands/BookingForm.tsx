@@ -169,7 +169,7 @@ export default function BookingForm(props: BookingFormProps) {
     // A visitor who tried to send while the slots loaded is taken to them once they are in.
     if (status !== 'loading' && waiting) {
       setWaiting(false);
-      formRef.current?.querySelector<HTMLElement>('[name="start"], .slot-picker select')?.focus();
+      formRef.current?.querySelector<HTMLElement>('.slot-picker select, [name="start"]')?.focus();
     }
   }, [status]);
 
