@@ -94,8 +94,6 @@ function bookingFormProps(pageUrl: string, audience: string | undefined, site: P
       timesIn: booking('timesIn'),
       yourTime: booking('yourTime'),
       yourZone: booking('yourZone'),
-      clock: booking('clock'),
-      when: booking('when'),
       firstName: contact('firstName'),
       lastName: contact('lastName'),
       email: contact('email'),
@@ -110,7 +108,6 @@ function bookingFormProps(pageUrl: string, audience: string | undefined, site: P
     },
     messages: {
       loading: booking('loading'),
-      waitForSlots: booking('waitForSlots'),
       noSlots: booking('noSlots'),
       chooseSlot: booking('chooseSlot'),
       missingTitle: contact('missingTitle'),
