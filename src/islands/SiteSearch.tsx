@@ -42,7 +42,8 @@ interface Pagefind {
 }
 
 export default function SiteSearch({ script, text }: SiteSearchProps) {
-  const id = useId();
+  // useId gives "_R_…_"; a letter first keeps the id valid for html-validate and CSS selectors.
+  const id = `site-search${useId()}`;
   const [hydrated, setHydrated] = useState(false);
   const [query, setQuery] = useState('');
   const [state, setState] = useState<State>({ kind: 'idle' });
