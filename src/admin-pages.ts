@@ -12,11 +12,14 @@ import { generatorRoot } from './cache/disk-cache.js';
 const enginePrefix = '@admin/';
 
 /**
- * The routes the engine adds, in the site's default locale, `noindex`. Their copy ids are the
- * folders under content/pages/ where a site may put its own copy of a screen.
+ * The routes the engine adds, `noindex`: the admin's screens in the site's default locale, and
+ * /auth (`everyLocale`) in each of the site's locales, since a site may link to it and a visitor
+ * who follows that link should read it in the page's language. Their copy ids are the folders
+ * under content/pages/ where a site may put its own copy of a screen (content/pages/auth/no.yaml
+ * for /no/auth; without it the engine's English copy).
  */
-export const adminRoutes: readonly { path: string; template: string; content: string }[] = [
-  { path: '/auth', template: `${enginePrefix}Auth`, content: 'auth' },
+export const adminRoutes: readonly { path: string; template: string; content: string; everyLocale?: true }[] = [
+  { path: '/auth', template: `${enginePrefix}Auth`, content: 'auth', everyLocale: true },
   { path: '/admin/blog', template: `${enginePrefix}AdminBlog`, content: 'admin/blog' },
   { path: '/admin/inbox', template: `${enginePrefix}AdminInbox`, content: 'admin/inbox' },
   { path: '/admin/changes', template: `${enginePrefix}AdminChanges`, content: 'admin/changes' },

@@ -186,14 +186,16 @@ function resolveConfig(
 
 /**
  * The config with the engine's admin pages added (unless `admin.enabled` is false): their routes
- * after the site's own, in the default locale and noindex, and /admin and /auth disallowed in
- * robots.txt. The site's routes come first, so every position a message gives into `routes:`
+ * after the site's own, noindex, in the default locale (/auth in every locale), and /admin and
+ * /auth disallowed in robots.txt (/auth under every locale's prefix too). The site's routes come first, so every position a message gives into `routes:`
  * still points at the line it names.
  */
 function withAdmin(data: SiteConfig): SiteConfig {
   if (!data.admin.enabled) return data;
-  const routes = adminRoutes.map((route) => ({ ...route, locale: data.site.defaultLocale, noindex: true }));
-  const disallow = [...new Set([...data.robots.disallow, ...adminDisallow])];
+  const routes = adminRoutes.map(({ everyLocale, ...route }) => ({ ...route, ...(everyLocale ? {} : { locale: data.site.defaultLocale }), noindex: true }));
+  const prefixes = Object.values(data.locales).map((locale) => locale.prefix).filter(Boolean);
+  const localized = adminRoutes.filter((route) => route.everyLocale).flatMap((route) => prefixes.map((prefix) => prefix + route.path));
+  const disallow = [...new Set([...data.robots.disallow, ...adminDisallow, ...localized])];
   return { ...data, routes: [...data.routes, ...routes], robots: { ...data.robots, disallow } };
 }
 

@@ -43,6 +43,10 @@ export interface BookingFormProps {
     timesIn: string;
     yourTime: string;
     yourZone: string;
+    /** A time of day from its two-digit hour and minute ("{hh}:{mm}", "{hh}.{mm}"). */
+    clock: string;
+    /** The booked meeting's day and time ("{day} at {time} ({zone})", "{day} kl. {time} norsk tid"). */
+    when: string;
     requiredMarker: string;
     requiredNote: string;
     submit: string;
@@ -52,6 +56,7 @@ export interface BookingFormProps {
   };
   messages: {
     loading: string;
+    waitForSlots: string;
     noSlots: string;
     chooseSlot: string;
     missingTitle: string;
@@ -76,6 +81,11 @@ export interface BookingFormProps {
 
 const required = new Set<string>(requiredBookingFields);
 
+/** "09.00" from the page's clock message and a two-digit hour and minute. */
+function clockText(clock: string, hh: string, mm: string): string {
+  return clock.replace('{hh}', hh).replace('{mm}', mm);
+}
+
 export default function BookingForm(props: BookingFormProps) {
   const id = props.idPrefix;
   const { labels, messages } = props;
@@ -90,6 +100,7 @@ export default function BookingForm(props: BookingFormProps) {
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [booked, setBooked] = useState<BookingConfirmation & { email: string }>();
   const [visitorZone, setVisitorZone] = useState<string>();
+  const [waiting, setWaiting] = useState(false);
 
   const dayOf = (slot: Slot) => slot.start.slice(0, 10);
   // Formatters are costly to make: one of each per time zone, not one per slot and render.
@@ -100,7 +111,13 @@ export default function BookingForm(props: BookingFormProps) {
     if (!format) formats.set(key, (format = new Intl.DateTimeFormat(props.intl, { ...options, timeZone })));
     return format;
   };
-  const timeIn = (iso: string, timeZone?: string) => zoned({ hour: '2-digit', minute: '2-digit' }, timeZone).format(new Date(iso));
+  // Times are written the way the page's language writes them (labels.clock), not as Intl does:
+  // nb-NO gives "10:30" where Norwegian copy writes "10.30".
+  const timeIn = (iso: string, timeZone?: string) => {
+    const parts = zoned({ hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }, timeZone).formatToParts(new Date(iso));
+    const part = (type: string) => parts.find((entry) => entry.type === type)?.value ?? '';
+    return clockText(labels.clock, part('hour'), part('minute'));
+  };
   const dayName = (iso: string) => zoned({ weekday: 'long', day: 'numeric', month: 'long' }).format(new Date(iso));
   const zoneName = status === 'loading' ? props.timeZone : zoned({ timeZoneName: 'longGeneric' }).formatToParts(new Date()).find((part) => part.type === 'timeZoneName')?.value ?? props.timeZone;
 
@@ -123,7 +140,6 @@ export default function BookingForm(props: BookingFormProps) {
   }
 
   useEffect(() => {
-    if (formRef.current) formRef.current.noValidate = true;
     const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     if (zone && zone !== props.timeZone) setVisitorZone(zone);
     const load = () =>
@@ -150,13 +166,24 @@ export default function BookingForm(props: BookingFormProps) {
 
   useEffect(() => {
     if (status === 'booked') panelRef.current?.focus();
+    // A visitor who tried to send while the slots loaded is taken to them once they are in.
+    if (status !== 'loading' && waiting) {
+      setWaiting(false);
+      formRef.current?.querySelector<HTMLElement>('.slot-picker select, [name="start"]')?.focus();
+    }
   }, [status]);
 
   const errorMessage = (key: string) => (key === 'invalidEmail' ? messages.invalidEmail : key === 'tooLong' ? messages.tooLong : key === 'chooseSlot' ? messages.chooseSlot : messages.required);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
-    if (status === 'loading') return; // Not hydrated with slots yet: let the form post itself.
     event.preventDefault();
+    // Hydrated but the slots are not in yet: the fields of the form without script are about to
+    // give way to the slot picker, so sending now could only fail. The visitor is told to wait.
+    if (status === 'loading') {
+      setWaiting(true);
+      statusRef.current?.focus();
+      return;
+    }
     const form = event.currentTarget;
     const data = Object.fromEntries(new FormData(form).entries()) as Record<string, string>;
     if (data[honeypotField]) return;
@@ -214,7 +241,7 @@ export default function BookingForm(props: BookingFormProps) {
   }
 
   if (status === 'booked' && booked) {
-    const when = `${zoned({ weekday: 'long', day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit' }).format(new Date(booked.start))} (${zoneName})`;
+    const when = labels.when.replace('{day}', dayName(booked.start)).replace('{time}', timeIn(booked.start)).replace('{zone}', zoneName);
     return (
       <div className="booking-form thank-you" role="status" tabIndex={-1} ref={panelRef}>
         <h2 className="thank-you-title">{messages.bookedTitle}</h2>
@@ -248,7 +275,9 @@ export default function BookingForm(props: BookingFormProps) {
   };
 
   return (
-    <form ref={formRef} className="booking-form contact-form" method="post" action={props.endpoint} onSubmit={submit} aria-describedby={`${id}-required-note`}>
+    // Until the slots are in, the browser checks the fields itself (noValidate stays off): a send
+    // before then is stopped by it, or by submit() above, never posted half empty.
+    <form ref={formRef} className="booking-form contact-form" method="post" action={props.endpoint} onSubmit={submit} noValidate={status !== 'loading'} aria-describedby={`${id}-required-note`}>
       <fieldset>
         <legend>{labels.legend}</legend>
         <p className="form-note" id={`${id}-required-note`}>{labels.requiredNote}</p>
@@ -269,7 +298,7 @@ export default function BookingForm(props: BookingFormProps) {
               </label>
               <select id={`${id}-time`} name="time" required>
                 {props.times.map((time) => (
-                  <option key={time} value={time}>{time}</option>
+                  <option key={time} value={time}>{clockText(labels.clock, ...(time.split(':') as [string, string]))}</option>
                 ))}
               </select>
             </div>
@@ -317,6 +346,12 @@ export default function BookingForm(props: BookingFormProps) {
           </div>
         )}
         <div className="form-status" role="status" aria-live="polite" tabIndex={-1} ref={statusRef}>
+          {waiting && status === 'loading' && (
+            <div className="banner banner-info">
+              <p className="banner-title">{messages.loading}</p>
+              <p>{messages.waitForSlots}</p>
+            </div>
+          )}
           {banner && (
             <div className="banner banner-error">
               <p className="banner-title">{banner.title}</p>

@@ -34,7 +34,8 @@ const roiInput = z
 
 /**
  * The site's own facts, under `data:` in site.config.yaml (the engine passes them to templates as
- * `site.data`): the ROI calculator of the hub pages, its share of time saved and its four inputs.
+ * `site.data`): the ROI calculator of the hub pages, its share of time saved and its four inputs;
+ * and the audience whose call to action ends a blog post of each category (templates/layout/PostEnd.tsx).
  */
 export const siteData = z.strictObject({
   roi: z.strictObject({
@@ -46,6 +47,12 @@ export const siteData = z.strictObject({
       revenuePerRepair: roiInput,
     }),
   }),
+  blog: z
+    .strictObject({
+      /** Category → audience id; a category without one ends with the general call to action. */
+      categoryAudiences: z.record(z.string(), z.string()).default({}),
+    })
+    .default({ categoryAudiences: {} }),
 });
 
 /** `site.data` as the templates read it. */

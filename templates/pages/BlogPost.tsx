@@ -3,6 +3,7 @@ import { article, type CollectionEntryData, type PageMeta, type PageProps } from
 import { BlogCover } from '../illustrations/BlogCover';
 import { feedMeta } from '../layout/blog';
 import { Picture } from '../layout/Picture';
+import { PostEnd, postAudience } from '../layout/PostEnd';
 
 function translationFor({ page, site }: PageProps) {
   const data = page.collection as CollectionEntryData;
@@ -54,6 +55,7 @@ export default function BlogPost(props: PageProps) {
         )}
         <div className="prose" dangerouslySetInnerHTML={{ __html: translation.html }} />
       </article>
+      <PostEnd site={site} slug={data.slug} translation={translation} audience={postAudience(site, translation, page.audience)} entryPath={page.route.path} />
       {data.listUrl && (
         <p>
           <a href={data.listUrl}>← {t('blog.backToBlog')}</a>

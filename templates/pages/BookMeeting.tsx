@@ -94,6 +94,8 @@ function bookingFormProps(pageUrl: string, audience: string | undefined, site: P
       timesIn: booking('timesIn'),
       yourTime: booking('yourTime'),
       yourZone: booking('yourZone'),
+      clock: booking('clock'),
+      when: booking('when'),
       firstName: contact('firstName'),
       lastName: contact('lastName'),
       email: contact('email'),
@@ -108,6 +110,7 @@ function bookingFormProps(pageUrl: string, audience: string | undefined, site: P
     },
     messages: {
       loading: booking('loading'),
+      waitForSlots: booking('waitForSlots'),
       noSlots: booking('noSlots'),
       chooseSlot: booking('chooseSlot'),
       missingTitle: contact('missingTitle'),

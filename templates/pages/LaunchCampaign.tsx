@@ -6,7 +6,7 @@
  */
 import type { PageProps, SiteContext } from 'typed-site/template';
 import { audienceBase } from '../layout/paths';
-import { PlanChecklist, planWithFeature } from '../layout/PlanFeatures';
+import { PlanChecklist, planAction, planWithFeature } from '../layout/PlanFeatures';
 import { RoiSection } from '../layout/RoiSection';
 import { closingSingle, heroWithCta, meta, text, titledItems, z } from '../layout/schemas';
 import { featureIcons, listIcons } from '../layout/audience-look';
@@ -63,6 +63,9 @@ export default function LaunchCampaign({ page, content, site }: PageProps<Conten
             <p>{content.start.text}</p>
             <p className="plan-includes">{site.t('pricing.includes', { plan: freePlan.name[site.locale] ?? freePlan.id })}</p>
             <PlanChecklist plan={freePlan} site={site} />
+            <div className="actions">
+              <ButtonLink href={planAction(freePlan, base, site).href}>{planAction(freePlan, base, site).label}</ButtonLink>
+            </div>
           </div>
         </Section>
       )}

@@ -1,11 +1,10 @@
 /** Hub pricing: the plans from site.config.yaml (limits and cumulative features), the '100 tickets' add-on, the ROI calculator and an FAQ. */
-import { contactPlanParameter } from 'typed-site/contact-schema';
-import { faqPage, softwareApplication, type PageProps, type PlanConfig } from 'typed-site/template';
+import { faqPage, softwareApplication, type PageProps } from 'typed-site/template';
 import { audienceBase } from '../layout/paths';
 import { closing, faq, hero, meta, text, z } from '../layout/schemas';
 import { ButtonLink, cardGridClass, Closing, Faq, Hero, Section } from '../layout/ui';
 import { RoiSection } from '../layout/RoiSection';
-import { PlanIncludes } from '../layout/PlanFeatures';
+import { PlanIncludes, planAction } from '../layout/PlanFeatures';
 
 const planCopy = z.strictObject({ tagline: text });
 export const content = z.strictObject({
@@ -30,14 +29,17 @@ export default function PlanPricing({ page, content, site }: PageProps<Content>)
           {config.plans.map((plan) => {
             const copy = content.plans[plan.id];
             if (!copy) throw new Error(`content has no copy for plan "${plan.id}" (add plans.${plan.id} to the pricing copy)`);
-            const free = plan.price !== 'on-request' && plan.price.amount === 0;
+            const action = planAction(plan, base, site);
             return (
               <li key={plan.id} className={plan.highlighted ? 'plan is-highlighted' : 'plan'}>
                 {plan.highlighted && <p className="plan-badge">{t('pricing.popular')}</p>}
                 <h3>{plan.name[site.locale]}</h3>
-                <p className="plan-price">
+                <p className={plan.price === 'on-request' ? 'plan-price is-on-request' : 'plan-price'}>
                   {plan.price === 'on-request' ? (
-                    t('pricing.onRequest')
+                    <>
+                      <strong>{t('pricing.onRequest')}</strong>
+                      <span className="plan-offer">{t('pricing.onRequestOffer')}</span>
+                    </>
                   ) : (
                     <>
                       <strong>{site.formatPrice(plan.price).amount}</strong> {site.formatPrice(plan.price).period}
@@ -46,8 +48,8 @@ export default function PlanPricing({ page, content, site }: PageProps<Content>)
                 </p>
                 <p className="plan-tagline">{copy.tagline}</p>
                 <PlanIncludes plan={plan} site={site} />
-                <ButtonLink href={planAction(plan, free, base, site).href} variant={plan.highlighted ? 'primary' : 'secondary'}>
-                  {planAction(plan, free, base, site).label}
+                <ButtonLink href={action.href} variant={plan.highlighted ? 'primary' : 'secondary'}>
+                  {action.label}
                 </ButtonLink>
               </li>
             );
@@ -67,18 +69,6 @@ export default function PlanPricing({ page, content, site }: PageProps<Content>)
       </Closing>
     </>
   );
-}
-
-/**
- * Where a plan's button leads and what its label promises: the plan's sign-up page when config
- * has one; else a free plan opens the contact form with the plan preselected (`?plan=`, read by
- * the form), and a paid plan books a meeting.
- */
-function planAction(plan: PlanConfig, free: boolean, base: string, site: PageProps['site']): { href: string; label: string } {
-  const { t } = site;
-  if (plan.signupUrl) return { href: plan.signupUrl, label: free ? t('pricing.startFree') : t('pricing.signUp') };
-  if (free) return { href: `${site.href(`${base}/contactus`)}?${contactPlanParameter}=${encodeURIComponent(plan.id)}`, label: t('pricing.startFreeContact') };
-  return { href: site.href(`${base}/book-meeting`), label: t('pricing.choosePlan') };
 }
 
 export function structuredData({ page, content, site }: PageProps<Content>) {

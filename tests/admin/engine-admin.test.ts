@@ -63,7 +63,7 @@ describe('a site without admin templates of its own', () => {
     if (site) await rm(site.dir, { recursive: true, force: true });
   });
 
-  it('gets the admin pages in its default locale, noindex, in the admin layout with the admin stylesheet, and out of robots.txt and the sitemap', () => {
+  it('gets the admin pages in its default locale (and /auth in each), noindex, in the admin layout with the admin stylesheet, and out of robots.txt and the sitemap', () => {
     for (const file of ['auth/index.html', 'admin/blog/index.html', 'admin/inbox/index.html', 'admin/changes/index.html', 'admin/settings/index.html']) {
       const html = text(result, file);
       expect(html, file).toContain('<html lang="nb"');
@@ -76,7 +76,11 @@ describe('a site without admin templates of its own', () => {
     }
     expect(text(result, 'auth/index.html')).toContain('Sign-in is for Fixture administrators only.');
     expect(text(result, 'admin/blog/index.html')).toContain('data-island="BlogEditor"');
-    expect(text(result, 'robots.txt')).toContain('Disallow: /admin\nDisallow: /auth\n');
+    expect(text(result, 'robots.txt')).toContain('Disallow: /admin\nDisallow: /auth\nDisallow: /de/auth\nDisallow: /en/auth\n');
+    // /auth, which a site may link to from its pages, is there in every locale; the admin's screens are not.
+    expect(text(result, 'de/auth/index.html')).toContain('<html lang="de"');
+    expect(text(result, 'de/auth/index.html')).toContain('<meta name="robots" content="noindex" />');
+    expect(result.files.has('de/admin/blog/index.html')).toBe(false);
     expect(text(result, 'sitemap.xml')).not.toContain('/admin');
     expect([...result.files.keys()].some((file) => /^assets\/admin\.[0-9a-f]{10}\.css$/.test(file))).toBe(true);
   });

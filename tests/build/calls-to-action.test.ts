@@ -26,11 +26,26 @@ describe('Start for free, without a sign-up page in config', () => {
       const buttons = planButtons(await read(builtSite, page));
       expect(buttons.length).toBeGreaterThan(1);
       expect(buttons[0]).toEqual([contact, t.startFreeContact]);
-      // Paid plans still lead to a meeting.
-      for (const [href, label] of buttons.slice(1)) {
-        expect(href).toMatch(/\/hub\/book-meeting\/$/);
-        expect(label).toBe(t.choosePlan);
-      }
+      // Plans priced on request are an offer: one action, the contact form with that plan preselected.
+      const config = parse(await readFile(join(repoRoot, 'site.config.yaml'), 'utf8')) as { plans: { id: string; name: Record<string, string>; price: unknown }[] };
+      const onRequest = config.plans.filter((plan) => plan.price === 'on-request');
+      expect(onRequest.length).toBeGreaterThan(0);
+      expect(buttons.slice(1)).toEqual(onRequest.map((plan) => [contact.replace('plan=free', `plan=${plan.id}`), t.requestOffer!.replace('{plan}', plan.name[locale]!)]));
+    });
+
+    it(`presents each on-request plan as an offer: what it costs and on what terms, not only "on request" (${locale})`, async () => {
+      const t = (await messages(locale)).pricing;
+      const html = await read(builtSite, page);
+      const offers = [...html.matchAll(/<p class="plan-price is-on-request"><strong>([^<]*)<\/strong><span class="plan-offer">([^<]*)<\/span><\/p>/g)];
+      expect(offers.length).toBe(3);
+      for (const offer of offers) expect([offer[1], offer[2]]).toEqual([t.onRequest, t.onRequestOffer]);
+    });
+
+    it(`gives the launch page's "Start on Free today" a button to the contact form with the free plan preselected (${locale})`, async () => {
+      const t = (await messages(locale)).pricing;
+      const html = await read(builtSite, page.replace('pricing', 'launch-campaign'));
+      const start = html.slice(html.indexOf('id="start-free"'), html.indexOf('</section>', html.indexOf('id="start-free"')));
+      expect([...start.matchAll(/<a class="button button-primary" href="([^"]*)">([^<]*)<\/a>/g)].map((match) => [match[1], match[2]])).toEqual([[contact, t.startFreeContact]]);
     });
   }
 });

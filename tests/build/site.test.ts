@@ -19,8 +19,10 @@ const localized = [
   ...sections.map((section) => `/shop${section}/`),
   ...sections.map((section) => `/workwear${section}/`),
   '/ourstory/', '/contactus/', '/contactus/sent/', '/contactus/failed/', '/book-meeting/booked/', '/book-meeting/failed/', '/search/', '/terms/', '/privacy/',
+  // The sign-in page a visitor can reach from the landing page, in each language.
+  '/auth/',
 ];
-const englishOnly = ['/hub-presentation-english/', '/hub-presentation-no/', '/auth/', '/admin/blog/', '/admin/inbox/', '/admin/changes/', '/admin/settings/', '/404.html'];
+const englishOnly = ['/hub-presentation-english/', '/hub-presentation-no/', '/admin/blog/', '/admin/inbox/', '/admin/changes/', '/admin/settings/', '/404.html'];
 const norwegianOnly = [...sections.map((section) => `/no/arbeidskl%C3%A6r${section}/`), '/no/404.html'];
 
 describe('the real site', () => {
@@ -71,7 +73,7 @@ describe('the real site', () => {
   });
 
   it('writes robots.txt and _headers', async () => {
-    expect(await read('robots.txt')).toBe('User-agent: *\nDisallow: /admin\nDisallow: /auth\n\nSitemap: https://mendwise.example/sitemap.xml\n');
+    expect(await read('robots.txt')).toBe('User-agent: *\nDisallow: /admin\nDisallow: /auth\nDisallow: /no/auth\n\nSitemap: https://mendwise.example/sitemap.xml\n');
     const headers = await read('_headers');
     expect(headers).toMatch(/Content-Security-Policy: default-src 'self'; script-src 'self' 'sha256-[A-Za-z0-9+/=]+' 'sha256-/);
     expect(headers).toContain('X-Content-Type-Options: nosniff');

@@ -66,10 +66,11 @@ describe('booking a meeting', () => {
       await openPicker(page, '/no/hub/book-meeting/');
       expect(normalizeSpaces((await page.locator(`${island} .slot-zones`).textContent()) ?? '')).toContain(normalizeSpaces(t('booking.yourZone').replace('{zone}', 'America/New_York')));
       const start = await chooseSlot(page);
-      // The first slot of a day is 09:00 in Oslo, and 03:00 (or 04:00 around the DST changes) in New York.
+      // The first slot of a day is 09.00 in Oslo (written the Norwegian way, not "09:00"), and 03.00
+      // (or 04.00 around the DST changes) in New York.
       const label = page.locator(`${island} label.slot.is-selected`);
-      expect(await label.locator('.slot-time').textContent()).toBe('09:00');
-      const local = new Intl.DateTimeFormat('nb-NO', { hour: '2-digit', minute: '2-digit', timeZone: 'America/New_York' }).format(new Date(start));
+      expect(await label.locator('.slot-time').textContent()).toBe('09.00');
+      const local = new Intl.DateTimeFormat('nb-NO', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'America/New_York' }).format(new Date(start)).replace(':', '.');
       expect(await label.locator('.slot-local').textContent()).toBe(t('booking.yourTime').replace('{time}', local));
 
       await fillVisitor(page, 'kari.booking@example.no');
@@ -78,6 +79,7 @@ describe('booking a meeting', () => {
       await panel.waitFor();
       expect(await panel.locator('h2').textContent()).toBe(t('booking.bookedTitle'));
       expect(await panel.textContent()).toContain('kari.booking@example.no');
+      expect(await panel.textContent()).toMatch(/ kl\. 09\.00 norsk tid\. /);
       expect(await panel.evaluate((element) => element === document.activeElement)).toBe(true);
 
       const stored = (await storedBookings()).filter((booking) => booking.email === 'kari.booking@example.no');
@@ -145,13 +147,59 @@ describe('booking a meeting', () => {
         if (request.url().includes('/api/booking/slots')) asked.push(request.url());
       });
       await page.goto(e2e.url('/hub/book-meeting/'));
-      await page.waitForFunction(() => document.querySelector<HTMLFormElement>('[data-island="BookingForm"] form')?.noValidate === true);
+      await page.waitForLoadState('networkidle');
       await page.waitForTimeout(300);
       expect(asked).toEqual([]);
       const { bookCta } = await readYaml<{ bookCta: string }>('content/pages/hub/book-meeting/en.yaml');
       await page.getByRole('link', { name: bookCta }).first().click();
       await page.locator(`${island} input[name="start"]`).first().waitFor();
       expect(asked).toHaveLength(1);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('keeps a form sent before its slots arrive on the page, says why, and takes the visitor to the times once they are in', async () => {
+    const t = messages.no!;
+    const { context, page } = await newPage();
+    try {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/api/booking/slots*', async (route) => {
+        await held;
+        await route.continue();
+      });
+      const posts: string[] = [];
+      page.on('request', (request) => {
+        if (request.method() === 'POST') posts.push(request.url());
+      });
+      const asked = page.waitForRequest((request) => request.url().includes('/api/booking/slots'));
+      await page.goto(e2e.url('/no/hub/book-meeting/'));
+      await scrollToForm(page);
+      await asked;
+      const submit = page.locator(`${island} button[type="submit"]`);
+      // Still without slots, the browser checks the fields itself: an empty form is not sent.
+      expect(await page.locator(`${island} form`).evaluate((form) => (form as HTMLFormElement).noValidate)).toBe(false);
+      await submit.click();
+      expect(await field(page, 'firstName').evaluate((input) => (input as HTMLInputElement).validity.valueMissing)).toBe(true);
+      // Filled in, date and time too: the form waits for the slots and says so in its status.
+      await fillVisitor(page, 'early@example.no');
+      await field(page, 'date').fill(new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10));
+      await submit.click();
+      const status = page.locator(`${island} .form-status[role="status"]`);
+      await status.locator('.banner-info').waitFor();
+      expect(normalizeSpaces((await status.textContent()) ?? '')).toContain(normalizeSpaces(t('booking.waitForSlots')));
+      expect(posts).toEqual([]);
+      expect(new URL(page.url()).pathname).toBe('/no/hub/book-meeting/');
+
+      release();
+      await page.locator(`${island} input[name="start"]`).first().waitFor();
+      expect(await status.locator('.banner-info').count()).toBe(0);
+      expect(await field(page, 'email').inputValue()).toBe('early@example.no');
+      // The visitor is taken to the times; what was typed stays. (No booking is sent here: the
+      // server allows 5 a minute per client, and the other tests of this file use them.)
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('booking-day');
+      expect(posts).toEqual([]);
     } finally {
       await context.close();
     }

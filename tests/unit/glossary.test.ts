@@ -106,8 +106,31 @@ describe('the glossary lint', () => {
     expect(found('messages/no.yaml', 'Oops! Siden finnes ikke')).toEqual(['Oops']);
     expect(found('blog/x/no.md', 'Send bulkbestillinger og velg en større plan.')).toEqual(['plan', 'bulkbestillinger']);
     expect(found('pages/hub/no.yaml', 'Se hvordan det passer i din butikk')).toEqual(['butikk', 'din butikk']);
-    expect(found('pages/hub/book-meeting/no.yaml', 'Man–fre 9:00–17:00 CET')).toEqual(['9:00', '17:00']);
+    expect(found('pages/hub/book-meeting/no.yaml', 'Man–fre 9:00–17:00 CET')).toEqual(['9:00', '17:00', 'CET']);
     expect(found('pages/hub/no.yaml', 'Tilleggspakken «100 tickets»')).toEqual(['tickets']);
+  });
+
+  it('finds the forms of the native reading of issue 33', () => {
+    expect(found('messages/no.yaml', 'submit: Book møtet')).toEqual(['Book']);
+    expect(found('messages/no.yaml', 'Vi fikk ikke booket møtet; Nettbooking er nede; bookingen din')).toEqual(['booket', 'bookingen', 'Nettbooking']);
+    expect(found('pages/ourstory/no.yaml', 'Hvert manuelle steg vi fjerner')).toEqual(['Hvert manuelle']);
+    expect(found('messages/no.yaml', 'Sjekk ordre per måned og minutter per ordre.')).toEqual(['ordre per måned']);
+    expect(found('messages/no.yaml', 'Med disse tallene ville dere spart mer')).toEqual(['dere']);
+    expect(found('pages/contact/no.yaml', 'man.–fre. kl. 09.00–17.00 CET; 10:30')).toEqual(['10:30', 'CET']);
+    expect(found('pages/landing/no.yaml', 'text: moteavfall kastes hvert år.')).toEqual(['moteavfall']);
+    expect(found('pages/shop/no.yaml', 'Et reparert plagg beholder en kunde.')).toEqual(['beholder en']);
+    expect(found('pages/shop/no.yaml', 'Kreditnotaer følger automatisk. Fakturaer følger reparasjonen automatisk.')).toEqual(['følger automatisk', 'følger reparasjonen automatisk']);
+    expect(found('pages/ourstory/no.yaml', 'heading: Én plattform, tre sider')).toEqual(['tre sider']);
+    expect(found('blog/x/no.md', 'få fikset jakka de valgte')).toEqual(['jakka']);
+    expect(found('pages/workwear/no.yaml', 'title: CO2-besparelser')).toEqual(['CO2']);
+  });
+
+  it('finds the English forms of issue 33', () => {
+    const english = readRules('en');
+    const foundEn = (file: string, text: string) => lintText(file, text, english).map((finding) => finding.found);
+    expect(foundEn('pages/ourstory/en.yaml', 'figure: 92 million tons')).toEqual(['tons']);
+    expect(foundEn('blog/x/en.md', '## Cost control and CO2 savings')).toEqual(['CO2']);
+    expect(foundEn('blog/x/en.md', '92 million tonnes; CO₂ savings; buttons')).toEqual([]);
   });
 
   it('reads copy only: not YAML keys or {placeholders}', () => {
@@ -117,5 +140,6 @@ describe('the glossary lint', () => {
   it('leaves correct forms and other audiences alone', () => {
     expect(found('pages/hub/no.yaml', 'Arbeidsklærne holdes i bruk; vi planlegger; verkstedet ditt; kl. 09.00–17.00')).toEqual([]);
     expect(found('pages/shop/no.yaml', 'For butikker og motemerker')).toEqual([]);
+    expect(found('pages/ourstory/no.yaml', 'Hvert manuelt steg; ordrer per måned; Bestill møtet; kl. 10.30 norsk tid; tekstilavfall; jakken; CO₂-besparelser; hverdagen deres')).toEqual([]);
   });
 });

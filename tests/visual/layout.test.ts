@@ -1,6 +1,7 @@
 /**
  * Layout in a real browser, as a visitor would notice it: no sideways scrolling at any width, no
- * lone card in a grid row, plan names level, buttons on one line and of one width, the footer at
+ * lone card in a grid row, plan names level, pills and menu links on one line, a button's label
+ * that wraps centred and balanced (no word alone on its last line), buttons of one width, the footer at
  * the bottom of short pages, no breadcrumb that only says "Home".
  */
 import type { Page } from 'playwright-core';
@@ -23,16 +24,28 @@ function measureOverflow() {
     .filter((element) => element.offsetParent !== null && element.getBoundingClientRect().right > root.clientWidth + 1 && !element.closest('.visually-hidden, .honeypot, .skip-link, .prose table'))
     .slice(0, 3)
     .map((element) => `${element.tagName.toLowerCase()}.${String(element.className).split(' ')[0]}`);
-  const wrapped = [...document.querySelectorAll<HTMLElement>('.button, .pill, .nav-link')]
-    .filter((element) => element.offsetParent !== null && element.getClientRects().length > 0)
-    .filter((element) => element.getBoundingClientRect().height > parseFloat(getComputedStyle(element).lineHeight) * 1.5 + parseFloat(getComputedStyle(element).paddingTop) * 2 + 6)
+  const multiline = (element: HTMLElement) => element.getBoundingClientRect().height > parseFloat(getComputedStyle(element).lineHeight) * 1.5 + parseFloat(getComputedStyle(element).paddingTop) * 2 + 6;
+  const shown = (selector: string) => [...document.querySelectorAll<HTMLElement>(selector)].filter((element) => element.offsetParent !== null && element.getClientRects().length > 0);
+  const wrapped = shown('.pill, .nav-link').filter(multiline).map((element) => element.textContent);
+  // A button's label may wrap (a long Norwegian label on a phone), but centred, and balanced:
+  // its last line at least half as wide as its longest.
+  const unbalanced = shown('.button')
+    .filter(multiline)
+    .filter((button) => {
+      const range = document.createRange();
+      range.selectNodeContents(button);
+      const lines = new Map<number, number>();
+      for (const rect of range.getClientRects()) lines.set(Math.round(rect.top), (lines.get(Math.round(rect.top)) ?? 0) + rect.width);
+      const widths = [...lines.values()];
+      return getComputedStyle(button).textAlign !== 'center' || widths.at(-1)! < Math.max(...widths) / 2;
+    })
     .map((element) => element.textContent);
-  return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, offenders, wrapped };
+  return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, offenders, wrapped, unbalanced };
 }
 
 describe('no horizontal overflow', () => {
   for (const [name, url] of pageKinds) {
-    it(`${name} (${url}) fits every width from 320 to 1440 px, with buttons and links on one line`, { timeout: 120_000 }, async () => {
+    it(`${name} (${url}) fits every width from 320 to 1440 px, with pills and links on one line and buttons that wrap balanced`, { timeout: 120_000 }, async () => {
       await withPage(320, async (page) => {
         await page.goto(site.url(url));
         const problems: string[] = [];
@@ -41,6 +54,7 @@ describe('no horizontal overflow', () => {
           const result = await page.evaluate(measureOverflow);
           if (result.scrollWidth > result.clientWidth) problems.push(`${width} px: scrolls sideways (${result.scrollWidth} > ${result.clientWidth}): ${result.offenders.join(', ')}`);
           if (result.wrapped.length) problems.push(`${width} px: wraps ${result.wrapped.join(' | ')}`);
+          if (result.unbalanced.length) problems.push(`${width} px: button label wraps unbalanced ${result.unbalanced.join(' | ')}`);
         }
         expect(problems).toEqual([]);
       });

@@ -8,7 +8,7 @@ export const pageKinds: [name: string, url: string][] = [
   ['book-meeting', '/hub/book-meeting/'], ['book-meeting-no', '/no/shop/book-meeting/'],
   ['contact', '/contactus/'], ['contact-no', '/no/hub/contactus/'],
   ['contact-sent', '/contactus/sent/'], ['contact-failed-no', '/no/contactus/failed/'],
-  ['booking-booked', '/book-meeting/booked/'], ['booking-failed-no', '/no/book-meeting/failed/'],
+  ['booking-booked', '/book-meeting/booked/'], ['booking-booked-no', '/no/book-meeting/booked/'], ['booking-failed-no', '/no/book-meeting/failed/'],
   ['our-story', '/ourstory/'], ['our-story-no', '/no/workwear/ourstory/'],
   ['launch-campaign', '/hub/launch-campaign/'], ['launch-campaign-no', '/no/hub/launch-campaign/'],
   ['presentation', '/hub-presentation-english/'], ['presentation-no', '/hub-presentation-no/'],
@@ -16,9 +16,9 @@ export const pageKinds: [name: string, url: string][] = [
   ['blog-list', '/blog/'], ['blog-list-no', '/no/blog/'], ['blog-category-no', '/no/blog/category/saas/'],
   ['blog-post', '/blog/why-repair-beats-recycling/'], ['blog-post-no', '/no/blog/building-a-local-repair-network/'],
   ['blog-post-table', '/workwear/blog/qr-codes-for-workwear-repairs/'],
-  ['auth', '/auth/'], ['admin', '/admin/settings/'],
+  ['auth', '/auth/'], ['auth-no', '/no/auth/'], ['admin', '/admin/settings/'],
   ['not-found', '/missing-page/'], ['not-found-no', '/no/missing-page/'],
 ];
 
 /** Pages shorter than a desktop viewport, where the footer must still reach the bottom (the admin's pages have no site footer). */
-export const shortPages = ['/missing-page/', '/no/missing-page/', '/contactus/sent/', '/no/contactus/failed/', '/book-meeting/booked/', '/no/book-meeting/failed/'];
+export const shortPages = ['/missing-page/', '/no/missing-page/', '/contactus/sent/', '/no/contactus/failed/', '/book-meeting/booked/', '/no/book-meeting/booked/', '/no/book-meeting/failed/'];

@@ -29,7 +29,7 @@ export default function AdminLayout({ content, site, children }: LayoutProps) {
       <a className="admin-skip-link" href="#main">{copy.skipToContent}</a>
       <header className="admin-header">
         <p className="admin-site-name">{site.config.site.name}</p>
-        <a href="/">{copy.backToSite}</a>
+        <a href={site.href('/')}>{copy.backToSite}</a>
       </header>
       <main id="main" tabIndex={-1} className="admin-main">
         {children}
