@@ -75,7 +75,7 @@ export function checkSiteWithEdit(build: Build, edit: EntryEdit): SiteCheck {
     }
   }
   const changed = new Set<string>();
-  diffEntries(build.entries, entries, changed);
+  diffEntries(build.entries, entries, changed, build.renders.readers.keys());
   const readers = new Set<string>();
   for (const key of changed) for (const file of build.renders.readers.get(key) ?? []) readers.add(file);
   const indexes = pages.flatMap((page, index) => (readers.has(page.file) || !build.renders.byFile.has(page.file) ? [index] : []));

@@ -16,7 +16,7 @@ import { markdownPluginsOf } from '../content/markdown.js';
 import { pluginHeadOf } from '../render/plugin-head.js';
 import { copyValuesOf, loadMessages, lookupMessage, type MessageTree } from '../content/messages.js';
 import { loadPageContent, type PageContent } from '../content/pages.js';
-import { indexEntries, listEntrySlugs, loadEntry, type Entry, type LoadedEntry } from '../content/collections.js';
+import { indexEntries, listEntrySlugs, loadEntry, type Entry, type EntryTranslation, type LoadedEntry } from '../content/collections.js';
 import { createFeeds } from '../emit/feed.js';
 import type { Diagnostics } from '../diagnostics.js';
 import { SiteError, throwIfAny } from '../errors.js';
@@ -30,6 +30,7 @@ import type { TemplateSet } from '../render/types.js';
 import { createPages, reportUntranslated, sortEntries, type Page } from '../routes/pages.js';
 import { redirectProblems, siteRedirects } from '../routes/redirects.js';
 import { assetsFolder } from '../routes/paths.js';
+import { readTracked } from '../render/tracked-view.js';
 import { sameJson } from './stage.js';
 
 export type { Entry, MessageTree, Page, PageContent };
@@ -120,45 +121,71 @@ function refuseRedirectProblems(config: ResolvedConfig, pages: readonly Page[]):
 
 /**
  * Adds to `changed` the render dependencies of the entries that differ between two builds (maps
- * by entry key): `entry:<key>` when an entry appears, goes or changes its locales,
- * `entry:<key>:<locale>` for each translation that differs, and `entries:<collection>` when any
- * entry of the collection does.
+ * by entry key, in the order the site lists them): `entry:<key>` when an entry appears, goes or
+ * changes its locales, `entry:<key>:<locale>` for each translation that differs, each of `reads`
+ * of a field of such a translation ("entry:blog/a:en [\"title\"]", see tracked-view.ts) whose
+ * value differs, and `entries:<collection>` when the collection's list (which entries, in which
+ * locales, in what order) does. A body edit so re-renders the post's pages, not every page that
+ * lists posts by title.
  */
-export function diffEntries(before: ReadonlyMap<string, Entry>, now: ReadonlyMap<string, Entry>, changed: Set<string>): void {
+export function diffEntries(before: ReadonlyMap<string, Entry>, now: ReadonlyMap<string, Entry>, changed: Set<string>, reads: Iterable<string> = []): void {
   const locales = (entry: Entry | undefined) => Object.keys(entry?.translations ?? {}).sort().join(' ');
+  const differing = new Set<string>();
   for (const key of new Set([...now.keys(), ...before.keys()])) {
     const old = before.get(key);
     const current = now.get(key);
     if (old === current || sameJson(old, current)) continue;
-    changed.add(`entries:${key.slice(0, key.indexOf('/'))}`);
     if (!old || !current || locales(old) !== locales(current)) changed.add(`entry:${key}`);
     for (const locale of new Set([...Object.keys(old?.translations ?? {}), ...Object.keys(current?.translations ?? {})])) {
-      if (!sameJson(old?.translations[locale], current?.translations[locale])) changed.add(`entry:${key}:${locale}`);
+      if (!sameJson(old?.translations[locale], current?.translations[locale])) differing.add(`entry:${key}:${locale}`);
     }
   }
+  for (const key of differing) changed.add(key);
+  const lists = [collectionLists(before), collectionLists(now)] as const;
+  for (const collection of new Set([...lists[0].keys(), ...lists[1].keys()])) {
+    if (lists[0].get(collection) !== lists[1].get(collection)) changed.add(`entries:${collection}`);
+  }
+  if (differing.size === 0) return;
+  for (const read of reads) {
+    const space = read.indexOf(' ');
+    if (space < 0 || !read.startsWith('entry:')) continue;
+    const prefix = read.slice(0, space);
+    if (!differing.has(prefix)) continue;
+    if (readTracked(read, prefix, translationAt(before, prefix)) !== readTracked(read, prefix, translationAt(now, prefix))) changed.add(read);
+  }
+}
+
+/** Each collection's list as text: its entries' slugs and locales, in the order the site lists them. */
+function collectionLists(entries: ReadonlyMap<string, Entry> | readonly Entry[]): Map<string, string> {
+  const lists = new Map<string, string>();
+  for (const entry of entries.values()) {
+    const line = `${entry.slug} ${Object.keys(entry.translations).sort().join(' ')}\n`;
+    lists.set(entry.collection, (lists.get(entry.collection) ?? '') + line);
+  }
+  return lists;
+}
+
+/** The translation a dependency "entry:<collection>/<slug>:<locale>" names. */
+export function translationAt(entries: ReadonlyMap<string, Entry>, dependency: string): EntryTranslation | undefined {
+  const colon = dependency.lastIndexOf(':');
+  return entries.get(dependency.slice('entry:'.length, colon))?.translations[dependency.slice(colon + 1)];
 }
 
 /**
  * The fingerprint, made with `hash`, of each entry key a render may read: `entry:<key>` (the
- * locales it is written in), `entry:<key>:<locale>` (one translation), `entries:<collection>`
- * (every entry of the collection, in order).
+ * locales it is written in), `entry:<key>:<locale>` (one whole translation), `entries:<collection>`
+ * (the collection's list: which entries, in which locales, in order; what a render reads of them
+ * is tracked per field, see fingerprints.ts).
  */
 export function fingerprintEntries(entries: readonly Entry[], hash: (text: string) => string): Map<string, string> {
   const prints = new Map<string, string>();
-  const all = new Map<string, string[]>();
   for (const entry of entries) {
     const key = entryKey(entry);
     const locales = Object.keys(entry.translations).sort();
     prints.set(`entry:${key}`, locales.join(' '));
-    let list = all.get(entry.collection);
-    if (!list) all.set(entry.collection, (list = []));
-    for (const locale of locales) {
-      const print = hash(JSON.stringify(entry.translations[locale]));
-      prints.set(`entry:${key}:${locale}`, print);
-      list.push(entry.slug, locale, print);
-    }
+    for (const locale of locales) prints.set(`entry:${key}:${locale}`, hash(JSON.stringify(entry.translations[locale])));
   }
-  for (const [collection, list] of all) prints.set(`entries:${collection}`, hash(list.join('\n')));
+  for (const [collection, list] of collectionLists(entries)) prints.set(`entries:${collection}`, hash(list));
   return prints;
 }
 

@@ -27,11 +27,12 @@ export function diffInputs(before: RenderedInputs, now: RenderedInputs, reads: I
   for (const locale of new Set([...Object.keys(now.messages), ...Object.keys(before.messages)])) {
     if (!sameJson(now.messages[locale], before.messages[locale])) changed.add(`messages:${locale}`);
   }
-  diffEntries(before.entries, now.entries, changed);
+  const readList = [...reads];
+  diffEntries(before.entries, now.entries, changed, readList);
   for (const key of new Set([...now.contents.keys(), ...before.contents.keys()])) {
     if (!sameJson(now.contents.get(key), before.contents.get(key))) changed.add(`content:${key}`);
   }
-  if (now.pageSet !== before.pageSet) diffRecords(before.pageSet.records(), now.pageSet.records(), reads, changed);
+  if (now.pageSet !== before.pageSet) diffRecords(before.pageSet.records(), now.pageSet.records(), readList, changed);
   return changed;
 }
 

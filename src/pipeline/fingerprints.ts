@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { ResolvedConfig } from '../config/load.js';
 import { readTracked } from '../render/tracked-view.js';
-import { entryIndexKey, fingerprintEntries } from './content-api.js';
+import { entryIndexKey, fingerprintEntries, translationAt } from './content-api.js';
 import type { RenderedInputs } from './diff.js';
 import type { Entry } from './content-api.js';
 
@@ -76,7 +76,16 @@ export function fingerprintInputs(input: FingerprintInput, keys: readonly string
         return json(input.messages[rest]);
       case 'content':
         return json(input.contents.get(rest));
-      case 'entry':
+      case 'entry': {
+        const space = key.indexOf(' ');
+        if (space >= 0) {
+          // A field of one translation, as the render read it (see `viewOf` in render/render.ts).
+          const prefix = key.slice(0, space);
+          return printOf(readTracked(key, prefix, translationAt(input.entries, prefix)) ?? '');
+        }
+        entries ??= fingerprintEntries(input.entryList, hash);
+        return entries.get(key) ?? '-';
+      }
       case 'entries':
         entries ??= fingerprintEntries(input.entryList, hash);
         return entries.get(key) ?? '-';

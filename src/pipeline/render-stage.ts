@@ -43,8 +43,10 @@ export interface RenderOptions {
   written?: WrittenOutput;
   /**
    * In an incremental pipeline with a build before: when more than `eagerPages` pages are to be
-   * rendered, render only those whose files are in `first` (the pages open in a browser) and
-   * defer the rest, which the caller renders on request or in the background.
+   * rendered, render only those whose files are in `first` (the pages open in a browser) and the
+   * new ones (up to `eagerPages`: a new post's page has no earlier version to serve, and is the one
+   * its author opens next), and defer the rest, which the caller renders on request or in the
+   * background.
    */
   defer?: { first: ReadonlySet<string> };
 }
@@ -66,8 +68,11 @@ export async function renderStage(input: RenderStageInput, options: RenderOption
     return { plan, rendered, kept: new Map(), errors, deferred: [] };
   }
   const { pages } = input.pageSet;
-  const now = plan.indexes.filter((index) => first.has(pages[index]!.file));
-  const deferred = plan.indexes.filter((index) => !first.has(pages[index]!.file));
+  const isNew = (file: string) => !previous.renders.byFile.has(file) && !previous.pending.has(file);
+  const fresh = plan.indexes.filter((index) => isNew(pages[index]!.file)).slice(0, eagerPages);
+  const eager = new Set([...plan.indexes.filter((index) => first.has(pages[index]!.file)), ...fresh]);
+  const now = plan.indexes.filter((index) => eager.has(index));
+  const deferred = plan.indexes.filter((index) => !eager.has(index));
   const { rendered, errors, renderer } = await renderPages(input, { ...plan, indexes: now }, { runtime, track: true });
   return { plan, rendered, kept: new Map(), errors, deferred, renderLater: (index) => renderer().renderOne(index) };
 }

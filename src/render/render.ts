@@ -9,7 +9,7 @@ import type { ResolvedConfig } from '../config/load.js';
 import { copyValuesOf, fillPlaceholders, lookupMessage, type MessageTree } from '../content/messages.js';
 import { hasHighlightedCode } from '../content/highlight.js';
 import { contentKey, type PageContent } from '../content/pages.js';
-import type { Entry } from '../content/collections.js';
+import type { Entry, EntryTranslation } from '../content/collections.js';
 import { sourcesOf } from '../config/sources.js';
 import { SiteError } from '../errors.js';
 import type { PluginHead } from './plugin-head.js';
@@ -73,20 +73,34 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
   const data = siteDataOf(config, templates);
   const consent = needsConsent(config);
 
-  // When tracked, an entry is handed out as a view that reports each translation read, so an edit
-  // of one translation re-renders only the pages that show that translation.
+  // When tracked, an entry is handed out as a view that reports what is read of it: the locales it
+  // has, and each field of a translation ("entry:blog/a:en [\"title\"]"). An edit of a post's body
+  // so re-renders the pages that show the body, not every page that lists the post by its title.
   const viewOf = (entry: Entry | undefined): Entry | undefined => {
     if (!entry || !input.track) return entry;
     let view = views.get(entry);
     if (!view) {
       const key = `entry:${entry.collection}/${entry.slug}` as const;
-      const read = (locale: string | symbol) => {
-        if (typeof locale === 'string') track(`${key}:${locale}`);
+      const translationViews = new Map<string, EntryTranslation>();
+      const translationView = (locale: string): EntryTranslation | undefined => {
+        const translation = entry.translations[locale];
+        if (!translation) return undefined;
+        let found = translationViews.get(locale);
+        if (!found) translationViews.set(locale, (found = trackedView(translation, `${key}:${locale}`, track as (read: string) => void)));
+        return found;
       };
       const translations = new Proxy(entry.translations, {
-        get: (target, locale) => (read(locale), Reflect.get(target, locale)),
-        has: (target, locale) => (read(locale), Reflect.has(target, locale)),
-        getOwnPropertyDescriptor: (target, locale) => (read(locale), Reflect.getOwnPropertyDescriptor(target, locale)),
+        get: (target, locale) => {
+          if (typeof locale !== 'string') return Reflect.get(target, locale);
+          track(key);
+          return Object.hasOwn(target, locale) ? translationView(locale) : Reflect.get(target, locale);
+        },
+        has: (target, locale) => (track(key), Reflect.has(target, locale)),
+        // A descriptor hands out the raw translation: count it as a read of all of it.
+        getOwnPropertyDescriptor: (target, locale) => {
+          if (typeof locale === 'string') track(`${key}:${locale}`);
+          return Reflect.getOwnPropertyDescriptor(target, locale);
+        },
         ownKeys: (target) => (track(key), Reflect.ownKeys(target)),
       });
       view = { ...entry, translations };
@@ -219,7 +233,8 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
       formatPrice: (price) => ({ amount: formatMoney(price.amount, price.currency), period: context.t(price.period === 'year' ? 'pricing.perYear' : 'pricing.perMonth') }),
       entries(collection) {
         track(`entries:${collection}`);
-        return input.entries[collection] ?? [];
+        const list = input.entries[collection] ?? [];
+        return input.track ? list.map((entry) => viewOf(entry)!) : list;
       },
       entry(collection, slug) {
         track(`entry:${collection}/${slug}`);

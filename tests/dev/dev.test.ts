@@ -182,11 +182,27 @@ describe('incremental rebuild, in-process: the same files as buildSite', () => {
     await expectSameAsBuild();
   });
 
-  it('re-renders the lists, not every post page, when a post moves to the top of the lists', async () => {
+  it('re-renders only the pages of a post whose body changed, though every post lists others', async () => {
+    const file = join(site.dir, 'content', 'blog', slug, 'en.md');
+    await edit(file, '## A problem on a huge scale', '## A problem on an enormous scale');
+    const outcome = succeeded(await builder.rebuild([{ path: file }]));
+    // The post in each audience's blog; the lists and the other posts' end blocks read titles only.
+    expect(outcome.rendered).toBeGreaterThan(0);
+    expect(outcome.rendered).toBeLessThan(outcome.pages / 20);
+    expect(outcome.changed).toContain(`blog/${slug}/index.html`);
+    expect(outcome.changed).not.toContain('blog/index.html');
+    await expectSameAsBuild();
+  });
+
+  it('re-renders the lists and the posts, not the rest of the site, when a post moves to the top of the lists', async () => {
     const file = join(site.dir, 'content', 'blog', slug, 'en.md');
     await edit(file, /^date: .*$/m, 'date: 2026-11-01\nupdated: 2026-11-02');
     const outcome = succeeded(await builder.rebuild([{ path: file }]));
-    expect(outcome.rendered).toBeLessThan(outcome.pages / 2);
+    // Each post's end block names the newest posts of its category, so the order is what the posts
+    // read too: the lists and the posts, about half the site; pages that list no posts stay.
+    expect(outcome.rendered).toBeLessThan(outcome.pages * 0.6);
+    expect(outcome.changed).not.toContain('hub/index.html');
+    expect(outcome.changed).not.toContain('about/index.html');
     expect(outcome.changed).toContain('blog/index.html');
     await expectSameAsBuild();
   });

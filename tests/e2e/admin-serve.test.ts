@@ -45,7 +45,7 @@ describeAdminFlow('the admin with site serve --admin, in the browser', async () 
 });
 
 describe('/auth and /admin/blog on a static host (no admin)', () => {
-  it('say plainly that the admin runs with site dev or site serve --admin', async () => {
+  it('say so: to a visitor of /auth in plain words, to the team on the admin pages with the commands', async () => {
     const [server, browser] = await Promise.all([serveSite(), launchBrowser()]);
     try {
       const page = await browser.newPage();
@@ -56,7 +56,12 @@ describe('/auth and /admin/blog on a static host (no admin)', () => {
       page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
       for (const path of ['/auth/', '/admin/blog/', '/admin/inbox/', '/admin/changes/']) {
         await page.goto(`${server.url}${path}`);
-        await expect.poll(() => page.getByRole('status').textContent()).toContain('site serve --admin');
+        if (path === '/auth/') {
+          await expect.poll(() => page.getByRole('status').textContent()).toContain('You cannot sign in on this website');
+          expect(await page.getByRole('status').textContent()).not.toMatch(/site (dev|serve)|`/);
+        } else {
+          await expect.poll(() => page.getByRole('status').textContent()).toContain('site serve --admin');
+        }
         expect(page.url()).toBe(`${server.url}${path}`);
       }
       expect(asked).toEqual([]);
