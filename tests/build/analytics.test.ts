@@ -45,7 +45,7 @@ async function pages(out: string): Promise<{ admin: Map<string, string>; public:
   for (const entry of await readdir(out, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile() || !entry.name.endsWith('.html')) continue;
     const path = relative(out, join(entry.parentPath, entry.name));
-    (/^(?:admin|auth)\//.test(path) ? admin : visible).set(path, await readFile(join(out, path), 'utf8'));
+    (/^(?:no\/)?(?:admin|auth)\//.test(path) ? admin : visible).set(path, await readFile(join(out, path), 'utf8'));
   }
   return { admin, public: visible };
 }
