@@ -31,12 +31,40 @@ describe('the brand typeface', () => {
   it('is published from node_modules as hashed woff2 files, swapped in, with a fallback scaled to its metrics', () => {
     const css = stylesheetOf(page('/no/'));
     const fonts = readdirSync(join(builtSite, 'assets')).filter((file) => file.endsWith('.woff2'));
-    expect(fonts).toEqual([expect.stringMatching(/^inter-latin-400-normal\.[0-9a-f]{10}\.woff2$/), expect.stringMatching(/^inter-latin-700-normal\.[0-9a-f]{10}\.woff2$/)]);
+    expect(fonts.filter((file) => file.startsWith('inter-latin-'))).toEqual([expect.stringMatching(/^inter-latin-400-normal\.[0-9a-f]{10}\.woff2$/), expect.stringMatching(/^inter-latin-700-normal\.[0-9a-f]{10}\.woff2$/)]);
     expect(readFileSync(join(builtSite, 'assets', fonts[0]!)).subarray(0, 4).toString('latin1')).toBe('wOF2');
-    expect(css.match(/font-display:swap/g)).toHaveLength(2);
+    expect(css.match(/font-display:swap/g)).toHaveLength(4);
     expect(css).toMatch(/@font-face\{font-family:Inter fallback;src:local\("Arial"\)[^}]*size-adjust:107\.12%;ascent-override:90\.44%/);
     expect(css).toContain('--font-sans: "Inter", "Inter fallback", system-ui');
     expect(existsSync(join(builtSite, 'node_modules'))).toBe(false);
+  });
+});
+
+describe('the glyphs beyond the Latin subset', () => {
+  const extras = 'U+2082,U+2190,U+2192,U+221E';
+
+  it('come from a small Inter subset per weight, published beside the stylesheet and fetched by unicode-range', () => {
+    const css = stylesheetOf(page('/'));
+    for (const weight of [400, 700]) {
+      const face = new RegExp(`@font-face\\{font-family:Inter;font-style:normal;font-weight:${weight};font-display:swap;src:url\\("/assets/(inter-extras-${weight}\\.[0-9a-f]{10}\\.woff2)"\\) format\\("woff2"\\);unicode-range:${extras.replaceAll('+', '\\+')}\\}`).exec(css);
+      expect(face, String(weight)).not.toBeNull();
+      const font = readFileSync(join(builtSite, 'assets', face![1]!));
+      expect(font.subarray(0, 4).toString('latin1')).toBe('wOF2');
+      expect(font.length).toBeLessThan(4096);
+    }
+    for (const { url, html } of pages) expect(html, url).not.toMatch(/rel="preload" href="[^"]*inter-extras/);
+  });
+
+  it('cover every character the pages show that the Latin subset lacks', () => {
+    const ranges = [...JSON.parse(readFileSync('node_modules/@fontsource/inter/unicode.json', 'utf8')).latin.split(','), ...extras.split(',')]
+      .map((range: string) => range.trim().slice(2).split('-').map((hex) => parseInt(hex, 16)));
+    const covered = (point: number) => ranges.some(([first, last]) => point >= first! && point <= (last ?? first!));
+    const uncovered = new Set<string>();
+    for (const { html } of pages) {
+      const text = html.replace(/<(script|style)\b[\s\S]*?<\/\1>/g, '').match(/>[^<]*</g)?.join('') ?? '';
+      for (const char of text) if (char.codePointAt(0)! > 0x20 && !covered(char.codePointAt(0)!)) uncovered.add(char);
+    }
+    expect([...uncovered]).toEqual([]);
   });
 });
 

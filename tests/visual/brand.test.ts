@@ -13,10 +13,44 @@ describe('the brand typeface', () => {
     await site.withPage(1280, async (page) => {
       await page.goto(site.url('/no/'));
       await page.evaluate(() => document.fonts.ready);
-      const loaded = await page.evaluate(() => [...document.fonts].filter((face) => face.family === 'Inter' && face.status === 'loaded').map((face) => face.weight).sort());
+      const loaded = await page.evaluate(() => [...document.fonts].filter((face) => face.family === 'Inter' && face.status === 'loaded' && face.unicodeRange === 'U+0-10FFFF').map((face) => face.weight).sort());
       expect(loaded).toEqual(['400', '700']);
       expect(await page.evaluate(() => document.fonts.check('700 52px Inter', 'Gjør reparasjon'))).toBe(true);
     });
+  });
+});
+
+describe('the glyphs beyond the Latin subset', () => {
+  it('set the ₂ of "CO₂" in Inter, not a fallback font', { timeout: 60_000 }, async () => {
+    await site.withPage(1280, async (page) => {
+      await page.goto(site.url('/blog/'));
+      await page.evaluate(() => document.fonts.ready);
+      const paragraph = page.locator('.post-card p', { hasText: 'CO₂' }).first();
+      await paragraph.evaluate((element) => element.setAttribute('data-co2', ''));
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('DOM.enable');
+      await cdp.send('CSS.enable');
+      const { root } = await cdp.send('DOM.getDocument');
+      const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: '[data-co2]' });
+      const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
+      expect(fonts.map((font) => font.familyName)).toEqual(['Inter']);
+      expect(fonts[0]!.isCustomFont).toBe(true);
+    });
+  });
+
+  it('are fetched only by a page that uses one of them', { timeout: 60_000 }, async () => {
+    for (const [path, expected] of [['/blog/', ['inter-extras-400']], ['/hub/', []]] as const) {
+      await site.withPage(1280, async (page) => {
+        const fonts: string[] = [];
+        page.on('request', (request) => {
+          const name = /\/assets\/(inter-extras-\d+)\./.exec(request.url())?.[1];
+          if (name) fonts.push(name);
+        });
+        await page.goto(site.url(path));
+        await page.evaluate(() => document.fonts.ready);
+        expect(fonts, path).toEqual(expected);
+      });
+    }
   });
 });
 
