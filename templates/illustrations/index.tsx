@@ -2,8 +2,8 @@
  * Which illustration shows what: the hero visual of the landing page and of each audience's home,
  * and the illustration beside a product feature (by its id). Each kind of page has its own: the
  * app mock-ups (orders, text message, claim portal, garment label, chart) are the product pages',
- * the homes and the landing page have drawn scenes. Every one is static SVG rendered with the
- * page: no script, no image request, a fixed size.
+ * the homes, the landing page and the presentation's slides have drawn scenes. Every one is static
+ * SVG rendered with the page: no script, no image request, a fixed size.
  */
 import type { ReactNode } from 'react';
 import type { SiteContext } from 'typed-site/template';
@@ -28,6 +28,7 @@ import {
 import { SmsPhone } from './SmsPhone';
 
 export { StoryScene } from './scenes';
+export { PresentationInvoiceScene, PresentationOrdersScene, PresentationSmsScene, PresentationTitleScene } from './slides';
 
 /** The workwear label's QR target: this site's page on QR-coded repairs, in the page's language. */
 function qrTarget(site: SiteContext): string {

@@ -9,7 +9,7 @@ import type { ReactNode } from 'react';
 import { AppWindow } from './Frame';
 
 /** A decorative scene of 400 × 300 user units. */
-function Scene({ children, className }: { children: ReactNode; className?: string }) {
+export function Scene({ children, className }: { children: ReactNode; className?: string }) {
   return (
     <svg className={className ? `illustration ${className}` : 'illustration'} viewBox="0 0 400 300" width="400" height="300" aria-hidden="true" focusable="false">
       {children}
@@ -18,12 +18,12 @@ function Scene({ children, className }: { children: ReactNode; className?: strin
 }
 
 /** A line of placeholder text, `width` long. */
-function TextLine({ x, y, width, strong }: { x: number; y: number; width: number; strong?: boolean }) {
+export function TextLine({ x, y, width, strong }: { x: number; y: number; width: number; strong?: boolean }) {
   return <rect className={strong ? 'ill-line-strong' : 'ill-line'} x={x} y={y} width={width} height="8" rx="4" />;
 }
 
 /** A check mark in a circle at (cx, cy). */
-function Tick({ cx, cy }: { cx: number; cy: number }) {
+export function Tick({ cx, cy }: { cx: number; cy: number }) {
   return (
     <g>
       <circle className="ill-approved" cx={cx} cy={cy} r="14" />

@@ -1,11 +1,13 @@
 /**
  * The presentation of Mendwise Hub (one page per language), as slides: each section fills the
  * window and the page snaps from one to the next (arrow keys, Page Down and the space bar move a
- * slide, with no script), with the product illustrations beside the feature slides, the plans'
- * limits from the config as big numbers, and a print stylesheet that puts one slide on each page.
+ * slide, with no script), with drawings of their own beside the title and the feature slides (not
+ * the product pages' mock-ups), the plans' limits from the config as big numbers, and a print
+ * stylesheet that puts one slide on each page.
  */
 import type { PageProps } from 'typed-site/template';
-import { HeroVisual, featureVisual } from '../illustrations';
+import type { ComponentType } from 'react';
+import { PresentationInvoiceScene, PresentationOrdersScene, PresentationSmsScene, PresentationTitleScene } from '../illustrations';
 import { closingSingle, hero, meta, sections, z } from '../layout/schemas';
 import { ButtonLink } from '../layout/ui';
 
@@ -13,10 +15,10 @@ export const content = z.strictObject({ ...meta, hero, sections, closing: closin
 type Content = z.infer<typeof content>;
 
 /**
- * The illustration beside each section, by position (the sections of content/pages/hub-presentation
+ * The drawing beside each section, by position (the sections of content/pages/hub-presentation
  * follow the product: problem, summary, orders, SMS, analytics and invoicing, …).
  */
-const sectionVisuals: readonly (string | undefined)[] = [undefined, undefined, 'order-management', 'sms-updates', 'analytics'];
+const sectionVisuals: readonly (ComponentType | undefined)[] = [undefined, undefined, PresentationOrdersScene, PresentationSmsScene, PresentationInvoiceScene];
 
 export default function Presentation({ content, site }: PageProps<Content>) {
   const { t } = site;
@@ -30,16 +32,15 @@ export default function Presentation({ content, site }: PageProps<Content>) {
             <p className="lead">{content.hero.lead}</p>
           </div>
           <div className="slide-visual">
-            <HeroVisual audience="hub" />
+            <PresentationTitleScene />
           </div>
         </div>
       </section>
       {content.sections.map((section, index) => {
-        const visualId = sectionVisuals[index];
-        const visual = visualId ? featureVisual(visualId, site) : undefined;
+        const Visual = sectionVisuals[index];
         return (
           <section key={section.heading} className="slide" aria-labelledby={`slide-${index + 1}`}>
-            <div className={visual ? 'container slide-split' : 'container'}>
+            <div className={Visual ? 'container slide-split' : 'container'}>
               <div className="slide-text">
                 <p className="slide-number" aria-hidden="true">{String(index + 2).padStart(2, '0')}</p>
                 <h2 id={`slide-${index + 1}`}>{section.heading}</h2>
@@ -54,7 +55,11 @@ export default function Presentation({ content, site }: PageProps<Content>) {
                   </ul>
                 )}
               </div>
-              {visual && <div className="slide-visual">{visual}</div>}
+              {Visual && (
+                <div className="slide-visual">
+                  <Visual />
+                </div>
+              )}
             </div>
           </section>
         );

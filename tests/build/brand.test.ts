@@ -92,6 +92,22 @@ describe('pictures', () => {
   });
 });
 
+describe('the presentation', () => {
+  it('draws its own picture beside the title and each feature slide, shown on no other page', () => {
+    const others = pages.filter(({ url }) => !url.includes('presentation')).map(({ html }) => html).join('\n');
+    for (const url of ['/hub-presentation-english/', '/hub-presentation-no/']) {
+      const visuals = [...page(url).matchAll(/<div class="slide-visual">(<svg[\s\S]*?<\/svg>)<\/div>/g)].map((match) => match[1]!);
+      expect(visuals, url).toHaveLength(4);
+      expect(new Set(visuals).size, url).toBe(4);
+      for (const visual of visuals) {
+        expect(visual, url).toMatch(/^<svg class="illustration" viewBox="0 0 400 300" width="400" height="300" aria-hidden="true" focusable="false">/);
+        expect(visual, url).not.toContain('<text');
+        expect(others, url).not.toContain(visual);
+      }
+    }
+  });
+});
+
 describe('blog covers', () => {
   it('puts a cover on every card of the blog list, one of its own per post', () => {
     const covers = new Set<string>();

@@ -48,12 +48,15 @@ describe('presentation pages', () => {
     });
   }
 
-  it('shows the plan limits of the config as big numbers, and the product illustrations', async () => {
+  it('shows the plan limits of the config as big numbers, and drawings of its own beside the title and feature slides', async () => {
     await withPage(async (page) => {
       await page.goto(site.url('/hub-presentation-english/'));
       const figures = await page.$$eval('.slide-figure', (items) => items.map((item) => item.textContent));
       expect(figures).toEqual(plans.map((plan) => (plan.ordersPerMonth === 'unlimited' ? '∞' : String(plan.ordersPerMonth))));
-      expect(await page.locator('.slide svg.illustration[role="img"]').count()).toBeGreaterThanOrEqual(3);
+      const drawings = page.locator('.slide-visual svg.illustration[aria-hidden="true"]');
+      expect(await drawings.count()).toBe(4);
+      for (const box of await drawings.evaluateAll((svgs) => svgs.map((svg) => svg.getBoundingClientRect().width))) expect(box).toBeGreaterThan(300);
+      expect(await page.locator('.slide svg.illustration[role="img"]').count()).toBe(0);
       expect(await page.locator('.slide-title svg.illustration').count()).toBe(1);
     });
   });
