@@ -1,6 +1,7 @@
 /**
  * The brand in the built site: the typeface is self-hosted and preloaded at the URL the stylesheet
- * names, each kind of page has its own picture (no app mock-up outside the product pages), every
+ * names (with a small subset for the characters beyond its Latin one), each kind of page has its
+ * own picture (no app mock-up outside the product pages, the presentation's drawn for it), every
  * blog post has a cover, and the landing hero ends in its calls to action.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

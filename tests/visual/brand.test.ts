@@ -1,7 +1,8 @@
 /**
- * The brand as Chromium shows it: text set in Inter (loaded, not the fallback), blog card titles
- * level across a row even when a category chip wraps, product feature headings a step below the
- * page's H1, and the greyed navigation items opening as a chooser of the audience.
+ * The brand as Chromium shows it: text set in Inter (loaded, not the fallback, down to the ₂ and ∞
+ * beyond its Latin subset, fetched only where a page uses them), blog card titles level across a
+ * row even when a category chip wraps, product feature headings a step below the page's H1, and
+ * the greyed navigation items opening as a chooser of the audience.
  */
 import { describe, expect, it } from 'vitest';
 import { useBrowserSite } from './browser-site';
@@ -21,22 +22,27 @@ describe('the brand typeface', () => {
 });
 
 describe('the glyphs beyond the Latin subset', () => {
-  it('set the ₂ of "CO₂" in Inter, not a fallback font', { timeout: 60_000 }, async () => {
-    await site.withPage(1280, async (page) => {
-      await page.goto(site.url('/blog/'));
-      await page.evaluate(() => document.fonts.ready);
-      const paragraph = page.locator('.post-card p', { hasText: 'CO₂' }).first();
-      await paragraph.evaluate((element) => element.setAttribute('data-co2', ''));
-      const cdp = await page.context().newCDPSession(page);
-      await cdp.send('DOM.enable');
-      await cdp.send('CSS.enable');
-      const { root } = await cdp.send('DOM.getDocument');
-      const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: '[data-co2]' });
-      const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
-      expect(fonts.map((font) => font.familyName)).toEqual(['Inter']);
-      expect(fonts[0]!.isCustomFont).toBe(true);
+  const samples = [
+    { path: '/blog/', selector: '.post-card p', text: 'CO₂' },
+    { path: '/hub-presentation-english/', selector: '.slide-figure', text: '∞' },
+  ];
+  for (const { path, selector, text } of samples) {
+    it(`set "${text}" on ${path} in Inter, not a fallback font`, { timeout: 60_000 }, async () => {
+      await site.withPage(1280, async (page) => {
+        await page.goto(site.url(path));
+        await page.evaluate(() => document.fonts.ready);
+        await page.locator(selector, { hasText: text }).first().evaluate((element) => element.setAttribute('data-sample', ''));
+        const cdp = await page.context().newCDPSession(page);
+        await cdp.send('DOM.enable');
+        await cdp.send('CSS.enable');
+        const { root } = await cdp.send('DOM.getDocument');
+        const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: '[data-sample]' });
+        const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
+        expect(fonts.map((font) => font.familyName)).toEqual(['Inter']);
+        expect(fonts[0]!.isCustomFont).toBe(true);
+      });
     });
-  });
+  }
 
   it('are fetched only by a page that uses one of them', { timeout: 60_000 }, async () => {
     for (const [path, expected] of [['/blog/', ['inter-extras-400']], ['/hub/', []]] as const) {
