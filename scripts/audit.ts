@@ -65,7 +65,8 @@ async function listTargets(dist: string): Promise<Target[]> {
     ...indexable('legal', '/terms/', '/no/privacy/'),
     ...indexable('blog list', '/blog/', '/no/blog/'),
     ...indexable('blog post', await newestPost('rss.xml'), await newestPost('no/rss.xml')),
-    ...noindex('auth', '/auth/'),
+    ...noindex('search', '/search/', '/no/search/'),
+    ...noindex('auth', '/auth/', '/no/auth/'),
     ...noindex('admin', '/admin/blog/'),
     // Lighthouse refuses to audit a response with status 404 (ERRORED_DOCUMENT_REQUEST), so the
     // 404 pages are audited at their own file, which the server answers with 200.
@@ -168,7 +169,7 @@ function formatTable(rows: { target: Target; scores: number[]; runs: number; fai
     '',
     'Lighthouse mobile preset (simulated throttling). Each page runs once; a page below 100 on performance',
     `runs again, up to ${performanceRuns} runs in all, and the best run is reported ("best of n").`,
-    '*  noindex page (auth, admin, presentation, 404; noindex is intended): SEO scored without the',
+    '*  noindex page (search, auth, admin, presentation, 404; noindex is intended): SEO scored without the',
     '   is-crawlable audit. The 404 pages are audited at /404.html and /no/404.html: Lighthouse does not',
     '   audit a response with status 404, which is what the server sends for a missing path.',
     ...(failures.length ? ['', 'audits below full score (a category can still round to 100):', ...failures] : []),

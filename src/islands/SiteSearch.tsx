@@ -44,7 +44,6 @@ interface Pagefind {
 export default function SiteSearch({ script, text }: SiteSearchProps) {
   // useId gives "_R_…_"; a letter first keeps the id valid for html-validate and CSS selectors.
   const id = `site-search${useId()}`;
-  const [hydrated, setHydrated] = useState(false);
   const [query, setQuery] = useState('');
   const [state, setState] = useState<State>({ kind: 'idle' });
   const pagefind = useRef<Promise<Pagefind> | undefined>(undefined);
@@ -68,7 +67,6 @@ export default function SiteSearch({ script, text }: SiteSearchProps) {
   }
 
   useEffect(() => {
-    setHydrated(true);
     const initial = new URLSearchParams(location.search).get('q') ?? '';
     setQuery(initial);
     void run(initial);
@@ -93,7 +91,10 @@ export default function SiteSearch({ script, text }: SiteSearchProps) {
         <input id={`${id}-q`} type="search" name="q" value={query} onChange={(event) => setQuery(event.currentTarget.value)} autoComplete="off" />
         <button type="submit">{text.submit}</button>
       </form>
-      {!hydrated && <p className="site-search-no-script">{text.noScript}</p>}
+      {/* In <noscript>, not removed on hydration: nothing below moves when the script starts (layout shift). */}
+      <noscript>
+        <p className="site-search-no-script">{text.noScript}</p>
+      </noscript>
       <p role="status" aria-live="polite" className="site-search-status">{status}</p>
       {state.kind === 'done' && state.results.length > 0 && (
         <ol className="site-search-results">
