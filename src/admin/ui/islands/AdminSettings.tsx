@@ -13,7 +13,7 @@ import { AdminBar, usePageSession } from './admin-bar';
 export const adminSettingsText = [
   'loading', 'unavailable', 'signedInAs', 'signOut', 'forbidden', 'failed',
   'company', 'booking', 'plans', 'plan', 'roi', 'roiInput', 'contact', 'collections',
-  'onRequest', 'review', 'reviewing', 'noChanges', 'diffHeading', 'diffHelp', 'save', 'saving', 'keepEditing',
+  'onRequest', 'priced', 'perMonth', 'perYear', 'review', 'reviewing', 'noChanges', 'diffHeading', 'diffHelp', 'save', 'saving', 'keepEditing',
   'saved', 'savedDev', 'stale', 'reload', 'errorSummary',
   'categories', 'category', 'newCategory', 'newCategoryId', 'remove', 'keep', 'toBeRemoved', 'copy',
 ] as const;
@@ -22,7 +22,7 @@ export const adminSettingsText = [
 interface Values {
   company: { legalName: string; orgNumber: string; email: string; address: Record<string, string>; social: Record<string, string>; openingHours: Record<string, string> };
   booking: { url: string | null; minutes: number };
-  plans: { id: string; name: Record<string, string>; ordersPerMonth: number | string; users: number | string | null; price: { amount: number } | string; highlighted: boolean; signupUrl: string | null }[];
+  plans: { id: string; name: Record<string, string>; ordersPerMonth: number | string; users: number | string | null; price: Price | string; highlighted: boolean; signupUrl: string | null }[];
   roi: { timeSavedShare: number; inputs: Record<string, Record<string, number>> };
   contact: { endpoint: string };
   collections: Record<string, { pageSize: number; wordsPerMinute: number }>;
@@ -32,7 +32,10 @@ interface Values {
   copy: { content: string; key: string; values: Record<string, string> }[];
 }
 
-interface SettingsError { path: string | null; message: string; hint?: string }
+/** A plan's price as the config holds it (a string, `on-request`, is a plan priced on request). */
+interface Price { amount: number; currency: string; period: 'month' | 'year' }
+
+interface SettingsError { path: string | null; message: string; hint?: string; code?: string }
 
 /** Everything the page shows, from the config and its copy. */
 export interface AdminSettingsProps {
@@ -52,16 +55,30 @@ const optional = /^(?:booking\.url|plans\.\d+\.(?:users|signupUrl))$/;
 const unlimited = /^plans\.\d+\.(?:ordersPerMonth|users)$/;
 /** Paths of numbers. */
 const numeric = /^(?:booking\.minutes|plans\.\d+\.(?:ordersPerMonth|users|price\.amount)|roi\..*|collections\.[^.]+\.(?:pageSize|wordsPerMinute))$/;
+/** The fields of a plan's price (kind: `on-request` or `price`), which are sent together as `plans.<i>.price`. */
+const priceField = /^plans\.(\d+)\.price\.(?:kind|amount|currency|period)$/;
+/** Shares (0 to 1 in the config), shown and typed as percentages. */
+const share = /^roi\.timeSavedShare$/;
 
 /** The editable leaves of the values, as the text of their fields (booleans as "true"/"false"). */
 function fieldsOf(values: Values): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (value: unknown, path: string) => {
-    if (path.match(/^plans\.\d+\.id$/) || (path.match(/^plans\.\d+\.price$/) && typeof value === 'string') || path === 'categories' || path === 'copy') return;
+    if (path.match(/^plans\.\d+\.(?:id|price)$/) || path === 'categories' || path === 'copy') return;
     if (value !== null && typeof value === 'object') for (const [key, inner] of Object.entries(value)) walk(inner, path ? `${path}.${key}` : key);
+    else if (share.test(path) && typeof value === 'number') out.set(path, String(Number((value * 100).toFixed(6))));
     else out.set(path, value === null || value === undefined ? '' : String(value));
   };
   walk(values, '');
+  // A plan on request gets an empty price to switch to: the currency of the first priced plan, per month.
+  const example = values.plans.map((plan) => plan.price).find((price): price is Price => typeof price === 'object');
+  values.plans.forEach((plan, index) => {
+    const price = typeof plan.price === 'object' ? plan.price : undefined;
+    out.set(`plans.${index}.price.kind`, price ? 'price' : 'on-request');
+    out.set(`plans.${index}.price.amount`, price ? String(price.amount) : '');
+    out.set(`plans.${index}.price.currency`, price?.currency ?? example?.currency ?? 'EUR');
+    out.set(`plans.${index}.price.period`, price?.period ?? 'month');
+  });
   (values.copy ?? []).forEach((item, index) => {
     for (const [locale, text] of Object.entries(item.values)) out.set(`copy.${index}.${locale}`, text);
   });
@@ -77,9 +94,15 @@ function valueOf(path: string, text: string, original: string): string | number 
   const trimmed = text.trim();
   if (trimmed === '' && optional.test(path)) return null;
   if (unlimited.test(path) && /^unlimited$/i.test(trimmed)) return 'unlimited';
-  if (numeric.test(path) && /^-?\d+(?:[.,]\d+)?$/.test(trimmed)) return Number(trimmed.replace(',', '.'));
+  if (numeric.test(path) && /^-?\d+(?:[.,]\d+)?$/.test(trimmed)) {
+    const number = Number(trimmed.replace(',', '.'));
+    return share.test(path) ? Number((number / 100).toFixed(8)) : number;
+  }
   return trimmed;
 }
+
+/** A value a change sends: a field's value, or a plan's whole price. */
+type ChangeValue = string | number | boolean | null | Record<string, string | number | boolean | null>;
 
 /** A server path ("plans[1].ordersPerMonth") as a field path ("plans.1.ordersPerMonth"). */
 const fieldPath = (path: string | null) => (path ?? '').replace(/\[(\d+)\]/g, '.$1');
@@ -119,14 +142,25 @@ export default function AdminSettings(props: AdminSettingsProps) {
   }
 
   /** The changes of the draft against the loaded values. */
-  function changes(): { path: string; value: string | number | boolean | null }[] {
+  function changes(): { path: string; value: ChangeValue }[] {
     if (!loaded) return [];
-    const out: { path: string; value: string | number | boolean | null }[] = [];
+    const out: { path: string; value: ChangeValue }[] = [];
+    const prices = new Set<number>();
     for (const [path, original] of loaded.fields) {
       const now = draft.get(path) ?? original;
+      const price = priceField.exec(path);
+      if (price) {
+        if (now !== original) prices.add(Number(price[1]));
+        continue;
+      }
       if (now === original) continue;
       const value = valueOf(path, now, original);
       if (value !== valueOf(path, original, original)) out.push({ path, value });
+    }
+    for (const index of prices) {
+      const at = (key: string) => draft.get(`plans.${index}.price.${key}`) ?? '';
+      const amount = valueOf(`plans.${index}.price.amount`, at('amount'), '');
+      out.push({ path: `plans.${index}.price`, value: at('kind') === 'on-request' ? null : { amount, currency: at('currency').trim().toUpperCase(), period: at('period') } });
     }
     for (const key of removed) {
       const [collection, term] = key.split('/');
@@ -212,7 +246,7 @@ export default function AdminSettings(props: AdminSettingsProps) {
   const label = (key: string) => props.fields[key] ?? key;
 
   /** One labelled input (or checkbox) for a path; `key` names its label and help. */
-  const field = (path: string, key: string, options: { type?: string; inputMode?: 'numeric' | 'decimal'; labelledBy?: string; wide?: boolean; multiline?: boolean; label?: string } = {}): ReactNode => {
+  const field = (path: string, key: string, options: { type?: string; inputMode?: 'numeric' | 'decimal'; labelledBy?: string; wide?: boolean; multiline?: boolean; label?: string; choices?: [string, string][] } = {}): ReactNode => {
     const id = idOf(path);
     const error = errorAt(path);
     const hint = props.hints[key];
@@ -221,6 +255,8 @@ export default function AdminSettings(props: AdminSettingsProps) {
     const common = { id, name: path, 'aria-invalid': error ? true : undefined, 'aria-describedby': described, 'aria-labelledby': options.labelledBy };
     const input = loaded.fields.get(path) === 'true' || loaded.fields.get(path) === 'false'
       ? <input {...common} type="checkbox" checked={value === 'true'} onChange={(event) => edit(path, String(event.currentTarget.checked))} />
+      : options.choices
+        ? <select {...common} value={value} onChange={(event) => edit(path, event.currentTarget.value)}>{options.choices.map(([choice, name]) => <option key={choice} value={choice}>{name}</option>)}</select>
       : options.multiline
         ? <textarea {...common} rows={3} value={value} onChange={(event) => edit(path, event.currentTarget.value)} className="input-wide" />
         : <input {...common} type={options.type ?? 'text'} inputMode={options.inputMode} value={value} onChange={(event) => edit(path, event.currentTarget.value)} className={options.wide ? 'input-wide' : undefined} />;
@@ -244,11 +280,26 @@ export default function AdminSettings(props: AdminSettingsProps) {
     ...localeIds.map((locale) => ({ key: `name.${locale}`, label: label('plans.name').replace('{language}', props.languages[locale]!) })),
     { key: 'ordersPerMonth', label: label('plans.ordersPerMonth') },
     { key: 'users', label: label('plans.users') },
-    { key: 'price.amount', label: label('plans.price.amount') },
+    { key: 'price', label: label('plans.price') },
     { key: 'highlighted', label: label('plans.highlighted') },
     { key: 'signupUrl', label: label('plans.signupUrl') },
   ];
   const roiColumns = ['default', 'min', 'max', 'step'];
+  /** A plan's price: on request, or an amount in a currency per month or year (the labels name the plan). */
+  const priceFields = (index: number) => {
+    const plan = values.plans[index]!;
+    const named = (key: string) => `${label(key)} (${plan.name[localeIds[0]!] ?? plan.id})`;
+    return (
+      <div className="admin-price">
+        {field(`plans.${index}.price.kind`, 'plans.price.kind', { label: named('plans.price.kind'), choices: [['on-request', text.onRequest], ['price', text.priced]] })}
+        {draft.get(`plans.${index}.price.kind`) === 'price' && <>
+          {field(`plans.${index}.price.amount`, 'plans.price.amount', { label: named('plans.price.amount'), inputMode: 'decimal' })}
+          {field(`plans.${index}.price.currency`, 'plans.price.currency', { label: named('plans.price.currency') })}
+          {field(`plans.${index}.price.period`, 'plans.price.period', { label: named('plans.price.period'), choices: [['month', text.perMonth], ['year', text.perYear]] })}
+        </>}
+      </div>
+    );
+  };
 
   return (
     <div className="admin-settings">
@@ -308,9 +359,9 @@ export default function AdminSettings(props: AdminSettingsProps) {
                     <th scope="row" id={`plans-row-${index}`}><code>{plan.id}</code></th>
                     {planColumns.map((column) => (
                       <td key={column.key}>
-                        {column.key === 'price.amount' && typeof plan.price === 'string'
-                          ? <span>{text.onRequest}</span>
-                          : field(`plans.${index}.${column.key}`, `plans.${column.key}`, { labelledBy: `plans-row-${index} plans-col-${column.key.replace('.', '-')}`, inputMode: column.key === 'price.amount' ? 'decimal' : undefined })}
+                        {column.key === 'price'
+                          ? priceFields(index)
+                          : field(`plans.${index}.${column.key}`, `plans.${column.key}`, { labelledBy: `plans-row-${index} plans-col-${column.key.replace('.', '-')}` })}
                       </td>
                     ))}
                   </tr>
