@@ -28,7 +28,7 @@ import { createTwoFilesPatch } from 'diff';
 import { parseDocument } from 'yaml';
 import type { ResolvedConfig } from '../config/load.js';
 import { parseConfig } from '../config/load.js';
-import { collectSiteErrors } from '../errors.js';
+import { collectSiteErrors, errorCatalogue, type SiteError } from '../errors.js';
 import { devUser, type AdminRequest, type AdminRoute } from './api.js';
 import { writeFileAtomic } from './atomic-file.js';
 import type { AuditLog } from './audit-log.js';
@@ -278,7 +278,9 @@ export function checkConfigText(text: string, config: ResolvedConfig): SettingsE
   } catch (error) {
     const errors = collectSiteErrors(error);
     if (!errors?.length) throw error;
-    return errors.map((found) => ({ path: found.field ?? null, message: found.message, line: found.line ?? null, column: found.column ?? null, ...(found.hint ? { hint: found.hint } : {}) }));
+    // A hint of its own only: the catalogue's ("See schema/site.config.schema.json …") is for developers.
+    const ownHint = (found: SiteError) => found.hint && found.hint !== errorCatalogue[found.code].hint;
+    return errors.map((found) => ({ path: found.field ?? null, message: found.message, line: found.line ?? null, column: found.column ?? null, ...(ownHint(found) ? { hint: found.hint } : {}) }));
   }
 }
 

@@ -48,6 +48,8 @@ describe('site serve --admin: /api/admin/settings', () => {
     expect(invalid.status).toBe(422);
     const [error] = (invalid.json() as { errors: { path: string; message: string; line: number; column: number }[] }).errors;
     expect(error).toMatchObject({ path: 'plans[1].ordersPerMonth' });
+    // The admin words it (plain-errors.ts); no hint sends a marketer to the schema file.
+    expect(JSON.stringify(invalid.json())).not.toContain('schema');
     expect(error!.line).toBe(before.split('\n').findIndex((line) => line === '    ordersPerMonth: 50') + 1);
     const structural = await server.send('PUT', '/api/admin/settings', { headers: headers(version), body: JSON.stringify({ changes: [{ path: 'site.origin', value: 'https://evil.example' }] }) });
     expect(structural.status).toBe(422);

@@ -8,6 +8,7 @@
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { callApi, type AdminSession } from './admin-client';
 import { AdminBar, usePageSession } from './admin-bar';
+import { plainProblem } from './plain-errors';
 
 /** The copy keys of the settings page (content/pages/admin/settings/en.yaml, `settings:`). */
 export const adminSettingsText = [
@@ -47,6 +48,8 @@ export interface AdminSettingsProps {
   fields: Record<string, string>;
   /** Help under a field, by the same keys. */
   hints: Record<string, string>;
+  /** What to do about a problem at a field (plain-errors.ts). */
+  problems: Record<string, string>;
 }
 
 /** Paths whose empty field removes the key (the config's optional values). */
@@ -182,7 +185,11 @@ export default function AdminSettings(props: AdminSettingsProps) {
 
   /** Shows the errors of a 422 (at their fields, and in the summary, which takes focus). */
   function showErrors(found: SettingsError[]) {
-    setErrors(found);
+    // The copy's words where it has them (the server's hint then says nothing more).
+    setErrors(found.map((error) => {
+      const plain = plainProblem(props.problems, error.path);
+      return plain ? { path: error.path, message: plain } : error;
+    }));
     setReview(undefined);
     requestAnimationFrame(() => summaryRef.current?.focus());
   }

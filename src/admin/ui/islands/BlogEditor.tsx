@@ -7,6 +7,7 @@
  */
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
 import { callApi, loadSession, type AdminSession } from './admin-client';
+import { plainProblem } from './plain-errors';
 
 /** A front-matter field of the form (from the collection's schema) and its label. */
 export interface EditorField {
@@ -24,6 +25,8 @@ export interface BlogEditorProps {
   fields: EditorField[];
   termField?: string;
   wordsPerMinute: number;
+  /** What to do about a problem at a field (plain-errors.ts). */
+  problems: Record<string, string>;
   text: Record<
     | 'loading' | 'unavailable' | 'signedInAs' | 'signOut' | 'newPost' | 'search' | 'filterStatus' | 'filterLocale' | 'filterCategory' | 'all'
     | 'published' | 'draft' | 'scheduled' | 'missing' | 'missingIn' | 'shownIn' | 'slug' | 'slugHint' | 'slugTaken' | 'slugInvalid' | 'edit' | 'back' | 'save' | 'saving' | 'saved'
@@ -87,6 +90,8 @@ const emptyDraft = (fields: readonly EditorField[]): Draft => ({ values: toValue
 
 export default function BlogEditor(props: BlogEditorProps) {
   const { text, fields, locales } = props;
+  /** What the plain problems may name: the categories, by their names. */
+  const problemFill = { categories: (fields.find((field) => field.name === props.termField)?.options ?? []).map((option) => option.label).join(', ') };
   const [session, setSession] = useState<AdminSession | 'loading' | 'unavailable'>('loading');
   const [posts, setPosts] = useState<Post[]>([]);
   const [filters, setFilters] = useState({ status: '', locale: '', category: '', search: '' });
@@ -210,7 +215,7 @@ export default function BlogEditor(props: BlogEditorProps) {
     const errors: Record<string, string> = {};
     const problems: string[] = [];
     for (const error of list) {
-      if (error.field && fields.some((field) => field.name === error.field)) errors[error.field] = error.message;
+      if (error.field && fields.some((field) => field.name === error.field)) errors[error.field] = plainProblem(props.problems, error.field, problemFill) ?? error.message;
       else problems.push(error.line ? `${error.message} (line ${error.line})` : error.message);
     }
     update(locale, { errors, problems });
