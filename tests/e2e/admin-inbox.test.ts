@@ -164,6 +164,11 @@ describe('the inbox and the changes with site serve --admin, in the browser', ()
     expect(what.slice(0, 3)).toEqual(['Exported 2 inbox items', 'Deleted an inbox item', 'Marked an inbox item handled']);
     expect(what).toContain('Signed in');
     expect(await rows().first().textContent()).toContain(admin.email);
+    // The item in words, linked to the inbox, not its id.
+    const deleted = rows().nth(1).getByRole('link');
+    expect(await deleted.textContent()).toMatch(/^(?:Contact message|Meeting request)$/);
+    expect(await deleted.getAttribute('href')).toBe('/admin/inbox/');
+    expect(await page.locator('table').innerText()).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}|contact-[0-9a-f]/);
     expect(await axeViolations(page)).toEqual([]);
     expect(problems, problems.join('\n')).toEqual([]);
   });

@@ -141,6 +141,18 @@ describe('the site settings with site serve --admin, in the browser', () => {
     expect(await readFile(site.config, 'utf8')).toBe(before);
   });
 
+  it('says on the changes page what the saves changed, in words, with a link to the settings', async () => {
+    await page.getByRole('navigation', { name: 'Admin pages' }).getByRole('link', { name: 'Changes' }).click();
+    const table = page.getByRole('table', { name: 'Changes, newest first' });
+    await table.waitFor();
+    const rows = table.locator('tbody tr');
+    expect(await rows.first().locator('th').textContent()).toBe('Changed the site settings: Plans');
+    expect(await table.locator('th').allTextContents()).toContain('Changed the site settings: Meeting booking, Plans, Page texts');
+    expect(await rows.first().getByRole('link', { name: 'Site settings' }).getAttribute('href')).toBe('/admin/settings/');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.goto(`${server.url}/admin/settings/`);
+  });
+
   it('adds a blog category with a name in each language, and refuses to remove one that posts use', async () => {
     const table = page.getByRole('table', { name: 'Categories: blog' });
     await table.getByRole('button', { name: 'Remove' }).first().waitFor();

@@ -118,6 +118,10 @@ export default function BlogEditor(props: BlogEditorProps) {
       if (found.kind === 'signed-out') return location.assign(props.signIn);
       setSession(found.session);
       void refresh();
+      // A link to a post (`?post=<slug>&locale=<id>`, as the changes page gives) opens it in that language.
+      const asked = new URLSearchParams(location.search);
+      const linked = asked.get('post');
+      if (linked && slugPattern.test(linked)) void open(linked, asked.get('locale') ?? undefined);
     }, () => setSession('unavailable'));
   }, []);
 
@@ -154,7 +158,7 @@ export default function BlogEditor(props: BlogEditorProps) {
 
   const update = (locale: string, change: Partial<Draft>) => setDrafts((all) => ({ ...all, [locale]: { ...(all[locale] ?? emptyDraft(fields)), ...change } }));
 
-  async function open(postSlug: string) {
+  async function open(postSlug: string, locale?: string) {
     if (dirty && !confirm(text.unsaved)) return;
     const loaded: Record<string, Draft> = {};
     for (const { id } of locales) {
@@ -164,7 +168,7 @@ export default function BlogEditor(props: BlogEditorProps) {
     setDrafts(loaded);
     setEditing({ slug: postSlug, isNew: false });
     setSlug(postSlug);
-    setTab(locales.find(({ id }) => loaded[id]!.version)?.id ?? locales[0]!.id);
+    setTab(locales.find(({ id }) => id === locale && loaded[id]!.version)?.id ?? locales.find(({ id }) => loaded[id]!.version)?.id ?? locales[0]!.id);
     setNotice('');
   }
 
