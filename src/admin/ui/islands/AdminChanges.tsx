@@ -88,11 +88,11 @@ export default function AdminChanges(props: AdminChangesProps) {
             <tbody>
               {changes.items.map((change, index) => (
                 <tr key={`${change.time}-${index}`}>
-                  <td><time dateTime={change.time}>{Number.isFinite(Date.parse(change.time)) ? format.format(Date.parse(change.time)) : change.time}</time></td>
-                  <td>{change.user}</td>
+                  <td data-label={text.when}><time dateTime={change.time}>{Number.isFinite(Date.parse(change.time)) ? format.format(Date.parse(change.time)) : change.time}</time></td>
+                  <td data-label={text.who}>{change.user}</td>
                   <th scope="row">{what(change)}</th>
-                  <td>{which(change)}</td>
-                  <td>{change.locale ? props.languages[change.locale] ?? change.locale : ''}</td>
+                  <td data-label={text.which}>{which(change)}</td>
+                  <td data-label={text.language}>{change.locale ? props.languages[change.locale] ?? change.locale : ''}</td>
                 </tr>
               ))}
             </tbody>

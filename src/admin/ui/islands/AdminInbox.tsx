@@ -187,13 +187,13 @@ export default function AdminInbox(props: AdminInboxProps) {
                 const email = textOf(item, 'email');
                 return (
                   <tr key={item.id}>
-                    <td><time dateTime={item.receivedAt}>{format(item.receivedAt)}</time><br /><span className="badge">{kindLabel(item)}</span></td>
+                    <td data-label={text.received}><time dateTime={item.receivedAt}>{format(item.receivedAt)}</time><br /><span className="badge">{kindLabel(item)}</span></td>
                     <th scope="row">
                       {name}
                       {email && <><br /><a href={`mailto:${email}`}>{email}</a></>}
                       {textOf(item, 'company') && <><br /><span className="muted">{text.company}: {textOf(item, 'company')}</span></>}
                     </th>
-                    <td className="admin-inbox-message">
+                    <td className="admin-inbox-message" data-label={text.message}>
                       {item.kind === 'booking' && <p><strong>{fill(text.meeting, { time: format(textOf(item, 'start'), props.timeZone), timeZone: props.timeZone })}</strong></p>}
                       {textOf(item, 'type') && <p className="muted">{text.type}: {props.types[textOf(item, 'type')] ?? textOf(item, 'type')}</p>}
                       {textOf(item, 'subject') && <p><strong>{text.subject}: {textOf(item, 'subject')}</strong></p>}
@@ -202,7 +202,7 @@ export default function AdminInbox(props: AdminInboxProps) {
                       {textOf(item, 'page') && <p className="muted">{text.page}: <a href={`${props.base}${textOf(item, 'page')}`}>{textOf(item, 'page')}</a></p>}
                       {textOf(item, 'page') && audienceOf(textOf(item, 'page'), props) && <p className="muted">{text.audience}: {audienceOf(textOf(item, 'page'), props)}</p>}
                     </td>
-                    <td><span className={`badge ${item.handled ? 'badge-handled' : 'badge-unhandled'}`}>{item.handled ? text.handled : text.unhandled}</span></td>
+                    <td data-label={text.status}><span className={`badge ${item.handled ? 'badge-handled' : 'badge-unhandled'}`}>{item.handled ? text.handled : text.unhandled}</span></td>
                     <td>
                       <div className="admin-inbox-actions">
                         <button type="button" className="button button-secondary" aria-disabled={busy === item.id || undefined} aria-label={`${item.handled ? text.markUnhandled : text.markHandled}: ${name}`} onClick={() => void setHandled(item, !item.handled)}>

@@ -365,7 +365,7 @@ export default function AdminSettings(props: AdminSettingsProps) {
                   <tr key={plan.id}>
                     <th scope="row" id={`plans-row-${index}`}><code>{plan.id}</code></th>
                     {planColumns.map((column) => (
-                      <td key={column.key}>
+                      <td key={column.key} data-label={column.key === 'price' ? undefined : column.label}>
                         {column.key === 'price'
                           ? priceFields(index)
                           : field(`plans.${index}.${column.key}`, `plans.${column.key}`, { labelledBy: `plans-row-${index} plans-col-${column.key.replace('.', '-')}` })}
@@ -393,7 +393,7 @@ export default function AdminSettings(props: AdminSettingsProps) {
                 {Object.keys(values.roi.inputs).map((input) => (
                   <tr key={input}>
                     <th scope="row" id={`roi-row-${input}`}>{label(`roi.inputs.${input}`)}</th>
-                    {roiColumns.map((column) => <td key={column}>{field(`roi.inputs.${input}.${column}`, `roi.${column}`, { labelledBy: `roi-row-${input} roi-col-${column}`, inputMode: 'decimal' })}</td>)}
+                    {roiColumns.map((column) => <td key={column} data-label={label(`roi.${column}`)}>{field(`roi.inputs.${input}.${column}`, `roi.${column}`, { labelledBy: `roi-row-${input} roi-col-${column}`, inputMode: 'decimal' })}</td>)}
                   </tr>
                 ))}
               </tbody>
@@ -462,8 +462,8 @@ export default function AdminSettings(props: AdminSettingsProps) {
                       return (
                         <tr key={category.id} className={gone ? 'is-removed' : undefined}>
                           <th scope="row" id={rowId}><code>{category.id}</code>{gone && <> <span className="badge">{text.toBeRemoved}</span></>}</th>
-                          {localeIds.map((locale) => <td key={locale}>{field(`categories.${collection}.${category.id}.${locale}`, 'categories.name', { labelledBy: `${rowId} categories-${collection}-col-${locale}` })}</td>)}
-                          <td>{category.posts.length}</td>
+                          {localeIds.map((locale) => <td key={locale} data-label={label('categories.name').replace('{language}', props.languages[locale]!)}>{field(`categories.${collection}.${category.id}.${locale}`, 'categories.name', { labelledBy: `${rowId} categories-${collection}-col-${locale}` })}</td>)}
+                          <td data-label={label('categories.posts')}>{category.posts.length}</td>
                           <td>
                             <button type="button" className="button button-secondary" aria-describedby={rowId} onClick={() => { setRemoved((current) => { const next = new Set(current); if (gone) next.delete(key); else next.add(key); return next; }); setReview(undefined); }}>
                               {gone ? text.keep : text.remove}
@@ -489,7 +489,7 @@ export default function AdminSettings(props: AdminSettingsProps) {
             </fieldset>
           );
         })}
-        <p>
+        <p className="admin-actions">
           <button type="submit" className="button button-primary" disabled={busy !== undefined}>{busy === 'reviewing' ? text.reviewing : text.review}</button>
         </p>
       </form>

@@ -385,7 +385,7 @@ export default function BlogEditor(props: BlogEditorProps) {
                     {locales.map(({ id, label }) => {
                       const translation = post.translations[id] ?? { status: 'missing' };
                       return (
-                        <td key={id}>
+                        <td key={id} data-label={label}>
                           <span className={`badge badge-${translation.status}`}>{translation.status === 'missing' ? text.missingIn.replace('{locale}', label) : status(translation)}</span>
                           {translation.date && <><br /><span className="muted">{translation.date}</span></>}
                           {translation.scheduled && <><br /><span className="muted">{appearsOn(text.appearsOn, translation.scheduled)}</span></>}
