@@ -36,7 +36,7 @@ interface Values {
 /** A plan's price as the config holds it (a string, `on-request`, is a plan priced on request). */
 interface Price { amount: number; currency: string; period: 'month' | 'year' }
 
-interface SettingsError { path: string | null; message: string; hint?: string; code?: string }
+interface SettingsError { path: string | null; message: string; hint?: string }
 
 /** Everything the page shows, from the config and its copy. */
 export interface AdminSettingsProps {
@@ -107,8 +107,8 @@ function valueOf(path: string, text: string, original: string): string | number 
 /** A value a change sends: a field's value, or a plan's whole price. */
 type ChangeValue = string | number | boolean | null | Record<string, string | number | boolean | null>;
 
-/** A server path ("plans[1].ordersPerMonth") as a field path ("plans.1.ordersPerMonth"). */
-const fieldPath = (path: string | null) => (path ?? '').replace(/\[(\d+)\]/g, '.$1');
+/** A server path ("plans[1].ordersPerMonth", "data.roi.timeSavedShare") as a field path ("plans.1.ordersPerMonth", "roi.timeSavedShare"). */
+const fieldPath = (path: string | null) => (path ?? '').replace(/\[(\d+)\]/g, '.$1').replace(/^data\./, '');
 const idOf = (path: string) => `setting-${path.replace(/\./g, '-')}`;
 
 export default function AdminSettings(props: AdminSettingsProps) {
