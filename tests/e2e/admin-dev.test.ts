@@ -20,6 +20,7 @@ describeAdminFlow('the admin with site dev, in the browser', async () => {
     siteDir: site.dir,
     email: 'local@site-dev',
     socialImages: false,
+    role: 'admin',
     async anonymous(page) {
       await expect.poll(() => page.getByRole('status').textContent()).toContain('one-time sign-in link');
     },
