@@ -98,6 +98,8 @@ describe('the admin on a phone (320, 375, 414 px), with site serve --admin', () 
     await page.goto(`${server.url}/admin/changes/`);
     await page.getByRole('table', { name: 'Changes, newest first' }).waitFor();
     await fitsEveryWidth('changes');
+    // A sign-in names no item: the card shows no empty "Post or item".
+    expect(await page.locator('tbody tr').first().locator('td[data-label="Post or item"]').isVisible()).toBe(false);
   });
 
   it('the settings, with Review changes on screen wherever the form is scrolled, and the review of a change', async () => {
