@@ -8,14 +8,17 @@
  * The result is parsed again and must hold exactly the intended data, else the edit is refused.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { isMap, isScalar, isSeq, parseDocument, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
+import { isMap, isScalar, isSeq, parseDocument, type Document, type Node, type Pair, type Scalar, type YAMLMap } from 'yaml';
 import { formatScalar } from './front-matter-edit.js';
 
-/** A value the settings write: a scalar, or null to remove the key. */
-export type ConfigValue = string | number | boolean | null;
-
-/** A map of scalars added to a list of them (`redirects:`). */
+/** A map of scalars: added to a list of them (`redirects:`), or a value of its own (a plan's price). */
 export type ConfigEntry = Readonly<Record<string, string | number>>;
+
+/**
+ * A value the settings write: a scalar, null to remove the key, or a map of scalars (written as a
+ * flow map, `{ amount: 49, currency: EUR, period: month }`, in the place of a scalar or a flow map).
+ */
+export type ConfigValue = string | number | boolean | null | ConfigEntry;
 
 /**
  * One change: the value at a path of keys and list indexes (`["plans", 1, "ordersPerMonth"]`), a
@@ -93,6 +96,12 @@ function applyToList(text: string, doc: Document, path: readonly (string | numbe
   return text.slice(0, lineStart) + text.slice(endOfLine(text, end - 1));
 }
 
+/** The YAML text of a value: a scalar (in the quoting of `like`, when it can hold it), or a map of scalars as a flow map. */
+function valueText(value: Exclude<ConfigValue, null>, like?: Scalar): string {
+  if (typeof value !== 'object') return formatScalar(value, like);
+  return `{ ${Object.entries(value).map(([key, inner]) => `${keyText(key)}: ${formatScalar(inner)}`).join(', ')} }`;
+}
+
 /** The lines of an entry as an item of a block list at `indent`: "- from: /a\n  to: /b\n". */
 function entryLines(entry: ConfigEntry, indent: number): string {
   return Object.entries(entry).map(([key, value], index) => `${' '.repeat(indent)}${index ? '  ' : '- '}${keyText(key)}: ${formatScalar(value)}\n`).join('');
@@ -153,12 +162,14 @@ function applyOne(text: string, doc: Document, change: ConfigChange): string {
   const { path, value } = change;
   const where = path.join('.');
   const node = doc.getIn(path, true) as Node | undefined;
-  if (node !== undefined && (isMap(node) || isSeq(node))) throw new ConfigEditError(path, `${where} holds a list or a map: edit it in the file`);
+  // A map of scalars and a scalar replace each other only where the map is a flow map (a price: on-request ⇄ { amount, … }).
+  const replaceable = isMap(node) && node.flow && (node.items as Pair[]).every((pair) => isScalar(pair.value)) && value !== null;
+  if (node !== undefined && (isMap(node) || isSeq(node)) && !replaceable) throw new ConfigEditError(path, `${where} holds a list or a map: edit it in the file`);
   const parent = (path.length > 1 ? doc.getIn(path.slice(0, -1), true) : doc.contents) as Node | undefined;
   const key = path[path.length - 1]!;
   if (node !== undefined) {
-    if (!isScalar(node) || !node.range) throw new ConfigEditError(path, `${where} cannot be edited in place`);
-    if (value !== null) return text.slice(0, node.range[0]) + formatScalar(value, node) + text.slice(node.range[1]);
+    if (!(isScalar(node) || replaceable) || !node.range) throw new ConfigEditError(path, `${where} cannot be edited in place`);
+    if (value !== null) return text.slice(0, node.range[0]) + valueText(value, isScalar(node) ? node : undefined) + text.slice(node.range[1]);
     if (!isMap(parent) || parent.flow) throw new ConfigEditError(path, `${where} can only be removed from a block map: edit it in the file`);
     const pair = (parent.items as Pair[]).find((item) => isScalar(item.key) && String(item.key.value) === String(key))!;
     const keyStart = (pair.key as Node).range![0];
@@ -167,7 +178,7 @@ function applyOne(text: string, doc: Document, change: ConfigChange): string {
   }
   if (value === null) return text;
   if (!isMap(parent) || !parent.range) throw new ConfigEditError(path, `${path.slice(0, -1).join('.') || 'the file'} is not a map in the file: add ${where} there by hand`);
-  const entry = `${keyText(key)}: ${formatScalar(value)}`;
+  const entry = `${keyText(key)}: ${valueText(value)}`;
   const pairs = (parent as YAMLMap).items as Pair[];
   const last = pairs[pairs.length - 1];
   const lastEnd = last ? ((last.value as Node | null)?.range?.[1] ?? (last.key as Node).range![1]) : undefined;
@@ -208,7 +219,7 @@ function changeIn(data: unknown, change: ConfigChange): void {
   for (const key of path.slice(0, -1)) here = here[key] as Record<string | number, unknown>;
   const key = path[path.length - 1]!;
   if (change.value === null) delete here[key];
-  else here[key] = change.value;
+  else here[key] = typeof change.value === 'object' ? { ...change.value } : change.value;
 }
 
 /**

@@ -7,7 +7,8 @@
  * The blog's categories are edited here too (`categories.<collection>.<term>.<locale>` names one,
  * `categories.<collection>.<term>: null` removes one; see categories-edit.ts): they live in the
  * config's terms and in the messages of each language, so a save may write those files as well,
- * and the version covers all of them. So are the page texts the config offers (`admin.copy`:
+ * and the version covers all of them. A plan's whole price is `plans.<i>.price`: `{ amount,
+ * currency, period }`, or null for on request (written as `on-request`). So are the page texts the config offers (`admin.copy`:
  * `copy.<n>.<locale>`, in content/pages/<content>/<locale>.yaml).
  *
  * Only the paths of `editableSettings` may change (routes, locales, audiences, navigation, paths,
@@ -27,7 +28,7 @@ import { createTwoFilesPatch } from 'diff';
 import { parseDocument } from 'yaml';
 import type { ResolvedConfig } from '../config/load.js';
 import { parseConfig } from '../config/load.js';
-import { collectSiteErrors } from '../errors.js';
+import { collectSiteErrors, errorCatalogue, type SiteError } from '../errors.js';
 import { devUser, type AdminRequest, type AdminRoute } from './api.js';
 import { writeFileAtomic } from './atomic-file.js';
 import type { AuditLog } from './audit-log.js';
@@ -100,6 +101,12 @@ export function changesFromBody(body: Record<string, unknown>): { changes: Confi
   for (const item of list as unknown[]) {
     const { path, value } = (typeof item === 'object' && item !== null ? item : {}) as { path?: unknown; value?: unknown };
     if (typeof path !== 'string' || !/^[\w-]+(?:\.[\w-]+)*$/.test(path)) throw new Error('each change needs a dotted "path" such as "plans.1.ordersPerMonth"');
+    if (pricePath.test(path)) {
+      const price = planPrice(path, value);
+      if ('error' in price) errors.push(price.error);
+      else changes.push({ path: path.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part)), value: price.value });
+      continue;
+    }
     if (!(value === null || ['string', 'number', 'boolean'].includes(typeof value)) || (typeof value === 'number' && !Number.isFinite(value))) throw new Error(`the value of ${path} must be a string, a number, true, false or null`);
     if (typeof value === 'string' && value.length > 2000) throw new Error(`the value of ${path} is longer than 2000 characters`);
     const text = copyPath.exec(path);
@@ -124,6 +131,26 @@ export function changesFromBody(body: Record<string, unknown>): { changes: Confi
     changes.push({ path: dataSettings.test(path) ? ['data', ...parts] : parts, value: value as ConfigValue });
   }
   return { changes, categories, copy, errors };
+}
+
+/** The path of a plan's whole price: `{ amount, currency, period }`, or null for "on request". */
+const pricePath = /^plans\.\d+\.price$/;
+
+/**
+ * The config value of a plan's price as the API takes it: `{ amount, currency, period }` (the
+ * amount a number of at least 0, the currency an ISO 4217 code, the period month or year) or null,
+ * which the config says as `on-request`; a settings error for anything else.
+ */
+function planPrice(path: string, value: unknown): { value: ConfigValue } | { error: SettingsError } {
+  if (value === null) return { value: 'on-request' };
+  const refuse = (message: string, at = path) => ({ error: { path: at, message, line: null, column: null } });
+  if (typeof value !== 'object' || Array.isArray(value)) return refuse('send the price as { "amount", "currency", "period" }, or null for on request');
+  const { amount, currency, period, ...rest } = value as Record<string, unknown>;
+  if (Object.keys(rest).length) return refuse(`a price has only an amount, a currency and a period, not ${Object.keys(rest).join(', ')}`);
+  if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0) return refuse('Write the price as a number of 0 or more.', `${path}.amount`);
+  if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) return refuse('Write the currency as its three capital letters, such as EUR or NOK.', `${path}.currency`);
+  if (period !== 'month' && period !== 'year') return refuse('Choose whether the price is paid per month or per year.', `${path}.period`);
+  return { value: { amount, currency, period } };
 }
 
 /** A change of a text of `admin.copy`: the item-th (content, key) pair, in a language. */
@@ -251,7 +278,9 @@ export function checkConfigText(text: string, config: ResolvedConfig): SettingsE
   } catch (error) {
     const errors = collectSiteErrors(error);
     if (!errors?.length) throw error;
-    return errors.map((found) => ({ path: found.field ?? null, message: found.message, line: found.line ?? null, column: found.column ?? null, ...(found.hint ? { hint: found.hint } : {}) }));
+    // A hint of its own only: the catalogue's ("See schema/site.config.schema.json …") is for developers.
+    const ownHint = (found: SiteError) => found.hint && found.hint !== errorCatalogue[found.code].hint;
+    return errors.map((found) => ({ path: found.field ?? null, message: found.message, line: found.line ?? null, column: found.column ?? null, ...(ownHint(found) ? { hint: found.hint } : {}) }));
   }
 }
 

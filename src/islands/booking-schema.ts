@@ -24,6 +24,8 @@ export const bookingSchema = z.object({
   company: optionalText(bookingLimits.company),
   note: optionalText(bookingLimits.note),
   locale: z._default(z.string().check(z.regex(/^[a-z]{2,3}$/)), 'en'),
+  /** The page the form was sent from (the inbox names it and its audience). */
+  page: z._default(z.string().check(z.maxLength(300), z.regex(/^\/[^\s]*$/)), '/'),
 });
 
 /** A valid booking request. */

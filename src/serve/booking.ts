@@ -145,7 +145,7 @@ export function createBookingHandler(options: BookingHandlerOptions): BookingHan
       return;
     }
     limiter.hit(client);
-    const { firstName, lastName, email, company, note } = checked.data;
+    const { firstName, lastName, email, company, note, page } = checked.data;
     let store: Store;
     let result: BookResult;
     try {
@@ -163,6 +163,7 @@ export function createBookingHandler(options: BookingHandlerOptions): BookingHan
         company,
         note,
         locale,
+        page,
       });
     } catch {
       finish(503, { error: 'storage_failed' }, { 'retry-after': '60' });

@@ -152,6 +152,7 @@ export async function importLegacyFiles(store: Store, places: LegacyPlaces, now:
       company: textOf(record.company),
       note: textOf(record.note),
       locale: textOf(record.locale),
+      page: textOf(record.page),
     };
     bookings.push({ id: line.id.slice('booking-'.length), ...booking, ...handledOf(line.id) });
   }

@@ -46,6 +46,8 @@ export interface NewBooking {
   company?: string;
   note?: string;
   locale?: string;
+  /** The page the meeting was booked from ("/" for bookings from before it was kept). */
+  page?: string;
 }
 
 /** A stored booking, as the calendar file needs it. */
@@ -293,11 +295,11 @@ function randomId(): string {
 }
 
 const contactColumns = ['id', 'received_at', 'first_name', 'last_name', 'email', 'company', 'type', 'subject', 'message', 'locale', 'page', 'handled_at', 'handled_by'] as const;
-const bookingColumns = ['id', 'slot_start', 'slot_end', 'start', '"end"', 'booked_at', 'first_name', 'last_name', 'email', 'company', 'note', 'locale', 'handled_at', 'handled_by', 'double_booked'] as const;
+const bookingColumns = ['id', 'slot_start', 'slot_end', 'start', '"end"', 'booked_at', 'first_name', 'last_name', 'email', 'company', 'note', 'locale', 'handled_at', 'handled_by', 'double_booked', 'page'] as const;
 
 /** The inbox fields of a row, as the JSON-lines items named them. */
 const contactFields: readonly [string, string][] = [['firstName', 'first_name'], ['lastName', 'last_name'], ['email', 'email'], ['company', 'company'], ['type', 'type'], ['subject', 'subject'], ['message', 'message'], ['locale', 'locale'], ['page', 'page']];
-const bookingFields: readonly [string, string][] = [['start', 'start'], ['end', 'end'], ['firstName', 'first_name'], ['lastName', 'last_name'], ['email', 'email'], ['company', 'company'], ['note', 'note'], ['locale', 'locale']];
+const bookingFields: readonly [string, string][] = [['start', 'start'], ['end', 'end'], ['firstName', 'first_name'], ['lastName', 'last_name'], ['email', 'email'], ['company', 'company'], ['note', 'note'], ['locale', 'locale'], ['page', 'page']];
 
 function itemOfRow(kind: InboxKind, row: SqlRow): InboxItem {
   const item: InboxItem = { id: `${kind}-${text(row.id)}`, kind, receivedAt: text(kind === 'contact' ? row.received_at : row.booked_at), handled: row.handled_at !== null && row.handled_at !== undefined };
@@ -348,7 +350,7 @@ function contactValues(id: string, record: Partial<ContactRecord>, handledAt: st
 }
 
 function bookingValues(id: string, booking: NewBooking, handledAt: string | null = null, handledBy: string | null = null, doubleBooked = 0): SqlValue[] {
-  return [id, booking.slotStart, booking.slotEnd, booking.start, booking.end, booking.bookedAt, booking.firstName, booking.lastName, booking.email, booking.company ?? '', booking.note ?? '', booking.locale ?? 'en', handledAt, handledBy, doubleBooked];
+  return [id, booking.slotStart, booking.slotEnd, booking.start, booking.end, booking.bookedAt, booking.firstName, booking.lastName, booking.email, booking.company ?? '', booking.note ?? '', booking.locale ?? 'en', handledAt, handledBy, doubleBooked, booking.page ?? '/'];
 }
 
 function storeOn(driver: SqlDriver): Store {

@@ -28,6 +28,8 @@ export interface BookingFormProps {
   /** The booking API (POST here, slots at `<endpoint>/slots`). */
   endpoint: string;
   locale: string;
+  /** The page the form is on (the admin's inbox names it). */
+  page: string;
   intl: string;
   /** The booking's time zone (IANA), and how long ahead slots are offered. */
   timeZone: string;
@@ -187,7 +189,7 @@ export default function BookingForm(props: BookingFormProps) {
     const form = event.currentTarget;
     const data = Object.fromEntries(new FormData(form).entries()) as Record<string, string>;
     if (data[honeypotField]) return;
-    const request = { start, firstName: data.firstName ?? '', lastName: data.lastName ?? '', email: data.email ?? '', company: data.company ?? '', note: data.note ?? '', locale: props.locale };
+    const request = { start, firstName: data.firstName ?? '', lastName: data.lastName ?? '', email: data.email ?? '', company: data.company ?? '', note: data.note ?? '', locale: props.locale, page: props.page };
     const checked = validateBooking(request);
     if ('fieldErrors' in checked) {
       const errors = { ...checked.fieldErrors };
@@ -382,6 +384,7 @@ export default function BookingForm(props: BookingFormProps) {
           <input id={`${id}-${honeypotField}`} name={honeypotField} type="text" tabIndex={-1} autoComplete="off" />
         </div>
         <input type="hidden" name="locale" value={props.locale} />
+        <input type="hidden" name="page" value={props.page} />
         <button type="submit" className="button button-primary" disabled={status === 'sending'}>
           {status === 'sending' ? labels.sending : labels.submit}
         </button>

@@ -81,6 +81,7 @@ function bookingFormProps(pageUrl: string, audience: string | undefined, site: P
     idPrefix: 'booking',
     endpoint: bookingOf(site).endpoint,
     locale: site.locale,
+    page: pageUrl,
     intl: config.locales[site.locale]!.intl,
     timeZone: bookingOf(site).timeZone,
     days: bookingOf(site).days,

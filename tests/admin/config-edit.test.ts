@@ -28,6 +28,14 @@ describe('editConfigText', () => {
     expect(edited).toContain('# Placeholder company facts: replace before going live.');
   });
 
+  it('puts a map of scalars (a price) in place of a scalar or a flow map, on the same line; a block map stays the file\'s to change', () => {
+    const priced = editConfigText(config, [{ path: ['plans', 2, 'price'], value: { amount: 49.5, currency: 'USD', period: 'month' } }]);
+    expect(changedLines(config, priced)).toEqual([['    price: on-request', '    price: { amount: 49.5, currency: USD, period: month }']]);
+    expect(editConfigText(priced, [{ path: ['plans', 2, 'price'], value: 'on-request' }])).toBe(config);
+    expect(changedLines(config, editConfigText(config, [{ path: ['plans', 0, 'price'], value: 'on-request' }]))).toEqual([['    price: { amount: 0, currency: EUR, period: month }', '    price: on-request']]);
+    expect(() => editConfigText('price:\n  amount: 1\n  currency: EUR\n', [{ path: ['price'], value: 'on-request' }])).toThrow(ConfigEditError);
+  });
+
   it('keeps a quoted value quoted, and quotes a plain one that would read as another type', () => {
     const text = 'a: "0150"\nb: plain # note\nc: 1\n';
     expect(editConfigText(text, [{ path: ['a'], value: '0151' }])).toBe('a: "0151"\nb: plain # note\nc: 1\n');

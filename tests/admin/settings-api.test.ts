@@ -48,6 +48,8 @@ describe('site serve --admin: /api/admin/settings', () => {
     expect(invalid.status).toBe(422);
     const [error] = (invalid.json() as { errors: { path: string; message: string; line: number; column: number }[] }).errors;
     expect(error).toMatchObject({ path: 'plans[1].ordersPerMonth' });
+    // The admin words it (plain-errors.ts); no hint sends a marketer to the schema file.
+    expect(JSON.stringify(invalid.json())).not.toContain('schema');
     expect(error!.line).toBe(before.split('\n').findIndex((line) => line === '    ordersPerMonth: 50') + 1);
     const structural = await server.send('PUT', '/api/admin/settings', { headers: headers(version), body: JSON.stringify({ changes: [{ path: 'site.origin', value: 'https://evil.example' }] }) });
     expect(structural.status).toBe(422);
@@ -90,6 +92,30 @@ describe('site serve --admin: /api/admin/settings', () => {
     expect(pricing).not.toContain('Opptil 50 ordrer per måned');
     const audit = JSON.stringify(await auditEntries(join(site.dir, 'data')));
     expect(audit).toContain('"action":"settings"');
+  });
+
+  it('prices a plan on request ({ amount, currency, period }) and puts it back on request (null): only its price line changes, and the pricing page shows it', async () => {
+    const before = await readFile(site.config, 'utf8');
+    const put = async (value: unknown) => server.send('PUT', '/api/admin/settings', { headers: headers((await settings()).version), body: JSON.stringify({ changes: [{ path: 'plans.2.price', value }] }) });
+    const wrong = await put({ amount: 490, currency: 'NOK', period: 'week' });
+    expect(wrong.status).toBe(422);
+    expect((wrong.json() as { errors: { path: string; message: string }[] }).errors).toEqual([expect.objectContaining({ path: 'plans.2.price.period', message: 'Choose whether the price is paid per month or per year.' })]);
+    const priced = await put({ amount: 490, currency: 'NOK', period: 'year' });
+    expect(priced.status).toBe(200);
+    const after = await readFile(site.config, 'utf8');
+    const lines = before.split('\n');
+    const changed = after.split('\n').flatMap((line, index) => (line === lines[index] ? [] : [[lines[index], line]]));
+    expect(changed).toEqual([['    price: on-request', '    price: { amount: 490, currency: NOK, period: year }']]);
+    expect(after.split('\n')[lines.indexOf('  - id: plus') + 3]).toBe('    price: { amount: 490, currency: NOK, period: year }');
+    expect((await settings()).values.plans[2]).toMatchObject({ id: 'plus', price: { amount: 490, currency: 'NOK', period: 'year' } });
+    const pricing = (await server.send('GET', '/hub/pricing/')).text;
+    expect(pricing).toMatch(/NOK[\s\u00a0]?490/);
+    expect(pricing).toContain('per year');
+    const unknown = await put({ amount: 490, currency: 'XYZ', period: 'year' });
+    expect(unknown.status).toBe(422);
+    expect((unknown.json() as { errors: { path: string }[] }).errors[0]!.path).toBe('plans[2].price.currency');
+    expect((await put(null)).status).toBe(200);
+    expect(await readFile(site.config, 'utf8')).toBe(before);
   });
 
   it('edits the page texts the config offers (admin.copy): the add-on\'s heading in Norwegian, on the pricing page when the save is answered', async () => {

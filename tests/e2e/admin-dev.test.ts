@@ -20,6 +20,7 @@ describeAdminFlow('the admin with site dev, in the browser', async () => {
     siteDir: site.dir,
     email: 'local@site-dev',
     socialImages: false,
+    role: 'admin',
     async anonymous(page) {
       await expect.poll(() => page.getByRole('status').textContent()).toContain('one-time sign-in link');
     },
@@ -53,11 +54,22 @@ describe('the settings with site dev, in the browser', () => {
       await page.waitForURL(/\/admin\/blog\/$/);
       await page.goto(`${dev.url}/admin/settings/`);
       const orders = page.getByRole('textbox', { name: 'plus Orders per month' });
+      // On a phone, site dev's warnings panel (the site's legal texts are not reviewed) covers no control: it sits at the end of the page.
+      await page.setViewportSize({ width: 375, height: 740 });
+      const panel = page.locator('#site-dev-warnings');
+      await panel.waitFor();
+      expect(await panel.evaluate((element) => getComputedStyle(element).position)).toBe('static');
+      await orders.scrollIntoViewIfNeeded();
+      const review = page.getByRole('button', { name: 'Review changes' });
+      expect(await review.evaluate((button) => {
+        const box = button.getBoundingClientRect();
+        return button.contains(document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2));
+      })).toBe(true);
       await orders.fill('175');
-      await page.getByRole('button', { name: 'Review changes' }).click();
-      const review = page.getByRole('region', { name: 'Your changes' });
-      expect(await review.locator('pre').innerText()).toContain('+    ordersPerMonth: 175');
-      await review.getByRole('button', { name: 'Save changes' }).click();
+      await review.click();
+      const changes = page.getByRole('region', { name: 'Your changes' });
+      expect(await changes.locator('pre').innerText()).toContain('+    ordersPerMonth: 175');
+      await changes.getByRole('button', { name: 'Save changes' }).click();
       await page.getByRole('status').filter({ hasText: 'Saved. The website is being rebuilt.' }).waitFor();
       expect(await readFile(site.config, 'utf8')).toContain('    ordersPerMonth: 175\n');
       await expect.poll(async () => (await page.request.get(`${dev.url}/hub/pricing/`)).text(), { timeout: 20_000, interval: 250 }).toContain('Up to 175 orders per month');

@@ -24,7 +24,7 @@ const submissions = [
   { receivedAt: '2026-10-15T12:30:00.000Z', firstName: 'Grace', lastName: 'Hopper', email: 'grace@visitor.example', company: '', type: 'retailer', subject: '', message: '=cmd|"/c calc"!A1', locale: 'en', page: '/contactus/' },
   { receivedAt: '2026-11-02T09:15:00.000Z', firstName: 'Kari', lastName: 'Nordmann', email: 'kari@visitor.example', company: 'Sy og Fiks', type: 'other', subject: 'Spørsmål', message: 'Hei! Kan dere ringe meg?', locale: 'no', page: '/no/kontakt/' },
 ];
-const bookingRequest = { id: '9b2d6a52-0f3e-4c55-8d1e-3f9c2b7a6e11', start: '2026-12-03T10:00:00+01:00', end: '2026-12-03T10:30:00+01:00', locale: 'en', bookedAt: '2026-11-10T14:00:00.000Z', firstName: 'Ola', lastName: 'Berg', email: 'ola@visitor.example', company: 'Berg Sko', note: 'Demo of the claims portal' };
+const bookingRequest = { id: '9b2d6a52-0f3e-4c55-8d1e-3f9c2b7a6e11', start: '2026-12-03T10:00:00+01:00', end: '2026-12-03T10:30:00+01:00', locale: 'en', bookedAt: '2026-11-10T14:00:00.000Z', firstName: 'Ola', lastName: 'Berg', email: 'ola@visitor.example', company: 'Berg Sko', note: 'Demo of the claims portal', page: '/no/shop/book-meeting/' };
 
 
 describe('the inbox and the changes with site serve --admin, in the browser', () => {
@@ -72,6 +72,12 @@ describe('the inbox and the changes with site serve --admin, in the browser', ()
     ]);
     expect(await rows().first().textContent()).toContain('Meeting request');
     expect(await rows().first().textContent()).toContain('Demo of the claims portal');
+    // The meeting's time in the booking's zone, saying which; the page it was booked from and that page's audience.
+    const meeting = await rows().first().innerText();
+    expect(meeting).toContain('Meeting on Dec 3, 2026, 10:00 AM (Europe/Oslo)');
+    expect(meeting).toContain('Sent from the page: /no/shop/book-meeting/');
+    expect(meeting).toContain('Audience: Retailers');
+    expect(await rows().first().getByRole('link', { name: '/no/shop/book-meeting/' }).getAttribute('href')).toBe('/no/shop/book-meeting/');
     expect(await page.getByRole('status').filter({ hasText: '4 of 4 shown' }).count()).toBe(1);
     expect(await axeViolations(page)).toEqual([]);
   });
@@ -158,6 +164,11 @@ describe('the inbox and the changes with site serve --admin, in the browser', ()
     expect(what.slice(0, 3)).toEqual(['Exported 2 inbox items', 'Deleted an inbox item', 'Marked an inbox item handled']);
     expect(what).toContain('Signed in');
     expect(await rows().first().textContent()).toContain(admin.email);
+    // The item in words, linked to the inbox, not its id.
+    const deleted = rows().nth(1).getByRole('link');
+    expect(await deleted.textContent()).toMatch(/^(?:Contact message|Meeting request)$/);
+    expect(await deleted.getAttribute('href')).toBe('/admin/inbox/');
+    expect(await page.locator('table').innerText()).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}|contact-[0-9a-f]/);
     expect(await axeViolations(page)).toEqual([]);
     expect(problems, problems.join('\n')).toEqual([]);
   });

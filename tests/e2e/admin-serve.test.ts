@@ -24,6 +24,7 @@ describeAdminFlow('the admin with site serve --admin, in the browser', async () 
     siteDir: site.dir,
     email: editor.email,
     socialImages: true,
+    role: 'editor',
     async anonymous(page) {
       await page.getByLabel('E-mail address').waitFor();
       expect(await page.getByLabel('Password').count()).toBe(1);

@@ -68,7 +68,9 @@ describe('the site settings with site serve --admin, in the browser', () => {
     await summary.waitFor();
     expect(await orders.getAttribute('aria-invalid')).toBe('true');
     const described = await orders.getAttribute('aria-describedby');
-    expect(await page.locator(`[id="${described}"]`).textContent()).toMatch(/\S/);
+    // In the admin's words, saying what to do (not the check's "expected number").
+    expect(await page.locator(`[id="${described}"]`).textContent()).toBe('Write a whole number of orders, or the word unlimited.');
+    expect(await summary.textContent()).not.toMatch(/schema|expected/);
     // The summary's link takes focus to the field.
     await summary.getByRole('link').first().click();
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('setting-plans-1-ordersPerMonth');
@@ -106,6 +108,49 @@ describe('the site settings with site serve --admin, in the browser', () => {
     expect(await visitor.getByRole('heading', { name: 'Ekstrapakken «100 ordrer»' }).count()).toBe(1);
     await visitor.close();
     expect(problems).toEqual([]);
+  });
+
+  it('shows the time-saved share as a percentage, prices a plan on request per year in NOK, and puts it back on request', async () => {
+    await page.goto(`${server.url}/admin/settings/`);
+    expect(await page.getByLabel('Share of time saved (%)').inputValue()).toBe('35');
+    const before = await readFile(site.config, 'utf8');
+    const kind = page.getByRole('combobox', { name: 'Price (Plus)' });
+    expect(await kind.inputValue()).toBe('on-request');
+    expect(await page.getByRole('textbox', { name: 'Amount (Plus)' }).count()).toBe(0);
+    await kind.selectOption({ label: 'A price' });
+    await page.getByRole('textbox', { name: 'Amount (Plus)' }).fill('490');
+    await page.getByRole('textbox', { name: 'Currency (Plus)' }).fill('NOK');
+    await page.getByRole('combobox', { name: 'Paid (Plus)' }).selectOption({ label: 'Per year' });
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Review changes' }).click();
+    const review = page.getByRole('region', { name: 'Your changes' });
+    await review.waitFor();
+    expect(await review.locator('pre').innerText()).toContain('+    price: { amount: 490, currency: NOK, period: year }');
+    await review.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    expect(await page.getByRole('textbox', { name: 'Amount (Plus)' }).inputValue()).toBe('490');
+    const visitor = await context.newPage();
+    await visitor.goto(`${server.url}/hub/pricing/`);
+    expect(await visitor.locator('main').innerText()).toMatch(/NOK[\s\u00a0]?490[\s\S]*per year/);
+    await visitor.close();
+
+    await page.getByRole('combobox', { name: 'Price (Plus)' }).selectOption({ label: 'On request' });
+    await page.getByRole('button', { name: 'Review changes' }).click();
+    await page.getByRole('region', { name: 'Your changes' }).getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    expect(await readFile(site.config, 'utf8')).toBe(before);
+  });
+
+  it('says on the changes page what the saves changed, in words, with a link to the settings', async () => {
+    await page.getByRole('navigation', { name: 'Admin pages' }).getByRole('link', { name: 'Changes' }).click();
+    const table = page.getByRole('table', { name: 'Changes, newest first' });
+    await table.waitFor();
+    const rows = table.locator('tbody tr');
+    expect(await rows.first().locator('th').textContent()).toBe('Changed the site settings: Plans');
+    expect(await table.locator('th').allTextContents()).toContain('Changed the site settings: Meeting booking, Plans, Page texts');
+    expect(await rows.first().getByRole('link', { name: 'Site settings' }).getAttribute('href')).toBe('/admin/settings/');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.goto(`${server.url}/admin/settings/`);
   });
 
   it('adds a blog category with a name in each language, and refuses to remove one that posts use', async () => {

@@ -1,5 +1,5 @@
 /** `site serve --admin` in-process on a temp project root, and a small HTTP client that can set any header (Host included). */
-import { mkdir, mkdtemp } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import type { Role } from '../../src/admin/accounts';
@@ -86,13 +86,18 @@ export async function startAdminServer(options: { users?: { email: string; role:
  * `site serve --admin` as it runs for real, on a temp copy of the site: built into its dist/, the
  * site rebuilt in process after each save (live-site.ts); `close` stops all and removes the copy.
  */
-export async function startLiveAdminServer(users: { email: string; role: Role; password: string }[]) {
+export async function startLiveAdminServer(users: { email: string; role: Role; password: string }[], options: { inbox?: true; data?: Record<string, string> } = {}) {
   const site = await createTempSite();
+  // Files of its data folder before it starts (earlier versions' JSON-lines files, imported into the store).
+  for (const [name, text] of Object.entries(options.data ?? {})) {
+    await mkdir(join(site.dir, 'data'), { recursive: true });
+    await writeFile(join(site.dir, 'data', name), text, { mode: 0o600 });
+  }
   const dir = join(site.dir, 'dist');
   await writeSite(dir, (await buildSite({ config: site.config, socialImages: false })).files);
   const live = createLiveSite({ config: site.config, dir });
   await live.start();
-  const server = await startAdminServer({ users, configPath: site.config, projectRoot: site.dir, dir, site: live });
+  const server = await startAdminServer({ users, configPath: site.config, projectRoot: site.dir, dir, site: live, ...(options.inbox ? { inbox: true } : {}) });
   return {
     site,
     server,

@@ -99,7 +99,7 @@ describe('GET /api/booking/slots', () => {
 describe('POST /api/booking', () => {
   it('books a free slot (201), hides it from the slots, and refuses it a second time (409) with the next free slots', async () => {
     await start();
-    const first = await post({ ...visitor, start: '2026-03-30T07:00:00Z' });
+    const first = await post({ ...visitor, page: '/no/shop/book-meeting/', start: '2026-03-30T07:00:00Z' });
     expect(first.status).toBe(201);
     const booked = (await first.json()) as { id: string; start: string; end: string };
     expect(booked).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), start: '2026-03-30T09:00:00+02:00', end: '2026-03-30T09:30:00+02:00' });
@@ -115,7 +115,8 @@ describe('POST /api/booking', () => {
 
     const lines = await stored();
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ ...visitor, id: booked.id, start: booked.start, end: booked.end });
+    // The page it was booked from, which the admin's inbox names with its audience.
+    expect(lines[0]).toMatchObject({ ...visitor, id: booked.id, start: booked.start, end: booked.end, page: '/no/shop/book-meeting/' });
   });
 
   it('gives one slot to one of many simultaneous requests', async () => {

@@ -17,6 +17,7 @@ import { hashPassword } from '../../src/admin/passwords';
 import { buildSite } from '../../src/build';
 import { writeSite } from '../../src/emit/write';
 import { openSqlite } from '../../src/store/sqlite';
+import { latestVersion } from '../../src/store/migrations';
 import { createStore } from '../../src/store/store';
 import { send, testScrypt } from '../helpers/admin-server';
 import { createTempSite, type TempSite } from '../helpers/fixture-site';
@@ -185,13 +186,13 @@ describe('site serve processes on one store', () => {
     );
     const migrated = await cli(['migrate']);
     expect(migrated.code, migrated.stderr).toBe(0);
-    expect(migrated.stdout).toMatch(/site\.db is at schema version 1: nothing to apply/);
+    expect(migrated.stdout).toContain(`site.db is at schema version ${latestVersion}: nothing to apply`);
     const server = await start();
     try {
       const status = await cli(['status']);
       expect(status.code, status.stderr).toBe(0);
       expect(status.stdout).toContain(`database  ${join(site.dir, 'data', 'site.db')} (sqlite)`);
-      expect(status.stdout).toContain('schema    version 1 of 1');
+      expect(status.stdout).toContain(`schema    version ${latestVersion} of ${latestVersion}`);
       expect(status.stdout).toContain('pending   none');
       expect(status.stdout).toMatch(/accounts\s+1\n/);
       const file = join(site.dir, 'backup.db');

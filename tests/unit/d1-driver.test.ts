@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StoreUnavailable } from '../../src/store/driver';
 import { openD1, type D1Database, type D1Result, type D1Statement } from '../../src/store/d1';
 import { createStore } from '../../src/store/store';
+import { latestVersion } from '../../src/store/migrations';
 
 /** A D1 binding over a libSQL client, answering as D1 does ({ results, meta: { changes } }). */
 function fakeD1(client: Client, fail?: () => Error | undefined): D1Database {
@@ -59,7 +60,7 @@ describe('the d1 driver', () => {
     const store = await createStore(openD1(database));
     // A second instance of the worker finds the schema made.
     await createStore(openD1(database));
-    expect((await client.execute('SELECT count(*) AS n FROM schema_migrations')).rows[0]!.n).toBe(1);
+    expect((await client.execute('SELECT count(*) AS n FROM schema_migrations')).rows[0]!.n).toBe(latestVersion);
     const first = await store.book(booking('2026-03-02T08:00:00.000Z', '2026-03-02T08:30:00.000Z'));
     expect(first.booked).toBe(true);
     expect(await store.book(booking('2026-03-02T08:00:00.000Z', '2026-03-02T08:30:00.000Z', 'grace@example.com'))).toEqual({ booked: false });

@@ -1,16 +1,18 @@
 /**
  * The changes of /admin/changes: the admin's audit log, newest first (when, who, what, which post
- * and language or inbox item), with a button for older entries. Admins only: an editor is told so.
+ * and language or inbox item), with a button for older entries. What changed is said in words (the
+ * settings by the parts of the settings page they are in), and the item is a link to where it is
+ * edited (a post opens in the editor in its language). Admins only: an editor is told so.
  */
 import { useState } from 'react';
 import { callApi } from './admin-client';
 import { AdminBar, usePageSession } from './admin-bar';
 
 /** The copy keys of the changes view (content/pages/admin/changes/en.yaml, `changes:`), besides `actions`. */
-export const adminChangesText = ['loading', 'unavailable', 'signedInAs', 'signOut', 'forbidden', 'failed', 'changes', 'when', 'who', 'what', 'which', 'language', 'empty', 'more', 'inboxItem'] as const;
+export const adminChangesText = ['loading', 'unavailable', 'signedInAs', 'signOut', 'forbidden', 'failed', 'changes', 'when', 'who', 'what', 'which', 'language', 'empty', 'more', 'inboxItem', 'settingsItem', 'kindContact', 'kindBooking'] as const;
 
 /** One entry as `GET /api/admin/changes` gives it. */
-interface Change { time: string; user: string; action: string; slug?: string; locale?: string; id?: string; kind?: string; count?: number }
+interface Change { time: string; user: string; action: string; slug?: string; locale?: string; id?: string; kind?: string; count?: number; to?: string; paths?: string[] }
 
 /** Everything the changes view shows, from the config and the page's copy. */
 export interface AdminChangesProps {
@@ -19,9 +21,16 @@ export interface AdminChangesProps {
   /** Names of the site's languages. */
   languages: Record<string, string>;
   text: Record<(typeof adminChangesText)[number], string>;
-  /** What each logged action is called ({count} is filled in); an action not listed shows its name. */
+  /** What each logged action is called ({count} and, for the settings, {sections} are filled in); an action not listed shows its name. */
   actions: Record<string, string>;
+  /** The parts of the settings page, by the first part of a setting's path (`copy` for page texts). */
+  sections: Record<string, string>;
+  /** Where posts, the settings and the inbox are edited. */
+  links: { blog: string; settings: string; inbox: string };
 }
+
+/** The settings page's part a changed setting is in: "plans.1.price" → plans, "data.roi…" → roi, "hub/pricing:addon.heading" → copy. */
+const sectionOf = (path: string) => (path.includes(':') ? 'copy' : path.replace(/^data\./, '').split('.')[0]!);
 
 /** Entries asked for at a time. */
 const pageSize = 100;
@@ -47,7 +56,18 @@ export default function AdminChanges(props: AdminChangesProps) {
   if (!changes) return <>{bar}<p role="status" className={failed ? 'banner banner-error' : undefined}>{failed ? text.failed : text.loading}</p></>;
 
   const format = new Intl.DateTimeFormat(props.dateLocale, { dateStyle: 'medium', timeStyle: 'medium' });
-  const what = (change: Change) => (props.actions[change.action] ?? change.action).replace('{count}', String(change.count ?? 0));
+  const what = (change: Change) => {
+    const sections = [...new Set((change.paths ?? []).map((path) => props.sections[sectionOf(path)] ?? sectionOf(path)))].join(', ');
+    return (props.actions[change.action] ?? change.action).replace('{count}', String(change.count ?? 0)).replace('{sections}', sections);
+  };
+  /** The changed item, linked to where it is edited. */
+  const which = (change: Change) => {
+    const slug = change.to ?? change.slug;
+    if (slug) return <a href={`${props.links.blog}?${new URLSearchParams({ post: slug, ...(change.locale ? { locale: change.locale } : {}) })}`}>{slug}</a>;
+    if (change.action === 'settings' || (change.action.startsWith('git-') && !change.slug)) return <a href={props.links.settings}>{text.settingsItem}</a>;
+    if (change.id) return <a href={props.links.inbox}>{change.kind === 'booking' ? text.kindBooking : change.kind === 'contact' ? text.kindContact : text.inboxItem}</a>;
+    return '';
+  };
   return (
     <div className="admin-changes">
       {bar}
@@ -68,11 +88,11 @@ export default function AdminChanges(props: AdminChangesProps) {
             <tbody>
               {changes.items.map((change, index) => (
                 <tr key={`${change.time}-${index}`}>
-                  <td><time dateTime={change.time}>{Number.isFinite(Date.parse(change.time)) ? format.format(Date.parse(change.time)) : change.time}</time></td>
-                  <td>{change.user}</td>
+                  <td data-label={text.when}><time dateTime={change.time}>{Number.isFinite(Date.parse(change.time)) ? format.format(Date.parse(change.time)) : change.time}</time></td>
+                  <td data-label={text.who}>{change.user}</td>
                   <th scope="row">{what(change)}</th>
-                  <td>{change.slug ?? (change.id ? <>{text.inboxItem} <code>{change.id}</code></> : '')}</td>
-                  <td>{change.locale ? props.languages[change.locale] ?? change.locale : ''}</td>
+                  <td data-label={text.which}>{which(change)}</td>
+                  <td data-label={text.language}>{change.locale ? props.languages[change.locale] ?? change.locale : ''}</td>
                 </tr>
               ))}
             </tbody>

@@ -14,7 +14,7 @@ import { AdminBar, usePageSession } from './admin-bar';
 export const adminInboxText = [
   'loading', 'unavailable', 'signedInAs', 'signOut', 'forbidden', 'failed', 'search', 'filterKind', 'filterHandled', 'all', 'kindContact', 'kindBooking',
   'handled', 'unhandled', 'showing', 'empty', 'noMatch', 'items', 'received', 'from', 'message', 'status', 'actions', 'markHandled', 'markUnhandled',
-  'delete', 'confirmDelete', 'deleted', 'markedHandled', 'markedUnhandled', 'exportCsv', 'meeting', 'company', 'type', 'subject', 'language', 'gone',
+  'delete', 'confirmDelete', 'deleted', 'markedHandled', 'markedUnhandled', 'exportCsv', 'meeting', 'company', 'type', 'subject', 'language', 'gone', 'page', 'audience',
 ] as const;
 
 /** Everything the inbox shows, from the config and the page's copy. */
@@ -26,11 +26,27 @@ export interface AdminInboxProps {
   types: Record<string, string>;
   /** Names of the site's languages. */
   languages: Record<string, string>;
+  /** The site's base path ("" at the domain's root), put before a page's path in its link. */
+  base: string;
+  /** The languages' path prefixes ("/no"), taken off a page's path before its audience is found. */
+  prefixes: string[];
+  /** The site's audiences: the path their pages are under, and their name. */
+  audiences: { path: string; label: string }[];
+  /** The IANA time zone meetings are booked in: their times are shown in it. */
+  timeZone: string;
   text: Record<(typeof adminInboxText)[number], string>;
 }
 
 const fill = (template: string, values: Record<string, string | number>) => template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole));
 const textOf = (item: InboxItem, field: string) => (typeof item[field] === 'string' ? (item[field] as string) : '');
+const under = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`);
+
+/** The name of the audience whose pages `page` is on (its language's prefix taken off first), if any. */
+function audienceOf(page: string, props: Pick<AdminInboxProps, 'prefixes' | 'audiences'>): string | undefined {
+  const prefix = props.prefixes.find((candidate) => under(page, candidate));
+  const path = prefix ? page.slice(prefix.length) || '/' : page;
+  return props.audiences.find((audience) => under(path, audience.path))?.label;
+}
 
 export default function AdminInbox(props: AdminInboxProps) {
   const { text } = props;
@@ -52,9 +68,9 @@ export default function AdminInbox(props: AdminInboxProps) {
     setItems(answer.body.items);
   }
 
-  const format = (iso: string) => {
+  const format = (iso: string, timeZone?: string) => {
     const time = Date.parse(iso);
-    return Number.isFinite(time) ? new Intl.DateTimeFormat(props.dateLocale, { dateStyle: 'medium', timeStyle: 'short' }).format(time) : iso;
+    return Number.isFinite(time) ? new Intl.DateTimeFormat(props.dateLocale, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(time) : iso;
   };
   const nameOf = (item: InboxItem) => `${textOf(item, 'firstName')} ${textOf(item, 'lastName')}`.trim() || textOf(item, 'email');
 
@@ -171,20 +187,22 @@ export default function AdminInbox(props: AdminInboxProps) {
                 const email = textOf(item, 'email');
                 return (
                   <tr key={item.id}>
-                    <td><time dateTime={item.receivedAt}>{format(item.receivedAt)}</time><br /><span className="badge">{kindLabel(item)}</span></td>
+                    <td data-label={text.received}><time dateTime={item.receivedAt}>{format(item.receivedAt)}</time><br /><span className="badge">{kindLabel(item)}</span></td>
                     <th scope="row">
                       {name}
                       {email && <><br /><a href={`mailto:${email}`}>{email}</a></>}
                       {textOf(item, 'company') && <><br /><span className="muted">{text.company}: {textOf(item, 'company')}</span></>}
                     </th>
-                    <td className="admin-inbox-message">
-                      {item.kind === 'booking' && <p><strong>{fill(text.meeting, { time: format(textOf(item, 'start')) })}</strong></p>}
+                    <td className="admin-inbox-message" data-label={text.message}>
+                      {item.kind === 'booking' && <p><strong>{fill(text.meeting, { time: format(textOf(item, 'start'), props.timeZone), timeZone: props.timeZone })}</strong></p>}
                       {textOf(item, 'type') && <p className="muted">{text.type}: {props.types[textOf(item, 'type')] ?? textOf(item, 'type')}</p>}
                       {textOf(item, 'subject') && <p><strong>{text.subject}: {textOf(item, 'subject')}</strong></p>}
                       {(textOf(item, 'message') || textOf(item, 'note')) && <p className="admin-inbox-text">{textOf(item, 'message') || textOf(item, 'note')}</p>}
                       {textOf(item, 'locale') && <p className="muted">{text.language}: {props.languages[textOf(item, 'locale')] ?? textOf(item, 'locale')}</p>}
+                      {textOf(item, 'page') && <p className="muted">{text.page}: <a href={`${props.base}${textOf(item, 'page')}`}>{textOf(item, 'page')}</a></p>}
+                      {textOf(item, 'page') && audienceOf(textOf(item, 'page'), props) && <p className="muted">{text.audience}: {audienceOf(textOf(item, 'page'), props)}</p>}
                     </td>
-                    <td><span className={`badge ${item.handled ? 'badge-handled' : 'badge-unhandled'}`}>{item.handled ? text.handled : text.unhandled}</span></td>
+                    <td data-label={text.status}><span className={`badge ${item.handled ? 'badge-handled' : 'badge-unhandled'}`}>{item.handled ? text.handled : text.unhandled}</span></td>
                     <td>
                       <div className="admin-inbox-actions">
                         <button type="button" className="button button-secondary" aria-disabled={busy === item.id || undefined} aria-label={`${item.handled ? text.markUnhandled : text.markHandled}: ${name}`} onClick={() => void setHandled(item, !item.handled)}>

@@ -8,12 +8,13 @@
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { callApi, type AdminSession } from './admin-client';
 import { AdminBar, usePageSession } from './admin-bar';
+import { plainProblem } from './plain-errors';
 
 /** The copy keys of the settings page (content/pages/admin/settings/en.yaml, `settings:`). */
 export const adminSettingsText = [
   'loading', 'unavailable', 'signedInAs', 'signOut', 'forbidden', 'failed',
   'company', 'booking', 'plans', 'plan', 'roi', 'roiInput', 'contact', 'collections',
-  'onRequest', 'review', 'reviewing', 'noChanges', 'diffHeading', 'diffHelp', 'save', 'saving', 'keepEditing',
+  'onRequest', 'priced', 'perMonth', 'perYear', 'review', 'reviewing', 'noChanges', 'diffHeading', 'diffHelp', 'save', 'saving', 'keepEditing',
   'saved', 'savedDev', 'stale', 'reload', 'errorSummary',
   'categories', 'category', 'newCategory', 'newCategoryId', 'remove', 'keep', 'toBeRemoved', 'copy',
 ] as const;
@@ -22,7 +23,7 @@ export const adminSettingsText = [
 interface Values {
   company: { legalName: string; orgNumber: string; email: string; address: Record<string, string>; social: Record<string, string>; openingHours: Record<string, string> };
   booking: { url: string | null; minutes: number };
-  plans: { id: string; name: Record<string, string>; ordersPerMonth: number | string; users: number | string | null; price: { amount: number } | string; highlighted: boolean; signupUrl: string | null }[];
+  plans: { id: string; name: Record<string, string>; ordersPerMonth: number | string; users: number | string | null; price: Price | string; highlighted: boolean; signupUrl: string | null }[];
   roi: { timeSavedShare: number; inputs: Record<string, Record<string, number>> };
   contact: { endpoint: string };
   collections: Record<string, { pageSize: number; wordsPerMinute: number }>;
@@ -31,6 +32,9 @@ interface Values {
   /** The page texts of `admin.copy`: content folder, dotted key, text per language. */
   copy: { content: string; key: string; values: Record<string, string> }[];
 }
+
+/** A plan's price as the config holds it (a string, `on-request`, is a plan priced on request). */
+interface Price { amount: number; currency: string; period: 'month' | 'year' }
 
 interface SettingsError { path: string | null; message: string; hint?: string }
 
@@ -44,6 +48,8 @@ export interface AdminSettingsProps {
   fields: Record<string, string>;
   /** Help under a field, by the same keys. */
   hints: Record<string, string>;
+  /** What to do about a problem at a field (plain-errors.ts). */
+  problems: Record<string, string>;
 }
 
 /** Paths whose empty field removes the key (the config's optional values). */
@@ -52,16 +58,30 @@ const optional = /^(?:booking\.url|plans\.\d+\.(?:users|signupUrl))$/;
 const unlimited = /^plans\.\d+\.(?:ordersPerMonth|users)$/;
 /** Paths of numbers. */
 const numeric = /^(?:booking\.minutes|plans\.\d+\.(?:ordersPerMonth|users|price\.amount)|roi\..*|collections\.[^.]+\.(?:pageSize|wordsPerMinute))$/;
+/** The fields of a plan's price (kind: `on-request` or `price`), which are sent together as `plans.<i>.price`. */
+const priceField = /^plans\.(\d+)\.price\.(?:kind|amount|currency|period)$/;
+/** Shares (0 to 1 in the config), shown and typed as percentages. */
+const share = /^roi\.timeSavedShare$/;
 
 /** The editable leaves of the values, as the text of their fields (booleans as "true"/"false"). */
 function fieldsOf(values: Values): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (value: unknown, path: string) => {
-    if (path.match(/^plans\.\d+\.id$/) || (path.match(/^plans\.\d+\.price$/) && typeof value === 'string') || path === 'categories' || path === 'copy') return;
+    if (path.match(/^plans\.\d+\.(?:id|price)$/) || path === 'categories' || path === 'copy') return;
     if (value !== null && typeof value === 'object') for (const [key, inner] of Object.entries(value)) walk(inner, path ? `${path}.${key}` : key);
+    else if (share.test(path) && typeof value === 'number') out.set(path, String(Number((value * 100).toFixed(6))));
     else out.set(path, value === null || value === undefined ? '' : String(value));
   };
   walk(values, '');
+  // A plan on request gets an empty price to switch to: the currency of the first priced plan, per month.
+  const example = values.plans.map((plan) => plan.price).find((price): price is Price => typeof price === 'object');
+  values.plans.forEach((plan, index) => {
+    const price = typeof plan.price === 'object' ? plan.price : undefined;
+    out.set(`plans.${index}.price.kind`, price ? 'price' : 'on-request');
+    out.set(`plans.${index}.price.amount`, price ? String(price.amount) : '');
+    out.set(`plans.${index}.price.currency`, price?.currency ?? example?.currency ?? 'EUR');
+    out.set(`plans.${index}.price.period`, price?.period ?? 'month');
+  });
   (values.copy ?? []).forEach((item, index) => {
     for (const [locale, text] of Object.entries(item.values)) out.set(`copy.${index}.${locale}`, text);
   });
@@ -77,12 +97,18 @@ function valueOf(path: string, text: string, original: string): string | number 
   const trimmed = text.trim();
   if (trimmed === '' && optional.test(path)) return null;
   if (unlimited.test(path) && /^unlimited$/i.test(trimmed)) return 'unlimited';
-  if (numeric.test(path) && /^-?\d+(?:[.,]\d+)?$/.test(trimmed)) return Number(trimmed.replace(',', '.'));
+  if (numeric.test(path) && /^-?\d+(?:[.,]\d+)?$/.test(trimmed)) {
+    const number = Number(trimmed.replace(',', '.'));
+    return share.test(path) ? Number((number / 100).toFixed(8)) : number;
+  }
   return trimmed;
 }
 
-/** A server path ("plans[1].ordersPerMonth") as a field path ("plans.1.ordersPerMonth"). */
-const fieldPath = (path: string | null) => (path ?? '').replace(/\[(\d+)\]/g, '.$1');
+/** A value a change sends: a field's value, or a plan's whole price. */
+type ChangeValue = string | number | boolean | null | Record<string, string | number | boolean | null>;
+
+/** A server path ("plans[1].ordersPerMonth", "data.roi.timeSavedShare") as a field path ("plans.1.ordersPerMonth", "roi.timeSavedShare"). */
+const fieldPath = (path: string | null) => (path ?? '').replace(/\[(\d+)\]/g, '.$1').replace(/^data\./, '');
 const idOf = (path: string) => `setting-${path.replace(/\./g, '-')}`;
 
 export default function AdminSettings(props: AdminSettingsProps) {
@@ -119,14 +145,25 @@ export default function AdminSettings(props: AdminSettingsProps) {
   }
 
   /** The changes of the draft against the loaded values. */
-  function changes(): { path: string; value: string | number | boolean | null }[] {
+  function changes(): { path: string; value: ChangeValue }[] {
     if (!loaded) return [];
-    const out: { path: string; value: string | number | boolean | null }[] = [];
+    const out: { path: string; value: ChangeValue }[] = [];
+    const prices = new Set<number>();
     for (const [path, original] of loaded.fields) {
       const now = draft.get(path) ?? original;
+      const price = priceField.exec(path);
+      if (price) {
+        if (now !== original) prices.add(Number(price[1]));
+        continue;
+      }
       if (now === original) continue;
       const value = valueOf(path, now, original);
       if (value !== valueOf(path, original, original)) out.push({ path, value });
+    }
+    for (const index of prices) {
+      const at = (key: string) => draft.get(`plans.${index}.price.${key}`) ?? '';
+      const amount = valueOf(`plans.${index}.price.amount`, at('amount'), '');
+      out.push({ path: `plans.${index}.price`, value: at('kind') === 'on-request' ? null : { amount, currency: at('currency').trim().toUpperCase(), period: at('period') } });
     }
     for (const key of removed) {
       const [collection, term] = key.split('/');
@@ -148,7 +185,11 @@ export default function AdminSettings(props: AdminSettingsProps) {
 
   /** Shows the errors of a 422 (at their fields, and in the summary, which takes focus). */
   function showErrors(found: SettingsError[]) {
-    setErrors(found);
+    // The copy's words where it has them (the server's hint then says nothing more).
+    setErrors(found.map((error) => {
+      const plain = plainProblem(props.problems, error.path);
+      return plain ? { path: error.path, message: plain } : error;
+    }));
     setReview(undefined);
     requestAnimationFrame(() => summaryRef.current?.focus());
   }
@@ -212,7 +253,7 @@ export default function AdminSettings(props: AdminSettingsProps) {
   const label = (key: string) => props.fields[key] ?? key;
 
   /** One labelled input (or checkbox) for a path; `key` names its label and help. */
-  const field = (path: string, key: string, options: { type?: string; inputMode?: 'numeric' | 'decimal'; labelledBy?: string; wide?: boolean; multiline?: boolean; label?: string } = {}): ReactNode => {
+  const field = (path: string, key: string, options: { type?: string; inputMode?: 'numeric' | 'decimal'; labelledBy?: string; wide?: boolean; multiline?: boolean; label?: string; choices?: [string, string][] } = {}): ReactNode => {
     const id = idOf(path);
     const error = errorAt(path);
     const hint = props.hints[key];
@@ -221,6 +262,8 @@ export default function AdminSettings(props: AdminSettingsProps) {
     const common = { id, name: path, 'aria-invalid': error ? true : undefined, 'aria-describedby': described, 'aria-labelledby': options.labelledBy };
     const input = loaded.fields.get(path) === 'true' || loaded.fields.get(path) === 'false'
       ? <input {...common} type="checkbox" checked={value === 'true'} onChange={(event) => edit(path, String(event.currentTarget.checked))} />
+      : options.choices
+        ? <select {...common} value={value} onChange={(event) => edit(path, event.currentTarget.value)}>{options.choices.map(([choice, name]) => <option key={choice} value={choice}>{name}</option>)}</select>
       : options.multiline
         ? <textarea {...common} rows={3} value={value} onChange={(event) => edit(path, event.currentTarget.value)} className="input-wide" />
         : <input {...common} type={options.type ?? 'text'} inputMode={options.inputMode} value={value} onChange={(event) => edit(path, event.currentTarget.value)} className={options.wide ? 'input-wide' : undefined} />;
@@ -244,11 +287,26 @@ export default function AdminSettings(props: AdminSettingsProps) {
     ...localeIds.map((locale) => ({ key: `name.${locale}`, label: label('plans.name').replace('{language}', props.languages[locale]!) })),
     { key: 'ordersPerMonth', label: label('plans.ordersPerMonth') },
     { key: 'users', label: label('plans.users') },
-    { key: 'price.amount', label: label('plans.price.amount') },
+    { key: 'price', label: label('plans.price') },
     { key: 'highlighted', label: label('plans.highlighted') },
     { key: 'signupUrl', label: label('plans.signupUrl') },
   ];
   const roiColumns = ['default', 'min', 'max', 'step'];
+  /** A plan's price: on request, or an amount in a currency per month or year (the labels name the plan). */
+  const priceFields = (index: number) => {
+    const plan = values.plans[index]!;
+    const named = (key: string) => `${label(key)} (${plan.name[localeIds[0]!] ?? plan.id})`;
+    return (
+      <div className="admin-price">
+        {field(`plans.${index}.price.kind`, 'plans.price.kind', { label: named('plans.price.kind'), choices: [['on-request', text.onRequest], ['price', text.priced]] })}
+        {draft.get(`plans.${index}.price.kind`) === 'price' && <>
+          {field(`plans.${index}.price.amount`, 'plans.price.amount', { label: named('plans.price.amount'), inputMode: 'decimal' })}
+          {field(`plans.${index}.price.currency`, 'plans.price.currency', { label: named('plans.price.currency') })}
+          {field(`plans.${index}.price.period`, 'plans.price.period', { label: named('plans.price.period'), choices: [['month', text.perMonth], ['year', text.perYear]] })}
+        </>}
+      </div>
+    );
+  };
 
   return (
     <div className="admin-settings">
@@ -307,10 +365,10 @@ export default function AdminSettings(props: AdminSettingsProps) {
                   <tr key={plan.id}>
                     <th scope="row" id={`plans-row-${index}`}><code>{plan.id}</code></th>
                     {planColumns.map((column) => (
-                      <td key={column.key}>
-                        {column.key === 'price.amount' && typeof plan.price === 'string'
-                          ? <span>{text.onRequest}</span>
-                          : field(`plans.${index}.${column.key}`, `plans.${column.key}`, { labelledBy: `plans-row-${index} plans-col-${column.key.replace('.', '-')}`, inputMode: column.key === 'price.amount' ? 'decimal' : undefined })}
+                      <td key={column.key} data-label={column.key === 'price' ? undefined : column.label}>
+                        {column.key === 'price'
+                          ? priceFields(index)
+                          : field(`plans.${index}.${column.key}`, `plans.${column.key}`, { labelledBy: `plans-row-${index} plans-col-${column.key.replace('.', '-')}` })}
                       </td>
                     ))}
                   </tr>
@@ -335,7 +393,7 @@ export default function AdminSettings(props: AdminSettingsProps) {
                 {Object.keys(values.roi.inputs).map((input) => (
                   <tr key={input}>
                     <th scope="row" id={`roi-row-${input}`}>{label(`roi.inputs.${input}`)}</th>
-                    {roiColumns.map((column) => <td key={column}>{field(`roi.inputs.${input}.${column}`, `roi.${column}`, { labelledBy: `roi-row-${input} roi-col-${column}`, inputMode: 'decimal' })}</td>)}
+                    {roiColumns.map((column) => <td key={column} data-label={label(`roi.${column}`)}>{field(`roi.inputs.${input}.${column}`, `roi.${column}`, { labelledBy: `roi-row-${input} roi-col-${column}`, inputMode: 'decimal' })}</td>)}
                   </tr>
                 ))}
               </tbody>
@@ -404,8 +462,8 @@ export default function AdminSettings(props: AdminSettingsProps) {
                       return (
                         <tr key={category.id} className={gone ? 'is-removed' : undefined}>
                           <th scope="row" id={rowId}><code>{category.id}</code>{gone && <> <span className="badge">{text.toBeRemoved}</span></>}</th>
-                          {localeIds.map((locale) => <td key={locale}>{field(`categories.${collection}.${category.id}.${locale}`, 'categories.name', { labelledBy: `${rowId} categories-${collection}-col-${locale}` })}</td>)}
-                          <td>{category.posts.length}</td>
+                          {localeIds.map((locale) => <td key={locale} data-label={label('categories.name').replace('{language}', props.languages[locale]!)}>{field(`categories.${collection}.${category.id}.${locale}`, 'categories.name', { labelledBy: `${rowId} categories-${collection}-col-${locale}` })}</td>)}
+                          <td data-label={label('categories.posts')}>{category.posts.length}</td>
                           <td>
                             <button type="button" className="button button-secondary" aria-describedby={rowId} onClick={() => { setRemoved((current) => { const next = new Set(current); if (gone) next.delete(key); else next.add(key); return next; }); setReview(undefined); }}>
                               {gone ? text.keep : text.remove}
@@ -431,7 +489,7 @@ export default function AdminSettings(props: AdminSettingsProps) {
             </fieldset>
           );
         })}
-        <p>
+        <p className="admin-actions">
           <button type="submit" className="button button-primary" disabled={busy !== undefined}>{busy === 'reviewing' ? text.reviewing : text.review}</button>
         </p>
       </form>

@@ -7,6 +7,7 @@
  */
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
 import { callApi, loadSession, type AdminSession } from './admin-client';
+import { plainProblem } from './plain-errors';
 
 /** A front-matter field of the form (from the collection's schema) and its label. */
 export interface EditorField {
@@ -24,6 +25,8 @@ export interface BlogEditorProps {
   fields: EditorField[];
   termField?: string;
   wordsPerMinute: number;
+  /** What to do about a problem at a field (plain-errors.ts). */
+  problems: Record<string, string>;
   text: Record<
     | 'loading' | 'unavailable' | 'signedInAs' | 'signOut' | 'newPost' | 'search' | 'filterStatus' | 'filterLocale' | 'filterCategory' | 'all'
     | 'published' | 'draft' | 'scheduled' | 'missing' | 'missingIn' | 'shownIn' | 'slug' | 'slugHint' | 'slugTaken' | 'slugInvalid' | 'edit' | 'back' | 'save' | 'saving' | 'saved'
@@ -87,6 +90,8 @@ const emptyDraft = (fields: readonly EditorField[]): Draft => ({ values: toValue
 
 export default function BlogEditor(props: BlogEditorProps) {
   const { text, fields, locales } = props;
+  /** What the plain problems may name: the categories, by their names. */
+  const problemFill = { categories: (fields.find((field) => field.name === props.termField)?.options ?? []).map((option) => option.label).join(', ') };
   const [session, setSession] = useState<AdminSession | 'loading' | 'unavailable'>('loading');
   const [posts, setPosts] = useState<Post[]>([]);
   const [filters, setFilters] = useState({ status: '', locale: '', category: '', search: '' });
@@ -113,6 +118,10 @@ export default function BlogEditor(props: BlogEditorProps) {
       if (found.kind === 'signed-out') return location.assign(props.signIn);
       setSession(found.session);
       void refresh();
+      // A link to a post (`?post=<slug>&locale=<id>`, as the changes page gives) opens it in that language.
+      const asked = new URLSearchParams(location.search);
+      const linked = asked.get('post');
+      if (linked && slugPattern.test(linked)) void open(linked, asked.get('locale') ?? undefined);
     }, () => setSession('unavailable'));
   }, []);
 
@@ -149,7 +158,7 @@ export default function BlogEditor(props: BlogEditorProps) {
 
   const update = (locale: string, change: Partial<Draft>) => setDrafts((all) => ({ ...all, [locale]: { ...(all[locale] ?? emptyDraft(fields)), ...change } }));
 
-  async function open(postSlug: string) {
+  async function open(postSlug: string, locale?: string) {
     if (dirty && !confirm(text.unsaved)) return;
     const loaded: Record<string, Draft> = {};
     for (const { id } of locales) {
@@ -159,7 +168,7 @@ export default function BlogEditor(props: BlogEditorProps) {
     setDrafts(loaded);
     setEditing({ slug: postSlug, isNew: false });
     setSlug(postSlug);
-    setTab(locales.find(({ id }) => loaded[id]!.version)?.id ?? locales[0]!.id);
+    setTab(locales.find(({ id }) => id === locale && loaded[id]!.version)?.id ?? locales.find(({ id }) => loaded[id]!.version)?.id ?? locales[0]!.id);
     setNotice('');
   }
 
@@ -210,7 +219,7 @@ export default function BlogEditor(props: BlogEditorProps) {
     const errors: Record<string, string> = {};
     const problems: string[] = [];
     for (const error of list) {
-      if (error.field && fields.some((field) => field.name === error.field)) errors[error.field] = error.message;
+      if (error.field && fields.some((field) => field.name === error.field)) errors[error.field] = plainProblem(props.problems, error.field, problemFill) ?? error.message;
       else problems.push(error.line ? `${error.message} (line ${error.line})` : error.message);
     }
     update(locale, { errors, problems });
@@ -376,7 +385,7 @@ export default function BlogEditor(props: BlogEditorProps) {
                     {locales.map(({ id, label }) => {
                       const translation = post.translations[id] ?? { status: 'missing' };
                       return (
-                        <td key={id}>
+                        <td key={id} data-label={label}>
                           <span className={`badge badge-${translation.status}`}>{translation.status === 'missing' ? text.missingIn.replace('{locale}', label) : status(translation)}</span>
                           {translation.date && <><br /><span className="muted">{translation.date}</span></>}
                           {translation.scheduled && <><br /><span className="muted">{appearsOn(text.appearsOn, translation.scheduled)}</span></>}

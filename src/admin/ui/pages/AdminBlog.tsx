@@ -9,7 +9,13 @@ const editorText = z.strictObject(Object.fromEntries(
   ['loading', 'unavailable', 'signedInAs', 'signOut', 'newPost', 'search', 'filterStatus', 'filterLocale', 'filterCategory', 'all', 'published', 'draft', 'scheduled', 'missing', 'missingIn', 'shownIn', 'slug', 'slugHint', 'slugTaken', 'slugInvalid', 'edit', 'back', 'save', 'saving', 'saved', 'savedRebuildFailed', 'gitFailed', 'changedElsewhere', 'delete', 'confirmDelete', 'deleted', 'startFrom', 'body', 'readingTime', 'invalid', 'conflict', 'reloadTheirs', 'keepMine', 'unsaved', 'noPosts', 'posts', 'title', 'date', 'status', 'heading', 'bold', 'italic', 'link', 'list', 'quote', 'toolbar', 'notWritten', 'failed', 'preview', 'previewOpened', 'uploadImage', 'imageTypes', 'uploading', 'uploaded', 'uploadFailed', 'uploadSaveFirst', 'appearsOn'].map((key) => [key, text]),
 ) as Record<keyof BlogEditorProps['text'], typeof text>);
 
-export const content = z.strictObject({ ...adminPageCopy, fields: z.record(z.string(), text), editor: editorText });
+export const content = z.strictObject({
+  ...adminPageCopy,
+  fields: z.record(z.string(), text),
+  editor: editorText,
+  /** What to do about a problem at a field, by front-matter field (islands/plain-errors.ts; `{categories}` names the categories). */
+  problems: z.record(z.string(), text).default({}),
+});
 type Content = z.infer<typeof content>;
 
 /** The admin's screens render in the engine's admin layout, with the admin's stylesheet and no breadcrumb trail. */
@@ -45,6 +51,7 @@ export default function AdminBlog({ page, content, site }: PageProps<Content>) {
     termField,
     wordsPerMinute: spec?.wordsPerMinute ?? 200,
     text: content.editor,
+    problems: content.problems,
   };
   return (
     <AdminPage page={page} site={site} content={content}>

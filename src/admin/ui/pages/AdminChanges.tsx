@@ -9,6 +9,8 @@ export const content = z.strictObject({
   ...adminPageCopy,
   changes: z.strictObject(Object.fromEntries(adminChangesText.map((key) => [key, text])) as Record<(typeof adminChangesText)[number], typeof text>),
   actions: z.record(z.string(), text),
+  /** The parts of the settings page, by the first part of a setting's path. */
+  sections: z.record(z.string(), text).default({}),
 });
 type Content = z.infer<typeof content>;
 
@@ -22,6 +24,8 @@ export default function AdminChangesPage({ page, content, site }: PageProps<Cont
     languages: Object.fromEntries(site.config.localeIds.map((id) => [id, site.config.locales[id]!.label])),
     text: content.changes,
     actions: content.actions,
+    sections: content.sections,
+    links: { blog: site.href('/admin/blog'), settings: site.href('/admin/settings'), inbox: site.href('/admin/inbox') },
   };
   return (
     <AdminPage page={page} site={site} content={content}>

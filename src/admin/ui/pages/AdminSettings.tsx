@@ -10,6 +10,8 @@ export const content = z.strictObject({
   settings: z.strictObject(Object.fromEntries(adminSettingsText.map((key) => [key, text])) as Record<(typeof adminSettingsText)[number], typeof text>),
   fields: z.record(z.string(), text),
   hints: z.record(z.string(), text),
+  /** What to do about a problem at a field, by path (`*` for any one segment): see islands/plain-errors.ts. */
+  problems: z.record(z.string(), text).default({}),
 });
 type Content = z.infer<typeof content>;
 
@@ -23,6 +25,7 @@ export default function AdminSettingsPage({ page, content, site }: PageProps<Con
     text: content.settings,
     fields: content.fields,
     hints: content.hints,
+    problems: content.problems,
   };
   return (
     <AdminPage page={page} site={site} content={content}>
