@@ -16,6 +16,7 @@ export const pageKinds: [name: string, url: string][] = [
   ['blog-list', '/blog/'], ['blog-list-no', '/no/blog/'], ['blog-category-no', '/no/blog/category/saas/'],
   ['blog-post', '/blog/why-repair-beats-recycling/'], ['blog-post-no', '/no/blog/building-a-local-repair-network/'],
   ['blog-post-table', '/workwear/blog/qr-codes-for-workwear-repairs/'],
+  ['search', '/search/'], ['search-no', '/no/search/'],
   ['auth', '/auth/'], ['auth-no', '/no/auth/'], ['admin', '/admin/settings/'],
   ['not-found', '/missing-page/'], ['not-found-no', '/no/missing-page/'],
 ];
