@@ -11,6 +11,12 @@
  * never the keys of `admin.locked`. The change is made in place (config-edit.ts: every other byte
  * kept), then the site is rebuilt as `site check` checks it; a build that fails puts the old text
  * back and answers 422 with its errors. Saves are audited and published to git as the settings are.
+ *
+ * Translation status: saving a locale other than the default records, in the page folder's
+ * `.translations.json` (beside the copy, so it travels with it in git and serves both modes), the
+ * version and text of the default locale's file it was made from. While that file changes later,
+ * reading the translation answers `translation: { outdated: true, since, diff }` (since: when the
+ * translation was saved; diff: the source's changes since then), until the translation is saved again.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
@@ -26,6 +32,15 @@ import { sendJson } from './http.js';
 import { createKeyedQueue, versionOf } from './post-files.js';
 import type { SaveOutcome } from './posts-api.js';
 import { settingsDiff } from './settings-api.js';
+
+/** What a translation was made from, per locale: the source's version and text, and when it was saved. */
+type TranslationRecords = Record<string, { sourceVersion: string; source: string; since: string }>;
+
+/** The translation records of a page folder (none yet: empty). */
+async function readRecords(folder: string): Promise<TranslationRecords> {
+  const text = await readFile(join(folder, '.translations.json'), 'utf8').catch(() => undefined);
+  return text === undefined ? {} : (JSON.parse(text) as TranslationRecords);
+}
 
 /** How the editor shows a field. */
 export type FieldKind = 'line' | 'paragraph' | 'markdown' | 'list';
@@ -43,6 +58,8 @@ export interface PageRoutesOptions {
   audit: AuditLog;
   /** After the file was written (serve: rebuild and publish; dev leaves it to the watcher). */
   afterWrite?(files: readonly string[]): Promise<SaveOutcome>;
+  /** The clock of the translation records (tests). */
+  now?(): number;
 }
 
 const pageId = /^[a-z0-9-]+(?:\/[a-z0-9-]+)*$/;
@@ -116,10 +133,14 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
       const [id, locale] = [context.params[0]!, context.params[1]!];
       const found = await pageFile(context, config, id, locale);
       if (!found) return;
-      const sourceText = await readFile(join(sourcesOf(config).copy(id), `${config.site.defaultLocale}.yaml`), 'utf8').catch(() => '');
+      const sourceFile = join(sourcesOf(config).copy(id), `${config.site.defaultLocale}.yaml`);
+      const sourceText = await readFile(sourceFile, 'utf8').catch(() => '');
       const source = new Map(fieldsOf(parseDocument(sourceText).toJS()).map((field) => [field.key, field.value]));
       const fields = fieldsOf(parseDocument(found.text).toJS()).map((field) => ({ ...field, source: source.get(field.key) ?? null, locked: isLocked(config, id, field.key) }));
-      sendJson(context.response, 200, { id, locale, sourceLocale: config.site.defaultLocale, fields, version: found.version }, { etag: `"${found.version}"` });
+      const record = locale === config.site.defaultLocale ? undefined : (await readRecords(sourcesOf(config).copy(id)))[locale];
+      const outdated = record !== undefined && record.sourceVersion !== versionOf(sourceText);
+      const translation = record && (outdated ? { outdated: true, since: record.since, diff: settingsDiff(sourcesOf(config).display(sourceFile), record.source, sourceText) } : { outdated: false, since: record.since });
+      sendJson(context.response, 200, { id, locale, sourceLocale: config.site.defaultLocale, fields, version: found.version, ...(translation ? { translation } : {}) }, { etag: `"${found.version}"` });
     },
   };
 
@@ -172,22 +193,35 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
           return sendJson(context.response, 422, { errors: outcome.errors.map((error) => ({ path: error.field ?? null, message: error.message, line: error.line ?? null, column: error.column ?? null })) });
         }
         const version = versionOf(after);
+        const written = [found.file];
+        if (locale !== config.site.defaultLocale) written.push(await recordTranslation(config, id, locale));
         const keys = [...new Set(changes.map((change) => String((change as { key: string }).key)))];
         const file = sourcesOf(config).display(found.file);
         await options.audit.append({ user: context.session.email, action: 'page-copy', file, oldHash: found.version, newHash: version, paths: keys });
-        const git = await publish(context, config, found.file, `content(pages): update ${id} (${locale}): ${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ` and ${keys.length - 3} more` : ''}`);
+        const git = await publish(context, config, written, `content(pages): update ${id} (${locale}): ${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ` and ${keys.length - 3} more` : ''}`);
         sendJson(context.response, 200, { version, diff: settingsDiff(file, found.text, after), ...outcome, ...(git ? { git } : {}) }, { etag: `"${version}"` });
       });
     },
   };
 
-  /** Commits (and pushes) the file when `publish.git.commit` says so, and logs the outcome. */
-  async function publish(context: AdminRequest, config: ResolvedConfig, file: string, message: string) {
+  /** Records the default locale's file a translation was just saved against; gives the record file. */
+  async function recordTranslation(config: ResolvedConfig, id: string, locale: string): Promise<string> {
+    const folder = sourcesOf(config).copy(id);
+    const source = await readFile(join(folder, `${config.site.defaultLocale}.yaml`), 'utf8').catch(() => '');
+    const records = { ...(await readRecords(folder)), [locale]: { sourceVersion: versionOf(source), source, since: new Date(options.now?.() ?? Date.now()).toISOString() } };
+    const file = join(folder, '.translations.json');
+    const sorted = Object.fromEntries(Object.keys(records).sort().map((key) => [key, records[key]!]));
+    await writeFileAtomic(file, `${JSON.stringify(sorted, null, 2)}\n`);
+    return file;
+  }
+
+  /** Commits (and pushes) the files when `publish.git.commit` says so, and logs the outcome. */
+  async function publish(context: AdminRequest, config: ResolvedConfig, file: string[], message: string) {
     const settings = config.publish.git;
     if (!settings.commit) return undefined;
     const email = context.session.email;
     const author = email === devUser.email ? undefined : { name: email.slice(0, email.indexOf('@')), email };
-    const outcome = await publishToGit({ root: config.root, file: [file], author, message }, settings);
+    const outcome = await publishToGit({ root: config.root, file, author, message }, settings);
     await options.audit.append({ user: email, action: outcome.error ? 'git-failed' : 'git-commit', file: config.file, commit: outcome.commit ?? null, pushed: outcome.pushed, ...(outcome.error ? { error: outcome.error } : {}) });
     return outcome;
   }

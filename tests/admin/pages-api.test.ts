@@ -97,4 +97,24 @@ describe('site serve --admin: /api/admin/pages', () => {
     expect((await page('landing/no')).version).toBe(body.version);
     expect(await auditEntries(join(site.dir, 'data'))).toContainEqual(expect.objectContaining({ user: editor.email, action: 'page-copy', newHash: body.version, paths: ['hero.heading'] }));
   });
+
+  it('marks the Norwegian outdated after an English edit, with the English diff since, until the Norwegian is saved again', async () => {
+    type Translated = Page & { translation?: { outdated: boolean; since: string; diff?: string } };
+    const read = async (address: string) => (await server.send('GET', `/api/admin/pages/${address}`, { headers: { cookie: auth.cookie } })).json() as Translated;
+    const save = async (address: string, key: string, value: string) => {
+      const { version } = await read(address);
+      const answer = await server.send('PUT', `/api/admin/pages/${address}`, { headers: headers(version), body: JSON.stringify({ changes: [{ key, value }] }) });
+      expect(answer.status).toBe(200);
+    };
+    await save('ourstory/no', 'title', (await read('ourstory/no')).fields.find((field) => field.key === 'title')!.value as string);
+    expect((await read('ourstory/no')).translation).toEqual({ outdated: false, since: expect.any(String) });
+    const english = (await read('ourstory/en')).fields.find((field) => field.key === 'title')!.value as string;
+    await save('ourstory/en', 'title', `${english} today`);
+    expect((await read('ourstory/en')).translation).toBeUndefined();
+    const outdated = (await read('ourstory/no')).translation!;
+    expect(outdated).toMatchObject({ outdated: true, since: expect.any(String) });
+    expect(outdated.diff).toContain(`-title: ${english}\n+title: ${english} today`);
+    await save('ourstory/no', 'title', (await read('ourstory/no')).fields.find((field) => field.key === 'title')!.value as string);
+    expect((await read('ourstory/no')).translation).toMatchObject({ outdated: false });
+  });
 });
