@@ -31,7 +31,7 @@ import { publishToGit } from './git-publish.js';
 import { sendJson } from './http.js';
 import { createKeyedQueue, versionOf } from './post-files.js';
 import type { SaveOutcome } from './posts-api.js';
-import { settingsDiff } from './settings-api.js';
+import { ifMatch, settingsDiff } from './settings-api.js';
 
 /** What a translation was made from, per locale: the source's version and text, and when it was saved. */
 type TranslationRecords = Record<string, { sourceVersion: string; source: string; since: string }>;
@@ -227,10 +227,4 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
   }
 
   return [list, read, update];
-}
-
-/** The If-Match version of a request, without quotes. */
-function ifMatch(context: AdminRequest): string | undefined {
-  const value = context.request.headers['if-match'];
-  return typeof value === 'string' && value.trim() ? value.trim().replace(/^W\//, '').replace(/^"|"$/g, '') : undefined;
 }
