@@ -18,6 +18,7 @@ import { createInboxRoutes, type InboxRoutesOptions } from './inbox-api.js';
 import { createMediaRoutes, type MediaRoutesOptions } from './media-api.js';
 import { createPostRoutes, type PostRoutesOptions, type SaveOutcome } from './posts-api.js';
 import { createPreviewRoutes, previewPrefix, type PreviewOptions } from './preview.js';
+import { createPageRoutes, type PageRoutesOptions } from './pages-api.js';
 import { createSettingsRoutes, type SettingsRoutesOptions } from './settings-api.js';
 import { sendJson } from './http.js';
 import { hostOf, loopbackHosts, type AdminOrigins } from './guard.js';
@@ -45,6 +46,8 @@ export interface MountOptions {
   media?: Omit<MediaRoutesOptions, 'audit'>;
   /** The settings of site.config.yaml (/api/admin/settings). */
   settings?: Omit<SettingsRoutesOptions, 'audit'>;
+  /** Every page's copy under content/pages/ (/api/admin/pages). */
+  pages?: Omit<PageRoutesOptions, 'audit'>;
   /**
    * The site being edited, for the blog editor, the preview and the inbox: its config and last
    * good build, and (serve) what to do after a save. Sets `posts`, `preview` and `inbox` when they
@@ -107,6 +110,7 @@ function routesOf(given: MountOptions, audit: AuditLog, events: AdminEvents): Ad
         inbox: given.inbox ?? { store: given.store },
         media: given.media ?? { config: () => site.config },
         settings: given.settings ?? { config: () => site.config, afterWrite: site.rebuild && ((files) => site.rebuild!(files)) },
+        pages: given.pages ?? { config: () => site.config, afterWrite: site.rebuild && ((files) => site.rebuild!(files)) },
       }
     : given;
   return [
@@ -116,6 +120,7 @@ function routesOf(given: MountOptions, audit: AuditLog, events: AdminEvents): Ad
     ...(options.inbox ? createInboxRoutes({ ...options.inbox, audit, now: options.now }) : []),
     ...(options.media ? createMediaRoutes({ ...options.media, audit }) : []),
     ...(options.settings ? createSettingsRoutes({ ...options.settings, audit }) : []),
+    ...(options.pages ? createPageRoutes({ ...options.pages, audit }) : []),
     createChangesRoute(options.store),
     events.route,
   ];

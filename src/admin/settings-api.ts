@@ -451,7 +451,7 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
 }
 
 /** The If-Match version of a request, without quotes. */
-function ifMatch(context: AdminRequest): string | undefined {
+export function ifMatch(context: AdminRequest): string | undefined {
   const value = context.request.headers['if-match'];
   return typeof value === 'string' && value.trim() ? value.trim().replace(/^W\//, '').replace(/^"|"$/g, '') : undefined;
 }

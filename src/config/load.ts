@@ -269,11 +269,13 @@ export function checkConfig(config: SiteConfig, source: YamlSource, diagnostics:
   };
   for (const [id, audience] of Object.entries(config.audiences)) checkPerLocale(audience.label, ['audiences', id, 'label']);
   config.plans.forEach((plan, index) => checkPerLocale(plan.name, ['plans', index, 'name']));
-  // The page copy the settings offer must be a page's copy.
+  // The page copy the settings offer, or the developer locks, must be a page's copy.
   const copyFolders = new Set(config.routes.flatMap((route) => (route.content ? [route.content] : [])));
-  config.admin.copy.forEach((entry, index) => {
-    if (!copyFolders.has(entry.content)) fail('UNKNOWN_ROUTE', `admin.copy names "${entry.content}", which is no route's content`, ['admin', 'copy', index, 'content'], 'Name the content folder of a route, such as hub/pricing.');
-  });
+  for (const list of ['copy', 'locked'] as const) {
+    config.admin[list].forEach((entry, index) => {
+      if (!copyFolders.has(entry.content)) fail('UNKNOWN_ROUTE', `admin.${list} names "${entry.content}", which is no route's content`, ['admin', list, index, 'content'], 'Name the content folder of a route, such as hub/pricing.');
+    });
+  }
   // Checked here rather than in the schema: inside the price's union a failed check would only say "invalid input".
   config.plans.forEach((plan, index) => {
     if (plan.price !== 'on-request' && !isKnownCurrency(plan.price.currency)) {

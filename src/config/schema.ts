@@ -424,6 +424,15 @@ export const configSchema = z.strictObject({
         )
         .default([])
         .describe('Page copy the settings page (/admin/settings) offers besides the config: texts of content/pages/<content>/<locale>.yaml by dotted key, in every language (the pricing page\'s add-on, say)'),
+      locked: z
+        .array(
+          z.strictObject({
+            content: z.string().regex(/^[a-z0-9-]+(?:\/[a-z0-9-]+)*$/, 'name a folder under content/pages/, such as hub/pricing'),
+            keys: z.array(z.string().regex(/^[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*$/, 'give a dotted key of the copy, such as hero.heading')).min(1),
+          }),
+        )
+        .default([])
+        .describe('Page copy the page editor (/api/admin/pages) shows but does not let anyone change: texts of content/pages/<content>/<locale>.yaml by dotted key (and every key below it), in every language. Every other key of every page is open to editors'),
     })
     .prefault({})
     .describe('What the browser admin offers'),

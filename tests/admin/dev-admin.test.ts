@@ -1,4 +1,6 @@
 /** `site dev`'s admin: a one-time sign-in link instead of a password, on loopback only. */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDevAdmin, siteOf } from '../../src/admin/mount';
 import { followingStoreSource } from '../../src/store/source';
@@ -89,6 +91,21 @@ describe('site dev: sign-in by one-time link', () => {
     const deleted = await send(dev.url, 'DELETE', `/api/admin/inbox/${item.id}`, { headers: { cookie, origin: dev.url, 'x-csrf-token': signedIn.json().csrfToken } });
     expect(deleted.status).toBe(200);
     expect((await send(dev.url, 'GET', '/api/admin/inbox', { headers: { cookie } })).json().items).toEqual([]);
+  });
+
+  it('edits a page\'s copy in dev mode too: the file changes in place and the Norwegian is then outdated', async () => {
+    const signedIn = await post('/api/auth/token', { token: admin.tokens.issue() });
+    const cookie = String(signedIn.headers['set-cookie']).split(';', 1)[0]!;
+    const put = async (address: string, key: string, value: string) => {
+      const { version } = (await send(dev.url, 'GET', `/api/admin/pages/${address}`, { headers: { cookie } })).json() as { version: string };
+      return send(dev.url, 'PUT', `/api/admin/pages/${address}`, { headers: { cookie, origin: dev.url, 'x-csrf-token': signedIn.json().csrfToken, 'content-type': 'application/json', 'if-match': `"${version}"` }, body: JSON.stringify({ changes: [{ key, value }] }) });
+    };
+    expect((await put('contact/no', 'title', 'Kontakt oss')).status).toBe(200);
+    expect((await put('contact/en', 'title', 'Get in touch')).status).toBe(200);
+    expect(await readFile(join(site.dir, 'content', 'pages', 'contact', 'en.yaml'), 'utf8')).toMatch(/^title: Get in touch$/m);
+    const norwegian = (await send(dev.url, 'GET', '/api/admin/pages/contact/no', { headers: { cookie } })).json() as { translation: { outdated: boolean; diff: string } };
+    expect(norwegian.translation.outdated).toBe(true);
+    expect(norwegian.translation.diff).toContain('+title: Get in touch');
   });
 
   it('keeps the rest of the site as it was', async () => {

@@ -15,7 +15,7 @@ import { loadConfig } from '../../src/config/load';
 import { writeSite } from '../../src/emit/write';
 import { startServer } from '../../src/serve/server';
 import { fixedStoreSource, openSiteStore } from '../../src/store/source';
-import { createTempSite } from './fixture-site';
+import { createTempSite, type TempSite } from './fixture-site';
 import { builtSite, outputRoot, repoRoot } from './paths';
 
 /** Cheap scrypt parameters for tests (the real ones take a few hundred ms per hash). */
@@ -86,13 +86,17 @@ export async function startAdminServer(options: { users?: { email: string; role:
  * `site serve --admin` as it runs for real, on a temp copy of the site: built into its dist/, the
  * site rebuilt in process after each save (live-site.ts); `close` stops all and removes the copy.
  */
-export async function startLiveAdminServer(users: { email: string; role: Role; password: string }[], options: { inbox?: true; data?: Record<string, string> } = {}) {
+export async function startLiveAdminServer(
+  users: { email: string; role: Role; password: string }[],
+  options: { inbox?: true; data?: Record<string, string>; prepare?: (site: TempSite) => Promise<void> } = {},
+) {
   const site = await createTempSite();
   // Files of its data folder before it starts (earlier versions' JSON-lines files, imported into the store).
   for (const [name, text] of Object.entries(options.data ?? {})) {
     await mkdir(join(site.dir, 'data'), { recursive: true });
     await writeFile(join(site.dir, 'data', name), text, { mode: 0o600 });
   }
+  await options.prepare?.(site);
   const dir = join(site.dir, 'dist');
   await writeSite(dir, (await buildSite({ config: site.config, socialImages: false })).files);
   const live = createLiveSite({ config: site.config, dir });

@@ -116,6 +116,13 @@ describe('config errors', () => {
     expect(error!.line).toBe(lineOf(text, 'content: hub/prices'));
   });
 
+  it('reports locked page copy (admin.locked) that is no route\'s content, at its line', () => {
+    const text = shipped.replace('admin:\n', 'admin:\n  locked:\n    - { content: landings, keys: [hero.heading] }\n');
+    const [error] = errorsOf(text);
+    expect(error).toMatchObject({ code: 'UNKNOWN_ROUTE', field: 'admin.locked[0].content' });
+    expect(error!.line).toBe(lineOf(text, 'content: landings'));
+  });
+
   it('reports a duplicate route and where the first one is', () => {
     const text = shipped.replace('  - { path: /privacy, template: Legal, content: privacy }', '  - { path: /privacy, template: Legal, content: privacy }\n  - { path: /terms, template: Legal, content: privacy }');
     const [error] = errorsOf(text);

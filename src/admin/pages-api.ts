@@ -1,0 +1,230 @@
+/**
+ * Every page's copy, for editors: `GET /api/admin/pages` → `{ pages: [{ id, locales }] }` (each
+ * folder under content/pages/ with a `<locale>.yaml`); `GET /api/admin/pages/<id>/<locale>` →
+ * `{ fields: [{ key, kind, value, source, locked }], version }` (the ETag; `source` is the default
+ * locale's text beside it); `PUT` the same address `{ changes: [{ key, value }] }` with `If-Match`
+ * → 200 `{ version, diff, …rebuild }` | 409 stale | 428 no If-Match | 422 `{ errors }`.
+ *
+ * A field is a text leaf of the YAML (a line, a paragraph when it holds a line break, Markdown
+ * when the key ends in `body` or `markdown`, as the templates render those) or a list of texts. Only
+ * keys the file already has change (the templates name the keys; a new one would show nowhere),
+ * never the keys of `admin.locked`. The change is made in place (config-edit.ts: every other byte
+ * kept), then the site is rebuilt as `site check` checks it; a build that fails puts the old text
+ * back and answers 422 with its errors. Saves are audited and published to git as the settings are.
+ *
+ * Translation status: saving a locale other than the default records, in the page folder's
+ * `.translations.json` (beside the copy, so it travels with it in git and serves both modes), the
+ * version and text of the default locale's file it was made from. While that file changes later,
+ * reading the translation answers `translation: { outdated: true, since, diff }` (since: when the
+ * translation was saved; diff: the source's changes since then), until the translation is saved again.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { parseDocument } from 'yaml';
+import { sourcesOf } from '../config/sources.js';
+import type { ResolvedConfig } from '../config/load.js';
+import { devUser, type AdminRequest, type AdminRoute } from './api.js';
+import { writeFileAtomic } from './atomic-file.js';
+import type { AuditLog } from './audit-log.js';
+import { editConfigText, type ConfigChange } from './config-edit.js';
+import { publishToGit } from './git-publish.js';
+import { sendJson } from './http.js';
+import { createKeyedQueue, versionOf } from './post-files.js';
+import type { SaveOutcome } from './posts-api.js';
+import { ifMatch, settingsDiff } from './settings-api.js';
+
+/** What a translation was made from, per locale: the source's version and text, and when it was saved. */
+type TranslationRecords = Record<string, { sourceVersion: string; source: string; since: string }>;
+
+/** The translation records of a page folder (none yet: empty). */
+async function readRecords(folder: string): Promise<TranslationRecords> {
+  const text = await readFile(join(folder, '.translations.json'), 'utf8').catch(() => undefined);
+  return text === undefined ? {} : (JSON.parse(text) as TranslationRecords);
+}
+
+/** How the editor shows a field. */
+export type FieldKind = 'line' | 'paragraph' | 'markdown' | 'list';
+
+/** A text of a page's copy, by dotted key. */
+export interface PageField {
+  key: string;
+  kind: FieldKind;
+  value: string | string[];
+}
+
+/** Options of the page copy routes. */
+export interface PageRoutesOptions {
+  config(): ResolvedConfig | undefined;
+  audit: AuditLog;
+  /** After the file was written (serve: rebuild and publish; dev leaves it to the watcher). */
+  afterWrite?(files: readonly string[]): Promise<SaveOutcome>;
+  /** The clock of the translation records (tests). */
+  now?(): number;
+}
+
+const pageId = /^[a-z0-9-]+(?:\/[a-z0-9-]+)*$/;
+
+/** The page content ids under the copy folder, each with the locales it has a YAML file in, sorted. */
+export async function listPages(config: ResolvedConfig): Promise<{ id: string; locales: string[] }[]> {
+  const root = sourcesOf(config).copyFolder;
+  const pages: { id: string; locales: string[] }[] = [];
+  const walk = async (folder: string): Promise<void> => {
+    const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
+    const locales = config.localeIds.filter((locale) => entries.some((entry) => entry.isFile() && entry.name === `${locale}.yaml`));
+    if (locales.length && folder !== root) pages.push({ id: relative(root, folder).split(sep).join('/'), locales });
+    for (const entry of entries) if (entry.isDirectory()) await walk(join(folder, entry.name));
+  };
+  await walk(root);
+  return pages.sort((a, b) => (a.id < b.id ? -1 : 1));
+}
+
+/** The fields of copy data: its text leaves and lists of texts, by dotted key, in the file's order. */
+export function fieldsOf(data: unknown, prefix = ''): PageField[] {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return [];
+  return Object.entries(data as Record<string, unknown>).flatMap(([name, value]): PageField[] => {
+    const key = prefix ? `${prefix}.${name}` : name;
+    if (typeof value === 'string') return [{ key, kind: /(?:body|markdown)$/i.test(name) ? 'markdown' : value.includes('\n') ? 'paragraph' : 'line', value }];
+    if (Array.isArray(value) && value.length && value.every((item) => typeof item === 'string')) return [{ key, kind: 'list', value: value as string[] }];
+    return fieldsOf(value, key);
+  });
+}
+
+/** Whether `admin.locked` locks a key of a page (a locked key locks the keys below it too). */
+function isLocked(config: ResolvedConfig, id: string, key: string): boolean {
+  return config.admin.locked.some((entry) => entry.content === id && entry.keys.some((locked) => key === locked || key.startsWith(`${locked}.`)));
+}
+
+/** The routes of /api/admin/pages. */
+export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
+  const serialise = createKeyedQueue();
+
+  /** The config, or undefined after answering 503. */
+  const ready = (context: AdminRequest) => {
+    const config = options.config();
+    if (!config) sendJson(context.response, 503, { error: 'not_ready', message: 'the site has not been built yet' });
+    return config;
+  };
+
+  /** The copy file of a page in a locale and its text; undefined after answering 404. */
+  const pageFile = async (context: AdminRequest, config: ResolvedConfig, id: string, locale: string) => {
+    const file = join(sourcesOf(config).copy(id), `${locale}.yaml`);
+    const text = pageId.test(id) && config.localeIds.includes(locale) ? await readFile(file, 'utf8').catch(() => undefined) : undefined;
+    if (text === undefined) sendJson(context.response, 404, { error: 'not_found', message: `there is no page copy ${id} in ${locale}` });
+    return text === undefined ? undefined : { file, text, version: versionOf(text) };
+  };
+
+  const list: AdminRoute = {
+    method: 'GET',
+    pattern: /^pages$/,
+    role: 'editor',
+    async handle(context) {
+      const config = ready(context);
+      if (config) sendJson(context.response, 200, { pages: await listPages(config), defaultLocale: config.site.defaultLocale });
+    },
+  };
+
+  const read: AdminRoute = {
+    method: 'GET',
+    pattern: /^pages\/(.+)\/([a-z]{2,3})$/,
+    role: 'editor',
+    async handle(context) {
+      const config = ready(context);
+      if (!config) return;
+      const [id, locale] = [context.params[0]!, context.params[1]!];
+      const found = await pageFile(context, config, id, locale);
+      if (!found) return;
+      const sourceFile = join(sourcesOf(config).copy(id), `${config.site.defaultLocale}.yaml`);
+      const sourceText = await readFile(sourceFile, 'utf8').catch(() => '');
+      const source = new Map(fieldsOf(parseDocument(sourceText).toJS()).map((field) => [field.key, field.value]));
+      const fields = fieldsOf(parseDocument(found.text).toJS()).map((field) => ({ ...field, source: source.get(field.key) ?? null, locked: isLocked(config, id, field.key) }));
+      const record = locale === config.site.defaultLocale ? undefined : (await readRecords(sourcesOf(config).copy(id)))[locale];
+      const outdated = record !== undefined && record.sourceVersion !== versionOf(sourceText);
+      const translation = record && (outdated ? { outdated: true, since: record.since, diff: settingsDiff(sourcesOf(config).display(sourceFile), record.source, sourceText) } : { outdated: false, since: record.since });
+      sendJson(context.response, 200, { id, locale, sourceLocale: config.site.defaultLocale, fields, version: found.version, ...(translation ? { translation } : {}) }, { etag: `"${found.version}"` });
+    },
+  };
+
+  const update: AdminRoute = {
+    method: 'PUT',
+    pattern: /^pages\/(.+)\/([a-z]{2,3})$/,
+    role: 'editor',
+    async handle(context) {
+      const expected = ifMatch(context);
+      if (!expected) return sendJson(context.response, 428, { error: 'if_match_required', message: 'send the version you are editing in If-Match' });
+      const config = ready(context);
+      if (!config) return;
+      const [id, locale] = [context.params[0]!, context.params[1]!];
+      await serialise(`${id}/${locale}`, async () => {
+        const found = await pageFile(context, config, id, locale);
+        if (!found) return;
+        if (found.version !== expected) return sendJson(context.response, 409, { error: 'stale', version: found.version }, { etag: `"${found.version}"` });
+        const body = await context.body();
+        const changes = Array.isArray(body.changes) ? (body.changes as unknown[]) : undefined;
+        if (!changes?.length) return sendJson(context.response, 400, { error: 'invalid_body', message: 'send { changes: [{ key, value }] }' });
+        const fields = new Map(fieldsOf(parseDocument(found.text).toJS()).map((field) => [field.key, field]));
+        const errors: { path: string | null; message: string; line: null; column: null }[] = [];
+        const edits: ConfigChange[] = [];
+        for (const change of changes) {
+          const { key, value } = (change ?? {}) as { key?: unknown; value?: unknown };
+          const field = typeof key === 'string' ? fields.get(key) : undefined;
+          const refuse = (message: string) => errors.push({ path: typeof key === 'string' ? key : null, message, line: null, column: null });
+          if (!field) refuse(`${String(key)} is not a text of this page`);
+          else if (isLocked(config, id, field.key)) refuse(`${field.key} is locked by the site's developer`);
+          else if (field.kind === 'list') {
+            if (!Array.isArray(value) || !value.length || !value.every((item) => typeof item === 'string' && item.trim())) refuse(`give ${field.key} as a list of texts, none empty`);
+            else (value as string[]).forEach((item, index) => edits.push({ path: [...field.key.split('.'), String(index)], value: item }));
+            if (Array.isArray(value) && value.length !== (field.value as string[]).length) refuse(`${field.key} keeps its ${(field.value as string[]).length} items`);
+          } else if (typeof value !== 'string' || !value.trim()) refuse(`write a text for ${field.key}`);
+          else if (field.kind === 'line' && value.includes('\n')) refuse(`${field.key} is one line`);
+          else edits.push({ path: field.key.split('.'), value });
+        }
+        if (errors.length) return sendJson(context.response, 422, { errors });
+        let after: string;
+        try {
+          after = editConfigText(found.text, edits);
+        } catch (error) {
+          return sendJson(context.response, 422, { errors: [{ path: null, message: (error as Error).message, line: null, column: null }] });
+        }
+        await writeFileAtomic(found.file, after);
+        const outcome: SaveOutcome = options.afterWrite ? await options.afterWrite([found.file]) : { rebuilt: false };
+        if (outcome.rebuilt && !outcome.ok) {
+          await writeFileAtomic(found.file, found.text);
+          await options.afterWrite?.([found.file]);
+          return sendJson(context.response, 422, { errors: outcome.errors.map((error) => ({ path: error.field ?? null, message: error.message, line: error.line ?? null, column: error.column ?? null })) });
+        }
+        const version = versionOf(after);
+        const written = [found.file];
+        if (locale !== config.site.defaultLocale) written.push(await recordTranslation(config, id, locale));
+        const keys = [...new Set(changes.map((change) => String((change as { key: string }).key)))];
+        const file = sourcesOf(config).display(found.file);
+        await options.audit.append({ user: context.session.email, action: 'page-copy', file, oldHash: found.version, newHash: version, paths: keys });
+        const git = await publish(context, config, written, `content(pages): update ${id} (${locale}): ${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ` and ${keys.length - 3} more` : ''}`);
+        sendJson(context.response, 200, { version, diff: settingsDiff(file, found.text, after), ...outcome, ...(git ? { git } : {}) }, { etag: `"${version}"` });
+      });
+    },
+  };
+
+  /** Records the default locale's file a translation was just saved against; gives the record file. */
+  async function recordTranslation(config: ResolvedConfig, id: string, locale: string): Promise<string> {
+    const folder = sourcesOf(config).copy(id);
+    const source = await readFile(join(folder, `${config.site.defaultLocale}.yaml`), 'utf8').catch(() => '');
+    const records = { ...(await readRecords(folder)), [locale]: { sourceVersion: versionOf(source), source, since: new Date(options.now?.() ?? Date.now()).toISOString() } };
+    const file = join(folder, '.translations.json');
+    const sorted = Object.fromEntries(Object.keys(records).sort().map((key) => [key, records[key]!]));
+    await writeFileAtomic(file, `${JSON.stringify(sorted, null, 2)}\n`);
+    return file;
+  }
+
+  /** Commits (and pushes) the files when `publish.git.commit` says so, and logs the outcome. */
+  async function publish(context: AdminRequest, config: ResolvedConfig, file: string[], message: string) {
+    const settings = config.publish.git;
+    if (!settings.commit) return undefined;
+    const email = context.session.email;
+    const author = email === devUser.email ? undefined : { name: email.slice(0, email.indexOf('@')), email };
+    const outcome = await publishToGit({ root: config.root, file, author, message }, settings);
+    await options.audit.append({ user: email, action: outcome.error ? 'git-failed' : 'git-commit', file: config.file, commit: outcome.commit ?? null, pushed: outcome.pushed, ...(outcome.error ? { error: outcome.error } : {}) });
+    return outcome;
+  }
+
+  return [list, read, update];
+}
