@@ -294,7 +294,7 @@ function refuseCollisions(drafts: readonly Draft[], file: string, locate: Create
     if (first && claim) {
       errors.push(new SiteError({
         code: 'PATH_COLLISION',
-        message: `${draft.url} is claimed by ${describeDraft(first)} and by ${describeDraft(draft)}`,
+        message: `${draft.url} is claimed by ${describeDraft(first)} and by ${describeDraft(draft)}${draft.claim && first.claim ? ` (the other claim: ${first.claim.field.join('.')} in ${first.claim.file})` : ''}`,
         file: claim.file,
         field: claim.field.join('.'),
         hint: 'Give one of them another localized path or slug: every page needs its own URL in every locale.',
