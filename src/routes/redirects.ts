@@ -72,17 +72,20 @@ export function redirectFromPaths(config: Pick<ResolvedConfig, 'redirects' | 'pa
 /** The answer to a request for an old path: its status and Location (without the base). */
 export type RedirectAnswer = { status: RedirectStatus; location: string };
 
-const lookups = new WeakMap<object, (pagePath: string) => RedirectAnswer | undefined>();
+const lookups = new WeakMap<object, { pathLock: unknown; lookup: (pagePath: string) => RedirectAnswer | undefined }>();
 
-/** The redirect a requested page path answers with, for the redirects of a config (`site serve`, `site dev`); made once per config. */
+/**
+ * The redirect a requested page path answers with, for the redirects of a config (`site serve`,
+ * `site dev`); made once per config and lock (a rebuild in `site dev` replaces the config's
+ * `pathLock` when a localized path or slug changes, so the lookup is made again).
+ */
 export function siteRedirectFor(config: Pick<ResolvedConfig, 'redirects' | 'pathLock'>): (pagePath: string) => RedirectAnswer | undefined {
-  let lookup = lookups.get(config);
-  if (!lookup) {
-    const byFrom = new Map<string, RedirectAnswer>();
-    for (const { from, to, status } of siteRedirects(config)) if (!byFrom.has(from)) byFrom.set(from, { status, location: redirectLocation(to) });
-    lookup = (pagePath) => byFrom.get(pagePath);
-    lookups.set(config, lookup);
-  }
+  const made = lookups.get(config);
+  if (made && made.pathLock === config.pathLock) return made.lookup;
+  const byFrom = new Map<string, RedirectAnswer>();
+  for (const { from, to, status } of siteRedirects(config)) if (!byFrom.has(from)) byFrom.set(from, { status, location: redirectLocation(to) });
+  const lookup = (pagePath: string) => byFrom.get(pagePath);
+  lookups.set(config, { pathLock: config.pathLock, lookup });
   return lookup;
 }
 

@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { serve, silentLogger } from '../../src/api';
+import { startDevServer } from '../../src/dev/server';
 import { outputRoot, repoRoot } from '../helpers/paths';
 import { buildTarget, listAll, read } from '../targets/support';
 
@@ -139,6 +140,28 @@ describe('a renamed slug', () => {
       expect((await fetch(`${server.url}${newUrl}`)).status).toBe(200);
     } finally {
       await server.close();
+    }
+  }, 60_000);
+});
+
+describe('a slug renamed while site dev runs', () => {
+  it('answers the old path with 301 to the new one after the rebuild', async () => {
+    const dir = await copyFixture();
+    const dev = await startDevServer({ config: join(dir, 'site.config.yaml'), port: 0, host: '127.0.0.1' });
+    try {
+      expect((await fetch(`${dev.url}/de/blog/warum-reparieren/`)).status).toBe(200);
+      const post = join(dir, 'content', 'news', 'why-repair', 'de.md');
+      await writeFile(post, (await readFile(post, 'utf8')).replace('slug: warum-reparieren', 'slug: darum-reparieren'));
+      let response: Response | undefined;
+      for (let tries = 0; tries < 100 && response?.status !== 301; tries++) {
+        await new Promise((done) => setTimeout(done, 100));
+        response = await fetch(`${dev.url}/de/blog/warum-reparieren/`, { redirect: 'manual' });
+      }
+      expect(response!.status).toBe(301);
+      expect(response!.headers.get('location')).toBe('/de/blog/darum-reparieren/');
+      expect((await fetch(`${dev.url}/de/blog/darum-reparieren/`)).status).toBe(200);
+    } finally {
+      await dev.close();
     }
   }, 60_000);
 });
