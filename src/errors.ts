@@ -17,6 +17,7 @@ export const errorCatalogue = {
   UNKNOWN_COLLECTION: { title: 'Unknown collection', hint: 'Use one of the keys under `collections:` in site.config.yaml.' },
   UNKNOWN_LOCALE: { title: 'Unknown locale', hint: 'Use one of the keys under `locales:` in site.config.yaml.' },
   DUPLICATE_ROUTE: { title: 'Duplicate route', hint: 'Each route path may appear once; remove or rename one of them.' },
+  PATH_COLLISION: { title: 'Two pages claim one URL', hint: 'Give one of them another localized path (`paths:` of its route) or slug (`slug:` in its front matter).' },
   OUTPUT_COLLISION: { title: 'Two pages write the same file', hint: 'Change one of the paths or aliases so every page has its own URL.' },
   REDIRECT_TARGET_MISSING: { title: 'Redirect to no page', hint: 'Give the path of a page as it is built, its locale prefix included, or an https:// address.' },
   REDIRECT_LOOP: { title: 'Redirects in a loop', hint: 'Point one of the redirects at a page of the site.' },

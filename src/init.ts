@@ -102,6 +102,7 @@ async function writeLocales(root: string, locales: readonly string[]): Promise<v
   const block = locales.map((locale, index) => localeBlock(locale, index === 0)).join('');
   config = config.replace(/^locales:\n(?: {2}.*\n)+/m, `locales:\n${block}`);
   config = config.replace(/^ {2}defaultLocale: .*$/m, `  defaultLocale: ${quoted(locales[0]!)}`);
+  config = localizeAboutPath(config, locales.slice(1));
   await writeFile(configFile, config);
   for (const locale of locales) {
     if (locale === starterLocale) continue;
@@ -116,6 +117,22 @@ async function writeLocales(root: string, locales: readonly string[]): Promise<v
       if (/(^|\/)en\.(yaml|md)$/.test(file)) await rm(join(root, 'content', file));
     }
   }
+}
+
+/** "About us" as a URL segment in the languages a new site most often adds (a starter's example; the site owner edits it). */
+const aboutSegments: Readonly<Record<string, string>> = { no: 'om-oss', nb: 'om-oss', nn: 'om-oss', sv: 'om-oss', da: 'om-os', de: 'ueber-uns', nl: 'over-ons', fr: 'a-propos', es: 'sobre-nosotros', it: 'chi-siamo', pt: 'sobre-nos', fi: 'meista', pl: 'o-nas' };
+
+/**
+ * Shows localized paths in the starter: the about route gets its path in each further language
+ * whose word the table knows (`paths: { no: /om-oss }` makes it /no/om-oss).
+ */
+function localizeAboutPath(config: string, further: readonly string[]): string {
+  const paths = further.filter((locale) => aboutSegments[locale]).map((locale) => `${quoted(locale)}: /${aboutSegments[locale]}`);
+  if (!paths.length) return config;
+  return config.replace(
+    /^( {2}- \{ path: \/about, template: Page, content: about) \}$/m,
+    `  # Its path in other languages (the same page; the language switch and hreflang link them):\n$1, paths: { ${paths.join(', ')} } }`,
+  );
 }
 
 /** One language of the config, its names from the runtime's own language data. */

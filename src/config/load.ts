@@ -12,6 +12,7 @@ import { formatPath, locate, parseYaml, validateYaml, yamlValue, type YamlSource
 import { adminDisallow, adminRoutes } from '../admin-pages.js';
 import { checkPlaceholders } from './placeholders.js';
 import type { DeploySettings } from './deploy.js';
+import { readPathLock, type PathLock } from './path-lock.js';
 import { collectAdditions, loadPlugins, sitePluginsOf, type PluginAdditions, type PluginRefs } from './plugins.js';
 import { builtInEntryFields, collectionEntrySchema, configSchema, isKnownCurrency, navigationRoutePath, routeEntrySchema, type SiteConfig } from './schema.js';
 
@@ -33,6 +34,11 @@ export interface ResolvedConfig extends SiteConfig {
    * a changed plugin invalidates what the config keys. Empty lists when the config names none.
    */
   extensions: PluginRefs;
+  /**
+   * The published paths of `site.paths.lock.yaml` (path-lock.ts), when the site has the file;
+   * route expansion replaces it with the paths of this build (their redirects follow).
+   */
+  pathLock?: PathLock;
 }
 
 /** Options of `loadConfig`. */
@@ -72,9 +78,15 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
   if (options.listTemplates && !options.templates) {
     const paths = (yamlValue(parsed.source) as { paths?: { templates?: unknown } } | null)?.paths;
     const templatesDir = resolve(root, typeof paths?.templates === 'string' ? paths.templates : 'templates');
-    return resolveConfig(parsed, root, { ...options, diagnostics, templates: await options.listTemplates(templatesDir) }, plugins);
+    return withPathLock(resolveConfig(parsed, root, { ...options, diagnostics, templates: await options.listTemplates(templatesDir) }, plugins));
   }
-  return resolveConfig(parsed, root, { ...options, diagnostics }, plugins);
+  return withPathLock(resolveConfig(parsed, root, { ...options, diagnostics }, plugins));
+}
+
+/** The config with the published paths of its lock file (path-lock.ts), when it has one. */
+async function withPathLock(config: ResolvedConfig): Promise<ResolvedConfig> {
+  const pathLock = await readPathLock(config.root);
+  return pathLock ? { ...config, pathLock } : config;
 }
 
 /** The plugins of a config and what its site plugins add; undefined when the config itself is invalid (resolveConfig reports that). */
@@ -314,6 +326,12 @@ export function checkConfig(config: SiteConfig, source: YamlSource, diagnostics:
     const dynamic = route.path.includes('{slug}');
     if (dynamic !== (route.entry !== undefined)) {
       fail('CONFIG_INVALID', dynamic ? 'a path with {slug} needs `entry:` naming a collection' : 'an entry route needs {slug} in its path', at('path'), dynamic ? undefined : 'Write the path as, for example, /blog/{slug}.');
+    }
+    for (const [locale, path] of Object.entries(route.paths ?? {})) {
+      const field: PropertyKey[] = ['routes', index, 'paths', locale];
+      if (!config.locales[locale]) fail('UNKNOWN_LOCALE', `unknown locale "${locale}"`, field);
+      else if (route.locale !== undefined) fail('CONFIG_INVALID', 'a route of one locale has one path: give it in path:, not paths:', field);
+      else if (path.includes('{slug}') !== dynamic || (dynamic && !path.endsWith('/{slug}'))) fail('CONFIG_INVALID', dynamic ? 'the path of an entry route ends in /{slug} in every locale' : 'only an entry route has {slug} in its paths', field, 'Write the localized path as, for example, /blogg/{slug}.');
     }
     if (route.list !== undefined && route.entry !== undefined) fail('CONFIG_INVALID', 'a route either lists a collection or shows its entries, not both', at('entry'));
     for (const key of ['list', 'entry'] as const) {

@@ -135,11 +135,15 @@ const routeSchema = z.strictObject({
   alternate: routePath.optional().describe('Path of the same page in another language (single-locale routes)'),
   list: slug.optional().describe('Name of a collection this route lists (with its term and page subpages)'),
   entry: slug.optional().describe('Name of a collection with one page per entry at this path ({slug})'),
+  paths: z
+    .record(localeId, routePath)
+    .optional()
+    .describe('The path of this route in other locales, without their prefix (no: /om-oss makes /about /no/om-oss there); the routes and collection pages under it follow. An entry route keeps its {slug}: /blogg/{slug}'),
   noindex: z.boolean().default(false),
 });
 
 /** The front-matter fields of every collection entry. */
-export const builtInEntryFields: readonly string[] = ['title', 'description', 'date', 'updated', 'image', 'draft'];
+export const builtInEntryFields: readonly string[] = ['title', 'description', 'date', 'updated', 'image', 'draft', 'slug'];
 
 /** A front-matter field a collection declares beyond the ones every entry has. */
 const entryFieldSchema = z.strictObject({

@@ -36,6 +36,8 @@ interface EntryBasics {
   date: string;
   updated?: string;
   draft: boolean;
+  /** The slug of this translation's URL when it differs from the folder name (front matter `slug:`). */
+  slug?: string;
 }
 
 /** Front matter after validation. */
@@ -266,7 +268,7 @@ function decodeFrontMatter(entry: Buffer | undefined): EntryFrontMatter | undefi
 /** A translation from its checked front matter and its rendered Markdown (the build's and the admin preview's one way to make it). */
 export function completeTranslation(collection: CollectionConfig, data: EntryFrontMatter, locale: string, file: string, rendered: { html: string; words: number }): EntryTranslation {
   const termField = collection.taxonomy?.field;
-  const { title, description, date, updated, draft } = data;
+  const { title, description, date, updated, draft, slug } = data;
   const fields: Record<string, string | number | boolean> = {};
   for (const name of Object.keys(collection.fields).sort()) {
     const value = data[name];
@@ -280,6 +282,7 @@ export function completeTranslation(collection: CollectionConfig, data: EntryFro
     date,
     ...(updated === undefined ? {} : { updated }),
     draft,
+    ...(slug === undefined ? {} : { slug }),
     ...(termField === undefined ? {} : { term: data[termField] as string }),
     fields,
     html: rendered.html,
@@ -333,7 +336,7 @@ export function indexEntries(entries: Readonly<Record<string, readonly Entry[]>>
     index[name] = list.map((entry) => ({
       collection: entry.collection,
       slug: entry.slug,
-      translations: Object.fromEntries(Object.entries(entry.translations).map(([locale, t]) => [locale, t.term === undefined ? { date: t.date } : { date: t.date, term: t.term }])),
+      translations: Object.fromEntries(Object.entries(entry.translations).map(([locale, t]) => [locale, { date: t.date, ...(t.term === undefined ? {} : { term: t.term }), ...(t.slug === undefined ? {} : { slug: t.slug, file: t.file }) }])),
     }));
   }
   return index;

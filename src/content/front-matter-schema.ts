@@ -29,6 +29,11 @@ export function createFrontMatterSchema(collection: Pick<CollectionConfig, 'fiel
       .optional(),
     imageAlt: z.string().min(1).optional(),
     draft: z.boolean().default(false),
+    slug: z
+      .string()
+      .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'give a URL-safe slug: lowercase letters a-z, digits and single hyphens, such as hvorfor-reparere')
+      .optional()
+      .describe('The last segment of this translation\'s URL, when it differs from the folder name (a localized slug)'),
     ...declared,
   });
 }
@@ -42,10 +47,14 @@ export interface FrontMatterField {
   options?: string[];
 }
 
-/** The fields of a collection's front matter, in the schema's order, from the same zod schema the build validates with. */
+/**
+ * The fields of a collection's front matter, in the schema's order, from the same zod schema the
+ * build validates with; all but `slug`, a localized slug, which the admin's form leaves as written
+ * in the file (its own slug field names the folder).
+ */
 export function frontMatterFields(collection: Pick<CollectionConfig, 'fields' | 'taxonomy'>): FrontMatterField[] {
   const shape = createFrontMatterSchema(collection).shape as Record<string, z.ZodType>;
-  return Object.entries(shape).map(([name, field]) => {
+  return Object.entries(shape).filter(([name]) => name !== 'slug').map(([name, field]) => {
     let inner = field;
     let required = true;
     for (;;) {

@@ -181,7 +181,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   let statics: { config: ResolvedConfig; handle: Awaited<ReturnType<typeof createStaticHandler>> } | undefined;
   const staticHandler = async (config: ResolvedConfig) => {
     if (statics?.config !== config) {
-      statics = { config, handle: await createStaticHandler(source, { notFoundFileFor: urlsOf(config).notFoundFileFor, respell: asciiAliasPaths(config), redirect: siteRedirectFor(config) }) };
+      statics = { config, handle: await createStaticHandler(source, { notFoundFileFor: urlsOf(config).notFoundFileFor, respell: asciiAliasPaths(config), redirect: (path) => siteRedirectFor(config)(path) }) };
     }
     return statics.handle;
   };

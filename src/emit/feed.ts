@@ -48,7 +48,7 @@ export function createFeeds(input: FeedInput): FeedFile[] {
   // The newest entries written in this locale (the entries come newest first), as many as the collection's feedItems.
   const items: FeedItem[] = entryRoute === undefined ? [] : input.entries.flatMap((entry) => {
     const translation = entry.translations[locale];
-    return translation ? [{ url: urls.absolute(urls.page(urls.entryPath(entryRoute.path, entry.slug), locale)), translation }] : [];
+    return translation ? [{ url: urls.absolute(urls.page(urls.entryPath(entryRoute.path, translation.slug ?? entry.slug), locale)), translation }] : [];
   }).slice(0, config.collections[collection]!.feedItems);
   const feed = { ...input, home, items, rssUrl: urls.absolute(rss.url), jsonUrl: urls.absolute(json.url) };
   return [

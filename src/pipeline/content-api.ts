@@ -5,6 +5,7 @@
  * here, with the keys that say what each load read of the config. The pipeline handles the
  * entries of every collection as one list; an entry's key is "<collection>/<slug>".
  */
+import { keepsPathLock, nextPathLock } from '../routes/path-lock.js';
 import { isAdminTemplate } from '../admin-pages.js';
 import { adminStylesheet, preloadFontUrls } from '../islands/assets.js';
 import type { DiskCache } from '../cache/disk-cache.js';
@@ -103,9 +104,13 @@ export function entryIndexKey(config: ResolvedConfig, entries: readonly Entry[])
  * does not fit the pages); an entry not translated into a locale that has its pages is a warning.
  */
 export function expandPages(config: ResolvedConfig, entries: readonly Entry[], diagnostics: Diagnostics): Page[] {
-  const input = { entries: indexEntries(byCollection(config, entries)) };
+  const locate = (file: string, field: readonly (string | number)[]) => (file === config.file ? locateConfigField(config, field) : locateContentField(file, String(field[0])));
+  const input = { entries: indexEntries(byCollection(config, entries)), locate };
   reportUntranslated(config, input, diagnostics);
   const pages = createPages(config, input);
+  // The paths this build publishes become the lock's (its earlier ones redirect); written beside
+  // the config only once the build has succeeded (api.ts).
+  if (keepsPathLock(config, pages)) config.pathLock = nextPathLock(config.pathLock, pages);
   refuseRedirectProblems(config, pages);
   return pages;
 }

@@ -19,6 +19,10 @@ export interface EntryTranslationMeta {
   date: string;
   /** The taxonomy term, when the collection has a taxonomy. */
   term?: string;
+  /** The slug of this translation's URL, when it has its own (front matter `slug:`). */
+  slug?: string;
+  /** With `slug`: the translation's file, named when its URL collides with another page's. */
+  file?: string;
 }
 
 /** An entry of a collection: its slug and the locales it is written in. */
@@ -119,6 +123,8 @@ export interface Page {
 /** What `createPages` needs besides the config: the entries of each collection. */
 export interface CreatePagesInput {
   entries: Readonly<Record<string, readonly EntryIndex[]>>;
+  /** Finds the line and column of a field in a file (the config's `paths:`, an entry's `slug:`), for the errors; none without it. */
+  locate?: (file: string, field: readonly (string | number)[]) => { line?: number; column?: number };
 }
 
 interface Draft extends Omit<Page, 'alternates' | 'languageLinks' | 'ancestors' | 'canonical' | 'inSitemap' | 'original'> {
@@ -126,6 +132,8 @@ interface Draft extends Omit<Page, 'alternates' | 'languageLinks' | 'ancestors' 
   original?: Draft;
   /** For alias pages: the page they mirror. */
   mirrorOf?: Draft;
+  /** Where a localized path or slug gives this page its path: the file and field, for a collision's error. */
+  claim?: { file: string; field: (string | number)[] };
 }
 
 /** Expands the route table into pages, sorted by path. Throws when two pages share a file. */
@@ -148,27 +156,30 @@ export function createPages(config: ResolvedConfig, input: CreatePagesInput): Pa
       };
       const place = (routePath: string) => urls.place(route.locale ? routePath : urls.pagePath(routePath, locale));
       const cluster = route.alternate ?? route.path;
+      const routeClaim = route.paths?.[locale] === undefined ? undefined : { file: config.file, field: ['routes', config.routes.indexOf(route), 'paths', locale] };
       if (route.list !== undefined) {
         for (const list of expandList(route, locale, entries(route.list), config)) {
-          drafts.push({ ...base, cluster: list.routePath, ...place(list.routePath), collection: list.data });
+          drafts.push({ ...base, cluster: list.routePath, ...place(list.routePath), collection: list.data, ...(routeClaim ? { claim: routeClaim } : {}) });
         }
       } else if (route.entry !== undefined) {
         for (const entry of expandEntries(route, locale, entries(route.entry), config)) {
-          drafts.push({ ...base, cluster: entry.routePath, ...place(entry.routePath), collection: entry.data });
+          const claim = entry.slugFile ? { file: entry.slugFile, field: ['slug'] } : routeClaim;
+          drafts.push({ ...base, cluster: entry.routePath, ...place(entry.localPath), collection: entry.data, ...(claim ? { claim } : {}) });
         }
       } else {
-        drafts.push({ ...base, cluster, ...place(route.path) });
+        drafts.push({ ...base, cluster, ...place(route.path), ...(routeClaim ? { claim: routeClaim } : {}) });
       }
     }
   }
 
-  // Audience copies of collection pages duplicate the generic page of the same locale.
-  const byPath = new Map(drafts.map((draft) => [draft.path, draft]));
+  // Audience copies of collection pages duplicate the generic page of the same locale. Pages are
+  // found by cluster and locale, not path: a localized slug makes the path differ per locale.
+  const byCluster = new Map(drafts.map((draft) => [`${draft.locale} ${draft.cluster}`, draft]));
   for (const draft of drafts) {
     if (!draft.collection || !draft.audience) continue;
     const audiencePath = config.audiences[draft.audience]!.path;
     const genericRoutePath = draft.cluster.slice(audiencePath.length);
-    const original = byPath.get(urls.pagePath(genericRoutePath, draft.locale));
+    const original = byCluster.get(`${draft.locale} ${genericRoutePath}`);
     if (original) {
       draft.original = original;
       draft.duplicate = true;
@@ -177,7 +188,7 @@ export function createPages(config: ResolvedConfig, input: CreatePagesInput): Pa
   // An entry shown in another language than its page's is a fallback of the translated original.
   for (const draft of drafts) {
     if (draft.collection?.kind !== 'entry' || draft.collection.contentLocale === draft.locale || draft.original) continue;
-    const original = byPath.get(urls.pagePath(draft.cluster, draft.collection.contentLocale));
+    const original = byCluster.get(`${draft.collection.contentLocale} ${draft.cluster}`);
     if (original) {
       draft.original = original;
       draft.duplicate = true;
@@ -206,7 +217,7 @@ export function createPages(config: ResolvedConfig, input: CreatePagesInput): Pa
     });
   }
 
-  refuseCollisions(drafts, config.file);
+  refuseCollisions(drafts, config.file, input.locate);
   return finishPages(drafts, config);
 }
 
@@ -270,12 +281,26 @@ function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string
   return groups;
 }
 
-function refuseCollisions(drafts: readonly Draft[], file: string): void {
+/**
+ * Two pages on one file stop the build. When a localized path or slug put one of them there, the
+ * error is PATH_COLLISION at that `paths:` entry or `slug:` line; otherwise OUTPUT_COLLISION.
+ */
+function refuseCollisions(drafts: readonly Draft[], file: string, locate: CreatePagesInput['locate']): void {
   const seen = new Map<string, Draft>();
   const errors: SiteError[] = [];
   for (const draft of drafts) {
     const first = seen.get(draft.file);
-    if (first) {
+    const claim = draft.claim ?? first?.claim;
+    if (first && claim) {
+      errors.push(new SiteError({
+        code: 'PATH_COLLISION',
+        message: `${draft.url} is claimed by ${describeDraft(first)} and by ${describeDraft(draft)}${draft.claim && first.claim ? ` (the other claim: ${first.claim.field.join('.')} in ${first.claim.file})` : ''}`,
+        file: claim.file,
+        field: claim.field.join('.'),
+        hint: 'Give one of them another localized path or slug: every page needs its own URL in every locale.',
+        ...locate?.(claim.file, claim.field),
+      }));
+    } else if (first) {
       errors.push(new SiteError({
         code: 'OUTPUT_COLLISION',
         message: `${draft.file} would be written by route "${first.route.path}" (${first.locale}) and by route "${draft.route.path}" (${draft.locale})`,
@@ -284,6 +309,10 @@ function refuseCollisions(drafts: readonly Draft[], file: string): void {
     } else seen.set(draft.file, draft);
   }
   throwIfAny(errors);
+}
+
+function describeDraft(draft: Draft): string {
+  return draft.collection?.kind === 'entry' ? `${draft.collection.collection} entry "${draft.collection.slug}" (${draft.locale})` : `route "${draft.route.path}" (${draft.locale})`;
 }
 
 /** Newest first (by the latest date of any translation); the same date sorts by slug, so the order never depends on the file system. */
@@ -337,8 +366,13 @@ function fallbackRulesOf(config: ResolvedConfig, collection: string): FallbackRu
   return { localeIds: config.localeIds, chains: config.collections[collection]!.fallback };
 }
 
+/** The slug of an entry's page in a locale: its translation's own (front matter `slug:`), else the folder name. */
+function localSlug(entry: EntryIndex, locale: string): string {
+  return entry.translations[locale]?.slug ?? entry.slug;
+}
+
 /** An entry route becomes one page per entry, each showing the translation the fallback rules pick. */
-export function expandEntries(route: RouteConfig, locale: string, entries: readonly EntryIndex[], config: ResolvedConfig): { routePath: string; data: CollectionEntryData }[] {
+export function expandEntries(route: RouteConfig, locale: string, entries: readonly EntryIndex[], config: ResolvedConfig): { routePath: string; localPath: string; slugFile?: string; data: CollectionEntryData }[] {
   const name = route.entry!;
   const urls = urlsOf(config);
   const rules = fallbackRulesOf(config, name);
@@ -355,7 +389,8 @@ export function expandEntries(route: RouteConfig, locale: string, entries: reado
     }
     const feed = urls.feed(name, locale);
     if (feed) data.feedUrl = feed.url;
-    return [{ routePath: urls.entryPath(route.path, entry.slug), data }];
+    const slugFile = entry.translations[locale]?.slug === undefined ? undefined : entry.translations[locale]!.file;
+    return [{ routePath: urls.entryPath(route.path, entry.slug), localPath: urls.entryPath(route.path, localSlug(entry, locale)), ...(slugFile ? { slugFile } : {}), data }];
   });
 }
 
@@ -373,7 +408,7 @@ export function expandList(route: RouteConfig, locale: string, entries: readonly
     const contentLocale = pickTranslation(entry.translations, locale, rules);
     if (contentLocale === undefined) return [];
     const listed: ListedEntry = { slug: entry.slug, locale: contentLocale };
-    if (entryRoute) listed.url = urlIn(entryRoute, urls.entryPath(entryRoute.path, entry.slug), locale, config);
+    if (entryRoute) listed.url = urlIn(entryRoute, urls.entryPath(entryRoute.path, localSlug(entry, locale)), locale, config);
     return [{ listed, term: entry.translations[contentLocale]!.term }];
   });
   const filters: (string | undefined)[] = [undefined, ...(collection.taxonomy?.terms ?? [])];

@@ -2,10 +2,12 @@
  * Redirects: old paths that are not pages any more, and where they go. An alias is a second
  * address of a page that still exists; a redirect's `from` is no page at all, and its `to` is one
  * page of the site (any locale) or an address elsewhere. The config's `redirects:` are one source;
- * code adds others (`generated`: a localized slug that changed) through the same list, so every
+ * the paths of `site.paths.lock.yaml` (a localized path or slug that changed) are another, and code
+ * may add more (`generated`) through the same list, so every
  * host target, `site serve`, `site dev` and the link checker see one set. Pure: no I/O.
  */
 import type { ResolvedConfig } from '../config/load.js';
+import { lockRedirects } from '../config/path-lock.js';
 import type { Page } from './pages.js';
 import { fromUrl, toUrl } from './paths.js';
 
@@ -52,10 +54,10 @@ export function redirectLocation(to: string): string {
 }
 
 /** The redirects of a site: the config's, then the generated ones, `from` as a page path. */
-export function siteRedirects(config: Pick<ResolvedConfig, 'redirects'>, generated: readonly GeneratedRedirect[] = []): SiteRedirect[] {
+export function siteRedirects(config: Pick<ResolvedConfig, 'redirects' | 'pathLock'>, generated: readonly GeneratedRedirect[] = []): SiteRedirect[] {
   return [
     ...config.redirects.map((redirect, index): SiteRedirect => ({ ...redirect, from: redirectFromPath(redirect.from), field: ['redirects', index] })),
-    ...generated.map((redirect) => ({ ...redirect, from: redirectFromPath(redirect.from) })),
+    ...[...lockRedirects(config.pathLock), ...generated].map((redirect) => ({ ...redirect, from: redirectFromPath(redirect.from) })),
   ];
 }
 
@@ -63,24 +65,27 @@ export function siteRedirects(config: Pick<ResolvedConfig, 'redirects'>, generat
  * The URL paths, with the base, that answer with a redirect ("/my-site/blog/old"), sorted: what a
  * link checker counts as existing besides the pages.
  */
-export function redirectFromPaths(config: Pick<ResolvedConfig, 'redirects' | 'site'>, generated: readonly GeneratedRedirect[] = []): string[] {
+export function redirectFromPaths(config: Pick<ResolvedConfig, 'redirects' | 'pathLock' | 'site'>, generated: readonly GeneratedRedirect[] = []): string[] {
   return [...new Set(siteRedirects(config, generated).map(({ from }) => config.site.base + (from === '/' && config.site.base ? '' : from)))].sort();
 }
 
 /** The answer to a request for an old path: its status and Location (without the base). */
 export type RedirectAnswer = { status: RedirectStatus; location: string };
 
-const lookups = new WeakMap<object, (pagePath: string) => RedirectAnswer | undefined>();
+const lookups = new WeakMap<object, { pathLock: unknown; lookup: (pagePath: string) => RedirectAnswer | undefined }>();
 
-/** The redirect a requested page path answers with, for the redirects of a config (`site serve`, `site dev`); made once per config. */
-export function siteRedirectFor(config: Pick<ResolvedConfig, 'redirects'>): (pagePath: string) => RedirectAnswer | undefined {
-  let lookup = lookups.get(config);
-  if (!lookup) {
-    const byFrom = new Map<string, RedirectAnswer>();
-    for (const { from, to, status } of siteRedirects(config)) if (!byFrom.has(from)) byFrom.set(from, { status, location: redirectLocation(to) });
-    lookup = (pagePath) => byFrom.get(pagePath);
-    lookups.set(config, lookup);
-  }
+/**
+ * The redirect a requested page path answers with, for the redirects of a config (`site serve`,
+ * `site dev`); made once per config and lock (a rebuild in `site dev` replaces the config's
+ * `pathLock` when a localized path or slug changes, so the lookup is made again).
+ */
+export function siteRedirectFor(config: Pick<ResolvedConfig, 'redirects' | 'pathLock'>): (pagePath: string) => RedirectAnswer | undefined {
+  const made = lookups.get(config);
+  if (made && made.pathLock === config.pathLock) return made.lookup;
+  const byFrom = new Map<string, RedirectAnswer>();
+  for (const { from, to, status } of siteRedirects(config)) if (!byFrom.has(from)) byFrom.set(from, { status, location: redirectLocation(to) });
+  const lookup = (pagePath: string) => byFrom.get(pagePath);
+  lookups.set(config, { pathLock: config.pathLock, lookup });
   return lookup;
 }
 

@@ -8,7 +8,7 @@
 import type { ResolvedConfig } from '../config/load.js';
 import type { RouteConfig } from '../config/schema.js';
 import { navigationRoutePath } from '../config/schema.js';
-import { absoluteUrl, assetsFolder, localizePath, splitLocale, toOutputFile, toUrl, type PathRules } from './paths.js';
+import { absoluteUrl, aliasPath, assetsFolder, localizePath, splitLocale, toOutputFile, toUrl, type PathRules } from './paths.js';
 
 /** A place in the output: the page path, the URL links name, and the file it is written to. */
 export interface Place {
@@ -64,7 +64,8 @@ export function urlsOf(config: ResolvedConfig): Urls {
   const cached = made.get(config);
   if (cached) return cached;
   const rules = pathRulesOf(config);
-  const pagePath = (routePath: string, locale: string) => localizePath(routePath, locale, rules);
+  const localized = localizedPathsOf(config);
+  const pagePath = (routePath: string, locale: string) => localizePath(translatePath(routePath, localized[locale]), locale, rules);
   const place = (path: string): Place => ({ path, url: toUrl(path), file: toOutputFile(path) });
   const notFound = (locale: string): Place => {
     const path = pagePath('/404', locale);
@@ -125,6 +126,29 @@ export function urlsOf(config: ResolvedConfig): Urls {
 /** Where the site's URLs start: its origin and base path ("https://example.github.io/mendwise"). */
 export function siteRootOf(config: Pick<ResolvedConfig, 'site'>): string {
   return config.site.origin + config.site.base;
+}
+
+/** One localized path of a route (`paths:`): the route path and what it is in a locale, the `/{slug}` of an entry route cut off. */
+type PathTranslation = { from: string; to: string };
+
+/** Locale → the localized route paths of the config, longest first (so "/blog/tips" wins over "/blog"). */
+function localizedPathsOf(config: Pick<ResolvedConfig, 'routes'>): Record<string, PathTranslation[]> {
+  const out: Record<string, PathTranslation[]> = {};
+  const base = (path: string) => path.replace(/\/\{slug\}$/, '') || '/';
+  for (const route of config.routes) {
+    for (const [locale, path] of Object.entries(route.paths ?? {})) (out[locale] ??= []).push({ from: base(route.path), to: base(path) });
+  }
+  for (const list of Object.values(out)) list.sort((a, b) => b.from.length - a.from.length || (a.from < b.from ? -1 : 1));
+  return out;
+}
+
+/** A route path in a locale's words: the longest localized route path it lies under, swapped ("/blog/x", /blog → /blogg: "/blogg/x"). */
+function translatePath(routePath: string, translations: readonly PathTranslation[] | undefined): string {
+  for (const { from, to } of translations ?? []) {
+    const moved = from === '/' ? undefined : aliasPath(routePath, from, to);
+    if (moved !== undefined) return moved;
+  }
+  return routePath;
 }
 
 /** The path facts of a config that the pure rules of paths.ts need. */

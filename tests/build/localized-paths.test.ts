@@ -1,0 +1,195 @@
+/**
+ * Localized paths and slugs (issue 31) on a three-locale fixture: English without a prefix, `no`
+ * and `de`; /about is /no/om-oss and /de/ueber-uns, the blog is /no/blogg, and a post has its own
+ * slug in each language. What the built pages say to each other, what a renamed slug leaves behind
+ * on every host target, and where a collision is reported.
+ */
+import { execFile } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { serve, silentLogger } from '../../src/api';
+import { startDevServer } from '../../src/dev/server';
+import { outputRoot, repoRoot } from '../helpers/paths';
+import { buildTarget, listAll, read } from '../targets/support';
+
+const run = promisify(execFile);
+const origin = 'https://l10n.example';
+const fixture = join(repoRoot, 'tests', 'fixtures', 'l10n-site');
+
+/** A copy of the fixture (a build writes its lock file beside the config). */
+async function copyFixture(): Promise<string> {
+  await mkdir(outputRoot, { recursive: true });
+  const dir = await mkdtemp(join(outputRoot, 'l10n-'));
+  await cp(fixture, dir, { recursive: true });
+  return dir;
+}
+
+/** The file that answers a URL of the site. */
+const fileOf = (out: string, url: string) => join(out, decodeURI(url.replace(origin, '')).replace(/\/$/, '/index.html'));
+
+interface BuiltPage {
+  url: string;
+  canonical: string;
+  alternates: Map<string, string>;
+  switchLinks: Map<string, string>;
+}
+
+function readPage(html: string, url: string): BuiltPage {
+  const alternates = new Map([...html.matchAll(/<link rel="alternate" hreflang="([^"]+)" href="([^"]+)"/g)].map((match) => [match[1]!, match[2]!]));
+  const switchLinks = new Map([...html.matchAll(/<a href="([^"]+)" hrefLang="([^"]+)">/g)].map((match) => [match[2]!, match[1]!]));
+  return { url, canonical: /<link rel="canonical" href="([^"]+)"/.exec(html)![1]!, alternates, switchLinks };
+}
+
+describe('a three-locale site with localized paths and slugs', () => {
+  let dir: string;
+  let out: string;
+  let pages: BuiltPage[];
+  beforeAll(async () => {
+    dir = await copyFixture();
+    ({ out } = await buildTarget([], join(dir, 'site.config.yaml')));
+    const files = (await listAll(out)).filter((file) => file.endsWith('index.html') && !file.startsWith('admin/') && !file.startsWith('auth/'));
+    pages = await Promise.all(files.map(async (file) => readPage(await read(out, file), `/${file.replace(/index\.html$/, '')}`)));
+  }, 60_000);
+
+  it('publishes each page at its path in its language', () => {
+    expect(pages.map((page) => page.url).sort()).toEqual([
+      '/', '/about/', '/blog/', '/blog/tools/', '/blog/why-repair/',
+      '/de/', '/de/blog/', '/de/blog/tools/', '/de/blog/warum-reparieren/', '/de/ueber-uns/',
+      '/no/', '/no/blogg/', '/no/blogg/hvorfor-reparere/', '/no/blogg/tools/', '/no/om-oss/',
+    ]);
+  });
+
+  it('gives every page a reciprocal hreflang set of built pages, itself as canonical, and a language switch to its counterparts', () => {
+    const byUrl = new Map(pages.map((page) => [origin + page.url, page]));
+    const post = byUrl.get(`${origin}/no/blogg/hvorfor-reparere/`)!;
+    expect(Object.fromEntries(post.alternates)).toEqual({
+      en: `${origin}/blog/why-repair/`,
+      de: `${origin}/de/blog/warum-reparieren/`,
+      nb: `${origin}/no/blogg/hvorfor-reparere/`,
+      'x-default': `${origin}/blog/why-repair/`,
+    });
+    const hreflangOf: Record<string, string> = { en: 'en', no: 'nb', de: 'de' };
+    for (const page of pages) {
+      const self = origin + page.url;
+      for (const [hreflang, href] of page.alternates) {
+        expect(existsSync(fileOf(out, href)), `${page.url} → ${href}`).toBe(true);
+        if (hreflang !== 'x-default') expect(byUrl.get(href)?.alternates.get([...page.alternates].find(([, url]) => url === self)![0]), `${href} back to ${page.url}`).toBe(self);
+      }
+      // A page shown in its fallback language (the untranslated German "tools") names the original instead.
+      if (page.url !== '/de/blog/tools/') expect(page.canonical).toBe(self);
+      for (const [locale, href] of page.switchLinks) {
+        expect(existsSync(fileOf(out, href)), `${page.url} switch → ${href}`).toBe(true);
+        const counterpart = page.alternates.get(hreflangOf[locale]!);
+        if (counterpart) expect(origin + href, `${page.url} switch to ${locale}`).toBe(counterpart);
+      }
+    }
+    expect(byUrl.get(`${origin}/about/`)!.switchLinks).toEqual(new Map([['en', '/about/'], ['de', '/de/ueber-uns/'], ['no', '/no/om-oss/']]));
+  });
+
+  it('lists the localized alternates in the sitemap, and the localized post URLs in the feeds', async () => {
+    const sitemap = await read(out, 'sitemap.xml');
+    expect(sitemap).toContain(`<url><loc>${origin}/no/om-oss/</loc><xhtml:link rel="alternate" hreflang="en" href="${origin}/about/"/><xhtml:link rel="alternate" hreflang="de" href="${origin}/de/ueber-uns/"/><xhtml:link rel="alternate" hreflang="nb" href="${origin}/no/om-oss/"/>`);
+    const rss = await read(out, 'no/blogg/rss.xml');
+    const links = [...rss.matchAll(/<link>([^<]+)<\/link>/g)].map((match) => match[1]!);
+    expect(links).toEqual([`${origin}/no/blogg/`, `${origin}/no/blogg/hvorfor-reparere/`, `${origin}/no/blogg/tools/`]);
+    for (const link of links) expect(existsSync(fileOf(out, link)), link).toBe(true);
+    expect(await read(out, 'de/blog/feed.json')).toContain(`${origin}/de/blog/warum-reparieren/`);
+  });
+
+  it('remembers the published paths in site.paths.lock.yaml beside the config', async () => {
+    const lock = parse(await readFile(join(dir, 'site.paths.lock.yaml'), 'utf8')) as Record<string, { path: string }>;
+    expect(lock['no /blog/why-repair']).toEqual({ path: '/no/blogg/hvorfor-reparere' });
+    expect(lock['de /about']).toEqual({ path: '/de/ueber-uns' });
+  });
+});
+
+describe('a renamed slug', () => {
+  const oldPath = '/no/blogg/hvorfor-reparere';
+  const newUrl = '/no/blogg/derfor-reparerer-vi/';
+  let dir: string;
+  beforeAll(async () => {
+    dir = await copyFixture();
+    await buildTarget([], join(dir, 'site.config.yaml'));
+    const post = join(dir, 'content', 'news', 'why-repair', 'no.md');
+    await writeFile(post, (await readFile(post, 'utf8')).replace('slug: hvorfor-reparere', 'slug: derfor-reparerer-vi'));
+  }, 60_000);
+
+  it('redirects its old URL on every host target', async () => {
+    const config = join(dir, 'site.config.yaml');
+    const [netlify, cloudflare, vercel, pages] = await Promise.all(['netlify', 'cloudflare', 'vercel', 'github-pages'].map((target) => buildTarget(['--target', target], config)));
+    for (const { out } of [netlify!, cloudflare!]) expect((await read(out, '_redirects')).split('\n')).toContain(`${oldPath}  ${newUrl}  301`);
+    const routes = (JSON.parse(await read(vercel!.out, 'config.json')) as { routes: { src?: string; status?: number; headers?: Record<string, string> }[] }).routes;
+    expect(routes).toContainEqual({ src: `^${oldPath}/?$`, headers: { Location: newUrl }, status: 301 });
+    expect(await read(pages!.out, `${oldPath.slice(1)}/index.html`)).toContain(`<meta http-equiv="refresh" content="0; url=${newUrl}">`);
+    expect(existsSync(join(pages!.out, newUrl.slice(1), 'index.html'))).toBe(true);
+  }, 120_000);
+
+  it('answers 301 with the new Location from site serve, and keeps the old path in the lock', async () => {
+    const { out } = await buildTarget([], join(dir, 'site.config.yaml'));
+    const lock = parse(await readFile(join(dir, 'site.paths.lock.yaml'), 'utf8')) as Record<string, unknown>;
+    expect(lock['no /blog/why-repair']).toEqual({ path: '/no/blogg/derfor-reparerer-vi', before: [oldPath] });
+    const server = await serve({ config: join(dir, 'site.config.yaml'), dir: out, port: 0, logger: silentLogger });
+    try {
+      const response = await fetch(`${server.url}${oldPath}/`, { redirect: 'manual' });
+      expect(response.status).toBe(301);
+      expect(response.headers.get('location')).toBe(newUrl);
+      expect((await fetch(`${server.url}${newUrl}`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+});
+
+describe('a slug renamed while site dev runs', () => {
+  it('answers the old path with 301 to the new one after the rebuild', async () => {
+    const dir = await copyFixture();
+    const dev = await startDevServer({ config: join(dir, 'site.config.yaml'), port: 0, host: '127.0.0.1' });
+    try {
+      expect((await fetch(`${dev.url}/de/blog/warum-reparieren/`)).status).toBe(200);
+      const post = join(dir, 'content', 'news', 'why-repair', 'de.md');
+      await writeFile(post, (await readFile(post, 'utf8')).replace('slug: warum-reparieren', 'slug: darum-reparieren'));
+      let response: Response | undefined;
+      for (let tries = 0; tries < 100 && response?.status !== 301; tries++) {
+        await new Promise((done) => setTimeout(done, 100));
+        response = await fetch(`${dev.url}/de/blog/warum-reparieren/`, { redirect: 'manual' });
+      }
+      expect(response!.status).toBe(301);
+      expect(response!.headers.get('location')).toBe('/de/blog/darum-reparieren/');
+      expect((await fetch(`${dev.url}/de/blog/darum-reparieren/`)).status).toBe(200);
+    } finally {
+      await dev.close();
+    }
+  }, 60_000);
+});
+
+describe('collisions', () => {
+  /** Builds a copy of the fixture after `edit`; the build must fail: its stderr. */
+  async function failingBuild(edit: (dir: string) => Promise<void>): Promise<string> {
+    const dir = await copyFixture();
+    await edit(dir);
+    const failed = await run('node', [join(repoRoot, 'bin', 'site.js'), 'build', '--config', join(dir, 'site.config.yaml'), '--out', join(dir, 'out')], { cwd: dir }).then(() => undefined, (error: { code: number; stderr: string }) => error);
+    expect(failed?.code).toBe(1);
+    expect(existsSync(join(dir, 'site.paths.lock.yaml'))).toBe(false);
+    return failed!.stderr;
+  }
+  const editFile = async (file: string, from: string, to: string) => writeFile(file, (await readFile(file, 'utf8')).replace(from, to));
+
+  it('names the paths: entry when a localized route path lands on another route', async () => {
+    const stderr = await failingBuild((dir) => editFile(join(dir, 'site.config.yaml'), '"no": /om-oss', '"no": /blogg'));
+    expect(stderr).toMatch(/PATH_COLLISION\s+site\.config\.yaml:20:\d+\s+routes\.2\.paths\.no\s+\/no\/blogg\/ is claimed by route "\/about" \(no\) and by route "\/blog" \(no\) \(the other claim: routes\.1\.paths\.no in site\.config\.yaml\)/);
+  });
+
+  it('names the slug: line when two posts claim one URL', async () => {
+    const stderr = await failingBuild((dir) => writeFile(join(dir, 'content', 'news', 'tools', 'no.md'), '---\ntitle: Verktøy\ndescription: Verktøyene vi bruker.\ndate: 2026-01-05\nslug: hvorfor-reparere\n---\n\nTekst.\n'));
+    expect(stderr).toMatch(/PATH_COLLISION\s+content\/news\/(?:why-repair|tools)\/no\.md:5:\d+\s+slug\s+\/no\/blogg\/hvorfor-reparere\/ is claimed by news entry/);
+  });
+
+  it('refuses a slug that is not URL-safe at its line', async () => {
+    const stderr = await failingBuild((dir) => editFile(join(dir, 'content', 'news', 'why-repair', 'de.md'), 'slug: warum-reparieren', 'slug: Warum Reparieren'));
+    expect(stderr).toMatch(/FRONT_MATTER\s+content\/news\/why-repair\/de\.md:5:\d+\s+slug\s+.*URL-safe/);
+  });
+});
