@@ -26,12 +26,12 @@ export interface AdminInboxProps {
   types: Record<string, string>;
   /** Names of the site's languages. */
   languages: Record<string, string>;
-  /** The site's base path ("" at the domain's root), put before a page's path in its link. */
-  base: string;
-  /** The languages' path prefixes ("/no"), taken off a page's path before its audience is found. */
+  /** The site's home ("/", or "/base/" under a base path): taken off a page's path first. */
+  home: string;
+  /** The languages' path prefixes without their slash ("no"), taken off a page's path before its audience is found. */
   prefixes: string[];
-  /** The site's audiences: the path their pages are under, and their name. */
-  audiences: { path: string; label: string }[];
+  /** The site's audiences: the folder their pages are under, without its slash ("hub"), and their name. */
+  audiences: { folder: string; label: string }[];
   /** The IANA time zone meetings are booked in: their times are shown in it. */
   timeZone: string;
   text: Record<(typeof adminInboxText)[number], string>;
@@ -39,13 +39,17 @@ export interface AdminInboxProps {
 
 const fill = (template: string, values: Record<string, string | number>) => template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole));
 const textOf = (item: InboxItem, field: string) => (typeof item[field] === 'string' ? (item[field] as string) : '');
+/** Whether a stored page (what a visitor's form sent) is a path of this site, so it may be a link: not "//other.host". */
+const sitePath = (page: string) => /^\/(?!\/)/.test(page);
 const under = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`);
 
 /** The name of the audience whose pages `page` is on (its language's prefix taken off first), if any. */
-function audienceOf(page: string, props: Pick<AdminInboxProps, 'prefixes' | 'audiences'>): string | undefined {
-  const prefix = props.prefixes.find((candidate) => under(page, candidate));
-  const path = prefix ? page.slice(prefix.length) || '/' : page;
-  return props.audiences.find((audience) => under(path, audience.path))?.label;
+export function audienceOf(page: string, props: Pick<AdminInboxProps, 'home' | 'prefixes' | 'audiences'>): string | undefined {
+  const root = props.home.replace(/\/$/, '');
+  const inSite = root && under(page, root) ? page.slice(root.length) || '/' : page;
+  const prefix = props.prefixes.find((candidate) => under(inSite, `/${candidate}`));
+  const path = prefix ? inSite.slice(prefix.length + 1) || '/' : inSite;
+  return props.audiences.find((audience) => under(path, `/${audience.folder}`))?.label;
 }
 
 export default function AdminInbox(props: AdminInboxProps) {
@@ -199,7 +203,7 @@ export default function AdminInbox(props: AdminInboxProps) {
                       {textOf(item, 'subject') && <p><strong>{text.subject}: {textOf(item, 'subject')}</strong></p>}
                       {(textOf(item, 'message') || textOf(item, 'note')) && <p className="admin-inbox-text">{textOf(item, 'message') || textOf(item, 'note')}</p>}
                       {textOf(item, 'locale') && <p className="muted">{text.language}: {props.languages[textOf(item, 'locale')] ?? textOf(item, 'locale')}</p>}
-                      {textOf(item, 'page') && <p className="muted">{text.page}: <a href={`${props.base}${textOf(item, 'page')}`}>{textOf(item, 'page')}</a></p>}
+                      {textOf(item, 'page') && <p className="muted">{text.page}: {sitePath(textOf(item, 'page')) ? <a href={textOf(item, 'page')}>{textOf(item, 'page')}</a> : textOf(item, 'page')}</p>}
                       {textOf(item, 'page') && audienceOf(textOf(item, 'page'), props) && <p className="muted">{text.audience}: {audienceOf(textOf(item, 'page'), props)}</p>}
                     </td>
                     <td data-label={text.status}><span className={`badge ${item.handled ? 'badge-handled' : 'badge-unhandled'}`}>{item.handled ? text.handled : text.unhandled}</span></td>

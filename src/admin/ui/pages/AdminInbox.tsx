@@ -22,9 +22,12 @@ export default function AdminInboxPage({ page, content, site }: PageProps<Conten
     types: Object.fromEntries(site.config.contact.types.map((type) => [type, site.t(`contactForm.types.${type}`)])),
     languages: Object.fromEntries(site.config.localeIds.map((id) => [id, site.config.locales[id]!.label])),
     // The page a message or booking came from: its link, its audience (after the language's prefix).
-    base: site.href('/').replace(/\/$/, ''),
-    prefixes: site.config.localeIds.map((id) => site.config.locales[id]!.prefix).filter(Boolean),
-    audiences: Object.values(site.config.audiences).map((audience) => ({ path: audience.path, label: audience.label[site.locale] ?? Object.values(audience.label)[0] ?? audience.path })),
+    // A stored page path starts with the site's base, as the form's props had it (render/base-path.ts
+    // puts it before every root-relative string of island props); the home's URL gets it the same way.
+    // The prefixes and audience folders go without their leading slash, so they stay as written.
+    home: site.href('/'),
+    prefixes: site.config.localeIds.map((id) => site.config.locales[id]!.prefix.slice(1)).filter(Boolean),
+    audiences: Object.values(site.config.audiences).map((audience) => ({ folder: audience.path.slice(1), label: audience.label[site.locale] ?? Object.values(audience.label)[0] ?? audience.path })),
     // Meetings are booked in the booking's zone: their times are shown there, and say so.
     timeZone: site.config.booking?.timeZone ?? site.config.site.timeZone,
     text: content.inbox,
