@@ -1,10 +1,15 @@
-import { cp, mkdtemp, readdir, rm, truncate } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readdir, readFile, rm, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, type BuildResult } from '../../src/build';
 import type { OutputFiles } from '../../src/output-files';
 import { createTempSite, type TempSite } from '../helpers/fixture-site';
-import { outputRoot } from '../helpers/paths';
+import { outputRoot, repoRoot } from '../helpers/paths';
+import { listFiles } from '../helpers/site-files';
+
+const run = promisify(execFile);
 
 let site: TempSite;
 let copies: string;
@@ -58,5 +63,24 @@ describe('a build cache copied with the project', () => {
     const damaged = await buildIn(copy);
     expect(damaged.stats.markdownParsed).toBe(cold.stats.markdownParsed);
     expectSameFiles(damaged.files, cold.files);
+  });
+
+  it('keeps every page of a copy that has its dist/ too: `site build` there renders and writes nothing', async () => {
+    const first = join(copies, 'first');
+    await cp(site.dir, first, { recursive: true });
+    const build = async (dir: string) => {
+      const { stderr } = await run('node', [join(repoRoot, 'bin', 'site.js'), 'build', '--verbose', '--out', 'dist'], { cwd: dir, env: { ...process.env, SITE_CACHE_DIR: join(dir, '.cache', 'site') } });
+      return { rendered: Number(/(\d+) pages rendered/.exec(stderr)?.[1]), written: Number(/wrote (\d+) of/.exec(stderr)?.[1]) };
+    };
+    // A first build into a new folder records nothing; the second records what each page read.
+    await build(first);
+    expect((await build(first)).rendered).toBeGreaterThan(0);
+    const second = join(copies, 'second');
+    // `cp -a` keeps modification times to the nanosecond, as the written files' stamps need.
+    await run('cp', ['-a', first, second]);
+    expect(await build(second)).toEqual({ rendered: 0, written: 0 });
+    const files = await listFiles(join(first, 'dist'));
+    expect(await listFiles(join(second, 'dist'))).toEqual(files);
+    for (const file of files) expect((await readFile(join(second, 'dist', file))).equals(await readFile(join(first, 'dist', file))), file).toBe(true);
   });
 });
