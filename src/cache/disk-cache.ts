@@ -125,10 +125,16 @@ export function cacheScope(path: string): string {
 /** What stands for a site's root folder in cached text (never in a path or output). */
 const rootToken = '\u241bsite-root\u241b';
 
-/** `text` with every occurrence of the folder `root` replaced by a token: the same for any checkout of a site. */
+/**
+ * `text` with the folder `root` replaced by a token wherever it names that folder (followed by a
+ * separator, a quote or the end; never "/site" within "/site-old"): the same for any checkout of a site.
+ */
 export function portableText(text: string, root: string): string {
-  return text.replaceAll(root, rootToken);
+  if (!text.includes(root)) return text;
+  rootPattern = rootPattern?.root === root ? rootPattern : { root, pattern: new RegExp(`${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=[/\\\\"'\`]|$)`, 'g') };
+  return text.replace(rootPattern.pattern, rootToken);
 }
+let rootPattern: { root: string; pattern: RegExp } | undefined;
 
 /** Text made by `portableText`, with the token back as the folder `root` of this checkout. */
 export function localText(text: string, root: string): string {
