@@ -8,7 +8,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -103,6 +103,42 @@ export function installedVersion(name: string): string {
 export function cacheRoot(): string {
   const override = process.env.SITE_CACHE_DIR;
   return override ? resolve(override) : join(modulesRoot(), '.cache', 'site');
+}
+
+/** The generator's own version, from its package.json. */
+export function generatorVersion(): string {
+  ownVersion ??= (JSON.parse(readFileSync(join(generatorRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+  return ownVersion;
+}
+let ownVersion: string | undefined;
+
+/**
+ * What a per-site file of the cache (a pack, an output folder's render state) is named by: the
+ * generator's version, so another version's files are never read, and the path of `path` relative
+ * to the cache root, so the cache still answers once the project moves with it (a second
+ * checkout, a CI runner restoring node_modules/.cache) while two sites sharing it stay apart.
+ */
+export function cacheScope(path: string): string {
+  return `${generatorVersion()} ${relative(cacheRoot(), path)}`;
+}
+
+/** What stands for a site's root folder in cached text (never in a path or output). */
+const rootToken = '\u241bsite-root\u241b';
+
+/**
+ * `text` with the folder `root` replaced by a token wherever it names that folder (followed by a
+ * separator, a quote or the end; never "/site" within "/site-old"): the same for any checkout of a site.
+ */
+export function portableText(text: string, root: string): string {
+  if (!text.includes(root)) return text;
+  rootPattern = rootPattern?.root === root ? rootPattern : { root, pattern: new RegExp(`${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=[/\\\\"'\`]|$)`, 'g') };
+  return text.replace(rootPattern.pattern, rootToken);
+}
+let rootPattern: { root: string; pattern: RegExp } | undefined;
+
+/** Text made by `portableText`, with the token back as the folder `root` of this checkout. */
+export function localText(text: string, root: string): string {
+  return text.replaceAll(rootToken, root);
 }
 
 /** SHA-256 (hex) of the parts, each length-prefixed so no two lists of parts collide. */

@@ -2,20 +2,22 @@
  * esbuild steps (templates, stylesheet, islands) answered from the disk cache. An entry is keyed by
  * the step's options and esbuild's version, and records every file the step read with its
  * SHA-256; when all of them still hash the same, the recorded output is the answer and esbuild is
- * not even loaded. Otherwise esbuild runs and the entry is replaced.
+ * not even loaded. Otherwise esbuild runs and the entry is replaced. The site's root folder is
+ * kept as a token in keys, paths and outputs, so another checkout of the site reuses the entries.
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import type { BuildOptions, BuildResult, Metafile, OutputFile } from 'esbuild';
 import type { RunEsbuild } from '../esbuild-step.js';
-import { hashParts, installedVersion, openDiskCache, type DiskCache } from './disk-cache.js';
+import { generatorVersion, hashParts, installedVersion, localText, openDiskCache, portableText, type DiskCache } from './disk-cache.js';
 
 /** What a cache entry holds. */
 interface EsbuildEntry {
-  /** Absolute path and SHA-256 of every file the build read. */
+  /** Path (the site's root as a token) and SHA-256 of every file the build read. */
   inputs: [string, string][];
-  outputs: { path: string; data: string }[];
+  /** Each output file, as text or as base64. */
+  outputs: ({ path: string; text: string } | { path: string; data: string })[];
   metafile?: Metafile;
 }
 
@@ -25,6 +27,8 @@ export interface CachedEsbuildOptions {
   run?: RunEsbuild;
   /** Where entries live (default: the "esbuild" namespace of the build cache). */
   cache?: DiskCache;
+  /** The site's root folder, kept out of keys and entries (default: the working folder). */
+  root?: string;
 }
 
 /** What the cache did, for `--verbose`. */
@@ -39,8 +43,9 @@ export function createCachedEsbuild(options: CachedEsbuildOptions = {}): RunEsbu
   const stats: EsbuildCacheStats = { hits: 0, misses: 0 };
   const run = (async (buildOptions: BuildOptions) => {
     const workingDir = buildOptions.absWorkingDir ?? process.cwd();
-    const key = hashParts('esbuild', installedVersion('esbuild'), describeOptions(buildOptions), workingDir);
-    const entry = parseEntry(cache.readSync(key));
+    const root = options.root ?? process.cwd();
+    const key = hashParts('esbuild', generatorVersion(), installedVersion('esbuild'), portableText(`${describeOptions(buildOptions)} ${workingDir}`, root));
+    const entry = parseEntry(cache.readSync(key), root);
     if (entry && inputsUnchanged(entry.inputs)) {
       stats.hits++;
       return toResult(entry, buildOptions);
@@ -49,8 +54,10 @@ export function createCachedEsbuild(options: CachedEsbuildOptions = {}): RunEsbu
     const build = options.run ?? ((await import('esbuild')).build as RunEsbuild);
     const result = await build({ ...buildOptions, metafile: true });
     const inputs = await hashInputs(Object.keys(result.metafile.inputs), workingDir);
-    const outputs = (result.outputFiles ?? []).map((file) => ({ path: file.path, data: Buffer.from(file.contents).toString('base64') }));
-    await cache.write(key, JSON.stringify({ inputs, outputs, metafile: buildOptions.metafile ? result.metafile : undefined } satisfies EsbuildEntry));
+    // Outputs as text (JavaScript, CSS) can name the site's files by absolute address; binary ones
+    // (a stylesheet's fonts) are kept as base64.
+    const outputs = (result.outputFiles ?? []).map((file) => (isText(file.path) ? { path: file.path, text: file.text } : { path: file.path, data: Buffer.from(file.contents).toString('base64') }));
+    await cache.write(key, portableText(JSON.stringify({ inputs, outputs, metafile: buildOptions.metafile ? result.metafile : undefined } satisfies EsbuildEntry), root));
     return buildOptions.metafile ? result : { ...result, metafile: undefined };
   }) as RunEsbuild & { stats: EsbuildCacheStats };
   run.stats = stats;
@@ -62,10 +69,10 @@ function describeOptions(options: BuildOptions): string {
   return JSON.stringify(options, (_key, value: unknown) => (typeof value === 'function' ? `function ${value.toString()}` : value));
 }
 
-function parseEntry(data: Buffer | undefined): EsbuildEntry | undefined {
+function parseEntry(data: Buffer | undefined, root: string): EsbuildEntry | undefined {
   if (!data) return undefined;
   try {
-    const entry = JSON.parse(data.toString('utf8')) as EsbuildEntry;
+    const entry = JSON.parse(localText(data.toString('utf8'), root)) as EsbuildEntry;
     return Array.isArray(entry.inputs) && Array.isArray(entry.outputs) ? entry : undefined;
   } catch {
     return undefined;
@@ -99,9 +106,12 @@ async function hashInputs(paths: readonly string[], workingDir: string): Promise
   return hashed.filter((input): input is [string, string] => input !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
+const isText = (path: string) => /\.(?:m?js|css|json|map)$/.test(path);
+
 function toResult(entry: EsbuildEntry, options: BuildOptions): BuildResult {
-  const outputFiles = entry.outputs.map(({ path, data }): OutputFile => {
-    const contents = new Uint8Array(Buffer.from(data, 'base64'));
+  const outputFiles = entry.outputs.map((output): OutputFile => {
+    const { path } = output;
+    const contents = new Uint8Array('text' in output ? Buffer.from(output.text) : Buffer.from(output.data, 'base64'));
     return {
       path,
       contents,

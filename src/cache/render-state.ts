@@ -12,10 +12,10 @@ import { randomBytes } from 'node:crypto';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
-import { cacheRoot, hashParts, installedVersion } from './disk-cache.js';
+import { cacheRoot, cacheScope, hashParts, installedVersion } from './disk-cache.js';
 
 /** Raise when the meaning of anything stored changes. */
-const format = 1;
+const format = 2;
 
 /** A file as the write left it. */
 export interface FileStamp {
@@ -39,14 +39,14 @@ export interface RenderState {
 }
 
 function stateFile(outDir: string): string {
-  return join(cacheRoot(), 'render-state', `${hashParts(outDir).slice(0, 24)}.bin`);
+  return join(cacheRoot(), 'render-state', `${hashParts(cacheScope(outDir)).slice(0, 24)}.bin`);
 }
 
 /** The state of an output folder (absolute, resolved), or undefined when there is none or it cannot be read. */
 export function readRenderState(outDir: string): RenderState | undefined {
   try {
-    const stored = deserialize(readFileSync(stateFile(outDir))) as { format: number; outDir: string; state: RenderState };
-    return stored.format === format && stored.outDir === outDir ? stored.state : undefined;
+    const stored = deserialize(readFileSync(stateFile(outDir))) as { format: number; scope: string; state: RenderState };
+    return stored.format === format && stored.scope === cacheScope(outDir) ? stored.state : undefined;
   } catch {
     return undefined;
   }
@@ -58,7 +58,7 @@ export async function writeRenderState(outDir: string, state: RenderState): Prom
   const temporary = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   try {
     await mkdir(dirname(file), { recursive: true });
-    await writeFile(temporary, serialize({ format, outDir, state }));
+    await writeFile(temporary, serialize({ format, scope: cacheScope(outDir), state }));
     await rename(temporary, file);
   } catch {
     await rm(temporary, { force: true }).catch(() => undefined);

@@ -45,6 +45,7 @@ import {
   type Dirent,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { cacheScope } from '../cache/disk-cache.js';
 import { openPackCache } from '../cache/pack-cache.js';
 import { removeRenderState, writeRenderState, type FileStamp, type RenderState } from '../cache/render-state.js';
 import { SiteError } from '../errors.js';
@@ -150,7 +151,7 @@ export async function writeSite(outputFolder: string, siteFiles: OutputFiles, op
     const problem = checkOwnership(outDir, outputFolder);
     if (problem) throw problem;
     // The siblings of the files left as they are were not asked for: their entries stay.
-    const cache = options.cache === false || options.compress === false ? undefined : openPackCache('compress', outDir, undefined, { keepUnused: Boolean(options.kept?.size) });
+    const cache = options.cache === false || options.compress === false ? undefined : openPackCache('compress', cacheScope(outDir), undefined, { keepUnused: Boolean(options.kept?.size) });
     const kept = options.kept ?? new Map<string, FileStamp>();
     const compressed = options.compress === false ? undefined : await compressFilesShared(siteFiles, { cache, ...options.compress });
     const withSiblings: OutputFiles = compressed ? new Map([...siteFiles, ...compressed.siblings]) : siteFiles;

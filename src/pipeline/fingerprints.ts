@@ -5,6 +5,7 @@
  * render that page to the same bytes, given the same config, templates, islands and stylesheet.
  */
 import { createHash } from 'node:crypto';
+import { portableText } from '../cache/disk-cache.js';
 import type { ResolvedConfig } from '../config/load.js';
 import { readTracked } from '../render/tracked-view.js';
 import { entryIndexKey, fingerprintEntries, translationAt } from './content-api.js';
@@ -21,6 +22,8 @@ export interface FingerprintInput extends RenderedInputs {
 const hash = (text: string) => `#${createHash('sha1').update(text).digest('base64')}`;
 /** A short value is its own fingerprint (most field reads are a title or a number): hashing is the cost. */
 const printOf = (text: string) => (text.length <= 40 && !text.startsWith('#') ? text : hash(text));
+/** What is fingerprinted names the site's files without its root folder, so a copy of the project keeps its pages. */
+const portableOf = (input: FingerprintInput) => (text: string) => portableText(text, input.config.root);
 
 /** What is known of the fingerprints of the same keys in an earlier build. */
 export interface EarlierPrints {
@@ -37,12 +40,13 @@ export interface EarlierPrints {
  */
 export function fingerprintInputs(input: FingerprintInput, keys: readonly string[], earlier?: EarlierPrints): string[] {
   const { pageSet } = input;
+  const portable = portableOf(input);
   const recordPrints = new Map<string, string>();
   const recordPrint = (url: string) => {
     let print = recordPrints.get(url);
     if (print === undefined) {
       const record = pageSet.records().get(url);
-      print = record === undefined ? '-' : hash(record);
+      print = record === undefined ? '-' : hash(portable(record));
       recordPrints.set(url, print);
     }
     return print;
@@ -53,7 +57,7 @@ export function fingerprintInputs(input: FingerprintInput, keys: readonly string
     return earlierRecords.get(prefix);
   };
   let entries: Map<string, string> | undefined;
-  const json = (value: unknown) => (value === undefined ? '-' : printOf(JSON.stringify(value)));
+  const json = (value: unknown) => (value === undefined ? '-' : printOf(portable(JSON.stringify(value))));
 
   return keys.map((key, index) => {
     const colon = key.indexOf(':');
@@ -68,7 +72,7 @@ export function fingerprintInputs(input: FingerprintInput, keys: readonly string
         const url = prefix.slice('page:'.length);
         if (earlier && earlierRecord(prefix) === recordPrint(url)) return earlier.prints[index]!;
         // The record itself, as the render read it (made the same way from the same config and entries).
-        return printOf(readTracked(key, prefix, pageSet.byUrl.get(url)) ?? '');
+        return printOf(portable(readTracked(key, prefix, pageSet.byUrl.get(url)) ?? ''));
       }
       case 'exists':
         return pageSet.byUrl.has(rest) ? '1' : '0';
@@ -87,7 +91,7 @@ export function fingerprintInputs(input: FingerprintInput, keys: readonly string
         return entries.get(key) ?? '-';
       }
       case 'entries':
-        entries ??= fingerprintEntries(input.entryList, hash);
+        entries ??= fingerprintEntries(input.entryList, (text) => hash(portable(text)));
         return entries.get(key) ?? '-';
       default:
         // An input this module does not know: never the same, so its readers are always rendered.
@@ -98,5 +102,5 @@ export function fingerprintInputs(input: FingerprintInput, keys: readonly string
 
 /** The fingerprint of what the pages are expanded from besides the config. */
 export function fingerprintRoutes(input: FingerprintInput): string {
-  return hash(entryIndexKey(input.config, input.entryList));
+  return hash(portableOf(input)(entryIndexKey(input.config, input.entryList)));
 }

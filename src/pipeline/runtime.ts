@@ -3,7 +3,8 @@
  * the worker pool for Markdown and rendering, and the Markdown renderer itself. The stages ask the
  * runtime and do not know whether they run once (`site build`) or again and again (`site dev`).
  */
-import { openDiskCache, type DiskCache } from '../cache/disk-cache.js';
+import { dirname } from 'node:path';
+import { cacheScope, openDiskCache, type DiskCache } from '../cache/disk-cache.js';
 import { createCachedEsbuild } from '../cache/esbuild-cache.js';
 import { openPackCache } from '../cache/pack-cache.js';
 import { cachedYamlParser, type ParseYaml } from '../cache/yaml-cache.js';
@@ -30,7 +31,7 @@ export type EsbuildMode =
 
 /** Options of `createRuntime`. */
 export interface RuntimeOptions {
-  /** What the cache packs belong to: the config file's path. */
+  /** What the cache packs belong to: the config file's path (its folder is the site's root). */
   scope: string;
   /** Whether the pipeline runs again after its first run (see `PipelineOptions.incremental`). */
   incremental: boolean;
@@ -109,13 +110,13 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   let variants = { total: 0, made: 0 };
   const open = (namespace: string): DiskCache | undefined => {
     if (!useCache) return undefined;
-    return options.incremental ? openDiskCache(namespace) : openPackCache(namespace, options.scope);
+    return options.incremental ? openDiskCache(namespace) : openPackCache(namespace, cacheScope(options.scope));
   };
   const yamlCache = open('yaml');
   const markdownCache = open('markdown');
   const frontMatterCache = open('front-matter');
   const contexts = options.esbuild === 'contexts' ? createEsbuildContexts() : undefined;
-  const cachedEsbuild = !contexts && useCache ? createCachedEsbuild() : undefined;
+  const cachedEsbuild = !contexts && useCache ? createCachedEsbuild({ root: dirname(options.scope) }) : undefined;
   const markdown = batchMarkdown(createMarkdownRenderer({
     cache: markdownCache ?? false,
     pool: poolFor,

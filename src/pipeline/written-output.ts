@@ -8,7 +8,7 @@
  */
 import { lstatSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { hashParts } from '../cache/disk-cache.js';
+import { hashParts, portableText } from '../cache/disk-cache.js';
 import { generatorFingerprint, readRenderState, type FileStamp, type RenderState } from '../cache/render-state.js';
 import { precompressedCodings } from '../emit/compress.js';
 import { isMarked } from '../emit/output-folder.js';
@@ -57,9 +57,14 @@ export function readWrittenPage(written: WrittenOutput, file: string): string | 
   }
 }
 
-/** The fingerprint of what every page depends on. */
+/**
+ * The fingerprint of what every page depends on; without the site's root folder (nor the config's
+ * name as the working folder sees it), so a copy of the project with its cache keeps its pages.
+ */
 export function globalFingerprint(input: RenderStageInput, written: WrittenOutput): string {
-  return hashParts(generatorFingerprint(), JSON.stringify(input.config), templatesFileOf(input.templates) ?? '', input.islandsKey, input.stylesheet, written.settings);
+  const { root } = input.config;
+  const config = portableText(JSON.stringify({ ...input.config, file: undefined }), root);
+  return hashParts(generatorFingerprint(), config, portableText(templatesFileOf(input.templates) ?? '', root), input.islandsKey, input.stylesheet, written.settings);
 }
 
 /** The pages that read an input whose fingerprint changed, the new ones, and the ones not on disk as written. */

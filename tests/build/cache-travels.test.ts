@@ -1,0 +1,86 @@
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readdir, readFile, rm, truncate } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSite, type BuildResult } from '../../src/build';
+import type { OutputFiles } from '../../src/output-files';
+import { createTempSite, type TempSite } from '../helpers/fixture-site';
+import { outputRoot, repoRoot } from '../helpers/paths';
+import { listFiles } from '../helpers/site-files';
+
+const run = promisify(execFile);
+
+let site: TempSite;
+let copies: string;
+
+const bytes = (data: string | Uint8Array) => (typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+
+function expectSameFiles(actual: OutputFiles, expected: OutputFiles) {
+  expect([...actual.keys()].sort()).toEqual([...expected.keys()].sort());
+  expect([...expected].filter(([path, data]) => !bytes(actual.get(path)!).equals(bytes(data))).map(([path]) => path)).toEqual([]);
+}
+
+/** Builds the project in `dir` with its own cache folder inside it (as node_modules/.cache is). */
+async function buildIn(dir: string): Promise<BuildResult> {
+  process.env.SITE_CACHE_DIR = join(dir, '.cache', 'site');
+  return buildSite({ config: join(dir, 'site.config.yaml'), workers: 0 });
+}
+
+beforeAll(async () => {
+  site = await createTempSite();
+  copies = await mkdtemp(join(outputRoot, 'cache-travels-'));
+});
+
+afterAll(async () => {
+  delete process.env.SITE_CACHE_DIR;
+  await rm(copies, { recursive: true, force: true });
+  await site.cleanup();
+});
+
+describe('a build cache copied with the project', () => {
+  let cold: BuildResult;
+
+  it('answers a build of the copy in another folder: nothing parsed or bundled again, same bytes', async () => {
+    cold = await buildIn(site.dir);
+    expect(cold.stats.markdownParsed).toBeGreaterThan(0);
+    const copy = join(copies, 'second-checkout');
+    await cp(site.dir, copy, { recursive: true });
+    const moved = await buildIn(copy);
+    expect(moved.stats.markdownParsed).toBe(0);
+    expect(moved.stats.markdownCached).toBe(cold.stats.markdownParsed);
+    expect(moved.stats.esbuildCached).toBe(3);
+    expectSameFiles(moved.files, cold.files);
+  });
+
+  it('ignores truncated or damaged pack files: the build runs cold and gives the same bytes', async () => {
+    const copy = join(copies, 'damaged');
+    await cp(site.dir, copy, { recursive: true });
+    const cache = join(copy, '.cache', 'site');
+    const packs = (await readdir(cache, { recursive: true })).filter((file) => file.endsWith('.pack'));
+    expect(packs.length).toBeGreaterThan(0);
+    for (const pack of packs) await truncate(join(cache, pack), 40);
+    const damaged = await buildIn(copy);
+    expect(damaged.stats.markdownParsed).toBe(cold.stats.markdownParsed);
+    expectSameFiles(damaged.files, cold.files);
+  });
+
+  it('keeps every page of a copy that has its dist/ too: `site build` there renders and writes nothing', async () => {
+    const first = join(copies, 'first');
+    await cp(site.dir, first, { recursive: true });
+    const build = async (dir: string) => {
+      const { stderr } = await run('node', [join(repoRoot, 'bin', 'site.js'), 'build', '--verbose', '--out', 'dist'], { cwd: dir, env: { ...process.env, SITE_CACHE_DIR: join(dir, '.cache', 'site') } });
+      return { rendered: Number(/(\d+) pages rendered/.exec(stderr)?.[1]), written: Number(/wrote (\d+) of/.exec(stderr)?.[1]) };
+    };
+    // A first build into a new folder records nothing; the second records what each page read.
+    await build(first);
+    expect((await build(first)).rendered).toBeGreaterThan(0);
+    const second = join(copies, 'second');
+    // `cp -a` keeps modification times to the nanosecond, as the written files' stamps need.
+    await run('cp', ['-a', first, second]);
+    expect(await build(second)).toEqual({ rendered: 0, written: 0 });
+    const files = await listFiles(join(first, 'dist'));
+    expect(await listFiles(join(second, 'dist'))).toEqual(files);
+    for (const file of files) expect((await readFile(join(second, 'dist', file))).equals(await readFile(join(first, 'dist', file))), file).toBe(true);
+  });
+});
