@@ -85,9 +85,9 @@ export function fingerprintInputs(input: FingerprintInput, keys: readonly string
         if (space >= 0) {
           // A field of one translation, as the render read it (see `viewOf` in render/render.ts).
           const prefix = key.slice(0, space);
-          return printOf(readTracked(key, prefix, translationAt(input.entries, prefix)) ?? '');
+          return printOf(portable(readTracked(key, prefix, translationAt(input.entries, prefix)) ?? ''));
         }
-        entries ??= fingerprintEntries(input.entryList, hash);
+        entries ??= fingerprintEntries(input.entryList, (text) => hash(portable(text)));
         return entries.get(key) ?? '-';
       }
       case 'entries':
