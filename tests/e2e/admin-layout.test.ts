@@ -94,6 +94,22 @@ describe('the admin on a phone (320, 375, 414 px), with site serve --admin', () 
     expect(await page.locator('tbody tr').first().evaluate((row) => getComputedStyle(row).display)).toBe('block');
   });
 
+  it('the page texts: the list of pages, and a Norwegian page with a list, each item its own field, the English beside it', async () => {
+    await page.goto(`${server.url}/admin/pages/`);
+    await page.getByRole('heading', { name: 'Pages: choose a language to edit' }).waitFor();
+    await fitsEveryWidth('pages');
+    const row = page.locator('.admin-page-list li').filter({ has: page.locator('code').getByText('hub/book-meeting', { exact: true }) });
+    await row.getByRole('button', { name: 'Norsk' }).click();
+    const items = page.getByRole('group', { name: 'agenda.items' });
+    await items.waitFor();
+    await fitsEveryWidth('pages-editor');
+    expect(await items.getByRole('textbox').count()).toBe(5);
+    expect(await items.getByRole('textbox', { name: 'Item 1' }).inputValue()).toMatch(/^Hvordan en ordre går gjennom/);
+    expect(await items.locator('.admin-page-source li').count()).toBe(5);
+    await page.getByLabel('agenda.heading', { exact: true }).focus();
+    expect(await onScreen('.admin-actions button[type="submit"]')).toBe(true);
+  });
+
   it('the changes', async () => {
     await page.goto(`${server.url}/admin/changes/`);
     await page.getByRole('table', { name: 'Changes, newest first' }).waitFor();
