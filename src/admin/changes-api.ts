@@ -1,8 +1,8 @@
 /**
  * `GET /api/admin/changes?limit=N`: the audit log (the store's `audit_log`) newest first, for admins:
- * `{ items: [{ time, user, action, slug?, locale?, id?, kind?, count?, to?, paths? }], more }`. Only
- * the fields that say who did what to which post, inbox item or settings (`paths`: the settings
- * changed; `to`: a renamed post's new slug) are given (not the content hashes, nor the
+ * `{ items: [{ time, user, action, slug?, locale?, id?, kind?, count?, to?, page?, paths? }], more }`.
+ * Only the fields that say who did what to which post, inbox item, page's copy or settings (`paths`:
+ * the settings or texts changed; `to`: a renamed post's new slug; `page`: a page's content id) are given (not the content hashes, nor the
  * client address of a failed sign-in); `more` says older entries were left out (default 200, at
  * most 1000).
  */
@@ -21,15 +21,16 @@ export interface ChangeEntry {
   kind?: string;
   count?: number;
   to?: string;
+  page?: string;
   paths?: string[];
 }
 
 /** Entries given when the request names no limit, and at most. */
 export const changesLimits = { default: 200, max: 1000 } as const;
 
-const detailFields = ['slug', 'locale', 'id', 'kind', 'to'] as const;
+const detailFields = ['slug', 'locale', 'id', 'kind', 'to', 'page'] as const;
 
-/** The changes view's entry of a stored audit entry: who did what to which post or inbox item, nothing else. */
+/** The changes view's entry of a stored audit entry: who did what to which post, inbox item or page, nothing else. */
 export function changeOf(record: Record<string, unknown>): ChangeEntry {
   const entry: ChangeEntry = { time: String(record.time), user: typeof record.user === 'string' ? record.user : '', action: String(record.action) };
   for (const field of detailFields) if (typeof record[field] === 'string') entry[field] = record[field] as string;

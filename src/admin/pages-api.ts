@@ -197,7 +197,7 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
         if (locale !== config.site.defaultLocale) written.push(await recordTranslation(config, id, locale));
         const keys = [...new Set(changes.map((change) => String((change as { key: string }).key)))];
         const file = sourcesOf(config).display(found.file);
-        await options.audit.append({ user: context.session.email, action: 'page-copy', file, oldHash: found.version, newHash: version, paths: keys });
+        await options.audit.append({ user: context.session.email, action: 'page-copy', page: id, locale, file, oldHash: found.version, newHash: version, paths: keys });
         const git = await publish(context, config, written, `content(pages): update ${id} (${locale}): ${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ` and ${keys.length - 3} more` : ''}`);
         sendJson(context.response, 200, { version, diff: settingsDiff(file, found.text, after), ...outcome, ...(git ? { git } : {}) }, { etag: `"${version}"` });
       });

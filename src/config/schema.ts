@@ -418,7 +418,7 @@ export const configSchema = z.strictObject({
       enabled: z
         .boolean()
         .default(true)
-        .describe('Build the browser admin\'s pages (/auth, /admin/blog, /admin/inbox, /admin/changes, /admin/settings: engine pages in the default locale, noindex, disallowed in robots.txt); false builds none of them'),
+        .describe('Build the browser admin\'s pages (/auth, /admin/blog, /admin/pages, /admin/inbox, /admin/changes, /admin/settings: engine pages in the default locale, noindex, disallowed in robots.txt); false builds none of them'),
       copy: z
         .array(
           z.strictObject({

@@ -95,7 +95,7 @@ describe('site serve --admin: /api/admin/pages', () => {
     expect(live).toContain('Reparasjon, gjort enkelt');
     expect(live).not.toContain('Gjør reparasjon til det enkle valget');
     expect((await page('landing/no')).version).toBe(body.version);
-    expect(await auditEntries(join(site.dir, 'data'))).toContainEqual(expect.objectContaining({ user: editor.email, action: 'page-copy', newHash: body.version, paths: ['hero.heading'] }));
+    expect(await auditEntries(join(site.dir, 'data'))).toContainEqual(expect.objectContaining({ user: editor.email, action: 'page-copy', page: 'landing', locale: 'no', newHash: body.version, paths: ['hero.heading'] }));
   });
 
   it('marks the Norwegian outdated after an English edit, with the English diff since, until the Norwegian is saved again', async () => {

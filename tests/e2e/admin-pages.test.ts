@@ -4,7 +4,8 @@
  * beside it and a locked text read-only with why; changes a Norwegian heading, saves, and sees it
  * on /no/; an empty text is refused at its field in plain words; after an English edit the
  * Norwegian is marked outdated with the English changes since; a save over someone else's change
- * (409) says at the field what they wrote and saves on the second try. axe finds nothing.
+ * (409) says at the field what they wrote and saves on the second try; /admin/changes says so in
+ * words, linking to the page in its language. axe finds nothing.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import { startLiveAdminServer } from '../helpers/admin-server';
 import { signInWithPassword } from './support';
 
 const editor = { email: 'editor@example.com', role: 'editor' as const, password: 'editor password 1' };
+const admin = { email: 'admin@example.com', role: 'admin' as const, password: 'admin password 1' };
 
 describe('the page texts with site serve --admin, in the browser', () => {
   let running: Awaited<ReturnType<typeof startLiveAdminServer>>;
@@ -42,7 +44,7 @@ describe('the page texts with site serve --admin, in the browser', () => {
 
   beforeAll(async () => {
     [running, browser] = await Promise.all([
-      startLiveAdminServer([editor], { prepare: async (site) => {
+      startLiveAdminServer([editor, admin], { prepare: async (site) => {
         // The developer locks the claim's figure of the landing page.
         const text = await readFile(site.config, 'utf8');
         await writeFile(site.config, text.replace(/^admin:\n/m, 'admin:\n  locked:\n    - { content: landing, keys: [claim.figure] }\n'));
@@ -153,5 +155,22 @@ describe('the page texts with site serve --admin, in the browser', () => {
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     expect(await readFile(norwegian(), 'utf8')).toContain('  secondary: Snakk med oss i dag\n');
     expect(problems).toEqual([]);
+  });
+
+  it('says on the changes page that a page\'s texts were edited, linking to the page in its language', async () => {
+    const other = await browser.newContext({ locale: 'en-US', bypassCSP: true });
+    const adminPage = await other.newPage();
+    await signInWithPassword(adminPage, `${server.url}/admin/changes/`, admin);
+    await adminPage.goto(`${server.url}/admin/changes/`);
+    // The newest page-copy save (the admin's own sign-in comes after it).
+    const row = adminPage.getByRole('table', { name: 'Changes, newest first' }).locator('tbody tr').filter({ has: adminPage.getByRole('rowheader', { name: "Edited a page's texts" }) }).first();
+    await row.waitFor();
+    expect(await row.locator('td[data-label="Language"]').textContent()).toBe('Norsk');
+    const link = row.getByRole('link', { name: 'landing' });
+    expect(await link.getAttribute('href')).toBe('/admin/pages/?page=landing&locale=no');
+    await link.click();
+    expect(await adminPage.getByLabel('actions.secondary', { exact: true }).inputValue()).toBe('Snakk med oss i dag');
+    expect(await adminPage.getByRole('heading', { name: 'landing: Norsk' }).count()).toBe(1);
+    await other.close();
   });
 });

@@ -46,6 +46,7 @@ const pages: { path: string; islands?: string[] }[] = [
   { path: '/auth/', islands: ['AdminSignIn'] },
   { path: '/admin/blog/', islands: ['BlogEditor'] },
   { path: '/admin/inbox/', islands: ['AdminInbox'] },
+  { path: '/admin/pages/', islands: ['AdminPages'] },
   { path: '/admin/changes/', islands: ['AdminChanges'] },
   { path: '/admin/settings/', islands: ['AdminSettings'] },
   { path: '/blog/' },
