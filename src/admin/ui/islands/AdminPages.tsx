@@ -15,9 +15,9 @@ import { plainProblem } from './plain-errors';
 /** The copy keys of the page editor (src/admin/ui/copy/admin/pages/en.yaml, `pages:`). */
 export const adminPagesText = [
   'loading', 'unavailable', 'signedInAs', 'signOut', 'failed',
-  'pages', 'page', 'languages', 'empty', 'editing', 'backToList', 'sourceText', 'item',
+  'pages', 'languages', 'empty', 'editing', 'backToList', 'sourceText', 'item',
   'locked', 'outdated', 'outdatedSince', 'upToDate', 'save', 'saving', 'noChanges', 'saved', 'savedDev',
-  'stale', 'changedMeanwhile', 'reload', 'errorSummary', 'emptyText', 'oneLine',
+  'stale', 'changedMeanwhile', 'reload', 'errorSummary', 'emptyText',
 ] as const;
 
 /** A page as `GET /api/admin/pages` lists it. */
@@ -182,10 +182,12 @@ export default function AdminPages(props: AdminPagesProps) {
               {pages.map((page) => (
                 <li key={page.id}>
                   <code id={`page-${idOf(page.id)}`} tabIndex={-1}>{page.id}</code>
-                  <span className="visually-hidden">{text.languages}:</span>
-                  {page.locales.map((locale) => (
-                    <button key={locale} type="button" className="button button-secondary" aria-describedby={`page-${idOf(page.id)}`} onClick={() => void open(page.id, locale)}>{language(locale)}</button>
-                  ))}
+                  <span className="admin-page-languages">
+                    <span className="visually-hidden">{text.languages}:</span>
+                    {page.locales.map((locale) => (
+                      <button key={locale} type="button" className="button button-secondary" aria-describedby={`page-${idOf(page.id)}`} onClick={() => void open(page.id, locale)}>{language(locale)}</button>
+                    ))}
+                  </span>
                 </li>
               ))}
             </ul>
