@@ -29,7 +29,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,7 +37,7 @@ import { parseArgs } from 'node:util';
 import { createDevBuilder } from '../src/dev/rebuild.js';
 import { logInfo, logResult } from '../src/logger.js';
 import { measureSaveToLive } from './bench-save.js';
-import { createCorpus, eleventyFiles, hugoFiles, realSiteBlogFiles, siteFixtureFiles, type ProjectFiles } from './bench-corpus.js';
+import { astroFiles, createCorpus, eleventyFiles, hugoFiles, realSiteBlogFiles, siteFixtureFiles, type ProjectFiles } from './bench-corpus.js';
 
 // This file runs bundled as lib/scripts/bench.js (built by scripts/build-lib.js).
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -314,31 +314,46 @@ function versionOf(command: string, args: string[]): string | undefined {
 }
 
 /**
- * Eleventy lives in bench/peers/, a package of its own, so the project's install neither carries
- * it nor warns about its peer dependencies; it is installed there the first time it is needed.
+ * Eleventy and Astro live in bench/peers/, a package of its own, so the project's install neither
+ * carries them nor warns about their peer dependencies; they are installed there the first time
+ * they are needed. Returns that node_modules folder.
  */
 function installPeers(): string {
-  const peers = join(root, 'bench', 'peers');
-  const eleventy = join(peers, 'node_modules', '@11ty', 'eleventy');
-  if (!existsSync(eleventy)) {
-    logInfo('installing Eleventy into bench/peers (once)…');
-    const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: peers, stdio: ['ignore', 'ignore', 'inherit'] });
+  const modules = join(root, 'bench', 'peers', 'node_modules');
+  if (!existsSync(join(modules, '@11ty', 'eleventy')) || !existsSync(join(modules, 'astro'))) {
+    logInfo('installing Eleventy and Astro into bench/peers (once)…');
+    const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dirname(modules), stdio: ['ignore', 'ignore', 'inherit'] });
     if (result.status !== 0) throw new Error('npm ci in bench/peers failed');
   }
-  return eleventy;
+  return modules;
 }
 
-/** One build each of Eleventy and Hugo, as a round runs them, with their projects written. */
+const versionIn = async (packageDir: string) => JSON.parse(await readFile(join(packageDir, 'package.json'), 'utf8')).version as string;
+
+/**
+ * One build each of Eleventy, Astro and Hugo, as a round runs them, with their projects written.
+ * Astro's project links bench/peers/node_modules (its config and pages import `astro`); every
+ * Astro run starts without its output, data store (.astro/) and cache, so it builds cold.
+ */
 async function peerRuns(work: string, posts: ReturnType<typeof createCorpus>): Promise<(() => Promise<Measurement>)[]> {
+  const modules = installPeers();
   const eleventyDir = join(work, 'eleventy');
   await writeProject(eleventyDir, eleventyFiles(posts));
-  const eleventy = installPeers();
-  const eleventyBin = join(eleventy, 'cmd.cjs');
-  const eleventyVersion = JSON.parse(await readFile(join(eleventy, 'package.json'), 'utf8')).version as string;
+  const eleventy = join(modules, '@11ty', 'eleventy');
+  const eleventyVersion = await versionIn(eleventy);
+  const astroDir = join(work, 'astro');
+  await writeProject(astroDir, astroFiles(posts));
+  await symlink(modules, join(astroDir, 'node_modules'), 'dir');
+  const astro = join(modules, 'astro');
+  const astroVersion = await versionIn(astro);
   const measures = [async (): Promise<Measurement> => {
     await clearAway(work, join(eleventyDir, '_site'));
-    const result = await runProcess(process.execPath, [eleventyBin, '--config=eleventy.config.mjs', '--quiet'], { cwd: eleventyDir });
+    const result = await runProcess(process.execPath, [join(eleventy, 'cmd.cjs'), '--config=eleventy.config.mjs', '--quiet'], { cwd: eleventyDir });
     return { label: `eleventy ${eleventyVersion}`, pages: await countHtml(join(eleventyDir, '_site')), ms: result.ms, rssKb: result.rssKb };
+  }, async (): Promise<Measurement> => {
+    for (const folder of ['dist', '.astro', 'cache']) await clearAway(work, join(astroDir, folder));
+    const result = await runProcess(process.execPath, [join(astro, 'astro.js'), 'build', '--silent'], { cwd: astroDir, env: { ASTRO_TELEMETRY_DISABLED: '1' } });
+    return { label: `astro ${astroVersion}`, pages: await countHtml(join(astroDir, 'dist')), ms: result.ms, rssKb: result.rssKb };
   }];
 
   const hugoVersion = versionOf('hugo', ['version']);
