@@ -12,8 +12,8 @@
  *   reads; the second renders none); a one-post rebuild (one post edited, only it parsed and
  *   only what the edit affects rendered) as a process, and in-process (a warm build session in
  *   this process, as `site dev` keeps one);
- * - with --peers, the same corpus and layout with Eleventy (installed into bench/peers on first use)
- *   and Hugo (skipped when `hugo` is not installed), and the ratios measured in this run;
+ * - with --peers, the same corpus and layout with Eleventy and Astro (installed into bench/peers on
+ *   first use) and Hugo (skipped when `hugo` is not installed), and the ratios measured in this run;
  * - the demo site (the repository's own content): cold, again with nothing changed (output and
  *   cache kept), and save-to-live in `site serve --admin`;
  * - the real site (every route, both locales) with the same number of synthetic posts, cold, warm,
@@ -453,26 +453,29 @@ async function main(): Promise<void> {
     logResult(`corpus: ${count} posts, ${(size / 1024).toFixed(1)} KB of Markdown each on average (seed 1); ${availableParallelism()} cores, Node ${process.versions.node}; median of ${runs} run(s); in ${work}`);
     logResult(await fileSystemNote(work));
 
-    logInfo(`building the fixture site${values.peers ? ', with Eleventy and Hugo,' : ''} in ${runs} alternating round(s)…`);
+    logInfo(`building the fixture site${values.peers ? ', with Eleventy, Astro and Hugo,' : ''} in ${runs} alternating round(s)…`);
     const { site: fixture, peers } = await benchFixture(work, posts, runs, values.peers);
     logResult(formatTable(`fixture site (bench/fixture: 1 locale, 1 layout, ${count} posts + index)`, [...fixture, ...peers]));
     if (peers.length) {
       const [cold, warm, defaultCold, defaultWarm, , again] = fixture;
       const eleventy = peers.find((row) => row.label.startsWith('eleventy'));
       const hugo = peers.find((row) => row.label.startsWith('hugo'));
+      const astro = peers.find((row) => row.label.startsWith('astro'));
       const memory = (a: Measurement | undefined) => (a?.rssKb && eleventy?.rssKb ? `${(a.rssKb / eleventy.rssKb).toFixed(2)}×` : 'n/a');
       logResult([
         'ratios (same run; below 1 means site is faster):',
         '  as peers (same files written):',
         `    site cold / eleventy: ${ratio(cold, eleventy)}    site warm / eleventy: ${ratio(warm, eleventy)}`,
         `    site cold / hugo:     ${ratio(cold, hugo)}    site warm / hugo:     ${ratio(warm, hugo)}`,
+        `    site cold / astro:    ${ratio(cold, astro)}    site warm / astro:    ${ratio(warm, astro)}`,
         `    peak RSS site cold / eleventy: ${memory(cold)}`,
         '  default (three times the files: pages and their .br/.gz):',
         `    site cold / eleventy: ${ratio(defaultCold, eleventy)}    site warm / eleventy: ${ratio(defaultWarm, eleventy)}`,
         `    site cold / hugo:     ${ratio(defaultCold, hugo)}    site warm / hugo:     ${ratio(defaultWarm, hugo)}`,
+        `    site cold / astro:    ${ratio(defaultCold, astro)}    site warm / astro:    ${ratio(defaultWarm, astro)}`,
         `    peak RSS site cold / eleventy: ${memory(defaultCold)}`,
         '  again with nothing changed (dist, cache and read-sets kept):',
-        `    site again / eleventy: ${ratio(again, eleventy)}    site again / hugo:     ${ratio(again, hugo)}`,
+        `    site again / eleventy: ${ratio(again, eleventy)}    site again / hugo:     ${ratio(again, hugo)}    site again / astro: ${ratio(again, astro)}`,
         '',
       ].join('\n'));
     }
