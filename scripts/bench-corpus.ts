@@ -1,6 +1,6 @@
 /**
  * The benchmark's synthetic corpus and the sites built from it: the same posts for `site` (the
- * fixture in bench/fixture and the real site), Eleventy and Hugo. Pure text generation, seeded,
+ * fixture in bench/fixture and the real site), Eleventy, Hugo and Astro. Pure text generation, seeded,
  * so every run and every generator sees exactly the same input.
  */
 
@@ -214,5 +214,57 @@ export function hugoFiles(posts: readonly SyntheticPost[]): ProjectFiles {
   files.set('layouts/_default/single.html', '{{ define "main" }}<article><h1>{{ .Title }}</h1><p><time datetime="{{ .Date.Format "2006-01-02" }}">{{ .Date.Format "2006-01-02" }}</time> · By {{ .Params.author }}</p>{{ .Content }}</article>{{ end }}');
   files.set('layouts/index.html', '{{ define "main" }}<h1>All posts</h1><ul>{{ range (where .Site.RegularPages "Section" "posts").ByDate.Reverse }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a> <time datetime="{{ .Date.Format "2006-01-02" }}">{{ .Date.Format "2006-01-02" }}</time></li>{{ end }}</ul>{{ end }}');
   for (const post of posts) files.set(`content/posts/${post.slug}.md`, formatPost(post));
+  return files;
+}
+
+/**
+ * The same site for Astro 5: a Markdown content collection (glob loader, a zod schema of the front
+ * matter), one .astro layout, a page per post (posts/<slug>/) and the index. Astro's Shiki
+ * highlighting is off, as the others highlight nothing; its cache lives in `cache/` (not in the
+ * shared node_modules), so a run clears it to build cold.
+ */
+export function astroFiles(posts: readonly SyntheticPost[]): ProjectFiles {
+  const files: ProjectFiles = new Map();
+  files.set('package.json', '{ "name": "bench-astro", "private": true, "type": "module" }\n');
+  files.set('astro.config.mjs', [
+    "import { defineConfig } from 'astro/config';",
+    "export default defineConfig({ site: 'https://bench.example', cacheDir: './cache', markdown: { syntaxHighlight: false } });",
+    '',
+  ].join('\n'));
+  files.set('src/content.config.ts', [
+    "import { defineCollection, z } from 'astro:content';",
+    "import { glob } from 'astro/loaders';",
+    'const schema = z.object({ title: z.string(), description: z.string(), date: z.coerce.date(), category: z.string(), author: z.string() });',
+    "export const collections = { posts: defineCollection({ loader: glob({ pattern: '*.md', base: './src/posts' }), schema }) };",
+    '',
+  ].join('\n'));
+  files.set('src/layouts/Layout.astro', `---\nconst { title, description } = Astro.props;\n---\n${shell(
+    '<title>{title} · Bench</title><meta name="description" content={description} /><link rel="canonical" href={new URL(Astro.url.pathname, Astro.site).href} />',
+    '<header><a href="/">Bench</a></header><main><slot /></main><footer><p>Bench AS</p></footer>',
+  )}`);
+  const day = (date: string) => `<time datetime={${date}.toISOString().slice(0, 10)}>{${date}.toISOString().slice(0, 10)}</time>`;
+  files.set('src/pages/posts/[slug].astro', [
+    '---',
+    "import { getCollection, render } from 'astro:content';",
+    "import Layout from '../../layouts/Layout.astro';",
+    'export async function getStaticPaths() {',
+    "  return (await getCollection('posts')).map((post) => ({ params: { slug: post.id }, props: { post } }));",
+    '}',
+    'const { post } = Astro.props;',
+    'const { Content } = await render(post);',
+    '---',
+    `<Layout title={post.data.title} description={post.data.description}><article><h1>{post.data.title}</h1><p>${day('post.data.date')} · By {post.data.author}</p><Content /></article></Layout>`,
+    '',
+  ].join('\n'));
+  files.set('src/pages/index.astro', [
+    '---',
+    "import { getCollection } from 'astro:content';",
+    "import Layout from '../layouts/Layout.astro';",
+    "const posts = (await getCollection('posts')).sort((a, b) => (b.data.date.getTime() - a.data.date.getTime()) || (a.id < b.id ? -1 : 1));",
+    '---',
+    `<Layout title="All posts" description="Every post of the synthetic corpus, newest first."><h1>All posts</h1><ul>{posts.map((post) => <li><a href={\`/posts/\${post.id}/\`}>{post.data.title}</a> ${day('post.data.date')}</li>)}</ul></Layout>`,
+    '',
+  ].join('\n'));
+  for (const post of posts) files.set(`src/posts/${post.slug}.md`, formatPost(post));
   return files;
 }

@@ -12,8 +12,8 @@
  *   reads; the second renders none); a one-post rebuild (one post edited, only it parsed and
  *   only what the edit affects rendered) as a process, and in-process (a warm build session in
  *   this process, as `site dev` keeps one);
- * - with --peers, the same corpus and layout with Eleventy (installed into bench/peers on first use)
- *   and Hugo (skipped when `hugo` is not installed), and the ratios measured in this run;
+ * - with --peers, the same corpus and layout with Eleventy and Astro (installed into bench/peers on
+ *   first use) and Hugo (skipped when `hugo` is not installed), and the ratios measured in this run;
  * - the demo site (the repository's own content): cold, again with nothing changed (output and
  *   cache kept), and save-to-live in `site serve --admin`;
  * - the real site (every route, both locales) with the same number of synthetic posts, cold, warm,
@@ -29,7 +29,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,7 +37,7 @@ import { parseArgs } from 'node:util';
 import { createDevBuilder } from '../src/dev/rebuild.js';
 import { logInfo, logResult } from '../src/logger.js';
 import { measureSaveToLive } from './bench-save.js';
-import { createCorpus, eleventyFiles, hugoFiles, realSiteBlogFiles, siteFixtureFiles, type ProjectFiles } from './bench-corpus.js';
+import { astroFiles, createCorpus, eleventyFiles, hugoFiles, realSiteBlogFiles, siteFixtureFiles, type ProjectFiles } from './bench-corpus.js';
 
 // This file runs bundled as lib/scripts/bench.js (built by scripts/build-lib.js).
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -314,31 +314,46 @@ function versionOf(command: string, args: string[]): string | undefined {
 }
 
 /**
- * Eleventy lives in bench/peers/, a package of its own, so the project's install neither carries
- * it nor warns about its peer dependencies; it is installed there the first time it is needed.
+ * Eleventy and Astro live in bench/peers/, a package of its own, so the project's install neither
+ * carries them nor warns about their peer dependencies; they are installed there the first time
+ * they are needed. Returns that node_modules folder.
  */
 function installPeers(): string {
-  const peers = join(root, 'bench', 'peers');
-  const eleventy = join(peers, 'node_modules', '@11ty', 'eleventy');
-  if (!existsSync(eleventy)) {
-    logInfo('installing Eleventy into bench/peers (once)…');
-    const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: peers, stdio: ['ignore', 'ignore', 'inherit'] });
+  const modules = join(root, 'bench', 'peers', 'node_modules');
+  if (!existsSync(join(modules, '@11ty', 'eleventy')) || !existsSync(join(modules, 'astro'))) {
+    logInfo('installing Eleventy and Astro into bench/peers (once)…');
+    const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dirname(modules), stdio: ['ignore', 'ignore', 'inherit'] });
     if (result.status !== 0) throw new Error('npm ci in bench/peers failed');
   }
-  return eleventy;
+  return modules;
 }
 
-/** One build each of Eleventy and Hugo, as a round runs them, with their projects written. */
+const versionIn = async (packageDir: string) => JSON.parse(await readFile(join(packageDir, 'package.json'), 'utf8')).version as string;
+
+/**
+ * One build each of Eleventy, Astro and Hugo, as a round runs them, with their projects written.
+ * Astro's project links bench/peers/node_modules (its config and pages import `astro`); every
+ * Astro run starts without its output, data store (.astro/) and cache, so it builds cold.
+ */
 async function peerRuns(work: string, posts: ReturnType<typeof createCorpus>): Promise<(() => Promise<Measurement>)[]> {
+  const modules = installPeers();
   const eleventyDir = join(work, 'eleventy');
   await writeProject(eleventyDir, eleventyFiles(posts));
-  const eleventy = installPeers();
-  const eleventyBin = join(eleventy, 'cmd.cjs');
-  const eleventyVersion = JSON.parse(await readFile(join(eleventy, 'package.json'), 'utf8')).version as string;
+  const eleventy = join(modules, '@11ty', 'eleventy');
+  const eleventyVersion = await versionIn(eleventy);
+  const astroDir = join(work, 'astro');
+  await writeProject(astroDir, astroFiles(posts));
+  await symlink(modules, join(astroDir, 'node_modules'), 'dir');
+  const astro = join(modules, 'astro');
+  const astroVersion = await versionIn(astro);
   const measures = [async (): Promise<Measurement> => {
     await clearAway(work, join(eleventyDir, '_site'));
-    const result = await runProcess(process.execPath, [eleventyBin, '--config=eleventy.config.mjs', '--quiet'], { cwd: eleventyDir });
+    const result = await runProcess(process.execPath, [join(eleventy, 'cmd.cjs'), '--config=eleventy.config.mjs', '--quiet'], { cwd: eleventyDir });
     return { label: `eleventy ${eleventyVersion}`, pages: await countHtml(join(eleventyDir, '_site')), ms: result.ms, rssKb: result.rssKb };
+  }, async (): Promise<Measurement> => {
+    for (const folder of ['dist', '.astro', 'cache']) await clearAway(work, join(astroDir, folder));
+    const result = await runProcess(process.execPath, [join(astro, 'astro.js'), 'build', '--silent'], { cwd: astroDir, env: { ASTRO_TELEMETRY_DISABLED: '1' } });
+    return { label: `astro ${astroVersion}`, pages: await countHtml(join(astroDir, 'dist')), ms: result.ms, rssKb: result.rssKb };
   }];
 
   const hugoVersion = versionOf('hugo', ['version']);
@@ -357,13 +372,23 @@ async function peerRuns(work: string, posts: ReturnType<typeof createCorpus>): P
   return measures;
 }
 
+/**
+ * A copy of the repository's site in `siteDir`: its content, its config with the templates and
+ * public folders pinned, and a link to its node_modules, where the config names package files
+ * (output.preloadFonts) that a copy without it would report as missing.
+ */
+async function copyRepositorySite(siteDir: string): Promise<void> {
+  await mkdir(siteDir, { recursive: true });
+  await cp(join(root, 'content'), join(siteDir, 'content'), { recursive: true });
+  await writeFile(join(siteDir, 'site.config.yaml'), pinFolders(await readFile(join(root, 'site.config.yaml'), 'utf8'), join(root, 'templates'), join(root, 'public')));
+  await symlink(join(root, 'node_modules'), join(siteDir, 'node_modules'), 'dir');
+}
+
 async function benchRealSite(work: string, count: number, runs: number): Promise<Measurement[]> {
   const siteDir = join(work, 'real');
   const cacheDir = join(work, 'real-cache');
-  await mkdir(siteDir, { recursive: true });
-  await cp(join(root, 'content'), join(siteDir, 'content'), { recursive: true });
+  await copyRepositorySite(siteDir);
   await clearAway(work, join(siteDir, 'content', 'blog'));
-  await writeFile(join(siteDir, 'site.config.yaml'), pinFolders(await readFile(join(root, 'site.config.yaml'), 'utf8'), join(root, 'templates'), join(root, 'public')));
   const english = createCorpus(count, { categories, seed: 1 });
   const norwegian = createCorpus(count, { categories, seed: 2 });
   await writeProject(siteDir, realSiteBlogFiles(english, norwegian));
@@ -398,9 +423,7 @@ async function saveToLive(siteDir: string, cacheDir: string, label: string, runs
 async function benchDemo(work: string, runs: number): Promise<Measurement[]> {
   const siteDir = join(work, 'demo');
   const cacheDir = join(work, 'demo-cache');
-  await mkdir(siteDir, { recursive: true });
-  await cp(join(root, 'content'), join(siteDir, 'content'), { recursive: true });
-  await writeFile(join(siteDir, 'site.config.yaml'), pinFolders(await readFile(join(root, 'site.config.yaml'), 'utf8'), join(root, 'templates'), join(root, 'public')));
+  await copyRepositorySite(siteDir);
   return [
     await measureBuild(runs, work, siteDir, cacheDir, 'demo site cold (default output)', { cold: true }),
     await measureBuild(runs, work, siteDir, cacheDir, 'demo site again, nothing changed (dist and cache kept)', { keepOutput: true }),
@@ -438,26 +461,29 @@ async function main(): Promise<void> {
     logResult(`corpus: ${count} posts, ${(size / 1024).toFixed(1)} KB of Markdown each on average (seed 1); ${availableParallelism()} cores, Node ${process.versions.node}; median of ${runs} run(s); in ${work}`);
     logResult(await fileSystemNote(work));
 
-    logInfo(`building the fixture site${values.peers ? ', with Eleventy and Hugo,' : ''} in ${runs} alternating round(s)…`);
+    logInfo(`building the fixture site${values.peers ? ', with Eleventy, Astro and Hugo,' : ''} in ${runs} alternating round(s)…`);
     const { site: fixture, peers } = await benchFixture(work, posts, runs, values.peers);
     logResult(formatTable(`fixture site (bench/fixture: 1 locale, 1 layout, ${count} posts + index)`, [...fixture, ...peers]));
     if (peers.length) {
       const [cold, warm, defaultCold, defaultWarm, , again] = fixture;
       const eleventy = peers.find((row) => row.label.startsWith('eleventy'));
       const hugo = peers.find((row) => row.label.startsWith('hugo'));
+      const astro = peers.find((row) => row.label.startsWith('astro'));
       const memory = (a: Measurement | undefined) => (a?.rssKb && eleventy?.rssKb ? `${(a.rssKb / eleventy.rssKb).toFixed(2)}×` : 'n/a');
       logResult([
         'ratios (same run; below 1 means site is faster):',
         '  as peers (same files written):',
         `    site cold / eleventy: ${ratio(cold, eleventy)}    site warm / eleventy: ${ratio(warm, eleventy)}`,
         `    site cold / hugo:     ${ratio(cold, hugo)}    site warm / hugo:     ${ratio(warm, hugo)}`,
+        `    site cold / astro:    ${ratio(cold, astro)}    site warm / astro:    ${ratio(warm, astro)}`,
         `    peak RSS site cold / eleventy: ${memory(cold)}`,
         '  default (three times the files: pages and their .br/.gz):',
         `    site cold / eleventy: ${ratio(defaultCold, eleventy)}    site warm / eleventy: ${ratio(defaultWarm, eleventy)}`,
         `    site cold / hugo:     ${ratio(defaultCold, hugo)}    site warm / hugo:     ${ratio(defaultWarm, hugo)}`,
+        `    site cold / astro:    ${ratio(defaultCold, astro)}    site warm / astro:    ${ratio(defaultWarm, astro)}`,
         `    peak RSS site cold / eleventy: ${memory(defaultCold)}`,
         '  again with nothing changed (dist, cache and read-sets kept):',
-        `    site again / eleventy: ${ratio(again, eleventy)}    site again / hugo:     ${ratio(again, hugo)}`,
+        `    site again / eleventy: ${ratio(again, eleventy)}    site again / hugo:     ${ratio(again, hugo)}    site again / astro: ${ratio(again, astro)}`,
         '',
       ].join('\n'));
     }
