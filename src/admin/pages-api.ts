@@ -1,8 +1,9 @@
 /**
- * Every page's copy, for editors: `GET /api/admin/pages` → `{ pages: [{ id, locales }] }` (each
- * folder under content/pages/ with a `<locale>.yaml`); `GET /api/admin/pages/<id>/<locale>` →
- * `{ fields: [{ key, kind, value, source, locked }], version }` (the ETag; `source` is the default
- * locale's text beside it); `PUT` the same address `{ changes: [{ key, value }] }` with `If-Match`
+ * Every page's copy, for editors: `GET /api/admin/pages` → `{ pages: [{ id, label, locales, outdated }] }`
+ * (each folder under content/pages/ with a `<locale>.yaml`; `outdated`: the locales whose translation
+ * is older than the default locale's text); `GET /api/admin/pages/<id>/<locale>` →
+ * `{ fields: [{ key, label, kind, value, source, locked }], version }` (the ETag; `source` is the default
+ * locale's text beside it; `label` the key in words, `hero.ctaLabel` → "Hero › Cta label"); `PUT` the same address `{ changes: [{ key, value }] }` with `If-Match`
  * → 200 `{ version, diff, …rebuild }` | 409 stale | 428 no If-Match | 422 `{ errors }`.
  *
  * A field is a text leaf of the YAML (a line, a paragraph when it holds a line break, Markdown
@@ -42,12 +43,24 @@ async function readRecords(folder: string): Promise<TranslationRecords> {
   return text === undefined ? {} : (JSON.parse(text) as TranslationRecords);
 }
 
+/** A dotted key or a page id in words for a marketer: `hero.ctaLabel` → "Hero › Cta label", `hub/pricing` → "Hub › Pricing". */
+export function labelOf(key: string): string {
+  return key
+    .split(/[./]/)
+    .map((part) => {
+      const words = part.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[-_]+/g, ' ').trim().toLowerCase();
+      return /^\d+$/.test(words) ? `#${Number(words) + 1}` : words.charAt(0).toUpperCase() + words.slice(1);
+    })
+    .join(' › ');
+}
+
 /** How the editor shows a field. */
 export type FieldKind = 'line' | 'paragraph' | 'markdown' | 'list';
 
 /** A text of a page's copy, by dotted key. */
 export interface PageField {
   key: string;
+  label: string;
   kind: FieldKind;
   value: string | string[];
 }
@@ -64,14 +77,28 @@ export interface PageRoutesOptions {
 
 const pageId = /^[a-z0-9-]+(?:\/[a-z0-9-]+)*$/;
 
+/** A page of the list: its content id, the id in words, its locales, and those whose translation is outdated. */
+export interface PageSummary {
+  id: string;
+  label: string;
+  locales: string[];
+  outdated: string[];
+}
+
 /** The page content ids under the copy folder, each with the locales it has a YAML file in, sorted. */
-export async function listPages(config: ResolvedConfig): Promise<{ id: string; locales: string[] }[]> {
+export async function listPages(config: ResolvedConfig): Promise<PageSummary[]> {
   const root = sourcesOf(config).copyFolder;
-  const pages: { id: string; locales: string[] }[] = [];
+  const pages: PageSummary[] = [];
   const walk = async (folder: string): Promise<void> => {
     const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
     const locales = config.localeIds.filter((locale) => entries.some((entry) => entry.isFile() && entry.name === `${locale}.yaml`));
-    if (locales.length && folder !== root) pages.push({ id: relative(root, folder).split(sep).join('/'), locales });
+    if (locales.length && folder !== root) {
+      const id = relative(root, folder).split(sep).join('/');
+      const records = await readRecords(folder);
+      const source = versionOf(await readFile(join(folder, `${config.site.defaultLocale}.yaml`), 'utf8').catch(() => ''));
+      const outdated = locales.filter((locale) => records[locale] !== undefined && records[locale]!.sourceVersion !== source);
+      pages.push({ id, label: labelOf(id), locales, outdated });
+    }
     for (const entry of entries) if (entry.isDirectory()) await walk(join(folder, entry.name));
   };
   await walk(root);
@@ -83,8 +110,9 @@ export function fieldsOf(data: unknown, prefix = ''): PageField[] {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return [];
   return Object.entries(data as Record<string, unknown>).flatMap(([name, value]): PageField[] => {
     const key = prefix ? `${prefix}.${name}` : name;
-    if (typeof value === 'string') return [{ key, kind: /(?:body|markdown)$/i.test(name) ? 'markdown' : value.includes('\n') ? 'paragraph' : 'line', value }];
-    if (Array.isArray(value) && value.length && value.every((item) => typeof item === 'string')) return [{ key, kind: 'list', value: value as string[] }];
+    const label = labelOf(key);
+    if (typeof value === 'string') return [{ key, label, kind: /(?:body|markdown)$/i.test(name) ? 'markdown' : value.includes('\n') ? 'paragraph' : 'line', value }];
+    if (Array.isArray(value) && value.length && value.every((item) => typeof item === 'string')) return [{ key, label, kind: 'list', value: value as string[] }];
     return fieldsOf(value, key);
   });
 }

@@ -42,8 +42,8 @@ describe('site serve --admin: /api/admin/pages', () => {
     const answer = await server.send('GET', '/api/admin/pages', { headers: { cookie: auth.cookie } });
     expect(answer.status).toBe(200);
     const { pages } = answer.json() as { pages: { id: string; locales: string[] }[] };
-    expect(pages).toContainEqual({ id: 'landing', locales: ['en', 'no'] });
-    expect(pages).toContainEqual({ id: 'hub/pricing', locales: ['en', 'no'] });
+    expect(pages).toContainEqual({ id: 'landing', label: 'Landing', locales: ['en', 'no'], outdated: [] });
+    expect(pages).toContainEqual({ id: 'hub/pricing', label: 'Hub › Pricing', locales: ['en', 'no'], outdated: [] });
     expect(pages.map((entry) => entry.id)).toEqual([...pages.map((entry) => entry.id)].sort());
   });
 
@@ -52,7 +52,7 @@ describe('site serve --admin: /api/admin/pages', () => {
     expect(answer.status).toBe(200);
     const body = answer.json() as Page;
     expect(answer.headers.etag).toBe(`"${body.version}"`);
-    expect(body.fields.find((field) => field.key === 'hero.heading')).toEqual({ key: 'hero.heading', kind: 'line', value: 'Gjør reparasjon til det enkle valget', source: 'Make repair the easy choice', locked: false });
+    expect(body.fields.find((field) => field.key === 'hero.heading')).toEqual({ key: 'hero.heading', label: 'Hero › Heading', kind: 'line', value: 'Gjør reparasjon til det enkle valget', source: 'Make repair the easy choice', locked: false });
     expect(body.fields.find((field) => field.key === 'claim.figure')).toMatchObject({ locked: true });
     expect((await server.send('GET', '/api/admin/pages/nothing-here/no', { headers: { cookie: auth.cookie } })).status).toBe(404);
     expect((await server.send('GET', '/api/admin/pages/landing/de', { headers: { cookie: auth.cookie } })).status).toBe(404);
@@ -114,7 +114,11 @@ describe('site serve --admin: /api/admin/pages', () => {
     const outdated = (await read('ourstory/no')).translation!;
     expect(outdated).toMatchObject({ outdated: true, since: expect.any(String) });
     expect(outdated.diff).toContain(`-title: ${english}\n+title: ${english} today`);
+    // The list says it too, before the page is opened.
+    const listed = async () => ((await server.send('GET', '/api/admin/pages', { headers: { cookie: auth.cookie } })).json() as { pages: { id: string; outdated: string[] }[] }).pages.find((entry) => entry.id === 'ourstory')!.outdated;
+    expect(await listed()).toEqual(['no']);
     await save('ourstory/no', 'title', (await read('ourstory/no')).fields.find((field) => field.key === 'title')!.value as string);
     expect((await read('ourstory/no')).translation).toMatchObject({ outdated: false });
+    expect(await listed()).toEqual([]);
   });
 });

@@ -100,13 +100,13 @@ describe('the admin on a phone (320, 375, 414 px), with site serve --admin', () 
     await fitsEveryWidth('pages');
     const row = page.locator('.admin-page-list li').filter({ has: page.locator('code').getByText('hub/book-meeting', { exact: true }) });
     await row.getByRole('button', { name: 'Norsk' }).click();
-    const items = page.getByRole('group', { name: 'agenda.items' });
+    const items = page.getByRole('group', { name: 'Agenda › Items agenda.items' });
     await items.waitFor();
     await fitsEveryWidth('pages-editor');
     expect(await items.getByRole('textbox').count()).toBe(5);
     expect(await items.getByRole('textbox', { name: 'Item 1' }).inputValue()).toMatch(/^Hvordan en ordre går gjennom/);
     expect(await items.locator('.admin-page-source li').count()).toBe(5);
-    await page.getByLabel('agenda.heading', { exact: true }).focus();
+    await page.getByLabel('Agenda › Heading agenda.heading', { exact: true }).focus();
     expect(await onScreen('.admin-actions button[type="submit"]')).toBe(true);
   });
 

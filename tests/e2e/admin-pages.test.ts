@@ -11,6 +11,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { labelOf } from '../../src/admin/pages-api';
 import { axeViolations } from '../helpers/axe';
 import { launchBrowser } from '../helpers/browser';
 import type { TempSite } from '../helpers/fixture-site';
@@ -35,12 +36,12 @@ describe('the page texts with site serve --admin, in the browser', () => {
     const back = page.getByRole('button', { name: 'Back to the pages' });
     if (await back.count()) await back.click();
     const row = page.locator('.admin-page-list li').filter({ has: page.locator('code').getByText(id, { exact: true }) });
-    await row.getByRole('button', { name: language }).click();
-    await page.getByRole('heading', { name: `${id}: ${language}` }).waitFor();
+    await row.getByRole('button', { name: new RegExp(`^${language}`) }).click();
+    await page.getByRole('heading', { name: `${labelOf(id)}: ${language}` }).waitFor();
   }
 
-  /** The field of a text, by its key. */
-  const field = (key: string): Locator => page.getByLabel(key, { exact: true });
+  /** The field of a text, by its label: the key in words, then the key. */
+  const field = (key: string): Locator => page.getByLabel(`${labelOf(key)} ${key}`, { exact: true });
 
   beforeAll(async () => {
     [running, browser] = await Promise.all([
@@ -73,7 +74,9 @@ describe('the page texts with site serve --admin, in the browser', () => {
     expect(await axeViolations(page)).toEqual([]);
     await open('landing', 'Norsk');
     // Focus moves to the page's heading once it is drawn.
-    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('landing: Norsk');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Landing: Norsk');
+    // Each text is labelled in words, its key beside them.
+    expect(await page.getByLabel('Hero › Heading hero.heading', { exact: true }).count()).toBe(1);
     const heading = field('hero.heading');
     expect(await heading.inputValue()).toBe('Gjør reparasjon til det enkle valget');
     // The English beside it, under its visible label, and named in the field's description.
@@ -122,6 +125,12 @@ describe('the page texts with site serve --admin, in the browser', () => {
     await field('hero.heading').fill('Make repair the obvious choice');
     await page.getByRole('button', { name: 'Save texts' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    // The list marks the Norwegian outdated before it is opened.
+    await page.getByRole('button', { name: 'Back to the pages' }).click();
+    const row = page.locator('.admin-page-list li').filter({ has: page.locator('code').getByText('landing', { exact: true }) });
+    await row.getByRole('button', { name: 'Norsk Outdated' }).waitFor();
+    expect(await row.getByRole('button', { name: 'English', exact: true }).count()).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
     await open('landing', 'Norsk');
     const outdated = page.getByRole('region', { name: /^Outdated The English text changed after this translation was saved/ });
     await outdated.waitFor();
@@ -134,6 +143,9 @@ describe('the page texts with site serve --admin, in the browser', () => {
     await page.getByRole('button', { name: 'Save texts' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     expect(await outdated.count()).toBe(0);
+    await page.getByRole('button', { name: 'Back to the pages' }).click();
+    await page.locator('.admin-page-list li').filter({ has: page.locator('code').getByText('landing', { exact: true }) }).getByRole('button', { name: 'Norsk', exact: true }).waitFor();
+    await open('landing', 'Norsk');
   });
 
   it('says at the field what someone else saved meanwhile (409), keeps the editor\'s text, and saves it on the second try', async () => {
@@ -169,8 +181,8 @@ describe('the page texts with site serve --admin, in the browser', () => {
     const link = row.getByRole('link', { name: 'landing' });
     expect(await link.getAttribute('href')).toBe('/admin/pages/?page=landing&locale=no');
     await link.click();
-    expect(await adminPage.getByLabel('actions.secondary', { exact: true }).inputValue()).toBe('Snakk med oss i dag');
-    expect(await adminPage.getByRole('heading', { name: 'landing: Norsk' }).count()).toBe(1);
+    expect(await adminPage.getByLabel('Actions › Secondary actions.secondary', { exact: true }).inputValue()).toBe('Snakk med oss i dag');
+    expect(await adminPage.getByRole('heading', { name: 'Landing: Norsk' }).count()).toBe(1);
     await other.close();
   });
 });

@@ -21,10 +21,10 @@ export const adminPagesText = [
 ] as const;
 
 /** A page as `GET /api/admin/pages` lists it. */
-interface PageSummary { id: string; locales: string[] }
+interface PageSummary { id: string; label: string; locales: string[]; outdated: string[] }
 
 /** A text of a page as `GET /api/admin/pages/<id>/<locale>` gives it. */
-interface Field { key: string; kind: 'line' | 'paragraph' | 'markdown' | 'list'; value: string | string[]; source: string | string[] | null; locked: boolean }
+interface Field { key: string; label: string; kind: 'line' | 'paragraph' | 'markdown' | 'list'; value: string | string[]; source: string | string[] | null; locked: boolean }
 
 /** A page's copy in a language, as the API gives it. */
 interface PageCopy { id: string; locale: string; sourceLocale: string; fields: Field[]; version: string; translation?: { outdated: boolean; since: string; diff?: string } }
@@ -94,6 +94,8 @@ export default function AdminPages(props: AdminPagesProps) {
 
   function close() {
     const id = copy?.id;
+    // Saves may have changed which translations are outdated.
+    void list();
     setCopy(undefined);
     setNotice(undefined);
     setErrors([]);
@@ -181,11 +183,14 @@ export default function AdminPages(props: AdminPagesProps) {
             <ul className="admin-page-list">
               {pages.map((page) => (
                 <li key={page.id}>
-                  <code id={`page-${idOf(page.id)}`} tabIndex={-1}>{page.id}</code>
+                  <span id={`page-${idOf(page.id)}`} tabIndex={-1} className="admin-page-name">{page.label} <code>{page.id}</code></span>
                   <span className="admin-page-languages">
                     <span className="visually-hidden">{text.languages}:</span>
                     {page.locales.map((locale) => (
-                      <button key={locale} type="button" className="button button-secondary" aria-describedby={`page-${idOf(page.id)}`} onClick={() => void open(page.id, locale)}>{language(locale)}</button>
+                      <button key={locale} type="button" className="button button-secondary" aria-describedby={`page-${idOf(page.id)}`} onClick={() => void open(page.id, locale)}>
+                        {language(locale)}
+                        {page.outdated.includes(locale) && <> <span className="badge badge-missing">{text.outdated}</span></>}
+                      </button>
                     ))}
                   </span>
                 </li>
@@ -233,7 +238,7 @@ export default function AdminPages(props: AdminPagesProps) {
     if (Array.isArray(value)) {
       return (
         <fieldset className="admin-page-field" key={field.key} aria-describedby={described}>
-          <legend><code>{field.key}</code></legend>
+          <legend>{field.label} <code className="field-key">{field.key}</code></legend>
           <div className="admin-page-pair">
             <ol className="admin-page-items">
               {value.map((item, index) => (
@@ -251,7 +256,7 @@ export default function AdminPages(props: AdminPagesProps) {
     }
     return (
       <div className="field admin-page-field" key={field.key}>
-        <label htmlFor={id}><code>{field.key}</code></label>
+        <label htmlFor={id}>{field.label} <code className="field-key">{field.key}</code></label>
         <div className="admin-page-pair">
           {input(field, id, value, described, (next) => setDraft((current) => new Map(current).set(field.key, next)))}
           {source(field)}
@@ -265,7 +270,7 @@ export default function AdminPages(props: AdminPagesProps) {
     <div className="admin-pages">
       {bar}
       <p><button type="button" className="button button-secondary" onClick={close}>{text.backToList}</button></p>
-      <h2 ref={headingRef} tabIndex={-1}>{text.editing.replace('{page}', copy.id).replace('{language}', language(copy.locale))}</h2>
+      <h2 ref={headingRef} tabIndex={-1}>{text.editing.replace('{page}', pages.find((page) => page.id === copy.id)?.label ?? copy.id).replace('{language}', language(copy.locale))}</h2>
       {copy.translation?.outdated && (
         <section className="banner banner-info admin-page-outdated" aria-labelledby="page-outdated">
           <p id="page-outdated"><span className="badge badge-missing">{text.outdated}</span> {text.outdatedSince.replace('{language}', language(copy.sourceLocale)).replace('{since}', since ?? '')}</p>
@@ -289,7 +294,7 @@ export default function AdminPages(props: AdminPagesProps) {
               const target = field && (Array.isArray(field.value) ? `${idOf(field.key)}-0` : idOf(field.key));
               return (
                 <li key={index}>
-                  {target ? <a href={`#${target}`} onClick={(event) => { event.preventDefault(); document.getElementById(target)?.focus(); }}>{field!.key}: {error.message}</a> : error.message}
+                  {target ? <a href={`#${target}`} onClick={(event) => { event.preventDefault(); document.getElementById(target)?.focus(); }}>{field!.label}: {error.message}</a> : error.message}
                 </li>
               );
             })}
