@@ -6,7 +6,8 @@
  * address, the routes `historyRoutes` makes:
  *
  *   GET  <item>/history        → { versions: [{ id, by, at, summary }] }, newest first
- *   GET  <item>/history/<id>   → { id, by, at, summary, files, diff } (the diff: that version → the files now)
+ *   GET  <item>/history/<id>   → { id, by, at, summary, files, diff } (the diff: the files now → that
+ *        version, what restoring it would change)
  *   POST <item>/restore { version } with If-Match → the version's files saved again through the
  *        item's own save (checked, audited as `restore`, published, rebuilt, and itself kept as a version)
  *
@@ -94,11 +95,11 @@ export interface HistoryRoutesOptions {
   restore(context: AdminRequest, version: StoredVersion): Promise<void>;
 }
 
-/** A line diff of a version's files against the files now, file by file. */
+/** A line diff of the files now against a version's, file by file: what restoring it would change. */
 export function versionDiff(version: Record<string, string>, now: Record<string, string>): string {
   return Object.keys(version)
     .sort()
-    .map((path) => createTwoFilesPatch(path, path, version[path]!, now[path] ?? '', 'this version', 'now').replace(/^(?:Index: .*\n)?=+\n/, ''))
+    .map((path) => createTwoFilesPatch(path, path, now[path] ?? '', version[path]!, 'now', 'this version').replace(/^(?:Index: .*\n)?=+\n/, ''))
     .join('');
 }
 

@@ -55,8 +55,9 @@ describe('site serve --admin: history and restore', () => {
     expect(one.status).toBe(200);
     const shown = one.json() as { files: Record<string, string>; diff: string };
     expect(shown.files).toEqual({ [`content/blog/${slug}/en.md`]: original });
-    expect(shown.diff).toContain('-title: "A day in a tailor shop"\n+title: "A day in a busy tailor shop"');
-    expect(shown.diff).toContain('+One more line.');
+    // What restoring it would change: the text now, then the version's.
+    expect(shown.diff).toContain('-title: "A day in a busy tailor shop"\n+title: "A day in a tailor shop"');
+    expect(shown.diff).toContain('-One more line.');
     expect((await get(`${path}/history/999999`)).status).toBe(404);
 
     const { version: now } = saved.json() as { version: string };
@@ -86,7 +87,7 @@ describe('site serve --admin: history and restore', () => {
     expect(saved.status).toBe(200);
     const { versions } = (await get(`${path}/history`)).json() as Listed;
     expect(versions).toMatchObject([{ by: editor.email, summary: 'hero.heading' }]);
-    expect(((await get(`${path}/history/${versions[0]!.id}`)).json() as { diff: string }).diff).toContain('+  heading: Ny overskrift');
+    expect(((await get(`${path}/history/${versions[0]!.id}`)).json() as { diff: string }).diff).toContain('-  heading: Ny overskrift');
     const restored = await restore(path, versions[0]!.id, (saved.json() as { version: string }).version);
     expect(restored.status).toBe(200);
     expect(await readFile(file, 'utf8')).toBe(original);
