@@ -152,15 +152,7 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
     pattern: /^pages\/(.+)\/([a-z]{2,3})$/,
     role: 'editor',
     async handle(context) {
-      const expected = ifMatch(context);
-      if (!expected) return sendJson(context.response, 428, { error: 'if_match_required', message: 'send the version you are editing in If-Match' });
-      const config = ready(context);
-      if (!config) return;
-      const [id, locale] = [context.params[0]!, context.params[1]!];
-      await serialise(`${id}/${locale}`, async () => {
-        const found = await pageFile(context, config, id, locale);
-        if (!found) return;
-        if (found.version !== expected) return sendJson(context.response, 409, { error: 'stale', version: found.version }, { etag: `"${found.version}"` });
+      await current(context, async (config, id, locale, found) => {
         const body = await context.body();
         const changes = Array.isArray(body.changes) ? (body.changes as unknown[]) : undefined;
         if (!changes?.length) return sendJson(context.response, 400, { error: 'invalid_body', message: 'send { changes: [{ key, value }] }' });
@@ -192,6 +184,24 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
       });
     },
   };
+
+  /**
+   * Runs `work` on the page copy of a route's path, one change of a file at a time, when the
+   * request's If-Match is its version (428 without one, 409 when it is not, 404 for no such copy).
+   */
+  async function current(context: AdminRequest, work: (config: ResolvedConfig, id: string, locale: string, found: { file: string; text: string; version: string }) => Promise<void>) {
+    const expected = ifMatch(context);
+    if (!expected) return sendJson(context.response, 428, { error: 'if_match_required', message: 'send the version you are editing in If-Match' });
+    const config = ready(context);
+    if (!config) return;
+    const [id, locale] = [context.params[0]!, context.params[1]!];
+    await serialise(`${id}/${locale}`, async () => {
+      const found = await pageFile(context, config, id, locale);
+      if (!found) return;
+      if (found.version !== expected) return sendJson(context.response, 409, { error: 'stale', version: found.version }, { etag: `"${found.version}"` });
+      await work(config, id, locale, found);
+    });
+  }
 
   /**
    * Writes a page's new text, rebuilds (a build that fails puts the old text back: 422), records
@@ -227,14 +237,7 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
       return found && { item: `${context.params[0]}/${context.params[1]}`, files: { [projectPath(config.root, found.file)]: found.text } };
     },
     async restore(context, saved) {
-      const expected = ifMatch(context)!;
-      const config = ready(context);
-      if (!config) return;
-      const [id, locale] = [context.params[0]!, context.params[1]!];
-      await serialise(`${id}/${locale}`, async () => {
-        const found = await pageFile(context, config, id, locale);
-        if (!found) return;
-        if (found.version !== expected) return sendJson(context.response, 409, { error: 'stale', version: found.version }, { etag: `"${found.version}"` });
+      await current(context, async (config, id, locale, found) => {
         const after = saved.files[projectPath(config.root, found.file)] ?? '';
         const keys = changedKeys(parseDocument(found.text).toJS(), parseDocument(after).toJS());
         const locked = keys.filter((key) => isLocked(config, id, key));

@@ -10,14 +10,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDevAdmin, siteOf } from '../../src/admin/mount';
-import { startDevServer } from '../../src/dev/server';
-import { followingStoreSource } from '../../src/store/source';
 import { axeViolations } from '../helpers/axe';
 import { launchBrowser } from '../helpers/browser';
-import { createEditableSite } from '../helpers/editable-site';
 import { startLiveAdminServer } from '../helpers/admin-server';
-import { signInWithPassword } from './support';
+import { signInWithPassword, startDevAdmin } from './support';
 
 /** Opens the History panel, shows the newest version's changes and restores it, checking axe in each state. */
 async function restoreNewest(page: Page): Promise<void> {
@@ -50,12 +46,8 @@ describe('history and restore with site dev, in the browser', () => {
   afterAll(() => browser?.close());
 
   it('restores a post\'s earlier title, which the editor and the rebuilt page show again', async () => {
-    const site = await createEditableSite();
-    let builder: Awaited<ReturnType<typeof startDevServer>>['builder'] | undefined;
-    const store = followingStoreSource(() => builder?.config);
-    const admin = createDevAdmin({ projectRoot: site.dir, store, site: siteOf(() => builder) });
-    const dev = await startDevServer({ config: site.config, port: 0, host: '127.0.0.1', admin, store });
-    builder = dev.builder;
+    const running = await startDevAdmin();
+    const { site, dev, admin } = running;
     browser = await launchBrowser();
     const problems: string[] = [];
     try {
@@ -82,9 +74,7 @@ describe('history and restore with site dev, in the browser', () => {
       await expect.poll(async () => (await (await post.goto(`${dev.url}/blog/${slug}/`))!.text()), { timeout: 15_000 }).not.toContain('A day in a busy tailor shop');
       expect(problems).toEqual([]);
     } finally {
-      await dev.close();
-      await store.close();
-      await site.cleanup();
+      await running.close();
     }
   }, 120_000);
 });
