@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHistory, keptVersions } from '../../src/admin/history';
 import { startLiveAdminServer } from '../helpers/admin-server';
 import type { TempSite } from '../helpers/fixture-site';
-import { auditEntries, tempStore } from '../helpers/store';
+import { auditEntries, storeIn, tempStore } from '../helpers/store';
 
 const admin = { email: 'admin@example.com', role: 'admin' as const, password: 'admin password 1' };
 const editor = { email: 'editor@example.com', role: 'editor' as const, password: 'editor password 1' };
@@ -76,6 +76,26 @@ describe('site serve --admin: history and restore', () => {
     expect(((await get(`${path}/history/${after[0]!.id}`)).json() as { files: Record<string, string> }).files).toEqual({ [`content/blog/${slug}/en.md`]: edited });
     // The files are already as that version has them.
     expect((await restore(path, versions[0]!.id, (restored.json() as { version: string }).version)).status).toBe(400);
+  });
+
+  it('refuses a version the site check finds wrong now (422), writing nothing', async () => {
+    const path = `/api/admin/posts/${slug}/no`;
+    const file = join(site.dir, 'content', 'blog', slug, 'no.md');
+    const before = await readFile(file, 'utf8');
+    // A version kept before the developer's config stopped allowing what it says.
+    const source = await storeIn(join(site.dir, 'data'));
+    try {
+      await createHistory(source).record('entry', `blog/${slug}/no`, editor.email, 'date', { [`content/blog/${slug}/no.md`]: before.replace(/^date: .*$/m, 'date: 2026-02-30') });
+    } finally {
+      await source.close();
+    }
+    const [version] = ((await get(`${path}/history`)).json() as Listed).versions;
+    const { version: now } = (await get(path)).json() as { version: string };
+    const refused = await restore(path, version!.id, now);
+    expect(refused.status).toBe(422);
+    expect(JSON.stringify(refused.json())).toContain('date');
+    expect(await readFile(file, 'utf8')).toBe(before);
+    expect(((await get(`${path}/history`)).json() as Listed).versions).toHaveLength(1);
   });
 
   it('keeps a page\'s copy at each save and restores it', async () => {
