@@ -60,9 +60,9 @@ export function changedKeys(before: unknown, after: unknown, prefix = ''): strin
   return keys.flatMap((key) => changedKeys(before[key], after[key], prefix ? `${prefix}.${key}` : key));
 }
 
-/** The summary of a save that changed `keys`: the first few, and how many more. */
+/** The summary of a save that changed `keys`: the first few (names, no words of any language). */
 export function summaryOf(keys: readonly string[]): string {
-  return keys.length > 5 ? `${keys.slice(0, 5).join(', ')} and ${keys.length - 5} more` : keys.join(', ');
+  return keys.length > 5 ? `${keys.slice(0, 5).join(', ')}, …` : keys.join(', ');
 }
 
 /** What a save of an entry changed: its front matter fields, and `body`. */

@@ -491,6 +491,7 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
           const keys = changedKeys(parseDocument(before).toJS(), parseDocument(after).toJS());
           paths.push(...(file === found.file ? keys : keys.map((key) => `${projectPath(found.config.root, file)}:${key}`)));
         }
+        if (!changed.size) return sendJson(context.response, 400, { error: 'unchanged', message: 'the settings files are already as this version has them' });
         const problems = checkConfigText(changed.get(found.file)?.after ?? found.text, found.config);
         if (problems.length) return sendJson(context.response, 422, { errors: problems });
         // The files in the order a save writes them: page copy and names first, the config last.

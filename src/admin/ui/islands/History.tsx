@@ -5,7 +5,7 @@
  * restores it after a confirm step. A restore is a save (src/admin/history.ts): the editor reads
  * the item again through `onRestored`. Its copy is each screen's `history:` block.
  */
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { callApi } from './admin-client';
 
 /** The copy keys of the history panel. */
@@ -43,12 +43,18 @@ export default function History({ api, csrf, version, text, onRestored }: Histor
   const [shown, setShown] = useState<{ id: string; diff: string; confirming: boolean } | undefined>();
   const [notice, setNotice] = useState('');
   const [busy, setBusy] = useState(false);
+  const [open, setOpen] = useState(false);
   const confirmRef = useRef<HTMLButtonElement>(null);
 
   async function load() {
     const answer = await callApi<{ versions: Version[] }>('GET', `${api}/history`);
     setVersions(answer.status === 200 ? answer.body.versions : 'failed');
   }
+
+  // Read while open, and again after each save (a new version), so the list is never behind the editor.
+  useEffect(() => {
+    if (open) void load();
+  }, [open, version]);
 
   async function show(id: string) {
     if (shown?.id === id) return setShown(undefined);
@@ -64,8 +70,7 @@ export default function History({ api, csrf, version, text, onRestored }: Histor
     setShown(undefined);
     if (answer.status === 200) {
       setNotice(text.restored);
-      onRestored();
-      return void load();
+      return onRestored();
     }
     setNotice(answer.status === 409 ? text.stale : [text.notRestored, ...(answer.body?.errors ?? []).map((error) => error.message)].join(' '));
   }
@@ -110,7 +115,7 @@ export default function History({ api, csrf, version, text, onRestored }: Histor
     );
 
   return (
-    <details className="admin-history" onToggle={(event) => { if (event.currentTarget.open) void load(); }}>
+    <details className="admin-history" onToggle={(event) => setOpen(event.currentTarget.open)}>
       <summary>{text.heading}</summary>
       <p className="muted">{text.help}</p>
       <p className="visually-hidden" role="status" aria-live="polite">{notice}</p>
