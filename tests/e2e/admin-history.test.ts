@@ -3,8 +3,9 @@
  * History panel under the editor lists the version it replaced, shows what restoring it changes,
  * and restores it after a confirm step; the editor and, once the watcher has rebuilt, the post's
  * page show the old title again. With `site serve --admin`: the same for a page's Norwegian copy,
- * live on /no/ when the restore is answered, and the panel usable at 320 px. axe finds nothing
- * with the panel open, in each state.
+ * live on /no/ when the restore is answered, and the panel usable at 320 px. The panel is worked
+ * by keyboard (the focus goes to the confirm step, back on Cancel, to the panel after a restore);
+ * axe finds nothing with it open, in each state.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,20 +18,28 @@ import { signInWithPassword, startDevAdmin } from './support';
 
 /** Opens the History panel, shows the newest version's changes and restores it, checking axe in each state. */
 async function restoreNewest(page: Page): Promise<void> {
-  await page.locator('summary', { hasText: 'History' }).click();
+  // By keyboard: the panel is a disclosure.
+  await page.locator('summary', { hasText: 'History' }).press('Enter');
   const versions = page.locator('.admin-history-list > li');
   await versions.first().waitFor();
   expect(await axeViolations(page)).toEqual([]);
   await versions.first().getByRole('button', { name: 'Show what restoring changes' }).click();
   await page.locator('.admin-history .admin-diff').waitFor();
   expect(await axeViolations(page)).toEqual([]);
-  await versions.first().getByRole('button', { name: 'Restore this version' }).click();
-  const confirm = versions.first().getByRole('button', { name: 'Yes, restore it' });
-  // The confirm step takes the focus, so a keyboard user answers it at once.
-  await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Yes, restore it');
+  const focused = () => page.evaluate(() => document.activeElement?.textContent);
+  // The confirm step takes the focus, so a keyboard user answers it at once; Cancel gives it back.
+  await versions.first().getByRole('button', { name: 'Restore this version' }).press('Enter');
+  await expect.poll(focused).toBe('Yes, restore it');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await expect.poll(focused).toBe('Restore this version');
+  await page.keyboard.press('Enter');
+  await expect.poll(focused).toBe('Yes, restore it');
   expect(await axeViolations(page)).toEqual([]);
-  await confirm.press('Enter');
+  await page.keyboard.press('Enter');
   await page.getByText('Restored. The editor now shows the restored version.').first().waitFor();
+  // The focus is not lost with the button: it goes back to the panel's heading.
+  await expect.poll(focused).toBe('History');
   expect(await axeViolations(page)).toEqual([]);
 }
 

@@ -45,6 +45,10 @@ export default function History({ api, csrf, version, text, onRestored }: Histor
   const [busy, setBusy] = useState(false);
   const [open, setOpen] = useState(false);
   const confirmRef = useRef<HTMLButtonElement>(null);
+  const restoreRef = useRef<HTMLButtonElement>(null);
+  const summaryRef = useRef<HTMLElement>(null);
+  /** Where the focus goes once the button that had it is gone. */
+  const focusLater = (target: { current: HTMLElement | null }) => requestAnimationFrame(() => target.current?.focus());
 
   async function load() {
     const answer = await callApi<{ versions: Version[] }>('GET', `${api}/history`);
@@ -68,6 +72,7 @@ export default function History({ api, csrf, version, text, onRestored }: Histor
     const answer = await callApi<{ errors?: { message: string }[] }>('POST', `${api}/restore`, { body: { version: id }, csrf, ifMatch: version });
     setBusy(false);
     setShown(undefined);
+    focusLater(summaryRef);
     if (answer.status === 200) {
       setNotice(text.restored);
       return onRestored();
@@ -99,12 +104,12 @@ export default function History({ api, csrf, version, text, onRestored }: Histor
                     <p id={`history-confirm-${entry.id}`}>{text.confirm.replace('{time}', when(entry.at))}</p>
                     <p className="admin-history-actions">
                       <button type="button" ref={confirmRef} className="button button-primary" disabled={busy} onClick={() => void restore(entry.id)}>{busy ? text.restoring : text.confirmYes}</button>
-                      <button type="button" className="button button-secondary" onClick={() => setShown({ ...shown, confirming: false })}>{text.cancel}</button>
+                      <button type="button" className="button button-secondary" onClick={() => { setShown({ ...shown, confirming: false }); focusLater(restoreRef); }}>{text.cancel}</button>
                     </p>
                   </div>
                 ) : (
                   <p className="admin-history-actions">
-                    <button type="button" className="button button-primary" aria-describedby={`history-${entry.id}`} onClick={() => { setShown({ ...shown, confirming: true }); requestAnimationFrame(() => confirmRef.current?.focus()); }}>{text.restore}</button>
+                    <button type="button" ref={restoreRef} className="button button-primary" aria-describedby={`history-${entry.id}`} onClick={() => { setShown({ ...shown, confirming: true }); focusLater(confirmRef); }}>{text.restore}</button>
                   </p>
                 )}
               </div>
@@ -116,7 +121,7 @@ export default function History({ api, csrf, version, text, onRestored }: Histor
 
   return (
     <details className="admin-history" onToggle={(event) => setOpen(event.currentTarget.open)}>
-      <summary>{text.heading}</summary>
+      <summary ref={summaryRef}>{text.heading}</summary>
       <p className="muted">{text.help}</p>
       <p className="visually-hidden" role="status" aria-live="polite">{notice}</p>
       {notice && <p className="banner banner-info" aria-hidden="true">{notice}</p>}
