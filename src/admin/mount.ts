@@ -8,6 +8,7 @@ import type { MountedApi } from '../serve/server.js';
 import { SiteError } from '../errors.js';
 import { createAdminApi, type AdminApi, type AdminRoute } from './api.js';
 import { createAuditLog, type AuditLog } from './audit-log.js';
+import { createHistory } from './history.js';
 import type { StoreSource } from '../store/source.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { Build } from '../pipeline/result-stage.js';
@@ -101,6 +102,7 @@ export function siteOf(get: () => Pick<EditedSite, 'config' | 'lastBuild'> | und
 }
 
 function routesOf(given: MountOptions, audit: AuditLog, events: AdminEvents): AdminRoute[] {
+  const history = createHistory(given.store, given.now);
   const site = given.site;
   const options: MountOptions = site
     ? {
@@ -115,12 +117,12 @@ function routesOf(given: MountOptions, audit: AuditLog, events: AdminEvents): Ad
     : given;
   return [
     ...(options.routes ?? []),
-    ...(options.posts ? createPostRoutes({ ...options.posts, audit, notify: (name, data) => void events.send(name, data) }) : []),
+    ...(options.posts ? createPostRoutes({ ...options.posts, audit, history, notify: (name, data) => void events.send(name, data) }) : []),
     ...(options.preview ? createPreviewRoutes(options.preview) : []),
     ...(options.inbox ? createInboxRoutes({ ...options.inbox, audit, now: options.now }) : []),
     ...(options.media ? createMediaRoutes({ ...options.media, audit }) : []),
-    ...(options.settings ? createSettingsRoutes({ ...options.settings, audit }) : []),
-    ...(options.pages ? createPageRoutes({ ...options.pages, audit }) : []),
+    ...(options.settings ? createSettingsRoutes({ ...options.settings, audit, history }) : []),
+    ...(options.pages ? createPageRoutes({ ...options.pages, audit, history }) : []),
     createChangesRoute(options.store),
     events.route,
   ];

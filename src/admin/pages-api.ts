@@ -30,6 +30,7 @@ import type { AuditLog } from './audit-log.js';
 import { editConfigText, type ConfigChange } from './config-edit.js';
 import { publishToGit } from './git-publish.js';
 import { sendJson } from './http.js';
+import { changedKeys, historyRoutes, projectPath, summaryOf, type History } from './history.js';
 import { createKeyedQueue, versionOf } from './post-files.js';
 import type { SaveOutcome } from './posts-api.js';
 import { ifMatch, settingsDiff } from './settings-api.js';
@@ -69,6 +70,8 @@ export interface PageField {
 export interface PageRoutesOptions {
   config(): ResolvedConfig | undefined;
   audit: AuditLog;
+  /** Where each save keeps the text it replaced (history.ts). */
+  history?: History;
   /** After the file was written (serve: rebuild and publish; dev leaves it to the watcher). */
   afterWrite?(files: readonly string[]): Promise<SaveOutcome>;
   /** The clock of the translation records (tests). */
@@ -177,15 +180,7 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
     pattern: /^pages\/(.+)\/([a-z]{2,3})$/,
     role: 'editor',
     async handle(context) {
-      const expected = ifMatch(context);
-      if (!expected) return sendJson(context.response, 428, { error: 'if_match_required', message: 'send the version you are editing in If-Match' });
-      const config = ready(context);
-      if (!config) return;
-      const [id, locale] = [context.params[0]!, context.params[1]!];
-      await serialise(`${id}/${locale}`, async () => {
-        const found = await pageFile(context, config, id, locale);
-        if (!found) return;
-        if (found.version !== expected) return sendJson(context.response, 409, { error: 'stale', version: found.version }, { etag: `"${found.version}"` });
+      await current(context, async (config, id, locale, found) => {
         const body = await context.body();
         const changes = Array.isArray(body.changes) ? (body.changes as unknown[]) : undefined;
         if (!changes?.length) return sendJson(context.response, 400, { error: 'invalid_body', message: 'send { changes: [{ key, value }] }' });
@@ -213,24 +208,72 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
         } catch (error) {
           return sendJson(context.response, 422, { errors: [{ path: null, message: (error as Error).message, line: null, column: null }] });
         }
-        await writeFileAtomic(found.file, after);
-        const outcome: SaveOutcome = options.afterWrite ? await options.afterWrite([found.file]) : { rebuilt: false };
-        if (outcome.rebuilt && !outcome.ok) {
-          await writeFileAtomic(found.file, found.text);
-          await options.afterWrite?.([found.file]);
-          return sendJson(context.response, 422, { errors: outcome.errors.map((error) => ({ path: error.field ?? null, message: error.message, line: error.line ?? null, column: error.column ?? null })) });
-        }
-        const version = versionOf(after);
-        const written = [found.file];
-        if (locale !== config.site.defaultLocale) written.push(await recordTranslation(config, id, locale));
-        const keys = [...new Set(changes.map((change) => String((change as { key: string }).key)))];
-        const file = sourcesOf(config).display(found.file);
-        await options.audit.append({ user: context.session.email, action: 'page-copy', page: id, locale, file, oldHash: found.version, newHash: version, paths: keys });
-        const git = await publish(context, config, written, `content(pages): update ${id} (${locale}): ${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ` and ${keys.length - 3} more` : ''}`);
-        sendJson(context.response, 200, { version, diff: settingsDiff(file, found.text, after), ...outcome, ...(git ? { git } : {}) }, { etag: `"${version}"` });
+        await commit(context, config, id, locale, found, after, [...new Set(changes.map((change) => String((change as { key: string }).key)))], 'page-copy');
       });
     },
   };
+
+  /**
+   * Runs `work` on the page copy of a route's path, one change of a file at a time, when the
+   * request's If-Match is its version (428 without one, 409 when it is not, 404 for no such copy).
+   */
+  async function current(context: AdminRequest, work: (config: ResolvedConfig, id: string, locale: string, found: { file: string; text: string; version: string }) => Promise<void>) {
+    const expected = ifMatch(context);
+    if (!expected) return sendJson(context.response, 428, { error: 'if_match_required', message: 'send the version you are editing in If-Match' });
+    const config = ready(context);
+    if (!config) return;
+    const [id, locale] = [context.params[0]!, context.params[1]!];
+    await serialise(`${id}/${locale}`, async () => {
+      const found = await pageFile(context, config, id, locale);
+      if (!found) return;
+      if (found.version !== expected) return sendJson(context.response, 409, { error: 'stale', version: found.version }, { etag: `"${found.version}"` });
+      await work(config, id, locale, found);
+    });
+  }
+
+  /**
+   * Writes a page's new text, rebuilds (a build that fails puts the old text back: 422), records
+   * the translation, keeps the old text as a version, audits, publishes and answers the save.
+   */
+  async function commit(context: AdminRequest, config: ResolvedConfig, id: string, locale: string, found: { file: string; text: string; version: string }, after: string, keys: string[], action: string, detail: Record<string, unknown> = {}) {
+    await writeFileAtomic(found.file, after);
+    const outcome: SaveOutcome = options.afterWrite ? await options.afterWrite([found.file]) : { rebuilt: false };
+    if (outcome.rebuilt && !outcome.ok) {
+      await writeFileAtomic(found.file, found.text);
+      await options.afterWrite?.([found.file]);
+      return sendJson(context.response, 422, { errors: outcome.errors.map((error) => ({ path: error.field ?? null, message: error.message, line: error.line ?? null, column: error.column ?? null })) });
+    }
+    const version = versionOf(after);
+    const written = [found.file];
+    if (locale !== config.site.defaultLocale) written.push(await recordTranslation(config, id, locale));
+    const file = sourcesOf(config).display(found.file);
+    await options.audit.append({ user: context.session.email, action, page: id, locale, file, oldHash: found.version, newHash: version, paths: keys, ...detail });
+    await options.history?.record('page', `${id}/${locale}`, context.session.email, summaryOf(keys), { [projectPath(config.root, found.file)]: found.text });
+    const git = await publish(context, config, written, `content(pages): ${action === 'restore' ? 'restore' : 'update'} ${id} (${locale}): ${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ` and ${keys.length - 3} more` : ''}`);
+    sendJson(context.response, 200, { version, diff: settingsDiff(file, found.text, after), ...outcome, ...(git ? { git } : {}) }, { etag: `"${version}"` });
+  }
+
+  /**
+   * A page's versions (history.ts). A restore is a save of the whole old text, refused (422)
+   * where it would change a key the developer has locked since.
+   */
+  const history = options.history && historyRoutes({
+    history: options.history, kind: 'page', address: 'pages/(.+)/([a-z]{2,3})', role: 'editor',
+    async open(context) {
+      const config = ready(context);
+      const found = config && (await pageFile(context, config, context.params[0]!, context.params[1]!));
+      return found && { item: `${context.params[0]}/${context.params[1]}`, files: { [projectPath(config.root, found.file)]: found.text } };
+    },
+    async restore(context, saved) {
+      await current(context, async (config, id, locale, found) => {
+        const after = saved.files[projectPath(config.root, found.file)] ?? '';
+        const keys = changedKeys(parseDocument(found.text).toJS(), parseDocument(after).toJS());
+        const locked = keys.filter((key) => isLocked(config, id, key));
+        if (locked.length) return sendJson(context.response, 422, { errors: locked.map((key) => ({ path: key, message: `${key} is locked by the site's developer`, line: null, column: null })) });
+        await commit(context, config, id, locale, found, after, keys, 'restore', { version: saved.id });
+      });
+    },
+  });
 
   /** Records the default locale's file a translation was just saved against; gives the record file. */
   async function recordTranslation(config: ResolvedConfig, id: string, locale: string): Promise<string> {
@@ -254,5 +297,5 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
     return outcome;
   }
 
-  return [list, read, update];
+  return [list, read, update, ...(history ?? [])];
 }

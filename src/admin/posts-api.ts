@@ -28,6 +28,7 @@ import { checkSiteWithEdit } from './site-check.js';
 import { commitMessage, publishToGit, type GitOutcome } from './git-publish.js';
 import { ConfigEditError, editConfigText } from './config-edit.js';
 import { moveFolder, renameRedirects } from './post-rename.js';
+import { entrySummary, historyRoutes, projectPath, type History } from './history.js';
 import { createKeyedQueue, deletePostFile, PostAddressError, readPostFile, resolvePost, versionOf, type PostAddress } from './post-files.js';
 
 /** What a save did to the site: nothing yet (dev: the watcher rebuilds), or a rebuild's outcome. */
@@ -42,6 +43,8 @@ export interface PostRoutesOptions {
   /** The collection the editor edits (default "blog"). */
   collection?: string;
   audit: AuditLog;
+  /** Where each save keeps the text it replaced (history.ts). */
+  history?: History;
   /** Today's ISO date in the site's time zone (scheduled posts); default the clock's date there. */
   today?: (timeZone: string) => string;
   /** Runs after files were written or deleted (serve: the in-process rebuild). */
@@ -254,7 +257,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
   }
 
   /** Checks, writes, logs and rebuilds; answers 422 with the build's errors when the check fails. */
-  async function save(context: AdminRequest, config: ResolvedConfig, target: PostAddress, text: string, before: string | null, action: string, status: number) {
+  async function save(context: AdminRequest, config: ResolvedConfig, target: PostAddress, text: string, before: string | null, action: string, status: number, previous?: string, detail: Record<string, unknown> = {}) {
     const checked = await checkPost(config, collection, target.display, text, dirname(target.file), markdown);
     if (!('data' in checked)) return sendJson(context.response, 422, { errors: checked.errors.map(describeError) });
     const shown = !checked.data.draft && isPublished(checked.data.date, today(config.site.timeZone));
@@ -262,7 +265,8 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     if (siteErrors.length) return sendJson(context.response, 422, { errors: siteErrors.map(describeError) });
     await writeFileAtomic(target.file, text);
     const after = versionOf(text);
-    await options.audit.append({ user: context.session.email, action, slug: target.slug, locale: target.locale, oldHash: before, newHash: after });
+    await options.audit.append({ user: context.session.email, action, slug: target.slug, locale: target.locale, oldHash: before, newHash: after, ...detail });
+    if (previous !== undefined) await options.history?.record('entry', itemOf(target), context.session.email, entrySummary(previous, text), { [projectPath(config.root, target.file)]: previous });
     const outcome = (await options.afterWrite?.(target.file)) ?? { rebuilt: false };
     const git = await publish(context, config, target, before === null ? 'add' : 'update');
     options.notify?.('saved', { slug: target.slug, locale: target.locale, user: context.session.email, version: after, ...outcome });
@@ -345,7 +349,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
         } catch (error) {
           return sendJson(context.response, 422, { errors: [{ code: 'FRONT_MATTER', message: (error as Error).message, field: null, line: null, column: null, file: target.display }] });
         }
-        await save(context, config, target, text, file.version, 'update', 200);
+        await save(context, config, target, text, file.version, 'update', 200, file.text);
       });
     },
   };
@@ -451,5 +455,28 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     },
   };
 
-  return [list, create, read, update, remove, renamePost];
+  /** A post's versions (history.ts): kept after a deletion; a restore saves an existing post again as `update` does. */
+  const itemOf = (target: PostAddress) => `${collection}/${target.slug}/${target.locale}`;
+  const history = options.history && historyRoutes({
+    history: options.history, kind: 'entry', address: 'posts/([^/]+)/([^/]+)', role: 'editor',
+    async open(context) {
+      const target = await address(context, context.params[0]!, context.params[1]!, true);
+      const file = target && (await readPostFile(target.file));
+      return target && { item: itemOf(target), files: file ? { [projectPath(options.config()!.root, target.file)]: file.text } : {} };
+    },
+    async restore(context, version) {
+      const addressed = await addressedVersion(context, 'replacing');
+      if (!addressed) return;
+      const { target, expected } = addressed;
+      const config = options.config()!;
+      await serialise(target.file, async () => {
+        const file = await readPostFile(target.file);
+        if (!file) return sendJson(context.response, 404, { error: 'not_found', message: `no ${target.locale} version of "${target.slug}" to restore into` });
+        if (file.version !== expected) return sendJson(context.response, 409, { error: 'stale', current: current(config, file.text, file.version) }, { etag: `"${file.version}"` });
+        await save(context, config, target, version.files[projectPath(config.root, target.file)] ?? '', file.version, 'restore', 200, file.text, { version: version.id });
+      });
+    },
+  });
+
+  return [list, create, read, update, remove, renamePost, ...(history ?? [])];
 }

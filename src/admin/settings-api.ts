@@ -34,6 +34,7 @@ import { writeFileAtomic } from './atomic-file.js';
 import type { AuditLog } from './audit-log.js';
 import { ConfigEditError, editConfigText, type ConfigChange, type ConfigValue } from './config-edit.js';
 import { publishToGit, type GitOutcome } from './git-publish.js';
+import { changedKeys, historyRoutes, projectPath, summaryOf, type History } from './history.js';
 import { sendJson } from './http.js';
 import { createKeyedQueue, versionOf } from './post-files.js';
 import type { SaveOutcome } from './posts-api.js';
@@ -176,6 +177,8 @@ function textAt(data: unknown, key: string): unknown {
 export interface SettingsRoutesOptions {
   config(): ResolvedConfig | undefined;
   audit: AuditLog;
+  /** Where each save keeps the texts it replaced (history.ts). */
+  history?: History;
   /** After the files were written (serve: rebuild and publish; dev leaves it to the watcher). */
   afterWrite?(files: readonly string[]): Promise<SaveOutcome>;
 }
@@ -234,6 +237,14 @@ async function readSettingsFiles(config: ResolvedConfig): Promise<SettingsFiles>
   const files = { config, file, text, messages, copies };
   return { ...files, version: settingsVersion(files) };
 }
+
+/** The settings files and their texts now: the config, then the messages and the page copy. */
+function settingsFileTexts(found: SettingsFiles): Map<string, string> {
+  return new Map([[found.file, found.text], ...Object.values(found.messages).map((entry): [string, string] => [entry.file, entry.text]), ...found.copies]);
+}
+
+/** The key of the settings' versions in the store. */
+const settingsItem = 'site.config.yaml';
 
 /** The version of the settings files: the hash of their texts, in a fixed order; `after` gives a file's text after a save. */
 function settingsVersion(files: Omit<SettingsFiles, 'version'>, after: (file: string, text: string) => string = (_file, text) => text): string {
@@ -429,25 +440,68 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
         if (!found) return;
         if (found.version !== expected) return sendJson(context.response, 409, { error: 'stale', version: found.version }, { etag: `"${found.version}"` });
         const save = await planned(context, found);
-        if (!save) return;
-        for (const { file, text } of save.steps) await writeFileAtomic(file, text);
-        const files = [...save.changed.keys()];
-        const outcome: SaveOutcome = options.afterWrite ? await options.afterWrite(files) : { rebuilt: false };
-        if (outcome.rebuilt && !outcome.ok) {
-          // The site does not build with it: the files go back to what they were, in the reverse order.
-          for (const file of files.reverse()) await writeFileAtomic(file, save.changed.get(file)!.before);
-          await options.afterWrite?.([...save.changed.keys()]);
-          return sendJson(context.response, 422, { errors: outcome.errors.map((error) => ({ path: error.field ?? null, message: error.message, line: error.line ?? null, column: error.column ?? null })) });
-        }
-        const after = settingsVersion(found, (file, text) => save.changed.get(file)?.after ?? text);
-        await options.audit.append({ user: context.session.email, action: 'settings', oldHash: found.version, newHash: after, paths: save.paths });
-        const git = await publish(context, found.config, save);
-        sendJson(context.response, 200, { version: after, diff: diffOf(save), ...outcome, ...(git ? { git } : {}) }, { etag: `"${after}"` });
+        if (save) await commit(context, found, save, 'settings');
       });
     },
   };
 
-  return [read, diff, update];
+  /**
+   * Writes a save's files, rebuilds (a build that fails puts them back: 422), audits, keeps the
+   * texts it replaced as a version, publishes and answers.
+   */
+  async function commit(context: AdminRequest, found: SettingsFiles, save: SettingsSave, action: string, detail: Record<string, unknown> = {}) {
+    for (const { file, text } of save.steps) await writeFileAtomic(file, text);
+    const files = [...save.changed.keys()];
+    const outcome: SaveOutcome = options.afterWrite ? await options.afterWrite(files) : { rebuilt: false };
+    if (outcome.rebuilt && !outcome.ok) {
+      // The site does not build with it: the files go back to what they were, in the reverse order.
+      for (const file of files.reverse()) await writeFileAtomic(file, save.changed.get(file)!.before);
+      await options.afterWrite?.([...save.changed.keys()]);
+      return sendJson(context.response, 422, { errors: outcome.errors.map((error) => ({ path: error.field ?? null, message: error.message, line: error.line ?? null, column: error.column ?? null })) });
+    }
+    const after = settingsVersion(found, (file, text) => save.changed.get(file)?.after ?? text);
+    await options.audit.append({ user: context.session.email, action, oldHash: found.version, newHash: after, paths: save.paths, ...detail });
+    const before = Object.fromEntries([...save.changed].map(([file, texts]) => [projectPath(found.config.root, file), texts.before]));
+    await options.history?.record('settings', settingsItem, context.session.email, summaryOf(save.paths), before);
+    const git = await publish(context, found.config, save);
+    sendJson(context.response, 200, { version: after, diff: diffOf(save), ...outcome, ...(git ? { git } : {}) }, { etag: `"${after}"` });
+  }
+
+  /**
+   * The settings' versions (history.ts): a restore writes back each file the version kept that
+   * is still a settings file (never another path), checked as a save is.
+   */
+  const history = options.history && historyRoutes({
+    history: options.history, kind: 'settings', address: 'settings', role: 'admin',
+    async open(context) {
+      const found = await current(context);
+      return found && { item: settingsItem, files: Object.fromEntries([...settingsFileTexts(found)].map(([file, text]) => [projectPath(found.config.root, file), text])) };
+    },
+    async restore(context, version) {
+      await serialise('settings', async () => {
+        const found = await current(context);
+        if (!found) return;
+        if (found.version !== ifMatch(context)) return sendJson(context.response, 409, { error: 'stale', version: found.version }, { etag: `"${found.version}"` });
+        const changed = new Map<string, { before: string; after: string }>();
+        const paths: string[] = [];
+        for (const [file, before] of settingsFileTexts(found)) {
+          const after = version.files[projectPath(found.config.root, file)];
+          if (after === undefined || after === before) continue;
+          changed.set(file, { before, after });
+          const keys = changedKeys(parseDocument(before).toJS(), parseDocument(after).toJS());
+          paths.push(...(file === found.file ? keys : keys.map((key) => `${projectPath(found.config.root, file)}:${key}`)));
+        }
+        if (!changed.size) return sendJson(context.response, 400, { error: 'unchanged', message: 'the settings files are already as this version has them' });
+        const problems = checkConfigText(changed.get(found.file)?.after ?? found.text, found.config);
+        if (problems.length) return sendJson(context.response, 422, { errors: problems });
+        // The files in the order a save writes them: page copy and names first, the config last.
+        const steps = [...changed].sort(([a], [b]) => Number(a === found.file) - Number(b === found.file)).map(([file, { after }]) => ({ file, text: after }));
+        await commit(context, found, { steps, changed, paths }, 'restore', { version: version.id });
+      });
+    },
+  });
+
+  return [read, diff, update, ...(history ?? [])];
 }
 
 /** The If-Match version of a request, without quotes. */

@@ -110,6 +110,27 @@ export interface AuditEntry {
   [detail: string]: unknown;
 }
 
+/** What a version of a saved file is of: a collection entry, a page's copy, the settings. */
+export type VersionKind = 'entry' | 'page' | 'settings';
+
+/** A version to keep: what a save replaced. */
+export interface NewVersion {
+  kind: VersionKind;
+  /** The item's key (`<collection>/<slug>/<locale>`, `<content id>/<locale>`, `site.config.yaml`). */
+  item: string;
+  at: string;
+  by: string;
+  /** What the save changed, in a line. */
+  summary: string;
+  /** Each written file's previous text, by its path in the project. */
+  files: Record<string, string>;
+}
+
+/** A kept version: its id (the order of saving) and what was kept. */
+export interface StoredVersion extends Omit<NewVersion, 'kind' | 'item'> {
+  id: string;
+}
+
 /** What pruning did to one kind of item. */
 export interface PruneCount {
   kind: InboxKind;
@@ -143,7 +164,7 @@ export interface ImportCounts {
 }
 
 /** The store's tables, for `site db status`. */
-export const storeTables = ['contact_messages', 'bookings', 'accounts', 'sessions', 'sign_in_attempts', 'audit_log'] as const;
+export const storeTables = ['contact_messages', 'bookings', 'accounts', 'sessions', 'sign_in_attempts', 'audit_log', 'saved_versions'] as const;
 
 /** The store. Every method is one statement or one transaction, so it holds across processes. */
 export interface Store {
@@ -206,6 +227,13 @@ export interface Store {
   appendAudit(entry: AuditEntry): Promise<void>;
   /** The newest `limit` entries, newest first, and whether older ones were left out. */
   listAudit(limit: number): Promise<{ entries: AuditEntry[]; more: boolean }>;
+
+  /** Keeps a version, then drops the item's oldest beyond the newest `keep`; the new version's id. */
+  addVersion(version: NewVersion, keep: number): Promise<string>;
+  /** An item's versions, newest first, without their files. */
+  listVersions(kind: VersionKind, item: string): Promise<Omit<StoredVersion, 'files'>[]>;
+  /** One version of an item, with its files, or undefined. */
+  findVersion(kind: VersionKind, item: string, id: string): Promise<StoredVersion | undefined>;
 
   /** Rows per table. */
   counts(): Promise<Record<(typeof storeTables)[number], number>>;
@@ -335,6 +363,10 @@ function sessionOfRow(row: SqlRow): StoredSession {
     createdAt: text(row.created_at),
     lastSeenAt: text(row.last_seen_at),
   };
+}
+
+function versionOfRow(row: SqlRow): Omit<StoredVersion, 'files'> {
+  return { id: text(row.seq), at: text(row.saved_at), by: text(row.saved_by), summary: text(row.summary) };
 }
 
 function accountOfRow(row: SqlRow): StoredAccount {
@@ -547,6 +579,28 @@ function storeOn(driver: SqlDriver): Store {
         }
       });
       return { entries, more: rows.length > limit };
+    },
+
+    async addVersion(version, keep) {
+      // Two statements, not a transaction: D1 cannot read an insert's RETURNING inside its batch,
+      // and the cap is the same whoever trims it, so a trim raced by another save is harmless.
+      const { rows } = await db.execute('INSERT INTO saved_versions (kind, item, saved_at, saved_by, summary, files) VALUES (?, ?, ?, ?, ?, ?) RETURNING seq', [version.kind, version.item, version.at, version.by, version.summary, JSON.stringify(version.files)]);
+      await db.execute(
+        'DELETE FROM saved_versions WHERE kind = ? AND item = ? AND seq NOT IN (SELECT seq FROM saved_versions WHERE kind = ? AND item = ? ORDER BY seq DESC LIMIT ?)',
+        [version.kind, version.item, version.kind, version.item, keep],
+      );
+      return text(rows[0]?.seq);
+    },
+
+    async listVersions(kind, item) {
+      const { rows } = await db.execute('SELECT seq, saved_at, saved_by, summary FROM saved_versions WHERE kind = ? AND item = ? ORDER BY seq DESC', [kind, item]);
+      return rows.map(versionOfRow);
+    },
+
+    async findVersion(kind, item, id) {
+      if (!/^\d{1,18}$/.test(id)) return undefined;
+      const row = await one('SELECT * FROM saved_versions WHERE kind = ? AND item = ? AND seq = ?', [kind, item, Number(id)]);
+      return row && { ...versionOfRow(row), files: JSON.parse(text(row.files)) as Record<string, string> };
     },
 
     async counts() {

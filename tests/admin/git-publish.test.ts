@@ -76,6 +76,21 @@ describe('site serve --admin with publish.git', () => {
     expect(await git(['log', '-1', '--format=%H', 'main'], remote)).toBe(commit);
   });
 
+  it('commits a restore as it commits a save: the post as the version had it, pushed', async () => {
+    const path = `/api/admin/posts/${slug}/en`;
+    const before = await git(['show', `HEAD:content/blog/${slug}/en.md`]);
+    const saved = await edit('A title taken back');
+    expect(saved.status).toBe(200);
+    const { versions } = (await server.send('GET', `${path}/history`, { headers: { cookie: auth.cookie } })).json() as { versions: { id: string }[] };
+    const headers = { cookie: auth.cookie, origin: server.url, 'x-csrf-token': auth.csrf, 'content-type': 'application/json', 'if-match': `"${saved.json().version}"` };
+    const restored = await server.send('POST', `${path}/restore`, { headers, body: JSON.stringify({ version: versions[0]!.id }) });
+    expect(restored.status).toBe(200);
+    expect(restored.json().git).toMatchObject({ committed: true, pushed: true });
+    expect(await git(['log', '-1', '--format=%an|%s'])).toBe(`editor|content(blog): update ${slug} (en)`);
+    expect(await git(['show', `HEAD:content/blog/${slug}/en.md`])).toBe(before);
+    expect(await git(['log', '-1', '--format=%H', 'main'], remote)).toBe(restored.json().git.commit);
+  });
+
   it('reports a failed push, and keeps the commit and the saved file', async () => {
     await git(['remote', 'set-url', 'origin', join(site.dir, 'no-such-remote.git')]);
     const saved = await edit('Saved while the remote is gone');

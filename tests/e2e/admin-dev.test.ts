@@ -1,20 +1,13 @@
 /** The admin with `site dev` in Chromium: sign-in by the one-time link (see admin-flow.ts for the flow), and a settings save the watcher rebuilds. */
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { createDevAdmin, siteOf } from '../../src/admin/mount';
-import { followingStoreSource } from '../../src/store/source';
-import { startDevServer } from '../../src/dev/server';
 import { launchBrowser } from '../helpers/browser';
-import { createEditableSite } from '../helpers/editable-site';
 import { describeAdminFlow } from './admin-flow';
+import { startDevAdmin } from './support';
 
 describeAdminFlow('the admin with site dev, in the browser', async () => {
-  const site = await createEditableSite();
-  let builder: Awaited<ReturnType<typeof startDevServer>>['builder'] | undefined;
-  const store = followingStoreSource(() => builder?.config);
-  const admin = createDevAdmin({ projectRoot: site.dir, store, site: siteOf(() => builder) });
-  const dev = await startDevServer({ config: site.config, port: 0, host: '127.0.0.1', admin, store });
-  builder = dev.builder;
+  const running = await startDevAdmin();
+  const { site, dev, admin } = running;
   return {
     url: dev.url,
     siteDir: site.dir,
@@ -30,22 +23,14 @@ describeAdminFlow('the admin with site dev, in the browser', async () => {
       // The token left the address bar and is used up.
       expect(page.url()).not.toContain('token=');
     },
-    async close() {
-      await dev.close();
-      await store.close();
-      await site.cleanup();
-    },
+    close: () => running.close(),
   };
 });
 
 describe('the settings with site dev, in the browser', () => {
   it('saves a plan limit from /admin/settings, and the pricing page shows it once the watcher has rebuilt', async () => {
-    const site = await createEditableSite();
-    let builder: Awaited<ReturnType<typeof startDevServer>>['builder'] | undefined;
-    const store = followingStoreSource(() => builder?.config);
-    const admin = createDevAdmin({ projectRoot: site.dir, store, site: siteOf(() => builder) });
-    const dev = await startDevServer({ config: site.config, port: 0, host: '127.0.0.1', admin, store });
-    builder = dev.builder;
+    const running = await startDevAdmin();
+    const { site, dev, admin } = running;
     const browser = await launchBrowser();
     try {
       const page = await (await browser.newContext({ locale: 'en-US' })).newPage();
@@ -75,9 +60,7 @@ describe('the settings with site dev, in the browser', () => {
       await expect.poll(async () => (await page.request.get(`${dev.url}/hub/pricing/`)).text(), { timeout: 20_000, interval: 250 }).toContain('Up to 175 orders per month');
     } finally {
       await browser.close();
-      await dev.close();
-      await store.close();
-      await site.cleanup();
+      await running.close();
     }
   }, 90_000);
 });

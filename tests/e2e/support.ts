@@ -4,9 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { parse } from 'yaml';
+import { createDevAdmin, siteOf } from '../../src/admin/mount';
 import { loadConfig } from '../../src/config/load';
+import { startDevServer } from '../../src/dev/server';
+import { followingStoreSource } from '../../src/store/source';
 import { copyValuesOf, fillPlaceholders } from '../../src/content/messages';
 import { launchBrowser } from '../helpers/browser';
+import { createEditableSite } from '../helpers/editable-site';
 import { repoRoot } from '../helpers/paths';
 import { serveSite, type TestServer } from '../helpers/server';
 
@@ -24,6 +28,26 @@ export interface E2e {
 
 /** How long an action (click, fill, wait) may take before the test fails. */
 const actionTimeout = 10_000;
+
+/** `site dev` with its admin on an editable copy of the site; `close` stops it and removes the copy. */
+export async function startDevAdmin() {
+  const site = await createEditableSite();
+  let builder: Awaited<ReturnType<typeof startDevServer>>['builder'] | undefined;
+  const store = followingStoreSource(() => builder?.config);
+  const admin = createDevAdmin({ projectRoot: site.dir, store, site: siteOf(() => builder) });
+  const dev = await startDevServer({ config: site.config, port: 0, host: '127.0.0.1', admin, store });
+  builder = dev.builder;
+  return {
+    site,
+    dev,
+    admin,
+    async close() {
+      await dev.close();
+      await store.close();
+      await site.cleanup();
+    },
+  };
+}
 
 /** Launches Chromium and serves the built site with a fresh, empty data folder. */
 export async function startE2e(): Promise<E2e> {

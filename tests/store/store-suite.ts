@@ -155,6 +155,20 @@ export function describeStore(name: string, open: () => Promise<SqlDriver>): voi
       expect(more).toBe(true);
     });
 
+    it('keeps versions of saved files per item, newest first, the oldest beyond the cap dropped', async () => {
+      const version = (n: number, item = 'blog/a-post/en') => ({ kind: 'entry' as const, item, at: at(`2030-01-01T00:00:0${n}Z`), by: 'anna@example.com', summary: `title ${n}`, files: { [`content/blog/a-post/en.md`]: `---\ntitle: ${n}\n---\nbody é\n` } });
+      const ids = [];
+      for (const n of [1, 2, 3, 4]) ids.push(await store.addVersion(version(n), 3));
+      await store.addVersion(version(9, 'blog/other/en'), 3);
+      const listed = await store.listVersions('entry', 'blog/a-post/en');
+      expect(listed.map((entry) => entry.summary)).toEqual(['title 4', 'title 3', 'title 2']);
+      expect(listed[0]).toEqual({ id: ids[3], at: at('2030-01-01T00:00:04Z'), by: 'anna@example.com', summary: 'title 4' });
+      expect(await store.findVersion('entry', 'blog/a-post/en', ids[1]!)).toEqual({ id: ids[1], ...version(2), kind: undefined, item: undefined });
+      expect(await store.findVersion('entry', 'blog/a-post/en', ids[0]!)).toBeUndefined();
+      expect(await store.findVersion('page', 'blog/a-post/en', ids[3]!)).toBeUndefined();
+      expect(await store.findVersion('entry', 'blog/a-post/en', 'x; drop')).toBeUndefined();
+    });
+
     it('imports the old files once, keeping their ids, and a double booking of the old store as it was', async () => {
       const data = {
         contacts: [{ id: 'abc123', ...contact('2029-05-01T00:00:00Z'), handledAt: at('2029-05-02T00:00:00Z'), handledBy: 'anna@example.com' }, { id: 'undated', message: 'no time' }],

@@ -68,6 +68,14 @@ describe('the d1 driver', () => {
     expect(await store.findBooking((first as { id: string }).id)).toMatchObject({ slotStart: '2026-03-02T08:00:00.000Z', locale: 'en' });
   });
 
+  it('keeps versions of saved files, capped per item (two statements: D1 reads no write inside a batch)', async () => {
+    const store = await createStore(openD1(fakeD1(client)));
+    const version = (n: number) => ({ kind: 'page' as const, item: 'landing/no', at: `2026-03-02T08:00:0${n}.000Z`, by: 'anna@example.com', summary: 'hero.heading', files: { 'content/pages/landing/no.yaml': `heading: ${n}\n` } });
+    const ids = [await store.addVersion(version(1), 2), await store.addVersion(version(2), 2), await store.addVersion(version(3), 2)];
+    expect((await store.listVersions('page', 'landing/no')).map((entry) => entry.id)).toEqual([ids[2], ids[1]]);
+    expect((await store.findVersion('page', 'landing/no', ids[1]!))?.files).toEqual({ 'content/pages/landing/no.yaml': 'heading: 2\n' });
+  });
+
   it('runs a transaction as one batch: all of it or nothing', async () => {
     const driver = openD1(fakeD1(client));
     await driver.execute('CREATE TABLE t (id TEXT PRIMARY KEY)');

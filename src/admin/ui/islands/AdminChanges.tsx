@@ -65,7 +65,7 @@ export default function AdminChanges(props: AdminChangesProps) {
     const slug = change.to ?? change.slug;
     if (change.page) return <a href={`${props.links.pages}?${new URLSearchParams({ page: change.page, ...(change.locale ? { locale: change.locale } : {}) })}`}>{change.page}</a>;
     if (slug) return <a href={`${props.links.blog}?${new URLSearchParams({ post: slug, ...(change.locale ? { locale: change.locale } : {}) })}`}>{slug}</a>;
-    if (change.action === 'settings' || (change.action.startsWith('git-') && !change.slug)) return <a href={props.links.settings}>{text.settingsItem}</a>;
+    if (!slug && (change.action === 'settings' || change.action === 'restore' || change.action.startsWith('git-'))) return <a href={props.links.settings}>{text.settingsItem}</a>;
     if (change.id) return <a href={props.links.inbox}>{change.kind === 'booking' ? text.kindBooking : change.kind === 'contact' ? text.kindContact : text.inboxItem}</a>;
     return '';
   };

@@ -8,6 +8,7 @@
  * someone else changed meanwhile, the editor's own words kept. For editors and admins.
  */
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import History, { type HistoryProps } from './History';
 import { callApi, type AdminSession } from './admin-client';
 import { AdminBar, usePageSession } from './admin-bar';
 import { plainProblem } from './plain-errors';
@@ -40,6 +41,7 @@ export interface AdminPagesProps {
   text: Record<(typeof adminPagesText)[number], string>;
   /** What to do about a problem the check finds at a text, by dotted key (`*` for any one part): plain-errors.ts. */
   problems: Record<string, string>;
+  history: HistoryProps['text'];
 }
 
 const idOf = (key: string) => `copy-${key.replace(/[^A-Za-z0-9_-]/g, '-')}`;
@@ -307,6 +309,7 @@ export default function AdminPages(props: AdminPagesProps) {
           <button type="submit" className="button button-primary" disabled={busy}>{busy ? text.saving : text.save}</button>
         </p>
       </form>
+      <History key={`${copy.id}/${copy.locale}`} api={`/api/admin/pages/${copy.id}/${copy.locale}`} csrf={sessionRef.current?.csrfToken} version={copy.version} text={props.history} onRestored={() => void open(copy.id, copy.locale)} />
     </div>
   );
 }

@@ -6,6 +6,7 @@
  * shown at their fields and in a summary whose links move focus there. Admins only.
  */
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import History, { DiffLines, type HistoryProps } from './History';
 import { callApi, type AdminSession } from './admin-client';
 import { AdminBar, usePageSession } from './admin-bar';
 import { plainProblem } from './plain-errors';
@@ -48,6 +49,7 @@ export interface AdminSettingsProps {
   fields: Record<string, string>;
   /** Help under a field, by the same keys. */
   hints: Record<string, string>;
+  history: HistoryProps['text'];
   /** What to do about a problem at a field (plain-errors.ts). */
   problems: Record<string, string>;
 }
@@ -497,17 +499,14 @@ export default function AdminSettings(props: AdminSettingsProps) {
         <section className="admin-settings-review" aria-labelledby="settings-review-heading">
           <h2 id="settings-review-heading" ref={reviewRef} tabIndex={-1}>{text.diffHeading}</h2>
           <p>{text.diffHelp}</p>
-          <pre className="admin-diff" tabIndex={0}>
-            {review.replace(/\n$/, '').split('\n').map((line, index) => (
-              <span key={index} className={line.startsWith('+') && !line.startsWith('+++') ? 'diff-added' : line.startsWith('-') && !line.startsWith('---') ? 'diff-removed' : undefined}>{line}</span>
-            ))}
-          </pre>
+          <DiffLines diff={review} />
           <p className="admin-settings-actions">
             <button type="button" className="button button-primary" disabled={busy !== undefined} onClick={() => void onSave()}>{busy === 'saving' ? text.saving : text.save}</button>
             <button type="button" className="button button-secondary" onClick={() => setReview(undefined)}>{text.keepEditing}</button>
           </p>
         </section>
       )}
+      <History api="/api/admin/settings" csrf={sessionRef.current?.csrfToken} version={loaded.version} text={props.history} onRestored={() => void load()} />
     </div>
   );
 }

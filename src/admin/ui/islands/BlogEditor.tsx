@@ -8,6 +8,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
 import { callApi, loadSession, type AdminSession } from './admin-client';
 import { plainProblem } from './plain-errors';
+import History, { type HistoryProps } from './History';
 
 /** A front-matter field of the form (from the collection's schema) and its label. */
 export interface EditorField {
@@ -27,6 +28,7 @@ export interface BlogEditorProps {
   wordsPerMinute: number;
   /** What to do about a problem at a field (plain-errors.ts). */
   problems: Record<string, string>;
+  history: HistoryProps['text'];
   text: Record<
     | 'loading' | 'unavailable' | 'signedInAs' | 'signOut' | 'newPost' | 'search' | 'filterStatus' | 'filterLocale' | 'filterCategory' | 'all'
     | 'published' | 'draft' | 'scheduled' | 'missing' | 'missingIn' | 'shownIn' | 'slug' | 'slugHint' | 'slugTaken' | 'slugInvalid' | 'edit' | 'back' | 'save' | 'saving' | 'saved'
@@ -514,6 +516,7 @@ export default function BlogEditor(props: BlogEditorProps) {
             {draft.version && <button type="button" className="button button-secondary" onClick={() => void remove(tab)}>{text.delete}</button>}
           </p>
         </form>
+        {draft.version && <History key={`${slug}/${tab}`} api={`/api/admin/posts/${slug}/${tab}`} csrf={csrf} version={draft.version} text={props.history} onRestored={() => void open(slug, tab)} />}
       </div>
     </div>
   );

@@ -1,6 +1,7 @@
 /** /admin/blog: the BlogEditor island, its form fields read off the blog collection's front-matter schema. */
 import { frontMatterFields, type PageProps } from 'typed-site/template';
 import BlogEditor, { type BlogEditorProps } from '../islands/BlogEditor';
+import { historyText } from '../islands/History';
 import { AdminPage } from '../layout/AdminPage';
 import { Island } from 'typed-site/template';
 import { adminPageCopy, text, z } from '../layout/copy';
@@ -13,6 +14,8 @@ export const content = z.strictObject({
   ...adminPageCopy,
   fields: z.record(z.string(), text),
   editor: editorText,
+  /** The history panel's copy (islands/History.tsx). */
+  history: z.strictObject(Object.fromEntries(historyText.map((key) => [key, text])) as Record<(typeof historyText)[number], typeof text>),
   /** What to do about a problem at a field, by front-matter field (islands/plain-errors.ts; `{categories}` names the categories). */
   problems: z.record(z.string(), text).default({}),
 });
@@ -51,6 +54,7 @@ export default function AdminBlog({ page, content, site }: PageProps<Content>) {
     termField,
     wordsPerMinute: spec?.wordsPerMinute ?? 200,
     text: content.editor,
+    history: content.history,
     problems: content.problems,
   };
   return (

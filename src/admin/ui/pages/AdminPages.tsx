@@ -1,6 +1,7 @@
 /** /admin/pages: the AdminPages island (every page's copy, by language), for editors. */
 import type { PageProps } from 'typed-site/template';
 import AdminPages, { adminPagesText, type AdminPagesProps } from '../islands/AdminPages';
+import { historyText } from '../islands/History';
 import { AdminPage } from '../layout/AdminPage';
 import { Island } from 'typed-site/template';
 import { adminPageCopy, text, z } from '../layout/copy';
@@ -8,6 +9,8 @@ import { adminPageCopy, text, z } from '../layout/copy';
 export const content = z.strictObject({
   ...adminPageCopy,
   pages: z.strictObject(Object.fromEntries(adminPagesText.map((key) => [key, text])) as Record<(typeof adminPagesText)[number], typeof text>),
+  /** The history panel's copy (islands/History.tsx). */
+  history: z.strictObject(Object.fromEntries(historyText.map((key) => [key, text])) as Record<(typeof historyText)[number], typeof text>),
   /** What to do about a problem at a text, by dotted key (`*` for any one segment): see islands/plain-errors.ts. */
   problems: z.record(z.string(), text).default({}),
 });
@@ -22,6 +25,7 @@ export default function AdminPagesPage({ page, content, site }: PageProps<Conten
     dateLocale: site.locale,
     languages: Object.fromEntries(site.config.localeIds.map((id) => [id, site.config.locales[id]!.label])),
     text: content.pages,
+    history: content.history,
     problems: content.problems,
   };
   return (

@@ -1,6 +1,7 @@
 /** /admin/settings: the AdminSettings island (the facts marketers own in site.config.yaml), for admins. */
 import type { PageProps } from 'typed-site/template';
 import AdminSettings, { adminSettingsText, type AdminSettingsProps } from '../islands/AdminSettings';
+import { historyText } from '../islands/History';
 import { AdminPage } from '../layout/AdminPage';
 import { Island } from 'typed-site/template';
 import { adminPageCopy, text, z } from '../layout/copy';
@@ -8,6 +9,8 @@ import { adminPageCopy, text, z } from '../layout/copy';
 export const content = z.strictObject({
   ...adminPageCopy,
   settings: z.strictObject(Object.fromEntries(adminSettingsText.map((key) => [key, text])) as Record<(typeof adminSettingsText)[number], typeof text>),
+  /** The history panel's copy (islands/History.tsx). */
+  history: z.strictObject(Object.fromEntries(historyText.map((key) => [key, text])) as Record<(typeof historyText)[number], typeof text>),
   fields: z.record(z.string(), text),
   hints: z.record(z.string(), text),
   /** What to do about a problem at a field, by path (`*` for any one segment): see islands/plain-errors.ts. */
@@ -23,6 +26,7 @@ export default function AdminSettingsPage({ page, content, site }: PageProps<Con
     signIn: site.href('/auth'),
     languages: Object.fromEntries(site.config.localeIds.map((id) => [id, site.config.locales[id]!.label])),
     text: content.settings,
+    history: content.history,
     fields: content.fields,
     hints: content.hints,
     problems: content.problems,
