@@ -112,7 +112,7 @@ describe('history and restore with site serve --admin, in the browser', () => {
     const original = await readFile(file, 'utf8');
     await signInWithPassword(page, `${server.url}/admin/blog/`, editor);
     await page.goto(`${server.url}/admin/pages/?page=landing&locale=no`);
-    const heading = page.getByLabel('hero.heading', { exact: true });
+    const heading = page.getByLabel('Hero › Heading hero.heading', { exact: true });
     await expect.poll(() => heading.inputValue()).toBe('Gjør reparasjon til det enkle valget');
     await heading.fill('Reparasjon, enkelt og greit');
     await page.getByRole('button', { name: 'Save texts' }).click();
