@@ -84,14 +84,15 @@ export default function AdminPages(props: AdminPagesProps) {
     return undefined;
   }
 
-  async function open(id: string, locale: string) {
+  /** Opens a page's copy in a language; the focus moves to its heading unless `keepFocus` (a restore keeps it in the history panel). */
+  async function open(id: string, locale: string, keepFocus = false) {
     setNotice(undefined);
     setErrors([]);
     const found = await read(id, locale);
     if (!found) return;
     setCopy(found);
     setDraft(new Map(found.fields.map((field) => [field.key, field.value])));
-    requestAnimationFrame(() => headingRef.current?.focus());
+    if (!keepFocus) requestAnimationFrame(() => headingRef.current?.focus());
   }
 
   function close() {
@@ -309,7 +310,7 @@ export default function AdminPages(props: AdminPagesProps) {
           <button type="submit" className="button button-primary" disabled={busy}>{busy ? text.saving : text.save}</button>
         </p>
       </form>
-      <History key={`${copy.id}/${copy.locale}`} api={`/api/admin/pages/${copy.id}/${copy.locale}`} csrf={sessionRef.current?.csrfToken} version={copy.version} text={props.history} onRestored={() => void open(copy.id, copy.locale)} />
+      <History key={`${copy.id}/${copy.locale}`} api={`/api/admin/pages/${copy.id}/${copy.locale}`} csrf={sessionRef.current?.csrfToken} version={copy.version} text={props.history} onRestored={() => void open(copy.id, copy.locale, true)} />
     </div>
   );
 }
