@@ -166,6 +166,28 @@ describe('a slug renamed while site dev runs', () => {
   }, 60_000);
 });
 
+describe('a route\'s path per locale, as a path: map or as path: with paths:', () => {
+  /** The fixture's routes as path: (the default locale's) and paths: (the others). */
+  const withPathsKey = (text: string) => text
+    .replace('{ path: { en: /about, "no": /om-oss, de: /ueber-uns }, template: Home }', '{ path: /about, template: Home, paths: { "no": /om-oss, de: /ueber-uns } }')
+    .replace('{ path: { en: /blog, "no": /blogg }, template: List, list: news }', '{ path: /blog, template: List, list: news, paths: { "no": /blogg } }')
+    .replace('{ path: { en: "/blog/{slug}", "no": "/blogg/{slug}" }, template: Entry, entry: news }', '{ path: "/blog/{slug}", template: Entry, entry: news, paths: { "no": "/blogg/{slug}" } }');
+
+  it('builds the same site, byte for byte, and the same lock', async () => {
+    const [mapDir, pathsDir] = await Promise.all([copyFixture(), copyFixture()]);
+    const config = join(pathsDir, 'site.config.yaml');
+    const text = await readFile(config, 'utf8');
+    expect(withPathsKey(text)).not.toContain('path: {');
+    await writeFile(config, withPathsKey(text));
+    const [fromMap, fromPaths] = await Promise.all([mapDir, pathsDir].map((dir) => buildTarget([], join(dir, 'site.config.yaml'))));
+    const files = await listAll(fromMap!.out);
+    expect(files).toContain('no/om-oss/index.html');
+    expect(await listAll(fromPaths!.out)).toEqual(files);
+    for (const file of files) expect((await readFile(join(fromPaths!.out, file))).equals(await readFile(join(fromMap!.out, file))), file).toBe(true);
+    expect(await readFile(join(pathsDir, 'site.paths.lock.yaml'), 'utf8')).toBe(await readFile(join(mapDir, 'site.paths.lock.yaml'), 'utf8'));
+  }, 120_000);
+});
+
 describe('collisions', () => {
   /** Builds a copy of the fixture after `edit`; the build must fail: its stderr. */
   async function failingBuild(edit: (dir: string) => Promise<void>): Promise<string> {
@@ -178,9 +200,26 @@ describe('collisions', () => {
   }
   const editFile = async (file: string, from: string, to: string) => writeFile(file, (await readFile(file, 'utf8')).replace(from, to));
 
-  it('names the paths: entry when a localized route path lands on another route', async () => {
+  it('names the path map\'s entry when a localized route path lands on another route', async () => {
     const stderr = await failingBuild((dir) => editFile(join(dir, 'site.config.yaml'), '"no": /om-oss', '"no": /blogg'));
-    expect(stderr).toMatch(/PATH_COLLISION\s+site\.config\.yaml:20:\d+\s+routes\.2\.paths\.no\s+\/no\/blogg\/ is claimed by route "\/about" \(no\) and by route "\/blog" \(no\) \(the other claim: routes\.1\.paths\.no in site\.config\.yaml\)/);
+    expect(stderr).toMatch(/PATH_COLLISION\s+site\.config\.yaml:21:\d+\s+routes\.2\.path\.no\s+\/no\/blogg\/ is claimed by route "\/about" \(no\) and by route "\/blog" \(no\) \(the other claim: routes\.1\.path\.no in site\.config\.yaml\)/);
+  });
+
+  it('names the paths: entry when the route gives its other paths there', async () => {
+    const stderr = await failingBuild((dir) => editFile(join(dir, 'site.config.yaml'), '{ path: { en: /blog, "no": /blogg }, template: List, list: news }', '{ path: /blog, template: List, list: news, paths: { "no": /om-oss } }'));
+    expect(stderr).toMatch(/PATH_COLLISION\s+site\.config\.yaml:2[01]:\d+\s+routes\.[12]\.paths?\.no\s+\/no\/om-oss\/ is claimed by route "\/about" \(no\) and by route "\/blog" \(no\)/);
+    expect(stderr).toContain('routes.2.paths.no');
+  });
+
+  it('refuses a path map without the default locale, with a key that is no locale, or beside paths:, each at its key', async () => {
+    const stderr = await failingBuild((dir) => editFile(join(dir, 'site.config.yaml'), `  - { path: { en: /about, "no": /om-oss, de: /ueber-uns }, template: Home }
+  - { path: { en: /blog, "no": /blogg }, template: List, list: news }
+  - { path: { en: "/blog/{slug}", "no": "/blogg/{slug}" }, template: Entry, entry: news }`, `  - { path: { "no": /om-oss, de: /ueber-uns }, template: Home }
+  - { path: { en: /blog, "no": /blogg, fr: /blogue }, template: List, list: news }
+  - { path: { en: "/blog/{slug}", "no": "/blogg/{slug}" }, template: Entry, entry: news, paths: { de: "/blog/{slug}" } }`));
+    expect(stderr).toMatch(/CONFIG_INVALID\s+site\.config\.yaml:20:7\s+routes\[1\]\.path\s+the path map has no path for the default locale "en"\s+\(Add the route's path in en to the map/);
+    expect(stderr).toMatch(/UNKNOWN_LOCALE\s+site\.config\.yaml:21:40\s+routes\[2\]\.path\.fr\s+unknown locale "fr" in the path map\s+\(Use the keys under locales: \(en, no, de\)/);
+    expect(stderr).toMatch(/CONFIG_INVALID\s+site\.config\.yaml:22:\d+\s+routes\[3\]\.paths\s+the route gives its path per locale in path: and in paths:\s+\(Give each locale's path once/);
   });
 
   it('names the slug: line when two posts claim one URL', async () => {
