@@ -145,7 +145,7 @@ describe('a renamed slug', () => {
 });
 
 describe('a slug renamed while site dev runs', () => {
-  it('answers the old path with 301 to the new one after the rebuild', async () => {
+  it('answers the old path with 301 to the new one after the rebuild, and keeps it in the lock', async () => {
     const dir = await copyFixture();
     const dev = await startDevServer({ config: join(dir, 'site.config.yaml'), port: 0, host: '127.0.0.1' });
     try {
@@ -160,6 +160,9 @@ describe('a slug renamed while site dev runs', () => {
       expect(response!.status).toBe(301);
       expect(response!.headers.get('location')).toBe('/de/blog/darum-reparieren/');
       expect((await fetch(`${dev.url}/de/blog/darum-reparieren/`)).status).toBe(200);
+      // The rebuild wrote the lock as \`site build\` would: the old path stays a redirect after dev stops.
+      const lock = parse(await readFile(join(dir, 'site.paths.lock.yaml'), 'utf8')) as Record<string, unknown>;
+      expect(lock['de /blog/why-repair']).toEqual({ path: '/de/blog/darum-reparieren', before: ['/de/blog/warum-reparieren'] });
     } finally {
       await dev.close();
     }
