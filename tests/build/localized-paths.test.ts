@@ -191,6 +191,16 @@ describe('a route\'s path per locale, as a path: map or as path: with paths:', (
   }, 120_000);
 });
 
+describe('site check', () => {
+  it('passes on the fixture, and writes no lock (only a build publishes)', async () => {
+    const dir = await copyFixture();
+    const checked = await run('node', [join(repoRoot, 'bin', 'site.js'), 'check', '--config', join(dir, 'site.config.yaml')], { cwd: dir });
+    expect(checked.stdout).toMatch(/^ok: \d+ pages checked/);
+    expect(checked.stderr).not.toMatch(/PATH_COLLISION|CONFIG_INVALID|UNKNOWN_LOCALE/);
+    expect(existsSync(join(dir, 'site.paths.lock.yaml'))).toBe(false);
+  }, 60_000);
+});
+
 describe('collisions', () => {
   /** Builds a copy of the fixture after `edit`; the build must fail: its stderr. */
   async function failingBuild(edit: (dir: string) => Promise<void>): Promise<string> {
