@@ -4,9 +4,9 @@
  * `push`, pushed with the machine's own git credentials (the admin never stores a token). Only the
  * saved file is committed, with the lock of published paths when the rebuild after the save changed
  * it (a changed slug: config/path-lock.ts): other changes in the working tree, staged or not, are
- * left alone. The
- * server never switches branches: with `branch` set, it commits only when that branch is checked
- * out. A failed commit or push is reported back (and logged by the caller); the saved file stays.
+ * left alone. The server never switches branches: with `branch` set, it commits only when that
+ * branch is checked out. A failed commit or push is reported back (and logged by the caller); the
+ * saved file stays.
  */
 import { execFile } from 'node:child_process';
 import { join, relative } from 'node:path';

@@ -87,7 +87,7 @@ export function createLiveSite(options: LiveSiteOptions): LiveSite {
     const batch = new Map(unpublished);
     const paths = [...batch.keys()].sort();
     await publishChanges(options.dir, files, paths.filter((path) => files.has(path)), paths.filter((path) => !files.has(path)), precompressOf(config));
-    // Once the pages are out, as \`site build\` does: a changed slug's old path is kept (and redirects).
+    // Once the pages are out, as `site build` does: a changed slug's old path is kept (and redirects).
     await writePathLock(config);
     for (const [path, run] of batch) if (unpublished.get(path) === run) unpublished.delete(path);
   }

@@ -18,7 +18,7 @@ export interface RoutePathProblem {
   hint: string;
 }
 
-/** The route with its path map made `path` and `paths`, or the problems of the map (the route then keeps only its default path, if any). */
+/** The route with its path map made `path` and `paths`, and the problems of the map (with any, the loader stops before the route is used). */
 export function normalizeRoutePath(route: ValidatedRoute, site: { defaultLocale: string; locales: readonly string[] }): { route: RouteConfig; problems: RoutePathProblem[] } {
   const { path, ...rest } = route;
   if (typeof path === 'string') return { route: { ...rest, path }, problems: [] };

@@ -53,19 +53,18 @@ export function formatPathLock(lock: PathLock): string {
 
 /**
  * Writes a config's lock beside it when the text differs from the file's, whole or not at all (a
- * temp file beside it, then a rename); whether it wrote. A config without a lock writes nothing:
- * a site keeps the file only once it uses localized paths or slugs (routes/path-lock.ts).
+ * temp file beside it, then a rename). A config without a lock writes nothing: a site keeps the
+ * file only once it uses localized paths or slugs (routes/path-lock.ts).
  */
-export async function writePathLock(config: { root: string; pathLock?: PathLock }): Promise<boolean> {
-  if (!config.pathLock) return false;
+export async function writePathLock(config: { root: string; pathLock?: PathLock }): Promise<void> {
+  if (!config.pathLock) return;
   const file = join(config.root, pathLockName);
   const text = formatPathLock(config.pathLock);
-  if ((await readFile(file, 'utf8').catch(() => undefined)) === text) return false;
+  if ((await readFile(file, 'utf8').catch(() => undefined)) === text) return;
   // A name of its own: `site dev` and `site build` may write the same lock at once.
   const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   await writeFile(temp, text);
   await rename(temp, file);
-  return true;
 }
 
 /** The redirects of a lock: every earlier path of a page to its current path. */

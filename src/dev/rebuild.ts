@@ -87,7 +87,7 @@ export function createDevBuilder(options: DevBuilderOptions): DevBuilder {
     watched: () => pipeline.watched(),
     async rebuild(changes, runOptions) {
       const outcome = await pipeline.run(changes, runOptions);
-      // As after \`site build\`: a slug or localized path changed while dev runs keeps its old URL.
+      // As after `site build`: a slug or localized path changed while dev runs keeps its old URL.
       if (outcome.ok) await writePathLock(pipeline.config!);
       return outcome;
     },

@@ -160,7 +160,7 @@ describe('a slug renamed while site dev runs', () => {
       expect(response!.status).toBe(301);
       expect(response!.headers.get('location')).toBe('/de/blog/darum-reparieren/');
       expect((await fetch(`${dev.url}/de/blog/darum-reparieren/`)).status).toBe(200);
-      // The rebuild wrote the lock as \`site build\` would: the old path stays a redirect after dev stops.
+      // The rebuild wrote the lock as `site build` would: the old path stays a redirect after dev stops.
       const lock = parse(await readFile(join(dir, 'site.paths.lock.yaml'), 'utf8')) as Record<string, unknown>;
       expect(lock['de /blog/why-repair']).toEqual({ path: '/de/blog/darum-reparieren', before: ['/de/blog/warum-reparieren'] });
     } finally {
