@@ -110,11 +110,18 @@ export function expandPages(config: ResolvedConfig, entries: readonly Entry[], d
   const input = { entries: indexEntries(byCollection(config, entries)), locate };
   reportUntranslated(config, input, diagnostics);
   const pages = createPages(config, input);
-  // The paths this build publishes become the lock's (its earlier ones redirect); written beside
-  // the config only once the build has succeeded (config/path-lock.ts writePathLock).
-  if (keepsPathLock(config, pages)) config.pathLock = nextPathLock(config.pathLock, pages);
+  advancePathLock(config, pages);
   refuseRedirectProblems(config, pages);
   return pages;
+}
+
+/**
+ * Moves the config's lock of published paths on to these pages, when the site keeps one: their
+ * earlier paths redirect. Written beside the config only once the build has succeeded
+ * (config/path-lock.ts `writePathLock`); the same pages leave it as it is.
+ */
+export function advancePathLock(config: ResolvedConfig, pages: readonly Page[]): void {
+  if (keepsPathLock(config, pages)) config.pathLock = nextPathLock(config.pathLock, pages);
 }
 
 /** Throws the problems of the site's redirects, each at its key in the config file. */

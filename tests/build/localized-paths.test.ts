@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { serve, silentLogger } from '../../src/api';
+import { createDevBuilder } from '../../src/dev/rebuild';
 import { startDevServer } from '../../src/dev/server';
 import { outputRoot, repoRoot } from '../helpers/paths';
 import { buildTarget, listAll, read } from '../targets/support';
@@ -165,6 +166,34 @@ describe('a slug renamed while site dev runs', () => {
       expect(lock['de /blog/why-repair']).toEqual({ path: '/de/blog/darum-reparieren', before: ['/de/blog/warum-reparieren'] });
     } finally {
       await dev.close();
+    }
+  }, 60_000);
+});
+
+describe('a slug changed in a rebuild that fails', () => {
+  it('never becomes an old URL: the next good rebuild keeps only the paths that were published', async () => {
+    const dir = await copyFixture();
+    const builder = createDevBuilder({ config: join(dir, 'site.config.yaml') });
+    try {
+      expect((await builder.rebuild()).ok).toBe(true);
+      const post = join(dir, 'content', 'news', 'why-repair', 'de.md');
+      const text = await readFile(post, 'utf8');
+      // A link to no page fails the rebuild after the pages were expanded with the new slug.
+      await writeFile(post, `${text.replace('slug: warum-reparieren', 'slug: nie-veroeffentlicht')}\n[Weiter](/de/gibt-es-nicht/)\n`);
+      expect((await builder.rebuild([{ path: post }])).ok).toBe(false);
+      await writeFile(post, text.replace('slug: warum-reparieren', 'slug: darum-reparieren'));
+      expect((await builder.rebuild([{ path: post }])).ok).toBe(true);
+      const lock = parse(await readFile(join(dir, 'site.paths.lock.yaml'), 'utf8')) as Record<string, unknown>;
+      expect(lock['de /blog/why-repair']).toEqual({ path: '/de/blog/darum-reparieren', before: ['/de/blog/warum-reparieren'] });
+      // And a rebuild that fails on the pages it already expanded once still moves the lock on when it succeeds.
+      await writeFile(post, `${text.replace('slug: warum-reparieren', 'slug: ganz-neu')}\n[Weiter](/de/gibt-es-nicht/)\n`);
+      expect((await builder.rebuild([{ path: post }])).ok).toBe(false);
+      await writeFile(join(dir, 'content', 'news', 'why-repair', 'de.md'), `${text.replace('slug: warum-reparieren', 'slug: ganz-neu')}\n[Weiter](/de/)\n`);
+      expect((await builder.rebuild([{ path: post }])).ok).toBe(true);
+      const after = parse(await readFile(join(dir, 'site.paths.lock.yaml'), 'utf8')) as Record<string, unknown>;
+      expect(after['de /blog/why-repair']).toEqual({ path: '/de/blog/ganz-neu', before: ['/de/blog/darum-reparieren', '/de/blog/warum-reparieren'] });
+    } finally {
+      await builder.dispose();
     }
   }, 60_000);
 });
