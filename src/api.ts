@@ -8,9 +8,8 @@
  *   import { build } from 'typed-site';
  *   const report = await build({ config: 'site.config.yaml', logger: silentLogger });
  */
-import { writeFile, rename } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
-import { formatPathLock, pathLockName } from './config/path-lock.js';
+import { dirname, relative, resolve } from 'node:path';
+import { writePathLock } from './config/path-lock.js';
 import { buildSite } from './build.js';
 import { checkExternalLinks, type ExternalCheckOptions } from './pipeline/external-links.js';
 import { checkOutputFolder, type OutputGuard } from './emit/output-folder.js';
@@ -169,7 +168,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildReport> {
     kept,
     renderState: result.renderState,
   });
-  if (result.config.pathLock) await writeTextAtomic(join(result.config.root, pathLockName), formatPathLock(result.config.pathLock));
+  await writePathLock(result.config);
   const now = performance.now();
   const ms = Math.round(now - started);
   const locales = result.config.localeIds.map((locale) => {
@@ -389,11 +388,4 @@ function outputGuard(config: ResolvedConfig): OutputGuard {
       { path: adminStateFolder(config.root), what: "the admin's accounts and audit log" },
     ],
   };
-}
-
-/** Writes a text file whole or not at all (a temp file beside it, then a rename): the lock of published paths. */
-async function writeTextAtomic(file: string, text: string): Promise<void> {
-  const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, text);
-  await rename(temp, file);
 }

@@ -102,7 +102,7 @@ async function writeLocales(root: string, locales: readonly string[]): Promise<v
   const block = locales.map((locale, index) => localeBlock(locale, index === 0)).join('');
   config = config.replace(/^locales:\n(?: {2}.*\n)+/m, `locales:\n${block}`);
   config = config.replace(/^ {2}defaultLocale: .*$/m, `  defaultLocale: ${quoted(locales[0]!)}`);
-  config = localizeAboutPath(config, locales.slice(1));
+  config = localizeAboutPath(config, locales);
   await writeFile(configFile, config);
   for (const locale of locales) {
     if (locale === starterLocale) continue;
@@ -123,15 +123,16 @@ async function writeLocales(root: string, locales: readonly string[]): Promise<v
 const aboutSegments: Readonly<Record<string, string>> = { no: 'om-oss', nb: 'om-oss', nn: 'om-oss', sv: 'om-oss', da: 'om-os', de: 'ueber-uns', nl: 'over-ons', fr: 'a-propos', es: 'sobre-nosotros', it: 'chi-siamo', pt: 'sobre-nos', fi: 'meista', pl: 'o-nas' };
 
 /**
- * Shows localized paths in the starter: the about route gets its path in each further language
- * whose word the table knows (`paths: { no: /om-oss }` makes it /no/om-oss).
+ * Shows localized paths in the starter: the about route gives its path in each language, the
+ * further ones in the word the table knows (`path: { en: /about, no: /om-oss }` makes it
+ * /no/om-oss in Norwegian); a language the table does not know keeps /about.
  */
-function localizeAboutPath(config: string, further: readonly string[]): string {
-  const paths = further.filter((locale) => aboutSegments[locale]).map((locale) => `${quoted(locale)}: /${aboutSegments[locale]}`);
+function localizeAboutPath(config: string, locales: readonly string[]): string {
+  const paths = locales.slice(1).filter((locale) => aboutSegments[locale]).map((locale) => `${quoted(locale)}: /${aboutSegments[locale]}`);
   if (!paths.length) return config;
   return config.replace(
-    /^( {2}- \{ path: \/about, template: Page, content: about) \}$/m,
-    `  # Its path in other languages (the same page; the language switch and hreflang link them):\n$1, paths: { ${paths.join(', ')} } }`,
+    /^ {2}- \{ path: \/about, (template: Page, content: about \})$/m,
+    `  # Its path in each language (the same page; the language switch and hreflang link them):\n  - { path: { ${[`${quoted(locales[0]!)}: /about`, ...paths].join(', ')} }, $1`,
   );
 }
 

@@ -2,12 +2,15 @@
  * Publishing a save to git (`publish.git` in the config): after a save, the changed content file is
  * committed through the git CLI, with no shell, authored by the admin who saved it, and, with
  * `push`, pushed with the machine's own git credentials (the admin never stores a token). Only the
- * saved file is committed: other changes in the working tree, staged or not, are left alone. The
- * server never switches branches: with `branch` set, it commits only when that branch is checked
- * out. A failed commit or push is reported back (and logged by the caller); the saved file stays.
+ * saved file is committed, with the lock of published paths when the rebuild after the save changed
+ * it (a changed slug: config/path-lock.ts): other changes in the working tree, staged or not, are
+ * left alone. The server never switches branches: with `branch` set, it commits only when that
+ * branch is checked out. A failed commit or push is reported back (and logged by the caller); the
+ * saved file stays.
  */
 import { execFile } from 'node:child_process';
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
+import { pathLockName } from '../config/path-lock.js';
 
 /** The settings of `publish.git`. */
 export interface GitPublishSettings {
@@ -61,6 +64,9 @@ export async function publishToGit(change: GitChange, settings: GitPublishSettin
     const paths = files.map((file) => relative(top, file));
     const outside = files.find((_file, index) => paths[index]!.startsWith('..'));
     if (outside) return { committed: false, pushed: false, error: `${outside} is outside the git repository at ${top}` };
+    // The rebuild wrote the lock before this runs (`site serve --admin`); untracked or changed, it goes along.
+    const lock = relative(top, join(change.root, pathLockName));
+    if (!lock.startsWith('..') && !paths.includes(lock) && (await git(top, ['status', '--porcelain', '--', lock]))) paths.push(lock);
     const current = await git(top, ['rev-parse', '--abbrev-ref', 'HEAD']);
     if (settings.branch && current !== settings.branch) {
       return { committed: false, pushed: false, error: `the checked-out branch is ${current}, not ${settings.branch} (publish.git.branch): nothing was committed` };

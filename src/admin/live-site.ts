@@ -3,8 +3,10 @@
  * pipeline (the one `site dev` uses) built once at start; after each save it renders only what the
  * change affects and writes just the files the run changed (with fresh .br/.gz siblings) into the
  * served folder, each atomically (temp file, rename), and removes the ones it no longer makes: a
- * visitor gets a file's old or new bytes, never a mix. A failed rebuild writes nothing: the
- * served site stays as it was, and the errors go back to the admin.
+ * visitor gets a file's old or new bytes, never a mix; then the lock of published paths, as
+ * `site build` writes it (a slug changed in the admin keeps its old URL, a 301 the server answers
+ * at once). A failed rebuild writes nothing: the served site stays as it was, and the errors go
+ * back to the admin.
  *
  * Publishing takes the folder's build lock (a `site build` into the same folder waits its turn,
  * and a publish during a build is refused and tried again with the next save, nothing lost), and
@@ -21,6 +23,7 @@ import { join } from 'node:path';
 import { compressFiles, precompressedCodings } from '../emit/compress.js';
 import type { OutputFiles } from '../output-files.js';
 import { writeFileAtomic } from './atomic-file.js';
+import { writePathLock } from '../config/path-lock.js';
 import { removeRenderState } from '../cache/render-state.js';
 import { collectSiteErrors, SiteErrors } from '../errors.js';
 import { lockOutputFolder } from '../emit/write.js';
@@ -84,6 +87,8 @@ export function createLiveSite(options: LiveSiteOptions): LiveSite {
     const batch = new Map(unpublished);
     const paths = [...batch.keys()].sort();
     await publishChanges(options.dir, files, paths.filter((path) => files.has(path)), paths.filter((path) => !files.has(path)), precompressOf(config));
+    // Once the pages are out, as `site build` does: a changed slug's old path is kept (and redirects).
+    await writePathLock(config);
     for (const [path, run] of batch) if (unpublished.get(path) === run) unpublished.delete(path);
   }
 
@@ -107,7 +112,7 @@ export function createLiveSite(options: LiveSiteOptions): LiveSite {
       if (unpublished.size) {
         writing = publish();
         await writing;
-      }
+      } else await writePathLock(pipeline.config!);
       timer.arm();
       return differing.length;
     },

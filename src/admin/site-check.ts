@@ -68,8 +68,11 @@ export function checkSiteWithEdit(build: Build, edit: EntryEdit): SiteCheck {
     pages = build.pageSet.pages;
   } else {
     try {
-      // Warnings (an untranslated post) are the build's to report; errors stop the save.
-      pages = expandPages(config, entryList, createDiagnostics());
+      // Warnings (an untranslated post) are the build's to report; errors stop the save, at their
+      // line in the edited text. On a copy of the config: expansion moves its lock of published
+      // paths on, which only the rebuild after the save may do (a refused edit leaves no path behind).
+      const editedFile = edit.translation?.file;
+      pages = expandPages({ ...config }, entryList, createDiagnostics(), (file) => (file === editedFile ? edit.text : undefined));
     } catch (error) {
       return { errors: collectSiteErrors(error) ?? [asError(error)], rendered: 0 };
     }

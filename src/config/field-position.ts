@@ -6,14 +6,21 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { locate, parseYaml } from '../yaml-source.js';
 import type { ResolvedConfig } from './load.js';
+import { writtenRouteField } from './localized-paths.js';
 
-/** The line and column of the value at `path` in the config file; none when the file cannot be read. */
-export function locateConfigField(config: Pick<ResolvedConfig, 'file'>, path: readonly PropertyKey[]): { line?: number; column?: number } {
+/**
+ * The line and column of the value at `path` in the config file, and that path as the file writes
+ * it (a route's localized path may sit in its `path:` map, not under `paths:`); none when the file
+ * cannot be read.
+ */
+export function locateConfigField(config: Pick<ResolvedConfig, 'file'>, path: readonly (string | number)[]): { line?: number; column?: number; written?: (string | number)[] } {
   let text: string;
   try {
     text = readFileSync(resolve(config.file), 'utf8');
   } catch {
     return {};
   }
-  return locate(parseYaml(text, config.file).source, path);
+  const { source } = parseYaml(text, config.file);
+  const written = writtenRouteField(source, path);
+  return { ...locate(source, written), written };
 }

@@ -14,7 +14,8 @@ import { checkPlaceholders } from './placeholders.js';
 import type { DeploySettings } from './deploy.js';
 import { readPathLock, type PathLock } from './path-lock.js';
 import { collectAdditions, loadPlugins, sitePluginsOf, type PluginAdditions, type PluginRefs } from './plugins.js';
-import { builtInEntryFields, collectionEntrySchema, configSchema, isKnownCurrency, navigationRoutePath, routeEntrySchema, type SiteConfig } from './schema.js';
+import { normalizeRoutePath, writtenRouteField, type RoutePathProblem } from './localized-paths.js';
+import { builtInEntryFields, collectionEntrySchema, configSchema, isKnownCurrency, navigationRoutePath, routeEntrySchema, type SiteConfig, type ValidatedConfig } from './schema.js';
 
 /** The validated config plus where it came from. */
 export interface ResolvedConfig extends SiteConfig {
@@ -92,8 +93,10 @@ async function withPathLock(config: ResolvedConfig): Promise<ResolvedConfig> {
 /** The plugins of a config and what its site plugins add; undefined when the config itself is invalid (resolveConfig reports that). */
 async function loadConfigPlugins({ source, errors }: ReturnType<typeof parseYaml>, root: string, diagnostics: Diagnostics): Promise<{ refs: PluginRefs; additions: PluginAdditions } | undefined> {
   if (errors.length) return undefined;
-  const { data } = validateYaml(source, configSchema);
-  if (!data) return undefined;
+  const { data: validated } = validateYaml(source, configSchema);
+  if (!validated) return undefined;
+  const { data, problems } = withRoutePaths(validated);
+  if (problems.length) return undefined;
   const refs = await loadPlugins(data, root, source, diagnostics);
   diagnostics.throwIfErrors();
   if (!refs) return undefined;
@@ -120,8 +123,11 @@ function withAdditions(data: SiteConfig, additions: PluginAdditions, diagnostics
       for (const issue of parsed.error.issues) fail(origin, 'route', `routes()[${index}]${issue.path.length ? `.${issue.path.join('.')}` : ''}`, issue.message);
       return;
     }
+    const normalized = normalizeRoutePath(parsed.data, siteLocalesOf(data));
+    for (const problem of normalized.problems) fail(origin, 'route', `routes()[${index}].${[...problem.in, problem.key].join('.')}`, `${problem.message}. ${problem.hint}`);
+    if (normalized.problems.length) return;
     origins.routes.set(routes.length, origin);
-    routes.push(parsed.data);
+    routes.push(normalized.route);
   });
   for (const { plugin, name, collection } of additions.collections) {
     const origin = originOf(plugin);
@@ -138,6 +144,22 @@ function withAdditions(data: SiteConfig, additions: PluginAdditions, diagnostics
     }
   }
   return { data: { ...data, routes, collections }, origins };
+}
+
+/** The default locale and the locale ids of a config, which a route's path map is read against. */
+function siteLocalesOf(data: Pick<ValidatedConfig, 'site' | 'locales'>): { defaultLocale: string; locales: string[] } {
+  return { defaultLocale: data.site.defaultLocale, locales: Object.keys(data.locales) };
+}
+
+/** The config with each route's path map made `path` and `paths` (localized-paths.ts), and the problems found, by route. */
+function withRoutePaths(data: ValidatedConfig): { data: SiteConfig; problems: { index: number; problem: RoutePathProblem }[] } {
+  const problems: { index: number; problem: RoutePathProblem }[] = [];
+  const routes = data.routes.map((route, index) => {
+    const normalized = normalizeRoutePath(route, siteLocalesOf(data));
+    problems.push(...normalized.problems.map((problem) => ({ index, problem })));
+    return normalized.route;
+  });
+  return { data: { ...data, routes }, problems };
 }
 
 /** The plugin a route or collection comes from, for messages. */
@@ -170,8 +192,13 @@ function resolveConfig(
   const diagnostics = options.diagnostics ?? createDiagnostics();
   diagnostics.add(...syntaxErrors);
   diagnostics.throwIfErrors();
-  const { data: own, errors } = validateYaml(source, configSchema);
-  if (!own) throw new SiteErrors(errors);
+  const { data: validated, errors } = validateYaml(source, configSchema);
+  if (!validated) throw new SiteErrors(errors);
+  const { data: own, problems } = withRoutePaths(validated);
+  for (const { index, problem } of problems) {
+    const at = ['routes', index, ...problem.in];
+    diagnostics.error({ code: problem.code, message: problem.message, file: source.file, field: formatPath([...at, problem.key]), hint: problem.hint, ...locate(source, at, problem.key) });
+  }
   const { data, origins } = plugins ? withAdditions(own, plugins.additions, diagnostics) : { data: own, origins: undefined };
   diagnostics.throwIfErrors();
   checkConfig(data, source, diagnostics, { ...options, origins });
@@ -328,7 +355,7 @@ export function checkConfig(config: SiteConfig, source: YamlSource, diagnostics:
       fail('CONFIG_INVALID', dynamic ? 'a path with {slug} needs `entry:` naming a collection' : 'an entry route needs {slug} in its path', at('path'), dynamic ? undefined : 'Write the path as, for example, /blog/{slug}.');
     }
     for (const [locale, path] of Object.entries(route.paths ?? {})) {
-      const field: PropertyKey[] = ['routes', index, 'paths', locale];
+      const field = writtenRouteField(source, ['routes', index, 'paths', locale]);
       if (!config.locales[locale]) fail('UNKNOWN_LOCALE', `unknown locale "${locale}"`, field);
       else if (route.locale !== undefined) fail('CONFIG_INVALID', 'a route of one locale has one path: give it in path:, not paths:', field);
       else if (path.includes('{slug}') !== dynamic || (dynamic && !path.endsWith('/{slug}'))) fail('CONFIG_INVALID', dynamic ? 'the path of an entry route ends in /{slug} in every locale' : 'only an entry route has {slug} in its paths', field, 'Write the localized path as, for example, /blogg/{slug}.');

@@ -1,12 +1,14 @@
 /**
  * The memory of published paths (issue 31): `site.paths.lock.yaml` beside the config, written by
- * a successful build of a site with localized paths or slugs and meant to be committed. It maps
+ * each successful build of a site with localized paths or slugs (`site build`, and the rebuilds of
+ * `site dev` and of the admin in `site serve --admin`) and meant to be committed. It maps
  * each page (its locale and its route path in the default words: "no /blog/why-repair") to the path
  * it is published at and the paths it had before, so a changed localized path or slug keeps the
  * old URL working: each earlier path redirects (301) to the current one, on every host target and
  * in `site serve` / `site dev`. Sorted and plain, so two builds write the same bytes.
  */
-import { readFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 
@@ -46,7 +48,23 @@ export async function readPathLock(root: string): Promise<PathLock | undefined> 
 /** The lock as the file holds it: keys sorted, so the same pages give the same bytes. */
 export function formatPathLock(lock: PathLock): string {
   const sorted = Object.fromEntries(Object.keys(lock).sort().map((key) => [key, lock[key]]));
-  return `# Written by \`site build\`: where each page is published and where it was before (those paths redirect). Commit it.\n${stringify(sorted)}`;
+  return `# Written by each good build (\`site build\`, \`site dev\`, the admin's saves): where each page is published and where it was before (those paths redirect). Commit it.\n${stringify(sorted)}`;
+}
+
+/**
+ * Writes a config's lock beside it when the text differs from the file's, whole or not at all (a
+ * temp file beside it, then a rename). A config without a lock writes nothing: a site keeps the
+ * file only once it uses localized paths or slugs (routes/path-lock.ts).
+ */
+export async function writePathLock(config: { root: string; pathLock?: PathLock }): Promise<void> {
+  if (!config.pathLock) return;
+  const file = join(config.root, pathLockName);
+  const text = formatPathLock(config.pathLock);
+  if ((await readFile(file, 'utf8').catch(() => undefined)) === text) return;
+  // A name of its own: `site dev` and `site build` may write the same lock at once.
+  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  await writeFile(temp, text);
+  await rename(temp, file);
 }
 
 /** The redirects of a lock: every earlier path of a page to its current path. */

@@ -127,7 +127,9 @@ const navigationItemSchema = z.strictObject({
 });
 
 const routeSchema = z.strictObject({
-  path: routePath,
+  path: z
+    .union([routePath, z.record(localeId, routePath)])
+    .describe('The route\'s path (/about), or its path in each locale without the locale\'s prefix ({ en: /about, no: /om-oss }, the default locale\'s included: the same as path: /about with paths: { no: /om-oss })'),
   template: z.string().regex(/^[A-Z][A-Za-z0-9]*$/, 'use the PascalCase name of a file in templates/pages/'),
   content: z.string().regex(/^[a-z0-9-]+(?:\/[a-z0-9-]+)*$/).optional().describe('Folder under content/pages/ with the page copy'),
   audience: z.string().optional(),
@@ -138,7 +140,7 @@ const routeSchema = z.strictObject({
   paths: z
     .record(localeId, routePath)
     .optional()
-    .describe('The path of this route in other locales, without their prefix (no: /om-oss makes /about /no/om-oss there); the routes and collection pages under it follow. An entry route keeps its {slug}: /blogg/{slug}'),
+    .describe('The path of this route in other locales, without their prefix (no: /om-oss makes /about /no/om-oss there); the routes and collection pages under it follow. An entry route keeps its {slug}: /blogg/{slug}. The same as giving path: a map of every locale\'s path; not beside one'),
   noindex: z.boolean().default(false),
 });
 
@@ -530,9 +532,14 @@ export const configSchema = z.strictObject({
 
 /** The config as a marketer writes it. */
 export type SiteConfigInput = z.input<typeof configSchema>;
-/** The config after validation, with defaults filled in. */
-export type SiteConfig = z.output<typeof configSchema>;
-export type RouteConfig = SiteConfig['routes'][number];
+/** The config as the schema validates it: a route's `path` may still be a map of locale → path. */
+export type ValidatedConfig = z.output<typeof configSchema>;
+/** A route as the schema validates it, before load.ts makes a path map `path` and `paths`. */
+export type ValidatedRoute = ValidatedConfig['routes'][number];
+/** A route after loading: `path` is the default locale's, `paths` the other locales' (localized-paths.ts). */
+export type RouteConfig = Omit<ValidatedRoute, 'path'> & { path: string };
+/** The config after validation, with defaults filled in and each route's path in that shape. */
+export type SiteConfig = Omit<ValidatedConfig, 'routes'> & { routes: RouteConfig[] };
 export type PlanConfig = SiteConfig['plans'][number];
 export type LocaleConfig = SiteConfig['locales'][string];
 export type AudienceConfig = SiteConfig['audiences'][string];

@@ -15,15 +15,15 @@ export function parseFieldPath(field: string): (string | number)[] {
 
 /**
  * The file (`.md` in place of a `.yaml` that does not exist), line and column of `field` in a
- * content file; the nearest enclosing field that exists when it does not; no line when the file
- * cannot be read.
+ * content file (or in `unsaved`, its text not written yet); the nearest enclosing field that exists
+ * when it does not; no line when the file cannot be read.
  */
-export function locateContentField(file: string, field: string | undefined): { file: string; line?: number; column?: number } {
-  const candidates = file.endsWith('.yaml') ? [file, file.replace(/\.yaml$/, '.md')] : [file];
+export function locateContentField(file: string, field: string | undefined, unsaved?: string): { file: string; line?: number; column?: number } {
+  const candidates = file.endsWith('.yaml') && unsaved === undefined ? [file, file.replace(/\.yaml$/, '.md')] : [file];
   for (const candidate of candidates) {
     let text: string;
     try {
-      text = readFileSync(resolve(candidate), 'utf8');
+      text = unsaved ?? readFileSync(resolve(candidate), 'utf8');
     } catch {
       continue;
     }

@@ -12,6 +12,7 @@ import type { OutputFiles } from '../output-files.js';
 import type { IslandRuntime } from '../islands/bundle.js';
 import type { WatchedPaths } from '../pipeline/changes.js';
 import type { Build } from '../pipeline/result-stage.js';
+import { writePathLock } from '../config/path-lock.js';
 import { createPipeline, type FileChange, type RunFailure, type RunOptions, type RunOutcome, type RunSuccess } from '../pipeline/pipeline.js';
 
 export type { FileChange, RunOptions };
@@ -51,7 +52,10 @@ export interface DevBuilder {
   readonly lastBuild: Build | undefined;
   /** The config file and the folders to watch (defaults until a config has loaded). */
   watched(): WatchedPaths;
-  /** Reloads what the changed files feed and re-renders what that affects; with none, builds what is not built yet. */
+  /**
+   * Reloads what the changed files feed and re-renders what that affects; with none, builds what is
+   * not built yet. A good build writes the lock of published paths (config/path-lock.ts).
+   */
   rebuild(changes?: readonly FileChange[], options?: RunOptions): Promise<RebuildOutcome>;
   dispose(): Promise<void>;
 }
@@ -81,7 +85,12 @@ export function createDevBuilder(options: DevBuilderOptions): DevBuilder {
       return pipeline.lastBuild;
     },
     watched: () => pipeline.watched(),
-    rebuild: (changes, runOptions) => pipeline.run(changes, runOptions),
+    async rebuild(changes, runOptions) {
+      const outcome = await pipeline.run(changes, runOptions);
+      // As after `site build`: a slug or localized path changed while dev runs keeps its old URL.
+      if (outcome.ok) await writePathLock(pipeline.config!);
+      return outcome;
+    },
     dispose: () => pipeline.dispose(),
   };
 }

@@ -102,17 +102,26 @@ export function entryIndexKey(config: ResolvedConfig, entries: readonly Entry[])
 /**
  * The pages of the site; throws SiteErrors (two pages that would write one file, a redirect that
  * does not fit the pages); an entry not translated into a locale that has its pages is a warning.
+ * `unsaved` gives the text of an entry file not written yet (the admin's edit), where an error's
+ * line is read from.
  */
-export function expandPages(config: ResolvedConfig, entries: readonly Entry[], diagnostics: Diagnostics): Page[] {
-  const locate = (file: string, field: readonly (string | number)[]) => (file === config.file ? locateConfigField(config, field) : locateContentField(file, String(field[0])));
+export function expandPages(config: ResolvedConfig, entries: readonly Entry[], diagnostics: Diagnostics, unsaved?: (file: string) => string | undefined): Page[] {
+  const locate = (file: string, field: readonly (string | number)[]) => (file === config.file ? locateConfigField(config, field) : locateContentField(file, String(field[0]), unsaved?.(file)));
   const input = { entries: indexEntries(byCollection(config, entries)), locate };
   reportUntranslated(config, input, diagnostics);
   const pages = createPages(config, input);
-  // The paths this build publishes become the lock's (its earlier ones redirect); written beside
-  // the config only once the build has succeeded (api.ts).
-  if (keepsPathLock(config, pages)) config.pathLock = nextPathLock(config.pathLock, pages);
+  advancePathLock(config, pages);
   refuseRedirectProblems(config, pages);
   return pages;
+}
+
+/**
+ * Moves the config's lock of published paths on to these pages, when the site keeps one: their
+ * earlier paths redirect. Written beside the config only once the build has succeeded
+ * (config/path-lock.ts `writePathLock`); the same pages leave it as it is.
+ */
+export function advancePathLock(config: ResolvedConfig, pages: readonly Page[]): void {
+  if (keepsPathLock(config, pages)) config.pathLock = nextPathLock(config.pathLock, pages);
 }
 
 /** Throws the problems of the site's redirects, each at its key in the config file. */

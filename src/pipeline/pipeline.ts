@@ -319,11 +319,13 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       const next = queue.then(async (): Promise<RunOutcome> => {
         for (const change of changes) memo.forget(staleOutputs(classifyChange(resolve(change.path), watched(), change.directory)));
         const run = memo.begin();
-        try {
-          return await attempt(run, runOptions);
-        } catch (crash) {
-          return { ok: false, reloaded: [...run.reloaded], errors: [], warnings: run.diagnostics.of('warning'), crash, ms: run.elapsed() };
-        }
+        // The lock of published paths moves on with a good run only (a failed run's paths were
+        // never published, so they are no one's old URL): the next run starts from this one again.
+        const kept = lastBuild?.config;
+        const published = kept?.pathLock;
+        const outcome = await attempt(run, runOptions).catch((crash: unknown): RunFailure => ({ ok: false, reloaded: [...run.reloaded], errors: [], warnings: run.diagnostics.of('warning'), crash, ms: run.elapsed() }));
+        if (!outcome.ok && kept) kept.pathLock = published;
+        return outcome;
       });
       queue = next.catch(() => undefined);
       return next;

@@ -4,7 +4,7 @@
  * and locales) changed.
  */
 import type { ResolvedConfig } from '../config/load.js';
-import { entryIndexKey, expandPages, type Entry, type Page } from './content-api.js';
+import { advancePathLock, entryIndexKey, expandPages, type Entry, type Page } from './content-api.js';
 import { idOf, type Loaded, type StageRun } from './stage.js';
 
 /** The pages of a build and lookups over them, made once per list of pages. */
@@ -21,8 +21,12 @@ export interface PageSet {
 }
 
 /** Expands the routes; the value is missing when they cannot be (two pages that would write one file). */
-export function expandRoutes(run: StageRun, config: ResolvedConfig, entries: readonly Entry[]): Promise<Loaded<PageSet>> {
-  return run.load('pages', `${idOf(config)} ${entryIndexKey(config, entries)}`, (diagnostics) => pageSetOf(expandPages(config, entries, diagnostics)));
+export async function expandRoutes(run: StageRun, config: ResolvedConfig, entries: readonly Entry[]): Promise<Loaded<PageSet>> {
+  const loaded = await run.load('pages', `${idOf(config)} ${entryIndexKey(config, entries)}`, (diagnostics) => pageSetOf(expandPages(config, entries, diagnostics)));
+  // Pages kept from a run that failed were not expanded again, and that run's lock was undone
+  // (pipeline.ts): the lock of published paths follows them here.
+  if (loaded.value) advancePathLock(config, loaded.value.pages);
+  return loaded;
 }
 
 function pageSetOf(pages: Page[]): PageSet {

@@ -123,8 +123,11 @@ export interface Page {
 /** What `createPages` needs besides the config: the entries of each collection. */
 export interface CreatePagesInput {
   entries: Readonly<Record<string, readonly EntryIndex[]>>;
-  /** Finds the line and column of a field in a file (the config's `paths:`, an entry's `slug:`), for the errors; none without it. */
-  locate?: (file: string, field: readonly (string | number)[]) => { line?: number; column?: number };
+  /**
+   * Finds the line and column of a field in a file (the config's `paths:`, an entry's `slug:`),
+   * and the field as the file writes it when that differs (a route's path map), for the errors.
+   */
+  locate?: (file: string, field: readonly (string | number)[]) => { line?: number; column?: number; written?: readonly (string | number)[] };
 }
 
 interface Draft extends Omit<Page, 'alternates' | 'languageLinks' | 'ancestors' | 'canonical' | 'inSitemap' | 'original'> {
@@ -286,19 +289,23 @@ function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string
  * error is PATH_COLLISION at that `paths:` entry or `slug:` line; otherwise OUTPUT_COLLISION.
  */
 function refuseCollisions(drafts: readonly Draft[], file: string, locate: CreatePagesInput['locate']): void {
+  const where = (claim: NonNullable<Draft['claim']>) => {
+    const found = locate?.(claim.file, claim.field);
+    return { line: found?.line, column: found?.column, field: (found?.written ?? claim.field).join('.') };
+  };
   const seen = new Map<string, Draft>();
   const errors: SiteError[] = [];
   for (const draft of drafts) {
     const first = seen.get(draft.file);
     const claim = draft.claim ?? first?.claim;
     if (first && claim) {
+      const at = where(claim);
       errors.push(new SiteError({
         code: 'PATH_COLLISION',
-        message: `${draft.url} is claimed by ${describeDraft(first)} and by ${describeDraft(draft)}${draft.claim && first.claim ? ` (the other claim: ${first.claim.field.join('.')} in ${first.claim.file})` : ''}`,
+        message: `${draft.url} is claimed by ${describeDraft(first)} and by ${describeDraft(draft)}${draft.claim && first.claim ? ` (the other claim: ${where(first.claim).field} in ${first.claim.file})` : ''}`,
         file: claim.file,
-        field: claim.field.join('.'),
         hint: 'Give one of them another localized path or slug: every page needs its own URL in every locale.',
-        ...locate?.(claim.file, claim.field),
+        ...at,
       }));
     } else if (first) {
       errors.push(new SiteError({

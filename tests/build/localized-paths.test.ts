@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { serve, silentLogger } from '../../src/api';
+import { createDevBuilder } from '../../src/dev/rebuild';
 import { startDevServer } from '../../src/dev/server';
 import { outputRoot, repoRoot } from '../helpers/paths';
 import { buildTarget, listAll, read } from '../targets/support';
@@ -145,7 +146,7 @@ describe('a renamed slug', () => {
 });
 
 describe('a slug renamed while site dev runs', () => {
-  it('answers the old path with 301 to the new one after the rebuild', async () => {
+  it('answers the old path with 301 to the new one after the rebuild, and keeps it in the lock', async () => {
     const dir = await copyFixture();
     const dev = await startDevServer({ config: join(dir, 'site.config.yaml'), port: 0, host: '127.0.0.1' });
     try {
@@ -160,9 +161,72 @@ describe('a slug renamed while site dev runs', () => {
       expect(response!.status).toBe(301);
       expect(response!.headers.get('location')).toBe('/de/blog/darum-reparieren/');
       expect((await fetch(`${dev.url}/de/blog/darum-reparieren/`)).status).toBe(200);
+      // The rebuild wrote the lock as `site build` would: the old path stays a redirect after dev stops.
+      const lock = parse(await readFile(join(dir, 'site.paths.lock.yaml'), 'utf8')) as Record<string, unknown>;
+      expect(lock['de /blog/why-repair']).toEqual({ path: '/de/blog/darum-reparieren', before: ['/de/blog/warum-reparieren'] });
     } finally {
       await dev.close();
     }
+  }, 60_000);
+});
+
+describe('a slug changed in a rebuild that fails', () => {
+  it('never becomes an old URL: the next good rebuild keeps only the paths that were published', async () => {
+    const dir = await copyFixture();
+    const builder = createDevBuilder({ config: join(dir, 'site.config.yaml') });
+    try {
+      expect((await builder.rebuild()).ok).toBe(true);
+      const post = join(dir, 'content', 'news', 'why-repair', 'de.md');
+      const text = await readFile(post, 'utf8');
+      // A link to no page fails the rebuild after the pages were expanded with the new slug.
+      await writeFile(post, `${text.replace('slug: warum-reparieren', 'slug: nie-veroeffentlicht')}\n[Weiter](/de/gibt-es-nicht/)\n`);
+      expect((await builder.rebuild([{ path: post }])).ok).toBe(false);
+      await writeFile(post, text.replace('slug: warum-reparieren', 'slug: darum-reparieren'));
+      expect((await builder.rebuild([{ path: post }])).ok).toBe(true);
+      const lock = parse(await readFile(join(dir, 'site.paths.lock.yaml'), 'utf8')) as Record<string, unknown>;
+      expect(lock['de /blog/why-repair']).toEqual({ path: '/de/blog/darum-reparieren', before: ['/de/blog/warum-reparieren'] });
+      // And a rebuild that fails on the pages it already expanded once still moves the lock on when it succeeds.
+      await writeFile(post, `${text.replace('slug: warum-reparieren', 'slug: ganz-neu')}\n[Weiter](/de/gibt-es-nicht/)\n`);
+      expect((await builder.rebuild([{ path: post }])).ok).toBe(false);
+      await writeFile(join(dir, 'content', 'news', 'why-repair', 'de.md'), `${text.replace('slug: warum-reparieren', 'slug: ganz-neu')}\n[Weiter](/de/)\n`);
+      expect((await builder.rebuild([{ path: post }])).ok).toBe(true);
+      const after = parse(await readFile(join(dir, 'site.paths.lock.yaml'), 'utf8')) as Record<string, unknown>;
+      expect(after['de /blog/why-repair']).toEqual({ path: '/de/blog/ganz-neu', before: ['/de/blog/darum-reparieren', '/de/blog/warum-reparieren'] });
+    } finally {
+      await builder.dispose();
+    }
+  }, 60_000);
+});
+
+describe('a route\'s path per locale, as a path: map or as path: with paths:', () => {
+  /** The fixture's routes as path: (the default locale's) and paths: (the others). */
+  const withPathsKey = (text: string) => text
+    .replace('{ path: { en: /about, "no": /om-oss, de: /ueber-uns }, template: Home }', '{ path: /about, template: Home, paths: { "no": /om-oss, de: /ueber-uns } }')
+    .replace('{ path: { en: /blog, "no": /blogg }, template: List, list: news }', '{ path: /blog, template: List, list: news, paths: { "no": /blogg } }')
+    .replace('{ path: { en: "/blog/{slug}", "no": "/blogg/{slug}" }, template: Entry, entry: news }', '{ path: "/blog/{slug}", template: Entry, entry: news, paths: { "no": "/blogg/{slug}" } }');
+
+  it('builds the same site, byte for byte, and the same lock', async () => {
+    const [mapDir, pathsDir] = await Promise.all([copyFixture(), copyFixture()]);
+    const config = join(pathsDir, 'site.config.yaml');
+    const text = await readFile(config, 'utf8');
+    expect(withPathsKey(text)).not.toContain('path: {');
+    await writeFile(config, withPathsKey(text));
+    const [fromMap, fromPaths] = await Promise.all([mapDir, pathsDir].map((dir) => buildTarget([], join(dir, 'site.config.yaml'))));
+    const files = await listAll(fromMap!.out);
+    expect(files).toContain('no/om-oss/index.html');
+    expect(await listAll(fromPaths!.out)).toEqual(files);
+    for (const file of files) expect((await readFile(join(fromPaths!.out, file))).equals(await readFile(join(fromMap!.out, file))), file).toBe(true);
+    expect(await readFile(join(pathsDir, 'site.paths.lock.yaml'), 'utf8')).toBe(await readFile(join(mapDir, 'site.paths.lock.yaml'), 'utf8'));
+  }, 120_000);
+});
+
+describe('site check', () => {
+  it('passes on the fixture, and writes no lock (only a build publishes)', async () => {
+    const dir = await copyFixture();
+    const checked = await run('node', [join(repoRoot, 'bin', 'site.js'), 'check', '--config', join(dir, 'site.config.yaml')], { cwd: dir });
+    expect(checked.stdout).toMatch(/^ok: \d+ pages checked/);
+    expect(checked.stderr).not.toMatch(/PATH_COLLISION|CONFIG_INVALID|UNKNOWN_LOCALE/);
+    expect(existsSync(join(dir, 'site.paths.lock.yaml'))).toBe(false);
   }, 60_000);
 });
 
@@ -178,9 +242,26 @@ describe('collisions', () => {
   }
   const editFile = async (file: string, from: string, to: string) => writeFile(file, (await readFile(file, 'utf8')).replace(from, to));
 
-  it('names the paths: entry when a localized route path lands on another route', async () => {
+  it('names the path map\'s entry when a localized route path lands on another route', async () => {
     const stderr = await failingBuild((dir) => editFile(join(dir, 'site.config.yaml'), '"no": /om-oss', '"no": /blogg'));
-    expect(stderr).toMatch(/PATH_COLLISION\s+site\.config\.yaml:20:\d+\s+routes\.2\.paths\.no\s+\/no\/blogg\/ is claimed by route "\/about" \(no\) and by route "\/blog" \(no\) \(the other claim: routes\.1\.paths\.no in site\.config\.yaml\)/);
+    expect(stderr).toMatch(/PATH_COLLISION\s+site\.config\.yaml:21:\d+\s+routes\.2\.path\.no\s+\/no\/blogg\/ is claimed by route "\/about" \(no\) and by route "\/blog" \(no\) \(the other claim: routes\.1\.path\.no in site\.config\.yaml\)/);
+  });
+
+  it('names the paths: entry when the route gives its other paths there', async () => {
+    const stderr = await failingBuild((dir) => editFile(join(dir, 'site.config.yaml'), '{ path: { en: /blog, "no": /blogg }, template: List, list: news }', '{ path: /blog, template: List, list: news, paths: { "no": /om-oss } }'));
+    expect(stderr).toMatch(/PATH_COLLISION\s+site\.config\.yaml:2[01]:\d+\s+routes\.[12]\.paths?\.no\s+\/no\/om-oss\/ is claimed by route "\/about" \(no\) and by route "\/blog" \(no\)/);
+    expect(stderr).toContain('routes.2.paths.no');
+  });
+
+  it('refuses a path map without the default locale, with a key that is no locale, or beside paths:, each at its key', async () => {
+    const stderr = await failingBuild((dir) => editFile(join(dir, 'site.config.yaml'), `  - { path: { en: /about, "no": /om-oss, de: /ueber-uns }, template: Home }
+  - { path: { en: /blog, "no": /blogg }, template: List, list: news }
+  - { path: { en: "/blog/{slug}", "no": "/blogg/{slug}" }, template: Entry, entry: news }`, `  - { path: { "no": /om-oss, de: /ueber-uns }, template: Home }
+  - { path: { en: /blog, "no": /blogg, fr: /blogue }, template: List, list: news }
+  - { path: { en: "/blog/{slug}", "no": "/blogg/{slug}" }, template: Entry, entry: news, paths: { de: "/blog/{slug}" } }`));
+    expect(stderr).toMatch(/CONFIG_INVALID\s+site\.config\.yaml:20:7\s+routes\[1\]\.path\s+the path map has no path for the default locale "en"\s+\(Add the route's path in en to the map/);
+    expect(stderr).toMatch(/UNKNOWN_LOCALE\s+site\.config\.yaml:21:40\s+routes\[2\]\.path\.fr\s+unknown locale "fr" in the path map\s+\(Use the keys under locales: \(en, no, de\)/);
+    expect(stderr).toMatch(/CONFIG_INVALID\s+site\.config\.yaml:22:\d+\s+routes\[3\]\.paths\s+the route gives its path per locale in path: and in paths:\s+\(Give each locale's path once/);
   });
 
   it('names the slug: line when two posts claim one URL', async () => {

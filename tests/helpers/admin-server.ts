@@ -48,7 +48,7 @@ export function send(base: string, method: string, path: string, options: { head
 }
 
 /** A running `site serve --admin` with some accounts. */
-export async function startAdminServer(options: { users?: { email: string; role: Role; password: string }[]; routes?: AdminRoute[]; dir?: string; configPath?: string; projectRoot?: string; trustProxy?: boolean; scrypt?: ScryptParams; signInLimits?: SignInLimits; eventStreams?: MountOptions['eventStreams']; posts?: boolean; inbox?: boolean; media?: boolean; settings?: boolean; site?: EditedSite } = {}) {
+export async function startAdminServer(options: { users?: { email: string; role: Role; password: string }[]; routes?: AdminRoute[]; dir?: string; configPath?: string; projectRoot?: string; trustProxy?: boolean; scrypt?: ScryptParams; signInLimits?: SignInLimits; eventStreams?: MountOptions['eventStreams']; posts?: boolean; inbox?: boolean; media?: boolean; settings?: boolean; site?: EditedSite; collection?: string } = {}) {
   await mkdir(outputRoot, { recursive: true });
   const projectRoot = options.projectRoot ?? (await mkdtemp(join(outputRoot, 'admin-')));
   const config = await loadConfig(options.configPath ?? join(repoRoot, 'site.config.yaml'));
@@ -56,7 +56,10 @@ export async function startAdminServer(options: { users?: { email: string; role:
   if (!options.configPath) config.dirs.data = join(projectRoot, 'data');
   const store = fixedStoreSource(await openSiteStore({ ...config, root: projectRoot }));
   for (const user of options.users ?? []) await addUser(await store.get(), user.email, user.role, user.password, testScrypt);
-  const admin = createServeAdmin({ projectRoot, store, origin: config.site.origin, scrypt: options.scrypt ?? testScrypt, signInLimits: options.signInLimits, eventStreams: options.eventStreams, routes: options.routes, trustProxy: options.trustProxy, posts: options.posts ? { config: () => config } : undefined, inbox: options.inbox ? { store } : undefined, media: options.media ? { config: () => config } : undefined, settings: options.settings ? { config: () => config } : undefined, site: options.site });
+  // The posts editor of another collection than "blog", on the live site as `site` would give it.
+  const site = options.site;
+  const collectionPosts = site && options.collection ? { collection: options.collection, config: () => site.config, lastBuild: () => site.lastBuild, afterWrite: site.rebuild && ((file: string | readonly string[]) => site.rebuild!(file)) } : undefined;
+  const admin = createServeAdmin({ projectRoot, store, origin: config.site.origin, scrypt: options.scrypt ?? testScrypt, signInLimits: options.signInLimits, eventStreams: options.eventStreams, routes: options.routes, trustProxy: options.trustProxy, posts: collectionPosts ?? (options.posts ? { config: () => config } : undefined), inbox: options.inbox ? { store } : undefined, media: options.media ? { config: () => config } : undefined, settings: options.settings ? { config: () => config } : undefined, site: options.site });
   // The server follows the live site's config, as `site serve --admin` does (src/api.ts).
   const running = await startServer({ config, currentConfig: options.site && (() => options.site!.config), store, dir: options.dir ?? builtSite, port: 0, host: '127.0.0.1', admin, trustProxy: options.trustProxy, limits: { shutdownGraceMs: 100 } });
   const json = (body: unknown, extra: Record<string, string> = {}) => ({ headers: { origin: running.url, 'content-type': 'application/json', ...extra }, body: JSON.stringify(body) });

@@ -175,4 +175,20 @@ describe('site plugins', () => {
     expect(duplicate.code).toBe(1);
     expect(duplicate.stderr).toMatch(/plugins\/bad-route\.js +path +route "\/hub" from plugin "bad-route": route "\/hub" is already defined/);
   }, 60_000);
+
+  it('a route from a plugin may give its path per locale, and a map without the default locale names the plugin', async () => {
+    const site = await siteWith('plugins:\n  - ./plugins/localized-route.js');
+    sites.push(site);
+    const pluginFile = join(site.dir, 'plugins', 'localized-route.js');
+    await writeFile(pluginFile, "export default { name: 'localized-route', routes: () => [{ path: { no: '/vilkaar-kopi' }, template: 'Legal', content: 'terms' }] };\n");
+    const invalid = await build(site, join(site.dir, 'dist'));
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr).toMatch(/plugins\/localized-route\.js +routes\(\)\[0\]\.path +route from plugin "localized-route": the path map has no path for the default locale "en"/);
+    await writeFile(pluginFile, "export default { name: 'localized-route', routes: () => [{ path: { en: '/terms-copy', no: '/vilkaar-kopi' }, template: 'Legal', content: 'terms' }] };\n");
+    const out = join(site.dir, 'dist');
+    const built = await build(site, out);
+    expect(built.code, built.stderr).toBe(0);
+    expect(existsSync(join(out, 'terms-copy', 'index.html'))).toBe(true);
+    expect(await readFile(join(out, 'no', 'vilkaar-kopi', 'index.html'), 'utf8')).toContain('hreflang="en" href="https://mendwise.example/terms-copy/"');
+  }, 60_000);
 });
