@@ -65,6 +65,7 @@ export function describeCollection(config: ResolvedConfig, id: string, messages:
     routes,
     builtIn: [...builtInEntryFields, 'imageAlt'],
     termField: spec.taxonomy?.field ?? null,
+    wordsPerMinute: spec.wordsPerMinute,
     fields: frontMatterFields(spec).map((field) => ({
       ...field,
       label: humanize(field.name),

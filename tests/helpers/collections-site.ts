@@ -6,8 +6,8 @@
  */
 import { appendFile, cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createEditableSite } from './editable-site';
-import type { TempSite } from './fixture-site';
+import { makeEditable } from './editable-site';
+import { createTempSite, type TempSite } from './fixture-site';
 import { repoRoot } from './paths';
 
 const fixture = join(repoRoot, 'tests', 'fixtures', 'collections');
@@ -28,7 +28,14 @@ const messages: Record<string, string> = {
 
 /** The site with `cases` next to `blog`. */
 export async function createCollectionsSite(): Promise<TempSite> {
-  const site = await createEditableSite();
+  const site = await createTempSite();
+  await addCasesCollection(site);
+  return site;
+}
+
+/** Adds `cases` to a temp site, with templates of its own (the case study's template among them). */
+export async function addCasesCollection(site: TempSite): Promise<void> {
+  await makeEditable(site);
   await cp(join(fixture, 'CaseStudy.tsx'), join(site.dir, 'templates', 'pages', 'CaseStudy.tsx'));
   await cp(join(fixture, 'cases'), join(site.dir, 'content', 'cases'), { recursive: true });
   for (const [locale, text] of Object.entries(messages)) await appendFile(join(site.dir, 'content', 'messages', `${locale}.yaml`), text);
@@ -36,5 +43,4 @@ export async function createCollectionsSite(): Promise<TempSite> {
   await writeFile(site.config, text
     .replace(/^collections:\n/m, `collections:\n${collection}`)
     .replace(/^( {2}- \{ path: "\/blog\/\{slug\}", template: BlogPost, entry: blog \}\n)/m, `$1  - { path: "/cases/{slug}", template: CaseStudy, entry: cases, paths: { "no": "/kunder/{slug}" } }\n`));
-  return site;
 }
