@@ -68,7 +68,7 @@ export function describeCollection(config: ResolvedConfig, id: string, messages:
     wordsPerMinute: spec.wordsPerMinute,
     fields: frontMatterFields(spec).map((field) => ({
       ...field,
-      label: humanize(field.name),
+      label: spec.fields[field.name]?.label ?? humanize(field.name),
       builtIn: builtInEntryFields.includes(field.name) || field.name === 'imageAlt',
       ...(field.options
         ? { options: field.options.map((value) => ({ value, names: Object.fromEntries(config.localeIds.map((locale) => [locale, message(locale, `${labels}.${value}`) ?? value])) })) }

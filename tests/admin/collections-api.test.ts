@@ -50,7 +50,7 @@ describe('site serve --admin: /api/admin/collections', () => {
     expect(field('clients')).toMatchObject({ type: 'number', required: true, label: 'Clients' });
     expect(field('featured')).toMatchObject({ type: 'boolean', required: false });
     expect(field('since')).toMatchObject({ type: 'date', required: false });
-    expect(field('partner')).toMatchObject({ type: 'string', required: false });
+    expect(field('partner')).toMatchObject({ type: 'string', required: false, label: 'Partner organisation' });
     expect(field('sector')).toMatchObject({ type: 'choice', required: true, options: [{ value: 'retail', names: { en: 'retail', no: 'retail' } }, { value: 'hospitality', names: { en: 'hospitality', no: 'hospitality' } }] });
     expect(field('title')).toMatchObject({ type: 'string', required: true, builtIn: true });
     const blog = collections[1]!;

@@ -128,6 +128,8 @@ for (const [mode, start] of [['site dev', startDev], ['site serve --admin', star
       await page.getByLabel('Featured').check();
       expect(await page.getByLabel('Since').getAttribute('type')).toBe('date');
       await page.getByLabel('Since').fill('2025-09-01');
+      // The config's label for a field; the others are the copy's, or the field's name in words.
+      await page.getByLabel('Partner organisation').fill('Oslo Laundry Co-op');
       await page.getByLabel('Text (Markdown)').fill('Sheets and towels are mended in the laundry.');
       // The page's address while the translation has none of its own: the folder's slug.
       expect(await page.getByText("The page's address: /cases/hotel-linen/").count()).toBe(1);
@@ -139,6 +141,7 @@ for (const [mode, start] of [['site dev', startDev], ['site serve --admin', star
       expect(html).toContain('<div data-field="clients"><dt>clients</dt><dd>12</dd></div>');
       expect(html).toContain('<div data-field="featured"><dt>featured</dt><dd>true</dd></div>');
       expect(html).toContain('<div data-field="since"><dt>since</dt><dd>2025-09-01</dd></div>');
+      expect(html).toContain('<div data-field="partner"><dt>partner</dt><dd>Oslo Laundry Co-op</dd></div>');
     });
 
     it('refuses a Norwegian address that is not URL-safe at its field, then saves a good one and its page is live there', async () => {

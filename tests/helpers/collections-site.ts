@@ -1,6 +1,6 @@
 /**
  * An editable copy of the site with a second collection beside the blog: `cases` (case studies),
- * with a number, a boolean, an optional date and a taxonomy (an enum of sectors, named in the
+ * with a number, a boolean, an optional date, a string labelled in the config and a taxonomy (an enum of sectors, named in the
  * messages), an entry route at /cases/{slug} (/no/kunder/{slug}) and one entry, bike-shop, whose
  * Norwegian translation has its own slug (sykkelbutikken).
  */
@@ -17,7 +17,7 @@ const collection = `  cases:
       clients: { type: number }
       featured: { type: boolean, required: false }
       since: { type: date, required: false }
-      partner: { type: string, required: false }
+      partner: { type: string, required: false, label: Partner organisation }
     taxonomy: { field: sector, terms: [retail, hospitality], path: sector, labels: cases.sectors }
 `;
 
