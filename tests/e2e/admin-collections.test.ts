@@ -142,6 +142,14 @@ for (const [mode, start] of [['site dev', startDev], ['site serve --admin', star
       expect(html).toContain('<div data-field="featured"><dt>featured</dt><dd>true</dd></div>');
       expect(html).toContain('<div data-field="since"><dt>since</dt><dd>2025-09-01</dd></div>');
       expect(html).toContain('<div data-field="partner"><dt>partner</dt><dd>Oslo Laundry Co-op</dd></div>');
+
+      // The preview of an unsaved change, through the case study's own template.
+      await page.getByLabel('Clients *').fill('13');
+      const [preview] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'Preview' }).click()]);
+      await preview.waitForURL(/\/api\/admin\/preview\/[\w-]{43}$/);
+      expect(await preview.locator('[data-field="clients"] dd').textContent()).toBe('13');
+      await preview.close();
+      await page.getByLabel('Clients *').fill('12');
     });
 
     it('refuses a Norwegian address that is not URL-safe at its field, then saves a good one and its page is live there', async () => {

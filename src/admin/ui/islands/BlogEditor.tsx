@@ -46,7 +46,7 @@ export interface BlogEditorProps {
     | 'published' | 'draft' | 'scheduled' | 'missing' | 'missingIn' | 'shownIn' | 'slug' | 'slugHint' | 'slugTaken' | 'slugInvalid' | 'edit' | 'back' | 'save' | 'saving' | 'saved'
     | 'savedRebuildFailed' | 'gitFailed' | 'changedElsewhere' | 'delete' | 'confirmDelete' | 'deleted' | 'startFrom' | 'body' | 'readingTime' | 'invalid' | 'conflict' | 'reloadTheirs' | 'keepMine'
     | 'unsaved' | 'noPosts' | 'posts' | 'title' | 'date' | 'status' | 'heading' | 'bold' | 'italic' | 'link' | 'list' | 'quote' | 'toolbar' | 'notWritten' | 'failed' | 'preview' | 'previewOpened'
-    | 'uploadImage' | 'imageTypes' | 'uploading' | 'uploaded' | 'uploadFailed' | 'uploadSaveFirst' | 'appearsOn' | 'collection' | 'noCollections' | 'localSlug' | 'localSlugHint',
+    | 'uploadImage' | 'imageTypes' | 'uploading' | 'uploaded' | 'uploadFailed' | 'uploadSaveFirst' | 'appearsOn' | 'collection' | 'noCollections' | 'noneDeclared' | 'localSlug' | 'localSlugHint',
     string
   >;
 }
@@ -123,11 +123,13 @@ function editorFields(collection: CollectionInfo | undefined, props: BlogEditorP
 
 export default function BlogEditor(props: BlogEditorProps) {
   const { text, locales } = props;
-  const [collections, setCollections] = useState<CollectionInfo[] | 'failed'>([]);
+  /** The site's collections; undefined until the API has answered. */
+  const [collections, setCollections] = useState<CollectionInfo[] | 'failed' | undefined>();
   const [collectionId, setCollectionId] = useState('');
   /** The collection the requests address (a ref: the event stream's handler outlives renders). */
   const collectionRef = useRef('');
-  const collection = collections === 'failed' ? undefined : collections.find(({ id }) => id === collectionId);
+  const choices = typeof collections === 'object' ? collections : [];
+  const collection = choices.find(({ id }) => id === collectionId);
   const fields = editorFields(collection, props);
   const termField = collection?.termField ?? undefined;
   const base = (id = collectionRef.current) => `/api/admin/collections/${encodeURIComponent(id)}`;
@@ -196,7 +198,7 @@ export default function BlogEditor(props: BlogEditorProps) {
   }, [linked, collection]);
   // Back and forward between collections.
   useEffect(() => {
-    if (collections === 'failed' || !collections.length) return;
+    if (typeof collections !== 'object' || !collections.length) return;
     const back = () => switchTo(chosenCollection(collections) ?? collectionRef.current, false);
     addEventListener('popstate', back);
     return () => removeEventListener('popstate', back);
@@ -394,6 +396,7 @@ export default function BlogEditor(props: BlogEditorProps) {
   if (session === 'loading') return <p role="status">{text.loading}</p>;
   if (session === 'unavailable') return <p className="banner banner-info" role="status">{text.unavailable}</p>;
   if (collections === 'failed') return <p className="banner banner-error" role="alert">{text.noCollections}</p>;
+  if (collections?.length === 0) return <p className="banner banner-info" role="status">{text.noneDeclared}</p>;
   if (!collection) return <p role="status">{text.loading}</p>;
 
   const status = (translation: Translation) => text[translation.status as 'published'] ?? translation.status;
@@ -417,11 +420,11 @@ export default function BlogEditor(props: BlogEditorProps) {
     return (
       <div className="blog-editor">
         {header}
-        {collections.length > 1 && (
+        {choices.length > 1 && (
           <div className="field admin-collection">
             <label htmlFor="admin-collection">{text.collection}</label>
             <select id="admin-collection" value={collection.id} onChange={(event) => switchTo(event.currentTarget.value, true)}>
-              {collections.map(({ id, label }) => <option key={id} value={id}>{label}</option>)}
+              {choices.map(({ id, label }) => <option key={id} value={id}>{label}</option>)}
             </select>
           </div>
         )}
