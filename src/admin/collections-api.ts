@@ -77,6 +77,11 @@ export function describeCollection(config: ResolvedConfig, id: string, messages:
   };
 }
 
+/** The answer while the site has no config (site dev before its first good build). */
+function notBuilt(response: AdminRequest['response']): void {
+  sendJson(response, 503, { error: 'not_built', message: 'the site has not built yet: fix the errors site dev shows' });
+}
+
 /** The path of a collection route as its own route set names it: `collections/cases/a/en` → `posts/a/en`, `collections/cases/preview` → `preview`. */
 function innerPath(rest: string | undefined): string {
   if (rest === 'preview' || rest === 'media') return rest;
@@ -100,7 +105,7 @@ export function createCollectionRoutes(options: CollectionRoutesOptions): AdminR
     role: 'editor',
     async handle({ response }) {
       const config = options.config();
-      if (!config) return sendJson(response, 503, { error: 'not_built', message: 'the site has not built yet: fix the errors site dev shows' });
+      if (!config) return notBuilt(response);
       const messages = options.lastBuild?.()?.messages;
       sendJson(response, 200, Object.keys(config.collections).map((id) => describeCollection(config, id, messages)));
     },
@@ -114,7 +119,9 @@ export function createCollectionRoutes(options: CollectionRoutesOptions): AdminR
     async handle(context) {
       const [id, rest] = context.params;
       const config = options.config();
-      if (config && !config.collections[id!]) {
+      // Only a collection of the config gets its set of routes: a name in a URL never makes one.
+      if (!config) return notBuilt(context.response);
+      if (!config.collections[id!]) {
         return sendJson(context.response, 404, { error: 'unknown_collection', message: `this site has no collection "${id}": it has ${Object.keys(config.collections).join(', ') || 'none'}` });
       }
       await dispatch(context, id!, innerPath(rest));
