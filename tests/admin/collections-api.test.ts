@@ -9,6 +9,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { aliasCollection, humanize } from '../../src/admin/collections-api';
+import type { ResolvedConfig } from '../../src/config/load';
 import { startAdminServer } from '../helpers/admin-server';
 import { createCollectionsSite } from '../helpers/collections-site';
 import type { TempSite } from '../helpers/fixture-site';
@@ -127,5 +129,19 @@ describe('site serve --admin: /api/admin/collections', () => {
     }
     expect((await server.send('GET', '/api/admin/collections')).status).toBe(401);
     expect((await server.send('GET', `${base}/bike-shop/en`)).status).toBe(401);
+  });
+});
+
+describe('the posts alias and the labels of fields without one', () => {
+  it('/api/admin/posts is the blog, else the first collection of a site without one', () => {
+    const site = (...names: string[]) => ({ collections: Object.fromEntries(names.map((name) => [name, {}])) }) as unknown as ResolvedConfig;
+    expect(aliasCollection(site('cases', 'blog'))).toBe('blog');
+    expect(aliasCollection(site('events', 'cases'))).toBe('events');
+    expect(aliasCollection(site('events'), 'news')).toBe('news');
+    expect(aliasCollection(undefined)).toBe('blog');
+  });
+
+  it('puts a field name in words', () => {
+    expect(['authorRole', 'clients', 'imageAlt', 'yearOfTheProject'].map(humanize)).toEqual(['Author role', 'Clients', 'Image alt', 'Year of the project']);
   });
 });
