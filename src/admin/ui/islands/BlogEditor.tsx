@@ -41,6 +41,8 @@ export interface BlogEditorProps {
   labels: Record<string, string>;
   /** What to do about a problem at a field (plain-errors.ts). */
   problems: Record<string, string>;
+  /** What to do about a problem at a field the problems do not name, by its type (`{label}`, `{choices}`: its options' names). */
+  typeProblems: Partial<Record<EditorField['type'], string>>;
   text: Record<
     | 'loading' | 'unavailable' | 'signedInAs' | 'signOut' | 'newPost' | 'search' | 'filterStatus' | 'filterLocale' | 'filterCategory' | 'all'
     | 'published' | 'draft' | 'scheduled' | 'missing' | 'missingIn' | 'shownIn' | 'slug' | 'slugHint' | 'slugTaken' | 'slugInvalid' | 'edit' | 'back' | 'save' | 'saving' | 'saved'
@@ -293,12 +295,16 @@ export default function BlogEditor(props: BlogEditorProps) {
     }
   }
 
+  /** The copy's words for a problem at a field it has none for by name: by the field's type (a collection's own fields). */
+  const typeProblem = (field: EditorField) => props.typeProblems[field.type]?.replace('{label}', field.label).replace('{choices}', (field.options ?? []).map((option) => option.label).join(', '));
+
   /** Puts the server's errors (the build's, 422) next to their fields, the others above the form. */
   function showErrors(locale: string, list: { field: string | null; message: string; line: number | null }[]) {
     const errors: Record<string, string> = {};
     const problems: string[] = [];
     for (const error of list) {
-      if (error.field && fields.some((field) => field.name === error.field)) errors[error.field] = plainProblem(props.problems, error.field, problemFill) ?? error.message;
+      const field = error.field ? fields.find((each) => each.name === error.field) : undefined;
+      if (field) errors[field.name] = plainProblem(props.problems, field.name, problemFill) ?? typeProblem(field) ?? error.message;
       else problems.push(error.line ? `${error.message} (line ${error.line})` : error.message);
     }
     update(locale, { errors, problems });

@@ -20,6 +20,8 @@ export const content = z.strictObject({
   editor: editorText,
   /** What to do about a problem at a field, by front-matter field (islands/plain-errors.ts; `{categories}` names the categories). */
   problems: z.record(z.string(), text).default({}),
+  /** What to do about a problem at a field `problems` does not name, by the field's type (`{label}`; `{choices}`: a list's names). */
+  typeProblems: z.strictObject({ string: text.optional(), number: text.optional(), boolean: text.optional(), date: text.optional(), choice: text.optional() }).default({}),
 });
 type Content = z.infer<typeof content>;
 
@@ -34,6 +36,7 @@ export default function AdminBlog({ page, content, site }: PageProps<Content>) {
     labels: content.fields,
     text: content.editor,
     problems: content.problems,
+    typeProblems: content.typeProblems,
   };
   return (
     <AdminPage page={page} site={site} content={content}>
