@@ -6,8 +6,10 @@
  * (`slug:` front matter) written and refused when it is no URL-safe slug, the posts alias, and
  * 404 for a collection the site does not have.
  */
-import { readFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aliasCollection, humanize } from '../../src/admin/collections-api';
 import type { ResolvedConfig } from '../../src/config/load';
@@ -129,6 +131,36 @@ describe('site serve --admin: /api/admin/collections', () => {
     }
     expect((await server.send('GET', '/api/admin/collections')).status).toBe(401);
     expect((await server.send('GET', `${base}/bike-shop/en`)).status).toBe(401);
+  });
+});
+
+describe('site serve --admin with publish.git: a save of the second collection', () => {
+  it('is committed alone with a message naming the collection, and the audit log names it too', async () => {
+    const run = promisify(execFile);
+    const site = await createCollectionsSite();
+    const identity = { GIT_AUTHOR_NAME: 'Setup', GIT_AUTHOR_EMAIL: 'setup@example.com', GIT_COMMITTER_NAME: 'Setup', GIT_COMMITTER_EMAIL: 'setup@example.com' };
+    const git = async (...args: string[]) => (await run('git', args, { cwd: site.dir, env: { ...process.env, ...identity } })).stdout.trim();
+    await appendFile(site.config, '\npublish:\n  git: { commit: true }\n');
+    await writeFile(join(site.dir, '.gitignore'), '.site/\ndata/\n');
+    await git('init', '--quiet', '--initial-branch', 'main');
+    await git('add', '-A');
+    await git('commit', '--quiet', '-m', 'initial');
+    const server = await startAdminServer({ users: [editor], configPath: site.config, projectRoot: site.dir, posts: true });
+    try {
+      const auth = await server.signIn(editor.email, editor.password);
+      const entry = (await server.send('GET', `${base}/bike-shop/en`, { headers: { cookie: auth.cookie } })).json();
+      const headers = { cookie: auth.cookie, origin: server.url, 'x-csrf-token': auth.csrf, 'content-type': 'application/json', 'if-match': `"${entry.version}"` };
+      const saved = await server.send('PUT', `${base}/bike-shop/en`, { headers, body: JSON.stringify({ frontMatter: { ...entry.frontMatter, clients: 421 }, body: entry.body }) });
+      expect(saved.status).toBe(200);
+      expect(saved.json().git).toMatchObject({ committed: true });
+      expect(await git('log', '-1', '--format=%s')).toBe('content(cases): update bike-shop (en)');
+      expect(await git('show', '--name-only', '--format=', 'HEAD')).toBe('content/cases/bike-shop/en.md');
+      const audit = await auditEntries(join(site.dir, 'data'));
+      expect(audit.filter((line) => line.action === 'git-commit').map((line) => [line.collection, line.slug])).toEqual([['cases', 'bike-shop']]);
+    } finally {
+      await server.close();
+      await site.cleanup();
+    }
   });
 });
 
