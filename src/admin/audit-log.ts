@@ -1,6 +1,6 @@
 /**
- * The admin's audit log: one entry per sign-in, sign-out and change (time, user, action, slug,
- * locale, old and new content hash), committed to the store (the `audit_log` table) before the
+ * The admin's audit log: one entry per sign-in, sign-out and change (time, user, action, the
+ * collection, slug, locale, old and new content hash), committed to the store (the `audit_log` table) before the
  * answer goes out. It is shown at /admin/changes (changes-api.ts).
  */
 import type { StoreSource } from '../store/source.js';

@@ -6,9 +6,9 @@
  */
 import type { MountedApi } from '../serve/server.js';
 import { SiteError } from '../errors.js';
-import { createAdminApi, type AdminApi, type AdminRoute } from './api.js';
+import { createAdminApi, type AdminApi, type AdminRequest, type AdminRoute } from './api.js';
 import { createAuditLog, type AuditLog } from './audit-log.js';
-import { createHistory } from './history.js';
+import { createHistory, type History } from './history.js';
 import type { StoreSource } from '../store/source.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { Build } from '../pipeline/result-stage.js';
@@ -18,6 +18,7 @@ import { createSignInLimits, type SignInLimits } from './sign-in-limits.js';
 import { createInboxRoutes, type InboxRoutesOptions } from './inbox-api.js';
 import { createMediaRoutes, type MediaRoutesOptions } from './media-api.js';
 import { createPostRoutes, type PostRoutesOptions, type SaveOutcome } from './posts-api.js';
+import { createCollectionRoutes } from './collections-api.js';
 import { createPreviewRoutes, previewPrefix, type PreviewOptions } from './preview.js';
 import { createPageRoutes, type PageRoutesOptions } from './pages-api.js';
 import { createSettingsRoutes, type SettingsRoutesOptions } from './settings-api.js';
@@ -37,7 +38,7 @@ export interface MountOptions {
   store: StoreSource;
   /** The routes under /api/admin/ besides the session and the posts. */
   routes?: readonly AdminRoute[];
-  /** The blog editor's routes (/api/admin/posts…). */
+  /** The content editor's routes (/api/admin/collections…, and /api/admin/posts… for the blog; `collection` names the alias's). */
   posts?: Omit<PostRoutesOptions, 'audit'>;
   /** The preview (/api/admin/preview…). */
   preview?: PreviewOptions;
@@ -115,10 +116,11 @@ function routesOf(given: MountOptions, audit: AuditLog, events: AdminEvents): Ad
         pages: given.pages ?? { config: () => site.config, afterWrite: site.rebuild && ((files) => site.rebuild!(files)) },
       }
     : given;
+  const preview = options.preview ? createPreviewRoutes(options.preview) : [];
   return [
     ...(options.routes ?? []),
-    ...(options.posts ? createPostRoutes({ ...options.posts, audit, history, notify: (name, data) => void events.send(name, data) }) : []),
-    ...(options.preview ? createPreviewRoutes(options.preview) : []),
+    ...(options.posts ? collectionRoutes(options, audit, history, events, preview[0]) : []),
+    ...preview,
     ...(options.inbox ? createInboxRoutes({ ...options.inbox, audit, now: options.now }) : []),
     ...(options.media ? createMediaRoutes({ ...options.media, audit }) : []),
     ...(options.settings ? createSettingsRoutes({ ...options.settings, audit, history }) : []),
@@ -126,6 +128,29 @@ function routesOf(given: MountOptions, audit: AuditLog, events: AdminEvents): Ad
     createChangesRoute(options.store),
     events.route,
   ];
+}
+
+/**
+ * The routes of every collection's entries (collections-api.ts): posts-api.ts's, media-api.ts's
+ * and the preview of each collection, made once per collection on first use.
+ */
+function collectionRoutes(options: MountOptions, audit: AuditLog, history: History, events: AdminEvents, preview: AdminRoute | undefined): AdminRoute[] {
+  const posts = options.posts!;
+  const made = new Map<string, AdminRoute[]>();
+  const routesOf = (collection: string) => {
+    let routes = made.get(collection);
+    if (!routes) {
+      routes = [
+        ...createPostRoutes({ ...posts, collection, audit, history, notify: (name, data) => void events.send(name, { collection, ...data }) }),
+        ...(options.media ? createMediaRoutes({ ...options.media, collection, audit }) : []),
+        // The preview keeps its one store of drafts shown: it is told the collection in the body.
+        ...(preview ? [{ ...preview, handle: (context: AdminRequest) => preview.handle({ ...context, body: async () => ({ ...(await context.body()), collection }) }) }] : []),
+      ];
+      made.set(collection, routes);
+    }
+    return routes;
+  };
+  return createCollectionRoutes({ config: posts.config, lastBuild: posts.lastBuild, routesOf, alias: posts.collection });
 }
 
 function mount(api: AdminApi, origins: { hosts: string[] }, extraHosts: (host: string, port: number) => string[]): AdminMount & { api: AdminApi } {

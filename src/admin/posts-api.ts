@@ -252,7 +252,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     const email = context.session.email;
     const author = email === devUser.email ? undefined : { name: email.slice(0, email.indexOf('@')), email };
     const outcome = await publishToGit({ root: config.root, file: target.file, author, message: commitMessage(collection, action, target.slug, target.locale) }, settings);
-    await options.audit.append({ user: email, action: outcome.error ? 'git-failed' : 'git-commit', slug: target.slug, locale: target.locale, commit: outcome.commit ?? null, pushed: outcome.pushed, ...(outcome.error ? { error: outcome.error } : {}) });
+    await options.audit.append({ user: email, collection, action: outcome.error ? 'git-failed' : 'git-commit', slug: target.slug, locale: target.locale, commit: outcome.commit ?? null, pushed: outcome.pushed, ...(outcome.error ? { error: outcome.error } : {}) });
     return outcome;
   }
 
@@ -265,7 +265,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     if (siteErrors.length) return sendJson(context.response, 422, { errors: siteErrors.map(describeError) });
     await writeFileAtomic(target.file, text);
     const after = versionOf(text);
-    await options.audit.append({ user: context.session.email, action, slug: target.slug, locale: target.locale, oldHash: before, newHash: after, ...detail });
+    await options.audit.append({ user: context.session.email, collection, action, slug: target.slug, locale: target.locale, oldHash: before, newHash: after, ...detail });
     if (previous !== undefined) await options.history?.record('entry', itemOf(target), context.session.email, entrySummary(previous, text), { [projectPath(config.root, target.file)]: previous });
     const outcome = (await options.afterWrite?.(target.file)) ?? { rebuilt: false };
     const git = await publish(context, config, target, before === null ? 'add' : 'update');
@@ -388,7 +388,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
         const siteErrors = checkSite(target, undefined);
         if (siteErrors.length) return sendJson(context.response, 422, { errors: siteErrors.map(describeError) });
         await deletePostFile(target.file);
-        await options.audit.append({ user: context.session.email, action: 'delete', slug: target.slug, locale: target.locale, oldHash: file.version, newHash: null });
+        await options.audit.append({ user: context.session.email, collection, action: 'delete', slug: target.slug, locale: target.locale, oldHash: file.version, newHash: null });
         const outcome = (await options.afterWrite?.(target.file)) ?? { rebuilt: false };
         const git = await publish(context, options.config()!, target, 'delete');
         options.notify?.('deleted', { slug: target.slug, locale: target.locale, user: context.session.email, ...outcome });
@@ -448,7 +448,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
           await options.afterWrite?.(files);
           return sendJson(context.response, 422, { errors: outcome.errors });
         }
-        await options.audit.append({ user: context.session.email, action: 'rename', slug: source.slug, to: target.slug, oldHash: versionOf(before), newHash: versionOf(after), redirects: redirects.map((redirect) => redirect.from) });
+        await options.audit.append({ user: context.session.email, collection, action: 'rename', slug: source.slug, to: target.slug, oldHash: versionOf(before), newHash: versionOf(after), redirects: redirects.map((redirect) => redirect.from) });
         options.notify?.('renamed', { slug: target.slug, from: source.slug, user: context.session.email, ...outcome });
         sendJson(context.response, 200, { slug: target.slug, redirects, ...outcome });
       });

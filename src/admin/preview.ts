@@ -62,7 +62,7 @@ export function renderDraftPage(build: Build, collection: string, slug: string, 
 
 /** Creates the preview routes. */
 export function createPreviewRoutes(options: PreviewOptions): AdminRoute[] {
-  const collection = options.collection ?? 'blog';
+  const defaultCollection = options.collection ?? 'blog';
   const now = options.now ?? Date.now;
   const markdown = createAdminMarkdownRenderer(options.markdownBudgetMs);
   const perMinute = options.previewsPerMinute ?? 30;
@@ -89,6 +89,9 @@ export function createPreviewRoutes(options: PreviewOptions): AdminRoute[] {
         const fields = await context.body();
         const post = postFromBody(fields);
         const named = addressFromBody(fields);
+        // `collection` in the body: the preview of /api/admin/collections/<id>/preview (collections-api.ts).
+        const collection = typeof fields.collection === 'string' ? fields.collection : defaultCollection;
+        if (!config.collections[collection]) throw new PostAddressError(`this site has no collection "${collection}"`);
         const target = await resolvePost(config, collection, named.slug, named.locale);
         const existing = await readPostFile(target.file);
         const text = postText(existing?.text, post.frontMatter, post.body);

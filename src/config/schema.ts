@@ -151,6 +151,7 @@ export const builtInEntryFields: readonly string[] = ['title', 'description', 'd
 const entryFieldSchema = z.strictObject({
   type: z.enum(['string', 'number', 'boolean', 'date']).default('string'),
   required: z.boolean().default(true),
+  label: z.string().min(1).optional().describe('The field\'s label in the admin\'s form (default: the admin copy\'s, else the field\'s name in words)'),
 });
 
 const collectionSchema = z.strictObject({

@@ -49,8 +49,8 @@ export interface FrontMatterField {
 
 /**
  * The fields of a collection's front matter, in the schema's order, from the same zod schema the
- * build validates with; all but `slug`, a localized slug, which the admin's form leaves as written
- * in the file (its own slug field names the folder).
+ * build validates with; all but `slug`, a localized slug, which the admin's form shows apart (with
+ * the URL it makes, beside the folder's slug).
  */
 export function frontMatterFields(collection: Pick<CollectionConfig, 'fields' | 'taxonomy'>): FrontMatterField[] {
   const shape = createFrontMatterSchema(collection).shape as Record<string, z.ZodType>;

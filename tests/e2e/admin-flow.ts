@@ -140,7 +140,7 @@ export function describeAdminFlow(name: string, start: () => Promise<AdminUnderT
       if (admin.role === 'admin') {
         await page.goto(`${admin.url}/admin/changes/`);
         const link = page.getByRole('table', { name: 'Changes, newest first' }).getByRole('link', { name: slug }).first();
-        expect(await link.getAttribute('href')).toMatch(new RegExp(`^/admin/blog/\\?post=${slug}&locale=(?:en|no)$`));
+        expect(await link.getAttribute('href')).toMatch(new RegExp(`^/admin/blog/\\?collection=blog&post=${slug}&locale=(?:en|no)$`));
       }
       await page.goto(`${admin.url}/admin/blog/?post=${slug}&locale=no`);
       await page.getByRole('tab', { name: /Norsk/, selected: true }).waitFor();

@@ -2,7 +2,8 @@
  * Every admin screen on a phone, in Chromium with `site serve --admin`: at 320, 375 and 414 px no
  * page scrolls sideways and nothing sticks out, the tables read as lists (each cell under the name
  * of its column), the save actions stay on screen while the form is scrolled, and axe finds
- * nothing. A full-page screenshot of each at 375 px goes to $ADMIN_SHOTS when it is set.
+ * nothing. The site has a second collection (case studies) beside the blog, so the collection
+ * switcher and a second collection's form are measured too. A full-page screenshot of each at 375 px goes to $ADMIN_SHOTS when it is set.
  */
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -10,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from '../helpers/axe';
 import { launchBrowser } from '../helpers/browser';
 import { startLiveAdminServer } from '../helpers/admin-server';
+import { addCasesCollection } from '../helpers/collections-site';
 import { signInWithPassword } from './support';
 
 const admin = { email: 'admin@example.com', role: 'admin' as const, password: 'admin password 1' };
@@ -36,7 +38,7 @@ describe('the admin on a phone (320, 375, 414 px), with site serve --admin', () 
 
   beforeAll(async () => {
     const data = { 'contact-submissions.jsonl': `${JSON.stringify(contact)}\n`, 'booking-requests.jsonl': `${JSON.stringify(booking)}\n` };
-    [running, browser] = await Promise.all([startLiveAdminServer([admin], { inbox: true, data }), launchBrowser()]);
+    [running, browser] = await Promise.all([startLiveAdminServer([admin], { inbox: true, data, prepare: addCasesCollection }), launchBrowser()]);
     ({ server } = running);
     context = await browser.newContext({ locale: 'en-US', timezoneId: 'Europe/Oslo', bypassCSP: true, viewport: { width: 375, height: 740 } });
     context.setDefaultTimeout(15_000);
@@ -84,6 +86,21 @@ describe('the admin on a phone (320, 375, 414 px), with site serve --admin', () 
     await fitsEveryWidth('blog-editor');
     expect(await onScreen('.admin-actions button[type="submit"]')).toBe(true);
     await page.getByLabel('Title *').focus();
+    expect(await onScreen('.admin-actions button[type="submit"]')).toBe(true);
+  });
+
+  it('the case studies: the switcher, their list and the form of their schema with a field error', async () => {
+    await page.goto(`${server.url}/admin/blog/?collection=cases`);
+    const edit = page.getByRole('button', { name: 'Edit: A bike shop that repairs more' });
+    await edit.waitFor();
+    await fitsEveryWidth('cases');
+    await edit.click();
+    await page.getByLabel('Clients *').waitFor();
+    await page.getByLabel('Address in this language (slug)').fill('Not A Slug');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.locator('.field-error').first().waitFor();
+    await fitsEveryWidth('cases-editor');
+    await page.getByLabel('Clients *').focus();
     expect(await onScreen('.admin-actions button[type="submit"]')).toBe(true);
   });
 

@@ -12,7 +12,7 @@ import { AdminBar, usePageSession } from './admin-bar';
 export const adminChangesText = ['loading', 'unavailable', 'signedInAs', 'signOut', 'forbidden', 'failed', 'changes', 'when', 'who', 'what', 'which', 'language', 'empty', 'more', 'inboxItem', 'settingsItem', 'kindContact', 'kindBooking'] as const;
 
 /** One entry as `GET /api/admin/changes` gives it. */
-interface Change { time: string; user: string; action: string; slug?: string; locale?: string; id?: string; kind?: string; count?: number; to?: string; page?: string; paths?: string[] }
+interface Change { time: string; user: string; action: string; collection?: string; slug?: string; locale?: string; id?: string; kind?: string; count?: number; to?: string; page?: string; paths?: string[] }
 
 /** Everything the changes view shows, from the config and the page's copy. */
 export interface AdminChangesProps {
@@ -64,7 +64,7 @@ export default function AdminChanges(props: AdminChangesProps) {
   const which = (change: Change) => {
     const slug = change.to ?? change.slug;
     if (change.page) return <a href={`${props.links.pages}?${new URLSearchParams({ page: change.page, ...(change.locale ? { locale: change.locale } : {}) })}`}>{change.page}</a>;
-    if (slug) return <a href={`${props.links.blog}?${new URLSearchParams({ post: slug, ...(change.locale ? { locale: change.locale } : {}) })}`}>{slug}</a>;
+    if (slug) return <a href={`${props.links.blog}?${new URLSearchParams({ ...(change.collection ? { collection: change.collection } : {}), post: slug, ...(change.locale ? { locale: change.locale } : {}) })}`}>{slug}</a>;
     if (!slug && (change.action === 'settings' || change.action === 'restore' || change.action.startsWith('git-'))) return <a href={props.links.settings}>{text.settingsItem}</a>;
     if (change.id) return <a href={props.links.inbox}>{change.kind === 'booking' ? text.kindBooking : change.kind === 'contact' ? text.kindContact : text.inboxItem}</a>;
     return '';

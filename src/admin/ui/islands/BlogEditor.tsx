@@ -1,8 +1,11 @@
 /**
- * The blog editor of /admin/blog: the list of posts with each language's status, filters and
- * search; and the editor of one post, a tab per language, with the front matter as form fields
- * (generated from the build's schema), a Markdown textarea with a small toolbar, live reading
- * time, Ctrl/Cmd+S, a warning before leaving unsaved changes, and the server's field errors.
+ * The content editor of /admin/blog: a switcher between the site's collections (shown when it
+ * has more than one; the choice is the URL's `?collection=`, so reload and back keep it), the list
+ * of the chosen collection's entries with each language's status, filters and search; and the
+ * editor of one entry, a tab per language, with the front matter as form fields (built from the
+ * collection's schema as `GET /api/admin/collections` gives it), the translation's own address
+ * (`slug:`) and the URL it makes, a Markdown textarea with a small toolbar, live reading time,
+ * Ctrl/Cmd+S, a warning before leaving unsaved changes, and the server's field errors.
  * Without a session it goes to /auth; on a static host it says the admin is not running.
  */
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
@@ -19,22 +22,35 @@ export interface EditorField {
   options?: { value: string; label: string }[];
 }
 
+/** A collection as `GET /api/admin/collections` describes it (collections-api.ts). */
+interface CollectionInfo {
+  id: string;
+  label: string;
+  termField: string | null;
+  wordsPerMinute: number;
+  routes: { kind: 'entry' | 'list'; audience: string | null; urls: Record<string, string> }[];
+  fields: { name: string; label: string; type: EditorField['type']; required: boolean; options?: { value: string; names: Record<string, string> }[] }[];
+}
+
 /** Everything the editor shows, from the config and content/pages/admin/blog/en.yaml. */
 export interface BlogEditorProps {
   signIn: string;
   locales: { id: string; label: string }[];
-  fields: EditorField[];
-  termField?: string;
-  wordsPerMinute: number;
+  /** The language of the admin's screens: the terms' names are shown in it. */
+  locale: string;
+  /** The fields' labels by front-matter name, or `<collection>.<name>` for one collection's; a field without one has its name in words. */
+  labels: Record<string, string>;
   /** What to do about a problem at a field (plain-errors.ts). */
   problems: Record<string, string>;
   history: HistoryProps['text'];
+  /** What to do about a problem at a field the problems do not name, by its type (`{label}`, `{choices}`: its options' names). */
+  typeProblems: Partial<Record<EditorField['type'], string>>;
   text: Record<
     | 'loading' | 'unavailable' | 'signedInAs' | 'signOut' | 'newPost' | 'search' | 'filterStatus' | 'filterLocale' | 'filterCategory' | 'all'
     | 'published' | 'draft' | 'scheduled' | 'missing' | 'missingIn' | 'shownIn' | 'slug' | 'slugHint' | 'slugTaken' | 'slugInvalid' | 'edit' | 'back' | 'save' | 'saving' | 'saved'
     | 'savedRebuildFailed' | 'gitFailed' | 'changedElsewhere' | 'delete' | 'confirmDelete' | 'deleted' | 'startFrom' | 'body' | 'readingTime' | 'invalid' | 'conflict' | 'reloadTheirs' | 'keepMine'
     | 'unsaved' | 'noPosts' | 'posts' | 'title' | 'date' | 'status' | 'heading' | 'bold' | 'italic' | 'link' | 'list' | 'quote' | 'toolbar' | 'notWritten' | 'failed' | 'preview' | 'previewOpened'
-    | 'uploadImage' | 'imageTypes' | 'uploading' | 'uploaded' | 'uploadFailed' | 'uploadSaveFirst' | 'appearsOn',
+    | 'uploadImage' | 'imageTypes' | 'uploading' | 'uploaded' | 'uploadFailed' | 'uploadSaveFirst' | 'appearsOn' | 'collection' | 'noCollections' | 'noneDeclared' | 'localSlug' | 'localSlugHint',
     string
   >;
 }
@@ -90,10 +106,39 @@ function appearsOn(template: string, scheduled: Scheduled): string {
 
 const emptyDraft = (fields: readonly EditorField[]): Draft => ({ values: toValues({}, fields), body: '', dirty: false, errors: {}, problems: [] });
 
+/** The collection a URL asks for (`?collection=`), else the blog, else the first. */
+function chosenCollection(collections: readonly CollectionInfo[]): string | undefined {
+  const asked = new URLSearchParams(location.search).get('collection');
+  return (collections.find(({ id }) => id === asked) ?? collections.find(({ id }) => id === 'blog') ?? collections[0])?.id;
+}
+
+/** The form's fields of a collection: its schema's, labelled from the copy, then the translation's own address. */
+function editorFields(collection: CollectionInfo | undefined, props: BlogEditorProps): EditorField[] {
+  if (!collection) return [];
+  const fields: EditorField[] = collection.fields.map((field) => ({
+    name: field.name,
+    label: props.labels[`${collection.id}.${field.name}`] ?? props.labels[field.name] ?? field.label,
+    type: field.type,
+    required: field.required,
+    ...(field.options ? { options: field.options.map(({ value, names }) => ({ value, label: names[props.locale] ?? value })) } : {}),
+  }));
+  return [...fields, { name: 'slug', label: props.text.localSlug, type: 'string', required: false }];
+}
+
 export default function BlogEditor(props: BlogEditorProps) {
-  const { text, fields, locales } = props;
+  const { text, locales } = props;
+  /** The site's collections; undefined until the API has answered. */
+  const [collections, setCollections] = useState<CollectionInfo[] | 'failed' | undefined>();
+  const [collectionId, setCollectionId] = useState('');
+  /** The collection the requests address (a ref: the event stream's handler outlives renders). */
+  const collectionRef = useRef('');
+  const choices = typeof collections === 'object' ? collections : [];
+  const collection = choices.find(({ id }) => id === collectionId);
+  const fields = editorFields(collection, props);
+  const termField = collection?.termField ?? undefined;
+  const base = (id = collectionRef.current) => `/api/admin/collections/${encodeURIComponent(id)}`;
   /** What the plain problems may name: the categories, by their names. */
-  const problemFill = { categories: (fields.find((field) => field.name === props.termField)?.options ?? []).map((option) => option.label).join(', ') };
+  const problemFill = { categories: (fields.find((field) => field.name === termField)?.options ?? []).map((option) => option.label).join(', ') };
   const [session, setSession] = useState<AdminSession | 'loading' | 'unavailable'>('loading');
   const [posts, setPosts] = useState<Post[]>([]);
   const [filters, setFilters] = useState({ status: '', locale: '', category: '', search: '' });
@@ -108,24 +153,60 @@ export default function BlogEditor(props: BlogEditorProps) {
   const csrf = typeof session === 'object' ? session.csrfToken : undefined;
   const dirty = Object.values(drafts).some((draft) => draft.dirty);
 
-  const refresh = async () => {
-    const answer = await callApi<Post[]>('GET', '/api/admin/posts');
+  const refresh = async (id = collectionRef.current) => {
+    const answer = await callApi<Post[]>('GET', base(id));
     if (answer.status === 401) return location.assign(props.signIn);
-    if (answer.status === 200) setPosts(answer.body);
+    if (answer.status === 200 && id === collectionRef.current) setPosts(answer.body);
   };
 
+  /** Shows the list of another collection's entries (`remember`: as a new step of the browser's history). */
+  function switchTo(id: string, remember: boolean) {
+    if (id === collectionRef.current) return;
+    if (dirty && !confirm(text.unsaved)) return;
+    collectionRef.current = id;
+    setCollectionId(id);
+    setEditing(undefined);
+    setDrafts({});
+    setPosts([]);
+    setFilters({ status: '', locale: '', category: '', search: '' });
+    setNotice('');
+    if (remember) history.pushState(null, '', `${location.pathname}?${new URLSearchParams({ collection: id })}`);
+    void refresh(id);
+  }
+
+  // A link to an entry (`?collection=<id>&post=<slug>&locale=<id>`, as the changes page gives) opens it in that language, once its collection's fields are known.
+  const [linked, setLinked] = useState<{ slug: string; locale?: string } | undefined>();
   useEffect(() => {
-    void loadSession().then((found) => {
+    void loadSession().then(async (found) => {
       if (found.kind === 'unavailable') return setSession('unavailable');
       if (found.kind === 'signed-out') return location.assign(props.signIn);
       setSession(found.session);
-      void refresh();
-      // A link to a post (`?post=<slug>&locale=<id>`, as the changes page gives) opens it in that language.
+      const listed = await callApi<CollectionInfo[]>('GET', '/api/admin/collections');
+      if (listed.status === 401) return location.assign(props.signIn);
+      if (listed.status !== 200) return setCollections('failed');
+      setCollections(listed.body);
+      const id = chosenCollection(listed.body);
+      if (!id) return;
+      collectionRef.current = id;
+      setCollectionId(id);
+      void refresh(id);
       const asked = new URLSearchParams(location.search);
-      const linked = asked.get('post');
-      if (linked && slugPattern.test(linked)) void open(linked, asked.get('locale') ?? undefined);
+      const post = asked.get('post');
+      if (post && slugPattern.test(post)) setLinked({ slug: post, locale: asked.get('locale') ?? undefined });
     }, () => setSession('unavailable'));
   }, []);
+  useEffect(() => {
+    if (!linked || !collection) return;
+    setLinked(undefined);
+    void open(linked.slug, linked.locale);
+  }, [linked, collection]);
+  // Back and forward between collections.
+  useEffect(() => {
+    if (typeof collections !== 'object' || !collections.length) return;
+    const back = () => switchTo(chosenCollection(collections) ?? collectionRef.current, false);
+    addEventListener('popstate', back);
+    return () => removeEventListener('popstate', back);
+  }, [collections, dirty]);
 
   // Saves and deletions by others (the admin's event stream): the list is refreshed, and a change
   // to the post open here is announced; saving over it then meets the usual version check (409).
@@ -135,8 +216,8 @@ export default function BlogEditor(props: BlogEditorProps) {
     if (typeof session !== 'object') return;
     const events = new EventSource('/api/admin/events');
     const changed = (event: MessageEvent<string>) => {
-      const change = JSON.parse(event.data) as { slug: string; locale: string; user: string };
-      if (change.user === openRef.current.email) return;
+      const change = JSON.parse(event.data) as { collection?: string; slug: string; locale: string; user: string };
+      if (change.user === openRef.current.email || (change.collection && change.collection !== collectionRef.current)) return;
       void refresh();
       if (change.slug === openRef.current.slug) {
         const language = locales.find(({ id }) => id === change.locale)?.label ?? change.locale;
@@ -164,7 +245,7 @@ export default function BlogEditor(props: BlogEditorProps) {
     if (dirty && !confirm(text.unsaved)) return;
     const loaded: Record<string, Draft> = {};
     for (const { id } of locales) {
-      const answer = await callApi('GET', `/api/admin/posts/${postSlug}/${id}`);
+      const answer = await callApi('GET', `${base()}/${postSlug}/${id}`);
       loaded[id] = answer.status === 200 ? { ...emptyDraft(fields), values: toValues(answer.body.frontMatter, fields), body: answer.body.body, version: answer.body.version, scheduled: answer.body.scheduled } : emptyDraft(fields);
     }
     setDrafts(loaded);
@@ -191,8 +272,8 @@ export default function BlogEditor(props: BlogEditorProps) {
     setNotice(text.saving);
     const body = { frontMatter: toFrontMatter(draft.values, fields), body: draft.body };
     const answer = draft.version
-      ? await callApi('PUT', `/api/admin/posts/${slug}/${locale}`, { body, csrf, ifMatch: draft.version })
-      : await callApi('POST', '/api/admin/posts', { body: { slug, locale, ...body }, csrf });
+      ? await callApi('PUT', `${base()}/${slug}/${locale}`, { body, csrf, ifMatch: draft.version })
+      : await callApi('POST', base(), { body: { slug, locale, ...body }, csrf });
     setBusy(false);
     if (answer.status === 200 || answer.status === 201) {
       update(locale, { version: answer.body.version, scheduled: answer.body.scheduled, dirty: false, errors: {}, problems: [], conflict: undefined });
@@ -216,12 +297,16 @@ export default function BlogEditor(props: BlogEditorProps) {
     }
   }
 
+  /** The copy's words for a problem at a field it has none for by name: by the field's type (a collection's own fields). */
+  const typeProblem = (field: EditorField) => props.typeProblems[field.type]?.replace('{label}', field.label).replace('{choices}', (field.options ?? []).map((option) => option.label).join(', '));
+
   /** Puts the server's errors (the build's, 422) next to their fields, the others above the form. */
   function showErrors(locale: string, list: { field: string | null; message: string; line: number | null }[]) {
     const errors: Record<string, string> = {};
     const problems: string[] = [];
     for (const error of list) {
-      if (error.field && fields.some((field) => field.name === error.field)) errors[error.field] = plainProblem(props.problems, error.field, problemFill) ?? error.message;
+      const field = error.field ? fields.find((each) => each.name === error.field) : undefined;
+      if (field) errors[field.name] = plainProblem(props.problems, field.name, problemFill) ?? typeProblem(field) ?? error.message;
       else problems.push(error.line ? `${error.message} (line ${error.line})` : error.message);
     }
     update(locale, { errors, problems });
@@ -233,7 +318,7 @@ export default function BlogEditor(props: BlogEditorProps) {
     if (!slugPattern.test(slug)) return update(locale, { problems: [text.slugInvalid] });
     // Opened before the request, so the browser does not take it for a pop-up.
     const tab = window.open('', '_blank');
-    const answer = await callApi('POST', '/api/admin/preview', { body: { slug, locale, frontMatter: toFrontMatter(draft.values, fields), body: draft.body }, csrf });
+    const answer = await callApi('POST', `${base()}/preview`, { body: { slug, locale, frontMatter: toFrontMatter(draft.values, fields), body: draft.body }, csrf });
     if (answer.status === 200) {
       if (tab) tab.location.href = answer.body.url;
       else location.assign(answer.body.url);
@@ -252,7 +337,7 @@ export default function BlogEditor(props: BlogEditorProps) {
   async function remove(locale: string) {
     const draft = drafts[locale];
     if (!draft?.version || !confirm(text.confirmDelete.replace('{slug}', slug).replace('{locale}', locale.toUpperCase()))) return;
-    const answer = await callApi('DELETE', `/api/admin/posts/${slug}/${locale}`, { csrf, ifMatch: draft.version });
+    const answer = await callApi('DELETE', `${base()}/${slug}/${locale}`, { csrf, ifMatch: draft.version });
     if (answer.status === 200) {
       update(locale, emptyDraft(fields));
       setNotice(text.deleted);
@@ -318,6 +403,9 @@ export default function BlogEditor(props: BlogEditorProps) {
 
   if (session === 'loading') return <p role="status">{text.loading}</p>;
   if (session === 'unavailable') return <p className="banner banner-info" role="status">{text.unavailable}</p>;
+  if (collections === 'failed') return <p className="banner banner-error" role="alert">{text.noCollections}</p>;
+  if (collections?.length === 0) return <p className="banner banner-info" role="status">{text.noneDeclared}</p>;
+  if (!collection) return <p role="status">{text.loading}</p>;
 
   const status = (translation: Translation) => text[translation.status as 'published'] ?? translation.status;
   const header = (
@@ -336,10 +424,18 @@ export default function BlogEditor(props: BlogEditorProps) {
       const search = filters.search.trim().toLowerCase();
       return !search || post.slug.includes(search) || Object.values(post.translations).some((translation) => (translation.title ?? '').toLowerCase().includes(search));
     });
-    const categories = fields.find((field) => field.name === props.termField)?.options ?? [];
+    const categories = fields.find((field) => field.name === termField)?.options ?? [];
     return (
       <div className="blog-editor">
         {header}
+        {choices.length > 1 && (
+          <div className="field admin-collection">
+            <label htmlFor="admin-collection">{text.collection}</label>
+            <select id="admin-collection" value={collection.id} onChange={(event) => switchTo(event.currentTarget.value, true)}>
+              {choices.map(({ id, label }) => <option key={id} value={id}>{label}</option>)}
+            </select>
+          </div>
+        )}
         <div className="admin-filters">
           <div className="field">
             <label htmlFor="admin-search">{text.search}</label>
@@ -359,18 +455,20 @@ export default function BlogEditor(props: BlogEditorProps) {
               {locales.map(({ id, label }) => <option key={id} value={id}>{label}</option>)}
             </select>
           </div>
-          <div className="field">
-            <label htmlFor="admin-category">{text.filterCategory}</label>
-            <select id="admin-category" value={filters.category} onChange={(event) => setFilters({ ...filters, category: event.currentTarget.value })}>
-              <option value="">{text.all}</option>
-              {categories.map(({ value, label }) => <option key={value} value={value}>{label}</option>)}
-            </select>
-          </div>
+          {termField && (
+            <div className="field">
+              <label htmlFor="admin-category">{fields.find((field) => field.name === termField)?.label ?? text.filterCategory}</label>
+              <select id="admin-category" value={filters.category} onChange={(event) => setFilters({ ...filters, category: event.currentTarget.value })}>
+                <option value="">{text.all}</option>
+                {categories.map(({ value, label }) => <option key={value} value={value}>{label}</option>)}
+              </select>
+            </div>
+          )}
         </div>
         <p><button type="button" className="button button-primary" onClick={create}>{text.newPost}</button></p>
         {shown.length === 0 ? <p>{text.noPosts}</p> : (
           <table className="admin-posts">
-            <caption>{text.posts}</caption>
+            <caption>{text.posts.replace('{collection}', collection.label)}</caption>
             <thead>
               <tr>
                 <th scope="col">{text.title}</th>
@@ -419,7 +517,7 @@ export default function BlogEditor(props: BlogEditorProps) {
     setBusy(true);
     setNotice(text.uploading);
     try {
-      const response = await fetch(`/api/admin/media?post=${encodeURIComponent(slug)}`, { method: 'POST', headers: { accept: 'application/json', 'content-type': file.type, 'x-csrf-token': csrf }, credentials: 'same-origin', body: file });
+      const response = await fetch(`${base()}/media?post=${encodeURIComponent(slug)}`, { method: 'POST', headers: { accept: 'application/json', 'content-type': file.type, 'x-csrf-token': csrf }, credentials: 'same-origin', body: file });
       const answer = (await response.json().catch(() => ({}))) as { path?: string; message?: string };
       if (response.status !== 201 || !answer.path) return setNotice(text.uploadFailed.replace('{reason}', answer.message ?? `HTTP ${response.status}`));
       update(tab, { values: { ...draft.values, image: answer.path }, dirty: true, errors: { ...draft.errors, image: '' } });
@@ -430,10 +528,12 @@ export default function BlogEditor(props: BlogEditorProps) {
       setBusy(false);
     }
   };
-  const input = (field: EditorField): ReactElement => {
+  /** A field's input; `hint`: the id of a text that describes it too. */
+  const input = (field: EditorField, hint?: string): ReactElement => {
     const value = draft.values[field.name];
     const error = draft.errors[field.name];
-    const common = { id: fieldId(field.name), name: field.name, 'aria-invalid': error ? true : undefined, 'aria-describedby': error ? `${fieldId(field.name)}-error` : undefined };
+    const describedBy = [error ? `${fieldId(field.name)}-error` : '', hint ?? ''].filter(Boolean).join(' ');
+    const common = { id: fieldId(field.name), name: field.name, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy || undefined };
     const set = (next: string | boolean) => update(tab, { values: { ...draft.values, [field.name]: next }, dirty: true, errors: { ...draft.errors, [field.name]: '' } });
     if (field.type === 'boolean') return <input {...common} type="checkbox" role="switch" checked={value === true} onChange={(event) => set(event.currentTarget.checked)} />;
     if (field.type === 'choice') {
@@ -459,6 +559,20 @@ export default function BlogEditor(props: BlogEditorProps) {
     }
     if (field.name === 'description') return <textarea {...common} rows={3} required={field.required} value={String(value ?? '')} onInput={(event) => set(event.currentTarget.value)} />;
     return <input {...common} type={field.type === 'date' ? 'date' : field.type === 'number' ? 'number' : 'text'} required={field.required} value={String(value ?? '')} onInput={(event) => set(event.currentTarget.value)} />;
+  };
+
+  /** The translation's own address (front matter `slug:`; empty: the folder's), and the URL the page gets with it. */
+  const localSlug = (field: EditorField): ReactElement => {
+    const hint = `${fieldId(field.name)}-hint`;
+    const own = String(draft.values[field.name] ?? '');
+    const route = collection.routes.find((each) => each.kind === 'entry' && each.audience === null) ?? collection.routes.find((each) => each.kind === 'entry');
+    const url = route?.urls[tab]?.replace('{slug}', own || slug || '…');
+    return (
+      <>
+        {input(field, hint)}
+        <p id={hint} className="muted">{text.localSlugHint.replace('{slug}', slug || '…').replace('{url}', url ?? '')}</p>
+      </>
+    );
   };
 
   return (
@@ -495,7 +609,7 @@ export default function BlogEditor(props: BlogEditorProps) {
           {fields.map((field) => (
             <div key={field.name} className={`field field-${field.type}`}>
               <label htmlFor={fieldId(field.name)}>{field.label}{field.required ? ' *' : ''}</label>
-              {input(field)}
+              {field.name === 'slug' ? localSlug(field) : input(field)}
               {draft.errors[field.name] && <p id={`${fieldId(field.name)}-error`} className="field-error">{draft.errors[field.name]}</p>}
               {field.name === 'date' && draft.scheduled && !draft.dirty && <p className="muted">{appearsOn(text.appearsOn, draft.scheduled)}</p>}
             </div>
@@ -508,7 +622,7 @@ export default function BlogEditor(props: BlogEditorProps) {
               ))}
             </div>
             <textarea id={`post-${tab}-body`} ref={bodyRef} rows={18} value={draft.body} aria-describedby={`post-${tab}-reading`} onInput={(event) => update(tab, { body: event.currentTarget.value, dirty: true })} />
-            <p id={`post-${tab}-reading`} className="muted">{text.readingTime.replace('{readingMinutes}', String(Math.max(1, Math.round(words / props.wordsPerMinute)))).replace('{words}', String(words))}</p>
+            <p id={`post-${tab}-reading`} className="muted">{text.readingTime.replace('{readingMinutes}', String(Math.max(1, Math.round(words / collection.wordsPerMinute)))).replace('{words}', String(words))}</p>
           </div>
           <p className="admin-actions">
             <button type="submit" className="button button-primary" disabled={busy}>{busy ? text.saving : text.save}</button>{' '}
@@ -516,7 +630,7 @@ export default function BlogEditor(props: BlogEditorProps) {
             {draft.version && <button type="button" className="button button-secondary" onClick={() => void remove(tab)}>{text.delete}</button>}
           </p>
         </form>
-        {draft.version && <History key={`${slug}/${tab}`} api={`/api/admin/posts/${slug}/${tab}`} csrf={csrf} version={draft.version} text={props.history} onRestored={() => void open(slug, tab)} />}
+        {draft.version && <History key={`${collectionRef.current}/${slug}/${tab}`} api={`${base()}/${slug}/${tab}`} csrf={csrf} version={draft.version} text={props.history} onRestored={() => void open(slug, tab)} />}
       </div>
     </div>
   );
