@@ -49,7 +49,8 @@ const preactAliases = {
 /**
  * Bundles the client entries of the islands: the site's (`names`, in templates/islands/) and the
  * engine's (`engine`: name → file, the admin's screens), hydrated by name alike. A site island with
- * the name of an engine island is refused: one name would hydrate two components.
+ * the name of an engine island is refused: one name would hydrate two components. The engine islands
+ * named in `apart` (the admin's) are bundled in a run of their own.
  */
 export async function bundleIslands(
   templatesDir: string,
@@ -57,6 +58,7 @@ export async function bundleIslands(
   runtime: IslandRuntime = 'preact',
   options: EsbuildStepOptions = {},
   engine: Readonly<Record<string, string>> = {},
+  apart: readonly string[] = [],
 ): Promise<IslandBundle> {
   const clash = names.find((name) => name in engine);
   if (clash !== undefined) {
@@ -67,8 +69,29 @@ export async function bundleIslands(
       hint: 'Rename the site\'s island (its file and the `name` its pages give it), or set admin: { enabled: false } in the config.',
     });
   }
-  const all = [...names, ...Object.keys(engine)].sort();
-  if (all.length === 0) return { files: new Map(), entries: {}, graph: {} };
+  // Two esbuild runs, so that the chunks one group shares are its own: a change to an admin screen
+  // leaves the scripts of the public pages (and their names, which caches key on) as they were.
+  const publicNames = [...names, ...Object.keys(engine).filter((name) => !apart.includes(name))].sort();
+  const apartNames = Object.keys(engine).filter((name) => apart.includes(name)).sort();
+  const bundle: IslandBundle = { files: new Map(), entries: {}, graph: {} };
+  for (const group of [publicNames, apartNames]) {
+    if (group.length === 0) continue;
+    const part = await bundleGroup(templatesDir, group, runtime, options, engine);
+    for (const [file, contents] of part.files) bundle.files.set(file, contents);
+    Object.assign(bundle.entries, part.entries);
+    Object.assign(bundle.graph, part.graph);
+  }
+  return bundle;
+}
+
+/** One esbuild run over the islands `all`: their entries and the chunks they share. */
+async function bundleGroup(
+  templatesDir: string,
+  all: readonly string[],
+  runtime: IslandRuntime,
+  options: EsbuildStepOptions,
+  engine: Readonly<Record<string, string>>,
+): Promise<IslandBundle> {
   const build = options.run ?? ((await import('esbuild')).build as RunEsbuild);
   const islandsDir = join(templatesDir, 'islands');
   const virtualEntries: Plugin = {

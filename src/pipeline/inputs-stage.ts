@@ -73,7 +73,7 @@ export async function loadInputs(run: StageRun, config: ResolvedConfig, options:
   const search = config.search.enabled;
   const engineIslands = Object.fromEntries([...(admin ? adminIslandNames.map((name) => [name, adminIslandFile(name)]) : []), ...(search ? [searchIsland()] : [])]);
   const islands = run.load('islands', JSON.stringify([dirs.templates, options.islandRuntime, admin, search]), async () =>
-    bundleIslands(dirs.templates, await listIslands(dirs.templates), options.islandRuntime, esbuild, engineIslands), 'islands');
+    bundleIslands(dirs.templates, await listIslands(dirs.templates), options.islandRuntime, esbuild, engineIslands, admin ? adminIslandNames : []), 'islands');
   const consent = needsConsent(config);
   const engineFiles = [...(admin ? [adminStylesheet()] : []), ...(consent ? [consentFiles.script, consentFiles.stylesheet] : [])];
   const assets = run.load('assets', JSON.stringify([dirs.templates, dirs.public, admin, consent]), (diagnostics) => buildAssets(dirs, diagnostics, esbuild, engineFiles), 'styles');
