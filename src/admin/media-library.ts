@@ -5,6 +5,8 @@
  * No shared folder: an entry's image stays beside it, so a build reads what it always read.
  *
  *   GET    /api/admin/media            → { images: [{ id, path, file, width, height, bytes, uses, alt, focus, version }] }
+ *   GET    /api/admin/media/<id>/thumbnail → a WebP 480 px wide, upright (the screens' thumbnails: an
+ *          image no published entry uses has no variant on the site)
  *   POST   /api/admin/media/<id>/use   { collection, slug } → 200 { path }: the bytes (and sidecar)
  *          copied into that entry's folder under the same name; the editor then saves `image: path`
  *   PUT    /api/admin/media/<id>       { alt, focus } with If-Match: <version> → 200 { version } | 409 | 428 | 422
@@ -26,7 +28,7 @@ import type { AdminRequest, AdminRoute } from './api.js';
 import { writeFileAtomic } from './atomic-file.js';
 import type { AuditLog } from './audit-log.js';
 import { publishAudited } from './git-publish.js';
-import { sendJson } from './http.js';
+import { adminHeaders, sendJson } from './http.js';
 import { createKeyedQueue, PostAddressError, resolvePost, versionOf } from './post-files.js';
 import type { SaveOutcome } from './posts-api.js';
 import { ifMatch } from './settings-api.js';
@@ -68,6 +70,8 @@ export interface MediaLibraryOptions {
 }
 
 const imageFile = /^[\w.-]+\.(?:png|jpe?g|webp|avif)$/i;
+/** The width of the screens' thumbnails (two columns on a phone, at 2× density). */
+const thumbnailWidth = 480;
 
 /** Reads the library: every image of every entry folder, by its content hash, sorted by first path. */
 export async function readLibrary(config: ResolvedConfig): Promise<LibraryImage[]> {
@@ -168,6 +172,21 @@ export function createMediaLibraryRoutes(options: MediaLibraryOptions): AdminRou
     },
   };
 
+  const thumbnail: AdminRoute = {
+    method: 'GET',
+    pattern: /^media\/([0-9a-f]{16})\/thumbnail$/,
+    role: 'editor',
+    async handle(context) {
+      const config = ready(context);
+      const image = config && (await find(context, config));
+      if (!image) return;
+      const { default: sharp } = await import('sharp');
+      const bytes = await sharp(await readFile(image.copies[0]!)).rotate().resize({ width: thumbnailWidth, withoutEnlargement: true }).webp().toBuffer();
+      context.response.writeHead(200, { ...adminHeaders, 'content-type': 'image/webp', 'content-length': String(bytes.length) });
+      context.response.end(bytes);
+    },
+  };
+
   const use: AdminRoute = {
     method: 'POST',
     pattern: /^media\/([0-9a-f]{16})\/use$/,
@@ -258,5 +277,5 @@ export function createMediaLibraryRoutes(options: MediaLibraryOptions): AdminRou
     },
   };
 
-  return [list, use, update, remove];
+  return [list, thumbnail, use, update, remove];
 }

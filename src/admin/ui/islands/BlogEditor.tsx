@@ -7,6 +7,7 @@
  */
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
 import { callApi, loadSession, type AdminSession } from './admin-client';
+import MediaPicker, { type MediaPickerText } from './MediaPicker';
 import { plainProblem } from './plain-errors';
 
 /** A front-matter field of the form (from the collection's schema) and its label. */
@@ -27,6 +28,8 @@ export interface BlogEditorProps {
   wordsPerMinute: number;
   /** What to do about a problem at a field (plain-errors.ts). */
   problems: Record<string, string>;
+  /** The copy of "Choose from the library" (MediaPicker.tsx). */
+  picker: MediaPickerText;
   text: Record<
     | 'loading' | 'unavailable' | 'signedInAs' | 'signOut' | 'newPost' | 'search' | 'filterStatus' | 'filterLocale' | 'filterCategory' | 'all'
     | 'published' | 'draft' | 'scheduled' | 'missing' | 'missingIn' | 'shownIn' | 'slug' | 'slugHint' | 'slugTaken' | 'slugInvalid' | 'edit' | 'back' | 'save' | 'saving' | 'saved'
@@ -451,6 +454,7 @@ export default function BlogEditor(props: BlogEditorProps) {
             {busy ? text.uploading : text.uploadImage}
             <input type="file" className="visually-hidden" accept={imageTypes.join(',')} onChange={(event) => { const file = event.currentTarget.files?.[0]; event.currentTarget.value = ''; if (file) void upload(file); }} />
           </label>
+          {csrf && <MediaPicker text={props.picker} csrf={csrf} collection="blog" slug={slug} locale={tab} disabled={busy || !Object.values(drafts).some((each) => each.version)} onChosen={(path) => set(path)} onNotice={setNotice} />}
           <p id={hint} className="muted">{text.imageTypes}</p>
         </div>
       );

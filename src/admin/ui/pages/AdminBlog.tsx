@@ -1,6 +1,7 @@
 /** /admin/blog: the BlogEditor island, its form fields read off the blog collection's front-matter schema. */
 import { frontMatterFields, type PageProps } from 'typed-site/template';
 import BlogEditor, { type BlogEditorProps } from '../islands/BlogEditor';
+import { mediaPickerText } from '../islands/MediaPicker';
 import { AdminPage } from '../layout/AdminPage';
 import { Island } from 'typed-site/template';
 import { adminPageCopy, text, z } from '../layout/copy';
@@ -13,6 +14,8 @@ export const content = z.strictObject({
   ...adminPageCopy,
   fields: z.record(z.string(), text),
   editor: editorText,
+  /** "Choose from the library" beside the image's upload (islands/MediaPicker.tsx). */
+  picker: z.strictObject(Object.fromEntries(mediaPickerText.map((key) => [key, text])) as Record<(typeof mediaPickerText)[number], typeof text>),
   /** What to do about a problem at a field, by front-matter field (islands/plain-errors.ts; `{categories}` names the categories). */
   problems: z.record(z.string(), text).default({}),
 });
@@ -52,6 +55,7 @@ export default function AdminBlog({ page, content, site }: PageProps<Content>) {
     wordsPerMinute: spec?.wordsPerMinute ?? 200,
     text: content.editor,
     problems: content.problems,
+    picker: content.picker,
   };
   return (
     <AdminPage page={page} site={site} content={content}>
