@@ -5,6 +5,7 @@
  * No shared folder: an entry's image stays beside it, so a build reads what it always read.
  *
  *   GET    /api/admin/media            → { images: [{ id, path, file, width, height, bytes, uses, alt, focus, version }] }
+ *          (each use: { collection, slug, locale, title, imageAlt? })
  *   GET    /api/admin/media/<id>/thumbnail → a WebP 480 px wide, upright (the screens' thumbnails: an
  *          image no published entry uses has no variant on the site)
  *   POST   /api/admin/media/<id>/use   { collection, slug } → 200 { path }: the bytes (and sidecar)
@@ -39,6 +40,8 @@ export interface ImageUse {
   slug: string;
   locale: string;
   title: string;
+  /** The entry's own `imageAlt`, when it has one (it wins over the sidecar's in the build). */
+  imageAlt?: string;
 }
 
 /** One image of the library. */
@@ -130,8 +133,9 @@ async function usesIn(folder: string, names: readonly string[], collection: stri
     } catch {
       continue;
     }
-    const { image, title } = (data ?? {}) as { image?: unknown; title?: unknown };
-    if (typeof image === 'string') uses.push({ collection, slug, locale: basename(name, '.md'), title: typeof title === 'string' ? title : slug, image });
+    const { image, title, imageAlt } = (data ?? {}) as { image?: unknown; title?: unknown; imageAlt?: unknown };
+    if (typeof image !== 'string') continue;
+    uses.push({ collection, slug, locale: basename(name, '.md'), title: typeof title === 'string' ? title : slug, image, ...(typeof imageAlt === 'string' && imageAlt.trim() ? { imageAlt: imageAlt.trim() } : {}) });
   }
   return uses;
 }

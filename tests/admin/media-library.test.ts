@@ -18,7 +18,7 @@ const postA = 'a-day-in-a-tailor-shop';
 const postB = 'building-a-local-repair-network';
 const postC = 'sms-updates-that-customers-love';
 
-interface Listed { id: string; path: string; file: string; width: number; height: number; bytes: number; uses: { collection: string; slug: string; locale: string; title: string }[]; alt: Record<string, string>; focus: { x: number; y: number } | null; version: string }
+interface Listed { id: string; path: string; file: string; width: number; height: number; bytes: number; uses: { collection: string; slug: string; locale: string; title: string; imageAlt?: string }[]; alt: Record<string, string>; focus: { x: number; y: number } | null; version: string }
 
 describe('site serve --admin: the media library', () => {
   let site: TempSite;
@@ -65,6 +65,7 @@ describe('site serve --admin: the media library', () => {
     expect(image.uses[0]!.title).toBe('A day in a tailor shop');
     const cover = images.find((candidate) => candidate.file === 'cover.jpg')!;
     expect(cover.uses.map((use) => use.locale).sort()).toEqual(['en', 'no']);
+    expect(cover.uses.find((use) => use.locale === 'no')!.imageAlt).toMatch(/^Illustrasjon: /);
   });
 
   it('reuses an image in another entry: the bytes copied under the same name, the front matter value answered', async () => {

@@ -1,7 +1,7 @@
 /**
  * "Choose from the library": a button that opens a modal dialog of the media library's images
- * (`GET /api/admin/media`), each a button named by its alt text in the editor's language (or its
- * file name), with its thumbnail. Choosing one copies it into the entry's folder
+ * (`GET /api/admin/media`), each a button named by its alt text in the editor's language (the
+ * library's, else an entry's `imageAlt`, else its file name), with its thumbnail. Choosing one copies it into the entry's folder
  * (`POST /api/admin/media/<id>/use`) and hands its file name to the editor, which saves it in the
  * front matter as an upload's. A native `<dialog>` opened with showModal: focus moves into it and
  * stays there, Escape closes it, and focus returns to the button.
@@ -14,7 +14,7 @@ export const mediaPickerText = ['choose', 'title', 'close', 'loading', 'empty', 
 export type MediaPickerText = Record<(typeof mediaPickerText)[number], string>;
 
 /** An image of the library, as the picker shows it. */
-interface PickerImage { id: string; file: string; alt: Record<string, string> }
+interface PickerImage { id: string; file: string; alt: Record<string, string>; uses: { locale: string; imageAlt?: string }[] }
 
 export interface MediaPickerProps {
   text: MediaPickerText;
@@ -56,7 +56,8 @@ export default function MediaPicker(props: MediaPickerProps) {
     props.onNotice(text.chosen);
   }
 
-  const nameOf = (image: PickerImage) => image.alt[props.locale] ?? text.noAlt.replace('{file}', image.file);
+  /** Its description in the entry's language: the library's, else that of an entry in that language that shows it. */
+  const nameOf = (image: PickerImage) => image.alt[props.locale] ?? image.uses.find((use) => use.locale === props.locale && use.imageAlt)?.imageAlt ?? text.noAlt.replace('{file}', image.file);
   return (
     <>
       <button ref={opener} type="button" className="button button-secondary" disabled={props.disabled} onClick={() => void open()}>{text.choose}</button>
