@@ -18,7 +18,7 @@
  * published to git as posts are.
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parse } from 'yaml';
 import type { ResolvedConfig } from '../config/load.js';
@@ -76,46 +76,53 @@ const imageFile = /^[\w.-]+\.(?:png|jpe?g|webp|avif)$/i;
 /** The width of the screens' thumbnails (two columns on a phone, at 2× density). */
 const thumbnailWidth = 480;
 
-/** Reads the library: every image of every entry folder, by its content hash, sorted by first path. */
+/** What is known of an image file by its path, kept while its size and modification time stay. */
+interface FileFacts { stamp: string; id: string; width: number; height: number; bytes: number }
+const known = new Map<string, FileFacts>();
+
+/** The hash and upright size of an image file, read again only when the file changed. */
+async function factsOf(file: string): Promise<FileFacts> {
+  const info = await stat(file);
+  const stamp = `${info.size} ${info.mtimeMs}`;
+  const cached = known.get(file);
+  if (cached?.stamp === stamp) return cached;
+  const bytes = await readFile(file);
+  const { default: sharp } = await import('sharp');
+  const size = await sharp(bytes).metadata().catch(() => undefined);
+  const upright = (size?.orientation ?? 1) < 5;
+  const facts = { stamp, id: createHash('sha256').update(bytes).digest('hex').slice(0, 16), width: (upright ? size?.width : size?.height) ?? 0, height: (upright ? size?.height : size?.width) ?? 0, bytes: bytes.length };
+  known.set(file, facts);
+  return facts;
+}
+
+/**
+ * Reads the library: every image of every entry folder (regular files only: a symbolic link could
+ * lead anywhere), by its content hash, in the order of collection, entry and file name.
+ */
 export async function readLibrary(config: ResolvedConfig): Promise<LibraryImage[]> {
   const sources = sourcesOf(config);
   const byId = new Map<string, LibraryImage>();
-  const { default: sharp } = await import('sharp');
   for (const collection of Object.keys(config.collections).sort()) {
     const folder = sources.collection(collection);
     const slugs = (await readdir(folder, { withFileTypes: true }).catch(() => [])).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
     for (const slug of slugs) {
-      const names = (await readdir(join(folder, slug)).catch(() => [] as string[])).sort();
+      const entries = await readdir(join(folder, slug), { withFileTypes: true }).catch(() => []);
+      const names = entries.filter((entry) => entry.isFile()).map((entry) => entry.name).sort();
       const uses = await usesIn(join(folder, slug), names, collection, slug);
       for (const name of names.filter((candidate) => imageFile.test(candidate))) {
         const file = join(folder, slug, name);
-        const bytes = await readFile(file);
-        const id = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+        const facts = await factsOf(file);
         const used = uses.filter((use) => use.image === name).map(({ image: _image, ...use }) => use);
-        const known = byId.get(id);
-        if (known) {
-          known.copies.push(file);
-          known.uses.push(...used);
+        const seen = byId.get(facts.id);
+        if (seen) {
+          seen.copies.push(file);
+          seen.uses.push(...used);
           continue;
         }
-        const size = await sharp(bytes).metadata().catch(() => undefined);
-        const upright = (size?.orientation ?? 1) < 5;
         const sidecar = await readImageSidecar(file);
         const found: ImageSidecar = 'errors' in sidecar ? { alt: {}, focus: null } : sidecar;
         const text = await readFile(sidecarOf(file), 'utf8').catch(() => '');
-        byId.set(id, {
-          id,
-          path: sources.display(file),
-          file: name,
-          width: (upright ? size?.width : size?.height) ?? 0,
-          height: (upright ? size?.height : size?.width) ?? 0,
-          bytes: bytes.length,
-          uses: used,
-          alt: found.alt,
-          focus: found.focus,
-          version: versionOf(text),
-          copies: [file],
-        });
+        byId.set(facts.id, { id: facts.id, path: sources.display(file), file: name, width: facts.width, height: facts.height, bytes: facts.bytes, uses: used, alt: found.alt, focus: found.focus, version: versionOf(text), copies: [file] });
       }
     }
   }
@@ -274,7 +281,10 @@ export function createMediaLibraryRoutes(options: MediaLibraryOptions): AdminRou
         if (!image) return;
         if (image.uses.length) return sendJson(context.response, 409, { error: 'in_use', message: 'the image is still used: give those entries another image first', uses: image.uses });
         const files = image.copies.flatMap((copy) => [copy, sidecarOf(copy)]);
-        for (const file of files) await rm(file, { force: true });
+        for (const file of files) {
+          await rm(file, { force: true });
+          known.delete(file);
+        }
         const outcome = await done(context, config, files, { action: 'media-delete', file: image.file, copies: image.copies.length }, `content(media): delete ${image.file}`);
         sendJson(context.response, 200, { deleted: image.id, ...outcome });
       });
