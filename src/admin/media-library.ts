@@ -232,7 +232,7 @@ export function createMediaLibraryRoutes(options: MediaLibraryOptions): AdminRou
           await writeFileAtomic(sidecarOf(target), sidecar);
           written.push(sidecarOf(target));
         }
-        const outcome = await done(context, config, written, { action: 'media-use', collection, slug, file: image.file }, `content(${collection}): add image ${image.file} to ${slug}`);
+        const outcome = await done(context, config, written, { action: 'media-use', collection, slug, image: image.file }, `content(${collection}): add image ${image.file} to ${slug}`);
         sendJson(context.response, 200, { path: image.file, ...outcome });
       });
     },
@@ -263,7 +263,7 @@ export function createMediaLibraryRoutes(options: MediaLibraryOptions): AdminRou
         const text = imageSidecarText(checked.data);
         for (const copy of image.copies) await writeFileAtomic(sidecarOf(copy), text);
         const version = versionOf(text);
-        const outcome = await done(context, config, image.copies.map(sidecarOf), { action: 'media-update', file: image.file, locales: Object.keys(checked.data.alt).sort(), focus: checked.data.focus }, `content(media): update ${image.file}`);
+        const outcome = await done(context, config, image.copies.map(sidecarOf), { action: 'media-update', image: image.file, locales: Object.keys(checked.data.alt).sort(), focus: checked.data.focus }, `content(media): update ${image.file}`);
         sendJson(context.response, 200, { version, ...outcome }, { etag: `"${version}"` });
       });
     },
@@ -285,7 +285,7 @@ export function createMediaLibraryRoutes(options: MediaLibraryOptions): AdminRou
           await rm(file, { force: true });
           known.delete(file);
         }
-        const outcome = await done(context, config, files, { action: 'media-delete', file: image.file, copies: image.copies.length }, `content(media): delete ${image.file}`);
+        const outcome = await done(context, config, files, { action: 'media-delete', image: image.file, copies: image.copies.length }, `content(media): delete ${image.file}`);
         sendJson(context.response, 200, { deleted: image.id, ...outcome });
       });
     },

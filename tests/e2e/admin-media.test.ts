@@ -23,7 +23,7 @@ import { createEditableSite } from '../helpers/editable-site';
 const postA = 'a-day-in-a-tailor-shop';
 const postB = 'building-a-local-repair-network';
 
-interface Running { url: string; siteDir: string; signIn(page: Page): Promise<void>; close(): Promise<void> }
+interface Running { url: string; siteDir: string; role: 'admin' | 'editor'; signIn(page: Page): Promise<void>; close(): Promise<void> }
 
 function describeMediaFlow(name: string, start: () => Promise<Running>) {
   describe(name, () => {
@@ -113,6 +113,13 @@ function describeMediaFlow(name: string, start: () => Promise<Running>) {
       await strict.goto(`${running.url}/blog/${postB}/`);
       expect(await strict.locator('.post-image img').evaluate((image) => getComputedStyle(image).objectPosition)).toBe('20% 55%');
       await strict.context().close();
+      if (running.role === 'admin') {
+        // The changes page says what was done to the image and links the library.
+        await page.goto(`${running.url}/admin/changes/`);
+        const row = page.getByRole('row').filter({ hasText: 'Changed an image\'s descriptions or focal point' }).first();
+        expect(await row.getByRole('link', { name: file }).getAttribute('href')).toBe('/admin/media/');
+        expect(await axeViolations(page)).toEqual([]);
+      }
       expect(problems, problems.join('\n')).toEqual([]);
     });
   });
@@ -128,6 +135,7 @@ describeMediaFlow('the media library with site dev, in the browser', async () =>
   return {
     url: dev.url,
     siteDir: site.dir,
+    role: 'admin',
     async signIn(page) {
       await page.goto(`${dev.url}/auth/?token=${admin.tokens.issue()}`);
       await page.waitForURL(/\/admin\/blog\/$/);
@@ -151,6 +159,7 @@ describeMediaFlow('the media library with site serve --admin, in the browser', a
   return {
     url: server.url,
     siteDir: site.dir,
+    role: 'editor',
     async signIn(page) {
       await page.goto(`${server.url}/auth/`);
       await page.getByLabel('E-mail address').fill(editor.email);
