@@ -120,6 +120,22 @@ function describeMediaFlow(name: string, start: () => Promise<Running>) {
         expect(await row.getByRole('link', { name: file }).getAttribute('href')).toBe('/admin/media/');
         expect(await axeViolations(page)).toEqual([]);
       }
+    });
+
+    it('deletes an image no post uses, and says so', async () => {
+      const { csrfToken } = (await (await page.request.get(`${running.url}/api/admin/session`)).json()) as { csrfToken: string };
+      const unused = await sharp({ create: { width: 800, height: 450, channels: 3, background: '#b4530f' } }).png().toBuffer();
+      const uploaded = await page.request.post(`${running.url}/api/admin/media?post=${postB}`, { headers: { 'content-type': 'image/png', 'x-csrf-token': csrfToken, origin: running.url }, data: unused });
+      const { path } = (await uploaded.json()) as { path: string };
+      await page.goto(`${running.url}/admin/media/`);
+      const item = page.getByRole('article', { name: path });
+      await item.getByText('No post uses this image.').waitFor();
+      page.once('dialog', (dialog) => void dialog.accept());
+      await item.getByRole('button', { name: 'Delete' }).click();
+      await page.getByRole('status').filter({ hasText: `${path} was deleted.` }).waitFor();
+      await item.waitFor({ state: 'detached' });
+      expect(await readFile(join(running.siteDir, 'content', 'blog', postB, path)).then(() => true, () => false)).toBe(false);
+      expect(await axeViolations(page)).toEqual([]);
       expect(problems, problems.join('\n')).toEqual([]);
     });
   });

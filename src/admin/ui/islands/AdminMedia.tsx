@@ -16,7 +16,7 @@ import { AdminBar, usePageSession } from './admin-bar';
 export const adminMediaText = [
   'loading', 'unavailable', 'signedInAs', 'signOut', 'failed', 'empty', 'images', 'size', 'usedIn', 'notUsed', 'alt', 'altHint',
   'focus', 'focusHint', 'focusX', 'focusY', 'previewCard', 'previewSocial', 'save', 'saving', 'saved', 'conflict', 'invalid',
-  'delete', 'confirmDelete', 'deleteUsed',
+  'delete', 'confirmDelete', 'deleted', 'deleteUsed',
 ] as const;
 
 interface Use { collection: string; slug: string; locale: string; title: string }
@@ -37,6 +37,8 @@ export default function AdminMedia(props: AdminMediaProps) {
   const { text } = props;
   const [images, setImages] = useState<Image[] | undefined>();
   const [failed, setFailed] = useState(false);
+  /** Said after a deletion, whose card is then gone. */
+  const [notice, setNotice] = useState('');
   const state = usePageSession(props.signIn, 'editor', () => void load());
 
   async function load() {
@@ -54,9 +56,10 @@ export default function AdminMedia(props: AdminMediaProps) {
   return (
     <div className="admin-media">
       {bar}
+      <p role="status" className={notice ? 'banner banner-success' : 'visually-hidden'}>{notice}</p>
       {images.length === 0 ? <p role="status">{text.empty}</p> : (
         <ul className="media-list" aria-label={text.images}>
-          {images.map((image) => <li key={image.id}><MediaItem image={image} session={state.session} props={props} reload={load} /></li>)}
+          {images.map((image) => <li key={image.id}><MediaItem image={image} session={state.session} props={props} reload={load} deleted={() => setNotice(text.deleted.replace('{file}', image.file))} /></li>)}
         </ul>
       )}
     </div>
@@ -64,7 +67,7 @@ export default function AdminMedia(props: AdminMediaProps) {
 }
 
 /** One image: its facts, uses, descriptions and focal point, with Save and Delete. */
-function MediaItem({ image, session, props, reload }: { image: Image; session: AdminSession; props: AdminMediaProps; reload(): Promise<void> }) {
+function MediaItem({ image, session, props, reload, deleted }: { image: Image; session: AdminSession; props: AdminMediaProps; reload(): Promise<void>; deleted(): void }) {
   const { text } = props;
   const [alt, setAlt] = useState<Record<string, string>>(image.alt);
   const [focus, setFocus] = useState(image.focus ?? { x: 0.5, y: 0.5 });
@@ -102,7 +105,10 @@ function MediaItem({ image, session, props, reload }: { image: Image; session: A
     setBusy(true);
     const answer = await callApi('DELETE', `/api/admin/media/${image.id}`, { csrf: session.csrfToken });
     setBusy(false);
-    if (answer.status === 200) return reload();
+    if (answer.status === 200) {
+      deleted();
+      return reload();
+    }
     setStatus({ kind: 'error', message: answer.status === 409 ? text.deleteUsed : text.invalid });
   }
 
