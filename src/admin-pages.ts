@@ -23,6 +23,7 @@ export const adminRoutes: readonly { path: string; template: string; content: st
   { path: '/admin/blog', template: `${enginePrefix}AdminBlog`, content: 'admin/blog' },
   { path: '/admin/inbox', template: `${enginePrefix}AdminInbox`, content: 'admin/inbox' },
   { path: '/admin/pages', template: `${enginePrefix}AdminPages`, content: 'admin/pages' },
+  { path: '/admin/media', template: `${enginePrefix}AdminMedia`, content: 'admin/media' },
   { path: '/admin/changes', template: `${enginePrefix}AdminChanges`, content: 'admin/changes' },
   { path: '/admin/settings', template: `${enginePrefix}AdminSettings`, content: 'admin/settings' },
 ];
@@ -31,7 +32,7 @@ export const adminRoutes: readonly { path: string; template: string; content: st
 export const adminDisallow: readonly string[] = ['/admin', '/auth'];
 
 /** The engine's islands, by the name their pages mark them with. */
-export const adminIslandNames: readonly string[] = ['AdminChanges', 'AdminInbox', 'AdminPages', 'AdminSettings', 'AdminSignIn', 'BlogEditor'];
+export const adminIslandNames: readonly string[] = ['AdminChanges', 'AdminInbox', 'AdminMedia', 'AdminPages', 'AdminSettings', 'AdminSignIn', 'BlogEditor'];
 
 /** The engine's admin template names (`@admin/<Name>`), sorted. */
 export const adminTemplateNames: readonly string[] = adminRoutes.map((route) => route.template).sort();

@@ -30,6 +30,7 @@ export const errorCatalogue = {
   ENTRY_INVALID: { title: 'Invalid collection entry', hint: 'An entry is a folder <collection>/<slug>/ with one <locale>.md per language it is written in.' },
   ENTRY_UNTRANSLATED: { title: 'Entry not translated', hint: 'Add the missing <locale>.md to the entry folder; until then its pages in that locale show the fallback language (collections.<name>.fallback in site.config.yaml).' },
   ENTRY_IMAGE: { title: 'Invalid entry image', hint: 'Name a PNG, JPEG, WebP or AVIF file in the entry\'s folder under image:, with its text alternative under imageAlt:.' },
+  IMAGE_SIDECAR: { title: 'Invalid image sidecar', hint: 'An image\'s <file>.yaml holds alt: { <locale>: text } and focus: { x, y } with x and y between 0 and 1; save it again in the admin\'s media library.' },
   ENTRY_DRAFT: { title: 'Draft left out', hint: 'Set draft: false in its front matter to publish it, or build with --drafts to see it.' },
   MARKDOWN_LIMIT: { title: 'Markdown document too large or too deep', hint: 'Split the document, flatten the nesting, or raise the limit under markdown: in site.config.yaml.' },
   MARKDOWN_FAILED: { title: 'Markdown could not be parsed', hint: 'Simplify the document around the place shown (deep nesting of quotes, lists or brackets).' },

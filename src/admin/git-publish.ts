@@ -11,6 +11,9 @@
 import { execFile } from 'node:child_process';
 import { join, relative } from 'node:path';
 import { pathLockName } from '../config/path-lock.js';
+import type { ResolvedConfig } from '../config/load.js';
+import { devUser } from './api.js';
+import type { AuditLog } from './audit-log.js';
 
 /** The settings of `publish.git`. */
 export interface GitPublishSettings {
@@ -87,4 +90,18 @@ export async function publishToGit(change: GitChange, settings: GitPublishSettin
   } catch (error) {
     return { committed: false, pushed: false, error: (error as Error).message };
   }
+}
+
+/**
+ * Commits (and pushes) the files of an admin's save when `publish.git.commit` says so, authored by
+ * the signed-in account (git's own identity for site dev's user), and logs the outcome in the
+ * audit log (`git-commit` or `git-failed`, with `about`); undefined when publishing is off.
+ */
+export async function publishAudited(audit: AuditLog, email: string, config: ResolvedConfig, file: string | readonly string[], message: string, about: Record<string, unknown> = { file: config.file }): Promise<GitOutcome | undefined> {
+  const settings = config.publish.git;
+  if (!settings.commit) return undefined;
+  const author = email === devUser.email ? undefined : { name: email.slice(0, email.indexOf('@')), email };
+  const outcome = await publishToGit({ root: config.root, file, author, message }, settings);
+  await audit.append({ user: email, action: outcome.error ? 'git-failed' : 'git-commit', ...about, commit: outcome.commit ?? null, pushed: outcome.pushed, ...(outcome.error ? { error: outcome.error } : {}) });
+  return outcome;
 }

@@ -17,10 +17,11 @@ import type { AdminRoute } from './api.js';
 import { writeFileAtomic } from './atomic-file.js';
 import type { AuditLog } from './audit-log.js';
 import { adminHeaders, sendJson } from './http.js';
+import { createMediaLibraryRoutes, type MediaLibraryOptions } from './media-library.js';
 import { PostAddressError, resolvePost } from './post-files.js';
 
 /** Options of `createMediaRoutes`. */
-export interface MediaRoutesOptions {
+export interface MediaRoutesOptions extends MediaLibraryOptions {
   /** The site's config; undefined while there is none (dev, before the first build). */
   config(): ResolvedConfig | undefined;
   audit: AuditLog;
@@ -31,7 +32,7 @@ export interface MediaRoutesOptions {
 const extensions: Record<ImageType, string> = { png: 'png', jpeg: 'jpg', webp: 'webp', avif: 'avif' };
 const typeOf = new Map<string, ImageType>(Object.entries(imageMediaTypes).map(([type, media]) => [media, type as ImageType]));
 
-/** Creates the upload route (role editor: whoever may edit posts may give them images). */
+/** Creates the upload route (role editor: whoever may edit posts may give them images) and the library's (media-library.ts). */
 export function createMediaRoutes(options: MediaRoutesOptions): AdminRoute[] {
   const collection = options.collection ?? 'blog';
   const upload: AdminRoute = {
@@ -73,5 +74,5 @@ export function createMediaRoutes(options: MediaRoutesOptions): AdminRoute[] {
       sendJson(response, 201, { path: name, width: upright ? size.width : size.height, height: upright ? size.height : size.width });
     },
   };
-  return [upload];
+  return [upload, ...createMediaLibraryRoutes(options)];
 }

@@ -111,7 +111,7 @@ function routesOf(given: MountOptions, audit: AuditLog, events: AdminEvents): Ad
         posts: given.posts ?? { config: () => site.config, lastBuild: () => site.lastBuild, afterWrite: site.rebuild && ((file) => site.rebuild!(file)) },
         preview: given.preview ?? { config: () => site.config, lastBuild: () => site.lastBuild },
         inbox: given.inbox ?? { store: given.store },
-        media: given.media ?? { config: () => site.config },
+        media: given.media ?? { config: () => site.config, afterWrite: site.rebuild && ((files) => site.rebuild!(files)) },
         settings: given.settings ?? { config: () => site.config, afterWrite: site.rebuild && ((files) => site.rebuild!(files)) },
         pages: given.pages ?? { config: () => site.config, afterWrite: site.rebuild && ((files) => site.rebuild!(files)) },
       }

@@ -24,11 +24,11 @@ import { join, relative, sep } from 'node:path';
 import { parseDocument } from 'yaml';
 import { sourcesOf } from '../config/sources.js';
 import type { ResolvedConfig } from '../config/load.js';
-import { devUser, type AdminRequest, type AdminRoute } from './api.js';
+import type { AdminRequest, AdminRoute } from './api.js';
 import { writeFileAtomic } from './atomic-file.js';
 import type { AuditLog } from './audit-log.js';
 import { editConfigText, type ConfigChange } from './config-edit.js';
-import { publishToGit } from './git-publish.js';
+import { publishAudited } from './git-publish.js';
 import { sendJson } from './http.js';
 import { changedKeys, historyRoutes, projectPath, summaryOf, type History } from './history.js';
 import { createKeyedQueue, versionOf } from './post-files.js';
@@ -249,7 +249,7 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
     const file = sourcesOf(config).display(found.file);
     await options.audit.append({ user: context.session.email, action, page: id, locale, file, oldHash: found.version, newHash: version, paths: keys, ...detail });
     await options.history?.record('page', `${id}/${locale}`, context.session.email, summaryOf(keys), { [projectPath(config.root, found.file)]: found.text });
-    const git = await publish(context, config, written, `content(pages): ${action === 'restore' ? 'restore' : 'update'} ${id} (${locale}): ${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ` and ${keys.length - 3} more` : ''}`);
+    const git = await publishAudited(options.audit, context.session.email, config, written, `content(pages): ${action === 'restore' ? 'restore' : 'update'} ${id} (${locale}): ${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ` and ${keys.length - 3} more` : ''}`);
     sendJson(context.response, 200, { version, diff: settingsDiff(file, found.text, after), ...outcome, ...(git ? { git } : {}) }, { etag: `"${version}"` });
   }
 
@@ -284,17 +284,6 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
     const sorted = Object.fromEntries(Object.keys(records).sort().map((key) => [key, records[key]!]));
     await writeFileAtomic(file, `${JSON.stringify(sorted, null, 2)}\n`);
     return file;
-  }
-
-  /** Commits (and pushes) the files when `publish.git.commit` says so, and logs the outcome. */
-  async function publish(context: AdminRequest, config: ResolvedConfig, file: string[], message: string) {
-    const settings = config.publish.git;
-    if (!settings.commit) return undefined;
-    const email = context.session.email;
-    const author = email === devUser.email ? undefined : { name: email.slice(0, email.indexOf('@')), email };
-    const outcome = await publishToGit({ root: config.root, file, author, message }, settings);
-    await options.audit.append({ user: email, action: outcome.error ? 'git-failed' : 'git-commit', file: config.file, commit: outcome.commit ?? null, pushed: outcome.pushed, ...(outcome.error ? { error: outcome.error } : {}) });
-    return outcome;
   }
 
   return [list, read, update, ...(history ?? [])];

@@ -7,7 +7,7 @@
  * language at once, and adds redirects from its old addresses (post-rename.ts).
  */
 import { readdir, readFile, rename } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
 import { checkEntryText, completeTranslation, isPublished, listEntrySlugs, type EntryFrontMatter } from '../content/collections.js';
 import { scheduledAt, todayIn } from '../content/schedule.js';
@@ -98,7 +98,7 @@ export async function checkPost(config: ResolvedConfig, collection: string, disp
   if (checked.errors.length || !checked.data) return { errors: checked.errors };
   let image: EntryImage | undefined;
   if (checked.data.image !== undefined) {
-    const found = await readEntryImage(folder, checked.data.image, checked.data.imageAlt);
+    const found = await readEntryImage(folder, checked.data.image, checked.data.imageAlt, basename(display, '.md'));
     if ('message' in found) return { errors: [new SiteError({ code: 'ENTRY_IMAGE', message: found.message, hint: found.hint, field: found.field, file: display, line: fieldLine(text, found.field in checked.data ? found.field : 'image') })] };
     image = found;
   }

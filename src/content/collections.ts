@@ -315,7 +315,7 @@ async function renderEntries(
       }
       const translation = completeTranslation(collection, { ...data, title: fill(data.title), description: fill(data.description) }, locale, file, outcome);
       if (data.image !== undefined) {
-        const image = await readEntryImage(entry.folder, data.image, data.imageAlt);
+        const image = await readEntryImage(entry.folder, data.image, data.imageAlt, locale);
         if ('message' in image) {
           diagnostics.error({ code: 'ENTRY_IMAGE', message: image.message, hint: image.hint, field: image.field, ...locateContentField(file, image.field in data ? image.field : 'image') });
           continue;

@@ -5,7 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { readImageSidecar, type FocusPoint } from './image-sidecar.js';
 
 /** The image types an entry may use, by their media type. */
 export const imageMediaTypes = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp', avif: 'image/avif' } as const;
@@ -25,8 +26,10 @@ export interface EntryImage {
   type: ImageType;
   width: number;
   height: number;
-  /** The text alternative, from `imageAlt` in the same front matter. */
+  /** The text alternative: `imageAlt` in the same front matter, else the image's sidecar's in the entry's language. */
   alt: string;
+  /** The point a crop keeps in view (the sidecar's `focus`), as fractions; absent: the centre. */
+  focus?: FocusPoint;
 }
 
 /** The type of an image from its first bytes (its magic number), or undefined when it is none of the four. */
@@ -50,10 +53,22 @@ export interface ImageProblem {
   hint: string;
 }
 
-/** Reads and checks the image `name` of the entry folder `folder`; `alt` is its text alternative. */
-export async function readEntryImage(folder: string, name: string, alt: string | undefined): Promise<EntryImage | ImageProblem> {
-  if (!alt?.trim()) return { field: 'imageAlt', message: 'an entry with an image needs imageAlt, its text alternative', hint: 'Describe what the image shows in one sentence, in the language of this file.' };
+/**
+ * Reads and checks the image `name` of the entry folder `folder`, with its sidecar
+ * (content/image-sidecar.ts); `alt` is the front matter's text alternative, which wins over the
+ * sidecar's in `locale`.
+ */
+export async function readEntryImage(folder: string, name: string, alt: string | undefined, locale: string): Promise<EntryImage | ImageProblem> {
   const path = join(folder, name);
+  const sidecar = await readImageSidecar(path);
+  if ('errors' in sidecar) {
+    const [first] = sidecar.errors;
+    // Reported at the entry's `image:`, naming the sidecar's own line and column.
+    const place = `${relative(process.cwd(), first!.file ?? path)}${first!.line ? `:${first!.line}:${first!.column ?? 1}` : ''}`;
+    return { field: 'image', message: `its sidecar ${place} is invalid: ${first!.field ? `${first!.field}: ` : ''}${first!.message}`, hint: 'Fix the file, or save the image\'s alt text and focal point again in the admin\'s media library.' };
+  }
+  const text = alt?.trim() || sidecar.alt[locale];
+  if (!text) return { field: 'imageAlt', message: 'an entry with an image needs imageAlt, its text alternative', hint: 'Describe what the image shows in one sentence, in the language of this file (or give the image alt text in this language in the admin\'s media library).' };
   let bytes: Buffer;
   try {
     bytes = await readFile(path);
@@ -70,5 +85,5 @@ export async function readEntryImage(folder: string, name: string, alt: string |
   const width = upright ? metadata?.width : metadata?.height;
   const height = upright ? metadata?.height : metadata?.width;
   if (!width || !height) return { field: 'image', message: `"${name}" could not be read as an image`, hint: 'Export the image again; the file may be cut short.' };
-  return { name, path, hash: createHash('sha256').update(bytes).digest('hex').slice(0, 16), type, width, height, alt: alt.trim() };
+  return { name, path, hash: createHash('sha256').update(bytes).digest('hex').slice(0, 16), type, width, height, alt: text, ...(sidecar.focus ? { focus: sidecar.focus } : {}) };
 }

@@ -93,13 +93,30 @@ async function createCardDrawer(): Promise<CardDrawer> {
   );
   return async (card, mark) => {
     if (card.photo) {
-      const photo = sharp(await readFile(card.photo.path)).rotate().resize({ ...socialImageSize, fit: 'cover' });
+      const photo = await croppedPhoto(sharp, await readFile(card.photo.path), card.photo.focus);
       return new Uint8Array(await photo.jpeg({ quality: 82 }).toBuffer());
     }
     const logo = mark === undefined ? undefined : placedMark(mark);
     const svg = await satori(cardLayout(card, logo === undefined) as Parameters<typeof satori>[0], { ...socialImageSize, fonts });
     return new Uint8Array(await sharp(Buffer.from(logo === undefined ? svg : svg.replace(/<\/svg>\s*$/, `${logo}</svg>`))).png().toBuffer());
   };
+}
+
+/**
+ * A photo cropped to the card's size: scaled to cover it, then cut around the focal point (kept as
+ * near the middle as the edges allow), or around the centre without one.
+ */
+async function croppedPhoto(sharp: typeof import('sharp')['default'], bytes: Buffer, focus: { x: number; y: number } | undefined) {
+  const { width, height } = socialImageSize;
+  if (!focus) return sharp(bytes).rotate().resize({ width, height, fit: 'cover' });
+  // Upright first (a camera's EXIF orientation), so the focal point means what the editor saw.
+  const upright = await sharp(bytes).rotate().toBuffer({ resolveWithObject: true });
+  const scale = Math.max(width / upright.info.width, height / upright.info.height);
+  const scaled = { width: Math.max(width, Math.round(upright.info.width * scale)), height: Math.max(height, Math.round(upright.info.height * scale)) };
+  const clamp = (value: number, max: number) => Math.min(Math.max(0, Math.round(value)), max);
+  const left = clamp(focus.x * scaled.width - width / 2, scaled.width - width);
+  const top = clamp(focus.y * scaled.height - height / 2, scaled.height - height);
+  return sharp(upright.data).resize(scaled).extract({ left, top, width, height });
 }
 
 /** Where the site's mark goes: the top left corner of the card's padding, 56 px square. */

@@ -18,6 +18,7 @@ import { codeStylesheet, codeStylesheetUrl, hasHighlightedCode } from '../conten
 import { assetsFolder } from '../routes/paths.js';
 import { drawSocialImages } from '../emit/social-images.js';
 import type { EntryImage } from '../content/images.js';
+import { focusStylesheet } from '../render/images.js';
 import type { PageContent } from '../content/pages.js';
 import type { TemplateSet } from '../render/types.js';
 import { byCollection, createFeedFiles, renderInputOf, socialCardsOf, type Entry, type Messages, type Page } from './content-api.js';
@@ -87,6 +88,8 @@ export async function createSiteFiles(run: StageRun, input: SiteFilesInput): Pro
     run.load('images', entryList.map(idOf).join(' '), async () => {
       const { files, made } = await createImageVariants(imagesOf(entryList), { reuse: input.previous?.images });
       input.countImageVariants?.(files.size, made);
+      // The focus classes are published only when some image has a focal point (render.ts links them there).
+      if ([...imagesOf(entryList)].some((image) => image.focus)) files.set(focusStylesheet.url.slice(1), new TextEncoder().encode(focusStylesheet.text));
       return files;
     }),
   ]);

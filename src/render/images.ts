@@ -3,8 +3,16 @@
  * never wider than the original, named by the hash of the original's bytes (so a new image gets
  * new URLs, and `/assets/` may be cached for good). Pure: the templates name the variants with it,
  * and the build makes exactly those files (emit/images.ts).
+ *
+ * An image with a focal point (its sidecar's `focus`) is cropped around it wherever CSS crops it
+ * (`object-fit: cover`): the picture's `className` for its `<img>` names the point in 5 % steps.
+ * The CSP allows no inline style, so the positions are classes of one fixed stylesheet of the
+ * engine's (`focusStylesheet`), published only when some image has a focal point and linked only
+ * by the pages whose markup uses one of its classes (render.ts).
  */
 import type { EntryImage } from '../content/images.js';
+import type { FocusPoint } from '../content/image-sidecar.js';
+import { engineFile, type EngineFile } from '../islands/assets.js';
 
 /** The widths made of every image (those wider than the original are left out; the original's width stands in). */
 export const imageWidths = [480, 960, 1440] as const;
@@ -45,6 +53,8 @@ export interface Picture {
   width: number;
   height: number;
   alt: string;
+  /** For the `<img>` of an image with a focal point: the classes that place it (`focusStylesheet`). */
+  className?: string;
 }
 
 /** The picture of an image; the fallback `<img>` is its WebP variant of 960 px (or the nearest below). */
@@ -58,5 +68,25 @@ export function pictureOf(image: EntryImage): Picture {
       .join(', '),
   }));
   const fallback = variants.filter((variant) => variant.format === 'webp').find((variant) => variant.width >= 960) ?? variants.filter((variant) => variant.format === 'webp').at(-1)!;
-  return { sources, src: `/${fallback.file}`, width: image.width, height: image.height, alt: image.alt };
+  return { sources, src: `/${fallback.file}`, width: image.width, height: image.height, alt: image.alt, ...(image.focus ? { className: focusClassOf(image.focus) } : {}) };
 }
+
+/** The step of the focus classes, in percent. */
+const focusStep = 5;
+const steps = Array.from({ length: 100 / focusStep + 1 }, (_, index) => index * focusStep);
+const percent = (fraction: number) => Math.round((fraction * 100) / focusStep) * focusStep;
+
+/** The classes of an `<img>` cropped around `focus`: `focus focus-x-35 focus-y-20`. */
+export function focusClassOf(focus: FocusPoint): string {
+  return `focus focus-x-${percent(focus.x)} focus-y-${percent(focus.y)}`;
+}
+
+/** The stylesheet of the focus classes (a site's own `object-position` on such an image would be overridden). */
+export const focusStylesheet: EngineFile = engineFile(
+  'focus',
+  'css',
+  `img.focus{object-position:var(--focus-x,50%) var(--focus-y,50%)}\n${steps.map((step) => `.focus-x-${step}{--focus-x:${step}%}.focus-y-${step}{--focus-y:${step}%}`).join('\n')}\n`,
+);
+
+/** Whether rendered markup uses the focus classes (its page then links `focusStylesheet`). */
+export const usesFocusClasses = (html: string) => /\bclass="[^"]*\bfocus-x-\d/.test(html);

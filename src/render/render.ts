@@ -20,6 +20,7 @@ import { urlsOf } from '../routes/urls.js';
 import { isAdminTemplate } from '../admin-pages.js';
 import { needsConsent } from '../islands/consent.js';
 import { consentBanner } from './consent-banner.js';
+import { focusStylesheet, usesFocusClasses } from './images.js';
 import { renderDocument } from './head.js';
 import { breadcrumbList, organization } from './json-ld.js';
 import { siteDataOf } from './site-data.js';
@@ -268,7 +269,9 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
     const banner = consent && !isAdminTemplate(page.template) ? consentBanner(props.site.t) : '';
     // Only a page with highlighted code loads the code stylesheet.
     const code = input.assets.code && hasHighlightedCode(body) ? [input.assets.code] : [];
-    const stylesheets = code.length ? [...(meta.stylesheets ?? []), ...code] : meta.stylesheets;
+    // Only a page showing an image with a focal point loads the focus classes (render/images.ts).
+    const focus = usesFocusClasses(body) ? [focusStylesheet.url] : [];
+    const stylesheets = code.length || focus.length ? [...(meta.stylesheets ?? []), ...code, ...focus] : meta.stylesheets;
     return renderDocument(page, { config, meta, structuredData, stylesheet: input.assets.stylesheet, fonts: input.assets.fonts, stylesheets, plugins: input.pluginHead }, body + banner);
   }
 

@@ -31,10 +31,11 @@ export interface SocialCard {
   /** The page's `lang`, for the text's language. */
   lang: string;
   /**
-   * The page's own image (a post's), which the card then is instead, cropped to 1200×630: named
-   * by the hash of its bytes, read from `path` (which is not part of the card's name).
+   * The page's own image (a post's), which the card then is instead, cropped to 1200×630 around
+   * its focal point (the centre without one): named by the hash of its bytes and the focal point,
+   * read from `path` (which is not part of the card's name).
    */
-  photo?: { hash: string; path: string; alt: string };
+  photo?: { hash: string; path: string; alt: string; focus?: { x: number; y: number } };
 }
 
 /** The card of a page. */
@@ -51,13 +52,15 @@ export function socialCardOf(page: Page, meta: PageMeta, config: ResolvedConfig)
     host: new URL(config.site.origin).host,
     accent: audience?.accent ?? config.site.themeColor,
     lang: config.locales[shown.locale]!.htmlLang,
-    ...(meta.image ? { photo: { hash: meta.image.hash, path: meta.image.path, alt: meta.image.alt } } : {}),
+    ...(meta.image ? { photo: { hash: meta.image.hash, path: meta.image.path, alt: meta.image.alt, ...(meta.image.focus ? { focus: meta.image.focus } : {}) } } : {}),
   };
 }
 
 /** What names a card and its cached drawing: what it shows, without where a photo is read from. */
 export function socialCardKey(card: SocialCard): string {
-  return card.photo ? `photo ${card.photo.hash}` : JSON.stringify(card);
+  if (!card.photo) return JSON.stringify(card);
+  const { focus } = card.photo;
+  return focus ? `photo ${card.photo.hash} ${focus.x} ${focus.y}` : `photo ${card.photo.hash}`;
 }
 
 /** The output file of a card ("_social/<hash>.png", or .jpg for a photo), named by what it shows. */

@@ -8,7 +8,7 @@ export function Picture({ image, sizes, priority = false, className }: { image: 
       {picture.sources.map((source) => (
         <source key={source.type} type={source.type} srcSet={source.srcset} sizes={sizes} />
       ))}
-      <img src={picture.src} width={picture.width} height={picture.height} alt={picture.alt} loading={priority ? 'eager' : 'lazy'} decoding="async" fetchPriority={priority ? 'high' : undefined} />
+      <img className={picture.className} src={picture.src} width={picture.width} height={picture.height} alt={picture.alt} loading={priority ? 'eager' : 'lazy'} decoding="async" fetchPriority={priority ? 'high' : undefined} />
     </picture>
   );
 }

@@ -64,7 +64,7 @@ describe('a site without admin templates of its own', () => {
   });
 
   it('gets the admin pages in its default locale (and /auth in each), noindex, in the admin layout with the admin stylesheet, and out of robots.txt and the sitemap', () => {
-    for (const file of ['auth/index.html', 'admin/blog/index.html', 'admin/pages/index.html', 'admin/inbox/index.html', 'admin/changes/index.html', 'admin/settings/index.html']) {
+    for (const file of ['auth/index.html', 'admin/blog/index.html', 'admin/media/index.html', 'admin/pages/index.html', 'admin/inbox/index.html', 'admin/changes/index.html', 'admin/settings/index.html']) {
       const html = text(result, file);
       expect(html, file).toContain('<html lang="nb"');
       expect(html, file).toContain('<meta name="robots" content="noindex" />');

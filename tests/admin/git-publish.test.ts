@@ -40,7 +40,7 @@ describe('site serve --admin with publish.git', () => {
     await git(['commit', '--quiet', '-m', 'initial']);
     await git(['remote', 'add', 'origin', remote]);
     await git(['push', '--quiet', 'origin', 'HEAD:refs/heads/main']);
-    server = await startAdminServer({ users: [editor, admin], configPath: site.config, projectRoot: site.dir, posts: true, settings: true });
+    server = await startAdminServer({ users: [editor, admin], configPath: site.config, projectRoot: site.dir, posts: true, settings: true, media: true });
     auth = await server.signIn(editor.email, editor.password);
   });
   afterAll(async () => {
@@ -89,6 +89,17 @@ describe('site serve --admin with publish.git', () => {
     expect(await git(['log', '-1', '--format=%an|%s'])).toBe(`editor|content(blog): update ${slug} (en)`);
     expect(await git(['show', `HEAD:content/blog/${slug}/en.md`])).toBe(before);
     expect(await git(['log', '-1', '--format=%H', 'main'], remote)).toBe(restored.json().git.commit);
+  });
+
+  it('commits a media library save (the image\'s sidecar alone) as the editor who made it', async () => {
+    const headers = { cookie: auth.cookie, origin: server.url, 'x-csrf-token': auth.csrf, 'content-type': 'application/json' };
+    const { images } = (await server.send('GET', '/api/admin/media', { headers: { cookie: auth.cookie } })).json() as { images: { id: string; file: string; version: string }[] };
+    const cover = images.find((image) => image.file === 'cover.jpg')!;
+    const saved = await server.send('PUT', `/api/admin/media/${cover.id}`, { headers: { ...headers, 'if-match': `"${cover.version}"` }, body: JSON.stringify({ alt: { en: 'A mended jacket' }, focus: { x: 0.4, y: 0.5 } }) });
+    expect(saved.status).toBe(200);
+    expect(saved.json().git).toMatchObject({ committed: true, pushed: true });
+    expect(await git(['log', '-1', '--format=%an|%ae|%s'])).toBe('editor|editor@example.com|content(media): update cover.jpg');
+    expect(await git(['show', '--name-only', '--format=', 'HEAD'])).toBe('content/blog/why-repair-beats-recycling/cover.jpg.yaml');
   });
 
   it('reports a failed push, and keeps the commit and the saved file', async () => {

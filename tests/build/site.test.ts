@@ -22,7 +22,7 @@ const localized = [
   // The sign-in page a visitor can reach from the landing page, in each language.
   '/auth/',
 ];
-const englishOnly = ['/hub-presentation-english/', '/hub-presentation-no/', '/admin/blog/', '/admin/pages/', '/admin/inbox/', '/admin/changes/', '/admin/settings/', '/404.html'];
+const englishOnly = ['/hub-presentation-english/', '/hub-presentation-no/', '/admin/blog/', '/admin/media/', '/admin/pages/', '/admin/inbox/', '/admin/changes/', '/admin/settings/', '/404.html'];
 const norwegianOnly = [...sections.map((section) => `/no/arbeidskl%C3%A6r${section}/`), '/no/404.html'];
 
 describe('the real site', () => {
@@ -47,7 +47,7 @@ describe('the real site', () => {
   });
 
   it('marks auth, admin, presentation and 404 pages noindex', async () => {
-    for (const file of ['auth/index.html', 'admin/blog/index.html', 'admin/pages/index.html', 'admin/inbox/index.html', 'admin/changes/index.html', 'hub-presentation-english/index.html', '404.html', 'no/404.html']) {
+    for (const file of ['auth/index.html', 'admin/blog/index.html', 'admin/media/index.html', 'admin/pages/index.html', 'admin/inbox/index.html', 'admin/changes/index.html', 'hub-presentation-english/index.html', '404.html', 'no/404.html']) {
       expect(await read(file), file).toContain('<meta name="robots" content="noindex" />');
     }
     expect(await read('hub-presentation-no/index.html')).toContain('<html lang="nb"');

@@ -104,6 +104,17 @@ describe('the admin on a phone (320, 375, 414 px), with site serve --admin', () 
     expect(await onScreen('.admin-actions button[type="submit"]')).toBe(true);
   });
 
+  it('the media library, each image a card with its focal point and descriptions, and the library dialog of the blog editor', async () => {
+    await page.goto(`${server.url}/admin/media/`);
+    await page.getByRole('article', { name: 'cover.jpg' }).waitFor();
+    await fitsEveryWidth('media');
+    await page.goto(`${server.url}/admin/blog/?post=why-repair-beats-recycling&locale=en`);
+    await page.getByRole('button', { name: 'Choose from the library…' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: /^Illustration: a green jacket/ }).waitFor();
+    await fitsEveryWidth('media-picker');
+    await page.keyboard.press('Escape');
+  });
+
   it('the inbox, with each message as a card', async () => {
     await page.goto(`${server.url}/admin/inbox/`);
     await page.getByRole('table', { name: 'Messages and meeting requests, newest first' }).waitFor();

@@ -55,7 +55,7 @@ describe('/auth and /admin/blog on a static host (no admin)', () => {
       const problems: string[] = [];
       page.on('request', (request) => { if (request.url().includes('/api/')) asked.push(request.url()); });
       page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
-      for (const path of ['/auth/', '/admin/blog/', '/admin/pages/', '/admin/inbox/', '/admin/changes/']) {
+      for (const path of ['/auth/', '/admin/blog/', '/admin/media/', '/admin/pages/', '/admin/inbox/', '/admin/changes/']) {
         await page.goto(`${server.url}${path}`);
         if (path === '/auth/') {
           await expect.poll(() => page.getByRole('status').textContent()).toContain('You cannot sign in on this website');

@@ -12,7 +12,7 @@ import { AdminBar, usePageSession } from './admin-bar';
 export const adminChangesText = ['loading', 'unavailable', 'signedInAs', 'signOut', 'forbidden', 'failed', 'changes', 'when', 'who', 'what', 'which', 'language', 'empty', 'more', 'inboxItem', 'settingsItem', 'kindContact', 'kindBooking'] as const;
 
 /** One entry as `GET /api/admin/changes` gives it. */
-interface Change { time: string; user: string; action: string; collection?: string; slug?: string; locale?: string; id?: string; kind?: string; count?: number; to?: string; page?: string; paths?: string[] }
+interface Change { time: string; user: string; action: string; collection?: string; image?: string; slug?: string; locale?: string; id?: string; kind?: string; count?: number; to?: string; page?: string; paths?: string[] }
 
 /** Everything the changes view shows, from the config and the page's copy. */
 export interface AdminChangesProps {
@@ -25,8 +25,8 @@ export interface AdminChangesProps {
   actions: Record<string, string>;
   /** The parts of the settings page, by the first part of a setting's path (`copy` for page texts). */
   sections: Record<string, string>;
-  /** Where posts, the settings, the inbox and the pages' texts are edited. */
-  links: { blog: string; settings: string; inbox: string; pages: string };
+  /** Where posts, the settings, the inbox, the pages' texts and the images are edited. */
+  links: { blog: string; settings: string; inbox: string; pages: string; media: string };
 }
 
 /** The settings page's part a changed setting is in: "plans.1.price" → plans, "data.roi…" → roi, "hub/pricing:addon.heading" → copy. */
@@ -64,6 +64,7 @@ export default function AdminChanges(props: AdminChangesProps) {
   const which = (change: Change) => {
     const slug = change.to ?? change.slug;
     if (change.page) return <a href={`${props.links.pages}?${new URLSearchParams({ page: change.page, ...(change.locale ? { locale: change.locale } : {}) })}`}>{change.page}</a>;
+    if (change.image && !slug) return <a href={props.links.media}>{change.image}</a>;
     if (slug) return <a href={`${props.links.blog}?${new URLSearchParams({ ...(change.collection ? { collection: change.collection } : {}), post: slug, ...(change.locale ? { locale: change.locale } : {}) })}`}>{slug}</a>;
     if (!slug && (change.action === 'settings' || change.action === 'restore' || change.action.startsWith('git-'))) return <a href={props.links.settings}>{text.settingsItem}</a>;
     if (change.id) return <a href={props.links.inbox}>{change.kind === 'booking' ? text.kindBooking : change.kind === 'contact' ? text.kindContact : text.inboxItem}</a>;

@@ -10,6 +10,7 @@
  */
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
 import { callApi, loadSession, type AdminSession } from './admin-client';
+import MediaPicker, { type MediaPickerText } from './MediaPicker';
 import { plainProblem } from './plain-errors';
 import History, { type HistoryProps } from './History';
 
@@ -45,6 +46,8 @@ export interface BlogEditorProps {
   history: HistoryProps['text'];
   /** What to do about a problem at a field the problems do not name, by its type (`{label}`, `{choices}`: its options' names). */
   typeProblems: Partial<Record<EditorField['type'], string>>;
+  /** The copy of "Choose from the library" (MediaPicker.tsx). */
+  picker: MediaPickerText;
   text: Record<
     | 'loading' | 'unavailable' | 'signedInAs' | 'signOut' | 'newPost' | 'search' | 'filterStatus' | 'filterLocale' | 'filterCategory' | 'all'
     | 'published' | 'draft' | 'scheduled' | 'missing' | 'missingIn' | 'shownIn' | 'slug' | 'slugHint' | 'slugTaken' | 'slugInvalid' | 'edit' | 'back' | 'save' | 'saving' | 'saved'
@@ -553,6 +556,7 @@ export default function BlogEditor(props: BlogEditorProps) {
             {busy ? text.uploading : text.uploadImage}
             <input type="file" className="visually-hidden" accept={imageTypes.join(',')} onChange={(event) => { const file = event.currentTarget.files?.[0]; event.currentTarget.value = ''; if (file) void upload(file); }} />
           </label>
+          {csrf && <MediaPicker text={props.picker} csrf={csrf} collection={collectionRef.current} slug={slug} locale={tab} disabled={busy || !Object.values(drafts).some((each) => each.version)} onChosen={(path) => set(path)} onNotice={setNotice} />}
           <p id={hint} className="muted">{text.imageTypes}</p>
         </div>
       );

@@ -5,7 +5,7 @@
 import type { PageProps } from 'typed-site/template';
 
 /** The admin pages, in the order the navigation lists them (the routes the engine adds: admin-pages.ts). */
-export const adminPages = ['/admin/blog', '/admin/pages', '/admin/inbox', '/admin/changes', '/admin/settings'] as const;
+export const adminPages = ['/admin/blog', '/admin/media', '/admin/pages', '/admin/inbox', '/admin/changes', '/admin/settings'] as const;
 
 export function AdminNav({ page, site, label }: Pick<PageProps, 'page' | 'site'> & { label: string }) {
   return (

@@ -6,6 +6,7 @@
 import type { PageProps } from 'typed-site/template';
 import BlogEditor, { type BlogEditorProps } from '../islands/BlogEditor';
 import { historyText } from '../islands/History';
+import { mediaPickerText } from '../islands/MediaPicker';
 import { AdminPage } from '../layout/AdminPage';
 import { Island } from 'typed-site/template';
 import { adminPageCopy, text, z } from '../layout/copy';
@@ -21,6 +22,8 @@ export const content = z.strictObject({
   editor: editorText,
   /** The history panel's copy (islands/History.tsx). */
   history: z.strictObject(Object.fromEntries(historyText.map((key) => [key, text])) as Record<(typeof historyText)[number], typeof text>),
+  /** "Choose from the library" beside the image's upload (islands/MediaPicker.tsx). */
+  picker: z.strictObject(Object.fromEntries(mediaPickerText.map((key) => [key, text])) as Record<(typeof mediaPickerText)[number], typeof text>),
   /** What to do about a problem at a field, by front-matter field (islands/plain-errors.ts; `{categories}` names the categories). */
   problems: z.record(z.string(), text).default({}),
   /** What to do about a problem at a field `problems` does not name, by the field's type (`{label}`; `{choices}`: a list's names). */
@@ -41,6 +44,7 @@ export default function AdminBlog({ page, content, site }: PageProps<Content>) {
     history: content.history,
     problems: content.problems,
     typeProblems: content.typeProblems,
+    picker: content.picker,
   };
   return (
     <AdminPage page={page} site={site} content={content}>

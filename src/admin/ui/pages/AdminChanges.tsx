@@ -25,7 +25,7 @@ export default function AdminChangesPage({ page, content, site }: PageProps<Cont
     text: content.changes,
     actions: content.actions,
     sections: content.sections,
-    links: { blog: site.href('/admin/blog'), settings: site.href('/admin/settings'), inbox: site.href('/admin/inbox'), pages: site.href('/admin/pages') },
+    links: { blog: site.href('/admin/blog'), settings: site.href('/admin/settings'), inbox: site.href('/admin/inbox'), pages: site.href('/admin/pages'), media: site.href('/admin/media') },
   };
   return (
     <AdminPage page={page} site={site} content={content}>
