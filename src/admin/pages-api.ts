@@ -13,11 +13,8 @@
  * kept), then the site is rebuilt as `site check` checks it; a build that fails puts the old text
  * back and answers 422 with its errors. Saves are audited and published to git as the settings are.
  *
- * Translation status: saving a locale other than the default records, in the page folder's
- * `.translations.json` (beside the copy, so it travels with it in git and serves both modes), the
- * version and text of the default locale's file it was made from. While that file changes later,
- * reading the translation answers `translation: { outdated: true, since, diff }` (since: when the
- * translation was saved; diff: the source's changes since then), until the translation is saved again.
+ * Translation status (translations.ts): saving a locale other than the default records what the
+ * default locale's file was then; reading the translation answers `translation: { outdated, since, diff }`.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
@@ -30,19 +27,11 @@ import type { AuditLog } from './audit-log.js';
 import { editConfigText, type ConfigChange } from './config-edit.js';
 import { publishAudited } from './git-publish.js';
 import { sendJson } from './http.js';
+import { isOutdated, readTranslationRecords, recordTranslation, translationStatus } from './translations.js';
 import { changedKeys, historyRoutes, projectPath, summaryOf, type History } from './history.js';
 import { createKeyedQueue, versionOf } from './post-files.js';
 import type { SaveOutcome } from './posts-api.js';
 import { ifMatch, settingsDiff } from './settings-api.js';
-
-/** What a translation was made from, per locale: the source's version and text, and when it was saved. */
-type TranslationRecords = Record<string, { sourceVersion: string; source: string; since: string }>;
-
-/** The translation records of a page folder (none yet: empty). */
-async function readRecords(folder: string): Promise<TranslationRecords> {
-  const text = await readFile(join(folder, '.translations.json'), 'utf8').catch(() => undefined);
-  return text === undefined ? {} : (JSON.parse(text) as TranslationRecords);
-}
 
 /** A dotted key or a page id in words for a marketer: `hero.ctaLabel` → "Hero › Cta label", `hub/pricing` → "Hub › Pricing". */
 export function labelOf(key: string): string {
@@ -97,9 +86,9 @@ export async function listPages(config: ResolvedConfig): Promise<PageSummary[]> 
     const locales = config.localeIds.filter((locale) => entries.some((entry) => entry.isFile() && entry.name === `${locale}.yaml`));
     if (locales.length && folder !== root) {
       const id = relative(root, folder).split(sep).join('/');
-      const records = await readRecords(folder);
-      const source = versionOf(await readFile(join(folder, `${config.site.defaultLocale}.yaml`), 'utf8').catch(() => ''));
-      const outdated = locales.filter((locale) => records[locale] !== undefined && records[locale]!.sourceVersion !== source);
+      const records = await readTranslationRecords(folder);
+      const source = await readFile(join(folder, `${config.site.defaultLocale}.yaml`), 'utf8').catch(() => '');
+      const outdated = locales.filter((locale) => isOutdated(records[locale], source));
       pages.push({ id, label: labelOf(id), locales, outdated });
     }
     for (const entry of entries) if (entry.isDirectory()) await walk(join(folder, entry.name));
@@ -168,9 +157,8 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
       const sourceText = await readFile(sourceFile, 'utf8').catch(() => '');
       const source = new Map(fieldsOf(parseDocument(sourceText).toJS()).map((field) => [field.key, field.value]));
       const fields = fieldsOf(parseDocument(found.text).toJS()).map((field) => ({ ...field, source: source.get(field.key) ?? null, locked: isLocked(config, id, field.key) }));
-      const record = locale === config.site.defaultLocale ? undefined : (await readRecords(sourcesOf(config).copy(id)))[locale];
-      const outdated = record !== undefined && record.sourceVersion !== versionOf(sourceText);
-      const translation = record && (outdated ? { outdated: true, since: record.since, diff: settingsDiff(sourcesOf(config).display(sourceFile), record.source, sourceText) } : { outdated: false, since: record.since });
+      const record = locale === config.site.defaultLocale ? undefined : (await readTranslationRecords(sourcesOf(config).copy(id)))[locale];
+      const translation = translationStatus(record, sourceText, sourcesOf(config).display(sourceFile));
       sendJson(context.response, 200, { id, locale, sourceLocale: config.site.defaultLocale, fields, version: found.version, ...(translation ? { translation } : {}) }, { etag: `"${found.version}"` });
     },
   };
@@ -245,7 +233,11 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
     }
     const version = versionOf(after);
     const written = [found.file];
-    if (locale !== config.site.defaultLocale) written.push(await recordTranslation(config, id, locale));
+    if (locale !== config.site.defaultLocale) {
+      const folder = sourcesOf(config).copy(id);
+      const source = await readFile(join(folder, `${config.site.defaultLocale}.yaml`), 'utf8').catch(() => '');
+      written.push(await recordTranslation(folder, locale, source, options.now?.() ?? Date.now()));
+    }
     const file = sourcesOf(config).display(found.file);
     await options.audit.append({ user: context.session.email, action, page: id, locale, file, oldHash: found.version, newHash: version, paths: keys, ...detail });
     await options.history?.record('page', `${id}/${locale}`, context.session.email, summaryOf(keys), { [projectPath(config.root, found.file)]: found.text });
@@ -274,17 +266,6 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
       });
     },
   });
-
-  /** Records the default locale's file a translation was just saved against; gives the record file. */
-  async function recordTranslation(config: ResolvedConfig, id: string, locale: string): Promise<string> {
-    const folder = sourcesOf(config).copy(id);
-    const source = await readFile(join(folder, `${config.site.defaultLocale}.yaml`), 'utf8').catch(() => '');
-    const records = { ...(await readRecords(folder)), [locale]: { sourceVersion: versionOf(source), source, since: new Date(options.now?.() ?? Date.now()).toISOString() } };
-    const file = join(folder, '.translations.json');
-    const sorted = Object.fromEntries(Object.keys(records).sort().map((key) => [key, records[key]!]));
-    await writeFileAtomic(file, `${JSON.stringify(sorted, null, 2)}\n`);
-    return file;
-  }
 
   return [list, read, update, ...(history ?? [])];
 }

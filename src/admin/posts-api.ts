@@ -22,6 +22,7 @@ import type { Build } from '../pipeline/result-stage.js';
 import { devUser, type AdminRequest, type AdminRoute } from './api.js';
 import type { AuditLog } from './audit-log.js';
 import { createPostText, editPost, readFrontMatter, splitPost, type FrontMatterValue } from './front-matter-edit.js';
+import { isOutdated, readTranslationRecords, recordTranslation, translationStatus, type TranslationRecords } from './translations.js';
 import { sendJson } from './http.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { checkSiteWithEdit } from './site-check.js';
@@ -230,6 +231,13 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     return { target, expected };
   }
 
+  /** The default language's file of a translation (undefined for the default language itself): its text ('' when missing) and name. */
+  const sourceOf = async (config: ResolvedConfig, target: PostAddress) => {
+    if (target.locale === config.site.defaultLocale) return undefined;
+    const source = await resolvePost(config, collection, target.slug, config.site.defaultLocale).catch(() => undefined);
+    return source && { text: (await readPostFile(source.file))?.text ?? '', display: source.display };
+  };
+
   const current = (config: ResolvedConfig, text: string, versionId: string) => {
     const frontMatter = readFrontMatter(text);
     return { frontMatter, body: splitPost(text).body, version: versionId, ...scheduleOf(config, frontMatter) };
@@ -246,12 +254,12 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
    * and logs the outcome; undefined when publishing to git is off. The user of `site dev` commits
    * as git's own configured identity, an account of `site serve` as its e-mail address.
    */
-  async function publish(context: AdminRequest, config: ResolvedConfig, target: PostAddress, action: 'add' | 'update' | 'delete'): Promise<GitOutcome | undefined> {
+  async function publish(context: AdminRequest, config: ResolvedConfig, target: PostAddress, action: 'add' | 'update' | 'delete', also: readonly string[] = []): Promise<GitOutcome | undefined> {
     const settings = config.publish.git;
     if (!settings.commit) return undefined;
     const email = context.session.email;
     const author = email === devUser.email ? undefined : { name: email.slice(0, email.indexOf('@')), email };
-    const outcome = await publishToGit({ root: config.root, file: target.file, author, message: commitMessage(collection, action, target.slug, target.locale) }, settings);
+    const outcome = await publishToGit({ root: config.root, file: [target.file, ...also], author, message: commitMessage(collection, action, target.slug, target.locale) }, settings);
     await options.audit.append({ user: email, collection, action: outcome.error ? 'git-failed' : 'git-commit', slug: target.slug, locale: target.locale, commit: outcome.commit ?? null, pushed: outcome.pushed, ...(outcome.error ? { error: outcome.error } : {}) });
     return outcome;
   }
@@ -267,8 +275,11 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     const after = versionOf(text);
     await options.audit.append({ user: context.session.email, collection, action, slug: target.slug, locale: target.locale, oldHash: before, newHash: after, ...detail });
     if (previous !== undefined) await options.history?.record('entry', itemOf(target), context.session.email, entrySummary(previous, text), { [projectPath(config.root, target.file)]: previous });
+    // A translation records the default language's text it was made from (translations.ts).
+    const source = await sourceOf(config, target);
+    const records = source ? [await recordTranslation(dirname(target.file), target.locale, source.text, Date.now())] : [];
     const outcome = (await options.afterWrite?.(target.file)) ?? { rebuilt: false };
-    const git = await publish(context, config, target, before === null ? 'add' : 'update');
+    const git = await publish(context, config, target, before === null ? 'add' : 'update', records);
     options.notify?.('saved', { slug: target.slug, locale: target.locale, user: context.session.email, version: after, ...outcome });
     sendJson(context.response, status, { version: after, ...scheduleOf(config, checked.data), ...outcome, ...(git ? { git } : {}) }, { etag: `"${after}"` });
   }
@@ -287,6 +298,8 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
       for (const slug of await listEntrySlugs(config, collection)) {
         const translations: Record<string, Record<string, unknown>> = {};
         const shown: Record<string, true> = {};
+        let records: TranslationRecords | undefined;
+        let source = '';
         for (const locale of config.localeIds) {
           let target: PostAddress;
           try {
@@ -300,9 +313,13 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
           const date = typeof data.date === 'string' ? data.date : '';
           const status = data.draft === true ? 'draft' : !isPublished(date, day) ? 'scheduled' : 'published';
           if (status === 'published') shown[locale] = true;
+          if (locale === config.site.defaultLocale) source = file.text;
+          else records ??= await readTranslationRecords(dirname(target.file));
           translations[locale] = { title: data.title ?? null, date, category: termField ? data[termField] ?? null : null, status, version: file.version, ...(status === 'scheduled' ? scheduleOf(config, data) : {}) };
         }
         if (!Object.keys(translations).length) continue;
+        // A translation older than the default language's text (translations.ts).
+        for (const locale of Object.keys(translations)) if (locale !== config.site.defaultLocale && isOutdated(records?.[locale], source)) translations[locale]!.outdated = true;
         for (const locale of config.localeIds) {
           if (translations[locale]) continue;
           // What a page of this locale shows instead: the site's own fallback choice.
@@ -324,7 +341,11 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
       if (!target) return;
       const file = await readPostFile(target.file);
       if (!file) return sendJson(context.response, 404, { error: 'not_found', message: `no ${target.locale} version of "${target.slug}"` });
-      sendJson(context.response, 200, current(options.config()!, file.text, file.version), { etag: `"${file.version}"` });
+      const config = options.config()!;
+      const source = await sourceOf(config, target);
+      const status = source && translationStatus((await readTranslationRecords(dirname(target.file)))[target.locale], source.text, source.display);
+      const translation = status && { ...status, sourceLocale: config.site.defaultLocale };
+      sendJson(context.response, 200, { ...current(config, file.text, file.version), ...(translation ? { translation } : {}) }, { etag: `"${file.version}"` });
     },
   };
 

@@ -12,7 +12,7 @@ import { useEffect, useRef, useState, type KeyboardEvent, type ReactElement } fr
 import { callApi, loadSession, type AdminSession } from './admin-client';
 import MediaPicker, { type MediaPickerText } from './MediaPicker';
 import { plainProblem } from './plain-errors';
-import History, { type HistoryProps } from './History';
+import History, { DiffLines, type HistoryProps } from './History';
 
 /** A front-matter field of the form (from the collection's schema) and its label. */
 export interface EditorField {
@@ -53,7 +53,8 @@ export interface BlogEditorProps {
     | 'published' | 'draft' | 'scheduled' | 'missing' | 'missingIn' | 'shownIn' | 'slug' | 'slugHint' | 'slugTaken' | 'slugInvalid' | 'edit' | 'back' | 'save' | 'saving' | 'saved'
     | 'savedRebuildFailed' | 'gitFailed' | 'changedElsewhere' | 'delete' | 'confirmDelete' | 'deleted' | 'startFrom' | 'body' | 'readingTime' | 'invalid' | 'conflict' | 'reloadTheirs' | 'keepMine'
     | 'unsaved' | 'noPosts' | 'posts' | 'title' | 'date' | 'status' | 'heading' | 'bold' | 'italic' | 'link' | 'list' | 'quote' | 'toolbar' | 'notWritten' | 'failed' | 'preview' | 'previewOpened'
-    | 'uploadImage' | 'imageTypes' | 'uploading' | 'uploaded' | 'uploadFailed' | 'uploadSaveFirst' | 'appearsOn' | 'collection' | 'noCollections' | 'noneDeclared' | 'localSlug' | 'localSlugHint',
+    | 'uploadImage' | 'imageTypes' | 'uploading' | 'uploaded' | 'uploadFailed' | 'uploadSaveFirst' | 'appearsOn' | 'collection' | 'noCollections' | 'noneDeclared' | 'localSlug' | 'localSlugHint'
+    | 'outdated' | 'outdatedSince' | 'upToDate',
     string
   >;
 }
@@ -70,10 +71,14 @@ interface Draft {
   conflict?: { values: Values; body: string; version: string };
   /** When the saved text goes live by itself (a scheduled post). */
   scheduled?: Scheduled;
+  /** A translation saved in the admin: whether the default language's text changed since (posts-api.ts, translations.ts). */
+  translation?: TranslationStatus;
 }
+/** A translation's status as the API gives it, with the language it was translated from. */
+interface TranslationStatus { outdated: boolean; since: string; diff?: string; sourceLocale: string }
 /** When a scheduled post appears, as the API says: an ISO 8601 instant and the site's time zone. */
 interface Scheduled { at: string; timeZone: string }
-interface Translation { title?: string; date?: string; category?: string; status: string; version?: string; shownIn?: string | null; scheduled?: Scheduled }
+interface Translation { title?: string; date?: string; category?: string; status: string; version?: string; shownIn?: string | null; scheduled?: Scheduled; outdated?: boolean }
 interface Post { slug: string; translations: Record<string, Translation> }
 
 const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -249,13 +254,21 @@ export default function BlogEditor(props: BlogEditorProps) {
     const loaded: Record<string, Draft> = {};
     for (const { id } of locales) {
       const answer = await callApi('GET', `${base()}/${postSlug}/${id}`);
-      loaded[id] = answer.status === 200 ? { ...emptyDraft(fields), values: toValues(answer.body.frontMatter, fields), body: answer.body.body, version: answer.body.version, scheduled: answer.body.scheduled } : emptyDraft(fields);
+      loaded[id] = answer.status === 200 ? { ...emptyDraft(fields), values: toValues(answer.body.frontMatter, fields), body: answer.body.body, version: answer.body.version, scheduled: answer.body.scheduled, translation: answer.body.translation } : emptyDraft(fields);
     }
     setDrafts(loaded);
     setEditing({ slug: postSlug, isNew: false });
     setSlug(postSlug);
     setTab(locales.find(({ id }) => id === locale && loaded[id]!.version)?.id ?? locales.find(({ id }) => loaded[id]!.version)?.id ?? locales[0]!.id);
     setNotice('');
+  }
+
+  /** Reads each written language's translation status again: a save makes its own up to date, and the default language's may make the others outdated. */
+  async function refreshTranslations(postSlug: string) {
+    for (const { id } of locales) {
+      const answer = await callApi('GET', `${base()}/${postSlug}/${id}`);
+      if (answer.status === 200) update(id, { translation: answer.body.translation });
+    }
   }
 
   function create() {
@@ -285,6 +298,7 @@ export default function BlogEditor(props: BlogEditorProps) {
       const gitError: string | undefined = answer.body.git?.error;
       setNotice(failed ? `${text.savedRebuildFailed} ${answer.body.errors.map((error: { message: string }) => error.message).join('; ')}` : gitError ? `${text.gitFailed} ${gitError}` : text.saved);
       void refresh();
+      void refreshTranslations(slug);
     } else if (answer.status === 422) {
       showErrors(locale, answer.body.errors);
       setNotice(`${text.invalid} ${text.notWritten}`);
@@ -490,6 +504,7 @@ export default function BlogEditor(props: BlogEditorProps) {
                       return (
                         <td key={id} data-label={label}>
                           <span className={`badge badge-${translation.status}`}>{translation.status === 'missing' ? text.missingIn.replace('{locale}', label) : status(translation)}</span>
+                          {translation.outdated && <> <span className="badge badge-missing">{text.outdated}</span></>}
                           {translation.date && <><br /><span className="muted">{translation.date}</span></>}
                           {translation.scheduled && <><br /><span className="muted">{appearsOn(text.appearsOn, translation.scheduled)}</span></>}
                           {translation.status === 'missing' && translation.shownIn && <><br /><span className="muted">{text.shownIn.replace('{locale}', locales.find((locale) => locale.id === translation.shownIn)?.label ?? translation.shownIn)}</span></>}
@@ -510,6 +525,8 @@ export default function BlogEditor(props: BlogEditorProps) {
   const draft = drafts[tab] ?? emptyDraft(fields);
   const words = draft.body.split(/\s+/).filter(Boolean).length;
   const source = locales.find(({ id }) => id !== tab && drafts[id]?.version);
+  const localeLabel = (id: string) => locales.find((locale) => locale.id === id)?.label ?? id;
+  const savedAt = (at: string) => new Intl.DateTimeFormat(document.documentElement.lang || undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at));
   const fieldId = (name: string) => `post-${tab}-${name}`;
 
   /** Uploads an image for the post (it must be saved once) and puts its file name in the image field. */
@@ -605,6 +622,13 @@ export default function BlogEditor(props: BlogEditorProps) {
             <button type="button" className="button button-secondary" onClick={() => update(tab, { version: draft.conflict!.version, conflict: undefined, dirty: true })}>{text.keepMine}</button>
           </div>
         )}
+        {draft.translation?.outdated && (
+          <section className="banner banner-info admin-page-outdated" aria-labelledby={`post-${tab}-outdated`}>
+            <p id={`post-${tab}-outdated`}><span className="badge badge-missing">{text.outdated}</span> {text.outdatedSince.replace('{language}', localeLabel(draft.translation.sourceLocale)).replace('{since}', savedAt(draft.translation.since))}</p>
+            {draft.translation.diff && <DiffLines diff={draft.translation.diff} />}
+          </section>
+        )}
+        {draft.translation && !draft.translation.outdated && <p className="muted">{text.upToDate.replace('{since}', savedAt(draft.translation.since))}</p>}
         {draft.problems.length > 0 && <ul className="banner banner-error" role="alert">{draft.problems.map((problem) => <li key={problem}>{problem}</li>)}</ul>}
         {!draft.version && source && (
           <p><button type="button" className="button button-secondary" onClick={() => update(tab, { values: { ...drafts[source.id]!.values }, body: drafts[source.id]!.body, dirty: true })}>{text.startFrom.replace('{locale}', source.label)}</button></p>

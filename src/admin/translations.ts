@@ -1,0 +1,59 @@
+/**
+ * Translation status, shared by the page copy (pages-api.ts) and the entries of every collection
+ * (posts-api.ts). Saving a translation (any locale but the default) records, in its folder's
+ * `.translations.json` (beside the files, so it travels with them in git and serves both modes), the
+ * version and text of the default locale's file it was made from. While that file changes later,
+ * the translation is outdated, with the source's diff since then, until it is saved again. A
+ * translation never saved in the admin has no record: its status is unknown, not outdated.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from './atomic-file.js';
+import { versionOf } from './post-files.js';
+import { settingsDiff } from './settings-api.js';
+
+/** What a translation was made from, per locale: the source's version and text, and when it was saved. */
+export type TranslationRecords = Record<string, { sourceVersion: string; source: string; since: string }>;
+
+/** The status the APIs answer for a translation with a record. */
+export interface TranslationStatus {
+  outdated: boolean;
+  /** When the translation was saved. */
+  since: string;
+  /** The source's changes since then (outdated only), as a unified diff. */
+  diff?: string;
+}
+
+const recordsName = '.translations.json';
+
+/** The translation records of a folder (none yet, or a file that is not a JSON object: none). */
+export async function readTranslationRecords(folder: string): Promise<TranslationRecords> {
+  const text = await readFile(join(folder, recordsName), 'utf8').catch(() => undefined);
+  if (text === undefined) return {};
+  try {
+    const records = JSON.parse(text) as unknown;
+    return records !== null && typeof records === 'object' && !Array.isArray(records) ? (records as TranslationRecords) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Whether the translation a record describes is older than the source's text `source`. */
+export function isOutdated(record: TranslationRecords[string] | undefined, source: string): boolean {
+  return record !== undefined && record.sourceVersion !== versionOf(source);
+}
+
+/** A translation's status from its record and the source's current text (`display`: the source file's name in the diff). */
+export function translationStatus(record: TranslationRecords[string] | undefined, source: string, display: string): TranslationStatus | undefined {
+  if (!record) return undefined;
+  return isOutdated(record, source) ? { outdated: true, since: record.since, diff: settingsDiff(display, record.source, source) } : { outdated: false, since: record.since };
+}
+
+/** Records that `locale`'s translation in `folder` was just saved against the source text `source`; gives the record file (to publish with the save). */
+export async function recordTranslation(folder: string, locale: string, source: string, now: number): Promise<string> {
+  const records = { ...(await readTranslationRecords(folder)), [locale]: { sourceVersion: versionOf(source), source, since: new Date(now).toISOString() } };
+  const file = join(folder, recordsName);
+  const sorted = Object.fromEntries(Object.keys(records).sort().map((key) => [key, records[key]!]));
+  await writeFileAtomic(file, `${JSON.stringify(sorted, null, 2)}\n`);
+  return file;
+}
