@@ -15,12 +15,12 @@
  * names the same file whatever folder the server was started from.
  */
 import { relative, sep } from 'node:path';
-import { createTwoFilesPatch } from 'diff';
 import type { StoreSource } from '../store/source.js';
 import type { StoredVersion, VersionKind } from '../store/store.js';
 import type { AdminRequest, AdminRoute } from './api.js';
 import { readFrontMatter, splitPost } from './front-matter-edit.js';
 import { sendJson } from './http.js';
+import { fileDiff } from './text-diff.js';
 
 /** How many versions of one item the store keeps (older ones are dropped as new ones come). */
 export const keptVersions = 50;
@@ -99,7 +99,7 @@ export interface HistoryRoutesOptions {
 export function versionDiff(version: Record<string, string>, now: Record<string, string>): string {
   return Object.keys(version)
     .sort()
-    .map((path) => createTwoFilesPatch(path, path, now[path] ?? '', version[path]!, 'now', 'this version').replace(/^(?:Index: .*\n)?=+\n/, ''))
+    .map((path) => fileDiff(path, now[path] ?? '', version[path]!, ['now', 'this version'], 4))
     .join('');
 }
 

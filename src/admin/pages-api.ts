@@ -31,7 +31,8 @@ import { isOutdated, readTranslationRecords, recordTranslation, translationStatu
 import { changedKeys, historyRoutes, projectPath, summaryOf, type History } from './history.js';
 import { createKeyedQueue, versionOf } from './post-files.js';
 import type { SaveOutcome } from './posts-api.js';
-import { ifMatch, settingsDiff } from './settings-api.js';
+import { ifMatch } from './settings-api.js';
+import { fileDiff } from './text-diff.js';
 
 /** A dotted key or a page id in words for a marketer: `hero.ctaLabel` → "Hero › Cta label", `hub/pricing` → "Hub › Pricing". */
 export function labelOf(key: string): string {
@@ -242,7 +243,7 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
     await options.audit.append({ user: context.session.email, action, page: id, locale, file, oldHash: found.version, newHash: version, paths: keys, ...detail });
     await options.history?.record('page', `${id}/${locale}`, context.session.email, summaryOf(keys), { [projectPath(config.root, found.file)]: found.text });
     const git = await publishAudited(options.audit, context.session.email, config, written, `content(pages): ${action === 'restore' ? 'restore' : 'update'} ${id} (${locale}): ${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ` and ${keys.length - 3} more` : ''}`);
-    sendJson(context.response, 200, { version, diff: settingsDiff(file, found.text, after), ...outcome, ...(git ? { git } : {}) }, { etag: `"${version}"` });
+    sendJson(context.response, 200, { version, diff: fileDiff(file, found.text, after), ...outcome, ...(git ? { git } : {}) }, { etag: `"${version}"` });
   }
 
   /**

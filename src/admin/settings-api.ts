@@ -24,13 +24,13 @@ import { sourcesOf } from '../config/sources.js';
 import { listEntrySlugs } from '../content/collections.js';
 import { categorisedCollections, categoryValues, planCategoryChanges, type CategoryChange } from './categories-edit.js';
 import { readFrontMatter } from './front-matter-edit.js';
-import { createTwoFilesPatch } from 'diff';
 import { parseDocument } from 'yaml';
 import type { ResolvedConfig } from '../config/load.js';
 import { parseConfig } from '../config/load.js';
 import { collectSiteErrors, errorCatalogue, type SiteError } from '../errors.js';
 import { devUser, type AdminRequest, type AdminRoute } from './api.js';
 import { writeFileAtomic } from './atomic-file.js';
+import { fileDiff } from './text-diff.js';
 import type { AuditLog } from './audit-log.js';
 import { ConfigEditError, editConfigText, type ConfigChange, type ConfigValue } from './config-edit.js';
 import { publishToGit, type GitOutcome } from './git-publish.js';
@@ -183,10 +183,6 @@ export interface SettingsRoutesOptions {
   afterWrite?(files: readonly string[]): Promise<SaveOutcome>;
 }
 
-/** A unified diff of a file's text before and after, with one line of context. */
-export function settingsDiff(file: string, before: string, after: string): string {
-  return createTwoFilesPatch(file, file, before, after, '', '', { context: 1 }).replace(/^(?:Index: .*\n)?=+\n/, '');
-}
 
 /** The files the settings edit, as they are now: the config and (with categories) each language's messages. */
 interface SettingsFiles {
@@ -366,7 +362,7 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
   };
 
   /** The diff of a save, file by file. */
-  const diffOf = (save: SettingsSave) => [...save.changed].map(([file, { before, after }]) => settingsDiff(sourcesOf(options.config()!).display(file), before, after)).join('');
+  const diffOf = (save: SettingsSave) => [...save.changed].map(([file, { before, after }]) => fileDiff(sourcesOf(options.config()!).display(file), before, after)).join('');
 
   /**
    * Commits (and pushes) the changed files when `publish.git.commit` says so (as the posts do),

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-file.js';
 import { versionOf } from './post-files.js';
-import { settingsDiff } from './settings-api.js';
+import { fileDiff } from './text-diff.js';
 
 /** What a translation was made from, per locale: the source's version and text, and when it was saved. */
 export type TranslationRecords = Record<string, { sourceVersion: string; source: string; since: string }>;
@@ -46,7 +46,7 @@ export function isOutdated(record: TranslationRecords[string] | undefined, sourc
 /** A translation's status from its record and the source's current text (`display`: the source file's name in the diff). */
 export function translationStatus(record: TranslationRecords[string] | undefined, source: string, display: string): TranslationStatus | undefined {
   if (!record) return undefined;
-  return isOutdated(record, source) ? { outdated: true, since: record.since, diff: settingsDiff(display, record.source, source) } : { outdated: false, since: record.since };
+  return isOutdated(record, source) ? { outdated: true, since: record.since, diff: fileDiff(display, record.source, source) } : { outdated: false, since: record.since };
 }
 
 /** Records that `locale`'s translation in `folder` was just saved against the source text `source`; gives the record file (to publish with the save). */
