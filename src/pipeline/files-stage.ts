@@ -5,7 +5,7 @@
  * every page's meta (render/social-card.ts). Each group is made again only when what it is made
  * from changed.
  */
-import { hashParts } from '../cache/disk-cache.js';
+import { hashParts, type DiskCache } from '../cache/disk-cache.js';
 import type { ResolvedConfig } from '../config/load.js';
 import { createRobots, createSitemaps, lastModifiedOf } from '../emit/sitemap.js';
 import type { RunEsbuild } from '../esbuild-step.js';
@@ -58,6 +58,8 @@ export interface SiteFilesInput {
   countSocialImages?(total: number, drawn: number): void;
   /** Told how many image variants there are and how many were encoded. */
   countImageVariants?(total: number, made: number): void;
+  /** Where the code stylesheet is kept between builds (undefined: made each time). */
+  codeStylesheetCache?: DiskCache;
   /** How the functions' esbuild step runs (the pipeline's runtime). */
   esbuild?: RunEsbuild;
 }
@@ -80,7 +82,7 @@ export async function createSiteFiles(run: StageRun, input: SiteFilesInput): Pro
       ...assets.files,
       ...islands.files,
       ...(functions.value ?? []),
-      ...(code ? [[codeStylesheetUrl(code, assetsFolder).slice(1), await codeStylesheet(code)] as const] : []),
+      ...(code ? [[codeStylesheetUrl(code, assetsFolder).slice(1), await codeStylesheet(code, input.codeStylesheetCache)] as const] : []),
     ])),
     run.load('route files', `${idOf(config)} ${idOf(pageSet)} ${entryList.map(idOf).join(' ')}`, () => createRouteFiles(config, pageSet.pages, entryList)),
     run.load('feeds', `${idOf(config)} ${idOf(messages)} ${entryList.map(idOf).join(' ')}`, () => createFeedFiles({ config, entries: entryList, messages })),

@@ -259,7 +259,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     diagnostics.add(...rendered.errors.map(positionRenderProblem));
     if (fatal()) return failed();
 
-    const files = await run.time('site files', () => createSiteFiles(run, { config, pageSet, assets, islands, messages, entryList: inputs.entries, templates, contents, stylesheet: assets.stylesheet, previous: previous?.siteFiles, countSocialImages: runtime.countSocialImages, countImageVariants: runtime.countImageVariants, esbuild: runtime.esbuild }));
+    const files = await run.time('site files', () => createSiteFiles(run, { config, pageSet, assets, islands, messages, entryList: inputs.entries, templates, contents, stylesheet: assets.stylesheet, previous: previous?.siteFiles, countSocialImages: runtime.countSocialImages, countImageVariants: runtime.countImageVariants, codeStylesheetCache: runtime.codeStylesheetCache, esbuild: runtime.esbuild }));
     if (fatal() || !files) return failed();
 
     // A page this run did not render is the last build's in memory, or the earlier build's file on disk.

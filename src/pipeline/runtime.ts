@@ -67,6 +67,8 @@ export interface Runtime {
   readonly parseYaml: ParseYaml | undefined;
   /** Validated front matter by the hash of its text, or false for none. */
   readonly frontMatterCache: DiskCache | false;
+  /** The code stylesheet by what makes it (undefined: no cache). */
+  readonly codeStylesheetCache: DiskCache | undefined;
   /**
    * The pool to render `count` pages on, and whether the main thread takes chunks too; undefined
    * to render them here. Needs the templates' bundled module (`templatesFile`).
@@ -115,6 +117,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const yamlCache = open('yaml');
   const markdownCache = open('markdown');
   const frontMatterCache = open('front-matter');
+  const codeStylesheetCache = open('code-stylesheet');
   const contexts = options.esbuild === 'contexts' ? createEsbuildContexts() : undefined;
   const cachedEsbuild = !contexts && useCache ? createCachedEsbuild({ root: dirname(options.scope) }) : undefined;
   const markdown = batchMarkdown(createMarkdownRenderer({
@@ -131,6 +134,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     markdown,
     parseYaml: yamlCache && cachedYamlParser(yamlCache),
     frontMatterCache: frontMatterCache ?? false,
+    codeStylesheetCache,
     async renderPool(count, templatesFile) {
       // A pipeline that runs again renders an edit's few pages here: the workers would each need
       // the whole render input first.
@@ -161,7 +165,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       imageVariantsMade: variants.made,
     }),
     async settled() {
-      await Promise.all([markdown.settled(), yamlCache?.settled(), frontMatterCache?.settled()]);
+      await Promise.all([markdown.settled(), yamlCache?.settled(), frontMatterCache?.settled(), codeStylesheetCache?.settled()]);
     },
     async dispose() {
       await Promise.all([closePool(), contexts?.dispose()]);

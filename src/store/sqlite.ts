@@ -20,7 +20,7 @@
 import { chmod, mkdir, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createClient, type Client, type InArgs, type ResultSet, type Transaction } from '@libsql/client';
+import type { Client, InArgs, ResultSet, Transaction } from '@libsql/client';
 import { StoreUnavailable, type SqlDriver, type SqlExecutor, type SqlResult, type SqlRow, type SqlValue } from './driver.js';
 
 /** Options of `openSqlite`. */
@@ -102,6 +102,9 @@ export async function openSqlite(file: string, options: SqliteOptions = {}): Pro
   }
   /** A new connection with the settings above (all but WAL are per connection). */
   async function connect(): Promise<Client> {
+    // Loaded on the first connection: libsql's native binding took 64 ms of every command's start,
+    // `site build` included, which never opens the store.
+    const { createClient } = await import('@libsql/client');
     const opened = createClient({ url: pathToFileURL(file).href, concurrency: 1 });
     try {
       await opened.execute(`PRAGMA busy_timeout = ${busySliceMs}`);

@@ -103,6 +103,32 @@ describe('fenced code', () => {
   });
 });
 
+describe('the code stylesheet of a rebuild', () => {
+  it('follows a change of theme and comes back the same when the theme does', async () => {
+    const link = /href="(\/assets\/code\.[0-9a-f]{10}\.css)"/;
+    const stylesheet = async (dir: string) => {
+      const href = link.exec(await readFile(join(dir, 'blog', post, 'index.html'), 'utf8'))![1]!;
+      return readFile(join(dir, href), 'utf8');
+    };
+    const first = await stylesheet(out);
+    const original = await readFile(temp.config, 'utf8');
+    const again = join(temp.dir, 'dist-again');
+    try {
+      // The first build kept the stylesheet in the build cache: another theme must not get it.
+      await writeFile(temp.config, `${original}\nmarkdown:\n  highlight:\n    theme: min-light\n`);
+      await buildInto(temp.config, again);
+      const other = await stylesheet(again);
+      expect(other).not.toBe(first);
+      expect(other).not.toContain('.shiki .c-cf222e{');
+      await writeFile(temp.config, original);
+      await buildInto(temp.config, again);
+      expect(await stylesheet(again)).toBe(first);
+    } finally {
+      await writeFile(temp.config, original);
+    }
+  }, 60_000);
+});
+
 describe('the Markdown cache key', () => {
   it('changes with the highlighter\'s version and with the themes', () => {
     expect(markdownPipelineId()).toMatch(/^shiki@\d+\.\d+\.\d+$/m);

@@ -1,9 +1,14 @@
 /**
  * The highlighter's classes and stylesheet: every class a block gets has a rule in the code
  * stylesheet (light and dark), every colour of the default theme reads at WCAG AA against its
- * background, and a theme Shiki does not bundle fails the document with a message naming the field.
+ * background, a theme Shiki does not bundle fails the document with a message naming the field, and
+ * a build cache keeps the stylesheet for the same themes (a rebuild then loads no Shiki).
  */
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openDiskCache } from '../../src/cache/disk-cache';
 import { codeStylesheet, defaultHighlight } from '../../src/content/highlight';
 import { renderMarkdownDocument, type MarkdownPlugins } from '../../src/content/markdown';
 
@@ -26,6 +31,23 @@ describe('code stylesheet', () => {
     const css = await codeStylesheet(dual);
     for (const name of classes) expect(css).toContain(`.shiki .${name}{`);
     expect(css).toMatch(/@media \(prefers-color-scheme: dark\) \{\npre\.shiki\{background:#0d1117;/);
+  });
+
+  it('is kept in the build cache for the same themes, and made again for others', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'code-css-'));
+    try {
+      const cache = openDiskCache('code-stylesheet', dir);
+      const made = await codeStylesheet(dual, cache);
+      await cache.settled();
+      expect(made).toBe(await codeStylesheet(dual));
+      const [file] = await readdir(cache.dir);
+      // What the cache holds is what a rebuild publishes, without making it again.
+      await writeFile(join(cache.dir, file!), '/* kept */');
+      expect(await codeStylesheet(dual, cache)).toBe('/* kept */');
+      expect(await codeStylesheet({ theme: 'github-light-default' }, cache)).toContain('pre.shiki{background:');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('colours the default theme at WCAG AA against its background', async () => {
