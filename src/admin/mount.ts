@@ -9,6 +9,7 @@ import { SiteError } from '../errors.js';
 import { createAdminApi, type AdminApi, type AdminRoute } from './api.js';
 import { createAuditLog, type AuditLog } from './audit-log.js';
 import { createHistory } from './history.js';
+import { createReview } from './review.js';
 import type { StoreSource } from '../store/source.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { Build } from '../pipeline/result-stage.js';
@@ -117,7 +118,7 @@ function routesOf(given: MountOptions, audit: AuditLog, events: AdminEvents): Ad
     : given;
   return [
     ...(options.routes ?? []),
-    ...(options.posts ? createPostRoutes({ ...options.posts, audit, history, notify: (name, data) => void events.send(name, data) }) : []),
+    ...(options.posts ? createPostRoutes({ ...options.posts, audit, history, review: createReview(given.store, given.now), notify: (name, data) => void events.send(name, data) }) : []),
     ...(options.preview ? createPreviewRoutes(options.preview) : []),
     ...(options.inbox ? createInboxRoutes({ ...options.inbox, audit, now: options.now }) : []),
     ...(options.media ? createMediaRoutes({ ...options.media, audit }) : []),

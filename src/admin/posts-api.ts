@@ -29,6 +29,7 @@ import { commitMessage, publishToGit, type GitOutcome } from './git-publish.js';
 import { ConfigEditError, editConfigText } from './config-edit.js';
 import { moveFolder, renameRedirects } from './post-rename.js';
 import { entrySummary, historyRoutes, projectPath, type History } from './history.js';
+import { holdChange, mustHold, pendingOf, reviewRoutes, type Review } from './review.js';
 import { createKeyedQueue, deletePostFile, PostAddressError, readPostFile, resolvePost, versionOf, type PostAddress } from './post-files.js';
 
 /** What a save did to the site: nothing yet (dev: the watcher rebuilds), or a rebuild's outcome. */
@@ -45,6 +46,8 @@ export interface PostRoutesOptions {
   audit: AuditLog;
   /** Where each save keeps the text it replaced (history.ts). */
   history?: History;
+  /** Where editors' saves of published entries wait for an admin when `admin.review` is on (review.ts). */
+  review?: Review;
   /** Today's ISO date in the site's time zone (scheduled posts); default the clock's date there. */
   today?: (timeZone: string) => string;
   /** Runs after files were written or deleted (serve: the in-process rebuild). */
@@ -263,6 +266,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     const shown = !checked.data.draft && isPublished(checked.data.date, today(config.site.timeZone));
     const siteErrors = checkSite(target, shown ? completeTranslation(config.collections[collection]!, checked.data, target.locale, target.display, checked) : undefined, text);
     if (siteErrors.length) return sendJson(context.response, 422, { errors: siteErrors.map(describeError) });
+    if (options.review && before !== null && previous !== undefined && mustHold(config, context, previous, today(config.site.timeZone))) return holdChange(options.review, context, { collection, slug: target.slug, locale: target.locale, base: before }, text);
     await writeFileAtomic(target.file, text);
     const after = versionOf(text);
     await options.audit.append({ user: context.session.email, action, slug: target.slug, locale: target.locale, oldHash: before, newHash: after, ...detail });
@@ -300,7 +304,8 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
           const date = typeof data.date === 'string' ? data.date : '';
           const status = data.draft === true ? 'draft' : !isPublished(date, day) ? 'scheduled' : 'published';
           if (status === 'published') shown[locale] = true;
-          translations[locale] = { title: data.title ?? null, date, category: termField ? data[termField] ?? null : null, status, version: file.version, ...(status === 'scheduled' ? scheduleOf(config, data) : {}) };
+          const pending = options.review && (await pendingOf(options.review, { collection, slug, locale })).length > 0;
+          translations[locale] = { title: data.title ?? null, date, category: termField ? data[termField] ?? null : null, status, version: file.version, ...(status === 'scheduled' ? scheduleOf(config, data) : {}), ...(pending ? { pending } : {}) };
         }
         if (!Object.keys(translations).length) continue;
         for (const locale of config.localeIds) {
@@ -324,7 +329,8 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
       if (!target) return;
       const file = await readPostFile(target.file);
       if (!file) return sendJson(context.response, 404, { error: 'not_found', message: `no ${target.locale} version of "${target.slug}"` });
-      sendJson(context.response, 200, current(options.config()!, file.text, file.version), { etag: `"${file.version}"` });
+      const pending = options.review ? { pending: await pendingOf(options.review, { collection, slug: target.slug, locale: target.locale }) } : {};
+      sendJson(context.response, 200, { ...current(options.config()!, file.text, file.version), ...pending }, { etag: `"${file.version}"` });
     },
   };
 
@@ -478,5 +484,22 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     },
   });
 
-  return [list, create, read, update, remove, renamePost, ...(history ?? [])];
+  /** Approving a held change saves its text as `update` does, against the version it was made on. */
+  const reviews = options.review && reviewRoutes({
+    review: options.review, audit: options.audit, collection,
+    async read(change) {
+      const target = await resolvePost(options.config()!, collection, change.slug, change.locale);
+      return readPostFile(target.file);
+    },
+    async save(context, change, file) {
+      const target = await resolvePost(options.config()!, collection, change.slug, change.locale);
+      await serialise(target.file, async () => {
+        const now = await readPostFile(target.file);
+        if (now?.version !== file.version) return sendJson(context.response, 409, { error: 'stale', message: 'the entry changed since this change was made: ask its author to save it again' });
+        await save(context, options.config()!, target, change.text, file.version, 'update', 200, file.text, { review: change.id });
+      });
+      return context.response.statusCode === 200;
+    },
+  });
+  return [list, create, read, update, remove, renamePost, ...(history ?? []), ...(reviews ?? [])];
 }
