@@ -1,8 +1,9 @@
 /**
  * `GET /api/admin/changes?limit=N`: the audit log (the store's `audit_log`) newest first, for admins:
- * `{ items: [{ time, user, action, slug?, locale?, id?, kind?, count?, to?, page?, paths? }], more }`.
+ * `{ items: [{ time, user, action, slug?, locale?, id?, kind?, count?, to?, page?, paths?, author?, note? }], more }`.
  * Only the fields that say who did what to which post, inbox item, page's copy or settings (`paths`:
- * the settings or texts changed; `to`: a renamed post's new slug; `page`: a page's content id) are given (not the content hashes, nor the
+ * the settings or texts changed; `to`: a renamed post's new slug; `page`: a page's content id; `author`, `note`:
+ * whose held change a review decided, and the admin's note) are given (not the content hashes, nor the
  * client address of a failed sign-in); `more` says older entries were left out (default 200, at
  * most 1000).
  */
@@ -23,12 +24,14 @@ export interface ChangeEntry {
   to?: string;
   page?: string;
   paths?: string[];
+  author?: string;
+  note?: string;
 }
 
 /** Entries given when the request names no limit, and at most. */
 export const changesLimits = { default: 200, max: 1000 } as const;
 
-const detailFields = ['slug', 'locale', 'id', 'kind', 'to', 'page'] as const;
+const detailFields = ['slug', 'locale', 'id', 'kind', 'to', 'page', 'author', 'note'] as const;
 
 /** The changes view's entry of a stored audit entry: who did what to which post, inbox item or page, nothing else. */
 export function changeOf(record: Record<string, unknown>): ChangeEntry {

@@ -86,6 +86,9 @@ describe('site serve --admin with admin.review: review before publishing', () =>
     expect(await readFile(file, 'utf8')).toContain('title: "A day in a quiet tailor shop"');
     expect((await server.send('GET', `/blog/${slug}/`)).text).toContain('A day in a quiet tailor shop');
     expect(await audit()).toContainEqual(expect.objectContaining({ user: admin.email, action: 'review-approve', slug, locale: 'en', change: pending.id, author: editor.email, note: 'Looks good' }));
+    // The changes view names it in words: whose change, and the note.
+    const { items } = (await get('/api/admin/changes', asAdmin)).json() as { items: Record<string, unknown>[] };
+    expect(items).toContainEqual(expect.objectContaining({ action: 'review-approve', user: admin.email, slug, author: editor.email, note: 'Looks good' }));
     const { versions } = (await get(`${path}/history`)).json() as { versions: { by: string; summary: string }[] };
     expect(versions[0]).toMatchObject({ by: admin.email, summary: 'title' });
     expect((await post(path)).pending).toEqual([]);
