@@ -42,11 +42,11 @@ export function mustHold(config: ResolvedConfig, context: AdminRequest, existing
   return data.draft !== true && typeof data.date === 'string' && isPublished(data.date, today);
 }
 
-/** Holds `text` as the session's pending change of an entry and answers 202 `{ pending: { id, at } }`. */
+/** Holds `text` as the session's pending change of an entry and answers 202 `{ pending: { id, by, at } }`. */
 export async function holdChange(review: Review, context: AdminRequest, entry: { collection: string; slug: string; locale: string; base: string }, text: string): Promise<void> {
   const at = new Date(review.now()).toISOString();
   const id = await (await review.source.get()).holdChange({ ...entry, text, by: context.session.email, at });
-  sendJson(context.response, 202, { pending: { id, at } });
+  sendJson(context.response, 202, { pending: { id, by: context.session.email, at } });
 }
 
 /** The pending changes of an entry, as its GET shows them. */

@@ -34,7 +34,7 @@ export interface BlogEditorProps {
     | 'published' | 'draft' | 'scheduled' | 'missing' | 'missingIn' | 'shownIn' | 'slug' | 'slugHint' | 'slugTaken' | 'slugInvalid' | 'edit' | 'back' | 'save' | 'saving' | 'saved'
     | 'savedRebuildFailed' | 'gitFailed' | 'changedElsewhere' | 'delete' | 'confirmDelete' | 'deleted' | 'startFrom' | 'body' | 'readingTime' | 'invalid' | 'conflict' | 'reloadTheirs' | 'keepMine'
     | 'unsaved' | 'noPosts' | 'posts' | 'title' | 'date' | 'status' | 'heading' | 'bold' | 'italic' | 'link' | 'list' | 'quote' | 'toolbar' | 'notWritten' | 'failed' | 'preview' | 'previewOpened'
-    | 'uploadImage' | 'imageTypes' | 'uploading' | 'uploaded' | 'uploadFailed' | 'uploadSaveFirst' | 'appearsOn',
+    | 'uploadImage' | 'imageTypes' | 'uploading' | 'uploaded' | 'uploadFailed' | 'uploadSaveFirst' | 'appearsOn' | 'waitingForReview' | 'waitingBy' | 'heldForReview',
     string
   >;
 }
@@ -51,10 +51,14 @@ interface Draft {
   conflict?: { values: Values; body: string; version: string };
   /** When the saved text goes live by itself (a scheduled post). */
   scheduled?: Scheduled;
+  /** Saves of this published text waiting for an admin's review (`admin.review`). */
+  pending?: Pending[];
 }
+/** A save held for review, as the API names it. */
+interface Pending { id: string; by: string; at: string }
 /** When a scheduled post appears, as the API says: an ISO 8601 instant and the site's time zone. */
 interface Scheduled { at: string; timeZone: string }
-interface Translation { title?: string; date?: string; category?: string; status: string; version?: string; shownIn?: string | null; scheduled?: Scheduled }
+interface Translation { title?: string; date?: string; category?: string; status: string; version?: string; shownIn?: string | null; scheduled?: Scheduled; pending?: boolean }
 interface Post { slug: string; translations: Record<string, Translation> }
 
 const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -165,7 +169,7 @@ export default function BlogEditor(props: BlogEditorProps) {
     const loaded: Record<string, Draft> = {};
     for (const { id } of locales) {
       const answer = await callApi('GET', `/api/admin/posts/${postSlug}/${id}`);
-      loaded[id] = answer.status === 200 ? { ...emptyDraft(fields), values: toValues(answer.body.frontMatter, fields), body: answer.body.body, version: answer.body.version, scheduled: answer.body.scheduled } : emptyDraft(fields);
+      loaded[id] = answer.status === 200 ? { ...emptyDraft(fields), values: toValues(answer.body.frontMatter, fields), body: answer.body.body, version: answer.body.version, scheduled: answer.body.scheduled, pending: answer.body.pending } : emptyDraft(fields);
     }
     setDrafts(loaded);
     setEditing({ slug: postSlug, isNew: false });
@@ -200,6 +204,11 @@ export default function BlogEditor(props: BlogEditorProps) {
       const failed = answer.body.rebuilt && !answer.body.ok;
       const gitError: string | undefined = answer.body.git?.error;
       setNotice(failed ? `${text.savedRebuildFailed} ${answer.body.errors.map((error: { message: string }) => error.message).join('; ')}` : gitError ? `${text.gitFailed} ${gitError}` : text.saved);
+      void refresh();
+    } else if (answer.status === 202) {
+      const held: Pending = answer.body.pending;
+      update(locale, { pending: [...(draft.pending ?? []).filter((each) => each.by !== held.by), held], dirty: false, errors: {}, problems: [], conflict: undefined });
+      setNotice(text.heldForReview);
       void refresh();
     } else if (answer.status === 422) {
       showErrors(locale, answer.body.errors);
@@ -391,6 +400,7 @@ export default function BlogEditor(props: BlogEditorProps) {
                           <span className={`badge badge-${translation.status}`}>{translation.status === 'missing' ? text.missingIn.replace('{locale}', label) : status(translation)}</span>
                           {translation.date && <><br /><span className="muted">{translation.date}</span></>}
                           {translation.scheduled && <><br /><span className="muted">{appearsOn(text.appearsOn, translation.scheduled)}</span></>}
+                          {translation.pending && <><br /><span className="badge">{text.waitingForReview}</span></>}
                           {translation.status === 'missing' && translation.shownIn && <><br /><span className="muted">{text.shownIn.replace('{locale}', locales.find((locale) => locale.id === translation.shownIn)?.label ?? translation.shownIn)}</span></>}
                         </td>
                       );
@@ -485,6 +495,12 @@ export default function BlogEditor(props: BlogEditorProps) {
             <p>{text.conflict}</p>
             <button type="button" className="button button-secondary" onClick={() => update(tab, { values: draft.conflict!.values, body: draft.conflict!.body, version: draft.conflict!.version, dirty: false, conflict: undefined })}>{text.reloadTheirs}</button>{' '}
             <button type="button" className="button button-secondary" onClick={() => update(tab, { version: draft.conflict!.version, conflict: undefined, dirty: true })}>{text.keepMine}</button>
+          </div>
+        )}
+        {(draft.pending ?? []).length > 0 && (
+          <div className="banner banner-info">
+            <p><strong>{text.waitingForReview}</strong></p>
+            <ul>{draft.pending!.map((each) => <li key={each.id}>{text.waitingBy.replace('{by}', each.by).replace('{at}', new Intl.DateTimeFormat(document.documentElement.lang || undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(each.at)))}</li>)}</ul>
           </div>
         )}
         {draft.problems.length > 0 && <ul className="banner banner-error" role="alert">{draft.problems.map((problem) => <li key={problem}>{problem}</li>)}</ul>}
