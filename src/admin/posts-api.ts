@@ -304,7 +304,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
           const date = typeof data.date === 'string' ? data.date : '';
           const status = data.draft === true ? 'draft' : !isPublished(date, day) ? 'scheduled' : 'published';
           if (status === 'published') shown[locale] = true;
-          const pending = options.review && (await pendingOf(options.review, { collection, slug, locale })).length > 0;
+          const pending = options.review && config.admin.review && (await pendingOf(options.review, { collection, slug, locale })).length > 0;
           translations[locale] = { title: data.title ?? null, date, category: termField ? data[termField] ?? null : null, status, version: file.version, ...(status === 'scheduled' ? scheduleOf(config, data) : {}), ...(pending ? { pending } : {}) };
         }
         if (!Object.keys(translations).length) continue;
@@ -329,7 +329,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
       if (!target) return;
       const file = await readPostFile(target.file);
       if (!file) return sendJson(context.response, 404, { error: 'not_found', message: `no ${target.locale} version of "${target.slug}"` });
-      const pending = options.review ? { pending: await pendingOf(options.review, { collection, slug: target.slug, locale: target.locale }) } : {};
+      const pending = options.review && options.config()!.admin.review ? { pending: await pendingOf(options.review, { collection, slug: target.slug, locale: target.locale }) } : {};
       sendJson(context.response, 200, { ...current(options.config()!, file.text, file.version), ...pending }, { etag: `"${file.version}"` });
     },
   };

@@ -122,3 +122,22 @@ describe('site serve --admin with admin.review: review before publishing', () =>
     expect(await readFile(join(site.dir, 'content', 'blog', 'a-draft-post', 'en.md'), 'utf8')).toContain('A better draft');
   });
 });
+
+describe('site serve --admin without admin.review', () => {
+  it('writes an editor\'s save of a published post at once, as before', async () => {
+    const running = await startLiveAdminServer([editor]);
+    try {
+      const { server, site } = running;
+      const who = await server.signIn(editor.email, editor.password);
+      const path = `/api/admin/posts/${slug}/en`;
+      const now = (await server.send('GET', path, { headers: { cookie: who.cookie } })).json() as Post;
+      expect(now.pending).toBeUndefined();
+      const saved = await server.send('PUT', path, { headers: { cookie: who.cookie, origin: server.url, 'x-csrf-token': who.csrf, 'content-type': 'application/json', 'if-match': `"${now.version}"` }, body: JSON.stringify({ frontMatter: { ...now.frontMatter, title: 'Saved at once' }, body: now.body }) });
+      expect(saved.status).toBe(200);
+      expect(await readFile(join(site.dir, 'content', 'blog', slug, 'en.md'), 'utf8')).toContain('Saved at once');
+      expect((await server.send('GET', '/api/admin/reviews', { headers: { cookie: who.cookie } })).json()).toEqual({ changes: [] });
+    } finally {
+      await running.close();
+    }
+  }, 120_000);
+});
