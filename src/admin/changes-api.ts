@@ -1,8 +1,9 @@
 /**
  * `GET /api/admin/changes?limit=N`: the audit log (the store's `audit_log`) newest first, for admins:
- * `{ items: [{ time, user, action, collection?, slug?, locale?, id?, kind?, count?, to?, page?, image?, paths? }], more }`.
+ * `{ items: [{ time, user, action, collection?, slug?, locale?, id?, kind?, count?, to?, page?, image?, paths?, author?, note? }], more }`.
  * Only the fields that say who did what to which post, inbox item, page's copy or settings (`paths`:
- * the settings or texts changed; `collection`: the collection of an entry's change; `to`: a renamed post's new slug; `page`: a page's content id; `image`: the media library's image file) are given (not the content hashes, nor the
+ * the settings or texts changed; `collection`: the collection of an entry's change; `to`: a renamed post's new slug; `page`: a page's content id; `image`: the media library's image file; `author`, `note`:
+ * whose held change a review decided, and the admin's note) are given (not the content hashes, nor the
  * client address of a failed sign-in); `more` says older entries were left out (default 200, at
  * most 1000).
  */
@@ -25,12 +26,14 @@ export interface ChangeEntry {
   page?: string;
   image?: string;
   paths?: string[];
+  author?: string;
+  note?: string;
 }
 
 /** Entries given when the request names no limit, and at most. */
 export const changesLimits = { default: 200, max: 1000 } as const;
 
-const detailFields = ['collection', 'slug', 'locale', 'id', 'kind', 'to', 'page', 'image'] as const;
+const detailFields = ['collection', 'slug', 'locale', 'id', 'kind', 'to', 'page', 'image', 'author', 'note'] as const;
 
 /** The changes view's entry of a stored audit entry: who did what to which post, inbox item or page, nothing else. */
 export function changeOf(record: Record<string, unknown>): ChangeEntry {

@@ -9,6 +9,7 @@ import { SiteError } from '../errors.js';
 import { createAdminApi, type AdminApi, type AdminRequest, type AdminRoute } from './api.js';
 import { createAuditLog, type AuditLog } from './audit-log.js';
 import { createHistory, type History } from './history.js';
+import { createReview, type Review } from './review.js';
 import type { StoreSource } from '../store/source.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { Build } from '../pipeline/result-stage.js';
@@ -119,7 +120,7 @@ function routesOf(given: MountOptions, audit: AuditLog, events: AdminEvents): Ad
   const preview = options.preview ? createPreviewRoutes(options.preview) : [];
   return [
     ...(options.routes ?? []),
-    ...(options.posts ? collectionRoutes(options, audit, history, events, preview[0]) : []),
+    ...(options.posts ? collectionRoutes(options, audit, history, createReview(given.store, given.now), events, preview[0]) : []),
     ...preview,
     ...(options.inbox ? createInboxRoutes({ ...options.inbox, audit, now: options.now }) : []),
     ...(options.media ? createMediaRoutes({ ...options.media, audit }) : []),
@@ -134,14 +135,14 @@ function routesOf(given: MountOptions, audit: AuditLog, events: AdminEvents): Ad
  * The routes of every collection's entries (collections-api.ts): posts-api.ts's, media-api.ts's
  * and the preview of each collection, made once per collection on first use.
  */
-function collectionRoutes(options: MountOptions, audit: AuditLog, history: History, events: AdminEvents, preview: AdminRoute | undefined): AdminRoute[] {
+function collectionRoutes(options: MountOptions, audit: AuditLog, history: History, review: Review, events: AdminEvents, preview: AdminRoute | undefined): AdminRoute[] {
   const posts = options.posts!;
   const made = new Map<string, AdminRoute[]>();
   const routesOf = (collection: string) => {
     let routes = made.get(collection);
     if (!routes) {
       routes = [
-        ...createPostRoutes({ ...posts, collection, audit, history, notify: (name, data) => void events.send(name, { collection, ...data }) }),
+        ...createPostRoutes({ ...posts, collection, audit, history, review, notify: (name, data) => void events.send(name, { collection, ...data }) }),
         ...(options.media ? createMediaRoutes({ ...options.media, collection, audit }) : []),
         // The preview keeps its one store of drafts shown: it is told the collection in the body.
         ...(preview ? [{ ...preview, handle: (context: AdminRequest) => preview.handle({ ...context, body: async () => ({ ...(await context.body()), collection }) }) }] : []),

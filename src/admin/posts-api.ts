@@ -30,6 +30,7 @@ import { commitMessage, publishToGit, type GitOutcome } from './git-publish.js';
 import { ConfigEditError, editConfigText } from './config-edit.js';
 import { moveFolder, renameRedirects } from './post-rename.js';
 import { entrySummary, historyRoutes, projectPath, type History } from './history.js';
+import { holdChange, mustHold, pendingOf, reviewRoutes, type Review } from './review.js';
 import { createKeyedQueue, deletePostFile, PostAddressError, readPostFile, resolvePost, versionOf, type PostAddress } from './post-files.js';
 
 /** What a save did to the site: nothing yet (dev: the watcher rebuilds), or a rebuild's outcome. */
@@ -46,6 +47,8 @@ export interface PostRoutesOptions {
   audit: AuditLog;
   /** Where each save keeps the text it replaced (history.ts). */
   history?: History;
+  /** Where editors' saves of published entries wait for an admin when `admin.review` is on (review.ts). */
+  review?: Review;
   /** Today's ISO date in the site's time zone (scheduled posts); default the clock's date there. */
   today?: (timeZone: string) => string;
   /** Runs after files were written or deleted (serve: the in-process rebuild). */
@@ -271,6 +274,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     const shown = !checked.data.draft && isPublished(checked.data.date, today(config.site.timeZone));
     const siteErrors = checkSite(target, shown ? completeTranslation(config.collections[collection]!, checked.data, target.locale, target.display, checked) : undefined, text);
     if (siteErrors.length) return sendJson(context.response, 422, { errors: siteErrors.map(describeError) });
+    if (options.review && before !== null && previous !== undefined && mustHold(config, context, previous, today(config.site.timeZone))) return holdChange(options.review, context, { collection, slug: target.slug, locale: target.locale, base: before }, text);
     await writeFileAtomic(target.file, text);
     const after = versionOf(text);
     await options.audit.append({ user: context.session.email, collection, action, slug: target.slug, locale: target.locale, oldHash: before, newHash: after, ...detail });
@@ -315,7 +319,8 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
           if (status === 'published') shown[locale] = true;
           if (locale === config.site.defaultLocale) source = file.text;
           else records ??= await readTranslationRecords(dirname(target.file));
-          translations[locale] = { title: data.title ?? null, date, category: termField ? data[termField] ?? null : null, status, version: file.version, ...(status === 'scheduled' ? scheduleOf(config, data) : {}) };
+          const pending = options.review && config.admin.review && (await pendingOf(options.review, { collection, slug, locale })).length > 0;
+          translations[locale] = { title: data.title ?? null, date, category: termField ? data[termField] ?? null : null, status, version: file.version, ...(status === 'scheduled' ? scheduleOf(config, data) : {}), ...(pending ? { pending } : {}) };
         }
         if (!Object.keys(translations).length) continue;
         // A translation older than the default language's text (translations.ts).
@@ -345,7 +350,8 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
       const source = await sourceOf(config, target);
       const status = source && translationStatus((await readTranslationRecords(dirname(target.file)))[target.locale], source.text, source.display);
       const translation = status && { ...status, sourceLocale: config.site.defaultLocale };
-      sendJson(context.response, 200, { ...current(config, file.text, file.version), ...(translation ? { translation } : {}) }, { etag: `"${file.version}"` });
+      const pending = options.review && config.admin.review ? { pending: await pendingOf(options.review, { collection, slug: target.slug, locale: target.locale }) } : {};
+      sendJson(context.response, 200, { ...current(config, file.text, file.version), ...(translation ? { translation } : {}), ...pending }, { etag: `"${file.version}"` });
     },
   };
 
@@ -499,5 +505,22 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     },
   });
 
-  return [list, create, read, update, remove, renamePost, ...(history ?? [])];
+  /** Approving a held change saves its text as `update` does, against the version it was made on. */
+  const reviews = options.review && reviewRoutes({
+    review: options.review, audit: options.audit, collection,
+    async read(change) {
+      const target = await resolvePost(options.config()!, collection, change.slug, change.locale);
+      return readPostFile(target.file);
+    },
+    async save(context, change, file) {
+      const target = await resolvePost(options.config()!, collection, change.slug, change.locale);
+      await serialise(target.file, async () => {
+        const now = await readPostFile(target.file);
+        if (now?.version !== file.version) return sendJson(context.response, 409, { error: 'stale', message: 'the entry changed since this change was made: ask its author to save it again' });
+        await save(context, options.config()!, target, change.text, file.version, 'update', 200, file.text, { review: change.id });
+      });
+      return context.response.statusCode === 200;
+    },
+  });
+  return [list, create, read, update, remove, renamePost, ...(history ?? []), ...(reviews ?? [])];
 }

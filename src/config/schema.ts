@@ -440,6 +440,10 @@ export const configSchema = z.strictObject({
         )
         .default([])
         .describe('Page copy the page editor (/api/admin/pages) shows but does not let anyone change: texts of content/pages/<content>/<locale>.yaml by dotted key (and every key below it), in every language. Every other key of every page is open to editors'),
+      review: z
+        .boolean()
+        .default(false)
+        .describe('Hold an editor\'s save of a published entry for review: the site keeps the published version until an admin approves the change (GET /api/admin/reviews, POST …/reviews/<id>/approve or …/reject, each audited with an optional note). New entries, drafts and admins\' saves are written as before'),
     })
     .prefault({})
     .describe('What the browser admin offers'),

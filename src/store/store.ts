@@ -131,6 +131,31 @@ export interface StoredVersion extends Omit<NewVersion, 'kind' | 'item'> {
   id: string;
 }
 
+/** A pending change's state: waiting, or decided by an admin (admin/review.ts). */
+export type PendingStatus = 'pending' | 'approved' | 'rejected';
+
+/** An editor's save of a published entry held for an admin's review (admin/review.ts). */
+export interface NewPendingChange {
+  collection: string;
+  slug: string;
+  locale: string;
+  /** The file's version (ETag) the change was made against. */
+  base: string;
+  /** The entry's whole new text. */
+  text: string;
+  by: string;
+  at: string;
+}
+
+/** A held change as the store keeps it. */
+export interface StoredPendingChange extends NewPendingChange {
+  id: string;
+  status: PendingStatus;
+  decidedBy: string | null;
+  decidedAt: string | null;
+  note: string | null;
+}
+
 /** What pruning did to one kind of item. */
 export interface PruneCount {
   kind: InboxKind;
@@ -164,7 +189,7 @@ export interface ImportCounts {
 }
 
 /** The store's tables, for `site db status`. */
-export const storeTables = ['contact_messages', 'bookings', 'accounts', 'sessions', 'sign_in_attempts', 'audit_log', 'saved_versions'] as const;
+export const storeTables = ['contact_messages', 'bookings', 'accounts', 'sessions', 'sign_in_attempts', 'audit_log', 'saved_versions', 'pending_changes'] as const;
 
 /** The store. Every method is one statement or one transaction, so it holds across processes. */
 export interface Store {
@@ -234,6 +259,15 @@ export interface Store {
   listVersions(kind: VersionKind, item: string): Promise<Omit<StoredVersion, 'files'>[]>;
   /** One version of an item, with its files, or undefined. */
   findVersion(kind: VersionKind, item: string, id: string): Promise<StoredVersion | undefined>;
+
+  /** Holds a change, replacing the same author's pending one of the same entry; the new change's id. */
+  holdChange(change: NewPendingChange): Promise<string>;
+  /** The pending changes (of one author, when `by` is given), oldest first. */
+  listPendingChanges(by?: string): Promise<StoredPendingChange[]>;
+  /** One change, whatever its status, or undefined. */
+  findChange(id: string): Promise<StoredPendingChange | undefined>;
+  /** Marks a pending change approved or rejected; false when it was no longer pending. */
+  decideChange(id: string, status: Exclude<PendingStatus, 'pending'>, by: string, at: string, note: string | null): Promise<boolean>;
 
   /** Rows per table. */
   counts(): Promise<Record<(typeof storeTables)[number], number>>;
@@ -367,6 +401,14 @@ function sessionOfRow(row: SqlRow): StoredSession {
 
 function versionOfRow(row: SqlRow): Omit<StoredVersion, 'files'> {
   return { id: text(row.seq), at: text(row.saved_at), by: text(row.saved_by), summary: text(row.summary) };
+}
+
+function changeOfRow(row: SqlRow): StoredPendingChange {
+  const maybe = (value: SqlValue | undefined) => (value === null || value === undefined ? null : text(value));
+  return {
+    id: text(row.seq), collection: text(row.collection), slug: text(row.slug), locale: text(row.locale), base: text(row.base_version), text: text(row.new_text),
+    by: text(row.made_by), at: text(row.made_at), status: text(row.status) as PendingStatus, decidedBy: maybe(row.decided_by), decidedAt: maybe(row.decided_at), note: maybe(row.note),
+  };
 }
 
 function accountOfRow(row: SqlRow): StoredAccount {
@@ -601,6 +643,35 @@ function storeOn(driver: SqlDriver): Store {
       if (!/^\d{1,18}$/.test(id)) return undefined;
       const row = await one('SELECT * FROM saved_versions WHERE kind = ? AND item = ? AND seq = ?', [kind, item, Number(id)]);
       return row && { ...versionOfRow(row), files: JSON.parse(text(row.files)) as Record<string, string> };
+    },
+
+    async holdChange(change) {
+      // Two statements, as addVersion: a save of the same entry by the same author is serialised by the admin's queue.
+      await db.execute("DELETE FROM pending_changes WHERE collection = ? AND slug = ? AND locale = ? AND made_by = ? AND status = 'pending'", [change.collection, change.slug, change.locale, change.by]);
+      const { rows } = await db.execute(
+        "INSERT INTO pending_changes (collection, slug, locale, base_version, new_text, made_by, made_at, status) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending') RETURNING seq",
+        [change.collection, change.slug, change.locale, change.base, change.text, change.by, change.at],
+      );
+      return text(rows[0]?.seq);
+    },
+
+    async listPendingChanges(by) {
+      const { rows } = by === undefined
+        ? await db.execute("SELECT * FROM pending_changes WHERE status = 'pending' ORDER BY seq")
+        : await db.execute("SELECT * FROM pending_changes WHERE status = 'pending' AND made_by = ? ORDER BY seq", [by]);
+      return rows.map(changeOfRow);
+    },
+
+    async findChange(id) {
+      if (!/^\d{1,18}$/.test(id)) return undefined;
+      const row = await one('SELECT * FROM pending_changes WHERE seq = ?', [Number(id)]);
+      return row && changeOfRow(row);
+    },
+
+    async decideChange(id, status, by, at, note) {
+      if (!/^\d{1,18}$/.test(id)) return false;
+      const { rows } = await db.execute("UPDATE pending_changes SET status = ?, decided_by = ?, decided_at = ?, note = ? WHERE seq = ? AND status = 'pending' RETURNING seq", [status, by, at, note, Number(id)]);
+      return rows.length > 0;
     },
 
     async counts() {

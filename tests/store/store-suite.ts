@@ -169,6 +169,21 @@ export function describeStore(name: string, open: () => Promise<SqlDriver>): voi
       expect(await store.findVersion('entry', 'blog/a-post/en', 'x; drop')).toBeUndefined();
     });
 
+    it('holds one pending change per entry and author, lists the pending ones, and decides each once', async () => {
+      const change = (by: string, title: string, slug = 'a-post') => ({ collection: 'blog', slug, locale: 'en', base: 'v1', text: `---\ntitle: ${title}\n---\nbody é\n`, by, at: at('2030-01-01T00:00:01Z') });
+      const first = await store.holdChange(change('anna@example.com', 'one'));
+      const second = await store.holdChange(change('anna@example.com', 'two'));
+      const other = await store.holdChange(change('bo@example.com', 'three', 'b-post'));
+      expect((await store.listPendingChanges()).map((each) => [each.id, each.text.split('\n')[1]])).toEqual([[second, 'title: two'], [other, 'title: three']]);
+      expect((await store.listPendingChanges('bo@example.com')).map((each) => each.id)).toEqual([other]);
+      expect(await store.findChange(first)).toBeUndefined();
+      expect(await store.decideChange(second, 'approved', 'admin@example.com', at('2030-01-01T00:00:02Z'), 'fine')).toBe(true);
+      expect(await store.decideChange(second, 'rejected', 'admin@example.com', at('2030-01-01T00:00:03Z'), null)).toBe(false);
+      expect(await store.findChange(second)).toEqual({ id: second, ...change('anna@example.com', 'two'), status: 'approved', decidedBy: 'admin@example.com', decidedAt: at('2030-01-01T00:00:02Z'), note: 'fine' });
+      expect((await store.listPendingChanges()).map((each) => each.id)).toEqual([other]);
+      expect(await store.findChange('x; drop')).toBeUndefined();
+    });
+
     it('imports the old files once, keeping their ids, and a double booking of the old store as it was', async () => {
       const data = {
         contacts: [{ id: 'abc123', ...contact('2029-05-01T00:00:00Z'), handledAt: at('2029-05-02T00:00:00Z'), handledBy: 'anna@example.com' }, { id: 'undated', message: 'no time' }],

@@ -9,10 +9,10 @@ import { callApi } from './admin-client';
 import { AdminBar, usePageSession } from './admin-bar';
 
 /** The copy keys of the changes view (content/pages/admin/changes/en.yaml, `changes:`), besides `actions`. */
-export const adminChangesText = ['loading', 'unavailable', 'signedInAs', 'signOut', 'forbidden', 'failed', 'changes', 'when', 'who', 'what', 'which', 'language', 'empty', 'more', 'inboxItem', 'settingsItem', 'kindContact', 'kindBooking'] as const;
+export const adminChangesText = ['loading', 'unavailable', 'signedInAs', 'signOut', 'forbidden', 'failed', 'changes', 'when', 'who', 'what', 'which', 'language', 'empty', 'more', 'inboxItem', 'settingsItem', 'kindContact', 'kindBooking', 'note'] as const;
 
 /** One entry as `GET /api/admin/changes` gives it. */
-interface Change { time: string; user: string; action: string; collection?: string; image?: string; slug?: string; locale?: string; id?: string; kind?: string; count?: number; to?: string; page?: string; paths?: string[] }
+interface Change { time: string; user: string; action: string; collection?: string; image?: string; slug?: string; locale?: string; id?: string; kind?: string; count?: number; to?: string; page?: string; paths?: string[]; author?: string; note?: string }
 
 /** Everything the changes view shows, from the config and the page's copy. */
 export interface AdminChangesProps {
@@ -21,7 +21,7 @@ export interface AdminChangesProps {
   /** Names of the site's languages. */
   languages: Record<string, string>;
   text: Record<(typeof adminChangesText)[number], string>;
-  /** What each logged action is called ({count} and, for the settings, {sections} are filled in); an action not listed shows its name. */
+  /** What each logged action is called ({count}, {author}, {note} and, for the settings, {sections} are filled in); an action not listed shows its name. */
   actions: Record<string, string>;
   /** The parts of the settings page, by the first part of a setting's path (`copy` for page texts). */
   sections: Record<string, string>;
@@ -58,7 +58,8 @@ export default function AdminChanges(props: AdminChangesProps) {
   const format = new Intl.DateTimeFormat(props.dateLocale, { dateStyle: 'medium', timeStyle: 'medium' });
   const what = (change: Change) => {
     const sections = [...new Set((change.paths ?? []).map((path) => props.sections[sectionOf(path)] ?? sectionOf(path)))].join(', ');
-    return (props.actions[change.action] ?? change.action).replace('{count}', String(change.count ?? 0)).replace('{sections}', sections);
+    const note = change.note ? text.note.replace('{note}', change.note) : '';
+    return (props.actions[change.action] ?? change.action).replace('{count}', String(change.count ?? 0)).replace('{sections}', sections).replace('{author}', change.author ?? '').replace('{note}', note);
   };
   /** The changed item, linked to where it is edited. */
   const which = (change: Change) => {

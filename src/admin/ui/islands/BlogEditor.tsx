@@ -54,7 +54,7 @@ export interface BlogEditorProps {
     | 'savedRebuildFailed' | 'gitFailed' | 'changedElsewhere' | 'delete' | 'confirmDelete' | 'deleted' | 'startFrom' | 'body' | 'readingTime' | 'invalid' | 'conflict' | 'reloadTheirs' | 'keepMine'
     | 'unsaved' | 'noPosts' | 'posts' | 'title' | 'date' | 'status' | 'heading' | 'bold' | 'italic' | 'link' | 'list' | 'quote' | 'toolbar' | 'notWritten' | 'failed' | 'preview' | 'previewOpened'
     | 'uploadImage' | 'imageTypes' | 'uploading' | 'uploaded' | 'uploadFailed' | 'uploadSaveFirst' | 'appearsOn' | 'collection' | 'noCollections' | 'noneDeclared' | 'localSlug' | 'localSlugHint'
-    | 'outdated' | 'outdatedSince' | 'upToDate',
+    | 'outdated' | 'outdatedSince' | 'upToDate' | 'waitingForReview' | 'waitingBy' | 'heldForReview',
     string
   >;
 }
@@ -73,12 +73,16 @@ interface Draft {
   scheduled?: Scheduled;
   /** A translation saved in the admin: whether the default language's text changed since (posts-api.ts, translations.ts). */
   translation?: TranslationStatus;
+  /** Saves of this published text waiting for an admin's review (`admin.review`). */
+  pending?: Pending[];
 }
 /** A translation's status as the API gives it, with the language it was translated from. */
 interface TranslationStatus { outdated: boolean; since: string; diff?: string; sourceLocale: string }
+/** A save held for review, as the API names it. */
+interface Pending { id: string; by: string; at: string }
 /** When a scheduled post appears, as the API says: an ISO 8601 instant and the site's time zone. */
 interface Scheduled { at: string; timeZone: string }
-interface Translation { title?: string; date?: string; category?: string; status: string; version?: string; shownIn?: string | null; scheduled?: Scheduled; outdated?: boolean }
+interface Translation { title?: string; date?: string; category?: string; status: string; version?: string; shownIn?: string | null; scheduled?: Scheduled; outdated?: boolean; pending?: boolean }
 interface Post { slug: string; translations: Record<string, Translation> }
 
 const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -254,7 +258,7 @@ export default function BlogEditor(props: BlogEditorProps) {
     const loaded: Record<string, Draft> = {};
     for (const { id } of locales) {
       const answer = await callApi('GET', `${base()}/${postSlug}/${id}`);
-      loaded[id] = answer.status === 200 ? { ...emptyDraft(fields), values: toValues(answer.body.frontMatter, fields), body: answer.body.body, version: answer.body.version, scheduled: answer.body.scheduled, translation: answer.body.translation } : emptyDraft(fields);
+      loaded[id] = answer.status === 200 ? { ...emptyDraft(fields), values: toValues(answer.body.frontMatter, fields), body: answer.body.body, version: answer.body.version, scheduled: answer.body.scheduled, translation: answer.body.translation, pending: answer.body.pending } : emptyDraft(fields);
     }
     setDrafts(loaded);
     setEditing({ slug: postSlug, isNew: false });
@@ -299,6 +303,11 @@ export default function BlogEditor(props: BlogEditorProps) {
       setNotice(failed ? `${text.savedRebuildFailed} ${answer.body.errors.map((error: { message: string }) => error.message).join('; ')}` : gitError ? `${text.gitFailed} ${gitError}` : text.saved);
       void refresh();
       void refreshTranslations(slug);
+    } else if (answer.status === 202) {
+      const held: Pending = answer.body.pending;
+      update(locale, { pending: [...(draft.pending ?? []).filter((each) => each.by !== held.by), held], dirty: false, errors: {}, problems: [], conflict: undefined });
+      setNotice(text.heldForReview);
+      void refresh();
     } else if (answer.status === 422) {
       showErrors(locale, answer.body.errors);
       setNotice(`${text.invalid} ${text.notWritten}`);
@@ -507,6 +516,7 @@ export default function BlogEditor(props: BlogEditorProps) {
                           {translation.outdated && <> <span className="badge badge-missing">{text.outdated}</span></>}
                           {translation.date && <><br /><span className="muted">{translation.date}</span></>}
                           {translation.scheduled && <><br /><span className="muted">{appearsOn(text.appearsOn, translation.scheduled)}</span></>}
+                          {translation.pending && <><br /><span className="badge">{text.waitingForReview}</span></>}
                           {translation.status === 'missing' && translation.shownIn && <><br /><span className="muted">{text.shownIn.replace('{locale}', locales.find((locale) => locale.id === translation.shownIn)?.label ?? translation.shownIn)}</span></>}
                         </td>
                       );
@@ -629,6 +639,12 @@ export default function BlogEditor(props: BlogEditorProps) {
           </section>
         )}
         {draft.translation && !draft.translation.outdated && <p className="muted">{text.upToDate.replace('{since}', savedAt(draft.translation.since))}</p>}
+        {(draft.pending ?? []).length > 0 && (
+          <div className="banner banner-info">
+            <p><strong>{text.waitingForReview}</strong></p>
+            <ul>{draft.pending!.map((each) => <li key={each.id}>{text.waitingBy.replace('{by}', each.by).replace('{at}', new Intl.DateTimeFormat(document.documentElement.lang || undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(each.at)))}</li>)}</ul>
+          </div>
+        )}
         {draft.problems.length > 0 && <ul className="banner banner-error" role="alert">{draft.problems.map((problem) => <li key={problem}>{problem}</li>)}</ul>}
         {!draft.version && source && (
           <p><button type="button" className="button button-secondary" onClick={() => update(tab, { values: { ...drafts[source.id]!.values }, body: drafts[source.id]!.body, dirty: true })}>{text.startFrom.replace('{locale}', source.label)}</button></p>

@@ -1,0 +1,74 @@
+/**
+ * Review before publishing in Chromium (`site serve --admin`, `admin.review: true`): an editor
+ * changes a published post's title and saves; the editor says the change waits for review, the
+ * post list badges it, and the live page keeps the old title until an admin approves the change
+ * (through the API: the review screen is not built yet), when it shows the new one. axe finds
+ * nothing in each state.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations } from '../helpers/axe';
+import { launchBrowser } from '../helpers/browser';
+import { startLiveAdminServer } from '../helpers/admin-server';
+import { signInWithPassword } from './support';
+
+describe('review before publishing with site serve --admin, in the browser', () => {
+  const admin = { email: 'admin@example.com', role: 'admin' as const, password: 'admin password 1' };
+  const editor = { email: 'editor@example.com', role: 'editor' as const, password: 'editor password 1' };
+  const slug = 'a-day-in-a-tailor-shop';
+  let running: Awaited<ReturnType<typeof startLiveAdminServer>>;
+  let browser: Browser;
+  let page: Page;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    [running, browser] = await Promise.all([
+      startLiveAdminServer([admin, editor], {
+        async prepare(site) {
+          await writeFile(site.config, (await readFile(site.config, 'utf8')).replace(/^admin:\n/m, 'admin:\n  review: true\n'));
+        },
+      }),
+      launchBrowser(),
+    ]);
+    page = await (await browser.newContext({ locale: 'en-US', bypassCSP: true })).newPage();
+    page.setDefaultTimeout(15_000);
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !/status of (401|404)/.test(message.text())) problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await running?.close();
+  });
+
+  it('holds an editor\'s new title until an admin approves it, then the live page shows it', async () => {
+    const { server } = running;
+    await signInWithPassword(page, `${server.url}/admin/blog/`, editor);
+    await page.goto(`${server.url}/admin/blog/?post=${slug}&locale=en`);
+    const title = page.getByLabel('Title *');
+    await expect.poll(() => title.inputValue()).toBe('A day in a tailor shop');
+    await title.fill('A day in a quiet tailor shop');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Saved for review.').first().waitFor();
+    await page.getByText('Waiting for review').first().waitFor();
+    await page.getByText(`Changes by ${editor.email}`).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    expect((await server.send('GET', `/blog/${slug}/`)).text).not.toContain('A day in a quiet tailor shop');
+
+    await page.goto(`${server.url}/admin/blog/`);
+    await page.locator('.badge', { hasText: 'Waiting for review' }).first().waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+
+    const asAdmin = await server.signIn(admin.email, admin.password);
+    const { changes } = (await server.send('GET', '/api/admin/reviews', { headers: { cookie: asAdmin.cookie } })).json() as { changes: { id: string }[] };
+    const approved = await server.send('POST', `/api/admin/reviews/${changes[0]!.id}/approve`, { headers: { cookie: asAdmin.cookie, origin: server.url, 'x-csrf-token': asAdmin.csrf, 'content-type': 'application/json' }, body: JSON.stringify({ note: 'Looks good' }) });
+    expect(approved.status).toBe(200);
+    expect((await server.send('GET', `/blog/${slug}/`)).text).toContain('A day in a quiet tailor shop');
+    await page.reload();
+    await page.getByRole('table').waitFor();
+    expect(await page.locator('.badge', { hasText: 'Waiting for review' }).count()).toBe(0);
+    expect(problems).toEqual([]);
+  }, 120_000);
+});
