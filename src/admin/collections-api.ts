@@ -14,6 +14,7 @@ import { lookupMessage, type MessageTree } from '../content/messages.js';
 import { urlsOf } from '../routes/urls.js';
 import type { Build } from '../pipeline/result-stage.js';
 import type { AdminRequest, AdminRoute } from './api.js';
+import { hasRole } from './guard.js';
 import { sendJson } from './http.js';
 
 /** Options of `createCollectionRoutes`. */
@@ -82,9 +83,9 @@ function notBuilt(response: AdminRequest['response']): void {
   sendJson(response, 503, { error: 'not_built', message: 'the site has not built yet: fix the errors site dev shows' });
 }
 
-/** The path of a collection route as its own route set names it: `collections/cases/a/en` → `posts/a/en`, `collections/cases/preview` → `preview`. */
+/** The path of a collection route as its own route set names it: `collections/cases/a/en` → `posts/a/en`, `collections/cases/preview` → `preview`, `collections/cases/reviews` → `reviews`. */
 function innerPath(rest: string | undefined): string {
-  if (rest === 'preview' || rest === 'media') return rest;
+  if (rest === 'preview' || rest === 'media' || rest === 'reviews' || rest?.startsWith('reviews/')) return rest;
   return rest ? `posts/${rest}` : 'posts';
 }
 
@@ -96,6 +97,8 @@ export function createCollectionRoutes(options: CollectionRoutesOptions): AdminR
     if (!matching.length) return sendJson(context.response, 404, { error: 'not_found' });
     const route = matching.find((candidate) => candidate.method === context.request.method);
     if (!route) return sendJson(context.response, 405, { error: 'method_not_allowed' }, { allow: matching.map((candidate) => candidate.method).join(', ') });
+    // The outer route asked only for an editor: the inner one's own role is checked here, as api.ts does.
+    if (!hasRole(context.session, route.role)) return sendJson(context.response, 403, { error: 'forbidden', message: `this needs the ${route.role} role` });
     await route.handle({ ...context, params: route.pattern.exec(path)!.slice(1) });
   }
 
@@ -130,7 +133,8 @@ export function createCollectionRoutes(options: CollectionRoutesOptions): AdminR
 
   const alias: AdminRoute[] = methods.map((method) => ({
     method,
-    pattern: /^(posts(?:\/.+)?)$/,
+    // `posts…` and the review of held changes (`reviews…`, review.ts) mean the blog's, as before collections.
+    pattern: /^((?:posts|reviews)(?:\/.+)?)$/,
     role: 'editor',
     handle: (context) => dispatch(context, aliasCollection(options.config(), options.alias), context.params[0]!),
   }));
