@@ -2,8 +2,8 @@
  * Review before publishing in Chromium (`site serve --admin`, `admin.review: true`): an editor
  * changes a published post's title and saves; the editor says the change waits for review, the
  * post list badges it, and the live page keeps the old title until an admin approves the change
- * (through the API: the review screen is not built yet), when it shows the new one. axe finds
- * nothing in each state.
+ * on the content screen's "Waiting for review" (the diff, a note, Approve and publish), when it
+ * shows the new one. axe finds nothing in each state.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
@@ -61,11 +61,30 @@ describe('review before publishing with site serve --admin, in the browser', () 
     await page.locator('.badge', { hasText: 'Waiting for review' }).first().waitFor();
     expect(await axeViolations(page)).toEqual([]);
 
-    const asAdmin = await server.signIn(admin.email, admin.password);
-    const { changes } = (await server.send('GET', '/api/admin/reviews', { headers: { cookie: asAdmin.cookie } })).json() as { changes: { id: string }[] };
-    const approved = await server.send('POST', `/api/admin/reviews/${changes[0]!.id}/approve`, { headers: { cookie: asAdmin.cookie, origin: server.url, 'x-csrf-token': asAdmin.csrf, 'content-type': 'application/json' }, body: JSON.stringify({ note: 'Looks good' }) });
-    expect(approved.status).toBe(200);
+    // The editor sees their change waiting above the list, without the admin's buttons.
+    const queue = page.getByRole('region', { name: 'Waiting for review' });
+    await queue.getByText(`${slug} (English): changes by ${editor.email}`).waitFor();
+    expect(await queue.getByRole('button', { name: 'Approve and publish' }).count()).toBe(0);
+
+    // An admin approves it on the content screen, with a note.
+    const adminContext = await browser.newContext({ locale: 'en-US', bypassCSP: true });
+    const adminPage = await adminContext.newPage();
+    adminPage.setDefaultTimeout(15_000);
+    await signInWithPassword(adminPage, `${server.url}/admin/blog/`, admin);
+    const adminQueue = adminPage.getByRole('region', { name: 'Waiting for review' });
+    await adminQueue.getByText(`${slug} (English): changes by ${editor.email}`).waitFor();
+    await adminQueue.getByText('Show what changes').click();
+    expect(await adminQueue.locator('pre').innerText()).toContain('+title: "A day in a quiet tailor shop"');
+    await adminQueue.getByLabel('Note to the author (optional)').fill('Looks good');
+    expect(await axeViolations(adminPage)).toEqual([]);
+    await adminQueue.getByRole('button', { name: 'Approve and publish' }).click();
+    await adminPage.getByRole('status').filter({ hasText: `Approved: the changes to ${slug} are published.` }).waitFor();
+    expect(await adminPage.getByRole('region', { name: 'Waiting for review' }).count()).toBe(0);
+    expect(await axeViolations(adminPage)).toEqual([]);
+    await adminContext.close();
     expect((await server.send('GET', `/blog/${slug}/`)).text).toContain('A day in a quiet tailor shop');
+    const audit = (await server.send('GET', '/api/admin/changes', { headers: { cookie: (await server.signIn(admin.email, admin.password)).cookie } })).json() as { items: { action: string; note?: string }[] };
+    expect(audit.items.find((item) => item.action === 'review-approve')).toMatchObject({ note: 'Looks good' });
     await page.reload();
     await page.getByRole('table').waitFor();
     expect(await page.locator('.badge', { hasText: 'Waiting for review' }).count()).toBe(0);

@@ -11,6 +11,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
 import { callApi, loadSession, type AdminSession } from './admin-client';
 import MediaPicker, { type MediaPickerText } from './MediaPicker';
+import ReviewQueue, { type ReviewQueueProps } from './ReviewQueue';
 import { plainProblem } from './plain-errors';
 import History, { DiffLines, type HistoryProps } from './History';
 
@@ -48,6 +49,8 @@ export interface BlogEditorProps {
   typeProblems: Partial<Record<EditorField['type'], string>>;
   /** The copy of "Choose from the library" (MediaPicker.tsx). */
   picker: MediaPickerText;
+  /** The copy of the changes waiting for review (ReviewQueue.tsx). */
+  review: ReviewQueueProps['text'];
   text: Record<
     | 'loading' | 'unavailable' | 'signedInAs' | 'signOut' | 'newPost' | 'search' | 'filterStatus' | 'filterLocale' | 'filterCategory' | 'all'
     | 'published' | 'draft' | 'scheduled' | 'missing' | 'missingIn' | 'shownIn' | 'slug' | 'slugHint' | 'slugTaken' | 'slugInvalid' | 'edit' | 'back' | 'save' | 'saving' | 'saved'
@@ -491,6 +494,7 @@ export default function BlogEditor(props: BlogEditorProps) {
             </div>
           )}
         </div>
+        <ReviewQueue key={collection.id} api={base()} csrf={csrf} decides={session.user.role === 'admin'} languages={Object.fromEntries(locales.map(({ id, label }) => [id, label]))} text={props.review} onDecided={() => void refresh()} />
         <p><button type="button" className="button button-primary" onClick={create}>{text.newPost}</button></p>
         {shown.length === 0 ? <p>{text.noPosts}</p> : (
           <table className="admin-posts">

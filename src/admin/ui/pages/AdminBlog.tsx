@@ -7,6 +7,7 @@ import type { PageProps } from 'typed-site/template';
 import BlogEditor, { type BlogEditorProps } from '../islands/BlogEditor';
 import { historyText } from '../islands/History';
 import { mediaPickerText } from '../islands/MediaPicker';
+import { reviewText } from '../islands/ReviewQueue';
 import { AdminPage } from '../layout/AdminPage';
 import { Island } from 'typed-site/template';
 import { adminPageCopy, text, z } from '../layout/copy';
@@ -22,6 +23,8 @@ export const content = z.strictObject({
   editor: editorText,
   /** The history panel's copy (islands/History.tsx). */
   history: z.strictObject(Object.fromEntries(historyText.map((key) => [key, text])) as Record<(typeof historyText)[number], typeof text>),
+  /** The changes waiting for review above the list (islands/ReviewQueue.tsx, `admin.review`). */
+  review: z.strictObject(Object.fromEntries(reviewText.map((key) => [key, text])) as Record<(typeof reviewText)[number], typeof text>),
   /** "Choose from the library" beside the image's upload (islands/MediaPicker.tsx). */
   picker: z.strictObject(Object.fromEntries(mediaPickerText.map((key) => [key, text])) as Record<(typeof mediaPickerText)[number], typeof text>),
   /** What to do about a problem at a field, by front-matter field (islands/plain-errors.ts; `{categories}` names the categories). */
@@ -45,6 +48,7 @@ export default function AdminBlog({ page, content, site }: PageProps<Content>) {
     problems: content.problems,
     typeProblems: content.typeProblems,
     picker: content.picker,
+    review: content.review,
   };
   return (
     <AdminPage page={page} site={site} content={content}>

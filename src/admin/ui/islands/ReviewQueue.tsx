@@ -1,0 +1,85 @@
+/**
+ * The changes waiting for review (`admin.review`, src/admin/review.ts) above a collection's list in
+ * the content editor: each held save with its entry, language, author and time, what it changes
+ * (a disclosure with the diff against the published text), and for admins a note and Approve /
+ * Reject; an editor sees their own changes waiting. Nothing is shown while none waits (or review
+ * is off). After a decision the list and the entries' list are read again (`onDecided`).
+ */
+import { useEffect, useState } from 'react';
+import { callApi } from './admin-client';
+import { DiffLines } from './History';
+
+/** The copy keys of the review queue (the blog screen's `review:` block). */
+export const reviewText = ['heading', 'help', 'entry', 'note', 'approve', 'reject', 'approved', 'rejected', 'stale', 'failed', 'show'] as const;
+
+export interface ReviewQueueProps {
+  /** The collection's API address (`/api/admin/collections/<id>`). */
+  api: string;
+  csrf: string | undefined;
+  /** Whether the reader may decide (an admin). */
+  decides: boolean;
+  /** Names of the languages, by id. */
+  languages: Record<string, string>;
+  text: Record<(typeof reviewText)[number], string>;
+  onDecided(): void;
+}
+
+interface Held { id: string; slug: string; locale: string; by: string; at: string; stale: boolean; diff: string }
+
+const when = (at: string) => new Intl.DateTimeFormat(document.documentElement.lang || undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at));
+
+export default function ReviewQueue({ api, csrf, decides, languages, text, onDecided }: ReviewQueueProps) {
+  const [changes, setChanges] = useState<Held[]>([]);
+  const [notes, setNotes] = useState<Record<string, string>>({});
+  const [said, setSaid] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const load = async () => {
+    const answer = await callApi<{ changes: Held[] }>('GET', `${api}/reviews`);
+    if (answer.status === 200) setChanges(answer.body.changes);
+  };
+  useEffect(() => void load(), [api]);
+
+  async function decide(change: Held, verb: 'approve' | 'reject') {
+    setBusy(true);
+    const note = notes[change.id]?.trim();
+    const answer = await callApi<{ message?: string }>('POST', `${api}/reviews/${change.id}/${verb}`, { body: note ? { note } : {}, csrf });
+    setBusy(false);
+    if (answer.status === 200) {
+      setSaid((verb === 'approve' ? text.approved : text.rejected).replace('{entry}', change.slug));
+      await load();
+      onDecided();
+    } else setSaid(answer.status === 409 ? text.stale : text.failed.replace('{reason}', answer.body?.message ?? `HTTP ${answer.status}`));
+  }
+
+  if (changes.length === 0) return said ? <p className="banner banner-info" role="status">{said}</p> : null;
+  return (
+    <section className="admin-review" aria-labelledby="review-heading">
+      <h2 id="review-heading">{text.heading}</h2>
+      <p className="muted">{text.help}</p>
+      <p role="status" className={said ? 'banner banner-info' : 'visually-hidden'}>{said}</p>
+      <ul className="admin-review-list">
+        {changes.map((change) => (
+          <li key={change.id} className="admin-review-item">
+            <p id={`review-${change.id}`}><strong>{text.entry.replace('{entry}', change.slug).replace('{language}', languages[change.locale] ?? change.locale).replace('{by}', change.by).replace('{at}', when(change.at))}</strong></p>
+            {change.stale && <p className="field-error">{text.stale}</p>}
+            <details>
+              <summary>{text.show}</summary>
+              <DiffLines diff={change.diff} />
+            </details>
+            {decides && (
+              <div className="field">
+                <label htmlFor={`review-note-${change.id}`}>{text.note}</label>
+                <textarea id={`review-note-${change.id}`} rows={2} className="input-wide" value={notes[change.id] ?? ''} onInput={(event) => { const value = event.currentTarget.value; setNotes((all) => ({ ...all, [change.id]: value })); }} />
+                <p className="admin-review-actions">
+                  <button type="button" className="button button-primary" disabled={busy || change.stale} aria-describedby={`review-${change.id}`} onClick={() => void decide(change, 'approve')}>{text.approve}</button>{' '}
+                  <button type="button" className="button button-secondary" disabled={busy} aria-describedby={`review-${change.id}`} onClick={() => void decide(change, 'reject')}>{text.reject}</button>
+                </p>
+              </div>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
