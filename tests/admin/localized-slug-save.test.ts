@@ -69,7 +69,8 @@ describe('a Norwegian slug changed through the admin of site serve', () => {
 
     const lock = parse(await readFile(lockFile(), 'utf8')) as Record<string, unknown>;
     expect(lock['no /blog/why-repair']).toEqual({ path: '/no/blogg/derfor-reparerer-vi', before: ['/no/blogg/hvorfor-reparere'] });
-    expect((await git(['show', '--name-only', '--format=', 'HEAD'])).split('\n').sort()).toEqual(['content/news/why-repair/no.md', 'site.paths.lock.yaml']);
+    // The save's commit holds the post, the lock and the translation's record (translations.ts).
+    expect((await git(['show', '--name-only', '--format=', 'HEAD'])).split('\n').sort()).toEqual(['content/news/why-repair/.translations.json', 'content/news/why-repair/no.md', 'site.paths.lock.yaml']);
     expect(await git(['status', '--porcelain'])).toBe('');
   }, 60_000);
 
