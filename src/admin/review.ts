@@ -14,7 +14,6 @@
  * scheduled entries and admins' saves are never held (nothing of theirs is published yet, or the
  * saver may publish).
  */
-import { createTwoFilesPatch } from 'diff';
 import type { ResolvedConfig } from '../config/load.js';
 import { isPublished } from '../content/collections.js';
 import type { StoreSource } from '../store/source.js';
@@ -23,6 +22,7 @@ import type { AdminRequest, AdminRoute } from './api.js';
 import type { AuditLog } from './audit-log.js';
 import { readFrontMatter } from './front-matter-edit.js';
 import { sendJson } from './http.js';
+import { fileDiff } from './text-diff.js';
 
 /** The pending changes of the process's store. */
 export interface Review {
@@ -88,7 +88,7 @@ export function reviewRoutes(options: ReviewRoutesOptions): AdminRoute[] {
       for (const change of pending.filter((each) => each.collection === collection)) {
         const file = await options.read(change);
         const name = `${change.slug} (${change.locale})`;
-        changes.push({ id: change.id, collection, slug: change.slug, locale: change.locale, by: change.by, at: change.at, stale: file?.version !== change.base, diff: createTwoFilesPatch(name, name, file?.text ?? '', change.text, 'published', 'pending').replace(/^(?:Index: .*\n)?=+\n/, '') });
+        changes.push({ id: change.id, collection, slug: change.slug, locale: change.locale, by: change.by, at: change.at, stale: file?.version !== change.base, diff: fileDiff(name, file?.text ?? '', change.text, ['published', 'pending'], 4) });
       }
       sendJson(context.response, 200, { changes });
     },

@@ -13,7 +13,7 @@ import { callApi, loadSession, type AdminSession } from './admin-client';
 import MediaPicker, { type MediaPickerText } from './MediaPicker';
 import ReviewQueue, { type ReviewQueueProps } from './ReviewQueue';
 import { plainProblem } from './plain-errors';
-import History, { DiffLines, type HistoryProps } from './History';
+import History, { DiffLines, when, type HistoryProps } from './History';
 
 /** A front-matter field of the form (from the collection's schema) and its label. */
 export interface EditorField {
@@ -540,7 +540,6 @@ export default function BlogEditor(props: BlogEditorProps) {
   const words = draft.body.split(/\s+/).filter(Boolean).length;
   const source = locales.find(({ id }) => id !== tab && drafts[id]?.version);
   const localeLabel = (id: string) => locales.find((locale) => locale.id === id)?.label ?? id;
-  const savedAt = (at: string) => new Intl.DateTimeFormat(document.documentElement.lang || undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at));
   const fieldId = (name: string) => `post-${tab}-${name}`;
 
   /** Uploads an image for the post (it must be saved once) and puts its file name in the image field. */
@@ -638,15 +637,15 @@ export default function BlogEditor(props: BlogEditorProps) {
         )}
         {draft.translation?.outdated && (
           <section className="banner banner-info admin-page-outdated" aria-labelledby={`post-${tab}-outdated`}>
-            <p id={`post-${tab}-outdated`}><span className="badge badge-missing">{text.outdated}</span> {text.outdatedSince.replace('{language}', localeLabel(draft.translation.sourceLocale)).replace('{since}', savedAt(draft.translation.since))}</p>
+            <p id={`post-${tab}-outdated`}><span className="badge badge-missing">{text.outdated}</span> {text.outdatedSince.replace('{language}', localeLabel(draft.translation.sourceLocale)).replace('{since}', when(draft.translation.since))}</p>
             {draft.translation.diff && <DiffLines diff={draft.translation.diff} />}
           </section>
         )}
-        {draft.translation && !draft.translation.outdated && <p className="muted">{text.upToDate.replace('{since}', savedAt(draft.translation.since))}</p>}
+        {draft.translation && !draft.translation.outdated && <p className="muted">{text.upToDate.replace('{since}', when(draft.translation.since))}</p>}
         {(draft.pending ?? []).length > 0 && (
           <div className="banner banner-info">
             <p><strong>{text.waitingForReview}</strong></p>
-            <ul>{draft.pending!.map((each) => <li key={each.id}>{text.waitingBy.replace('{by}', each.by).replace('{at}', new Intl.DateTimeFormat(document.documentElement.lang || undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(each.at)))}</li>)}</ul>
+            <ul>{draft.pending!.map((each) => <li key={each.id}>{text.waitingBy.replace('{by}', each.by).replace('{at}', when(each.at))}</li>)}</ul>
           </div>
         )}
         {draft.problems.length > 0 && <ul className="banner banner-error" role="alert">{draft.problems.map((problem) => <li key={problem}>{problem}</li>)}</ul>}

@@ -34,8 +34,8 @@ export function DiffLines({ diff }: { diff: string }) {
   );
 }
 
-/** When a version was replaced, in the page's language (the admin's, not the browser's) and the reader's time zone. */
-const when = (at: string) => new Intl.DateTimeFormat(document.documentElement.lang || undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at));
+/** An instant (a save, a version) in the page's language (the admin's, not the browser's) and the reader's time zone; the admin's screens share it. */
+export const when = (at: string) => new Intl.DateTimeFormat(document.documentElement.lang || undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at));
 
 export default function History({ api, csrf, version, text, onRestored }: HistoryProps) {
   const [versions, setVersions] = useState<Version[] | 'loading' | 'failed'>('loading');

@@ -7,7 +7,7 @@
  */
 import { useEffect, useState } from 'react';
 import { callApi } from './admin-client';
-import { DiffLines } from './History';
+import { DiffLines, when } from './History';
 
 /** The copy keys of the review queue (the blog screen's `review:` block). */
 export const reviewText = ['heading', 'help', 'entry', 'note', 'approve', 'reject', 'approved', 'rejected', 'stale', 'failed', 'show'] as const;
@@ -25,8 +25,6 @@ export interface ReviewQueueProps {
 }
 
 interface Held { id: string; slug: string; locale: string; by: string; at: string; stale: boolean; diff: string }
-
-const when = (at: string) => new Intl.DateTimeFormat(document.documentElement.lang || undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at));
 
 export default function ReviewQueue({ api, csrf, decides, languages, text, onDecided }: ReviewQueueProps) {
   const [changes, setChanges] = useState<Held[]>([]);
