@@ -205,6 +205,9 @@ export function hugoFiles(posts: readonly SyntheticPost[]): ProjectFiles {
     'baseURL = "https://bench.example/"',
     'title = "Bench"',
     'disableKinds = ["taxonomy", "term", "section"]',
+    // Hugo highlights fenced code by default (Chroma); the others highlight nothing.
+    '[markup.highlight]',
+    'codeFences = false',
     '',
   ].join('\n'));
   files.set('layouts/_default/baseof.html', shell(
