@@ -127,25 +127,30 @@ export function compressFiles(files: OutputFiles, options: CompressOptions = {})
 
 /**
  * Uncompressed bytes from which `compressFilesShared` shares the work with worker threads: about
- * 0.25 s of brotli and gzip on one core of the development machine, five times what starting
- * lib/compress-worker.js costs.
+ * 4 s of brotli and gzip on one core of the development machine. Below it the memory a worker
+ * costs outweighs the time it saves. Each thread that compresses keeps what the C allocator
+ * retains of brotli's encoders (which allocate megabytes per file) and zlib's garbage, and a
+ * worker adds an isolate: compressing the 1,000-post benchmark's output (1,008 files, 10.5 MB)
+ * raised the peak resident memory by 69 MB on this thread alone and by 110 MB with one worker,
+ * and the write, not the Markdown, became the peak of a cold build (295 MB against 253 MB in
+ * paired runs, README "Performance"), for about 0.3 s less of wall time on two cores.
  */
-export const compressPoolThreshold = 4 * 1024 * 1024;
+export const compressPoolThreshold = 64 * 1024 * 1024;
 
 /**
- * `compressFiles` for the output of a build: past `compressPoolThreshold` bytes to compress, the
- * files are shared out between this thread and `workers` threads of lib/compress-worker.js (by
- * default one fewer than the cores), each compressing whole files with the same settings, so the
- * siblings are the same bytes whoever made them. Measured on the 12,000 pages of the real site
- * with 1,000 posts: about 10 s of compression on one core.
+ * `compressFiles` for the output of a build: past `poolFrom` bytes to compress (default
+ * `compressPoolThreshold`), the files are shared out between this thread and `workers` threads
+ * of lib/compress-worker.js (by default one fewer than the cores), each compressing whole files
+ * with the same settings, so the siblings are the same bytes whoever made them. Measured on the
+ * 12,000 pages of the real site with 1,000 posts: about 10 s of compression on one core.
  */
-export async function compressFilesShared(files: OutputFiles, options: CompressOptions & { workers?: number } = {}): Promise<{ siblings: OutputFiles; workers: number }> {
+export async function compressFilesShared(files: OutputFiles, options: CompressOptions & { workers?: number; poolFrom?: number } = {}): Promise<{ siblings: OutputFiles; workers: number }> {
   const plan = planCompression(files, options);
   const items = misses(plan);
   const size = options.workers ?? defaultPoolSize();
   const bytes = items.reduce((sum, item) => sum + item.data.length, 0);
   // Characters for a page: close enough to bytes for a threshold.
-  if (size <= 0 || bytes < compressPoolThreshold) return { siblings: assemble(files, plan, items.map(compressItem)), workers: 0 };
+  if (size <= 0 || bytes < (options.poolFrom ?? compressPoolThreshold)) return { siblings: assemble(files, plan, items.map(compressItem)), workers: 0 };
   const pool = createWorkerPool(size, 'compress-worker.js');
   try {
     const made = await pool.run<CompressItem, Siblings>({ kind: 'compress', items, chunkSize: 16, local: (chunk) => chunk.map(compressItem) });

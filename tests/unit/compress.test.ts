@@ -39,22 +39,36 @@ describe('precompressed siblings', () => {
   });
 
   it('shares a large output out with a worker thread, and makes the same bytes as one thread', async () => {
-    // Pages that differ (a seeded walk through words), past the threshold from which the work is shared.
-    const words = ['repair', 'zip', 'hem', 'sole', 'warranty', 'tailor', 'seam', 'order', 'customer', 'workwear', 'jacket', 'boot'];
-    let seed = 7;
-    const word = () => words[(seed = (seed * 1103515245 + 12345) % 2147483648) % words.length];
-    const large: OutputFiles = new Map();
-    let bytes = 0;
-    for (let index = 0; bytes <= compressPoolThreshold; index++) {
-      const text = `<!DOCTYPE html><main>${Array.from({ length: 2500 }, word).join(' ')}</main>\n`;
-      large.set(`posts/${index}/index.html`, text);
-      bytes += text.length;
-    }
-    const shared = await compressFilesShared(large, { workers: 1 });
+    // Pages that differ (a seeded walk through words), past a threshold given low, so the test stays quick.
+    const poolFrom = 4 * 1024 * 1024;
+    const large = seededPages(poolFrom);
+    const shared = await compressFilesShared(large, { workers: 1, poolFrom });
     expect(shared.workers).toBe(1);
     const alone = compressFiles(large);
     expect([...shared.siblings.keys()]).toEqual([...alone.keys()]);
     for (const [path, data] of alone) expect(Buffer.from(shared.siblings.get(path)!).equals(Buffer.from(data)), path).toBe(true);
-    expect((await compressFilesShared(new Map([...large].slice(0, 10)), { workers: 1 })).workers).toBe(0);
+    expect((await compressFilesShared(new Map([...large].slice(0, 10)), { workers: 1, poolFrom })).workers).toBe(0);
+  });
+
+  it('compresses the output of a 1,000-post blog on this thread: a worker would cost more memory than the time it saves', async () => {
+    // 11 MB of pages, as the benchmark's 1,000 posts make.
+    const pages = seededPages(11 * 1024 * 1024);
+    expect((await compressFilesShared(pages, { workers: 1 })).workers).toBe(0);
+    expect(compressPoolThreshold).toBeGreaterThan(11 * 1024 * 1024);
   });
 });
+
+/** Pages that differ (a seeded walk through words), `bytes` of them and a little more. */
+function seededPages(bytes: number): OutputFiles {
+  const words = ['repair', 'zip', 'hem', 'sole', 'warranty', 'tailor', 'seam', 'order', 'customer', 'workwear', 'jacket', 'boot'];
+  let seed = 7;
+  const word = () => words[(seed = (seed * 1103515245 + 12345) % 2147483648) % words.length];
+  const pages: OutputFiles = new Map();
+  let total = 0;
+  for (let index = 0; total <= bytes; index++) {
+    const text = `<!DOCTYPE html><main>${Array.from({ length: 2500 }, word).join(' ')}</main>\n`;
+    pages.set(`posts/${index}/index.html`, text);
+    total += text.length;
+  }
+  return pages;
+}
