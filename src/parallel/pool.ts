@@ -44,6 +44,8 @@ export interface WorkerPool {
   readonly size: number;
   /** Runs a job (after the jobs before it) and returns its results in item order. */
   run<T, R>(job: PoolJob<T, R>): Promise<R[]>;
+  /** Starts the workers now rather than on the first job, so they load their script meanwhile. */
+  start(): void;
   close(): Promise<void>;
 }
 
@@ -60,11 +62,12 @@ interface Slot {
 
 /**
  * The scripts a pool's workers can run: lib/worker.js (Markdown and pages; it loads React and
- * the page stages, 0.3 s before its first reply) or lib/compress-worker.js (zlib alone, 50 ms).
+ * the page stages, 0.3 s before its first reply), lib/compress-worker.js (zlib alone, 50 ms) or
+ * lib/social-worker.js (satori and sharp, for the social images).
  */
-export type WorkerScript = 'worker.js' | 'compress-worker.js';
+export type WorkerScript = 'worker.js' | 'compress-worker.js' | 'social-worker.js';
 
-/** Creates a pool of `size` worker threads running `script`, started on its first job. */
+/** Creates a pool of `size` worker threads running `script`, started on its first job or by `start`. */
 export function createWorkerPool(size: number, script: WorkerScript = 'worker.js'): WorkerPool {
   let slots: Slot[] | undefined;
   let nextJob = 0;
@@ -75,6 +78,8 @@ export function createWorkerPool(size: number, script: WorkerScript = 'worker.js
     if (!slots) {
       const path = workerScript(script);
       slots = Array.from({ length: size }, () => ({ worker: new Worker(path), jobs: new Set<number>() }));
+      // Workers keep the process alive only while a job runs, so an unclosed pool never holds an exit.
+      for (const slot of slots) slot.worker.unref();
     }
     return slots;
   };
@@ -89,7 +94,6 @@ export function createWorkerPool(size: number, script: WorkerScript = 'worker.js
     const cleanups: (() => void)[] = [];
     let timer: NodeJS.Timeout | undefined;
     let overBudget = false;
-    // Workers keep the process alive only while a job runs, so an unclosed pool never holds an exit.
     for (const slot of all) slot.worker.ref();
     try {
       await new Promise<void>((resolve, reject) => {
@@ -172,6 +176,9 @@ export function createWorkerPool(size: number, script: WorkerScript = 'worker.js
 
   return {
     size,
+    start() {
+      if (!closed) start();
+    },
     run<T, R>(job: PoolJob<T, R>): Promise<R[]> {
       if (closed) return Promise.reject(new Error('the worker pool is closed'));
       const result = queue.then(() => runJob(job));

@@ -6,11 +6,12 @@
 import { dirname } from 'node:path';
 import { cacheScope, openDiskCache, type DiskCache } from '../cache/disk-cache.js';
 import { createCachedEsbuild } from '../cache/esbuild-cache.js';
-import { openPackCache } from '../cache/pack-cache.js';
+import { openPackCache, packExists } from '../cache/pack-cache.js';
 import { cachedYamlParser, type ParseYaml } from '../cache/yaml-cache.js';
 import { createMarkdownRenderer, type MarkdownRenderer } from '../content/markdown-cache.js';
 import { markdownPluginsId, type MarkdownPlugins } from '../content/markdown.js';
 import { createWorkerPool, defaultPoolSize, type WorkerPool } from '../parallel/pool.js';
+import type { ResolvedConfig } from '../config/load.js';
 import type { RunEsbuild } from '../esbuild-step.js';
 import { createEsbuildContexts } from './esbuild-contexts.js';
 
@@ -74,6 +75,14 @@ export interface Runtime {
    * to render them here. Needs the templates' bundled module (`templatesFile`).
    */
   renderPool(count: number, templatesFile: string | undefined): Promise<{ pool: WorkerPool; local: boolean } | undefined>;
+  /** The worker threads that draw the social images (lib/social-worker.js), asked for when a card is to be drawn; undefined to draw them on the main thread. */
+  socialPool(): WorkerPool | undefined;
+  /**
+   * Told the config as soon as it is read: on a build likely to be cold (no cache of this site
+   * yet), starts the social images' workers then, so satori and sharp load while the main thread
+   * reads the site, and the cards are drawn as soon as they are known.
+   */
+  configRead(config: ResolvedConfig): void;
   /** Records the social images of a run, for the stats. */
   countSocialImages(total: number, drawn: number): void;
   /** Records the image variants of a run, for the stats. */
@@ -101,6 +110,16 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     const closing = pool;
     pool = undefined;
     await closing?.close();
+  };
+  // A pipeline that runs again draws an edit's card or two here, in the process that keeps the fonts parsed.
+  let socialPool: WorkerPool | undefined;
+  const socialPoolFor = () => {
+    if (poolSize <= 0 || options.incremental) return undefined;
+    if (!socialPool) {
+      socialPool = createWorkerPool(poolSize, 'social-worker.js');
+      workers = Math.max(workers, socialPool.size);
+    }
+    return socialPool;
   };
 
   // A run of `site build` keeps each cache namespace in one pack per site (a cold build of 1,000
@@ -148,6 +167,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       await closePool();
       return undefined;
     },
+    socialPool: socialPoolFor,
+    configRead(config) {
+      // Every build with the cache leaves the YAML pack of its site (the config is parsed through it).
+      const coldLikely = !useCache || !packExists('yaml', cacheScope(options.scope));
+      if (coldLikely && config.output.socialImages) socialPoolFor()?.start();
+    },
     countSocialImages(total, drawn) {
       social = { total, drawn };
     },
@@ -168,7 +193,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       await Promise.all([markdown.settled(), yamlCache?.settled(), frontMatterCache?.settled(), codeStylesheetCache?.settled()]);
     },
     async dispose() {
-      await Promise.all([closePool(), contexts?.dispose()]);
+      await Promise.all([closePool(), socialPool?.close(), contexts?.dispose()]);
     },
   };
 }
