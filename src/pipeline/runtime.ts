@@ -8,7 +8,7 @@ import { cacheScope, openDiskCache, type DiskCache } from '../cache/disk-cache.j
 import { createCachedEsbuild } from '../cache/esbuild-cache.js';
 import { openPackCache, packExists } from '../cache/pack-cache.js';
 import { cachedYamlParser, type ParseYaml } from '../cache/yaml-cache.js';
-import { createMarkdownRenderer, markdownPoolThreshold, type MarkdownRenderer } from '../content/markdown-cache.js';
+import { createMarkdownRenderer, type MarkdownRenderer } from '../content/markdown-cache.js';
 import { markdownPluginsId, type MarkdownPlugins } from '../content/markdown.js';
 import { createWorkerPool, defaultPoolSize, type WorkerPool } from '../parallel/pool.js';
 import type { ResolvedConfig } from '../config/load.js';
@@ -49,7 +49,7 @@ export interface RuntimeStats {
   markdownCached: number;
   /** esbuild steps answered by the cache. */
   esbuildCached: number;
-  /** Worker threads started (0 when everything ran on the main thread). */
+  /** Worker threads started, for Markdown and pages and for the social images (0 when everything ran on the main thread). */
   workers: number;
   /** Social images of the last run, and how many of them were drawn (the rest from the cache or the run before). */
   socialImages: number;
@@ -83,12 +83,6 @@ export interface Runtime {
    * reads the site, and the cards are drawn as soon as they are known.
    */
   configRead(config: ResolvedConfig): void;
-  /**
-   * Told how many entries a run loads, before their front matter is read: on a build likely to be
-   * cold with enough of them for the pool, starts its workers then, so they have loaded their
-   * script (0.3 s) by the time the first Markdown is handed out.
-   */
-  entriesListed(count: number): void;
   /** Records the social images of a run, for the stats. */
   countSocialImages(total: number, drawn: number): void;
   /** Records the image variants of a run, for the stats. */
@@ -105,11 +99,11 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const forced = options.workers !== undefined && options.workers > 0;
   const poolSize = options.workers ?? defaultPoolSize();
   let pool: WorkerPool | undefined;
-  let workers = 0;
+  let pageWorkers = 0;
   const poolFor = () => {
     if (poolSize <= 0) return undefined;
     pool ??= createWorkerPool(poolSize);
-    workers = pool.size;
+    pageWorkers = pool.size;
     return pool;
   };
   const closePool = async () => {
@@ -121,10 +115,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   let socialPool: WorkerPool | undefined;
   const socialPoolFor = () => {
     if (poolSize <= 0 || options.incremental) return undefined;
-    if (!socialPool) {
-      socialPool = createWorkerPool(poolSize, 'social-worker.js');
-      workers = Math.max(workers, socialPool.size);
-    }
+    socialPool ??= createWorkerPool(poolSize, 'social-worker.js');
     return socialPool;
   };
 
@@ -133,8 +124,6 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   // project's CI disk). A pipeline that runs again writes an entry or two per edit: one file
   // each, instead of a whole pack rewritten every time.
   const useCache = options.cache !== false;
-  // Every build with the cache leaves the YAML pack of its site (the config is parsed through it).
-  const coldLikely = () => !useCache || !packExists('yaml', cacheScope(options.scope));
   let social = { total: 0, drawn: 0 };
   let variants = { total: 0, made: 0 };
   const open = (namespace: string): DiskCache | undefined => {
@@ -177,10 +166,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     },
     socialPool: socialPoolFor,
     configRead(config) {
-      if (config.output.socialImages && coldLikely()) socialPoolFor()?.start();
-    },
-    entriesListed(count) {
-      if (!options.incremental && count >= markdownPoolThreshold && coldLikely()) poolFor()?.start();
+      // Every build with the cache leaves the YAML pack of its site (the config is parsed through it).
+      const coldLikely = !useCache || !packExists('yaml', cacheScope(options.scope));
+      if (coldLikely && config.output.socialImages) socialPoolFor()?.start();
     },
     countSocialImages(total, drawn) {
       social = { total, drawn };
@@ -192,7 +180,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       markdownParsed: markdown.stats.parsed,
       markdownCached: markdown.stats.cached,
       esbuildCached: cachedEsbuild?.stats.hits ?? 0,
-      workers,
+      workers: pageWorkers + (socialPool?.size ?? 0),
       socialImages: social.total,
       socialImagesDrawn: social.drawn,
       imageVariants: variants.total,
