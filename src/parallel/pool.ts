@@ -46,7 +46,10 @@ export interface WorkerPool {
   run<T, R>(job: PoolJob<T, R>): Promise<R[]>;
   /** Starts the workers now rather than on the first job, so they load their script meanwhile. */
   start(): void;
+  /** Ends the workers once the jobs given so far are done. */
   close(): Promise<void>;
+  /** Ends the workers now: the job they run, and those waiting, fail. */
+  terminate(): Promise<void>;
 }
 
 /** Worker threads to start so that, with the main thread, every core has one thread of work. */
@@ -72,6 +75,9 @@ export function createWorkerPool(size: number, script: WorkerScript = 'worker.js
   let slots: Slot[] | undefined;
   let nextJob = 0;
   let closed = false;
+  let ended = false;
+  /** Fails the running job (set while one runs). */
+  let stopJob: ((error: Error) => void) | undefined;
   let queue: Promise<unknown> = Promise.resolve();
 
   const start = (): Slot[] => {
@@ -86,6 +92,7 @@ export function createWorkerPool(size: number, script: WorkerScript = 'worker.js
 
   const runJob = async <T, R>(job: PoolJob<T, R>): Promise<R[]> => {
     if (job.budgetMs !== undefined && job.local) throw new Error('a job with a time budget cannot run chunks on the main thread');
+    if (ended) throw new Error('the worker pool was ended');
     const all = start();
     const id = nextJob++;
     const chunks: T[][] = [];
@@ -109,6 +116,7 @@ export function createWorkerPool(size: number, script: WorkerScript = 'worker.js
           if (!failed) reject(error);
           failed = true;
         };
+        stopJob = fail;
         const budgetMs = job.budgetMs;
         if (budgetMs !== undefined) {
           timer = setTimeout(() => {
@@ -158,6 +166,7 @@ export function createWorkerPool(size: number, script: WorkerScript = 'worker.js
         }
       });
     } finally {
+      stopJob = undefined;
       clearTimeout(timer);
       for (const cleanup of cleanups) cleanup();
       if (overBudget) {
@@ -188,6 +197,13 @@ export function createWorkerPool(size: number, script: WorkerScript = 'worker.js
     async close() {
       closed = true;
       await queue;
+      const ending = slots ?? [];
+      slots = undefined;
+      await Promise.all(ending.map((slot) => slot.worker.terminate()));
+    },
+    async terminate() {
+      closed = ended = true;
+      stopJob?.(new Error('the worker pool was ended'));
       const ending = slots ?? [];
       slots = undefined;
       await Promise.all(ending.map((slot) => slot.worker.terminate()));

@@ -190,7 +190,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       await Promise.all([markdown.settled(), yamlCache?.settled(), frontMatterCache?.settled(), codeStylesheetCache?.settled()]);
     },
     async dispose() {
-      await Promise.all([closePool(), socialPool?.close(), contexts?.dispose()]);
+      // A run that succeeded has every card; one that failed needs none of those still being drawn.
+      await Promise.all([closePool(), socialPool?.terminate(), contexts?.dispose()]);
     },
   };
 }

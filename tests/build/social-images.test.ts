@@ -150,6 +150,19 @@ describe('social images drawn in worker threads', () => {
     }
   });
 
+  it('stop at once when their pool is ended (a build that failed needs no cards): the job fails, and so does the next', async () => {
+    const cards = Array.from({ length: 40 }, (_, index) => ({ title: `Card ${index}`, siteName: 'Mendwise', host: 'mendwise.example', accent: '#0f5132', lang: 'en' }));
+    const pool = createWorkerPool(1, 'social-worker.js');
+    const drawing = pool.run({ kind: 'social', items: cards, chunkSize: 1 });
+    const started = Date.now();
+    await new Promise((done) => setTimeout(done, 50));
+    await pool.terminate();
+    await expect(drawing).rejects.toThrow('the worker pool was ended');
+    // 40 cards take well over a second on one thread.
+    expect(Date.now() - started).toBeLessThan(1000);
+    await expect(pool.run({ kind: 'social', items: cards, chunkSize: 1 })).rejects.toThrow('closed');
+  });
+
   it('a build with a worker thread writes the same social images as one without', async () => {
     const site = await createTempSite();
     const cacheBefore = process.env.SITE_CACHE_DIR;
