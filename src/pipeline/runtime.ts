@@ -23,6 +23,14 @@ import { createEsbuildContexts } from './esbuild-contexts.js';
  */
 export const renderPoolThreshold = 15_000;
 
+/**
+ * Threads that draw social images, by default at most. Each lays a card out in about 4 ms and
+ * hands it to sharp, which rasterises and encodes it in about 12 ms on libuv's four threads shared
+ * by the whole process: past two layout threads the cards wait for sharp, and each thread more
+ * costs its own satori, sharp and parsed font (0.45 s of CPU to start). `--workers` sets it.
+ */
+const socialPoolLimit = 2;
+
 /** How esbuild steps (templates, stylesheet, islands) run. */
 export type EsbuildMode =
   /** A fresh build, answered from the build cache when none of the files it read changed. */
@@ -115,7 +123,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   let socialPool: WorkerPool | undefined;
   const socialPoolFor = () => {
     if (poolSize <= 0 || options.incremental) return undefined;
-    socialPool ??= createWorkerPool(poolSize, 'social-worker.js');
+    socialPool ??= createWorkerPool(forced ? poolSize : Math.min(poolSize, socialPoolLimit), 'social-worker.js');
     return socialPool;
   };
 
