@@ -3,6 +3,7 @@
 //   lib/index.js           the package's entry: the commands as functions and the CLI (bin/site.js starts it)
 //   lib/worker.js          the worker threads of the build's pool
 //   lib/compress-worker.js the threads that share out the precompression of a large output (zlib only)
+//   lib/social-worker.js   the threads that draw the social images (satori and sharp only)
 //   lib/markdown-stack.js  the unified packages with their dependencies in one file, which loads
 //                          several times faster than their 150-odd modules (src/content/markdown-stack.ts)
 //   lib/template.js …      the entries a site's templates and islands import (package.json exports)
@@ -30,7 +31,7 @@ export const libDir = join(root, 'lib');
 export const scriptNames = ['audit', 'bench', 'bench-dev', 'stress'];
 
 /** What the step writes besides source maps, relative to lib/. */
-const outputs = ['index.js', 'worker.js', 'compress-worker.js', 'markdown-stack.js', 'functions/hosts.js', 'functions/d1-store.js', 'functions/url-store.js', 'template.js', 'contact-schema.js', 'booking-schema.js', 'inbox-filter.js', 'plugin.js', ...scriptNames.map((name) => `scripts/${name}.js`)];
+const outputs = ['index.js', 'worker.js', 'compress-worker.js', 'social-worker.js', 'markdown-stack.js', 'functions/hosts.js', 'functions/d1-store.js', 'functions/url-store.js', 'template.js', 'contact-schema.js', 'booking-schema.js', 'inbox-filter.js', 'plugin.js', ...scriptNames.map((name) => `scripts/${name}.js`)];
 
 /**
  * Keeps the Markdown stack out of the bundles that load it on demand: `import('./markdown-stack.js')`
@@ -79,6 +80,7 @@ export async function buildLib() {
         index: 'src/index.ts',
         worker: 'src/worker.ts',
         'compress-worker': 'src/compress-worker.ts',
+        'social-worker': 'src/social-worker.ts',
         ...Object.fromEntries(scriptNames.map((name) => [`scripts/${name}`, `scripts/${name}.ts`])),
       },
       packages: 'external',

@@ -59,7 +59,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('-o, --out <dir>', 'output folder (default: output.dir of the config, dist)')
     .option('--drafts', 'include blog posts marked as drafts')
     .option('--future', 'include posts dated after today (scheduled posts appear on their day otherwise)')
-    .option('--workers <count>', 'worker threads for Markdown, rendering and precompression (default: one per extra core, when the site is large enough; 0 for none)', parseCount)
+    .option('--workers <count>', 'worker threads for Markdown, rendering, social images and precompression (default: one per extra core, when the site is large enough; 0 for none)', parseCount)
     .option('--no-cache', 'neither read nor write the build cache (node_modules/.cache/site, or SITE_CACHE_DIR)')
     .option('--no-precompress', 'write no .br and .gz siblings, whatever output.precompress in the config says')
     .option('--no-social-images', 'draw no social images and name none (og:image), whatever output.socialImages in the config says')

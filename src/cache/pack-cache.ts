@@ -7,7 +7,7 @@
  * out; a build that does not ask for everything it still needs (it left some output files as they
  * were) keeps the others too. Packs untouched for a month are removed.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -21,7 +21,7 @@ const maxAge = 30 * 24 * 3600 * 1000;
 /** Opens the pack of `scope` in a namespace such as "compress"; with `keepUnused`, no entry drops out. */
 export function openPackCache(namespace: string, scope: string, root: string = cacheRoot(), options: { keepUnused?: boolean } = {}): DiskCache {
   const dir = join(root, namespace);
-  const file = join(dir, `${hashParts(scope).slice(0, 24)}.pack`);
+  const file = packFile(namespace, scope, root);
   // Only the index is read at first, and each entry when asked for: a build that asks for a few
   // (it left most output files as they were) reads a few.
   let pack: StoredPack | undefined;
@@ -54,6 +54,16 @@ export function openPackCache(namespace: string, scope: string, root: string = c
       }
     },
   };
+}
+
+/** Where the pack of `scope` in `namespace` is kept. */
+function packFile(namespace: string, scope: string, root: string): string {
+  return join(root, namespace, `${hashParts(scope).slice(0, 24)}.pack`);
+}
+
+/** Whether a build of `scope` left a pack in `namespace`: one stat, to guess whether a build will be cold. */
+export function packExists(namespace: string, scope: string, root: string = cacheRoot()): boolean {
+  return existsSync(packFile(namespace, scope, root));
 }
 
 /** A pack on disk: its index, and its entries read on demand. */

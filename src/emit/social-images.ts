@@ -2,15 +2,17 @@
  * Draws the social images of a build: each card (render/social-card.ts) laid out by satori with
  * the Inter font of @fontsource/inter (from node_modules: no network, no system fonts, the same
  * glyphs on every machine), which turns the text into paths, and rasterised to PNG by sharp
- * (libvips, on libuv's threads: several cards are drawn at once without worker threads). Both are
- * loaded only when a card is not in the cache: cards are stored by the hash of what they show and
- * the versions that draw them, so a warm build draws none.
+ * (libvips, on libuv's threads: several cards are drawn at once). Both are loaded only when a card
+ * is not in the cache: cards are stored by the hash of what they show and the versions that draw
+ * them, so a warm build draws none. A build gives the misses to worker threads of
+ * lib/social-worker.js, which run the same `drawCards`, so the bytes do not depend on the thread.
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { dependencyFolder, generatorRoot, hashParts, installedVersion, openDiskCache, type DiskCache } from '../cache/disk-cache.js';
+import type { WorkerPool } from '../parallel/pool.js';
 import { socialCardKey, socialCardLayout, socialImageSize, type SocialCard } from '../render/social-card.js';
 
 /** Options of `drawSocialImages`. */
@@ -21,6 +23,8 @@ export interface SocialImageOptions {
   reuse?: ReadonlyMap<string, Uint8Array>;
   /** The site's mark, drawn at the top left: the SVG text of `public/logo.svg`; without it, the site name's first letter. */
   mark?: string;
+  /** Worker threads of lib/social-worker.js that draw the misses, leaving this thread free for the rest of the build (asked for when a card is to be drawn); without them the cards are drawn here. */
+  pool?: () => WorkerPool | undefined;
 }
 
 /** What was drawn: the files, and how many were drawn rather than taken from the cache or `reuse`. */
@@ -44,22 +48,35 @@ export async function drawSocialImages(cards: ReadonlyMap<string, SocialCard>, o
     else missing.push({ file, card, key });
   }
   if (missing.length) {
-    const draw = await cardDrawer();
-    // satori lays out the next card while sharp rasterises the ones before it.
-    let next = 0;
-    const lane = async () => {
-      while (next < missing.length) {
-        const miss = missing[next++]!;
-        const png = await draw(miss.card, options.mark);
-        files.set(miss.file, png);
-        if (miss.key) void cache!.write(miss.key, png);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(missing.length, availableParallelism() + 1) }, lane));
+    const cardsToDraw = missing.map((miss) => miss.card);
+    const pool = options.pool?.();
+    // Chunks of a few cards: each worker has two in flight, so it lays out one while sharp rasterises others.
+    const pngs = pool
+      ? await pool.run<SocialCard, Uint8Array>({ kind: 'social', setup: options.mark, items: cardsToDraw, chunkSize: 4 })
+      : await drawCards(cardsToDraw, options.mark);
+    missing.forEach((miss, index) => {
+      files.set(miss.file, pngs[index]!);
+      if (miss.key) void cache!.write(miss.key, pngs[index]!);
+    });
   }
   await cache?.settled();
   // In file order, whatever came from where: the output does not depend on the cache or on timing.
   return { files: new Map([...files].sort(byName)), drawn: missing.length };
+}
+
+/** Draws each card, in order: satori lays out the next card while sharp rasterises the ones before it. */
+export async function drawCards(cards: readonly SocialCard[], mark: string | undefined): Promise<Uint8Array[]> {
+  const draw = await cardDrawer();
+  const pngs: Uint8Array[] = new Array(cards.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < cards.length) {
+      const index = next++;
+      pngs[index] = await draw(cards[index]!, mark);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(cards.length, availableParallelism() + 1) }, lane));
+  return pngs;
 }
 
 /** What the bytes of a card depend on besides the card. */
@@ -75,7 +92,7 @@ let drawer: Promise<CardDrawer> | undefined;
  * The drawing of one card, made once per process: satori parses the fonts once per font list,
  * which a long-running `site serve --admin` then keeps.
  */
-function cardDrawer(): Promise<CardDrawer> {
+export function cardDrawer(): Promise<CardDrawer> {
   if (!drawer) {
     drawer = createCardDrawer();
     // A failed load (a package missing) is tried again by the next build.
@@ -91,6 +108,9 @@ async function createCardDrawer(): Promise<CardDrawer> {
   const fonts = ['latin', 'latin-ext'].flatMap((subset) =>
     ([400, 700] as const).map((weight) => ({ name: 'Inter', weight, style: 'normal' as const, data: readFileSync(join(files, `inter-${subset}-${weight}-normal.woff`)) })),
   );
+  // satori parses the fonts (0.13 s) on its first layout: done here, so a worker that loads the
+  // drawer as it starts (lib/social-worker.js) has them parsed before the first card is known.
+  await satori(box('div', { display: 'flex', fontFamily: 'Inter' }, 'A') as Parameters<typeof satori>[0], { width: 8, height: 8, fonts });
   return async (card, mark) => {
     if (card.photo) {
       const photo = await croppedPhoto(sharp, await readFile(card.photo.path), card.photo.focus);

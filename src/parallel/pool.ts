@@ -44,7 +44,12 @@ export interface WorkerPool {
   readonly size: number;
   /** Runs a job (after the jobs before it) and returns its results in item order. */
   run<T, R>(job: PoolJob<T, R>): Promise<R[]>;
+  /** Starts the workers now rather than on the first job, so they load their script meanwhile. */
+  start(): void;
+  /** Ends the workers once the jobs given so far are done. */
   close(): Promise<void>;
+  /** Ends the workers now: the job they run, and those waiting, fail. */
+  terminate(): Promise<void>;
 }
 
 /** Worker threads to start so that, with the main thread, every core has one thread of work. */
@@ -60,27 +65,34 @@ interface Slot {
 
 /**
  * The scripts a pool's workers can run: lib/worker.js (Markdown and pages; it loads React and
- * the page stages, 0.3 s before its first reply) or lib/compress-worker.js (zlib alone, 50 ms).
+ * the page stages, 0.3 s before its first reply), lib/compress-worker.js (zlib alone, 50 ms) or
+ * lib/social-worker.js (satori and sharp, for the social images).
  */
-export type WorkerScript = 'worker.js' | 'compress-worker.js';
+export type WorkerScript = 'worker.js' | 'compress-worker.js' | 'social-worker.js';
 
-/** Creates a pool of `size` worker threads running `script`, started on its first job. */
+/** Creates a pool of `size` worker threads running `script`, started on its first job or by `start`. */
 export function createWorkerPool(size: number, script: WorkerScript = 'worker.js'): WorkerPool {
   let slots: Slot[] | undefined;
   let nextJob = 0;
   let closed = false;
+  let ended = false;
+  /** Fails the running job (set while one runs). */
+  let stopJob: ((error: Error) => void) | undefined;
   let queue: Promise<unknown> = Promise.resolve();
 
   const start = (): Slot[] => {
     if (!slots) {
       const path = workerScript(script);
       slots = Array.from({ length: size }, () => ({ worker: new Worker(path), jobs: new Set<number>() }));
+      // Workers keep the process alive only while a job runs, so an unclosed pool never holds an exit.
+      for (const slot of slots) slot.worker.unref();
     }
     return slots;
   };
 
   const runJob = async <T, R>(job: PoolJob<T, R>): Promise<R[]> => {
     if (job.budgetMs !== undefined && job.local) throw new Error('a job with a time budget cannot run chunks on the main thread');
+    if (ended) throw new Error('the worker pool was ended');
     const all = start();
     const id = nextJob++;
     const chunks: T[][] = [];
@@ -89,7 +101,6 @@ export function createWorkerPool(size: number, script: WorkerScript = 'worker.js
     const cleanups: (() => void)[] = [];
     let timer: NodeJS.Timeout | undefined;
     let overBudget = false;
-    // Workers keep the process alive only while a job runs, so an unclosed pool never holds an exit.
     for (const slot of all) slot.worker.ref();
     try {
       await new Promise<void>((resolve, reject) => {
@@ -105,6 +116,7 @@ export function createWorkerPool(size: number, script: WorkerScript = 'worker.js
           if (!failed) reject(error);
           failed = true;
         };
+        stopJob = fail;
         const budgetMs = job.budgetMs;
         if (budgetMs !== undefined) {
           timer = setTimeout(() => {
@@ -154,6 +166,7 @@ export function createWorkerPool(size: number, script: WorkerScript = 'worker.js
         }
       });
     } finally {
+      stopJob = undefined;
       clearTimeout(timer);
       for (const cleanup of cleanups) cleanup();
       if (overBudget) {
@@ -172,6 +185,9 @@ export function createWorkerPool(size: number, script: WorkerScript = 'worker.js
 
   return {
     size,
+    start() {
+      if (!closed) start();
+    },
     run<T, R>(job: PoolJob<T, R>): Promise<R[]> {
       if (closed) return Promise.reject(new Error('the worker pool is closed'));
       const result = queue.then(() => runJob(job));
@@ -181,6 +197,13 @@ export function createWorkerPool(size: number, script: WorkerScript = 'worker.js
     async close() {
       closed = true;
       await queue;
+      const ending = slots ?? [];
+      slots = undefined;
+      await Promise.all(ending.map((slot) => slot.worker.terminate()));
+    },
+    async terminate() {
+      closed = ended = true;
+      stopJob?.(new Error('the worker pool was ended'));
       const ending = slots ?? [];
       slots = undefined;
       await Promise.all(ending.map((slot) => slot.worker.terminate()));

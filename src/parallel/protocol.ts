@@ -1,7 +1,7 @@
 /** The messages between the main thread and the workers of the pool. */
 
 /** What a worker can do. */
-export type JobKind = 'markdown' | 'render' | 'compress';
+export type JobKind = 'markdown' | 'render' | 'compress' | 'social';
 
 /** Main thread → worker. */
 export type WorkerRequest =

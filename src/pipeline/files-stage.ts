@@ -2,8 +2,9 @@
  * Stage 6: the site files, derived from the whole site rather than one page: the stylesheet,
  * public/ and the islands' scripts as built; sitemap.xml, robots.txt and `_headers` from the pages
  * and the config; the feeds from the entries, the messages and the config; the social images from
- * every page's meta (render/social-card.ts). Each group is made again only when what it is made
- * from changed.
+ * every page's meta (render/social-card.ts), started before the pages render (`startSocialImages`)
+ * so their workers draw them meanwhile. Each group is made again only when what it is made from
+ * changed.
  */
 import { hashParts, type DiskCache } from '../cache/disk-cache.js';
 import type { ResolvedConfig } from '../config/load.js';
@@ -23,7 +24,8 @@ import type { PageContent } from '../content/pages.js';
 import type { TemplateSet } from '../render/types.js';
 import { byCollection, createFeedFiles, renderInputOf, socialCardsOf, type Entry, type Messages, type Page } from './content-api.js';
 import type { PageSet } from './routes-stage.js';
-import { idOf, type StageRun } from './stage.js';
+import type { WorkerPool } from '../parallel/pool.js';
+import { idOf, type Loaded, type StageRun } from './stage.js';
 
 /** The site files of a build, by group. */
 export interface SiteFiles {
@@ -48,14 +50,11 @@ export interface SiteFilesInput {
   islands: IslandBundle;
   messages: Messages;
   entryList: readonly Entry[];
-  /** What the pages' meta is made from, for the social images. */
-  templates: TemplateSet;
   contents: ReadonlyMap<string, PageContent>;
-  stylesheet: string;
-  /** The site files of the run before, in a pipeline that runs again: its social images are reused. */
+  /** The site files of the run before, in a pipeline that runs again: its image variants are reused. */
   previous?: SiteFiles;
-  /** Told how many social images there are and how many were drawn. */
-  countSocialImages?(total: number, drawn: number): void;
+  /** The social images, started by `startSocialImages`. */
+  social: Promise<Loaded<Map<string, Uint8Array>>>;
   /** Told how many image variants there are and how many were encoded. */
   countImageVariants?(total: number, made: number): void;
   /** Where the code stylesheet is kept between builds (undefined: made each time). */
@@ -70,10 +69,6 @@ export async function createSiteFiles(run: StageRun, input: SiteFilesInput): Pro
   // The host's functions are bundled from the generator's own modules: made again when the config changes.
   // The booking's calendar file takes its words from the messages, when the build has a booking function.
   const functions = await run.load('host functions', `${idOf(config)} ${hasBookingFunction(config) ? idOf(messages) : ''}`, () => createHostFunctions(config, { messages, run: input.esbuild }));
-  // The cards show the site's logo (public/logo.svg), which comes with the assets.
-  const logo = assets.files.get('logo.svg');
-  const mark = logo === undefined ? '' : typeof logo === 'string' ? logo : Buffer.from(logo).toString('utf8');
-  const socialKey = config.output.socialImages ? `${idOf(config)} ${hashParts(mark)} ${idOf(pageSet)} ${idOf(input.templates)} ${idOf(messages)} ${idOf(input.contents)} ${entryList.map(idOf).join(' ')}` : 'off';
   // The code stylesheet is published only when a page has highlighted code (render.ts links it there).
   const { highlight } = config.markdown;
   const code = highlight && hasCodeToHighlight(entryList, input.contents) ? highlight : undefined;
@@ -86,7 +81,7 @@ export async function createSiteFiles(run: StageRun, input: SiteFilesInput): Pro
     ])),
     run.load('route files', `${idOf(config)} ${idOf(pageSet)} ${entryList.map(idOf).join(' ')}`, () => createRouteFiles(config, pageSet.pages, entryList)),
     run.load('feeds', `${idOf(config)} ${idOf(messages)} ${entryList.map(idOf).join(' ')}`, () => createFeedFiles({ config, entries: entryList, messages })),
-    run.load('social images', socialKey, () => createSocialImages(input, mark)),
+    input.social,
     run.load('images', entryList.map(idOf).join(' '), async () => {
       const { files, made } = await createImageVariants(imagesOf(entryList), { reuse: input.previous?.images });
       input.countImageVariants?.(files.size, made);
@@ -97,7 +92,40 @@ export async function createSiteFiles(run: StageRun, input: SiteFilesInput): Pro
   ]);
   run.diagnostics.add(...targetWarnings(config));
   if (!functions.value || !built.value || !routes.value || !feeds.value || !social.value || !images.value) return undefined;
-  return { built: built.value, routes: routes.value, feeds: feeds.value, social: social.value, socialMark: mark, images: images.value };
+  return { built: built.value, routes: routes.value, feeds: feeds.value, social: social.value, socialMark: socialMarkOf(assets), images: images.value };
+}
+
+/** What the social images are made from: all known once the page copy is, before the pages render. */
+export type SocialImagesInput = Pick<SiteFilesInput, 'config' | 'pageSet' | 'assets' | 'messages' | 'entryList' | 'contents'> & {
+  /** What the pages' meta is made from. */
+  templates: TemplateSet;
+  stylesheet: string;
+  /** The site files of the run before, in a pipeline that runs again: its social images are reused. */
+  previous?: SiteFiles;
+  /** Told how many social images there are and how many were drawn. */
+  countSocialImages?(total: number, drawn: number): void;
+  /** The worker threads that draw them (the runtime's `socialPool`); without them the main thread does. */
+  pool?: () => WorkerPool | undefined;
+};
+
+/**
+ * Starts the social images, kept while what they are made from stays the same: their workers draw
+ * them while this thread renders the pages and makes the other site files (`createSiteFiles`).
+ */
+export function startSocialImages(run: StageRun, input: SocialImagesInput): Promise<Loaded<Map<string, Uint8Array>>> {
+  const { config, pageSet, messages, entryList } = input;
+  const mark = socialMarkOf(input.assets);
+  const key = config.output.socialImages ? `${idOf(config)} ${hashParts(mark)} ${idOf(pageSet)} ${idOf(input.templates)} ${idOf(messages)} ${idOf(input.contents)} ${entryList.map(idOf).join(' ')}` : 'off';
+  const social = run.load('social images', key, () => createSocialImages(input, mark));
+  // Awaited by the site files stage: a run that fails before it does not leave it unhandled.
+  social.catch(() => undefined);
+  return social;
+}
+
+/** The mark the cards show: the site's logo (public/logo.svg, which comes with the assets), or "" for none. */
+function socialMarkOf(assets: Assets): string {
+  const logo = assets.files.get('logo.svg');
+  return logo === undefined ? '' : typeof logo === 'string' ? logo : Buffer.from(logo).toString('utf8');
 }
 
 /** The names of the site files, every group: what a link may lead to besides a page. */
@@ -121,12 +149,12 @@ function* imagesOf(entries: readonly Entry[]): Generator<EntryImage> {
 }
 
 /** The social image of every page, drawn or from the cache. */
-async function createSocialImages(input: SiteFilesInput, mark: string): Promise<Map<string, Uint8Array>> {
+async function createSocialImages(input: SocialImagesInput, mark: string): Promise<Map<string, Uint8Array>> {
   if (!input.config.output.socialImages) return new Map();
   const renderInput = renderInputOf({ ...input, pages: input.pageSet.pages, entries: input.entryList });
   // A file's name says what its card shows, but not with which logo: a new logo draws them all again.
   const reuse = input.previous?.socialMark === mark ? input.previous.social : undefined;
-  const { files, drawn } = await drawSocialImages(socialCardsOf(renderInput, input.templates), { reuse, ...(mark ? { mark } : {}) });
+  const { files, drawn } = await drawSocialImages(socialCardsOf(renderInput, input.templates), { reuse, pool: input.pool, ...(mark ? { mark } : {}) });
   input.countSocialImages?.(files.size, drawn);
   return files;
 }

@@ -17,7 +17,7 @@ import { isRelativeSpecifier } from '../config/plugin-resolve.js';
 import type { IslandRuntime } from '../islands/bundle.js';
 import { classifyChange, staleOutputs, type WatchedPaths } from './changes.js';
 import { loadPageCopy } from './copy-stage.js';
-import { createSiteFiles, siteFileNames } from './files-stage.js';
+import { createSiteFiles, siteFileNames, startSocialImages } from './files-stage.js';
 import { entryKey, positionRenderProblem } from './content-api.js';
 import { todayIn } from '../content/schedule.js';
 import { sourcesOf } from '../config/sources.js';
@@ -208,6 +208,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     const config = loadedConfig.value;
     if (!config) return failed();
     lastWatched = watchedPathsOf(configPath, config);
+    runtime.configRead(config);
 
     const inputs = await run.time('inputs', () => loadInputs(run, config, inputOptions));
 
@@ -255,11 +256,13 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       contents,
       pageSet,
     };
+    // Every page's card is known now: its workers draw them while this thread renders the pages.
+    const social = startSocialImages(run, { config, pageSet, assets, messages, entryList: inputs.entries, templates, contents, stylesheet: assets.stylesheet, previous: previous?.siteFiles, countSocialImages: runtime.countSocialImages, pool: runtime.socialPool });
     const rendered = await run.time('render', () => renderStage(parts, { runtime, previous, incremental, written, defer: runOptions.first && { first: runOptions.first } }));
     diagnostics.add(...rendered.errors.map(positionRenderProblem));
     if (fatal()) return failed();
 
-    const files = await run.time('site files', () => createSiteFiles(run, { config, pageSet, assets, islands, messages, entryList: inputs.entries, templates, contents, stylesheet: assets.stylesheet, previous: previous?.siteFiles, countSocialImages: runtime.countSocialImages, countImageVariants: runtime.countImageVariants, codeStylesheetCache: runtime.codeStylesheetCache, esbuild: runtime.esbuild }));
+    const files = await run.time('site files', () => createSiteFiles(run, { config, pageSet, assets, islands, messages, entryList: inputs.entries, contents, previous: previous?.siteFiles, social, countImageVariants: runtime.countImageVariants, codeStylesheetCache: runtime.codeStylesheetCache, esbuild: runtime.esbuild }));
     if (fatal() || !files) return failed();
 
     // A page this run did not render is the last build's in memory, or the earlier build's file on disk.

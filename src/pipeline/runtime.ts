@@ -6,11 +6,12 @@
 import { dirname } from 'node:path';
 import { cacheScope, openDiskCache, type DiskCache } from '../cache/disk-cache.js';
 import { createCachedEsbuild } from '../cache/esbuild-cache.js';
-import { openPackCache } from '../cache/pack-cache.js';
+import { openPackCache, packExists } from '../cache/pack-cache.js';
 import { cachedYamlParser, type ParseYaml } from '../cache/yaml-cache.js';
 import { createMarkdownRenderer, type MarkdownRenderer } from '../content/markdown-cache.js';
 import { markdownPluginsId, type MarkdownPlugins } from '../content/markdown.js';
 import { createWorkerPool, defaultPoolSize, type WorkerPool } from '../parallel/pool.js';
+import type { ResolvedConfig } from '../config/load.js';
 import type { RunEsbuild } from '../esbuild-step.js';
 import { createEsbuildContexts } from './esbuild-contexts.js';
 
@@ -21,6 +22,14 @@ import { createEsbuildContexts } from './esbuild-contexts.js';
  * 12,080 in 2.1 s either way, so the pool starts to pay only beyond that.
  */
 export const renderPoolThreshold = 15_000;
+
+/**
+ * Threads that draw social images, by default at most. Each lays a card out in about 4 ms and
+ * hands it to sharp, which rasterises and encodes it in about 12 ms on libuv's four threads shared
+ * by the whole process: past two layout threads the cards wait for sharp, and each thread more
+ * costs its own satori, sharp and parsed font (0.45 s of CPU to start). `--workers` sets it.
+ */
+const socialPoolLimit = 2;
 
 /** How esbuild steps (templates, stylesheet, islands) run. */
 export type EsbuildMode =
@@ -48,7 +57,7 @@ export interface RuntimeStats {
   markdownCached: number;
   /** esbuild steps answered by the cache. */
   esbuildCached: number;
-  /** Worker threads started (0 when everything ran on the main thread). */
+  /** Worker threads started, for Markdown and pages and for the social images (0 when everything ran on the main thread). */
   workers: number;
   /** Social images of the last run, and how many of them were drawn (the rest from the cache or the run before). */
   socialImages: number;
@@ -74,6 +83,14 @@ export interface Runtime {
    * to render them here. Needs the templates' bundled module (`templatesFile`).
    */
   renderPool(count: number, templatesFile: string | undefined): Promise<{ pool: WorkerPool; local: boolean } | undefined>;
+  /** The worker threads that draw the social images (lib/social-worker.js), asked for when a card is to be drawn; undefined to draw them on the main thread. */
+  socialPool(): WorkerPool | undefined;
+  /**
+   * Told the config as soon as it is read: on a build likely to be cold (no cache of this site
+   * yet), starts the social images' workers then, so satori and sharp load while the main thread
+   * reads the site, and the cards are drawn as soon as they are known.
+   */
+  configRead(config: ResolvedConfig): void;
   /** Records the social images of a run, for the stats. */
   countSocialImages(total: number, drawn: number): void;
   /** Records the image variants of a run, for the stats. */
@@ -90,17 +107,24 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const forced = options.workers !== undefined && options.workers > 0;
   const poolSize = options.workers ?? defaultPoolSize();
   let pool: WorkerPool | undefined;
-  let workers = 0;
+  let pageWorkers = 0;
   const poolFor = () => {
     if (poolSize <= 0) return undefined;
     pool ??= createWorkerPool(poolSize);
-    workers = pool.size;
+    pageWorkers = pool.size;
     return pool;
   };
   const closePool = async () => {
     const closing = pool;
     pool = undefined;
     await closing?.close();
+  };
+  // A pipeline that runs again draws an edit's card or two here, in the process that keeps the fonts parsed.
+  let socialPool: WorkerPool | undefined;
+  const socialPoolFor = () => {
+    if (poolSize <= 0 || options.incremental) return undefined;
+    socialPool ??= createWorkerPool(forced ? poolSize : Math.min(poolSize, socialPoolLimit), 'social-worker.js');
+    return socialPool;
   };
 
   // A run of `site build` keeps each cache namespace in one pack per site (a cold build of 1,000
@@ -148,6 +172,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       await closePool();
       return undefined;
     },
+    socialPool: socialPoolFor,
+    configRead(config) {
+      // Every build with the cache leaves the YAML pack of its site (the config is parsed through it).
+      const coldLikely = !useCache || !packExists('yaml', cacheScope(options.scope));
+      if (coldLikely && config.output.socialImages) socialPoolFor()?.start();
+    },
     countSocialImages(total, drawn) {
       social = { total, drawn };
     },
@@ -158,7 +188,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       markdownParsed: markdown.stats.parsed,
       markdownCached: markdown.stats.cached,
       esbuildCached: cachedEsbuild?.stats.hits ?? 0,
-      workers,
+      workers: pageWorkers + (socialPool?.size ?? 0),
       socialImages: social.total,
       socialImagesDrawn: social.drawn,
       imageVariants: variants.total,
@@ -168,7 +198,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       await Promise.all([markdown.settled(), yamlCache?.settled(), frontMatterCache?.settled(), codeStylesheetCache?.settled()]);
     },
     async dispose() {
-      await Promise.all([closePool(), contexts?.dispose()]);
+      // A run that succeeded has every card; one that failed needs none of those still being drawn.
+      await Promise.all([closePool(), socialPool?.terminate(), contexts?.dispose()]);
     },
   };
 }

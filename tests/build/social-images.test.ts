@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../src/build';
 import { openDiskCache } from '../../src/cache/disk-cache';
 import { drawSocialImages, placedMark } from '../../src/emit/social-images';
+import { createWorkerPool } from '../../src/parallel/pool';
 import { socialImageFile, type SocialCard } from '../../src/render/social-card';
 import { createTempSite } from '../helpers/fixture-site';
 import { builtSite, outputRoot, repoRoot } from '../helpers/paths';
@@ -123,6 +124,70 @@ describe('drawing social images', () => {
     expect(logoPixel).toEqual([0x0f, 0x51, 0x32]);
     expect(otherPixel).toEqual([0xa8, 0x48, 0x0b]);
     expect(letterPixel![0]).toBeGreaterThan(0x0f + 20);
+  });
+});
+
+describe('social images drawn in worker threads', () => {
+  it('have the bytes the main thread draws, with the logo or the letter, and a photo card', async () => {
+    const logo = readFileSync(join(repoRoot, 'public', 'logo.svg'), 'utf8');
+    const photo = join(repoRoot, 'content', 'blog', 'why-repair-beats-recycling', 'cover.jpg');
+    const photoCard: SocialCard = { title: 'Photo', siteName: 'Mendwise', host: 'mendwise.example', accent: '#0f5132', lang: 'en', photo: { hash: 'h', path: photo, alt: 'A bench', focus: { x: 0.2, y: 0.8 } } };
+    const cards = new Map([
+      ...['Hvorfor reparasjon slår resirkulering', 'Priser – æøå', 'A title long enough to wrap over more than two of the card’s lines, so that satori breaks it'].map((title) => ({ title, siteName: 'Mendwise', host: 'mendwise.example', accent: '#a8480b', lang: 'nb' })),
+      photoCard,
+    ].map((card) => [socialImageFile(card), card] as const));
+    const pool = createWorkerPool(2, 'social-worker.js');
+    try {
+      for (const mark of [logo, undefined]) {
+        const here = await drawSocialImages(cards, { cache: false, mark });
+        const there = await drawSocialImages(cards, { cache: false, mark, pool: () => pool });
+        expect([here.drawn, there.drawn]).toEqual([cards.size, cards.size]);
+        expect([...there.files.keys()]).toEqual([...here.files.keys()]);
+        for (const [file, png] of here.files) expect(Buffer.from(there.files.get(file)!).equals(Buffer.from(png)), file).toBe(true);
+      }
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('stop at once when their pool is ended (a build that failed needs no cards): the job fails, and so does the next', async () => {
+    const cards = Array.from({ length: 40 }, (_, index) => ({ title: `Card ${index}`, siteName: 'Mendwise', host: 'mendwise.example', accent: '#0f5132', lang: 'en' }));
+    const pool = createWorkerPool(1, 'social-worker.js');
+    const drawing = pool.run({ kind: 'social', items: cards, chunkSize: 1 });
+    const started = Date.now();
+    await new Promise((done) => setTimeout(done, 50));
+    await pool.terminate();
+    await expect(drawing).rejects.toThrow('the worker pool was ended');
+    // 40 cards take well over a second on one thread.
+    expect(Date.now() - started).toBeLessThan(1000);
+    await expect(pool.run({ kind: 'social', items: cards, chunkSize: 1 })).rejects.toThrow('closed');
+  });
+
+  it('a build with a worker thread writes the same social images as one without', async () => {
+    const site = await createTempSite();
+    const cacheBefore = process.env.SITE_CACHE_DIR;
+    // The cards are kept in the build cache whatever `cache` says: each build gets an empty one, so both draw every card.
+    const build = async (workers: number) => {
+      process.env.SITE_CACHE_DIR = await mkdtemp(join(outputRoot, 'social-cache-'));
+      try {
+        return await buildSite({ config: site.config, cache: false, workers });
+      } finally {
+        await rm(process.env.SITE_CACHE_DIR, { recursive: true, force: true });
+      }
+    };
+    try {
+      const [alone, shared] = [await build(0), await build(1)];
+      // With `--workers 1`: one thread for the Markdown and pages, one for the cards.
+      expect([alone.stats.workers, shared.stats.workers]).toEqual([0, 2]);
+      const social = (files: typeof alone.files) => [...files].filter(([file]) => file.startsWith('_social/'));
+      expect(social(alone.files).length).toBeGreaterThan(50);
+      expect(shared.stats.socialImagesDrawn).toBe(social(alone.files).length);
+      expect(social(shared.files).map(([file, bytes]) => [file, Buffer.from(bytes).toString('base64')])).toEqual(social(alone.files).map(([file, bytes]) => [file, Buffer.from(bytes).toString('base64')]));
+    } finally {
+      if (cacheBefore === undefined) delete process.env.SITE_CACHE_DIR;
+      else process.env.SITE_CACHE_DIR = cacheBefore;
+      await site.cleanup();
+    }
   });
 });
 
