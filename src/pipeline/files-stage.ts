@@ -59,6 +59,8 @@ export interface SiteFilesInput {
   countImageVariants?(total: number, made: number): void;
   /** Where the code stylesheet is kept between builds (undefined: made each time). */
   codeStylesheetCache?: DiskCache;
+  /** false: encode every image variant and keep none (a build without its cache). */
+  mediaCache?: false;
   /** How the functions' esbuild step runs (the pipeline's runtime). */
   esbuild?: RunEsbuild;
 }
@@ -83,7 +85,7 @@ export async function createSiteFiles(run: StageRun, input: SiteFilesInput): Pro
     run.load('feeds', `${idOf(config)} ${idOf(messages)} ${entryList.map(idOf).join(' ')}`, () => createFeedFiles({ config, entries: entryList, messages })),
     input.social,
     run.load('images', entryList.map(idOf).join(' '), async () => {
-      const { files, made } = await createImageVariants(imagesOf(entryList), { reuse: input.previous?.images });
+      const { files, made } = await createImageVariants(imagesOf(entryList), { reuse: input.previous?.images, cache: input.mediaCache });
       input.countImageVariants?.(files.size, made);
       // The focus classes are published only when some image has a focal point (render.ts links them there).
       if ([...imagesOf(entryList)].some((image) => image.focus)) files.set(focusStylesheet.url.slice(1), new TextEncoder().encode(focusStylesheet.text));
@@ -106,6 +108,8 @@ export type SocialImagesInput = Pick<SiteFilesInput, 'config' | 'pageSet' | 'ass
   countSocialImages?(total: number, drawn: number): void;
   /** The worker threads that draw them (the runtime's `socialPool`); without them the main thread does. */
   pool?: () => WorkerPool | undefined;
+  /** false: draw every card and keep none (a build without its cache). */
+  cache?: false;
 };
 
 /**
@@ -154,7 +158,7 @@ async function createSocialImages(input: SocialImagesInput, mark: string): Promi
   const renderInput = renderInputOf({ ...input, pages: input.pageSet.pages, entries: input.entryList });
   // A file's name says what its card shows, but not with which logo: a new logo draws them all again.
   const reuse = input.previous?.socialMark === mark ? input.previous.social : undefined;
-  const { files, drawn } = await drawSocialImages(socialCardsOf(renderInput, input.templates), { reuse, pool: input.pool, ...(mark ? { mark } : {}) });
+  const { files, drawn } = await drawSocialImages(socialCardsOf(renderInput, input.templates), { reuse, pool: input.pool, cache: input.cache, ...(mark ? { mark } : {}) });
   input.countSocialImages?.(files.size, drawn);
   return files;
 }

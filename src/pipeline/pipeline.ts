@@ -257,12 +257,12 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       pageSet,
     };
     // Every page's card is known now: its workers draw them while this thread renders the pages.
-    const social = startSocialImages(run, { config, pageSet, assets, messages, entryList: inputs.entries, templates, contents, stylesheet: assets.stylesheet, previous: previous?.siteFiles, countSocialImages: runtime.countSocialImages, pool: runtime.socialPool });
+    const social = startSocialImages(run, { config, pageSet, assets, messages, entryList: inputs.entries, templates, contents, stylesheet: assets.stylesheet, previous: previous?.siteFiles, countSocialImages: runtime.countSocialImages, pool: runtime.socialPool, cache: runtime.mediaCache });
     const rendered = await run.time('render', () => renderStage(parts, { runtime, previous, incremental, written, defer: runOptions.first && { first: runOptions.first } }));
     diagnostics.add(...rendered.errors.map(positionRenderProblem));
     if (fatal()) return failed();
 
-    const files = await run.time('site files', () => createSiteFiles(run, { config, pageSet, assets, islands, messages, entryList: inputs.entries, contents, previous: previous?.siteFiles, social, countImageVariants: runtime.countImageVariants, codeStylesheetCache: runtime.codeStylesheetCache, esbuild: runtime.esbuild }));
+    const files = await run.time('site files', () => createSiteFiles(run, { config, pageSet, assets, islands, messages, entryList: inputs.entries, contents, previous: previous?.siteFiles, social, countImageVariants: runtime.countImageVariants, codeStylesheetCache: runtime.codeStylesheetCache, mediaCache: runtime.mediaCache, esbuild: runtime.esbuild }));
     if (fatal() || !files) return failed();
 
     // A page this run did not render is the last build's in memory, or the earlier build's file on disk.

@@ -78,6 +78,8 @@ export interface Runtime {
   readonly frontMatterCache: DiskCache | false;
   /** The code stylesheet by what makes it (undefined: no cache). */
   readonly codeStylesheetCache: DiskCache | undefined;
+  /** false when the build runs without its cache: every social image drawn and image variant encoded, none kept. */
+  readonly mediaCache: false | undefined;
   /**
    * The pool to render `count` pages on, and whether the main thread takes chunks too; undefined
    * to render them here. Needs the templates' bundled module (`templatesFile`).
@@ -159,6 +161,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     parseYaml: yamlCache && cachedYamlParser(yamlCache),
     frontMatterCache: frontMatterCache ?? false,
     codeStylesheetCache,
+    mediaCache: useCache ? undefined : false,
     async renderPool(count, templatesFile) {
       // A pipeline that runs again renders an edit's few pages here: the workers would each need
       // the whole render input first.
