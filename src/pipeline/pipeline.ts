@@ -252,6 +252,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       entries: new Map(inputs.entries.map((entry) => [entryKey(entry), entry])),
       entryList: inputs.entries,
       scheduled: inputs.scheduled,
+      entriesProof: inputs.entriesProof,
       contents,
       pageSet,
     };
