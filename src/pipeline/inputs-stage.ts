@@ -111,7 +111,8 @@ async function loadEntries(run: StageRun, config: ResolvedConfig, options: Input
   const loaded = await Promise.all([...current].map((slug) =>
     run.load(`entry:${slug}`, from, async (diagnostics) => {
       const folder = entryFolderOf(config, slug);
-      const key = scope && hashParts(scope, folder);
+      // The folder is the config's content folder (in `from`) and the key.
+      const key = scope && `${scope} ${slug}`;
       const kept = key && snapshots.read(key, folder);
       if (kept) {
         options.runtime.countEntryKept();
