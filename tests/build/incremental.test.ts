@@ -202,7 +202,7 @@ describe('site build with nothing changed', () => {
     expect(again).toMatchObject({ rendered: 0, written: 0, kept: entries });
     expect(await outputOf()).toEqual(before);
     await expectSameAsCold();
-  });
+  }, 180_000);
 
   it('renders an edit of the same size whose modification time was put back', async () => {
     const file = join(temp.dir, 'content', 'blog', slug, 'en.md');
