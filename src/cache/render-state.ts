@@ -34,6 +34,11 @@ export interface RenderState {
    * copy), when the entries had one: equal, every fingerprint of `prints` is the same.
    */
   inputs?: string;
+  /**
+   * Set when the links of the pages passed the check with those inputs and these output files
+   * (a fingerprint of `global`, `inputs` and the other files' names): the same again need no check.
+   */
+  links?: string;
   /** Every input a render read ("entry:blog/a-slug:no", "page:/blog/ [...]"), and the fingerprint of its value (same order). */
   keys: string[];
   prints: string[];

@@ -170,3 +170,9 @@ export function nextRenderState(input: RenderStageInput, written: WrittenOutput,
   const prints = keys.map((key) => known(key) ?? computed.get(key)!);
   return { global, routes: plan.routes, ...(plan.inputs === undefined ? {} : { inputs: plan.inputs }), keys, prints, pages };
 }
+
+/** What to persist of the pages, with the fingerprint of the links found whole (see `RenderState.links`). */
+export function withLinksChecked(state: Omit<RenderState, 'stamps'>, links: string): Omit<RenderState, 'stamps'> {
+  const { global, routes, inputs, keys, prints, pages } = state;
+  return { global, routes, ...(inputs === undefined ? {} : { inputs }), links, keys, prints, pages };
+}

@@ -6,8 +6,9 @@
  * build's back. The same holds for a site with other collections and a fallback chain (the engine
  * fixture): an entry translated, an entry of a second collection edited. With nothing changed, a
  * build takes every entry folder as the last build loaded it (by the stat of its files) and renders
- * nothing; a same-size edit with its modification time put back, a template, the config, a deleted
- * and a new post each still rebuild their pages.
+ * nothing and checks no link; a same-size edit with its modification time put back, a template, the
+ * config, a deleted and a new post each still rebuild their pages, and a file or a page a link leads
+ * to taken away still fails the build.
  */
 import { execFile } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -177,9 +178,10 @@ describe('site build into an earlier build of a site with other collections', ()
 describe('site build with nothing changed', () => {
   let temp: TempSite;
   beforeAll(async () => {
-    // The templates copied too, so the test can edit one.
-    temp = await createTempSite({ editConfig: (text) => text.replace(/^  templates: .*$/m, '  templates: templates') });
+    // The templates and public/ copied too, so the test can edit them.
+    temp = await createTempSite({ editConfig: (text) => text.replace(/^  templates: .*$/m, '  templates: templates').replace(/^  public: .*$/m, '  public: public') });
     await cp(join(repoRoot, 'templates'), join(temp.dir, 'templates'), { recursive: true });
+    await cp(join(repoRoot, 'public'), join(temp.dir, 'public'), { recursive: true });
   });
   afterAll(() => temp?.cleanup());
   const { build, expectSameAsCold, edit } = builds(() => temp.dir);
@@ -270,5 +272,27 @@ describe('site build with nothing changed', () => {
     expect(added.kept).toBe(entries - 1);
     expect(await readFile(join(temp.dir, 'out', 'no', 'blog', 'a-brand-new-post', 'index.html'), 'utf8')).toContain('Et helt nytt innlegg');
     await expectSameAsCold();
+  });
+
+  it('checks the links again when a file they lead to is gone, though no input changed', async () => {
+    await edit(join(temp.dir, 'content', 'blog', 'a-brand-new-post', 'en.md'), 'Hello.', 'Hello, with [our logo](/logo.svg).');
+    await settle();
+    await build('--out', 'out');
+    // The links were found whole with these inputs and files: not checked again.
+    expect(await build('--out', 'out')).toMatchObject({ kept: entries, rendered: 0 });
+    await rm(join(temp.dir, 'public', 'logo.svg'));
+    const failed = build('--out', 'out');
+    await expect(failed).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('LINK_BROKEN') });
+    await expect(failed).rejects.toMatchObject({ stderr: expect.stringContaining('/logo.svg') });
+  });
+
+  it('checks the links again after a config edit that takes away the page they lead to', async () => {
+    await cp(join(repoRoot, 'public', 'logo.svg'), join(temp.dir, 'public', 'logo.svg'));
+    await edit(join(temp.dir, 'content', 'blog', 'a-brand-new-post', 'en.md'), '[our logo](/logo.svg)', '[a shop story](/shop/blog/a-day-in-a-tailor-shop/)');
+    await settle();
+    await build('--out', 'out');
+    expect(await build('--out', 'out')).toMatchObject({ kept: entries, rendered: 0 });
+    await edit(temp.config, '{ path: "/shop/blog/{slug}", template: BlogPost,', '{ path: "/shop/posts/{slug}", template: BlogPost,');
+    await expect(build('--out', 'out')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('LINK_BROKEN') });
   });
 });
