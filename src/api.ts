@@ -185,7 +185,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildReport> {
   if (options.verbose) {
     const { stats } = result;
     const stages = Object.entries({ ...result.timings, ...(result.config.search.enabled ? { 'search index': indexMs } : {}), write: Math.round((now - writing - indexMs) * 10) / 10 }).map(([stage, time]) => `${stage} ${time} ms`);
-    logger.info(`${stages.join(' · ')}\nmarkdown ${stats.markdownParsed} parsed, ${stats.markdownCached} cached · esbuild steps cached ${stats.esbuildCached} · ${stats.pagesRendered} pages rendered · ${stats.workers} worker threads · social images ${stats.socialImagesDrawn} drawn of ${stats.socialImages} · image variants ${stats.imageVariantsMade} encoded of ${stats.imageVariants}\nwrote ${written.written} of ${written.files} files (siblings included), removed ${written.removed}${written.compressWorkers ? ` · precompression shared with ${written.compressWorkers} worker thread${written.compressWorkers === 1 ? '' : 's'}` : ''}`);
+    logger.info(`${stages.join(' · ')}\nmarkdown ${stats.markdownParsed} parsed, ${stats.markdownCached} cached · entries kept ${stats.entriesKept} · esbuild steps cached ${stats.esbuildCached} · ${stats.pagesRendered} pages rendered · ${stats.workers} worker threads · social images ${stats.socialImagesDrawn} drawn of ${stats.socialImages} · image variants ${stats.imageVariantsMade} encoded of ${stats.imageVariants}\nwrote ${written.written} of ${written.files} files (siblings included), removed ${written.removed}${written.compressWorkers ? ` · precompression shared with ${written.compressWorkers} worker thread${written.compressWorkers === 1 ? '' : 's'}` : ''}`);
   }
   return {
     outDir,

@@ -19,6 +19,8 @@ export type BuildOptions = Omit<PipelineOptions, 'incremental' | 'esbuild'>;
 export interface BuildStats {
   markdownParsed: number;
   markdownCached: number;
+  /** Entry folders taken as an earlier build loaded them, their files unchanged. */
+  entriesKept: number;
   /** esbuild steps (templates, stylesheet, islands) answered by the cache. */
   esbuildCached: number;
   pagesRendered: number;

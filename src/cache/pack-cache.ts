@@ -18,8 +18,11 @@ const magic = 'site-pack 1\n';
 const buffersPerWrite = 1000;
 const maxAge = 30 * 24 * 3600 * 1000;
 
-/** Opens the pack of `scope` in a namespace such as "compress"; with `keepUnused`, no entry drops out. */
-export function openPackCache(namespace: string, scope: string, root: string = cacheRoot(), options: { keepUnused?: boolean } = {}): DiskCache {
+/**
+ * Opens the pack of `scope` in a namespace such as "compress"; with `keepUnused` (or when it says
+ * so as the pack is settled), no entry drops out.
+ */
+export function openPackCache(namespace: string, scope: string, root: string = cacheRoot(), options: { keepUnused?: boolean | (() => boolean) } = {}): DiskCache {
   const dir = join(root, namespace);
   const file = packFile(namespace, scope, root);
   // Only the index is read at first, and each entry when asked for: a build that asks for a few
@@ -42,10 +45,11 @@ export function openPackCache(namespace: string, scope: string, root: string = c
     },
     async settled() {
       const current = stored();
+      const keepUnused = typeof options.keepUnused === 'function' ? options.keepUnused() : options.keepUnused;
       try {
-        if (added === 0 && (options.keepUnused || used.size === current.size)) return;
+        if (added === 0 && (keepUnused || used.size === current.size)) return;
         added = 0;
-        const entries = options.keepUnused ? new Map([...current.readAll(), ...used]) : used;
+        const entries = keepUnused ? new Map([...current.readAll(), ...used]) : used;
         await writePack(file, entries).catch(() => undefined);
         await prune(dir, file).catch(() => undefined);
       } finally {

@@ -29,6 +29,16 @@ export interface RenderState {
   global: string;
   /** The fingerprint of what the pages are expanded from besides the config: equal, every page record is the same. */
   routes: string;
+  /**
+   * A fingerprint of every input a render may read (the entries' proof, the messages, the page
+   * copy), when the entries had one: equal, every fingerprint of `prints` is the same.
+   */
+  inputs?: string;
+  /**
+   * Set when the links of the pages passed the check with those inputs and these output files
+   * (a fingerprint of `global`, `inputs` and the other files' names): the same again need no check.
+   */
+  links?: string;
   /** Every input a render read ("entry:blog/a-slug:no", "page:/blog/ [...]"), and the fingerprint of its value (same order). */
   keys: string[];
   prints: string[];

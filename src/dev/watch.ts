@@ -7,8 +7,11 @@
  */
 import { statSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
+import type { FSWatcher } from 'chokidar';
+import { lazyPackage } from '../lazy-package.js';
 import type { FileChange } from './rebuild.js';
+
+const chokidar = lazyPackage<typeof import('chokidar')>('chokidar');
 
 /** A running watcher. */
 export interface InputWatcher {
@@ -51,14 +54,14 @@ export function watchInputs(paths: readonly string[], options: WatchOptions): In
   const debounceMs = options.debounceMs ?? 5;
   let watched = [...new Set(paths)];
   const createWatcher = (): FSWatcher => {
-    const instance = watch(watched, { ignoreInitial: true, ignored: isIgnored });
+    const instance = chokidar().watch(watched, { ignoreInitial: true, ignored: isIgnored });
     instance.on('all', (event, path) => add({ path, directory: event === 'addDir' || event === 'unlinkDir' }));
     instance.on('error', (error) => options.onError?.(error));
     return instance;
   };
   const parentsOf = (list: readonly string[]) => [...new Set(list.map((path) => dirname(path)))];
   let parents = parentsOf(watched);
-  const parentWatcher: FSWatcher = watch(parents, { ignoreInitial: true, depth: 0, ignored: isIgnored });
+  const parentWatcher: FSWatcher = chokidar().watch(parents, { ignoreInitial: true, depth: 0, ignored: isIgnored });
   let pending: FileChange[] = [];
   let timer: NodeJS.Timeout | undefined;
   let closed = false;

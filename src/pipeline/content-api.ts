@@ -5,6 +5,7 @@
  * here, with the keys that say what each load read of the config. The pipeline handles the
  * entries of every collection as one list; an entry's key is "<collection>/<slug>".
  */
+import { join } from 'node:path';
 import { keepsPathLock, nextPathLock } from '../routes/path-lock.js';
 import { isAdminTemplate } from '../admin-pages.js';
 import { adminStylesheet, preloadFontUrls } from '../islands/assets.js';
@@ -13,6 +14,7 @@ import type { ParseYaml } from '../cache/yaml-cache.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { MarkdownRenderer } from '../content/markdown-cache.js';
 import { codeStylesheetUrl } from '../content/highlight.js';
+import { sourcesOf } from '../config/sources.js';
 import { markdownPluginsOf } from '../content/markdown.js';
 import { pluginHeadOf } from '../render/plugin-head.js';
 import { copyValuesOf, loadMessages, lookupMessage, type MessageTree } from '../content/messages.js';
@@ -34,7 +36,7 @@ import { assetsFolder } from '../routes/paths.js';
 import { readTracked } from '../render/tracked-view.js';
 import { sameJson } from './stage.js';
 
-export type { Entry, MessageTree, Page, PageContent };
+export type { Entry, LoadedEntry, MessageTree, Page, PageContent };
 export { locateContentField };
 /** The path an ASCII spelling of an alias path stands for, which serve and the hosts redirect. */
 export { asciiAliasPaths as aliasSpellingsOf } from '../routes/ascii-spellings.js';
@@ -67,6 +69,12 @@ export async function listEntries(config: ResolvedConfig): Promise<string[]> {
   const names = Object.keys(config.collections).sort();
   const lists = await Promise.all(names.map(async (name) => (await listEntrySlugs(config, name)).map((slug) => entryKey({ collection: name, slug }))));
   return lists.flat();
+}
+
+/** The folder of an entry, by its key, absolute. */
+export function entryFolderOf(config: ResolvedConfig, key: string): string {
+  const slash = key.indexOf('/');
+  return join(sourcesOf(config).collection(key.slice(0, slash)), key.slice(slash + 1));
 }
 
 /** Loads one entry folder by its key (the entry, undefined when nothing of it is shown, and its scheduled translations); problems go to `diagnostics`. */

@@ -12,11 +12,14 @@ import { consentFiles, needsConsent } from '../islands/consent.js';
 import { bundleIslands, listIslands, searchIsland, type IslandBundle, type IslandRuntime } from '../islands/bundle.js';
 import { listPageTemplates, loadTemplates } from '../render/templates.js';
 import type { TemplateSet } from '../render/types.js';
-import { entriesSourceKey, listEntries, loadEntryFolder, loadSiteMessages, messagesSourceKey, orderEntries, type Entry, type Messages } from './content-api.js';
+import { entriesSourceKey, entryFolderOf, listEntries, loadEntryFolder, loadSiteMessages, messagesSourceKey, orderEntries, type Entry, type LoadedEntry, type Messages } from './content-api.js';
 import type { Runtime } from './runtime.js';
 import { targetBaseProblem } from '../targets/index.js';
 import { sameJson, type Loaded, type StageRun } from './stage.js';
 import { sortScheduled, type ScheduledTranslation } from '../content/schedule.js';
+import { hashParts } from '../cache/disk-cache.js';
+import { generatorFingerprint } from '../cache/render-state.js';
+import { folderSnapshots } from './entry-snapshots.js';
 
 /** What the input stages need of the pipeline's options. */
 export interface InputOptions {
@@ -59,6 +62,12 @@ export interface Inputs {
   entries: Entry[];
   /** The translations left out until their day, in the order they appear. */
   scheduled: ScheduledTranslation[];
+  /**
+   * When every entry folder was kept as an earlier build loaded it (entry-snapshots.ts): a
+   * fingerprint of them all, equal only for the same folders with the same stamps, loaded under
+   * the same config, date and generator. Undefined when one was loaded.
+   */
+  entriesProof?: string;
 }
 
 /** Stage 2: starts the esbuild steps, and loads the messages and the entries. */
@@ -79,25 +88,45 @@ export async function loadInputs(run: StageRun, config: ResolvedConfig, options:
   const assets = run.load('assets', JSON.stringify([dirs.templates, dirs.public, admin, consent]), (diagnostics) => buildAssets(dirs, diagnostics, esbuild, engineFiles), 'styles');
   // Awaited by a later stage: a failure meanwhile is not unhandled.
   for (const step of [templates, islands, assets]) step.catch(() => undefined);
-  const [messages, { entries, scheduled }] = await Promise.all([
+  const [messages, { entries, scheduled, entriesProof }] = await Promise.all([
     run.load('messages', messagesSourceKey(config), (diagnostics) => loadSiteMessages(config, diagnostics, options.runtime.parseYaml), 'messages'),
     loadEntries(run, config, options),
   ]);
-  return { templates, islands, assets, messages, entries, scheduled };
+  return { templates, islands, assets, messages, entries, scheduled, entriesProof };
 }
 
 /** Every entry of every collection, each kept on its own: an edit loads one entry again. */
-async function loadEntries(run: StageRun, config: ResolvedConfig, options: InputOptions): Promise<Pick<Inputs, 'entries' | 'scheduled'>> {
+async function loadEntries(run: StageRun, config: ResolvedConfig, options: InputOptions): Promise<Pick<Inputs, 'entries' | 'scheduled' | 'entriesProof'>> {
   const publishedBy = options.publishedBy(config);
   const from = entriesSourceKey(config, options.drafts, publishedBy);
   const slugs = await run.load('entries', from, () => listEntries(config), 'entries');
   const current = new Set(slugs.value);
   run.forget((name) => name.startsWith('entry:') && !current.has(name.slice('entry:'.length)));
-  const { markdown, frontMatterCache } = options.runtime;
+  const { markdown, frontMatterCache, entrySnapshots } = options.runtime;
+  // An entry folder that loaded cleanly is kept by the stat of its files, under what else its
+  // load read: the config's parts, the date, the generator's code, the working folder (its files' names).
+  const snapshots = entrySnapshots && folderSnapshots<LoadedEntry>(entrySnapshots);
+  const scope = snapshots && hashParts(generatorFingerprint(), from, process.cwd());
+  const proofs = new Map<string, string>();
   const loaded = await Promise.all([...current].map((slug) =>
-    run.load(`entry:${slug}`, from, (diagnostics) => loadEntryFolder(config, slug, diagnostics, { drafts: options.drafts, publishedBy, markdown, frontMatterCache }), 'entries')));
+    run.load(`entry:${slug}`, from, async (diagnostics) => {
+      const folder = entryFolderOf(config, slug);
+      // The folder is the config's content folder (in `from`) and the key.
+      const key = scope && `${scope} ${slug}`;
+      const kept = key && snapshots.read(key, folder);
+      if (kept) {
+        options.runtime.countEntryKept();
+        proofs.set(slug, kept.proof);
+        return kept.value;
+      }
+      const stamps = snapshots?.stamps(folder);
+      const entry = await loadEntryFolder(config, slug, diagnostics, { drafts: options.drafts, publishedBy, markdown, frontMatterCache });
+      if (key && stamps && diagnostics.list().length === 0) snapshots.write(key, stamps, entry);
+      return entry;
+    }, 'entries')));
   return {
     entries: orderEntries(config, loaded.flatMap((folder) => folder.value?.entry ?? [])),
     scheduled: sortScheduled(loaded.flatMap((folder) => folder.value?.scheduled ?? [])),
+    entriesProof: scope && proofs.size === current.size ? hashParts(scope, ...[...current].map((slug) => proofs.get(slug)!)) : undefined,
   };
 }

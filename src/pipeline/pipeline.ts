@@ -12,6 +12,7 @@ import type { ResolvedConfig } from '../config/load.js';
 import type { HostTarget } from '../config/schema.js';
 import type { OutputFiles } from '../output-files.js';
 import { SiteError } from '../errors.js';
+import { hashParts } from '../cache/disk-cache.js';
 import { pluginHeadOf } from '../render/plugin-head.js';
 import { isRelativeSpecifier } from '../config/plugin-resolve.js';
 import type { IslandRuntime } from '../islands/bundle.js';
@@ -29,7 +30,7 @@ import { expandRoutes } from './routes-stage.js';
 import { createRuntime, type EsbuildMode, type RuntimeStats } from './runtime.js';
 import { createStageMemo, type StageRun } from './stage.js';
 import { createLinkChecker } from './links-stage.js';
-import { readWrittenOutput, readWrittenPage, type OutputTarget } from './written-output.js';
+import { readWrittenOutput, readWrittenPage, withLinksChecked, type OutputTarget } from './written-output.js';
 
 /** Options of `createPipeline`. */
 export interface PipelineOptions {
@@ -253,6 +254,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       entries: new Map(inputs.entries.map((entry) => [entryKey(entry), entry])),
       entryList: inputs.entries,
       scheduled: inputs.scheduled,
+      entriesProof: inputs.entriesProof,
       contents,
       pageSet,
     };
@@ -270,12 +272,17 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       const html = rendered.rendered.get(file)?.html ?? previous?.files.get(file) ?? (written && rendered.kept.has(file) ? readWrittenPage(written, file) : undefined);
       return typeof html === 'string' ? html : undefined;
     };
-    diagnostics.add(...(await run.time('links', () => links.check({ config, pages: pageSet.pages, entryList: inputs.entries, contents, otherFiles: siteFileNames(files), htmlOf }))));
+    // The links of a build made from what the folder's last build was made from (config,
+    // templates and generator included), with the same other files, lead where they led then.
+    const linksKey = written?.state && rendered.fingerprint !== undefined ? hashParts(rendered.fingerprint, ...siteFileNames(files)) : undefined;
+    const linksChecked = linksKey !== undefined && written?.state?.links === linksKey;
+    diagnostics.add(...(await run.time('links', () => (linksChecked ? [] : links.check({ config, pages: pageSet.pages, entryList: inputs.entries, contents, otherFiles: siteFileNames(files), htmlOf })))));
     if (fatal()) return failed();
+    const renderState = linksKey === undefined || (linksChecked && !rendered.renderState) ? rendered.renderState : withLinksChecked(rendered.renderState ?? written!.state!, linksKey);
 
     const result = await run.time('result', async () => {
       await runtime.settled();
-      return assembleBuild(previous, { ...parts, siteFiles: files }, rendered);
+      return assembleBuild(previous, { ...parts, siteFiles: files }, { ...rendered, renderState });
     });
     lastBuild = result.build;
     builds++;

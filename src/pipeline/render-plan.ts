@@ -31,6 +31,8 @@ export interface RenderStageInput extends RenderedInputs {
   stylesheet: string;
   /** The entries in the order the site lists them. */
   entryList: readonly Entry[];
+  /** A fingerprint of the entries when every one was kept as an earlier build loaded it (see `Inputs.entriesProof`). */
+  entriesProof?: string;
 }
 
 /** What the render stage needs of the last good build. */

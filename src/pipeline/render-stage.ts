@@ -5,6 +5,7 @@
  * a run with many pages to render renders the open ones and defers the rest (`RenderOptions.defer`).
  */
 import type { FileStamp, RenderState } from '../cache/render-state.js';
+import { hashParts } from '../cache/disk-cache.js';
 import { SiteError } from '../errors.js';
 import type { RenderSetup } from '../worker.js';
 import type { PageOutput, PageRenderer } from '../render/render-pages.js';
@@ -23,6 +24,11 @@ export interface RenderedPages {
   kept: Map<string, FileStamp>;
   /** What to persist of the pages once the files are written (undefined: nothing new). */
   renderState?: Omit<RenderState, 'stamps'>;
+  /**
+   * The fingerprint of everything the pages are made from (what every page depends on, and every
+   * input a render may read), when it could be taken without reading the inputs (see `RenderState.inputs`).
+   */
+  fingerprint?: string;
   errors: SiteError[];
   /** Indexes of the pages of the plan left to render later, with `renderLater`. */
   deferred: number[];
@@ -59,7 +65,7 @@ export async function renderStage(input: RenderStageInput, options: RenderOption
     const plan = planFromWritten(input, written, global);
     const reads = createReadSets();
     const { rendered, errors } = await renderPages(input, plan, { runtime, track: true, reads });
-    return { plan, rendered, kept: plan.kept, renderState: nextRenderState(input, written, plan, reads, global), errors, deferred: [] };
+    return { plan, rendered, kept: plan.kept, renderState: nextRenderState(input, written, plan, reads, global), fingerprint: plan.inputs && hashParts(global, plan.inputs), errors, deferred: [] };
   }
   const plan = previous ? planFromBuild(input, previous) : planAll(input);
   const first = options.defer?.first;

@@ -55,6 +55,8 @@ export interface RuntimeOptions {
 export interface RuntimeStats {
   markdownParsed: number;
   markdownCached: number;
+  /** Entry folders taken as an earlier build loaded them, their files unchanged (neither read nor parsed). */
+  entriesKept: number;
   /** esbuild steps answered by the cache. */
   esbuildCached: number;
   /** Worker threads started, for Markdown and pages and for the social images (0 when everything ran on the main thread). */
@@ -80,6 +82,10 @@ export interface Runtime {
   readonly codeStylesheetCache: DiskCache | undefined;
   /** false when the build runs without its cache: every social image drawn and image variant encoded, none kept. */
   readonly mediaCache: false | undefined;
+  /** Entry folders loaded cleanly by an earlier build, by the stat of their files (entry-snapshots.ts; undefined: none kept). */
+  readonly entrySnapshots: DiskCache | undefined;
+  /** Records an entry folder taken from `entrySnapshots`, for the stats. */
+  countEntryKept(): void;
   /**
    * The pool to render `count` pages on, and whether the main thread takes chunks too; undefined
    * to render them here. Needs the templates' bundled module (`templatesFile`).
@@ -136,13 +142,21 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const useCache = options.cache !== false;
   let social = { total: 0, drawn: 0 };
   let variants = { total: 0, made: 0 };
-  const open = (namespace: string): DiskCache | undefined => {
+  const open = (namespace: string, packOptions?: { keepUnused(): boolean }): DiskCache | undefined => {
     if (!useCache) return undefined;
-    return options.incremental ? openDiskCache(namespace) : openPackCache(namespace, cacheScope(options.scope));
+    return options.incremental ? openDiskCache(namespace) : openPackCache(namespace, cacheScope(options.scope), undefined, packOptions);
   };
+  // A pipeline that runs again keeps its entries in memory (the stage memo) and is told what changed.
+  const entrySnapshots = options.incremental ? undefined : open('entries');
+  let entriesKept = 0;
+  // An entry kept from its snapshot asks nothing of the Markdown and front matter caches, yet the
+  // next build that loads it again (another config, a new day) does: while a build keeps entries,
+  // those packs keep every entry. A build that keeps none (the first of each day, as the date is
+  // part of what an entry is loaded with) drops what no entry uses any more.
+  const keepForSnapshots = { keepUnused: () => entriesKept > 0 };
   const yamlCache = open('yaml');
-  const markdownCache = open('markdown');
-  const frontMatterCache = open('front-matter');
+  const markdownCache = open('markdown', keepForSnapshots);
+  const frontMatterCache = open('front-matter', keepForSnapshots);
   const codeStylesheetCache = open('code-stylesheet');
   const contexts = options.esbuild === 'contexts' ? createEsbuildContexts() : undefined;
   const cachedEsbuild = !contexts && useCache ? createCachedEsbuild({ root: dirname(options.scope) }) : undefined;
@@ -162,6 +176,10 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     frontMatterCache: frontMatterCache ?? false,
     codeStylesheetCache,
     mediaCache: useCache ? undefined : false,
+    entrySnapshots,
+    countEntryKept() {
+      entriesKept++;
+    },
     async renderPool(count, templatesFile) {
       // A pipeline that runs again renders an edit's few pages here: the workers would each need
       // the whole render input first.
@@ -190,6 +208,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     stats: () => ({
       markdownParsed: markdown.stats.parsed,
       markdownCached: markdown.stats.cached,
+      entriesKept,
       esbuildCached: cachedEsbuild?.stats.hits ?? 0,
       workers: pageWorkers + (socialPool?.size ?? 0),
       socialImages: social.total,
@@ -198,7 +217,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       imageVariantsMade: variants.made,
     }),
     async settled() {
-      await Promise.all([markdown.settled(), yamlCache?.settled(), frontMatterCache?.settled(), codeStylesheetCache?.settled()]);
+      await Promise.all([markdown.settled(), yamlCache?.settled(), frontMatterCache?.settled(), codeStylesheetCache?.settled(), entrySnapshots?.settled()]);
     },
     async dispose() {
       // A run that succeeded has every card; one that failed needs none of those still being drawn.

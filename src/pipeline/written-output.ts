@@ -39,6 +39,8 @@ export interface WrittenPlan extends RenderPlan {
   prints: string[];
   /** The fingerprint of what the pages are expanded from besides the config. */
   routes: string;
+  /** The fingerprint of every input a render may read, when it could be taken without them (see `RenderState.inputs`). */
+  inputs?: string;
 }
 
 /** The output an earlier build wrote at `target`, or undefined when there is none: a first build renders every page untracked. */
@@ -67,12 +69,24 @@ export function globalFingerprint(input: RenderStageInput, written: WrittenOutpu
   return hashParts(generatorFingerprint(), config, portableText(templatesFileOf(input.templates) ?? '', root), input.islandsKey, input.stylesheet, written.settings);
 }
 
+/**
+ * A fingerprint of every input a render may read, taken without reading them when every entry
+ * was kept as an earlier build loaded it (the entries' proof; the messages and the page copy are
+ * small): undefined otherwise.
+ */
+function inputsFingerprint(input: RenderStageInput): string | undefined {
+  return input.entriesProof === undefined ? undefined : hashParts(input.entriesProof, JSON.stringify(input.messages), JSON.stringify([...input.contents]));
+}
+
 /** The pages that read an input whose fingerprint changed, the new ones, and the ones not on disk as written. */
 export function planFromWritten(input: RenderStageInput, written: WrittenOutput, global: string): WrittenPlan {
   const { state } = written;
-  const routes = fingerprintRoutes(input);
-  if (!state || state.global !== global) return { ...planAll(input), kept: new Map(), prints: [], routes };
-  const current = fingerprintInputs(input, state.keys, { prints: state.prints, pagesUnchanged: state.routes === routes });
+  const inputs = inputsFingerprint(input);
+  // The same inputs as the build that wrote the folder: every fingerprint, the routes' included, is the recorded one.
+  const same = state !== undefined && state.global === global && inputs !== undefined && state.inputs === inputs;
+  const routes = same ? state.routes : fingerprintRoutes(input);
+  if (!state || state.global !== global) return { ...planAll(input), kept: new Map(), prints: [], routes, inputs };
+  const current = same ? state.prints : fingerprintInputs(input, state.keys, { prints: state.prints, pagesUnchanged: state.routes === routes });
   const stale = new Set<number>();
   const changed = new Set<string>();
   current.forEach((print, index) => {
@@ -88,7 +102,7 @@ export function planFromWritten(input: RenderStageInput, written: WrittenOutput,
     if (onDisk) for (const [path, stamp] of onDisk) kept.set(path, stamp);
     else indexes.push(index);
   });
-  return { indexes, all: indexes.length === input.pageSet.pages.length, changed, kept, prints: current, routes };
+  return { indexes, all: indexes.length === input.pageSet.pages.length, changed, kept, prints: current, routes, inputs };
 }
 
 /** The recorded stamps of a page file and its siblings, when the disk still holds them so. */
@@ -141,7 +155,7 @@ export function createReadSets(): ReadSets {
  */
 export function nextRenderState(input: RenderStageInput, written: WrittenOutput, plan: WrittenPlan, reads: ReadSets, global: string): Omit<RenderState, 'stamps'> | undefined {
   const earlier = written.state;
-  if (earlier && reads.pages.size === 0 && plan.changed.size === 0 && earlier.routes === plan.routes && earlier.pages.size === input.pageSet.pages.length) return undefined;
+  if (earlier && reads.pages.size === 0 && plan.changed.size === 0 && earlier.routes === plan.routes && earlier.inputs === plan.inputs && earlier.pages.size === input.pageSet.pages.length) return undefined;
   const earlierIndex = earlier && plan.prints.length ? new Map(earlier.keys.map((key, index) => [key, index])) : undefined;
   for (const page of input.pageSet.pages) {
     if (earlier && plan.kept.has(page.file)) reads.add(page.file, earlier.pages.get(page.file)!.map((read) => earlier.keys[read]!));
@@ -154,5 +168,11 @@ export function nextRenderState(input: RenderStageInput, written: WrittenOutput,
   const missing = keys.filter((key) => known(key) === undefined);
   const computed = new Map(missing.length ? fingerprintInputs(input, missing).map((print, index) => [missing[index]!, print]) : []);
   const prints = keys.map((key) => known(key) ?? computed.get(key)!);
-  return { global, routes: plan.routes, keys, prints, pages };
+  return { global, routes: plan.routes, ...(plan.inputs === undefined ? {} : { inputs: plan.inputs }), keys, prints, pages };
+}
+
+/** What to persist of the pages, with the fingerprint of the links found whole (see `RenderState.links`). */
+export function withLinksChecked(state: Omit<RenderState, 'stamps'>, links: string): Omit<RenderState, 'stamps'> {
+  const { global, routes, inputs, keys, prints, pages } = state;
+  return { global, routes, ...(inputs === undefined ? {} : { inputs }), links, keys, prints, pages };
 }

@@ -3,8 +3,6 @@
  * shell whose head comes from the page record.
  */
 import { join } from 'node:path';
-import { createElement } from 'react';
-import { renderToString } from 'react-dom/server';
 import type { ResolvedConfig } from '../config/load.js';
 import { copyValuesOf, fillPlaceholders, lookupMessage, type MessageTree } from '../content/messages.js';
 import { hasHighlightedCode } from '../content/highlight.js';
@@ -18,6 +16,7 @@ import { pickTranslation } from '../routes/fallback.js';
 import { toUrl } from '../routes/paths.js';
 import { urlsOf } from '../routes/urls.js';
 import { isAdminTemplate } from '../admin-pages.js';
+import { lazyPackage } from '../lazy-package.js';
 import { needsConsent } from '../islands/consent.js';
 import { consentBanner } from './consent-banner.js';
 import { focusStylesheet, usesFocusClasses } from './images.js';
@@ -27,6 +26,9 @@ import { siteDataOf } from './site-data.js';
 import { isTemplateDiagnostic } from './template-diagnostic.js';
 import { trackedView } from './tracked-view.js';
 import type { PageMeta, PageProps, SiteContext, TemplateSet } from './types.js';
+
+const react = lazyPackage<typeof import('react')>('react');
+const reactServer = lazyPackage<typeof import('react-dom/server')>('react-dom/server');
 
 /** Everything rendering needs, built once per build. */
 export interface RenderInput {
@@ -256,7 +258,8 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
     if (!template) throw new SiteError({ code: 'UNKNOWN_TEMPLATE', message: `unknown template "${page.template}"`, file: config.file });
     const props = propsOf(page);
     const meta = metaOf(page);
-    const body = inTemplate(page, () => renderToString(createElement(template.Layout ?? templates.Layout, { ...props, children: createElement(template.default, props) })));
+    const { createElement } = react();
+    const body = inTemplate(page, () => reactServer().renderToString(createElement(template.Layout ?? templates.Layout, { ...props, children: createElement(template.default, props) })));
     const company = organization(config);
     const structuredData: Record<string, unknown>[] = company ? [company] : [];
     if (page.ancestors.length && !page.notFound && template.breadcrumbs !== false) {

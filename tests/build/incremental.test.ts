@@ -4,16 +4,21 @@
  * cold build with no cache writes: after an edited post, an added and a deleted post, an edited
  * message, copy edited with the pages rendered by a worker, and a page changed on disk behind the
  * build's back. The same holds for a site with other collections and a fallback chain (the engine
- * fixture): an entry translated, an entry of a second collection edited.
+ * fixture): an entry translated, an entry of a second collection edited. With nothing changed, a
+ * build takes every entry folder as the last build loaded it (by the stat of its files) and renders
+ * nothing and checks no link; a same-size edit with its modification time put back, a template, the
+ * config, a deleted and a new post each still rebuild their pages, and a file or a page a link leads
+ * to taken away still fails the build.
  */
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempSite, type TempSite } from '../helpers/fixture-site';
 import { outputRoot, repoRoot } from '../helpers/paths';
 import { listFiles } from '../helpers/site-files';
+import { settleMs } from '../../src/pipeline/entry-snapshots';
 
 const run = promisify(execFile);
 const slug = 'why-repair-beats-recycling';
@@ -33,7 +38,8 @@ function builds(site: () => string) {
     const rendered = Number(/(\d+) pages rendered/.exec(stderr)?.[1]);
     const written = Number(/wrote (\d+) of/.exec(stderr)?.[1]);
     const pages = Number(/built (\d+) pages/.exec(stdout)?.[1]);
-    return { rendered, written, pages };
+    const kept = Number(/entries kept (\d+)/.exec(stderr)?.[1]);
+    return { rendered, written, pages, kept };
   };
 
   /** Every file of `out` is the same as in a cold build without the cache, and there are no others. */
@@ -166,5 +172,127 @@ describe('site build into an earlier build of a site with other collections', ()
     expect(translated.rendered).toBeGreaterThan(0);
     expect(translated.rendered).toBeLessThan(translated.pages);
     await expectSameAsCold();
+  });
+});
+
+describe('site build with nothing changed', () => {
+  let temp: TempSite;
+  beforeAll(async () => {
+    // The templates and public/ copied too, so the test can edit them.
+    temp = await createTempSite({ editConfig: (text) => text.replace(/^  templates: .*$/m, '  templates: templates').replace(/^  public: .*$/m, '  public: public') });
+    await cp(join(repoRoot, 'templates'), join(temp.dir, 'templates'), { recursive: true });
+    await cp(join(repoRoot, 'public'), join(temp.dir, 'public'), { recursive: true });
+  });
+  afterAll(() => temp?.cleanup());
+  const { build, expectSameAsCold, edit } = builds(() => temp.dir);
+  /** Files changed less than `settleMs` ago are not trusted by their stat: wait until they are older. */
+  const settle = () => new Promise((done) => setTimeout(done, settleMs + 100));
+  const entries = 9;
+  const outputOf = async () => {
+    const dir = join(temp.dir, 'out');
+    return new Map(await Promise.all((await listFiles(dir)).map(async (file) => [file, await readFile(join(dir, file))] as const)));
+  };
+
+  it('keeps every entry and renders nothing, leaving the output byte for byte as it was', async () => {
+    await build('--out', 'out');
+    await build('--out', 'out');
+    await settle();
+    // This build records the entries' stamps; the next one takes every entry from them.
+    expect((await build('--out', 'out')).rendered).toBe(0);
+    const before = await outputOf();
+    const again = await build('--out', 'out');
+    expect(again).toMatchObject({ rendered: 0, written: 0, kept: entries });
+    expect(await outputOf()).toEqual(before);
+    await expectSameAsCold();
+  }, 180_000);
+
+  it('renders an edit of the same size whose modification time was put back', async () => {
+    const file = join(temp.dir, 'content', 'blog', slug, 'en.md');
+    const { mtimeNs, size } = await stat(file, { bigint: true });
+    await edit(file, 'title: "Why repair beats recycling"', 'title: "Why fixing beats recycling"');
+    // Put back to the nanosecond, as `touch -d` does: only the change time tells the edit now.
+    const seconds = mtimeNs / 1_000_000_000n;
+    await run('touch', ['-m', '-d', `@${seconds}.${String(mtimeNs - seconds * 1_000_000_000n).padStart(9, '0')}`, file]);
+    expect(await stat(file, { bigint: true })).toMatchObject({ mtimeNs, size });
+    const rebuilt = await build('--out', 'out');
+    expect(rebuilt.kept).toBe(entries - 1);
+    expect(rebuilt.rendered).toBeGreaterThan(0);
+    expect(await readFile(join(temp.dir, 'out', 'blog', slug, 'index.html'), 'utf8')).toContain('Why fixing beats recycling');
+    await expectSameAsCold();
+  });
+
+  it('renders every page after a template edit, the entries still kept', async () => {
+    await settle();
+    await build('--out', 'out');
+    await edit(join(temp.dir, 'templates', 'layout', 'Footer.tsx'), '<footer className="site-footer">', '<footer className="site-footer" data-edited="">');
+    const rebuilt = await build('--out', 'out');
+    expect(rebuilt).toMatchObject({ kept: entries, rendered: rebuilt.pages });
+    expect(await readFile(join(temp.dir, 'out', 'index.html'), 'utf8')).toContain('data-edited=""');
+    await expectSameAsCold();
+  });
+
+  it('loads every entry again after an edit of the config they read, and keeps them after one they do not', async () => {
+    // Posts say "Book a {minutes}-minute meeting": the booking's length is part of what an entry is loaded with.
+    await edit(temp.config, /^  minutes: 30$/m, '  minutes: 45');
+    const rebuilt = await build('--out', 'out');
+    expect(rebuilt).toMatchObject({ kept: 0, rendered: rebuilt.pages });
+    expect(await readFile(join(temp.dir, 'out', 'blog', 'repair-as-a-retail-service', 'index.html'), 'utf8')).toContain('45-minute meeting');
+    await expectSameAsCold();
+    await settle();
+    await build('--out', 'out');
+    await edit(temp.config, 'name: Mendwise', 'name: Mendwise Again');
+    const renamed = await build('--out', 'out');
+    expect(renamed).toMatchObject({ kept: entries, rendered: renamed.pages });
+    await expectSameAsCold();
+  });
+
+  it('drops the pages of a deleted post and adds those of a new one', async () => {
+    await settle();
+    await build('--out', 'out');
+    await rm(join(temp.dir, 'content', 'blog', slug), { recursive: true });
+    const removed = await build('--out', 'out');
+    expect(removed.kept).toBe(entries - 1);
+    expect((await listFiles(join(temp.dir, 'out'))).some((file) => file.includes(slug))).toBe(false);
+    await expectSameAsCold();
+    const folder = join(temp.dir, 'content', 'blog', 'a-brand-new-post');
+    await mkdir(folder);
+    await writeFile(join(folder, 'en.md'), '---\ntitle: "A brand new post"\ndescription: "Written during the test."\ndate: 2026-03-01\ncategory: circularity\nauthor: Test\n---\n\nHello.\n');
+    const added = await build('--out', 'out');
+    expect(added.kept).toBe(entries - 1);
+    expect(await readFile(join(temp.dir, 'out', 'blog', 'a-brand-new-post', 'index.html'), 'utf8')).toContain('A brand new post');
+    await expectSameAsCold();
+  });
+
+  it('loads an entry again when a file is added to its folder', async () => {
+    await settle();
+    await build('--out', 'out');
+    const folder = join(temp.dir, 'content', 'blog', 'a-brand-new-post');
+    await writeFile(join(folder, 'no.md'), '---\ntitle: "Et helt nytt innlegg"\ndescription: "Skrevet under testen."\ndate: 2026-03-01\ncategory: circularity\nauthor: Test\n---\n\nHei.\n');
+    const added = await build('--out', 'out');
+    expect(added.kept).toBe(entries - 1);
+    expect(await readFile(join(temp.dir, 'out', 'no', 'blog', 'a-brand-new-post', 'index.html'), 'utf8')).toContain('Et helt nytt innlegg');
+    await expectSameAsCold();
+  });
+
+  it('checks the links again when a file they lead to is gone, though no input changed', async () => {
+    await edit(join(temp.dir, 'content', 'blog', 'a-brand-new-post', 'en.md'), 'Hello.', 'Hello, with [our logo](/logo.svg).');
+    await settle();
+    await build('--out', 'out');
+    // The links were found whole with these inputs and files: not checked again.
+    expect(await build('--out', 'out')).toMatchObject({ kept: entries, rendered: 0 });
+    await rm(join(temp.dir, 'public', 'logo.svg'));
+    const failed = build('--out', 'out');
+    await expect(failed).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('LINK_BROKEN') });
+    await expect(failed).rejects.toMatchObject({ stderr: expect.stringContaining('/logo.svg') });
+  });
+
+  it('checks the links again after a config edit that takes away the page they lead to', async () => {
+    await cp(join(repoRoot, 'public', 'logo.svg'), join(temp.dir, 'public', 'logo.svg'));
+    await edit(join(temp.dir, 'content', 'blog', 'a-brand-new-post', 'en.md'), '[our logo](/logo.svg)', '[a shop story](/shop/blog/a-day-in-a-tailor-shop/)');
+    await settle();
+    await build('--out', 'out');
+    expect(await build('--out', 'out')).toMatchObject({ kept: entries, rendered: 0 });
+    await edit(temp.config, '{ path: "/shop/blog/{slug}", template: BlogPost,', '{ path: "/shop/posts/{slug}", template: BlogPost,');
+    await expect(build('--out', 'out')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('LINK_BROKEN') });
   });
 });
