@@ -6,7 +6,7 @@
  * what that page's policy allows), with no server.
  */
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { hashParts, installedVersion, openDiskCache } from '../cache/disk-cache.js';
 import type { FileStamp } from '../cache/render-state.js';
 import type { ResolvedConfig } from '../config/load.js';
@@ -23,30 +23,62 @@ export function searchablePages(config: ResolvedConfig, pages: readonly Page[]):
 
 /**
  * Adds the index's files to the output's `files`. A page left as it was on disk (`kept`) is read
- * from `outputFolder`. With `cache`, an index made from the very same pages is reused (a warm
- * build of an unchanged site skips Pagefind).
+ * from `outputFolder`, unless an earlier build's index read it with the same size and
+ * modification time (the stamp the build keeps it by). With `cache`, an index made from the very
+ * same pages is reused: a build of an unchanged site neither runs Pagefind nor reads a page.
  */
 export async function addSearchIndex(input: { config: ResolvedConfig; pages: readonly Page[]; files: OutputFiles; kept: ReadonlyMap<string, FileStamp>; outputFolder: string; folder: string; cache?: boolean }): Promise<OutputFiles> {
   const { config, files } = input;
-  const pages: { url: string; file: string; content: string }[] = [];
+  const cache = input.cache ? openDiskCache('search-index') : undefined;
+  const hashesKey = `pages ${hashParts(resolve(input.outputFolder))}`;
+  const storedHashes = cache?.readSync(hashesKey)?.toString('utf8');
+  const known = new Map(storedHashes ? (JSON.parse(storedHashes) as KeptHash[]) : []);
+  const hashes: KeptHash[] = [];
+  const pages: IndexedPage[] = [];
   for (const page of searchablePages(config, input.pages).sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0))) {
     const file = input.folder + page.file;
-    const data = files.get(file) ?? (input.kept.has(file) ? await readFile(join(input.outputFolder, file)) : undefined);
-    if (data !== undefined) pages.push({ url: page.url, file, content: typeof data === 'string' ? data : Buffer.from(data).toString('utf8') });
+    const data = files.get(file);
+    const stamp = data === undefined ? input.kept.get(file) : undefined;
+    if (data === undefined && !stamp) continue;
+    const earlier = stamp && known.get(file);
+    if (stamp && earlier && earlier[0] === stamp.size && earlier[1] === stamp.mtimeMs) {
+      hashes.push([file, earlier]);
+      pages.push({ url: page.url, file, hash: earlier[2] });
+      continue;
+    }
+    const content = textOf(data ?? (await readFile(join(input.outputFolder, file))));
+    const hash = hashParts(page.url, content);
+    if (stamp) hashes.push([file, [stamp.size, stamp.mtimeMs, hash]]);
+    pages.push({ url: page.url, file, hash, content });
   }
   // Pagefind puts the folder above its script (`site.base`) in front of each page's URL itself.
   // A build whose indexed pages are all as before takes the index of the build before from the cache.
-  const cache = input.cache ? openDiskCache('search-index') : undefined;
-  const fingerprint = hashParts(installedVersion('pagefind'), ...pages.flatMap((page) => [page.url, page.content]));
+  const fingerprint = hashParts(installedVersion('pagefind'), ...pages.map((page) => page.hash));
   let indexFiles = cache && cachedIndex(cache.readSync('index'), fingerprint);
   if (!indexFiles) {
-    indexFiles = await buildIndex(pages);
+    for (const page of pages) page.content ??= textOf(await readFile(join(input.outputFolder, page.file)));
+    indexFiles = await buildIndex(pages as Required<IndexedPage>[]);
     await cache?.write('index', packIndex(fingerprint, indexFiles));
   }
+  const nextHashes = JSON.stringify(hashes);
+  if (cache && nextHashes !== storedHashes) await cache.write(hashesKey, Buffer.from(nextHashes));
   const out: OutputFiles = new Map(files);
   for (const [path, content] of indexFiles) out.set(`${input.folder}${searchIndexFolder}/${path}`, content);
   return out;
 }
+
+/** A kept page file's size and modification time, and the hash of its URL and HTML, when an index read it. */
+type KeptHash = [file: string, [size: number, mtimeMs: number, hash: string]];
+
+/** A page to index: its HTML, read only when Pagefind is to run. */
+interface IndexedPage {
+  url: string;
+  file: string;
+  hash: string;
+  content?: string;
+}
+
+const textOf = (data: string | Uint8Array) => (typeof data === 'string' ? data : Buffer.from(data).toString('utf8'));
 
 /** Runs Pagefind over the pages (in the order given, so two builds give the same index); its files by path. */
 async function buildIndex(pages: readonly { url: string; file: string; content: string }[]): Promise<Map<string, Uint8Array>> {
