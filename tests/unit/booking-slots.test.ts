@@ -83,6 +83,15 @@ describe('booking slots (Mon–Fri 09:00–17:00 Europe/Oslo, 30 minutes)', () =
     expect(localInstants('2026-07-01', 9 * 60, 'Europe/Oslo')).toEqual([Date.parse('2026-07-01T07:00:00Z')]);
     expect(formatZoned(Date.parse('2026-07-01T07:00:00Z'), 'America/New_York')).toBe('2026-07-01T03:00:00-04:00');
   });
+
+  it('reads UTC without Intl, with the same clocks Intl shows', () => {
+    // 'Etc/Universal' is UTC by another name, so Intl reads it: the two must agree to the second.
+    const instants = [0, Date.parse('2026-12-31T23:59:59.999Z'), Date.parse('2028-02-29T12:00:00Z'), Date.parse('1969-12-31T23:59:59.500Z')];
+    for (let step = 0; step < 200; step++) instants.push(Date.parse('2000-01-01T00:00:00Z') + step * 86_399_937);
+    for (const instant of instants) expect(formatZoned(instant, 'UTC')).toBe(formatZoned(instant, 'Etc/Universal'));
+    expect(formatZoned(Date.parse('2026-12-31T23:59:59.999Z'), 'UTC')).toBe('2026-12-31T23:59:59+00:00');
+    expect(offsetMinutes(Date.parse('2026-07-01T07:00:00Z'), 'UTC')).toBe(0);
+  });
 });
 
 describe('booking slots on the days the clocks change', () => {
