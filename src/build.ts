@@ -21,6 +21,8 @@ export interface BuildStats {
   markdownCached: number;
   /** Entry folders taken as an earlier build loaded them, their files unchanged. */
   entriesKept: number;
+  /** Whether the pages were taken as an earlier build expanded them from the same config and entries. */
+  pageSetKept: boolean;
   /** esbuild steps (templates, stylesheet, islands) answered by the cache. */
   esbuildCached: number;
   pagesRendered: number;

@@ -6,6 +6,7 @@
  * the pages whose recorded reads differ, with the same files as a cold build by construction. A
  * run that finds problems leaves the last good build in place.
  */
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { DeploySettings } from '../config/deploy.js';
 import type { ResolvedConfig } from '../config/load.js';
@@ -13,6 +14,7 @@ import type { HostTarget } from '../config/schema.js';
 import type { OutputFiles } from '../output-files.js';
 import { SiteError } from '../errors.js';
 import { hashParts } from '../cache/disk-cache.js';
+import { generatorFingerprint } from '../cache/render-state.js';
 import { pluginHeadOf } from '../render/plugin-head.js';
 import { isRelativeSpecifier } from '../config/plugin-resolve.js';
 import type { IslandRuntime } from '../islands/bundle.js';
@@ -176,6 +178,15 @@ function watchedPathsOf(configFile: string, config: ResolvedConfig): WatchedPath
   };
 }
 
+/** The bytes of a file, undefined when it cannot be read (gone since it was loaded). */
+function bytesOf(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Creates the pipeline of the site of `options.config`. */
 export function createPipeline(options: PipelineOptions): Pipeline {
   const configPath = resolve(options.config);
@@ -213,7 +224,10 @@ export function createPipeline(options: PipelineOptions): Pipeline {
 
     const inputs = await run.time('inputs', () => loadInputs(run, config, inputOptions));
 
-    const routes = await run.time('routes', () => expandRoutes(run, config, inputs.entries));
+    // Taken before expansion, which moves the config's lock of published paths on to the pages.
+    const configText = runtime.pageSets && inputs.entriesProof !== undefined ? bytesOf(resolve(config.file)) : undefined;
+    const keptPages = configText && runtime.pageSets && { cache: runtime.pageSets, key: hashParts(generatorFingerprint(), JSON.stringify(config), configText, inputs.entriesProof!), counted: runtime.countPageSetKept };
+    const routes = await run.time('routes', () => expandRoutes(run, config, inputs.entries, keptPages));
     const pageSet = routes.value;
     if (!pageSet) {
       // The esbuild steps end within this run, so the next one never overlaps them.

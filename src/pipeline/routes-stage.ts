@@ -1,11 +1,29 @@
 /**
  * Stage 3: the routes. The config's route table and the entries become the site's pages, expanded
  * again only when the config or what the routes read of the entries (their slugs, dates, terms
- * and locales) changed.
+ * and locales) changed. A `site build` keeps the pages it expanded in the build cache, under the
+ * fingerprint of the config and of the entries as they were loaded, so a build with nothing
+ * changed takes them from there instead of expanding the routes again.
  */
+import { deserialize, serialize } from 'node:v8';
+import type { DiskCache } from '../cache/disk-cache.js';
 import type { ResolvedConfig } from '../config/load.js';
+import { SiteError, type SiteErrorOptions } from '../errors.js';
 import { advancePathLock, entryIndexKey, expandPages, type Entry, type Page } from './content-api.js';
 import { idOf, type Loaded, type StageRun } from './stage.js';
+
+/**
+ * Where a build keeps its pages: `key` fingerprints everything expansion reads (the generator, the
+ * config with its lock of published paths and its text, where a warning's line is read, and the
+ * proof of the entries: every entry folder kept as an earlier build loaded it, under the same
+ * date, flags and working folder).
+ */
+export interface KeptPageSets {
+  cache: DiskCache;
+  key: string;
+  /** Called when the pages were taken from the cache. */
+  counted(): void;
+}
 
 /** The pages of a build and lookups over them, made once per list of pages. */
 export interface PageSet {
@@ -21,12 +39,56 @@ export interface PageSet {
 }
 
 /** Expands the routes; the value is missing when they cannot be (two pages that would write one file). */
-export async function expandRoutes(run: StageRun, config: ResolvedConfig, entries: readonly Entry[]): Promise<Loaded<PageSet>> {
-  const loaded = await run.load('pages', `${idOf(config)} ${entryIndexKey(config, entries)}`, (diagnostics) => pageSetOf(expandPages(config, entries, diagnostics)));
+export async function expandRoutes(run: StageRun, config: ResolvedConfig, entries: readonly Entry[], kept?: KeptPageSets): Promise<Loaded<PageSet>> {
+  const from = kept ? `kept ${kept.key}` : `${idOf(config)} ${entryIndexKey(config, entries)}`;
+  const loaded = await run.load('pages', from, (diagnostics) => {
+    const stored = kept && readPages(kept, config);
+    if (stored) {
+      kept.counted();
+      // Its warnings (an entry not in every language) are reported again, as a build that expands them does.
+      diagnostics.add(...stored.warnings.map((options) => new SiteError(options)));
+      return pageSetOf(stored.pages);
+    }
+    const pages = expandPages(config, entries, diagnostics);
+    if (kept) keepPages(kept, config, pages, diagnostics.list());
+    return pageSetOf(pages);
+  });
   // Pages kept from a run that failed were not expanded again, and that run's lock was undone
   // (pipeline.ts): the lock of published paths follows them here.
   if (loaded.value) advancePathLock(config, loaded.value.pages);
   return loaded;
+}
+
+/** A page as kept: its route by its place in the config's route table, or whole when it is none of the table's (a 404 page's). */
+type KeptPage = Omit<Page, 'route'> & { route: number | Page['route'] };
+
+/** What is kept of an expansion: its pages and its warnings. */
+interface KeptExpansion {
+  pages: KeptPage[];
+  warnings: SiteErrorOptions[];
+}
+
+function keepPages(kept: KeptPageSets, config: ResolvedConfig, pages: readonly Page[], problems: readonly SiteError[]): void {
+  if (problems.some((problem) => problem.severity === 'error')) return;
+  const places = new Map(config.routes.map((route, index) => [route, index]));
+  const stored: KeptExpansion = {
+    pages: pages.map((page) => ({ ...page, route: places.get(page.route) ?? page.route })),
+    warnings: problems.map(({ code, message, hint, file, line, column, field, severity }) => ({ code, message, hint, file, line, column, field, severity })),
+  };
+  void kept.cache.write(kept.key, serialize(stored));
+}
+
+/** The kept expansion, its pages' routes the config's own objects again; undefined when there is none (or it cannot be read). */
+function readPages(kept: KeptPageSets, config: ResolvedConfig): { pages: Page[]; warnings: SiteErrorOptions[] } | undefined {
+  const data = kept.cache.readSync(kept.key);
+  if (!data) return undefined;
+  try {
+    const stored = deserialize(data) as KeptExpansion;
+    const pages = stored.pages.map((page) => ({ ...page, route: typeof page.route === 'number' ? config.routes[page.route]! : page.route }));
+    return pages.every((page) => page.route !== undefined) ? { pages, warnings: stored.warnings } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function pageSetOf(pages: Page[]): PageSet {

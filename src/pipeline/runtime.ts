@@ -57,6 +57,8 @@ export interface RuntimeStats {
   markdownCached: number;
   /** Entry folders taken as an earlier build loaded them, their files unchanged (neither read nor parsed). */
   entriesKept: number;
+  /** Whether the pages were taken as an earlier build expanded them from the same config and entries (routes-stage.ts). */
+  pageSetKept: boolean;
   /** esbuild steps answered by the cache. */
   esbuildCached: number;
   /** Worker threads started, for Markdown and pages and for the social images (0 when everything ran on the main thread). */
@@ -86,6 +88,10 @@ export interface Runtime {
   readonly entrySnapshots: DiskCache | undefined;
   /** Records an entry folder taken from `entrySnapshots`, for the stats. */
   countEntryKept(): void;
+  /** Page sets expanded by earlier builds, by the fingerprint of what the routes read (undefined: none kept). */
+  readonly pageSets: DiskCache | undefined;
+  /** Records that the pages were taken from `pageSets`, for the stats. */
+  countPageSetKept(): void;
   /**
    * The pool to render `count` pages on, and whether the main thread takes chunks too; undefined
    * to render them here. Needs the templates' bundled module (`templatesFile`).
@@ -149,6 +155,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   // A pipeline that runs again keeps its entries in memory (the stage memo) and is told what changed.
   const entrySnapshots = options.incremental ? undefined : open('entries');
   let entriesKept = 0;
+  const pageSets = options.incremental ? undefined : open('pages');
+  let pageSetKept = false;
   // An entry kept from its snapshot asks nothing of the Markdown and front matter caches, yet the
   // next build that loads it again (another config, a new day) does: while a build keeps entries,
   // those packs keep every entry. A build that keeps none (the first of each day, as the date is
@@ -180,6 +188,10 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     countEntryKept() {
       entriesKept++;
     },
+    pageSets,
+    countPageSetKept() {
+      pageSetKept = true;
+    },
     async renderPool(count, templatesFile) {
       // A pipeline that runs again renders an edit's few pages here: the workers would each need
       // the whole render input first.
@@ -209,6 +221,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       markdownParsed: markdown.stats.parsed,
       markdownCached: markdown.stats.cached,
       entriesKept,
+      pageSetKept,
       esbuildCached: cachedEsbuild?.stats.hits ?? 0,
       workers: pageWorkers + (socialPool?.size ?? 0),
       socialImages: social.total,
@@ -217,7 +230,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       imageVariantsMade: variants.made,
     }),
     async settled() {
-      await Promise.all([markdown.settled(), yamlCache?.settled(), frontMatterCache?.settled(), codeStylesheetCache?.settled(), entrySnapshots?.settled()]);
+      await Promise.all([markdown.settled(), yamlCache?.settled(), frontMatterCache?.settled(), codeStylesheetCache?.settled(), entrySnapshots?.settled(), pageSets?.settled()]);
     },
     async dispose() {
       // A run that succeeded has every card; one that failed needs none of those still being drawn.
