@@ -15,6 +15,60 @@ export interface YamlSource {
   lineOffset: number;
   /** The document as plain data; read it with `yamlValue`. */
   value?: unknown;
+  /** Where its nodes are (`positionsOf`), when known without the document: `locate` reads them instead. */
+  positions?: YamlPositions;
+}
+
+/**
+ * Where each node of a document starts, by its path (`pathKey`): [kind (0 scalar, 1 map, 2
+ * sequence), line and column of the node (of its key when it has no value), line and column of its
+ * key (-1 when none)], lines counted in the YAML itself. Enough for `locate` to answer as it would
+ * from the document, which a source taken from the build cache then need not parse.
+ */
+export type YamlPositions = Map<string, number[]>;
+
+const pathKey = (parent: string, part: PropertyKey) => `${parent}\u0000${String(part)}`;
+
+/** The positions of every node of a parsed source (the first of two keys that read the same, as `locate` finds it). */
+export function positionsOf(source: YamlSource): YamlPositions {
+  const table: YamlPositions = new Map();
+  const at = (node: unknown): number[] => {
+    const offset = (node as Node | null | undefined)?.range?.[0];
+    if (offset === undefined) return [-1, -1];
+    const { line, col } = source.lineCounter.linePos(offset);
+    return [line, col];
+  };
+  const visit = (node: unknown, path: string, found: unknown, key: unknown) => {
+    if (table.has(path)) return;
+    table.set(path, [isMap(node) ? 1 : isSeq(node) ? 2 : 0, ...at(found), ...at(key)]);
+    if (isMap(node)) {
+      for (const item of node.items) if (isPair(item) && isScalar(item.key)) visit(item.value, pathKey(path, String(item.key.value)), item.value ?? item.key, item.key);
+    } else if (isSeq(node)) {
+      node.items.forEach((item, index) => visit(item, pathKey(path, index), item, undefined));
+    }
+  };
+  visit(source.doc.contents, '', source.doc.contents, undefined);
+  return table;
+}
+
+/** `locate` from a source's positions. */
+function locateIn(positions: YamlPositions, lineOffset: number, path: readonly PropertyKey[], key?: string): { line?: number; column?: number } {
+  let at = '';
+  let node = positions.get(at);
+  if (!node) return {};
+  for (const part of path) {
+    if (node[0] === 0 || (node[0] === 2 && typeof part !== 'number')) break;
+    const next = positions.get(pathKey(at, part));
+    if (!next) break;
+    at = pathKey(at, part);
+    node = next;
+  }
+  let [, line, column] = node as [number, number, number];
+  if (key !== undefined && node[0] === 1) {
+    const pair = positions.get(pathKey(at, key));
+    if (pair && pair[3]! >= 0) [line, column] = [pair[3]!, pair[4]!];
+  }
+  return line < 0 ? {} : { line: line + lineOffset, column };
 }
 
 /** The document as plain data (`doc.toJS()`, worked out once). */
@@ -25,16 +79,17 @@ export function yamlValue(source: YamlSource): unknown {
 
 /**
  * A source whose plain data is already known (from the build cache, for text that parsed without
- * errors before): the document and its positions are parsed only if something asks for them, which
- * is when a value turns out to be invalid.
+ * errors before): the document is parsed only if something asks for it. With the positions kept
+ * beside the data, a warning at a field (a placeholder in the config) needs no document either.
  */
-export function knownYamlSource(text: string, file: string, lineOffset: number, value: unknown): YamlSource {
+export function knownYamlSource(text: string, file: string, lineOffset: number, value: unknown, positions?: YamlPositions): YamlSource {
   let parsed: YamlSource | undefined;
   const parse = () => (parsed ??= parseYaml(text, file, lineOffset).source);
   return {
     file,
     lineOffset,
     value,
+    ...(positions ? { positions } : {}),
     get doc() {
       return parse().doc;
     },
@@ -103,6 +158,7 @@ export function formatPath(path: readonly PropertyKey[]): string {
 
 /** The position of the value at `path` (or of the key `key` inside it) in the source. */
 export function locate(source: YamlSource, path: readonly PropertyKey[], key?: string): { line?: number; column?: number } {
+  if (source.positions) return locateIn(source.positions, source.lineOffset, path, key);
   let node: unknown = source.doc.contents;
   let found: Node | undefined = node as Node | undefined;
   for (const part of path) {
