@@ -2,7 +2,8 @@
  * YAML with positions: parse a file keeping a line counter, and turn zod issues into SiteErrors
  * that point at the exact key or value in the file.
  */
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import type { Document, LineCounter, Node } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, lineCounter as newLineCounter, parseDocument } from './yaml-package.js';
 import type { z } from 'zod';
 import { SiteError, type ErrorCode } from './errors.js';
 
@@ -105,12 +106,12 @@ export function knownYamlSource(text: string, file: string, lineOffset: number, 
  * too deep for the parser) is reported as a problem of its file, not as a crash later.
  */
 export function parseYaml(text: string, file: string, lineOffset = 0): { source: YamlSource; errors: SiteError[] } {
-  const lineCounter = new LineCounter();
+  const lineCounter = newLineCounter();
   let doc: Document.Parsed;
   try {
     doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
   } catch (error) {
-    const empty = parseDocument('{}', { lineCounter: new LineCounter() });
+    const empty = parseDocument('{}', { lineCounter: newLineCounter() });
     return { source: { file, doc: empty, lineCounter, lineOffset, value: {} }, errors: [unusableYaml(error, file, lineOffset)] };
   }
   const source: YamlSource = { file, doc, lineCounter, lineOffset };

@@ -5,7 +5,7 @@
  * new category is added to both (a name in every language is required); removing one that posts
  * use is refused with the posts named. Pure: texts in, texts and errors out.
  */
-import { parseDocument } from 'yaml';
+import { parseDocument } from '../yaml-package.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { ConfigChange } from './config-edit.js';
 

@@ -8,7 +8,8 @@
  * The result is parsed again and must hold exactly the intended data, else the edit is refused.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { isMap, isScalar, isSeq, parseDocument, type Document, type Node, type Pair, type Scalar, type YAMLMap } from 'yaml';
+import type { Document, Node, Pair, Scalar, YAMLMap } from 'yaml';
+import { isMap, isScalar, isSeq, parseDocument } from '../yaml-package.js';
 import { formatScalar } from './front-matter-edit.js';
 
 /** A map of scalars: added to a list of them (`redirects:`), or a value of its own (a plan's price). */

@@ -4,7 +4,8 @@
  * range in the source text (in the quoting style it had, when that can hold the new value); a
  * removed key loses its line(s); a new key is appended. The document is never re-serialised whole.
  */
-import { isMap, isScalar, parseDocument, Scalar, stringify, type Pair } from 'yaml';
+import type { Pair, Scalar } from 'yaml';
+import { isMap, isScalar, parseDocument, scalarClass, stringify } from '../yaml-package.js';
 
 /** A front-matter value the editor writes: what the collections' fields hold. */
 export type FrontMatterValue = string | number | boolean;
@@ -42,9 +43,10 @@ export function readFrontMatter(text: string): Record<string, unknown> {
 export function formatScalar(value: FrontMatterValue, like?: Scalar): string {
   if (typeof value !== 'string') return String(value);
   const type = like?.type;
-  const keep = (type === Scalar.QUOTE_DOUBLE || type === Scalar.QUOTE_SINGLE || type === Scalar.PLAIN) && !value.includes('\n');
+  const { QUOTE_DOUBLE, QUOTE_SINGLE, PLAIN } = scalarClass();
+  const keep = (type === QUOTE_DOUBLE || type === QUOTE_SINGLE || type === PLAIN) && !value.includes('\n');
   // stringify quotes a plain string that would read back as another type ("123", "true", "a: b").
-  return stringify(value, { defaultStringType: keep ? type : Scalar.PLAIN, lineWidth: 0 }).replace(/\n$/, '');
+  return stringify(value, { defaultStringType: keep ? type : PLAIN, lineWidth: 0 }).replace(/\n$/, '');
 }
 
 /** New front matter YAML for data (a new post): one `key: value` line per field, in the given order. */

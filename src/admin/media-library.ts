@@ -20,7 +20,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { parse } from 'yaml';
+import { parse } from '../yaml-package.js';
 import type { ResolvedConfig } from '../config/load.js';
 import { sourcesOf } from '../config/sources.js';
 import { findFrontMatter } from '../content/front-matter.js';

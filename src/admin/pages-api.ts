@@ -18,7 +18,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { parseDocument } from 'yaml';
+import { parseDocument } from '../yaml-package.js';
 import { sourcesOf } from '../config/sources.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { AdminRequest, AdminRoute } from './api.js';

@@ -24,7 +24,7 @@ import { sourcesOf } from '../config/sources.js';
 import { listEntrySlugs } from '../content/collections.js';
 import { categorisedCollections, categoryValues, planCategoryChanges, type CategoryChange } from './categories-edit.js';
 import { readFrontMatter } from './front-matter-edit.js';
-import { parseDocument } from 'yaml';
+import { parseDocument } from '../yaml-package.js';
 import type { ResolvedConfig } from '../config/load.js';
 import { parseConfig } from '../config/load.js';
 import { collectSiteErrors, errorCatalogue, type SiteError } from '../errors.js';

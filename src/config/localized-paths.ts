@@ -4,7 +4,7 @@
  * locales' (what `path: /about` with `paths: { no: /om-oss }` says). Pure: the loader turns each
  * problem into an error at its key, and `writtenRouteField` finds a localized path's key in the file.
  */
-import { isMap } from 'yaml';
+import { isMap } from '../yaml-package.js';
 import type { YamlSource } from '../yaml-source.js';
 import type { RouteConfig, ValidatedRoute } from './schema.js';
 

@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parse, stringify } from 'yaml';
+import { parse, stringify } from '../yaml-package.js';
 
 /** The file name, beside the config. */
 export const pathLockName = 'site.paths.lock.yaml';
