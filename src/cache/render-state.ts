@@ -13,9 +13,10 @@ import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import { cacheRoot, cacheScope, hashParts, installedVersion } from './disk-cache.js';
+import { packReads, unpackReads, type PackedReads, type PageReads } from './page-reads.js';
 
 /** Raise when the meaning of anything stored changes. */
-const format = 2;
+const format = 3;
 
 /** A file as the write left it. */
 export interface FileStamp {
@@ -42,8 +43,8 @@ export interface RenderState {
   /** Every input a render read ("entry:blog/a-slug:no", "page:/blog/ [...]"), and the fingerprint of its value (same order). */
   keys: string[];
   prints: string[];
-  /** Page file → indexes into `keys` of what its render read. */
-  pages: Map<string, number[]>;
+  /** Page file → indexes into `keys` of what its render read (stored packed: page-reads.ts). */
+  pages: PageReads;
   /** Output file → its size and modification time after the write. */
   stamps: Map<string, FileStamp>;
 }
@@ -55,8 +56,8 @@ function stateFile(outDir: string): string {
 /** The state of an output folder (absolute, resolved), or undefined when there is none or it cannot be read. */
 export function readRenderState(outDir: string): RenderState | undefined {
   try {
-    const stored = deserialize(readFileSync(stateFile(outDir))) as { format: number; scope: string; state: RenderState };
-    return stored.format === format && stored.scope === cacheScope(outDir) ? stored.state : undefined;
+    const stored = deserialize(readFileSync(stateFile(outDir))) as { format: number; scope: string; state: Omit<RenderState, 'pages'> & { pages: PackedReads } };
+    return stored.format === format && stored.scope === cacheScope(outDir) ? { ...stored.state, pages: unpackReads(stored.state.pages) } : undefined;
   } catch {
     return undefined;
   }
@@ -68,7 +69,7 @@ export async function writeRenderState(outDir: string, state: RenderState): Prom
   const temporary = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   try {
     await mkdir(dirname(file), { recursive: true });
-    await writeFile(temporary, serialize({ format, scope: cacheScope(outDir), state }));
+    await writeFile(temporary, serialize({ format, scope: cacheScope(outDir), state: { ...state, pages: packReads(state.pages) } }));
     await rename(temporary, file);
   } catch {
     await rm(temporary, { force: true }).catch(() => undefined);

@@ -9,6 +9,7 @@
 import { lstatSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { hashParts, portableText } from '../cache/disk-cache.js';
+import { pageReadsOf } from '../cache/page-reads.js';
 import { generatorFingerprint, readRenderState, type FileStamp, type RenderState } from '../cache/render-state.js';
 import { precompressedCodings } from '../emit/compress.js';
 import { isMarked } from '../emit/output-folder.js';
@@ -96,9 +97,9 @@ export function planFromWritten(input: RenderStageInput, written: WrittenOutput,
   });
   const indexes: number[] = [];
   const kept = new Map<string, FileStamp>();
+  const staleReaders = state.pages.reading(stale);
   input.pageSet.pages.forEach((page, index) => {
-    const reads = state.pages.get(page.file);
-    const onDisk = reads && !reads.some((read) => stale.has(read)) && stampsOnDisk(written.outDir, page.file, state.stamps);
+    const onDisk = state.pages.has(page.file) && !staleReaders.has(page.file) && stampsOnDisk(written.outDir, page.file, state.stamps);
     if (onDisk) for (const [path, stamp] of onDisk) kept.set(path, stamp);
     else indexes.push(index);
   });
@@ -157,10 +158,10 @@ export function nextRenderState(input: RenderStageInput, written: WrittenOutput,
   const earlier = written.state;
   if (earlier && reads.pages.size === 0 && plan.changed.size === 0 && earlier.routes === plan.routes && earlier.inputs === plan.inputs && earlier.pages.size === input.pageSet.pages.length) return undefined;
   const earlierIndex = earlier && plan.prints.length ? new Map(earlier.keys.map((key, index) => [key, index])) : undefined;
-  for (const page of input.pageSet.pages) {
-    if (earlier && plan.kept.has(page.file)) reads.add(page.file, earlier.pages.get(page.file)!.map((read) => earlier.keys[read]!));
-  }
-  const { keys, pages } = reads;
+  // The kept pages in the order they were stored, which keeps neighbours together (page-reads.ts).
+  if (earlier) for (const [file, read] of earlier.pages.entries()) if (plan.kept.has(file)) reads.add(file, read.map((at) => earlier.keys[at]!));
+  const { keys } = reads;
+  const pages = pageReadsOf(reads.pages);
   const known = (key: string) => {
     const index = earlierIndex?.get(key);
     return index === undefined ? undefined : plan.prints[index];

@@ -1,0 +1,58 @@
+import { deserialize, serialize } from 'node:v8';
+import { describe, expect, it } from 'vitest';
+import { packReads, pageReadsOf, unpackReads } from '../../src/cache/page-reads';
+
+/** A seeded generator, so a failure can be run again. */
+function random(seed: number) {
+  let state = seed;
+  return () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state / 2147483648;
+  };
+}
+
+/** Pages like a site's: groups of neighbours reading a shared set, each with a few reads of its own (some repeated, unsorted). */
+function samplePages(seed: number): Map<string, number[]> {
+  const next = random(seed);
+  const pages = new Map<string, number[]>();
+  for (let group = 0; group < 6; group++) {
+    const shared = Array.from({ length: Math.floor(next() * 300) }, () => Math.floor(next() * 5000));
+    const size = Math.floor(next() * 40);
+    for (let page = 0; page < size; page++) {
+      const own = Array.from({ length: Math.floor(next() * 8) }, () => Math.floor(next() * 5000));
+      pages.set(`g${group}/p${page}/index.html`, [...own, ...shared.filter(() => next() > 0.02), ...own.slice(0, 2)]);
+    }
+  }
+  pages.set('empty/index.html', []);
+  return pages;
+}
+
+const sortedUnique = (reads: readonly number[]) => [...new Set(reads)].sort((a, b) => a - b);
+
+describe('page reads, packed', () => {
+  it.each([1, 2, 3, 4, 5])('gives back every page’s reads, and the pages that read given inputs (seed %i)', (seed) => {
+    const pages = samplePages(seed);
+    const packed = deserialize(serialize(packReads(pageReadsOf(pages)))) as ReturnType<typeof packReads>;
+    const unpacked = unpackReads(packed);
+    expect(unpacked.size).toBe(pages.size);
+    expect([...unpacked.entries()]).toEqual([...pages].map(([file, reads]) => [file, sortedUnique(reads)]));
+    for (const file of pages.keys()) expect(unpacked.has(file)).toBe(true);
+    expect(unpacked.has('missing/index.html')).toBe(false);
+    const next = random(seed + 100);
+    for (let trial = 0; trial < 20; trial++) {
+      const stale = new Set(Array.from({ length: 1 + Math.floor(next() * 4) }, () => Math.floor(next() * 5000)));
+      const expected = new Set([...pages].filter(([, reads]) => reads.some((read) => stale.has(read))).map(([file]) => file));
+      expect(unpacked.reading(stale)).toEqual(expected);
+      expect(pageReadsOf(pages).reading(stale)).toEqual(expected);
+    }
+    expect(unpacked.reading(new Set())).toEqual(new Set());
+  });
+
+  it('stores neighbours that read nearly the same inputs in a fraction of their reads', () => {
+    const shared = Array.from({ length: 2000 }, (_, index) => index * 3);
+    const pages = new Map(Array.from({ length: 500 }, (_, page) => [`blog/post-${page}/index.html`, [...shared, 10_000 + page]] as const));
+    const { deltas } = packReads(pageReadsOf(pages));
+    // 2,001 reads for the first page, then 4 numbers for each next one (counts, one added, one removed).
+    expect(deltas.length).toBe(2 + 2001 + 499 * 4);
+  });
+});
