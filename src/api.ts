@@ -19,6 +19,7 @@ import { logCrash, logErrors, logInfo, logInfos, logResult, logWarning, logWarni
 import { loadConfig, type ResolvedConfig } from './config/load.js';
 import { deploySettings } from './config/deploy.js';
 import type { HostTarget } from './config/schema.js';
+import { precompressedCodings } from './emit/compress.js';
 import { placeOutput, precompressOf, staticFolderOf } from './targets/index.js';
 import { runBuildEnd } from './emit/plugin-build-end.js';
 import { addSearchIndex } from './emit/search-index.js';
@@ -177,7 +178,9 @@ export async function build(options: BuildOptions = {}): Promise<BuildReport> {
     return `${pages.length} ${locale}${aliases ? `, of which ${aliases} ${aliases === 1 ? 'alias' : 'aliases'}` : ''}`;
   }).join('; ');
   const pageFiles = new Set(result.pages.map((page) => page.file));
-  const otherFiles = [...result.files.keys()].filter((path) => !pageFiles.has(path)).length;
+  // Files left as written count too (a kept social image), but for the pages' precompressed siblings.
+  const isPageSibling = (path: string) => precompressedCodings.some((coding) => path.endsWith(coding.extension) && pageFiles.has(path.slice(0, -coding.extension.length)));
+  const otherFiles = [...result.files.keys(), ...result.kept.keys()].filter((path) => !pageFiles.has(path) && !isPageSibling(path)).length;
   logger.result(`built ${result.pages.length} pages (${locales}) and ${otherFiles} other files into ${relative(process.cwd(), outDir) || '.'} in ${ms} ms`);
   // The next post to go live by itself, so whoever publishes knows when to build again (the GitHub Pages workflow builds daily).
   const [next] = result.scheduled;

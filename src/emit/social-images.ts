@@ -12,6 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { dependencyFolder, generatorRoot, hashParts, installedVersion, openDiskCache, type DiskCache } from '../cache/disk-cache.js';
+import type { FileStamp } from '../cache/render-state.js';
 import type { WorkerPool } from '../parallel/pool.js';
 import { socialCardKey, socialCardLayout, socialImageSize, type SocialCard } from '../render/social-card.js';
 
@@ -25,12 +26,20 @@ export interface SocialImageOptions {
   mark?: string;
   /** Worker threads of lib/social-worker.js that draw the misses, leaving this thread free for the rest of the build (asked for when a card is to be drawn); without them the cards are drawn here. */
   pool?: () => WorkerPool | undefined;
+  /**
+   * The stamps of a file the output folder holds as an earlier build wrote it, drawn the same way
+   * (`socialDrawingKey`): its name says what it shows, so it is what this build would write, and
+   * is neither read nor drawn. Undefined for a file to make.
+   */
+  keep?: (file: string) => [string, FileStamp][] | undefined;
 }
 
 /** What was drawn: the files, and how many were drawn rather than taken from the cache or `reuse`. */
 export interface SocialImages {
   files: Map<string, Uint8Array>;
   drawn: number;
+  /** The files left in the output folder as they are (`keep`), with their stamps. */
+  kept: Map<string, FileStamp>;
 }
 
 const byName = <T>([a]: [string, T], [b]: [string, T]) => (a < b ? -1 : a > b ? 1 : 0);
@@ -39,8 +48,14 @@ const byName = <T>([a]: [string, T], [b]: [string, T]) => (a < b ? -1 : a > b ? 
 export async function drawSocialImages(cards: ReadonlyMap<string, SocialCard>, options: SocialImageOptions = {}): Promise<SocialImages> {
   const cache = options.cache === false ? undefined : (options.cache ?? openDiskCache('social'));
   const files = new Map<string, Uint8Array>();
+  const kept = new Map<string, FileStamp>();
   const missing: { file: string; card: SocialCard; key?: string }[] = [];
   for (const [file, card] of [...cards].sort(byName)) {
+    const onDisk = options.keep?.(file);
+    if (onDisk) {
+      for (const [path, stamp] of onDisk) kept.set(path, stamp);
+      continue;
+    }
     const earlier = options.reuse?.get(file);
     const key = earlier || !cache ? undefined : hashParts(drawingVersion(), options.mark ?? '', socialCardKey(card));
     const png = earlier ?? (key ? cache!.readSync(key) : undefined);
@@ -61,7 +76,12 @@ export async function drawSocialImages(cards: ReadonlyMap<string, SocialCard>, o
   }
   await cache?.settled();
   // In file order, whatever came from where: the output does not depend on the cache or on timing.
-  return { files: new Map([...files].sort(byName)), drawn: missing.length };
+  return { files: new Map([...files].sort(byName)), drawn: missing.length, kept };
+}
+
+/** What the bytes of every card depend on besides the card: the versions that draw it and the mark. */
+export function socialDrawingKey(mark: string): string {
+  return hashParts(drawingVersion(), mark);
 }
 
 /** Draws each card, in order: satori lays out the next card while sharp rasterises the ones before it. */

@@ -7,6 +7,7 @@
  * changed.
  */
 import { hashParts, type DiskCache } from '../cache/disk-cache.js';
+import type { FileStamp } from '../cache/render-state.js';
 import type { ResolvedConfig } from '../config/load.js';
 import { createRobots, createSitemaps, lastModifiedOf } from '../emit/sitemap.js';
 import type { RunEsbuild } from '../esbuild-step.js';
@@ -17,7 +18,7 @@ import type { IslandBundle } from '../islands/bundle.js';
 import { createImageVariants } from '../emit/images.js';
 import { codeStylesheet, codeStylesheetUrl, hasHighlightedCode } from '../content/highlight.js';
 import { assetsFolder } from '../routes/paths.js';
-import { drawSocialImages } from '../emit/social-images.js';
+import { drawSocialImages, socialDrawingKey } from '../emit/social-images.js';
 import type { EntryImage } from '../content/images.js';
 import { focusStylesheet } from '../render/images.js';
 import type { PageContent } from '../content/pages.js';
@@ -36,6 +37,8 @@ export interface SiteFiles {
   feeds: Map<string, string>;
   /** The social images (`_social/<hash>.png`); empty with `output.socialImages: false`. */
   social: Map<string, Uint8Array>;
+  /** The social images the output folder keeps as an earlier build wrote them (not in `social`), with their stamps. */
+  socialKept: Map<string, FileStamp>;
   /** The mark they were drawn with (public/logo.svg's text, or "" for none): a new one draws them again. */
   socialMark: string;
   /** The variants of the entries' images (`assets/images/<hash>-<width>.<format>`). */
@@ -54,7 +57,7 @@ export interface SiteFilesInput {
   /** The site files of the run before, in a pipeline that runs again: its image variants are reused. */
   previous?: SiteFiles;
   /** The social images, started by `startSocialImages`. */
-  social: Promise<Loaded<Map<string, Uint8Array>>>;
+  social: Promise<Loaded<SocialFiles>>;
   /** Told how many image variants there are and how many were encoded. */
   countImageVariants?(total: number, made: number): void;
   /** Where the code stylesheet is kept between builds (undefined: made each time). */
@@ -94,7 +97,13 @@ export async function createSiteFiles(run: StageRun, input: SiteFilesInput): Pro
   ]);
   run.diagnostics.add(...targetWarnings(config));
   if (!functions.value || !built.value || !routes.value || !feeds.value || !social.value || !images.value) return undefined;
-  return { built: built.value, routes: routes.value, feeds: feeds.value, social: social.value, socialMark: socialMarkOf(assets), images: images.value };
+  return { built: built.value, routes: routes.value, feeds: feeds.value, social: social.value.files, socialKept: social.value.kept, socialMark: socialMarkOf(assets), images: images.value };
+}
+
+/** The social images made, and those kept in the output folder as written. */
+export interface SocialFiles {
+  files: Map<string, Uint8Array>;
+  kept: Map<string, FileStamp>;
 }
 
 /** What the social images are made from: all known once the page copy is, before the pages render. */
@@ -110,20 +119,33 @@ export type SocialImagesInput = Pick<SiteFilesInput, 'config' | 'pageSet' | 'ass
   pool?: () => WorkerPool | undefined;
   /** false: draw every card and keep none (a build without its cache). */
   cache?: false;
+  /** The stamps of a card's file the output folder keeps as written, drawn the same way (see `SocialImageOptions.keep`). */
+  keep?: (file: string) => [string, FileStamp][] | undefined;
+  /**
+   * Given when the build is made from what the output folder's last build was made from (the
+   * same pages, so the same cards): the stamps of every card's file it holds as written, when it
+   * holds them all; then no card is worked out.
+   */
+  keepAll?: () => Map<string, FileStamp> | undefined;
 };
 
 /**
  * Starts the social images, kept while what they are made from stays the same: their workers draw
  * them while this thread renders the pages and makes the other site files (`createSiteFiles`).
  */
-export function startSocialImages(run: StageRun, input: SocialImagesInput): Promise<Loaded<Map<string, Uint8Array>>> {
+export function startSocialImages(run: StageRun, input: SocialImagesInput): Promise<Loaded<SocialFiles>> {
   const { config, pageSet, messages, entryList } = input;
   const mark = socialMarkOf(input.assets);
-  const key = config.output.socialImages ? `${idOf(config)} ${hashParts(mark)} ${idOf(pageSet)} ${idOf(input.templates)} ${idOf(messages)} ${idOf(input.contents)} ${entryList.map(idOf).join(' ')}` : 'off';
+  const key = config.output.socialImages ? `${idOf(config)} ${hashParts(mark)} ${idOf(pageSet)} ${idOf(input.templates)} ${idOf(messages)} ${idOf(input.contents)} ${entryList.map(idOf).join(' ')} ${input.keep ? idOf(input.keep) : ''} ${input.keepAll ? idOf(input.keepAll) : ''}` : 'off';
   const social = run.load('social images', key, () => createSocialImages(input, mark));
   // Awaited by the site files stage: a run that fails before it does not leave it unhandled.
   social.catch(() => undefined);
   return social;
+}
+
+/** What the social images' bytes depend on besides their cards ("" without social images): part of what every page of the output depends on (written-output.ts `globalFingerprint`). */
+export function socialKeyOf(config: ResolvedConfig, assets: Assets): string {
+  return config.output.socialImages ? socialDrawingKey(socialMarkOf(assets)) : '';
 }
 
 /** The mark the cards show: the site's logo (public/logo.svg, which comes with the assets), or "" for none. */
@@ -134,7 +156,7 @@ function socialMarkOf(assets: Assets): string {
 
 /** The names of the site files, every group: what a link may lead to besides a page. */
 export function* siteFileNames(files: SiteFiles): Generator<string> {
-  for (const group of [files.built, files.routes, files.feeds, files.social, files.images]) yield* group.keys();
+  for (const group of [files.built, files.routes, files.feeds, files.social, files.socialKept, files.images]) yield* group.keys();
 }
 
 /** Whether an entry or a page's copy (its Markdown is HTML among its values) has highlighted code. */
@@ -153,14 +175,19 @@ function* imagesOf(entries: readonly Entry[]): Generator<EntryImage> {
 }
 
 /** The social image of every page, drawn or from the cache. */
-async function createSocialImages(input: SocialImagesInput, mark: string): Promise<Map<string, Uint8Array>> {
-  if (!input.config.output.socialImages) return new Map();
+async function createSocialImages(input: SocialImagesInput, mark: string): Promise<SocialFiles> {
+  if (!input.config.output.socialImages) return { files: new Map(), kept: new Map() };
+  const all = input.keepAll?.();
+  if (all) {
+    input.countSocialImages?.(all.size, 0);
+    return { files: new Map(), kept: all };
+  }
   const renderInput = renderInputOf({ ...input, pages: input.pageSet.pages, entries: input.entryList });
   // A file's name says what its card shows, but not with which logo: a new logo draws them all again.
   const reuse = input.previous?.socialMark === mark ? input.previous.social : undefined;
-  const { files, drawn } = await drawSocialImages(socialCardsOf(renderInput, input.templates), { reuse, pool: input.pool, cache: input.cache, ...(mark ? { mark } : {}) });
-  input.countSocialImages?.(files.size, drawn);
-  return files;
+  const { files, drawn, kept } = await drawSocialImages(socialCardsOf(renderInput, input.templates), { reuse, pool: input.pool, cache: input.cache, keep: input.keep, ...(mark ? { mark } : {}) });
+  input.countSocialImages?.(files.size + kept.size, drawn);
+  return { files, kept };
 }
 
 /** The sitemap files, robots.txt and the files of the host the output is for (`_headers` for node; see src/targets): they depend on the pages, the config, and the entries' dates. */

@@ -20,8 +20,8 @@ import { isRelativeSpecifier } from '../config/plugin-resolve.js';
 import type { IslandRuntime } from '../islands/bundle.js';
 import { classifyChange, staleOutputs, type WatchedPaths } from './changes.js';
 import { loadPageCopy } from './copy-stage.js';
-import { createSiteFiles, siteFileNames, startSocialImages } from './files-stage.js';
-import { entryKey, positionRenderProblem } from './content-api.js';
+import { createSiteFiles, siteFileNames, socialKeyOf, startSocialImages } from './files-stage.js';
+import { entryKey, positionRenderProblem, socialFolder } from './content-api.js';
 import { todayIn } from '../content/schedule.js';
 import { sourcesOf } from '../config/sources.js';
 import { loadInputs, loadSiteConfig, type InputOptions } from './inputs-stage.js';
@@ -32,7 +32,7 @@ import { expandRoutes } from './routes-stage.js';
 import { createRuntime, type EsbuildMode, type RuntimeStats } from './runtime.js';
 import { createStageMemo, type StageRun } from './stage.js';
 import { createLinkChecker } from './links-stage.js';
-import { readWrittenOutput, readWrittenPage, withLinksChecked, type OutputTarget } from './written-output.js';
+import { globalFingerprint, keptAsWritten, keptFolderAsWritten, readWrittenOutput, sameAsWritten, readWrittenPage, withLinksChecked, type OutputTarget } from './written-output.js';
 
 /** Options of `createPipeline`. */
 export interface PipelineOptions {
@@ -271,10 +271,15 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       entriesProof: inputs.entriesProof,
       contents,
       pageSet,
+      socialKey: socialKeyOf(config, assets),
     };
+    const global = written && globalFingerprint(parts, written);
+    // A card's file the folder holds as written, by a build from the same fingerprint (the same mark and drawing), is kept.
+    const keepSocial = written?.state && written.state.global === global ? (file: string) => keptAsWritten(written, file) : undefined;
+    const keepAllSocial = written && global && sameAsWritten(parts, written, global) ? () => keptFolderAsWritten(written, socialFolder) : undefined;
     // Every page's card is known now: its workers draw them while this thread renders the pages.
-    const social = startSocialImages(run, { config, pageSet, assets, messages, entryList: inputs.entries, templates, contents, stylesheet: assets.stylesheet, previous: previous?.siteFiles, countSocialImages: runtime.countSocialImages, pool: runtime.socialPool, cache: runtime.mediaCache });
-    const rendered = await run.time('render', () => renderStage(parts, { runtime, previous, incremental, written, defer: runOptions.first && { first: runOptions.first } }));
+    const social = startSocialImages(run, { config, pageSet, assets, messages, entryList: inputs.entries, templates, contents, stylesheet: assets.stylesheet, previous: previous?.siteFiles, countSocialImages: runtime.countSocialImages, pool: runtime.socialPool, cache: runtime.mediaCache, keep: keepSocial, keepAll: keepAllSocial });
+    const rendered = await run.time('render', () => renderStage(parts, { runtime, previous, incremental, written, global, defer: runOptions.first && { first: runOptions.first } }));
     diagnostics.add(...rendered.errors.map(positionRenderProblem));
     if (fatal()) return failed();
 
@@ -297,7 +302,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
 
     const result = await run.time('result', async () => {
       await runtime.settled();
-      return assembleBuild(previous, { ...parts, siteFiles: files }, { ...rendered, renderState });
+      const kept = files.socialKept.size ? new Map([...rendered.kept, ...files.socialKept]) : rendered.kept;
+      return assembleBuild(previous, { ...parts, siteFiles: files }, { ...rendered, kept, renderState });
     });
     lastBuild = result.build;
     builds++;

@@ -33,6 +33,12 @@ export interface RenderStageInput extends RenderedInputs {
   entryList: readonly Entry[];
   /** A fingerprint of the entries when every one was kept as an earlier build loaded it (see `Inputs.entriesProof`). */
   entriesProof?: string;
+  /**
+   * What the social images' bytes depend on besides their cards (files-stage.ts `socialKeyOf`): a
+   * build from the same global fingerprint draws every card as the one before, so a card's file
+   * the output folder holds as written is kept like a page.
+   */
+  socialKey?: string;
 }
 
 /** What the render stage needs of the last good build. */

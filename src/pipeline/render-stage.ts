@@ -47,6 +47,8 @@ export interface RenderOptions {
   incremental: boolean;
   /** The folder an earlier build wrote, for a build that is not incremental. */
   written?: WrittenOutput;
+  /** `globalFingerprint` of the input and `written`, when the caller has it. */
+  global?: string;
   /**
    * In an incremental pipeline with a build before: when more than `eagerPages` pages are to be
    * rendered, render only those whose files are in `first` (the pages open in a browser) and the
@@ -61,7 +63,7 @@ export interface RenderOptions {
 export async function renderStage(input: RenderStageInput, options: RenderOptions): Promise<RenderedPages> {
   const { runtime, written, previous } = options;
   if (written) {
-    const global = globalFingerprint(input, written);
+    const global = options.global ?? globalFingerprint(input, written);
     const plan = planFromWritten(input, written, global);
     const reads = createReadSets();
     const { rendered, errors } = await renderPages(input, plan, { runtime, track: true, reads });

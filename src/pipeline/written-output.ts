@@ -67,7 +67,38 @@ export function readWrittenPage(written: WrittenOutput, file: string): string | 
 export function globalFingerprint(input: RenderStageInput, written: WrittenOutput): string {
   const { root } = input.config;
   const config = portableText(JSON.stringify({ ...input.config, file: undefined }), root);
-  return hashParts(generatorFingerprint(), config, portableText(templatesFileOf(input.templates) ?? '', root), input.islandsKey, input.stylesheet, written.settings);
+  return hashParts(generatorFingerprint(), config, portableText(templatesFileOf(input.templates) ?? '', root), input.islandsKey, input.stylesheet, written.settings, input.socialKey ?? '');
+}
+
+/**
+ * The stamps of a file of `written` (and of its precompressed siblings) when the folder holds it
+ * as the build that persisted its state wrote it; undefined otherwise.
+ */
+export function keptAsWritten(written: WrittenOutput, file: string): [string, FileStamp][] | undefined {
+  return written.state && stampsOnDisk(written.outDir, file, written.state.stamps);
+}
+
+/**
+ * Whether this build is made from what the build that persisted the folder's state was made
+ * from: the same global fingerprint and the same inputs (so the same pages, rendered the same).
+ */
+export function sameAsWritten(input: RenderStageInput, written: WrittenOutput, global: string): boolean {
+  const { state } = written;
+  if (!state || state.global !== global) return false;
+  const inputs = inputsFingerprint(input);
+  return inputs !== undefined && state.inputs === inputs;
+}
+
+/** The stamps of every file `written` holds as written under `folder` ("_social/"), when it still holds all of them so; undefined otherwise. */
+export function keptFolderAsWritten(written: WrittenOutput, folder: string): Map<string, FileStamp> | undefined {
+  const kept = new Map<string, FileStamp>();
+  for (const path of written.state?.stamps.keys() ?? []) {
+    if (!path.startsWith(folder)) continue;
+    const found = stampsOnDisk(written.outDir, path, written.state!.stamps);
+    if (!found) return undefined;
+    for (const [file, stamp] of found) kept.set(file, stamp);
+  }
+  return kept;
 }
 
 /**

@@ -63,8 +63,11 @@ export function socialCardKey(card: SocialCard): string {
   return focus ? `photo ${card.photo.hash} ${focus.x} ${focus.y}` : `photo ${card.photo.hash}`;
 }
 
+/** The output folder of the cards. */
+export const socialFolder = '_social/';
+
 /** The output file of a card ("_social/<hash>.png", or .jpg for a photo), named by what it shows. */
 export function socialImageFile(card: SocialCard): string {
   const hash = createHash('sha256').update(`${socialCardLayout}\n${socialCardKey(card)}`).digest('base64url');
-  return `_social/${hash.slice(0, 16)}.${card.photo ? 'jpg' : 'png'}`;
+  return `${socialFolder}${hash.slice(0, 16)}.${card.photo ? 'jpg' : 'png'}`;
 }

@@ -213,6 +213,31 @@ describe('site build with nothing changed', () => {
     await expectSameAsCold();
   }, 180_000);
 
+  it('writes a social image again when its file is gone or changed, and leaves the others as they are', async () => {
+    await settle();
+    await build('--out', 'out');
+    const social = (await listFiles(join(temp.dir, 'out'))).filter((file) => file.startsWith('_social/'));
+    expect(social.length).toBeGreaterThan(2);
+    await rm(join(temp.dir, 'out', social[0]!));
+    await writeFile(join(temp.dir, 'out', social[1]!), 'not a png');
+    const rebuilt = await build('--out', 'out');
+    expect(rebuilt).toMatchObject({ rendered: 0, written: 2 });
+    await expectSameAsCold();
+  });
+
+  it('draws every social image again with a new logo', async () => {
+    await settle();
+    await build('--out', 'out');
+    const before = await outputOf();
+    await edit(join(temp.dir, 'public', 'logo.svg'), '</svg>', '<circle cx="4" cy="4" r="3"/></svg>');
+    await build('--out', 'out');
+    const after = await outputOf();
+    const social = [...after.keys()].filter((file) => file.startsWith('_social/') && file.endsWith('.png'));
+    expect(social.length).toBeGreaterThan(2);
+    expect(social.filter((file) => !after.get(file)!.equals(before.get(file)!))).toEqual(social);
+    await expectSameAsCold();
+  });
+
   it('renders an edit of the same size whose modification time was put back', async () => {
     const file = join(temp.dir, 'content', 'blog', slug, 'en.md');
     const { mtimeNs, size } = await stat(file, { bigint: true });
