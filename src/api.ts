@@ -168,6 +168,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildReport> {
     afterStep: options.afterStep,
     kept,
     renderState: result.renderState,
+    recorded: result.recorded,
   });
   await writePathLock(result.config);
   const now = performance.now();

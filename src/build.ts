@@ -3,7 +3,7 @@
  * Markdown and esbuild outputs come from the disk cache when their inputs are unchanged; Markdown
  * misses and page rendering are spread over a worker pool when there is enough of them to pay for it.
  */
-import type { FileStamp, RenderState } from './cache/render-state.js';
+import type { FileStamp, OutputRecord, RenderState } from './cache/render-state.js';
 import type { ResolvedConfig } from './config/load.js';
 import type { OutputFiles } from './output-files.js';
 import { SiteErrors, type SiteError } from './errors.js';
@@ -50,6 +50,8 @@ export interface BuildResult {
   kept: Map<string, FileStamp>;
   /** What the pages were rendered from, to store with the written files (for `writeSite`). */
   renderState?: Omit<RenderState, 'stamps'>;
+  /** What the output folder's last write recorded of it (for `writeSite`). */
+  recorded?: OutputRecord;
   /** Milliseconds per stage. */
   timings: Record<string, number>;
   /** For each page URL rendered, the JavaScript files it loads. */
@@ -90,6 +92,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       files: build.files,
       kept: build.kept,
       renderState: build.renderState,
+      recorded: build.recorded,
       timings: outcome.timings,
       scripts,
       stats: { ...pipeline.stats(), pagesRendered: outcome.rendered },

@@ -47,6 +47,23 @@ export interface RenderState {
   pages: PageReads;
   /** Output file → its size and modification time after the write. */
   stamps: Map<string, FileStamp>;
+  /**
+   * Output folder ("" for the folder itself, "blog/a-post") → its modification time after the
+   * write: a folder that still has it gained and lost no entry since, so the next write need not
+   * list it (emit/write.ts). Missing in a state of an older version.
+   */
+  folders?: Map<string, number>;
+}
+
+/** The files and folders of an output folder as its last write left them (a state's `stamps` and `folders`). */
+export interface OutputRecord {
+  stamps: ReadonlyMap<string, FileStamp>;
+  folders: ReadonlyMap<string, number>;
+}
+
+/** What a state recorded of its folder's files and folders; undefined for a state without its folders. */
+export function outputRecordOf(state: RenderState | undefined): OutputRecord | undefined {
+  return state?.folders && { stamps: state.stamps, folders: state.folders };
 }
 
 function stateFile(outDir: string): string {

@@ -14,7 +14,7 @@ import type { HostTarget } from '../config/schema.js';
 import type { OutputFiles } from '../output-files.js';
 import { SiteError } from '../errors.js';
 import { hashParts } from '../cache/disk-cache.js';
-import { generatorFingerprint } from '../cache/render-state.js';
+import { generatorFingerprint, outputRecordOf } from '../cache/render-state.js';
 import { pluginHeadOf } from '../render/plugin-head.js';
 import { isRelativeSpecifier } from '../config/plugin-resolve.js';
 import type { IslandRuntime } from '../islands/bundle.js';
@@ -303,7 +303,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     const result = await run.time('result', async () => {
       await runtime.settled();
       const kept = files.socialKept.size ? new Map([...rendered.kept, ...files.socialKept]) : rendered.kept;
-      return assembleBuild(previous, { ...parts, siteFiles: files }, { ...rendered, kept, renderState });
+      return assembleBuild(previous, { ...parts, siteFiles: files }, { ...rendered, kept, renderState, recorded: outputRecordOf(written?.state) });
     });
     lastBuild = result.build;
     builds++;

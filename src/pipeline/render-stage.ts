@@ -13,6 +13,7 @@ import { templatesFileOf } from '../render/templates.js';
 import { createSiteRenderer, renderInputOf } from './content-api.js';
 import { planAll, planFromBuild, type PageRender, type RenderedBefore, type RenderPlan, type RenderStageInput } from './render-plan.js';
 import type { Runtime } from './runtime.js';
+import type { OutputRecord } from '../cache/render-state.js';
 import { createReadSets, globalFingerprint, nextRenderState, planFromWritten, type WrittenOutput } from './written-output.js';
 
 /** The outcome of the render stage. */
@@ -24,6 +25,8 @@ export interface RenderedPages {
   kept: Map<string, FileStamp>;
   /** What to persist of the pages once the files are written (undefined: nothing new). */
   renderState?: Omit<RenderState, 'stamps'>;
+  /** What the output folder's last write recorded of it (for `writeSite`). */
+  recorded?: OutputRecord;
   /**
    * The fingerprint of everything the pages are made from (what every page depends on, and every
    * input a render may read), when it could be taken without reading the inputs (see `RenderState.inputs`).

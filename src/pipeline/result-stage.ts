@@ -6,7 +6,7 @@
  * its earlier file until `renderPending` renders it.
  */
 import { SiteError } from '../errors.js';
-import type { FileStamp, RenderState } from '../cache/render-state.js';
+import type { FileStamp, OutputRecord, RenderState } from '../cache/render-state.js';
 import type { OutputFiles } from '../output-files.js';
 import type { Entry } from './content-api.js';
 import type { ScheduledTranslation } from '../content/schedule.js';
@@ -27,6 +27,8 @@ export interface Build extends RenderedBefore {
   kept: Map<string, FileStamp>;
   /** What to persist of the pages once the files are written (see cache/render-state.ts). */
   renderState?: Omit<RenderState, 'stamps'>;
+  /** What the output folder's last write recorded of it (for `writeSite`). */
+  recorded?: OutputRecord;
   /** The deferred pages: `renderPending` renders them. */
   pending: Set<string>;
   /** Renders a page of this build here, tracked (set when the run deferred pages). */
@@ -70,7 +72,7 @@ export function assembleBuild(before: Build | undefined, now: Omit<Build, 'files
     }
     const readers = new Map<string, Set<string>>();
     for (const [file, render] of renders.rendered) indexReads(readers, file, render.reads);
-    build = { ...now, renders: { byFile: renders.rendered, readers }, files, kept: renders.kept, renderState: renders.renderState, ...later };
+    build = { ...now, renders: { byFile: renders.rendered, readers }, files, kept: renders.kept, renderState: renders.renderState, recorded: renders.recorded, ...later };
   } else {
     const { files, renders: { byFile, readers } } = before;
     const put = (path: string, data: string | Uint8Array) => {

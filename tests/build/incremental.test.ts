@@ -225,6 +225,22 @@ describe('site build with nothing changed', () => {
     await expectSameAsCold();
   });
 
+  it('finds files added to the output since its last write, in any folder, without listing the unchanged ones', async () => {
+    // Two builds: the second records what each page reads, and the stamps of the output's files and folders.
+    await build('--out', 'out');
+    await settle();
+    await build('--out', 'out');
+    const out = join(temp.dir, 'out');
+    await writeFile(join(out, 'stray.txt'), 'added by hand');
+    await writeFile(join(out, 'blog', slug, 'stray.txt'), 'added by hand');
+    await mkdir(join(out, 'new-folder', 'inner'), { recursive: true });
+    await writeFile(join(out, 'new-folder', 'inner', 'stray.txt'), 'added by hand');
+    const rebuilt = await build('--out', 'out');
+    expect(rebuilt.rendered).toBe(0);
+    // The output is the build's own (its marker says so): what the build does not make goes.
+    await expectSameAsCold();
+  });
+
   it('draws every social image again with a new logo', async () => {
     await settle();
     await build('--out', 'out');
