@@ -25,6 +25,7 @@ import { entryKey, positionRenderProblem, socialFolder } from './content-api.js'
 import { todayIn } from '../content/schedule.js';
 import { sourcesOf } from '../config/sources.js';
 import { loadInputs, loadSiteConfig, type InputOptions } from './inputs-stage.js';
+import { checkStampsAside } from './stamp-check.js';
 import { islandsKeyOf } from './render-plan.js';
 import { renderStage } from './render-stage.js';
 import { assembleBuild, renderPending, type Build } from './result-stage.js';
@@ -222,6 +223,13 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     lastWatched = watchedPathsOf(configPath, config);
     runtime.configRead(config);
 
+    // The folder an earlier build wrote, read now: a large one's files are checked on another
+    // thread while this one loads the inputs (stamp-check.ts).
+    const outputTarget = !incremental && options.cache !== false ? options.output?.(config) : undefined;
+    const writtenBefore = outputTarget ? readWrittenOutput(outputTarget) : undefined;
+    const onDisk = writtenBefore?.state ? checkStampsAside(writtenBefore.outDir, writtenBefore.state.stamps) : undefined;
+    onDisk?.catch(() => undefined);
+
     const inputs = await run.time('inputs', () => loadInputs(run, config, inputOptions));
 
     // Taken before expansion, which moves the config's lock of published paths on to the pages.
@@ -256,8 +264,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     if (fatal() || !templates || !islands || !assets || !contents || !messages) return failed();
 
     const previous = incremental ? lastBuild : undefined;
-    const outputTarget = !incremental && options.cache !== false ? options.output?.(config) : undefined;
-    const written = outputTarget ? readWrittenOutput(outputTarget) : undefined;
+    const checked = await onDisk;
+    const written = writtenBefore && checked ? { ...writtenBefore, onDisk: checked } : writtenBefore;
     const parts = {
       config,
       templates,

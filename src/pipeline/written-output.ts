@@ -30,6 +30,8 @@ export interface WrittenOutput {
   outDir: string;
   settings: string;
   state: RenderState | undefined;
+  /** The recorded files found on disk as recorded, when another thread checked them (stamp-check.ts); else each is checked as it is asked for. */
+  onDisk?: ReadonlySet<string>;
 }
 
 /** The pages to render, and the files kept as they are. */
@@ -75,7 +77,7 @@ export function globalFingerprint(input: RenderStageInput, written: WrittenOutpu
  * as the build that persisted its state wrote it; undefined otherwise.
  */
 export function keptAsWritten(written: WrittenOutput, file: string): [string, FileStamp][] | undefined {
-  return written.state && stampsOnDisk(written.outDir, file, written.state.stamps);
+  return written.state && stampsOnDisk(written, file);
 }
 
 /**
@@ -94,7 +96,7 @@ export function keptFolderAsWritten(written: WrittenOutput, folder: string): Map
   const kept = new Map<string, FileStamp>();
   for (const path of written.state?.stamps.keys() ?? []) {
     if (!path.startsWith(folder)) continue;
-    const found = stampsOnDisk(written.outDir, path, written.state!.stamps);
+    const found = stampsOnDisk(written, path);
     if (!found) return undefined;
     for (const [file, stamp] of found) kept.set(file, stamp);
   }
@@ -130,7 +132,7 @@ export function planFromWritten(input: RenderStageInput, written: WrittenOutput,
   const kept = new Map<string, FileStamp>();
   const staleReaders = state.pages.reading(stale);
   input.pageSet.pages.forEach((page, index) => {
-    const onDisk = state.pages.has(page.file) && !staleReaders.has(page.file) && stampsOnDisk(written.outDir, page.file, state.stamps);
+    const onDisk = state.pages.has(page.file) && !staleReaders.has(page.file) && stampsOnDisk(written, page.file);
     if (onDisk) for (const [path, stamp] of onDisk) kept.set(path, stamp);
     else indexes.push(index);
   });
@@ -138,12 +140,18 @@ export function planFromWritten(input: RenderStageInput, written: WrittenOutput,
 }
 
 /** The recorded stamps of a page file and its siblings, when the disk still holds them so. */
-function stampsOnDisk(outDir: string, file: string, stamps: ReadonlyMap<string, FileStamp>): [string, FileStamp][] | undefined {
-  if (!stamps.has(file)) return undefined;
+function stampsOnDisk({ outDir, state, onDisk }: WrittenOutput, file: string): [string, FileStamp][] | undefined {
+  const stamps = state?.stamps;
+  if (!stamps?.has(file)) return undefined;
   const found: [string, FileStamp][] = [];
   for (const path of [file, ...precompressedCodings.map((coding) => file + coding.extension)]) {
     const stamp = stamps.get(path);
     if (!stamp) continue;
+    if (onDisk) {
+      if (!onDisk.has(path)) return undefined;
+      found.push([path, stamp]);
+      continue;
+    }
     try {
       const { size, mtimeMs } = lstatSync(join(outDir, path));
       if (size !== stamp.size || mtimeMs !== stamp.mtimeMs) return undefined;
