@@ -56,3 +56,41 @@ describe('page reads, packed', () => {
     expect(deltas.length).toBe(2 + 2001 + 499 * 4);
   });
 });
+
+describe('a render state, stored and read back', () => {
+  it('gives back every list as it was', async () => {
+    const { mkdtemp, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { readRenderState, writeRenderState } = await import('../../src/cache/render-state');
+    const cache = await mkdtemp(join(tmpdir(), 'render-state-'));
+    const previous = process.env.SITE_CACHE_DIR;
+    process.env.SITE_CACHE_DIR = cache;
+    try {
+      const pages = samplePages(7);
+      const state = {
+        global: 'g',
+        routes: 'r',
+        inputs: 'i',
+        keys: ['entry:blog/a:en ["title"]', 'page:/ ["route","path"]', 'messages:no', 'with\nnewline'],
+        prints: ['p1', 'p2', 'p3', 'p4'],
+        pages: pageReadsOf(pages),
+        stamps: new Map([['index.html', { size: 10, mtimeMs: 1764220000123.456 }], ['blog/a/index.html.br', { size: 0, mtimeMs: 1 }]]),
+        folders: new Map([['', 5], ['blog/a', 6]]),
+      };
+      await writeRenderState('/some/output', state);
+      const read = readRenderState('/some/output')!;
+      expect(read).toMatchObject({ global: 'g', routes: 'r', inputs: 'i', stamps: state.stamps, folders: state.folders });
+      expect(read.keys).toEqual(state.keys);
+      expect(read.prints).toEqual(state.prints);
+      expect([...read.pages.entries()]).toEqual([...pages].map(([file, reads]) => [file, sortedUnique(reads)]));
+      const empty = { ...state, keys: [], prints: [], pages: pageReadsOf(new Map()), stamps: new Map(), folders: new Map() };
+      await writeRenderState('/some/output', empty);
+      expect(readRenderState('/some/output')).toMatchObject({ keys: [], prints: [], stamps: new Map(), folders: new Map() });
+    } finally {
+      if (previous === undefined) delete process.env.SITE_CACHE_DIR;
+      else process.env.SITE_CACHE_DIR = previous;
+      await rm(cache, { recursive: true, force: true });
+    }
+  });
+});
