@@ -68,7 +68,9 @@ export async function renderStage(input: RenderStageInput, options: RenderOption
   if (written) {
     const global = options.global ?? globalFingerprint(input, written);
     const plan = planFromWritten(input, written, global);
-    const reads = createReadSets();
+    // Seeded with the inputs the folder's state names, when the plan has their fingerprints and
+    // pages are to be rendered (written-output.ts); a build that renders none needs no index of them.
+    const reads = createReadSets(plan.prints.length && plan.indexes.length ? written.state!.keys : undefined);
     const { rendered, errors } = await renderPages(input, plan, { runtime, track: true, reads });
     return { plan, rendered, kept: plan.kept, renderState: nextRenderState(input, written, plan, reads, global), fingerprint: plan.inputs && hashParts(global, plan.inputs), errors, deferred: [] };
   }
