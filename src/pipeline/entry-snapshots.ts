@@ -12,8 +12,15 @@
  * tick; and a folder changed less than `settleMs` before the build is not kept, so the rewrite
  * would have to come within a tick of a stat that is itself at least that old: only an edit
  * lost to a clock going backwards could match. `site build --no-cache` trusts no stat.
+ *
+ * A folder whose files stat otherwise (a second checkout, a CI runner that restored the cache)
+ * is kept when it holds the same files with the same bytes (their SHA-256, read before it was
+ * loaded): its files are read, but neither parsed nor looked up, and its snapshot takes the new
+ * stamps. The proof of a kept folder is its files' hashes, the same in every checkout. A value
+ * that names the project's folder (an image by its absolute path) is kept for that folder only.
  */
-import { readdirSync, statSync, type BigIntStats } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { DiskCache } from '../cache/disk-cache.js';
@@ -30,22 +37,32 @@ function stampOf(path: string): string | undefined {
   return stats && stampText(stats);
 }
 
-/** The stamps of a folder ("") and of each file in it, by name. */
-export type FolderStamps = [string, string][];
-
-/** What is kept of a folder: its stamps before it was loaded, and the value loaded. */
-interface Snapshot<T> {
-  stamps: FolderStamps;
-  value: T;
+/** The stamps of a folder ("") and of each file in it, by name, and the hash of each file's bytes. */
+export interface FolderStamps {
+  stamps: [string, string][];
+  hashes: [string, string][];
 }
+
+/** What is kept of a folder: its stamps and hashes before it was loaded, and the value loaded. */
+interface Snapshot<T> extends FolderStamps {
+  value: T;
+  /** The project folder, when the value names it (an entry's image, by its absolute path): then only that folder's builds take it. */
+  root?: string;
+}
+
+const hashOf = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('base64url');
+
+/** The names of the files of a folder, sorted. */
+const fileNames = (folder: string) => readdirSync(folder, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name).sort();
 
 /** Values kept by folder, in a namespace of the build cache. */
 export interface FolderSnapshots<T> {
   /**
-   * The value kept under `key` for `folder`, when the folder and its files stat as they did then,
-   * with a proof of it: the same proof, the same key and stamps, so the same value.
+   * The value kept under `key` for `folder`, when the folder and its files stat as they did then
+   * or hold the same bytes (then `restamp`: its snapshot should take the folder's stamps now),
+   * with a proof of it: the same proof, the same key and files, so the same value.
    */
-  read(key: string, folder: string): { value: T; proof: string } | undefined;
+  read(key: string, folder: string): { value: T; proof: string; restamp: boolean } | undefined;
   /**
    * The stamps of `folder` now, taken before it is loaded (an edit during the load then shows at
    * the next build); undefined when it or one of its files changed within `settleMs`.
@@ -56,7 +73,8 @@ export interface FolderSnapshots<T> {
 }
 
 /** Folder snapshots in `cache` (a pack: each build keeps those it used). */
-export function folderSnapshots<T>(cache: DiskCache): FolderSnapshots<T> {
+export function folderSnapshots<T>(cache: DiskCache, root: string): FolderSnapshots<T> {
+  const named = [Buffer.from(root, 'latin1'), Buffer.from(root, 'utf16le')];
   return {
     read(key, folder) {
       const stored = cache.readSync(key);
@@ -67,26 +85,43 @@ export function folderSnapshots<T>(cache: DiskCache): FolderSnapshots<T> {
       } catch {
         return undefined;
       }
-      for (const [name, stamp] of snapshot.stamps) if (stampOf(join(folder, name)) !== stamp) return undefined;
-      return { value: snapshot.value, proof: `${key} ${JSON.stringify(snapshot.stamps)}` };
+      if (snapshot.root !== undefined && snapshot.root !== root) return undefined;
+      const proof = `${key} ${JSON.stringify(snapshot.hashes)}`;
+      if (snapshot.stamps.every(([name, stamp]) => stampOf(join(folder, name)) === stamp)) return { value: snapshot.value, proof, restamp: false };
+      return sameBytes(folder, snapshot.hashes) ? { value: snapshot.value, proof, restamp: true } : undefined;
     },
     stamps(folder) {
       const settled = BigInt(Date.now() - settleMs) * 1_000_000n;
-      const stamps: FolderStamps = [];
+      const stamps: [string, string][] = [];
+      const hashes: [string, string][] = [];
       try {
-        const names = readdirSync(folder, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name).sort();
+        const names = fileNames(folder);
         for (const name of ['', ...names]) {
           const stats = statSync(join(folder, name), { bigint: true });
           if (stats.ctimeNs > settled || stats.mtimeNs > settled) return undefined;
           stamps.push([name, stampText(stats)]);
         }
+        for (const name of names) hashes.push([name, hashOf(readFileSync(join(folder, name)))]);
       } catch {
         return undefined;
       }
-      return stamps;
+      return { stamps, hashes };
     },
-    write(key, stamps, value) {
-      void cache.write(key, serialize({ stamps, value } satisfies Snapshot<T>));
+    write(key, { stamps, hashes }, value) {
+      // V8 writes a string as Latin-1 or UTF-16 bytes: the folder's name is looked for in both.
+      const bytes = serialize(value);
+      const names = named.some((name) => bytes.includes(name));
+      void cache.write(key, serialize({ stamps, hashes, value, ...(names ? { root } : {}) } satisfies Snapshot<T>));
     },
   };
+}
+
+/** Whether `folder` holds exactly the files of `hashes`, with those bytes. */
+function sameBytes(folder: string, hashes: readonly [string, string][]): boolean {
+  try {
+    const names = fileNames(folder);
+    return names.length === hashes.length && hashes.every(([name, hash], index) => names[index] === name && hashOf(readFileSync(join(folder, name))) === hash);
+  } catch {
+    return false;
+  }
 }

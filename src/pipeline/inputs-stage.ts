@@ -3,6 +3,7 @@
  * stylesheet and public/, messages, the entries of the collections). Each input is kept with what it was loaded from and
  * loaded again only when that changed or a change of its files made the pipeline forget it.
  */
+import { relative } from 'node:path';
 import { adminIslandFile, adminIslandNames, adminTemplateNames } from '../admin-pages.js';
 import type { DeploySettings } from '../config/deploy.js';
 import { loadConfig, type ResolvedConfig } from '../config/load.js';
@@ -17,7 +18,7 @@ import type { Runtime } from './runtime.js';
 import { targetBaseProblem } from '../targets/index.js';
 import { sameJson, type Loaded, type StageRun } from './stage.js';
 import { sortScheduled, type ScheduledTranslation } from '../content/schedule.js';
-import { hashParts } from '../cache/disk-cache.js';
+import { hashParts, portableText } from '../cache/disk-cache.js';
 import { generatorFingerprint } from '../cache/render-state.js';
 import { folderSnapshots } from './entry-snapshots.js';
 
@@ -103,10 +104,12 @@ async function loadEntries(run: StageRun, config: ResolvedConfig, options: Input
   const current = new Set(slugs.value);
   run.forget((name) => name.startsWith('entry:') && !current.has(name.slice('entry:'.length)));
   const { markdown, frontMatterCache, entrySnapshots } = options.runtime;
-  // An entry folder that loaded cleanly is kept by the stat of its files, under what else its
-  // load read: the config's parts, the date, the generator's code, the working folder (its files' names).
-  const snapshots = entrySnapshots && folderSnapshots<LoadedEntry>(entrySnapshots);
-  const scope = snapshots && hashParts(generatorFingerprint(), from, process.cwd());
+  // An entry folder that loaded cleanly is kept by the stat of its files (or their bytes), under
+  // what else its load read: the config's parts, the date, the generator's code, the working
+  // folder (its files' names). The project's own folder is left out, so another checkout of it
+  // keeps the entries too (entry-snapshots.ts).
+  const snapshots = entrySnapshots && folderSnapshots<LoadedEntry>(entrySnapshots, config.root);
+  const scope = snapshots && hashParts(generatorFingerprint(), portableText(from, config.root), relative(config.root, process.cwd()));
   const proofs = new Map<string, string>();
   const loaded = await Promise.all([...current].map((slug) =>
     run.load(`entry:${slug}`, from, async (diagnostics) => {
@@ -117,6 +120,10 @@ async function loadEntries(run: StageRun, config: ResolvedConfig, options: Input
       if (kept) {
         options.runtime.countEntryKept();
         proofs.set(slug, kept.proof);
+        if (kept.restamp) {
+          const stamps = snapshots.stamps(folder);
+          if (stamps) snapshots.write(key, stamps, kept.value);
+        }
         return kept.value;
       }
       const stamps = snapshots?.stamps(folder);

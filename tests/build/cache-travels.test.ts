@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readdir, readFile, rm, truncate } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,6 +53,35 @@ describe('a build cache copied with the project', () => {
     // The templates, the stylesheet, the site's islands and the admin's (bundled apart).
     expect(moved.stats.esbuildCached).toBe(4);
     expectSameFiles(moved.files, cold.files);
+  });
+
+  it('keeps the entries of the copy by their files\' bytes, but those that name the project\'s folder', async () => {
+    /** `site build` in `dir` (its working folder, as a checkout's), with its cache inside. */
+    const build = async (dir: string) => {
+      const { stderr } = await run('node', [join(repoRoot, 'bin', 'site.js'), 'build', '--verbose', '--out', 'dist'], { cwd: dir, env: { ...process.env, SITE_CACHE_DIR: join(dir, '.cache', 'site') } });
+      return { kept: Number(/entries kept (\d+)/.exec(stderr)?.[1]), parsed: Number(/markdown (\d+) parsed/.exec(stderr)?.[1]) };
+    };
+    const first = join(copies, 'entries-first');
+    await cp(site.dir, first, { recursive: true });
+    // Entry folders changed in the last two seconds are not kept (entry-snapshots.ts `settleMs`).
+    await new Promise((done) => setTimeout(done, 2100));
+    expect((await build(first)).kept).toBe(0);
+    const here = await build(first);
+    expect(here.kept).toBeGreaterThan(5);
+    const copy = join(copies, 'entries-second');
+    await cp(first, copy, { recursive: true });
+    await new Promise((done) => setTimeout(done, 2100));
+    const moved = await build(copy);
+    // A post with an image names it by its absolute path: loaded again, from the copy's own file.
+    const blog = join(copy, 'content', 'blog');
+    const withImages = readdirSync(blog).filter((slug) => readdirSync(join(blog, slug)).some((file) => /\.(jpe?g|png|webp)$/.test(file))).length;
+    expect(withImages).toBeGreaterThan(0);
+    expect(moved).toEqual({ kept: here.kept - withImages, parsed: 0 });
+    const files = await listFiles(join(first, 'dist'));
+    expect(await listFiles(join(copy, 'dist'))).toEqual(files);
+    for (const file of files) expect((await readFile(join(copy, 'dist', file))).equals(await readFile(join(first, 'dist', file))), file).toBe(true);
+    // The snapshots took the copy's stamps: its next build keeps every entry.
+    expect((await build(copy)).kept).toBe(here.kept);
   });
 
   it('ignores truncated or damaged pack files: the build runs cold and gives the same bytes', async () => {
