@@ -6,7 +6,7 @@
  * time of every file of the folder after the write, which prove that a file on disk is the one
  * that was written.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname, extname, join } from 'node:path';
@@ -158,9 +158,48 @@ export function generatorFingerprint(): string {
   code ??= hashParts(
     ...['react', 'react-dom', 'preact', 'esbuild'].map((name) => `${name} ${installedVersion(name)}`),
     `node ${process.version} icu ${process.versions.icu ?? ''} ${process.env.NODE_ENV ?? ''}`,
-    ...codeFiles().map((file) => readFileSync(file)),
+    codeHash(),
   );
   return code;
+}
+
+/**
+ * The hash of the generator's code files, kept in the cache under their stamps (size, times to
+ * the nanosecond, inode): the same files stat the same, and are not read and hashed again (2.8 MB,
+ * 6 ms of each build). Files changed in the last two seconds are hashed, and their hash not kept
+ * (the rule of entry-snapshots.ts).
+ */
+function codeHash(): string {
+  const files = codeFiles();
+  const settled = BigInt(Date.now() - 2000) * 1_000_000n;
+  let recent = false;
+  const stamps = files.map((file) => {
+    const stats = statSync(file, { bigint: true });
+    if (stats.mtimeNs > settled || stats.ctimeNs > settled) recent = true;
+    return `${file} ${stats.size} ${stats.mtimeNs} ${stats.ctimeNs} ${stats.ino}`;
+  });
+  const stampsHash = hashParts(...stamps);
+  const kept = join(cacheRoot(), 'generator-code.json');
+  try {
+    const stored = JSON.parse(readFileSync(kept, 'utf8')) as { stamps?: string; hash?: string };
+    if (!recent && stored.stamps === stampsHash && typeof stored.hash === 'string') return stored.hash;
+  } catch {
+    // None kept yet, or unreadable: hashed below.
+  }
+  const hash = hashParts(...files.map((file) => readFileSync(file)));
+  if (!recent) writeAtomically(kept, JSON.stringify({ stamps: stampsHash, hash }));
+  return hash;
+}
+
+function writeAtomically(file: string, text: string): void {
+  const temporary = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(temporary, text);
+    renameSync(temporary, file);
+  } catch {
+    rmSync(temporary, { force: true });
+  }
 }
 
 /** The generator's code files: those of the bundle's folder (lib/), or of src/ when it runs from its sources. */
