@@ -208,7 +208,8 @@ function codeFiles(): string[] {
   const dir = here.endsWith('.ts') ? dirname(dirname(here)) : dirname(here);
   const entries = readdirSync(dir, { withFileTypes: true, recursive: true });
   return entries
-    .filter((entry) => entry.isFile() && ['.js', '.ts', '.tsx'].includes(extname(entry.name)))
+    // Type declarations (lib/types/) do not run.
+    .filter((entry) => entry.isFile() && ['.js', '.ts', '.tsx'].includes(extname(entry.name)) && !entry.name.endsWith('.d.ts'))
     .map((entry) => join(entry.parentPath, entry.name))
     .sort();
 }
