@@ -72,6 +72,9 @@ export interface FolderSnapshots<T> {
   write(key: string, stamps: FolderStamps, value: T): void;
 }
 
+/** The proof of the snapshot kept under `key` with these hashes: its key and its files' bytes. */
+export const snapshotProof = (key: string, { hashes }: Pick<FolderStamps, 'hashes'>) => `${key} ${JSON.stringify(hashes)}`;
+
 /** Folder snapshots in `cache` (a pack: each build keeps those it used). */
 export function folderSnapshots<T>(cache: DiskCache, root: string): FolderSnapshots<T> {
   const named = [Buffer.from(root, 'latin1'), Buffer.from(root, 'utf16le')];
@@ -86,7 +89,7 @@ export function folderSnapshots<T>(cache: DiskCache, root: string): FolderSnapsh
         return undefined;
       }
       if (snapshot.root !== undefined && snapshot.root !== root) return undefined;
-      const proof = `${key} ${JSON.stringify(snapshot.hashes)}`;
+      const proof = snapshotProof(key, snapshot);
       if (snapshot.stamps.every(([name, stamp]) => stampOf(join(folder, name)) === stamp)) return { value: snapshot.value, proof, restamp: false };
       return sameBytes(folder, snapshot.hashes) ? { value: snapshot.value, proof, restamp: true } : undefined;
     },

@@ -20,7 +20,7 @@ import { sameJson, type Loaded, type StageRun } from './stage.js';
 import { sortScheduled, type ScheduledTranslation } from '../content/schedule.js';
 import { hashParts, portableText } from '../cache/disk-cache.js';
 import { generatorFingerprint } from '../cache/render-state.js';
-import { folderSnapshots } from './entry-snapshots.js';
+import { folderSnapshots, snapshotProof } from './entry-snapshots.js';
 
 /** What the input stages need of the pipeline's options. */
 export interface InputOptions {
@@ -64,9 +64,10 @@ export interface Inputs {
   /** The translations left out until their day, in the order they appear. */
   scheduled: ScheduledTranslation[];
   /**
-   * When every entry folder was kept as an earlier build loaded it (entry-snapshots.ts): a
-   * fingerprint of them all, equal only for the same folders with the same stamps, loaded under
-   * the same config, date and generator. Undefined when one was loaded.
+   * When every entry folder has a snapshot (entry-snapshots.ts), kept from an earlier build or
+   * taken by this one: a fingerprint of them all, equal only for the same folders with the same
+   * bytes, loaded under the same config, date and generator. Undefined when one has none (it
+   * failed, or changed within `settleMs`) or the entries were kept in memory (`site dev`).
    */
   entriesProof?: string;
 }
@@ -128,7 +129,11 @@ async function loadEntries(run: StageRun, config: ResolvedConfig, options: Input
       }
       const stamps = snapshots?.stamps(folder);
       const entry = await loadEntryFolder(config, slug, diagnostics, { drafts: options.drafts, publishedBy, markdown, frontMatterCache });
-      if (key && stamps && diagnostics.list().length === 0) snapshots.write(key, stamps, entry);
+      if (key && stamps && diagnostics.list().length === 0) {
+        snapshots.write(key, stamps, entry);
+        // The proof the next build reads back with this snapshot: this build's entries proven alike.
+        proofs.set(slug, snapshotProof(key, stamps));
+      }
       return entry;
     }, 'entries')));
   return {

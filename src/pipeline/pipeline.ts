@@ -302,7 +302,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     // The links of a build made from what the folder's last build was made from (config,
     // templates and generator included), with the same other files, lead where they led then.
     const otherFiles = [...siteFileNames(files)];
-    const linksKey = written?.state && rendered.fingerprint !== undefined ? hashParts(rendered.fingerprint, ...otherFiles) : undefined;
+    const linksKey = (rendered.renderState ?? written?.state) && rendered.fingerprint !== undefined ? hashParts(rendered.fingerprint, ...otherFiles) : undefined;
     const linksChecked = linksKey !== undefined && written?.state?.links === linksKey;
     diagnostics.add(...(await run.time('links', () => (linksChecked ? [] : links.check({ config, pages: pageSet.pages, entryList: inputs.entries, contents, otherFiles, htmlOf })))));
     if (fatal()) return failed();

@@ -31,7 +31,7 @@ export interface RenderStageInput extends RenderedInputs {
   stylesheet: string;
   /** The entries in the order the site lists them. */
   entryList: readonly Entry[];
-  /** A fingerprint of the entries when every one was kept as an earlier build loaded it (see `Inputs.entriesProof`). */
+  /** A fingerprint of the entries when every one has a snapshot (see `Inputs.entriesProof`). */
   entriesProof?: string;
   /**
    * What the social images' bytes depend on besides their cards (files-stage.ts `socialKeyOf`): a

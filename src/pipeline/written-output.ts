@@ -6,7 +6,7 @@
  * which their recorded size and modification time prove. Any change of what every page depends
  * on (config, templates, islands, stylesheet, the generator, the write settings) renders all.
  */
-import { lstatSync, readFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { hashParts, portableText } from '../cache/disk-cache.js';
 import { pageReadsOf } from '../cache/page-reads.js';
@@ -46,11 +46,24 @@ export interface WrittenPlan extends RenderPlan {
   inputs?: string;
 }
 
-/** The output an earlier build wrote at `target`, or undefined when there is none: a first build renders every page untracked. */
+/**
+ * The output an earlier build wrote at `target`; for a folder the build will make (none there, or
+ * an empty one) the same with nothing known of it, so its pages are rendered tracked and the next
+ * build keeps them. Undefined for a folder of other files (the write refuses it).
+ */
 export function readWrittenOutput(target: OutputTarget): WrittenOutput | undefined {
   const outDir = realPath(resolve(target.folder));
-  if (!isMarked(outDir)) return undefined;
-  return { outDir, settings: target.settings, state: readRenderState(outDir) };
+  if (isMarked(outDir)) return { outDir, settings: target.settings, state: readRenderState(outDir) };
+  return isEmptyFolder(outDir) ? { outDir, settings: target.settings, state: undefined } : undefined;
+}
+
+/** Whether `folder` is missing or holds nothing. */
+function isEmptyFolder(folder: string): boolean {
+  try {
+    return readdirSync(folder).length === 0;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
+  }
 }
 
 /** A page an earlier build wrote there and this one keeps, as text: the ids a link's fragment may name. */
@@ -105,8 +118,7 @@ export function keptFolderAsWritten(written: WrittenOutput, folder: string): Map
 
 /**
  * A fingerprint of every input a render may read, taken without reading them when every entry
- * was kept as an earlier build loaded it (the entries' proof; the messages and the page copy are
- * small): undefined otherwise.
+ * has a snapshot (the entries' proof; the messages and the page copy are small): undefined otherwise.
  */
 function inputsFingerprint(input: RenderStageInput): string | undefined {
   return input.entriesProof === undefined ? undefined : hashParts(input.entriesProof, JSON.stringify(input.messages), JSON.stringify([...input.contents]));
@@ -119,7 +131,8 @@ export function planFromWritten(input: RenderStageInput, written: WrittenOutput,
   // The same inputs as the build that wrote the folder: every fingerprint, the routes' included, is the recorded one.
   const same = state !== undefined && state.global === global && inputs !== undefined && state.inputs === inputs;
   const routes = same ? state.routes : fingerprintRoutes(input);
-  if (!state || state.global !== global) return { ...planAll(input), kept: new Map(), prints: [], routes, inputs };
+  // A state that knows of pages only that they read every input (`firstRenderState`) keeps them only for the same inputs.
+  if (!state || state.global !== global || (!same && state.keys[0] === everyInput)) return { ...planAll(input), kept: new Map(), prints: [], routes, inputs };
   const current = same ? state.prints : fingerprintInputs(input, state.keys, { prints: state.prints, pagesUnchanged: state.routes === routes });
   const stale = new Set<number>();
   const changed = new Set<string>();
@@ -243,6 +256,19 @@ export function nextRenderState(input: RenderStageInput, written: WrittenOutput,
     }
   }
   return { global, routes: plan.routes, ...(plan.inputs === undefined ? {} : { inputs: plan.inputs }), keys, prints, pages: pageReadsOf(pageReads) };
+}
+
+/** The input a page recorded by `firstRenderState` reads: every one (the key is no input's, see `RenderDependency`). */
+export const everyInput = '*';
+
+/**
+ * What to persist of a build that rendered every page untracked (the first into its folder):
+ * each page read every input, so a build from the same inputs keeps them all and any change
+ * renders them all, tracked. Needs the inputs' fingerprint (every entry has a snapshot).
+ */
+export function firstRenderState(input: RenderStageInput, routes: string, inputs: string, global: string): Omit<RenderState, 'stamps'> {
+  const pages = new Map(input.pageSet.pages.map((page) => [page.file, [0]]));
+  return { global, routes, inputs, keys: [everyInput], prints: [inputs], pages: pageReadsOf(pages) };
 }
 
 /** What to persist of the pages, with the fingerprint of the links found whole (see `RenderState.links`). */
