@@ -62,6 +62,11 @@ const startupPackages = ['zod'];
 const bundleStartupPackages = {
   name: 'bundle-startup-packages',
   setup(build) {
+    // zod's messages in 40-odd languages (`z.locales`, 358 KB, a quarter of lib/index.js, compiled
+    // at every start) but English, the one it uses unless told otherwise and the one the generator uses.
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]/.test(args.importer) ? { path: 'locales', namespace: 'zod-english', pluginData: dirname(args.importer) } : undefined);
+    build.onLoad({ filter: /.*/, namespace: 'zod-english' }, (args) => ({ contents: "export { default as en } from '../locales/en.js';", resolveDir: args.pluginData }));
     build.onResolve({ filter: /^[^./]/ }, (args) => {
       const name = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
       return startupPackages.includes(name) ? undefined : { path: args.path, external: true };

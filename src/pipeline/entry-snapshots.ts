@@ -77,7 +77,7 @@ export const snapshotProof = (key: string, { hashes }: Pick<FolderStamps, 'hashe
 
 /** Folder snapshots in `cache` (a pack: each build keeps those it used). */
 export function folderSnapshots<T>(cache: DiskCache, root: string): FolderSnapshots<T> {
-  const named = [Buffer.from(root, 'latin1'), Buffer.from(root, 'utf16le')];
+  const named = [Buffer.from(root, 'latin1'), Buffer.from(root, 'utf16le'), Buffer.from(root, 'utf8')];
   return {
     read(key, folder) {
       const stored = cache.readSync(key);
@@ -111,7 +111,7 @@ export function folderSnapshots<T>(cache: DiskCache, root: string): FolderSnapsh
       return { stamps, hashes };
     },
     write(key, { stamps, hashes }, value) {
-      // V8 writes a string as Latin-1 or UTF-16 bytes: the folder's name is looked for in both.
+      // V8 writes a string as Latin-1 or UTF-16 bytes, and a value may hold UTF-8 (entry-html.ts): the folder's name is looked for in each.
       const bytes = serialize(value);
       const names = named.some((name) => bytes.includes(name));
       void cache.write(key, serialize({ stamps, hashes, value, ...(names ? { root } : {}) } satisfies Snapshot<T>));

@@ -17,6 +17,7 @@ import type { Assets } from '../islands/assets.js';
 import type { IslandBundle } from '../islands/bundle.js';
 import { createImageVariants } from '../emit/images.js';
 import { codeStylesheet, codeStylesheetUrl, hasHighlightedCode } from '../content/highlight.js';
+import { translationHasCode } from './entry-html.js';
 import { assetsFolder } from '../routes/paths.js';
 import { drawSocialImages, socialDrawingKey } from '../emit/social-images.js';
 import type { EntryImage } from '../content/images.js';
@@ -161,7 +162,7 @@ export function* siteFileNames(files: SiteFiles): Generator<string> {
 
 /** Whether an entry or a page's copy (its Markdown is HTML among its values) has highlighted code. */
 function hasCodeToHighlight(entries: readonly Entry[], contents: ReadonlyMap<string, PageContent>): boolean {
-  return entries.some((entry) => Object.values(entry.translations).some((translation) => hasHighlightedCode(translation.html))) || [...contents.values()].some(hasCodeIn);
+  return entries.some((entry) => Object.values(entry.translations).some(translationHasCode)) || [...contents.values()].some(hasCodeIn);
 }
 
 function hasCodeIn(value: unknown): boolean {

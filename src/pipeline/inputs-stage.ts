@@ -13,7 +13,7 @@ import { consentFiles, needsConsent } from '../islands/consent.js';
 import { bundleIslands, listIslands, searchIsland, type IslandBundle, type IslandRuntime } from '../islands/bundle.js';
 import { listPageTemplates, loadTemplates } from '../render/templates.js';
 import type { TemplateSet } from '../render/types.js';
-import { entriesSourceKey, entryFolderOf, listEntries, loadEntryFolder, loadSiteMessages, messagesSourceKey, orderEntries, type Entry, type LoadedEntry, type Messages } from './content-api.js';
+import { entriesSourceKey, entryFolderOf, listEntries, loadEntryFolder, loadSiteMessages, messagesSourceKey, orderEntries, type Entry, type Messages } from './content-api.js';
 import type { Runtime } from './runtime.js';
 import { targetBaseProblem } from '../targets/index.js';
 import { sameJson, type Loaded, type StageRun } from './stage.js';
@@ -21,6 +21,7 @@ import { sortScheduled, type ScheduledTranslation } from '../content/schedule.js
 import { hashParts, portableText } from '../cache/disk-cache.js';
 import { generatorFingerprint } from '../cache/render-state.js';
 import { folderSnapshots, snapshotProof } from './entry-snapshots.js';
+import { loadedEntryOf, storedEntry, type StoredEntry } from './entry-html.js';
 
 /** What the input stages need of the pipeline's options. */
 export interface InputOptions {
@@ -109,7 +110,7 @@ async function loadEntries(run: StageRun, config: ResolvedConfig, options: Input
   // what else its load read: the config's parts, the date, the generator's code, the working
   // folder (its files' names). The project's own folder is left out, so another checkout of it
   // keeps the entries too (entry-snapshots.ts).
-  const snapshots = entrySnapshots && folderSnapshots<LoadedEntry>(entrySnapshots, config.root);
+  const snapshots = entrySnapshots && folderSnapshots<StoredEntry>(entrySnapshots, config.root);
   const scope = snapshots && hashParts(generatorFingerprint(), portableText(from, config.root), relative(config.root, process.cwd()));
   const proofs = new Map<string, string>();
   const loaded = await Promise.all([...current].map((slug) =>
@@ -125,12 +126,12 @@ async function loadEntries(run: StageRun, config: ResolvedConfig, options: Input
           const stamps = snapshots.stamps(folder);
           if (stamps) snapshots.write(key, stamps, kept.value);
         }
-        return kept.value;
+        return loadedEntryOf(kept.value);
       }
       const stamps = snapshots?.stamps(folder);
       const entry = await loadEntryFolder(config, slug, diagnostics, { drafts: options.drafts, publishedBy, markdown, frontMatterCache });
       if (key && stamps && diagnostics.list().length === 0) {
-        snapshots.write(key, stamps, entry);
+        snapshots.write(key, stamps, storedEntry(entry));
         // The proof the next build reads back with this snapshot: this build's entries proven alike.
         proofs.set(slug, snapshotProof(key, stamps));
       }

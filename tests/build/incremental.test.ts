@@ -353,3 +353,30 @@ describe('site build with nothing changed', () => {
     await expect(build('--out', 'out')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('LINK_BROKEN') });
   });
 });
+
+describe('site build with nothing changed, of a post with highlighted code', () => {
+  let temp: TempSite;
+  beforeAll(async () => {
+    temp = await createTempSite();
+    const post = join(temp.dir, 'content', 'blog', slug, 'en.md');
+    await writeFile(post, `${await readFile(post, 'utf8')}\n\`\`\`ts\nconst repaired: boolean = true;\n\`\`\`\n`);
+  });
+  afterAll(() => temp?.cleanup());
+  const { build, expectSameAsCold } = builds(() => temp.dir);
+
+  it('links the code stylesheet and fills the feed from entries whose HTML their snapshots keep apart', async () => {
+    await settle();
+    await build('--out', 'out');
+    // Every entry taken from its snapshot (entry-html.ts): whether a post has code, and its HTML for the feed, come from there.
+    expect(await build('--out', 'out')).toMatchObject({ rendered: 0, written: 0, kept: 9 });
+    const files = await listFiles(join(temp.dir, 'out'));
+    expect(files.filter((file) => /^assets\/code\.[\w-]+\.css$/.test(file))).toHaveLength(1);
+    // The JSON Feed carries the newest posts' full text.
+    expect(await readFile(join(temp.dir, 'out', 'feed.json'), 'utf8')).toContain('repaired');
+    // A build that renders the post again reads its HTML from the snapshot too.
+    await rm(join(temp.dir, 'out', 'blog', slug, 'index.html'));
+    expect(await build('--out', 'out')).toMatchObject({ rendered: 1, kept: 9 });
+    expect(await readFile(join(temp.dir, 'out', 'blog', slug, 'index.html'), 'utf8')).toContain('repaired');
+    await expectSameAsCold();
+  });
+});
