@@ -1,5 +1,6 @@
 /** Splits a Markdown file into its YAML front matter (with positions) and its body. */
 import { SiteError } from '../errors.js';
+import type { ParseYaml } from '../cache/yaml-cache.js';
 import { parseYaml, type YamlSource } from '../yaml-source.js';
 
 /** The parts of a Markdown file. */
@@ -17,8 +18,8 @@ export function findFrontMatter(text: string): { yaml: string; body: string } | 
   return match ? { yaml: match[1]!, body: text.slice(match[0].length) } : undefined;
 }
 
-/** Reads front matter between two `---` lines at the top; positions stay those of the whole file. */
-export function splitFrontMatter(text: string, file: string): MarkdownFile {
+/** Reads front matter between two `---` lines at the top (with `parse`, the build's cached parser); positions stay those of the whole file. */
+export function splitFrontMatter(text: string, file: string, parse: ParseYaml = parseYaml): MarkdownFile {
   const match = fence.exec(text);
   if (!match) {
     const { source } = parseYaml('{}', file);
@@ -28,7 +29,7 @@ export function splitFrontMatter(text: string, file: string): MarkdownFile {
       errors: [new SiteError({ code: 'FRONT_MATTER', message: 'the file has no front matter', file, line: 1, column: 1 })],
     };
   }
-  const { source, errors } = parseYaml(match[1]!, file, 1);
+  const { source, errors } = parse(match[1]!, file, 1);
   return { source, body: text.slice(match[0].length), errors };
 }
 

@@ -4,6 +4,8 @@
  * The site's `{name}` placeholders (`{minutes}`: see copyValuesOf) are filled in every text.
  */
 import { join, relative } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+import { hashParts, type DiskCache } from '../cache/disk-cache.js';
 import type { z } from 'zod';
 import { adminCopyFiles, isAdminTemplate } from '../admin-pages.js';
 import type { ResolvedConfig } from '../config/load.js';
@@ -11,7 +13,7 @@ import { sourcesOf } from '../config/sources.js';
 import type { Diagnostics } from '../diagnostics.js';
 import type { Page } from '../routes/pages.js';
 import type { ParseYaml } from '../cache/yaml-cache.js';
-import { parseYaml, validateYaml, type YamlSource } from '../yaml-source.js';
+import { parseYaml, validateYaml, yamlValue, type YamlSource } from '../yaml-source.js';
 import { bodyStartLine, splitFrontMatter } from './front-matter.js';
 import { markdownFailure, markdownLimitError, markdownPluginsOf } from './markdown.js';
 import { readTextFile } from './text-file.js';
@@ -33,7 +35,7 @@ export async function loadPageContent(
   pages: readonly Page[],
   schemaOf: (template: string) => z.ZodType | undefined,
   diagnostics: Diagnostics,
-  options: { markdown?: MarkdownRenderer; parseYaml?: ParseYaml } = {},
+  options: { markdown?: MarkdownRenderer; parseYaml?: ParseYaml; validated?: ValidatedCopy } = {},
 ): Promise<Map<string, PageContent>> {
   const markdown = options.markdown ?? defaultMarkdownRenderer();
   const parse = options.parseYaml ?? parseYaml;
@@ -54,8 +56,7 @@ export async function loadPageContent(
     const schema = schemaOf(entry.template);
     if (!schema) return;
     const extra = loaded.html === undefined ? undefined : { html: loaded.html };
-    const { data, errors: invalid } = validateYaml(loaded.source, schema, 'CONTENT_INVALID', extra);
-    diagnostics.add(...invalid);
+    const data = validatedCopy(loaded.source, schema, extra, diagnostics, options.validated && { ...options.validated, template: entry.template });
     // The engine's admin copy names the site as `{siteName}`, having no name of its own to say.
     const values = isAdminTemplate(entry.template) ? { ...copyValuesOf(config), siteName: config.site.name } : copyValuesOf(config);
     if (data) contents.set(key, fillCopy(data, values) as PageContent);
@@ -65,6 +66,40 @@ export async function loadPageContent(
     for (const other of sorted.slice(1)) checkParity(sorted[0]!, other, diagnostics);
   }
   return contents;
+}
+
+/**
+ * Copy that passed its template's schema before, kept by what it was made of: the templates'
+ * bundle (named by its content) and the zod that ran it (`schemas`), the template, the copy's data.
+ * A template's schema is code the build does not otherwise look into: the real site's 400-odd
+ * copy files took 33 ms of every build to validate again.
+ */
+export interface ValidatedCopy {
+  cache: DiskCache;
+  schemas: string;
+}
+
+/** The copy's data as the template's schema outputs it, from `validated` when it passed before; undefined when it does not pass (the problems go to `diagnostics`). */
+function validatedCopy(source: YamlSource, schema: z.ZodType, extra: { html: string } | undefined, diagnostics: Diagnostics, validated: (ValidatedCopy & { template: string }) | undefined): unknown {
+  const key = validated && hashParts(validated.schemas, validated.template, JSON.stringify(yamlValue(source) ?? null), extra?.html ?? '');
+  const stored = key && validated.cache.readSync(key);
+  if (stored) {
+    try {
+      return deserialize(stored);
+    } catch {
+      // A damaged entry: validated again.
+    }
+  }
+  const { data, errors } = validateYaml(source, schema, 'CONTENT_INVALID', extra);
+  diagnostics.add(...errors);
+  if (key && data !== undefined) {
+    try {
+      void validated.cache.write(key, serialize(data));
+    } catch {
+      // What V8 cannot copy (a function a schema made) is validated at every build.
+    }
+  }
+  return data;
 }
 
 /**
@@ -96,7 +131,7 @@ async function readContentFile(
       diagnostics.add(...syntax);
       return syntax.length ? undefined : { source };
     }
-    const { source, body, errors: syntax } = splitFrontMatter(text, file);
+    const { source, body, errors: syntax } = splitFrontMatter(text, file, parse);
     diagnostics.add(...syntax);
     if (syntax.length) return undefined;
     const bodyLine = bodyStartLine(text, body);

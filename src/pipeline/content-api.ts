@@ -5,11 +5,12 @@
  * here, with the keys that say what each load read of the config. The pipeline handles the
  * entries of every collection as one list; an entry's key is "<collection>/<slug>".
  */
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { keepsPathLock, nextPathLock } from '../routes/path-lock.js';
 import { isAdminTemplate } from '../admin-pages.js';
 import { adminStylesheet, preloadFontUrls } from '../islands/assets.js';
-import type { DiskCache } from '../cache/disk-cache.js';
+import { hashParts, installedVersion, type DiskCache } from '../cache/disk-cache.js';
+import { generatorFingerprint } from '../cache/render-state.js';
 import type { ParseYaml } from '../cache/yaml-cache.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { MarkdownRenderer } from '../content/markdown-cache.js';
@@ -30,6 +31,7 @@ import { createPageRenderer, type IslandScripts, type PageRenderer } from '../re
 import { createRenderer, type RenderInput } from '../render/render.js';
 import { socialCardOf, socialImageFile, type SocialCard } from '../render/social-card.js';
 import type { TemplateSet } from '../render/types.js';
+import { templatesFileOf } from '../render/templates.js';
 import { createPages, reportUntranslated, sortEntries, type Page } from '../routes/pages.js';
 import { redirectProblems, siteRedirects } from '../routes/redirects.js';
 import { assetsFolder } from '../routes/paths.js';
@@ -225,9 +227,12 @@ export function loadCopy(
   pages: readonly Page[],
   templates: TemplateSet,
   diagnostics: Diagnostics,
-  options: { markdown: MarkdownRenderer; parseYaml: ParseYaml | undefined },
+  options: { markdown: MarkdownRenderer; parseYaml: ParseYaml | undefined; copyCache?: DiskCache },
 ): Promise<Map<string, PageContent>> {
-  return loadPageContent(config, pages, (name) => templates.pages[name]?.content, diagnostics, options);
+  // The templates' bundle is named by its content (render/templates.ts); zod, which runs their schemas, is not in it.
+  const bundle = templatesFileOf(templates);
+  const validated = options.copyCache && bundle ? { cache: options.copyCache, schemas: hashParts(generatorFingerprint(), basename(bundle), installedVersion('zod')) } : undefined;
+  return loadPageContent(config, pages, (name) => templates.pages[name]?.content, diagnostics, { markdown: options.markdown, parseYaml: options.parseYaml, validated });
 }
 
 /**

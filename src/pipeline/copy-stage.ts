@@ -19,10 +19,10 @@ import { idOf, type StageRun } from './stage.js';
  * ("hub/product:no"); its problems go to the run's diagnostics.
  */
 export async function loadPageCopy(run: StageRun, config: ResolvedConfig, pageSet: PageSet, templates: TemplateSet, runtime: Runtime): Promise<Map<string, PageContent>> {
-  const { markdown, parseYaml } = runtime;
+  const { markdown, parseYaml, copyCache } = runtime;
   run.forget((name) => name.startsWith('copy:') && !pageSet.byContent.has(name.slice('copy:'.length)));
   const loaded = await Promise.all([...pageSet.byContent].map(([id, pages]) =>
-    run.load(`copy:${id}`, copySourceKey(config, pages, idOf(templates)), (diagnostics) => loadCopy(config, pages, templates, diagnostics, { markdown, parseYaml }), 'copy')));
+    run.load(`copy:${id}`, copySourceKey(config, pages, idOf(templates)), (diagnostics) => loadCopy(config, pages, templates, diagnostics, { markdown, parseYaml, copyCache }), 'copy')));
   await run.load('template check', `${idOf(pageSet)} ${idOf(templates)}`, (diagnostics) => {
     checkPageTemplates(config, pageSet.pages, templates, diagnostics);
     return true;

@@ -88,6 +88,8 @@ export interface Runtime {
   readonly entrySnapshots: DiskCache | undefined;
   /** Records an entry folder taken from `entrySnapshots`, for the stats. */
   countEntryKept(): void;
+  /** Page copy that passed its template's schema (content/pages.ts `ValidatedCopy`; undefined: none kept). */
+  readonly copyCache: DiskCache | undefined;
   /** Page sets expanded by earlier builds, by the fingerprint of what the routes read (undefined: none kept). */
   readonly pageSets: DiskCache | undefined;
   /** Records that the pages were taken from `pageSets`, for the stats. */
@@ -166,6 +168,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const markdownCache = open('markdown', keepForSnapshots);
   const frontMatterCache = open('front-matter', keepForSnapshots);
   const codeStylesheetCache = open('code-stylesheet');
+  const copyCache = open('copy');
   const contexts = options.esbuild === 'contexts' ? createEsbuildContexts() : undefined;
   const cachedEsbuild = !contexts && useCache ? createCachedEsbuild({ root: dirname(options.scope) }) : undefined;
   const markdown = batchMarkdown(createMarkdownRenderer({
@@ -188,6 +191,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     countEntryKept() {
       entriesKept++;
     },
+    copyCache,
     pageSets,
     countPageSetKept() {
       pageSetKept = true;
@@ -230,7 +234,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       imageVariantsMade: variants.made,
     }),
     async settled() {
-      await Promise.all([markdown.settled(), yamlCache?.settled(), frontMatterCache?.settled(), codeStylesheetCache?.settled(), entrySnapshots?.settled(), pageSets?.settled()]);
+      await Promise.all([markdown.settled(), yamlCache?.settled(), frontMatterCache?.settled(), codeStylesheetCache?.settled(), entrySnapshots?.settled(), pageSets?.settled(), copyCache?.settled()]);
     },
     async dispose() {
       // A run that succeeded has every card; one that failed needs none of those still being drawn.

@@ -287,6 +287,20 @@ describe('site build with nothing changed', () => {
     await expectSameAsCold();
   });
 
+  it('checks the page copy again when a template asks more of it, though the copy is the same', async () => {
+    // The copy validated by the last build is kept by the templates' bundle (content/pages.ts `ValidatedCopy`).
+    await build('--out', 'out');
+    const contact = join(temp.dir, 'templates', 'pages', 'Contact.tsx');
+    const schema = 'details: z.strictObject({ heading: text, text })';
+    await edit(contact, schema, 'details: z.strictObject({ heading: text, text, phoneHours: text })');
+    const failed = build('--out', 'out');
+    await expect(failed).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('CONTENT_INVALID') });
+    await expect(failed).rejects.toMatchObject({ stderr: expect.stringMatching(/contact\/en\.yaml.*details\.phoneHours/) });
+    await edit(contact, 'details: z.strictObject({ heading: text, text, phoneHours: text })', schema);
+    expect((await build('--out', 'out')).rendered).toBe(0);
+    await expectSameAsCold();
+  });
+
   it('loads every entry again after an edit of the config they read, and keeps them after one they do not', async () => {
     // Posts say "Book a {minutes}-minute meeting": the booking's length is part of what an entry is loaded with.
     await edit(temp.config, /^  minutes: 30$/m, '  minutes: 45');
