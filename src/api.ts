@@ -152,7 +152,8 @@ export async function build(options: BuildOptions = {}): Promise<BuildReport> {
   const folder = staticFolderOf(result.config);
   const placed = placeOutput(result.config, result.files);
   const indexing = performance.now();
-  const indexed = result.config.search.enabled ? await addSearchIndex({ config: result.config, pages: result.pages, files: placed, kept: result.kept, outputFolder: out, folder, cache: options.cache !== false }) : placed;
+  const search = result.config.search.enabled ? await addSearchIndex({ config: result.config, pages: result.pages, files: placed, kept: result.kept, outputFolder: out, folder, cache: options.cache !== false }) : undefined;
+  const indexed = search?.files ?? placed;
   const indexMs = Math.round((performance.now() - indexing) * 10) / 10;
   const { files, kept } = await runBuildEnd({
     config: result.config,
@@ -170,6 +171,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildReport> {
     renderState: result.renderState,
     recorded: result.recorded,
   });
+  if (search && written.stamps) await search.written(written.stamps);
   await writePathLock(result.config);
   const now = performance.now();
   const ms = Math.round(now - started);

@@ -27,13 +27,15 @@ export function searchablePages(config: ResolvedConfig, pages: readonly Page[]):
  * modification time (the stamp the build keeps it by). With `cache`, an index made from the very
  * same pages is reused: a build of an unchanged site neither runs Pagefind nor reads a page.
  */
-export async function addSearchIndex(input: { config: ResolvedConfig; pages: readonly Page[]; files: OutputFiles; kept: ReadonlyMap<string, FileStamp>; outputFolder: string; folder: string; cache?: boolean }): Promise<OutputFiles> {
+export async function addSearchIndex(input: { config: ResolvedConfig; pages: readonly Page[]; files: OutputFiles; kept: ReadonlyMap<string, FileStamp>; outputFolder: string; folder: string; cache?: boolean }): Promise<IndexedOutput> {
   const { config, files } = input;
   const cache = input.cache ? openDiskCache('search-index') : undefined;
   const hashesKey = `pages ${hashParts(resolve(input.outputFolder))}`;
   const storedHashes = cache?.readSync(hashesKey)?.toString('utf8');
   const known = new Map(storedHashes ? (JSON.parse(storedHashes) as KeptHash[]) : []);
   const hashes: KeptHash[] = [];
+  // The pages rendered now, known by their hash until the write gives their files' stamps.
+  const rendered: [file: string, hash: string][] = [];
   const pages: IndexedPage[] = [];
   for (const page of searchablePages(config, input.pages).sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0))) {
     const file = input.folder + page.file;
@@ -49,6 +51,7 @@ export async function addSearchIndex(input: { config: ResolvedConfig; pages: rea
     const content = textOf(data ?? (await readFile(join(input.outputFolder, file))));
     const hash = hashParts(page.url, content);
     if (stamp) hashes.push([file, [stamp.size, stamp.mtimeMs, hash]]);
+    else rendered.push([file, hash]);
     pages.push({ url: page.url, file, hash, content });
   }
   // Pagefind puts the folder above its script (`site.base`) in front of each page's URL itself.
@@ -64,7 +67,25 @@ export async function addSearchIndex(input: { config: ResolvedConfig; pages: rea
   if (cache && nextHashes !== storedHashes) await cache.write(hashesKey, Buffer.from(nextHashes));
   const out: OutputFiles = new Map(files);
   for (const [path, content] of indexFiles) out.set(`${input.folder}${searchIndexFolder}/${path}`, content);
-  return out;
+  return {
+    files: out,
+    async written(stamps) {
+      if (!cache || rendered.length === 0) return;
+      // A build after one that rendered every page (the first, a template edit) reads none back.
+      const now = rendered.flatMap(([file, hash]): KeptHash[] => {
+        const stamp = stamps.get(file);
+        return stamp ? [[file, [stamp.size, stamp.mtimeMs, hash]]] : [];
+      });
+      await cache.write(hashesKey, Buffer.from(JSON.stringify([...hashes, ...now].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))));
+    },
+  };
+}
+
+/** The output with the index's files, and what to tell the index once it is written. */
+export interface IndexedOutput {
+  files: OutputFiles;
+  /** Records the stamps the write gave the files of the pages rendered by this build, so the next build need not read them to know their hash. */
+  written(stamps: ReadonlyMap<string, FileStamp>): Promise<void>;
 }
 
 /** A kept page file's size and modification time, and the hash of its URL and HTML, when an index read it. */

@@ -98,10 +98,12 @@ export interface WriteReport {
   compressWorkers: number;
   /** Set when an interrupted earlier write was finished ("forward") or undone ("back") first. */
   recovered?: 'forward' | 'back';
+  /** The stamp of every file of the output, when the render state was written with them. */
+  stamps?: ReadonlyMap<string, FileStamp>;
 }
 
 /** What writing the files did. */
-type FilesReport = Omit<WriteReport, 'compressWorkers' | 'recovered'>;
+type FilesReport = Omit<WriteReport, 'compressWorkers' | 'recovered' | 'stamps'>;
 
 /** A journaled in-place update: the files it writes under `path + suffix`, then renames. */
 interface UpdateJournal {
@@ -182,12 +184,13 @@ export async function writeSite(outputFolder: string, siteFiles: OutputFiles, op
     } catch (error) {
       throw asWriteError(error, outputFolder);
     }
+    let stamps: Map<string, FileStamp> | undefined;
     if (options.renderState && options.cache !== false) {
-      const stamps = stampOutput(outDir, entries, kept);
+      stamps = stampOutput(outDir, entries, kept);
       await writeRenderState(outDir, { ...options.renderState, stamps, folders: stampFolders(outDir, stamps) });
     }
     await cache?.settled();
-    const done = { ...report, compressWorkers: compressed?.workers ?? 0 };
+    const done = { ...report, compressWorkers: compressed?.workers ?? 0, ...(stamps ? { stamps } : {}) };
     return recovered ? { ...done, recovered } : done;
   } finally {
     release();

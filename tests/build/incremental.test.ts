@@ -23,6 +23,11 @@ import { settleMs } from '../../src/pipeline/entry-snapshots';
 
 const run = promisify(execFile);
 const slug = 'why-repair-beats-recycling';
+/** Sets a file's modification time back to `mtimeNs`, to the nanosecond, as `touch -d` does. */
+async function putBack(file: string, mtimeNs: bigint) {
+  const seconds = mtimeNs / 1_000_000_000n;
+  await run('touch', ['-m', '-d', `@${seconds}.${String(mtimeNs - seconds * 1_000_000_000n).padStart(9, '0')}`, file]);
+}
 /** Files changed less than `settleMs` ago are not trusted by their stat: wait until they are older. */
 const settle = () => new Promise((done) => setTimeout(done, settleMs + 100));
 
@@ -267,8 +272,7 @@ describe('site build with nothing changed', () => {
     const { mtimeNs, size } = await stat(file, { bigint: true });
     await edit(file, 'title: "Why repair beats recycling"', 'title: "Why fixing beats recycling"');
     // Put back to the nanosecond, as `touch -d` does: only the change time tells the edit now.
-    const seconds = mtimeNs / 1_000_000_000n;
-    await run('touch', ['-m', '-d', `@${seconds}.${String(mtimeNs - seconds * 1_000_000_000n).padStart(9, '0')}`, file]);
+    await putBack(file, mtimeNs);
     expect(await stat(file, { bigint: true })).toMatchObject({ mtimeNs, size });
     const rebuilt = await build('--out', 'out');
     expect(rebuilt.kept).toBe(entries - 1);
@@ -285,6 +289,26 @@ describe('site build with nothing changed', () => {
     expect(rebuilt).toMatchObject({ kept: entries, rendered: rebuilt.pages });
     expect(await readFile(join(temp.dir, 'out', 'index.html'), 'utf8')).toContain('data-edited=""');
     await expectSameAsCold();
+  });
+
+  it('indexes the pages the build before rendered by the hashes it took of them, without reading them back', async () => {
+    // The build before rendered every page (the template edit). A page's file is changed behind
+    // the build's back with its size and modification time put back: read again, it would change the index.
+    const page = join(temp.dir, 'out', 'blog', slug, 'index.html');
+    const original = await readFile(page);
+    const { mtimeNs } = await stat(page, { bigint: true });
+    const searchIndex = async () => {
+      const files = (await outputOf()).entries();
+      return new Map([...files].filter(([file]) => file.startsWith('pagefind/')));
+    };
+    const before = await searchIndex();
+    expect(before.size).toBeGreaterThan(2);
+    await writeFile(page, original.toString('utf8').replaceAll('recycling', 'xxxxxxxxx'));
+    await putBack(page, mtimeNs);
+    expect(await build('--out', 'out')).toMatchObject({ rendered: 0, written: 0 });
+    expect(await searchIndex()).toEqual(before);
+    await writeFile(page, original);
+    await putBack(page, mtimeNs);
   });
 
   it('checks the page copy again when a template asks more of it, though the copy is the same', async () => {

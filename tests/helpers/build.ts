@@ -7,6 +7,6 @@ import { writeSite } from '../../src/emit/write';
 export async function buildInto(configPath: string, outDir: string, options: { drafts?: boolean } = {}): Promise<BuildResult> {
   const result = await buildSite({ config: configPath, drafts: options.drafts });
   const { config, pages, files } = result;
-  await writeSite(outDir, config.search.enabled ? await addSearchIndex({ config, pages, files, kept: new Map(), outputFolder: outDir, folder: '' }) : files);
+  await writeSite(outDir, config.search.enabled ? (await addSearchIndex({ config, pages, files, kept: new Map(), outputFolder: outDir, folder: '' })).files : files);
   return result;
 }
