@@ -8,16 +8,17 @@
  * - the fixture site (bench/fixture: one locale, one layout, one page per post plus an index):
  *   cold (empty cache) and warm (cache kept), both writing what the peers write (no .br/.gz
  *   siblings, `--no-precompress`) and as by default; again with nothing changed (output and cache
- *   kept), twice (the first build into a kept folder renders every page to record what each
- *   reads; the second renders none); a one-post rebuild (one post edited, only it parsed and
- *   only what the edit affects rendered) as a process, and in-process (a warm build session in
- *   this process, as `site dev` keeps one);
+ *   kept), twice (a build into a new folder records each page as reading every input, so both
+ *   render none); a one-post rebuild (one post edited, only it parsed and only what the edit
+ *   affects rendered: after an untimed first edit, which renders every page to record what each
+ *   reads) as a process, and in-process (a warm build session in this process, as `site dev`
+ *   keeps one);
  * - with --peers, the same corpus and layout with Eleventy and Astro (installed into bench/peers on
  *   first use) and Hugo (skipped when `hugo` is not installed), and the ratios measured in this run;
  * - the demo site (the repository's own content): cold, again with nothing changed (output and
  *   cache kept), and save-to-live in `site serve --admin`;
  * - the real site (every route, both locales) with the same number of synthetic posts, cold, warm,
- *   and rebuilt with nothing changed, twice (as above, the second with the read-sets recorded).
+ *   and rebuilt with nothing changed, twice.
  *
  * Prints pages, seconds, pages/s and peak RSS (from /usr/bin/time when present, else reported by
  * the CLI under SITE_REPORT_RSS=1). With --runs N each build runs N times and the median counts:
@@ -276,11 +277,13 @@ async function benchFixture(work: string, posts: ReturnType<typeof createCorpus>
   ]);
   const site = measured.slice(0, 5);
   const measure = (label: string, options: BuildRun) => measureBuild(runs, work, siteDir, cacheDir, label, options);
-  // The first build into a kept folder records what each page reads; the second is what a
-  // repeated `site build` costs.
+  // What a repeated `site build` costs: the build into a new folder recorded each page as
+  // reading every input, so neither renders a page.
   site.push(await measure('site again, nothing changed (dist kept)', { keepOutput: true }));
   site.push(await measure('site again, nothing changed (read-sets kept)', { keepOutput: true }));
+  // The first edit after that renders every page, tracked, to record what each reads: untimed.
   const edited = join(siteDir, 'content', 'blog', posts[Math.floor(posts.length / 2)]!.slug, 'en.md');
+  await measureBuildOnce(work, siteDir, cacheDir, 'site first edit (untimed)', { keepOutput: true, before: () => editPost(edited) });
   site.push(await measure('site one-post rebuild (process, read-sets kept)', { keepOutput: true, before: () => editPost(edited) }));
   site.push(await inProcessRebuild(siteDir, cacheDir, edited, runs));
   return { site, peers: measured.slice(5) };

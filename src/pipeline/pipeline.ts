@@ -13,7 +13,7 @@ import type { ResolvedConfig } from '../config/load.js';
 import type { HostTarget } from '../config/schema.js';
 import type { OutputFiles } from '../output-files.js';
 import { SiteError } from '../errors.js';
-import { hashParts } from '../cache/disk-cache.js';
+import { hashParts, portableText } from '../cache/disk-cache.js';
 import { generatorFingerprint, outputRecordOf } from '../cache/render-state.js';
 import { pluginHeadOf } from '../render/plugin-head.js';
 import { isRelativeSpecifier } from '../config/plugin-resolve.js';
@@ -234,7 +234,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
 
     // Taken before expansion, which moves the config's lock of published paths on to the pages.
     const configText = runtime.pageSets && inputs.entriesProof !== undefined ? bytesOf(resolve(config.file)) : undefined;
-    const keptPages = configText && runtime.pageSets && { cache: runtime.pageSets, key: hashParts(generatorFingerprint(), JSON.stringify(config), configText, inputs.entriesProof!), counted: runtime.countPageSetKept };
+    const keptPages = configText && runtime.pageSets && { cache: runtime.pageSets, key: hashParts(generatorFingerprint(), portableText(JSON.stringify(config), config.root), configText, inputs.entriesProof!), counted: runtime.countPageSetKept };
     const routes = await run.time('routes', () => expandRoutes(run, config, inputs.entries, keptPages));
     const pageSet = routes.value;
     if (!pageSet) {

@@ -14,7 +14,7 @@ import { idOf, type Loaded, type StageRun } from './stage.js';
 
 /**
  * Where a build keeps its pages: `key` fingerprints everything expansion reads (the generator, the
- * config with its lock of published paths and its text, where a warning's line is read, and the
+ * config with its lock of published paths, without the project's folder, and its text, where a warning's line is read, and the
  * proof of the entries: every entry folder kept as an earlier build loaded it, under the same
  * date, flags and working folder).
  */
@@ -66,6 +66,8 @@ type KeptPage = Omit<Page, 'route'> & { route: number | Page['route'] };
 interface KeptExpansion {
   pages: KeptPage[];
   warnings: SiteErrorOptions[];
+  /** The project folder, when a page names it (an entry's field holding an absolute path): then only that folder's builds take it. */
+  root?: string;
 }
 
 function keepPages(kept: KeptPageSets, config: ResolvedConfig, pages: readonly Page[], problems: readonly SiteError[]): void {
@@ -75,7 +77,11 @@ function keepPages(kept: KeptPageSets, config: ResolvedConfig, pages: readonly P
     pages: pages.map((page) => ({ ...page, route: places.get(page.route) ?? page.route })),
     warnings: problems.map(({ code, message, hint, file, line, column, field, severity }) => ({ code, message, hint, file, line, column, field, severity })),
   };
-  void kept.cache.write(kept.key, serialize(stored));
+  // The key leaves the project's folder out (another checkout keeps the pages); V8 writes a string
+  // as Latin-1 or UTF-16 bytes, so the folder's name is looked for in both.
+  const bytes = serialize(stored);
+  const named = [Buffer.from(config.root, 'latin1'), Buffer.from(config.root, 'utf16le')].some((name) => bytes.includes(name));
+  void kept.cache.write(kept.key, named ? serialize({ ...stored, root: config.root }) : bytes);
 }
 
 /** The kept expansion, its pages' routes the config's own objects again; undefined when there is none (or it cannot be read). */
@@ -84,6 +90,7 @@ function readPages(kept: KeptPageSets, config: ResolvedConfig): { pages: Page[];
   if (!data) return undefined;
   try {
     const stored = deserialize(data) as KeptExpansion;
+    if (stored.root !== undefined && stored.root !== config.root) return undefined;
     const pages = stored.pages.map((page) => ({ ...page, route: typeof page.route === 'number' ? config.routes[page.route]! : page.route }));
     return pages.every((page) => page.route !== undefined) ? { pages, warnings: stored.warnings } : undefined;
   } catch {

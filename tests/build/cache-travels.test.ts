@@ -84,6 +84,26 @@ describe('a build cache copied with the project', () => {
     expect((await build(copy)).kept).toBe(here.kept);
   });
 
+  it('keeps the pages expanded from the routes in a copy whose entries name no folder of the project', async () => {
+    const build = async (dir: string) => {
+      const { stderr } = await run('node', [join(repoRoot, 'bin', 'site.js'), 'build', '--verbose', '--out', 'dist'], { cwd: dir, env: { ...process.env, SITE_CACHE_DIR: join(dir, '.cache', 'site') } });
+      return { kept: Number(/entries kept (\d+)/.exec(stderr)?.[1]), pageSet: /page set (kept|expanded)/.exec(stderr)?.[1] };
+    };
+    const first = join(copies, 'pages-first');
+    await cp(site.dir, first, { recursive: true, filter: (path) => !path.startsWith(join(site.dir, '.cache')) && !path.startsWith(join(site.dir, 'dist')) });
+    // The posts with an image name it by its absolute path: taken away, every entry travels.
+    const blog = join(first, 'content', 'blog');
+    for (const slug of readdirSync(blog)) if (readdirSync(join(blog, slug)).some((file) => /\.(jpe?g|png|webp)$/.test(file))) await rm(join(blog, slug), { recursive: true });
+    await new Promise((done) => setTimeout(done, 2100));
+    expect(await build(first)).toMatchObject({ kept: 0, pageSet: 'expanded' });
+    expect(await build(first)).toMatchObject({ pageSet: 'kept' });
+    const copy = join(copies, 'pages-second');
+    await cp(first, copy, { recursive: true });
+    const moved = await build(copy);
+    expect(moved.pageSet).toBe('kept');
+    expect(moved.kept).toBeGreaterThan(0);
+  });
+
   it('ignores truncated or damaged pack files: the build runs cold and gives the same bytes', async () => {
     const copy = join(copies, 'damaged');
     await cp(site.dir, copy, { recursive: true });
