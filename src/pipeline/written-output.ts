@@ -48,8 +48,9 @@ export interface WrittenPlan extends RenderPlan {
 
 /**
  * The output an earlier build wrote at `target`; for a folder the build will make (none there, or
- * an empty one) the same with nothing known of it, so its pages are rendered tracked and the next
- * build keeps them. Undefined for a folder of other files (the write refuses it).
+ * an empty one) the same with nothing known of it, so the build records what it writes there
+ * (render-stage.ts) and the next one keeps its pages. Undefined for a folder of other files (the
+ * write refuses it).
  */
 export function readWrittenOutput(target: OutputTarget): WrittenOutput | undefined {
   const outDir = realPath(resolve(target.folder));
