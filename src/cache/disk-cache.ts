@@ -136,6 +136,16 @@ export function portableText(text: string, root: string): string {
 }
 let rootPattern: { root: string; pattern: RegExp } | undefined;
 
+/**
+ * Whether bytes V8 serialized name the folder `root` (an absolute path in a value): V8 writes a
+ * string as Latin-1 or UTF-16 bytes, and a value may hold UTF-8 (src/pipeline/entry-html.ts).
+ * What names it cannot travel to another checkout.
+ */
+export function namesFolder(bytes: Uint8Array, root: string): boolean {
+  const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return (['latin1', 'utf16le', 'utf8'] as const).some((encoding) => data.includes(Buffer.from(root, encoding)));
+}
+
 /** Text made by `portableText`, with the token back as the folder `root` of this checkout. */
 export function localText(text: string, root: string): string {
   return text.replaceAll(rootToken, root);

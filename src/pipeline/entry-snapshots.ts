@@ -23,7 +23,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import type { DiskCache } from '../cache/disk-cache.js';
+import { namesFolder, type DiskCache } from '../cache/disk-cache.js';
 
 /** A folder last changed this recently is not kept (2 s: the coarsest common clock, FAT's). */
 export const settleMs = 2000;
@@ -77,7 +77,6 @@ export const snapshotProof = (key: string, { hashes }: Pick<FolderStamps, 'hashe
 
 /** Folder snapshots in `cache` (a pack: each build keeps those it used). */
 export function folderSnapshots<T>(cache: DiskCache, root: string): FolderSnapshots<T> {
-  const named = [Buffer.from(root, 'latin1'), Buffer.from(root, 'utf16le'), Buffer.from(root, 'utf8')];
   return {
     read(key, folder) {
       const stored = cache.readSync(key);
@@ -111,9 +110,7 @@ export function folderSnapshots<T>(cache: DiskCache, root: string): FolderSnapsh
       return { stamps, hashes };
     },
     write(key, { stamps, hashes }, value) {
-      // V8 writes a string as Latin-1 or UTF-16 bytes, and a value may hold UTF-8 (entry-html.ts): the folder's name is looked for in each.
-      const bytes = serialize(value);
-      const names = named.some((name) => bytes.includes(name));
+      const names = namesFolder(serialize(value), root);
       void cache.write(key, serialize({ stamps, hashes, value, ...(names ? { root } : {}) } satisfies Snapshot<T>));
     },
   };

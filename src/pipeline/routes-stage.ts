@@ -6,7 +6,7 @@
  * changed takes them from there instead of expanding the routes again.
  */
 import { deserialize, serialize } from 'node:v8';
-import type { DiskCache } from '../cache/disk-cache.js';
+import { namesFolder, type DiskCache } from '../cache/disk-cache.js';
 import type { ResolvedConfig } from '../config/load.js';
 import { SiteError, type SiteErrorOptions } from '../errors.js';
 import { advancePathLock, entryIndexKey, expandPages, type Entry, type Page } from './content-api.js';
@@ -77,11 +77,9 @@ function keepPages(kept: KeptPageSets, config: ResolvedConfig, pages: readonly P
     pages: pages.map((page) => ({ ...page, route: places.get(page.route) ?? page.route })),
     warnings: problems.map(({ code, message, hint, file, line, column, field, severity }) => ({ code, message, hint, file, line, column, field, severity })),
   };
-  // The key leaves the project's folder out (another checkout keeps the pages); V8 writes a string
-  // as Latin-1 or UTF-16 bytes, so the folder's name is looked for in both.
+  // The key leaves the project's folder out: another checkout keeps the pages, unless they name it.
   const bytes = serialize(stored);
-  const named = [Buffer.from(config.root, 'latin1'), Buffer.from(config.root, 'utf16le')].some((name) => bytes.includes(name));
-  void kept.cache.write(kept.key, named ? serialize({ ...stored, root: config.root }) : bytes);
+  void kept.cache.write(kept.key, namesFolder(bytes, config.root) ? serialize({ ...stored, root: config.root }) : bytes);
 }
 
 /** The kept expansion, its pages' routes the config's own objects again; undefined when there is none (or it cannot be read). */
