@@ -13,13 +13,13 @@ import { writePathLock } from './config/path-lock.js';
 import { buildSite } from './build.js';
 import { checkExternalLinks, type ExternalCheckOptions } from './pipeline/external-links.js';
 import { checkOutputFolder, type OutputGuard } from './emit/output-folder.js';
-import { writeSite } from './emit/write.js';
+import { hasCompressCache, writeSite } from './emit/write.js';
 import type { SiteError } from './errors.js';
 import { logCrash, logErrors, logInfo, logInfos, logResult, logWarning, logWarnings } from './logger.js';
 import { loadConfig, type ResolvedConfig } from './config/load.js';
 import { deploySettings } from './config/deploy.js';
 import type { HostTarget } from './config/schema.js';
-import { precompressedCodings } from './emit/compress.js';
+import { compressAhead, precompressedCodings, type CompressAhead } from './emit/compress.js';
 import { placeOutput, precompressOf, staticFolderOf } from './targets/index.js';
 import { runBuildEnd } from './emit/plugin-build-end.js';
 import { addSearchIndex } from './emit/search-index.js';
@@ -120,6 +120,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildReport> {
   const deploy = deploySettings(options.env ?? process.env, options.origin, options.base);
   let out = options.out;
   const precompress = (config: ResolvedConfig) => options.precompress !== false && precompressOf(config);
+  let ahead: CompressAhead | undefined;
   const result = await buildSite({
     config: configPath,
     drafts: Boolean(options.drafts),
@@ -139,7 +140,13 @@ export async function build(options: BuildOptions = {}): Promise<BuildReport> {
     // Set by checkConfig above, which runs first.
     // A target that moves the pages into a folder of the output (Vercel's static/) renders them all.
     output: (config) => (staticFolderOf(config) ? undefined : { folder: out!, settings: JSON.stringify({ precompress: precompress(config) }) }),
-  });
+    // Without siblings in the cache, the pages are compressed while the social images are drawn.
+    rendered: (config, made) => {
+      if (!precompress(config) || (options.cache !== false && hasCompressCache(out!))) return;
+      ahead ??= compressAhead();
+      ahead.add(made);
+    },
+  }).finally(() => ahead?.take());
   logger.diagnostics('warning', result.warnings);
   if (options.verbose) logger.diagnostics('info', result.infos);
   if (deploy.origin) logger.info(`pages name ${deploy.origin} (from ${deploy.originFrom}) instead of site.origin`);
@@ -165,7 +172,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildReport> {
   });
   const written = await writeSite(out, files, {
     cache: options.cache !== false,
-    compress: precompress(result.config) ? { workers: options.workers } : false,
+    compress: precompress(result.config) ? { workers: options.workers, ahead } : false,
     afterStep: options.afterStep,
     kept,
     renderState: result.renderState,

@@ -46,7 +46,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { cacheScope } from '../cache/disk-cache.js';
-import { openPackCache } from '../cache/pack-cache.js';
+import { openPackCache, packExists } from '../cache/pack-cache.js';
 import { removeRenderState, writeRenderState, type FileStamp, type OutputRecord, type RenderState } from '../cache/render-state.js';
 import { SiteError } from '../errors.js';
 import { realPath } from '../file-paths.js';
@@ -144,6 +144,14 @@ function besidePaths(outDir: string) {
 /** The absolute output folder, symlinks resolved, without a trailing separator. */
 function resolveOutput(outputFolder: string): string {
   return realPath(resolve(outputFolder));
+}
+
+/**
+ * Whether the build cache holds siblings compressed for this output folder (what `writeSite`
+ * takes from it): when it does not, a build is worth compressing ahead (compress.ts `compressAhead`).
+ */
+export function hasCompressCache(outputFolder: string): boolean {
+  return packExists('compress', cacheScope(resolveOutput(outputFolder)));
 }
 
 /**

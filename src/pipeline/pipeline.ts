@@ -80,6 +80,12 @@ export interface PipelineOptions {
    * the pages whose inputs changed since, and keeps the others as they are (`Build.kept`).
    */
   output?(config: ResolvedConfig): OutputTarget | undefined;
+  /**
+   * Told, as soon as the pages are rendered, output files the run made: the pages rendered in
+   * this run, the stylesheet, public/ and the islands, while the site files are made and the
+   * social images drawn. `site build` precompresses them meanwhile (emit/compress.ts `compressAhead`).
+   */
+  rendered?(config: ResolvedConfig, files: Iterable<readonly [string, string | Uint8Array]>): void;
 }
 
 /** A changed file or folder, as a watcher reports it. */
@@ -290,6 +296,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     const rendered = await run.time('render', () => renderStage(parts, { runtime, previous, incremental, written, global, defer: runOptions.first && { first: runOptions.first } }));
     diagnostics.add(...rendered.errors.map(positionRenderProblem));
     if (fatal()) return failed();
+    options.rendered?.(config, madeFiles(rendered.rendered, assets.files, islands.files));
 
     const files = await run.time('site files', () => createSiteFiles(run, { config, pageSet, assets, islands, messages, entryList: inputs.entries, contents, previous: previous?.siteFiles, social, countImageVariants: runtime.countImageVariants, codeStylesheetCache: runtime.codeStylesheetCache, mediaCache: runtime.mediaCache, esbuild: runtime.esbuild }));
     if (fatal() || !files) return failed();
@@ -371,4 +378,10 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     },
     dispose: () => runtime.dispose(),
   };
+}
+
+/** The pages rendered, then the built files: what a run has made of its output when the pages are rendered. */
+function* madeFiles(pages: ReadonlyMap<string, { html: string }>, ...built: OutputFiles[]): Generator<readonly [string, string | Uint8Array]> {
+  for (const [file, { html }] of pages) yield [file, html];
+  for (const files of built) yield* files;
 }

@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { compressFiles, compressFilesShared, compressPoolThreshold } from '../../src/emit/compress';
+import { compressAhead, compressFiles, compressFilesShared, compressPoolThreshold } from '../../src/emit/compress';
 import type { OutputFiles } from '../../src/output-files';
 
 const page = `<!DOCTYPE html><html lang="en"><body>${'<p>Repair beats recycling.</p>'.repeat(200)}</body></html>\n`;
@@ -48,6 +48,33 @@ describe('precompressed siblings', () => {
     expect([...shared.siblings.keys()]).toEqual([...alone.keys()]);
     for (const [path, data] of alone) expect(Buffer.from(shared.siblings.get(path)!).equals(Buffer.from(data)), path).toBe(true);
     expect((await compressFilesShared(new Map([...large].slice(0, 10)), { workers: 1, poolFrom })).workers).toBe(0);
+  });
+
+  it('compresses ahead in turns that leave the event loop free, and the write takes what was made for the same contents and settings', async () => {
+    const pages = seededPages(2 * 1024 * 1024);
+    const ahead = compressAhead();
+    ahead.add(pages);
+    ahead.add(files);
+    // A timer due in a millisecond fires while the files are compressed, not after them all.
+    const turns = await new Promise<number>((resolve) => setTimeout(() => resolve(ahead.take().size), 1));
+    expect(turns).toBeLessThan(pages.size);
+    const partial = ahead.take();
+    expect(ahead.take().size).toBe(partial.size);
+
+    const all = compressAhead();
+    all.add(files);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const made = all.take();
+    // The page, the stylesheet, the script, the sitemap, robots.txt and the logo: not the photo or _headers.
+    expect(made.size).toBe(6);
+    await expect(compressFilesShared(files, { ahead: all })).resolves.toEqual({ siblings: compressFiles(files), workers: 0 });
+    // Siblings are taken by contents and settings: a page compressed ahead at quality 8 is not the write's at quality 5.
+    const marked = new Map([...made].map(([contents, entry]) => [contents, { ...entry, siblings: { br: new Uint8Array([1]), gz: new Uint8Array([2]) } }]));
+    const fake = { add() {}, take: () => marked };
+    expect([...compressFiles(files, { ahead: fake }).get('index.html.br')!]).toEqual([1]);
+    const other = compressFiles(files, { ahead: fake, brotliQuality: 5 });
+    expect(brotliDecompressSync(other.get('index.html.br')!).toString()).toBe(page);
+    expect(gunzipSync(other.get('index.html.gz')!).toString()).toBe(page);
   });
 
   it('compresses the output of a 1,000-post blog on this thread: a worker would cost more memory than the time it saves', async () => {
