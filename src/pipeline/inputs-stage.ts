@@ -104,6 +104,7 @@ async function loadEntries(run: StageRun, config: ResolvedConfig, options: Input
   const from = entriesSourceKey(config, options.drafts, publishedBy);
   const slugs = await run.load('entries', from, () => listEntries(config), 'entries');
   const current = new Set(slugs.value);
+  options.runtime.entriesListed(current.size);
   run.forget((name) => name.startsWith('entry:') && !current.has(name.slice('entry:'.length)));
   const { markdown, frontMatterCache, entrySnapshots } = options.runtime;
   // An entry folder that loaded cleanly is kept by the stat of its files (or their bytes), under

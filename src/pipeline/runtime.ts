@@ -8,7 +8,7 @@ import { cacheScope, openDiskCache, type DiskCache } from '../cache/disk-cache.j
 import { createCachedEsbuild } from '../cache/esbuild-cache.js';
 import { openPackCache, packExists } from '../cache/pack-cache.js';
 import { cachedYamlParser, type ParseYaml } from '../cache/yaml-cache.js';
-import { createMarkdownRenderer, type MarkdownRenderer } from '../content/markdown-cache.js';
+import { createMarkdownRenderer, markdownPoolThreshold, type MarkdownRenderer } from '../content/markdown-cache.js';
 import { markdownPluginsId, type MarkdownPlugins } from '../content/markdown.js';
 import { createWorkerPool, defaultPoolSize, type WorkerPool } from '../parallel/pool.js';
 import type { ResolvedConfig } from '../config/load.js';
@@ -107,6 +107,12 @@ export interface Runtime {
    * reads the site, and the cards are drawn as soon as they are known.
    */
   configRead(config: ResolvedConfig): void;
+  /**
+   * Told how many entry folders there are, as soon as they are listed: on a build likely to be
+   * cold with enough of them for the Markdown to go to the workers, starts those now, so they load
+   * their script while this thread reads the folders and their front matter.
+   */
+  entriesListed(count: number): void;
   /** Records the social images of a run, for the stats. */
   countSocialImages(total: number, drawn: number): void;
   /** Records the image variants of a run, for the stats. */
@@ -149,6 +155,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   // each, instead of a whole pack rewritten every time.
   const useCache = options.cache !== false;
   let social = { total: 0, drawn: 0 };
+  let coldLikely = false;
   let variants = { total: 0, made: 0 };
   const open = (namespace: string, packOptions?: { keepUnused(): boolean }): DiskCache | undefined => {
     if (!useCache) return undefined;
@@ -212,8 +219,11 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     socialPool: socialPoolFor,
     configRead(config) {
       // Every build with the cache leaves the YAML pack of its site (the config is parsed through it).
-      const coldLikely = !useCache || !packExists('yaml', cacheScope(options.scope));
+      coldLikely = !useCache || !packExists('yaml', cacheScope(options.scope));
       if (coldLikely && config.output.socialImages) socialPoolFor()?.start();
+    },
+    entriesListed(count) {
+      if (coldLikely && !options.incremental && count >= markdownPoolThreshold) poolFor()?.start();
     },
     countSocialImages(total, drawn) {
       social = { total, drawn };
