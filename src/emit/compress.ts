@@ -150,7 +150,8 @@ export function compressAhead(options: CompressOptions = {}): CompressAhead {
   return {
     add(files) {
       if (stopped) return;
-      queue.push(...files);
+      // One at a time: a site's pages as the arguments of one call would pass the engine's limit.
+      for (const file of files) queue.push(file);
       if (!running) void turns();
     },
     take() {
