@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load';
 import { checkMarkdownLimits, markdownLimitError, renderMarkdown, renderMarkdownDocument } from '../../src/content/markdown';
@@ -19,6 +20,18 @@ describe('the Markdown pipeline', () => {
     const html = await renderMarkdown('## Why repair wins\n\n```js\nx()\n```\n');
     expect(html).toContain('<h2 id="why-repair-wins">Why repair wins</h2>');
     expect(html).toContain('<code class="language-js">');
+  });
+
+  it('gives a document\'s HTML at one byte a character when its characters allow it, as a page that includes it then is', async () => {
+    // V8's serializer writes a one-byte string as \`"\`, a two-byte one as \`c\` (after a padding byte when needed).
+    const oneByte = (text: string) => serialize(text)[2] === 0x22;
+    const html = (outcome: Awaited<ReturnType<typeof renderMarkdownDocument>>) => ('html' in outcome ? outcome.html : '');
+    // rehype-sanitize's heading made hast-util-to-html's output two-byte, though every character is ASCII.
+    const ascii = html(await renderMarkdownDocument('# Repair\n\nFix it, [then wear it](https://a.example). Café, naïve: Latin-1 fits too.'));
+    expect(ascii).toContain('<h1 id="repair">Repair</h1>');
+    expect(oneByte(ascii)).toBe(true);
+    // An arrow is beyond Latin-1: two bytes a character, as it must be.
+    expect(oneByte(html(await renderMarkdownDocument('# Repair → reuse')))).toBe(false);
   });
 
   it('turns a parser crash into an error instead of throwing', async () => {
