@@ -55,7 +55,8 @@ const stackOnDemand = {
  * call: the trees are the same (tests/unit/markdown-stack.test.ts compares them, positions
  * included, over every Markdown file of the repository), no handler of the stack keeps `this`
  * past its call or writes to it. Measured on the 1,000-post bench corpus, cold, pages only:
- * 4.30 -> 3.56 s and peak memory 268 -> 237 MB (median of 6 alternating pairs, 0.83x wall); 400
+ * 4.30 -> 3.56 s and peak memory 268 -> 237 MB (median of 6 alternating pairs, 0.83x wall, of
+ * which the Markdown worker's earlier start gave 0.98x: about 0.85x for this); 400
  * posts rendered in one thread, 1.67 -> 1.51 s. The lockfile pins the package; an update that
  * changes these lines stops the compile step, to be looked at again.
  */
