@@ -20,6 +20,7 @@ import { sameJson, type Loaded, type StageRun } from './stage.js';
 import { sortScheduled, type ScheduledTranslation } from '../content/schedule.js';
 import { hashParts, portableText } from '../cache/disk-cache.js';
 import { generatorFingerprint } from '../cache/render-state.js';
+import { markdownPoolThreshold } from '../content/markdown-cache.js';
 import { folderSnapshots, snapshotProof } from './entry-snapshots.js';
 import { loadedEntryOf, storedEntry, type StoredEntry } from './entry-html.js';
 
@@ -114,7 +115,7 @@ async function loadEntries(run: StageRun, config: ResolvedConfig, options: Input
   const snapshots = entrySnapshots && folderSnapshots<StoredEntry>(entrySnapshots, config.root);
   const scope = snapshots && hashParts(generatorFingerprint(), portableText(from, config.root), relative(config.root, process.cwd()));
   const proofs = new Map<string, string>();
-  const loaded = await Promise.all([...current].map((slug) =>
+  const loadFolder = (slug: string) =>
     run.load(`entry:${slug}`, from, async (diagnostics) => {
       const folder = entryFolderOf(config, slug);
       // The folder is the config's content folder (in `from`) and the key.
@@ -137,7 +138,19 @@ async function loadEntries(run: StageRun, config: ResolvedConfig, options: Input
         proofs.set(slug, snapshotProof(key, stamps));
       }
       return entry;
-    }, 'entries')));
+    }, 'entries');
+  // A folder's files and front matter are read at once, up to its Markdown: after the first
+  // `markdownPoolThreshold` folders, a turn of the event loop lets their Markdown go to the worker
+  // (batchMarkdown sends that many at once) while this thread reads the rest.
+  const loads: ReturnType<typeof loadFolder>[] = [];
+  for (const slug of current) {
+    if (loads.length === markdownPoolThreshold) await new Promise((resume) => setImmediate(resume));
+    const load = loadFolder(slug);
+    // Awaited below: one that fails meanwhile is not unhandled.
+    load.catch(() => undefined);
+    loads.push(load);
+  }
+  const loaded = await Promise.all(loads);
   return {
     entries: orderEntries(config, loaded.flatMap((folder) => folder.value?.entry ?? [])),
     scheduled: sortScheduled(loaded.flatMap((folder) => folder.value?.scheduled ?? [])),

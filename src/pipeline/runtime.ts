@@ -257,13 +257,22 @@ export function createRuntime(options: RuntimeOptions): Runtime {
  * A renderer that gathers the documents asked for in one turn of the event loop into one call of
  * `renderer`: posts are loaded one by one (each kept on its own for the next run), yet their
  * Markdown is rendered as one batch, which the renderer can share out over the pool.
+ *
+ * The first `firstBatch` documents of a turn go at once: a cold build reads every entry's files
+ * and front matter in one turn (0.4 s for 1,000 posts), and the worker, started when the entries
+ * were listed, takes its first chunks of that batch meanwhile instead of waiting for the turn to end.
  */
-function batchMarkdown(renderer: MarkdownRenderer): MarkdownRenderer {
+export function batchMarkdown(renderer: MarkdownRenderer, firstBatch = markdownPoolThreshold): MarkdownRenderer {
   type Request = { texts: readonly string[]; plugins?: MarkdownPlugins; done(results: Awaited<ReturnType<MarkdownRenderer['renderAll']>>): void; fail(error: unknown): void };
-  let waiting: Request[] | undefined;
+  let waiting: Request[] = [];
+  let waitingTexts = 0;
+  // A flush is set for the end of this turn; the turn's first batch went early.
+  let turnEnd = false;
+  let wentEarly = false;
   const flush = () => {
-    const all = waiting ?? [];
-    waiting = undefined;
+    const all = waiting;
+    waiting = [];
+    waitingTexts = 0;
     // One call per set of plugins (a run has one; a config edited meanwhile could give two).
     const batches = new Map<string, Request[]>();
     for (const request of all) {
@@ -282,11 +291,19 @@ function batchMarkdown(renderer: MarkdownRenderer): MarkdownRenderer {
   return {
     renderAll(texts, plugins) {
       return new Promise((done, fail) => {
-        if (!waiting) {
-          waiting = [];
-          setImmediate(flush);
+        if (!turnEnd) {
+          turnEnd = true;
+          setImmediate(() => {
+            turnEnd = wentEarly = false;
+            flush();
+          });
         }
         waiting.push({ texts, plugins, done, fail });
+        waitingTexts += texts.length;
+        if (!wentEarly && waitingTexts >= firstBatch) {
+          wentEarly = true;
+          flush();
+        }
       });
     },
     settled: () => renderer.settled(),
