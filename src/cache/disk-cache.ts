@@ -122,33 +122,58 @@ export function cacheScope(path: string): string {
   return `${generatorVersion()} ${relative(cacheRoot(), path)}`;
 }
 
-/** What stands for a site's root folder in cached text (never in a path or output). */
-const rootToken = '\u241bsite-root\u241b';
+/**
+ * The folders cached text may name, each with the token that stands for it: the site's root, the
+ * generator's package and the node_modules folder of its dependencies. The last two sit outside the
+ * site's root when a project installs the package one folder up (a workspace, `project/site`
+ * beside `project/node_modules`): tokenised too, a copy or a move of the whole project keeps its
+ * entries.
+ */
+function foldersOf(root: string): [folder: string, token: string][] {
+  if (knownFolders?.root === root) return knownFolders.folders;
+  const folders: [string, string][] = [[root, '\u241bsite-root\u241b'], [generatorRoot(), '\u241bgenerator\u241b'], [modulesRoot(), '\u241bmodules\u241b']];
+  // The longest first, so a folder inside another (the checkout's node_modules inside its root) is
+  // replaced by its own token; the same folder twice (a checkout is its own generator) by the first.
+  const distinct = folders.filter(([folder], index) => folders.findIndex(([other]) => other === folder) === index).sort(([a], [b]) => b.length - a.length);
+  knownFolders = { root, folders: distinct };
+  return distinct;
+}
+let knownFolders: { root: string; folders: [string, string][] } | undefined;
+
+let folderPattern: { root: string; pattern: RegExp; tokens: Map<string, string> } | undefined;
 
 /**
- * `text` with the folder `root` replaced by a token wherever it names that folder (followed by a
- * separator, a quote or the end; never "/site" within "/site-old"): the same for any checkout of a site.
+ * `text` with the site's root folder, the generator's folder and its node_modules replaced by
+ * tokens wherever they name that folder (followed by a separator, a quote or the end; never
+ * "/site" within "/site-old"): the same for any checkout of a project, wherever it sits.
  */
 export function portableText(text: string, root: string): string {
-  if (!text.includes(root)) return text;
-  rootPattern = rootPattern?.root === root ? rootPattern : { root, pattern: new RegExp(`${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=[/\\\\"'\`]|$)`, 'g') };
-  return text.replace(rootPattern.pattern, rootToken);
+  const folders = foldersOf(root);
+  if (!folders.some(([folder]) => text.includes(folder))) return text;
+  if (folderPattern?.root !== root) {
+    const alternatives = folders.map(([folder]) => folder.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+    folderPattern = { root, pattern: new RegExp(`(?:${alternatives})(?=[/\\\\"'\`]|$)`, 'g'), tokens: new Map(folders) };
+  }
+  const { pattern, tokens } = folderPattern;
+  return text.replace(pattern, (folder) => tokens.get(folder)!);
 }
-let rootPattern: { root: string; pattern: RegExp } | undefined;
 
 /**
- * Whether bytes V8 serialized name the folder `root` (an absolute path in a value): V8 writes a
- * string as Latin-1 or UTF-16 bytes, and a value may hold UTF-8 (src/pipeline/entry-html.ts).
- * What names it cannot travel to another checkout.
+ * Whether bytes V8 serialized name the folder `root` or the generator's (an absolute path in a
+ * value): V8 writes a string as Latin-1 or UTF-16 bytes, and a value may hold UTF-8
+ * (src/pipeline/entry-html.ts). What names them cannot travel to another checkout.
  */
 export function namesFolder(bytes: Uint8Array, root: string): boolean {
   const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return (['latin1', 'utf16le', 'utf8'] as const).some((encoding) => data.includes(Buffer.from(root, encoding)));
+  return foldersOf(root).some(([folder]) => (['latin1', 'utf16le', 'utf8'] as const).some((encoding) => data.includes(Buffer.from(folder, encoding))));
 }
 
-/** Text made by `portableText`, with the token back as the folder `root` of this checkout. */
+/** Text made by `portableText`, with the tokens back as the folders of this checkout. */
 export function localText(text: string, root: string): string {
-  return text.replaceAll(rootToken, root);
+  if (!text.includes('\u241b')) return text;
+  let local = text;
+  for (const [folder, token] of foldersOf(root)) local = local.replaceAll(token, folder);
+  return local;
 }
 
 /** SHA-256 (hex) of the parts, each length-prefixed so no two lists of parts collide. */

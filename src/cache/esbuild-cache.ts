@@ -106,7 +106,7 @@ async function hashInputs(paths: readonly string[], workingDir: string): Promise
   return hashed.filter((input): input is [string, string] => input !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-const isText = (path: string) => /\.(?:m?js|css|json|map)$/.test(path);
+const isText = (path: string) => path === '<stdout>' || /\.(?:m?js|css|json|map)$/.test(path);
 
 function toResult(entry: EsbuildEntry, options: BuildOptions): BuildResult {
   const outputFiles = entry.outputs.map((output): OutputFile => {

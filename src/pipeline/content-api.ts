@@ -5,7 +5,7 @@
  * here, with the keys that say what each load read of the config. The pipeline handles the
  * entries of every collection as one list; an entry's key is "<collection>/<slug>".
  */
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { keepsPathLock, nextPathLock } from '../routes/path-lock.js';
 import { isAdminTemplate } from '../admin-pages.js';
 import { adminStylesheet, preloadFontUrls } from '../islands/assets.js';
@@ -31,7 +31,7 @@ import { createPageRenderer, type IslandScripts, type PageRenderer } from '../re
 import { createRenderer, type RenderInput } from '../render/render.js';
 import { socialCardOf, socialImageFile, type SocialCard } from '../render/social-card.js';
 import type { TemplateSet } from '../render/types.js';
-import { templatesFileOf } from '../render/templates.js';
+import { templatesIdOf } from '../render/templates.js';
 import { createPages, reportUntranslated, sortEntries, type Page } from '../routes/pages.js';
 import { redirectProblems, siteRedirects } from '../routes/redirects.js';
 import { assetsFolder } from '../routes/paths.js';
@@ -230,8 +230,8 @@ export function loadCopy(
   options: { markdown: MarkdownRenderer; parseYaml: ParseYaml | undefined; copyCache?: DiskCache },
 ): Promise<Map<string, PageContent>> {
   // The templates' bundle is named by its content (render/templates.ts); zod, which runs their schemas, is not in it.
-  const bundle = templatesFileOf(templates);
-  const validated = options.copyCache && bundle ? { cache: options.copyCache, schemas: hashParts(generatorFingerprint(), basename(bundle), installedVersion('zod')) } : undefined;
+  const bundle = templatesIdOf(templates);
+  const validated = options.copyCache && bundle ? { cache: options.copyCache, schemas: hashParts(generatorFingerprint(), bundle, installedVersion('zod')) } : undefined;
   return loadPageContent(config, pages, (name) => templates.pages[name]?.content, diagnostics, { markdown: options.markdown, parseYaml: options.parseYaml, validated });
 }
 

@@ -14,7 +14,7 @@ import { generatorFingerprint, readRenderState, type FileStamp, type RenderState
 import { precompressedCodings } from '../emit/compress.js';
 import { isMarked } from '../emit/output-folder.js';
 import { realPath } from '../file-paths.js';
-import { templatesFileOf } from '../render/templates.js';
+import { templatesIdOf } from '../render/templates.js';
 import { fingerprintInputs, fingerprintRoutes } from './fingerprints.js';
 import { planAll, type RenderPlan, type RenderStageInput } from './render-plan.js';
 
@@ -83,7 +83,7 @@ export function readWrittenPage(written: WrittenOutput, file: string): string | 
 export function globalFingerprint(input: RenderStageInput, written: WrittenOutput): string {
   const { root } = input.config;
   const config = portableText(JSON.stringify({ ...input.config, file: undefined }), root);
-  return hashParts(generatorFingerprint(), config, portableText(templatesFileOf(input.templates) ?? '', root), input.islandsKey, input.stylesheet, written.settings, input.socialKey ?? '');
+  return hashParts(generatorFingerprint(), config, templatesIdOf(input.templates) ?? '', input.islandsKey, input.stylesheet, written.settings, input.socialKey ?? '');
 }
 
 /**

@@ -15,10 +15,16 @@ import { templateSources } from '../config/sources.js';
 import { esbuildErrors, type EsbuildStepOptions, type RunEsbuild } from '../esbuild-step.js';
 import type { TemplateSet } from './types.js';
 
+/** How the bundle names a package it shares with the generator until it is loaded (`bindShared`). */
+const sharedPrefix = 'typed-site-shared:';
+
 /**
  * The packages templates share with the generator (one React renders them all; zod for their
- * content schemas): left out of the bundle and imported from the generator's own copies by file
- * address, whatever the site's node_modules holds.
+ * content schemas): left out of the bundle, each import checked here (a missing package is an
+ * error at the template's line) and written as `typed-site-shared:<specifier>`. The bundle the
+ * cache keeps thus names no folder: the import is bound to the generator's own copy when the
+ * bundle is loaded (`bindShared`), so a copied or moved project, whose first checkout may be gone,
+ * imports its own React, never the first one's (two Reacts render nothing: hooks fail).
  */
 const sharedWithGenerator: Plugin = {
   name: 'shared-with-generator',
@@ -28,17 +34,35 @@ const sharedWithGenerator: Plugin = {
       // esbuild's own resolver, from the generator's folder, with the conditions of an import.
       const found = await build.resolve(args.path, { kind: args.kind, resolveDir: generatorRoot(), pluginData: sharedWithGenerator });
       if (found.errors.length) return { errors: found.errors };
-      return { path: pathToFileURL(found.path).href, external: true };
+      return { path: `${sharedPrefix}${args.path}`, external: true };
     });
   },
 };
 
-/** The bundled module each template set was imported from. */
-const templateFiles = new WeakMap<TemplateSet, string>();
+/**
+ * The bundle's shared imports bound to the files this process resolves them to: Node's resolution
+ * from the generator's own module (`import.meta.resolve`), with the conditions of an import, the
+ * copies the generator renders with.
+ */
+function bindShared(code: string): string {
+  return code.replace(/(["'])typed-site-shared:([^"']+)\1/g, (_match, _quote, specifier: string) => JSON.stringify(import.meta.resolve(specifier)));
+}
+
+/** The bundled module each template set was imported from, and what names its code anywhere. */
+const templateFiles = new WeakMap<TemplateSet, { file: string; id: string }>();
 
 /** The bundled module a template set was imported from (the workers of the pool import it too). */
 export function templatesFileOf(templates: TemplateSet): string | undefined {
-  return templateFiles.get(templates);
+  return templateFiles.get(templates)?.file;
+}
+
+/**
+ * What a template set's code is named by in cache keys: the hash of its bundle before its shared
+ * imports are bound, the same in every checkout of the project (the module's file name is not:
+ * it holds this checkout's paths).
+ */
+export function templatesIdOf(templates: TemplateSet): string | undefined {
+  return templateFiles.get(templates)?.id;
 }
 
 /** The page template names of a site: the files in templates/pages/ without extension, sorted. */
@@ -74,7 +98,7 @@ export async function loadTemplates(templatesDir: string, names: readonly string
       platform: 'node',
       target: 'node20',
       jsx: 'automatic',
-      // Shared with the generator, and imported by absolute address: the bundle lives in a cache
+      // Shared with the generator, bound to its copies when loaded: the bundle lives in a cache
       // folder from which a bare `react` would resolve only where the package manager hoists it.
       plugins: [sharedWithGenerator],
       logLevel: 'silent',
@@ -87,7 +111,10 @@ export async function loadTemplates(templatesDir: string, names: readonly string
     if (messages?.length) throw new SiteErrors(esbuildErrors(messages, 'TEMPLATE_BUILD'));
     throw error;
   }
+  const id = createHash('sha256').update(code).digest('hex').slice(0, 16);
+  code = bindShared(code);
   // In node_modules/.cache (not under SITE_CACHE_DIR): a module the generator imports, not data.
+  // Named by its bound code: a copy of the project has its own file, importing its own React.
   const cacheDir = join(modulesRoot(), '.cache', 'site');
   const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
   const file = join(cacheDir, `templates-${hash}.mjs`);
@@ -99,7 +126,7 @@ export async function loadTemplates(templatesDir: string, names: readonly string
     await rename(temporary, file);
   }
   const module = (await import(pathToFileURL(file).href)) as TemplateSet;
-  templateFiles.set(module, file);
+  templateFiles.set(module, { file, id });
   for (const [name, template] of Object.entries(module.pages)) {
     if (typeof template.default !== 'function') {
       throw new SiteError({ code: 'TEMPLATE_INVALID', message: `${relative(sources.templatesFolder, sources.pageTemplate(name))} has no default export component`, file: relative(process.cwd(), sources.pageTemplate(name)) });
