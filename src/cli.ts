@@ -9,7 +9,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { build, check, dev, serve, terminalLogger } from './api.js';
-import { collectSiteErrors, exitCodeOf, SiteErrors } from './errors.js';
+import { collectSiteErrors, exitCodeOf, SiteError, SiteErrors } from './errors.js';
 import { logCrash, logErrors, logInfo, logResult, logWarning, logWarnings } from './logger.js';
 import { formatJsonSchema, hostTargets, type HostTarget } from './config/schema.js';
 import { generatorRoot } from './cache/disk-cache.js';
@@ -119,7 +119,7 @@ export async function main(argv: readonly string[]): Promise<number> {
           future: Boolean(options.future),
           admin: options.admin !== false,
         });
-        const first = running.signInUrl ?? `${running.url}/`;
+        const first = running.signInUrl ?? running.url;
         if (options.open && !(await openBrowser(first))) logWarning(`could not open a browser; visit ${first}`);
         await shutdown.signalled;
         await running.close();
@@ -187,6 +187,14 @@ export async function main(argv: readonly string[]): Promise<number> {
   addAdminCommand(program, run);
   addDbCommand(program, run);
 
+  // A command that ends without finishing (the event loop empty while it still waits on a promise
+  // nothing will settle, or process.exit called under it) must not end in silence, or with 0.
+  const unfinished = () => {
+    const name = ['site', ...argv.slice(2, 3)].join(' ');
+    logErrors([new SiteError({ code: 'UNFINISHED', message: `${name} ended before it finished: nothing was left to run while it still waited, or the process was ended under it` })], {});
+    process.exitCode = 1;
+  };
+  process.once('exit', unfinished);
   try {
     await program.parseAsync([...argv]);
   } catch (error) {
@@ -194,6 +202,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       return error.exitCode === 0 || error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : 2;
     }
     throw error;
+  } finally {
+    process.off('exit', unfinished);
   }
   if (argv.length <= 2) {
     program.outputHelp();

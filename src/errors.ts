@@ -41,7 +41,7 @@ export const errorCatalogue = {
   ENCODING: { title: 'Not UTF-8 text', hint: 'Save the file as UTF-8 (without a byte-order mark); bytes that are not UTF-8 show as \uFFFD.' },
   TEMPLATE_BUILD: { title: 'Template does not compile', hint: 'Fix the syntax error in the template at the position shown.' },
   TEMPLATE_INVALID: { title: 'Invalid template module', hint: 'A page template exports a React component as default and a zod `content` schema.' },
-  RENDER_FAILED: { title: 'Page failed to render', hint: 'The template threw while rendering; the stack (with --verbose) shows where.' },
+  RENDER_FAILED: { title: 'Page failed to render', hint: 'The template threw while rendering, at the line shown; with --verbose, the stack shows how it got there.' },
   TEMPLATE_REJECTED: { title: 'A template refused the content', hint: 'Fix the field named, in the content file shown; the template says what it expects.' },
   ASSET_BUILD: { title: 'Asset build failed', hint: 'Fix the CSS or script at the position shown.' },
   EMIT_FAILED: { title: 'Could not write the output', hint: 'Check that the output folder is writable.' },
@@ -59,6 +59,8 @@ export const errorCatalogue = {
   INBOX_AGE: { title: 'Invalid age', hint: 'Give a whole number of days, weeks or months: 30d, 8w or 12m.' },
   INIT_NOT_EMPTY: { title: 'Folder not empty', hint: 'Name a new or empty folder: `site init my-site`.' },
   INIT_LOCALE: { title: 'Invalid language code', hint: 'Give two- or three-letter codes separated by commas, the default first: --locales en,no.' },
+  UNFINISHED: { title: 'Command ended before it finished', hint: 'Something the command waited on can never finish (a plugin hook or template promise that never settles) or ended the process (process.exit in a plugin); run again with --verbose to see the last stage.' },
+  UNKNOWN_ISLAND: { title: 'Unknown island', hint: 'Name a file of templates/islands/ without its extension (`<Island name="Counter">` for templates/islands/Counter.tsx), or an island of the engine.' },
 } as const;
 
 /** A stable error code. */

@@ -4,9 +4,13 @@
  * thread and the workers of the pool.
  */
 import { SiteError, type SiteErrorOptions } from '../errors.js';
-import { addIslandScripts, type IslandBundle } from '../islands/bundle.js';
+import { adminIslandNames } from '../admin-pages.js';
+import { sourcesOf } from '../config/sources.js';
+import { addIslandScripts, islandsInHtml, type IslandBundle } from '../islands/bundle.js';
+import type { Page } from '../routes/pages.js';
 import { withBase } from './base-path.js';
 import { createRenderer, type RenderInput } from './render.js';
+import { unknownIslandError } from './template-positions.js';
 
 /** The islands as rendering needs them: entry URLs and the files each loads. */
 export type IslandScripts = Pick<IslandBundle, 'entries' | 'graph'>;
@@ -39,13 +43,23 @@ export function createPageRenderer(input: Omit<RenderInput, 'track'>, islands: I
   const renderer = createRenderer(options.track ? { ...input, track: (dependency) => reads!.add(dependency) } : input);
   // Under a base path (site.base), every root-relative URL of the finished page gets it.
   const base = input.config.site.base;
-  const finish = (html: string) => addIslandScripts(base ? withBase(html, base) : html, islands, base);
+  const sources = sourcesOf(input.config);
+  const finish = (page: Page, html: string) => {
+    // An island no bundle hydrates would ship a script of no address: refused at the template's line.
+    const unknown = islandsInHtml(html).find((name) => !Object.hasOwn(islands.entries, name));
+    if (unknown !== undefined) {
+      // The admin's screens are the engine's own: no template of the site names them.
+      const named = Object.keys(islands.entries).filter((name) => !adminIslandNames.includes(name));
+      throw unknownIslandError(unknown, named, { templatesDir: sources.templatesFolder, islandsDir: sources.islandsFolder, template: sources.pageTemplate(page.template), url: page.url, display: sources.display });
+    }
+    return addIslandScripts(base ? withBase(html, base) : html, islands, base);
+  };
   const renderOne = (index: number): RenderedPage => {
     const page = input.pages[index]!;
-    if (!options.track) return finish(renderer.renderPage(page));
+    if (!options.track) return finish(page, renderer.renderPage(page));
     reads = new Set([`page:${page.url}`]);
     try {
-      return { ...finish(renderer.renderPage(page)), reads };
+      return { ...finish(page, renderer.renderPage(page)), reads };
     } finally {
       reads = undefined;
     }

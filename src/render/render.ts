@@ -24,6 +24,7 @@ import { renderDocument } from './head.js';
 import { breadcrumbList, organization } from './json-ld.js';
 import { siteDataOf } from './site-data.js';
 import { isTemplateDiagnostic } from './template-diagnostic.js';
+import { mapTemplateStack, templatePositionOf } from './template-positions.js';
 import { trackedView } from './tracked-view.js';
 import type { PageMeta, PageProps, SiteContext, TemplateSet } from './types.js';
 
@@ -135,7 +136,10 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
     if (cause instanceof SiteError) return cause;
     const message = `${page.url} (template ${page.template}): ${cause instanceof Error ? cause.message : String(cause)}`;
     if (isTemplateDiagnostic(cause)) return new SiteError({ code: 'TEMPLATE_REJECTED', message, file: contentFileOf(page), field: cause.field, hint: cause.hint, cause });
-    return new SiteError({ code: 'RENDER_FAILED', message, file: sources.display(sources.pageTemplate(page.template)), cause });
+    // The line of the site's template the throw passed through, by the bundle's source map.
+    const at = templatePositionOf(cause, sources.templatesFolder);
+    if (cause instanceof Error) mapTemplateStack(cause);
+    return new SiteError({ code: 'RENDER_FAILED', message, file: sources.display(at?.file ?? sources.pageTemplate(page.template)), line: at?.line, column: at?.column, cause });
   };
 
   /** Runs template code for `page`: whatever it throws becomes a SiteError about that page. */

@@ -98,6 +98,10 @@ export async function loadTemplates(templatesDir: string, names: readonly string
       platform: 'node',
       target: 'node20',
       jsx: 'automatic',
+      // Inline, without the sources: read only when a template throws, to name its .tsx line
+      // (template-positions.ts); relative to the working folder, so the bundle stays portable.
+      sourcemap: 'inline',
+      sourcesContent: false,
       // Shared with the generator, bound to its copies when loaded: the bundle lives in a cache
       // folder from which a bare `react` would resolve only where the package manager hoists it.
       plugins: [sharedWithGenerator],
