@@ -32,7 +32,8 @@ export function contentHash(data: string | Uint8Array): string {
 /**
  * Files the stylesheet's `url()`s name (fonts, images) are published beside it, at
  * /assets/<name>.<hash of the file>.<ext>: a name known from the file alone, so a page can preload
- * a font (`output.preloadFonts`) at the URL the stylesheet gives it, without the assets step.
+ * a font (`output.preloadFonts`) at the URL the stylesheet gives it, without the assets step. The
+ * stylesheet names them by that file name alone (`url(inter-latin-400-normal.<hash>.woff2)`).
  */
 const stylesheetFileLoaders: Record<string, 'file'> = Object.fromEntries(['.woff2', '.woff', '.ttf', '.otf', '.svg', '.png', '.jpg', '.jpeg', '.webp', '.avif', '.gif'].map((ext) => [ext, 'file']));
 /** Where esbuild writes the stylesheet in memory, and the prefix of the URLs it gives the files. */
@@ -85,7 +86,9 @@ export async function buildAssets(dirs: { templates: string; public: string }, d
       urls.set(`${stylesheetPublicPath}/${basename(file.path)}`, url);
       files.set(url.slice(1), file.contents);
     }
-    for (const [from, to] of urls) css = css.split(from).join(to);
+    // Named relative to the stylesheet, which is published in the same folder: right under any
+    // base path (`site build --base /docs` serves both from /docs/assets/) with no rewrite.
+    for (const [from, to] of urls) css = css.split(from).join(basename(to));
   } catch (error) {
     const messages = (error as { errors?: Message[] }).errors;
     if (messages?.length) throw new SiteErrors(esbuildErrors(messages, 'ASSET_BUILD'));
