@@ -253,7 +253,7 @@ export interface DevOptions extends CommonOptions {
 
 /** A running `dev`: its address, the admin's one-time sign-in link, and how to stop it. */
 export interface DevHandle {
-  /** The site's home, "http://127.0.0.1:4321" plus site.base. */
+  /** The site's home as `site dev` prints it: "http://127.0.0.1:4321/", site.base included. */
   url: string;
   /** A link that signs in to the admin once, within 10 minutes (undefined without the admin). */
   signInUrl?: string;
@@ -295,10 +295,10 @@ export async function dev(options: DevOptions = {}): Promise<DevHandle> {
       watchError: (error) => logger.warn(`watcher: ${error instanceof Error ? error.message : String(error)}`),
     },
   });
-  const url = `${server.url}${server.builder.config?.site.base ?? ''}`;
-  logger.result(`site dev at ${url}/`);
+  const url = `${server.url}${server.builder.config?.site.base ?? ''}/`;
+  logger.result(`site dev at ${url}`);
   // The link is the key to the admin: it goes to the logger only, good for one sign-in within 10 minutes.
-  const signInUrl = admin && `${url}/auth/?token=${admin.tokens.issue()}`;
+  const signInUrl = admin && `${url}auth/?token=${admin.tokens.issue()}`;
   if (signInUrl) logger.result(`admin: sign in at ${signInUrl} (one use, within 10 minutes)`);
   const running = server;
   return {
@@ -329,7 +329,7 @@ export interface ServeOptions extends CommonOptions {
 
 /** A running `serve`: its address and how to stop it. */
 export interface ServeHandle {
-  /** "http://127.0.0.1:4322" */
+  /** The site's home as `site serve` prints it: "http://127.0.0.1:4322/", site.base included. */
   url: string;
   /** Stops taking requests, lets open ones finish (up to the grace period) and closes the admin. */
   close(): Promise<void>;
@@ -360,9 +360,16 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
     await store.close();
     throw error;
   }
-  logger.result(`serving ${relative(process.cwd(), dir) || '.'} at ${running.url}/`);
+  const url = `${running.url}/`;
+  logger.result(`serving ${relative(process.cwd(), dir) || '.'} at ${url}`);
+  if (admin) {
+    // Where to sign in, and, before the first account exists, how to make it (accounts are made
+    // on the command line only: no page of a public server may create one).
+    const accounts = await store.get().then((opened) => opened.listAccounts()).catch(() => undefined);
+    logger.result(`admin: sign in at ${url}auth/${accounts?.length === 0 ? ' (no account yet: add the first with `npx site admin add-user <email> --role admin`, then sign in)' : ''}`);
+  }
   return {
-    url: running.url,
+    url,
     async close() {
       logger.info(`stopping: open requests may finish for ${serverLimits.shutdownGraceMs / 1000} s`);
       await running.close();
