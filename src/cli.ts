@@ -180,7 +180,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       const made = await initProject({ dir, locales });
       const where = relative(process.cwd(), made.dir) || '.';
       logResult(`made a site in ${where} (${made.files.length} files, ${made.locales.join(', ')}); next:`);
-      logResult(`${where === '.' ? '' : `  cd ${where}\n`}  npm install\n  npm run dev`);
+      // From a tarball or a checkout, the starter installs the generator from there: say so.
+      const from = made.dependency.source === 'registry' ? '' : `      (installs ${made.name} from ${made.dependency.spec}, the ${made.dependency.source} this ran from)`;
+      logResult(`${where === '.' ? '' : `  cd ${where}\n`}  npm install${from}\n  npm run dev`);
       if (made.locales.some((locale) => locale !== 'en')) logInfo(`the copy of ${made.locales.filter((locale) => locale !== 'en').join(', ')} is the English text, to translate: content/**/<code>.yaml and .md`);
     }));
 

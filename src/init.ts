@@ -6,8 +6,8 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, relative, resolve } from 'node:path';
-import { generatorRoot } from './cache/disk-cache.js';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { generatorRoot, isSourceCheckout } from './cache/disk-cache.js';
 import { SiteError } from './errors.js';
 
 export interface InitOptions {
@@ -23,6 +23,16 @@ export interface InitReport {
   /** The files written, relative to `dir`, sorted. */
   files: string[];
   locales: string[];
+  /** The generator's package name, and how the project's package.json depends on it (see `dependencySpec`). */
+  name: string;
+  dependency: DependencySpec;
+}
+
+/** The package the new project depends on, as its package.json names it. */
+export interface DependencySpec {
+  /** `^0.1.0` from a registry, or `file:…` of the tarball or folder this package came from. */
+  spec: string;
+  source: 'registry' | 'tarball' | 'folder';
 }
 
 /** The starter's language: the one its copy is written in. */
@@ -54,6 +64,7 @@ export async function initProject(options: InitOptions): Promise<InitReport> {
     });
   }
   const starter = join(generatorRoot(), 'starters', 'default');
+  const dependency = dependencySpec(dir);
   // Everything is made in a folder beside the target and moved into place at the end, so a
   // failure leaves no half-made project behind.
   const staging = join(dir, '..', `.${basename(dir)}.site-init-${process.pid}`);
@@ -63,7 +74,7 @@ export async function initProject(options: InitOptions): Promise<InitReport> {
     // npm leaves .gitignore files out of a published package, so the starter ships it without the dot.
     await rename(join(staging, 'gitignore'), join(staging, '.gitignore'));
     await writeLocales(staging, locales);
-    await writeFile(join(staging, 'package.json'), `${JSON.stringify(projectPackage(dir), null, 2)}\n`);
+    await writeFile(join(staging, 'package.json'), `${JSON.stringify(projectPackage(dir, dependency), null, 2)}\n`);
     if (exists) {
       // An empty folder (or one with only .git) takes the files one by one.
       for (const name of await readdir(staging)) await rename(join(staging, name), join(dir, name));
@@ -75,20 +86,64 @@ export async function initProject(options: InitOptions): Promise<InitReport> {
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
-  return { dir, files: (await listFiles(dir)).filter((file) => !file.startsWith('.git/')), locales };
+  return { dir, files: (await listFiles(dir)).filter((file) => !file.startsWith('.git/')), locales, name: ownManifest().name, dependency };
+}
+
+/** The generator's package.json. */
+function ownManifest(): { name: string; version: string } {
+  return JSON.parse(readFileSync(join(generatorRoot(), 'package.json'), 'utf8')) as { name: string; version: string };
+}
+
+/**
+ * How a project in `projectDir` depends on this package: as it was installed. From a registry,
+ * the version range. From a tarball (`npx ./typed-site-0.1.0.tgz init`, or a project that ran
+ * `npm install ./typed-site-0.1.0.tgz`) or a folder (a checkout of the repository), its `file:`
+ * spec, relative to the new project as npm writes one: the version range would name a package no
+ * registry holds, and `npm install` would fail with E404. npm's lockfile of the installation that
+ * holds this package says where it came from (`resolved`).
+ */
+export function dependencySpec(projectDir: string): DependencySpec {
+  const own = ownManifest();
+  const fileSpec = (path: string) => `file:${relative(projectDir, path).split(sep).join('/') || '.'}`;
+  if (isSourceCheckout()) return { spec: fileSpec(generatorRoot()), source: 'folder' };
+  const modules = dirname(generatorRoot());
+  const installRoot = basename(modules) === 'node_modules' ? dirname(modules) : undefined;
+  const resolved = installRoot && lockedSource(installRoot, relative(installRoot, generatorRoot()).split(sep).join('/'));
+  if (resolved?.startsWith('file:')) {
+    const path = resolve(installRoot!, resolved.slice('file:'.length));
+    return { spec: fileSpec(path), source: /\.(?:tgz|tar\.gz|tar)$/.test(path) ? 'tarball' : 'folder' };
+  }
+  return { spec: `^${own.version}`, source: 'registry' };
+}
+
+/** The `resolved` of a package in npm's lockfiles of an installation (`node_modules/.package-lock.json`, then `package-lock.json`). */
+function lockedSource(installRoot: string, key: string): string | undefined {
+  for (const file of [join(installRoot, 'node_modules', '.package-lock.json'), join(installRoot, 'package-lock.json')]) {
+    try {
+      const lock = JSON.parse(readFileSync(file, 'utf8')) as { packages?: Record<string, { resolved?: string }> };
+      const resolved = lock.packages?.[key]?.resolved;
+      if (resolved) return resolved;
+    } catch {
+      // No such lockfile (another package manager, or none yet): the next, or a registry's range.
+    }
+  }
+  return undefined;
 }
 
 /** The project's package.json: its scripts run the CLI of the version that made it. */
-function projectPackage(dir: string): Record<string, unknown> {
-  const own = JSON.parse(readFileSync(join(generatorRoot(), 'package.json'), 'utf8')) as { name: string; version: string };
+function projectPackage(dir: string, dependency: DependencySpec): Record<string, unknown> {
+  const own = ownManifest();
   const name = basename(dir).toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[._-]+|-+$/g, '') || 'my-site';
   return {
     name,
     private: true,
     type: 'module',
     scripts: { dev: 'site dev', build: 'site build', check: 'site check', serve: 'site serve' },
-    dependencies: { [own.name]: `^${own.version}` },
+    dependencies: { [own.name]: dependency.spec },
     devDependencies: { '@types/react': '^19.0.0' },
+    // npm 11 runs a dependency's install script only when the project allows it: esbuild's checks
+    // that its binary for this platform is there.
+    allowScripts: { esbuild: true },
   };
 }
 

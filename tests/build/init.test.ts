@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -49,6 +49,11 @@ describe('site init', () => {
       expect(existsSync(join(work, 'two', file)), file).toBe(true);
     }
     expect(made.stderr).toContain('the copy of no is the English text, to translate');
+    // Run from a checkout, the project installs the generator from it: a version range would
+    // name a package no registry may hold (npm install: E404).
+    const manifest = JSON.parse(await readFile(join(work, 'two', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(manifest.dependencies['typed-site']).toBe(`file:${relative(join(work, 'two'), repoRoot).split(sep).join('/')}`);
+    expect(made.stdout).toContain(`npm install      (installs typed-site from ${manifest.dependencies['typed-site']}, the folder this ran from)`);
     // Nothing of the staging folder is left beside it.
     expect((await readdir(work)).filter((name) => name.includes('site-init'))).toEqual([]);
   });
