@@ -75,7 +75,7 @@ describe('the demo site under /mendwise', () => {
 
   const host = () => server.url.slice(0, -base.length);
 
-  it('links only to URLs under the base, every one served with 200, and hreflang is reciprocal (a crawl from the home pages)', async () => {
+  it('links only to URLs under the base (the stylesheets\' url()s too), every one served with 200, and hreflang is reciprocal (a crawl from the home pages)', async () => {
     const seen = new Set<string>();
     const queue = [`${base}/`, `${base}/no/`];
     const broken: string[] = [];
@@ -92,7 +92,18 @@ describe('the demo site under /mendwise', () => {
         broken.push(`${path}: ${response.status}`);
         continue;
       }
-      if (!(response.headers.get('content-type') ?? '').startsWith('text/html')) {
+      const type = response.headers.get('content-type') ?? '';
+      if (type.startsWith('text/css')) {
+        // The stylesheets' url()s (fonts, images) resolve against the stylesheet's own URL.
+        for (const [, url] of (await response.text()).matchAll(/url\("?([^")]+)"?\)/g)) {
+          if (url!.startsWith('data:')) continue;
+          const local = new URL(url!, `http://site${path}`).pathname;
+          if (local !== base && !local.startsWith(`${base}/`)) outside.push(`${path} → ${url}`);
+          else queue.push(local);
+        }
+        continue;
+      }
+      if (!type.startsWith('text/html')) {
         await response.arrayBuffer();
         continue;
       }

@@ -25,7 +25,8 @@ describe('the brand typeface', () => {
       const preloads = [...html.matchAll(/<link rel="preload" href="([^"]+)" as="font" type="font\/woff2" crossorigin \/>/g)].map((match) => match[1]!);
       expect(preloads, url).toHaveLength(2);
       expect(html.indexOf('rel="preload"'), url).toBeLessThan(html.indexOf('rel="stylesheet"'));
-      for (const font of preloads) expect(css, url).toContain(`url("${font}")`);
+      // The stylesheet names them relative to itself (it is published in /assets/ too): right under any base path.
+      for (const font of preloads) expect(css, url).toContain(`url("${font.replace(/^\/assets\//, '')}")`);
     }
   });
 
@@ -47,7 +48,7 @@ describe('the glyphs beyond the Latin subset', () => {
   it('come from a small Inter subset per weight, published beside the stylesheet and fetched by unicode-range', () => {
     const css = stylesheetOf(page('/'));
     for (const weight of [400, 700]) {
-      const face = new RegExp(`@font-face\\{font-family:Inter;font-style:normal;font-weight:${weight};font-display:swap;src:url\\("/assets/(inter-extras-${weight}\\.[0-9a-f]{10}\\.woff2)"\\) format\\("woff2"\\);unicode-range:${extras.replaceAll('+', '\\+')}\\}`).exec(css);
+      const face = new RegExp(`@font-face\\{font-family:Inter;font-style:normal;font-weight:${weight};font-display:swap;src:url\\("(inter-extras-${weight}\\.[0-9a-f]{10}\\.woff2)"\\) format\\("woff2"\\);unicode-range:${extras.replaceAll('+', '\\+')}\\}`).exec(css);
       expect(face, String(weight)).not.toBeNull();
       const font = readFileSync(join(builtSite, 'assets', face![1]!));
       expect(font.subarray(0, 4).toString('latin1')).toBe('wOF2');
