@@ -4,12 +4,12 @@
  * which is written under node_modules/.cache/site/ by content hash and imported.
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Message, Plugin } from 'esbuild';
-import { entryConditions, generatorRoot, modulesRoot } from '../cache/disk-cache.js';
+import { dependencyFolder, entryConditions, generatorRoot, modulesRoot } from '../cache/disk-cache.js';
 import { SiteError, SiteErrors } from '../errors.js';
 import { templateSources } from '../config/sources.js';
 import { esbuildErrors, type EsbuildStepOptions, type RunEsbuild } from '../esbuild-step.js';
@@ -45,7 +45,38 @@ const sharedWithGenerator: Plugin = {
  * copies the generator renders with.
  */
 function bindShared(code: string): string {
-  return code.replace(/(["'])typed-site-shared:([^"']+)\1/g, (_match, _quote, specifier: string) => JSON.stringify(import.meta.resolve(specifier)));
+  return code.replace(/(["'])typed-site-shared:([^"']+)\1/g, (_match, _quote, specifier: string) => JSON.stringify(sharedModuleUrl(specifier)));
+}
+
+/** The file URL of a package the generator imports, as Node resolves it for the generator. */
+function sharedModuleUrl(specifier: string): string {
+  try {
+    return import.meta.resolve(specifier);
+  } catch {
+    // A module runner without import.meta.resolve (vitest's global set-up runs the pipeline in
+    // one): the package's `exports` read as Node reads them for an import.
+    return pathToFileURL(resolveImport(specifier)).href;
+  }
+}
+
+/** `specifier` ("react/jsx-runtime") resolved by its package's `exports` with the conditions node, import, default. */
+function resolveImport(specifier: string): string {
+  const parts = specifier.split('/');
+  const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+  const folder = dependencyFolder(name);
+  if (!folder) throw new Error(`cannot find the package ${name} from ${generatorRoot()}`);
+  const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { exports?: unknown; main?: string };
+  const subpath = `.${specifier.slice(name.length)}`;
+  const pick = (target: unknown): string | undefined => {
+    if (typeof target === 'string') return target;
+    if (target && typeof target === 'object') {
+      for (const [condition, value] of Object.entries(target)) if (['node', 'import', 'default'].includes(condition)) return pick(value);
+    }
+    return undefined;
+  };
+  const exportsMap = manifest.exports as Record<string, unknown> | string | undefined;
+  const target = typeof exportsMap === 'object' && exportsMap !== null && Object.keys(exportsMap).some((key) => key.startsWith('.')) ? pick(exportsMap[subpath]) : subpath === '.' ? pick(exportsMap) : undefined;
+  return join(folder, target ?? (subpath === '.' ? manifest.main ?? 'index.js' : `${subpath}.js`));
 }
 
 /** The bundled module each template set was imported from, and what names its code anywhere. */
