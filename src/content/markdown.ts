@@ -1,7 +1,9 @@
 /**
  * The Markdown pipeline: remark-parse, GFM (only the extensions a document's text can trigger, see
- * gfm-features.ts), remark-rehype (raw HTML dropped), heading ids, a
- * sanitiser (GitHub's schema: no `javascript:`, `data:` or `vbscript:` URLs, no event handlers),
+ * gfm-features.ts), the site's remark plugins, remark-rehype (raw HTML dropped), heading ids, the
+ * site's rehype plugins (which so find the ids: rehype-autolink-headings links them), a sanitiser
+ * (GitHub's schema with the site's `markdown.sanitize` additions, sanitize-schema.ts: no
+ * `javascript:`, `data:` or `vbscript:` URLs, no event handlers, whatever a plugin made),
  * code highlighting (highlight.ts), `rel="noopener"` on external links, rehype-stringify. The unified stack is loaded on first use,
  * so a build that needs no Markdown (every document comes from the cache) never pays for it.
  * Input is bounded before it is parsed (checkMarkdownLimits), since micromark's time grows with
@@ -16,6 +18,8 @@ import { SiteError } from '../errors.js';
 import { pluginsIdentity, type PluginRef } from '../config/plugin-resolve.js';
 import { defaultHighlight, highlightId, rehypeHighlight, type HighlightOptions } from './highlight.js';
 import { gfmFeatures, gfmFeaturesOf, gfmTriggers, type GfmFeature } from './gfm-features.js';
+import { isEmptySanitizeExtension, type SanitizeExtension } from '../config/sanitize.js';
+import { createSanitizeSchema, hastAttributeName } from './sanitize-schema.js';
 
 /**
  * The remark and rehype plugins of the config (`markdown.remarkPlugins`, `markdown.rehypePlugins`),
@@ -26,6 +30,8 @@ export interface MarkdownPlugins {
   rehype: readonly PluginRef[];
   /** Code highlighting (`markdown.highlight`), set only when it is not the default. */
   highlight?: HighlightOptions;
+  /** What the site adds to the sanitiser's allow-list (`markdown.sanitize`), set only when it adds something. */
+  sanitize?: SanitizeExtension;
 }
 
 /** No plugins: the pipeline as it is built in. */
@@ -33,21 +39,23 @@ export const noMarkdownPlugins: MarkdownPlugins = { remark: [], rehype: [] };
 
 /** Whether any plugin is configured. */
 export function hasMarkdownPlugins(plugins: MarkdownPlugins | undefined): plugins is MarkdownPlugins {
-  return Boolean(plugins && (plugins.remark.length || plugins.rehype.length || plugins.highlight !== undefined));
+  return Boolean(plugins && (plugins.remark.length || plugins.rehype.length || plugins.highlight !== undefined || plugins.sanitize !== undefined));
 }
 
 /** The identity of the plugins for cache keys ("" for none, so keys without plugins stay as they were). */
 export function markdownPluginsId(plugins: MarkdownPlugins | undefined): string {
   if (!hasMarkdownPlugins(plugins)) return '';
   const highlight = plugins.highlight === undefined ? '' : `\nhighlight ${JSON.stringify(plugins.highlight)}`;
-  return `remark ${pluginsIdentity(plugins.remark)}\nrehype ${pluginsIdentity(plugins.rehype)}${highlight}`;
+  // The allow-list decides what of a document survives: another one renders every document again.
+  const sanitize = plugins.sanitize === undefined ? '' : `\nsanitize ${JSON.stringify(plugins.sanitize)}`;
+  return `remark ${pluginsIdentity(plugins.remark)}\nrehype ${pluginsIdentity(plugins.rehype)}${highlight}${sanitize}`;
 }
 
 /** The Markdown plugins of a config. */
-export function markdownPluginsOf(config: { extensions: Omit<MarkdownPlugins, 'highlight'>; markdown: { highlight: HighlightOptions } }): MarkdownPlugins {
-  const { highlight } = config.markdown;
+export function markdownPluginsOf(config: { extensions: Omit<MarkdownPlugins, 'highlight' | 'sanitize'>; markdown: { highlight: HighlightOptions; sanitize?: SanitizeExtension } }): MarkdownPlugins {
+  const { highlight, sanitize } = config.markdown;
   const custom = JSON.stringify(highlight) !== JSON.stringify(defaultHighlight);
-  return { remark: config.extensions.remark, rehype: config.extensions.rehype, ...(custom ? { highlight } : {}) };
+  return { remark: config.extensions.remark, rehype: config.extensions.rehype, ...(custom ? { highlight } : {}), ...(isEmptySanitizeExtension(sanitize) ? {} : { sanitize }) };
 }
 
 /** The error a loader records for a document the pipeline failed on: the parser's, or a plugin's naming it and its config field. */
@@ -125,9 +133,7 @@ function remarkGfmSubset(stack: MarkdownStack, features: readonly GfmFeature[]) 
 async function createProcessor(gfm: readonly GfmFeature[] | 'remark-gfm', plugins: MarkdownPlugins = noMarkdownPlugins): Promise<Processor> {
   const stack = await loadStack();
   const { unified, remarkParse, remarkGfm, remarkRehype, rehypeSlug, rehypeSanitize, defaultSchema, rehypeStringify } = stack;
-  // GitHub's schema, but heading ids stay as rehype-slug makes them (links to them keep working)
-  // and `tel:` links are allowed.
-  const schema = { ...defaultSchema, clobberPrefix: '', protocols: { ...defaultSchema.protocols, href: [...(defaultSchema.protocols?.href ?? []), 'tel'] } };
+  const schema = createSanitizeSchema(defaultSchema, plugins.sanitize);
   const [remarkPlugins, rehypePlugins] = await Promise.all([importPlugins(plugins.remark), importPlugins(plugins.rehype)]);
   // Typed loosely: the configured plugins' types are not known here.
   type Chain = { use(plugin: unknown, options?: unknown): Chain; freeze(): unknown };
@@ -135,12 +141,13 @@ async function createProcessor(gfm: readonly GfmFeature[] | 'remark-gfm', plugin
     .use(remarkParse)
     .use(gfm === 'remark-gfm' ? remarkGfm : (remarkGfmSubset(stack, gfm) as unknown as typeof remarkGfm)) as unknown as Chain;
   // The configured plugins work on the trees the built-in steps make, and their output is
-  // sanitised like the rest: a plugin cannot bring in a script either.
+  // sanitised like the rest: a plugin cannot bring in a script either. The headings have their
+  // ids (as the page will have them) before the rehype plugins run, so a plugin that links or
+  // lists them finds them.
   for (const [attacher, options] of remarkPlugins) chain = chain.use(attacher, options);
-  chain = chain.use(remarkRehype);
+  chain = chain.use(remarkRehype).use(rehypeSlug).use(rehypeSectionIds);
   for (const [attacher, options] of rehypePlugins) chain = chain.use(attacher, options);
   return chain
-    .use(rehypeSlug)
     .use(rehypeSanitize, schema)
     .use(rehypeHighlight, plugins.highlight ?? defaultHighlight)
     .use(rehypeExternalLinks)
@@ -193,7 +200,11 @@ function guardedAttacher(attacher: Attacher, ref: PluginRef): Attacher {
   };
 }
 
-/** Adds rel="noopener" to links that leave the site; gives heading ids that start with a digit a letter first. */
+/**
+ * Adds rel="noopener" to links that leave the site; gives ids that start with a digit a letter
+ * first (those a rehype plugin made too: the headings' have it already, rehypeSectionIds); drops
+ * the class attributes the sanitiser emptied.
+ */
 function rehypeExternalLinks() {
   return (tree: HastRoot) => {
     // A stack, not recursion: a deeply nested document must not overflow the call stack here.
@@ -204,6 +215,26 @@ function rehypeExternalLinks() {
         const { href, id } = child.properties;
         if (child.tagName === 'a' && typeof href === 'string' && /^https?:\/\//.test(href)) child.properties.rel = ['noopener'];
         if (typeof id === 'string' && /^\d/.test(id)) child.properties.id = `section-${id}`;
+        // The sanitiser keeps a class attribute whose every class it refused, empty: `class=""`.
+        if (Array.isArray(child.properties.className) && child.properties.className.length === 0) delete child.properties.className;
+        stack.push(child);
+      }
+    }
+  };
+}
+
+/**
+ * Gives the ids rehype-slug made that start with a digit a letter first (`section-2024-review`),
+ * before the rehype plugins run: a link a plugin makes to a heading names the id it keeps.
+ */
+function rehypeSectionIds() {
+  return (tree: HastRoot) => {
+    const stack: (HastRoot | Element)[] = [tree];
+    for (let node = stack.pop(); node; node = stack.pop()) {
+      for (const child of node.children) {
+        if (child.type !== 'element') continue;
+        const { id } = child.properties;
+        if (typeof id === 'string' && /^\d/.test(id) && /^h[1-6]$/.test(child.tagName)) child.properties.id = `section-${id}`;
         stack.push(child);
       }
     }
@@ -231,7 +262,7 @@ export async function renderMarkdownWith(markdown: string, gfm: readonly GfmFeat
 
 function processorFor(gfm: readonly GfmFeature[] | 'remark-gfm', plugins: MarkdownPlugins): Promise<Processor> {
   // The plugins' URLs (with a local file's hash) and options: an edited plugin gets a processor of its own.
-  const withPlugins = hasMarkdownPlugins(plugins) ? `\n${JSON.stringify([...[plugins.remark, plugins.rehype].map((refs) => refs.map((ref) => [ref.url, ref.options])), plugins.highlight ?? null])}` : '';
+  const withPlugins = hasMarkdownPlugins(plugins) ? `\n${JSON.stringify([...[plugins.remark, plugins.rehype].map((refs) => refs.map((ref) => [ref.url, ref.options])), plugins.highlight ?? null, plugins.sanitize ?? null])}` : '';
   const key = (typeof gfm === 'string' ? gfm : gfm.join(' ')) + withPlugins;
   let processor = processors.get(key);
   if (!processor) {
@@ -388,7 +419,7 @@ export function markdownLimitError(body: string, bodyLine: number, file: string,
 }
 
 /** Raise when the pipeline changes its output in a way its code and package versions do not show. */
-const pipelineRevision = 3;
+const pipelineRevision = 4;
 /** The packages whose versions decide the HTML the pipeline makes. */
 const pipelinePackages = ['unified', 'remark-parse', 'remark-gfm', 'remark-rehype', 'rehype-slug', 'rehype-sanitize', 'hast-util-sanitize', 'rehype-stringify', 'micromark', 'micromark-extension-gfm', ...gfmFeatures.map((feature) => `micromark-extension-gfm-${feature.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`), 'mdast-util-from-markdown', 'mdast-util-to-hast', 'hast-util-to-html'];
 let pipelineId: string | undefined;
@@ -409,6 +440,9 @@ export function markdownPipelineId(): string {
     textOf.toString(),
     JSON.stringify(Object.entries(gfmTriggers).map(([feature, trigger]) => [feature, trigger.source, trigger.flags])),
     rehypeExternalLinks.toString(),
+    rehypeSectionIds.toString(),
+    createSanitizeSchema.toString(),
+    hastAttributeName.toString(),
     countWords.toString(),
     highlightId(defaultHighlight),
     ...pipelinePackages.map((name) => `${name}@${installedVersion(name)}`),
