@@ -73,13 +73,13 @@ export class MarkdownPluginError extends Error {
 }
 
 type Processor = {
-  process(text: string): Promise<{ toString(): string }>;
   parse(text: string): MdastNode;
-  run(tree: MdastNode): Promise<MdastNode>;
+  /** `file`: the document's text, which the steps read positions in (rehypeLocalImages). */
+  run(tree: MdastNode, file?: string): Promise<MdastNode>;
   stringify(tree: MdastNode): string;
 };
-/** What of an mdast tree the autolink check reads. */
-type MdastNode = { type: string; value?: string; children?: MdastNode[] };
+/** What of an mdast tree the autolink check reads (and of the hast tree, its local images). */
+type MdastNode = { type: string; value?: string; children?: MdastNode[]; data?: { localImages?: LocalImageRef[] } };
 type MarkdownStack = typeof import('./markdown-stack.js');
 
 /** The processors made so far, by the GFM extensions they parse with. */
@@ -151,6 +151,7 @@ async function createProcessor(gfm: readonly GfmFeature[] | 'remark-gfm', plugin
     .use(rehypeSanitize, schema)
     .use(rehypeHighlight, plugins.highlight ?? defaultHighlight)
     .use(rehypeExternalLinks)
+    .use(rehypeLocalImages)
     .use(rehypeStringify, { closeSelfClosing: true })
     .freeze() as unknown as Processor;
 }
@@ -241,23 +242,105 @@ function rehypeSectionIds() {
   };
 }
 
+/**
+ * An image of a document whose `src` is a path beside it (`![A square](square.png)`), found after
+ * the sanitiser: its `<img>` is left in the HTML between the comments `<!--image N-->` and
+ * `<!--/image-->` (N its index here), which the loader replaces with the published picture
+ * (content/markdown-images.ts). Comments cannot come from the document or a plugin (the sanitiser
+ * drops them), so every marker is this step's.
+ */
+export interface LocalImageRef {
+  /** The `src` as the HTML has it (remark-rehype's normalised URL). */
+  src: string;
+  alt: string;
+  title?: string;
+  /** Where the path is written (the image's start when it cannot be found), 1-based, in the lines and columns of the Markdown given to the pipeline. */
+  line: number;
+  column: number;
+}
+
+/** Whether an image's `src` is a path beside the document: no scheme, not a site path ("/…", "//host"), not a fragment or query alone. */
+export function isLocalImageSrc(src: string): boolean {
+  return src !== '' && !/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(src) && !/^[/#?\\]/.test(src);
+}
+
+/** Marks the images whose `src` is a path beside the document (see LocalImageRef), and lists them in the root's data. */
+function rehypeLocalImages() {
+  return (tree: HastRoot, file: { value?: unknown }) => {
+    const text = typeof file.value === 'string' ? file.value : '';
+    // In document order (a stack, children pushed last first), then marked: an image may be a
+    // child of a link, a table cell, a footnote.
+    const found: [Element, HastRoot | Element][] = [];
+    const stack: [HastRoot | Element, (HastRoot | Element)?][] = [[tree]];
+    for (let entry = stack.pop(); entry; entry = stack.pop()) {
+      const [node, parent] = entry;
+      if (parent && node.type === 'element' && node.tagName === 'img' && typeof node.properties.src === 'string' && isLocalImageSrc(node.properties.src)) found.push([node, parent]);
+      for (let index = node.children.length - 1; index >= 0; index--) {
+        const child = node.children[index]!;
+        if (child.type === 'element') stack.push([child, node]);
+      }
+    }
+    const images = found.map(([image, parent], index): LocalImageRef => {
+      const { src, alt, title } = image.properties as { src: string; alt?: unknown; title?: unknown };
+      parent.children.splice(parent.children.indexOf(image), 1, { type: 'comment', value: `image ${index}` }, image, { type: 'comment', value: '/image' });
+      return { src, alt: typeof alt === 'string' ? alt : '', ...(typeof title === 'string' ? { title } : {}), ...placeOfPath(text, image, src) };
+    });
+    if (images.length) tree.data = { ...tree.data, localImages: images } as HastRoot['data'];
+  };
+}
+
+/** Where an image's path is written in `text`: the last place within the image's own span that spells it (the destination follows the alt text), else the image's start. */
+function placeOfPath(text: string, image: Element, src: string): { line: number; column: number } {
+  const start = image.position?.start;
+  const end = image.position?.end;
+  if (!start) return { line: 1, column: 1 };
+  if (start.offset !== undefined && end?.offset !== undefined) {
+    const span = text.slice(start.offset, end.offset);
+    let decoded = src;
+    try {
+      decoded = decodeURI(src);
+    } catch {
+      // Written as it is.
+    }
+    const at = Math.max(span.lastIndexOf(src), span.lastIndexOf(decoded));
+    if (at !== -1) {
+      const before = text.slice(0, start.offset + at);
+      return { line: before.split('\n').length, column: start.offset + at - before.lastIndexOf('\n') };
+    }
+  }
+  return { line: start.line, column: start.column };
+}
+
 /** Renders Markdown to HTML, through the configured plugins. The same input always gives the same output. */
 export async function renderMarkdown(markdown: string, plugins: MarkdownPlugins = noMarkdownPlugins): Promise<string> {
+  return (await renderMarkdownTree(markdown, plugins)).html;
+}
+
+/** Renders Markdown to HTML with its local images (rehypeLocalImages). */
+async function renderMarkdownTree(markdown: string, plugins: MarkdownPlugins): Promise<{ html: string; images?: LocalImageRef[] }> {
   const features = gfmFeaturesOf(markdown);
-  if (!features.includes('autolinkLiteral')) return renderMarkdownWith(markdown, features, plugins);
+  if (!features.includes('autolinkLiteral')) return renderTreeWith(await processorFor(features, plugins), markdown);
   // The text names a trigger of autolink literals, but often only in a link's destination: parse
   // without them, and parse again with them only when the text of the document has a trigger.
   const without = features.filter((feature) => feature !== 'autolinkLiteral');
   const processor = await processorFor(without, plugins);
   const tree = processor.parse(markdown);
-  if (gfmTriggers.autolinkLiteral.test(textOf(tree))) return renderMarkdownWith(markdown, features, plugins);
-  return processor.stringify(await processor.run(tree));
+  if (gfmTriggers.autolinkLiteral.test(textOf(tree))) return renderTreeWith(await processorFor(features, plugins), markdown);
+  return stringifyTree(processor, await processor.run(tree, markdown));
 }
 
 /** Renders Markdown with the GFM extensions of `gfm`, or with remark-gfm itself. */
 export async function renderMarkdownWith(markdown: string, gfm: readonly GfmFeature[] | 'remark-gfm', plugins: MarkdownPlugins = noMarkdownPlugins): Promise<string> {
-  const file = await (await processorFor(gfm, plugins)).process(markdown);
-  return file.toString();
+  return (await renderTreeWith(await processorFor(gfm, plugins), markdown)).html;
+}
+
+async function renderTreeWith(processor: Processor, markdown: string): Promise<{ html: string; images?: LocalImageRef[] }> {
+  return stringifyTree(processor, await processor.run(processor.parse(markdown), markdown));
+}
+
+function stringifyTree(processor: Processor, tree: MdastNode): { html: string; images?: LocalImageRef[] } {
+  const images = tree.data?.localImages;
+  return { html: processor.stringify(tree), ...(images ? { images } : {}) };
 }
 
 function processorFor(gfm: readonly GfmFeature[] | 'remark-gfm', plugins: MarkdownPlugins): Promise<Processor> {
@@ -288,10 +371,11 @@ function textOf(tree: MdastNode): string {
   return parts.join('');
 }
 
-/** A Markdown document after the pipeline: its HTML and its word count. */
+/** A Markdown document after the pipeline: its HTML, its word count, and its local images (marked in the HTML) when it has any. */
 export interface RenderedMarkdown {
   html: string;
   words: number;
+  images?: LocalImageRef[];
 }
 
 /** A document the pipeline could not render, and why (plain data: it crosses threads). */
@@ -304,7 +388,8 @@ export interface FailedMarkdown {
 /** Renders a document and counts its words (what the Markdown cache stores); a failure of the parser or of a plugin comes back as data. */
 export async function renderMarkdownDocument(markdown: string, plugins: MarkdownPlugins = noMarkdownPlugins): Promise<RenderedMarkdown | FailedMarkdown> {
   try {
-    return { html: compactString(await renderMarkdown(markdown, plugins)), words: countWords(markdown) };
+    const { html, images } = await renderMarkdownTree(markdown, plugins);
+    return { html: compactString(html), words: countWords(markdown), ...(images ? { images } : {}) };
   } catch (error) {
     if (error instanceof MarkdownPluginError) return { error: error.message, plugin: { specifier: error.plugin.specifier, field: error.plugin.field } };
     const message = error instanceof RangeError ? 'it is nested too deeply for the Markdown parser' : `the Markdown parser failed: ${error instanceof Error ? error.message : String(error)}`;
@@ -437,6 +522,10 @@ export function markdownPipelineId(): string {
     remarkGfmSubset.toString(),
     gfmFeaturesOf.toString(),
     renderMarkdown.toString(),
+    renderMarkdownTree.toString(),
+    rehypeLocalImages.toString(),
+    placeOfPath.toString(),
+    isLocalImageSrc.toString(),
     textOf.toString(),
     JSON.stringify(Object.entries(gfmTriggers).map(([feature, trigger]) => [feature, trigger.source, trigger.flags])),
     rehypeExternalLinks.toString(),
