@@ -30,6 +30,8 @@ export const errorCatalogue = {
   ENTRY_INVALID: { title: 'Invalid collection entry', hint: 'An entry is a folder <collection>/<slug>/ with one <locale>.md per language it is written in.' },
   ENTRY_UNTRANSLATED: { title: 'Entry not translated', hint: 'Add the missing <locale>.md to the entry folder; until then its pages in that locale show the fallback language (collections.<name>.fallback in site.config.yaml).' },
   ENTRY_IMAGE: { title: 'Invalid entry image', hint: 'Name a PNG, JPEG, WebP or AVIF file in the entry\'s folder under image:, with its text alternative under imageAlt:.' },
+  IMAGE_MISSING: { title: 'Image file not found', hint: 'Put the image next to the Markdown file (names are case-sensitive), or write a site path (/images/x.png) for a file of public/.' },
+  IMAGE_INVALID: { title: 'Invalid image in Markdown', hint: 'Use a PNG, JPEG, WebP, AVIF or GIF of at most 5 MB, in the folder of the Markdown file; an SVG can carry script: export it as PNG or WebP, or publish it from public/.' },
   IMAGE_SIDECAR: { title: 'Invalid image sidecar', hint: 'An image\'s <file>.yaml holds alt: { <locale>: text } and focus: { x, y } with x and y between 0 and 1; save it again in the admin\'s media library.' },
   ENTRY_DRAFT: { title: 'Draft left out', hint: 'Set draft: false in its front matter to publish it, or build with --drafts to see it.' },
   MARKDOWN_LIMIT: { title: 'Markdown document too large or too deep', hint: 'Split the document, flatten the nesting, or raise the limit under markdown: in site.config.yaml.' },

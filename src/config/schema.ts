@@ -4,6 +4,7 @@
  * run afterwards in `check.ts`, which still reports YAML positions.
  */
 import { z } from 'zod';
+import { sanitizeExtensionSchema } from './sanitize.js';
 
 const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'use lowercase letters, digits and hyphens');
 const localeId = z.string().regex(/^[a-z]{2,3}$/, 'use a two- or three-letter language code such as "en"');
@@ -484,6 +485,7 @@ export const configSchema = z.strictObject({
         ])
         .default({ theme: 'github-light-default' })
         .describe('Fenced code with a language is highlighted at build time by Shiki: classes and a stylesheet, no script, no inline style; false for plain code'),
+      sanitize: sanitizeExtensionSchema.optional(),
     })
     .prefault({})
     .describe('Bounds on Markdown documents, checked before they are parsed, and the plugins they go through'),

@@ -23,6 +23,7 @@ import { createFrontMatterSchema } from './front-matter-schema.js';
 export { createFrontMatterSchema, frontMatterFields, type FrontMatterField } from './front-matter-schema.js';
 import { locateContentField } from './field-position.js';
 import { readEntryImage, type EntryImage } from './images.js';
+import { resolveMarkdownImages, type MarkdownImage } from './markdown-images.js';
 import { defaultMarkdownRenderer, type MarkdownRenderer } from './markdown-cache.js';
 import type { ScheduledTranslation } from './schedule.js';
 
@@ -47,6 +48,8 @@ export type EntryFrontMatter = EntryBasics & { image?: string; imageAlt?: string
 export interface EntryTranslation extends EntryBasics {
   /** Its image, checked (content/images.ts), when its front matter names one. */
   image?: EntryImage;
+  /** The image files its Markdown shows (content/markdown-images.ts), when it shows any: the build publishes their variants. */
+  bodyImages?: MarkdownImage[];
   locale: string;
   /** The source file, relative to the working directory. */
   file: string;
@@ -313,7 +316,14 @@ async function renderEntries(
         diagnostics.error(markdownFailure(outcome, file, bodyLine));
         continue;
       }
-      const translation = completeTranslation(collection, { ...data, title: fill(data.title), description: fill(data.description) }, locale, file, outcome);
+      // The images its body shows from the entry's folder, published as the cover is.
+      const body = await resolveMarkdownImages(outcome, entry.folder, { file, bodyLine });
+      if (body.errors.length) {
+        diagnostics.add(...body.errors);
+        continue;
+      }
+      const translation = completeTranslation(collection, { ...data, title: fill(data.title), description: fill(data.description) }, locale, file, { html: body.html, words: outcome.words });
+      if (body.images.length) translation.bodyImages = body.images;
       if (data.image !== undefined) {
         const image = await readEntryImage(entry.folder, data.image, data.imageAlt, locale);
         if ('message' in image) {

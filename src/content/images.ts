@@ -1,11 +1,13 @@
 /**
  * The image of an entry: the file its front matter's `image` names in the entry's folder, checked
  * by its bytes (PNG, JPEG, WebP or AVIF; never SVG, which can carry script), with its size and
- * the hash of its bytes, from which the build names its variants (render/images.ts).
+ * the hash of its bytes, from which the build names its variants (render/images.ts). `readImageFile`
+ * is the check itself, which the images of Markdown bodies go through too (markdown-images.ts).
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { hashParts, installedVersion, openDiskCache, type DiskCache } from '../cache/disk-cache.js';
 import { readImageSidecar, type FocusPoint } from './image-sidecar.js';
 
 /** The image types an entry may use, by their media type. */
@@ -46,6 +48,71 @@ export function sniffImageType(bytes: Uint8Array): ImageType | undefined {
   return undefined;
 }
 
+/** Whether bytes are a GIF (accepted in Markdown bodies only, published as they are: content/markdown-images.ts). */
+export function isGif(bytes: Uint8Array): boolean {
+  return bytes.length >= 6 && /^GIF8[79]a$/.test(Buffer.from(bytes.subarray(0, 6)).toString('latin1'));
+}
+
+/** An image file read and checked by its bytes. */
+export interface ImageFile {
+  /** The first 16 hex digits of the SHA-256 of its bytes. */
+  hash: string;
+  type: ImageType | 'gif';
+  /** The upright size, as its EXIF orientation shows it. */
+  width: number;
+  height: number;
+}
+
+/** Why an image file cannot be used: there is no such file (or it cannot be read), or its bytes are not an accepted image. */
+export interface ImageFileProblem {
+  reason: 'missing' | 'invalid';
+  message: string;
+  hint: string;
+}
+
+/**
+ * Reads the image `name` at `path` and checks it by its bytes: at most 5 MB, a PNG, JPEG, WebP or
+ * AVIF (or a GIF with `gif`) that sharp can read; the messages name it by `name`.
+ */
+export async function readImageFile(path: string, name: string, options: { gif?: boolean } = {}): Promise<ImageFile | ImageFileProblem> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch {
+    return { reason: 'missing', message: `no file "${name}" in the entry's folder`, hint: `Put the image next to this file, or upload it in the admin's editor.` };
+  }
+  if (bytes.length > maxImageBytes) return { reason: 'invalid', message: `"${name}" is ${(bytes.length / 1024 / 1024).toFixed(1)} MB, over the 5 MB limit`, hint: 'Export it smaller (2,400 px wide is plenty): the build makes the sizes pages need.' };
+  const type = sniffImageType(bytes) ?? (options.gif && isGif(bytes) ? 'gif' : undefined);
+  if (!type) return { reason: 'invalid', message: `"${name}" is not a PNG, JPEG, WebP${options.gif ? ', AVIF or GIF' : ' or AVIF'} image`, hint: 'Use a photo or illustration in one of those formats; SVG is not accepted because it can carry script.' };
+  const digest = createHash('sha256').update(bytes).digest('hex');
+  const size = await uprightSize(bytes, digest);
+  if (!size) return { reason: 'invalid', message: `"${name}" could not be read as an image`, hint: 'Export the image again; the file may be cut short.' };
+  return { hash: digest.slice(0, 16), type, ...size };
+}
+
+let sizes: DiskCache | undefined;
+
+/**
+ * The upright size of an image, read by sharp or taken from the build cache by the hash of its
+ * bytes: a page copy's images (and an entry's that its snapshot did not keep) are read at every
+ * build, and importing sharp alone takes 170 to 460 ms on this 2-core machine.
+ */
+async function uprightSize(bytes: Uint8Array, digest: string): Promise<{ width: number; height: number } | undefined> {
+  sizes ??= openDiskCache('image-sizes');
+  const key = hashParts(`image size 1 sharp@${installedVersion('sharp')}`, digest);
+  const known = /^(\d+) (\d+)$/.exec(sizes.readSync(key)?.toString('latin1') ?? '');
+  if (known) return { width: Number(known[1]), height: Number(known[2]) };
+  const { default: sharp } = await import('sharp');
+  const metadata = await sharp(bytes).metadata().catch(() => undefined);
+  // A camera's JPEG may be stored sideways with an EXIF orientation: the size is the upright one.
+  const upright = (metadata?.orientation ?? 1) < 5;
+  const width = upright ? metadata?.width : metadata?.height;
+  const height = upright ? metadata?.height : metadata?.width;
+  if (!width || !height) return undefined;
+  void sizes.write(key, `${width} ${height}`);
+  return { width, height };
+}
+
 /** A problem with an entry's image, for the front matter's `field`. */
 export interface ImageProblem {
   field: 'image' | 'imageAlt';
@@ -69,21 +136,8 @@ export async function readEntryImage(folder: string, name: string, alt: string |
   }
   const text = alt?.trim() || sidecar.alt[locale];
   if (!text) return { field: 'imageAlt', message: 'an entry with an image needs imageAlt, its text alternative', hint: 'Describe what the image shows in one sentence, in the language of this file (or give the image alt text in this language in the admin\'s media library).' };
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(path);
-  } catch {
-    return { field: 'image', message: `no file "${name}" in the entry's folder`, hint: `Put the image next to this file, or upload it in the admin's editor.` };
-  }
-  if (bytes.length > maxImageBytes) return { field: 'image', message: `"${name}" is ${(bytes.length / 1024 / 1024).toFixed(1)} MB, over the 5 MB limit`, hint: 'Export it smaller (2,400 px wide is plenty): the build makes the sizes pages need.' };
-  const type = sniffImageType(bytes);
-  if (!type) return { field: 'image', message: `"${name}" is not a PNG, JPEG, WebP or AVIF image`, hint: 'Use a photo or illustration in one of those formats; SVG is not accepted because it can carry script.' };
-  const { default: sharp } = await import('sharp');
-  const metadata = await sharp(bytes).metadata().catch(() => undefined);
-  // A camera's JPEG may be stored sideways with an EXIF orientation: the size is the upright one.
-  const upright = (metadata?.orientation ?? 1) < 5;
-  const width = upright ? metadata?.width : metadata?.height;
-  const height = upright ? metadata?.height : metadata?.width;
-  if (!width || !height) return { field: 'image', message: `"${name}" could not be read as an image`, hint: 'Export the image again; the file may be cut short.' };
-  return { name, path, hash: createHash('sha256').update(bytes).digest('hex').slice(0, 16), type, width, height, alt: text, ...(sidecar.focus ? { focus: sidecar.focus } : {}) };
+  const file = await readImageFile(path, name);
+  if ('reason' in file) return { field: 'image', message: file.message, hint: file.hint };
+  // Never a GIF: readImageFile accepts one only when asked.
+  return { name, path, hash: file.hash, type: file.type as ImageType, width: file.width, height: file.height, alt: text, ...(sidecar.focus ? { focus: sidecar.focus } : {}) };
 }

@@ -111,18 +111,27 @@ export function createMarkdownRenderer(options: MarkdownRendererOptions = {}): M
   };
 }
 
-/** An entry is the word count on the first line, then the HTML. */
+/** An entry is the word count on the first line (with the JSON of the local images after a space, when there are any), then the HTML. */
 function encodeEntry(entry: RenderedMarkdown): string {
-  return `${entry.words}\n${entry.html}`;
+  return `${entry.words}${entry.images ? ` ${JSON.stringify(entry.images)}` : ''}\n${entry.html}`;
 }
 
 function decodeEntry(data: Buffer | undefined): RenderedMarkdown | undefined {
   if (!data) return undefined;
   const text = data.toString('utf8');
   const newline = text.indexOf('\n');
-  const words = Number(text.slice(0, newline));
-  if (newline < 1 || !Number.isInteger(words)) return undefined;
-  return { words, html: text.slice(newline + 1) };
+  if (newline < 1) return undefined;
+  const first = text.slice(0, newline);
+  const space = first.indexOf(' ');
+  const words = Number(space === -1 ? first : first.slice(0, space));
+  if (!Number.isInteger(words)) return undefined;
+  if (space === -1) return { words, html: text.slice(newline + 1) };
+  try {
+    const images = JSON.parse(first.slice(space + 1)) as RenderedMarkdown['images'];
+    return Array.isArray(images) ? { words, html: text.slice(newline + 1), images } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 let shared: MarkdownRenderer | undefined;

@@ -1,7 +1,9 @@
 /**
  * The Markdown pipeline: remark-parse, GFM (only the extensions a document's text can trigger, see
- * gfm-features.ts), remark-rehype (raw HTML dropped), heading ids, a
- * sanitiser (GitHub's schema: no `javascript:`, `data:` or `vbscript:` URLs, no event handlers),
+ * gfm-features.ts), the site's remark plugins, remark-rehype (raw HTML dropped), heading ids, the
+ * site's rehype plugins (which so find the ids: rehype-autolink-headings links them), a sanitiser
+ * (GitHub's schema with the site's `markdown.sanitize` additions, sanitize-schema.ts: no
+ * `javascript:`, `data:` or `vbscript:` URLs, no event handlers, whatever a plugin made),
  * code highlighting (highlight.ts), `rel="noopener"` on external links, rehype-stringify. The unified stack is loaded on first use,
  * so a build that needs no Markdown (every document comes from the cache) never pays for it.
  * Input is bounded before it is parsed (checkMarkdownLimits), since micromark's time grows with
@@ -16,6 +18,8 @@ import { SiteError } from '../errors.js';
 import { pluginsIdentity, type PluginRef } from '../config/plugin-resolve.js';
 import { defaultHighlight, highlightId, rehypeHighlight, type HighlightOptions } from './highlight.js';
 import { gfmFeatures, gfmFeaturesOf, gfmTriggers, type GfmFeature } from './gfm-features.js';
+import { isEmptySanitizeExtension, type SanitizeExtension } from '../config/sanitize.js';
+import { createSanitizeSchema, hastAttributeName } from './sanitize-schema.js';
 
 /**
  * The remark and rehype plugins of the config (`markdown.remarkPlugins`, `markdown.rehypePlugins`),
@@ -26,6 +30,8 @@ export interface MarkdownPlugins {
   rehype: readonly PluginRef[];
   /** Code highlighting (`markdown.highlight`), set only when it is not the default. */
   highlight?: HighlightOptions;
+  /** What the site adds to the sanitiser's allow-list (`markdown.sanitize`), set only when it adds something. */
+  sanitize?: SanitizeExtension;
 }
 
 /** No plugins: the pipeline as it is built in. */
@@ -33,21 +39,23 @@ export const noMarkdownPlugins: MarkdownPlugins = { remark: [], rehype: [] };
 
 /** Whether any plugin is configured. */
 export function hasMarkdownPlugins(plugins: MarkdownPlugins | undefined): plugins is MarkdownPlugins {
-  return Boolean(plugins && (plugins.remark.length || plugins.rehype.length || plugins.highlight !== undefined));
+  return Boolean(plugins && (plugins.remark.length || plugins.rehype.length || plugins.highlight !== undefined || plugins.sanitize !== undefined));
 }
 
 /** The identity of the plugins for cache keys ("" for none, so keys without plugins stay as they were). */
 export function markdownPluginsId(plugins: MarkdownPlugins | undefined): string {
   if (!hasMarkdownPlugins(plugins)) return '';
   const highlight = plugins.highlight === undefined ? '' : `\nhighlight ${JSON.stringify(plugins.highlight)}`;
-  return `remark ${pluginsIdentity(plugins.remark)}\nrehype ${pluginsIdentity(plugins.rehype)}${highlight}`;
+  // The allow-list decides what of a document survives: another one renders every document again.
+  const sanitize = plugins.sanitize === undefined ? '' : `\nsanitize ${JSON.stringify(plugins.sanitize)}`;
+  return `remark ${pluginsIdentity(plugins.remark)}\nrehype ${pluginsIdentity(plugins.rehype)}${highlight}${sanitize}`;
 }
 
 /** The Markdown plugins of a config. */
-export function markdownPluginsOf(config: { extensions: Omit<MarkdownPlugins, 'highlight'>; markdown: { highlight: HighlightOptions } }): MarkdownPlugins {
-  const { highlight } = config.markdown;
+export function markdownPluginsOf(config: { extensions: Omit<MarkdownPlugins, 'highlight' | 'sanitize'>; markdown: { highlight: HighlightOptions; sanitize?: SanitizeExtension } }): MarkdownPlugins {
+  const { highlight, sanitize } = config.markdown;
   const custom = JSON.stringify(highlight) !== JSON.stringify(defaultHighlight);
-  return { remark: config.extensions.remark, rehype: config.extensions.rehype, ...(custom ? { highlight } : {}) };
+  return { remark: config.extensions.remark, rehype: config.extensions.rehype, ...(custom ? { highlight } : {}), ...(isEmptySanitizeExtension(sanitize) ? {} : { sanitize }) };
 }
 
 /** The error a loader records for a document the pipeline failed on: the parser's, or a plugin's naming it and its config field. */
@@ -65,13 +73,13 @@ export class MarkdownPluginError extends Error {
 }
 
 type Processor = {
-  process(text: string): Promise<{ toString(): string }>;
   parse(text: string): MdastNode;
-  run(tree: MdastNode): Promise<MdastNode>;
+  /** `file`: the document's text, which the steps read positions in (rehypeLocalImages). */
+  run(tree: MdastNode, file?: string): Promise<MdastNode>;
   stringify(tree: MdastNode): string;
 };
-/** What of an mdast tree the autolink check reads. */
-type MdastNode = { type: string; value?: string; children?: MdastNode[] };
+/** What of an mdast tree the autolink check reads (and of the hast tree, its local images). */
+type MdastNode = { type: string; value?: string; children?: MdastNode[]; data?: { localImages?: LocalImageRef[] } };
 type MarkdownStack = typeof import('./markdown-stack.js');
 
 /** The processors made so far, by the GFM extensions they parse with. */
@@ -125,9 +133,7 @@ function remarkGfmSubset(stack: MarkdownStack, features: readonly GfmFeature[]) 
 async function createProcessor(gfm: readonly GfmFeature[] | 'remark-gfm', plugins: MarkdownPlugins = noMarkdownPlugins): Promise<Processor> {
   const stack = await loadStack();
   const { unified, remarkParse, remarkGfm, remarkRehype, rehypeSlug, rehypeSanitize, defaultSchema, rehypeStringify } = stack;
-  // GitHub's schema, but heading ids stay as rehype-slug makes them (links to them keep working)
-  // and `tel:` links are allowed.
-  const schema = { ...defaultSchema, clobberPrefix: '', protocols: { ...defaultSchema.protocols, href: [...(defaultSchema.protocols?.href ?? []), 'tel'] } };
+  const schema = createSanitizeSchema(defaultSchema, plugins.sanitize);
   const [remarkPlugins, rehypePlugins] = await Promise.all([importPlugins(plugins.remark), importPlugins(plugins.rehype)]);
   // Typed loosely: the configured plugins' types are not known here.
   type Chain = { use(plugin: unknown, options?: unknown): Chain; freeze(): unknown };
@@ -135,15 +141,17 @@ async function createProcessor(gfm: readonly GfmFeature[] | 'remark-gfm', plugin
     .use(remarkParse)
     .use(gfm === 'remark-gfm' ? remarkGfm : (remarkGfmSubset(stack, gfm) as unknown as typeof remarkGfm)) as unknown as Chain;
   // The configured plugins work on the trees the built-in steps make, and their output is
-  // sanitised like the rest: a plugin cannot bring in a script either.
+  // sanitised like the rest: a plugin cannot bring in a script either. The headings have their
+  // ids (as the page will have them) before the rehype plugins run, so a plugin that links or
+  // lists them finds them.
   for (const [attacher, options] of remarkPlugins) chain = chain.use(attacher, options);
-  chain = chain.use(remarkRehype);
+  chain = chain.use(remarkRehype).use(rehypeSlug).use(rehypeSectionIds);
   for (const [attacher, options] of rehypePlugins) chain = chain.use(attacher, options);
   return chain
-    .use(rehypeSlug)
     .use(rehypeSanitize, schema)
     .use(rehypeHighlight, plugins.highlight ?? defaultHighlight)
     .use(rehypeExternalLinks)
+    .use(rehypeLocalImages)
     .use(rehypeStringify, { closeSelfClosing: true })
     .freeze() as unknown as Processor;
 }
@@ -193,7 +201,11 @@ function guardedAttacher(attacher: Attacher, ref: PluginRef): Attacher {
   };
 }
 
-/** Adds rel="noopener" to links that leave the site; gives heading ids that start with a digit a letter first. */
+/**
+ * Adds rel="noopener" to links that leave the site; gives ids that start with a digit a letter
+ * first (those a rehype plugin made too: the headings' have it already, rehypeSectionIds); drops
+ * the class attributes the sanitiser emptied.
+ */
 function rehypeExternalLinks() {
   return (tree: HastRoot) => {
     // A stack, not recursion: a deeply nested document must not overflow the call stack here.
@@ -204,34 +216,136 @@ function rehypeExternalLinks() {
         const { href, id } = child.properties;
         if (child.tagName === 'a' && typeof href === 'string' && /^https?:\/\//.test(href)) child.properties.rel = ['noopener'];
         if (typeof id === 'string' && /^\d/.test(id)) child.properties.id = `section-${id}`;
+        // The sanitiser keeps a class attribute whose every class it refused, empty: `class=""`.
+        if (Array.isArray(child.properties.className) && child.properties.className.length === 0) delete child.properties.className;
         stack.push(child);
       }
     }
   };
 }
 
+/**
+ * Gives the ids rehype-slug made that start with a digit a letter first (`section-2024-review`),
+ * before the rehype plugins run: a link a plugin makes to a heading names the id it keeps.
+ */
+function rehypeSectionIds() {
+  return (tree: HastRoot) => {
+    const stack: (HastRoot | Element)[] = [tree];
+    for (let node = stack.pop(); node; node = stack.pop()) {
+      for (const child of node.children) {
+        if (child.type !== 'element') continue;
+        const { id } = child.properties;
+        if (typeof id === 'string' && /^\d/.test(id) && /^h[1-6]$/.test(child.tagName)) child.properties.id = `section-${id}`;
+        stack.push(child);
+      }
+    }
+  };
+}
+
+/**
+ * An image of a document whose `src` is a path beside it (`![A square](square.png)`), found after
+ * the sanitiser: its `<img>` is left in the HTML between the comments `<!--image N-->` and
+ * `<!--/image-->` (N its index here), which the loader replaces with the published picture
+ * (content/markdown-images.ts). Comments cannot come from the document or a plugin (the sanitiser
+ * drops them), so every marker is this step's.
+ */
+export interface LocalImageRef {
+  /** The `src` as the HTML has it (remark-rehype's normalised URL). */
+  src: string;
+  alt: string;
+  title?: string;
+  /** Where the path is written (the image's start when it cannot be found), 1-based, in the lines and columns of the Markdown given to the pipeline. */
+  line: number;
+  column: number;
+}
+
+/** Whether an image's `src` is a path beside the document: no scheme, not a site path ("/…", "//host"), not a fragment or query alone. */
+export function isLocalImageSrc(src: string): boolean {
+  return src !== '' && !/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(src) && !/^[/#?\\]/.test(src);
+}
+
+/** Marks the images whose `src` is a path beside the document (see LocalImageRef), and lists them in the root's data. */
+function rehypeLocalImages() {
+  return (tree: HastRoot, file: { value?: unknown }) => {
+    const text = typeof file.value === 'string' ? file.value : '';
+    // In document order (a stack, children pushed last first), then marked: an image may be a
+    // child of a link, a table cell, a footnote.
+    const found: [Element, HastRoot | Element][] = [];
+    const stack: [HastRoot | Element, (HastRoot | Element)?][] = [[tree]];
+    for (let entry = stack.pop(); entry; entry = stack.pop()) {
+      const [node, parent] = entry;
+      if (parent && node.type === 'element' && node.tagName === 'img' && typeof node.properties.src === 'string' && isLocalImageSrc(node.properties.src)) found.push([node, parent]);
+      for (let index = node.children.length - 1; index >= 0; index--) {
+        const child = node.children[index]!;
+        if (child.type === 'element') stack.push([child, node]);
+      }
+    }
+    const images = found.map(([image, parent], index): LocalImageRef => {
+      const { src, alt, title } = image.properties as { src: string; alt?: unknown; title?: unknown };
+      parent.children.splice(parent.children.indexOf(image), 1, { type: 'comment', value: `image ${index}` }, image, { type: 'comment', value: '/image' });
+      return { src, alt: typeof alt === 'string' ? alt : '', ...(typeof title === 'string' ? { title } : {}), ...placeOfPath(text, image, src) };
+    });
+    if (images.length) tree.data = { ...tree.data, localImages: images } as HastRoot['data'];
+  };
+}
+
+/** Where an image's path is written in `text`: the last place within the image's own span that spells it (the destination follows the alt text), else the image's start. */
+function placeOfPath(text: string, image: Element, src: string): { line: number; column: number } {
+  const start = image.position?.start;
+  const end = image.position?.end;
+  if (!start) return { line: 1, column: 1 };
+  if (start.offset !== undefined && end?.offset !== undefined) {
+    const span = text.slice(start.offset, end.offset);
+    let decoded = src;
+    try {
+      decoded = decodeURI(src);
+    } catch {
+      // Written as it is.
+    }
+    const at = Math.max(span.lastIndexOf(src), span.lastIndexOf(decoded));
+    if (at !== -1) {
+      const before = text.slice(0, start.offset + at);
+      return { line: before.split('\n').length, column: start.offset + at - before.lastIndexOf('\n') };
+    }
+  }
+  return { line: start.line, column: start.column };
+}
+
 /** Renders Markdown to HTML, through the configured plugins. The same input always gives the same output. */
 export async function renderMarkdown(markdown: string, plugins: MarkdownPlugins = noMarkdownPlugins): Promise<string> {
+  return (await renderMarkdownTree(markdown, plugins)).html;
+}
+
+/** Renders Markdown to HTML with its local images (rehypeLocalImages). */
+async function renderMarkdownTree(markdown: string, plugins: MarkdownPlugins): Promise<{ html: string; images?: LocalImageRef[] }> {
   const features = gfmFeaturesOf(markdown);
-  if (!features.includes('autolinkLiteral')) return renderMarkdownWith(markdown, features, plugins);
+  if (!features.includes('autolinkLiteral')) return renderTreeWith(await processorFor(features, plugins), markdown);
   // The text names a trigger of autolink literals, but often only in a link's destination: parse
   // without them, and parse again with them only when the text of the document has a trigger.
   const without = features.filter((feature) => feature !== 'autolinkLiteral');
   const processor = await processorFor(without, plugins);
   const tree = processor.parse(markdown);
-  if (gfmTriggers.autolinkLiteral.test(textOf(tree))) return renderMarkdownWith(markdown, features, plugins);
-  return processor.stringify(await processor.run(tree));
+  if (gfmTriggers.autolinkLiteral.test(textOf(tree))) return renderTreeWith(await processorFor(features, plugins), markdown);
+  return stringifyTree(processor, await processor.run(tree, markdown));
 }
 
 /** Renders Markdown with the GFM extensions of `gfm`, or with remark-gfm itself. */
 export async function renderMarkdownWith(markdown: string, gfm: readonly GfmFeature[] | 'remark-gfm', plugins: MarkdownPlugins = noMarkdownPlugins): Promise<string> {
-  const file = await (await processorFor(gfm, plugins)).process(markdown);
-  return file.toString();
+  return (await renderTreeWith(await processorFor(gfm, plugins), markdown)).html;
+}
+
+async function renderTreeWith(processor: Processor, markdown: string): Promise<{ html: string; images?: LocalImageRef[] }> {
+  return stringifyTree(processor, await processor.run(processor.parse(markdown), markdown));
+}
+
+function stringifyTree(processor: Processor, tree: MdastNode): { html: string; images?: LocalImageRef[] } {
+  const images = tree.data?.localImages;
+  return { html: processor.stringify(tree), ...(images ? { images } : {}) };
 }
 
 function processorFor(gfm: readonly GfmFeature[] | 'remark-gfm', plugins: MarkdownPlugins): Promise<Processor> {
   // The plugins' URLs (with a local file's hash) and options: an edited plugin gets a processor of its own.
-  const withPlugins = hasMarkdownPlugins(plugins) ? `\n${JSON.stringify([...[plugins.remark, plugins.rehype].map((refs) => refs.map((ref) => [ref.url, ref.options])), plugins.highlight ?? null])}` : '';
+  const withPlugins = hasMarkdownPlugins(plugins) ? `\n${JSON.stringify([...[plugins.remark, plugins.rehype].map((refs) => refs.map((ref) => [ref.url, ref.options])), plugins.highlight ?? null, plugins.sanitize ?? null])}` : '';
   const key = (typeof gfm === 'string' ? gfm : gfm.join(' ')) + withPlugins;
   let processor = processors.get(key);
   if (!processor) {
@@ -257,10 +371,11 @@ function textOf(tree: MdastNode): string {
   return parts.join('');
 }
 
-/** A Markdown document after the pipeline: its HTML and its word count. */
+/** A Markdown document after the pipeline: its HTML, its word count, and its local images (marked in the HTML) when it has any. */
 export interface RenderedMarkdown {
   html: string;
   words: number;
+  images?: LocalImageRef[];
 }
 
 /** A document the pipeline could not render, and why (plain data: it crosses threads). */
@@ -273,7 +388,8 @@ export interface FailedMarkdown {
 /** Renders a document and counts its words (what the Markdown cache stores); a failure of the parser or of a plugin comes back as data. */
 export async function renderMarkdownDocument(markdown: string, plugins: MarkdownPlugins = noMarkdownPlugins): Promise<RenderedMarkdown | FailedMarkdown> {
   try {
-    return { html: compactString(await renderMarkdown(markdown, plugins)), words: countWords(markdown) };
+    const { html, images } = await renderMarkdownTree(markdown, plugins);
+    return { html: compactString(html), words: countWords(markdown), ...(images ? { images } : {}) };
   } catch (error) {
     if (error instanceof MarkdownPluginError) return { error: error.message, plugin: { specifier: error.plugin.specifier, field: error.plugin.field } };
     const message = error instanceof RangeError ? 'it is nested too deeply for the Markdown parser' : `the Markdown parser failed: ${error instanceof Error ? error.message : String(error)}`;
@@ -388,7 +504,7 @@ export function markdownLimitError(body: string, bodyLine: number, file: string,
 }
 
 /** Raise when the pipeline changes its output in a way its code and package versions do not show. */
-const pipelineRevision = 3;
+const pipelineRevision = 4;
 /** The packages whose versions decide the HTML the pipeline makes. */
 const pipelinePackages = ['unified', 'remark-parse', 'remark-gfm', 'remark-rehype', 'rehype-slug', 'rehype-sanitize', 'hast-util-sanitize', 'rehype-stringify', 'micromark', 'micromark-extension-gfm', ...gfmFeatures.map((feature) => `micromark-extension-gfm-${feature.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`), 'mdast-util-from-markdown', 'mdast-util-to-hast', 'hast-util-to-html'];
 let pipelineId: string | undefined;
@@ -406,9 +522,16 @@ export function markdownPipelineId(): string {
     remarkGfmSubset.toString(),
     gfmFeaturesOf.toString(),
     renderMarkdown.toString(),
+    renderMarkdownTree.toString(),
+    rehypeLocalImages.toString(),
+    placeOfPath.toString(),
+    isLocalImageSrc.toString(),
     textOf.toString(),
     JSON.stringify(Object.entries(gfmTriggers).map(([feature, trigger]) => [feature, trigger.source, trigger.flags])),
     rehypeExternalLinks.toString(),
+    rehypeSectionIds.toString(),
+    createSanitizeSchema.toString(),
+    hastAttributeName.toString(),
     countWords.toString(),
     highlightId(defaultHighlight),
     ...pipelinePackages.map((name) => `${name}@${installedVersion(name)}`),

@@ -3,7 +3,7 @@
  * validated by the `content` schema of the page's template, with the locales checked for parity.
  * The site's `{name}` placeholders (`{minutes}`: see copyValuesOf) are filled in every text.
  */
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { hashParts, type DiskCache } from '../cache/disk-cache.js';
 import type { z } from 'zod';
@@ -16,6 +16,7 @@ import type { ParseYaml } from '../cache/yaml-cache.js';
 import { parseYaml, validateYaml, yamlValue, type YamlSource } from '../yaml-source.js';
 import { bodyStartLine, splitFrontMatter } from './front-matter.js';
 import { markdownFailure, markdownLimitError, markdownPluginsOf } from './markdown.js';
+import { resolveMarkdownImages, type MarkdownImage } from './markdown-images.js';
 import { readTextFile } from './text-file.js';
 import { defaultMarkdownRenderer, type MarkdownRenderer } from './markdown-cache.js';
 import { copyValuesOf, fillPlaceholders } from './messages.js';
@@ -23,6 +24,14 @@ import { checkParity } from './parity.js';
 
 /** Copy of one content id in one locale; `html` holds the rendered body of a Markdown file. */
 export type PageContent = Record<string, unknown>;
+
+/** The image files a page's Markdown copy shows, by the copy as loadPageContent returns it (the copy itself holds only what its template's schema takes). */
+const copyImages = new WeakMap<PageContent, MarkdownImage[]>();
+
+/** The image files the Markdown body of a page's copy shows (content/markdown-images.ts): the build publishes their variants. */
+export function copyImagesOf(copy: PageContent): readonly MarkdownImage[] {
+  return copyImages.get(copy) ?? [];
+}
 
 /** The key of a content entry: "hub/product:no". */
 export function contentKey(id: string, locale: string): string {
@@ -59,7 +68,10 @@ export async function loadPageContent(
     const data = validatedCopy(loaded.source, schema, extra, diagnostics, options.validated && { ...options.validated, template: entry.template });
     // The engine's admin copy names the site as `{siteName}`, having no name of its own to say.
     const values = isAdminTemplate(entry.template) ? { ...copyValuesOf(config), siteName: config.site.name } : copyValuesOf(config);
-    if (data) contents.set(key, fillCopy(data, values) as PageContent);
+    if (!data) return;
+    const copy = fillCopy(data, values) as PageContent;
+    if (loaded.images?.length) copyImages.set(copy, loaded.images);
+    contents.set(key, copy);
   }));
   for (const sources of sourcesById.values()) {
     const sorted = sources.sort((a, b) => (a.file < b.file ? -1 : 1));
@@ -113,7 +125,7 @@ async function readContentFile(
   diagnostics: Diagnostics,
   markdown: MarkdownRenderer,
   parse: ParseYaml,
-): Promise<{ source: YamlSource; html?: string } | undefined> {
+): Promise<{ source: YamlSource; html?: string; images?: MarkdownImage[] } | undefined> {
   const base = join(sourcesOf(config).copy(id), locale);
   const candidates = [base + '.yaml', base + '.md', ...(isAdminTemplate(template) ? adminCopyFiles(id, locale) : [])];
   for (const path of candidates) {
@@ -146,7 +158,10 @@ async function readContentFile(
       here.error(markdownFailure(rendered ?? { error: 'no output' }, file, bodyLine));
       return undefined;
     }
-    return { source, html: rendered.html };
+    const shown = await resolveMarkdownImages(rendered, dirname(path), { file, bodyLine });
+    diagnostics.add(...shown.errors);
+    if (shown.errors.length) return undefined;
+    return { source, html: shown.html, ...(shown.images.length ? { images: shown.images } : {}) };
   }
   diagnostics.error({
     code: 'CONTENT_MISSING',

@@ -41,6 +41,8 @@ import { sameJson } from './stage.js';
 export type { Entry, LoadedEntry, MessageTree, Page, PageContent };
 export { locateContentField };
 export { socialFolder } from '../render/social-card.js';
+export { copyImagesOf } from '../content/pages.js';
+export type { MarkdownImage } from '../content/markdown-images.js';
 /** The path an ASCII spelling of an alias path stands for, which serve and the hosts redirect. */
 export { asciiAliasPaths as aliasSpellingsOf } from '../routes/ascii-spellings.js';
 

@@ -24,7 +24,7 @@ import type { EntryImage } from '../content/images.js';
 import { focusStylesheet } from '../render/images.js';
 import type { PageContent } from '../content/pages.js';
 import type { TemplateSet } from '../render/types.js';
-import { byCollection, createFeedFiles, renderInputOf, socialCardsOf, type Entry, type Messages, type Page } from './content-api.js';
+import { byCollection, copyImagesOf, createFeedFiles, renderInputOf, socialCardsOf, type Entry, type MarkdownImage, type Messages, type Page } from './content-api.js';
 import type { PageSet } from './routes-stage.js';
 import type { WorkerPool } from '../parallel/pool.js';
 import { idOf, type Loaded, type StageRun } from './stage.js';
@@ -88,8 +88,8 @@ export async function createSiteFiles(run: StageRun, input: SiteFilesInput): Pro
     run.load('route files', `${idOf(config)} ${idOf(pageSet)} ${entryList.map(idOf).join(' ')}`, () => createRouteFiles(config, pageSet.pages, entryList)),
     run.load('feeds', `${idOf(config)} ${idOf(messages)} ${entryList.map(idOf).join(' ')}`, () => createFeedFiles({ config, entries: entryList, messages })),
     input.social,
-    run.load('images', entryList.map(idOf).join(' '), async () => {
-      const { files, made } = await createImageVariants(imagesOf(entryList), { reuse: input.previous?.images, cache: input.mediaCache });
+    run.load('images', `${entryList.map(idOf).join(' ')} ${idOf(input.contents)}`, async () => {
+      const { files, made } = await createImageVariants([...imagesOf(entryList), ...bodyImagesOf(entryList, input.contents)], { reuse: input.previous?.images, cache: input.mediaCache });
       input.countImageVariants?.(files.size, made);
       // The focus classes are published only when some image has a focal point (render.ts links them there).
       if ([...imagesOf(entryList)].some((image) => image.focus)) files.set(focusStylesheet.url.slice(1), new TextEncoder().encode(focusStylesheet.text));
@@ -173,6 +173,12 @@ function hasCodeIn(value: unknown): boolean {
 /** The images of the entries' translations. */
 function* imagesOf(entries: readonly Entry[]): Generator<EntryImage> {
   for (const entry of entries) for (const translation of Object.values(entry.translations)) if (translation.image) yield translation.image;
+}
+
+/** The image files the Markdown of the entries and of the page copy shows. */
+function* bodyImagesOf(entries: readonly Entry[], contents: ReadonlyMap<string, PageContent>): Generator<MarkdownImage> {
+  for (const entry of entries) for (const translation of Object.values(entry.translations)) if (translation.bodyImages) yield* translation.bodyImages;
+  for (const copy of contents.values()) yield* copyImagesOf(copy);
 }
 
 /** The social image of every page, drawn or from the cache. */

@@ -1,11 +1,12 @@
 /**
- * The site's own links, checked against what the build makes (pure): the links of a post's or a
- * page copy's HTML and of page copy's text, the paths that answer (pages, alias spellings, every
- * output file, and any extra paths such as a host's redirects), the ids of the page a fragment
- * names, and the nearest existing page or id for the hint. Paths are compared without `site.base`:
+ * The site's own links, checked against what the build makes (pure): the links and images
+ * (`<img src>`, `srcset`, `<source srcset>`) of a post's or a page copy's HTML and of page copy's
+ * text, the paths that answer (pages, alias spellings, every output file, and any extra paths
+ * such as a host's redirects), the ids of the page a fragment names, and the nearest existing page or id for the hint. Paths are compared without `site.base`:
  * content links are written as if the site were at the root, and the base is put in front of them
  * when the page is rendered (render/base-path.ts).
  */
+import { replaceMarkedImages } from '../content/markdown-images.js';
 import { nearest } from '../did-you-mean.js';
 
 /** A link found in a source, before it is checked. */
@@ -14,6 +15,8 @@ export interface FoundLink {
   href: string;
   /** The dotted field of a YAML copy file whose value it is; undefined for a link of Markdown. */
   field?: string;
+  /** An image's URL (`<img src>`, a `srcset`'s): it must name a file, and its fragment names nothing. */
+  image?: true;
 }
 
 /** A link that leads nowhere, and the nearest thing that exists. */
@@ -37,9 +40,36 @@ export function isWebLink(href: string): boolean {
 const anchorHref = /<a(?:\s[^>]*?)?\shref="([^"]*)"/g;
 const elementId = /<[a-zA-Z][^\s/>]*(?:\s[^>]*?)?\sid="([^"]*)"/g;
 
-/** The hrefs of the `<a>` elements of HTML, in document order. */
+/** One start tag, its quoted values read whole (one may hold "<img" or ">"), as render/base-path.ts reads them. */
+const startTag = /<([a-zA-Z][^\s/>]*)((?:\s+[^\s"'=<>`/]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*\/?>/g;
+const attribute = /\s([^\s"'=<>`/]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
+
+/** The hrefs of the `<a>` elements of HTML, then the URLs of its images (`<img src>`, `srcset`, `<source srcset>`), each in document order. */
 export function linksInHtml(html: string): FoundLink[] {
-  return [...html.matchAll(anchorHref)].map((match) => ({ href: decodeEntities(match[1]!) }));
+  return [...[...html.matchAll(anchorHref)].map((match) => ({ href: decodeEntities(match[1]!) })), ...imagesInHtml(html)];
+}
+
+/**
+ * The image URLs of HTML. An image of a Markdown body still marked for its loader (one that comes
+ * from the document's folder, content/markdown-images.ts) is left out: the loader checks its file.
+ */
+function imagesInHtml(html: string): FoundLink[] {
+  if (!html.includes('<img') && !html.includes('<source')) return [];
+  const images: FoundLink[] = [];
+  for (const tag of replaceMarkedImages(html, () => '').matchAll(startTag)) {
+    const name = tag[1]!.toLowerCase();
+    if (name !== 'img' && name !== 'source') continue;
+    for (const [, attributeName, double, single, bare] of tag[2]!.matchAll(attribute)) {
+      const value = decodeEntities(double ?? single ?? bare ?? '');
+      const lower = attributeName!.toLowerCase();
+      if (lower === 'src' && name === 'img') images.push({ href: value, image: true });
+      else if (lower === 'srcset') for (const candidate of value.split(',')) {
+        const url = candidate.trim().split(/\s+/)[0];
+        if (url) images.push({ href: url, image: true });
+      }
+    }
+  }
+  return images;
 }
 
 /** The ids of the elements of a page: what a fragment may name. */
@@ -135,6 +165,10 @@ export function checkLinks(links: readonly FoundLink[], pageUrl: string, site: E
     if (!isSiteLink(link.href)) continue;
     const url = resolveLink(link.href, pageUrl);
     const file = site.fileAt(url.pathname);
+    if (file === undefined && link.image) {
+      broken.push({ link, message: `the image ${link.href} is no file of the site`, hint: 'Put the file in public/ (public/images/x.png is /images/x.png), or write the path of a file in the folder of the Markdown file (x.png) to publish it with the post.' });
+      continue;
+    }
     if (file === undefined) {
       const withoutBase = site.base && url.pathname.startsWith(`${site.base}/`) ? url.pathname.slice(site.base.length) : undefined;
       const hint = withoutBase !== undefined && site.fileAt(withoutBase) !== undefined
@@ -145,7 +179,7 @@ export function checkLinks(links: readonly FoundLink[], pageUrl: string, site: E
     }
     const fragment = safeDecode(url.hash.slice(1));
     // "#" and "#top" scroll to the top of any page (HTML's rule for fragments).
-    if (!file || fragment === '' || fragment.toLowerCase() === 'top') continue;
+    if (!file || link.image || fragment === '' || fragment.toLowerCase() === 'top') continue;
     const ids = idsOf(file);
     if (!ids || ids.has(fragment)) continue;
     const closest = nearest(fragment, [...ids].sort());

@@ -10,7 +10,7 @@
  * engine's (`focusStylesheet`), published only when some image has a focal point and linked only
  * by the pages whose markup uses one of its classes (render.ts).
  */
-import type { EntryImage } from '../content/images.js';
+import type { EntryImage, ImageFile } from '../content/images.js';
 import type { FocusPoint } from '../content/image-sidecar.js';
 import { engineFile, type EngineFile } from '../islands/assets.js';
 
@@ -24,10 +24,10 @@ export const imageFormats = [
 ] as const;
 export type ImageFormat = (typeof imageFormats)[number]['format'];
 
-/** One variant file. */
+/** One variant file: an encoded copy, or a GIF as it is (`gif`). */
 export interface ImageVariant {
   file: string;
-  format: ImageFormat;
+  format: ImageFormat | 'gif';
   width: number;
   height: number;
 }
@@ -39,8 +39,12 @@ export function variantWidths(image: Pick<EntryImage, 'width'>): number[] {
   return widths;
 }
 
-/** Every variant file of an image. */
-export function imageVariants(image: Pick<EntryImage, 'hash' | 'width' | 'height'>): ImageVariant[] {
+/**
+ * Every variant file of an image. A GIF (a Markdown body's, which may be animated) is published as
+ * it is, under its hash: AVIF and WebP copies would drop its frames or grow it.
+ */
+export function imageVariants(image: Pick<EntryImage, 'hash' | 'width' | 'height'> & { type?: ImageFile['type'] }): ImageVariant[] {
+  if (image.type === 'gif') return [{ file: `assets/images/${image.hash}.gif`, format: 'gif', width: image.width, height: image.height }];
   return imageFormats.flatMap(({ format }) =>
     variantWidths(image).map((width) => ({ file: `assets/images/${image.hash}-${width}.${format}`, format, width, height: Math.round((image.height * width) / image.width) })),
   );
@@ -69,6 +73,28 @@ export function pictureOf(image: EntryImage): Picture {
   }));
   const fallback = variants.filter((variant) => variant.format === 'webp').find((variant) => variant.width >= 960) ?? variants.filter((variant) => variant.format === 'webp').at(-1)!;
   return { sources, src: `/${fallback.file}`, width: image.width, height: image.height, alt: image.alt, ...(image.focus ? { className: focusClassOf(image.focus) } : {}) };
+}
+
+/**
+ * The markup of an image of a Markdown body (content/markdown-images.ts): a `<picture>` of the same
+ * variants as a cover's, or a GIF's own file, with its size (nothing shifts while it loads), loaded
+ * lazily and decoded off the main thread. `sizes` says the image is never shown wider than it is,
+ * so a narrow image is not fetched at the viewport's width. Written as rehype-stringify writes the
+ * rest of the body (`/>`), attribute values escaped.
+ */
+export function markdownImageHtml(image: Pick<ImageFile, 'hash' | 'type' | 'width' | 'height'>, alt: string, title?: string): string {
+  const size = `width="${image.width}" height="${image.height}"`;
+  const text = `alt="${escapeAttribute(alt)}"${title === undefined ? '' : ` title="${escapeAttribute(title)}"`}`;
+  const lazy = 'loading="lazy" decoding="async"';
+  if (image.type === 'gif') return `<img src="/${imageVariants(image)[0]!.file}" ${text} ${size} ${lazy} />`;
+  const picture = pictureOf({ ...image, type: image.type, name: '', path: '', alt });
+  const sizes = `(min-width: ${image.width}px) ${image.width}px, 100vw`;
+  const sources = picture.sources.map((source) => `<source type="${source.type}" srcset="${source.srcset}" sizes="${sizes}" />`).join('');
+  return `<picture>${sources}<img src="${picture.src}" ${text} ${size} ${lazy} /></picture>`;
+}
+
+function escapeAttribute(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** The step of the focus classes, in percent. */

@@ -46,7 +46,15 @@ describe('what a link may lead to', () => {
 
 describe('where links are found and placed', () => {
   it('reads the hrefs of anchors, with entities decoded, and the links of copy with their fields', () => {
-    expect(linksInHtml('<p><a href="/a/?x=1&amp;y=2">a</a> <img src="/i.png"> <a class="c" href="#b">b</a> <a data-href="/no/">c</a></p>')).toEqual([{ href: '/a/?x=1&y=2' }, { href: '#b' }]);
+    expect(linksInHtml('<p><a href="/a/?x=1&amp;y=2">a</a> <img src="/i.png"> <a class="c" href="#b">b</a> <a data-href="/no/">c</a></p>')).toEqual([{ href: '/a/?x=1&y=2' }, { href: '#b' }, { href: '/i.png', image: true }]);
+    // Images (issue 45): an img's src and srcset, a source's srcset; not a text or an attribute
+    // value that looks like one, nor an image marked for its loader (a file beside the Markdown).
+    expect(linksInHtml('<img alt="a > <img src=/x.png>" src="/a.png" srcset="/a-480.webp 480w, /a-960.webp 960w" /><picture><source type="image/avif" srcset="/b.avif 1x" /></picture> &lt;img src="/t.png"&gt; <!--image 0--><img src="inline.png" alt="&#x22;" /><!--/image-->')).toEqual([
+      { href: '/a.png', image: true },
+      { href: '/a-480.webp', image: true },
+      { href: '/a-960.webp', image: true },
+      { href: '/b.avif', image: true },
+    ]);
     expect([...idsInHtml('<h2 id="a">A</h2><div class="x" data-id="b" id="c"></div><li data-id="d"></li>')]).toEqual(['a', 'c']);
     expect(linksInCopy({ title: 'Prices from 5/month', cta: { href: '/hub/pricing/#faq' }, items: [{ text: 'See [the list](/blog/) or [mail](mailto:a@b.example)' }], web: 'https://example.com/', html: '<a href="/x/">x</a>' })).toEqual([
       { href: '/hub/pricing/#faq', field: 'cta.href' },
