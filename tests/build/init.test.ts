@@ -6,12 +6,13 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { outputRoot, repoRoot } from '../helpers/paths';
+import { linkPackage } from '../helpers/starter-site';
 
 const run = promisify(execFile);
 let work: string;
@@ -25,12 +26,6 @@ async function site(args: string[], cwd = work): Promise<{ code: number; stdout:
     const failed = error as { code: number; stdout: string; stderr: string };
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
   }
-}
-
-/** Resolves `typed-site` in a starter to this checkout, as `npm install` of the package would. */
-async function linkPackage(dir: string): Promise<void> {
-  await mkdir(join(dir, 'node_modules'), { recursive: true });
-  await symlink(repoRoot, join(dir, 'node_modules', 'typed-site'), 'dir');
 }
 
 /** The start tag and the inside of the form of an island in a page. */
