@@ -1,8 +1,12 @@
 /**
  * The engine's words for its forms (src/islands/forms/form-copy.ts): English and Norwegian with the
- * same keys, a language it has no copy in reads the English, and a site's words replace any key.
+ * same keys, a language it has no copy in reads the English, a site's words replace any key, and
+ * docs/forms.md lists every key with its English words.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../helpers/paths';
 import { bookingFormText, contactFormText, fillText, formCopy, formCopyOf } from '../../src/islands/forms/form-copy';
 
 describe('the forms\' copy', () => {
@@ -37,5 +41,12 @@ describe('the forms\' copy', () => {
 
   it('fills placeholders, leaving unknown ones as written', () => {
     expect(fillText('{day} at {time} ({zone})', { day: 'Monday', time: '09:00' })).toBe('Monday at 09:00 ({zone})');
+  });
+
+  it('is listed whole in docs/forms.md, each key with its English words', () => {
+    const doc = readFileSync(join(repoRoot, 'docs', 'forms.md'), 'utf8');
+    for (const form of ['contact', 'booking'] as const) {
+      for (const [key, text] of Object.entries(formCopy.en![form])) expect(doc, `${form}.${key}`).toContain(`| \`${key}\` | ${text} |`);
+    }
   });
 });
