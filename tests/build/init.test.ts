@@ -136,6 +136,33 @@ describe('site init', () => {
     expect(assets.some((file) => file.startsWith('BookingForm.'))).toBe(false);
   });
 
+  it('takes the site\'s words over the form\'s, and a ContactForm island of the site\'s own in place of the engine\'s', async () => {
+    const project = join(work, 'two');
+    const contact = join(project, 'templates', 'pages', 'Contact.tsx');
+    const template = await readFile(contact, 'utf8');
+    await writeFile(contact, template.replace('contactFormProps({ page, site })', "contactFormProps({ page, site }, { text: { submit: 'Send it our way', legend: site.t('nav.contact') } })"));
+    let built = await site(['build', '--no-social-images', '--no-precompress', '--out', 'dist-words'], project);
+    expect(built.code, built.stderr).toBe(0);
+    const form = islandForm(await readFile(join(project, 'dist-words', 'no', 'contact', 'index.html'), 'utf8'), 'ContactForm');
+    expect(form.body).toContain('<legend class="site-form-legend">Contact</legend>');
+    expect(form.body).toContain('>Send it our way</button>');
+    // The words not replaced stay the engine's Norwegian.
+    expect(labelFor(form.body, 'contact-email')).toBe('E-post * (påkrevd)');
+
+    // The site's own island of that name: no clash, and the page hydrates with it.
+    await mkdir(join(project, 'templates', 'islands'));
+    await writeFile(join(project, 'templates', 'islands', 'ContactForm.tsx'), "export default function ContactForm() { return <p>the site's own contact form</p>; }\n");
+    built = await site(['build', '--no-social-images', '--no-precompress', '--out', 'dist-own'], project);
+    expect(built.code, built.stderr).toBe(0);
+    const html = await readFile(join(project, 'dist-own', 'contact', 'index.html'), 'utf8');
+    const script = /src="\/(assets\/ContactForm\.[\w-]+\.js)"/.exec(html)![1]!;
+    const bundle = await readFile(join(project, 'dist-own', script), 'utf8');
+    expect(bundle).toContain("the site's own contact form");
+    expect(bundle).not.toContain('site-form-contact');
+    await rm(join(project, 'templates', 'islands'), { recursive: true });
+    await writeFile(contact, template);
+  });
+
   it('with --booking, adds the booking page and its config; the starter checks and builds for every target', async () => {
     const made = await site(['init', 'meetings', '--booking']);
     expect(made.code, made.stderr).toBe(0);

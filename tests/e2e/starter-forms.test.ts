@@ -223,6 +223,24 @@ describe('the booking form of the starter (--booking)', () => {
     });
   });
 
+  it('a slot taken a moment earlier (409): says so, offers the next free ones, and one is chosen with a click', async () => {
+    await visit('/book/', async (page) => {
+      await page.locator(`${bookingIsland} input[name="start"]`).first().waitFor();
+      const [first, second] = await page.locator(`${bookingIsland} input[name="start"]`).evaluateAll((inputs) => inputs.slice(0, 2).map((input) => (input as HTMLInputElement).value));
+      await page.route('**/api/booking', (route) => route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ error: 'slot_taken', next: [{ start: second, end: second }] }) }));
+      await page.locator(`${bookingIsland} input[value="${first}"]`).check();
+      await fill(page, bookingIsland, { firstName: 'Kari', lastName: 'Nordmann', email: 'kari.taken@example.com' });
+      await page.getByRole('button', { name: booking.submit }).click();
+      await page.locator(`${bookingIsland} .site-form-next-slot`).waitFor();
+      const region = status(page, bookingIsland);
+      expect(await region.textContent()).toContain(booking.takenTitle);
+      expect(await region.evaluate((element) => element === document.activeElement)).toBe(true);
+      await page.locator(`${bookingIsland} .site-form-next-slot`).click();
+      expect(await page.locator(`${bookingIsland} input[value="${second}"]`).isChecked()).toBe(true);
+      expect(await page.locator(`${bookingIsland} .site-form-next-slot`).count()).toBe(0);
+    }, { expected: /status of 409/ });
+  });
+
   it('books without script: a date and a time, posted plainly, landing on the booked page', async () => {
     const date = weekdayAhead();
     await visit('/book/', async (page) => {
