@@ -134,6 +134,16 @@ describe('site init', () => {
     expect(assets.some((file) => file.startsWith('ContactForm.'))).toBe(true);
     // No template imports the booking form: it is not bundled.
     expect(assets.some((file) => file.startsWith('BookingForm.'))).toBe(false);
+
+    // Every host: the functions answer /api/contact; GitHub Pages answers no POST, which the build says.
+    for (const target of ['netlify', 'cloudflare', 'vercel', 'github-pages']) {
+      const hosted = await site(['build', '--target', target, '--no-social-images', '--no-precompress', '--out', `dist-${target}`], project);
+      expect(hosted.code, `${target}: ${hosted.stderr}`).toBe(0);
+      expect(hosted.stderr.includes('GitHub Pages answers no POST'), target).toBe(target === 'github-pages');
+    }
+    expect(existsSync(join(project, 'dist-netlify', 'netlify', 'functions', 'contact.mjs'))).toBe(true);
+    expect(existsSync(join(project, 'dist-vercel', 'functions', 'api', 'contact.func'))).toBe(true);
+    expect(await readFile(join(project, 'dist-cloudflare', '_routes.json'), 'utf8')).toContain('/api/contact');
   });
 
   it('takes the site\'s words over the form\'s, and a ContactForm island of the site\'s own in place of the engine\'s', async () => {

@@ -5,6 +5,8 @@
  * the thank-you page), and marks a required field left empty; the booking form offers the free
  * slots and books one, and books without script too; axe finds nothing on either page.
  */
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactFormText, bookingFormText } from '../../src/islands/forms/form-copy';
@@ -19,10 +21,11 @@ let site: StarterSite;
 let server: TestServer;
 let browser: Browser;
 let dataDir: string;
+let out: string;
 
 beforeAll(async () => {
   site = await createStarterSite({ locales: ['en', 'no'], booking: true });
-  const { out } = await buildTarget(['--no-social-images', '--no-precompress'], site.config);
+  ({ out } = await buildTarget(['--no-social-images', '--no-precompress'], site.config));
   dataDir = `${site.dir}-data`;
   [server, browser] = await Promise.all([serveSite({ dir: out, configPath: site.config, dataDir }), launchBrowser()]);
 });
@@ -30,6 +33,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.allSettled([browser?.close(), server?.close()]);
   await site?.cleanup();
+  if (out) await rm(dirname(out), { recursive: true, force: true });
 });
 
 const contact = contactFormText('en');
