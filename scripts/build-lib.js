@@ -6,7 +6,9 @@
 //   lib/social-worker.js   the threads that draw the social images (satori and sharp only)
 //   lib/markdown-stack.js  the unified packages with their dependencies in one file, which loads
 //                          several times faster than their 150-odd modules (src/content/markdown-stack.ts)
-//   lib/template.js …      the entries a site's templates and islands import (package.json exports)
+//   lib/template.js …      the entries a site's templates and islands import (package.json exports):
+//                          template.js, islands.js (the engine's forms; their client entries are
+//                          bundled from src/islands/forms/, which the package ships), the models
 //   lib/functions/*.js     the runtime of the host functions `site build --target` bundles (hosts.js;
 //                          d1-store.js and url-store.js, the booking's store on D1 or Postgres)
 //   lib/scripts/*.js       the scripts npm runs: audit, bench, bench:dev, stress (scripts/run.js)
@@ -32,7 +34,7 @@ export const libDir = join(root, 'lib');
 export const scriptNames = ['audit', 'bench', 'bench-dev', 'stress'];
 
 /** What the step writes besides source maps, relative to lib/. */
-const outputs = ['index.js', 'worker.js', 'compress-worker.js', 'social-worker.js', 'markdown-stack.js', 'functions/hosts.js', 'functions/d1-store.js', 'functions/url-store.js', 'template.js', 'contact-schema.js', 'booking-schema.js', 'inbox-filter.js', 'plugin.js', ...scriptNames.map((name) => `scripts/${name}.js`)];
+const outputs = ['index.js', 'worker.js', 'compress-worker.js', 'social-worker.js', 'markdown-stack.js', 'functions/hosts.js', 'functions/d1-store.js', 'functions/url-store.js', 'template.js', 'islands.js', 'contact-schema.js', 'booking-schema.js', 'inbox-filter.js', 'plugin.js', ...scriptNames.map((name) => `scripts/${name}.js`)];
 
 /**
  * Keeps the Markdown stack out of the bundles that load it on demand: `import('./markdown-stack.js')`
@@ -133,7 +135,7 @@ export async function buildLib() {
         plugin: 'src/plugin.ts',
       },
     }),
-    build({ ...common, packages: 'external', jsx: 'automatic', entryPoints: { template: 'src/template.ts' } }),
+    build({ ...common, packages: 'external', jsx: 'automatic', entryPoints: { template: 'src/template.ts', islands: 'src/islands.ts' } }),
     build({
       ...common,
       entryPoints: {

@@ -171,13 +171,14 @@ export async function main(argv: readonly string[]): Promise<number> {
 
   program
     .command('init')
-    .description('make a new site from the starter: home, about, a blog with two posts, 404, a README')
+    .description('make a new site from the starter: home, about, contact, a blog with two posts, 404, a README')
     .argument('[dir]', 'folder of the new site (missing or empty)', '.')
     .option('--locales <codes>', 'languages, the default first, such as en,no', 'en')
+    .option('--booking', 'add a page to book meetings (the built-in booking) and its config')
     .action(run(async (options, command) => {
       const dir = String(command.args[0] ?? '.');
       const locales = String(options.locales).split(',').map((code) => code.trim().toLowerCase()).filter(Boolean);
-      const made = await initProject({ dir, locales });
+      const made = await initProject({ dir, locales, booking: options.booking === true });
       const where = relative(process.cwd(), made.dir) || '.';
       logResult(`made a site in ${where} (${made.files.length} files, ${made.locales.join(', ')}); next:`);
       // From a tarball or a checkout, the starter installs the generator from there: say so.

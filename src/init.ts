@@ -1,7 +1,9 @@
 /**
- * `site init [dir] [--locales en,no]`: a new project from the starter the package ships
- * (starters/default/): home, about, a blog with two posts, 404, its own README, in one language
- * unless more are asked for. It writes only into a folder that is missing or empty (a `.git`
+ * `site init [dir] [--locales en,no] [--booking]`: a new project from the starter the package ships
+ * (starters/default/): home, about, a contact page with the engine's form (and the pages a form sent
+ * without JavaScript lands on), a blog with two posts, 404, its own README, in one language unless
+ * more are asked for; `--booking` adds a page to book meetings with the built-in booking and its
+ * config lines (starters/booking/). It writes only into a folder that is missing or empty (a `.git`
  * alone is allowed), and a failure removes what it wrote, never anything else.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -15,6 +17,8 @@ export interface InitOptions {
   dir: string;
   /** Language codes, the default first (default: ["en"]). */
   locales?: readonly string[];
+  /** Add the page to book meetings and the built-in booking's config (starters/booking/). */
+  booking?: boolean;
 }
 
 /** What `init` wrote. */
@@ -73,6 +77,7 @@ export async function initProject(options: InitOptions): Promise<InitReport> {
     await cp(starter, staging, { recursive: true });
     // npm leaves .gitignore files out of a published package, so the starter ships it without the dot.
     await rename(join(staging, 'gitignore'), join(staging, '.gitignore'));
+    if (options.booking) await addBooking(staging);
     await writeLocales(staging, locales);
     await writeFile(join(staging, 'package.json'), `${JSON.stringify(projectPackage(dir, dependency), null, 2)}\n`);
     if (exists) {
@@ -145,6 +150,25 @@ function projectPackage(dir: string, dependency: DependencySpec): Record<string,
     // that its binary for this platform is there.
     allowScripts: { esbuild: true },
   };
+}
+
+/**
+ * Adds the booking of meetings (starters/booking/): its page's template and copy, its routes after
+ * the contact form's, and the `booking:` and `company:` blocks at the end of the config. The
+ * fragment there is the one a site made without `--booking` copies by hand (its README says so).
+ */
+async function addBooking(root: string): Promise<void> {
+  const booking = join(generatorRoot(), 'starters', 'booking');
+  for (const folder of ['templates', 'content']) await cp(join(booking, folder), join(root, folder), { recursive: true });
+  const fragment = await readFile(join(booking, 'site.config.yaml'), 'utf8');
+  const routes = /^routes:\n((?: {2}.*\n)+)/m.exec(fragment);
+  const configFile = join(root, 'site.config.yaml');
+  const config = await readFile(configFile, 'utf8');
+  const after = /^ {2}- \{ path: \/contact\/failed, .*\n/m.exec(config);
+  if (!routes || !after) throw new Error('starters/booking/site.config.yaml or the starter\'s config lost the lines `site init --booking` joins (its routes:, the /contact/failed route)');
+  const at = after.index + after[0].length;
+  const blocks = fragment.slice(routes.index + routes[0].length).trimStart();
+  await writeFile(configFile, `${config.slice(0, at)}${routes[1]}${config.slice(at).trimEnd()}\n\n${blocks}`);
 }
 
 /**

@@ -48,9 +48,11 @@ const preactAliases = {
 
 /**
  * Bundles the client entries of the islands: the site's (`names`, in templates/islands/) and the
- * engine's (`engine`: name → file, the admin's screens), hydrated by name alike. A site island with
- * the name of an engine island is refused: one name would hydrate two components. The engine islands
- * named in `apart` (the admin's) are bundled in a run of their own.
+ * engine's (`engine`: name → file, the admin's screens, the search, the forms), hydrated by name
+ * alike. A site island with the name of an engine island is refused: one name would hydrate two
+ * components (a form of typed-site/islands is left out of `engine` where the site has an island of
+ * its name: form-islands.ts). The engine islands named in `apart` (the admin's) are bundled in a
+ * run of their own.
  */
 export async function bundleIslands(
   templatesDir: string,
@@ -95,7 +97,9 @@ async function bundleGroup(
   const build = options.run ?? ((await import('esbuild')).build as RunEsbuild);
   const islandsDir = join(templatesDir, 'islands');
   const virtualEntries: Plugin = {
-    name: 'island-entries',
+    // The engine's islands of the run by name: the build cache keys a run by its options, and a site
+    // island that replaces an engine form of the same name must not be answered with the engine's.
+    name: ['island-entries', ...all.filter((name) => engine[name])].join(' '),
     setup(context) {
       context.onResolve({ filter: /^island:/ }, (args) => ({ path: args.path.slice('island:'.length), namespace: 'island' }));
       // An engine island resolves from its own folder: a site may have no islands folder at all.

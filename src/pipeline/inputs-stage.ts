@@ -11,6 +11,7 @@ import type { HostTarget } from '../config/schema.js';
 import { adminStylesheet, buildAssets, type Assets } from '../islands/assets.js';
 import { consentFiles, needsConsent } from '../islands/consent.js';
 import { bundleIslands, listIslands, searchIsland, type IslandBundle, type IslandRuntime } from '../islands/bundle.js';
+import { engineFormIslands, formsImportedIn } from '../islands/form-islands.js';
 import { listPageTemplates, loadTemplates } from '../render/templates.js';
 import type { TemplateSet } from '../render/types.js';
 import { entriesSourceKey, entryFolderOf, listEntries, loadEntryFolder, loadSiteMessages, messagesSourceKey, orderEntries, type Entry, type Messages } from './content-api.js';
@@ -82,11 +83,15 @@ export async function loadInputs(run: StageRun, config: ResolvedConfig, options:
   const admin = config.admin.enabled;
   const templates = run.load('templates', JSON.stringify([dirs.templates, admin]), async () =>
     loadTemplates(dirs.templates, [...await listPageTemplates(dirs.templates), ...(admin ? adminTemplateNames : [])], esbuild), 'templates');
-  // The engine's islands: the admin's screens while the admin is on, the search while search is.
+  // The engine's islands: the admin's screens while the admin is on, the search while search is,
+  // and the forms of typed-site/islands the templates import (a change of a template makes this
+  // output stale, so the key need not name them) unless the site has an island of that name.
   const search = config.search.enabled;
   const engineIslands = Object.fromEntries([...(admin ? adminIslandNames.map((name) => [name, adminIslandFile(name)]) : []), ...(search ? [searchIsland()] : [])]);
-  const islands = run.load('islands', JSON.stringify([dirs.templates, options.islandRuntime, admin, search]), async () =>
-    bundleIslands(dirs.templates, await listIslands(dirs.templates), options.islandRuntime, esbuild, engineIslands, admin ? adminIslandNames : []), 'islands');
+  const islands = run.load('islands', JSON.stringify([dirs.templates, options.islandRuntime, admin, search]), async () => {
+    const [siteIslands, forms] = await Promise.all([listIslands(dirs.templates), formsImportedIn(dirs.templates)]);
+    return bundleIslands(dirs.templates, siteIslands, options.islandRuntime, esbuild, { ...engineIslands, ...engineFormIslands(forms, siteIslands) }, admin ? adminIslandNames : []);
+  }, 'islands');
   const consent = needsConsent(config);
   const engineFiles = [...(admin ? [adminStylesheet()] : []), ...(consent ? [consentFiles.script, consentFiles.stylesheet] : [])];
   const assets = run.load('assets', JSON.stringify([dirs.templates, dirs.public, admin, consent]), (diagnostics) => buildAssets(dirs, diagnostics, esbuild, engineFiles), 'styles');

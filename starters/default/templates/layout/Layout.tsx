@@ -6,6 +6,9 @@ export default function Layout({ page, site, children }: LayoutProps) {
     { path: '/', label: site.t('nav.home') },
     { path: '/blog', label: site.t('nav.blog') },
     { path: '/about', label: site.t('nav.about') },
+    { path: '/contact', label: site.t('nav.contact') },
+    // The booking page (templates/pages/Book.tsx), while the config offers meetings.
+    ...(site.config.booking ? [{ path: '/book', label: site.t('nav.book') }] : []),
   ];
   const languages = page.languageLinks.length > 1 ? page.languageLinks : [];
   return (
