@@ -106,11 +106,13 @@ describe('the packed package', () => {
     expect(paths).toContain('starters/default/site.config.yaml');
     // No sources to compile (the engine's own screens and islands are templates, bundled with the site's), no
     // tests, no Mendwise content or templates, no source maps; npm adds every folder's README.
-    expect(paths.filter((path) => !path.endsWith('README.md') && /^(src\/(?!admin\/ui\/|islands\/SiteSearch\.tsx$)|tests\/|content\/|templates\/|public\/|scripts\/|bench\/|site\.config\.yaml$)/.test(path))).toEqual([]);
+    expect(paths.filter((path) => !path.endsWith('README.md') && /^(src\/(?!admin\/ui\/|islands\/forms\/|islands\/SiteSearch\.tsx$)|tests\/|content\/|templates\/|public\/|scripts\/|bench\/|site\.config\.yaml$)/.test(path))).toEqual([]);
     expect(paths.filter((path) => path.endsWith('.map'))).toEqual([]);
     expect(paths.filter((path) => /mendwise/i.test(path))).toEqual([]);
-    // Every module the engine loads at run time: the search island is bundled from its source.
+    // Every module the engine loads at run time: its islands (search, the forms) are bundled from their sources.
     expect(paths).toContain('src/islands/SiteSearch.tsx');
+    expect(paths).toContain('src/islands/forms/ContactForm.tsx');
+    expect(paths).toContain('lib/islands.js');
   });
 
   it('has a manifest without the repository\'s scripts, and depends on what the engine imports', async () => {
@@ -234,7 +236,7 @@ describe('a site started as the README says, from the tarball', () => {
 
   it('npx <tarball> init writes a starter that npm install installs with no registry entry for the package', async () => {
     // As the README's "Start a new site": npx runs the package's CLI from the tarball.
-    const made = await run('npx', ['--yes', `./${packed.filename}`, 'init', 'my-site', '--locales', 'en,no'], { cwd: work, env: userEnv(), maxBuffer: 16 * 1024 * 1024 });
+    const made = await run('npx', ['--yes', `./${packed.filename}`, 'init', 'my-site', '--locales', 'en,no', '--booking'], { cwd: work, env: userEnv(), maxBuffer: 16 * 1024 * 1024 });
     mySite = join(work, 'my-site');
     bin = join(mySite, 'node_modules', '.bin', 'site');
     expect(made.stdout).toContain('made a site in my-site');
@@ -247,8 +249,9 @@ describe('a site started as the README says, from the tarball', () => {
   }, 600_000);
 
   it('builds with every optional feature on, for every target', async () => {
-    // Search, a counter, a redirect, localized paths (init --locales en,no), and a remark and a
-    // rehype plugin from npm.
+    // Besides the contact and booking forms (init --booking) and localized paths (--locales en,no):
+    // search, a counter, a redirect, an image in a post's Markdown, and a remark and a rehype
+    // plugin from npm.
     await run('npm', ['install', 'remark-breaks', 'rehype-autolink-headings', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: mySite, env: userEnv(), maxBuffer: 16 * 1024 * 1024 });
     const configFile = join(mySite, 'site.config.yaml');
     const config = (await readFile(configFile, 'utf8')).replace(/^routes:\n/m, 'routes:\n  - { path: /search, template: Search, content: search }\n');
@@ -279,7 +282,9 @@ markdown:
       ].join('\n'));
     }
     const post = join(mySite, 'content', 'blog', 'hello-world', 'en.md');
-    await writeFile(post, `${await readFile(post, 'utf8')}\n## A heading to link\n\nOne line\nand the next.\n`);
+    await writeFile(post, `${await readFile(post, 'utf8')}\n## A heading to link\n\nOne line\nand the next.\n\n![A blue square](square.png)\n`);
+    const sharp = (await import('sharp')).default;
+    await sharp({ create: { width: 640, height: 480, channels: 3, background: '#3b5bdb' } }).png().toFile(join(mySite, 'content', 'blog', 'hello-world', 'square.png'));
 
     const check = await cli(['check'], { cwd: mySite, bin });
     expect(check.stdout).toMatch(/^ok: \d+ pages checked/m);
@@ -293,6 +298,17 @@ markdown:
     expect(existsSync(join(dist, 'pagefind', 'pagefind.js'))).toBe(true);
     expect(await readFile(join(dist, 'search', 'index.html'), 'utf8')).toMatch(/<script type="module" src="\/assets\/SiteSearch\.[\w-]+\.js">/);
     expect(existsSync(join(dist, 'no', 'om-oss', 'index.html'))).toBe(true);
+    // The image of the post's Markdown, published in sizes with its dimensions.
+    const picture = /<picture>.*?<\/picture>/s.exec(html)?.[0] ?? '';
+    expect(picture).toMatch(/<img [^>]*alt="A blue square"/);
+    expect(picture).toMatch(/width="640" height="480"/);
+    expect(picture).toContain('loading="lazy"');
+    for (const [, file] of picture.matchAll(/(\/assets\/images\/[^\s"]+\.(?:avif|webp|png))/g)) expect(existsSync(join(dist, file!)), file).toBe(true);
+    // The forms of typed-site/islands: the contact page's posts to /api/contact, the booking page's to the booking API.
+    const contact = await readFile(join(dist, 'contact', 'index.html'), 'utf8');
+    expect(contact).toMatch(/<form [^>]*action="\/api\/contact"/);
+    expect(contact).toMatch(/<script type="module" src="\/assets\/ContactForm\.[\w-]+\.js">/);
+    expect(await readFile(join(dist, 'no', 'book', 'index.html'), 'utf8')).toMatch(/<script type="module" src="\/assets\/BookingForm\.[\w-]+\.js">/);
     built.node = await snapshot(dist);
 
     // The same site from one worker and no cache gives the same bytes.
@@ -338,9 +354,17 @@ markdown:
       for (let waited = 0; !serve.output().includes('admin: sign in') && waited < 10_000; waited += 50) await new Promise((done) => setTimeout(done, 50));
       expect(serve.output()).toMatch(/admin: sign in at http:\/\/127\.0\.0\.1:\d+\/auth\/ \(no account yet: add the first with `npx site admin add-user <email> --role admin`/);
       expect(serve.output()).not.toContain('published');
-      for (const path of ['/', '/about/', '/no/om-oss/', '/search/', '/blog/hello-world/']) expect((await fetch(new URL(path.slice(1), serve.url))).status, path).toBe(200);
+      for (const path of ['/', '/about/', '/no/om-oss/', '/search/', '/blog/hello-world/', '/contact/', '/book/']) expect((await fetch(new URL(path.slice(1), serve.url))).status, path).toBe(200);
       const old = await fetch(new URL('old-about', serve.url), { redirect: 'manual' });
       expect(old.status).toBe(301);
+      // The contact form's endpoint takes a message; the booking API offers slots.
+      const sent = await fetch(new URL('api/contact', serve.url), {
+        method: 'POST',
+        headers: { origin: serve.url.replace(/\/$/, ''), 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ firstName: 'Kari', lastName: 'Nordmann', email: 'kari@example.com', message: 'Hello', locale: 'en', page: '/contact/' }),
+      });
+      expect(sent.status, await sent.clone().text()).toBeLessThan(300);
+      expect((await fetch(new URL('api/booking/slots?days=14', serve.url))).status).toBe(200);
     } finally {
       await stop(serve.child);
     }
