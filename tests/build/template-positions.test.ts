@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outputRoot, repoRoot } from '../helpers/paths';
 import { listFiles } from '../helpers/site-files';
+import { startDevServer } from '../../src/dev/server';
 
 const run = promisify(execFile);
 
@@ -100,6 +101,23 @@ describe('template mistakes at their line', () => {
     // The stack names the template's source, not the bundle in the cache.
     expect(result.stderr).toContain(`${join(dir, 'templates', 'pages', 'Home.tsx')}:${line}:${column}`);
     expect(result.stderr).not.toMatch(/templates-[0-9a-f]{16}\.mjs/);
+  }, 120_000);
+
+  it('site dev shows a template that throws at the same line, in its overlay and status', async () => {
+    await editHome((text) => text.replace('export default function Home({ content, site }: PageProps<Content>) {', "export default function Home({ content, site }: PageProps<Content>) {\n  if (content.heading) throw new Error('the heading may not be set');"));
+    const text = await readFile(home, 'utf8');
+    const line = lineOf(text, "throw new Error('the heading");
+    const column = text.split('\n')[line - 1]!.indexOf('new Error') + 1;
+    const dev = await startDevServer({ config: join(dir, 'site.config.yaml'), port: 0, host: '127.0.0.1' });
+    try {
+      const status = (await (await fetch(`${dev.url}/__site/status`)).json()) as { ok: boolean; problems: { code: string; location?: string }[] };
+      expect(status.ok).toBe(false);
+      expect(status.problems).toContainEqual(expect.objectContaining({ code: 'RENDER_FAILED', location: expect.stringMatching(new RegExp(`(^|/)templates/pages/Home\\.tsx:${line}:${column}$`)) }));
+      const overlay = await (await fetch(`${dev.url}/`)).text();
+      expect(overlay).toMatch(new RegExp(`templates/pages/Home\\.tsx:${line}:${column}</code>`));
+    } finally {
+      await dev.close();
+    }
   }, 120_000);
 
   it('a build whose Markdown plugin never settles ends with UNFINISHED and exit 1, not in silence', async () => {
