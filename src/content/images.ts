@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { hashParts, installedVersion, openDiskCache, type DiskCache } from '../cache/disk-cache.js';
+import { hashParts, installedVersion, type DiskCache } from '../cache/disk-cache.js';
 import { readImageSidecar, type FocusPoint } from './image-sidecar.js';
 
 /** The image types an entry may use, by their media type. */
@@ -93,14 +93,21 @@ export async function readImageFile(path: string, name: string, options: { gif?:
 let sizes: DiskCache | undefined;
 
 /**
+ * Where the sizes of images are kept between builds: the build cache's `image-sizes` namespace,
+ * or nowhere (`--no-cache`, or no build running). The build's runtime sets it when it starts.
+ */
+export function keepImageSizesIn(cache: DiskCache | undefined): void {
+  sizes = cache;
+}
+
+/**
  * The upright size of an image, read by sharp or taken from the build cache by the hash of its
  * bytes: a page copy's images (and an entry's that its snapshot did not keep) are read at every
  * build, and importing sharp alone takes 170 to 460 ms on this 2-core machine.
  */
 async function uprightSize(bytes: Uint8Array, digest: string): Promise<{ width: number; height: number } | undefined> {
-  sizes ??= openDiskCache('image-sizes');
   const key = hashParts(`image size 1 sharp@${installedVersion('sharp')}`, digest);
-  const known = /^(\d+) (\d+)$/.exec(sizes.readSync(key)?.toString('latin1') ?? '');
+  const known = /^(\d+) (\d+)$/.exec(sizes?.readSync(key)?.toString('latin1') ?? '');
   if (known) return { width: Number(known[1]), height: Number(known[2]) };
   const { default: sharp } = await import('sharp');
   const metadata = await sharp(bytes).metadata().catch(() => undefined);
@@ -109,7 +116,7 @@ async function uprightSize(bytes: Uint8Array, digest: string): Promise<{ width: 
   const width = upright ? metadata?.width : metadata?.height;
   const height = upright ? metadata?.height : metadata?.width;
   if (!width || !height) return undefined;
-  void sizes.write(key, `${width} ${height}`);
+  void sizes?.write(key, `${width} ${height}`);
   return { width, height };
 }
 

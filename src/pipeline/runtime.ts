@@ -9,6 +9,7 @@ import { createCachedEsbuild } from '../cache/esbuild-cache.js';
 import { openPackCache, packExists } from '../cache/pack-cache.js';
 import { cachedYamlParser, type ParseYaml } from '../cache/yaml-cache.js';
 import { createMarkdownRenderer, markdownPoolThreshold, type MarkdownRenderer } from '../content/markdown-cache.js';
+import { keepImageSizesIn } from '../content/images.js';
 import { markdownPluginsId, type MarkdownPlugins } from '../content/markdown.js';
 import { createWorkerPool, defaultPoolSize, type WorkerPool } from '../parallel/pool.js';
 import type { ResolvedConfig } from '../config/load.js';
@@ -176,6 +177,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const frontMatterCache = open('front-matter', keepForSnapshots);
   const codeStylesheetCache = open('code-stylesheet');
   const copyCache = open('copy');
+  // One file per image: a build reads a few dozen sizes at most, an edit one.
+  keepImageSizesIn(useCache ? openDiskCache('image-sizes') : undefined);
   const contexts = options.esbuild === 'contexts' ? createEsbuildContexts() : undefined;
   const cachedEsbuild = !contexts && useCache ? createCachedEsbuild({ root: dirname(options.scope) }) : undefined;
   const markdown = batchMarkdown(createMarkdownRenderer({
