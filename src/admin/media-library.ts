@@ -22,7 +22,7 @@ import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parse } from '../yaml-package.js';
 import type { ResolvedConfig } from '../config/load.js';
-import { sourcesOf } from '../config/sources.js';
+import { collectionNamed, sourcesOf } from '../config/sources.js';
 import { findFrontMatter } from '../content/front-matter.js';
 import { imageSidecarSchema, imageSidecarText, readImageSidecar, sidecarOf, type ImageSidecar } from '../content/image-sidecar.js';
 import type { AdminRequest, AdminRoute } from './api.js';
@@ -208,7 +208,7 @@ export function createMediaLibraryRoutes(options: MediaLibraryOptions): AdminRou
       const body = await context.body();
       const collection = typeof body.collection === 'string' ? body.collection : '';
       const slug = typeof body.slug === 'string' ? body.slug : '';
-      if (!config.collections[collection]) return sendJson(context.response, 400, { error: 'invalid_body', message: `send { collection, slug }: "${collection}" is not a collection of this site` });
+      if (!collectionNamed(config, collection)) return sendJson(context.response, 400, { error: 'invalid_body', message: `send { collection, slug }: "${collection}" is not a collection of this site` });
       let folder: string;
       try {
         folder = join(sourcesOf(config).collection(collection), slug);

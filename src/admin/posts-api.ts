@@ -9,6 +9,7 @@
 import { readdir, readFile, rename } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
+import { collectionNamed } from '../config/sources.js';
 import { checkEntryText, completeTranslation, isPublished, listEntrySlugs, type EntryFrontMatter } from '../content/collections.js';
 import { scheduledAt, todayIn } from '../content/schedule.js';
 import { readEntryImage, type EntryImage } from '../content/images.js';
@@ -196,7 +197,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
 
   const configOf = (response: AdminRequest['response']): ResolvedConfig | undefined => {
     const config = options.config();
-    if (!config?.collections[collection]) {
+    if (!config || !collectionNamed(config, collection)) {
       sendJson(response, 503, { error: 'no_collection', message: config ? `the config declares no collection "${collection}"` : 'the site has not built yet: fix the errors site dev shows' });
       return undefined;
     }

@@ -11,6 +11,7 @@ import { createDiagnostics } from '../diagnostics.js';
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
+import { collectionNamed } from '../config/sources.js';
 import { completeTranslation } from '../content/collections.js';
 import { collectSiteErrors, throwIfAny } from '../errors.js';
 import { imageVariants } from '../render/images.js';
@@ -51,7 +52,7 @@ export function renderDraftPage(build: Build, collection: string, slug: string, 
   // Warnings of the whole site (an untranslated entry) are the build's to report, not the preview's.
   const pages = expandPages(config, entryList, createDiagnostics());
   const index = pages.findIndex((page) => page.collection?.kind === 'entry' && page.collection.collection === collection && page.collection.slug === slug && page.locale === locale && !page.duplicate);
-  if (index === -1) throw new PostAddressError(`no page of ${config.collections[collection] ? collection : 'the site'} shows "${slug}" in ${locale}`);
+  if (index === -1) throw new PostAddressError(`no page of ${collectionNamed(config, collection) ? collection : 'the site'} shows "${slug}" in ${locale}`);
   const pagesForPreview = pages.map((page, position) => (position === index ? { ...page, noindex: true } : page));
   const islands = (build as Build & { islands?: IslandScripts }).islands ?? { entries: {}, graph: {} };
   const input = renderInputOf({ config, pages: pagesForPreview, messages: build.messages, contents: build.contents, entries: entryList, stylesheet: build.stylesheet });
@@ -91,7 +92,7 @@ export function createPreviewRoutes(options: PreviewOptions): AdminRoute[] {
         const named = addressFromBody(fields);
         // `collection` in the body: the preview of /api/admin/collections/<id>/preview (collections-api.ts).
         const collection = typeof fields.collection === 'string' ? fields.collection : defaultCollection;
-        if (!config.collections[collection]) throw new PostAddressError(`this site has no collection "${collection}"`);
+        if (!collectionNamed(config, collection)) throw new PostAddressError(`this site has no collection "${collection}"`);
         const target = await resolvePost(config, collection, named.slug, named.locale);
         const existing = await readPostFile(target.file);
         const text = postText(existing?.text, post.frontMatter, post.body);
