@@ -22,7 +22,7 @@ import { pickTranslation } from '../routes/fallback.js';
 import type { Build } from '../pipeline/result-stage.js';
 import { devUser, type AdminRequest, type AdminRoute } from './api.js';
 import type { AuditLog } from './audit-log.js';
-import { createPostText, editPost, readFrontMatter, splitPost, type FrontMatterValue } from './front-matter-edit.js';
+import { createPostText, editPost, FrontMatterEditError, readFrontMatter, splitPost, type FrontMatterValue } from './front-matter-edit.js';
 import { isOutdated, readTranslationRecords, recordTranslation, translationStatus, type TranslationRecords } from './translations.js';
 import { sendJson } from './http.js';
 import { writeFileAtomic } from './atomic-file.js';
@@ -81,6 +81,11 @@ export function createAdminMarkdownRenderer(budgetMs = markdownBudgetMs): Markdo
 /** A problem as the API gives it: `site check`'s code, message and position, and the form field. */
 export function describeError(error: SiteError) {
   return { code: error.code, message: error.message, field: error.field ?? null, line: error.line ?? null, column: error.column ?? null, hint: error.hint, file: error.file ?? null };
+}
+
+/** A front-matter edit refused (front-matter-edit.ts) as the API gives a problem: at its field, nothing written. */
+export function frontMatterProblem(error: FrontMatterEditError, display: string) {
+  return { code: 'FRONT_MATTER', message: error.message, field: error.field, line: null, column: null, hint: 'Nothing was written.', file: display };
 }
 
 /** A post's text after the build's checks: its problems, or its front matter, rendered Markdown and image. */
@@ -375,7 +380,8 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
         try {
           text = editPost(file.text, post.frontMatter, post.body);
         } catch (error) {
-          return sendJson(context.response, 422, { errors: [{ code: 'FRONT_MATTER', message: (error as Error).message, field: null, line: null, column: null, file: target.display }] });
+          if (!(error instanceof FrontMatterEditError)) throw error;
+          return sendJson(context.response, 422, { errors: [frontMatterProblem(error, target.display)] });
         }
         await save(context, config, target, text, file.version, 'update', 200, file.text);
       });
@@ -396,7 +402,14 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
       await serialise(target.file, async () => {
         const existing = await readPostFile(target.file);
         if (existing) return sendJson(context.response, 409, { error: 'exists', message: `"${target.slug}" already has a ${target.locale} version`, current: current(config, existing.text, existing.version) });
-        await save(context, config, target, postText(undefined, post.frontMatter, post.body), null, 'create', 201);
+        let text: string;
+        try {
+          text = postText(undefined, post.frontMatter, post.body);
+        } catch (error) {
+          if (!(error instanceof FrontMatterEditError)) throw error;
+          return sendJson(context.response, 422, { errors: [frontMatterProblem(error, target.display)] });
+        }
+        await save(context, config, target, text, null, 'create', 201);
       });
     },
   };

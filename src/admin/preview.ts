@@ -23,7 +23,8 @@ import type { AdminRoute } from './api.js';
 import { adminHeaders, sendJson } from './http.js';
 import { checkLinksWithEdit } from './site-check.js';
 import { PostAddressError, readPostFile, resolvePost } from './post-files.js';
-import { addressFromBody, checkPost, createAdminMarkdownRenderer, describeError, postFromBody, postText } from './posts-api.js';
+import { addressFromBody, checkPost, createAdminMarkdownRenderer, describeError, frontMatterProblem, postFromBody, postText } from './posts-api.js';
+import { FrontMatterEditError } from './front-matter-edit.js';
 
 /** Where previews are opened: `<previewPrefix><id>`, a page of the site answered by the admin API. */
 export const previewPrefix = '/api/admin/preview/';
@@ -86,6 +87,7 @@ export function createPreviewRoutes(options: PreviewOptions): AdminRoute[] {
       if (wait > 0) return sendJson(context.response, 429, { error: 'too_many_previews', message: `at most ${perMinute} previews a minute: try again in a moment` }, { 'retry-after': String(Math.ceil(wait / 1000)) });
       limiter.hit(context.session.id);
       let html: string;
+      let display = '';
       try {
         const fields = await context.body();
         const post = postFromBody(fields);
@@ -94,6 +96,7 @@ export function createPreviewRoutes(options: PreviewOptions): AdminRoute[] {
         const collection = typeof fields.collection === 'string' ? fields.collection : defaultCollection;
         if (!collectionNamed(config, collection)) throw new PostAddressError(`this site has no collection "${collection}"`);
         const target = await resolvePost(config, collection, named.slug, named.locale);
+        display = target.display;
         const existing = await readPostFile(target.file);
         const text = postText(existing?.text, post.frontMatter, post.body);
         const checked = await checkPost(config, collection, target.display, text, dirname(target.file), markdown);
@@ -104,6 +107,7 @@ export function createPreviewRoutes(options: PreviewOptions): AdminRoute[] {
         html = renderDraftPage(build, collection, target.slug, target.locale, translation, text);
       } catch (error) {
         if (error instanceof PostAddressError) return sendJson(context.response, 400, { error: 'invalid_body', message: error.message });
+        if (error instanceof FrontMatterEditError) return sendJson(context.response, 422, { errors: [frontMatterProblem(error, display)] });
         const errors = collectSiteErrors(error);
         if (errors) return sendJson(context.response, 422, { errors: errors.map(describeError) });
         throw error;
