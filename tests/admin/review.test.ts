@@ -113,13 +113,98 @@ describe('site serve --admin with admin.review: review before publishing', () =>
     expect(await readFile(file, 'utf8')).toContain('Admins tittel');
   });
 
-  it('writes new posts and drafts at once', async () => {
+  it("writes an editor's new drafts and their edits at once (nothing of them is on the site)", async () => {
     const path = '/api/admin/posts/a-draft-post/en';
     const frontMatter = { title: 'A draft', description: 'Not out yet.', date: '2026-01-15', category: 'circularity', author: 'Test Author', draft: true };
     const created = await server.send('POST', '/api/admin/posts', { headers: headers(asEditor), body: JSON.stringify({ slug: 'a-draft-post', locale: 'en', frontMatter, body: '\nHello.\n' }) });
     expect(created.status).toBe(201);
     expect((await retitle(path, 'A better draft')).status).toBe(200);
     expect(await readFile(join(site.dir, 'content', 'blog', 'a-draft-post', 'en.md'), 'utf8')).toContain('A better draft');
+  });
+
+  // Issue 46: review covers every change of an editor that would change the public site, not only
+  // saves of a published text.
+  const held = (answer: { status: number; json(): any }) => {
+    expect(answer.status).toBe(202);
+    return (answer.json() as { pending: { id: string } }).pending.id;
+  };
+  const waiting = async (api: string, id: string) => ((await get(`${api}/reviews`, asAdmin)).json() as { changes: Record<string, unknown>[] }).changes.find((change) => change.id === id);
+  const exists = (file: string) => readFile(file).then(() => true, () => false);
+
+  it("holds an editor's deletion of a published translation; the admin's approval deletes it", async () => {
+    const name = 'sms-updates-that-customers-love';
+    const path = `/api/admin/posts/${name}/no`;
+    const file = join(site.dir, 'content', 'blog', name, 'no.md');
+    const text = await readFile(file, 'utf8');
+    const title = (await post(path)).frontMatter.title as string;
+    const id = held(await server.send('DELETE', path, { headers: headers(asEditor, (await post(path)).version) }));
+    expect(await readFile(file, 'utf8')).toBe(text);
+    expect((await server.send('GET', `/no/blog/${name}/`)).text).toContain(title);
+    expect((await post(path)).pending).toMatchObject([{ id, by: editor.email }]);
+    const change = await waiting('/api/admin', id);
+    expect(change).toMatchObject({ kind: 'delete', slug: name, locale: 'no', by: editor.email, stale: false });
+    expect(change!.diff).toContain(`-title: ${text.match(/^title: (.*)$/m)![1]}`);
+
+    expect((await decide(id, 'approve', 'Out of date')).status).toBe(200);
+    expect(await exists(file)).toBe(false);
+    expect((await server.send('GET', `/no/blog/${name}/`)).text).not.toContain(title);
+    expect(await audit()).toContainEqual(expect.objectContaining({ user: admin.email, action: 'delete', slug: name, locale: 'no', review: id }));
+  });
+
+  it("holds an editor's rename of a published post (and its redirects); the admin's approval renames it", async () => {
+    const [from, to] = ['qr-codes-for-workwear-repairs', 'qr-codes-on-workwear'];
+    const config = await readFile(site.config, 'utf8');
+    const id = held(await server.send('POST', `/api/admin/posts/${from}/rename`, { headers: headers(asEditor), body: JSON.stringify({ slug: to }) }));
+    expect(await exists(join(site.dir, 'content', 'blog', from, 'en.md'))).toBe(true);
+    expect(await exists(join(site.dir, 'content', 'blog', to))).toBe(false);
+    expect(await readFile(site.config, 'utf8')).toBe(config);
+    expect((await server.send('GET', `/blog/${from}/`)).status).toBe(200);
+    expect(await waiting('/api/admin', id)).toMatchObject({ kind: 'rename', slug: from, to, by: editor.email, stale: false });
+
+    const approved = await decide(id, 'approve');
+    expect(approved.status).toBe(200);
+    expect(approved.json()).toMatchObject({ slug: to });
+    expect(await exists(join(site.dir, 'content', 'blog', to, 'en.md'))).toBe(true);
+    expect(await readFile(site.config, 'utf8')).toContain(`to: /blog/${to}\n`);
+    expect((await server.send('GET', `/blog/${to}/`)).status).toBe(200);
+    expect(await audit()).toContainEqual(expect.objectContaining({ user: admin.email, action: 'rename', slug: from, to, review: id }));
+  });
+
+  it('holds a new translation of a published post, a draft made public, a scheduled post moved to a past date, and new posts', async () => {
+    // A new translation of a published post: the Norwegian page showed the English until now.
+    const name = 'building-a-local-repair-network';
+    const english = await post(`/api/admin/posts/${name}/en`);
+    const frontMatter = { ...english.frontMatter, title: 'Et lokalt reparasjonsnettverk' };
+    const created = await server.send('POST', '/api/admin/posts', { headers: headers(asEditor), body: JSON.stringify({ slug: name, locale: 'no', frontMatter, body: english.body }) });
+    const id = held(created);
+    expect(await exists(join(site.dir, 'content', 'blog', name, 'no.md'))).toBe(false);
+    expect((await server.send('GET', `/no/blog/${name}/`)).text).not.toContain('Et lokalt reparasjonsnettverk');
+    expect(await waiting('/api/admin', id)).toMatchObject({ kind: 'save', slug: name, locale: 'no', stale: false });
+    expect((await decide(id, 'approve')).status).toBe(200);
+    expect((await server.send('GET', `/no/blog/${name}/`)).text).toContain('Et lokalt reparasjonsnettverk');
+
+    // A draft made public: written while a draft, held once `draft` goes.
+    const draft = { title: 'Going public', description: 'Soon out.', date: '2026-01-15', category: 'circularity', author: 'Test Author', draft: true };
+    expect((await server.send('POST', '/api/admin/posts', { headers: headers(asEditor), body: JSON.stringify({ slug: 'going-public', locale: 'en', frontMatter: draft, body: '\nHello.\n' }) })).status).toBe(201);
+    const draftFile = join(site.dir, 'content', 'blog', 'going-public', 'en.md');
+    const { draft: _draft, ...published } = (await post('/api/admin/posts/going-public/en')).frontMatter;
+    held(await server.send('PUT', '/api/admin/posts/going-public/en', { headers: headers(asEditor, (await post('/api/admin/posts/going-public/en')).version), body: JSON.stringify({ frontMatter: published, body: '\nHello.\n' }) }));
+    expect(await readFile(draftFile, 'utf8')).toContain('draft: true');
+    expect((await server.send('GET', '/blog/going-public/')).status).toBe(404);
+
+    // A post scheduled by an admin, moved to a past date by an editor.
+    const later = { title: 'Later', description: 'Not yet.', date: '2099-01-01', category: 'circularity', author: 'Test Author' };
+    expect((await server.send('POST', '/api/admin/posts', { headers: headers(asAdmin), body: JSON.stringify({ slug: 'later-post', locale: 'en', frontMatter: later, body: '\nLater.\n' }) })).status).toBe(201);
+    const scheduled = await post('/api/admin/posts/later-post/en');
+    held(await server.send('PUT', '/api/admin/posts/later-post/en', { headers: headers(asEditor, scheduled.version), body: JSON.stringify({ frontMatter: { ...scheduled.frontMatter, date: '2026-01-15' }, body: scheduled.body }) }));
+    expect(await readFile(join(site.dir, 'content', 'blog', 'later-post', 'en.md'), 'utf8')).toContain('date: 2099-01-01');
+    expect((await server.send('GET', '/blog/later-post/')).status).toBe(404);
+
+    // An editor's new post, out now or on a later day, waits too: it would appear without an admin.
+    for (const [slug, date] of [['out-now', '2026-01-15'], ['out-later', '2099-06-01']]) {
+      held(await server.send('POST', '/api/admin/posts', { headers: headers(asEditor), body: JSON.stringify({ slug, locale: 'en', frontMatter: { ...later, date }, body: '\nNew.\n' }) }));
+      expect(await exists(join(site.dir, 'content', 'blog', slug!, 'en.md'))).toBe(false);
+    }
   });
 });
 
