@@ -206,6 +206,48 @@ describe('site serve --admin with admin.review: review before publishing', () =>
       expect(await exists(join(site.dir, 'content', 'blog', slug!, 'en.md'))).toBe(false);
     }
   });
+
+  it("holds an editor's page texts until an admin approves them; an admin's are written at once", async () => {
+    const path = '/api/admin/pages/landing/no';
+    const file = join(site.dir, 'content', 'pages', 'landing', 'no.yaml');
+    const text = await readFile(file, 'utf8');
+    const { version } = (await get(path)).json() as { version: string };
+    const answer = await server.send('PUT', path, { headers: headers(asEditor, version), body: JSON.stringify({ changes: [{ key: 'hero.heading', value: 'Reparasjon, enkelt og greit' }] }) });
+    const id = held(answer);
+    expect(answer.json().pending).toMatchObject({ by: editor.email });
+    expect(await readFile(file, 'utf8')).toBe(text);
+    expect((await server.send('GET', '/no/')).text).not.toContain('Reparasjon, enkelt og greit');
+    const change = await waiting('/api/admin/pages', id);
+    expect(change).toMatchObject({ kind: 'save', slug: 'landing', locale: 'no', by: editor.email, stale: false });
+    expect(change!.diff).toContain('+  heading: Reparasjon, enkelt og greit');
+    // Editors see their own; only an admin decides.
+    expect(((await get('/api/admin/pages/reviews')).json() as { changes: { id: string }[] }).changes.map((each) => each.id)).toContain(id);
+    expect((await server.send('POST', `/api/admin/pages/reviews/${id}/approve`, { headers: headers(asEditor), body: '{}' })).status).toBe(403);
+
+    const approved = await server.send('POST', `/api/admin/pages/reviews/${id}/approve`, { headers: headers(asAdmin), body: JSON.stringify({ note: 'Fine' }) });
+    expect(approved.status).toBe(200);
+    expect(await readFile(file, 'utf8')).toContain('heading: Reparasjon, enkelt og greit');
+    expect((await server.send('GET', '/no/')).text).toContain('Reparasjon, enkelt og greit');
+    expect(await audit()).toContainEqual(expect.objectContaining({ user: admin.email, action: 'page-copy', page: 'landing', locale: 'no', review: id }));
+    expect(await audit()).toContainEqual(expect.objectContaining({ user: admin.email, action: 'review-approve', page: 'landing', locale: 'no', change: id, author: editor.email, note: 'Fine' }));
+
+    const now = (await get(path, asAdmin)).json() as { version: string };
+    expect((await server.send('PUT', path, { headers: headers(asAdmin, now.version), body: JSON.stringify({ changes: [{ key: 'hero.heading', value: 'Admins overskrift' }] }) })).status).toBe(200);
+  });
+
+  it("holds an editor's alt text and focal point of an image until an admin approves them", async () => {
+    const images = ((await get('/api/admin/media')).json() as { images: { id: string; file: string; version: string; alt: Record<string, string> }[] }).images;
+    const image = images.find((each) => each.file === 'cover.jpg')!;
+    const sidecar = join(site.dir, 'content', 'blog', 'why-repair-beats-recycling', 'cover.jpg.yaml');
+    const before = await readFile(sidecar, 'utf8').catch(() => undefined);
+    const answer = await server.send('PUT', `/api/admin/media/${image.id}`, { headers: headers(asEditor, image.version), body: JSON.stringify({ alt: { en: 'A patched green jacket', no: 'En lappet grønn jakke' }, focus: { x: 0.3, y: 0.6 } }) });
+    const id = held(answer);
+    expect(await readFile(sidecar, 'utf8').catch(() => undefined)).toBe(before);
+    expect(await waiting('/api/admin/media', id)).toMatchObject({ kind: 'save', slug: image.id, name: 'cover.jpg', by: editor.email, stale: false });
+    expect((await server.send('POST', `/api/admin/media/reviews/${id}/approve`, { headers: headers(asAdmin), body: '{}' })).status).toBe(200);
+    expect(await readFile(sidecar, 'utf8')).toContain('A patched green jacket');
+    expect(await audit()).toContainEqual(expect.objectContaining({ user: admin.email, action: 'media-update', image: 'cover.jpg', review: id }));
+  });
 });
 
 describe('site serve --admin without admin.review', () => {
