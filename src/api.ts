@@ -30,7 +30,7 @@ import { adminStateFolder } from './state-paths.js';
 import type { ImportReport } from './store/legacy-import.js';
 import { fixedStoreSource, followingStoreSource, openSiteStore } from './store/source.js';
 import { checkDevAdminHost, createDevAdmin, createServeAdmin, siteOf } from './admin/mount.js';
-import { createLiveSite } from './admin/live-site.js';
+import { createLiveSite, followingConfig } from './admin/live-site.js';
 import { describeScheduled, type ScheduledTranslation } from './content/schedule.js';
 import type { SaveOutcome } from './admin/posts-api.js';
 
@@ -343,7 +343,14 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
   const dir = options.dir === undefined ? config.dirs.output : resolve(options.dir);
   const trustProxy = Boolean(options.trustProxy);
   // With the admin, the site is also built in memory, so that a save re-renders only what it affects.
-  const live = options.admin ? createLiveSite({ config: configPath, dir, scheduledRebuild: (appearing, outcome) => (outcome.rebuilt && outcome.ok ? logger.info : logger.warn)(describeScheduledRebuild(appearing, outcome)) }) : undefined;
+  const live = options.admin
+    ? createLiveSite({
+        config: configPath,
+        dir,
+        scheduledRebuild: (appearing, outcome) => (outcome.rebuilt && outcome.ok ? logger.info : logger.warn)(describeScheduledRebuild(appearing, outcome)),
+        configFollowed: (outcome) => (outcome.rebuilt && outcome.ok ? logger.info : logger.warn)(describeConfigFollowed(configPath, outcome)),
+      })
+    : undefined;
   // One store for the process, opened (migrations applied, old JSON-lines files imported) before the first request.
   const store = fixedStoreSource(await openSiteStore(config, { imported: (report, database) => logger.info(describeImport(report, database)) }));
   let running: Awaited<ReturnType<typeof startServer>>;
@@ -351,7 +358,8 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
   try {
     const published = await live?.start();
     if (published) logger.info(`published ${published} file${published === 1 ? '' : 's'} that ${relative(process.cwd(), dir) || '.'} did not have as the sources build them (a save not published before the last stop, or a build of older sources)`);
-    admin = live && createServeAdmin({ projectRoot: config.root, store, origin: config.site.origin, trustProxy, site: live });
+    // Another server on the project folder may save the settings: each request first follows the config file.
+    admin = live && followingConfig(createServeAdmin({ projectRoot: config.root, store, origin: config.site.origin, trustProxy, site: live }), live);
     // The booking API follows the config each save rebuilds the pages from (slot length, hours, booking.url).
     const currentConfig = live && (() => live.config);
     running = await startServer({ config, currentConfig, dir, port: options.port ?? 4322, host: options.host ?? '127.0.0.1', trustProxy, admin, store });
@@ -386,6 +394,13 @@ function describeScheduledRebuild(appearing: readonly ScheduledTranslation[], ou
   if (outcome.rebuilt && outcome.ok) return `scheduled post${appearing.length === 1 ? '' : 's'} went live: ${posts}`;
   const errors = outcome.rebuilt ? outcome.errors.map((error) => `${error.code} ${error.file ?? ''}${error.line ? `:${error.line}` : ''} ${error.message}`.replace(/ +/g, ' ')).join('; ') : '';
   return `scheduled post${appearing.length === 1 ? '' : 's'} ${posts} did not go live: the site does not build (${errors}); the served site stays as it was until a save builds it`;
+}
+
+/** A rebuild with a config file changed on disk (another server's settings save), in one line. */
+function describeConfigFollowed(configPath: string, outcome: SaveOutcome): string {
+  if (outcome.rebuilt && outcome.ok) return `${configPath} changed on disk (a save by another server?): the site was rebuilt with it`;
+  const errors = outcome.rebuilt ? outcome.errors.map((error) => `${error.code} ${error.file ?? ''}${error.line ? `:${error.line}` : ''} ${error.message}`.replace(/ +/g, ' ')).join('; ') : '';
+  return `${configPath} changed on disk, but the site does not build with it (${errors}); the served site and its config stay as they were`;
 }
 
 /** What the first start imported from the JSON-lines files of an earlier version, in one line. */

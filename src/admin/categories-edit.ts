@@ -7,6 +7,7 @@
  */
 import { parseDocument } from '../yaml-package.js';
 import type { ResolvedConfig } from '../config/load.js';
+import { collectionNamed } from '../config/sources.js';
 import type { ConfigChange } from './config-edit.js';
 
 /** A change of the categories: a name (`value` a string) or a removal (`value` null, `locale` undefined). */
@@ -81,7 +82,7 @@ export function planCategoryChanges(
   for (const change of changes) {
     const { collection, term, locale } = change;
     const path = `categories.${collection}.${term}${locale ? `.${locale}` : ''}`;
-    const taxonomy = config.collections[collection]?.taxonomy;
+    const taxonomy = collectionNamed(config, collection)?.taxonomy;
     if (!taxonomy) {
       out.errors.push({ path, message: `${collection} has no categories` });
       continue;

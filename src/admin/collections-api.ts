@@ -9,6 +9,7 @@
  */
 import type { ResolvedConfig } from '../config/load.js';
 import { builtInEntryFields } from '../config/schema.js';
+import { collectionNamed } from '../config/sources.js';
 import { frontMatterFields } from '../content/collections.js';
 import { lookupMessage, type MessageTree } from '../content/messages.js';
 import { urlsOf } from '../routes/urls.js';
@@ -124,7 +125,7 @@ export function createCollectionRoutes(options: CollectionRoutesOptions): AdminR
       const config = options.config();
       // Only a collection of the config gets its set of routes: a name in a URL never makes one.
       if (!config) return notBuilt(context.response);
-      if (!config.collections[id!]) {
+      if (!collectionNamed(config, id!)) {
         return sendJson(context.response, 404, { error: 'unknown_collection', message: `this site has no collection "${id}": it has ${Object.keys(config.collections).join(', ') || 'none'}` });
       }
       await dispatch(context, id!, innerPath(rest));

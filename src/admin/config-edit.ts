@@ -10,7 +10,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Document, Node, Pair, Scalar, YAMLMap } from 'yaml';
 import { isMap, isScalar, isSeq, parseDocument } from '../yaml-package.js';
-import { formatScalar } from './front-matter-edit.js';
+import { formatScalar, replaceScalar } from './front-matter-edit.js';
 
 /** A map of scalars: added to a list of them (`redirects:`), or a value of its own (a plan's price). */
 export type ConfigEntry = Readonly<Record<string, string | number>>;
@@ -170,6 +170,11 @@ function applyOne(text: string, doc: Document, change: ConfigChange): string {
   const key = path[path.length - 1]!;
   if (node !== undefined) {
     if (!(isScalar(node) || replaceable) || !node.range) throw new ConfigEditError(path, `${where} cannot be edited in place`);
+    if (value !== null && isScalar(node) && typeof value !== 'object') {
+      // A block scalar's range runs on past its last line: replaceScalar keeps the line break after it.
+      const edit = replaceScalar(text, node as Scalar & { range: [number, number, number] }, value);
+      return text.slice(0, edit.start) + edit.text + text.slice(edit.end);
+    }
     if (value !== null) return text.slice(0, node.range[0]) + valueText(value, isScalar(node) ? node : undefined) + text.slice(node.range[1]);
     if (!isMap(parent) || parent.flow) throw new ConfigEditError(path, `${where} can only be removed from a block map: edit it in the file`);
     const pair = (parent.items as Pair[]).find((item) => isScalar(item.key) && String(item.key.value) === String(key))!;

@@ -3,8 +3,9 @@
  * deletion is announced (`saved`, `deleted`: slug, locale, user, new version and, in serve mode,
  * the rebuild's outcome), so an editor can see that a post changed under it.
  *
- * A stream holds a connection for as long as it is open, so they are few: 5 per session and 100
- * in all (429 / 503 past that). A stream belongs to its session: before each event, and every 15
+ * A stream holds a connection for as long as it is open, so they are few: 5 per session, 10 per
+ * account (whatever its number of sessions: one account signed in many times cannot take every
+ * stream from the others) and 100 in all (429 / 503 past that). A stream belongs to its session: before each event, and every 15
  * seconds besides, the session is checked (signed out, expired, its account removed or its
  * password or role changed), and a stream whose session has ended is closed.
  */
@@ -19,6 +20,8 @@ export interface AdminEventsOptions {
   isLive(session: Session): Promise<boolean>;
   /** Streams per session at most (default 5). */
   perSession?: number;
+  /** Streams per account at most, across its sessions (default 10). */
+  perAccount?: number;
   /** Streams at most in all (default 100). */
   total?: number;
   /** How often open streams are checked and sent a keep-alive comment (default 15 s). */
@@ -36,11 +39,11 @@ export interface AdminEvents {
 }
 
 /** The default caps. */
-export const eventStreamLimits = { perSession: 5, total: 100, sweepMs: 15_000 };
+export const eventStreamLimits = { perSession: 5, perAccount: 10, total: 100, sweepMs: 15_000 };
 
 /** Creates the hub. */
 export function createAdminEvents(options: AdminEventsOptions): AdminEvents {
-  const { perSession, total, sweepMs } = { ...eventStreamLimits, ...options };
+  const { perSession, perAccount, total, sweepMs } = { ...eventStreamLimits, ...options };
   const clients = new Map<ServerResponse, Session>();
   let sweep: ReturnType<typeof setInterval> | undefined;
 
@@ -78,8 +81,11 @@ export function createAdminEvents(options: AdminEventsOptions): AdminEvents {
       pattern: /^events$/,
       role: 'editor',
       async handle({ request, response, session }) {
-        const own = [...clients.values()].filter((other) => other.id === session.id).length;
+        const others = [...clients.values()];
+        const own = others.filter((other) => other.id === session.id).length;
         if (own >= perSession) return sendJson(response, 429, { error: 'too_many_streams', message: `at most ${perSession} event streams per session` }, { 'retry-after': '30' });
+        const account = others.filter((other) => other.email === session.email).length;
+        if (account >= perAccount) return sendJson(response, 429, { error: 'too_many_streams', message: `at most ${perAccount} event streams per account` }, { 'retry-after': '30' });
         if (clients.size >= total) return sendJson(response, 503, { error: 'too_many_streams', message: 'too many event streams are open' }, { 'retry-after': '30' });
         response.writeHead(200, { ...adminHeaders, 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
         response.write(': connected\n\n');

@@ -15,11 +15,17 @@
  *
  * A scheduled post goes live on its day by itself: after each good build one timer is set for the
  * instant the next one appears (schedule-timer.ts), and the site is rebuilt then, as after a save.
+ *
+ * The config file may be changed by another server on the same project folder (a settings save
+ * there): `follow` compares its stamp (inode, size, times: a save replaces the file) with the one
+ * the last run loaded and, when it moved, rebuilds with it, so the config this server answers from
+ * is the file's. `followingConfig` has the admin mount call it before every request.
  */
 import { precompressOf } from '../targets/index.js';
 import type { ResolvedConfig } from '../config/load.js';
-import { readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readFile, rm, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { compressFiles, precompressedCodings } from '../emit/compress.js';
 import type { OutputFiles } from '../output-files.js';
 import { writeFileAtomic } from './atomic-file.js';
@@ -43,6 +49,8 @@ export interface LiveSiteOptions {
   clock?: Clock;
   /** Told when the day of scheduled posts came and the site was rebuilt for them, and how that went. */
   scheduledRebuild?(appearing: ScheduledTranslation[], outcome: SaveOutcome): void;
+  /** Told when the config file changed on disk without a save here (another server's) and the site was rebuilt with it, and how that went. */
+  configFollowed?(outcome: SaveOutcome): void;
 }
 
 /** The live site. */
@@ -54,6 +62,8 @@ export interface LiveSite {
   start(): Promise<number>;
   /** Rebuilds after a change of `file` (or of several) and swaps the changed files into the served folder. */
   rebuild(file: string | readonly string[]): Promise<SaveOutcome>;
+  /** Rebuilds with the config file when it changed since a run last loaded it (another server on the folder saved it); at once otherwise. */
+  follow(): Promise<void>;
   readonly config: ResolvedConfig | undefined;
   /** The last good build (the preview renders from it). */
   readonly lastBuild: Build | undefined;
@@ -79,6 +89,11 @@ export function createLiveSite(options: LiveSiteOptions): LiveSite {
   // forgets only the paths no run touched again meanwhile.
   const unpublished = new Map<string, number>();
   let runs = 0;
+  const configFile = resolve(options.config);
+  // The config file's stamp when a run last read it (taken before the run: a change made while it
+  // runs then shows as a new stamp, and the next follow reads the file again).
+  let loadedStamp: string | undefined;
+  let following: Promise<void> | undefined;
 
   /** Publishes every unpublished path from the newest good build. */
   async function publish(): Promise<void> {
@@ -100,6 +115,7 @@ export function createLiveSite(options: LiveSiteOptions): LiveSite {
       return pipeline.lastBuild;
     },
     async start() {
+      loadedStamp = await stampOf(configFile);
       const outcome = await pipeline.run();
       if (!outcome.ok) {
         if (outcome.crash !== undefined) throw outcome.crash;
@@ -118,7 +134,12 @@ export function createLiveSite(options: LiveSiteOptions): LiveSite {
     },
     async rebuild(file) {
       const started = performance.now();
-      const outcome = await pipeline.run((typeof file === 'string' ? [file] : file).map((path) => ({ path })));
+      const paths = typeof file === 'string' ? [file] : [...file];
+      // A config another server saved since is read with this run too.
+      const stamp = await stampOf(configFile);
+      if (stamp !== loadedStamp && !paths.includes(configFile)) paths.push(configFile);
+      loadedStamp = stamp;
+      const outcome = await pipeline.run(paths.map((path) => ({ path })));
       if (!outcome.ok) {
         const errors = outcome.errors.map(describeError);
         if (outcome.crash !== undefined) errors.push({ code: 'RENDER_FAILED', message: String((outcome.crash as Error)?.message ?? outcome.crash), field: null, line: null, column: null, hint: '', file: null });
@@ -141,12 +162,39 @@ export function createLiveSite(options: LiveSiteOptions): LiveSite {
       }
       return { rebuilt: true, ok: true, ms: Math.round(performance.now() - started) };
     },
+    async follow() {
+      if (!pipeline.lastBuild || (await stampOf(configFile)) === loadedStamp) return;
+      // One rebuild for the requests that find the file moved at once.
+      following ??= site.rebuild([]).then((outcome) => options.configFollowed?.(outcome)).finally(() => (following = undefined));
+      await following;
+    },
     async dispose() {
       await timer.close();
       await pipeline.dispose();
     },
   };
   return site;
+}
+
+/** A file's stamp: inode, size and times (an atomic save replaces the inode), or "missing". */
+async function stampOf(file: string): Promise<string> {
+  const info = await stat(file).catch(() => undefined);
+  return info ? `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}` : 'missing';
+}
+
+/**
+ * The admin mount of `site serve --admin` with the live site following its config file before
+ * each request. The server asks the admin's step before the contact and booking endpoints and the
+ * static files (src/serve/server.ts), so they, too, answer from the config the file holds now.
+ */
+export function followingConfig<Mount extends { handle(request: IncomingMessage, response: ServerResponse): Promise<boolean> }>(mount: Mount, site: Pick<LiveSite, 'follow'>): Mount {
+  return {
+    ...mount,
+    async handle(request, response) {
+      await site.follow();
+      return mount.handle(request, response);
+    },
+  };
 }
 
 /** The files of a build whose bytes differ from (or are missing in) the served folder. */

@@ -15,14 +15,16 @@
  *
  * A sidecar is written beside every copy of the image (each entry folder stays whole, in git and
  * on its own); its version is that of the first copy's sidecar text. Role editor, audited, and
- * published to git as posts are.
+ * published to git as posts are. With `admin.review` (review.ts), an editor's save of the alt text
+ * and focal point (shown wherever the image is used, now or later) is held as the sidecar's new
+ * text (202 `{ pending }`) until an admin approves it at `media/reviews/<id>/approve`.
  */
 import { createHash } from 'node:crypto';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parse } from '../yaml-package.js';
 import type { ResolvedConfig } from '../config/load.js';
-import { sourcesOf } from '../config/sources.js';
+import { collectionNamed, sourcesOf } from '../config/sources.js';
 import { findFrontMatter } from '../content/front-matter.js';
 import { imageSidecarSchema, imageSidecarText, readImageSidecar, sidecarOf, type ImageSidecar } from '../content/image-sidecar.js';
 import type { AdminRequest, AdminRoute } from './api.js';
@@ -33,6 +35,8 @@ import { adminHeaders, sendJson } from './http.js';
 import { createKeyedQueue, PostAddressError, resolvePost, versionOf } from './post-files.js';
 import type { SaveOutcome } from './posts-api.js';
 import { ifMatch } from './settings-api.js';
+import { answerStale, holdChange, mediaScope, mustHold, reviewRoutes, type Review } from './review.js';
+import { fileDiff } from './text-diff.js';
 
 /** An entry that shows an image. */
 export interface ImageUse {
@@ -70,6 +74,8 @@ export interface MediaLibraryOptions {
   audit: AuditLog;
   /** After files were written (serve: rebuild and publish; dev leaves it to the watcher). */
   afterWrite?(files: readonly string[]): Promise<SaveOutcome>;
+  /** Where editors' saves wait for an admin when `admin.review` is on (review.ts). */
+  review?: Review;
 }
 
 const imageFile = /^[\w.-]+\.(?:png|jpe?g|webp|avif)$/i;
@@ -208,7 +214,7 @@ export function createMediaLibraryRoutes(options: MediaLibraryOptions): AdminRou
       const body = await context.body();
       const collection = typeof body.collection === 'string' ? body.collection : '';
       const slug = typeof body.slug === 'string' ? body.slug : '';
-      if (!config.collections[collection]) return sendJson(context.response, 400, { error: 'invalid_body', message: `send { collection, slug }: "${collection}" is not a collection of this site` });
+      if (!collectionNamed(config, collection)) return sendJson(context.response, 400, { error: 'invalid_body', message: `send { collection, slug }: "${collection}" is not a collection of this site` });
       let folder: string;
       try {
         folder = join(sourcesOf(config).collection(collection), slug);
@@ -261,13 +267,49 @@ export function createMediaLibraryRoutes(options: MediaLibraryOptions): AdminRou
           return sendJson(context.response, 422, { errors });
         }
         const text = imageSidecarText(checked.data);
-        for (const copy of image.copies) await writeFileAtomic(sidecarOf(copy), text);
-        const version = versionOf(text);
-        const outcome = await done(context, config, image.copies.map(sidecarOf), { action: 'media-update', image: image.file, locales: Object.keys(checked.data.alt).sort(), focus: checked.data.focus }, `content(media): update ${image.file}`);
-        sendJson(context.response, 200, { version, ...outcome }, { etag: `"${version}"` });
+        if (options.review && mustHold(config, context, true)) return holdChange(options.review, context, { collection: mediaScope, slug: image.id, locale: '', base: image.version }, text);
+        await writeSidecars(context, config, image, checked.data);
       });
     },
   };
+
+  /** Writes an image's sidecar beside every copy; rebuilds, audits, publishes and answers 200 `{ version }`. */
+  async function writeSidecars(context: AdminRequest, config: ResolvedConfig, image: LibraryImage, sidecar: ImageSidecar, detail: Record<string, unknown> = {}) {
+    const text = imageSidecarText(sidecar);
+    for (const copy of image.copies) await writeFileAtomic(sidecarOf(copy), text);
+    const version = versionOf(text);
+    const outcome = await done(context, config, image.copies.map(sidecarOf), { action: 'media-update', image: image.file, locales: Object.keys(sidecar.alt).sort(), focus: sidecar.focus, ...detail }, `content(media): update ${image.file}`);
+    sendJson(context.response, 200, { version, ...outcome }, { etag: `"${version}"` });
+  }
+
+  /** An editor's held sidecar (review.ts): approved, it is written as the admin's save writes one, unless the sidecar changed since. */
+  const reviews = options.review && reviewRoutes({
+    review: options.review, audit: options.audit, scope: mediaScope, prefix: 'media/',
+    async view(change) {
+      const config = options.config();
+      const image = config && (await readLibrary(config)).find((candidate) => candidate.id === change.slug);
+      const now = image ? await readFile(sidecarOf(image.copies[0]!), 'utf8').catch(() => '') : '';
+      return { kind: 'save', name: image?.file ?? change.slug, stale: image?.version !== change.base, diff: fileDiff(image ? `${image.path}.yaml` : change.slug, now, change.text, ['published', 'pending'], 4) };
+    },
+    async apply(context, change) {
+      const config = ready(context);
+      if (!config) return false;
+      await serialise('library', async () => {
+        const image = (await readLibrary(config)).find((candidate) => candidate.id === change.slug);
+        if (!image || image.version !== change.base) return answerStale(context, 'image');
+        // The text the editor's save made (imageSidecarText), read back as that save's data.
+        const held = imageSidecarSchema.safeParse(parse(change.text));
+        if (!held.success) return sendJson(context.response, 422, { errors: held.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })) });
+        await writeSidecars(context, config, image, held.data, { review: change.id });
+      });
+      return context.response.statusCode === 200;
+    },
+    async auditOf(change) {
+      const config = options.config();
+      const image = config && (await readLibrary(config)).find((candidate) => candidate.id === change.slug);
+      return { image: image?.file ?? change.slug };
+    },
+  });
 
   const remove: AdminRoute = {
     method: 'DELETE',
@@ -291,5 +333,5 @@ export function createMediaLibraryRoutes(options: MediaLibraryOptions): AdminRou
     },
   };
 
-  return [list, thumbnail, use, update, remove];
+  return [list, thumbnail, use, update, remove, ...(reviews ?? [])];
 }

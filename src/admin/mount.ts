@@ -118,14 +118,16 @@ function routesOf(given: MountOptions, audit: AuditLog, events: AdminEvents): Ad
       }
     : given;
   const preview = options.preview ? createPreviewRoutes(options.preview) : [];
+  // One review for every API whose editors' changes it may hold (`admin.review`): entries, pages' texts, images.
+  const review = createReview(given.store, given.now);
   return [
     ...(options.routes ?? []),
-    ...(options.posts ? collectionRoutes(options, audit, history, createReview(given.store, given.now), events, preview[0]) : []),
+    ...(options.posts ? collectionRoutes(options, audit, history, review, events, preview[0]) : []),
     ...preview,
     ...(options.inbox ? createInboxRoutes({ ...options.inbox, audit, now: options.now }) : []),
-    ...(options.media ? createMediaRoutes({ ...options.media, audit }) : []),
+    ...(options.media ? createMediaRoutes({ ...options.media, audit, review }) : []),
     ...(options.settings ? createSettingsRoutes({ ...options.settings, audit, history }) : []),
-    ...(options.pages ? createPageRoutes({ ...options.pages, audit, history }) : []),
+    ...(options.pages ? createPageRoutes({ ...options.pages, audit, history, review }) : []),
     createChangesRoute(options.store),
     events.route,
   ];

@@ -15,6 +15,10 @@
  *
  * Translation status (translations.ts): saving a locale other than the default records what the
  * default locale's file was then; reading the translation answers `translation: { outdated, since, diff }`.
+ *
+ * Review (`admin.review`, review.ts): every page's copy is on the site, so an editor's save (or
+ * restore) is checked as above and then held as the file's new text (202 `{ pending }`) until an
+ * admin approves it at `pages/reviews/<id>/approve`, which writes it through the same commit.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
@@ -33,6 +37,7 @@ import { createKeyedQueue, versionOf } from './post-files.js';
 import type { SaveOutcome } from './posts-api.js';
 import { ifMatch } from './settings-api.js';
 import { fileDiff } from './text-diff.js';
+import { answerStale, holdChange, mustHold, pagesScope, reviewRoutes, type Review } from './review.js';
 
 /** A dotted key or a page id in words for a marketer: `hero.ctaLabel` → "Hero › Cta label", `hub/pricing` → "Hub › Pricing". */
 export function labelOf(key: string): string {
@@ -66,6 +71,8 @@ export interface PageRoutesOptions {
   afterWrite?(files: readonly string[]): Promise<SaveOutcome>;
   /** The clock of the translation records (tests). */
   now?(): number;
+  /** Where editors' saves wait for an admin when `admin.review` is on (review.ts). */
+  review?: Review;
 }
 
 const pageId = /^[a-z0-9-]+(?:\/[a-z0-9-]+)*$/;
@@ -225,6 +232,7 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
    * the translation, keeps the old text as a version, audits, publishes and answers the save.
    */
   async function commit(context: AdminRequest, config: ResolvedConfig, id: string, locale: string, found: { file: string; text: string; version: string }, after: string, keys: string[], action: string, detail: Record<string, unknown> = {}) {
+    if (options.review && mustHold(config, context, true)) return holdChange(options.review, context, { collection: pagesScope, slug: id, locale, base: found.version }, after);
     await writeFileAtomic(found.file, after);
     const outcome: SaveOutcome = options.afterWrite ? await options.afterWrite([found.file]) : { rebuilt: false };
     if (outcome.rebuilt && !outcome.ok) {
@@ -268,5 +276,31 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
     },
   });
 
-  return [list, read, update, ...(history ?? [])];
+  /** An editor's held save of a page (review.ts): approved, it is committed as the admin's, with the keys it changes, unless one is locked now. */
+  const reviews = options.review && reviewRoutes({
+    review: options.review, audit: options.audit, scope: pagesScope, prefix: 'pages/',
+    async view(change) {
+      const config = options.config();
+      const file = config && join(sourcesOf(config).copy(change.slug), `${change.locale}.yaml`);
+      const text = file && (await readFile(file, 'utf8').catch(() => undefined));
+      return { kind: 'save', name: labelOf(change.slug), stale: text === undefined || versionOf(text) !== change.base, diff: fileDiff(config && file ? sourcesOf(config).display(file) : change.slug, text ?? '', change.text, ['published', 'pending'], 4) };
+    },
+    async apply(context, change) {
+      const config = ready(context);
+      if (!config) return false;
+      await serialise(`${change.slug}/${change.locale}`, async () => {
+        const found = await pageFile(context, config, change.slug, change.locale);
+        if (!found) return;
+        if (found.version !== change.base) return answerStale(context, 'page');
+        const keys = changedKeys(parseDocument(found.text).toJS(), parseDocument(change.text).toJS());
+        const locked = keys.filter((key) => isLocked(config, change.slug, key));
+        if (locked.length) return sendJson(context.response, 422, { errors: locked.map((key) => ({ path: key, message: `${key} is locked by the site's developer`, line: null, column: null })) });
+        await commit(context, config, change.slug, change.locale, found, change.text, keys, 'page-copy', { review: change.id });
+      });
+      return context.response.statusCode === 200;
+    },
+    auditOf: async (change) => ({ page: change.slug, locale: change.locale }),
+  });
+
+  return [list, read, update, ...(history ?? []), ...(reviews ?? [])];
 }

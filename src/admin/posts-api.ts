@@ -9,6 +9,7 @@
 import { readdir, readFile, rename } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
+import { collectionNamed, sourcesOf } from '../config/sources.js';
 import { checkEntryText, completeTranslation, isPublished, listEntrySlugs, type EntryFrontMatter } from '../content/collections.js';
 import { scheduledAt, todayIn } from '../content/schedule.js';
 import { readEntryImage, type EntryImage } from '../content/images.js';
@@ -21,7 +22,7 @@ import { pickTranslation } from '../routes/fallback.js';
 import type { Build } from '../pipeline/result-stage.js';
 import { devUser, type AdminRequest, type AdminRoute } from './api.js';
 import type { AuditLog } from './audit-log.js';
-import { createPostText, editPost, readFrontMatter, splitPost, type FrontMatterValue } from './front-matter-edit.js';
+import { createPostText, editPost, FrontMatterEditError, readFrontMatter, splitPost, type FrontMatterValue } from './front-matter-edit.js';
 import { isOutdated, readTranslationRecords, recordTranslation, translationStatus, type TranslationRecords } from './translations.js';
 import { sendJson } from './http.js';
 import { writeFileAtomic } from './atomic-file.js';
@@ -30,7 +31,8 @@ import { commitMessage, publishToGit, type GitOutcome } from './git-publish.js';
 import { ConfigEditError, editConfigText } from './config-edit.js';
 import { moveFolder, renameRedirects } from './post-rename.js';
 import { entrySummary, historyRoutes, projectPath, type History } from './history.js';
-import { holdChange, mustHold, pendingOf, reviewRoutes, type Review } from './review.js';
+import { answerStale, holdChange, isPublicEntry, mustHold, pendingOf, reviewRoutes, wholeEntry, type Review } from './review.js';
+import { fileDiff } from './text-diff.js';
 import { createKeyedQueue, deletePostFile, PostAddressError, readPostFile, resolvePost, versionOf, type PostAddress } from './post-files.js';
 
 /** What a save did to the site: nothing yet (dev: the watcher rebuilds), or a rebuild's outcome. */
@@ -47,7 +49,7 @@ export interface PostRoutesOptions {
   audit: AuditLog;
   /** Where each save keeps the text it replaced (history.ts). */
   history?: History;
-  /** Where editors' saves of published entries wait for an admin when `admin.review` is on (review.ts). */
+  /** Where editors' changes of entries on the site wait for an admin when `admin.review` is on (review.ts). */
   review?: Review;
   /** Today's ISO date in the site's time zone (scheduled posts); default the clock's date there. */
   today?: (timeZone: string) => string;
@@ -80,6 +82,11 @@ export function createAdminMarkdownRenderer(budgetMs = markdownBudgetMs): Markdo
 /** A problem as the API gives it: `site check`'s code, message and position, and the form field. */
 export function describeError(error: SiteError) {
   return { code: error.code, message: error.message, field: error.field ?? null, line: error.line ?? null, column: error.column ?? null, hint: error.hint, file: error.file ?? null };
+}
+
+/** A front-matter edit refused (front-matter-edit.ts) as the API gives a problem: at its field, nothing written. */
+export function frontMatterProblem(error: FrontMatterEditError, display: string) {
+  return { code: 'FRONT_MATTER', message: error.message, field: error.field, line: null, column: null, hint: 'Nothing was written.', file: display };
 }
 
 /** A post's text after the build's checks: its problems, or its front matter, rendered Markdown and image. */
@@ -196,7 +203,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
 
   const configOf = (response: AdminRequest['response']): ResolvedConfig | undefined => {
     const config = options.config();
-    if (!config?.collections[collection]) {
+    if (!config || !collectionNamed(config, collection)) {
       sendJson(response, 503, { error: 'no_collection', message: config ? `the config declares no collection "${collection}"` : 'the site has not built yet: fix the errors site dev shows' });
       return undefined;
     }
@@ -274,7 +281,8 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     const shown = !checked.data.draft && isPublished(checked.data.date, today(config.site.timeZone));
     const siteErrors = checkSite(target, shown ? completeTranslation(config.collections[collection]!, checked.data, target.locale, target.display, checked) : undefined, text);
     if (siteErrors.length) return sendJson(context.response, 422, { errors: siteErrors.map(describeError) });
-    if (options.review && before !== null && previous !== undefined && mustHold(config, context, previous, today(config.site.timeZone))) return holdChange(options.review, context, { collection, slug: target.slug, locale: target.locale, base: before }, text);
+    // Held when the site shows the translation before or after (a new one, a draft made public, a date moved to the past).
+    if (options.review && mustHold(config, context, isPublicEntry(previous) || isPublicEntry(text))) return holdChange(options.review, context, { collection, slug: target.slug, locale: target.locale, base: before ?? '' }, text);
     await writeFileAtomic(target.file, text);
     const after = versionOf(text);
     await options.audit.append({ user: context.session.email, collection, action, slug: target.slug, locale: target.locale, oldHash: before, newHash: after, ...detail });
@@ -329,7 +337,9 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
           if (translations[locale]) continue;
           // What a page of this locale shows instead: the site's own fallback choice.
           const shownIn = pickTranslation(shown, locale, { localeIds: config.localeIds, chains: spec.fallback });
-          translations[locale] = { status: 'missing', shownIn: shownIn ?? null };
+          // A new translation an editor made may be waiting for review.
+          const pending = options.review && config.admin.review && (await pendingOf(options.review, { collection, slug, locale })).length > 0;
+          translations[locale] = { status: 'missing', shownIn: shownIn ?? null, ...(pending ? { pending } : {}) };
         }
         posts.push({ slug, translations });
       }
@@ -374,7 +384,8 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
         try {
           text = editPost(file.text, post.frontMatter, post.body);
         } catch (error) {
-          return sendJson(context.response, 422, { errors: [{ code: 'FRONT_MATTER', message: (error as Error).message, field: null, line: null, column: null, file: target.display }] });
+          if (!(error instanceof FrontMatterEditError)) throw error;
+          return sendJson(context.response, 422, { errors: [frontMatterProblem(error, target.display)] });
         }
         await save(context, config, target, text, file.version, 'update', 200, file.text);
       });
@@ -395,10 +406,33 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
       await serialise(target.file, async () => {
         const existing = await readPostFile(target.file);
         if (existing) return sendJson(context.response, 409, { error: 'exists', message: `"${target.slug}" already has a ${target.locale} version`, current: current(config, existing.text, existing.version) });
-        await save(context, config, target, postText(undefined, post.frontMatter, post.body), null, 'create', 201);
+        let text: string;
+        try {
+          text = postText(undefined, post.frontMatter, post.body);
+        } catch (error) {
+          if (!(error instanceof FrontMatterEditError)) throw error;
+          return sendJson(context.response, 422, { errors: [frontMatterProblem(error, target.display)] });
+        }
+        await save(context, config, target, text, null, 'create', 201);
       });
     },
   };
+
+  /**
+   * Deletes a translation after the whole site is checked without it (422), or holds the deletion
+   * for review when an editor's would take it off the site; audits, rebuilds, publishes, answers.
+   */
+  async function deleteEntry(context: AdminRequest, config: ResolvedConfig, target: PostAddress, file: { text: string; version: string }, detail: Record<string, unknown> = {}) {
+    const siteErrors = checkSite(target, undefined);
+    if (siteErrors.length) return sendJson(context.response, 422, { errors: siteErrors.map(describeError) });
+    if (options.review && mustHold(config, context, isPublicEntry(file.text))) return holdChange(options.review, context, { collection, slug: target.slug, locale: target.locale, base: file.version }, '');
+    await deletePostFile(target.file);
+    await options.audit.append({ user: context.session.email, collection, action: 'delete', slug: target.slug, locale: target.locale, oldHash: file.version, newHash: null, ...detail });
+    const outcome = (await options.afterWrite?.(target.file)) ?? { rebuilt: false };
+    const git = await publish(context, config, target, 'delete');
+    options.notify?.('deleted', { slug: target.slug, locale: target.locale, user: context.session.email, ...outcome });
+    sendJson(context.response, 200, { deleted: true, ...outcome, ...(git ? { git } : {}) });
+  }
 
   const remove: AdminRoute = {
     method: 'DELETE',
@@ -412,22 +446,68 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
         const file = await readPostFile(target.file);
         if (!file) return sendJson(context.response, 404, { error: 'not_found' });
         if (file.version !== expected) return sendJson(context.response, 409, { error: 'stale', current: current(options.config()!, file.text, file.version) });
-        const siteErrors = checkSite(target, undefined);
-        if (siteErrors.length) return sendJson(context.response, 422, { errors: siteErrors.map(describeError) });
-        await deletePostFile(target.file);
-        await options.audit.append({ user: context.session.email, collection, action: 'delete', slug: target.slug, locale: target.locale, oldHash: file.version, newHash: null });
-        const outcome = (await options.afterWrite?.(target.file)) ?? { rebuilt: false };
-        const git = await publish(context, options.config()!, target, 'delete');
-        options.notify?.('deleted', { slug: target.slug, locale: target.locale, user: context.session.email, ...outcome });
-        sendJson(context.response, 200, { deleted: true, ...outcome, ...(git ? { git } : {}) });
+        await deleteEntry(context, options.config()!, target, file);
       });
     },
   };
 
+  /** Whether any translation in an entry's folder is on the site (now or on its date). */
+  async function anyPublic(config: ResolvedConfig, folder: string): Promise<boolean> {
+    for (const locale of config.localeIds) if (isPublicEntry((await readPostFile(join(folder, `${locale}.md`)))?.text)) return true;
+    return false;
+  }
+
   /**
-   * POST posts/<slug>/rename with `{ slug }`: the folder moves, redirects from every old address
-   * go into site.config.yaml, and the site is rebuilt; a rebuild that fails puts both back (422).
+   * Renames an entry: its folder moves, redirects from every old address go into
+   * site.config.yaml, and the site is rebuilt; a rebuild that fails puts both back (422). An
+   * editor's rename of an entry on the site is held for review instead.
    */
+  async function renameEntry(context: AdminRequest, config: ResolvedConfig, source: PostAddress, target: PostAddress, detail: Record<string, unknown> = {}) {
+    const build = options.lastBuild?.();
+    if (!build) return sendJson(context.response, 503, { error: 'not_ready', message: 'the site has not been built yet: a rename needs its pages to know the old addresses' });
+    const [from, to] = [dirname(source.file), dirname(target.file)];
+    const configFile = resolve(process.cwd(), config.file);
+    // One rename or config edit of the posts at a time: each reads the config the last one wrote.
+    await serialise(configFile, async () => {
+      const names = await readdir(from).catch(() => undefined);
+      if (!names) return sendJson(context.response, 404, { error: 'not_found', message: `no post "${source.slug}"` });
+      const taken = () => sendJson(context.response, 409, { error: 'exists', message: `there is already a post "${target.slug}"` });
+      if (options.review && mustHold(config, context, await anyPublic(config, from))) {
+        if (await readdir(to).then(() => true, () => false)) return taken();
+        return holdChange(options.review, context, { collection, slug: source.slug, locale: wholeEntry, base: '' }, target.slug);
+      }
+      const { redirects, changes } = renameRedirects(config, build.pageSet.pages, collection, source.slug, target.slug);
+      const before = await readFile(configFile, 'utf8');
+      let after: string;
+      try {
+        after = changes.length ? editConfigText(before, changes) : before;
+      } catch (error) {
+        const message = error instanceof ConfigEditError ? `${error.message} (the redirects of the rename could not be added)` : (error as Error).message;
+        return sendJson(context.response, 422, { errors: [{ code: 'CONFIG_INVALID', message, field: 'redirects', line: null, column: null, file: config.file }] });
+      }
+      try {
+        await moveFolder(from, to);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        return taken();
+      }
+      if (after !== before) await writeFileAtomic(configFile, after);
+      const files = [configFile, ...names.flatMap((name) => [join(from, name), join(to, name)])];
+      const outcome = (await options.afterWrite?.(files)) ?? { rebuilt: false };
+      if (outcome.rebuilt && !outcome.ok) {
+        // The site does not build so: the folder and the config go back as they were.
+        await rename(to, from);
+        if (after !== before) await writeFileAtomic(configFile, before);
+        await options.afterWrite?.(files);
+        return sendJson(context.response, 422, { errors: outcome.errors });
+      }
+      await options.audit.append({ user: context.session.email, collection, action: 'rename', slug: source.slug, to: target.slug, oldHash: versionOf(before), newHash: versionOf(after), redirects: redirects.map((redirect) => redirect.from), ...detail });
+      options.notify?.('renamed', { slug: target.slug, from: source.slug, user: context.session.email, ...outcome });
+      sendJson(context.response, 200, { slug: target.slug, redirects, ...outcome });
+    });
+  }
+
+  /** POST posts/<slug>/rename with `{ slug }` (renameEntry). */
   const renamePost: AdminRoute = {
     method: 'POST',
     pattern: /^posts\/([^/]+)\/rename$/,
@@ -442,43 +522,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
       const target = source && (await address(context, named.slug, locale));
       if (!source || !target) return;
       if (source.slug === target.slug) return sendJson(context.response, 400, { error: 'invalid_body', message: `the post is already called "${source.slug}"` });
-      const build = options.lastBuild?.();
-      if (!build) return sendJson(context.response, 503, { error: 'not_ready', message: 'the site has not been built yet: a rename needs its pages to know the old addresses' });
-      const [from, to] = [dirname(source.file), dirname(target.file)];
-      const configFile = resolve(process.cwd(), config.file);
-      // One rename or config edit of the posts at a time: each reads the config the last one wrote.
-      await serialise(configFile, async () => {
-        const names = await readdir(from).catch(() => undefined);
-        if (!names) return sendJson(context.response, 404, { error: 'not_found', message: `no post "${source.slug}"` });
-        const { redirects, changes } = renameRedirects(config, build.pageSet.pages, collection, source.slug, target.slug);
-        const before = await readFile(configFile, 'utf8');
-        let after: string;
-        try {
-          after = changes.length ? editConfigText(before, changes) : before;
-        } catch (error) {
-          const message = error instanceof ConfigEditError ? `${error.message} (the redirects of the rename could not be added)` : (error as Error).message;
-          return sendJson(context.response, 422, { errors: [{ code: 'CONFIG_INVALID', message, field: 'redirects', line: null, column: null, file: config.file }] });
-        }
-        try {
-          await moveFolder(from, to);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-          return sendJson(context.response, 409, { error: 'exists', message: `there is already a post "${target.slug}"` });
-        }
-        if (after !== before) await writeFileAtomic(configFile, after);
-        const files = [configFile, ...names.flatMap((name) => [join(from, name), join(to, name)])];
-        const outcome = (await options.afterWrite?.(files)) ?? { rebuilt: false };
-        if (outcome.rebuilt && !outcome.ok) {
-          // The site does not build so: the folder and the config go back as they were.
-          await rename(to, from);
-          if (after !== before) await writeFileAtomic(configFile, before);
-          await options.afterWrite?.(files);
-          return sendJson(context.response, 422, { errors: outcome.errors });
-        }
-        await options.audit.append({ user: context.session.email, collection, action: 'rename', slug: source.slug, to: target.slug, oldHash: versionOf(before), newHash: versionOf(after), redirects: redirects.map((redirect) => redirect.from) });
-        options.notify?.('renamed', { slug: target.slug, from: source.slug, user: context.session.email, ...outcome });
-        sendJson(context.response, 200, { slug: target.slug, redirects, ...outcome });
-      });
+      await renameEntry(context, config, source, target);
     },
   };
 
@@ -505,19 +549,43 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     },
   });
 
-  /** Approving a held change saves its text as `update` does, against the version it was made on. */
+  /**
+   * The changes held for review (review.ts): a translation's new text or deletion (text ''), made
+   * against its file's version, or a rename (the whole entry: the new slug). Approving one makes it
+   * through `save`, `deleteEntry` or `renameEntry` as the admin, so it is not held again.
+   */
   const reviews = options.review && reviewRoutes({
-    review: options.review, audit: options.audit, collection,
-    async read(change) {
-      const target = await resolvePost(options.config()!, collection, change.slug, change.locale);
-      return readPostFile(target.file);
+    review: options.review, audit: options.audit, scope: collection,
+    async view(change) {
+      const config = options.config()!;
+      if (change.locale === wholeEntry) {
+        const [from, to] = await Promise.all([change.slug, change.text].map((slug) => resolvePost(config, collection, slug, config.site.defaultLocale).then((found) => dirname(found.file), () => undefined)));
+        // Stale when the entry is gone or another took the new name since.
+        const stale = !from || !to || !(await readdir(from).catch(() => [] as string[])).some((name) => name.endsWith('.md')) || (await readdir(to).then(() => true, () => false));
+        const folder = (path: string | undefined, slug: string) => `${path ? sourcesOf(config).display(path) : slug}/\n`;
+        return { collection, kind: 'rename', to: change.text, stale, diff: fileDiff(`${change.slug} (rename)`, folder(from, change.slug), folder(to, change.text), ['now', 'renamed']) };
+      }
+      const file = await resolvePost(config, collection, change.slug, change.locale).then((target) => readPostFile(target.file), () => undefined);
+      const name = `${change.slug} (${change.locale})`;
+      return { collection, kind: change.text === '' ? 'delete' : 'save', stale: (file?.version ?? '') !== change.base, diff: fileDiff(name, file?.text ?? '', change.text, ['published', 'pending'], 4) };
     },
-    async save(context, change, file) {
-      const target = await resolvePost(options.config()!, collection, change.slug, change.locale);
+    async apply(context, change) {
+      const config = configOf(context.response);
+      if (!config) return false;
+      if (change.locale === wholeEntry) {
+        const source = await address(context, change.slug, config.site.defaultLocale);
+        const target = source && (await address(context, change.text, config.site.defaultLocale));
+        if (!source || !target) return false;
+        await renameEntry(context, config, source, target, { review: change.id });
+        return context.response.statusCode === 200;
+      }
+      const target = await address(context, change.slug, change.locale);
+      if (!target) return false;
       await serialise(target.file, async () => {
         const now = await readPostFile(target.file);
-        if (now?.version !== file.version) return sendJson(context.response, 409, { error: 'stale', message: 'the entry changed since this change was made: ask its author to save it again' });
-        await save(context, options.config()!, target, change.text, file.version, 'update', 200, file.text, { review: change.id });
+        if ((now?.version ?? '') !== change.base) return answerStale(context);
+        if (change.text === '') return now ? deleteEntry(context, config, target, now, { review: change.id }) : answerStale(context);
+        await save(context, config, target, change.text, now?.version ?? null, now ? 'update' : 'create', 200, now?.text, { review: change.id });
       });
       return context.response.statusCode === 200;
     },

@@ -11,6 +11,7 @@ import { createDiagnostics } from '../diagnostics.js';
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
+import { collectionNamed } from '../config/sources.js';
 import { completeTranslation } from '../content/collections.js';
 import { collectSiteErrors, throwIfAny } from '../errors.js';
 import { imageVariants } from '../render/images.js';
@@ -22,7 +23,8 @@ import type { AdminRoute } from './api.js';
 import { adminHeaders, sendJson } from './http.js';
 import { checkLinksWithEdit } from './site-check.js';
 import { PostAddressError, readPostFile, resolvePost } from './post-files.js';
-import { addressFromBody, checkPost, createAdminMarkdownRenderer, describeError, postFromBody, postText } from './posts-api.js';
+import { addressFromBody, checkPost, createAdminMarkdownRenderer, describeError, frontMatterProblem, postFromBody, postText } from './posts-api.js';
+import { FrontMatterEditError } from './front-matter-edit.js';
 
 /** Where previews are opened: `<previewPrefix><id>`, a page of the site answered by the admin API. */
 export const previewPrefix = '/api/admin/preview/';
@@ -51,7 +53,7 @@ export function renderDraftPage(build: Build, collection: string, slug: string, 
   // Warnings of the whole site (an untranslated entry) are the build's to report, not the preview's.
   const pages = expandPages(config, entryList, createDiagnostics());
   const index = pages.findIndex((page) => page.collection?.kind === 'entry' && page.collection.collection === collection && page.collection.slug === slug && page.locale === locale && !page.duplicate);
-  if (index === -1) throw new PostAddressError(`no page of ${config.collections[collection] ? collection : 'the site'} shows "${slug}" in ${locale}`);
+  if (index === -1) throw new PostAddressError(`no page of ${collectionNamed(config, collection) ? collection : 'the site'} shows "${slug}" in ${locale}`);
   const pagesForPreview = pages.map((page, position) => (position === index ? { ...page, noindex: true } : page));
   const islands = (build as Build & { islands?: IslandScripts }).islands ?? { entries: {}, graph: {} };
   const input = renderInputOf({ config, pages: pagesForPreview, messages: build.messages, contents: build.contents, entries: entryList, stylesheet: build.stylesheet });
@@ -85,14 +87,16 @@ export function createPreviewRoutes(options: PreviewOptions): AdminRoute[] {
       if (wait > 0) return sendJson(context.response, 429, { error: 'too_many_previews', message: `at most ${perMinute} previews a minute: try again in a moment` }, { 'retry-after': String(Math.ceil(wait / 1000)) });
       limiter.hit(context.session.id);
       let html: string;
+      let display = '';
       try {
         const fields = await context.body();
         const post = postFromBody(fields);
         const named = addressFromBody(fields);
         // `collection` in the body: the preview of /api/admin/collections/<id>/preview (collections-api.ts).
         const collection = typeof fields.collection === 'string' ? fields.collection : defaultCollection;
-        if (!config.collections[collection]) throw new PostAddressError(`this site has no collection "${collection}"`);
+        if (!collectionNamed(config, collection)) throw new PostAddressError(`this site has no collection "${collection}"`);
         const target = await resolvePost(config, collection, named.slug, named.locale);
+        display = target.display;
         const existing = await readPostFile(target.file);
         const text = postText(existing?.text, post.frontMatter, post.body);
         const checked = await checkPost(config, collection, target.display, text, dirname(target.file), markdown);
@@ -103,6 +107,7 @@ export function createPreviewRoutes(options: PreviewOptions): AdminRoute[] {
         html = renderDraftPage(build, collection, target.slug, target.locale, translation, text);
       } catch (error) {
         if (error instanceof PostAddressError) return sendJson(context.response, 400, { error: 'invalid_body', message: error.message });
+        if (error instanceof FrontMatterEditError) return sendJson(context.response, 422, { errors: [frontMatterProblem(error, display)] });
         const errors = collectSiteErrors(error);
         if (errors) return sendJson(context.response, 422, { errors: errors.map(describeError) });
         throw error;

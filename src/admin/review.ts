@@ -1,28 +1,54 @@
 /**
- * Review before publishing (`admin.review: true`). An editor's save of a published entry is
- * checked like any save but not written: it is held in the store as a pending change, made
- * against the file's version then, and the site keeps the published text until an admin decides:
+ * Review before publishing (`admin.review: true`): an editor publishes nothing alone. Every change
+ * of an editor that would change the public site is checked like any change but not made: it is
+ * held in the store as a pending change, made against the item's version then, and the site stays
+ * as it is until an admin decides. Held are, for an editor:
  *
- *   GET  reviews                  → { changes: [{ id, collection, slug, locale, by, at, diff }] }
+ *   - an entry's save, new translation or restore, when its text before or after the change is on
+ *     the site now or on its date (anything but a draft: a draft made public, a scheduled post
+ *     moved to a past date and a new translation of a published post all count);
+ *   - the deletion of such a translation;
+ *   - an entry's rename, when any of its translations is such (its addresses move, and the
+ *     redirects go into the config);
+ *   - a page's texts (every page's copy is on the site);
+ *   - an image's alt text and focal point (on the site wherever it is used, now or later).
+ *
+ * Admins' changes are made at once. Each API decides its own changes with `reviewRoutes`:
+ *
+ *   GET  <prefix>reviews          → { changes: [{ id, slug, locale, by, at, kind, stale, diff, … }] }
  *        (admins see every pending change, editors their own)
- *   POST reviews/<id>/approve { note? } → the change written through the entry's own save (checked
- *        again, audited, published, kept in the history, rebuilt); 409 when the file changed since
- *   POST reviews/<id>/reject  { note? } → nothing written
+ *   POST <prefix>reviews/<id>/approve { note? } → the change made through the API's own code, as
+ *        the admin (checked again, audited, published, kept in the history, rebuilt); 409 when the
+ *        item changed since
+ *   POST <prefix>reviews/<id>/reject  { note? } → nothing made
  *
- * Both decisions are audited (`review-approve`, `review-reject`) with the note. One pending
- * change per entry and author: a new save replaces the author's earlier one. New entries, drafts,
- * scheduled entries and admins' saves are never held (nothing of theirs is published yet, or the
- * saver may publish).
+ * Both decisions are audited (`review-approve`, `review-reject`) with the note. One pending change
+ * per item and author: a new change replaces the author's earlier one.
+ *
+ * How a change is kept in the store's `pending_changes` (collection, slug, locale, base, text):
+ *
+ *   an entry's new text        <collection>, slug, locale, its file's version ('' for none), the text
+ *   an entry's deletion        the same, with the text '' (an entry's text is never empty: none is no file)
+ *   an entry's rename          <collection>, the old slug, locale '' (the whole entry), '', the new slug
+ *   a page's texts             `pagesScope`, the page's content id, locale, its version, the file's new text
+ *   an image's sidecar         `mediaScope`, the image's id, '', the sidecar's version, its new text
+ *
+ * (`:` is in no collection's name, so the scopes never meet an entry's changes.)
  */
 import type { ResolvedConfig } from '../config/load.js';
-import { isPublished } from '../content/collections.js';
 import type { StoreSource } from '../store/source.js';
 import type { StoredPendingChange } from '../store/store.js';
 import type { AdminRequest, AdminRoute } from './api.js';
 import type { AuditLog } from './audit-log.js';
 import { readFrontMatter } from './front-matter-edit.js';
 import { sendJson } from './http.js';
-import { fileDiff } from './text-diff.js';
+
+/** The store's collection of the changes of pages' texts (pages-api.ts). */
+export const pagesScope = ':pages';
+/** The store's collection of the changes of images' sidecars (media-library.ts). */
+export const mediaScope = ':media';
+/** The locale of a change of a whole entry (a rename). */
+export const wholeEntry = '';
 
 /** The pending changes of the process's store. */
 export interface Review {
@@ -35,36 +61,65 @@ export function createReview(source: StoreSource, now: () => number = Date.now):
   return { source, now };
 }
 
-/** Whether a save of an entry whose file now holds `existing` must wait for an admin. */
-export function mustHold(config: ResolvedConfig, context: AdminRequest, existing: string, today: string): boolean {
-  if (!config.admin.review || context.session.role !== 'editor') return false;
-  const data = readFrontMatter(existing);
-  return data.draft !== true && typeof data.date === 'string' && isPublished(data.date, today);
+/**
+ * Whether a change must wait for an admin: review is on, an editor made it, and it `affectsSite`
+ * (the public site, before or after the change, shows what it changes).
+ */
+export function mustHold(config: ResolvedConfig, context: AdminRequest, affectsSite: boolean): boolean {
+  return config.admin.review && context.session.role === 'editor' && affectsSite;
 }
 
-/** Holds `text` as the session's pending change of an entry and answers 202 `{ pending: { id, by, at } }`. */
-export async function holdChange(review: Review, context: AdminRequest, entry: { collection: string; slug: string; locale: string; base: string }, text: string): Promise<void> {
+/**
+ * Whether an entry's text is on the public site, now or on its date by itself: any text but a
+ * draft's (undefined or '': no file). A front matter that does not read counts as public: the
+ * safe side.
+ */
+export function isPublicEntry(text: string | undefined): boolean {
+  if (!text) return false;
+  try {
+    return readFrontMatter(text).draft !== true;
+  } catch {
+    return true;
+  }
+}
+
+/** Holds `text` as the session's pending change of an item and answers 202 `{ pending: { id, by, at } }`. */
+export async function holdChange(review: Review, context: AdminRequest, item: { collection: string; slug: string; locale: string; base: string }, text: string): Promise<void> {
   const at = new Date(review.now()).toISOString();
-  const id = await (await review.source.get()).holdChange({ ...entry, text, by: context.session.email, at });
+  const id = await (await review.source.get()).holdChange({ ...item, text, by: context.session.email, at });
   sendJson(context.response, 202, { pending: { id, by: context.session.email, at } });
 }
 
-/** The pending changes of an entry, as its GET shows them. */
-export async function pendingOf(review: Review, entry: { collection: string; slug: string; locale: string }): Promise<{ id: string; by: string; at: string }[]> {
+/** The pending changes of an item, as its GET shows them. */
+export async function pendingOf(review: Review, item: { collection: string; slug: string; locale: string }): Promise<{ id: string; by: string; at: string }[]> {
   const changes = await (await review.source.get()).listPendingChanges();
-  return changes.filter((change) => change.collection === entry.collection && change.slug === entry.slug && change.locale === entry.locale).map(({ id, by, at }) => ({ id, by, at }));
+  return changes.filter((change) => change.collection === item.collection && change.slug === item.slug && change.locale === item.locale).map(({ id, by, at }) => ({ id, by, at }));
+}
+
+/** What a pending change does, as the list shows it besides its id, item, author and time. */
+export interface HeldChangeView {
+  kind: 'save' | 'delete' | 'rename';
+  /** Whether the item changed since the change was made (an approval is then refused). */
+  stale: boolean;
+  /** The files as they are now against the change. */
+  diff: string;
+  [detail: string]: unknown;
 }
 
 /** Options of `reviewRoutes`. */
 export interface ReviewRoutesOptions {
   review: Review;
   audit: AuditLog;
-  /** The collection these routes decide for (a change of another is not theirs: 404). */
-  collection: string;
-  /** The entry's file text and version now (undefined when it is gone). */
-  read(change: StoredPendingChange): Promise<{ text: string; version: string } | undefined>;
-  /** Writes the change through the entry's own save, answering the request; whether it was written. */
-  save(context: AdminRequest, change: StoredPendingChange, file: { text: string; version: string }): Promise<boolean>;
+  /** The store's collection of the changes these routes decide (an entry collection, `pagesScope`, `mediaScope`): another's are not theirs (404). */
+  scope: string;
+  /** Before `reviews` in the routes' paths ('' for a collection's, `pages/`, `media/`). */
+  prefix?: string;
+  /** The change as the list shows it. */
+  view(change: StoredPendingChange): Promise<HeldChangeView>;
+  /** Makes the change through the API's own code as the deciding admin, answering the request; whether it was made (answered 200). */
+  apply(context: AdminRequest, change: StoredPendingChange): Promise<boolean>;
+  /** The fields that name the change's item in the audit entry of a decision (default: collection, slug, locale). */
+  auditOf?(change: StoredPendingChange): Promise<Record<string, unknown>>;
 }
 
 /** The note of a decision's body: a string of at most 2,000 characters, or none. */
@@ -73,23 +128,21 @@ function noteOf(fields: Record<string, unknown>): string | null | undefined {
   return typeof fields.note === 'string' && fields.note.length <= 2_000 ? fields.note : undefined;
 }
 
-/** The review routes of one collection's entries. */
+/** The review routes of one API's items. */
 export function reviewRoutes(options: ReviewRoutesOptions): AdminRoute[] {
-  const { review, audit, collection } = options;
+  const { review, audit, scope } = options;
+  const prefix = options.prefix ?? '';
   const store = () => review.source.get();
+  const auditOf = options.auditOf ?? (async (change: StoredPendingChange) => ({ slug: change.slug, locale: change.locale, collection: scope }));
 
   const list: AdminRoute = {
     method: 'GET',
-    pattern: /^reviews$/,
+    pattern: new RegExp(`^${prefix}reviews$`),
     role: 'editor',
     async handle(context) {
       const pending = await (await store()).listPendingChanges(context.session.role === 'admin' ? undefined : context.session.email);
       const changes = [];
-      for (const change of pending.filter((each) => each.collection === collection)) {
-        const file = await options.read(change);
-        const name = `${change.slug} (${change.locale})`;
-        changes.push({ id: change.id, collection, slug: change.slug, locale: change.locale, by: change.by, at: change.at, stale: file?.version !== change.base, diff: fileDiff(name, file?.text ?? '', change.text, ['published', 'pending'], 4) });
-      }
+      for (const change of pending.filter((each) => each.collection === scope)) changes.push({ id: change.id, slug: change.slug, locale: change.locale, by: change.by, at: change.at, ...(await options.view(change)) });
       sendJson(context.response, 200, { changes });
     },
   };
@@ -97,13 +150,13 @@ export function reviewRoutes(options: ReviewRoutesOptions): AdminRoute[] {
   /** A decision route: finds the pending change and its note, answering 400/404/409 when it cannot be decided. */
   const decide = (verb: 'approve' | 'reject', act: (context: AdminRequest, change: StoredPendingChange, note: string | null) => Promise<void>): AdminRoute => ({
     method: 'POST',
-    pattern: new RegExp(`^reviews/(\\d{1,18})/${verb}$`),
+    pattern: new RegExp(`^${prefix}reviews/(\\d{1,18})/${verb}$`),
     role: 'admin',
     async handle(context) {
       const note = noteOf(await context.body());
       if (note === undefined) return sendJson(context.response, 400, { error: 'invalid_body', message: 'send { "note": "<text>" } of at most 2000 characters, or no note' });
       const change = await (await store()).findChange(context.params[0]!);
-      if (!change || change.collection !== collection) return sendJson(context.response, 404, { error: 'not_found', message: 'there is no such change waiting for review' });
+      if (!change || change.collection !== scope) return sendJson(context.response, 404, { error: 'not_found', message: 'there is no such change waiting for review' });
       if (change.status !== 'pending') return sendJson(context.response, 409, { error: 'decided', message: `this change was already ${change.status}` });
       await act(context, change, note);
     },
@@ -111,17 +164,20 @@ export function reviewRoutes(options: ReviewRoutesOptions): AdminRoute[] {
 
   const record = async (context: AdminRequest, change: StoredPendingChange, action: string, note: string | null) => {
     const decided = await (await store()).decideChange(change.id, action === 'review-approve' ? 'approved' : 'rejected', context.session.email, new Date(review.now()).toISOString(), note);
-    if (decided) await audit.append({ user: context.session.email, action, slug: change.slug, locale: change.locale, collection, change: change.id, author: change.by, note });
+    if (decided) await audit.append({ user: context.session.email, action, ...(await auditOf(change)), change: change.id, author: change.by, note });
   };
 
   const approve = decide('approve', async (context, change, note) => {
-    const file = await options.read(change);
-    if (!file || file.version !== change.base) return sendJson(context.response, 409, { error: 'stale', message: 'the entry changed since this change was made: ask its author to save it again' });
-    if (await options.save(context, change, file)) await record(context, change, 'review-approve', note);
+    if (await options.apply(context, change)) await record(context, change, 'review-approve', note);
   });
   const reject = decide('reject', async (context, change, note) => {
     await record(context, change, 'review-reject', note);
     sendJson(context.response, 200, { rejected: true });
   });
   return [list, approve, reject];
+}
+
+/** The answer to approving a change whose item moved on since it was made. */
+export function answerStale(context: AdminRequest, what = 'entry'): void {
+  sendJson(context.response, 409, { error: 'stale', message: `the ${what} changed since this change was made: ask its author to make it again` });
 }

@@ -13,6 +13,7 @@ import { adminDisallow, adminRoutes } from '../admin-pages.js';
 import { checkPlaceholders } from './placeholders.js';
 import type { DeploySettings } from './deploy.js';
 import { readPathLock, type PathLock } from './path-lock.js';
+import { collectionNamed } from './sources.js';
 import { collectAdditions, loadPlugins, sitePluginsOf, type PluginAdditions, type PluginRefs } from './plugins.js';
 import { normalizeRoutePath, writtenRouteField, type RoutePathProblem } from './localized-paths.js';
 import { builtInEntryFields, collectionEntrySchema, configSchema, isKnownCurrency, navigationRoutePath, routeEntrySchema, type SiteConfig, type ValidatedConfig } from './schema.js';
@@ -373,7 +374,7 @@ export function checkConfig(config: SiteConfig, source: YamlSource, diagnostics:
     if (route.list !== undefined && route.entry !== undefined) fail('CONFIG_INVALID', 'a route either lists a collection or shows its entries, not both', at('entry'));
     for (const key of ['list', 'entry'] as const) {
       const name = route[key];
-      if (name !== undefined && !config.collections[name]) {
+      if (name !== undefined && !collectionNamed(config, name)) {
         const known = Object.keys(config.collections);
         fail('UNKNOWN_COLLECTION', `unknown collection "${name}"`, at(key), known.length ? `Known collections: ${known.join(', ')}.` : 'Declare it under collections: in the config.');
       }

@@ -50,6 +50,15 @@ export function templateSources(templates: string): Pick<Sources, 'templatesFold
 
 const made = new WeakMap<ResolvedConfig, Sources>();
 
+/**
+ * The collection a config declares under `name`, or undefined. Only the config's own keys count:
+ * a name from a URL, a request or a route (`constructor`, `__proto__`, `toString`) that every
+ * object answers to is no collection.
+ */
+export function collectionNamed(config: Pick<ResolvedConfig, 'collections'>, name: string): ResolvedConfig['collections'][string] | undefined {
+  return Object.hasOwn(config.collections, name) ? config.collections[name] : undefined;
+}
+
 /** The source locations of a config (one object per config). */
 export function sourcesOf(config: Pick<ResolvedConfig, 'dirs' | 'collections'>): Sources {
   const cached = made.get(config as ResolvedConfig);
@@ -57,7 +66,7 @@ export function sourcesOf(config: Pick<ResolvedConfig, 'dirs' | 'collections'>):
   const { content, templates } = config.dirs;
   const messagesFolder = join(content, 'messages');
   const copyFolder = join(content, 'pages');
-  const collection = (name: string) => join(content, config.collections[name]?.folder ?? name);
+  const collection = (name: string) => join(content, collectionNamed(config, name)?.folder ?? name);
   const sources: Sources = {
     messagesFolder,
     messages: (locale) => join(messagesFolder, `${locale}.yaml`),

@@ -132,6 +132,19 @@ describe('site serve --admin: /api/admin/collections', () => {
     expect((await server.send('GET', '/api/admin/collections')).status).toBe(401);
     expect((await server.send('GET', `${base}/bike-shop/en`)).status).toBe(401);
   });
+
+  // Issue 46: a lookup by a name from the URL found Object.prototype's keys (500, or 200 []).
+  it('answers 404 for collection names that are keys of every object (constructor, __proto__, toString)', async () => {
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
+      for (const path of [`/api/admin/collections/${name}`, `/api/admin/collections/${name}/a-talk/en`, `/api/admin/collections/${name}/reviews`]) {
+        const answer = await get(path);
+        expect(answer.status, path).toBe(404);
+        expect(answer.json(), path).toMatchObject({ error: 'unknown_collection' });
+      }
+      const created = await post(`/api/admin/collections/${name}`, { slug: 'a-talk', locale: 'en', frontMatter: { title: 'A talk' }, body: 'Hello.\n' });
+      expect(created.status, name).toBe(404);
+    }
+  });
 });
 
 describe('site serve --admin with publish.git: a save of the second collection', () => {

@@ -81,4 +81,17 @@ describe('editConfigText', () => {
     expect(editConfigText(flow, [{ path: ['redirects'], appendEntry: { from: '/c', to: '/d' } }])).toBe('redirects: [{ from: /a, to: /b }, { from: "/c", to: "/d" }]\nx: 1\n');
     expect(editConfigText(flow, [{ path: ['redirects'], removeEntry: 0 }])).toBe('redirects: []\nx: 1\n');
   });
+
+  // Issue 46: the YAML editor's block scalars (a page's paragraph, `text: |`): the value replaced up
+  // to its last line, the next key kept on its own line, a text of several lines indented under its key.
+  it('replaces a block scalar under a nested key with a line or a paragraph, keeping the next key', () => {
+    const text = 'hero:\n  text: |\n    First paragraph.\n\n    Second.\n  heading: Kept\nother: 1\n';
+    for (const value of ['One line', '---', 'New first.\n\nNew second.']) {
+      const edited = editConfigText(text, [{ path: ['hero', 'text'], value }]);
+      expect(parse(edited), JSON.stringify(value)).toEqual({ hero: { text: value, heading: 'Kept' }, other: 1 });
+    }
+    expect(editConfigText(text, [{ path: ['hero', 'text'], value: 'One line' }])).toBe('hero:\n  text: One line\n  heading: Kept\nother: 1\n');
+    expect(parse(editConfigText('hero:\n  heading: One\n', [{ path: ['hero', 'heading'], value: 'Two\nlines' }]))).toEqual({ hero: { heading: 'Two\nlines' } });
+  });
 });
+

@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLiveSite, type LiveSite } from '../../src/admin/live-site';
+import { serve, silentLogger } from '../../src/api';
 import { createServeAdmin } from '../../src/admin/mount';
 import { addUser } from '../../src/admin/users';
 import { buildSite } from '../../src/build';
@@ -144,4 +145,42 @@ describe('site serve --admin as a child process: booking.minutes saved in the se
   it('offers and stores 45-minute meetings once the save is answered, and keeps the 30-minute one booked before', async () => {
     await changeMeetingLength(url, join(site.dir, 'data'));
   });
+});
+
+// Issue 46: two servers on one project folder (one database, one served folder): a settings save
+// on one left the other on the config it started with, refusing the slots the first offered.
+describe('two site serve --admin on one project folder', () => {
+  it('the second follows a settings save made on the first: its booking API and its settings answer the new config', async () => {
+    const { site, dir } = await createBuiltSite();
+    const first = await serve({ config: site.config, dir, port: 0, admin: true, logger: silentLogger });
+    const second = await serve({ config: site.config, dir, port: 0, admin: true, logger: silentLogger });
+    try {
+      const slots = async (url: string) => ((await send(url, 'GET', '/api/booking/slots?days=21')).json() as { slots: { start: string; end: string }[] }).slots;
+      const length = (slot: { start: string; end: string }) => (Date.parse(slot.end) - Date.parse(slot.start)) / minute;
+      const json = (url: string, body: unknown, headers: Record<string, string> = {}) => ({ headers: { origin: url, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      expect((await slots(second.url)).every((slot) => length(slot) === 30)).toBe(true);
+
+      const signedIn = await send(first.url, 'POST', '/api/auth/login', json(first.url, { email: admin.email, password: admin.password }));
+      const cookie = String(signedIn.headers['set-cookie']).split(';', 1)[0]!;
+      const { version } = (await send(first.url, 'GET', '/api/admin/settings', { headers: { cookie } })).json() as { version: string };
+      const saved = await send(first.url, 'PUT', '/api/admin/settings', json(first.url, { changes: [{ path: 'booking.minutes', value: 45 }] }, { cookie, 'x-csrf-token': signedIn.json().csrfToken, 'if-match': `"${version}"` }));
+      expect(saved.status).toBe(200);
+
+      const offered = await slots(second.url);
+      expect(offered.length).toBeGreaterThan(5);
+      expect(offered.every((slot) => length(slot) === 45)).toBe(true);
+      // A slot off the half-hour grid, as the first offers it, is taken by the second.
+      const slot = (await slots(first.url)).find((each) => new Date(each.start).getUTCMinutes() % 30 !== 0)!;
+      const booked = await send(second.url, 'POST', '/api/booking', json(second.url, { ...visitor, start: slot.start }));
+      expect(booked.status).toBe(201);
+      expect(booked.json()).toMatchObject({ start: slot.start, end: slot.end });
+      // Its admin reads the settings as the file has them now (the session is shared by the store).
+      const settings = (await send(second.url, 'GET', '/api/admin/settings', { headers: { cookie } })).json() as { values: { booking: { minutes: number } } };
+      expect(settings.values.booking.minutes).toBe(45);
+    } finally {
+      await second.close();
+      await first.close();
+      await site.cleanup();
+    }
+  }, 180_000);
 });

@@ -121,6 +121,32 @@ describe('site serve --admin: /api/admin/posts', () => {
     expect(created.status).toBe(400);
   });
 
+  // Issue 46: a field held as a block scalar (`author: |`) saved as `---` answered 200 and glued
+  // the next field onto it (`author: "---authorRole: Writer"`); saving `Bob` then failed.
+  it('saves over a block scalar without touching the next field, and refuses (422) a text that would not read back', async () => {
+    const name = 'why-repair-beats-recycling';
+    const path = `/api/admin/posts/${name}/en`;
+    const text = await readFile(file(name), 'utf8');
+    await writeFile(file(name), text.replace(/^author: .*$/m, 'author: |\n  Mendwise team\n  (two lines)'));
+    for (const author of ['---', 'Bob', 'Anna\nBerg']) {
+      const post = (await get(path)).json();
+      const saved = await put(path, { frontMatter: { ...post.frontMatter, author }, body: post.body }, post.version);
+      expect(saved.status, author).toBe(200);
+      expect((await get(path)).json().frontMatter, author).toEqual({ ...post.frontMatter, author });
+    }
+    expect((await get(path)).json().frontMatter.authorRole).toBe('Writes about repair, circularity and the software behind them');
+
+    // A front matter written as a flow map: a new field cannot be added in place, and nothing is written.
+    const flow = '---\n{ title: "Flow", description: "A flow map.", date: 2026-01-15, category: circularity, author: Anna }\n---\n\nBody.\n';
+    await writeFile(file(name), flow);
+    const post = (await get(path)).json();
+    const refused = await put(path, { frontMatter: { ...post.frontMatter, authorRole: 'Writer' }, body: post.body }, post.version);
+    expect(refused.status).toBe(422);
+    expect(refused.json().errors[0]).toMatchObject({ code: 'FRONT_MATTER', field: 'authorRole' });
+    expect(refused.json().errors[0].message).toMatch(/would not read back/);
+    expect(await readFile(file(name), 'utf8')).toBe(flow);
+  });
+
   it('413 for a post body over 256 KB', async () => {
     const post = (await get(`/api/admin/posts/${slug}/en`)).json();
     const answer = await put(`/api/admin/posts/${slug}/en`, { frontMatter: post.frontMatter, body: 'x'.repeat(300 * 1024) }, post.version);

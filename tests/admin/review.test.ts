@@ -113,13 +113,140 @@ describe('site serve --admin with admin.review: review before publishing', () =>
     expect(await readFile(file, 'utf8')).toContain('Admins tittel');
   });
 
-  it('writes new posts and drafts at once', async () => {
+  it("writes an editor's new drafts and their edits at once (nothing of them is on the site)", async () => {
     const path = '/api/admin/posts/a-draft-post/en';
     const frontMatter = { title: 'A draft', description: 'Not out yet.', date: '2026-01-15', category: 'circularity', author: 'Test Author', draft: true };
     const created = await server.send('POST', '/api/admin/posts', { headers: headers(asEditor), body: JSON.stringify({ slug: 'a-draft-post', locale: 'en', frontMatter, body: '\nHello.\n' }) });
     expect(created.status).toBe(201);
     expect((await retitle(path, 'A better draft')).status).toBe(200);
     expect(await readFile(join(site.dir, 'content', 'blog', 'a-draft-post', 'en.md'), 'utf8')).toContain('A better draft');
+  });
+
+  // Issue 46: review covers every change of an editor that would change the public site, not only
+  // saves of a published text.
+  const held = (answer: { status: number; json(): any }) => {
+    expect(answer.status).toBe(202);
+    return (answer.json() as { pending: { id: string } }).pending.id;
+  };
+  const waiting = async (api: string, id: string) => ((await get(`${api}/reviews`, asAdmin)).json() as { changes: Record<string, unknown>[] }).changes.find((change) => change.id === id);
+  const exists = (file: string) => readFile(file).then(() => true, () => false);
+
+  it("holds an editor's deletion of a published translation; the admin's approval deletes it", async () => {
+    const name = 'sms-updates-that-customers-love';
+    const path = `/api/admin/posts/${name}/no`;
+    const file = join(site.dir, 'content', 'blog', name, 'no.md');
+    const text = await readFile(file, 'utf8');
+    const title = (await post(path)).frontMatter.title as string;
+    const id = held(await server.send('DELETE', path, { headers: headers(asEditor, (await post(path)).version) }));
+    expect(await readFile(file, 'utf8')).toBe(text);
+    expect((await server.send('GET', `/no/blog/${name}/`)).text).toContain(title);
+    expect((await post(path)).pending).toMatchObject([{ id, by: editor.email }]);
+    const change = await waiting('/api/admin', id);
+    expect(change).toMatchObject({ kind: 'delete', slug: name, locale: 'no', by: editor.email, stale: false });
+    expect(change!.diff).toContain(`-title: ${text.match(/^title: (.*)$/m)![1]}`);
+
+    expect((await decide(id, 'approve', 'Out of date')).status).toBe(200);
+    expect(await exists(file)).toBe(false);
+    expect((await server.send('GET', `/no/blog/${name}/`)).text).not.toContain(title);
+    expect(await audit()).toContainEqual(expect.objectContaining({ user: admin.email, action: 'delete', slug: name, locale: 'no', review: id }));
+  });
+
+  it("holds an editor's rename of a published post (and its redirects); the admin's approval renames it", async () => {
+    const [from, to] = ['qr-codes-for-workwear-repairs', 'qr-codes-on-workwear'];
+    const config = await readFile(site.config, 'utf8');
+    const id = held(await server.send('POST', `/api/admin/posts/${from}/rename`, { headers: headers(asEditor), body: JSON.stringify({ slug: to }) }));
+    expect(await exists(join(site.dir, 'content', 'blog', from, 'en.md'))).toBe(true);
+    expect(await exists(join(site.dir, 'content', 'blog', to))).toBe(false);
+    expect(await readFile(site.config, 'utf8')).toBe(config);
+    expect((await server.send('GET', `/blog/${from}/`)).status).toBe(200);
+    expect(await waiting('/api/admin', id)).toMatchObject({ kind: 'rename', slug: from, to, by: editor.email, stale: false });
+
+    const approved = await decide(id, 'approve');
+    expect(approved.status).toBe(200);
+    expect(approved.json()).toMatchObject({ slug: to });
+    expect(await exists(join(site.dir, 'content', 'blog', to, 'en.md'))).toBe(true);
+    expect(await readFile(site.config, 'utf8')).toContain(`to: /blog/${to}\n`);
+    expect((await server.send('GET', `/blog/${to}/`)).status).toBe(200);
+    expect(await audit()).toContainEqual(expect.objectContaining({ user: admin.email, action: 'rename', slug: from, to, review: id }));
+  });
+
+  it('holds a new translation of a published post, a draft made public, a scheduled post moved to a past date, and new posts', async () => {
+    // A new translation of a published post: the Norwegian page showed the English until now.
+    const name = 'building-a-local-repair-network';
+    const english = await post(`/api/admin/posts/${name}/en`);
+    const frontMatter = { ...english.frontMatter, title: 'Et lokalt reparasjonsnettverk' };
+    const created = await server.send('POST', '/api/admin/posts', { headers: headers(asEditor), body: JSON.stringify({ slug: name, locale: 'no', frontMatter, body: english.body }) });
+    const id = held(created);
+    expect(await exists(join(site.dir, 'content', 'blog', name, 'no.md'))).toBe(false);
+    expect((await server.send('GET', `/no/blog/${name}/`)).text).not.toContain('Et lokalt reparasjonsnettverk');
+    expect(await waiting('/api/admin', id)).toMatchObject({ kind: 'save', slug: name, locale: 'no', stale: false });
+    expect((await decide(id, 'approve')).status).toBe(200);
+    expect((await server.send('GET', `/no/blog/${name}/`)).text).toContain('Et lokalt reparasjonsnettverk');
+
+    // A draft made public: written while a draft, held once `draft` goes.
+    const draft = { title: 'Going public', description: 'Soon out.', date: '2026-01-15', category: 'circularity', author: 'Test Author', draft: true };
+    expect((await server.send('POST', '/api/admin/posts', { headers: headers(asEditor), body: JSON.stringify({ slug: 'going-public', locale: 'en', frontMatter: draft, body: '\nHello.\n' }) })).status).toBe(201);
+    const draftFile = join(site.dir, 'content', 'blog', 'going-public', 'en.md');
+    const { draft: _draft, ...published } = (await post('/api/admin/posts/going-public/en')).frontMatter;
+    held(await server.send('PUT', '/api/admin/posts/going-public/en', { headers: headers(asEditor, (await post('/api/admin/posts/going-public/en')).version), body: JSON.stringify({ frontMatter: published, body: '\nHello.\n' }) }));
+    expect(await readFile(draftFile, 'utf8')).toContain('draft: true');
+    expect((await server.send('GET', '/blog/going-public/')).status).toBe(404);
+
+    // A post scheduled by an admin, moved to a past date by an editor.
+    const later = { title: 'Later', description: 'Not yet.', date: '2099-01-01', category: 'circularity', author: 'Test Author' };
+    expect((await server.send('POST', '/api/admin/posts', { headers: headers(asAdmin), body: JSON.stringify({ slug: 'later-post', locale: 'en', frontMatter: later, body: '\nLater.\n' }) })).status).toBe(201);
+    const scheduled = await post('/api/admin/posts/later-post/en');
+    held(await server.send('PUT', '/api/admin/posts/later-post/en', { headers: headers(asEditor, scheduled.version), body: JSON.stringify({ frontMatter: { ...scheduled.frontMatter, date: '2026-01-15' }, body: scheduled.body }) }));
+    expect(await readFile(join(site.dir, 'content', 'blog', 'later-post', 'en.md'), 'utf8')).toContain('date: 2099-01-01');
+    expect((await server.send('GET', '/blog/later-post/')).status).toBe(404);
+
+    // An editor's new post, out now or on a later day, waits too: it would appear without an admin.
+    for (const [slug, date] of [['out-now', '2026-01-15'], ['out-later', '2099-06-01']]) {
+      held(await server.send('POST', '/api/admin/posts', { headers: headers(asEditor), body: JSON.stringify({ slug, locale: 'en', frontMatter: { ...later, date }, body: '\nNew.\n' }) }));
+      expect(await exists(join(site.dir, 'content', 'blog', slug!, 'en.md'))).toBe(false);
+    }
+  });
+
+  it("holds an editor's page texts until an admin approves them; an admin's are written at once", async () => {
+    const path = '/api/admin/pages/landing/no';
+    const file = join(site.dir, 'content', 'pages', 'landing', 'no.yaml');
+    const text = await readFile(file, 'utf8');
+    const { version } = (await get(path)).json() as { version: string };
+    const answer = await server.send('PUT', path, { headers: headers(asEditor, version), body: JSON.stringify({ changes: [{ key: 'hero.heading', value: 'Reparasjon, enkelt og greit' }] }) });
+    const id = held(answer);
+    expect(answer.json().pending).toMatchObject({ by: editor.email });
+    expect(await readFile(file, 'utf8')).toBe(text);
+    expect((await server.send('GET', '/no/')).text).not.toContain('Reparasjon, enkelt og greit');
+    const change = await waiting('/api/admin/pages', id);
+    expect(change).toMatchObject({ kind: 'save', slug: 'landing', locale: 'no', by: editor.email, stale: false });
+    expect(change!.diff).toContain('+  heading: Reparasjon, enkelt og greit');
+    // Editors see their own; only an admin decides.
+    expect(((await get('/api/admin/pages/reviews')).json() as { changes: { id: string }[] }).changes.map((each) => each.id)).toContain(id);
+    expect((await server.send('POST', `/api/admin/pages/reviews/${id}/approve`, { headers: headers(asEditor), body: '{}' })).status).toBe(403);
+
+    const approved = await server.send('POST', `/api/admin/pages/reviews/${id}/approve`, { headers: headers(asAdmin), body: JSON.stringify({ note: 'Fine' }) });
+    expect(approved.status).toBe(200);
+    expect(await readFile(file, 'utf8')).toContain('heading: Reparasjon, enkelt og greit');
+    expect((await server.send('GET', '/no/')).text).toContain('Reparasjon, enkelt og greit');
+    expect(await audit()).toContainEqual(expect.objectContaining({ user: admin.email, action: 'page-copy', page: 'landing', locale: 'no', review: id }));
+    expect(await audit()).toContainEqual(expect.objectContaining({ user: admin.email, action: 'review-approve', page: 'landing', locale: 'no', change: id, author: editor.email, note: 'Fine' }));
+
+    const now = (await get(path, asAdmin)).json() as { version: string };
+    expect((await server.send('PUT', path, { headers: headers(asAdmin, now.version), body: JSON.stringify({ changes: [{ key: 'hero.heading', value: 'Admins overskrift' }] }) })).status).toBe(200);
+  });
+
+  it("holds an editor's alt text and focal point of an image until an admin approves them", async () => {
+    const images = ((await get('/api/admin/media')).json() as { images: { id: string; file: string; version: string; alt: Record<string, string> }[] }).images;
+    const image = images.find((each) => each.file === 'cover.jpg')!;
+    const sidecar = join(site.dir, 'content', 'blog', 'why-repair-beats-recycling', 'cover.jpg.yaml');
+    const before = await readFile(sidecar, 'utf8').catch(() => undefined);
+    const answer = await server.send('PUT', `/api/admin/media/${image.id}`, { headers: headers(asEditor, image.version), body: JSON.stringify({ alt: { en: 'A patched green jacket', no: 'En lappet grønn jakke' }, focus: { x: 0.3, y: 0.6 } }) });
+    const id = held(answer);
+    expect(await readFile(sidecar, 'utf8').catch(() => undefined)).toBe(before);
+    expect(await waiting('/api/admin/media', id)).toMatchObject({ kind: 'save', slug: image.id, name: 'cover.jpg', by: editor.email, stale: false });
+    expect((await server.send('POST', `/api/admin/media/reviews/${id}/approve`, { headers: headers(asAdmin), body: '{}' })).status).toBe(200);
+    expect(await readFile(sidecar, 'utf8')).toContain('A patched green jacket');
+    expect(await audit()).toContainEqual(expect.objectContaining({ user: admin.email, action: 'media-update', image: 'cover.jpg', review: id }));
   });
 });
 

@@ -145,6 +145,28 @@ describe('site serve --admin under attack', () => {
     await Promise.all(streams.map((stream) => stream.ended));
   });
 
+  // Issue 46: one editor signed in 20 times held all 100 streams, and an admin then got 503.
+  it('caps event streams at 10 per account, whatever its sessions, so others still get theirs', async () => {
+    const sessions: { cookie: string; csrf: string }[] = [];
+    for (let session = 0; session < 3; session++) sessions.push(await server.signIn(editor.email, editor.password));
+    const opened = await Promise.all(sessions.slice(0, 2).flatMap(({ cookie }) => Array.from({ length: 5 }, () => openStream(cookie))));
+    expect(opened.map((stream) => stream.status)).toEqual(Array(10).fill(200));
+    const eleventh = await openStream(sessions[2]!.cookie);
+    eleventh.response.destroy();
+    expect(eleventh.status).toBe(429);
+    expect(JSON.parse(eleventh.received())).toMatchObject({ error: 'too_many_streams', message: expect.stringMatching(/per account/) });
+    const other = await server.signIn(chief.email, chief.password);
+    const theirs = await openStream(other.cookie);
+    expect(theirs.status).toBe(200);
+    for (const stream of [...opened, theirs]) stream.response.destroy();
+    // A closed stream frees its place in the account's share.
+    await expect.poll(async () => {
+      const again = await openStream(sessions[2]!.cookie);
+      again.response.destroy();
+      return again.status;
+    }).toBe(200);
+  });
+
   it('ends a stream when its account is removed', async () => {
     const { cookie } = await server.signIn(chief.email, chief.password);
     const stream = await openStream(cookie);

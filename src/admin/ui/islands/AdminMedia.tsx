@@ -4,6 +4,8 @@
  * languages, and its focal point: a click on the image, the arrow keys on it, or two number fields,
  * with the crops it gives a card (16:9) and a social card (1200×630) beside it. Save sends the
  * image's version (If-Match); Delete is disabled, with the reason, while an entry uses the image.
+ * With `admin.review`, an editor's save waits for an admin (202): the changes waiting are listed
+ * above the images (ReviewQueue.tsx), where an admin approves or rejects them.
  *
  * The marker and the previews are placed with `style`, which the strict CSP allows here because
  * React sets it through the DOM (CSSOM) after the list loads: no inline style is in the markup.
@@ -11,11 +13,12 @@
 import { useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { callApi, type AdminSession } from './admin-client';
 import { AdminBar, usePageSession } from './admin-bar';
+import ReviewQueue, { type ReviewQueueProps } from './ReviewQueue';
 
 /** The copy keys of the library (content/pages/admin/media/<locale>.yaml, `media:`). */
 export const adminMediaText = [
   'loading', 'unavailable', 'signedInAs', 'signOut', 'failed', 'empty', 'images', 'size', 'usedIn', 'notUsed', 'alt', 'altHint',
-  'focus', 'focusHint', 'focusX', 'focusY', 'previewCard', 'previewSocial', 'save', 'saving', 'saved', 'conflict', 'invalid',
+  'focus', 'focusHint', 'focusX', 'focusY', 'previewCard', 'previewSocial', 'save', 'saving', 'saved', 'heldForReview', 'conflict', 'invalid',
   'delete', 'confirmDelete', 'deleted', 'deleteUsed',
 ] as const;
 
@@ -29,6 +32,8 @@ export interface AdminMediaProps {
   /** The blog editor, where a use links to. */
   editor: string;
   text: Record<(typeof adminMediaText)[number], string>;
+  /** The copy of the changes waiting for review (ReviewQueue.tsx). */
+  review: ReviewQueueProps['text'];
 }
 
 const percentOf = (fraction: number) => Math.round(fraction * 100);
@@ -39,6 +44,8 @@ export default function AdminMedia(props: AdminMediaProps) {
   const [failed, setFailed] = useState(false);
   /** Said after a deletion, whose card is then gone. */
   const [notice, setNotice] = useState('');
+  /** Read the changes waiting for review again after a save was held (the queue loads when mounted). */
+  const [held, setHeld] = useState(0);
   const state = usePageSession(props.signIn, 'editor', () => void load());
 
   async function load() {
@@ -57,9 +64,10 @@ export default function AdminMedia(props: AdminMediaProps) {
     <div className="admin-media">
       {bar}
       <p role="status" className={notice ? 'banner banner-success' : 'visually-hidden'}>{notice}</p>
+      <ReviewQueue key={held} api="/api/admin/media" csrf={state.session.csrfToken} decides={state.session.user.role === 'admin'} languages={Object.fromEntries(props.locales.map(({ id, label }) => [id, label]))} text={props.review} onDecided={() => void load()} />
       {images.length === 0 ? <p role="status">{text.empty}</p> : (
         <ul className="media-list" aria-label={text.images}>
-          {images.map((image) => <li key={image.id}><MediaItem image={image} session={state.session} props={props} reload={load} deleted={() => setNotice(text.deleted.replace('{file}', image.file))} /></li>)}
+          {images.map((image) => <li key={image.id}><MediaItem image={image} session={state.session} props={props} reload={load} deleted={() => setNotice(text.deleted.replace('{file}', image.file))} held={() => setHeld((count) => count + 1)} /></li>)}
         </ul>
       )}
     </div>
@@ -67,7 +75,7 @@ export default function AdminMedia(props: AdminMediaProps) {
 }
 
 /** One image: its facts, uses, descriptions and focal point, with Save and Delete. */
-function MediaItem({ image, session, props, reload, deleted }: { image: Image; session: AdminSession; props: AdminMediaProps; reload(): Promise<void>; deleted(): void }) {
+function MediaItem({ image, session, props, reload, deleted, held }: { image: Image; session: AdminSession; props: AdminMediaProps; reload(): Promise<void>; deleted(): void; held(): void }) {
   const { text } = props;
   const [alt, setAlt] = useState<Record<string, string>>(image.alt);
   const [focus, setFocus] = useState(image.focus ?? { x: 0.5, y: 0.5 });
@@ -97,6 +105,10 @@ function MediaItem({ image, session, props, reload, deleted }: { image: Image; s
     if (answer.status === 200) {
       setStatus({ kind: 'success', message: text.saved });
       return reload();
+    }
+    if (answer.status === 202) {
+      setStatus({ kind: 'info', message: text.heldForReview });
+      return held();
     }
     setStatus({ kind: 'error', message: answer.status === 409 ? text.conflict : text.invalid });
   }

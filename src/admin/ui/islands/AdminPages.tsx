@@ -5,19 +5,22 @@
  * the developer locked (`admin.locked`) are shown read-only with why; a translation whose source
  * changed since it was saved is marked outdated, with the source's changes. Saving sends only the
  * changed keys with If-Match (pages-api.ts); a 422 is shown at its fields, a 409 at the fields
- * someone else changed meanwhile, the editor's own words kept. For editors and admins.
+ * someone else changed meanwhile, the editor's own words kept. For editors and admins. With
+ * `admin.review`, an editor's save waits for an admin (202): the changes waiting are listed above
+ * the pages and the page being edited (ReviewQueue.tsx), where an admin approves or rejects them.
  */
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import History, { type HistoryProps } from './History';
 import { callApi, type AdminSession } from './admin-client';
 import { AdminBar, usePageSession } from './admin-bar';
 import { plainProblem } from './plain-errors';
+import ReviewQueue, { type ReviewQueueProps } from './ReviewQueue';
 
 /** The copy keys of the page editor (src/admin/ui/copy/admin/pages/en.yaml, `pages:`). */
 export const adminPagesText = [
   'loading', 'unavailable', 'signedInAs', 'signOut', 'failed',
   'pages', 'languages', 'empty', 'editing', 'backToList', 'sourceText', 'item',
-  'locked', 'outdated', 'outdatedSince', 'upToDate', 'save', 'saving', 'noChanges', 'saved', 'savedDev',
+  'locked', 'outdated', 'outdatedSince', 'upToDate', 'save', 'saving', 'noChanges', 'saved', 'savedDev', 'heldForReview',
   'stale', 'changedMeanwhile', 'reload', 'errorSummary', 'emptyText',
 ] as const;
 
@@ -42,6 +45,8 @@ export interface AdminPagesProps {
   /** What to do about a problem the check finds at a text, by dotted key (`*` for any one part): plain-errors.ts. */
   problems: Record<string, string>;
   history: HistoryProps['text'];
+  /** The copy of the changes waiting for review (ReviewQueue.tsx). */
+  review: ReviewQueueProps['text'];
 }
 
 const idOf = (key: string) => `copy-${key.replace(/[^A-Za-z0-9_-]/g, '-')}`;
@@ -56,6 +61,8 @@ export default function AdminPages(props: AdminPagesProps) {
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<{ kind: 'info' | 'error'; text: string; stale?: boolean } | undefined>();
   const [failed, setFailed] = useState(false);
+  /** Read the changes waiting for review again after a save was held (the queue loads when mounted). */
+  const [held, setHeld] = useState(0);
   const sessionRef = useRef<AdminSession | undefined>(undefined);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const summaryRef = useRef<HTMLDivElement>(null);
@@ -132,7 +139,12 @@ export default function AdminPages(props: AdminPagesProps) {
     if (answer.status === 401) return location.assign(props.signIn);
     if (answer.status === 422) return showErrors((answer.body.errors ?? []).map((error) => ({ key: error.path, message: plainProblem(props.problems, error.path) ?? error.message })));
     if (answer.status === 409) await merge(asked.map((change) => change.key));
-    else if (answer.status !== 200) setNotice({ kind: 'error', text: text.failed });
+    else if (answer.status === 202) {
+      // Nothing was written: the editor's texts stay in the form, and wait in the queue above.
+      setErrors([]);
+      setNotice({ kind: 'info', text: text.heldForReview });
+      setHeld((count) => count + 1);
+    } else if (answer.status !== 200) setNotice({ kind: 'error', text: text.failed });
     else {
       // The saved copy as the server has it now (its new version, the translation's status), then the notice.
       const fresh = await read(copy.id, copy.locale);
@@ -166,6 +178,7 @@ export default function AdminPages(props: AdminPagesProps) {
   if (state === 'loading') return <p role="status">{text.loading}</p>;
   if (state === 'unavailable') return <p className="banner banner-info" role="status">{text.unavailable}</p>;
   const bar = <AdminBar session={state.session} signIn={props.signIn} text={text} />;
+  const reviews = <ReviewQueue key={held} api="/api/admin/pages" csrf={state.session.csrfToken} decides={state.session.user.role === 'admin'} languages={props.languages} text={props.review} onDecided={() => void (copy ? open(copy.id, copy.locale, true) : list())} />;
   if (!pages) return <>{bar}<p role="status" className={failed ? 'banner banner-error' : undefined}>{failed ? text.failed : text.loading}</p></>;
   const language = (locale: string) => props.languages[locale] ?? locale;
   const noticeBanner = notice && (
@@ -180,6 +193,7 @@ export default function AdminPages(props: AdminPagesProps) {
       <div className="admin-pages">
         {bar}
         {noticeBanner}
+        {reviews}
         {pages.length === 0 ? <p role="status">{text.empty}</p> : (
           <section aria-labelledby="pages-heading">
             <h2 id="pages-heading">{text.pages}</h2>
@@ -288,6 +302,7 @@ export default function AdminPages(props: AdminPagesProps) {
       )}
       {copy.translation && !copy.translation.outdated && <p className="field-hint">{text.upToDate.replace('{since}', since ?? '')}</p>}
       {noticeBanner}
+      {reviews}
       {errors.length > 0 && (
         <div ref={summaryRef} tabIndex={-1} className="banner banner-error admin-notice" role="alert">
           <p>{text.errorSummary}</p>

@@ -371,6 +371,12 @@ export default function BlogEditor(props: BlogEditorProps) {
       update(locale, emptyDraft(fields));
       setNotice(text.deleted);
       void refresh();
+    } else if (answer.status === 202) {
+      // The deletion waits for an admin (`admin.review`): the translation stays published meanwhile.
+      const held: Pending = answer.body.pending;
+      update(locale, { pending: [...(draft.pending ?? []).filter((each) => each.by !== held.by), held] });
+      setNotice(text.heldForReview);
+      void refresh();
     } else if (answer.status === 409) {
       update(locale, { conflict: { values: toValues(answer.body.current.frontMatter, fields), body: answer.body.current.body, version: answer.body.current.version } });
       setNotice(text.conflict);

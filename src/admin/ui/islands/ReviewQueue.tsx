@@ -1,19 +1,20 @@
 /**
  * The changes waiting for review (`admin.review`, src/admin/review.ts) above a collection's list in
- * the content editor: each held save with its entry, language, author and time, what it changes
- * (a disclosure with the diff against the published text), and for admins a note and Approve /
- * Reject; an editor sees their own changes waiting. Nothing is shown while none waits (or review
- * is off). After a decision the list and the entries' list are read again (`onDecided`).
+ * the content editor, the pages' texts and the media library: each held change with its item,
+ * language, author and time (a deletion and a rename said as such), what it changes (a disclosure
+ * with the diff against what is published), and for admins a note and Approve / Reject; an editor
+ * sees their own changes waiting. Nothing is shown while none waits (or review is off). After a
+ * decision the list and the screen's items are read again (`onDecided`).
  */
 import { useEffect, useState } from 'react';
 import { callApi } from './admin-client';
 import { DiffLines, when } from './History';
 
 /** The copy keys of the review queue (the blog screen's `review:` block). */
-export const reviewText = ['heading', 'help', 'entry', 'note', 'approve', 'reject', 'approved', 'rejected', 'stale', 'failed', 'show'] as const;
+export const reviewText = ['heading', 'help', 'entry', 'item', 'deletion', 'rename', 'note', 'approve', 'reject', 'approved', 'rejected', 'stale', 'failed', 'show'] as const;
 
 export interface ReviewQueueProps {
-  /** The collection's API address (`/api/admin/collections/<id>`). */
+  /** The API address the changes are under (`/api/admin/collections/<id>`, `/api/admin/pages`, `/api/admin/media`). */
   api: string;
   csrf: string | undefined;
   /** Whether the reader may decide (an admin). */
@@ -24,7 +25,7 @@ export interface ReviewQueueProps {
   onDecided(): void;
 }
 
-interface Held { id: string; slug: string; locale: string; by: string; at: string; stale: boolean; diff: string }
+interface Held { id: string; slug: string; locale: string; by: string; at: string; stale: boolean; diff: string; kind?: 'save' | 'delete' | 'rename'; name?: string; to?: string }
 
 export default function ReviewQueue({ api, csrf, decides, languages, text, onDecided }: ReviewQueueProps) {
   const [changes, setChanges] = useState<Held[]>([]);
@@ -44,11 +45,17 @@ export default function ReviewQueue({ api, csrf, decides, languages, text, onDec
     const answer = await callApi<{ message?: string }>('POST', `${api}/reviews/${change.id}/${verb}`, { body: note ? { note } : {}, csrf });
     setBusy(false);
     if (answer.status === 200) {
-      setSaid((verb === 'approve' ? text.approved : text.rejected).replace('{entry}', change.slug));
+      setSaid((verb === 'approve' ? text.approved : text.rejected).replace('{entry}', change.name ?? change.slug));
       await load();
       onDecided();
     } else setSaid(answer.status === 409 ? text.stale : text.failed.replace('{reason}', answer.body?.message ?? `HTTP ${answer.status}`));
   }
+
+  /** The change in words: its item (and language), what it does, who made it and when. */
+  const describe = (change: Held) => {
+    const line = change.kind === 'rename' ? text.rename.replace('{to}', change.to ?? '') : change.kind === 'delete' ? text.deletion : change.locale ? text.entry : text.item;
+    return line.replace('{entry}', change.name ?? change.slug).replace('{language}', languages[change.locale] ?? change.locale).replace('{by}', change.by).replace('{at}', when(change.at));
+  };
 
   if (changes.length === 0) return said ? <p className="banner banner-info" role="status">{said}</p> : null;
   return (
@@ -59,7 +66,7 @@ export default function ReviewQueue({ api, csrf, decides, languages, text, onDec
       <ul className="admin-review-list">
         {changes.map((change) => (
           <li key={change.id} className="admin-review-item">
-            <p id={`review-${change.id}`}><strong>{text.entry.replace('{entry}', change.slug).replace('{language}', languages[change.locale] ?? change.locale).replace('{by}', change.by).replace('{at}', when(change.at))}</strong></p>
+            <p id={`review-${change.id}`}><strong>{describe(change)}</strong></p>
             {change.stale && <p className="field-error">{text.stale}</p>}
             <details>
               <summary>{text.show}</summary>

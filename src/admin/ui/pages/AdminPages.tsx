@@ -2,6 +2,7 @@
 import type { PageProps } from 'typed-site/template';
 import AdminPages, { adminPagesText, type AdminPagesProps } from '../islands/AdminPages';
 import { historyText } from '../islands/History';
+import { reviewText } from '../islands/ReviewQueue';
 import { AdminPage } from '../layout/AdminPage';
 import { Island } from 'typed-site/template';
 import { adminPageCopy, text, z } from '../layout/copy';
@@ -11,6 +12,8 @@ export const content = z.strictObject({
   pages: z.strictObject(Object.fromEntries(adminPagesText.map((key) => [key, text])) as Record<(typeof adminPagesText)[number], typeof text>),
   /** The history panel's copy (islands/History.tsx). */
   history: z.strictObject(Object.fromEntries(historyText.map((key) => [key, text])) as Record<(typeof historyText)[number], typeof text>),
+  /** The changes waiting for review above the pages (islands/ReviewQueue.tsx, `admin.review`). */
+  review: z.strictObject(Object.fromEntries(reviewText.map((key) => [key, text])) as Record<(typeof reviewText)[number], typeof text>),
   /** What to do about a problem at a text, by dotted key (`*` for any one segment): see islands/plain-errors.ts. */
   problems: z.record(z.string(), text).default({}),
 });
@@ -26,6 +29,7 @@ export default function AdminPagesPage({ page, content, site }: PageProps<Conten
     languages: Object.fromEntries(site.config.localeIds.map((id) => [id, site.config.locales[id]!.label])),
     text: content.pages,
     history: content.history,
+    review: content.review,
     problems: content.problems,
   };
   return (
