@@ -55,6 +55,7 @@ export const errorCatalogue = {
   PLUGIN_FAILED: { title: 'A plugin failed', hint: 'The plugin threw; fix it or its options (the stack, with --verbose, shows where).' },
   STORE_UNAVAILABLE: { title: 'Database unavailable', hint: 'Check that the database file\'s folder (contact.dataDir) is writable and its disk not full, or that the Postgres server in DATABASE_URL is up and reachable.' },
   STORE_URL: { title: 'Unsupported database address', hint: 'Set DATABASE_URL (or storage.url) to a postgres:// address, or leave both unset for the SQLite file in contact.dataDir.' },
+  BACKUP_REFUSED: { title: 'Backup refused', hint: 'Name a new file in a folder that exists and that no server publishes, such as backups/site-2026-01-31.db beside the project.' },
   STORE_IMPORT: { title: 'Old files not imported', hint: 'Restore the file named from a backup, or move it away, then start again; nothing is imported until every old file can be read.' },
   INBOX_AGE: { title: 'Invalid age', hint: 'Give a whole number of days, weeks or months: 30d, 8w or 12m.' },
   INIT_NOT_EMPTY: { title: 'Folder not empty', hint: 'Name a new or empty folder: `site init my-site`.' },
@@ -65,7 +66,7 @@ export const errorCatalogue = {
 export type ErrorCode = keyof typeof errorCatalogue;
 
 /** Codes that mean the command was called wrongly (exit code 2) rather than that the site's input is wrong (1). */
-const usageCodes: ReadonlySet<ErrorCode> = new Set(['OUTPUT_UNSAFE', 'ADMIN_USAGE', 'INIT_NOT_EMPTY', 'INIT_LOCALE']);
+const usageCodes: ReadonlySet<ErrorCode> = new Set(['OUTPUT_UNSAFE', 'ADMIN_USAGE', 'BACKUP_REFUSED', 'INIT_NOT_EMPTY', 'INIT_LOCALE']);
 
 /** The exit code for a failed command: 2 when every error is a usage error, else 1. */
 export function exitCodeOf(errors: readonly SiteError[]): 1 | 2 {
