@@ -41,7 +41,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -182,6 +182,8 @@ async function main(): Promise<void> {
       .replace(/^site:/m, `paths:\n  content: ${JSON.stringify(join(root, 'content'))}\n  templates: ${JSON.stringify(join(root, 'templates'))}\n  public: ${JSON.stringify(join(root, 'public'))}\n\nsite:`)
       .replace(/^ {2}dataDir: .*$/m, '  dataDir: data');
     await writeFile(join(work, 'site.config.yaml'), config);
+    // The config names package files (output.preloadFonts), found from its folder as from the site's.
+    await symlink(join(root, 'node_modules'), join(work, 'node_modules'), 'dir');
     await mkdir(join(work, 'data'));
     logInfo('building the site…');
     await run(['build', '-c', join(work, 'site.config.yaml'), '--out', join(work, 'dist')], work);
