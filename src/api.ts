@@ -354,7 +354,7 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
     admin = live && createServeAdmin({ projectRoot: config.root, store, origin: config.site.origin, trustProxy, site: live });
     // The booking API follows the config each save rebuilds the pages from (slot length, hours, booking.url).
     const currentConfig = live && (() => live.config);
-    running = await startServer({ config, currentConfig, dir, port: options.port ?? 4322, host: options.host ?? '127.0.0.1', trustProxy, admin, store });
+    running = await startServer({ config, currentConfig, dir, port: options.port ?? 4322, host: options.host ?? '127.0.0.1', trustProxy, admin, store, log: logger });
   } catch (error) {
     await live?.dispose();
     await store.close();
