@@ -218,6 +218,17 @@ describe('the contact endpoint', () => {
     expect((await stored()).map((line) => line.message)).toEqual(['no-js form', 'from the site origin']);
   });
 
+  it('keeps the message but stores no page that is not a plain path of the site (a browser would leave the site by it)', async () => {
+    const hostile = ['/\\evil.example', '//evil.example/', '/a//evil', 'https://evil.example/', 'javascript:alert(1)', '/\tx'];
+    for (const [index, page] of hostile.entries()) {
+      const response = await post(JSON.stringify({ ...valid, message: `page ${index}`, page }), { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${100 + index}` });
+      expect(response.status, page).toBe(201);
+    }
+    expect((await post(JSON.stringify({ ...valid, message: 'page plain', page: '/no/hub/contactus/' }), { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.120' })).status).toBe(201);
+    const rows = (await stored()).filter((line) => line.message?.startsWith('page '));
+    expect(rows.map((line) => [line.message, line.page])).toEqual([...hostile.map((_, index) => [`page ${index}`, '/']), ['page plain', '/no/hub/contactus/']]);
+  });
+
   it('stores a form post in another charset as the text it was', async () => {
     const body = 'firstName=%C6sa&lastName=S%F8rensen&email=asa%40example.com&message=Bl%E5b%E6r&locale=no';
     const response = await post(body, { 'content-type': 'application/x-www-form-urlencoded; charset=ISO-8859-1', 'x-forwarded-for': '198.51.100.2' });
