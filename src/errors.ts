@@ -53,6 +53,8 @@ export const errorCatalogue = {
   PLUGIN_INVALID: { title: 'Invalid plugin', hint: 'A remark or rehype plugin module exports a function as default; a site plugin exports definePlugin({ name, ... }) from typed-site/plugin.' },
   SEARCH_INDEX_FAILED: { title: 'Search index not built', hint: 'Pagefind (the pagefind package) builds it: check it is installed for this platform, or set search: { enabled: false }.' },
   PLUGIN_FAILED: { title: 'A plugin failed', hint: 'The plugin threw; fix it or its options (the stack, with --verbose, shows where).' },
+  PLUGIN_TIMEOUT: { title: 'A plugin hook did not finish', hint: 'Make the hook settle its promise (a request without a timeout waits for ever), or raise build.pluginTimeout (seconds) in site.config.yaml.' },
+  PLUGIN_EXIT: { title: 'A plugin ended the process', hint: 'A hook reports a failure by throwing an error, never with process.exit: the build then fails naming the plugin, and nothing is half published.' },
   STORE_UNAVAILABLE: { title: 'Database unavailable', hint: 'Check that the database file\'s folder (contact.dataDir) is writable and its disk not full, or that the Postgres server in DATABASE_URL is up and reachable.' },
   STORE_URL: { title: 'Unsupported database address', hint: 'Set DATABASE_URL (or storage.url) to a postgres:// address, or leave both unset for the SQLite file in contact.dataDir.' },
   BACKUP_REFUSED: { title: 'Backup refused', hint: 'Name a new file in a folder that exists and that no server publishes, such as backups/site-2026-01-31.db beside the project.' },

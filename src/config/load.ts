@@ -104,7 +104,7 @@ async function loadConfigPlugins({ source, errors }: ReturnType<typeof parseYaml
   diagnostics.throwIfErrors();
   if (!refs) return undefined;
   const sitePlugins = sitePluginsOf({ extensions: refs });
-  const additions = await collectAdditions(sitePlugins, { ...data, root }, diagnostics, source.file);
+  const additions = await collectAdditions(sitePlugins, { ...data, root }, diagnostics, source.file, data.build.pluginTimeout);
   diagnostics.throwIfErrors();
   // The config's data, validated once (the real site's config took 30 ms), unless a site plugin was handed it (and may have changed it).
   return { refs, additions, ...(sitePlugins.length ? {} : { validation }) };
