@@ -29,6 +29,7 @@ import { startDevServer, type DevServer } from './dev/server.js';
 import { adminStateFolder } from './state-paths.js';
 import type { ImportReport } from './store/legacy-import.js';
 import { fixedStoreSource, followingStoreSource, openSiteStore } from './store/source.js';
+import { describeHealthChange, type StoreHealthChange } from './store/health.js';
 import { checkDevAdminHost, createDevAdmin, createServeAdmin, siteOf } from './admin/mount.js';
 import { createLiveSite } from './admin/live-site.js';
 import { describeScheduled, type ScheduledTranslation } from './content/schedule.js';
@@ -269,7 +270,7 @@ export async function dev(options: DevOptions = {}): Promise<DevHandle> {
   if (adminOn) checkDevAdminHost(host);
   let server: DevServer | undefined;
   // One store for the endpoints and the admin: the database of the last good build's config.
-  const store = followingStoreSource(() => server?.builder.config, { imported: (report, database) => logger.info(describeImport(report, database)) });
+  const store = followingStoreSource(() => server?.builder.config, { imported: (report, database) => logger.info(describeImport(report, database)), health: logStoreHealth(logger) });
   // A save writes the file; the watcher then rebuilds and reloads the open pages.
   const admin = adminOn ? createDevAdmin({ projectRoot: dirname(resolve(configPath)), store, site: siteOf(() => server?.builder) }) : undefined;
   // Warnings are printed when they first appear, not again after every rebuild that still has them.
@@ -345,7 +346,7 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
   // With the admin, the site is also built in memory, so that a save re-renders only what it affects.
   const live = options.admin ? createLiveSite({ config: configPath, dir, scheduledRebuild: (appearing, outcome) => (outcome.rebuilt && outcome.ok ? logger.info : logger.warn)(describeScheduledRebuild(appearing, outcome)) }) : undefined;
   // One store for the process, opened (migrations applied, old JSON-lines files imported) before the first request.
-  const store = fixedStoreSource(await openSiteStore(config, { imported: (report, database) => logger.info(describeImport(report, database)) }));
+  const store = fixedStoreSource(await openSiteStore(config, { imported: (report, database) => logger.info(describeImport(report, database)), health: logStoreHealth(logger) }));
   let running: Awaited<ReturnType<typeof startServer>>;
   let admin: ReturnType<typeof createServeAdmin> | undefined;
   try {
@@ -379,6 +380,11 @@ function describeScheduledRebuild(appearing: readonly ScheduledTranslation[], ou
   if (outcome.rebuilt && outcome.ok) return `scheduled post${appearing.length === 1 ? '' : 's'} went live: ${posts}`;
   const errors = outcome.rebuilt ? outcome.errors.map((error) => `${error.code} ${error.file ?? ''}${error.line ? `:${error.line}` : ''} ${error.message}`.replace(/ +/g, ' ')).join('; ') : '';
   return `scheduled post${appearing.length === 1 ? '' : 's'} ${posts} did not go live: the site does not build (${errors}); the served site stays as it was until a save builds it`;
+}
+
+/** Says in the log when the store starts answering 503 and why (a warning), and when it answers again. */
+function logStoreHealth(logger: Logger): (change: StoreHealthChange, database: string) => void {
+  return (change, database) => (change.state === 'failing' ? logger.warn : logger.info)(describeHealthChange(change, database));
 }
 
 /** What the first start imported from the JSON-lines files of an earlier version, in one line. */

@@ -16,18 +16,19 @@ import { SiteError } from '../errors.js';
 import { isWithin, realPath } from '../file-paths.js';
 import { logInfo, logResult } from '../logger.js';
 import { latestVersion } from './migrations.js';
-import { databaseOf, describeDatabase, openDriver } from './open.js';
+import { checkStore, damaged, databaseOf, describeDatabase, openDriver, refuseEmptyFile, type DatabaseLocation } from './open.js';
 import { createStore, migrate, schemaStatus } from './store.js';
-import type { SqlDriver } from './driver.js';
+import { StoreUnavailable, type SqlDriver } from './driver.js';
 
 type Action = (options: { config: string } & Record<string, unknown>, command: Command) => Promise<void>;
 type Run = (action: Action) => (...args: unknown[]) => Promise<void>;
 
 /** Opens the driver of the site whose config is `configPath`, runs `work`, closes it. */
-async function withDriver<T>(configPath: string, work: (driver: SqlDriver, database: string) => Promise<T>): Promise<T> {
+async function withDriver<T>(configPath: string, work: (driver: SqlDriver, database: string, location: DatabaseLocation) => Promise<T>): Promise<T> {
   const config = await loadConfig(configPath);
   const location = databaseOf(config);
   const database = describeDatabase(location);
+  refuseEmptyFile(location);
   let driver: SqlDriver;
   try {
     driver = await openDriver(location);
@@ -36,7 +37,12 @@ async function withDriver<T>(configPath: string, work: (driver: SqlDriver, datab
     throw new SiteError({ code: 'STORE_UNAVAILABLE', message: `cannot open the database ${database}: ${(error as Error).message}`, cause: error });
   }
   try {
-    return await work(driver, database);
+    return await work(driver, database, location);
+  } catch (error) {
+    // A database that fails under the command is named with what to do, not an internal error.
+    if (!(error instanceof StoreUnavailable)) throw error;
+    if (error.fault === 'corrupt') throw damaged(database, `is damaged: ${error.message}`);
+    throw new SiteError({ code: 'STORE_UNAVAILABLE', message: `the database ${database} cannot answer: ${error.message}`, cause: error });
   } finally {
     await driver.close();
   }
@@ -94,11 +100,17 @@ export function addDbCommand(program: Command, run: Run): Command {
   db.command('status')
     .description('the database, its schema version, pending migrations and rows per table')
     .action(run(async (options) => {
-      await withDriver(options.config, async (driver, database) => {
+      await withDriver(options.config, async (driver, database, location) => {
         const status = await schemaStatus(driver);
         const lines = [`database  ${database} (${driver.dialect})`, `schema    version ${status.version} of ${latestVersion}`];
         lines.push(status.pending.length ? `pending   ${status.pending.map((migration) => `${migration.version} (${migration.name})`).join(', ')}: run \`site db migrate\`` : 'pending   none');
-        if (!status.pending.length) {
+        // What site serve checks at start: the pages whole (SQLite), the schema's tables there.
+        const whole = await checkStore(driver, location, { tables: !status.pending.length }).then(() => undefined, (error: unknown) => {
+          if (error instanceof SiteError && error.code === 'STORE_DAMAGED') return error.message;
+          throw error;
+        });
+        lines.push(whole ? `integrity ${whole}` : 'integrity ok');
+        if (!status.pending.length && !whole) {
           const counts = await (await createStore(driver, { migrate: false })).counts();
           for (const [table, count] of Object.entries(counts)) lines.push(`${table.padEnd(18)}${count}`);
         }

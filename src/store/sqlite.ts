@@ -21,7 +21,7 @@ import { chmod, mkdir, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Client, InArgs, ResultSet, Transaction } from '@libsql/client';
-import { StoreUnavailable, type SqlDriver, type SqlExecutor, type SqlResult, type SqlRow, type SqlValue } from './driver.js';
+import { StoreUnavailable, type SqlDriver, type SqlExecutor, type SqlResult, type SqlRow, type SqlValue, type StoreFault } from './driver.js';
 
 /** Options of `openSqlite`. */
 export interface SqliteOptions {
@@ -50,12 +50,21 @@ const isBusy = (error: unknown) => {
   return code === 5 || code === 6;
 };
 
+/** What a primary result code says is wrong with the database. */
+function faultOf(code: number | undefined): StoreFault {
+  if (code === 13) return 'full';
+  if (code === 11 || code === 26) return 'corrupt';
+  if (code === 5 || code === 6) return 'busy';
+  return 'down';
+}
+
 /** The error a caller sees: StoreUnavailable for a database that cannot answer now, the error itself for a statement it refused. */
 function translate(error: unknown, file: string): unknown {
+  if (error instanceof StoreUnavailable) return error;
   const code = resultCodeOf(error);
   const closed = (error as { code?: unknown }).code === 'CLIENT_CLOSED';
   if (closed || (code !== undefined && unavailableCodes.has(code))) {
-    return new StoreUnavailable(`the database ${file} cannot be written now: ${(error as Error).message}`, { cause: error });
+    return new StoreUnavailable(`the database ${file} cannot be written now: ${(error as Error).message}`, { cause: error, fault: faultOf(code) });
   }
   return error;
 }
