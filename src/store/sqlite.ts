@@ -13,7 +13,8 @@
  *   a pause, until `busyTimeoutMs` (5 s) has passed, then the caller gets StoreUnavailable (503).
  * - `foreign_keys=ON`, one connection per process with statements queued in order, so a
  *   transaction (BEGIN IMMEDIATE: two processes queue rather than fail) never shares its
- *   connection with anything else.
+ *   connection with anything else; each statement waits for a turn of the event loop, so the
+ *   server answers requests between two of them.
  * - The file is created 0600 in a folder created 0700 (the WAL and shared-memory files SQLite
  *   makes beside it take the database's mode).
  */
@@ -155,10 +156,15 @@ export async function openSqlite(file: string, options: SqliteOptions = {}): Pro
     }
   }
 
-  // One connection: the statements of this process run one after another, a transaction's all together.
+  // One connection: the statements of this process run one after another, a transaction's all
+  // together. Each waits for a turn of the event loop first: libsql runs a statement (its fsync
+  // included) on this thread and answers with a settled promise, so statements queued at once ran
+  // back to back in one turn, and no request was read until the last had committed (a flood of
+  // sign-ins held every page for a second and more). Between two of them, the server answers.
   let queue: Promise<unknown> = Promise.resolve();
+  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
   function inTurn<T>(task: () => Promise<T>): Promise<T> {
-    const run = queue.then(task);
+    const run = queue.then(nextTurn).then(task);
     queue = run.catch(() => undefined);
     return run;
   }
