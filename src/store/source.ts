@@ -84,7 +84,7 @@ export function followingStoreSource(currentConfig: () => ResolvedConfig | undef
         });
       }
       return store.catch((error) => {
-        throw error instanceof SiteError ? new StoreUnavailable(error.message, { cause: error }) : error;
+        throw error instanceof SiteError ? new StoreUnavailable(error.message, { cause: error, fault: error.code === 'STORE_DAMAGED' ? 'corrupt' : 'down' }) : error;
       });
     },
     async close() {
