@@ -1,6 +1,7 @@
 /**
  * `npm run stress -- [--submissions 1000] [--requests 5000] [--concurrency 50] [--slow 200]
- *   [--database sqlite|postgres|both] [--slots 200] [--kill-rounds 5] [--burst 100]`
+ *   [--database sqlite|postgres|both] [--slots 200] [--kill-rounds 5] [--burst 100]
+ *   [--sign-ins 40,200,400] [--parts 1,2,3,4,5,6,7]`
  *
  * Loads `site serve` the way a busy day and a careless attacker would, on loopback only, and
  * prints counts and times. It builds the site into a temp folder, starts `node bin/site.js serve`
@@ -15,10 +16,11 @@
  * 3. slow clients: S connections that send half a request and stall; GET latency while they hang,
  *    and how many the server closed (header timeout, 10 s) and when;
  * 4. hostile single requests: a 64 KB path and a 100 MB body, time to the answer;
- * 5. a sign-in flood against `site serve --admin` (a second server): 40, then 400 sign-ins at once
- *    with unknown e-mails, each from its own address, while pages never requested before are
- *    fetched one after another: their p95 next to the same with no flood, how the attempts were
- *    answered, and the most password hashes that ever ran at once (the server says, on --verbose);
+ * 5. a sign-in flood against `site serve --admin` (a second server), on each database: 40, 200,
+ *    then 400 sign-ins at once (`--sign-ins`) with unknown e-mails, each from its own address,
+ *    while pages never requested before are fetched one after another: their p50, p95 and max next
+ *    to the same with no flood, how the attempts were answered, and the most password hashes that
+ *    ever ran at once (the server says, on --verbose);
  * 6. two servers, one store: two `site serve` processes on one database, each asked for the same
  *    `slots` free slots (of the site's booking.days) at the same moment; 201s per slot across
  *    both (exactly one each), what the database holds (exactly `slots` bookings, none twice),
@@ -30,14 +32,16 @@
  * The store's parts (1, 6 and 7) run once per database: `sqlite` (the default, the data folder's
  * site.db), `postgres` (a throwaway cluster from scripts/postgres-cluster.ts, fsync on, reached by
  * the servers through DATABASE_URL in their environment, never their arguments, stopped and
- * deleted at the end, on failure too) or `both`, printed side by side. Parts 2 to 5 run once, on
- * the first database. The exit code is 1 when a store part loses, duplicates or tears anything.
+ * deleted at the end, on failure too) or `both`, printed side by side, and so does part 5 (whose
+ * attempts are counted in the store). Parts 2 to 4 run once, on the first database. `--parts`
+ * runs only the parts named (`--parts 5`: the sign-in flood alone). The exit code is 1 when a
+ * store part loses, duplicates or tears anything.
  *
  * Every loop is bounded; nothing leaves 127.0.0.1.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -65,6 +69,8 @@ const { values } = parseArgs({
     slots: { type: 'string', default: '200' },
     'kill-rounds': { type: 'string', default: '5' },
     burst: { type: 'string', default: '100' },
+    'sign-ins': { type: 'string', default: '40,200,400' },
+    parts: { type: 'string', default: '1,2,3,4,5,6,7' },
   },
 });
 const submissions = Number(values.submissions);
@@ -74,9 +80,11 @@ const slowClients = Number(values.slow);
 const slotCount = Number(values.slots);
 const killRounds = Number(values['kill-rounds']);
 const burst = Number(values.burst);
+const floods = values['sign-ins'].split(',').map(Number);
+const parts = new Set(values.parts.split(',').map(Number));
 const databaseKinds = ({ sqlite: ['sqlite'], postgres: ['postgres'], both: ['sqlite', 'postgres'] } as const)[values.database as 'sqlite' | 'postgres' | 'both'];
-if (!databaseKinds || !(slotCount >= 1) || !(killRounds >= 1) || !(burst >= 3)) {
-  logInfo('usage: npm run stress -- [--submissions 1000] [--requests 5000] [--concurrency 50] [--slow 200] [--database sqlite|postgres|both] [--slots 200] [--kill-rounds 5] [--burst 100 (at least 3)]');
+if (!databaseKinds || !(slotCount >= 1) || !(killRounds >= 1) || !(burst >= 3) || !floods.every((count) => Number.isInteger(count) && count >= 1) || ![...parts].every((part) => Number.isInteger(part) && part >= 1 && part <= 7)) {
+  logInfo('usage: npm run stress -- [--submissions 1000] [--requests 5000] [--concurrency 50] [--slow 200] [--database sqlite|postgres|both] [--slots 200] [--kill-rounds 5] [--burst 100 (at least 3)] [--sign-ins 40,200,400] [--parts 1,2,3,4,5,6,7]');
   process.exit(2);
 }
 
@@ -174,6 +182,8 @@ async function main(): Promise<void> {
       .replace(/^site:/m, `paths:\n  content: ${JSON.stringify(join(root, 'content'))}\n  templates: ${JSON.stringify(join(root, 'templates'))}\n  public: ${JSON.stringify(join(root, 'public'))}\n\nsite:`)
       .replace(/^ {2}dataDir: .*$/m, '  dataDir: data');
     await writeFile(join(work, 'site.config.yaml'), config);
+    // The config names package files (output.preloadFonts), found from its folder as from the site's.
+    await symlink(join(root, 'node_modules'), join(work, 'node_modules'), 'dir');
     await mkdir(join(work, 'data'));
     logInfo('building the site…');
     await run(['build', '-c', join(work, 'site.config.yaml'), '--out', join(work, 'dist')], work);
@@ -204,25 +214,29 @@ async function main(): Promise<void> {
     };
     let otherRows: Rows = [];
     let failed = false;
+    const skipped: PartResult = { rows: [], failed: false };
     for (const [column, database] of databases.entries()) {
       logInfo(`the store's parts on ${database.kind}…`);
-      const server = await startServe(work, [], database.env);
-      logInfo(`site serve at ${server.base.href} (pid ${server.child.pid})`);
-      const part1 = await submissionsPart(server.base, database);
-      // Parts 2 to 4 do not touch the store: once, on the first database.
-      if (column === 0) otherRows = await requestParts(server.base);
-      await server.stop();
-      if (part1.failed) await keepEvidence(work, database);
-      const part6 = await orFailure('6. two servers, one store', () => bookingRace(work, database));
-      const part7 = await orFailure('7. kill -9 bursts', () => killBursts(work, database));
+      let part1 = skipped;
+      if (parts.has(1) || (column === 0 && [2, 3, 4].some((part) => parts.has(part)))) {
+        const server = await startServe(work, [], database.env);
+        logInfo(`site serve at ${server.base.href} (pid ${server.child.pid})`);
+        if (parts.has(1)) part1 = await submissionsPart(server.base, database);
+        // Parts 2 to 4 do not touch the store: once, on the first database.
+        if (column === 0) otherRows = await requestParts(server.base);
+        await server.stop();
+        if (part1.failed) await keepEvidence(work, database);
+      }
+      const part6 = parts.has(6) ? await orFailure('6. two servers, one store', () => bookingRace(work, database)) : skipped;
+      const part7 = parts.has(7) ? await orFailure('7. kill -9 bursts', () => killBursts(work, database)) : skipped;
       for (const part of [part1, part6, part7]) {
         addStoreRows(column, part.rows);
         failed ||= part.failed;
       }
       if (!part1.failed && (part6.failed || part7.failed)) await keepEvidence(work, database);
+      // 5. A sign-in flood against the admin: its attempts are counted in the store, so on each database.
+      if (parts.has(5)) addStoreRows(column, await signInFlood(work, database));
     }
-    // 5. A sign-in flood against the admin.
-    otherRows.push(...(await signInFlood(work, databases[0]!)));
 
     const table = [{ label: '', values: databases.map((database) => database.kind) }, ...storeRows];
     const labelWidth = Math.max(...table.map((row) => row.label.length), ...otherRows.map(([label]) => label.length));
@@ -282,9 +296,17 @@ async function submissionsPart(base: URL, database: Database): Promise<PartResul
   };
 }
 
-/** Parts 2 to 4: static requests, slow clients and hostile single requests. */
+/** Parts 2 to 4 (those `--parts` names): static requests, slow clients and hostile single requests. */
 async function requestParts(base: URL): Promise<Rows> {
   const rows: Rows = [];
+  if (parts.has(2)) await staticPart(base, rows);
+  if (parts.has(3)) await slowClientsPart(base, rows);
+  if (parts.has(4)) await hostilePart(base, rows);
+  return rows;
+}
+
+/** Part 2: static requests on kept-alive connections. */
+async function staticPart(base: URL, rows: Rows): Promise<void> {
   // 2. Static requests on kept-alive connections.
   const paths = ['/', '/hub/', '/no/hub/pricing/', '/blog/', '/favicon.svg', '/sitemap.xml', '/no-such-page/'];
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
@@ -304,8 +326,10 @@ async function requestParts(base: URL): Promise<Rows> {
     ['   static requests per second', (requests / staticSeconds).toFixed(0)],
     ['   static latency p50 / p95 / p99', `${ms(percentile(staticTimes, 50))} / ${ms(percentile(staticTimes, 95))} / ${ms(percentile(staticTimes, 99))}`],
   );
+}
 
-  // 3. Slow clients: half a request each, then silence.
+/** Part 3: slow clients, half a request each, then silence. */
+async function slowClientsPart(base: URL, rows: Rows): Promise<void> {
   const slowStarted = performance.now();
   const closedAt: number[] = [];
   const sockets: Socket[] = [];
@@ -330,8 +354,10 @@ async function requestParts(base: URL): Promise<Rows> {
     [`3. GET /hub/ while ${slowClients} clients stall, p50 / p95`, `${ms(percentile(duringSlow, 50))} / ${ms(percentile(duringSlow, 95))}`],
     ['   stalled connections closed by the server', `${closedAt.length} of ${slowClients}, the last after ${(closedAt.at(-1) ?? 0) / 1000 > 0 ? ((closedAt.at(-1) ?? 0) / 1000).toFixed(1) : '-'} s`],
   );
+}
 
-  // 4. Hostile single requests.
+/** Part 4: hostile single requests. */
+async function hostilePart(base: URL, rows: Rows): Promise<void> {
   const longPath = await send(base, { path: `/${'/'.repeat(64 * 1024)}x` });
   rows.push(['4. 64 KB request path', `${longPath.status || 'connection closed by the server'} in ${ms(longPath.ms)}`]);
   const bigBody = await new Promise<{ status: number; ms: number; sentMb: number }>((resolve) => {
@@ -356,7 +382,6 @@ async function requestParts(base: URL): Promise<Rows> {
     pump();
   });
   rows.push(['   100 MB body', `${bigBody.status || 'closed'} in ${ms(bigBody.ms)}, ${bigBody.sentMb.toFixed(1)} MB written before the server closed`]);
-  return rows;
 }
 
 /**
@@ -506,7 +531,7 @@ async function startServe(work: string, args: string[], env: Record<string, stri
   };
 }
 
-/** Part 5: sign-in floods of 40 and 400 attempts, and the pages served meanwhile. */
+/** Part 5: sign-in floods of `floods` attempts (40, 200 and 400), and the pages served meanwhile: p50, p95 and max. */
 async function signInFlood(work: string, database: Database): Promise<Rows> {
   const rows: Rows = [];
   const sitemap = await readFile(join(work, 'dist', 'sitemap.xml'), 'utf8');
@@ -520,9 +545,9 @@ async function signInFlood(work: string, database: Database): Promise<Rows> {
     const quiet: number[] = [];
     for (let index = 0; index < 20; index++) quiet.push((await send(base, { path: fresh() })).ms);
     quiet.sort((a, b) => a - b);
-    rows.push(['5. pages never requested before, no flood (20): p50 / p95', `${ms(percentile(quiet, 50))} / ${ms(percentile(quiet, 95))}`]);
+    rows.push(['5. pages never requested before, no flood (20): p50 / p95 / max', `${ms(percentile(quiet, 50))} / ${ms(percentile(quiet, 95))} / ${ms(quiet.at(-1) ?? 0)}`]);
     let round = 0;
-    for (const attempts of [40, 400]) {
+    for (const attempts of floods) {
       round++;
       const statuses = new Map<number, number>();
       const started = performance.now();
@@ -543,8 +568,8 @@ async function signInFlood(work: string, database: Database): Promise<Rows> {
       during.sort((a, b) => a - b);
       const answered = [...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${count} × ${status || 'no answer'}`).join(', ');
       rows.push(
-        [`   ${attempts} sign-ins at once: answered in ${seconds.toFixed(1)} s`, answered],
-        [`   pages during it (${during.length}, the sitemap's in turn): p50 / p95 / max`, `${ms(percentile(during, 50))} / ${ms(percentile(during, 95))} / ${ms(during.at(-1) ?? 0)}`],
+        [`   ${attempts} sign-ins at once: answers`, `${answered} in ${seconds.toFixed(1)} s`],
+        [`   ${attempts} sign-ins at once: pages during it, p50 / p95 / max`, `${ms(percentile(during, 50))} / ${ms(percentile(during, 95))} / ${ms(during.at(-1) ?? 0)} (${during.length} pages)`],
       );
     }
   } finally {

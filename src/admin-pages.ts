@@ -28,6 +28,15 @@ export const adminRoutes: readonly { path: string; template: string; content: st
   { path: '/admin/settings', template: `${enginePrefix}AdminSettings`, content: 'admin/settings' },
 ];
 
+/** Where the admin's sign-in API answers (`/api/auth/login`, `/api/auth/logout`). */
+export const adminAuthPath = '/api/auth';
+
+/** Where the rest of the admin's API answers (`/api/admin/session`, `/api/admin/posts/…`). */
+export const adminApiPath = '/api/admin';
+
+/** The paths under which the admin's API answers every request: no page of a site can be there. */
+export const adminApiPaths: readonly string[] = [adminAuthPath, adminApiPath];
+
 /** The paths crawlers are asked to skip while the admin is on (robots.txt). */
 export const adminDisallow: readonly string[] = ['/admin', '/auth'];
 

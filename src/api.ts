@@ -29,6 +29,7 @@ import { startDevServer, type DevServer } from './dev/server.js';
 import { adminStateFolder } from './state-paths.js';
 import type { ImportReport } from './store/legacy-import.js';
 import { fixedStoreSource, followingStoreSource, openSiteStore } from './store/source.js';
+import { describeHealthChange, type StoreHealthChange } from './store/health.js';
 import { checkDevAdminHost, createDevAdmin, createServeAdmin, siteOf } from './admin/mount.js';
 import { createLiveSite, followingConfig } from './admin/live-site.js';
 import { describeScheduled, type ScheduledTranslation } from './content/schedule.js';
@@ -269,7 +270,7 @@ export async function dev(options: DevOptions = {}): Promise<DevHandle> {
   if (adminOn) checkDevAdminHost(host);
   let server: DevServer | undefined;
   // One store for the endpoints and the admin: the database of the last good build's config.
-  const store = followingStoreSource(() => server?.builder.config, { imported: (report, database) => logger.info(describeImport(report, database)) });
+  const store = followingStoreSource(() => server?.builder.config, { imported: (report, database) => logger.info(describeImport(report, database)), health: logStoreHealth(logger) });
   // A save writes the file; the watcher then rebuilds and reloads the open pages.
   const admin = adminOn ? createDevAdmin({ projectRoot: dirname(resolve(configPath)), store, site: siteOf(() => server?.builder) }) : undefined;
   // Warnings are printed when they first appear, not again after every rebuild that still has them.
@@ -352,7 +353,7 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
       })
     : undefined;
   // One store for the process, opened (migrations applied, old JSON-lines files imported) before the first request.
-  const store = fixedStoreSource(await openSiteStore(config, { imported: (report, database) => logger.info(describeImport(report, database)) }));
+  const store = fixedStoreSource(await openSiteStore(config, { imported: (report, database) => logger.info(describeImport(report, database)), health: logStoreHealth(logger) }));
   let running: Awaited<ReturnType<typeof startServer>>;
   let admin: ReturnType<typeof createServeAdmin> | undefined;
   try {
@@ -362,7 +363,7 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
     admin = live && followingConfig(createServeAdmin({ projectRoot: config.root, store, origin: config.site.origin, trustProxy, site: live }), live);
     // The booking API follows the config each save rebuilds the pages from (slot length, hours, booking.url).
     const currentConfig = live && (() => live.config);
-    running = await startServer({ config, currentConfig, dir, port: options.port ?? 4322, host: options.host ?? '127.0.0.1', trustProxy, admin, store });
+    running = await startServer({ config, currentConfig, dir, port: options.port ?? 4322, host: options.host ?? '127.0.0.1', trustProxy, admin, store, log: logger });
   } catch (error) {
     await live?.dispose();
     await store.close();
@@ -392,15 +393,25 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
 function describeScheduledRebuild(appearing: readonly ScheduledTranslation[], outcome: SaveOutcome): string {
   const posts = appearing.map((post) => `"${post.title}" (${post.collection}/${post.slug}, ${post.locale})`).join(', ');
   if (outcome.rebuilt && outcome.ok) return `scheduled post${appearing.length === 1 ? '' : 's'} went live: ${posts}`;
-  const errors = outcome.rebuilt ? outcome.errors.map((error) => `${error.code} ${error.file ?? ''}${error.line ? `:${error.line}` : ''} ${error.message}`.replace(/ +/g, ' ')).join('; ') : '';
+  const errors = rebuildErrors(outcome);
   return `scheduled post${appearing.length === 1 ? '' : 's'} ${posts} did not go live: the site does not build (${errors}); the served site stays as it was until a save builds it`;
+}
+
+/** The errors of a rebuild that failed, in one line. */
+function rebuildErrors(outcome: SaveOutcome): string {
+  return outcome.rebuilt ? outcome.errors.map((error) => `${error.code} ${error.file ?? ''}${error.line ? `:${error.line}` : ''} ${error.message}`.replace(/ +/g, ' ')).join('; ') : '';
 }
 
 /** A rebuild with a config file changed on disk (another server's settings save), in one line. */
 function describeConfigFollowed(configPath: string, outcome: SaveOutcome): string {
   if (outcome.rebuilt && outcome.ok) return `${configPath} changed on disk (a save by another server?): the site was rebuilt with it`;
-  const errors = outcome.rebuilt ? outcome.errors.map((error) => `${error.code} ${error.file ?? ''}${error.line ? `:${error.line}` : ''} ${error.message}`.replace(/ +/g, ' ')).join('; ') : '';
+  const errors = rebuildErrors(outcome);
   return `${configPath} changed on disk, but the site does not build with it (${errors}); the served site and its config stay as they were`;
+}
+
+/** Says in the log when the store starts answering 503 and why (a warning), and when it answers again. */
+function logStoreHealth(logger: Logger): (change: StoreHealthChange, database: string) => void {
+  return (change, database) => (change.state === 'failing' ? logger.warn : logger.info)(describeHealthChange(change, database));
 }
 
 /** What the first start imported from the JSON-lines files of an earlier version, in one line. */

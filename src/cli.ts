@@ -17,6 +17,7 @@ import { openBrowser } from './dev/open-browser.js';
 import { addAdminCommand } from './admin/commands.js';
 import { addDbCommand } from './store/commands.js';
 import { initProject } from './init.js';
+import { hooksAbandoned } from './config/plugin-hooks.js';
 
 interface GlobalOptions {
   config: string;
@@ -211,6 +212,13 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (argv.length <= 2) {
     program.outputHelp();
     return 2;
+  }
+  // A plugin hook given up after its time budget lives on, and what it waits for (a socket, a
+  // timer) would hold the process open after the error was printed: the command ends here, once
+  // its output is written, with the exit code it reported.
+  if (hooksAbandoned()) {
+    await Promise.all([process.stdout, process.stderr].map((stream) => new Promise<void>((done) => stream.write('', () => done()))));
+    process.exit(exitCode);
   }
   return exitCode;
 }

@@ -55,8 +55,12 @@ export const errorCatalogue = {
   PLUGIN_INVALID: { title: 'Invalid plugin', hint: 'A remark or rehype plugin module exports a function as default; a site plugin exports definePlugin({ name, ... }) from typed-site/plugin.' },
   SEARCH_INDEX_FAILED: { title: 'Search index not built', hint: 'Pagefind (the pagefind package) builds it: check it is installed for this platform, or set search: { enabled: false }.' },
   PLUGIN_FAILED: { title: 'A plugin failed', hint: 'The plugin threw; fix it or its options (the stack, with --verbose, shows where).' },
+  PLUGIN_TIMEOUT: { title: 'A plugin hook did not finish', hint: 'Make the hook settle its promise (a request without a timeout waits for ever), or raise build.pluginTimeout (seconds) in site.config.yaml.' },
+  PLUGIN_EXIT: { title: 'A plugin ended the process', hint: 'A hook reports a failure by throwing an error, never with process.exit: the build then fails naming the plugin, and nothing is half published.' },
   STORE_UNAVAILABLE: { title: 'Database unavailable', hint: 'Check that the database file\'s folder (contact.dataDir) is writable and its disk not full, or that the Postgres server in DATABASE_URL is up and reachable.' },
+  STORE_DAMAGED: { title: 'Database damaged', hint: 'Stop every server on it, move the file aside (keep it: mv site.db site.db.damaged), copy the last file `site db backup` wrote in its place, and check it with `site db status`; with no backup, delete the file to start a new, empty store (the accounts are then made again with site admin add-user).' },
   STORE_URL: { title: 'Unsupported database address', hint: 'Set DATABASE_URL (or storage.url) to a postgres:// address, or leave both unset for the SQLite file in contact.dataDir.' },
+  BACKUP_REFUSED: { title: 'Backup refused', hint: 'Name a new file in a folder that exists and that no server publishes, such as backups/site-2026-01-31.db beside the project.' },
   STORE_IMPORT: { title: 'Old files not imported', hint: 'Restore the file named from a backup, or move it away, then start again; nothing is imported until every old file can be read.' },
   INBOX_AGE: { title: 'Invalid age', hint: 'Give a whole number of days, weeks or months: 30d, 8w or 12m.' },
   INIT_NOT_EMPTY: { title: 'Folder not empty', hint: 'Name a new or empty folder: `site init my-site`.' },
@@ -69,7 +73,7 @@ export const errorCatalogue = {
 export type ErrorCode = keyof typeof errorCatalogue;
 
 /** Codes that mean the command was called wrongly (exit code 2) rather than that the site's input is wrong (1). */
-const usageCodes: ReadonlySet<ErrorCode> = new Set(['OUTPUT_UNSAFE', 'ADMIN_USAGE', 'INIT_NOT_EMPTY', 'INIT_LOCALE']);
+const usageCodes: ReadonlySet<ErrorCode> = new Set(['OUTPUT_UNSAFE', 'ADMIN_USAGE', 'BACKUP_REFUSED', 'INIT_NOT_EMPTY', 'INIT_LOCALE']);
 
 /** The exit code for a failed command: 2 when every error is a usage error, else 1. */
 export function exitCodeOf(errors: readonly SiteError[]): 1 | 2 {

@@ -8,6 +8,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { adminApiPath, adminAuthPath } from '../admin-pages.js';
 import { clientAddress, requestOrigin } from '../serve/request.js';
 import { isEmail, normalizeEmail, type Account, type Role } from './accounts.js';
 import { StoreUnavailable } from '../store/driver.js';
@@ -264,8 +265,8 @@ export function createAdminApi(options: AdminApiOptions): AdminApi {
     },
     async handle(request, response) {
       const path = (request.url ?? '/').split('?', 1)[0]!;
-      const auth = path.startsWith('/api/auth/') || path === '/api/auth';
-      if (!auth && !path.startsWith('/api/admin/') && path !== '/api/admin') return false;
+      const auth = path.startsWith(`${adminAuthPath}/`) || path === adminAuthPath;
+      if (!auth && !path.startsWith(`${adminApiPath}/`) && path !== adminApiPath) return false;
       try {
         if (!isAllowedAdminHost(request, options.origins)) {
           sendJson(response, 403, { error: 'host_not_allowed', message: 'open the admin at the address the server printed' });
@@ -276,14 +277,14 @@ export function createAdminApi(options: AdminApiOptions): AdminApi {
           return true;
         }
         if (auth) {
-          const action = path.slice('/api/auth/'.length);
+          const action = path.slice(`${adminAuthPath}/`.length);
           if (request.method !== 'POST') sendJson(response, 405, { error: 'method_not_allowed' }, { allow: 'POST' });
           else if (action === 'login' && options.mode === 'serve') await login(request, response);
           else if (action === 'token' && options.mode === 'dev') await redeemToken(request, response);
           else if (action === 'logout') await logout(request, response);
           else sendJson(response, 404, { error: 'not_found' });
         } else {
-          await admin(request, response, path.slice('/api/admin/'.length));
+          await admin(request, response, path.slice(`${adminApiPath}/`.length));
         }
       } catch (error) {
         if (error instanceof StoreUnavailable) {

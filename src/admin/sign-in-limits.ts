@@ -9,6 +9,12 @@
  *   under a hash of the address and e-mail, never the address itself), so 30 guesses sent at once meet a full budget after the
  *   fifth, not after all 30 were checked. A success takes back only its own place, and clears the
  *   account's earlier failures only when no other attempt of that account is still being checked.
+ * - **Counted in few commits.** The claims, and the places given back, that arrive while the
+ *   store writes the ones before them go to it together, in their order, as one transaction
+ *   (`Store.updateAttempts`): each still counts the ones before it, and an attempt goes on only
+ *   once its places are committed. On SQLite a commit is fsync'd on the event loop (libsql runs
+ *   on it), so a flood of 200 sign-ins made 600-odd commits, back to back, and no page was served
+ *   meanwhile; now it makes a few.
  * - **Few in flight per account.** At most 2 attempts of one account are checked at a time (in
  *   this process's memory, as are the hashing places below: they guard this process's threads).
  * - **Few hashes at all.** A password check is scrypt with 128 MB, run on libuv's thread pool (4
@@ -18,6 +24,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { StoreSource } from '../store/source.js';
+import type { AttemptChange } from '../store/store.js';
 
 /** A budget: attempts per window. */
 export interface AttemptBudget {
@@ -88,10 +95,43 @@ function budgetKey(kind: 'address' | 'account', ...parts: string[]): string {
   return `${kind}:${createHash('sha256').update(parts.join('\n')).digest('base64url')}`;
 }
 
+/** Changes of the budgets written in one transaction at most (each a statement of a few dozen microseconds). */
+const changesPerCommit = 100;
+
+/**
+ * Sends the changes of the budgets to the store in turns: those that arrive while a turn is
+ * written go together in the next one (a group commit). Each change's promise gives its result.
+ */
+function createAttemptWriter(source: StoreSource): (change: AttemptChange) => Promise<string[] | undefined> {
+  let waiting: { change: AttemptChange; settle(result: string[] | undefined): void; fail(error: unknown): void }[] = [];
+  let writing = false;
+  async function write(): Promise<void> {
+    while (waiting.length) {
+      const turn = waiting.slice(0, changesPerCommit);
+      waiting = waiting.slice(turn.length);
+      try {
+        const results = await (await source.get()).updateAttempts(turn.map((entry) => entry.change));
+        turn.forEach((entry, index) => entry.settle(results[index]));
+      } catch (error) {
+        for (const entry of turn) entry.fail(error);
+      }
+    }
+    writing = false;
+  }
+  return (change) => new Promise((settle, fail) => {
+    waiting.push({ change, settle, fail });
+    if (writing) return;
+    writing = true;
+    // One turn of the event loop first, so the requests read in it share the first commit too.
+    setImmediate(() => void write());
+  });
+}
+
 /** Creates the gate; its budgets are counted in `source`'s store. */
 export function createSignInLimits(source: StoreSource, options: SignInLimitsOptions = {}): SignInLimits {
   const settings = { ...signInBudgets, ...options };
   const now = options.now ?? Date.now;
+  const writeAttempts = createAttemptWriter(source);
   const inFlight = new Map<string, number>();
   const queue: (() => void)[] = [];
   let hashing = 0;
@@ -162,18 +202,8 @@ export function createSignInLimits(source: StoreSource, options: SignInLimitsOpt
       const time = now();
       let places: string[] | undefined;
       try {
-        const store = await source.get();
-        // Both budgets share one window length in the defaults; a claim counts its own window.
-        places = [];
-        for (const claim of claims) {
-          const got = await store.claimAttempts([{ key: claim.key, limit: claim.limit }], new Date(time).toISOString(), new Date(time - claim.windowMs).toISOString());
-          if (!got) {
-            await store.releaseAttempts(places);
-            places = undefined;
-            break;
-          }
-          places.push(...got);
-        }
+        // Both budgets at once, each over its own window: a place in each, or in none.
+        places = await writeAttempts({ claim: claims.map((claim) => ({ key: claim.key, limit: claim.limit, since: new Date(time - claim.windowMs).toISOString() })), at: new Date(time).toISOString() });
       } catch (error) {
         end();
         throw error;
@@ -184,7 +214,9 @@ export function createSignInLimits(source: StoreSource, options: SignInLimitsOpt
       }
       const own = places;
       let checked = false;
-      const forgive = async () => (await source.get()).releaseAttempts(own);
+      const forgive = async () => {
+        await writeAttempts({ release: own });
+      };
       return {
         async check(work) {
           if (!(await acquire())) {
@@ -203,7 +235,7 @@ export function createSignInLimits(source: StoreSource, options: SignInLimitsOpt
           if (!checked) return;
           await forgive();
           // Earlier failures are cleared, but never while another guess of this account is still being checked.
-          if ((inFlight.get(accountKey) ?? 0) <= 1) await (await source.get()).clearAttempts(claims[1]!.key);
+          if ((inFlight.get(accountKey) ?? 0) <= 1) await writeAttempts({ clear: claims[1]!.key });
         },
         end,
       };

@@ -9,7 +9,9 @@ import { SiteErrors, type SiteError } from '../errors.js';
 import { isWithin, resolveSiteFile } from '../file-paths.js';
 import type { ParseYaml } from '../cache/yaml-cache.js';
 import { formatPath, locate, parseYaml, validateYaml, yamlValue, type YamlSource } from '../yaml-source.js';
-import { adminDisallow, adminRoutes } from '../admin-pages.js';
+import { adminApiPaths, adminDisallow, adminRoutes } from '../admin-pages.js';
+import { builtInBookingOf } from '../booking/rules.js';
+import { localizePath } from '../routes/paths.js';
 import { checkPlaceholders } from './placeholders.js';
 import type { DeploySettings } from './deploy.js';
 import { readPathLock, type PathLock } from './path-lock.js';
@@ -103,7 +105,7 @@ async function loadConfigPlugins({ source, errors }: ReturnType<typeof parseYaml
   diagnostics.throwIfErrors();
   if (!refs) return undefined;
   const sitePlugins = sitePluginsOf({ extensions: refs });
-  const additions = await collectAdditions(sitePlugins, { ...data, root }, diagnostics, source.file);
+  const additions = await collectAdditions(sitePlugins, { ...data, root }, diagnostics, source.file, data.build.pluginTimeout);
   diagnostics.throwIfErrors();
   // The config's data, validated once (the real site's config took 30 ms), unless a site plugin was handed it (and may have changed it).
   return { refs, additions, ...(sitePlugins.length ? {} : { validation }) };
@@ -287,6 +289,45 @@ function checkPreloadFonts(root: string, fonts: readonly string[], source: YamlS
   });
 }
 
+/**
+ * Refuses a route with a page at a path one of the server's endpoints answers: the contact form's
+ * (`contact.endpoint`), the built-in booking's and everything under it (`booking.endpoint`, its
+ * slots and calendar files), and the admin's API. Such a page would be built and listed in the
+ * sitemap, but `site serve` and the host functions answer its path themselves, so no visitor
+ * would ever see it.
+ */
+function checkEndpointRoutes(config: SiteConfig, source: YamlSource, fail: (code: SiteError['code'], message: string, path: PropertyKey[], hint?: string) => void): void {
+  const endpoints: { path: string; under: boolean; what: string; hint: string }[] = [];
+  const moveHint = (field: string) => `Give the route another path, or move the endpoint (${field} in site.config.yaml).`;
+  if (config.contact.endpoint.startsWith('/')) endpoints.push({ path: config.contact.endpoint, under: false, what: 'the contact form\'s endpoint (contact.endpoint)', hint: moveHint('contact.endpoint') });
+  const booking = builtInBookingOf(config);
+  if (booking) endpoints.push({ path: booking.booking.endpoint, under: true, what: 'the built-in booking\'s API (booking.endpoint)', hint: moveHint('booking.endpoint') });
+  if (config.admin.enabled) {
+    for (const path of adminApiPaths) endpoints.push({ path, under: true, what: 'the admin\'s API', hint: 'Give the route another path: the admin\'s API keeps its place (or set admin: { enabled: false } for a site without the admin).' });
+  }
+  const rules = { defaultLocale: config.site.defaultLocale, prefixes: Object.fromEntries(Object.entries(config.locales).map(([id, locale]) => [id, locale.prefix])) };
+  config.routes.forEach((route, index) => {
+    // A single-locale route is at its exact path; any other at its path, or its localized one, under each locale's prefix.
+    const placed = route.locale !== undefined
+      ? [{ field: ['routes', index, 'path'] as PropertyKey[], page: route.path }]
+      : Object.keys(config.locales).map((locale) => {
+        const localized = route.paths?.[locale];
+        const field = localized === undefined ? ['routes', index, 'path'] : writtenRouteField(source, ['routes', index, 'paths', locale]);
+        return { field, page: localizePath(localized ?? route.path, locale, rules) };
+      });
+    const reported = new Set<string>();
+    for (const { field, page } of placed) {
+      // An entry's page is somewhere under the path before its {slug}: only an endpoint with paths under it takes all of them.
+      const path = page.replace('{slug}', '\0');
+      const endpoint = endpoints.find((candidate) => path === candidate.path || (candidate.under && path.startsWith(`${candidate.path}/`)));
+      const key = formatPath(field);
+      if (!endpoint || reported.has(key)) continue;
+      reported.add(key);
+      fail('DUPLICATE_ROUTE', `route "${route.path}" puts a page at ${page}, where ${endpoint.what} answers (${endpoint.path}): the page would be built and listed in the sitemap, but never reached`, field, endpoint.hint);
+    }
+  });
+}
+
 /** The checks that span several fields; each error, recorded in `diagnostics`, points at the line that is wrong. */
 export function checkConfig(config: SiteConfig, source: YamlSource, diagnostics: Diagnostics, options: LoadConfigOptions & { origins?: PluginOrigins } = {}): void {
   const here = diagnostics.child({ file: source.file });
@@ -380,6 +421,7 @@ export function checkConfig(config: SiteConfig, source: YamlSource, diagnostics:
       }
     }
   });
+  checkEndpointRoutes(config, source, fail);
   config.routes.forEach((route, index) => {
     if (route.alternate === undefined) return;
     const other = routeIndex.get(route.alternate);

@@ -4,12 +4,12 @@
  * export, and asks the site plugins for their routes and collections. Problems are SiteErrors at
  * the config field naming the plugin, with its YAML position.
  */
-import { relative } from 'node:path';
 import type { Diagnostics } from '../diagnostics.js';
 import { SiteError } from '../errors.js';
 import type { SiteConfig } from './schema.js';
 import { locate, type YamlSource } from '../yaml-source.js';
 import type { ConfigContext, SitePlugin } from './plugin-api.js';
+import { pluginFailure, runPluginHook } from './plugin-hooks.js';
 import { resolvePlugin, type PluginRef } from './plugin-resolve.js';
 
 /** The plugins of a config, found (plain data: part of the resolved config and its JSON). */
@@ -97,17 +97,7 @@ function sitePluginProblem(value: unknown): string | undefined {
   return undefined;
 }
 
-/** A site plugin's hook failed: PLUGIN_FAILED naming the plugin, the hook and (for headTags) the page. */
-export function pluginFailure(loadedPlugin: LoadedSitePlugin, hook: string, cause: unknown, configFile: string, page?: string): SiteError {
-  const why = cause instanceof Error ? cause.message : String(cause);
-  return new SiteError({
-    code: 'PLUGIN_FAILED',
-    message: `plugin "${loadedPlugin.plugin.name}" (${loadedPlugin.ref.specifier}) failed in ${hook}${page ? ` for the page ${page}` : ''}: ${why}`,
-    file: relative(process.cwd(), loadedPlugin.ref.file) || loadedPlugin.ref.file,
-    field: `${loadedPlugin.ref.field} (named in ${configFile})`,
-    cause,
-  });
-}
+export { pluginFailure } from './plugin-hooks.js';
 
 /** What the site plugins add to the config, and which plugin added each. */
 export interface PluginAdditions {
@@ -115,24 +105,29 @@ export interface PluginAdditions {
   collections: { plugin: LoadedSitePlugin; name: string; collection: unknown }[];
 }
 
-/** Asks each site plugin for its routes and collections; a throw is a PLUGIN_FAILED. */
-export async function collectAdditions(plugins: readonly LoadedSitePlugin[], config: ConfigContext['config'], diagnostics: Diagnostics, configFile: string): Promise<PluginAdditions> {
+/**
+ * Asks each site plugin for its routes and collections, each hook within `budgetSeconds`
+ * (`build.pluginTimeout`); a throw is a PLUGIN_FAILED, a hook past its budget PLUGIN_TIMEOUT, a
+ * `process.exit` in one PLUGIN_EXIT (plugin-hooks.ts).
+ */
+export async function collectAdditions(plugins: readonly LoadedSitePlugin[], config: ConfigContext['config'], diagnostics: Diagnostics, configFile: string, budgetSeconds: number): Promise<PluginAdditions> {
   const additions: PluginAdditions = { routes: [], collections: [] };
   for (const entry of plugins) {
     const context = { config, options: entry.ref.options };
+    const { routes: routesHook, collections: collectionsHook } = entry.plugin;
     try {
-      const routes = (await entry.plugin.routes?.(context)) ?? [];
-      if (!Array.isArray(routes)) throw new Error('routes() must return an array of routes');
+      const routes = routesHook ? await runPluginHook(entry, 'routes()', budgetSeconds, configFile, () => routesHook.call(entry.plugin, context)) : [];
+      if (!Array.isArray(routes)) throw pluginFailure(entry, 'routes()', new Error('routes() must return an array of routes'), configFile);
       for (const route of routes) additions.routes.push({ plugin: entry, route });
-    } catch (cause) {
-      diagnostics.add(pluginFailure(entry, 'routes()', cause, configFile));
+    } catch (error) {
+      diagnostics.add(error as SiteError);
     }
     try {
-      const collections = (await entry.plugin.collections?.(context)) ?? {};
-      if (typeof collections !== 'object' || Array.isArray(collections)) throw new Error('collections() must return an object of collections by name');
+      const collections = collectionsHook ? await runPluginHook(entry, 'collections()', budgetSeconds, configFile, () => collectionsHook.call(entry.plugin, context)) : {};
+      if (typeof collections !== 'object' || collections === null || Array.isArray(collections)) throw pluginFailure(entry, 'collections()', new Error('collections() must return an object of collections by name'), configFile);
       for (const [name, collection] of Object.entries(collections)) additions.collections.push({ plugin: entry, name, collection });
-    } catch (cause) {
-      diagnostics.add(pluginFailure(entry, 'collections()', cause, configFile));
+    } catch (error) {
+      diagnostics.add(error as SiteError);
     }
   }
   return additions;

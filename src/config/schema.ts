@@ -531,6 +531,17 @@ export const configSchema = z.strictObject({
     })
     .optional()
     .describe('Third-party tags of every public page, such as a chat widget or a tag manager, with the CSP origins they need'),
+  build: z
+    .strictObject({
+      pluginTimeout: z
+        .number()
+        .positive()
+        .max(3600)
+        .default(60)
+        .describe('Seconds a site plugin\'s hook (routes, collections, buildEnd) may take before the build fails with PLUGIN_TIMEOUT naming the plugin and the hook'),
+    })
+    .prefault({})
+    .describe('How the build treats the site plugins'),
   plugins: z
     .array(pluginEntry)
     .default([])

@@ -2,8 +2,9 @@
  * The site plugins' `buildEnd` hooks, run after a successful build and before its output is
  * switched into place. They run against a staging folder beside the output holding the whole
  * built site (the files left as they were included): what they write there is taken into the
- * output, and a hook that throws stops the build before the output folder is touched, so the
- * previous site stays as it was.
+ * output, and a hook that throws, runs past `build.pluginTimeout` or calls `process.exit` stops
+ * the build before the output folder is touched, so the previous site stays as it was, and the
+ * staging copy is removed.
  */
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +13,8 @@ import type { FileStamp } from '../cache/render-state.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { OutputFiles } from '../output-files.js';
 import type { BuiltPage } from '../config/plugin-api.js';
-import { pluginFailure, sitePluginsOf } from '../config/plugins.js';
+import { runPluginHook } from '../config/plugin-hooks.js';
+import { sitePluginsOf } from '../config/plugins.js';
 
 /** What `runBuildEnd` is given: the build's files as they will be written, and where. */
 export interface BuildEndInput {
@@ -46,11 +48,9 @@ export async function runBuildEnd(input: BuildEndInput): Promise<{ files: Output
       copyFileSync(join(outDir, path), join(staging, path));
     }
     for (const entry of plugins) {
-      try {
-        await entry.plugin.buildEnd!({ outDir: staging, pages: input.pages, config: input.config, logger: input.logger, options: entry.ref.options });
-      } catch (cause) {
-        throw pluginFailure(entry, 'buildEnd()', cause, input.config.file);
-      }
+      // Within build.pluginTimeout, and with process.exit caught: either ends the build here, and the staging copy goes below.
+      await runPluginHook(entry, 'buildEnd()', input.config.build.pluginTimeout, input.config.file, () =>
+        entry.plugin.buildEnd!({ outDir: staging, pages: input.pages, config: input.config, logger: input.logger, options: entry.ref.options }));
     }
     // What the hooks wrote or changed joins the output; a kept file they changed is written anew.
     const files: OutputFiles = new Map(input.files);

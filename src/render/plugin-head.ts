@@ -10,7 +10,9 @@ import type { ResolvedConfig } from '../config/load.js';
 import type { HeadTag, PluginPage } from '../config/plugin-api.js';
 import { escapeHtml } from './html.js';
 import type { Page } from '../routes/pages.js';
+import { runPluginHookSync } from '../config/plugin-hooks.js';
 import { pluginFailure, sitePluginsOf } from '../config/plugins.js';
+import { SiteError } from '../errors.js';
 import { isAdminTemplate } from '../admin-pages.js';
 import { thirdPartiesOf, type ExtraSources } from './analytics.js';
 
@@ -52,13 +54,14 @@ export function pluginHeadOf(config: ResolvedConfig, pages: readonly Page[]): Pl
       for (const entry of plugins) {
         const context = { page: pluginPageOf(page), locale: page.locale, site: config.site, options: entry.ref.options };
         try {
-          const returned = entry.plugin.headTags!(context);
+          const returned = runPluginHookSync(entry, 'headTags()', config.file, () => entry.plugin.headTags!(context), page.url);
           if (!Array.isArray(returned)) throw new Error('headTags() must return an array of tags');
           for (const tag of returned) {
             html += renderHeadTag(tag);
             addCspSources(tag, csp.scriptSrc, csp.styleSrc);
           }
         } catch (cause) {
+          if (cause instanceof SiteError && cause.code === 'PLUGIN_EXIT') throw cause;
           throw pluginFailure(entry, 'headTags()', cause, config.file, page.url);
         }
       }

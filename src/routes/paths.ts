@@ -55,6 +55,17 @@ export function toOutputFile(pagePath: string): string {
   return pagePath === '/' ? 'index.html' : `${pagePath.slice(1)}/index.html`;
 }
 
+/**
+ * Whether `path` (a page a visitor's form says it was sent from) is a plain path of this site,
+ * one a browser resolves on the site's own host: it starts with a single "/", and holds no "\\"
+ * (browsers read "/\\evil.example" as "//evil.example", another host), no "//", no white space or
+ * control character, and at most 300 characters. Anything else is stored as no page and never
+ * linked to.
+ */
+export function isPlainSitePath(path: string): boolean {
+  return path.length <= 300 && path.startsWith('/') && !path.includes('//') && !path.includes('\\') && !/[\s\u0000-\u001f\u007f]/.test(path);
+}
+
 /** The page path a request URL names, or undefined when it leaves the site: "/no/hub/" → "/no/hub". */
 export function fromUrl(url: string): string | undefined {
   let path: string;

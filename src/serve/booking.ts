@@ -38,6 +38,7 @@ import type { BookResult, Store } from '../store/store.js';
 import { createRateLimiter } from './rate-limit.js';
 import { clientAddress } from './request.js';
 import { readSubmission, sendJson, type FormEndpointOptions } from './form-request.js';
+import { withPlainPage } from './submission.js';
 
 /** What the booking handler applies at a moment: derived from the config of that moment. */
 export interface BookingSettings {
@@ -127,7 +128,7 @@ export function createBookingHandler(options: BookingHandlerOptions): BookingHan
     }
     delete fields.date;
     delete fields.time;
-    const checked = validateBooking(fields);
+    const checked = validateBooking(withPlainPage(fields));
     if ('fieldErrors' in checked) {
       finish(400, { error: 'invalid_fields', fields: checked.fieldErrors });
       return;

@@ -22,6 +22,7 @@ import { asciiAliasPaths } from '../routes/ascii-spellings.js';
 import { siteRedirectFor } from '../routes/redirects.js';
 import { createSiteBookingHandler } from './booking.js';
 import { createContactHandler } from './contact.js';
+import { findSqliteFiles } from './sqlite-files.js';
 import { createStaticHandler } from './static.js';
 import { enterBase } from './under-base.js';
 
@@ -42,6 +43,14 @@ export interface ServeOptions {
   currentConfig?: () => ResolvedConfig | undefined;
   /** The process's store (src/store/), opened by the caller before and closed after the server. */
   store: StoreSource;
+  /** Where the server says what an operator must know (the CLI's logger); default: nowhere. */
+  log?: ServerLog;
+}
+
+/** What the server tells its operator. */
+export interface ServerLog {
+  info(message: string): void;
+  warn(message: string): void;
 }
 
 /** An API mounted before the static files: it answers the requests it knows (true) and is told the port. */
@@ -86,6 +95,12 @@ export const serverLimits: ServerLimits = {
 export interface RunningServer {
   server: Server;
   url: string;
+  /**
+   * The SQLite files in the served folder (relative paths), which are answered 404: looked for once
+   * the server listens (a large site's tens of thousands of files would delay its start), and
+   * named in a warning when there are any.
+   */
+  sqliteFiles: Promise<string[]>;
   /** Stops accepting, closes idle connections, waits for open requests up to the grace period, then ends the rest. */
   close(): Promise<void>;
 }
@@ -220,7 +235,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const port = typeof address === 'object' && address ? address.port : options.port;
   options.admin?.listening(options.host, port);
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  return { server, url: `http://${host}:${port}${config.site.base}`, close: () => closeGracefully(server, limits.shutdownGraceMs) };
+  const sqliteFiles = findSqliteFiles(options.dir).then((found) => {
+    if (found.length) {
+      const shown = found.length > 5 ? `${found.slice(0, 5).join(', ')} and ${found.length - 5} more` : found.join(', ');
+      options.log?.warn(`${options.dir} holds SQLite ${found.length === 1 ? 'file' : 'files'} (${shown}): never served (404), as a database or its log holds accounts' e-mails and password hashes; move ${found.length === 1 ? 'it' : 'them'} out of the served folder`);
+    }
+    return found;
+  });
+  return { server, url: `http://${host}:${port}${config.site.base}`, sqliteFiles, close: () => closeGracefully(server, limits.shutdownGraceMs) };
 }
 
 /** What of the admin's state a folder to serve holds or sits in (the accounts, the audit log), or undefined. */

@@ -8,7 +8,8 @@
  * (or, for `site serve` of a site built without siblings, the file compressed here once). The
  * files come from a folder (`site serve`) or from memory (`site dev`) through one
  * `StaticSource`, so both answer alike. Dot-files and dot-folders (but `/.well-known/`) are never
- * served, and neither is anything a symbolic link leads to outside the folder.
+ * served, and neither is anything a symbolic link leads to outside the folder, nor a SQLite file
+ * under any name (sqlite-files.ts).
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -18,6 +19,7 @@ import { extname, resolve, sep } from 'node:path';
 import { compressText, precompressedCodings } from '../emit/compress.js';
 import { isHiddenPath, isWithin } from '../file-paths.js';
 import { fromUrl } from '../routes/paths.js';
+import { isSqliteFile, sqliteKindOf } from './sqlite-files.js';
 
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -116,6 +118,8 @@ export interface StaticSource {
 export function directorySource(root: string): StaticSource {
   const base = resolve(root);
   let realBase: Promise<string> | undefined;
+  /** Whether each file read so far is a SQLite file, for the version (time and size) it was read at. */
+  const sqliteChecked = new Map<string, { version: string; sqlite: boolean }>();
   return {
     async get(path) {
       const target = resolve(base, path);
@@ -125,6 +129,14 @@ export function directorySource(root: string): StaticSource {
       realBase ??= realpath(base).catch(() => base);
       const real = await realpath(target).catch(() => undefined);
       if (!real || !isWithin(real, await realBase)) return undefined;
+      // A database (or its log) holds accounts and messages: never a file of the site, whatever its name.
+      const version = `${info.mtimeMs}:${info.size}`;
+      let known = sqliteChecked.get(real);
+      if (!known || known.version !== version) {
+        known = { version, sqlite: await isSqliteFile(real, info.size) };
+        sqliteChecked.set(real, known);
+      }
+      if (known.sqlite) return undefined;
       return {
         size: info.size,
         version: `${info.mtimeMs}:${info.size}`,
@@ -143,7 +155,7 @@ export function memorySource(file: (path: string) => string | Uint8Array | undef
   return {
     async get(path) {
       const data = file(path);
-      if (data === undefined) return undefined;
+      if (data === undefined || (typeof data !== 'string' && sqliteKindOf(data.subarray(0, 16)))) return undefined;
       const bytes = typeof data === 'string' ? Buffer.from(data) : data;
       return {
         size: bytes.byteLength,

@@ -47,12 +47,24 @@ export interface SqlDriver extends SqlExecutor {
 }
 
 /**
+ * Why a database cannot answer: `down` (cannot be reached, opened or written: a server away, a
+ * file or folder that cannot be written, an I/O error), `full` (its disk or quota), `corrupt`
+ * (its pages are damaged), `busy` (another process held its lock past the wait, or a statement
+ * ran past its time).
+ */
+export type StoreFault = 'down' | 'full' | 'corrupt' | 'busy';
+
+/**
  * A problem with the database itself (down, locked past the busy timeout, disk full), as opposed
  * to a request the store refuses: the servers answer it 503, and the forms keep what was typed.
  */
 export class StoreUnavailable extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
+  /** What is wrong, for the log (health.ts): one line per fault, not per request. */
+  readonly fault: StoreFault;
+
+  constructor(message: string, options?: { cause?: unknown; fault?: StoreFault }) {
     super(message, options);
     this.name = 'StoreUnavailable';
+    this.fault = options?.fault ?? 'down';
   }
 }

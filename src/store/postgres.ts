@@ -6,7 +6,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type postgres from 'postgres';
-import { StoreUnavailable, type SqlDriver, type SqlExecutor, type SqlResult, type SqlRow, type SqlValue } from './driver.js';
+import { StoreUnavailable, type SqlDriver, type SqlExecutor, type SqlResult, type SqlRow, type SqlValue, type StoreFault } from './driver.js';
 
 /** Limits of a connection pool; the defaults suit `site serve`. */
 export interface PostgresOptions {
@@ -236,7 +236,15 @@ const connectionCodes = new Set([
  * a lock not granted within lock_timeout (55P03).
  */
 function isUnavailableState(state: string): boolean {
-  return /^(08|28|40|53|57|58)/.test(state) || state === '3D000' || state === '55P03';
+  return /^(08|28|40|53|57|58)/.test(state) || state === '3D000' || state === '55P03' || state === 'XX001' || state === 'XX002';
+}
+
+/** What a SQLSTATE (or a connection's error code, without one) says is wrong with the database. */
+function faultOf(state: string | undefined): StoreFault {
+  if (state === '53100') return 'full';
+  if (state === 'XX001' || state === 'XX002') return 'corrupt';
+  if (state !== undefined && (/^40/.test(state) || state === '55P03' || state === '57014')) return 'busy';
+  return 'down';
 }
 
 /** StoreUnavailable for a problem of the database itself; any other error as it was. */
@@ -248,5 +256,5 @@ function classifyError(error: unknown, target: string, secrets: readonly string[
   if (!unavailable) return error;
   let reason = error instanceof Error ? error.message : String(error);
   for (const secret of secrets) reason = reason.split(secret).join('***');
-  return new StoreUnavailable(`The Postgres database at ${target} is unavailable (${String(code)}): ${reason}`, { cause: error });
+  return new StoreUnavailable(`The Postgres database at ${target} is unavailable (${String(code)}): ${reason}`, { cause: error, fault: faultOf(state) });
 }

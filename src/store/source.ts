@@ -7,8 +7,9 @@
  */
 import type { ResolvedConfig } from '../config/load.js';
 import { SiteError } from '../errors.js';
-import { StoreUnavailable } from './driver.js';
+import { StoreUnavailable, type StoreFault } from './driver.js';
 import { importLegacyFiles, type ImportReport } from './legacy-import.js';
+import type { StoreHealthChange } from './health.js';
 import { databaseOf, describeDatabase, openStoreFor } from './open.js';
 import type { Store } from './store.js';
 
@@ -29,14 +30,21 @@ export function fixedStoreSource(store: Store): StoreSource {
 export interface OpenSiteStoreOptions {
   /** Told what the first start imported from the JSON-lines files. */
   imported?(report: ImportReport, database: string): void;
+  /** Told when the database starts failing (requests answered 503) and when it answers again, with its description. */
+  health?(change: StoreHealthChange, database: string): void;
 }
 
-/** Opens the store of a config and imports the old JSON-lines files into it when it is empty. */
+/**
+ * Opens the store of a config, checked (open.ts: a damaged database is refused), and imports the
+ * old JSON-lines files into it when it is empty.
+ */
 export async function openSiteStore(config: ResolvedConfig, options: OpenSiteStoreOptions = {}): Promise<Store> {
-  const store = await openStoreFor(config);
+  const { health } = options;
+  const database = describeDatabase(databaseOf(config));
+  const store = await openStoreFor(config, health ? { health: (change) => health(change, database) } : {});
   try {
     const report = await importLegacyFiles(store, { dataDir: config.dirs.data, projectRoot: config.root });
-    if (report) options.imported?.(report, describeDatabase(databaseOf(config)));
+    if (report) options.imported?.(report, database);
   } catch (error) {
     await store.close().catch(() => undefined);
     throw error;
@@ -47,6 +55,8 @@ export async function openSiteStore(config: ResolvedConfig, options: OpenSiteSto
 /** A source following a config that may change (`site dev`): the store of its database, opened when first asked. */
 export function followingStoreSource(currentConfig: () => ResolvedConfig | undefined, options: OpenSiteStoreOptions = {}): StoreSource {
   const opened = new Map<string, Promise<Store>>();
+  // A database that cannot be opened is tried again at each request: said once, and once more when it opens.
+  const failedOpens = new Map<string, { fault: StoreFault; since: number; failures: number }>();
   return {
     get() {
       const config = currentConfig();
@@ -56,11 +66,25 @@ export function followingStoreSource(currentConfig: () => ResolvedConfig | undef
       if (!store) {
         store = openSiteStore(config, options);
         opened.set(key, store);
-        // A failed open is tried again at the next request (the folder may be fixed meanwhile).
-        store.catch(() => opened.delete(key));
+        store.then(() => {
+          const failed = failedOpens.get(key);
+          if (!failed) return;
+          failedOpens.delete(key);
+          options.health?.({ state: 'recovered', fault: failed.fault, failures: failed.failures, ms: Date.now() - failed.since }, key);
+        }, (error: unknown) => {
+          // A failed open is tried again at the next request (the folder may be fixed meanwhile).
+          opened.delete(key);
+          const fault: StoreFault = error instanceof SiteError && error.code === 'STORE_DAMAGED' ? 'corrupt' : error instanceof StoreUnavailable ? error.fault : 'down';
+          const failed = failedOpens.get(key);
+          if (failed?.fault === fault) failed.failures++;
+          else {
+            failedOpens.set(key, { fault, since: Date.now(), failures: 1 });
+            options.health?.({ state: 'failing', fault, detail: error instanceof Error ? error.message : String(error) }, key);
+          }
+        });
       }
       return store.catch((error) => {
-        throw error instanceof SiteError ? new StoreUnavailable(error.message, { cause: error }) : error;
+        throw error instanceof SiteError ? new StoreUnavailable(error.message, { cause: error, fault: error.code === 'STORE_DAMAGED' ? 'corrupt' : 'down' }) : error;
       });
     },
     async close() {

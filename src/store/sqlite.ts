@@ -13,7 +13,8 @@
  *   a pause, until `busyTimeoutMs` (5 s) has passed, then the caller gets StoreUnavailable (503).
  * - `foreign_keys=ON`, one connection per process with statements queued in order, so a
  *   transaction (BEGIN IMMEDIATE: two processes queue rather than fail) never shares its
- *   connection with anything else.
+ *   connection with anything else; each statement waits for a turn of the event loop, so the
+ *   server answers requests between two of them.
  * - The file is created 0600 in a folder created 0700 (the WAL and shared-memory files SQLite
  *   makes beside it take the database's mode).
  */
@@ -21,7 +22,7 @@ import { chmod, mkdir, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Client, InArgs, ResultSet, Transaction } from '@libsql/client';
-import { StoreUnavailable, type SqlDriver, type SqlExecutor, type SqlResult, type SqlRow, type SqlValue } from './driver.js';
+import { StoreUnavailable, type SqlDriver, type SqlExecutor, type SqlResult, type SqlRow, type SqlValue, type StoreFault } from './driver.js';
 
 /** Options of `openSqlite`. */
 export interface SqliteOptions {
@@ -50,12 +51,21 @@ const isBusy = (error: unknown) => {
   return code === 5 || code === 6;
 };
 
+/** What a primary result code says is wrong with the database. */
+function faultOf(code: number | undefined): StoreFault {
+  if (code === 13) return 'full';
+  if (code === 11 || code === 26) return 'corrupt';
+  if (code === 5 || code === 6) return 'busy';
+  return 'down';
+}
+
 /** The error a caller sees: StoreUnavailable for a database that cannot answer now, the error itself for a statement it refused. */
 function translate(error: unknown, file: string): unknown {
+  if (error instanceof StoreUnavailable) return error;
   const code = resultCodeOf(error);
   const closed = (error as { code?: unknown }).code === 'CLIENT_CLOSED';
   if (closed || (code !== undefined && unavailableCodes.has(code))) {
-    return new StoreUnavailable(`the database ${file} cannot be written now: ${(error as Error).message}`, { cause: error });
+    return new StoreUnavailable(`the database ${file} cannot be written now: ${(error as Error).message}`, { cause: error, fault: faultOf(code) });
   }
   return error;
 }
@@ -146,10 +156,15 @@ export async function openSqlite(file: string, options: SqliteOptions = {}): Pro
     }
   }
 
-  // One connection: the statements of this process run one after another, a transaction's all together.
+  // One connection: the statements of this process run one after another, a transaction's all
+  // together. Each waits for a turn of the event loop first: libsql runs a statement (its fsync
+  // included) on this thread and answers with a settled promise, so statements queued at once ran
+  // back to back in one turn, and no request was read until the last had committed (a flood of
+  // sign-ins held every page for a second and more). Between two of them, the server answers.
   let queue: Promise<unknown> = Promise.resolve();
+  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
   function inTurn<T>(task: () => Promise<T>): Promise<T> {
-    const run = queue.then(task);
+    const run = queue.then(nextTurn).then(task);
     queue = run.catch(() => undefined);
     return run;
   }

@@ -102,6 +102,18 @@ export interface AttemptClaim {
   limit: number;
 }
 
+/** A budget claimed over its own window: the places since `since` count. */
+export interface WindowedClaim extends AttemptClaim {
+  since: string;
+}
+
+/**
+ * A change of the sign-in budgets, as `updateAttempts` applies many in one transaction: an
+ * attempt's claim of a place in each of its budgets at `at` (all or none), places given back, or
+ * a budget cleared.
+ */
+export type AttemptChange = { claim: readonly WindowedClaim[]; at: string } | { release: readonly string[] } | { clear: string };
+
 /** One entry of the audit log. */
 export interface AuditEntry {
   time: string;
@@ -247,6 +259,13 @@ export interface Store {
   releaseAttempts(ids: readonly string[]): Promise<void>;
   /** Clears a budget (a right password clears its account's failures). */
   clearAttempts(key: string): Promise<void>;
+  /**
+   * Applies the changes in their order in one transaction, so a flood of sign-ins costs a few
+   * commits rather than several each: each claim counts the places of those before it, as
+   * `claimAttempts` one after another would. Gives, per change, a claim's new place ids (undefined
+   * when a budget is full: then it took none) and undefined for the others.
+   */
+  updateAttempts(changes: readonly AttemptChange[]): Promise<(string[] | undefined)[]>;
 
   /** Appends an entry to the audit log; resolves once committed. */
   appendAudit(entry: AuditEntry): Promise<void>;
@@ -349,6 +368,20 @@ function text(value: SqlValue | undefined): string {
 
 function optionalText(value: SqlValue | undefined): string | null {
   return value === null || value === undefined ? null : text(value);
+}
+
+/**
+ * Claims one place in each budget at `at`, each counting its own window, in one statement: every
+ * budget has room and gets its row, or none does (undefined).
+ */
+async function claimPlaces(on: SqlExecutor, claims: readonly WindowedClaim[], at: string): Promise<string[] | undefined> {
+  if (!claims.length) return [];
+  const ids = claims.map(() => randomId());
+  const rows = claims.map(() => 'SELECT ? AS id, ? AS key, ? AS at').join(' UNION ALL ');
+  const room = claims.map(() => '(SELECT count(*) FROM sign_in_attempts WHERE key = ? AND at > ?) < ?').join(' AND ');
+  const params: SqlValue[] = [...claims.flatMap((claim, index) => [ids[index]!, claim.key, at]), ...claims.flatMap((claim) => [claim.key, claim.since, claim.limit])];
+  const { rows: inserted } = await on.execute(`INSERT INTO sign_in_attempts (id, key, at) SELECT id, key, at FROM (${rows}) AS claimed WHERE ${room} RETURNING id`, params);
+  return inserted.length === claims.length ? ids : undefined;
 }
 
 /** A random id: 128 bits, as text. */
@@ -572,15 +605,10 @@ function storeOn(driver: SqlDriver): Store {
 
     async claimAttempts(claims, at, since) {
       if (!claims.length) return [];
-      const ids = claims.map(() => randomId());
       const claim = async (on: SqlExecutor) => {
         // Rows past every window are dropped as the table is used, so it holds 15 minutes of attempts at most.
         await on.execute('DELETE FROM sign_in_attempts WHERE at <= ?', [since]);
-        const rows = claims.map(() => 'SELECT ? AS id, ? AS key, ? AS at').join(' UNION ALL ');
-        const room = claims.map(() => '(SELECT count(*) FROM sign_in_attempts WHERE key = ? AND at > ?) < ?').join(' AND ');
-        const params: SqlValue[] = [...claims.flatMap((claim, index) => [ids[index]!, claim.key, at]), ...claims.flatMap((claim) => [claim.key, since, claim.limit])];
-        const { rows: inserted } = await on.execute(`INSERT INTO sign_in_attempts (id, key, at) SELECT id, key, at FROM (${rows}) AS claimed WHERE ${room} RETURNING id`, params);
-        return inserted.length === claims.length ? ids : undefined;
+        return claimPlaces(on, claims.map((budget) => ({ ...budget, since })), at);
       };
       // SQLite runs one writer at a time, so the statement counts every claim committed before it.
       // Postgres runs claims side by side (read committed): each would count before the others
@@ -591,6 +619,33 @@ function storeOn(driver: SqlDriver): Store {
       return driver.transaction(async (tx) => {
         for (const key of [...new Set(claims.map((claim) => claim.key))].sort()) await tx.execute('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
         return claim(tx);
+      });
+    },
+
+    async updateAttempts(changes) {
+      if (!changes.length) return [];
+      const claims = changes.flatMap((change) => ('claim' in change ? change.claim : []));
+      const apply = async (on: SqlExecutor) => {
+        // Rows past the longest window are dropped as the table is used, so it holds that much at most.
+        if (claims.length) await on.execute('DELETE FROM sign_in_attempts WHERE at <= ?', [claims.map((claim) => claim.since).reduce((a, b) => (a < b ? a : b))]);
+        const results: (string[] | undefined)[] = [];
+        for (const change of changes) {
+          if ('claim' in change) results.push(await claimPlaces(on, change.claim, change.at));
+          else {
+            if ('release' in change && change.release.length) await on.execute(`DELETE FROM sign_in_attempts WHERE id IN (${placeholders(change.release.length)})`, change.release);
+            if ('clear' in change) await on.execute('DELETE FROM sign_in_attempts WHERE key = ?', [change.clear]);
+            results.push(undefined);
+          }
+        }
+        return results;
+      };
+      // As in claimAttempts: on Postgres, a lock per budget held to commit makes the claims of
+      // other servers take turns with these; taken in key order, so two batches never wait for each other.
+      return driver.transaction(async (tx) => {
+        if (driver.dialect === 'postgres') {
+          for (const key of [...new Set(claims.map((claim) => claim.key))].sort()) await tx.execute('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
+        }
+        return apply(tx);
       });
     },
 

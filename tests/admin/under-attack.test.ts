@@ -4,13 +4,20 @@
  * try many accounts, event streams are capped and end with their session, cookies over https
  * only count with their `__Host-` name (site dev's link and cookie: dev-admin.test.ts), and a preview is served with the site's security headers.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentScryptParams } from '../../src/admin/passwords';
 import { createSignInLimits, isRefusal, type Attempt } from '../../src/admin/sign-in-limits';
 import { removeUser } from '../../src/admin/users';
 import { send, startAdminServer, startLiveAdminServer } from '../helpers/admin-server';
 import { tempStore } from '../helpers/store';
+import type { SqlDriver } from '../../src/store/driver';
+import { fixedStoreSource, type StoreSource } from '../../src/store/source';
+import { openSqlite } from '../../src/store/sqlite';
+import { createStore } from '../../src/store/store';
 
 const editor = { email: 'editor@example.com', role: 'editor' as const, password: 'editor password 1' };
 const chief = { email: 'chief@example.com', role: 'admin' as const, password: 'chief password 1' };
@@ -63,6 +70,67 @@ describe('sign-in limits (the gate on its own)', () => {
     expect(settled.filter((outcome) => outcome === 'checked')).toHaveLength(5);
     expect(settled.filter((outcome) => isRefusal(outcome) && outcome.status === 503)).toHaveLength(5);
     expect(limits.peakHashing).toBe(2);
+  });
+});
+
+describe('sign-in limits: the counting is kept off the pages\' way', () => {
+  /** A store whose writes (commits) are counted: a transaction, or a statement that is not a read. */
+  async function countedStore(): Promise<{ source: StoreSource; commits: () => number; close(): Promise<void> }> {
+    const folder = await mkdtemp(join(tmpdir(), 'site-sign-in-commits-'));
+    const driver = await openSqlite(join(folder, 'site.db'));
+    let commits = 0;
+    const counted: SqlDriver = {
+      dialect: driver.dialect,
+      execute: (sql, params) => {
+        if (!/^\s*(SELECT|PRAGMA)\b/i.test(sql)) commits++;
+        return driver.execute(sql, params);
+      },
+      transaction: (work) => {
+        commits++;
+        return driver.transaction(work);
+      },
+      close: () => driver.close(),
+    };
+    const store = await createStore(counted);
+    return { source: fixedStoreSource(store), commits: () => commits, close: async () => { await store.close(); await rm(folder, { recursive: true, force: true }); } };
+  }
+
+  it('counts 200 sign-ins sent at once in a few commits, not several for each (each was fsync\'d on the event loop)', async () => {
+    const counted = await countedStore();
+    try {
+      const limits = createSignInLimits(counted.source);
+      const before = counted.commits();
+      const attempts = await Promise.all(Array.from({ length: 200 }, (_, index) => limits.begin(`10.7.${index >> 8}.${index & 255}`, `flood${index}@example.com`)));
+      expect(attempts.filter((attempt) => isRefusal(attempt))).toEqual([]);
+      expect(counted.commits() - before).toBeLessThanOrEqual(20);
+      // Still one place per budget each, as the budgets count them.
+      const store = await counted.source.get();
+      expect((await store.counts()).sign_in_attempts).toBe(400);
+      // Taken back (never checked: 503) in few commits too.
+      const forgiven = counted.commits();
+      await Promise.all(attempts.map((attempt) => (attempt as Attempt).check(async () => false).finally(() => (attempt as Attempt).end())));
+      expect(counted.commits() - forgiven).toBeLessThanOrEqual(20);
+    } finally {
+      await counted.close();
+    }
+  });
+
+  it('claims both budgets of an attempt in one step, in the order the attempts came: the lockout holds as one at a time', async () => {
+    const counted = await countedStore();
+    try {
+      const limits = createSignInLimits(counted.source, { accountInFlight: 100 });
+      // 30 guesses of one account and 30 of others from one address, at once: 5 of the account get through, 20 of the address in all.
+      const attempts = await Promise.all([
+        ...Array.from({ length: 30 }, () => limits.begin('10.8.0.1', 'target@example.com')),
+        ...Array.from({ length: 30 }, (_, index) => limits.begin('10.8.0.1', `other${index}@example.com`)),
+      ]);
+      const through = attempts.filter((attempt) => !isRefusal(attempt));
+      expect(attempts.slice(0, 30).filter((attempt) => !isRefusal(attempt))).toHaveLength(5);
+      expect(through).toHaveLength(20);
+      for (const attempt of through) (attempt as Attempt).end();
+    } finally {
+      await counted.close();
+    }
   });
 });
 

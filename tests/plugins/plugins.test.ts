@@ -4,9 +4,9 @@
  * throwing plugin's error, and a site plugin's head tags with the CSP that allows exactly them, its
  * route, its file after the build, and a throwing buildEnd that leaves the previous output as it was.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
@@ -54,6 +54,17 @@ async function snapshot(dir: string): Promise<Map<string, string>> {
     files.set(relative(dir, path), createHash('sha256').update(await readFile(path)).digest('hex'));
   }
   return files;
+}
+
+/** Polls `check` until it gives a value, for up to 60 s. */
+async function waitFor<T>(check: () => T | undefined | Promise<T | undefined>, label: () => string): Promise<T> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${label()}`);
+    await new Promise((done) => setTimeout(done, 100));
+  }
 }
 
 const sites: TempSite[] = [];
@@ -160,6 +171,82 @@ describe('site plugins', () => {
     // No staging folder is left beside the output.
     expect((await readdir(dirname(out))).filter((name) => name.includes('.plugins-'))).toEqual([]);
   }, 90_000);
+
+  it('a buildEnd that never settles fails after build.pluginTimeout with PLUGIN_TIMEOUT naming plugin and hook, exit 1, no staging copy left, the previous output as it was', async () => {
+    const site = await siteWith('plugins:\n  - [./plugins/analytics.js, { domain: mendwise.example }]');
+    sites.push(site);
+    const out = join(site.dir, 'dist');
+    expect((await build(site, out)).code).toBe(0);
+    const before = await snapshot(out);
+
+    await writeFile(site.config, `${(await readFile(site.config, 'utf8')).replace('plugins:\n', 'plugins:\n  - ./plugins/build-end-hangs.js\n')}\nbuild:\n  pluginTimeout: 1\n`);
+    const started = Date.now();
+    const { code, stderr } = await build(site, out);
+    expect(code, stderr).toBe(1);
+    expect(Date.now() - started).toBeLessThan(45_000);
+    expect(stderr).toContain('PLUGIN_TIMEOUT');
+    expect(stderr).toContain('plugin "hangs-after-build" (./plugins/build-end-hangs.js) did not finish buildEnd() within 1 s');
+    expect(stderr).toMatch(/build-end-hangs\.js +plugins\[0\] \(named in /);
+    expect(await snapshot(out)).toEqual(before);
+    expect((await readdir(dirname(out))).filter((name) => name.includes('.plugins-'))).toEqual([]);
+  }, 120_000);
+
+  it('process.exit in buildEnd is PLUGIN_EXIT naming plugin and hook: exit 1, nothing published, no staging copy left', async () => {
+    const site = await siteWith('plugins:\n  - ./plugins/build-end-exits.js');
+    sites.push(site);
+    const out = join(site.dir, 'dist');
+    const { code, stderr } = await build(site, out);
+    expect(code, stderr).toBe(1);
+    expect(stderr).toContain('PLUGIN_EXIT');
+    expect(stderr).toContain('plugin "exits-after-build" (./plugins/build-end-exits.js) called process.exit(0) in buildEnd()');
+    expect(existsSync(join(out, 'index.html'))).toBe(false);
+    expect((await readdir(dirname(out))).filter((name) => name.includes('.plugins-'))).toEqual([]);
+  }, 90_000);
+
+  it('a routes() that never settles fails the build with PLUGIN_TIMEOUT, exit 1', async () => {
+    const site = await siteWith('plugins:\n  - ./plugins/routes-hang.js\nbuild:\n  pluginTimeout: 0.5');
+    sites.push(site);
+    await writeFile(join(site.dir, 'plugins', 'hang'), '');
+    const { code, stderr } = await build(site, join(site.dir, 'dist'));
+    expect(code, stderr).toBe(1);
+    expect(stderr).toContain('PLUGIN_TIMEOUT');
+    expect(stderr).toContain('plugin "slow-routes" (./plugins/routes-hang.js) did not finish routes() within 0.5 s');
+  }, 60_000);
+
+  it('site dev goes on rebuilding after a hook that never settled', async () => {
+    const site = await siteWith('plugins:\n  - ./plugins/routes-hang.js\nbuild:\n  pluginTimeout: 0.5');
+    sites.push(site);
+    const child = spawn(process.execPath, [join(repoRoot, 'bin', 'site.js'), 'dev', '--port', '0', '--no-admin', '--config', site.config], { cwd: site.dir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout!.setEncoding('utf8').on('data', (text: string) => (output += text));
+    child.stderr!.setEncoding('utf8').on('data', (text: string) => (output += text));
+    try {
+      const base = await waitFor(() => /site dev at (http:\/\/\S+?)\/?$/m.exec(output)?.[1], () => `the dev server's address: ${output}`);
+      // `build` names the last good build; a failed one leaves it and says ok: false.
+      const status = async () => (await (await fetch(`${base}/__site/status`)).json()) as { build: string; ok: boolean; problems: { code: string }[] };
+      const first = await status();
+      expect(first.ok).toBe(true);
+      expect((await fetch(`${base}/slow-route/`)).status).toBe(200);
+      // The hook hangs at the next config load: that rebuild fails with PLUGIN_TIMEOUT…
+      await writeFile(join(site.dir, 'plugins', 'hang'), '');
+      await writeFile(site.config, `${await readFile(site.config, 'utf8')}# hang\n`);
+      const hung = await waitFor(async () => {
+        const now = await status();
+        return now.ok ? undefined : now;
+      }, () => `a failed rebuild: ${output}`);
+      expect(hung.problems.map((problem) => problem.code)).toContain('PLUGIN_TIMEOUT');
+      // …and the next change rebuilds as ever.
+      await rm(join(site.dir, 'plugins', 'hang'));
+      await writeFile(site.config, (await readFile(site.config, 'utf8')).replace('site:\n  name: Mendwise', 'site:\n  name: Mendwise Again'));
+      await waitFor(async () => {
+        const now = await status();
+        return now.ok && now.build !== first.build ? now : undefined;
+      }, () => `a good rebuild after the hung one: ${output}`);
+      expect(await (await fetch(`${base}/slow-route/`)).text()).toContain('Mendwise Again');
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 120_000);
 
   it('an invalid route from a plugin names the plugin', async () => {
     const site = await siteWith('plugins:\n  - ./plugins/bad-route.js');

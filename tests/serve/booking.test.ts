@@ -119,6 +119,14 @@ describe('POST /api/booking', () => {
     expect(lines[0]).toMatchObject({ ...visitor, id: booked.id, start: booked.start, end: booked.end, page: '/no/shop/book-meeting/' });
   });
 
+  it('keeps the booking but stores no page that is not a plain path of the site', async () => {
+    await start();
+    expect((await post({ ...visitor, page: '/\\evil.example', start: '2026-03-30T07:00:00Z' })).status).toBe(201);
+    expect((await post({ ...visitor, page: '//evil.example', start: '2026-03-30T07:30:00Z' })).status).toBe(201);
+    expect((await post({ ...visitor, page: 'https://evil.example/', start: '2026-03-30T08:00:00Z' })).status).toBe(201);
+    expect((await stored()).map((line) => line.page)).toEqual(['/', '/', '/']);
+  });
+
   it('gives one slot to one of many simultaneous requests', async () => {
     await start();
     const responses = await Promise.all(Array.from({ length: 12 }, (_, index) => post({ ...visitor, email: `visitor${index}@example.no`, start: '2026-03-31T10:00:00+02:00' })));

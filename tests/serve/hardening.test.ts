@@ -147,6 +147,46 @@ describe('static files', () => {
   });
 });
 
+describe('SQLite files in the served folder', () => {
+  it('answers 404 for a database, its log or a copy under any name at any depth (known by its header), and names them at start', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'site-sqlite-served-'));
+    const dir = join(root, 'site');
+    await cp(builtSite, dir, { recursive: true });
+    // A real store with an account, as a backup put in the wrong place would be.
+    const made = join(root, 'made');
+    const driver = await openSqlite(join(made, 'site.db'));
+    const madeStore = await createStore(driver);
+    await madeStore.addAccount({ email: 'chief@example.com', role: 'admin', passwordHash: 'scrypt$secret-hash', created: '2030-01-01T00:00:00.000Z' });
+    await driver.execute('VACUUM INTO ?', [join(root, 'copy.db')]);
+    mkdirSync(join(dir, 'backups'));
+    await cp(join(root, 'copy.db'), join(dir, 'backups', 'site.db'));
+    await cp(join(root, 'copy.db'), join(dir, 'assets', 'logo-data.png'));
+    await cp(join(made, 'site.db-wal'), join(dir, 'backups', 'site.db-wal'));
+    await madeStore.close();
+    const config = await loadConfig(join(repoRoot, 'site.config.yaml'));
+    config.dirs.data = join(root, 'data');
+    const store = await storeIn(config.dirs.data);
+    const warnings: string[] = [];
+    const running = await startServer({ config, store, dir, port: 0, host: '127.0.0.1', log: { info: () => undefined, warn: (message) => warnings.push(message) } });
+    try {
+      for (const path of ['/backups/site.db', '/assets/logo-data.png', '/backups/site.db-wal']) {
+        const answer = await rawRequest(running.url, { path, headers: { 'accept-encoding': 'br, gzip' } });
+        expect(answer.status, path).toBe(404);
+        expect(answer.body.includes('secret-hash'), path).toBe(false);
+        expect(answer.body.includes('SQLite format 3'), path).toBe(false);
+      }
+      expect((await rawRequest(running.url, { path: '/hub/' })).status).toBe(200);
+      expect(await running.sqliteFiles).toEqual(['assets/logo-data.png', 'backups/site.db', 'backups/site.db-wal']);
+      expect(warnings.join('\n')).toContain('backups/site.db');
+      expect(warnings.join('\n')).toContain('assets/logo-data.png');
+    } finally {
+      await running.close();
+      await store.close();
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('the contact endpoint', () => {
   let served: Awaited<ReturnType<typeof serveCopy>>;
   beforeAll(async () => {
@@ -176,6 +216,17 @@ describe('the contact endpoint', () => {
     const production = await post(JSON.stringify({ ...valid, message: 'from the site origin' }), { 'content-type': 'application/json', origin: 'https://mendwise.example', 'x-forwarded-for': '198.51.100.1' });
     expect(production.status).toBe(201);
     expect((await stored()).map((line) => line.message)).toEqual(['no-js form', 'from the site origin']);
+  });
+
+  it('keeps the message but stores no page that is not a plain path of the site (a browser would leave the site by it)', async () => {
+    const hostile = ['/\\evil.example', '//evil.example/', '/a//evil', 'https://evil.example/', 'javascript:alert(1)', '/\tx'];
+    for (const [index, page] of hostile.entries()) {
+      const response = await post(JSON.stringify({ ...valid, message: `page ${index}`, page }), { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${100 + index}` });
+      expect(response.status, page).toBe(201);
+    }
+    expect((await post(JSON.stringify({ ...valid, message: 'page plain', page: '/no/hub/contactus/' }), { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.120' })).status).toBe(201);
+    const rows = (await stored()).filter((line) => line.message?.startsWith('page '));
+    expect(rows.map((line) => [line.message, line.page])).toEqual([...hostile.map((_, index) => [`page ${index}`, '/']), ['page plain', '/no/hub/contactus/']]);
   });
 
   it('stores a form post in another charset as the text it was', async () => {

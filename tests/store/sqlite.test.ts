@@ -70,6 +70,22 @@ describe('the sqlite driver', () => {
     }
   });
 
+  it('lets the event loop turn between queued statements, so pages are answered between commits', async () => {
+    // libsql runs a statement (its fsync included) on the event loop, and answers with a settled
+    // promise: 100 statements queued at once ran back to back in one turn, and no request was read meanwhile.
+    const store = await createStore(await openSqlite(join(await freshFolder(), 'site.db')));
+    try {
+      let done = 0;
+      const writes = Array.from({ length: 100 }, (_, n) => store.appendAudit({ time: '2030-01-01T00:00:00.000Z', user: 'x', action: `queued ${n}` }).then(() => done++));
+      const doneAtNextTurn = await new Promise<number>((resolve) => setImmediate(() => resolve(done)));
+      await Promise.all(writes);
+      expect(done).toBe(100);
+      expect(doneAtNextTurn).toBeLessThan(10);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('answers StoreUnavailable once another connection has held the write lock past the busy timeout', async () => {
     const file = join(await freshFolder(), 'site.db');
     const holder = await openSqlite(file);

@@ -115,6 +115,12 @@ export async function checkContactFunction(options: {
   expect((await call(contactRequest(JSON.stringify(valid)), '198.51.100.8')).status).toBe(201);
   expect(stored()).toHaveLength(8);
 
+  // a page that is not a plain path of the site (the inbox would link off the site) → kept, without the page
+  const hostilePage = await call(contactRequest(JSON.stringify({ ...valid, page: '/\\evil.example' })), '198.51.100.10');
+  expect(hostilePage.status).toBe(201);
+  expect(stored()).toHaveLength(9);
+  expect(stored()[8]).toMatchObject({ endpoint: 'contact', firstName: 'Ada', page: '/' });
+
   // no storage configured → 503, never "received"
   await options.withoutStorage(async () => {
     const unkept = await call(contactRequest(JSON.stringify(valid)), '198.51.100.9');

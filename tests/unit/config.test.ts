@@ -131,6 +131,36 @@ describe('config errors', () => {
     expect(error!.message).toContain(`line ${lineOf(text, '{ path: /terms, template: Legal, content: terms }')}`);
   });
 
+  it('reports a route at a path an endpoint answers (booking, contact, the admin API), at its line with a hint', () => {
+    const cases: [string, string, RegExp][] = [
+      ['/api/booking', 'booking.endpoint', /booking/],
+      ['/api/booking/slots', 'booking.endpoint', /booking/],
+      ['/api/contact', 'contact.endpoint', /contact/],
+      ['/api/admin/inbox', 'admin', /admin/],
+      ['/api/auth', 'admin', /admin/],
+    ];
+    for (const [path, names, hint] of cases) {
+      const route = `  - { path: ${path}, template: Legal, content: terms }`;
+      const text = shipped.replace('  - { path: /privacy, template: Legal, content: privacy }', `  - { path: /privacy, template: Legal, content: privacy }\n${route}`);
+      const errors = errorsOf(text);
+      expect(errors, path).toHaveLength(1);
+      expect(errors[0], path).toMatchObject({ code: 'DUPLICATE_ROUTE', file: 'site.config.yaml', line: lineOf(text, route), column: route.indexOf(path) + 1, field: expect.stringMatching(/^routes\[\d+\]\.path$/) });
+      expect(errors[0]!.message, path).toContain(names);
+      expect(errors[0]!.hint, path).toMatch(hint);
+    }
+    // A localized path at an endpoint (/no prefix included) is refused at that path.
+    const localized = shipped.replace('  - { path: /privacy, template: Legal, content: privacy }', '  - { path: /privacy, template: Legal, content: privacy }\n  - { path: /apis, paths: { no: /api-no }, template: Legal, content: terms }');
+    expect(() => parseConfig(localized, 'site.config.yaml', repoRoot, { templates })).not.toThrow();
+    const moved = shipped.replace('  endpoint: /api/contact', '  endpoint: /no/skjema');
+    const atEndpoint = moved.replace('  - { path: /privacy, template: Legal, content: privacy }', '  - { path: /privacy, template: Legal, content: privacy }\n  - { path: /form, paths: { no: /skjema }, template: Legal, content: terms }');
+    const [error] = errorsOf(atEndpoint);
+    expect(error).toMatchObject({ code: 'DUPLICATE_ROUTE', field: expect.stringMatching(/^routes\[\d+\]\.paths\.no$/), line: lineOf(atEndpoint, '{ path: /form') });
+    expect(error!.message).toContain('/no/skjema');
+    // Without the admin, its API is no endpoint; with a booking provider, neither is the built-in booking's.
+    const noAdmin = shipped.replace('admin:\n', 'admin:\n  enabled: false\n').replace('  - { path: /privacy, template: Legal, content: privacy }', '  - { path: /privacy, template: Legal, content: privacy }\n  - { path: /api/admin, template: Legal, content: terms }');
+    expect(() => parseConfig(noAdmin, 'site.config.yaml', repoRoot, { templates })).not.toThrow();
+  });
+
   it('reports a navigation item that leads nowhere', () => {
     const text = shipped.replace('path: "/{audience}/pricing"', 'path: "/{audience}/prices"');
     const errors = errorsOf(text);

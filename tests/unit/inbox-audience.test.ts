@@ -4,7 +4,7 @@
  * base is still the retailers' page).
  */
 import { describe, expect, it } from 'vitest';
-import { audienceOf } from '../../src/admin/ui/islands/AdminInbox';
+import { audienceOf, pageLink } from '../../src/admin/ui/islands/AdminInbox';
 
 const audiences = [{ folder: 'hub', label: 'Repairers' }, { folder: 'shop', label: 'Retailers' }];
 
@@ -22,5 +22,13 @@ describe('the audience of a stored page', () => {
     expect(audienceOf('/mendwise/shop/book-meeting/', props)).toBe('Retailers');
     expect(audienceOf('/mendwise/no/shop/book-meeting/', props)).toBe('Retailers');
     expect(audienceOf('/mendwise/contactus/', props)).toBeUndefined();
+  });
+});
+
+describe('the link to a stored page', () => {
+  it('is a link only for a path the browser resolves on the site\'s origin: a stored "/\\evil.example" (a browser goes to evil.example by it) stays text', () => {
+    const origin = 'https://mendwise.example';
+    expect(pageLink('/no/hub/contactus/', origin)).toBe('/no/hub/contactus/');
+    for (const page of ['/\\evil.example', '//evil.example', '/\\/evil.example', 'https://evil.example/', 'javascript:alert(1)', '\\\\evil.example']) expect(pageLink(page, origin), page).toBeUndefined();
   });
 });

@@ -20,6 +20,7 @@ import { addDays, dateIn, isDate, listSlots, nextFreeSlots, parseInstant, slotAt
 import { validateBooking } from '../../islands/booking-schema.js';
 import { honeypotField } from '../../islands/contact-schema.js';
 import { createRateLimiter } from '../../serve/rate-limit.js';
+import { withPlainPage } from '../../serve/submission.js';
 import type { Store } from '../../store/store.js';
 import { jsonResponse, logToHost, readWebForm, type HostContext, type WebHandler } from './web-endpoint.js';
 
@@ -123,7 +124,7 @@ export function createBookingEndpoint(settings: BookingEndpointSettings, open: O
     const { [honeypotField]: _honeypot, date, time: clock, ...fields } = submitted;
     // A form without script names the slot by its local date and time.
     if (fields.start === undefined && typeof date === 'string' && typeof clock === 'string') fields.start = slotAtLocal(date, clock, rules)?.start ?? `${date}T${clock}`;
-    const checked = validateBooking(fields);
+    const checked = validateBooking(withPlainPage(fields));
     if ('fieldErrors' in checked) return finish(400, { error: 'invalid_fields', fields: checked.fieldErrors });
     const slot = slotStartingAt(checked.data.start, rules);
     const time = now();
@@ -150,6 +151,8 @@ export function createBookingEndpoint(settings: BookingEndpointSettings, open: O
         company: checked.data.company,
         note: checked.data.note,
         locale: checked.data.locale,
+        // The page it was sent from, a plain path of the site or none, as site serve keeps it.
+        page: checked.data.page,
       });
     } catch (error) {
       logToHost(`${settings.path}: the booking could not be stored: ${error instanceof Error ? error.message : String(error)}`);

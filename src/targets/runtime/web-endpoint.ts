@@ -56,7 +56,16 @@ export interface WebEndpointOptions {
   fetch?: typeof fetch;
   /** A unique id per stored record (default crypto.randomUUID). */
   id?: () => string;
+  /** How long the webhook may take to answer (default `webhookTimeoutMs`). */
+  webhookTimeoutMs?: number;
 }
+
+/**
+ * How long a submission waits for the webhook before it is answered 503 (the visitor's form keeps
+ * what was typed, to send again): under the 10 s a Netlify function may run by default, so the
+ * function answers rather than being cut off by its host with nothing said.
+ */
+export const webhookTimeoutMs = 8_000;
 
 const noStore = { 'cache-control': 'no-store' };
 
@@ -167,8 +176,25 @@ async function storeRecord(record: object, env: Record<string, unknown>, setting
     await kv.put(`${settings.name}/${(record as { receivedAt: string }).receivedAt}/${id}`, line);
   }
   if (hasUrl) {
-    const response = await (options.fetch ?? fetch)(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: line });
-    if (!response.ok) throw new Error(`webhook answered ${response.status}`);
+    // A webhook that takes the connection and never answers would hold the visitor until the host
+    // ends the function: the wait has a budget, and every failure is said in the host's log (by
+    // the variable's name: the URL may hold a token). The caller answers 503: nothing is lost.
+    const budget = options.webhookTimeoutMs ?? webhookTimeoutMs;
+    let response: Response;
+    try {
+      response = await (options.fetch ?? fetch)(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: line, signal: AbortSignal.timeout(budget) });
+    } catch (error) {
+      const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+      const cause = timedOut ? `did not answer within ${budget / 1000} s` : `could not be reached (${error instanceof Error ? error.message : String(error)})`;
+      logToHost(`${settings.path}: the webhook in ${settings.storage.forwardUrlEnv} ${cause}: the submission was answered 503, for the visitor to send again`);
+      throw error;
+    }
+    // The body is not needed, but an unread one holds the connection.
+    await response.body?.cancel().catch(() => undefined);
+    if (!response.ok) {
+      logToHost(`${settings.path}: the webhook in ${settings.storage.forwardUrlEnv} answered ${response.status}: the submission was answered 503, for the visitor to send again`);
+      throw new Error(`webhook answered ${response.status}`);
+    }
   }
 }
 

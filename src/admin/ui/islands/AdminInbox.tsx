@@ -39,8 +39,22 @@ export interface AdminInboxProps {
 
 const fill = (template: string, values: Record<string, string | number>) => template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole));
 const textOf = (item: InboxItem, field: string) => (typeof item[field] === 'string' ? (item[field] as string) : '');
-/** Whether a stored page (what a visitor's form sent) is a path of this site, so it may be a link: not "//other.host". */
-const sitePath = (page: string) => /^\/(?!\/)/.test(page);
+/**
+ * The link of a stored page (what a visitor's form sent), or undefined when it is not a path that
+ * the browser resolves on the site's own origin (`origin`, the admin's). The endpoints store only
+ * plain paths now, but a row stored before they checked may hold "/\\evil.example", which a
+ * browser reads as "//evil.example": resolved the browser's way, it is another origin, so no link.
+ */
+export function pageLink(page: string, origin: string): string | undefined {
+  if (!page.startsWith('/')) return undefined;
+  let url: URL;
+  try {
+    url = new URL(page, origin);
+  } catch {
+    return undefined;
+  }
+  return url.origin === new URL(origin).origin ? `${url.pathname}${url.search}${url.hash}` : undefined;
+}
 const under = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`);
 
 /** The name of the audience whose pages `page` is on (its language's prefix taken off first), if any. */
@@ -203,7 +217,7 @@ export default function AdminInbox(props: AdminInboxProps) {
                       {textOf(item, 'subject') && <p><strong>{text.subject}: {textOf(item, 'subject')}</strong></p>}
                       {(textOf(item, 'message') || textOf(item, 'note')) && <p className="admin-inbox-text">{textOf(item, 'message') || textOf(item, 'note')}</p>}
                       {textOf(item, 'locale') && <p className="muted">{text.language}: {props.languages[textOf(item, 'locale')] ?? textOf(item, 'locale')}</p>}
-                      {textOf(item, 'page') && <p className="muted">{text.page}: {sitePath(textOf(item, 'page')) ? <a href={textOf(item, 'page')}>{textOf(item, 'page')}</a> : textOf(item, 'page')}</p>}
+                      {textOf(item, 'page') && <p className="muted">{text.page}: {pageLink(textOf(item, 'page'), location.origin) ? <a href={pageLink(textOf(item, 'page'), location.origin)}>{textOf(item, 'page')}</a> : textOf(item, 'page')}</p>}
                       {textOf(item, 'page') && audienceOf(textOf(item, 'page'), props) && <p className="muted">{text.audience}: {audienceOf(textOf(item, 'page'), props)}</p>}
                     </td>
                     <td data-label={text.status}><span className={`badge ${item.handled ? 'badge-handled' : 'badge-unhandled'}`}>{item.handled ? text.handled : text.unhandled}</span></td>
