@@ -399,7 +399,7 @@ function describeScheduledRebuild(appearing: readonly ScheduledTranslation[], ou
 
 /** The errors of a rebuild that failed, in one line. */
 function rebuildErrors(outcome: SaveOutcome): string {
-  return outcome.rebuilt ? outcome.errors.map((error) => `${error.code} ${error.file ?? ''}${error.line ? `:${error.line}` : ''} ${error.message}`.replace(/ +/g, ' ')).join('; ') : '';
+  return outcome.rebuilt && !outcome.ok ? outcome.errors.map((error) => `${error.code} ${error.file ?? ''}${error.line ? `:${error.line}` : ''} ${error.message}`.replace(/ +/g, ' ')).join('; ') : '';
 }
 
 /** A rebuild with a config file changed on disk (another server's settings save), in one line. */
