@@ -154,28 +154,30 @@ describe('two site serve --admin on one project folder', () => {
     const { site, dir } = await createBuiltSite();
     const first = await serve({ config: site.config, dir, port: 0, admin: true, logger: silentLogger });
     const second = await serve({ config: site.config, dir, port: 0, admin: true, logger: silentLogger });
+    // The origins (serve() answers the address as printed, with its final slash).
+    const [firstUrl, secondUrl] = [first.url.replace(/\/$/, ''), second.url.replace(/\/$/, '')];
     try {
       const slots = async (url: string) => ((await send(url, 'GET', '/api/booking/slots?days=21')).json() as { slots: { start: string; end: string }[] }).slots;
       const length = (slot: { start: string; end: string }) => (Date.parse(slot.end) - Date.parse(slot.start)) / minute;
       const json = (url: string, body: unknown, headers: Record<string, string> = {}) => ({ headers: { origin: url, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-      expect((await slots(second.url)).every((slot) => length(slot) === 30)).toBe(true);
+      expect((await slots(secondUrl)).every((slot) => length(slot) === 30)).toBe(true);
 
-      const signedIn = await send(first.url, 'POST', '/api/auth/login', json(first.url, { email: admin.email, password: admin.password }));
+      const signedIn = await send(firstUrl, 'POST', '/api/auth/login', json(firstUrl, { email: admin.email, password: admin.password }));
       const cookie = String(signedIn.headers['set-cookie']).split(';', 1)[0]!;
-      const { version } = (await send(first.url, 'GET', '/api/admin/settings', { headers: { cookie } })).json() as { version: string };
-      const saved = await send(first.url, 'PUT', '/api/admin/settings', json(first.url, { changes: [{ path: 'booking.minutes', value: 45 }] }, { cookie, 'x-csrf-token': signedIn.json().csrfToken, 'if-match': `"${version}"` }));
+      const { version } = (await send(firstUrl, 'GET', '/api/admin/settings', { headers: { cookie } })).json() as { version: string };
+      const saved = await send(firstUrl, 'PUT', '/api/admin/settings', json(firstUrl, { changes: [{ path: 'booking.minutes', value: 45 }] }, { cookie, 'x-csrf-token': signedIn.json().csrfToken, 'if-match': `"${version}"` }));
       expect(saved.status).toBe(200);
 
-      const offered = await slots(second.url);
+      const offered = await slots(secondUrl);
       expect(offered.length).toBeGreaterThan(5);
       expect(offered.every((slot) => length(slot) === 45)).toBe(true);
       // A slot off the half-hour grid, as the first offers it, is taken by the second.
-      const slot = (await slots(first.url)).find((each) => new Date(each.start).getUTCMinutes() % 30 !== 0)!;
-      const booked = await send(second.url, 'POST', '/api/booking', json(second.url, { ...visitor, start: slot.start }));
+      const slot = (await slots(firstUrl)).find((each) => new Date(each.start).getUTCMinutes() % 30 !== 0)!;
+      const booked = await send(secondUrl, 'POST', '/api/booking', json(secondUrl, { ...visitor, start: slot.start }));
       expect(booked.status).toBe(201);
       expect(booked.json()).toMatchObject({ start: slot.start, end: slot.end });
       // Its admin reads the settings as the file has them now (the session is shared by the store).
-      const settings = (await send(second.url, 'GET', '/api/admin/settings', { headers: { cookie } })).json() as { values: { booking: { minutes: number } } };
+      const settings = (await send(secondUrl, 'GET', '/api/admin/settings', { headers: { cookie } })).json() as { values: { booking: { minutes: number } } };
       expect(settings.values.booking.minutes).toBe(45);
     } finally {
       await second.close();

@@ -134,7 +134,7 @@ describe('a store that fails while the server runs', () => {
     const lines: string[] = [];
     const logger: Logger = { result: () => undefined, info: (line) => lines.push(`info ${line}`), warn: (line) => lines.push(`warn ${line}`), diagnostics: () => undefined, failed: () => undefined };
     const running = await serve({ config: site.config, dir: builtSite, port: 0, logger, env: { ...process.env, DATABASE_URL: '' } });
-    const post = (n: number) => fetch(`${running.url}/api/contact`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `192.0.2.${n}` }, body: JSON.stringify({ ...message(n), receivedAt: undefined, locale: 'en' }) });
+    const post = (n: number) => fetch(new URL('api/contact', running.url), { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `192.0.2.${n}` }, body: JSON.stringify({ ...message(n), receivedAt: undefined, locale: 'en' }) });
     try {
       expect((await post(1)).status).toBe(201);
       // Another process holds the write lock past the 5 s a statement waits.
