@@ -15,7 +15,7 @@ import { localizePath } from '../routes/paths.js';
 import { checkPlaceholders } from './placeholders.js';
 import type { DeploySettings } from './deploy.js';
 import { readPathLock, type PathLock } from './path-lock.js';
-import { collectionNamed } from './sources.js';
+import { collectionNamed } from './collection-named.js';
 import { collectAdditions, loadPlugins, sitePluginsOf, type PluginAdditions, type PluginRefs } from './plugins.js';
 import { normalizeRoutePath, writtenRouteField, type RoutePathProblem } from './localized-paths.js';
 import { builtInEntryFields, collectionEntrySchema, configSchema, isKnownCurrency, navigationRoutePath, routeEntrySchema, type SiteConfig, type ValidatedConfig } from './schema.js';

@@ -9,7 +9,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { relative } from 'node:path';
 import { SiteError, type ErrorCode } from '../errors.js';
-import type { LoadedSitePlugin } from './plugins.js';
+import type { SitePlugin } from './plugin-api.js';
+import type { PluginRef } from './plugin-resolve.js';
+
+/** A site plugin, imported, with the config entry it came from: what each hook runs on. */
+export interface LoadedSitePlugin {
+  ref: PluginRef;
+  plugin: SitePlugin;
+}
 
 /** The budget of a hook when the config gives none (`build.pluginTimeout`, seconds). */
 export const defaultPluginTimeoutSeconds = 60;

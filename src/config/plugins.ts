@@ -9,7 +9,7 @@ import { SiteError } from '../errors.js';
 import type { SiteConfig } from './schema.js';
 import { locate, type YamlSource } from '../yaml-source.js';
 import type { ConfigContext, SitePlugin } from './plugin-api.js';
-import { pluginFailure, runPluginHook } from './plugin-hooks.js';
+import { pluginFailure, runPluginHook, type LoadedSitePlugin } from './plugin-hooks.js';
 import { resolvePlugin, type PluginRef } from './plugin-resolve.js';
 
 /** The plugins of a config, found (plain data: part of the resolved config and its JSON). */
@@ -20,11 +20,6 @@ export interface PluginRefs {
   site: PluginRef[];
 }
 
-/** A site plugin, imported, with the config entry it came from. */
-export interface LoadedSitePlugin {
-  ref: PluginRef;
-  plugin: SitePlugin;
-}
 
 /** The site plugins imported so far, by URL and options: the hooks of a config are looked up here. */
 const loaded = new Map<string, SitePlugin>();

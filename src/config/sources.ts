@@ -12,6 +12,7 @@
 import { join, relative } from 'node:path';
 import { adminTemplateFile, isAdminTemplate } from '../admin-pages.js';
 import type { ResolvedConfig } from './load.js';
+import { collectionNamed } from './collection-named.js';
 
 /** The source locations of one site. Every method returns an absolute path. */
 export interface Sources {
@@ -50,14 +51,7 @@ export function templateSources(templates: string): Pick<Sources, 'templatesFold
 
 const made = new WeakMap<ResolvedConfig, Sources>();
 
-/**
- * The collection a config declares under `name`, or undefined. Only the config's own keys count:
- * a name from a URL, a request or a route (`constructor`, `__proto__`, `toString`) that every
- * object answers to is no collection.
- */
-export function collectionNamed(config: Pick<ResolvedConfig, 'collections'>, name: string): ResolvedConfig['collections'][string] | undefined {
-  return Object.hasOwn(config.collections, name) ? config.collections[name] : undefined;
-}
+export { collectionNamed } from './collection-named.js';
 
 /** The source locations of a config (one object per config). */
 export function sourcesOf(config: Pick<ResolvedConfig, 'dirs' | 'collections'>): Sources {
