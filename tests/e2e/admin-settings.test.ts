@@ -173,7 +173,8 @@ describe('the site settings with site serve --admin, in the browser', () => {
     expect(await review.locator('pre').innerText()).toContain('+    events: Arrangementer');
     await review.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-    expect(await page.getByRole('rowheader', { name: 'events' }).count()).toBe(1);
+    // The table shows the saved categories once it has read them back (after "Saved." is said).
+    await expect.poll(() => page.getByRole('rowheader', { name: 'events' }).count()).toBe(1);
     const visitor = await context.newPage();
     const answer = await visitor.goto(`${server.url}/no/blog/category/events/`);
     expect(answer?.status()).toBe(200);
