@@ -5,7 +5,7 @@
 // against the installed package (its version, then every hunk, applied exactly, without fuzz), so
 // an update of the lockfile stops the compile step with what to do rather than bundling a package
 // the patch was not written for.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
 /** A patch that cannot be applied as it is; the message says what to do. */
@@ -22,9 +22,17 @@ export function parsePatchFileName(fileName) {
   return match ? { packageName: match[1].replace('+', '/'), version: match[2] } : undefined;
 }
 
-/** The folder of an installed package (the hoisted copy) under `nodeModules`. */
+/**
+ * The folder of an installed package (the hoisted copy) under `nodeModules`, symbolic links
+ * resolved as esbuild resolves them (pnpm links its packages; a node_modules may be a link).
+ */
 function packageFolder(nodeModules, packageName) {
-  return join(nodeModules, ...packageName.split('/'));
+  const folder = join(nodeModules, ...packageName.split('/'));
+  try {
+    return realpathSync(folder);
+  } catch {
+    return folder;
+  }
 }
 
 /**
