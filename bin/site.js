@@ -42,7 +42,17 @@ if (oneShot && !process.execArgv.some((flag) => flag.replaceAll('_', '-').starts
 // and compiles nothing. SITE_LIB_FRESH=1 says lib/ was just brought up to date by the caller (the
 // benchmark, which runs the CLI as an installed package runs: the check stats every source, 6 ms).
 const libDir = join(root, 'lib');
-if (existsSync(join(root, 'src', 'cli.ts')) && process.env.SITE_LIB_FRESH !== '1') await (await import('../scripts/build-lib.js')).ensureLib();
+if (existsSync(join(root, 'src', 'cli.ts')) && process.env.SITE_LIB_FRESH !== '1') {
+  const { ensureLib, PatchError } = await import('../scripts/build-lib.js');
+  try {
+    await ensureLib();
+  } catch (error) {
+    // A patch of patches/ that does not fit the installed package: its message says what to do.
+    if (!(error instanceof PatchError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+}
 // React reads NODE_ENV when the bundle first imports it, before the command is parsed, so every
 // command renders with React's production build: several times faster than the development
 // build, and `site dev` serves the same bytes as `site build`. An explicit NODE_ENV wins.

@@ -26,6 +26,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assertPatchesLoaded, patchPlugin, PatchError, preparePatches } from './patches.js';
 
+export { PatchError };
+
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The folder the step writes. */
