@@ -21,7 +21,7 @@ if (major < needMajor || (major === needMajor && minor < (needMinor ?? 0))) {
 // the main thread's isolate and again in each worker's, on the same two cores that parse. With
 // inlining capped at 200 bytes of bytecode per function (V8's default is 920), a cold build of
 // 1000 posts took 5.5 s of CPU instead of 6.4 s and 3.5 s instead of 3.9 s, and rendering was no
-// slower (npm run bench; see README "Performance"). A V8 flag given to node wins.
+// slower (npm run bench; see docs/performance.md). A V8 flag given to node wins.
 if (!process.execArgv.some((flag) => flag.replaceAll('_', '-').startsWith('--max-inlined-bytecode-size-cumulative'))) {
   (await import('node:v8')).setFlagsFromString('--max-inlined-bytecode-size-cumulative=200');
 }
@@ -30,7 +30,7 @@ if (!process.execArgv.some((flag) => flag.replaceAll('_', '-').startsWith('--max
 // main thread and 25 MB in the worker for 1000 posts), but V8 lets a heap grow to up to four times
 // what the last full collection kept before collecting again, so the Markdown stages' garbage piled
 // up to 477 MB of resident memory (1000 posts, cold). Growing by half each time (V8 chooses a factor
-// of 1.1 to 4 after each collection) held it at 309 MB for 6% more wall time (README "Performance").
+// of 1.1 to 4 after each collection) held it at 309 MB for 6% more wall time (docs/performance.md, "Memory").
 // Long-running commands (dev, serve) keep V8's own sizing. A flag given to node wins.
 const oneShot = ['build', 'check'].includes(process.argv[2] ?? '');
 if (oneShot && !process.execArgv.some((flag) => flag.replaceAll('_', '-').startsWith('--heap-growing-percent'))) {
@@ -42,7 +42,17 @@ if (oneShot && !process.execArgv.some((flag) => flag.replaceAll('_', '-').starts
 // and compiles nothing. SITE_LIB_FRESH=1 says lib/ was just brought up to date by the caller (the
 // benchmark, which runs the CLI as an installed package runs: the check stats every source, 6 ms).
 const libDir = join(root, 'lib');
-if (existsSync(join(root, 'src', 'cli.ts')) && process.env.SITE_LIB_FRESH !== '1') await (await import('../scripts/build-lib.js')).ensureLib();
+if (existsSync(join(root, 'src', 'cli.ts')) && process.env.SITE_LIB_FRESH !== '1') {
+  const { ensureLib, PatchError } = await import('../scripts/build-lib.js');
+  try {
+    await ensureLib();
+  } catch (error) {
+    // A patch of patches/ that does not fit the installed package: its message says what to do.
+    if (!(error instanceof PatchError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+}
 // React reads NODE_ENV when the bundle first imports it, before the command is parsed, so every
 // command renders with React's production build: several times faster than the development
 // build, and `site dev` serves the same bytes as `site build`. An explicit NODE_ENV wins.

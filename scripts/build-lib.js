@@ -16,14 +16,17 @@
 // `npm install` and `npm ci` run it (the prepare script; by hand: `npm run prepare`); bin/site.js,
 // scripts/run.js and the tests' global setup run it again when a source is newer than lib/.
 // Dependencies stay external (loaded from node_modules), but for the Markdown stack and zod (see
-// `startupPackages`). The output
+// `startupPackages`); the Markdown stack is bundled with the patches of patches/ applied. The output
 // depends on the sources alone (paths are relative to the repository, whatever the working
 // folder), and each file is written to a temporary name and renamed, so a CLI started during a
 // build never reads half a file.
 import { readdirSync, statSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { assertPatchesLoaded, patchPlugin, PatchError, preparePatches } from './patches.js';
+
+export { PatchError };
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -50,36 +53,12 @@ const stackOnDemand = {
 };
 
 /**
- * mdast-util-from-markdown's compiler calls the handler of each of a document's events (about 8,000
- * for a 6 KB post) with `this` a fresh copy of its context (`{...context, sliceSerialize}`), the
- * only thing that differs between two events being `sliceSerialize`. Bundled into
- * lib/markdown-stack.js, the handlers get the one context with `sliceSerialize` set before each
- * call: the trees are the same (tests/unit/markdown-stack.test.ts compares them, positions
- * included, over every Markdown file of the repository), no handler of the stack keeps `this`
- * past its call or writes to it. Measured on the 1,000-post bench corpus, cold, pages only:
- * 4.30 -> 3.56 s and peak memory 268 -> 237 MB (median of 6 alternating pairs, 0.83x wall, of
- * which the Markdown worker's earlier start gave 0.98x: about 0.85x for this); 400
- * posts rendered in one thread, 1.67 -> 1.51 s. The lockfile pins the package; an update that
- * changes these lines stops the compile step, to be looked at again.
+ * The patches of patches/ (scripts/patches.js): mdast-util-from-markdown@<version>.patch hands the
+ * compiler's handlers one context rather than a copy of it per event (the patch says why and what
+ * it gained; tests/unit/markdown-stack.test.ts compares lib/markdown-stack.js with the unpatched
+ * packages). Checked against the installed packages before anything is bundled.
  */
-const copyPerEvent = `        handler[events[index][1].type].call({
-          ...context,
-          sliceSerialize: events[index][2].sliceSerialize
-        }, events[index][1]);`;
-const oneContext = `        context.sliceSerialize = events[index][2].sliceSerialize;
-        handler[events[index][1].type].call(context, events[index][1]);`;
-const fromMarkdownOneContext = {
-  name: 'from-markdown-one-context',
-  setup(build) {
-    build.onLoad({ filter: /[\\/]mdast-util-from-markdown[\\/]lib[\\/]index\.js$/ }, async (args) => {
-      const source = await readFile(args.path, 'utf8');
-      if (!source.includes(copyPerEvent)) {
-        return { errors: [{ text: `${args.path} no longer holds the lines scripts/build-lib.js (fromMarkdownOneContext) replaces: see whether its compiler still copies its context for each event, then update or remove the replacement` }] };
-      }
-      return { contents: source.replace(copyPerEvent, oneContext), loader: 'js' };
-    });
-  },
-};
+export const patchesDir = join(root, 'patches');
 
 /**
  * zod, bundled into the CLI's files rather than loaded from node_modules: every command loads it
@@ -111,9 +90,11 @@ const bundleStartupPackages = {
 /** Builds everything in lib/ from the sources. */
 export async function buildLib() {
   const { build } = await import('esbuild');
+  const patches = await preparePatches({ patchesDir, nodeModules: join(root, 'node_modules') });
+  const patchesLoaded = new Set();
   const common = { absWorkingDir: root, outdir: libDir, bundle: true, platform: 'node', format: 'esm', target: 'node20', write: false, logLevel: 'error' };
   const [stack, entries, template, code] = await Promise.all([
-    build({ ...common, entryPoints: { 'markdown-stack': 'src/content/markdown-stack.ts' }, plugins: [fromMarkdownOneContext] }),
+    build({ ...common, entryPoints: { 'markdown-stack': 'src/content/markdown-stack.ts' }, plugins: [patchPlugin(patches, patchesLoaded)] }),
     // What the host functions of `site build --target` are bundled from (src/targets/functions.ts):
     // runtime code for any JavaScript host, its packages (zod) left to that second bundling.
     // The package's entries for a site's own code to import (package.json `exports`), and what the
@@ -150,6 +131,7 @@ export async function buildLib() {
       sourcemap: 'linked',
     }),
   ]);
+  assertPatchesLoaded(patches, patchesLoaded, root);
   // A build cut short leaves some outputs as they were, older than the sources: still stale.
   await mkdir(join(libDir, 'scripts'), { recursive: true });
   await mkdir(join(libDir, 'functions'), { recursive: true });
@@ -171,8 +153,8 @@ function newestMtime(dir) {
 }
 
 /**
- * Whether lib/ lacks a file or is older than its inputs: src/, scripts/ (this file included) and
- * the installed packages (the Markdown stack bundles them).
+ * Whether lib/ lacks a file or is older than its inputs: src/, scripts/ (this file included),
+ * patches/ (a patch removed too) and the installed packages (the Markdown stack bundles them).
  */
 export function libIsStale() {
   let oldest = Infinity;
@@ -187,7 +169,13 @@ export function libIsStale() {
   } catch {
     // No npm lockfile in node_modules (another package manager): the sources decide.
   }
-  return oldest < Math.max(newestMtime(join(root, 'src')), newestMtime(join(root, 'scripts')), installed);
+  let patched = 0;
+  try {
+    patched = Math.max(statSync(patchesDir).mtimeMs, newestMtime(patchesDir));
+  } catch {
+    // No patches/ folder: nothing is patched.
+  }
+  return oldest < Math.max(newestMtime(join(root, 'src')), newestMtime(join(root, 'scripts')), installed, patched);
 }
 
 /** Runs the step when lib/ is stale (see libIsStale). */
@@ -195,4 +183,13 @@ export async function ensureLib() {
   if (libIsStale()) await buildLib();
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) await buildLib();
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  try {
+    await buildLib();
+  } catch (error) {
+    // A patch that does not fit the install is a problem to fix, not a bug: its message, no stack.
+    if (!(error instanceof PatchError)) throw error;
+    process.stderr.write(`scripts/build-lib.js: ${error.message}\n`);
+    process.exitCode = 1;
+  }
+}

@@ -1,7 +1,9 @@
 /**
- * lib/markdown-stack.js, the unified packages bundled by the compile step, parses as the packages
- * in node_modules do: the compile step changes how mdast-util-from-markdown hands its context to
- * the handlers (scripts/build-lib.js `fromMarkdownOneContext`), not what they build.
+ * lib/markdown-stack.js, the unified packages as the compile step bundles them (what a site's
+ * build loads), parses as the unpatched packages in node_modules do: the compile step applies
+ * patches/mdast-util-from-markdown@<version>.patch, which changes how the compiler hands its
+ * context to the handlers, not what they build. The corpus: every Markdown file of the repository
+ * (the Mendwise posts and pages, the fixtures, the manual), the bench's posts and every construct.
  */
 import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
@@ -124,7 +126,9 @@ describe('the bundled Markdown stack', () => {
   it('builds the same trees, positions included, and the same HTML as the packages, from every Markdown file of the repository, the bench corpus and every construct', async () => {
     const documents = [
       everyConstruct,
-      ...(await Promise.all([...(await markdownFiles(join(repoRoot, 'content'))), ...(await markdownFiles(join(repoRoot, 'tests', 'fixtures')))].map((file) => readFile(file, 'utf8')))),
+      ...(await Promise.all(
+        [...(await markdownFiles(join(repoRoot, 'content'))), ...(await markdownFiles(join(repoRoot, 'tests', 'fixtures'))), ...(await markdownFiles(join(repoRoot, 'docs'))), join(repoRoot, 'README.md')].map((file) => readFile(file, 'utf8')),
+      )),
       ...createCorpus(60, { categories: ['repair', 'retail'], seed: 3 }).map((post) => post.body),
     ];
     expect(documents.length).toBeGreaterThan(100);
@@ -147,7 +151,7 @@ describe('the bundled Markdown stack', () => {
     ]);
   });
 
-  it('hands the handlers one context, as the compile step makes it', async () => {
+  it('hands the handlers one context, as the patch makes it', async () => {
     const text = await readFile(join(repoRoot, 'lib', 'markdown-stack.js'), 'utf8');
     expect(text).toContain('context.sliceSerialize = events[');
   });
