@@ -1,4 +1,4 @@
-/** /admin/settings: the AdminSettings island (the facts marketers own in site.config.yaml), for admins. */
+/** /admin/settings: the AdminSettings island (the facts marketers own in site.config.yaml, and the settings the site declares in admin.settings), for admins. */
 import type { PageProps } from 'typed-site/template';
 import AdminSettings, { adminSettingsText, type AdminSettingsProps } from '../islands/AdminSettings';
 import { historyText } from '../islands/History';
@@ -25,6 +25,8 @@ export default function AdminSettingsPage({ page, content, site }: PageProps<Con
   const props: AdminSettingsProps = {
     signIn: site.href('/auth'),
     languages: Object.fromEntries(site.config.localeIds.map((id) => [id, site.config.locales[id]!.label])),
+    locale: page.locale,
+    settings: site.config.admin.settings,
     text: content.settings,
     history: content.history,
     fields: content.fields,
