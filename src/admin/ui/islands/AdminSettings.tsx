@@ -10,8 +10,7 @@ import History, { DiffLines, type HistoryProps } from './History';
 import { callApi, type AdminSession } from './admin-client';
 import { AdminBar, usePageSession } from './admin-bar';
 import { plainProblem } from './plain-errors';
-import { matchesPattern, textIn } from './setting-paths';
-import type { DeclaredField, DeclaredGroup, ScreenText } from '../../../config/settings-schema';
+import { matchesPattern, type ScreenField, type ScreenGroup } from './setting-paths';
 
 /** The copy keys of the settings page (content/pages/admin/settings/en.yaml, `settings:`). */
 export const adminSettingsText = [
@@ -47,10 +46,8 @@ export interface AdminSettingsProps {
   signIn: string;
   /** The site's languages (plan names per language), by id. */
   languages: Record<string, string>;
-  /** The language of the screen, for the texts the site declares. */
-  locale: string;
-  /** The groups of settings the site declares (`admin.settings`). */
-  settings: DeclaredGroup[];
+  /** The groups of settings the site declares (`admin.settings`), in the screen's language. */
+  settings: ScreenGroup[];
   text: Record<(typeof adminSettingsText)[number], string>;
   /** Field labels by generic path ("company.legalName", "plans.signupUrl", "collections.pageSize"). */
   fields: Record<string, string>;
@@ -69,7 +66,7 @@ const numeric = /^(?:booking\.minutes|plans\.\d+\.price\.amount|collections\.[^.
 const priceField = /^plans\.(\d+)\.price\.(?:kind|amount|currency|period)$/;
 
 /** The declared field a path is shown in (a text per language: the path of one language), or undefined for the engine's own. */
-function declaredFieldOf(groups: readonly DeclaredGroup[], path: string): DeclaredField | undefined {
+function declaredFieldOf(groups: readonly ScreenGroup[], path: string): ScreenField | undefined {
   const parent = path.slice(0, path.lastIndexOf('.'));
   return groups.flatMap((group) => group.fields).find((field) => (field.type === 'localized-text' ? matchesPattern(field.path, parent) : matchesPattern(field.path, path)));
 }
@@ -78,7 +75,7 @@ function declaredFieldOf(groups: readonly DeclaredGroup[], path: string): Declar
 const percentOf = (value: number) => String(Number((value * 100).toFixed(6)));
 
 /** The editable leaves of the values, as the text of their fields (booleans as "true"/"false"). */
-function fieldsOf(values: Values, groups: readonly DeclaredGroup[], locales: readonly string[]): Map<string, string> {
+function fieldsOf(values: Values, groups: readonly ScreenGroup[], locales: readonly string[]): Map<string, string> {
   const out = new Map<string, string>();
   const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
   const walk = (value: unknown, path: string) => {
@@ -115,7 +112,7 @@ function fieldsOf(values: Values, groups: readonly DeclaredGroup[], locales: rea
  * asked (decimal comma too; a declared percentage as its share), else the text. `field` is the
  * declared setting the path belongs to, if any.
  */
-function valueOf(path: string, text: string, original: string, field?: DeclaredField): string | number | boolean | null {
+function valueOf(path: string, text: string, original: string, field?: ScreenField): string | number | boolean | null {
   if (field ? field.type === 'boolean' : original === 'true' || original === 'false') return text === 'true';
   const trimmed = text.trim();
   if (trimmed === '' && (field ? field.optional : optional.test(path))) return null;
@@ -212,7 +209,7 @@ export default function AdminSettings(props: AdminSettingsProps) {
     // The copy's words where it has them (the server's hint then says nothing more).
     setErrors(found.map((error) => {
       const declared = declaredFieldOf(props.settings, fieldPath(error.path));
-      const plain = plainProblem(props.problems, error.path) ?? textIn(declared?.problem, props.locale);
+      const plain = plainProblem(props.problems, error.path) ?? declared?.problem;
       return plain ? { path: error.path, message: plain } : error;
     }));
     setReview(undefined);
@@ -330,13 +327,11 @@ export default function AdminSettings(props: AdminSettingsProps) {
     );
   };
 
-  /** A declared text in the screen's language. */
-  const say = (declared: ScreenText | undefined) => textIn(declared, props.locale);
   /** The input of a declared setting at a path (a text per language: one for each language). */
-  const declaredInput = (path: string, declared: DeclaredField, labelledBy?: string): ReactNode => {
+  const declaredInput = (path: string, declared: ScreenField, labelledBy?: string): ReactNode => {
     const options = {
-      label: say(declared.label),
-      hint: say(declared.help),
+      label: declared.label,
+      hint: declared.help,
       labelledBy,
       checkbox: declared.type === 'boolean',
       ...(declared.type === 'url' ? { type: 'url', wide: true } : {}),
@@ -347,17 +342,17 @@ export default function AdminSettings(props: AdminSettingsProps) {
     return localeIds.map((locale) => <div key={locale}>{field(`${path}.${locale}`, path, { ...options, labelledBy: undefined, label: `${options.label} (${props.languages[locale]})` })}</div>);
   };
   /** A group the site declares: its fields without `*` one by one, those with `*` as a table with a row for each key `*` stands for. */
-  const declaredGroup = (group: DeclaredGroup, index: number) => {
+  const declaredGroup = (group: ScreenGroup, index: number) => {
     const found = values.declared ?? [];
     const single = group.fields.filter((declared) => !declared.path.includes('*'));
     const starred = group.fields.filter((declared) => declared.path.includes('*'));
     const rows = [...new Set(found.filter((entry) => entry.row !== undefined && starred.some((declared) => matchesPattern(declared.path, entry.path))).map((entry) => entry.row!))];
-    const caption = say(group.label)!;
+    const caption = group.label;
     const id = `declared-${index}`;
     return (
       <fieldset className="admin-settings-group" key={id}>
         <legend>{caption}</legend>
-        {group.help && <p className="field-hint">{say(group.help)}</p>}
+        {group.help && <p className="field-hint">{group.help}</p>}
         {single.length > 0 && (
           <div className="admin-settings-fields">
             {single.filter((declared) => found.some((entry) => entry.path === declared.path)).map((declared) => <div key={declared.path}>{declaredInput(declared.path, declared)}</div>)}
@@ -370,16 +365,16 @@ export default function AdminSettings(props: AdminSettingsProps) {
               <thead>
                 <tr>
                   <th scope="col"><span className="visually-hidden">{caption}</span></th>
-                  {starred.map((declared, column) => <th scope="col" key={declared.path} id={`${id}-col-${column}`}>{say(declared.label)}</th>)}
+                  {starred.map((declared, column) => <th scope="col" key={declared.path} id={`${id}-col-${column}`}>{declared.label}</th>)}
                 </tr>
               </thead>
               <tbody>
                 {rows.map((row, at) => (
                   <tr key={row}>
-                    <th scope="row" id={`${id}-row-${at}`}>{say(group.keys[row]) ?? <code>{row}</code>}</th>
+                    <th scope="row" id={`${id}-row-${at}`}>{group.keys[row] ?? <code>{row}</code>}</th>
                     {starred.map((declared, column) => {
                       const path = found.find((entry) => entry.row === row && matchesPattern(declared.path, entry.path))?.path;
-                      return <td key={declared.path} data-label={say(declared.label)}>{path && declaredInput(path, declared, `${id}-row-${at} ${id}-col-${column}`)}</td>;
+                      return <td key={declared.path} data-label={declared.label}>{path && declaredInput(path, declared, `${id}-row-${at} ${id}-col-${column}`)}</td>;
                     })}
                   </tr>
                 ))}

@@ -2,6 +2,7 @@
 import type { PageProps } from 'typed-site/template';
 import AdminSettings, { adminSettingsText, type AdminSettingsProps } from '../islands/AdminSettings';
 import { historyText } from '../islands/History';
+import { groupIn } from '../islands/setting-paths';
 import { AdminPage } from '../layout/AdminPage';
 import { Island } from 'typed-site/template';
 import { adminPageCopy, text, z } from '../layout/copy';
@@ -25,8 +26,7 @@ export default function AdminSettingsPage({ page, content, site }: PageProps<Con
   const props: AdminSettingsProps = {
     signIn: site.href('/auth'),
     languages: Object.fromEntries(site.config.localeIds.map((id) => [id, site.config.locales[id]!.label])),
-    locale: page.locale,
-    settings: site.config.admin.settings,
+    settings: site.config.admin.settings.map((group) => groupIn(group, page.locale)),
     text: content.settings,
     history: content.history,
     fields: content.fields,
