@@ -3,7 +3,7 @@
  * `exports`): the props and context they render from, the page records, JSON-LD helpers, HTML
  * escaping, and `templateError` to stop a page with a diagnostic about its content. The islands' models have entries of their own, such as `typed-site/contact-schema`:
  * an island bundle (code-split for the browser) would otherwise share one chunk with every
- * module this file re-exports, and a page with the ROI calculator would load zod.
+ * module this file re-exports, and a page with an island of its own (a calculator, say) would load zod.
  */
 export type { LayoutProps, PageMeta, PageProps, PageTemplateModule, SiteContext } from './render/types.js';
 export type { CollectionEntryData, CollectionListData, ListedEntry, Page } from './routes/pages.js';

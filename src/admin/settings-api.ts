@@ -11,8 +11,9 @@
  * currency, period }`, or null for on request (written as `on-request`). So are the page texts the config offers (`admin.copy`:
  * `copy.<n>.<locale>`, in content/pages/<content>/<locale>.yaml).
  *
- * Only the paths of `editableSettings` may change (routes, locales, audiences, navigation, paths,
- * output and aliases stay developer-only). A change is made in place in the file's text
+ * Only the paths of `editableSettings` and those the site declares in `admin.settings` (a plan's
+ * limits, its `data:`, checked by the declared type: declared-settings.ts) may change (routes,
+ * locales, audiences, navigation, paths, output and aliases stay developer-only). A change is made in place in the file's text
  * (config-edit.ts: every other byte kept), the new text is checked by the config's own loader
  * (the zod schema and the cross-field checks, so the errors are those `site check` gives, with
  * the line and column in the new text), then written atomically, logged and rebuilt. A rebuild
@@ -33,31 +34,27 @@ import { writeFileAtomic } from './atomic-file.js';
 import { fileDiff } from './text-diff.js';
 import type { AuditLog } from './audit-log.js';
 import { ConfigEditError, editConfigText, type ConfigChange, type ConfigValue } from './config-edit.js';
+import { declaredChange, declaredValues } from './declared-settings.js';
 import { publishToGit, type GitOutcome } from './git-publish.js';
 import { changedKeys, historyRoutes, projectPath, summaryOf, type History } from './history.js';
 import { sendJson } from './http.js';
 import { createKeyedQueue, versionOf } from './post-files.js';
 import type { SaveOutcome } from './posts-api.js';
 
-/** The dotted paths an admin may change; list indexes as numbers ("plans.1.ordersPerMonth"). */
+/**
+ * The dotted paths of the engine's own settings an admin may change; list indexes as numbers
+ * ("plans.1.signupUrl"). What else a site offers it declares in `admin.settings` (declared-settings.ts).
+ */
 export const editableSettings: readonly RegExp[] = [
   /^company\.(?:legalName|orgNumber|email)$/,
   /^company\.address\.(?:street|postalCode|city|country)$/,
   /^company\.social\.[a-z][a-z0-9-]*$/,
   /^company\.openingHours\.(?:opens|closes)$/,
   /^booking\.(?:url|minutes)$/,
-  /^plans\.\d+\.(?:name\.[a-z]{2,3}|ordersPerMonth|users|highlighted|signupUrl|price\.amount)$/,
-  /^roi\.timeSavedShare$/,
-  /^roi\.inputs\.(?:ordersPerMonth|minutesPerOrder|hourlyWage|revenuePerRepair)\.(?:default|min|max|step)$/,
+  /^plans\.\d+\.(?:name\.[a-z]{2,3}|highlighted|signupUrl|price\.amount)$/,
   /^contact\.endpoint$/,
   /^collections\.[a-z0-9-]+\.(?:pageSize|wordsPerMinute)$/,
 ];
-
-/**
- * The settings that live under the config's free-form `data:` block, as the settings page names
- * them: the site's ROI calculator (`roi.*` is written at `data.roi.*`).
- */
-const dataSettings = /^roi\./;
 
 /** The paths of the page copy of `admin.copy` (`copy.<item>.<locale>`: the item-th key of the list, in a language). */
 const copyPath = /^copy\.(\d+)\.([a-z]{2,3})$/;
@@ -68,17 +65,17 @@ const categoryPath = /^categories\.([a-z0-9-]+)\.([\w-]+)(?:\.([a-z]{2,3}))?$/;
 /** The editable subset of a config, as the settings page shows it (the categories come apart: see categoryValues). */
 export function editableValues(config: ResolvedConfig) {
   const { company, booking, contact } = config;
-  // The settings page offers what the site has: no company, booking or ROI fields without them in the config.
-  const roi = config.data.roi as { timeSavedShare?: unknown; inputs?: unknown } | undefined;
+  // The settings page offers what the site has: no company or booking fields without them in the config.
   return {
     ...(company
       ? { company: { legalName: company.legalName, orgNumber: company.orgNumber, email: company.email, address: company.address, social: company.social, ...(company.openingHours ? { openingHours: { opens: company.openingHours.opens, closes: company.openingHours.closes } } : {}) } }
       : {}),
     ...(booking ? { booking: { url: booking.url ?? null, minutes: booking.minutes } } : {}),
-    plans: config.plans.map((plan) => ({ id: plan.id, name: plan.name, ordersPerMonth: plan.ordersPerMonth, users: plan.users ?? null, price: plan.price, highlighted: plan.highlighted, signupUrl: plan.signupUrl ?? null })),
-    ...(roi && typeof roi === 'object' ? { roi: { timeSavedShare: roi.timeSavedShare, inputs: roi.inputs } } : {}),
+    plans: config.plans.map((plan) => ({ id: plan.id, name: plan.name, price: plan.price, highlighted: plan.highlighted, signupUrl: plan.signupUrl ?? null })),
     contact: { endpoint: contact.endpoint },
     collections: Object.fromEntries(Object.entries(config.collections).map(([id, settings]) => [id, { pageSize: settings.pageSize, wordsPerMinute: settings.wordsPerMinute }])),
+    /** The settings of `admin.settings`, one per path the config holds. */
+    declared: declaredValues(config),
   };
 }
 
@@ -91,8 +88,11 @@ export interface SettingsError {
   hint?: string;
 }
 
-/** The changes of a request body; throws a message for a body that is not a list of { path, value }. */
-export function changesFromBody(body: Record<string, unknown>): { changes: ConfigChange[]; categories: CategoryChange[]; copy: CopyChange[]; errors: SettingsError[] } {
+/**
+ * The changes of a request body, each at an engine setting's path or one the site declares (checked
+ * by its declared type); throws a message for a body that is not a list of { path, value }.
+ */
+export function changesFromBody(body: Record<string, unknown>, config: ResolvedConfig): { changes: ConfigChange[]; categories: CategoryChange[]; copy: CopyChange[]; errors: SettingsError[] } {
   const list = body.changes;
   if (!Array.isArray(list) || list.length === 0 || list.length > 200) throw new Error('send { "changes": [{ "path": "booking.url", "value": … }] } with 1 to 200 changes');
   const changes: ConfigChange[] = [];
@@ -101,7 +101,7 @@ export function changesFromBody(body: Record<string, unknown>): { changes: Confi
   const errors: SettingsError[] = [];
   for (const item of list as unknown[]) {
     const { path, value } = (typeof item === 'object' && item !== null ? item : {}) as { path?: unknown; value?: unknown };
-    if (typeof path !== 'string' || !/^[\w-]+(?:\.[\w-]+)*$/.test(path)) throw new Error('each change needs a dotted "path" such as "plans.1.ordersPerMonth"');
+    if (typeof path !== 'string' || !/^[\w-]+(?:\.[\w-]+)*$/.test(path)) throw new Error('each change needs a dotted "path" such as "booking.minutes"');
     if (pricePath.test(path)) {
       const price = planPrice(path, value);
       if ('error' in price) errors.push(price.error);
@@ -124,12 +124,17 @@ export function changesFromBody(body: Record<string, unknown>): { changes: Confi
       categories.push({ collection: category[1]!, term: category[2]!, ...(category[3] ? { locale: category[3] } : {}), value });
       continue;
     }
-    if (!editableSettings.some((pattern) => pattern.test(path))) {
-      errors.push({ path, message: `${path} is not edited here: a developer changes it in site.config.yaml`, line: null, column: null });
+    const declared = declaredChange(config, path, value);
+    if (declared) {
+      if ('problem' in declared) errors.push({ path, message: declared.problem, line: null, column: null });
+      else changes.push(declared.change);
       continue;
     }
-    const parts = path.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part));
-    changes.push({ path: dataSettings.test(path) ? ['data', ...parts] : parts, value: value as ConfigValue });
+    if (!editableSettings.some((pattern) => pattern.test(path))) {
+      errors.push({ path, message: `${path} is not edited here: a developer changes it in site.config.yaml, or declares it in admin.settings`, line: null, column: null });
+      continue;
+    }
+    changes.push({ path: path.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part)), value: value as ConfigValue });
   }
   return { changes, categories, copy, errors };
 }
@@ -310,7 +315,7 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
   const planned = async (context: AdminRequest, found: SettingsFiles): Promise<SettingsSave | undefined> => {
     let parsed: ReturnType<typeof changesFromBody>;
     try {
-      parsed = changesFromBody(await context.body());
+      parsed = changesFromBody(await context.body(), found.config);
     } catch (error) {
       sendJson(context.response, 400, { error: 'invalid_body', message: (error as Error).message });
       return undefined;

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { sanitizeExtensionSchema } from './sanitize.js';
+import { declaredSettingsSchema } from './settings-schema.js';
 
 const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'use lowercase letters, digits and hyphens');
 const localeId = z.string().regex(/^[a-z]{2,3}$/, 'use a two- or three-letter language code such as "en"');
@@ -237,8 +238,10 @@ const pluginEntry = z.union([pluginSpecifier, z.tuple([pluginSpecifier, z.record
 const planSchema = z.strictObject({
   id: slug,
   name: perLocale,
-  ordersPerMonth: z.union([z.number().int().positive(), z.literal('unlimited')]).optional(),
-  users: z.union([z.number().int().positive(), z.literal('unlimited')]).optional(),
+  limits: z
+    .record(z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'name a limit with letters and digits, such as ordersPerMonth'), z.union([z.number().nonnegative(), z.literal('unlimited')]))
+    .default({})
+    .describe('What the plan allows, by a name the site\'s templates read (ordersPerMonth: 50, users: unlimited); the site declares in admin.settings which of them the admin edits'),
   price: priceSchema,
   highlighted: z.boolean().default(false),
   signupUrl: webUrl
@@ -432,6 +435,7 @@ export const configSchema = z.strictObject({
         )
         .default([])
         .describe('Page copy the settings page (/admin/settings) offers besides the config: texts of content/pages/<content>/<locale>.yaml by dotted key, in every language (the pricing page\'s add-on, say)'),
+      settings: declaredSettingsSchema,
       locked: z
         .array(
           z.strictObject({

@@ -29,18 +29,19 @@ export function planWithFeature(site: SiteContext, feature: string): Plan | unde
   return site.config.plans.find((plan) => plan.features.includes(feature));
 }
 
-/** A plan's limits (orders, users) and the features it adds, as a checklist. */
+/** A plan's limits (`limits.ordersPerMonth`, `limits.users`) and the features it adds, as a checklist. */
 export function PlanChecklist({ plan, site }: { plan: Plan; site: SiteContext }) {
   const { t } = site;
+  const { ordersPerMonth, users } = plan.limits;
   return (
     <ul className="checklist">
-      {plan.ordersPerMonth !== undefined && (
+      {ordersPerMonth !== undefined && (
         <li className="plan-limit">
-          {plan.ordersPerMonth === 'unlimited' ? t('pricing.unlimitedOrders') : t('pricing.ordersPerMonth', { count: plan.ordersPerMonth })}
+          {ordersPerMonth === 'unlimited' ? t('pricing.unlimitedOrders') : t('pricing.ordersPerMonth', { count: ordersPerMonth })}
         </li>
       )}
-      {plan.users !== undefined && (
-        <li className="plan-limit">{plan.users === 'unlimited' ? t('pricing.unlimitedUsers') : t('pricing.users', { count: plan.users })}</li>
+      {users !== undefined && (
+        <li className="plan-limit">{users === 'unlimited' ? t('pricing.unlimitedUsers') : t('pricing.users', { count: users })}</li>
       )}
       {plan.features.map((feature) => (
         <li key={feature} data-feature={feature}>{t(`planFeatures.${feature}`)}</li>

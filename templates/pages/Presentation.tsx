@@ -71,9 +71,9 @@ export default function Presentation({ content, site }: PageProps<Content>) {
             {site.config.plans.map((plan) => (
               <li key={plan.id}>
                 <span className="slide-figure-name">{plan.name[site.locale]}</span>
-                <strong className="slide-figure">{plan.ordersPerMonth === 'unlimited' ? '∞' : plan.ordersPerMonth}</strong>
+                <strong className="slide-figure">{plan.limits.ordersPerMonth === 'unlimited' ? '∞' : plan.limits.ordersPerMonth}</strong>
                 <span className="slide-figure-unit">
-                  {plan.ordersPerMonth === 'unlimited' ? t('pricing.unlimitedOrders') : `${t('roi.units.orders')} ${t('pricing.perMonth')}`}
+                  {plan.limits.ordersPerMonth === 'unlimited' ? t('pricing.unlimitedOrders') : `${t('roi.units.orders')} ${t('pricing.perMonth')}`}
                 </span>
               </li>
             ))}

@@ -18,11 +18,11 @@ function changedLines(before: string, after: string): [string, string][] {
 describe('editConfigText', () => {
   it('changes two values on the real config: exactly those two lines differ, comments and flow maps kept', () => {
     const edited = editConfigText(config, [
-      { path: ['plans', 1, 'ordersPerMonth'], value: 75 },
+      { path: ['plans', 1, 'limits', 'ordersPerMonth'], value: 75 },
       { path: ['company', 'address', 'city'], value: 'Bergen' },
     ]);
     expect(changedLines(config, edited)).toEqual([
-      ['    ordersPerMonth: 50', '    ordersPerMonth: 75'],
+      ['    limits: { ordersPerMonth: 50 }', '    limits: { ordersPerMonth: 75 }'],
       ['  address: { street: Eksempelgata 1, postalCode: "0150", city: Oslo, country: "NO" }', '  address: { street: Eksempelgata 1, postalCode: "0150", city: Bergen, country: "NO" }'],
     ]);
     expect(edited).toContain('# Placeholder company facts: replace before going live.');

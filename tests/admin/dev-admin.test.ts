@@ -71,7 +71,7 @@ describe('site dev: sign-in by one-time link', () => {
     const { version } = (await send(dev.url, 'GET', '/api/admin/settings', { headers: { cookie } })).json() as { version: string };
     const saved = await send(dev.url, 'PUT', '/api/admin/settings', {
       headers: { cookie, origin: dev.url, 'x-csrf-token': signedIn.json().csrfToken, 'content-type': 'application/json', 'if-match': `"${version}"` },
-      body: JSON.stringify({ changes: [{ path: 'plans.2.ordersPerMonth', value: 180 }] }),
+      body: JSON.stringify({ changes: [{ path: 'plans.2.limits.ordersPerMonth', value: 180 }] }),
     });
     expect(saved.status).toBe(200);
     expect(saved.json()).toMatchObject({ rebuilt: false });

@@ -19,7 +19,7 @@ describe('site serve --admin: /api/admin/settings', () => {
   let server: Awaited<ReturnType<typeof startLiveAdminServer>>['server'];
   let auth: { cookie: string; csrf: string };
   const headers = (version?: string, who = auth) => ({ cookie: who.cookie, origin: server.url, 'x-csrf-token': who.csrf, 'content-type': 'application/json', ...(version ? { 'if-match': `"${version}"` } : {}) });
-  const settings = async () => (await server.send('GET', '/api/admin/settings', { headers: { cookie: auth.cookie } })).json() as { version: string; values: { booking: { url: string | null }; plans: { id: string; ordersPerMonth: number | string }[] } };
+  const settings = async () => (await server.send('GET', '/api/admin/settings', { headers: { cookie: auth.cookie } })).json() as { version: string; values: { booking: { url: string | null }; plans: { id: string }[]; declared: { path: string; value: unknown; row?: string }[] } };
 
   beforeAll(async () => {
     running = await startLiveAdminServer([admin, editor]);
@@ -32,7 +32,13 @@ describe('site serve --admin: /api/admin/settings', () => {
     const answer = await server.send('GET', '/api/admin/settings', { headers: { cookie: auth.cookie } });
     expect(answer.status).toBe(200);
     const body = answer.json() as { version: string; values: Record<string, unknown> };
-    expect(Object.keys(body.values).sort()).toEqual(['booking', 'categories', 'collections', 'company', 'contact', 'copy', 'plans', 'roi']);
+    expect(Object.keys(body.values).sort()).toEqual(['booking', 'categories', 'collections', 'company', 'contact', 'copy', 'declared', 'plans']);
+    // What the site declares in admin.settings, one per path the config holds: a plan's limits by the plan's id, the ROI inputs by key.
+    const declared = body.values.declared as { path: string; value: unknown; row?: string }[];
+    expect(declared).toContainEqual({ path: 'plans.1.limits.ordersPerMonth', value: 50, row: 'basic' });
+    expect(declared).toContainEqual({ path: 'plans.3.limits.users', value: null, row: 'professional' });
+    expect(declared).toContainEqual({ path: 'data.roi.timeSavedShare', value: 0.35 });
+    expect(declared).toContainEqual({ path: 'data.roi.inputs.hourlyWage.step', value: null, row: 'hourlyWage' });
     expect((body.values.categories as Record<string, { id: string; names: Record<string, string>; posts: string[] }[]>).blog!.find((category) => category.id === 'retail')).toMatchObject({ names: { en: 'Retail', no: expect.any(String) }, posts: expect.arrayContaining([expect.stringMatching(/ \(en\)$/)]) });
     expect(body.values).not.toHaveProperty('routes');
     expect(answer.headers.etag).toBe(`"${body.version}"`);
@@ -41,19 +47,27 @@ describe('site serve --admin: /api/admin/settings', () => {
     expect((await server.send('PUT', '/api/admin/settings', { headers: headers(body.version, asEditor), body: JSON.stringify({ changes: [{ path: 'booking.minutes', value: 45 }] }) })).status).toBe(403);
   });
 
-  it('refuses an invalid plan at the field with the message site check gives, and a structural key; the file is untouched', async () => {
+  it('refuses an invalid plan at the field with the message site check gives, a declared setting\'s value its type refuses, and undeclared keys; the file is untouched', async () => {
     const before = await readFile(site.config, 'utf8');
     const { version } = await settings();
-    const invalid = await server.send('PUT', '/api/admin/settings', { headers: headers(version), body: JSON.stringify({ changes: [{ path: 'plans.1.ordersPerMonth', value: -5 }] }) });
+    const put = (changes: unknown[]) => server.send('PUT', '/api/admin/settings', { headers: headers(version), body: JSON.stringify({ changes }) });
+    const invalid = await put([{ path: 'plans.1.signupUrl', value: 'javascript:alert(1)' }]);
     expect(invalid.status).toBe(422);
     const [error] = (invalid.json() as { errors: { path: string; message: string; line: number; column: number }[] }).errors;
-    expect(error).toMatchObject({ path: 'plans[1].ordersPerMonth' });
+    expect(error).toMatchObject({ path: 'plans[1].signupUrl' });
     // The admin words it (plain-errors.ts); no hint sends a marketer to the schema file.
     expect(JSON.stringify(invalid.json())).not.toContain('schema');
-    expect(error!.line).toBe(before.split('\n').findIndex((line) => line === '    ordersPerMonth: 50') + 1);
-    const structural = await server.send('PUT', '/api/admin/settings', { headers: headers(version), body: JSON.stringify({ changes: [{ path: 'site.origin', value: 'https://evil.example' }] }) });
-    expect(structural.status).toBe(422);
-    expect(JSON.stringify(structural.json())).toContain('site.origin is not edited here');
+    // The key is added after the plan's last line, and the error names that new line.
+    expect(error!.line).toBe(before.split('\n').findIndex((line) => line === '    features: [sms-updates, invoicing]') + 2);
+    // A declared limit (a whole number from 1, or unlimited) checked by its declared type.
+    const declared = await put([{ path: 'plans.1.limits.ordersPerMonth', value: -5 }]);
+    expect(declared.status).toBe(422);
+    expect((declared.json() as { errors: unknown[] }).errors).toEqual([{ path: 'plans.1.limits.ordersPerMonth', message: 'give a whole number of 1 or more, or the word unlimited', line: null, column: null }]);
+    for (const path of ['site.origin', 'plans.1.limits.seats', 'data.roi.inputs.hourlyWage.label', 'data.blog.categoryAudiences.saas', 'plans.9.limits.ordersPerMonth']) {
+      const refused = await put([{ path, value: 'x' }]);
+      expect(refused.status, path).toBe(422);
+      expect(JSON.stringify(refused.json()), path).toContain(`${path} is not edited here`);
+    }
     expect(await readFile(site.config, 'utf8')).toBe(before);
   });
 
@@ -67,11 +81,11 @@ describe('site serve --admin: /api/admin/settings', () => {
     const before = await readFile(site.config, 'utf8');
     expect((await server.send('GET', '/no/hub/pricing/')).text).toContain('Opptil 50 ordrer per måned');
     const { version } = await settings();
-    const changes = [{ path: 'booking.url', value: 'https://cal.example/mendwise' }, { path: 'plans.1.ordersPerMonth', value: 75 }];
+    const changes = [{ path: 'booking.url', value: 'https://cal.example/mendwise' }, { path: 'plans.1.limits.ordersPerMonth', value: 75 }];
     const preview = await server.send('POST', '/api/admin/settings/diff', { headers: headers(), body: JSON.stringify({ changes }) });
     expect(preview.status).toBe(200);
     const { diff } = preview.json() as { diff: string };
-    expect(diff).toContain('-    ordersPerMonth: 50\n+    ordersPerMonth: 75');
+    expect(diff).toContain('-    limits: { ordersPerMonth: 50 }\n+    limits: { ordersPerMonth: 75 }');
     expect(diff).toContain('+  url: https://cal.example/mendwise');
     expect(await readFile(site.config, 'utf8')).toBe(before);
 
@@ -81,8 +95,8 @@ describe('site serve --admin: /api/admin/settings', () => {
     const after = await readFile(site.config, 'utf8');
     const removed = before.split('\n').filter((line) => !after.split('\n').includes(line));
     const added = after.split('\n').filter((line) => !before.split('\n').includes(line));
-    expect(removed).toEqual(['    ordersPerMonth: 50']);
-    expect(added).toEqual(['    ordersPerMonth: 75', '  url: https://cal.example/mendwise']);
+    expect(removed).toEqual(['    limits: { ordersPerMonth: 50 }']);
+    expect(added).toEqual(['    limits: { ordersPerMonth: 75 }', '  url: https://cal.example/mendwise']);
     expect((await settings()).values.booking.url).toBe('https://cal.example/mendwise');
     // The version the save answers is the one the files now have: the next save can send it.
     expect((await settings()).version).toBe((saved.json() as { version: string }).version);

@@ -20,7 +20,7 @@ const norwegianFirst = (text: string) =>
 const screens: Record<string, { norwegian: string[]; english: string[] }> = {
   'admin/blog/index.html': { norwegian: ['<h1>Innhold</h1>', 'Henter innholdsredigeringen …', 'Hopp til hovedinnholdet', 'Gjenopprett denne versjonen', 'Forhåndsvis'], english: ['Content administration', 'Restore this version', 'Preview', 'Skip to main content'] },
   'admin/pages/index.html': { norwegian: ['<h1>Sidetekster</h1>', 'Lagre tekstene', 'Tilbake til nettstedet'], english: ['Page texts', 'Save texts', 'Back to the website'] },
-  'admin/settings/index.html': { norwegian: ['<h1>Innstillinger for nettstedet</h1>', 'Lønnsomhetskalkulator', 'Organisasjonsnummer'], english: ['Site settings', 'ROI calculator', 'Organisation number'] },
+  'admin/settings/index.html': { norwegian: ['<h1>Innstillinger for nettstedet</h1>', 'Lønnsomhetskalkulator', 'Ordrer per måned', 'Organisasjonsnummer'], english: ['Site settings', 'ROI calculator', 'Orders per month', 'Organisation number'] },
   'admin/inbox/index.html': { norwegian: ['<h1>Innboks</h1>', 'Møteforespørsel', 'Merk som behandlet'], english: ['<h1>Inbox</h1>', 'Meeting request', 'Mark handled'] },
   'admin/changes/index.html': { norwegian: ['<h1>Endringer</h1>', 'Vis eldre endringer', 'Opprettet et innlegg'], english: ['<h1>Changes</h1>', 'Show older changes', 'Created a post'] },
   'admin/media/index.html': { norwegian: ['<h1>Bildebibliotek</h1>', 'Fokuspunkt', 'Alternativ tekst'], english: ['Media library', 'Focal point', 'Sign out'] },

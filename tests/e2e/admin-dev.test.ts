@@ -53,10 +53,10 @@ describe('the settings with site dev, in the browser', () => {
       await orders.fill('175');
       await review.click();
       const changes = page.getByRole('region', { name: 'Your changes' });
-      expect(await changes.locator('pre').innerText()).toContain('+    ordersPerMonth: 175');
+      expect(await changes.locator('pre').innerText()).toContain('+    limits: { ordersPerMonth: 175 }');
       await changes.getByRole('button', { name: 'Save changes' }).click();
       await page.getByRole('status').filter({ hasText: 'Saved. The website is being rebuilt.' }).waitFor();
-      expect(await readFile(site.config, 'utf8')).toContain('    ordersPerMonth: 175\n');
+      expect(await readFile(site.config, 'utf8')).toContain('    limits: { ordersPerMonth: 175 }\n');
       await expect.poll(async () => (await page.request.get(`${dev.url}/hub/pricing/`)).text(), { timeout: 20_000, interval: 250 }).toContain('Up to 175 orders per month');
     } finally {
       await browser.close();

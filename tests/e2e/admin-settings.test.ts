@@ -73,7 +73,7 @@ describe('the site settings with site serve --admin, in the browser', () => {
     expect(await summary.textContent()).not.toMatch(/schema|expected/);
     // The summary's link takes focus to the field.
     await summary.getByRole('link').first().click();
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('setting-plans-1-ordersPerMonth');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('setting-plans-1-limits-ordersPerMonth');
     expect(await axeViolations(page)).toEqual([]);
     expect(await readFile(site.config, 'utf8')).toBe(before);
   });
@@ -88,7 +88,7 @@ describe('the site settings with site serve --admin, in the browser', () => {
     const review = page.getByRole('region', { name: 'Your changes' });
     await review.waitFor();
     const diff = await review.locator('pre').innerText();
-    expect(diff).toContain('-    ordersPerMonth: 50\n+    ordersPerMonth: 75');
+    expect(diff).toContain('-    limits: { ordersPerMonth: 50 }\n+    limits: { ordersPerMonth: 75 }');
     expect(diff).toContain(`+  url: ${bookingUrl}`);
     expect(diff).toContain('+  heading: Ekstrapakken «100 ordrer»');
     // Focus moves once the announcement is drawn (the next frame).

@@ -32,7 +32,7 @@ describe('config errors', () => {
   it('accepts the shipped config', () => {
     const config = parseConfig(shipped, 'site.config.yaml', repoRoot, { templates });
     expect(config.localeIds).toEqual(['en', 'no']);
-    expect(config.plans.map((plan) => plan.ordersPerMonth)).toEqual([10, 50, 150, 'unlimited']);
+    expect(config.plans.map((plan) => plan.limits.ordersPerMonth)).toEqual([10, 50, 150, 'unlimited']);
   });
 
   it('reports invalid YAML syntax with line and column', () => {

@@ -5,9 +5,9 @@ import { readYaml } from '../e2e/support';
 import { useBrowserSite } from './browser-site';
 
 const site = useBrowserSite();
-let plans: { ordersPerMonth: number | 'unlimited' }[];
+let plans: { limits: { ordersPerMonth: number | 'unlimited' } }[];
 beforeAll(async () => {
-  ({ plans } = await readYaml<{ plans: { ordersPerMonth: number | 'unlimited' }[] }>('site.config.yaml'));
+  ({ plans } = await readYaml<{ plans: { limits: { ordersPerMonth: number | 'unlimited' } }[] }>('site.config.yaml'));
 });
 
 const withPage = (body: (page: Page) => Promise<void>) => site.withPage(1280, body);
@@ -52,7 +52,7 @@ describe('presentation pages', () => {
     await withPage(async (page) => {
       await page.goto(site.url('/hub-presentation-english/'));
       const figures = await page.$$eval('.slide-figure', (items) => items.map((item) => item.textContent));
-      expect(figures).toEqual(plans.map((plan) => (plan.ordersPerMonth === 'unlimited' ? '∞' : String(plan.ordersPerMonth))));
+      expect(figures).toEqual(plans.map((plan) => (plan.limits.ordersPerMonth === 'unlimited' ? '∞' : String(plan.limits.ordersPerMonth))));
       const drawings = page.locator('.slide-visual svg.illustration[aria-hidden="true"]');
       expect(await drawings.count()).toBe(4);
       for (const box of await drawings.evaluateAll((svgs) => svgs.map((svg) => svg.getBoundingClientRect().width))) expect(box).toBeGreaterThan(300);

@@ -29,8 +29,8 @@ export interface AdminChangesProps {
   links: { blog: string; settings: string; inbox: string; pages: string; media: string };
 }
 
-/** The settings page's part a changed setting is in: "plans.1.price" → plans, "data.roi…" → roi, "hub/pricing:addon.heading" → copy. */
-const sectionOf = (path: string) => (path.includes(':') ? 'copy' : path.replace(/^data\./, '').split('.')[0]!);
+/** The settings page's part a changed setting is in: "plans.1.price" → plans, "data.…" (the site's own) → data, "hub/pricing:addon.heading" → copy. */
+const sectionOf = (path: string) => (path.includes(':') ? 'copy' : path.split('.')[0]!);
 
 /** Entries asked for at a time. */
 const pageSize = 100;

@@ -1,6 +1,6 @@
 /**
  * The settings of /admin/settings: the facts marketers own in site.config.yaml (company, booking,
- * plans, ROI calculator, contact form, blog), in forms. "Review changes" shows the change as the
+ * plans, contact form, blog, and the groups the site declares in `admin.settings`), in forms. "Review changes" shows the change as the
  * diff of the file; "Save changes" writes it (If-Match) and the site is rebuilt. Errors come back
  * from the server's check (the config's own schema, the messages `site check` gives) and are
  * shown at their fields and in a summary whose links move focus there. Admins only.
@@ -10,11 +10,12 @@ import History, { DiffLines, type HistoryProps } from './History';
 import { callApi, type AdminSession } from './admin-client';
 import { AdminBar, usePageSession } from './admin-bar';
 import { plainProblem } from './plain-errors';
+import { matchesPattern, type ScreenField, type ScreenGroup } from './setting-paths';
 
 /** The copy keys of the settings page (content/pages/admin/settings/en.yaml, `settings:`). */
 export const adminSettingsText = [
   'loading', 'unavailable', 'signedInAs', 'signOut', 'forbidden', 'failed',
-  'company', 'booking', 'plans', 'plan', 'roi', 'roiInput', 'contact', 'collections',
+  'company', 'booking', 'plans', 'plan', 'contact', 'collections',
   'onRequest', 'priced', 'perMonth', 'perYear', 'review', 'reviewing', 'noChanges', 'diffHeading', 'diffHelp', 'save', 'saving', 'keepEditing',
   'saved', 'savedDev', 'stale', 'reload', 'errorSummary',
   'categories', 'category', 'newCategory', 'newCategoryId', 'remove', 'keep', 'toBeRemoved', 'copy',
@@ -24,14 +25,15 @@ export const adminSettingsText = [
 interface Values {
   company: { legalName: string; orgNumber: string; email: string; address: Record<string, string>; social: Record<string, string>; openingHours: Record<string, string> };
   booking: { url: string | null; minutes: number };
-  plans: { id: string; name: Record<string, string>; ordersPerMonth: number | string; users: number | string | null; price: Price | string; highlighted: boolean; signupUrl: string | null }[];
-  roi: { timeSavedShare: number; inputs: Record<string, Record<string, number>> };
+  plans: { id: string; name: Record<string, string>; price: Price | string; highlighted: boolean; signupUrl: string | null }[];
   contact: { endpoint: string };
   collections: Record<string, { pageSize: number; wordsPerMinute: number }>;
   /** Each categorised collection's categories: id, name per language, the posts that use it. */
   categories: Record<string, { id: string; names: Record<string, string>; posts: string[] }[]>;
   /** The page texts of `admin.copy`: content folder, dotted key, text per language. */
   copy: { content: string; key: string; values: Record<string, string> }[];
+  /** The settings of `admin.settings`: each path the config holds, its value, and under a `*` its row. */
+  declared: { path: string; value: unknown; row?: string }[];
 }
 
 /** A plan's price as the config holds it (a string, `on-request`, is a plan priced on request). */
@@ -44,8 +46,10 @@ export interface AdminSettingsProps {
   signIn: string;
   /** The site's languages (plan names per language), by id. */
   languages: Record<string, string>;
+  /** The groups of settings the site declares (`admin.settings`), in the screen's language. */
+  settings: ScreenGroup[];
   text: Record<(typeof adminSettingsText)[number], string>;
-  /** Field labels by generic path ("company.legalName", "plans.ordersPerMonth", "roi.inputs.hourlyWage", "roi.default"). */
+  /** Field labels by generic path ("company.legalName", "plans.signupUrl", "collections.pageSize"). */
   fields: Record<string, string>;
   /** Help under a field, by the same keys. */
   hints: Record<string, string>;
@@ -54,27 +58,37 @@ export interface AdminSettingsProps {
   problems: Record<string, string>;
 }
 
-/** Paths whose empty field removes the key (the config's optional values). */
-const optional = /^(?:booking\.url|plans\.\d+\.(?:users|signupUrl))$/;
-/** Paths that take "unlimited" besides a number. */
-const unlimited = /^plans\.\d+\.(?:ordersPerMonth|users)$/;
-/** Paths of numbers. */
-const numeric = /^(?:booking\.minutes|plans\.\d+\.(?:ordersPerMonth|users|price\.amount)|roi\..*|collections\.[^.]+\.(?:pageSize|wordsPerMinute))$/;
+/** The engine's paths whose empty field removes the key (the config's optional values). */
+const optional = /^(?:booking\.url|plans\.\d+\.signupUrl)$/;
+/** The engine's paths of numbers. */
+const numeric = /^(?:booking\.minutes|plans\.\d+\.price\.amount|collections\.[^.]+\.(?:pageSize|wordsPerMinute))$/;
 /** The fields of a plan's price (kind: `on-request` or `price`), which are sent together as `plans.<i>.price`. */
 const priceField = /^plans\.(\d+)\.price\.(?:kind|amount|currency|period)$/;
-/** Shares (0 to 1 in the config), shown and typed as percentages. */
-const share = /^roi\.timeSavedShare$/;
+
+/** The declared field a path is shown in (a text per language: the path of one language), or undefined for the engine's own. */
+function declaredFieldOf(groups: readonly ScreenGroup[], path: string): ScreenField | undefined {
+  const parent = path.slice(0, path.lastIndexOf('.'));
+  return groups.flatMap((group) => group.fields).find((field) => (field.type === 'localized-text' ? matchesPattern(field.path, parent) : matchesPattern(field.path, path)));
+}
+
+/** A declared share's value (0 to 1) as the percentage its field shows. */
+const percentOf = (value: number) => String(Number((value * 100).toFixed(6)));
 
 /** The editable leaves of the values, as the text of their fields (booleans as "true"/"false"). */
-function fieldsOf(values: Values): Map<string, string> {
+function fieldsOf(values: Values, groups: readonly ScreenGroup[], locales: readonly string[]): Map<string, string> {
   const out = new Map<string, string>();
+  const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
   const walk = (value: unknown, path: string) => {
-    if (path.match(/^plans\.\d+\.(?:id|price)$/) || path === 'categories' || path === 'copy') return;
+    if (path.match(/^plans\.\d+\.(?:id|price)$/) || path === 'categories' || path === 'copy' || path === 'declared') return;
     if (value !== null && typeof value === 'object') for (const [key, inner] of Object.entries(value)) walk(inner, path ? `${path}.${key}` : key);
-    else if (share.test(path) && typeof value === 'number') out.set(path, String(Number((value * 100).toFixed(6))));
-    else out.set(path, value === null || value === undefined ? '' : String(value));
+    else out.set(path, text(value));
   };
   walk(values, '');
+  for (const { path, value } of values.declared ?? []) {
+    const field = groups.flatMap((group) => group.fields).find((declared) => matchesPattern(declared.path, path));
+    if (field?.type === 'localized-text') for (const locale of locales) out.set(`${path}.${locale}`, text((value as Record<string, unknown> | null)?.[locale]));
+    else out.set(path, field?.percent && typeof value === 'number' ? percentOf(value) : text(value));
+  }
   // A plan on request gets an empty price to switch to: the currency of the first priced plan, per month.
   const example = values.plans.map((plan) => plan.price).find((price): price is Price => typeof price === 'object');
   values.plans.forEach((plan, index) => {
@@ -93,15 +107,19 @@ function fieldsOf(values: Values): Map<string, string> {
   return out;
 }
 
-/** The value a field's text stands for: null for an empty optional field, a number where one is asked (decimal comma too), else the text. */
-function valueOf(path: string, text: string, original: string): string | number | boolean | null {
-  if (original === 'true' || original === 'false') return text === 'true';
+/**
+ * The value a field's text stands for: null for an empty optional field, a number where one is
+ * asked (decimal comma too; a declared percentage as its share), else the text. `field` is the
+ * declared setting the path belongs to, if any.
+ */
+function valueOf(path: string, text: string, original: string, field?: ScreenField): string | number | boolean | null {
+  if (field ? field.type === 'boolean' : original === 'true' || original === 'false') return text === 'true';
   const trimmed = text.trim();
-  if (trimmed === '' && optional.test(path)) return null;
-  if (unlimited.test(path) && /^unlimited$/i.test(trimmed)) return 'unlimited';
-  if (numeric.test(path) && /^-?\d+(?:[.,]\d+)?$/.test(trimmed)) {
+  if (trimmed === '' && (field ? field.optional : optional.test(path))) return null;
+  if (field?.unlimited && /^unlimited$/i.test(trimmed)) return 'unlimited';
+  if ((field ? field.type === 'number' : numeric.test(path)) && /^-?\d+(?:[.,]\d+)?$/.test(trimmed)) {
     const number = Number(trimmed.replace(',', '.'));
-    return share.test(path) ? Number((number / 100).toFixed(8)) : number;
+    return field?.percent ? Number((number / 100).toFixed(8)) : number;
   }
   return trimmed;
 }
@@ -109,8 +127,8 @@ function valueOf(path: string, text: string, original: string): string | number 
 /** A value a change sends: a field's value, or a plan's whole price. */
 type ChangeValue = string | number | boolean | null | Record<string, string | number | boolean | null>;
 
-/** A server path ("plans[1].ordersPerMonth", "data.roi.timeSavedShare") as a field path ("plans.1.ordersPerMonth", "roi.timeSavedShare"). */
-const fieldPath = (path: string | null) => (path ?? '').replace(/\[(\d+)\]/g, '.$1').replace(/^data\./, '');
+/** A server path ("plans[1].limits.users") as a field path ("plans.1.limits.users"). */
+const fieldPath = (path: string | null) => (path ?? '').replace(/\[(\d+)\]/g, '.$1');
 const idOf = (path: string) => `setting-${path.replace(/\./g, '-')}`;
 
 export default function AdminSettings(props: AdminSettingsProps) {
@@ -138,7 +156,7 @@ export default function AdminSettings(props: AdminSettingsProps) {
     const answer = await callApi<{ values: Values; version: string }>('GET', '/api/admin/settings');
     if (answer.status === 401) return location.assign(props.signIn);
     if (answer.status !== 200) return setFailed(true);
-    const fields = fieldsOf(answer.body.values);
+    const fields = fieldsOf(answer.body.values, props.settings, Object.keys(props.languages));
     setFailed(false);
     setLoaded({ ...answer.body, fields });
     setDraft(new Map(fields));
@@ -159,8 +177,9 @@ export default function AdminSettings(props: AdminSettingsProps) {
         continue;
       }
       if (now === original) continue;
-      const value = valueOf(path, now, original);
-      if (value !== valueOf(path, original, original)) out.push({ path, value });
+      const field = declaredFieldOf(props.settings, path);
+      const value = valueOf(path, now, original, field);
+      if (value !== valueOf(path, original, original, field)) out.push({ path, value });
     }
     for (const index of prices) {
       const at = (key: string) => draft.get(`plans.${index}.price.${key}`) ?? '';
@@ -189,7 +208,8 @@ export default function AdminSettings(props: AdminSettingsProps) {
   function showErrors(found: SettingsError[]) {
     // The copy's words where it has them (the server's hint then says nothing more).
     setErrors(found.map((error) => {
-      const plain = plainProblem(props.problems, error.path);
+      const declared = declaredFieldOf(props.settings, fieldPath(error.path));
+      const plain = plainProblem(props.problems, error.path) ?? declared?.problem;
       return plain ? { path: error.path, message: plain } : error;
     }));
     setReview(undefined);
@@ -255,14 +275,14 @@ export default function AdminSettings(props: AdminSettingsProps) {
   const label = (key: string) => props.fields[key] ?? key;
 
   /** One labelled input (or checkbox) for a path; `key` names its label and help. */
-  const field = (path: string, key: string, options: { type?: string; inputMode?: 'numeric' | 'decimal'; labelledBy?: string; wide?: boolean; multiline?: boolean; label?: string; choices?: [string, string][] } = {}): ReactNode => {
+  const field = (path: string, key: string, options: { type?: string; inputMode?: 'numeric' | 'decimal'; labelledBy?: string; wide?: boolean; multiline?: boolean; label?: string; hint?: string; checkbox?: boolean; choices?: [string, string][] } = {}): ReactNode => {
     const id = idOf(path);
     const error = errorAt(path);
-    const hint = props.hints[key];
+    const hint = options.hint ?? props.hints[key];
     const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
     const value = draft.get(path) ?? '';
     const common = { id, name: path, 'aria-invalid': error ? true : undefined, 'aria-describedby': described, 'aria-labelledby': options.labelledBy };
-    const input = loaded.fields.get(path) === 'true' || loaded.fields.get(path) === 'false'
+    const input = options.checkbox ?? (loaded.fields.get(path) === 'true' || loaded.fields.get(path) === 'false')
       ? <input {...common} type="checkbox" checked={value === 'true'} onChange={(event) => edit(path, String(event.currentTarget.checked))} />
       : options.choices
         ? <select {...common} value={value} onChange={(event) => edit(path, event.currentTarget.value)}>{options.choices.map(([choice, name]) => <option key={choice} value={choice}>{name}</option>)}</select>
@@ -287,13 +307,10 @@ export default function AdminSettings(props: AdminSettingsProps) {
   const localeIds = Object.keys(props.languages);
   const planColumns = [
     ...localeIds.map((locale) => ({ key: `name.${locale}`, label: label('plans.name').replace('{language}', props.languages[locale]!) })),
-    { key: 'ordersPerMonth', label: label('plans.ordersPerMonth') },
-    { key: 'users', label: label('plans.users') },
     { key: 'price', label: label('plans.price') },
     { key: 'highlighted', label: label('plans.highlighted') },
     { key: 'signupUrl', label: label('plans.signupUrl') },
   ];
-  const roiColumns = ['default', 'min', 'max', 'step'];
   /** A plan's price: on request, or an amount in a currency per month or year (the labels name the plan). */
   const priceFields = (index: number) => {
     const plan = values.plans[index]!;
@@ -307,6 +324,65 @@ export default function AdminSettings(props: AdminSettingsProps) {
           {field(`plans.${index}.price.period`, 'plans.price.period', { label: named('plans.price.period'), choices: [['month', text.perMonth], ['year', text.perYear]] })}
         </>}
       </div>
+    );
+  };
+
+  /** The input of a declared setting at a path (a text per language: one for each language). */
+  const declaredInput = (path: string, declared: ScreenField, labelledBy?: string): ReactNode => {
+    const options = {
+      label: declared.label,
+      hint: declared.help,
+      labelledBy,
+      checkbox: declared.type === 'boolean',
+      ...(declared.type === 'url' ? { type: 'url', wide: true } : {}),
+      // "unlimited" is typed in words, so such a field keeps the full keyboard.
+      ...(declared.type === 'number' && !declared.unlimited ? { inputMode: declared.integer && !declared.percent ? ('numeric' as const) : ('decimal' as const) } : {}),
+    };
+    if (declared.type !== 'localized-text') return field(path, path, options);
+    return localeIds.map((locale) => <div key={locale}>{field(`${path}.${locale}`, path, { ...options, labelledBy: undefined, label: `${options.label} (${props.languages[locale]})` })}</div>);
+  };
+  /** A group the site declares: its fields without `*` one by one, those with `*` as a table with a row for each key `*` stands for. */
+  const declaredGroup = (group: ScreenGroup, index: number) => {
+    const found = values.declared ?? [];
+    const single = group.fields.filter((declared) => !declared.path.includes('*'));
+    const starred = group.fields.filter((declared) => declared.path.includes('*'));
+    const rows = [...new Set(found.filter((entry) => entry.row !== undefined && starred.some((declared) => matchesPattern(declared.path, entry.path))).map((entry) => entry.row!))];
+    const caption = group.label;
+    const id = `declared-${index}`;
+    return (
+      <fieldset className="admin-settings-group" key={id}>
+        <legend>{caption}</legend>
+        {group.help && <p className="field-hint">{group.help}</p>}
+        {single.length > 0 && (
+          <div className="admin-settings-fields">
+            {single.filter((declared) => found.some((entry) => entry.path === declared.path)).map((declared) => <div key={declared.path}>{declaredInput(declared.path, declared)}</div>)}
+          </div>
+        )}
+        {rows.length > 0 && (
+          <div className="admin-table-scroll" role="region" aria-labelledby={`${id}-caption`} tabIndex={0}>
+            <table className="admin-posts admin-settings-table">
+              <caption id={`${id}-caption`} className="visually-hidden">{caption}</caption>
+              <thead>
+                <tr>
+                  <th scope="col"><span className="visually-hidden">{caption}</span></th>
+                  {starred.map((declared, column) => <th scope="col" key={declared.path} id={`${id}-col-${column}`}>{declared.label}</th>)}
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((row, at) => (
+                  <tr key={row}>
+                    <th scope="row" id={`${id}-row-${at}`}>{group.keys[row] ?? <code>{row}</code>}</th>
+                    {starred.map((declared, column) => {
+                      const path = found.find((entry) => entry.row === row && matchesPattern(declared.path, entry.path))?.path;
+                      return <td key={declared.path} data-label={declared.label}>{path && declaredInput(path, declared, `${id}-row-${at} ${id}-col-${column}`)}</td>;
+                    })}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </fieldset>
     );
   };
 
@@ -379,29 +455,7 @@ export default function AdminSettings(props: AdminSettingsProps) {
             </table>
           </div>
         </fieldset>
-        <fieldset className="admin-settings-group">
-          <legend>{text.roi}</legend>
-          <div className="admin-settings-fields">{field('roi.timeSavedShare', 'roi.timeSavedShare', { inputMode: 'decimal' })}</div>
-          <div className="admin-table-scroll" role="region" aria-labelledby="roi-caption" tabIndex={0}>
-            <table className="admin-posts admin-settings-table">
-              <caption id="roi-caption" className="visually-hidden">{text.roiInput}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{text.roiInput}</th>
-                  {roiColumns.map((column) => <th scope="col" key={column} id={`roi-col-${column}`}>{label(`roi.${column}`)}</th>)}
-                </tr>
-              </thead>
-              <tbody>
-                {Object.keys(values.roi.inputs).map((input) => (
-                  <tr key={input}>
-                    <th scope="row" id={`roi-row-${input}`}>{label(`roi.inputs.${input}`)}</th>
-                    {roiColumns.map((column) => <td key={column} data-label={label(`roi.${column}`)}>{field(`roi.inputs.${input}.${column}`, `roi.${column}`, { labelledBy: `roi-row-${input} roi-col-${column}`, inputMode: 'decimal' })}</td>)}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </fieldset>
+        {props.settings.map(declaredGroup)}
         {fieldset(text.contact, field('contact.endpoint', 'contact.endpoint', { wide: true }))}
         {Object.keys(values.collections).map((collection) => (
           <div key={collection}>

@@ -1,7 +1,8 @@
-/** /admin/settings: the AdminSettings island (the facts marketers own in site.config.yaml), for admins. */
+/** /admin/settings: the AdminSettings island (the facts marketers own in site.config.yaml, and the settings the site declares in admin.settings), for admins. */
 import type { PageProps } from 'typed-site/template';
 import AdminSettings, { adminSettingsText, type AdminSettingsProps } from '../islands/AdminSettings';
 import { historyText } from '../islands/History';
+import { groupIn } from '../islands/setting-paths';
 import { AdminPage } from '../layout/AdminPage';
 import { Island } from 'typed-site/template';
 import { adminPageCopy, text, z } from '../layout/copy';
@@ -25,6 +26,7 @@ export default function AdminSettingsPage({ page, content, site }: PageProps<Con
   const props: AdminSettingsProps = {
     signIn: site.href('/auth'),
     languages: Object.fromEntries(site.config.localeIds.map((id) => [id, site.config.locales[id]!.label])),
+    settings: site.config.admin.settings.map((group) => groupIn(group, page.locale)),
     text: content.settings,
     history: content.history,
     fields: content.fields,
