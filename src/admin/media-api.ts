@@ -14,7 +14,7 @@ import type { ResolvedConfig } from '../config/load.js';
 import { imageMediaTypes, maxImageBytes, sniffImageType, type ImageType } from '../content/images.js';
 import { BodyTooLarge, contentType, readBody } from '../serve/request.js';
 import type { AdminRoute } from './api.js';
-import { writeFileAtomic } from './atomic-file.js';
+import { writeFileAtomic } from '../atomic-write.js';
 import type { AuditLog } from './audit-log.js';
 import { adminHeaders, sendJson } from './http.js';
 import { createMediaLibraryRoutes, type MediaLibraryOptions } from './media-library.js';

@@ -28,7 +28,7 @@ import { collectionNamed, sourcesOf } from '../config/sources.js';
 import { findFrontMatter } from '../content/front-matter.js';
 import { imageSidecarSchema, imageSidecarText, readImageSidecar, sidecarOf, type ImageSidecar } from '../content/image-sidecar.js';
 import type { AdminRequest, AdminRoute } from './api.js';
-import { writeFileAtomic } from './atomic-file.js';
+import { writeFileAtomic } from '../atomic-write.js';
 import type { AuditLog } from './audit-log.js';
 import { publishAudited } from './git-publish.js';
 import { adminHeaders, sendJson } from './http.js';

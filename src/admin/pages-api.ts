@@ -26,7 +26,7 @@ import { parseDocument } from '../yaml-package.js';
 import { sourcesOf } from '../config/sources.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { AdminRequest, AdminRoute } from './api.js';
-import { writeFileAtomic } from './atomic-file.js';
+import { writeFileAtomic } from '../atomic-write.js';
 import type { AuditLog } from './audit-log.js';
 import { editConfigText, type ConfigChange } from './config-edit.js';
 import { publishAudited } from './git-publish.js';

@@ -25,7 +25,7 @@ import type { AuditLog } from './audit-log.js';
 import { createPostText, editPost, FrontMatterEditError, readFrontMatter, splitPost, type FrontMatterValue } from './front-matter-edit.js';
 import { isOutdated, readTranslationRecords, recordTranslation, translationStatus, type TranslationRecords } from './translations.js';
 import { sendJson } from './http.js';
-import { writeFileAtomic } from './atomic-file.js';
+import { writeFileAtomic } from '../atomic-write.js';
 import { checkSiteWithEdit } from './site-check.js';
 import { commitMessage, publishToGit, type GitOutcome } from './git-publish.js';
 import { ConfigEditError, editConfigText } from './config-edit.js';

@@ -29,7 +29,7 @@ import type { ResolvedConfig } from '../config/load.js';
 import { parseConfig } from '../config/load.js';
 import { collectSiteErrors, errorCatalogue, type SiteError } from '../errors.js';
 import { devUser, type AdminRequest, type AdminRoute } from './api.js';
-import { writeFileAtomic } from './atomic-file.js';
+import { writeFileAtomic } from '../atomic-write.js';
 import { fileDiff } from './text-diff.js';
 import type { AuditLog } from './audit-log.js';
 import { ConfigEditError, editConfigText, type ConfigChange, type ConfigValue } from './config-edit.js';

@@ -8,7 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from './atomic-file.js';
+import { writeFileAtomic } from '../atomic-write.js';
 import { versionOf } from './post-files.js';
 import { fileDiff } from './text-diff.js';
 
