@@ -19,6 +19,7 @@ import type { AuditLog } from './audit-log.js';
 import { adminHeaders, sendJson } from './http.js';
 import { createMediaLibraryRoutes, type MediaLibraryOptions } from './media-library.js';
 import { PostAddressError, resolvePost } from './post-files.js';
+import { serialiseWrites } from './write-queue.js';
 
 /** Options of `createMediaRoutes`. */
 export interface MediaRoutesOptions extends MediaLibraryOptions {
@@ -68,7 +69,9 @@ export function createMediaRoutes(options: MediaRoutesOptions): AdminRoute[] {
       if (!size?.width || !size.height) return sendJson(response, 415, { error: 'unsupported_media_type', message: 'the image could not be read: export it again' });
       const name = `${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}.${extensions[declared]}`;
       const file = join(folder, name);
-      if (!(await access(file).then(() => true, () => false))) await writeFileAtomic(file, bytes);
+      await serialiseWrites(file, async () => {
+        if (!(await access(file).then(() => true, () => false))) await writeFileAtomic(file, bytes);
+      });
       await options.audit.append({ user: session.email, action: 'media-upload', slug, file: name, bytes: bytes.length });
       const upright = (size.orientation ?? 1) < 5;
       sendJson(response, 201, { path: name, width: upright ? size.width : size.height, height: upright ? size.height : size.width });
