@@ -33,6 +33,11 @@ export interface MediaRoutesOptions extends MediaLibraryOptions {
 const extensions: Record<ImageType, string> = { png: 'png', jpeg: 'jpg', webp: 'webp', avif: 'avif' };
 const typeOf = new Map<string, ImageType>(Object.entries(imageMediaTypes).map(([type, media]) => [media, type as ImageType]));
 
+/** Whether an entry's folder holds a post (a folder with only an image would not build). */
+async function holdsPost(folder: string): Promise<boolean> {
+  return (await readdir(folder).catch(() => [] as string[])).some((name) => name.endsWith('.md'));
+}
+
 /** Creates the upload route (role editor: whoever may edit posts may give them images) and the library's (media-library.ts). */
 export function createMediaRoutes(options: MediaRoutesOptions): AdminRoute[] {
   const collection = options.collection ?? 'blog';
@@ -51,8 +56,8 @@ export function createMediaRoutes(options: MediaRoutesOptions): AdminRoute[] {
         if (error instanceof PostAddressError) return sendJson(response, 400, { error: 'invalid_post', message: error.message });
         throw error;
       }
-      const posts = await readdir(folder).then((names) => names.filter((name) => name.endsWith('.md')), () => []);
-      if (!posts.length) return sendJson(response, 404, { error: 'not_found', message: `there is no post "${slug}": save the post before adding its image` });
+      const noPost = () => sendJson(response, 404, { error: 'not_found', message: `there is no post "${slug}": save the post before adding its image` });
+      if (!(await holdsPost(folder))) return noPost();
       const declared = typeOf.get(contentType(request).type);
       if (!declared) return sendJson(response, 415, { error: 'unsupported_media_type', message: 'send a PNG, JPEG, WebP or AVIF image (SVG is not accepted: it can carry script)' });
       let bytes: Buffer;
@@ -69,9 +74,13 @@ export function createMediaRoutes(options: MediaRoutesOptions): AdminRoute[] {
       if (!size?.width || !size.height) return sendJson(response, 415, { error: 'unsupported_media_type', message: 'the image could not be read: export it again' });
       const name = `${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}.${extensions[declared]}`;
       const file = join(folder, name);
-      await serialiseWrites(file, async () => {
+      // The folder is held while it is checked again and written: a rename may have moved it since.
+      const written = await serialiseWrites(folder, async () => {
+        if (!(await holdsPost(folder))) return false;
         if (!(await access(file).then(() => true, () => false))) await writeFileAtomic(file, bytes);
+        return true;
       });
+      if (!written) return noPost();
       await options.audit.append({ user: session.email, action: 'media-upload', slug, file: name, bytes: bytes.length });
       const upright = (size.orientation ?? 1) < 5;
       sendJson(response, 201, { path: name, width: upright ? size.width : size.height, height: upright ? size.height : size.width });
