@@ -5,7 +5,7 @@
  * routes of posts-api.ts (list, create, read, save, delete, rename), made once per collection, and
  * `collections/<id>/preview` and `…/media` are preview.ts's and media-api.ts's for that collection.
  * `posts…` stays the blog's alias (or the first collection's when the site has no `blog`): the
- * same route set, so both addresses of one file share its queue of writes.
+ * same route set (its writes, like every admin write, go through write-queue.ts).
  */
 import type { ResolvedConfig } from '../config/load.js';
 import { builtInEntryFields } from '../config/schema.js';

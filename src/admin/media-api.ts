@@ -14,11 +14,12 @@ import type { ResolvedConfig } from '../config/load.js';
 import { imageMediaTypes, maxImageBytes, sniffImageType, type ImageType } from '../content/images.js';
 import { BodyTooLarge, contentType, readBody } from '../serve/request.js';
 import type { AdminRoute } from './api.js';
-import { writeFileAtomic } from './atomic-file.js';
+import { writeFileAtomic } from '../atomic-write.js';
 import type { AuditLog } from './audit-log.js';
 import { adminHeaders, sendJson } from './http.js';
 import { createMediaLibraryRoutes, type MediaLibraryOptions } from './media-library.js';
 import { PostAddressError, resolvePost } from './post-files.js';
+import { serialiseWrites } from './write-queue.js';
 
 /** Options of `createMediaRoutes`. */
 export interface MediaRoutesOptions extends MediaLibraryOptions {
@@ -31,6 +32,11 @@ export interface MediaRoutesOptions extends MediaLibraryOptions {
 
 const extensions: Record<ImageType, string> = { png: 'png', jpeg: 'jpg', webp: 'webp', avif: 'avif' };
 const typeOf = new Map<string, ImageType>(Object.entries(imageMediaTypes).map(([type, media]) => [media, type as ImageType]));
+
+/** Whether an entry's folder holds a post (a folder with only an image would not build). */
+async function holdsPost(folder: string): Promise<boolean> {
+  return (await readdir(folder).catch(() => [] as string[])).some((name) => name.endsWith('.md'));
+}
 
 /** Creates the upload route (role editor: whoever may edit posts may give them images) and the library's (media-library.ts). */
 export function createMediaRoutes(options: MediaRoutesOptions): AdminRoute[] {
@@ -50,8 +56,8 @@ export function createMediaRoutes(options: MediaRoutesOptions): AdminRoute[] {
         if (error instanceof PostAddressError) return sendJson(response, 400, { error: 'invalid_post', message: error.message });
         throw error;
       }
-      const posts = await readdir(folder).then((names) => names.filter((name) => name.endsWith('.md')), () => []);
-      if (!posts.length) return sendJson(response, 404, { error: 'not_found', message: `there is no post "${slug}": save the post before adding its image` });
+      const noPost = () => sendJson(response, 404, { error: 'not_found', message: `there is no post "${slug}": save the post before adding its image` });
+      if (!(await holdsPost(folder))) return noPost();
       const declared = typeOf.get(contentType(request).type);
       if (!declared) return sendJson(response, 415, { error: 'unsupported_media_type', message: 'send a PNG, JPEG, WebP or AVIF image (SVG is not accepted: it can carry script)' });
       let bytes: Buffer;
@@ -68,7 +74,13 @@ export function createMediaRoutes(options: MediaRoutesOptions): AdminRoute[] {
       if (!size?.width || !size.height) return sendJson(response, 415, { error: 'unsupported_media_type', message: 'the image could not be read: export it again' });
       const name = `${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}.${extensions[declared]}`;
       const file = join(folder, name);
-      if (!(await access(file).then(() => true, () => false))) await writeFileAtomic(file, bytes);
+      // The folder is held while it is checked again and written: a rename may have moved it since.
+      const written = await serialiseWrites(folder, async () => {
+        if (!(await holdsPost(folder))) return false;
+        if (!(await access(file).then(() => true, () => false))) await writeFileAtomic(file, bytes);
+        return true;
+      });
+      if (!written) return noPost();
       await options.audit.append({ user: session.email, action: 'media-upload', slug, file: name, bytes: bytes.length });
       const upright = (size.orientation ?? 1) < 5;
       sendJson(response, 201, { path: name, width: upright ? size.width : size.height, height: upright ? size.height : size.width });

@@ -28,15 +28,16 @@ import { collectionNamed, sourcesOf } from '../config/sources.js';
 import { findFrontMatter } from '../content/front-matter.js';
 import { imageSidecarSchema, imageSidecarText, readImageSidecar, sidecarOf, type ImageSidecar } from '../content/image-sidecar.js';
 import type { AdminRequest, AdminRoute } from './api.js';
-import { writeFileAtomic } from './atomic-file.js';
+import { writeFileAtomic } from '../atomic-write.js';
 import type { AuditLog } from './audit-log.js';
 import { publishAudited } from './git-publish.js';
 import { adminHeaders, sendJson } from './http.js';
-import { createKeyedQueue, PostAddressError, resolvePost, versionOf } from './post-files.js';
+import { PostAddressError, resolvePost, versionOf } from './post-files.js';
 import type { SaveOutcome } from './posts-api.js';
 import { ifMatch } from './settings-api.js';
 import { answerStale, holdChange, mediaScope, mustHold, reviewRoutes, type Review } from './review.js';
 import { fileDiff } from './text-diff.js';
+import { serialiseWrites } from './write-queue.js';
 
 /** An entry that shows an image. */
 export interface ImageUse {
@@ -155,8 +156,9 @@ async function usesIn(folder: string, names: readonly string[], collection: stri
 
 /** The library's routes. */
 export function createMediaLibraryRoutes(options: MediaLibraryOptions): AdminRoute[] {
-  // One change of the library at a time: a copy, a save and a delete all read the whole library.
-  const serialise = createKeyedQueue();
+  // A copy, a save and a delete all read the whole library: every collection's folder is theirs
+  // until they are done, so no entry and no image changes under them.
+  const libraryFolders = (config: ResolvedConfig) => Object.keys(config.collections).map((collection) => sourcesOf(config).collection(collection));
 
   /** The config, or undefined after answering 503. */
   const ready = (context: AdminRequest) => {
@@ -223,7 +225,7 @@ export function createMediaLibraryRoutes(options: MediaLibraryOptions): AdminRou
         if (error instanceof PostAddressError) return sendJson(context.response, 400, { error: 'invalid_post', message: error.message });
         throw error;
       }
-      await serialise('library', async () => {
+      await serialiseWrites(libraryFolders(config), async () => {
         const names = await readdir(folder).catch(() => [] as string[]);
         if (!names.some((name) => name.endsWith('.md'))) return sendJson(context.response, 404, { error: 'not_found', message: `there is no entry "${slug}": save it before giving it an image` });
         const image = await find(context, config);
@@ -253,7 +255,7 @@ export function createMediaLibraryRoutes(options: MediaLibraryOptions): AdminRou
       if (!expected) return sendJson(context.response, 428, { error: 'if_match_required', message: 'send the version you are editing in If-Match' });
       const config = ready(context);
       if (!config) return;
-      await serialise('library', async () => {
+      await serialiseWrites(libraryFolders(config), async () => {
         const image = await find(context, config);
         if (!image) return;
         if (image.version !== expected) return sendJson(context.response, 409, { error: 'stale', version: image.version }, { etag: `"${image.version}"` });
@@ -294,7 +296,7 @@ export function createMediaLibraryRoutes(options: MediaLibraryOptions): AdminRou
     async apply(context, change) {
       const config = ready(context);
       if (!config) return false;
-      await serialise('library', async () => {
+      await serialiseWrites(libraryFolders(config), async () => {
         const image = (await readLibrary(config)).find((candidate) => candidate.id === change.slug);
         if (!image || image.version !== change.base) return answerStale(context, 'image');
         // The text the editor's save made (imageSidecarText), read back as that save's data.
@@ -318,7 +320,7 @@ export function createMediaLibraryRoutes(options: MediaLibraryOptions): AdminRou
     async handle(context) {
       const config = ready(context);
       if (!config) return;
-      await serialise('library', async () => {
+      await serialiseWrites(libraryFolders(config), async () => {
         const image = await find(context, config);
         if (!image) return;
         if (image.uses.length) return sendJson(context.response, 409, { error: 'in_use', message: 'the image is still used: give those entries another image first', uses: image.uses });

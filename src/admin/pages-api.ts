@@ -26,14 +26,15 @@ import { parseDocument } from '../yaml-package.js';
 import { sourcesOf } from '../config/sources.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { AdminRequest, AdminRoute } from './api.js';
-import { writeFileAtomic } from './atomic-file.js';
+import { writeFileAtomic } from '../atomic-write.js';
 import type { AuditLog } from './audit-log.js';
 import { editConfigText, type ConfigChange } from './config-edit.js';
 import { publishAudited } from './git-publish.js';
 import { sendJson } from './http.js';
-import { isOutdated, readTranslationRecords, recordTranslation, translationStatus } from './translations.js';
+import { isOutdated, readTranslationRecords, recordTranslation, translationRecordsFile, translationStatus } from './translations.js';
+import { serialiseWrites } from './write-queue.js';
 import { changedKeys, historyRoutes, projectPath, summaryOf, type History } from './history.js';
-import { createKeyedQueue, versionOf } from './post-files.js';
+import { versionOf } from './post-files.js';
 import type { SaveOutcome } from './posts-api.js';
 import { ifMatch } from './settings-api.js';
 import { fileDiff } from './text-diff.js';
@@ -124,7 +125,8 @@ function isLocked(config: ResolvedConfig, id: string, key: string): boolean {
 
 /** The routes of /api/admin/pages. */
 export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
-  const serialise = createKeyedQueue();
+  /** What a change of a page's copy in a locale writes: the file and its folder's translation records. */
+  const copyFiles = (config: ResolvedConfig, id: string, locale: string) => [join(sourcesOf(config).copy(id), `${locale}.yaml`), translationRecordsFile(sourcesOf(config).copy(id))];
 
   /** The config, or undefined after answering 503. */
   const ready = (context: AdminRequest) => {
@@ -219,7 +221,7 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
     const config = ready(context);
     if (!config) return;
     const [id, locale] = [context.params[0]!, context.params[1]!];
-    await serialise(`${id}/${locale}`, async () => {
+    await serialiseWrites(copyFiles(config, id, locale), async () => {
       const found = await pageFile(context, config, id, locale);
       if (!found) return;
       if (found.version !== expected) return sendJson(context.response, 409, { error: 'stale', version: found.version }, { etag: `"${found.version}"` });
@@ -288,7 +290,7 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
     async apply(context, change) {
       const config = ready(context);
       if (!config) return false;
-      await serialise(`${change.slug}/${change.locale}`, async () => {
+      await serialiseWrites(copyFiles(config, change.slug, change.locale), async () => {
         const found = await pageFile(context, config, change.slug, change.locale);
         if (!found) return;
         if (found.version !== change.base) return answerStale(context, 'page');

@@ -1,9 +1,8 @@
 /**
  * The files of a collection's posts, addressed by slug and locale only (the client never sends a
  * path): the slug must match the build's pattern and the locale be one of the config's; the path
- * is checked to stay inside content/ with no symbolic link on the way. Writes are atomic (temp
- * file in the same folder, fsync, rename) and one at a time per file; a post's version is a hash
- * of its bytes.
+ * is checked to stay inside content/ with no symbolic link on the way. A post's version is a
+ * hash of its bytes. (Writes are atomic, src/atomic-write.ts, and one at a time per file, write-queue.ts.)
  */
 import { createHash } from 'node:crypto';
 import { lstat, readFile, readdir, realpath, rm, rmdir } from 'node:fs/promises';
@@ -67,18 +66,4 @@ export async function deletePostFile(file: string): Promise<void> {
   await rm(file);
   const rest = await readdir(dirname(file)).catch(() => ['?']);
   if (rest.length === 0) await rmdir(dirname(file)).catch(() => undefined);
-}
-
-/** Runs tasks on one key one at a time (saves of one file). */
-export function createKeyedQueue() {
-  const tails = new Map<string, Promise<unknown>>();
-  return function serialise<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const run = (tails.get(key) ?? Promise.resolve()).then(task);
-    const tail = run.catch(() => undefined);
-    tails.set(key, tail);
-    void tail.then(() => {
-      if (tails.get(key) === tail) tails.delete(key);
-    });
-    return run;
-  };
 }

@@ -23,9 +23,10 @@ import type { Build } from '../pipeline/result-stage.js';
 import { devUser, type AdminRequest, type AdminRoute } from './api.js';
 import type { AuditLog } from './audit-log.js';
 import { createPostText, editPost, FrontMatterEditError, readFrontMatter, splitPost, type FrontMatterValue } from './front-matter-edit.js';
-import { isOutdated, readTranslationRecords, recordTranslation, translationStatus, type TranslationRecords } from './translations.js';
+import { isOutdated, readTranslationRecords, recordTranslation, translationRecordsFile, translationStatus, type TranslationRecords } from './translations.js';
+import { serialiseWrites } from './write-queue.js';
 import { sendJson } from './http.js';
-import { writeFileAtomic } from './atomic-file.js';
+import { writeFileAtomic } from '../atomic-write.js';
 import { checkSiteWithEdit } from './site-check.js';
 import { commitMessage, publishToGit, type GitOutcome } from './git-publish.js';
 import { ConfigEditError, editConfigText } from './config-edit.js';
@@ -33,7 +34,7 @@ import { moveFolder, renameRedirects } from './post-rename.js';
 import { entrySummary, historyRoutes, projectPath, type History } from './history.js';
 import { answerStale, holdChange, isPublicEntry, mustHold, pendingOf, reviewRoutes, wholeEntry, type Review } from './review.js';
 import { fileDiff } from './text-diff.js';
-import { createKeyedQueue, deletePostFile, PostAddressError, readPostFile, resolvePost, versionOf, type PostAddress } from './post-files.js';
+import { deletePostFile, PostAddressError, readPostFile, resolvePost, versionOf, type PostAddress } from './post-files.js';
 
 /** What a save did to the site: nothing yet (dev: the watcher rebuilds), or a rebuild's outcome. */
 export type SaveOutcome = { rebuilt: false } | { rebuilt: true; ok: true; ms: number } | { rebuilt: true; ok: false; errors: ReturnType<typeof describeError>[] };
@@ -199,7 +200,8 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     const at = data.draft !== true && typeof data.date === 'string' ? scheduledAt(data.date, timeZone, today(timeZone)) : undefined;
     return at === undefined ? {} : { scheduled: { at, timeZone } };
   };
-  const serialise = createKeyedQueue();
+  /** What a change of one translation writes: its file and its folder's translation records. */
+  const entryFiles = (target: PostAddress) => [target.file, translationRecordsFile(dirname(target.file))];
 
   const configOf = (response: AdminRequest['response']): ResolvedConfig | undefined => {
     const config = options.config();
@@ -376,7 +378,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
       const post = await readBody(context, postFromBody);
       if (!post) return;
       const config = options.config()!;
-      await serialise(target.file, async () => {
+      await serialiseWrites(entryFiles(target), async () => {
         const file = await readPostFile(target.file);
         if (!file) return sendJson(context.response, 404, { error: 'not_found' });
         if (file.version !== expected) return sendJson(context.response, 409, { error: 'stale', current: current(config, file.text, file.version) }, { etag: `"${file.version}"` });
@@ -403,7 +405,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
       const target = await address(context, named.slug, named.locale);
       if (!target) return;
       const config = options.config()!;
-      await serialise(target.file, async () => {
+      await serialiseWrites(entryFiles(target), async () => {
         const existing = await readPostFile(target.file);
         if (existing) return sendJson(context.response, 409, { error: 'exists', message: `"${target.slug}" already has a ${target.locale} version`, current: current(config, existing.text, existing.version) });
         let text: string;
@@ -442,7 +444,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
       const addressed = await addressedVersion(context, 'deleting');
       if (!addressed) return;
       const { target, expected } = addressed;
-      await serialise(target.file, async () => {
+      await serialiseWrites(entryFiles(target), async () => {
         const file = await readPostFile(target.file);
         if (!file) return sendJson(context.response, 404, { error: 'not_found' });
         if (file.version !== expected) return sendJson(context.response, 409, { error: 'stale', current: current(options.config()!, file.text, file.version) });
@@ -467,8 +469,9 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     if (!build) return sendJson(context.response, 503, { error: 'not_ready', message: 'the site has not been built yet: a rename needs its pages to know the old addresses' });
     const [from, to] = [dirname(source.file), dirname(target.file)];
     const configFile = resolve(process.cwd(), config.file);
-    // One rename or config edit of the posts at a time: each reads the config the last one wrote.
-    await serialise(configFile, async () => {
+    // Both folders whole (every translation, image and record in them) and the config, whose
+    // redirects the settings may be writing too.
+    await serialiseWrites([configFile, from, to], async () => {
       const names = await readdir(from).catch(() => undefined);
       if (!names) return sendJson(context.response, 404, { error: 'not_found', message: `no post "${source.slug}"` });
       const taken = () => sendJson(context.response, 409, { error: 'exists', message: `there is already a post "${target.slug}"` });
@@ -540,7 +543,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
       if (!addressed) return;
       const { target, expected } = addressed;
       const config = options.config()!;
-      await serialise(target.file, async () => {
+      await serialiseWrites(entryFiles(target), async () => {
         const file = await readPostFile(target.file);
         if (!file) return sendJson(context.response, 404, { error: 'not_found', message: `no ${target.locale} version of "${target.slug}" to restore into` });
         if (file.version !== expected) return sendJson(context.response, 409, { error: 'stale', current: current(config, file.text, file.version) }, { etag: `"${file.version}"` });
@@ -581,7 +584,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
       }
       const target = await address(context, change.slug, change.locale);
       if (!target) return false;
-      await serialise(target.file, async () => {
+      await serialiseWrites(entryFiles(target), async () => {
         const now = await readPostFile(target.file);
         if ((now?.version ?? '') !== change.base) return answerStale(context);
         if (change.text === '') return now ? deleteEntry(context, config, target, now, { review: change.id }) : answerStale(context);

@@ -30,7 +30,7 @@ import type { ResolvedConfig } from '../config/load.js';
 import { parseConfig } from '../config/load.js';
 import { collectSiteErrors, errorCatalogue, type SiteError } from '../errors.js';
 import { devUser, type AdminRequest, type AdminRoute } from './api.js';
-import { writeFileAtomic } from './atomic-file.js';
+import { writeFileAtomic } from '../atomic-write.js';
 import { fileDiff } from './text-diff.js';
 import type { AuditLog } from './audit-log.js';
 import { ConfigEditError, editConfigText, type ConfigChange, type ConfigValue } from './config-edit.js';
@@ -38,7 +38,8 @@ import { declaredChange, declaredValues } from './declared-settings.js';
 import { publishToGit, type GitOutcome } from './git-publish.js';
 import { changedKeys, historyRoutes, projectPath, summaryOf, type History } from './history.js';
 import { sendJson } from './http.js';
-import { createKeyedQueue, versionOf } from './post-files.js';
+import { versionOf } from './post-files.js';
+import { serialiseWrites } from './write-queue.js';
 import type { SaveOutcome } from './posts-api.js';
 
 /**
@@ -239,6 +240,13 @@ async function readSettingsFiles(config: ResolvedConfig): Promise<SettingsFiles>
   return { ...files, version: settingsVersion(files) };
 }
 
+/** Every file a settings save may write (the write queue's paths): the config, the messages, the page copy. */
+function settingsFilePaths(config: ResolvedConfig): string[] {
+  const messages = categorisedCollections(config).length ? config.localeIds.map((locale) => sourcesOf(config).messages(locale)) : [];
+  const copies = config.admin.copy.flatMap(({ content }) => config.localeIds.map((locale) => copyFile(config, content, locale)));
+  return [resolve(process.cwd(), config.file), ...messages, ...copies];
+}
+
 /** The settings files and their texts now: the config, then the messages and the page copy. */
 function settingsFileTexts(found: SettingsFiles): Map<string, string> {
   return new Map([[found.file, found.text], ...Object.values(found.messages).map((entry): [string, string] => [entry.file, entry.text]), ...found.copies]);
@@ -298,8 +306,6 @@ export function checkConfigText(text: string, config: ResolvedConfig): SettingsE
 
 /** The routes of /api/admin/settings. */
 export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute[] {
-  const serialise = createKeyedQueue();
-
   /** The settings files now; answered 503 and undefined while the site has not been built. */
   const current = async (context: AdminRequest) => {
     const config = options.config();
@@ -435,8 +441,9 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
     async handle(context) {
       const expected = ifMatch(context);
       if (!expected) return sendJson(context.response, 428, { error: 'if_match_required', message: 'send the version you are editing in If-Match' });
-      if (!options.config()) return sendJson(context.response, 503, { error: 'not_ready', message: 'the site has not been built yet' });
-      await serialise('settings', async () => {
+      const config = options.config();
+      if (!config) return sendJson(context.response, 503, { error: 'not_ready', message: 'the site has not been built yet' });
+      await serialiseWrites(settingsFilePaths(config), async () => {
         const found = await current(context);
         if (!found) return;
         if (found.version !== expected) return sendJson(context.response, 409, { error: 'stale', version: found.version }, { etag: `"${found.version}"` });
@@ -479,7 +486,9 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
       return found && { item: settingsItem, files: Object.fromEntries([...settingsFileTexts(found)].map(([file, text]) => [projectPath(found.config.root, file), text])) };
     },
     async restore(context, version) {
-      await serialise('settings', async () => {
+      const config = options.config();
+      if (!config) return sendJson(context.response, 503, { error: 'not_ready', message: 'the site has not been built yet' });
+      await serialiseWrites(settingsFilePaths(config), async () => {
         const found = await current(context);
         if (!found) return;
         if (found.version !== ifMatch(context)) return sendJson(context.response, 409, { error: 'stale', version: found.version }, { etag: `"${found.version}"` });

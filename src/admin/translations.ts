@@ -8,7 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from './atomic-file.js';
+import { writeFileAtomic } from '../atomic-write.js';
 import { versionOf } from './post-files.js';
 import { fileDiff } from './text-diff.js';
 
@@ -24,11 +24,14 @@ export interface TranslationStatus {
   diff?: string;
 }
 
-const recordsName = '.translations.json';
+/** The file of a folder's translation records (the write queue names it with the translation it records). */
+export function translationRecordsFile(folder: string): string {
+  return join(folder, '.translations.json');
+}
 
 /** The translation records of a folder (none yet, or a file that is not a JSON object: none). */
 export async function readTranslationRecords(folder: string): Promise<TranslationRecords> {
-  const text = await readFile(join(folder, recordsName), 'utf8').catch(() => undefined);
+  const text = await readFile(translationRecordsFile(folder), 'utf8').catch(() => undefined);
   if (text === undefined) return {};
   try {
     const records = JSON.parse(text) as unknown;
@@ -52,7 +55,7 @@ export function translationStatus(record: TranslationRecords[string] | undefined
 /** Records that `locale`'s translation in `folder` was just saved against the source text `source`; gives the record file (to publish with the save). */
 export async function recordTranslation(folder: string, locale: string, source: string, now: number): Promise<string> {
   const records = { ...(await readTranslationRecords(folder)), [locale]: { sourceVersion: versionOf(source), source, since: new Date(now).toISOString() } };
-  const file = join(folder, recordsName);
+  const file = translationRecordsFile(folder);
   const sorted = Object.fromEntries(Object.keys(records).sort().map((key) => [key, records[key]!]));
   await writeFileAtomic(file, `${JSON.stringify(sorted, null, 2)}\n`);
   return file;

@@ -2,14 +2,14 @@
  * The build cache on disk: content-addressed entries under `node_modules/.cache/site/` of the
  * generator (or `SITE_CACHE_DIR`). Keys are SHA-256 hashes of everything an entry depends on, so
  * an entry is never stale, only unused; a missing, unreadable or half-written entry is a miss.
- * Writes go to a temporary name and are renamed into place, so a concurrent build never reads a
- * partial entry.
+ * Writes are atomic (atomic-write.ts, without flushing to the disk: a lost entry is only a miss),
+ * so a concurrent build never reads a partial entry.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeFileAtomic } from '../atomic-write.js';
 
 /**
  * The folder of the generator's own package: the nearest folder above this module that holds
@@ -215,28 +215,16 @@ const writeConcurrency = 16;
 /** Opens a namespace such as "markdown" under the cache root. */
 export function openDiskCache(namespace: string, root: string = cacheRoot()): DiskCache {
   const dir = join(root, namespace);
-  let ready: Promise<unknown> | undefined;
   const writes = new Set<Promise<void>>();
   const waiting: (() => void)[] = [];
   let active = 0;
   const store = async (key: string, data: string | Uint8Array | readonly Uint8Array[]) => {
     if (active >= writeConcurrency) await new Promise<void>((resume) => waiting.push(resume));
     active++;
-    const file = join(dir, key);
-    const temporary = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
     try {
-      ready ??= mkdir(dir, { recursive: true });
-      await ready;
-      const handle = await open(temporary, 'w');
-      try {
-        if (typeof data === 'string') await handle.writeFile(data);
-        else await handle.writev(data instanceof Uint8Array ? [data] : [...data]);
-      } finally {
-        await handle.close();
-      }
-      await rename(temporary, file);
+      await writeFileAtomic(join(dir, key), data, { durable: false });
     } catch {
-      await rm(temporary, { force: true }).catch(() => undefined);
+      // A cache that cannot be written is only slower.
     } finally {
       active--;
       waiting.shift()?.();

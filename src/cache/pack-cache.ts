@@ -2,20 +2,18 @@
  * A namespace of the build cache kept as one pack file per scope (an output folder, say) instead of
  * one file per entry: for the precompressed siblings of every page, tens of thousands of entries
  * that are all read or written together. Its index is read first, then each entry asked for;
- * `settled` writes a new one (under a temporary name, then renamed) holding exactly the entries
+ * `settled` writes a new one (atomically, atomic-write.ts) holding exactly the entries
  * this build used, when that differs from the pack it read, so entries no build uses any more drop
  * out; a build that does not ask for everything it still needs (it left some output files as they
  * were) keeps the others too. Packs untouched for a month are removed.
  */
 import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../atomic-write.js';
 import { cacheRoot, hashParts, type DiskCache } from './disk-cache.js';
 
 const magic = 'site-pack 1\n';
-/** Buffers per `writev` call (the system takes at most 1,024). */
-const buffersPerWrite = 1000;
 const maxAge = 30 * 24 * 3600 * 1000;
 
 /**
@@ -149,20 +147,7 @@ async function writePack(file: string, entries: ReadonlyMap<string, readonly Uin
   const keys = [...entries.keys()].sort();
   const index = keys.map((key): [string, number] => [key, entries.get(key)!.reduce((sum, part) => sum + part.byteLength, 0)]);
   const buffers: Uint8Array[] = [Buffer.from(`${magic}${JSON.stringify(index)}\n`), ...keys.flatMap((key) => entries.get(key)!)];
-  await mkdir(join(file, '..'), { recursive: true });
-  const temporary = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    const handle = await open(temporary, 'w');
-    try {
-      for (let start = 0; start < buffers.length; start += buffersPerWrite) await handle.writev(buffers.slice(start, start + buffersPerWrite));
-    } finally {
-      await handle.close();
-    }
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await writeFileAtomic(file, buffers, { durable: false });
 }
 
 /** Removes the namespace's other packs that no build has written for a month. */

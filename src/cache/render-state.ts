@@ -6,12 +6,12 @@
  * time of every file of the folder after the write, which prove that a file on disk is the one
  * that was written.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
+import { writeFileAtomic, writeFileAtomicSync } from '../atomic-write.js';
 import { cacheRoot, cacheScope, hashParts, installedVersion } from './disk-cache.js';
 import { packReads, unpackReads, type PackedReads, type PageReads } from './page-reads.js';
 
@@ -131,14 +131,10 @@ export function readRenderState(outDir: string): RenderState | undefined {
 
 /** Stores the state of an output folder; failures are swallowed (the next build then renders every page). */
 export async function writeRenderState(outDir: string, state: RenderState): Promise<void> {
-  const file = stateFile(outDir);
-  const temporary = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   try {
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(temporary, serialize({ format, scope: cacheScope(outDir), state: storedOf(state) }));
-    await rename(temporary, file);
+    await writeFileAtomic(stateFile(outDir), serialize({ format, scope: cacheScope(outDir), state: storedOf(state) }), { durable: false });
   } catch {
-    await rm(temporary, { force: true }).catch(() => undefined);
+    // Not kept: the next build renders every page.
   }
 }
 
@@ -187,19 +183,14 @@ function codeHash(): string {
     // None kept yet, or unreadable: hashed below.
   }
   const hash = hashParts(...files.map((file) => readFileSync(file)));
-  if (!recent) writeAtomically(kept, JSON.stringify({ stamps: stampsHash, hash }));
-  return hash;
-}
-
-function writeAtomically(file: string, text: string): void {
-  const temporary = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(temporary, text);
-    renameSync(temporary, file);
-  } catch {
-    rmSync(temporary, { force: true });
+  if (!recent) {
+    try {
+      writeFileAtomicSync(kept, JSON.stringify({ stamps: stampsHash, hash }), { durable: false });
+    } catch {
+      // Not kept: the next build hashes the files again.
+    }
   }
+  return hash;
 }
 
 /** The generator's code files: those of the bundle's folder (lib/), or of src/ when it runs from its sources. */

@@ -7,9 +7,9 @@
  * old URL working: each earlier path redirects (301) to the current one, on every host target and
  * in `site serve` / `site dev`. Sorted and plain, so two builds write the same bytes.
  */
-import { randomBytes } from 'node:crypto';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../atomic-write.js';
 import { parse, stringify } from '../yaml-package.js';
 
 /** The file name, beside the config. */
@@ -52,19 +52,17 @@ export function formatPathLock(lock: PathLock): string {
 }
 
 /**
- * Writes a config's lock beside it when the text differs from the file's, whole or not at all (a
- * temp file beside it, then a rename). A config without a lock writes nothing: a site keeps the
- * file only once it uses localized paths or slugs (routes/path-lock.ts).
+ * Writes a config's lock beside it when the text differs from the file's, whole or not at all
+ * (atomic-write.ts: `site dev` and `site build` may write the same lock at once). A config without
+ * a lock writes nothing: a site keeps the file only once it uses localized paths or slugs
+ * (routes/path-lock.ts).
  */
 export async function writePathLock(config: { root: string; pathLock?: PathLock }): Promise<void> {
   if (!config.pathLock) return;
   const file = join(config.root, pathLockName);
   const text = formatPathLock(config.pathLock);
   if ((await readFile(file, 'utf8').catch(() => undefined)) === text) return;
-  // A name of its own: `site dev` and `site build` may write the same lock at once.
-  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(temp, text);
-  await rename(temp, file);
+  await writeFileAtomic(file, text);
 }
 
 /** The redirects of a lock: every earlier path of a page to its current path. */

@@ -45,6 +45,7 @@ import {
   type Dirent,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { writeFileAtomicSync } from '../atomic-write.js';
 import { cacheScope } from '../cache/disk-cache.js';
 import { openPackCache, packExists } from '../cache/pack-cache.js';
 import { removeRenderState, writeRenderState, type FileStamp, type OutputRecord, type RenderState } from '../cache/render-state.js';
@@ -301,12 +302,12 @@ function hasLeftovers(outDir: string): boolean {
   }
 }
 
-/** Writes the journal under a temporary name and renames it into place, so it is never torn. */
+/**
+ * Writes the journal whole or not at all, so it is never torn. Not flushed to the disk, as the
+ * site's files are not: it guards against a killed build, not a power cut.
+ */
 function writeJournal(outDir: string, journal: UpdateJournal | SwapJournal): void {
-  const path = besidePaths(outDir).journal;
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, JSON.stringify({ version: 1, ...journal } satisfies Journal));
-  renameSync(temporary, path);
+  writeFileAtomicSync(besidePaths(outDir).journal, JSON.stringify({ version: 1, ...journal } satisfies Journal), { durable: false });
 }
 
 function removeJournal(outDir: string): void {

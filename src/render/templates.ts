@@ -5,10 +5,11 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Message, Plugin } from 'esbuild';
+import { writeFileAtomic } from '../atomic-write.js';
 import { dependencyFolder, entryConditions, generatorRoot, modulesRoot } from '../cache/disk-cache.js';
 import { SiteError, SiteErrors } from '../errors.js';
 import { templateSources } from '../config/sources.js';
@@ -153,13 +154,8 @@ export async function loadTemplates(templatesDir: string, names: readonly string
   const cacheDir = join(modulesRoot(), '.cache', 'site');
   const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
   const file = join(cacheDir, `templates-${hash}.mjs`);
-  if (!existsSync(file)) {
-    await mkdir(cacheDir, { recursive: true });
-    // A temporary name first, so a build running at the same moment never imports half a file.
-    const temporary = `${file}.${process.pid}.tmp`;
-    await writeFile(temporary, code);
-    await rename(temporary, file);
-  }
+  // Whole or not at all, so a build running at the same moment never imports half a file.
+  if (!existsSync(file)) await writeFileAtomic(file, code, { durable: false });
   const module = (await import(pathToFileURL(file).href)) as TemplateSet;
   templateFiles.set(module, { file, id });
   for (const [name, template] of Object.entries(module.pages)) {

@@ -1,10 +1,13 @@
 /**
  * `site serve --admin` with two saves at once: a post and the settings, sent together. Both answer
- * "live", so both changes must be on the served pages, round after round; and a restart publishes
- * what the sources build but the served folder lacks (a save whose publish was lost).
+ * "live", so both changes must be on the served pages, round after round; a post's rename and a
+ * settings save, which both write site.config.yaml, take turns (the admin's one write queue) so
+ * neither loses the other's change; and a restart publishes what the sources build but the served
+ * folder lacks (a save whose publish was lost).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLiveSite } from '../../src/admin/live-site';
 import { startLiveAdminServer } from '../helpers/admin-server';
@@ -44,6 +47,26 @@ describe('site serve --admin: two saves at once', () => {
       // And on disk, the file a static host or a restart would serve.
       const file = await readFile(join(live.site.dir, 'dist', 'blog', slug, 'index.html'), 'utf8');
       expect(file.includes(title) && file.includes(email), `round ${round}: both changes are in the file`).toBe(true);
+    }
+  }, 120_000);
+
+  it('takes a rename and a settings save of site.config.yaml in turns: the redirects and the setting both stay, or the later save is told it is stale', async () => {
+    const { server } = live;
+    const names = ['why-repair-beats-recycling', 'why-repair-still-beats-recycling', 'repair-beats-recycling'];
+    for (let round = 1; round < names.length; round++) {
+      const [from, to] = [names[round - 1]!, names[round]!];
+      const settings = (await server.send('GET', '/api/admin/settings', { headers: { cookie: auth.cookie } })).json() as { version: string };
+      const email = `rename${round}@mendwise.example`;
+      const [renamed, saved] = await Promise.all([
+        server.send('POST', `/api/admin/posts/${from}/rename`, { headers: headers(), body: JSON.stringify({ slug: to }) }),
+        server.send('PUT', '/api/admin/settings', { headers: headers(settings.version), body: JSON.stringify({ changes: [{ path: 'company.email', value: email }] }) }),
+      ]);
+      expect(renamed.status, renamed.text).toBe(200);
+      // First in line, the settings save is written and the rename reads it; second, it finds the file changed.
+      expect([200, 409], saved.text).toContain(saved.status);
+      const config = parse(await readFile(live.site.config, 'utf8')) as { company: { email: string }; redirects: { from: string; to: string }[] };
+      expect(config.redirects, `round ${round}: the rename's redirects are kept`).toContainEqual({ from: `/blog/${from}`, to: `/blog/${to}` });
+      if (saved.status === 200) expect(config.company.email, `round ${round}: the setting is kept`).toBe(email);
     }
   }, 120_000);
 
