@@ -17,13 +17,14 @@ import type { ResolvedConfig } from '../config/load.js';
 import { builtInBookingOf, slotRulesOf, type BuiltInBooking } from '../booking/rules.js';
 import { createDiagnostics } from '../diagnostics.js';
 import { copyValuesOf, loadMessages, lookupMessage } from '../content/messages.js';
+import { storageFailed } from '../forms/answer.js';
 import { bookingCalendar, bookingEndpointLimits, bookSlot, calendarIdOf, listFreeSlots, routeBooking, type BookingTerms, type CalendarText } from '../forms/booking.js';
 import { urlsOf } from '../routes/urls.js';
 import { StoreUnavailable } from '../store/driver.js';
 import type { StoreSource } from '../store/source.js';
 import { createRateLimiter } from './rate-limit.js';
 import { clientAddress } from './request.js';
-import { readSubmission, sendAnswer, sendJson, sendSubmissionAnswer, type FormEndpointOptions } from './form-request.js';
+import { readSubmission, sendAnswer, sendSubmissionAnswer, type FormEndpointOptions } from './form-request.js';
 
 /** What the booking handler applies at a moment: derived from the config of that moment. */
 export interface BookingSettings extends BookingTerms {
@@ -77,7 +78,7 @@ export function createBookingHandler(options: BookingHandlerOptions): BookingHan
       await route(settings, request, response, url, path.slice(endpoint.length + 1));
     } catch (error) {
       if (!(error instanceof StoreUnavailable) || response.headersSent) throw error;
-      sendJson(response, 503, { error: 'storage_failed' }, { 'retry-after': '60' });
+      sendAnswer(response, storageFailed);
     }
     return true;
   };

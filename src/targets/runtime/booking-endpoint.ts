@@ -10,10 +10,11 @@
  * The rules (slot length, opening hours, time zone, days ahead) and the calendar file's words are
  * the config's and messages' at build time. Web APIs only: bundled into the functions.
  */
+import { storageFailed } from '../../forms/answer.js';
 import { bookingCalendar, bookSlot, calendarIdOf, listFreeSlots, routeBooking, type BookingStore, type CalendarText } from '../../forms/booking.js';
 import type { SlotRules } from '../../booking/slots.js';
 import { createRateLimiter } from '../../serve/rate-limit.js';
-import { answerResponse, jsonResponse, logToHost, readWebForm, inLocale, submissionResponse, type HostContext, type WebHandler } from './web-endpoint.js';
+import { answerResponse, logToHost, readWebForm, inLocale, submissionResponse, type HostContext, type WebHandler } from './web-endpoint.js';
 
 /** What the build writes into the booking function (JSON, from the config and the messages). */
 export interface BookingEndpointSettings {
@@ -98,7 +99,7 @@ export function createBookingEndpoint(settings: BookingEndpointSettings, open: O
       // The store could not be opened or read (a missing binding or variable, a database down):
       // 503, and the host's log says why. The booking form offers the contact form then.
       logToHost(`${settings.path}: ${error instanceof Error ? error.message : String(error)}`);
-      return jsonResponse(503, { error: 'storage_failed' }, { 'retry-after': '60' });
+      return answerResponse(storageFailed);
     }
   };
 }
