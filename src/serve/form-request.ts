@@ -1,12 +1,14 @@
 /**
- * The common front of every form endpoint of `site serve` (contact, booking): a JSON body (from a
- * hydrated form) or a plain form POST (without script), from a page of this site only (Origin /
- * Sec-Fetch-Site), at most `maxBytes` (read no further), decoded in the charset it declares, an
- * object. Refusals are answered here; the endpoint gets the fields, with the honeypot taken out.
- * (The host functions of src/targets do the same on the web `Request`: runtime/web-endpoint.ts.)
+ * The common front and back of every form endpoint of `site serve` (contact, booking). In front: a
+ * JSON body (from a hydrated form) or a plain form POST (without script), from a page of this site
+ * only (Origin / Sec-Fetch-Site), at most `maxBytes` (read no further), decoded in the charset it
+ * declares, an object. Refusals are answered here; the endpoint hands the fields to its form's
+ * rules (src/forms/). At the back: the rules' answer written as JSON, or for a plain form POST as a
+ * redirect to the result page. (The host functions of src/targets do the same on the web
+ * `Request`: runtime/web-endpoint.ts.)
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { honeypotField } from '../islands/contact-schema.js';
+import type { FormAnswer } from '../forms/answer.js';
 import type { StoreSource } from '../store/source.js';
 import { BodyTooLarge, contentType, decoderFor, isSameOrigin, parseFormBody, readBody, type ProxyTrust } from './request.js';
 
@@ -36,13 +38,11 @@ export interface SubmissionOptions extends ProxyTrust {
 
 /** A submission that passed the front checks. */
 export interface Submission {
-  /** The fields sent, without the honeypot. */
+  /** The fields sent, the honeypot among them (the form's rules look at it). */
   fields: Record<string, unknown>;
   /** Sent as a plain form (answer with a redirect), not JSON. */
   isForm: boolean;
-  /** The honeypot was filled in: a bot. Pretend success, store nothing. */
-  isBot: boolean;
-  /** The page's locale as sent (`locale` field), or "en". */
+  /** The page's locale as sent (`locale` field), or "": the result page is that locale's, or the default locale's. */
   locale: string;
 }
 
@@ -50,6 +50,20 @@ export interface Submission {
 export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers });
   response.end(JSON.stringify(body));
+}
+
+/** Writes an answer of the form rules: a string body as it is, any other as JSON. */
+export function sendAnswer(response: ServerResponse, answer: FormAnswer): void {
+  if (typeof answer.body !== 'string') return sendJson(response, answer.status, answer.body, answer.headers);
+  response.writeHead(answer.status, answer.headers);
+  response.end(answer.body);
+}
+
+/** Writes the answer to a submission: for a plain form POST a redirect to the result page (the success page for a 201), else the answer. */
+export function sendSubmissionAnswer(response: ServerResponse, answer: FormAnswer, submission: Submission, resultPage: (accepted: boolean) => string): void {
+  if (!submission.isForm) return sendAnswer(response, answer);
+  response.writeHead(303, { ...answer.headers, location: resultPage(answer.status === 201), 'cache-control': 'no-store' });
+  response.end();
 }
 
 /** Reads a submission; answers 403, 415, 413 or 400 itself and then returns undefined. */
@@ -78,7 +92,5 @@ export async function readSubmission(request: IncomingMessage, response: ServerR
     if (!(error instanceof BodyTooLarge)) sendJson(response, 400, { error: 'invalid_body' });
     return undefined;
   }
-  const locale = typeof fields.locale === 'string' && /^[a-z]{2,3}$/.test(fields.locale) ? fields.locale : 'en';
-  const { [honeypotField]: honeypot, ...rest } = fields;
-  return { fields: rest, isForm, isBot: typeof honeypot === 'string' && honeypot !== '', locale };
+  return { fields, isForm, locale: typeof fields.locale === 'string' ? fields.locale : '' };
 }

@@ -12,7 +12,8 @@ import { copyValuesOf, lookupMessage, type MessageTree } from '../content/messag
 import { esbuildErrors, type RunEsbuild } from '../esbuild-step.js';
 import { SiteErrors } from '../errors.js';
 import { urlsOf } from '../routes/urls.js';
-import { contactEndpointLimits } from '../serve/contact.js';
+import { bookingEndpointLimits } from '../forms/booking.js';
+import { contactEndpointLimits } from '../forms/contact.js';
 import type { BookingEndpointSettings } from './runtime/booking-endpoint.js';
 import type { EndpointSettings } from './runtime/web-endpoint.js';
 
@@ -76,12 +77,6 @@ export function siteEndpoints(config: ResolvedConfig): SiteEndpoint[] {
     }];
   });
 }
-
-/**
- * The limits of the booking function: those of `site serve`'s booking endpoint (a 16 KB body, 5
- * booking attempts a minute per client, counted per running instance of the function).
- */
-export const bookingEndpointLimits = { maxBytes: 16 * 1024, rateLimit: 5, rateWindowMs: 60_000 };
 
 /**
  * The settings of the booking function, when this build has one: the built-in booking on a host

@@ -2,15 +2,18 @@
  * A form endpoint on the web `Request`/`Response` API, as the host functions run it (Netlify
  * Functions, Cloudflare Pages, Vercel): the same checks as `site serve`'s contact endpoint, in the
  * same order. A POST from a page of the site only (Origin / Sec-Fetch-Site), JSON or a plain form
- * post, at most `maxBytes` (read no further), decoded in the charset it declares; then the shared
- * submission flow (honeypot, schema, rate limit, storage). A plain form post is answered with a
- * redirect to the result page of its language, never with the input echoed back.
+ * post, at most `maxBytes` (read no further), decoded in the charset it declares; then the contact
+ * form's rules (forms/contact.ts: honeypot, schema, rate limit, storage), which `site serve`
+ * applies too. A plain form post is answered with a redirect to the result page of its language,
+ * never with the input echoed back. What stays here is the host's: the request and response, the
+ * storage (a KV namespace or a webhook) and a rate limit per running instance.
  *
  * This file and what it imports are bundled into each function: web APIs only, no Node modules.
  */
+import type { FormAnswer } from '../../forms/answer.js';
+import { createContactFlow, type ContactFlowOptions } from '../../forms/contact.js';
 import { decoderFor, parseContentType, parseFormBody } from '../../serve/request.js';
 import { createRateLimiter } from '../../serve/rate-limit.js';
-import { createSubmissionFlow, type SubmissionFlowOptions } from '../../serve/submission.js';
 
 /** What the build writes into a function about its endpoint (JSON, from the config). */
 export interface EndpointSettings {
@@ -45,7 +48,7 @@ interface KeyValueStore {
 }
 
 /** The schema check of an endpoint: its valid data, or field → message key. */
-export type Validate<Data> = SubmissionFlowOptions<Data>['validate'];
+export type Validate<Data> = ContactFlowOptions<Data>['validate'];
 
 /** A handler of one endpoint: (request, host context) → response. */
 export type WebHandler = (request: Request, context: HostContext) => Promise<Response>;
@@ -72,26 +75,38 @@ const noStore = { 'cache-control': 'no-store' };
 /** Creates the handler of an endpoint. */
 export function createWebEndpoint<Data extends object>(validate: Validate<Data>, settings: EndpointSettings, options: WebEndpointOptions = {}): WebHandler {
   const now = options.now ?? Date.now;
-  const limiter = createRateLimiter({ limit: settings.rateLimit, windowMs: settings.rateWindowMs, now });
-  const json = jsonResponse;
+  const budget = createRateLimiter({ limit: settings.rateLimit, windowMs: settings.rateWindowMs, now });
 
   return async function handle(request, context) {
-    if (request.method !== 'POST') return json(405, { error: 'method_not_allowed' }, { allow: 'POST' });
+    if (request.method !== 'POST') return jsonResponse(405, { error: 'method_not_allowed' }, { allow: 'POST' });
     const read = await readWebForm(request, settings);
     if (read instanceof Response) return read;
-    const { fields, isForm } = read;
-    // The environment comes with each request (Cloudflare passes it so); the limiter is the instance's.
-    const submit = createSubmissionFlow({ validate, limiter, now, store: (record) => storeRecord(record, context.env, settings, options) });
-    const result = await submit(fields, context.client);
-    if (!isForm) return json(result.status, result.body, result.headers);
-    const locale = typeof fields.locale === 'string' && settings.resultPages[fields.locale] ? fields.locale : settings.defaultLocale;
-    return new Response(null, { status: 303, headers: { location: settings.resultPages[locale]![result.outcome], ...noStore } });
+    // The environment comes with each request (Cloudflare passes it so); the budget is the instance's.
+    const submit = createContactFlow({ validate, budget, now, store: (record) => storeRecord(record, context.env, settings, options) });
+    const answer = await submit(read.fields, context.client);
+    return submissionResponse(answer, read, (accepted) => inLocale(settings.resultPages, read.fields.locale, settings.defaultLocale)[accepted ? 'sent' : 'failed']);
   };
+}
+
+/** The entry of `locale` in something the build wrote per locale (result pages, calendar words), or the default locale's when the site has no such locale. */
+export function inLocale<Entry>(byLocale: Record<string, Entry>, locale: unknown, defaultLocale: string): Entry {
+  return (typeof locale === 'string' && byLocale[locale]) || byLocale[defaultLocale]!;
 }
 
 /** A JSON answer that no cache keeps. */
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...noStore, ...headers } });
+}
+
+/** An answer of the form rules as a `Response`: a string body as it is, any other as JSON. */
+export function answerResponse(answer: FormAnswer): Response {
+  return typeof answer.body === 'string' ? new Response(answer.body, { status: answer.status, headers: answer.headers }) : jsonResponse(answer.status, answer.body, answer.headers);
+}
+
+/** The answer to a submission: for a plain form post a redirect to the result page (the success page for a 201), else the answer. */
+export function submissionResponse(answer: FormAnswer, read: { isForm: boolean }, resultPage: (accepted: boolean) => string): Response {
+  if (!read.isForm) return answerResponse(answer);
+  return new Response(null, { status: 303, headers: { ...answer.headers, location: resultPage(answer.status === 201), ...noStore } });
 }
 
 /**
