@@ -315,6 +315,14 @@ function parseEdited(text: string, what: string): Document {
   return doc;
 }
 
+/** The path of the first value in which two data differ (deepest where both are maps or lists), or [] for their tops. */
+function firstDifference(a: unknown, b: unknown): (string | number)[] {
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object' || Array.isArray(a) !== Array.isArray(b)) return [];
+  const [left, right] = [a as Record<string, unknown>, b as Record<string, unknown>];
+  const key = [...new Set([...Object.keys(left), ...Object.keys(right)])].find((name) => !isDeepStrictEqual(left[name], right[name]));
+  return key === undefined ? [] : [Array.isArray(a) ? Number(key) : key, ...firstDifference(left[key], right[key])];
+}
+
 /** The data at a path of plain data, or undefined. */
 function dataAt(data: unknown, path: YamlPath): unknown {
   return path.reduce<unknown>((here, key) => (here !== null && typeof here === 'object' ? (here as Record<string | number, unknown>)[key] : undefined), data);
@@ -341,5 +349,6 @@ export function editYaml(text: string, edits: readonly YamlEdit[], options: Yaml
   if (isDeepStrictEqual(read, intended)) return next;
   const wrong = edits.find((edit) => !isDeepStrictEqual(dataAt(read, edit.path), dataAt(intended, edit.path)));
   if (wrong) throw new YamlEditError(wrong.path, `${wrong.path.join('.')} would not read back as the value given; nothing was changed`);
-  throw new YamlEditError(edits[0]?.path ?? [], 'the edit would change other values of the file; nothing was changed');
+  const other = firstDifference(intended, read);
+  throw new YamlEditError(other, `${other.join('.') || 'the file'} would not read back as it was, though no edit names it (an alias of an edited value?); nothing was changed`);
 }

@@ -117,6 +117,8 @@ describe('the read-back check', () => {
     expect(() => editYaml('a: 1\n', [{ op: 'set', path: ['a'], value: new Date(0) }])).toThrow(/would not read back/);
     // A writer's text that sets `a` right but adds a key no edit names.
     const extra = { writeEntry: (entry: Parameters<typeof writeEntry>[0]) => `${writeEntry(entry)}\nc: 4` };
-    expect(() => editYaml('a: 1\nb: 2\n', [{ op: 'set', path: ['a'], value: 3 }], extra)).toThrow(/would change other values/);
+    expect(() => editYaml('a: 1\nb: 2\n', [{ op: 'set', path: ['a'], value: 3 }], extra)).toThrow(/^c would not read back as it was/);
+    // An alias of the edited value would change with it: refused, naming the alias's key.
+    expect(() => editYaml('author: &a Anna\nauthorRole: *a\n', [{ op: 'set', path: ['author'], value: 'Bob' }])).toThrow(/^authorRole would not read back/);
   });
 });
