@@ -145,24 +145,22 @@ interface Place {
 /** The place of `path` in the document; throws when a parent on the way is missing or is not a collection. */
 function locate(doc: Document, path: YamlPath): Place {
   if (!path.length) throw new YamlEditError(path, 'an edit names a key or an item, not the whole document');
-  let here: unknown = doc.contents;
-  for (const [depth, key] of path.entries()) {
-    const where = path.slice(0, depth).join('.') || 'the document';
-    if (here === null && depth === 0) return { parent: null, key, index: 0, node: undefined };
-    if (isMap(here)) {
-      const pairs = here.items as Pair[];
-      const index = pairs.findIndex((pair) => isScalar(pair.key) && String(pair.key.value) === String(key));
-      const pair = pairs[index];
-      if (depth === path.length - 1) return { parent: here, key, pair, index: pair ? index : pairs.length, node: pair ? (pair.value as Node | null) : undefined };
-      here = pair?.value;
-    } else if (isSeq(here)) {
-      const index = Number(key);
-      if (!Number.isInteger(index) || index < 0) throw new YamlEditError(path, `${where} is a list: ${String(key)} is not an index of it`);
-      if (depth === path.length - 1) return { parent: here, key, index: Math.min(index, here.items.length), node: here.items[index] as Node | undefined };
-      here = here.items[index];
-    } else throw new YamlEditError(path, `${where} is not a map or a list in the file: add ${path.join('.')} there by hand`);
+  const key = path[path.length - 1]!;
+  // An empty document (a new post's front matter) is the empty map its first key goes into.
+  if (doc.contents === null && path.length === 1) return { parent: null, key, index: 0, node: undefined };
+  let parent: unknown = doc.contents;
+  for (const step of path.slice(0, -1)) parent = isMap(parent) || isSeq(parent) ? parent.get(step, true) : undefined;
+  const where = path.slice(0, -1).join('.') || 'the document';
+  if (isMap(parent)) {
+    const pairs = parent.items as Pair[];
+    const index = pairs.findIndex((pair) => isScalar(pair.key) && String(pair.key.value) === String(key));
+    const pair = pairs[index];
+    return { parent, key, pair, index: pair ? index : pairs.length, node: pair ? (pair.value as Node | null) : undefined };
   }
-  throw new YamlEditError(path, 'unreachable');
+  if (!isSeq(parent)) throw new YamlEditError(path, `${where} is not a map or a list in the file: add ${path.join('.')} there by hand`);
+  const index = Number(key);
+  if (!Number.isInteger(index) || index < 0) throw new YamlEditError(path, `${where} is a list: ${String(key)} is not an index of it`);
+  return { parent, key, index: Math.min(index, parent.items.length), node: parent.items[index] as Node | undefined };
 }
 
 /** The column of a block collection's keys or dashes (from its first key, or the CST token of its first `-`). */
@@ -216,77 +214,104 @@ function insertLines(text: string, after: number, lines: string, eol: string): s
   return text.slice(0, at) + lines + (at === text.length && text === '' ? '' : eol) + text.slice(at);
 }
 
-/** The text with one edit made, or the reason it cannot be (edit.path's place in the text `doc` was parsed from). */
+/** What each kind of edit works on: the text, its document, the edit's place in it. */
+interface Site {
+  text: string;
+  doc: Document;
+  place: Place;
+  path: YamlPath;
+  write: (entry: NewEntry) => string;
+  /** The text's line break (a file with CRLF lines gets them in new lines too). */
+  eol: string;
+}
+
+/** The text with one edit made (the text `doc` was parsed from), or a YamlEditError saying why it cannot be. */
 function applyEdit(text: string, doc: Document, edit: YamlEdit, write: (entry: NewEntry) => string): string {
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  const lines = (entry: string, column: number) => ' '.repeat(column) + shift(entry, column).replaceAll('\n', eol);
   const place = locate(doc, edit.path);
-  const { parent, node } = place;
-  const where = edit.path.join('.');
-  if (edit.op === 'append' || edit.op === 'remove') {
-    if (node === undefined && edit.op === 'append') return applyEdit(text, doc, { op: 'set', path: edit.path, value: [edit.value] }, write);
-    if (node === undefined) return text;
-    if (!isSeq(node)) throw new YamlEditError(edit.path, `${where} is not a list in the file`);
-    if (edit.op === 'remove') {
-      const index = node.items.findIndex((item) => isDeepStrictEqual((item as Node).toJSON(), edit.value));
-      return index === -1 ? text : applyEdit(text, doc, { op: 'delete', path: [...edit.path, index] }, write);
-    }
-    return applyEdit(text, doc, { op: 'set', path: [...edit.path, node.items.length], value: edit.value }, write);
+  const site: Site = { text, doc, place, path: edit.path, write, eol: text.includes('\r\n') ? '\r\n' : '\n' };
+  const { node } = place;
+  if (edit.op === 'delete') return node === undefined || place.parent === null ? text : deleteEntry(site);
+  if (edit.op === 'set') return node === undefined ? addEntry(site, edit.value) : replaceValue(site, edit.value);
+  if (node === undefined) return edit.op === 'append' ? addEntry(site, [edit.value]) : text;
+  if (!isSeq(node)) throw new YamlEditError(edit.path, `${edit.path.join('.')} is not a list in the file`);
+  if (edit.op === 'append') return applyEdit(text, doc, { op: 'set', path: [...edit.path, node.items.length], value: edit.value }, write);
+  const index = node.items.findIndex((item) => isDeepStrictEqual((item as Node).toJSON(), edit.value));
+  return index === -1 ? text : applyEdit(text, doc, { op: 'delete', path: [...edit.path, index] }, write);
+}
+
+/** `entry` (YAML at column 0) as whole lines at `column`, in the text's line breaks. */
+function linesAt(site: Site, entry: string, column: number): string {
+  return ' '.repeat(column) + shift(entry, column).replaceAll('\n', site.eol);
+}
+
+/** The text without the key or item at the place: its lines in a block collection, its entry and a comma in a flow one. */
+function deleteEntry(site: Site): string {
+  const { text, place, path } = site;
+  const parent = place.parent!;
+  const entries = parent.items as (Pair | Node)[];
+  if (parent.flow) {
+    const [start, end] = spanOf(text, entries[place.index]!);
+    const [open, close] = brackets(parent);
+    if (entries.length === 1) return text.slice(0, open) + text.slice(close);
+    if (place.index > 0) return text.slice(0, spanOf(text, entries[place.index - 1]!)[1]) + text.slice(end);
+    return text.slice(0, start) + text.slice(spanOf(text, entries[1]!)[0]);
   }
-  if (edit.op === 'delete') {
-    if (node === undefined || parent === null) return text;
-    const entries = parent.items as (Pair | Node)[];
-    if (parent.flow) {
-      const [start, end] = spanOf(text, entries[place.index]!);
-      if (entries.length === 1) return text.slice(0, brackets(parent)[0]) + text.slice(brackets(parent)[1]);
-      if (place.index > 0) return text.slice(0, spanOf(text, entries[place.index - 1]!)[1]) + text.slice(end);
-      return text.slice(0, start) + text.slice(spanOf(text, entries[1]!)[0]);
+  // The last key or item of a nested block collection gone, it stays an empty one ({} or []), not a null.
+  if (entries.length === 1 && parent !== site.doc.contents) return applyEdit(text, site.doc, { op: 'set', path: path.slice(0, -1), value: isMap(parent) ? {} : [] }, site.write);
+  const first = isMap(parent) ? (place.pair!.key as Node).range![0] : dashOf(parent, place.index)!;
+  const start = lineStart(text, first);
+  if (text.slice(start, first).trim()) throw new YamlEditError(path, `${path.join('.')} shares its line with another item: take it out in the file`);
+  const end = nextLine(text, spanOf(text, entries[place.index]!)[1]);
+  // The text's last line gone, the line break before it goes too: a text without a final one (a front matter) keeps none.
+  const from = end === text.length && !text.endsWith('\n') && start > 0 ? start - (text[start - 2] === '\r' ? 2 : 1) : start;
+  return text.slice(0, from) + text.slice(end);
+}
+
+/** The text with a key new to its map, or an item at the end of its list: on lines under the last one, or inside the brackets. */
+function addEntry(site: Site, value: unknown): string {
+  const { text, place, path, write } = site;
+  const { parent } = place;
+  if (parent === null) return insertLines(text, text.length, linesAt(site, write({ key: place.key, value }), 0), site.eol);
+  if (isSeq(parent) && place.index !== Number(place.key)) throw new YamlEditError(path, `${path.slice(0, -1).join('.')} has no item ${String(place.key)}`);
+  const entries = parent.items as (Pair | Node)[];
+  const entry = { key: isMap(parent) ? place.key : undefined, value };
+  const last = entries[entries.length - 1];
+  if (parent.flow) {
+    const inline = write({ ...entry, inFlow: true });
+    if (last === undefined) {
+      const [open] = brackets(parent);
+      return text.slice(0, open) + (isMap(parent) ? ` ${inline} ` : inline) + text.slice(open);
     }
-    // The last key or item of a nested block collection gone, it stays an empty one ({} or []), not a null.
-    if (entries.length === 1 && parent !== doc.contents) return applyEdit(text, doc, { op: 'set', path: edit.path.slice(0, -1), value: isMap(parent) ? {} : [] }, write);
-    const first = isMap(parent) ? (place.pair!.key as Node).range![0] : dashOf(parent, place.index)!;
-    const start = lineStart(text, first);
-    if (text.slice(start, first).trim()) throw new YamlEditError(edit.path, `${where} shares its line with another item: take it out in the file`);
-    const end = nextLine(text, spanOf(text, entries[place.index]!)[1]);
-    // The text's last line gone, the line break before it goes too: a text without a final one (a front matter) keeps none.
-    const from = end === text.length && !text.endsWith('\n') && start > 0 ? start - (text[start - 2] === '\r' ? 2 : 1) : start;
-    return text.slice(0, from) + text.slice(end);
+    const end = spanOf(text, last)[1];
+    return `${text.slice(0, end)}, ${inline}${text.slice(end)}`;
   }
-  if (node === undefined) {
-    // A key new to its map, or an item at the end of its list.
-    if (parent === null) return insertLines(text, text.length, lines(write({ key: place.key, value: edit.value }), 0), eol);
-    if (isSeq(parent) && place.index !== Number(place.key)) throw new YamlEditError(edit.path, `${edit.path.slice(0, -1).join('.')} has no item ${String(place.key)}`);
-    const entries = parent.items as (Pair | Node)[];
-    const entry = { key: isMap(parent) ? place.key : undefined, value: edit.value };
-    if (parent.flow) {
-      const inline = write({ ...entry, inFlow: true });
-      const last = entries[entries.length - 1];
-      if (last === undefined) return text.slice(0, brackets(parent)[0]) + (isMap(parent) ? ` ${inline} ` : inline) + text.slice(brackets(parent)[0]);
-      const end = spanOf(text, last)[1];
-      return `${text.slice(0, end)}, ${inline}${text.slice(end)}`;
-    }
-    const last = entries[entries.length - 1]!;
-    return insertLines(text, spanOf(text, last)[1] - 1, lines(write(entry), columnOf(text, parent)), eol);
-  }
-  // A value in place of another: on its line when it replaces a scalar or a flow collection (or
-  // shares its line with a comment), in block style under its key or dash when it replaces one.
-  const inFlow = parent !== null && parent.flow === true;
-  const block = node !== null && (isMap(node) || isSeq(node)) && !node.flow;
-  const key = isSeq(parent) ? undefined : 'k';
-  const anchor = isSeq(parent) ? dashOf(parent, place.index) : (place.pair?.key as Node | undefined)?.range?.[0];
-  const column = anchor === undefined ? 0 : anchor - lineStart(text, anchor);
+  return insertLines(text, spanOf(text, last!)[1] - 1, linesAt(site, write(entry), columnOf(text, parent)), site.eol);
+}
+
+/**
+ * The text with a value in place of the one at the place: on its line when it replaces a scalar or
+ * a flow collection (a text of several lines as a block scalar, unless a comment shares the line),
+ * in block style under its key or dash when it replaces a block collection.
+ */
+function replaceValue(site: Site, value: unknown): string {
+  const { text, place, write } = site;
+  const { parent } = place;
+  const node = place.node!;
   const empty = node === null || (isScalar(node) && node.range![0] === node.range![1]);
-  const start = block || empty || inFlow ? undefined : node.range![0];
   const end = empty ? undefined : contentEnd(text, node);
-  const trailing = end !== undefined && text.slice(end, lineBreak(text, end)).trim() !== '';
   const like = isScalar(node) ? node : undefined;
-  if (inFlow) return text.slice(0, node!.range![0]) + write({ value: edit.value, inFlow: true, like }) + text.slice(end);
-  const several = typeof edit.value === 'string' && edit.value.includes('\n');
-  const written = write({ key, value: edit.value, inline: trailing || (!block && !several), like });
+  if (parent?.flow) return text.slice(0, node!.range![0]) + write({ value, inFlow: true, like }) + text.slice(end);
+  const block = node !== null && (isMap(node) || isSeq(node)) && !node.flow;
+  const trailing = end !== undefined && text.slice(end, lineBreak(text, end)).trim() !== '';
+  const several = typeof value === 'string' && value.includes('\n');
+  const item = isSeq(parent);
+  const written = write({ key: item ? undefined : 'k', value, inline: trailing || (!block && !several), like });
+  const anchor = item ? dashOf(parent, place.index) : (place.pair?.key as Node | undefined)?.range?.[0];
+  const column = anchor === undefined ? 0 : anchor - lineStart(text, anchor);
   // The key or dash cut off: what follows it, a space and the value, or the value's lines under it.
-  const after = shift(written.slice(isSeq(parent) ? 1 : 2), column).replaceAll('\n', eol);
-  if (start !== undefined && after.startsWith(' ')) return text.slice(0, start) + after.slice(1) + text.slice(end);
-  const from = empty ? node?.range?.[0] ?? indicatorEnd(place) : indicatorEnd(place);
+  const after = shift(written.slice(item ? 1 : 2), column).replaceAll('\n', site.eol);
+  if (!block && !empty && after.startsWith(' ')) return text.slice(0, node!.range![0]) + after.slice(1) + text.slice(end);
+  const from = empty ? (node?.range?.[0] ?? indicatorEnd(place)) : indicatorEnd(place);
   return text.slice(0, from) + after + text.slice(end ?? from);
 }
 
