@@ -12,7 +12,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { CST, Document, Node, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
-import { documentClass, isMap, isScalar, isSeq, parse, parseDocument, scalarClass } from './yaml-package.js';
+import { documentClass, isMap, isScalar, isSeq, parseDocument, scalarClass } from './yaml-package.js';
 
 /** Map keys and list indexes, from the document's top (`["plans", 1, "price"]`). */
 export type YamlPath = readonly (string | number)[];
@@ -62,14 +62,25 @@ export interface YamlEditOptions {
 
 const stringOptions = { lineWidth: 0, defaultStringType: 'PLAIN', defaultKeyType: 'PLAIN' } as const;
 
-/** Quotes the keys of a new map that a YAML 1.1 reader would take for another type (`no`, `on`, `0150`), as the files do. */
-function quoteKeys(node: unknown): void {
-  if (isMap(node)) {
+/** Whether a YAML 1.1 reader (other tools than this one) would take a plain text for a boolean, a number or a null (`no`, `on`, `0150`). */
+function readsAsOtherIn11(text: string): boolean {
+  if (text.includes('\n')) return false;
+  const doc = parseDocument(text, { version: '1.1' });
+  const value = isScalar(doc.contents) ? doc.contents.value : '';
+  return !doc.errors.length && (value === null || typeof value === 'boolean' || typeof value === 'number');
+}
+
+/** Quotes the new keys and texts of a node that a YAML 1.1 reader would take for another type, as the files do (`"no":`, `short: "NO"`). */
+function quoteYaml11Words(node: unknown): void {
+  const { PLAIN, QUOTE_DOUBLE } = scalarClass();
+  if (isScalar(node)) {
+    if (typeof node.value === 'string' && (node.type === undefined || node.type === PLAIN) && readsAsOtherIn11(node.value)) node.type = QUOTE_DOUBLE;
+  } else if (isMap(node)) {
     for (const pair of node.items as Pair[]) {
-      if (isScalar(pair.key) && typeof pair.key.value === 'string' && typeof parse(pair.key.value, { version: '1.1' }) !== 'string') pair.key.type = scalarClass().QUOTE_DOUBLE;
-      quoteKeys(pair.value);
+      quoteYaml11Words(pair.key);
+      quoteYaml11Words(pair.value);
     }
-  } else if (isSeq(node)) for (const item of node.items) quoteKeys(item);
+  } else if (isSeq(node)) for (const item of node.items) quoteYaml11Words(item);
 }
 
 /**
@@ -91,7 +102,7 @@ export function writeEntry({ key, inline, inFlow, value, like }: NewEntry): stri
   if (key === undefined) (holder as YAMLSeq).items.push(node);
   else (holder as YAMLMap).items.push(doc.createPair(key, node));
   holder.flow = inFlow === true;
-  quoteKeys(holder);
+  quoteYaml11Words(holder);
   doc.contents = holder;
   const text = doc.toString(stringOptions).replace(/\n$/, '');
   // A flow collection's brackets and padding cut off: `[ value ]`, `{ key: value }`.

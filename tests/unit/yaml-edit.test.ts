@@ -57,8 +57,8 @@ describe('editYaml on the repository\'s site.config.yaml', () => {
     expect(editYaml('a: 1\n', [{ op: 'set', path: ['no'], value: { on: 'x' } }])).toBe('a: 1\n"no":\n  "on": x\n');
   });
 
-  it('quotes a text that would read as another type, and writes several lines as a block under its key', () => {
-    for (const value of ['true', '0150', 'a: b', '# not a comment', ' lead', '[x]']) {
+  it('quotes a text that would read as another type (in YAML 1.1 too: NO), and writes several lines as a block under its key', () => {
+    for (const value of ['true', '0150', 'NO', 'a: b', '# not a comment', ' lead', '[x]']) {
       const edited = editYaml('x:\n  y: plain\n', [{ op: 'set', path: ['x', 'y'], value }]);
       expect(edited).toMatch(/^x:\n {2}y: ["']/);
       expect(parse(edited)).toEqual({ x: { y: value } });
