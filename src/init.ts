@@ -11,6 +11,8 @@ import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/pro
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { generatorRoot, isSourceCheckout } from './cache/disk-cache.js';
 import { SiteError } from './errors.js';
+import { editYaml, type YamlEdit } from './yaml-edit.js';
+import { parse } from './yaml-package.js';
 
 export interface InitOptions {
   /** The project's folder (created when missing). */
@@ -177,12 +179,13 @@ async function addBooking(root: string): Promise<void> {
  */
 async function writeLocales(root: string, locales: readonly string[]): Promise<void> {
   const configFile = join(root, 'site.config.yaml');
-  let config = await readFile(configFile, 'utf8');
-  const block = locales.map((locale, index) => localeBlock(locale, index === 0)).join('');
-  config = config.replace(/^locales:\n(?: {2}.*\n)+/m, `locales:\n${block}`);
-  config = config.replace(/^ {2}defaultLocale: .*$/m, `  defaultLocale: ${quoted(locales[0]!)}`);
-  config = localizeAboutPath(config, locales);
-  await writeFile(configFile, config);
+  const config = await readFile(configFile, 'utf8');
+  const edits: YamlEdit[] = [
+    { op: 'set', path: ['locales'], value: Object.fromEntries(locales.map((locale, index) => [locale, localeFields(locale, index === 0)])) },
+    { op: 'set', path: ['site', 'defaultLocale'], value: locales[0]! },
+    ...localizeAboutPath(config, locales),
+  ];
+  await writeFile(configFile, editYaml(config, edits));
   for (const locale of locales) {
     if (locale === starterLocale) continue;
     for (const file of await listFiles(join(root, 'content'))) {
@@ -206,37 +209,29 @@ const aboutSegments: Readonly<Record<string, string>> = { no: 'om-oss', nb: 'om-
  * further ones in the word the table knows (`path: { en: /about, no: /om-oss }` makes it
  * /no/om-oss in Norwegian); a language the table does not know keeps /about.
  */
-function localizeAboutPath(config: string, locales: readonly string[]): string {
-  const paths = locales.slice(1).filter((locale) => aboutSegments[locale]).map((locale) => `${quoted(locale)}: /${aboutSegments[locale]}`);
-  if (!paths.length) return config;
-  return config.replace(
-    /^ {2}- \{ path: \/about, (template: Page, content: about \})$/m,
-    `  # Its path in each language (the same page; the language switch and hreflang link them):\n  - { path: { ${[`${quoted(locales[0]!)}: /about`, ...paths].join(', ')} }, $1`,
-  );
+function localizeAboutPath(config: string, locales: readonly string[]): YamlEdit[] {
+  const paths = locales.slice(1).filter((locale) => aboutSegments[locale]).map((locale) => [locale, `/${aboutSegments[locale]}`]);
+  const routes = (parse(config) as { routes?: { path?: unknown }[] }).routes ?? [];
+  const index = routes.findIndex((route) => route.path === '/about');
+  if (!paths.length || index === -1) return [];
+  return [{ op: 'set', path: ['routes', index, 'path'], value: Object.fromEntries([[locales[0]!, '/about'], ...paths]) }];
 }
 
 /** One language of the config, its names from the runtime's own language data. */
-function localeBlock(locale: string, isDefault: boolean): string {
+function localeFields(locale: string, isDefault: boolean): Record<string, string> {
   const full = new Intl.Locale(locale).maximize();
   const region = full.region ?? locale.toUpperCase();
   const name = new Intl.DisplayNames([locale], { type: 'language' }).of(locale) ?? locale;
   const label = name.charAt(0).toLocaleUpperCase(locale) + name.slice(1);
-  return [
-    `  ${quoted(locale)}:`,
-    `    label: ${JSON.stringify(label)}`,
-    `    short: ${JSON.stringify(locale.toUpperCase())}`,
-    `    prefix: ${JSON.stringify(isDefault ? '' : `/${locale}`)}`,
-    `    hreflang: ${quoted(locale)}`,
-    `    htmlLang: ${quoted(locale)}`,
-    `    ogLocale: ${full.language}_${region}`,
-    `    intl: ${full.language}-${region}`,
-    '',
-  ].join('\n');
-}
-
-/** A language code as YAML: `no` and the like quoted, since YAML 1.1 readers take it for false. */
-function quoted(locale: string): string {
-  return /^(?:no|on|off|yes|y|n)$/i.test(locale) ? JSON.stringify(locale) : locale;
+  return {
+    label,
+    short: locale.toUpperCase(),
+    prefix: isDefault ? '' : `/${locale}`,
+    hreflang: locale,
+    htmlLang: locale,
+    ogLocale: `${full.language}_${region}`,
+    intl: `${full.language}-${region}`,
+  };
 }
 
 async function listFiles(dir: string, prefix = ''): Promise<string[]> {

@@ -20,3 +20,5 @@ export const isPair = ((node: unknown) => yaml().isPair(node)) as typeof Yaml.is
 export const lineCounter = (): Yaml.LineCounter => new (yaml().LineCounter)();
 /** yaml's `Scalar` class, for its string types (`Scalar.QUOTE_DOUBLE`). */
 export const scalarClass = (): typeof Yaml.Scalar => yaml().Scalar;
+/** yaml's `Document` class, for a value stringified as the package writes it (yaml-edit.ts). */
+export const documentClass = (): typeof Yaml.Document => yaml().Document;

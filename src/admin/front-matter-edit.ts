@@ -1,14 +1,13 @@
 /**
  * Edits the front matter of a Markdown file so that every line the edit does not touch keeps its
- * bytes: comments, quoting, key order and blank lines. A changed value is replaced at its node's
- * range in the source text (in the quoting style it had, when that can hold the new value; a value
- * of several lines as a block scalar indented under its key); a removed key loses its line(s); a
- * new key is appended. The document is never re-serialised whole, so the result is read back and
- * must hold exactly the data given (`checkReadBack`), as the settings' edits must (config-edit.ts).
+ * bytes: comments, quoting, key order and blank lines. The changed, removed and new fields are
+ * edits of the one YAML editor (src/yaml-edit.ts: a value replaced at its node's range in the
+ * quoting it had, a removed key's lines taken out, a new key appended under the last one), which
+ * reads its YAML back; the whole post is read back too (`checkReadBack`): fences and body.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { Pair, Scalar } from 'yaml';
-import { isMap, isScalar, parseDocument, scalarClass, stringify } from '../yaml-package.js';
+import { isMap, parseDocument } from '../yaml-package.js';
+import { editYaml, YamlEditError, type YamlEdit } from '../yaml-edit.js';
 
 /** A front-matter value the editor writes: what the collections' fields hold. */
 export type FrontMatterValue = string | number | boolean;
@@ -50,63 +49,10 @@ export function readFrontMatter(text: string): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
-/**
- * A scalar as the YAML text after `key: `, in the style `like` had when it can hold the value; a
- * string of several lines is a block scalar whose lines are indented under a key at column `indent`.
- */
-export function formatScalar(value: FrontMatterValue, like?: Scalar, indent = 0): string {
-  if (typeof value !== 'string') return String(value);
-  const type = like?.type;
-  const { QUOTE_DOUBLE, QUOTE_SINGLE, PLAIN } = scalarClass();
-  const keep = (type === QUOTE_DOUBLE || type === QUOTE_SINGLE || type === PLAIN) && !value.includes('\n');
-  // Written as the value of a key and cut out of it: a scalar stringified alone would have its
-  // block lines at column 0, where they end the map (or, as `---`, the front matter). stringify
-  // quotes a plain string that would read back as another type ("123", "true", "a: b").
-  const written = stringify({ k: value }, { defaultStringType: keep ? type : PLAIN, defaultKeyType: PLAIN, lineWidth: 0 }).slice('k: '.length).replace(/\n$/, '');
-  return indent ? written.replace(/\n(?=[^\n])/g, `\n${' '.repeat(indent)}`) : written;
-}
-
-/**
- * Where a scalar's own text ends in `text`. A block scalar's range runs on through the line breaks
- * (and blank lines) after its last line; those stay, or the next key would be written onto the
- * value's line (`author: "---authorRole: Writer"`).
- */
-function scalarEnd(text: string, range: readonly [number, number, ...number[]]): number {
-  const [start, end] = range;
-  let at = end;
-  while (at > start && /\s/.test(text[at - 1]!)) at--;
-  const lineBreak = text.slice(at, end).search(/\r?\n/);
-  return lineBreak === -1 ? end : at + lineBreak;
-}
-
-/**
- * The edit that puts `value` in place of the scalar `node` of `text`: its range (a block scalar's
- * up to its last line) and the new text, a block under the line's indentation for a text of
- * several lines, or one double-quoted line when something follows the old value on its line (a
- * comment), which a block cannot share its last line with.
- */
-export function replaceScalar(text: string, node: Scalar & { range: [number, number, number] }, value: FrontMatterValue): { start: number; end: number; text: string } {
-  const start = node.range[0];
-  const end = scalarEnd(text, node.range);
-  const lineEnd = text.slice(end).search(/\r?\n|$/);
-  let written = formatScalar(value, node, indentOf(text, start));
-  // A JSON string is a YAML double-quoted scalar.
-  if (written.includes('\n') && text.slice(end, end + lineEnd).trim()) written = JSON.stringify(value);
-  return { start, end, text: written };
-}
-
-/** The indentation (leading spaces) of the line `offset` is on: a block value's lines go deeper than its key or dash. */
-function indentOf(text: string, offset: number): number {
-  const start = text.lastIndexOf('\n', offset - 1) + 1;
-  return /^ */.exec(text.slice(start, offset))![0].length;
-}
-
 /** New front matter YAML for data (a new post): one `key: value` line per field (a block for a text of several lines), in the given order. */
-export function formatFrontMatter(data: Record<string, FrontMatterValue | undefined>): string {
-  return Object.entries(data)
-    .filter((entry): entry is [string, FrontMatterValue] => entry[1] !== undefined)
-    .map(([key, value]) => `${key}: ${formatScalar(value)}`)
-    .join('\n');
+function formatFrontMatter(data: Record<string, FrontMatterValue | undefined>): string {
+  const edits = Object.entries(data).flatMap(([key, value]): YamlEdit[] => (value === undefined ? [] : [{ op: 'set', path: [key], value }]));
+  return editYaml('', edits);
 }
 
 /**
@@ -130,55 +76,26 @@ export function checkReadBack(text: string, data: Record<string, FrontMatterValu
 
 /**
  * The YAML text with `data` as its new top-level values: unchanged values keep their bytes,
- * keys missing from `data` are removed, new keys are appended. Throws when the YAML is not a map
- * of scalars where a change is asked (the caller then refuses the edit).
+ * keys missing from `data` are removed, new keys are appended. Throws a FrontMatterEditError
+ * naming the field when the YAML editor cannot make a change in place or read it back.
  */
 export function editFrontMatterYaml(yaml: string, data: Record<string, FrontMatterValue | undefined>): string {
   const doc = parseDocument(yaml);
   if (doc.errors.length) throw new FrontMatterEditError(null, `the front matter is not valid YAML: ${doc.errors[0]!.message}`);
-  const map = doc.contents;
-  if (map !== null && !isMap(map)) throw new FrontMatterEditError(null, 'the front matter is not a map of fields');
-  const pairs = (map?.items ?? []) as Pair[];
-  const edits: { start: number; end: number; text: string }[] = [];
-  const seen = new Set<string>();
-  for (const pair of pairs) {
-    const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
-    if (key === undefined) continue;
-    seen.add(key);
-    const value = pair.value;
-    const next = data[key];
-    const current = isScalar(value) ? value.value : value === null ? null : undefined;
-    if (next !== undefined && current === next) continue;
-    const keyRange = isScalar(pair.key) ? pair.key.range : undefined;
-    if (!keyRange) throw new FrontMatterEditError(key, `cannot edit "${key}"`);
-    if (next === undefined) {
-      // Remove the pair's whole lines: from the start of the key's line to the end of its value's last line.
-      const start = yaml.lastIndexOf('\n', keyRange[0] - 1) + 1;
-      const valueRange = (value as { range?: [number, number, number] } | null)?.range;
-      const valueEnd = valueRange ? valueRange[1] : keyRange[1];
-      const lineEnd = yaml.indexOf('\n', Math.max(valueEnd - 1, keyRange[1]));
-      edits.push({ start, end: lineEnd === -1 ? yaml.length : lineEnd + 1, text: '' });
-      continue;
-    }
-    if (value === null || (isScalar(value) && value.range && value.source === undefined && value.range[0] === value.range[1])) {
-      // `key:` with nothing after it.
-      edits.push({ start: keyRange[2], end: keyRange[2], text: ` ${formatScalar(next, undefined, indentOf(yaml, keyRange[0]))}` });
-      continue;
-    }
-    if (!isScalar(value) || !value.range) throw new FrontMatterEditError(key, `"${key}" holds a list or a map: edit it in the file`);
-    edits.push(replaceScalar(yaml, value as Scalar & { range: [number, number, number] }, next));
+  if (doc.contents !== null && !isMap(doc.contents)) throw new FrontMatterEditError(null, 'the front matter is not a map of fields');
+  const current = (doc.toJS() ?? {}) as Record<string, unknown>;
+  const edits: YamlEdit[] = [];
+  for (const [key, value] of Object.entries(current)) {
+    if (data[key] === undefined) edits.push({ op: 'delete', path: [key] });
+    else if (!isDeepStrictEqual(value, data[key])) edits.push({ op: 'set', path: [key], value: data[key] });
   }
-  let text = yaml;
-  for (const edit of edits.sort((a, b) => b.start - a.start)) text = text.slice(0, edit.start) + edit.text + text.slice(edit.end);
-  const added = Object.entries(data).filter(([key, value]) => value !== undefined && !seen.has(key)) as [string, FrontMatterValue][];
-  if (added.length) {
-    // At the column of the map's keys (a front matter may be indented as a whole).
-    const first = (pairs[0]?.key as Scalar | undefined)?.range?.[0];
-    const indent = first === undefined ? 0 : indentOf(yaml, first);
-    const lines = added.map(([key, value]) => `${' '.repeat(indent)}${/^[A-Za-z_][\w-]*$/.test(key) ? key : JSON.stringify(key)}: ${formatScalar(value, undefined, indent)}`).join('\n');
-    text = text === '' || text.endsWith('\n') ? `${text}${lines}` : `${text}\n${lines}`;
+  for (const [key, value] of Object.entries(data)) if (value !== undefined && !(key in current)) edits.push({ op: 'set', path: [key], value });
+  try {
+    return editYaml(yaml, edits);
+  } catch (error) {
+    if (!(error instanceof YamlEditError)) throw error;
+    throw new FrontMatterEditError(error.path.length ? String(error.path[0]) : null, `${error.message}: make this change in the file itself`);
   }
-  return text;
 }
 
 /**

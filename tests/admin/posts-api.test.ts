@@ -136,15 +136,22 @@ describe('site serve --admin: /api/admin/posts', () => {
     }
     expect((await get(path)).json().frontMatter.authorRole).toBe('Writes about repair, circularity and the software behind them');
 
-    // A front matter written as a flow map: a new field cannot be added in place, and nothing is written.
+    // A front matter written as a flow map: a new field is added inside it.
     const flow = '---\n{ title: "Flow", description: "A flow map.", date: 2026-01-15, category: circularity, author: Anna }\n---\n\nBody.\n';
     await writeFile(file(name), flow);
     const post = (await get(path)).json();
-    const refused = await put(path, { frontMatter: { ...post.frontMatter, authorRole: 'Writer' }, body: post.body }, post.version);
+    expect((await put(path, { frontMatter: { ...post.frontMatter, authorRole: 'Writer' }, body: post.body }, post.version)).status).toBe(200);
+    expect(await readFile(file(name), 'utf8')).toBe(flow.replace('author: Anna }', 'author: Anna, authorRole: Writer }'));
+
+    // An alias of the changed value would change with it: refused at the alias's field, and nothing is written.
+    const aliased = '---\ntitle: Aliased\ndescription: An alias.\ndate: 2026-01-15\ncategory: circularity\nauthor: &who Anna\nauthorRole: *who\n---\n\nBody.\n';
+    await writeFile(file(name), aliased);
+    const before = (await get(path)).json();
+    const refused = await put(path, { frontMatter: { ...before.frontMatter, author: 'Bob' }, body: before.body }, before.version);
     expect(refused.status).toBe(422);
     expect(refused.json().errors[0]).toMatchObject({ code: 'FRONT_MATTER', field: 'authorRole' });
     expect(refused.json().errors[0].message).toMatch(/would not read back/);
-    expect(await readFile(file(name), 'utf8')).toBe(flow);
+    expect(await readFile(file(name), 'utf8')).toBe(aliased);
   });
 
   it('413 for a post body over 256 KB', async () => {
