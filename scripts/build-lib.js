@@ -116,7 +116,7 @@ export async function buildLib() {
         plugin: 'src/plugin.ts',
       },
     }),
-    build({ ...common, packages: 'external', jsx: 'automatic', entryPoints: { template: 'src/template.ts', islands: 'src/islands.ts' } }),
+    build({ ...common, packages: 'external', jsx: 'automatic', entryPoints: { template: 'src/template.ts', islands: 'src/island-forms.ts' } }),
     build({
       ...common,
       entryPoints: {

@@ -1,4 +1,4 @@
-/** Rules about file-system paths (not URLs: those live in routes/paths.ts). */
+/** Rules about file-system paths (not URLs: those live in url-paths.ts). */
 import { realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isAbsolute, join, relative, resolve } from 'node:path';

@@ -10,11 +10,12 @@ export type { CollectionEntryData, CollectionListData, ListedEntry, Page } from 
 export type { Entry, EntryTranslation } from './content/collections.js';
 export type { FrontMatterField } from './content/front-matter-schema.js';
 export type { EntryImage } from './content/images.js';
-export { pictureOf, type Picture } from './render/images.js';
+export { pictureOf, type Picture } from './content/image-variants.js';
 export { frontMatterFields } from './content/front-matter-schema.js';
 export type { ContactType, PlanConfig } from './config/schema.js';
 export { navigationRoutePath } from './config/schema.js';
-export { builtInBookingAnswered, slotRulesOf } from './booking/rules.js';
+export { builtInBookingAnswered } from './config/booking.js';
+export { slotRulesOf } from './booking/rules.js';
 export { slotTimes } from './booking/slots.js';
 export { article, breadcrumbList, faqPage, localBusiness, organization, softwareApplication } from './render/json-ld.js';
 export { escapeHtml, serializeJsonForScript } from './render/html.js';
@@ -22,7 +23,7 @@ export { escapeHtml, serializeJsonForScript } from './render/html.js';
 export { Island } from './render/island.js';
 /** The engine's search island, for the search page (`search:` of the config). */
 export { default as SiteSearch, type SiteSearchProps } from './islands/SiteSearch.js';
-export { searchScriptUrl } from './routes/paths.js';
+export { searchScriptUrl } from './url-paths.js';
 export { templateError, TemplateDiagnostic, type TemplateDiagnosticOptions } from './render/template-diagnostic.js';
 /** zod, for the `content` schema of a page's copy: the generator's own copy, so a site need not install it. */
 export { z } from 'zod';

@@ -14,7 +14,7 @@ import type { ResolvedConfig } from '../config/load.js';
 import { collectionNamed } from '../config/sources.js';
 import { completeTranslation } from '../content/collections.js';
 import { collectSiteErrors, throwIfAny } from '../errors.js';
-import { imageVariants } from '../render/images.js';
+import { imageVariants } from '../content/image-variants.js';
 import type { IslandScripts } from '../render/render-pages.js';
 import { createSiteRenderer, entryKey, expandPages, orderEntries, renderInputOf, type Entry } from '../pipeline/content-api.js';
 import type { Build } from '../pipeline/result-stage.js';

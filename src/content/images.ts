@@ -1,7 +1,7 @@
 /**
  * The image of an entry: the file its front matter's `image` names in the entry's folder, checked
  * by its bytes (PNG, JPEG, WebP or AVIF; never SVG, which can carry script), with its size and
- * the hash of its bytes, from which the build names its variants (render/images.ts). `readImageFile`
+ * the hash of its bytes, from which the build names its variants (image-variants.ts). `readImageFile`
  * is the check itself, which the images of Markdown bodies go through too (markdown-images.ts).
  */
 import { createHash } from 'node:crypto';

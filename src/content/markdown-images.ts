@@ -3,13 +3,13 @@
  * content/blog/<slug>/en.md, or in a page's Markdown copy): the pipeline marks each one in the
  * HTML it makes (markdown.ts, LocalImageRef); here each file is read and checked by its bytes as a
  * cover is (content/images.ts; a GIF too, published as it is), and its marked `<img>` replaced with
- * the `<picture>` of its variants (render/images.ts), which the build makes from the same records
+ * the `<picture>` of its variants (image-variants.ts), which the build makes from the same records
  * (emit/images.ts). A missing file is `IMAGE_MISSING`, a file that is not an accepted image (or a
  * path out of the folder) `IMAGE_INVALID`, at the line and column where the path is written.
  */
 import { join } from 'node:path';
 import { SiteError } from '../errors.js';
-import { markdownImageHtml } from '../render/images.js';
+import { markdownImageHtml } from './image-variants.js';
 import { readImageFile, type ImageFile, type ImageFileProblem } from './images.js';
 import type { LocalImageRef } from './markdown.js';
 

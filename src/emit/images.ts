@@ -1,5 +1,5 @@
 /**
- * Makes the variants of the entries' images and of the images of Markdown bodies (render/images.ts
+ * Makes the variants of the entries' images and of the images of Markdown bodies (content/image-variants.ts
  * names them) with sharp: each resized (upright, as its EXIF orientation says, metadata dropped)
  * and encoded, or taken from the build cache, where a variant is kept by the hash of its original,
  * its width and format and sharp's version: a warm build encodes none. A GIF is published as it is.
@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import { readFile } from 'node:fs/promises';
 import { hashParts, installedVersion, openDiskCache, type DiskCache } from '../cache/disk-cache.js';
 import type { EntryImage, ImageFile } from '../content/images.js';
-import { imageVariants, type ImageVariant } from '../render/images.js';
+import { imageVariants, type ImageVariant } from '../content/image-variants.js';
 
 /** Raise when the encoding settings below change. */
 const encoding = 1;

@@ -14,7 +14,7 @@ import { SiteError } from '../errors.js';
 import type { OutputFiles } from '../output-files.js';
 import { isSearchPage } from '../render/csp.js';
 import type { Page } from '../routes/pages.js';
-import { searchIndexFolder } from '../routes/paths.js';
+import { searchIndexFolder } from '../url-paths.js';
 
 /** The pages a search finds: those the sitemap lists, but the search pages themselves. */
 export function searchablePages(config: ResolvedConfig, pages: readonly Page[]): Page[] {

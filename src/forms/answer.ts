@@ -4,7 +4,7 @@
  * headers, so the two cannot drift. Also the one rule for the page a submission says it came from.
  * No Node APIs here: the host functions bundle it.
  */
-import { isPlainSitePath } from '../routes/paths.js';
+import { isPlainSitePath } from '../url-paths.js';
 
 /**
  * The answer to a request of a form endpoint. A string body is sent as it is (its content type
@@ -41,7 +41,7 @@ export const storageFailed: FormAnswer = { status: 503, body: { error: 'storage_
 
 /**
  * The fields of a contact message or a booking with the page they say they were sent from only
- * when it is a plain path of the site (routes/paths.ts `isPlainSitePath`): the inbox shows that
+ * when it is a plain path of the site (url-paths.ts `isPlainSitePath`): the inbox shows that
  * page as a link, and "/\\evil.example" would take whoever follows it off the site. Any other
  * page is left out, so the submission is kept with none (the store's "/"), never refused for it.
  */

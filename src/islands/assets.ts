@@ -16,7 +16,7 @@ import { templateSources } from '../config/sources.js';
 import { esbuildErrors, type EsbuildStepOptions, type RunEsbuild } from '../esbuild-step.js';
 import { isHiddenPath, resolveSiteFile } from '../file-paths.js';
 import type { OutputFiles } from '../output-files.js';
-import { assetsFolder } from '../routes/paths.js';
+import { assetsFolder } from '../url-paths.js';
 
 /** The built assets: their files and the URLs pages link to. */
 export interface Assets {

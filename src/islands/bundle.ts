@@ -12,7 +12,7 @@ import { SiteError, SiteErrors } from '../errors.js';
 import { templateSources } from '../config/sources.js';
 import { esbuildErrors, type EsbuildStepOptions, type RunEsbuild } from '../esbuild-step.js';
 import type { OutputFiles } from '../output-files.js';
-import { assetsFolder } from '../routes/paths.js';
+import { assetsFolder } from '../url-paths.js';
 
 /** Which client runtime hydrates the islands. */
 export type IslandRuntime = 'preact' | 'react';

@@ -34,7 +34,7 @@ import type { TemplateSet } from '../render/types.js';
 import { templatesIdOf } from '../render/templates.js';
 import { createPages, reportUntranslated, sortEntries, type Page } from '../routes/pages.js';
 import { redirectProblems, siteRedirects } from '../routes/redirects.js';
-import { assetsFolder } from '../routes/paths.js';
+import { assetsFolder } from '../url-paths.js';
 import { readTracked } from '../render/tracked-view.js';
 import { sameJson } from './stage.js';
 

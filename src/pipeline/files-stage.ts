@@ -18,7 +18,7 @@ import type { IslandBundle } from '../islands/bundle.js';
 import { createImageVariants } from '../emit/images.js';
 import { codeStylesheet, codeStylesheetUrl, hasHighlightedCode } from '../content/highlight.js';
 import { translationHasCode } from './entry-html.js';
-import { assetsFolder } from '../routes/paths.js';
+import { assetsFolder } from '../url-paths.js';
 import { drawSocialImages, socialDrawingKey } from '../emit/social-images.js';
 import type { EntryImage } from '../content/images.js';
 import { focusStylesheet } from '../render/images.js';

@@ -13,7 +13,7 @@ import { SiteError } from '../errors.js';
 import type { PluginHead } from './plugin-head.js';
 import type { Page } from '../routes/pages.js';
 import { pickTranslation } from '../routes/fallback.js';
-import { toUrl } from '../routes/paths.js';
+import { toUrl } from '../url-paths.js';
 import { urlsOf } from '../routes/urls.js';
 import { isAdminTemplate } from '../admin-pages.js';
 import { lazyPackage } from '../lazy-package.js';

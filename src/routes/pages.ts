@@ -11,7 +11,7 @@ import { sourcesOf } from '../config/sources.js';
 import type { Diagnostics } from '../diagnostics.js';
 import { SiteError, throwIfAny } from '../errors.js';
 import { pickTranslation, type FallbackRules } from './fallback.js';
-import { absoluteUrl, aliasPath, ancestorPaths, toUrl } from './paths.js';
+import { absoluteUrl, aliasPath, ancestorPaths, toUrl } from '../url-paths.js';
 import { siteRootOf, urlsOf } from './urls.js';
 
 /** What route expansion needs to know about one translation of an entry. */

@@ -9,7 +9,7 @@
 import type { ResolvedConfig } from '../config/load.js';
 import { lockRedirects } from '../config/path-lock.js';
 import type { Page } from './pages.js';
-import { fromUrl, toUrl } from './paths.js';
+import { fromUrl, toUrl } from '../url-paths.js';
 
 /** The statuses a redirect may answer with. */
 export type RedirectStatus = 301 | 302 | 307 | 308;

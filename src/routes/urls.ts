@@ -8,7 +8,7 @@
 import type { ResolvedConfig } from '../config/load.js';
 import type { RouteConfig } from '../config/schema.js';
 import { navigationRoutePath } from '../config/schema.js';
-import { absoluteUrl, aliasPath, assetsFolder, localizePath, splitLocale, toOutputFile, toUrl, type PathRules } from './paths.js';
+import { absoluteUrl, aliasPath, assetsFolder, localizePath, splitLocale, toOutputFile, toUrl, type PathRules } from '../url-paths.js';
 
 /** A place in the output: the page path, the URL links name, and the file it is written to. */
 export interface Place {

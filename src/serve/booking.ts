@@ -14,7 +14,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ResolvedConfig } from '../config/load.js';
-import { builtInBookingOf, slotRulesOf, type BuiltInBooking } from '../booking/rules.js';
+import { slotRulesOf } from '../booking/rules.js';
+import { builtInBookingOf, type BuiltInBooking } from '../config/booking.js';
 import { createDiagnostics } from '../diagnostics.js';
 import { copyValuesOf, loadMessages, lookupMessage } from '../content/messages.js';
 import { storageFailed } from '../forms/answer.js';

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { builtInBookingOf } from '../booking/rules.js';
+import { builtInBookingOf } from '../config/booking.js';
 import type { ResolvedConfig } from '../config/load.js';
 import { adminStateFiles, adminStateFolder } from '../state-paths.js';
 import { databaseFileNames } from '../store/open.js';

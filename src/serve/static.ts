@@ -18,7 +18,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, resolve, sep } from 'node:path';
 import { compressText, precompressedCodings } from '../emit/compress.js';
 import { isHiddenPath, isWithin } from '../file-paths.js';
-import { fromUrl } from '../routes/paths.js';
+import { fromUrl } from '../url-paths.js';
 import { isSqliteFile, sqliteKindOf } from './sqlite-files.js';
 
 const contentTypes: Record<string, string> = {

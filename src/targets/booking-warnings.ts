@@ -2,7 +2,7 @@
  * Why a build's book-meeting pages offer the contact form instead of the built-in booking, said
  * once per build: a static host with no booking function. Pure: from the config alone.
  */
-import { bookingFunctionTargets, builtInBookingOf } from '../booking/rules.js';
+import { bookingFunctionTargets, builtInBookingOf } from '../config/booking.js';
 import type { ResolvedConfig } from '../config/load.js';
 import { SiteError } from '../errors.js';
 

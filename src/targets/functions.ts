@@ -6,7 +6,8 @@
  * esbuild bundles each into one self-contained ES module for web runtimes (no Node modules).
  */
 import type { ResolvedConfig } from '../config/load.js';
-import { builtInBookingAnswered, builtInBookingOf, slotRulesOf } from '../booking/rules.js';
+import { slotRulesOf } from '../booking/rules.js';
+import { builtInBookingAnswered, builtInBookingOf } from '../config/booking.js';
 import { generatorRoot, modulesRoot } from '../cache/disk-cache.js';
 import { copyValuesOf, lookupMessage, type MessageTree } from '../content/messages.js';
 import { esbuildErrors, type RunEsbuild } from '../esbuild-step.js';
@@ -80,7 +81,7 @@ export function siteEndpoints(config: ResolvedConfig): SiteEndpoint[] {
 
 /**
  * The settings of the booking function, when this build has one: the built-in booking on a host
- * whose functions answer it (`output.functions.booking`, see booking/rules.ts), else undefined.
+ * whose functions answer it (`output.functions.booking`, see config/booking.ts), else undefined.
  * The calendar file's words come from `messages` (the build's; without them, the site's name).
  */
 export function siteBooking(config: ResolvedConfig, messages?: Readonly<Record<string, MessageTree>>): BookingEndpointSettings | undefined {

@@ -12,7 +12,7 @@
 import type { ResolvedConfig } from '../config/load.js';
 import { SiteError } from '../errors.js';
 import { escapeHtml } from '../render/html.js';
-import { splitLocale, toOutputFile } from '../routes/paths.js';
+import { splitLocale, toOutputFile } from '../url-paths.js';
 import { isExternalTarget, redirectLocation, type SiteRedirect } from '../routes/redirects.js';
 import { pathRulesOf, siteRootOf } from '../routes/urls.js';
 import type { HostTarget } from './shared.js';

@@ -14,7 +14,7 @@ import { isSearchPage } from '../render/csp.js';
 import { inlineScriptHashes } from '../render/head.js';
 import type { Page } from '../routes/pages.js';
 import { siteRedirects } from '../routes/redirects.js';
-import { searchIndexFolder } from '../routes/paths.js';
+import { searchIndexFolder } from '../url-paths.js';
 import { cloudflareTarget } from './cloudflare.js';
 import { bookingWarnings } from './booking-warnings.js';
 import { bundleFunction, siteBooking, siteEndpoints } from './functions.js';

@@ -6,7 +6,7 @@
 import type { ResolvedConfig } from '../config/load.js';
 import type { CspAdditions } from '../render/plugin-head.js';
 import type { Page } from '../routes/pages.js';
-import { toUrl } from '../routes/paths.js';
+import { toUrl } from '../url-paths.js';
 import { urlsOf } from '../routes/urls.js';
 import { asciiSpellings } from '../routes/ascii-spellings.js';
 import { redirectLocation, type SiteRedirect } from '../routes/redirects.js';

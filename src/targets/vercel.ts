@@ -8,7 +8,7 @@
  * in `DATABASE_URL`.
  */
 import { assetCacheControl, securityHeaders } from '../emit/sitemap.js';
-import { assetsFolder } from '../routes/paths.js';
+import { assetsFolder } from '../url-paths.js';
 import { redirectLocation } from '../routes/redirects.js';
 import { functionEntry } from './functions.js';
 import { asciiRedirects, localeNotFoundPages, type FunctionSource, type HostTarget } from './shared.js';

@@ -8,7 +8,7 @@ import { openDiskCache } from '../../src/cache/disk-cache';
 import { sniffImageType, type EntryImage } from '../../src/content/images';
 import { createImageVariants } from '../../src/emit/images';
 import { collectSiteErrors, type SiteError } from '../../src/errors';
-import { imageVariants, pictureOf } from '../../src/render/images';
+import { imageVariants, pictureOf } from '../../src/content/image-variants';
 import { createTempSite } from '../helpers/fixture-site';
 import { builtSite, outputRoot } from '../helpers/paths';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aliasPath, ancestorPaths, fromUrl, isPlainSitePath, localizePath, splitLocale, toOutputFile, toUrl } from '../../src/routes/paths';
+import { aliasPath, ancestorPaths, fromUrl, isPlainSitePath, localizePath, splitLocale, toOutputFile, toUrl } from '../../src/url-paths';
 
 const rules = { defaultLocale: 'en', prefixes: { en: '', no: '/no' } };
 

@@ -7,7 +7,8 @@
  * A site with its own templates/islands/ContactForm.tsx (or BookingForm.tsx) keeps its own: an
  * island of the site replaces the engine's of the same name. docs/forms.md is the guide.
  */
-import { builtInBookingOf, slotRulesOf } from './booking/rules.js';
+import { slotRulesOf } from './booking/rules.js';
+import { builtInBookingOf } from './config/booking.js';
 import { slotTimes } from './booking/slots.js';
 import type { PageProps } from './render/types.js';
 import { templateError } from './render/template-diagnostic.js';
