@@ -440,7 +440,7 @@ export function checkConfig(config: SiteConfig, source: YamlSource, diagnostics:
     if (item.fallback !== undefined && !routeIndex.has(item.fallback)) fail('UNKNOWN_ROUTE', `unknown route "${item.fallback}"`, ['navigation', index, 'fallback']);
   });
 
-  if (config.search.enabled && !routeIndex.has(config.search.path)) fail('UNKNOWN_ROUTE', `search.path "${config.search.path}" is not a route`, ['search', 'path'], 'Add a route at that path whose template renders the SiteSearch island (see "Search" in the README), or set search.path to it.');
+  if (config.search.enabled && !routeIndex.has(config.search.path)) fail('UNKNOWN_ROUTE', `search.path "${config.search.path}" is not a route`, ['search', 'path'], 'Add a route at that path whose template renders the SiteSearch island (see docs/content.md, "Search"), or set search.path to it.');
 
   config.aliases.forEach((alias, index) => {
     if (!config.locales[alias.locale]) fail('UNKNOWN_LOCALE', `unknown locale "${alias.locale}"`, ['aliases', index, 'locale']);

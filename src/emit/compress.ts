@@ -200,7 +200,7 @@ export function compressFiles(files: OutputFiles, options: CompressOptions = {})
  * worker adds an isolate: compressing the 1,000-post benchmark's output (1,008 files, 10.5 MB)
  * raised the peak resident memory by 69 MB on this thread alone and by 110 MB with one worker,
  * and the write, not the Markdown, became the peak of a cold build (295 MB against 253 MB in
- * paired runs, README "Performance"), for about 0.3 s less of wall time on two cores.
+ * paired runs, docs/performance.md), for about 0.3 s less of wall time on two cores.
  */
 export const compressPoolThreshold = 64 * 1024 * 1024;
 

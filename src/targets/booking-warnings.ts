@@ -24,6 +24,6 @@ export function bookingWarnings(config: ResolvedConfig): SiteError[] {
   return warning(
     'booking',
     `the book-meeting pages offer the contact form instead of the built-in booking: the ${target} target answers the booking only with a booking function`,
-    `Set output.functions.booking: true and give the function ${database} (see "Deploying" in the README); or set booking.url to a booking provider's page.`,
+    `Set output.functions.booking: true and give the function ${database} (see docs/deploying.md, "Booking on a static host"); or set booking.url to a booking provider's page.`,
   );
 }

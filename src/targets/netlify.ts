@@ -1,7 +1,7 @@
 /**
  * Netlify: `_headers` (as `site serve` reads it), `_redirects` (the form endpoints rewritten to
  * their functions, the site's redirects, the ASCII spellings of non-ASCII paths, the 404 page of each locale with status
- * 404) and a function per endpoint, `netlify/functions/<name>.mjs` (the recipe in the README points
+ * 404) and a function per endpoint, `netlify/functions/<name>.mjs` (the recipe in docs/deploying.md points
  * Netlify's `functions` setting there); the booking's, with `output.functions.booking`, answers its
  * path and the paths below it from the Postgres database in `DATABASE_URL`.
  */
