@@ -19,7 +19,12 @@ export default defineConfig({
   // The package's own entries (typed-site/template …) from their sources, as a checkout's builds
   // resolve them (package.json exports, condition typed-site-source), not from the built lib/.
   resolve: { conditions: ['typed-site-source', ...defaultServerConditions] },
-  ssr: { resolve: { conditions: ['typed-site-source', ...defaultServerConditions], externalConditions: ['typed-site-source'] } },
+  ssr: {
+    resolve: {
+      conditions: ['typed-site-source', ...defaultServerConditions],
+      externalConditions: ['typed-site-source'],
+    },
+  },
   test: {
     testTimeout: 60_000,
     hookTimeout: 120_000,
@@ -28,7 +33,12 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['tests/unit/**/*.test.ts', 'tests/config/**/*.test.ts'], exclude: browserTests, globalSetup: ['tests/helpers/setup-lib.ts'] },
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.ts', 'tests/config/**/*.test.ts'],
+          exclude: browserTests,
+          globalSetup: ['tests/helpers/setup-lib.ts'],
+        },
       },
       {
         extends: true,

@@ -12,7 +12,9 @@ const required = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).en
 const [major, minor] = process.versions.node.split('.').map(Number);
 const [needMajor, needMinor] = required.split('.').map(Number);
 if (major < needMajor || (major === needMajor && minor < (needMinor ?? 0))) {
-  process.stderr.write(`site needs Node.js ${required} or newer, and this is Node.js ${process.versions.node}: install a newer Node.js (https://nodejs.org/) and run the command again.\n`);
+  process.stderr.write(
+    `site needs Node.js ${required} or newer, and this is Node.js ${process.versions.node}: install a newer Node.js (https://nodejs.org/) and run the command again.\n`,
+  );
   process.exit(1);
 }
 

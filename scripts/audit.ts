@@ -27,7 +27,16 @@ type Result = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
 // This file runs bundled as lib/scripts/audit.js (built by scripts/build-lib.js).
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const chromePath = chromiumPath();
-const chromeFlags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const chromeFlags = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const categories = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 /** Performance is noisy under simulated throttling on a small machine: up to this many runs, best kept. */
 const performanceRuns = 3;
@@ -49,7 +58,8 @@ async function listTargets(dist: string): Promise<Target[]> {
     return new URL(link).pathname;
   };
   const indexable = (kind: string, ...paths: string[]): Target[] => paths.map((path) => ({ kind, path, excluded: [] }));
-  const noindex = (kind: string, ...paths: string[]): Target[] => paths.map((path) => ({ kind, path, excluded: noindexAudits }));
+  const noindex = (kind: string, ...paths: string[]): Target[] =>
+    paths.map((path) => ({ kind, path, excluded: noindexAudits }));
   return [
     ...indexable('landing', '/', '/no/'),
     ...indexable('audience home', '/hub/', '/no/workwear/'),
@@ -78,7 +88,8 @@ async function listTargets(dist: string): Promise<Target[]> {
 function categoryScore(lhr: Result, id: (typeof categories)[number], excluded: readonly string[]): number {
   const category = lhr.categories[id];
   if (!category || category.score === null) return 0;
-  if (!category.auditRefs.some((ref) => ref.weight > 0 && excluded.includes(ref.id))) return Math.round(category.score * 100);
+  if (!category.auditRefs.some((ref) => ref.weight > 0 && excluded.includes(ref.id)))
+    return Math.round(category.score * 100);
   const refs = category.auditRefs.filter((ref) => ref.weight > 0 && !excluded.includes(ref.id));
   const weight = refs.reduce((sum, ref) => sum + ref.weight, 0);
   const sum = refs.reduce((total, ref) => total + (lhr.audits[ref.id]?.score ?? 0) * ref.weight, 0);
@@ -102,10 +113,15 @@ async function main(): Promise<number> {
   const dist = join(root, 'dist');
   if (!values['skip-build']) {
     log('building the site: node bin/site.js build');
-    const build = spawnSync(process.execPath, [join(root, 'bin', 'site.js'), 'build'], { cwd: root, stdio: ['ignore', 2, 2] });
+    const build = spawnSync(process.execPath, [join(root, 'bin', 'site.js'), 'build'], {
+      cwd: root,
+      stdio: ['ignore', 2, 2],
+    });
     if (build.status !== 0) return 1;
   }
-  const targets = (await listTargets(dist)).filter((target) => positionals.length === 0 || positionals.includes(target.path));
+  const targets = (await listTargets(dist)).filter(
+    (target) => positionals.length === 0 || positionals.includes(target.path),
+  );
   const config = await loadConfig(join(root, 'site.config.yaml'));
   // The audit posts no form: its store is a throwaway one, never the project's data folder.
   const storeDir = await mkdtemp(join(tmpdir(), 'site-audit-'));
@@ -119,9 +135,15 @@ async function main(): Promise<number> {
       let runs = 0;
       while (runs < performanceRuns && (best === undefined || best.scores[0]! < 100)) {
         runs += 1;
-        const result = await lighthouse(url + target.path, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...categories] });
+        const result = await lighthouse(url + target.path, {
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: [...categories],
+        });
         if (!result) throw new Error(`Lighthouse returned nothing for ${target.path}`);
-        if (result.lhr.runtimeError) log(`${target.path}  ${result.lhr.runtimeError.code}: ${result.lhr.runtimeError.message}`);
+        if (result.lhr.runtimeError)
+          log(`${target.path}  ${result.lhr.runtimeError.code}: ${result.lhr.runtimeError.message}`);
         const scores = categories.map((id) => categoryScore(result.lhr, id, target.excluded));
         log(`${target.path}  run ${runs}: ${scores.join(' / ')}`);
         if (!best || scores[0]! > best.scores[0]!) best = { lhr: result.lhr, scores };
@@ -132,7 +154,10 @@ async function main(): Promise<number> {
         : categories.flatMap((id) => failedAudits(best!.lhr, id, target.excluded).map((audit) => `${id}: ${audit}`));
       rows.push({ target, scores: best!.scores, runs, failures });
       if (values.reports) {
-        const file = resolve(values.reports, `${target.path.replace(/^\/|\/$/g, '').replace(/\//g, '_') || 'index'}.json`);
+        const file = resolve(
+          values.reports,
+          `${target.path.replace(/^\/|\/$/g, '').replace(/\//g, '_') || 'index'}.json`,
+        );
         await mkdir(dirname(file), { recursive: true });
         await writeFile(file, JSON.stringify(best!.lhr, null, 2));
       }
@@ -160,7 +185,11 @@ function formatTable(rows: { target: Target; scores: number[]; runs: number; fai
     `${scores[3]}${target.excluded.length ? '*' : ''}`,
   ]);
   const widths = header.map((_, column) => Math.max(...[header, ...body].map((row) => row[column]!.length)));
-  const line = (row: string[]) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd();
+  const line = (row: string[]) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join('  ')
+      .trimEnd();
   const failures = rows.flatMap(({ target, failures: list }) => list.map((failure) => `  ${target.path}  ${failure}`));
   return [
     line(header),

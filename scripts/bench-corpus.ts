@@ -56,7 +56,8 @@ function createRandom(seed: number): () => number {
 export function createCorpus(count: number, options: CorpusOptions): SyntheticPost[] {
   const random = createRandom(options.seed ?? 1);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-  const words = (min: number, max: number) => Array.from({ length: min + Math.floor(random() * (max - min + 1)) }, () => pick(vocabulary));
+  const words = (min: number, max: number) =>
+    Array.from({ length: min + Math.floor(random() * (max - min + 1)) }, () => pick(vocabulary));
   const sentence = (min = 8, max = 16) => {
     const list = words(min, max);
     list[0] = list[0]!.charAt(0).toUpperCase() + list[0]!.slice(1);
@@ -81,15 +82,26 @@ export function createCorpus(count: number, options: CorpusOptions): SyntheticPo
   };
   const codeBlock = () => {
     const language = pick(languages);
-    const lines = Array.from({ length: 6 + Math.floor(random() * 5) }, (_, index) => `${index % 3 === 0 ? '' : '  '}const ${pick(vocabulary)}${index} = ${JSON.stringify(pick(vocabulary))}; // ${phrase(2, 5)}`);
+    const lines = Array.from(
+      { length: 6 + Math.floor(random() * 5) },
+      (_, index) =>
+        `${index % 3 === 0 ? '' : '  '}const ${pick(vocabulary)}${index} = ${JSON.stringify(pick(vocabulary))}; // ${phrase(2, 5)}`,
+    );
     return ['```' + language, ...lines, '```'].join('\n');
   };
   const table = () => {
     const header = `| ${phrase(1, 2)} | ${phrase(1, 2)} | ${phrase(1, 2)} | ${phrase(1, 2)} |`;
-    const rows = Array.from({ length: 5 }, () => `| ${phrase(1, 3)} | ${Math.floor(random() * 1000)} | ${phrase(1, 2)} | ${(random() * 100).toFixed(1)} % |`);
+    const rows = Array.from(
+      { length: 5 },
+      () => `| ${phrase(1, 3)} | ${Math.floor(random() * 1000)} | ${phrase(1, 2)} | ${(random() * 100).toFixed(1)} % |`,
+    );
     return [header, '| --- | ---: | --- | ---: |', ...rows].join('\n');
   };
-  const list = (ordered: boolean) => Array.from({ length: 4 + Math.floor(random() * 3) }, (_, index) => `${ordered ? `${index + 1}.` : '-'} ${phrase(4, 10)}`).join('\n');
+  const list = (ordered: boolean) =>
+    Array.from(
+      { length: 4 + Math.floor(random() * 3) },
+      (_, index) => `${ordered ? `${index + 1}.` : '-'} ${phrase(4, 10)}`,
+    ).join('\n');
   const size = options.bodySize ?? 6000;
 
   const posts: SyntheticPost[] = [];
@@ -136,7 +148,14 @@ function yamlString(value: string): string {
 
 /** The post as a Markdown file with YAML front matter (the same text for every generator). */
 export function formatPost(post: SyntheticPost, extra: Record<string, string> = {}): string {
-  const fields = { title: post.title, description: post.description, date: post.date, category: post.category, author: post.author, ...extra };
+  const fields = {
+    title: post.title,
+    description: post.description,
+    date: post.date,
+    category: post.category,
+    author: post.author,
+    ...extra,
+  };
   const lines = Object.entries(fields).map(([key, value]) => `${key}: ${key === 'date' ? value : yamlString(value)}`);
   return `---\n${lines.join('\n')}\n---\n${post.body}`;
 }
@@ -153,12 +172,19 @@ export function siteFixtureFiles(posts: readonly SyntheticPost[]): ProjectFiles 
  * The real site's blog: an English and a Norwegian translation of every post, except every tenth
  * post, which is English only (so untranslated fallbacks are exercised).
  */
-export function realSiteBlogFiles(posts: readonly SyntheticPost[], translations: readonly SyntheticPost[]): ProjectFiles {
+export function realSiteBlogFiles(
+  posts: readonly SyntheticPost[],
+  translations: readonly SyntheticPost[],
+): ProjectFiles {
   const files: ProjectFiles = new Map();
   posts.forEach((post, index) => {
     files.set(`content/blog/${post.slug}/en.md`, formatPost(post));
     const translation = translations[index];
-    if (index % 10 !== 9 && translation) files.set(`content/blog/${post.slug}/no.md`, formatPost({ ...translation, slug: post.slug, date: post.date, category: post.category }));
+    if (index % 10 !== 9 && translation)
+      files.set(
+        `content/blog/${post.slug}/no.md`,
+        formatPost({ ...translation, slug: post.slug, date: post.date, category: post.category }),
+      );
   });
   return files;
 }
@@ -173,27 +199,39 @@ const shell = (head: string, body: string) =>
  */
 export function eleventyFiles(posts: readonly SyntheticPost[]): ProjectFiles {
   const files: ProjectFiles = new Map();
-  files.set('eleventy.config.mjs', [
-    'export default function (config) {',
-    "  config.addCollection('posts', (api) => api.getFilteredByGlob('src/posts/*.md').sort((a, b) => (b.date - a.date) || (a.fileSlug < b.fileSlug ? -1 : 1)));",
-    "  return { dir: { input: 'src', includes: '_includes', output: '_site' }, markdownTemplateEngine: false, htmlTemplateEngine: 'njk' };",
-    '}',
-    '',
-  ].join('\n'));
-  files.set('src/_includes/layout.njk', shell(
-    '<title>{{ title }} · Bench</title><meta name="description" content="{{ description }}" /><link rel="canonical" href="https://bench.example{{ page.url }}" />',
-    '<header><a href="/">Bench</a></header><main>{% if author %}<article><h1>{{ title }}</h1><p><time datetime="{{ page.date.toISOString().slice(0, 10) }}">{{ page.date.toISOString().slice(0, 10) }}</time> · By {{ author }}</p>{{ content | safe }}</article>{% else %}{{ content | safe }}{% endif %}</main><footer><p>Bench AS</p></footer>',
-  ));
-  files.set('src/posts/posts.11tydata.mjs', "export default { layout: 'layout.njk', permalink: (data) => `posts/${data.page.fileSlug}/index.html` };\n");
-  files.set('src/index.njk', [
-    '---',
-    'layout: layout.njk',
-    'title: All posts',
-    'description: Every post of the synthetic corpus, newest first.',
-    '---',
-    '<h1>All posts</h1><ul>{% for post in collections.posts %}<li><a href="{{ post.url }}">{{ post.data.title }}</a> <time datetime="{{ post.date.toISOString().slice(0, 10) }}">{{ post.date.toISOString().slice(0, 10) }}</time></li>{% endfor %}</ul>',
-    '',
-  ].join('\n'));
+  files.set(
+    'eleventy.config.mjs',
+    [
+      'export default function (config) {',
+      "  config.addCollection('posts', (api) => api.getFilteredByGlob('src/posts/*.md').sort((a, b) => (b.date - a.date) || (a.fileSlug < b.fileSlug ? -1 : 1)));",
+      "  return { dir: { input: 'src', includes: '_includes', output: '_site' }, markdownTemplateEngine: false, htmlTemplateEngine: 'njk' };",
+      '}',
+      '',
+    ].join('\n'),
+  );
+  files.set(
+    'src/_includes/layout.njk',
+    shell(
+      '<title>{{ title }} · Bench</title><meta name="description" content="{{ description }}" /><link rel="canonical" href="https://bench.example{{ page.url }}" />',
+      '<header><a href="/">Bench</a></header><main>{% if author %}<article><h1>{{ title }}</h1><p><time datetime="{{ page.date.toISOString().slice(0, 10) }}">{{ page.date.toISOString().slice(0, 10) }}</time> · By {{ author }}</p>{{ content | safe }}</article>{% else %}{{ content | safe }}{% endif %}</main><footer><p>Bench AS</p></footer>',
+    ),
+  );
+  files.set(
+    'src/posts/posts.11tydata.mjs',
+    "export default { layout: 'layout.njk', permalink: (data) => `posts/${data.page.fileSlug}/index.html` };\n",
+  );
+  files.set(
+    'src/index.njk',
+    [
+      '---',
+      'layout: layout.njk',
+      'title: All posts',
+      'description: Every post of the synthetic corpus, newest first.',
+      '---',
+      '<h1>All posts</h1><ul>{% for post in collections.posts %}<li><a href="{{ post.url }}">{{ post.data.title }}</a> <time datetime="{{ post.date.toISOString().slice(0, 10) }}">{{ post.date.toISOString().slice(0, 10) }}</time></li>{% endfor %}</ul>',
+      '',
+    ].join('\n'),
+  );
   for (const post of posts) files.set(`src/posts/${post.slug}.md`, formatPost(post));
   return files;
 }
@@ -201,21 +239,33 @@ export function eleventyFiles(posts: readonly SyntheticPost[]): ProjectFiles {
 /** The same site for Hugo: baseof + single + home templates, posts under content/posts/. */
 export function hugoFiles(posts: readonly SyntheticPost[]): ProjectFiles {
   const files: ProjectFiles = new Map();
-  files.set('config.toml', [
-    'baseURL = "https://bench.example/"',
-    'title = "Bench"',
-    'disableKinds = ["taxonomy", "term", "section"]',
-    // Hugo highlights fenced code by default (Chroma); the others highlight nothing.
-    '[markup.highlight]',
-    'codeFences = false',
-    '',
-  ].join('\n'));
-  files.set('layouts/_default/baseof.html', shell(
-    '<title>{{ .Title }} · Bench</title><meta name="description" content="{{ .Description }}" /><link rel="canonical" href="{{ .Permalink }}" />',
-    '<header><a href="/">Bench</a></header><main>{{ block "main" . }}{{ end }}</main><footer><p>Bench AS</p></footer>',
-  ).trimEnd());
-  files.set('layouts/_default/single.html', '{{ define "main" }}<article><h1>{{ .Title }}</h1><p><time datetime="{{ .Date.Format "2006-01-02" }}">{{ .Date.Format "2006-01-02" }}</time> · By {{ .Params.author }}</p>{{ .Content }}</article>{{ end }}');
-  files.set('layouts/index.html', '{{ define "main" }}<h1>All posts</h1><ul>{{ range (where .Site.RegularPages "Section" "posts").ByDate.Reverse }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a> <time datetime="{{ .Date.Format "2006-01-02" }}">{{ .Date.Format "2006-01-02" }}</time></li>{{ end }}</ul>{{ end }}');
+  files.set(
+    'config.toml',
+    [
+      'baseURL = "https://bench.example/"',
+      'title = "Bench"',
+      'disableKinds = ["taxonomy", "term", "section"]',
+      // Hugo highlights fenced code by default (Chroma); the others highlight nothing.
+      '[markup.highlight]',
+      'codeFences = false',
+      '',
+    ].join('\n'),
+  );
+  files.set(
+    'layouts/_default/baseof.html',
+    shell(
+      '<title>{{ .Title }} · Bench</title><meta name="description" content="{{ .Description }}" /><link rel="canonical" href="{{ .Permalink }}" />',
+      '<header><a href="/">Bench</a></header><main>{{ block "main" . }}{{ end }}</main><footer><p>Bench AS</p></footer>',
+    ).trimEnd(),
+  );
+  files.set(
+    'layouts/_default/single.html',
+    '{{ define "main" }}<article><h1>{{ .Title }}</h1><p><time datetime="{{ .Date.Format "2006-01-02" }}">{{ .Date.Format "2006-01-02" }}</time> · By {{ .Params.author }}</p>{{ .Content }}</article>{{ end }}',
+  );
+  files.set(
+    'layouts/index.html',
+    '{{ define "main" }}<h1>All posts</h1><ul>{{ range (where .Site.RegularPages "Section" "posts").ByDate.Reverse }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a> <time datetime="{{ .Date.Format "2006-01-02" }}">{{ .Date.Format "2006-01-02" }}</time></li>{{ end }}</ul>{{ end }}',
+  );
   for (const post of posts) files.set(`content/posts/${post.slug}.md`, formatPost(post));
   return files;
 }
@@ -229,45 +279,61 @@ export function hugoFiles(posts: readonly SyntheticPost[]): ProjectFiles {
 export function astroFiles(posts: readonly SyntheticPost[]): ProjectFiles {
   const files: ProjectFiles = new Map();
   files.set('package.json', '{ "name": "bench-astro", "private": true, "type": "module" }\n');
-  files.set('astro.config.mjs', [
-    "import { defineConfig } from 'astro/config';",
-    "export default defineConfig({ site: 'https://bench.example', cacheDir: './cache', markdown: { syntaxHighlight: false } });",
-    '',
-  ].join('\n'));
-  files.set('src/content.config.ts', [
-    "import { defineCollection, z } from 'astro:content';",
-    "import { glob } from 'astro/loaders';",
-    'const schema = z.object({ title: z.string(), description: z.string(), date: z.coerce.date(), category: z.string(), author: z.string() });',
-    "export const collections = { posts: defineCollection({ loader: glob({ pattern: '*.md', base: './src/posts' }), schema }) };",
-    '',
-  ].join('\n'));
-  files.set('src/layouts/Layout.astro', `---\nconst { title, description } = Astro.props;\n---\n${shell(
-    '<title>{title} · Bench</title><meta name="description" content={description} /><link rel="canonical" href={new URL(Astro.url.pathname, Astro.site).href} />',
-    '<header><a href="/">Bench</a></header><main><slot /></main><footer><p>Bench AS</p></footer>',
-  )}`);
-  const day = (date: string) => `<time datetime={${date}.toISOString().slice(0, 10)}>{${date}.toISOString().slice(0, 10)}</time>`;
-  files.set('src/pages/posts/[slug].astro', [
-    '---',
-    "import { getCollection, render } from 'astro:content';",
-    "import Layout from '../../layouts/Layout.astro';",
-    'export async function getStaticPaths() {',
-    "  return (await getCollection('posts')).map((post) => ({ params: { slug: post.id }, props: { post } }));",
-    '}',
-    'const { post } = Astro.props;',
-    'const { Content } = await render(post);',
-    '---',
-    `<Layout title={post.data.title} description={post.data.description}><article><h1>{post.data.title}</h1><p>${day('post.data.date')} · By {post.data.author}</p><Content /></article></Layout>`,
-    '',
-  ].join('\n'));
-  files.set('src/pages/index.astro', [
-    '---',
-    "import { getCollection } from 'astro:content';",
-    "import Layout from '../layouts/Layout.astro';",
-    "const posts = (await getCollection('posts')).sort((a, b) => (b.data.date.getTime() - a.data.date.getTime()) || (a.id < b.id ? -1 : 1));",
-    '---',
-    `<Layout title="All posts" description="Every post of the synthetic corpus, newest first."><h1>All posts</h1><ul>{posts.map((post) => <li><a href={\`/posts/\${post.id}/\`}>{post.data.title}</a> ${day('post.data.date')}</li>)}</ul></Layout>`,
-    '',
-  ].join('\n'));
+  files.set(
+    'astro.config.mjs',
+    [
+      "import { defineConfig } from 'astro/config';",
+      "export default defineConfig({ site: 'https://bench.example', cacheDir: './cache', markdown: { syntaxHighlight: false } });",
+      '',
+    ].join('\n'),
+  );
+  files.set(
+    'src/content.config.ts',
+    [
+      "import { defineCollection, z } from 'astro:content';",
+      "import { glob } from 'astro/loaders';",
+      'const schema = z.object({ title: z.string(), description: z.string(), date: z.coerce.date(), category: z.string(), author: z.string() });',
+      "export const collections = { posts: defineCollection({ loader: glob({ pattern: '*.md', base: './src/posts' }), schema }) };",
+      '',
+    ].join('\n'),
+  );
+  files.set(
+    'src/layouts/Layout.astro',
+    `---\nconst { title, description } = Astro.props;\n---\n${shell(
+      '<title>{title} · Bench</title><meta name="description" content={description} /><link rel="canonical" href={new URL(Astro.url.pathname, Astro.site).href} />',
+      '<header><a href="/">Bench</a></header><main><slot /></main><footer><p>Bench AS</p></footer>',
+    )}`,
+  );
+  const day = (date: string) =>
+    `<time datetime={${date}.toISOString().slice(0, 10)}>{${date}.toISOString().slice(0, 10)}</time>`;
+  files.set(
+    'src/pages/posts/[slug].astro',
+    [
+      '---',
+      "import { getCollection, render } from 'astro:content';",
+      "import Layout from '../../layouts/Layout.astro';",
+      'export async function getStaticPaths() {',
+      "  return (await getCollection('posts')).map((post) => ({ params: { slug: post.id }, props: { post } }));",
+      '}',
+      'const { post } = Astro.props;',
+      'const { Content } = await render(post);',
+      '---',
+      `<Layout title={post.data.title} description={post.data.description}><article><h1>{post.data.title}</h1><p>${day('post.data.date')} · By {post.data.author}</p><Content /></article></Layout>`,
+      '',
+    ].join('\n'),
+  );
+  files.set(
+    'src/pages/index.astro',
+    [
+      '---',
+      "import { getCollection } from 'astro:content';",
+      "import Layout from '../layouts/Layout.astro';",
+      "const posts = (await getCollection('posts')).sort((a, b) => (b.data.date.getTime() - a.data.date.getTime()) || (a.id < b.id ? -1 : 1));",
+      '---',
+      `<Layout title="All posts" description="Every post of the synthetic corpus, newest first."><h1>All posts</h1><ul>{posts.map((post) => <li><a href={\`/posts/\${post.id}/\`}>{post.data.title}</a> ${day('post.data.date')}</li>)}</ul></Layout>`,
+      '',
+    ].join('\n'),
+  );
   for (const post of posts) files.set(`src/posts/${post.slug}.md`, formatPost(post));
   return files;
 }

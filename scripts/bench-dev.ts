@@ -55,7 +55,10 @@ const median = (values: readonly number[]) => {
 /** A plain-text table with aligned columns. */
 function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((cell, index) => Math.max(cell.length, ...rows.map((row) => row[index]!.length)));
-  const line = (cells: readonly string[]) => cells.map((cell, index) => (index === 0 || index === 1 ? cell.padEnd(widths[index]!) : cell.padStart(widths[index]!))).join('  ');
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, index) => (index === 0 || index === 1 ? cell.padEnd(widths[index]!) : cell.padStart(widths[index]!)))
+      .join('  ');
   return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
 }
 
@@ -64,7 +67,9 @@ async function copySite(label: string): Promise<{ dir: string; config: string }>
   const parent = join(root, 'tests', '.output');
   await mkdir(parent, { recursive: true });
   const dir = await mkdtemp(join(parent, `bench-dev-${label}-`));
-  await Promise.all(['content', 'templates', 'public'].map((folder) => cp(join(root, folder), join(dir, folder), { recursive: true })));
+  await Promise.all(
+    ['content', 'templates', 'public'].map((folder) => cp(join(root, folder), join(dir, folder), { recursive: true })),
+  );
   await cp(join(root, 'site.config.yaml'), join(dir, 'site.config.yaml'));
   return { dir, config: join(dir, 'site.config.yaml') };
 }
@@ -72,32 +77,40 @@ async function copySite(label: string): Promise<{ dir: string; config: string }>
 /** Adds `count` generated English posts with valid front matter. */
 async function addPosts(dir: string, count: number): Promise<void> {
   const config = await readFile(join(dir, 'site.config.yaml'), 'utf8');
-  const categories = /categories:\s*\[([^\]]*)\]/.exec(config)?.[1]?.split(',').map((name) => name.trim().replace(/^["']|["']$/g, '')).filter(Boolean) ?? ['circularity'];
+  const categories = /categories:\s*\[([^\]]*)\]/
+    .exec(config)?.[1]
+    ?.split(',')
+    .map((name) => name.trim().replace(/^["']|["']$/g, ''))
+    .filter(Boolean) ?? ['circularity'];
   const paragraph = 'Repair keeps garments in use for longer, and a good repair service keeps customers coming back. ';
-  await Promise.all(Array.from({ length: count }, async (_, index) => {
-    const slug = `generated-post-${String(index + 1).padStart(4, '0')}`;
-    const day = new Date(Date.UTC(2024, 0, 1) + index * 86_400_000).toISOString().slice(0, 10);
-    const text = [
-      '---',
-      `title: "Generated post ${index + 1}"`,
-      `description: "A generated post for the dev server benchmark, number ${index + 1}."`,
-      `date: ${day}`,
-      `category: ${categories[index % categories.length]}`,
-      'author: Bench',
-      '---',
-      '',
-      `## Section one\n\n${paragraph.repeat(4)}\n`,
-      `- first point\n- second point\n- third point\n`,
-      `## Section two\n\n${paragraph.repeat(6)}\n`,
-    ].join('\n');
-    await mkdir(join(dir, 'content', 'blog', slug), { recursive: true });
-    await writeFile(join(dir, 'content', 'blog', slug, 'en.md'), text);
-  }));
+  await Promise.all(
+    Array.from({ length: count }, async (_, index) => {
+      const slug = `generated-post-${String(index + 1).padStart(4, '0')}`;
+      const day = new Date(Date.UTC(2024, 0, 1) + index * 86_400_000).toISOString().slice(0, 10);
+      const text = [
+        '---',
+        `title: "Generated post ${index + 1}"`,
+        `description: "A generated post for the dev server benchmark, number ${index + 1}."`,
+        `date: ${day}`,
+        `category: ${categories[index % categories.length]}`,
+        'author: Bench',
+        '---',
+        '',
+        `## Section one\n\n${paragraph.repeat(4)}\n`,
+        `- first point\n- second point\n- third point\n`,
+        `## Section two\n\n${paragraph.repeat(6)}\n`,
+      ].join('\n');
+      await mkdir(join(dir, 'content', 'blog', slug), { recursive: true });
+      await writeFile(join(dir, 'content', 'blog', slug, 'en.md'), text);
+    }),
+  );
 }
 
 /** Holds the event stream an open page holds, naming its file as the dev client does. */
 function openPage(base: string, file: string): ClientRequest {
-  const request = get(`${base}/__site/events?file=${encodeURIComponent(file)}`, { agent: false }, (response) => response.resume());
+  const request = get(`${base}/__site/events?file=${encodeURIComponent(file)}`, { agent: false }, (response) =>
+    response.resume(),
+  );
   request.on('error', () => undefined);
   return request;
 }
@@ -115,17 +128,24 @@ async function measureSite(label: string, site: { dir: string; config: string },
       built: (_changes, outcome) => (lastBuilt = outcome),
       sent(event: DevEvent) {
         if (event.name === 'reload' || event.name === 'css') waiting?.resolve(performance.now());
-        if (event.name === 'problem') throw new Error(`the benchmark's edit broke the build: ${JSON.stringify(lastBuilt)}`);
+        if (event.name === 'problem')
+          throw new Error(`the benchmark's edit broke the build: ${JSON.stringify(lastBuilt)}`);
       },
     },
   });
-  logInfo(`${label}: first build of ${lastBuilt?.ok ? lastBuilt.pages : '?'} pages and server ready in ${Math.round(performance.now() - started)} ms`);
+  logInfo(
+    `${label}: first build of ${lastBuilt?.ok ? lastBuilt.pages : '?'} pages and server ready in ${Math.round(performance.now() - started)} ms`,
+  );
   const kinds: EditKind[] = [
     {
       label: 'post',
       file: join(site.dir, 'content', 'blog', 'why-repair-beats-recycling', 'en.md'),
       page: 'blog/why-repair-beats-recycling/index.html',
-      rewrite: (text, n) => text.replace(/^title: "Why repair beats recycling.*"$/m, `title: "Why repair beats recycling${'!'.repeat(n + 1)}"`),
+      rewrite: (text, n) =>
+        text.replace(
+          /^title: "Why repair beats recycling.*"$/m,
+          `title: "Why repair beats recycling${'!'.repeat(n + 1)}"`,
+        ),
     },
     {
       label: 'message',
@@ -138,7 +158,8 @@ async function measureSite(label: string, site: { dir: string; config: string },
       file: join(site.dir, 'templates', 'pages', 'NotFound.tsx'),
       page: '404.html',
       // A visible change: the 404 pages' HTML changes, and every page is rendered again.
-      rewrite: (text, n) => text.replace(/(<div className="[^"]*not-found")( data-bench="[^"]*")?/, `$1 data-bench="${'x'.repeat(n + 1)}"`),
+      rewrite: (text, n) =>
+        text.replace(/(<div className="[^"]*not-found")( data-bench="[^"]*")?/, `$1 data-bench="${'x'.repeat(n + 1)}"`),
     },
   ];
   const rows: Row[] = [];
@@ -152,7 +173,8 @@ async function measureSite(label: string, site: { dir: string; config: string },
       let rendered = '';
       for (let n = 0; n < runs + 2; n++) {
         const next = kind.rewrite(await readFile(kind.file, 'utf8'), n);
-        if (next.length === (await readFile(kind.file, 'utf8')).length) throw new Error(`the ${kind.label} edit does not change ${kind.file}`);
+        if (next.length === (await readFile(kind.file, 'utf8')).length)
+          throw new Error(`the ${kind.label} edit does not change ${kind.file}`);
         const event = new Promise<number>((resolve) => (waiting = { resolve }));
         const timeout = setTimeout(() => waiting?.resolve(Number.NaN), 30_000);
         await writeFile(kind.file, next);
@@ -185,7 +207,13 @@ async function measureSite(label: string, site: { dir: string; config: string },
   return rows;
 }
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' }, posts: { type: 'string', default: '1000' }, keep: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '7' },
+    posts: { type: 'string', default: '1000' },
+    keep: { type: 'boolean', default: false },
+  },
+});
 const runs = Math.max(1, Number(values.runs));
 const postCount = Math.max(0, Number(values.posts));
 
@@ -193,12 +221,30 @@ const demo = await copySite('demo');
 const large = await copySite(`${postCount}-posts`);
 try {
   await addPosts(large.dir, postCount);
-  const rows = [...(await measureSite('demo site', demo, runs)), ...(await measureSite(`demo + ${postCount} posts`, large, runs))];
+  const rows = [
+    ...(await measureSite('demo site', demo, runs)),
+    ...(await measureSite(`demo + ${postCount} posts`, large, runs)),
+  ];
   const table = formatTable(
     ['site', 'edit', 'reload event ms', 'min ms', 'max ms', 'page served ms', 'rebuild ms (median)', 'pages rendered'],
-    rows.map((row) => [row.site, row.edit, median(row.runs).toFixed(1), Math.min(...row.runs).toFixed(1), Math.max(...row.runs).toFixed(1), median(row.served).toFixed(1), median(row.builds).toFixed(1), row.rendered]),
+    rows.map((row) => [
+      row.site,
+      row.edit,
+      median(row.runs).toFixed(1),
+      Math.min(...row.runs).toFixed(1),
+      Math.max(...row.runs).toFixed(1),
+      median(row.served).toFixed(1),
+      median(row.builds).toFixed(1),
+      row.rendered,
+    ]),
   );
-  logResult(`Edit-to-reload latency of site dev (file written → reload event sent to the open page → that page served), median of ${runs} runs after 2 warm-up edits; "pages rendered" counts the pages rendered before the event, of the pages a change touches\n\n${table}`);
+  logResult(
+    `Edit-to-reload latency of site dev (file written → reload event sent to the open page → that page served), median of ${runs} runs after 2 warm-up edits; "pages rendered" counts the pages rendered before the event, of the pages a change touches\n\n${table}`,
+  );
 } finally {
-  if (!values.keep) await Promise.all([rm(demo.dir, { recursive: true, force: true }), rm(large.dir, { recursive: true, force: true })]);
+  if (!values.keep)
+    await Promise.all([
+      rm(demo.dir, { recursive: true, force: true }),
+      rm(large.dir, { recursive: true, force: true }),
+    ]);
 }

@@ -17,12 +17,23 @@ import { startServer } from '../src/serve/server.js';
 import { fixedStoreSource, openSiteStore } from '../src/store/source.js';
 
 /** One answer, read whole. */
-function send(url: string, method: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; text: string; headers: Record<string, unknown> }> {
+function send(
+  url: string,
+  method: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<{ status: number; text: string; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const outgoing = request(url, { method, headers }, (incoming) => {
       const chunks: Buffer[] = [];
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('end', () => resolve({ status: incoming.statusCode!, text: Buffer.concat(chunks).toString('utf8'), headers: incoming.headers }));
+      incoming.on('end', () =>
+        resolve({
+          status: incoming.statusCode!,
+          text: Buffer.concat(chunks).toString('utf8'),
+          headers: incoming.headers,
+        }),
+      );
       incoming.on('error', reject);
     });
     outgoing.on('error', reject);
@@ -31,7 +42,10 @@ function send(url: string, method: string, headers: Record<string, string> = {},
 }
 
 /** Median save-to-live milliseconds of `saves` edits of one post of the site in `siteDir` (the working directory is changed for the run). */
-export async function measureSaveToLive(siteDir: string, saves: number): Promise<{ ms: number; pages: number; note: string }> {
+export async function measureSaveToLive(
+  siteDir: string,
+  saves: number,
+): Promise<{ ms: number; pages: number; note: string }> {
   const previous = process.cwd();
   process.chdir(siteDir);
   const dist = join(siteDir, 'dist');
@@ -46,7 +60,15 @@ export async function measureSaveToLive(siteDir: string, saves: number): Promise
   const store = fixedStoreSource(await openSiteStore(config));
   await addUser(await store.get(), email, 'editor', password, { N: 1024, r: 8, p: 1 }).catch(() => undefined);
   const admin = createServeAdmin({ projectRoot: siteDir, store, origin: config.site.origin, site: live });
-  const server = await startServer({ config, dir: dist, port: 0, host: '127.0.0.1', admin, store, limits: { shutdownGraceMs: 100 } });
+  const server = await startServer({
+    config,
+    dir: dist,
+    port: 0,
+    host: '127.0.0.1',
+    admin,
+    store,
+    limits: { shutdownGraceMs: 100 },
+  });
   try {
     const json = { origin: server.url, 'content-type': 'application/json' };
     const login = await send(`${server.url}/api/auth/login`, 'POST', json, JSON.stringify({ email, password }));
@@ -57,10 +79,19 @@ export async function measureSaveToLive(siteDir: string, saves: number): Promise
     const times: number[] = [];
     let rendered = '';
     for (let save = 1; save <= saves; save++) {
-      const post = JSON.parse((await send(`${server.url}/api/admin/posts/${slug}/en`, 'GET', { cookie })).text) as { frontMatter: Record<string, unknown>; body: string; version: string };
+      const post = JSON.parse((await send(`${server.url}/api/admin/posts/${slug}/en`, 'GET', { cookie })).text) as {
+        frontMatter: Record<string, unknown>;
+        body: string;
+        version: string;
+      };
       const title = `Benchmark title ${save}`;
       const started = performance.now();
-      const saved = await send(`${server.url}/api/admin/posts/${slug}/en`, 'PUT', { ...json, cookie, 'x-csrf-token': csrf, 'if-match': `"${post.version}"` }, JSON.stringify({ frontMatter: { ...post.frontMatter, title }, body: post.body }));
+      const saved = await send(
+        `${server.url}/api/admin/posts/${slug}/en`,
+        'PUT',
+        { ...json, cookie, 'x-csrf-token': csrf, 'if-match': `"${post.version}"` },
+        JSON.stringify({ frontMatter: { ...post.frontMatter, title }, body: post.body }),
+      );
       if (saved.status !== 200) throw new Error(`save ${save} failed: ${saved.status} ${saved.text}`);
       for (;;) {
         const page = await send(`${server.url}/blog/${slug}/`, 'GET');
@@ -70,7 +101,11 @@ export async function measureSaveToLive(siteDir: string, saves: number): Promise
       rendered = `rebuild ${(JSON.parse(saved.text) as { ms?: number }).ms ?? '?'} ms`;
     }
     times.sort((a, b) => a - b);
-    return { ms: times[Math.floor(times.length / 2)]!, pages: built.pages.length, note: `median of ${saves} saves of one post, request to new page served; last ${rendered}` };
+    return {
+      ms: times[Math.floor(times.length / 2)]!,
+      pages: built.pages.length,
+      note: `median of ${saves} saves of one post, request to new page served; last ${rendered}`,
+    };
   } finally {
     await server.close();
     await store.close();

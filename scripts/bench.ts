@@ -38,7 +38,15 @@ import { parseArgs } from 'node:util';
 import { createDevBuilder } from '../src/dev/rebuild.js';
 import { logInfo, logResult } from '../src/logger.js';
 import { measureSaveToLive } from './bench-save.js';
-import { astroFiles, createCorpus, eleventyFiles, hugoFiles, realSiteBlogFiles, siteFixtureFiles, type ProjectFiles } from './bench-corpus.js';
+import {
+  astroFiles,
+  createCorpus,
+  eleventyFiles,
+  hugoFiles,
+  realSiteBlogFiles,
+  siteFixtureFiles,
+  type ProjectFiles,
+} from './bench-corpus.js';
 
 // This file runs bundled as lib/scripts/bench.js (built by scripts/build-lib.js).
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -64,7 +72,11 @@ interface ProcessResult {
 }
 
 /** Runs a command, timing it from spawn to exit and reading its peak RSS. */
-async function runProcess(command: string, args: readonly string[], options: { cwd: string; env?: Record<string, string> }): Promise<ProcessResult> {
+async function runProcess(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string> },
+): Promise<ProcessResult> {
   const useTime = existsSync(timeBinary);
   const rssFile = join(options.cwd, `.rss-${process.pid}`);
   const [file, argv] = useTime ? [timeBinary, ['-f', '%M', '-o', rssFile, command, ...args]] : [command, [...args]];
@@ -182,10 +194,19 @@ function pinFolders(configText: string, templates: string, publicDir: string): s
  * A `site build` as a process; `cacheDir` is this benchmark's own cache (SITE_CACHE_DIR). The
  * output folder is cleared away first (untimed) unless `keepOutput`, as a rebuild in place would.
  */
-async function siteBuild(work: string, siteDir: string, cacheDir: string, options: { keepOutput?: boolean; args?: readonly string[] } = {}) {
+async function siteBuild(
+  work: string,
+  siteDir: string,
+  cacheDir: string,
+  options: { keepOutput?: boolean; args?: readonly string[] } = {},
+) {
   if (!options.keepOutput) await clearAway(work, join(siteDir, 'dist'));
   // lib/ was built before the benchmark started (scripts/run.js): each build runs as an installed package's does, without the checkout's check of it.
-  return runProcess(process.execPath, [join(root, 'bin', 'site.js'), 'build', '--out', 'dist', '--verbose', ...(options.args ?? [])], { cwd: siteDir, env: { SITE_CACHE_DIR: cacheDir, SITE_LIB_FRESH: '1' } });
+  return runProcess(
+    process.execPath,
+    [join(root, 'bin', 'site.js'), 'build', '--out', 'dist', '--verbose', ...(options.args ?? [])],
+    { cwd: siteDir, env: { SITE_CACHE_DIR: cacheDir, SITE_LIB_FRESH: '1' } },
+  );
 }
 
 /** The flag that makes `site` write what Eleventy and Hugo write: pages, no .br/.gz siblings. */
@@ -199,7 +220,9 @@ function pagesOf(stdout: string): number {
 function detailOf(stderr: string): string {
   const lines = stderr.trim().split('\n');
   const last = (prefix: string) => lines.filter((line) => line.startsWith(prefix)).at(-1);
-  return [lines.filter((line) => / ms( ·|$)/.test(line)).at(-1), last('markdown '), last('wrote ')].filter(Boolean).join('\n    ');
+  return [lines.filter((line) => / ms( ·|$)/.test(line)).at(-1), last('markdown '), last('wrote ')]
+    .filter(Boolean)
+    .join('\n    ');
 }
 
 function formatTable(title: string, rows: readonly Measurement[]): string {
@@ -212,7 +235,8 @@ function formatTable(title: string, rows: readonly Measurement[]): string {
     row.rssKb ? `${Math.round(row.rssKb / 1024)} MB` : 'n/a',
   ]);
   const widths = header.map((cell, index) => Math.max(cell.length, ...body.map((row) => row[index]!.length)));
-  const line = (cells: readonly string[]) => cells.map((cell, index) => (index === 0 ? cell.padEnd(widths[index]!) : cell.padStart(widths[index]!))).join('   ');
+  const line = (cells: readonly string[]) =>
+    cells.map((cell, index) => (index === 0 ? cell.padEnd(widths[index]!) : cell.padStart(widths[index]!))).join('   ');
   const notes = rows.filter((row) => row.note).map((row) => `  ${row.label}: ${row.note}`);
   return [title, line(header), ...body.map(line), ...notes, ''].join('\n');
 }
@@ -231,7 +255,13 @@ interface BuildRun {
 }
 
 /** One site build of `siteDir` as a process, measured. */
-async function measureBuildOnce(work: string, siteDir: string, cacheDir: string, label: string, options: BuildRun): Promise<Measurement> {
+async function measureBuildOnce(
+  work: string,
+  siteDir: string,
+  cacheDir: string,
+  label: string,
+  options: BuildRun,
+): Promise<Measurement> {
   if (options.cold) await clearAway(work, cacheDir);
   await options.before?.();
   const result = await siteBuild(work, siteDir, cacheDir, options);
@@ -239,7 +269,14 @@ async function measureBuildOnce(work: string, siteDir: string, cacheDir: string,
 }
 
 /** The median of `runs` site builds of `siteDir` as processes. */
-function measureBuild(runs: number, work: string, siteDir: string, cacheDir: string, label: string, options: BuildRun): Promise<Measurement> {
+function measureBuild(
+  runs: number,
+  work: string,
+  siteDir: string,
+  cacheDir: string,
+  label: string,
+  options: BuildRun,
+): Promise<Measurement> {
   return median(runs, () => measureBuildOnce(work, siteDir, cacheDir, label, options));
 }
 
@@ -248,13 +285,25 @@ function measureBuild(runs: number, work: string, siteDir: string, cacheDir: str
  * peers run in alternating rounds, each warm build right after the cold one that filled its
  * cache; the one-post rebuilds follow, into the output and cache the last round left.
  */
-async function benchFixture(work: string, posts: ReturnType<typeof createCorpus>, runs: number, withPeers: boolean): Promise<{ site: Measurement[]; peers: Measurement[] }> {
+async function benchFixture(
+  work: string,
+  posts: ReturnType<typeof createCorpus>,
+  runs: number,
+  withPeers: boolean,
+): Promise<{ site: Measurement[]; peers: Measurement[] }> {
   const siteDir = join(work, 'site');
   const cacheDir = join(work, 'cache');
   const fixture = join(root, 'bench', 'fixture');
   await mkdir(siteDir, { recursive: true });
   await cp(join(fixture, 'content'), join(siteDir, 'content'), { recursive: true });
-  await writeFile(join(siteDir, 'site.config.yaml'), pinFolders(await readFile(join(fixture, 'site.config.yaml'), 'utf8'), join(fixture, 'templates'), join(fixture, 'public')));
+  await writeFile(
+    join(siteDir, 'site.config.yaml'),
+    pinFolders(
+      await readFile(join(fixture, 'site.config.yaml'), 'utf8'),
+      join(fixture, 'templates'),
+      join(fixture, 'public'),
+    ),
+  );
   await writeProject(siteDir, siteFixtureFiles(posts));
 
   const once = (label: string, options: BuildRun) => () => measureBuildOnce(work, siteDir, cacheDir, label, options);
@@ -266,7 +315,13 @@ async function benchFixture(work: string, posts: ReturnType<typeof createCorpus>
     const copy = join(work, `checkout-${++checkouts}`);
     await cp(siteDir, join(copy, 'site'), { recursive: true, filter: (path) => path !== join(siteDir, 'dist') });
     await cp(cacheDir, join(copy, 'cache'), { recursive: true });
-    return measureBuildOnce(work, join(copy, 'site'), join(copy, 'cache'), 'site second checkout, first one\'s cache', {});
+    return measureBuildOnce(
+      work,
+      join(copy, 'site'),
+      join(copy, 'cache'),
+      "site second checkout, first one's cache",
+      {},
+    );
   };
   const measured = await rounds(runs, [
     once('site cold, as peers (no .br/.gz)', { cold: true, args: likePeers }),
@@ -284,8 +339,16 @@ async function benchFixture(work: string, posts: ReturnType<typeof createCorpus>
   site.push(await measure('site again, nothing changed (read-sets kept)', { keepOutput: true }));
   // The first edit after that renders every page, tracked, to record what each reads: untimed.
   const edited = join(siteDir, 'content', 'blog', posts[Math.floor(posts.length / 2)]!.slug, 'en.md');
-  await measureBuildOnce(work, siteDir, cacheDir, 'site first edit (untimed)', { keepOutput: true, before: () => editPost(edited) });
-  site.push(await measure('site one-post rebuild (process, read-sets kept)', { keepOutput: true, before: () => editPost(edited) }));
+  await measureBuildOnce(work, siteDir, cacheDir, 'site first edit (untimed)', {
+    keepOutput: true,
+    before: () => editPost(edited),
+  });
+  site.push(
+    await measure('site one-post rebuild (process, read-sets kept)', {
+      keepOutput: true,
+      before: () => editPost(edited),
+    }),
+  );
   site.push(await inProcessRebuild(siteDir, cacheDir, edited, runs));
   return { site, peers: measured.slice(5) };
 }
@@ -301,13 +364,15 @@ async function inProcessRebuild(siteDir: string, cacheDir: string, edited: strin
   const builder = createDevBuilder({ config: 'site.config.yaml' });
   try {
     const first = await builder.rebuild();
-    if (!first.ok) throw new Error(`the first in-process build failed: ${first.errors.map((error) => error.format()).join('\n')}`);
+    if (!first.ok)
+      throw new Error(`the first in-process build failed: ${first.errors.map((error) => error.format()).join('\n')}`);
     return await median(Math.max(runs, 5), async () => {
       await editPost(edited);
       const started = performance.now();
       const outcome = await builder.rebuild([{ path: edited }]);
       const ms = performance.now() - started;
-      if (!outcome.ok) throw new Error(`an in-process rebuild failed: ${outcome.errors.map((error) => error.format()).join('\n')}`);
+      if (!outcome.ok)
+        throw new Error(`an in-process rebuild failed: ${outcome.errors.map((error) => error.format()).join('\n')}`);
       return {
         label: 'site one-post rebuild (in-process)',
         pages: outcome.rendered,
@@ -337,13 +402,17 @@ function installPeers(): string {
   const modules = join(root, 'bench', 'peers', 'node_modules');
   if (!existsSync(join(modules, '@11ty', 'eleventy')) || !existsSync(join(modules, 'astro'))) {
     logInfo('installing Eleventy and Astro into bench/peers (once)…');
-    const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dirname(modules), stdio: ['ignore', 'ignore', 'inherit'] });
+    const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], {
+      cwd: dirname(modules),
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     if (result.status !== 0) throw new Error('npm ci in bench/peers failed');
   }
   return modules;
 }
 
-const versionIn = async (packageDir: string) => JSON.parse(await readFile(join(packageDir, 'package.json'), 'utf8')).version as string;
+const versionIn = async (packageDir: string) =>
+  JSON.parse(await readFile(join(packageDir, 'package.json'), 'utf8')).version as string;
 
 /**
  * One build each of Eleventy, Astro and Hugo, as a round runs them, with their projects written.
@@ -361,15 +430,35 @@ async function peerRuns(work: string, posts: ReturnType<typeof createCorpus>): P
   await symlink(modules, join(astroDir, 'node_modules'), 'dir');
   const astro = join(modules, 'astro');
   const astroVersion = await versionIn(astro);
-  const measures = [async (): Promise<Measurement> => {
-    await clearAway(work, join(eleventyDir, '_site'));
-    const result = await runProcess(process.execPath, [join(eleventy, 'cmd.cjs'), '--config=eleventy.config.mjs', '--quiet'], { cwd: eleventyDir });
-    return { label: `eleventy ${eleventyVersion}`, pages: await countHtml(join(eleventyDir, '_site')), ms: result.ms, rssKb: result.rssKb };
-  }, async (): Promise<Measurement> => {
-    for (const folder of ['dist', '.astro', 'cache']) await clearAway(work, join(astroDir, folder));
-    const result = await runProcess(process.execPath, [join(astro, 'astro.js'), 'build', '--silent'], { cwd: astroDir, env: { ASTRO_TELEMETRY_DISABLED: '1' } });
-    return { label: `astro ${astroVersion}`, pages: await countHtml(join(astroDir, 'dist')), ms: result.ms, rssKb: result.rssKb };
-  }];
+  const measures = [
+    async (): Promise<Measurement> => {
+      await clearAway(work, join(eleventyDir, '_site'));
+      const result = await runProcess(
+        process.execPath,
+        [join(eleventy, 'cmd.cjs'), '--config=eleventy.config.mjs', '--quiet'],
+        { cwd: eleventyDir },
+      );
+      return {
+        label: `eleventy ${eleventyVersion}`,
+        pages: await countHtml(join(eleventyDir, '_site')),
+        ms: result.ms,
+        rssKb: result.rssKb,
+      };
+    },
+    async (): Promise<Measurement> => {
+      for (const folder of ['dist', '.astro', 'cache']) await clearAway(work, join(astroDir, folder));
+      const result = await runProcess(process.execPath, [join(astro, 'astro.js'), 'build', '--silent'], {
+        cwd: astroDir,
+        env: { ASTRO_TELEMETRY_DISABLED: '1' },
+      });
+      return {
+        label: `astro ${astroVersion}`,
+        pages: await countHtml(join(astroDir, 'dist')),
+        ms: result.ms,
+        rssKb: result.rssKb,
+      };
+    },
+  ];
 
   const hugoVersion = versionOf('hugo', ['version']);
   if (!hugoVersion) {
@@ -381,8 +470,17 @@ async function peerRuns(work: string, posts: ReturnType<typeof createCorpus>): P
   measures.push(async () => {
     await clearAway(work, join(hugoDir, 'public'));
     await clearAway(work, join(hugoDir, 'resources'));
-    const result = await runProcess('hugo', ['--quiet', '--source', hugoDir, '--destination', join(hugoDir, 'public')], { cwd: hugoDir });
-    return { label: `hugo ${/v[\d.]+/.exec(hugoVersion)?.[0] ?? ''}`, pages: await countHtml(join(hugoDir, 'public')), ms: result.ms, rssKb: result.rssKb };
+    const result = await runProcess(
+      'hugo',
+      ['--quiet', '--source', hugoDir, '--destination', join(hugoDir, 'public')],
+      { cwd: hugoDir },
+    );
+    return {
+      label: `hugo ${/v[\d.]+/.exec(hugoVersion)?.[0] ?? ''}`,
+      pages: await countHtml(join(hugoDir, 'public')),
+      ms: result.ms,
+      rssKb: result.rssKb,
+    };
   });
   return measures;
 }
@@ -395,7 +493,10 @@ async function peerRuns(work: string, posts: ReturnType<typeof createCorpus>): P
 async function copyRepositorySite(siteDir: string): Promise<void> {
   await mkdir(siteDir, { recursive: true });
   await cp(join(root, 'content'), join(siteDir, 'content'), { recursive: true });
-  await writeFile(join(siteDir, 'site.config.yaml'), pinFolders(await readFile(join(root, 'site.config.yaml'), 'utf8'), join(root, 'templates'), join(root, 'public')));
+  await writeFile(
+    join(siteDir, 'site.config.yaml'),
+    pinFolders(await readFile(join(root, 'site.config.yaml'), 'utf8'), join(root, 'templates'), join(root, 'public')),
+  );
   await symlink(join(root, 'node_modules'), join(siteDir, 'node_modules'), 'dir');
 }
 
@@ -441,7 +542,9 @@ async function benchDemo(work: string, runs: number): Promise<Measurement[]> {
   await copyRepositorySite(siteDir);
   return [
     await measureBuild(runs, work, siteDir, cacheDir, 'demo site cold (default output)', { cold: true }),
-    await measureBuild(runs, work, siteDir, cacheDir, 'demo site again, nothing changed (dist and cache kept)', { keepOutput: true }),
+    await measureBuild(runs, work, siteDir, cacheDir, 'demo site again, nothing changed (dist and cache kept)', {
+      keepOutput: true,
+    }),
     await saveToLive(siteDir, cacheDir, 'demo site save-to-live (site serve --admin)', runs),
   ];
 }
@@ -473,42 +576,56 @@ async function main(): Promise<void> {
   try {
     const posts = createCorpus(count, { categories, seed: 1 });
     const size = posts.reduce((sum, post) => sum + post.body.length, 0) / posts.length;
-    logResult(`corpus: ${count} posts, ${(size / 1024).toFixed(1)} KB of Markdown each on average (seed 1); ${availableParallelism()} cores, Node ${process.versions.node}; median of ${runs} run(s); in ${work}`);
+    logResult(
+      `corpus: ${count} posts, ${(size / 1024).toFixed(1)} KB of Markdown each on average (seed 1); ${availableParallelism()} cores, Node ${process.versions.node}; median of ${runs} run(s); in ${work}`,
+    );
     logResult(await fileSystemNote(work));
 
-    logInfo(`building the fixture site${values.peers ? ', with Eleventy, Astro and Hugo,' : ''} in ${runs} alternating round(s)…`);
+    logInfo(
+      `building the fixture site${values.peers ? ', with Eleventy, Astro and Hugo,' : ''} in ${runs} alternating round(s)…`,
+    );
     const { site: fixture, peers } = await benchFixture(work, posts, runs, values.peers);
-    logResult(formatTable(`fixture site (bench/fixture: 1 locale, 1 layout, ${count} posts + index)`, [...fixture, ...peers]));
+    logResult(
+      formatTable(`fixture site (bench/fixture: 1 locale, 1 layout, ${count} posts + index)`, [...fixture, ...peers]),
+    );
     if (peers.length) {
       const [cold, warm, defaultCold, defaultWarm, checkout, , again] = fixture;
       const eleventy = peers.find((row) => row.label.startsWith('eleventy'));
       const hugo = peers.find((row) => row.label.startsWith('hugo'));
       const astro = peers.find((row) => row.label.startsWith('astro'));
-      const memory = (a: Measurement | undefined) => (a?.rssKb && eleventy?.rssKb ? `${(a.rssKb / eleventy.rssKb).toFixed(2)}×` : 'n/a');
-      logResult([
-        'ratios (same run; below 1 means site is faster):',
-        '  as peers (same files written):',
-        `    site cold / eleventy: ${ratio(cold, eleventy)}    site warm / eleventy: ${ratio(warm, eleventy)}`,
-        `    site cold / hugo:     ${ratio(cold, hugo)}    site warm / hugo:     ${ratio(warm, hugo)}`,
-        `    site cold / astro:    ${ratio(cold, astro)}    site warm / astro:    ${ratio(warm, astro)}`,
-        `    peak RSS site cold / eleventy: ${memory(cold)}`,
-        '  default (three times the files: pages and their .br/.gz):',
-        `    site cold / eleventy: ${ratio(defaultCold, eleventy)}    site warm / eleventy: ${ratio(defaultWarm, eleventy)}`,
-        `    site cold / hugo:     ${ratio(defaultCold, hugo)}    site warm / hugo:     ${ratio(defaultWarm, hugo)}`,
-        `    site cold / astro:    ${ratio(defaultCold, astro)}    site warm / astro:    ${ratio(defaultWarm, astro)}`,
-        `    peak RSS site cold / eleventy: ${memory(defaultCold)}`,
-        `  second checkout with the first one's cache / warm (default output): ${ratio(checkout, defaultWarm)}`,
-        '  again with nothing changed (dist, cache and read-sets kept):',
-        `    site again / eleventy: ${ratio(again, eleventy)}    site again / hugo:     ${ratio(again, hugo)}    site again / astro: ${ratio(again, astro)}`,
-        '',
-      ].join('\n'));
+      const memory = (a: Measurement | undefined) =>
+        a?.rssKb && eleventy?.rssKb ? `${(a.rssKb / eleventy.rssKb).toFixed(2)}×` : 'n/a';
+      logResult(
+        [
+          'ratios (same run; below 1 means site is faster):',
+          '  as peers (same files written):',
+          `    site cold / eleventy: ${ratio(cold, eleventy)}    site warm / eleventy: ${ratio(warm, eleventy)}`,
+          `    site cold / hugo:     ${ratio(cold, hugo)}    site warm / hugo:     ${ratio(warm, hugo)}`,
+          `    site cold / astro:    ${ratio(cold, astro)}    site warm / astro:    ${ratio(warm, astro)}`,
+          `    peak RSS site cold / eleventy: ${memory(cold)}`,
+          '  default (three times the files: pages and their .br/.gz):',
+          `    site cold / eleventy: ${ratio(defaultCold, eleventy)}    site warm / eleventy: ${ratio(defaultWarm, eleventy)}`,
+          `    site cold / hugo:     ${ratio(defaultCold, hugo)}    site warm / hugo:     ${ratio(defaultWarm, hugo)}`,
+          `    site cold / astro:    ${ratio(defaultCold, astro)}    site warm / astro:    ${ratio(defaultWarm, astro)}`,
+          `    peak RSS site cold / eleventy: ${memory(defaultCold)}`,
+          `  second checkout with the first one's cache / warm (default output): ${ratio(checkout, defaultWarm)}`,
+          '  again with nothing changed (dist, cache and read-sets kept):',
+          `    site again / eleventy: ${ratio(again, eleventy)}    site again / hugo:     ${ratio(again, hugo)}    site again / astro: ${ratio(again, astro)}`,
+          '',
+        ].join('\n'),
+      );
     }
     logInfo('building the demo site and saving a post in site serve --admin…');
-    logResult(formatTable('demo site (the repository\'s content)', await benchDemo(work, runs)));
+    logResult(formatTable("demo site (the repository's content)", await benchDemo(work, runs)));
     if (!values['skip-real']) {
       logInfo('building the real site…');
       logResult(await fileSystemNote(work));
-      logResult(formatTable(`real site (every route, en + no, ${count} synthetic posts, 1 in 10 English only)`, await benchRealSite(work, count, runs)));
+      logResult(
+        formatTable(
+          `real site (every route, en + no, ${count} synthetic posts, 1 in 10 English only)`,
+          await benchRealSite(work, count, runs),
+        ),
+      );
     }
   } finally {
     // The trash goes also with --keep: it holds only what the runs cleared away (see clearAway).

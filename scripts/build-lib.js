@@ -37,7 +37,23 @@ export const libDir = join(root, 'lib');
 export const scriptNames = ['audit', 'bench', 'bench-dev', 'stress'];
 
 /** What the step writes besides source maps, relative to lib/. */
-const outputs = ['index.js', 'worker.js', 'compress-worker.js', 'social-worker.js', 'markdown-stack.js', 'functions/hosts.js', 'functions/d1-store.js', 'functions/url-store.js', 'template.js', 'islands.js', 'contact-schema.js', 'booking-schema.js', 'inbox-filter.js', 'plugin.js', ...scriptNames.map((name) => `scripts/${name}.js`)];
+const outputs = [
+  'index.js',
+  'worker.js',
+  'compress-worker.js',
+  'social-worker.js',
+  'markdown-stack.js',
+  'functions/hosts.js',
+  'functions/d1-store.js',
+  'functions/url-store.js',
+  'template.js',
+  'islands.js',
+  'contact-schema.js',
+  'booking-schema.js',
+  'inbox-filter.js',
+  'plugin.js',
+  ...scriptNames.map((name) => `scripts/${name}.js`),
+];
 
 /**
  * Keeps the Markdown stack out of the bundles that load it on demand: `import('./markdown-stack.js')`
@@ -48,7 +64,9 @@ const outputs = ['index.js', 'worker.js', 'compress-worker.js', 'social-worker.j
 const stackOnDemand = {
   name: 'markdown-stack-on-demand',
   setup(build) {
-    build.onResolve({ filter: /^\.\/markdown-stack\.js$/ }, (args) => (args.kind === 'dynamic-import' ? { path: './markdown-stack.js', external: true } : undefined));
+    build.onResolve({ filter: /^\.\/markdown-stack\.js$/ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: './markdown-stack.js', external: true } : undefined,
+    );
   },
 };
 
@@ -78,8 +96,14 @@ const bundleStartupPackages = {
     // zod's messages in 40-odd languages (`z.locales`, 358 KB, a quarter of lib/index.js, compiled
     // at every start) but English, the one it uses unless told otherwise and the one the generator uses.
     build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      /[\\/]zod[\\/]/.test(args.importer) ? { path: 'locales', namespace: 'zod-english', pluginData: dirname(args.importer) } : undefined);
-    build.onLoad({ filter: /.*/, namespace: 'zod-english' }, (args) => ({ contents: "export { default as en } from '../locales/en.js';", resolveDir: args.pluginData }));
+      /[\\/]zod[\\/]/.test(args.importer)
+        ? { path: 'locales', namespace: 'zod-english', pluginData: dirname(args.importer) }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-english' }, (args) => ({
+      contents: "export { default as en } from '../locales/en.js';",
+      resolveDir: args.pluginData,
+    }));
     build.onResolve({ filter: /^[^./]/ }, (args) => {
       const name = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
       return startupPackages.includes(name) ? undefined : { path: args.path, external: true };
@@ -92,9 +116,22 @@ export async function buildLib() {
   const { build } = await import('esbuild');
   const patches = await preparePatches({ patchesDir, nodeModules: join(root, 'node_modules') });
   const patchesLoaded = new Set();
-  const common = { absWorkingDir: root, outdir: libDir, bundle: true, platform: 'node', format: 'esm', target: 'node20', write: false, logLevel: 'error' };
+  const common = {
+    absWorkingDir: root,
+    outdir: libDir,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    write: false,
+    logLevel: 'error',
+  };
   const [stack, entries, template, code] = await Promise.all([
-    build({ ...common, entryPoints: { 'markdown-stack': 'src/content/markdown-stack.ts' }, plugins: [patchPlugin(patches, patchesLoaded)] }),
+    build({
+      ...common,
+      entryPoints: { 'markdown-stack': 'src/content/markdown-stack.ts' },
+      plugins: [patchPlugin(patches, patchesLoaded)],
+    }),
     // What the host functions of `site build --target` are bundled from (src/targets/functions.ts):
     // runtime code for any JavaScript host, its packages (zod) left to that second bundling.
     // The package's entries for a site's own code to import (package.json `exports`), and what the
@@ -116,7 +153,12 @@ export async function buildLib() {
         plugin: 'src/plugin.ts',
       },
     }),
-    build({ ...common, packages: 'external', jsx: 'automatic', entryPoints: { template: 'src/template.ts', islands: 'src/island-forms.ts' } }),
+    build({
+      ...common,
+      packages: 'external',
+      jsx: 'automatic',
+      entryPoints: { template: 'src/template.ts', islands: 'src/island-forms.ts' },
+    }),
     build({
       ...common,
       entryPoints: {

@@ -36,7 +36,10 @@ export function measureJavaScript(dir) {
       const entries = [...html.matchAll(/<script(?= )[^>]* src="(\/(?!\/)[^"]+)"/g)].map((match) => match[1]);
       const files = [...new Set(entries.flatMap((entry) => [...moduleClosure(dir, entry)]))].sort();
       const gzip = files.reduce((sum, path) => sum + gzipSync(readFileSync(join(dir, path)), { level: 9 }).length, 0);
-      const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].reduce((sum, match) => sum + Buffer.byteLength(match[1]), 0);
+      const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].reduce(
+        (sum, match) => sum + Buffer.byteLength(match[1]),
+        0,
+      );
       const page = `/${relative(dir, file).split(sep).join('/')}`.replace(/index\.html$/, '');
       return { page, files, gzip, inline };
     })
@@ -52,11 +55,15 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const withJs = rows.filter((row) => row.gzip > 0);
   const lines = ['page | JS files | JS gzip bytes | inline script bytes', '--- | --- | ---: | ---:'];
   for (const row of withJs) lines.push(`${row.page} | ${row.files.join(', ')} | ${row.gzip} | ${row.inline}`);
-  lines.push(`(${rows.length - withJs.length} other pages load no JavaScript file; their inline script is ${Math.max(...rows.map((row) => row.inline))} bytes at most)`);
+  lines.push(
+    `(${rows.length - withJs.length} other pages load no JavaScript file; their inline script is ${Math.max(...rows.map((row) => row.inline))} bytes at most)`,
+  );
   process.stdout.write(`${lines.join('\n')}\n`);
   const over = rows.filter((row) => row.gzip > budget);
   if (over.length) {
-    process.stderr.write(`over the budget of ${budget} bytes: ${over.map((row) => `${row.page} (${row.gzip})`).join(', ')}\n`);
+    process.stderr.write(
+      `over the budget of ${budget} bytes: ${over.map((row) => `${row.page} (${row.gzip})`).join(', ')}\n`,
+    );
     process.exitCode = 1;
   }
 }

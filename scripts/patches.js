@@ -59,7 +59,9 @@ export async function preparePatches({ patchesDir, nodeModules }) {
     try {
       installed = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')).version;
     } catch {
-      throw new PatchError(`${patchPath} patches ${packageName}, which is not installed (no ${join(folder, 'package.json')}). Run npm ci, or delete the patch if nothing uses ${packageName} any more.`);
+      throw new PatchError(
+        `${patchPath} patches ${packageName}, which is not installed (no ${join(folder, 'package.json')}). Run npm ci, or delete the patch if nothing uses ${packageName} any more.`,
+      );
     }
     if (installed !== version) {
       throw new PatchError(
@@ -79,7 +81,9 @@ export async function preparePatches({ patchesDir, nodeModules }) {
       try {
         source = readFileSync(path, 'utf8');
       } catch {
-        throw new PatchError(`${patchPath} changes ${file}, which ${packageName} ${installed} does not have (${path}). The patch is no longer right for this install: run npm ci, or write it again.`);
+        throw new PatchError(
+          `${patchPath} changes ${file}, which ${packageName} ${installed} does not have (${path}). The patch is no longer right for this install: run npm ci, or write it again.`,
+        );
       }
       const patched = applyPatch(source, filePatch);
       if (patched === false) {
@@ -103,7 +107,12 @@ export async function preparePatches({ patchesDir, nodeModules }) {
 export function patchPlugin(prepared, loaded) {
   const byPath = new Map(prepared.map((entry) => [entry.path, entry]));
   const packageNames = [...new Set(prepared.map((entry) => entry.packageName))];
-  const escaped = packageNames.map((name) => name.split('/').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\\\/]'));
+  const escaped = packageNames.map((name) =>
+    name
+      .split('/')
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[\\\\/]'),
+  );
   const filter = new RegExp(`[\\\\/]node_modules[\\\\/](?:${escaped.join('|')})[\\\\/]`);
   return {
     name: 'package-patches',
@@ -115,9 +124,17 @@ export function patchPlugin(prepared, loaded) {
           loaded.add(entry.path);
           return { contents: entry.contents, loader: 'js' };
         }
-        const patched = prepared.find((candidate) => args.path.split(sep).join('/').includes(`/node_modules/${candidate.packageName}/${candidate.file}`));
+        const patched = prepared.find((candidate) =>
+          args.path.split(sep).join('/').includes(`/node_modules/${candidate.packageName}/${candidate.file}`),
+        );
         if (patched) {
-          return { errors: [{ text: `${args.path} is another copy of ${patched.packageName} than the one ${patched.patchPath} was checked against (${patched.path}): dedupe the install (npm dedupe) so the bundle loads the patched copy.` }] };
+          return {
+            errors: [
+              {
+                text: `${args.path} is another copy of ${patched.packageName} than the one ${patched.patchPath} was checked against (${patched.path}): dedupe the install (npm dedupe) so the bundle loads the patched copy.`,
+              },
+            ],
+          };
         }
         return undefined;
       });
@@ -129,7 +146,9 @@ export function patchPlugin(prepared, loaded) {
 export function assertPatchesLoaded(prepared, loaded, root) {
   for (const entry of prepared) {
     if (!loaded.has(entry.path)) {
-      throw new PatchError(`${entry.patchPath} changes ${entry.file} of ${entry.packageName}, but no bundle of the compile step loaded ${relative(root, entry.path)}: the patch does nothing. See whether the bundle still needs it, and delete it or point it at the file the bundle loads.`);
+      throw new PatchError(
+        `${entry.patchPath} changes ${entry.file} of ${entry.packageName}, but no bundle of the compile step loaded ${relative(root, entry.path)}: the patch does nothing. See whether the bundle still needs it, and delete it or point it at the file the bundle loads.`,
+      );
     }
   }
 }

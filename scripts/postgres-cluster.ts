@@ -47,7 +47,9 @@ function clusterUser(): { uid: number; gid: number } | undefined {
       // No such user: try the next.
     }
   }
-  throw new Error('Postgres refuses to run as root, and neither a `postgres` nor a `nobody` user exists to run the test cluster');
+  throw new Error(
+    'Postgres refuses to run as root, and neither a `postgres` nor a `nobody` user exists to run the test cluster',
+  );
 }
 
 /** A port of 127.0.0.1 that was free a moment ago. */
@@ -57,20 +59,34 @@ function freePort(): Promise<number> {
     probe.once('error', reject);
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
 
 /** Runs a Postgres binary as the cluster's user; rejects with its output when it fails. */
-function runAs(user: { uid: number; gid: number } | undefined, command: string, args: string[], cwd: string): Promise<void> {
+function runAs(
+  user: { uid: number; gid: number } | undefined,
+  command: string,
+  args: string[],
+  cwd: string,
+): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], ...(user ?? {}), env: { ...process.env, LC_ALL: 'C' } });
+    const child = spawn(command, args, {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(user ?? {}),
+      env: { ...process.env, LC_ALL: 'C' },
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk));
     child.once('error', reject);
-    child.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args[0]} exited with ${code}:\n${output}`))));
+    child.once('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${command} ${args[0]} exited with ${code}:\n${output}`)),
+    );
   });
 }
 
@@ -85,7 +101,10 @@ export interface PostgresServerOptions {
 }
 
 /** Creates and starts a cluster in a new temporary folder. */
-export async function startPostgresServer(binDir: string, options: PostgresServerOptions = {}): Promise<PostgresServer> {
+export async function startPostgresServer(
+  binDir: string,
+  options: PostgresServerOptions = {},
+): Promise<PostgresServer> {
   const user = clusterUser();
   // Under the system's temporary folder, which every user can reach (a checkout under /root is not).
   const dir = await mkdtemp(join(tmpdir(), 'site-pg-'));
@@ -99,11 +118,33 @@ export async function startPostgresServer(binDir: string, options: PostgresServe
   try {
     // Sign-in over TCP needs the password; the socket (in the folder only its owner can enter)
     // trusts, so pg_ctl can check that the server is up.
-    await runAs(user, join(binDir, 'initdb'), ['-D', dataDir, '-U', 'site', `--pwfile=${passwordFile}`, '--auth-host=scram-sha-256', '--auth-local=trust', '-E', 'UTF8', '--locale=C', '--no-sync'], dir);
+    await runAs(
+      user,
+      join(binDir, 'initdb'),
+      [
+        '-D',
+        dataDir,
+        '-U',
+        'site',
+        `--pwfile=${passwordFile}`,
+        '--auth-host=scram-sha-256',
+        '--auth-local=trust',
+        '-E',
+        'UTF8',
+        '--locale=C',
+        '--no-sync',
+      ],
+      dir,
+    );
   } finally {
     await unlink(passwordFile).catch(() => {});
   }
-  const stopNow = () => spawnSync(join(binDir, 'pg_ctl'), ['-D', dataDir, '-m', 'immediate', 'stop'], { cwd: dir, stdio: 'ignore', ...(user ?? {}) });
+  const stopNow = () =>
+    spawnSync(join(binDir, 'pg_ctl'), ['-D', dataDir, '-m', 'immediate', 'stop'], {
+      cwd: dir,
+      stdio: 'ignore',
+      ...(user ?? {}),
+    });
   // A test file that dies before its afterAll, or a script ended by a signal it turns into an exit,
   // leaves no server running and no folder behind it (only synchronous work runs at 'exit').
   const stopAtExit = () => {
@@ -115,19 +156,27 @@ export async function startPostgresServer(binDir: string, options: PostgresServe
   let port = 0;
   for (let attempt = 1; ; attempt += 1) {
     port = await freePort();
-    await appendFile(join(dataDir, 'postgresql.conf'), [
-      '',
-      `port = ${port}`,
-      "listen_addresses = '127.0.0.1'",
-      `unix_socket_directories = '${dir}'`,
-      // A throwaway cluster: nothing to keep after a crash, so no waiting for the disk (unless a
-      // measurement asks for it), and small buffers on a machine the tests share.
-      ...(options.durable ? [] : ['fsync = off', 'full_page_writes = off']),
-      'shared_buffers = 16MB',
-      '',
-    ].join('\n'));
+    await appendFile(
+      join(dataDir, 'postgresql.conf'),
+      [
+        '',
+        `port = ${port}`,
+        "listen_addresses = '127.0.0.1'",
+        `unix_socket_directories = '${dir}'`,
+        // A throwaway cluster: nothing to keep after a crash, so no waiting for the disk (unless a
+        // measurement asks for it), and small buffers on a machine the tests share.
+        ...(options.durable ? [] : ['fsync = off', 'full_page_writes = off']),
+        'shared_buffers = 16MB',
+        '',
+      ].join('\n'),
+    );
     try {
-      await runAs(user, join(binDir, 'pg_ctl'), ['-D', dataDir, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start'], dir);
+      await runAs(
+        user,
+        join(binDir, 'pg_ctl'),
+        ['-D', dataDir, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start'],
+        dir,
+      );
       break;
     } catch (error) {
       const log = await readFile(join(dir, 'server.log'), 'utf8').catch(() => '');

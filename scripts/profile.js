@@ -15,10 +15,28 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dir = mkdtempSync(join(tmpdir(), 'site-profile-'));
 try {
-  const run = spawnSync(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, join(root, 'bin', 'site.js'), 'build', '--verbose', ...process.argv.slice(2)], { stdio: 'inherit' });
+  const run = spawnSync(
+    process.execPath,
+    [
+      '--cpu-prof',
+      `--cpu-prof-dir=${dir}`,
+      join(root, 'bin', 'site.js'),
+      'build',
+      '--verbose',
+      ...process.argv.slice(2),
+    ],
+    { stdio: 'inherit' },
+  );
   if (run.status !== 0) process.exit(run.status ?? 1);
-  const files = readdirSync(dir).filter((name) => name.endsWith('.cpuprofile')).sort();
-  files.forEach((name, index) => summarize(JSON.parse(readFileSync(join(dir, name), 'utf8')), index === 0 ? 'main thread' : `worker thread ${index}`));
+  const files = readdirSync(dir)
+    .filter((name) => name.endsWith('.cpuprofile'))
+    .sort();
+  files.forEach((name, index) =>
+    summarize(
+      JSON.parse(readFileSync(join(dir, name), 'utf8')),
+      index === 0 ? 'main thread' : `worker thread ${index}`,
+    ),
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
@@ -34,7 +52,9 @@ function moduleOf(url, functionName) {
 
 function summarize(profile, title) {
   const selfMs = new Map();
-  profile.samples.forEach((id, index) => selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0) / 1000));
+  profile.samples.forEach((id, index) =>
+    selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0) / 1000),
+  );
   const byModule = new Map();
   const byFunction = new Map();
   let total = 0;
@@ -49,7 +69,20 @@ function summarize(profile, title) {
     byFunction.set(name, (byFunction.get(name) ?? 0) + ms);
   }
   const idle = byModule.get('(idle)') ?? 0;
-  const top = (map, count) => [...map].sort((a, b) => b[1] - a[1]).slice(0, count)
-    .map(([name, ms]) => `  ${ms.toFixed(0).padStart(7)} ms ${((ms / total) * 100).toFixed(1).padStart(5)}%  ${name}`);
-  process.stdout.write([`\n${title}: ${total.toFixed(0)} ms sampled, ${(total - idle).toFixed(0)} ms busy`, ...top(byModule, 12), '  top functions:', ...top(byFunction, 12), ''].join('\n'));
+  const top = (map, count) =>
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, count)
+      .map(
+        ([name, ms]) => `  ${ms.toFixed(0).padStart(7)} ms ${((ms / total) * 100).toFixed(1).padStart(5)}%  ${name}`,
+      );
+  process.stdout.write(
+    [
+      `\n${title}: ${total.toFixed(0)} ms sampled, ${(total - idle).toFixed(0)} ms busy`,
+      ...top(byModule, 12),
+      '  top functions:',
+      ...top(byFunction, 12),
+      '',
+    ].join('\n'),
+  );
 }

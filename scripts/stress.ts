@@ -82,9 +82,20 @@ const killRounds = Number(values['kill-rounds']);
 const burst = Number(values.burst);
 const floods = values['sign-ins'].split(',').map(Number);
 const parts = new Set(values.parts.split(',').map(Number));
-const databaseKinds = ({ sqlite: ['sqlite'], postgres: ['postgres'], both: ['sqlite', 'postgres'] } as const)[values.database as 'sqlite' | 'postgres' | 'both'];
-if (!databaseKinds || !(slotCount >= 1) || !(killRounds >= 1) || !(burst >= 3) || !floods.every((count) => Number.isInteger(count) && count >= 1) || ![...parts].every((part) => Number.isInteger(part) && part >= 1 && part <= 7)) {
-  logInfo('usage: npm run stress -- [--submissions 1000] [--requests 5000] [--concurrency 50] [--slow 200] [--database sqlite|postgres|both] [--slots 200] [--kill-rounds 5] [--burst 100 (at least 3)] [--sign-ins 40,200,400] [--parts 1,2,3,4,5,6,7]');
+const databaseKinds = ({ sqlite: ['sqlite'], postgres: ['postgres'], both: ['sqlite', 'postgres'] } as const)[
+  values.database as 'sqlite' | 'postgres' | 'both'
+];
+if (
+  !databaseKinds ||
+  !(slotCount >= 1) ||
+  !(killRounds >= 1) ||
+  !(burst >= 3) ||
+  !floods.every((count) => Number.isInteger(count) && count >= 1) ||
+  ![...parts].every((part) => Number.isInteger(part) && part >= 1 && part <= 7)
+) {
+  logInfo(
+    'usage: npm run stress -- [--submissions 1000] [--requests 5000] [--concurrency 50] [--slow 200] [--database sqlite|postgres|both] [--slots 200] [--kill-rounds 5] [--burst 100 (at least 3)] [--sign-ins 40,200,400] [--parts 1,2,3,4,5,6,7]',
+  );
   process.exit(2);
 }
 
@@ -107,9 +118,11 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => 
 /** Runs `task(i)` for i < count, `limit` at a time. */
 async function pool(count: number, limit: number, task: (index: number) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, count) }, async () => {
-    while (next < count) await task(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, count) }, async () => {
+      while (next < count) await task(next++);
+    }),
+  );
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -119,15 +132,28 @@ function percentile(sorted: readonly number[], p: number): number {
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
 /** One HTTP request; resolves with its status and how long it took. */
-function send(base: URL, options: { method?: string; path: string; headers?: Record<string, string>; body?: string; agent?: Agent }): Promise<{ status: number; ms: number; text: string }> {
+function send(
+  base: URL,
+  options: { method?: string; path: string; headers?: Record<string, string>; body?: string; agent?: Agent },
+): Promise<{ status: number; ms: number; text: string }> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const outgoing = request({ host: base.hostname, port: base.port, method: options.method ?? 'GET', path: options.path, headers: options.headers, agent: options.agent ?? false }, (response) => {
-      let text = '';
-      response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, ms: performance.now() - started, text }));
-      response.on('error', () => resolve({ status: 0, ms: performance.now() - started, text }));
-    });
+    const outgoing = request(
+      {
+        host: base.hostname,
+        port: base.port,
+        method: options.method ?? 'GET',
+        path: options.path,
+        headers: options.headers,
+        agent: options.agent ?? false,
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, ms: performance.now() - started, text }));
+        response.on('error', () => resolve({ status: 0, ms: performance.now() - started, text }));
+      },
+    );
     outgoing.on('error', () => resolve({ status: 0, ms: performance.now() - started, text: '' }));
     outgoing.end(options.body);
   });
@@ -138,20 +164,39 @@ const contactMessage = (marker: string) => `Message ${marker} ${'x'.repeat(200)}
 
 /** Posts contact submission `marker` from its own address; resolves with the answer. */
 function postContact(base: URL, marker: string, index: number) {
-  const body = JSON.stringify({ firstName: 'Load', lastName: 'Test', email: 'load@example.com', message: contactMessage(marker), locale: 'en' });
-  return send(base, { method: 'POST', path: '/api/contact', headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}` }, body });
+  const body = JSON.stringify({
+    firstName: 'Load',
+    lastName: 'Test',
+    email: 'load@example.com',
+    message: contactMessage(marker),
+    locale: 'en',
+  });
+  return send(base, {
+    method: 'POST',
+    path: '/api/contact',
+    headers: {
+      'content-type': 'application/json',
+      'x-forwarded-for': `10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}`,
+    },
+    body,
+  });
 }
 
 /** How often each marker is in the store as a whole message, and how many stress messages are not whole. */
 async function storedMarkers(database: Database): Promise<{ counts: Map<string, number>; rows: number; torn: number }> {
   const store = await database.open();
   try {
-    const messages = (await store.listInbox({ kind: 'contact' })).map((item) => ({ message: String(item.message), email: String(item.email), name: `${item.firstName} ${item.lastName}` }));
+    const messages = (await store.listInbox({ kind: 'contact' })).map((item) => ({
+      message: String(item.message),
+      email: String(item.email),
+      name: `${item.firstName} ${item.lastName}`,
+    }));
     const counts = new Map<string, number>();
     let torn = 0;
     for (const { message, email, name } of messages) {
       const marker = /^Message (stress-\S+|killed-\S+) /.exec(message)?.[1];
-      if (marker && message === contactMessage(marker) && email === 'load@example.com' && name === 'Load Test') counts.set(marker, (counts.get(marker) ?? 0) + 1);
+      if (marker && message === contactMessage(marker) && email === 'load@example.com' && name === 'Load Test')
+        counts.set(marker, (counts.get(marker) ?? 0) + 1);
       else torn++;
     }
     return { counts, rows: messages.length, torn };
@@ -179,7 +224,10 @@ async function main(): Promise<void> {
     // keeps the site's days: a 409 lists the next free slots over them, and its cost is part of
     // what part 6 measures (21 days hold at least 224 slots).
     const config = (await readFile(join(root, 'site.config.yaml'), 'utf8'))
-      .replace(/^site:/m, `paths:\n  content: ${JSON.stringify(join(root, 'content'))}\n  templates: ${JSON.stringify(join(root, 'templates'))}\n  public: ${JSON.stringify(join(root, 'public'))}\n\nsite:`)
+      .replace(
+        /^site:/m,
+        `paths:\n  content: ${JSON.stringify(join(root, 'content'))}\n  templates: ${JSON.stringify(join(root, 'templates'))}\n  public: ${JSON.stringify(join(root, 'public'))}\n\nsite:`,
+      )
       .replace(/^ {2}dataDir: .*$/m, '  dataDir: data');
     await writeFile(join(work, 'site.config.yaml'), config);
     // The config names package files (output.preloadFonts), found from its folder as from the site's.
@@ -196,7 +244,10 @@ async function main(): Promise<void> {
         continue;
       }
       const binDir = findPostgresBinDir();
-      if (!binDir) throw new Error('no Postgres binaries (initdb, pg_ctl) on PATH or in /usr/lib/postgresql/*/bin: install them (Debian: apt-get install postgresql) or run with --database sqlite');
+      if (!binDir)
+        throw new Error(
+          'no Postgres binaries (initdb, pg_ctl) on PATH or in /usr/lib/postgresql/*/bin: install them (Debian: apt-get install postgresql) or run with --database sqlite',
+        );
       logInfo('starting a throwaway Postgres cluster…');
       cluster = await startPostgresServer(binDir, { durable: true });
       const url = cluster.url;
@@ -227,7 +278,9 @@ async function main(): Promise<void> {
         await server.stop();
         if (part1.failed) await keepEvidence(work, database);
       }
-      const part6 = parts.has(6) ? await orFailure('6. two servers, one store', () => bookingRace(work, database)) : skipped;
+      const part6 = parts.has(6)
+        ? await orFailure('6. two servers, one store', () => bookingRace(work, database))
+        : skipped;
       const part7 = parts.has(7) ? await orFailure('7. kill -9 bursts', () => killBursts(work, database)) : skipped;
       for (const part of [part1, part6, part7]) {
         addStoreRows(column, part.rows);
@@ -241,8 +294,14 @@ async function main(): Promise<void> {
     const table = [{ label: '', values: databases.map((database) => database.kind) }, ...storeRows];
     const labelWidth = Math.max(...table.map((row) => row.label.length), ...otherRows.map(([label]) => label.length));
     const columnWidths = databases.map((_, column) => Math.max(...table.map((row) => row.values[column]!.length)));
-    const storeLines = table.map((row) => [row.label.padEnd(labelWidth), ...row.values.map((value, column) => value.padEnd(columnWidths[column]!))].join('  ').trimEnd());
-    logResult([...storeLines, '', ...otherRows.map(([label, value]) => `${label.padEnd(labelWidth)}  ${value}`)].join('\n'));
+    const storeLines = table.map((row) =>
+      [row.label.padEnd(labelWidth), ...row.values.map((value, column) => value.padEnd(columnWidths[column]!))]
+        .join('  ')
+        .trimEnd(),
+    );
+    logResult(
+      [...storeLines, '', ...otherRows.map(([label, value]) => `${label.padEnd(labelWidth)}  ${value}`)].join('\n'),
+    );
     if (failed) process.exitCode = 1;
   } finally {
     for (const child of children) child.kill('SIGKILL');
@@ -271,7 +330,10 @@ async function keepEvidence(work: string, database: Database): Promise<void> {
 
 /** Part 1: `submissions` contact posts, `concurrency` at a time, then what the store holds. */
 async function submissionsPart(base: URL, database: Database): Promise<PartResult> {
-  const markers = Array.from({ length: submissions }, (_, index) => `stress-${index}-${Math.random().toString(36).slice(2, 10)}`);
+  const markers = Array.from(
+    { length: submissions },
+    (_, index) => `stress-${index}-${Math.random().toString(36).slice(2, 10)}`,
+  );
   let acknowledged = 0;
   const started = performance.now();
   const times: number[] = [];
@@ -314,7 +376,11 @@ async function staticPart(base: URL, rows: Rows): Promise<void> {
   let failed = 0;
   const staticStarted = performance.now();
   await pool(requests, concurrency, async (index) => {
-    const result = await send(base, { path: paths[index % paths.length]!, headers: { 'accept-encoding': 'br, gzip' }, agent });
+    const result = await send(base, {
+      path: paths[index % paths.length]!,
+      headers: { 'accept-encoding': 'br, gzip' },
+      agent,
+    });
     staticTimes.push(result.ms);
     if (result.status !== 200 && result.status !== 404) failed++;
   });
@@ -324,7 +390,10 @@ async function staticPart(base: URL, rows: Rows): Promise<void> {
   rows.push(
     ['2. static requests (failed)', `${requests} (${failed})`],
     ['   static requests per second', (requests / staticSeconds).toFixed(0)],
-    ['   static latency p50 / p95 / p99', `${ms(percentile(staticTimes, 50))} / ${ms(percentile(staticTimes, 95))} / ${ms(percentile(staticTimes, 99))}`],
+    [
+      '   static latency p50 / p95 / p99',
+      `${ms(percentile(staticTimes, 50))} / ${ms(percentile(staticTimes, 95))} / ${ms(percentile(staticTimes, 99))}`,
+    ],
   );
 }
 
@@ -333,26 +402,39 @@ async function slowClientsPart(base: URL, rows: Rows): Promise<void> {
   const slowStarted = performance.now();
   const closedAt: number[] = [];
   const sockets: Socket[] = [];
-  await Promise.all(Array.from({ length: slowClients }, () => new Promise<void>((resolve) => {
-    const socket = connect(Number(base.port), base.hostname, () => {
-      socket.write('GET /hub/ HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
-      resolve();
-    });
-    socket.on('close', () => closedAt.push(performance.now() - slowStarted));
-    socket.on('error', () => undefined);
-    socket.on('data', () => undefined);
-    sockets.push(socket);
-  })));
+  await Promise.all(
+    Array.from(
+      { length: slowClients },
+      () =>
+        new Promise<void>((resolve) => {
+          const socket = connect(Number(base.port), base.hostname, () => {
+            socket.write('GET /hub/ HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
+            resolve();
+          });
+          socket.on('close', () => closedAt.push(performance.now() - slowStarted));
+          socket.on('error', () => undefined);
+          socket.on('data', () => undefined);
+          sockets.push(socket);
+        }),
+    ),
+  );
   const duringSlow: number[] = [];
   for (let index = 0; index < 50; index++) duringSlow.push((await send(base, { path: '/hub/' })).ms);
   duringSlow.sort((a, b) => a - b);
   const deadline = performance.now() + 15_000;
-  while (closedAt.length < slowClients && performance.now() < deadline) await new Promise((done) => setTimeout(done, 100));
+  while (closedAt.length < slowClients && performance.now() < deadline)
+    await new Promise((done) => setTimeout(done, 100));
   for (const socket of sockets) socket.destroy();
   closedAt.sort((a, b) => a - b);
   rows.push(
-    [`3. GET /hub/ while ${slowClients} clients stall, p50 / p95`, `${ms(percentile(duringSlow, 50))} / ${ms(percentile(duringSlow, 95))}`],
-    ['   stalled connections closed by the server', `${closedAt.length} of ${slowClients}, the last after ${(closedAt.at(-1) ?? 0) / 1000 > 0 ? ((closedAt.at(-1) ?? 0) / 1000).toFixed(1) : '-'} s`],
+    [
+      `3. GET /hub/ while ${slowClients} clients stall, p50 / p95`,
+      `${ms(percentile(duringSlow, 50))} / ${ms(percentile(duringSlow, 95))}`,
+    ],
+    [
+      '   stalled connections closed by the server',
+      `${closedAt.length} of ${slowClients}, the last after ${(closedAt.at(-1) ?? 0) / 1000 > 0 ? ((closedAt.at(-1) ?? 0) / 1000).toFixed(1) : '-'} s`,
+    ],
   );
 }
 
@@ -364,10 +446,20 @@ async function hostilePart(base: URL, rows: Rows): Promise<void> {
     const started = performance.now();
     let sent = 0;
     let status = 0;
-    const outgoing = request({ host: base.hostname, port: base.port, method: 'POST', path: '/api/contact', agent: false, headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (response) => {
-      status = response.statusCode ?? 0;
-      response.resume();
-    });
+    const outgoing = request(
+      {
+        host: base.hostname,
+        port: base.port,
+        method: 'POST',
+        path: '/api/contact',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      },
+      (response) => {
+        status = response.statusCode ?? 0;
+        response.resume();
+      },
+    );
     const finish = () => resolve({ status, ms: performance.now() - started, sentMb: sent / 1024 / 1024 });
     outgoing.on('error', finish);
     outgoing.on('close', finish);
@@ -381,7 +473,10 @@ async function hostilePart(base: URL, rows: Rows): Promise<void> {
     };
     pump();
   });
-  rows.push(['   100 MB body', `${bigBody.status || 'closed'} in ${ms(bigBody.ms)}, ${bigBody.sentMb.toFixed(1)} MB written before the server closed`]);
+  rows.push([
+    '   100 MB body',
+    `${bigBody.status || 'closed'} in ${ms(bigBody.ms)}, ${bigBody.sentMb.toFixed(1)} MB written before the server closed`,
+  ]);
 }
 
 /**
@@ -394,18 +489,42 @@ async function bookingRace(work: string, database: Database): Promise<PartResult
   try {
     const [a] = servers;
     const offered = await send(a.base, { path: '/api/booking/slots' });
-    const slots = (JSON.parse(offered.text) as { slots: { start: string }[] }).slots.slice(0, slotCount).map((slot) => slot.start);
-    if (slots.length < slotCount) throw new Error(`the site's booking offers ${slots.length} free slots (booking.days), fewer than --slots ${slotCount}`);
-    const visitor = { firstName: 'Kari', lastName: 'Nordmann', email: 'kari@example.no', company: 'Skredderiet AS', note: '', locale: 'en' };
+    const slots = (JSON.parse(offered.text) as { slots: { start: string }[] }).slots
+      .slice(0, slotCount)
+      .map((slot) => slot.start);
+    if (slots.length < slotCount)
+      throw new Error(
+        `the site's booking offers ${slots.length} free slots (booking.days), fewer than --slots ${slotCount}`,
+      );
+    const visitor = {
+      firstName: 'Kari',
+      lastName: 'Nordmann',
+      email: 'kari@example.no',
+      company: 'Skredderiet AS',
+      note: '',
+      locale: 'en',
+    };
     const wins = new Array<number>(slotCount).fill(0);
     const statuses = new Map<number, number>();
     const times: number[] = [];
-    const timesOf = new Map<number, number[]>([[201, []], [409, []]]);
+    const timesOf = new Map<number, number[]>([
+      [201, []],
+      [409, []],
+    ]);
     const started = performance.now();
     await pool(slotCount * 2, concurrency, async (index) => {
       const server = servers[index & 1]!;
       const body = JSON.stringify({ ...visitor, start: slots[index >> 1] });
-      const result = await send(server.base, { method: 'POST', path: '/api/booking', headers: { 'content-type': 'application/json', origin: server.base.origin, 'x-forwarded-for': `10.200.${index >> 8}.${index & 255}` }, body });
+      const result = await send(server.base, {
+        method: 'POST',
+        path: '/api/booking',
+        headers: {
+          'content-type': 'application/json',
+          origin: server.base.origin,
+          'x-forwarded-for': `10.200.${index >> 8}.${index & 255}`,
+        },
+        body,
+      });
       times.push(result.ms);
       timesOf.get(result.status)?.push(result.ms);
       statuses.set(result.status, (statuses.get(result.status) ?? 0) + 1);
@@ -422,7 +541,10 @@ async function bookingRace(work: string, database: Database): Promise<PartResult
     const noWin = wins.filter((count) => count === 0).length;
     for (const list of [times, ...timesOf.values()]) list.sort((a, b) => a - b);
     const latency = (list: number[]) => `${ms(percentile(list, 50))} / ${ms(percentile(list, 95))}`;
-    const answered = [...statuses].sort(([x], [y]) => x - y).map(([status, count]) => `${count} × ${status || 'no answer'}`).join(', ');
+    const answered = [...statuses]
+      .sort(([x], [y]) => x - y)
+      .map(([status, count]) => `${count} × ${status || 'no answer'}`)
+      .join(', ');
     return {
       rows: [
         [`6. ${slotCount} slots × 2 servers: answers`, answered],
@@ -480,7 +602,9 @@ async function killBursts(work: string, database: Database): Promise<PartResult>
   await server.stop();
   const { counts } = await storedMarkers(database);
   const found = acknowledged.filter((marker) => counts.get(marker) === 1).length;
-  const unanswered = [...counts.keys()].filter((marker) => marker.startsWith('killed-') && !acknowledged.includes(marker)).length;
+  const unanswered = [...counts.keys()].filter(
+    (marker) => marker.startsWith('killed-') && !acknowledged.includes(marker),
+  ).length;
   restarts.sort((a, b) => a - b);
   return {
     rows: [
@@ -506,19 +630,25 @@ interface Served {
 
 /** Starts `site serve` with `args` in `work` (`env` added to this process's); resolves once it listens. */
 async function startServe(work: string, args: string[], env: Record<string, string>): Promise<Served> {
-  const child = spawn('node', [site, 'serve', '-c', join(work, 'site.config.yaml'), '--port', '0', '--trust-proxy', ...args], { cwd: work, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    'node',
+    [site, 'serve', '-c', join(work, 'site.config.yaml'), '--port', '0', '--trust-proxy', ...args],
+    { cwd: work, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   children.add(child);
   const exited = new Promise((resolve) => child.once('exit', resolve)).finally(() => children.delete(child));
   let out = '';
   child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  const base = new URL(await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const found = / at (http:\/\/127\.0\.0\.1:\d+)\//.exec(out)?.[1];
-      if (found) resolve(found);
-    });
-    child.once('exit', (code) => reject(new Error(`site serve exited with ${code}: ${out}`)));
-  }));
+  const base = new URL(
+    await new Promise<string>((resolve, reject) => {
+      child.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const found = / at (http:\/\/127\.0\.0\.1:\d+)\//.exec(out)?.[1];
+        if (found) resolve(found);
+      });
+      child.once('exit', (code) => reject(new Error(`site serve exited with ${code}: ${out}`)));
+    }),
+  );
   return {
     child,
     base,
@@ -545,17 +675,31 @@ async function signInFlood(work: string, database: Database): Promise<Rows> {
     const quiet: number[] = [];
     for (let index = 0; index < 20; index++) quiet.push((await send(base, { path: fresh() })).ms);
     quiet.sort((a, b) => a - b);
-    rows.push(['5. pages never requested before, no flood (20): p50 / p95 / max', `${ms(percentile(quiet, 50))} / ${ms(percentile(quiet, 95))} / ${ms(quiet.at(-1) ?? 0)}`]);
+    rows.push([
+      '5. pages never requested before, no flood (20): p50 / p95 / max',
+      `${ms(percentile(quiet, 50))} / ${ms(percentile(quiet, 95))} / ${ms(quiet.at(-1) ?? 0)}`,
+    ]);
     let round = 0;
     for (const attempts of floods) {
       round++;
       const statuses = new Map<number, number>();
       const started = performance.now();
-      const flood = Promise.all(Array.from({ length: attempts }, async (_, index) => {
-        const body = JSON.stringify({ email: `flood-${round}-${index}@example.com`, password: 'a guess' });
-        const result = await send(base, { method: 'POST', path: '/api/auth/login', headers: { 'content-type': 'application/json', origin: base.origin, 'x-forwarded-for': `10.${round}.${index >> 8}.${index & 255}` }, body });
-        statuses.set(result.status, (statuses.get(result.status) ?? 0) + 1);
-      }));
+      const flood = Promise.all(
+        Array.from({ length: attempts }, async (_, index) => {
+          const body = JSON.stringify({ email: `flood-${round}-${index}@example.com`, password: 'a guess' });
+          const result = await send(base, {
+            method: 'POST',
+            path: '/api/auth/login',
+            headers: {
+              'content-type': 'application/json',
+              origin: base.origin,
+              'x-forwarded-for': `10.${round}.${index >> 8}.${index & 255}`,
+            },
+            body,
+          });
+          statuses.set(result.status, (statuses.get(result.status) ?? 0) + 1);
+        }),
+      );
       let flooding = true;
       const during: number[] = [];
       const pagesWhile = (async () => {
@@ -566,10 +710,16 @@ async function signInFlood(work: string, database: Database): Promise<Rows> {
       flooding = false;
       await pagesWhile;
       during.sort((a, b) => a - b);
-      const answered = [...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${count} × ${status || 'no answer'}`).join(', ');
+      const answered = [...statuses]
+        .sort(([a], [b]) => a - b)
+        .map(([status, count]) => `${count} × ${status || 'no answer'}`)
+        .join(', ');
       rows.push(
         [`   ${attempts} sign-ins at once: answers`, `${answered} in ${seconds.toFixed(1)} s`],
-        [`   ${attempts} sign-ins at once: pages during it, p50 / p95 / max`, `${ms(percentile(during, 50))} / ${ms(percentile(during, 95))} / ${ms(during.at(-1) ?? 0)} (${during.length} pages)`],
+        [
+          `   ${attempts} sign-ins at once: pages during it, p50 / p95 / max`,
+          `${ms(percentile(during, 50))} / ${ms(percentile(during, 95))} / ${ms(during.at(-1) ?? 0)} (${during.length} pages)`,
+        ],
       );
     }
   } finally {

@@ -17,13 +17,23 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const [toolsDir, distDir] = process.argv.slice(2);
-if (!toolsDir || !distDir) throw new Error('usage: node scripts/subset-inter-extras.js <folder with inter-ui and subset-font installed> <built site>');
+if (!toolsDir || !distDir)
+  throw new Error(
+    'usage: node scripts/subset-inter-extras.js <folder with inter-ui and subset-font installed> <built site>',
+  );
 const requireTool = createRequire(join(toolsDir, 'package.json'));
 const subsetFont = requireTool('subset-font');
 
 /** Fontsource's Latin `unicode-range` as [first, last] code points. */
-const latin = JSON.parse(readFileSync(join(root, 'node_modules/@fontsource/inter/unicode.json'), 'utf8')).latin
-  .split(',').map((range) => range.trim().replace(/^U\+/i, '').split('-').map((hex) => parseInt(hex, 16)))
+const latin = JSON.parse(readFileSync(join(root, 'node_modules/@fontsource/inter/unicode.json'), 'utf8'))
+  .latin.split(',')
+  .map((range) =>
+    range
+      .trim()
+      .replace(/^U\+/i, '')
+      .split('-')
+      .map((hex) => parseInt(hex, 16)),
+  )
   .map(([first, last]) => [first, last ?? first]);
 
 function htmlFiles(dir) {
@@ -37,8 +47,12 @@ function htmlFiles(dir) {
 /** The text a page shows: its text nodes and the attributes read out or shown, entities decoded. */
 function pageText(html) {
   const body = html.replace(/<(script|style)\b[\s\S]*?<\/\1>/g, '');
-  const parts = [...body.matchAll(/>([^<]*)</g), ...body.matchAll(/\s(?:alt|title|aria-label|placeholder|value)="([^"]*)"/g)].map((match) => match[1]);
-  return parts.join(' ')
+  const parts = [
+    ...body.matchAll(/>([^<]*)</g),
+    ...body.matchAll(/\s(?:alt|title|aria-label|placeholder|value)="([^"]*)"/g),
+  ].map((match) => match[1]);
+  return parts
+    .join(' ')
     .replace(/&#x([0-9a-f]+);/gi, (_, hex) => String.fromCodePoint(parseInt(hex, 16)))
     .replace(/&#([0-9]+);/g, (_, decimal) => String.fromCodePoint(Number(decimal)));
 }
@@ -52,10 +66,15 @@ for (const file of htmlFiles(distDir)) {
 }
 const points = [...missing].sort((a, b) => a - b);
 const text = String.fromCodePoint(...points);
-for (const [weight, source] of [[400, 'Inter-Regular.woff2'], [700, 'Inter-Bold.woff2']]) {
+for (const [weight, source] of [
+  [400, 'Inter-Regular.woff2'],
+  [700, 'Inter-Bold.woff2'],
+]) {
   const font = readFileSync(requireTool.resolve(`inter-ui/web/${source}`));
   const subset = await subsetFont(font, text, { targetFormat: 'woff2' });
   writeFileSync(join(root, `templates/styles/fonts/inter-extras-${weight}.woff2`), subset);
   process.stdout.write(`inter-extras-${weight}.woff2: ${subset.length} bytes\n`);
 }
-process.stdout.write(`unicode-range: ${points.map((point) => `U+${point.toString(16).toUpperCase().padStart(4, '0')}`).join(', ')}\n`);
+process.stdout.write(
+  `unicode-range: ${points.map((point) => `U+${point.toString(16).toUpperCase().padStart(4, '0')}`).join(', ')}\n`,
+);

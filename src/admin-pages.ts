@@ -41,7 +41,15 @@ export const adminApiPaths: readonly string[] = [adminAuthPath, adminApiPath];
 export const adminDisallow: readonly string[] = ['/admin', '/auth'];
 
 /** The engine's islands, by the name their pages mark them with. */
-export const adminIslandNames: readonly string[] = ['AdminChanges', 'AdminInbox', 'AdminMedia', 'AdminPages', 'AdminSettings', 'AdminSignIn', 'BlogEditor'];
+export const adminIslandNames: readonly string[] = [
+  'AdminChanges',
+  'AdminInbox',
+  'AdminMedia',
+  'AdminPages',
+  'AdminSettings',
+  'AdminSignIn',
+  'BlogEditor',
+];
 
 /** The engine's admin template names (`@admin/<Name>`), sorted. */
 export const adminTemplateNames: readonly string[] = adminRoutes.map((route) => route.template).sort();

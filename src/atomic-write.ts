@@ -15,7 +15,18 @@
  * process id and random digits, so two processes writing the same file never share one.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync, writevSync } from 'node:fs';
+import {
+  closeSync,
+  fchmodSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+  writevSync,
+} from 'node:fs';
 import { mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -37,7 +48,10 @@ const partsPerWrite = 1000;
 /** Writes `file` atomically (see the top of this module); its folder is made when missing. */
 export async function writeFileAtomic(file: string, data: FileData, options: AtomicWriteOptions = {}): Promise<void> {
   const durable = options.durable ?? true;
-  const mode = await stat(file).then((info) => info.mode & 0o7777, () => undefined);
+  const mode = await stat(file).then(
+    (info) => info.mode & 0o7777,
+    () => undefined,
+  );
   const temporary = temporaryName(file);
   const handle = await open(temporary, 'wx').catch(async (error: NodeJS.ErrnoException) => {
     if (error.code !== 'ENOENT') throw error;
@@ -100,16 +114,18 @@ function temporaryName(file: string): string {
 
 async function writeData(handle: FileHandle, data: FileData): Promise<void> {
   if (typeof data === 'string' || data instanceof Uint8Array) return handle.writeFile(data);
-  for (let start = 0; start < data.length; start += partsPerWrite) await handle.writev(data.slice(start, start + partsPerWrite));
+  for (let start = 0; start < data.length; start += partsPerWrite)
+    await handle.writev(data.slice(start, start + partsPerWrite));
 }
 
 function writeDataSync(descriptor: number, data: FileData): void {
   if (typeof data === 'string' || data instanceof Uint8Array) {
     const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-    for (let done = 0; done < bytes.byteLength; ) done += writeSync(descriptor, bytes, done);
+    for (let done = 0; done < bytes.byteLength;) done += writeSync(descriptor, bytes, done);
     return;
   }
-  for (let start = 0; start < data.length; start += partsPerWrite) writevSync(descriptor, data.slice(start, start + partsPerWrite));
+  for (let start = 0; start < data.length; start += partsPerWrite)
+    writevSync(descriptor, data.slice(start, start + partsPerWrite));
 }
 
 /** Flushes a folder's entries; systems that cannot open a folder (Windows) flush them with the rename. */

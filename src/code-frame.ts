@@ -10,7 +10,10 @@ export function formatCodeFrame(text: string, line: number, column = 1, context 
   const last = Math.min(lines.length, line + 1);
   const width = String(last).length;
   // One window for every line, placed so the column is visible.
-  const start = Math.max(0, Math.min(column - 1 - Math.floor(maxLineWidth / 2), (lines[line - 1]?.length ?? 0) - maxLineWidth));
+  const start = Math.max(
+    0,
+    Math.min(column - 1 - Math.floor(maxLineWidth / 2), (lines[line - 1]?.length ?? 0) - maxLineWidth),
+  );
   const clip = (source: string) => {
     if (source.length <= maxLineWidth && start === 0) return source;
     if (source.length <= start) return '';
@@ -21,7 +24,8 @@ export function formatCodeFrame(text: string, line: number, column = 1, context 
   for (let number = first; number <= last; number++) {
     const marker = number === line ? '>' : ' ';
     out.push(`${marker} ${String(number).padStart(width)} | ${clip(lines[number - 1] ?? '')}`);
-    if (number === line) out.push(`  ${' '.repeat(width)} | ${' '.repeat(Math.max(0, column - 1 - start + (start > 0 ? 1 : 0)))}^`);
+    if (number === line)
+      out.push(`  ${' '.repeat(width)} | ${' '.repeat(Math.max(0, column - 1 - start + (start > 0 ? 1 : 0)))}^`);
   }
   return out.join('\n');
 }

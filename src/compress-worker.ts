@@ -10,5 +10,8 @@ import { serveJobs } from './parallel/serve-jobs.js';
 serveJobs(async (kind: JobKind) => {
   if (kind !== 'compress') throw new Error(`lib/compress-worker.js does not run ${kind} jobs`);
   // Copies of their own size: a posted view would carry the whole buffer it is cut from.
-  return (items) => (items as CompressItem[]).map(compressItem).map(({ br, gz }) => ({ br: new Uint8Array(br), gz: new Uint8Array(gz) }));
+  return (items) =>
+    (items as CompressItem[])
+      .map(compressItem)
+      .map(({ br, gz }) => ({ br: new Uint8Array(br), gz: new Uint8Array(gz) }));
 });

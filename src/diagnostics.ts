@@ -73,10 +73,12 @@ function collectorOver(records: SiteError[], defaults: { file?: string }): Diagn
 /** The diagnostics without repeats (same severity, code, place and message), sorted by place. */
 export function uniqueDiagnostics(problems: readonly SiteError[]): SiteError[] {
   const seen = new Set<string>();
-  return sortErrors(problems.filter((problem) => {
-    const key = `${problem.severity} ${problem.code} ${problem.format()}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  }));
+  return sortErrors(
+    problems.filter((problem) => {
+      const key = `${problem.severity} ${problem.code} ${problem.format()}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    }),
+  );
 }

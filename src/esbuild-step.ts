@@ -16,11 +16,14 @@ export interface EsbuildStepOptions {
 
 /** Turns esbuild messages into positioned SiteErrors. */
 export function esbuildErrors(messages: readonly Message[], code: 'TEMPLATE_BUILD' | 'ASSET_BUILD'): SiteError[] {
-  return messages.map((message) => new SiteError({
-    code,
-    message: message.text,
-    file: message.location?.file,
-    line: message.location?.line,
-    column: message.location ? message.location.column + 1 : undefined,
-  }));
+  return messages.map(
+    (message) =>
+      new SiteError({
+        code,
+        message: message.text,
+        file: message.location?.file,
+        line: message.location?.line,
+        column: message.location ? message.location.column + 1 : undefined,
+      }),
+  );
 }

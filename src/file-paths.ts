@@ -33,7 +33,9 @@ export function isHiddenPath(path: string): boolean {
  */
 export function resolveSiteFile(root: string, path: string): string | undefined {
   try {
-    return path.startsWith('.') || isAbsolute(path) ? realpathSync(resolve(root, path)) : createRequire(join(root, 'package.json')).resolve(path);
+    return path.startsWith('.') || isAbsolute(path)
+      ? realpathSync(resolve(root, path))
+      : createRequire(join(root, 'package.json')).resolve(path);
   } catch {
     return undefined;
   }

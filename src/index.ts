@@ -3,7 +3,18 @@
  * their diagnostics, and the CLI's own `main`, which bin/site.js runs.
  */
 export { build, check, dev, serve, silentLogger, terminalLogger } from './api.js';
-export type { BuildOptions, BuildReport, CheckOptions, CheckReport, CommonOptions, DevHandle, DevOptions, Logger, ServeHandle, ServeOptions } from './api.js';
+export type {
+  BuildOptions,
+  BuildReport,
+  CheckOptions,
+  CheckReport,
+  CommonOptions,
+  DevHandle,
+  DevOptions,
+  Logger,
+  ServeHandle,
+  ServeOptions,
+} from './api.js';
 export { collectSiteErrors, SiteError, SiteErrors } from './errors.js';
 export type { SiteConfig, SiteConfigInput } from './config/schema.js';
 export { main } from './cli.js';

@@ -53,12 +53,22 @@ export async function initProject(options: InitOptions): Promise<InitReport> {
   const locales = [...new Set(options.locales?.length ? options.locales : [starterLocale])];
   for (const locale of locales) {
     if (!/^[a-z]{2,3}$/.test(locale)) {
-      throw new SiteError({ code: 'INIT_LOCALE', field: '--locales', message: `"${locale}" is not a language code`, hint: 'Give two- or three-letter codes separated by commas, the default first, such as --locales en,no.' });
+      throw new SiteError({
+        code: 'INIT_LOCALE',
+        field: '--locales',
+        message: `"${locale}" is not a language code`,
+        hint: 'Give two- or three-letter codes separated by commas, the default first, such as --locales en,no.',
+      });
     }
   }
   const exists = existsSync(dir);
   if (exists && !statSync(dir).isDirectory()) {
-    throw new SiteError({ code: 'INIT_NOT_EMPTY', file: relative(process.cwd(), dir) || '.', message: 'this is a file, not a folder', hint: 'Name a new folder, such as `site init my-site`.' });
+    throw new SiteError({
+      code: 'INIT_NOT_EMPTY',
+      file: relative(process.cwd(), dir) || '.',
+      message: 'this is a file, not a folder',
+      hint: 'Name a new folder, such as `site init my-site`.',
+    });
   }
   const present = exists ? (await readdir(dir)).filter((name) => !allowedBeforehand.has(name)) : [];
   if (present.length) {
@@ -93,7 +103,13 @@ export async function initProject(options: InitOptions): Promise<InitReport> {
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
-  return { dir, files: (await listFiles(dir)).filter((file) => !file.startsWith('.git/')), locales, name: ownManifest().name, dependency };
+  return {
+    dir,
+    files: (await listFiles(dir)).filter((file) => !file.startsWith('.git/')),
+    locales,
+    name: ownManifest().name,
+    dependency,
+  };
 }
 
 /** The generator's package.json. */
@@ -115,7 +131,8 @@ export function dependencySpec(projectDir: string): DependencySpec {
   if (isSourceCheckout()) return { spec: fileSpec(generatorRoot()), source: 'folder' };
   const modules = dirname(generatorRoot());
   const installRoot = basename(modules) === 'node_modules' ? dirname(modules) : undefined;
-  const resolved = installRoot && lockedSource(installRoot, relative(installRoot, generatorRoot()).split(sep).join('/'));
+  const resolved =
+    installRoot && lockedSource(installRoot, relative(installRoot, generatorRoot()).split(sep).join('/'));
   if (resolved?.startsWith('file:')) {
     const path = resolve(installRoot!, resolved.slice('file:'.length));
     return { spec: fileSpec(path), source: /\.(?:tgz|tar\.gz|tar)$/.test(path) ? 'tarball' : 'folder' };
@@ -125,7 +142,10 @@ export function dependencySpec(projectDir: string): DependencySpec {
 
 /** The `resolved` of a package in npm's lockfiles of an installation (`node_modules/.package-lock.json`, then `package-lock.json`). */
 function lockedSource(installRoot: string, key: string): string | undefined {
-  for (const file of [join(installRoot, 'node_modules', '.package-lock.json'), join(installRoot, 'package-lock.json')]) {
+  for (const file of [
+    join(installRoot, 'node_modules', '.package-lock.json'),
+    join(installRoot, 'package-lock.json'),
+  ]) {
     try {
       const lock = JSON.parse(readFileSync(file, 'utf8')) as { packages?: Record<string, { resolved?: string }> };
       const resolved = lock.packages?.[key]?.resolved;
@@ -140,7 +160,11 @@ function lockedSource(installRoot: string, key: string): string | undefined {
 /** The project's package.json: its scripts run the CLI of the version that made it. */
 function projectPackage(dir: string, dependency: DependencySpec): Record<string, unknown> {
   const own = ownManifest();
-  const name = basename(dir).toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[._-]+|-+$/g, '') || 'my-site';
+  const name =
+    basename(dir)
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, '-')
+      .replace(/^[._-]+|-+$/g, '') || 'my-site';
   return {
     name,
     private: true,
@@ -161,13 +185,17 @@ function projectPackage(dir: string, dependency: DependencySpec): Record<string,
  */
 async function addBooking(root: string): Promise<void> {
   const booking = join(generatorRoot(), 'starters', 'booking');
-  for (const folder of ['templates', 'content']) await cp(join(booking, folder), join(root, folder), { recursive: true });
+  for (const folder of ['templates', 'content'])
+    await cp(join(booking, folder), join(root, folder), { recursive: true });
   const fragment = await readFile(join(booking, 'site.config.yaml'), 'utf8');
   const routes = /^routes:\n((?: {2}.*\n)+)/m.exec(fragment);
   const configFile = join(root, 'site.config.yaml');
   const config = await readFile(configFile, 'utf8');
   const after = /^ {2}- \{ path: \/contact\/failed, .*\n/m.exec(config);
-  if (!routes || !after) throw new Error('starters/booking/site.config.yaml or the starter\'s config lost the lines `site init --booking` joins (its routes:, the /contact/failed route)');
+  if (!routes || !after)
+    throw new Error(
+      "starters/booking/site.config.yaml or the starter's config lost the lines `site init --booking` joins (its routes:, the /contact/failed route)",
+    );
   const at = after.index + after[0].length;
   const blocks = fragment.slice(routes.index + routes[0].length).trimStart();
   await writeFile(configFile, `${config.slice(0, at)}${routes[1]}${config.slice(at).trimEnd()}\n\n${blocks}`);
@@ -181,7 +209,11 @@ async function writeLocales(root: string, locales: readonly string[]): Promise<v
   const configFile = join(root, 'site.config.yaml');
   const config = await readFile(configFile, 'utf8');
   const edits: YamlEdit[] = [
-    { op: 'set', path: ['locales'], value: Object.fromEntries(locales.map((locale, index) => [locale, localeFields(locale, index === 0)])) },
+    {
+      op: 'set',
+      path: ['locales'],
+      value: Object.fromEntries(locales.map((locale, index) => [locale, localeFields(locale, index === 0)])),
+    },
     { op: 'set', path: ['site', 'defaultLocale'], value: locales[0]! },
     ...localizeAboutPath(config, locales),
   ];
@@ -202,7 +234,21 @@ async function writeLocales(root: string, locales: readonly string[]): Promise<v
 }
 
 /** "About us" as a URL segment in the languages a new site most often adds (a starter's example; the site owner edits it). */
-const aboutSegments: Readonly<Record<string, string>> = { no: 'om-oss', nb: 'om-oss', nn: 'om-oss', sv: 'om-oss', da: 'om-os', de: 'ueber-uns', nl: 'over-ons', fr: 'a-propos', es: 'sobre-nosotros', it: 'chi-siamo', pt: 'sobre-nos', fi: 'meista', pl: 'o-nas' };
+const aboutSegments: Readonly<Record<string, string>> = {
+  no: 'om-oss',
+  nb: 'om-oss',
+  nn: 'om-oss',
+  sv: 'om-oss',
+  da: 'om-os',
+  de: 'ueber-uns',
+  nl: 'over-ons',
+  fr: 'a-propos',
+  es: 'sobre-nosotros',
+  it: 'chi-siamo',
+  pt: 'sobre-nos',
+  fi: 'meista',
+  pl: 'o-nas',
+};
 
 /**
  * Shows localized paths in the starter: the about route gives its path in each language, the
@@ -210,11 +256,16 @@ const aboutSegments: Readonly<Record<string, string>> = { no: 'om-oss', nb: 'om-
  * /no/om-oss in Norwegian); a language the table does not know keeps /about.
  */
 function localizeAboutPath(config: string, locales: readonly string[]): YamlEdit[] {
-  const paths = locales.slice(1).filter((locale) => aboutSegments[locale]).map((locale) => [locale, `/${aboutSegments[locale]}`]);
+  const paths = locales
+    .slice(1)
+    .filter((locale) => aboutSegments[locale])
+    .map((locale) => [locale, `/${aboutSegments[locale]}`]);
   const routes = (parse(config) as { routes?: { path?: unknown }[] }).routes ?? [];
   const index = routes.findIndex((route) => route.path === '/about');
   if (!paths.length || index === -1) return [];
-  return [{ op: 'set', path: ['routes', index, 'path'], value: Object.fromEntries([[locales[0]!, '/about'], ...paths]) }];
+  return [
+    { op: 'set', path: ['routes', index, 'path'], value: Object.fromEntries([[locales[0]!, '/about'], ...paths]) },
+  ];
 }
 
 /** One language of the config, its names from the runtime's own language data. */

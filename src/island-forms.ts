@@ -17,16 +17,30 @@ import type { ContactFormProps } from './islands/forms/ContactForm.js';
 
 export { default as ContactForm, type ContactFormProps } from './islands/forms/ContactForm.js';
 export { default as BookingForm, type BookingFormProps } from './islands/forms/BookingForm.js';
-export { bookingFormText, contactFormText, formCopy, formCopyOf, type BookingFormText, type ContactFormText, type FormCopy } from './islands/forms/form-copy.js';
+export {
+  bookingFormText,
+  contactFormText,
+  formCopy,
+  formCopyOf,
+  type BookingFormText,
+  type ContactFormText,
+  type FormCopy,
+} from './islands/forms/form-copy.js';
 
 /**
  * The contact form's props for a page: the config's endpoint (`contact.endpoint`), the page's
  * locale and URL, and the config's enquiry types (`contact.types`) with their labels, the messages
  * `contactForm.types.<type>`; `more` adds to them or replaces them (`text`, `subject`, `id`…).
  */
-export function contactFormProps({ page, site }: Pick<PageProps, 'page' | 'site'>, more: Partial<ContactFormProps> = {}): ContactFormProps {
+export function contactFormProps(
+  { page, site }: Pick<PageProps, 'page' | 'site'>,
+  more: Partial<ContactFormProps> = {},
+): ContactFormProps {
   const { contact } = site.config;
-  const types = contact.types.length > 0 ? Object.fromEntries(contact.types.map((type) => [type, site.t(`contactForm.types.${type}`)])) : undefined;
+  const types =
+    contact.types.length > 0
+      ? Object.fromEntries(contact.types.map((type) => [type, site.t(`contactForm.types.${type}`)]))
+      : undefined;
   return { endpoint: contact.endpoint, locale: site.locale, page: page.url, ...(types ? { types } : {}), ...more };
 }
 
@@ -36,7 +50,10 @@ export function contactFormProps({ page, site }: Pick<PageProps, 'page' | 'site'
  * `more` adds to them or replaces them (`contactHref`, `text`, `id`…). A site without the built-in
  * booking (no `booking:`, or `booking.url`) stops the page with a TEMPLATE_REJECTED error.
  */
-export function bookingFormProps({ page, site }: Pick<PageProps, 'page' | 'site'>, more: Partial<BookingFormProps> = {}): BookingFormProps {
+export function bookingFormProps(
+  { page, site }: Pick<PageProps, 'page' | 'site'>,
+  more: Partial<BookingFormProps> = {},
+): BookingFormProps {
   const { config } = site;
   const builtIn = builtInBookingOf(config);
   if (!builtIn) {
@@ -44,7 +61,8 @@ export function bookingFormProps({ page, site }: Pick<PageProps, 'page' | 'site'
       hint: 'Add `booking:` (without `url:`) and company.openingHours to site.config.yaml, or link to booking.url instead of rendering BookingForm.',
     });
   }
-  const clock = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+  const clock = (minutes: number) =>
+    `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
   return {
     endpoint: builtIn.booking.endpoint,
     locale: site.locale,

@@ -6,8 +6,10 @@ import { readFileSync } from 'node:fs';
 import { formatCodeFrame } from './code-frame.js';
 import type { SiteError } from './errors.js';
 
-const useColour = (stream: NodeJS.WriteStream) => Boolean(stream.isTTY) && !('NO_COLOR' in process.env) && !process.env.CI;
-const paint = (stream: NodeJS.WriteStream, code: number, text: string) => (useColour(stream) ? `\u001b[${code}m${text}\u001b[0m` : text);
+const useColour = (stream: NodeJS.WriteStream) =>
+  Boolean(stream.isTTY) && !('NO_COLOR' in process.env) && !process.env.CI;
+const paint = (stream: NodeJS.WriteStream, code: number, text: string) =>
+  useColour(stream) ? `\u001b[${code}m${text}\u001b[0m` : text;
 
 /** Writes a result line to stdout. */
 export function logResult(message: string): void {
@@ -30,24 +32,30 @@ export function logErrors(errors: readonly SiteError[], options: { verbose?: boo
     process.stderr.write(`${paint(process.stderr, 31, error.code)}  ${error.format()}\n`);
     const frame = sourceFrame(error);
     if (frame) process.stderr.write(`${paint(process.stderr, 2, frame)}\n`);
-    if (options.verbose && error.cause instanceof Error && error.cause.stack) process.stderr.write(`${error.cause.stack}\n`);
+    if (options.verbose && error.cause instanceof Error && error.cause.stack)
+      process.stderr.write(`${error.cause.stack}\n`);
   }
-  process.stderr.write(`${paint(process.stderr, 31, `${errors.length} ${errors.length === 1 ? 'error' : 'errors'}`)}\n`);
+  process.stderr.write(
+    `${paint(process.stderr, 31, `${errors.length} ${errors.length === 1 ? 'error' : 'errors'}`)}\n`,
+  );
 }
 
 /** Writes problems that did not stop the command, as `warning  CODE  file:line:col  field  message  (hint)`. */
 export function logWarnings(warnings: readonly SiteError[]): void {
-  for (const warning of warnings) process.stderr.write(`${paint(process.stderr, 33, 'warning')}  ${warning.code}  ${warning.format()}\n`);
+  for (const warning of warnings)
+    process.stderr.write(`${paint(process.stderr, 33, 'warning')}  ${warning.code}  ${warning.format()}\n`);
 }
 
 /** Writes notes on the command (for --verbose), as `info  CODE  file:line:col  field  message  (hint)`. */
 export function logInfos(infos: readonly SiteError[]): void {
-  for (const info of infos) process.stderr.write(`${paint(process.stderr, 2, `info  ${info.code}  ${info.format()}`)}\n`);
+  for (const info of infos)
+    process.stderr.write(`${paint(process.stderr, 2, `info  ${info.code}  ${info.format()}`)}\n`);
 }
 
 /** Writes an unexpected failure (a bug, not bad input) to stderr. */
 export function logCrash(error: unknown, options: { verbose?: boolean } = {}): void {
-  const text = error instanceof Error ? (options.verbose ? error.stack ?? error.message : error.message) : String(error);
+  const text =
+    error instanceof Error ? (options.verbose ? (error.stack ?? error.message) : error.message) : String(error);
   process.stderr.write(`${paint(process.stderr, 31, 'internal error')}  ${text}\n`);
   if (!options.verbose) process.stderr.write('Run again with --verbose for the stack trace.\n');
 }

@@ -17,7 +17,14 @@ export { navigationRoutePath } from './config/schema.js';
 export { builtInBookingAnswered } from './config/booking.js';
 export { slotRulesOf } from './booking/rules.js';
 export { slotTimes } from './booking/slots.js';
-export { article, breadcrumbList, faqPage, localBusiness, organization, softwareApplication } from './render/json-ld.js';
+export {
+  article,
+  breadcrumbList,
+  faqPage,
+  localBusiness,
+  organization,
+  softwareApplication,
+} from './render/json-ld.js';
 export { escapeHtml, serializeJsonForScript } from './render/html.js';
 /** The marker of an island: a component of templates/islands/ rendered here and hydrated in the browser. */
 export { Island } from './render/island.js';

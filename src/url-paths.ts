@@ -63,7 +63,13 @@ export function toOutputFile(pagePath: string): string {
  * linked to.
  */
 export function isPlainSitePath(path: string): boolean {
-  return path.length <= 300 && path.startsWith('/') && !path.includes('//') && !path.includes('\\') && !/[\s\u0000-\u001f\u007f]/.test(path);
+  return (
+    path.length <= 300 &&
+    path.startsWith('/') &&
+    !path.includes('//') &&
+    !path.includes('\\') &&
+    !/[\s\u0000-\u001f\u007f]/.test(path)
+  );
 }
 
 /** The page path a request URL names, or undefined when it leaves the site: "/no/hub/" → "/no/hub". */

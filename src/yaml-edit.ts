@@ -74,7 +74,12 @@ function readsAsOtherIn11(text: string): boolean {
 function quoteYaml11Words(node: unknown): void {
   const { PLAIN, QUOTE_DOUBLE } = scalarClass();
   if (isScalar(node)) {
-    if (typeof node.value === 'string' && (node.type === undefined || node.type === PLAIN) && readsAsOtherIn11(node.value)) node.type = QUOTE_DOUBLE;
+    if (
+      typeof node.value === 'string' &&
+      (node.type === undefined || node.type === PLAIN) &&
+      readsAsOtherIn11(node.value)
+    )
+      node.type = QUOTE_DOUBLE;
   } else if (isMap(node)) {
     for (const pair of node.items as Pair[]) {
       quoteYaml11Words(pair.key);
@@ -166,17 +171,27 @@ function locate(doc: Document, path: YamlPath): Place {
     const pairs = parent.items as Pair[];
     const index = pairs.findIndex((pair) => isScalar(pair.key) && String(pair.key.value) === String(key));
     const pair = pairs[index];
-    return { parent, key, pair, index: pair ? index : pairs.length, node: pair ? (pair.value as Node | null) : undefined };
+    return {
+      parent,
+      key,
+      pair,
+      index: pair ? index : pairs.length,
+      node: pair ? (pair.value as Node | null) : undefined,
+    };
   }
-  if (!isSeq(parent)) throw new YamlEditError(path, `${where} is not a map or a list in the file: add ${path.join('.')} there by hand`);
+  if (!isSeq(parent))
+    throw new YamlEditError(path, `${where} is not a map or a list in the file: add ${path.join('.')} there by hand`);
   const index = Number(key);
-  if (!Number.isInteger(index) || index < 0) throw new YamlEditError(path, `${where} is a list: ${String(key)} is not an index of it`);
+  if (!Number.isInteger(index) || index < 0)
+    throw new YamlEditError(path, `${where} is a list: ${String(key)} is not an index of it`);
   return { parent, key, index: Math.min(index, parent.items.length), node: parent.items[index] as Node | undefined };
 }
 
 /** The column of a block collection's keys or dashes (from its first key, or the CST token of its first `-`). */
 function columnOf(text: string, collection: YAMLMap | YAMLSeq): number {
-  const first = isMap(collection) ? ((collection.items as Pair[])[0]?.key as Node | undefined)?.range?.[0] : dashOf(collection, 0);
+  const first = isMap(collection)
+    ? ((collection.items as Pair[])[0]?.key as Node | undefined)?.range?.[0]
+    : dashOf(collection, 0);
   return first === undefined ? 0 : first - lineStart(text, first);
 }
 
@@ -190,7 +205,9 @@ function dashOf(list: YAMLSeq, index: number): number | undefined {
 function indicatorEnd(place: Place): number {
   const token = (place.parent as { srcToken?: CST.BlockMap | CST.BlockSequence }).srcToken;
   const item = token?.items[place.index];
-  const indicator = [...(item?.start ?? []), ...((item as CST.BlockMap['items'][number] | undefined)?.sep ?? [])].find((source) => source.type === 'map-value-ind' || source.type === 'seq-item-ind');
+  const indicator = [...(item?.start ?? []), ...((item as CST.BlockMap['items'][number] | undefined)?.sep ?? [])].find(
+    (source) => source.type === 'map-value-ind' || source.type === 'seq-item-ind',
+  );
   if (indicator === undefined) throw new YamlEditError([], 'a key or item without its indicator in the file');
   return indicator.offset + 1;
 }
@@ -245,7 +262,8 @@ function applyEdit(text: string, doc: Document, edit: YamlEdit, write: (entry: N
   if (edit.op === 'set') return node === undefined ? addEntry(site, edit.value) : replaceValue(site, edit.value);
   if (node === undefined) return edit.op === 'append' ? addEntry(site, [edit.value]) : text;
   if (!isSeq(node)) throw new YamlEditError(edit.path, `${edit.path.join('.')} is not a list in the file`);
-  if (edit.op === 'append') return applyEdit(text, doc, { op: 'set', path: [...edit.path, node.items.length], value: edit.value }, write);
+  if (edit.op === 'append')
+    return applyEdit(text, doc, { op: 'set', path: [...edit.path, node.items.length], value: edit.value }, write);
   const index = node.items.findIndex((item) => isDeepStrictEqual((item as Node).toJSON(), edit.value));
   return index === -1 ? text : applyEdit(text, doc, { op: 'delete', path: [...edit.path, index] }, write);
 }
@@ -268,13 +286,21 @@ function deleteEntry(site: Site): string {
     return text.slice(0, start) + text.slice(spanOf(text, entries[1]!)[0]);
   }
   // The last key or item of a nested block collection gone, it stays an empty one ({} or []), not a null.
-  if (entries.length === 1 && parent !== site.doc.contents) return applyEdit(text, site.doc, { op: 'set', path: path.slice(0, -1), value: isMap(parent) ? {} : [] }, site.write);
+  if (entries.length === 1 && parent !== site.doc.contents)
+    return applyEdit(
+      text,
+      site.doc,
+      { op: 'set', path: path.slice(0, -1), value: isMap(parent) ? {} : [] },
+      site.write,
+    );
   const first = isMap(parent) ? (place.pair!.key as Node).range![0] : dashOf(parent, place.index)!;
   const start = lineStart(text, first);
-  if (text.slice(start, first).trim()) throw new YamlEditError(path, `${path.join('.')} shares its line with another item: take it out in the file`);
+  if (text.slice(start, first).trim())
+    throw new YamlEditError(path, `${path.join('.')} shares its line with another item: take it out in the file`);
   const end = nextLine(text, spanOf(text, entries[place.index]!)[1]);
   // The text's last line gone, the line break before it goes too: a text without a final one (a front matter) keeps none.
-  const from = end === text.length && !text.endsWith('\n') && start > 0 ? start - (text[start - 2] === '\r' ? 2 : 1) : start;
+  const from =
+    end === text.length && !text.endsWith('\n') && start > 0 ? start - (text[start - 2] === '\r' ? 2 : 1) : start;
   return text.slice(0, from) + text.slice(end);
 }
 
@@ -282,8 +308,10 @@ function deleteEntry(site: Site): string {
 function addEntry(site: Site, value: unknown): string {
   const { text, place, path, write } = site;
   const { parent } = place;
-  if (parent === null) return insertLines(text, text.length, linesAt(site, write({ key: place.key, value }), 0), site.eol);
-  if (isSeq(parent) && place.index !== Number(place.key)) throw new YamlEditError(path, `${path.slice(0, -1).join('.')} has no item ${String(place.key)}`);
+  if (parent === null)
+    return insertLines(text, text.length, linesAt(site, write({ key: place.key, value }), 0), site.eol);
+  if (isSeq(parent) && place.index !== Number(place.key))
+    throw new YamlEditError(path, `${path.slice(0, -1).join('.')} has no item ${String(place.key)}`);
   const entries = parent.items as (Pair | Node)[];
   const entry = { key: isMap(parent) ? place.key : undefined, value };
   const last = entries[entries.length - 1];
@@ -321,7 +349,8 @@ function replaceValue(site: Site, value: unknown): string {
   const column = anchor === undefined ? 0 : anchor - lineStart(text, anchor);
   // The key or dash cut off: what follows it, a space and the value, or the value's lines under it.
   const after = shift(written.slice(item ? 1 : 2), column).replaceAll('\n', site.eol);
-  if (!block && !empty && after.startsWith(' ')) return text.slice(0, node!.range![0]) + after.slice(1) + text.slice(end);
+  if (!block && !empty && after.startsWith(' '))
+    return text.slice(0, node!.range![0]) + after.slice(1) + text.slice(end);
   const from = empty ? (node?.range?.[0] ?? indicatorEnd(place)) : indicatorEnd(place);
   return text.slice(0, from) + after + text.slice(end ?? from);
 }
@@ -353,15 +382,28 @@ function parseEdited(text: string, what: string): Document {
 
 /** The path of the first value in which two data differ (deepest where both are maps or lists), or [] for their tops. */
 function firstDifference(a: unknown, b: unknown): (string | number)[] {
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object' || Array.isArray(a) !== Array.isArray(b)) return [];
+  if (
+    a === null ||
+    b === null ||
+    typeof a !== 'object' ||
+    typeof b !== 'object' ||
+    Array.isArray(a) !== Array.isArray(b)
+  )
+    return [];
   const [left, right] = [a as Record<string, unknown>, b as Record<string, unknown>];
-  const key = [...new Set([...Object.keys(left), ...Object.keys(right)])].find((name) => !isDeepStrictEqual(left[name], right[name]));
+  const key = [...new Set([...Object.keys(left), ...Object.keys(right)])].find(
+    (name) => !isDeepStrictEqual(left[name], right[name]),
+  );
   return key === undefined ? [] : [Array.isArray(a) ? Number(key) : key, ...firstDifference(left[key], right[key])];
 }
 
 /** The data at a path of plain data, or undefined. */
 function dataAt(data: unknown, path: YamlPath): unknown {
-  return path.reduce<unknown>((here, key) => (here !== null && typeof here === 'object' ? (here as Record<string | number, unknown>)[key] : undefined), data);
+  return path.reduce<unknown>(
+    (here, key) =>
+      here !== null && typeof here === 'object' ? (here as Record<string | number, unknown>)[key] : undefined,
+    data,
+  );
 }
 
 /**
@@ -378,13 +420,24 @@ export function editYaml(text: string, edits: readonly YamlEdit[], options: Yaml
     next = applyEdit(next, doc, edit, write);
     intended = applyToData(intended, edit);
     doc = parseDocument(next, { keepSourceTokens: true });
-    if (doc.errors.length) throw new YamlEditError(edit.path, `the file would not be valid YAML after the edit of ${edit.path.join('.')}; nothing was changed`);
+    if (doc.errors.length)
+      throw new YamlEditError(
+        edit.path,
+        `the file would not be valid YAML after the edit of ${edit.path.join('.')}; nothing was changed`,
+      );
   }
   // A document whose every key was taken out reads as nothing, which is the empty map intended.
   const read = (doc.toJS() as unknown) ?? (isDeepStrictEqual(intended, {}) ? {} : null);
   if (isDeepStrictEqual(read, intended)) return next;
   const wrong = edits.find((edit) => !isDeepStrictEqual(dataAt(read, edit.path), dataAt(intended, edit.path)));
-  if (wrong) throw new YamlEditError(wrong.path, `${wrong.path.join('.')} would not read back as the value given; nothing was changed`);
+  if (wrong)
+    throw new YamlEditError(
+      wrong.path,
+      `${wrong.path.join('.')} would not read back as the value given; nothing was changed`,
+    );
   const other = firstDifference(intended, read);
-  throw new YamlEditError(other, `${other.join('.') || 'the file'} would not read back as it was, though no edit names it (an alias of an edited value?); nothing was changed`);
+  throw new YamlEditError(
+    other,
+    `${other.join('.') || 'the file'} would not read back as it was, though no edit names it (an alias of an edited value?); nothing was changed`,
+  );
 }

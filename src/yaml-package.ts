@@ -10,8 +10,10 @@ import { lazyPackage } from './lazy-package.js';
 const yaml = lazyPackage<typeof Yaml>('yaml');
 
 export const parse = ((...args: Parameters<typeof Yaml.parse>) => yaml().parse(...args)) as typeof Yaml.parse;
-export const stringify = ((...args: Parameters<typeof Yaml.stringify>) => yaml().stringify(...args)) as typeof Yaml.stringify;
-export const parseDocument = ((...args: Parameters<typeof Yaml.parseDocument>) => yaml().parseDocument(...args)) as typeof Yaml.parseDocument;
+export const stringify = ((...args: Parameters<typeof Yaml.stringify>) =>
+  yaml().stringify(...args)) as typeof Yaml.stringify;
+export const parseDocument = ((...args: Parameters<typeof Yaml.parseDocument>) =>
+  yaml().parseDocument(...args)) as typeof Yaml.parseDocument;
 export const isMap = ((node: unknown) => yaml().isMap(node)) as typeof Yaml.isMap;
 export const isSeq = ((node: unknown) => yaml().isSeq(node)) as typeof Yaml.isSeq;
 export const isScalar = ((node: unknown) => yaml().isScalar(node)) as typeof Yaml.isScalar;

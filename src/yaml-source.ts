@@ -43,7 +43,9 @@ export function positionsOf(source: YamlSource): YamlPositions {
     if (table.has(path)) return;
     table.set(path, [isMap(node) ? 1 : isSeq(node) ? 2 : 0, ...at(found), ...at(key)]);
     if (isMap(node)) {
-      for (const item of node.items) if (isPair(item) && isScalar(item.key)) visit(item.value, pathKey(path, String(item.key.value)), item.value ?? item.key, item.key);
+      for (const item of node.items)
+        if (isPair(item) && isScalar(item.key))
+          visit(item.value, pathKey(path, String(item.key.value)), item.value ?? item.key, item.key);
     } else if (isSeq(node)) {
       node.items.forEach((item, index) => visit(item, pathKey(path, index), item, undefined));
     }
@@ -53,7 +55,12 @@ export function positionsOf(source: YamlSource): YamlPositions {
 }
 
 /** `locate` from a source's positions. */
-function locateIn(positions: YamlPositions, lineOffset: number, path: readonly PropertyKey[], key?: string): { line?: number; column?: number } {
+function locateIn(
+  positions: YamlPositions,
+  lineOffset: number,
+  path: readonly PropertyKey[],
+  key?: string,
+): { line?: number; column?: number } {
   let at = '';
   let node = positions.get(at);
   if (!node) return {};
@@ -83,7 +90,13 @@ export function yamlValue(source: YamlSource): unknown {
  * errors before): the document is parsed only if something asks for it. With the positions kept
  * beside the data, a warning at a field (a placeholder in the config) needs no document either.
  */
-export function knownYamlSource(text: string, file: string, lineOffset: number, value: unknown, positions?: YamlPositions): YamlSource {
+export function knownYamlSource(
+  text: string,
+  file: string,
+  lineOffset: number,
+  value: unknown,
+  positions?: YamlPositions,
+): YamlSource {
   let parsed: YamlSource | undefined;
   const parse = () => (parsed ??= parseYaml(text, file, lineOffset).source);
   return {
@@ -112,14 +125,19 @@ export function parseYaml(text: string, file: string, lineOffset = 0): { source:
     doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
   } catch (error) {
     const empty = parseDocument('{}', { lineCounter: newLineCounter() });
-    return { source: { file, doc: empty, lineCounter, lineOffset, value: {} }, errors: [unusableYaml(error, file, lineOffset)] };
+    return {
+      source: { file, doc: empty, lineCounter, lineOffset, value: {} },
+      errors: [unusableYaml(error, file, lineOffset)],
+    };
   }
   const source: YamlSource = { file, doc, lineCounter, lineOffset };
   const errors = [...doc.errors].map((error) => {
     const { line, col } = lineCounter.linePos(error.pos[0]);
     return new SiteError({
       code: 'YAML_SYNTAX',
-      message: /call stack/i.test(error.message) ? 'the document is nested too deeply to read' : error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, ''),
+      message: /call stack/i.test(error.message)
+        ? 'the document is nested too deeply to read'
+        : error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, ''),
       file,
       line: line + lineOffset,
       column: col,
@@ -139,12 +157,20 @@ export function parseYaml(text: string, file: string, lineOffset = 0): { source:
 /** Why a YAML document cannot be used at all, as an error of its file. */
 function unusableYaml(error: unknown, file: string, lineOffset: number): SiteError {
   const text = error instanceof Error ? error.message : String(error);
-  const message = error instanceof RangeError
-    ? 'the document is nested too deeply to read'
-    : /alias/i.test(text)
-      ? 'the document expands its aliases (*name) more than 100 times, which looks like a resource-exhaustion attack'
-      : text;
-  return new SiteError({ code: 'YAML_SYNTAX', message, file, line: lineOffset + 1, column: 1, hint: 'Flatten the nesting, or write values out instead of repeating aliases.' });
+  const message =
+    error instanceof RangeError
+      ? 'the document is nested too deeply to read'
+      : /alias/i.test(text)
+        ? 'the document expands its aliases (*name) more than 100 times, which looks like a resource-exhaustion attack'
+        : text;
+  return new SiteError({
+    code: 'YAML_SYNTAX',
+    message,
+    file,
+    line: lineOffset + 1,
+    column: 1,
+    hint: 'Flatten the nesting, or write values out instead of repeating aliases.',
+  });
 }
 
 /** Formats a zod path as `routes[3].template`. */
@@ -158,7 +184,11 @@ export function formatPath(path: readonly PropertyKey[]): string {
 }
 
 /** The position of the value at `path` (or of the key `key` inside it) in the source. */
-export function locate(source: YamlSource, path: readonly PropertyKey[], key?: string): { line?: number; column?: number } {
+export function locate(
+  source: YamlSource,
+  path: readonly PropertyKey[],
+  key?: string,
+): { line?: number; column?: number } {
   if (source.positions) return locateIn(source.positions, source.lineOffset, path, key);
   let node: unknown = source.doc.contents;
   let found: Node | undefined = node as Node | undefined;
@@ -180,7 +210,9 @@ export function locate(source: YamlSource, path: readonly PropertyKey[], key?: s
 
 function childOf(node: unknown, part: PropertyKey): { key?: unknown; value: unknown } | undefined {
   if (isMap(node)) {
-    const pair = node.items.find((item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(part));
+    const pair = node.items.find(
+      (item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(part),
+    );
     return pair ? { key: pair.key, value: pair.value } : undefined;
   }
   if (isSeq(node) && typeof part === 'number') {
@@ -205,22 +237,27 @@ export function validateYaml<Schema extends z.ZodType>(
 /** Turns one zod issue into errors, one per unknown key. */
 export function issueToErrors(source: YamlSource, issue: z.core.$ZodIssue, code: ErrorCode): SiteError[] {
   if (issue.code === 'unrecognized_keys') {
-    return issue.keys.map((key) => new SiteError({
-      code: 'CONFIG_UNKNOWN_KEY',
-      message: `unknown key "${key}"`,
-      file: source.file,
-      field: formatPath([...issue.path, key]),
-      ...locate(source, issue.path, key),
-    }));
+    return issue.keys.map(
+      (key) =>
+        new SiteError({
+          code: 'CONFIG_UNKNOWN_KEY',
+          message: `unknown key "${key}"`,
+          file: source.file,
+          field: formatPath([...issue.path, key]),
+          ...locate(source, issue.path, key),
+        }),
+    );
   }
   const value = source.doc.getIn(issue.path as (string | number)[]);
-  return [new SiteError({
-    code,
-    message: describeIssue(issue, value),
-    file: source.file,
-    field: formatPath(issue.path),
-    ...locate(source, issue.path),
-  })];
+  return [
+    new SiteError({
+      code,
+      message: describeIssue(issue, value),
+      file: source.file,
+      field: formatPath(issue.path),
+      ...locate(source, issue.path),
+    }),
+  ];
 }
 
 function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {
@@ -228,6 +265,7 @@ function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {
     if (value === undefined) return `required field is missing (expected ${issue.expected})`;
     return `expected ${issue.expected}, got ${value === null ? 'nothing' : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'a map' : `${typeof value} ${JSON.stringify(value)}`}`;
   }
-  if (issue.code === 'invalid_value') return `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
+  if (issue.code === 'invalid_value')
+    return `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
   return issue.message.replace(/^Invalid input: /, '');
 }

@@ -14,9 +14,24 @@ import { isEmail, normalizeEmail, type Account, type Role } from './accounts.js'
 import { StoreUnavailable } from '../store/driver.js';
 import type { StoreSource } from '../store/source.js';
 import type { AuditLog } from './audit-log.js';
-import { hasCsrfToken, hasRole, sameToken, isAllowedAdminHost, isSafeMethod, isSameOriginRequest, type AdminOrigins } from './guard.js';
+import {
+  hasCsrfToken,
+  hasRole,
+  sameToken,
+  isAllowedAdminHost,
+  isSafeMethod,
+  isSameOriginRequest,
+  type AdminOrigins,
+} from './guard.js';
 import { BadBody, parseCookies, readObjectBody, sendJson, sendRedirect } from './http.js';
-import { burnPasswordCheck, currentScryptParams, hashPassword, needsRehash, verifyPassword, type ScryptParams } from './passwords.js';
+import {
+  burnPasswordCheck,
+  currentScryptParams,
+  hashPassword,
+  needsRehash,
+  verifyPassword,
+  type ScryptParams,
+} from './passwords.js';
 import { createSessionStore, type Session, type SessionStore } from './sessions.js';
 import { createSignInLimits, isRefusal, type SignInLimits } from './sign-in-limits.js';
 import type { SignInTokens } from './sign-in-tokens.js';
@@ -90,12 +105,14 @@ export const signInFailed = 'E-mail or password is wrong';
  * names its own apart, so a dev server and a `site serve --admin` on one host (cookies ignore the
  * port) never overwrite each other's session.
  */
-const cookieName = (mode: 'dev' | 'serve', secure: boolean) => (mode === 'dev' ? 'site_dev_admin' : secure ? '__Host-site_admin' : 'site_admin');
+const cookieName = (mode: 'dev' | 'serve', secure: boolean) =>
+  mode === 'dev' ? 'site_dev_admin' : secure ? '__Host-site_admin' : 'site_admin';
 /** The cookie of the sign-in form's token (double submit: the same value is in the form's hidden field). */
 const formCookieName = (secure: boolean) => (secure ? '__Host-site_signin' : 'site_signin');
 /** The sign-in form's hidden field as the build writes it: empty, for the server to fill. */
 const emptyFormToken = 'name="csrf" value=""';
-const stampOf = (account: Pick<Account, 'passwordHash' | 'role'>) => createHash('sha256').update(`${account.role}\n${account.passwordHash}`).digest('base64url');
+const stampOf = (account: Pick<Account, 'passwordHash' | 'role'>) =>
+  createHash('sha256').update(`${account.role}\n${account.passwordHash}`).digest('base64url');
 
 /** Creates the admin API. */
 export function createAdminApi(options: AdminApiOptions): AdminApi {
@@ -110,7 +127,8 @@ export function createAdminApi(options: AdminApiOptions): AdminApi {
 
   const isHttps = (request: IncomingMessage) => requestOrigin(request, options.origins)?.startsWith('https:') === true;
   // Over https only the prefixed name counts: a plain one may have been tossed in by a sibling subdomain.
-  const sessionCookie = (request: IncomingMessage) => parseCookies(request).get(cookieName(options.mode, isHttps(request)));
+  const sessionCookie = (request: IncomingMessage) =>
+    parseCookies(request).get(cookieName(options.mode, isHttps(request)));
   const setCookie = (request: IncomingMessage, value: string, maxAge: number) => {
     const secure = isHttps(request);
     return `${cookieName(options.mode, secure)}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure ? '; Secure' : ''}`;
@@ -118,7 +136,9 @@ export function createAdminApi(options: AdminApiOptions): AdminApi {
   /** A request over plain http to the host of a site whose origin is https (a TLS proxy in front that is not trusted to say so). */
   const plainHttpToHttpsSite = (request: IncomingMessage) => {
     const origin = requestOrigin(request, options.origins);
-    return origin?.startsWith('http:') === true && options.origins.origins.includes(`https:${origin.slice('http:'.length)}`);
+    return (
+      origin?.startsWith('http:') === true && options.origins.origins.includes(`https:${origin.slice('http:'.length)}`)
+    );
   };
 
   async function findAccount(email: string): Promise<Account | undefined> {
@@ -138,19 +158,55 @@ export function createAdminApi(options: AdminApiOptions): AdminApi {
     return session;
   }
 
-  async function signedIn(request: IncomingMessage, response: ServerResponse, user: { email: string; role: Role }, stamp: string | undefined, form: boolean) {
+  async function signedIn(
+    request: IncomingMessage,
+    response: ServerResponse,
+    user: { email: string; role: Role },
+    stamp: string | undefined,
+    form: boolean,
+  ) {
     const session = await sessions.create(user, sessionCookie(request), stamp);
     const cookie = setCookie(request, session.id, Math.floor(12 * 60 * 60));
     if (form) sendRedirect(response, pages.home, { 'set-cookie': cookie });
-    else sendJson(response, 200, { user: { email: user.email, role: user.role }, csrfToken: session.csrfToken }, { 'set-cookie': cookie });
+    else
+      sendJson(
+        response,
+        200,
+        { user: { email: user.email, role: user.role }, csrfToken: session.csrfToken },
+        { 'set-cookie': cookie },
+      );
   }
 
-  function refuseSignIn(response: ServerResponse, form: boolean, refusal: { status: 401 | 429 | 503; retryAfterMs: number }) {
+  function refuseSignIn(
+    response: ServerResponse,
+    form: boolean,
+    refusal: { status: 401 | 429 | 503; retryAfterMs: number },
+  ) {
     const { status } = refusal;
-    const headers: Record<string, string> = status === 401 ? {} : { 'retry-after': String(Math.max(1, Math.ceil(refusal.retryAfterMs / 1000))) };
-    if (form) return sendRedirect(response, `${pages.signIn}?error=${status === 401 ? 'wrong' : status === 429 ? 'limited' : 'busy'}`, headers);
-    if (status === 503) return sendJson(response, 503, { error: 'busy', message: 'Too many sign-ins at once: try again in a moment' }, headers);
-    sendJson(response, status, { error: status === 429 ? 'too_many_attempts' : 'sign_in_failed', message: status === 429 ? 'Too many failed attempts: try again later' : signInFailed }, headers);
+    const headers: Record<string, string> =
+      status === 401 ? {} : { 'retry-after': String(Math.max(1, Math.ceil(refusal.retryAfterMs / 1000))) };
+    if (form)
+      return sendRedirect(
+        response,
+        `${pages.signIn}?error=${status === 401 ? 'wrong' : status === 429 ? 'limited' : 'busy'}`,
+        headers,
+      );
+    if (status === 503)
+      return sendJson(
+        response,
+        503,
+        { error: 'busy', message: 'Too many sign-ins at once: try again in a moment' },
+        headers,
+      );
+    sendJson(
+      response,
+      status,
+      {
+        error: status === 429 ? 'too_many_attempts' : 'sign_in_failed',
+        message: status === 429 ? 'Too many failed attempts: try again later' : signInFailed,
+      },
+      headers,
+    );
   }
 
   async function login(request: IncomingMessage, response: ServerResponse) {
@@ -163,7 +219,11 @@ export function createAdminApi(options: AdminApiOptions): AdminApi {
     if (plainHttpToHttpsSite(request)) {
       // Behind a proxy that ends TLS but is not trusted to say so, the cookie would go out without Secure.
       if (form) return sendRedirect(response, `${pages.signIn}?error=insecure`);
-      return sendJson(response, 403, { error: 'https_required', message: 'sign in over https: behind a reverse proxy, run site serve with --trust-proxy so that it sees the X-Forwarded-Proto the proxy sets' });
+      return sendJson(response, 403, {
+        error: 'https_required',
+        message:
+          'sign in over https: behind a reverse proxy, run site serve with --trust-proxy so that it sees the X-Forwarded-Proto the proxy sets',
+      });
     }
     const email = normalizeEmail(typeof fields.email === 'string' ? fields.email : '');
     const password = typeof fields.password === 'string' ? fields.password : '';
@@ -171,8 +231,13 @@ export function createAdminApi(options: AdminApiOptions): AdminApi {
     const attempt = await limits.begin(client, email);
     if (isRefusal(attempt)) return refuseSignIn(response, form, attempt);
     try {
-      const account = isEmail(email) && password.length > 0 && password.length <= 1024 ? await findAccount(email) : undefined;
-      const ok = await attempt.check(async () => (account ? verifyPassword(password, account.passwordHash) : burnPasswordCheck(password, scrypt).then(() => false)));
+      const account =
+        isEmail(email) && password.length > 0 && password.length <= 1024 ? await findAccount(email) : undefined;
+      const ok = await attempt.check(async () =>
+        account
+          ? verifyPassword(password, account.passwordHash)
+          : burnPasswordCheck(password, scrypt).then(() => false),
+      );
       if (isRefusal(ok)) return refuseSignIn(response, form, ok);
       if (!account || !ok) {
         await options.audit.append({ user: email.slice(0, 254), action: 'sign-in-failed', client });
@@ -185,7 +250,8 @@ export function createAdminApi(options: AdminApiOptions): AdminApi {
         const rehashed = await attempt.check(() => hashPassword(password, scrypt));
         if (!isRefusal(rehashed)) {
           // Only if the password was not changed meanwhile (site admin set-password).
-          if (await (await options.store.get()).setPasswordHash(account.email, rehashed, account.passwordHash)) current = { ...account, passwordHash: rehashed };
+          if (await (await options.store.get()).setPasswordHash(account.email, rehashed, account.passwordHash))
+            current = { ...account, passwordHash: rehashed };
         }
       }
       await options.audit.append({ user: account.email, action: 'sign-in' });
@@ -207,14 +273,21 @@ export function createAdminApi(options: AdminApiOptions): AdminApi {
     if (isRefusal(attempt)) return refuseSignIn(response, form, attempt);
     attempt.end();
     if (form) return sendRedirect(response, `${pages.signIn}?error=token`);
-    return sendJson(response, 401, { error: 'sign_in_failed', message: 'This sign-in link is used up or has expired: use the link site dev printed last, or restart it for a new one' });
+    return sendJson(response, 401, {
+      error: 'sign_in_failed',
+      message:
+        'This sign-in link is used up or has expired: use the link site dev printed last, or restart it for a new one',
+    });
   }
 
   async function logout(request: IncomingMessage, response: ServerResponse) {
     const session = await currentSession(request);
-    const { fields, form } = request.headers['content-type'] ? await readObjectBody(request, response, true) : { fields: {}, form: false };
+    const { fields, form } = request.headers['content-type']
+      ? await readObjectBody(request, response, true)
+      : { fields: {}, form: false };
     if (!session) return sendJson(response, 401, { error: 'not_signed_in' });
-    if (!hasCsrfToken(session, request.headers['x-csrf-token'] ?? fields.csrf)) return sendJson(response, 403, { error: 'csrf' });
+    if (!hasCsrfToken(session, request.headers['x-csrf-token'] ?? fields.csrf))
+      return sendJson(response, 403, { error: 'csrf' });
     await sessions.delete(session.id);
     await options.audit.append({ user: session.email, action: 'sign-out' });
     const cookie = setCookie(request, '', 0);
@@ -226,17 +299,35 @@ export function createAdminApi(options: AdminApiOptions): AdminApi {
     const session = await currentSession(request);
     if (rest === 'session' && request.method === 'GET') {
       if (!session) return sendJson(response, 401, { error: 'not_signed_in', mode: options.mode });
-      return sendJson(response, 200, { user: { email: session.email, role: session.role }, csrfToken: session.csrfToken, mode: options.mode });
+      return sendJson(response, 200, {
+        user: { email: session.email, role: session.role },
+        csrfToken: session.csrfToken,
+        mode: options.mode,
+      });
     }
     const matching = routes.filter((route) => route.pattern.test(rest));
     if (!matching.length) return sendJson(response, 404, { error: 'not_found' });
     const route = matching.find((candidate) => candidate.method === request.method);
-    if (!route) return sendJson(response, 405, { error: 'method_not_allowed' }, { allow: matching.map((candidate) => candidate.method).join(', ') });
+    if (!route)
+      return sendJson(
+        response,
+        405,
+        { error: 'method_not_allowed' },
+        { allow: matching.map((candidate) => candidate.method).join(', ') },
+      );
     if (!session) return sendJson(response, 401, { error: 'not_signed_in' });
-    if (!isSafeMethod(request.method) && !hasCsrfToken(session, request.headers['x-csrf-token'])) return sendJson(response, 403, { error: 'csrf' });
-    if (!hasRole(session, route.role)) return sendJson(response, 403, { error: 'forbidden', message: `this needs the ${route.role} role` });
+    if (!isSafeMethod(request.method) && !hasCsrfToken(session, request.headers['x-csrf-token']))
+      return sendJson(response, 403, { error: 'csrf' });
+    if (!hasRole(session, route.role))
+      return sendJson(response, 403, { error: 'forbidden', message: `this needs the ${route.role} role` });
     const params = route.pattern.exec(rest)!.slice(1);
-    await route.handle({ request, response, session, params, body: async () => (await readObjectBody(request, response)).fields });
+    await route.handle({
+      request,
+      response,
+      session,
+      params,
+      body: async () => (await readObjectBody(request, response)).fields,
+    });
   }
 
   async function isLive(session: Session): Promise<boolean> {
@@ -252,13 +343,17 @@ export function createAdminApi(options: AdminApiOptions): AdminApi {
     // Plain segments only: the path names a file under the served folder (no `..`, no escapes).
     isAdminPage: (path) => /^\/(?:[\w-]+\/)+$/.test(path) && (path === pages.signIn || path.startsWith(adminFolder)),
     serveAdminPage(request, response, path, html) {
-      const headers: Record<string, string> = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' };
+      const headers: Record<string, string> = {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+      };
       let page = html.replace(/^(<!DOCTYPE html>\s*<html)\b/i, `$1 data-site-admin="${options.mode}"`);
       if (options.mode === 'serve' && path === pages.signIn) {
         const token = randomBytes(32).toString('base64url');
         const secure = isHttps(request);
         page = page.replace(emptyFormToken, `name="csrf" value="${token}"`);
-        headers['set-cookie'] = `${formCookieName(secure)}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=3600${secure ? '; Secure' : ''}`;
+        headers['set-cookie'] =
+          `${formCookieName(secure)}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=3600${secure ? '; Secure' : ''}`;
       }
       response.writeHead(200, { ...headers, 'content-length': String(Buffer.byteLength(page)) });
       response.end(request.method === 'HEAD' ? undefined : page);
@@ -269,7 +364,10 @@ export function createAdminApi(options: AdminApiOptions): AdminApi {
       if (!auth && !path.startsWith(`${adminApiPath}/`) && path !== adminApiPath) return false;
       try {
         if (!isAllowedAdminHost(request, options.origins)) {
-          sendJson(response, 403, { error: 'host_not_allowed', message: 'open the admin at the address the server printed' });
+          sendJson(response, 403, {
+            error: 'host_not_allowed',
+            message: 'open the admin at the address the server printed',
+          });
           return true;
         }
         if (!isSafeMethod(request.method) && !isSameOriginRequest(request, options.origins)) {
@@ -289,7 +387,16 @@ export function createAdminApi(options: AdminApiOptions): AdminApi {
       } catch (error) {
         if (error instanceof StoreUnavailable) {
           // The database is down or locked: nothing was changed, and the page keeps what was typed.
-          if (!response.headersSent) sendJson(response, 503, { error: 'store_unavailable', message: 'the server cannot reach its database just now: try again in a minute' }, { 'retry-after': '30' });
+          if (!response.headersSent)
+            sendJson(
+              response,
+              503,
+              {
+                error: 'store_unavailable',
+                message: 'the server cannot reach its database just now: try again in a minute',
+              },
+              { 'retry-after': '30' },
+            );
           else response.end();
           return true;
         }

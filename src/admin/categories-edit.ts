@@ -42,27 +42,43 @@ export function labelPath(config: ResolvedConfig, collection: string, term: stri
 
 /** The collections with categories. */
 export function categorisedCollections(config: ResolvedConfig): string[] {
-  return Object.keys(config.collections).filter((name) => config.collections[name]!.taxonomy).sort();
+  return Object.keys(config.collections)
+    .filter((name) => config.collections[name]!.taxonomy)
+    .sort();
 }
 
 /** The value at a path of a messages file's data, or undefined. */
 function messageAt(data: unknown, path: readonly string[]): unknown {
   let here = data;
-  for (const key of path) here = here !== null && typeof here === 'object' ? (here as Record<string, unknown>)[key] : undefined;
+  for (const key of path)
+    here = here !== null && typeof here === 'object' ? (here as Record<string, unknown>)[key] : undefined;
   return here;
 }
 
 /** The categories of every categorised collection, with their names and the posts that use them. */
-export function categoryValues(config: ResolvedConfig, messages: Readonly<Record<string, string>>, usage: ReadonlyMap<string, string[]>): Record<string, CategoryValues[]> {
-  const data = Object.fromEntries(Object.entries(messages).map(([locale, text]) => [locale, parseDocument(text).toJS() as unknown]));
-  return Object.fromEntries(categorisedCollections(config).map((collection) => [
-    collection,
-    config.collections[collection]!.taxonomy!.terms.map((id) => ({
-      id,
-      names: Object.fromEntries(config.localeIds.map((locale) => [locale, String(messageAt(data[locale], labelPath(config, collection, id)) ?? '')])),
-      posts: usage.get(`${collection}/${id}`) ?? [],
-    })),
-  ]));
+export function categoryValues(
+  config: ResolvedConfig,
+  messages: Readonly<Record<string, string>>,
+  usage: ReadonlyMap<string, string[]>,
+): Record<string, CategoryValues[]> {
+  const data = Object.fromEntries(
+    Object.entries(messages).map(([locale, text]) => [locale, parseDocument(text).toJS() as unknown]),
+  );
+  return Object.fromEntries(
+    categorisedCollections(config).map((collection) => [
+      collection,
+      config.collections[collection]!.taxonomy!.terms.map((id) => ({
+        id,
+        names: Object.fromEntries(
+          config.localeIds.map((locale) => [
+            locale,
+            String(messageAt(data[locale], labelPath(config, collection, id)) ?? ''),
+          ]),
+        ),
+        posts: usage.get(`${collection}/${id}`) ?? [],
+      })),
+    ]),
+  );
 }
 
 /**
@@ -75,9 +91,21 @@ export function planCategoryChanges(
   messages: Readonly<Record<string, string>>,
   usage: ReadonlyMap<string, string[]>,
   changes: readonly CategoryChange[],
-): { config: ConfigChange[]; messages: Record<string, ConfigChange[]>; removals: Record<string, ConfigChange[]>; errors: CategoryError[] } {
-  const out = { config: [] as ConfigChange[], messages: {} as Record<string, ConfigChange[]>, removals: {} as Record<string, ConfigChange[]>, errors: [] as CategoryError[] };
-  const data = Object.fromEntries(Object.entries(messages).map(([locale, text]) => [locale, parseDocument(text).toJS() as unknown]));
+): {
+  config: ConfigChange[];
+  messages: Record<string, ConfigChange[]>;
+  removals: Record<string, ConfigChange[]>;
+  errors: CategoryError[];
+} {
+  const out = {
+    config: [] as ConfigChange[],
+    messages: {} as Record<string, ConfigChange[]>,
+    removals: {} as Record<string, ConfigChange[]>,
+    errors: [] as CategoryError[],
+  };
+  const data = Object.fromEntries(
+    Object.entries(messages).map(([locale, text]) => [locale, parseDocument(text).toJS() as unknown]),
+  );
   const added = new Map<string, Set<string>>();
   for (const change of changes) {
     const { collection, term, locale } = change;
@@ -94,11 +122,15 @@ export function planCategoryChanges(
       if (!exists) continue;
       const posts = usage.get(`${collection}/${term}`) ?? [];
       if (posts.length) {
-        out.errors.push({ path, message: `"${term}" cannot be removed: ${posts.length === 1 ? 'a post uses' : `${posts.length} posts use`} it (${posts.join(', ')}). Give ${posts.length === 1 ? 'it' : 'them'} another category first.` });
+        out.errors.push({
+          path,
+          message: `"${term}" cannot be removed: ${posts.length === 1 ? 'a post uses' : `${posts.length} posts use`} it (${posts.join(', ')}). Give ${posts.length === 1 ? 'it' : 'them'} another category first.`,
+        });
         continue;
       }
       out.config.push({ path: termsPath, remove: term });
-      for (const id of config.localeIds) if (messageAt(data[id], keyPath) !== undefined) (out.removals[id] ??= []).push({ path: keyPath, value: null });
+      for (const id of config.localeIds)
+        if (messageAt(data[id], keyPath) !== undefined) (out.removals[id] ??= []).push({ path: keyPath, value: null });
       continue;
     }
     if (!locale || !config.localeIds.includes(locale)) {
@@ -111,12 +143,18 @@ export function planCategoryChanges(
     }
     if (!exists) {
       if (!termPattern.test(term)) {
-        out.errors.push({ path: `categories.${collection}.${term}`, message: `"${term}" cannot be a category's id: use lowercase letters, digits and hyphens` });
+        out.errors.push({
+          path: `categories.${collection}.${term}`,
+          message: `"${term}" cannot be a category's id: use lowercase letters, digits and hyphens`,
+        });
         continue;
       }
       // A key the templates use for something else ("all", the filter's label) is no category's.
       if (config.localeIds.some((id) => messageAt(data[id], keyPath) !== undefined)) {
-        out.errors.push({ path: `categories.${collection}.${term}`, message: `"${term}" cannot be a category's id: the message ${keyPath.join('.')} is used for something else` });
+        out.errors.push({
+          path: `categories.${collection}.${term}`,
+          message: `"${term}" cannot be a category's id: the message ${keyPath.join('.')} is used for something else`,
+        });
         continue;
       }
       const names = added.get(term) ?? new Set<string>();
@@ -130,7 +168,12 @@ export function planCategoryChanges(
   }
   for (const [term, names] of added) {
     const collection = changes.find((change) => change.term === term)!.collection;
-    for (const locale of config.localeIds) if (!names.has(locale)) out.errors.push({ path: `categories.${collection}.${term}.${locale}`, message: `give the new category "${term}" a name in ${config.locales[locale]!.label} too` });
+    for (const locale of config.localeIds)
+      if (!names.has(locale))
+        out.errors.push({
+          path: `categories.${collection}.${term}.${locale}`,
+          message: `give the new category "${term}" a name in ${config.locales[locale]!.label} too`,
+        });
   }
   return out;
 }

@@ -37,10 +37,15 @@ const detailFields = ['collection', 'slug', 'locale', 'id', 'kind', 'to', 'page'
 
 /** The changes view's entry of a stored audit entry: who did what to which post, inbox item or page, nothing else. */
 export function changeOf(record: Record<string, unknown>): ChangeEntry {
-  const entry: ChangeEntry = { time: String(record.time), user: typeof record.user === 'string' ? record.user : '', action: String(record.action) };
+  const entry: ChangeEntry = {
+    time: String(record.time),
+    user: typeof record.user === 'string' ? record.user : '',
+    action: String(record.action),
+  };
   for (const field of detailFields) if (typeof record[field] === 'string') entry[field] = record[field] as string;
   if (typeof record.count === 'number') entry.count = record.count;
-  if (Array.isArray(record.paths)) entry.paths = record.paths.filter((path): path is string => typeof path === 'string');
+  if (Array.isArray(record.paths))
+    entry.paths = record.paths.filter((path): path is string => typeof path === 'string');
   return entry;
 }
 
@@ -52,7 +57,10 @@ export function createChangesRoute(source: StoreSource): AdminRoute {
     role: 'admin',
     async handle({ request, response }) {
       const asked = new URL(request.url ?? '/', 'http://admin').searchParams.get('limit');
-      const limit = asked && /^\d{1,4}$/.test(asked) && Number(asked) > 0 ? Math.min(Number(asked), changesLimits.max) : changesLimits.default;
+      const limit =
+        asked && /^\d{1,4}$/.test(asked) && Number(asked) > 0
+          ? Math.min(Number(asked), changesLimits.max)
+          : changesLimits.default;
       const { entries, more } = await (await source.get()).listAudit(limit);
       sendJson(response, 200, { items: entries.map(changeOf), more });
     },

@@ -32,7 +32,10 @@ export interface CollectionRoutesOptions {
 
 /** "authorRole" → "Author role": a field's label where the admin's copy has none. */
 export function humanize(name: string): string {
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[-_]+/g, ' ').toLowerCase();
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[-_]+/g, ' ')
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
@@ -46,21 +49,29 @@ export function aliasCollection(config: ResolvedConfig | undefined, given?: stri
 const slugMarker = 'slug-marker-0';
 
 /** A collection as `GET collections` describes it. */
-export function describeCollection(config: ResolvedConfig, id: string, messages: Readonly<Record<string, MessageTree>> = {}) {
+export function describeCollection(
+  config: ResolvedConfig,
+  id: string,
+  messages: Readonly<Record<string, MessageTree>> = {},
+) {
   const spec = config.collections[id]!;
   const urls = urlsOf(config);
   const message = (locale: string, key: string) => lookupMessage(messages[locale] ?? {}, key);
   const labels = spec.taxonomy?.labels ?? `${id}.terms`;
-  const routes = config.routes.filter((route) => route.entry === id || route.list === id).map((route) => ({
-    kind: route.entry === id ? ('entry' as const) : ('list' as const),
-    path: route.path,
-    audience: route.audience ?? null,
-    // The address in each locale; an entry route's with `{slug}` for the entry's slug in that locale.
-    urls: Object.fromEntries((route.locale ? [route.locale] : config.localeIds).map((locale) => {
-      const path = route.entry === id ? urls.entryPath(route.path, slugMarker) : route.path;
-      return [locale, (route.locale ? path : urls.page(path, locale)).replace(slugMarker, '{slug}')];
-    })),
-  }));
+  const routes = config.routes
+    .filter((route) => route.entry === id || route.list === id)
+    .map((route) => ({
+      kind: route.entry === id ? ('entry' as const) : ('list' as const),
+      path: route.path,
+      audience: route.audience ?? null,
+      // The address in each locale; an entry route's with `{slug}` for the entry's slug in that locale.
+      urls: Object.fromEntries(
+        (route.locale ? [route.locale] : config.localeIds).map((locale) => {
+          const path = route.entry === id ? urls.entryPath(route.path, slugMarker) : route.path;
+          return [locale, (route.locale ? path : urls.page(path, locale)).replace(slugMarker, '{slug}')];
+        }),
+      ),
+    }));
   return {
     id,
     label: message(config.site.defaultLocale, `${id}.title`) ?? id,
@@ -73,7 +84,14 @@ export function describeCollection(config: ResolvedConfig, id: string, messages:
       label: spec.fields[field.name]?.label ?? humanize(field.name),
       builtIn: builtInEntryFields.includes(field.name) || field.name === 'imageAlt',
       ...(field.options
-        ? { options: field.options.map((value) => ({ value, names: Object.fromEntries(config.localeIds.map((locale) => [locale, message(locale, `${labels}.${value}`) ?? value])) })) }
+        ? {
+            options: field.options.map((value) => ({
+              value,
+              names: Object.fromEntries(
+                config.localeIds.map((locale) => [locale, message(locale, `${labels}.${value}`) ?? value]),
+              ),
+            })),
+          }
         : {}),
     })),
   };
@@ -97,9 +115,16 @@ export function createCollectionRoutes(options: CollectionRoutesOptions): AdminR
     const matching = options.routesOf(collection).filter((route) => route.pattern.test(path));
     if (!matching.length) return sendJson(context.response, 404, { error: 'not_found' });
     const route = matching.find((candidate) => candidate.method === context.request.method);
-    if (!route) return sendJson(context.response, 405, { error: 'method_not_allowed' }, { allow: matching.map((candidate) => candidate.method).join(', ') });
+    if (!route)
+      return sendJson(
+        context.response,
+        405,
+        { error: 'method_not_allowed' },
+        { allow: matching.map((candidate) => candidate.method).join(', ') },
+      );
     // The outer route asked only for an editor: the inner one's own role is checked here, as api.ts does.
-    if (!hasRole(context.session, route.role)) return sendJson(context.response, 403, { error: 'forbidden', message: `this needs the ${route.role} role` });
+    if (!hasRole(context.session, route.role))
+      return sendJson(context.response, 403, { error: 'forbidden', message: `this needs the ${route.role} role` });
     await route.handle({ ...context, params: route.pattern.exec(path)!.slice(1) });
   }
 
@@ -111,7 +136,11 @@ export function createCollectionRoutes(options: CollectionRoutesOptions): AdminR
       const config = options.config();
       if (!config) return notBuilt(response);
       const messages = options.lastBuild?.()?.messages;
-      sendJson(response, 200, Object.keys(config.collections).map((id) => describeCollection(config, id, messages)));
+      sendJson(
+        response,
+        200,
+        Object.keys(config.collections).map((id) => describeCollection(config, id, messages)),
+      );
     },
   };
 
@@ -126,7 +155,10 @@ export function createCollectionRoutes(options: CollectionRoutesOptions): AdminR
       // Only a collection of the config gets its set of routes: a name in a URL never makes one.
       if (!config) return notBuilt(context.response);
       if (!collectionNamed(config, id!)) {
-        return sendJson(context.response, 404, { error: 'unknown_collection', message: `this site has no collection "${id}": it has ${Object.keys(config.collections).join(', ') || 'none'}` });
+        return sendJson(context.response, 404, {
+          error: 'unknown_collection',
+          message: `this site has no collection "${id}": it has ${Object.keys(config.collections).join(', ') || 'none'}`,
+        });
       }
       await dispatch(context, id!, innerPath(rest));
     },

@@ -33,7 +33,8 @@ export { YamlEditError as ConfigEditError };
 /** The YAML editor's edit of a change. */
 function editOf(change: ConfigChange): YamlEdit {
   const { path } = change;
-  if ('value' in change) return change.value === null ? { op: 'delete', path } : { op: 'set', path, value: change.value };
+  if ('value' in change)
+    return change.value === null ? { op: 'delete', path } : { op: 'set', path, value: change.value };
   if ('append' in change) return { op: 'append', path, value: change.append };
   if ('appendEntry' in change) return { op: 'append', path, value: change.appendEntry };
   if ('remove' in change) return { op: 'remove', path, value: change.remove };

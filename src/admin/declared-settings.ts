@@ -20,7 +20,8 @@ export interface DeclaredValue {
 /** The map or list at a dotted path of the config, or undefined. */
 function containerAt(config: ResolvedConfig, parts: readonly string[]): object | undefined {
   let here: unknown = config;
-  for (const part of parts) here = here !== null && typeof here === 'object' ? (here as Record<string, unknown>)[part] : undefined;
+  for (const part of parts)
+    here = here !== null && typeof here === 'object' ? (here as Record<string, unknown>)[part] : undefined;
   return here !== null && typeof here === 'object' ? here : undefined;
 }
 
@@ -37,7 +38,8 @@ function expand(config: ResolvedConfig, pattern: string): { path: string; row?: 
   if (list === undefined) return [];
   return Object.entries(list).flatMap(([key, entry]) => {
     const path = [...parts.slice(0, star), key, ...parts.slice(star + 1)];
-    const id = Array.isArray(list) && entry !== null && typeof entry === 'object' ? (entry as { id?: unknown }).id : undefined;
+    const id =
+      Array.isArray(list) && entry !== null && typeof entry === 'object' ? (entry as { id?: unknown }).id : undefined;
     return parentOf(path) ? [{ path: path.join('.'), row: typeof id === 'string' ? id : key }] : [];
   });
 }
@@ -45,7 +47,9 @@ function expand(config: ResolvedConfig, pattern: string): { path: string; row?: 
 /** The value at a dotted path of the config, or null. */
 function valueAt(config: ResolvedConfig, path: string): unknown {
   const parts = path.split('.');
-  const value = (containerAt(config, parts.slice(0, -1)) as Record<string, unknown> | undefined)?.[parts[parts.length - 1]!];
+  const value = (containerAt(config, parts.slice(0, -1)) as Record<string, unknown> | undefined)?.[
+    parts[parts.length - 1]!
+  ];
   return value === undefined ? null : value;
 }
 
@@ -56,38 +60,64 @@ function declaredFields(config: ResolvedConfig): DeclaredField[] {
 
 /** Every declared setting's value in this config, in the order of the declaration. */
 export function declaredValues(config: ResolvedConfig): DeclaredValue[] {
-  return declaredFields(config).flatMap((field) => expand(config, field.path).map(({ path, row }) => ({ path, value: valueAt(config, path), ...(row === undefined ? {} : { row }) })));
+  return declaredFields(config).flatMap((field) =>
+    expand(config, field.path).map(({ path, row }) => ({
+      path,
+      value: valueAt(config, path),
+      ...(row === undefined ? {} : { row }),
+    })),
+  );
 }
 
 /** A change at a declared path, or the problem with its value; undefined when no declared setting has the path. */
-export function declaredChange(config: ResolvedConfig, path: string, value: unknown): { change: ConfigChange } | { problem: string } | undefined {
+export function declaredChange(
+  config: ResolvedConfig,
+  path: string,
+  value: unknown,
+): { change: ConfigChange } | { problem: string } | undefined {
   for (const field of declaredFields(config)) {
     const localized = field.type === 'localized-text';
     // A text per language is written one language at a time: its path and the language's id.
     const at = localized ? path.slice(0, path.lastIndexOf('.')) : path;
     if (!matchesPattern(field.path, at) || !expand(config, field.path).some((found) => found.path === at)) continue;
-    if (localized && !config.localeIds.includes(path.slice(at.length + 1))) return { problem: `${path} names no language of the site` };
+    if (localized && !config.localeIds.includes(path.slice(at.length + 1)))
+      return { problem: `${path} names no language of the site` };
     const checked = checkValue(field, value);
     if ('problem' in checked) return checked;
-    return { change: { path: path.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part)), value: checked.value } };
+    return {
+      change: { path: path.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part)), value: checked.value },
+    };
   }
   return undefined;
 }
 
 /** A value as the declared type takes it (null removes an optional one), or what is wrong with it. */
-export function checkValue(field: DeclaredField, value: unknown): { value: string | number | boolean | null } | { problem: string } {
+export function checkValue(
+  field: DeclaredField,
+  value: unknown,
+): { value: string | number | boolean | null } | { problem: string } {
   const empty = value === null || (typeof value === 'string' && value.trim() === '');
   if (empty) return field.optional ? { value: null } : { problem: 'give a value; it cannot be empty' };
   switch (field.type) {
     case 'number': {
-      if (field.unlimited && typeof value === 'string' && value.trim().toLowerCase() === 'unlimited') return { value: 'unlimited' };
-      const fits = typeof value === 'number' && Number.isFinite(value) && (!field.integer || Number.isInteger(value)) && (field.min === undefined || value >= field.min) && (field.max === undefined || value <= field.max);
+      if (field.unlimited && typeof value === 'string' && value.trim().toLowerCase() === 'unlimited')
+        return { value: 'unlimited' };
+      const fits =
+        typeof value === 'number' &&
+        Number.isFinite(value) &&
+        (!field.integer || Number.isInteger(value)) &&
+        (field.min === undefined || value >= field.min) &&
+        (field.max === undefined || value <= field.max);
       return fits ? { value } : { problem: numberProblem(field) };
     }
     case 'boolean':
       return typeof value === 'boolean' ? { value } : { problem: 'give true or false' };
     case 'url':
-      return typeof value === 'string' && /^https?:\/\/[^\s/?#]+[^\s]*$/.test(value.trim()) && URL.canParse(value.trim()) ? { value: value.trim() } : { problem: 'give a whole address starting with https:// (or http://)' };
+      return typeof value === 'string' &&
+        /^https?:\/\/[^\s/?#]+[^\s]*$/.test(value.trim()) &&
+        URL.canParse(value.trim())
+        ? { value: value.trim() }
+        : { problem: 'give a whole address starting with https:// (or http://)' };
     default:
       if (typeof value !== 'string') return { problem: 'give a text' };
       return /[\r\n]/.test(value) ? { problem: 'write it as one line, without line breaks' } : { value: value.trim() };
@@ -97,8 +127,13 @@ export function checkValue(field: DeclaredField, value: unknown): { value: strin
 /** What a number field takes, in words ("a whole number from 1, or the word unlimited"); a share's range as a percentage. */
 function numberProblem(field: DeclaredField): string {
   const scale = (bound: number) => (field.percent ? `${Number((bound * 100).toFixed(6))} %` : String(bound));
-  const range = field.min !== undefined && field.max !== undefined
-    ? ` from ${scale(field.min)} to ${scale(field.max)}`
-    : field.min !== undefined ? ` of ${scale(field.min)} or more` : field.max !== undefined ? ` of ${scale(field.max)} or less` : '';
+  const range =
+    field.min !== undefined && field.max !== undefined
+      ? ` from ${scale(field.min)} to ${scale(field.max)}`
+      : field.min !== undefined
+        ? ` of ${scale(field.min)} or more`
+        : field.max !== undefined
+          ? ` of ${scale(field.max)} or less`
+          : '';
   return `give ${field.integer ? 'a whole number' : 'a number'}${range}${field.unlimited ? ', or the word unlimited' : ''}`;
 }

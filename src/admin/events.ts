@@ -83,11 +83,33 @@ export function createAdminEvents(options: AdminEventsOptions): AdminEvents {
       async handle({ request, response, session }) {
         const others = [...clients.values()];
         const own = others.filter((other) => other.id === session.id).length;
-        if (own >= perSession) return sendJson(response, 429, { error: 'too_many_streams', message: `at most ${perSession} event streams per session` }, { 'retry-after': '30' });
+        if (own >= perSession)
+          return sendJson(
+            response,
+            429,
+            { error: 'too_many_streams', message: `at most ${perSession} event streams per session` },
+            { 'retry-after': '30' },
+          );
         const account = others.filter((other) => other.email === session.email).length;
-        if (account >= perAccount) return sendJson(response, 429, { error: 'too_many_streams', message: `at most ${perAccount} event streams per account` }, { 'retry-after': '30' });
-        if (clients.size >= total) return sendJson(response, 503, { error: 'too_many_streams', message: 'too many event streams are open' }, { 'retry-after': '30' });
-        response.writeHead(200, { ...adminHeaders, 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
+        if (account >= perAccount)
+          return sendJson(
+            response,
+            429,
+            { error: 'too_many_streams', message: `at most ${perAccount} event streams per account` },
+            { 'retry-after': '30' },
+          );
+        if (clients.size >= total)
+          return sendJson(
+            response,
+            503,
+            { error: 'too_many_streams', message: 'too many event streams are open' },
+            { 'retry-after': '30' },
+          );
+        response.writeHead(200, {
+          ...adminHeaders,
+          'content-type': 'text/event-stream; charset=utf-8',
+          connection: 'keep-alive',
+        });
         response.write(': connected\n\n');
         clients.set(response, session);
         request.on('close', () => drop(response));

@@ -14,7 +14,10 @@ export type FrontMatterValue = string | number | boolean;
 
 /** An edit that cannot be made in place, or whose text would not read back as the data given; `field` is the one it is about, when known. */
 export class FrontMatterEditError extends Error {
-  constructor(readonly field: string | null, message: string) {
+  constructor(
+    readonly field: string | null,
+    message: string,
+  ) {
     super(message);
     this.name = 'FrontMatterEditError';
   }
@@ -51,7 +54,9 @@ export function readFrontMatter(text: string): Record<string, unknown> {
 
 /** New front matter YAML for data (a new post): one `key: value` line per field (a block for a text of several lines), in the given order. */
 function formatFrontMatter(data: Record<string, FrontMatterValue | undefined>): string {
-  const edits = Object.entries(data).flatMap(([key, value]): YamlEdit[] => (value === undefined ? [] : [{ op: 'set', path: [key], value }]));
+  const edits = Object.entries(data).flatMap(([key, value]): YamlEdit[] =>
+    value === undefined ? [] : [{ op: 'set', path: [key], value }],
+  );
   return editYaml('', edits);
 }
 
@@ -60,18 +65,32 @@ function formatFrontMatter(data: Record<string, FrontMatterValue | undefined>): 
  * and `body`: a save refuses an edit it got wrong rather than write a file that means something
  * else. `changed` (the fields the edit changes) names the field when the YAML does not parse.
  */
-export function checkReadBack(text: string, data: Record<string, FrontMatterValue | undefined>, body: string, changed: readonly string[] = []): void {
+export function checkReadBack(
+  text: string,
+  data: Record<string, FrontMatterValue | undefined>,
+  body: string,
+  changed: readonly string[] = [],
+): void {
   const parts = splitPost(text);
   const doc = parts.yaml === undefined ? undefined : parseDocument(parts.yaml);
   // No fields at all (an empty front matter) reads as an empty map, as the build reads it.
   const read = doc === undefined ? {} : doc.errors.length ? undefined : ((doc.toJS() as unknown) ?? {});
   const how = 'nothing was written: make this change in the file itself';
-  if (typeof read !== 'object' || read === null || Array.isArray(read)) throw new FrontMatterEditError(changed[0] ?? null, `the front matter would not read back as YAML after this edit; ${how}`);
+  if (typeof read !== 'object' || read === null || Array.isArray(read))
+    throw new FrontMatterEditError(
+      changed[0] ?? null,
+      `the front matter would not read back as YAML after this edit; ${how}`,
+    );
   const intended = Object.fromEntries(Object.entries(data).filter((entry) => entry[1] !== undefined));
   const fields = [...new Set([...Object.keys(intended), ...Object.keys(read)])];
   const wrong = fields.find((field) => !isDeepStrictEqual((read as Record<string, unknown>)[field], intended[field]));
-  if (wrong !== undefined) throw new FrontMatterEditError(wrong, `the front matter would not read back with the value given for ${wrong}; ${how}`);
-  if (parts.body !== body) throw new FrontMatterEditError('body', `the post would not read back with the body given; ${how}`);
+  if (wrong !== undefined)
+    throw new FrontMatterEditError(
+      wrong,
+      `the front matter would not read back with the value given for ${wrong}; ${how}`,
+    );
+  if (parts.body !== body)
+    throw new FrontMatterEditError('body', `the post would not read back with the body given; ${how}`);
 }
 
 /**
@@ -81,20 +100,26 @@ export function checkReadBack(text: string, data: Record<string, FrontMatterValu
  */
 export function editFrontMatterYaml(yaml: string, data: Record<string, FrontMatterValue | undefined>): string {
   const doc = parseDocument(yaml);
-  if (doc.errors.length) throw new FrontMatterEditError(null, `the front matter is not valid YAML: ${doc.errors[0]!.message}`);
-  if (doc.contents !== null && !isMap(doc.contents)) throw new FrontMatterEditError(null, 'the front matter is not a map of fields');
+  if (doc.errors.length)
+    throw new FrontMatterEditError(null, `the front matter is not valid YAML: ${doc.errors[0]!.message}`);
+  if (doc.contents !== null && !isMap(doc.contents))
+    throw new FrontMatterEditError(null, 'the front matter is not a map of fields');
   const current = (doc.toJS() ?? {}) as Record<string, unknown>;
   const edits: YamlEdit[] = [];
   for (const [key, value] of Object.entries(current)) {
     if (data[key] === undefined) edits.push({ op: 'delete', path: [key] });
     else if (!isDeepStrictEqual(value, data[key])) edits.push({ op: 'set', path: [key], value: data[key] });
   }
-  for (const [key, value] of Object.entries(data)) if (value !== undefined && !(key in current)) edits.push({ op: 'set', path: [key], value });
+  for (const [key, value] of Object.entries(data))
+    if (value !== undefined && !(key in current)) edits.push({ op: 'set', path: [key], value });
   try {
     return editYaml(yaml, edits);
   } catch (error) {
     if (!(error instanceof YamlEditError)) throw error;
-    throw new FrontMatterEditError(error.path.length ? String(error.path[0]) : null, `${error.message}: make this change in the file itself`);
+    throw new FrontMatterEditError(
+      error.path.length ? String(error.path[0]) : null,
+      `${error.message}: make this change in the file itself`,
+    );
   }
 }
 
@@ -107,9 +132,12 @@ export function editPost(text: string, data: Record<string, FrontMatterValue | u
   const parts = splitPost(text);
   if (parts.yaml === undefined) return createPostText(data, body);
   const yaml = editFrontMatterYaml(parts.yaml, data);
-  const edited = text.slice(0, parts.yamlStart) + yaml + text.slice(parts.yamlStart + parts.yaml.length, parts.bodyStart) + body;
+  const edited =
+    text.slice(0, parts.yamlStart) + yaml + text.slice(parts.yamlStart + parts.yaml.length, parts.bodyStart) + body;
   const before = readFrontMatter(text);
-  const changed = [...new Set([...Object.keys(data), ...Object.keys(before)])].filter((field) => !isDeepStrictEqual(before[field], data[field]));
+  const changed = [...new Set([...Object.keys(data), ...Object.keys(before)])].filter(
+    (field) => !isDeepStrictEqual(before[field], data[field]),
+  );
   checkReadBack(edited, data, body, changed);
   return edited;
 }

@@ -47,15 +47,26 @@ export interface GitOutcome {
 /** Runs git in `cwd` with `args` (no shell); rejects with git's own message. */
 function git(cwd: string, args: readonly string[], env: Record<string, string> = {}): Promise<string> {
   return new Promise((done, fail) => {
-    execFile('git', args, { cwd, env: { ...process.env, ...env, GIT_TERMINAL_PROMPT: '0' }, timeout: 60_000, maxBuffer: 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) fail(new Error(`git ${args[0]}: ${(stderr || error.message).trim().split('\n').slice(-3).join(' ')}`));
-      else done(stdout.trim());
-    });
+    execFile(
+      'git',
+      args,
+      { cwd, env: { ...process.env, ...env, GIT_TERMINAL_PROMPT: '0' }, timeout: 60_000, maxBuffer: 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error)
+          fail(new Error(`git ${args[0]}: ${(stderr || error.message).trim().split('\n').slice(-3).join(' ')}`));
+        else done(stdout.trim());
+      },
+    );
   });
 }
 
 /** The commit message of a change: `content(blog): update <slug> (<locale>)`. */
-export function commitMessage(collection: string, action: 'add' | 'update' | 'delete', slug: string, locale: string): string {
+export function commitMessage(
+  collection: string,
+  action: 'add' | 'update' | 'delete',
+  slug: string,
+  locale: string,
+): string {
   return `content(${collection}): ${action} ${slug} (${locale})`;
 }
 
@@ -66,18 +77,31 @@ export async function publishToGit(change: GitChange, settings: GitPublishSettin
     const files = typeof change.file === 'string' ? [change.file] : change.file;
     const paths = files.map((file) => relative(top, file));
     const outside = files.find((_file, index) => paths[index]!.startsWith('..'));
-    if (outside) return { committed: false, pushed: false, error: `${outside} is outside the git repository at ${top}` };
+    if (outside)
+      return { committed: false, pushed: false, error: `${outside} is outside the git repository at ${top}` };
     // The rebuild wrote the lock before this runs (`site serve --admin`); untracked or changed, it goes along.
     const lock = relative(top, join(change.root, pathLockName));
-    if (!lock.startsWith('..') && !paths.includes(lock) && (await git(top, ['status', '--porcelain', '--', lock]))) paths.push(lock);
+    if (!lock.startsWith('..') && !paths.includes(lock) && (await git(top, ['status', '--porcelain', '--', lock])))
+      paths.push(lock);
     const current = await git(top, ['rev-parse', '--abbrev-ref', 'HEAD']);
     if (settings.branch && current !== settings.branch) {
-      return { committed: false, pushed: false, error: `the checked-out branch is ${current}, not ${settings.branch} (publish.git.branch): nothing was committed` };
+      return {
+        committed: false,
+        pushed: false,
+        error: `the checked-out branch is ${current}, not ${settings.branch} (publish.git.branch): nothing was committed`,
+      };
     }
     // `git add -A -- path` stages a deletion too; the commit takes those paths only.
     await git(top, ['add', '-A', '--', ...paths]);
     const author = change.author;
-    const identity: Record<string, string> = author ? { GIT_AUTHOR_NAME: author.name, GIT_AUTHOR_EMAIL: author.email, GIT_COMMITTER_NAME: author.name, GIT_COMMITTER_EMAIL: author.email } : {};
+    const identity: Record<string, string> = author
+      ? {
+          GIT_AUTHOR_NAME: author.name,
+          GIT_AUTHOR_EMAIL: author.email,
+          GIT_COMMITTER_NAME: author.name,
+          GIT_COMMITTER_EMAIL: author.email,
+        }
+      : {};
     await git(top, ['commit', '--quiet', '-m', change.message, '--', ...paths], identity);
     const commit = await git(top, ['rev-parse', 'HEAD']);
     if (!settings.push) return { committed: true, commit, pushed: false };
@@ -97,11 +121,25 @@ export async function publishToGit(change: GitChange, settings: GitPublishSettin
  * the signed-in account (git's own identity for site dev's user), and logs the outcome in the
  * audit log (`git-commit` or `git-failed`, with `about`); undefined when publishing is off.
  */
-export async function publishAudited(audit: AuditLog, email: string, config: ResolvedConfig, file: string | readonly string[], message: string, about: Record<string, unknown> = { file: config.file }): Promise<GitOutcome | undefined> {
+export async function publishAudited(
+  audit: AuditLog,
+  email: string,
+  config: ResolvedConfig,
+  file: string | readonly string[],
+  message: string,
+  about: Record<string, unknown> = { file: config.file },
+): Promise<GitOutcome | undefined> {
   const settings = config.publish.git;
   if (!settings.commit) return undefined;
   const author = email === devUser.email ? undefined : { name: email.slice(0, email.indexOf('@')), email };
   const outcome = await publishToGit({ root: config.root, file, author, message }, settings);
-  await audit.append({ user: email, action: outcome.error ? 'git-failed' : 'git-commit', ...about, commit: outcome.commit ?? null, pushed: outcome.pushed, ...(outcome.error ? { error: outcome.error } : {}) });
+  await audit.append({
+    user: email,
+    action: outcome.error ? 'git-failed' : 'git-commit',
+    ...about,
+    commit: outcome.commit ?? null,
+    pushed: outcome.pushed,
+    ...(outcome.error ? { error: outcome.error } : {}),
+  });
   return outcome;
 }

@@ -37,7 +37,9 @@ export interface History {
 export function createHistory(source: StoreSource, now: () => number = Date.now, keep = keptVersions): History {
   return {
     async record(kind, item, by, summary, files) {
-      await (await source.get()).addVersion({ kind, item, at: new Date(now()).toISOString(), by, summary, files }, keep);
+      await (
+        await source.get()
+      ).addVersion({ kind, item, at: new Date(now()).toISOString(), by, summary, files }, keep);
     },
     list: async (kind, item) => (await source.get()).listVersions(kind, item),
     find: async (kind, item, id) => (await source.get()).findVersion(kind, item, id),
@@ -54,8 +56,10 @@ export function projectPath(root: string, file: string): string {
  * config): what a save changed, in words. A list counts as one value.
  */
 export function changedKeys(before: unknown, after: unknown, prefix = ''): string[] {
-  const isMap = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-  if (!isMap(before) || !isMap(after)) return JSON.stringify(before) === JSON.stringify(after) ? [] : [prefix || '(all)'];
+  const isMap = (value: unknown): value is Record<string, unknown> =>
+    typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (!isMap(before) || !isMap(after))
+    return JSON.stringify(before) === JSON.stringify(after) ? [] : [prefix || '(all)'];
   const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
   return keys.flatMap((key) => changedKeys(before[key], after[key], prefix ? `${prefix}.${key}` : key));
 }
@@ -123,7 +127,11 @@ export function historyRoutes(options: HistoryRoutesOptions): AdminRoute[] {
       const found = await options.open(context);
       if (!found) return;
       const version = await history.find(kind, found.item, context.params[context.params.length - 1]!);
-      if (!version) return sendJson(context.response, 404, { error: 'not_found', message: 'there is no such version of this item' });
+      if (!version)
+        return sendJson(context.response, 404, {
+          error: 'not_found',
+          message: 'there is no such version of this item',
+        });
       sendJson(context.response, 200, { ...version, diff: versionDiff(version.files, found.files) });
     },
   };
@@ -132,14 +140,30 @@ export function historyRoutes(options: HistoryRoutesOptions): AdminRoute[] {
     pattern: new RegExp(`^${options.address}/restore$`),
     role,
     async handle(context) {
-      if (!context.request.headers['if-match']) return sendJson(context.response, 428, { error: 'if_match_required', message: 'send the version you are replacing in If-Match' });
+      if (!context.request.headers['if-match'])
+        return sendJson(context.response, 428, {
+          error: 'if_match_required',
+          message: 'send the version you are replacing in If-Match',
+        });
       const { version: id } = await context.body();
-      if (typeof id !== 'string' && typeof id !== 'number') return sendJson(context.response, 400, { error: 'invalid_body', message: 'send { "version": <id> } of a version in the history' });
+      if (typeof id !== 'string' && typeof id !== 'number')
+        return sendJson(context.response, 400, {
+          error: 'invalid_body',
+          message: 'send { "version": <id> } of a version in the history',
+        });
       const found = await options.open(context);
       if (!found) return;
       const version = await history.find(kind, found.item, String(id));
-      if (!version) return sendJson(context.response, 404, { error: 'not_found', message: 'there is no such version of this item' });
-      if (Object.entries(version.files).every(([path, text]) => found.files[path] === text)) return sendJson(context.response, 400, { error: 'unchanged', message: 'the files are already as this version has them' });
+      if (!version)
+        return sendJson(context.response, 404, {
+          error: 'not_found',
+          message: 'there is no such version of this item',
+        });
+      if (Object.entries(version.files).every(([path, text]) => found.files[path] === text))
+        return sendJson(context.response, 400, {
+          error: 'unchanged',
+          message: 'the files are already as this version has them',
+        });
       await options.restore(context, version);
     },
   };

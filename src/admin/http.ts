@@ -13,9 +13,19 @@ export const adminHeaders: Record<string, string> = {
 };
 
 /** Sends a JSON answer. */
-export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
-  response.writeHead(status, { ...adminHeaders, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)), ...headers });
+  response.writeHead(status, {
+    ...adminHeaders,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+    ...headers,
+  });
   response.end(text);
 }
 
@@ -50,13 +60,21 @@ export function parseCookies(request: IncomingMessage): Map<string, string> {
 
 /** A body that could not be read: answered already (413), or not JSON / a form (400, 415). */
 export class BadBody extends Error {
-  constructor(readonly status: number, readonly error: string, readonly answered = false) {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    readonly answered = false,
+  ) {
     super(error);
   }
 }
 
 /** Reads a JSON object body (or a urlencoded form when `allowForm`), at most 256 KB. */
-export async function readObjectBody(request: IncomingMessage, response: ServerResponse, allowForm = false): Promise<{ fields: Record<string, unknown>; form: boolean }> {
+export async function readObjectBody(
+  request: IncomingMessage,
+  response: ServerResponse,
+  allowForm = false,
+): Promise<{ fields: Record<string, unknown>; form: boolean }> {
   const { type, charset } = contentType(request);
   const form = type === 'application/x-www-form-urlencoded';
   if (type !== 'application/json' && !(allowForm && form)) throw new BadBody(415, 'unsupported_media_type');

@@ -48,12 +48,24 @@ export function createInboxRoutes(options: InboxRoutesOptions): AdminRoute[] {
     if (request.method === 'POST') {
       const fields = await body();
       query = new URLSearchParams();
-      for (const key of ['q', 'kind', 'handled']) if (typeof fields[key] === 'string') query.set(key, fields[key] as string);
+      for (const key of ['q', 'kind', 'handled'])
+        if (typeof fields[key] === 'string') query.set(key, fields[key] as string);
     }
     const filter = inboxFilterOf(query);
     const items = (await inbox.list()).filter((item) => matchesInboxFilter(item, filter));
-    await options.audit.append({ user: session.email, action: 'inbox-export', count: items.length, ...(filter.kind ? { kind: filter.kind } : {}), ...(filter.handled ? { handled: filter.handled } : {}) });
-    sendDownload(response, 'text/csv; charset=utf-8', `inbox-${new Date(now()).toISOString().slice(0, 10)}.csv`, toCsv(items));
+    await options.audit.append({
+      user: session.email,
+      action: 'inbox-export',
+      count: items.length,
+      ...(filter.kind ? { kind: filter.kind } : {}),
+      ...(filter.handled ? { handled: filter.handled } : {}),
+    });
+    sendDownload(
+      response,
+      'text/csv; charset=utf-8',
+      `inbox-${new Date(now()).toISOString().slice(0, 10)}.csv`,
+      toCsv(items),
+    );
   }
 
   const mark: AdminRoute = {
@@ -62,11 +74,20 @@ export function createInboxRoutes(options: InboxRoutesOptions): AdminRoute[] {
     role: 'admin',
     async handle({ response, session, params, body }) {
       const { handled } = await body();
-      if (typeof handled !== 'boolean') return sendJson(response, 400, { error: 'invalid_body', message: 'send { "handled": true } or { "handled": false }' });
+      if (typeof handled !== 'boolean')
+        return sendJson(response, 400, {
+          error: 'invalid_body',
+          message: 'send { "handled": true } or { "handled": false }',
+        });
       const id = params[0]!;
       const item = await inbox.setHandled(id, handled, session.email);
       if (!item) return sendJson(response, 404, { error: 'not_found' });
-      await options.audit.append({ user: session.email, action: handled ? 'inbox-handled' : 'inbox-unhandled', id, kind: item.kind });
+      await options.audit.append({
+        user: session.email,
+        action: handled ? 'inbox-handled' : 'inbox-unhandled',
+        id,
+        kind: item.kind,
+      });
       sendJson(response, 200, { item });
     },
   };
@@ -84,6 +105,11 @@ export function createInboxRoutes(options: InboxRoutesOptions): AdminRoute[] {
     },
   };
 
-  const exportRoutes: AdminRoute[] = ['GET', 'POST'].map((method) => ({ method, pattern: /^inbox\.csv$/, role: 'admin', handle: exportCsv }));
+  const exportRoutes: AdminRoute[] = ['GET', 'POST'].map((method) => ({
+    method,
+    pattern: /^inbox\.csv$/,
+    role: 'admin',
+    handle: exportCsv,
+  }));
   return [list, ...exportRoutes, mark, remove];
 }

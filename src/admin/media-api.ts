@@ -31,7 +31,9 @@ export interface MediaRoutesOptions extends MediaLibraryOptions {
 }
 
 const extensions: Record<ImageType, string> = { png: 'png', jpeg: 'jpg', webp: 'webp', avif: 'avif' };
-const typeOf = new Map<string, ImageType>(Object.entries(imageMediaTypes).map(([type, media]) => [media, type as ImageType]));
+const typeOf = new Map<string, ImageType>(
+  Object.entries(imageMediaTypes).map(([type, media]) => [media, type as ImageType]),
+);
 
 /** Whether an entry's folder holds a post (a folder with only an image would not build). */
 async function holdsPost(folder: string): Promise<boolean> {
@@ -47,19 +49,32 @@ export function createMediaRoutes(options: MediaRoutesOptions): AdminRoute[] {
     role: 'editor',
     async handle({ request, response, session }) {
       const config = options.config();
-      if (!config) return sendJson(response, 503, { error: 'no_config', message: 'the site has not built yet: fix the errors site dev shows' });
+      if (!config)
+        return sendJson(response, 503, {
+          error: 'no_config',
+          message: 'the site has not built yet: fix the errors site dev shows',
+        });
       const slug = new URL(request.url ?? '/', 'http://admin').searchParams.get('post') ?? '';
       let folder: string;
       try {
         folder = dirname((await resolvePost(config, collection, slug, config.site.defaultLocale)).file);
       } catch (error) {
-        if (error instanceof PostAddressError) return sendJson(response, 400, { error: 'invalid_post', message: error.message });
+        if (error instanceof PostAddressError)
+          return sendJson(response, 400, { error: 'invalid_post', message: error.message });
         throw error;
       }
-      const noPost = () => sendJson(response, 404, { error: 'not_found', message: `there is no post "${slug}": save the post before adding its image` });
+      const noPost = () =>
+        sendJson(response, 404, {
+          error: 'not_found',
+          message: `there is no post "${slug}": save the post before adding its image`,
+        });
       if (!(await holdsPost(folder))) return noPost();
       const declared = typeOf.get(contentType(request).type);
-      if (!declared) return sendJson(response, 415, { error: 'unsupported_media_type', message: 'send a PNG, JPEG, WebP or AVIF image (SVG is not accepted: it can carry script)' });
+      if (!declared)
+        return sendJson(response, 415, {
+          error: 'unsupported_media_type',
+          message: 'send a PNG, JPEG, WebP or AVIF image (SVG is not accepted: it can carry script)',
+        });
       let bytes: Buffer;
       try {
         bytes = await readBody(request, response, maxImageBytes, adminHeaders);
@@ -68,22 +83,48 @@ export function createMediaRoutes(options: MediaRoutesOptions): AdminRoute[] {
         if (error instanceof BodyTooLarge) return;
         throw error;
       }
-      if (sniffImageType(bytes) !== declared) return sendJson(response, 415, { error: 'unsupported_media_type', message: `the file is not the ${imageMediaTypes[declared]} image it says it is` });
+      if (sniffImageType(bytes) !== declared)
+        return sendJson(response, 415, {
+          error: 'unsupported_media_type',
+          message: `the file is not the ${imageMediaTypes[declared]} image it says it is`,
+        });
       const { default: sharp } = await import('sharp');
-      const size = await sharp(bytes).metadata().catch(() => undefined);
-      if (!size?.width || !size.height) return sendJson(response, 415, { error: 'unsupported_media_type', message: 'the image could not be read: export it again' });
+      const size = await sharp(bytes)
+        .metadata()
+        .catch(() => undefined);
+      if (!size?.width || !size.height)
+        return sendJson(response, 415, {
+          error: 'unsupported_media_type',
+          message: 'the image could not be read: export it again',
+        });
       const name = `${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}.${extensions[declared]}`;
       const file = join(folder, name);
       // The folder is held while it is checked again and written: a rename may have moved it since.
       const written = await serialiseWrites(folder, async () => {
         if (!(await holdsPost(folder))) return false;
-        if (!(await access(file).then(() => true, () => false))) await writeFileAtomic(file, bytes);
+        if (
+          !(await access(file).then(
+            () => true,
+            () => false,
+          ))
+        )
+          await writeFileAtomic(file, bytes);
         return true;
       });
       if (!written) return noPost();
-      await options.audit.append({ user: session.email, action: 'media-upload', slug, file: name, bytes: bytes.length });
+      await options.audit.append({
+        user: session.email,
+        action: 'media-upload',
+        slug,
+        file: name,
+        bytes: bytes.length,
+      });
       const upright = (size.orientation ?? 1) < 5;
-      sendJson(response, 201, { path: name, width: upright ? size.width : size.height, height: upright ? size.height : size.width });
+      sendJson(response, 201, {
+        path: name,
+        width: upright ? size.width : size.height,
+        height: upright ? size.height : size.width,
+      });
     },
   };
   return [upload, ...createMediaLibraryRoutes(options)];

@@ -26,7 +26,13 @@ import { parse } from '../yaml-package.js';
 import type { ResolvedConfig } from '../config/load.js';
 import { collectionNamed, sourcesOf } from '../config/sources.js';
 import { findFrontMatter } from '../content/front-matter.js';
-import { imageSidecarSchema, imageSidecarText, readImageSidecar, sidecarOf, type ImageSidecar } from '../content/image-sidecar.js';
+import {
+  imageSidecarSchema,
+  imageSidecarText,
+  readImageSidecar,
+  sidecarOf,
+  type ImageSidecar,
+} from '../content/image-sidecar.js';
 import type { AdminRequest, AdminRoute } from './api.js';
 import { writeFileAtomic } from '../atomic-write.js';
 import type { AuditLog } from './audit-log.js';
@@ -84,7 +90,13 @@ const imageFile = /^[\w.-]+\.(?:png|jpe?g|webp|avif)$/i;
 const thumbnailWidth = 480;
 
 /** What is known of an image file by its path, kept while its size and modification time stay. */
-interface FileFacts { stamp: string; id: string; width: number; height: number; bytes: number }
+interface FileFacts {
+  stamp: string;
+  id: string;
+  width: number;
+  height: number;
+  bytes: number;
+}
 const known = new Map<string, FileFacts>();
 
 /** The hash and upright size of an image file, read again only when the file changed. */
@@ -95,9 +107,17 @@ async function factsOf(file: string): Promise<FileFacts> {
   if (cached?.stamp === stamp) return cached;
   const bytes = await readFile(file);
   const { default: sharp } = await import('sharp');
-  const size = await sharp(bytes).metadata().catch(() => undefined);
+  const size = await sharp(bytes)
+    .metadata()
+    .catch(() => undefined);
   const upright = (size?.orientation ?? 1) < 5;
-  const facts = { stamp, id: createHash('sha256').update(bytes).digest('hex').slice(0, 16), width: (upright ? size?.width : size?.height) ?? 0, height: (upright ? size?.height : size?.width) ?? 0, bytes: bytes.length };
+  const facts = {
+    stamp,
+    id: createHash('sha256').update(bytes).digest('hex').slice(0, 16),
+    width: (upright ? size?.width : size?.height) ?? 0,
+    height: (upright ? size?.height : size?.width) ?? 0,
+    bytes: bytes.length,
+  };
   known.set(file, facts);
   return facts;
 }
@@ -111,10 +131,16 @@ export async function readLibrary(config: ResolvedConfig): Promise<LibraryImage[
   const byId = new Map<string, LibraryImage>();
   for (const collection of Object.keys(config.collections).sort()) {
     const folder = sources.collection(collection);
-    const slugs = (await readdir(folder, { withFileTypes: true }).catch(() => [])).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+    const slugs = (await readdir(folder, { withFileTypes: true }).catch(() => []))
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
     for (const slug of slugs) {
       const entries = await readdir(join(folder, slug), { withFileTypes: true }).catch(() => []);
-      const names = entries.filter((entry) => entry.isFile()).map((entry) => entry.name).sort();
+      const names = entries
+        .filter((entry) => entry.isFile())
+        .map((entry) => entry.name)
+        .sort();
       const uses = await usesIn(join(folder, slug), names, collection, slug);
       for (const name of names.filter((candidate) => imageFile.test(candidate))) {
         const file = join(folder, slug, name);
@@ -129,7 +155,19 @@ export async function readLibrary(config: ResolvedConfig): Promise<LibraryImage[
         const sidecar = await readImageSidecar(file);
         const found: ImageSidecar = 'errors' in sidecar ? { alt: {}, focus: null } : sidecar;
         const text = await readFile(sidecarOf(file), 'utf8').catch(() => '');
-        byId.set(facts.id, { id: facts.id, path: sources.display(file), file: name, width: facts.width, height: facts.height, bytes: facts.bytes, uses: used, alt: found.alt, focus: found.focus, version: versionOf(text), copies: [file] });
+        byId.set(facts.id, {
+          id: facts.id,
+          path: sources.display(file),
+          file: name,
+          width: facts.width,
+          height: facts.height,
+          bytes: facts.bytes,
+          uses: used,
+          alt: found.alt,
+          focus: found.focus,
+          version: versionOf(text),
+          copies: [file],
+        });
       }
     }
   }
@@ -137,7 +175,12 @@ export async function readLibrary(config: ResolvedConfig): Promise<LibraryImage[
 }
 
 /** The entries of one folder (its `<locale>.md` files) with the image their front matter names. */
-async function usesIn(folder: string, names: readonly string[], collection: string, slug: string): Promise<(ImageUse & { image: string })[]> {
+async function usesIn(
+  folder: string,
+  names: readonly string[],
+  collection: string,
+  slug: string,
+): Promise<(ImageUse & { image: string })[]> {
   const uses: (ImageUse & { image: string })[] = [];
   for (const name of names.filter((candidate) => /^[a-z]{2,3}(?:-[A-Za-z0-9]+)*\.md$/.test(candidate))) {
     const front = findFrontMatter(await readFile(join(folder, name), 'utf8').catch(() => ''));
@@ -149,7 +192,14 @@ async function usesIn(folder: string, names: readonly string[], collection: stri
     }
     const { image, title, imageAlt } = (data ?? {}) as { image?: unknown; title?: unknown; imageAlt?: unknown };
     if (typeof image !== 'string') continue;
-    uses.push({ collection, slug, locale: basename(name, '.md'), title: typeof title === 'string' ? title : slug, image, ...(typeof imageAlt === 'string' && imageAlt.trim() ? { imageAlt: imageAlt.trim() } : {}) });
+    uses.push({
+      collection,
+      slug,
+      locale: basename(name, '.md'),
+      title: typeof title === 'string' ? title : slug,
+      image,
+      ...(typeof imageAlt === 'string' && imageAlt.trim() ? { imageAlt: imageAlt.trim() } : {}),
+    });
   }
   return uses;
 }
@@ -158,7 +208,8 @@ async function usesIn(folder: string, names: readonly string[], collection: stri
 export function createMediaLibraryRoutes(options: MediaLibraryOptions): AdminRoute[] {
   // A copy, a save and a delete all read the whole library: every collection's folder is theirs
   // until they are done, so no entry and no image changes under them.
-  const libraryFolders = (config: ResolvedConfig) => Object.keys(config.collections).map((collection) => sourcesOf(config).collection(collection));
+  const libraryFolders = (config: ResolvedConfig) =>
+    Object.keys(config.collections).map((collection) => sourcesOf(config).collection(collection));
 
   /** The config, or undefined after answering 503. */
   const ready = (context: AdminRequest) => {
@@ -169,12 +220,22 @@ export function createMediaLibraryRoutes(options: MediaLibraryOptions): AdminRou
   /** The image `id`, or undefined after answering 404. */
   const find = async (context: AdminRequest, config: ResolvedConfig) => {
     const image = (await readLibrary(config)).find((candidate) => candidate.id === context.params[0]);
-    if (!image) sendJson(context.response, 404, { error: 'not_found', message: `there is no image ${context.params[0]} in the library` });
+    if (!image)
+      sendJson(context.response, 404, {
+        error: 'not_found',
+        message: `there is no image ${context.params[0]} in the library`,
+      });
     return image;
   };
   const answerOf = ({ copies: _copies, ...image }: LibraryImage) => image;
   /** Rebuilds (serve), audits and publishes a change of `files`. */
-  const done = async (context: AdminRequest, config: ResolvedConfig, files: string[], audit: { action: string } & Record<string, unknown>, message: string) => {
+  const done = async (
+    context: AdminRequest,
+    config: ResolvedConfig,
+    files: string[],
+    audit: { action: string } & Record<string, unknown>,
+    message: string,
+  ) => {
     const outcome = options.afterWrite ? await options.afterWrite(files) : { rebuilt: false };
     await options.audit.append({ user: context.session.email, ...audit });
     const git = await publishAudited(options.audit, context.session.email, config, files, message);
@@ -200,8 +261,16 @@ export function createMediaLibraryRoutes(options: MediaLibraryOptions): AdminRou
       const image = config && (await find(context, config));
       if (!image) return;
       const { default: sharp } = await import('sharp');
-      const bytes = await sharp(await readFile(image.copies[0]!)).rotate().resize({ width: thumbnailWidth, withoutEnlargement: true }).webp().toBuffer();
-      context.response.writeHead(200, { ...adminHeaders, 'content-type': 'image/webp', 'content-length': String(bytes.length) });
+      const bytes = await sharp(await readFile(image.copies[0]!))
+        .rotate()
+        .resize({ width: thumbnailWidth, withoutEnlargement: true })
+        .webp()
+        .toBuffer();
+      context.response.writeHead(200, {
+        ...adminHeaders,
+        'content-type': 'image/webp',
+        'content-length': String(bytes.length),
+      });
       context.response.end(bytes);
     },
   };
@@ -216,23 +285,36 @@ export function createMediaLibraryRoutes(options: MediaLibraryOptions): AdminRou
       const body = await context.body();
       const collection = typeof body.collection === 'string' ? body.collection : '';
       const slug = typeof body.slug === 'string' ? body.slug : '';
-      if (!collectionNamed(config, collection)) return sendJson(context.response, 400, { error: 'invalid_body', message: `send { collection, slug }: "${collection}" is not a collection of this site` });
+      if (!collectionNamed(config, collection))
+        return sendJson(context.response, 400, {
+          error: 'invalid_body',
+          message: `send { collection, slug }: "${collection}" is not a collection of this site`,
+        });
       let folder: string;
       try {
         folder = join(sourcesOf(config).collection(collection), slug);
         await resolvePost(config, collection, slug, config.site.defaultLocale);
       } catch (error) {
-        if (error instanceof PostAddressError) return sendJson(context.response, 400, { error: 'invalid_post', message: error.message });
+        if (error instanceof PostAddressError)
+          return sendJson(context.response, 400, { error: 'invalid_post', message: error.message });
         throw error;
       }
       await serialiseWrites(libraryFolders(config), async () => {
         const names = await readdir(folder).catch(() => [] as string[]);
-        if (!names.some((name) => name.endsWith('.md'))) return sendJson(context.response, 404, { error: 'not_found', message: `there is no entry "${slug}": save it before giving it an image` });
+        if (!names.some((name) => name.endsWith('.md')))
+          return sendJson(context.response, 404, {
+            error: 'not_found',
+            message: `there is no entry "${slug}": save it before giving it an image`,
+          });
         const image = await find(context, config);
         if (!image) return;
         const target = join(folder, image.file);
         if (image.copies.includes(target)) return sendJson(context.response, 200, { path: image.file });
-        if (names.includes(image.file)) return sendJson(context.response, 409, { error: 'name_taken', message: `the entry's folder has another file named ${image.file}` });
+        if (names.includes(image.file))
+          return sendJson(context.response, 409, {
+            error: 'name_taken',
+            message: `the entry's folder has another file named ${image.file}`,
+          });
         const written = [target];
         await writeFileAtomic(target, await readFile(image.copies[0]!));
         const sidecar = await readFile(sidecarOf(image.copies[0]!)).catch(() => undefined);
@@ -240,7 +322,13 @@ export function createMediaLibraryRoutes(options: MediaLibraryOptions): AdminRou
           await writeFileAtomic(sidecarOf(target), sidecar);
           written.push(sidecarOf(target));
         }
-        const outcome = await done(context, config, written, { action: 'media-use', collection, slug, image: image.file }, `content(${collection}): add image ${image.file} to ${slug}`);
+        const outcome = await done(
+          context,
+          config,
+          written,
+          { action: 'media-use', collection, slug, image: image.file },
+          `content(${collection}): add image ${image.file} to ${slug}`,
+        );
         sendJson(context.response, 200, { path: image.file, ...outcome });
       });
     },
@@ -252,16 +340,28 @@ export function createMediaLibraryRoutes(options: MediaLibraryOptions): AdminRou
     role: 'editor',
     async handle(context) {
       const expected = ifMatch(context);
-      if (!expected) return sendJson(context.response, 428, { error: 'if_match_required', message: 'send the version you are editing in If-Match' });
+      if (!expected)
+        return sendJson(context.response, 428, {
+          error: 'if_match_required',
+          message: 'send the version you are editing in If-Match',
+        });
       const config = ready(context);
       if (!config) return;
       await serialiseWrites(libraryFolders(config), async () => {
         const image = await find(context, config);
         if (!image) return;
-        if (image.version !== expected) return sendJson(context.response, 409, { error: 'stale', version: image.version }, { etag: `"${image.version}"` });
+        if (image.version !== expected)
+          return sendJson(
+            context.response,
+            409,
+            { error: 'stale', version: image.version },
+            { etag: `"${image.version}"` },
+          );
         const body = await context.body();
         const checked = imageSidecarSchema.safeParse({ alt: body.alt ?? {}, focus: body.focus ?? null });
-        const unknown = Object.keys(checked.success ? checked.data.alt : {}).filter((locale) => !config.localeIds.includes(locale));
+        const unknown = Object.keys(checked.success ? checked.data.alt : {}).filter(
+          (locale) => !config.localeIds.includes(locale),
+        );
         if (!checked.success || unknown.length) {
           const errors = checked.success
             ? unknown.map((locale) => ({ path: `alt.${locale}`, message: `${locale} is not a language of this site` }))
@@ -269,49 +369,86 @@ export function createMediaLibraryRoutes(options: MediaLibraryOptions): AdminRou
           return sendJson(context.response, 422, { errors });
         }
         const text = imageSidecarText(checked.data);
-        if (options.review && mustHold(config, context, true)) return holdChange(options.review, context, { collection: mediaScope, slug: image.id, locale: '', base: image.version }, text);
+        if (options.review && mustHold(config, context, true))
+          return holdChange(
+            options.review,
+            context,
+            { collection: mediaScope, slug: image.id, locale: '', base: image.version },
+            text,
+          );
         await writeSidecars(context, config, image, checked.data);
       });
     },
   };
 
   /** Writes an image's sidecar beside every copy; rebuilds, audits, publishes and answers 200 `{ version }`. */
-  async function writeSidecars(context: AdminRequest, config: ResolvedConfig, image: LibraryImage, sidecar: ImageSidecar, detail: Record<string, unknown> = {}) {
+  async function writeSidecars(
+    context: AdminRequest,
+    config: ResolvedConfig,
+    image: LibraryImage,
+    sidecar: ImageSidecar,
+    detail: Record<string, unknown> = {},
+  ) {
     const text = imageSidecarText(sidecar);
     for (const copy of image.copies) await writeFileAtomic(sidecarOf(copy), text);
     const version = versionOf(text);
-    const outcome = await done(context, config, image.copies.map(sidecarOf), { action: 'media-update', image: image.file, locales: Object.keys(sidecar.alt).sort(), focus: sidecar.focus, ...detail }, `content(media): update ${image.file}`);
+    const outcome = await done(
+      context,
+      config,
+      image.copies.map(sidecarOf),
+      {
+        action: 'media-update',
+        image: image.file,
+        locales: Object.keys(sidecar.alt).sort(),
+        focus: sidecar.focus,
+        ...detail,
+      },
+      `content(media): update ${image.file}`,
+    );
     sendJson(context.response, 200, { version, ...outcome }, { etag: `"${version}"` });
   }
 
   /** An editor's held sidecar (review.ts): approved, it is written as the admin's save writes one, unless the sidecar changed since. */
-  const reviews = options.review && reviewRoutes({
-    review: options.review, audit: options.audit, scope: mediaScope, prefix: 'media/',
-    async view(change) {
-      const config = options.config();
-      const image = config && (await readLibrary(config)).find((candidate) => candidate.id === change.slug);
-      const now = image ? await readFile(sidecarOf(image.copies[0]!), 'utf8').catch(() => '') : '';
-      return { kind: 'save', name: image?.file ?? change.slug, stale: image?.version !== change.base, diff: fileDiff(image ? `${image.path}.yaml` : change.slug, now, change.text, ['published', 'pending'], 4) };
-    },
-    async apply(context, change) {
-      const config = ready(context);
-      if (!config) return false;
-      await serialiseWrites(libraryFolders(config), async () => {
-        const image = (await readLibrary(config)).find((candidate) => candidate.id === change.slug);
-        if (!image || image.version !== change.base) return answerStale(context, 'image');
-        // The text the editor's save made (imageSidecarText), read back as that save's data.
-        const held = imageSidecarSchema.safeParse(parse(change.text));
-        if (!held.success) return sendJson(context.response, 422, { errors: held.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })) });
-        await writeSidecars(context, config, image, held.data, { review: change.id });
-      });
-      return context.response.statusCode === 200;
-    },
-    async auditOf(change) {
-      const config = options.config();
-      const image = config && (await readLibrary(config)).find((candidate) => candidate.id === change.slug);
-      return { image: image?.file ?? change.slug };
-    },
-  });
+  const reviews =
+    options.review &&
+    reviewRoutes({
+      review: options.review,
+      audit: options.audit,
+      scope: mediaScope,
+      prefix: 'media/',
+      async view(change) {
+        const config = options.config();
+        const image = config && (await readLibrary(config)).find((candidate) => candidate.id === change.slug);
+        const now = image ? await readFile(sidecarOf(image.copies[0]!), 'utf8').catch(() => '') : '';
+        return {
+          kind: 'save',
+          name: image?.file ?? change.slug,
+          stale: image?.version !== change.base,
+          diff: fileDiff(image ? `${image.path}.yaml` : change.slug, now, change.text, ['published', 'pending'], 4),
+        };
+      },
+      async apply(context, change) {
+        const config = ready(context);
+        if (!config) return false;
+        await serialiseWrites(libraryFolders(config), async () => {
+          const image = (await readLibrary(config)).find((candidate) => candidate.id === change.slug);
+          if (!image || image.version !== change.base) return answerStale(context, 'image');
+          // The text the editor's save made (imageSidecarText), read back as that save's data.
+          const held = imageSidecarSchema.safeParse(parse(change.text));
+          if (!held.success)
+            return sendJson(context.response, 422, {
+              errors: held.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+            });
+          await writeSidecars(context, config, image, held.data, { review: change.id });
+        });
+        return context.response.statusCode === 200;
+      },
+      async auditOf(change) {
+        const config = options.config();
+        const image = config && (await readLibrary(config)).find((candidate) => candidate.id === change.slug);
+        return { image: image?.file ?? change.slug };
+      },
+    });
 
   const remove: AdminRoute = {
     method: 'DELETE',
@@ -323,13 +460,24 @@ export function createMediaLibraryRoutes(options: MediaLibraryOptions): AdminRou
       await serialiseWrites(libraryFolders(config), async () => {
         const image = await find(context, config);
         if (!image) return;
-        if (image.uses.length) return sendJson(context.response, 409, { error: 'in_use', message: 'the image is still used: give those entries another image first', uses: image.uses });
+        if (image.uses.length)
+          return sendJson(context.response, 409, {
+            error: 'in_use',
+            message: 'the image is still used: give those entries another image first',
+            uses: image.uses,
+          });
         const files = image.copies.flatMap((copy) => [copy, sidecarOf(copy)]);
         for (const file of files) {
           await rm(file, { force: true });
           known.delete(file);
         }
-        const outcome = await done(context, config, files, { action: 'media-delete', image: image.file, copies: image.copies.length }, `content(media): delete ${image.file}`);
+        const outcome = await done(
+          context,
+          config,
+          files,
+          { action: 'media-delete', image: image.file, copies: image.copies.length },
+          `content(media): delete ${image.file}`,
+        );
         sendJson(context.response, 200, { deleted: image.id, ...outcome });
       });
     },

@@ -31,7 +31,13 @@ import type { AuditLog } from './audit-log.js';
 import { editConfigText, type ConfigChange } from './config-edit.js';
 import { publishAudited } from './git-publish.js';
 import { sendJson } from './http.js';
-import { isOutdated, readTranslationRecords, recordTranslation, translationRecordsFile, translationStatus } from './translations.js';
+import {
+  isOutdated,
+  readTranslationRecords,
+  recordTranslation,
+  translationRecordsFile,
+  translationStatus,
+} from './translations.js';
 import { serialiseWrites } from './write-queue.js';
 import { changedKeys, historyRoutes, projectPath, summaryOf, type History } from './history.js';
 import { versionOf } from './post-files.js';
@@ -45,7 +51,11 @@ export function labelOf(key: string): string {
   return key
     .split(/[./]/)
     .map((part) => {
-      const words = part.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[-_]+/g, ' ').trim().toLowerCase();
+      const words = part
+        .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+        .replace(/[-_]+/g, ' ')
+        .trim()
+        .toLowerCase();
       return /^\d+$/.test(words) ? `#${Number(words) + 1}` : words.charAt(0).toUpperCase() + words.slice(1);
     })
     .join(' › ');
@@ -92,7 +102,9 @@ export async function listPages(config: ResolvedConfig): Promise<PageSummary[]> 
   const pages: PageSummary[] = [];
   const walk = async (folder: string): Promise<void> => {
     const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
-    const locales = config.localeIds.filter((locale) => entries.some((entry) => entry.isFile() && entry.name === `${locale}.yaml`));
+    const locales = config.localeIds.filter((locale) =>
+      entries.some((entry) => entry.isFile() && entry.name === `${locale}.yaml`),
+    );
     if (locales.length && folder !== root) {
       const id = relative(root, folder).split(sep).join('/');
       const records = await readTranslationRecords(folder);
@@ -112,21 +124,35 @@ export function fieldsOf(data: unknown, prefix = ''): PageField[] {
   return Object.entries(data as Record<string, unknown>).flatMap(([name, value]): PageField[] => {
     const key = prefix ? `${prefix}.${name}` : name;
     const label = labelOf(key);
-    if (typeof value === 'string') return [{ key, label, kind: /(?:body|markdown)$/i.test(name) ? 'markdown' : value.includes('\n') ? 'paragraph' : 'line', value }];
-    if (Array.isArray(value) && value.length && value.every((item) => typeof item === 'string')) return [{ key, label, kind: 'list', value: value as string[] }];
+    if (typeof value === 'string')
+      return [
+        {
+          key,
+          label,
+          kind: /(?:body|markdown)$/i.test(name) ? 'markdown' : value.includes('\n') ? 'paragraph' : 'line',
+          value,
+        },
+      ];
+    if (Array.isArray(value) && value.length && value.every((item) => typeof item === 'string'))
+      return [{ key, label, kind: 'list', value: value as string[] }];
     return fieldsOf(value, key);
   });
 }
 
 /** Whether `admin.locked` locks a key of a page (a locked key locks the keys below it too). */
 function isLocked(config: ResolvedConfig, id: string, key: string): boolean {
-  return config.admin.locked.some((entry) => entry.content === id && entry.keys.some((locked) => key === locked || key.startsWith(`${locked}.`)));
+  return config.admin.locked.some(
+    (entry) => entry.content === id && entry.keys.some((locked) => key === locked || key.startsWith(`${locked}.`)),
+  );
 }
 
 /** The routes of /api/admin/pages. */
 export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
   /** What a change of a page's copy in a locale writes: the file and its folder's translation records. */
-  const copyFiles = (config: ResolvedConfig, id: string, locale: string) => [join(sourcesOf(config).copy(id), `${locale}.yaml`), translationRecordsFile(sourcesOf(config).copy(id))];
+  const copyFiles = (config: ResolvedConfig, id: string, locale: string) => [
+    join(sourcesOf(config).copy(id), `${locale}.yaml`),
+    translationRecordsFile(sourcesOf(config).copy(id)),
+  ];
 
   /** The config, or undefined after answering 503. */
   const ready = (context: AdminRequest) => {
@@ -138,8 +164,12 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
   /** The copy file of a page in a locale and its text; undefined after answering 404. */
   const pageFile = async (context: AdminRequest, config: ResolvedConfig, id: string, locale: string) => {
     const file = join(sourcesOf(config).copy(id), `${locale}.yaml`);
-    const text = pageId.test(id) && config.localeIds.includes(locale) ? await readFile(file, 'utf8').catch(() => undefined) : undefined;
-    if (text === undefined) sendJson(context.response, 404, { error: 'not_found', message: `there is no page copy ${id} in ${locale}` });
+    const text =
+      pageId.test(id) && config.localeIds.includes(locale)
+        ? await readFile(file, 'utf8').catch(() => undefined)
+        : undefined;
+    if (text === undefined)
+      sendJson(context.response, 404, { error: 'not_found', message: `there is no page copy ${id} in ${locale}` });
     return text === undefined ? undefined : { file, text, version: versionOf(text) };
   };
 
@@ -149,7 +179,8 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
     role: 'editor',
     async handle(context) {
       const config = ready(context);
-      if (config) sendJson(context.response, 200, { pages: await listPages(config), defaultLocale: config.site.defaultLocale });
+      if (config)
+        sendJson(context.response, 200, { pages: await listPages(config), defaultLocale: config.site.defaultLocale });
     },
   };
 
@@ -166,10 +197,29 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
       const sourceFile = join(sourcesOf(config).copy(id), `${config.site.defaultLocale}.yaml`);
       const sourceText = await readFile(sourceFile, 'utf8').catch(() => '');
       const source = new Map(fieldsOf(parseDocument(sourceText).toJS()).map((field) => [field.key, field.value]));
-      const fields = fieldsOf(parseDocument(found.text).toJS()).map((field) => ({ ...field, source: source.get(field.key) ?? null, locked: isLocked(config, id, field.key) }));
-      const record = locale === config.site.defaultLocale ? undefined : (await readTranslationRecords(sourcesOf(config).copy(id)))[locale];
+      const fields = fieldsOf(parseDocument(found.text).toJS()).map((field) => ({
+        ...field,
+        source: source.get(field.key) ?? null,
+        locked: isLocked(config, id, field.key),
+      }));
+      const record =
+        locale === config.site.defaultLocale
+          ? undefined
+          : (await readTranslationRecords(sourcesOf(config).copy(id)))[locale];
       const translation = translationStatus(record, sourceText, sourcesOf(config).display(sourceFile));
-      sendJson(context.response, 200, { id, locale, sourceLocale: config.site.defaultLocale, fields, version: found.version, ...(translation ? { translation } : {}) }, { etag: `"${found.version}"` });
+      sendJson(
+        context.response,
+        200,
+        {
+          id,
+          locale,
+          sourceLocale: config.site.defaultLocale,
+          fields,
+          version: found.version,
+          ...(translation ? { translation } : {}),
+        },
+        { etag: `"${found.version}"` },
+      );
     },
   };
 
@@ -181,20 +231,34 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
       await current(context, async (config, id, locale, found) => {
         const body = await context.body();
         const changes = Array.isArray(body.changes) ? (body.changes as unknown[]) : undefined;
-        if (!changes?.length) return sendJson(context.response, 400, { error: 'invalid_body', message: 'send { changes: [{ key, value }] }' });
+        if (!changes?.length)
+          return sendJson(context.response, 400, {
+            error: 'invalid_body',
+            message: 'send { changes: [{ key, value }] }',
+          });
         const fields = new Map(fieldsOf(parseDocument(found.text).toJS()).map((field) => [field.key, field]));
         const errors: { path: string | null; message: string; line: null; column: null }[] = [];
         const edits: ConfigChange[] = [];
         for (const change of changes) {
           const { key, value } = (change ?? {}) as { key?: unknown; value?: unknown };
           const field = typeof key === 'string' ? fields.get(key) : undefined;
-          const refuse = (message: string) => errors.push({ path: typeof key === 'string' ? key : null, message, line: null, column: null });
+          const refuse = (message: string) =>
+            errors.push({ path: typeof key === 'string' ? key : null, message, line: null, column: null });
           if (!field) refuse(`${String(key)} is not a text of this page`);
           else if (isLocked(config, id, field.key)) refuse(`${field.key} is locked by the site's developer`);
           else if (field.kind === 'list') {
-            if (!Array.isArray(value) || !value.length || !value.every((item) => typeof item === 'string' && item.trim())) refuse(`give ${field.key} as a list of texts, none empty`);
-            else (value as string[]).forEach((item, index) => edits.push({ path: [...field.key.split('.'), String(index)], value: item }));
-            if (Array.isArray(value) && value.length !== (field.value as string[]).length) refuse(`${field.key} keeps its ${(field.value as string[]).length} items`);
+            if (
+              !Array.isArray(value) ||
+              !value.length ||
+              !value.every((item) => typeof item === 'string' && item.trim())
+            )
+              refuse(`give ${field.key} as a list of texts, none empty`);
+            else
+              (value as string[]).forEach((item, index) =>
+                edits.push({ path: [...field.key.split('.'), String(index)], value: item }),
+              );
+            if (Array.isArray(value) && value.length !== (field.value as string[]).length)
+              refuse(`${field.key} keeps its ${(field.value as string[]).length} items`);
           } else if (typeof value !== 'string' || !value.trim()) refuse(`write a text for ${field.key}`);
           else if (field.kind === 'line' && value.includes('\n')) refuse(`${field.key} is one line`);
           else edits.push({ path: field.key.split('.'), value });
@@ -204,9 +268,20 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
         try {
           after = editConfigText(found.text, edits);
         } catch (error) {
-          return sendJson(context.response, 422, { errors: [{ path: null, message: (error as Error).message, line: null, column: null }] });
+          return sendJson(context.response, 422, {
+            errors: [{ path: null, message: (error as Error).message, line: null, column: null }],
+          });
         }
-        await commit(context, config, id, locale, found, after, [...new Set(changes.map((change) => String((change as { key: string }).key)))], 'page-copy');
+        await commit(
+          context,
+          config,
+          id,
+          locale,
+          found,
+          after,
+          [...new Set(changes.map((change) => String((change as { key: string }).key)))],
+          'page-copy',
+        );
       });
     },
   };
@@ -215,16 +290,34 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
    * Runs `work` on the page copy of a route's path, one change of a file at a time, when the
    * request's If-Match is its version (428 without one, 409 when it is not, 404 for no such copy).
    */
-  async function current(context: AdminRequest, work: (config: ResolvedConfig, id: string, locale: string, found: { file: string; text: string; version: string }) => Promise<void>) {
+  async function current(
+    context: AdminRequest,
+    work: (
+      config: ResolvedConfig,
+      id: string,
+      locale: string,
+      found: { file: string; text: string; version: string },
+    ) => Promise<void>,
+  ) {
     const expected = ifMatch(context);
-    if (!expected) return sendJson(context.response, 428, { error: 'if_match_required', message: 'send the version you are editing in If-Match' });
+    if (!expected)
+      return sendJson(context.response, 428, {
+        error: 'if_match_required',
+        message: 'send the version you are editing in If-Match',
+      });
     const config = ready(context);
     if (!config) return;
     const [id, locale] = [context.params[0]!, context.params[1]!];
     await serialiseWrites(copyFiles(config, id, locale), async () => {
       const found = await pageFile(context, config, id, locale);
       if (!found) return;
-      if (found.version !== expected) return sendJson(context.response, 409, { error: 'stale', version: found.version }, { etag: `"${found.version}"` });
+      if (found.version !== expected)
+        return sendJson(
+          context.response,
+          409,
+          { error: 'stale', version: found.version },
+          { etag: `"${found.version}"` },
+        );
       await work(config, id, locale, found);
     });
   }
@@ -233,14 +326,37 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
    * Writes a page's new text, rebuilds (a build that fails puts the old text back: 422), records
    * the translation, keeps the old text as a version, audits, publishes and answers the save.
    */
-  async function commit(context: AdminRequest, config: ResolvedConfig, id: string, locale: string, found: { file: string; text: string; version: string }, after: string, keys: string[], action: string, detail: Record<string, unknown> = {}) {
-    if (options.review && mustHold(config, context, true)) return holdChange(options.review, context, { collection: pagesScope, slug: id, locale, base: found.version }, after);
+  async function commit(
+    context: AdminRequest,
+    config: ResolvedConfig,
+    id: string,
+    locale: string,
+    found: { file: string; text: string; version: string },
+    after: string,
+    keys: string[],
+    action: string,
+    detail: Record<string, unknown> = {},
+  ) {
+    if (options.review && mustHold(config, context, true))
+      return holdChange(
+        options.review,
+        context,
+        { collection: pagesScope, slug: id, locale, base: found.version },
+        after,
+      );
     await writeFileAtomic(found.file, after);
     const outcome: SaveOutcome = options.afterWrite ? await options.afterWrite([found.file]) : { rebuilt: false };
     if (outcome.rebuilt && !outcome.ok) {
       await writeFileAtomic(found.file, found.text);
       await options.afterWrite?.([found.file]);
-      return sendJson(context.response, 422, { errors: outcome.errors.map((error) => ({ path: error.field ?? null, message: error.message, line: error.line ?? null, column: error.column ?? null })) });
+      return sendJson(context.response, 422, {
+        errors: outcome.errors.map((error) => ({
+          path: error.field ?? null,
+          message: error.message,
+          line: error.line ?? null,
+          column: error.column ?? null,
+        })),
+      });
     }
     const version = versionOf(after);
     const written = [found.file];
@@ -250,59 +366,126 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
       written.push(await recordTranslation(folder, locale, source, options.now?.() ?? Date.now()));
     }
     const file = sourcesOf(config).display(found.file);
-    await options.audit.append({ user: context.session.email, action, page: id, locale, file, oldHash: found.version, newHash: version, paths: keys, ...detail });
-    await options.history?.record('page', `${id}/${locale}`, context.session.email, summaryOf(keys), { [projectPath(config.root, found.file)]: found.text });
-    const git = await publishAudited(options.audit, context.session.email, config, written, `content(pages): ${action === 'restore' ? 'restore' : 'update'} ${id} (${locale}): ${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ` and ${keys.length - 3} more` : ''}`);
-    sendJson(context.response, 200, { version, diff: fileDiff(file, found.text, after), ...outcome, ...(git ? { git } : {}) }, { etag: `"${version}"` });
+    await options.audit.append({
+      user: context.session.email,
+      action,
+      page: id,
+      locale,
+      file,
+      oldHash: found.version,
+      newHash: version,
+      paths: keys,
+      ...detail,
+    });
+    await options.history?.record('page', `${id}/${locale}`, context.session.email, summaryOf(keys), {
+      [projectPath(config.root, found.file)]: found.text,
+    });
+    const git = await publishAudited(
+      options.audit,
+      context.session.email,
+      config,
+      written,
+      `content(pages): ${action === 'restore' ? 'restore' : 'update'} ${id} (${locale}): ${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ` and ${keys.length - 3} more` : ''}`,
+    );
+    sendJson(
+      context.response,
+      200,
+      { version, diff: fileDiff(file, found.text, after), ...outcome, ...(git ? { git } : {}) },
+      { etag: `"${version}"` },
+    );
   }
 
   /**
    * A page's versions (history.ts). A restore is a save of the whole old text, refused (422)
    * where it would change a key the developer has locked since.
    */
-  const history = options.history && historyRoutes({
-    history: options.history, kind: 'page', address: 'pages/(.+)/([a-z]{2,3})', role: 'editor',
-    async open(context) {
-      const config = ready(context);
-      const found = config && (await pageFile(context, config, context.params[0]!, context.params[1]!));
-      return found && { item: `${context.params[0]}/${context.params[1]}`, files: { [projectPath(config.root, found.file)]: found.text } };
-    },
-    async restore(context, saved) {
-      await current(context, async (config, id, locale, found) => {
-        const after = saved.files[projectPath(config.root, found.file)] ?? '';
-        const keys = changedKeys(parseDocument(found.text).toJS(), parseDocument(after).toJS());
-        const locked = keys.filter((key) => isLocked(config, id, key));
-        if (locked.length) return sendJson(context.response, 422, { errors: locked.map((key) => ({ path: key, message: `${key} is locked by the site's developer`, line: null, column: null })) });
-        await commit(context, config, id, locale, found, after, keys, 'restore', { version: saved.id });
-      });
-    },
-  });
+  const history =
+    options.history &&
+    historyRoutes({
+      history: options.history,
+      kind: 'page',
+      address: 'pages/(.+)/([a-z]{2,3})',
+      role: 'editor',
+      async open(context) {
+        const config = ready(context);
+        const found = config && (await pageFile(context, config, context.params[0]!, context.params[1]!));
+        return (
+          found && {
+            item: `${context.params[0]}/${context.params[1]}`,
+            files: { [projectPath(config.root, found.file)]: found.text },
+          }
+        );
+      },
+      async restore(context, saved) {
+        await current(context, async (config, id, locale, found) => {
+          const after = saved.files[projectPath(config.root, found.file)] ?? '';
+          const keys = changedKeys(parseDocument(found.text).toJS(), parseDocument(after).toJS());
+          const locked = keys.filter((key) => isLocked(config, id, key));
+          if (locked.length)
+            return sendJson(context.response, 422, {
+              errors: locked.map((key) => ({
+                path: key,
+                message: `${key} is locked by the site's developer`,
+                line: null,
+                column: null,
+              })),
+            });
+          await commit(context, config, id, locale, found, after, keys, 'restore', { version: saved.id });
+        });
+      },
+    });
 
   /** An editor's held save of a page (review.ts): approved, it is committed as the admin's, with the keys it changes, unless one is locked now. */
-  const reviews = options.review && reviewRoutes({
-    review: options.review, audit: options.audit, scope: pagesScope, prefix: 'pages/',
-    async view(change) {
-      const config = options.config();
-      const file = config && join(sourcesOf(config).copy(change.slug), `${change.locale}.yaml`);
-      const text = file && (await readFile(file, 'utf8').catch(() => undefined));
-      return { kind: 'save', name: labelOf(change.slug), stale: text === undefined || versionOf(text) !== change.base, diff: fileDiff(config && file ? sourcesOf(config).display(file) : change.slug, text ?? '', change.text, ['published', 'pending'], 4) };
-    },
-    async apply(context, change) {
-      const config = ready(context);
-      if (!config) return false;
-      await serialiseWrites(copyFiles(config, change.slug, change.locale), async () => {
-        const found = await pageFile(context, config, change.slug, change.locale);
-        if (!found) return;
-        if (found.version !== change.base) return answerStale(context, 'page');
-        const keys = changedKeys(parseDocument(found.text).toJS(), parseDocument(change.text).toJS());
-        const locked = keys.filter((key) => isLocked(config, change.slug, key));
-        if (locked.length) return sendJson(context.response, 422, { errors: locked.map((key) => ({ path: key, message: `${key} is locked by the site's developer`, line: null, column: null })) });
-        await commit(context, config, change.slug, change.locale, found, change.text, keys, 'page-copy', { review: change.id });
-      });
-      return context.response.statusCode === 200;
-    },
-    auditOf: async (change) => ({ page: change.slug, locale: change.locale }),
-  });
+  const reviews =
+    options.review &&
+    reviewRoutes({
+      review: options.review,
+      audit: options.audit,
+      scope: pagesScope,
+      prefix: 'pages/',
+      async view(change) {
+        const config = options.config();
+        const file = config && join(sourcesOf(config).copy(change.slug), `${change.locale}.yaml`);
+        const text = file && (await readFile(file, 'utf8').catch(() => undefined));
+        return {
+          kind: 'save',
+          name: labelOf(change.slug),
+          stale: text === undefined || versionOf(text) !== change.base,
+          diff: fileDiff(
+            config && file ? sourcesOf(config).display(file) : change.slug,
+            text ?? '',
+            change.text,
+            ['published', 'pending'],
+            4,
+          ),
+        };
+      },
+      async apply(context, change) {
+        const config = ready(context);
+        if (!config) return false;
+        await serialiseWrites(copyFiles(config, change.slug, change.locale), async () => {
+          const found = await pageFile(context, config, change.slug, change.locale);
+          if (!found) return;
+          if (found.version !== change.base) return answerStale(context, 'page');
+          const keys = changedKeys(parseDocument(found.text).toJS(), parseDocument(change.text).toJS());
+          const locked = keys.filter((key) => isLocked(config, change.slug, key));
+          if (locked.length)
+            return sendJson(context.response, 422, {
+              errors: locked.map((key) => ({
+                path: key,
+                message: `${key} is locked by the site's developer`,
+                line: null,
+                column: null,
+              })),
+            });
+          await commit(context, config, change.slug, change.locale, found, change.text, keys, 'page-copy', {
+            review: change.id,
+          });
+        });
+        return context.response.statusCode === 200;
+      },
+      auditOf: async (change) => ({ page: change.slug, locale: change.locale }),
+    });
 
   return [list, read, update, ...(history ?? []), ...(reviews ?? [])];
 }

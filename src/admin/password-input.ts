@@ -41,7 +41,10 @@ function ask(question: string, input: Readable, output: Writable): Promise<strin
 }
 
 /** Reads a new password; throws a message when it is too short or the two entries differ. */
-export async function readNewPassword(input: Readable & { isTTY?: boolean } = process.stdin, output: Writable = process.stderr): Promise<string> {
+export async function readNewPassword(
+  input: Readable & { isTTY?: boolean } = process.stdin,
+  output: Writable = process.stderr,
+): Promise<string> {
   let password: string;
   if (input.isTTY) {
     password = await ask('Password: ', input, output);
@@ -50,6 +53,7 @@ export async function readNewPassword(input: Readable & { isTTY?: boolean } = pr
   } else {
     password = await readFirstLine(input);
   }
-  if ([...password].length < minPasswordLength) throw new Error(`the password is shorter than ${minPasswordLength} characters`);
+  if ([...password].length < minPasswordLength)
+    throw new Error(`the password is shorter than ${minPasswordLength} characters`);
   return password;
 }

@@ -23,8 +23,15 @@ const prefix = 'scrypt';
 
 function derive(password: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
   // scrypt needs 128 × N × r bytes; the default cap (32 MB) is below that for N=2^17.
-  const options: ScryptOptions = { N: params.N, r: params.r, p: params.p, maxmem: 256 * params.N * params.r + 1024 * 1024 };
-  return new Promise((resolve, reject) => scrypt(password.normalize('NFC'), salt, keyBytes, options, (error, key) => (error ? reject(error) : resolve(key))));
+  const options: ScryptOptions = {
+    N: params.N,
+    r: params.r,
+    p: params.p,
+    maxmem: 256 * params.N * params.r + 1024 * 1024,
+  };
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize('NFC'), salt, keyBytes, options, (error, key) => (error ? reject(error) : resolve(key))),
+  );
 }
 
 /** Hashes a password into its self-describing string. */
@@ -39,7 +46,8 @@ export function parsePasswordHash(stored: string): { params: ScryptParams; salt:
   const match = /^scrypt\$N=(\d+),r=(\d+),p=(\d+)\$([\w-]+)\$([\w-]+)$/.exec(stored);
   if (!match) return undefined;
   const [N, r, p] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  if (!Number.isSafeInteger(N) || N < 2 || (N & (N - 1)) !== 0 || r < 1 || p < 1 || N > 2 ** 24 || r > 64 || p > 64) return undefined;
+  if (!Number.isSafeInteger(N) || N < 2 || (N & (N - 1)) !== 0 || r < 1 || p < 1 || N > 2 ** 24 || r > 64 || p > 64)
+    return undefined;
   return { params: { N, r, p }, salt: Buffer.from(match[4]!, 'base64url'), key: Buffer.from(match[5]!, 'base64url') };
 }
 

@@ -32,9 +32,16 @@ export interface PostAddress {
 }
 
 /** Checks slug and locale and resolves the post's file; throws PostAddressError. */
-export async function resolvePost(config: ResolvedConfig, collection: string, slug: string, locale: string): Promise<PostAddress> {
-  if (!entrySlugPattern.test(slug) || slug.length > 200) throw new PostAddressError(`"${slug}" is not a valid slug: use lowercase letters, digits and hyphens`);
-  if (!config.localeIds.includes(locale)) throw new PostAddressError(`"${locale}" is not a locale of this site (${config.localeIds.join(', ')})`);
+export async function resolvePost(
+  config: ResolvedConfig,
+  collection: string,
+  slug: string,
+  locale: string,
+): Promise<PostAddress> {
+  if (!entrySlugPattern.test(slug) || slug.length > 200)
+    throw new PostAddressError(`"${slug}" is not a valid slug: use lowercase letters, digits and hyphens`);
+  if (!config.localeIds.includes(locale))
+    throw new PostAddressError(`"${locale}" is not a locale of this site (${config.localeIds.join(', ')})`);
   const sources = sourcesOf(config);
   const file = sources.entry(collection, slug, locale);
   const content = await realpath(config.dirs.content);
@@ -42,11 +49,12 @@ export async function resolvePost(config: ResolvedConfig, collection: string, sl
   let step = file;
   while (isWithin(step, config.dirs.content) && step !== config.dirs.content) {
     const info = await lstat(step).catch(() => undefined);
-    if (info?.isSymbolicLink()) throw new PostAddressError('the post\'s path passes through a symbolic link');
+    if (info?.isSymbolicLink()) throw new PostAddressError("the post's path passes through a symbolic link");
     step = dirname(step);
   }
   const existing = await realpath(dirname(file)).catch(() => realpath(dirname(dirname(file))).catch(() => undefined));
-  if (!isWithin(file, config.dirs.content) || (existing && !isWithin(existing, content))) throw new PostAddressError('the post\'s path leaves the content folder');
+  if (!isWithin(file, config.dirs.content) || (existing && !isWithin(existing, content)))
+    throw new PostAddressError("the post's path leaves the content folder");
   return { collection, slug, locale, file, display: relative(process.cwd(), file) || file };
 }
 

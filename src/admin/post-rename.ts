@@ -30,13 +30,22 @@ function renamedPath(path: string, from: string, to: string): string {
  * end, then the ones taken out (highest index first, so the others keep theirs; the list is never
  * left empty on the way).
  */
-export function renameRedirects(config: ResolvedConfig, pages: readonly Page[], collection: string, from: string, to: string): { redirects: RenameRedirect[]; changes: ConfigChange[] } {
+export function renameRedirects(
+  config: ResolvedConfig,
+  pages: readonly Page[],
+  collection: string,
+  from: string,
+  to: string,
+): { redirects: RenameRedirect[]; changes: ConfigChange[] } {
   const moved = new Map<string, string>();
   for (const page of pages) {
     const shown = page.collection;
-    if (shown?.kind === 'entry' && shown.collection === collection && shown.slug === from) moved.set(page.path, renamedPath(page.path, from, to));
+    if (shown?.kind === 'entry' && shown.collection === collection && shown.slug === from)
+      moved.set(page.path, renamedPath(page.path, from, to));
   }
-  const redirects = [...moved].map(([old, now]) => ({ from: old, to: now })).sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
+  const redirects = [...moved]
+    .map(([old, now]) => ({ from: old, to: now }))
+    .sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
   const newPaths = new Set(moved.values());
   const changes: ConfigChange[] = [];
   const removed: number[] = [];
@@ -45,7 +54,8 @@ export function renameRedirects(config: ResolvedConfig, pages: readonly Page[], 
     else if (!isExternalTarget(redirect.to)) {
       const now = moved.get(redirectTargetPath(redirect.to));
       const hash = redirect.to.indexOf('#');
-      if (now) changes.push({ path: ['redirects', index, 'to'], value: now + (hash === -1 ? '' : redirect.to.slice(hash)) });
+      if (now)
+        changes.push({ path: ['redirects', index, 'to'], value: now + (hash === -1 ? '' : redirect.to.slice(hash)) });
     }
   });
   for (const redirect of redirects) changes.push({ path: ['redirects'], appendEntry: redirect });

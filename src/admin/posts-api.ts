@@ -10,7 +10,13 @@ import { readdir, readFile, rename } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
 import { collectionNamed, sourcesOf } from '../config/sources.js';
-import { checkEntryText, completeTranslation, isPublished, listEntrySlugs, type EntryFrontMatter } from '../content/collections.js';
+import {
+  checkEntryText,
+  completeTranslation,
+  isPublished,
+  listEntrySlugs,
+  type EntryFrontMatter,
+} from '../content/collections.js';
 import { scheduledAt, todayIn } from '../content/schedule.js';
 import { readEntryImage, type EntryImage } from '../content/images.js';
 import { copyValuesOf, fillPlaceholders } from '../content/messages.js';
@@ -22,8 +28,22 @@ import { pickTranslation } from '../routes/fallback.js';
 import type { Build } from '../pipeline/result-stage.js';
 import { devUser, type AdminRequest, type AdminRoute } from './api.js';
 import type { AuditLog } from './audit-log.js';
-import { createPostText, editPost, FrontMatterEditError, readFrontMatter, splitPost, type FrontMatterValue } from './front-matter-edit.js';
-import { isOutdated, readTranslationRecords, recordTranslation, translationRecordsFile, translationStatus, type TranslationRecords } from './translations.js';
+import {
+  createPostText,
+  editPost,
+  FrontMatterEditError,
+  readFrontMatter,
+  splitPost,
+  type FrontMatterValue,
+} from './front-matter-edit.js';
+import {
+  isOutdated,
+  readTranslationRecords,
+  recordTranslation,
+  translationRecordsFile,
+  translationStatus,
+  type TranslationRecords,
+} from './translations.js';
 import { serialiseWrites } from './write-queue.js';
 import { sendJson } from './http.js';
 import { writeFileAtomic } from '../atomic-write.js';
@@ -32,12 +52,31 @@ import { commitMessage, publishToGit, type GitOutcome } from './git-publish.js';
 import { ConfigEditError, editConfigText } from './config-edit.js';
 import { moveFolder, renameRedirects } from './post-rename.js';
 import { entrySummary, historyRoutes, projectPath, type History } from './history.js';
-import { answerStale, holdChange, isPublicEntry, mustHold, pendingOf, reviewRoutes, wholeEntry, type Review } from './review.js';
+import {
+  answerStale,
+  holdChange,
+  isPublicEntry,
+  mustHold,
+  pendingOf,
+  reviewRoutes,
+  wholeEntry,
+  type Review,
+} from './review.js';
 import { fileDiff } from './text-diff.js';
-import { deletePostFile, PostAddressError, readPostFile, resolvePost, versionOf, type PostAddress } from './post-files.js';
+import {
+  deletePostFile,
+  PostAddressError,
+  readPostFile,
+  resolvePost,
+  versionOf,
+  type PostAddress,
+} from './post-files.js';
 
 /** What a save did to the site: nothing yet (dev: the watcher rebuilds), or a rebuild's outcome. */
-export type SaveOutcome = { rebuilt: false } | { rebuilt: true; ok: true; ms: number } | { rebuilt: true; ok: false; errors: ReturnType<typeof describeError>[] };
+export type SaveOutcome =
+  | { rebuilt: false }
+  | { rebuilt: true; ok: true; ms: number }
+  | { rebuilt: true; ok: false; errors: ReturnType<typeof describeError>[] };
 
 /** Options of `createPostRoutes`. */
 export interface PostRoutesOptions {
@@ -82,16 +121,33 @@ export function createAdminMarkdownRenderer(budgetMs = markdownBudgetMs): Markdo
 
 /** A problem as the API gives it: `site check`'s code, message and position, and the form field. */
 export function describeError(error: SiteError) {
-  return { code: error.code, message: error.message, field: error.field ?? null, line: error.line ?? null, column: error.column ?? null, hint: error.hint, file: error.file ?? null };
+  return {
+    code: error.code,
+    message: error.message,
+    field: error.field ?? null,
+    line: error.line ?? null,
+    column: error.column ?? null,
+    hint: error.hint,
+    file: error.file ?? null,
+  };
 }
 
 /** A front-matter edit refused (front-matter-edit.ts) as the API gives a problem: at its field, nothing written. */
 export function frontMatterProblem(error: FrontMatterEditError, display: string) {
-  return { code: 'FRONT_MATTER', message: error.message, field: error.field, line: null, column: null, hint: 'Nothing was written.', file: display };
+  return {
+    code: 'FRONT_MATTER',
+    message: error.message,
+    field: error.field,
+    line: null,
+    column: null,
+    hint: 'Nothing was written.',
+    file: display,
+  };
 }
 
 /** A post's text after the build's checks: its problems, or its front matter, rendered Markdown and image. */
-export type CheckedPost = { errors: SiteError[] } | { errors: []; data: EntryFrontMatter; html: string; words: number; image?: EntryImage };
+export type CheckedPost =
+  { errors: SiteError[] } | { errors: []; data: EntryFrontMatter; html: string; words: number; image?: EntryImage };
 
 /** The line of a front matter field in a post's text (1-based), if it is there. */
 function fieldLine(text: string, field: string): number | undefined {
@@ -105,13 +161,32 @@ function fieldLine(text: string, field: string): number | undefined {
  * `folder` as the build reads it (the errors `site check` reports), so a save never writes a post
  * the next build refuses.
  */
-export async function checkPost(config: ResolvedConfig, collection: string, display: string, text: string, folder: string, markdown: MarkdownRenderer): Promise<CheckedPost> {
+export async function checkPost(
+  config: ResolvedConfig,
+  collection: string,
+  display: string,
+  text: string,
+  folder: string,
+  markdown: MarkdownRenderer,
+): Promise<CheckedPost> {
   const checked = checkEntryText(config, collection, text, display);
   if (checked.errors.length || !checked.data) return { errors: checked.errors };
   let image: EntryImage | undefined;
   if (checked.data.image !== undefined) {
     const found = await readEntryImage(folder, checked.data.image, checked.data.imageAlt, basename(display, '.md'));
-    if ('message' in found) return { errors: [new SiteError({ code: 'ENTRY_IMAGE', message: found.message, hint: found.hint, field: found.field, file: display, line: fieldLine(text, found.field in checked.data ? found.field : 'image') })] };
+    if ('message' in found)
+      return {
+        errors: [
+          new SiteError({
+            code: 'ENTRY_IMAGE',
+            message: found.message,
+            hint: found.hint,
+            field: found.field,
+            file: display,
+            line: fieldLine(text, found.field in checked.data ? found.field : 'image'),
+          }),
+        ],
+      };
     image = found;
   }
   const line = text.slice(0, text.length - checked.body.length).split('\n').length;
@@ -124,18 +199,37 @@ export async function checkPost(config: ResolvedConfig, collection: string, disp
   } catch (error) {
     if (!(error instanceof JobOverBudget)) throw error;
     const message = `the Markdown took more than the ${error.budgetMs / 1000} s the admin allows for rendering a post`;
-    return { errors: [new SiteError({ code: 'MARKDOWN_LIMIT', message, hint: 'Split long paragraphs, or use fewer links and emphasis marks ([ ] * _ ~) in one: the parser slows down with their square.', file: display, line, field: 'body' })] };
+    return {
+      errors: [
+        new SiteError({
+          code: 'MARKDOWN_LIMIT',
+          message,
+          hint: 'Split long paragraphs, or use fewer links and emphasis marks ([ ] * _ ~) in one: the parser slows down with their square.',
+          file: display,
+          line,
+          field: 'body',
+        }),
+      ],
+    };
   }
   if (!outcome || 'error' in outcome) {
     const failure = markdownFailure(outcome ?? { error: 'the Markdown could not be rendered' }, display, line);
     return { errors: [new SiteError({ ...failure, field: 'body' })] };
   }
-  const data = { ...checked.data, title: fillPlaceholders(checked.data.title, values), description: fillPlaceholders(checked.data.description, values) };
+  const data = {
+    ...checked.data,
+    title: fillPlaceholders(checked.data.title, values),
+    description: fillPlaceholders(checked.data.description, values),
+  };
   return { errors: [], data, html: outcome.html, words: outcome.words, ...(image ? { image } : {}) };
 }
 
 /** The text a post would have after an edit: the file's text edited in place, or a new file. */
-export function postText(existing: string | undefined, frontMatter: Record<string, FrontMatterValue | undefined>, body: string): string {
+export function postText(
+  existing: string | undefined,
+  frontMatter: Record<string, FrontMatterValue | undefined>,
+  body: string,
+): string {
   if (existing !== undefined) return editPost(existing, frontMatter, body);
   const ordered: Record<string, FrontMatterValue | undefined> = {};
   for (const key of [...basicFields, ...Object.keys(frontMatter).filter((key) => !basicFields.includes(key))]) {
@@ -149,14 +243,23 @@ const basicFields = ['title', 'description', 'date', 'updated', 'image', 'draft'
 
 function version(request: AdminRequest['request']): string | undefined {
   const value = request.headers['if-match'];
-  return typeof value === 'string' ? value.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1') : undefined;
+  return typeof value === 'string'
+    ? value
+        .trim()
+        .replace(/^W\//, '')
+        .replace(/^"(.*)"$/, '$1')
+    : undefined;
 }
 
 /** Front matter and body from a request body; throws a 400 message. */
-export function postFromBody(fields: Record<string, unknown>): { frontMatter: Record<string, FrontMatterValue | undefined>; body: string } {
+export function postFromBody(fields: Record<string, unknown>): {
+  frontMatter: Record<string, FrontMatterValue | undefined>;
+  body: string;
+} {
   const { frontMatter, body } = fields;
   if (typeof body !== 'string') throw new PostAddressError('"body" must be the Markdown text');
-  if (typeof frontMatter !== 'object' || frontMatter === null || Array.isArray(frontMatter)) throw new PostAddressError('"frontMatter" must be an object of fields');
+  if (typeof frontMatter !== 'object' || frontMatter === null || Array.isArray(frontMatter))
+    throw new PostAddressError('"frontMatter" must be an object of fields');
   const clean: Record<string, FrontMatterValue | undefined> = {};
   for (const [key, value] of Object.entries(frontMatter)) {
     if (!/^[A-Za-z_][\w-]{0,63}$/.test(key)) throw new PostAddressError(`"${key}" is not a field name`);
@@ -168,7 +271,10 @@ export function postFromBody(fields: Record<string, unknown>): { frontMatter: Re
 }
 
 /** The request body as `parse` reads it; undefined, answered 400, when it is not what the route takes. */
-async function readBody<T>(context: AdminRequest, parse: (fields: Record<string, unknown>) => T): Promise<T | undefined> {
+async function readBody<T>(
+  context: AdminRequest,
+  parse: (fields: Record<string, unknown>) => T,
+): Promise<T | undefined> {
   try {
     return parse(await context.body());
   } catch (error) {
@@ -197,7 +303,10 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
   /** When a post's translation appears by itself, for one dated after today that is no draft: `{ at, timeZone }`. */
   const scheduleOf = (config: ResolvedConfig, data: Record<string, unknown>) => {
     const { timeZone } = config.site;
-    const at = data.draft !== true && typeof data.date === 'string' ? scheduledAt(data.date, timeZone, today(timeZone)) : undefined;
+    const at =
+      data.draft !== true && typeof data.date === 'string'
+        ? scheduledAt(data.date, timeZone, today(timeZone))
+        : undefined;
     return at === undefined ? {} : { scheduled: { at, timeZone } };
   };
   /** What a change of one translation writes: its file and its folder's translation records. */
@@ -206,13 +315,23 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
   const configOf = (response: AdminRequest['response']): ResolvedConfig | undefined => {
     const config = options.config();
     if (!config || !collectionNamed(config, collection)) {
-      sendJson(response, 503, { error: 'no_collection', message: config ? `the config declares no collection "${collection}"` : 'the site has not built yet: fix the errors site dev shows' });
+      sendJson(response, 503, {
+        error: 'no_collection',
+        message: config
+          ? `the config declares no collection "${collection}"`
+          : 'the site has not built yet: fix the errors site dev shows',
+      });
       return undefined;
     }
     return config;
   };
 
-  async function address(context: AdminRequest, slug: string, locale: string, encoded = false): Promise<PostAddress | undefined> {
+  async function address(
+    context: AdminRequest,
+    slug: string,
+    locale: string,
+    encoded = false,
+  ): Promise<PostAddress | undefined> {
     const config = configOf(context.response);
     if (!config) return undefined;
     try {
@@ -232,12 +351,18 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
   }
 
   /** The post of a route's path and the version its If-Match names; answered (400, 428) and undefined when either is missing. */
-  async function addressedVersion(context: AdminRequest, doing: string): Promise<{ target: PostAddress; expected: string } | undefined> {
+  async function addressedVersion(
+    context: AdminRequest,
+    doing: string,
+  ): Promise<{ target: PostAddress; expected: string } | undefined> {
     const target = await address(context, context.params[0]!, context.params[1]!, true);
     if (!target) return undefined;
     const expected = version(context.request);
     if (!expected) {
-      sendJson(context.response, 428, { error: 'if_match_required', message: `send the version you are ${doing} in If-Match` });
+      sendJson(context.response, 428, {
+        error: 'if_match_required',
+        message: `send the version you are ${doing} in If-Match`,
+      });
       return undefined;
     }
     return { target, expected };
@@ -256,9 +381,15 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
   };
 
   /** The errors of the whole site with a post's translation in `target` replaced, its links placed in `text` (none when there is no build to check against). */
-  function checkSite(target: PostAddress, translation: Parameters<typeof checkSiteWithEdit>[1]['translation'], text?: string) {
+  function checkSite(
+    target: PostAddress,
+    translation: Parameters<typeof checkSiteWithEdit>[1]['translation'],
+    text?: string,
+  ) {
     const build = options.lastBuild?.();
-    return build ? checkSiteWithEdit(build, { collection, slug: target.slug, locale: target.locale, translation, text }).errors : [];
+    return build
+      ? checkSiteWithEdit(build, { collection, slug: target.slug, locale: target.locale, translation, text }).errors
+      : [];
   }
 
   /**
@@ -266,36 +397,106 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
    * and logs the outcome; undefined when publishing to git is off. The user of `site dev` commits
    * as git's own configured identity, an account of `site serve` as its e-mail address.
    */
-  async function publish(context: AdminRequest, config: ResolvedConfig, target: PostAddress, action: 'add' | 'update' | 'delete', also: readonly string[] = []): Promise<GitOutcome | undefined> {
+  async function publish(
+    context: AdminRequest,
+    config: ResolvedConfig,
+    target: PostAddress,
+    action: 'add' | 'update' | 'delete',
+    also: readonly string[] = [],
+  ): Promise<GitOutcome | undefined> {
     const settings = config.publish.git;
     if (!settings.commit) return undefined;
     const email = context.session.email;
     const author = email === devUser.email ? undefined : { name: email.slice(0, email.indexOf('@')), email };
-    const outcome = await publishToGit({ root: config.root, file: [target.file, ...also], author, message: commitMessage(collection, action, target.slug, target.locale) }, settings);
-    await options.audit.append({ user: email, collection, action: outcome.error ? 'git-failed' : 'git-commit', slug: target.slug, locale: target.locale, commit: outcome.commit ?? null, pushed: outcome.pushed, ...(outcome.error ? { error: outcome.error } : {}) });
+    const outcome = await publishToGit(
+      {
+        root: config.root,
+        file: [target.file, ...also],
+        author,
+        message: commitMessage(collection, action, target.slug, target.locale),
+      },
+      settings,
+    );
+    await options.audit.append({
+      user: email,
+      collection,
+      action: outcome.error ? 'git-failed' : 'git-commit',
+      slug: target.slug,
+      locale: target.locale,
+      commit: outcome.commit ?? null,
+      pushed: outcome.pushed,
+      ...(outcome.error ? { error: outcome.error } : {}),
+    });
     return outcome;
   }
 
   /** Checks, writes, logs and rebuilds; answers 422 with the build's errors when the check fails. */
-  async function save(context: AdminRequest, config: ResolvedConfig, target: PostAddress, text: string, before: string | null, action: string, status: number, previous?: string, detail: Record<string, unknown> = {}) {
+  async function save(
+    context: AdminRequest,
+    config: ResolvedConfig,
+    target: PostAddress,
+    text: string,
+    before: string | null,
+    action: string,
+    status: number,
+    previous?: string,
+    detail: Record<string, unknown> = {},
+  ) {
     const checked = await checkPost(config, collection, target.display, text, dirname(target.file), markdown);
     if (!('data' in checked)) return sendJson(context.response, 422, { errors: checked.errors.map(describeError) });
     const shown = !checked.data.draft && isPublished(checked.data.date, today(config.site.timeZone));
-    const siteErrors = checkSite(target, shown ? completeTranslation(config.collections[collection]!, checked.data, target.locale, target.display, checked) : undefined, text);
+    const siteErrors = checkSite(
+      target,
+      shown
+        ? completeTranslation(config.collections[collection]!, checked.data, target.locale, target.display, checked)
+        : undefined,
+      text,
+    );
     if (siteErrors.length) return sendJson(context.response, 422, { errors: siteErrors.map(describeError) });
     // Held when the site shows the translation before or after (a new one, a draft made public, a date moved to the past).
-    if (options.review && mustHold(config, context, isPublicEntry(previous) || isPublicEntry(text))) return holdChange(options.review, context, { collection, slug: target.slug, locale: target.locale, base: before ?? '' }, text);
+    if (options.review && mustHold(config, context, isPublicEntry(previous) || isPublicEntry(text)))
+      return holdChange(
+        options.review,
+        context,
+        { collection, slug: target.slug, locale: target.locale, base: before ?? '' },
+        text,
+      );
     await writeFileAtomic(target.file, text);
     const after = versionOf(text);
-    await options.audit.append({ user: context.session.email, collection, action, slug: target.slug, locale: target.locale, oldHash: before, newHash: after, ...detail });
-    if (previous !== undefined) await options.history?.record('entry', itemOf(target), context.session.email, entrySummary(previous, text), { [projectPath(config.root, target.file)]: previous });
+    await options.audit.append({
+      user: context.session.email,
+      collection,
+      action,
+      slug: target.slug,
+      locale: target.locale,
+      oldHash: before,
+      newHash: after,
+      ...detail,
+    });
+    if (previous !== undefined)
+      await options.history?.record('entry', itemOf(target), context.session.email, entrySummary(previous, text), {
+        [projectPath(config.root, target.file)]: previous,
+      });
     // A translation records the default language's text it was made from (translations.ts).
     const source = await sourceOf(config, target);
-    const records = source ? [await recordTranslation(dirname(target.file), target.locale, source.text, Date.now())] : [];
+    const records = source
+      ? [await recordTranslation(dirname(target.file), target.locale, source.text, Date.now())]
+      : [];
     const outcome = (await options.afterWrite?.(target.file)) ?? { rebuilt: false };
     const git = await publish(context, config, target, before === null ? 'add' : 'update', records);
-    options.notify?.('saved', { slug: target.slug, locale: target.locale, user: context.session.email, version: after, ...outcome });
-    sendJson(context.response, status, { version: after, ...scheduleOf(config, checked.data), ...outcome, ...(git ? { git } : {}) }, { etag: `"${after}"` });
+    options.notify?.('saved', {
+      slug: target.slug,
+      locale: target.locale,
+      user: context.session.email,
+      version: after,
+      ...outcome,
+    });
+    sendJson(
+      context.response,
+      status,
+      { version: after, ...scheduleOf(config, checked.data), ...outcome, ...(git ? { git } : {}) },
+      { etag: `"${after}"` },
+    );
   }
 
   const list: AdminRoute = {
@@ -329,18 +530,34 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
           if (status === 'published') shown[locale] = true;
           if (locale === config.site.defaultLocale) source = file.text;
           else records ??= await readTranslationRecords(dirname(target.file));
-          const pending = options.review && config.admin.review && (await pendingOf(options.review, { collection, slug, locale })).length > 0;
-          translations[locale] = { title: data.title ?? null, date, category: termField ? data[termField] ?? null : null, status, version: file.version, ...(status === 'scheduled' ? scheduleOf(config, data) : {}), ...(pending ? { pending } : {}) };
+          const pending =
+            options.review &&
+            config.admin.review &&
+            (await pendingOf(options.review, { collection, slug, locale })).length > 0;
+          translations[locale] = {
+            title: data.title ?? null,
+            date,
+            category: termField ? (data[termField] ?? null) : null,
+            status,
+            version: file.version,
+            ...(status === 'scheduled' ? scheduleOf(config, data) : {}),
+            ...(pending ? { pending } : {}),
+          };
         }
         if (!Object.keys(translations).length) continue;
         // A translation older than the default language's text (translations.ts).
-        for (const locale of Object.keys(translations)) if (locale !== config.site.defaultLocale && isOutdated(records?.[locale], source)) translations[locale]!.outdated = true;
+        for (const locale of Object.keys(translations))
+          if (locale !== config.site.defaultLocale && isOutdated(records?.[locale], source))
+            translations[locale]!.outdated = true;
         for (const locale of config.localeIds) {
           if (translations[locale]) continue;
           // What a page of this locale shows instead: the site's own fallback choice.
           const shownIn = pickTranslation(shown, locale, { localeIds: config.localeIds, chains: spec.fallback });
           // A new translation an editor made may be waiting for review.
-          const pending = options.review && config.admin.review && (await pendingOf(options.review, { collection, slug, locale })).length > 0;
+          const pending =
+            options.review &&
+            config.admin.review &&
+            (await pendingOf(options.review, { collection, slug, locale })).length > 0;
           translations[locale] = { status: 'missing', shownIn: shownIn ?? null, ...(pending ? { pending } : {}) };
         }
         posts.push({ slug, translations });
@@ -357,13 +574,31 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
       const target = await address(context, context.params[0]!, context.params[1]!, true);
       if (!target) return;
       const file = await readPostFile(target.file);
-      if (!file) return sendJson(context.response, 404, { error: 'not_found', message: `no ${target.locale} version of "${target.slug}"` });
+      if (!file)
+        return sendJson(context.response, 404, {
+          error: 'not_found',
+          message: `no ${target.locale} version of "${target.slug}"`,
+        });
       const config = options.config()!;
       const source = await sourceOf(config, target);
-      const status = source && translationStatus((await readTranslationRecords(dirname(target.file)))[target.locale], source.text, source.display);
+      const status =
+        source &&
+        translationStatus(
+          (await readTranslationRecords(dirname(target.file)))[target.locale],
+          source.text,
+          source.display,
+        );
       const translation = status && { ...status, sourceLocale: config.site.defaultLocale };
-      const pending = options.review && config.admin.review ? { pending: await pendingOf(options.review, { collection, slug: target.slug, locale: target.locale }) } : {};
-      sendJson(context.response, 200, { ...current(config, file.text, file.version), ...(translation ? { translation } : {}), ...pending }, { etag: `"${file.version}"` });
+      const pending =
+        options.review && config.admin.review
+          ? { pending: await pendingOf(options.review, { collection, slug: target.slug, locale: target.locale }) }
+          : {};
+      sendJson(
+        context.response,
+        200,
+        { ...current(config, file.text, file.version), ...(translation ? { translation } : {}), ...pending },
+        { etag: `"${file.version}"` },
+      );
     },
   };
 
@@ -381,7 +616,13 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
       await serialiseWrites(entryFiles(target), async () => {
         const file = await readPostFile(target.file);
         if (!file) return sendJson(context.response, 404, { error: 'not_found' });
-        if (file.version !== expected) return sendJson(context.response, 409, { error: 'stale', current: current(config, file.text, file.version) }, { etag: `"${file.version}"` });
+        if (file.version !== expected)
+          return sendJson(
+            context.response,
+            409,
+            { error: 'stale', current: current(config, file.text, file.version) },
+            { etag: `"${file.version}"` },
+          );
         let text: string;
         try {
           text = editPost(file.text, post.frontMatter, post.body);
@@ -399,7 +640,10 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     pattern: /^posts$/,
     role: 'editor',
     async handle(context) {
-      const parsed = await readBody(context, (fields) => ({ post: postFromBody(fields), named: addressFromBody(fields) }));
+      const parsed = await readBody(context, (fields) => ({
+        post: postFromBody(fields),
+        named: addressFromBody(fields),
+      }));
       if (!parsed) return;
       const { post, named } = parsed;
       const target = await address(context, named.slug, named.locale);
@@ -407,7 +651,12 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
       const config = options.config()!;
       await serialiseWrites(entryFiles(target), async () => {
         const existing = await readPostFile(target.file);
-        if (existing) return sendJson(context.response, 409, { error: 'exists', message: `"${target.slug}" already has a ${target.locale} version`, current: current(config, existing.text, existing.version) });
+        if (existing)
+          return sendJson(context.response, 409, {
+            error: 'exists',
+            message: `"${target.slug}" already has a ${target.locale} version`,
+            current: current(config, existing.text, existing.version),
+          });
         let text: string;
         try {
           text = postText(undefined, post.frontMatter, post.body);
@@ -424,12 +673,33 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
    * Deletes a translation after the whole site is checked without it (422), or holds the deletion
    * for review when an editor's would take it off the site; audits, rebuilds, publishes, answers.
    */
-  async function deleteEntry(context: AdminRequest, config: ResolvedConfig, target: PostAddress, file: { text: string; version: string }, detail: Record<string, unknown> = {}) {
+  async function deleteEntry(
+    context: AdminRequest,
+    config: ResolvedConfig,
+    target: PostAddress,
+    file: { text: string; version: string },
+    detail: Record<string, unknown> = {},
+  ) {
     const siteErrors = checkSite(target, undefined);
     if (siteErrors.length) return sendJson(context.response, 422, { errors: siteErrors.map(describeError) });
-    if (options.review && mustHold(config, context, isPublicEntry(file.text))) return holdChange(options.review, context, { collection, slug: target.slug, locale: target.locale, base: file.version }, '');
+    if (options.review && mustHold(config, context, isPublicEntry(file.text)))
+      return holdChange(
+        options.review,
+        context,
+        { collection, slug: target.slug, locale: target.locale, base: file.version },
+        '',
+      );
     await deletePostFile(target.file);
-    await options.audit.append({ user: context.session.email, collection, action: 'delete', slug: target.slug, locale: target.locale, oldHash: file.version, newHash: null, ...detail });
+    await options.audit.append({
+      user: context.session.email,
+      collection,
+      action: 'delete',
+      slug: target.slug,
+      locale: target.locale,
+      oldHash: file.version,
+      newHash: null,
+      ...detail,
+    });
     const outcome = (await options.afterWrite?.(target.file)) ?? { rebuilt: false };
     const git = await publish(context, config, target, 'delete');
     options.notify?.('deleted', { slug: target.slug, locale: target.locale, user: context.session.email, ...outcome });
@@ -447,7 +717,11 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
       await serialiseWrites(entryFiles(target), async () => {
         const file = await readPostFile(target.file);
         if (!file) return sendJson(context.response, 404, { error: 'not_found' });
-        if (file.version !== expected) return sendJson(context.response, 409, { error: 'stale', current: current(options.config()!, file.text, file.version) });
+        if (file.version !== expected)
+          return sendJson(context.response, 409, {
+            error: 'stale',
+            current: current(options.config()!, file.text, file.version),
+          });
         await deleteEntry(context, options.config()!, target, file);
       });
     },
@@ -455,7 +729,8 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
 
   /** Whether any translation in an entry's folder is on the site (now or on its date). */
   async function anyPublic(config: ResolvedConfig, folder: string): Promise<boolean> {
-    for (const locale of config.localeIds) if (isPublicEntry((await readPostFile(join(folder, `${locale}.md`)))?.text)) return true;
+    for (const locale of config.localeIds)
+      if (isPublicEntry((await readPostFile(join(folder, `${locale}.md`)))?.text)) return true;
     return false;
   }
 
@@ -464,9 +739,19 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
    * site.config.yaml, and the site is rebuilt; a rebuild that fails puts both back (422). An
    * editor's rename of an entry on the site is held for review instead.
    */
-  async function renameEntry(context: AdminRequest, config: ResolvedConfig, source: PostAddress, target: PostAddress, detail: Record<string, unknown> = {}) {
+  async function renameEntry(
+    context: AdminRequest,
+    config: ResolvedConfig,
+    source: PostAddress,
+    target: PostAddress,
+    detail: Record<string, unknown> = {},
+  ) {
     const build = options.lastBuild?.();
-    if (!build) return sendJson(context.response, 503, { error: 'not_ready', message: 'the site has not been built yet: a rename needs its pages to know the old addresses' });
+    if (!build)
+      return sendJson(context.response, 503, {
+        error: 'not_ready',
+        message: 'the site has not been built yet: a rename needs its pages to know the old addresses',
+      });
     const [from, to] = [dirname(source.file), dirname(target.file)];
     const configFile = resolve(process.cwd(), config.file);
     // Both folders whole (every translation, image and record in them) and the config, whose
@@ -474,10 +759,22 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     await serialiseWrites([configFile, from, to], async () => {
       const names = await readdir(from).catch(() => undefined);
       if (!names) return sendJson(context.response, 404, { error: 'not_found', message: `no post "${source.slug}"` });
-      const taken = () => sendJson(context.response, 409, { error: 'exists', message: `there is already a post "${target.slug}"` });
+      const taken = () =>
+        sendJson(context.response, 409, { error: 'exists', message: `there is already a post "${target.slug}"` });
       if (options.review && mustHold(config, context, await anyPublic(config, from))) {
-        if (await readdir(to).then(() => true, () => false)) return taken();
-        return holdChange(options.review, context, { collection, slug: source.slug, locale: wholeEntry, base: '' }, target.slug);
+        if (
+          await readdir(to).then(
+            () => true,
+            () => false,
+          )
+        )
+          return taken();
+        return holdChange(
+          options.review,
+          context,
+          { collection, slug: source.slug, locale: wholeEntry, base: '' },
+          target.slug,
+        );
       }
       const { redirects, changes } = renameRedirects(config, build.pageSet.pages, collection, source.slug, target.slug);
       const before = await readFile(configFile, 'utf8');
@@ -485,8 +782,15 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
       try {
         after = changes.length ? editConfigText(before, changes) : before;
       } catch (error) {
-        const message = error instanceof ConfigEditError ? `${error.message} (the redirects of the rename could not be added)` : (error as Error).message;
-        return sendJson(context.response, 422, { errors: [{ code: 'CONFIG_INVALID', message, field: 'redirects', line: null, column: null, file: config.file }] });
+        const message =
+          error instanceof ConfigEditError
+            ? `${error.message} (the redirects of the rename could not be added)`
+            : (error as Error).message;
+        return sendJson(context.response, 422, {
+          errors: [
+            { code: 'CONFIG_INVALID', message, field: 'redirects', line: null, column: null, file: config.file },
+          ],
+        });
       }
       try {
         await moveFolder(from, to);
@@ -504,7 +808,17 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
         await options.afterWrite?.(files);
         return sendJson(context.response, 422, { errors: outcome.errors });
       }
-      await options.audit.append({ user: context.session.email, collection, action: 'rename', slug: source.slug, to: target.slug, oldHash: versionOf(before), newHash: versionOf(after), redirects: redirects.map((redirect) => redirect.from), ...detail });
+      await options.audit.append({
+        user: context.session.email,
+        collection,
+        action: 'rename',
+        slug: source.slug,
+        to: target.slug,
+        oldHash: versionOf(before),
+        newHash: versionOf(after),
+        redirects: redirects.map((redirect) => redirect.from),
+        ...detail,
+      });
       options.notify?.('renamed', { slug: target.slug, from: source.slug, user: context.session.email, ...outcome });
       sendJson(context.response, 200, { slug: target.slug, redirects, ...outcome });
     });
@@ -524,74 +838,155 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
       const source = await address(context, context.params[0]!, locale, true);
       const target = source && (await address(context, named.slug, locale));
       if (!source || !target) return;
-      if (source.slug === target.slug) return sendJson(context.response, 400, { error: 'invalid_body', message: `the post is already called "${source.slug}"` });
+      if (source.slug === target.slug)
+        return sendJson(context.response, 400, {
+          error: 'invalid_body',
+          message: `the post is already called "${source.slug}"`,
+        });
       await renameEntry(context, config, source, target);
     },
   };
 
   /** A post's versions (history.ts): kept after a deletion; a restore saves an existing post again as `update` does. */
   const itemOf = (target: PostAddress) => `${collection}/${target.slug}/${target.locale}`;
-  const history = options.history && historyRoutes({
-    history: options.history, kind: 'entry', address: 'posts/([^/]+)/([^/]+)', role: 'editor',
-    async open(context) {
-      const target = await address(context, context.params[0]!, context.params[1]!, true);
-      const file = target && (await readPostFile(target.file));
-      return target && { item: itemOf(target), files: file ? { [projectPath(options.config()!.root, target.file)]: file.text } : {} };
-    },
-    async restore(context, version) {
-      const addressed = await addressedVersion(context, 'replacing');
-      if (!addressed) return;
-      const { target, expected } = addressed;
-      const config = options.config()!;
-      await serialiseWrites(entryFiles(target), async () => {
-        const file = await readPostFile(target.file);
-        if (!file) return sendJson(context.response, 404, { error: 'not_found', message: `no ${target.locale} version of "${target.slug}" to restore into` });
-        if (file.version !== expected) return sendJson(context.response, 409, { error: 'stale', current: current(config, file.text, file.version) }, { etag: `"${file.version}"` });
-        await save(context, config, target, version.files[projectPath(config.root, target.file)] ?? '', file.version, 'restore', 200, file.text, { version: version.id });
-      });
-    },
-  });
+  const history =
+    options.history &&
+    historyRoutes({
+      history: options.history,
+      kind: 'entry',
+      address: 'posts/([^/]+)/([^/]+)',
+      role: 'editor',
+      async open(context) {
+        const target = await address(context, context.params[0]!, context.params[1]!, true);
+        const file = target && (await readPostFile(target.file));
+        return (
+          target && {
+            item: itemOf(target),
+            files: file ? { [projectPath(options.config()!.root, target.file)]: file.text } : {},
+          }
+        );
+      },
+      async restore(context, version) {
+        const addressed = await addressedVersion(context, 'replacing');
+        if (!addressed) return;
+        const { target, expected } = addressed;
+        const config = options.config()!;
+        await serialiseWrites(entryFiles(target), async () => {
+          const file = await readPostFile(target.file);
+          if (!file)
+            return sendJson(context.response, 404, {
+              error: 'not_found',
+              message: `no ${target.locale} version of "${target.slug}" to restore into`,
+            });
+          if (file.version !== expected)
+            return sendJson(
+              context.response,
+              409,
+              { error: 'stale', current: current(config, file.text, file.version) },
+              { etag: `"${file.version}"` },
+            );
+          await save(
+            context,
+            config,
+            target,
+            version.files[projectPath(config.root, target.file)] ?? '',
+            file.version,
+            'restore',
+            200,
+            file.text,
+            { version: version.id },
+          );
+        });
+      },
+    });
 
   /**
    * The changes held for review (review.ts): a translation's new text or deletion (text ''), made
    * against its file's version, or a rename (the whole entry: the new slug). Approving one makes it
    * through `save`, `deleteEntry` or `renameEntry` as the admin, so it is not held again.
    */
-  const reviews = options.review && reviewRoutes({
-    review: options.review, audit: options.audit, scope: collection,
-    async view(change) {
-      const config = options.config()!;
-      if (change.locale === wholeEntry) {
-        const [from, to] = await Promise.all([change.slug, change.text].map((slug) => resolvePost(config, collection, slug, config.site.defaultLocale).then((found) => dirname(found.file), () => undefined)));
-        // Stale when the entry is gone or another took the new name since.
-        const stale = !from || !to || !(await readdir(from).catch(() => [] as string[])).some((name) => name.endsWith('.md')) || (await readdir(to).then(() => true, () => false));
-        const folder = (path: string | undefined, slug: string) => `${path ? sourcesOf(config).display(path) : slug}/\n`;
-        return { collection, kind: 'rename', to: change.text, stale, diff: fileDiff(`${change.slug} (rename)`, folder(from, change.slug), folder(to, change.text), ['now', 'renamed']) };
-      }
-      const file = await resolvePost(config, collection, change.slug, change.locale).then((target) => readPostFile(target.file), () => undefined);
-      const name = `${change.slug} (${change.locale})`;
-      return { collection, kind: change.text === '' ? 'delete' : 'save', stale: (file?.version ?? '') !== change.base, diff: fileDiff(name, file?.text ?? '', change.text, ['published', 'pending'], 4) };
-    },
-    async apply(context, change) {
-      const config = configOf(context.response);
-      if (!config) return false;
-      if (change.locale === wholeEntry) {
-        const source = await address(context, change.slug, config.site.defaultLocale);
-        const target = source && (await address(context, change.text, config.site.defaultLocale));
-        if (!source || !target) return false;
-        await renameEntry(context, config, source, target, { review: change.id });
+  const reviews =
+    options.review &&
+    reviewRoutes({
+      review: options.review,
+      audit: options.audit,
+      scope: collection,
+      async view(change) {
+        const config = options.config()!;
+        if (change.locale === wholeEntry) {
+          const [from, to] = await Promise.all(
+            [change.slug, change.text].map((slug) =>
+              resolvePost(config, collection, slug, config.site.defaultLocale).then(
+                (found) => dirname(found.file),
+                () => undefined,
+              ),
+            ),
+          );
+          // Stale when the entry is gone or another took the new name since.
+          const stale =
+            !from ||
+            !to ||
+            !(await readdir(from).catch(() => [] as string[])).some((name) => name.endsWith('.md')) ||
+            (await readdir(to).then(
+              () => true,
+              () => false,
+            ));
+          const folder = (path: string | undefined, slug: string) =>
+            `${path ? sourcesOf(config).display(path) : slug}/\n`;
+          return {
+            collection,
+            kind: 'rename',
+            to: change.text,
+            stale,
+            diff: fileDiff(`${change.slug} (rename)`, folder(from, change.slug), folder(to, change.text), [
+              'now',
+              'renamed',
+            ]),
+          };
+        }
+        const file = await resolvePost(config, collection, change.slug, change.locale).then(
+          (target) => readPostFile(target.file),
+          () => undefined,
+        );
+        const name = `${change.slug} (${change.locale})`;
+        return {
+          collection,
+          kind: change.text === '' ? 'delete' : 'save',
+          stale: (file?.version ?? '') !== change.base,
+          diff: fileDiff(name, file?.text ?? '', change.text, ['published', 'pending'], 4),
+        };
+      },
+      async apply(context, change) {
+        const config = configOf(context.response);
+        if (!config) return false;
+        if (change.locale === wholeEntry) {
+          const source = await address(context, change.slug, config.site.defaultLocale);
+          const target = source && (await address(context, change.text, config.site.defaultLocale));
+          if (!source || !target) return false;
+          await renameEntry(context, config, source, target, { review: change.id });
+          return context.response.statusCode === 200;
+        }
+        const target = await address(context, change.slug, change.locale);
+        if (!target) return false;
+        await serialiseWrites(entryFiles(target), async () => {
+          const now = await readPostFile(target.file);
+          if ((now?.version ?? '') !== change.base) return answerStale(context);
+          if (change.text === '')
+            return now ? deleteEntry(context, config, target, now, { review: change.id }) : answerStale(context);
+          await save(
+            context,
+            config,
+            target,
+            change.text,
+            now?.version ?? null,
+            now ? 'update' : 'create',
+            200,
+            now?.text,
+            { review: change.id },
+          );
+        });
         return context.response.statusCode === 200;
-      }
-      const target = await address(context, change.slug, change.locale);
-      if (!target) return false;
-      await serialiseWrites(entryFiles(target), async () => {
-        const now = await readPostFile(target.file);
-        if ((now?.version ?? '') !== change.base) return answerStale(context);
-        if (change.text === '') return now ? deleteEntry(context, config, target, now, { review: change.id }) : answerStale(context);
-        await save(context, config, target, change.text, now?.version ?? null, now ? 'update' : 'create', 200, now?.text, { review: change.id });
-      });
-      return context.response.statusCode === 200;
-    },
-  });
+      },
+    });
   return [list, create, read, update, remove, renamePost, ...(history ?? []), ...(reviews ?? [])];
 }

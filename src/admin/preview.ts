@@ -16,14 +16,29 @@ import { completeTranslation } from '../content/collections.js';
 import { collectSiteErrors, throwIfAny } from '../errors.js';
 import { imageVariants } from '../content/image-variants.js';
 import type { IslandScripts } from '../render/render-pages.js';
-import { createSiteRenderer, entryKey, expandPages, orderEntries, renderInputOf, type Entry } from '../pipeline/content-api.js';
+import {
+  createSiteRenderer,
+  entryKey,
+  expandPages,
+  orderEntries,
+  renderInputOf,
+  type Entry,
+} from '../pipeline/content-api.js';
 import type { Build } from '../pipeline/result-stage.js';
 import { createRateLimiter } from '../serve/rate-limit.js';
 import type { AdminRoute } from './api.js';
 import { adminHeaders, sendJson } from './http.js';
 import { checkLinksWithEdit } from './site-check.js';
 import { PostAddressError, readPostFile, resolvePost } from './post-files.js';
-import { addressFromBody, checkPost, createAdminMarkdownRenderer, describeError, frontMatterProblem, postFromBody, postText } from './posts-api.js';
+import {
+  addressFromBody,
+  checkPost,
+  createAdminMarkdownRenderer,
+  describeError,
+  frontMatterProblem,
+  postFromBody,
+  postText,
+} from './posts-api.js';
 import { FrontMatterEditError } from './front-matter-edit.js';
 
 /** Where previews are opened: `<previewPrefix><id>`, a page of the site answered by the admin API. */
@@ -43,7 +58,14 @@ export interface PreviewOptions {
 }
 
 /** Renders the page of a draft translation with the build's templates and checks its links (placed in `text`, the draft's file); throws SiteErrors. */
-export function renderDraftPage(build: Build, collection: string, slug: string, locale: string, translation: Entry['translations'][string], text?: string): string {
+export function renderDraftPage(
+  build: Build,
+  collection: string,
+  slug: string,
+  locale: string,
+  translation: Entry['translations'][string],
+  text?: string,
+): string {
   const config = build.config;
   const key = entryKey({ collection, slug });
   const entries = new Map(build.entries);
@@ -52,13 +74,37 @@ export function renderDraftPage(build: Build, collection: string, slug: string, 
   const entryList = orderEntries(config, [...entries.values()]);
   // Warnings of the whole site (an untranslated entry) are the build's to report, not the preview's.
   const pages = expandPages(config, entryList, createDiagnostics());
-  const index = pages.findIndex((page) => page.collection?.kind === 'entry' && page.collection.collection === collection && page.collection.slug === slug && page.locale === locale && !page.duplicate);
-  if (index === -1) throw new PostAddressError(`no page of ${collectionNamed(config, collection) ? collection : 'the site'} shows "${slug}" in ${locale}`);
+  const index = pages.findIndex(
+    (page) =>
+      page.collection?.kind === 'entry' &&
+      page.collection.collection === collection &&
+      page.collection.slug === slug &&
+      page.locale === locale &&
+      !page.duplicate,
+  );
+  if (index === -1)
+    throw new PostAddressError(
+      `no page of ${collectionNamed(config, collection) ? collection : 'the site'} shows "${slug}" in ${locale}`,
+    );
   const pagesForPreview = pages.map((page, position) => (position === index ? { ...page, noindex: true } : page));
   const islands = (build as Build & { islands?: IslandScripts }).islands ?? { entries: {}, graph: {} };
-  const input = renderInputOf({ config, pages: pagesForPreview, messages: build.messages, contents: build.contents, entries: entryList, stylesheet: build.stylesheet });
+  const input = renderInputOf({
+    config,
+    pages: pagesForPreview,
+    messages: build.messages,
+    contents: build.contents,
+    entries: entryList,
+    stylesheet: build.stylesheet,
+  });
   const html = createSiteRenderer(input, build.templates, islands, false).renderOne(index).html;
-  throwIfAny(checkLinksWithEdit(build, { pages, entryList, rendered: new Map([[pages[index]!.file, html]]), edit: { collection, slug, locale, translation, text } }));
+  throwIfAny(
+    checkLinksWithEdit(build, {
+      pages,
+      entryList,
+      rendered: new Map([[pages[index]!.file, html]]),
+      edit: { collection, slug, locale, translation, text },
+    }),
+  );
   return html;
 }
 
@@ -82,9 +128,16 @@ export function createPreviewRoutes(options: PreviewOptions): AdminRoute[] {
     async handle(context) {
       const config = options.config();
       const build = options.lastBuild();
-      if (!config || !build) return sendJson(context.response, 503, { error: 'not_built', message: 'the site has not built yet' });
+      if (!config || !build)
+        return sendJson(context.response, 503, { error: 'not_built', message: 'the site has not built yet' });
       const wait = limiter.retryAfter(context.session.id);
-      if (wait > 0) return sendJson(context.response, 429, { error: 'too_many_previews', message: `at most ${perMinute} previews a minute: try again in a moment` }, { 'retry-after': String(Math.ceil(wait / 1000)) });
+      if (wait > 0)
+        return sendJson(
+          context.response,
+          429,
+          { error: 'too_many_previews', message: `at most ${perMinute} previews a minute: try again in a moment` },
+          { 'retry-after': String(Math.ceil(wait / 1000)) },
+        );
       limiter.hit(context.session.id);
       let html: string;
       let display = '';
@@ -94,20 +147,30 @@ export function createPreviewRoutes(options: PreviewOptions): AdminRoute[] {
         const named = addressFromBody(fields);
         // `collection` in the body: the preview of /api/admin/collections/<id>/preview (collections-api.ts).
         const collection = typeof fields.collection === 'string' ? fields.collection : defaultCollection;
-        if (!collectionNamed(config, collection)) throw new PostAddressError(`this site has no collection "${collection}"`);
+        if (!collectionNamed(config, collection))
+          throw new PostAddressError(`this site has no collection "${collection}"`);
         const target = await resolvePost(config, collection, named.slug, named.locale);
         display = target.display;
         const existing = await readPostFile(target.file);
         const text = postText(existing?.text, post.frontMatter, post.body);
         const checked = await checkPost(config, collection, target.display, text, dirname(target.file), markdown);
         if (!('data' in checked)) return sendJson(context.response, 422, { errors: checked.errors.map(describeError) });
-        const translation = completeTranslation(config.collections[collection]!, checked.data, target.locale, target.display, checked);
+        const translation = completeTranslation(
+          config.collections[collection]!,
+          checked.data,
+          target.locale,
+          target.display,
+          checked,
+        );
         // The draft's image as the post will show it, once a build has made its sizes (a new upload has none until it is saved).
-        if (checked.image && imageVariants(checked.image).every((variant) => build.siteFiles.images.has(variant.file))) translation.image = checked.image;
+        if (checked.image && imageVariants(checked.image).every((variant) => build.siteFiles.images.has(variant.file)))
+          translation.image = checked.image;
         html = renderDraftPage(build, collection, target.slug, target.locale, translation, text);
       } catch (error) {
-        if (error instanceof PostAddressError) return sendJson(context.response, 400, { error: 'invalid_body', message: error.message });
-        if (error instanceof FrontMatterEditError) return sendJson(context.response, 422, { errors: [frontMatterProblem(error, display)] });
+        if (error instanceof PostAddressError)
+          return sendJson(context.response, 400, { error: 'invalid_body', message: error.message });
+        if (error instanceof FrontMatterEditError)
+          return sendJson(context.response, 422, { errors: [frontMatterProblem(error, display)] });
         const errors = collectSiteErrors(error);
         if (errors) return sendJson(context.response, 422, { errors: errors.map(describeError) });
         throw error;
@@ -126,9 +189,18 @@ export function createPreviewRoutes(options: PreviewOptions): AdminRoute[] {
     async handle({ response, session, params }) {
       prune();
       const preview = previews.get(params[0]!);
-      if (!preview || preview.session !== session.id) return sendJson(response, 404, { error: 'not_found', message: 'this preview was opened already or has expired: preview again' });
+      if (!preview || preview.session !== session.id)
+        return sendJson(response, 404, {
+          error: 'not_found',
+          message: 'this preview was opened already or has expired: preview again',
+        });
       previews.delete(params[0]!);
-      response.writeHead(200, { ...adminHeaders, 'content-type': 'text/html; charset=utf-8', 'x-robots-tag': 'noindex, nofollow', 'content-length': String(Buffer.byteLength(preview.html)) });
+      response.writeHead(200, {
+        ...adminHeaders,
+        'content-type': 'text/html; charset=utf-8',
+        'x-robots-tag': 'noindex, nofollow',
+        'content-length': String(Buffer.byteLength(preview.html)),
+      });
       response.end(preview.html);
     },
   };

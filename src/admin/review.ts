@@ -84,16 +84,28 @@ export function isPublicEntry(text: string | undefined): boolean {
 }
 
 /** Holds `text` as the session's pending change of an item and answers 202 `{ pending: { id, by, at } }`. */
-export async function holdChange(review: Review, context: AdminRequest, item: { collection: string; slug: string; locale: string; base: string }, text: string): Promise<void> {
+export async function holdChange(
+  review: Review,
+  context: AdminRequest,
+  item: { collection: string; slug: string; locale: string; base: string },
+  text: string,
+): Promise<void> {
   const at = new Date(review.now()).toISOString();
   const id = await (await review.source.get()).holdChange({ ...item, text, by: context.session.email, at });
   sendJson(context.response, 202, { pending: { id, by: context.session.email, at } });
 }
 
 /** The pending changes of an item, as its GET shows them. */
-export async function pendingOf(review: Review, item: { collection: string; slug: string; locale: string }): Promise<{ id: string; by: string; at: string }[]> {
+export async function pendingOf(
+  review: Review,
+  item: { collection: string; slug: string; locale: string },
+): Promise<{ id: string; by: string; at: string }[]> {
   const changes = await (await review.source.get()).listPendingChanges();
-  return changes.filter((change) => change.collection === item.collection && change.slug === item.slug && change.locale === item.locale).map(({ id, by, at }) => ({ id, by, at }));
+  return changes
+    .filter(
+      (change) => change.collection === item.collection && change.slug === item.slug && change.locale === item.locale,
+    )
+    .map(({ id, by, at }) => ({ id, by, at }));
 }
 
 /** What a pending change does, as the list shows it besides its id, item, author and time. */
@@ -133,38 +145,81 @@ export function reviewRoutes(options: ReviewRoutesOptions): AdminRoute[] {
   const { review, audit, scope } = options;
   const prefix = options.prefix ?? '';
   const store = () => review.source.get();
-  const auditOf = options.auditOf ?? (async (change: StoredPendingChange) => ({ slug: change.slug, locale: change.locale, collection: scope }));
+  const auditOf =
+    options.auditOf ??
+    (async (change: StoredPendingChange) => ({ slug: change.slug, locale: change.locale, collection: scope }));
 
   const list: AdminRoute = {
     method: 'GET',
     pattern: new RegExp(`^${prefix}reviews$`),
     role: 'editor',
     async handle(context) {
-      const pending = await (await store()).listPendingChanges(context.session.role === 'admin' ? undefined : context.session.email);
+      const pending = await (
+        await store()
+      ).listPendingChanges(context.session.role === 'admin' ? undefined : context.session.email);
       const changes = [];
-      for (const change of pending.filter((each) => each.collection === scope)) changes.push({ id: change.id, slug: change.slug, locale: change.locale, by: change.by, at: change.at, ...(await options.view(change)) });
+      for (const change of pending.filter((each) => each.collection === scope))
+        changes.push({
+          id: change.id,
+          slug: change.slug,
+          locale: change.locale,
+          by: change.by,
+          at: change.at,
+          ...(await options.view(change)),
+        });
       sendJson(context.response, 200, { changes });
     },
   };
 
   /** A decision route: finds the pending change and its note, answering 400/404/409 when it cannot be decided. */
-  const decide = (verb: 'approve' | 'reject', act: (context: AdminRequest, change: StoredPendingChange, note: string | null) => Promise<void>): AdminRoute => ({
+  const decide = (
+    verb: 'approve' | 'reject',
+    act: (context: AdminRequest, change: StoredPendingChange, note: string | null) => Promise<void>,
+  ): AdminRoute => ({
     method: 'POST',
     pattern: new RegExp(`^${prefix}reviews/(\\d{1,18})/${verb}$`),
     role: 'admin',
     async handle(context) {
       const note = noteOf(await context.body());
-      if (note === undefined) return sendJson(context.response, 400, { error: 'invalid_body', message: 'send { "note": "<text>" } of at most 2000 characters, or no note' });
+      if (note === undefined)
+        return sendJson(context.response, 400, {
+          error: 'invalid_body',
+          message: 'send { "note": "<text>" } of at most 2000 characters, or no note',
+        });
       const change = await (await store()).findChange(context.params[0]!);
-      if (!change || change.collection !== scope) return sendJson(context.response, 404, { error: 'not_found', message: 'there is no such change waiting for review' });
-      if (change.status !== 'pending') return sendJson(context.response, 409, { error: 'decided', message: `this change was already ${change.status}` });
+      if (!change || change.collection !== scope)
+        return sendJson(context.response, 404, {
+          error: 'not_found',
+          message: 'there is no such change waiting for review',
+        });
+      if (change.status !== 'pending')
+        return sendJson(context.response, 409, {
+          error: 'decided',
+          message: `this change was already ${change.status}`,
+        });
       await act(context, change, note);
     },
   });
 
   const record = async (context: AdminRequest, change: StoredPendingChange, action: string, note: string | null) => {
-    const decided = await (await store()).decideChange(change.id, action === 'review-approve' ? 'approved' : 'rejected', context.session.email, new Date(review.now()).toISOString(), note);
-    if (decided) await audit.append({ user: context.session.email, action, ...(await auditOf(change)), change: change.id, author: change.by, note });
+    const decided = await (
+      await store()
+    ).decideChange(
+      change.id,
+      action === 'review-approve' ? 'approved' : 'rejected',
+      context.session.email,
+      new Date(review.now()).toISOString(),
+      note,
+    );
+    if (decided)
+      await audit.append({
+        user: context.session.email,
+        action,
+        ...(await auditOf(change)),
+        change: change.id,
+        author: change.by,
+        note,
+      });
   };
 
   const approve = decide('approve', async (context, change, note) => {
@@ -179,5 +234,8 @@ export function reviewRoutes(options: ReviewRoutesOptions): AdminRoute[] {
 
 /** The answer to approving a change whose item moved on since it was made. */
 export function answerStale(context: AdminRequest, what = 'entry'): void {
-  sendJson(context.response, 409, { error: 'stale', message: `the ${what} changed since this change was made: ask its author to make it again` });
+  sendJson(context.response, 409, {
+    error: 'stale',
+    message: `the ${what} changed since this change was made: ask its author to make it again`,
+  });
 }

@@ -59,21 +59,29 @@ export function createScheduleTimer(clock: Clock, site: ScheduleTimerSite): Sche
       clear();
       const schedule = site.schedule();
       if (closed || !schedule) return;
-      const next = schedule.scheduled.map((post) => ({ post, at: appearsAt(post.date, schedule.timeZone) })).filter(({ at }) => at > failedAt);
+      const next = schedule.scheduled
+        .map((post) => ({ post, at: appearsAt(post.date, schedule.timeZone) }))
+        .filter(({ at }) => at > failedAt);
       if (!next.length) return;
       const at = next[0]!.at;
-      timer = clock.setTimer(() => {
-        timer = undefined;
-        // Woken early by the cap of a long wait: wait again.
-        if (clock.now() < at) return self.arm();
-        const appearing = next.filter((item) => item.at <= clock.now()).map(({ post }) => post);
-        running = site.due(appearing).catch(() => false).then((ok) => {
-          if (ok) return;
-          // A good build arms the timer itself; after a failed one, the later posts still wait for theirs.
-          failedAt = Math.max(failedAt, at);
-          self.arm();
-        });
-      }, Math.min(Math.max(at - clock.now(), 0), longestTimerMs));
+      timer = clock.setTimer(
+        () => {
+          timer = undefined;
+          // Woken early by the cap of a long wait: wait again.
+          if (clock.now() < at) return self.arm();
+          const appearing = next.filter((item) => item.at <= clock.now()).map(({ post }) => post);
+          running = site
+            .due(appearing)
+            .catch(() => false)
+            .then((ok) => {
+              if (ok) return;
+              // A good build arms the timer itself; after a failed one, the later posts still wait for theirs.
+              failedAt = Math.max(failedAt, at);
+              self.arm();
+            });
+        },
+        Math.min(Math.max(at - clock.now(), 0), longestTimerMs),
+      );
     },
     async close() {
       closed = true;

@@ -57,7 +57,10 @@ export function createSessionStore(source: StoreSource, options: SessionOptions 
   const idleMs = options.idleMs ?? sessionLimits.idleMs;
   const absoluteMs = options.absoluteMs ?? sessionLimits.absoluteMs;
   const now = options.now ?? Date.now;
-  const cutoffsAt = (time: number): SessionCutoffs => ({ idleBefore: new Date(time - idleMs).toISOString(), createdBefore: new Date(time - absoluteMs).toISOString() });
+  const cutoffsAt = (time: number): SessionCutoffs => ({
+    idleBefore: new Date(time - idleMs).toISOString(),
+    createdBefore: new Date(time - absoluteMs).toISOString(),
+  });
   const sessionOf = (token: string, row: StoredSession): Session => ({
     id: token,
     email: row.email,
@@ -74,14 +77,26 @@ export function createSessionStore(source: StoreSource, options: SessionOptions 
       const time = now();
       const token = randomBytes(32).toString('base64url');
       const at = new Date(time).toISOString();
-      const row: StoredSession = { tokenHash: sessionKeyOf(token), email: user.email, role: user.role, csrfToken: randomBytes(32).toString('base64url'), accountStamp: accountStamp ?? null, createdAt: at, lastSeenAt: at };
-      await (await source.get()).createSession(row, cutoffsAt(time), isToken(previousId) ? sessionKeyOf(previousId) : undefined);
+      const row: StoredSession = {
+        tokenHash: sessionKeyOf(token),
+        email: user.email,
+        role: user.role,
+        csrfToken: randomBytes(32).toString('base64url'),
+        accountStamp: accountStamp ?? null,
+        createdAt: at,
+        lastSeenAt: at,
+      };
+      await (
+        await source.get()
+      ).createSession(row, cutoffsAt(time), isToken(previousId) ? sessionKeyOf(previousId) : undefined);
       return sessionOf(token, row);
     },
     async touch(id) {
       if (!isToken(id)) return undefined;
       const time = now();
-      const row = await (await source.get()).touchSession(sessionKeyOf(id), new Date(time).toISOString(), cutoffsAt(time));
+      const row = await (
+        await source.get()
+      ).touchSession(sessionKeyOf(id), new Date(time).toISOString(), cutoffsAt(time));
       return row && sessionOf(id, row);
     },
     async peek(id) {

@@ -69,12 +69,34 @@ export function editableValues(config: ResolvedConfig) {
   // The settings page offers what the site has: no company or booking fields without them in the config.
   return {
     ...(company
-      ? { company: { legalName: company.legalName, orgNumber: company.orgNumber, email: company.email, address: company.address, social: company.social, ...(company.openingHours ? { openingHours: { opens: company.openingHours.opens, closes: company.openingHours.closes } } : {}) } }
+      ? {
+          company: {
+            legalName: company.legalName,
+            orgNumber: company.orgNumber,
+            email: company.email,
+            address: company.address,
+            social: company.social,
+            ...(company.openingHours
+              ? { openingHours: { opens: company.openingHours.opens, closes: company.openingHours.closes } }
+              : {}),
+          },
+        }
       : {}),
     ...(booking ? { booking: { url: booking.url ?? null, minutes: booking.minutes } } : {}),
-    plans: config.plans.map((plan) => ({ id: plan.id, name: plan.name, price: plan.price, highlighted: plan.highlighted, signupUrl: plan.signupUrl ?? null })),
+    plans: config.plans.map((plan) => ({
+      id: plan.id,
+      name: plan.name,
+      price: plan.price,
+      highlighted: plan.highlighted,
+      signupUrl: plan.signupUrl ?? null,
+    })),
     contact: { endpoint: contact.endpoint },
-    collections: Object.fromEntries(Object.entries(config.collections).map(([id, settings]) => [id, { pageSize: settings.pageSize, wordsPerMinute: settings.wordsPerMinute }])),
+    collections: Object.fromEntries(
+      Object.entries(config.collections).map(([id, settings]) => [
+        id,
+        { pageSize: settings.pageSize, wordsPerMinute: settings.wordsPerMinute },
+      ]),
+    ),
     /** The settings of `admin.settings`, one per path the config holds. */
     declared: declaredValues(config),
   };
@@ -93,36 +115,61 @@ export interface SettingsError {
  * The changes of a request body, each at an engine setting's path or one the site declares (checked
  * by its declared type); throws a message for a body that is not a list of { path, value }.
  */
-export function changesFromBody(body: Record<string, unknown>, config: ResolvedConfig): { changes: ConfigChange[]; categories: CategoryChange[]; copy: CopyChange[]; errors: SettingsError[] } {
+export function changesFromBody(
+  body: Record<string, unknown>,
+  config: ResolvedConfig,
+): { changes: ConfigChange[]; categories: CategoryChange[]; copy: CopyChange[]; errors: SettingsError[] } {
   const list = body.changes;
-  if (!Array.isArray(list) || list.length === 0 || list.length > 200) throw new Error('send { "changes": [{ "path": "booking.url", "value": … }] } with 1 to 200 changes');
+  if (!Array.isArray(list) || list.length === 0 || list.length > 200)
+    throw new Error('send { "changes": [{ "path": "booking.url", "value": … }] } with 1 to 200 changes');
   const changes: ConfigChange[] = [];
   const categories: CategoryChange[] = [];
   const copy: CopyChange[] = [];
   const errors: SettingsError[] = [];
   for (const item of list as unknown[]) {
-    const { path, value } = (typeof item === 'object' && item !== null ? item : {}) as { path?: unknown; value?: unknown };
-    if (typeof path !== 'string' || !/^[\w-]+(?:\.[\w-]+)*$/.test(path)) throw new Error('each change needs a dotted "path" such as "booking.minutes"');
+    const { path, value } = (typeof item === 'object' && item !== null ? item : {}) as {
+      path?: unknown;
+      value?: unknown;
+    };
+    if (typeof path !== 'string' || !/^[\w-]+(?:\.[\w-]+)*$/.test(path))
+      throw new Error('each change needs a dotted "path" such as "booking.minutes"');
     if (pricePath.test(path)) {
       const price = planPrice(path, value);
       if ('error' in price) errors.push(price.error);
-      else changes.push({ path: path.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part)), value: price.value });
+      else
+        changes.push({
+          path: path.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part)),
+          value: price.value,
+        });
       continue;
     }
-    if (!(value === null || ['string', 'number', 'boolean'].includes(typeof value)) || (typeof value === 'number' && !Number.isFinite(value))) throw new Error(`the value of ${path} must be a string, a number, true, false or null`);
-    if (typeof value === 'string' && value.length > 2000) throw new Error(`the value of ${path} is longer than 2000 characters`);
+    if (
+      !(value === null || ['string', 'number', 'boolean'].includes(typeof value)) ||
+      (typeof value === 'number' && !Number.isFinite(value))
+    )
+      throw new Error(`the value of ${path} must be a string, a number, true, false or null`);
+    if (typeof value === 'string' && value.length > 2000)
+      throw new Error(`the value of ${path} is longer than 2000 characters`);
     const text = copyPath.exec(path);
     if (text) {
-      if (typeof value !== 'string' || !value.trim()) errors.push({ path, message: 'write a text here', line: null, column: null });
-      else if (/[\r\n]/.test(value)) errors.push({ path, message: 'write it as one paragraph, without line breaks', line: null, column: null });
+      if (typeof value !== 'string' || !value.trim())
+        errors.push({ path, message: 'write a text here', line: null, column: null });
+      else if (/[\r\n]/.test(value))
+        errors.push({ path, message: 'write it as one paragraph, without line breaks', line: null, column: null });
       else copy.push({ item: Number(text[1]), locale: text[2]!, value: value.trim() });
       continue;
     }
     const category = categoryPath.exec(path);
     if (category) {
       if (typeof value !== 'string' && value !== null) throw new Error(`the value of ${path} must be a name or null`);
-      if (value === null && category[3]) throw new Error(`remove a category as ${path.slice(0, path.lastIndexOf('.'))}: null`);
-      categories.push({ collection: category[1]!, term: category[2]!, ...(category[3] ? { locale: category[3] } : {}), value });
+      if (value === null && category[3])
+        throw new Error(`remove a category as ${path.slice(0, path.lastIndexOf('.'))}: null`);
+      categories.push({
+        collection: category[1]!,
+        term: category[2]!,
+        ...(category[3] ? { locale: category[3] } : {}),
+        value,
+      });
       continue;
     }
     const declared = declaredChange(config, path, value);
@@ -132,10 +179,18 @@ export function changesFromBody(body: Record<string, unknown>, config: ResolvedC
       continue;
     }
     if (!editableSettings.some((pattern) => pattern.test(path))) {
-      errors.push({ path, message: `${path} is not edited here: a developer changes it in site.config.yaml, or declares it in admin.settings`, line: null, column: null });
+      errors.push({
+        path,
+        message: `${path} is not edited here: a developer changes it in site.config.yaml, or declares it in admin.settings`,
+        line: null,
+        column: null,
+      });
       continue;
     }
-    changes.push({ path: path.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part)), value: value as ConfigValue });
+    changes.push({
+      path: path.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part)),
+      value: value as ConfigValue,
+    });
   }
   return { changes, categories, copy, errors };
 }
@@ -151,12 +206,17 @@ const pricePath = /^plans\.\d+\.price$/;
 function planPrice(path: string, value: unknown): { value: ConfigValue } | { error: SettingsError } {
   if (value === null) return { value: 'on-request' };
   const refuse = (message: string, at = path) => ({ error: { path: at, message, line: null, column: null } });
-  if (typeof value !== 'object' || Array.isArray(value)) return refuse('send the price as { "amount", "currency", "period" }, or null for on request');
+  if (typeof value !== 'object' || Array.isArray(value))
+    return refuse('send the price as { "amount", "currency", "period" }, or null for on request');
   const { amount, currency, period, ...rest } = value as Record<string, unknown>;
-  if (Object.keys(rest).length) return refuse(`a price has only an amount, a currency and a period, not ${Object.keys(rest).join(', ')}`);
-  if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0) return refuse('Write the price as a number of 0 or more.', `${path}.amount`);
-  if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) return refuse('Write the currency as its three capital letters, such as EUR or NOK.', `${path}.currency`);
-  if (period !== 'month' && period !== 'year') return refuse('Choose whether the price is paid per month or per year.', `${path}.period`);
+  if (Object.keys(rest).length)
+    return refuse(`a price has only an amount, a currency and a period, not ${Object.keys(rest).join(', ')}`);
+  if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0)
+    return refuse('Write the price as a number of 0 or more.', `${path}.amount`);
+  if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency))
+    return refuse('Write the currency as its three capital letters, such as EUR or NOK.', `${path}.currency`);
+  if (period !== 'month' && period !== 'year')
+    return refuse('Choose whether the price is paid per month or per year.', `${path}.period`);
   return { value: { amount, currency, period } };
 }
 
@@ -175,7 +235,8 @@ export function copyItems(config: ResolvedConfig): { content: string; key: strin
 /** The text at a dotted key of copy data, or undefined. */
 function textAt(data: unknown, key: string): unknown {
   let here = data;
-  for (const part of key.split('.')) here = here !== null && typeof here === 'object' ? (here as Record<string, unknown>)[part] : undefined;
+  for (const part of key.split('.'))
+    here = here !== null && typeof here === 'object' ? (here as Record<string, unknown>)[part] : undefined;
   return here;
 }
 
@@ -188,7 +249,6 @@ export interface SettingsRoutesOptions {
   /** After the files were written (serve: rebuild and publish; dev leaves it to the watcher). */
   afterWrite?(files: readonly string[]): Promise<SaveOutcome>;
 }
-
 
 /** The files the settings edit, as they are now: the config and (with categories) each language's messages. */
 interface SettingsFiles {
@@ -242,25 +302,38 @@ async function readSettingsFiles(config: ResolvedConfig): Promise<SettingsFiles>
 
 /** Every file a settings save may write (the write queue's paths): the config, the messages, the page copy. */
 function settingsFilePaths(config: ResolvedConfig): string[] {
-  const messages = categorisedCollections(config).length ? config.localeIds.map((locale) => sourcesOf(config).messages(locale)) : [];
-  const copies = config.admin.copy.flatMap(({ content }) => config.localeIds.map((locale) => copyFile(config, content, locale)));
+  const messages = categorisedCollections(config).length
+    ? config.localeIds.map((locale) => sourcesOf(config).messages(locale))
+    : [];
+  const copies = config.admin.copy.flatMap(({ content }) =>
+    config.localeIds.map((locale) => copyFile(config, content, locale)),
+  );
   return [resolve(process.cwd(), config.file), ...messages, ...copies];
 }
 
 /** The settings files and their texts now: the config, then the messages and the page copy. */
 function settingsFileTexts(found: SettingsFiles): Map<string, string> {
-  return new Map([[found.file, found.text], ...Object.values(found.messages).map((entry): [string, string] => [entry.file, entry.text]), ...found.copies]);
+  return new Map([
+    [found.file, found.text],
+    ...Object.values(found.messages).map((entry): [string, string] => [entry.file, entry.text]),
+    ...found.copies,
+  ]);
 }
 
 /** The key of the settings' versions in the store. */
 const settingsItem = 'site.config.yaml';
 
 /** The version of the settings files: the hash of their texts, in a fixed order; `after` gives a file's text after a save. */
-function settingsVersion(files: Omit<SettingsFiles, 'version'>, after: (file: string, text: string) => string = (_file, text) => text): string {
+function settingsVersion(
+  files: Omit<SettingsFiles, 'version'>,
+  after: (file: string, text: string) => string = (_file, text) => text,
+): string {
   const { messages, copies } = files;
   const texts = [
     after(files.file, files.text),
-    ...Object.keys(messages).sort().map((locale) => after(messages[locale]!.file, messages[locale]!.text)),
+    ...Object.keys(messages)
+      .sort()
+      .map((locale) => after(messages[locale]!.file, messages[locale]!.text)),
     ...[...copies].sort(([a], [b]) => (a < b ? -1 : 1)).map(([path, copy]) => after(path, copy)),
   ];
   return versionOf(texts.join('\0'));
@@ -273,7 +346,9 @@ async function categoryUsage(config: ResolvedConfig): Promise<Map<string, string
     const field = config.collections[collection]!.taxonomy!.field;
     for (const slug of await listEntrySlugs(config, collection)) {
       for (const locale of config.localeIds) {
-        const text = await readFile(join(sourcesOf(config).collection(collection), slug, `${locale}.md`), 'utf8').catch(() => undefined);
+        const text = await readFile(join(sourcesOf(config).collection(collection), slug, `${locale}.md`), 'utf8').catch(
+          () => undefined,
+        );
         if (text === undefined) continue;
         const term = readFrontMatter(text)[field];
         if (typeof term !== 'string') continue;
@@ -300,7 +375,13 @@ export function checkConfigText(text: string, config: ResolvedConfig): SettingsE
     if (!errors?.length) throw error;
     // A hint of its own only: the catalogue's ("See schema/site.config.schema.json …") is for developers.
     const ownHint = (found: SiteError) => found.hint && found.hint !== errorCatalogue[found.code].hint;
-    return errors.map((found) => ({ path: found.field ?? null, message: found.message, line: found.line ?? null, column: found.column ?? null, ...(ownHint(found) ? { hint: found.hint } : {}) }));
+    return errors.map((found) => ({
+      path: found.field ?? null,
+      message: found.message,
+      line: found.line ?? null,
+      column: found.column ?? null,
+      ...(ownHint(found) ? { hint: found.hint } : {}),
+    }));
   }
 }
 
@@ -315,7 +396,12 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
   };
 
   /** The edit error of a change, as a settings error. */
-  const editError = (error: unknown): SettingsError => ({ path: error instanceof ConfigEditError ? error.path.join('.') : null, message: (error as Error).message, line: null, column: null });
+  const editError = (error: unknown): SettingsError => ({
+    path: error instanceof ConfigEditError ? error.path.join('.') : null,
+    message: (error as Error).message,
+    line: null,
+    column: null,
+  });
 
   /** What the body's changes write, checked as `site check` checks the config; answers 400/422 and gives undefined when they cannot be saved. */
   const planned = async (context: AdminRequest, found: SettingsFiles): Promise<SettingsSave | undefined> => {
@@ -332,9 +418,14 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
     };
     if (parsed.errors.length) return refuse(parsed.errors);
     const { config } = found;
-    const messageTexts = Object.fromEntries(Object.entries(found.messages).map(([locale, entry]) => [locale, entry.text]));
-    const categories = parsed.categories.length ? planCategoryChanges(config, messageTexts, await categoryUsage(config), parsed.categories) : { config: [], messages: {}, removals: {}, errors: [] };
-    if (categories.errors.length) return refuse(categories.errors.map((error) => ({ ...error, line: null, column: null })));
+    const messageTexts = Object.fromEntries(
+      Object.entries(found.messages).map(([locale, entry]) => [locale, entry.text]),
+    );
+    const categories = parsed.categories.length
+      ? planCategoryChanges(config, messageTexts, await categoryUsage(config), parsed.categories)
+      : { config: [], messages: {}, removals: {}, errors: [] };
+    if (categories.errors.length)
+      return refuse(categories.errors.map((error) => ({ ...error, line: null, column: null })));
     const steps: SettingsSave['steps'] = [];
     const changed = new Map<string, { before: string; after: string }>();
     const step = (file: string, before: string, edits: readonly ConfigChange[]) => {
@@ -349,15 +440,26 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
       const byFile = new Map<string, ConfigChange[]>();
       for (const change of parsed.copy) {
         const item = items[change.item];
-        const path = item && config.localeIds.includes(change.locale) ? copyFile(config, item.content, change.locale) : undefined;
-        if (!item || !path || !found.copies.has(path)) return refuse([{ path: `copy.${change.item}.${change.locale}`, message: `copy.${change.item}.${change.locale} is not a text the settings offer`, line: null, column: null }]);
+        const path =
+          item && config.localeIds.includes(change.locale) ? copyFile(config, item.content, change.locale) : undefined;
+        if (!item || !path || !found.copies.has(path))
+          return refuse([
+            {
+              path: `copy.${change.item}.${change.locale}`,
+              message: `copy.${change.item}.${change.locale} is not a text the settings offer`,
+              line: null,
+              column: null,
+            },
+          ]);
         byFile.set(path, [...(byFile.get(path) ?? []), { path: item.key.split('.'), value: change.value }]);
       }
       for (const [path, edits] of byFile) step(path, found.copies.get(path)!, edits);
-      for (const [locale, edits] of Object.entries(categories.messages)) step(found.messages[locale]!.file, found.messages[locale]!.text, edits);
+      for (const [locale, edits] of Object.entries(categories.messages))
+        step(found.messages[locale]!.file, found.messages[locale]!.text, edits);
       const configEdits = [...parsed.changes, ...categories.config];
       if (configEdits.length) step(found.file, found.text, configEdits);
-      for (const [locale, edits] of Object.entries(categories.removals)) step(found.messages[locale]!.file, found.messages[locale]!.text, edits);
+      for (const [locale, edits] of Object.entries(categories.removals))
+        step(found.messages[locale]!.file, found.messages[locale]!.text, edits);
     } catch (error) {
       return refuse([editError(error)]);
     }
@@ -373,21 +475,38 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
   };
 
   /** The diff of a save, file by file. */
-  const diffOf = (save: SettingsSave) => [...save.changed].map(([file, { before, after }]) => fileDiff(sourcesOf(options.config()!).display(file), before, after)).join('');
+  const diffOf = (save: SettingsSave) =>
+    [...save.changed]
+      .map(([file, { before, after }]) => fileDiff(sourcesOf(options.config()!).display(file), before, after))
+      .join('');
 
   /**
    * Commits (and pushes) the changed files when `publish.git.commit` says so (as the posts do),
    * and logs the outcome; undefined when publishing to git is off.
    */
-  async function publish(context: AdminRequest, config: ResolvedConfig, save: SettingsSave): Promise<GitOutcome | undefined> {
+  async function publish(
+    context: AdminRequest,
+    config: ResolvedConfig,
+    save: SettingsSave,
+  ): Promise<GitOutcome | undefined> {
     const settings = config.publish.git;
     if (!settings.commit) return undefined;
     const email = context.session.email;
     const author = email === devUser.email ? undefined : { name: email.slice(0, email.indexOf('@')), email };
     const { paths } = save;
     const message = `content(settings): update ${paths.slice(0, 3).join(', ')}${paths.length > 3 ? ` and ${paths.length - 3} more` : ''}`;
-    const outcome = await publishToGit({ root: config.root, file: [...save.changed.keys()], author, message }, settings);
-    await options.audit.append({ user: email, action: outcome.error ? 'git-failed' : 'git-commit', file: config.file, commit: outcome.commit ?? null, pushed: outcome.pushed, ...(outcome.error ? { error: outcome.error } : {}) });
+    const outcome = await publishToGit(
+      { root: config.root, file: [...save.changed.keys()], author, message },
+      settings,
+    );
+    await options.audit.append({
+      user: email,
+      action: outcome.error ? 'git-failed' : 'git-commit',
+      file: config.file,
+      commit: outcome.commit ?? null,
+      pushed: outcome.pushed,
+      ...(outcome.error ? { error: outcome.error } : {}),
+    });
     return outcome;
   }
 
@@ -401,23 +520,36 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
       // The values as the file now has them (with the config's defaults); the last build's while the file does not load.
       let config = found.config;
       try {
-        config = parseConfig(found.text, found.config.file, found.config.root, { templates: templatesOf(found.config) });
+        config = parseConfig(found.text, found.config.file, found.config.root, {
+          templates: templatesOf(found.config),
+        });
       } catch {
         // The last good config stands in.
       }
-      const messageTexts = Object.fromEntries(Object.entries(found.messages).map(([locale, entry]) => [locale, entry.text]));
-      const categories = Object.keys(found.messages).length ? categoryValues(config, messageTexts, await categoryUsage(config)) : {};
+      const messageTexts = Object.fromEntries(
+        Object.entries(found.messages).map(([locale, entry]) => [locale, entry.text]),
+      );
+      const categories = Object.keys(found.messages).length
+        ? categoryValues(config, messageTexts, await categoryUsage(config))
+        : {};
       const copies = new Map([...found.copies].map(([path, text]) => [path, parseDocument(text).toJS() as unknown]));
       const copy = copyItems(config).map(({ content, key }) => ({
         content,
         key,
-        values: Object.fromEntries(config.localeIds.flatMap((locale) => {
-          const data = copies.get(copyFile(config, content, locale));
-          const value = textAt(data, key);
-          return data === undefined || typeof value !== 'string' ? [] : [[locale, value]];
-        })),
+        values: Object.fromEntries(
+          config.localeIds.flatMap((locale) => {
+            const data = copies.get(copyFile(config, content, locale));
+            const value = textAt(data, key);
+            return data === undefined || typeof value !== 'string' ? [] : [[locale, value]];
+          }),
+        ),
       }));
-      sendJson(context.response, 200, { values: { ...editableValues(config), categories, copy }, version: found.version, file: found.config.file }, { etag: `"${found.version}"` });
+      sendJson(
+        context.response,
+        200,
+        { values: { ...editableValues(config), categories, copy }, version: found.version, file: found.config.file },
+        { etag: `"${found.version}"` },
+      );
     },
   };
 
@@ -440,13 +572,24 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
     role: 'admin',
     async handle(context) {
       const expected = ifMatch(context);
-      if (!expected) return sendJson(context.response, 428, { error: 'if_match_required', message: 'send the version you are editing in If-Match' });
+      if (!expected)
+        return sendJson(context.response, 428, {
+          error: 'if_match_required',
+          message: 'send the version you are editing in If-Match',
+        });
       const config = options.config();
-      if (!config) return sendJson(context.response, 503, { error: 'not_ready', message: 'the site has not been built yet' });
+      if (!config)
+        return sendJson(context.response, 503, { error: 'not_ready', message: 'the site has not been built yet' });
       await serialiseWrites(settingsFilePaths(config), async () => {
         const found = await current(context);
         if (!found) return;
-        if (found.version !== expected) return sendJson(context.response, 409, { error: 'stale', version: found.version }, { etag: `"${found.version}"` });
+        if (found.version !== expected)
+          return sendJson(
+            context.response,
+            409,
+            { error: 'stale', version: found.version },
+            { etag: `"${found.version}"` },
+          );
         const save = await planned(context, found);
         if (save) await commit(context, found, save, 'settings');
       });
@@ -457,7 +600,13 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
    * Writes a save's files, rebuilds (a build that fails puts them back: 422), audits, keeps the
    * texts it replaced as a version, publishes and answers.
    */
-  async function commit(context: AdminRequest, found: SettingsFiles, save: SettingsSave, action: string, detail: Record<string, unknown> = {}) {
+  async function commit(
+    context: AdminRequest,
+    found: SettingsFiles,
+    save: SettingsSave,
+    action: string,
+    detail: Record<string, unknown> = {},
+  ) {
     for (const { file, text } of save.steps) await writeFileAtomic(file, text);
     const files = [...save.changed.keys()];
     const outcome: SaveOutcome = options.afterWrite ? await options.afterWrite(files) : { rebuilt: false };
@@ -465,51 +614,99 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
       // The site does not build with it: the files go back to what they were, in the reverse order.
       for (const file of files.reverse()) await writeFileAtomic(file, save.changed.get(file)!.before);
       await options.afterWrite?.([...save.changed.keys()]);
-      return sendJson(context.response, 422, { errors: outcome.errors.map((error) => ({ path: error.field ?? null, message: error.message, line: error.line ?? null, column: error.column ?? null })) });
+      return sendJson(context.response, 422, {
+        errors: outcome.errors.map((error) => ({
+          path: error.field ?? null,
+          message: error.message,
+          line: error.line ?? null,
+          column: error.column ?? null,
+        })),
+      });
     }
     const after = settingsVersion(found, (file, text) => save.changed.get(file)?.after ?? text);
-    await options.audit.append({ user: context.session.email, action, oldHash: found.version, newHash: after, paths: save.paths, ...detail });
-    const before = Object.fromEntries([...save.changed].map(([file, texts]) => [projectPath(found.config.root, file), texts.before]));
+    await options.audit.append({
+      user: context.session.email,
+      action,
+      oldHash: found.version,
+      newHash: after,
+      paths: save.paths,
+      ...detail,
+    });
+    const before = Object.fromEntries(
+      [...save.changed].map(([file, texts]) => [projectPath(found.config.root, file), texts.before]),
+    );
     await options.history?.record('settings', settingsItem, context.session.email, summaryOf(save.paths), before);
     const git = await publish(context, found.config, save);
-    sendJson(context.response, 200, { version: after, diff: diffOf(save), ...outcome, ...(git ? { git } : {}) }, { etag: `"${after}"` });
+    sendJson(
+      context.response,
+      200,
+      { version: after, diff: diffOf(save), ...outcome, ...(git ? { git } : {}) },
+      { etag: `"${after}"` },
+    );
   }
 
   /**
    * The settings' versions (history.ts): a restore writes back each file the version kept that
    * is still a settings file (never another path), checked as a save is.
    */
-  const history = options.history && historyRoutes({
-    history: options.history, kind: 'settings', address: 'settings', role: 'admin',
-    async open(context) {
-      const found = await current(context);
-      return found && { item: settingsItem, files: Object.fromEntries([...settingsFileTexts(found)].map(([file, text]) => [projectPath(found.config.root, file), text])) };
-    },
-    async restore(context, version) {
-      const config = options.config();
-      if (!config) return sendJson(context.response, 503, { error: 'not_ready', message: 'the site has not been built yet' });
-      await serialiseWrites(settingsFilePaths(config), async () => {
+  const history =
+    options.history &&
+    historyRoutes({
+      history: options.history,
+      kind: 'settings',
+      address: 'settings',
+      role: 'admin',
+      async open(context) {
         const found = await current(context);
-        if (!found) return;
-        if (found.version !== ifMatch(context)) return sendJson(context.response, 409, { error: 'stale', version: found.version }, { etag: `"${found.version}"` });
-        const changed = new Map<string, { before: string; after: string }>();
-        const paths: string[] = [];
-        for (const [file, before] of settingsFileTexts(found)) {
-          const after = version.files[projectPath(found.config.root, file)];
-          if (after === undefined || after === before) continue;
-          changed.set(file, { before, after });
-          const keys = changedKeys(parseDocument(before).toJS(), parseDocument(after).toJS());
-          paths.push(...(file === found.file ? keys : keys.map((key) => `${projectPath(found.config.root, file)}:${key}`)));
-        }
-        if (!changed.size) return sendJson(context.response, 400, { error: 'unchanged', message: 'the settings files are already as this version has them' });
-        const problems = checkConfigText(changed.get(found.file)?.after ?? found.text, found.config);
-        if (problems.length) return sendJson(context.response, 422, { errors: problems });
-        // The files in the order a save writes them: page copy and names first, the config last.
-        const steps = [...changed].sort(([a], [b]) => Number(a === found.file) - Number(b === found.file)).map(([file, { after }]) => ({ file, text: after }));
-        await commit(context, found, { steps, changed, paths }, 'restore', { version: version.id });
-      });
-    },
-  });
+        return (
+          found && {
+            item: settingsItem,
+            files: Object.fromEntries(
+              [...settingsFileTexts(found)].map(([file, text]) => [projectPath(found.config.root, file), text]),
+            ),
+          }
+        );
+      },
+      async restore(context, version) {
+        const config = options.config();
+        if (!config)
+          return sendJson(context.response, 503, { error: 'not_ready', message: 'the site has not been built yet' });
+        await serialiseWrites(settingsFilePaths(config), async () => {
+          const found = await current(context);
+          if (!found) return;
+          if (found.version !== ifMatch(context))
+            return sendJson(
+              context.response,
+              409,
+              { error: 'stale', version: found.version },
+              { etag: `"${found.version}"` },
+            );
+          const changed = new Map<string, { before: string; after: string }>();
+          const paths: string[] = [];
+          for (const [file, before] of settingsFileTexts(found)) {
+            const after = version.files[projectPath(found.config.root, file)];
+            if (after === undefined || after === before) continue;
+            changed.set(file, { before, after });
+            const keys = changedKeys(parseDocument(before).toJS(), parseDocument(after).toJS());
+            paths.push(
+              ...(file === found.file ? keys : keys.map((key) => `${projectPath(found.config.root, file)}:${key}`)),
+            );
+          }
+          if (!changed.size)
+            return sendJson(context.response, 400, {
+              error: 'unchanged',
+              message: 'the settings files are already as this version has them',
+            });
+          const problems = checkConfigText(changed.get(found.file)?.after ?? found.text, found.config);
+          if (problems.length) return sendJson(context.response, 422, { errors: problems });
+          // The files in the order a save writes them: page copy and names first, the config last.
+          const steps = [...changed]
+            .sort(([a], [b]) => Number(a === found.file) - Number(b === found.file))
+            .map(([file, { after }]) => ({ file, text: after }));
+          await commit(context, found, { steps, changed, paths }, 'restore', { version: version.id });
+        });
+      },
+    });
 
   return [read, diff, update, ...(history ?? [])];
 }

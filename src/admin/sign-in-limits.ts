@@ -87,7 +87,13 @@ export const signInBudgets = {
 
 /** Whether a value is a refusal (rather than an attempt or a check's result). */
 export function isRefusal(value: unknown): value is Refusal {
-  return typeof value === 'object' && value !== null && 'status' in value && 'retryAfterMs' in value && ((value as Refusal).status === 429 || (value as Refusal).status === 503);
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'status' in value &&
+    'retryAfterMs' in value &&
+    ((value as Refusal).status === 429 || (value as Refusal).status === 503)
+  );
 }
 
 /** A budget's key in the store: what it counts, hashed (the store holds no address nor e-mail). */
@@ -118,13 +124,14 @@ function createAttemptWriter(source: StoreSource): (change: AttemptChange) => Pr
     }
     writing = false;
   }
-  return (change) => new Promise((settle, fail) => {
-    waiting.push({ change, settle, fail });
-    if (writing) return;
-    writing = true;
-    // One turn of the event loop first, so the requests read in it share the first commit too.
-    setImmediate(() => void write());
-  });
+  return (change) =>
+    new Promise((settle, fail) => {
+      waiting.push({ change, settle, fail });
+      if (writing) return;
+      writing = true;
+      // One turn of the event loop first, so the requests read in it share the first commit too.
+      setImmediate(() => void write());
+    });
 }
 
 /** Creates the gate; its budgets are counted in `source`'s store. */
@@ -203,7 +210,14 @@ export function createSignInLimits(source: StoreSource, options: SignInLimitsOpt
       let places: string[] | undefined;
       try {
         // Both budgets at once, each over its own window: a place in each, or in none.
-        places = await writeAttempts({ claim: claims.map((claim) => ({ key: claim.key, limit: claim.limit, since: new Date(time - claim.windowMs).toISOString() })), at: new Date(time).toISOString() });
+        places = await writeAttempts({
+          claim: claims.map((claim) => ({
+            key: claim.key,
+            limit: claim.limit,
+            since: new Date(time - claim.windowMs).toISOString(),
+          })),
+          at: new Date(time).toISOString(),
+        });
       } catch (error) {
         end();
         throw error;

@@ -52,7 +52,8 @@ export function entriesWithEdit(build: Pick<Build, 'entries'>, edit: EntryEdit):
   const translations = { ...before?.translations };
   if (edit.translation) translations[edit.locale] = edit.translation;
   else delete translations[edit.locale];
-  if (Object.keys(translations).length) entries.set(key, { collection: edit.collection, slug: edit.slug, translations });
+  if (Object.keys(translations).length)
+    entries.set(key, { collection: edit.collection, slug: edit.slug, translations });
   else entries.delete(key);
   return entries;
 }
@@ -72,7 +73,9 @@ export function checkSiteWithEdit(build: Build, edit: EntryEdit): SiteCheck {
       // line in the edited text. On a copy of the config: expansion moves its lock of published
       // paths on, which only the rebuild after the save may do (a refused edit leaves no path behind).
       const editedFile = edit.translation?.file;
-      pages = expandPages({ ...config }, entryList, createDiagnostics(), (file) => (file === editedFile ? edit.text : undefined));
+      pages = expandPages({ ...config }, entryList, createDiagnostics(), (file) =>
+        file === editedFile ? edit.text : undefined,
+      );
     } catch (error) {
       return { errors: collectSiteErrors(error) ?? [asError(error)], rendered: 0 };
     }
@@ -81,10 +84,19 @@ export function checkSiteWithEdit(build: Build, edit: EntryEdit): SiteCheck {
   diffEntries(build.entries, entries, changed, build.renders.readers.keys());
   const readers = new Set<string>();
   for (const key of changed) for (const file of build.renders.readers.get(key) ?? []) readers.add(file);
-  const indexes = pages.flatMap((page, index) => (readers.has(page.file) || !build.renders.byFile.has(page.file) ? [index] : []));
+  const indexes = pages.flatMap((page, index) =>
+    readers.has(page.file) || !build.renders.byFile.has(page.file) ? [index] : [],
+  );
 
   const islands = (build as Build & { islands?: IslandScripts }).islands ?? { entries: {}, graph: {} };
-  const input = renderInputOf({ config, pages, messages: build.messages, contents: build.contents, entries: entryList, stylesheet: build.stylesheet });
+  const input = renderInputOf({
+    config,
+    pages,
+    messages: build.messages,
+    contents: build.contents,
+    entries: entryList,
+    stylesheet: build.stylesheet,
+  });
   const renderer = createSiteRenderer(input, build.templates, islands, false);
   const errors: SiteError[] = [];
   const rendered = new Map<string, string>();
@@ -109,7 +121,15 @@ export function checkSiteWithEdit(build: Build, edit: EntryEdit): SiteCheck {
  * for it and the build's HTML of the others: a post that links nowhere, or the removal of a page
  * another links to, is refused as `site check` would refuse it.
  */
-export function checkLinksWithEdit(build: Build, after: { pages: readonly Page[]; entryList: readonly Entry[]; rendered: ReadonlyMap<string, string>; edit: EntryEdit }): SiteError[] {
+export function checkLinksWithEdit(
+  build: Build,
+  after: {
+    pages: readonly Page[];
+    entryList: readonly Entry[];
+    rendered: ReadonlyMap<string, string>;
+    edit: EntryEdit;
+  },
+): SiteError[] {
   const { edit } = after;
   const editedFile = edit.translation?.file;
   const htmlOf = (file: string) => {

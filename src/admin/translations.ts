@@ -35,7 +35,9 @@ export async function readTranslationRecords(folder: string): Promise<Translatio
   if (text === undefined) return {};
   try {
     const records = JSON.parse(text) as unknown;
-    return records !== null && typeof records === 'object' && !Array.isArray(records) ? (records as TranslationRecords) : {};
+    return records !== null && typeof records === 'object' && !Array.isArray(records)
+      ? (records as TranslationRecords)
+      : {};
   } catch {
     return {};
   }
@@ -47,16 +49,29 @@ export function isOutdated(record: TranslationRecords[string] | undefined, sourc
 }
 
 /** A translation's status from its record and the source's current text (`display`: the source file's name in the diff). */
-export function translationStatus(record: TranslationRecords[string] | undefined, source: string, display: string): TranslationStatus | undefined {
+export function translationStatus(
+  record: TranslationRecords[string] | undefined,
+  source: string,
+  display: string,
+): TranslationStatus | undefined {
   if (!record) return undefined;
-  return isOutdated(record, source) ? { outdated: true, since: record.since, diff: fileDiff(display, record.source, source) } : { outdated: false, since: record.since };
+  return isOutdated(record, source)
+    ? { outdated: true, since: record.since, diff: fileDiff(display, record.source, source) }
+    : { outdated: false, since: record.since };
 }
 
 /** Records that `locale`'s translation in `folder` was just saved against the source text `source`; gives the record file (to publish with the save). */
 export async function recordTranslation(folder: string, locale: string, source: string, now: number): Promise<string> {
-  const records = { ...(await readTranslationRecords(folder)), [locale]: { sourceVersion: versionOf(source), source, since: new Date(now).toISOString() } };
+  const records = {
+    ...(await readTranslationRecords(folder)),
+    [locale]: { sourceVersion: versionOf(source), source, since: new Date(now).toISOString() },
+  };
   const file = translationRecordsFile(folder);
-  const sorted = Object.fromEntries(Object.keys(records).sort().map((key) => [key, records[key]!]));
+  const sorted = Object.fromEntries(
+    Object.keys(records)
+      .sort()
+      .map((key) => [key, records[key]!]),
+  );
   await writeFileAtomic(file, `${JSON.stringify(sorted, null, 2)}\n`);
   return file;
 }

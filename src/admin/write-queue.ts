@@ -29,7 +29,9 @@ const holders = new Set<Holder>();
  */
 export async function serialiseWrites<T>(paths: string | readonly string[], task: () => Promise<T>): Promise<T> {
   const own = await Promise.all((typeof paths === 'string' ? [paths] : paths).map(realPathOf));
-  const earlier = [...holders].filter((holder) => holder.paths.some((path) => own.some((mine) => overlaps(path, mine))));
+  const earlier = [...holders].filter((holder) =>
+    holder.paths.some((path) => own.some((mine) => overlaps(path, mine))),
+  );
   let release!: () => void;
   const holder: Holder = { paths: own, done: new Promise<void>((resolve) => (release = resolve)) };
   holders.add(holder);

@@ -44,12 +44,19 @@ export function createIcs(event: CalendarEvent): string {
 }
 
 function utc(instant: number): string {
-  return new Date(instant).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return new Date(instant)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
 /** Escapes TEXT values: backslash, semicolon, comma and newlines (RFC 5545 3.3.11). */
 function escapeText(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r\n|\r|\n/g, '\\n');
+  return text
+    .replace(/\\/g, '\\\\')
+    .replace(/;/g, '\\;')
+    .replace(/,/g, '\\,')
+    .replace(/\r\n|\r|\n/g, '\\n');
 }
 
 /** Folds a content line longer than 75 octets, without splitting a UTF-8 character. */
@@ -93,7 +100,11 @@ export interface StoredBookingTimes {
  * The calendar file of a stored booking, as `site serve` and the host functions send it: the
  * slot, stamped when it was booked, with the site's words for it.
  */
-export function bookingIcs(booking: StoredBookingTimes, site: { domain: string; organizer?: string }, text: { summary: string; description: string }): string {
+export function bookingIcs(
+  booking: StoredBookingTimes,
+  site: { domain: string; organizer?: string },
+  text: { summary: string; description: string },
+): string {
   return createIcs({
     id: booking.id,
     domain: site.domain,

@@ -49,7 +49,16 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatterFor(timeZone: string): Intl.DateTimeFormat {
   let formatter = formatters.get(timeZone);
   if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
     formatters.set(timeZone, formatter);
   }
   return formatter;
@@ -66,11 +75,26 @@ const utcZones = new Set(['UTC', 'Etc/UTC', 'Etc/GMT', 'GMT']);
 function wallClock(instant: number, timeZone: string) {
   if (utcZones.has(timeZone)) {
     const date = new Date(Math.floor(instant / 1000) * 1000);
-    return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate(), hour: date.getUTCHours(), minute: date.getUTCMinutes(), second: date.getUTCSeconds() };
+    return {
+      year: date.getUTCFullYear(),
+      month: date.getUTCMonth() + 1,
+      day: date.getUTCDate(),
+      hour: date.getUTCHours(),
+      minute: date.getUTCMinutes(),
+      second: date.getUTCSeconds(),
+    };
   }
   const fields: Record<string, number> = {};
-  for (const part of formatterFor(timeZone).formatToParts(instant)) if (part.type !== 'literal') fields[part.type] = Number(part.value);
-  return { year: fields.year!, month: fields.month!, day: fields.day!, hour: fields.hour!, minute: fields.minute!, second: fields.second! };
+  for (const part of formatterFor(timeZone).formatToParts(instant))
+    if (part.type !== 'literal') fields[part.type] = Number(part.value);
+  return {
+    year: fields.year!,
+    month: fields.month!,
+    day: fields.day!,
+    hour: fields.hour!,
+    minute: fields.minute!,
+    second: fields.second!,
+  };
 }
 
 /** The offset of `timeZone` from UTC at an instant, in minutes (60 for CET, 120 for CEST). */
@@ -89,7 +113,11 @@ export function localInstants(date: string, minutesOfDay: number, timeZone: stri
   const [year, month, dayOfMonth] = parseDate(date);
   const wall = Date.UTC(year, month - 1, dayOfMonth, 0, minutesOfDay);
   // The offsets in force a day before and after are the ones either side of any change near `wall`.
-  const offsets = new Set([offsetMinutes(wall - day, timeZone), offsetMinutes(wall, timeZone), offsetMinutes(wall + day, timeZone)]);
+  const offsets = new Set([
+    offsetMinutes(wall - day, timeZone),
+    offsetMinutes(wall, timeZone),
+    offsetMinutes(wall + day, timeZone),
+  ]);
   const instants: number[] = [];
   for (const offset of offsets) {
     const instant = wall - offset * minute;
@@ -129,7 +157,14 @@ export function isDate(text: string): boolean {
 /** The instant of an ISO 8601 date-time with an offset or Z; undefined for anything else. */
 export function parseInstant(text: string): number | undefined {
   const match = isoPattern.exec(text);
-  if (!match || !isDate(`${match[1]}-${match[2]}-${match[3]}`) || Number(match[4]) > 23 || Number(match[5]) > 59 || Number(match[6] ?? 0) > 59) return undefined;
+  if (
+    !match ||
+    !isDate(`${match[1]}-${match[2]}-${match[3]}`) ||
+    Number(match[4]) > 23 ||
+    Number(match[5]) > 59 ||
+    Number(match[6] ?? 0) > 59
+  )
+    return undefined;
   const instant = Date.parse(text);
   return Number.isNaN(instant) ? undefined : instant;
 }
@@ -137,7 +172,12 @@ export function parseInstant(text: string): number | undefined {
 /** The local start times of the slots of one day, in minutes after midnight. */
 export function slotTimes(rules: SlotRules): number[] {
   const times: number[] = [];
-  for (let start = clockMinutes(rules.opens); start + rules.minutes <= clockMinutes(rules.closes); start += rules.minutes) times.push(start);
+  for (
+    let start = clockMinutes(rules.opens);
+    start + rules.minutes <= clockMinutes(rules.closes);
+    start += rules.minutes
+  )
+    times.push(start);
   return times;
 }
 
@@ -163,7 +203,10 @@ function dayStarts(date: string, rules: SlotRules): number[] {
   // Most days the offset is the same from the day before to the day after: one offset for every slot.
   const offsets = new Set([-day, 0, day, 2 * day].map((shift) => offsetMinutes(midnight + shift, rules.timeZone)));
   const [offset] = offsets;
-  const startAt = offsets.size === 1 ? (time: number) => midnight + (time - offset!) * minute : (time: number) => localInstants(date, time, rules.timeZone)[0];
+  const startAt =
+    offsets.size === 1
+      ? (time: number) => midnight + (time - offset!) * minute
+      : (time: number) => localInstants(date, time, rules.timeZone)[0];
   const starts: number[] = [];
   let previousEnd = -Infinity;
   for (const time of slotTimes(rules)) {
@@ -221,8 +264,18 @@ export function slotAtLocal(date: string, time: string, rules: SlotRules): (Slot
 }
 
 /** Up to `count` free slots after `after` (an instant), looking `days` days ahead. */
-export function nextFreeSlots(rules: SlotRules, after: number, count: number, options: { days: number; taken?: readonly BookedTime[] }): Slot[] {
-  return listSlots(rules, { from: dateIn(after, rules.timeZone), days: options.days, taken: options.taken, now: after }).slice(0, count);
+export function nextFreeSlots(
+  rules: SlotRules,
+  after: number,
+  count: number,
+  options: { days: number; taken?: readonly BookedTime[] },
+): Slot[] {
+  return listSlots(rules, {
+    from: dateIn(after, rules.timeZone),
+    days: options.days,
+    taken: options.taken,
+    now: after,
+  }).slice(0, count);
 }
 
 /**
@@ -233,7 +286,8 @@ function overlapCheck(taken: readonly BookedTime[]): (start: number, end: number
   if (taken.length === 0) return () => false;
   const sorted = [...taken].sort((a, b) => a.start - b.start);
   const latestEnd: number[] = [];
-  for (const [index, time] of sorted.entries()) latestEnd.push(Math.max(time.end, index ? latestEnd[index - 1]! : -Infinity));
+  for (const [index, time] of sorted.entries())
+    latestEnd.push(Math.max(time.end, index ? latestEnd[index - 1]! : -Infinity));
   return (start, end) => {
     // The last meeting that starts before `end`; it or one before it overlaps when one ends after `start`.
     let low = 0;
@@ -248,7 +302,10 @@ function overlapCheck(taken: readonly BookedTime[]): (start: number, end: number
 }
 
 function slotOf(start: number, rules: SlotRules): Slot {
-  return { start: formatZoned(start, rules.timeZone), end: formatZoned(start + rules.minutes * minute, rules.timeZone) };
+  return {
+    start: formatZoned(start, rules.timeZone),
+    end: formatZoned(start + rules.minutes * minute, rules.timeZone),
+  };
 }
 
 function weekdayOf(date: string): Weekday {

@@ -22,7 +22,8 @@ export function generatorRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json')) || !existsSync(join(dir, 'bin', 'site.js'))) {
     const parent = dirname(dir);
-    if (parent === dir) throw new Error(`cannot find the site generator's package above ${fileURLToPath(import.meta.url)}`);
+    if (parent === dir)
+      throw new Error(`cannot find the site generator's package above ${fileURLToPath(import.meta.url)}`);
     dir = parent;
   }
   root = dir;
@@ -107,7 +108,8 @@ export function cacheRoot(): string {
 
 /** The generator's own version, from its package.json. */
 export function generatorVersion(): string {
-  ownVersion ??= (JSON.parse(readFileSync(join(generatorRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+  ownVersion ??= (JSON.parse(readFileSync(join(generatorRoot(), 'package.json'), 'utf8')) as { version: string })
+    .version;
   return ownVersion;
 }
 let ownVersion: string | undefined;
@@ -131,10 +133,16 @@ export function cacheScope(path: string): string {
  */
 function foldersOf(root: string): [folder: string, token: string][] {
   if (knownFolders?.root === root) return knownFolders.folders;
-  const folders: [string, string][] = [[root, '\u241bsite-root\u241b'], [generatorRoot(), '\u241bgenerator\u241b'], [modulesRoot(), '\u241bmodules\u241b']];
+  const folders: [string, string][] = [
+    [root, '\u241bsite-root\u241b'],
+    [generatorRoot(), '\u241bgenerator\u241b'],
+    [modulesRoot(), '\u241bmodules\u241b'],
+  ];
   // The longest first, so a folder inside another (the checkout's node_modules inside its root) is
   // replaced by its own token; the same folder twice (a checkout is its own generator) by the first.
-  const distinct = folders.filter(([folder], index) => folders.findIndex(([other]) => other === folder) === index).sort(([a], [b]) => b.length - a.length);
+  const distinct = folders
+    .filter(([folder], index) => folders.findIndex(([other]) => other === folder) === index)
+    .sort(([a], [b]) => b.length - a.length);
   knownFolders = { root, folders: distinct };
   return distinct;
 }
@@ -152,7 +160,11 @@ export function portableText(text: string, root: string): string {
   if (!folders.some(([folder]) => text.includes(folder))) return text;
   if (folderPattern?.root !== root) {
     const alternatives = folders.map(([folder]) => folder.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
-    folderPattern = { root, pattern: new RegExp(`(?:${alternatives})(?=[/\\\\"'\`]|$)`, 'g'), tokens: new Map(folders) };
+    folderPattern = {
+      root,
+      pattern: new RegExp(`(?:${alternatives})(?=[/\\\\"'\`]|$)`, 'g'),
+      tokens: new Map(folders),
+    };
   }
   const { pattern, tokens } = folderPattern;
   return text.replace(pattern, (folder) => tokens.get(folder)!);
@@ -165,7 +177,9 @@ export function portableText(text: string, root: string): string {
  */
 export function namesFolder(bytes: Uint8Array, root: string): boolean {
   const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return foldersOf(root).some(([folder]) => (['latin1', 'utf16le', 'utf8'] as const).some((encoding) => data.includes(Buffer.from(folder, encoding))));
+  return foldersOf(root).some(([folder]) =>
+    (['latin1', 'utf16le', 'utf8'] as const).some((encoding) => data.includes(Buffer.from(folder, encoding))),
+  );
 }
 
 /** Text made by `portableText`, with the tokens back as the folders of this checkout. */

@@ -20,7 +20,12 @@ const maxAge = 30 * 24 * 3600 * 1000;
  * Opens the pack of `scope` in a namespace such as "compress"; with `keepUnused` (or when it says
  * so as the pack is settled), no entry drops out.
  */
-export function openPackCache(namespace: string, scope: string, root: string = cacheRoot(), options: { keepUnused?: boolean | (() => boolean) } = {}): DiskCache {
+export function openPackCache(
+  namespace: string,
+  scope: string,
+  root: string = cacheRoot(),
+  options: { keepUnused?: boolean | (() => boolean) } = {},
+): DiskCache {
   const dir = join(root, namespace);
   const file = packFile(namespace, scope, root);
   // Only the index is read at first, and each entry when asked for: a build that asks for a few
@@ -145,8 +150,14 @@ function openPack(file: string): StoredPack {
 
 async function writePack(file: string, entries: ReadonlyMap<string, readonly Uint8Array[]>): Promise<void> {
   const keys = [...entries.keys()].sort();
-  const index = keys.map((key): [string, number] => [key, entries.get(key)!.reduce((sum, part) => sum + part.byteLength, 0)]);
-  const buffers: Uint8Array[] = [Buffer.from(`${magic}${JSON.stringify(index)}\n`), ...keys.flatMap((key) => entries.get(key)!)];
+  const index = keys.map((key): [string, number] => [
+    key,
+    entries.get(key)!.reduce((sum, part) => sum + part.byteLength, 0),
+  ]);
+  const buffers: Uint8Array[] = [
+    Buffer.from(`${magic}${JSON.stringify(index)}\n`),
+    ...keys.flatMap((key) => entries.get(key)!),
+  ];
   await writeFileAtomic(file, buffers, { durable: false });
 }
 

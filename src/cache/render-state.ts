@@ -97,7 +97,11 @@ function storedOf(state: RenderState): StoredState {
     keys: joined(keys),
     prints: joined(prints),
     pages: packReads(pages),
-    stamps: { paths: joined(stamped.map(([path]) => path)), sizes: Float64Array.from(stamped, ([, stamp]) => stamp.size), mtimes: Float64Array.from(stamped, ([, stamp]) => stamp.mtimeMs) },
+    stamps: {
+      paths: joined(stamped.map(([path]) => path)),
+      sizes: Float64Array.from(stamped, ([, stamp]) => stamp.size),
+      mtimes: Float64Array.from(stamped, ([, stamp]) => stamp.mtimeMs),
+    },
   };
 }
 
@@ -122,7 +126,11 @@ function stateOf(stored: StoredState): RenderState {
 /** The state of an output folder (absolute, resolved), or undefined when there is none or it cannot be read. */
 export function readRenderState(outDir: string): RenderState | undefined {
   try {
-    const stored = deserialize(readFileSync(stateFile(outDir))) as { format: number; scope: string; state: StoredState };
+    const stored = deserialize(readFileSync(stateFile(outDir))) as {
+      format: number;
+      scope: string;
+      state: StoredState;
+    };
     return stored.format === format && stored.scope === cacheScope(outDir) ? stateOf(stored.state) : undefined;
   } catch {
     return undefined;
@@ -132,7 +140,9 @@ export function readRenderState(outDir: string): RenderState | undefined {
 /** Stores the state of an output folder; failures are swallowed (the next build then renders every page). */
 export async function writeRenderState(outDir: string, state: RenderState): Promise<void> {
   try {
-    await writeFileAtomic(stateFile(outDir), serialize({ format, scope: cacheScope(outDir), state: storedOf(state) }), { durable: false });
+    await writeFileAtomic(stateFile(outDir), serialize({ format, scope: cacheScope(outDir), state: storedOf(state) }), {
+      durable: false,
+    });
   } catch {
     // Not kept: the next build renders every page.
   }
@@ -198,9 +208,14 @@ function codeFiles(): string[] {
   const here = fileURLToPath(import.meta.url);
   const dir = here.endsWith('.ts') ? dirname(dirname(here)) : dirname(here);
   const entries = readdirSync(dir, { withFileTypes: true, recursive: true });
-  return entries
-    // Type declarations (lib/types/) do not run.
-    .filter((entry) => entry.isFile() && ['.js', '.ts', '.tsx'].includes(extname(entry.name)) && !entry.name.endsWith('.d.ts'))
-    .map((entry) => join(entry.parentPath, entry.name))
-    .sort();
+  return (
+    entries
+      // Type declarations (lib/types/) do not run.
+      .filter(
+        (entry) =>
+          entry.isFile() && ['.js', '.ts', '.tsx'].includes(extname(entry.name)) && !entry.name.endsWith('.d.ts'),
+      )
+      .map((entry) => join(entry.parentPath, entry.name))
+      .sort()
+  );
 }

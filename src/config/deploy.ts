@@ -28,7 +28,11 @@ export interface DeploySettings {
 const originPattern = /^https?:\/\/[^/\s]+$/;
 
 /** The deploy settings of this environment; throws a SiteError for an origin that is not scheme and host. */
-export function deploySettings(env: Readonly<Record<string, string | undefined>>, flag?: string, baseFlag?: string): DeploySettings {
+export function deploySettings(
+  env: Readonly<Record<string, string | undefined>>,
+  flag?: string,
+  baseFlag?: string,
+): DeploySettings {
   const netlifyPreview = env.CONTEXT === 'deploy-preview' || env.CONTEXT === 'branch-deploy';
   const vercelPreview = env.VERCEL_ENV === 'preview';
   const hostPreview = netlifyPreview || vercelPreview;
@@ -53,8 +57,12 @@ export function deploySettings(env: Readonly<Record<string, string | undefined>>
 }
 
 /** The base path from `--base` or `SITE_BASE`, trailing slashes dropped ("/" is the domain's root). */
-function basePathOf(env: Readonly<Record<string, string | undefined>>, flag: string | undefined): Pick<DeploySettings, 'base' | 'baseFrom'> {
-  const [value, from] = flag !== undefined ? [flag, '--base'] : env.SITE_BASE !== undefined ? [env.SITE_BASE, 'SITE_BASE'] : [];
+function basePathOf(
+  env: Readonly<Record<string, string | undefined>>,
+  flag: string | undefined,
+): Pick<DeploySettings, 'base' | 'baseFrom'> {
+  const [value, from] =
+    flag !== undefined ? [flag, '--base'] : env.SITE_BASE !== undefined ? [env.SITE_BASE, 'SITE_BASE'] : [];
   if (value === undefined) return {};
   const base = value.trim().replace(/\/+$/, '');
   if (!sitePathPrefix.safeParse(base).success) {

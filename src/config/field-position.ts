@@ -13,7 +13,10 @@ import { writtenRouteField } from './localized-paths.js';
  * it (a route's localized path may sit in its `path:` map, not under `paths:`); none when the file
  * cannot be read.
  */
-export function locateConfigField(config: Pick<ResolvedConfig, 'file'>, path: readonly (string | number)[]): { line?: number; column?: number; written?: (string | number)[] } {
+export function locateConfigField(
+  config: Pick<ResolvedConfig, 'file'>,
+  path: readonly (string | number)[],
+): { line?: number; column?: number; written?: (string | number)[] } {
   let text: string;
   try {
     text = readFileSync(resolve(config.file), 'utf8');

@@ -18,7 +18,16 @@ import { readPathLock, type PathLock } from './path-lock.js';
 import { collectionNamed } from './collection-named.js';
 import { collectAdditions, loadPlugins, sitePluginsOf, type PluginAdditions, type PluginRefs } from './plugins.js';
 import { normalizeRoutePath, writtenRouteField, type RoutePathProblem } from './localized-paths.js';
-import { builtInEntryFields, collectionEntrySchema, configSchema, isKnownCurrency, navigationRoutePath, routeEntrySchema, type SiteConfig, type ValidatedConfig } from './schema.js';
+import {
+  builtInEntryFields,
+  collectionEntrySchema,
+  configSchema,
+  isKnownCurrency,
+  navigationRoutePath,
+  routeEntrySchema,
+  type SiteConfig,
+  type ValidatedConfig,
+} from './schema.js';
 
 /** The validated config plus where it came from. */
 export interface ResolvedConfig extends SiteConfig {
@@ -72,7 +81,14 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
     text = await readFile(absolute, 'utf8');
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
-    const why = code === 'EISDIR' ? ': it is a folder, not a file' : code === 'ENOENT' ? ': there is no such file' : code === 'EACCES' ? ': permission denied' : '';
+    const why =
+      code === 'EISDIR'
+        ? ': it is a folder, not a file'
+        : code === 'ENOENT'
+          ? ': there is no such file'
+          : code === 'EACCES'
+            ? ': permission denied'
+            : '';
     diagnostics.fail({ code: 'CONFIG_NOT_FOUND', message: `cannot read ${file}${why}`, file, cause });
   }
   const root = dirname(absolute);
@@ -82,7 +98,14 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
   if (options.listTemplates && !options.templates) {
     const paths = (yamlValue(parsed.source) as { paths?: { templates?: unknown } } | null)?.paths;
     const templatesDir = resolve(root, typeof paths?.templates === 'string' ? paths.templates : 'templates');
-    return withPathLock(resolveConfig(parsed, root, { ...options, diagnostics, templates: await options.listTemplates(templatesDir) }, plugins));
+    return withPathLock(
+      resolveConfig(
+        parsed,
+        root,
+        { ...options, diagnostics, templates: await options.listTemplates(templatesDir) },
+        plugins,
+      ),
+    );
   }
   return withPathLock(resolveConfig(parsed, root, { ...options, diagnostics }, plugins));
 }
@@ -94,7 +117,11 @@ async function withPathLock(config: ResolvedConfig): Promise<ResolvedConfig> {
 }
 
 /** The plugins of a config and what its site plugins add; undefined when the config itself is invalid (resolveConfig reports that). */
-async function loadConfigPlugins({ source, errors }: ReturnType<typeof parseYaml>, root: string, diagnostics: Diagnostics): Promise<ConfigPlugins | undefined> {
+async function loadConfigPlugins(
+  { source, errors }: ReturnType<typeof parseYaml>,
+  root: string,
+  diagnostics: Diagnostics,
+): Promise<ConfigPlugins | undefined> {
   if (errors.length) return undefined;
   const validation = validateYaml(source, configSchema);
   const { data: validated } = validation;
@@ -105,7 +132,13 @@ async function loadConfigPlugins({ source, errors }: ReturnType<typeof parseYaml
   diagnostics.throwIfErrors();
   if (!refs) return undefined;
   const sitePlugins = sitePluginsOf({ extensions: refs });
-  const additions = await collectAdditions(sitePlugins, { ...data, root }, diagnostics, source.file, data.build.pluginTimeout);
+  const additions = await collectAdditions(
+    sitePlugins,
+    { ...data, root },
+    diagnostics,
+    source.file,
+    data.build.pluginTimeout,
+  );
   diagnostics.throwIfErrors();
   // The config's data, validated once (the real site's config took 30 ms), unless a site plugin was handed it (and may have changed it).
   return { refs, additions, ...(sitePlugins.length ? {} : { validation }) };
@@ -123,21 +156,42 @@ interface ConfigPlugins {
  * schemas; each problem names the plugin. Also says which plugin added which route and collection,
  * for the cross-checks' messages.
  */
-function withAdditions(data: SiteConfig, additions: PluginAdditions, diagnostics: Diagnostics): { data: SiteConfig; origins: PluginOrigins } {
+function withAdditions(
+  data: SiteConfig,
+  additions: PluginAdditions,
+  diagnostics: Diagnostics,
+): { data: SiteConfig; origins: PluginOrigins } {
   const origins: PluginOrigins = { routes: new Map(), collections: new Map() };
   const routes = [...data.routes];
   const collections = { ...data.collections };
   const fail = (origin: PluginOrigin, what: string, field: string, message: string) =>
-    diagnostics.error({ code: 'CONFIG_INVALID', message: `${what} from plugin "${origin.name}": ${message}`, file: origin.file, field });
+    diagnostics.error({
+      code: 'CONFIG_INVALID',
+      message: `${what} from plugin "${origin.name}": ${message}`,
+      file: origin.file,
+      field,
+    });
   additions.routes.forEach(({ plugin, route }, index) => {
     const origin = originOf(plugin);
     const parsed = routeEntrySchema.safeParse(route);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) fail(origin, 'route', `routes()[${index}]${issue.path.length ? `.${issue.path.join('.')}` : ''}`, issue.message);
+      for (const issue of parsed.error.issues)
+        fail(
+          origin,
+          'route',
+          `routes()[${index}]${issue.path.length ? `.${issue.path.join('.')}` : ''}`,
+          issue.message,
+        );
       return;
     }
     const normalized = normalizeRoutePath(parsed.data, siteLocalesOf(data));
-    for (const problem of normalized.problems) fail(origin, 'route', `routes()[${index}].${[...problem.in, problem.key].join('.')}`, `${problem.message}. ${problem.hint}`);
+    for (const problem of normalized.problems)
+      fail(
+        origin,
+        'route',
+        `routes()[${index}].${[...problem.in, problem.key].join('.')}`,
+        `${problem.message}. ${problem.hint}`,
+      );
     if (normalized.problems.length) return;
     origins.routes.set(routes.length, origin);
     routes.push(normalized.route);
@@ -149,8 +203,16 @@ function withAdditions(data: SiteConfig, additions: PluginAdditions, diagnostics
       continue;
     }
     const parsed = collectionEntrySchema.safeParse(collection);
-    if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(name)) fail(origin, 'collection', `collections().${name}`, 'use lowercase letters, digits and hyphens in its name');
-    else if (!parsed.success) for (const issue of parsed.error.issues) fail(origin, 'collection', `collections().${name}${issue.path.length ? `.${issue.path.join('.')}` : ''}`, issue.message);
+    if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(name))
+      fail(origin, 'collection', `collections().${name}`, 'use lowercase letters, digits and hyphens in its name');
+    else if (!parsed.success)
+      for (const issue of parsed.error.issues)
+        fail(
+          origin,
+          'collection',
+          `collections().${name}${issue.path.length ? `.${issue.path.join('.')}` : ''}`,
+          issue.message,
+        );
     else {
       origins.collections.set(name, origin);
       collections[name] = parsed.data;
@@ -165,7 +227,10 @@ function siteLocalesOf(data: Pick<ValidatedConfig, 'site' | 'locales'>): { defau
 }
 
 /** The config with each route's path map made `path` and `paths` (localized-paths.ts), and the problems found, by route. */
-function withRoutePaths(data: ValidatedConfig): { data: SiteConfig; problems: { index: number; problem: RoutePathProblem }[] } {
+function withRoutePaths(data: ValidatedConfig): {
+  data: SiteConfig;
+  problems: { index: number; problem: RoutePathProblem }[];
+} {
   const problems: { index: number; problem: RoutePathProblem }[] = [];
   const routes = data.routes.map((route, index) => {
     const normalized = normalizeRoutePath(route, siteLocalesOf(data));
@@ -210,9 +275,18 @@ function resolveConfig(
   const { data: own, problems } = withRoutePaths(validated);
   for (const { index, problem } of problems) {
     const at = ['routes', index, ...problem.in];
-    diagnostics.error({ code: problem.code, message: problem.message, file: source.file, field: formatPath([...at, problem.key]), hint: problem.hint, ...locate(source, at, problem.key) });
+    diagnostics.error({
+      code: problem.code,
+      message: problem.message,
+      file: source.file,
+      field: formatPath([...at, problem.key]),
+      hint: problem.hint,
+      ...locate(source, at, problem.key),
+    });
   }
-  const { data, origins } = plugins ? withAdditions(own, plugins.additions, diagnostics) : { data: own, origins: undefined };
+  const { data, origins } = plugins
+    ? withAdditions(own, plugins.additions, diagnostics)
+    : { data: own, origins: undefined };
   diagnostics.throwIfErrors();
   checkConfig(data, source, diagnostics, { ...options, origins });
   diagnostics.throwIfErrors();
@@ -231,9 +305,22 @@ function resolveConfig(
   diagnostics.throwIfErrors();
   checkPlaceholders(data, source, diagnostics);
   const deploy = options.deploy;
-  const site = { ...data.site, ...(deploy?.origin ? { origin: deploy.origin } : {}), ...(deploy?.base !== undefined ? { base: deploy.base } : {}) };
+  const site = {
+    ...data.site,
+    ...(deploy?.origin ? { origin: deploy.origin } : {}),
+    ...(deploy?.base !== undefined ? { base: deploy.base } : {}),
+  };
   const extensions = plugins?.refs ?? { remark: [], rehype: [], site: [] };
-  return { ...withAdmin(data), site, root, file: source.file, localeIds, dirs, extensions, ...(deploy?.preview ? { preview: true } : {}) };
+  return {
+    ...withAdmin(data),
+    site,
+    root,
+    file: source.file,
+    localeIds,
+    dirs,
+    extensions,
+    ...(deploy?.preview ? { preview: true } : {}),
+  };
 }
 
 /**
@@ -244,9 +331,17 @@ function resolveConfig(
  */
 function withAdmin(data: SiteConfig): SiteConfig {
   if (!data.admin.enabled) return data;
-  const routes = adminRoutes.map(({ everyLocale, ...route }) => ({ ...route, ...(everyLocale ? {} : { locale: data.site.defaultLocale }), noindex: true }));
-  const prefixes = Object.values(data.locales).map((locale) => locale.prefix).filter(Boolean);
-  const localized = adminRoutes.filter((route) => route.everyLocale).flatMap((route) => prefixes.map((prefix) => prefix + route.path));
+  const routes = adminRoutes.map(({ everyLocale, ...route }) => ({
+    ...route,
+    ...(everyLocale ? {} : { locale: data.site.defaultLocale }),
+    noindex: true,
+  }));
+  const prefixes = Object.values(data.locales)
+    .map((locale) => locale.prefix)
+    .filter(Boolean);
+  const localized = adminRoutes
+    .filter((route) => route.everyLocale)
+    .flatMap((route) => prefixes.map((prefix) => prefix + route.path));
   const disallow = [...new Set([...data.robots.disallow, ...adminDisallow, ...localized])];
   return { ...data, routes: [...data.routes, ...routes], robots: { ...data.robots, disallow } };
 }
@@ -283,7 +378,7 @@ function checkPreloadFonts(root: string, fonts: readonly string[], source: YamlS
       message: `output.preloadFonts names "${font}", which is no file`,
       file: source.file,
       field: formatPath(['output', 'preloadFonts', index]),
-      hint: 'Name the font file as the stylesheet\'s @font-face does: a package path such as @fontsource/inter/files/inter-latin-400-normal.woff2, or a path starting with ./ relative to the config file.',
+      hint: "Name the font file as the stylesheet's @font-face does: a package path such as @fontsource/inter/files/inter-latin-400-normal.woff2, or a path starting with ./ relative to the config file.",
       ...locate(source, ['output', 'preloadFonts', index]),
     });
   });
@@ -296,47 +391,101 @@ function checkPreloadFonts(root: string, fonts: readonly string[], source: YamlS
  * sitemap, but `site serve` and the host functions answer its path themselves, so no visitor
  * would ever see it.
  */
-function checkEndpointRoutes(config: SiteConfig, source: YamlSource, fail: (code: SiteError['code'], message: string, path: PropertyKey[], hint?: string) => void): void {
+function checkEndpointRoutes(
+  config: SiteConfig,
+  source: YamlSource,
+  fail: (code: SiteError['code'], message: string, path: PropertyKey[], hint?: string) => void,
+): void {
   const endpoints: { path: string; under: boolean; what: string; hint: string }[] = [];
-  const moveHint = (field: string) => `Give the route another path, or move the endpoint (${field} in site.config.yaml).`;
-  if (config.contact.endpoint.startsWith('/')) endpoints.push({ path: config.contact.endpoint, under: false, what: 'the contact form\'s endpoint (contact.endpoint)', hint: moveHint('contact.endpoint') });
+  const moveHint = (field: string) =>
+    `Give the route another path, or move the endpoint (${field} in site.config.yaml).`;
+  if (config.contact.endpoint.startsWith('/'))
+    endpoints.push({
+      path: config.contact.endpoint,
+      under: false,
+      what: "the contact form's endpoint (contact.endpoint)",
+      hint: moveHint('contact.endpoint'),
+    });
   const booking = builtInBookingOf(config);
-  if (booking) endpoints.push({ path: booking.booking.endpoint, under: true, what: 'the built-in booking\'s API (booking.endpoint)', hint: moveHint('booking.endpoint') });
+  if (booking)
+    endpoints.push({
+      path: booking.booking.endpoint,
+      under: true,
+      what: "the built-in booking's API (booking.endpoint)",
+      hint: moveHint('booking.endpoint'),
+    });
   if (config.admin.enabled) {
-    for (const path of adminApiPaths) endpoints.push({ path, under: true, what: 'the admin\'s API', hint: 'Give the route another path: the admin\'s API keeps its place (or set admin: { enabled: false } for a site without the admin).' });
+    for (const path of adminApiPaths)
+      endpoints.push({
+        path,
+        under: true,
+        what: "the admin's API",
+        hint: "Give the route another path: the admin's API keeps its place (or set admin: { enabled: false } for a site without the admin).",
+      });
   }
-  const rules = { defaultLocale: config.site.defaultLocale, prefixes: Object.fromEntries(Object.entries(config.locales).map(([id, locale]) => [id, locale.prefix])) };
+  const rules = {
+    defaultLocale: config.site.defaultLocale,
+    prefixes: Object.fromEntries(Object.entries(config.locales).map(([id, locale]) => [id, locale.prefix])),
+  };
   config.routes.forEach((route, index) => {
     // A single-locale route is at its exact path; any other at its path, or its localized one, under each locale's prefix.
-    const placed = route.locale !== undefined
-      ? [{ field: ['routes', index, 'path'] as PropertyKey[], page: route.path }]
-      : Object.keys(config.locales).map((locale) => {
-        const localized = route.paths?.[locale];
-        const field = localized === undefined ? ['routes', index, 'path'] : writtenRouteField(source, ['routes', index, 'paths', locale]);
-        return { field, page: localizePath(localized ?? route.path, locale, rules) };
-      });
+    const placed =
+      route.locale !== undefined
+        ? [{ field: ['routes', index, 'path'] as PropertyKey[], page: route.path }]
+        : Object.keys(config.locales).map((locale) => {
+            const localized = route.paths?.[locale];
+            const field =
+              localized === undefined
+                ? ['routes', index, 'path']
+                : writtenRouteField(source, ['routes', index, 'paths', locale]);
+            return { field, page: localizePath(localized ?? route.path, locale, rules) };
+          });
     const reported = new Set<string>();
     for (const { field, page } of placed) {
       // An entry's page is somewhere under the path before its {slug}: only an endpoint with paths under it takes all of them.
       const path = page.replace('{slug}', '\0');
-      const endpoint = endpoints.find((candidate) => path === candidate.path || (candidate.under && path.startsWith(`${candidate.path}/`)));
+      const endpoint = endpoints.find(
+        (candidate) => path === candidate.path || (candidate.under && path.startsWith(`${candidate.path}/`)),
+      );
       const key = formatPath(field);
       if (!endpoint || reported.has(key)) continue;
       reported.add(key);
-      fail('DUPLICATE_ROUTE', `route "${route.path}" puts a page at ${page}, where ${endpoint.what} answers (${endpoint.path}): the page would be built and listed in the sitemap, but never reached`, field, endpoint.hint);
+      fail(
+        'DUPLICATE_ROUTE',
+        `route "${route.path}" puts a page at ${page}, where ${endpoint.what} answers (${endpoint.path}): the page would be built and listed in the sitemap, but never reached`,
+        field,
+        endpoint.hint,
+      );
     }
   });
 }
 
 /** The checks that span several fields; each error, recorded in `diagnostics`, points at the line that is wrong. */
-export function checkConfig(config: SiteConfig, source: YamlSource, diagnostics: Diagnostics, options: LoadConfigOptions & { origins?: PluginOrigins } = {}): void {
+export function checkConfig(
+  config: SiteConfig,
+  source: YamlSource,
+  diagnostics: Diagnostics,
+  options: LoadConfigOptions & { origins?: PluginOrigins } = {},
+): void {
   const here = diagnostics.child({ file: source.file });
   const fail = (code: SiteError['code'], message: string, path: PropertyKey[], hint?: string) => {
     // A route or collection a plugin added is not in the YAML: the error names the plugin instead.
-    const origin = path[0] === 'routes' ? options.origins?.routes.get(path[1] as number) : path[0] === 'collections' ? options.origins?.collections.get(path[1] as string) : undefined;
+    const origin =
+      path[0] === 'routes'
+        ? options.origins?.routes.get(path[1] as number)
+        : path[0] === 'collections'
+          ? options.origins?.collections.get(path[1] as string)
+          : undefined;
     if (origin) {
-      const what = path[0] === 'routes' ? `route "${config.routes[path[1] as number]!.path}"` : `collection "${String(path[1])}"`;
-      return here.error({ code, message: `${what} from plugin "${origin.name}": ${message}`, file: origin.file, field: formatPath(path.slice(2)) || undefined, hint });
+      const what =
+        path[0] === 'routes' ? `route "${config.routes[path[1] as number]!.path}"` : `collection "${String(path[1])}"`;
+      return here.error({
+        code,
+        message: `${what} from plugin "${origin.name}": ${message}`,
+        file: origin.file,
+        field: formatPath(path.slice(2)) || undefined,
+        hint,
+      });
     }
     return here.error({ code, message, field: formatPath(path), hint, ...locate(source, path) });
   };
@@ -348,38 +497,70 @@ export function checkConfig(config: SiteConfig, source: YamlSource, diagnostics:
   }
   const prefixes = new Map<string, string>();
   for (const [id, locale] of Object.entries(config.locales)) {
-    if (id === defaultLocale && locale.prefix !== '') fail('CONFIG_INVALID', 'the default locale has no URL prefix', ['locales', id, 'prefix'], 'Set prefix: "" for the default locale.');
-    if (id !== defaultLocale && locale.prefix === '') fail('CONFIG_INVALID', `locale "${id}" needs a URL prefix such as "/${id}"`, ['locales', id, 'prefix']);
+    if (id === defaultLocale && locale.prefix !== '')
+      fail(
+        'CONFIG_INVALID',
+        'the default locale has no URL prefix',
+        ['locales', id, 'prefix'],
+        'Set prefix: "" for the default locale.',
+      );
+    if (id !== defaultLocale && locale.prefix === '')
+      fail('CONFIG_INVALID', `locale "${id}" needs a URL prefix such as "/${id}"`, ['locales', id, 'prefix']);
     const owner = prefixes.get(locale.prefix);
-    if (owner !== undefined) fail('CONFIG_INVALID', `prefix "${locale.prefix}" is already used by locale "${owner}"`, ['locales', id, 'prefix']);
+    if (owner !== undefined)
+      fail('CONFIG_INVALID', `prefix "${locale.prefix}" is already used by locale "${owner}"`, [
+        'locales',
+        id,
+        'prefix',
+      ]);
     prefixes.set(locale.prefix, id);
   }
   const checkPerLocale = (value: Record<string, string>, path: PropertyKey[]) => {
     for (const id of locales) if (!(id in value)) fail('CONTENT_PARITY', `missing text for locale "${id}"`, path);
-    for (const id of Object.keys(value)) if (!config.locales[id]) fail('UNKNOWN_LOCALE', `unknown locale "${id}"`, [...path, id]);
+    for (const id of Object.keys(value))
+      if (!config.locales[id]) fail('UNKNOWN_LOCALE', `unknown locale "${id}"`, [...path, id]);
   };
-  for (const [id, audience] of Object.entries(config.audiences)) checkPerLocale(audience.label, ['audiences', id, 'label']);
+  for (const [id, audience] of Object.entries(config.audiences))
+    checkPerLocale(audience.label, ['audiences', id, 'label']);
   config.plans.forEach((plan, index) => checkPerLocale(plan.name, ['plans', index, 'name']));
   // The page copy the settings offer, or the developer locks, must be a page's copy.
   const copyFolders = new Set(config.routes.flatMap((route) => (route.content ? [route.content] : [])));
   for (const list of ['copy', 'locked'] as const) {
     config.admin[list].forEach((entry, index) => {
-      if (!copyFolders.has(entry.content)) fail('UNKNOWN_ROUTE', `admin.${list} names "${entry.content}", which is no route's content`, ['admin', list, index, 'content'], 'Name the content folder of a route, such as hub/pricing.');
+      if (!copyFolders.has(entry.content))
+        fail(
+          'UNKNOWN_ROUTE',
+          `admin.${list} names "${entry.content}", which is no route's content`,
+          ['admin', list, index, 'content'],
+          'Name the content folder of a route, such as hub/pricing.',
+        );
     });
   }
   // Checked here rather than in the schema: inside the price's union a failed check would only say "invalid input".
   config.plans.forEach((plan, index) => {
     if (plan.price !== 'on-request' && !isKnownCurrency(plan.price.currency)) {
-      fail('CONFIG_INVALID', `"${plan.price.currency}" is not an ISO 4217 currency code`, ['plans', index, 'price', 'currency'], 'Give the three capital letters of the currency, such as currency: EUR (or USD, NOK, SEK).');
+      fail(
+        'CONFIG_INVALID',
+        `"${plan.price.currency}" is not an ISO 4217 currency code`,
+        ['plans', index, 'price', 'currency'],
+        'Give the three capital letters of the currency, such as currency: EUR (or USD, NOK, SEK).',
+      );
     }
   });
   const featureOwner = new Map<string, string>();
-  config.plans.forEach((plan, index) => plan.features.forEach((feature, at) => {
-    const owner = featureOwner.get(feature);
-    if (owner !== undefined) {
-      fail('CONFIG_INVALID', `feature "${feature}" is already in plan "${owner}"`, ['plans', index, 'features', at], 'Plans are cumulative: list a feature once, in the first plan that has it.');
-    } else featureOwner.set(feature, plan.id);
-  }));
+  config.plans.forEach((plan, index) =>
+    plan.features.forEach((feature, at) => {
+      const owner = featureOwner.get(feature);
+      if (owner !== undefined) {
+        fail(
+          'CONFIG_INVALID',
+          `feature "${feature}" is already in plan "${owner}"`,
+          ['plans', index, 'features', at],
+          'Plans are cumulative: list a feature once, in the first plan that has it.',
+        );
+      } else featureOwner.set(feature, plan.id);
+    }),
+  );
 
   const routeIndex = new Map<string, number>();
   // The admin's pages are the engine's: a route of the site at one of their paths is refused
@@ -390,34 +571,74 @@ export function checkConfig(config: SiteConfig, source: YamlSource, diagnostics:
     const first = routeIndex.get(route.path);
     if (first !== undefined) {
       const firstLine = locate(source, ['routes', first, 'path']).line;
-      fail('DUPLICATE_ROUTE', `route "${route.path}" is already defined${firstLine ? ` on line ${firstLine}` : ''}`, at('path'));
+      fail(
+        'DUPLICATE_ROUTE',
+        `route "${route.path}" is already defined${firstLine ? ` on line ${firstLine}` : ''}`,
+        at('path'),
+      );
     } else routeIndex.set(route.path, index);
     if (adminPaths.has(route.path)) {
-      fail('DUPLICATE_ROUTE', `route "${route.path}" is a page of the admin, which the engine adds itself`, at('path'), 'Remove the route (the admin\'s screens and their copy come with the engine; put your own copy in content/pages/), or set admin: { enabled: false } to build no admin pages.');
+      fail(
+        'DUPLICATE_ROUTE',
+        `route "${route.path}" is a page of the admin, which the engine adds itself`,
+        at('path'),
+        "Remove the route (the admin's screens and their copy come with the engine; put your own copy in content/pages/), or set admin: { enabled: false } to build no admin pages.",
+      );
     }
     if (options.templates && !options.templates.includes(route.template)) {
-      fail('UNKNOWN_TEMPLATE', `unknown template "${route.template}"`, at('template'), `Available templates: ${options.templates.join(', ')}.`);
+      fail(
+        'UNKNOWN_TEMPLATE',
+        `unknown template "${route.template}"`,
+        at('template'),
+        `Available templates: ${options.templates.join(', ')}.`,
+      );
     }
     if (route.audience !== undefined && !config.audiences[route.audience]) {
-      fail('UNKNOWN_AUDIENCE', `unknown audience "${route.audience}"`, at('audience'), `Known audiences: ${Object.keys(config.audiences).join(', ')}.`);
+      fail(
+        'UNKNOWN_AUDIENCE',
+        `unknown audience "${route.audience}"`,
+        at('audience'),
+        `Known audiences: ${Object.keys(config.audiences).join(', ')}.`,
+      );
     }
-    if (route.locale !== undefined && !config.locales[route.locale]) fail('UNKNOWN_LOCALE', `unknown locale "${route.locale}"`, at('locale'));
+    if (route.locale !== undefined && !config.locales[route.locale])
+      fail('UNKNOWN_LOCALE', `unknown locale "${route.locale}"`, at('locale'));
     const dynamic = route.path.includes('{slug}');
     if (dynamic !== (route.entry !== undefined)) {
-      fail('CONFIG_INVALID', dynamic ? 'a path with {slug} needs `entry:` naming a collection' : 'an entry route needs {slug} in its path', at('path'), dynamic ? undefined : 'Write the path as, for example, /blog/{slug}.');
+      fail(
+        'CONFIG_INVALID',
+        dynamic ? 'a path with {slug} needs `entry:` naming a collection' : 'an entry route needs {slug} in its path',
+        at('path'),
+        dynamic ? undefined : 'Write the path as, for example, /blog/{slug}.',
+      );
     }
     for (const [locale, path] of Object.entries(route.paths ?? {})) {
       const field = writtenRouteField(source, ['routes', index, 'paths', locale]);
       if (!config.locales[locale]) fail('UNKNOWN_LOCALE', `unknown locale "${locale}"`, field);
-      else if (route.locale !== undefined) fail('CONFIG_INVALID', 'a route of one locale has one path: give it in path:, not paths:', field);
-      else if (path.includes('{slug}') !== dynamic || (dynamic && !path.endsWith('/{slug}'))) fail('CONFIG_INVALID', dynamic ? 'the path of an entry route ends in /{slug} in every locale' : 'only an entry route has {slug} in its paths', field, 'Write the localized path as, for example, /blogg/{slug}.');
+      else if (route.locale !== undefined)
+        fail('CONFIG_INVALID', 'a route of one locale has one path: give it in path:, not paths:', field);
+      else if (path.includes('{slug}') !== dynamic || (dynamic && !path.endsWith('/{slug}')))
+        fail(
+          'CONFIG_INVALID',
+          dynamic
+            ? 'the path of an entry route ends in /{slug} in every locale'
+            : 'only an entry route has {slug} in its paths',
+          field,
+          'Write the localized path as, for example, /blogg/{slug}.',
+        );
     }
-    if (route.list !== undefined && route.entry !== undefined) fail('CONFIG_INVALID', 'a route either lists a collection or shows its entries, not both', at('entry'));
+    if (route.list !== undefined && route.entry !== undefined)
+      fail('CONFIG_INVALID', 'a route either lists a collection or shows its entries, not both', at('entry'));
     for (const key of ['list', 'entry'] as const) {
       const name = route[key];
       if (name !== undefined && !collectionNamed(config, name)) {
         const known = Object.keys(config.collections);
-        fail('UNKNOWN_COLLECTION', `unknown collection "${name}"`, at(key), known.length ? `Known collections: ${known.join(', ')}.` : 'Declare it under collections: in the config.');
+        fail(
+          'UNKNOWN_COLLECTION',
+          `unknown collection "${name}"`,
+          at(key),
+          known.length ? `Known collections: ${known.join(', ')}.` : 'Declare it under collections: in the config.',
+        );
       }
     }
   });
@@ -428,22 +649,36 @@ export function checkConfig(config: SiteConfig, source: YamlSource, diagnostics:
     const target = other === undefined ? undefined : config.routes[other];
     if (!target) fail('UNKNOWN_ROUTE', `unknown route "${route.alternate}"`, ['routes', index, 'alternate']);
     else if (route.locale === undefined || target.locale === undefined || target.locale === route.locale) {
-      fail('CONFIG_INVALID', 'alternate links two single-locale routes of different locales', ['routes', index, 'alternate'], 'Give both routes a different `locale:`.');
+      fail(
+        'CONFIG_INVALID',
+        'alternate links two single-locale routes of different locales',
+        ['routes', index, 'alternate'],
+        'Give both routes a different `locale:`.',
+      );
     }
   });
 
   config.navigation.forEach((item, index) => {
     for (const [id, audience] of Object.entries(config.audiences)) {
       const path = navigationRoutePath(item.path, audience.path);
-      if (!routeIndex.has(path)) fail('UNKNOWN_ROUTE', `"${path}" (for audience ${id}) is not a route`, ['navigation', index, 'path']);
+      if (!routeIndex.has(path))
+        fail('UNKNOWN_ROUTE', `"${path}" (for audience ${id}) is not a route`, ['navigation', index, 'path']);
     }
-    if (item.fallback !== undefined && !routeIndex.has(item.fallback)) fail('UNKNOWN_ROUTE', `unknown route "${item.fallback}"`, ['navigation', index, 'fallback']);
+    if (item.fallback !== undefined && !routeIndex.has(item.fallback))
+      fail('UNKNOWN_ROUTE', `unknown route "${item.fallback}"`, ['navigation', index, 'fallback']);
   });
 
-  if (config.search.enabled && !routeIndex.has(config.search.path)) fail('UNKNOWN_ROUTE', `search.path "${config.search.path}" is not a route`, ['search', 'path'], 'Add a route at that path whose template renders the SiteSearch island (see docs/content.md, "Search"), or set search.path to it.');
+  if (config.search.enabled && !routeIndex.has(config.search.path))
+    fail(
+      'UNKNOWN_ROUTE',
+      `search.path "${config.search.path}" is not a route`,
+      ['search', 'path'],
+      'Add a route at that path whose template renders the SiteSearch island (see docs/content.md, "Search"), or set search.path to it.',
+    );
 
   config.aliases.forEach((alias, index) => {
-    if (!config.locales[alias.locale]) fail('UNKNOWN_LOCALE', `unknown locale "${alias.locale}"`, ['aliases', index, 'locale']);
+    if (!config.locales[alias.locale])
+      fail('UNKNOWN_LOCALE', `unknown locale "${alias.locale}"`, ['aliases', index, 'locale']);
     if (!routeIndex.has(alias.from)) fail('UNKNOWN_ROUTE', `unknown route "${alias.from}"`, ['aliases', index, 'from']);
   });
 
@@ -457,13 +692,24 @@ export function checkConfig(config: SiteConfig, source: YamlSource, diagnostics:
     }
     const field = collection.taxonomy?.field;
     if (field !== undefined && (builtInEntryFields.includes(field) || field in collection.fields)) {
-      fail('CONFIG_INVALID', `"${field}" is already a front-matter field of every entry or of fields:`, at('taxonomy', 'field'), 'Name the taxonomy field after what it holds, such as category.');
+      fail(
+        'CONFIG_INVALID',
+        `"${field}" is already a front-matter field of every entry or of fields:`,
+        at('taxonomy', 'field'),
+        'Name the taxonomy field after what it holds, such as category.',
+      );
     }
     for (const key of Object.keys(collection.fields)) {
-      if (builtInEntryFields.includes(key)) fail('CONFIG_INVALID', `"${key}" is a front-matter field every entry already has`, at('fields', key));
+      if (builtInEntryFields.includes(key))
+        fail('CONFIG_INVALID', `"${key}" is a front-matter field every entry already has`, at('fields', key));
     }
     if (collection.feed === true && !config.routes.some((route) => route.list === name)) {
-      fail('CONFIG_INVALID', `collection "${name}" has a feed but no route lists it`, at('feed'), 'Give the feed a path such as /rss.xml, or add a route with list: ' + name + '.');
+      fail(
+        'CONFIG_INVALID',
+        `collection "${name}" has a feed but no route lists it`,
+        at('feed'),
+        'Give the feed a path such as /rss.xml, or add a route with list: ' + name + '.',
+      );
     }
   }
 
@@ -471,14 +717,24 @@ export function checkConfig(config: SiteConfig, source: YamlSource, diagnostics:
   const contactTypes = config.contact.types;
   for (const [id, audience] of Object.entries(config.audiences)) {
     if (audience.contactType !== undefined && !contactTypes.includes(audience.contactType)) {
-      fail('CONFIG_INVALID', `contactType "${audience.contactType}" is not one of contact.types`, ['audiences', id, 'contactType'],
-        contactTypes.length ? `Known types: ${contactTypes.join(', ')}; or add it to contact.types.` : `List the enquiry types under contact.types, such as types: [${audience.contactType}, other].`);
+      fail(
+        'CONFIG_INVALID',
+        `contactType "${audience.contactType}" is not one of contact.types`,
+        ['audiences', id, 'contactType'],
+        contactTypes.length
+          ? `Known types: ${contactTypes.join(', ')}; or add it to contact.types.`
+          : `List the enquiry types under contact.types, such as types: [${audience.contactType}, other].`,
+      );
     }
   }
 
   // The built-in booking (booking: without url:) offers slots in the company's opening hours.
   if (config.booking && config.booking.url === undefined && !config.company?.openingHours) {
-    fail('CONFIG_INVALID', 'the built-in booking needs company.openingHours: its slots are offered in those hours', ['booking'],
-      'Add company.openingHours (days, opens, closes, timeZone), give booking.url (a booking provider\'s page), or remove booking:.');
+    fail(
+      'CONFIG_INVALID',
+      'the built-in booking needs company.openingHours: its slots are offered in those hours',
+      ['booking'],
+      "Add company.openingHours (days, opens, closes, timeZone), give booking.url (a booking provider's page), or remove booking:.",
+    );
   }
 }

@@ -19,27 +19,60 @@ export interface RoutePathProblem {
 }
 
 /** The route with its path map made `path` and `paths`, and the problems of the map (with any, the loader stops before the route is used). */
-export function normalizeRoutePath(route: ValidatedRoute, site: { defaultLocale: string; locales: readonly string[] }): { route: RouteConfig; problems: RoutePathProblem[] } {
+export function normalizeRoutePath(
+  route: ValidatedRoute,
+  site: { defaultLocale: string; locales: readonly string[] },
+): { route: RouteConfig; problems: RoutePathProblem[] } {
   const { path, ...rest } = route;
   if (typeof path === 'string') return { route: { ...rest, path }, problems: [] };
   const problems: RoutePathProblem[] = [];
-  const written = Object.entries(path).map(([locale, localePath]) => `${locale}: ${localePath}`).join(', ');
+  const written = Object.entries(path)
+    .map(([locale, localePath]) => `${locale}: ${localePath}`)
+    .join(', ');
   if (route.paths !== undefined) {
-    problems.push({ code: 'CONFIG_INVALID', in: [], key: 'paths', message: 'the route gives its path per locale in path: and in paths:', hint: `Give each locale's path once: path: { ${written} } alone, or path: with the default locale's path and paths: with the others.` });
+    problems.push({
+      code: 'CONFIG_INVALID',
+      in: [],
+      key: 'paths',
+      message: 'the route gives its path per locale in path: and in paths:',
+      hint: `Give each locale's path once: path: { ${written} } alone, or path: with the default locale's path and paths: with the others.`,
+    });
   }
   if (route.locale !== undefined) {
-    problems.push({ code: 'CONFIG_INVALID', in: [], key: 'path', message: `a route of one locale (${route.locale}) has one path, not one per locale`, hint: 'Give its path as text, such as path: /om-oss.' });
+    problems.push({
+      code: 'CONFIG_INVALID',
+      in: [],
+      key: 'path',
+      message: `a route of one locale (${route.locale}) has one path, not one per locale`,
+      hint: 'Give its path as text, such as path: /om-oss.',
+    });
   }
   if (path[site.defaultLocale] === undefined) {
-    problems.push({ code: 'CONFIG_INVALID', in: [], key: 'path', message: `the path map has no path for the default locale "${site.defaultLocale}"`, hint: `Add the route's path in ${site.defaultLocale} to the map: path: { ${site.defaultLocale}: /…${written ? `, ${written}` : ''} }.` });
+    problems.push({
+      code: 'CONFIG_INVALID',
+      in: [],
+      key: 'path',
+      message: `the path map has no path for the default locale "${site.defaultLocale}"`,
+      hint: `Add the route's path in ${site.defaultLocale} to the map: path: { ${site.defaultLocale}: /…${written ? `, ${written}` : ''} }.`,
+    });
   }
   for (const locale of Object.keys(path)) {
     if (!site.locales.includes(locale)) {
-      problems.push({ code: 'UNKNOWN_LOCALE', in: ['path'], key: locale, message: `unknown locale "${locale}" in the path map`, hint: `Use the keys under locales: (${site.locales.join(', ')}), or add the locale there.` });
+      problems.push({
+        code: 'UNKNOWN_LOCALE',
+        in: ['path'],
+        key: locale,
+        message: `unknown locale "${locale}" in the path map`,
+        hint: `Use the keys under locales: (${site.locales.join(', ')}), or add the locale there.`,
+      });
     }
   }
   const others = Object.entries(path).filter(([locale]) => locale !== site.defaultLocale);
-  const normalized: RouteConfig = { ...rest, path: path[site.defaultLocale] ?? '/', ...(others.length ? { paths: Object.fromEntries(others) } : {}) };
+  const normalized: RouteConfig = {
+    ...rest,
+    path: path[site.defaultLocale] ?? '/',
+    ...(others.length ? { paths: Object.fromEntries(others) } : {}),
+  };
   return { route: normalized, problems };
 }
 
@@ -49,6 +82,12 @@ export function normalizeRoutePath(route: ValidatedRoute, site: { defaultLocale:
  */
 export function writtenRouteField(source: YamlSource, field: readonly (string | number)[]): (string | number)[] {
   const [routes, index, paths, ...rest] = field;
-  if (routes !== 'routes' || typeof index !== 'number' || paths !== 'paths' || !isMap(source.doc.getIn(['routes', index, 'path']))) return [...field];
+  if (
+    routes !== 'routes' ||
+    typeof index !== 'number' ||
+    paths !== 'paths' ||
+    !isMap(source.doc.getIn(['routes', index, 'path']))
+  )
+    return [...field];
   return ['routes', index, 'path', ...rest];
 }

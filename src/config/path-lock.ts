@@ -39,7 +39,9 @@ export async function readPathLock(root: string): Promise<PathLock | undefined> 
   const lock: PathLock = {};
   for (const [key, value] of Object.entries(data as Record<string, { path?: unknown; before?: unknown }>)) {
     if (typeof value?.path !== 'string') continue;
-    const before = Array.isArray(value.before) ? value.before.filter((path): path is string => typeof path === 'string') : [];
+    const before = Array.isArray(value.before)
+      ? value.before.filter((path): path is string => typeof path === 'string')
+      : [];
     lock[key] = before.length ? { path: value.path, before } : { path: value.path };
   }
   return lock;
@@ -47,7 +49,11 @@ export async function readPathLock(root: string): Promise<PathLock | undefined> 
 
 /** The lock as the file holds it: keys sorted, so the same pages give the same bytes. */
 export function formatPathLock(lock: PathLock): string {
-  const sorted = Object.fromEntries(Object.keys(lock).sort().map((key) => [key, lock[key]]));
+  const sorted = Object.fromEntries(
+    Object.keys(lock)
+      .sort()
+      .map((key) => [key, lock[key]]),
+  );
   return `# Written by each good build (\`site build\`, \`site dev\`, the admin's saves): where each page is published and where it was before (those paths redirect). Commit it.\n${stringify(sorted)}`;
 }
 

@@ -17,9 +17,11 @@ const exampleWord = /(^|[^a-z])(example(?![a-z])|eksempel)/i;
 export function placeholderReason(path: readonly PropertyKey[], value: string): string | undefined {
   const key = String(path.at(-1));
   const domain = domainOf(value);
-  if (domain && reservedDomain.test(domain)) return `"${value}" is a placeholder: ${domain} is a domain reserved for examples, so ${value.includes('@') && !value.includes('://') ? 'mail to it never arrives' : 'links to it lead nowhere'}`;
+  if (domain && reservedDomain.test(domain))
+    return `"${value}" is a placeholder: ${domain} is a domain reserved for examples, so ${value.includes('@') && !value.includes('://') ? 'mail to it never arrives' : 'links to it lead nowhere'}`;
   const digits = value.replace(/\D/g, '');
-  if (key === 'orgNumber' && digits.length > 0 && /^(\d)\1*$/.test(digits)) return `"${value}" is a placeholder organisation number`;
+  if (key === 'orgNumber' && digits.length > 0 && /^(\d)\1*$/.test(digits))
+    return `"${value}" is a placeholder organisation number`;
   // A country code (up to three digits), then nothing but zeros: "+47 000 00 000".
   if (/phone|tel/i.test(key) && /^\d{0,3}0{6,}$/.test(digits)) return `"${value}" is a placeholder phone number`;
   if (exampleWord.test(value)) return `"${value}" looks like a placeholder: it says "${exampleWord.exec(value)![2]}"`;
@@ -35,7 +37,8 @@ export function checkPlaceholders(config: SiteConfig, source: YamlSource, diagno
   const check = (path: PropertyKey[], value: unknown) => {
     if (typeof value === 'string') {
       const reason = placeholderReason(path, value);
-      if (reason) here.warn({ code: 'CONFIG_PLACEHOLDER', message: reason, field: formatPath(path), ...locate(source, path) });
+      if (reason)
+        here.warn({ code: 'CONFIG_PLACEHOLDER', message: reason, field: formatPath(path), ...locate(source, path) });
     } else if (Array.isArray(value)) {
       value.forEach((item, index) => check([...path, index], item));
     } else if (typeof value === 'object' && value !== null) {

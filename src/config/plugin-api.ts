@@ -82,7 +82,9 @@ export interface SitePlugin {
   /** Routes added to the config's `routes:`, checked with the same schema and cross-checks. */
   routes?(context: ConfigContext): RouteConfigInput[] | Promise<RouteConfigInput[]>;
   /** Collections added to the config's `collections:` (a name may not be one the config declares). */
-  collections?(context: ConfigContext): Record<string, CollectionConfigInput> | Promise<Record<string, CollectionConfigInput>>;
+  collections?(
+    context: ConfigContext,
+  ): Record<string, CollectionConfigInput> | Promise<Record<string, CollectionConfigInput>>;
   /** Runs after a successful build, before the output folder is switched: a throw leaves the previous output as it was. */
   buildEnd?(context: BuildEndContext): void | Promise<void>;
 }

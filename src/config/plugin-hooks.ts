@@ -64,7 +64,13 @@ export function hooksAbandoned(): boolean {
 }
 
 /** A site plugin's hook failed: PLUGIN_FAILED naming the plugin, the hook and (for headTags) the page. */
-export function pluginFailure(loadedPlugin: LoadedSitePlugin, hook: string, cause: unknown, configFile: string, page?: string): SiteError {
+export function pluginFailure(
+  loadedPlugin: LoadedSitePlugin,
+  hook: string,
+  cause: unknown,
+  configFile: string,
+  page?: string,
+): SiteError {
   const why = cause instanceof Error ? cause.message : String(cause);
   return new SiteError({
     code: 'PLUGIN_FAILED',
@@ -89,7 +95,13 @@ function hookError(code: ErrorCode, entry: LoadedSitePlugin, message: string, co
  * PLUGIN_TIMEOUT when it has not settled after `budgetSeconds`, PLUGIN_EXIT when it called
  * `process.exit`, PLUGIN_FAILED when it threw.
  */
-export async function runPluginHook<T>(entry: LoadedSitePlugin, hook: string, budgetSeconds: number, configFile: string, call: () => T | Promise<T>): Promise<T> {
+export async function runPluginHook<T>(
+  entry: LoadedSitePlugin,
+  hook: string,
+  budgetSeconds: number,
+  configFile: string,
+  call: () => T | Promise<T>,
+): Promise<T> {
   guardExit();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let exitedWith: { code: number | string | null | undefined } | undefined;
@@ -98,7 +110,14 @@ export async function runPluginHook<T>(entry: LoadedSitePlugin, hook: string, bu
   const run: HookRun = {
     exited(code) {
       exitedWith ??= { code };
-      exited(hookError('PLUGIN_EXIT', entry, `called process.exit(${code ?? ''}) in ${hook}: the build stopped there, and nothing of it is published`, configFile));
+      exited(
+        hookError(
+          'PLUGIN_EXIT',
+          entry,
+          `called process.exit(${code ?? ''}) in ${hook}: the build stopped there, and nothing of it is published`,
+          configFile,
+        ),
+      );
     },
   };
   // Not unref'd: while the hook is pending, this timer is what keeps the process alive to say so.
@@ -115,7 +134,13 @@ export async function runPluginHook<T>(entry: LoadedSitePlugin, hook: string, bu
     return await Promise.race([work, exit, timeout]);
   } catch (error) {
     if (error instanceof SiteError) throw error;
-    if (exitedWith || error instanceof ExitInHook) throw hookError('PLUGIN_EXIT', entry, `called process.exit(${exitedWith?.code ?? ''}) in ${hook}: the build stopped there, and nothing of it is published`, configFile);
+    if (exitedWith || error instanceof ExitInHook)
+      throw hookError(
+        'PLUGIN_EXIT',
+        entry,
+        `called process.exit(${exitedWith?.code ?? ''}) in ${hook}: the build stopped there, and nothing of it is published`,
+        configFile,
+      );
     throw pluginFailure(entry, hook, error, configFile);
   } finally {
     clearTimeout(timer);
@@ -126,11 +151,23 @@ export async function runPluginHook<T>(entry: LoadedSitePlugin, hook: string, bu
  * Runs a synchronous hook (`headTags`, per page): no budget can stop a loop on this thread, but a
  * `process.exit` inside it is PLUGIN_EXIT; any other throw goes to the caller as it was.
  */
-export function runPluginHookSync<T>(entry: LoadedSitePlugin, hook: string, configFile: string, call: () => T, page?: string): T {
+export function runPluginHookSync<T>(
+  entry: LoadedSitePlugin,
+  hook: string,
+  configFile: string,
+  call: () => T,
+  page?: string,
+): T {
   guardExit();
   let exitedWith: { code: number | string | null | undefined } | undefined;
   const run: HookRun = { exited: (code) => (exitedWith ??= { code }) };
-  const exitError = () => hookError('PLUGIN_EXIT', entry, `called process.exit(${exitedWith?.code ?? ''}) in ${hook}${page ? ` for the page ${page}` : ''}: the build stopped there`, configFile);
+  const exitError = () =>
+    hookError(
+      'PLUGIN_EXIT',
+      entry,
+      `called process.exit(${exitedWith?.code ?? ''}) in ${hook}${page ? ` for the page ${page}` : ''}: the build stopped there`,
+      configFile,
+    );
   let result: T;
   try {
     result = runningHook.run(run, call);

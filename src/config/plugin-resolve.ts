@@ -59,11 +59,23 @@ export function resolvePlugin(entry: PluginEntry, root: string, field: string): 
   }
   const name = packageNameOf(specifier);
   const folder = findPackageFolder(name, root);
-  if (!folder) return { specifier, message: `plugin "${specifier}" cannot be found: no package "${name}" is installed in the site's folder or above it` };
+  if (!folder)
+    return {
+      specifier,
+      message: `plugin "${specifier}" cannot be found: no package "${name}" is installed in the site's folder or above it`,
+    };
   const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as PackageManifest;
   const file = entryFileOf(specifier, name, folder, manifest, root);
-  if (!file) return { specifier, message: `plugin "${specifier}" cannot be found: package "${name}" has no entry for it` };
-  return { specifier, field, file, url: pathToFileURL(file).href, version: `${name}@${manifest.version ?? '0.0.0'}`, options };
+  if (!file)
+    return { specifier, message: `plugin "${specifier}" cannot be found: package "${name}" has no entry for it` };
+  return {
+    specifier,
+    field,
+    file,
+    url: pathToFileURL(file).href,
+    version: `${name}@${manifest.version ?? '0.0.0'}`,
+    options,
+  };
 }
 
 /** The identity of a list of plugins, for cache keys: each one's version and options, in order. */
@@ -97,14 +109,28 @@ function findPackageFolder(name: string, root: string): string | undefined {
  * ESM-only package whose `exports` has no condition `require` understands is read by hand (the
  * `import`, then `default` condition of its "." or subpath export).
  */
-function entryFileOf(specifier: string, name: string, folder: string, manifest: PackageManifest, root: string): string | undefined {
+function entryFileOf(
+  specifier: string,
+  name: string,
+  folder: string,
+  manifest: PackageManifest,
+  root: string,
+): string | undefined {
   try {
     return createRequire(join(root, 'package.json')).resolve(specifier);
   } catch {
     const subpath = `.${specifier.slice(name.length)}`;
     const exported = manifest.exports;
-    const target = typeof exported === 'string' || Array.isArray(exported) ? (subpath === '.' ? exported : undefined) : exported && typeof exported === 'object' ? ((exported as Record<string, unknown>)[subpath] ?? (subpath === '.' && !Object.keys(exported).some((key) => key.startsWith('.')) ? exported : undefined)) : undefined;
-    const path = conditionTarget(target) ?? (subpath === '.' ? manifest.main ?? 'index.js' : subpath);
+    const target =
+      typeof exported === 'string' || Array.isArray(exported)
+        ? subpath === '.'
+          ? exported
+          : undefined
+        : exported && typeof exported === 'object'
+          ? ((exported as Record<string, unknown>)[subpath] ??
+            (subpath === '.' && !Object.keys(exported).some((key) => key.startsWith('.')) ? exported : undefined))
+          : undefined;
+    const path = conditionTarget(target) ?? (subpath === '.' ? (manifest.main ?? 'index.js') : subpath);
     const file = resolve(folder, path);
     return existsSync(file) ? file : undefined;
   }

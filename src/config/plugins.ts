@@ -20,7 +20,6 @@ export interface PluginRefs {
   site: PluginRef[];
 }
 
-
 /** The site plugins imported so far, by URL and options: the hooks of a config are looked up here. */
 const loaded = new Map<string, SitePlugin>();
 
@@ -43,7 +42,12 @@ function placeOf(ref: { field: string }, path: PropertyKey[], source: YamlSource
  * Finds and imports every plugin of `data`; records a problem per plugin that cannot be used.
  * Returns undefined when one could not be.
  */
-export async function loadPlugins(data: SiteConfig, root: string, source: YamlSource, diagnostics: Diagnostics): Promise<PluginRefs | undefined> {
+export async function loadPlugins(
+  data: SiteConfig,
+  root: string,
+  source: YamlSource,
+  diagnostics: Diagnostics,
+): Promise<PluginRefs | undefined> {
   const lists = [
     ['remark', ['markdown', 'remarkPlugins'], data.markdown.remarkPlugins],
     ['rehype', ['markdown', 'rehypePlugins'], data.markdown.rehypePlugins],
@@ -65,13 +69,27 @@ export async function loadPlugins(data: SiteConfig, root: string, source: YamlSo
       try {
         module = (await import(found.url)) as { default?: unknown };
       } catch (cause) {
-        diagnostics.error({ code: 'PLUGIN_INVALID', message: `plugin "${found.specifier}" could not be loaded: ${cause instanceof Error ? cause.message : String(cause)}`, cause, ...placeOf(found, path, source) });
+        diagnostics.error({
+          code: 'PLUGIN_INVALID',
+          message: `plugin "${found.specifier}" could not be loaded: ${cause instanceof Error ? cause.message : String(cause)}`,
+          cause,
+          ...placeOf(found, path, source),
+        });
         failed = true;
         continue;
       }
-      const problem = kind === 'site' ? sitePluginProblem(module.default) : typeof module.default === 'function' ? undefined : 'its default export is not a function';
+      const problem =
+        kind === 'site'
+          ? sitePluginProblem(module.default)
+          : typeof module.default === 'function'
+            ? undefined
+            : 'its default export is not a function';
       if (problem) {
-        diagnostics.error({ code: 'PLUGIN_INVALID', message: `plugin "${found.specifier}" cannot be used: ${problem}`, ...placeOf(found, path, source) });
+        diagnostics.error({
+          code: 'PLUGIN_INVALID',
+          message: `plugin "${found.specifier}" cannot be used: ${problem}`,
+          ...placeOf(found, path, source),
+        });
         failed = true;
         continue;
       }
@@ -83,9 +101,11 @@ export async function loadPlugins(data: SiteConfig, root: string, source: YamlSo
 }
 
 function sitePluginProblem(value: unknown): string | undefined {
-  if (!value || typeof value !== 'object') return 'its default export is not a plugin (export default definePlugin({ name, ... }))';
+  if (!value || typeof value !== 'object')
+    return 'its default export is not a plugin (export default definePlugin({ name, ... }))';
   const plugin = value as Partial<SitePlugin>;
-  if (typeof plugin.name !== 'string' || !plugin.name) return 'its plugin has no name (definePlugin({ name: "...", ... }))';
+  if (typeof plugin.name !== 'string' || !plugin.name)
+    return 'its plugin has no name (definePlugin({ name: "...", ... }))';
   for (const hook of ['headTags', 'routes', 'collections', 'buildEnd'] as const) {
     if (plugin[hook] !== undefined && typeof plugin[hook] !== 'function') return `its ${hook} is not a function`;
   }
@@ -105,22 +125,44 @@ export interface PluginAdditions {
  * (`build.pluginTimeout`); a throw is a PLUGIN_FAILED, a hook past its budget PLUGIN_TIMEOUT, a
  * `process.exit` in one PLUGIN_EXIT (plugin-hooks.ts).
  */
-export async function collectAdditions(plugins: readonly LoadedSitePlugin[], config: ConfigContext['config'], diagnostics: Diagnostics, configFile: string, budgetSeconds: number): Promise<PluginAdditions> {
+export async function collectAdditions(
+  plugins: readonly LoadedSitePlugin[],
+  config: ConfigContext['config'],
+  diagnostics: Diagnostics,
+  configFile: string,
+  budgetSeconds: number,
+): Promise<PluginAdditions> {
   const additions: PluginAdditions = { routes: [], collections: [] };
   for (const entry of plugins) {
     const context = { config, options: entry.ref.options };
     const { routes: routesHook, collections: collectionsHook } = entry.plugin;
     try {
-      const routes = routesHook ? await runPluginHook(entry, 'routes()', budgetSeconds, configFile, () => routesHook.call(entry.plugin, context)) : [];
-      if (!Array.isArray(routes)) throw pluginFailure(entry, 'routes()', new Error('routes() must return an array of routes'), configFile);
+      const routes = routesHook
+        ? await runPluginHook(entry, 'routes()', budgetSeconds, configFile, () =>
+            routesHook.call(entry.plugin, context),
+          )
+        : [];
+      if (!Array.isArray(routes))
+        throw pluginFailure(entry, 'routes()', new Error('routes() must return an array of routes'), configFile);
       for (const route of routes) additions.routes.push({ plugin: entry, route });
     } catch (error) {
       diagnostics.add(error as SiteError);
     }
     try {
-      const collections = collectionsHook ? await runPluginHook(entry, 'collections()', budgetSeconds, configFile, () => collectionsHook.call(entry.plugin, context)) : {};
-      if (typeof collections !== 'object' || collections === null || Array.isArray(collections)) throw pluginFailure(entry, 'collections()', new Error('collections() must return an object of collections by name'), configFile);
-      for (const [name, collection] of Object.entries(collections)) additions.collections.push({ plugin: entry, name, collection });
+      const collections = collectionsHook
+        ? await runPluginHook(entry, 'collections()', budgetSeconds, configFile, () =>
+            collectionsHook.call(entry.plugin, context),
+          )
+        : {};
+      if (typeof collections !== 'object' || collections === null || Array.isArray(collections))
+        throw pluginFailure(
+          entry,
+          'collections()',
+          new Error('collections() must return an object of collections by name'),
+          configFile,
+        );
+      for (const [name, collection] of Object.entries(collections))
+        additions.collections.push({ plugin: entry, name, collection });
     } catch (error) {
       diagnostics.add(error as SiteError);
     }

@@ -18,7 +18,10 @@ const screenText = z.union([z.string().min(1), z.record(localeId, z.string().min
  */
 export const declaredSettingPath = z
   .string()
-  .regex(/^(?:data(?:\.(?:[A-Za-z0-9_-]+|\*))+|plans\.\*\.limits\.[A-Za-z][A-Za-z0-9_-]*)$/, 'give a dotted path under data. (such as data.newsletter.frequency) or a plan\'s limits (plans.*.limits.users)')
+  .regex(
+    /^(?:data(?:\.(?:[A-Za-z0-9_-]+|\*))+|plans\.\*\.limits\.[A-Za-z][A-Za-z0-9_-]*)$/,
+    "give a dotted path under data. (such as data.newsletter.frequency) or a plan's limits (plans.*.limits.users)",
+  )
   .refine((path) => path.split('.').filter((part) => part === '*').length <= 1, 'use * at most once in a path');
 
 /** The kinds of value a declared setting takes. */
@@ -27,20 +30,42 @@ export const declaredSettingTypes = ['number', 'text', 'boolean', 'url', 'locali
 const declaredFieldSchema = z
   .strictObject({
     path: declaredSettingPath,
-    type: z.enum(declaredSettingTypes).describe('number, text (one line), boolean (a checkbox), url (an http:// or https:// address) or localized-text (a text per language, the path naming the map of languages)'),
-    label: screenText.describe('The field\'s label on the screen (in a table, its column\'s name)'),
+    type: z
+      .enum(declaredSettingTypes)
+      .describe(
+        'number, text (one line), boolean (a checkbox), url (an http:// or https:// address) or localized-text (a text per language, the path naming the map of languages)',
+      ),
+    label: screenText.describe("The field's label on the screen (in a table, its column's name)"),
     help: screenText.optional().describe('A line of help under the field'),
-    problem: screenText.optional().describe('What to do when the value is refused, shown instead of the check\'s own message'),
-    min: z.number().optional().describe('number: the lowest value, in the config\'s units'),
-    max: z.number().optional().describe('number: the highest value, in the config\'s units'),
-    step: z.number().positive().optional().describe('number: the step of the field\'s arrows'),
+    problem: screenText
+      .optional()
+      .describe("What to do when the value is refused, shown instead of the check's own message"),
+    min: z.number().optional().describe("number: the lowest value, in the config's units"),
+    max: z.number().optional().describe("number: the highest value, in the config's units"),
+    step: z.number().positive().optional().describe("number: the step of the field's arrows"),
     integer: z.boolean().default(false).describe('number: whole numbers only'),
     unlimited: z.boolean().default(false).describe('number: the word unlimited is a value too'),
-    percent: z.boolean().default(false).describe('number: a share from 0 to 1 in the config, shown and typed as a percentage (0.35 as 35)'),
+    percent: z
+      .boolean()
+      .default(false)
+      .describe('number: a share from 0 to 1 in the config, shown and typed as a percentage (0.35 as 35)'),
     optional: z.boolean().default(false).describe('An empty field takes the value out of the config'),
   })
-  .refine((field) => field.type === 'number' || (field.min === undefined && field.max === undefined && field.step === undefined && !field.integer && !field.unlimited && !field.percent), 'min, max, step, integer, unlimited and percent are for type: number')
-  .refine((field) => field.min === undefined || field.max === undefined || field.min <= field.max, 'make min no higher than max');
+  .refine(
+    (field) =>
+      field.type === 'number' ||
+      (field.min === undefined &&
+        field.max === undefined &&
+        field.step === undefined &&
+        !field.integer &&
+        !field.unlimited &&
+        !field.percent),
+    'min, max, step, integer, unlimited and percent are for type: number',
+  )
+  .refine(
+    (field) => field.min === undefined || field.max === undefined || field.min <= field.max,
+    'make min no higher than max',
+  );
 
 export const declaredGroupSchema = z.strictObject({
   label: screenText.describe('The heading of the group on the screen'),
@@ -48,15 +73,22 @@ export const declaredGroupSchema = z.strictObject({
   keys: z
     .record(z.string(), screenText)
     .default({})
-    .describe('The names of the keys * stands for, shown at the start of each row (a list entry is named by its id without one)'),
-  fields: z.array(declaredFieldSchema).min(1).describe('Fields without * are shown one by one; fields with * form a table, a row for each key * stands for'),
+    .describe(
+      'The names of the keys * stands for, shown at the start of each row (a list entry is named by its id without one)',
+    ),
+  fields: z
+    .array(declaredFieldSchema)
+    .min(1)
+    .describe('Fields without * are shown one by one; fields with * form a table, a row for each key * stands for'),
 });
 
 /** The `admin.settings` list. */
 export const declaredSettingsSchema = z
   .array(declaredGroupSchema)
   .default([])
-  .describe('Settings the site adds to /admin/settings, in groups: each field a path of the config under data. or a plan\'s limits., its type, label and help; an admin may change exactly these paths (see docs/settings.md)');
+  .describe(
+    "Settings the site adds to /admin/settings, in groups: each field a path of the config under data. or a plan's limits., its type, label and help; an admin may change exactly these paths (see docs/settings.md)",
+  );
 
 /** A declared group, as loaded. */
 export type DeclaredGroup = z.output<typeof declaredGroupSchema>;

@@ -37,12 +37,18 @@ export interface Sources {
 }
 
 /** The places inside a templates folder (the loaders of templates, islands and styles get only the folder). */
-export function templateSources(templates: string): Pick<Sources, 'templatesFolder' | 'pageTemplatesFolder' | 'pageTemplate' | 'layout' | 'islandsFolder' | 'stylesheet'> {
+export function templateSources(
+  templates: string,
+): Pick<
+  Sources,
+  'templatesFolder' | 'pageTemplatesFolder' | 'pageTemplate' | 'layout' | 'islandsFolder' | 'stylesheet'
+> {
   const pageTemplatesFolder = join(templates, 'pages');
   return {
     templatesFolder: templates,
     pageTemplatesFolder,
-    pageTemplate: (name) => (isAdminTemplate(name) ? adminTemplateFile(name) : join(pageTemplatesFolder, `${name}.tsx`)),
+    pageTemplate: (name) =>
+      isAdminTemplate(name) ? adminTemplateFile(name) : join(pageTemplatesFolder, `${name}.tsx`),
     layout: join(templates, 'layout', 'Layout.tsx'),
     islandsFolder: join(templates, 'islands'),
     stylesheet: join(templates, 'styles', 'main.css'),

@@ -30,7 +30,8 @@ function runDevClient(options: ClientOptions): void {
     returnFocus = undefined;
   };
   const attach = (overlay: HTMLElement) => {
-    if (!returnFocus && document.activeElement instanceof HTMLElement && document.activeElement !== document.body) returnFocus = document.activeElement;
+    if (!returnFocus && document.activeElement instanceof HTMLElement && document.activeElement !== document.body)
+      returnFocus = document.activeElement;
     const dismiss = overlay.querySelector<HTMLElement>('[data-site-dev-dismiss]');
     dismiss?.addEventListener('click', hide);
     overlay.addEventListener('keydown', (event) => {
@@ -69,7 +70,9 @@ function runDevClient(options: ClientOptions): void {
     hookWarnings(panel);
   };
   const swapStylesheet = (from: string, to: string) => {
-    const links = [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].filter((link) => link.getAttribute('href') === from);
+    const links = [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].filter(
+      (link) => link.getAttribute('href') === from,
+    );
     if (links.length === 0) location.reload();
     for (const link of links) {
       const next = link.cloneNode() as HTMLLinkElement;
@@ -88,7 +91,9 @@ function runDevClient(options: ClientOptions): void {
   // The page's file tells the server which pages to render first after a change.
   const events = new EventSource(`/__site/events?file=${encodeURIComponent(options.file)}`);
   const on = (name: string, handle: (data: Record<string, unknown>) => void) =>
-    events.addEventListener(name, (event) => handle(JSON.parse((event as MessageEvent<string>).data) as Record<string, unknown>));
+    events.addEventListener(name, (event) =>
+      handle(JSON.parse((event as MessageEvent<string>).data) as Record<string, unknown>),
+    );
   // Marks the document while the stream is open (for tests and a glance in the inspector).
   events.addEventListener('error', () => document.documentElement.setAttribute('data-site-dev', 'disconnected'));
   on('state', (data) => {

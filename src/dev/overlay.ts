@@ -30,14 +30,20 @@ export const overlayId = 'site-dev-overlay';
 export const warningsId = 'site-dev-warnings';
 
 /** Describes the errors of a failed build (or an unexpected crash); `sourceOf` reads a file's text. */
-export function describeProblems(errors: readonly SiteError[], crash: unknown, sourceOf: (file: string) => string | undefined): OverlayProblem[] {
+export function describeProblems(
+  errors: readonly SiteError[],
+  crash: unknown,
+  sourceOf: (file: string) => string | undefined,
+): OverlayProblem[] {
   const problems = errors.map((error): OverlayProblem => {
     const text = error.file && error.line !== undefined ? sourceOf(error.file) : undefined;
     return {
       code: error.code,
       title: errorCatalogue[error.code].title,
       message: error.message,
-      location: error.file ? [error.file, error.line, error.column].filter((part) => part !== undefined).join(':') : undefined,
+      location: error.file
+        ? [error.file, error.line, error.column].filter((part) => part !== undefined).join(':')
+        : undefined,
       field: error.field,
       hint: error.hint,
       frame: text === undefined ? undefined : formatCodeFrame(text, error.line!, error.column),
@@ -60,9 +66,18 @@ export function describeProblems(errors: readonly SiteError[], crash: unknown, s
  * what the dev server sends to pages says `content/blog/x/en.md`, not where the project lives.
  */
 export function withoutAbsolutePaths(problem: OverlayProblem, folders: readonly string[]): OverlayProblem {
-  const prefixes = [...new Set(folders)].map((folder) => (folder.endsWith(sep) ? folder : folder + sep)).sort((a, b) => b.length - a.length);
-  const strip = (text: string | undefined) => (text === undefined ? undefined : prefixes.reduce((out, prefix) => out.split(prefix).join(''), text));
-  return { ...problem, message: strip(problem.message)!, location: strip(problem.location), hint: strip(problem.hint), frame: strip(problem.frame) };
+  const prefixes = [...new Set(folders)]
+    .map((folder) => (folder.endsWith(sep) ? folder : folder + sep))
+    .sort((a, b) => b.length - a.length);
+  const strip = (text: string | undefined) =>
+    text === undefined ? undefined : prefixes.reduce((out, prefix) => out.split(prefix).join(''), text);
+  return {
+    ...problem,
+    message: strip(problem.message)!,
+    location: strip(problem.location),
+    hint: strip(problem.hint),
+    frame: strip(problem.frame),
+  };
 }
 
 /** One problem as a list item of the overlay or the warnings panel. */
@@ -70,7 +85,9 @@ function renderProblem(problem: OverlayProblem): string {
   return [
     '<li class="site-dev-problem">',
     `<p class="site-dev-code"><strong>${escapeHtml(problem.code)}</strong> ${escapeHtml(problem.title)}</p>`,
-    problem.location ? `<p class="site-dev-location"><code>${escapeHtml(problem.location)}</code>${problem.field ? ` <code>${escapeHtml(problem.field)}</code>` : ''}</p>` : '',
+    problem.location
+      ? `<p class="site-dev-location"><code>${escapeHtml(problem.location)}</code>${problem.field ? ` <code>${escapeHtml(problem.field)}</code>` : ''}</p>`
+      : '',
     `<p class="site-dev-message">${escapeHtml(problem.message)}</p>`,
     problem.frame ? `<pre class="site-dev-frame"><code>${escapeHtml(problem.frame)}</code></pre>` : '',
     problem.hint ? `<p class="site-dev-hint">Hint: ${escapeHtml(problem.hint)}</p>` : '',
@@ -134,7 +151,9 @@ export function injectDevClient(html: string, options: InjectOptions): string {
   let out = html.includes('</head>') ? html.replace('</head>', `${tags}</head>`) : tags + html;
   if (options.overlay) {
     const body = /<body[^>]*>/.exec(out);
-    out = body ? out.slice(0, body.index + body[0].length) + options.overlay + out.slice(body.index + body[0].length) : out + options.overlay;
+    out = body
+      ? out.slice(0, body.index + body[0].length) + options.overlay + out.slice(body.index + body[0].length)
+      : out + options.overlay;
   }
   // Last in the page, so it comes after the page's own content in the focus order (the skip link stays first).
   if (options.warnings) {

@@ -17,7 +17,11 @@ export function describeOutcome(outcome: RebuildOutcome): string {
     return `${reloaded} · ${count} ${count === 1 ? 'problem' : 'problems'}, serving the last good build · ${Math.round(outcome.ms)} ms`;
   }
   const files = outcome.changed.length + outcome.removed.length;
-  const effect = outcome.stylesheet ? 'stylesheet swapped' : files ? `${files} ${files === 1 ? 'file' : 'files'} updated` : 'output unchanged';
+  const effect = outcome.stylesheet
+    ? 'stylesheet swapped'
+    : files
+      ? `${files} ${files === 1 ? 'file' : 'files'} updated`
+      : 'output unchanged';
   const later = outcome.deferred ? ` (${outcome.deferred} more when opened or idle)` : '';
   return `${reloaded} · rendered ${outcome.rendered} of ${outcome.pages} pages${later} · ${effect} · ${Math.round(outcome.ms)} ms`;
 }

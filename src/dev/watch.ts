@@ -33,7 +33,13 @@ export interface WatchOptions {
 /** Editor droppings and folders that are never input. */
 export function isIgnored(path: string): boolean {
   const name = basename(path);
-  return name === 'node_modules' || name === '.git' || name === '.DS_Store' || name.startsWith('.#') || /(~|\.sw[px]|\.tmp)$/.test(name);
+  return (
+    name === 'node_modules' ||
+    name === '.git' ||
+    name === '.DS_Store' ||
+    name.startsWith('.#') ||
+    /(~|\.sw[px]|\.tmp)$/.test(name)
+  );
 }
 
 /** How long after reporting a file it is checked for a write still under way, in ms. */
@@ -75,7 +81,9 @@ export function watchInputs(paths: readonly string[], options: WatchOptions): In
     // the writer descheduled on a busy machine) may be read half-written, and chokidar may send no
     // further event for the rest of the write: a file whose size or time differs a moment later is
     // reported again.
-    const stamps = batch.filter((change) => !change.directory).map((change) => [change.path, stampOf(change.path)] as const);
+    const stamps = batch
+      .filter((change) => !change.directory)
+      .map((change) => [change.path, stampOf(change.path)] as const);
     options.onChanges(batch);
     if (stamps.length) {
       setTimeout(() => {

@@ -78,7 +78,9 @@ interface CompressPlan {
 function itemOf(path: string, data: string | Uint8Array, options: CompressOptions): CompressItem | undefined {
   const extension = extname(path);
   if (!compressibleExtensions.includes(extension)) return undefined;
-  const quality = scriptExtensions.includes(extension) ? (options.scriptBrotliQuality ?? defaultQuality.script) : (options.brotliQuality ?? defaultQuality.text);
+  const quality = scriptExtensions.includes(extension)
+    ? (options.scriptBrotliQuality ?? defaultQuality.script)
+    : (options.brotliQuality ?? defaultQuality.text);
   return { data, quality, level: options.gzipLevel ?? 9 };
 }
 
@@ -89,7 +91,15 @@ function planCompression(files: OutputFiles, options: CompressOptions): Compress
   for (const [path, contents] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const item = itemOf(path, contents, options);
     if (!item) continue;
-    const key = cache && hashParts('compress', process.versions.zlib ?? '', process.versions.brotli ?? '', `brotli ${item.quality} window fitted gzip ${item.level}`, contents);
+    const key =
+      cache &&
+      hashParts(
+        'compress',
+        process.versions.zlib ?? '',
+        process.versions.brotli ?? '',
+        `brotli ${item.quality} window fitted gzip ${item.level}`,
+        contents,
+      );
     const cached = key ? decodeSiblings(cache.readSync(key)) : undefined;
     const early = cached ? undefined : made?.get(contents);
     const ahead = early && early.quality === item.quality && early.level === item.level ? early.siblings : undefined;
@@ -141,7 +151,8 @@ export function compressAhead(options: CompressOptions = {}): CompressAhead {
       while (!stopped && next < queue.length && performance.now() < until) {
         const [path, data] = queue[next++]!;
         const item = itemOf(path, data, options);
-        if (item && !made.has(data)) made.set(data, { quality: item.quality, level: item.level, siblings: compressItem(item) });
+        if (item && !made.has(data))
+          made.set(data, { quality: item.quality, level: item.level, siblings: compressItem(item) });
       }
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -211,16 +222,25 @@ export const compressPoolThreshold = 64 * 1024 * 1024;
  * with the same settings, so the siblings are the same bytes whoever made them. Measured on the
  * 12,000 pages of the real site with 1,000 posts: about 10 s of compression on one core.
  */
-export async function compressFilesShared(files: OutputFiles, options: CompressOptions & { workers?: number; poolFrom?: number } = {}): Promise<{ siblings: OutputFiles; workers: number }> {
+export async function compressFilesShared(
+  files: OutputFiles,
+  options: CompressOptions & { workers?: number; poolFrom?: number } = {},
+): Promise<{ siblings: OutputFiles; workers: number }> {
   const plan = planCompression(files, options);
   const items = misses(plan);
   const size = options.workers ?? defaultPoolSize();
   const bytes = items.reduce((sum, item) => sum + item.data.length, 0);
   // Characters for a page: close enough to bytes for a threshold.
-  if (size <= 0 || bytes < (options.poolFrom ?? compressPoolThreshold)) return { siblings: assemble(files, plan, items.map(compressItem)), workers: 0 };
+  if (size <= 0 || bytes < (options.poolFrom ?? compressPoolThreshold))
+    return { siblings: assemble(files, plan, items.map(compressItem)), workers: 0 };
   const pool = createWorkerPool(size, 'compress-worker.js');
   try {
-    const made = await pool.run<CompressItem, Siblings>({ kind: 'compress', items, chunkSize: 16, local: (chunk) => chunk.map(compressItem) });
+    const made = await pool.run<CompressItem, Siblings>({
+      kind: 'compress',
+      items,
+      chunkSize: 16,
+      local: (chunk) => chunk.map(compressItem),
+    });
     return { siblings: assemble(files, plan, made), workers: size };
   } finally {
     await pool.close();
@@ -228,7 +248,12 @@ export async function compressFilesShared(files: OutputFiles, options: CompressO
 }
 
 function brotliText(data: Uint8Array, quality: number): Buffer {
-  const params = { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: data.length, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_LGWIN]: windowBits(data.length) };
+  const params = {
+    [constants.BROTLI_PARAM_QUALITY]: quality,
+    [constants.BROTLI_PARAM_SIZE_HINT]: data.length,
+    [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+    [constants.BROTLI_PARAM_LGWIN]: windowBits(data.length),
+  };
   return exact(brotliCompressSync(data, { params }));
 }
 
@@ -240,7 +265,10 @@ function brotliText(data: Uint8Array, quality: number): Buffer {
  * 322 ms, 3,367,639 bytes and 36 MB against 234 ms, 3,366,302 bytes and 13 MB).
  */
 function windowBits(size: number): number {
-  return Math.min(constants.BROTLI_DEFAULT_WINDOW, Math.max(constants.BROTLI_MIN_WINDOW_BITS, Math.ceil(Math.log2(size + 1))));
+  return Math.min(
+    constants.BROTLI_DEFAULT_WINDOW,
+    Math.max(constants.BROTLI_MIN_WINDOW_BITS, Math.ceil(Math.log2(size + 1))),
+  );
 }
 
 /**
@@ -248,10 +276,17 @@ function windowBits(size: number): number {
  * `output.precompress: false`), with the build's settings for its kind; undefined when the file
  * is not compressible or would not get smaller.
  */
-export function compressText(path: string, data: Uint8Array, coding: (typeof precompressedCodings)[number]['coding']): Buffer | undefined {
+export function compressText(
+  path: string,
+  data: Uint8Array,
+  coding: (typeof precompressedCodings)[number]['coding'],
+): Buffer | undefined {
   const extension = extname(path);
   if (!compressibleExtensions.includes(extension)) return undefined;
-  const out = coding === 'br' ? brotliText(data, scriptExtensions.includes(extension) ? defaultQuality.script : defaultQuality.text) : exact(gzipSync(data, { level: 9 }));
+  const out =
+    coding === 'br'
+      ? brotliText(data, scriptExtensions.includes(extension) ? defaultQuality.script : defaultQuality.text)
+      : exact(gzipSync(data, { level: 9 }));
   return out.length < data.length ? out : undefined;
 }
 

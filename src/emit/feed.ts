@@ -46,10 +46,24 @@ export function createFeeds(input: FeedInput): FeedFile[] {
   const entryRoute = urls.collectionRoute(collection, 'entry', undefined, true);
   const home = urls.absolute(listRoute ? urls.page(listRoute.path, locale) : urls.page('/', locale));
   // The newest entries written in this locale (the entries come newest first), as many as the collection's feedItems.
-  const items: FeedItem[] = entryRoute === undefined ? [] : input.entries.flatMap((entry) => {
-    const translation = entry.translations[locale];
-    return translation ? [{ url: urls.absolute(urls.page(urls.entryPath(entryRoute.path, translation.slug ?? entry.slug), locale)), translation }] : [];
-  }).slice(0, config.collections[collection]!.feedItems);
+  const items: FeedItem[] =
+    entryRoute === undefined
+      ? []
+      : input.entries
+          .flatMap((entry) => {
+            const translation = entry.translations[locale];
+            return translation
+              ? [
+                  {
+                    url: urls.absolute(
+                      urls.page(urls.entryPath(entryRoute.path, translation.slug ?? entry.slug), locale),
+                    ),
+                    translation,
+                  },
+                ]
+              : [];
+          })
+          .slice(0, config.collections[collection]!.feedItems);
   const feed = { ...input, home, items, rssUrl: urls.absolute(rss.url), jsonUrl: urls.absolute(json.url) };
   return [
     { file: rss.file, text: rssText(feed) },
@@ -73,16 +87,18 @@ const rfc822 = (date: string) => new Date(`${date}T00:00:00Z`).toUTCString();
 
 function rssText(feed: Feed): string {
   const built = newest(feed.items);
-  const items = feed.items.map(({ url, translation }) => [
-    '<item>',
-    `<title>${escapeHtml(translation.title)}</title>`,
-    `<link>${escapeHtml(url)}</link>`,
-    `<guid isPermaLink="true">${escapeHtml(url)}</guid>`,
-    `<description>${escapeHtml(translation.description)}</description>`,
-    translation.term === undefined ? '' : `<category>${escapeHtml(feed.termName(translation.term))}</category>`,
-    `<pubDate>${rfc822(translation.date)}</pubDate>`,
-    '</item>',
-  ].join(''));
+  const items = feed.items.map(({ url, translation }) =>
+    [
+      '<item>',
+      `<title>${escapeHtml(translation.title)}</title>`,
+      `<link>${escapeHtml(url)}</link>`,
+      `<guid isPermaLink="true">${escapeHtml(url)}</guid>`,
+      `<description>${escapeHtml(translation.description)}</description>`,
+      translation.term === undefined ? '' : `<category>${escapeHtml(feed.termName(translation.term))}</category>`,
+      `<pubDate>${rfc822(translation.date)}</pubDate>`,
+      '</item>',
+    ].join(''),
+  );
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel>',

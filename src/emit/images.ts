@@ -25,7 +25,10 @@ export interface ImageVariantOptions {
 export type VariantSource = Pick<EntryImage, 'path' | 'hash' | 'width' | 'height'> & { type: ImageFile['type'] };
 
 /** Every variant of every image, by output file; `made` counts those encoded now. */
-export async function createImageVariants(images: Iterable<VariantSource>, options: ImageVariantOptions = {}): Promise<{ files: Map<string, Uint8Array>; made: number }> {
+export async function createImageVariants(
+  images: Iterable<VariantSource>,
+  options: ImageVariantOptions = {},
+): Promise<{ files: Map<string, Uint8Array>; made: number }> {
   const cache = options.cache === false ? undefined : (options.cache ?? openDiskCache('images'));
   const files = new Map<string, Uint8Array>();
   const missing: { image: VariantSource; variant: ImageVariant; key?: string }[] = [];
@@ -57,8 +60,11 @@ export async function createImageVariants(images: Iterable<VariantSource>, optio
         const { image, variant, key } = missing[next++]!;
         let original = originals.get(image.path);
         if (!original) originals.set(image.path, (original = readFile(image.path)));
-        const resized = sharp(await original).rotate().resize({ width: variant.width, withoutEnlargement: true });
-        const encoded = variant.format === 'avif' ? resized.avif({ quality: 55, effort: 3 }) : resized.webp({ quality: 80 });
+        const resized = sharp(await original)
+          .rotate()
+          .resize({ width: variant.width, withoutEnlargement: true });
+        const encoded =
+          variant.format === 'avif' ? resized.avif({ quality: 55, effort: 3 }) : resized.webp({ quality: 80 });
         const data = new Uint8Array(await encoded.toBuffer());
         files.set(variant.file, data);
         if (key) void cache!.write(key, data);
@@ -67,7 +73,9 @@ export async function createImageVariants(images: Iterable<VariantSource>, optio
     await Promise.all(Array.from({ length: Math.min(missing.length, availableParallelism() + 1) }, lane));
   }
   // Read again, not cached: the file is its own copy.
-  await Promise.all(copies.map(async ({ image, variant }) => files.set(variant.file, new Uint8Array(await readFile(image.path)))));
+  await Promise.all(
+    copies.map(async ({ image, variant }) => files.set(variant.file, new Uint8Array(await readFile(image.path)))),
+  );
   await cache?.settled();
   return { files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), made: missing.length };
 }

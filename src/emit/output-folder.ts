@@ -13,7 +13,8 @@ import { isWithin, realPath } from '../file-paths.js';
 export const outputMarker = '.site-output';
 
 /** What the marker says. Constant, so two builds stay byte-identical. */
-export const outputMarkerText = 'This folder is written by `site build`, which replaces everything in it. Do not keep other files here.\n';
+export const outputMarkerText =
+  'This folder is written by `site build`, which replaces everything in it. Do not keep other files here.\n';
 
 /** The places an output folder must never be, contain or sit inside. */
 export interface OutputGuard {
@@ -45,11 +46,13 @@ export function checkOutputFolder(outputFolder: string, guard: OutputGuard): Sit
     ...(guard.cwd ? [{ path: guard.cwd, what: 'the working directory' }] : []),
   ];
   for (const folder of protectedFolders) {
-    if (isWithin(realPath(folder.path), outDir)) return unsafe(shown, `it ${realPath(folder.path) === outDir ? 'is' : 'holds'} ${folder.what}`, hint);
+    if (isWithin(realPath(folder.path), outDir))
+      return unsafe(shown, `it ${realPath(folder.path) === outDir ? 'is' : 'holds'} ${folder.what}`, hint);
   }
   for (const source of guard.sources ?? []) {
     const path = realPath(source.path);
-    if (isWithin(path, outDir)) return unsafe(shown, `it ${path === outDir ? 'is' : 'holds'} ${source.what} (${source.path})`, hint);
+    if (isWithin(path, outDir))
+      return unsafe(shown, `it ${path === outDir ? 'is' : 'holds'} ${source.what} (${source.path})`, hint);
     if (isWithin(outDir, path)) return unsafe(shown, `it is inside ${source.what} (${source.path})`, hint);
   }
   return checkOwnership(outDir, shown);
@@ -73,12 +76,17 @@ export function checkOwnership(outDir: string, shown: string = outDir): SiteErro
       return unsafe(shown, 'it is a symbolic link that leads nowhere', 'Remove the link or point --out at a folder.');
     }
   }
-  if (!info.isDirectory()) return unsafe(shown, 'it is a file, not a folder', 'Pass --out with a folder name; the file is left as it is.');
+  if (!info.isDirectory())
+    return unsafe(shown, 'it is a file, not a folder', 'Pass --out with a folder name; the file is left as it is.');
   let entries: string[];
   try {
     entries = readdirSync(outDir);
   } catch (cause) {
-    return new SiteError({ code: 'EMIT_FAILED', message: `cannot read the output folder ${shown}: ${(cause as Error).message}`, cause });
+    return new SiteError({
+      code: 'EMIT_FAILED',
+      message: `cannot read the output folder ${shown}: ${(cause as Error).message}`,
+      cause,
+    });
   }
   if (entries.length === 0 || isMarked(outDir)) return undefined;
   return unsafe(

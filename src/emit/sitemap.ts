@@ -16,8 +16,12 @@ import { siteRootOf, urlsOf } from '../routes/urls.js';
 export const sitemapLimit = 50_000;
 
 /** The date (YYYY-MM-DD) of what each page shows from a collection, when it shows anything dated. */
-export function lastModifiedOf(entries: Readonly<Record<string, readonly Entry[]>>): (page: Page) => string | undefined {
-  const bySlug = new Map(Object.entries(entries).map(([name, list]) => [name, new Map(list.map((entry) => [entry.slug, entry]))]));
+export function lastModifiedOf(
+  entries: Readonly<Record<string, readonly Entry[]>>,
+): (page: Page) => string | undefined {
+  const bySlug = new Map(
+    Object.entries(entries).map(([name, list]) => [name, new Map(list.map((entry) => [entry.slug, entry]))]),
+  );
   const dateOf = (collection: string, slug: string, locale: string) => {
     const translation = bySlug.get(collection)?.get(slug)?.translations[locale];
     return translation && (translation.updated ?? translation.date);
@@ -40,21 +44,33 @@ export function lastModifiedOf(entries: Readonly<Record<string, readonly Entry[]
  * `lastmod` when known. Up to `limit` URLs: sitemap.xml lists them; above it, they are split into
  * sitemap-1.xml, sitemap-2.xml, … and sitemap.xml is the index of those.
  */
-export function createSitemaps(pages: readonly Page[], config: ResolvedConfig, lastModified: (page: Page) => string | undefined, limit = sitemapLimit): Map<string, string> {
+export function createSitemaps(
+  pages: readonly Page[],
+  config: ResolvedConfig,
+  lastModified: (page: Page) => string | undefined,
+  limit = sitemapLimit,
+): Map<string, string> {
   const urls = pages
     .filter((page) => page.inSitemap)
     .map((page) => {
-      const links = page.alternates.map((alternate) => `<xhtml:link rel="alternate" hreflang="${escapeHtml(alternate.hreflang)}" href="${escapeHtml(alternate.href)}"/>`);
+      const links = page.alternates.map(
+        (alternate) =>
+          `<xhtml:link rel="alternate" hreflang="${escapeHtml(alternate.hreflang)}" href="${escapeHtml(alternate.href)}"/>`,
+      );
       const date = lastModified(page);
-      return { date, xml: `<url><loc>${escapeHtml(siteRootOf(config) + page.url)}</loc>${date ? `<lastmod>${date}</lastmod>` : ''}${links.join('')}</url>` };
+      return {
+        date,
+        xml: `<url><loc>${escapeHtml(siteRootOf(config) + page.url)}</loc>${date ? `<lastmod>${date}</lastmod>` : ''}${links.join('')}</url>`,
+      };
     });
-  const urlset = (list: typeof urls) => [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
-    ...list.map((url) => url.xml),
-    '</urlset>',
-    '',
-  ].join('\n');
+  const urlset = (list: typeof urls) =>
+    [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
+      ...list.map((url) => url.xml),
+      '</urlset>',
+      '',
+    ].join('\n');
   if (urls.length <= limit) return new Map([['sitemap.xml', urlset(urls)]]);
   const files = new Map<string, string>();
   const index: string[] = [];
@@ -62,10 +78,24 @@ export function createSitemaps(pages: readonly Page[], config: ResolvedConfig, l
     const list = urls.slice(start, start + limit);
     const file = `sitemap-${part}.xml`;
     files.set(file, urlset(list));
-    const newest = list.reduce<string | undefined>((latest, url) => (url.date && (!latest || url.date > latest) ? url.date : latest), undefined);
-    index.push(`<sitemap><loc>${escapeHtml(`${siteRootOf(config)}/${file}`)}</loc>${newest ? `<lastmod>${newest}</lastmod>` : ''}</sitemap>`);
+    const newest = list.reduce<string | undefined>(
+      (latest, url) => (url.date && (!latest || url.date > latest) ? url.date : latest),
+      undefined,
+    );
+    index.push(
+      `<sitemap><loc>${escapeHtml(`${siteRootOf(config)}/${file}`)}</loc>${newest ? `<lastmod>${newest}</lastmod>` : ''}</sitemap>`,
+    );
   }
-  files.set('sitemap.xml', ['<?xml version="1.0" encoding="UTF-8"?>', '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">', ...index, '</sitemapindex>', ''].join('\n'));
+  files.set(
+    'sitemap.xml',
+    [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+      ...index,
+      '</sitemapindex>',
+      '',
+    ].join('\n'),
+  );
   return files;
 }
 
@@ -77,11 +107,22 @@ export function createRobots(config: ResolvedConfig): string {
   // A preview deploy is kept out of search engines altogether.
   if (config.preview) return ['User-agent: *', 'Disallow: /', ''].join('\n');
   const disallow = [...config.robots.disallow].sort().map((path) => `Disallow: ${config.site.base}${path}`);
-  return ['User-agent: *', ...(disallow.length ? disallow : ['Disallow:']), '', `Sitemap: ${siteRootOf(config)}/sitemap.xml`, ''].join('\n');
+  return [
+    'User-agent: *',
+    ...(disallow.length ? disallow : ['Disallow:']),
+    '',
+    `Sitemap: ${siteRootOf(config)}/sitemap.xml`,
+    '',
+  ].join('\n');
 }
 
 /** The security headers of every page (the CSP allows the inline scripts of `scriptHashes`; `search` for the search page). */
-export function securityHeaders(scriptHashes: readonly string[], config: ResolvedConfig, plugins?: CspAdditions, search = false): [name: string, value: string][] {
+export function securityHeaders(
+  scriptHashes: readonly string[],
+  config: ResolvedConfig,
+  plugins?: CspAdditions,
+  search = false,
+): [name: string, value: string][] {
   return [
     ['Content-Security-Policy', contentSecurityPolicy(config, scriptHashes, 'header', plugins, search)],
     ['X-Content-Type-Options', 'nosniff'],
@@ -103,13 +144,24 @@ export const assetCacheControl = 'public, max-age=31536000, immutable';
  * the page's first drops the policy of every page (`! Name`, `detach`); Netlify lets the later
  * rule's value win, and knows no `!` line.
  */
-export function createHeaders(scriptHashes: readonly string[], config: ResolvedConfig, plugins?: CspAdditions, searchUrls: readonly string[] = [], detach = true): string {
+export function createHeaders(
+  scriptHashes: readonly string[],
+  config: ResolvedConfig,
+  plugins?: CspAdditions,
+  searchUrls: readonly string[] = [],
+  detach = true,
+): string {
   const searchCsp = contentSecurityPolicy(config, scriptHashes, 'header', plugins, true);
   return [
     '/*',
     ...securityHeaders(scriptHashes, config, plugins).map(([name, value]) => `  ${name}: ${value}`),
     '',
-    ...searchUrls.flatMap((url) => [url, ...(detach ? ['  ! Content-Security-Policy'] : []), `  Content-Security-Policy: ${searchCsp}`, '']),
+    ...searchUrls.flatMap((url) => [
+      url,
+      ...(detach ? ['  ! Content-Security-Policy'] : []),
+      `  Content-Security-Policy: ${searchCsp}`,
+      '',
+    ]),
     urlsOf(config).assetsPattern,
     `  Cache-Control: ${assetCacheControl}`,
     '',

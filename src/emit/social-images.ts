@@ -11,7 +11,14 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { dependencyFolder, generatorRoot, hashParts, installedVersion, openDiskCache, type DiskCache } from '../cache/disk-cache.js';
+import {
+  dependencyFolder,
+  generatorRoot,
+  hashParts,
+  installedVersion,
+  openDiskCache,
+  type DiskCache,
+} from '../cache/disk-cache.js';
 import type { FileStamp } from '../cache/render-state.js';
 import type { WorkerPool } from '../parallel/pool.js';
 import { socialCardKey, socialCardLayout, socialImageSize, type SocialCard } from '../render/social-card.js';
@@ -45,7 +52,10 @@ export interface SocialImages {
 const byName = <T>([a]: [string, T], [b]: [string, T]) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Draws the card of each file (output path → card), or takes it from `reuse` or the cache. */
-export async function drawSocialImages(cards: ReadonlyMap<string, SocialCard>, options: SocialImageOptions = {}): Promise<SocialImages> {
+export async function drawSocialImages(
+  cards: ReadonlyMap<string, SocialCard>,
+  options: SocialImageOptions = {},
+): Promise<SocialImages> {
   const cache = options.cache === false ? undefined : (options.cache ?? openDiskCache('social'));
   const files = new Map<string, Uint8Array>();
   const kept = new Map<string, FileStamp>();
@@ -67,7 +77,12 @@ export async function drawSocialImages(cards: ReadonlyMap<string, SocialCard>, o
     const pool = options.pool?.();
     // Chunks of a few cards: each worker has two in flight, so it lays out one while sharp rasterises others.
     const pngs = pool
-      ? await pool.run<SocialCard, Uint8Array>({ kind: 'social', setup: options.mark, items: cardsToDraw, chunkSize: 4 })
+      ? await pool.run<SocialCard, Uint8Array>({
+          kind: 'social',
+          setup: options.mark,
+          items: cardsToDraw,
+          chunkSize: 4,
+        })
       : await drawCards(cardsToDraw, options.mark);
     missing.forEach((miss, index) => {
       files.set(miss.file, pngs[index]!);
@@ -101,7 +116,10 @@ export async function drawCards(cards: readonly SocialCard[], mark: string | und
 
 /** What the bytes of a card depend on besides the card. */
 function drawingVersion(): string {
-  return ['satori', 'sharp', '@fontsource/inter'].map((name) => `${name}@${installedVersion(name)}`).join(' ') + ` layout ${socialCardLayout}`;
+  return (
+    ['satori', 'sharp', '@fontsource/inter'].map((name) => `${name}@${installedVersion(name)}`).join(' ') +
+    ` layout ${socialCardLayout}`
+  );
 }
 
 type CardDrawer = (card: SocialCard, mark: string | undefined) => Promise<Uint8Array>;
@@ -124,21 +142,40 @@ export function cardDrawer(): Promise<CardDrawer> {
 /** Loads satori, sharp and the font, and returns the drawing of one card. */
 async function createCardDrawer(): Promise<CardDrawer> {
   const [{ default: satori }, { default: sharp }] = await Promise.all([import('satori'), import('sharp')]);
-  const files = join(dependencyFolder('@fontsource/inter') ?? join(generatorRoot(), 'node_modules', '@fontsource', 'inter'), 'files');
+  const files = join(
+    dependencyFolder('@fontsource/inter') ?? join(generatorRoot(), 'node_modules', '@fontsource', 'inter'),
+    'files',
+  );
   const fonts = ['latin', 'latin-ext'].flatMap((subset) =>
-    ([400, 700] as const).map((weight) => ({ name: 'Inter', weight, style: 'normal' as const, data: readFileSync(join(files, `inter-${subset}-${weight}-normal.woff`)) })),
+    ([400, 700] as const).map((weight) => ({
+      name: 'Inter',
+      weight,
+      style: 'normal' as const,
+      data: readFileSync(join(files, `inter-${subset}-${weight}-normal.woff`)),
+    })),
   );
   // satori parses the fonts (0.13 s) on its first layout: done here, so a worker that loads the
   // drawer as it starts (lib/social-worker.js) has them parsed before the first card is known.
-  await satori(box('div', { display: 'flex', fontFamily: 'Inter' }, 'A') as Parameters<typeof satori>[0], { width: 8, height: 8, fonts });
+  await satori(box('div', { display: 'flex', fontFamily: 'Inter' }, 'A') as Parameters<typeof satori>[0], {
+    width: 8,
+    height: 8,
+    fonts,
+  });
   return async (card, mark) => {
     if (card.photo) {
       const photo = await croppedPhoto(sharp, await readFile(card.photo.path), card.photo.focus);
       return new Uint8Array(await photo.jpeg({ quality: 82 }).toBuffer());
     }
     const logo = mark === undefined ? undefined : placedMark(mark);
-    const svg = await satori(cardLayout(card, logo === undefined) as Parameters<typeof satori>[0], { ...socialImageSize, fonts });
-    return new Uint8Array(await sharp(Buffer.from(logo === undefined ? svg : svg.replace(/<\/svg>\s*$/, `${logo}</svg>`))).png().toBuffer());
+    const svg = await satori(cardLayout(card, logo === undefined) as Parameters<typeof satori>[0], {
+      ...socialImageSize,
+      fonts,
+    });
+    return new Uint8Array(
+      await sharp(Buffer.from(logo === undefined ? svg : svg.replace(/<\/svg>\s*$/, `${logo}</svg>`)))
+        .png()
+        .toBuffer(),
+    );
   };
 }
 
@@ -146,13 +183,20 @@ async function createCardDrawer(): Promise<CardDrawer> {
  * A photo cropped to the card's size: scaled to cover it, then cut around the focal point (kept as
  * near the middle as the edges allow), or around the centre without one.
  */
-async function croppedPhoto(sharp: typeof import('sharp')['default'], bytes: Buffer, focus: { x: number; y: number } | undefined) {
+async function croppedPhoto(
+  sharp: (typeof import('sharp'))['default'],
+  bytes: Buffer,
+  focus: { x: number; y: number } | undefined,
+) {
   const { width, height } = socialImageSize;
   if (!focus) return sharp(bytes).rotate().resize({ width, height, fit: 'cover' });
   // Upright first (a camera's EXIF orientation), so the focal point means what the editor saw.
   const upright = await sharp(bytes).rotate().toBuffer({ resolveWithObject: true });
   const scale = Math.max(width / upright.info.width, height / upright.info.height);
-  const scaled = { width: Math.max(width, Math.round(upright.info.width * scale)), height: Math.max(height, Math.round(upright.info.height * scale)) };
+  const scaled = {
+    width: Math.max(width, Math.round(upright.info.width * scale)),
+    height: Math.max(height, Math.round(upright.info.height * scale)),
+  };
   const clamp = (value: number, max: number) => Math.min(Math.max(0, Math.round(value)), max);
   const left = clamp(focus.x * scaled.width - width / 2, scaled.width - width);
   const top = clamp(focus.y * scaled.height - height / 2, scaled.height - height);
@@ -173,7 +217,8 @@ export function placedMark(logo: string): string | undefined {
   const root = /^<svg\b([^>]*)>/i.exec(text);
   if (!root) return undefined;
   let attributes = root[1]!;
-  const size = (name: string) => Number.parseFloat(new RegExp(`\\s${name}\\s*=\\s*["']([\\d.]+)`, 'i').exec(attributes)?.[1] ?? '');
+  const size = (name: string) =>
+    Number.parseFloat(new RegExp(`\\s${name}\\s*=\\s*["']([\\d.]+)`, 'i').exec(attributes)?.[1] ?? '');
   if (!/\sviewBox\s*=/i.test(attributes)) {
     const [width, height] = [size('width'), size('height')];
     if (!(width > 0 && height > 0)) return undefined;
@@ -186,7 +231,11 @@ export function placedMark(logo: string): string | undefined {
 /** An element of satori's tree (the shape React elements have), without React. */
 interface Box {
   type: string;
-  props: { style?: Record<string, string | number>; children?: (Box | string)[] | Box | string; [name: string]: unknown };
+  props: {
+    style?: Record<string, string | number>;
+    children?: (Box | string)[] | Box | string;
+    [name: string]: unknown;
+  };
 }
 
 const box = (type: string, style: Record<string, string | number>, ...children: (Box | string)[]): Box => ({
@@ -209,20 +258,56 @@ function cardLayout(card: SocialCard, letterMark: boolean): Box {
   // The place of the logo (added to the SVG by `placedMark`), or a mark made of the name's first letter.
   const letter = [...card.siteName][0]?.toUpperCase() ?? '';
   const mark = letterMark
-    ? box('div', { width: markBox.size, height: markBox.size, display: 'flex', alignItems: 'center', justifyContent: 'center', borderRadius: 14, background: 'rgba(255,255,255,0.16)', fontSize: 34 }, letter)
+    ? box(
+        'div',
+        {
+          width: markBox.size,
+          height: markBox.size,
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: 'center',
+          borderRadius: 14,
+          background: 'rgba(255,255,255,0.16)',
+          fontSize: 34,
+        },
+        letter,
+      )
     : box('div', { width: markBox.size, height: markBox.size });
   const title = card.title.length > 140 ? `${card.title.slice(0, 139).trimEnd()}…` : card.title;
   return box(
     'div',
     // satori sizes boxes without their padding (content-box): the padding comes off the card's size.
-    { width: socialImageSize.width - 160, height: socialImageSize.height - 144, display: 'flex', flexDirection: 'column', justifyContent: 'space-between', padding: '72px 80px', background: card.accent, color: '#ffffff', fontFamily: 'Inter' },
-    box('div', { display: 'flex', alignItems: 'center', fontSize: 36, fontWeight: 700 }, mark, box('span', { marginLeft: 20 }, card.siteName)),
+    {
+      width: socialImageSize.width - 160,
+      height: socialImageSize.height - 144,
+      display: 'flex',
+      flexDirection: 'column',
+      justifyContent: 'space-between',
+      padding: '72px 80px',
+      background: card.accent,
+      color: '#ffffff',
+      fontFamily: 'Inter',
+    },
+    box(
+      'div',
+      { display: 'flex', alignItems: 'center', fontSize: 36, fontWeight: 700 },
+      mark,
+      box('span', { marginLeft: 20 }, card.siteName),
+    ),
     box(
       'div',
       { display: 'flex', flexDirection: 'column', maxWidth: 1040 },
       ...(card.eyebrow ? [box('div', { fontSize: 32, opacity: 0.85, marginBottom: 20 }, card.eyebrow)] : []),
-      box('div', { fontSize: titleSize(title), fontWeight: 700, lineHeight: 1.12, letterSpacing: -1, lineClamp: 4 }, title),
+      box(
+        'div',
+        { fontSize: titleSize(title), fontWeight: 700, lineHeight: 1.12, letterSpacing: -1, lineClamp: 4 },
+        title,
+      ),
     ),
-    box('div', { display: 'flex', fontSize: 28, opacity: 0.85, borderTop: '2px solid rgba(255,255,255,0.35)', paddingTop: 24 }, card.host),
+    box(
+      'div',
+      { display: 'flex', fontSize: 28, opacity: 0.85, borderTop: '2px solid rgba(255,255,255,0.35)', paddingTop: 24 },
+      card.host,
+    ),
   );
 }

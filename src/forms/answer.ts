@@ -31,13 +31,22 @@ export interface ClientBudget {
 /** The answer that a client over its budget gets (429), or undefined when the submission is counted and may go on. */
 export function spendBudget(budget: ClientBudget, client: string): FormAnswer | undefined {
   const wait = budget.retryAfter(client);
-  if (wait > 0) return { status: 429, body: { error: 'too_many_requests' }, headers: { 'retry-after': String(Math.ceil(wait / 1000)) } };
+  if (wait > 0)
+    return {
+      status: 429,
+      body: { error: 'too_many_requests' },
+      headers: { 'retry-after': String(Math.ceil(wait / 1000)) },
+    };
   budget.hit(client);
   return undefined;
 }
 
 /** The answer when the store could not keep a submission: the form keeps what was typed, to send again. */
-export const storageFailed: FormAnswer = { status: 503, body: { error: 'storage_failed' }, headers: { 'retry-after': '60' } };
+export const storageFailed: FormAnswer = {
+  status: 503,
+  body: { error: 'storage_failed' },
+  headers: { 'retry-after': '60' },
+};
 
 /**
  * The fields of a contact message or a booking with the page they say they were sent from only

@@ -14,7 +14,18 @@
  * so two requests for one slot never both get a 201. No Node APIs here: the functions bundle it.
  */
 import { bookingIcs } from '../booking/ics.js';
-import { addDays, dateIn, isDate, listSlots, nextFreeSlots, parseInstant, slotAtLocal, slotStartingAt, type BookedTime, type SlotRules } from '../booking/slots.js';
+import {
+  addDays,
+  dateIn,
+  isDate,
+  listSlots,
+  nextFreeSlots,
+  parseInstant,
+  slotAtLocal,
+  slotStartingAt,
+  type BookedTime,
+  type SlotRules,
+} from '../booking/slots.js';
 import { validateBooking } from '../islands/booking-schema.js';
 import { honeypotField } from '../islands/contact-schema.js';
 import type { Store } from '../store/store.js';
@@ -67,9 +78,18 @@ const dayMs = 86_400_000;
 
 /** What a request below the endpoint asks for, or the answer that refuses it: `below` is the path after the endpoint's ("", "slots", "calendar.ics"). */
 export function routeBooking(below: string, method: string): 'book' | 'slots' | 'calendar' | FormAnswer {
-  if (below === '') return method === 'POST' ? 'book' : { status: 405, body: { error: 'method_not_allowed' }, headers: { allow: 'POST' } };
-  if (below === 'slots') return method === 'GET' || method === 'HEAD' ? 'slots' : { status: 405, body: { error: 'method_not_allowed' }, headers: { allow: 'GET' } };
-  if (below === 'calendar.ics') return method === 'GET' ? 'calendar' : { status: 405, body: { error: 'method_not_allowed' }, headers: { allow: 'GET' } };
+  if (below === '')
+    return method === 'POST'
+      ? 'book'
+      : { status: 405, body: { error: 'method_not_allowed' }, headers: { allow: 'POST' } };
+  if (below === 'slots')
+    return method === 'GET' || method === 'HEAD'
+      ? 'slots'
+      : { status: 405, body: { error: 'method_not_allowed' }, headers: { allow: 'GET' } };
+  if (below === 'calendar.ics')
+    return method === 'GET'
+      ? 'calendar'
+      : { status: 405, body: { error: 'method_not_allowed' }, headers: { allow: 'GET' } };
   return { status: 404, body: { error: 'not_found' } };
 }
 
@@ -82,11 +102,17 @@ function daysFrom(first: string, last: string): number {
 async function bookedFrom(store: BookingStore, firstDay: string, days: number): Promise<BookedTime[]> {
   const from = new Date(Date.parse(firstDay) - dayMs).toISOString();
   const to = new Date(Date.parse(firstDay) + (days + 2) * dayMs).toISOString();
-  return (await store.takenSlots(from, to)).map((slot) => ({ start: Date.parse(slot.slotStart), end: Date.parse(slot.slotEnd) }));
+  return (await store.takenSlots(from, to)).map((slot) => ({
+    start: Date.parse(slot.slotStart),
+    end: Date.parse(slot.slotEnd),
+  }));
 }
 
 /** The answer to `GET <endpoint>/slots`: the free slots asked for that lie in the bookable window. */
-export async function listFreeSlots(query: URLSearchParams, { terms, store, now }: BookingContext): Promise<FormAnswer> {
+export async function listFreeSlots(
+  query: URLSearchParams,
+  { terms, store, now }: BookingContext,
+): Promise<FormAnswer> {
   const { rules } = terms;
   const today = dateIn(now, rules.timeZone);
   const from = query.get('from') ?? today;
@@ -99,7 +125,10 @@ export async function listFreeSlots(query: URLSearchParams, { terms, store, now 
   const start = from < today ? today : from;
   const days = daysFrom(start, lastAsked < lastBookable ? lastAsked : lastBookable);
   const taken = days > 0 ? await bookedFrom(await store(), start, days) : [];
-  return { status: 200, body: { timeZone: rules.timeZone, slots: listSlots(rules, { from: start, days, taken, now }) } };
+  return {
+    status: 200,
+    body: { timeZone: rules.timeZone, slots: listSlots(rules, { from: start, days, taken, now }) },
+  };
 }
 
 /** What a booking request comes with besides its context. */
@@ -118,15 +147,18 @@ export async function bookSlot(fields: Record<string, unknown>, options: BookOpt
   const { terms, now } = options;
   const { rules } = terms;
   // A bot gets the answer of a success and nothing is stored.
-  if (typeof fields[honeypotField] === 'string' && fields[honeypotField] !== '') return { status: 201, body: { id: crypto.randomUUID(), start: '', end: '' } };
+  if (typeof fields[honeypotField] === 'string' && fields[honeypotField] !== '')
+    return { status: 201, body: { id: crypto.randomUUID(), start: '', end: '' } };
   const { [honeypotField]: _honeypot, date, time, ...submitted } = fields;
   // A form without script names the slot by its local date and time.
-  if (submitted.start === undefined && typeof date === 'string' && typeof time === 'string') submitted.start = slotAtLocal(date, time, rules)?.start ?? `${date}T${time}`;
+  if (submitted.start === undefined && typeof date === 'string' && typeof time === 'string')
+    submitted.start = slotAtLocal(date, time, rules)?.start ?? `${date}T${time}`;
   const checked = validateBooking(withPlainPage(submitted));
   if ('fieldErrors' in checked) return { status: 400, body: { error: 'invalid_fields', fields: checked.fieldErrors } };
   const slot = slotStartingAt(checked.data.start, rules);
   const lastBookable = addDays(dateIn(now, rules.timeZone), terms.days - 1);
-  if (!slot || slot.instant <= now || dateIn(slot.instant, rules.timeZone) > lastBookable) return { status: 400, body: { error: 'invalid_fields', fields: { start: 'unavailable' } } };
+  if (!slot || slot.instant <= now || dateIn(slot.instant, rules.timeZone) > lastBookable)
+    return { status: 400, body: { error: 'invalid_fields', fields: { start: 'unavailable' } } };
   const refused = spendBudget(options.budget, options.client);
   if (refused) return refused;
   const { firstName, lastName, email, company, note, locale, page } = checked.data;
@@ -157,13 +189,21 @@ export async function bookSlot(fields: Record<string, unknown>, options: BookOpt
     const slotDay = dateIn(slot.instant, rules.timeZone);
     const days = daysFrom(slotDay, lastBookable);
     const taken = await bookedFrom(store, slotDay, days).catch(() => undefined);
-    return { status: 409, body: { error: 'slot_taken', next: taken ? nextFreeSlots(rules, slot.instant, nextSlotsOffered, { days, taken }) : [] } };
+    return {
+      status: 409,
+      body: {
+        error: 'slot_taken',
+        next: taken ? nextFreeSlots(rules, slot.instant, nextSlotsOffered, { days, taken }) : [],
+      },
+    };
   }
   const secure = options.secure ? '; Secure' : '';
   return {
     status: 201,
     body: { id: result.id, start: slot.start, end: slot.end },
-    headers: { 'set-cookie': `${bookingCookie}=${result.id}; Path=${terms.endpoint}; Max-Age=${terms.days * 86_400}; HttpOnly; SameSite=Lax${secure}` },
+    headers: {
+      'set-cookie': `${bookingCookie}=${result.id}; Path=${terms.endpoint}; Max-Age=${terms.days * 86_400}; HttpOnly; SameSite=Lax${secure}`,
+    },
   };
 }
 
@@ -179,12 +219,20 @@ export function calendarIdOf(query: URLSearchParams, cookieHeader: string): stri
 }
 
 /** The answer to `GET <endpoint>/calendar.ics`: the booking `id` names as an iCalendar file (times only, nothing about the visitor), or 404. */
-export async function bookingCalendar(id: string | undefined, { terms, store }: BookingContext, calendarText: (locale: string) => CalendarText | Promise<CalendarText>): Promise<FormAnswer> {
+export async function bookingCalendar(
+  id: string | undefined,
+  { terms, store }: BookingContext,
+  calendarText: (locale: string) => CalendarText | Promise<CalendarText>,
+): Promise<FormAnswer> {
   const booking = id && /^[A-Za-z0-9-]{8,64}$/.test(id) ? await (await store()).findBooking(id) : undefined;
   if (!booking) return { status: 404, body: { error: 'not_found' } };
   return {
     status: 200,
     body: bookingIcs(booking, terms, await calendarText(booking.locale)),
-    headers: { 'content-type': 'text/calendar; charset=utf-8', 'content-disposition': `attachment; filename="meeting-${booking.start.slice(0, 10)}.ics"`, 'cache-control': 'no-store' },
+    headers: {
+      'content-type': 'text/calendar; charset=utf-8',
+      'content-disposition': `attachment; filename="meeting-${booking.start.slice(0, 10)}.ics"`,
+      'cache-control': 'no-store',
+    },
   };
 }

@@ -31,7 +31,8 @@ export function createContactFlow<Data extends object>(options: ContactFlowOptio
     if (typeof fields[honeypotField] === 'string' && fields[honeypotField] !== '') return sent;
     const { [honeypotField]: _honeypot, ...submitted } = fields;
     const checked = options.validate(withPlainPage(submitted));
-    if ('fieldErrors' in checked) return { status: 400, body: { error: 'invalid_fields', fields: checked.fieldErrors } };
+    if ('fieldErrors' in checked)
+      return { status: 400, body: { error: 'invalid_fields', fields: checked.fieldErrors } };
     const refused = spendBudget(options.budget, client);
     if (refused) return refused;
     try {

@@ -32,13 +32,16 @@ interface Result {
   excerpt: string;
 }
 
-type State = { kind: 'idle' } | { kind: 'searching' } | { kind: 'done'; query: string; results: Result[] } | { kind: 'failed' };
+type State =
+  { kind: 'idle' } | { kind: 'searching' } | { kind: 'done'; query: string; results: Result[] } | { kind: 'failed' };
 
 /** The largest number of results shown. */
 const shown = 20;
 
 interface Pagefind {
-  search(query: string): Promise<{ results: { data(): Promise<{ url: string; excerpt: string; meta: { title?: string } }> }[] } | null>;
+  search(
+    query: string,
+  ): Promise<{ results: { data(): Promise<{ url: string; excerpt: string; meta: { title?: string } }> }[] } | null>;
 }
 
 export default function SiteSearch({ script, text }: SiteSearchProps) {
@@ -56,10 +59,12 @@ export default function SiteSearch({ script, text }: SiteSearchProps) {
     try {
       pagefind.current ??= import(script) as Promise<Pagefind>;
       const found = await (await pagefind.current).search(value);
-      const results = await Promise.all((found?.results ?? []).slice(0, shown).map(async (result) => {
-        const data = await result.data();
-        return { url: data.url, title: data.meta.title ?? data.url, excerpt: data.excerpt };
-      }));
+      const results = await Promise.all(
+        (found?.results ?? []).slice(0, shown).map(async (result) => {
+          const data = await result.data();
+          return { url: data.url, title: data.meta.title ?? data.url, excerpt: data.excerpt };
+        }),
+      );
       if (asked === latest.current) setState({ kind: 'done', query: value, results });
     } catch {
       if (asked === latest.current) setState({ kind: 'failed' });
@@ -80,28 +85,49 @@ export default function SiteSearch({ script, text }: SiteSearchProps) {
     void run(query);
   }
 
-  const status = state.kind === 'searching' ? text.searching
-    : state.kind === 'failed' ? text.failed
-    : state.kind === 'done' ? fill(state.results.length === 0 ? text.none : state.results.length === 1 ? text.one : text.many, state.results.length, state.query)
-    : '';
+  const status =
+    state.kind === 'searching'
+      ? text.searching
+      : state.kind === 'failed'
+        ? text.failed
+        : state.kind === 'done'
+          ? fill(
+              state.results.length === 0 ? text.none : state.results.length === 1 ? text.one : text.many,
+              state.results.length,
+              state.query,
+            )
+          : '';
   return (
     <div className="site-search">
       <form role="search" method="get" onSubmit={submit}>
         <label htmlFor={`${id}-q`}>{text.label}</label>
-        <input id={`${id}-q`} type="search" name="q" value={query} onChange={(event) => setQuery(event.currentTarget.value)} autoComplete="off" />
+        <input
+          id={`${id}-q`}
+          type="search"
+          name="q"
+          value={query}
+          onChange={(event) => setQuery(event.currentTarget.value)}
+          autoComplete="off"
+        />
         <button type="submit">{text.submit}</button>
       </form>
       {/* In <noscript>, not removed on hydration: nothing below moves when the script starts (layout shift). */}
       <noscript>
         <p className="site-search-no-script">{text.noScript}</p>
       </noscript>
-      <p role="status" aria-live="polite" className="site-search-status">{status}</p>
+      <p role="status" aria-live="polite" className="site-search-status">
+        {status}
+      </p>
       {state.kind === 'done' && state.results.length > 0 && (
         <ol className="site-search-results">
           {state.results.map((result) => (
             <li key={result.url}>
               <a href={result.url}>{result.title}</a>
-              <p>{excerptParts(result.excerpt).map((part, index) => (part.marked ? <mark key={index}>{part.text}</mark> : part.text))}</p>
+              <p>
+                {excerptParts(result.excerpt).map((part, index) =>
+                  part.marked ? <mark key={index}>{part.text}</mark> : part.text,
+                )}
+              </p>
             </li>
           ))}
         </ol>
@@ -128,6 +154,11 @@ export function excerptParts(excerpt: string): { text: string; marked: boolean }
     .map((piece) => {
       const marked = piece.startsWith('<mark>');
       const inner = marked ? piece.slice('<mark>'.length, -'</mark>'.length) : piece;
-      return { text: inner.replace(/<[^>]*>/g, '').replace(/&(amp|lt|gt|quot|#39|#x27|apos);/g, (_, name: string) => entities[name]!), marked };
+      return {
+        text: inner
+          .replace(/<[^>]*>/g, '')
+          .replace(/&(amp|lt|gt|quot|#39|#x27|apos);/g, (_, name: string) => entities[name]!),
+        marked,
+      };
     });
 }

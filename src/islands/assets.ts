@@ -35,7 +35,12 @@ export function contentHash(data: string | Uint8Array): string {
  * a font (`output.preloadFonts`) at the URL the stylesheet gives it, without the assets step. The
  * stylesheet names them by that file name alone (`url(inter-latin-400-normal.<hash>.woff2)`).
  */
-const stylesheetFileLoaders: Record<string, 'file'> = Object.fromEntries(['.woff2', '.woff', '.ttf', '.otf', '.svg', '.png', '.jpg', '.jpeg', '.webp', '.avif', '.gif'].map((ext) => [ext, 'file']));
+const stylesheetFileLoaders: Record<string, 'file'> = Object.fromEntries(
+  ['.woff2', '.woff', '.ttf', '.otf', '.svg', '.png', '.jpg', '.jpeg', '.webp', '.avif', '.gif'].map((ext) => [
+    ext,
+    'file',
+  ]),
+);
 /** Where esbuild writes the stylesheet in memory, and the prefix of the URLs it gives the files. */
 const stylesheetOutdir = resolve('/', 'site-stylesheet');
 const stylesheetPublicPath = '/site-stylesheet-file';
@@ -48,7 +53,9 @@ function assetUrl(name: string, data: Uint8Array): string {
 
 /** The URLs of the config's `output.preloadFonts`, as the stylesheet names them (checked to exist when the config loads). */
 export function preloadFontUrls(config: { root: string; output: { preloadFonts: readonly string[] } }): string[] {
-  return config.output.preloadFonts.map((font) => assetUrl(basename(font), readFileSync(resolveSiteFile(config.root, font) ?? resolve(config.root, font))));
+  return config.output.preloadFonts.map((font) =>
+    assetUrl(basename(font), readFileSync(resolveSiteFile(config.root, font) ?? resolve(config.root, font))),
+  );
 }
 
 /**
@@ -57,7 +64,12 @@ export function preloadFontUrls(config: { root: string; output: { preloadFonts: 
  * admin's stylesheet while the admin is on, the consent banner's script and styles while the site
  * asks for consent.
  */
-export async function buildAssets(dirs: { templates: string; public: string }, diagnostics: Diagnostics, options: EsbuildStepOptions = {}, engine: readonly EngineFile[] = []): Promise<Assets> {
+export async function buildAssets(
+  dirs: { templates: string; public: string },
+  diagnostics: Diagnostics,
+  options: EsbuildStepOptions = {},
+  engine: readonly EngineFile[] = [],
+): Promise<Assets> {
   const build = options.run ?? ((await import('esbuild')).build as RunEsbuild);
   const files: OutputFiles = new Map();
   let css: string;
@@ -111,28 +123,30 @@ async function listPublicFiles(dir: string, diagnostics: Diagnostics): Promise<s
   } catch {
     return [];
   }
-  const nested = await Promise.all(entries.map((entry) => {
-    const path = join(dir, entry.name);
-    if (isHiddenPath(entry.name)) {
-      diagnostics.info({
-        code: 'PUBLIC_SKIPPED',
-        message: 'a dot-file is not published (site serve would not serve it either)',
-        file: relative(process.cwd(), path),
-        hint: 'Rename it without the leading dot to publish it; .well-known/ is published.',
-      });
-      return [];
-    }
-    if (entry.isSymbolicLink()) {
-      diagnostics.warn({
-        code: 'PUBLIC_SKIPPED',
-        message: 'a symbolic link is not published: it could lead to any file of this machine',
-        file: relative(process.cwd(), path),
-      });
-      return [];
-    }
-    if (entry.isDirectory()) return listPublicFiles(path, diagnostics);
-    return entry.isFile() ? [path] : [];
-  }));
+  const nested = await Promise.all(
+    entries.map((entry) => {
+      const path = join(dir, entry.name);
+      if (isHiddenPath(entry.name)) {
+        diagnostics.info({
+          code: 'PUBLIC_SKIPPED',
+          message: 'a dot-file is not published (site serve would not serve it either)',
+          file: relative(process.cwd(), path),
+          hint: 'Rename it without the leading dot to publish it; .well-known/ is published.',
+        });
+        return [];
+      }
+      if (entry.isSymbolicLink()) {
+        diagnostics.warn({
+          code: 'PUBLIC_SKIPPED',
+          message: 'a symbolic link is not published: it could lead to any file of this machine',
+          file: relative(process.cwd(), path),
+        });
+        return [];
+      }
+      if (entry.isDirectory()) return listPublicFiles(path, diagnostics);
+      return entry.isFile() ? [path] : [];
+    }),
+  );
   return nested.flat().sort();
 }
 

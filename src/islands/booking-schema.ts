@@ -12,7 +12,8 @@ export const bookingLimits = { name: 100, email: 254, company: 200, note: 2000, 
 /** The fields a visitor must fill in (besides choosing a slot). */
 export const requiredBookingFields = ['firstName', 'lastName', 'email'] as const;
 
-const requiredText = (max: number) => z.string().check(z.trim(), z.minLength(1, 'required'), z.maxLength(max, 'tooLong'));
+const requiredText = (max: number) =>
+  z.string().check(z.trim(), z.minLength(1, 'required'), z.maxLength(max, 'tooLong'));
 const optionalText = (max: number) => z._default(z.string().check(z.trim(), z.maxLength(max, 'tooLong')), '');
 
 /** A booking request. Messages of failed checks are keys under `booking.` (required, tooLong, invalidEmail). */
@@ -20,7 +21,9 @@ export const bookingSchema = z.object({
   start: requiredText(bookingLimits.start),
   firstName: requiredText(bookingLimits.name),
   lastName: requiredText(bookingLimits.name),
-  email: z.string().check(z.trim(), z.minLength(1, 'required'), z.maxLength(bookingLimits.email, 'tooLong'), z.email('invalidEmail')),
+  email: z
+    .string()
+    .check(z.trim(), z.minLength(1, 'required'), z.maxLength(bookingLimits.email, 'tooLong'), z.email('invalidEmail')),
   company: optionalText(bookingLimits.company),
   note: optionalText(bookingLimits.note),
   locale: z._default(z.string().check(z.regex(/^[a-z]{2,3}$/)), 'en'),

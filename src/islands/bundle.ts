@@ -33,7 +33,10 @@ export function searchIsland(): [name: string, file: string] {
 /** The island names of a site: PascalCase .tsx files in templates/islands/. */
 export async function listIslands(templatesDir: string): Promise<string[]> {
   try {
-    return (await readdir(templateSources(templatesDir).islandsFolder)).filter((file) => /^[A-Z]\w*\.tsx$/.test(file)).map((file) => file.slice(0, -4)).sort();
+    return (await readdir(templateSources(templatesDir).islandsFolder))
+      .filter((file) => /^[A-Z]\w*\.tsx$/.test(file))
+      .map((file) => file.slice(0, -4))
+      .sort();
   } catch {
     return [];
   }
@@ -68,13 +71,15 @@ export async function bundleIslands(
       code: 'TEMPLATE_INVALID',
       message: `island "${clash}" is also an island of the engine (the admin's screens or the search): one name would hydrate two components`,
       file: relative(process.cwd(), join(templateSources(templatesDir).islandsFolder, `${clash}.tsx`)),
-      hint: 'Rename the site\'s island (its file and the `name` its pages give it), or set admin: { enabled: false } in the config.',
+      hint: "Rename the site's island (its file and the `name` its pages give it), or set admin: { enabled: false } in the config.",
     });
   }
   // Two esbuild runs, so that the chunks one group shares are its own: a change to an admin screen
   // leaves the scripts of the public pages (and their names, which caches key on) as they were.
   const publicNames = [...names, ...Object.keys(engine).filter((name) => !apart.includes(name))].sort();
-  const apartNames = Object.keys(engine).filter((name) => apart.includes(name)).sort();
+  const apartNames = Object.keys(engine)
+    .filter((name) => apart.includes(name))
+    .sort();
   const bundle: IslandBundle = { files: new Map(), entries: {}, graph: {} };
   for (const group of [publicNames, apartNames]) {
     if (group.length === 0) continue;
@@ -101,7 +106,10 @@ async function bundleGroup(
     // island that replaces an engine form of the same name must not be answered with the engine's.
     name: ['island-entries', ...all.filter((name) => engine[name])].join(' '),
     setup(context) {
-      context.onResolve({ filter: /^island:/ }, (args) => ({ path: args.path.slice('island:'.length), namespace: 'island' }));
+      context.onResolve({ filter: /^island:/ }, (args) => ({
+        path: args.path.slice('island:'.length),
+        namespace: 'island',
+      }));
       // An engine island resolves from its own folder: a site may have no islands folder at all.
       context.onLoad({ filter: /.*/, namespace: 'island' }, (args) => ({
         resolveDir: engine[args.path] ? dirname(engine[args.path]!) : islandsDir,
@@ -157,7 +165,8 @@ async function bundleGroup(
   const closure = (output: string, seen = new Set<string>()): Set<string> => {
     if (seen.has(output)) return seen;
     seen.add(output);
-    for (const imported of outputs[output]?.imports ?? []) if (imported.kind === 'import-statement') closure(imported.path, seen);
+    for (const imported of outputs[output]?.imports ?? [])
+      if (imported.kind === 'import-statement') closure(imported.path, seen);
     return seen;
   };
   for (const [output, info] of Object.entries(outputs)) {
@@ -174,11 +183,18 @@ async function bundleGroup(
  * Adds the module script of each island a rendered page contains before `</body>` (under the site's
  * base path), and lists every JavaScript file the page then loads (entries and chunks, sorted).
  */
-export function addIslandScripts(html: string, islands: Pick<IslandBundle, 'entries' | 'graph'>, base = ''): { html: string; scripts: string[] } {
+export function addIslandScripts(
+  html: string,
+  islands: Pick<IslandBundle, 'entries' | 'graph'>,
+  base = '',
+): { html: string; scripts: string[] } {
   const used = islandsInHtml(html);
   if (used.length === 0) return { html, scripts: [] };
   const tags = used.map((name) => `<script type="module" src="${base}${islands.entries[name]}"></script>`).join('');
-  return { html: html.replace('</body>', `${tags}</body>`), scripts: [...new Set(used.flatMap((name) => islands.graph[name] ?? []))].sort() };
+  return {
+    html: html.replace('</body>', `${tags}</body>`),
+    scripts: [...new Set(used.flatMap((name) => islands.graph[name] ?? []))].sort(),
+  };
 }
 
 /** The islands a rendered page contains, in the order of their first appearance. */

@@ -23,7 +23,7 @@ const script =
   "if(g){w.dataLayer=w.dataLayer||[];w.gtag=function(){w.dataLayer.push(arguments)};w.gtag('js',new Date());w.gtag('config',g)}" +
   "for(n in a)e.setAttribute(n,a[n]);e.async=true;e.src=s.getAttribute('data-load');d.head.appendChild(e)}" +
   "function banner(){return d.getElementById('site-consent')}" +
-  "var c;try{c=w.localStorage.getItem(k)}catch(x){}" +
+  'var c;try{c=w.localStorage.getItem(k)}catch(x){}' +
   "if(c==='granted')load();else if(c!=='denied'&&banner())banner().hidden=false;" +
   "d.addEventListener('click',function(e){var t=e.target.closest&&e.target.closest('[data-consent],[data-consent-open]'),b=banner();if(!t||!b)return;" +
   "if(t.hasAttribute('data-consent-open')){o=t;b.hidden=false;b.querySelector('button').focus();return}" +
@@ -41,7 +41,10 @@ const css = `.site-consent{position:fixed;left:1rem;right:1rem;bottom:1rem;z-ind
 `;
 
 /** The banner's script and stylesheet. */
-export const consentFiles: { script: EngineFile; stylesheet: EngineFile } = { script: engineFile('consent', 'js', script), stylesheet: engineFile('consent', 'css', css) };
+export const consentFiles: { script: EngineFile; stylesheet: EngineFile } = {
+  script: engineFile('consent', 'js', script),
+  stylesheet: engineFile('consent', 'css', css),
+};
 
 /** Whether the site's counter sets cookies, so it waits for the visitor's consent (and the pages carry the banner). */
 export function needsConsent(config: Pick<ResolvedConfig, 'analytics'>): boolean {
@@ -50,4 +53,10 @@ export function needsConsent(config: Pick<ResolvedConfig, 'analytics'>): boolean
 }
 
 /** The messages the banner and the footer's link are written from (content/messages/<locale>.yaml). */
-export const consentMessageKeys = ['consent.title', 'consent.text', 'consent.accept', 'consent.decline', 'consent.settings'] as const;
+export const consentMessageKeys = [
+  'consent.title',
+  'consent.text',
+  'consent.accept',
+  'consent.decline',
+  'consent.settings',
+] as const;

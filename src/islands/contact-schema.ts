@@ -10,7 +10,8 @@ export const requiredContactFields = ['firstName', 'lastName', 'email', 'message
 /** Field limits, shared with the form's maxlength attributes. */
 export const contactLimits = { name: 100, email: 254, company: 200, subject: 200, message: 5000 } as const;
 
-const requiredText = (max: number) => z.string().check(z.trim(), z.minLength(1, 'required'), z.maxLength(max, 'tooLong'));
+const requiredText = (max: number) =>
+  z.string().check(z.trim(), z.minLength(1, 'required'), z.maxLength(max, 'tooLong'));
 const optionalText = (max: number) => z._default(z.string().check(z.trim(), z.maxLength(max, 'tooLong')), '');
 
 /**
@@ -28,7 +29,14 @@ export function contactSchemaOf(types: readonly string[]) {
   return z.object({
     firstName: requiredText(contactLimits.name),
     lastName: requiredText(contactLimits.name),
-    email: z.string().check(z.trim(), z.minLength(1, 'required'), z.maxLength(contactLimits.email, 'tooLong'), z.email('invalidEmail')),
+    email: z
+      .string()
+      .check(
+        z.trim(),
+        z.minLength(1, 'required'),
+        z.maxLength(contactLimits.email, 'tooLong'),
+        z.email('invalidEmail'),
+      ),
     company: optionalText(contactLimits.company),
     type: typeField(types),
     subject: optionalText(contactLimits.subject),
@@ -57,8 +65,14 @@ export const honeypotField = 'website';
  * Field errors of a submission: field → message key ('required' | 'tooLong' | 'invalidEmail' | 'invalid').
  * An enquiry type left on the empty choice ("I am a" starts empty) counts as not given.
  */
-export function validateContact(input: unknown, types: readonly string[]): { data: ContactSubmission } | { fieldErrors: Record<string, string> } {
-  const given = typeof input === 'object' && input !== null && (input as Record<string, unknown>).type === '' ? { ...input, type: undefined } : input;
+export function validateContact(
+  input: unknown,
+  types: readonly string[],
+): { data: ContactSubmission } | { fieldErrors: Record<string, string> } {
+  const given =
+    typeof input === 'object' && input !== null && (input as Record<string, unknown>).type === ''
+      ? { ...input, type: undefined }
+      : input;
   const key = types.join(' ');
   let schema = schemas.get(key);
   if (!schema) schemas.set(key, (schema = contactSchemaOf(types)));
@@ -71,13 +85,19 @@ export function validateContact(input: unknown, types: readonly string[]): { dat
  * 'tooLong' and 'invalidEmail' as the checks name them, a value of the wrong type as
  * 'required', anything else 'invalid'. Shared by the contact and booking schemas.
  */
-export function fieldErrorsOf(issues: readonly { path: readonly PropertyKey[]; message: string; code: string }[]): Record<string, string> {
+export function fieldErrorsOf(
+  issues: readonly { path: readonly PropertyKey[]; message: string; code: string }[],
+): Record<string, string> {
   const fieldErrors: Record<string, string> = {};
   for (const issue of issues) {
     const field = String(issue.path[0] ?? 'form');
     if (fieldErrors[field]) continue;
     const known = ['required', 'tooLong', 'invalidEmail'];
-    fieldErrors[field] = known.includes(issue.message) ? issue.message : issue.code === 'invalid_type' ? 'required' : 'invalid';
+    fieldErrors[field] = known.includes(issue.message)
+      ? issue.message
+      : issue.code === 'invalid_type'
+        ? 'required'
+        : 'invalid';
   }
   return fieldErrors;
 }

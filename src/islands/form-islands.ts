@@ -19,7 +19,8 @@ export function formIslandFile(name: string): string {
 
 /** The package entry the forms are imported from. */
 const entry = 'typed-site/islands';
-const importPattern = /\b(import|export)\s+(type\s+)?([^;'"`]*?)\s*from\s*['"]typed-site\/islands['"]|\bimport\s*\(\s*['"]typed-site\/islands['"]\s*\)/g;
+const importPattern =
+  /\b(import|export)\s+(type\s+)?([^;'"`]*?)\s*from\s*['"]typed-site\/islands['"]|\bimport\s*\(\s*['"]typed-site\/islands['"]\s*\)/g;
 
 /**
  * The form islands a module's source takes from `typed-site/islands` (pure): the names of an
@@ -39,7 +40,11 @@ export function formsImportedBy(source: string): string[] {
     }
     const named = /\{([^}]*)\}/.exec(clause)?.[1] ?? '';
     for (const part of named.split(',')) {
-      const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!.trim();
+      const name = part
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/)[0]!
+        .trim();
       if (!part.trim().startsWith('type ') && formIslandNames.includes(name)) found.add(name);
     }
   }
@@ -50,7 +55,9 @@ export function formsImportedBy(source: string): string[] {
 async function templateScripts(templatesDir: string): Promise<string[]> {
   try {
     const files = await readdir(templatesDir, { recursive: true });
-    return files.filter((file) => /\.(?:[cm]?[jt]sx?)$/.test(file) && !/(?:^|[\\/])node_modules[\\/]/.test(file)).sort();
+    return files
+      .filter((file) => /\.(?:[cm]?[jt]sx?)$/.test(file) && !/(?:^|[\\/])node_modules[\\/]/.test(file))
+      .sort();
   } catch {
     return [];
   }
@@ -58,7 +65,9 @@ async function templateScripts(templatesDir: string): Promise<string[]> {
 
 /** The form islands the templates of a site import from `typed-site/islands`, sorted. */
 export async function formsImportedIn(templatesDir: string): Promise<string[]> {
-  const sources = await Promise.all((await templateScripts(templatesDir)).map((file) => readFile(join(templatesDir, file), 'utf8').catch(() => '')));
+  const sources = await Promise.all(
+    (await templateScripts(templatesDir)).map((file) => readFile(join(templatesDir, file), 'utf8').catch(() => '')),
+  );
   const imported = new Set(sources.flatMap(formsImportedBy));
   return formIslandNames.filter((name) => imported.has(name));
 }
@@ -68,5 +77,9 @@ export async function formsImportedIn(templatesDir: string): Promise<string[]> {
  * island of its own of (`siteIslands`), which replace them rather than clash with them.
  */
 export function engineFormIslands(imported: readonly string[], siteIslands: readonly string[]): Record<string, string> {
-  return Object.fromEntries(imported.filter((name) => formIslandNames.includes(name) && !siteIslands.includes(name)).map((name) => [name, formIslandFile(name)]));
+  return Object.fromEntries(
+    imported
+      .filter((name) => formIslandNames.includes(name) && !siteIslands.includes(name))
+      .map((name) => [name, formIslandFile(name)]),
+  );
 }

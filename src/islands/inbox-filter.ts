@@ -37,7 +37,10 @@ export function matchesInboxFilter(item: InboxItem, filter: InboxFilter): boolea
   if (filter.handled && item.handled !== (filter.handled === 'handled')) return false;
   const words = filter.search.toLowerCase().split(/\s+/).filter(Boolean);
   if (!words.length) return true;
-  const text = searchedFields.map((field) => (typeof item[field] === 'string' ? item[field] : '')).join('\n').toLowerCase();
+  const text = searchedFields
+    .map((field) => (typeof item[field] === 'string' ? item[field] : ''))
+    .join('\n')
+    .toLowerCase();
   return words.every((word) => text.includes(word));
 }
 

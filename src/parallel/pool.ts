@@ -91,12 +91,14 @@ export function createWorkerPool(size: number, script: WorkerScript = 'worker.js
   };
 
   const runJob = async <T, R>(job: PoolJob<T, R>): Promise<R[]> => {
-    if (job.budgetMs !== undefined && job.local) throw new Error('a job with a time budget cannot run chunks on the main thread');
+    if (job.budgetMs !== undefined && job.local)
+      throw new Error('a job with a time budget cannot run chunks on the main thread');
     if (ended) throw new Error('the worker pool was ended');
     const all = start();
     const id = nextJob++;
     const chunks: T[][] = [];
-    for (let index = 0; index < job.items.length; index += job.chunkSize) chunks.push(job.items.slice(index, index + job.chunkSize));
+    for (let index = 0; index < job.items.length; index += job.chunkSize)
+      chunks.push(job.items.slice(index, index + job.chunkSize));
     const results: R[][] = new Array(chunks.length);
     const cleanups: (() => void)[] = [];
     let timer: NodeJS.Timeout | undefined;

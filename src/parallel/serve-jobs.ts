@@ -29,7 +29,13 @@ export function serveJobs(createHandler: (kind: JobKind, setup: unknown) => Prom
           if (!handler) throw new Error(`no setup for job ${job}`);
           reply = { type: 'result', job, chunk, results: await handler(items) };
         } catch (error) {
-          reply = { type: 'error', job, chunk, message: error instanceof Error ? error.message : String(error), stack: error instanceof Error ? error.stack : undefined };
+          reply = {
+            type: 'error',
+            job,
+            chunk,
+            message: error instanceof Error ? error.message : String(error),
+            stack: error instanceof Error ? error.stack : undefined,
+          };
         }
         port.postMessage(reply);
       })();

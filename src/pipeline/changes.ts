@@ -63,7 +63,9 @@ export function classifyChange(path: string, watched: WatchedPaths, isDirectory 
   const inTemplates = partsBelow(watched.dirs.templates, path);
   if (inTemplates) {
     if (inTemplates.length === 0) return { kind: 'templates', withStyles: true };
-    return inTemplates[0] === 'styles' && (isDirectory || path.endsWith('.css')) ? { kind: 'styles' } : { kind: 'templates' };
+    return inTemplates[0] === 'styles' && (isDirectory || path.endsWith('.css'))
+      ? { kind: 'styles' }
+      : { kind: 'templates' };
   }
   if (partsBelow(watched.dirs.public, path)) return { kind: 'public' };
   return { kind: 'none' };
@@ -79,20 +81,27 @@ export function staleOutputs(input: InputChange): (name: string) => boolean {
       return (name) => name === 'config';
     case 'templates':
       // A page template added or removed changes the names the config is checked against.
-      return (name) => name === 'config' || name === 'templates' || name === 'islands' || (input.withStyles === true && name === 'assets');
+      return (name) =>
+        name === 'config' ||
+        name === 'templates' ||
+        name === 'islands' ||
+        (input.withStyles === true && name === 'assets');
     case 'styles':
     case 'public':
       return (name) => name === 'assets';
     case 'messages':
       return (name) => name === 'messages';
     case 'content':
-      return (name) => name === 'messages' || name === 'entries' || name.startsWith('entry:') || name.startsWith('copy:');
+      return (name) =>
+        name === 'messages' || name === 'entries' || name.startsWith('entry:') || name.startsWith('copy:');
     case 'entry':
-      return (name) => name === 'entries' || (input.slug !== undefined && name === `entry:${input.collection}/${input.slug}`);
+      return (name) =>
+        name === 'entries' || (input.slug !== undefined && name === `entry:${input.collection}/${input.slug}`);
     case 'copy': {
       // A folder event names every copy below it too.
       const { id } = input;
-      return (name) => name.startsWith('copy:') && (id === '' || name === `copy:${id}` || name.startsWith(`copy:${id}/`));
+      return (name) =>
+        name.startsWith('copy:') && (id === '' || name === `copy:${id}` || name.startsWith(`copy:${id}/`));
     }
     case 'none':
       return () => false;

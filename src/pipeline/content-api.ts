@@ -20,7 +20,14 @@ import { markdownPluginsOf } from '../content/markdown.js';
 import { pluginHeadOf } from '../render/plugin-head.js';
 import { copyValuesOf, loadMessages, lookupMessage, type MessageTree } from '../content/messages.js';
 import { loadPageContent, type PageContent } from '../content/pages.js';
-import { indexEntries, listEntrySlugs, loadEntry, type Entry, type EntryTranslation, type LoadedEntry } from '../content/collections.js';
+import {
+  indexEntries,
+  listEntrySlugs,
+  loadEntry,
+  type Entry,
+  type EntryTranslation,
+  type LoadedEntry,
+} from '../content/collections.js';
 import { createFeeds } from '../emit/feed.js';
 import type { Diagnostics } from '../diagnostics.js';
 import { SiteError, throwIfAny } from '../errors.js';
@@ -55,13 +62,26 @@ export function messagesSourceKey(config: ResolvedConfig): string {
 }
 
 /** Loads content/messages/<locale>.yaml of every locale; problems go to `diagnostics`. */
-export function loadSiteMessages(config: ResolvedConfig, diagnostics: Diagnostics, parseYaml: ParseYaml | undefined): Promise<Messages> {
+export function loadSiteMessages(
+  config: ResolvedConfig,
+  diagnostics: Diagnostics,
+  parseYaml: ParseYaml | undefined,
+): Promise<Messages> {
   return loadMessages(config, diagnostics, { parseYaml });
 }
 
 /** What the entries are loaded from (the folders, the locales, the collections, Markdown settings and the values of placeholders): when it changes, every entry is loaded again. */
 export function entriesSourceKey(config: ResolvedConfig, drafts: boolean, publishedBy?: string): string {
-  return JSON.stringify([config.dirs.content, config.localeIds, config.collections, config.markdown, markdownPluginsOf(config), copyValuesOf(config), drafts, publishedBy ?? null]);
+  return JSON.stringify([
+    config.dirs.content,
+    config.localeIds,
+    config.collections,
+    config.markdown,
+    markdownPluginsOf(config),
+    copyValuesOf(config),
+    drafts,
+    publishedBy ?? null,
+  ]);
 }
 
 /** The key of an entry in the pipeline: "<collection>/<slug>". */
@@ -72,7 +92,9 @@ export function entryKey(entry: Pick<Entry, 'collection' | 'slug'>): string {
 /** The keys of the entries of every collection (one folder each), sorted. */
 export async function listEntries(config: ResolvedConfig): Promise<string[]> {
   const names = Object.keys(config.collections).sort();
-  const lists = await Promise.all(names.map(async (name) => (await listEntrySlugs(config, name)).map((slug) => entryKey({ collection: name, slug }))));
+  const lists = await Promise.all(
+    names.map(async (name) => (await listEntrySlugs(config, name)).map((slug) => entryKey({ collection: name, slug }))),
+  );
   return lists.flat();
 }
 
@@ -118,8 +140,16 @@ export function entryIndexKey(config: ResolvedConfig, entries: readonly Entry[])
  * `unsaved` gives the text of an entry file not written yet (the admin's edit), where an error's
  * line is read from.
  */
-export function expandPages(config: ResolvedConfig, entries: readonly Entry[], diagnostics: Diagnostics, unsaved?: (file: string) => string | undefined): Page[] {
-  const locate = (file: string, field: readonly (string | number)[]) => (file === config.file ? locateConfigField(config, field) : locateContentField(file, String(field[0]), unsaved?.(file)));
+export function expandPages(
+  config: ResolvedConfig,
+  entries: readonly Entry[],
+  diagnostics: Diagnostics,
+  unsaved?: (file: string) => string | undefined,
+): Page[] {
+  const locate = (file: string, field: readonly (string | number)[]) =>
+    file === config.file
+      ? locateConfigField(config, field)
+      : locateContentField(file, String(field[0]), unsaved?.(file));
   const input = { entries: indexEntries(byCollection(config, entries)), locate };
   reportUntranslated(config, input, diagnostics);
   const pages = createPages(config, input);
@@ -140,10 +170,18 @@ export function advancePathLock(config: ResolvedConfig, pages: readonly Page[]):
 /** Throws the problems of the site's redirects, each at its key in the config file. */
 function refuseRedirectProblems(config: ResolvedConfig, pages: readonly Page[]): void {
   const problems = redirectProblems(siteRedirects(config), pages);
-  throwIfAny(problems.map(({ code, redirect, key, message, hint }) => {
-    const path = redirect.field ? [...redirect.field, key] : undefined;
-    return new SiteError({ code, message: redirect.by ? `${message} (made by ${redirect.by})` : message, hint, file: config.file, ...(path ? { field: formatPath(path), ...locateConfigField(config, path) } : {}) });
-  }));
+  throwIfAny(
+    problems.map(({ code, redirect, key, message, hint }) => {
+      const path = redirect.field ? [...redirect.field, key] : undefined;
+      return new SiteError({
+        code,
+        message: redirect.by ? `${message} (made by ${redirect.by})` : message,
+        hint,
+        file: config.file,
+        ...(path ? { field: formatPath(path), ...locateConfigField(config, path) } : {}),
+      });
+    }),
+  );
 }
 
 /**
@@ -155,15 +193,26 @@ function refuseRedirectProblems(config: ResolvedConfig, pages: readonly Page[]):
  * locales, in what order) does. A body edit so re-renders the post's pages, not every page that
  * lists posts by title.
  */
-export function diffEntries(before: ReadonlyMap<string, Entry>, now: ReadonlyMap<string, Entry>, changed: Set<string>, reads: Iterable<string> = []): void {
-  const locales = (entry: Entry | undefined) => Object.keys(entry?.translations ?? {}).sort().join(' ');
+export function diffEntries(
+  before: ReadonlyMap<string, Entry>,
+  now: ReadonlyMap<string, Entry>,
+  changed: Set<string>,
+  reads: Iterable<string> = [],
+): void {
+  const locales = (entry: Entry | undefined) =>
+    Object.keys(entry?.translations ?? {})
+      .sort()
+      .join(' ');
   const differing = new Set<string>();
   for (const key of new Set([...now.keys(), ...before.keys()])) {
     const old = before.get(key);
     const current = now.get(key);
     if (old === current || sameJson(old, current)) continue;
     if (!old || !current || locales(old) !== locales(current)) changed.add(`entry:${key}`);
-    for (const locale of new Set([...Object.keys(old?.translations ?? {}), ...Object.keys(current?.translations ?? {})])) {
+    for (const locale of new Set([
+      ...Object.keys(old?.translations ?? {}),
+      ...Object.keys(current?.translations ?? {}),
+    ])) {
       if (!sameJson(old?.translations[locale], current?.translations[locale])) differing.add(`entry:${key}:${locale}`);
     }
   }
@@ -178,7 +227,10 @@ export function diffEntries(before: ReadonlyMap<string, Entry>, now: ReadonlyMap
     if (space < 0 || !read.startsWith('entry:')) continue;
     const prefix = read.slice(0, space);
     if (!differing.has(prefix)) continue;
-    if (readTracked(read, prefix, translationAt(before, prefix)) !== readTracked(read, prefix, translationAt(now, prefix))) changed.add(read);
+    if (
+      readTracked(read, prefix, translationAt(before, prefix)) !== readTracked(read, prefix, translationAt(now, prefix))
+    )
+      changed.add(read);
   }
 }
 
@@ -210,7 +262,8 @@ export function fingerprintEntries(entries: readonly Entry[], hash: (text: strin
     const key = entryKey(entry);
     const locales = Object.keys(entry.translations).sort();
     prints.set(`entry:${key}`, locales.join(' '));
-    for (const locale of locales) prints.set(`entry:${key}:${locale}`, hash(JSON.stringify(entry.translations[locale])));
+    for (const locale of locales)
+      prints.set(`entry:${key}:${locale}`, hash(JSON.stringify(entry.translations[locale])));
   }
   for (const [collection, list] of collectionLists(entries)) prints.set(`entries:${collection}`, hash(list));
   return prints;
@@ -220,7 +273,17 @@ export function fingerprintEntries(entries: readonly Entry[], hash: (text: strin
 export function copySourceKey(config: ResolvedConfig, pages: readonly Page[], templatesId: number): string {
   // The admin's copy names the site (`{siteName}`, see content/pages.ts): renaming it reloads that copy.
   const siteName = pages.some((page) => isAdminTemplate(page.template)) ? config.site.name : null;
-  return JSON.stringify([templatesId, config.dirs.content, config.company, copyValuesOf(config), siteName, config.markdown, markdownPluginsOf(config), config.localeIds, pages.map((page) => [page.locale, page.template, page.route.path])]);
+  return JSON.stringify([
+    templatesId,
+    config.dirs.content,
+    config.company,
+    copyValuesOf(config),
+    siteName,
+    config.markdown,
+    markdownPluginsOf(config),
+    config.localeIds,
+    pages.map((page) => [page.locale, page.template, page.route.path]),
+  ]);
 }
 
 /** Loads the copy `pages` show, validated by their templates' schemas; problems go to `diagnostics`. */
@@ -233,8 +296,15 @@ export function loadCopy(
 ): Promise<Map<string, PageContent>> {
   // The templates' bundle is named by its content (render/templates.ts); zod, which runs their schemas, is not in it.
   const bundle = templatesIdOf(templates);
-  const validated = options.copyCache && bundle ? { cache: options.copyCache, schemas: hashParts(generatorFingerprint(), bundle, installedVersion('zod')) } : undefined;
-  return loadPageContent(config, pages, (name) => templates.pages[name]?.content, diagnostics, { markdown: options.markdown, parseYaml: options.parseYaml, validated });
+  const validated =
+    options.copyCache && bundle
+      ? { cache: options.copyCache, schemas: hashParts(generatorFingerprint(), bundle, installedVersion('zod')) }
+      : undefined;
+  return loadPageContent(config, pages, (name) => templates.pages[name]?.content, diagnostics, {
+    markdown: options.markdown,
+    parseYaml: options.parseYaml,
+    validated,
+  });
 }
 
 /**
@@ -252,7 +322,14 @@ export function positionRenderProblem(problem: SiteError): SiteError {
 export type SiteRenderInput = Omit<RenderInput, 'templates' | 'track'>;
 
 /** The render input of a build. */
-export function renderInputOf(input: { config: ResolvedConfig; pages: readonly Page[]; messages: Messages; contents: ReadonlyMap<string, PageContent>; entries: readonly Entry[]; stylesheet: string }): SiteRenderInput {
+export function renderInputOf(input: {
+  config: ResolvedConfig;
+  pages: readonly Page[];
+  messages: Messages;
+  contents: ReadonlyMap<string, PageContent>;
+  entries: readonly Entry[];
+  stylesheet: string;
+}): SiteRenderInput {
   const { config, pages, messages, contents, stylesheet } = input;
   // Asked once per build and set of pages (the pipeline asks first, to report a plugin's failure).
   const pluginHead = pluginHeadOf(config, pages);
@@ -260,12 +337,30 @@ export function renderInputOf(input: { config: ResolvedConfig; pages: readonly P
   const fonts = preloadFontUrls(config);
   // So is highlighted code's, by its themes (content/highlight.ts): a page with such code links it.
   const { highlight } = config.markdown;
-  const assets = { stylesheet, ...(config.admin.enabled ? { admin: adminStylesheet().url } : {}), ...(fonts.length ? { fonts } : {}), ...(highlight ? { code: codeStylesheetUrl(highlight, assetsFolder) } : {}) };
-  return { config, pages, messages, contents, entries: byCollection(config, input.entries), assets, ...(pluginHead ? { pluginHead } : {}) };
+  const assets = {
+    stylesheet,
+    ...(config.admin.enabled ? { admin: adminStylesheet().url } : {}),
+    ...(fonts.length ? { fonts } : {}),
+    ...(highlight ? { code: codeStylesheetUrl(highlight, assetsFolder) } : {}),
+  };
+  return {
+    config,
+    pages,
+    messages,
+    contents,
+    entries: byCollection(config, input.entries),
+    assets,
+    ...(pluginHead ? { pluginHead } : {}),
+  };
 }
 
 /** A renderer of the pages of `input`; with `track`, each page comes with what its render read. */
-export function createSiteRenderer(input: SiteRenderInput, templates: TemplateSet, islands: IslandScripts, track: boolean): PageRenderer {
+export function createSiteRenderer(
+  input: SiteRenderInput,
+  templates: TemplateSet,
+  islands: IslandScripts,
+  track: boolean,
+): PageRenderer {
   return createPageRenderer({ ...input, templates }, islands, { track });
 }
 
@@ -290,7 +385,11 @@ export function socialCardsOf(input: SiteRenderInput, templates: TemplateSet): M
 }
 
 /** The feeds of each collection that has one, in each locale: they depend on the entries, the messages and the config. */
-export function createFeedFiles(input: { config: ResolvedConfig; entries: readonly Entry[]; messages: Messages }): Map<string, string> {
+export function createFeedFiles(input: {
+  config: ResolvedConfig;
+  entries: readonly Entry[];
+  messages: Messages;
+}): Map<string, string> {
   const { config, messages } = input;
   const entries = byCollection(config, input.entries);
   const files = new Map<string, string>();

@@ -18,11 +18,25 @@ import { idOf, type StageRun } from './stage.js';
  * Loads the copy of the pages that have `content:`, each content id kept on its own, by content key
  * ("hub/product:no"); its problems go to the run's diagnostics.
  */
-export async function loadPageCopy(run: StageRun, config: ResolvedConfig, pageSet: PageSet, templates: TemplateSet, runtime: Runtime): Promise<Map<string, PageContent>> {
+export async function loadPageCopy(
+  run: StageRun,
+  config: ResolvedConfig,
+  pageSet: PageSet,
+  templates: TemplateSet,
+  runtime: Runtime,
+): Promise<Map<string, PageContent>> {
   const { markdown, parseYaml, copyCache } = runtime;
   run.forget((name) => name.startsWith('copy:') && !pageSet.byContent.has(name.slice('copy:'.length)));
-  const loaded = await Promise.all([...pageSet.byContent].map(([id, pages]) =>
-    run.load(`copy:${id}`, copySourceKey(config, pages, idOf(templates)), (diagnostics) => loadCopy(config, pages, templates, diagnostics, { markdown, parseYaml, copyCache }), 'copy')));
+  const loaded = await Promise.all(
+    [...pageSet.byContent].map(([id, pages]) =>
+      run.load(
+        `copy:${id}`,
+        copySourceKey(config, pages, idOf(templates)),
+        (diagnostics) => loadCopy(config, pages, templates, diagnostics, { markdown, parseYaml, copyCache }),
+        'copy',
+      ),
+    ),
+  );
   await run.load('template check', `${idOf(pageSet)} ${idOf(templates)}`, (diagnostics) => {
     checkPageTemplates(config, pageSet.pages, templates, diagnostics);
     return true;
@@ -48,25 +62,37 @@ export function checkLegalReview(config: ResolvedConfig, byContent: ReadonlyMap<
     const locales = [...new Set((byContent.get(id) ?? []).map((page) => page.locale))].sort();
     for (const locale of locales) {
       const base = join(sources.copy(id), locale);
-      const file = ['.md', '.yaml'].map((extension) => base + extension).find((path) => existsSync(path)) ?? `${base}.md`;
-      warnings.push(new SiteError({
-        code: 'LEGAL_UNREVIEWED',
-        severity: 'warning',
-        message: `legal text "${id}" (${locale}) is a template that has not been reviewed`,
-        file: sources.display(file),
-      }));
+      const file =
+        ['.md', '.yaml'].map((extension) => base + extension).find((path) => existsSync(path)) ?? `${base}.md`;
+      warnings.push(
+        new SiteError({
+          code: 'LEGAL_UNREVIEWED',
+          severity: 'warning',
+          message: `legal text "${id}" (${locale}) is a template that has not been reviewed`,
+          file: sources.display(file),
+        }),
+      );
     }
   }
   return warnings;
 }
 
 /** A template used with `content:` must export the schema of that copy. */
-export function checkPageTemplates(config: ResolvedConfig, pages: readonly Page[], templates: TemplateSet, diagnostics: Diagnostics): void {
+export function checkPageTemplates(
+  config: ResolvedConfig,
+  pages: readonly Page[],
+  templates: TemplateSet,
+  diagnostics: Diagnostics,
+): void {
   const sources = sourcesOf(config);
   for (const page of pages) {
     const template = templates.pages[page.template];
     if (page.content !== undefined && template && !template.content) {
-      diagnostics.error({ code: 'TEMPLATE_INVALID', message: `template ${page.template} is used with content: but exports no \`content\` schema`, file: sources.display(sources.pageTemplate(page.template)) });
+      diagnostics.error({
+        code: 'TEMPLATE_INVALID',
+        message: `template ${page.template} is used with content: but exports no \`content\` schema`,
+        file: sources.display(sources.pageTemplate(page.template)),
+      });
     }
   }
 }

@@ -36,7 +36,12 @@ export function diffInputs(before: RenderedInputs, now: RenderedInputs, reads: I
   return changed;
 }
 
-function diffRecords(before: Map<string, string>, now: Map<string, string>, reads: Iterable<string>, changed: Set<string>): void {
+function diffRecords(
+  before: Map<string, string>,
+  now: Map<string, string>,
+  reads: Iterable<string>,
+  changed: Set<string>,
+): void {
   const records = new Map<string, { old?: string; now?: string; parsed?: [unknown, unknown] }>();
   for (const url of new Set([...now.keys(), ...before.keys()])) {
     const old = before.get(url);

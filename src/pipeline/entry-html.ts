@@ -24,7 +24,15 @@ export function storedEntry(loaded: LoadedEntry): StoredEntry {
   if (!entry) return { loaded, html: [], code: [] };
   const translations = Object.entries(entry.translations);
   return {
-    loaded: { ...loaded, entry: { ...entry, translations: Object.fromEntries(translations.map(([locale, translation]) => [locale, { ...translation, html: '' }])) } },
+    loaded: {
+      ...loaded,
+      entry: {
+        ...entry,
+        translations: Object.fromEntries(
+          translations.map(([locale, translation]) => [locale, { ...translation, html: '' }]),
+        ),
+      },
+    },
     html: translations.map(([, translation]) => Buffer.from(translation.html)),
     code: translations.map(([, translation]) => hasHighlightedCode(translation.html)),
   };

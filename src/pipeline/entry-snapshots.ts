@@ -53,7 +53,11 @@ interface Snapshot<T> extends FolderStamps {
 const hashOf = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('base64url');
 
 /** The names of the files of a folder, sorted. */
-const fileNames = (folder: string) => readdirSync(folder, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name).sort();
+const fileNames = (folder: string) =>
+  readdirSync(folder, { withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => entry.name)
+    .sort();
 
 /** Values kept by folder, in a namespace of the build cache. */
 export interface FolderSnapshots<T> {
@@ -73,7 +77,8 @@ export interface FolderSnapshots<T> {
 }
 
 /** The proof of the snapshot kept under `key` with these hashes: its key and its files' bytes. */
-export const snapshotProof = (key: string, { hashes }: Pick<FolderStamps, 'hashes'>) => `${key} ${JSON.stringify(hashes)}`;
+export const snapshotProof = (key: string, { hashes }: Pick<FolderStamps, 'hashes'>) =>
+  `${key} ${JSON.stringify(hashes)}`;
 
 /** Folder snapshots in `cache` (a pack: each build keeps those it used). */
 export function folderSnapshots<T>(cache: DiskCache, root: string): FolderSnapshots<T> {
@@ -89,7 +94,8 @@ export function folderSnapshots<T>(cache: DiskCache, root: string): FolderSnapsh
       }
       if (snapshot.root !== undefined && snapshot.root !== root) return undefined;
       const proof = snapshotProof(key, snapshot);
-      if (snapshot.stamps.every(([name, stamp]) => stampOf(join(folder, name)) === stamp)) return { value: snapshot.value, proof, restamp: false };
+      if (snapshot.stamps.every(([name, stamp]) => stampOf(join(folder, name)) === stamp))
+        return { value: snapshot.value, proof, restamp: false };
       return sameBytes(folder, snapshot.hashes) ? { value: snapshot.value, proof, restamp: true } : undefined;
     },
     stamps(folder) {
@@ -120,7 +126,10 @@ export function folderSnapshots<T>(cache: DiskCache, root: string): FolderSnapsh
 function sameBytes(folder: string, hashes: readonly [string, string][]): boolean {
   try {
     const names = fileNames(folder);
-    return names.length === hashes.length && hashes.every(([name, hash], index) => names[index] === name && hashOf(readFileSync(join(folder, name))) === hash);
+    return (
+      names.length === hashes.length &&
+      hashes.every(([name, hash], index) => names[index] === name && hashOf(readFileSync(join(folder, name))) === hash)
+    );
   } catch {
     return false;
   }

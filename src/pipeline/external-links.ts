@@ -40,8 +40,11 @@ export interface ExternalCheck {
 }
 
 /** Checks the web links; never throws for an address that fails. */
-export async function checkExternalLinks(links: readonly PlacedLink[], options: ExternalCheckOptions = {}): Promise<ExternalCheck> {
-  const cache = options.cache === false ? undefined : options.cache ?? openDiskCache('external-links');
+export async function checkExternalLinks(
+  links: readonly PlacedLink[],
+  options: ExternalCheckOptions = {},
+): Promise<ExternalCheck> {
+  const cache = options.cache === false ? undefined : (options.cache ?? openDiskCache('external-links'));
   const now = options.now ?? Date.now;
   const timeoutMs = options.timeoutMs ?? 10_000;
   // The fragment is the browser's business; the server sees the rest.
@@ -69,7 +72,17 @@ export async function checkExternalLinks(links: readonly PlacedLink[], options: 
     const answer = answers.get(withoutFragment(link.href))!;
     if (answer.status > 0 && answer.status < 400) continue;
     const message = answer.status ? `${link.href} answered ${answer.status}` : `${link.href} ${answer.error}`;
-    warnings.push(new SiteError({ code: 'LINK_EXTERNAL', severity: 'warning', message, file: link.file, line: link.line, column: link.column, field: link.field }));
+    warnings.push(
+      new SiteError({
+        code: 'LINK_EXTERNAL',
+        severity: 'warning',
+        message,
+        file: link.file,
+        line: link.line,
+        column: link.column,
+        field: link.field,
+      }),
+    );
   }
   return { warnings, asked: toAsk.length, cached };
 }
@@ -98,13 +111,22 @@ async function ask(address: string, timeoutMs: number): Promise<Omit<Answer, 'ch
     return { status: await request(address, 'GET', timeoutMs) };
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code;
-    if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return { status: 0, error: `did not answer within ${timeoutMs / 1000} s` };
-    return { status: 0, error: `could not be reached (${cause ?? (error instanceof Error ? error.message : String(error))})` };
+    if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+      return { status: 0, error: `did not answer within ${timeoutMs / 1000} s` };
+    return {
+      status: 0,
+      error: `could not be reached (${cause ?? (error instanceof Error ? error.message : String(error))})`,
+    };
   }
 }
 
 async function request(address: string, method: 'HEAD' | 'GET', timeoutMs: number): Promise<number> {
-  const response = await fetch(address, { method, redirect: 'follow', signal: AbortSignal.timeout(timeoutMs), headers: { 'user-agent': 'typed-site link check' } });
+  const response = await fetch(address, {
+    method,
+    redirect: 'follow',
+    signal: AbortSignal.timeout(timeoutMs),
+    headers: { 'user-agent': 'typed-site link check' },
+  });
   // Only the status matters: the body of a GET is not read.
   await response.body?.cancel();
   return response.status;

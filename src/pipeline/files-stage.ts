@@ -24,7 +24,17 @@ import type { EntryImage } from '../content/images.js';
 import { focusStylesheet } from '../render/images.js';
 import type { PageContent } from '../content/pages.js';
 import type { TemplateSet } from '../render/types.js';
-import { byCollection, copyImagesOf, createFeedFiles, renderInputOf, socialCardsOf, type Entry, type MarkdownImage, type Messages, type Page } from './content-api.js';
+import {
+  byCollection,
+  copyImagesOf,
+  createFeedFiles,
+  renderInputOf,
+  socialCardsOf,
+  type Entry,
+  type MarkdownImage,
+  type Messages,
+  type Page,
+} from './content-api.js';
 import type { PageSet } from './routes-stage.js';
 import type { WorkerPool } from '../parallel/pool.js';
 import { idOf, type Loaded, type StageRun } from './stage.js';
@@ -74,31 +84,64 @@ export async function createSiteFiles(run: StageRun, input: SiteFilesInput): Pro
   const { config, pageSet, assets, islands, messages, entryList } = input;
   // The host's functions are bundled from the generator's own modules: made again when the config changes.
   // The booking's calendar file takes its words from the messages, when the build has a booking function.
-  const functions = await run.load('host functions', `${idOf(config)} ${hasBookingFunction(config) ? idOf(messages) : ''}`, () => createHostFunctions(config, { messages, run: input.esbuild }));
+  const functions = await run.load(
+    'host functions',
+    `${idOf(config)} ${hasBookingFunction(config) ? idOf(messages) : ''}`,
+    () => createHostFunctions(config, { messages, run: input.esbuild }),
+  );
   // The code stylesheet is published only when a page has highlighted code (render.ts links it there).
   const { highlight } = config.markdown;
   const code = highlight && hasCodeToHighlight(entryList, input.contents) ? highlight : undefined;
   const [built, routes, feeds, social, images] = await Promise.all([
-    run.load('built files', `${idOf(assets)} ${idOf(islands)} ${functions.value ? idOf(functions.value) : ''} ${JSON.stringify(code ?? null)}`, async (): Promise<OutputFiles> => new Map([
-      ...assets.files,
-      ...islands.files,
-      ...(functions.value ?? []),
-      ...(code ? [[codeStylesheetUrl(code, assetsFolder).slice(1), await codeStylesheet(code, input.codeStylesheetCache)] as const] : []),
-    ])),
-    run.load('route files', `${idOf(config)} ${idOf(pageSet)} ${entryList.map(idOf).join(' ')}`, () => createRouteFiles(config, pageSet.pages, entryList)),
-    run.load('feeds', `${idOf(config)} ${idOf(messages)} ${entryList.map(idOf).join(' ')}`, () => createFeedFiles({ config, entries: entryList, messages })),
+    run.load(
+      'built files',
+      `${idOf(assets)} ${idOf(islands)} ${functions.value ? idOf(functions.value) : ''} ${JSON.stringify(code ?? null)}`,
+      async (): Promise<OutputFiles> =>
+        new Map([
+          ...assets.files,
+          ...islands.files,
+          ...(functions.value ?? []),
+          ...(code
+            ? [
+                [
+                  codeStylesheetUrl(code, assetsFolder).slice(1),
+                  await codeStylesheet(code, input.codeStylesheetCache),
+                ] as const,
+              ]
+            : []),
+        ]),
+    ),
+    run.load('route files', `${idOf(config)} ${idOf(pageSet)} ${entryList.map(idOf).join(' ')}`, () =>
+      createRouteFiles(config, pageSet.pages, entryList),
+    ),
+    run.load('feeds', `${idOf(config)} ${idOf(messages)} ${entryList.map(idOf).join(' ')}`, () =>
+      createFeedFiles({ config, entries: entryList, messages }),
+    ),
     input.social,
     run.load('images', `${entryList.map(idOf).join(' ')} ${idOf(input.contents)}`, async () => {
-      const { files, made } = await createImageVariants([...imagesOf(entryList), ...bodyImagesOf(entryList, input.contents)], { reuse: input.previous?.images, cache: input.mediaCache });
+      const { files, made } = await createImageVariants(
+        [...imagesOf(entryList), ...bodyImagesOf(entryList, input.contents)],
+        { reuse: input.previous?.images, cache: input.mediaCache },
+      );
       input.countImageVariants?.(files.size, made);
       // The focus classes are published only when some image has a focal point (render.ts links them there).
-      if ([...imagesOf(entryList)].some((image) => image.focus)) files.set(focusStylesheet.url.slice(1), new TextEncoder().encode(focusStylesheet.text));
+      if ([...imagesOf(entryList)].some((image) => image.focus))
+        files.set(focusStylesheet.url.slice(1), new TextEncoder().encode(focusStylesheet.text));
       return files;
     }),
   ]);
   run.diagnostics.add(...targetWarnings(config));
-  if (!functions.value || !built.value || !routes.value || !feeds.value || !social.value || !images.value) return undefined;
-  return { built: built.value, routes: routes.value, feeds: feeds.value, social: social.value.files, socialKept: social.value.kept, socialMark: socialMarkOf(assets), images: images.value };
+  if (!functions.value || !built.value || !routes.value || !feeds.value || !social.value || !images.value)
+    return undefined;
+  return {
+    built: built.value,
+    routes: routes.value,
+    feeds: feeds.value,
+    social: social.value.files,
+    socialKept: social.value.kept,
+    socialMark: socialMarkOf(assets),
+    images: images.value,
+  };
 }
 
 /** The social images made, and those kept in the output folder as written. */
@@ -108,7 +151,10 @@ export interface SocialFiles {
 }
 
 /** What the social images are made from: all known once the page copy is, before the pages render. */
-export type SocialImagesInput = Pick<SiteFilesInput, 'config' | 'pageSet' | 'assets' | 'messages' | 'entryList' | 'contents'> & {
+export type SocialImagesInput = Pick<
+  SiteFilesInput,
+  'config' | 'pageSet' | 'assets' | 'messages' | 'entryList' | 'contents'
+> & {
   /** What the pages' meta is made from. */
   templates: TemplateSet;
   stylesheet: string;
@@ -137,7 +183,9 @@ export type SocialImagesInput = Pick<SiteFilesInput, 'config' | 'pageSet' | 'ass
 export function startSocialImages(run: StageRun, input: SocialImagesInput): Promise<Loaded<SocialFiles>> {
   const { config, pageSet, messages, entryList } = input;
   const mark = socialMarkOf(input.assets);
-  const key = config.output.socialImages ? `${idOf(config)} ${hashParts(mark)} ${idOf(pageSet)} ${idOf(input.templates)} ${idOf(messages)} ${idOf(input.contents)} ${entryList.map(idOf).join(' ')} ${input.keep ? idOf(input.keep) : ''} ${input.keepAll ? idOf(input.keepAll) : ''}` : 'off';
+  const key = config.output.socialImages
+    ? `${idOf(config)} ${hashParts(mark)} ${idOf(pageSet)} ${idOf(input.templates)} ${idOf(messages)} ${idOf(input.contents)} ${entryList.map(idOf).join(' ')} ${input.keep ? idOf(input.keep) : ''} ${input.keepAll ? idOf(input.keepAll) : ''}`
+    : 'off';
   const social = run.load('social images', key, () => createSocialImages(input, mark));
   // Awaited by the site files stage: a run that fails before it does not leave it unhandled.
   social.catch(() => undefined);
@@ -157,12 +205,16 @@ function socialMarkOf(assets: Assets): string {
 
 /** The names of the site files, every group: what a link may lead to besides a page. */
 export function* siteFileNames(files: SiteFiles): Generator<string> {
-  for (const group of [files.built, files.routes, files.feeds, files.social, files.socialKept, files.images]) yield* group.keys();
+  for (const group of [files.built, files.routes, files.feeds, files.social, files.socialKept, files.images])
+    yield* group.keys();
 }
 
 /** Whether an entry or a page's copy (its Markdown is HTML among its values) has highlighted code. */
 function hasCodeToHighlight(entries: readonly Entry[], contents: ReadonlyMap<string, PageContent>): boolean {
-  return entries.some((entry) => Object.values(entry.translations).some(translationHasCode)) || [...contents.values()].some(hasCodeIn);
+  return (
+    entries.some((entry) => Object.values(entry.translations).some(translationHasCode)) ||
+    [...contents.values()].some(hasCodeIn)
+  );
 }
 
 function hasCodeIn(value: unknown): boolean {
@@ -172,12 +224,18 @@ function hasCodeIn(value: unknown): boolean {
 
 /** The images of the entries' translations. */
 function* imagesOf(entries: readonly Entry[]): Generator<EntryImage> {
-  for (const entry of entries) for (const translation of Object.values(entry.translations)) if (translation.image) yield translation.image;
+  for (const entry of entries)
+    for (const translation of Object.values(entry.translations)) if (translation.image) yield translation.image;
 }
 
 /** The image files the Markdown of the entries and of the page copy shows. */
-function* bodyImagesOf(entries: readonly Entry[], contents: ReadonlyMap<string, PageContent>): Generator<MarkdownImage> {
-  for (const entry of entries) for (const translation of Object.values(entry.translations)) if (translation.bodyImages) yield* translation.bodyImages;
+function* bodyImagesOf(
+  entries: readonly Entry[],
+  contents: ReadonlyMap<string, PageContent>,
+): Generator<MarkdownImage> {
+  for (const entry of entries)
+    for (const translation of Object.values(entry.translations))
+      if (translation.bodyImages) yield* translation.bodyImages;
   for (const copy of contents.values()) yield* copyImagesOf(copy);
 }
 
@@ -192,13 +250,23 @@ async function createSocialImages(input: SocialImagesInput, mark: string): Promi
   const renderInput = renderInputOf({ ...input, pages: input.pageSet.pages, entries: input.entryList });
   // A file's name says what its card shows, but not with which logo: a new logo draws them all again.
   const reuse = input.previous?.socialMark === mark ? input.previous.social : undefined;
-  const { files, drawn, kept } = await drawSocialImages(socialCardsOf(renderInput, input.templates), { reuse, pool: input.pool, cache: input.cache, keep: input.keep, ...(mark ? { mark } : {}) });
+  const { files, drawn, kept } = await drawSocialImages(socialCardsOf(renderInput, input.templates), {
+    reuse,
+    pool: input.pool,
+    cache: input.cache,
+    keep: input.keep,
+    ...(mark ? { mark } : {}),
+  });
   input.countSocialImages?.(files.size + kept.size, drawn);
   return { files, kept };
 }
 
 /** The sitemap files, robots.txt and the files of the host the output is for (`_headers` for node; see src/targets): they depend on the pages, the config, and the entries' dates. */
-export function createRouteFiles(config: ResolvedConfig, pages: readonly Page[], entries: readonly Entry[]): Map<string, string> {
+export function createRouteFiles(
+  config: ResolvedConfig,
+  pages: readonly Page[],
+  entries: readonly Entry[],
+): Map<string, string> {
   return new Map([
     ...createSitemaps(pages, config, lastModifiedOf(byCollection(config, entries))),
     ['robots.txt', createRobots(config)],

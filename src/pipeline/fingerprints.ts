@@ -53,7 +53,11 @@ export function fingerprintInputs(input: FingerprintInput, keys: readonly string
   };
   let earlierRecords: Map<string, string> | undefined;
   const earlierRecord = (prefix: string) => {
-    earlierRecords ??= new Map(keys.flatMap((key, index) => (key.startsWith('page:') && !key.includes(' ') ? [[key, earlier!.prints[index]!]] : [])));
+    earlierRecords ??= new Map(
+      keys.flatMap((key, index) =>
+        key.startsWith('page:') && !key.includes(' ') ? [[key, earlier!.prints[index]!]] : [],
+      ),
+    );
     return earlierRecords.get(prefix);
   };
   let entries: Map<string, string> | undefined;

@@ -14,7 +14,17 @@ import { bundleIslands, listIslands, searchIsland, type IslandBundle, type Islan
 import { engineFormIslands, formsImportedIn } from '../islands/form-islands.js';
 import { listPageTemplates, loadTemplates } from '../render/templates.js';
 import type { TemplateSet } from '../render/types.js';
-import { entriesSourceKey, entryFolderOf, listEntries, loadEntryFolder, loadSiteMessages, messagesSourceKey, orderEntries, type Entry, type Messages } from './content-api.js';
+import {
+  entriesSourceKey,
+  entryFolderOf,
+  listEntries,
+  loadEntryFolder,
+  loadSiteMessages,
+  messagesSourceKey,
+  orderEntries,
+  type Entry,
+  type Messages,
+} from './content-api.js';
 import type { Runtime } from './runtime.js';
 import { targetBaseProblem } from '../targets/index.js';
 import { sameJson, type Loaded, type StageRun } from './stage.js';
@@ -41,19 +51,40 @@ export interface InputOptions {
 export function loadSiteConfig(
   run: StageRun,
   file: string,
-  options: { runtime: Runtime; previous?: ResolvedConfig; deploy?: DeploySettings; check?(config: ResolvedConfig): void; target?: HostTarget; socialImages?: boolean },
+  options: {
+    runtime: Runtime;
+    previous?: ResolvedConfig;
+    deploy?: DeploySettings;
+    check?(config: ResolvedConfig): void;
+    target?: HostTarget;
+    socialImages?: boolean;
+  },
 ): Promise<Loaded<ResolvedConfig>> {
-  return run.load('config', '', async (diagnostics) => {
-    const read = await loadConfig(file, { listTemplates: listPageTemplates, parseYaml: options.runtime.parseYaml, deploy: options.deploy, diagnostics });
-    // `--target` wins over output.target; the pages, host files and functions all read the config's.
-    // `--no-social-images` (and site dev, site check) likewise win over output.socialImages.
-    const output = { ...read.output, ...(options.target ? { target: options.target } : {}), ...(options.socialImages === false ? { socialImages: false } : {}) };
-    const loaded = sameJson(output, read.output) ? read : { ...read, output };
-    const baseProblem = targetBaseProblem(loaded);
-    if (baseProblem) throw baseProblem;
-    options.check?.(loaded);
-    return options.previous && sameJson(loaded, options.previous) ? options.previous : loaded;
-  }, 'config');
+  return run.load(
+    'config',
+    '',
+    async (diagnostics) => {
+      const read = await loadConfig(file, {
+        listTemplates: listPageTemplates,
+        parseYaml: options.runtime.parseYaml,
+        deploy: options.deploy,
+        diagnostics,
+      });
+      // `--target` wins over output.target; the pages, host files and functions all read the config's.
+      // `--no-social-images` (and site dev, site check) likewise win over output.socialImages.
+      const output = {
+        ...read.output,
+        ...(options.target ? { target: options.target } : {}),
+        ...(options.socialImages === false ? { socialImages: false } : {}),
+      };
+      const loaded = sameJson(output, read.output) ? read : { ...read, output };
+      const baseProblem = targetBaseProblem(loaded);
+      if (baseProblem) throw baseProblem;
+      options.check?.(loaded);
+      return options.previous && sameJson(loaded, options.previous) ? options.previous : loaded;
+    },
+    'config',
+  );
 }
 
 /** The inputs of a run; the esbuild steps still running while the routes are expanded. */
@@ -81,31 +112,72 @@ export async function loadInputs(run: StageRun, config: ResolvedConfig, options:
   const esbuild = { run: options.runtime.esbuild };
   // The admin's screens are bundled with the site's templates and islands while the admin is on.
   const admin = config.admin.enabled;
-  const templates = run.load('templates', JSON.stringify([dirs.templates, admin]), async () =>
-    loadTemplates(dirs.templates, [...await listPageTemplates(dirs.templates), ...(admin ? adminTemplateNames : [])], esbuild), 'templates');
+  const templates = run.load(
+    'templates',
+    JSON.stringify([dirs.templates, admin]),
+    async () =>
+      loadTemplates(
+        dirs.templates,
+        [...(await listPageTemplates(dirs.templates)), ...(admin ? adminTemplateNames : [])],
+        esbuild,
+      ),
+    'templates',
+  );
   // The engine's islands: the admin's screens while the admin is on, the search while search is,
   // and the forms of typed-site/islands the templates import (a change of a template makes this
   // output stale, so the key need not name them) unless the site has an island of that name.
   const search = config.search.enabled;
-  const engineIslands = Object.fromEntries([...(admin ? adminIslandNames.map((name) => [name, adminIslandFile(name)]) : []), ...(search ? [searchIsland()] : [])]);
-  const islands = run.load('islands', JSON.stringify([dirs.templates, options.islandRuntime, admin, search]), async () => {
-    const [siteIslands, forms] = await Promise.all([listIslands(dirs.templates), formsImportedIn(dirs.templates)]);
-    return bundleIslands(dirs.templates, siteIslands, options.islandRuntime, esbuild, { ...engineIslands, ...engineFormIslands(forms, siteIslands) }, admin ? adminIslandNames : []);
-  }, 'islands');
+  const engineIslands = Object.fromEntries([
+    ...(admin ? adminIslandNames.map((name) => [name, adminIslandFile(name)]) : []),
+    ...(search ? [searchIsland()] : []),
+  ]);
+  const islands = run.load(
+    'islands',
+    JSON.stringify([dirs.templates, options.islandRuntime, admin, search]),
+    async () => {
+      const [siteIslands, forms] = await Promise.all([listIslands(dirs.templates), formsImportedIn(dirs.templates)]);
+      return bundleIslands(
+        dirs.templates,
+        siteIslands,
+        options.islandRuntime,
+        esbuild,
+        { ...engineIslands, ...engineFormIslands(forms, siteIslands) },
+        admin ? adminIslandNames : [],
+      );
+    },
+    'islands',
+  );
   const consent = needsConsent(config);
-  const engineFiles = [...(admin ? [adminStylesheet()] : []), ...(consent ? [consentFiles.script, consentFiles.stylesheet] : [])];
-  const assets = run.load('assets', JSON.stringify([dirs.templates, dirs.public, admin, consent]), (diagnostics) => buildAssets(dirs, diagnostics, esbuild, engineFiles), 'styles');
+  const engineFiles = [
+    ...(admin ? [adminStylesheet()] : []),
+    ...(consent ? [consentFiles.script, consentFiles.stylesheet] : []),
+  ];
+  const assets = run.load(
+    'assets',
+    JSON.stringify([dirs.templates, dirs.public, admin, consent]),
+    (diagnostics) => buildAssets(dirs, diagnostics, esbuild, engineFiles),
+    'styles',
+  );
   // Awaited by a later stage: a failure meanwhile is not unhandled.
   for (const step of [templates, islands, assets]) step.catch(() => undefined);
   const [messages, { entries, scheduled, entriesProof }] = await Promise.all([
-    run.load('messages', messagesSourceKey(config), (diagnostics) => loadSiteMessages(config, diagnostics, options.runtime.parseYaml), 'messages'),
+    run.load(
+      'messages',
+      messagesSourceKey(config),
+      (diagnostics) => loadSiteMessages(config, diagnostics, options.runtime.parseYaml),
+      'messages',
+    ),
     loadEntries(run, config, options),
   ]);
   return { templates, islands, assets, messages, entries, scheduled, entriesProof };
 }
 
 /** Every entry of every collection, each kept on its own: an edit loads one entry again. */
-async function loadEntries(run: StageRun, config: ResolvedConfig, options: InputOptions): Promise<Pick<Inputs, 'entries' | 'scheduled' | 'entriesProof'>> {
+async function loadEntries(
+  run: StageRun,
+  config: ResolvedConfig,
+  options: InputOptions,
+): Promise<Pick<Inputs, 'entries' | 'scheduled' | 'entriesProof'>> {
   const publishedBy = options.publishedBy(config);
   const from = entriesSourceKey(config, options.drafts, publishedBy);
   const slugs = await run.load('entries', from, () => listEntries(config), 'entries');
@@ -118,32 +190,44 @@ async function loadEntries(run: StageRun, config: ResolvedConfig, options: Input
   // folder (its files' names). The project's own folder is left out, so another checkout of it
   // keeps the entries too (entry-snapshots.ts).
   const snapshots = entrySnapshots && folderSnapshots<StoredEntry>(entrySnapshots, config.root);
-  const scope = snapshots && hashParts(generatorFingerprint(), portableText(from, config.root), relative(config.root, process.cwd()));
+  const scope =
+    snapshots &&
+    hashParts(generatorFingerprint(), portableText(from, config.root), relative(config.root, process.cwd()));
   const proofs = new Map<string, string>();
   const loadFolder = (slug: string) =>
-    run.load(`entry:${slug}`, from, async (diagnostics) => {
-      const folder = entryFolderOf(config, slug);
-      // The folder is the config's content folder (in `from`) and the key.
-      const key = scope && `${scope} ${slug}`;
-      const kept = key && snapshots.read(key, folder);
-      if (kept) {
-        options.runtime.countEntryKept();
-        proofs.set(slug, kept.proof);
-        if (kept.restamp) {
-          const stamps = snapshots.stamps(folder);
-          if (stamps) snapshots.write(key, stamps, kept.value);
+    run.load(
+      `entry:${slug}`,
+      from,
+      async (diagnostics) => {
+        const folder = entryFolderOf(config, slug);
+        // The folder is the config's content folder (in `from`) and the key.
+        const key = scope && `${scope} ${slug}`;
+        const kept = key && snapshots.read(key, folder);
+        if (kept) {
+          options.runtime.countEntryKept();
+          proofs.set(slug, kept.proof);
+          if (kept.restamp) {
+            const stamps = snapshots.stamps(folder);
+            if (stamps) snapshots.write(key, stamps, kept.value);
+          }
+          return loadedEntryOf(kept.value);
         }
-        return loadedEntryOf(kept.value);
-      }
-      const stamps = snapshots?.stamps(folder);
-      const entry = await loadEntryFolder(config, slug, diagnostics, { drafts: options.drafts, publishedBy, markdown, frontMatterCache });
-      if (key && stamps && diagnostics.list().length === 0) {
-        snapshots.write(key, stamps, storedEntry(entry));
-        // The proof the next build reads back with this snapshot: this build's entries proven alike.
-        proofs.set(slug, snapshotProof(key, stamps));
-      }
-      return entry;
-    }, 'entries');
+        const stamps = snapshots?.stamps(folder);
+        const entry = await loadEntryFolder(config, slug, diagnostics, {
+          drafts: options.drafts,
+          publishedBy,
+          markdown,
+          frontMatterCache,
+        });
+        if (key && stamps && diagnostics.list().length === 0) {
+          snapshots.write(key, stamps, storedEntry(entry));
+          // The proof the next build reads back with this snapshot: this build's entries proven alike.
+          proofs.set(slug, snapshotProof(key, stamps));
+        }
+        return entry;
+      },
+      'entries',
+    );
   // A folder's files and front matter are read at once, up to its Markdown: after the first
   // `markdownPoolThreshold` folders, a turn of the event loop lets their Markdown go to the worker
   // (batchMarkdown sends that many at once) while this thread reads the rest.
@@ -157,8 +241,14 @@ async function loadEntries(run: StageRun, config: ResolvedConfig, options: Input
   }
   const loaded = await Promise.all(loads);
   return {
-    entries: orderEntries(config, loaded.flatMap((folder) => folder.value?.entry ?? [])),
+    entries: orderEntries(
+      config,
+      loaded.flatMap((folder) => folder.value?.entry ?? []),
+    ),
     scheduled: sortScheduled(loaded.flatMap((folder) => folder.value?.scheduled ?? [])),
-    entriesProof: scope && proofs.size === current.size ? hashParts(scope, ...[...current].map((slug) => proofs.get(slug)!)) : undefined,
+    entriesProof:
+      scope && proofs.size === current.size
+        ? hashParts(scope, ...[...current].map((slug) => proofs.get(slug)!))
+        : undefined,
   };
 }

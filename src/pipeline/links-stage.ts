@@ -15,7 +15,17 @@ import { sourcesOf } from '../config/sources.js';
 import { SiteError } from '../errors.js';
 import { siteRedirects } from '../routes/redirects.js';
 import { aliasSpellingsOf, locateContentField, type Entry, type Page, type PageContent } from './content-api.js';
-import { checkLinks, existingPaths, idsInHtml, isWebLink, linksInCopy, linksInHtml, locateLink, type ExistingPaths, type FoundLink } from './links.js';
+import {
+  checkLinks,
+  existingPaths,
+  idsInHtml,
+  isWebLink,
+  linksInCopy,
+  linksInHtml,
+  locateLink,
+  type ExistingPaths,
+  type FoundLink,
+} from './links.js';
 
 /** The links of one source file, and the page they are shown on (what relative links resolve against). */
 export interface LinkSource {
@@ -61,7 +71,9 @@ const linksOfTranslation = new WeakMap<object, FoundLink[]>();
 const linksOfCopy = new WeakMap<object, FoundLink[]>();
 
 /** The sources of the site's links: each post translation on its page, each page copy on a page that shows it. */
-export function linkSourcesOf(input: Pick<LinkCheckInput, 'config' | 'pages' | 'entryList' | 'contents'>): LinkSource[] {
+export function linkSourcesOf(
+  input: Pick<LinkCheckInput, 'config' | 'pages' | 'entryList' | 'contents'>,
+): LinkSource[] {
   const sources: LinkSource[] = [];
   const entryPages = new Map<string, string>();
   for (const page of input.pages) {
@@ -80,7 +92,9 @@ export function linkSourcesOf(input: Pick<LinkCheckInput, 'config' | 'pages' | '
     }
   }
   const copyPages = new Map<string, Page>();
-  for (const page of input.pages) if (page.content !== undefined && !copyPages.has(`${page.content}:${page.locale}`)) copyPages.set(`${page.content}:${page.locale}`, page);
+  for (const page of input.pages)
+    if (page.content !== undefined && !copyPages.has(`${page.content}:${page.locale}`))
+      copyPages.set(`${page.content}:${page.locale}`, page);
   for (const [key, copy] of input.contents) {
     const page = copyPages.get(key);
     // The admin's screens: their copy is the engine's and links to the admin's own API.
@@ -91,13 +105,20 @@ export function linkSourcesOf(input: Pick<LinkCheckInput, 'config' | 'pages' | '
     const base = join(sourcesOf(input.config).copy(page.content!), page.locale);
     const yaml = relative(process.cwd(), `${base}.yaml`);
     // A Markdown body's links are in the .md file; the fields are in the .yaml, or the .md's front matter.
-    sources.push({ file: typeof copy.html === 'string' ? relative(process.cwd(), `${base}.md`) : yaml, pageUrl: page.url, links, copyFile: yaml });
+    sources.push({
+      file: typeof copy.html === 'string' ? relative(process.cwd(), `${base}.md`) : yaml,
+      pageUrl: page.url,
+      links,
+      copyFile: yaml,
+    });
   }
   return sources;
 }
 
 /** The web addresses the sources link to, each at the place it is written (`site check --external`). */
-export function placedWebLinks(input: Pick<LinkCheckInput, 'config' | 'pages' | 'entryList' | 'contents'>): PlacedLink[] {
+export function placedWebLinks(
+  input: Pick<LinkCheckInput, 'config' | 'pages' | 'entryList' | 'contents'>,
+): PlacedLink[] {
   return linkSourcesOf(input).flatMap((source) => {
     const web = source.links.filter((link) => isWebLink(link.href));
     return web.length ? placeLinks(source, web, readSourceFile) : [];
@@ -105,7 +126,11 @@ export function placedWebLinks(input: Pick<LinkCheckInput, 'config' | 'pages' | 
 }
 
 /** Where each link of a source is written (the file is read only when asked). */
-export function placeLinks(source: LinkSource, links: readonly FoundLink[], readSource: (file: string) => string | undefined): PlacedLink[] {
+export function placeLinks(
+  source: LinkSource,
+  links: readonly FoundLink[],
+  readSource: (file: string) => string | undefined,
+): PlacedLink[] {
   let text: string | undefined | null = null;
   const seen = new Map<string, number>();
   const occurrences = new Map<FoundLink, number>();
@@ -139,10 +164,18 @@ export function readSourceFile(file: string): string | undefined {
 }
 
 /** The paths that answer in a build: its pages, the alias spellings, its other files, the config's redirects and any extra paths. */
-export function sitePathsOf(input: Pick<LinkCheckInput, 'config' | 'pages' | 'otherFiles' | 'extraPaths'>): ExistingPaths {
+export function sitePathsOf(
+  input: Pick<LinkCheckInput, 'config' | 'pages' | 'otherFiles' | 'extraPaths'>,
+): ExistingPaths {
   // An old address the config redirects answers too (without the base, like the pages' urls).
   const extraPaths = [...(input.extraPaths ?? []), ...siteRedirects(input.config).map((redirect) => redirect.from)];
-  return existingPaths({ pages: input.pages, aliasOf: aliasSpellingsOf(input.config), files: input.otherFiles, extraPaths, base: input.config.site.base });
+  return existingPaths({
+    pages: input.pages,
+    aliasOf: aliasSpellingsOf(input.config),
+    files: input.otherFiles,
+    extraPaths,
+    base: input.config.site.base,
+  });
 }
 
 /** Creates a checker that keeps each page's ids while its HTML is the same. */
@@ -164,10 +197,24 @@ export function createLinkChecker(): LinkChecker {
       for (const source of linkSourcesOf(input)) {
         const broken = checkLinks(source.links, source.pageUrl, site, idsOf);
         if (!broken.length) continue;
-        const places = placeLinks(source, broken.map((problem) => problem.link), input.readSource ?? readSourceFile);
+        const places = placeLinks(
+          source,
+          broken.map((problem) => problem.link),
+          input.readSource ?? readSourceFile,
+        );
         broken.forEach((problem, index) => {
           const place = places[index]!;
-          errors.push(new SiteError({ code: 'LINK_BROKEN', message: problem.message, hint: problem.hint, file: place.file, line: place.line, column: place.column, field: place.field }));
+          errors.push(
+            new SiteError({
+              code: 'LINK_BROKEN',
+              message: problem.message,
+              hint: problem.hint,
+              file: place.file,
+              line: place.line,
+              column: place.column,
+              field: place.field,
+            }),
+          );
         });
       }
       return errors;

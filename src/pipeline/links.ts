@@ -46,7 +46,10 @@ const attribute = /\s([^\s"'=<>`/]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`
 
 /** The hrefs of the `<a>` elements of HTML, then the URLs of its images (`<img src>`, `srcset`, `<source srcset>`), each in document order. */
 export function linksInHtml(html: string): FoundLink[] {
-  return [...[...html.matchAll(anchorHref)].map((match) => ({ href: decodeEntities(match[1]!) })), ...imagesInHtml(html)];
+  return [
+    ...[...html.matchAll(anchorHref)].map((match) => ({ href: decodeEntities(match[1]!) })),
+    ...imagesInHtml(html),
+  ];
 }
 
 /**
@@ -63,10 +66,11 @@ function imagesInHtml(html: string): FoundLink[] {
       const value = decodeEntities(double ?? single ?? bare ?? '');
       const lower = attributeName!.toLowerCase();
       if (lower === 'src' && name === 'img') images.push({ href: value, image: true });
-      else if (lower === 'srcset') for (const candidate of value.split(',')) {
-        const url = candidate.trim().split(/\s+/)[0];
-        if (url) images.push({ href: url, image: true });
-      }
+      else if (lower === 'srcset')
+        for (const candidate of value.split(',')) {
+          const url = candidate.trim().split(/\s+/)[0];
+          if (url) images.push({ href: url, image: true });
+        }
     }
   }
   return images;
@@ -91,7 +95,9 @@ export function linksInCopy(copy: Record<string, unknown>): FoundLink[] {
   const visit = (value: unknown, field: string) => {
     if (typeof value === 'string') {
       if (wholePath.test(value)) links.push({ href: value, field });
-      else for (const match of value.matchAll(inlineLink)) if (isSiteLink(match[1]!) || isWebLink(match[1]!)) links.push({ href: match[1]!, field });
+      else
+        for (const match of value.matchAll(inlineLink))
+          if (isSiteLink(match[1]!) || isWebLink(match[1]!)) links.push({ href: match[1]!, field });
     } else if (Array.isArray(value)) {
       value.forEach((item, index) => visit(item, `${field}[${index}]`));
     } else if (typeof value === 'object' && value !== null) {
@@ -159,21 +165,32 @@ function normalizePath(path: string): string {
  * against): each must lead to a path that answers, and its fragment, on a page, to an id of that
  * page (`idsOf` reads them; undefined when the page's HTML is not at hand, which passes).
  */
-export function checkLinks(links: readonly FoundLink[], pageUrl: string, site: ExistingPaths, idsOf: (file: string) => ReadonlySet<string> | undefined): BrokenLink[] {
+export function checkLinks(
+  links: readonly FoundLink[],
+  pageUrl: string,
+  site: ExistingPaths,
+  idsOf: (file: string) => ReadonlySet<string> | undefined,
+): BrokenLink[] {
   const broken: BrokenLink[] = [];
   for (const link of links) {
     if (!isSiteLink(link.href)) continue;
     const url = resolveLink(link.href, pageUrl);
     const file = site.fileAt(url.pathname);
     if (file === undefined && link.image) {
-      broken.push({ link, message: `the image ${link.href} is no file of the site`, hint: 'Put the file in public/ (public/images/x.png is /images/x.png), or write the path of a file in the folder of the Markdown file (x.png) to publish it with the post.' });
+      broken.push({
+        link,
+        message: `the image ${link.href} is no file of the site`,
+        hint: 'Put the file in public/ (public/images/x.png is /images/x.png), or write the path of a file in the folder of the Markdown file (x.png) to publish it with the post.',
+      });
       continue;
     }
     if (file === undefined) {
-      const withoutBase = site.base && url.pathname.startsWith(`${site.base}/`) ? url.pathname.slice(site.base.length) : undefined;
-      const hint = withoutBase !== undefined && site.fileAt(withoutBase) !== undefined
-        ? `Write the link without site.base: ${withoutBase} (the base is put in front when the page is rendered).`
-        : `The nearest existing page is ${nearest(url.pathname, site.pageUrls)}; an alias or a redirect also counts as existing.`;
+      const withoutBase =
+        site.base && url.pathname.startsWith(`${site.base}/`) ? url.pathname.slice(site.base.length) : undefined;
+      const hint =
+        withoutBase !== undefined && site.fileAt(withoutBase) !== undefined
+          ? `Write the link without site.base: ${withoutBase} (the base is put in front when the page is rendered).`
+          : `The nearest existing page is ${nearest(url.pathname, site.pageUrls)}; an alias or a redirect also counts as existing.`;
       broken.push({ link, message: `the link to ${link.href} leads to no page of the site`, hint });
       continue;
     }
@@ -185,8 +202,13 @@ export function checkLinks(links: readonly FoundLink[], pageUrl: string, site: E
     const closest = nearest(fragment, [...ids].sort());
     broken.push({
       link,
-      message: link.href.startsWith('#') ? `the link to ${link.href} names no id of this page` : `the link to ${link.href} names #${fragment}, which is no id of the page ${url.pathname}`,
-      hint: closest === undefined ? `The page has no element with an id: link to the page itself, ${url.pathname}.` : `The nearest id on that page is #${closest}.`,
+      message: link.href.startsWith('#')
+        ? `the link to ${link.href} names no id of this page`
+        : `the link to ${link.href} names #${fragment}, which is no id of the page ${url.pathname}`,
+      hint:
+        closest === undefined
+          ? `The page has no element with an id: link to the page itself, ${url.pathname}.`
+          : `The nearest id on that page is #${closest}.`,
     });
   }
   return broken;
@@ -202,7 +224,10 @@ function resolveLink(href: string, pageUrl: string): { pathname: string; hash: s
     const hash = plain.indexOf('#');
     const beforeHash = hash === -1 ? plain : plain.slice(0, hash);
     const query = beforeHash.indexOf('?');
-    return { pathname: query === -1 ? beforeHash : beforeHash.slice(0, query), hash: hash === -1 ? '' : plain.slice(hash) };
+    return {
+      pathname: query === -1 ? beforeHash : beforeHash.slice(0, query),
+      hash: hash === -1 ? '' : plain.slice(hash),
+    };
   }
   const url = new URL(href, `http://site${pageUrl}`);
   return { pathname: url.pathname, hash: url.hash };
@@ -220,11 +245,14 @@ const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 
 /** The text of an attribute value with its character references decoded. */
 function decodeEntities(text: string): string {
-  return text.replace(/&(?:#(\d+)|#x([0-9a-fA-F]+)|(\w+));/g, (whole, decimal: string | undefined, hex: string | undefined, name: string | undefined) => {
-    if (decimal) return String.fromCodePoint(Number(decimal));
-    if (hex) return String.fromCodePoint(parseInt(hex, 16));
-    return entities[name!] ?? whole;
-  });
+  return text.replace(
+    /&(?:#(\d+)|#x([0-9a-fA-F]+)|(\w+));/g,
+    (whole, decimal: string | undefined, hex: string | undefined, name: string | undefined) => {
+      if (decimal) return String.fromCodePoint(Number(decimal));
+      if (hex) return String.fromCodePoint(parseInt(hex, 16));
+      return entities[name!] ?? whole;
+    },
+  );
 }
 
 /**
@@ -232,7 +260,11 @@ function decodeEntities(text: string): string {
  * 1-based): as a Markdown link's destination, a reference's definition, or anywhere, as written or
  * as the HTML encodes it; undefined when it cannot be found (a plugin made the link).
  */
-export function locateLink(text: string, href: string, occurrence: number): { line: number; column: number } | undefined {
+export function locateLink(
+  text: string,
+  href: string,
+  occurrence: number,
+): { line: number; column: number } | undefined {
   for (const written of new Set([href, safeDecodeUri(href), href.replace(/&/g, '&amp;')])) {
     for (const prefix of ['](', '](<', ']: ', '']) {
       const at = nthIndex(text, prefix + written, occurrence);
@@ -248,7 +280,12 @@ export function locateLink(text: string, href: string, occurrence: number): { li
 /** The index of the `occurrence`-th (0-based) match of `search`, else of the last one; -1 for none. */
 function nthIndex(text: string, search: string, occurrence: number): number {
   let last = -1;
-  for (let seen = 0, at = text.indexOf(search); at !== -1 && seen <= occurrence; seen++, at = text.indexOf(search, at + 1)) last = at;
+  for (
+    let seen = 0, at = text.indexOf(search);
+    at !== -1 && seen <= occurrence;
+    seen++, at = text.indexOf(search, at + 1)
+  )
+    last = at;
   return last;
 }
 

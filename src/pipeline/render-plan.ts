@@ -78,15 +78,23 @@ export function planAll(input: RenderStageInput): RenderPlan {
  */
 export function planFromBuild(input: RenderStageInput, before: RenderedBefore): RenderPlan {
   const changed = diffInputs(before, input, before.renders.readers.keys());
-  if (before.config !== input.config || before.templates !== input.templates || before.islandsKey !== input.islandsKey || before.stylesheet !== input.stylesheet) {
+  if (
+    before.config !== input.config ||
+    before.templates !== input.templates ||
+    before.islandsKey !== input.islandsKey ||
+    before.stylesheet !== input.stylesheet
+  ) {
     return { ...planAll(input), changed };
   }
   const readers = new Set<string>();
   for (const key of changed) for (const file of before.renders.readers.get(key) ?? []) readers.add(file);
   for (const file of before.pending) readers.add(file);
   const { pageSet } = input;
-  const indexes = pageSet === before.pageSet
-    ? [...readers].flatMap((file) => pageSet.indexOf.get(file) ?? [])
-    : pageSet.pages.flatMap((page, index) => (readers.has(page.file) || !before.renders.byFile.has(page.file) ? [index] : []));
+  const indexes =
+    pageSet === before.pageSet
+      ? [...readers].flatMap((file) => pageSet.indexOf.get(file) ?? [])
+      : pageSet.pages.flatMap((page, index) =>
+          readers.has(page.file) || !before.renders.byFile.has(page.file) ? [index] : [],
+        );
   return { indexes, all: false, changed };
 }

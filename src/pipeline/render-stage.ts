@@ -11,10 +11,24 @@ import type { RenderSetup } from '../worker.js';
 import type { PageOutput, PageRenderer } from '../render/render-pages.js';
 import { templatesFileOf } from '../render/templates.js';
 import { createSiteRenderer, renderInputOf } from './content-api.js';
-import { planAll, planFromBuild, type PageRender, type RenderedBefore, type RenderPlan, type RenderStageInput } from './render-plan.js';
+import {
+  planAll,
+  planFromBuild,
+  type PageRender,
+  type RenderedBefore,
+  type RenderPlan,
+  type RenderStageInput,
+} from './render-plan.js';
 import type { Runtime } from './runtime.js';
 import type { OutputRecord } from '../cache/render-state.js';
-import { createReadSets, firstRenderState, globalFingerprint, nextRenderState, planFromWritten, type WrittenOutput } from './written-output.js';
+import {
+  createReadSets,
+  firstRenderState,
+  globalFingerprint,
+  nextRenderState,
+  planFromWritten,
+  type WrittenOutput,
+} from './written-output.js';
 
 /** The outcome of the render stage. */
 export interface RenderedPages {
@@ -74,13 +88,29 @@ export async function renderStage(input: RenderStageInput, options: RenderOption
       // times the render of the real site) and records each page as reading every input. Without
       // the inputs' fingerprint (an entry changed within `settleMs`) it tracks what each page reads.
       const { rendered, errors } = await renderPages(input, plan, { runtime, track: false });
-      return { plan, rendered, kept: plan.kept, renderState: firstRenderState(input, plan.routes, plan.inputs, global), fingerprint, errors, deferred: [] };
+      return {
+        plan,
+        rendered,
+        kept: plan.kept,
+        renderState: firstRenderState(input, plan.routes, plan.inputs, global),
+        fingerprint,
+        errors,
+        deferred: [],
+      };
     }
     // Seeded with the inputs the folder's state names, when the plan has their fingerprints and
     // pages are to be rendered (written-output.ts); a build that renders none needs no index of them.
     const reads = createReadSets(plan.prints.length && plan.indexes.length ? written.state!.keys : undefined);
     const { rendered, errors } = await renderPages(input, plan, { runtime, track: true, reads });
-    return { plan, rendered, kept: plan.kept, renderState: nextRenderState(input, written, plan, reads, global), fingerprint, errors, deferred: [] };
+    return {
+      plan,
+      rendered,
+      kept: plan.kept,
+      renderState: nextRenderState(input, written, plan, reads, global),
+      fingerprint,
+      errors,
+      deferred: [],
+    };
   }
   const plan = previous ? planFromBuild(input, previous) : planAll(input);
   const first = options.defer?.first;

@@ -39,7 +39,12 @@ export interface PageSet {
 }
 
 /** Expands the routes; the value is missing when they cannot be (two pages that would write one file). */
-export async function expandRoutes(run: StageRun, config: ResolvedConfig, entries: readonly Entry[], kept?: KeptPageSets): Promise<Loaded<PageSet>> {
+export async function expandRoutes(
+  run: StageRun,
+  config: ResolvedConfig,
+  entries: readonly Entry[],
+  kept?: KeptPageSets,
+): Promise<Loaded<PageSet>> {
   const from = kept ? `kept ${kept.key}` : `${idOf(config)} ${entryIndexKey(config, entries)}`;
   const loaded = await run.load('pages', from, (diagnostics) => {
     const stored = kept && readPages(kept, config);
@@ -70,26 +75,49 @@ interface KeptExpansion {
   root?: string;
 }
 
-function keepPages(kept: KeptPageSets, config: ResolvedConfig, pages: readonly Page[], problems: readonly SiteError[]): void {
+function keepPages(
+  kept: KeptPageSets,
+  config: ResolvedConfig,
+  pages: readonly Page[],
+  problems: readonly SiteError[],
+): void {
   if (problems.some((problem) => problem.severity === 'error')) return;
   const places = new Map(config.routes.map((route, index) => [route, index]));
   const stored: KeptExpansion = {
     pages: pages.map((page) => ({ ...page, route: places.get(page.route) ?? page.route })),
-    warnings: problems.map(({ code, message, hint, file, line, column, field, severity }) => ({ code, message, hint, file, line, column, field, severity })),
+    warnings: problems.map(({ code, message, hint, file, line, column, field, severity }) => ({
+      code,
+      message,
+      hint,
+      file,
+      line,
+      column,
+      field,
+      severity,
+    })),
   };
   // The key leaves the project's folder out: another checkout keeps the pages, unless they name it.
   const bytes = serialize(stored);
-  void kept.cache.write(kept.key, namesFolder(bytes, config.root) ? serialize({ ...stored, root: config.root }) : bytes);
+  void kept.cache.write(
+    kept.key,
+    namesFolder(bytes, config.root) ? serialize({ ...stored, root: config.root }) : bytes,
+  );
 }
 
 /** The kept expansion, its pages' routes the config's own objects again; undefined when there is none (or it cannot be read). */
-function readPages(kept: KeptPageSets, config: ResolvedConfig): { pages: Page[]; warnings: SiteErrorOptions[] } | undefined {
+function readPages(
+  kept: KeptPageSets,
+  config: ResolvedConfig,
+): { pages: Page[]; warnings: SiteErrorOptions[] } | undefined {
   const data = kept.cache.readSync(kept.key);
   if (!data) return undefined;
   try {
     const stored = deserialize(data) as KeptExpansion;
     if (stored.root !== undefined && stored.root !== config.root) return undefined;
-    const pages = stored.pages.map((page) => ({ ...page, route: typeof page.route === 'number' ? config.routes[page.route]! : page.route }));
+    const pages = stored.pages.map((page) => ({
+      ...page,
+      route: typeof page.route === 'number' ? config.routes[page.route]! : page.route,
+    }));
     return pages.every((page) => page.route !== undefined) ? { pages, warnings: stored.warnings } : undefined;
   } catch {
     return undefined;

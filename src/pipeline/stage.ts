@@ -21,7 +21,12 @@ export interface StageRun {
    * SiteErrors (anything else is thrown on and nothing is kept). Either way the output's
    * diagnostics are added to the run's. `input` names it in `reloaded` when it is made again.
    */
-  load<T>(name: string, from: string, make: (diagnostics: Diagnostics) => Promise<T | undefined> | T | undefined, input?: string): Promise<Loaded<T>>;
+  load<T>(
+    name: string,
+    from: string,
+    make: (diagnostics: Diagnostics) => Promise<T | undefined> | T | undefined,
+    input?: string,
+  ): Promise<Loaded<T>>;
   /** Forgets the kept outputs whose names `test` accepts (a post that is gone, say). */
   forget(test: (name: string) => boolean): void;
   /** Runs one stage and records how long it took under `stage`. */
@@ -71,7 +76,12 @@ export function createStageMemo(): StageMemo {
         timings,
         forget,
         elapsed: () => round(performance.now() - started),
-        load<T>(name: string, from: string, make: (diagnostics: Diagnostics) => Promise<T | undefined> | T | undefined, input?: string): Promise<Loaded<T>> {
+        load<T>(
+          name: string,
+          from: string,
+          make: (diagnostics: Diagnostics) => Promise<T | undefined> | T | undefined,
+          input?: string,
+        ): Promise<Loaded<T>> {
           const current = kept.get(name);
           if (current && current.from === from) return (current.loaded as Promise<Loaded<T>>).then(report);
           if (input) reloaded.add(input);

@@ -29,7 +29,11 @@ parentPort.postMessage(same, [same.buffer]);
  * The recorded files of `outDir` that are on disk as recorded; undefined for an output too small
  * to be worth a thread, or when the thread fails (then each file is checked here).
  */
-export function checkStampsAside(outDir: string, stamps: ReadonlyMap<string, FileStamp>, from = workerCheckFrom): Promise<ReadonlySet<string> | undefined> {
+export function checkStampsAside(
+  outDir: string,
+  stamps: ReadonlyMap<string, FileStamp>,
+  from = workerCheckFrom,
+): Promise<ReadonlySet<string> | undefined> {
   if (stamps.size < from) return Promise.resolve(undefined);
   const paths = [...stamps.keys()];
   const sizes = Float64Array.from(stamps.values(), (stamp) => stamp.size);
@@ -37,7 +41,11 @@ export function checkStampsAside(outDir: string, stamps: ReadonlyMap<string, Fil
   return new Promise((resolve) => {
     let worker: Worker;
     try {
-      worker = new Worker(checker, { eval: true, workerData: { outDir, paths, sizes, mtimes }, transferList: [sizes.buffer, mtimes.buffer] });
+      worker = new Worker(checker, {
+        eval: true,
+        workerData: { outDir, paths, sizes, mtimes },
+        transferList: [sizes.buffer, mtimes.buffer],
+      });
     } catch {
       resolve(undefined);
       return;

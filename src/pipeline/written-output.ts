@@ -83,7 +83,15 @@ export function readWrittenPage(written: WrittenOutput, file: string): string | 
 export function globalFingerprint(input: RenderStageInput, written: WrittenOutput): string {
   const { root } = input.config;
   const config = portableText(JSON.stringify({ ...input.config, file: undefined }), root);
-  return hashParts(generatorFingerprint(), config, templatesIdOf(input.templates) ?? '', input.islandsKey, input.stylesheet, written.settings, input.socialKey ?? '');
+  return hashParts(
+    generatorFingerprint(),
+    config,
+    templatesIdOf(input.templates) ?? '',
+    input.islandsKey,
+    input.stylesheet,
+    written.settings,
+    input.socialKey ?? '',
+  );
 }
 
 /**
@@ -122,7 +130,9 @@ export function keptFolderAsWritten(written: WrittenOutput, folder: string): Map
  * has a snapshot (the entries' proof; the messages and the page copy are small): undefined otherwise.
  */
 function inputsFingerprint(input: RenderStageInput): string | undefined {
-  return input.entriesProof === undefined ? undefined : hashParts(input.entriesProof, JSON.stringify(input.messages), JSON.stringify([...input.contents]));
+  return input.entriesProof === undefined
+    ? undefined
+    : hashParts(input.entriesProof, JSON.stringify(input.messages), JSON.stringify([...input.contents]));
 }
 
 /** The pages that read an input whose fingerprint changed, the new ones, and the ones not on disk as written. */
@@ -133,8 +143,11 @@ export function planFromWritten(input: RenderStageInput, written: WrittenOutput,
   const same = state !== undefined && state.global === global && inputs !== undefined && state.inputs === inputs;
   const routes = same ? state.routes : fingerprintRoutes(input);
   // A state that knows of pages only that they read every input (`firstRenderState`) keeps them only for the same inputs.
-  if (!state || state.global !== global || (!same && state.keys[0] === everyInput)) return { ...planAll(input), kept: new Map(), prints: [], routes, inputs };
-  const current = same ? state.prints : fingerprintInputs(input, state.keys, { prints: state.prints, pagesUnchanged: state.routes === routes });
+  if (!state || state.global !== global || (!same && state.keys[0] === everyInput))
+    return { ...planAll(input), kept: new Map(), prints: [], routes, inputs };
+  const current = same
+    ? state.prints
+    : fingerprintInputs(input, state.keys, { prints: state.prints, pagesUnchanged: state.routes === routes });
   const stale = new Set<number>();
   const changed = new Set<string>();
   current.forEach((print, index) => {
@@ -150,7 +163,15 @@ export function planFromWritten(input: RenderStageInput, written: WrittenOutput,
     if (onDisk) for (const [path, stamp] of onDisk) kept.set(path, stamp);
     else indexes.push(index);
   });
-  return { indexes, all: indexes.length === input.pageSet.pages.length, changed, kept, prints: current, routes, inputs };
+  return {
+    indexes,
+    all: indexes.length === input.pageSet.pages.length,
+    changed,
+    kept,
+    prints: current,
+    routes,
+    inputs,
+  };
 }
 
 /** The recorded stamps of a page file and its siblings, when the disk still holds them so. */
@@ -215,30 +236,56 @@ export function createReadSets(seed: readonly string[] = []): ReadSets {
  * undefined when that is what is persisted already (nothing rendered, nothing changed, no page gone).
  * `rendered` is seeded with the earlier state's inputs when the plan has their fingerprints.
  */
-export function nextRenderState(input: RenderStageInput, written: WrittenOutput, plan: WrittenPlan, rendered: ReadSets, global: string): Omit<RenderState, 'stamps'> | undefined {
+export function nextRenderState(
+  input: RenderStageInput,
+  written: WrittenOutput,
+  plan: WrittenPlan,
+  rendered: ReadSets,
+  global: string,
+): Omit<RenderState, 'stamps'> | undefined {
   const earlier = written.state;
-  if (earlier && rendered.pages.size === 0 && plan.changed.size === 0 && earlier.routes === plan.routes && earlier.inputs === plan.inputs && earlier.pages.size === input.pageSet.pages.length) return undefined;
+  if (
+    earlier &&
+    rendered.pages.size === 0 &&
+    plan.changed.size === 0 &&
+    earlier.routes === plan.routes &&
+    earlier.inputs === plan.inputs &&
+    earlier.pages.size === input.pageSet.pages.length
+  )
+    return undefined;
   // Nothing rendered: the earlier inputs are the seed all the same.
-  const reads = earlier && rendered.pages.size === 0 && !rendered.seeded && plan.prints.length ? createReadSets(earlier.keys) : rendered;
+  const reads =
+    earlier && rendered.pages.size === 0 && !rendered.seeded && plan.prints.length
+      ? createReadSets(earlier.keys)
+      : rendered;
   // The kept pages in the order they were stored, which keeps neighbours together (page-reads.ts).
   if (earlier) {
     for (const [file, read] of earlier.pages.entries()) {
       if (!plan.kept.has(file)) continue;
       if (reads.seeded) reads.pages.set(file, read as number[]);
-      else reads.add(file, read.map((at) => earlier.keys[at]!));
+      else
+        reads.add(
+          file,
+          read.map((at) => earlier.keys[at]!),
+        );
     }
   }
   let { keys } = reads;
   let pageReads = reads.pages;
   // The seed's inputs have their fingerprints in the plan; the others are taken now.
-  const earlierIndex = !reads.seeded && earlier && plan.prints.length ? new Map(earlier.keys.map((key, index) => [key, index])) : undefined;
+  const earlierIndex =
+    !reads.seeded && earlier && plan.prints.length
+      ? new Map(earlier.keys.map((key, index) => [key, index]))
+      : undefined;
   const known = (key: string, index: number) => {
     if (index < reads.seeded) return plan.prints[index];
     const at = earlierIndex?.get(key);
     return at === undefined ? undefined : plan.prints[at];
   };
   const missing = keys.filter((key, index) => known(key, index) === undefined);
-  const computed = new Map(missing.length ? fingerprintInputs(input, missing).map((print, index) => [missing[index]!, print]) : []);
+  const computed = new Map(
+    missing.length ? fingerprintInputs(input, missing).map((print, index) => [missing[index]!, print]) : [],
+  );
   let prints = keys.map((key, index) => known(key, index) ?? computed.get(key)!);
   // Inputs of the seed that no page reads any more are dropped once they are a quarter of them all.
   if (reads.seeded) {
@@ -256,7 +303,14 @@ export function nextRenderState(input: RenderStageInput, written: WrittenOutput,
       pageReads = new Map([...pageReads].map(([file, list]) => [file, list.map((at) => moved[at]!)]));
     }
   }
-  return { global, routes: plan.routes, ...(plan.inputs === undefined ? {} : { inputs: plan.inputs }), keys, prints, pages: pageReadsOf(pageReads) };
+  return {
+    global,
+    routes: plan.routes,
+    ...(plan.inputs === undefined ? {} : { inputs: plan.inputs }),
+    keys,
+    prints,
+    pages: pageReadsOf(pageReads),
+  };
 }
 
 /** The input a page recorded by `firstRenderState` reads: every one (the key is no input's, see `RenderDependency`). */
@@ -267,7 +321,12 @@ export const everyInput = '*';
  * each page read every input, so a build from the same inputs keeps them all and any change
  * renders them all, tracked. Needs the inputs' fingerprint (every entry has a snapshot).
  */
-export function firstRenderState(input: RenderStageInput, routes: string, inputs: string, global: string): Omit<RenderState, 'stamps'> {
+export function firstRenderState(
+  input: RenderStageInput,
+  routes: string,
+  inputs: string,
+  global: string,
+): Omit<RenderState, 'stamps'> {
   const pages = new Map(input.pageSet.pages.map((page) => [page.file, [0]]));
   return { global, routes, inputs, keys: [everyInput], prints: [inputs], pages: pageReadsOf(pages) };
 }

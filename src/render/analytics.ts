@@ -59,7 +59,10 @@ function addAnalytics(analytics: AnalyticsConfig, consent: boolean, { tags, csp 
     add(csp.connectSrc, analytics.script);
     return;
   }
-  const data = analytics.provider === 'counter' ? Object.fromEntries(Object.entries(analytics.data).map(([name, value]) => [`data-${name}`, value])) : {};
+  const data =
+    analytics.provider === 'counter'
+      ? Object.fromEntries(Object.entries(analytics.data).map(([name, value]) => [`data-${name}`, value]))
+      : {};
   if (analytics.provider === 'counter') add(csp.connectSrc, analytics.endpoint ?? analytics.script);
   if (analytics.provider === 'counter' && !consent) {
     tags.push({ tag: 'script', attrs: { defer: true, src: analytics.script, ...data } });
@@ -82,7 +85,8 @@ function addAnalytics(analytics: AnalyticsConfig, consent: boolean, { tags, csp 
 function addHead(head: HeadConfig, { tags, csp }: ThirdParties): void {
   for (const { tag, ...attributes } of head.tags) {
     const attrs: Record<string, string | boolean> = {};
-    for (const [name, value] of Object.entries(attributes)) if (value !== undefined) attrs[name] = value as string | boolean;
+    for (const [name, value] of Object.entries(attributes))
+      if (value !== undefined) attrs[name] = value as string | boolean;
     tags.push({ tag, attrs });
   }
   for (const key of ['scriptSrc', 'connectSrc', 'imgSrc', 'frameSrc'] as const) csp[key].push(...head.csp[key]);

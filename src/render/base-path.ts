@@ -16,7 +16,8 @@ const urlAttributes = new Set(['href', 'src', 'action', 'formaction', 'poster'])
  * One start tag with its attributes (quoted values may hold ">"), or an island's props script
  * with its JSON text. Comments and other raw text cannot match: "<" in text is always "&lt;".
  */
-const tagPattern = /<script type="application\/json" data-island-props="[^"]*">([^<]*)<\/script>|<[a-zA-Z][^\s/>]*(?:\s+[^\s"'=<>`/]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*\s*\/?>/g;
+const tagPattern =
+  /<script type="application\/json" data-island-props="[^"]*">([^<]*)<\/script>|<[a-zA-Z][^\s/>]*(?:\s+[^\s"'=<>`/]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*\s*\/?>/g;
 const attributePattern = /(\s)([^\s"'=<>`/]+)(\s*=\s*)("([^"]*)"|'([^']*)')/g;
 
 /** Whether a URL is root-relative: "/x", not "//host/x". */
@@ -31,7 +32,10 @@ export function withBaseUrl(url: string, base: string): string {
 
 /** A srcset ("a.webp 480w, b.webp 960w") with the base in front of each root-relative URL. */
 function withBaseSrcset(srcset: string, base: string): string {
-  return srcset.replace(/(^|,)(\s*)(\S+)/g, (_whole, comma: string, space: string, url: string) => comma + space + withBaseUrl(url, base));
+  return srcset.replace(
+    /(^|,)(\s*)(\S+)/g,
+    (_whole, comma: string, space: string, url: string) => comma + space + withBaseUrl(url, base),
+  );
 }
 
 /** The HTML (a page or a fragment of one) with the base in front of every root-relative URL it links to or loads. */
@@ -39,18 +43,31 @@ export function withBase(html: string, base: string): string {
   if (!base) return html;
   return html.replace(tagPattern, (tag: string, json: string | undefined) => {
     if (json !== undefined) {
-      const rewritten = json.replace(/"((?:[^"\\]|\\.)*)"(\s*[:]?)/g, (whole, value: string, colon: string) => (colon.trim() === ':' || !isRootRelative(value) ? whole : `"${base}${value}"${colon}`));
+      const rewritten = json.replace(/"((?:[^"\\]|\\.)*)"(\s*[:]?)/g, (whole, value: string, colon: string) =>
+        colon.trim() === ':' || !isRootRelative(value) ? whole : `"${base}${value}"${colon}`,
+      );
       return tag.replace(json, () => rewritten);
     }
-    return tag.replace(attributePattern, (whole, space: string, name: string, equals: string, _quoted: string, double: string | undefined, single: string | undefined) => {
-      const lower = name.toLowerCase();
-      const value = double ?? single ?? '';
-      let next: string;
-      if (urlAttributes.has(lower)) next = withBaseUrl(value, base);
-      else if (lower === 'srcset') next = withBaseSrcset(value, base);
-      else return whole;
-      const quote = double !== undefined ? '"' : "'";
-      return `${space}${name}${equals}${quote}${next}${quote}`;
-    });
+    return tag.replace(
+      attributePattern,
+      (
+        whole,
+        space: string,
+        name: string,
+        equals: string,
+        _quoted: string,
+        double: string | undefined,
+        single: string | undefined,
+      ) => {
+        const lower = name.toLowerCase();
+        const value = double ?? single ?? '';
+        let next: string;
+        if (urlAttributes.has(lower)) next = withBaseUrl(value, base);
+        else if (lower === 'srcset') next = withBaseSrcset(value, base);
+        else return whole;
+        const quote = double !== undefined ? '"' : "'";
+        return `${space}${name}${equals}${quote}${next}${quote}`;
+      },
+    );
   });
 }

@@ -16,7 +16,13 @@ import type { CspAdditions } from './plugin-head.js';
  * engine (`'wasm-unsafe-eval'`, which allows WebAssembly only, not JavaScript's eval) and fetches
  * the index from the site (`connect-src 'self'`, as every page has).
  */
-export function contentSecurityPolicy(config: ResolvedConfig, scriptHashes: readonly string[], delivery: 'header' | 'meta' = 'header', plugins?: CspAdditions, search = false): string {
+export function contentSecurityPolicy(
+  config: ResolvedConfig,
+  scriptHashes: readonly string[],
+  delivery: 'header' | 'meta' = 'header',
+  plugins?: CspAdditions,
+  search = false,
+): string {
   const endpoint = config.contact.endpoint;
   const external = /^https?:\/\//.test(endpoint) ? ` ${new URL(endpoint).origin}` : '';
   const more = (sources: readonly string[] | undefined) => (sources?.length ? ` ${sources.join(' ')}` : '');

@@ -21,7 +21,7 @@ const languagePart =
 const audiencePart =
   "var a=h.getAttribute('data-audience');if(a)s.setItem('preferredAudience',a);else if((a=s.getItem('preferredAudience'))&&/^[\\w-]+$/.test(a))" +
   "d.addEventListener('DOMContentLoaded',function(){d.querySelectorAll('[data-remember] [data-audience='+a+']').forEach(function(l){var e=l.closest('details');l.textContent=e.firstChild.textContent;l.className='nav-link';e.replaceWith(l)})})";
-const scriptEnd = "}catch(e){}})(document,window)";
+const scriptEnd = '}catch(e){}})(document,window)';
 
 /**
  * The inline language script of the pages of a site with audiences (constant, so a CSP can allow
@@ -63,7 +63,7 @@ export const menuScript =
   "d.addEventListener('click',function(e){q();if(!m)return;if(b.contains(e.target))t(!o());else if(o()&&!m.contains(e.target))t(false)});" +
   "d.addEventListener('keydown',function(e){q();if(!o())return;if(e.key=='Escape')t(false);else if(e.key=='Tab'){" +
   "var f=[b].concat([].slice.call(m.querySelectorAll('a[href],button'))).filter(function(x){return x.offsetParent}),l=f.length,i=f.indexOf(d.activeElement),n=i+(e.shiftKey?-1:1);" +
-  "if(i<0||n<0||n>=l){e.preventDefault();f[i<0?0:(n+l)%l].focus()}}})})(document)";
+  'if(i<0||n<0||n>=l){e.preventDefault();f[i<0?0:(n+l)%l].focus()}}})})(document)';
 
 /** Logs the unknown path on a 404 page. */
 export const notFoundScript = "console.warn('Page not found:',location.pathname)";
@@ -92,7 +92,12 @@ const hashesOf = new WeakMap<ResolvedConfig, string[]>();
 export function inlineScriptHashes(config: ResolvedConfig): string[] {
   let hashes = hashesOf.get(config);
   if (!hashes) {
-    const scripts = [languageScriptOf(config), ...(hasMenu(config) ? [menuScript] : []), notFoundScript, ...(config.output.target === 'github-pages' ? [localeNotFoundScript(config)] : [])];
+    const scripts = [
+      languageScriptOf(config),
+      ...(hasMenu(config) ? [menuScript] : []),
+      notFoundScript,
+      ...(config.output.target === 'github-pages' ? [localeNotFoundScript(config)] : []),
+    ];
     hashes = scripts.map(scriptHash);
     hashesOf.set(config, hashes);
   }
@@ -117,11 +122,15 @@ export function htmlAttributes(page: Page, config: ResolvedConfig): Record<strin
   const targets: { language: string; url: string }[] = [];
   for (const link of page.languageLinks) {
     if (link.current || !link.counterpart) continue;
-    for (const language of config.locales[link.locale]!.browserLanguages) targets.push({ language: language.toLowerCase(), url: config.site.base + link.url });
+    for (const language of config.locales[link.locale]!.browserLanguages)
+      targets.push({ language: language.toLowerCase(), url: config.site.base + link.url });
   }
   // Longest prefix first, so "pt-br" wins over "pt"; then in plain string order, for stable output.
-  targets.sort((a, b) => b.language.length - a.language.length || (a.language < b.language ? -1 : a.language > b.language ? 1 : 0));
-  if (targets.length) attributes['data-redirect'] = targets.map((target) => `${target.language}=${target.url}`).join(' ');
+  targets.sort(
+    (a, b) => b.language.length - a.language.length || (a.language < b.language ? -1 : a.language > b.language ? 1 : 0),
+  );
+  if (targets.length)
+    attributes['data-redirect'] = targets.map((target) => `${target.language}=${target.url}`).join(' ');
   return attributes;
 }
 
@@ -148,28 +157,41 @@ function fontType(href: string): string {
 export function renderHead(page: Page, input: HeadInput): string {
   const { config, meta } = input;
   const locale = config.locales[page.locale]!;
-  const title = page.template === 'Landing' ? `${config.site.name} · ${meta.title}` : `${meta.title} · ${config.site.name}`;
+  const title =
+    page.template === 'Landing' ? `${config.site.name} · ${meta.title}` : `${meta.title} · ${config.site.name}`;
   const githubPages = config.output.target === 'github-pages';
   const tags: string[] = [
     '<meta charset="utf-8" />',
     '<meta name="viewport" content="width=device-width, initial-scale=1" />',
     // Before any script: a meta policy covers only what follows it.
-    ...(githubPages ? [`<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(config, inlineScriptHashes(config), 'meta', input.plugins?.csp, isSearchPage(config, page.route.path)))}" />`] : []),
+    ...(githubPages
+      ? [
+          `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(config, inlineScriptHashes(config), 'meta', input.plugins?.csp, isSearchPage(config, page.route.path)))}" />`,
+        ]
+      : []),
     `<title>${escapeHtml(title)}</title>`,
     `<meta name="description" content="${escapeHtml(meta.description)}" />`,
     `<script>${languageScriptOf(config)}</script>`,
     ...(hasMenu(config) ? [`<script>${menuScript}</script>`] : []),
   ];
-  if (githubPages && page.notFound && page.locale === config.site.defaultLocale) tags.push(`<script>${localeNotFoundScript(config)}</script>`);
+  if (githubPages && page.notFound && page.locale === config.site.defaultLocale)
+    tags.push(`<script>${localeNotFoundScript(config)}</script>`);
   if (page.noindex || config.preview) tags.push('<meta name="robots" content="noindex" />');
   if (!page.notFound) tags.push(`<link rel="canonical" href="${escapeHtml(page.canonical)}" />`);
   for (const alternate of page.alternates) {
-    tags.push(`<link rel="alternate" hreflang="${escapeHtml(alternate.hreflang)}" href="${escapeHtml(alternate.href)}" />`);
+    tags.push(
+      `<link rel="alternate" hreflang="${escapeHtml(alternate.hreflang)}" href="${escapeHtml(alternate.href)}" />`,
+    );
   }
-  if (meta.feed) tags.push(`<link rel="alternate" type="application/rss+xml" title="${escapeHtml(meta.feed.title)}" href="${escapeHtml(meta.feed.url)}" />`);
+  if (meta.feed)
+    tags.push(
+      `<link rel="alternate" type="application/rss+xml" title="${escapeHtml(meta.feed.title)}" href="${escapeHtml(meta.feed.url)}" />`,
+    );
   tags.push(
     // Fetched with the stylesheet rather than after it, so the text swaps to the font before the first paint.
-    ...(input.fonts ?? []).map((href) => `<link rel="preload" href="${escapeHtml(href)}" as="font" type="${fontType(href)}" crossorigin />`),
+    ...(input.fonts ?? []).map(
+      (href) => `<link rel="preload" href="${escapeHtml(href)}" as="font" type="${fontType(href)}" crossorigin />`,
+    ),
     `<link rel="stylesheet" href="${escapeHtml(input.stylesheet)}" />`,
     ...(input.stylesheets ?? []).map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}" />`),
     '<link rel="icon" href="/favicon.svg" type="image/svg+xml" />',
@@ -182,10 +204,13 @@ export function renderHead(page: Page, input: HeadInput): string {
     `<meta property="og:locale" content="${escapeHtml(locale.ogLocale)}" />`,
   );
   for (const id of config.localeIds) {
-    if (id !== page.locale) tags.push(`<meta property="og:locale:alternate" content="${escapeHtml(config.locales[id]!.ogLocale)}" />`);
+    if (id !== page.locale)
+      tags.push(`<meta property="og:locale:alternate" content="${escapeHtml(config.locales[id]!.ogLocale)}" />`);
   }
-  if (meta.og?.publishedTime) tags.push(`<meta property="article:published_time" content="${escapeHtml(meta.og.publishedTime)}" />`);
-  if (meta.og?.modifiedTime) tags.push(`<meta property="article:modified_time" content="${escapeHtml(meta.og.modifiedTime)}" />`);
+  if (meta.og?.publishedTime)
+    tags.push(`<meta property="article:published_time" content="${escapeHtml(meta.og.publishedTime)}" />`);
+  if (meta.og?.modifiedTime)
+    tags.push(`<meta property="article:modified_time" content="${escapeHtml(meta.og.modifiedTime)}" />`);
   if (meta.og?.section) tags.push(`<meta property="article:section" content="${escapeHtml(meta.og.section)}" />`);
   const card = config.output.socialImages ? socialCardOf(page, meta, config) : undefined;
   if (card) {
@@ -202,7 +227,8 @@ export function renderHead(page: Page, input: HeadInput): string {
     `<meta name="twitter:title" content="${escapeHtml(meta.title)}" />`,
     `<meta name="twitter:description" content="${escapeHtml(meta.description)}" />`,
   );
-  for (const data of input.structuredData) tags.push(`<script type="application/ld+json">${serializeJsonForScript(data)}</script>`);
+  for (const data of input.structuredData)
+    tags.push(`<script type="application/ld+json">${serializeJsonForScript(data)}</script>`);
   if (page.notFound) tags.push(`<script>${notFoundScript}</script>`);
   // Last: the site plugins' tags, written as plugin-head.ts made them.
   const pluginTags = input.plugins?.tags[page.url];

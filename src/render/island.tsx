@@ -7,13 +7,25 @@
 import type { ComponentType } from 'react';
 import { serializeJsonForScript } from './html.js';
 
-export function Island<Props extends object>({ name, component: Component, props }: { name: string; component: ComponentType<Props>; props: Props }) {
+export function Island<Props extends object>({
+  name,
+  component: Component,
+  props,
+}: {
+  name: string;
+  component: ComponentType<Props>;
+  props: Props;
+}) {
   return (
     <>
       <div className="island" data-island={name}>
         <Component {...props} />
       </div>
-      <script type="application/json" data-island-props={name} dangerouslySetInnerHTML={{ __html: serializeJsonForScript(props) }} />
+      <script
+        type="application/json"
+        data-island-props={name}
+        dangerouslySetInnerHTML={{ __html: serializeJsonForScript(props) }}
+      />
     </>
   );
 }

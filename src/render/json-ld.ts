@@ -27,7 +27,13 @@ export function organization(config: ResolvedConfig): Thing | undefined {
 
 function postalAddress(company: CompanyConfig): Thing {
   const { address } = company;
-  return { '@type': 'PostalAddress', streetAddress: address.street, postalCode: address.postalCode, addressLocality: address.city, addressCountry: address.country };
+  return {
+    '@type': 'PostalAddress',
+    streetAddress: address.street,
+    postalCode: address.postalCode,
+    addressLocality: address.city,
+    addressCountry: address.country,
+  };
 }
 
 /** The publisher of a page's thing: the Organization, when the site has one. */
@@ -40,7 +46,12 @@ export function breadcrumbList(items: readonly { name: string; url: string }[]):
   return {
     '@context': 'https://schema.org',
     '@type': 'BreadcrumbList',
-    itemListElement: items.map((item, index) => ({ '@type': 'ListItem', position: index + 1, name: item.name, item: item.url })),
+    itemListElement: items.map((item, index) => ({
+      '@type': 'ListItem',
+      position: index + 1,
+      name: item.name,
+      item: item.url,
+    })),
   };
 }
 
@@ -49,16 +60,31 @@ export function faqPage(items: readonly { question: string; answer: string }[]):
   return {
     '@context': 'https://schema.org',
     '@type': 'FAQPage',
-    mainEntity: items.map((item) => ({ '@type': 'Question', name: item.question, acceptedAnswer: { '@type': 'Answer', text: item.answer } })),
+    mainEntity: items.map((item) => ({
+      '@type': 'Question',
+      name: item.question,
+      acceptedAnswer: { '@type': 'Answer', text: item.answer },
+    })),
   };
 }
 
 /** The product as a SoftwareApplication, with an Offer for each plan whose price is known. */
-export function softwareApplication(config: ResolvedConfig, input: { name: string; description: string; url: string; locale: string }): Thing {
+export function softwareApplication(
+  config: ResolvedConfig,
+  input: { name: string; description: string; url: string; locale: string },
+): Thing {
   const offers = config.plans.flatMap((plan) =>
     plan.price === 'on-request'
       ? []
-      : [{ '@type': 'Offer', name: plan.name[input.locale] ?? plan.id, price: plan.price.amount.toFixed(2), priceCurrency: plan.price.currency, url: input.url }],
+      : [
+          {
+            '@type': 'Offer',
+            name: plan.name[input.locale] ?? plan.id,
+            price: plan.price.amount.toFixed(2),
+            priceCurrency: plan.price.currency,
+            url: input.url,
+          },
+        ],
   );
   return {
     '@context': 'https://schema.org',
@@ -91,19 +117,46 @@ export function localBusiness(config: ResolvedConfig, url: string): Thing {
     ...(hours
       ? {
           openingHours: `${hours.days[0]}-${hours.days.at(-1)} ${hours.opens}-${hours.closes}`,
-          openingHoursSpecification: [{ '@type': 'OpeningHoursSpecification', dayOfWeek: hours.days.map(dayName), opens: hours.opens, closes: hours.closes }],
+          openingHoursSpecification: [
+            {
+              '@type': 'OpeningHoursSpecification',
+              dayOfWeek: hours.days.map(dayName),
+              opens: hours.opens,
+              closes: hours.closes,
+            },
+          ],
         }
       : {}),
   };
 }
 
-const dayNames: Record<string, string> = { Mo: 'Monday', Tu: 'Tuesday', We: 'Wednesday', Th: 'Thursday', Fr: 'Friday', Sa: 'Saturday', Su: 'Sunday' };
+const dayNames: Record<string, string> = {
+  Mo: 'Monday',
+  Tu: 'Tuesday',
+  We: 'Wednesday',
+  Th: 'Thursday',
+  Fr: 'Friday',
+  Sa: 'Saturday',
+  Su: 'Sunday',
+};
 function dayName(day: string): string {
   return `https://schema.org/${dayNames[day]}`;
 }
 
 /** A blog post as an Article (BlogPosting). */
-export function article(config: ResolvedConfig, input: { headline: string; description: string; url: string; datePublished: string; dateModified?: string; author: string; section: string; inLanguage: string }): Thing {
+export function article(
+  config: ResolvedConfig,
+  input: {
+    headline: string;
+    description: string;
+    url: string;
+    datePublished: string;
+    dateModified?: string;
+    author: string;
+    section: string;
+    inLanguage: string;
+  },
+): Thing {
   return {
     '@context': 'https://schema.org',
     '@type': 'BlogPosting',

@@ -42,7 +42,13 @@ export function pluginHeadOf(config: ResolvedConfig, pages: readonly Page[]): Pl
   let head: PluginHead | undefined;
   if (plugins.length || parties) {
     const tags: Record<string, string> = {};
-    const csp = { scriptSrc: new Set(parties?.csp.scriptSrc), styleSrc: new Set<string>(), connectSrc: new Set(parties?.csp.connectSrc), imgSrc: new Set(parties?.csp.imgSrc), frameSrc: new Set(parties?.csp.frameSrc) };
+    const csp = {
+      scriptSrc: new Set(parties?.csp.scriptSrc),
+      styleSrc: new Set<string>(),
+      connectSrc: new Set(parties?.csp.connectSrc),
+      imgSrc: new Set(parties?.csp.imgSrc),
+      frameSrc: new Set(parties?.csp.frameSrc),
+    };
     // Written once: the same on every public page; the admin's screens carry no third party.
     let own = '';
     for (const tag of parties?.tags ?? []) {
@@ -52,9 +58,20 @@ export function pluginHeadOf(config: ResolvedConfig, pages: readonly Page[]): Pl
     for (const page of pages) {
       let html = isAdminTemplate(page.template) ? '' : own;
       for (const entry of plugins) {
-        const context = { page: pluginPageOf(page), locale: page.locale, site: config.site, options: entry.ref.options };
+        const context = {
+          page: pluginPageOf(page),
+          locale: page.locale,
+          site: config.site,
+          options: entry.ref.options,
+        };
         try {
-          const returned = runPluginHookSync(entry, 'headTags()', config.file, () => entry.plugin.headTags!(context), page.url);
+          const returned = runPluginHookSync(
+            entry,
+            'headTags()',
+            config.file,
+            () => entry.plugin.headTags!(context),
+            page.url,
+          );
           if (!Array.isArray(returned)) throw new Error('headTags() must return an array of tags');
           for (const tag of returned) {
             html += renderHeadTag(tag);
@@ -68,7 +85,16 @@ export function pluginHeadOf(config: ResolvedConfig, pages: readonly Page[]): Pl
       if (html) tags[page.url] = html;
     }
     const sorted = (set: Set<string>) => [...set].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    head = { tags, csp: { scriptSrc: sorted(csp.scriptSrc), styleSrc: sorted(csp.styleSrc), connectSrc: sorted(csp.connectSrc), imgSrc: sorted(csp.imgSrc), frameSrc: sorted(csp.frameSrc) } };
+    head = {
+      tags,
+      csp: {
+        scriptSrc: sorted(csp.scriptSrc),
+        styleSrc: sorted(csp.styleSrc),
+        connectSrc: sorted(csp.connectSrc),
+        imgSrc: sorted(csp.imgSrc),
+        frameSrc: sorted(csp.frameSrc),
+      },
+    };
   }
   heads.set(pages, { config, head });
   return head;
@@ -76,18 +102,28 @@ export function pluginHeadOf(config: ResolvedConfig, pages: readonly Page[]): Pl
 
 /** What a plugin is told of a page: facts that follow from the config and the page's URL alone. */
 function pluginPageOf(page: Page): PluginPage {
-  return { url: page.url, route: page.route.path, template: page.template, ...(page.audience ? { audience: page.audience } : {}), notFound: Boolean(page.notFound) };
+  return {
+    url: page.url,
+    route: page.route.path,
+    template: page.template,
+    ...(page.audience ? { audience: page.audience } : {}),
+    notFound: Boolean(page.notFound),
+  };
 }
 
 const tagNames: ReadonlySet<string> = new Set(['meta', 'link', 'script', 'style']);
 
 /** The HTML of one tag; throws when it cannot be written safely. */
 export function renderHeadTag(tag: HeadTag): string {
-  if (!tag || typeof tag !== 'object' || !tagNames.has(tag.tag)) throw new Error(`a head tag must be one of meta, link, script or style (got ${JSON.stringify(tag?.tag ?? tag)})`);
+  if (!tag || typeof tag !== 'object' || !tagNames.has(tag.tag))
+    throw new Error(`a head tag must be one of meta, link, script or style (got ${JSON.stringify(tag?.tag ?? tag)})`);
   let attributes = '';
   for (const [name, value] of Object.entries(tag.attrs ?? {})) {
     if (!/^[a-zA-Z][a-zA-Z0-9:-]*$/.test(name)) throw new Error(`"${name}" is not an attribute name`);
-    if (/^on/i.test(name)) throw new Error(`event handler attributes such as "${name}" are not allowed (the CSP forbids them): use an inline script`);
+    if (/^on/i.test(name))
+      throw new Error(
+        `event handler attributes such as "${name}" are not allowed (the CSP forbids them): use an inline script`,
+      );
     if (value === false) continue;
     attributes += value === true ? ` ${name}` : ` ${name}="${escapeHtml(String(value))}"`;
   }
@@ -96,7 +132,8 @@ export function renderHeadTag(tag: HeadTag): string {
     return `<${tag.tag}${attributes} />`;
   }
   const content = tag.content ?? '';
-  if (new RegExp(`</${tag.tag}`, 'i').test(content)) throw new Error(`the content of a ${tag.tag} tag may not contain </${tag.tag}`);
+  if (new RegExp(`</${tag.tag}`, 'i').test(content))
+    throw new Error(`the content of a ${tag.tag} tag may not contain </${tag.tag}`);
   return `<${tag.tag}${attributes}>${content}</${tag.tag}>`;
 }
 
@@ -115,9 +152,15 @@ function addCspSources(tag: HeadTag, scriptSrc: Set<string>, styleSrc: Set<strin
     if (origin) scriptSrc.add(origin);
     // JSON-LD and other data blocks are not run, so the policy need not allow them.
     const type = typeof attrs.type === 'string' ? attrs.type : '';
-    if (attrs.src === undefined && tag.content && (type === '' || type === 'module' || /javascript/i.test(type))) scriptSrc.add(sha256(tag.content));
+    if (attrs.src === undefined && tag.content && (type === '' || type === 'module' || /javascript/i.test(type)))
+      scriptSrc.add(sha256(tag.content));
   } else if (tag.tag === 'style' && tag.content) styleSrc.add(sha256(tag.content));
-  else if (tag.tag === 'link' && String(attrs.rel ?? '').split(/\s+/).includes('stylesheet')) {
+  else if (
+    tag.tag === 'link' &&
+    String(attrs.rel ?? '')
+      .split(/\s+/)
+      .includes('stylesheet')
+  ) {
     const origin = externalOrigin(attrs.href);
     if (origin) styleSrc.add(origin);
   }

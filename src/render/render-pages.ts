@@ -38,7 +38,11 @@ export interface PageRenderer {
 }
 
 /** Creates the renderer of one build; with `track`, each page comes with what its render read. */
-export function createPageRenderer(input: Omit<RenderInput, 'track'>, islands: IslandScripts, options: { track?: boolean } = {}): PageRenderer {
+export function createPageRenderer(
+  input: Omit<RenderInput, 'track'>,
+  islands: IslandScripts,
+  options: { track?: boolean } = {},
+): PageRenderer {
   let reads: Set<string> | undefined;
   const renderer = createRenderer(options.track ? { ...input, track: (dependency) => reads!.add(dependency) } : input);
   // Under a base path (site.base), every root-relative URL of the finished page gets it.
@@ -50,7 +54,13 @@ export function createPageRenderer(input: Omit<RenderInput, 'track'>, islands: I
     if (unknown !== undefined) {
       // The admin's screens are the engine's own: no template of the site names them.
       const named = Object.keys(islands.entries).filter((name) => !adminIslandNames.includes(name));
-      throw unknownIslandError(unknown, named, { templatesDir: sources.templatesFolder, islandsDir: sources.islandsFolder, template: sources.pageTemplate(page.template), url: page.url, display: sources.display });
+      throw unknownIslandError(unknown, named, {
+        templatesDir: sources.templatesFolder,
+        islandsDir: sources.islandsFolder,
+        template: sources.pageTemplate(page.template),
+        url: page.url,
+        display: sources.display,
+      });
     }
     return addIslandScripts(base ? withBase(html, base) : html, islands, base);
   };
@@ -81,5 +91,13 @@ export function createPageRenderer(input: Omit<RenderInput, 'track'>, islands: I
 
 /** The data of a SiteError. */
 export function errorData(error: SiteError): SiteErrorData {
-  return { code: error.code, message: error.message, file: error.file, line: error.line, column: error.column, field: error.field, hint: error.hint };
+  return {
+    code: error.code,
+    message: error.message,
+    file: error.file,
+    line: error.line,
+    column: error.column,
+    field: error.field,
+    hint: error.hint,
+  };
 }

@@ -70,7 +70,12 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
   const urls = urlsOf(config);
   const sources = sourcesOf(config);
   const byUrl = new Map(input.pages.map((page) => [page.url, page]));
-  const bySlug = new Map(Object.entries(input.entries).map(([name, entries]) => [name, new Map(entries.map((entry) => [entry.slug, entry]))]));
+  const bySlug = new Map(
+    Object.entries(input.entries).map(([name, entries]) => [
+      name,
+      new Map(entries.map((entry) => [entry.slug, entry])),
+    ]),
+  );
   const contexts = new Map<string, SiteContext>();
   const views = new Map<Entry, Entry>();
   const copyValues = copyValuesOf(config);
@@ -90,7 +95,11 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
         const translation = entry.translations[locale];
         if (!translation) return undefined;
         let found = translationViews.get(locale);
-        if (!found) translationViews.set(locale, (found = trackedView(translation, `${key}:${locale}`, track as (read: string) => void)));
+        if (!found)
+          translationViews.set(
+            locale,
+            (found = trackedView(translation, `${key}:${locale}`, track as (read: string) => void)),
+          );
         return found;
       };
       const translations = new Proxy(entry.translations, {
@@ -124,7 +133,10 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
 
   /** The file a template's diagnostic about `page` is about: its copy, its entry's translation, or else the template. */
   const contentFileOf = (page: Page): string => {
-    const shown = page.collection?.kind === 'entry' ? bySlug.get(page.collection.collection)?.get(page.collection.slug)?.translations[page.collection.contentLocale] : undefined;
+    const shown =
+      page.collection?.kind === 'entry'
+        ? bySlug.get(page.collection.collection)?.get(page.collection.slug)?.translations[page.collection.contentLocale]
+        : undefined;
     if (shown) return shown.file;
     // The .yaml name; content-api.ts positions the diagnostic, in the .md file when that is the one there is.
     if (page.content !== undefined) return sources.display(join(sources.copy(page.content), `${page.locale}.yaml`));
@@ -135,11 +147,26 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
   const failureOf = (page: Page, cause: unknown): SiteError => {
     if (cause instanceof SiteError) return cause;
     const message = `${page.url} (template ${page.template}): ${cause instanceof Error ? cause.message : String(cause)}`;
-    if (isTemplateDiagnostic(cause)) return new SiteError({ code: 'TEMPLATE_REJECTED', message, file: contentFileOf(page), field: cause.field, hint: cause.hint, cause });
+    if (isTemplateDiagnostic(cause))
+      return new SiteError({
+        code: 'TEMPLATE_REJECTED',
+        message,
+        file: contentFileOf(page),
+        field: cause.field,
+        hint: cause.hint,
+        cause,
+      });
     // The line of the site's template the throw passed through, by the bundle's source map.
     const at = templatePositionOf(cause, sources.templatesFolder);
     if (cause instanceof Error) mapTemplateStack(cause);
-    return new SiteError({ code: 'RENDER_FAILED', message, file: sources.display(at?.file ?? sources.pageTemplate(page.template)), line: at?.line, column: at?.column, cause });
+    return new SiteError({
+      code: 'RENDER_FAILED',
+      message,
+      file: sources.display(at?.file ?? sources.pageTemplate(page.template)),
+      line: at?.line,
+      column: at?.column,
+      cause,
+    });
   };
 
   /** Runs template code for `page`: whatever it throws becomes a SiteError about that page. */
@@ -157,7 +184,10 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
     if (template.meta) return inTemplate(page, () => template.meta!(props));
     const { title, description } = props.content as { title?: unknown; description?: unknown };
     if (typeof title !== 'string' || typeof description !== 'string') {
-      throw new SiteError({ code: 'TEMPLATE_INVALID', message: `template ${page.template} needs a meta() export or copy with title and description` });
+      throw new SiteError({
+        code: 'TEMPLATE_INVALID',
+        message: `template ${page.template} needs a meta() export or copy with title and description`,
+      });
     }
     return { title, description };
   };
@@ -167,12 +197,21 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
     if (existing) return existing;
     const messages = input.messages[locale] ?? {};
     const intl = config.locales[locale]!.intl;
-    const dateFormat = new Intl.DateTimeFormat(intl, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+    const dateFormat = new Intl.DateTimeFormat(intl, {
+      year: 'numeric',
+      month: 'long',
+      day: 'numeric',
+      timeZone: 'UTC',
+    });
     // One number format per currency a page shows, made on first use.
     const moneyFormats = new Map<string, Intl.NumberFormat>();
     const formatMoney = (amount: number, currency: string) => {
       let format = moneyFormats.get(currency);
-      if (!format) moneyFormats.set(currency, (format = new Intl.NumberFormat(intl, { style: 'currency', currency, maximumFractionDigits: 0 })));
+      if (!format)
+        moneyFormats.set(
+          currency,
+          (format = new Intl.NumberFormat(intl, { style: 'currency', currency, maximumFractionDigits: 0 })),
+        );
       return format.format(amount);
     };
     // Every page asks for the same few dozen messages, URLs and dates: each is worked out once.
@@ -194,7 +233,13 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
           found.set(key, message);
         }
         if (message === undefined) {
-          throw new SiteError({ code: 'CONTENT_MISSING', message: `missing message "${key}"`, file: sources.display(sources.messages(locale)), field: key, hint: `Add the key to every file in ${sources.display(sources.messagesFolder)}/.` });
+          throw new SiteError({
+            code: 'CONTENT_MISSING',
+            message: `missing message "${key}"`,
+            file: sources.display(sources.messages(locale)),
+            field: key,
+            hint: `Add the key to every file in ${sources.display(sources.messagesFolder)}/.`,
+          });
         }
         if (values) return fillPlaceholders(message, { ...copyValues, ...values });
         let text = filled.get(key);
@@ -215,7 +260,11 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
           const single = toUrl(routePath);
           track(`exists:${single}`);
           if (byUrl.has(single)) return single;
-          throw new SiteError({ code: 'UNKNOWN_ROUTE', message: `a template links to "${routePath}", which is not a page in locale "${locale}"`, hint: 'Link only to paths listed under routes: in site.config.yaml.' });
+          throw new SiteError({
+            code: 'UNKNOWN_ROUTE',
+            message: `a template links to "${routePath}", which is not a page in locale "${locale}"`,
+            hint: 'Link only to paths listed under routes: in site.config.yaml.',
+          });
         }
         return url;
       },
@@ -225,7 +274,8 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
         if (!found) return url;
         const page = input.track ? trackedView(found, `page:${url}`, track as (read: string) => void) : found;
         if (page.route.path === '/') return context.t('breadcrumb.home');
-        if (page.audience && page.route.path === config.audiences[page.audience]!.path) return config.audiences[page.audience]!.label[locale]!;
+        if (page.audience && page.route.path === config.audiences[page.audience]!.path)
+          return config.audiences[page.audience]!.label[locale]!;
         return metaOf(page).title;
       },
       formatDate(isoDate) {
@@ -237,7 +287,10 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
         return date;
       },
       formatMoney,
-      formatPrice: (price) => ({ amount: formatMoney(price.amount, price.currency), period: context.t(price.period === 'year' ? 'pricing.perYear' : 'pricing.perMonth') }),
+      formatPrice: (price) => ({
+        amount: formatMoney(price.amount, price.currency),
+        period: context.t(price.period === 'year' ? 'pricing.perYear' : 'pricing.perMonth'),
+      }),
       entries(collection) {
         track(`entries:${collection}`);
         const list = input.entries[collection] ?? [];
@@ -248,7 +301,10 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
         return viewOf(bySlug.get(collection)?.get(slug));
       },
       translationOf(entry) {
-        const chosen = pickTranslation(entry.translations, locale, { localeIds: config.localeIds, chains: config.collections[entry.collection]?.fallback ?? {} });
+        const chosen = pickTranslation(entry.translations, locale, {
+          localeIds: config.localeIds,
+          chains: config.collections[entry.collection]?.fallback ?? {},
+        });
         return entry.translations[chosen!]!;
       },
       assets: input.assets,
@@ -259,15 +315,30 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
 
   function renderPage(page: Page): string {
     const template = templates.pages[page.template];
-    if (!template) throw new SiteError({ code: 'UNKNOWN_TEMPLATE', message: `unknown template "${page.template}"`, file: config.file });
+    if (!template)
+      throw new SiteError({
+        code: 'UNKNOWN_TEMPLATE',
+        message: `unknown template "${page.template}"`,
+        file: config.file,
+      });
     const props = propsOf(page);
     const meta = metaOf(page);
     const { createElement } = react();
-    const body = inTemplate(page, () => reactServer().renderToString(createElement(template.Layout ?? templates.Layout, { ...props, children: createElement(template.default, props) })));
+    const body = inTemplate(page, () =>
+      reactServer().renderToString(
+        createElement(template.Layout ?? templates.Layout, {
+          ...props,
+          children: createElement(template.default, props),
+        }),
+      ),
+    );
     const company = organization(config);
     const structuredData: Record<string, unknown>[] = company ? [company] : [];
     if (page.ancestors.length && !page.notFound && template.breadcrumbs !== false) {
-      const trail = [...page.ancestors, page.url].map((url) => ({ name: props.site.nameOf(url), url: urls.absolute(url) }));
+      const trail = [...page.ancestors, page.url].map((url) => ({
+        name: props.site.nameOf(url),
+        url: urls.absolute(url),
+      }));
       trail[trail.length - 1]!.name = meta.title;
       structuredData.push(breadcrumbList(trail));
     }
@@ -278,8 +349,21 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
     const code = input.assets.code && hasHighlightedCode(body) ? [input.assets.code] : [];
     // Only a page showing an image with a focal point loads the focus classes (render/images.ts).
     const focus = usesFocusClasses(body) ? [focusStylesheet.url] : [];
-    const stylesheets = code.length || focus.length ? [...(meta.stylesheets ?? []), ...code, ...focus] : meta.stylesheets;
-    return renderDocument(page, { config, meta, structuredData, stylesheet: input.assets.stylesheet, fonts: input.assets.fonts, stylesheets, plugins: input.pluginHead }, body + banner);
+    const stylesheets =
+      code.length || focus.length ? [...(meta.stylesheets ?? []), ...code, ...focus] : meta.stylesheets;
+    return renderDocument(
+      page,
+      {
+        config,
+        meta,
+        structuredData,
+        stylesheet: input.assets.stylesheet,
+        fonts: input.assets.fonts,
+        stylesheets,
+        plugins: input.pluginHead,
+      },
+      body + banner,
+    );
   }
 
   return { renderPage, metaOf };

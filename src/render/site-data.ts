@@ -24,9 +24,25 @@ export function siteDataOf(config: ResolvedConfig, templates: Pick<TemplateSet, 
     // Read again only to position the errors: the config as loaded keeps its values, not its YAML.
     const text = readConfigText(config);
     const { source } = parseYaml(text, config.file);
-    const hint = 'templates/layout/Layout.tsx exports the schema of data: (as `data`); follow it, or change it with the templates that read site.data.';
-    const errors = result.error.issues.flatMap((issue) => issueToErrors(source, { ...issue, path: ['data', ...issue.path] }, 'CONFIG_INVALID'));
-    throw new SiteErrors(errors.map((error) => new SiteError({ code: error.code, message: error.message, file: error.file, line: error.line, column: error.column, field: error.field, hint })));
+    const hint =
+      'templates/layout/Layout.tsx exports the schema of data: (as `data`); follow it, or change it with the templates that read site.data.';
+    const errors = result.error.issues.flatMap((issue) =>
+      issueToErrors(source, { ...issue, path: ['data', ...issue.path] }, 'CONFIG_INVALID'),
+    );
+    throw new SiteErrors(
+      errors.map(
+        (error) =>
+          new SiteError({
+            code: error.code,
+            message: error.message,
+            file: error.file,
+            line: error.line,
+            column: error.column,
+            field: error.field,
+            hint,
+          }),
+      ),
+    );
   }
   if (!bySchema) checked.set(config, (bySchema = new WeakMap()));
   bySchema.set(schema, result.data);

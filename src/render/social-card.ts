@@ -52,7 +52,16 @@ export function socialCardOf(page: Page, meta: PageMeta, config: ResolvedConfig)
     host: new URL(config.site.origin).host,
     accent: audience?.accent ?? config.site.themeColor,
     lang: config.locales[shown.locale]!.htmlLang,
-    ...(meta.image ? { photo: { hash: meta.image.hash, path: meta.image.path, alt: meta.image.alt, ...(meta.image.focus ? { focus: meta.image.focus } : {}) } } : {}),
+    ...(meta.image
+      ? {
+          photo: {
+            hash: meta.image.hash,
+            path: meta.image.path,
+            alt: meta.image.alt,
+            ...(meta.image.focus ? { focus: meta.image.focus } : {}),
+          },
+        }
+      : {}),
   };
 }
 
@@ -68,6 +77,8 @@ export const socialFolder = '_social/';
 
 /** The output file of a card ("_social/<hash>.png", or .jpg for a photo), named by what it shows. */
 export function socialImageFile(card: SocialCard): string {
-  const hash = createHash('sha256').update(`${socialCardLayout}\n${socialCardKey(card)}`).digest('base64url');
+  const hash = createHash('sha256')
+    .update(`${socialCardLayout}\n${socialCardKey(card)}`)
+    .digest('base64url');
   return `${socialFolder}${hash.slice(0, 16)}.${card.photo ? 'jpg' : 'png'}`;
 }

@@ -31,7 +31,8 @@ function sourceMapOf(url: string): SourceMap | undefined {
     const code = readFileSync(fileURLToPath(url), 'utf8');
     const marker = '//# sourceMappingURL=data:application/json;base64,';
     const at = code.lastIndexOf(marker);
-    if (at !== -1) map = new SourceMap(JSON.parse(Buffer.from(code.slice(at + marker.length).trim(), 'base64').toString('utf8')));
+    if (at !== -1)
+      map = new SourceMap(JSON.parse(Buffer.from(code.slice(at + marker.length).trim(), 'base64').toString('utf8')));
   } catch {
     map = undefined;
   }
@@ -44,13 +45,19 @@ function sourceMapOf(url: string): SourceMap | undefined {
  * `error`'s stack that ran template code, or undefined (no stack, or only the engine's code).
  * The bundle's map names its sources relative to `workingDir`, the folder it was built from.
  */
-export function templatePositionOf(error: unknown, templatesDir: string, workingDir: string = process.cwd()): TemplatePosition | undefined {
+export function templatePositionOf(
+  error: unknown,
+  templatesDir: string,
+  workingDir: string = process.cwd(),
+): TemplatePosition | undefined {
   const stack = error instanceof Error ? error.stack : undefined;
   if (!stack) return undefined;
   for (const [, url, line, column] of stack.matchAll(bundleFrame)) {
     const entry = sourceMapOf(url!)?.findEntry(Number(line) - 1, Number(column) - 1);
     if (!entry || !('originalSource' in entry) || !entry.originalSource) continue;
-    const source = entry.originalSource.startsWith('file://') ? fileURLToPath(entry.originalSource) : resolve(workingDir, entry.originalSource);
+    const source = entry.originalSource.startsWith('file://')
+      ? fileURLToPath(entry.originalSource)
+      : resolve(workingDir, entry.originalSource);
     if (!source.startsWith(templatesDir + '/') && !source.startsWith(`${templatesDir}\\`)) continue;
     return { file: source, line: entry.originalLine + 1, column: entry.originalColumn + 1 };
   }
@@ -68,7 +75,9 @@ export function mapTemplateStack(error: Error, workingDir: string = process.cwd(
   error.stack = stack.replace(bundleFrame, (frame, url: string, line: string, column: string) => {
     const entry = sourceMapOf(url)?.findEntry(Number(line) - 1, Number(column) - 1);
     if (!entry || !('originalSource' in entry) || !entry.originalSource) return frame;
-    const source = entry.originalSource.startsWith('file://') ? fileURLToPath(entry.originalSource) : resolve(workingDir, entry.originalSource);
+    const source = entry.originalSource.startsWith('file://')
+      ? fileURLToPath(entry.originalSource)
+      : resolve(workingDir, entry.originalSource);
     return `${source}:${entry.originalLine + 1}:${entry.originalColumn + 1}`;
   });
 }
@@ -81,7 +90,10 @@ function sourceFiles(dir: string): string[] {
   } catch {
     return [];
   }
-  return names.filter((name) => /\.tsx?$/.test(name) && !name.split(/[\\/]/).includes('node_modules')).sort().map((name) => join(dir, name));
+  return names
+    .filter((name) => /\.tsx?$/.test(name) && !name.split(/[\\/]/).includes('node_modules'))
+    .sort()
+    .map((name) => join(dir, name));
 }
 
 /** Where a template gives an island the name `name` (`<Island name="Countr"`), or undefined (a name made at run time). */
@@ -108,7 +120,11 @@ export function islandUseOf(name: string, templatesDir: string): TemplatePositio
  * templates/islands/Countr.tsx): at the template line that names it when one does, else at the
  * page's template; with the nearest known name.
  */
-export function unknownIslandError(name: string, known: readonly string[], options: { templatesDir: string; islandsDir: string; template: string; url: string; display(path: string): string }): SiteError {
+export function unknownIslandError(
+  name: string,
+  known: readonly string[],
+  options: { templatesDir: string; islandsDir: string; template: string; url: string; display(path: string): string },
+): SiteError {
   const use = islandUseOf(name, options.templatesDir);
   const closest = nearest(name, [...known].sort());
   return new SiteError({

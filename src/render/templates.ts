@@ -33,7 +33,11 @@ const sharedWithGenerator: Plugin = {
     build.onResolve({ filter: /^(?:react|react-dom|zod)(?:\/.*)?$/ }, async (args) => {
       if (args.pluginData === sharedWithGenerator) return undefined;
       // esbuild's own resolver, from the generator's folder, with the conditions of an import.
-      const found = await build.resolve(args.path, { kind: args.kind, resolveDir: generatorRoot(), pluginData: sharedWithGenerator });
+      const found = await build.resolve(args.path, {
+        kind: args.kind,
+        resolveDir: generatorRoot(),
+        pluginData: sharedWithGenerator,
+      });
       if (found.errors.length) return { errors: found.errors };
       return { path: `${sharedPrefix}${args.path}`, external: true };
     });
@@ -46,7 +50,9 @@ const sharedWithGenerator: Plugin = {
  * copies the generator renders with.
  */
 function bindShared(code: string): string {
-  return code.replace(/(["'])typed-site-shared:([^"']+)\1/g, (_match, _quote, specifier: string) => JSON.stringify(sharedModuleUrl(specifier)));
+  return code.replace(/(["'])typed-site-shared:([^"']+)\1/g, (_match, _quote, specifier: string) =>
+    JSON.stringify(sharedModuleUrl(specifier)),
+  );
 }
 
 /** The file URL of a package the generator imports, as Node resolves it for the generator. */
@@ -66,18 +72,27 @@ function resolveImport(specifier: string): string {
   const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
   const folder = dependencyFolder(name);
   if (!folder) throw new Error(`cannot find the package ${name} from ${generatorRoot()}`);
-  const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { exports?: unknown; main?: string };
+  const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as {
+    exports?: unknown;
+    main?: string;
+  };
   const subpath = `.${specifier.slice(name.length)}`;
   const pick = (target: unknown): string | undefined => {
     if (typeof target === 'string') return target;
     if (target && typeof target === 'object') {
-      for (const [condition, value] of Object.entries(target)) if (['node', 'import', 'default'].includes(condition)) return pick(value);
+      for (const [condition, value] of Object.entries(target))
+        if (['node', 'import', 'default'].includes(condition)) return pick(value);
     }
     return undefined;
   };
   const exportsMap = manifest.exports as Record<string, unknown> | string | undefined;
-  const target = typeof exportsMap === 'object' && exportsMap !== null && Object.keys(exportsMap).some((key) => key.startsWith('.')) ? pick(exportsMap[subpath]) : subpath === '.' ? pick(exportsMap) : undefined;
-  return join(folder, target ?? (subpath === '.' ? manifest.main ?? 'index.js' : `${subpath}.js`));
+  const target =
+    typeof exportsMap === 'object' && exportsMap !== null && Object.keys(exportsMap).some((key) => key.startsWith('.'))
+      ? pick(exportsMap[subpath])
+      : subpath === '.'
+        ? pick(exportsMap)
+        : undefined;
+  return join(folder, target ?? (subpath === '.' ? (manifest.main ?? 'index.js') : `${subpath}.js`));
 }
 
 /** The bundled module each template set was imported from, and what names its code anywhere. */
@@ -101,14 +116,21 @@ export function templatesIdOf(templates: TemplateSet): string | undefined {
 export async function listPageTemplates(templatesDir: string): Promise<string[]> {
   try {
     const files = await readdir(templateSources(templatesDir).pageTemplatesFolder);
-    return files.filter((file) => /^[A-Z]\w*\.tsx$/.test(file)).map((file) => file.slice(0, -4)).sort();
+    return files
+      .filter((file) => /^[A-Z]\w*\.tsx$/.test(file))
+      .map((file) => file.slice(0, -4))
+      .sort();
   } catch {
     return [];
   }
 }
 
 /** Bundles and imports the templates of a site. */
-export async function loadTemplates(templatesDir: string, names: readonly string[], options: EsbuildStepOptions = {}): Promise<TemplateSet> {
+export async function loadTemplates(
+  templatesDir: string,
+  names: readonly string[],
+  options: EsbuildStepOptions = {},
+): Promise<TemplateSet> {
   const build = options.run ?? ((await import('esbuild')).build as RunEsbuild);
   const sources = templateSources(templatesDir);
   const layout = sources.layout;
@@ -160,9 +182,12 @@ export async function loadTemplates(templatesDir: string, names: readonly string
   templateFiles.set(module, { file, id });
   for (const [name, template] of Object.entries(module.pages)) {
     if (typeof template.default !== 'function') {
-      throw new SiteError({ code: 'TEMPLATE_INVALID', message: `${relative(sources.templatesFolder, sources.pageTemplate(name))} has no default export component`, file: relative(process.cwd(), sources.pageTemplate(name)) });
+      throw new SiteError({
+        code: 'TEMPLATE_INVALID',
+        message: `${relative(sources.templatesFolder, sources.pageTemplate(name))} has no default export component`,
+        file: relative(process.cwd(), sources.pageTemplate(name)),
+      });
     }
   }
   return module;
 }
-

@@ -34,7 +34,10 @@ export interface SiteContext {
    * A plan's price in the locale's words: the amount with Intl.NumberFormat, and the period from
    * the messages `pricing.perMonth` or `pricing.perYear` ("€0" and "per month").
    */
-  formatPrice(price: { amount: number; currency: string; period: 'month' | 'year' }): { amount: string; period: string };
+  formatPrice(price: { amount: number; currency: string; period: 'month' | 'year' }): {
+    amount: string;
+    period: string;
+  };
   /** The entries of a collection, newest first ([] for a collection without entries). */
   entries(collection: string): readonly Entry[];
   /** One entry of a collection. */

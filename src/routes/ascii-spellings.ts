@@ -6,7 +6,16 @@
 import type { ResolvedConfig } from '../config/load.js';
 import { urlsOf } from './urls.js';
 
-const letters: Record<string, [plain: string, doubled: string]> = { æ: ['ae', 'ae'], ø: ['o', 'oe'], å: ['a', 'aa'], ß: ['ss', 'ss'], œ: ['oe', 'oe'], þ: ['th', 'th'], ð: ['d', 'd'], ł: ['l', 'l'] };
+const letters: Record<string, [plain: string, doubled: string]> = {
+  æ: ['ae', 'ae'],
+  ø: ['o', 'oe'],
+  å: ['a', 'aa'],
+  ß: ['ss', 'ss'],
+  œ: ['oe', 'oe'],
+  þ: ['th', 'th'],
+  ð: ['d', 'd'],
+  ł: ['l', 'l'],
+};
 
 /**
  * The ASCII spellings of a path with other letters: "/arbeidsklær" → ["/arbeidsklaer"];
@@ -38,4 +47,3 @@ export function asciiAliasPaths(config: ResolvedConfig): (pagePath: string) => s
     return undefined;
   };
 }
-

@@ -21,6 +21,10 @@ export function fallbackChain(locale: string, rules: FallbackRules): string[] {
 }
 
 /** The translation an entry written in `available` is shown in on a page of `locale`. */
-export function pickTranslation(available: Readonly<Record<string, unknown>>, locale: string, rules: FallbackRules): string | undefined {
+export function pickTranslation(
+  available: Readonly<Record<string, unknown>>,
+  locale: string,
+  rules: FallbackRules,
+): string | undefined {
   return fallbackChain(locale, rules).find((candidate) => available[candidate] !== undefined);
 }

@@ -127,10 +127,16 @@ export interface CreatePagesInput {
    * Finds the line and column of a field in a file (the config's `paths:`, an entry's `slug:`),
    * and the field as the file writes it when that differs (a route's path map), for the errors.
    */
-  locate?: (file: string, field: readonly (string | number)[]) => { line?: number; column?: number; written?: readonly (string | number)[] };
+  locate?: (
+    file: string,
+    field: readonly (string | number)[],
+  ) => { line?: number; column?: number; written?: readonly (string | number)[] };
 }
 
-interface Draft extends Omit<Page, 'alternates' | 'languageLinks' | 'ancestors' | 'canonical' | 'inSitemap' | 'original'> {
+interface Draft extends Omit<
+  Page,
+  'alternates' | 'languageLinks' | 'ancestors' | 'canonical' | 'inSitemap' | 'original'
+> {
   /** The page this one duplicates (aliases, audience copies, fallbacks). */
   original?: Draft;
   /** For alias pages: the page they mirror. */
@@ -159,15 +165,30 @@ export function createPages(config: ResolvedConfig, input: CreatePagesInput): Pa
       };
       const place = (routePath: string) => urls.place(route.locale ? routePath : urls.pagePath(routePath, locale));
       const cluster = route.alternate ?? route.path;
-      const routeClaim = route.paths?.[locale] === undefined ? undefined : { file: config.file, field: ['routes', config.routes.indexOf(route), 'paths', locale] };
+      const routeClaim =
+        route.paths?.[locale] === undefined
+          ? undefined
+          : { file: config.file, field: ['routes', config.routes.indexOf(route), 'paths', locale] };
       if (route.list !== undefined) {
         for (const list of expandList(route, locale, entries(route.list), config)) {
-          drafts.push({ ...base, cluster: list.routePath, ...place(list.routePath), collection: list.data, ...(routeClaim ? { claim: routeClaim } : {}) });
+          drafts.push({
+            ...base,
+            cluster: list.routePath,
+            ...place(list.routePath),
+            collection: list.data,
+            ...(routeClaim ? { claim: routeClaim } : {}),
+          });
         }
       } else if (route.entry !== undefined) {
         for (const entry of expandEntries(route, locale, entries(route.entry), config)) {
           const claim = entry.slugFile ? { file: entry.slugFile, field: ['slug'] } : routeClaim;
-          drafts.push({ ...base, cluster: entry.routePath, ...place(entry.localPath), collection: entry.data, ...(claim ? { claim } : {}) });
+          drafts.push({
+            ...base,
+            cluster: entry.routePath,
+            ...place(entry.localPath),
+            collection: entry.data,
+            ...(claim ? { claim } : {}),
+          });
         }
       } else {
         drafts.push({ ...base, cluster, ...place(route.path), ...(routeClaim ? { claim: routeClaim } : {}) });
@@ -190,7 +211,8 @@ export function createPages(config: ResolvedConfig, input: CreatePagesInput): Pa
   }
   // An entry shown in another language than its page's is a fallback of the translated original.
   for (const draft of drafts) {
-    if (draft.collection?.kind !== 'entry' || draft.collection.contentLocale === draft.locale || draft.original) continue;
+    if (draft.collection?.kind !== 'entry' || draft.collection.contentLocale === draft.locale || draft.original)
+      continue;
     const original = byCluster.get(`${draft.collection.contentLocale} ${draft.cluster}`);
     if (original) {
       draft.original = original;
@@ -203,7 +225,14 @@ export function createPages(config: ResolvedConfig, input: CreatePagesInput): Pa
     for (const draft of drafts.filter((page) => page.locale === alias.locale && !page.route.locale)) {
       const mirrored = aliasPath(draft.cluster, alias.from, alias.to);
       if (mirrored === undefined) continue;
-      drafts.push({ ...draft, ...urls.place(urls.pagePath(mirrored, alias.locale)), duplicate: true, alias: true, original: draft.original ?? draft, mirrorOf: draft });
+      drafts.push({
+        ...draft,
+        ...urls.place(urls.pagePath(mirrored, alias.locale)),
+        duplicate: true,
+        alias: true,
+        original: draft.original ?? draft,
+        mirrorOf: draft,
+      });
     }
   }
 
@@ -228,8 +257,14 @@ function finishPages(drafts: Draft[], config: ResolvedConfig): Page[] {
   const urls = urlsOf(config);
   // hreflang clusters hold only canonical pages; language switches may also land on a copy
   // (an audience's blog post, an untranslated fallback), never on an alias.
-  const hreflangClusters = groupBy(drafts.filter((draft) => !draft.duplicate && !draft.notFound), (draft) => draft.cluster);
-  const switchClusters = groupBy(drafts.filter((draft) => !draft.mirrorOf && !draft.notFound), (draft) => draft.cluster);
+  const hreflangClusters = groupBy(
+    drafts.filter((draft) => !draft.duplicate && !draft.notFound),
+    (draft) => draft.cluster,
+  );
+  const switchClusters = groupBy(
+    drafts.filter((draft) => !draft.mirrorOf && !draft.notFound),
+    (draft) => draft.cluster,
+  );
   const existing = new Set(drafts.map((draft) => draft.path));
   const origin = siteRootOf(config);
 
@@ -241,7 +276,8 @@ function finishPages(drafts: Draft[], config: ResolvedConfig): Page[] {
     if (!draft.duplicate && cluster.length > 1) {
       for (const locale of config.localeIds) {
         const member = cluster.find((candidate) => candidate.locale === locale);
-        if (member) alternates.push({ hreflang: config.locales[locale]!.hreflang, href: absoluteUrl(origin, member.url) });
+        if (member)
+          alternates.push({ hreflang: config.locales[locale]!.hreflang, href: absoluteUrl(origin, member.url) });
       }
       const fallback = cluster.find((candidate) => candidate.locale === config.site.defaultLocale);
       if (fallback) alternates.push({ hreflang: 'x-default', href: absoluteUrl(origin, fallback.url) });
@@ -262,7 +298,15 @@ function finishPages(drafts: Draft[], config: ResolvedConfig): Page[] {
           .map(toUrl);
     return {
       ...rest,
-      ...(original === draft ? {} : { original: { url: original.url, locale: original.locale, ...(original.audience ? { audience: original.audience } : {}) } }),
+      ...(original === draft
+        ? {}
+        : {
+            original: {
+              url: original.url,
+              locale: original.locale,
+              ...(original.audience ? { audience: original.audience } : {}),
+            },
+          }),
       canonical: absoluteUrl(origin, original.url),
       alternates,
       languageLinks,
@@ -300,30 +344,38 @@ function refuseCollisions(drafts: readonly Draft[], file: string, locate: Create
     const claim = draft.claim ?? first?.claim;
     if (first && claim) {
       const at = where(claim);
-      errors.push(new SiteError({
-        code: 'PATH_COLLISION',
-        message: `${draft.url} is claimed by ${describeDraft(first)} and by ${describeDraft(draft)}${draft.claim && first.claim ? ` (the other claim: ${where(first.claim).field} in ${first.claim.file})` : ''}`,
-        file: claim.file,
-        hint: 'Give one of them another localized path or slug: every page needs its own URL in every locale.',
-        ...at,
-      }));
+      errors.push(
+        new SiteError({
+          code: 'PATH_COLLISION',
+          message: `${draft.url} is claimed by ${describeDraft(first)} and by ${describeDraft(draft)}${draft.claim && first.claim ? ` (the other claim: ${where(first.claim).field} in ${first.claim.file})` : ''}`,
+          file: claim.file,
+          hint: 'Give one of them another localized path or slug: every page needs its own URL in every locale.',
+          ...at,
+        }),
+      );
     } else if (first) {
-      errors.push(new SiteError({
-        code: 'OUTPUT_COLLISION',
-        message: `${draft.file} would be written by route "${first.route.path}" (${first.locale}) and by route "${draft.route.path}" (${draft.locale})`,
-        file,
-      }));
+      errors.push(
+        new SiteError({
+          code: 'OUTPUT_COLLISION',
+          message: `${draft.file} would be written by route "${first.route.path}" (${first.locale}) and by route "${draft.route.path}" (${draft.locale})`,
+          file,
+        }),
+      );
     } else seen.set(draft.file, draft);
   }
   throwIfAny(errors);
 }
 
 function describeDraft(draft: Draft): string {
-  return draft.collection?.kind === 'entry' ? `${draft.collection.collection} entry "${draft.collection.slug}" (${draft.locale})` : `route "${draft.route.path}" (${draft.locale})`;
+  return draft.collection?.kind === 'entry'
+    ? `${draft.collection.collection} entry "${draft.collection.slug}" (${draft.locale})`
+    : `route "${draft.route.path}" (${draft.locale})`;
 }
 
 /** Newest first (by the latest date of any translation); the same date sorts by slug, so the order never depends on the file system. */
-export function sortEntries<T extends { slug: string; translations: Record<string, { date: string }> }>(entries: readonly T[]): T[] {
+export function sortEntries<T extends { slug: string; translations: Record<string, { date: string }> }>(
+  entries: readonly T[],
+): T[] {
   // Each entry's date taken once, not at every comparison.
   const dated = entries.map((entry) => ({ entry, date: latestDate(entry.translations) }));
   dated.sort((a, b) => {
@@ -356,10 +408,16 @@ function urlIn(route: RouteConfig, routePath: string, locale: string, config: Re
 export function reportUntranslated(config: ResolvedConfig, input: CreatePagesInput, diagnostics: Diagnostics): void {
   const sources = sourcesOf(config);
   for (const name of Object.keys(input.entries).sort()) {
-    const routed = new Set(config.routes.filter((route) => route.entry === name).flatMap((route) => (route.locale ? [route.locale] : config.localeIds)));
+    const routed = new Set(
+      config.routes
+        .filter((route) => route.entry === name)
+        .flatMap((route) => (route.locale ? [route.locale] : config.localeIds)),
+    );
     const rules = fallbackRulesOf(config, name);
     for (const entry of input.entries[name]!) {
-      const missing = config.localeIds.filter((locale) => routed.has(locale) && entry.translations[locale] === undefined);
+      const missing = config.localeIds.filter(
+        (locale) => routed.has(locale) && entry.translations[locale] === undefined,
+      );
       if (missing.length === 0) continue;
       // Readers of each missing locale, grouped by the language they get.
       const readers = new Map<string, string[]>();
@@ -367,7 +425,9 @@ export function reportUntranslated(config: ResolvedConfig, input: CreatePagesInp
         const shown = pickTranslation(entry.translations, locale, rules)!;
         readers.set(shown, [...(readers.get(shown) ?? []), locale]);
       }
-      const instead = [...readers].map(([shown, locales]) => `readers in ${locales.join(' and ')} get the ${shown} text`).join('; ');
+      const instead = [...readers]
+        .map(([shown, locales]) => `readers in ${locales.join(' and ')} get the ${shown} text`)
+        .join('; ');
       diagnostics.warn({
         code: 'ENTRY_UNTRANSLATED',
         message: `${name} entry "${entry.slug}" is not translated into ${missing.join(', ')}: ${instead}`,
@@ -388,7 +448,12 @@ function localSlug(entry: EntryIndex, locale: string): string {
 }
 
 /** An entry route becomes one page per entry, each showing the translation the fallback rules pick. */
-export function expandEntries(route: RouteConfig, locale: string, entries: readonly EntryIndex[], config: ResolvedConfig): { routePath: string; localPath: string; slugFile?: string; data: CollectionEntryData }[] {
+export function expandEntries(
+  route: RouteConfig,
+  locale: string,
+  entries: readonly EntryIndex[],
+  config: ResolvedConfig,
+): { routePath: string; localPath: string; slugFile?: string; data: CollectionEntryData }[] {
   const name = route.entry!;
   const urls = urlsOf(config);
   const rules = fallbackRulesOf(config, name);
@@ -401,12 +466,20 @@ export function expandEntries(route: RouteConfig, locale: string, entries: reado
     const data: CollectionEntryData = { kind: 'entry', collection: name, slug: entry.slug, contentLocale };
     if (listRoute) {
       data.listUrl = urlIn(listRoute, listRoute.path, locale, config);
-      if (taxonomy && term !== undefined) data.termUrl = urlIn(listRoute, urls.listPath(listRoute.path, name, term, 1), locale, config);
+      if (taxonomy && term !== undefined)
+        data.termUrl = urlIn(listRoute, urls.listPath(listRoute.path, name, term, 1), locale, config);
     }
     const feed = urls.feed(name, locale);
     if (feed) data.feedUrl = feed.url;
     const slugFile = entry.translations[locale]?.slug === undefined ? undefined : entry.translations[locale]!.file;
-    return [{ routePath: urls.entryPath(route.path, entry.slug), localPath: urls.entryPath(route.path, localSlug(entry, locale)), ...(slugFile ? { slugFile } : {}), data }];
+    return [
+      {
+        routePath: urls.entryPath(route.path, entry.slug),
+        localPath: urls.entryPath(route.path, localSlug(entry, locale)),
+        ...(slugFile ? { slugFile } : {}),
+        data,
+      },
+    ];
   });
 }
 
@@ -414,7 +487,12 @@ export function expandEntries(route: RouteConfig, locale: string, entries: reado
  * A list route becomes its first page, its further pages ("/blog/page/2"), and the same for
  * each taxonomy term ("/blog/category/retail", "/blog/category/retail/page/2"), all in one pass.
  */
-export function expandList(route: RouteConfig, locale: string, entries: readonly EntryIndex[], config: ResolvedConfig): { routePath: string; data: CollectionListData }[] {
+export function expandList(
+  route: RouteConfig,
+  locale: string,
+  entries: readonly EntryIndex[],
+  config: ResolvedConfig,
+): { routePath: string; data: CollectionListData }[] {
   const name = route.list!;
   const collection = config.collections[name]!;
   const urls = urlsOf(config);
@@ -424,12 +502,16 @@ export function expandList(route: RouteConfig, locale: string, entries: readonly
     const contentLocale = pickTranslation(entry.translations, locale, rules);
     if (contentLocale === undefined) return [];
     const listed: ListedEntry = { slug: entry.slug, locale: contentLocale };
-    if (entryRoute) listed.url = urlIn(entryRoute, urls.entryPath(entryRoute.path, localSlug(entry, locale)), locale, config);
+    if (entryRoute)
+      listed.url = urlIn(entryRoute, urls.entryPath(entryRoute.path, localSlug(entry, locale)), locale, config);
     return [{ listed, term: entry.translations[contentLocale]!.term }];
   });
   const filters: (string | undefined)[] = [undefined, ...(collection.taxonomy?.terms ?? [])];
   const pathOf = (term: string | undefined, pageNumber: number) => urls.listPath(route.path, name, term, pageNumber);
-  const filterUrls = filters.map((term) => ({ ...(term === undefined ? {} : { term }), url: urlIn(route, pathOf(term, 1), locale, config) }));
+  const filterUrls = filters.map((term) => ({
+    ...(term === undefined ? {} : { term }),
+    url: urlIn(route, pathOf(term, 1), locale, config),
+  }));
   const feedUrl = urls.feed(name, locale)?.url;
   const out: { routePath: string; data: CollectionListData }[] = [];
   for (const term of filters) {

@@ -26,6 +26,13 @@ export function nextPathLock(previous: PathLock | undefined, pages: readonly Pag
 }
 
 /** Whether a site keeps the lock: it has localized paths or slugs, or already has the file. */
-export function keepsPathLock(config: { routes: readonly { paths?: object }[]; pathLock?: PathLock }, pages: readonly Page[]): boolean {
-  return config.pathLock !== undefined || config.routes.some((route) => route.paths !== undefined) || pages.some((page) => page.collection?.kind === 'entry' && !page.path.endsWith(`/${page.collection.slug}`));
+export function keepsPathLock(
+  config: { routes: readonly { paths?: object }[]; pathLock?: PathLock },
+  pages: readonly Page[],
+): boolean {
+  return (
+    config.pathLock !== undefined ||
+    config.routes.some((route) => route.paths !== undefined) ||
+    pages.some((page) => page.collection?.kind === 'entry' && !page.path.endsWith(`/${page.collection.slug}`))
+  );
 }

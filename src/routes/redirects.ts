@@ -54,10 +54,20 @@ export function redirectLocation(to: string): string {
 }
 
 /** The redirects of a site: the config's, then the generated ones, `from` as a page path. */
-export function siteRedirects(config: Pick<ResolvedConfig, 'redirects' | 'pathLock'>, generated: readonly GeneratedRedirect[] = []): SiteRedirect[] {
+export function siteRedirects(
+  config: Pick<ResolvedConfig, 'redirects' | 'pathLock'>,
+  generated: readonly GeneratedRedirect[] = [],
+): SiteRedirect[] {
   return [
-    ...config.redirects.map((redirect, index): SiteRedirect => ({ ...redirect, from: redirectFromPath(redirect.from), field: ['redirects', index] })),
-    ...[...lockRedirects(config.pathLock), ...generated].map((redirect) => ({ ...redirect, from: redirectFromPath(redirect.from) })),
+    ...config.redirects.map((redirect, index): SiteRedirect => ({
+      ...redirect,
+      from: redirectFromPath(redirect.from),
+      field: ['redirects', index],
+    })),
+    ...[...lockRedirects(config.pathLock), ...generated].map((redirect) => ({
+      ...redirect,
+      from: redirectFromPath(redirect.from),
+    })),
   ];
 }
 
@@ -65,8 +75,17 @@ export function siteRedirects(config: Pick<ResolvedConfig, 'redirects' | 'pathLo
  * The URL paths, with the base, that answer with a redirect ("/my-site/blog/old"), sorted: what a
  * link checker counts as existing besides the pages.
  */
-export function redirectFromPaths(config: Pick<ResolvedConfig, 'redirects' | 'pathLock' | 'site'>, generated: readonly GeneratedRedirect[] = []): string[] {
-  return [...new Set(siteRedirects(config, generated).map(({ from }) => config.site.base + (from === '/' && config.site.base ? '' : from)))].sort();
+export function redirectFromPaths(
+  config: Pick<ResolvedConfig, 'redirects' | 'pathLock' | 'site'>,
+  generated: readonly GeneratedRedirect[] = [],
+): string[] {
+  return [
+    ...new Set(
+      siteRedirects(config, generated).map(
+        ({ from }) => config.site.base + (from === '/' && config.site.base ? '' : from),
+      ),
+    ),
+  ].sort();
 }
 
 /** The answer to a request for an old path: its status and Location (without the base). */
@@ -79,11 +98,14 @@ const lookups = new WeakMap<object, { pathLock: unknown; lookup: (pagePath: stri
  * `site dev`); made once per config and lock (a rebuild in `site dev` replaces the config's
  * `pathLock` when a localized path or slug changes, so the lookup is made again).
  */
-export function siteRedirectFor(config: Pick<ResolvedConfig, 'redirects' | 'pathLock'>): (pagePath: string) => RedirectAnswer | undefined {
+export function siteRedirectFor(
+  config: Pick<ResolvedConfig, 'redirects' | 'pathLock'>,
+): (pagePath: string) => RedirectAnswer | undefined {
   const made = lookups.get(config);
   if (made && made.pathLock === config.pathLock) return made.lookup;
   const byFrom = new Map<string, RedirectAnswer>();
-  for (const { from, to, status } of siteRedirects(config)) if (!byFrom.has(from)) byFrom.set(from, { status, location: redirectLocation(to) });
+  for (const { from, to, status } of siteRedirects(config))
+    if (!byFrom.has(from)) byFrom.set(from, { status, location: redirectLocation(to) });
   const lookup = (pagePath: string) => byFrom.get(pagePath);
   lookups.set(config, { pathLock: config.pathLock, lookup });
   return lookup;
@@ -111,12 +133,24 @@ export function redirectProblems(redirects: readonly SiteRedirect[], pages: read
   for (const redirect of redirects) {
     const first = byFrom.get(redirect.from);
     if (first) {
-      problems.push({ code: 'REDIRECT_DUPLICATE', redirect, key: 'from', message: `${redirect.from} is already redirected (to ${first.to})`, hint: 'Keep one redirect for each old path: remove this one or the other.' });
+      problems.push({
+        code: 'REDIRECT_DUPLICATE',
+        redirect,
+        key: 'from',
+        message: `${redirect.from} is already redirected (to ${first.to})`,
+        hint: 'Keep one redirect for each old path: remove this one or the other.',
+      });
       continue;
     }
     byFrom.set(redirect.from, redirect);
     if (pagePaths.has(redirect.from)) {
-      problems.push({ code: 'REDIRECT_FROM_PAGE', redirect, key: 'from', message: `${redirect.from} is a page of the site, so it cannot redirect`, hint: 'Remove the redirect, or, for a second address of a page that stays, use aliases:.' });
+      problems.push({
+        code: 'REDIRECT_FROM_PAGE',
+        redirect,
+        key: 'from',
+        message: `${redirect.from} is a page of the site, so it cannot redirect`,
+        hint: 'Remove the redirect, or, for a second address of a page that stays, use aliases:.',
+      });
     }
   }
   for (const redirect of byFrom.values()) {
@@ -130,11 +164,29 @@ export function redirectProblems(redirects: readonly SiteRedirect[], pages: read
       next = isExternalTarget(next.to) ? undefined : byFrom.get(redirectTargetPath(next.to));
     }
     if (next) {
-      problems.push({ code: 'REDIRECT_LOOP', redirect, key: 'to', message: `the redirects go round in a loop: ${[...chain.slice(chain.indexOf(next.from)), next.from].join(' → ')}`, hint: 'Point one of them at a page of the site, and remove the redirect from that page\'s path.' });
+      problems.push({
+        code: 'REDIRECT_LOOP',
+        redirect,
+        key: 'to',
+        message: `the redirects go round in a loop: ${[...chain.slice(chain.indexOf(next.from)), next.from].join(' → ')}`,
+        hint: "Point one of them at a page of the site, and remove the redirect from that page's path.",
+      });
     } else if (byFrom.has(target)) {
-      problems.push({ code: 'REDIRECT_TARGET_MISSING', redirect, key: 'to', message: `${redirect.to} is not a page but itself redirects (to ${byFrom.get(target)!.to})`, hint: `Point the redirect at ${byFrom.get(target)!.to} directly: a chain of redirects is slower and loses search ranking on the way.` });
+      problems.push({
+        code: 'REDIRECT_TARGET_MISSING',
+        redirect,
+        key: 'to',
+        message: `${redirect.to} is not a page but itself redirects (to ${byFrom.get(target)!.to})`,
+        hint: `Point the redirect at ${byFrom.get(target)!.to} directly: a chain of redirects is slower and loses search ranking on the way.`,
+      });
     } else {
-      problems.push({ code: 'REDIRECT_TARGET_MISSING', redirect, key: 'to', message: `${redirect.to} is not a page of the site`, hint: 'Give the path of a page as it is built, its locale prefix included ("/no/blogg/ny"), or an https:// address.' });
+      problems.push({
+        code: 'REDIRECT_TARGET_MISSING',
+        redirect,
+        key: 'to',
+        message: `${redirect.to} is not a page of the site`,
+        hint: 'Give the path of a page as it is built, its locale prefix included ("/no/blogg/ny"), or an https:// address.',
+      });
     }
   }
   return problems;

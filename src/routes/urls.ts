@@ -8,7 +8,16 @@
 import type { ResolvedConfig } from '../config/load.js';
 import type { RouteConfig } from '../config/schema.js';
 import { navigationRoutePath } from '../config/schema.js';
-import { absoluteUrl, aliasPath, assetsFolder, localizePath, splitLocale, toOutputFile, toUrl, type PathRules } from '../url-paths.js';
+import {
+  absoluteUrl,
+  aliasPath,
+  assetsFolder,
+  localizePath,
+  splitLocale,
+  toOutputFile,
+  toUrl,
+  type PathRules,
+} from '../url-paths.js';
 
 /** A place in the output: the page path, the URL links name, and the file it is written to. */
 export interface Place {
@@ -40,7 +49,12 @@ export interface Urls {
    * the one of the same audience, else the one without an audience; `anyway` falls back to the
    * first such route (the feed, which belongs to no section, needs one whatever the audiences).
    */
-  collectionRoute(collection: string, kind: 'list' | 'entry', audience: string | undefined, anyway?: boolean): RouteConfig | undefined;
+  collectionRoute(
+    collection: string,
+    kind: 'list' | 'entry',
+    audience: string | undefined,
+    anyway?: boolean,
+  ): RouteConfig | undefined;
   /** The feed of a collection in a locale, when the collection has one (RSS). */
   feed(collection: string, locale: string): Place | undefined;
   /** The JSON Feed beside it: feed.json beside rss.xml, else the RSS feed's name ending in .json. */
@@ -65,7 +79,8 @@ export function urlsOf(config: ResolvedConfig): Urls {
   if (cached) return cached;
   const rules = pathRulesOf(config);
   const localized = localizedPathsOf(config);
-  const pagePath = (routePath: string, locale: string) => localizePath(translatePath(routePath, localized[locale]), locale, rules);
+  const pagePath = (routePath: string, locale: string) =>
+    localizePath(translatePath(routePath, localized[locale]), locale, rules);
   const place = (path: string): Place => ({ path, url: toUrl(path), file: toOutputFile(path) });
   const notFound = (locale: string): Place => {
     const path = pagePath('/404', locale);
@@ -75,7 +90,11 @@ export function urlsOf(config: ResolvedConfig): Urls {
   };
   const collectionRoute: Urls['collectionRoute'] = (collection, kind, audience, anyway = false) => {
     const routes = config.routes.filter((route) => route[kind] === collection);
-    return routes.find((route) => route.audience === audience) ?? routes.find((route) => !route.audience) ?? (anyway ? routes[0] : undefined);
+    return (
+      routes.find((route) => route.audience === audience) ??
+      routes.find((route) => !route.audience) ??
+      (anyway ? routes[0] : undefined)
+    );
   };
   const urls: Urls = {
     pagePath,
@@ -94,7 +113,10 @@ export function urlsOf(config: ResolvedConfig): Urls {
     feed(collection, locale) {
       const feed = config.collections[collection]?.feed;
       if (!feed) return undefined;
-      const routePath = feed === true ? `${collectionRoute(collection, 'list', undefined, true)?.path.replace(/^\/$/, '') ?? ''}/rss.xml` : feed;
+      const routePath =
+        feed === true
+          ? `${collectionRoute(collection, 'list', undefined, true)?.path.replace(/^\/$/, '') ?? ''}/rss.xml`
+          : feed;
       const slash = routePath.lastIndexOf('/');
       const folder = pagePath(routePath.slice(0, slash) || '/', locale);
       const url = `${folder === '/' ? '' : folder}${routePath.slice(slash)}`;
@@ -136,9 +158,11 @@ function localizedPathsOf(config: Pick<ResolvedConfig, 'routes'>): Record<string
   const out: Record<string, PathTranslation[]> = {};
   const base = (path: string) => path.replace(/\/\{slug\}$/, '') || '/';
   for (const route of config.routes) {
-    for (const [locale, path] of Object.entries(route.paths ?? {})) (out[locale] ??= []).push({ from: base(route.path), to: base(path) });
+    for (const [locale, path] of Object.entries(route.paths ?? {}))
+      (out[locale] ??= []).push({ from: base(route.path), to: base(path) });
   }
-  for (const list of Object.values(out)) list.sort((a, b) => b.from.length - a.from.length || (a.from < b.from ? -1 : 1));
+  for (const list of Object.values(out))
+    list.sort((a, b) => b.from.length - a.from.length || (a.from < b.from ? -1 : 1));
   return out;
 }
 

@@ -19,7 +19,16 @@ import { builtInBookingOf, type BuiltInBooking } from '../config/booking.js';
 import { createDiagnostics } from '../diagnostics.js';
 import { copyValuesOf, loadMessages, lookupMessage } from '../content/messages.js';
 import { storageFailed } from '../forms/answer.js';
-import { bookingCalendar, bookingEndpointLimits, bookSlot, calendarIdOf, listFreeSlots, routeBooking, type BookingTerms, type CalendarText } from '../forms/booking.js';
+import {
+  bookingCalendar,
+  bookingEndpointLimits,
+  bookSlot,
+  calendarIdOf,
+  listFreeSlots,
+  routeBooking,
+  type BookingTerms,
+  type CalendarText,
+} from '../forms/booking.js';
 import { urlsOf } from '../routes/urls.js';
 import { StoreUnavailable } from '../store/driver.js';
 import type { StoreSource } from '../store/source.js';
@@ -49,22 +58,54 @@ export type BookingHandler = (request: IncomingMessage, response: ServerResponse
 /** Creates the handler; it answers requests under the endpoint of the settings of the moment and passes on the rest. */
 export function createBookingHandler(options: BookingHandlerOptions): BookingHandler {
   const now = options.now ?? Date.now;
-  const budget = createRateLimiter({ limit: options.rateLimit ?? bookingEndpointLimits.rateLimit, windowMs: options.rateWindowMs ?? bookingEndpointLimits.rateWindowMs, maxKeys: options.maxClients, now });
+  const budget = createRateLimiter({
+    limit: options.rateLimit ?? bookingEndpointLimits.rateLimit,
+    windowMs: options.rateWindowMs ?? bookingEndpointLimits.rateWindowMs,
+    maxKeys: options.maxClients,
+    now,
+  });
   const store = () => options.store.get();
 
   async function book(settings: BookingSettings, request: IncomingMessage, response: ServerResponse) {
-    const submission = await readSubmission(request, response, { allowedOrigins: settings.allowedOrigins ?? [], trustProxy: options.trustProxy, maxBytes: options.maxBytes ?? bookingEndpointLimits.maxBytes });
+    const submission = await readSubmission(request, response, {
+      allowedOrigins: settings.allowedOrigins ?? [],
+      trustProxy: options.trustProxy,
+      maxBytes: options.maxBytes ?? bookingEndpointLimits.maxBytes,
+    });
     if (!submission) return;
-    const answer = await bookSlot(submission.fields, { terms: settings, store, now: now(), client: clientAddress(request, options), budget, secure: 'encrypted' in request.socket });
-    sendSubmissionAnswer(response, answer, submission, (accepted) => settings.resultPage(submission.locale, accepted ? 'booked' : 'failed'));
+    const answer = await bookSlot(submission.fields, {
+      terms: settings,
+      store,
+      now: now(),
+      client: clientAddress(request, options),
+      budget,
+      secure: 'encrypted' in request.socket,
+    });
+    sendSubmissionAnswer(response, answer, submission, (accepted) =>
+      settings.resultPage(submission.locale, accepted ? 'booked' : 'failed'),
+    );
   }
 
-  async function route(settings: BookingSettings, request: IncomingMessage, response: ServerResponse, url: URL, below: string) {
+  async function route(
+    settings: BookingSettings,
+    request: IncomingMessage,
+    response: ServerResponse,
+    url: URL,
+    below: string,
+  ) {
     const asked = routeBooking(below, request.method ?? 'GET');
     if (asked === 'book') return book(settings, request, response);
     const context = { terms: settings, store, now: now() };
     if (asked === 'slots') return sendAnswer(response, await listFreeSlots(url.searchParams, context));
-    if (asked === 'calendar') return sendAnswer(response, await bookingCalendar(calendarIdOf(url.searchParams, String(request.headers.cookie ?? '')), context, settings.calendarText));
+    if (asked === 'calendar')
+      return sendAnswer(
+        response,
+        await bookingCalendar(
+          calendarIdOf(url.searchParams, String(request.headers.cookie ?? '')),
+          context,
+          settings.calendarText,
+        ),
+      );
     sendAnswer(response, asked);
   }
 
@@ -100,7 +141,10 @@ export interface SiteBookingOptions {
  * changes of the config; the bookings are the store's (`options.store`). The calendar file's words are the
  * messages `booking.calendarSummary` and `booking.calendarDescription` of the booking's locale.
  */
-export function createSiteBookingHandler(currentConfig: () => ResolvedConfig | undefined, options: SiteBookingOptions): BookingHandler {
+export function createSiteBookingHandler(
+  currentConfig: () => ResolvedConfig | undefined,
+  options: SiteBookingOptions,
+): BookingHandler {
   let derived: { config: ResolvedConfig; settings: BookingSettings } | undefined;
   const settings = (): BookingSettings | undefined => {
     const config = currentConfig();
@@ -131,7 +175,8 @@ function bookingSettingsOf(config: ResolvedConfig, { booking, email }: BuiltInBo
       // The build has checked them; a problem here leaves the calendar file with the site's name.
       const messages = await loadMessages(config, createDiagnostics());
       const values = { ...copyValuesOf(config), company: config.site.name };
-      const message = (key: string) => lookupMessage(messages[locale] ?? messages[config.site.defaultLocale] ?? {}, key, values) ?? config.site.name;
+      const message = (key: string) =>
+        lookupMessage(messages[locale] ?? messages[config.site.defaultLocale] ?? {}, key, values) ?? config.site.name;
       return { summary: message('booking.calendarSummary'), description: message('booking.calendarDescription') };
     },
     domain: new URL(config.site.origin).hostname,

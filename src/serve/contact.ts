@@ -26,7 +26,12 @@ export function createContactHandler(options: ContactHandlerOptions) {
   const maxBytes = options.maxBytes ?? contactEndpointLimits.maxBytes;
   const windowMs = options.rateWindowMs ?? contactEndpointLimits.rateWindowMs;
   const now = options.now ?? Date.now;
-  const budget = createRateLimiter({ limit: options.rateLimit ?? contactEndpointLimits.rateLimit, windowMs, maxKeys: options.maxClients, now });
+  const budget = createRateLimiter({
+    limit: options.rateLimit ?? contactEndpointLimits.rateLimit,
+    windowMs,
+    maxKeys: options.maxClients,
+    now,
+  });
   const allowedOrigins = options.allowedOrigins ?? [];
   const submit = createContactFlow({
     validate: (fields) => validateContact(fields, options.types()),
@@ -36,9 +41,15 @@ export function createContactHandler(options: ContactHandlerOptions) {
   });
 
   return async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const submission = await readSubmission(request, response, { allowedOrigins, trustProxy: options.trustProxy, maxBytes });
+    const submission = await readSubmission(request, response, {
+      allowedOrigins,
+      trustProxy: options.trustProxy,
+      maxBytes,
+    });
     if (!submission) return;
     const answer = await submit(submission.fields, clientAddress(request, options));
-    sendSubmissionAnswer(response, answer, submission, (accepted) => options.resultPage(submission.locale, accepted ? 'sent' : 'failed'));
+    sendSubmissionAnswer(response, answer, submission, (accepted) =>
+      options.resultPage(submission.locale, accepted ? 'sent' : 'failed'),
+    );
   };
 }

@@ -10,7 +10,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FormAnswer } from '../forms/answer.js';
 import type { StoreSource } from '../store/source.js';
-import { BodyTooLarge, contentType, decoderFor, isSameOrigin, parseFormBody, readBody, type ProxyTrust } from './request.js';
+import {
+  BodyTooLarge,
+  contentType,
+  decoderFor,
+  isSameOrigin,
+  parseFormBody,
+  readBody,
+  type ProxyTrust,
+} from './request.js';
 
 /** What every form endpoint (contact, booking) can be told about its clients, limits and storage. */
 export interface FormEndpointOptions {
@@ -47,8 +55,17 @@ export interface Submission {
 }
 
 /** Answers with JSON that is never cached. */
-export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers });
+export function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  response.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    ...headers,
+  });
   response.end(JSON.stringify(body));
 }
 
@@ -60,14 +77,27 @@ export function sendAnswer(response: ServerResponse, answer: FormAnswer): void {
 }
 
 /** Writes the answer to a submission: for a plain form POST a redirect to the result page (the success page for a 201), else the answer. */
-export function sendSubmissionAnswer(response: ServerResponse, answer: FormAnswer, submission: Submission, resultPage: (accepted: boolean) => string): void {
+export function sendSubmissionAnswer(
+  response: ServerResponse,
+  answer: FormAnswer,
+  submission: Submission,
+  resultPage: (accepted: boolean) => string,
+): void {
   if (!submission.isForm) return sendAnswer(response, answer);
-  response.writeHead(303, { ...answer.headers, location: resultPage(answer.status === 201), 'cache-control': 'no-store' });
+  response.writeHead(303, {
+    ...answer.headers,
+    location: resultPage(answer.status === 201),
+    'cache-control': 'no-store',
+  });
   response.end();
 }
 
 /** Reads a submission; answers 403, 415, 413 or 400 itself and then returns undefined. */
-export async function readSubmission(request: IncomingMessage, response: ServerResponse, options: SubmissionOptions): Promise<Submission | undefined> {
+export async function readSubmission(
+  request: IncomingMessage,
+  response: ServerResponse,
+  options: SubmissionOptions,
+): Promise<Submission | undefined> {
   const { type, charset } = contentType(request);
   const isForm = type === 'application/x-www-form-urlencoded';
   if (!isSameOrigin(request, options.allowedOrigins, options)) {
@@ -75,7 +105,10 @@ export async function readSubmission(request: IncomingMessage, response: ServerR
     return undefined;
   }
   if (!isForm && type !== 'application/json') {
-    sendJson(response, 415, { error: 'unsupported_media_type', accepted: ['application/json', 'application/x-www-form-urlencoded'] });
+    sendJson(response, 415, {
+      error: 'unsupported_media_type',
+      accepted: ['application/json', 'application/x-www-form-urlencoded'],
+    });
     return undefined;
   }
   const decoder = decoderFor(charset);

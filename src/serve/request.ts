@@ -15,7 +15,11 @@ export function clientAddress(request: IncomingMessage, options: ProxyTrust = {}
   if (options.trustProxy) {
     const forwarded = String(request.headers['x-forwarded-for'] ?? '');
     // The proxy appends the address it saw: the last entry. Entries before it are the client's word.
-    const last = forwarded.split(',').map((part) => part.trim()).filter(Boolean).at(-1);
+    const last = forwarded
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean)
+      .at(-1);
     if (last) return last;
   }
   return request.socket.remoteAddress ?? 'unknown';
@@ -25,8 +29,17 @@ export function clientAddress(request: IncomingMessage, options: ProxyTrust = {}
 export function requestOrigin(request: IncomingMessage, options: ProxyTrust = {}): string | undefined {
   const host = request.headers.host;
   if (!host || !/^[\w.:[\]-]+$/.test(host)) return undefined;
-  const forwardedProto = options.trustProxy ? String(request.headers['x-forwarded-proto'] ?? '').split(',')[0]!.trim() : '';
-  const proto = forwardedProto === 'https' || forwardedProto === 'http' ? forwardedProto : 'encrypted' in request.socket ? 'https' : 'http';
+  const forwardedProto = options.trustProxy
+    ? String(request.headers['x-forwarded-proto'] ?? '')
+        .split(',')[0]!
+        .trim()
+    : '';
+  const proto =
+    forwardedProto === 'https' || forwardedProto === 'http'
+      ? forwardedProto
+      : 'encrypted' in request.socket
+        ? 'https'
+        : 'http';
   return `${proto}://${host.toLowerCase()}`;
 }
 
@@ -37,7 +50,11 @@ export function requestOrigin(request: IncomingMessage, options: ProxyTrust = {}
  * not from a browser (curl, a server-side form relay) and cannot carry a visitor's cookies
  * against their will, so it passes.
  */
-export function isSameOrigin(request: IncomingMessage, allowedOrigins: readonly string[], options: ProxyTrust = {}): boolean {
+export function isSameOrigin(
+  request: IncomingMessage,
+  allowedOrigins: readonly string[],
+  options: ProxyTrust = {},
+): boolean {
   const site = String(request.headers['sec-fetch-site'] ?? '');
   if (site && site !== 'same-origin' && site !== 'none') return false;
   const origin = request.headers.origin;
@@ -58,12 +75,22 @@ export class BodyTooLarge extends Error {
  * 413 with `Connection: close` and destroys the connection once the answer is out, so a client
  * cannot make the server read (or wait for) the rest; then it throws BodyTooLarge.
  */
-export function readBody(request: IncomingMessage, response: ServerResponse, maxBytes: number, headers: Record<string, string> = {}): Promise<Buffer> {
+export function readBody(
+  request: IncomingMessage,
+  response: ServerResponse,
+  maxBytes: number,
+  headers: Record<string, string> = {},
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const refuse = () => {
       request.pause();
       request.removeAllListeners('data');
-      response.writeHead(413, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', connection: 'close', ...headers });
+      response.writeHead(413, {
+        'content-type': 'application/json; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: 'close',
+        ...headers,
+      });
       response.end(JSON.stringify({ error: 'payload_too_large', maxBytes }));
       response.on('finish', () => request.destroy());
       reject(new BodyTooLarge(maxBytes));
@@ -110,7 +137,8 @@ export function parseFormBody(body: Uint8Array, decoder: TextDecoder): Record<st
   const fields: Record<string, string> = {};
   // One character per byte (latin1), without Buffer: the host functions run this on runtimes without it.
   let text = '';
-  for (let index = 0; index < body.length; index += 8192) text += String.fromCharCode(...body.subarray(index, index + 8192));
+  for (let index = 0; index < body.length; index += 8192)
+    text += String.fromCharCode(...body.subarray(index, index + 8192));
   for (const pair of text.split('&')) {
     if (!pair) continue;
     const equals = pair.indexOf('=');

@@ -119,7 +119,8 @@ export function rejectLongUrl(maxUrlLength: number): Step {
 /** Runs the steps in order; each calls `next` to hand the request on. */
 export function chain(steps: readonly Step[]): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
   return (request, response) => {
-    const run = (index: number): Promise<void> => (index < steps.length ? steps[index]!(request, response, () => run(index + 1)) : Promise.resolve());
+    const run = (index: number): Promise<void> =>
+      index < steps.length ? steps[index]!(request, response, () => run(index + 1)) : Promise.resolve();
     return run(0);
   };
 }
@@ -141,15 +142,24 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     throw new SiteError({
       code: 'OUTPUT_UNSAFE',
       message: `refusing to serve ${options.dir}: it holds ${state}, which would be public`,
-      hint: 'Serve the folder `site build` wrote, and keep the project\'s .site folder (accounts, audit log) outside it.',
+      hint: "Serve the folder `site build` wrote, and keep the project's .site folder (accounts, audit log) outside it.",
     });
   }
   // A build killed while switching the folder is finished first, so no visitor sees a mix.
   recoverOutput(options.dir);
   if (!existsSync(join(options.dir, 'index.html'))) {
-    throw new SiteError({ code: 'SERVE_FAILED', message: `${options.dir} holds no built site (no index.html)`, hint: 'Run `site build` first, or pass the folder it wrote with --dir.' });
+    throw new SiteError({
+      code: 'SERVE_FAILED',
+      message: `${options.dir} holds no built site (no index.html)`,
+      hint: 'Run `site build` first, or pass the folder it wrote with --dir.',
+    });
   }
-  const serveStatic = await createStaticHandler(options.dir, { notFoundFileFor: urlsOf(config).notFoundFileFor, respell: asciiAliasPaths(config), redirect: (path) => siteRedirectFor(currentConfig())(path), compressMissing: true });
+  const serveStatic = await createStaticHandler(options.dir, {
+    notFoundFileFor: urlsOf(config).notFoundFileFor,
+    respell: asciiAliasPaths(config),
+    redirect: (path) => siteRedirectFor(currentConfig())(path),
+    compressMissing: true,
+  });
   const contact = createContactHandler({
     store: options.store,
     allowedOrigins: [config.site.origin],
@@ -182,7 +192,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     if (!mounted) return next();
     const path = (request.url ?? '/').split('?', 1)[0]!;
     // A preview is a page of the site: it gets the pages' headers (CSP, frame protection), as it would live.
-    if (mounted.answersWithPage?.(path)) for (const [name, value] of await serveStatic.headersOf('/')) response.setHeader(name, value);
+    if (mounted.answersWithPage?.(path))
+      for (const [name, value] of await serveStatic.headersOf('/')) response.setHeader(name, value);
     if (await mounted.handle(request, response)) return;
     if ((request.method === 'GET' || request.method === 'HEAD') && mounted.servesPage?.(path) && path.endsWith('/')) {
       const html = await readFile(join(options.dir, path, 'index.html'), 'utf8').catch(() => undefined);
@@ -213,15 +224,19 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     return next();
   };
   // A site built for a path (site.base) is served under it, as its host will.
-  const base: Step = async (request, response, next) => (enterBase(request, response, config.site.base) ? next() : undefined);
+  const base: Step = async (request, response, next) =>
+    enterBase(request, response, config.site.base) ? next() : undefined;
   const handle = chain([rejectLongUrl(limits.maxUrlLength), base, repair, admin, api, bookingApi, files]);
 
-  const server = createServer({ connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs) }, (request, response) => {
-    handle(request, response).catch(() => {
-      if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
-      response.end('Internal server error');
-    });
-  });
+  const server = createServer(
+    { connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs) },
+    (request, response) => {
+      handle(request, response).catch(() => {
+        if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+        response.end('Internal server error');
+      });
+    },
+  );
   server.headersTimeout = limits.headersTimeoutMs;
   server.requestTimeout = limits.requestTimeoutMs;
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
@@ -237,18 +252,27 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   const sqliteFiles = findSqliteFiles(options.dir).then((found) => {
     if (found.length) {
-      const shown = found.length > 5 ? `${found.slice(0, 5).join(', ')} and ${found.length - 5} more` : found.join(', ');
-      options.log?.warn(`${options.dir} holds SQLite ${found.length === 1 ? 'file' : 'files'} (${shown}): never served (404), as a database or its log holds accounts' e-mails and password hashes; move ${found.length === 1 ? 'it' : 'them'} out of the served folder`);
+      const shown =
+        found.length > 5 ? `${found.slice(0, 5).join(', ')} and ${found.length - 5} more` : found.join(', ');
+      options.log?.warn(
+        `${options.dir} holds SQLite ${found.length === 1 ? 'file' : 'files'} (${shown}): never served (404), as a database or its log holds accounts' e-mails and password hashes; move ${found.length === 1 ? 'it' : 'them'} out of the served folder`,
+      );
     }
     return found;
   });
-  return { server, url: `http://${host}:${port}${config.site.base}`, sqliteFiles, close: () => closeGracefully(server, limits.shutdownGraceMs) };
+  return {
+    server,
+    url: `http://${host}:${port}${config.site.base}`,
+    sqliteFiles,
+    close: () => closeGracefully(server, limits.shutdownGraceMs),
+  };
 }
 
 /** What of the admin's state a folder to serve holds or sits in (the accounts, the audit log), or undefined. */
 export function heldAdminState(dir: string, projectRoot: string): string | undefined {
   const stateFolder = adminStateFolder(projectRoot);
-  if (isWithin(stateFolder, dir) || isWithin(dir, stateFolder)) return `the admin's accounts and audit log (${stateFolder})`;
+  if (isWithin(stateFolder, dir) || isWithin(dir, stateFolder))
+    return `the admin's accounts and audit log (${stateFolder})`;
   for (const folder of [dir, join(dir, '.site')]) {
     const found = adminStateFiles.find((name) => existsSync(join(folder, name)));
     if (found) return `an admin state file (${join(folder, found)})`;
@@ -260,9 +284,24 @@ export function heldAdminState(dir: string, projectRoot: string): string | undef
 
 /** A listen failure as a SiteError that says what to do (the port is taken, or not ours to take). */
 export function listenError(error: NodeJS.ErrnoException, host: string, port: number): unknown {
-  if (error.code === 'EADDRINUSE') return new SiteError({ code: 'SERVE_FAILED', message: `port ${port} on ${host} is already in use`, hint: 'Stop the other server, or pass another --port.' });
-  if (error.code === 'EACCES') return new SiteError({ code: 'SERVE_FAILED', message: `not allowed to listen on port ${port}`, hint: 'Ports below 1024 need privileges: pass a --port above 1024.' });
-  if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') return new SiteError({ code: 'SERVE_FAILED', message: `${host} is not an address of this machine`, hint: 'Pass --host 127.0.0.1, or the address of one of its network interfaces.' });
+  if (error.code === 'EADDRINUSE')
+    return new SiteError({
+      code: 'SERVE_FAILED',
+      message: `port ${port} on ${host} is already in use`,
+      hint: 'Stop the other server, or pass another --port.',
+    });
+  if (error.code === 'EACCES')
+    return new SiteError({
+      code: 'SERVE_FAILED',
+      message: `not allowed to listen on port ${port}`,
+      hint: 'Ports below 1024 need privileges: pass a --port above 1024.',
+    });
+  if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND')
+    return new SiteError({
+      code: 'SERVE_FAILED',
+      message: `${host} is not an address of this machine`,
+      hint: 'Pass --host 127.0.0.1, or the address of one of its network interfaces.',
+    });
   return error;
 }
 

@@ -43,18 +43,28 @@ export function enterBase(request: IncomingMessage, response: ServerResponse, ba
  * whole origin (`Path=/`, the admin's session) stays as it is: the admin calls its API outside the base.
  */
 function putBaseInLocations(response: ServerResponse, base: string): void {
-  const cookie = (value: string) => value.replace(/(;\s*Path=)(\/[^;]+)/i, (whole, name: string, path: string) => (path === '/' ? whole : name + withBaseUrl(path, base)));
+  const cookie = (value: string) =>
+    value.replace(/(;\s*Path=)(\/[^;]+)/i, (whole, name: string, path: string) =>
+      path === '/' ? whole : name + withBaseUrl(path, base),
+    );
   const fix = (name: string, value: unknown): unknown => {
     const lower = name.toLowerCase();
     if (lower === 'location' && typeof value === 'string') return withBaseUrl(value, base);
-    if (lower === 'set-cookie') return typeof value === 'string' ? cookie(value) : Array.isArray(value) ? value.map((each) => (typeof each === 'string' ? cookie(each) : each)) : value;
+    if (lower === 'set-cookie')
+      return typeof value === 'string'
+        ? cookie(value)
+        : Array.isArray(value)
+          ? value.map((each) => (typeof each === 'string' ? cookie(each) : each))
+          : value;
     return value;
   };
   const setHeader = response.setHeader.bind(response);
   response.setHeader = (name, value) => setHeader(name, fix(name, value) as typeof value);
   const writeHead = response.writeHead.bind(response) as (...args: unknown[]) => ServerResponse;
   response.writeHead = ((...args: unknown[]) => {
-    const headers = args.find((arg, index) => index > 0 && typeof arg === 'object' && arg !== null && !Array.isArray(arg)) as OutgoingHttpHeaders | undefined;
+    const headers = args.find(
+      (arg, index) => index > 0 && typeof arg === 'object' && arg !== null && !Array.isArray(arg),
+    ) as OutgoingHttpHeaders | undefined;
     if (headers) for (const name of Object.keys(headers)) headers[name] = fix(name, headers[name]) as string;
     return writeHead(...args);
   }) as ServerResponse['writeHead'];

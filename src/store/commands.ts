@@ -16,7 +16,15 @@ import { SiteError } from '../errors.js';
 import { isWithin, realPath } from '../file-paths.js';
 import { logInfo, logResult } from '../logger.js';
 import { latestVersion } from './migrations.js';
-import { checkStore, damaged, databaseOf, describeDatabase, openDriver, refuseEmptyFile, type DatabaseLocation } from './open.js';
+import {
+  checkStore,
+  damaged,
+  databaseOf,
+  describeDatabase,
+  openDriver,
+  refuseEmptyFile,
+  type DatabaseLocation,
+} from './open.js';
 import { createStore, migrate, schemaStatus } from './store.js';
 import { StoreUnavailable, type SqlDriver } from './driver.js';
 
@@ -24,7 +32,10 @@ type Action = (options: { config: string } & Record<string, unknown>, command: C
 type Run = (action: Action) => (...args: unknown[]) => Promise<void>;
 
 /** Opens the driver of the site whose config is `configPath`, runs `work`, closes it. */
-async function withDriver<T>(configPath: string, work: (driver: SqlDriver, database: string, location: DatabaseLocation) => Promise<T>): Promise<T> {
+async function withDriver<T>(
+  configPath: string,
+  work: (driver: SqlDriver, database: string, location: DatabaseLocation) => Promise<T>,
+): Promise<T> {
   const config = await loadConfig(configPath);
   const location = databaseOf(config);
   const database = describeDatabase(location);
@@ -34,7 +45,11 @@ async function withDriver<T>(configPath: string, work: (driver: SqlDriver, datab
     driver = await openDriver(location);
   } catch (error) {
     if (error instanceof SiteError) throw error;
-    throw new SiteError({ code: 'STORE_UNAVAILABLE', message: `cannot open the database ${database}: ${(error as Error).message}`, cause: error });
+    throw new SiteError({
+      code: 'STORE_UNAVAILABLE',
+      message: `cannot open the database ${database}: ${(error as Error).message}`,
+      cause: error,
+    });
   }
   try {
     return await work(driver, database, location);
@@ -42,7 +57,11 @@ async function withDriver<T>(configPath: string, work: (driver: SqlDriver, datab
     // A database that fails under the command is named with what to do, not an internal error.
     if (!(error instanceof StoreUnavailable)) throw error;
     if (error.fault === 'corrupt') throw damaged(database, `is damaged: ${error.message}`);
-    throw new SiteError({ code: 'STORE_UNAVAILABLE', message: `the database ${database} cannot answer: ${error.message}`, cause: error });
+    throw new SiteError({
+      code: 'STORE_UNAVAILABLE',
+      message: `the database ${database} cannot answer: ${error.message}`,
+      cause: error,
+    });
   } finally {
     await driver.close();
   }
@@ -58,14 +77,18 @@ async function withDriver<T>(configPath: string, work: (driver: SqlDriver, datab
  */
 export function backupRefusal(file: string, config: ResolvedConfig): SiteError | undefined {
   // A command-line value: positioned by the argument it is, the path in the message.
-  const refuse = (message: string, hint?: string) => new SiteError({ code: 'BACKUP_REFUSED', field: 'db backup <file>', message, hint });
+  const refuse = (message: string, hint?: string) =>
+    new SiteError({ code: 'BACKUP_REFUSED', field: 'db backup <file>', message, hint });
   if (existsSync(file)) return refuse(`${file} exists already`, 'Name a new file: a backup never overwrites one.');
   const folder = dirname(file);
   let info;
   try {
     info = statSync(folder);
   } catch {
-    return refuse(`the folder ${folder} does not exist`, `Create it first (mkdir -p ${folder}), or name a file in a folder that exists.`);
+    return refuse(
+      `the folder ${folder} does not exist`,
+      `Create it first (mkdir -p ${folder}), or name a file in a folder that exists.`,
+    );
   }
   if (!info.isDirectory()) return refuse(`${folder} is not a folder`, 'Name a file in a folder that exists.');
   const real = realPath(folder);
@@ -74,11 +97,16 @@ export function backupRefusal(file: string, config: ResolvedConfig): SiteError |
     { path: config.dirs.public, what: 'the public folder, which every build publishes' },
   ];
   for (const place of published) {
-    if (isWithin(real, realPath(place.path))) return refuse(`refusing to write ${file} into ${place.what} (${place.path}): anyone could download the accounts' e-mails and password hashes`);
+    if (isWithin(real, realPath(place.path)))
+      return refuse(
+        `refusing to write ${file} into ${place.what} (${place.path}): anyone could download the accounts' e-mails and password hashes`,
+      );
   }
   for (let at = real; ; at = dirname(at)) {
     if (isMarked(at) || existsSync(join(at, 'index.html'))) {
-      return refuse(`refusing to write ${file} into ${at}, which holds a built site (${isMarked(at) ? 'written by site build' : 'an index.html'}) that a web server may publish: anyone could download the accounts' e-mails and password hashes`);
+      return refuse(
+        `refusing to write ${file} into ${at}, which holds a built site (${isMarked(at) ? 'written by site build' : 'an index.html'}) that a web server may publish: anyone could download the accounts' e-mails and password hashes`,
+      );
     }
     if (dirname(at) === at) return undefined;
   }
@@ -86,67 +114,89 @@ export function backupRefusal(file: string, config: ResolvedConfig): SiteError |
 
 /** Adds the `db` command and its subcommands to `program`; `run` is the CLI's wrapper that reports errors and sets the exit code. */
 export function addDbCommand(program: Command, run: Run): Command {
-  const db = program.command('db').description('the database of messages, bookings, accounts, sessions and the audit log (the SQLite file contact.dataDir/site.db, or DATABASE_URL)');
+  const db = program
+    .command('db')
+    .description(
+      'the database of messages, bookings, accounts, sessions and the audit log (the SQLite file contact.dataDir/site.db, or DATABASE_URL)',
+    );
   db.command('migrate')
     .description('apply the pending schema migrations (site serve also does at start)')
-    .action(run(async (options) => {
-      await withDriver(options.config, async (driver, database) => {
-        const applied = await migrate(driver);
-        logResult(applied.length
-          ? applied.map((migration) => `applied ${migration.version}: ${migration.name}`).join('\n')
-          : `${database} is at schema version ${latestVersion}: nothing to apply`);
-      });
-    }));
+    .action(
+      run(async (options) => {
+        await withDriver(options.config, async (driver, database) => {
+          const applied = await migrate(driver);
+          logResult(
+            applied.length
+              ? applied.map((migration) => `applied ${migration.version}: ${migration.name}`).join('\n')
+              : `${database} is at schema version ${latestVersion}: nothing to apply`,
+          );
+        });
+      }),
+    );
   db.command('status')
     .description('the database, its schema version, pending migrations and rows per table')
-    .action(run(async (options) => {
-      await withDriver(options.config, async (driver, database, location) => {
-        const status = await schemaStatus(driver);
-        const lines = [`database  ${database} (${driver.dialect})`, `schema    version ${status.version} of ${latestVersion}`];
-        lines.push(status.pending.length ? `pending   ${status.pending.map((migration) => `${migration.version} (${migration.name})`).join(', ')}: run \`site db migrate\`` : 'pending   none');
-        // What site serve checks at start: the pages whole (SQLite), the schema's tables there.
-        const whole = await checkStore(driver, location, { tables: !status.pending.length }).then(() => undefined, (error: unknown) => {
-          if (error instanceof SiteError && error.code === 'STORE_DAMAGED') return error.message;
-          throw error;
+    .action(
+      run(async (options) => {
+        await withDriver(options.config, async (driver, database, location) => {
+          const status = await schemaStatus(driver);
+          const lines = [
+            `database  ${database} (${driver.dialect})`,
+            `schema    version ${status.version} of ${latestVersion}`,
+          ];
+          lines.push(
+            status.pending.length
+              ? `pending   ${status.pending.map((migration) => `${migration.version} (${migration.name})`).join(', ')}: run \`site db migrate\``
+              : 'pending   none',
+          );
+          // What site serve checks at start: the pages whole (SQLite), the schema's tables there.
+          const whole = await checkStore(driver, location, { tables: !status.pending.length }).then(
+            () => undefined,
+            (error: unknown) => {
+              if (error instanceof SiteError && error.code === 'STORE_DAMAGED') return error.message;
+              throw error;
+            },
+          );
+          lines.push(whole ? `integrity ${whole}` : 'integrity ok');
+          if (!status.pending.length && !whole) {
+            const counts = await (await createStore(driver, { migrate: false })).counts();
+            for (const [table, count] of Object.entries(counts)) lines.push(`${table.padEnd(18)}${count}`);
+          }
+          logResult(lines.join('\n'));
         });
-        lines.push(whole ? `integrity ${whole}` : 'integrity ok');
-        if (!status.pending.length && !whole) {
-          const counts = await (await createStore(driver, { migrate: false })).counts();
-          for (const [table, count] of Object.entries(counts)) lines.push(`${table.padEnd(18)}${count}`);
-        }
-        logResult(lines.join('\n'));
-      });
-    }));
+      }),
+    );
   db.command('backup <file>')
     .description('write a consistent copy of the database to a new file, also while site serve runs')
-    .action(run(async (options, command) => {
-      const file = resolve(String(command.args[0]));
-      const config = await loadConfig(options.config);
-      const refusal = backupRefusal(file, config);
-      if (refusal) throw refusal;
-      const location = databaseOf(config);
-      if (location.kind === 'postgres') {
-        // pg_dump's custom format (restored with pg_restore), the password in its environment only.
-        const { backupPostgres } = await import('./postgres-backup.js');
-        const backup = await backupPostgres(location.url, file);
-        logInfo(`dumped ${describeDatabase(location)} with pg_dump (${backup.bytes} bytes; restore with pg_restore)`);
-        logResult(`backup written to ${file}`);
-        return;
-      }
-      await withDriver(options.config, async (driver, database) => {
-        // Created empty first, private (0600) like the database: VACUUM INTO fills an empty file and
-        // would otherwise make it with the umask's mode. One read transaction: a consistent copy,
-        // while the server goes on writing (WAL).
-        await (await open(file, 'wx', 0o600)).close();
-        try {
-          await driver.execute('VACUUM INTO ?', [file]);
-        } catch (error) {
-          await rm(file, { force: true });
-          throw error;
+    .action(
+      run(async (options, command) => {
+        const file = resolve(String(command.args[0]));
+        const config = await loadConfig(options.config);
+        const refusal = backupRefusal(file, config);
+        if (refusal) throw refusal;
+        const location = databaseOf(config);
+        if (location.kind === 'postgres') {
+          // pg_dump's custom format (restored with pg_restore), the password in its environment only.
+          const { backupPostgres } = await import('./postgres-backup.js');
+          const backup = await backupPostgres(location.url, file);
+          logInfo(`dumped ${describeDatabase(location)} with pg_dump (${backup.bytes} bytes; restore with pg_restore)`);
+          logResult(`backup written to ${file}`);
+          return;
         }
-        logInfo(`copied ${database}`);
-        logResult(`backup written to ${file}`);
-      });
-    }));
+        await withDriver(options.config, async (driver, database) => {
+          // Created empty first, private (0600) like the database: VACUUM INTO fills an empty file and
+          // would otherwise make it with the umask's mode. One read transaction: a consistent copy,
+          // while the server goes on writing (WAL).
+          await (await open(file, 'wx', 0o600)).close();
+          try {
+            await driver.execute('VACUUM INTO ?', [file]);
+          } catch (error) {
+            await rm(file, { force: true });
+            throw error;
+          }
+          logInfo(`copied ${database}`);
+          logResult(`backup written to ${file}`);
+        });
+      }),
+    );
   return db;
 }

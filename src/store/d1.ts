@@ -13,7 +13,14 @@
  * that matters across requests, one booking per slot, is the schema's UNIQUE rule, which D1
  * enforces for every statement whatever the transaction.
  */
-import { StoreUnavailable, type SqlDriver, type SqlExecutor, type SqlResult, type SqlRow, type SqlValue } from './driver.js';
+import {
+  StoreUnavailable,
+  type SqlDriver,
+  type SqlExecutor,
+  type SqlResult,
+  type SqlRow,
+  type SqlValue,
+} from './driver.js';
 
 /** A prepared statement of D1 (Cloudflare's `D1PreparedStatement`), as far as the driver needs it. */
 export interface D1Statement {
@@ -35,7 +42,12 @@ export interface D1Database {
 
 /** Whether `value` looks like a D1 binding (what a misnamed binding is not). */
 export function isD1Database(value: unknown): value is D1Database {
-  return typeof value === 'object' && value !== null && typeof (value as D1Database).prepare === 'function' && typeof (value as D1Database).batch === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as D1Database).prepare === 'function' &&
+    typeof (value as D1Database).batch === 'function'
+  );
 }
 
 /** A driver over a D1 binding. */
@@ -54,7 +66,10 @@ export function openD1(database: D1Database): SqlDriver {
           dialect: 'sqlite',
           async execute(sql, params = []) {
             if (isRead(sql)) {
-              if (writes.length) throw new Error('D1 runs a transaction as one batch: read before the first write (this read would not see the writes before it)');
+              if (writes.length)
+                throw new Error(
+                  'D1 runs a transaction as one batch: read before the first write (this read would not see the writes before it)',
+                );
               return resultOf(await run(() => prepare(sql, params).all()));
             }
             let settled: SqlResult | undefined;
@@ -85,7 +100,7 @@ export function openD1(database: D1Database): SqlDriver {
 }
 
 function notYet(): never {
-  throw new Error('D1 runs a transaction as one batch: a write\'s result is known only once the transaction has ended');
+  throw new Error("D1 runs a transaction as one batch: a write's result is known only once the transaction has ended");
 }
 
 /** SELECT (and WITH … SELECT) statements, which return rows and change nothing. */
@@ -103,7 +118,8 @@ function toD1(value: SqlValue): unknown {
 function resultOf(result: D1Result): SqlResult {
   const rows = (result.results ?? []).map((row): SqlRow => {
     const out: SqlRow = {};
-    for (const [name, value] of Object.entries(row)) out[name] = Array.isArray(value) ? Uint8Array.from(value as number[]) : (value as SqlValue);
+    for (const [name, value] of Object.entries(row))
+      out[name] = Array.isArray(value) ? Uint8Array.from(value as number[]) : (value as SqlValue);
     return out;
   });
   return { rows, changes: result.meta?.changes ?? 0 };
@@ -119,7 +135,8 @@ async function run<T>(call: () => Promise<T>): Promise<T> {
     return await call();
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    if (/constraint|syntax error|no such (table|column)|SQLITE_(CONSTRAINT|ERROR)|datatype mismatch/i.test(message)) throw error;
+    if (/constraint|syntax error|no such (table|column)|SQLITE_(CONSTRAINT|ERROR)|datatype mismatch/i.test(message))
+      throw error;
     throw new StoreUnavailable(`D1: ${message}`, { cause: error });
   }
 }

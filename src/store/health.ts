@@ -20,7 +20,11 @@ export type StoreHealthChange =
 const readsOnly = (sql: string) => /^\s*(SELECT|PRAGMA)\b/i.test(sql);
 
 /** `driver`, telling `onChange` when its database starts failing and when it answers again. */
-export function watchDriver(driver: SqlDriver, onChange: (change: StoreHealthChange) => void, now: () => number = Date.now): SqlDriver {
+export function watchDriver(
+  driver: SqlDriver,
+  onChange: (change: StoreHealthChange) => void,
+  now: () => number = Date.now,
+): SqlDriver {
   let failing: { fault: StoreFault; since: number; failures: number } | undefined;
 
   function failed(error: unknown): void {

@@ -43,7 +43,10 @@ export function readInboxLines(kind: InboxKind, lines: readonly Buffer[]): Inbox
     }
     if (typeof record !== 'object' || record === null || Array.isArray(record)) return;
     const own = (record as Record<string, unknown>).id;
-    const base = kind === 'booking' && typeof own === 'string' && bookingIdPattern.test(own) ? `booking-${own}` : `${kind}-${createHash('sha256').update(line).digest('base64url').slice(0, 22)}`;
+    const base =
+      kind === 'booking' && typeof own === 'string' && bookingIdPattern.test(own)
+        ? `booking-${own}`
+        : `${kind}-${createHash('sha256').update(line).digest('base64url').slice(0, 22)}`;
     const count = (seen.get(base) ?? 0) + 1;
     seen.set(base, count);
     found.push({ index, id: count === 1 ? base : `${base}.${count}`, record: record as Record<string, unknown> });
@@ -52,7 +55,25 @@ export function readInboxLines(kind: InboxKind, lines: readonly Buffer[]): Inbox
 }
 
 /** The columns of the CSV export, in order. */
-export const csvColumns = ['id', 'kind', 'receivedAt', 'handled', 'handledAt', 'firstName', 'lastName', 'email', 'company', 'type', 'subject', 'message', 'start', 'end', 'note', 'locale', 'page'] as const;
+export const csvColumns = [
+  'id',
+  'kind',
+  'receivedAt',
+  'handled',
+  'handledAt',
+  'firstName',
+  'lastName',
+  'email',
+  'company',
+  'type',
+  'subject',
+  'message',
+  'start',
+  'end',
+  'note',
+  'locale',
+  'page',
+] as const;
 
 /**
  * One CSV cell: text that a spreadsheet would run as a formula (starting with =, +, -, @, a tab or
@@ -67,7 +88,10 @@ export function csvCell(value: unknown): string {
 
 /** The items as CSV: a header row of `csvColumns`, one row per item, CRLF line ends, a byte-order mark so spreadsheets read it as UTF-8. */
 export function toCsv(items: readonly InboxItem[]): string {
-  const rows = [csvColumns.join(','), ...items.map((item) => csvColumns.map((column) => csvCell(item[column])).join(','))];
+  const rows = [
+    csvColumns.join(','),
+    ...items.map((item) => csvColumns.map((column) => csvCell(item[column])).join(',')),
+  ];
   return `\uFEFF${rows.join('\r\n')}\r\n`;
 }
 
@@ -91,5 +115,13 @@ export function cutoffOf(age: Age, now: number): number {
   const year = Math.floor(months / 12);
   const month = months - year * 12;
   const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
-  return Date.UTC(year, month, Math.min(date.getUTCDate(), lastDay), date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds(), date.getUTCMilliseconds());
+  return Date.UTC(
+    year,
+    month,
+    Math.min(date.getUTCDate(), lastDay),
+    date.getUTCHours(),
+    date.getUTCMinutes(),
+    date.getUTCSeconds(),
+    date.getUTCMilliseconds(),
+  );
 }

@@ -57,7 +57,12 @@ async function readIfThere(file: string): Promise<Buffer | undefined> {
     return await readFile(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new SiteError({ code: 'STORE_IMPORT', message: `cannot read ${file}: ${(error as Error).message}`, file, cause: error });
+    throw new SiteError({
+      code: 'STORE_IMPORT',
+      message: `cannot read ${file}: ${(error as Error).message}`,
+      file,
+      cause: error,
+    });
   }
 }
 
@@ -89,10 +94,24 @@ function utcOf(value: unknown): string | undefined {
  * nothing to import (no old files) or the store already holds data (then the files are left as
  * they are).
  */
-export async function importLegacyFiles(store: Store, places: LegacyPlaces, now: Date = new Date()): Promise<ImportReport | undefined> {
+export async function importLegacyFiles(
+  store: Store,
+  places: LegacyPlaces,
+  now: Date = new Date(),
+): Promise<ImportReport | undefined> {
   const paths = pathsOf(places);
-  const [contactBytes, bookingBytes, stateBytes, accountBytes, auditBytes] = await Promise.all([paths.contacts, paths.bookings, paths.inboxState, paths.accounts, paths.audit].map(readIfThere));
-  const present = Object.entries({ contacts: contactBytes, bookings: bookingBytes, inboxState: stateBytes, accounts: accountBytes, audit: auditBytes }).filter(([, bytes]) => bytes !== undefined).map(([name]) => name as keyof typeof paths);
+  const [contactBytes, bookingBytes, stateBytes, accountBytes, auditBytes] = await Promise.all(
+    [paths.contacts, paths.bookings, paths.inboxState, paths.accounts, paths.audit].map(readIfThere),
+  );
+  const present = Object.entries({
+    contacts: contactBytes,
+    bookings: bookingBytes,
+    inboxState: stateBytes,
+    accounts: accountBytes,
+    audit: auditBytes,
+  })
+    .filter(([, bytes]) => bytes !== undefined)
+    .map(([name]) => name as keyof typeof paths);
   if (!present.length || !(await store.isEmpty())) return undefined;
 
   let handled: Record<string, { at?: string; by?: string }> = {};
@@ -101,12 +120,18 @@ export async function importLegacyFiles(store: Store, places: LegacyPlaces, now:
       const parsed = JSON.parse(stateBytes.toString('utf8')) as { handled?: unknown };
       if (typeof parsed.handled === 'object' && parsed.handled !== null) handled = parsed.handled as typeof handled;
     } catch {
-      throw new SiteError({ code: 'STORE_IMPORT', message: 'the inbox state file is not valid JSON', file: paths.inboxState });
+      throw new SiteError({
+        code: 'STORE_IMPORT',
+        message: 'the inbox state file is not valid JSON',
+        file: paths.inboxState,
+      });
     }
   }
   const handledOf = (itemId: string) => {
     const entry = Object.hasOwn(handled, itemId) ? handled[itemId] : undefined;
-    return entry && typeof entry.at === 'string' ? { handledAt: entry.at, handledBy: typeof entry.by === 'string' ? entry.by : '' } : {};
+    return entry && typeof entry.at === 'string'
+      ? { handledAt: entry.at, handledBy: typeof entry.by === 'string' ? entry.by : '' }
+      : {};
   };
 
   let skipped = 0;
@@ -164,12 +189,31 @@ export async function importLegacyFiles(store: Store, places: LegacyPlaces, now:
     try {
       data = JSON.parse(accountBytes.toString('utf8')) as { accounts?: unknown };
     } catch {
-      throw new SiteError({ code: 'STORE_IMPORT', message: 'the admin accounts file is not valid JSON', file: paths.accounts });
+      throw new SiteError({
+        code: 'STORE_IMPORT',
+        message: 'the admin accounts file is not valid JSON',
+        file: paths.accounts,
+      });
     }
-    if (!Array.isArray(data.accounts)) throw new SiteError({ code: 'STORE_IMPORT', message: 'the admin accounts file has no "accounts" list', file: paths.accounts });
+    if (!Array.isArray(data.accounts))
+      throw new SiteError({
+        code: 'STORE_IMPORT',
+        message: 'the admin accounts file has no "accounts" list',
+        file: paths.accounts,
+      });
     accounts = (data.accounts as Record<string, unknown>[])
-      .filter((account) => typeof account?.email === 'string' && (account.role === 'editor' || account.role === 'admin') && typeof account.passwordHash === 'string')
-      .map((account) => ({ email: String(account.email), role: account.role as StoredAccount['role'], passwordHash: String(account.passwordHash), created: textOf(account.created) ?? now.toISOString() }));
+      .filter(
+        (account) =>
+          typeof account?.email === 'string' &&
+          (account.role === 'editor' || account.role === 'admin') &&
+          typeof account.passwordHash === 'string',
+      )
+      .map((account) => ({
+        email: String(account.email),
+        role: account.role as StoredAccount['role'],
+        passwordHash: String(account.passwordHash),
+        created: textOf(account.created) ?? now.toISOString(),
+      }));
   }
 
   const audit: AuditEntry[] = [];
@@ -177,7 +221,8 @@ export async function importLegacyFiles(store: Store, places: LegacyPlaces, now:
     if (!line.length) continue;
     try {
       const record = JSON.parse(line.toString('utf8')) as Record<string, unknown>;
-      if (typeof record.time === 'string' && typeof record.action === 'string') audit.push({ ...record, time: record.time, user: textOf(record.user) ?? '', action: record.action });
+      if (typeof record.time === 'string' && typeof record.action === 'string')
+        audit.push({ ...record, time: record.time, user: textOf(record.user) ?? '', action: record.action });
       else skipped++;
     } catch {
       skipped++;
@@ -191,7 +236,15 @@ export async function importLegacyFiles(store: Store, places: LegacyPlaces, now:
   for (const name of present) {
     const from = paths[name];
     let to = `${from}.imported-${stamp}`;
-    for (let n = 2; await readFile(to).then(() => true, () => false); n++) to = `${from}.imported-${stamp}-${n}`;
+    for (
+      let n = 2;
+      await readFile(to).then(
+        () => true,
+        () => false,
+      );
+      n++
+    )
+      to = `${from}.imported-${stamp}-${n}`;
     await rename(from, to);
     renamed.push([from, to]);
   }

@@ -17,13 +17,22 @@ import { createStore, storeTables, type CreateStoreOptions, type Store } from '.
 export const databaseFileName = 'site.db';
 
 /** The files SQLite keeps beside the database (never served, never in an output folder). */
-export const databaseFileNames = [databaseFileName, `${databaseFileName}-wal`, `${databaseFileName}-shm`, `${databaseFileName}-journal`] as const;
+export const databaseFileNames = [
+  databaseFileName,
+  `${databaseFileName}-wal`,
+  `${databaseFileName}-shm`,
+  `${databaseFileName}-journal`,
+] as const;
 
 /** Where a site's store is: a SQLite file, or a server's address. */
-export type DatabaseLocation = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; from: 'DATABASE_URL' | 'storage.url' };
+export type DatabaseLocation =
+  { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; from: 'DATABASE_URL' | 'storage.url' };
 
 /** The database of a config (DATABASE_URL, then storage.url, then `<contact.dataDir>/site.db`). */
-export function databaseOf(config: Pick<ResolvedConfig, 'dirs'> & { storage?: { url?: string } }, env: NodeJS.ProcessEnv = process.env): DatabaseLocation {
+export function databaseOf(
+  config: Pick<ResolvedConfig, 'dirs'> & { storage?: { url?: string } },
+  env: NodeJS.ProcessEnv = process.env,
+): DatabaseLocation {
   const fromEnv = env.DATABASE_URL?.trim();
   const url = fromEnv || config.storage?.url;
   const from = fromEnv ? 'DATABASE_URL' : 'storage.url';
@@ -71,7 +80,10 @@ export interface OpenStoreOptions extends CreateStoreOptions {
  * a database that cannot be opened is STORE_UNAVAILABLE, one that is damaged STORE_DAMAGED, both
  * naming it and what to do.
  */
-export async function openStoreFor(config: Pick<ResolvedConfig, 'dirs'> & { storage?: { url?: string } }, options: OpenStoreOptions = {}): Promise<Store> {
+export async function openStoreFor(
+  config: Pick<ResolvedConfig, 'dirs'> & { storage?: { url?: string } },
+  options: OpenStoreOptions = {},
+): Promise<Store> {
   const location = databaseOf(config);
   refuseEmptyFile(location);
   let driver: SqlDriver;
@@ -99,7 +111,11 @@ export async function openStoreFor(config: Pick<ResolvedConfig, 'dirs'> & { stor
  */
 export function refuseEmptyFile(location: DatabaseLocation): void {
   if (location.kind === 'sqlite' && statSync(location.file, { throwIfNoEntry: false })?.size === 0) {
-    throw damaged(location.file, 'is empty (0 bytes): whatever it held (accounts, messages, bookings) is gone, and opening it would make a new, empty store in its place', ' If it is the file of a first start that was cut short, delete it and start again.');
+    throw damaged(
+      location.file,
+      'is empty (0 bytes): whatever it held (accounts, messages, bookings) is gone, and opening it would make a new, empty store in its place',
+      ' If it is the file of a first start that was cut short, delete it and start again.',
+    );
   }
 }
 
@@ -109,7 +125,11 @@ export function refuseEmptyFile(location: DatabaseLocation): void {
  * the whole file, a few milliseconds a megabyte); on any, every table of the schema there (unless
  * `tables: false`). Throws STORE_DAMAGED saying what is wrong.
  */
-export async function checkStore(driver: SqlExecutor, location: DatabaseLocation, options: { tables?: boolean } = {}): Promise<void> {
+export async function checkStore(
+  driver: SqlExecutor,
+  location: DatabaseLocation,
+  options: { tables?: boolean } = {},
+): Promise<void> {
   const where = describeDatabase(location);
   if (driver.dialect === 'sqlite') {
     const { rows } = await driver.execute('PRAGMA quick_check(5)');
@@ -118,12 +138,19 @@ export async function checkStore(driver: SqlExecutor, location: DatabaseLocation
   }
   // Only a schema with every migration applied has every table (`site db status` may look at one behind).
   if (options.tables === false) return;
-  const present = driver.dialect === 'sqlite'
-    ? await driver.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-    : await driver.execute('SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()');
+  const present =
+    driver.dialect === 'sqlite'
+      ? await driver.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+      : await driver.execute(
+          'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()',
+        );
   const names = new Set(present.rows.map((row) => String(row.name)));
   const missing = storeTables.filter((table) => !names.has(table));
-  if (missing.length) throw damaged(where, `is damaged: its schema is recorded as applied, but ${missing.length === 1 ? 'the table' : 'the tables'} ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not there`);
+  if (missing.length)
+    throw damaged(
+      where,
+      `is damaged: its schema is recorded as applied, but ${missing.length === 1 ? 'the table' : 'the tables'} ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not there`,
+    );
 }
 
 /** STORE_DAMAGED for the database `where`, with what to do, the file named. */
@@ -141,7 +168,13 @@ export function damaged(where: string, what: string, more = ''): SiteError {
 
 function unavailable(error: unknown, location: DatabaseLocation): unknown {
   if (error instanceof SiteError) return error;
-  if (error instanceof StoreUnavailable && error.fault === 'corrupt') return damaged(describeDatabase(location), `is damaged: ${error.message}`);
+  if (error instanceof StoreUnavailable && error.fault === 'corrupt')
+    return damaged(describeDatabase(location), `is damaged: ${error.message}`);
   const reason = error instanceof StoreUnavailable || error instanceof Error ? error.message : String(error);
-  return new SiteError({ code: 'STORE_UNAVAILABLE', message: `cannot open the database ${describeDatabase(location)}: ${location.kind === 'postgres' ? reason.replaceAll(location.url, redactUrl(location.url)) : reason}`, file: location.kind === 'sqlite' ? location.file : undefined, cause: error });
+  return new SiteError({
+    code: 'STORE_UNAVAILABLE',
+    message: `cannot open the database ${describeDatabase(location)}: ${location.kind === 'postgres' ? reason.replaceAll(location.url, redactUrl(location.url)) : reason}`,
+    file: location.kind === 'sqlite' ? location.file : undefined,
+    cause: error,
+  });
 }

@@ -28,14 +28,19 @@ export interface PostgresBackup {
  * SQLite database. A missing pg_dump, or one that fails (server down, older than the server), is a
  * SiteError that says what to do, and leaves no file behind.
  */
-export async function backupPostgres(url: string, file: string, options: PostgresBackupOptions = {}): Promise<PostgresBackup> {
+export async function backupPostgres(
+  url: string,
+  file: string,
+  options: PostgresBackupOptions = {},
+): Promise<PostgresBackup> {
   const database = describePostgresUrl(url);
   const pgDump = options.pgDump ?? process.env.PG_DUMP ?? findPgDump();
-  const notInstalled = (where: string) => new SiteError({
-    code: 'STORE_UNAVAILABLE',
-    message: `cannot back up ${database}: pg_dump is not ${where}`,
-    hint: 'Install the Postgres client tools, of the server\'s major version or newer (Debian: apt-get install postgresql-client), or set PG_DUMP to pg_dump\'s path.',
-  });
+  const notInstalled = (where: string) =>
+    new SiteError({
+      code: 'STORE_UNAVAILABLE',
+      message: `cannot back up ${database}: pg_dump is not ${where}`,
+      hint: "Install the Postgres client tools, of the server's major version or newer (Debian: apt-get install postgresql-client), or set PG_DUMP to pg_dump's path.",
+    });
   if (!pgDump) throw notInstalled('installed (not on PATH, nor in /usr/lib/postgresql/*/bin)');
   const parsed = new URL(url);
   const password = decodeURIComponent(parsed.password);
@@ -43,18 +48,23 @@ export async function backupPostgres(url: string, file: string, options: Postgre
   // Created empty first, so the dump (pg_dump opens the file it is given) has the mode set here.
   await (await open(file, 'wx', 0o600)).close();
   try {
-    await runPgDump(pgDump, ['--format=custom', '--no-owner', `--file=${file}`, `--dbname=${parsed.href}`], {
-      ...process.env,
-      ...(password ? { PGPASSWORD: password } : {}),
-      PGCONNECT_TIMEOUT: process.env.PGCONNECT_TIMEOUT ?? '10',
-    }, password);
+    await runPgDump(
+      pgDump,
+      ['--format=custom', '--no-owner', `--file=${file}`, `--dbname=${parsed.href}`],
+      {
+        ...process.env,
+        ...(password ? { PGPASSWORD: password } : {}),
+        PGCONNECT_TIMEOUT: process.env.PGCONNECT_TIMEOUT ?? '10',
+      },
+      password,
+    );
   } catch (error) {
     await rm(file, { force: true });
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notInstalled(`at ${pgDump}`);
     throw new SiteError({
       code: 'STORE_UNAVAILABLE',
       message: `cannot back up ${database}: ${(error as Error).message}`,
-      hint: 'Check that the server in DATABASE_URL is up and reachable, and that pg_dump is of the server\'s major version or newer (pg_dump --version).',
+      hint: "Check that the server in DATABASE_URL is up and reachable, and that pg_dump is of the server's major version or newer (pg_dump --version).",
       cause: error,
     });
   }
@@ -72,7 +82,9 @@ export function findPostgresBinDir(names: readonly string[]): string | undefined
   }
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return undefined;
-  const versions = readdirSync(root).filter((name) => /^\d+(\.\d+)?$/.test(name)).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(root)
+    .filter((name) => /^\d+(\.\d+)?$/.test(name))
+    .sort((a, b) => Number(b) - Number(a));
   return versions.map((version) => join(root, version, 'bin')).find(hasAll);
 }
 

@@ -6,7 +6,15 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type postgres from 'postgres';
-import { StoreUnavailable, type SqlDriver, type SqlExecutor, type SqlResult, type SqlRow, type SqlValue, type StoreFault } from './driver.js';
+import {
+  StoreUnavailable,
+  type SqlDriver,
+  type SqlExecutor,
+  type SqlResult,
+  type SqlRow,
+  type SqlValue,
+  type StoreFault,
+} from './driver.js';
 
 /** Limits of a connection pool; the defaults suit `site serve`. */
 export interface PostgresOptions {
@@ -53,7 +61,12 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
       // bigint (count(*), sum of integers) and numeric (sum of bigints) come back as numbers, as
       // SQLite returns them; postgres.js would give strings, which compare and add wrongly.
       int8: { to: 20, from: [20], serialize: (value: bigint | number) => String(value), parse: parseInteger },
-      numeric: { to: 1700, from: [1700], serialize: (value: number) => String(value), parse: (raw: string) => Number(raw) },
+      numeric: {
+        to: 1700,
+        from: [1700],
+        serialize: (value: number) => String(value),
+        parse: (raw: string) => Number(raw),
+      },
     },
   });
 
@@ -62,7 +75,11 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   // would not see its rows, and could wait for its locks for ever.
   const current = new AsyncLocalStorage<postgres.TransactionSql>();
 
-  async function run(on: postgres.Sql | postgres.TransactionSql, text: string, params: readonly SqlValue[]): Promise<SqlResult> {
+  async function run(
+    on: postgres.Sql | postgres.TransactionSql,
+    text: string,
+    params: readonly SqlValue[],
+  ): Promise<SqlResult> {
     try {
       const result = await on.unsafe(toPostgresPlaceholders(text), params as postgres.ParameterOrJSON<never>[]);
       return { rows: result.map(toSqlRow), changes: result.count ?? 0 };
@@ -179,7 +196,9 @@ export function describePostgresUrl(url: string): string {
   try {
     parsed = new URL(url);
   } catch {
-    throw new StoreUnavailable('The Postgres URL cannot be read: write it as postgres://user:password@host:5432/database (percent-encode @, : and / inside the password).');
+    throw new StoreUnavailable(
+      'The Postgres URL cannot be read: write it as postgres://user:password@host:5432/database (percent-encode @, : and / inside the password).',
+    );
   }
   if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
     throw new StoreUnavailable(`The Postgres URL starts with ${parsed.protocol}// where postgres:// is expected.`);
@@ -225,8 +244,18 @@ function toSqlValue(value: unknown): SqlValue {
 
 /** Error codes of Node and postgres.js that mean the server could not be reached or went away. */
 const connectionCodes = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE',
-  'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'CONNECT_TIMEOUT',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
 ]);
 
 /**
@@ -236,7 +265,13 @@ const connectionCodes = new Set([
  * a lock not granted within lock_timeout (55P03).
  */
 function isUnavailableState(state: string): boolean {
-  return /^(08|28|40|53|57|58)/.test(state) || state === '3D000' || state === '55P03' || state === 'XX001' || state === 'XX002';
+  return (
+    /^(08|28|40|53|57|58)/.test(state) ||
+    state === '3D000' ||
+    state === '55P03' ||
+    state === 'XX001' ||
+    state === 'XX002'
+  );
 }
 
 /** What a SQLSTATE (or a connection's error code, without one) says is wrong with the database. */
@@ -256,5 +291,8 @@ function classifyError(error: unknown, target: string, secrets: readonly string[
   if (!unavailable) return error;
   let reason = error instanceof Error ? error.message : String(error);
   for (const secret of secrets) reason = reason.split(secret).join('***');
-  return new StoreUnavailable(`The Postgres database at ${target} is unavailable (${String(code)}): ${reason}`, { cause: error, fault: faultOf(state) });
+  return new StoreUnavailable(`The Postgres database at ${target} is unavailable (${String(code)}): ${reason}`, {
+    cause: error,
+    fault: faultOf(state),
+  });
 }

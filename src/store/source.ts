@@ -53,44 +53,74 @@ export async function openSiteStore(config: ResolvedConfig, options: OpenSiteSto
 }
 
 /** A source following a config that may change (`site dev`): the store of its database, opened when first asked. */
-export function followingStoreSource(currentConfig: () => ResolvedConfig | undefined, options: OpenSiteStoreOptions = {}): StoreSource {
+export function followingStoreSource(
+  currentConfig: () => ResolvedConfig | undefined,
+  options: OpenSiteStoreOptions = {},
+): StoreSource {
   const opened = new Map<string, Promise<Store>>();
   // A database that cannot be opened is tried again at each request: said once, and once more when it opens.
   const failedOpens = new Map<string, { fault: StoreFault; since: number; failures: number }>();
   return {
     get() {
       const config = currentConfig();
-      if (!config) return Promise.reject(new StoreUnavailable('the site has not built yet: fix the errors site dev shows'));
+      if (!config)
+        return Promise.reject(new StoreUnavailable('the site has not built yet: fix the errors site dev shows'));
       const key = describeDatabase(databaseOf(config));
       let store = opened.get(key);
       if (!store) {
         store = openSiteStore(config, options);
         opened.set(key, store);
-        store.then(() => {
-          const failed = failedOpens.get(key);
-          if (!failed) return;
-          failedOpens.delete(key);
-          options.health?.({ state: 'recovered', fault: failed.fault, failures: failed.failures, ms: Date.now() - failed.since }, key);
-        }, (error: unknown) => {
-          // A failed open is tried again at the next request (the folder may be fixed meanwhile).
-          opened.delete(key);
-          const fault: StoreFault = error instanceof SiteError && error.code === 'STORE_DAMAGED' ? 'corrupt' : error instanceof StoreUnavailable ? error.fault : 'down';
-          const failed = failedOpens.get(key);
-          if (failed?.fault === fault) failed.failures++;
-          else {
-            failedOpens.set(key, { fault, since: Date.now(), failures: 1 });
-            options.health?.({ state: 'failing', fault, detail: error instanceof Error ? error.message : String(error) }, key);
-          }
-        });
+        store.then(
+          () => {
+            const failed = failedOpens.get(key);
+            if (!failed) return;
+            failedOpens.delete(key);
+            options.health?.(
+              { state: 'recovered', fault: failed.fault, failures: failed.failures, ms: Date.now() - failed.since },
+              key,
+            );
+          },
+          (error: unknown) => {
+            // A failed open is tried again at the next request (the folder may be fixed meanwhile).
+            opened.delete(key);
+            const fault: StoreFault =
+              error instanceof SiteError && error.code === 'STORE_DAMAGED'
+                ? 'corrupt'
+                : error instanceof StoreUnavailable
+                  ? error.fault
+                  : 'down';
+            const failed = failedOpens.get(key);
+            if (failed?.fault === fault) failed.failures++;
+            else {
+              failedOpens.set(key, { fault, since: Date.now(), failures: 1 });
+              options.health?.(
+                { state: 'failing', fault, detail: error instanceof Error ? error.message : String(error) },
+                key,
+              );
+            }
+          },
+        );
       }
       return store.catch((error) => {
-        throw error instanceof SiteError ? new StoreUnavailable(error.message, { cause: error, fault: error.code === 'STORE_DAMAGED' ? 'corrupt' : 'down' }) : error;
+        throw error instanceof SiteError
+          ? new StoreUnavailable(error.message, {
+              cause: error,
+              fault: error.code === 'STORE_DAMAGED' ? 'corrupt' : 'down',
+            })
+          : error;
       });
     },
     async close() {
       const stores = [...opened.values()];
       opened.clear();
-      await Promise.all(stores.map((store) => store.then((open) => open.close(), () => undefined)));
+      await Promise.all(
+        stores.map((store) =>
+          store.then(
+            (open) => open.close(),
+            () => undefined,
+          ),
+        ),
+      );
     },
   };
 }

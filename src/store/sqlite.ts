@@ -22,7 +22,15 @@ import { chmod, mkdir, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Client, InArgs, ResultSet, Transaction } from '@libsql/client';
-import { StoreUnavailable, type SqlDriver, type SqlExecutor, type SqlResult, type SqlRow, type SqlValue, type StoreFault } from './driver.js';
+import {
+  StoreUnavailable,
+  type SqlDriver,
+  type SqlExecutor,
+  type SqlResult,
+  type SqlRow,
+  type SqlValue,
+  type StoreFault,
+} from './driver.js';
 
 /** Options of `openSqlite`. */
 export interface SqliteOptions {
@@ -34,14 +42,26 @@ export interface SqliteOptions {
 const busySliceMs = 25;
 
 /** SQLite's primary result codes that mean the database, not the statement, is the problem. */
-const unavailableCodes = new Set([5 /* BUSY */, 6 /* LOCKED */, 7 /* NOMEM */, 8 /* READONLY */, 10 /* IOERR */, 11 /* CORRUPT */, 13 /* FULL */, 14 /* CANTOPEN */, 15 /* PROTOCOL */, 26 /* NOTADB */]);
+const unavailableCodes = new Set([
+  5 /* BUSY */, 6 /* LOCKED */, 7 /* NOMEM */, 8 /* READONLY */, 10 /* IOERR */, 11 /* CORRUPT */, 13 /* FULL */,
+  14 /* CANTOPEN */, 15 /* PROTOCOL */, 26 /* NOTADB */,
+]);
 
 /** The primary result code of a libsql error, if it carries one. */
 function resultCodeOf(error: unknown): number | undefined {
   const raw = (error as { rawCode?: unknown }).rawCode;
   if (typeof raw === 'number') return raw & 0xff;
   const code = String((error as { code?: unknown }).code ?? '');
-  const named: Record<string, number> = { SQLITE_BUSY: 5, SQLITE_LOCKED: 6, SQLITE_READONLY: 8, SQLITE_IOERR: 10, SQLITE_CORRUPT: 11, SQLITE_FULL: 13, SQLITE_CANTOPEN: 14, SQLITE_NOTADB: 26 };
+  const named: Record<string, number> = {
+    SQLITE_BUSY: 5,
+    SQLITE_LOCKED: 6,
+    SQLITE_READONLY: 8,
+    SQLITE_IOERR: 10,
+    SQLITE_CORRUPT: 11,
+    SQLITE_FULL: 13,
+    SQLITE_CANTOPEN: 14,
+    SQLITE_NOTADB: 26,
+  };
   for (const [name, value] of Object.entries(named)) if (code === name || code.startsWith(`${name}_`)) return value;
   return undefined;
 }
@@ -65,7 +85,10 @@ function translate(error: unknown, file: string): unknown {
   const code = resultCodeOf(error);
   const closed = (error as { code?: unknown }).code === 'CLIENT_CLOSED';
   if (closed || (code !== undefined && unavailableCodes.has(code))) {
-    return new StoreUnavailable(`the database ${file} cannot be written now: ${(error as Error).message}`, { cause: error, fault: faultOf(code) });
+    return new StoreUnavailable(`the database ${file} cannot be written now: ${(error as Error).message}`, {
+      cause: error,
+      fault: faultOf(code),
+    });
   }
   return error;
 }
@@ -169,7 +192,8 @@ export async function openSqlite(file: string, options: SqliteOptions = {}): Pro
     return run;
   }
 
-  const execute = (sql: string, params: readonly SqlValue[] = []) => whileBusy(async (db) => resultOf(await db.execute({ sql, args: params as InArgs })));
+  const execute = (sql: string, params: readonly SqlValue[] = []) =>
+    whileBusy(async (db) => resultOf(await db.execute({ sql, args: params as InArgs })));
 
   try {
     await whileBusy(async () => undefined);

@@ -112,7 +112,8 @@ export interface WindowedClaim extends AttemptClaim {
  * attempt's claim of a place in each of its budgets at `at` (all or none), places given back, or
  * a budget cleared.
  */
-export type AttemptChange = { claim: readonly WindowedClaim[]; at: string } | { release: readonly string[] } | { clear: string };
+export type AttemptChange =
+  { claim: readonly WindowedClaim[]; at: string } | { release: readonly string[] } | { clear: string };
 
 /** One entry of the audit log. */
 export interface AuditEntry {
@@ -201,7 +202,16 @@ export interface ImportCounts {
 }
 
 /** The store's tables, for `site db status`. */
-export const storeTables = ['contact_messages', 'bookings', 'accounts', 'sessions', 'sign_in_attempts', 'audit_log', 'saved_versions', 'pending_changes'] as const;
+export const storeTables = [
+  'contact_messages',
+  'bookings',
+  'accounts',
+  'sessions',
+  'sign_in_attempts',
+  'audit_log',
+  'saved_versions',
+  'pending_changes',
+] as const;
 
 /** The store. Every method is one statement or one transaction, so it holds across processes. */
 export interface Store {
@@ -286,7 +296,13 @@ export interface Store {
   /** One change, whatever its status, or undefined. */
   findChange(id: string): Promise<StoredPendingChange | undefined>;
   /** Marks a pending change approved or rejected; false when it was no longer pending. */
-  decideChange(id: string, status: Exclude<PendingStatus, 'pending'>, by: string, at: string, note: string | null): Promise<boolean>;
+  decideChange(
+    id: string,
+    status: Exclude<PendingStatus, 'pending'>,
+    by: string,
+    at: string,
+    note: string | null,
+  ): Promise<boolean>;
 
   /** Rows per table. */
   counts(): Promise<Record<(typeof storeTables)[number], number>>;
@@ -314,9 +330,17 @@ export async function createStore(driver: SqlDriver, options: CreateStoreOptions
 export async function schemaStatus(db: SqlExecutor): Promise<SchemaStatus> {
   await db.execute(migrationsTable[db.dialect]);
   const { rows } = await db.execute('SELECT version, name, applied_at FROM schema_migrations ORDER BY version');
-  const applied = rows.map((row) => ({ version: Number(row.version), name: text(row.name), appliedAt: text(row.applied_at) }));
+  const applied = rows.map((row) => ({
+    version: Number(row.version),
+    name: text(row.name),
+    appliedAt: text(row.applied_at),
+  }));
   const done = new Set(applied.map((row) => row.version));
-  return { version: applied.length ? Math.max(...done) : 0, applied, pending: migrations.filter((migration) => !done.has(migration.version)) };
+  return {
+    version: applied.length ? Math.max(...done) : 0,
+    applied,
+    pending: migrations.filter((migration) => !done.has(migration.version)),
+  };
 }
 
 /** Takes the lock that one process at a time migrates a Postgres database under (a fixed key, released at commit). */
@@ -348,7 +372,11 @@ export async function migrate(driver: SqlDriver): Promise<Migration[]> {
         const { rows } = await tx.execute('SELECT version FROM schema_migrations WHERE version = ?', [next.version]);
         if (rows.length) return;
         for (const statement of next.statements[driver.dialect]) await tx.execute(statement);
-        await tx.execute('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [next.version, next.name, new Date().toISOString()]);
+        await tx.execute('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [
+          next.version,
+          next.name,
+          new Date().toISOString(),
+        ]);
         applied.push(next);
       });
     } catch (error) {
@@ -374,13 +402,23 @@ function optionalText(value: SqlValue | undefined): string | null {
  * Claims one place in each budget at `at`, each counting its own window, in one statement: every
  * budget has room and gets its row, or none does (undefined).
  */
-async function claimPlaces(on: SqlExecutor, claims: readonly WindowedClaim[], at: string): Promise<string[] | undefined> {
+async function claimPlaces(
+  on: SqlExecutor,
+  claims: readonly WindowedClaim[],
+  at: string,
+): Promise<string[] | undefined> {
   if (!claims.length) return [];
   const ids = claims.map(() => randomId());
   const rows = claims.map(() => 'SELECT ? AS id, ? AS key, ? AS at').join(' UNION ALL ');
   const room = claims.map(() => '(SELECT count(*) FROM sign_in_attempts WHERE key = ? AND at > ?) < ?').join(' AND ');
-  const params: SqlValue[] = [...claims.flatMap((claim, index) => [ids[index]!, claim.key, at]), ...claims.flatMap((claim) => [claim.key, claim.since, claim.limit])];
-  const { rows: inserted } = await on.execute(`INSERT INTO sign_in_attempts (id, key, at) SELECT id, key, at FROM (${rows}) AS claimed WHERE ${room} RETURNING id`, params);
+  const params: SqlValue[] = [
+    ...claims.flatMap((claim, index) => [ids[index]!, claim.key, at]),
+    ...claims.flatMap((claim) => [claim.key, claim.since, claim.limit]),
+  ];
+  const { rows: inserted } = await on.execute(
+    `INSERT INTO sign_in_attempts (id, key, at) SELECT id, key, at FROM (${rows}) AS claimed WHERE ${room} RETURNING id`,
+    params,
+  );
   return inserted.length === claims.length ? ids : undefined;
 }
 
@@ -389,15 +427,71 @@ function randomId(): string {
   return globalThis.crypto.randomUUID();
 }
 
-const contactColumns = ['id', 'received_at', 'first_name', 'last_name', 'email', 'company', 'type', 'subject', 'message', 'locale', 'page', 'handled_at', 'handled_by'] as const;
-const bookingColumns = ['id', 'slot_start', 'slot_end', 'start', '"end"', 'booked_at', 'first_name', 'last_name', 'email', 'company', 'note', 'locale', 'handled_at', 'handled_by', 'double_booked', 'page'] as const;
+const contactColumns = [
+  'id',
+  'received_at',
+  'first_name',
+  'last_name',
+  'email',
+  'company',
+  'type',
+  'subject',
+  'message',
+  'locale',
+  'page',
+  'handled_at',
+  'handled_by',
+] as const;
+const bookingColumns = [
+  'id',
+  'slot_start',
+  'slot_end',
+  'start',
+  '"end"',
+  'booked_at',
+  'first_name',
+  'last_name',
+  'email',
+  'company',
+  'note',
+  'locale',
+  'handled_at',
+  'handled_by',
+  'double_booked',
+  'page',
+] as const;
 
 /** The inbox fields of a row, as the JSON-lines items named them. */
-const contactFields: readonly [string, string][] = [['firstName', 'first_name'], ['lastName', 'last_name'], ['email', 'email'], ['company', 'company'], ['type', 'type'], ['subject', 'subject'], ['message', 'message'], ['locale', 'locale'], ['page', 'page']];
-const bookingFields: readonly [string, string][] = [['start', 'start'], ['end', 'end'], ['firstName', 'first_name'], ['lastName', 'last_name'], ['email', 'email'], ['company', 'company'], ['note', 'note'], ['locale', 'locale'], ['page', 'page']];
+const contactFields: readonly [string, string][] = [
+  ['firstName', 'first_name'],
+  ['lastName', 'last_name'],
+  ['email', 'email'],
+  ['company', 'company'],
+  ['type', 'type'],
+  ['subject', 'subject'],
+  ['message', 'message'],
+  ['locale', 'locale'],
+  ['page', 'page'],
+];
+const bookingFields: readonly [string, string][] = [
+  ['start', 'start'],
+  ['end', 'end'],
+  ['firstName', 'first_name'],
+  ['lastName', 'last_name'],
+  ['email', 'email'],
+  ['company', 'company'],
+  ['note', 'note'],
+  ['locale', 'locale'],
+  ['page', 'page'],
+];
 
 function itemOfRow(kind: InboxKind, row: SqlRow): InboxItem {
-  const item: InboxItem = { id: `${kind}-${text(row.id)}`, kind, receivedAt: text(kind === 'contact' ? row.received_at : row.booked_at), handled: row.handled_at !== null && row.handled_at !== undefined };
+  const item: InboxItem = {
+    id: `${kind}-${text(row.id)}`,
+    kind,
+    receivedAt: text(kind === 'contact' ? row.received_at : row.booked_at),
+    handled: row.handled_at !== null && row.handled_at !== undefined,
+  };
   for (const [field, column] of kind === 'contact' ? contactFields : bookingFields) {
     const value = row[column];
     if (value !== null && value !== undefined) item[field] = text(value);
@@ -439,25 +533,82 @@ function versionOfRow(row: SqlRow): Omit<StoredVersion, 'files'> {
 function changeOfRow(row: SqlRow): StoredPendingChange {
   const maybe = (value: SqlValue | undefined) => (value === null || value === undefined ? null : text(value));
   return {
-    id: text(row.seq), collection: text(row.collection), slug: text(row.slug), locale: text(row.locale), base: text(row.base_version), text: text(row.new_text),
-    by: text(row.made_by), at: text(row.made_at), status: text(row.status) as PendingStatus, decidedBy: maybe(row.decided_by), decidedAt: maybe(row.decided_at), note: maybe(row.note),
+    id: text(row.seq),
+    collection: text(row.collection),
+    slug: text(row.slug),
+    locale: text(row.locale),
+    base: text(row.base_version),
+    text: text(row.new_text),
+    by: text(row.made_by),
+    at: text(row.made_at),
+    status: text(row.status) as PendingStatus,
+    decidedBy: maybe(row.decided_by),
+    decidedAt: maybe(row.decided_at),
+    note: maybe(row.note),
   };
 }
 
 function accountOfRow(row: SqlRow): StoredAccount {
-  return { email: text(row.email), role: text(row.role) as StoredRole, passwordHash: text(row.password_hash), created: text(row.created_at) };
+  return {
+    email: text(row.email),
+    role: text(row.role) as StoredRole,
+    passwordHash: text(row.password_hash),
+    created: text(row.created_at),
+  };
 }
 
 function placeholders(count: number): string {
   return Array.from({ length: count }, () => '?').join(', ');
 }
 
-function contactValues(id: string, record: Partial<ContactRecord>, handledAt: string | null = null, handledBy: string | null = null): SqlValue[] {
-  return [id, record.receivedAt ?? null, record.firstName ?? '', record.lastName ?? '', record.email ?? '', record.company ?? '', record.type ?? null, record.subject ?? '', record.message ?? '', record.locale ?? 'en', record.page ?? '/', handledAt, handledBy];
+function contactValues(
+  id: string,
+  record: Partial<ContactRecord>,
+  handledAt: string | null = null,
+  handledBy: string | null = null,
+): SqlValue[] {
+  return [
+    id,
+    record.receivedAt ?? null,
+    record.firstName ?? '',
+    record.lastName ?? '',
+    record.email ?? '',
+    record.company ?? '',
+    record.type ?? null,
+    record.subject ?? '',
+    record.message ?? '',
+    record.locale ?? 'en',
+    record.page ?? '/',
+    handledAt,
+    handledBy,
+  ];
 }
 
-function bookingValues(id: string, booking: NewBooking, handledAt: string | null = null, handledBy: string | null = null, doubleBooked = 0): SqlValue[] {
-  return [id, booking.slotStart, booking.slotEnd, booking.start, booking.end, booking.bookedAt, booking.firstName, booking.lastName, booking.email, booking.company ?? '', booking.note ?? '', booking.locale ?? 'en', handledAt, handledBy, doubleBooked, booking.page ?? '/'];
+function bookingValues(
+  id: string,
+  booking: NewBooking,
+  handledAt: string | null = null,
+  handledBy: string | null = null,
+  doubleBooked = 0,
+): SqlValue[] {
+  return [
+    id,
+    booking.slotStart,
+    booking.slotEnd,
+    booking.start,
+    booking.end,
+    booking.bookedAt,
+    booking.firstName,
+    booking.lastName,
+    booking.email,
+    booking.company ?? '',
+    booking.note ?? '',
+    booking.locale ?? 'en',
+    handledAt,
+    handledBy,
+    doubleBooked,
+    booking.page ?? '/',
+  ];
 }
 
 function storeOn(driver: SqlDriver): Store {
@@ -474,7 +625,10 @@ function storeOn(driver: SqlDriver): Store {
 
     async addContactMessage(record) {
       const id = randomId();
-      await db.execute(`INSERT INTO contact_messages (${contactColumns.join(', ')}) VALUES (${placeholders(contactColumns.length)})`, contactValues(id, record));
+      await db.execute(
+        `INSERT INTO contact_messages (${contactColumns.join(', ')}) VALUES (${placeholders(contactColumns.length)})`,
+        contactValues(id, record),
+      );
       return { id };
     },
 
@@ -494,21 +648,48 @@ function storeOn(driver: SqlDriver): Store {
     },
 
     async takenSlots(from, to) {
-      const { rows } = await db.execute('SELECT slot_start, slot_end FROM bookings WHERE slot_start < ? AND slot_end > ? ORDER BY slot_start', [to, from]);
+      const { rows } = await db.execute(
+        'SELECT slot_start, slot_end FROM bookings WHERE slot_start < ? AND slot_end > ? ORDER BY slot_start',
+        [to, from],
+      );
       return rows.map((row) => ({ slotStart: text(row.slot_start), slotEnd: text(row.slot_end) }));
     },
 
     async findBooking(id) {
-      const row = await one('SELECT id, slot_start, slot_end, start, "end", booked_at, locale FROM bookings WHERE id = ?', [id]);
+      const row = await one(
+        'SELECT id, slot_start, slot_end, start, "end", booked_at, locale FROM bookings WHERE id = ?',
+        [id],
+      );
       if (!row) return undefined;
-      return { id: text(row.id), slotStart: text(row.slot_start), slotEnd: text(row.slot_end), start: text(row.start), end: text(row.end), bookedAt: optionalText(row.booked_at), locale: text(row.locale) || 'en' };
+      return {
+        id: text(row.id),
+        slotStart: text(row.slot_start),
+        slotEnd: text(row.slot_end),
+        start: text(row.start),
+        end: text(row.end),
+        bookedAt: optionalText(row.booked_at),
+        locale: text(row.locale) || 'en',
+      };
     },
 
     async listInbox(filter = {}) {
-      const handled = filter.handled === 'handled' ? ' WHERE handled_at IS NOT NULL' : filter.handled === 'unhandled' ? ' WHERE handled_at IS NULL' : '';
+      const handled =
+        filter.handled === 'handled'
+          ? ' WHERE handled_at IS NOT NULL'
+          : filter.handled === 'unhandled'
+            ? ' WHERE handled_at IS NULL'
+            : '';
       const items: InboxItem[] = [];
-      if (filter.kind !== 'booking') items.push(...(await db.execute(`SELECT * FROM contact_messages${handled}`)).rows.map((row) => itemOfRow('contact', row)));
-      if (filter.kind !== 'contact') items.push(...(await db.execute(`SELECT * FROM bookings${handled}`)).rows.map((row) => itemOfRow('booking', row)));
+      if (filter.kind !== 'booking')
+        items.push(
+          ...(await db.execute(`SELECT * FROM contact_messages${handled}`)).rows.map((row) =>
+            itemOfRow('contact', row),
+          ),
+        );
+      if (filter.kind !== 'contact')
+        items.push(
+          ...(await db.execute(`SELECT * FROM bookings${handled}`)).rows.map((row) => itemOfRow('booking', row)),
+        );
       return items.sort(compareNewestFirst);
     },
 
@@ -522,7 +703,10 @@ function storeOn(driver: SqlDriver): Store {
     async setHandled(id, handled, by, at) {
       const target = rowOfItemId(id);
       if (!target) return undefined;
-      const { rows } = await db.execute(`UPDATE ${target.table} SET handled_at = ?, handled_by = ? WHERE id = ? RETURNING *`, handled ? [at, by, target.rowId] : [null, null, target.rowId]);
+      const { rows } = await db.execute(
+        `UPDATE ${target.table} SET handled_at = ?, handled_by = ? WHERE id = ? RETURNING *`,
+        handled ? [at, by, target.rowId] : [null, null, target.rowId],
+      );
       return rows[0] && itemOfRow(target.kind, rows[0]);
     },
 
@@ -537,10 +721,19 @@ function storeOn(driver: SqlDriver): Store {
       return driver.transaction(async (tx) => {
         const contacts = await tx.execute('DELETE FROM contact_messages WHERE received_at < ?', [before]);
         // A meeting is kept until it is over and its request is old enough, as the privacy policy words it.
-        const bookings = await tx.execute('DELETE FROM bookings WHERE slot_end < ? AND (booked_at IS NULL OR booked_at < ?)', [before, before]);
-        const count = async (table: string, where: string) => Number((await tx.execute(`SELECT count(*) AS n FROM ${table}${where}`)).rows[0]?.n ?? 0);
+        const bookings = await tx.execute(
+          'DELETE FROM bookings WHERE slot_end < ? AND (booked_at IS NULL OR booked_at < ?)',
+          [before, before],
+        );
+        const count = async (table: string, where: string) =>
+          Number((await tx.execute(`SELECT count(*) AS n FROM ${table}${where}`)).rows[0]?.n ?? 0);
         return [
-          { kind: 'contact', removed: contacts.changes, kept: await count('contact_messages', ''), undated: await count('contact_messages', ' WHERE received_at IS NULL') },
+          {
+            kind: 'contact',
+            removed: contacts.changes,
+            kept: await count('contact_messages', ''),
+            undated: await count('contact_messages', ' WHERE received_at IS NULL'),
+          },
           { kind: 'booking', removed: bookings.changes, kept: await count('bookings', ''), undated: 0 },
         ];
       });
@@ -556,14 +749,22 @@ function storeOn(driver: SqlDriver): Store {
     },
 
     async addAccount(account) {
-      const { rows } = await db.execute('INSERT INTO accounts (email, role, password_hash, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING email', [account.email, account.role, account.passwordHash, account.created]);
+      const { rows } = await db.execute(
+        'INSERT INTO accounts (email, role, password_hash, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING email',
+        [account.email, account.role, account.passwordHash, account.created],
+      );
       return rows.length > 0;
     },
 
     async setPasswordHash(email, passwordHash, previousHash) {
-      const { changes } = previousHash === undefined
-        ? await db.execute('UPDATE accounts SET password_hash = ? WHERE email = ?', [passwordHash, email])
-        : await db.execute('UPDATE accounts SET password_hash = ? WHERE email = ? AND password_hash = ?', [passwordHash, email, previousHash]);
+      const { changes } =
+        previousHash === undefined
+          ? await db.execute('UPDATE accounts SET password_hash = ? WHERE email = ?', [passwordHash, email])
+          : await db.execute('UPDATE accounts SET password_hash = ? WHERE email = ? AND password_hash = ?', [
+              passwordHash,
+              email,
+              previousHash,
+            ]);
       return changes > 0;
     },
 
@@ -576,22 +777,40 @@ function storeOn(driver: SqlDriver): Store {
 
     async createSession(session, cutoffs, replacing) {
       await driver.transaction(async (tx) => {
-        await tx.execute('DELETE FROM sessions WHERE last_seen_at <= ? OR created_at <= ?', [cutoffs.idleBefore, cutoffs.createdBefore]);
+        await tx.execute('DELETE FROM sessions WHERE last_seen_at <= ? OR created_at <= ?', [
+          cutoffs.idleBefore,
+          cutoffs.createdBefore,
+        ]);
         if (replacing) await tx.execute('DELETE FROM sessions WHERE token_hash = ?', [replacing]);
         await tx.execute(
           'INSERT INTO sessions (token_hash, email, role, csrf_token, account_stamp, created_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-          [session.tokenHash, session.email, session.role, session.csrfToken, session.accountStamp, session.createdAt, session.lastSeenAt],
+          [
+            session.tokenHash,
+            session.email,
+            session.role,
+            session.csrfToken,
+            session.accountStamp,
+            session.createdAt,
+            session.lastSeenAt,
+          ],
         );
       });
     },
 
     async touchSession(tokenHash, now, cutoffs) {
-      const { rows } = await db.execute('UPDATE sessions SET last_seen_at = ? WHERE token_hash = ? AND last_seen_at > ? AND created_at > ? RETURNING *', [now, tokenHash, cutoffs.idleBefore, cutoffs.createdBefore]);
+      const { rows } = await db.execute(
+        'UPDATE sessions SET last_seen_at = ? WHERE token_hash = ? AND last_seen_at > ? AND created_at > ? RETURNING *',
+        [now, tokenHash, cutoffs.idleBefore, cutoffs.createdBefore],
+      );
       return rows[0] && sessionOfRow(rows[0]);
     },
 
     async peekSession(tokenHash, cutoffs) {
-      const row = await one('SELECT * FROM sessions WHERE token_hash = ? AND last_seen_at > ? AND created_at > ?', [tokenHash, cutoffs.idleBefore, cutoffs.createdBefore]);
+      const row = await one('SELECT * FROM sessions WHERE token_hash = ? AND last_seen_at > ? AND created_at > ?', [
+        tokenHash,
+        cutoffs.idleBefore,
+        cutoffs.createdBefore,
+      ]);
       return row && sessionOfRow(row);
     },
 
@@ -608,7 +827,11 @@ function storeOn(driver: SqlDriver): Store {
       const claim = async (on: SqlExecutor) => {
         // Rows past every window are dropped as the table is used, so it holds 15 minutes of attempts at most.
         await on.execute('DELETE FROM sign_in_attempts WHERE at <= ?', [since]);
-        return claimPlaces(on, claims.map((budget) => ({ ...budget, since })), at);
+        return claimPlaces(
+          on,
+          claims.map((budget) => ({ ...budget, since })),
+          at,
+        );
       };
       // SQLite runs one writer at a time, so the statement counts every claim committed before it.
       // Postgres runs claims side by side (read committed): each would count before the others
@@ -617,7 +840,8 @@ function storeOn(driver: SqlDriver): Store {
       // claims never wait for each other.
       if (driver.dialect !== 'postgres') return claim(db);
       return driver.transaction(async (tx) => {
-        for (const key of [...new Set(claims.map((claim) => claim.key))].sort()) await tx.execute('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
+        for (const key of [...new Set(claims.map((claim) => claim.key))].sort())
+          await tx.execute('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
         return claim(tx);
       });
     },
@@ -627,12 +851,19 @@ function storeOn(driver: SqlDriver): Store {
       const claims = changes.flatMap((change) => ('claim' in change ? change.claim : []));
       const apply = async (on: SqlExecutor) => {
         // Rows past the longest window are dropped as the table is used, so it holds that much at most.
-        if (claims.length) await on.execute('DELETE FROM sign_in_attempts WHERE at <= ?', [claims.map((claim) => claim.since).reduce((a, b) => (a < b ? a : b))]);
+        if (claims.length)
+          await on.execute('DELETE FROM sign_in_attempts WHERE at <= ?', [
+            claims.map((claim) => claim.since).reduce((a, b) => (a < b ? a : b)),
+          ]);
         const results: (string[] | undefined)[] = [];
         for (const change of changes) {
           if ('claim' in change) results.push(await claimPlaces(on, change.claim, change.at));
           else {
-            if ('release' in change && change.release.length) await on.execute(`DELETE FROM sign_in_attempts WHERE id IN (${placeholders(change.release.length)})`, change.release);
+            if ('release' in change && change.release.length)
+              await on.execute(
+                `DELETE FROM sign_in_attempts WHERE id IN (${placeholders(change.release.length)})`,
+                change.release,
+              );
             if ('clear' in change) await on.execute('DELETE FROM sign_in_attempts WHERE key = ?', [change.clear]);
             results.push(undefined);
           }
@@ -643,14 +874,18 @@ function storeOn(driver: SqlDriver): Store {
       // other servers take turns with these; taken in key order, so two batches never wait for each other.
       return driver.transaction(async (tx) => {
         if (driver.dialect === 'postgres') {
-          for (const key of [...new Set(claims.map((claim) => claim.key))].sort()) await tx.execute('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
+          for (const key of [...new Set(claims.map((claim) => claim.key))].sort())
+            await tx.execute('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
         }
         return apply(tx);
       });
     },
 
     async nthNewestAttempt(key, nth, since) {
-      const row = await one('SELECT at FROM sign_in_attempts WHERE key = ? AND at > ? ORDER BY at DESC LIMIT 1 OFFSET ?', [key, since, Math.max(0, nth - 1)]);
+      const row = await one(
+        'SELECT at FROM sign_in_attempts WHERE key = ? AND at > ? ORDER BY at DESC LIMIT 1 OFFSET ?',
+        [key, since, Math.max(0, nth - 1)],
+      );
       return row ? text(row.at) : undefined;
     },
 
@@ -663,7 +898,12 @@ function storeOn(driver: SqlDriver): Store {
     },
 
     async appendAudit(entry) {
-      await db.execute('INSERT INTO audit_log (time, actor, action, record) VALUES (?, ?, ?, ?)', [entry.time, entry.user, entry.action, JSON.stringify(entry)]);
+      await db.execute('INSERT INTO audit_log (time, actor, action, record) VALUES (?, ?, ?, ?)', [
+        entry.time,
+        entry.user,
+        entry.action,
+        JSON.stringify(entry),
+      ]);
     },
 
     async listAudit(limit) {
@@ -681,7 +921,10 @@ function storeOn(driver: SqlDriver): Store {
     async addVersion(version, keep) {
       // Two statements, not a transaction: D1 cannot read an insert's RETURNING inside its batch,
       // and the cap is the same whoever trims it, so a trim raced by another save is harmless.
-      const { rows } = await db.execute('INSERT INTO saved_versions (kind, item, saved_at, saved_by, summary, files) VALUES (?, ?, ?, ?, ?, ?) RETURNING seq', [version.kind, version.item, version.at, version.by, version.summary, JSON.stringify(version.files)]);
+      const { rows } = await db.execute(
+        'INSERT INTO saved_versions (kind, item, saved_at, saved_by, summary, files) VALUES (?, ?, ?, ?, ?, ?) RETURNING seq',
+        [version.kind, version.item, version.at, version.by, version.summary, JSON.stringify(version.files)],
+      );
       await db.execute(
         'DELETE FROM saved_versions WHERE kind = ? AND item = ? AND seq NOT IN (SELECT seq FROM saved_versions WHERE kind = ? AND item = ? ORDER BY seq DESC LIMIT ?)',
         [version.kind, version.item, version.kind, version.item, keep],
@@ -690,19 +933,29 @@ function storeOn(driver: SqlDriver): Store {
     },
 
     async listVersions(kind, item) {
-      const { rows } = await db.execute('SELECT seq, saved_at, saved_by, summary FROM saved_versions WHERE kind = ? AND item = ? ORDER BY seq DESC', [kind, item]);
+      const { rows } = await db.execute(
+        'SELECT seq, saved_at, saved_by, summary FROM saved_versions WHERE kind = ? AND item = ? ORDER BY seq DESC',
+        [kind, item],
+      );
       return rows.map(versionOfRow);
     },
 
     async findVersion(kind, item, id) {
       if (!/^\d{1,18}$/.test(id)) return undefined;
-      const row = await one('SELECT * FROM saved_versions WHERE kind = ? AND item = ? AND seq = ?', [kind, item, Number(id)]);
+      const row = await one('SELECT * FROM saved_versions WHERE kind = ? AND item = ? AND seq = ?', [
+        kind,
+        item,
+        Number(id),
+      ]);
       return row && { ...versionOfRow(row), files: JSON.parse(text(row.files)) as Record<string, string> };
     },
 
     async holdChange(change) {
       // Two statements, as addVersion: a save of the same entry by the same author is serialised by the admin's queue.
-      await db.execute("DELETE FROM pending_changes WHERE collection = ? AND slug = ? AND locale = ? AND made_by = ? AND status = 'pending'", [change.collection, change.slug, change.locale, change.by]);
+      await db.execute(
+        "DELETE FROM pending_changes WHERE collection = ? AND slug = ? AND locale = ? AND made_by = ? AND status = 'pending'",
+        [change.collection, change.slug, change.locale, change.by],
+      );
       const { rows } = await db.execute(
         "INSERT INTO pending_changes (collection, slug, locale, base_version, new_text, made_by, made_at, status) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending') RETURNING seq",
         [change.collection, change.slug, change.locale, change.base, change.text, change.by, change.at],
@@ -711,9 +964,12 @@ function storeOn(driver: SqlDriver): Store {
     },
 
     async listPendingChanges(by) {
-      const { rows } = by === undefined
-        ? await db.execute("SELECT * FROM pending_changes WHERE status = 'pending' ORDER BY seq")
-        : await db.execute("SELECT * FROM pending_changes WHERE status = 'pending' AND made_by = ? ORDER BY seq", [by]);
+      const { rows } =
+        by === undefined
+          ? await db.execute("SELECT * FROM pending_changes WHERE status = 'pending' ORDER BY seq")
+          : await db.execute("SELECT * FROM pending_changes WHERE status = 'pending' AND made_by = ? ORDER BY seq", [
+              by,
+            ]);
       return rows.map(changeOfRow);
     },
 
@@ -725,7 +981,10 @@ function storeOn(driver: SqlDriver): Store {
 
     async decideChange(id, status, by, at, note) {
       if (!/^\d{1,18}$/.test(id)) return false;
-      const { rows } = await db.execute("UPDATE pending_changes SET status = ?, decided_by = ?, decided_at = ?, note = ? WHERE seq = ? AND status = 'pending' RETURNING seq", [status, by, at, note, Number(id)]);
+      const { rows } = await db.execute(
+        "UPDATE pending_changes SET status = ?, decided_by = ?, decided_at = ?, note = ? WHERE seq = ? AND status = 'pending' RETURNING seq",
+        [status, by, at, note, Number(id)],
+      );
       return rows.length > 0;
     },
 
@@ -742,26 +1001,58 @@ function storeOn(driver: SqlDriver): Store {
 
     async importLegacy(data) {
       return driver.transaction(async (tx) => {
-        const { rows } = await tx.execute(`SELECT ${storeTables.map((table) => `(SELECT count(*) FROM ${table})`).join(' + ')} AS n`);
+        const { rows } = await tx.execute(
+          `SELECT ${storeTables.map((table) => `(SELECT count(*) FROM ${table})`).join(' + ')} AS n`,
+        );
         if (Number(rows[0]?.n ?? 0) > 0) return undefined;
         for (const contact of data.contacts) {
-          await tx.execute(`INSERT INTO contact_messages (${contactColumns.join(', ')}) VALUES (${placeholders(contactColumns.length)})`, contactValues(contact.id, contact, contact.handledAt ?? null, contact.handledBy ?? null));
+          await tx.execute(
+            `INSERT INTO contact_messages (${contactColumns.join(', ')}) VALUES (${placeholders(contactColumns.length)})`,
+            contactValues(contact.id, contact, contact.handledAt ?? null, contact.handledBy ?? null),
+          );
         }
         for (const booking of data.bookings) {
           // Two processes on one data folder could book one slot twice under the JSON-lines
           // store; both requests are kept, the later one marked so the one-per-slot rule holds for every new booking.
           // Overlapping, not only equal, as `book` decides (and Postgres's exclusion constraint
           // refuses): a meeting length changed under the old store leaves bookings that overlap.
-          const { rows: clash } = await tx.execute('SELECT 1 AS taken FROM bookings WHERE slot_start < ? AND slot_end > ? AND double_booked = 0', [booking.slotEnd, booking.slotStart]);
-          await tx.execute(`INSERT INTO bookings (${bookingColumns.join(', ')}) VALUES (${placeholders(bookingColumns.length)})`, bookingValues(booking.id, booking, booking.handledAt ?? null, booking.handledBy ?? null, clash.length ? 1 : 0));
+          const { rows: clash } = await tx.execute(
+            'SELECT 1 AS taken FROM bookings WHERE slot_start < ? AND slot_end > ? AND double_booked = 0',
+            [booking.slotEnd, booking.slotStart],
+          );
+          await tx.execute(
+            `INSERT INTO bookings (${bookingColumns.join(', ')}) VALUES (${placeholders(bookingColumns.length)})`,
+            bookingValues(
+              booking.id,
+              booking,
+              booking.handledAt ?? null,
+              booking.handledBy ?? null,
+              clash.length ? 1 : 0,
+            ),
+          );
         }
         for (const account of data.accounts) {
-          await tx.execute('INSERT INTO accounts (email, role, password_hash, created_at) VALUES (?, ?, ?, ?)', [account.email, account.role, account.passwordHash, account.created]);
+          await tx.execute('INSERT INTO accounts (email, role, password_hash, created_at) VALUES (?, ?, ?, ?)', [
+            account.email,
+            account.role,
+            account.passwordHash,
+            account.created,
+          ]);
         }
         for (const entry of data.audit) {
-          await tx.execute('INSERT INTO audit_log (time, actor, action, record) VALUES (?, ?, ?, ?)', [entry.time, entry.user, entry.action, JSON.stringify(entry)]);
+          await tx.execute('INSERT INTO audit_log (time, actor, action, record) VALUES (?, ?, ?, ?)', [
+            entry.time,
+            entry.user,
+            entry.action,
+            JSON.stringify(entry),
+          ]);
         }
-        return { contacts: data.contacts.length, bookings: data.bookings.length, accounts: data.accounts.length, audit: data.audit.length };
+        return {
+          contacts: data.contacts.length,
+          bookings: data.bookings.length,
+          accounts: data.accounts.length,
+          audit: data.audit.length,
+        };
       });
     },
 

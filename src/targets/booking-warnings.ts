@@ -11,16 +11,29 @@ export function bookingWarnings(config: ResolvedConfig): SiteError[] {
   const { target, functions } = config.output;
   if (target === 'node') return [];
   const builtIn = builtInBookingOf(config);
-  const warning = (field: string, message: string, hint: string) => [new SiteError({ code: 'BOOKING_FALLBACK', severity: 'warning', file: config.file, field, message, hint })];
+  const warning = (field: string, message: string, hint: string) => [
+    new SiteError({ code: 'BOOKING_FALLBACK', severity: 'warning', file: config.file, field, message, hint }),
+  ];
   if (!builtIn) {
     if (!functions.booking || !config.booking) return [];
-    return warning('output.functions.booking', 'output.functions.booking is on, but the site books through booking.url: no booking function is written', 'Remove output.functions.booking, or remove booking.url to offer the built-in booking.');
+    return warning(
+      'output.functions.booking',
+      'output.functions.booking is on, but the site books through booking.url: no booking function is written',
+      'Remove output.functions.booking, or remove booking.url to offer the built-in booking.',
+    );
   }
   if (!(bookingFunctionTargets as readonly string[]).includes(target)) {
-    return warning('booking', `GitHub Pages runs no functions, so the book-meeting pages offer the contact form instead of the built-in booking`, 'Set booking.url to a booking provider\'s page, or publish on netlify, cloudflare or vercel with output.functions.booking: true.');
+    return warning(
+      'booking',
+      `GitHub Pages runs no functions, so the book-meeting pages offer the contact form instead of the built-in booking`,
+      "Set booking.url to a booking provider's page, or publish on netlify, cloudflare or vercel with output.functions.booking: true.",
+    );
   }
   if (functions.booking) return [];
-  const database = target === 'cloudflare' ? `a D1 database bound as ${functions.d1Binding}` : `the postgres:// URL of a database in the host's variable ${functions.databaseUrlEnv}`;
+  const database =
+    target === 'cloudflare'
+      ? `a D1 database bound as ${functions.d1Binding}`
+      : `the postgres:// URL of a database in the host's variable ${functions.databaseUrlEnv}`;
   return warning(
     'booking',
     `the book-meeting pages offer the contact form instead of the built-in booking: the ${target} target answers the booking only with a booking function`,

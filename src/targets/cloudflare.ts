@@ -16,15 +16,34 @@ export const cloudflareTarget: HostTarget = {
     const files = new Map([['_headers', createHeaders(scriptHashes, config, csp, searchUrls)]]);
     const lines = [
       ...siteRedirectLines(redirects),
-      ...asciiRedirects(config, pages).flatMap(({ from, to }) => [`${encodeURI(from)}  ${to}  301`, `${encodeURI(from)}/*  ${to}:splat  301`]),
+      ...asciiRedirects(config, pages).flatMap(({ from, to }) => [
+        `${encodeURI(from)}  ${to}  301`,
+        `${encodeURI(from)}/*  ${to}:splat  301`,
+      ]),
     ];
     if (lines.length) files.set('_redirects', `${lines.join('\n')}\n`);
-    const include = [...endpoints.map(({ settings }) => settings.path), ...(booking ? [booking.path, `${booking.path}/*`] : [])];
+    const include = [
+      ...endpoints.map(({ settings }) => settings.path),
+      ...(booking ? [booking.path, `${booking.path}/*`] : []),
+    ];
     if (include.length) files.set('_routes.json', `${JSON.stringify({ version: 1, include, exclude: [] }, null, 2)}\n`);
     return files;
   },
   functions: ({ endpoints, booking }) =>
     endpoints.length || booking
-      ? new Map([['_worker.js', { name: 'cloudflare-worker', entry: functionEntry('cloudflareWorker', endpoints, true, booking && { settings: booking, store: 'd1-store' }) }]])
+      ? new Map([
+          [
+            '_worker.js',
+            {
+              name: 'cloudflare-worker',
+              entry: functionEntry(
+                'cloudflareWorker',
+                endpoints,
+                true,
+                booking && { settings: booking, store: 'd1-store' },
+              ),
+            },
+          ],
+        ])
       : new Map(),
 };

@@ -41,12 +41,22 @@ export const functionEndpoints: readonly FunctionEndpoint[] = [
   {
     name: 'contact',
     path: (config) => sitePath(config.contact.endpoint),
-    validator: { module: 'lib/contact-schema.js', export: 'validateContact', argument: (config) => config.contact.types },
+    validator: {
+      module: 'lib/contact-schema.js',
+      export: 'validateContact',
+      argument: (config) => config.contact.types,
+    },
     limits: contactEndpointLimits,
-    resultPages: (config) => Object.fromEntries(config.localeIds.map((locale) => [locale, {
-      sent: urlsOf(config).contactResult('sent', locale),
-      failed: urlsOf(config).contactResult('failed', locale),
-    }])),
+    resultPages: (config) =>
+      Object.fromEntries(
+        config.localeIds.map((locale) => [
+          locale,
+          {
+            sent: urlsOf(config).contactResult('sent', locale),
+            failed: urlsOf(config).contactResult('failed', locale),
+          },
+        ]),
+      ),
   },
 ];
 
@@ -63,19 +73,24 @@ export function siteEndpoints(config: ResolvedConfig): SiteEndpoint[] {
   return functionEndpoints.flatMap((endpoint): SiteEndpoint[] => {
     const path = endpoint.path(config);
     if (!path) return [];
-    return [{
-      endpoint,
-      ...(endpoint.validator.argument ? { argument: endpoint.validator.argument(config) } : {}),
-      settings: {
-        name: endpoint.name,
-        path,
-        ...endpoint.limits,
-        allowedOrigins: [config.site.origin],
-        resultPages: endpoint.resultPages(config),
-        defaultLocale: config.site.defaultLocale,
-        storage: { forwardUrlEnv: config.output.functions.forwardUrlEnv, kvBinding: config.output.functions.kvBinding },
+    return [
+      {
+        endpoint,
+        ...(endpoint.validator.argument ? { argument: endpoint.validator.argument(config) } : {}),
+        settings: {
+          name: endpoint.name,
+          path,
+          ...endpoint.limits,
+          allowedOrigins: [config.site.origin],
+          resultPages: endpoint.resultPages(config),
+          defaultLocale: config.site.defaultLocale,
+          storage: {
+            forwardUrlEnv: config.output.functions.forwardUrlEnv,
+            kvBinding: config.output.functions.kvBinding,
+          },
+        },
       },
-    }];
+    ];
   });
 }
 
@@ -84,24 +99,41 @@ export function siteEndpoints(config: ResolvedConfig): SiteEndpoint[] {
  * whose functions answer it (`output.functions.booking`, see config/booking.ts), else undefined.
  * The calendar file's words come from `messages` (the build's; without them, the site's name).
  */
-export function siteBooking(config: ResolvedConfig, messages?: Readonly<Record<string, MessageTree>>): BookingEndpointSettings | undefined {
+export function siteBooking(
+  config: ResolvedConfig,
+  messages?: Readonly<Record<string, MessageTree>>,
+): BookingEndpointSettings | undefined {
   const builtIn = builtInBookingOf(config);
   if (!builtIn || config.output.target === 'node' || !builtInBookingAnswered(config)) return undefined;
   const urls = urlsOf(config);
   const values = { ...copyValuesOf(config), company: config.site.name };
-  const message = (locale: string, key: string) => (messages?.[locale] && lookupMessage(messages[locale]!, key, values)) || config.site.name;
+  const message = (locale: string, key: string) =>
+    (messages?.[locale] && lookupMessage(messages[locale]!, key, values)) || config.site.name;
   return {
     name: 'booking',
     path: builtIn.booking.endpoint,
     ...bookingEndpointLimits,
     allowedOrigins: [config.site.origin],
-    resultPages: Object.fromEntries(config.localeIds.map((locale) => [locale, { booked: urls.bookingResult('booked', locale), failed: urls.bookingResult('failed', locale) }])),
+    resultPages: Object.fromEntries(
+      config.localeIds.map((locale) => [
+        locale,
+        { booked: urls.bookingResult('booked', locale), failed: urls.bookingResult('failed', locale) },
+      ]),
+    ),
     defaultLocale: config.site.defaultLocale,
     rules: slotRulesOf(config),
     days: builtIn.booking.days,
     domain: new URL(config.site.origin).hostname,
     organizer: builtIn.email,
-    calendarText: Object.fromEntries(config.localeIds.map((locale) => [locale, { summary: message(locale, 'booking.calendarSummary'), description: message(locale, 'booking.calendarDescription') }])),
+    calendarText: Object.fromEntries(
+      config.localeIds.map((locale) => [
+        locale,
+        {
+          summary: message(locale, 'booking.calendarSummary'),
+          description: message(locale, 'booking.calendarDescription'),
+        },
+      ]),
+    ),
     database: { urlEnv: config.output.functions.databaseUrlEnv, d1Binding: config.output.functions.d1Binding },
   };
 }
@@ -127,13 +159,16 @@ export function functionEntry(
   const lines = [`import { ${wrap}${booking ? ', createBookingEndpoint' : ''} } from './lib/functions/hosts.js';`];
   const items = endpoints.map(({ endpoint, settings, argument }, index) => {
     lines.push(`import { ${endpoint.validator.export} as validate${index} } from './${endpoint.validator.module}';`);
-    const validate = argument === undefined ? `validate${index}` : `(fields) => validate${index}(fields, ${JSON.stringify(argument)})`;
+    const validate =
+      argument === undefined ? `validate${index}` : `(fields) => validate${index}(fields, ${JSON.stringify(argument)})`;
     return `{ validate: ${validate}, settings: ${JSON.stringify(settings)} }`;
   });
   if (booking) {
     const open = bookingStores[booking.store];
     lines.push(`import { ${open} } from './lib/functions/${booking.store}.js';`);
-    items.push(`{ path: ${JSON.stringify(booking.settings.path)}, handle: createBookingEndpoint(${JSON.stringify(booking.settings)}, ${open}) }`);
+    items.push(
+      `{ path: ${JSON.stringify(booking.settings.path)}, handle: createBookingEndpoint(${JSON.stringify(booking.settings)}, ${open}) }`,
+    );
   }
   lines.push(`export default ${wrap}(${many ? `[${items.join(', ')}]` : items[0]});`, '');
   return lines.join('\n');
@@ -144,7 +179,12 @@ export function functionEntry(
  * or with `platform: 'node'` for a function that runs on Node (the booking's Postgres driver
  * needs its sockets), Node's own modules left as imports.
  */
-export async function bundleFunction(entry: string, name: string, run?: RunEsbuild, platform: 'neutral' | 'node' = 'neutral'): Promise<string> {
+export async function bundleFunction(
+  entry: string,
+  name: string,
+  run?: RunEsbuild,
+  platform: 'neutral' | 'node' = 'neutral',
+): Promise<string> {
   const build = run ?? ((await import('esbuild')).build as RunEsbuild);
   const root = generatorRoot();
   const result = await build({

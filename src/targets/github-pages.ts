@@ -20,14 +20,16 @@ import type { HostTarget } from './shared.js';
 /** The problems of a config for GitHub Pages: a form endpoint on the site itself, which Pages cannot answer. */
 export function githubPagesWarnings(config: ResolvedConfig): SiteError[] {
   if (!config.contact.endpoint.startsWith('/')) return [];
-  return [new SiteError({
-    code: 'CONFIG_INVALID',
-    severity: 'warning',
-    file: config.file,
-    field: 'contact.endpoint',
-    message: `the contact form posts to ${config.contact.endpoint}, but GitHub Pages answers no POST (the form would fail with 405)`,
-    hint: 'Set contact.endpoint to the https:// address of a form service (Formspree, Basin, Getform); the form posts a plain urlencoded body there.',
-  })];
+  return [
+    new SiteError({
+      code: 'CONFIG_INVALID',
+      severity: 'warning',
+      file: config.file,
+      field: 'contact.endpoint',
+      message: `the contact form posts to ${config.contact.endpoint}, but GitHub Pages answers no POST (the form would fail with 405)`,
+      hint: 'Set contact.endpoint to the https:// address of a form service (Formspree, Basin, Getform); the form posts a plain urlencoded body there.',
+    }),
+  ];
 }
 
 /**
@@ -63,6 +65,10 @@ const redirectFile = (from: string) => (/\.html?$/.test(from) ? from.slice(1) : 
 
 export const githubPagesTarget: HostTarget = {
   staticFolder: '',
-  files: ({ config, redirects }) => new Map([['.nojekyll', ''], ...redirects.map((redirect): [string, string] => [redirectFile(redirect.from), redirectPage(config, redirect)])]),
+  files: ({ config, redirects }) =>
+    new Map([
+      ['.nojekyll', ''],
+      ...redirects.map((redirect): [string, string] => [redirectFile(redirect.from), redirectPage(config, redirect)]),
+    ]),
   functions: () => new Map(),
 };

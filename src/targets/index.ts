@@ -33,11 +33,24 @@ const targets: Record<HostTargetName, HostTarget> = {
   'github-pages': githubPagesTarget,
 };
 
-function inputOf(config: ResolvedConfig, pages: readonly Page[], messages?: Readonly<Record<string, MessageTree>>): TargetInput {
+function inputOf(
+  config: ResolvedConfig,
+  pages: readonly Page[],
+  messages?: Readonly<Record<string, MessageTree>>,
+): TargetInput {
   // The index's worker runs under the policy its own script is sent with: it compiles the WebAssembly.
   const searchPages = pages.filter((page) => isSearchPage(config, page.route.path)).map((page) => page.url);
   const searchUrls = searchPages.length ? [...searchPages, `/${searchIndexFolder}/pagefind-worker.js`].sort() : [];
-  return { config, pages, redirects: siteRedirects(config), scriptHashes: inlineScriptHashes(config), csp: pluginHeadOf(config, pages)?.csp, searchUrls, endpoints: siteEndpoints(config), booking: siteBooking(config, messages) };
+  return {
+    config,
+    pages,
+    redirects: siteRedirects(config),
+    scriptHashes: inlineScriptHashes(config),
+    csp: pluginHeadOf(config, pages)?.csp,
+    searchUrls,
+    endpoints: siteEndpoints(config),
+    booking: siteBooking(config, messages),
+  };
 }
 
 /** The host files of the config's target (headers, redirects, routes), as text. */
@@ -54,7 +67,10 @@ export function hasBookingFunction(config: ResolvedConfig): boolean {
  * The functions of the config's target, bundled (none for node and github-pages). `messages` are
  * the build's, for the words of the booking's calendar file.
  */
-export async function createHostFunctions(config: ResolvedConfig, options: { messages?: Readonly<Record<string, MessageTree>>; run?: RunEsbuild } = {}): Promise<OutputFiles> {
+export async function createHostFunctions(
+  config: ResolvedConfig,
+  options: { messages?: Readonly<Record<string, MessageTree>>; run?: RunEsbuild } = {},
+): Promise<OutputFiles> {
   const sources = targets[config.output.target].functions(inputOf(config, [], options.messages));
   const files: OutputFiles = new Map();
   // One entry written to several paths (Vercel's booking, one function per path) is bundled once.

@@ -8,7 +8,13 @@
 import { createHeaders } from '../emit/sitemap.js';
 import { urlsOf } from '../routes/urls.js';
 import { functionEntry } from './functions.js';
-import { asciiRedirects, localeNotFoundPages, siteRedirectLines, type FunctionSource, type HostTarget } from './shared.js';
+import {
+  asciiRedirects,
+  localeNotFoundPages,
+  siteRedirectLines,
+  type FunctionSource,
+  type HostTarget,
+} from './shared.js';
 
 /** The folder of the output the functions are written into. */
 export const netlifyFunctionsFolder = 'netlify/functions';
@@ -20,13 +26,21 @@ export const netlifyTarget: HostTarget = {
     if (endpoints.length || booking) {
       lines.push('# Form endpoints, answered by their functions');
       for (const { settings } of endpoints) lines.push(`${settings.path}  /.netlify/functions/${settings.name}  200`);
-      if (booking) lines.push(`${booking.path}  /.netlify/functions/${booking.name}  200`, `${booking.path}/*  /.netlify/functions/${booking.name}/:splat  200`);
-      lines.push('# The functions are not pages', `/${netlifyFunctionsFolder.split('/')[0]}/*  ${urlsOf(config).notFound(config.site.defaultLocale).url}  404!`);
+      if (booking)
+        lines.push(
+          `${booking.path}  /.netlify/functions/${booking.name}  200`,
+          `${booking.path}/*  /.netlify/functions/${booking.name}/:splat  200`,
+        );
+      lines.push(
+        '# The functions are not pages',
+        `/${netlifyFunctionsFolder.split('/')[0]}/*  ${urlsOf(config).notFound(config.site.defaultLocale).url}  404!`,
+      );
     }
     if (redirects.length) lines.push('# Old paths that are not pages any more', ...siteRedirectLines(redirects));
     const spellings = asciiRedirects(config, pages);
     if (spellings.length) lines.push('# ASCII spellings of paths with other letters');
-    for (const { from, to } of spellings) lines.push(`${encodeURI(from)}  ${to}  301`, `${encodeURI(from)}/*  ${to}:splat  301`);
+    for (const { from, to } of spellings)
+      lines.push(`${encodeURI(from)}  ${to}  301`, `${encodeURI(from)}/*  ${to}:splat  301`);
     lines.push('# The 404 page of each language, with status 404, for paths with no file');
     for (const { prefix, url } of localeNotFoundPages(config)) lines.push(`${prefix}/*  ${url}  404`);
     return new Map([
@@ -42,7 +56,16 @@ export const netlifyTarget: HostTarget = {
       ]),
       // Netlify's functions run on Node, which the booking's Postgres driver needs.
       ...(booking
-        ? [[`${netlifyFunctionsFolder}/${booking.name}.mjs`, { name: `netlify-${booking.name}`, entry: functionEntry('netlifyFunction', [], false, { settings: booking, store: 'url-store' }), platform: 'node' }] as [string, FunctionSource]]
+        ? [
+            [
+              `${netlifyFunctionsFolder}/${booking.name}.mjs`,
+              {
+                name: `netlify-${booking.name}`,
+                entry: functionEntry('netlifyFunction', [], false, { settings: booking, store: 'url-store' }),
+                platform: 'node',
+              },
+            ] as [string, FunctionSource],
+          ]
         : []),
     ]),
 };

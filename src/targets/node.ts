@@ -4,6 +4,7 @@ import type { HostTarget } from './shared.js';
 
 export const nodeTarget: HostTarget = {
   staticFolder: '',
-  files: ({ config, scriptHashes, csp, searchUrls }) => new Map([['_headers', createHeaders(scriptHashes, config, csp, searchUrls)]]),
+  files: ({ config, scriptHashes, csp, searchUrls }) =>
+    new Map([['_headers', createHeaders(scriptHashes, config, csp, searchUrls)]]),
   functions: () => new Map(),
 };

@@ -74,7 +74,9 @@ export function siteRedirectLines(redirects: readonly SiteRedirect[]): string[] 
   return redirects.flatMap(({ from, to, status }) => {
     const path = encodeURI(from);
     const location = redirectLocation(to);
-    return from === '/' ? [`/  ${location}  ${status}`] : [`${path}  ${location}  ${status}`, `${path}/  ${location}  ${status}`];
+    return from === '/'
+      ? [`/  ${location}  ${status}`]
+      : [`${path}  ${location}  ${status}`, `${path}/  ${location}  ${status}`];
   });
 }
 
@@ -98,8 +100,11 @@ export function asciiRedirects(config: ResolvedConfig, pages: readonly Page[]): 
   for (const alias of config.aliases) {
     const target = urls.pagePath(alias.to, alias.locale);
     for (const from of asciiSpellings(target)) {
-      if (!existing.has(from) && ![...existing].some((path) => path.startsWith(`${from}/`))) redirects.set(from, toUrl(target));
+      if (!existing.has(from) && ![...existing].some((path) => path.startsWith(`${from}/`)))
+        redirects.set(from, toUrl(target));
     }
   }
-  return [...redirects].map(([from, to]) => ({ from, to })).sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
+  return [...redirects]
+    .map(([from, to]) => ({ from, to }))
+    .sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
 }

@@ -23,24 +23,48 @@ export const vercelTarget: HostTarget = {
   staticFolder: 'static/',
   files({ config, pages, redirects, scriptHashes, csp, searchUrls, endpoints, booking }) {
     // Paths the trailing-slash rule must leave alone: the endpoints take a POST at their exact path.
-    const endpointPaths = [...endpoints.map(({ settings }) => settings.path), ...(booking ? [booking.path, `${booking.path}/slots`] : [])].map((path) => literal(path.slice(1)));
+    const endpointPaths = [
+      ...endpoints.map(({ settings }) => settings.path),
+      ...(booking ? [booking.path, `${booking.path}/slots`] : []),
+    ].map((path) => literal(path.slice(1)));
     const notEndpoint = endpointPaths.length ? `(?!(?:${endpointPaths.join('|')})$)` : '';
     const routes: Record<string, unknown>[] = [
       { src: '^/(.*)$', headers: Object.fromEntries(securityHeaders(scriptHashes, config, csp)), continue: true },
       // The search pages' CSP, which allows the search's WebAssembly, replaces that of every page.
-      ...searchUrls.map((url) => ({ src: `^${literal(encodeURI(url))}?$`, headers: Object.fromEntries(securityHeaders(scriptHashes, config, csp, true).slice(0, 1)), continue: true })),
+      ...searchUrls.map((url) => ({
+        src: `^${literal(encodeURI(url))}?$`,
+        headers: Object.fromEntries(securityHeaders(scriptHashes, config, csp, true).slice(0, 1)),
+        continue: true,
+      })),
       { src: `^/${assetsFolder}/(.*)$`, headers: { 'Cache-Control': assetCacheControl }, continue: true },
-      ...redirects.map(({ from, to, status }) => ({ src: `^${literal(encodeURI(from.replace(/^\/$/, '')))}/?$`, headers: { Location: redirectLocation(to) }, status })),
-      ...asciiRedirects(config, pages).map(({ from, to }) => ({ src: `^${literal(encodeURI(from))}(?:/(.*))?$`, headers: { Location: `${to}$1` }, status: 301 })),
+      ...redirects.map(({ from, to, status }) => ({
+        src: `^${literal(encodeURI(from.replace(/^\/$/, '')))}/?$`,
+        headers: { Location: redirectLocation(to) },
+        status,
+      })),
+      ...asciiRedirects(config, pages).map(({ from, to }) => ({
+        src: `^${literal(encodeURI(from))}(?:/(.*))?$`,
+        headers: { Location: `${to}$1` },
+        status: 301,
+      })),
       // Every page is a folder: "/hub" → "/hub/"; a file never has a slash after it.
       { src: `^/${notEndpoint}((?:[^/]+/)*[^/.]+)$`, headers: { Location: '/$1/' }, status: 308 },
       { src: '^/((?:[^/]+/)*[^/]+\\.\\w+)/$', headers: { Location: '/$1' }, status: 308 },
       { handle: 'filesystem' },
-      ...localeNotFoundPages(config).map(({ prefix, url }) => ({ src: prefix ? `^${literal(encodeURI(prefix))}(?:/.*)?$` : '^/.*$', dest: url, status: 404 })),
+      ...localeNotFoundPages(config).map(({ prefix, url }) => ({
+        src: prefix ? `^${literal(encodeURI(prefix))}(?:/.*)?$` : '^/.*$',
+        dest: url,
+        status: 404,
+      })),
     ];
     const files = new Map([['config.json', `${JSON.stringify({ version: 3, routes }, null, 2)}\n`]]);
-    for (const { settings } of endpoints) files.set(`${functionFolder(settings.path)}/.vc-config.json`, `${JSON.stringify({ runtime: 'edge', entrypoint: 'index.js' }, null, 2)}\n`);
-    for (const path of booking ? bookingPaths(booking.path) : []) files.set(`${functionFolder(path)}/.vc-config.json`, `${JSON.stringify(nodeFunctionConfig, null, 2)}\n`);
+    for (const { settings } of endpoints)
+      files.set(
+        `${functionFolder(settings.path)}/.vc-config.json`,
+        `${JSON.stringify({ runtime: 'edge', entrypoint: 'index.js' }, null, 2)}\n`,
+      );
+    for (const path of booking ? bookingPaths(booking.path) : [])
+      files.set(`${functionFolder(path)}/.vc-config.json`, `${JSON.stringify(nodeFunctionConfig, null, 2)}\n`);
     return files;
   },
   functions: ({ endpoints, booking }) =>
@@ -51,7 +75,11 @@ export const vercelTarget: HostTarget = {
       ]),
       ...(booking ? bookingPaths(booking.path) : []).map((path): [string, FunctionSource] => [
         `${functionFolder(path)}/index.mjs`,
-        { name: `vercel-${booking!.name}`, entry: functionEntry('vercelNodeFunction', [], false, { settings: booking!, store: 'url-store' }), platform: 'node' },
+        {
+          name: `vercel-${booking!.name}`,
+          entry: functionEntry('vercelNodeFunction', [], false, { settings: booking!, store: 'url-store' }),
+          platform: 'node',
+        },
       ]),
     ]),
 };
@@ -66,4 +94,9 @@ const bookingPaths = (path: string) => [path, `${path}/slots`, `${path}/calendar
  * The booking's functions run on Node.js, not on the Edge: its Postgres driver needs Node's
  * sockets. `launcherType: Nodejs` calls the default export with Node's (req, res).
  */
-const nodeFunctionConfig = { runtime: 'nodejs20.x', handler: 'index.mjs', launcherType: 'Nodejs', shouldAddHelpers: false };
+const nodeFunctionConfig = {
+  runtime: 'nodejs20.x',
+  handler: 'index.mjs',
+  launcherType: 'Nodejs',
+  shouldAddHelpers: false,
+};

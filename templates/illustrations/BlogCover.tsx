@@ -34,7 +34,8 @@ type Palette = (typeof palettes)[string];
 type Motif = (random: () => number, colours: Palette) => ReactNode;
 
 /** Between `low` and `high`, rounded to one decimal so the markup stays short and stable. */
-const between = (random: () => number, low: number, high: number) => Math.round((low + random() * (high - low)) * 10) / 10;
+const between = (random: () => number, low: number, high: number) =>
+  Math.round((low + random() * (high - low)) * 10) / 10;
 
 /** Rings joined by arrows: material going round instead of out. */
 const loops: Motif = (random, { soft, strong }) => {
@@ -48,8 +49,21 @@ const loops: Motif = (random, { soft, strong }) => {
         const r = 26 + ring * 20;
         return (
           <g key={ring}>
-            <path d={`M${cx + r} ${cy}A${r} ${r} 0 1 1 ${cx} ${cy - r}`} fill="none" stroke={ring % 2 ? soft : strong} strokeWidth={ring % 2 ? 10 : 5} strokeLinecap="round" />
-            <path d={`M${cx - 7} ${cy - r - 8}l10 8-10 8`} fill="none" stroke={ring % 2 ? soft : strong} strokeWidth="4" strokeLinecap="round" strokeLinejoin="round" />
+            <path
+              d={`M${cx + r} ${cy}A${r} ${r} 0 1 1 ${cx} ${cy - r}`}
+              fill="none"
+              stroke={ring % 2 ? soft : strong}
+              strokeWidth={ring % 2 ? 10 : 5}
+              strokeLinecap="round"
+            />
+            <path
+              d={`M${cx - 7} ${cy - r - 8}l10 8-10 8`}
+              fill="none"
+              stroke={ring % 2 ? soft : strong}
+              strokeWidth="4"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            />
           </g>
         );
       })}
@@ -68,7 +82,17 @@ const dashboard: Motif = (random, { soft, strong }) => {
       <rect x={left - 16} y="28" width="200" height="128" rx="12" fill="#fff" />
       {Array.from({ length: bars }, (_, index) => {
         const h = between(random, 18, 84);
-        return <rect key={index} x={left + index * (168 / bars)} y={140 - h} width={168 / bars - 8} height={h} rx="3" fill={index === bars - 1 ? strong : soft} />;
+        return (
+          <rect
+            key={index}
+            x={left + index * (168 / bars)}
+            y={140 - h}
+            width={168 / bars - 8}
+            height={h}
+            rx="3"
+            fill={index === bars - 1 ? strong : soft}
+          />
+        );
       })}
       <g transform={`translate(${bubbleX} ${between(random, 16, 60)})`}>
         <rect width="92" height="40" rx="12" fill={strong} />
@@ -94,7 +118,13 @@ const tags: Motif = (random, { soft, strong }) => {
         const angle = between(random, -18, 18);
         return (
           <g key={index} transform={`rotate(${angle} ${x} ${y})`}>
-            <path d={`M${x} ${y}l26 22v80h-52v-80z`} fill={index % 2 ? soft : '#fff'} stroke={strong} strokeWidth="2" strokeLinejoin="round" />
+            <path
+              d={`M${x} ${y}l26 22v80h-52v-80z`}
+              fill={index % 2 ? soft : '#fff'}
+              stroke={strong}
+              strokeWidth="2"
+              strokeLinejoin="round"
+            />
             <circle cx={x} cy={y + 20} r="5" fill="none" stroke={strong} strokeWidth="2" />
             <rect x={x - 16} y={y + 46} width="32" height="5" rx="2.5" fill={strong} />
             <rect x={x - 16} y={y + 58} width="22" height="5" rx="2.5" fill={strong} opacity="0.5" />
@@ -116,10 +146,25 @@ const stitches: Motif = (random, { soft, strong }) => {
       <g transform={`rotate(${between(random, -12, 12)} ${spoolX + 24} 110)`}>
         <rect x={spoolX} y="62" width="48" height="10" rx="3" fill={strong} />
         <rect x={spoolX + 5} y="72" width="38" height="66" fill={soft} />
-        {[0, 1, 2, 3, 4, 5].map((line) => <path key={line} d={`M${spoolX + 5} ${80 + line * 10}h38`} stroke={strong} strokeOpacity="0.35" strokeWidth="2" />)}
+        {[0, 1, 2, 3, 4, 5].map((line) => (
+          <path
+            key={line}
+            d={`M${spoolX + 5} ${80 + line * 10}h38`}
+            stroke={strong}
+            strokeOpacity="0.35"
+            strokeWidth="2"
+          />
+        ))}
         <rect x={spoolX} y="138" width="48" height="10" rx="3" fill={strong} />
       </g>
-      <path d={`M-10 ${y1}C90 ${between(random, -20, 200)} 190 ${between(random, -20, 200)} 250 ${y2}`} fill="none" stroke={strong} strokeWidth="3" strokeDasharray="10 7" strokeLinecap="round" />
+      <path
+        d={`M-10 ${y1}C90 ${between(random, -20, 200)} 190 ${between(random, -20, 200)} 250 ${y2}`}
+        fill="none"
+        stroke={strong}
+        strokeWidth="3"
+        strokeDasharray="10 7"
+        strokeLinecap="round"
+      />
       <g transform={`rotate(${between(random, -35, 35)} 262 ${y2})`}>
         <path d={`M250 ${y2 - 3}h52l10 3-10 3h-52z`} fill={strong} />
         <ellipse cx="257" cy={y2} rx="4" ry="1.5" fill="#fff" />
@@ -131,7 +176,12 @@ const stitches: Motif = (random, { soft, strong }) => {
         return (
           <g key={index}>
             <circle cx={cx} cy={cy} r={r} fill={soft} stroke={strong} strokeWidth="2" />
-            {[[-1, -1], [1, -1], [-1, 1], [1, 1]].map(([dx, dy]) => (
+            {[
+              [-1, -1],
+              [1, -1],
+              [-1, 1],
+              [1, 1],
+            ].map(([dx, dy]) => (
               <circle key={`${dx}${dy}`} cx={cx + dx! * r * 0.28} cy={cy + dy! * r * 0.28} r={r * 0.1} fill={strong} />
             ))}
           </g>
@@ -141,14 +191,26 @@ const stitches: Motif = (random, { soft, strong }) => {
   );
 };
 
-const motifs: Record<string, Motif> = { circularity: loops, saas: dashboard, retail: tags, 'repairer-stories': stitches };
+const motifs: Record<string, Motif> = {
+  circularity: loops,
+  saas: dashboard,
+  retail: tags,
+  'repairer-stories': stitches,
+};
 
 /** The cover of the post `slug` in `category` (an unknown category gets the loops, in the brand's green). */
 export function BlogCover({ slug, category, className }: { slug: string; category: string; className?: string }) {
   const colours = palettes[category] ?? palettes.circularity!;
   const motif = motifs[category] ?? loops;
   return (
-    <svg className={className ? `blog-cover ${className}` : 'blog-cover'} viewBox={`0 0 ${width} ${height}`} width={width} height={height} aria-hidden="true" focusable="false">
+    <svg
+      className={className ? `blog-cover ${className}` : 'blog-cover'}
+      viewBox={`0 0 ${width} ${height}`}
+      width={width}
+      height={height}
+      aria-hidden="true"
+      focusable="false"
+    >
       <rect width={width} height={height} fill={colours.ground} />
       {motif(randomOf(slug), colours)}
     </svg>

@@ -7,7 +7,13 @@
 import type { ReactNode } from 'react';
 
 /** The illustration's SVG: `width` × `height` user units, scaled to its container by CSS. */
-export function Illustration(props: { label: string; width: number; height: number; className?: string; children: ReactNode }) {
+export function Illustration(props: {
+  label: string;
+  width: number;
+  height: number;
+  className?: string;
+  children: ReactNode;
+}) {
   return (
     <svg
       className={props.className ? `illustration ${props.className}` : 'illustration'}
@@ -28,7 +34,10 @@ export function AppWindow(props: { x: number; y: number; width: number; height: 
   return (
     <g>
       <rect className="ill-window" x={x} y={y} width={width} height={height} rx="14" />
-      <path className="ill-titlebar" d={`M${x} ${y + 14}a14 14 0 0 1 14-14h${width - 28}a14 14 0 0 1 14 14v18h-${width}z`} />
+      <path
+        className="ill-titlebar"
+        d={`M${x} ${y + 14}a14 14 0 0 1 14-14h${width - 28}a14 14 0 0 1 14 14v18h-${width}z`}
+      />
       {[0, 1, 2].map((dot) => (
         <circle key={dot} className="ill-dot" cx={x + 18 + dot * 14} cy={y + 16} r="4" />
       ))}
@@ -57,7 +66,13 @@ export function wrapText(text: string, maxChars: number): string[] {
 }
 
 /** Lines of text starting at (x, y), `lineHeight` apart. */
-export function Lines(props: { x: number; y: number; lines: readonly string[]; lineHeight: number; className?: string }) {
+export function Lines(props: {
+  x: number;
+  y: number;
+  lines: readonly string[];
+  lineHeight: number;
+  className?: string;
+}) {
   return (
     <text className={props.className} x={props.x} y={props.y}>
       {props.lines.map((line, index) => (

@@ -30,14 +30,22 @@ export function GarmentLabel({ site, target }: { site: SiteContext; target: stri
       <path className="ill-seam" d="M0 56h400M0 344h400" />
       <rect className="ill-tag" x="70" y="40" width="260" height="320" rx="10" />
       <rect className="ill-tag-stitch" x="80" y="50" width="240" height="300" rx="6" />
-      <text className="ill-strong ill-tag-brand" x="200" y="88" textAnchor="middle">{t('brand')}</text>
+      <text className="ill-strong ill-tag-brand" x="200" y="88" textAnchor="middle">
+        {t('brand')}
+      </text>
       <rect className="ill-qr-quiet" x="125" y="104" width={box} height={box} />
       <g transform={`translate(${125 + quiet * scale} ${104 + quiet * scale}) scale(${scale.toFixed(4)})`}>
         <path className="ill-qr" d={qr.path} />
       </g>
-      <text className="ill-strong" x="200" y="282" textAnchor="middle">{t('garment')}</text>
-      <text className="ill-muted" x="200" y="304" textAnchor="middle">{t('id')}</text>
-      <text className="ill-accent-text" x="200" y="334" textAnchor="middle">{t('scan')}</text>
+      <text className="ill-strong" x="200" y="282" textAnchor="middle">
+        {t('garment')}
+      </text>
+      <text className="ill-muted" x="200" y="304" textAnchor="middle">
+        {t('id')}
+      </text>
+      <text className="ill-accent-text" x="200" y="334" textAnchor="middle">
+        {t('scan')}
+      </text>
     </Illustration>
   );
 }

@@ -14,19 +14,28 @@ const months = [
 
 export function RepairChart({ site }: { site: SiteContext }) {
   const t = (key: string) => site.t(`illustrations.chart.${key}`);
-  const monthName = new Intl.DateTimeFormat(site.config.locales[site.locale]!.intl, { month: 'short', timeZone: 'UTC' });
+  const monthName = new Intl.DateTimeFormat(site.config.locales[site.locale]!.intl, {
+    month: 'short',
+    timeZone: 'UTC',
+  });
   const top = 120;
   const base = 300;
   const scale = (base - top) / 240;
   return (
     <Illustration label={t('label')} width={480} height={350} className="ill-chart">
       <AppWindow x={4} y={4} width={472} height={342}>
-        <text className="ill-heading ill-heading-small" x="28" y="68">{t('title')}</text>
-        <text className="ill-muted" x="28" y="92">{t('total')}</text>
+        <text className="ill-heading ill-heading-small" x="28" y="68">
+          {t('title')}
+        </text>
+        <text className="ill-muted" x="28" y="92">
+          {t('total')}
+        </text>
         {[0, 80, 160, 240].map((value) => (
           <g key={value}>
             <line className="ill-grid" x1="60" x2="452" y1={base - value * scale} y2={base - value * scale} />
-            <text className="ill-caption" x="50" y={base - value * scale + 4} textAnchor="end">{value}</text>
+            <text className="ill-caption" x="50" y={base - value * scale + 4} textAnchor="end">
+              {value}
+            </text>
           </g>
         ))}
         {months.map((entry, index) => {
@@ -34,8 +43,17 @@ export function RepairChart({ site }: { site: SiteContext }) {
           const x = 76 + index * 64;
           return (
             <g key={entry.month}>
-              <rect className={index === months.length - 1 ? 'ill-accent' : 'ill-bar'} x={x} y={base - height} width="40" height={height} rx="6" />
-              <text className="ill-caption" x={x + 20} y={base + 22} textAnchor="middle">{monthName.format(new Date(entry.month)).replace('.', '')}</text>
+              <rect
+                className={index === months.length - 1 ? 'ill-accent' : 'ill-bar'}
+                x={x}
+                y={base - height}
+                width="40"
+                height={height}
+                rx="6"
+              />
+              <text className="ill-caption" x={x + 20} y={base + 22} textAnchor="middle">
+                {monthName.format(new Date(entry.month)).replace('.', '')}
+              </text>
             </g>
           );
         })}

@@ -28,7 +28,12 @@ import {
 import { SmsPhone } from './SmsPhone';
 
 export { StoryScene } from './scenes';
-export { PresentationInvoiceScene, PresentationOrdersScene, PresentationSmsScene, PresentationTitleScene } from './slides';
+export {
+  PresentationInvoiceScene,
+  PresentationOrdersScene,
+  PresentationSmsScene,
+  PresentationTitleScene,
+} from './slides';
 
 /** The workwear label's QR target: this site's page on QR-coded repairs, in the page's language. */
 function qrTarget(site: SiteContext): string {

@@ -11,7 +11,14 @@ import { AppWindow } from './Frame';
 /** A decorative scene of 400 × 300 user units. */
 export function Scene({ children, className }: { children: ReactNode; className?: string }) {
   return (
-    <svg className={className ? `illustration ${className}` : 'illustration'} viewBox="0 0 400 300" width="400" height="300" aria-hidden="true" focusable="false">
+    <svg
+      className={className ? `illustration ${className}` : 'illustration'}
+      viewBox="0 0 400 300"
+      width="400"
+      height="300"
+      aria-hidden="true"
+      focusable="false"
+    >
       {children}
     </svg>
   );
@@ -64,7 +71,15 @@ export function OnlineOrderScene() {
       <AppWindow x={24} y={34} width={250} height={220}>
         <TextLine x={48} y={82} width={120} strong />
         {[0, 1, 2, 3, 4, 5].map((slot) => (
-          <rect key={slot} className={slot === 4 ? 'ill-accent' : 'ill-field'} x={48 + (slot % 3) * 70} y={108 + Math.floor(slot / 3) * 40} width="60" height="30" rx="6" />
+          <rect
+            key={slot}
+            className={slot === 4 ? 'ill-accent' : 'ill-field'}
+            x={48 + (slot % 3) * 70}
+            y={108 + Math.floor(slot / 3) * 40}
+            width="60"
+            height="30"
+            rx="6"
+          />
         ))}
         <rect className="ill-accent" x="48" y="200" width="110" height="30" rx="15" />
       </AppWindow>
@@ -104,10 +119,14 @@ export function IntegrationScene() {
   return (
     <Scene>
       <AppWindow x={16} y={60} width={150} height={180}>
-        {[0, 1, 2].map((row) => <TextLine key={row} x={36} y={112 + row * 30} width={100 - row * 16} />)}
+        {[0, 1, 2].map((row) => (
+          <TextLine key={row} x={36} y={112 + row * 30} width={100 - row * 16} />
+        ))}
       </AppWindow>
       <AppWindow x={234} y={60} width={150} height={180}>
-        {[0, 1, 2].map((row) => <TextLine key={row} x={254} y={112 + row * 30} width={70 + row * 14} />)}
+        {[0, 1, 2].map((row) => (
+          <TextLine key={row} x={254} y={112 + row * 30} width={70 + row * 14} />
+        ))}
       </AppWindow>
       <path className="ill-link" d="M172 128h56M222 122l6 6-6 6" />
       <path className="ill-link" d="M228 172h-56M178 166l-6 6 6 6" />
@@ -123,12 +142,16 @@ export function CreditNoteScene() {
     <Scene>
       <g transform="rotate(-6 150 150)">
         <rect className="ill-window" x="50" y="40" width="170" height="210" rx="12" />
-        {[0, 1, 2, 3].map((row) => <TextLine key={row} x={72} y={72 + row * 26} width={row ? 110 : 70} strong={!row} />)}
+        {[0, 1, 2, 3].map((row) => (
+          <TextLine key={row} x={72} y={72 + row * 26} width={row ? 110 : 70} strong={!row} />
+        ))}
         <rect className="ill-soft" x="72" y="196" width="126" height="30" rx="8" />
       </g>
       <rect className="ill-window" x="180" y="64" width="170" height="210" rx="12" />
       <rect className="ill-accent" x="200" y="86" width="60" height="20" rx="6" />
-      {[0, 1, 2].map((row) => <TextLine key={row} x={200} y={124 + row * 26} width={120 - row * 20} />)}
+      {[0, 1, 2].map((row) => (
+        <TextLine key={row} x={200} y={124 + row * 26} width={120 - row * 20} />
+      ))}
       <path className="ill-minus" d="M206 230h20" />
       <TextLine x={236} y={226} width={90} strong />
     </Scene>
@@ -138,8 +161,11 @@ export function CreditNoteScene() {
 /** Bulk orders: garments boxed by the dozen, one slip for the lot. */
 export function BulkScene() {
   const boxes = [
-    [60, 170], [150, 170], [240, 170],
-    [105, 96], [195, 96],
+    [60, 170],
+    [150, 170],
+    [240, 170],
+    [105, 96],
+    [195, 96],
   ];
   return (
     <Scene>
@@ -151,7 +177,9 @@ export function BulkScene() {
       ))}
       <g transform="rotate(8 320 80)">
         <rect className="ill-window" x="270" y="30" width="96" height="120" rx="8" />
-        {[0, 1, 2, 3].map((row) => <TextLine key={row} x={284} y={50 + row * 22} width={row ? 56 : 40} strong={!row} />)}
+        {[0, 1, 2, 3].map((row) => (
+          <TextLine key={row} x={284} y={50 + row * 22} width={row ? 56 : 40} strong={!row} />
+        ))}
       </g>
     </Scene>
   );
@@ -163,7 +191,15 @@ export function Co2Scene() {
     <Scene>
       <rect className="ill-window" x="30" y="30" width="340" height="240" rx="16" />
       {[110, 92, 76, 58, 44].map((h, index) => (
-        <rect key={index} className={index === 4 ? 'ill-accent' : 'ill-bar'} x={64 + index * 44} y={236 - h} width="30" height={h} rx="4" />
+        <rect
+          key={index}
+          className={index === 4 ? 'ill-accent' : 'ill-bar'}
+          x={64 + index * 44}
+          y={236 - h}
+          width="30"
+          height={h}
+          rx="4"
+        />
       ))}
       <path className="ill-trend" d="M79 116l44 18 44 16 44 18 44 14" />
       <path className="ill-leaf" d="M318 70c-40 0-58 24-58 56 32 0 58-18 58-56z" />
@@ -181,7 +217,15 @@ export function CostScene() {
       <path className="ill-budget" d="M56 110h290" />
       <path className="ill-grid" d="M56 150h290M56 190h290M56 230h290" />
       <path className="ill-trend" d={`M${points.map((y, index) => `${66 + index * 46} ${y}`).join('L')}`} />
-      {points.map((y, index) => <circle key={index} className={index === points.length - 1 ? 'ill-accent' : 'ill-point'} cx={66 + index * 46} cy={y} r="6" />)}
+      {points.map((y, index) => (
+        <circle
+          key={index}
+          className={index === points.length - 1 ? 'ill-accent' : 'ill-point'}
+          cx={66 + index * 46}
+          cy={y}
+          r="6"
+        />
+      ))}
       <TextLine x={56} y={62} width={120} strong />
       <rect className="ill-accent" x="286" y="54" width="60" height="24" rx="12" />
     </Scene>
@@ -197,7 +241,10 @@ export function RepairerHomeScene() {
       {[70, 130, 190].map((x, index) => (
         <g key={x}>
           <path className="ill-hanger" d={`M${x + 20} 60v10l-24 16h48l-24-16`} />
-          <path className={index === 1 ? 'ill-accent' : 'ill-garment'} d={`M${x - 4} 86h48l8 30-10 4v70h-44v-70l-10-4z`} />
+          <path
+            className={index === 1 ? 'ill-accent' : 'ill-garment'}
+            d={`M${x - 4} 86h48l8 30-10 4v70h-44v-70l-10-4z`}
+          />
         </g>
       ))}
       <rect className="ill-counter" x="20" y="220" width="360" height="60" rx="10" />
@@ -220,7 +267,10 @@ export function RetailerHomeScene() {
     <Scene>
       <rect className="ill-soft" x="0" y="0" width="400" height="300" rx="24" />
       <path className="ill-accent" d="M50 70l20-36h260l20 36z" />
-      <path className="ill-awning" d="M50 70h300v14c-25 12-50 12-75 0-25 12-50 12-75 0-25 12-50 12-75 0-25 12-50 12-75 0z" />
+      <path
+        className="ill-awning"
+        d="M50 70h300v14c-25 12-50 12-75 0-25 12-50 12-75 0-25 12-50 12-75 0-25 12-50 12-75 0z"
+      />
       <rect className="ill-window" x="66" y="96" width="268" height="180" rx="6" />
       <rect className="ill-field" x="90" y="120" width="120" height="110" rx="6" />
       <rect className="ill-field" x="230" y="120" width="80" height="156" rx="6" />
@@ -236,14 +286,23 @@ export function RetailerHomeScene() {
 
 /** Workwear's home: a van with a fleet's garments, routed to repairers on a map. */
 export function WorkwearHomeScene() {
-  const pins = [[84, 70], [300, 56], [330, 160], [140, 150]];
+  const pins = [
+    [84, 70],
+    [300, 56],
+    [330, 160],
+    [140, 150],
+  ];
   return (
     <Scene>
       <rect className="ill-soft" x="0" y="0" width="400" height="300" rx="24" />
       <path className="ill-road" d="M0 214c80-30 150-30 220-12s130 10 180-20" />
       <path className="ill-route" d="M200 120L84 70M200 120L300 56M200 120L330 160M200 120L140 150" />
       {pins.map(([x, y]) => (
-        <path key={`${x}${y}`} className="ill-pin" d={`M${x} ${y! + 14}c-10-12-14-18-14-24a14 14 0 0 1 28 0c0 6-4 12-14 24z`} />
+        <path
+          key={`${x}${y}`}
+          className="ill-pin"
+          d={`M${x} ${y! + 14}c-10-12-14-18-14-24a14 14 0 0 1 28 0c0 6-4 12-14 24z`}
+        />
       ))}
       <circle className="ill-accent" cx="200" cy="120" r="18" />
       <rect className="ill-window" x="70" y="196" width="180" height="64" rx="10" />
@@ -265,7 +324,9 @@ export function PlatformScene() {
   ];
   return (
     <Scene>
-      {nodes.map((node) => <path key={node.className} className="ill-link" d={`M200 150L${node.x} ${node.y}`} />)}
+      {nodes.map((node) => (
+        <path key={node.className} className="ill-link" d={`M200 150L${node.x} ${node.y}`} />
+      ))}
       <circle className="ill-soft" cx="200" cy="150" r="70" />
       <circle className="ill-accent" cx="200" cy="150" r="40" />
       <path className="ill-on-accent-stroke" d="M184 160c0-20 8-34 16-34s16 14 16 34M192 160h16" />

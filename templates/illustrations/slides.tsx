@@ -16,8 +16,22 @@ function OrderCard({ x, y, current }: { x: number; y: number; current?: boolean 
   return (
     <g>
       <rect className={current ? 'ill-accent' : 'ill-field'} x={x} y={y} width="60" height="30" rx="6" />
-      <rect className={current ? 'ill-on-accent-line' : 'ill-line-strong'} x={x + 10} y={y + 8} width="36" height="5" rx="2.5" />
-      <rect className={current ? 'ill-on-accent-line' : 'ill-line'} x={x + 10} y={y + 18} width="24" height="5" rx="2.5" />
+      <rect
+        className={current ? 'ill-on-accent-line' : 'ill-line-strong'}
+        x={x + 10}
+        y={y + 8}
+        width="36"
+        height="5"
+        rx="2.5"
+      />
+      <rect
+        className={current ? 'ill-on-accent-line' : 'ill-line'}
+        x={x + 10}
+        y={y + 18}
+        width="24"
+        height="5"
+        rx="2.5"
+      />
     </g>
   );
 }
@@ -132,7 +146,15 @@ export function PresentationInvoiceScene() {
       <rect className="ill-window" x="216" y="162" width="164" height="118" rx="12" />
       <path className="ill-grid" d="M232 208h132M232 236h132" />
       {bars.map((height, index) => (
-        <rect key={index} className={index === bars.length - 1 ? 'ill-accent' : 'ill-bar'} x={238 + index * 26} y={264 - height} width="18" height={height} rx="3" />
+        <rect
+          key={index}
+          className={index === bars.length - 1 ? 'ill-accent' : 'ill-bar'}
+          x={238 + index * 26}
+          y={264 - height}
+          width="18"
+          height={height}
+          rx="3"
+        />
       ))}
     </Scene>
   );

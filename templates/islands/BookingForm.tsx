@@ -7,7 +7,12 @@
  * (a static host), the contact form takes its place with the meeting preselected.
  */
 import { lazy, Suspense, useEffect, useMemo, useRef, useState, type FormEvent, type ReactElement } from 'react';
-import { bookingLimits, requiredBookingFields, validateBooking, type BookingConfirmation } from 'typed-site/booking-schema';
+import {
+  bookingLimits,
+  requiredBookingFields,
+  validateBooking,
+  type BookingConfirmation,
+} from 'typed-site/booking-schema';
 import { honeypotField } from 'typed-site/contact-schema';
 import type { ContactFormProps } from './ContactForm';
 import { formField, RequiredMarker, type FieldInputProps } from './form-field';
@@ -116,16 +121,25 @@ export default function BookingForm(props: BookingFormProps) {
   // Times are written the way the page's language writes them (labels.clock), not as Intl does:
   // nb-NO gives "10:30" where Norwegian copy writes "10.30".
   const timeIn = (iso: string, timeZone?: string) => {
-    const parts = zoned({ hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }, timeZone).formatToParts(new Date(iso));
+    const parts = zoned({ hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }, timeZone).formatToParts(
+      new Date(iso),
+    );
     const part = (type: string) => parts.find((entry) => entry.type === type)?.value ?? '';
     return clockText(labels.clock, part('hour'), part('minute'));
   };
   const dayName = (iso: string) => zoned({ weekday: 'long', day: 'numeric', month: 'long' }).format(new Date(iso));
-  const zoneName = status === 'loading' ? props.timeZone : zoned({ timeZoneName: 'longGeneric' }).formatToParts(new Date()).find((part) => part.type === 'timeZoneName')?.value ?? props.timeZone;
+  const zoneName =
+    status === 'loading'
+      ? props.timeZone
+      : (zoned({ timeZoneName: 'longGeneric' })
+          .formatToParts(new Date())
+          .find((part) => part.type === 'timeZoneName')?.value ?? props.timeZone);
 
   async function loadSlots(): Promise<Slot[] | undefined> {
     try {
-      const response = await fetch(`${props.endpoint}/slots?days=${props.days}`, { headers: { accept: 'application/json' } });
+      const response = await fetch(`${props.endpoint}/slots?days=${props.days}`, {
+        headers: { accept: 'application/json' },
+      });
       if (!response.ok || !(response.headers.get('content-type') ?? '').includes('application/json')) return undefined;
       const body = (await response.json()) as { slots?: Slot[] };
       return Array.isArray(body.slots) ? body.slots : undefined;
@@ -175,7 +189,14 @@ export default function BookingForm(props: BookingFormProps) {
     }
   }, [status]);
 
-  const errorMessage = (key: string) => (key === 'invalidEmail' ? messages.invalidEmail : key === 'tooLong' ? messages.tooLong : key === 'chooseSlot' ? messages.chooseSlot : messages.required);
+  const errorMessage = (key: string) =>
+    key === 'invalidEmail'
+      ? messages.invalidEmail
+      : key === 'tooLong'
+        ? messages.tooLong
+        : key === 'chooseSlot'
+          ? messages.chooseSlot
+          : messages.required;
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -189,7 +210,16 @@ export default function BookingForm(props: BookingFormProps) {
     const form = event.currentTarget;
     const data = Object.fromEntries(new FormData(form).entries()) as Record<string, string>;
     if (data[honeypotField]) return;
-    const request = { start, firstName: data.firstName ?? '', lastName: data.lastName ?? '', email: data.email ?? '', company: data.company ?? '', note: data.note ?? '', locale: props.locale, page: props.page };
+    const request = {
+      start,
+      firstName: data.firstName ?? '',
+      lastName: data.lastName ?? '',
+      email: data.email ?? '',
+      company: data.company ?? '',
+      note: data.note ?? '',
+      locale: props.locale,
+      page: props.page,
+    };
     const checked = validateBooking(request);
     if ('fieldErrors' in checked) {
       const errors = { ...checked.fieldErrors };
@@ -243,12 +273,19 @@ export default function BookingForm(props: BookingFormProps) {
   }
 
   if (status === 'booked' && booked) {
-    const when = labels.when.replace('{day}', dayName(booked.start)).replace('{time}', timeIn(booked.start)).replace('{zone}', zoneName);
+    const when = labels.when
+      .replace('{day}', dayName(booked.start))
+      .replace('{time}', timeIn(booked.start))
+      .replace('{zone}', zoneName);
     return (
       <div className="booking-form thank-you" role="status" tabIndex={-1} ref={panelRef}>
         <h2 className="thank-you-title">{messages.bookedTitle}</h2>
         <p>{messages.bookedText.replace('{when}', when).replace('{email}', booked.email)}</p>
-        <a className="button button-primary" href={`${props.endpoint}/calendar.ics?id=${encodeURIComponent(booked.id)}`} download="meeting.ics">
+        <a
+          className="button button-primary"
+          href={`${props.endpoint}/calendar.ics?id=${encodeURIComponent(booked.id)}`}
+          download="meeting.ics"
+        >
           {labels.calendar}
         </a>
       </div>
@@ -256,16 +293,33 @@ export default function BookingForm(props: BookingFormProps) {
   }
 
   const field = (name: FieldName, input: (common: FieldInputProps) => ReactElement) =>
-    formField({ id: `${id}-${name}`, name, label: labels[name], required: required.has(name), requiredLabel: labels.requiredMarker, error: fieldErrors[name] && errorMessage(fieldErrors[name]) }, input);
+    formField(
+      {
+        id: `${id}-${name}`,
+        name,
+        label: labels[name],
+        required: required.has(name),
+        requiredLabel: labels.requiredMarker,
+        error: fieldErrors[name] && errorMessage(fieldErrors[name]),
+      },
+      input,
+    );
 
   const invalidFields = Object.keys(fieldErrors);
-  const fieldLabel = (name: string) => (name === 'start' ? labels.time : labels[name as FieldName] ?? name);
+  const fieldLabel = (name: string) => (name === 'start' ? labels.time : (labels[name as FieldName] ?? name));
   const banner =
-    status === 'error' ? { title: messages.errorTitle, text: messages.errorText }
-    : status === 'taken' ? { title: messages.takenTitle, text: messages.takenText }
-    : status === 'invalid' && invalidFields.some((name) => fieldErrors[name] === 'required') ? { title: messages.missingTitle, text: messages.missingText }
-    : status === 'invalid' ? { title: messages.checkTitle, text: messages.checkText.replace('{fields}', invalidFields.map(fieldLabel).join(', ')) }
-    : undefined;
+    status === 'error'
+      ? { title: messages.errorTitle, text: messages.errorText }
+      : status === 'taken'
+        ? { title: messages.takenTitle, text: messages.takenText }
+        : status === 'invalid' && invalidFields.some((name) => fieldErrors[name] === 'required')
+          ? { title: messages.missingTitle, text: messages.missingText }
+          : status === 'invalid'
+            ? {
+                title: messages.checkTitle,
+                text: messages.checkText.replace('{fields}', invalidFields.map(fieldLabel).join(', ')),
+              }
+            : undefined;
   const days = [...new Set(slots.map(dayOf))];
   const daySlots = slots.filter((slot) => dayOf(slot) === day);
   const slotError = fieldErrors.start;
@@ -279,10 +333,20 @@ export default function BookingForm(props: BookingFormProps) {
   return (
     // Until the slots are in, the browser checks the fields itself (noValidate stays off): a send
     // before then is stopped by it, or by submit() above, never posted half empty.
-    <form ref={formRef} className="booking-form contact-form" method="post" action={props.endpoint} onSubmit={submit} noValidate={status !== 'loading'} aria-describedby={`${id}-required-note`}>
+    <form
+      ref={formRef}
+      className="booking-form contact-form"
+      method="post"
+      action={props.endpoint}
+      onSubmit={submit}
+      noValidate={status !== 'loading'}
+      aria-describedby={`${id}-required-note`}
+    >
       <fieldset>
         <legend>{labels.legend}</legend>
-        <p className="form-note" id={`${id}-required-note`}>{labels.requiredNote}</p>
+        <p className="form-note" id={`${id}-required-note`}>
+          {labels.requiredNote}
+        </p>
         {status === 'loading' ? (
           // The form without script: a date and a time; the server finds the slot (or says it is taken).
           <div className="form-grid">
@@ -300,7 +364,9 @@ export default function BookingForm(props: BookingFormProps) {
               </label>
               <select id={`${id}-time`} name="time" required>
                 {props.times.map((time) => (
-                  <option key={time} value={time}>{clockText(labels.clock, ...(time.split(':') as [string, string]))}</option>
+                  <option key={time} value={time}>
+                    {clockText(labels.clock, ...(time.split(':') as [string, string]))}
+                  </option>
                 ))}
               </select>
             </div>
@@ -317,9 +383,18 @@ export default function BookingForm(props: BookingFormProps) {
               <>
                 <div className="field">
                   <label htmlFor={`${id}-day`}>{labels.day}</label>
-                  <select id={`${id}-day`} value={day} onChange={(event) => { setDay(event.target.value); setStart(''); }}>
+                  <select
+                    id={`${id}-day`}
+                    value={day}
+                    onChange={(event) => {
+                      setDay(event.target.value);
+                      setStart('');
+                    }}
+                  >
                     {days.map((date) => (
-                      <option key={date} value={date}>{dayName(`${date}T12:00:00Z`)}</option>
+                      <option key={date} value={date}>
+                        {dayName(`${date}T12:00:00Z`)}
+                      </option>
                     ))}
                   </select>
                 </div>
@@ -331,9 +406,19 @@ export default function BookingForm(props: BookingFormProps) {
                   <div className="slot-list">
                     {daySlots.map((slot) => (
                       <label key={slot.start} className={slot.start === start ? 'slot is-selected' : 'slot'}>
-                        <input type="radio" name="start" value={slot.start} checked={slot.start === start} onChange={() => setStart(slot.start)} />
+                        <input
+                          type="radio"
+                          name="start"
+                          value={slot.start}
+                          checked={slot.start === start}
+                          onChange={() => setStart(slot.start)}
+                        />
                         <span className="slot-time">{timeIn(slot.start)}</span>
-                        {visitorZone && <span className="slot-local">{labels.yourTime.replace('{time}', timeIn(slot.start, visitorZone))}</span>}
+                        {visitorZone && (
+                          <span className="slot-local">
+                            {labels.yourTime.replace('{time}', timeIn(slot.start, visitorZone))}
+                          </span>
+                        )}
                       </label>
                     ))}
                   </div>
@@ -373,11 +458,21 @@ export default function BookingForm(props: BookingFormProps) {
           )}
         </div>
         <div className="form-grid">
-          {field('firstName', (common) => <input {...common} type="text" autoComplete="given-name" maxLength={bookingLimits.name} />)}
-          {field('lastName', (common) => <input {...common} type="text" autoComplete="family-name" maxLength={bookingLimits.name} />)}
-          {field('email', (common) => <input {...common} type="email" autoComplete="email" maxLength={bookingLimits.email} />)}
-          {field('company', (common) => <input {...common} type="text" autoComplete="organization" maxLength={bookingLimits.company} />)}
-          {field('note', (common) => <textarea {...common} rows={4} maxLength={bookingLimits.note} />)}
+          {field('firstName', (common) => (
+            <input {...common} type="text" autoComplete="given-name" maxLength={bookingLimits.name} />
+          ))}
+          {field('lastName', (common) => (
+            <input {...common} type="text" autoComplete="family-name" maxLength={bookingLimits.name} />
+          ))}
+          {field('email', (common) => (
+            <input {...common} type="email" autoComplete="email" maxLength={bookingLimits.email} />
+          ))}
+          {field('company', (common) => (
+            <input {...common} type="text" autoComplete="organization" maxLength={bookingLimits.company} />
+          ))}
+          {field('note', (common) => (
+            <textarea {...common} rows={4} maxLength={bookingLimits.note} />
+          ))}
         </div>
         <div className="honeypot" aria-hidden="true">
           <label htmlFor={`${id}-${honeypotField}`}>{labels.honeypot}</label>

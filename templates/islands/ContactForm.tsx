@@ -4,7 +4,14 @@
  * sent, a thank-you panel takes the form's place.
  */
 import { useEffect, useRef, useState, type FormEvent, type ReactElement } from 'react';
-import { contactLimits, contactPlanParameter, contactTopicParameter, honeypotField, requiredContactFields, validateContact } from 'typed-site/contact-schema';
+import {
+  contactLimits,
+  contactPlanParameter,
+  contactTopicParameter,
+  honeypotField,
+  requiredContactFields,
+  validateContact,
+} from 'typed-site/contact-schema';
 import { formField, type FieldInputProps } from './form-field';
 
 type Status = 'idle' | 'sending' | 'success' | 'error' | 'invalid';
@@ -19,7 +26,16 @@ export interface ContactFormProps {
   page: string;
   /** The enquiry type the audience decides; without one "I am a" starts on an empty choice. */
   defaultType?: string;
-  labels: Record<FieldName, string> & { legend: string; requiredMarker: string; requiredNote: string; submit: string; sending: string; honeypot: string; chooseType: string; sendAnother: string };
+  labels: Record<FieldName, string> & {
+    legend: string;
+    requiredMarker: string;
+    requiredNote: string;
+    submit: string;
+    sending: string;
+    honeypot: string;
+    chooseType: string;
+    sendAnother: string;
+  };
   /** The site's enquiry types (contact.types), in display order, with their labels. */
   types: Record<string, string>;
   /**
@@ -66,7 +82,12 @@ export default function ContactForm(props: ContactFormProps) {
   useEffect(() => {
     const query = new URLSearchParams(window.location.search);
     const plan = query.get(contactPlanParameter);
-    const subject = plan !== null && Object.hasOwn(props.plans, plan) ? props.plans[plan] : query.get(contactTopicParameter) === 'meeting' ? props.topics.meeting : undefined;
+    const subject =
+      plan !== null && Object.hasOwn(props.plans, plan)
+        ? props.plans[plan]
+        : query.get(contactTopicParameter) === 'meeting'
+          ? props.topics.meeting
+          : undefined;
     const input = formRef.current?.elements.namedItem('subject');
     if (subject && input instanceof HTMLInputElement && input.value === '') input.value = subject;
   }, [props.plans, props.topics]);
@@ -76,7 +97,8 @@ export default function ContactForm(props: ContactFormProps) {
     if (status === 'success') panelRef.current?.focus();
   }, [status]);
 
-  const errorMessage = (key: string) => (key === 'invalidEmail' ? messages.invalidEmail : key === 'tooLong' ? messages.tooLong : messages.required);
+  const errorMessage = (key: string) =>
+    key === 'invalidEmail' ? messages.invalidEmail : key === 'tooLong' ? messages.tooLong : messages.required;
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -102,7 +124,10 @@ export default function ContactForm(props: ContactFormProps) {
       const external = /^https?:\/\//.test(props.endpoint);
       const response = await fetch(props.endpoint, {
         method: 'POST',
-        headers: { 'content-type': external ? 'application/x-www-form-urlencoded' : 'application/json', accept: 'application/json' },
+        headers: {
+          'content-type': external ? 'application/x-www-form-urlencoded' : 'application/json',
+          accept: 'application/json',
+        },
         body: external ? new URLSearchParams(checked.data as Record<string, string>) : JSON.stringify(checked.data),
       });
       if (!response.ok) throw new Error(`status ${response.status}`);
@@ -114,16 +139,29 @@ export default function ContactForm(props: ContactFormProps) {
   }
 
   const field = (name: FieldName, input: (common: FieldInputProps) => ReactElement) =>
-    formField({ id: `${id}-${name}`, name, label: labels[name], required: required.has(name), requiredLabel: labels.requiredMarker, error: fieldErrors[name] && errorMessage(fieldErrors[name]) }, input);
+    formField(
+      {
+        id: `${id}-${name}`,
+        name,
+        label: labels[name],
+        required: required.has(name),
+        requiredLabel: labels.requiredMarker,
+        error: fieldErrors[name] && errorMessage(fieldErrors[name]),
+      },
+      input,
+    );
 
   const invalidFields = Object.keys(fieldErrors);
   const missing = invalidFields.some((name) => fieldErrors[name] === 'required');
   const fieldList = invalidFields.map((name) => labels[name as FieldName] ?? name).join(', ');
   const banner =
-    status === 'error' ? { title: messages.errorTitle, text: messages.errorText, tone: 'error' }
-    : status === 'invalid' && missing ? { title: messages.missingTitle, text: messages.missingText, tone: 'error' }
-    : status === 'invalid' ? { title: messages.checkTitle, text: messages.checkText.replace('{fields}', fieldList), tone: 'error' }
-    : undefined;
+    status === 'error'
+      ? { title: messages.errorTitle, text: messages.errorText, tone: 'error' }
+      : status === 'invalid' && missing
+        ? { title: messages.missingTitle, text: messages.missingText, tone: 'error' }
+        : status === 'invalid'
+          ? { title: messages.checkTitle, text: messages.checkText.replace('{fields}', fieldList), tone: 'error' }
+          : undefined;
 
   if (status === 'success') {
     return (
@@ -138,26 +176,50 @@ export default function ContactForm(props: ContactFormProps) {
   }
 
   return (
-    <form ref={formRef} className="contact-form" method="post" action={props.endpoint} onSubmit={submit} aria-describedby={`${id}-note`}>
+    <form
+      ref={formRef}
+      className="contact-form"
+      method="post"
+      action={props.endpoint}
+      onSubmit={submit}
+      aria-describedby={`${id}-note`}
+    >
       <fieldset>
         <legend>{labels.legend}</legend>
-        <p className="form-note" id={`${id}-note`}>{labels.requiredNote}</p>
+        <p className="form-note" id={`${id}-note`}>
+          {labels.requiredNote}
+        </p>
         <div className="form-grid">
-          {field('firstName', (common) => <input {...common} type="text" autoComplete="given-name" maxLength={contactLimits.name} />)}
-          {field('lastName', (common) => <input {...common} type="text" autoComplete="family-name" maxLength={contactLimits.name} />)}
-          {field('email', (common) => <input {...common} type="email" autoComplete="email" maxLength={contactLimits.email} />)}
-          {field('company', (common) => <input {...common} type="text" autoComplete="organization" maxLength={contactLimits.company} />)}
-          {/* A site without enquiry types (contact.types) asks for none. */}
-          {Object.keys(props.types).length > 0 && field('type', (common) => (
-            <select {...common} defaultValue={props.defaultType ?? ''}>
-              {!props.defaultType && <option value="">{labels.chooseType}</option>}
-              {Object.entries(props.types).map(([type, label]) => (
-                <option key={type} value={type}>{label}</option>
-              ))}
-            </select>
+          {field('firstName', (common) => (
+            <input {...common} type="text" autoComplete="given-name" maxLength={contactLimits.name} />
           ))}
-          {field('subject', (common) => <input {...common} type="text" maxLength={contactLimits.subject} defaultValue={props.subject} />)}
-          {field('message', (common) => <textarea {...common} rows={6} maxLength={contactLimits.message} />)}
+          {field('lastName', (common) => (
+            <input {...common} type="text" autoComplete="family-name" maxLength={contactLimits.name} />
+          ))}
+          {field('email', (common) => (
+            <input {...common} type="email" autoComplete="email" maxLength={contactLimits.email} />
+          ))}
+          {field('company', (common) => (
+            <input {...common} type="text" autoComplete="organization" maxLength={contactLimits.company} />
+          ))}
+          {/* A site without enquiry types (contact.types) asks for none. */}
+          {Object.keys(props.types).length > 0 &&
+            field('type', (common) => (
+              <select {...common} defaultValue={props.defaultType ?? ''}>
+                {!props.defaultType && <option value="">{labels.chooseType}</option>}
+                {Object.entries(props.types).map(([type, label]) => (
+                  <option key={type} value={type}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            ))}
+          {field('subject', (common) => (
+            <input {...common} type="text" maxLength={contactLimits.subject} defaultValue={props.subject} />
+          ))}
+          {field('message', (common) => (
+            <textarea {...common} rows={6} maxLength={contactLimits.message} />
+          ))}
         </div>
         <div className="honeypot" aria-hidden="true">
           <label htmlFor={`${id}-${honeypotField}`}>{labels.honeypot}</label>

@@ -4,7 +4,16 @@
  * parser, so a decimal comma means what it says on a Norwegian page.
  */
 import { useState } from 'react';
-import { calculateRoi, hoursInMonth, isPossibleRoi, parseRoiInput, timeSavedPercentBounds, wholeRoiInputs, type RoiInputError, type RoiInputs } from '../layout/roi';
+import {
+  calculateRoi,
+  hoursInMonth,
+  isPossibleRoi,
+  parseRoiInput,
+  timeSavedPercentBounds,
+  wholeRoiInputs,
+  type RoiInputError,
+  type RoiInputs,
+} from '../layout/roi';
 
 type InputName = keyof RoiInputs;
 type FieldName = InputName | 'timeSavedPercent';
@@ -38,7 +47,10 @@ export default function RoiCalculator(props: RoiCalculatorProps) {
   // Starting values as the visitor would type them: the locale's decimal mark, no thousands separator.
   const typed = new Intl.NumberFormat(props.intl, { maximumFractionDigits: 2, useGrouping: false });
   const [values, setValues] = useState<Record<FieldName, string>>(() => ({
-    ...(Object.fromEntries(inputNames.map((name) => [name, typed.format(props.inputs[name].default)])) as Record<InputName, string>),
+    ...(Object.fromEntries(inputNames.map((name) => [name, typed.format(props.inputs[name].default)])) as Record<
+      InputName,
+      string
+    >),
     timeSavedPercent: typed.format(Math.round(props.timeSavedShare * 1000) / 10),
   }));
   const parse = (name: FieldName) =>
@@ -46,11 +58,18 @@ export default function RoiCalculator(props: RoiCalculatorProps) {
       ? parseRoiInput(values[name], timeSavedPercentBounds, { intl: props.intl })
       : parseRoiInput(values[name], props.inputs[name], { intl: props.intl, whole: wholeRoiInputs.includes(name) });
   const fieldNames: FieldName[] = [...inputNames, 'timeSavedPercent'];
-  const parsed = Object.fromEntries(fieldNames.map((name) => [name, parse(name)])) as Record<FieldName, ReturnType<typeof parseRoiInput>>;
-  const valueOf = (name: FieldName) => ('value' in parsed[name] ? (parsed[name] as { value: number }).value : undefined);
+  const parsed = Object.fromEntries(fieldNames.map((name) => [name, parse(name)])) as Record<
+    FieldName,
+    ReturnType<typeof parseRoiInput>
+  >;
+  const valueOf = (name: FieldName) =>
+    'value' in parsed[name] ? (parsed[name] as { value: number }).value : undefined;
   const valid = fieldNames.every((name) => valueOf(name) !== undefined);
   const computed = valid
-    ? calculateRoi(Object.fromEntries(inputNames.map((name) => [name, valueOf(name)])) as unknown as RoiInputs, valueOf('timeSavedPercent')! / 100)
+    ? calculateRoi(
+        Object.fromEntries(inputNames.map((name) => [name, valueOf(name)])) as unknown as RoiInputs,
+        valueOf('timeSavedPercent')! / 100,
+      )
     : undefined;
   const possible = computed ? isPossibleRoi(computed) : true;
   const result = possible ? computed : undefined;
@@ -60,7 +79,9 @@ export default function RoiCalculator(props: RoiCalculatorProps) {
     const entry = parsed[name];
     if (!('error' in entry)) return undefined;
     const bounds = name === 'timeSavedPercent' ? timeSavedPercentBounds : props.inputs[name];
-    return props.errors[entry.error].replace('{min}', number.format(bounds.min)).replace('{max}', number.format(bounds.max));
+    return props.errors[entry.error]
+      .replace('{min}', number.format(bounds.min))
+      .replace('{max}', number.format(bounds.max));
   };
 
   const field = (name: FieldName, label: string, unit: string, hint?: string) => {
@@ -100,7 +121,10 @@ export default function RoiCalculator(props: RoiCalculatorProps) {
   };
 
   const shareValue = valueOf('timeSavedPercent');
-  const shareHint = props.share.hint.replace('{percent}', percent.format((shareValue ?? props.timeSavedShare * 100) / 100));
+  const shareHint = props.share.hint.replace(
+    '{percent}',
+    percent.format((shareValue ?? props.timeSavedShare * 100) / 100),
+  );
 
   return (
     <div className="roi" role="group" aria-label={props.heading}>
@@ -118,11 +142,15 @@ export default function RoiCalculator(props: RoiCalculatorProps) {
         <dl>
           <div>
             <dt>{props.outputs.hoursSaved}</dt>
-            <dd data-output="hoursSaved">{result ? props.hoursValue.replace('{hours}', number.format(result.hoursSaved)) : '–'}</dd>
+            <dd data-output="hoursSaved">
+              {result ? props.hoursValue.replace('{hours}', number.format(result.hoursSaved)) : '–'}
+            </dd>
           </div>
           <div>
             <dt>{props.outputs.extraCapacity}</dt>
-            <dd data-output="extraCapacity">{result ? props.ordersValue.replace('{count}', number.format(result.extraCapacity)) : '–'}</dd>
+            <dd data-output="extraCapacity">
+              {result ? props.ordersValue.replace('{count}', number.format(result.extraCapacity)) : '–'}
+            </dd>
           </div>
           <div>
             <dt>{props.outputs.salarySaving}</dt>

@@ -26,7 +26,13 @@ export function formField(
         {field.label}
         {field.required && <RequiredMarker label={field.requiredLabel} />}
       </label>
-      {input({ id: field.id, name: field.name, required: field.required || undefined, 'aria-invalid': field.error ? true : undefined, 'aria-describedby': field.error ? errorId : undefined })}
+      {input({
+        id: field.id,
+        name: field.name,
+        required: field.required || undefined,
+        'aria-invalid': field.error ? true : undefined,
+        'aria-describedby': field.error ? errorId : undefined,
+      })}
       {field.error && (
         <p className="field-error" id={errorId}>
           {field.error}

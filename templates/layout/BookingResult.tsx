@@ -12,8 +12,14 @@ export function BookingResult({ site, outcome }: { site: SiteContext; outcome: '
       </div>
       <div className="actions actions-long">
         {/* The server names the booking with a cookie, so this link works without script. */}
-        {outcome === 'booked' && <a className="button button-primary" href={`${bookingOf(site).endpoint}/calendar.ics`} download="meeting.ics">{t('booking.calendar')}</a>}
-        <a className="button button-secondary" href={site.href('/contactus')}>{t('booking.writeInstead')}</a>
+        {outcome === 'booked' && (
+          <a className="button button-primary" href={`${bookingOf(site).endpoint}/calendar.ics`} download="meeting.ics">
+            {t('booking.calendar')}
+          </a>
+        )}
+        <a className="button button-secondary" href={site.href('/contactus')}>
+          {t('booking.writeInstead')}
+        </a>
       </div>
     </div>
   );
@@ -21,5 +27,8 @@ export function BookingResult({ site, outcome }: { site: SiteContext; outcome: '
 
 /** Title and description of a result page. */
 export function bookingResultMeta(site: SiteContext, outcome: 'booked' | 'failed'): PageMeta {
-  return { title: site.t(`booking.${outcome}Title`), description: site.t(outcome === 'booked' ? 'booking.bookedPageText' : 'booking.failedText') };
+  return {
+    title: site.t(`booking.${outcome}Title`),
+    description: site.t(outcome === 'booked' ? 'booking.bookedPageText' : 'booking.failedText'),
+  };
 }

@@ -11,7 +11,12 @@ export function openingHoursText(site: SiteContext): string {
     return site.t('contactDetails.clock', { hh, h: String(Number(hh)), mm });
   };
   const days = hours.days.length > 1 ? `${day(hours.days[0]!)}–${day(hours.days.at(-1)!)}` : day(hours.days[0]!);
-  const text = site.t('contactDetails.hoursText', { days, opens: clock(hours.opens), closes: clock(hours.closes), timeZone: hours.timeZone });
+  const text = site.t('contactDetails.hoursText', {
+    days,
+    opens: clock(hours.opens),
+    closes: clock(hours.closes),
+    timeZone: hours.timeZone,
+  });
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
@@ -24,11 +29,15 @@ export function CompanyDetails({ site, heading, text }: { site: SiteContext; hea
       <dl>
         <div>
           <dt>{site.t('contactDetails.email')}</dt>
-          <dd><a href={`mailto:${company.email}`}>{company.email}</a></dd>
+          <dd>
+            <a href={`mailto:${company.email}`}>{company.email}</a>
+          </dd>
         </div>
         <div>
           <dt>{site.t('contactDetails.address')}</dt>
-          <dd>{company.legalName}, {company.address.street}, {company.address.postalCode} {company.address.city}</dd>
+          <dd>
+            {company.legalName}, {company.address.street}, {company.address.postalCode} {company.address.city}
+          </dd>
         </div>
         {company.orgNumber !== undefined && (
           <div>

@@ -8,7 +8,9 @@ export function ContactResult({ site, outcome }: { site: SiteContext; outcome: '
         <h1 className="banner-title">{site.t(`contactForm.${outcome}Title`)}</h1>
         <p>{site.t(`contactForm.${outcome}Text`)}</p>
       </div>
-      <a className="button button-secondary" href={site.href('/contactus')}>{site.t('contactForm.backToForm')}</a>
+      <a className="button button-secondary" href={site.href('/contactus')}>
+        {site.t('contactForm.backToForm')}
+      </a>
     </div>
   );
 }

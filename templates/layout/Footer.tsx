@@ -42,25 +42,45 @@ export function Footer({ page, site }: Pick<PageProps, 'page' | 'site'>) {
         <nav aria-labelledby="footer-company">
           <h2 id="footer-company">{t('footer.company')}</h2>
           <ul>
-            <li><a href={companyHref('/ourstory')}>{t('nav.ourStory')}</a></li>
-            <li><a href={companyHref('/blog')}>{t('nav.blog')}</a></li>
-            <li><a href={companyHref('/contactus')}>{t('nav.contact')}</a></li>
+            <li>
+              <a href={companyHref('/ourstory')}>{t('nav.ourStory')}</a>
+            </li>
+            <li>
+              <a href={companyHref('/blog')}>{t('nav.blog')}</a>
+            </li>
+            <li>
+              <a href={companyHref('/contactus')}>{t('nav.contact')}</a>
+            </li>
           </ul>
         </nav>
         <nav aria-labelledby="footer-legal">
           <h2 id="footer-legal">{t('footer.legal')}</h2>
           <ul>
-            <li><a href={site.href('/privacy')}>{t('footer.privacy')}</a></li>
-            <li><a href={site.href('/terms')}>{t('footer.terms')}</a></li>
+            <li>
+              <a href={site.href('/privacy')}>{t('footer.privacy')}</a>
+            </li>
+            <li>
+              <a href={site.href('/terms')}>{t('footer.terms')}</a>
+            </li>
             {/* Only while analytics: waits for consent (site.consent): shows the banner again. */}
-            {site.consent && <li><button type="button" data-consent-open>{t('consent.settings')}</button></li>}
+            {site.consent && (
+              <li>
+                <button type="button" data-consent-open>
+                  {t('consent.settings')}
+                </button>
+              </li>
+            )}
           </ul>
         </nav>
         <div>
           <h2>{t('footer.social')}</h2>
           <ul>
             {Object.entries(company.social).map(([name, url]) => (
-              <li key={name}><a href={url} rel="noopener">{t(`footer.${name}`)}</a></li>
+              <li key={name}>
+                <a href={url} rel="noopener">
+                  {t(`footer.${name}`)}
+                </a>
+              </li>
             ))}
           </ul>
         </div>

@@ -28,7 +28,11 @@ export function Header({ page, site }: Pick<PageProps, 'page' | 'site'>) {
           <ul>
             {audiences.map((item) => (
               <li key={item.id}>
-                <a className={item.active ? 'pill is-active' : 'pill'} href={item.href} aria-current={item.active ? (page.url === item.href ? 'page' : 'true') : undefined}>
+                <a
+                  className={item.active ? 'pill is-active' : 'pill'}
+                  href={item.href}
+                  aria-current={item.active ? (page.url === item.href ? 'page' : 'true') : undefined}
+                >
                   {item.label}
                 </a>
               </li>
@@ -46,11 +50,20 @@ export function Header({ page, site }: Pick<PageProps, 'page' | 'site'>) {
               {navigation.map((item) => (
                 <li key={item.label}>
                   {item.href ? (
-                    <a className="nav-link" href={item.href} aria-current={isCurrent(page.url, item.href) ? 'page' : undefined}>
+                    <a
+                      className="nav-link"
+                      href={item.href}
+                      aria-current={isCurrent(page.url, item.href) ? 'page' : undefined}
+                    >
                       {item.label}
                     </a>
                   ) : (
-                    <AudienceChoice label={item.label} path={item.path} remember={page.template !== 'Landing'} site={site} />
+                    <AudienceChoice
+                      label={item.label}
+                      path={item.path}
+                      remember={page.template !== 'Landing'}
+                      site={site}
+                    />
                   )}
                 </li>
               ))}
@@ -60,7 +73,11 @@ export function Header({ page, site }: Pick<PageProps, 'page' | 'site'>) {
             <ul>
               {audiences.map((item) => (
                 <li key={item.id}>
-                  <a className={item.active ? 'nav-link is-active' : 'nav-link'} href={item.href} aria-current={item.active ? (page.url === item.href ? 'page' : 'true') : undefined}>
+                  <a
+                    className={item.active ? 'nav-link is-active' : 'nav-link'}
+                    href={item.href}
+                    aria-current={item.active ? (page.url === item.href ? 'page' : 'true') : undefined}
+                  >
                     {item.label}
                   </a>
                 </li>
@@ -71,7 +88,14 @@ export function Header({ page, site }: Pick<PageProps, 'page' | 'site'>) {
             <form className="header-search" role="search" method="get" action={site.href(config.search.path)}>
               <input type="search" name="q" aria-label={t('header.search')} placeholder={t('header.search')} />
               <button type="submit">
-                <svg className="header-search-icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+                <svg
+                  className="header-search-icon"
+                  viewBox="0 0 24 24"
+                  width="20"
+                  height="20"
+                  aria-hidden="true"
+                  focusable="false"
+                >
                   <circle cx="10.5" cy="10.5" r="6.5" fill="none" stroke="currentColor" strokeWidth="2" />
                   <path d="M15.5 15.5 21 21" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
                 </svg>
@@ -92,7 +116,17 @@ export function Header({ page, site }: Pick<PageProps, 'page' | 'site'>) {
  * With `remember`, the language script swaps it for the link of the visitor's last audience, when
  * one is stored (`data-remember`; not on the landing page, where the visitor is choosing).
  */
-function AudienceChoice({ label, path, remember, site }: { label: string; path: string; remember: boolean; site: PageProps['site'] }) {
+function AudienceChoice({
+  label,
+  path,
+  remember,
+  site,
+}: {
+  label: string;
+  path: string;
+  remember: boolean;
+  site: PageProps['site'];
+}) {
   return (
     <details className="nav-choice" data-remember={remember ? '' : undefined}>
       <summary className="nav-link is-disabled">{label}</summary>
@@ -135,7 +169,13 @@ function LanguageSwitch({ page, site }: Pick<PageProps, 'page' | 'site'>) {
         );
         if (link.current && page.notFound) {
           return (
-            <span key={link.locale} className="language is-current" lang={locale.htmlLang} aria-current="true" data-locale={link.locale}>
+            <span
+              key={link.locale}
+              className="language is-current"
+              lang={locale.htmlLang}
+              aria-current="true"
+              data-locale={link.locale}
+            >
               {label}
             </span>
           );

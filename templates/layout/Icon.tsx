@@ -34,12 +34,35 @@ import Users from 'lucide-static/dist/esm/icons/users.mjs';
 import Wallet from 'lucide-static/dist/esm/icons/wallet.mjs';
 
 const sources = {
-  'badge-check': BadgeCheck, bot: Bot, boxes: Boxes, 'calendar-check': CalendarCheck, 'chart-column': ChartColumn,
-  'clipboard-list': ClipboardList, eye: Eye, 'file-check': FileCheck, 'graduation-cap': GraduationCap, handshake: Handshake,
-  layers: Layers, leaf: Leaf, link: Link, 'map-pin': MapPin, 'message-square-text': MessageSquareText,
-  'monitor-smartphone': MonitorSmartphone, 'qr-code': QrCode, 'receipt-text': ReceiptText, recycle: Recycle, rocket: Rocket,
-  'scan-line': ScanLine, scissors: Scissors, settings: Settings, 'shield-check': ShieldCheck, shirt: Shirt, store: Store,
-  'trending-up': TrendingUp, users: Users, wallet: Wallet,
+  'badge-check': BadgeCheck,
+  bot: Bot,
+  boxes: Boxes,
+  'calendar-check': CalendarCheck,
+  'chart-column': ChartColumn,
+  'clipboard-list': ClipboardList,
+  eye: Eye,
+  'file-check': FileCheck,
+  'graduation-cap': GraduationCap,
+  handshake: Handshake,
+  layers: Layers,
+  leaf: Leaf,
+  link: Link,
+  'map-pin': MapPin,
+  'message-square-text': MessageSquareText,
+  'monitor-smartphone': MonitorSmartphone,
+  'qr-code': QrCode,
+  'receipt-text': ReceiptText,
+  recycle: Recycle,
+  rocket: Rocket,
+  'scan-line': ScanLine,
+  scissors: Scissors,
+  settings: Settings,
+  'shield-check': ShieldCheck,
+  shirt: Shirt,
+  store: Store,
+  'trending-up': TrendingUp,
+  users: Users,
+  wallet: Wallet,
 } satisfies Record<string, string>;
 
 /** The name of an icon this site uses. */
@@ -51,7 +74,10 @@ function innerShapes(svg: string): string {
   return svg.slice(start, svg.lastIndexOf('</svg>')).replace(/\s+/g, ' ').replace(/> </g, '><').trim();
 }
 
-const shapes = Object.fromEntries(Object.entries(sources).map(([name, svg]) => [name, innerShapes(svg)])) as Record<IconName, string>;
+const shapes = Object.fromEntries(Object.entries(sources).map(([name, svg]) => [name, innerShapes(svg)])) as Record<
+  IconName,
+  string
+>;
 
 /** One icon, 24 × 24 by default, in the text colour of its container. */
 export function Icon({ name, size = 24, className }: { name: IconName; size?: number; className?: string }) {

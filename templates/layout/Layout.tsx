@@ -11,7 +11,9 @@ export default function Layout({ page, site, children }: LayoutProps) {
   const trail = page.ancestors.length > 1 && !page.notFound ? page.ancestors : [];
   return (
     <>
-      <a className="skip-link" href="#main">{site.t('skipToContent')}</a>
+      <a className="skip-link" href="#main">
+        {site.t('skipToContent')}
+      </a>
       <Header page={page} site={site} />
       {trail.length > 0 && (
         <nav className="breadcrumb container" aria-label={site.t('breadcrumb.label')}>

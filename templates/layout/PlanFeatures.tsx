@@ -37,14 +37,20 @@ export function PlanChecklist({ plan, site }: { plan: Plan; site: SiteContext })
     <ul className="checklist">
       {ordersPerMonth !== undefined && (
         <li className="plan-limit">
-          {ordersPerMonth === 'unlimited' ? t('pricing.unlimitedOrders') : t('pricing.ordersPerMonth', { count: ordersPerMonth })}
+          {ordersPerMonth === 'unlimited'
+            ? t('pricing.unlimitedOrders')
+            : t('pricing.ordersPerMonth', { count: ordersPerMonth })}
         </li>
       )}
       {users !== undefined && (
-        <li className="plan-limit">{users === 'unlimited' ? t('pricing.unlimitedUsers') : t('pricing.users', { count: users })}</li>
+        <li className="plan-limit">
+          {users === 'unlimited' ? t('pricing.unlimitedUsers') : t('pricing.users', { count: users })}
+        </li>
       )}
       {plan.features.map((feature) => (
-        <li key={feature} data-feature={feature}>{t(`planFeatures.${feature}`)}</li>
+        <li key={feature} data-feature={feature}>
+          {t(`planFeatures.${feature}`)}
+        </li>
       ))}
     </ul>
   );
@@ -56,7 +62,11 @@ export function PlanIncludes({ plan, site }: { plan: Plan; site: SiteContext }) 
   const previous = plans[plans.indexOf(plan) - 1];
   return (
     <>
-      {previous && <p className="plan-includes">{site.t('pricing.everythingIn', { plan: previous.name[site.locale] ?? previous.id })}</p>}
+      {previous && (
+        <p className="plan-includes">
+          {site.t('pricing.everythingIn', { plan: previous.name[site.locale] ?? previous.id })}
+        </p>
+      )}
       <PlanChecklist plan={plan} site={site} />
     </>
   );

@@ -10,7 +10,11 @@ export function PostCard({ listed, site }: { listed: ListedEntry; site: SiteCont
   return (
     <article className="post-card" lang={lang}>
       {translation.image ? (
-        <Picture className="post-card-image" image={translation.image} sizes="(min-width: 60rem) 22rem, (min-width: 40rem) 45vw, 92vw" />
+        <Picture
+          className="post-card-image"
+          image={translation.image}
+          sizes="(min-width: 60rem) 22rem, (min-width: 40rem) 45vw, 92vw"
+        />
       ) : (
         <BlogCover className="post-card-image" slug={listed.slug} category={translation.term ?? ''} />
       )}

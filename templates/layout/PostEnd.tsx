@@ -9,7 +9,11 @@ import type { SiteData } from './schemas';
 import { ButtonLink } from './ui';
 
 /** The audience whose call to action ends a post, or undefined for the general one. */
-export function postAudience(site: SiteContext, translation: EntryTranslation, pageAudience: string | undefined): string | undefined {
+export function postAudience(
+  site: SiteContext,
+  translation: EntryTranslation,
+  pageAudience: string | undefined,
+): string | undefined {
   if (pageAudience) return pageAudience;
   const own = translation.fields.audience;
   if (typeof own === 'string' && own in site.config.audiences) return own;
@@ -26,16 +30,27 @@ export function relatedPosts(site: SiteContext, slug: string, term: string | und
   return [...same, ...others.filter((entry) => !same.includes(entry))].slice(0, 2);
 }
 
-export function PostEnd(props: { site: SiteContext; slug: string; translation: EntryTranslation; audience: string | undefined; entryPath: string }) {
+export function PostEnd(props: {
+  site: SiteContext;
+  slug: string;
+  translation: EntryTranslation;
+  audience: string | undefined;
+  entryPath: string;
+}) {
   const { site, translation } = props;
   const { t } = site;
   const cta = (key: string) => t(`blog.end.${props.audience ?? 'general'}.${key}`);
-  const action = props.audience ? site.href(`${site.config.audiences[props.audience]!.path}/book-meeting`) : site.href('/contactus');
+  const action = props.audience
+    ? site.href(`${site.config.audiences[props.audience]!.path}/book-meeting`)
+    : site.href('/contactus');
   const related = relatedPosts(site, props.slug, translation.term);
   const role = translation.fields.authorRole;
   return (
     <div className="post-end">
-      <section className={props.audience ? `post-cta audience-${props.audience}` : 'post-cta'} aria-labelledby="post-cta-heading">
+      <section
+        className={props.audience ? `post-cta audience-${props.audience}` : 'post-cta'}
+        aria-labelledby="post-cta-heading"
+      >
         <h2 id="post-cta-heading">{cta('heading')}</h2>
         <p>{cta('text')}</p>
         <ButtonLink href={action}>{cta('action')}</ButtonLink>
@@ -57,7 +72,10 @@ export function PostEnd(props: { site: SiteContext; slug: string; translation: E
           </ul>
         </nav>
       )}
-      <p className="post-author-card" lang={translation.locale === site.locale ? undefined : site.config.locales[translation.locale]!.htmlLang}>
+      <p
+        className="post-author-card"
+        lang={translation.locale === site.locale ? undefined : site.config.locales[translation.locale]!.htmlLang}
+      >
         <span className="post-author-label">{t('blog.end.writtenBy')}</span>
         <span className="post-author-name">{String(translation.fields.author)}</span>
         {typeof role === 'string' && <span className="post-author-role">{role}</span>}

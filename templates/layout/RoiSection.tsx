@@ -8,9 +8,17 @@ import { Section } from './ui';
 export function RoiSection({ heading, lead, site }: { heading: string; lead: string; site: SiteContext }) {
   const { t, config } = site;
   const { roi } = site.data as SiteData;
-  const units = { ordersPerMonth: t('roi.units.orders'), minutesPerOrder: t('roi.units.minutes'), hourlyWage: t('roi.units.eur'), revenuePerRepair: t('roi.units.eur') };
+  const units = {
+    ordersPerMonth: t('roi.units.orders'),
+    minutesPerOrder: t('roi.units.minutes'),
+    hourlyWage: t('roi.units.eur'),
+    revenuePerRepair: t('roi.units.eur'),
+  };
   const inputs = Object.fromEntries(
-    (Object.keys(units) as (keyof typeof units)[]).map((name) => [name, { ...roi.inputs[name], label: t(`roi.inputs.${name}`), unit: units[name] }]),
+    (Object.keys(units) as (keyof typeof units)[]).map((name) => [
+      name,
+      { ...roi.inputs[name], label: t(`roi.inputs.${name}`), unit: units[name] },
+    ]),
   ) as RoiCalculatorProps['inputs'];
   const props: RoiCalculatorProps = {
     idPrefix: 'roi',
@@ -31,7 +39,14 @@ export function RoiSection({ heading, lead, site }: { heading: string; lead: str
     share: { label: t('roi.shareLabel'), unit: t('roi.shareUnit'), hint: t('roi.assumption') },
     alternatives: t('roi.alternatives'),
     impossible: t('roi.impossible'),
-    errors: { required: t('roi.required'), number: t('roi.number'), whole: t('roi.whole'), positive: t('roi.positive'), min: t('roi.min'), max: t('roi.max') },
+    errors: {
+      required: t('roi.required'),
+      number: t('roi.number'),
+      whole: t('roi.whole'),
+      positive: t('roi.positive'),
+      min: t('roi.min'),
+      max: t('roi.max'),
+    },
   };
   return (
     <Section id="roi" heading={heading} lead={lead} tone="muted">

@@ -64,7 +64,11 @@ export function flowOf(audience: string | undefined, site: SiteContext) {
   if (!flow) return undefined;
   return {
     heading: site.t(`${flow.messages}.heading`),
-    steps: flow.icons.map((icon, index) => ({ icon, title: site.t(`${flow.messages}.step${index + 1}.title`), text: site.t(`${flow.messages}.step${index + 1}.text`) })),
+    steps: flow.icons.map((icon, index) => ({
+      icon,
+      title: site.t(`${flow.messages}.step${index + 1}.title`),
+      text: site.t(`${flow.messages}.step${index + 1}.text`),
+    })),
   };
 }
 

@@ -74,10 +74,15 @@ export interface ParseRoiOptions {
  * that where the locale writes the decimal mark as a point, commas in groups of three
  * ("1,250,000") separate thousands. Anything else ("abc", "1e3", "12abc") is not a number.
  */
-export function parseRoiInput(raw: string, bounds: RoiBounds, options: ParseRoiOptions = {}): { value: number } | { error: RoiInputError } {
+export function parseRoiInput(
+  raw: string,
+  bounds: RoiBounds,
+  options: ParseRoiOptions = {},
+): { value: number } | { error: RoiInputError } {
   let text = raw.replace(/[\s\u00a0\u202f]/g, '');
   if (text === '') return { error: 'required' };
-  if (decimalMarkOf(options.intl) === '.' && /^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(text)) text = text.replaceAll(',', '');
+  if (decimalMarkOf(options.intl) === '.' && /^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(text))
+    text = text.replaceAll(',', '');
   if (!/^[+-]?(\d+([.,]\d*)?|[.,]\d+)$/.test(text)) return { error: 'number' };
   const value = Number(text.replace(',', '.'));
   if (value <= 0) return { error: 'positive' };

@@ -14,7 +14,9 @@ export function companyOf(site: Pick<SiteContext, 'config'>): NonNullable<Config
 }
 
 /** The company's opening hours; throws when site.config.yaml has no company.openingHours. */
-export function openingHoursOf(site: Pick<SiteContext, 'config'>): NonNullable<NonNullable<Config['company']>['openingHours']> {
+export function openingHoursOf(
+  site: Pick<SiteContext, 'config'>,
+): NonNullable<NonNullable<Config['company']>['openingHours']> {
   const hours = companyOf(site).openingHours;
   if (!hours) throw new Error('this template shows the opening hours: add company.openingHours to site.config.yaml');
   return hours;

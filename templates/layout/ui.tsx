@@ -3,7 +3,13 @@ import type { ReactNode } from 'react';
 import { Icon, type IconName } from './Icon';
 
 /** A section with a heading, an optional lead and content. */
-export function Section(props: { id?: string; heading?: string; lead?: string; tone?: 'plain' | 'muted' | 'brand'; children?: ReactNode }) {
+export function Section(props: {
+  id?: string;
+  heading?: string;
+  lead?: string;
+  tone?: 'plain' | 'muted' | 'brand';
+  children?: ReactNode;
+}) {
   const headingId = props.id ? `${props.id}-heading` : undefined;
   return (
     <section className={`section section-${props.tone ?? 'plain'}`} id={props.id} aria-labelledby={headingId}>
@@ -31,7 +37,14 @@ export function SectionHeader(props: { headingId?: string; heading: string; lead
 }
 
 /** The top of a page: kicker, H1, lead, optional actions and, beside them on wide screens, a visual. */
-export function Hero(props: { eyebrow?: string; heading: string; lead: string; children?: ReactNode; compact?: boolean; visual?: ReactNode }) {
+export function Hero(props: {
+  eyebrow?: string;
+  heading: string;
+  lead: string;
+  children?: ReactNode;
+  compact?: boolean;
+  visual?: ReactNode;
+}) {
   const text = (
     <>
       {props.eyebrow && <p className="eyebrow">{props.eyebrow}</p>}
@@ -57,7 +70,11 @@ export function Hero(props: { eyebrow?: string; heading: string; lead: string; c
 }
 
 /** Steps in a row joined by arrows (a how-it-works flow), each with an icon. */
-export function Flow(props: { id: string; heading: string; steps: readonly { title: string; text: string; icon: IconName }[] }) {
+export function Flow(props: {
+  id: string;
+  heading: string;
+  steps: readonly { title: string; text: string; icon: IconName }[];
+}) {
   return (
     <Section id={props.id} heading={props.heading} tone="muted">
       <ol className="flow">
@@ -76,7 +93,12 @@ export function Flow(props: { id: string; heading: string; steps: readonly { tit
 }
 
 /** A link styled as a button. */
-export function ButtonLink(props: { href: string; variant?: 'primary' | 'secondary' | 'ghost'; children: ReactNode; rel?: string }) {
+export function ButtonLink(props: {
+  href: string;
+  variant?: 'primary' | 'secondary' | 'ghost';
+  children: ReactNode;
+  rel?: string;
+}) {
   return (
     <a className={`button button-${props.variant ?? 'primary'}`} href={props.href} rel={props.rel}>
       {props.children}
@@ -100,7 +122,11 @@ export function cardGridClass(count: number): string {
 }
 
 /** A grid of cards with a title and text, and optionally an icon per card (in the order of the items). */
-export function CardGrid(props: { items: readonly { title: string; text: string }[]; numbered?: boolean; icons?: readonly IconName[] }) {
+export function CardGrid(props: {
+  items: readonly { title: string; text: string }[];
+  numbered?: boolean;
+  icons?: readonly IconName[];
+}) {
   const List = props.numbered ? 'ol' : 'ul';
   return (
     <List className={`${cardGridClass(props.items.length)}${props.numbered ? ' steps' : ''}`}>
@@ -160,7 +186,9 @@ export function Faq(props: { heading: string; items: readonly { question: string
 }
 
 /** Paragraph sections of long-form pages. */
-export function Prose(props: { sections: readonly { heading: string; paragraphs: readonly string[]; points?: readonly string[] }[] }) {
+export function Prose(props: {
+  sections: readonly { heading: string; paragraphs: readonly string[]; points?: readonly string[] }[];
+}) {
   return (
     <>
       {props.sections.map((section, index) => (

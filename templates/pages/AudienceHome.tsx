@@ -19,9 +19,16 @@ export default function AudienceHome({ page, content, site }: PageProps<Content>
   const flow = flowOf(page.audience, site);
   return (
     <>
-      <Hero eyebrow={content.hero.eyebrow} heading={content.hero.heading} lead={content.hero.lead} visual={<HeroVisual audience={page.audience} />}>
+      <Hero
+        eyebrow={content.hero.eyebrow}
+        heading={content.hero.heading}
+        lead={content.hero.lead}
+        visual={<HeroVisual audience={page.audience} />}
+      >
         <ButtonLink href={site.href(`${base}/book-meeting`)}>{content.hero.primaryCta}</ButtonLink>
-        <ButtonLink href={site.href(`${base}/pricing`)} variant="secondary">{content.hero.secondaryCta}</ButtonLink>
+        <ButtonLink href={site.href(`${base}/pricing`)} variant="secondary">
+          {content.hero.secondaryCta}
+        </ButtonLink>
       </Hero>
       {flow && <Flow id="how-it-works" heading={flow.heading} steps={flow.steps} />}
       <Section id="features" heading={content.features.heading} lead={content.features.lead}>
@@ -30,7 +37,9 @@ export default function AudienceHome({ page, content, site }: PageProps<Content>
       {showsWasteClaim(page) && <Claim figure={content.claim.figure} text={content.claim.text} />}
       <Closing heading={content.closing.heading} text={content.closing.text}>
         <ButtonLink href={site.href(`${base}/book-meeting`)}>{content.closing.primaryCta}</ButtonLink>
-        <ButtonLink href={site.href(`${base}/contactus`)} variant="secondary">{content.closing.secondaryCta}</ButtonLink>
+        <ButtonLink href={site.href(`${base}/contactus`)} variant="secondary">
+          {content.closing.secondaryCta}
+        </ButtonLink>
       </Closing>
     </>
   );

@@ -20,7 +20,11 @@ export default function BlogList({ page, site }: PageProps) {
             const active = filter.term === list.term;
             return (
               <li key={filter.term ?? 'all'}>
-                <a className={active ? 'chip is-active' : 'chip'} href={filter.url} aria-current={active ? 'page' : undefined}>
+                <a
+                  className={active ? 'chip is-active' : 'chip'}
+                  href={filter.url}
+                  aria-current={active ? 'page' : undefined}
+                >
                   {categoryName(filter.term)}
                 </a>
               </li>
@@ -41,9 +45,21 @@ export default function BlogList({ page, site }: PageProps) {
       )}
       {list.pageCount > 1 && (
         <nav className="pagination" aria-label={t('blog.pagination')}>
-          {list.previousUrl ? <a href={list.previousUrl} rel="prev">{t('blog.previous')}</a> : <span />}
+          {list.previousUrl ? (
+            <a href={list.previousUrl} rel="prev">
+              {t('blog.previous')}
+            </a>
+          ) : (
+            <span />
+          )}
           <span>{t('blog.pageOf', { page: list.pageNumber, count: list.pageCount })}</span>
-          {list.nextUrl ? <a href={list.nextUrl} rel="next">{t('blog.next')}</a> : <span />}
+          {list.nextUrl ? (
+            <a href={list.nextUrl} rel="next">
+              {t('blog.next')}
+            </a>
+          ) : (
+            <span />
+          )}
         </nav>
       )}
       {list.feedUrl && (
@@ -57,7 +73,10 @@ export default function BlogList({ page, site }: PageProps) {
 
 export function meta({ page, site }: PageProps): PageMeta {
   const list = page.collection as CollectionListData;
-  const base = list.term ? site.t('blog.categoryTitle', { category: site.t(`blog.categories.${list.term}`) }) : site.t('blog.title');
-  const title = list.pageNumber > 1 ? `${base} (${site.t('blog.pageOf', { page: list.pageNumber, count: list.pageCount })})` : base;
+  const base = list.term
+    ? site.t('blog.categoryTitle', { category: site.t(`blog.categories.${list.term}`) })
+    : site.t('blog.title');
+  const title =
+    list.pageNumber > 1 ? `${base} (${site.t('blog.pageOf', { page: list.pageNumber, count: list.pageCount })})` : base;
   return { title, description: site.t('blog.description'), feed: feedMeta(page, site), card: { title: base } };
 }

@@ -55,7 +55,13 @@ export default function BlogPost(props: PageProps) {
         )}
         <div className="prose" dangerouslySetInnerHTML={{ __html: translation.html }} />
       </article>
-      <PostEnd site={site} slug={data.slug} translation={translation} audience={postAudience(site, translation, page.audience)} entryPath={page.route.path} />
+      <PostEnd
+        site={site}
+        slug={data.slug}
+        translation={translation}
+        audience={postAudience(site, translation, page.audience)}
+        entryPath={page.route.path}
+      />
       {data.listUrl && (
         <p>
           <a href={data.listUrl}>← {t('blog.backToBlog')}</a>
@@ -71,7 +77,12 @@ export function meta(props: PageProps): PageMeta {
     title: translation.title,
     description: translation.description,
     contentLang: translation.locale === props.page.locale ? undefined : translation.locale,
-    og: { type: 'article', publishedTime: translation.date, modifiedTime: translation.updated, section: props.site.t(`blog.categories.${translation.term}`) },
+    og: {
+      type: 'article',
+      publishedTime: translation.date,
+      modifiedTime: translation.updated,
+      section: props.site.t(`blog.categories.${translation.term}`),
+    },
     feed: feedMeta(props.page, props.site),
     image: translation.image,
   };

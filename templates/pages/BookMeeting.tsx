@@ -35,7 +35,9 @@ export default function BookMeeting({ page, content, site }: PageProps<Content>)
   return (
     <>
       <Hero eyebrow={content.hero.eyebrow} heading={content.hero.heading} lead={content.hero.lead}>
-        <ButtonLink href={bookHref} rel={external ? 'noopener' : undefined}>{content.bookCta}</ButtonLink>
+        <ButtonLink href={bookHref} rel={external ? 'noopener' : undefined}>
+          {content.bookCta}
+        </ButtonLink>
       </Hero>
       <Section>
         <div className="split">
@@ -50,7 +52,11 @@ export default function BookMeeting({ page, content, site }: PageProps<Content>)
           <aside className="card meeting-card" aria-labelledby="hours-heading">
             <h2 id="hours-heading">{content.hours.heading}</h2>
             <p className="meeting-hours">{openingHoursText(site)}</p>
-            {external && <ButtonLink href={external} rel="noopener">{content.bookCta}</ButtonLink>}
+            {external && (
+              <ButtonLink href={external} rel="noopener">
+                {content.bookCta}
+              </ButtonLink>
+            )}
             <p className="meeting-contact">
               {content.contactPrompt} <a href={site.href(`${base}/contactus`)}>{content.contactCta}</a>
             </p>
@@ -60,9 +66,20 @@ export default function BookMeeting({ page, content, site }: PageProps<Content>)
       {!external && (
         <Section id="booking" tone="muted">
           {bookingServer ? (
-            <Island name="BookingForm" component={BookingForm} props={bookingFormProps(page.url, page.audience, site)} />
+            <Island
+              name="BookingForm"
+              component={BookingForm}
+              props={bookingFormProps(page.url, page.audience, site)}
+            />
           ) : (
-            <Island name="ContactForm" component={ContactForm} props={{ ...contactFormProps(page.url, page.audience, site), subject: site.t('contactForm.meetingSubject') }} />
+            <Island
+              name="ContactForm"
+              component={ContactForm}
+              props={{
+                ...contactFormProps(page.url, page.audience, site),
+                subject: site.t('contactForm.meetingSubject'),
+              }}
+            />
           )}
         </Section>
       )}
@@ -75,7 +92,8 @@ function bookingFormProps(pageUrl: string, audience: string | undefined, site: P
   const { t, config } = site;
   const booking = (key: string) => t(`booking.${key}`);
   const contact = (key: string) => t(`contactForm.${key}`);
-  const clock = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+  const clock = (minutes: number) =>
+    `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
   const contactForm = contactFormProps(pageUrl, audience, site);
   return {
     idPrefix: 'booking',

@@ -22,7 +22,11 @@ export default function Contact({ page, content, site }: PageProps<Content>) {
 }
 
 /** The form's props: labels in the page's language, the endpoint, and the audience's enquiry type. */
-export function contactFormProps(pageUrl: string, audience: string | undefined, site: PageProps['site']): ContactFormProps {
+export function contactFormProps(
+  pageUrl: string,
+  audience: string | undefined,
+  site: PageProps['site'],
+): ContactFormProps {
   const { t, config } = site;
   const defaultType: string | undefined = audience ? config.audiences[audience]!.contactType : undefined;
   const label = (key: string) => t(`contactForm.${key}`);
@@ -50,7 +54,9 @@ export function contactFormProps(pageUrl: string, audience: string | undefined, 
       sendAnother: label('sendAnother'),
     },
     types: Object.fromEntries(config.contact.types.map((type) => [type, t(`contactForm.types.${type}`)])),
-    plans: Object.fromEntries(config.plans.map((plan) => [plan.id, t('contactForm.planSubject', { plan: plan.name[site.locale] ?? plan.id })])),
+    plans: Object.fromEntries(
+      config.plans.map((plan) => [plan.id, t('contactForm.planSubject', { plan: plan.name[site.locale] ?? plan.id })]),
+    ),
     topics: { meeting: t('contactForm.meetingSubject') },
     messages: {
       missingTitle: label('missingTitle'),

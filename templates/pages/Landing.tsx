@@ -16,12 +16,23 @@ export const content = z.strictObject({
 type Content = z.infer<typeof content>;
 
 export default function Landing({ content, site }: PageProps<Content>) {
-  const cards = (['hub', 'shop', 'workwear'] as const).map((id) => ({ id, ...content.chooser.cards[id], href: site.href(site.config.audiences[id]!.path) }));
+  const cards = (['hub', 'shop', 'workwear'] as const).map((id) => ({
+    id,
+    ...content.chooser.cards[id],
+    href: site.href(site.config.audiences[id]!.path),
+  }));
   return (
     <>
-      <Hero eyebrow={content.hero.eyebrow} heading={content.hero.heading} lead={content.hero.lead} visual={<HeroVisual audience={undefined} />}>
+      <Hero
+        eyebrow={content.hero.eyebrow}
+        heading={content.hero.heading}
+        lead={content.hero.lead}
+        visual={<HeroVisual audience={undefined} />}
+      >
         <ButtonLink href="#audiences">{content.actions.primary}</ButtonLink>
-        <ButtonLink href={site.href('/contactus')} variant="secondary">{content.actions.secondary}</ButtonLink>
+        <ButtonLink href={site.href('/contactus')} variant="secondary">
+          {content.actions.secondary}
+        </ButtonLink>
       </Hero>
       <Section id="audiences" heading={content.chooser.heading}>
         <ul className={`${cardGridClass(cards.length)} audience-cards`}>
@@ -31,7 +42,9 @@ export default function Landing({ content, site }: PageProps<Content>) {
                 <a href={card.href}>{card.title}</a>
               </h3>
               <p>{card.text}</p>
-              <span className="card-cta" aria-hidden="true">{card.cta} →</span>
+              <span className="card-cta" aria-hidden="true">
+                {card.cta} →
+              </span>
             </li>
           ))}
         </ul>

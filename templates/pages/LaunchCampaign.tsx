@@ -13,12 +13,18 @@ import { featureIcons, listIcons } from '../layout/audience-look';
 import { Icon } from '../layout/Icon';
 import { ButtonLink, CardGrid, cardGridClass, Closing, Hero, Section } from '../layout/ui';
 
-const featureId = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'use a feature id from plans[].features in site.config.yaml');
+const featureId = z
+  .string()
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'use a feature id from plans[].features in site.config.yaml');
 
 export const content = z.strictObject({
   ...meta,
   hero: heroWithCta,
-  news: z.strictObject({ heading: text, lead: text, items: z.array(z.strictObject({ title: text, text, feature: featureId })).min(1) }),
+  news: z.strictObject({
+    heading: text,
+    lead: text,
+    items: z.array(z.strictObject({ title: text, text, feature: featureId })).min(1),
+  }),
   start: z.strictObject({ heading: text, text }),
   roi: z.strictObject({ heading: text, lead: text }),
   steps: z.strictObject({ heading: text, items: titledItems }),
@@ -29,7 +35,10 @@ type Content = z.infer<typeof content>;
 /** "In every plan" or "Plus and above": where a feature starts, from the config. */
 function availability(site: SiteContext, feature: string): string {
   const plan = planWithFeature(site, feature);
-  if (!plan) throw new Error(`no plan in site.config.yaml has the feature "${feature}" (add it to plans[].features, or change the launch copy)`);
+  if (!plan)
+    throw new Error(
+      `no plan in site.config.yaml has the feature "${feature}" (add it to plans[].features, or change the launch copy)`,
+    );
   if (plan === site.config.plans[0]) return site.t('pricing.inEveryPlan');
   return site.t('pricing.fromPlan', { plan: plan.name[site.locale] ?? plan.id });
 }
@@ -61,10 +70,14 @@ export default function LaunchCampaign({ page, content, site }: PageProps<Conten
         <Section id="start-free" heading={content.start.heading} tone="muted">
           <div className="launch-start" data-plan={freePlan.id}>
             <p>{content.start.text}</p>
-            <p className="plan-includes">{site.t('pricing.includes', { plan: freePlan.name[site.locale] ?? freePlan.id })}</p>
+            <p className="plan-includes">
+              {site.t('pricing.includes', { plan: freePlan.name[site.locale] ?? freePlan.id })}
+            </p>
             <PlanChecklist plan={freePlan} site={site} />
             <div className="actions">
-              <ButtonLink href={planAction(freePlan, base, site).href}>{planAction(freePlan, base, site).label}</ButtonLink>
+              <ButtonLink href={planAction(freePlan, base, site).href}>
+                {planAction(freePlan, base, site).label}
+              </ButtonLink>
             </div>
           </div>
         </Section>

@@ -19,7 +19,12 @@ type Content = z.infer<typeof content>;
 export default function OurStory({ page, content, site }: PageProps<Content>) {
   return (
     <>
-      <Hero eyebrow={content.hero.eyebrow} heading={content.hero.heading} lead={content.hero.lead} visual={<StoryScene />} />
+      <Hero
+        eyebrow={content.hero.eyebrow}
+        heading={content.hero.heading}
+        lead={content.hero.lead}
+        visual={<StoryScene />}
+      />
       <Prose sections={content.sections} />
       {showsWasteClaim(page) && <Claim figure={content.claim.figure} text={content.claim.text} />}
       <Section id="values" heading={content.values.heading}>

@@ -28,7 +28,8 @@ export default function PlanPricing({ page, content, site }: PageProps<Content>)
         <ul className={`plans ${cardGridClass(config.plans.length)}`}>
           {config.plans.map((plan) => {
             const copy = content.plans[plan.id];
-            if (!copy) throw new Error(`content has no copy for plan "${plan.id}" (add plans.${plan.id} to the pricing copy)`);
+            if (!copy)
+              throw new Error(`content has no copy for plan "${plan.id}" (add plans.${plan.id} to the pricing copy)`);
             const action = planAction(plan, base, site);
             return (
               <li key={plan.id} className={plan.highlighted ? 'plan is-highlighted' : 'plan'}>
@@ -65,7 +66,9 @@ export default function PlanPricing({ page, content, site }: PageProps<Content>)
       <Faq heading={content.faq.heading} items={content.faq.items} />
       <Closing heading={content.closing.heading} text={content.closing.text}>
         <ButtonLink href={site.href(`${base}/book-meeting`)}>{content.closing.primaryCta}</ButtonLink>
-        <ButtonLink href={site.href(`${base}/contactus`)} variant="secondary">{content.closing.secondaryCta}</ButtonLink>
+        <ButtonLink href={site.href(`${base}/contactus`)} variant="secondary">
+          {content.closing.secondaryCta}
+        </ButtonLink>
       </Closing>
     </>
   );
@@ -74,7 +77,12 @@ export default function PlanPricing({ page, content, site }: PageProps<Content>)
 export function structuredData({ page, content, site }: PageProps<Content>) {
   const url = site.config.site.origin + page.url;
   return [
-    softwareApplication(site.config, { name: site.t(`products.${page.audience ?? 'hub'}`), description: content.description, url, locale: site.locale }),
+    softwareApplication(site.config, {
+      name: site.t(`products.${page.audience ?? 'hub'}`),
+      description: content.description,
+      url,
+      locale: site.locale,
+    }),
     faqPage(content.faq.items),
   ];
 }

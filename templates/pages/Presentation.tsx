@@ -7,7 +7,12 @@
  */
 import type { PageProps } from 'typed-site/template';
 import type { ComponentType } from 'react';
-import { PresentationInvoiceScene, PresentationOrdersScene, PresentationSmsScene, PresentationTitleScene } from '../illustrations';
+import {
+  PresentationInvoiceScene,
+  PresentationOrdersScene,
+  PresentationSmsScene,
+  PresentationTitleScene,
+} from '../illustrations';
 import { closingSingle, hero, meta, sections, z } from '../layout/schemas';
 import { ButtonLink } from '../layout/ui';
 
@@ -18,7 +23,13 @@ type Content = z.infer<typeof content>;
  * The drawing beside each section, by position (the sections of content/pages/hub-presentation
  * follow the product: problem, summary, orders, SMS, analytics and invoicing, …).
  */
-const sectionVisuals: readonly (ComponentType | undefined)[] = [undefined, undefined, PresentationOrdersScene, PresentationSmsScene, PresentationInvoiceScene];
+const sectionVisuals: readonly (ComponentType | undefined)[] = [
+  undefined,
+  undefined,
+  PresentationOrdersScene,
+  PresentationSmsScene,
+  PresentationInvoiceScene,
+];
 
 export default function Presentation({ content, site }: PageProps<Content>) {
   const { t } = site;
@@ -42,7 +53,9 @@ export default function Presentation({ content, site }: PageProps<Content>) {
           <section key={section.heading} className="slide" aria-labelledby={`slide-${index + 1}`}>
             <div className={Visual ? 'container slide-split' : 'container'}>
               <div className="slide-text">
-                <p className="slide-number" aria-hidden="true">{String(index + 2).padStart(2, '0')}</p>
+                <p className="slide-number" aria-hidden="true">
+                  {String(index + 2).padStart(2, '0')}
+                </p>
                 <h2 id={`slide-${index + 1}`}>{section.heading}</h2>
                 {section.paragraphs.map((paragraph) => (
                   <p key={paragraph}>{paragraph}</p>
@@ -71,9 +84,13 @@ export default function Presentation({ content, site }: PageProps<Content>) {
             {site.config.plans.map((plan) => (
               <li key={plan.id}>
                 <span className="slide-figure-name">{plan.name[site.locale]}</span>
-                <strong className="slide-figure">{plan.limits.ordersPerMonth === 'unlimited' ? '∞' : plan.limits.ordersPerMonth}</strong>
+                <strong className="slide-figure">
+                  {plan.limits.ordersPerMonth === 'unlimited' ? '∞' : plan.limits.ordersPerMonth}
+                </strong>
                 <span className="slide-figure-unit">
-                  {plan.limits.ordersPerMonth === 'unlimited' ? t('pricing.unlimitedOrders') : `${t('roi.units.orders')} ${t('pricing.perMonth')}`}
+                  {plan.limits.ordersPerMonth === 'unlimited'
+                    ? t('pricing.unlimitedOrders')
+                    : `${t('roi.units.orders')} ${t('pricing.perMonth')}`}
                 </span>
               </li>
             ))}

@@ -9,7 +9,16 @@ import { ButtonLink, Closing, Hero, Section, SectionHeader } from '../layout/ui'
 export const content = z.strictObject({
   ...meta,
   hero,
-  features: z.array(z.strictObject({ id: z.string().regex(/^[a-z0-9-]+$/), title: text, summary: text, points: z.array(text).min(1) })).min(1),
+  features: z
+    .array(
+      z.strictObject({
+        id: z.string().regex(/^[a-z0-9-]+$/),
+        title: text,
+        summary: text,
+        points: z.array(text).min(1),
+      }),
+    )
+    .min(1),
   closing,
 });
 type Content = z.infer<typeof content>;
@@ -20,7 +29,9 @@ export default function Product({ page, content, site }: PageProps<Content>) {
     <>
       <Hero eyebrow={content.hero.eyebrow} heading={content.hero.heading} lead={content.hero.lead} />
       <nav className="container toc" aria-labelledby="toc-heading">
-        <h2 id="toc-heading" className="visually-hidden">{content.hero.eyebrow}</h2>
+        <h2 id="toc-heading" className="visually-hidden">
+          {content.hero.eyebrow}
+        </h2>
         <ul>
           {content.features.map((feature) => (
             <li key={feature.id}>
@@ -42,7 +53,12 @@ export default function Product({ page, content, site }: PageProps<Content>) {
           <Section key={feature.id} id={feature.id} tone={index % 2 ? 'muted' : 'plain'}>
             <div className={visual ? `feature-split${index % 2 ? ' is-reversed' : ''}` : 'feature'}>
               <div className="feature-text">
-                <SectionHeader headingId={`${feature.id}-heading`} heading={feature.title} lead={feature.summary} icon={featureIcons[feature.id]} />
+                <SectionHeader
+                  headingId={`${feature.id}-heading`}
+                  heading={feature.title}
+                  lead={feature.summary}
+                  icon={featureIcons[feature.id]}
+                />
                 {points}
               </div>
               {visual && <div className="feature-visual">{visual}</div>}
@@ -52,9 +68,10 @@ export default function Product({ page, content, site }: PageProps<Content>) {
       })}
       <Closing heading={content.closing.heading} text={content.closing.text}>
         <ButtonLink href={site.href(`${base}/book-meeting`)}>{content.closing.primaryCta}</ButtonLink>
-        <ButtonLink href={site.href(`${base}/pricing`)} variant="secondary">{content.closing.secondaryCta}</ButtonLink>
+        <ButtonLink href={site.href(`${base}/pricing`)} variant="secondary">
+          {content.closing.secondaryCta}
+        </ButtonLink>
       </Closing>
     </>
   );
 }
-

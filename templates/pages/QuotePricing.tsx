@@ -23,7 +23,10 @@ export default function QuotePricing({ page, content, site }: PageProps<Content>
         <ButtonLink href={site.href(`${base}/book-meeting`)}>{content.closing.primaryCta}</ButtonLink>
       </Hero>
       <Section id="included" heading={content.included.heading}>
-        <CardGrid items={content.included.items} icons={[...featureIconsOf(page.audience), listIcons.quoteOnboarding]} />
+        <CardGrid
+          items={content.included.items}
+          icons={[...featureIconsOf(page.audience), listIcons.quoteOnboarding]}
+        />
       </Section>
       <Section id="process" heading={content.process.heading} tone="muted">
         <CardGrid items={content.process.steps} numbered icons={listIcons.quoteSteps} />

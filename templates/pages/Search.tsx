@@ -5,7 +5,16 @@ import { meta, text, z } from '../layout/schemas';
 export const content = z.strictObject({
   ...meta,
   heading: text,
-  search: z.strictObject({ label: text, submit: text, noScript: text, searching: text, none: text, one: text, many: text, failed: text }),
+  search: z.strictObject({
+    label: text,
+    submit: text,
+    noScript: text,
+    searching: text,
+    none: text,
+    one: text,
+    many: text,
+    failed: text,
+  }),
 });
 type Content = z.infer<typeof content>;
 

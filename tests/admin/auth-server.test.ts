@@ -20,7 +20,11 @@ describe('site serve --admin: sign-in and the guard', () => {
   afterAll(() => server.close());
 
   it('signs in with email and password: a session cookie (HttpOnly, SameSite=Strict) and a CSRF token', async () => {
-    const answer = await server.send('POST', '/api/auth/login', server.json({ email: 'Editor@Example.com ', password: editor.password }));
+    const answer = await server.send(
+      'POST',
+      '/api/auth/login',
+      server.json({ email: 'Editor@Example.com ', password: editor.password }),
+    );
     expect(answer.status).toBe(200);
     expect(answer.headers['cache-control']).toBe('no-store');
     const cookie = String(answer.headers['set-cookie']);
@@ -35,15 +39,28 @@ describe('site serve --admin: sign-in and the guard', () => {
 
   it('sets a Secure __Host- cookie when served over https (behind a trusted proxy)', async () => {
     // The server was not told to trust the proxy: X-Forwarded-Proto is ignored.
-    const plain = await server.send('POST', '/api/auth/login', server.json({ email: chief.email, password: chief.password }, { 'x-forwarded-proto': 'https' }));
+    const plain = await server.send(
+      'POST',
+      '/api/auth/login',
+      server.json({ email: chief.email, password: chief.password }, { 'x-forwarded-proto': 'https' }),
+    );
     expect(String(plain.headers['set-cookie'])).toMatch(/^site_admin=/);
     const trusted = await startAdminServer({ users: [chief], trustProxy: true });
     try {
-      const answer = await trusted.send('POST', '/api/auth/login', trusted.json({ email: chief.email, password: chief.password }, { 'x-forwarded-proto': 'https', host: 'mendwise.example', origin: 'https://mendwise.example' }));
+      const answer = await trusted.send(
+        'POST',
+        '/api/auth/login',
+        trusted.json(
+          { email: chief.email, password: chief.password },
+          { 'x-forwarded-proto': 'https', host: 'mendwise.example', origin: 'https://mendwise.example' },
+        ),
+      );
       expect(answer.status).toBe(200);
       const cookie = String(answer.headers['set-cookie']);
       expect(cookie).toMatch(/^__Host-site_admin=[\w-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=\d+; Secure$/);
-      const session = await trusted.send('GET', '/api/admin/session', { headers: { cookie: cookie.split(';', 1)[0]!, host: 'mendwise.example', 'x-forwarded-proto': 'https' } });
+      const session = await trusted.send('GET', '/api/admin/session', {
+        headers: { cookie: cookie.split(';', 1)[0]!, host: 'mendwise.example', 'x-forwarded-proto': 'https' },
+      });
       expect(session.status).toBe(200);
     } finally {
       await trusted.close();
@@ -51,8 +68,16 @@ describe('site serve --admin: sign-in and the guard', () => {
   });
 
   it('answers one generic message for a wrong password and an unknown account', async () => {
-    const wrong = await server.send('POST', '/api/auth/login', server.json({ email: editor.email, password: 'not the password' }));
-    const unknown = await server.send('POST', '/api/auth/login', server.json({ email: 'nobody@example.com', password: 'not the password' }));
+    const wrong = await server.send(
+      'POST',
+      '/api/auth/login',
+      server.json({ email: editor.email, password: 'not the password' }),
+    );
+    const unknown = await server.send(
+      'POST',
+      '/api/auth/login',
+      server.json({ email: 'nobody@example.com', password: 'not the password' }),
+    );
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(wrong.json()).toEqual(unknown.json());
@@ -61,12 +86,18 @@ describe('site serve --admin: sign-in and the guard', () => {
 
   it('rotates the session id on sign-in and deletes it on sign-out', async () => {
     const first = await server.signIn(editor.email, editor.password);
-    const again = await server.send('POST', '/api/auth/login', server.json({ email: editor.email, password: editor.password }, { cookie: first.cookie }));
+    const again = await server.send(
+      'POST',
+      '/api/auth/login',
+      server.json({ email: editor.email, password: editor.password }, { cookie: first.cookie }),
+    );
     const second = String(again.headers['set-cookie']).split(';', 1)[0]!;
     expect(second).not.toBe(first.cookie);
     expect((await server.send('GET', '/api/admin/session', { headers: { cookie: first.cookie } })).status).toBe(401);
     const secondCsrf = again.json().csrfToken as string;
-    const out = await server.send('POST', '/api/auth/logout', { headers: { cookie: second, origin: server.url, 'x-csrf-token': secondCsrf } });
+    const out = await server.send('POST', '/api/auth/logout', {
+      headers: { cookie: second, origin: server.url, 'x-csrf-token': secondCsrf },
+    });
     expect(out.status).toBe(200);
     expect(String(out.headers['set-cookie'])).toContain('Max-Age=0');
     expect((await server.send('GET', '/api/admin/session', { headers: { cookie: second } })).status).toBe(401);
@@ -90,27 +121,40 @@ describe('site serve --admin: sign-in and the guard', () => {
     const missing = await server.send('POST', '/api/auth/logout', { headers: { cookie, origin: server.url } });
     expect(missing.status).toBe(403);
     expect(missing.json().error).toBe('csrf');
-    const wrong = await server.send('POST', '/api/auth/logout', { headers: { cookie, origin: server.url, 'x-csrf-token': `${csrf.slice(0, -1)}${csrf.endsWith('A') ? 'B' : 'A'}` } });
+    const wrong = await server.send('POST', '/api/auth/logout', {
+      headers: { cookie, origin: server.url, 'x-csrf-token': `${csrf.slice(0, -1)}${csrf.endsWith('A') ? 'B' : 'A'}` },
+    });
     expect(wrong.status).toBe(403);
     expect((await server.send('GET', '/api/admin/session', { headers: { cookie } })).status).toBe(200);
   });
 
   it('403 for a foreign or missing Origin, and for Sec-Fetch-Site other than same-origin', async () => {
     const { cookie, csrf } = await server.signIn(editor.email, editor.password);
-    const variants: Record<string, string>[] = [{ origin: 'https://evil.example' }, {}, { origin: server.url, 'sec-fetch-site': 'cross-site' }];
+    const variants: Record<string, string>[] = [
+      { origin: 'https://evil.example' },
+      {},
+      { origin: server.url, 'sec-fetch-site': 'cross-site' },
+    ];
     for (const headers of variants) {
-      const answer = await server.send('POST', '/api/auth/logout', { headers: { cookie, 'x-csrf-token': csrf, ...headers } });
+      const answer = await server.send('POST', '/api/auth/logout', {
+        headers: { cookie, 'x-csrf-token': csrf, ...headers },
+      });
       expect(answer.status).toBe(403);
       expect(answer.json().error).toBe('cross_origin');
     }
-    const login = await server.send('POST', '/api/auth/login', { ...server.json({ email: editor.email, password: editor.password }), headers: { origin: 'https://evil.example', 'content-type': 'application/json' } });
+    const login = await server.send('POST', '/api/auth/login', {
+      ...server.json({ email: editor.email, password: editor.password }),
+      headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
+    });
     expect(login.status).toBe(403);
     expect((await server.send('GET', '/api/admin/session', { headers: { cookie } })).status).toBe(200);
   });
 
   it('rejects a Host that is not the configured origin nor this loopback address (DNS rebinding)', async () => {
     const { cookie } = await server.signIn(editor.email, editor.password);
-    const rebound = await server.send('GET', '/api/admin/session', { headers: { cookie, host: `evil.example:${new URL(server.url).port}` } });
+    const rebound = await server.send('GET', '/api/admin/session', {
+      headers: { cookie, host: `evil.example:${new URL(server.url).port}` },
+    });
     expect(rebound.status).toBe(403);
     expect(rebound.json().error).toBe('host_not_allowed');
     const proxied = await server.send('GET', '/api/admin/session', { headers: { cookie, host: 'mendwise.example' } });
@@ -118,7 +162,10 @@ describe('site serve --admin: sign-in and the guard', () => {
   });
 
   it('413 for a body over 256 KB', async () => {
-    const answer = await server.send('POST', '/api/auth/login', { headers: { origin: server.url, 'content-type': 'application/json' }, body: JSON.stringify({ email: 'a@b.co', password: 'x'.repeat(300 * 1024) }) });
+    const answer = await server.send('POST', '/api/auth/login', {
+      headers: { origin: server.url, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'a@b.co', password: 'x'.repeat(300 * 1024) }),
+    });
     expect(answer.status).toBe(413);
     expect(answer.headers['cache-control']).toBe('no-store');
   });
@@ -127,13 +174,28 @@ describe('site serve --admin: sign-in and the guard', () => {
     const limited = await startAdminServer({ users: [editor] });
     try {
       for (let attempt = 1; attempt <= 5; attempt++) {
-        expect((await limited.send('POST', '/api/auth/login', limited.json({ email: editor.email, password: `wrong ${attempt}` }))).status).toBe(401);
+        expect(
+          (
+            await limited.send(
+              'POST',
+              '/api/auth/login',
+              limited.json({ email: editor.email, password: `wrong ${attempt}` }),
+            )
+          ).status,
+        ).toBe(401);
       }
-      const sixth = await limited.send('POST', '/api/auth/login', limited.json({ email: editor.email, password: editor.password }));
+      const sixth = await limited.send(
+        'POST',
+        '/api/auth/login',
+        limited.json({ email: editor.email, password: editor.password }),
+      );
       expect(sixth.status).toBe(429);
       expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(800);
       // Another account from the same address is not locked out by these failures.
-      expect((await limited.send('POST', '/api/auth/login', limited.json({ email: 'other@example.com', password: 'x' }))).status).toBe(401);
+      expect(
+        (await limited.send('POST', '/api/auth/login', limited.json({ email: 'other@example.com', password: 'x' })))
+          .status,
+      ).toBe(401);
     } finally {
       await limited.close();
     }
@@ -148,7 +210,8 @@ describe('site serve --admin: sign-in and the guard', () => {
     expect((await server.send('GET', '/admin/blog/')).text).toMatch(/^<!DOCTYPE html><html data-site-admin="serve" /);
     expect((await server.send('GET', '/hub/')).text).not.toContain('data-site-admin');
     // Only plain paths are admin pages: nothing outside the served folder is read through them.
-    for (const path of ['/admin/../', '/admin/../../', '/admin/%2e%2e/', '/admin//']) expect(server.admin.servesPage!(path), path).toBe(false);
+    for (const path of ['/admin/../', '/admin/../../', '/admin/%2e%2e/', '/admin//'])
+      expect(server.admin.servesPage!(path), path).toBe(false);
     expect(page.headers['content-security-policy']).toBeTruthy();
     const token = /name="csrf" value="([\w-]{43})"/.exec(page.text)?.[1];
     expect(token).toBeDefined();
@@ -158,7 +221,10 @@ describe('site serve --admin: sign-in and the guard', () => {
     // Each page view gets its own token.
     expect((await server.send('GET', '/auth/')).text).not.toContain(token);
     const post = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
-      server.send('POST', '/api/auth/login', { headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(fields).toString() });
+      server.send('POST', '/api/auth/login', {
+        headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: new URLSearchParams(fields).toString(),
+      });
 
     const answer = await post({ csrf: token!, email: editor.email, password: editor.password }, { cookie });
     expect(answer.status).toBe(303);
@@ -174,12 +240,22 @@ describe('site serve --admin: sign-in and the guard', () => {
     const token = /name="csrf" value="([\w-]{43})"/.exec(page.text)![1]!;
     const cookie = String(page.headers['set-cookie']).split(';', 1)[0]!;
     const post = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
-      server.send('POST', '/api/auth/login', { headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(fields).toString() });
+      server.send('POST', '/api/auth/login', {
+        headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: new URLSearchParams(fields).toString(),
+      });
     const attempts = [
       post({ email: editor.email, password: editor.password }),
       post({ email: editor.email, password: editor.password }, { cookie }),
       post({ csrf: token, email: editor.email, password: editor.password }),
-      post({ csrf: `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`, email: editor.email, password: editor.password }, { cookie }),
+      post(
+        {
+          csrf: `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`,
+          email: editor.email,
+          password: editor.password,
+        },
+        { cookie },
+      ),
     ];
     for (const answer of await Promise.all(attempts)) {
       expect(answer.status).toBe(303);
@@ -223,8 +299,13 @@ describe('site serve without --admin', () => {
   it('has no /api/auth nor /api/admin: 404 (and 405 for a POST, as for any path of a static site)', async () => {
     const server = await serveSite();
     try {
-      for (const path of ['/api/admin/session', '/api/admin/posts']) expect((await fetch(`${server.url}${path}`)).status).toBe(404);
-      const login = await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { origin: server.url, 'content-type': 'application/json' }, body: '{}' });
+      for (const path of ['/api/admin/session', '/api/admin/posts'])
+        expect((await fetch(`${server.url}${path}`)).status).toBe(404);
+      const login = await fetch(`${server.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { origin: server.url, 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(login.status).toBe(405);
       expect(login.headers.get('set-cookie')).toBeNull();
     } finally {

@@ -19,32 +19,72 @@ describe('site serve --admin: a post with a broken link', () => {
   beforeAll(async () => {
     running = await startLiveAdminServer([editor]);
     base = running.server.url;
-    const answer = await send(base, 'POST', '/api/auth/login', { headers: { origin: base, 'content-type': 'application/json' }, body: JSON.stringify({ email: editor.email, password: editor.password }) });
-    headers = { cookie: String(answer.headers['set-cookie']).split(';', 1)[0]!, origin: base, 'x-csrf-token': answer.json().csrfToken, 'content-type': 'application/json' };
+    const answer = await send(base, 'POST', '/api/auth/login', {
+      headers: { origin: base, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: editor.email, password: editor.password }),
+    });
+    headers = {
+      cookie: String(answer.headers['set-cookie']).split(';', 1)[0]!,
+      origin: base,
+      'x-csrf-token': answer.json().csrfToken,
+      'content-type': 'application/json',
+    };
   });
   afterAll(() => running?.close());
 
   it('is refused on save and on preview with the error site check gives, and the file stays as it was', async () => {
     const file = join(running.site.dir, 'content', 'blog', slug, 'en.md');
     const before = await readFile(file, 'utf8');
-    const post = (await send(base, 'GET', `/api/admin/posts/${slug}/en`, { headers: { cookie: headers.cookie! } })).json();
+    const post = (
+      await send(base, 'GET', `/api/admin/posts/${slug}/en`, { headers: { cookie: headers.cookie! } })
+    ).json();
     const body = `\nSee [prices](/hub/priser/) and [the questions](/hub/pricing/#no-such-section).\n${post.body}`;
     const bodyLine = before.split('\n').indexOf('---', 1) + 2;
     const expected = [
-      { code: 'LINK_BROKEN', file: expect.stringMatching(/content\/blog\/a-day-in-a-tailor-shop\/en\.md$/), line: bodyLine + 1, column: 14, field: null, message: 'the link to /hub/priser/ leads to no page of the site', hint: 'The nearest existing page is /hub/pricing/; an alias or a redirect also counts as existing.' },
-      { code: 'LINK_BROKEN', file: expect.stringMatching(/content\/blog\/a-day-in-a-tailor-shop\/en\.md$/), line: bodyLine + 1, column: 48, field: null, message: 'the link to /hub/pricing/#no-such-section names #no-such-section, which is no id of the page /hub/pricing/', hint: expect.stringMatching(/^The nearest id on that page is #/) },
+      {
+        code: 'LINK_BROKEN',
+        file: expect.stringMatching(/content\/blog\/a-day-in-a-tailor-shop\/en\.md$/),
+        line: bodyLine + 1,
+        column: 14,
+        field: null,
+        message: 'the link to /hub/priser/ leads to no page of the site',
+        hint: 'The nearest existing page is /hub/pricing/; an alias or a redirect also counts as existing.',
+      },
+      {
+        code: 'LINK_BROKEN',
+        file: expect.stringMatching(/content\/blog\/a-day-in-a-tailor-shop\/en\.md$/),
+        line: bodyLine + 1,
+        column: 48,
+        field: null,
+        message:
+          'the link to /hub/pricing/#no-such-section names #no-such-section, which is no id of the page /hub/pricing/',
+        hint: expect.stringMatching(/^The nearest id on that page is #/),
+      },
     ];
 
-    const saved = await send(base, 'PUT', `/api/admin/posts/${slug}/en`, { headers: { ...headers, 'if-match': `"${post.version}"` }, body: JSON.stringify({ frontMatter: post.frontMatter, body }) });
+    const saved = await send(base, 'PUT', `/api/admin/posts/${slug}/en`, {
+      headers: { ...headers, 'if-match': `"${post.version}"` },
+      body: JSON.stringify({ frontMatter: post.frontMatter, body }),
+    });
     expect(saved.status).toBe(422);
     expect(saved.json().errors).toEqual(expected);
     expect(await readFile(file, 'utf8')).toBe(before);
 
-    const previewed = await send(base, 'POST', '/api/admin/preview', { headers, body: JSON.stringify({ slug, locale: 'en', frontMatter: post.frontMatter, body }) });
+    const previewed = await send(base, 'POST', '/api/admin/preview', {
+      headers,
+      body: JSON.stringify({ slug, locale: 'en', frontMatter: post.frontMatter, body }),
+    });
     expect(previewed.status).toBe(422);
     expect(previewed.json().errors).toEqual(expected);
 
     const fixed = body.replace('/hub/priser/', '/hub/pricing/').replace('#no-such-section', '');
-    expect((await send(base, 'POST', '/api/admin/preview', { headers, body: JSON.stringify({ slug, locale: 'en', frontMatter: post.frontMatter, body: fixed }) })).status).toBe(200);
+    expect(
+      (
+        await send(base, 'POST', '/api/admin/preview', {
+          headers,
+          body: JSON.stringify({ slug, locale: 'en', frontMatter: post.frontMatter, body: fixed }),
+        })
+      ).status,
+    ).toBe(200);
   });
 });

@@ -25,18 +25,34 @@ describe('site serve --admin: two saves at once', () => {
   }, 120_000);
   afterAll(() => live?.close());
 
-  const headers = (version?: string) => ({ cookie: auth.cookie, origin: live.server.url, 'x-csrf-token': auth.csrf, 'content-type': 'application/json', ...(version ? { 'if-match': `"${version}"` } : {}) });
+  const headers = (version?: string) => ({
+    cookie: auth.cookie,
+    origin: live.server.url,
+    'x-csrf-token': auth.csrf,
+    'content-type': 'application/json',
+    ...(version ? { 'if-match': `"${version}"` } : {}),
+  });
 
   it('publishes both: every round, the post page shows the new title and the footer the new e-mail', async () => {
     const { server } = live;
     for (let round = 1; round <= 5; round++) {
-      const post = (await server.send('GET', `/api/admin/posts/${slug}/en`, { headers: { cookie: auth.cookie } })).json();
-      const settings = (await server.send('GET', '/api/admin/settings', { headers: { cookie: auth.cookie } })).json() as { version: string };
+      const post = (
+        await server.send('GET', `/api/admin/posts/${slug}/en`, { headers: { cookie: auth.cookie } })
+      ).json();
+      const settings = (
+        await server.send('GET', '/api/admin/settings', { headers: { cookie: auth.cookie } })
+      ).json() as { version: string };
       const title = `A day in a tailor shop, round ${round}`;
       const email = `round${round}@mendwise.example`;
       const [savedPost, savedSettings] = await Promise.all([
-        server.send('PUT', `/api/admin/posts/${slug}/en`, { headers: headers(post.version), body: JSON.stringify({ frontMatter: { ...post.frontMatter, title }, body: post.body }) }),
-        server.send('PUT', '/api/admin/settings', { headers: headers(settings.version), body: JSON.stringify({ changes: [{ path: 'company.email', value: email }] }) }),
+        server.send('PUT', `/api/admin/posts/${slug}/en`, {
+          headers: headers(post.version),
+          body: JSON.stringify({ frontMatter: { ...post.frontMatter, title }, body: post.body }),
+        }),
+        server.send('PUT', '/api/admin/settings', {
+          headers: headers(settings.version),
+          body: JSON.stringify({ changes: [{ path: 'company.email', value: email }] }),
+        }),
       ]);
       expect([savedPost.status, savedSettings.status]).toEqual([200, 200]);
       expect(savedPost.json()).toMatchObject({ rebuilt: true, ok: true });
@@ -55,17 +71,31 @@ describe('site serve --admin: two saves at once', () => {
     const names = ['why-repair-beats-recycling', 'why-repair-still-beats-recycling', 'repair-beats-recycling'];
     for (let round = 1; round < names.length; round++) {
       const [from, to] = [names[round - 1]!, names[round]!];
-      const settings = (await server.send('GET', '/api/admin/settings', { headers: { cookie: auth.cookie } })).json() as { version: string };
+      const settings = (
+        await server.send('GET', '/api/admin/settings', { headers: { cookie: auth.cookie } })
+      ).json() as { version: string };
       const email = `rename${round}@mendwise.example`;
       const [renamed, saved] = await Promise.all([
-        server.send('POST', `/api/admin/posts/${from}/rename`, { headers: headers(), body: JSON.stringify({ slug: to }) }),
-        server.send('PUT', '/api/admin/settings', { headers: headers(settings.version), body: JSON.stringify({ changes: [{ path: 'company.email', value: email }] }) }),
+        server.send('POST', `/api/admin/posts/${from}/rename`, {
+          headers: headers(),
+          body: JSON.stringify({ slug: to }),
+        }),
+        server.send('PUT', '/api/admin/settings', {
+          headers: headers(settings.version),
+          body: JSON.stringify({ changes: [{ path: 'company.email', value: email }] }),
+        }),
       ]);
       expect(renamed.status, renamed.text).toBe(200);
       // First in line, the settings save is written and the rename reads it; second, it finds the file changed.
       expect([200, 409], saved.text).toContain(saved.status);
-      const config = parse(await readFile(live.site.config, 'utf8')) as { company: { email: string }; redirects: { from: string; to: string }[] };
-      expect(config.redirects, `round ${round}: the rename's redirects are kept`).toContainEqual({ from: `/blog/${from}`, to: `/blog/${to}` });
+      const config = parse(await readFile(live.site.config, 'utf8')) as {
+        company: { email: string };
+        redirects: { from: string; to: string }[];
+      };
+      expect(config.redirects, `round ${round}: the rename's redirects are kept`).toContainEqual({
+        from: `/blog/${from}`,
+        to: `/blog/${to}`,
+      });
       if (saved.status === 200) expect(config.company.email, `round ${round}: the setting is kept`).toBe(email);
     }
   }, 120_000);

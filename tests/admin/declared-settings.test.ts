@@ -75,25 +75,46 @@ describe('settings a site declares in admin.settings', () => {
   });
 
   it('makes a change at a declared path, checked by its type; undeclared paths are not its to change', () => {
-    expect(declaredChange(config, 'data.newsletter.frequency', ' weekly ')).toEqual({ change: { path: ['data', 'newsletter', 'frequency'], value: 'weekly' } });
-    expect(declaredChange(config, 'plans.0.limits.seats', 'Unlimited')).toEqual({ change: { path: ['plans', 0, 'limits', 'seats'], value: 'unlimited' } });
-    expect(declaredChange(config, 'data.newsletter.intro.de', 'Guten Tag')).toEqual({ change: { path: ['data', 'newsletter', 'intro', 'de'], value: 'Guten Tag' } });
-    expect(declaredChange(config, 'data.newsletter.issuesPerYear', 53)).toEqual({ problem: 'give a whole number from 1 to 52' });
-    expect(declaredChange(config, 'data.newsletter.issuesPerYear', 2.5)).toEqual({ problem: 'give a whole number from 1 to 52' });
-    expect(declaredChange(config, 'data.newsletter.frequency', null)).toEqual({ problem: 'give a value; it cannot be empty' });
-    expect(declaredChange(config, 'data.newsletter.frequency', 'one\ntwo')).toEqual({ problem: 'write it as one line, without line breaks' });
-    expect(declaredChange(config, 'data.newsletter.intro.fr', 'Bonjour')).toEqual({ problem: 'data.newsletter.intro.fr names no language of the site' });
-    for (const path of ['data.newsletter.owner', 'plans.2.limits.seats', 'plans.0.price', 'site.name']) expect(declaredChange(config, path, 'x'), path).toBeUndefined();
+    expect(declaredChange(config, 'data.newsletter.frequency', ' weekly ')).toEqual({
+      change: { path: ['data', 'newsletter', 'frequency'], value: 'weekly' },
+    });
+    expect(declaredChange(config, 'plans.0.limits.seats', 'Unlimited')).toEqual({
+      change: { path: ['plans', 0, 'limits', 'seats'], value: 'unlimited' },
+    });
+    expect(declaredChange(config, 'data.newsletter.intro.de', 'Guten Tag')).toEqual({
+      change: { path: ['data', 'newsletter', 'intro', 'de'], value: 'Guten Tag' },
+    });
+    expect(declaredChange(config, 'data.newsletter.issuesPerYear', 53)).toEqual({
+      problem: 'give a whole number from 1 to 52',
+    });
+    expect(declaredChange(config, 'data.newsletter.issuesPerYear', 2.5)).toEqual({
+      problem: 'give a whole number from 1 to 52',
+    });
+    expect(declaredChange(config, 'data.newsletter.frequency', null)).toEqual({
+      problem: 'give a value; it cannot be empty',
+    });
+    expect(declaredChange(config, 'data.newsletter.frequency', 'one\ntwo')).toEqual({
+      problem: 'write it as one line, without line breaks',
+    });
+    expect(declaredChange(config, 'data.newsletter.intro.fr', 'Bonjour')).toEqual({
+      problem: 'data.newsletter.intro.fr names no language of the site',
+    });
+    for (const path of ['data.newsletter.owner', 'plans.2.limits.seats', 'plans.0.price', 'site.name'])
+      expect(declaredChange(config, path, 'x'), path).toBeUndefined();
   });
 
   it('gives the screen the declaration in its language', () => {
     const [newsletter] = config.admin.settings.map((group) => groupIn(group, 'en'));
     expect(newsletter).toMatchObject({ label: 'Newsletter', help: 'How often the newsletter goes out.', keys: {} });
-    expect(newsletter!.fields.map((field) => [field.label, field.problem])).toEqual([['Frequency', undefined], ['Issues per year', 'Write a number from 1 to 52.'], ['Intro', undefined]]);
+    expect(newsletter!.fields.map((field) => [field.label, field.problem])).toEqual([
+      ['Frequency', undefined],
+      ['Issues per year', 'Write a number from 1 to 52.'],
+      ['Intro', undefined],
+    ]);
     expect(groupIn(config.admin.settings[0]!, 'de').label).toBe('Nyhetsbrev');
   });
 
-  it('refuses a declaration outside data. and a plan\'s limits, and number options on a text, at their lines', async () => {
+  it("refuses a declaration outside data. and a plan's limits, and number options on a text, at their lines", async () => {
     const text = (await readFile(configFile, 'utf8'))
       .replace('path: data.newsletter.frequency, type: text', 'path: site.origin, type: text')
       .replace('type: localized-text, label: Intro', 'type: localized-text, label: Intro, min: 1');
@@ -116,44 +137,103 @@ describe('settings a site declares in admin.settings', () => {
     let auth: { cookie: string; csrf: string };
     const admin = { email: 'admin@fixture.example', role: 'admin' as const, password: 'a long enough password' };
     const put = async (changes: unknown[]) => {
-      const { version } = (await server.send('GET', '/api/admin/settings', { headers: { cookie: auth.cookie } })).json() as { version: string };
-      return server.send('PUT', '/api/admin/settings', { headers: { cookie: auth.cookie, origin: server.url, 'x-csrf-token': auth.csrf, 'content-type': 'application/json', 'if-match': `"${version}"` }, body: JSON.stringify({ changes }) });
+      const { version } = (
+        await server.send('GET', '/api/admin/settings', { headers: { cookie: auth.cookie } })
+      ).json() as { version: string };
+      return server.send('PUT', '/api/admin/settings', {
+        headers: {
+          cookie: auth.cookie,
+          origin: server.url,
+          'x-csrf-token': auth.csrf,
+          'content-type': 'application/json',
+          'if-match': `"${version}"`,
+        },
+        body: JSON.stringify({ changes }),
+      });
     };
 
     beforeAll(async () => {
       // The API alone is under test: the served folder needs only a page, not a build of the site.
       await mkdir(join(dir, 'dist'), { recursive: true });
       await writeFile(join(dir, 'dist', 'index.html'), '<!doctype html><title>Fixture</title>');
-      server = await startAdminServer({ users: [admin], configPath: configFile, projectRoot: dir, dir: join(dir, 'dist'), settings: true });
+      server = await startAdminServer({
+        users: [admin],
+        configPath: configFile,
+        projectRoot: dir,
+        dir: join(dir, 'dist'),
+        settings: true,
+      });
       auth = await server.signIn(admin.email, admin.password);
     }, 60_000);
     afterAll(() => server?.close());
 
-    it('offers the declared settings beside the engine\'s own', async () => {
-      const { values } = (await server.send('GET', '/api/admin/settings', { headers: { cookie: auth.cookie } })).json() as { values: { declared: unknown[]; plans: unknown[] } };
+    it("offers the declared settings beside the engine's own", async () => {
+      const { values } = (
+        await server.send('GET', '/api/admin/settings', { headers: { cookie: auth.cookie } })
+      ).json() as { values: { declared: unknown[]; plans: unknown[] } };
       expect(values.declared).toEqual(declaredValues(config));
       expect(values.plans).toEqual([
-        { id: 'starter', name: { nb: 'Start', de: 'Start', en: 'Starter' }, price: { amount: 0, currency: 'EUR', period: 'month' }, highlighted: false, signupUrl: null },
-        { id: 'team', name: { nb: 'Lag', de: 'Team', en: 'Team' }, price: 'on-request', highlighted: false, signupUrl: null },
+        {
+          id: 'starter',
+          name: { nb: 'Start', de: 'Start', en: 'Starter' },
+          price: { amount: 0, currency: 'EUR', period: 'month' },
+          highlighted: false,
+          signupUrl: null,
+        },
+        {
+          id: 'team',
+          name: { nb: 'Lag', de: 'Team', en: 'Team' },
+          price: 'on-request',
+          highlighted: false,
+          signupUrl: null,
+        },
       ]);
     });
 
-    it('saves the newsletter\'s frequency and a plan\'s seats: exactly those values change in the file', async () => {
+    it("saves the newsletter's frequency and a plan's seats: exactly those values change in the file", async () => {
       const before = await readFile(configFile, 'utf8');
-      const saved = await put([{ path: 'data.newsletter.frequency', value: 'weekly' }, { path: 'plans.1.limits.seats', value: 25 }, { path: 'data.newsletter.intro.en', value: 'Hi there' }]);
+      const saved = await put([
+        { path: 'data.newsletter.frequency', value: 'weekly' },
+        { path: 'plans.1.limits.seats', value: 25 },
+        { path: 'data.newsletter.intro.en', value: 'Hi there' },
+      ]);
       expect(saved.status, saved.text).toBe(200);
       const after = await readFile(configFile, 'utf8');
-      expect(after).toBe(before.replace('frequency: monthly', 'frequency: weekly').replace('limits: { seats: unlimited }', 'limits: { seats: 25 }').replace('en: Hello }', 'en: Hi there }'));
+      expect(after).toBe(
+        before
+          .replace('frequency: monthly', 'frequency: weekly')
+          .replace('limits: { seats: unlimited }', 'limits: { seats: 25 }')
+          .replace('en: Hello }', 'en: Hi there }'),
+      );
     });
 
     it('refuses a value its type does not take, and an undeclared path, saying so; the file is untouched', async () => {
       const before = await readFile(configFile, 'utf8');
       const wrong = await put([{ path: 'data.newsletter.issuesPerYear', value: 60 }]);
       expect(wrong.status).toBe(422);
-      expect(wrong.json()).toEqual({ errors: [{ path: 'data.newsletter.issuesPerYear', message: 'give a whole number from 1 to 52', line: null, column: null }] });
+      expect(wrong.json()).toEqual({
+        errors: [
+          {
+            path: 'data.newsletter.issuesPerYear',
+            message: 'give a whole number from 1 to 52',
+            line: null,
+            column: null,
+          },
+        ],
+      });
       const undeclared = await put([{ path: 'data.newsletter.owner', value: 'Ola' }]);
       expect(undeclared.status).toBe(422);
-      expect(undeclared.json()).toEqual({ errors: [{ path: 'data.newsletter.owner', message: 'data.newsletter.owner is not edited here: a developer changes it in site.config.yaml, or declares it in admin.settings', line: null, column: null }] });
+      expect(undeclared.json()).toEqual({
+        errors: [
+          {
+            path: 'data.newsletter.owner',
+            message:
+              'data.newsletter.owner is not edited here: a developer changes it in site.config.yaml, or declares it in admin.settings',
+            line: null,
+            column: null,
+          },
+        ],
+      });
       expect(await readFile(configFile, 'utf8')).toBe(before);
     });
   });

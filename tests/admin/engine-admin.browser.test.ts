@@ -20,13 +20,18 @@ import { fixturesRoot, outputRoot, repoRoot } from '../helpers/paths';
 const run = promisify(execFile);
 
 /** A copy of the engine fixture with a blog (its `news` collection renamed), and `edit` applied to its config. */
-async function createBlogSite(edit: (config: string) => string = (config) => config): Promise<{ dir: string; config: string }> {
+async function createBlogSite(
+  edit: (config: string) => string = (config) => config,
+): Promise<{ dir: string; config: string }> {
   await mkdir(outputRoot, { recursive: true });
   const dir = await mkdtemp(join(outputRoot, 'engine-admin-'));
   await cp(join(fixturesRoot, 'engine-site'), dir, { recursive: true });
   const configFile = join(dir, 'site.config.yaml');
   let config = await readFile(configFile, 'utf8');
-  config = config.replace('list: news', 'list: blog').replace('entry: news', 'entry: blog').replace(/^ {2}news:\n/m, '  blog:\n    folder: news\n');
+  config = config
+    .replace('list: news', 'list: blog')
+    .replace('entry: news', 'entry: blog')
+    .replace(/^ {2}news:\n/m, '  blog:\n    folder: news\n');
   await writeFile(configFile, edit(config));
   for (const locale of ['nb', 'de', 'en']) {
     const file = join(dir, 'content', 'messages', `${locale}.yaml`);
@@ -53,7 +58,13 @@ describe('a site without admin templates of its own', () => {
     result = await buildSite({ config: site.config, cache: false, workers: 0, socialImages: false });
     const dist = join(site.dir, 'dist');
     await writeSite(dist, result.files);
-    server = await startAdminServer({ users: [who], configPath: site.config, projectRoot: site.dir, dir: dist, posts: true });
+    server = await startAdminServer({
+      users: [who],
+      configPath: site.config,
+      projectRoot: site.dir,
+      dir: dist,
+      posts: true,
+    });
     browser = await launchBrowser();
   }, 120_000);
 
@@ -64,19 +75,31 @@ describe('a site without admin templates of its own', () => {
   });
 
   it('gets the admin pages in its default locale (and /auth in each), noindex, in the admin layout with the admin stylesheet, and out of robots.txt and the sitemap', () => {
-    for (const file of ['auth/index.html', 'admin/blog/index.html', 'admin/media/index.html', 'admin/pages/index.html', 'admin/inbox/index.html', 'admin/changes/index.html', 'admin/settings/index.html']) {
+    for (const file of [
+      'auth/index.html',
+      'admin/blog/index.html',
+      'admin/media/index.html',
+      'admin/pages/index.html',
+      'admin/inbox/index.html',
+      'admin/changes/index.html',
+      'admin/settings/index.html',
+    ]) {
       const html = text(result, file);
       expect(html, file).toContain('<html lang="nb"');
       expect(html, file).toContain('<meta name="robots" content="noindex" />');
       expect(html, file).toMatch(/<link rel="stylesheet" href="\/assets\/admin\.[0-9a-f]{10}\.css" \/>/);
-      expect(html, file).toContain('<div class="admin-ui"><a class="admin-skip-link" href="#main">Skip to main content</a>');
+      expect(html, file).toContain(
+        '<div class="admin-ui"><a class="admin-skip-link" href="#main">Skip to main content</a>',
+      );
       // The engine's copy names the site by its config.
       expect(html, file).not.toContain('{siteName}');
       expect(html, file).not.toContain('BreadcrumbList');
     }
     expect(text(result, 'auth/index.html')).toContain('Sign-in is for Fixture administrators only.');
     expect(text(result, 'admin/blog/index.html')).toContain('data-island="BlogEditor"');
-    expect(text(result, 'robots.txt')).toContain('Disallow: /admin\nDisallow: /auth\nDisallow: /de/auth\nDisallow: /en/auth\n');
+    expect(text(result, 'robots.txt')).toContain(
+      'Disallow: /admin\nDisallow: /auth\nDisallow: /de/auth\nDisallow: /en/auth\n',
+    );
     // /auth, which a site may link to from its pages, is there in every locale; the admin's screens are not.
     expect(text(result, 'de/auth/index.html')).toContain('<html lang="de"');
     expect(text(result, 'de/auth/index.html')).toContain('<meta name="robots" content="noindex" />');
@@ -120,12 +143,23 @@ describe('admin: { enabled: false }', () => {
   }, 60_000);
 });
 
-describe('the admin pages and the site\'s own', () => {
+describe("the admin pages and the site's own", () => {
   it('refuses a route of the site at an admin path, naming the line, with exit code 1', async () => {
-    const site = await createBlogSite((config) => config.replace('  - { path: /, template: Home }\n', '  - { path: /, template: Home }\n  - { path: /auth, template: Home }\n'));
+    const site = await createBlogSite((config) =>
+      config.replace(
+        '  - { path: /, template: Home }\n',
+        '  - { path: /, template: Home }\n  - { path: /auth, template: Home }\n',
+      ),
+    );
     try {
-      const line = (await readFile(site.config, 'utf8')).split('\n').findIndex((text) => text.includes('path: /auth')) + 1;
-      const failed = await run(process.execPath, [join(repoRoot, 'bin', 'site.js'), 'check', '--config', site.config], { cwd: site.dir }).then(() => undefined, (error: { code: number; stderr: string }) => error);
+      const line =
+        (await readFile(site.config, 'utf8')).split('\n').findIndex((text) => text.includes('path: /auth')) + 1;
+      const failed = await run(process.execPath, [join(repoRoot, 'bin', 'site.js'), 'check', '--config', site.config], {
+        cwd: site.dir,
+      }).then(
+        () => undefined,
+        (error: { code: number; stderr: string }) => error,
+      );
       expect(failed?.code).toBe(1);
       expect(failed?.stderr).toContain(`DUPLICATE_ROUTE  site.config.yaml:${line}:`);
       expect(failed?.stderr).toContain('route "/auth" is a page of the admin, which the engine adds itself');
@@ -135,17 +169,25 @@ describe('the admin pages and the site\'s own', () => {
     }
   }, 60_000);
 
-  it('shows the site\'s own copy of a screen instead of the engine\'s, checked by the same schema', async () => {
+  it("shows the site's own copy of a screen instead of the engine's, checked by the same schema", async () => {
     const site = await createBlogSite();
     try {
       const engineCopy = await readFile(join(repoRoot, 'src', 'admin', 'ui', 'copy', 'auth', 'en.yaml'), 'utf8');
       await mkdir(join(site.dir, 'content', 'pages', 'auth'), { recursive: true });
-      await writeFile(join(site.dir, 'content', 'pages', 'auth', 'nb.yaml'), engineCopy.replace(/^heading: .*$/m, 'heading: Logg inn'));
+      await writeFile(
+        join(site.dir, 'content', 'pages', 'auth', 'nb.yaml'),
+        engineCopy.replace(/^heading: .*$/m, 'heading: Logg inn'),
+      );
       const result = await buildSite({ config: site.config, cache: false, workers: 0, socialImages: false });
       expect(text(result, 'auth/index.html')).toContain('<h1>Logg inn</h1>');
 
       await writeFile(join(site.dir, 'content', 'pages', 'auth', 'nb.yaml'), engineCopy.replace(/^heading: .*\n/m, ''));
-      const failed = await run(process.execPath, [join(repoRoot, 'bin', 'site.js'), 'check', '--config', site.config], { cwd: site.dir }).then(() => undefined, (error: { code: number; stderr: string }) => error);
+      const failed = await run(process.execPath, [join(repoRoot, 'bin', 'site.js'), 'check', '--config', site.config], {
+        cwd: site.dir,
+      }).then(
+        () => undefined,
+        (error: { code: number; stderr: string }) => error,
+      );
       expect(failed?.code).toBe(1);
       expect(failed?.stderr).toMatch(/CONTENT_INVALID {2}content\/pages\/auth\/nb\.yaml.*heading/);
     } finally {

@@ -22,7 +22,14 @@ import { createTempSite, type TempSite } from '../helpers/fixture-site';
 import { repoRoot } from '../helpers/paths';
 
 const admin = { email: 'admin@example.com', role: 'admin' as const, password: 'admin password 1' };
-const visitor = { firstName: 'Kari', lastName: 'Nordmann', email: 'kari@example.no', company: 'Skredderiet AS', note: '', locale: 'en' };
+const visitor = {
+  firstName: 'Kari',
+  lastName: 'Nordmann',
+  email: 'kari@example.no',
+  company: 'Skredderiet AS',
+  note: '',
+  locale: 'en',
+};
 const minute = 60_000;
 
 /** A temp copy of the site, built into its dist/, with an admin account. */
@@ -39,14 +46,22 @@ async function createBuiltSite(): Promise<{ site: TempSite; dir: string }> {
 
 /** Books a meeting, saves booking.minutes 45 as an admin, then checks the pages, the slots and the stored bookings. */
 async function changeMeetingLength(url: string, dataDir: string): Promise<void> {
-  const json = (body: unknown, headers: Record<string, string> = {}) => ({ headers: { origin: url, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  const slots = async () => ((await send(url, 'GET', '/api/booking/slots?days=21')).json() as { slots: { start: string; end: string }[] }).slots;
+  const json = (body: unknown, headers: Record<string, string> = {}) => ({
+    headers: { origin: url, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  const slots = async () =>
+    ((await send(url, 'GET', '/api/booking/slots?days=21')).json() as { slots: { start: string; end: string }[] })
+      .slots;
   const book = (start: string) => send(url, 'POST', '/api/booking', json({ ...visitor, start }));
   const length = (slot: { start: string; end: string }) => (Date.parse(slot.end) - Date.parse(slot.start)) / minute;
 
   const signedIn = await send(url, 'POST', '/api/auth/login', json({ email: admin.email, password: admin.password }));
   expect(signedIn.status).toBe(200);
-  const auth = { cookie: String(signedIn.headers['set-cookie']).split(';', 1)[0]!, csrf: signedIn.json().csrfToken as string };
+  const auth = {
+    cookie: String(signedIn.headers['set-cookie']).split(';', 1)[0]!,
+    csrf: signedIn.json().csrfToken as string,
+  };
 
   const before = await slots();
   expect(before.length).toBeGreaterThan(10);
@@ -54,12 +69,23 @@ async function changeMeetingLength(url: string, dataDir: string): Promise<void> 
   const early = before[0]!;
   expect((await book(early.start)).status).toBe(201);
 
-  const { version } = (await send(url, 'GET', '/api/admin/settings', { headers: { cookie: auth.cookie } })).json() as { version: string };
-  const saved = await send(url, 'PUT', '/api/admin/settings', json({ changes: [{ path: 'booking.minutes', value: 45 }] }, { cookie: auth.cookie, 'x-csrf-token': auth.csrf, 'if-match': `"${version}"` }));
+  const { version } = (await send(url, 'GET', '/api/admin/settings', { headers: { cookie: auth.cookie } })).json() as {
+    version: string;
+  };
+  const saved = await send(
+    url,
+    'PUT',
+    '/api/admin/settings',
+    json(
+      { changes: [{ path: 'booking.minutes', value: 45 }] },
+      { cookie: auth.cookie, 'x-csrf-token': auth.csrf, 'if-match': `"${version}"` },
+    ),
+  );
   expect(saved.status).toBe(200);
   expect(saved.json()).toMatchObject({ rebuilt: true, ok: true });
   // The pages that name the length, rebuilt: page copy in YAML and in Markdown, a blog post.
-  for (const path of ['/hub/book-meeting/', '/privacy/', '/blog/repair-as-a-retail-service/']) expect((await send(url, 'GET', path)).text, path).toMatch(/book a 45-minute meeting/i);
+  for (const path of ['/hub/book-meeting/', '/privacy/', '/blog/repair-as-a-retail-service/'])
+    expect((await send(url, 'GET', path)).text, path).toMatch(/book a 45-minute meeting/i);
 
   const after = await slots();
   expect(after.length).toBeGreaterThan(5);
@@ -91,9 +117,24 @@ describe('site serve --admin in process: booking.minutes saved in the settings',
     await live.start();
     const config = await loadConfig(site.config);
     store = fixedStoreSource(await openSiteStore(config));
-    const mounted = createServeAdmin({ projectRoot: site.dir, store, origin: config.site.origin, scrypt: testScrypt, site: live });
+    const mounted = createServeAdmin({
+      projectRoot: site.dir,
+      store,
+      origin: config.site.origin,
+      scrypt: testScrypt,
+      site: live,
+    });
     // As src/cli.ts starts it: the booking API follows the live site's config.
-    running = await startServer({ config, store, currentConfig: () => live.config, dir: built.dir, port: 0, host: '127.0.0.1', admin: mounted, limits: { shutdownGraceMs: 100 } });
+    running = await startServer({
+      config,
+      store,
+      currentConfig: () => live.config,
+      dir: built.dir,
+      port: 0,
+      host: '127.0.0.1',
+      admin: mounted,
+      limits: { shutdownGraceMs: 100 },
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -116,11 +157,25 @@ describe('site serve --admin as a child process: booking.minutes saved in the se
   beforeAll(async () => {
     const built = await createBuiltSite();
     site = built.site;
-    child = spawn(process.execPath, [join(repoRoot, 'bin', 'site.js'), '--config', site.config, 'serve', '--admin', '--dir', built.dir, '--port', '0'], {
-      cwd: site.dir,
-      env: { ...process.env, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    child = spawn(
+      process.execPath,
+      [
+        join(repoRoot, 'bin', 'site.js'),
+        '--config',
+        site.config,
+        'serve',
+        '--admin',
+        '--dir',
+        built.dir,
+        '--port',
+        '0',
+      ],
+      {
+        cwd: site.dir,
+        env: { ...process.env, NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     child.stderr!.setEncoding('utf8').on('data', (text: string) => (output += text));
     url = await new Promise<string>((resolve, reject) => {
@@ -157,15 +212,36 @@ describe('two site serve --admin on one project folder', () => {
     // The origins (serve() answers the address as printed, with its final slash).
     const [firstUrl, secondUrl] = [first.url.replace(/\/$/, ''), second.url.replace(/\/$/, '')];
     try {
-      const slots = async (url: string) => ((await send(url, 'GET', '/api/booking/slots?days=21')).json() as { slots: { start: string; end: string }[] }).slots;
+      const slots = async (url: string) =>
+        ((await send(url, 'GET', '/api/booking/slots?days=21')).json() as { slots: { start: string; end: string }[] })
+          .slots;
       const length = (slot: { start: string; end: string }) => (Date.parse(slot.end) - Date.parse(slot.start)) / minute;
-      const json = (url: string, body: unknown, headers: Record<string, string> = {}) => ({ headers: { origin: url, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      const json = (url: string, body: unknown, headers: Record<string, string> = {}) => ({
+        headers: { origin: url, 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
       expect((await slots(secondUrl)).every((slot) => length(slot) === 30)).toBe(true);
 
-      const signedIn = await send(firstUrl, 'POST', '/api/auth/login', json(firstUrl, { email: admin.email, password: admin.password }));
+      const signedIn = await send(
+        firstUrl,
+        'POST',
+        '/api/auth/login',
+        json(firstUrl, { email: admin.email, password: admin.password }),
+      );
       const cookie = String(signedIn.headers['set-cookie']).split(';', 1)[0]!;
-      const { version } = (await send(firstUrl, 'GET', '/api/admin/settings', { headers: { cookie } })).json() as { version: string };
-      const saved = await send(firstUrl, 'PUT', '/api/admin/settings', json(firstUrl, { changes: [{ path: 'booking.minutes', value: 45 }] }, { cookie, 'x-csrf-token': signedIn.json().csrfToken, 'if-match': `"${version}"` }));
+      const { version } = (await send(firstUrl, 'GET', '/api/admin/settings', { headers: { cookie } })).json() as {
+        version: string;
+      };
+      const saved = await send(
+        firstUrl,
+        'PUT',
+        '/api/admin/settings',
+        json(
+          firstUrl,
+          { changes: [{ path: 'booking.minutes', value: 45 }] },
+          { cookie, 'x-csrf-token': signedIn.json().csrfToken, 'if-match': `"${version}"` },
+        ),
+      );
       expect(saved.status).toBe(200);
 
       const offered = await slots(secondUrl);
@@ -177,7 +253,9 @@ describe('two site serve --admin on one project folder', () => {
       expect(booked.status).toBe(201);
       expect(booked.json()).toMatchObject({ start: slot.start, end: slot.end });
       // Its admin reads the settings as the file has them now (the session is shared by the store).
-      const settings = (await send(secondUrl, 'GET', '/api/admin/settings', { headers: { cookie } })).json() as { values: { booking: { minutes: number } } };
+      const settings = (await send(secondUrl, 'GET', '/api/admin/settings', { headers: { cookie } })).json() as {
+        values: { booking: { minutes: number } };
+      };
       expect(settings.values.booking.minutes).toBe(45);
     } finally {
       await second.close();

@@ -17,7 +17,12 @@ import { fixturesRoot, outputRoot } from '../helpers/paths';
 
 const run = promisify(execFile);
 const editor = { email: 'editor@example.com', role: 'editor' as const, password: 'editor password 1' };
-const identity = { GIT_AUTHOR_NAME: 'Setup', GIT_AUTHOR_EMAIL: 'setup@example.com', GIT_COMMITTER_NAME: 'Setup', GIT_COMMITTER_EMAIL: 'setup@example.com' };
+const identity = {
+  GIT_AUTHOR_NAME: 'Setup',
+  GIT_AUTHOR_EMAIL: 'setup@example.com',
+  GIT_COMMITTER_NAME: 'Setup',
+  GIT_COMMITTER_EMAIL: 'setup@example.com',
+};
 
 describe('a Norwegian slug changed through the admin of site serve', () => {
   let dir: string;
@@ -25,12 +30,22 @@ describe('a Norwegian slug changed through the admin of site serve', () => {
   let server: Awaited<ReturnType<typeof startAdminServer>>;
   let auth: { cookie: string; csrf: string };
   const lockFile = () => join(dir, 'site.paths.lock.yaml');
-  const git = async (args: string[]) => (await run('git', args, { cwd: dir, env: { ...process.env, ...identity } })).stdout.trim();
+  const git = async (args: string[]) =>
+    (await run('git', args, { cwd: dir, env: { ...process.env, ...identity } })).stdout.trim();
   /** Saves the Norwegian translation of `slug` with its front matter's slug set to `newSlug` (and its body, when given). */
   const saveSlug = async (slug: string, newSlug: string, body?: string) => {
     const post = (await server.send('GET', `/api/admin/posts/${slug}/no`, { headers: { cookie: auth.cookie } })).json();
-    const headers = { cookie: auth.cookie, origin: server.url, 'x-csrf-token': auth.csrf, 'content-type': 'application/json', 'if-match': `"${post.version}"` };
-    return server.send('PUT', `/api/admin/posts/${slug}/no`, { headers, body: JSON.stringify({ frontMatter: { ...post.frontMatter, slug: newSlug }, body: body ?? post.body }) });
+    const headers = {
+      cookie: auth.cookie,
+      origin: server.url,
+      'x-csrf-token': auth.csrf,
+      'content-type': 'application/json',
+      'if-match': `"${post.version}"`,
+    };
+    return server.send('PUT', `/api/admin/posts/${slug}/no`, {
+      headers,
+      body: JSON.stringify({ frontMatter: { ...post.frontMatter, slug: newSlug }, body: body ?? post.body }),
+    });
   };
 
   beforeAll(async () => {
@@ -47,7 +62,14 @@ describe('a Norwegian slug changed through the admin of site serve', () => {
     await git(['commit', '--quiet', '-m', 'initial']);
     live = createLiveSite({ config, dir: dist });
     await live.start();
-    server = await startAdminServer({ users: [editor], configPath: config, projectRoot: dir, dir: dist, site: live, collection: 'news' });
+    server = await startAdminServer({
+      users: [editor],
+      configPath: config,
+      projectRoot: dir,
+      dir: dist,
+      site: live,
+      collection: 'news',
+    });
     auth = await server.signIn(editor.email, editor.password);
   }, 60_000);
   afterAll(async () => {
@@ -68,19 +90,42 @@ describe('a Norwegian slug changed through the admin of site serve', () => {
     expect((await server.send('GET', '/no/blogg/derfor-reparerer-vi/')).status).toBe(200);
 
     const lock = parse(await readFile(lockFile(), 'utf8')) as Record<string, unknown>;
-    expect(lock['no /blog/why-repair']).toEqual({ path: '/no/blogg/derfor-reparerer-vi', before: ['/no/blogg/hvorfor-reparere'] });
+    expect(lock['no /blog/why-repair']).toEqual({
+      path: '/no/blogg/derfor-reparerer-vi',
+      before: ['/no/blogg/hvorfor-reparere'],
+    });
     // The save's commit holds the post, the lock and the translation's record (translations.ts).
-    expect((await git(['show', '--name-only', '--format=', 'HEAD'])).split('\n').sort()).toEqual(['content/news/why-repair/.translations.json', 'content/news/why-repair/no.md', 'site.paths.lock.yaml']);
+    expect((await git(['show', '--name-only', '--format=', 'HEAD'])).split('\n').sort()).toEqual([
+      'content/news/why-repair/.translations.json',
+      'content/news/why-repair/no.md',
+      'site.paths.lock.yaml',
+    ]);
     expect(await git(['status', '--porcelain'])).toBe('');
   }, 60_000);
 
   it('refuses a slug another post has in the same language (422, PATH_COLLISION at slug), writing nothing', async () => {
-    const taken = (await server.send('GET', '/api/admin/posts/why-repair/no', { headers: { cookie: auth.cookie } })).json().frontMatter.slug as string;
-    const [post, lock] = await Promise.all([readFile(join(dir, 'content', 'news', 'tools', 'no.md'), 'utf8'), readFile(lockFile(), 'utf8')]);
+    const taken = (
+      await server.send('GET', '/api/admin/posts/why-repair/no', { headers: { cookie: auth.cookie } })
+    ).json().frontMatter.slug as string;
+    const [post, lock] = await Promise.all([
+      readFile(join(dir, 'content', 'news', 'tools', 'no.md'), 'utf8'),
+      readFile(lockFile(), 'utf8'),
+    ]);
     const refused = await saveSlug('tools', taken);
     expect(refused.status).toBe(422);
-    const [error] = refused.json().errors as { code: string; field: string; message: string; file: string; line: number | null }[];
-    expect(error).toMatchObject({ code: 'PATH_COLLISION', field: 'slug', file: expect.stringMatching(/content\/news\/tools\/no\.md$/), line: 5 });
+    const [error] = refused.json().errors as {
+      code: string;
+      field: string;
+      message: string;
+      file: string;
+      line: number | null;
+    }[];
+    expect(error).toMatchObject({
+      code: 'PATH_COLLISION',
+      field: 'slug',
+      file: expect.stringMatching(/content\/news\/tools\/no\.md$/),
+      line: 5,
+    });
     expect(error!.message).toContain(`/no/blogg/${taken}/ is claimed by news entry`);
     expect(await readFile(join(dir, 'content', 'news', 'tools', 'no.md'), 'utf8')).toBe(post);
     expect(await readFile(lockFile(), 'utf8')).toBe(lock);

@@ -21,7 +21,15 @@ describe('site serve --admin: /api/admin/media', () => {
   let auth: { cookie: string; csrf: string };
   const folder = () => join(site.dir, 'content', 'blog', slug);
   const upload = (body: Buffer | string, type: string, post = slug, csrf: string | null = auth.csrf) =>
-    server.send('POST', `/api/admin/media?post=${encodeURIComponent(post)}`, { headers: { cookie: auth.cookie, origin: server.url, 'content-type': type, ...(csrf === null ? {} : { 'x-csrf-token': csrf }) }, body });
+    server.send('POST', `/api/admin/media?post=${encodeURIComponent(post)}`, {
+      headers: {
+        cookie: auth.cookie,
+        origin: server.url,
+        'content-type': type,
+        ...(csrf === null ? {} : { 'x-csrf-token': csrf }),
+      },
+      body,
+    });
 
   beforeAll(async () => {
     site = await createTempSite();
@@ -33,8 +41,10 @@ describe('site serve --admin: /api/admin/media', () => {
     await site?.cleanup();
   });
 
-  it('stores an image in the post\'s folder under the hash of its bytes and answers the front matter value', async () => {
-    const photo = await sharp({ create: { width: 1200, height: 800, channels: 3, background: '#b4530f' } }).webp().toBuffer();
+  it("stores an image in the post's folder under the hash of its bytes and answers the front matter value", async () => {
+    const photo = await sharp({ create: { width: 1200, height: 800, channels: 3, background: '#b4530f' } })
+      .webp()
+      .toBuffer();
     const answer = await upload(photo, 'image/webp');
     expect(answer.status).toBe(201);
     const { path, width, height } = answer.json() as { path: string; width: number; height: number };
@@ -50,9 +60,13 @@ describe('site serve --admin: /api/admin/media', () => {
 
   it('refuses an SVG, a text file named as an image, and bytes of another type than declared, with 415, storing nothing', async () => {
     const before = await readdir(folder());
-    expect((await upload('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', 'image/svg+xml')).status).toBe(415);
+    expect(
+      (await upload('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', 'image/svg+xml')).status,
+    ).toBe(415);
     expect((await upload('just text, renamed to photo.png', 'image/png')).status).toBe(415);
-    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#000' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#000' } })
+      .png()
+      .toBuffer();
     expect((await upload(png, 'image/jpeg')).status).toBe(415);
     expect(await readdir(folder())).toEqual(before);
   });
@@ -61,13 +75,17 @@ describe('site serve --admin: /api/admin/media', () => {
     const big = Buffer.alloc(5 * 1024 * 1024 + 1);
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(big);
     expect((await upload(big, 'image/png')).status).toBe(413);
-    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#000' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#000' } })
+      .png()
+      .toBuffer();
     expect((await upload(png, 'image/png', 'no-such-post')).status).toBe(404);
     expect((await upload(png, 'image/png', '../../etc')).status).toBe(400);
   });
 
   it('needs the CSRF token', async () => {
-    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer();
     expect((await upload(png, 'image/png', slug, null)).status).toBe(403);
   });
 });

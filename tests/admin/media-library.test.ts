@@ -18,7 +18,18 @@ const postA = 'a-day-in-a-tailor-shop';
 const postB = 'building-a-local-repair-network';
 const postC = 'sms-updates-that-customers-love';
 
-interface Listed { id: string; path: string; file: string; width: number; height: number; bytes: number; uses: { collection: string; slug: string; locale: string; title: string; imageAlt?: string }[]; alt: Record<string, string>; focus: { x: number; y: number } | null; version: string }
+interface Listed {
+  id: string;
+  path: string;
+  file: string;
+  width: number;
+  height: number;
+  bytes: number;
+  uses: { collection: string; slug: string; locale: string; title: string; imageAlt?: string }[];
+  alt: Record<string, string>;
+  focus: { x: number; y: number } | null;
+  version: string;
+}
 
 describe('site serve --admin: the media library', () => {
   let site: TempSite;
@@ -27,7 +38,16 @@ describe('site serve --admin: the media library', () => {
   let name: string;
   const folder = (slug: string) => join(site.dir, 'content', 'blog', slug);
   const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
-    server.send(method, `/api/admin/${path}`, { headers: { cookie: auth.cookie, origin: server.url, 'x-csrf-token': auth.csrf, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    server.send(method, `/api/admin/${path}`, {
+      headers: {
+        cookie: auth.cookie,
+        origin: server.url,
+        'x-csrf-token': auth.csrf,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
   const library = async () => ((await call('GET', 'media')).json() as { images: Listed[] }).images;
   const ours = async () => (await library()).find((image) => image.file === name)!;
   /** Names the image in a post's front matter (as the editor's save does). */
@@ -35,14 +55,23 @@ describe('site serve --admin: the media library', () => {
     const file = join(folder(slug), `${locale}.md`);
     await writeFile(file, (await readFile(file, 'utf8')).replace(/^---\n/, `---\nimage: ${name}\n`));
   };
-  const exists = (file: string) => access(file).then(() => true, () => false);
+  const exists = (file: string) =>
+    access(file).then(
+      () => true,
+      () => false,
+    );
 
   beforeAll(async () => {
     site = await createTempSite();
     server = await startAdminServer({ users: [editor], configPath: site.config, projectRoot: site.dir, media: true });
     auth = await server.signIn(editor.email, editor.password);
-    const photo = await sharp({ create: { width: 1600, height: 900, channels: 3, background: '#2a6f4e' } }).jpeg().toBuffer();
-    const answer = await server.send('POST', `/api/admin/media?post=${postA}`, { headers: { cookie: auth.cookie, origin: server.url, 'content-type': 'image/jpeg', 'x-csrf-token': auth.csrf }, body: photo });
+    const photo = await sharp({ create: { width: 1600, height: 900, channels: 3, background: '#2a6f4e' } })
+      .jpeg()
+      .toBuffer();
+    const answer = await server.send('POST', `/api/admin/media?post=${postA}`, {
+      headers: { cookie: auth.cookie, origin: server.url, 'content-type': 'image/jpeg', 'x-csrf-token': auth.csrf },
+      body: photo,
+    });
     name = (answer.json() as { path: string }).path;
     // The same bytes in a second entry's folder, put there by hand: one image of the library.
     await writeFile(join(folder(postB), name), photo);
@@ -54,7 +83,7 @@ describe('site serve --admin: the media library', () => {
     await site?.cleanup();
   });
 
-  it('lists every image once, with its size and every entry that uses it, the site\'s own images too', async () => {
+  it("lists every image once, with its size and every entry that uses it, the site's own images too", async () => {
     const images = await library();
     expect(images.filter((image) => image.file === name)).toHaveLength(1);
     const image = await ours();
@@ -86,15 +115,29 @@ describe('site serve --admin: the media library', () => {
     expect((await call('PUT', `media/${image.id}`, body)).status).toBe(428);
     const saved = await call('PUT', `media/${image.id}`, body, { 'if-match': `"${image.version}"` });
     expect(saved.status).toBe(200);
-    const stale = await call('PUT', `media/${image.id}`, { ...body, focus: null }, { 'if-match': `"${image.version}"` });
+    const stale = await call(
+      'PUT',
+      `media/${image.id}`,
+      { ...body, focus: null },
+      { 'if-match': `"${image.version}"` },
+    );
     expect(stale.status).toBe(409);
     for (const slug of [postA, postB, postC]) {
       const text = await readFile(join(folder(slug), `${name}.yaml`), 'utf8');
       expect(text).toContain('no: "En grønn arbeidsbenk"');
       expect(text).toContain('focus: { x: 0.25, y: 0.75 }');
     }
-    expect(await ours()).toMatchObject({ alt: body.alt, focus: body.focus, version: (saved.json() as { version: string }).version });
-    const wrong = await call('PUT', `media/${image.id}`, { alt: { de: 'Eine Werkbank' }, focus: { x: 2, y: 0 } }, { 'if-match': `"${(await ours()).version}"` });
+    expect(await ours()).toMatchObject({
+      alt: body.alt,
+      focus: body.focus,
+      version: (saved.json() as { version: string }).version,
+    });
+    const wrong = await call(
+      'PUT',
+      `media/${image.id}`,
+      { alt: { de: 'Eine Werkbank' }, focus: { x: 2, y: 0 } },
+      { 'if-match': `"${(await ours()).version}"` },
+    );
     expect(wrong.status).toBe(422);
   });
 
@@ -117,14 +160,23 @@ describe('site serve --admin: the media library', () => {
   });
 
   it('audits every change with the editor who made it', async () => {
-    const actions = (await auditEntries(join(site.dir, 'data'))).filter((entry) => entry.user === editor.email).map((entry) => entry.action);
+    const actions = (await auditEntries(join(site.dir, 'data')))
+      .filter((entry) => entry.user === editor.email)
+      .map((entry) => entry.action);
     expect(actions).toEqual(expect.arrayContaining(['media-upload', 'media-use', 'media-update', 'media-delete']));
   });
 
   it('answers 401 signed out, and 403 without the CSRF token', async () => {
-    const signedOut = (method: string, path: string) => server.send(method, `/api/admin/${path}`, { headers: { origin: server.url } });
+    const signedOut = (method: string, path: string) =>
+      server.send(method, `/api/admin/${path}`, { headers: { origin: server.url } });
     expect((await signedOut('GET', 'media')).status).toBe(401);
     expect((await signedOut('DELETE', 'media/0123456789abcdef')).status).toBe(401);
-    expect((await server.send('PUT', '/api/admin/media/0123456789abcdef', { headers: { cookie: auth.cookie, origin: server.url } })).status).toBe(403);
+    expect(
+      (
+        await server.send('PUT', '/api/admin/media/0123456789abcdef', {
+          headers: { cookie: auth.cookie, origin: server.url },
+        })
+      ).status,
+    ).toBe(403);
   });
 });

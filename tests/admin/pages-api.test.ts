@@ -23,16 +23,28 @@ describe('site serve --admin: /api/admin/pages', () => {
   let site: TempSite;
   let server: Awaited<ReturnType<typeof startLiveAdminServer>>['server'];
   let auth: { cookie: string; csrf: string };
-  const headers = (version?: string) => ({ cookie: auth.cookie, origin: server.url, 'x-csrf-token': auth.csrf, 'content-type': 'application/json', ...(version ? { 'if-match': `"${version}"` } : {}) });
-  const page = async (address: string) => (await server.send('GET', `/api/admin/pages/${address}`, { headers: { cookie: auth.cookie } })).json() as Page;
+  const headers = (version?: string) => ({
+    cookie: auth.cookie,
+    origin: server.url,
+    'x-csrf-token': auth.csrf,
+    'content-type': 'application/json',
+    ...(version ? { 'if-match': `"${version}"` } : {}),
+  });
+  const page = async (address: string) =>
+    (await server.send('GET', `/api/admin/pages/${address}`, { headers: { cookie: auth.cookie } })).json() as Page;
   const landing = (site: TempSite) => join(site.dir, 'content', 'pages', 'landing', 'no.yaml');
 
   beforeAll(async () => {
-    running = await startLiveAdminServer([editor], { prepare: async (site) => {
-      // The developer locks the claim's figure of the landing page.
-      const text = await readFile(site.config, 'utf8');
-      await writeFile(site.config, text.replace(/^admin:\n/m, 'admin:\n  locked:\n    - { content: landing, keys: [claim.figure] }\n'));
-    } });
+    running = await startLiveAdminServer([editor], {
+      prepare: async (site) => {
+        // The developer locks the claim's figure of the landing page.
+        const text = await readFile(site.config, 'utf8');
+        await writeFile(
+          site.config,
+          text.replace(/^admin:\n/m, 'admin:\n  locked:\n    - { content: landing, keys: [claim.figure] }\n'),
+        );
+      },
+    });
     ({ site, server } = running);
     auth = await server.signIn(editor.email, editor.password);
   }, 120_000);
@@ -47,20 +59,33 @@ describe('site serve --admin: /api/admin/pages', () => {
     expect(pages.map((entry) => entry.id)).toEqual([...pages.map((entry) => entry.id)].sort());
   });
 
-  it('reads a page\'s keys as fields, the English beside the Norwegian, with the version as ETag; 404 for no such page', async () => {
+  it("reads a page's keys as fields, the English beside the Norwegian, with the version as ETag; 404 for no such page", async () => {
     const answer = await server.send('GET', '/api/admin/pages/landing/no', { headers: { cookie: auth.cookie } });
     expect(answer.status).toBe(200);
     const body = answer.json() as Page;
     expect(answer.headers.etag).toBe(`"${body.version}"`);
-    expect(body.fields.find((field) => field.key === 'hero.heading')).toEqual({ key: 'hero.heading', label: 'Hero › Heading', kind: 'line', value: 'Gjør reparasjon til det enkle valget', source: 'Make repair the easy choice', locked: false });
+    expect(body.fields.find((field) => field.key === 'hero.heading')).toEqual({
+      key: 'hero.heading',
+      label: 'Hero › Heading',
+      kind: 'line',
+      value: 'Gjør reparasjon til det enkle valget',
+      source: 'Make repair the easy choice',
+      locked: false,
+    });
     expect(body.fields.find((field) => field.key === 'claim.figure')).toMatchObject({ locked: true });
-    expect((await server.send('GET', '/api/admin/pages/nothing-here/no', { headers: { cookie: auth.cookie } })).status).toBe(404);
-    expect((await server.send('GET', '/api/admin/pages/landing/de', { headers: { cookie: auth.cookie } })).status).toBe(404);
+    expect(
+      (await server.send('GET', '/api/admin/pages/nothing-here/no', { headers: { cookie: auth.cookie } })).status,
+    ).toBe(404);
+    expect((await server.send('GET', '/api/admin/pages/landing/de', { headers: { cookie: auth.cookie } })).status).toBe(
+      404,
+    );
   });
 
   it('answers a stale If-Match with 409 and a missing one with 428', async () => {
     const body = JSON.stringify({ changes: [{ key: 'hero.heading', value: 'Ny overskrift' }] });
-    expect((await server.send('PUT', '/api/admin/pages/landing/no', { headers: headers('stale-version'), body })).status).toBe(409);
+    expect(
+      (await server.send('PUT', '/api/admin/pages/landing/no', { headers: headers('stale-version'), body })).status,
+    ).toBe(409);
     expect((await server.send('PUT', '/api/admin/pages/landing/no', { headers: headers(), body })).status).toBe(428);
   });
 
@@ -73,7 +98,10 @@ describe('site serve --admin: /api/admin/pages', () => {
       [{ key: 'hero.heading', value: 'Two\nlines' }, 'hero.heading is one line'],
       [{ key: 'hero.heading', value: '  ' }, 'write a text for hero.heading'],
     ] as const) {
-      const answer = await server.send('PUT', '/api/admin/pages/landing/no', { headers: headers(version), body: JSON.stringify({ changes: [change] }) });
+      const answer = await server.send('PUT', '/api/admin/pages/landing/no', {
+        headers: headers(version),
+        body: JSON.stringify({ changes: [change] }),
+      });
       expect(answer.status).toBe(422);
       expect(JSON.stringify(answer.json())).toContain(message);
     }
@@ -84,29 +112,55 @@ describe('site serve --admin: /api/admin/pages', () => {
     const before = await readFile(landing(site), 'utf8');
     expect((await server.send('GET', '/no/')).text).toContain('Gjør reparasjon til det enkle valget');
     const { version } = await page('landing/no');
-    const saved = await server.send('PUT', '/api/admin/pages/landing/no', { headers: headers(version), body: JSON.stringify({ changes: [{ key: 'hero.heading', value: 'Reparasjon, gjort enkelt' }] }) });
+    const saved = await server.send('PUT', '/api/admin/pages/landing/no', {
+      headers: headers(version),
+      body: JSON.stringify({ changes: [{ key: 'hero.heading', value: 'Reparasjon, gjort enkelt' }] }),
+    });
     expect(saved.status).toBe(200);
     const body = saved.json() as { version: string; diff: string; rebuilt: boolean; ok: boolean };
     expect(body).toMatchObject({ rebuilt: true, ok: true });
-    expect(body.diff).toContain('-  heading: Gjør reparasjon til det enkle valget\n+  heading: Reparasjon, gjort enkelt');
+    expect(body.diff).toContain(
+      '-  heading: Gjør reparasjon til det enkle valget\n+  heading: Reparasjon, gjort enkelt',
+    );
     expect(saved.headers.etag).toBe(`"${body.version}"`);
-    expect(await readFile(landing(site), 'utf8')).toBe(before.replace('heading: Gjør reparasjon til det enkle valget', 'heading: Reparasjon, gjort enkelt'));
+    expect(await readFile(landing(site), 'utf8')).toBe(
+      before.replace('heading: Gjør reparasjon til det enkle valget', 'heading: Reparasjon, gjort enkelt'),
+    );
     const live = (await server.send('GET', '/no/')).text;
     expect(live).toContain('Reparasjon, gjort enkelt');
     expect(live).not.toContain('Gjør reparasjon til det enkle valget');
     expect((await page('landing/no')).version).toBe(body.version);
-    expect(await auditEntries(join(site.dir, 'data'))).toContainEqual(expect.objectContaining({ user: editor.email, action: 'page-copy', page: 'landing', locale: 'no', newHash: body.version, paths: ['hero.heading'] }));
+    expect(await auditEntries(join(site.dir, 'data'))).toContainEqual(
+      expect.objectContaining({
+        user: editor.email,
+        action: 'page-copy',
+        page: 'landing',
+        locale: 'no',
+        newHash: body.version,
+        paths: ['hero.heading'],
+      }),
+    );
   });
 
   it('marks the Norwegian outdated after an English edit, with the English diff since, until the Norwegian is saved again', async () => {
     type Translated = Page & { translation?: { outdated: boolean; since: string; diff?: string } };
-    const read = async (address: string) => (await server.send('GET', `/api/admin/pages/${address}`, { headers: { cookie: auth.cookie } })).json() as Translated;
+    const read = async (address: string) =>
+      (
+        await server.send('GET', `/api/admin/pages/${address}`, { headers: { cookie: auth.cookie } })
+      ).json() as Translated;
     const save = async (address: string, key: string, value: string) => {
       const { version } = await read(address);
-      const answer = await server.send('PUT', `/api/admin/pages/${address}`, { headers: headers(version), body: JSON.stringify({ changes: [{ key, value }] }) });
+      const answer = await server.send('PUT', `/api/admin/pages/${address}`, {
+        headers: headers(version),
+        body: JSON.stringify({ changes: [{ key, value }] }),
+      });
       expect(answer.status).toBe(200);
     };
-    await save('ourstory/no', 'title', (await read('ourstory/no')).fields.find((field) => field.key === 'title')!.value as string);
+    await save(
+      'ourstory/no',
+      'title',
+      (await read('ourstory/no')).fields.find((field) => field.key === 'title')!.value as string,
+    );
     expect((await read('ourstory/no')).translation).toEqual({ outdated: false, since: expect.any(String) });
     const english = (await read('ourstory/en')).fields.find((field) => field.key === 'title')!.value as string;
     await save('ourstory/en', 'title', `${english} today`);
@@ -115,9 +169,18 @@ describe('site serve --admin: /api/admin/pages', () => {
     expect(outdated).toMatchObject({ outdated: true, since: expect.any(String) });
     expect(outdated.diff).toContain(`-title: ${english}\n+title: ${english} today`);
     // The list says it too, before the page is opened.
-    const listed = async () => ((await server.send('GET', '/api/admin/pages', { headers: { cookie: auth.cookie } })).json() as { pages: { id: string; outdated: string[] }[] }).pages.find((entry) => entry.id === 'ourstory')!.outdated;
+    const listed = async () =>
+      (
+        (await server.send('GET', '/api/admin/pages', { headers: { cookie: auth.cookie } })).json() as {
+          pages: { id: string; outdated: string[] }[];
+        }
+      ).pages.find((entry) => entry.id === 'ourstory')!.outdated;
     expect(await listed()).toEqual(['no']);
-    await save('ourstory/no', 'title', (await read('ourstory/no')).fields.find((field) => field.key === 'title')!.value as string);
+    await save(
+      'ourstory/no',
+      'title',
+      (await read('ourstory/no')).fields.find((field) => field.key === 'title')!.value as string,
+    );
     expect((await read('ourstory/no')).translation).toMatchObject({ outdated: false });
     expect(await listed()).toEqual([]);
   });

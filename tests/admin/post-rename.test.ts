@@ -31,7 +31,15 @@ describe('renaming a post in the admin', () => {
   });
 
   const rename = (from: string, to: string) =>
-    live.server.send('POST', `/api/admin/posts/${from}/rename`, { headers: { cookie: auth.cookie, origin: live.server.url, 'x-csrf-token': auth.csrf, 'content-type': 'application/json' }, body: JSON.stringify({ slug: to }) });
+    live.server.send('POST', `/api/admin/posts/${from}/rename`, {
+      headers: {
+        cookie: auth.cookie,
+        origin: live.server.url,
+        'x-csrf-token': auth.csrf,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ slug: to }),
+    });
   const answer = async (path: string) => {
     const response = await fetch(live.server.url + encodeURI(path), { redirect: 'manual' });
     return [response.status, response.headers.get('location')];
@@ -48,15 +56,24 @@ describe('renaming a post in the admin', () => {
     expect((await readdir(join(blog, renamed))).sort()).toEqual(['cover.jpg', 'en.md', 'no.md']);
 
     const pairs = [
-      ['/blog', '/blog'], ['/no/blog', '/no/blog'], ['/hub/blog', '/hub/blog'], ['/no/hub/blog', '/no/hub/blog'], ['/shop/blog', '/shop/blog'], ['/no/shop/blog', '/no/shop/blog'],
-      ['/workwear/blog', '/workwear/blog'], ['/no/workwear/blog', '/no/workwear/blog'], ['/no/arbeidsklær/blog', '/no/arbeidsklær/blog'],
+      ['/blog', '/blog'],
+      ['/no/blog', '/no/blog'],
+      ['/hub/blog', '/hub/blog'],
+      ['/no/hub/blog', '/no/hub/blog'],
+      ['/shop/blog', '/shop/blog'],
+      ['/no/shop/blog', '/no/shop/blog'],
+      ['/workwear/blog', '/workwear/blog'],
+      ['/no/workwear/blog', '/no/workwear/blog'],
+      ['/no/arbeidsklær/blog', '/no/arbeidsklær/blog'],
     ].map(([from, to]) => ({ from: `${from}/${old}`, to: `${to}/${renamed}` }));
     const configAfter = await readFile(live.site.config, 'utf8');
     // Every byte before is kept; the redirects are new lines at the end.
     expect(configAfter.startsWith(configBefore)).toBe(true);
     expect((parse(configAfter) as { redirects: unknown[] }).redirects).toEqual(expect.arrayContaining(pairs));
     expect((parse(configAfter) as { redirects: unknown[] }).redirects).toHaveLength(pairs.length);
-    expect(configAfter.slice(configBefore.length)).toMatch(/^redirects:\n {2}- from: \/blog\/why-repair-beats-recycling\n {4}to: \/blog\/repair-beats-recycling\n/);
+    expect(configAfter.slice(configBefore.length)).toMatch(
+      /^redirects:\n {2}- from: \/blog\/why-repair-beats-recycling\n {4}to: \/blog\/repair-beats-recycling\n/,
+    );
 
     const audit = (await auditEntries(join(live.site.dir, 'data'))).filter((entry) => entry.action === 'rename');
     expect(audit).toMatchObject([{ user: editor.email, slug: old, to: renamed }]);
@@ -68,7 +85,8 @@ describe('renaming a post in the admin', () => {
   it('renaming back removes the redirects from the addresses it takes again', async () => {
     const response = await rename(renamed, old);
     expect(response.status, response.text).toBe(200);
-    const redirects = (parse(await readFile(live.site.config, 'utf8')) as { redirects: { from: string; to: string }[] }).redirects;
+    const redirects = (parse(await readFile(live.site.config, 'utf8')) as { redirects: { from: string; to: string }[] })
+      .redirects;
     expect(redirects).toHaveLength(9);
     for (const redirect of redirects) {
       expect(redirect.from).toContain(renamed);
@@ -81,7 +99,8 @@ describe('renaming a post in the admin', () => {
   it('a further rename points the earlier redirects at the new addresses (no chain), and adds its own', async () => {
     const third = 'repair-first';
     expect((await rename(old, third)).status).toBe(200);
-    const redirects = (parse(await readFile(live.site.config, 'utf8')) as { redirects: { from: string; to: string }[] }).redirects;
+    const redirects = (parse(await readFile(live.site.config, 'utf8')) as { redirects: { from: string; to: string }[] })
+      .redirects;
     expect(redirects).toHaveLength(18);
     for (const redirect of redirects) expect(redirect.to).toContain(third);
     expect(await answer(`/blog/${renamed}`)).toEqual([301, `/blog/${third}/`]);

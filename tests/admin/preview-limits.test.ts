@@ -22,7 +22,13 @@ import { createTempSite, type TempSite } from '../helpers/fixture-site';
 
 const editor = { email: 'editor@example.com', role: 'editor' as const, password: 'editor password 1' };
 const slug = 'a-day-in-a-tailor-shop';
-const frontMatter = { title: 'A post nobody saved', description: 'Only in the preview.', date: '2026-02-02', category: 'saas', author: 'Test Author' };
+const frontMatter = {
+  title: 'A post nobody saved',
+  description: 'Only in the preview.',
+  date: '2026-02-02',
+  category: 'saas',
+  author: 'Test Author',
+};
 /**
  * 250 KB of link destinations left open: 15-25 s in micromark, under `markdown.maxBytes`; never
  * the same text twice, so the Markdown cache cannot hold its HTML from an earlier run.
@@ -31,9 +37,17 @@ const stalling = `${'[a]('.repeat(64_000)}\n\n${randomUUID()}`;
 
 /** Signs in at `base` and returns the headers of a JSON request of that session. */
 async function signIn(base: string): Promise<Record<string, string>> {
-  const answer = await send(base, 'POST', '/api/auth/login', { headers: { origin: base, 'content-type': 'application/json' }, body: JSON.stringify({ email: editor.email, password: editor.password }) });
+  const answer = await send(base, 'POST', '/api/auth/login', {
+    headers: { origin: base, 'content-type': 'application/json' },
+    body: JSON.stringify({ email: editor.email, password: editor.password }),
+  });
   if (answer.status !== 200) throw new Error(`sign-in failed: ${answer.status} ${answer.text}`);
-  return { cookie: String(answer.headers['set-cookie']).split(';', 1)[0]!, origin: base, 'x-csrf-token': answer.json().csrfToken, 'content-type': 'application/json' };
+  return {
+    cookie: String(answer.headers['set-cookie']).split(';', 1)[0]!,
+    origin: base,
+    'x-csrf-token': answer.json().csrfToken,
+    'content-type': 'application/json',
+  };
 }
 
 describe('the admin with the default Markdown limits', () => {
@@ -51,27 +65,60 @@ describe('the admin with the default Markdown limits', () => {
   it('refuses a save and a preview of a paragraph of open link destinations at once, at the line and column past the limit', async () => {
     const file = join(running.site.dir, 'content', 'blog', slug, 'en.md');
     const before = await readFile(file, 'utf8');
-    const post = (await send(base, 'GET', `/api/admin/posts/${slug}/en`, { headers: { cookie: headers.cookie! } })).json();
+    const post = (
+      await send(base, 'GET', `/api/admin/posts/${slug}/en`, { headers: { cookie: headers.cookie! } })
+    ).json();
     const started = performance.now();
-    const saved = await send(base, 'PUT', `/api/admin/posts/${slug}/en`, { headers: { ...headers, 'if-match': `"${post.version}"` }, body: JSON.stringify({ frontMatter: post.frontMatter, body: `\nIntro.\n\n${stalling}\n` }) });
+    const saved = await send(base, 'PUT', `/api/admin/posts/${slug}/en`, {
+      headers: { ...headers, 'if-match': `"${post.version}"` },
+      body: JSON.stringify({ frontMatter: post.frontMatter, body: `\nIntro.\n\n${stalling}\n` }),
+    });
     expect(saved.status).toBe(422);
     const bodyLine = before.split('\n').indexOf('---', 1) + 2;
     expect(saved.json().errors).toEqual([
-      { code: 'MARKDOWN_LIMIT', message: 'this paragraph has more than the 1,000 link and emphasis marks ([ ] * _ ~) allowed (markdown.maxParagraphMarks)', file: expect.stringMatching(/content\/blog\/a-day-in-a-tailor-shop\/en\.md$/), line: bodyLine + 3, column: 2001, field: null, hint: expect.stringContaining('markdown:') },
+      {
+        code: 'MARKDOWN_LIMIT',
+        message:
+          'this paragraph has more than the 1,000 link and emphasis marks ([ ] * _ ~) allowed (markdown.maxParagraphMarks)',
+        file: expect.stringMatching(/content\/blog\/a-day-in-a-tailor-shop\/en\.md$/),
+        line: bodyLine + 3,
+        column: 2001,
+        field: null,
+        hint: expect.stringContaining('markdown:'),
+      },
     ]);
     expect(await readFile(file, 'utf8')).toBe(before);
-    const previewed = await send(base, 'POST', '/api/admin/preview', { headers, body: JSON.stringify({ slug: 'preview-only', locale: 'en', frontMatter, body: stalling }) });
+    const previewed = await send(base, 'POST', '/api/admin/preview', {
+      headers,
+      body: JSON.stringify({ slug: 'preview-only', locale: 'en', frontMatter, body: stalling }),
+    });
     expect(previewed.status).toBe(422);
-    expect(previewed.json().errors[0]).toMatchObject({ code: 'MARKDOWN_LIMIT', file: expect.stringMatching(/content\/blog\/preview-only\/en\.md$/), column: 2001, message: expect.stringContaining('(markdown.maxParagraphMarks)') });
+    expect(previewed.json().errors[0]).toMatchObject({
+      code: 'MARKDOWN_LIMIT',
+      file: expect.stringMatching(/content\/blog\/preview-only\/en\.md$/),
+      column: 2001,
+      message: expect.stringContaining('(markdown.maxParagraphMarks)'),
+    });
     expect(performance.now() - started).toBeLessThan(3_000);
   });
 
   it('answers 400 invalid_body when the slug or the locale is not text', async () => {
-    for (const [slugValue, locale] of [[{ toString: 1 }, 'en'], ['fine-slug', { toString: 1 }], [['a'], 'en'], [5, 'en']]) {
+    for (const [slugValue, locale] of [
+      [{ toString: 1 }, 'en'],
+      ['fine-slug', { toString: 1 }],
+      [['a'], 'en'],
+      [5, 'en'],
+    ]) {
       for (const path of ['/api/admin/posts', '/api/admin/preview']) {
-        const answer = await send(base, 'POST', path, { headers, body: JSON.stringify({ slug: slugValue, locale, frontMatter, body: 'Text.' }) });
+        const answer = await send(base, 'POST', path, {
+          headers,
+          body: JSON.stringify({ slug: slugValue, locale, frontMatter, body: 'Text.' }),
+        });
         expect(answer.status, `${path} ${JSON.stringify([slugValue, locale])}`).toBe(400);
-        expect(answer.json()).toEqual({ error: 'invalid_body', message: expect.stringMatching(/^"(slug|locale)" must be text$/) });
+        expect(answer.json()).toEqual({
+          error: 'invalid_body',
+          message: expect.stringMatching(/^"(slug|locale)" must be text$/),
+        });
       }
     }
   });
@@ -84,7 +131,11 @@ describe('the admin with the Markdown limit raised', () => {
   let store: StoreSource | undefined;
   let headers: Record<string, string>;
   const budgetMs = 2_000;
-  const preview = (body: string, session = headers) => send(server.url, 'POST', '/api/admin/preview', { headers: session, body: JSON.stringify({ slug: 'preview-only', locale: 'en', frontMatter, body }) });
+  const preview = (body: string, session = headers) =>
+    send(server.url, 'POST', '/api/admin/preview', {
+      headers: session,
+      body: JSON.stringify({ slug: 'preview-only', locale: 'en', frontMatter, body }),
+    });
 
   beforeAll(async () => {
     site = await createTempSite({ editConfig: (text) => `${text}\nmarkdown:\n  maxParagraphMarks: 1000000\n` });
@@ -101,10 +152,28 @@ describe('the admin with the Markdown limit raised', () => {
       origin: config.site.origin,
       scrypt: testScrypt,
       site: live,
-      posts: { config: () => live.config, lastBuild: () => live.lastBuild, afterWrite: (file) => live.rebuild(file), markdownBudgetMs: budgetMs },
-      preview: { config: () => live.config, lastBuild: () => live.lastBuild, markdownBudgetMs: budgetMs, previewsPerMinute: 4 },
+      posts: {
+        config: () => live.config,
+        lastBuild: () => live.lastBuild,
+        afterWrite: (file) => live.rebuild(file),
+        markdownBudgetMs: budgetMs,
+      },
+      preview: {
+        config: () => live.config,
+        lastBuild: () => live.lastBuild,
+        markdownBudgetMs: budgetMs,
+        previewsPerMinute: 4,
+      },
     });
-    server = await startServer({ config, store, dir: dist, port: 0, host: '127.0.0.1', admin, limits: { shutdownGraceMs: 100 } });
+    server = await startServer({
+      config,
+      store,
+      dir: dist,
+      port: 0,
+      host: '127.0.0.1',
+      admin,
+      limits: { shutdownGraceMs: 100 },
+    });
     headers = await signIn(server.url);
   });
   afterAll(async () => {
@@ -133,23 +202,43 @@ describe('the admin with the Markdown limit raised', () => {
     const answer = await asked;
     expect(answer.status).toBe(422);
     expect(answer.json().errors).toEqual([
-      { code: 'MARKDOWN_LIMIT', message: 'the Markdown took more than the 2 s the admin allows for rendering a post', file: expect.stringMatching(/content\/blog\/preview-only\/en\.md$/), line: expect.any(Number), column: null, field: 'body', hint: expect.stringContaining('[ ] * _ ~') },
+      {
+        code: 'MARKDOWN_LIMIT',
+        message: 'the Markdown took more than the 2 s the admin allows for rendering a post',
+        file: expect.stringMatching(/content\/blog\/preview-only\/en\.md$/),
+        line: expect.any(Number),
+        column: null,
+        field: 'body',
+        hint: expect.stringContaining('[ ] * _ ~'),
+      },
     ]);
     expect(took).toBeGreaterThanOrEqual(budgetMs);
     expect(took).toBeLessThan(budgetMs + 3_000);
     // The ended worker is replaced: the next preview renders.
     const next = await preview('\nPreview **body**.\n');
     expect(next.status).toBe(200);
-    expect((await send(server.url, 'GET', next.json().url, { headers: { cookie: headers.cookie! } })).text).toContain('<strong>body</strong>');
+    expect((await send(server.url, 'GET', next.json().url, { headers: { cookie: headers.cookie! } })).text).toContain(
+      '<strong>body</strong>',
+    );
   });
 
   it('refuses a save whose Markdown takes longer than the budget, and writes nothing', async () => {
     const file = join(site.dir, 'content', 'blog', slug, 'en.md');
     const before = await readFile(file, 'utf8');
-    const post = (await send(server.url, 'GET', `/api/admin/posts/${slug}/en`, { headers: { cookie: headers.cookie! } })).json();
-    const saved = await send(server.url, 'PUT', `/api/admin/posts/${slug}/en`, { headers: { ...headers, 'if-match': `"${post.version}"` }, body: JSON.stringify({ frontMatter: post.frontMatter, body: stalling }) });
+    const post = (
+      await send(server.url, 'GET', `/api/admin/posts/${slug}/en`, { headers: { cookie: headers.cookie! } })
+    ).json();
+    const saved = await send(server.url, 'PUT', `/api/admin/posts/${slug}/en`, {
+      headers: { ...headers, 'if-match': `"${post.version}"` },
+      body: JSON.stringify({ frontMatter: post.frontMatter, body: stalling }),
+    });
     expect(saved.status).toBe(422);
-    expect(saved.json().errors[0]).toMatchObject({ code: 'MARKDOWN_LIMIT', field: 'body', message: expect.stringContaining('2 s the admin allows'), file: expect.stringMatching(/a-day-in-a-tailor-shop\/en\.md$/) });
+    expect(saved.json().errors[0]).toMatchObject({
+      code: 'MARKDOWN_LIMIT',
+      field: 'body',
+      message: expect.stringContaining('2 s the admin allows'),
+      file: expect.stringMatching(/a-day-in-a-tailor-shop\/en\.md$/),
+    });
     expect(await readFile(file, 'utf8')).toBe(before);
   });
 

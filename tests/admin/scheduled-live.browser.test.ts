@@ -20,9 +20,13 @@ import { launchBrowser } from '../helpers/browser';
 import { axeViolations } from '../helpers/axe';
 import { createTempSite, type TempSite } from '../helpers/fixture-site';
 
-const post = (title: string, date: string) => `---\ntitle: ${title}\ndescription: It appears on its day.\ndate: ${date}\ncategory: saas\nauthor: Test Author\n---\n\nComing soon.\n`;
+const post = (title: string, date: string) =>
+  `---\ntitle: ${title}\ndescription: It appears on its day.\ndate: ${date}\ncategory: saas\nauthor: Test Author\n---\n\nComing soon.\n`;
 /** The config with site.timeZone Europe/Oslo, whatever the site's own says. */
-const inOslo = (text: string) => text.replace(/^(site:\n(?: {2}.*\n)*?) {2}timeZone: .*\n/m, '$1').replace(/^site:\n/m, 'site:\n  timeZone: Europe/Oslo\n');
+const inOslo = (text: string) =>
+  text
+    .replace(/^(site:\n(?: {2}.*\n)*?) {2}timeZone: .*\n/m, '$1')
+    .replace(/^site:\n/m, 'site:\n  timeZone: Europe/Oslo\n');
 
 /** A clock whose time the test sets, and whose one timer the test fires. */
 function fakeClock(start: number) {
@@ -59,7 +63,7 @@ async function addPost(site: TempSite, slug: string, title: string, date: string
 }
 
 describe('the day a scheduled post appears', () => {
-  it('is 00:00 of its date in the site\'s time zone, on either side of a summer-time change', () => {
+  it("is 00:00 of its date in the site's time zone, on either side of a summer-time change", () => {
     // Oslo moves to summer time at 01:00 UTC on Sunday 31 March 2030.
     expect(new Date(appearsAt('2030-03-31', 'Europe/Oslo')).toISOString()).toBe('2030-03-30T23:00:00.000Z');
     expect(new Date(appearsAt('2030-04-01', 'Europe/Oslo')).toISOString()).toBe('2030-03-31T22:00:00.000Z');
@@ -77,7 +81,8 @@ describe('site serve --admin: scheduled posts go live by themselves', () => {
   const time = fakeClock(Date.UTC(2030, 2, 30, 12));
   const rebuilds: { appearing: ScheduledTranslation[]; outcome: SaveOutcome; done: () => void }[] = [];
   let rebuilt: Promise<void> = Promise.resolve();
-  const nextRebuild = () => (rebuilt = new Promise((resolve) => rebuilds.push({ appearing: [], outcome: { rebuilt: false }, done: resolve })));
+  const nextRebuild = () =>
+    (rebuilt = new Promise((resolve) => rebuilds.push({ appearing: [], outcome: { rebuilt: false }, done: resolve })));
 
   beforeAll(async () => {
     site = await createTempSite({ editConfig: inOslo });
@@ -104,7 +109,7 @@ describe('site serve --admin: scheduled posts go live by themselves', () => {
 
   const served = (path: string) => readFile(join(dist, path), 'utf8').catch(() => undefined);
 
-  it('sets one timer for 00:00 in Oslo of the first post\'s day, and shows the post when it fires', async () => {
+  it("sets one timer for 00:00 in Oslo of the first post's day, and shows the post when it fires", async () => {
     expect(await served('blog/before-summer-time/index.html')).toBeUndefined();
     // 12:00 UTC on the 30th to 00:00 CET on the 31st (23:00 UTC).
     expect(time.timer?.ms).toBe(11 * 3600_000);
@@ -150,7 +155,14 @@ describe('site serve --admin: scheduled posts go live by themselves', () => {
 });
 
 describe('the schedule timer', () => {
-  const post = (slug: string, date: string): ScheduledTranslation => ({ collection: 'blog', slug, locale: 'en', title: slug, date, file: `${slug}/en.md` });
+  const post = (slug: string, date: string): ScheduledTranslation => ({
+    collection: 'blog',
+    slug,
+    locale: 'en',
+    title: slug,
+    date,
+    file: `${slug}/en.md`,
+  });
 
   it('after a rebuild that fails leaves that post to the next save, and waits for the later ones', async () => {
     const time = fakeClock(Date.UTC(2030, 0, 1, 12));
@@ -187,11 +199,17 @@ describe('site build names the next scheduled post', () => {
 
   const lines = () => {
     const info: string[] = [];
-    const logger: Logger = { result() {}, info: (message) => info.push(message), warn() {}, diagnostics() {}, failed() {} };
+    const logger: Logger = {
+      result() {},
+      info: (message) => info.push(message),
+      warn() {},
+      diagnostics() {},
+      failed() {},
+    };
     return { info, logger };
   };
 
-  it('prints nothing when no post is scheduled, then the first to appear with its time in the site\'s zone', async () => {
+  it("prints nothing when no post is scheduled, then the first to appear with its time in the site's zone", async () => {
     const none = lines();
     await build({ config: site.config, out: join(site.dir, 'dist'), logger: none.logger, workers: 0 });
     expect(none.info.filter((line) => line.includes('scheduled'))).toEqual([]);
@@ -200,7 +218,9 @@ describe('site build names the next scheduled post', () => {
     await addPost(site, 'in-winter', 'In winter', '2099-01-15');
     const some = lines();
     await build({ config: site.config, out: join(site.dir, 'dist'), logger: some.logger, workers: 0 });
-    expect(some.info.filter((line) => line.includes('scheduled'))).toEqual(['next scheduled post: "In winter" (blog/in-winter, en) appears 2099-01-15 00:00 Europe/Oslo (+01:00) (1 more after it)']);
+    expect(some.info.filter((line) => line.includes('scheduled'))).toEqual([
+      'next scheduled post: "In winter" (blog/in-winter, en) appears 2099-01-15 00:00 Europe/Oslo (+01:00) (1 more after it)',
+    ]);
 
     const future = lines();
     await build({ config: site.config, out: join(site.dir, 'dist'), logger: future.logger, workers: 0, future: true });
@@ -220,7 +240,13 @@ describe('the admin says when a scheduled post appears', () => {
     await writeSite(dist, (await buildSite({ config: site.config, workers: 0 })).files);
     live = createLiveSite({ config: site.config, dir: dist });
     await live.start();
-    server = await startAdminServer({ users: [editor], configPath: site.config, projectRoot: site.dir, dir: dist, site: live });
+    server = await startAdminServer({
+      users: [editor],
+      configPath: site.config,
+      projectRoot: site.dir,
+      dir: dist,
+      site: live,
+    });
   }, 120_000);
   afterAll(async () => {
     await server?.close();
@@ -228,18 +254,26 @@ describe('the admin says when a scheduled post appears', () => {
     await site?.cleanup();
   });
 
-  it('lists and reads it with scheduled: { at } in the site\'s time zone; a published post has none', async () => {
+  it("lists and reads it with scheduled: { at } in the site's time zone; a published post has none", async () => {
     const auth = await server.signIn(editor.email, editor.password);
-    const posts = (await server.send('GET', '/api/admin/posts', { headers: { cookie: auth.cookie } })).json() as { slug: string; translations: Record<string, { status: string; scheduled?: unknown }> }[];
+    const posts = (await server.send('GET', '/api/admin/posts', { headers: { cookie: auth.cookie } })).json() as {
+      slug: string;
+      translations: Record<string, { status: string; scheduled?: unknown }>;
+    }[];
     const scheduled = posts.find((item) => item.slug === 'in-summer')!.translations.en!;
-    expect(scheduled).toMatchObject({ status: 'scheduled', scheduled: { at: '2099-07-01T00:00:00+02:00', timeZone: 'Europe/Oslo' } });
+    expect(scheduled).toMatchObject({
+      status: 'scheduled',
+      scheduled: { at: '2099-07-01T00:00:00+02:00', timeZone: 'Europe/Oslo' },
+    });
     const published = posts.find((item) => item.translations.en?.status === 'published')!.translations.en!;
     expect(published.scheduled).toBeUndefined();
-    const read = (await server.send('GET', '/api/admin/posts/in-summer/en', { headers: { cookie: auth.cookie } })).json();
+    const read = (
+      await server.send('GET', '/api/admin/posts/in-summer/en', { headers: { cookie: auth.cookie } })
+    ).json();
     expect(read.scheduled).toEqual({ at: '2099-07-01T00:00:00+02:00', timeZone: 'Europe/Oslo' });
   }, 60_000);
 
-  it('shows in Chromium, in the post list and under the editor\'s date, when it appears', async () => {
+  it("shows in Chromium, in the post list and under the editor's date, when it appears", async () => {
     const browser = await launchBrowser();
     try {
       // bypassCSP lets axe's script in; the page's own CSP is the site's.

@@ -6,7 +6,8 @@ import { buildSite } from '../../src/build';
 import { isPublished } from '../../src/content/collections';
 import { createTempSite, type TempSite } from '../helpers/fixture-site';
 
-const post = (date: string) => `---\ntitle: A scheduled post\ndescription: It appears on its day.\ndate: ${date}\ncategory: saas\nauthor: Test Author\n---\n\nComing soon.\n`;
+const post = (date: string) =>
+  `---\ntitle: A scheduled post\ndescription: It appears on its day.\ndate: ${date}\ncategory: saas\nauthor: Test Author\n---\n\nComing soon.\n`;
 
 describe('scheduled posts', () => {
   it('are published from their day on', () => {

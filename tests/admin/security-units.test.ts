@@ -32,7 +32,13 @@ describe('password hashes', () => {
   });
 
   it('refuse malformed or absurd strings without throwing', async () => {
-    for (const stored of ['', 'plain', 'scrypt$N=1000,r=8,p=1$AA$AA', 'scrypt$N=1099511627776,r=8,p=1$AA$AA', 'bcrypt$2b$10$x']) {
+    for (const stored of [
+      '',
+      'plain',
+      'scrypt$N=1000,r=8,p=1$AA$AA',
+      'scrypt$N=1099511627776,r=8,p=1$AA$AA',
+      'bcrypt$2b$10$x',
+    ]) {
       expect(await verifyPassword('anything', stored)).toBe(false);
     }
   });
@@ -47,7 +53,12 @@ describe('sessions', () => {
       const first = await store.create({ email: 'a@b.co', role: 'editor' });
       expect(first.id).toMatch(/^[\w-]{43}$/);
       // The database holds the token's hash, never the token.
-      const rows = await (await source.get()).peekSession(sessionKeyOf(first.id), { idleBefore: '2000-01-01T00:00:00.000Z', createdBefore: '2000-01-01T00:00:00.000Z' });
+      const rows = await (
+        await source.get()
+      ).peekSession(sessionKeyOf(first.id), {
+        idleBefore: '2000-01-01T00:00:00.000Z',
+        createdBefore: '2000-01-01T00:00:00.000Z',
+      });
       expect(rows?.tokenHash).not.toBe(first.id);
       time += 29 * 60_000;
       expect((await store.touch(first.id))?.email).toBe('a@b.co');
@@ -97,7 +108,7 @@ describe('the guard', () => {
   const request = (headers: Record<string, string>) => ({ headers, socket: {} }) as unknown as IncomingMessage;
   const origins = { hosts: ['mendwise.example', ...loopbackHosts(4321)], origins: ['https://mendwise.example'] };
 
-  it('allows listed hosts only (DNS rebinding sends the attacker\'s name)', () => {
+  it("allows listed hosts only (DNS rebinding sends the attacker's name)", () => {
     expect(isAllowedAdminHost(request({ host: '127.0.0.1:4321' }), origins)).toBe(true);
     expect(isAllowedAdminHost(request({ host: 'localhost:4321' }), origins)).toBe(true);
     expect(isAllowedAdminHost(request({ host: '127.0.0.1:4322' }), origins)).toBe(false);
@@ -106,12 +117,23 @@ describe('the guard', () => {
   });
 
   it('wants a matching Origin on unsafe requests, and Sec-Fetch-Site same-origin when sent', () => {
-    expect(isSameOriginRequest(request({ host: '127.0.0.1:4321', origin: 'http://127.0.0.1:4321' }), origins)).toBe(true);
-    expect(isSameOriginRequest(request({ host: 'mendwise.example', origin: 'https://mendwise.example' }), origins)).toBe(true);
+    expect(isSameOriginRequest(request({ host: '127.0.0.1:4321', origin: 'http://127.0.0.1:4321' }), origins)).toBe(
+      true,
+    );
+    expect(
+      isSameOriginRequest(request({ host: 'mendwise.example', origin: 'https://mendwise.example' }), origins),
+    ).toBe(true);
     expect(isSameOriginRequest(request({ host: '127.0.0.1:4321' }), origins)).toBe(false);
     expect(isSameOriginRequest(request({ host: '127.0.0.1:4321', origin: 'null' }), origins)).toBe(false);
-    expect(isSameOriginRequest(request({ host: '127.0.0.1:4321', origin: 'http://evil.example' }), origins)).toBe(false);
-    expect(isSameOriginRequest(request({ host: '127.0.0.1:4321', origin: 'http://127.0.0.1:4321', 'sec-fetch-site': 'same-site' }), origins)).toBe(false);
+    expect(isSameOriginRequest(request({ host: '127.0.0.1:4321', origin: 'http://evil.example' }), origins)).toBe(
+      false,
+    );
+    expect(
+      isSameOriginRequest(
+        request({ host: '127.0.0.1:4321', origin: 'http://127.0.0.1:4321', 'sec-fetch-site': 'same-site' }),
+        origins,
+      ),
+    ).toBe(false);
   });
 
   it('lets an admin do what an editor may, not the other way round', () => {

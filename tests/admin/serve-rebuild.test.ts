@@ -43,7 +43,13 @@ describe('site serve --admin: save → live', () => {
     await writeSite(dist, built.files);
     live = createLiveSite({ config: site.config, dir: dist });
     await live.start();
-    server = await startAdminServer({ users: [editor], configPath: site.config, projectRoot: site.dir, dir: dist, site: live });
+    server = await startAdminServer({
+      users: [editor],
+      configPath: site.config,
+      projectRoot: site.dir,
+      dir: dist,
+      site: live,
+    });
     auth = await server.signIn(editor.email, editor.password);
   });
   afterAll(async () => {
@@ -51,13 +57,25 @@ describe('site serve --admin: save → live', () => {
     await live?.dispose();
     await site?.cleanup();
   });
-  const headers = (version: string) => ({ cookie: auth.cookie, origin: server.url, 'x-csrf-token': auth.csrf, 'content-type': 'application/json', 'if-match': `"${version}"` });
+  const headers = (version: string) => ({
+    cookie: auth.cookie,
+    origin: server.url,
+    'x-csrf-token': auth.csrf,
+    'content-type': 'application/json',
+    'if-match': `"${version}"`,
+  });
 
   it('serves the edited post as soon as the save is answered, rewriting only the files the edit changed', async () => {
     const before = await snapshot(dist);
     const post = (await server.send('GET', `/api/admin/posts/${slug}/en`, { headers: { cookie: auth.cookie } })).json();
     const started = performance.now();
-    const saved = await server.send('PUT', `/api/admin/posts/${slug}/en`, { headers: headers(post.version), body: JSON.stringify({ frontMatter: { ...post.frontMatter, title: 'A day in a busy tailor shop' }, body: post.body }) });
+    const saved = await server.send('PUT', `/api/admin/posts/${slug}/en`, {
+      headers: headers(post.version),
+      body: JSON.stringify({
+        frontMatter: { ...post.frontMatter, title: 'A day in a busy tailor shop' },
+        body: post.body,
+      }),
+    });
     expect(saved.status).toBe(200);
     expect(saved.json()).toMatchObject({ rebuilt: true, ok: true });
     const page = await server.send('GET', `/blog/${slug}/`);
@@ -80,8 +98,22 @@ describe('site serve --admin: save → live', () => {
 
   it('previews an unsaved post through the real templates at a one-time, session-only, noindex URL', async () => {
     const file = join(site.dir, 'content', 'blog', 'preview-only', 'en.md');
-    const frontMatter = { title: 'A post nobody saved', description: 'Only in the preview.', date: '2026-02-02', category: 'saas', author: 'Test Author' };
-    const asked = await server.send('POST', '/api/admin/preview', { headers: { cookie: auth.cookie, origin: server.url, 'x-csrf-token': auth.csrf, 'content-type': 'application/json' }, body: JSON.stringify({ slug: 'preview-only', locale: 'en', frontMatter, body: '\nPreview **body**.\n' }) });
+    const frontMatter = {
+      title: 'A post nobody saved',
+      description: 'Only in the preview.',
+      date: '2026-02-02',
+      category: 'saas',
+      author: 'Test Author',
+    };
+    const asked = await server.send('POST', '/api/admin/preview', {
+      headers: {
+        cookie: auth.cookie,
+        origin: server.url,
+        'x-csrf-token': auth.csrf,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ slug: 'preview-only', locale: 'en', frontMatter, body: '\nPreview **body**.\n' }),
+    });
     expect(asked.status).toBe(200);
     const { url } = asked.json();
     expect(url).toMatch(/^\/api\/admin\/preview\/[\w-]{43}$/);
@@ -97,7 +129,20 @@ describe('site serve --admin: save → live', () => {
     expect(page.text).toMatch(/<meta name="robots" content="noindex/);
     expect((await server.send('GET', url, { headers: { cookie: auth.cookie } })).status).toBe(404);
     await expect(readFile(file)).rejects.toThrow();
-    const invalid = await server.send('POST', '/api/admin/preview', { headers: { cookie: auth.cookie, origin: server.url, 'x-csrf-token': auth.csrf, 'content-type': 'application/json' }, body: JSON.stringify({ slug: 'preview-only', locale: 'en', frontMatter: { ...frontMatter, category: 'gardening' }, body: '' }) });
+    const invalid = await server.send('POST', '/api/admin/preview', {
+      headers: {
+        cookie: auth.cookie,
+        origin: server.url,
+        'x-csrf-token': auth.csrf,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({
+        slug: 'preview-only',
+        locale: 'en',
+        frontMatter: { ...frontMatter, category: 'gardening' },
+        body: '',
+      }),
+    });
     expect(invalid.status).toBe(422);
     expect(invalid.json().errors[0].field).toBe('category');
   });
@@ -110,8 +155,13 @@ describe('site serve --admin: save → live', () => {
       // The template is read again only when the pipeline is told it changed: tell it, as a watcher would.
       await live.rebuild(template);
       const before = await snapshot(dist);
-      const post = (await server.send('GET', `/api/admin/posts/${slug}/en`, { headers: { cookie: auth.cookie } })).json();
-      const saved = await server.send('PUT', `/api/admin/posts/${slug}/en`, { headers: headers(post.version), body: JSON.stringify({ frontMatter: { ...post.frontMatter, title: 'Not live yet' }, body: post.body }) });
+      const post = (
+        await server.send('GET', `/api/admin/posts/${slug}/en`, { headers: { cookie: auth.cookie } })
+      ).json();
+      const saved = await server.send('PUT', `/api/admin/posts/${slug}/en`, {
+        headers: headers(post.version),
+        body: JSON.stringify({ frontMatter: { ...post.frontMatter, title: 'Not live yet' }, body: post.body }),
+      });
       expect(saved.status).toBe(200);
       const answer = saved.json();
       expect(answer.rebuilt).toBe(true);
@@ -129,26 +179,51 @@ describe('site serve --admin: save → live', () => {
     const template = join(site.dir, 'templates', 'pages', 'BlogPost.tsx');
     const original = await readFile(template, 'utf8');
     // A rule a site may keep in its template: the per-file check cannot know it, only a render can.
-    await writeFile(template, original
-      .replace("import { article,", "import { templateError, article,")
-      .replace('  const { data, translation } = translationFor(props);\n', "  const { data, translation } = translationFor(props);\n  if (translation.title.startsWith('TODO')) templateError('a post title must not start with TODO', { field: 'title', hint: 'Write the real title.' });\n"));
+    await writeFile(
+      template,
+      original
+        .replace('import { article,', 'import { templateError, article,')
+        .replace(
+          '  const { data, translation } = translationFor(props);\n',
+          "  const { data, translation } = translationFor(props);\n  if (translation.title.startsWith('TODO')) templateError('a post title must not start with TODO', { field: 'title', hint: 'Write the real title.' });\n",
+        ),
+    );
     try {
       await live.rebuild(template);
       const file = join(site.dir, 'content', 'blog', slug, 'en.md');
       const text = await readFile(file, 'utf8');
       const before = await snapshot(dist);
-      const post = (await server.send('GET', `/api/admin/posts/${slug}/en`, { headers: { cookie: auth.cookie } })).json();
-      const refused = await server.send('PUT', `/api/admin/posts/${slug}/en`, { headers: headers(post.version), body: JSON.stringify({ frontMatter: { ...post.frontMatter, title: 'TODO a title' }, body: post.body }) });
+      const post = (
+        await server.send('GET', `/api/admin/posts/${slug}/en`, { headers: { cookie: auth.cookie } })
+      ).json();
+      const refused = await server.send('PUT', `/api/admin/posts/${slug}/en`, {
+        headers: headers(post.version),
+        body: JSON.stringify({ frontMatter: { ...post.frontMatter, title: 'TODO a title' }, body: post.body }),
+      });
       expect(refused.status).toBe(422);
       const [error] = refused.json().errors;
-      expect(error).toMatchObject({ code: 'TEMPLATE_REJECTED', field: 'title', message: expect.stringContaining('must not start with TODO'), file: expect.stringContaining(`${slug}/en.md`) });
+      expect(error).toMatchObject({
+        code: 'TEMPLATE_REJECTED',
+        field: 'title',
+        message: expect.stringContaining('must not start with TODO'),
+        file: expect.stringContaining(`${slug}/en.md`),
+      });
       expect(error.line).toBeGreaterThan(1);
       expect(await readFile(file, 'utf8')).toBe(text);
       expect(await snapshot(dist)).toEqual(before);
       // A draft is not shown, so the rule does not apply to it: it saves.
-      const draft = await server.send('PUT', `/api/admin/posts/${slug}/en`, { headers: headers(post.version), body: JSON.stringify({ frontMatter: { ...post.frontMatter, title: 'TODO a title', draft: true }, body: post.body }) });
+      const draft = await server.send('PUT', `/api/admin/posts/${slug}/en`, {
+        headers: headers(post.version),
+        body: JSON.stringify({
+          frontMatter: { ...post.frontMatter, title: 'TODO a title', draft: true },
+          body: post.body,
+        }),
+      });
       expect(draft.status).toBe(200);
-      const restored = await server.send('PUT', `/api/admin/posts/${slug}/en`, { headers: headers(draft.json().version), body: JSON.stringify({ frontMatter: post.frontMatter, body: post.body }) });
+      const restored = await server.send('PUT', `/api/admin/posts/${slug}/en`, {
+        headers: headers(draft.json().version),
+        body: JSON.stringify({ frontMatter: post.frontMatter, body: post.body }),
+      });
       expect(restored.status).toBe(200);
     } finally {
       await writeFile(template, original);
@@ -159,15 +234,24 @@ describe('site serve --admin: save → live', () => {
     const lock = join(site.dir, '.dist.site-lock');
     const other = 'building-a-local-repair-network';
     const edit = async (name: string, title: string) => {
-      const post = (await server.send('GET', `/api/admin/posts/${name}/en`, { headers: { cookie: auth.cookie } })).json();
-      return server.send('PUT', `/api/admin/posts/${name}/en`, { headers: headers(post.version), body: JSON.stringify({ frontMatter: { ...post.frontMatter, title }, body: post.body }) });
+      const post = (
+        await server.send('GET', `/api/admin/posts/${name}/en`, { headers: { cookie: auth.cookie } })
+      ).json();
+      return server.send('PUT', `/api/admin/posts/${name}/en`, {
+        headers: headers(post.version),
+        body: JSON.stringify({ frontMatter: { ...post.frontMatter, title }, body: post.body }),
+      });
     };
     await writeFile(lock, `${process.pid}\n`);
     try {
       const before = await snapshot(dist);
       const refused = await edit(slug, 'Saved while a build ran');
       expect(refused.status).toBe(200);
-      expect(refused.json()).toMatchObject({ rebuilt: true, ok: false, errors: [expect.objectContaining({ code: 'OUTPUT_BUSY' })] });
+      expect(refused.json()).toMatchObject({
+        rebuilt: true,
+        ok: false,
+        errors: [expect.objectContaining({ code: 'OUTPUT_BUSY' })],
+      });
       expect(await snapshot(dist)).toEqual(before);
     } finally {
       await rm(lock, { force: true });

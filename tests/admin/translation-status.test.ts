@@ -13,24 +13,41 @@ import { startAdminServer } from '../helpers/admin-server';
 const editor = { email: 'editor@example.com', role: 'editor' as const, password: 'editor password 1' };
 const slug = 'a-day-in-a-tailor-shop';
 
-interface Post { frontMatter: Record<string, unknown>; body: string; version: string; translation?: { outdated: boolean; since: string; diff?: string; sourceLocale: string } }
+interface Post {
+  frontMatter: Record<string, unknown>;
+  body: string;
+  version: string;
+  translation?: { outdated: boolean; since: string; diff?: string; sourceLocale: string };
+}
 
 describe('site serve --admin: translation status of posts', () => {
   let site: TempSite;
   let server: Awaited<ReturnType<typeof startAdminServer>>;
   let auth: { cookie: string; csrf: string };
-  const read = async (locale: string) => (await server.send('GET', `/api/admin/posts/${slug}/${locale}`, { headers: { cookie: auth.cookie } })).json() as Post;
+  const read = async (locale: string) =>
+    (
+      await server.send('GET', `/api/admin/posts/${slug}/${locale}`, { headers: { cookie: auth.cookie } })
+    ).json() as Post;
   const save = async (locale: string, change: (post: Post) => Post) => {
     const post = await read(locale);
     const { frontMatter, body } = change(post);
     const answer = await server.send('PUT', `/api/admin/posts/${slug}/${locale}`, {
-      headers: { cookie: auth.cookie, origin: server.url, 'x-csrf-token': auth.csrf, 'content-type': 'application/json', 'if-match': `"${post.version}"` },
+      headers: {
+        cookie: auth.cookie,
+        origin: server.url,
+        'x-csrf-token': auth.csrf,
+        'content-type': 'application/json',
+        'if-match': `"${post.version}"`,
+      },
       body: JSON.stringify({ frontMatter, body }),
     });
     expect(answer.status).toBe(200);
   };
   const listed = async () => {
-    const posts = (await server.send('GET', '/api/admin/posts', { headers: { cookie: auth.cookie } })).json() as { slug: string; translations: Record<string, { outdated?: boolean }> }[];
+    const posts = (await server.send('GET', '/api/admin/posts', { headers: { cookie: auth.cookie } })).json() as {
+      slug: string;
+      translations: Record<string, { outdated?: boolean }>;
+    }[];
     return posts.find((post) => post.slug === slug)!.translations;
   };
 
@@ -53,10 +70,15 @@ describe('site serve --admin: translation status of posts', () => {
   it('marks the Norwegian outdated after an English edit, with the English diff since, until it is saved again', async () => {
     await save('no', (post) => post);
     expect((await read('no')).translation).toEqual({ outdated: false, since: expect.any(String), sourceLocale: 'en' });
-    const record = JSON.parse(await readFile(join(site.dir, 'content', 'blog', slug, '.translations.json'), 'utf8')) as Record<string, { source: string }>;
+    const record = JSON.parse(
+      await readFile(join(site.dir, 'content', 'blog', slug, '.translations.json'), 'utf8'),
+    ) as Record<string, { source: string }>;
     expect(record.no!.source).toBe(await readFile(join(site.dir, 'content', 'blog', slug, 'en.md'), 'utf8'));
 
-    await save('en', (post) => ({ ...post, body: post.body.replace('The shop in this story', 'The little shop in this story') }));
+    await save('en', (post) => ({
+      ...post,
+      body: post.body.replace('The shop in this story', 'The little shop in this story'),
+    }));
     const outdated = (await read('no')).translation!;
     expect(outdated).toMatchObject({ outdated: true, sourceLocale: 'en' });
     expect(outdated.diff).toContain('-The shop in this story');

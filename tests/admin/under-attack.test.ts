@@ -33,20 +33,20 @@ describe('sign-in limits (the gate on its own)', () => {
 
   it('lets a success take back only its own count while other guesses of the account are still being checked', async () => {
     const limits = createSignInLimits(await tempStore());
-    const slow = await limits.begin('10.0.0.1', 'a@b.co') as Attempt;
+    const slow = (await limits.begin('10.0.0.1', 'a@b.co')) as Attempt;
     let finishSlow!: () => void;
     const slowCheck = slow.check(() => new Promise<boolean>((resolve) => (finishSlow = () => resolve(false))));
     for (let guess = 0; guess < 3; guess++) {
-      const wrong = await limits.begin('10.0.0.1', 'a@b.co') as Attempt;
+      const wrong = (await limits.begin('10.0.0.1', 'a@b.co')) as Attempt;
       await wrong.check(async () => false);
       wrong.end();
     }
-    const right = await limits.begin('10.0.0.1', 'a@b.co') as Attempt;
+    const right = (await limits.begin('10.0.0.1', 'a@b.co')) as Attempt;
     await right.check(async () => true);
     await right.succeeded();
     right.end();
     // 1 in flight + 3 failures stay counted: one more guess, then the account is locked.
-    const fifth = await limits.begin('10.0.0.1', 'a@b.co') as Attempt;
+    const fifth = (await limits.begin('10.0.0.1', 'a@b.co')) as Attempt;
     expect(isRefusal(fifth)).toBe(false);
     fifth.end();
     expect(await limits.begin('10.0.0.1', 'a@b.co')).toMatchObject({ status: 429 });
@@ -58,8 +58,12 @@ describe('sign-in limits (the gate on its own)', () => {
   it('runs at most two checks at once, lets a few wait, and refuses the rest with 503 at once', async () => {
     const limits = createSignInLimits(await tempStore(), { waiting: 3 });
     const releases: (() => void)[] = [];
-    const attempts = await Promise.all(Array.from({ length: 10 }, (_, index) => limits.begin(`10.0.1.${index}`, `user${index}@b.co`)));
-    const outcomes = attempts.map((attempt) => (attempt as Attempt).check(() => new Promise<string>((resolve) => releases.push(() => resolve('checked')))));
+    const attempts = await Promise.all(
+      Array.from({ length: 10 }, (_, index) => limits.begin(`10.0.1.${index}`, `user${index}@b.co`)),
+    );
+    const outcomes = attempts.map((attempt) =>
+      (attempt as Attempt).check(() => new Promise<string>((resolve) => releases.push(() => resolve('checked')))),
+    );
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(limits.hashing).toBe(2);
     while (releases.length) {
@@ -73,7 +77,7 @@ describe('sign-in limits (the gate on its own)', () => {
   });
 });
 
-describe('sign-in limits: the counting is kept off the pages\' way', () => {
+describe("sign-in limits: the counting is kept off the pages' way", () => {
   /** A store whose writes (commits) are counted: a transaction, or a statement that is not a read. */
   async function countedStore(): Promise<{ source: StoreSource; commits: () => number; close(): Promise<void> }> {
     const folder = await mkdtemp(join(tmpdir(), 'site-sign-in-commits-'));
@@ -92,15 +96,26 @@ describe('sign-in limits: the counting is kept off the pages\' way', () => {
       close: () => driver.close(),
     };
     const store = await createStore(counted);
-    return { source: fixedStoreSource(store), commits: () => commits, close: async () => { await store.close(); await rm(folder, { recursive: true, force: true }); } };
+    return {
+      source: fixedStoreSource(store),
+      commits: () => commits,
+      close: async () => {
+        await store.close();
+        await rm(folder, { recursive: true, force: true });
+      },
+    };
   }
 
-  it('counts 200 sign-ins sent at once in a few commits, not several for each (each was fsync\'d on the event loop)', async () => {
+  it("counts 200 sign-ins sent at once in a few commits, not several for each (each was fsync'd on the event loop)", async () => {
     const counted = await countedStore();
     try {
       const limits = createSignInLimits(counted.source);
       const before = counted.commits();
-      const attempts = await Promise.all(Array.from({ length: 200 }, (_, index) => limits.begin(`10.7.${index >> 8}.${index & 255}`, `flood${index}@example.com`)));
+      const attempts = await Promise.all(
+        Array.from({ length: 200 }, (_, index) =>
+          limits.begin(`10.7.${index >> 8}.${index & 255}`, `flood${index}@example.com`),
+        ),
+      );
       expect(attempts.filter((attempt) => isRefusal(attempt))).toEqual([]);
       expect(counted.commits() - before).toBeLessThanOrEqual(20);
       // Still one place per budget each, as the budgets count them.
@@ -108,7 +123,11 @@ describe('sign-in limits: the counting is kept off the pages\' way', () => {
       expect((await store.counts()).sign_in_attempts).toBe(400);
       // Taken back (never checked: 503) in few commits too.
       const forgiven = counted.commits();
-      await Promise.all(attempts.map((attempt) => (attempt as Attempt).check(async () => false).finally(() => (attempt as Attempt).end())));
+      await Promise.all(
+        attempts.map((attempt) =>
+          (attempt as Attempt).check(async () => false).finally(() => (attempt as Attempt).end()),
+        ),
+      );
       expect(counted.commits() - forgiven).toBeLessThanOrEqual(20);
     } finally {
       await counted.close();
@@ -137,7 +156,12 @@ describe('sign-in limits: the counting is kept off the pages\' way', () => {
 describe('site serve --admin under attack', () => {
   let server: Awaited<ReturnType<typeof startAdminServer>>;
   beforeAll(async () => {
-    server = await startAdminServer({ users: [editor, chief], trustProxy: true, posts: true, eventStreams: { sweepMs: 50 } });
+    server = await startAdminServer({
+      users: [editor, chief],
+      trustProxy: true,
+      posts: true,
+      eventStreams: { sweepMs: 50 },
+    });
   });
   afterAll(() => server?.close());
 
@@ -147,32 +171,49 @@ describe('site serve --admin under attack', () => {
   it('guesses for one account sent 30 at a time: at most 5 are ever checked, then even the right password is refused', async () => {
     const statuses: number[] = [];
     for (let burst = 0; burst < 4; burst++) {
-      const answers = await Promise.all(Array.from({ length: 30 }, (_, index) => login(editor.email, `wrong ${burst}-${index}`, '10.1.0.1')));
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, index) => login(editor.email, `wrong ${burst}-${index}`, '10.1.0.1')),
+      );
       statuses.push(...answers.map((answer) => answer.status));
       expect(answers.find((answer) => answer.status === 429)!.headers['retry-after']).toMatch(/^\d+$/);
     }
     expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(5);
     expect(statuses.filter((status) => status !== 401 && status !== 429)).toEqual([]);
     // The checked guesses count (the ones refused unchecked cost nothing): 5 in all, then it is locked.
-    for (let guess = statuses.filter((status) => status === 401).length; guess < 5; guess++) expect((await login(editor.email, `late wrong ${guess}`, '10.1.0.1')).status).toBe(401);
+    for (let guess = statuses.filter((status) => status === 401).length; guess < 5; guess++)
+      expect((await login(editor.email, `late wrong ${guess}`, '10.1.0.1')).status).toBe(401);
     expect((await login(editor.email, editor.password, '10.1.0.1')).status).toBe(429);
     // From another address the account can still sign in.
     expect((await login(editor.email, editor.password, '10.1.0.2')).status).toBe(200);
   });
 
   it('one address cannot try many accounts: 20 sign-ins of different e-mails, then 429 whatever the e-mail', async () => {
-    for (let index = 0; index < 20; index++) expect((await login(`nobody${index}@example.com`, 'guess', '10.2.0.1')).status).toBe(401);
+    for (let index = 0; index < 20; index++)
+      expect((await login(`nobody${index}@example.com`, 'guess', '10.2.0.1')).status).toBe(401);
     expect((await login('nobody-else@example.com', 'guess', '10.2.0.1')).status).toBe(429);
     expect((await login(chief.email, chief.password, '10.2.0.1')).status).toBe(429);
     expect((await login(chief.email, chief.password, '10.2.0.2')).status).toBe(200);
   });
 
   it('refuses a sign-in that reached it as plain http for an https site (a TLS proxy it is not told to trust)', async () => {
-    const proxied = await login(chief.email, chief.password, '10.3.0.1', { host: 'mendwise.example', origin: 'https://mendwise.example', 'x-forwarded-proto': 'http' });
+    const proxied = await login(chief.email, chief.password, '10.3.0.1', {
+      host: 'mendwise.example',
+      origin: 'https://mendwise.example',
+      'x-forwarded-proto': 'http',
+    });
     expect(proxied.status).toBe(403);
     expect(proxied.json().error).toBe('https_required');
     expect(proxied.headers['set-cookie']).toBeUndefined();
-    const form = await server.send('POST', '/api/auth/login', { headers: { host: 'mendwise.example', origin: 'https://mendwise.example', 'x-forwarded-proto': 'http', 'x-forwarded-for': '10.3.0.1', 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=a%40b.co&password=x&csrf=' });
+    const form = await server.send('POST', '/api/auth/login', {
+      headers: {
+        host: 'mendwise.example',
+        origin: 'https://mendwise.example',
+        'x-forwarded-proto': 'http',
+        'x-forwarded-for': '10.3.0.1',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: 'email=a%40b.co&password=x&csrf=',
+    });
     expect(form.status).toBe(303);
   });
 
@@ -188,20 +229,27 @@ describe('site serve --admin under attack', () => {
 
   /** Opens an event stream; resolves with its response once the first bytes are in. */
   const openStream = (cookie: string) =>
-    new Promise<{ status: number; response: IncomingMessage; received: () => string; ended: Promise<void> }>((resolve, reject) => {
-      const url = new URL(server.url);
-      const outgoing = httpRequest({ host: url.hostname, port: url.port, path: '/api/admin/events', headers: { host: url.host, cookie } }, (response) => {
-        let text = '';
-        const ended = new Promise<void>((done) => {
-          response.on('end', done);
-          response.on('close', done);
-        });
-        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        response.once('data', () => resolve({ status: response.statusCode!, response, received: () => text, ended }));
-      });
-      outgoing.on('error', reject);
-      outgoing.end();
-    });
+    new Promise<{ status: number; response: IncomingMessage; received: () => string; ended: Promise<void> }>(
+      (resolve, reject) => {
+        const url = new URL(server.url);
+        const outgoing = httpRequest(
+          { host: url.hostname, port: url.port, path: '/api/admin/events', headers: { host: url.host, cookie } },
+          (response) => {
+            let text = '';
+            const ended = new Promise<void>((done) => {
+              response.on('end', done);
+              response.on('close', done);
+            });
+            response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+            response.once('data', () =>
+              resolve({ status: response.statusCode!, response, received: () => text, ended }),
+            );
+          },
+        );
+        outgoing.on('error', reject);
+        outgoing.end();
+      },
+    );
 
   it('caps event streams at 5 per session, and ends them when the session signs out', async () => {
     const { cookie, csrf } = await server.signIn(editor.email, editor.password);
@@ -209,7 +257,10 @@ describe('site serve --admin under attack', () => {
     expect(streams.map((stream) => stream.status)).toEqual([200, 200, 200, 200, 200]);
     const sixth = await send(server.url, 'GET', '/api/admin/events', { headers: { cookie } });
     expect(sixth.status).toBe(429);
-    expect((await server.send('POST', '/api/auth/logout', { headers: { cookie, origin: server.url, 'x-csrf-token': csrf } })).status).toBe(200);
+    expect(
+      (await server.send('POST', '/api/auth/logout', { headers: { cookie, origin: server.url, 'x-csrf-token': csrf } }))
+        .status,
+    ).toBe(200);
     await Promise.all(streams.map((stream) => stream.ended));
   });
 
@@ -217,22 +268,29 @@ describe('site serve --admin under attack', () => {
   it('caps event streams at 10 per account, whatever its sessions, so others still get theirs', async () => {
     const sessions: { cookie: string; csrf: string }[] = [];
     for (let session = 0; session < 3; session++) sessions.push(await server.signIn(editor.email, editor.password));
-    const opened = await Promise.all(sessions.slice(0, 2).flatMap(({ cookie }) => Array.from({ length: 5 }, () => openStream(cookie))));
+    const opened = await Promise.all(
+      sessions.slice(0, 2).flatMap(({ cookie }) => Array.from({ length: 5 }, () => openStream(cookie))),
+    );
     expect(opened.map((stream) => stream.status)).toEqual(Array(10).fill(200));
     const eleventh = await openStream(sessions[2]!.cookie);
     eleventh.response.destroy();
     expect(eleventh.status).toBe(429);
-    expect(JSON.parse(eleventh.received())).toMatchObject({ error: 'too_many_streams', message: expect.stringMatching(/per account/) });
+    expect(JSON.parse(eleventh.received())).toMatchObject({
+      error: 'too_many_streams',
+      message: expect.stringMatching(/per account/),
+    });
     const other = await server.signIn(chief.email, chief.password);
     const theirs = await openStream(other.cookie);
     expect(theirs.status).toBe(200);
     for (const stream of [...opened, theirs]) stream.response.destroy();
     // A closed stream frees its place in the account's share.
-    await expect.poll(async () => {
-      const again = await openStream(sessions[2]!.cookie);
-      again.response.destroy();
-      return again.status;
-    }).toBe(200);
+    await expect
+      .poll(async () => {
+        const again = await openStream(sessions[2]!.cookie);
+        again.response.destroy();
+        return again.status;
+      })
+      .toBe(200);
   });
 
   it('ends a stream when its account is removed', async () => {
@@ -248,9 +306,25 @@ describe('site serve --admin under attack', () => {
 describe('a sign-in flood (real scrypt parameters)', () => {
   it('never hashes more than 2 at once, answers the excess 503 with Retry-After, and serves pages meanwhile', async () => {
     const limits = createSignInLimits(await tempStore());
-    const server = await startAdminServer({ users: [], trustProxy: true, scrypt: currentScryptParams, signInLimits: limits });
+    const server = await startAdminServer({
+      users: [],
+      trustProxy: true,
+      scrypt: currentScryptParams,
+      signInLimits: limits,
+    });
     try {
-      const flood = Promise.all(Array.from({ length: 40 }, (_, index) => server.send('POST', '/api/auth/login', server.json({ email: `flood${index}@example.com`, password: 'guess' }, { 'x-forwarded-for': `10.9.${index}.1` }))));
+      const flood = Promise.all(
+        Array.from({ length: 40 }, (_, index) =>
+          server.send(
+            'POST',
+            '/api/auth/login',
+            server.json(
+              { email: `flood${index}@example.com`, password: 'guess' },
+              { 'x-forwarded-for': `10.9.${index}.1` },
+            ),
+          ),
+        ),
+      );
       const page = await server.send('GET', '/no/ourstory/');
       expect(page.status).toBe(200);
       const answers = await flood;
@@ -273,10 +347,22 @@ describe('a preview', () => {
     try {
       const { server } = live;
       const auth = await server.signIn(editor.email, editor.password);
-      const post = (await server.send('GET', '/api/admin/posts/a-day-in-a-tailor-shop/en', { headers: { cookie: auth.cookie } })).json();
+      const post = (
+        await server.send('GET', '/api/admin/posts/a-day-in-a-tailor-shop/en', { headers: { cookie: auth.cookie } })
+      ).json();
       const made = await server.send('POST', '/api/admin/preview', {
-        headers: { cookie: auth.cookie, origin: server.url, 'x-csrf-token': auth.csrf, 'content-type': 'application/json' },
-        body: JSON.stringify({ slug: 'a-day-in-a-tailor-shop', locale: 'en', frontMatter: post.frontMatter, body: `${post.body}\n\nBook a {minutes}-minute call.\n` }),
+        headers: {
+          cookie: auth.cookie,
+          origin: server.url,
+          'x-csrf-token': auth.csrf,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({
+          slug: 'a-day-in-a-tailor-shop',
+          locale: 'en',
+          frontMatter: post.frontMatter,
+          body: `${post.body}\n\nBook a {minutes}-minute call.\n`,
+        }),
       });
       expect(made.status).toBe(200);
       const preview = await server.send('GET', made.json().url, { headers: { cookie: auth.cookie } });

@@ -31,11 +31,26 @@ describe('axe-core', () => {
         await page.goto(server.url + url);
         await page.addScriptTag({ content: axeSource });
         const result = await page.evaluate(() =>
-          (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, {
+          (
+            window as unknown as {
+              axe: {
+                run(
+                  context: Document,
+                  options: object,
+                ): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }>;
+              };
+            }
+          ).axe.run(document, {
             runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
           }),
         );
-        for (const violation of result.violations) violations.push(`${url}  ${violation.id}  ${violation.nodes.map((node) => node.target.join(' ')).slice(0, 3).join(', ')}`);
+        for (const violation of result.violations)
+          violations.push(
+            `${url}  ${violation.id}  ${violation.nodes
+              .map((node) => node.target.join(' '))
+              .slice(0, 3)
+              .join(', ')}`,
+          );
       }
       await context.close();
     };

@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { defaultBudget, measureJavaScript } from '../../scripts/js-budget.js';
 import { builtSite } from '../helpers/paths';
 
-interface Row { page: string; files: string[]; gzip: number; inline: number }
+interface Row {
+  page: string;
+  files: string[];
+  gzip: number;
+  inline: number;
+}
 
 describe('JavaScript budget', () => {
   const rows: Row[] = measureJavaScript(builtSite);
@@ -16,11 +21,31 @@ describe('JavaScript budget', () => {
   it('loads JavaScript only on pages with islands, and only their islands', () => {
     const withJs = rows.filter((row) => row.files.length > 0).map((row) => row.page);
     expect(withJs.length).toBeGreaterThan(0);
-    for (const page of withJs) expect(page, page).toMatch(/contactus\/$|launch-campaign\/$|\/hub\/pricing\/$|book-meeting\/$|arbeidskl|^(\/no)?\/search\/$|^(?:\/no)?\/auth\/$|^\/admin\/(blog|media|pages|inbox|changes|settings)\/$/);
+    for (const page of withJs)
+      expect(page, page).toMatch(
+        /contactus\/$|launch-campaign\/$|\/hub\/pricing\/$|book-meeting\/$|arbeidskl|^(\/no)?\/search\/$|^(?:\/no)?\/auth\/$|^\/admin\/(blog|media|pages|inbox|changes|settings)\/$/,
+      );
     // The admin's islands load on the admin pages only.
-    const admin = rows.filter((row) => row.files.some((file) => /AdminSignIn|BlogEditor|AdminMedia|AdminPages|AdminInbox|AdminChanges|AdminSettings/.test(file))).map((row) => row.page).sort();
-    expect(admin).toEqual(['/admin/blog/', '/admin/changes/', '/admin/inbox/', '/admin/media/', '/admin/pages/', '/admin/settings/', '/auth/', '/no/auth/']);
-    const pagesOf = (island: string) => rows.filter((row) => row.files.some((file) => file.includes(`/${island}.`))).map((row) => row.page);
+    const admin = rows
+      .filter((row) =>
+        row.files.some((file) =>
+          /AdminSignIn|BlogEditor|AdminMedia|AdminPages|AdminInbox|AdminChanges|AdminSettings/.test(file),
+        ),
+      )
+      .map((row) => row.page)
+      .sort();
+    expect(admin).toEqual([
+      '/admin/blog/',
+      '/admin/changes/',
+      '/admin/inbox/',
+      '/admin/media/',
+      '/admin/pages/',
+      '/admin/settings/',
+      '/auth/',
+      '/no/auth/',
+    ]);
+    const pagesOf = (island: string) =>
+      rows.filter((row) => row.files.some((file) => file.includes(`/${island}.`))).map((row) => row.page);
     // The search island (which loads Pagefind's script itself, on demand) on the search pages only.
     expect(pagesOf('SiteSearch')).toEqual(['/no/search/', '/search/']);
     expect(pagesOf('AdminInbox')).toEqual(['/admin/inbox/']);

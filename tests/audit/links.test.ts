@@ -16,11 +16,14 @@ function servedWith200(url: string): boolean {
 }
 
 const attributes = (html: string, tag: string, attribute: string) =>
-  [...html.matchAll(new RegExp(`<${tag}\\b[^>]*?\\s${attribute}="([^"]*)"[^>]*>`, 'g'))].map((match) => match[1]!.replace(/&amp;/g, '&'));
+  [...html.matchAll(new RegExp(`<${tag}\\b[^>]*?\\s${attribute}="([^"]*)"[^>]*>`, 'g'))].map((match) =>
+    match[1]!.replace(/&amp;/g, '&'),
+  );
 
 function alternatesOf(html: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const match of html.matchAll(/<link rel="alternate" hreflang="([^"]+)" href="([^"]+)"/g)) out.set(match[1]!, match[2]!);
+  for (const match of html.matchAll(/<link rel="alternate" hreflang="([^"]+)" href="([^"]+)"/g))
+    out.set(match[1]!, match[2]!);
   return out;
 }
 
@@ -45,7 +48,8 @@ describe('links and alternates', () => {
         if (!servedWith200(local)) broken.push(`${page.url} → ${target}`);
       }
       for (const fragment of attributes(page.html, 'a', 'href').filter((href) => href.startsWith('#'))) {
-        if (fragment !== '#' && !page.html.includes(`id="${fragment.slice(1)}"`)) broken.push(`${page.url} → ${fragment}`);
+        if (fragment !== '#' && !page.html.includes(`id="${fragment.slice(1)}"`))
+          broken.push(`${page.url} → ${fragment}`);
       }
     }
     expect(broken).toEqual([]);
@@ -57,7 +61,8 @@ describe('links and alternates', () => {
       for (const href of attributes(page.html, 'a', 'href')) {
         // The policy is the path's; a query (?plan=free) may follow it.
         const path = href.split('?', 1)[0]!;
-        if (path.startsWith('/') && !path.startsWith('//') && !/\/$|\.[a-z]+$|#/.test(path)) offPolicy.push(`${page.url} → ${href}`);
+        if (path.startsWith('/') && !path.startsWith('//') && !/\/$|\.[a-z]+$|#/.test(path))
+          offPolicy.push(`${page.url} → ${href}`);
       }
     }
     expect(offPolicy).toEqual([]);
@@ -80,10 +85,12 @@ describe('links and alternates', () => {
           problems.push(`${page.url} → ${lang} ${href} does not exist`);
           continue;
         }
-        if (!target.html.includes(`<link rel="canonical" href="${href}"`)) problems.push(`${href} is not self-canonical`);
+        if (!target.html.includes(`<link rel="canonical" href="${href}"`))
+          problems.push(`${href} is not self-canonical`);
         if (lang === 'x-default' || href === self) continue;
         pairs++;
-        if (alternatesOf(target.html).get(ownLang ?? '') !== self) problems.push(`${href} does not link back to ${page.url} as ${ownLang}`);
+        if (alternatesOf(target.html).get(ownLang ?? '') !== self)
+          problems.push(`${href} does not link back to ${page.url} as ${ownLang}`);
       }
     }
     expect(problems).toEqual([]);

@@ -18,13 +18,45 @@ const norwegianFirst = (text: string) =>
 
 /** Per screen: strings of its Norwegian copy the built page shows, and English ones it must not. */
 const screens: Record<string, { norwegian: string[]; english: string[] }> = {
-  'admin/blog/index.html': { norwegian: ['<h1>Innhold</h1>', 'Henter innholdsredigeringen …', 'Hopp til hovedinnholdet', 'Gjenopprett denne versjonen', 'Forhåndsvis'], english: ['Content administration', 'Restore this version', 'Preview', 'Skip to main content'] },
-  'admin/pages/index.html': { norwegian: ['<h1>Sidetekster</h1>', 'Lagre tekstene', 'Tilbake til nettstedet'], english: ['Page texts', 'Save texts', 'Back to the website'] },
-  'admin/settings/index.html': { norwegian: ['<h1>Innstillinger for nettstedet</h1>', 'Lønnsomhetskalkulator', 'Ordrer per måned', 'Organisasjonsnummer'], english: ['Site settings', 'ROI calculator', 'Orders per month', 'Organisation number'] },
-  'admin/inbox/index.html': { norwegian: ['<h1>Innboks</h1>', 'Møteforespørsel', 'Merk som behandlet'], english: ['<h1>Inbox</h1>', 'Meeting request', 'Mark handled'] },
-  'admin/changes/index.html': { norwegian: ['<h1>Endringer</h1>', 'Vis eldre endringer', 'Opprettet et innlegg'], english: ['<h1>Changes</h1>', 'Show older changes', 'Created a post'] },
-  'admin/media/index.html': { norwegian: ['<h1>Bildebibliotek</h1>', 'Fokuspunkt', 'Alternativ tekst'], english: ['Media library', 'Focal point', 'Sign out'] },
-  'auth/index.html': { norwegian: ['<h1>Logg inn</h1>', 'E-postadresse', 'Passord', 'Innlogging for administratorer'], english: ['Administrator sign-in', 'Password', 'E-mail address', 'Sign in'] },
+  'admin/blog/index.html': {
+    norwegian: [
+      '<h1>Innhold</h1>',
+      'Henter innholdsredigeringen …',
+      'Hopp til hovedinnholdet',
+      'Gjenopprett denne versjonen',
+      'Forhåndsvis',
+    ],
+    english: ['Content administration', 'Restore this version', 'Preview', 'Skip to main content'],
+  },
+  'admin/pages/index.html': {
+    norwegian: ['<h1>Sidetekster</h1>', 'Lagre tekstene', 'Tilbake til nettstedet'],
+    english: ['Page texts', 'Save texts', 'Back to the website'],
+  },
+  'admin/settings/index.html': {
+    norwegian: [
+      '<h1>Innstillinger for nettstedet</h1>',
+      'Lønnsomhetskalkulator',
+      'Ordrer per måned',
+      'Organisasjonsnummer',
+    ],
+    english: ['Site settings', 'ROI calculator', 'Orders per month', 'Organisation number'],
+  },
+  'admin/inbox/index.html': {
+    norwegian: ['<h1>Innboks</h1>', 'Møteforespørsel', 'Merk som behandlet'],
+    english: ['<h1>Inbox</h1>', 'Meeting request', 'Mark handled'],
+  },
+  'admin/changes/index.html': {
+    norwegian: ['<h1>Endringer</h1>', 'Vis eldre endringer', 'Opprettet et innlegg'],
+    english: ['<h1>Changes</h1>', 'Show older changes', 'Created a post'],
+  },
+  'admin/media/index.html': {
+    norwegian: ['<h1>Bildebibliotek</h1>', 'Fokuspunkt', 'Alternativ tekst'],
+    english: ['Media library', 'Focal point', 'Sign out'],
+  },
+  'auth/index.html': {
+    norwegian: ['<h1>Logg inn</h1>', 'E-postadresse', 'Passord', 'Innlogging for administratorer'],
+    english: ['Administrator sign-in', 'Password', 'E-mail address', 'Sign in'],
+  },
 };
 
 describe('a site whose default locale is Norwegian', () => {
@@ -38,7 +70,11 @@ describe('a site whose default locale is Norwegian', () => {
     await rm(join(site.dir, 'content', 'pages', 'auth'), { recursive: true, force: true });
     const result = await buildSite({ config: site.config, socialImages: false, cache: false });
     expect(result.config.site.defaultLocale).toBe('no');
-    files = new Map([...result.files].filter(([path]) => /^(?:admin|auth)\/.*\.html$/.test(path)).map(([path, data]) => [path, typeof data === 'string' ? data : Buffer.from(data).toString('utf8')]));
+    files = new Map(
+      [...result.files]
+        .filter(([path]) => /^(?:admin|auth)\/.*\.html$/.test(path))
+        .map(([path, data]) => [path, typeof data === 'string' ? data : Buffer.from(data).toString('utf8')]),
+    );
   }, 120_000);
 
   afterAll(() => site?.cleanup());

@@ -19,8 +19,10 @@ function recorder() {
     result: (text) => lines.push({ kind: 'result', text }),
     info: (text) => lines.push({ kind: 'info', text }),
     warn: (text) => lines.push({ kind: 'warn', text }),
-    diagnostics: (kind, diagnostics) => diagnostics.forEach((diagnostic) => lines.push({ kind, text: `${diagnostic.code} ${diagnostic.format()}` })),
-    failed: (errors, crash) => lines.push({ kind: 'failed', text: `${errors?.map((error) => error.code).join(',')} ${String(crash ?? '')}` }),
+    diagnostics: (kind, diagnostics) =>
+      diagnostics.forEach((diagnostic) => lines.push({ kind, text: `${diagnostic.code} ${diagnostic.format()}` })),
+    failed: (errors, crash) =>
+      lines.push({ kind: 'failed', text: `${errors?.map((error) => error.code).join(',')} ${String(crash ?? '')}` }),
   };
   return { logger, lines };
 }
@@ -43,7 +45,9 @@ describe('the programmatic entry', () => {
     expect(report.pages.length).toBeGreaterThan(10);
     const home = report.pages.find((page) => page.path === '/' && page.locale === 'nb')!;
     expect(await readFile(join(out, home.file), 'utf8')).toContain('<html lang="nb"');
-    expect(lines.filter((line) => line.kind === 'result').map((line) => line.text)).toEqual([expect.stringMatching(new RegExp(`^built ${report.pages.length} pages .* into .*dist in \\d+ ms$`))]);
+    expect(lines.filter((line) => line.kind === 'result').map((line) => line.text)).toEqual([
+      expect.stringMatching(new RegExp(`^built ${report.pages.length} pages .* into .*dist in \\d+ ms$`)),
+    ]);
   });
 
   it('checks without writing, and throws positioned errors for bad input', async () => {
@@ -53,7 +57,12 @@ describe('the programmatic entry', () => {
     expect(lines.at(-1)?.text).toMatch(/^ok: \d+ pages checked/);
 
     const broken = join(work, 'broken.yaml');
-    await writeFile(broken, (await readFile(config, 'utf8')).replace(/^routes:\n/m, 'routes:\n  - { path: /x, template: Nope }\n').replace(/^(\s+)(label: Norsk)$/m, '$1$2\n$1unknown: 1'));
+    await writeFile(
+      broken,
+      (await readFile(config, 'utf8'))
+        .replace(/^routes:\n/m, 'routes:\n  - { path: /x, template: Nope }\n')
+        .replace(/^(\s+)(label: Norsk)$/m, '$1$2\n$1unknown: 1'),
+    );
     const error = await build({ config: broken, out: join(work, 'never'), logger }).catch((thrown: unknown) => thrown);
     const problems = collectSiteErrors(error)!;
     expect(problems.map((problem) => problem.code)).toContain('CONFIG_UNKNOWN_KEY');

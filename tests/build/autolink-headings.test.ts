@@ -61,7 +61,10 @@ describe('rehype-autolink-headings with markdown.sanitize', () => {
 
     // The same cache, without the extension: the documents are rendered again, and the sanitiser
     // strips the class and aria-hidden (GitHub's schema allows neither on a link).
-    await writeFile(join(dir, 'site.config.yaml'), withoutSanitize(await readFile(join(dir, 'site.config.yaml'), 'utf8')));
+    await writeFile(
+      join(dir, 'site.config.yaml'),
+      withoutSanitize(await readFile(join(dir, 'site.config.yaml'), 'utf8')),
+    );
     const plain = await site(dir, 'build');
     expect(plain.code, plain.stderr).toBe(0);
     expect(headings(await readFile(join(dir, 'dist', 'blog', 'first-post', 'index.html'), 'utf8'))[0]).toBe(
@@ -70,27 +73,43 @@ describe('rehype-autolink-headings with markdown.sanitize', () => {
   });
 
   it('refuses to allow script, event handlers, inline style and javascript: URLs, at their place in the config', async () => {
-    const dir = await fixtureSite((text) => text.replace(
-      '      a: [[className, anchor], aria-hidden]\n',
-      '      a: [[className, anchor], aria-hidden, onclick]\n      "*": [style]\n    tagNames: [script, iframe]\n    protocols:\n      href: [javascript]\n',
-    ));
+    const dir = await fixtureSite((text) =>
+      text.replace(
+        '      a: [[className, anchor], aria-hidden]\n',
+        '      a: [[className, anchor], aria-hidden, onclick]\n      "*": [style]\n    tagNames: [script, iframe]\n    protocols:\n      href: [javascript]\n',
+      ),
+    );
     for (const command of ['check', 'build']) {
       const result = await site(dir, command);
       expect(result.code, command).toBe(1);
-      expect(result.stderr).toContain('CONFIG_INVALID  site.config.yaml:40:45  markdown.sanitize.attributes.a[2]  "onclick" is an event handler: it would run script in the visitor\'s browser');
-      expect(result.stderr).toContain('CONFIG_INVALID  site.config.yaml:41:13  markdown.sanitize.attributes.*[0]  "style" cannot be allowed: inline style is refused');
-      expect(result.stderr).toContain('CONFIG_INVALID  site.config.yaml:42:16  markdown.sanitize.tagNames[0]  <script> cannot be allowed');
-      expect(result.stderr).toContain('CONFIG_INVALID  site.config.yaml:42:24  markdown.sanitize.tagNames[1]  <iframe> cannot be allowed');
-      expect(result.stderr).toContain('CONFIG_INVALID  site.config.yaml:44:14  markdown.sanitize.protocols.href[0]  the javascript: protocol cannot be allowed');
+      expect(result.stderr).toContain(
+        'CONFIG_INVALID  site.config.yaml:40:45  markdown.sanitize.attributes.a[2]  "onclick" is an event handler: it would run script in the visitor\'s browser',
+      );
+      expect(result.stderr).toContain(
+        'CONFIG_INVALID  site.config.yaml:41:13  markdown.sanitize.attributes.*[0]  "style" cannot be allowed: inline style is refused',
+      );
+      expect(result.stderr).toContain(
+        'CONFIG_INVALID  site.config.yaml:42:16  markdown.sanitize.tagNames[0]  <script> cannot be allowed',
+      );
+      expect(result.stderr).toContain(
+        'CONFIG_INVALID  site.config.yaml:42:24  markdown.sanitize.tagNames[1]  <iframe> cannot be allowed',
+      );
+      expect(result.stderr).toContain(
+        'CONFIG_INVALID  site.config.yaml:44:14  markdown.sanitize.protocols.href[0]  the javascript: protocol cannot be allowed',
+      );
     }
   });
 
-  it('strips a plugin\'s script, event handler and inline style even with the allow-list extended', async () => {
-    const dir = await fixtureSite((text) => text.replace('  rehypePlugins:\n', '  rehypePlugins:\n    - ./plugins/rehype-inject.js\n'));
+  it("strips a plugin's script, event handler and inline style even with the allow-list extended", async () => {
+    const dir = await fixtureSite((text) =>
+      text.replace('  rehypePlugins:\n', '  rehypePlugins:\n    - ./plugins/rehype-inject.js\n'),
+    );
     const built = await site(dir, 'build');
     expect(built.code, built.stderr).toBe(0);
     const html = await readFile(join(dir, 'dist', 'blog', 'first-post', 'index.html'), 'utf8');
-    expect(headings(html)[0]).toBe('<h2 id="introduction">Introduction<a href="/" class="anchor">x</a><a class="anchor" aria-hidden="true" tabindex="-1" href="#introduction">#</a></h2>');
+    expect(headings(html)[0]).toBe(
+      '<h2 id="introduction">Introduction<a href="/" class="anchor">x</a><a class="anchor" aria-hidden="true" tabindex="-1" href="#introduction">#</a></h2>',
+    );
     expect(html).not.toMatch(/alert|onclick|style="/i);
   });
 });

@@ -28,17 +28,22 @@ describe('withBase', () => {
       '<form action="/api/contact" method="post"><button formaction="/api/x">Go</button></form>',
       '<script type="application/json" data-island-props="ContactForm">{"endpoint":"/api/contact","/key":"/hub/","label":"a/b","nested":{"url":"//x.example/"}}</script>',
     ].join('');
-    expect(withBase(html, base)).toBe([
-      '<a href="/mendwise/hub/">Hub</a><a href="https://x.example/a">x</a><a href="//cdn.example/b">c</a><a href="#main">s</a><a href="mailto:a@b.c">m</a>',
-      '<img src="/mendwise/assets/a.webp" srcSet="/mendwise/assets/a-480.webp 480w, /mendwise/assets/a-960.webp 960w" alt="a &gt; b" />',
-      '<form action="/mendwise/api/contact" method="post"><button formaction="/mendwise/api/x">Go</button></form>',
-      '<script type="application/json" data-island-props="ContactForm">{"endpoint":"/mendwise/api/contact","/key":"/mendwise/hub/","label":"a/b","nested":{"url":"//x.example/"}}</script>',
-    ].join(''));
+    expect(withBase(html, base)).toBe(
+      [
+        '<a href="/mendwise/hub/">Hub</a><a href="https://x.example/a">x</a><a href="//cdn.example/b">c</a><a href="#main">s</a><a href="mailto:a@b.c">m</a>',
+        '<img src="/mendwise/assets/a.webp" srcSet="/mendwise/assets/a-480.webp 480w, /mendwise/assets/a-960.webp 960w" alt="a &gt; b" />',
+        '<form action="/mendwise/api/contact" method="post"><button formaction="/mendwise/api/x">Go</button></form>',
+        '<script type="application/json" data-island-props="ContactForm">{"endpoint":"/mendwise/api/contact","/key":"/mendwise/hub/","label":"a/b","nested":{"url":"//x.example/"}}</script>',
+      ].join(''),
+    );
   });
 
   it('leaves text, code, other attributes and other scripts alone, and everything when there is no base', () => {
-    const html = '<pre><code>&lt;a href="/hub/"&gt;</code></pre><p title="/hub/">see href="/x"</p><script type="application/ld+json">{"url":"/hub/"}</script><a data-x="/y" href=\'/z\'>z</a>';
-    expect(withBase(html, base)).toBe('<pre><code>&lt;a href="/hub/"&gt;</code></pre><p title="/hub/">see href="/x"</p><script type="application/ld+json">{"url":"/hub/"}</script><a data-x="/y" href=\'/mendwise/z\'>z</a>');
+    const html =
+      '<pre><code>&lt;a href="/hub/"&gt;</code></pre><p title="/hub/">see href="/x"</p><script type="application/ld+json">{"url":"/hub/"}</script><a data-x="/y" href=\'/z\'>z</a>';
+    expect(withBase(html, base)).toBe(
+      '<pre><code>&lt;a href="/hub/"&gt;</code></pre><p title="/hub/">see href="/x"</p><script type="application/ld+json">{"url":"/hub/"}</script><a data-x="/y" href=\'/mendwise/z\'>z</a>',
+    );
     expect(withBase(html, '')).toBe(html);
   });
 });
@@ -66,7 +71,14 @@ describe('the demo site under /mendwise', () => {
     // What the crawl's form posts store goes to a folder of this run, never the project's data/.
     config.dirs.data = await mkdtemp(join(outputRoot, 'data-'));
     store = await storeIn(config.dirs.data);
-    server = await startServer({ config, store, dir: out, port: 0, host: '127.0.0.1', limits: { shutdownGraceMs: 100 } });
+    server = await startServer({
+      config,
+      store,
+      dir: out,
+      port: 0,
+      host: '127.0.0.1',
+      limits: { shutdownGraceMs: 100 },
+    });
   }, 120_000);
   afterAll(async () => {
     await server?.close();
@@ -75,7 +87,7 @@ describe('the demo site under /mendwise', () => {
 
   const host = () => server.url.slice(0, -base.length);
 
-  it('links only to URLs under the base (the stylesheets\' url()s too), every one served with 200, and hreflang is reciprocal (a crawl from the home pages)', async () => {
+  it("links only to URLs under the base (the stylesheets' url()s too), every one served with 200, and hreflang is reciprocal (a crawl from the home pages)", async () => {
     const seen = new Set<string>();
     const queue = [`${base}/`, `${base}/no/`];
     const broken: string[] = [];
@@ -110,11 +122,19 @@ describe('the demo site under /mendwise', () => {
       pages++;
       const html = await response.text();
       const canonical = /<link rel="canonical" href="([^"]+)"/.exec(html)?.[1];
-      if (canonical === `${origin}${path}`) alternates.set(canonical, [...html.matchAll(/<link rel="alternate" hreflang="[^"]+" href="([^"]+)"/g)].map((match) => match[1]!));
+      if (canonical === `${origin}${path}`)
+        alternates.set(
+          canonical,
+          [...html.matchAll(/<link rel="alternate" hreflang="[^"]+" href="([^"]+)"/g)].map((match) => match[1]!),
+        );
       const urls = [
         ...[...html.matchAll(/\s(?:href|src|action)="([^"]*)"/g)].map((match) => match[1]!),
-        ...[...html.matchAll(/\ssrcSet="([^"]*)"/gi)].flatMap((match) => match[1]!.split(',').map((part) => part.trim().split(/\s+/)[0]!)),
-        ...[...html.matchAll(/data-island-props="[^"]*">([^<]*)</g)].flatMap((match) => [...match[1]!.matchAll(/"(\/[^"]*)"/g)].map((found) => found[1]!)),
+        ...[...html.matchAll(/\ssrcSet="([^"]*)"/gi)].flatMap((match) =>
+          match[1]!.split(',').map((part) => part.trim().split(/\s+/)[0]!),
+        ),
+        ...[...html.matchAll(/data-island-props="[^"]*">([^<]*)</g)].flatMap((match) =>
+          [...match[1]!.matchAll(/"(\/[^"]*)"/g)].map((found) => found[1]!),
+        ),
       ].map((url) => url.replace(/&amp;/g, '&'));
       for (const url of urls) {
         const local = url.startsWith(origin) ? url.slice(origin.length) : url;
@@ -130,7 +150,8 @@ describe('the demo site under /mendwise', () => {
     // hreflang: every alternate is a page under the base that names this page back.
     const oneWay: string[] = [];
     for (const [page, links] of alternates) {
-      for (const link of links) if (!link.startsWith(`${root}/`) || !alternates.get(link)?.includes(page)) oneWay.push(`${page} → ${link}`);
+      for (const link of links)
+        if (!link.startsWith(`${root}/`) || !alternates.get(link)?.includes(page)) oneWay.push(`${page} → ${link}`);
     }
     expect(alternates.size).toBeGreaterThan(50);
     expect(oneWay).toEqual([]);
@@ -144,7 +165,8 @@ describe('the demo site under /mendwise', () => {
     expect(hub).toMatch(new RegExp(`<meta property="og:image" content="${root}/_social/[\\w-]+\\.png" />`));
     expect(hub).toContain(`"url":"${root}/"`);
     expect(hub).toContain(`data-redirect="nb=${base}/no/hub/ no=${base}/no/hub/"`);
-    const alternatesOf = (html: string) => [...html.matchAll(/<link rel="alternate" hreflang="[^"]+" href="([^"]+)"/g)].map((match) => match[1]!);
+    const alternatesOf = (html: string) =>
+      [...html.matchAll(/<link rel="alternate" hreflang="[^"]+" href="([^"]+)"/g)].map((match) => match[1]!);
     const counterpart = await read(out, 'no/hub/index.html');
     expect(alternatesOf(counterpart)).toEqual(expect.arrayContaining([`${root}/hub/`, `${root}/no/hub/`]));
     expect(alternatesOf(hub)).toEqual(expect.arrayContaining([`${root}/hub/`, `${root}/no/hub/`]));
@@ -159,11 +181,22 @@ describe('the demo site under /mendwise', () => {
     expect(robots).toContain(`Disallow: ${base}/admin`);
     expect(robots).toContain(`Sitemap: ${root}/sitemap.xml`);
     const rss = await read(out, 'rss.xml');
-    expect([...rss.matchAll(/<link>([^<]+)<\/link>/g)].map((match) => match[1]!).filter((link) => !link.startsWith(`${root}/`))).toEqual([]);
-    const feed = JSON.parse(await read(out, 'feed.json')) as { home_page_url: string; items: { url: string; content_html: string }[] };
+    expect(
+      [...rss.matchAll(/<link>([^<]+)<\/link>/g)]
+        .map((match) => match[1]!)
+        .filter((link) => !link.startsWith(`${root}/`)),
+    ).toEqual([]);
+    const feed = JSON.parse(await read(out, 'feed.json')) as {
+      home_page_url: string;
+      items: { url: string; content_html: string }[];
+    };
     expect(feed.home_page_url.startsWith(`${root}/`)).toBe(true);
     expect(feed.items.every((item) => item.url.startsWith(`${root}/`))).toBe(true);
-    expect(feed.items.flatMap((item) => [...item.content_html.matchAll(/href="(\/[^"]*)"/g)].map((match) => match[1]!)).filter((href) => !href.startsWith(`${base}/`))).toEqual([]);
+    expect(
+      feed.items
+        .flatMap((item) => [...item.content_html.matchAll(/href="(\/[^"]*)"/g)].map((match) => match[1]!))
+        .filter((href) => !href.startsWith(`${base}/`)),
+    ).toEqual([]);
   });
 
   it('sends a Norwegian path to the Norwegian 404 page under the base (GitHub Pages serves the root one for every miss)', async () => {
@@ -188,7 +221,14 @@ describe('the demo site under /mendwise', () => {
       method: 'POST',
       redirect: 'manual',
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: host() },
-      body: new URLSearchParams({ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', message: 'Hello', locale: 'no', page: `${base}/no/contactus/` }).toString(),
+      body: new URLSearchParams({
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        email: 'ada@example.com',
+        message: 'Hello',
+        locale: 'no',
+        page: `${base}/no/contactus/`,
+      }).toString(),
     });
     expect(sent.status).toBe(303);
     expect(sent.headers.get('location')?.startsWith(`${base}/no/`)).toBe(true);
@@ -197,7 +237,10 @@ describe('the demo site under /mendwise', () => {
 
 describe('hosts that serve from the domain root', () => {
   it.each(['netlify', 'cloudflare', 'vercel'])('%s refuses a base, naming site.base and what to do', async (target) => {
-    const failed = await buildTarget(['--target', target, '--base', base]).then(() => undefined, (error: { code?: number; stderr?: string }) => error);
+    const failed = await buildTarget(['--target', target, '--base', base]).then(
+      () => undefined,
+      (error: { code?: number; stderr?: string }) => error,
+    );
     expect(failed?.code).toBe(1);
     expect(failed?.stderr).toContain('site.base');
     expect(failed?.stderr).toContain(`${target} target`);

@@ -12,7 +12,10 @@ let out: string;
 const read = (path: string) => readFile(join(out, path), 'utf8');
 
 beforeAll(async () => {
-  site = await createTempSite({ posts: join(fixturesRoot, 'blog-posts'), editConfig: (text) => text.replace('  pageSize: 6', '  pageSize: 2') });
+  site = await createTempSite({
+    posts: join(fixturesRoot, 'blog-posts'),
+    editConfig: (text) => text.replace('  pageSize: 6', '  pageSize: 2'),
+  });
   out = join(site.dir, 'dist');
   await buildInto(site.config, out);
 });
@@ -38,7 +41,9 @@ describe('blog build (fixture: 4 posts, one untranslated, one draft, page size 2
   it('says so on an empty category and highlights the active filter', async () => {
     const html = await read('blog/category/circularity/index.html');
     expect(html).toContain('No posts found in this category.');
-    expect(html).toMatch(/<a class="chip is-active" href="\/blog\/category\/circularity\/" aria-current="page">Circularity<\/a>/);
+    expect(html).toMatch(
+      /<a class="chip is-active" href="\/blog\/category\/circularity\/" aria-current="page">Circularity<\/a>/,
+    );
     expect(await read('no/blog/category/circularity/index.html')).toContain('Ingen innlegg i denne kategorien.');
   });
 
@@ -66,13 +71,17 @@ describe('blog build (fixture: 4 posts, one untranslated, one draft, page size 2
     expect(html).toContain('<meta property="og:type" content="article" />');
     expect(html).toContain('<meta property="article:published_time" content="2026-01-12" />');
     expect(html).toContain('<meta property="article:modified_time" content="2026-02-01" />');
-    const blocks = [...html.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/g)].map((match) => JSON.parse(match[1]!));
+    const blocks = [...html.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/g)].map((match) =>
+      JSON.parse(match[1]!),
+    );
     expect(blocks.map((block) => block['@type'])).toEqual(['Organization', 'BreadcrumbList', 'BlogPosting']);
     expect(blocks[2]).toMatchObject({ headline: 'Charlie', datePublished: '2026-01-12', dateModified: '2026-02-01' });
   });
 
   it('canonicalises audience copies to the generic post and keeps them out of the sitemap', async () => {
-    expect(await read('hub/blog/charlie/index.html')).toContain('<link rel="canonical" href="https://mendwise.example/blog/charlie/" />');
+    expect(await read('hub/blog/charlie/index.html')).toContain(
+      '<link rel="canonical" href="https://mendwise.example/blog/charlie/" />',
+    );
     const sitemap = await read('sitemap.xml');
     expect(sitemap).toContain('<loc>https://mendwise.example/blog/charlie/</loc>');
     expect(sitemap).not.toContain('/hub/blog/charlie/');
@@ -101,14 +110,22 @@ describe('blog build (fixture: 4 posts, one untranslated, one draft, page size 2
   });
 
   it('writes a JSON Feed beside each RSS feed, with the same posts', async () => {
-    const feed = JSON.parse(await read('no/feed.json')) as { version: string; feed_url: string; language: string; items: { id: string; title: string; date_published: string; tags?: string[]; content_html: string }[] };
+    const feed = JSON.parse(await read('no/feed.json')) as {
+      version: string;
+      feed_url: string;
+      language: string;
+      items: { id: string; title: string; date_published: string; tags?: string[]; content_html: string }[];
+    };
     expect(feed.version).toBe('https://jsonfeed.org/version/1.1');
     expect(feed.feed_url).toBe('https://mendwise.example/no/feed.json');
     expect(feed.language).toBe('nb');
     expect(feed.items.map((item) => item.title)).toContain('Alfa på norsk');
     expect(feed.items.some((item) => item.title.includes('Bravo'))).toBe(false);
     const alpha = feed.items.find((item) => item.title === 'Alfa på norsk')!;
-    expect(alpha).toMatchObject({ id: 'https://mendwise.example/no/blog/alpha/', date_published: '2026-01-10T00:00:00Z' });
+    expect(alpha).toMatchObject({
+      id: 'https://mendwise.example/no/blog/alpha/',
+      date_published: '2026-01-10T00:00:00Z',
+    });
     expect(alpha.content_html).toContain('Alfa-tekst');
   });
 
@@ -122,7 +139,10 @@ describe('blog build (fixture: 4 posts, one untranslated, one draft, page size 2
 
 describe('feeds of a long blog', () => {
   it('list only the newest feedItems entries, in RSS and in the JSON Feed', async () => {
-    const temp = await createTempSite({ posts: join(fixturesRoot, 'blog-posts'), editConfig: (text) => text.replace('  pageSize: 6', '  pageSize: 6\n    feedItems: 1') });
+    const temp = await createTempSite({
+      posts: join(fixturesRoot, 'blog-posts'),
+      editConfig: (text) => text.replace('  pageSize: 6', '  pageSize: 6\n    feedItems: 1'),
+    });
     try {
       const out = join(temp.dir, 'dist');
       await buildInto(temp.config, out);
@@ -161,7 +181,11 @@ describe('front matter errors', () => {
     });
     const formatted = errors.map((error) => error.format());
     expect(formatted.some((line) => /echo\/en\.md:4:7  date  .*not a real calendar date/.test(line))).toBe(true);
-    expect(formatted.some((line) => /echo\/en\.md:5:11  category  must be one of "circularity", "saas", "retail", "repairer-stories"/.test(line))).toBe(true);
+    expect(
+      formatted.some((line) =>
+        /echo\/en\.md:5:11  category  must be one of "circularity", "saas", "retail", "repairer-stories"/.test(line),
+      ),
+    ).toBe(true);
   });
 
   it('reports a missing title and a post folder without any translation', async () => {
@@ -169,7 +193,11 @@ describe('front matter errors', () => {
       'foxtrot/en.md': '---\ndescription: D\ndate: 2026-02-03\ncategory: saas\nauthor: A\n---\nBody\n',
       'golf/notes.txt': 'no translation here',
     });
-    expect(errors.some((error) => error.field === 'title' && error.file?.endsWith('foxtrot/en.md') && error.line === 2)).toBe(true);
-    expect(errors.some((error) => error.code === 'ENTRY_INVALID' && error.message.includes('"golf" has no translation'))).toBe(true);
+    expect(
+      errors.some((error) => error.field === 'title' && error.file?.endsWith('foxtrot/en.md') && error.line === 2),
+    ).toBe(true);
+    expect(
+      errors.some((error) => error.code === 'ENTRY_INVALID' && error.message.includes('"golf" has no translation')),
+    ).toBe(true);
   });
 });

@@ -16,13 +16,16 @@ beforeAll(async () => {
 });
 
 const page = (url: string) => pages.find((candidate) => candidate.url === url)!.html;
-const stylesheetOf = (html: string) => readFileSync(join(builtSite, /<link rel="stylesheet" href="\/([^"]+)"/.exec(html)![1]!), 'utf8');
+const stylesheetOf = (html: string) =>
+  readFileSync(join(builtSite, /<link rel="stylesheet" href="\/([^"]+)"/.exec(html)![1]!), 'utf8');
 
 describe('the brand typeface', () => {
   it('is preloaded by every page, before the stylesheet, at the hashed URLs the stylesheet names', () => {
     const css = stylesheetOf(page('/'));
     for (const { url, html } of pages) {
-      const preloads = [...html.matchAll(/<link rel="preload" href="([^"]+)" as="font" type="font\/woff2" crossorigin \/>/g)].map((match) => match[1]!);
+      const preloads = [
+        ...html.matchAll(/<link rel="preload" href="([^"]+)" as="font" type="font\/woff2" crossorigin \/>/g),
+      ].map((match) => match[1]!);
       expect(preloads, url).toHaveLength(2);
       expect(html.indexOf('rel="preload"'), url).toBeLessThan(html.indexOf('rel="stylesheet"'));
       // The stylesheet names them relative to itself (it is published in /assets/ too): right under any base path.
@@ -33,10 +36,19 @@ describe('the brand typeface', () => {
   it('is published from node_modules as hashed woff2 files, swapped in, with a fallback scaled to its metrics', () => {
     const css = stylesheetOf(page('/no/'));
     const fonts = readdirSync(join(builtSite, 'assets')).filter((file) => file.endsWith('.woff2'));
-    expect(fonts.filter((file) => file.startsWith('inter-latin-'))).toEqual([expect.stringMatching(/^inter-latin-400-normal\.[0-9a-f]{10}\.woff2$/), expect.stringMatching(/^inter-latin-700-normal\.[0-9a-f]{10}\.woff2$/)]);
-    expect(readFileSync(join(builtSite, 'assets', fonts[0]!)).subarray(0, 4).toString('latin1')).toBe('wOF2');
+    expect(fonts.filter((file) => file.startsWith('inter-latin-'))).toEqual([
+      expect.stringMatching(/^inter-latin-400-normal\.[0-9a-f]{10}\.woff2$/),
+      expect.stringMatching(/^inter-latin-700-normal\.[0-9a-f]{10}\.woff2$/),
+    ]);
+    expect(
+      readFileSync(join(builtSite, 'assets', fonts[0]!))
+        .subarray(0, 4)
+        .toString('latin1'),
+    ).toBe('wOF2');
     expect(css.match(/font-display:swap/g)).toHaveLength(4);
-    expect(css).toMatch(/@font-face\{font-family:Inter fallback;src:local\("Arial"\)[^}]*size-adjust:107\.12%;ascent-override:90\.44%/);
+    expect(css).toMatch(
+      /@font-face\{font-family:Inter fallback;src:local\("Arial"\)[^}]*size-adjust:107\.12%;ascent-override:90\.44%/,
+    );
     expect(css).toContain('--font-sans: "Inter", "Inter fallback", system-ui');
     expect(existsSync(join(builtSite, 'node_modules'))).toBe(false);
   });
@@ -48,7 +60,9 @@ describe('the glyphs beyond the Latin subset', () => {
   it('come from a small Inter subset per weight, published beside the stylesheet and fetched by unicode-range', () => {
     const css = stylesheetOf(page('/'));
     for (const weight of [400, 700]) {
-      const face = new RegExp(`@font-face\\{font-family:Inter;font-style:normal;font-weight:${weight};font-display:swap;src:url\\("(inter-extras-${weight}\\.[0-9a-f]{10}\\.woff2)"\\) format\\("woff2"\\);unicode-range:${extras.replaceAll('+', '\\+')}\\}`).exec(css);
+      const face = new RegExp(
+        `@font-face\\{font-family:Inter;font-style:normal;font-weight:${weight};font-display:swap;src:url\\("(inter-extras-${weight}\\.[0-9a-f]{10}\\.woff2)"\\) format\\("woff2"\\);unicode-range:${extras.replaceAll('+', '\\+')}\\}`,
+      ).exec(css);
       expect(face, String(weight)).not.toBeNull();
       const font = readFileSync(join(builtSite, 'assets', face![1]!));
       expect(font.subarray(0, 4).toString('latin1')).toBe('wOF2');
@@ -58,12 +72,24 @@ describe('the glyphs beyond the Latin subset', () => {
   });
 
   it('cover every character the pages show that the Latin subset lacks', () => {
-    const ranges = [...JSON.parse(readFileSync('node_modules/@fontsource/inter/unicode.json', 'utf8')).latin.split(','), ...extras.split(',')]
-      .map((range: string) => range.trim().slice(2).split('-').map((hex) => parseInt(hex, 16)));
+    const ranges = [
+      ...JSON.parse(readFileSync('node_modules/@fontsource/inter/unicode.json', 'utf8')).latin.split(','),
+      ...extras.split(','),
+    ].map((range: string) =>
+      range
+        .trim()
+        .slice(2)
+        .split('-')
+        .map((hex) => parseInt(hex, 16)),
+    );
     const covered = (point: number) => ranges.some(([first, last]) => point >= first! && point <= (last ?? first!));
     const uncovered = new Set<string>();
     for (const { html } of pages) {
-      const text = html.replace(/<(script|style)\b[\s\S]*?<\/\1>/g, '').match(/>[^<]*</g)?.join('') ?? '';
+      const text =
+        html
+          .replace(/<(script|style)\b[\s\S]*?<\/\1>/g, '')
+          .match(/>[^<]*</g)
+          ?.join('') ?? '';
       for (const char of text) if (char.codePointAt(0)! > 0x20 && !covered(char.codePointAt(0)!)) uncovered.add(char);
     }
     expect([...uncovered]).toEqual([]);
@@ -77,7 +103,9 @@ describe('pictures', () => {
     const scenes = new Set<string>();
     for (const url of ['/', '/hub/', '/shop/', '/workwear/', '/ourstory/', '/no/', '/no/shop/']) {
       const visual = /<div class="hero-visual">([\s\S]*?)<\/svg><\/div>/.exec(page(url))?.[1];
-      expect(visual, url).toMatch(/^<svg class="illustration[^"]*" viewBox="0 0 400 300" width="400" height="300" aria-hidden="true"/);
+      expect(visual, url).toMatch(
+        /^<svg class="illustration[^"]*" viewBox="0 0 400 300" width="400" height="300" aria-hidden="true"/,
+      );
       expect(page(url), url).not.toMatch(mockups);
       if (!url.startsWith('/no/')) scenes.add(visual!);
     }
@@ -96,13 +124,20 @@ describe('pictures', () => {
 
 describe('the presentation', () => {
   it('draws its own picture beside the title and each feature slide, shown on no other page', () => {
-    const others = pages.filter(({ url }) => !url.includes('presentation')).map(({ html }) => html).join('\n');
+    const others = pages
+      .filter(({ url }) => !url.includes('presentation'))
+      .map(({ html }) => html)
+      .join('\n');
     for (const url of ['/hub-presentation-english/', '/hub-presentation-no/']) {
-      const visuals = [...page(url).matchAll(/<div class="slide-visual">(<svg[\s\S]*?<\/svg>)<\/div>/g)].map((match) => match[1]!);
+      const visuals = [...page(url).matchAll(/<div class="slide-visual">(<svg[\s\S]*?<\/svg>)<\/div>/g)].map(
+        (match) => match[1]!,
+      );
       expect(visuals, url).toHaveLength(4);
       expect(new Set(visuals).size, url).toBe(4);
       for (const visual of visuals) {
-        expect(visual, url).toMatch(/^<svg class="illustration" viewBox="0 0 400 300" width="400" height="300" aria-hidden="true" focusable="false">/);
+        expect(visual, url).toMatch(
+          /^<svg class="illustration" viewBox="0 0 400 300" width="400" height="300" aria-hidden="true" focusable="false">/,
+        );
         expect(visual, url).not.toContain('<text');
         expect(others, url).not.toContain(visual);
       }
@@ -115,24 +150,38 @@ describe('blog covers', () => {
     const covers = new Set<string>();
     for (const url of ['/blog/', '/blog/page/2/']) {
       for (const card of page(url).split('<article class="post-card"').slice(1)) {
-        const cover = /^[^>]*>(<picture class="post-card-image"|<svg class="blog-cover post-card-image"[\s\S]*?<\/svg>)/.exec(card)?.[1];
+        const cover =
+          /^[^>]*>(<picture class="post-card-image"|<svg class="blog-cover post-card-image"[\s\S]*?<\/svg>)/.exec(
+            card,
+          )?.[1];
         expect(cover, card.slice(0, 200)).toBeDefined();
         covers.add(cover!);
       }
     }
-    expect(covers.size).toBe(pages.filter(({ url }) => /^\/blog\/[a-z-]+\/$/.test(url) && !url.startsWith('/blog/category/') && !url.startsWith('/blog/page/')).length);
+    expect(covers.size).toBe(
+      pages.filter(
+        ({ url }) =>
+          /^\/blog\/[a-z-]+\/$/.test(url) && !url.startsWith('/blog/category/') && !url.startsWith('/blog/page/'),
+      ).length,
+    );
   });
 
-  it('shows the post\'s cover above its text, hidden from assistive technology', () => {
+  it("shows the post's cover above its text, hidden from assistive technology", () => {
     const html = page('/no/blog/a-day-in-a-tailor-shop/');
-    expect(html).toMatch(/<\/header><svg class="blog-cover post-image" viewBox="0 0 320 180" width="320" height="180" aria-hidden="true" focusable="false">/);
+    expect(html).toMatch(
+      /<\/header><svg class="blog-cover post-image" viewBox="0 0 320 180" width="320" height="180" aria-hidden="true" focusable="false">/,
+    );
   });
 });
 
 describe('the landing hero', () => {
   it('ends in a call to action in each language, leading to the solutions and the contact page', () => {
-    expect(page('/')).toMatch(/<div class="actions"><a class="button button-primary" href="#audiences">Find your solution<\/a><a class="button button-secondary" href="\/contactus\/">Talk to us<\/a><\/div>/);
-    expect(page('/no/')).toMatch(/<div class="actions"><a class="button button-primary" href="#audiences">Finn løsningen din<\/a><a class="button button-secondary" href="\/no\/contactus\/">Snakk med oss<\/a><\/div>/);
+    expect(page('/')).toMatch(
+      /<div class="actions"><a class="button button-primary" href="#audiences">Find your solution<\/a><a class="button button-secondary" href="\/contactus\/">Talk to us<\/a><\/div>/,
+    );
+    expect(page('/no/')).toMatch(
+      /<div class="actions"><a class="button button-primary" href="#audiences">Finn løsningen din<\/a><a class="button button-secondary" href="\/no\/contactus\/">Snakk med oss<\/a><\/div>/,
+    );
     expect(page('/')).toContain('id="audiences"');
   });
 });

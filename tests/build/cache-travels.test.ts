@@ -15,11 +15,14 @@ const run = promisify(execFile);
 let site: TempSite;
 let copies: string;
 
-const bytes = (data: string | Uint8Array) => (typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+const bytes = (data: string | Uint8Array) =>
+  typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 
 function expectSameFiles(actual: OutputFiles, expected: OutputFiles) {
   expect([...actual.keys()].sort()).toEqual([...expected.keys()].sort());
-  expect([...expected].filter(([path, data]) => !bytes(actual.get(path)!).equals(bytes(data))).map(([path]) => path)).toEqual([]);
+  expect(
+    [...expected].filter(([path, data]) => !bytes(actual.get(path)!).equals(bytes(data))).map(([path]) => path),
+  ).toEqual([]);
 }
 
 /** Builds the project in `dir` with its own cache folder inside it (as node_modules/.cache is). */
@@ -55,11 +58,17 @@ describe('a build cache copied with the project', () => {
     expectSameFiles(moved.files, cold.files);
   });
 
-  it('keeps the entries of the copy by their files\' bytes, but those that name the project\'s folder', async () => {
+  it("keeps the entries of the copy by their files' bytes, but those that name the project's folder", async () => {
     /** `site build` in `dir` (its working folder, as a checkout's), with its cache inside. */
     const build = async (dir: string) => {
-      const { stderr } = await run('node', [join(repoRoot, 'bin', 'site.js'), 'build', '--verbose', '--out', 'dist'], { cwd: dir, env: { ...process.env, SITE_CACHE_DIR: join(dir, '.cache', 'site') } });
-      return { kept: Number(/entries kept (\d+)/.exec(stderr)?.[1]), parsed: Number(/markdown (\d+) parsed/.exec(stderr)?.[1]) };
+      const { stderr } = await run('node', [join(repoRoot, 'bin', 'site.js'), 'build', '--verbose', '--out', 'dist'], {
+        cwd: dir,
+        env: { ...process.env, SITE_CACHE_DIR: join(dir, '.cache', 'site') },
+      });
+      return {
+        kept: Number(/entries kept (\d+)/.exec(stderr)?.[1]),
+        parsed: Number(/markdown (\d+) parsed/.exec(stderr)?.[1]),
+      };
     };
     const first = join(copies, 'entries-first');
     await cp(site.dir, first, { recursive: true });
@@ -74,26 +83,42 @@ describe('a build cache copied with the project', () => {
     const moved = await build(copy);
     // A post with an image names it by its absolute path: loaded again, from the copy's own file.
     const blog = join(copy, 'content', 'blog');
-    const withImages = readdirSync(blog).filter((slug) => readdirSync(join(blog, slug)).some((file) => /\.(jpe?g|png|webp)$/.test(file))).length;
+    const withImages = readdirSync(blog).filter((slug) =>
+      readdirSync(join(blog, slug)).some((file) => /\.(jpe?g|png|webp)$/.test(file)),
+    ).length;
     expect(withImages).toBeGreaterThan(0);
     expect(moved).toEqual({ kept: here.kept - withImages, parsed: 0 });
     const files = await listFiles(join(first, 'dist'));
     expect(await listFiles(join(copy, 'dist'))).toEqual(files);
-    for (const file of files) expect((await readFile(join(copy, 'dist', file))).equals(await readFile(join(first, 'dist', file))), file).toBe(true);
+    for (const file of files)
+      expect((await readFile(join(copy, 'dist', file))).equals(await readFile(join(first, 'dist', file))), file).toBe(
+        true,
+      );
     // The snapshots took the copy's stamps: its next build keeps every entry.
     expect((await build(copy)).kept).toBe(here.kept);
   });
 
   it('keeps the pages expanded from the routes in a copy whose entries name no folder of the project', async () => {
     const build = async (dir: string) => {
-      const { stderr } = await run('node', [join(repoRoot, 'bin', 'site.js'), 'build', '--verbose', '--out', 'dist'], { cwd: dir, env: { ...process.env, SITE_CACHE_DIR: join(dir, '.cache', 'site') } });
-      return { kept: Number(/entries kept (\d+)/.exec(stderr)?.[1]), pageSet: /page set (kept|expanded)/.exec(stderr)?.[1] };
+      const { stderr } = await run('node', [join(repoRoot, 'bin', 'site.js'), 'build', '--verbose', '--out', 'dist'], {
+        cwd: dir,
+        env: { ...process.env, SITE_CACHE_DIR: join(dir, '.cache', 'site') },
+      });
+      return {
+        kept: Number(/entries kept (\d+)/.exec(stderr)?.[1]),
+        pageSet: /page set (kept|expanded)/.exec(stderr)?.[1],
+      };
     };
     const first = join(copies, 'pages-first');
-    await cp(site.dir, first, { recursive: true, filter: (path) => !path.startsWith(join(site.dir, '.cache')) && !path.startsWith(join(site.dir, 'dist')) });
+    await cp(site.dir, first, {
+      recursive: true,
+      filter: (path) => !path.startsWith(join(site.dir, '.cache')) && !path.startsWith(join(site.dir, 'dist')),
+    });
     // The posts with an image name it by its absolute path: taken away, every entry travels.
     const blog = join(first, 'content', 'blog');
-    for (const slug of readdirSync(blog)) if (readdirSync(join(blog, slug)).some((file) => /\.(jpe?g|png|webp)$/.test(file))) await rm(join(blog, slug), { recursive: true });
+    for (const slug of readdirSync(blog))
+      if (readdirSync(join(blog, slug)).some((file) => /\.(jpe?g|png|webp)$/.test(file)))
+        await rm(join(blog, slug), { recursive: true });
     await new Promise((done) => setTimeout(done, 2100));
     expect(await build(first)).toMatchObject({ kept: 0, pageSet: 'expanded' });
     expect(await build(first)).toMatchObject({ pageSet: 'kept' });
@@ -120,8 +145,14 @@ describe('a build cache copied with the project', () => {
     const first = join(copies, 'first');
     await cp(site.dir, first, { recursive: true });
     const build = async (dir: string) => {
-      const { stderr } = await run('node', [join(repoRoot, 'bin', 'site.js'), 'build', '--verbose', '--out', 'dist'], { cwd: dir, env: { ...process.env, SITE_CACHE_DIR: join(dir, '.cache', 'site') } });
-      return { rendered: Number(/(\d+) pages rendered/.exec(stderr)?.[1]), written: Number(/wrote (\d+) of/.exec(stderr)?.[1]) };
+      const { stderr } = await run('node', [join(repoRoot, 'bin', 'site.js'), 'build', '--verbose', '--out', 'dist'], {
+        cwd: dir,
+        env: { ...process.env, SITE_CACHE_DIR: join(dir, '.cache', 'site') },
+      });
+      return {
+        rendered: Number(/(\d+) pages rendered/.exec(stderr)?.[1]),
+        written: Number(/wrote (\d+) of/.exec(stderr)?.[1]),
+      };
     };
     // A first build into a new folder records what each page read (its entries, just copied, have
     // no snapshot yet); the second renders nothing.
@@ -133,6 +164,9 @@ describe('a build cache copied with the project', () => {
     expect(await build(second)).toEqual({ rendered: 0, written: 0 });
     const files = await listFiles(join(first, 'dist'));
     expect(await listFiles(join(second, 'dist'))).toEqual(files);
-    for (const file of files) expect((await readFile(join(second, 'dist', file))).equals(await readFile(join(first, 'dist', file))), file).toBe(true);
+    for (const file of files)
+      expect((await readFile(join(second, 'dist', file))).equals(await readFile(join(first, 'dist', file))), file).toBe(
+        true,
+      );
   });
 });

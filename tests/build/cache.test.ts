@@ -12,12 +12,15 @@ const categories = ['circularity', 'saas', 'retail', 'repairer-stories'];
 let site: TempSite;
 let cacheDir: string;
 
-const bytes = (data: string | Uint8Array) => (typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+const bytes = (data: string | Uint8Array) =>
+  typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 
 /** Every path of `expected` with the same bytes in `actual`, and no other path. */
 function expectSameFiles(actual: OutputFiles, expected: OutputFiles, label: string) {
   expect([...actual.keys()].sort(), label).toEqual([...expected.keys()].sort());
-  const different = [...expected].filter(([path, data]) => !bytes(actual.get(path)!).equals(bytes(data))).map(([path]) => path);
+  const different = [...expected]
+    .filter(([path, data]) => !bytes(actual.get(path)!).equals(bytes(data)))
+    .map(([path]) => path);
   expect(different, label).toEqual([]);
 }
 
@@ -30,7 +33,10 @@ const build = (workers: number): Promise<BuildResult> => buildSite({ config: sit
 beforeAll(async () => {
   site = await createTempSite({ editConfig: (text) => text.replace('  pageSize: 6', '  pageSize: 4') });
   await rm(join(site.dir, 'content', 'blog'), { recursive: true, force: true });
-  const files = realSiteBlogFiles(createCorpus(24, { categories, seed: 7, bodySize: 2500 }), createCorpus(24, { categories, seed: 8, bodySize: 2500 }));
+  const files = realSiteBlogFiles(
+    createCorpus(24, { categories, seed: 7, bodySize: 2500 }),
+    createCorpus(24, { categories, seed: 8, bodySize: 2500 }),
+  );
   for (const [path, text] of files) {
     await mkdir(dirname(join(site.dir, path)), { recursive: true });
     await writeFile(join(site.dir, path), text);
@@ -92,8 +98,13 @@ describe('the build cache and the worker pool (24 synthetic posts in two locales
     const text = await readFile(broken, 'utf8');
     await writeFile(broken, text.replace(/^category: .*$/m, 'category: "nonsense"'));
     try {
-      const errors = await build(2).then(() => [], (error: unknown) => collectSiteErrors(error) ?? []);
-      expect(errors.map((error) => error.format())).toEqual([expect.stringMatching(/post-00003\/en\.md:5:11 {2}category {2}must be one of/)]);
+      const errors = await build(2).then(
+        () => [],
+        (error: unknown) => collectSiteErrors(error) ?? [],
+      );
+      expect(errors.map((error) => error.format())).toEqual([
+        expect.stringMatching(/post-00003\/en\.md:5:11 {2}category {2}must be one of/),
+      ]);
     } finally {
       await writeFile(broken, text);
     }

@@ -19,7 +19,10 @@ const text = (file: string): string => {
   return typeof data === 'string' ? data : Buffer.from(data).toString('utf8');
 };
 /** The `lang` of each card of a list page, by slug. */
-const cardLanguages = (file: string) => Object.fromEntries([...text(file).matchAll(/<li lang="([a-z]+)" data-slug="([a-z-]+)">/g)].map((match) => [match[2], match[1]]));
+const cardLanguages = (file: string) =>
+  Object.fromEntries(
+    [...text(file).matchAll(/<li lang="([a-z]+)" data-slug="([a-z-]+)">/g)].map((match) => [match[2], match[1]]),
+  );
 const contentLocale = (file: string) => /data-content-locale="([a-z]+)"/.exec(text(file))?.[1];
 
 beforeAll(async () => {
@@ -30,18 +33,29 @@ describe('collections declared in the config', () => {
   it('gives each collection its list, term pages, further pages and entry pages, at the paths the config names', () => {
     const files = new Set(result.files.keys());
     for (const file of [
-      'aktuelt/index.html', 'de/aktuelt/index.html', 'en/aktuelt/index.html',
-      'aktuelt/side/2/index.html', 'aktuelt/tema/people/index.html', 'aktuelt/tema/tools/index.html', 'en/aktuelt/tema/tools/index.html',
-      'aktuelt/first-hire/index.html', 'de/aktuelt/first-hire/index.html', 'en/aktuelt/english-only/index.html',
-      'work/index.html', 'de/work/index.html', 'work/bridge/index.html', 'de/work/bridge/index.html',
-    ]) expect(files.has(file), file).toBe(true);
+      'aktuelt/index.html',
+      'de/aktuelt/index.html',
+      'en/aktuelt/index.html',
+      'aktuelt/side/2/index.html',
+      'aktuelt/tema/people/index.html',
+      'aktuelt/tema/tools/index.html',
+      'en/aktuelt/tema/tools/index.html',
+      'aktuelt/first-hire/index.html',
+      'de/aktuelt/first-hire/index.html',
+      'en/aktuelt/english-only/index.html',
+      'work/index.html',
+      'de/work/index.html',
+      'work/bridge/index.html',
+      'de/work/bridge/index.html',
+    ])
+      expect(files.has(file), file).toBe(true);
     // Three entries, two per page; `cases` has no taxonomy and one page.
     expect(files.has('aktuelt/side/3/index.html')).toBe(false);
     expect([...files].some((file) => file.startsWith('work/tema') || file.startsWith('work/side'))).toBe(false);
     expect([...files].some((file) => file.startsWith('blog'))).toBe(false);
   });
 
-  it('links list pages to their entries, terms and next page in the list\'s locale', () => {
+  it("links list pages to their entries, terms and next page in the list's locale", () => {
     const list = text('de/aktuelt/index.html');
     expect(list).toContain('href="/de/aktuelt/english-only/"');
     expect(list).toContain('data-term="tools"');
@@ -64,8 +78,17 @@ describe('collections declared in the config', () => {
     expect(feed).not.toContain('new-tool');
     expect(text('aktuelt/rss.xml')).toContain('<link>https://fixture.example/aktuelt/new-tool/</link>');
     expect(text('en/aktuelt/rss.xml')).toContain('english-only');
-    expect([...result.files.keys()].filter((file) => file.endsWith('.xml')).sort()).toEqual(['aktuelt/rss.xml', 'de/aktuelt/rss.xml', 'en/aktuelt/rss.xml', 'sitemap.xml']);
-    expect([...result.files.keys()].filter((file) => file.endsWith('feed.json')).sort()).toEqual(['aktuelt/feed.json', 'de/aktuelt/feed.json', 'en/aktuelt/feed.json']);
+    expect([...result.files.keys()].filter((file) => file.endsWith('.xml')).sort()).toEqual([
+      'aktuelt/rss.xml',
+      'de/aktuelt/rss.xml',
+      'en/aktuelt/rss.xml',
+      'sitemap.xml',
+    ]);
+    expect([...result.files.keys()].filter((file) => file.endsWith('feed.json')).sort()).toEqual([
+      'aktuelt/feed.json',
+      'de/aktuelt/feed.json',
+      'en/aktuelt/feed.json',
+    ]);
     expect(text('aktuelt/index.html')).toContain('data-feed="true" href="/aktuelt/rss.xml"');
   });
 });
@@ -81,7 +104,7 @@ describe('the untranslated-entry fallback, decided once', () => {
     expect(text('index.html')).toContain('<li data-latest="news" lang="en">English only</li>');
   });
 
-  it('follows the collection\'s own chain where it has one', () => {
+  it("follows the collection's own chain where it has one", () => {
     // cases: { de: [en] }: the German page of a case written in nb and en shows English.
     expect(cardLanguages('de/work/index.html').bridge).toBe('en');
     expect(contentLocale('de/work/bridge/index.html')).toBe('en');
@@ -102,10 +125,18 @@ describe('the first-visit language redirect', () => {
     const redirect = /data-redirect="([^"]*)"/.exec(html)?.[1] ?? null;
     let target: string | undefined;
     const storage = new Map<string, string>();
-    const element = { className: '', getAttribute: (name: string) => (name === 'data-redirect' ? redirect : name === 'data-lang' ? 'nb' : null) };
+    const element = {
+      className: '',
+      getAttribute: (name: string) => (name === 'data-redirect' ? redirect : name === 'data-lang' ? 'nb' : null),
+    };
     runInNewContext(languageScript, {
       document: { documentElement: element, addEventListener: () => undefined },
-      window: { localStorage: { getItem: (key: string) => storage.get(key) ?? null, setItem: (key: string, value: string) => storage.set(key, value) } },
+      window: {
+        localStorage: {
+          getItem: (key: string) => storage.get(key) ?? null,
+          setItem: (key: string, value: string) => storage.set(key, value),
+        },
+      },
       navigator: { language },
       location: { search: '', hash: '', replace: (url: string) => (target = url) },
     });
@@ -129,13 +160,22 @@ describe('the sitemap', () => {
     const locs = (xml: string) => [...xml.matchAll(/<url><loc>([^<]+)<\/loc>/g)].map((match) => match[1]);
     const all = locs(single);
     expect(all.length).toBeGreaterThan(7);
-    const split = createSitemaps(result.pages, result.config, (page) => (page.url.includes('aktuelt') ? '2026-03-01' : undefined), 3);
-    const parts = [...split.keys()].filter((file) => file !== 'sitemap.xml').sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
+    const split = createSitemaps(
+      result.pages,
+      result.config,
+      (page) => (page.url.includes('aktuelt') ? '2026-03-01' : undefined),
+      3,
+    );
+    const parts = [...split.keys()]
+      .filter((file) => file !== 'sitemap.xml')
+      .sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
     expect(parts.length).toBe(Math.ceil(all.length / 3));
     expect(parts.flatMap((file) => locs(split.get(file)!))).toEqual(all);
     const index = split.get('sitemap.xml')!;
     expect(index).toContain('<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
-    expect([...index.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1])).toEqual(parts.map((file) => `https://fixture.example/${file}`));
+    expect([...index.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1])).toEqual(
+      parts.map((file) => `https://fixture.example/${file}`),
+    );
     expect(index).toContain('<lastmod>2026-03-01</lastmod>');
     expect(text('robots.txt')).toContain('Sitemap: https://fixture.example/sitemap.xml');
   });
@@ -143,7 +183,12 @@ describe('the sitemap', () => {
 
 describe('a preview deploy at another origin', () => {
   it('names the preview origin everywhere and keeps every page out of search engines', async () => {
-    const preview = await buildSite({ config, cache: false, workers: 0, deploy: { origin: 'https://preview-7.fixture.pages.dev', preview: true } });
+    const preview = await buildSite({
+      config,
+      cache: false,
+      workers: 0,
+      deploy: { origin: 'https://preview-7.fixture.pages.dev', preview: true },
+    });
     const file = (path: string) => String(preview.files.get(path));
     expect(file('robots.txt')).toBe('User-agent: *\nDisallow: /\n');
     expect(file('sitemap.xml')).toContain('<loc>https://preview-7.fixture.pages.dev/aktuelt/</loc>');

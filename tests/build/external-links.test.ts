@@ -51,7 +51,10 @@ describe('site check --external', () => {
     const text = await readFile(join(dir, post), 'utf8');
     const pages = [1, 2, 3, 4, 5].map((n) => `[page ${n}](${origin}/pages/${n})`).join(', ');
     secondLine = `[slow](${origin}/slow), ${pages}, and [gone again](${origin}/missing).`;
-    await writeFile(join(dir, post), `${text}\nOut there: [gone](${origin}/missing), [fine](${origin}/ok#part), [no HEAD](${origin}/no-head),\n${secondLine}\n`);
+    await writeFile(
+      join(dir, post),
+      `${text}\nOut there: [gone](${origin}/missing), [fine](${origin}/ok#part), [no HEAD](${origin}/no-head),\n${secondLine}\n`,
+    );
   });
   afterAll(async () => {
     await new Promise((closed) => server?.close(closed));
@@ -66,7 +69,9 @@ describe('site check --external', () => {
     process.chdir(dir);
     try {
       const first = await check({ logger: silentLogger, external: options });
-      const external = first.warnings.filter((warning) => warning.code === 'LINK_EXTERNAL').map((warning) => `${warning.severity} ${warning.file}:${warning.line}:${warning.column} ${warning.message}`);
+      const external = first.warnings
+        .filter((warning) => warning.code === 'LINK_EXTERNAL')
+        .map((warning) => `${warning.severity} ${warning.file}:${warning.line}:${warning.column} ${warning.message}`);
       expect(external).toEqual([
         `warning ${post}:12:19 ${origin}/missing answered 404`,
         `warning ${post}:13:8 ${origin}/slow did not answer within 0.5 s`,
@@ -94,7 +99,10 @@ describe('site check --external', () => {
 
   it('is printed by `site check --external`, which exits 0, with the cache in the build cache folder', async () => {
     const env = { ...process.env, SITE_CACHE_DIR: join(dir, 'cli-cache') };
-    const { stdout, stderr } = await run('node', [join(repoRoot, 'bin', 'site.js'), 'check', '--external'], { cwd: dir, env });
+    const { stdout, stderr } = await run('node', [join(repoRoot, 'bin', 'site.js'), 'check', '--external'], {
+      cwd: dir,
+      env,
+    });
     expect(stderr).toContain(`LINK_EXTERNAL  ${post}:12:19  ${origin}/missing answered 404`);
     expect(stdout).toMatch(/^ok: \d+ pages, 9 web addresses \(0 from the day's cache\) checked/);
     const again = await run('node', [join(repoRoot, 'bin', 'site.js'), 'check', '--external'], { cwd: dir, env });

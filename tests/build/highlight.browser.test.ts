@@ -64,7 +64,9 @@ describe('fenced code', () => {
 
   it('of an unknown language stays plain and escaped', async () => {
     const html = await pageOf(`blog/${post}`);
-    expect(html).toContain('<pre><code class="language-nosuchlanguage">&#x3C;script>alert(1)&#x3C;/script>\n</code></pre>');
+    expect(html).toContain(
+      '<pre><code class="language-nosuchlanguage">&#x3C;script>alert(1)&#x3C;/script>\n</code></pre>',
+    );
   });
 
   it('links the code stylesheet only from pages with code, and publishes it', async () => {
@@ -81,11 +83,20 @@ describe('fenced code', () => {
     try {
       const page = await context.newPage();
       const problems: string[] = [];
-      page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
-      await page.addInitScript(() => document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP ${event.violatedDirective}`)));
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(message.text());
+      });
+      await page.addInitScript(() =>
+        document.addEventListener('securitypolicyviolation', (event) =>
+          console.error(`CSP ${event.violatedDirective}`),
+        ),
+      );
       const response = await page.goto(new URL(`/blog/${post}/`, server.url).href);
       expect(response?.headers()['content-security-policy']).toContain("style-src 'self'");
-      const colour = await page.locator('pre.shiki .line > span').first().evaluate((span) => getComputedStyle(span).color);
+      const colour = await page
+        .locator('pre.shiki .line > span')
+        .first()
+        .evaluate((span) => getComputedStyle(span).color);
       expect(colour).toBe('rgb(207, 34, 46)');
       expect(problems).toEqual([]);
     } finally {
@@ -130,10 +141,16 @@ describe('the code stylesheet of a rebuild', () => {
 });
 
 describe('the Markdown cache key', () => {
-  it('changes with the highlighter\'s version and with the themes', () => {
+  it("changes with the highlighter's version and with the themes", () => {
     expect(markdownPipelineId()).toMatch(/^shiki@\d+\.\d+\.\d+$/m);
-    const config = (highlight: unknown) => ({ extensions: { remark: [], rehype: [] }, markdown: { highlight } }) as Parameters<typeof markdownPluginsOf>[0];
-    const ids = [{ theme: 'github-light-default' }, { theme: 'min-light' }, { theme: 'github-light-default', darkTheme: 'github-dark-default' }, false].map((highlight) => markdownPluginsId(markdownPluginsOf(config(highlight))));
+    const config = (highlight: unknown) =>
+      ({ extensions: { remark: [], rehype: [] }, markdown: { highlight } }) as Parameters<typeof markdownPluginsOf>[0];
+    const ids = [
+      { theme: 'github-light-default' },
+      { theme: 'min-light' },
+      { theme: 'github-light-default', darkTheme: 'github-dark-default' },
+      false,
+    ].map((highlight) => markdownPluginsId(markdownPluginsOf(config(highlight))));
     expect(new Set(ids).size).toBe(4);
   });
 });

@@ -24,7 +24,8 @@ async function buildErrors(config: string): Promise<SiteError[]> {
   throw new Error('expected the build to fail');
 }
 
-const front = (title: string) => `---\ntitle: ${title}\ndescription: A post.\ndate: 2026-02-01\ncategory: saas\nauthor: Test\n---\n\n`;
+const front = (title: string) =>
+  `---\ntitle: ${title}\ndescription: A post.\ndate: 2026-02-01\ncategory: saas\nauthor: Test\n---\n\n`;
 
 describe('pathological Markdown', () => {
   let site: TempSite;
@@ -35,9 +36,15 @@ describe('pathological Markdown', () => {
 
   it('stops 2,000 nested quotes and an oversized post before parsing, naming file and line', async () => {
     await mkdir(join(site.dir, 'content', 'blog', 'nested'), { recursive: true });
-    await writeFile(join(site.dir, 'content', 'blog', 'nested', 'en.md'), `${front('Nested')}Fine so far.\n\n${'>'.repeat(2000)} deep\n`);
+    await writeFile(
+      join(site.dir, 'content', 'blog', 'nested', 'en.md'),
+      `${front('Nested')}Fine so far.\n\n${'>'.repeat(2000)} deep\n`,
+    );
     await mkdir(join(site.dir, 'content', 'blog', 'huge'), { recursive: true });
-    await writeFile(join(site.dir, 'content', 'blog', 'huge', 'en.md'), `${front('Huge')}${'A sentence of a very long post. '.repeat(10_000)}\n`);
+    await writeFile(
+      join(site.dir, 'content', 'blog', 'huge', 'en.md'),
+      `${front('Huge')}${'A sentence of a very long post. '.repeat(10_000)}\n`,
+    );
     const started = performance.now();
     const errors = await buildErrors(site.config);
     expect(performance.now() - started).toBeLessThan(20_000);
@@ -80,9 +87,15 @@ describe('files that are not what they seem', () => {
     await mkdir(join(publicDir, '.well-known'));
     await writeFile(join(publicDir, '.well-known', 'security.txt'), 'Contact: mailto:security@mendwise.example\n');
     await mkdir(join(site.dir, 'content', 'blog', 'latin1'), { recursive: true });
-    await writeFile(join(site.dir, 'content', 'blog', 'latin1', 'en.md'), Buffer.concat([Buffer.from(front('Latin-1')), Buffer.from([0x42, 0x6c, 0xe5, 0x62, 0xe6, 0x72, 0x0a])]));
+    await writeFile(
+      join(site.dir, 'content', 'blog', 'latin1', 'en.md'),
+      Buffer.concat([Buffer.from(front('Latin-1')), Buffer.from([0x42, 0x6c, 0xe5, 0x62, 0xe6, 0x72, 0x0a])]),
+    );
     await mkdir(join(site.dir, 'content', 'blog', 'links'), { recursive: true });
-    await writeFile(join(site.dir, 'content', 'blog', 'links', 'en.md'), `${front('Links')}[click](javascript:alert(document.cookie)) and [safe](https://mendwise.example/).\n`);
+    await writeFile(
+      join(site.dir, 'content', 'blog', 'links', 'en.md'),
+      `${front('Links')}[click](javascript:alert(document.cookie)) and [safe](https://mendwise.example/).\n`,
+    );
     out = join(site.dir, 'dist');
     warnings = (await buildInto(site.config, out)).warnings;
   });
@@ -93,13 +106,15 @@ describe('files that are not what they seem', () => {
     expect(existsSync(join(out, '.env'))).toBe(false);
     expect(existsSync(join(out, '.git'))).toBe(false);
     expect(await readFile(join(out, '.well-known', 'security.txt'), 'utf8')).toContain('Contact:');
-    expect(warnings.filter((warning) => warning.code === 'PUBLIC_SKIPPED').map((warning) => warning.file)).toEqual([expect.stringMatching(/public\/passwd\.txt$/)]);
+    expect(warnings.filter((warning) => warning.code === 'PUBLIC_SKIPPED').map((warning) => warning.file)).toEqual([
+      expect.stringMatching(/public\/passwd\.txt$/),
+    ]);
   });
 
   it('warns about a post that is not UTF-8, naming it, and still builds it', async () => {
-    expect(warnings.filter((warning) => warning.code === 'ENCODING').map((warning) => [warning.file, warning.message])).toEqual([
-      [expect.stringMatching(/content\/blog\/latin1\/en\.md$/), 'the file is not valid UTF-8 text'],
-    ]);
+    expect(
+      warnings.filter((warning) => warning.code === 'ENCODING').map((warning) => [warning.file, warning.message]),
+    ).toEqual([[expect.stringMatching(/content\/blog\/latin1\/en\.md$/), 'the file is not valid UTF-8 text']]);
     expect(await readFile(join(out, 'blog', 'latin1', 'index.html'), 'utf8')).toContain('Bl\uFFFDb\uFFFDr');
   });
 

@@ -40,7 +40,11 @@ describe('site build into an earlier build', () => {
   });
 
   it('renders only the pages that show an edited post', async () => {
-    await edit(join(temp.dir, 'content', 'blog', slug, 'en.md'), 'title: "Why repair beats recycling"', 'title: "Why repair beats recycling, every time"');
+    await edit(
+      join(temp.dir, 'content', 'blog', slug, 'en.md'),
+      'title: "Why repair beats recycling"',
+      'title: "Why repair beats recycling, every time"',
+    );
     const rebuilt = await build('--out', 'out');
     expect(rebuilt.rendered).toBeGreaterThan(0);
     // Every post's end block lists two others (templates/layout/PostEnd.tsx) by title: a title
@@ -52,7 +56,10 @@ describe('site build into an earlier build', () => {
   it('adds and removes the pages of a post', async () => {
     const folder = join(temp.dir, 'content', 'blog', 'a-brand-new-post');
     await mkdir(folder);
-    await writeFile(join(folder, 'en.md'), '---\ntitle: "A brand new post"\ndescription: "Written during the test."\ndate: 2026-03-01\ncategory: circularity\nauthor: Test\n---\n\nHello.\n');
+    await writeFile(
+      join(folder, 'en.md'),
+      '---\ntitle: "A brand new post"\ndescription: "Written during the test."\ndate: 2026-03-01\ncategory: circularity\nauthor: Test\n---\n\nHello.\n',
+    );
     const added = await build('--out', 'out');
     expect(added.rendered).toBeLessThan(added.pages);
     await expectSameAsCold();
@@ -62,7 +69,11 @@ describe('site build into an earlier build', () => {
   });
 
   it('renders the pages of the locale of an edited message', async () => {
-    await edit(join(temp.dir, 'content', 'messages', 'no.yaml'), /^skipToContent: .*$/m, 'skipToContent: Hopp rett ned til innholdet');
+    await edit(
+      join(temp.dir, 'content', 'messages', 'no.yaml'),
+      /^skipToContent: .*$/m,
+      'skipToContent: Hopp rett ned til innholdet',
+    );
     const rebuilt = await build('--out', 'out');
     expect(rebuilt.rendered).toBeGreaterThan(0);
     expect(rebuilt.rendered).toBeLessThan(rebuilt.pages);
@@ -121,14 +132,21 @@ describe('site build into an earlier build of a site with other collections', ()
     await expectSameAsCold();
 
     // The English case study is also what German readers see (the collection's fallback chain).
-    await edit(join(dir, 'content', 'work', 'cases', 'bridge', 'en.md'), 'title: Bridge', 'title: Bridge over the fjord');
+    await edit(
+      join(dir, 'content', 'work', 'cases', 'bridge', 'en.md'),
+      'title: Bridge',
+      'title: Bridge over the fjord',
+    );
     const edited = await build('--out', 'out');
     expect(edited.rendered).toBeGreaterThan(0);
     expect(edited.rendered).toBeLessThan(edited.pages / 2);
     await expectSameAsCold();
 
     // A Norwegian translation of an English-only entry replaces the fallback on the Norwegian pages.
-    await writeFile(join(dir, 'content', 'news', 'english-only', 'nb.md'), '---\ntitle: Bare på engelsk, til nå\ndescription: Nå også på norsk.\ndate: 2026-03-01\ntopic: tools\n---\n\nOversatt.\n');
+    await writeFile(
+      join(dir, 'content', 'news', 'english-only', 'nb.md'),
+      '---\ntitle: Bare på engelsk, til nå\ndescription: Nå også på norsk.\ndate: 2026-03-01\ntopic: tools\n---\n\nOversatt.\n',
+    );
     const translated = await build('--out', 'out');
     expect(translated.rendered).toBeGreaterThan(0);
     expect(translated.rendered).toBeLessThan(translated.pages);

@@ -12,28 +12,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempSite, type TempSite } from '../helpers/fixture-site';
 import { repoRoot } from '../helpers/paths';
 import { listFiles } from '../helpers/site-files';
-import { builds, putBack, settle, slug } from '../helpers/incremental';
+import { builds, editableSite, putBack, settle, slug } from '../helpers/incremental';
 
 describe('site build with its entries kept', () => {
-  let temp: TempSite;
-  beforeAll(async () => {
-    // The templates and public/ copied too, so the test can edit them.
-    temp = await createTempSite({ editConfig: (text) => text.replace(/^  templates: .*$/m, '  templates: templates').replace(/^  public: .*$/m, '  public: public') });
-    await cp(join(repoRoot, 'templates'), join(temp.dir, 'templates'), { recursive: true });
-    await cp(join(repoRoot, 'public'), join(temp.dir, 'public'), { recursive: true });
-  });
-  afterAll(() => temp?.cleanup());
-  const { build, expectSameAsCold, edit } = builds(() => temp.dir);
-  const entries = 9;
-  const outputOf = async () => {
-    const dir = join(temp.dir, 'out');
-    return new Map(await Promise.all((await listFiles(dir)).map(async (file) => [file, await readFile(join(dir, file))] as const)));
-  };
+  const { temp, build, expectSameAsCold, edit, entries, outputOf } = editableSite();
 
   it('renders every page after a template edit, the entries still kept', async () => {
     await settle();
     await build('--out', 'out');
-    await edit(join(temp.dir, 'templates', 'layout', 'Footer.tsx'), '<footer className="site-footer">', '<footer className="site-footer" data-edited="">');
+    await edit(
+      join(temp.dir, 'templates', 'layout', 'Footer.tsx'),
+      '<footer className="site-footer">',
+      '<footer className="site-footer" data-edited="">',
+    );
     const rebuilt = await build('--out', 'out');
     expect(rebuilt).toMatchObject({ kept: entries, rendered: rebuilt.pages });
     expect(await readFile(join(temp.dir, 'out', 'index.html'), 'utf8')).toContain('data-edited=""');
@@ -68,7 +59,9 @@ describe('site build with its entries kept', () => {
     await edit(contact, schema, 'details: z.strictObject({ heading: text, text, phoneHours: text })');
     const failed = build('--out', 'out');
     await expect(failed).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('CONTENT_INVALID') });
-    await expect(failed).rejects.toMatchObject({ stderr: expect.stringMatching(/contact\/en\.yaml.*details\.phoneHours/) });
+    await expect(failed).rejects.toMatchObject({
+      stderr: expect.stringMatching(/contact\/en\.yaml.*details\.phoneHours/),
+    });
     await edit(contact, 'details: z.strictObject({ heading: text, text, phoneHours: text })', schema);
     expect((await build('--out', 'out')).rendered).toBe(0);
     await expectSameAsCold();
@@ -79,7 +72,9 @@ describe('site build with its entries kept', () => {
     await edit(temp.config, /^  minutes: 30$/m, '  minutes: 45');
     const rebuilt = await build('--out', 'out');
     expect(rebuilt).toMatchObject({ kept: 0, rendered: rebuilt.pages });
-    expect(await readFile(join(temp.dir, 'out', 'blog', 'repair-as-a-retail-service', 'index.html'), 'utf8')).toContain('45-minute meeting');
+    expect(await readFile(join(temp.dir, 'out', 'blog', 'repair-as-a-retail-service', 'index.html'), 'utf8')).toContain(
+      '45-minute meeting',
+    );
     await expectSameAsCold();
     await settle();
     await build('--out', 'out');
@@ -100,10 +95,15 @@ describe('site build with its entries kept', () => {
     await expectSameAsCold();
     const folder = join(temp.dir, 'content', 'blog', 'a-brand-new-post');
     await mkdir(folder);
-    await writeFile(join(folder, 'en.md'), '---\ntitle: "A brand new post"\ndescription: "Written during the test."\ndate: 2026-03-01\ncategory: circularity\nauthor: Test\n---\n\nHello.\n');
+    await writeFile(
+      join(folder, 'en.md'),
+      '---\ntitle: "A brand new post"\ndescription: "Written during the test."\ndate: 2026-03-01\ncategory: circularity\nauthor: Test\n---\n\nHello.\n',
+    );
     const added = await build('--out', 'out');
     expect(added.kept).toBe(entries - 1);
-    expect(await readFile(join(temp.dir, 'out', 'blog', 'a-brand-new-post', 'index.html'), 'utf8')).toContain('A brand new post');
+    expect(await readFile(join(temp.dir, 'out', 'blog', 'a-brand-new-post', 'index.html'), 'utf8')).toContain(
+      'A brand new post',
+    );
     await expectSameAsCold();
   });
 
@@ -111,15 +111,24 @@ describe('site build with its entries kept', () => {
     await settle();
     await build('--out', 'out');
     const folder = join(temp.dir, 'content', 'blog', 'a-brand-new-post');
-    await writeFile(join(folder, 'no.md'), '---\ntitle: "Et helt nytt innlegg"\ndescription: "Skrevet under testen."\ndate: 2026-03-01\ncategory: circularity\nauthor: Test\n---\n\nHei.\n');
+    await writeFile(
+      join(folder, 'no.md'),
+      '---\ntitle: "Et helt nytt innlegg"\ndescription: "Skrevet under testen."\ndate: 2026-03-01\ncategory: circularity\nauthor: Test\n---\n\nHei.\n',
+    );
     const added = await build('--out', 'out');
     expect(added.kept).toBe(entries - 1);
-    expect(await readFile(join(temp.dir, 'out', 'no', 'blog', 'a-brand-new-post', 'index.html'), 'utf8')).toContain('Et helt nytt innlegg');
+    expect(await readFile(join(temp.dir, 'out', 'no', 'blog', 'a-brand-new-post', 'index.html'), 'utf8')).toContain(
+      'Et helt nytt innlegg',
+    );
     await expectSameAsCold();
   });
 
   it('checks the links again when a file they lead to is gone, though no input changed', async () => {
-    await edit(join(temp.dir, 'content', 'blog', 'a-brand-new-post', 'en.md'), 'Hello.', 'Hello, with [our logo](/logo.svg).');
+    await edit(
+      join(temp.dir, 'content', 'blog', 'a-brand-new-post', 'en.md'),
+      'Hello.',
+      'Hello, with [our logo](/logo.svg).',
+    );
     await settle();
     await build('--out', 'out');
     // The links were found whole with these inputs and files: not checked again.
@@ -132,12 +141,23 @@ describe('site build with its entries kept', () => {
 
   it('checks the links again after a config edit that takes away the page they lead to', async () => {
     await cp(join(repoRoot, 'public', 'logo.svg'), join(temp.dir, 'public', 'logo.svg'));
-    await edit(join(temp.dir, 'content', 'blog', 'a-brand-new-post', 'en.md'), '[our logo](/logo.svg)', '[a shop story](/shop/blog/a-day-in-a-tailor-shop/)');
+    await edit(
+      join(temp.dir, 'content', 'blog', 'a-brand-new-post', 'en.md'),
+      '[our logo](/logo.svg)',
+      '[a shop story](/shop/blog/a-day-in-a-tailor-shop/)',
+    );
     await settle();
     await build('--out', 'out');
     expect(await build('--out', 'out')).toMatchObject({ kept: entries, rendered: 0 });
-    await edit(temp.config, '{ path: "/shop/blog/{slug}", template: BlogPost,', '{ path: "/shop/posts/{slug}", template: BlogPost,');
-    await expect(build('--out', 'out')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('LINK_BROKEN') });
+    await edit(
+      temp.config,
+      '{ path: "/shop/blog/{slug}", template: BlogPost,',
+      '{ path: "/shop/posts/{slug}", template: BlogPost,',
+    );
+    await expect(build('--out', 'out')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('LINK_BROKEN'),
+    });
   });
 });
 

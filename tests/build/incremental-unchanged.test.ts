@@ -5,29 +5,14 @@
  * logo and a same-size edit with its modification time put back are each still found, and the
  * folder ends up what a cold build with no cache writes.
  */
-import { cp, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTempSite, type TempSite } from '../helpers/fixture-site';
-import { repoRoot } from '../helpers/paths';
+import { describe, expect, it } from 'vitest';
 import { listFiles } from '../helpers/site-files';
-import { builds, putBack, settle, slug } from '../helpers/incremental';
+import { editableSite, putBack, settle, slug } from '../helpers/incremental';
 
 describe('site build with nothing changed', () => {
-  let temp: TempSite;
-  beforeAll(async () => {
-    // The templates and public/ copied too, so the test can edit them.
-    temp = await createTempSite({ editConfig: (text) => text.replace(/^  templates: .*$/m, '  templates: templates').replace(/^  public: .*$/m, '  public: public') });
-    await cp(join(repoRoot, 'templates'), join(temp.dir, 'templates'), { recursive: true });
-    await cp(join(repoRoot, 'public'), join(temp.dir, 'public'), { recursive: true });
-  });
-  afterAll(() => temp?.cleanup());
-  const { build, expectSameAsCold, edit } = builds(() => temp.dir);
-  const entries = 9;
-  const outputOf = async () => {
-    const dir = join(temp.dir, 'out');
-    return new Map(await Promise.all((await listFiles(dir)).map(async (file) => [file, await readFile(join(dir, file))] as const)));
-  };
+  const { temp, build, expectSameAsCold, edit, entries, outputOf } = editableSite();
 
   it('keeps every entry and renders nothing, leaving the output byte for byte as it was', async () => {
     await settle();
@@ -97,8 +82,9 @@ describe('site build with nothing changed', () => {
     const rebuilt = await build('--out', 'out');
     expect(rebuilt.kept).toBe(entries - 1);
     expect(rebuilt.rendered).toBeGreaterThan(0);
-    expect(await readFile(join(temp.dir, 'out', 'blog', slug, 'index.html'), 'utf8')).toContain('Why fixing beats recycling');
+    expect(await readFile(join(temp.dir, 'out', 'blog', slug, 'index.html'), 'utf8')).toContain(
+      'Why fixing beats recycling',
+    );
     await expectSameAsCold();
   });
-
 });

@@ -48,7 +48,12 @@ function controls(body: string): { name: string; id: string; tag: string }[] {
 /** The text of the label tied to the element with `id` ("" without one), comments and tags left out. */
 function labelFor(body: string, id: string): string {
   const label = new RegExp(`<label\\b[^>]* for="${id}"[^>]*>([\\s\\S]*?)</label>`).exec(body);
-  return label ? label[1]!.replace(/<!--.*?-->|<[^>]+>/g, '').replace(/\s+/g, ' ').trim() : '';
+  return label
+    ? label[1]!
+        .replace(/<!--.*?-->|<[^>]+>/g, '')
+        .replace(/\s+/g, ' ')
+        .trim()
+    : '';
 }
 
 beforeAll(async () => {
@@ -65,21 +70,39 @@ describe('site init', () => {
     const made = await site(['init', 'two', '--locales', 'en,no']);
     expect(made.code).toBe(0);
     expect(made.stdout).toContain('made a site in two');
-    const config = parse(await readFile(join(work, 'two', 'site.config.yaml'), 'utf8')) as { site: { defaultLocale: string }; locales: Record<string, { prefix: string; label: string; intl: string }>; routes: { path: string | Record<string, string> }[] };
+    const config = parse(await readFile(join(work, 'two', 'site.config.yaml'), 'utf8')) as {
+      site: { defaultLocale: string };
+      locales: Record<string, { prefix: string; label: string; intl: string }>;
+      routes: { path: string | Record<string, string> }[];
+    };
     expect(config.site.defaultLocale).toBe('en');
     expect(Object.keys(config.locales)).toEqual(['en', 'no']);
     expect(config.locales.no).toMatchObject({ prefix: '/no', label: 'Norsk', intl: 'no-NO' });
     // The about page shows localized paths: its path per language, /no/om-oss in Norwegian.
     expect(config.routes.map((route) => route.path)).toContainEqual({ en: '/about', no: '/om-oss' });
-    for (const file of ['content/messages/no.yaml', 'content/pages/home/no.yaml', 'content/pages/about/no.md', 'content/blog/hello-world/no.md', 'content/pages/contact/no.yaml', 'content/pages/contact/sent/no.md', 'content/pages/contact/failed/no.md']) {
+    for (const file of [
+      'content/messages/no.yaml',
+      'content/pages/home/no.yaml',
+      'content/pages/about/no.md',
+      'content/blog/hello-world/no.md',
+      'content/pages/contact/no.yaml',
+      'content/pages/contact/sent/no.md',
+      'content/pages/contact/failed/no.md',
+    ]) {
       expect(existsSync(join(work, 'two', file)), file).toBe(true);
     }
     expect(made.stderr).toContain('the copy of no is the English text, to translate');
     // Run from a checkout, the project installs the generator from it: a version range would
     // name a package no registry may hold (npm install: E404).
-    const manifest = JSON.parse(await readFile(join(work, 'two', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-    expect(manifest.dependencies['typed-site']).toBe(`file:${relative(join(work, 'two'), repoRoot).split(sep).join('/')}`);
-    expect(made.stdout).toContain(`npm install      (installs typed-site from ${manifest.dependencies['typed-site']}, the folder this ran from)`);
+    const manifest = JSON.parse(await readFile(join(work, 'two', 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    expect(manifest.dependencies['typed-site']).toBe(
+      `file:${relative(join(work, 'two'), repoRoot).split(sep).join('/')}`,
+    );
+    expect(made.stdout).toContain(
+      `npm install      (installs typed-site from ${manifest.dependencies['typed-site']}, the folder this ran from)`,
+    );
     // Nothing of the staging folder is left beside it.
     expect((await readdir(work)).filter((name) => name.includes('site-init'))).toEqual([]);
   });
@@ -103,35 +126,57 @@ describe('site init', () => {
     expect(existsSync(join(work, 'wrong'))).toBe(false);
   });
 
-  it('gives the starter a contact page in every language: the engine\'s form, posting to /api/contact, labelled, and its result pages', async () => {
+  it("gives the starter a contact page in every language: the engine's form, posting to /api/contact, labelled, and its result pages", async () => {
     const project = join(work, 'two');
-    const config = parse(await readFile(join(project, 'site.config.yaml'), 'utf8')) as { routes: { path: unknown }[]; contact: { endpoint: string; results: Record<string, string> } };
-    expect(config.routes.map((route) => route.path)).toEqual(expect.arrayContaining(['/contact', '/contact/sent', '/contact/failed']));
-    expect(config.contact).toEqual({ endpoint: '/api/contact', results: { sent: '/contact/sent', failed: '/contact/failed' } });
+    const config = parse(await readFile(join(project, 'site.config.yaml'), 'utf8')) as {
+      routes: { path: unknown }[];
+      contact: { endpoint: string; results: Record<string, string> };
+    };
+    expect(config.routes.map((route) => route.path)).toEqual(
+      expect.arrayContaining(['/contact', '/contact/sent', '/contact/failed']),
+    );
+    expect(config.contact).toEqual({
+      endpoint: '/api/contact',
+      results: { sent: '/contact/sent', failed: '/contact/failed' },
+    });
     await linkPackage(project);
     const built = await site(['build', '--no-social-images', '--no-precompress', '--out', 'dist-forms'], project);
     expect(built.code, built.stderr).toBe(0);
     const out = join(work, 'two', 'dist-forms');
     const read = (path: string) => readFile(join(out, path), 'utf8');
 
-    for (const [path, locale, words] of [['contact/index.html', 'en', { submit: 'Send message', firstName: 'First name', required: 'required' }], ['no/contact/index.html', 'no', { submit: 'Send melding', firstName: 'Fornavn', required: 'påkrevd' }]] as const) {
+    for (const [path, locale, words] of [
+      ['contact/index.html', 'en', { submit: 'Send message', firstName: 'First name', required: 'required' }],
+      ['no/contact/index.html', 'no', { submit: 'Send melding', firstName: 'Fornavn', required: 'påkrevd' }],
+    ] as const) {
       const html = await read(path);
       const form = islandForm(html, 'ContactForm');
       expect(form.open, path).toMatch(/ action="\/api\/contact"/);
       expect(form.open, path).toMatch(/ method="post"/);
       // Every field has a visible label tied to it; the required ones say so to screen readers.
       const fields = controls(form.body);
-      expect(fields.map((field) => field.name), path).toEqual(['firstName', 'lastName', 'email', 'company', 'subject', 'message', 'website']);
+      expect(
+        fields.map((field) => field.name),
+        path,
+      ).toEqual(['firstName', 'lastName', 'email', 'company', 'subject', 'message', 'website']);
       for (const field of fields) expect(labelFor(form.body, field.id), `${path} ${field.name}`).not.toBe('');
-      for (const name of ['firstName', 'lastName', 'email', 'message']) expect(fields.find((field) => field.name === name)!.tag, name).toMatch(/ required=""/);
+      for (const name of ['firstName', 'lastName', 'email', 'message'])
+        expect(fields.find((field) => field.name === name)!.tag, name).toMatch(/ required=""/);
       expect(labelFor(form.body, 'contact-firstName'), path).toBe(`${words.firstName} * (${words.required})`);
       expect(form.body, path).toContain(`<input type="hidden" name="locale" value="${locale}"/>`);
-      expect(form.body, path).toMatch(new RegExp(`<button type="submit" class="site-form-submit">${words.submit}</button>`));
+      expect(form.body, path).toMatch(
+        new RegExp(`<button type="submit" class="site-form-submit">${words.submit}</button>`),
+      );
       expect(form.body, path).not.toMatch(/ style=/);
       // The island's script, and only on the pages with the form.
       expect(html, path).toMatch(/<script type="module" src="\/assets\/ContactForm\.[\w-]+\.js"><\/script>/);
     }
-    for (const path of ['contact/sent/index.html', 'contact/failed/index.html', 'no/contact/sent/index.html', 'no/contact/failed/index.html']) {
+    for (const path of [
+      'contact/sent/index.html',
+      'contact/failed/index.html',
+      'no/contact/sent/index.html',
+      'no/contact/failed/index.html',
+    ]) {
       expect(await read(path), path).toContain('<meta name="robots" content="noindex');
     }
     expect(await read('index.html')).not.toContain('type="module"');
@@ -142,7 +187,10 @@ describe('site init', () => {
 
     // Every host: the functions answer /api/contact; GitHub Pages answers no POST, which the build says.
     for (const target of ['netlify', 'cloudflare', 'vercel', 'github-pages']) {
-      const hosted = await site(['build', '--target', target, '--no-social-images', '--no-precompress', '--out', `dist-${target}`], project);
+      const hosted = await site(
+        ['build', '--target', target, '--no-social-images', '--no-precompress', '--out', `dist-${target}`],
+        project,
+      );
       expect(hosted.code, `${target}: ${hosted.stderr}`).toBe(0);
       expect(hosted.stderr.includes('GitHub Pages answers no POST'), target).toBe(target === 'github-pages');
     }
@@ -151,14 +199,23 @@ describe('site init', () => {
     expect(await readFile(join(project, 'dist-cloudflare', '_routes.json'), 'utf8')).toContain('/api/contact');
   });
 
-  it('takes the site\'s words over the form\'s, and a ContactForm island of the site\'s own in place of the engine\'s', async () => {
+  it("takes the site's words over the form's, and a ContactForm island of the site's own in place of the engine's", async () => {
     const project = join(work, 'two');
     const contact = join(project, 'templates', 'pages', 'Contact.tsx');
     const template = await readFile(contact, 'utf8');
-    await writeFile(contact, template.replace('contactFormProps({ page, site })', "contactFormProps({ page, site }, { text: { submit: 'Send it our way', legend: site.t('nav.contact') } })"));
+    await writeFile(
+      contact,
+      template.replace(
+        'contactFormProps({ page, site })',
+        "contactFormProps({ page, site }, { text: { submit: 'Send it our way', legend: site.t('nav.contact') } })",
+      ),
+    );
     let built = await site(['build', '--no-social-images', '--no-precompress', '--out', 'dist-words'], project);
     expect(built.code, built.stderr).toBe(0);
-    const form = islandForm(await readFile(join(project, 'dist-words', 'no', 'contact', 'index.html'), 'utf8'), 'ContactForm');
+    const form = islandForm(
+      await readFile(join(project, 'dist-words', 'no', 'contact', 'index.html'), 'utf8'),
+      'ContactForm',
+    );
     expect(form.body).toContain('<legend class="site-form-legend">Contact</legend>');
     expect(form.body).toContain('>Send it our way</button>');
     // The words not replaced stay the engine's Norwegian.
@@ -166,7 +223,10 @@ describe('site init', () => {
 
     // The site's own island of that name: no clash, and the page hydrates with it.
     await mkdir(join(project, 'templates', 'islands'));
-    await writeFile(join(project, 'templates', 'islands', 'ContactForm.tsx'), "export default function ContactForm() { return <p>the site's own contact form</p>; }\n");
+    await writeFile(
+      join(project, 'templates', 'islands', 'ContactForm.tsx'),
+      "export default function ContactForm() { return <p>the site's own contact form</p>; }\n",
+    );
     built = await site(['build', '--no-social-images', '--no-precompress', '--out', 'dist-own'], project);
     expect(built.code, built.stderr).toBe(0);
     const html = await readFile(join(project, 'dist-own', 'contact', 'index.html'), 'utf8');
@@ -182,11 +242,24 @@ describe('site init', () => {
     const made = await site(['init', 'meetings', '--booking']);
     expect(made.code, made.stderr).toBe(0);
     const project = join(work, 'meetings');
-    for (const file of ['templates/pages/Book.tsx', 'content/pages/book/en.yaml', 'content/pages/book/booked/en.md', 'content/pages/book/failed/en.md']) {
+    for (const file of [
+      'templates/pages/Book.tsx',
+      'content/pages/book/en.yaml',
+      'content/pages/book/booked/en.md',
+      'content/pages/book/failed/en.md',
+    ]) {
       expect(existsSync(join(project, file)), file).toBe(true);
     }
-    const config = parse(await readFile(join(project, 'site.config.yaml'), 'utf8')) as { routes: { path: unknown; template: string }[]; booking: Record<string, unknown>; company: { openingHours: unknown } };
-    expect(config.routes.filter((route) => route.template !== 'Page' || String(route.path).startsWith('/book')).map((route) => route.path)).toEqual(['/', '/contact', '/book', '/book/booked', '/book/failed', '/blog', '/blog/{slug}']);
+    const config = parse(await readFile(join(project, 'site.config.yaml'), 'utf8')) as {
+      routes: { path: unknown; template: string }[];
+      booking: Record<string, unknown>;
+      company: { openingHours: unknown };
+    };
+    expect(
+      config.routes
+        .filter((route) => route.template !== 'Page' || String(route.path).startsWith('/book'))
+        .map((route) => route.path),
+    ).toEqual(['/', '/contact', '/book', '/book/booked', '/book/failed', '/blog', '/blog/{slug}']);
     expect(config.booking).toMatchObject({ results: { booked: '/book/booked', failed: '/book/failed' } });
     expect(config.company.openingHours).toBeDefined();
     await linkPackage(project);
@@ -196,7 +269,10 @@ describe('site init', () => {
     expect(checked.stdout).toMatch(/^ok: \d+ pages checked/m);
     const outs: Record<string, string> = {};
     for (const target of ['node', 'netlify', 'cloudflare', 'vercel', 'github-pages']) {
-      const built = await site(['build', '--target', target, '--no-social-images', '--no-precompress', '--out', `dist-${target}`], project);
+      const built = await site(
+        ['build', '--target', target, '--no-social-images', '--no-precompress', '--out', `dist-${target}`],
+        project,
+      );
       expect(built.code, `${target}: ${built.stderr}`).toBe(0);
       outs[target] = join(project, `dist-${target}`, target === 'vercel' ? 'static' : '');
       if (target === 'github-pages') expect(built.stderr).toContain('GitHub Pages answers no POST');
@@ -207,11 +283,22 @@ describe('site init', () => {
     expect(form.open).toMatch(/ action="\/api\/booking"/);
     expect(form.open).toMatch(/ method="post"/);
     const fields = controls(form.body);
-    expect(fields.map((field) => field.name)).toEqual(['date', 'time', 'firstName', 'lastName', 'email', 'company', 'note', 'website']);
+    expect(fields.map((field) => field.name)).toEqual([
+      'date',
+      'time',
+      'firstName',
+      'lastName',
+      'email',
+      'company',
+      'note',
+      'website',
+    ]);
     for (const field of fields) expect(labelFor(form.body, field.id), field.name).not.toBe('');
     expect(form.body).toContain('<option value="09:00">09:00</option>');
     expect(page).toMatch(/<script type="module" src="\/assets\/BookingForm\.[\w-]+\.js"><\/script>/);
-    expect(await readFile(join(outs.node!, 'book', 'booked', 'index.html'), 'utf8')).toContain('Your meeting is booked');
+    expect(await readFile(join(outs.node!, 'book', 'booked', 'index.html'), 'utf8')).toContain(
+      'Your meeting is booked',
+    );
     // Netlify without output.functions.booking cannot answer the booking: the page offers the contact form, about the meeting.
     const fallback = await readFile(join(outs.netlify!, 'book', 'index.html'), 'utf8');
     expect(islandForm(fallback, 'ContactForm').body).toContain('value="I would like to book a meeting"');

@@ -12,7 +12,12 @@ import { createTempSite, type TempSite } from '../helpers/fixture-site';
 import { repoRoot } from '../helpers/paths';
 
 const run = promisify(execFile);
-const legalFiles = ['content/pages/privacy/en.md', 'content/pages/privacy/no.md', 'content/pages/terms/en.md', 'content/pages/terms/no.md'];
+const legalFiles = [
+  'content/pages/privacy/en.md',
+  'content/pages/privacy/no.md',
+  'content/pages/terms/en.md',
+  'content/pages/terms/no.md',
+];
 
 describe('legal pages not yet reviewed (the shipped config)', () => {
   let temp: TempSite;
@@ -28,9 +33,13 @@ describe('legal pages not yet reviewed (the shipped config)', () => {
       const result = await buildSite({ config: temp.config });
       const warnings = result.warnings.filter((warning) => warning.code === 'LEGAL_UNREVIEWED');
       expect(warnings.map((warning) => warning.file)).toEqual(legalFiles);
-      expect(warnings.every((warning) => warning.severity === 'warning' && warning.hint.includes('legal.reviewed: true'))).toBe(true);
+      expect(
+        warnings.every((warning) => warning.severity === 'warning' && warning.hint.includes('legal.reviewed: true')),
+      ).toBe(true);
       const terms = result.files.get('terms/index.html');
-      expect(typeof terms === 'string' ? terms : new TextDecoder().decode(terms)).not.toMatch(/is a template|er en mal/);
+      expect(typeof terms === 'string' ? terms : new TextDecoder().decode(terms)).not.toMatch(
+        /is a template|er en mal/,
+      );
     } finally {
       process.chdir(cwd);
     }
@@ -46,7 +55,9 @@ describe('legal pages not yet reviewed (the shipped config)', () => {
 describe('legal pages marked reviewed', () => {
   let temp: TempSite;
   beforeAll(async () => {
-    temp = await createTempSite({ editConfig: (text) => text.replace(/^legal:\n  reviewed: false$/m, 'legal:\n  reviewed: true') });
+    temp = await createTempSite({
+      editConfig: (text) => text.replace(/^legal:\n  reviewed: false$/m, 'legal:\n  reviewed: true'),
+    });
   });
   afterAll(() => temp.cleanup());
 

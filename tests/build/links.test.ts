@@ -26,7 +26,8 @@ async function linksSite(edits: Record<string, (text: string) => string> = {}): 
   const dir = await mkdtemp(join(outputRoot, 'links-'));
   made.push(dir);
   await cp(join(fixturesRoot, 'links-site'), dir, { recursive: true });
-  for (const [file, edit] of Object.entries(edits)) await writeFile(join(dir, file), edit(await readFile(join(dir, file), 'utf8')));
+  for (const [file, edit] of Object.entries(edits))
+    await writeFile(join(dir, file), edit(await readFile(join(dir, file), 'utf8')));
   return dir;
 }
 
@@ -57,7 +58,10 @@ async function site(dir: string, ...args: string[]): Promise<{ code: number; std
   }
 }
 
-const brief = (errors: SiteError[]) => errors.filter((error) => error.code === 'LINK_BROKEN').map((error) => ({ at: `${error.file}:${error.line}:${error.column}`, field: error.field, hint: error.hint }));
+const brief = (errors: SiteError[]) =>
+  errors
+    .filter((error) => error.code === 'LINK_BROKEN')
+    .map((error) => ({ at: `${error.file}:${error.line}:${error.column}`, field: error.field, hint: error.hint }));
 
 afterAll(async () => {
   for (const dir of made) await rm(dir, { recursive: true, force: true });
@@ -72,12 +76,18 @@ describe('links that lead somewhere', () => {
 
 describe('a broken link and a broken fragment in a post', () => {
   const post = 'content/blog/first-post/en.md';
-  const broken = { [post]: (text: string) => text.replace('(/pricing/)', '(/prices/)').replace('(/pricing/#faq)', '(/pricing/#fqa)') };
+  const broken = {
+    [post]: (text: string) => text.replace('(/pricing/)', '(/prices/)').replace('(/pricing/#faq)', '(/pricing/#fqa)'),
+  };
 
   it('fail the build at file:line:col, with the nearest page and the nearest id as hints', async () => {
     const dir = await linksSite(broken);
     expect(brief(await buildErrors(dir))).toEqual([
-      { at: `${post}:9:18`, field: undefined, hint: 'The nearest existing page is /pricing/; an alias or a redirect also counts as existing.' },
+      {
+        at: `${post}:9:18`,
+        field: undefined,
+        hint: 'The nearest existing page is /pricing/; an alias or a redirect also counts as existing.',
+      },
       { at: `${post}:9:45`, field: undefined, hint: 'The nearest id on that page is #faq.' },
     ]);
   });
@@ -85,7 +95,8 @@ describe('a broken link and a broken fragment in a post', () => {
   it('pass once the config redirects the old address (a redirect counts as existing)', async () => {
     const dir = await linksSite({
       [post]: (text) => text.replace('(/pricing/)', '(/prices/)'),
-      'site.config.yaml': (text) => text.replace('aliases:\n', 'redirects:\n  - { from: /prices, to: /pricing }\n\naliases:\n'),
+      'site.config.yaml': (text) =>
+        text.replace('aliases:\n', 'redirects:\n  - { from: /prices, to: /pricing }\n\naliases:\n'),
     });
     expect(brief(await buildErrors(dir))).toEqual([]);
   });
@@ -103,48 +114,76 @@ describe('a broken link and a broken fragment in a post', () => {
     for (const command of ['check', 'build']) {
       const result = await site(dir, command);
       expect(result.code, command).toBe(1);
-      expect(result.stderr).toContain(`LINK_BROKEN  ${post}:9:18  the link to /prices/ leads to no page of the site  (The nearest existing page is /pricing/;`);
-      expect(result.stderr).toContain(`LINK_BROKEN  ${post}:9:45  the link to /pricing/#fqa names #fqa, which is no id of the page /pricing/  (The nearest id on that page is #faq.)`);
+      expect(result.stderr).toContain(
+        `LINK_BROKEN  ${post}:9:18  the link to /prices/ leads to no page of the site  (The nearest existing page is /pricing/;`,
+      );
+      expect(result.stderr).toContain(
+        `LINK_BROKEN  ${post}:9:45  the link to /pricing/#fqa names #fqa, which is no id of the page /pricing/  (The nearest id on that page is #faq.)`,
+      );
     }
     expect(await readFile(join(dir, 'dist', 'blog', 'first-post', 'index.html'), 'utf8')).toBe(before);
     // The pricing page is kept as an earlier build wrote it: its ids are read from dist/.
-    await writeFile(join(dir, post), (await readFile(join(dir, post), 'utf8')).replace('(/prices/)', '(/pricing/#plans)').replace('#fqa', '#faq'));
+    await writeFile(
+      join(dir, post),
+      (await readFile(join(dir, post), 'utf8')).replace('(/prices/)', '(/pricing/#plans)').replace('#fqa', '#faq'),
+    );
     const fixed = await site(dir, 'build', '--verbose');
     expect(fixed.code).toBe(0);
     // Only the post: the blog list reads its title and description, which the fix left as they were.
     expect(fixed.stderr + fixed.stdout).toMatch(/ 1 pages rendered /);
   });
 
-  it('a fragment of the post\'s own page must be an id on it (Norwegian post, heading id)', async () => {
+  it("a fragment of the post's own page must be an id on it (Norwegian post, heading id)", async () => {
     const file = 'content/blog/first-post/no.md';
     const dir = await linksSite({ [file]: (text) => text.replace('(#innledning)', '(#inledning)') });
-    expect(brief(await buildErrors(dir))).toEqual([{ at: `${file}:9:50`, field: undefined, hint: 'The nearest id on that page is #innledning.' }]);
+    expect(brief(await buildErrors(dir))).toEqual([
+      { at: `${file}:9:50`, field: undefined, hint: 'The nearest id on that page is #innledning.' },
+    ]);
   });
 });
 
 describe('links in page copy', () => {
   it('a YAML value, a Markdown link in a YAML string and a link of a Markdown copy file are checked, at their fields and places', async () => {
     const dir = await linksSite({
-      'content/pages/home/no.yaml': (text) => text.replace('href: /no/pricing/#faq', 'href: /no/pricng/').replace('(/no/blog/first-post/)', '(/no/blog/frst-post/)'),
+      'content/pages/home/no.yaml': (text) =>
+        text
+          .replace('href: /no/pricing/#faq', 'href: /no/pricng/')
+          .replace('(/no/blog/first-post/)', '(/no/blog/frst-post/)'),
       'content/pages/pricing/en.md': (text) => text.replace('(#plans)', '(#plan)'),
     });
     expect(brief(await buildErrors(dir))).toEqual([
-      { at: 'content/pages/home/no.yaml:4:9', field: 'cta.href', hint: 'The nearest existing page is /no/pricing/; an alias or a redirect also counts as existing.' },
-      { at: 'content/pages/home/no.yaml:5:30', field: 'more', hint: 'The nearest existing page is /no/blog/first-post/; an alias or a redirect also counts as existing.' },
+      {
+        at: 'content/pages/home/no.yaml:4:9',
+        field: 'cta.href',
+        hint: 'The nearest existing page is /no/pricing/; an alias or a redirect also counts as existing.',
+      },
+      {
+        at: 'content/pages/home/no.yaml:5:30',
+        field: 'more',
+        hint: 'The nearest existing page is /no/blog/first-post/; an alias or a redirect also counts as existing.',
+      },
       { at: 'content/pages/pricing/en.md:7:43', field: undefined, hint: 'The nearest id on that page is #plans.' },
     ]);
   });
 });
 
 describe('a site under site.base', () => {
-  const withBase = { 'site.config.yaml': (text: string) => text.replace('  defaultLocale: en', '  defaultLocale: en\n  base: /docs') };
+  const withBase = {
+    'site.config.yaml': (text: string) => text.replace('  defaultLocale: en', '  defaultLocale: en\n  base: /docs'),
+  };
 
   it('checks links as written, without the base, which the pages get in front', async () => {
     const dir = await linksSite(withBase);
     expect(await buildErrors(dir)).toEqual([]);
     const post = 'content/blog/first-post/en.md';
     const broken = await linksSite({ ...withBase, [post]: (text) => text.replace('(/pricing/)', '(/docs/pricing/)') });
-    expect(brief(await buildErrors(broken))).toEqual([{ at: `${post}:9:18`, field: undefined, hint: 'Write the link without site.base: /pricing/ (the base is put in front when the page is rendered).' }]);
+    expect(brief(await buildErrors(broken))).toEqual([
+      {
+        at: `${post}:9:18`,
+        field: undefined,
+        hint: 'Write the link without site.base: /pricing/ (the base is put in front when the page is rendered).',
+      },
+    ]);
   });
 });
 
@@ -161,15 +200,23 @@ describe('site dev', () => {
       await writeFile(post, good.replace('(/pricing/#faq)', '(/pricing/#fqa)'));
       const broken = await builder.rebuild([{ path: post }]);
       expect(broken.ok).toBe(false);
-      expect(!broken.ok && broken.errors.map((error) => `${error.code} ${error.line}:${error.column}`)).toEqual(['LINK_BROKEN 9:46']);
+      expect(!broken.ok && broken.errors.map((error) => `${error.code} ${error.line}:${error.column}`)).toEqual([
+        'LINK_BROKEN 9:46',
+      ]);
       await writeFile(post, good);
       expect((await builder.rebuild([{ path: post }])).ok).toBe(true);
 
       // The id is the template's: without it, the post's link (whose page is not rendered again) breaks.
       const template = join(dir, 'templates/pages/Pricing.tsx');
-      await writeFile(template, (await readFile(template, 'utf8')).replace('<section id="faq">', '<section id="questions">'));
+      await writeFile(
+        template,
+        (await readFile(template, 'utf8')).replace('<section id="faq">', '<section id="questions">'),
+      );
       const dropped = await builder.rebuild([{ path: template }]);
-      expect(!dropped.ok && dropped.errors.map((error) => `${error.code} ${error.file}:${error.line}:${error.column} ${error.hint}`)).toEqual([
+      expect(
+        !dropped.ok &&
+          dropped.errors.map((error) => `${error.code} ${error.file}:${error.line}:${error.column} ${error.hint}`),
+      ).toEqual([
         'LINK_BROKEN content/blog/first-post/en.md:9:46 The nearest id on that page is #plans.',
         'LINK_BROKEN content/blog/first-post/no.md:9:14 The nearest id on that page is #plans.',
         'LINK_BROKEN content/pages/home/en.yaml:4:9 The nearest id on that page is #plans.',

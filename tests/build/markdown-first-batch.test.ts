@@ -7,12 +7,18 @@ import { markdownPoolThreshold } from '../../src/content/markdown-cache';
 import type { OutputFiles } from '../../src/output-files';
 import { createTempSite, type TempSite } from '../helpers/fixture-site';
 
-const bytes = (data: string | Uint8Array) => (typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+const bytes = (data: string | Uint8Array) =>
+  typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 
 /** The paths whose bytes differ between two outputs, or that only one has. */
 function differences(actual: OutputFiles, expected: OutputFiles): string[] {
   const paths = new Set([...actual.keys(), ...expected.keys()]);
-  return [...paths].filter((path) => !actual.has(path) || !expected.has(path) || !bytes(actual.get(path)!).equals(bytes(expected.get(path)!))).sort();
+  return [...paths]
+    .filter(
+      (path) =>
+        !actual.has(path) || !expected.has(path) || !bytes(actual.get(path)!).equals(bytes(expected.get(path)!)),
+    )
+    .sort();
 }
 
 // More posts than the first batch of Markdown: the loader reads that many folders, sends their
@@ -22,9 +28,14 @@ let site: TempSite;
 
 beforeAll(async () => {
   // No social images: the cards of 230 posts are not what this test is about.
-  site = await createTempSite({ editConfig: (text) => text.replace(/^output:\n/m, 'output:\n  socialImages: false\n') });
+  site = await createTempSite({
+    editConfig: (text) => text.replace(/^output:\n/m, 'output:\n  socialImages: false\n'),
+  });
   await rm(join(site.dir, 'content', 'blog'), { recursive: true, force: true });
-  const files = realSiteBlogFiles(createCorpus(count, { categories: ['circularity', 'saas', 'retail', 'repairer-stories'], seed: 11, bodySize: 600 }), []);
+  const files = realSiteBlogFiles(
+    createCorpus(count, { categories: ['circularity', 'saas', 'retail', 'repairer-stories'], seed: 11, bodySize: 600 }),
+    [],
+  );
   for (const [path, text] of files) {
     await mkdir(dirname(join(site.dir, path)), { recursive: true });
     await writeFile(join(site.dir, path), text);

@@ -20,14 +20,28 @@ describe('a paragraph of link destinations left open', () => {
 
   it('is refused before it is parsed, at the line and column of the mark past the limit', async () => {
     await mkdir(join(site.dir, 'content', 'blog', 'open-links'), { recursive: true });
-    const front = '---\ntitle: Open links\ndescription: A post.\ndate: 2026-02-01\ncategory: saas\nauthor: Test\n---\n\n';
-    await writeFile(join(site.dir, 'content', 'blog', 'open-links', 'en.md'), `${front}Fine so far.\n\nSee ${'[a]('.repeat(64_000)}\n`);
+    const front =
+      '---\ntitle: Open links\ndescription: A post.\ndate: 2026-02-01\ncategory: saas\nauthor: Test\n---\n\n';
+    await writeFile(
+      join(site.dir, 'content', 'blog', 'open-links', 'en.md'),
+      `${front}Fine so far.\n\nSee ${'[a]('.repeat(64_000)}\n`,
+    );
     const started = performance.now();
-    const thrown = await buildSite({ config: site.config, cache: false }).then(() => undefined, (error: unknown) => error);
+    const thrown = await buildSite({ config: site.config, cache: false }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(performance.now() - started).toBeLessThan(10_000);
     const errors = collectSiteErrors(thrown);
     expect(errors?.map(({ code, file, line, column, message }) => ({ code, file, line, column, message }))).toEqual([
-      { code: 'MARKDOWN_LIMIT', file: expect.stringMatching(/content\/blog\/open-links\/en\.md$/), line: 11, column: 2005, message: 'this paragraph has more than the 1,000 link and emphasis marks ([ ] * _ ~) allowed (markdown.maxParagraphMarks)' },
+      {
+        code: 'MARKDOWN_LIMIT',
+        file: expect.stringMatching(/content\/blog\/open-links\/en\.md$/),
+        line: 11,
+        column: 2005,
+        message:
+          'this paragraph has more than the 1,000 link and emphasis marks ([ ] * _ ~) allowed (markdown.maxParagraphMarks)',
+      },
     ]);
   });
 });

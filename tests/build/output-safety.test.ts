@@ -21,7 +21,11 @@ const run = promisify(execFile);
 const siteBin = join(repoRoot, 'bin', 'site.js');
 
 /** Runs the CLI in `cwd`; resolves with the exit code (or signal) and the output. */
-function site(cwd: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+function site(
+  cwd: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn('node', [siteBin, ...args], { cwd, env: { ...process.env, ...env } });
     let stdout = '';
@@ -35,7 +39,9 @@ function site(cwd: string, args: string[], env: Record<string, string> = {}): Pr
 /** Every file of a folder with its bytes, as one comparable list. */
 async function contents(dir: string): Promise<[string, string][]> {
   const files = await listFiles(dir);
-  return Promise.all(files.map(async (file): Promise<[string, string]> => [file, (await readFile(join(dir, file))).toString('base64')]));
+  return Promise.all(
+    files.map(async (file): Promise<[string, string]> => [file, (await readFile(join(dir, file))).toString('base64')]),
+  );
 }
 
 describe('output folders site build refuses', () => {
@@ -109,14 +115,17 @@ describe('output folders site build refuses', () => {
     const result = await site(temp.dir, ['check']);
     await writeFile(temp.config, config);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/CONFIG_INVALID  site\.config\.yaml:\d+:\d+  contact\.dataDir  contact\.dataDir overlaps the output folder \(output\.dir\)/);
+    expect(result.stderr).toMatch(
+      /CONFIG_INVALID  site\.config\.yaml:\d+:\d+  contact\.dataDir  contact\.dataDir overlaps the output folder \(output\.dir\)/,
+    );
   });
 });
 
 describe('a build killed at any step of the switch', () => {
   let dir: string;
   const out = () => join(dir, 'dist');
-  const post = (title: string, body: string) => `---\ntitle: ${title}\ndescription: A post.\ndate: 2026-01-01\ncategory: saas\nauthor: Test\n---\n\n${body}\n`;
+  const post = (title: string, body: string) =>
+    `---\ntitle: ${title}\ndescription: A post.\ndate: 2026-01-01\ncategory: saas\nauthor: Test\n---\n\n${body}\n`;
   const writePosts = async (posts: Record<string, string>) => {
     await rm(join(dir, 'content', 'blog'), { recursive: true, force: true });
     for (const [slug, text] of Object.entries(posts)) {
@@ -124,8 +133,16 @@ describe('a build killed at any step of the switch', () => {
       await writeFile(join(dir, 'content', 'blog', slug, 'en.md'), text);
     }
   };
-  const oldPosts = { alpha: post('Alpha', 'First.'), bravo: post('Bravo', 'Second.'), charlie: post('Charlie', 'Third.') };
-  const newPosts = { alpha: post('Alpha', 'First, edited.'), bravo: post('Bravo', 'Second.'), delta: post('Delta', 'Fourth.') };
+  const oldPosts = {
+    alpha: post('Alpha', 'First.'),
+    bravo: post('Bravo', 'Second.'),
+    charlie: post('Charlie', 'Third.'),
+  };
+  const newPosts = {
+    alpha: post('Alpha', 'First, edited.'),
+    bravo: post('Bravo', 'Second.'),
+    delta: post('Delta', 'Fourth.'),
+  };
 
   beforeAll(async () => {
     await mkdir(outputRoot, { recursive: true });
@@ -167,7 +184,10 @@ describe('a build killed at any step of the switch', () => {
         outcomes.push('new');
       }
       // Nothing is left beside the output: no lock, no journal, no staging folder.
-      expect((await listFiles(dir)).filter((file) => file.startsWith('.')), `after step ${step}`).toEqual([]);
+      expect(
+        (await listFiles(dir)).filter((file) => file.startsWith('.')),
+        `after step ${step}`,
+      ).toEqual([]);
     }
     // The journal, the renames of the changed pages and the removal of the old post's page:
     // each was hit once, and each recovered to the new site.
@@ -194,17 +214,34 @@ describe('a build killed at any step of the switch', () => {
       await rm(out(), { recursive: true, force: true });
       await writePosts(oldPosts);
       expect((await site(dir, ['build', '--no-precompress'])).code).toBe(0);
-      const server = await startServer({ config, store, dir: out(), port: 0, host: '127.0.0.1', limits: { shutdownGraceMs: 100 } });
+      const server = await startServer({
+        config,
+        store,
+        dir: out(),
+        port: 0,
+        host: '127.0.0.1',
+        limits: { shutdownGraceMs: 100 },
+      });
       try {
         await writePosts(newPosts);
         const result = await site(dir, ['build', '--no-precompress'], { SITE_TEST_KILL_AFTER_STEP: String(step) });
         if (result.signal === null) break;
         // alpha changed, charlie went, delta came: one site's answers, whichever it is.
-        const answers = [await page(server, '/posts/alpha/'), await page(server, '/posts/charlie/'), await page(server, '/posts/delta/')];
+        const answers = [
+          await page(server, '/posts/alpha/'),
+          await page(server, '/posts/charlie/'),
+          await page(server, '/posts/delta/'),
+        ];
         const served = JSON.stringify(answers);
-        expect([JSON.stringify(['there', 'there', 'gone']), JSON.stringify(['edited', 'gone', 'there'])], `killed after step ${step}: ${served}`).toContain(served);
+        expect(
+          [JSON.stringify(['there', 'there', 'gone']), JSON.stringify(['edited', 'gone', 'there'])],
+          `killed after step ${step}: ${served}`,
+        ).toContain(served);
         seen.push(answers[0]!);
-        expect((await listFiles(dir)).filter((file) => file.startsWith('.')), `after step ${step}`).toEqual([]);
+        expect(
+          (await listFiles(dir)).filter((file) => file.startsWith('.')),
+          `after step ${step}`,
+        ).toEqual([]);
       } finally {
         await server.close();
       }

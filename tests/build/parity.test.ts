@@ -32,7 +32,9 @@ describe('content parity between languages', () => {
 
   it('names a page whose copy is missing in one language', async () => {
     const errors = await errorsAfter((dir) => rm(join(dir, 'content', 'pages', 'shop', 'pricing', 'no.yaml')));
-    expect(errors.map((error) => error.format()).join('\n')).toMatch(/content\/pages\/shop\/pricing\/no\.yaml  .*route "\/shop\/pricing" needs/);
+    expect(errors.map((error) => error.format()).join('\n')).toMatch(
+      /content\/pages\/shop\/pricing\/no\.yaml  .*route "\/shop\/pricing" needs/,
+    );
   });
 
   it('names a UI message missing in one language, with its line', async () => {
@@ -51,6 +53,9 @@ describe('content parity between languages', () => {
         await writeFile(file, `${await readFile(file, 'utf8')}subtitel: oops\n`);
       }
     });
-    expect(errors.filter((error) => error.code === 'CONFIG_UNKNOWN_KEY').map((error) => error.field)).toEqual(['subtitel', 'subtitel']);
+    expect(errors.filter((error) => error.code === 'CONFIG_UNKNOWN_KEY').map((error) => error.field)).toEqual([
+      'subtitel',
+      'subtitel',
+    ]);
   });
 });

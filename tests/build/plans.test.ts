@@ -24,7 +24,10 @@ beforeAll(async () => {
   config = parseConfig(await readFile(join(repoRoot, 'site.config.yaml'), 'utf8'), 'site.config.yaml', repoRoot);
 });
 
-describe.each([['en', ''], ['no', 'no/']])('plans in %s', (locale, prefix) => {
+describe.each([
+  ['en', ''],
+  ['no', 'no/'],
+])('plans in %s', (locale, prefix) => {
   it('the pricing page lists each plan\'s features from the config, each paid plan as "everything in the one before, plus"', async () => {
     const html = await read(`${prefix}hub/pricing/index.html`);
     const cards = html.split(/<li class="plan(?: is-highlighted)?">/).slice(1);

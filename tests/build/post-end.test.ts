@@ -9,10 +9,22 @@ import { parse } from 'yaml';
 import { builtSite, repoRoot } from '../helpers/paths';
 
 const read = (path: string) => readFile(join(builtSite, path), 'utf8');
-const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&#x27;|&#39;/g, "'").replace(/&amp;/g, '&').replace(/\s+/g, ' ').trim();
+const text = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
 type End = Record<string, { heading: string; text: string; action: string }> & { related: string; writtenBy: string };
-const endCopy = async (locale: string) => (parse(await readFile(join(repoRoot, 'content', 'messages', `${locale}.yaml`), 'utf8')) as { blog: { end: End } }).blog.end;
-const front = async (slug: string, locale: string) => parse((await readFile(join(repoRoot, 'content', 'blog', slug, `${locale}.md`), 'utf8')).split('---')[1]!) as Record<string, string>;
+const endCopy = async (locale: string) =>
+  (parse(await readFile(join(repoRoot, 'content', 'messages', `${locale}.yaml`), 'utf8')) as { blog: { end: End } })
+    .blog.end;
+const front = async (slug: string, locale: string) =>
+  parse((await readFile(join(repoRoot, 'content', 'blog', slug, `${locale}.md`), 'utf8')).split('---')[1]!) as Record<
+    string,
+    string
+  >;
 
 /** The end block of a built post: its call to action (heading, button), the related links and the author. */
 async function postEnd(path: string) {
@@ -20,13 +32,24 @@ async function postEnd(path: string) {
   const start = html.indexOf('<div class="post-end">');
   expect(start, `${path} has no end block`).toBeGreaterThan(0);
   const block = html.slice(start, html.indexOf('</p></div>', start));
-  const cta = /<section class="post-cta[^"]*"[^>]*><h2[^>]*>([^<]*)<\/h2><p>[^<]*<\/p><a class="button button-primary" href="([^"]*)">([^<]*)<\/a>/.exec(block);
-  const related = [...block.matchAll(/<li><span class="chip">([^<]*)<\/span><a href="([^"]*)">/g)].map((match) => ({ category: match[1], href: match[2] }));
+  const cta =
+    /<section class="post-cta[^"]*"[^>]*><h2[^>]*>([^<]*)<\/h2><p>[^<]*<\/p><a class="button button-primary" href="([^"]*)">([^<]*)<\/a>/.exec(
+      block,
+    );
+  const related = [...block.matchAll(/<li><span class="chip">([^<]*)<\/span><a href="([^"]*)">/g)].map((match) => ({
+    category: match[1],
+    href: match[2],
+  }));
   const author = text(block.slice(block.indexOf('>', block.indexOf('post-author-card')) + 1));
   return { cta: cta && { heading: cta[1], href: cta[2], action: cta[3] }, related, author };
 }
 
-const posts = ['a-day-in-a-tailor-shop', 'designing-a-claim-and-repair-portal', 'qr-codes-for-workwear-repairs', 'why-repair-beats-recycling'];
+const posts = [
+  'a-day-in-a-tailor-shop',
+  'designing-a-claim-and-repair-portal',
+  'qr-codes-for-workwear-repairs',
+  'why-repair-beats-recycling',
+];
 
 describe('the end of a blog post', () => {
   it.each([
@@ -43,23 +66,35 @@ describe('the end of a blog post', () => {
     expect(cta).toEqual({ heading: copy.heading, href, action: copy.action });
   });
 
-  it.each(posts.flatMap((slug) => [[slug, 'en', ''], [slug, 'no', 'no/']]))('%s (%s) links two other posts in its language, of its category first, in its section', async (slug, locale, prefix) => {
-    const { related } = await postEnd(`${prefix}shop/blog/${slug}/index.html`);
-    expect(related).toHaveLength(2);
-    const own = await front(slug, locale);
-    const categories = parse(await readFile(join(repoRoot, 'content', 'messages', `${locale}.yaml`), 'utf8')).blog.categories as Record<string, string>;
-    for (const { href } of related) {
-      expect(href).toMatch(new RegExp(`^/${prefix}shop/blog/[a-z0-9-]+/$`));
-      const other = href!.split('/').at(-2)!;
-      expect(other).not.toBe(slug);
-      // Written in the page's language, not a fallback.
-      expect((await front(other, locale)).title).toBeTruthy();
-    }
-    // The first is of the same category (each category has a second post in both languages).
-    expect(related[0]!.category).toBe(categories[own.category!]);
-  });
+  it.each(
+    posts.flatMap((slug) => [
+      [slug, 'en', ''],
+      [slug, 'no', 'no/'],
+    ]),
+  )(
+    '%s (%s) links two other posts in its language, of its category first, in its section',
+    async (slug, locale, prefix) => {
+      const { related } = await postEnd(`${prefix}shop/blog/${slug}/index.html`);
+      expect(related).toHaveLength(2);
+      const own = await front(slug, locale);
+      const categories = parse(await readFile(join(repoRoot, 'content', 'messages', `${locale}.yaml`), 'utf8')).blog
+        .categories as Record<string, string>;
+      for (const { href } of related) {
+        expect(href).toMatch(new RegExp(`^/${prefix}shop/blog/[a-z0-9-]+/$`));
+        const other = href!.split('/').at(-2)!;
+        expect(other).not.toBe(slug);
+        // Written in the page's language, not a fallback.
+        expect((await front(other, locale)).title).toBeTruthy();
+      }
+      // The first is of the same category (each category has a second post in both languages).
+      expect(related[0]!.category).toBe(categories[own.category!]);
+    },
+  );
 
-  it.each([['en', ''], ['no', 'no/']])('names the author and role in %s', async (locale, prefix) => {
+  it.each([
+    ['en', ''],
+    ['no', 'no/'],
+  ])('names the author and role in %s', async (locale, prefix) => {
     const own = await front('sms-updates-that-customers-love', locale);
     const { author } = await postEnd(`${prefix}blog/sms-updates-that-customers-love/index.html`);
     expect(author).toBe(`${(await endCopy(locale)).writtenBy} ${own.author} ${own.authorRole}`);

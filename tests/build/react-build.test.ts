@@ -20,17 +20,23 @@ describe('the build of React that renders the pages', () => {
     // React's development build exports jsxDEV from react/jsx-dev-runtime; the production build exports undefined.
     const notFound = join(site.dir, 'templates', 'pages', 'NotFound.tsx');
     const text = await readFile(notFound, 'utf8');
-    await writeFile(notFound, `import { jsxDEV } from 'react/jsx-dev-runtime';\n${text.replace(
-      '<p className="not-found-code"',
-      '<p data-react-build={typeof jsxDEV === "function" ? "development" : "production"} className="not-found-code"',
-    )}`);
+    await writeFile(
+      notFound,
+      `import { jsxDEV } from 'react/jsx-dev-runtime';\n${text.replace(
+        '<p className="not-found-code"',
+        '<p data-react-build={typeof jsxDEV === "function" ? "development" : "production"} className="not-found-code"',
+      )}`,
+    );
   });
   afterAll(() => site.cleanup());
 
   /** Builds the copy into `out` as a user would (no NODE_ENV unless given) and says which build rendered its 404 page. */
   const reactBuildOf = async (out: string, env: NodeJS.ProcessEnv = {}) => {
     const { NODE_ENV: _vitest, ...inherited } = process.env;
-    await run(process.execPath, [join(repoRoot, 'bin', 'site.js'), 'build', '--out', out, '--no-precompress'], { cwd: site.dir, env: { ...inherited, ...env } });
+    await run(process.execPath, [join(repoRoot, 'bin', 'site.js'), 'build', '--out', out, '--no-precompress'], {
+      cwd: site.dir,
+      env: { ...inherited, ...env },
+    });
     return /data-react-build="(\w+)"/.exec(await readFile(join(site.dir, out, '404.html'), 'utf8'))?.[1];
   };
 

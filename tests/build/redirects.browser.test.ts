@@ -46,7 +46,11 @@ async function createSite(extra: string, output = ''): Promise<{ dir: string; co
 /** Builds with the CLI into `out`; the exit code and what it printed. */
 async function build(config: string, out: string): Promise<{ code: number; stderr: string }> {
   try {
-    const { stderr } = await run('node', [join(repoRoot, 'bin', 'site.js'), 'build', '--config', config, '--out', out], { cwd: repoRoot });
+    const { stderr } = await run(
+      'node',
+      [join(repoRoot, 'bin', 'site.js'), 'build', '--config', config, '--out', out],
+      { cwd: repoRoot },
+    );
     return { code: 0, stderr };
   } catch (error) {
     const failed = error as { code: number; stderr: string };
@@ -90,14 +94,32 @@ describe('the redirect files of each host', () => {
   }, 60_000);
 
   it('vercel: config.json answers each old path with its status and Location before the file system and the trailing-slash rule', async () => {
-    const { routes } = JSON.parse(await read(await builtFor('vercel'), 'config.json')) as { routes: Record<string, unknown>[] };
+    const { routes } = JSON.parse(await read(await builtFor('vercel'), 'config.json')) as {
+      routes: Record<string, unknown>[];
+    };
     const at = (src: string) => routes.findIndex((route) => route.src === src);
-    expect(routes).toContainEqual({ src: '^/aktuelt/old-news/?$', headers: { Location: '/aktuelt/first-hire/' }, status: 301 });
-    expect(routes).toContainEqual({ src: '^/de/aktuelt/alt/?$', headers: { Location: '/de/aktuelt/first-hire/#start' }, status: 302 });
-    expect(routes).toContainEqual({ src: '^/gone/?$', headers: { Location: 'https://example.org/elsewhere' }, status: 308 });
+    expect(routes).toContainEqual({
+      src: '^/aktuelt/old-news/?$',
+      headers: { Location: '/aktuelt/first-hire/' },
+      status: 301,
+    });
+    expect(routes).toContainEqual({
+      src: '^/de/aktuelt/alt/?$',
+      headers: { Location: '/de/aktuelt/first-hire/#start' },
+      status: 302,
+    });
+    expect(routes).toContainEqual({
+      src: '^/gone/?$',
+      headers: { Location: 'https://example.org/elsewhere' },
+      status: 308,
+    });
     const filesystem = routes.findIndex((route) => route.handle === 'filesystem');
-    const trailingSlash = routes.findIndex((route) => typeof route.src === 'string' && route.src.startsWith('^/((?:[^/]+/)*[^/.]+)$'));
-    expect(at('^/aktuelt/old-news/?$')).toBeLessThan(Math.min(filesystem, trailingSlash === -1 ? Infinity : trailingSlash));
+    const trailingSlash = routes.findIndex(
+      (route) => typeof route.src === 'string' && route.src.startsWith('^/((?:[^/]+/)*[^/.]+)$'),
+    );
+    expect(at('^/aktuelt/old-news/?$')).toBeLessThan(
+      Math.min(filesystem, trailingSlash === -1 ? Infinity : trailingSlash),
+    );
   }, 60_000);
 
   it('github-pages: a page at each old path refreshes to the new one, canonical to it, noindex, in the language of its path, and Chromium lands there', async () => {
@@ -144,13 +166,23 @@ describe('the redirect files of each host', () => {
   it('github-pages under a base: the refresh, the link and the canonical name the base', async () => {
     const site = await createSite(redirects, '  target: github-pages\n');
     sites.push(site);
-    await writeFile(site.config, (await readFile(site.config, 'utf8')).replace('  origin: https://fixture.example\n', '  origin: https://fixture.example\n  base: /fixture\n'));
+    await writeFile(
+      site.config,
+      (await readFile(site.config, 'utf8')).replace(
+        '  origin: https://fixture.example\n',
+        '  origin: https://fixture.example\n  base: /fixture\n',
+      ),
+    );
     const dist = join(site.dir, 'dist');
     expect((await build(site.config, dist)).code).toBe(0);
     const page = await read(dist, 'aktuelt/old-news/index.html');
     expect(page).toContain('url=/fixture/aktuelt/first-hire/');
     expect(page).toContain('<link rel="canonical" href="https://fixture.example/fixture/aktuelt/first-hire/">');
-    expect(redirectFromPaths(await loadConfig(site.config))).toEqual(['/fixture/aktuelt/old-news', '/fixture/de/aktuelt/alt', '/fixture/gone']);
+    expect(redirectFromPaths(await loadConfig(site.config))).toEqual([
+      '/fixture/aktuelt/old-news',
+      '/fixture/de/aktuelt/alt',
+      '/fixture/gone',
+    ]);
   }, 60_000);
 });
 
@@ -164,7 +196,13 @@ describe('site serve and site dev', () => {
   /** What a server answers for each old path: status and Location. */
   async function answers(url: string): Promise<[number, string | null][]> {
     const result: [number, string | null][] = [];
-    for (const path of ['/aktuelt/old-news', '/aktuelt/old-news/', '/de/aktuelt/alt/', '/gone', '/aktuelt/first-hire/']) {
+    for (const path of [
+      '/aktuelt/old-news',
+      '/aktuelt/old-news/',
+      '/de/aktuelt/alt/',
+      '/gone',
+      '/aktuelt/first-hire/',
+    ]) {
       const response = await fetch(url + path, { redirect: 'manual' });
       result.push([response.status, response.headers.get('location')]);
     }
@@ -222,18 +260,38 @@ redirects:
       errors = collectSiteErrors(error);
     }
     const found = (errors ?? []).map((error) => [error.code, error.field, error.line, error.column]);
-    expect(found).toEqual(expect.arrayContaining([
-      ['REDIRECT_TARGET_MISSING', 'redirects[0].to', line('/aktuelt/nope'), lines[line('/aktuelt/nope') - 1]!.indexOf('/aktuelt/nope') + 1],
-      ['REDIRECT_LOOP', 'redirects[1].to', line('{ from: /a, to: /b }'), lines[line('{ from: /a, to: /b }') - 1]!.indexOf('/b') + 1],
-      ['REDIRECT_LOOP', 'redirects[2].to', line('{ from: /b, to: /a }'), expect.any(Number)],
-      ['REDIRECT_FROM_PAGE', 'redirects[3].from', line('{ from: /work,'), lines[line('{ from: /work,') - 1]!.indexOf('/work') + 1],
-      ['REDIRECT_DUPLICATE', 'redirects[4].from', line('{ from: /aktuelt/old/,'), expect.any(Number)],
-      ['REDIRECT_TARGET_MISSING', 'redirects[5].to', line('{ from: /c,'), expect.any(Number)],
-    ]));
+    expect(found).toEqual(
+      expect.arrayContaining([
+        [
+          'REDIRECT_TARGET_MISSING',
+          'redirects[0].to',
+          line('/aktuelt/nope'),
+          lines[line('/aktuelt/nope') - 1]!.indexOf('/aktuelt/nope') + 1,
+        ],
+        [
+          'REDIRECT_LOOP',
+          'redirects[1].to',
+          line('{ from: /a, to: /b }'),
+          lines[line('{ from: /a, to: /b }') - 1]!.indexOf('/b') + 1,
+        ],
+        ['REDIRECT_LOOP', 'redirects[2].to', line('{ from: /b, to: /a }'), expect.any(Number)],
+        [
+          'REDIRECT_FROM_PAGE',
+          'redirects[3].from',
+          line('{ from: /work,'),
+          lines[line('{ from: /work,') - 1]!.indexOf('/work') + 1,
+        ],
+        ['REDIRECT_DUPLICATE', 'redirects[4].from', line('{ from: /aktuelt/old/,'), expect.any(Number)],
+        ['REDIRECT_TARGET_MISSING', 'redirects[5].to', line('{ from: /c,'), expect.any(Number)],
+      ]),
+    );
     expect(found).toHaveLength(6);
     const byCode = (code: string) => errors!.filter((error) => error.code === code);
     expect(byCode('REDIRECT_LOOP')[0]!.message).toContain('/a → /b → /a');
-    expect(byCode('REDIRECT_TARGET_MISSING').map((error) => error.message)).toEqual(['/aktuelt/nope is not a page of the site', '/aktuelt/old is not a page but itself redirects (to /aktuelt/nope)']);
+    expect(byCode('REDIRECT_TARGET_MISSING').map((error) => error.message)).toEqual([
+      '/aktuelt/nope is not a page of the site',
+      '/aktuelt/old is not a page but itself redirects (to /aktuelt/nope)',
+    ]);
     for (const error of errors!) expect(error.hint, error.code).toBeTruthy();
   }, 60_000);
 
@@ -242,8 +300,13 @@ redirects:
     sites.push(site);
     const out = join(site.dir, 'dist');
     expect((await build(site.config, out)).code).toBe(0);
-    const before = await Promise.all((await listAll(out)).map(async (file) => [file, await readFile(join(out, file), 'utf8')]));
-    await writeFile(site.config, (await readFile(site.config, 'utf8')) + '\nredirects:\n  - { from: /aktuelt/old, to: /aktuelt/nope }\n');
+    const before = await Promise.all(
+      (await listAll(out)).map(async (file) => [file, await readFile(join(out, file), 'utf8')]),
+    );
+    await writeFile(
+      site.config,
+      (await readFile(site.config, 'utf8')) + '\nredirects:\n  - { from: /aktuelt/old, to: /aktuelt/nope }\n',
+    );
     const lines = (await readFile(site.config, 'utf8')).split('\n');
     const line = lines.findIndex((text) => text.includes('/aktuelt/nope')) + 1;
     const { code, stderr } = await build(site.config, out);
@@ -251,7 +314,9 @@ redirects:
     expect(stderr).toContain(`site.config.yaml:${line}:${lines[line - 1]!.indexOf('/aktuelt/nope') + 1}`);
     expect(stderr).toContain('REDIRECT_TARGET_MISSING');
     expect(stderr).toContain('Give the path of a page as it is built');
-    const after = await Promise.all((await listAll(out)).map(async (file) => [file, await readFile(join(out, file), 'utf8')]));
+    const after = await Promise.all(
+      (await listAll(out)).map(async (file) => [file, await readFile(join(out, file), 'utf8')]),
+    );
     expect(after).toEqual(before);
   }, 60_000);
 });

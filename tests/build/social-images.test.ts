@@ -15,11 +15,16 @@ import { readPages } from '../helpers/site-files';
 const origin = 'https://mendwise.example';
 let pages: { file: string; url: string; html: string }[];
 
-const meta = (html: string, property: string) => html.match(new RegExp(`<meta (?:property|name)="${property}" content="([^"]*)"`))?.[1];
+const meta = (html: string, property: string) =>
+  html.match(new RegExp(`<meta (?:property|name)="${property}" content="([^"]*)"`))?.[1];
 
 /** Width and height from a PNG's header; undefined when the bytes are not a PNG. */
 function pngSize(bytes: Buffer): { width: number; height: number } | undefined {
-  if (!bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) || bytes.toString('latin1', 12, 16) !== 'IHDR') return undefined;
+  if (
+    !bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) ||
+    bytes.toString('latin1', 12, 16) !== 'IHDR'
+  )
+    return undefined;
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
@@ -38,7 +43,8 @@ describe('social images of the real site', () => {
         continue;
       }
       if (meta(page.html, 'twitter:card') !== 'summary_large_image') problems.push(`${page.url}: twitter:card`);
-      if (meta(page.html, 'og:image:width') !== '1200' || meta(page.html, 'og:image:height') !== '630') problems.push(`${page.url}: size tags`);
+      if (meta(page.html, 'og:image:width') !== '1200' || meta(page.html, 'og:image:height') !== '630')
+        problems.push(`${page.url}: size tags`);
       if (!meta(page.html, 'og:image:alt')) problems.push(`${page.url}: no og:image:alt`);
       const file = image.slice(origin.length + 1);
       if (checked.has(file)) continue;
@@ -50,7 +56,11 @@ describe('social images of the real site', () => {
         problems.push(`${page.url}: ${file} missing`);
         continue;
       }
-      const size = file.endsWith('.png') ? pngSize(bytes) : await sharp(bytes).metadata().then(({ format, width, height }) => (format === 'jpeg' ? { width: width!, height: height! } : undefined));
+      const size = file.endsWith('.png')
+        ? pngSize(bytes)
+        : await sharp(bytes)
+            .metadata()
+            .then(({ format, width, height }) => (format === 'jpeg' ? { width: width!, height: height! } : undefined));
       if (size?.width !== 1200 || size.height !== 630) problems.push(`${page.url}: ${file} is ${JSON.stringify(size)}`);
     }
     expect(problems).toEqual([]);
@@ -59,7 +69,8 @@ describe('social images of the real site', () => {
 
   it('draws translated pages in their own language, and each audience in its accent', () => {
     const imageOf = (url: string) => meta(pages.find((page) => page.url === url)!.html, 'og:image');
-    for (const url of ['/hub/', '/hub/pricing/', '/shop/product/', '/ourstory/']) expect(imageOf(url), url).not.toBe(imageOf(`/no${url}`));
+    for (const url of ['/hub/', '/hub/pricing/', '/shop/product/', '/ourstory/'])
+      expect(imageOf(url), url).not.toBe(imageOf(`/no${url}`));
     const hub = readFileSync(join(builtSite, imageOf('/hub/')!.slice(origin.length + 1)));
     const shop = readFileSync(join(builtSite, imageOf('/shop/')!.slice(origin.length + 1)));
     expect(hub.equals(shop)).toBe(false);
@@ -72,7 +83,9 @@ describe('social images of the real site', () => {
   it('writes no social image that no page names', async () => {
     const named = new Set(pages.map((page) => meta(page.html, 'og:image')!.slice(origin.length + 1)));
     const { readdir } = await import('node:fs/promises');
-    const written = (await readdir(join(builtSite, '_social'))).filter((name) => /\.(png|jpg)$/.test(name)).map((name) => `_social/${name}`);
+    const written = (await readdir(join(builtSite, '_social')))
+      .filter((name) => /\.(png|jpg)$/.test(name))
+      .map((name) => `_social/${name}`);
     expect(written.sort()).toEqual([...named].sort());
   });
 });
@@ -84,10 +97,22 @@ describe('drawing social images', () => {
   });
   afterAll(() => rm(cacheDir, { recursive: true, force: true }));
 
-  const card = (title: string): SocialCard => ({ title, siteName: 'Mendwise', host: 'mendwise.example', accent: '#0f5132', lang: 'nb', eyebrow: 'Reparatører' });
+  const card = (title: string): SocialCard => ({
+    title,
+    siteName: 'Mendwise',
+    host: 'mendwise.example',
+    accent: '#0f5132',
+    lang: 'nb',
+    eyebrow: 'Reparatører',
+  });
 
   it('names a card by what it shows, and draws it once: a second build takes it from the cache, byte for byte', async () => {
-    const cards = new Map([card('Hvorfor reparasjon slår resirkulering'), card('Priser for reparatører – æøå')].map((c) => [socialImageFile(c), c]));
+    const cards = new Map(
+      [card('Hvorfor reparasjon slår resirkulering'), card('Priser for reparatører – æøå')].map((c) => [
+        socialImageFile(c),
+        c,
+      ]),
+    );
     expect(cards.size).toBe(2);
     expect(socialImageFile(card('A'))).toBe(socialImageFile(card('A')));
     expect(socialImageFile(card('A'))).not.toBe(socialImageFile({ ...card('A'), accent: '#a8480b' }));
@@ -103,13 +128,18 @@ describe('drawing social images', () => {
     }
     // Drawn again without a cache, a card has the same bytes: the output is deterministic.
     const again = await drawSocialImages(cards, { cache: false });
-    for (const [file, png] of first.files) expect(Buffer.from(again.files.get(file)!).equals(Buffer.from(png))).toBe(true);
+    for (const [file, png] of first.files)
+      expect(Buffer.from(again.files.get(file)!).equals(Buffer.from(png))).toBe(true);
   });
 
   it("draws the site's logo (public/logo.svg) at the top left, else the name's first letter; a new logo is drawn again, not taken from the cache", async () => {
     const logo = readFileSync(join(repoRoot, 'public', 'logo.svg'), 'utf8');
-    expect(placedMark(logo)).toMatch(/^<svg x="80" y="72" width="56" height="56" xmlns="http:\/\/www.w3.org\/2000\/svg" viewBox="0 0 32 32">/);
-    expect(placedMark('<?xml version="1.0"?>\n<svg width="64" height="32"><rect width="64" height="32"/></svg>')).toBe('<svg x="80" y="72" width="56" height="56" viewBox="0 0 64 32"><rect width="64" height="32"/></svg>');
+    expect(placedMark(logo)).toMatch(
+      /^<svg x="80" y="72" width="56" height="56" xmlns="http:\/\/www.w3.org\/2000\/svg" viewBox="0 0 32 32">/,
+    );
+    expect(placedMark('<?xml version="1.0"?>\n<svg width="64" height="32"><rect width="64" height="32"/></svg>')).toBe(
+      '<svg x="80" y="72" width="56" height="56" viewBox="0 0 64 32"><rect width="64" height="32"/></svg>',
+    );
     expect(placedMark('<html>no svg</html>')).toBeUndefined();
 
     const one = new Map([[socialImageFile(card('Logo')), card('Logo')]]);
@@ -119,8 +149,14 @@ describe('drawing social images', () => {
     const otherLogo = await drawSocialImages(one, { cache, mark: logo.replace('#0f5132', '#a8480b') });
     expect([withLogo.drawn, letter.drawn, otherLogo.drawn]).toEqual([1, 1, 1]);
     // The mark's corner: the logo's dark green square, or the letter's light veil on the accent.
-    const pixel = async (png: Uint8Array) => [...(await sharp(Buffer.from(png)).extract({ left: 84, top: 100, width: 1, height: 1 }).raw().toBuffer())].slice(0, 3);
-    const [logoPixel, letterPixel, otherPixel] = await Promise.all([withLogo, letter, otherLogo].map((drawn) => pixel([...drawn.files.values()][0]!)));
+    const pixel = async (png: Uint8Array) =>
+      [...(await sharp(Buffer.from(png)).extract({ left: 84, top: 100, width: 1, height: 1 }).raw().toBuffer())].slice(
+        0,
+        3,
+      );
+    const [logoPixel, letterPixel, otherPixel] = await Promise.all(
+      [withLogo, letter, otherLogo].map((drawn) => pixel([...drawn.files.values()][0]!)),
+    );
     expect(logoPixel).toEqual([0x0f, 0x51, 0x32]);
     expect(otherPixel).toEqual([0xa8, 0x48, 0x0b]);
     expect(letterPixel![0]).toBeGreaterThan(0x0f + 20);
@@ -131,11 +167,24 @@ describe('social images drawn in worker threads', () => {
   it('have the bytes the main thread draws, with the logo or the letter, and a photo card', async () => {
     const logo = readFileSync(join(repoRoot, 'public', 'logo.svg'), 'utf8');
     const photo = join(repoRoot, 'content', 'blog', 'why-repair-beats-recycling', 'cover.jpg');
-    const photoCard: SocialCard = { title: 'Photo', siteName: 'Mendwise', host: 'mendwise.example', accent: '#0f5132', lang: 'en', photo: { hash: 'h', path: photo, alt: 'A bench', focus: { x: 0.2, y: 0.8 } } };
-    const cards = new Map([
-      ...['Hvorfor reparasjon slår resirkulering', 'Priser – æøå', 'A title long enough to wrap over more than two of the card’s lines, so that satori breaks it'].map((title) => ({ title, siteName: 'Mendwise', host: 'mendwise.example', accent: '#a8480b', lang: 'nb' })),
-      photoCard,
-    ].map((card) => [socialImageFile(card), card] as const));
+    const photoCard: SocialCard = {
+      title: 'Photo',
+      siteName: 'Mendwise',
+      host: 'mendwise.example',
+      accent: '#0f5132',
+      lang: 'en',
+      photo: { hash: 'h', path: photo, alt: 'A bench', focus: { x: 0.2, y: 0.8 } },
+    };
+    const cards = new Map(
+      [
+        ...[
+          'Hvorfor reparasjon slår resirkulering',
+          'Priser – æøå',
+          'A title long enough to wrap over more than two of the card’s lines, so that satori breaks it',
+        ].map((title) => ({ title, siteName: 'Mendwise', host: 'mendwise.example', accent: '#a8480b', lang: 'nb' })),
+        photoCard,
+      ].map((card) => [socialImageFile(card), card] as const),
+    );
     const pool = createWorkerPool(2, 'social-worker.js');
     try {
       for (const mark of [logo, undefined]) {
@@ -143,7 +192,8 @@ describe('social images drawn in worker threads', () => {
         const there = await drawSocialImages(cards, { cache: false, mark, pool: () => pool });
         expect([here.drawn, there.drawn]).toEqual([cards.size, cards.size]);
         expect([...there.files.keys()]).toEqual([...here.files.keys()]);
-        for (const [file, png] of here.files) expect(Buffer.from(there.files.get(file)!).equals(Buffer.from(png)), file).toBe(true);
+        for (const [file, png] of here.files)
+          expect(Buffer.from(there.files.get(file)!).equals(Buffer.from(png)), file).toBe(true);
       }
     } finally {
       await pool.close();
@@ -151,7 +201,13 @@ describe('social images drawn in worker threads', () => {
   });
 
   it('stop at once when their pool is ended (a build that failed needs no cards): the job fails, and so does the next', async () => {
-    const cards = Array.from({ length: 40 }, (_, index) => ({ title: `Card ${index}`, siteName: 'Mendwise', host: 'mendwise.example', accent: '#0f5132', lang: 'en' }));
+    const cards = Array.from({ length: 40 }, (_, index) => ({
+      title: `Card ${index}`,
+      siteName: 'Mendwise',
+      host: 'mendwise.example',
+      accent: '#0f5132',
+      lang: 'en',
+    }));
     const pool = createWorkerPool(1, 'social-worker.js');
     const drawing = pool.run({ kind: 'social', items: cards, chunkSize: 1 });
     const started = Date.now();
@@ -169,13 +225,21 @@ describe('social images drawn in worker threads', () => {
     // One cache folder for both builds: with `cache: false` neither reads nor writes it, so both draw every card.
     process.env.SITE_CACHE_DIR = await mkdtemp(join(outputRoot, 'social-cache-'));
     try {
-      const [alone, shared] = [await buildSite({ config: site.config, cache: false, workers: 0 }), await buildSite({ config: site.config, cache: false, workers: 1 })];
+      const [alone, shared] = [
+        await buildSite({ config: site.config, cache: false, workers: 0 }),
+        await buildSite({ config: site.config, cache: false, workers: 1 }),
+      ];
       // With `--workers 1`: one thread for the Markdown and pages, one for the cards.
       expect([alone.stats.workers, shared.stats.workers]).toEqual([0, 2]);
       const social = (files: typeof alone.files) => [...files].filter(([file]) => file.startsWith('_social/'));
       expect(social(alone.files).length).toBeGreaterThan(50);
-      expect([alone.stats.socialImagesDrawn, shared.stats.socialImagesDrawn]).toEqual([social(alone.files).length, social(alone.files).length]);
-      expect(social(shared.files).map(([file, bytes]) => [file, Buffer.from(bytes).toString('base64')])).toEqual(social(alone.files).map(([file, bytes]) => [file, Buffer.from(bytes).toString('base64')]));
+      expect([alone.stats.socialImagesDrawn, shared.stats.socialImagesDrawn]).toEqual([
+        social(alone.files).length,
+        social(alone.files).length,
+      ]);
+      expect(social(shared.files).map(([file, bytes]) => [file, Buffer.from(bytes).toString('base64')])).toEqual(
+        social(alone.files).map(([file, bytes]) => [file, Buffer.from(bytes).toString('base64')]),
+      );
       expect(readdirSync(process.env.SITE_CACHE_DIR)).toEqual([]);
     } finally {
       await rm(process.env.SITE_CACHE_DIR, { recursive: true, force: true });
@@ -188,7 +252,9 @@ describe('social images drawn in worker threads', () => {
 
 describe('a build without social images', () => {
   it('names none and writes none, with output.socialImages: false as with --no-social-images', async () => {
-    const off = await createTempSite({ editConfig: (text) => text.replace(/^output:\n/m, 'output:\n  socialImages: false\n') });
+    const off = await createTempSite({
+      editConfig: (text) => text.replace(/^output:\n/m, 'output:\n  socialImages: false\n'),
+    });
     const plain = await createTempSite();
     try {
       for (const options of [{ config: off.config }, { config: plain.config, socialImages: false }]) {

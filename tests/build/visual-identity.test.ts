@@ -22,7 +22,13 @@ describe('icons', () => {
       const features = html.slice(html.indexOf('id="features"'));
       const cards = count(features, /<li class="card">/g);
       expect(cards, url).toBeGreaterThan(3);
-      expect(count(features, /<span class="card-icon"><svg class="icon" width="24" height="24" viewBox="0 0 24 24"[^>]*aria-hidden="true"[^>]*><(path|circle|rect)/g), url).toBe(cards);
+      expect(
+        count(
+          features,
+          /<span class="card-icon"><svg class="icon" width="24" height="24" viewBox="0 0 24 24"[^>]*aria-hidden="true"[^>]*><(path|circle|rect)/g,
+        ),
+        url,
+      ).toBe(cards);
     }
   });
 
@@ -55,7 +61,12 @@ describe('audience accents', () => {
 
 describe('the 92 million tons band', () => {
   it('is on the landing page, the generic story and the workwear home only', () => {
-    const withBand = pages.filter(({ html }) => html.includes('class="claim"')).map(({ url }) => url).sort();
-    expect(withBand).toEqual(['/', '/no/', '/no/arbeidskl%C3%A6r/', '/no/ourstory/', '/no/workwear/', '/ourstory/', '/workwear/'].sort());
+    const withBand = pages
+      .filter(({ html }) => html.includes('class="claim"'))
+      .map(({ url }) => url)
+      .sort();
+    expect(withBand).toEqual(
+      ['/', '/no/', '/no/arbeidskl%C3%A6r/', '/no/ourstory/', '/no/workwear/', '/ourstory/', '/workwear/'].sort(),
+    );
   });
 });

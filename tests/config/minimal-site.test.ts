@@ -21,7 +21,11 @@ const run = promisify(execFile);
 function site(cwd: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return run('node', [join(repoRoot, 'bin', 'site.js'), ...args], { cwd }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({
+      code: error.code,
+      stdout: error.stdout,
+      stderr: error.stderr,
+    }),
   );
 }
 
@@ -64,7 +68,10 @@ export default function NotFound() { return <h1>Not found</h1>; }
 `;
 
 /** Writes a tiny site into a new folder: the config given, a layout, one page template and its copy. */
-async function writeTinySite(config: string, messages = 'pricing:\n  perMonth: per month\n  perYear: per year\n'): Promise<string> {
+async function writeTinySite(
+  config: string,
+  messages = 'pricing:\n  perMonth: per month\n  perYear: per year\n',
+): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'site-minimal-'));
   await mkdir(join(root, 'templates', 'layout'), { recursive: true });
   await mkdir(join(root, 'templates', 'pages'), { recursive: true });
@@ -126,12 +133,18 @@ describe('plans, company and their checks', () => {
   };
 
   it('renders a price in NOK per year with Intl.NumberFormat and the per-year message', async () => {
-    const root = await writeTinySite(`${minimalConfig}plans:\n  - { id: team, name: { en: Team }, price: { amount: 1200, currency: NOK, period: year } }\n`);
+    const root = await writeTinySite(
+      `${minimalConfig}plans:\n  - { id: team, name: { en: Team }, price: { amount: 1200, currency: NOK, period: year } }\n`,
+    );
     try {
       const result = await site(root, 'build', '--no-social-images');
       expect(result.code).toBe(0);
       const page = await readFile(join(root, 'dist', 'index.html'), 'utf8');
-      const amount = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'NOK', maximumFractionDigits: 0 }).format(1200);
+      const amount = new Intl.NumberFormat('en-GB', {
+        style: 'currency',
+        currency: 'NOK',
+        maximumFractionDigits: 0,
+      }).format(1200);
       expect(page).toContain(`<li class="price">${amount} per year</li>`);
     } finally {
       await rm(root, { recursive: true, force: true });
@@ -139,24 +152,39 @@ describe('plans, company and their checks', () => {
   }, 120_000);
 
   it('accepts any named social links, without an org number or opening hours', () => {
-    const loaded = config('company:\n  legalName: Tiny AS\n  address: { street: Gate 1, postalCode: "0150", city: Oslo, country: "NO" }\n  email: hi@tiny.no\n  social: { mastodon: "https://mastodon.social/@tiny", github: "https://github.com/tiny" }\n');
-    expect(loaded.company?.social).toEqual({ mastodon: 'https://mastodon.social/@tiny', github: 'https://github.com/tiny' });
+    const loaded = config(
+      'company:\n  legalName: Tiny AS\n  address: { street: Gate 1, postalCode: "0150", city: Oslo, country: "NO" }\n  email: hi@tiny.no\n  social: { mastodon: "https://mastodon.social/@tiny", github: "https://github.com/tiny" }\n',
+    );
+    expect(loaded.company?.social).toEqual({
+      mastodon: 'https://mastodon.social/@tiny',
+      github: 'https://github.com/tiny',
+    });
     expect(loaded.company?.orgNumber).toBeUndefined();
   });
 
   it('refuses an unknown currency at its line, with an example in the hint', () => {
-    const extra = 'plans:\n  - id: team\n    name: { en: Team }\n    price: { amount: 5, currency: XYZ, period: month }\n';
+    const extra =
+      'plans:\n  - id: team\n    name: { en: Team }\n    price: { amount: 5, currency: XYZ, period: month }\n';
     const errors = errorsOf(extra);
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatchObject({ code: 'CONFIG_INVALID', field: 'plans[0].price.currency', file: 'site.config.yaml', line: (minimalConfig + extra).split('\n').findIndex((line) => line.includes('XYZ')) + 1 });
+    expect(errors[0]).toMatchObject({
+      code: 'CONFIG_INVALID',
+      field: 'plans[0].price.currency',
+      file: 'site.config.yaml',
+      line: (minimalConfig + extra).split('\n').findIndex((line) => line.includes('XYZ')) + 1,
+    });
     expect(errors[0]!.message).toContain('"XYZ"');
     expect(errors[0]!.hint).toContain('currency: EUR');
   });
 
   it('refuses an audience whose contactType is not one of contact.types, naming the known ones', () => {
-    const extra = 'contact: { types: [customer, other] }\naudiences:\n  pros: { path: /pros, label: { en: Pros }, contactType: partner }\n';
+    const extra =
+      'contact: { types: [customer, other] }\naudiences:\n  pros: { path: /pros, label: { en: Pros }, contactType: partner }\n';
     const [error] = errorsOf(extra);
-    expect(error).toMatchObject({ field: 'audiences.pros.contactType', line: (minimalConfig + extra).split('\n').findIndex((line) => line.includes('contactType: partner')) + 1 });
+    expect(error).toMatchObject({
+      field: 'audiences.pros.contactType',
+      line: (minimalConfig + extra).split('\n').findIndex((line) => line.includes('contactType: partner')) + 1,
+    });
     expect(error!.hint).toContain('customer, other');
   });
 

@@ -34,7 +34,11 @@ import { repoRoot } from '../helpers/paths';
 const slug = 'why-repair-beats-recycling';
 
 /** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
-async function until<T>(check: () => T | undefined | false | Promise<T | undefined | false>, label: string, timeoutMs = 20_000): Promise<T> {
+async function until<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  label: string,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -66,7 +70,10 @@ function differences(a: OutputFiles, b: OutputFiles): string[] {
 }
 
 function succeeded(outcome: RebuildOutcome): RebuildSuccess {
-  if (!outcome.ok) throw new Error(`rebuild failed: ${outcome.errors.map((error) => error.format()).join('; ')} ${String(outcome.crash ?? '')}`);
+  if (!outcome.ok)
+    throw new Error(
+      `rebuild failed: ${outcome.errors.map((error) => error.format()).join('; ')} ${String(outcome.crash ?? '')}`,
+    );
   return outcome;
 }
 
@@ -81,16 +88,35 @@ describe('pure parts', () => {
 
   it('classifies a changed path by the input it feeds', () => {
     expect(classifyChange('/site/site.config.yaml', watched)).toEqual({ kind: 'config' });
-    expect(classifyChange('/site/content/blog/a-post/en.md', watched)).toEqual({ kind: 'entry', collection: 'blog', slug: 'a-post' });
-    expect(classifyChange('/site/content/blog/a-post', watched, true)).toEqual({ kind: 'entry', collection: 'blog', slug: 'a-post' });
-    expect(classifyChange('/site/content/work/cases/a-case/no.md', watched)).toEqual({ kind: 'entry', collection: 'cases', slug: 'a-case' });
-    expect(classifyChange('/site/content/work/cases', watched, true)).toEqual({ kind: 'entry', collection: 'cases', slug: undefined });
+    expect(classifyChange('/site/content/blog/a-post/en.md', watched)).toEqual({
+      kind: 'entry',
+      collection: 'blog',
+      slug: 'a-post',
+    });
+    expect(classifyChange('/site/content/blog/a-post', watched, true)).toEqual({
+      kind: 'entry',
+      collection: 'blog',
+      slug: 'a-post',
+    });
+    expect(classifyChange('/site/content/work/cases/a-case/no.md', watched)).toEqual({
+      kind: 'entry',
+      collection: 'cases',
+      slug: 'a-case',
+    });
+    expect(classifyChange('/site/content/work/cases', watched, true)).toEqual({
+      kind: 'entry',
+      collection: 'cases',
+      slug: undefined,
+    });
     expect(classifyChange('/site/content/messages/no.yaml', watched)).toEqual({ kind: 'messages' });
     // A whole folder deleted or restored: everything read from it.
     expect(classifyChange('/site/content', watched, true)).toEqual({ kind: 'content' });
     expect(classifyChange('/site/content/pages', watched, true)).toEqual({ kind: 'copy', id: '' });
     expect(classifyChange('/site/templates', watched, true)).toEqual({ kind: 'templates', withStyles: true });
-    expect(classifyChange('/site/content/pages/hub/product/en.yaml', watched)).toEqual({ kind: 'copy', id: 'hub/product' });
+    expect(classifyChange('/site/content/pages/hub/product/en.yaml', watched)).toEqual({
+      kind: 'copy',
+      id: 'hub/product',
+    });
     expect(classifyChange('/site/content/pages/hub/en.yaml', watched)).toEqual({ kind: 'copy', id: 'hub' });
     expect(classifyChange('/site/templates/styles/main.css', watched)).toEqual({ kind: 'styles' });
     expect(classifyChange('/site/templates/pages/Landing.tsx', watched)).toEqual({ kind: 'templates' });
@@ -99,15 +125,40 @@ describe('pure parts', () => {
   });
 
   it('forgets only the kept outputs a change feeds', () => {
-    const names = ['config', 'templates', 'islands', 'assets', 'messages', 'entries', 'entry:blog/a-post', 'entry:blog/b-post', 'entry:cases/a-post', 'copy:hub', 'copy:hub/product', 'copy:hubs', 'pages', 'feeds'];
-    const stale = (path: string, directory = false) => names.filter(staleOutputs(classifyChange(path, watched, directory)));
+    const names = [
+      'config',
+      'templates',
+      'islands',
+      'assets',
+      'messages',
+      'entries',
+      'entry:blog/a-post',
+      'entry:blog/b-post',
+      'entry:cases/a-post',
+      'copy:hub',
+      'copy:hub/product',
+      'copy:hubs',
+      'pages',
+      'feeds',
+    ];
+    const stale = (path: string, directory = false) =>
+      names.filter(staleOutputs(classifyChange(path, watched, directory)));
     expect(stale('/site/site.config.yaml')).toEqual(['config']);
     expect(stale('/site/content/blog/a-post/en.md')).toEqual(['entries', 'entry:blog/a-post']);
     expect(stale('/site/content/work/cases/a-post/en.md')).toEqual(['entries', 'entry:cases/a-post']);
     expect(stale('/site/content/blog', true)).toEqual(['entries']);
     expect(stale('/site/content/pages/hub/product/en.yaml')).toEqual(['copy:hub/product']);
     expect(stale('/site/content/pages/hub', true)).toEqual(['copy:hub', 'copy:hub/product']);
-    expect(stale('/site/content', true)).toEqual(['messages', 'entries', 'entry:blog/a-post', 'entry:blog/b-post', 'entry:cases/a-post', 'copy:hub', 'copy:hub/product', 'copy:hubs']);
+    expect(stale('/site/content', true)).toEqual([
+      'messages',
+      'entries',
+      'entry:blog/a-post',
+      'entry:blog/b-post',
+      'entry:cases/a-post',
+      'copy:hub',
+      'copy:hub/product',
+      'copy:hubs',
+    ]);
     expect(stale('/site/templates/pages/Landing.tsx')).toEqual(['config', 'templates', 'islands']);
     expect(stale('/site/templates', true)).toEqual(['config', 'templates', 'islands', 'assets']);
     expect(stale('/site/public/logo.svg')).toEqual(['assets']);
@@ -129,19 +180,37 @@ describe('pure parts', () => {
     expect(readTracked('page:/blog/ has:["alternates","0"]', 'page:/blog/', record)).toBe('true');
     expect(readTracked('page:/blog/ has:["alternates","1"]', 'page:/blog/', record)).toBe('false');
     const moved = { ...record, blog: { pageNumber: 1, slugs: ['b', 'a'] } };
-    for (const read of reads) expect(readTracked(read, 'page:/blog/', moved)).toBe(readTracked(read, 'page:/blog/', record));
-    expect(readTracked('page:/blog/ ["blog","pageNumber"]', 'page:/blog/', { blog: { pageNumber: 2 } })).not.toBe(readTracked('page:/blog/ ["blog","pageNumber"]', 'page:/blog/', record));
+    for (const read of reads)
+      expect(readTracked(read, 'page:/blog/', moved)).toBe(readTracked(read, 'page:/blog/', record));
+    expect(readTracked('page:/blog/ ["blog","pageNumber"]', 'page:/blog/', { blog: { pageNumber: 2 } })).not.toBe(
+      readTracked('page:/blog/ ["blog","pageNumber"]', 'page:/blog/', record),
+    );
     expect(readTracked('page:/other/ ["url"]', 'page:/blog/', record)).toBeUndefined();
   });
 
   it('injects the client and the overlay into a served page only', () => {
-    const overlay = renderOverlay([{ code: 'YAML_SYNTAX', title: 'Invalid YAML', message: 'bad <thing>', location: 'content/x.yaml:3:5', hint: 'Fix it.', frame: '> 3 | a: [' }]);
+    const overlay = renderOverlay([
+      {
+        code: 'YAML_SYNTAX',
+        title: 'Invalid YAML',
+        message: 'bad <thing>',
+        location: 'content/x.yaml:3:5',
+        hint: 'Fix it.',
+        frame: '> 3 | a: [',
+      },
+    ]);
     expect(overlay).toContain('role="alertdialog"');
     expect(overlay).toContain('aria-labelledby="site-dev-overlay-title"');
     expect(overlay).toContain('tabindex="-1"');
     expect(overlay).toContain('bad &lt;thing&gt;');
-    const html = injectDevClient('<!DOCTYPE html><html><head><title>x</title></head><body><p>x</p></body></html>', { build: 'b.1', file: 'index.html', overlay });
-    expect(html).toContain('<script type="module" src="/__site/dev-client.js?build=b.1&amp;file=index.html"></script></head>');
+    const html = injectDevClient('<!DOCTYPE html><html><head><title>x</title></head><body><p>x</p></body></html>', {
+      build: 'b.1',
+      file: 'index.html',
+      overlay,
+    });
+    expect(html).toContain(
+      '<script type="module" src="/__site/dev-client.js?build=b.1&amp;file=index.html"></script></head>',
+    );
     expect(html).toContain(`<body>${overlay}<p>x</p>`);
   });
 });
@@ -212,7 +281,11 @@ describe('incremental rebuild, in-process: the same files as buildSite', () => {
     await edit(file, /^skipToContent: .*$/m, 'skipToContent: Hopp rett ned til innholdet');
     const outcome = succeeded(await builder.rebuild([{ path: file }]));
     expect(outcome.reloaded).toEqual(['messages']);
-    const norwegian = new Set((await buildSite({ config: site.config, socialImages: false })).pages.filter((page) => page.locale === 'no').map((page) => page.file));
+    const norwegian = new Set(
+      (await buildSite({ config: site.config, socialImages: false })).pages
+        .filter((page) => page.locale === 'no')
+        .map((page) => page.file),
+    );
     expect(outcome.rendered).toBeLessThanOrEqual(norwegian.size);
     expect(outcome.changed.filter((path) => path.endsWith('.html')).filter((path) => !norwegian.has(path))).toEqual([]);
     await expectSameAsBuild();
@@ -232,7 +305,10 @@ describe('incremental rebuild, in-process: the same files as buildSite', () => {
     const folder = join(site.dir, 'content', 'blog', 'a-brand-new-post');
     await mkdir(folder);
     const file = join(folder, 'en.md');
-    await writeFile(file, '---\ntitle: "A brand new post"\ndescription: "Written during the test."\ndate: 2026-03-01\ncategory: circularity\nauthor: Test\n---\n\nHello.\n');
+    await writeFile(
+      file,
+      '---\ntitle: "A brand new post"\ndescription: "Written during the test."\ndate: 2026-03-01\ncategory: circularity\nauthor: Test\n---\n\nHello.\n',
+    );
     const added = succeeded(await builder.rebuild([{ path: folder, directory: true }, { path: file }]));
     expect(added.changed).toContain('blog/a-brand-new-post/index.html');
     await expectSameAsBuild();
@@ -265,7 +341,13 @@ describe('incremental rebuild, in-process: the same files as buildSite', () => {
   it('rebuilds every page through the esbuild contexts when a template changes', async () => {
     const file = join(site.dir, 'templates', 'pages', 'NotFound.tsx');
     const text = await readFile(file, 'utf8');
-    await writeFile(file, text.replace(/(export default function NotFound\(.*\)[^\n]*\{)$/m, '$1\n  const devTestMarker = "dev-test-marker";\n  void devTestMarker;'));
+    await writeFile(
+      file,
+      text.replace(
+        /(export default function NotFound\(.*\)[^\n]*\{)$/m,
+        '$1\n  const devTestMarker = "dev-test-marker";\n  void devTestMarker;',
+      ),
+    );
     const outcome = succeeded(await builder.rebuild([{ path: file }]));
     expect(outcome.reloaded).toContain('templates');
     expect(outcome.rendered).toBe(outcome.pages);
@@ -314,8 +396,14 @@ describe('deferred rendering: the open pages first, the others on request or whe
 
   it('renders the open page of a template edit now and every other page when asked, to the files buildSite makes', async () => {
     const template = join(site.dir, 'templates', 'pages', 'NotFound.tsx');
-    await edit(template, '<div className="container narrow not-found">', '<div className="container narrow not-found" data-edited="yes">');
-    const outcome = succeeded(await builder.rebuild([{ path: template }], { first: new Set(['hub/index.html', 'no/404.html']) }));
+    await edit(
+      template,
+      '<div className="container narrow not-found">',
+      '<div className="container narrow not-found" data-edited="yes">',
+    );
+    const outcome = succeeded(
+      await builder.rebuild([{ path: template }], { first: new Set(['hub/index.html', 'no/404.html']) }),
+    );
     expect(outcome.rendered).toBe(2);
     expect(outcome.deferred).toBe(outcome.pages - 2);
     expect(builder.pending).toBe(outcome.deferred);
@@ -352,12 +440,21 @@ describe('the dev server in-process', () => {
   it('renders the open page first after a template edit, then the others while idle', async () => {
     const site = await createEditableSite();
     const built: RebuildOutcome[] = [];
-    const dev = await startDevServer({ config: site.config, port: 0, host: '127.0.0.1', reporter: { built: (_changes, outcome) => built.push(outcome) } });
+    const dev = await startDevServer({
+      config: site.config,
+      port: 0,
+      host: '127.0.0.1',
+      reporter: { built: (_changes, outcome) => built.push(outcome) },
+    });
     const stream = listen(`${dev.url}/__site/events?file=${encodeURIComponent('no/404.html')}`);
     try {
       await stream.ready;
       const template = join(site.dir, 'templates', 'pages', 'NotFound.tsx');
-      await edit(template, '<div className="container narrow not-found">', '<div className="container narrow not-found" data-edited="yes">');
+      await edit(
+        template,
+        '<div className="container narrow not-found">',
+        '<div className="container narrow not-found" data-edited="yes">',
+      );
       const reload = await until(() => stream.events.find((event) => event.name === 'reload'), 'the reload event');
       const outcome = succeeded(built.at(-1)!);
       expect(outcome.rendered).toBe(1);
@@ -367,7 +464,9 @@ describe('the dev server in-process', () => {
       expect(await (await fetch(`${dev.url}/404.html`)).text()).toContain('data-edited="yes"');
       // And every other one soon after, while the server is idle.
       await until(() => dev.builder.pending === 0, 'the deferred pages');
-      expect(differences(dev.builder.files!, (await buildSite({ config: site.config, socialImages: false })).files)).toEqual([]);
+      expect(
+        differences(dev.builder.files!, (await buildSite({ config: site.config, socialImages: false })).files),
+      ).toEqual([]);
     } finally {
       stream.close();
       await dev.close();
@@ -382,7 +481,12 @@ describe('the dev server in-process', () => {
     const taken = (blocker.address() as AddressInfo).port;
     const notices: [number, number][] = [];
     try {
-      const dev = await startDevServer({ config: site.config, port: taken, host: '127.0.0.1', reporter: { portInUse: (port, next) => notices.push([port, next]) } });
+      const dev = await startDevServer({
+        config: site.config,
+        port: taken,
+        host: '127.0.0.1',
+        reporter: { portInUse: (port, next) => notices.push([port, next]) },
+      });
       try {
         expect(notices[0]).toEqual([taken, taken + 1]);
         expect(new URL(dev.url).port).not.toBe(String(taken));
@@ -398,7 +502,11 @@ describe('the dev server in-process', () => {
 });
 
 /** Reads a server-sent event stream and keeps every event. */
-function listen(url: string): { events: { name: string; data: Record<string, unknown> }[]; close(): void; ready: Promise<void> } {
+function listen(url: string): {
+  events: { name: string; data: Record<string, unknown> }[];
+  close(): void;
+  ready: Promise<void>;
+} {
   const events: { name: string; data: Record<string, unknown> }[] = [];
   let buffer = '';
   let response: IncomingMessage | undefined;
@@ -478,7 +586,11 @@ describe('site dev as a child process', () => {
     exit = new Promise((done) => child.once('exit', (code) => done(code)));
     child.stdout!.setEncoding('utf8').on('data', (text: string) => (stdout += text));
     child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-    base = await until(() => /site dev at (http:\/\/\S+?)\/?$/m.exec(stdout)?.[1], `the dev server's address (stderr: ${stderr})`, 90_000);
+    base = await until(
+      () => /site dev at (http:\/\/\S+?)\/?$/m.exec(stdout)?.[1],
+      `the dev server's address (stderr: ${stderr})`,
+      90_000,
+    );
     stream = listen(`${base}/__site/events`);
     await stream.ready;
     await until(() => stream.events.find((event) => event.name === 'state'), 'the first state event');
@@ -494,7 +606,10 @@ describe('site dev as a child process', () => {
     return { status: response.status, html: await response.text() };
   };
   const eventAfter = (index: number, name: string, test: (data: Record<string, unknown>) => boolean = () => true) =>
-    until(() => stream.events.slice(index).find((event) => event.name === name && test(event.data)), `a "${name}" event`);
+    until(
+      () => stream.events.slice(index).find((event) => event.name === name && test(event.data)),
+      `a "${name}" event`,
+    );
 
   it('serves the built pages with the dev client', async () => {
     const { status, html } = await page(`/blog/${slug}/`);
@@ -510,11 +625,22 @@ describe('site dev as a child process', () => {
 
   it('serves an edited post and sends a reload event', async () => {
     const mark = stream.events.length;
-    await edit(join(site.dir, 'content', 'blog', slug, 'en.md'), 'title: "Why repair beats recycling"', 'title: "Why repair beats recycling, live"');
-    const reload = await eventAfter(mark, 'reload', (data) => (data.files as string[] | null)?.includes(`blog/${slug}/index.html`) ?? true);
+    await edit(
+      join(site.dir, 'content', 'blog', slug, 'en.md'),
+      'title: "Why repair beats recycling"',
+      'title: "Why repair beats recycling, live"',
+    );
+    const reload = await eventAfter(
+      mark,
+      'reload',
+      (data) => (data.files as string[] | null)?.includes(`blog/${slug}/index.html`) ?? true,
+    );
     expect(reload.data.urls).toContain(`/blog/${slug}/`);
     expect((await page(`/blog/${slug}/`)).html).toContain('Why repair beats recycling, live');
-    await until(() => stderr.includes(`content/blog/${slug}/en.md → reloaded entries · rendered`), 'the rebuild line in the terminal');
+    await until(
+      () => stderr.includes(`content/blog/${slug}/en.md → reloaded entries · rendered`),
+      'the rebuild line in the terminal',
+    );
   });
 
   it('shows the overlay for broken YAML while the last good pages still serve, and clears it once fixed', async () => {
@@ -548,32 +674,49 @@ describe('site dev as a child process', () => {
     const response = await fetch(`${base}/api/contact`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', message: 'Hello from site dev.', type: 'repairer', locale: 'en' }),
+      body: JSON.stringify({
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        email: 'ada@example.com',
+        message: 'Hello from site dev.',
+        type: 'repairer',
+        locale: 'en',
+      }),
     });
     expect(response.status).toBe(201);
   });
 
   it('answers the booking API: free slots, and a booking of one of them', async () => {
-    const slots = (await (await fetch(`${base}/api/booking/slots?days=14`)).json()) as { timeZone: string; slots: { start: string }[] };
+    const slots = (await (await fetch(`${base}/api/booking/slots?days=14`)).json()) as {
+      timeZone: string;
+      slots: { start: string }[];
+    };
     expect(slots.timeZone).toBe('Europe/Oslo');
     expect(slots.slots.length).toBeGreaterThan(0);
     const response = await fetch(`${base}/api/booking`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ start: slots.slots[0]!.start, firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', locale: 'en' }),
+      body: JSON.stringify({
+        start: slots.slots[0]!.start,
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        email: 'ada@example.com',
+        locale: 'en',
+      }),
     });
     expect(response.status).toBe(201);
   });
 
   it('answers only to host names of this machine, and sends pages no absolute paths', async () => {
     const { port } = new URL(base);
-    const asHost = (host: string) => new Promise<number>((done, fail) => {
-      const outgoing = get({ host: '127.0.0.1', port, path: '/hub/', headers: { host } }, (response) => {
-        response.resume();
-        done(response.statusCode ?? 0);
+    const asHost = (host: string) =>
+      new Promise<number>((done, fail) => {
+        const outgoing = get({ host: '127.0.0.1', port, path: '/hub/', headers: { host } }, (response) => {
+          response.resume();
+          done(response.statusCode ?? 0);
+        });
+        outgoing.on('error', fail);
       });
-      outgoing.on('error', fail);
-    });
     expect(await asHost('evil.example')).toBe(403);
     expect(await asHost(`evil.example:${port}`)).toBe(403);
     expect(await asHost(`localhost:${port}`)).toBe(200);
@@ -599,7 +742,10 @@ describe('site dev as a child process', () => {
     const table = `| a | b | c |\n|---|---|---|\n${'| 1 | 2 | 3 |\n'.repeat(12_000)}`;
     const mark = stream.events.length;
     await mkdir(join(site.dir, 'content', 'blog', 'big-table'), { recursive: true });
-    await writeFile(join(site.dir, 'content', 'blog', 'big-table', 'en.md'), `---\ntitle: Big table\ndescription: A big table.\ndate: 2026-01-01\ncategory: saas\nauthor: Test\n---\n\n${table}`);
+    await writeFile(
+      join(site.dir, 'content', 'blog', 'big-table', 'en.md'),
+      `---\ntitle: Big table\ndescription: A big table.\ndate: 2026-01-01\ncategory: saas\nauthor: Test\n---\n\n${table}`,
+    );
     await until(() => stderr.includes('content/blog/big-table'), 'the rebuild to start');
     let slowest = 0;
     const done = eventAfter(mark, 'reload', (data) => (data.urls as string[]).includes('/blog/big-table/'));
@@ -625,7 +771,10 @@ describe('site dev as a child process', () => {
     await rename(away, content);
     // "fixed" when the restored content builds what the last good build had, "reload" when it
     // differs from it (an earlier edit still settling): either way the server is healthy again.
-    await until(() => stream.events.slice(back).find((event) => event.name === 'fixed' || event.name === 'reload'), 'the build after the restore');
+    await until(
+      () => stream.events.slice(back).find((event) => event.name === 'fixed' || event.name === 'reload'),
+      'the build after the restore',
+    );
     expect(await (await fetch(`${base}/__site/status`)).json()).toMatchObject({ ok: true });
     // The folder's watchers are armed again asynchronously (on a busy machine, seconds later): an
     // edit is repeated until one is seen, and the watcher must see one within 20 s.
@@ -633,7 +782,8 @@ describe('site dev as a child process', () => {
     const mark = stream.events.length;
     let title = '';
     let edits = 0;
-    const seen = (data: Record<string, unknown>) => (data.urls as string[]).includes('/blog/repair-as-a-retail-service/');
+    const seen = (data: Record<string, unknown>) =>
+      (data.urls as string[]).includes('/blog/repair-as-a-retail-service/');
     await until(async () => {
       if (stream.events.slice(mark).some((event) => event.name === 'reload' && seen(event.data))) return true;
       title = `Watched again after the restore${' again'.repeat(edits++)}`;
@@ -641,13 +791,20 @@ describe('site dev as a child process', () => {
       await new Promise((done) => setTimeout(done, 2_000));
       return false;
     }, 'a reload after an edit following the restore');
-    await until(async () => (await page('/blog/repair-as-a-retail-service/')).html.includes(title), `the page with the last title "${title}"`);
+    await until(
+      async () => (await page('/blog/repair-as-a-retail-service/')).html.includes(title),
+      `the page with the last title "${title}"`,
+    );
   });
 
   it('answers 404 for a deleted post', async () => {
     const mark = stream.events.length;
     await rm(join(site.dir, 'content', 'blog', slug), { recursive: true });
-    await eventAfter(mark, 'reload', (data) => (data.files as string[] | null)?.includes(`blog/${slug}/index.html`) ?? true);
+    await eventAfter(
+      mark,
+      'reload',
+      (data) => (data.files as string[] | null)?.includes(`blog/${slug}/index.html`) ?? true,
+    );
     const gone = await page(`/blog/${slug}/`);
     expect(gone.status).toBe(404);
     expect(gone.html).toContain('/__site/dev-client.js?');
@@ -658,8 +815,15 @@ describe('site dev as a child process', () => {
     const descendants = descendantsOf(pid);
     stream.close();
     child.kill('SIGINT');
-    const code = await Promise.race([exit, new Promise<'timeout'>((done) => setTimeout(() => done('timeout'), 10_000))]);
+    const code = await Promise.race([
+      exit,
+      new Promise<'timeout'>((done) => setTimeout(() => done('timeout'), 10_000)),
+    ]);
     expect(code).toBe(0);
-    await until(() => [pid, ...descendants].every((process) => !isAlive(process)), 'every process of site dev to end', 5_000);
+    await until(
+      () => [pid, ...descendants].every((process) => !isAlive(process)),
+      'every process of site dev to end',
+      5_000,
+    );
   });
 });

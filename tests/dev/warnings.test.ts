@@ -10,17 +10,36 @@ import { repoRoot } from '../helpers/paths';
 
 let dev: DevServer;
 beforeAll(async () => {
-  dev = await startDevServer({ config: join(repoRoot, 'tests', 'fixtures', 'engine-site', 'site.config.yaml'), port: 0, host: '127.0.0.1' });
+  dev = await startDevServer({
+    config: join(repoRoot, 'tests', 'fixtures', 'engine-site', 'site.config.yaml'),
+    port: 0,
+    host: '127.0.0.1',
+  });
 }, 120_000);
 afterAll(() => dev?.close());
 
 describe('site dev with warnings', () => {
   it('serves the pages with a warnings panel, and reports ok with the warnings', async () => {
-    const status = (await (await fetch(`${dev.url}/__site/status`)).json()) as { ok: boolean; problems: unknown[]; warnings: { code: string; location?: string; field?: string; message: string }[] };
+    const status = (await (await fetch(`${dev.url}/__site/status`)).json()) as {
+      ok: boolean;
+      problems: unknown[];
+      warnings: { code: string; location?: string; field?: string; message: string }[];
+    };
     expect(status.ok).toBe(true);
     expect(status.problems).toEqual([]);
-    expect(status.warnings).toContainEqual(expect.objectContaining({ code: 'CONFIG_PLACEHOLDER', location: expect.stringMatching(/^tests\/fixtures\/engine-site\/site\.config\.yaml:\d+:\d+$/), field: 'company.email' }));
-    expect(status.warnings).toContainEqual(expect.objectContaining({ code: 'ENTRY_UNTRANSLATED', location: 'tests/fixtures/engine-site/content/news/english-only' }));
+    expect(status.warnings).toContainEqual(
+      expect.objectContaining({
+        code: 'CONFIG_PLACEHOLDER',
+        location: expect.stringMatching(/^tests\/fixtures\/engine-site\/site\.config\.yaml:\d+:\d+$/),
+        field: 'company.email',
+      }),
+    );
+    expect(status.warnings).toContainEqual(
+      expect.objectContaining({
+        code: 'ENTRY_UNTRANSLATED',
+        location: 'tests/fixtures/engine-site/content/news/english-only',
+      }),
+    );
 
     const response = await fetch(`${dev.url}/`);
     expect(response.status).toBe(200);
@@ -43,13 +62,18 @@ describe('site dev with warnings', () => {
       text += new TextDecoder().decode(value);
     }
     controller.abort();
-    const data = JSON.parse(/event: state\ndata: (.*)\n\n/.exec(text)![1]!) as { overlay: string | null; warnings: string | null };
+    const data = JSON.parse(/event: state\ndata: (.*)\n\n/.exec(text)![1]!) as {
+      overlay: string | null;
+      warnings: string | null;
+    };
     expect(data.overlay).toBeNull();
     expect(data.warnings).toContain('CONFIG_PLACEHOLDER');
   });
 
   it('reports the warnings of inputs kept from the last build again after a change elsewhere', async () => {
-    const outcome = await dev.builder.rebuild([{ path: join(repoRoot, 'tests', 'fixtures', 'engine-site', 'content', 'messages', 'en.yaml') }]);
+    const outcome = await dev.builder.rebuild([
+      { path: join(repoRoot, 'tests', 'fixtures', 'engine-site', 'content', 'messages', 'en.yaml') },
+    ]);
     expect(outcome.ok).toBe(true);
     // The config was not loaded again, and its placeholders are still reported; so is the untranslated entry.
     expect(outcome.reloaded).not.toContain('config');

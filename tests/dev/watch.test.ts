@@ -18,7 +18,9 @@ beforeAll(async () => {
   dir = await mkdtemp(join(outputRoot, 'watch-'));
   await mkdir(join(dir, 'content'));
   await writeFile(join(dir, 'content', 'a.md'), 'one');
-  watcher = watchInputs([join(dir, 'content')], { onChanges: (batch) => reports.push({ at: Date.now(), paths: batch.map((change) => change.path) }) });
+  watcher = watchInputs([join(dir, 'content')], {
+    onChanges: (batch) => reports.push({ at: Date.now(), paths: batch.map((change) => change.path) }),
+  });
   await watcher.ready;
 });
 afterAll(async () => {
@@ -36,7 +38,15 @@ it('reports a change made right after a watched folder came back', async () => {
   // At once after the restore was reported: the folder's watchers may not be armed yet.
   const edited = reports.length;
   await writeFile(join(content, 'a.md'), 'two');
-  await expect.poll(() => reports.slice(edited).some((report) => report.paths.includes(content) || report.paths.includes(join(content, 'a.md'))), { timeout: 5_000 }).toBe(true);
+  await expect
+    .poll(
+      () =>
+        reports
+          .slice(edited)
+          .some((report) => report.paths.includes(content) || report.paths.includes(join(content, 'a.md'))),
+      { timeout: 5_000 },
+    )
+    .toBe(true);
 });
 
 it('reports a file again when it was still being written as its change was reported', async () => {
@@ -44,8 +54,12 @@ it('reports a file again when it was still being written as its change was repor
   const mark = reports.length;
   // A writer that truncates the file, then is held up before writing its bytes.
   await writeFile(file, '');
-  await expect.poll(() => reports.slice(mark).some((report) => report.paths.includes(file)), { timeout: 5_000 }).toBe(true);
+  await expect
+    .poll(() => reports.slice(mark).some((report) => report.paths.includes(file)), { timeout: 5_000 })
+    .toBe(true);
   const first = reports.length;
   await writeFile(file, 'the bytes, written late');
-  await expect.poll(() => reports.slice(first).some((report) => report.paths.includes(file)), { timeout: 5_000 }).toBe(true);
+  await expect
+    .poll(() => reports.slice(first).some((report) => report.paths.includes(file)), { timeout: 5_000 })
+    .toBe(true);
 });

@@ -57,7 +57,13 @@ async function startServe(): Promise<Running> {
   await writeSite(dist, (await buildSite({ config: site.config, socialImages: false })).files);
   const live = createLiveSite({ config: site.config, dir: dist });
   await live.start();
-  const server = await startAdminServer({ users: [editor], configPath: site.config, projectRoot: site.dir, dir: dist, site: live });
+  const server = await startAdminServer({
+    users: [editor],
+    configPath: site.config,
+    projectRoot: site.dir,
+    dir: dist,
+    site: live,
+  });
   return {
     url: server.url,
     signIn: (page) => signInWithPassword(page, `${server.url}/admin/blog/`, editor),
@@ -69,7 +75,10 @@ async function startServe(): Promise<Running> {
   };
 }
 
-for (const [mode, start] of [['site dev', startDev], ['site serve --admin', startServe]] as const) {
+for (const [mode, start] of [
+  ['site dev', startDev],
+  ['site serve --admin', startServe],
+] as const) {
   describe(`a second collection in the content editor, with ${mode}`, () => {
     let running: Running;
     let browser: Browser;
@@ -83,7 +92,8 @@ for (const [mode, start] of [['site dev', startDev], ['site serve --admin', star
       page = await context.newPage();
       page.on('pageerror', (error) => problems.push(error.message));
       page.on('console', (message) => {
-        if (message.type() === 'error' && !/status of (401|404|422)/.test(message.text())) problems.push(message.text());
+        if (message.type() === 'error' && !/status of (401|404|422)/.test(message.text()))
+          problems.push(message.text());
       });
     }, 120_000);
     afterAll(async () => {
@@ -103,7 +113,11 @@ for (const [mode, start] of [['site dev', startDev], ['site serve --admin', star
       expect(new URL(page.url()).search).toBe('?collection=cases');
       expect(await page.getByRole('row').filter({ hasText: 'A bike shop that repairs more' }).count()).toBe(1);
       // The taxonomy filter is named after the collection's own field, with the sectors' names.
-      expect(await page.getByLabel('Sector').locator('option').allTextContents()).toEqual(['All', 'Retail', 'Hotels and restaurants']);
+      expect(await page.getByLabel('Sector').locator('option').allTextContents()).toEqual([
+        'All',
+        'Retail',
+        'Hotels and restaurants',
+      ]);
       await page.reload();
       await page.getByRole('table', { name: /^Case studies:/ }).waitFor();
       expect(await page.getByLabel('Collection').inputValue()).toBe('cases');
@@ -118,9 +132,15 @@ for (const [mode, start] of [['site dev', startDev], ['site serve --admin', star
       await page.getByRole('button', { name: 'New post' }).click();
       await page.getByLabel('Address (slug)').fill('hotel-linen');
       await page.getByLabel('Title *').fill('A hotel that mends its linen');
-      await page.getByLabel('Description (shown in lists and search results) *').fill('Linen repaired instead of replaced.');
+      await page
+        .getByLabel('Description (shown in lists and search results) *')
+        .fill('Linen repaired instead of replaced.');
       await page.getByLabel('Publication date *').fill('2026-04-01');
-      expect(await page.getByLabel('Sector *').locator('option').allTextContents()).toEqual(['—', 'Retail', 'Hotels and restaurants']);
+      expect(await page.getByLabel('Sector *').locator('option').allTextContents()).toEqual([
+        '—',
+        'Retail',
+        'Hotels and restaurants',
+      ]);
       await page.getByLabel('Sector *').selectOption('hospitality');
       expect(await page.getByLabel('Clients *').getAttribute('type')).toBe('number');
       await page.getByLabel('Clients *').fill('12');
@@ -136,7 +156,12 @@ for (const [mode, start] of [['site dev', startDev], ['site serve --admin', star
       expect(await axeViolations(page)).toEqual([]);
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-      await expect.poll(async () => (await page.request.get(`${running.url}/cases/hotel-linen/`)).text(), { timeout: 30_000, interval: 250 }).toContain('A hotel that mends its linen');
+      await expect
+        .poll(async () => (await page.request.get(`${running.url}/cases/hotel-linen/`)).text(), {
+          timeout: 30_000,
+          interval: 250,
+        })
+        .toContain('A hotel that mends its linen');
       const html = await (await page.request.get(`${running.url}/cases/hotel-linen/`)).text();
       expect(html).toContain('<div data-field="clients"><dt>clients</dt><dd>12</dd></div>');
       expect(html).toContain('<div data-field="featured"><dt>featured</dt><dd>true</dd></div>');
@@ -145,7 +170,10 @@ for (const [mode, start] of [['site dev', startDev], ['site serve --admin', star
 
       // The preview of an unsaved change, through the case study's own template.
       await page.getByLabel('Clients *').fill('13');
-      const [preview] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'Preview' }).click()]);
+      const [preview] = await Promise.all([
+        page.waitForEvent('popup'),
+        page.getByRole('button', { name: 'Preview' }).click(),
+      ]);
       await preview.waitForURL(/\/api\/admin\/preview\/[\w-]{43}$/);
       expect(await preview.locator('[data-field="clients"] dd').textContent()).toBe('13');
       await preview.close();
@@ -163,14 +191,23 @@ for (const [mode, start] of [['site dev', startDev], ['site serve --admin', star
       // A field of the collection's own, which the copy does not name, gets the words of its type.
       await page.getByText('Write a number in Clients, such as 12.').waitFor();
       await page.getByLabel('Clients *').fill('12');
-      await page.getByText("Use only lowercase letters a-z, digits and single hyphens in the address (such as hotell-i-oslo), or leave it empty to use the folder's.").waitFor();
+      await page
+        .getByText(
+          "Use only lowercase letters a-z, digits and single hyphens in the address (such as hotell-i-oslo), or leave it empty to use the folder's.",
+        )
+        .waitFor();
       expect(await own.getAttribute('aria-invalid')).toBe('true');
       expect(await axeViolations(page)).toEqual([]);
       await own.fill('hotell-tekstiler');
       expect(await page.getByText("The page's address: /no/kunder/hotell-tekstiler/").count()).toBe(1);
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-      await expect.poll(async () => (await page.request.get(`${running.url}/no/kunder/hotell-tekstiler/`)).text(), { timeout: 30_000, interval: 250 }).toContain('Et hotell som reparerer tekstilene sine');
+      await expect
+        .poll(async () => (await page.request.get(`${running.url}/no/kunder/hotell-tekstiler/`)).text(), {
+          timeout: 30_000,
+          interval: 250,
+        })
+        .toContain('Et hotell som reparerer tekstilene sine');
       expect(problems).toEqual([]);
     });
   });

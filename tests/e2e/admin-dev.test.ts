@@ -46,10 +46,12 @@ describe('the settings with site dev, in the browser', () => {
       expect(await panel.evaluate((element) => getComputedStyle(element).position)).toBe('static');
       await orders.scrollIntoViewIfNeeded();
       const review = page.getByRole('button', { name: 'Review changes' });
-      expect(await review.evaluate((button) => {
-        const box = button.getBoundingClientRect();
-        return button.contains(document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2));
-      })).toBe(true);
+      expect(
+        await review.evaluate((button) => {
+          const box = button.getBoundingClientRect();
+          return button.contains(document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2));
+        }),
+      ).toBe(true);
       await orders.fill('175');
       await review.click();
       const changes = page.getByRole('region', { name: 'Your changes' });
@@ -57,7 +59,12 @@ describe('the settings with site dev, in the browser', () => {
       await changes.getByRole('button', { name: 'Save changes' }).click();
       await page.getByRole('status').filter({ hasText: 'Saved. The website is being rebuilt.' }).waitFor();
       expect(await readFile(site.config, 'utf8')).toContain('    limits: { ordersPerMonth: 175 }\n');
-      await expect.poll(async () => (await page.request.get(`${dev.url}/hub/pricing/`)).text(), { timeout: 20_000, interval: 250 }).toContain('Up to 175 orders per month');
+      await expect
+        .poll(async () => (await page.request.get(`${dev.url}/hub/pricing/`)).text(), {
+          timeout: 20_000,
+          interval: 250,
+        })
+        .toContain('Up to 175 orders per month');
     } finally {
       await browser.close();
       await running.close();

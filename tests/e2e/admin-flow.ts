@@ -34,7 +34,6 @@ export interface AdminUnderTest {
 
 const slug = 'repair-cafes-in-oslo';
 
-
 /** Runs the flow against the admin `start` starts. */
 export function describeAdminFlow(name: string, start: () => Promise<AdminUnderTest>): void {
   describe(name, () => {
@@ -49,7 +48,8 @@ export function describeAdminFlow(name: string, start: () => Promise<AdminUnderT
       context.setDefaultTimeout(15_000);
       page = await context.newPage();
       page.on('console', (message) => {
-        if (message.type() === 'error' && !/status of (401|404|422)/.test(message.text())) problems.push(message.text());
+        if (message.type() === 'error' && !/status of (401|404|422)/.test(message.text()))
+          problems.push(message.text());
       });
       page.on('pageerror', (error) => problems.push(error.message));
     });
@@ -79,7 +79,9 @@ export function describeAdminFlow(name: string, start: () => Promise<AdminUnderT
       await page.getByRole('button', { name: 'New post' }).click();
       await page.getByLabel('Address (slug)').fill(slug);
       await page.getByLabel('Title *').fill('Repair cafés in Oslo');
-      await page.getByLabel('Description (shown in lists and search results) *').fill('Where to get things fixed in Oslo.');
+      await page
+        .getByLabel('Description (shown in lists and search results) *')
+        .fill('Where to get things fixed in Oslo.');
       await page.getByLabel('Publication date *').fill('2026-11-01');
       await page.getByLabel('Category *').selectOption('circularity');
       await page.getByLabel('Author *').fill('Test Author');
@@ -92,7 +94,10 @@ export function describeAdminFlow(name: string, start: () => Promise<AdminUnderT
       expect(english).toContain('title: Repair cafés in Oslo');
 
       await page.getByLabel('Title *').fill('Repair cafés in Oslo (preview)');
-      const [preview] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'Preview' }).click()]);
+      const [preview] = await Promise.all([
+        page.waitForEvent('popup'),
+        page.getByRole('button', { name: 'Preview' }).click(),
+      ]);
       await preview.waitForURL(/\/api\/admin\/preview\/[\w-]{43}$/);
       expect(await preview.locator('h1').textContent()).toBe('Repair cafés in Oslo (preview)');
       expect(await preview.locator('meta[name="robots"]').getAttribute('content')).toContain('noindex');
@@ -105,12 +110,18 @@ export function describeAdminFlow(name: string, start: () => Promise<AdminUnderT
       await page.getByLabel('Title *').fill('Reparasjonskafeer i Oslo');
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await page.getByText('Saved. The site is updated.').first().waitFor();
-      expect(await readFile(join(admin.siteDir, 'content', 'blog', slug, 'no.md'), 'utf8')).toContain('title: Reparasjonskafeer i Oslo');
+      expect(await readFile(join(admin.siteDir, 'content', 'blog', slug, 'no.md'), 'utf8')).toContain(
+        'title: Reparasjonskafeer i Oslo',
+      );
 
       const blog = await browser.newPage();
       try {
-        await expect.poll(async () => (await (await blog.goto(`${admin.url}/blog/`))!.text()), { timeout: 15_000 }).toContain('Repair cafés in Oslo');
-        await expect.poll(async () => (await (await blog.goto(`${admin.url}/no/blog/`))!.text()), { timeout: 15_000 }).toContain('Reparasjonskafeer i Oslo');
+        await expect
+          .poll(async () => await (await blog.goto(`${admin.url}/blog/`))!.text(), { timeout: 15_000 })
+          .toContain('Repair cafés in Oslo');
+        await expect
+          .poll(async () => await (await blog.goto(`${admin.url}/no/blog/`))!.text(), { timeout: 15_000 })
+          .toContain('Reparasjonskafeer i Oslo');
       } finally {
         await blog.close();
       }
@@ -139,8 +150,13 @@ export function describeAdminFlow(name: string, start: () => Promise<AdminUnderT
     it('opens a post in a language from a link (as the changes page, for admins, links each post)', async () => {
       if (admin.role === 'admin') {
         await page.goto(`${admin.url}/admin/changes/`);
-        const link = page.getByRole('table', { name: 'Changes, newest first' }).getByRole('link', { name: slug }).first();
-        expect(await link.getAttribute('href')).toMatch(new RegExp(`^/admin/blog/\\?collection=blog&post=${slug}&locale=(?:en|no)$`));
+        const link = page
+          .getByRole('table', { name: 'Changes, newest first' })
+          .getByRole('link', { name: slug })
+          .first();
+        expect(await link.getAttribute('href')).toMatch(
+          new RegExp(`^/admin/blog/\\?collection=blog&post=${slug}&locale=(?:en|no)$`),
+        );
       }
       await page.goto(`${admin.url}/admin/blog/?post=${slug}&locale=no`);
       await page.getByRole('tab', { name: /Norsk/, selected: true }).waitFor();
@@ -150,10 +166,14 @@ export function describeAdminFlow(name: string, start: () => Promise<AdminUnderT
 
     it('uploads an image for the post, which the post then shows as AVIF and WebP, and as its og:image', async () => {
       await page.getByRole('tab', { name: /English/ }).click();
-      const photo = await sharp({ create: { width: 1600, height: 1000, channels: 3, background: '#b4530f' } }).jpeg().toBuffer();
-      await page.getByLabel('Upload an image…').setInputFiles({ name: 'cafe.jpg', mimeType: 'image/jpeg', buffer: photo });
+      const photo = await sharp({ create: { width: 1600, height: 1000, channels: 3, background: '#b4530f' } })
+        .jpeg()
+        .toBuffer();
+      await page
+        .getByLabel('Upload an image…')
+        .setInputFiles({ name: 'cafe.jpg', mimeType: 'image/jpeg', buffer: photo });
       await page.getByText('Image uploaded. Describe it in the image description, then save.').first().waitFor();
-      const name = await page.getByLabel('Image (a file in the post\'s folder)').inputValue();
+      const name = await page.getByLabel("Image (a file in the post's folder)").inputValue();
       expect(name).toMatch(/^[0-9a-f]{16}\.jpg$/);
       expect((await readFile(join(admin.siteDir, 'content', 'blog', slug, name))).equals(photo)).toBe(true);
       await page.getByLabel(/^Image description/).fill('Orange light over a repair café counter');
@@ -163,14 +183,25 @@ export function describeAdminFlow(name: string, start: () => Promise<AdminUnderT
 
       const post = await browser.newPage();
       try {
-        await expect.poll(async () => (await (await post.goto(`${admin.url}/blog/${slug}/`))!.text()), { timeout: 15_000 }).toContain('<picture class="post-image">');
-        expect(await post.locator('.post-image source[type="image/avif"]').getAttribute('srcset')).toMatch(/-480\.avif 480w, .*-1440\.avif 1440w$/);
-        expect(await post.locator('.post-image source[type="image/webp"]').getAttribute('srcset')).toMatch(/-960\.webp 960w/);
+        await expect
+          .poll(async () => await (await post.goto(`${admin.url}/blog/${slug}/`))!.text(), { timeout: 15_000 })
+          .toContain('<picture class="post-image">');
+        expect(await post.locator('.post-image source[type="image/avif"]').getAttribute('srcset')).toMatch(
+          /-480\.avif 480w, .*-1440\.avif 1440w$/,
+        );
+        expect(await post.locator('.post-image source[type="image/webp"]').getAttribute('srcset')).toMatch(
+          /-960\.webp 960w/,
+        );
         const image = post.locator('.post-image img');
         expect(await image.getAttribute('alt')).toBe('Orange light over a repair café counter');
-        await expect.poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth)).toBeGreaterThan(0);
+        await expect
+          .poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth))
+          .toBeGreaterThan(0);
         expect(await image.evaluate((element: HTMLImageElement) => element.currentSrc)).toMatch(/\.avif$/);
-        const og = await post.locator('meta[property="og:image"]').getAttribute('content').catch(() => null);
+        const og = await post
+          .locator('meta[property="og:image"]')
+          .getAttribute('content')
+          .catch(() => null);
         if (admin.socialImages) {
           expect(og).toMatch(/\/_social\/[\w-]{16}\.jpg$/);
           const card = await post.request.get(`${admin.url}${new URL(og!).pathname}`);

@@ -54,7 +54,7 @@ describe('history and restore with site dev, in the browser', () => {
   let browser: Browser;
   afterAll(() => browser?.close());
 
-  it('restores a post\'s earlier title, which the editor and the rebuilt page show again', async () => {
+  it("restores a post's earlier title, which the editor and the rebuilt page show again", async () => {
     const running = await startDevAdmin();
     const { site, dev, admin } = running;
     browser = await launchBrowser();
@@ -75,12 +75,16 @@ describe('history and restore with site dev, in the browser', () => {
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await page.getByText('Saved. The site is updated.').first().waitFor();
       const post = await browser.newPage();
-      await expect.poll(async () => (await (await post.goto(`${dev.url}/blog/${slug}/`))!.text()), { timeout: 15_000 }).toContain('A day in a busy tailor shop');
+      await expect
+        .poll(async () => await (await post.goto(`${dev.url}/blog/${slug}/`))!.text(), { timeout: 15_000 })
+        .toContain('A day in a busy tailor shop');
 
       await restoreNewest(page);
       await expect.poll(() => title.inputValue()).toBe('A day in a tailor shop');
       expect(await readFile(file, 'utf8')).toBe(original);
-      await expect.poll(async () => (await (await post.goto(`${dev.url}/blog/${slug}/`))!.text()), { timeout: 15_000 }).not.toContain('A day in a busy tailor shop');
+      await expect
+        .poll(async () => await (await post.goto(`${dev.url}/blog/${slug}/`))!.text(), { timeout: 15_000 })
+        .not.toContain('A day in a busy tailor shop');
       expect(problems).toEqual([]);
     } finally {
       await running.close();
@@ -106,7 +110,7 @@ describe('history and restore with site serve --admin, in the browser', () => {
     await running?.close();
   });
 
-  it('restores a page\'s Norwegian heading, live on /no/ when answered, and the panel fits a 320 px screen', async () => {
+  it("restores a page's Norwegian heading, live on /no/ when answered, and the panel fits a 320 px screen", async () => {
     const { server, site } = running;
     const file = join(site.dir, 'content', 'pages', 'landing', 'no.yaml');
     const original = await readFile(file, 'utf8');

@@ -20,12 +20,56 @@ const admin = { email: 'admin@example.com', role: 'admin' as const, password: 'a
 const editor = { email: 'editor@example.com', role: 'editor' as const, password: 'editor password 1' };
 
 const submissions = [
-  { receivedAt: '2026-09-01T08:00:00.000Z', firstName: 'Ada', lastName: 'Lovelace', email: 'ada@visitor.example', company: 'Analytical Repairs', type: 'repairer', subject: 'Pricing', message: 'How much is Plus for two shops?', locale: 'en', page: '/contactus/' },
-  { receivedAt: '2026-10-15T12:30:00.000Z', firstName: 'Grace', lastName: 'Hopper', email: 'grace@visitor.example', company: '', type: 'retailer', subject: '', message: '=cmd|"/c calc"!A1', locale: 'en', page: '/contactus/' },
-  { receivedAt: '2026-11-02T09:15:00.000Z', firstName: 'Kari', lastName: 'Nordmann', email: 'kari@visitor.example', company: 'Sy og Fiks', type: 'other', subject: 'Spørsmål', message: 'Hei! Kan dere ringe meg?', locale: 'no', page: '/no/kontakt/' },
+  {
+    receivedAt: '2026-09-01T08:00:00.000Z',
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    email: 'ada@visitor.example',
+    company: 'Analytical Repairs',
+    type: 'repairer',
+    subject: 'Pricing',
+    message: 'How much is Plus for two shops?',
+    locale: 'en',
+    page: '/contactus/',
+  },
+  {
+    receivedAt: '2026-10-15T12:30:00.000Z',
+    firstName: 'Grace',
+    lastName: 'Hopper',
+    email: 'grace@visitor.example',
+    company: '',
+    type: 'retailer',
+    subject: '',
+    message: '=cmd|"/c calc"!A1',
+    locale: 'en',
+    page: '/contactus/',
+  },
+  {
+    receivedAt: '2026-11-02T09:15:00.000Z',
+    firstName: 'Kari',
+    lastName: 'Nordmann',
+    email: 'kari@visitor.example',
+    company: 'Sy og Fiks',
+    type: 'other',
+    subject: 'Spørsmål',
+    message: 'Hei! Kan dere ringe meg?',
+    locale: 'no',
+    page: '/no/kontakt/',
+  },
 ];
-const bookingRequest = { id: '9b2d6a52-0f3e-4c55-8d1e-3f9c2b7a6e11', start: '2026-12-03T10:00:00+01:00', end: '2026-12-03T10:30:00+01:00', locale: 'en', bookedAt: '2026-11-10T14:00:00.000Z', firstName: 'Ola', lastName: 'Berg', email: 'ola@visitor.example', company: 'Berg Sko', note: 'Demo of the claims portal', page: '/no/shop/book-meeting/' };
-
+const bookingRequest = {
+  id: '9b2d6a52-0f3e-4c55-8d1e-3f9c2b7a6e11',
+  start: '2026-12-03T10:00:00+01:00',
+  end: '2026-12-03T10:30:00+01:00',
+  locale: 'en',
+  bookedAt: '2026-11-10T14:00:00.000Z',
+  firstName: 'Ola',
+  lastName: 'Berg',
+  email: 'ola@visitor.example',
+  company: 'Berg Sko',
+  note: 'Demo of the claims portal',
+  page: '/no/shop/book-meeting/',
+};
 
 describe('the inbox and the changes with site serve --admin, in the browser', () => {
   let site: TempSite;
@@ -37,15 +81,34 @@ describe('the inbox and the changes with site serve --admin, in the browser', ()
   const contactFile = () => join(site.dir, 'data', 'contact-submissions.jsonl');
   const rows = () => page.locator('tbody tr');
 
-  const signIn = (into: Page, who: { email: string; password: string }) => signInWithPassword(into, `${server.url}/admin/inbox/`, who);
+  const signIn = (into: Page, who: { email: string; password: string }) =>
+    signInWithPassword(into, `${server.url}/admin/inbox/`, who);
 
   beforeAll(async () => {
     site = await createTempSite();
     await mkdir(join(site.dir, 'data'), { recursive: true });
-    await writeFile(contactFile(), submissions.map((record) => `${JSON.stringify(record)}\n`).join(''), { mode: 0o600 });
-    await writeFile(join(site.dir, 'data', 'booking-requests.jsonl'), `${JSON.stringify(bookingRequest)}\n`, { mode: 0o600 });
-    [server, browser] = await Promise.all([startAdminServer({ users: [admin, editor], configPath: site.config, projectRoot: site.dir, inbox: true, posts: true }), launchBrowser()]);
-    context = await browser.newContext({ locale: 'en-US', timezoneId: 'Europe/Oslo', bypassCSP: true, acceptDownloads: true });
+    await writeFile(contactFile(), submissions.map((record) => `${JSON.stringify(record)}\n`).join(''), {
+      mode: 0o600,
+    });
+    await writeFile(join(site.dir, 'data', 'booking-requests.jsonl'), `${JSON.stringify(bookingRequest)}\n`, {
+      mode: 0o600,
+    });
+    [server, browser] = await Promise.all([
+      startAdminServer({
+        users: [admin, editor],
+        configPath: site.config,
+        projectRoot: site.dir,
+        inbox: true,
+        posts: true,
+      }),
+      launchBrowser(),
+    ]);
+    context = await browser.newContext({
+      locale: 'en-US',
+      timezoneId: 'Europe/Oslo',
+      bypassCSP: true,
+      acceptDownloads: true,
+    });
     context.setDefaultTimeout(15_000);
     page = await context.newPage();
     page.on('console', (message) => {
@@ -68,7 +131,10 @@ describe('the inbox and the changes with site serve --admin, in the browser', ()
     expect(await nav.getByRole('link', { name: 'Inbox' }).getAttribute('aria-current')).toBe('page');
     expect(await rows().count()).toBe(4);
     expect(await rows().locator('th').allTextContents()).toEqual([
-      expect.stringContaining('Ola Berg'), expect.stringContaining('Kari Nordmann'), expect.stringContaining('Grace Hopper'), expect.stringContaining('Ada Lovelace'),
+      expect.stringContaining('Ola Berg'),
+      expect.stringContaining('Kari Nordmann'),
+      expect.stringContaining('Grace Hopper'),
+      expect.stringContaining('Ada Lovelace'),
     ]);
     expect(await rows().first().textContent()).toContain('Meeting request');
     expect(await rows().first().textContent()).toContain('Demo of the claims portal');
@@ -77,7 +143,9 @@ describe('the inbox and the changes with site serve --admin, in the browser', ()
     expect(meeting).toContain('Meeting on Dec 3, 2026, 10:00 AM (Europe/Oslo)');
     expect(meeting).toContain('Sent from the page: /no/shop/book-meeting/');
     expect(meeting).toContain('Audience: Retailers');
-    expect(await rows().first().getByRole('link', { name: '/no/shop/book-meeting/' }).getAttribute('href')).toBe('/no/shop/book-meeting/');
+    expect(await rows().first().getByRole('link', { name: '/no/shop/book-meeting/' }).getAttribute('href')).toBe(
+      '/no/shop/book-meeting/',
+    );
     expect(await page.getByRole('status').filter({ hasText: '4 of 4 shown' }).count()).toBe(1);
     expect(await axeViolations(page)).toEqual([]);
   });
@@ -117,7 +185,9 @@ describe('the inbox and the changes with site serve --admin, in the browser', ()
     await page.getByLabel('Status').selectOption('');
 
     const reloaded = await page.request.get(`${server.url}/api/admin/inbox`);
-    expect((await reloaded.json()).items.find((item: { firstName: string }) => item.firstName === 'Kari').handled).toBe(true);
+    expect((await reloaded.json()).items.find((item: { firstName: string }) => item.firstName === 'Kari').handled).toBe(
+      true,
+    );
   });
 
   it('deletes one after the confirmation, and moves focus to the announcement', async () => {
@@ -131,7 +201,9 @@ describe('the inbox and the changes with site serve --admin, in the browser', ()
     expect(question).toMatch(/^Delete what Grace Hopper sent on .+\? This cannot be undone\.$/);
     await expect.poll(() => rows().count()).toBe(3);
     // Focus moves once the announcement is drawn (the next frame).
-    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Deleted what Grace Hopper sent.');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent))
+      .toBe('Deleted what Grace Hopper sent.');
     const stored = JSON.stringify(await storedRows(join(site.dir, 'data'), 'contact_messages'));
     expect(stored).not.toContain('Grace');
     expect(await storedRows(join(site.dir, 'data'), 'contact_messages')).toHaveLength(2);
@@ -146,10 +218,16 @@ describe('the inbox and the changes with site serve --admin, in the browser', ()
   it('exports what is shown as CSV', async () => {
     await page.getByLabel('Kind').selectOption('contact');
     await expect.poll(() => rows().count()).toBe(2);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export what is shown (CSV)' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export what is shown (CSV)' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^inbox-\d{4}-\d\d-\d\d\.csv$/);
     const csv = await readFile((await download.path())!, 'utf8');
-    const lines = csv.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = csv
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines.length).toBe(3);
     expect(lines[1]).toContain('Kari,Nordmann');
     expect(lines[2]).toContain('Ada,Lovelace');
@@ -161,7 +239,11 @@ describe('the inbox and the changes with site serve --admin, in the browser', ()
     await page.waitForURL(/\/admin\/changes\/$/);
     await page.getByRole('table', { name: 'Changes, newest first' }).waitFor();
     const what = await rows().locator('th').allTextContents();
-    expect(what.slice(0, 3)).toEqual(['Exported 2 inbox items', 'Deleted an inbox item', 'Marked an inbox item handled']);
+    expect(what.slice(0, 3)).toEqual([
+      'Exported 2 inbox items',
+      'Deleted an inbox item',
+      'Marked an inbox item handled',
+    ]);
     expect(what).toContain('Signed in');
     expect(await rows().first().textContent()).toContain(admin.email);
     // The item in words, linked to the inbox, not its id.
@@ -178,7 +260,10 @@ describe('the inbox and the changes with site serve --admin, in the browser', ()
     try {
       const editorPage = await other.newPage();
       await signIn(editorPage, editor);
-      for (const [path, text] of [['/admin/inbox/', 'only administrators may open it'], ['/admin/changes/', 'Only administrators may see the list of changes']]) {
+      for (const [path, text] of [
+        ['/admin/inbox/', 'only administrators may open it'],
+        ['/admin/changes/', 'Only administrators may see the list of changes'],
+      ]) {
         await editorPage.goto(`${server.url}${path}`);
         await expect.poll(() => editorPage.getByRole('status').textContent()).toContain(text);
         expect(await editorPage.locator('table').count()).toBe(0);

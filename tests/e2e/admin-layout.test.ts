@@ -16,14 +16,42 @@ import { signInWithPassword } from './support';
 
 const admin = { email: 'admin@example.com', role: 'admin' as const, password: 'admin password 1' };
 const widths = [320, 375, 414];
-const contact = { receivedAt: '2026-09-01T08:00:00.000Z', firstName: 'Ada', lastName: 'Lovelace', email: 'ada.lovelace.with.a.long.address@visitor.example', company: 'Analytical Repairs', type: 'repairer', subject: 'Pricing', message: 'How much is Plus for two shops?', locale: 'en', page: '/hub/contact/' };
-const booking = { id: '9b2d6a52-0f3e-4c55-8d1e-3f9c2b7a6e11', start: '2026-12-03T10:00:00+01:00', end: '2026-12-03T10:30:00+01:00', locale: 'no', bookedAt: '2026-11-10T14:00:00.000Z', firstName: 'Ola', lastName: 'Berg', email: 'ola@visitor.example', company: 'Berg Sko', note: 'Demo', page: '/no/shop/book-meeting/' };
+const contact = {
+  receivedAt: '2026-09-01T08:00:00.000Z',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  email: 'ada.lovelace.with.a.long.address@visitor.example',
+  company: 'Analytical Repairs',
+  type: 'repairer',
+  subject: 'Pricing',
+  message: 'How much is Plus for two shops?',
+  locale: 'en',
+  page: '/hub/contact/',
+};
+const booking = {
+  id: '9b2d6a52-0f3e-4c55-8d1e-3f9c2b7a6e11',
+  start: '2026-12-03T10:00:00+01:00',
+  end: '2026-12-03T10:30:00+01:00',
+  locale: 'no',
+  bookedAt: '2026-11-10T14:00:00.000Z',
+  firstName: 'Ola',
+  lastName: 'Berg',
+  email: 'ola@visitor.example',
+  company: 'Berg Sko',
+  note: 'Demo',
+  page: '/no/shop/book-meeting/',
+};
 
 /** What is wider than the screen: the page's scroll width, and the first elements past its right edge. */
 function overflow() {
   const root = document.documentElement;
   const offenders = [...document.querySelectorAll<HTMLElement>('body *')]
-    .filter((element) => element.offsetParent !== null && element.getBoundingClientRect().right > root.clientWidth + 1 && !element.closest('.visually-hidden, thead'))
+    .filter(
+      (element) =>
+        element.offsetParent !== null &&
+        element.getBoundingClientRect().right > root.clientWidth + 1 &&
+        !element.closest('.visually-hidden, thead'),
+    )
     .slice(0, 3)
     .map((element) => `${element.tagName.toLowerCase()}.${String(element.className).split(' ')[0]}#${element.id}`);
   return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, offenders };
@@ -37,10 +65,21 @@ describe('the admin on a phone (320, 375, 414 px), with site serve --admin', () 
   let page: Page;
 
   beforeAll(async () => {
-    const data = { 'contact-submissions.jsonl': `${JSON.stringify(contact)}\n`, 'booking-requests.jsonl': `${JSON.stringify(booking)}\n` };
-    [running, browser] = await Promise.all([startLiveAdminServer([admin], { inbox: true, data, prepare: addCasesCollection }), launchBrowser()]);
+    const data = {
+      'contact-submissions.jsonl': `${JSON.stringify(contact)}\n`,
+      'booking-requests.jsonl': `${JSON.stringify(booking)}\n`,
+    };
+    [running, browser] = await Promise.all([
+      startLiveAdminServer([admin], { inbox: true, data, prepare: addCasesCollection }),
+      launchBrowser(),
+    ]);
     ({ server } = running);
-    context = await browser.newContext({ locale: 'en-US', timezoneId: 'Europe/Oslo', bypassCSP: true, viewport: { width: 375, height: 740 } });
+    context = await browser.newContext({
+      locale: 'en-US',
+      timezoneId: 'Europe/Oslo',
+      bypassCSP: true,
+      viewport: { width: 375, height: 740 },
+    });
     context.setDefaultTimeout(15_000);
     page = await context.newPage();
   }, 120_000);
@@ -57,20 +96,28 @@ describe('the admin on a phone (320, 375, 414 px), with site serve --admin', () 
       expect(measured.offenders, `${name} at ${width} px`).toEqual([]);
       expect(measured.scrollWidth, `${name} at ${width} px`).toBeLessThanOrEqual(measured.clientWidth);
       expect(await axeViolations(page), `${name} at ${width} px`).toEqual([]);
-      if (width === 375 && process.env.ADMIN_SHOTS) await page.screenshot({ path: join(process.env.ADMIN_SHOTS, `${name}.png`), fullPage: true });
+      if (width === 375 && process.env.ADMIN_SHOTS)
+        await page.screenshot({ path: join(process.env.ADMIN_SHOTS, `${name}.png`), fullPage: true });
     }
     await page.setViewportSize({ width: 375, height: 740 });
   }
 
   /** Whether the element is on screen, all of it. */
-  const onScreen = (selector: string) => page.locator(selector).first().evaluate((element) => {
-    const box = element.getBoundingClientRect();
-    return box.top >= 0 && box.bottom <= innerHeight && box.height > 0;
-  });
+  const onScreen = (selector: string) =>
+    page
+      .locator(selector)
+      .first()
+      .evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= innerHeight && box.height > 0;
+      });
 
   it('the sign-in page', async () => {
     await page.goto(`${server.url}/auth/`);
-    await page.getByRole('button', { name: /sign in/i }).first().waitFor();
+    await page
+      .getByRole('button', { name: /sign in/i })
+      .first()
+      .waitFor();
     await fitsEveryWidth('auth');
   });
 
@@ -80,7 +127,13 @@ describe('the admin on a phone (320, 375, 414 px), with site serve --admin', () 
     await edit.waitFor();
     await fitsEveryWidth('blog');
     // Each language's status under the language's name, not in a column cut off at the right.
-    expect(await page.locator('tbody tr').first().locator('td[data-label="English"]').evaluate((cell) => getComputedStyle(cell, '::before').content)).toBe('"English"');
+    expect(
+      await page
+        .locator('tbody tr')
+        .first()
+        .locator('td[data-label="English"]')
+        .evaluate((cell) => getComputedStyle(cell, '::before').content),
+    ).toBe('"English"');
     await edit.click();
     await page.getByLabel('Title *').waitFor();
     await fitsEveryWidth('blog-editor');
@@ -110,7 +163,10 @@ describe('the admin on a phone (320, 375, 414 px), with site serve --admin', () 
     await fitsEveryWidth('media');
     await page.goto(`${server.url}/admin/blog/?post=why-repair-beats-recycling&locale=en`);
     await page.getByRole('button', { name: 'Choose from the library…' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: /^Illustration: a green jacket/ }).waitFor();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: /^Illustration: a green jacket/ })
+      .waitFor();
     await fitsEveryWidth('media-picker');
     await page.keyboard.press('Escape');
   });
@@ -119,14 +175,21 @@ describe('the admin on a phone (320, 375, 414 px), with site serve --admin', () 
     await page.goto(`${server.url}/admin/inbox/`);
     await page.getByRole('table', { name: 'Messages and meeting requests, newest first' }).waitFor();
     await fitsEveryWidth('inbox');
-    expect(await page.locator('tbody tr').first().evaluate((row) => getComputedStyle(row).display)).toBe('block');
+    expect(
+      await page
+        .locator('tbody tr')
+        .first()
+        .evaluate((row) => getComputedStyle(row).display),
+    ).toBe('block');
   });
 
   it('the page texts: the list of pages, and a Norwegian page with a list, each item its own field, the English beside it', async () => {
     await page.goto(`${server.url}/admin/pages/`);
     await page.getByRole('heading', { name: 'Pages: choose a language to edit' }).waitFor();
     await fitsEveryWidth('pages');
-    const row = page.locator('.admin-page-list li').filter({ has: page.locator('code').getByText('hub/book-meeting', { exact: true }) });
+    const row = page
+      .locator('.admin-page-list li')
+      .filter({ has: page.locator('code').getByText('hub/book-meeting', { exact: true }) });
     await row.getByRole('button', { name: 'Norsk' }).click();
     const items = page.getByRole('group', { name: 'Agenda › Items agenda.items' });
     await items.waitFor();
@@ -151,7 +214,11 @@ describe('the admin on a phone (320, 375, 414 px), with site serve --admin', () 
     const orders = page.getByRole('textbox', { name: 'basic Orders per month' });
     await orders.waitFor();
     await fitsEveryWidth('settings');
-    if (process.env.ADMIN_SHOTS) await page.locator('fieldset.admin-settings-group').nth(2).screenshot({ path: join(process.env.ADMIN_SHOTS, 'settings-plans.png') });
+    if (process.env.ADMIN_SHOTS)
+      await page
+        .locator('fieldset.admin-settings-group')
+        .nth(2)
+        .screenshot({ path: join(process.env.ADMIN_SHOTS, 'settings-plans.png') });
     for (const field of ['Legal name', 'Share of time saved (%)']) {
       await page.getByLabel(field).scrollIntoViewIfNeeded();
       expect(await onScreen('.admin-actions button[type="submit"]'), field).toBe(true);
@@ -159,7 +226,10 @@ describe('the admin on a phone (320, 375, 414 px), with site serve --admin', () 
     await orders.scrollIntoViewIfNeeded();
     expect(await onScreen('.admin-actions button[type="submit"]')).toBe(true);
     // The sticky bar covers no field it has scrolled past: the focused field is above it.
-    const [field, bar] = await Promise.all([orders.boundingBox(), page.locator('.admin-actions').first().boundingBox()]);
+    const [field, bar] = await Promise.all([
+      orders.boundingBox(),
+      page.locator('.admin-actions').first().boundingBox(),
+    ]);
     expect(field!.y + field!.height).toBeLessThanOrEqual(bar!.y + 1);
     await orders.fill('60');
     await page.getByRole('button', { name: 'Review changes' }).click();

@@ -23,7 +23,13 @@ import { createEditableSite } from '../helpers/editable-site';
 const postA = 'a-day-in-a-tailor-shop';
 const postB = 'building-a-local-repair-network';
 
-interface Running { url: string; siteDir: string; role: 'admin' | 'editor'; signIn(page: Page): Promise<void>; close(): Promise<void> }
+interface Running {
+  url: string;
+  siteDir: string;
+  role: 'admin' | 'editor';
+  signIn(page: Page): Promise<void>;
+  close(): Promise<void>;
+}
 
 function describeMediaFlow(name: string, start: () => Promise<Running>) {
   describe(name, () => {
@@ -43,7 +49,8 @@ function describeMediaFlow(name: string, start: () => Promise<Running>) {
       page = await context.newPage();
       page.on('pageerror', (error) => problems.push(error.message));
       page.on('console', (message) => {
-        if (message.type() === 'error' && !/status of (401|404|409|422)/.test(message.text())) problems.push(message.text());
+        if (message.type() === 'error' && !/status of (401|404|409|422)/.test(message.text()))
+          problems.push(message.text());
       });
       await running.signIn(page);
     }, 120_000);
@@ -55,10 +62,14 @@ function describeMediaFlow(name: string, start: () => Promise<Running>) {
     it('uploads an image to post A, and post B takes it from the library and shows it', async () => {
       await page.goto(`${running.url}/admin/blog/?post=${postA}&locale=en`);
       await page.getByLabel('Title *').waitFor();
-      const photo = await sharp({ create: { width: 1600, height: 900, channels: 3, background: '#2a6f4e' } }).jpeg().toBuffer();
-      await page.getByLabel('Upload an image…').setInputFiles({ name: 'bench.jpg', mimeType: 'image/jpeg', buffer: photo });
+      const photo = await sharp({ create: { width: 1600, height: 900, channels: 3, background: '#2a6f4e' } })
+        .jpeg()
+        .toBuffer();
+      await page
+        .getByLabel('Upload an image…')
+        .setInputFiles({ name: 'bench.jpg', mimeType: 'image/jpeg', buffer: photo });
       await page.getByText('Image uploaded.', { exact: false }).first().waitFor();
-      file = await page.getByLabel('Image (a file in the post\'s folder)').inputValue();
+      file = await page.getByLabel("Image (a file in the post's folder)").inputValue();
       await page.getByLabel(/^Image description/).fill('A green workbench');
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await saved();
@@ -79,20 +90,24 @@ function describeMediaFlow(name: string, start: () => Promise<Running>) {
       await choice.focus();
       await page.keyboard.press('Enter');
       await dialog.waitFor({ state: 'hidden' });
-      expect(await page.getByLabel('Image (a file in the post\'s folder)').inputValue()).toBe(file);
+      expect(await page.getByLabel("Image (a file in the post's folder)").inputValue()).toBe(file);
       expect((await readFile(join(running.siteDir, 'content', 'blog', postB, file))).equals(photo)).toBe(true);
       await page.getByLabel(/^Image description/).fill('The same green workbench');
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await saved();
       const hash = file.slice(0, 16);
-      await expect.poll(() => pageOf(`/blog/${postB}/`), { timeout: 20_000, interval: 250 }).toMatch(new RegExp(`<img [^>]*src="/assets/images/${hash}-960\\.webp"[^>]*alt="The same green workbench"`));
+      await expect
+        .poll(() => pageOf(`/blog/${postB}/`), { timeout: 20_000, interval: 250 })
+        .toMatch(new RegExp(`<img [^>]*src="/assets/images/${hash}-960\\.webp"[^>]*alt="The same green workbench"`));
     });
 
     it('gives the image a Norwegian description and a focal point on /admin/media, which the pages then use', async () => {
       await page.goto(`${running.url}/admin/media/`);
       const item = page.getByRole('article', { name: file });
       await item.waitFor();
-      expect(await item.getByRole('link', { name: 'A day in a tailor shop' }).getAttribute('href')).toBe(`/admin/blog/?post=${postA}&locale=en`);
+      expect(await item.getByRole('link', { name: 'A day in a tailor shop' }).getAttribute('href')).toBe(
+        `/admin/blog/?post=${postA}&locale=en`,
+      );
       const remove = item.getByRole('button', { name: 'Delete' });
       expect(await remove.isDisabled()).toBe(true);
       expect(await axeViolations(page)).toEqual([]);
@@ -107,34 +122,53 @@ function describeMediaFlow(name: string, start: () => Promise<Running>) {
       const sidecar = await readFile(join(running.siteDir, 'content', 'blog', postB, `${file}.yaml`), 'utf8');
       expect(sidecar).toContain('no: "En grønn arbeidsbenk"');
       expect(sidecar).toContain('focus: { x: 0.2, y: 0.55 }');
-      await expect.poll(() => pageOf(`/blog/${postB}/`), { timeout: 20_000, interval: 250 }).toContain('class="focus focus-x-20 focus-y-55"');
+      await expect
+        .poll(() => pageOf(`/blog/${postB}/`), { timeout: 20_000, interval: 250 })
+        .toContain('class="focus focus-x-20 focus-y-55"');
       // The page's stylesheet places it, under the strict CSP.
       const strict = await (await browser.newContext()).newPage();
       await strict.goto(`${running.url}/blog/${postB}/`);
-      expect(await strict.locator('.post-image img').evaluate((image) => getComputedStyle(image).objectPosition)).toBe('20% 55%');
+      expect(await strict.locator('.post-image img').evaluate((image) => getComputedStyle(image).objectPosition)).toBe(
+        '20% 55%',
+      );
       await strict.context().close();
       if (running.role === 'admin') {
         // The changes page says what was done to the image and links the library.
         await page.goto(`${running.url}/admin/changes/`);
-        const row = page.getByRole('row').filter({ hasText: 'Changed an image\'s descriptions or focal point' }).first();
+        const row = page.getByRole('row').filter({ hasText: "Changed an image's descriptions or focal point" }).first();
         expect(await row.getByRole('link', { name: file }).getAttribute('href')).toBe('/admin/media/');
         expect(await axeViolations(page)).toEqual([]);
       }
     });
 
     it('deletes an image no post uses, and says so', async () => {
-      const { csrfToken } = (await (await page.request.get(`${running.url}/api/admin/session`)).json()) as { csrfToken: string };
-      const unused = await sharp({ create: { width: 800, height: 450, channels: 3, background: '#b4530f' } }).png().toBuffer();
-      const uploaded = await page.request.post(`${running.url}/api/admin/media?post=${postB}`, { headers: { 'content-type': 'image/png', 'x-csrf-token': csrfToken, origin: running.url }, data: unused });
+      const { csrfToken } = (await (await page.request.get(`${running.url}/api/admin/session`)).json()) as {
+        csrfToken: string;
+      };
+      const unused = await sharp({ create: { width: 800, height: 450, channels: 3, background: '#b4530f' } })
+        .png()
+        .toBuffer();
+      const uploaded = await page.request.post(`${running.url}/api/admin/media?post=${postB}`, {
+        headers: { 'content-type': 'image/png', 'x-csrf-token': csrfToken, origin: running.url },
+        data: unused,
+      });
       const { path } = (await uploaded.json()) as { path: string };
       await page.goto(`${running.url}/admin/media/`);
       const item = page.getByRole('article', { name: path });
       await item.getByText('No post uses this image.').waitFor();
       page.once('dialog', (dialog) => void dialog.accept());
       await item.getByRole('button', { name: 'Delete' }).click();
-      await page.getByRole('status').filter({ hasText: `${path} was deleted.` }).waitFor();
+      await page
+        .getByRole('status')
+        .filter({ hasText: `${path} was deleted.` })
+        .waitFor();
       await item.waitFor({ state: 'detached' });
-      expect(await readFile(join(running.siteDir, 'content', 'blog', postB, path)).then(() => true, () => false)).toBe(false);
+      expect(
+        await readFile(join(running.siteDir, 'content', 'blog', postB, path)).then(
+          () => true,
+          () => false,
+        ),
+      ).toBe(false);
       expect(await axeViolations(page)).toEqual([]);
       expect(problems, problems.join('\n')).toEqual([]);
     });
@@ -171,7 +205,13 @@ describeMediaFlow('the media library with site serve --admin, in the browser', a
   await writeSite(dist, (await buildSite({ config: site.config })).files);
   const live = createLiveSite({ config: site.config, dir: dist });
   await live.start();
-  const server = await startAdminServer({ users: [editor], configPath: site.config, projectRoot: site.dir, dir: dist, site: live });
+  const server = await startAdminServer({
+    users: [editor],
+    configPath: site.config,
+    projectRoot: site.dir,
+    dir: dist,
+    site: live,
+  });
   return {
     url: server.url,
     siteDir: site.dir,

@@ -35,7 +35,9 @@ describe('the page texts with site serve --admin, in the browser', () => {
   async function open(id: string, language: string) {
     const back = page.getByRole('button', { name: 'Back to the pages' });
     if (await back.count()) await back.click();
-    const row = page.locator('.admin-page-list li').filter({ has: page.locator('code').getByText(id, { exact: true }) });
+    const row = page
+      .locator('.admin-page-list li')
+      .filter({ has: page.locator('code').getByText(id, { exact: true }) });
     await row.getByRole('button', { name: new RegExp(`^${language}`) }).click();
     await page.getByRole('heading', { name: `${labelOf(id)}: ${language}` }).waitFor();
   }
@@ -45,11 +47,16 @@ describe('the page texts with site serve --admin, in the browser', () => {
 
   beforeAll(async () => {
     [running, browser] = await Promise.all([
-      startLiveAdminServer([editor, admin], { prepare: async (site) => {
-        // The developer locks the claim's figure of the landing page.
-        const text = await readFile(site.config, 'utf8');
-        await writeFile(site.config, text.replace(/^admin:\n/m, 'admin:\n  locked:\n    - { content: landing, keys: [claim.figure] }\n'));
-      } }),
+      startLiveAdminServer([editor, admin], {
+        prepare: async (site) => {
+          // The developer locks the claim's figure of the landing page.
+          const text = await readFile(site.config, 'utf8');
+          await writeFile(
+            site.config,
+            text.replace(/^admin:\n/m, 'admin:\n  locked:\n    - { content: landing, keys: [claim.figure] }\n'),
+          );
+        },
+      }),
       launchBrowser(),
     ]);
     ({ site, server } = running);
@@ -57,7 +64,8 @@ describe('the page texts with site serve --admin, in the browser', () => {
     context.setDefaultTimeout(15_000);
     page = await context.newPage();
     page.on('console', (message) => {
-      if (message.type() === 'error' && !/status of 40[19]|status of 422/.test(message.text())) problems.push(message.text());
+      if (message.type() === 'error' && !/status of 40[19]|status of 422/.test(message.text()))
+        problems.push(message.text());
     });
     page.on('pageerror', (error) => problems.push(error.message));
   }, 120_000);
@@ -66,7 +74,7 @@ describe('the page texts with site serve --admin, in the browser', () => {
     await running?.close();
   });
 
-  it('lists the pages by the admin navigation, and shows a Norwegian page\'s texts beside the English, the locked one read-only', async () => {
+  it("lists the pages by the admin navigation, and shows a Norwegian page's texts beside the English, the locked one read-only", async () => {
     await signInWithPassword(page, `${server.url}/admin/blog/`, editor);
     await page.getByRole('navigation', { name: 'Admin pages' }).getByRole('link', { name: 'Page texts' }).click();
     await page.waitForURL(/\/admin\/pages\/$/);
@@ -86,7 +94,9 @@ describe('the page texts with site serve --admin, in the browser', () => {
     // The locked figure is read-only and says why.
     const figure = field('claim.figure');
     expect(await figure.getAttribute('readonly')).not.toBeNull();
-    expect(await page.locator(`[id="${(await figure.getAttribute('aria-describedby'))!.split(' ')[0]}"]`).textContent()).toMatch(/^Locked: the site's developer keeps this text/);
+    expect(
+      await page.locator(`[id="${(await figure.getAttribute('aria-describedby'))!.split(' ')[0]}"]`).textContent(),
+    ).toMatch(/^Locked: the site's developer keeps this text/);
     expect(await axeViolations(page)).toEqual([]);
   });
 
@@ -98,7 +108,9 @@ describe('the page texts with site serve --admin, in the browser', () => {
     await summary.waitFor();
     const primary = field('actions.primary');
     expect(await primary.getAttribute('aria-invalid')).toBe('true');
-    expect(await page.locator(`[id="${(await primary.getAttribute('aria-describedby'))!.split(' ').pop()}"]`).textContent()).toBe("Write a text here; a page's text can't be empty.");
+    expect(
+      await page.locator(`[id="${(await primary.getAttribute('aria-describedby'))!.split(' ').pop()}"]`).textContent(),
+    ).toBe("Write a text here; a page's text can't be empty.");
     await summary.getByRole('link').click();
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('copy-actions-primary');
     expect(await axeViolations(page)).toEqual([]);
@@ -127,16 +139,22 @@ describe('the page texts with site serve --admin, in the browser', () => {
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     // The list marks the Norwegian outdated before it is opened.
     await page.getByRole('button', { name: 'Back to the pages' }).click();
-    const row = page.locator('.admin-page-list li').filter({ has: page.locator('code').getByText('landing', { exact: true }) });
+    const row = page
+      .locator('.admin-page-list li')
+      .filter({ has: page.locator('code').getByText('landing', { exact: true }) });
     await row.getByRole('button', { name: 'Norsk Outdated' }).waitFor();
     expect(await row.getByRole('button', { name: 'English', exact: true }).count()).toBe(1);
     expect(await axeViolations(page)).toEqual([]);
     await open('landing', 'Norsk');
-    const outdated = page.getByRole('region', { name: /^Outdated The English text changed after this translation was saved/ });
+    const outdated = page.getByRole('region', {
+      name: /^Outdated The English text changed after this translation was saved/,
+    });
     await outdated.waitFor();
     const diff = await outdated.locator('pre').innerText();
     expect(diff).toContain('-  heading: Make repair the easy choice\n+  heading: Make repair the obvious choice');
-    expect(await page.locator(`[id="${(await field('hero.heading').getAttribute('aria-describedby'))!}"]`).textContent()).toBe('Make repair the obvious choice');
+    expect(
+      await page.locator(`[id="${(await field('hero.heading').getAttribute('aria-describedby'))!}"]`).textContent(),
+    ).toBe('Make repair the obvious choice');
     expect(await axeViolations(page)).toEqual([]);
     // Saved again, the translation is up to date.
     await field('hero.heading').fill('Gjør reparasjon til det opplagte valget');
@@ -144,24 +162,43 @@ describe('the page texts with site serve --admin, in the browser', () => {
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     expect(await outdated.count()).toBe(0);
     await page.getByRole('button', { name: 'Back to the pages' }).click();
-    await page.locator('.admin-page-list li').filter({ has: page.locator('code').getByText('landing', { exact: true }) }).getByRole('button', { name: 'Norsk', exact: true }).waitFor();
+    await page
+      .locator('.admin-page-list li')
+      .filter({ has: page.locator('code').getByText('landing', { exact: true }) })
+      .getByRole('button', { name: 'Norsk', exact: true })
+      .waitFor();
     await open('landing', 'Norsk');
   });
 
-  it('says at the field what someone else saved meanwhile (409), keeps the editor\'s text, and saves it on the second try', async () => {
+  it("says at the field what someone else saved meanwhile (409), keeps the editor's text, and saves it on the second try", async () => {
     const auth = await server.signIn(editor.email, editor.password);
-    const current = (await server.send('GET', '/api/admin/pages/landing/no', { headers: { cookie: auth.cookie } })).json() as { version: string };
+    const current = (
+      await server.send('GET', '/api/admin/pages/landing/no', { headers: { cookie: auth.cookie } })
+    ).json() as { version: string };
     const put = await server.send('PUT', '/api/admin/pages/landing/no', {
-      headers: { cookie: auth.cookie, origin: server.url, 'x-csrf-token': auth.csrf, 'content-type': 'application/json', 'if-match': `"${current.version}"` },
+      headers: {
+        cookie: auth.cookie,
+        origin: server.url,
+        'x-csrf-token': auth.csrf,
+        'content-type': 'application/json',
+        'if-match': `"${current.version}"`,
+      },
       body: JSON.stringify({ changes: [{ key: 'actions.secondary', value: 'Ta kontakt' }] }),
     });
     expect(put.status).toBe(200);
     await field('actions.secondary').fill('Snakk med oss i dag');
     await page.getByRole('button', { name: 'Save texts' }).click();
-    await page.getByRole('alert').filter({ hasText: 'Someone else saved this page\'s texts while you were editing' }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: "Someone else saved this page's texts while you were editing" })
+      .waitFor();
     const secondary = field('actions.secondary');
     expect(await secondary.inputValue()).toBe('Snakk med oss i dag');
-    expect(await page.locator(`[id="${(await secondary.getAttribute('aria-describedby'))!.split(' ').pop()}"]`).textContent()).toBe('Someone else changed this text meanwhile to: Ta kontakt');
+    expect(
+      await page
+        .locator(`[id="${(await secondary.getAttribute('aria-describedby'))!.split(' ').pop()}"]`)
+        .textContent(),
+    ).toBe('Someone else changed this text meanwhile to: Ta kontakt');
     expect(await axeViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Save texts' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
@@ -169,19 +206,25 @@ describe('the page texts with site serve --admin, in the browser', () => {
     expect(problems).toEqual([]);
   });
 
-  it('says on the changes page that a page\'s texts were edited, linking to the page in its language', async () => {
+  it("says on the changes page that a page's texts were edited, linking to the page in its language", async () => {
     const other = await browser.newContext({ locale: 'en-US', bypassCSP: true });
     const adminPage = await other.newPage();
     await signInWithPassword(adminPage, `${server.url}/admin/changes/`, admin);
     await adminPage.goto(`${server.url}/admin/changes/`);
     // The newest page-copy save (the admin's own sign-in comes after it).
-    const row = adminPage.getByRole('table', { name: 'Changes, newest first' }).locator('tbody tr').filter({ has: adminPage.getByRole('rowheader', { name: "Edited a page's texts" }) }).first();
+    const row = adminPage
+      .getByRole('table', { name: 'Changes, newest first' })
+      .locator('tbody tr')
+      .filter({ has: adminPage.getByRole('rowheader', { name: "Edited a page's texts" }) })
+      .first();
     await row.waitFor();
     expect(await row.locator('td[data-label="Language"]').textContent()).toBe('Norsk');
     const link = row.getByRole('link', { name: 'landing' });
     expect(await link.getAttribute('href')).toBe('/admin/pages/?page=landing&locale=no');
     await link.click();
-    expect(await adminPage.getByLabel('Actions › Secondary actions.secondary', { exact: true }).inputValue()).toBe('Snakk med oss i dag');
+    expect(await adminPage.getByLabel('Actions › Secondary actions.secondary', { exact: true }).inputValue()).toBe(
+      'Snakk med oss i dag',
+    );
     expect(await adminPage.getByRole('heading', { name: 'Landing: Norsk' }).count()).toBe(1);
     await other.close();
   });

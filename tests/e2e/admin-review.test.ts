@@ -26,7 +26,10 @@ describe('review before publishing with site serve --admin, in the browser', () 
     [running, browser] = await Promise.all([
       startLiveAdminServer([admin, editor], {
         async prepare(site) {
-          await writeFile(site.config, (await readFile(site.config, 'utf8')).replace(/^admin:\n/m, 'admin:\n  review: true\n'));
+          await writeFile(
+            site.config,
+            (await readFile(site.config, 'utf8')).replace(/^admin:\n/m, 'admin:\n  review: true\n'),
+          );
         },
       }),
       launchBrowser(),
@@ -43,7 +46,7 @@ describe('review before publishing with site serve --admin, in the browser', () 
     await running?.close();
   });
 
-  it('holds an editor\'s new title until an admin approves it, then the live page shows it', async () => {
+  it("holds an editor's new title until an admin approves it, then the live page shows it", async () => {
     const { server } = running;
     await signInWithPassword(page, `${server.url}/admin/blog/`, editor);
     await page.goto(`${server.url}/admin/blog/?post=${slug}&locale=en`);
@@ -78,12 +81,19 @@ describe('review before publishing with site serve --admin, in the browser', () 
     await adminQueue.getByLabel('Note to the author (optional)').fill('Looks good');
     expect(await axeViolations(adminPage)).toEqual([]);
     await adminQueue.getByRole('button', { name: 'Approve and publish' }).click();
-    await adminPage.getByRole('status').filter({ hasText: `Approved: the changes to ${slug} are published.` }).waitFor();
+    await adminPage
+      .getByRole('status')
+      .filter({ hasText: `Approved: the changes to ${slug} are published.` })
+      .waitFor();
     expect(await adminPage.getByRole('region', { name: 'Waiting for review' }).count()).toBe(0);
     expect(await axeViolations(adminPage)).toEqual([]);
     await adminContext.close();
     expect((await server.send('GET', `/blog/${slug}/`)).text).toContain('A day in a quiet tailor shop');
-    const audit = (await server.send('GET', '/api/admin/changes', { headers: { cookie: (await server.signIn(admin.email, admin.password)).cookie } })).json() as { items: { action: string; note?: string }[] };
+    const audit = (
+      await server.send('GET', '/api/admin/changes', {
+        headers: { cookie: (await server.signIn(admin.email, admin.password)).cookie },
+      })
+    ).json() as { items: { action: string; note?: string }[] };
     expect(audit.items.find((item) => item.action === 'review-approve')).toMatchObject({ note: 'Looks good' });
     await page.reload();
     await page.getByRole('table').waitFor();

@@ -18,7 +18,13 @@ describeAdminFlow('the admin with site serve --admin, in the browser', async () 
   await writeSite(dist, (await buildSite({ config: site.config })).files);
   const live = createLiveSite({ config: site.config, dir: dist });
   await live.start();
-  const server = await startAdminServer({ users: [editor], configPath: site.config, projectRoot: site.dir, dir: dist, site: live });
+  const server = await startAdminServer({
+    users: [editor],
+    configPath: site.config,
+    projectRoot: site.dir,
+    dir: dist,
+    site: live,
+  });
   return {
     url: server.url,
     siteDir: site.dir,
@@ -53,12 +59,25 @@ describe('/auth and /admin/blog on a static host (no admin)', () => {
       // Nothing is asked of an admin that is not there: no failing request, no console error.
       const asked: string[] = [];
       const problems: string[] = [];
-      page.on('request', (request) => { if (request.url().includes('/api/')) asked.push(request.url()); });
-      page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
-      for (const path of ['/auth/', '/admin/blog/', '/admin/media/', '/admin/pages/', '/admin/inbox/', '/admin/changes/']) {
+      page.on('request', (request) => {
+        if (request.url().includes('/api/')) asked.push(request.url());
+      });
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(message.text());
+      });
+      for (const path of [
+        '/auth/',
+        '/admin/blog/',
+        '/admin/media/',
+        '/admin/pages/',
+        '/admin/inbox/',
+        '/admin/changes/',
+      ]) {
         await page.goto(`${server.url}${path}`);
         if (path === '/auth/') {
-          await expect.poll(() => page.getByRole('status').textContent()).toContain('You cannot sign in on this website');
+          await expect
+            .poll(() => page.getByRole('status').textContent())
+            .toContain('You cannot sign in on this website');
           expect(await page.getByRole('status').textContent()).not.toMatch(/site (dev|serve)|`/);
         } else {
           await expect.poll(() => page.getByRole('status').textContent()).toContain('site serve --admin');
@@ -82,7 +101,16 @@ describe('the blog editor and another editor', () => {
     await writeSite(dist, (await buildSite({ config: site.config })).files);
     const live = createLiveSite({ config: site.config, dir: dist });
     await live.start();
-    const [server, browser] = await Promise.all([startAdminServer({ users: [editor, other], configPath: site.config, projectRoot: site.dir, dir: dist, site: live }), launchBrowser()]);
+    const [server, browser] = await Promise.all([
+      startAdminServer({
+        users: [editor, other],
+        configPath: site.config,
+        projectRoot: site.dir,
+        dir: dist,
+        site: live,
+      }),
+      launchBrowser(),
+    ]);
     try {
       const page = await browser.newPage();
       await page.goto(`${server.url}/auth/`);
@@ -94,13 +122,26 @@ describe('the blog editor and another editor', () => {
 
       const auth = await server.signIn(other.email, other.password);
       const slug = 'a-day-in-a-tailor-shop';
-      const post = (await server.send('GET', `/api/admin/posts/${slug}/no`, { headers: { cookie: auth.cookie } })).json();
+      const post = (
+        await server.send('GET', `/api/admin/posts/${slug}/no`, { headers: { cookie: auth.cookie } })
+      ).json();
       const saved = await server.send('PUT', `/api/admin/posts/${slug}/no`, {
-        headers: { cookie: auth.cookie, origin: server.url, 'x-csrf-token': auth.csrf, 'content-type': 'application/json', 'if-match': `"${post.version}"` },
-        body: JSON.stringify({ frontMatter: { ...post.frontMatter, title: 'En dag i et travelt skredderverksted' }, body: post.body }),
+        headers: {
+          cookie: auth.cookie,
+          origin: server.url,
+          'x-csrf-token': auth.csrf,
+          'content-type': 'application/json',
+          'if-match': `"${post.version}"`,
+        },
+        body: JSON.stringify({
+          frontMatter: { ...post.frontMatter, title: 'En dag i et travelt skredderverksted' },
+          body: post.body,
+        }),
       });
       expect(saved.status).toBe(200);
-      await expect.poll(() => page.getByRole('status').last().textContent(), { timeout: 10_000 }).toContain(`${other.email} has just changed the`);
+      await expect
+        .poll(() => page.getByRole('status').last().textContent(), { timeout: 10_000 })
+        .toContain(`${other.email} has just changed the`);
     } finally {
       await browser.close();
       await server.close();

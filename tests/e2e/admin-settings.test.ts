@@ -18,7 +18,6 @@ const admin = { email: 'admin@example.com', role: 'admin' as const, password: 'a
 const editor = { email: 'editor@example.com', role: 'editor' as const, password: 'editor password 1' };
 const bookingUrl = 'https://cal.example/mendwise/intro';
 
-
 describe('the site settings with site serve --admin, in the browser', () => {
   let running: Awaited<ReturnType<typeof startLiveAdminServer>>;
   let site: TempSite;
@@ -28,7 +27,8 @@ describe('the site settings with site serve --admin, in the browser', () => {
   let page: Page;
   const problems: string[] = [];
 
-  const signIn = (into: Page, who: { email: string; password: string }) => signInWithPassword(into, `${server.url}/admin/settings/`, who);
+  const signIn = (into: Page, who: { email: string; password: string }) =>
+    signInWithPassword(into, `${server.url}/admin/settings/`, who);
 
   beforeAll(async () => {
     [running, browser] = await Promise.all([startLiveAdminServer([admin, editor]), launchBrowser()]);
@@ -37,7 +37,8 @@ describe('the site settings with site serve --admin, in the browser', () => {
     context.setDefaultTimeout(15_000);
     page = await context.newPage();
     page.on('console', (message) => {
-      if (message.type() === 'error' && !/status of 40[19]|status of 422/.test(message.text())) problems.push(message.text());
+      if (message.type() === 'error' && !/status of 40[19]|status of 422/.test(message.text()))
+        problems.push(message.text());
     });
     page.on('pageerror', (error) => problems.push(error.message));
   }, 120_000);
@@ -59,7 +60,7 @@ describe('the site settings with site serve --admin, in the browser', () => {
     expect(await axeViolations(page)).toEqual([]);
   });
 
-  it('shows an invalid value at its field with the check\'s message, and writes nothing', async () => {
+  it("shows an invalid value at its field with the check's message, and writes nothing", async () => {
     const before = await readFile(site.config, 'utf8');
     const orders = page.getByRole('textbox', { name: 'basic Orders per month' });
     await orders.fill('-5');
@@ -69,7 +70,9 @@ describe('the site settings with site serve --admin, in the browser', () => {
     expect(await orders.getAttribute('aria-invalid')).toBe('true');
     const described = await orders.getAttribute('aria-describedby');
     // In the admin's words, saying what to do (not the check's "expected number").
-    expect(await page.locator(`[id="${described}"]`).textContent()).toBe('Write a whole number of orders, or the word unlimited.');
+    expect(await page.locator(`[id="${described}"]`).textContent()).toBe(
+      'Write a whole number of orders, or the word unlimited.',
+    );
     expect(await summary.textContent()).not.toMatch(/schema|expected/);
     // The summary's link takes focus to the field.
     await summary.getByRole('link').first().click();
@@ -125,7 +128,9 @@ describe('the site settings with site serve --admin, in the browser', () => {
     await page.getByRole('button', { name: 'Review changes' }).click();
     const review = page.getByRole('region', { name: 'Your changes' });
     await review.waitFor();
-    expect(await review.locator('pre').innerText()).toContain('+    price: { amount: 490, currency: NOK, period: year }');
+    expect(await review.locator('pre').innerText()).toContain(
+      '+    price: { amount: 490, currency: NOK, period: year }',
+    );
     await review.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     expect(await page.getByRole('textbox', { name: 'Amount (Plus)' }).inputValue()).toBe('490');
@@ -147,8 +152,12 @@ describe('the site settings with site serve --admin, in the browser', () => {
     await table.waitFor();
     const rows = table.locator('tbody tr');
     expect(await rows.first().locator('th').textContent()).toBe('Changed the site settings: Plans');
-    expect(await table.locator('th').allTextContents()).toContain('Changed the site settings: Meeting booking, Plans, Page texts');
-    expect(await rows.first().getByRole('link', { name: 'Site settings' }).getAttribute('href')).toBe('/admin/settings/');
+    expect(await table.locator('th').allTextContents()).toContain(
+      'Changed the site settings: Meeting booking, Plans, Page texts',
+    );
+    expect(await rows.first().getByRole('link', { name: 'Site settings' }).getAttribute('href')).toBe(
+      '/admin/settings/',
+    );
     expect(await axeViolations(page)).toEqual([]);
     await page.goto(`${server.url}/admin/settings/`);
   });
@@ -164,7 +173,10 @@ describe('the site settings with site serve --admin, in the browser', () => {
     await retail.getByRole('button', { name: 'Remove' }).click();
     expect(await retail.textContent()).toContain('to be removed');
     await page.getByRole('button', { name: 'Review changes' }).click();
-    await page.getByRole('alert').filter({ hasText: /"retail" cannot be removed: \d+ posts? uses? it/ }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /"retail" cannot be removed: \d+ posts? uses? it/ })
+      .waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await retail.getByRole('button', { name: 'Keep' }).click();
     await page.getByRole('button', { name: 'Review changes' }).click();

@@ -34,7 +34,10 @@ describe('translation status of a post, in the browser', () => {
   const saveTab = async (language: RegExp) => {
     await page.getByRole('tab', { name: language }).click();
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.getByRole('status').filter({ hasText: /^Saved/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Saved/ })
+      .waitFor();
   };
 
   it('marks the Norwegian outdated after an English edit, shows the English changes, and clears the mark when it is saved', async () => {
@@ -47,7 +50,9 @@ describe('translation status of a post, in the browser', () => {
     await title.fill('A day in a small tailor shop');
     await saveTab(/English/);
     await page.getByRole('tab', { name: /Norsk/ }).click();
-    const outdated = page.getByRole('region', { name: /^Outdated The English text changed after this translation was saved/ });
+    const outdated = page.getByRole('region', {
+      name: /^Outdated The English text changed after this translation was saved/,
+    });
     await outdated.waitFor();
     expect(await outdated.locator('pre').innerText()).toContain('+title: "A day in a small tailor shop"');
     expect(await axeViolations(page)).toEqual([]);

@@ -18,8 +18,15 @@ afterAll(async () => {
 const island = '[data-island="BookingForm"]';
 const field = (page: Page, name: string) => page.locator(`${island} [name="${name}"]`);
 
-async function newPage(options: { timezoneId?: string; javaScriptEnabled?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await e2e.newContext({ locale: 'en-GB', viewport: { width: 1280, height: 900 }, timezoneId: options.timezoneId ?? 'Europe/Oslo', javaScriptEnabled: options.javaScriptEnabled ?? true });
+async function newPage(
+  options: { timezoneId?: string; javaScriptEnabled?: boolean } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await e2e.newContext({
+    locale: 'en-GB',
+    viewport: { width: 1280, height: 900 },
+    timezoneId: options.timezoneId ?? 'Europe/Oslo',
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
+  });
   return { context, page: await context.newPage() };
 }
 
@@ -47,7 +54,9 @@ async function fillVisitor(page: Page, email: string) {
 /** Chooses the first slot of the second day offered, by its label; returns its ISO start. */
 async function chooseSlot(page: Page): Promise<string> {
   const day = page.locator('#booking-day');
-  const days = await day.locator('option').evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+  const days = await day
+    .locator('option')
+    .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
   await day.selectOption(days[1] ?? days[0]!);
   const radio = page.locator(`${island} input[name="start"]`).first();
   await radio.check();
@@ -59,18 +68,27 @@ async function storedBookings(): Promise<Record<string, string>[]> {
 }
 
 describe('booking a meeting', () => {
-  it('shows Oslo times with the visitor\'s own beside them, books one end to end, and offers the calendar file', async () => {
+  it("shows Oslo times with the visitor's own beside them, books one end to end, and offers the calendar file", async () => {
     const t = messages.no!;
     const { context, page } = await newPage({ timezoneId: 'America/New_York' });
     try {
       await openPicker(page, '/no/hub/book-meeting/');
-      expect(normalizeSpaces((await page.locator(`${island} .slot-zones`).textContent()) ?? '')).toContain(normalizeSpaces(t('booking.yourZone').replace('{zone}', 'America/New_York')));
+      expect(normalizeSpaces((await page.locator(`${island} .slot-zones`).textContent()) ?? '')).toContain(
+        normalizeSpaces(t('booking.yourZone').replace('{zone}', 'America/New_York')),
+      );
       const start = await chooseSlot(page);
       // The first slot of a day is 09.00 in Oslo (written the Norwegian way, not "09:00"), and 03.00
       // (or 04.00 around the DST changes) in New York.
       const label = page.locator(`${island} label.slot.is-selected`);
       expect(await label.locator('.slot-time').textContent()).toBe('09.00');
-      const local = new Intl.DateTimeFormat('nb-NO', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'America/New_York' }).format(new Date(start)).replace(':', '.');
+      const local = new Intl.DateTimeFormat('nb-NO', {
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+        timeZone: 'America/New_York',
+      })
+        .format(new Date(start))
+        .replace(':', '.');
       expect(await label.locator('.slot-local').textContent()).toBe(t('booking.yourTime').replace('{time}', local));
 
       await fillVisitor(page, 'kari.booking@example.no');
@@ -84,7 +102,14 @@ describe('booking a meeting', () => {
 
       const stored = (await storedBookings()).filter((booking) => booking.email === 'kari.booking@example.no');
       expect(stored).toHaveLength(1);
-      expect(stored[0]).toMatchObject({ start, firstName: 'Kari', lastName: 'Nordmann', company: 'Skredderiet AS', note: 'Om ordrer og SMS', locale: 'no' });
+      expect(stored[0]).toMatchObject({
+        start,
+        firstName: 'Kari',
+        lastName: 'Nordmann',
+        company: 'Skredderiet AS',
+        note: 'Om ordrer og SMS',
+        locale: 'no',
+      });
 
       const link = panel.getByRole('link', { name: t('booking.calendar') });
       const ics = await page.request.get(new URL((await link.getAttribute('href'))!, page.url()).href);
@@ -106,7 +131,10 @@ describe('booking a meeting', () => {
     const first = await newPage();
     const second = await newPage();
     try {
-      await Promise.all([openPicker(first.page, '/shop/book-meeting/'), openPicker(second.page, '/shop/book-meeting/')]);
+      await Promise.all([
+        openPicker(first.page, '/shop/book-meeting/'),
+        openPicker(second.page, '/shop/book-meeting/'),
+      ]);
       const start = await chooseSlot(first.page);
       expect(await chooseSlot(second.page)).toBe(start);
       await fillVisitor(first.page, 'first@example.com');
@@ -114,7 +142,9 @@ describe('booking a meeting', () => {
       await first.page.locator(`${island} button[type="submit"]`).click();
       await first.page.locator(`${island} .thank-you`).waitFor();
 
-      const refused = second.page.waitForResponse((response) => response.url().endsWith('/api/booking') && response.request().method() === 'POST');
+      const refused = second.page.waitForResponse(
+        (response) => response.url().endsWith('/api/booking') && response.request().method() === 'POST',
+      );
       await second.page.locator(`${island} button[type="submit"]`).click();
       expect((await refused).status()).toBe(409);
       const banner = second.page.locator(`${island} .banner-error`);
@@ -131,8 +161,12 @@ describe('booking a meeting', () => {
       await second.page.locator(`${island} button[type="submit"]`).click();
       await second.page.locator(`${island} .thank-you`).waitFor();
       const stored = await storedBookings();
-      expect(stored.filter((booking) => booking.start === start).map((booking) => booking.email)).toEqual(['first@example.com']);
-      expect(stored.filter((booking) => booking.start === chosen).map((booking) => booking.email)).toEqual(['second@example.com']);
+      expect(stored.filter((booking) => booking.start === start).map((booking) => booking.email)).toEqual([
+        'first@example.com',
+      ]);
+      expect(stored.filter((booking) => booking.start === chosen).map((booking) => booking.email)).toEqual([
+        'second@example.com',
+      ]);
     } finally {
       await Promise.all([first.context.close(), second.context.close()]);
     }
@@ -181,7 +215,9 @@ describe('booking a meeting', () => {
       // Still without slots, the browser checks the fields itself: an empty form is not sent.
       expect(await page.locator(`${island} form`).evaluate((form) => (form as HTMLFormElement).noValidate)).toBe(false);
       await submit.click();
-      expect(await field(page, 'firstName').evaluate((input) => (input as HTMLInputElement).validity.valueMissing)).toBe(true);
+      expect(
+        await field(page, 'firstName').evaluate((input) => (input as HTMLInputElement).validity.valueMissing),
+      ).toBe(true);
       // Filled in, date and time too: the form waits for the slots and says so in its status.
       await fillVisitor(page, 'early@example.no');
       await field(page, 'date').fill(new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10));
@@ -212,7 +248,9 @@ describe('booking a meeting', () => {
       await fillVisitor(page, 'no-slot@example.com');
       await page.locator(`${island} button[type="submit"]`).click();
       await page.locator(`${island} .slots .field-error`).waitFor();
-      expect(await page.locator(`${island} .slots .field-error`).textContent()).toBe(messages.en!('booking.chooseSlot'));
+      expect(await page.locator(`${island} .slots .field-error`).textContent()).toBe(
+        messages.en!('booking.chooseSlot'),
+      );
     } finally {
       await context.close();
     }
@@ -229,7 +267,10 @@ describe('booking a meeting', () => {
       await field(page, 'date').fill(date.toISOString().slice(0, 10));
       await field(page, 'time').selectOption('14:00');
       await fillVisitor(page, 'noscript@example.no');
-      await Promise.all([page.waitForURL((url) => url.pathname === '/no/book-meeting/booked/'), page.locator(`${island} button[type="submit"]`).click()]);
+      await Promise.all([
+        page.waitForURL((url) => url.pathname === '/no/book-meeting/booked/'),
+        page.locator(`${island} button[type="submit"]`).click(),
+      ]);
       expect(await page.locator('main h1').textContent()).toBe(t('booking.bookedTitle'));
       const href = await page.getByRole('link', { name: t('booking.calendar') }).getAttribute('href');
       const ics = await page.request.get(new URL(href!, page.url()).href);
@@ -247,12 +288,16 @@ describe('booking a meeting', () => {
     const t = messages.en!;
     const { context, page } = await newPage();
     try {
-      await page.route('**/api/booking/slots*', (route) => route.fulfill({ status: 404, contentType: 'text/html', body: '<h1>Not found</h1>' }));
+      await page.route('**/api/booking/slots*', (route) =>
+        route.fulfill({ status: 404, contentType: 'text/html', body: '<h1>Not found</h1>' }),
+      );
       await page.goto(e2e.url('/hub/book-meeting/'));
       await scrollToForm(page);
       await page.locator(`${island} form.contact-form [name="subject"]`).waitFor();
       expect(await page.locator(`${island} .banner-info`).textContent()).toContain(t('booking.unavailableTitle'));
-      expect(await page.locator(`${island} form.contact-form [name="subject"]`).inputValue()).toBe(t('contactForm.meetingSubject'));
+      expect(await page.locator(`${island} form.contact-form [name="subject"]`).inputValue()).toBe(
+        t('contactForm.meetingSubject'),
+      );
       expect(await page.locator(`${island} form.contact-form`).getAttribute('action')).toBe('/api/contact');
     } finally {
       await context.close();

@@ -18,7 +18,9 @@ let server: TestServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  temp = await createTempSite({ editConfig: (text) => `${text}\nanalytics:\n  provider: ga4\n  measurementId: G-MENDWISE1\n` });
+  temp = await createTempSite({
+    editConfig: (text) => `${text}\nanalytics:\n  provider: ga4\n  measurementId: G-MENDWISE1\n`,
+  });
   const { out } = await buildTarget(['--no-social-images', '--no-precompress'], temp.config);
   [server, browser] = await Promise.all([serveSite({ dir: out, configPath: temp.config }), launchBrowser()]);
 });
@@ -38,7 +40,8 @@ async function visitor(): Promise<{ context: BrowserContext; page: Page; thirdPa
     const url = route.request().url();
     if (new URL(url).origin === own) return route.continue();
     thirdParty.push(url);
-    if (url.startsWith('https://www.googletagmanager.com/gtag/js')) return route.fulfill({ contentType: 'text/javascript', body: 'window.stubLoaded = true;' });
+    if (url.startsWith('https://www.googletagmanager.com/gtag/js'))
+      return route.fulfill({ contentType: 'text/javascript', body: 'window.stubLoaded = true;' });
     return route.abort();
   });
   const page = await context.newPage();
@@ -63,7 +66,11 @@ describe('GA4 behind the consent banner', () => {
       await page.waitForFunction(() => (window as unknown as { stubLoaded?: boolean }).stubLoaded === true);
       expect(thirdParty).toEqual([gtagUrl]);
       expect(await banner(page).isVisible()).toBe(false);
-      const dataLayer = await page.evaluate(() => (window as unknown as { dataLayer: unknown[][] }).dataLayer.map((entry) => [...(entry as unknown as unknown[])].slice(0, 2)));
+      const dataLayer = await page.evaluate(() =>
+        (window as unknown as { dataLayer: unknown[][] }).dataLayer.map((entry) =>
+          [...(entry as unknown as unknown[])].slice(0, 2),
+        ),
+      );
       expect(dataLayer[1]).toEqual(['config', 'G-MENDWISE1']);
 
       await page.reload();
@@ -107,14 +114,18 @@ describe('GA4 behind the consent banner', () => {
   it('is axe-clean with the banner shown, and its buttons have visible focus', async () => {
     const context = await browser.newContext({ locale: 'en-US', bypassCSP: true });
     try {
-      await context.route('**/*', (route) => (new URL(route.request().url()).origin === new URL(server.url).origin ? route.continue() : route.abort()));
+      await context.route('**/*', (route) =>
+        new URL(route.request().url()).origin === new URL(server.url).origin ? route.continue() : route.abort(),
+      );
       const page = await context.newPage();
       await page.goto(new URL('/', server.url).href);
       await banner(page).waitFor({ state: 'visible' });
       await page.locator('[data-consent="granted"]').focus();
       await page.keyboard.press('Tab');
       await page.keyboard.press('Shift+Tab');
-      const outline = await page.locator('[data-consent="granted"]').evaluate((button) => getComputedStyle(button).outlineStyle);
+      const outline = await page
+        .locator('[data-consent="granted"]')
+        .evaluate((button) => getComputedStyle(button).outlineStyle);
       expect(outline).not.toBe('none');
       expect(await axeViolations(page)).toEqual([]);
     } finally {

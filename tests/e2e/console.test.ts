@@ -75,20 +75,27 @@ async function visit(path: string): Promise<Visit> {
   const scripts: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'warning') warnings.push(message);
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(`console.${message.type()}: ${message.text()}`);
+    if (message.type() === 'error' || message.type() === 'warning')
+      problems.push(`console.${message.type()}: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} (${request.failure()?.errorText})`));
+  page.on('requestfailed', (request) =>
+    problems.push(`request failed: ${request.url()} (${request.failure()?.errorText})`),
+  );
   page.on('response', (response) => {
     // Only the document itself may answer with an error status (the 404 page); every file it loads must exist.
-    if (response.status() >= 400 && response.request().resourceType() !== 'document') problems.push(`HTTP ${response.status()}: ${response.url()}`);
+    if (response.status() >= 400 && response.request().resourceType() !== 'document')
+      problems.push(`HTTP ${response.status()}: ${response.url()}`);
   });
   page.on('request', (request) => {
-    if (request.resourceType() === 'script' || new URL(request.url()).pathname.endsWith('.js')) scripts.push(new URL(request.url()).pathname);
+    if (request.resourceType() === 'script' || new URL(request.url()).pathname.endsWith('.js'))
+      scripts.push(new URL(request.url()).pathname);
   });
   const response = await page.goto(e2e.url(path));
   await page.waitForLoadState('networkidle');
-  const islands = await page.locator('[data-island]').evaluateAll((roots) => roots.map((root) => root.getAttribute('data-island')!));
+  const islands = await page
+    .locator('[data-island]')
+    .evaluateAll((roots) => roots.map((root) => root.getAttribute('data-island')!));
   return { page, status: response?.status(), problems, warnings, scripts, islands };
 }
 
@@ -104,11 +111,17 @@ describe('every kind of page', () => {
         if (expected.length === 0) {
           expect(scripts, 'a page without islands loads no JavaScript').toEqual([]);
         } else {
-          for (const island of expected) expect(scripts.some((script) => script.startsWith(`/assets/${island}.`)), island).toBe(true);
+          for (const island of expected)
+            expect(
+              scripts.some((script) => script.startsWith(`/assets/${island}.`)),
+              island,
+            ).toBe(true);
         }
         if (expected.includes('ContactForm')) {
           // Hydrated: the island has taken over validation from the browser.
-          expect(await page.evaluate(() => document.querySelector<HTMLFormElement>('form.contact-form')?.noValidate)).toBe(true);
+          expect(
+            await page.evaluate(() => document.querySelector<HTMLFormElement>('form.contact-form')?.noValidate),
+          ).toBe(true);
         }
       } finally {
         await page.close();
@@ -128,8 +141,11 @@ describe('the 404 page', () => {
         expect(await warnings[0]!.args()[1]!.jsonValue()).toBe(path);
         expect(warnings[0]!.text()).toContain(path);
         // Besides the warning, only Chromium's own note that the document came with status 404.
-        const statusNote = 'console.error: Failed to load resource: the server responded with a status of 404 (Not Found)';
-        expect(problems.filter((problem) => problem !== statusNote)).toEqual([`console.warning: ${warnings[0]!.text()}`]);
+        const statusNote =
+          'console.error: Failed to load resource: the server responded with a status of 404 (Not Found)';
+        expect(problems.filter((problem) => problem !== statusNote)).toEqual([
+          `console.warning: ${warnings[0]!.text()}`,
+        ]);
         expect(problems.filter((problem) => problem === statusNote).length).toBeLessThanOrEqual(1);
         expect(scripts).toEqual([]);
       } finally {

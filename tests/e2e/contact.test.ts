@@ -18,13 +18,24 @@ afterAll(async () => {
 const requiredFields = ['firstName', 'lastName', 'email', 'message'] as const;
 
 /** Runs `body` on `path` in a fresh context and closes the context afterwards. */
-async function visit(path: string, body: (page: Page) => Promise<void>, options: { javaScriptEnabled?: boolean; waitForForm?: boolean } = {}) {
-  const context: BrowserContext = await e2e.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 }, javaScriptEnabled: options.javaScriptEnabled ?? true });
+async function visit(
+  path: string,
+  body: (page: Page) => Promise<void>,
+  options: { javaScriptEnabled?: boolean; waitForForm?: boolean } = {},
+) {
+  const context: BrowserContext = await e2e.newContext({
+    locale: 'en-US',
+    viewport: { width: 1280, height: 900 },
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
+  });
   try {
     const page = await context.newPage();
     await page.goto(e2e.url(path));
     // Hydrated once the island has taken over validation from the browser.
-    if ((options.javaScriptEnabled ?? true) && (options.waitForForm ?? true)) await page.waitForFunction(() => document.querySelector<HTMLFormElement>('form.contact-form')?.noValidate === true);
+    if ((options.javaScriptEnabled ?? true) && (options.waitForForm ?? true))
+      await page.waitForFunction(
+        () => document.querySelector<HTMLFormElement>('form.contact-form')?.noValidate === true,
+      );
     await body(page);
   } finally {
     await context.close();
@@ -100,7 +111,8 @@ for (const { path, locale, type } of forms) {
         await page.locator('form.contact-form .field-error').waitFor();
         expect(await field(page, 'email').getAttribute('aria-invalid')).toBe('true');
         expect(await fieldMessage(page, 'email')).toBe(t('invalidEmail'));
-        for (const name of ['firstName', 'lastName', 'message']) expect(await field(page, name).getAttribute('aria-invalid'), name).toBeNull();
+        for (const name of ['firstName', 'lastName', 'message'])
+          expect(await field(page, name).getAttribute('aria-invalid'), name).toBeNull();
         expect(await page.locator('form.contact-form .field-error').count()).toBe(1);
         // The banner names the field to check, not "missing required fields".
         const banner = (await status(page).textContent()) ?? '';
@@ -116,10 +128,20 @@ for (const { path, locale, type } of forms) {
         await submitButton(page).click();
         await page.locator('form.contact-form .field-error').waitFor();
         // E-mail and company share a row at this width; so do first and last name.
-        for (const [left, right] of [['email', 'company'], ['firstName', 'lastName']] as const) {
+        for (const [left, right] of [
+          ['email', 'company'],
+          ['firstName', 'lastName'],
+        ] as const) {
           // Both measured in one frame: focusing the field to fix may scroll the page meanwhile.
           const [a, b] = await page.evaluate(
-            (names) => names.map((name) => document.querySelector(`form.contact-form [name="${name}"]`)!.getBoundingClientRect().toJSON() as DOMRect),
+            (names) =>
+              names.map(
+                (name) =>
+                  document
+                    .querySelector(`form.contact-form [name="${name}"]`)!
+                    .getBoundingClientRect()
+                    .toJSON() as DOMRect,
+              ),
             [left, right],
           );
           expect(a!.x, `${left} is left of ${right}`).toBeLessThan(b!.x);
@@ -140,7 +162,9 @@ for (const { path, locale, type } of forms) {
         const values = sample(locale);
         await fillForm(page, values);
         await submitButton(page).click();
-        await page.waitForFunction(() => document.querySelector<HTMLButtonElement>('form.contact-form button[type="submit"]')?.disabled === true);
+        await page.waitForFunction(
+          () => document.querySelector<HTMLButtonElement>('form.contact-form button[type="submit"]')?.disabled === true,
+        );
         expect(await submitButton(page).textContent()).toBe(t('sending'));
         await page.waitForTimeout(500);
         expect(await submitButton(page).isDisabled()).toBe(true);
@@ -171,7 +195,9 @@ for (const { path, locale, type } of forms) {
 
     it('a server failure shows the error message and keeps everything typed', async () => {
       await visit(path, async (page) => {
-        await page.route('**/api/contact', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{}' }));
+        await page.route('**/api/contact', (route) =>
+          route.fulfill({ status: 500, contentType: 'application/json', body: '{}' }),
+        );
         const values = sample(locale, { subject: `Failing ${locale}` });
         await fillForm(page, values);
         await field(page, 'type').selectOption('partner');
@@ -180,7 +206,8 @@ for (const { path, locale, type } of forms) {
         const banner = await status(page).textContent();
         expect(banner).toContain(t('errorTitle'));
         expect(banner).toContain(t('errorText'));
-        for (const [name, value] of Object.entries(values)) expect(await field(page, name).inputValue(), name).toBe(value);
+        for (const [name, value] of Object.entries(values))
+          expect(await field(page, name).inputValue(), name).toBe(value);
         expect(await field(page, 'type').inputValue()).toBe('partner');
         expect(await submitButton(page).isDisabled()).toBe(false);
         expect((await readSubmissions()).some((entry) => entry.subject === values.subject)).toBe(false);
@@ -197,7 +224,9 @@ describe('enquiry type', () => {
     it(`is preselected "${type}" on ${path}`, async () => {
       await visit(path, async (page) => {
         expect(await field(page, 'type').inputValue()).toBe(type);
-        expect(await text(page, `form.contact-form [name="type"] option[value="${type}"]`)).toBe(messages.en!(`contactForm.types.${type}`));
+        expect(await text(page, `form.contact-form [name="type"] option[value="${type}"]`)).toBe(
+          messages.en!(`contactForm.types.${type}`),
+        );
       });
     });
   }
@@ -206,7 +235,9 @@ describe('enquiry type', () => {
     it(`starts on an empty choice on ${path}, where no audience decides it`, async () => {
       await visit(path, async (page) => {
         expect(await field(page, 'type').inputValue()).toBe('');
-        expect(await text(page, 'form.contact-form [name="type"] option:checked')).toBe(messages.en!('contactForm.chooseType'));
+        expect(await text(page, 'form.contact-form [name="type"] option:checked')).toBe(
+          messages.en!('contactForm.chooseType'),
+        );
       });
     });
   }
@@ -214,14 +245,25 @@ describe('enquiry type', () => {
 
 describe('preselected by the link that leads here', () => {
   it('"Ask for a free account" on the Norwegian pricing page opens the form with the Free plan as the subject', async () => {
-    await visit('/no/hub/pricing/', async (page) => {
-      const t = messages.no!;
-      await Promise.all([page.waitForURL((url) => url.pathname === '/no/hub/contactus/'), page.getByRole('link', { name: t('pricing.startFreeContact') }).click()]);
-      await page.waitForFunction(() => document.querySelector<HTMLFormElement>('form.contact-form')?.noValidate === true);
-      expect(new URL(page.url()).searchParams.get('plan')).toBe('free');
-      await expect.poll(() => field(page, 'subject').inputValue()).toBe(t('contactForm.planSubject').replace('{plan}', 'Gratis'));
-      expect(await field(page, 'type').inputValue()).toBe('repairer');
-    }, { waitForForm: false });
+    await visit(
+      '/no/hub/pricing/',
+      async (page) => {
+        const t = messages.no!;
+        await Promise.all([
+          page.waitForURL((url) => url.pathname === '/no/hub/contactus/'),
+          page.getByRole('link', { name: t('pricing.startFreeContact') }).click(),
+        ]);
+        await page.waitForFunction(
+          () => document.querySelector<HTMLFormElement>('form.contact-form')?.noValidate === true,
+        );
+        expect(new URL(page.url()).searchParams.get('plan')).toBe('free');
+        await expect
+          .poll(() => field(page, 'subject').inputValue())
+          .toBe(t('contactForm.planSubject').replace('{plan}', 'Gratis'));
+        expect(await field(page, 'type').inputValue()).toBe('repairer');
+      },
+      { waitForForm: false },
+    );
   });
 
   it('?topic=meeting preselects a meeting; an unknown plan preselects nothing', async () => {

@@ -22,7 +22,10 @@ const problems: string[] = [];
 
 beforeAll(async () => {
   site = await createEditableSite();
-  [dev, browser] = await Promise.all([startDevServer({ config: site.config, port: 0, host: '127.0.0.1' }), launchBrowser()]);
+  [dev, browser] = await Promise.all([
+    startDevServer({ config: site.config, port: 0, host: '127.0.0.1' }),
+    launchBrowser(),
+  ]);
   const context = await browser.newContext({ locale: 'en-US' });
   context.setDefaultTimeout(15_000);
   page = await context.newPage();
@@ -42,14 +45,20 @@ afterAll(async () => {
 });
 
 describe('site dev in the browser', () => {
-  it('keeps the site\'s Content-Security-Policy', async () => {
+  it("keeps the site's Content-Security-Policy", async () => {
     const response = await page.request.get(`${dev.url}/blog/${slug}/`);
     expect(response.headers()['content-security-policy']).toContain("script-src 'self'");
   });
 
   it('reloads the page of an edited post', async () => {
     const file = join(site.dir, 'content', 'blog', slug, 'en.md');
-    await writeFile(file, (await readFile(file, 'utf8')).replace('title: "Why repair beats recycling"', 'title: "Why repair beats recycling, in the browser"'));
+    await writeFile(
+      file,
+      (await readFile(file, 'utf8')).replace(
+        'title: "Why repair beats recycling"',
+        'title: "Why repair beats recycling, in the browser"',
+      ),
+    );
     await page.waitForFunction(() => document.title.includes('in the browser'));
     expect(await page.locator('h1').textContent()).toContain('in the browser');
   });

@@ -16,8 +16,14 @@ afterAll(async () => {
 const preferredLanguage = (page: Page) => page.evaluate(() => localStorage.getItem('preferredLanguage'));
 
 /** Runs `body` in a fresh context (no stored preference) and closes it afterwards. */
-async function withContext(options: { locale: string; width?: number }, body: (page: Page, context: BrowserContext) => Promise<void>) {
-  const context = await e2e.newContext({ locale: options.locale, viewport: { width: options.width ?? 1280, height: 800 } });
+async function withContext(
+  options: { locale: string; width?: number },
+  body: (page: Page, context: BrowserContext) => Promise<void>,
+) {
+  const context = await e2e.newContext({
+    locale: options.locale,
+    viewport: { width: options.width ?? 1280, height: 800 },
+  });
   try {
     await body(await context.newPage(), context);
   } finally {
@@ -91,7 +97,9 @@ describe('language switch', () => {
         await page.waitForLoadState('load');
         expect(pathOf(page)).toBe(to);
         expect(await preferredLanguage(page)).toBe(locale);
-        expect(await page.locator(`.language-switch a[data-locale="${locale}"]`).getAttribute('aria-current')).toBe('true');
+        expect(await page.locator(`.language-switch a[data-locale="${locale}"]`).getAttribute('aria-current')).toBe(
+          'true',
+        );
       });
     });
   }
@@ -101,7 +109,10 @@ describe('language switch', () => {
       await page.goto(e2e.url('/no/hub/pricing/'));
       expect(await preferredLanguage(page)).toBe('no');
       const documents = documentRequests(page);
-      await Promise.all([page.waitForURL((url) => url.pathname === '/hub/pricing/'), page.locator('#site-menu a[data-locale="en"]').click()]);
+      await Promise.all([
+        page.waitForURL((url) => url.pathname === '/hub/pricing/'),
+        page.locator('#site-menu a[data-locale="en"]').click(),
+      ]);
       await page.waitForLoadState('networkidle');
       expect(pathOf(page)).toBe('/hub/pricing/');
       expect(documents).toEqual(['/hub/pricing/']);

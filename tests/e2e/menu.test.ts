@@ -18,8 +18,16 @@ const mobile = { width: 375, height: 800 };
 const desktop = { width: 1280, height: 800 };
 
 /** Opens `path` in a fresh context (English browser) and closes the context afterwards. */
-async function visit(path: string, options: { viewport: { width: number; height: number }; javaScriptEnabled?: boolean }, body: (page: Page) => Promise<void>) {
-  const context: BrowserContext = await e2e.newContext({ locale: 'en-US', viewport: options.viewport, javaScriptEnabled: options.javaScriptEnabled ?? true });
+async function visit(
+  path: string,
+  options: { viewport: { width: number; height: number }; javaScriptEnabled?: boolean },
+  body: (page: Page) => Promise<void>,
+) {
+  const context: BrowserContext = await e2e.newContext({
+    locale: 'en-US',
+    viewport: options.viewport,
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
+  });
   try {
     const page = await context.newPage();
     await page.goto(e2e.url(path));
@@ -61,7 +69,9 @@ describe('mobile menu (375 px)', () => {
       expect(await toggle(page).getAttribute('aria-expanded')).toBe('true');
       expect(await allVisible(navLinks(page))).toBe(true);
       expect(await allVisible(languageLinks(page))).toBe(true);
-      expect(await languageLinks(page).evaluateAll((links) => links.map((link) => link.getAttribute('data-locale')))).toEqual(['en', 'no']);
+      expect(
+        await languageLinks(page).evaluateAll((links) => links.map((link) => link.getAttribute('data-locale'))),
+      ).toEqual(['en', 'no']);
       expect(await page.locator('#site-menu').getAttribute('data-open')).not.toBeNull();
 
       // Move focus into the menu first, so that Escape has to bring it back.
@@ -112,13 +122,18 @@ describe('mobile menu (375 px)', () => {
   it('shows a close icon and a Close label while open, and the Menu label again when closed', async () => {
     await visit('/hub/', { viewport: mobile }, async (page) => {
       const visibleLabel = () => toggle(page).evaluate((button) => (button as HTMLElement).innerText.trim());
-      const crossed = () => toggle(page).evaluate((button) => getComputedStyle(button.querySelector('.menu-icon')!, '::before').transform !== 'none');
+      const crossed = () =>
+        toggle(page).evaluate(
+          (button) => getComputedStyle(button.querySelector('.menu-icon')!, '::before').transform !== 'none',
+        );
       expect(await visibleLabel()).toBe(t('header.menu'));
       expect(await crossed()).toBe(false);
       await toggle(page).click();
       expect(await visibleLabel()).toBe(t('header.closeMenu'));
       await expect.poll(crossed).toBe(true);
-      expect(await toggle(page).evaluate((button) => (button as HTMLElement).innerText)).not.toContain(t('header.menu'));
+      expect(await toggle(page).evaluate((button) => (button as HTMLElement).innerText)).not.toContain(
+        t('header.menu'),
+      );
       await toggle(page).click();
       expect(await visibleLabel()).toBe(t('header.menu'));
     });
@@ -158,7 +173,13 @@ describe('mobile menu (375 px)', () => {
       expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
       const panel = await page.locator('#site-menu').evaluate((menu) => {
         const box = menu.getBoundingClientRect();
-        return { top: box.top, bottom: box.bottom, background: getComputedStyle(menu).backgroundColor, scrollable: menu.scrollHeight > menu.clientHeight, overflowY: getComputedStyle(menu).overflowY };
+        return {
+          top: box.top,
+          bottom: box.bottom,
+          background: getComputedStyle(menu).backgroundColor,
+          scrollable: menu.scrollHeight > menu.clientHeight,
+          overflowY: getComputedStyle(menu).overflowY,
+        };
       });
       expect(panel.top).toBeGreaterThan(0);
       expect(panel.bottom).toBeLessThanOrEqual(420);
@@ -184,7 +205,9 @@ describe('mobile menu (375 px)', () => {
       const inside: boolean[] = [];
       for (let step = 0; step < focusables + 3; step += 1) {
         await page.keyboard.press('Tab');
-        inside.push(await page.evaluate(() => Boolean(document.activeElement?.closest('#site-menu, [data-menu-toggle]'))));
+        inside.push(
+          await page.evaluate(() => Boolean(document.activeElement?.closest('#site-menu, [data-menu-toggle]'))),
+        );
       }
       expect(inside.every(Boolean)).toBe(true);
       await toggle(page).focus();
@@ -223,7 +246,8 @@ describe('desktop header (1280 px)', () => {
 
 describe('navigation states', () => {
   const greyed = ['product', 'pricing', 'bookMeeting'];
-  const item = (page: Page, key: string) => page.locator('#site-menu .main-nav > ul > li', { hasText: t(`nav.${key}`) });
+  const item = (page: Page, key: string) =>
+    page.locator('#site-menu .main-nav > ul > li', { hasText: t(`nav.${key}`) });
 
   it('on the landing page, the audience-specific items are greyed, link nowhere, and explain themselves with the three audiences', async () => {
     await visit('/', { viewport: desktop }, async (page) => {
@@ -237,7 +261,11 @@ describe('navigation states', () => {
       const panel = item(page, 'pricing').locator('.nav-choice-panel');
       expect(await panel.isVisible()).toBe(true);
       expect(await panel.locator('p').textContent()).toBe(t('nav.unavailable'));
-      expect(await panel.locator('a').evaluateAll((links) => links.map((link) => link.getAttribute('href')))).toEqual(['/hub/pricing/', '/shop/pricing/', '/workwear/pricing/']);
+      expect(await panel.locator('a').evaluateAll((links) => links.map((link) => link.getAttribute('href')))).toEqual([
+        '/hub/pricing/',
+        '/shop/pricing/',
+        '/workwear/pricing/',
+      ]);
       for (const key of ['blog', 'ourStory', 'contact']) {
         const link = page.locator('#site-menu .main-nav a', { hasText: t(`nav.${key}`) });
         expect(await link.getAttribute('href')).not.toBeNull();
@@ -273,7 +301,9 @@ describe('navigation states', () => {
         const product = item(page, 'product').locator('a');
         expect(await product.count(), path).toBe(1);
         expect(await product.getAttribute('href'), path).toMatch(/\/workwear\/product\/$/);
-        expect(await item(page, 'bookMeeting').locator('a').getAttribute('href'), path).toMatch(/\/workwear\/book-meeting\/$/);
+        expect(await item(page, 'bookMeeting').locator('a').getAttribute('href'), path).toMatch(
+          /\/workwear\/book-meeting\/$/,
+        );
         expect(await page.locator('#site-menu .main-nav summary').count(), path).toBe(0);
       }
       await page.goto(e2e.url('/'));
@@ -284,7 +314,10 @@ describe('navigation states', () => {
   });
 
   it('on a 404 page, the current language is not a link and the other one leads to its home', async () => {
-    for (const [path, other] of [['/missing-page/', '/no/'], ['/no/missing-page/', '/']] as const) {
+    for (const [path, other] of [
+      ['/missing-page/', '/no/'],
+      ['/no/missing-page/', '/'],
+    ] as const) {
       await visit(path, { viewport: desktop }, async (page) => {
         const current = page.locator('.language-switch [aria-current="true"]');
         expect(await current.getAttribute('href'), path).toBeNull();

@@ -7,7 +7,9 @@ import { loadMessages, normalizeSpaces, readYaml, startE2e, type E2e } from './s
 interface RoiConfig {
   locales: Record<string, { intl: string }>;
   /** The site's own facts (`data:`), where the Mendwise site keeps its calculator's settings. */
-  data: { roi: { timeSavedShare: number; inputs: Record<keyof RoiInputs, { default: number; min: number; max: number }> } };
+  data: {
+    roi: { timeSavedShare: number; inputs: Record<keyof RoiInputs, { default: number; min: number; max: number }> };
+  };
 }
 
 const inputNames = ['ordersPerMonth', 'minutesPerOrder', 'hourlyWage', 'revenuePerRepair'] as const;
@@ -19,7 +21,12 @@ let context: BrowserContext;
 
 beforeAll(async () => {
   let read: RoiConfig;
-  [e2e, read, messages.en, messages.no] = await Promise.all([startE2e(), readYaml<RoiConfig>('site.config.yaml'), loadMessages('en'), loadMessages('no')]);
+  [e2e, read, messages.en, messages.no] = await Promise.all([
+    startE2e(),
+    readYaml<RoiConfig>('site.config.yaml'),
+    loadMessages('en'),
+    loadMessages('no'),
+  ]);
   config = { locales: read.locales, roi: read.data.roi };
   context = await e2e.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
 });
@@ -30,7 +37,8 @@ afterAll(async () => {
 });
 
 const input = (page: Page, name: string) => page.locator(`[data-island="RoiCalculator"] input[name="${name}"]`);
-const output = async (page: Page, name: string) => normalizeSpaces((await page.locator(`[data-island="RoiCalculator"] [data-output="${name}"]`).textContent()) ?? '');
+const output = async (page: Page, name: string) =>
+  normalizeSpaces((await page.locator(`[data-island="RoiCalculator"] [data-output="${name}"]`).textContent()) ?? '');
 
 /** Every output as the page should show it for `inputs`, formatted like the locale does. */
 function expectedOutputs(locale: string, inputs: RoiInputs, share = config.roi.timeSavedShare): Record<string, string> {
@@ -55,9 +63,14 @@ async function outputs(page: Page): Promise<Record<string, string>> {
 /** The error message shown for an input, through its aria-describedby, and whether it sits in the input's field. */
 async function inputError(page: Page, name: string): Promise<string | undefined> {
   // aria-describedby may also name a hint; the error is the element whose id ends in -error.
-  const describedBy = (await input(page, name).getAttribute('aria-describedby'))?.split(' ').find((id) => id.endsWith('-error'));
+  const describedBy = (await input(page, name).getAttribute('aria-describedby'))
+    ?.split(' ')
+    .find((id) => id.endsWith('-error'));
   if (!describedBy) return undefined;
-  const sameField = await input(page, name).evaluate((element, id) => element.closest('.field')?.querySelector(`[id="${id}"]`) !== null, describedBy);
+  const sameField = await input(page, name).evaluate(
+    (element, id) => element.closest('.field')?.querySelector(`[id="${id}"]`) !== null,
+    describedBy,
+  );
   expect(sameField).toBe(true);
   return (await page.locator(`[id="${describedBy}"]`).textContent()) ?? undefined;
 }
@@ -71,8 +84,10 @@ for (const { path, locale } of pages) {
   describe(`${path} (${locale})`, () => {
     let page: Page;
     const t = (key: string) => messages[locale]!(key);
-    const defaults = () => Object.fromEntries(inputNames.map((name) => [name, config.roi.inputs[name].default])) as unknown as RoiInputs;
-    const format = (value: number) => new Intl.NumberFormat(config.locales[locale]!.intl, { maximumFractionDigits: 1 }).format(value);
+    const defaults = () =>
+      Object.fromEntries(inputNames.map((name) => [name, config.roi.inputs[name].default])) as unknown as RoiInputs;
+    const format = (value: number) =>
+      new Intl.NumberFormat(config.locales[locale]!.intl, { maximumFractionDigits: 1 }).format(value);
 
     beforeAll(async () => {
       page = await context.newPage();
@@ -100,7 +115,8 @@ for (const { path, locale } of pages) {
     });
 
     it('shows the outputs of the model for the configured defaults', async () => {
-      for (const name of inputNames) expect(await input(page, name).inputValue()).toBe(String(config.roi.inputs[name].default));
+      for (const name of inputNames)
+        expect(await input(page, name).inputValue()).toBe(String(config.roi.inputs[name].default));
       expect(await outputs(page)).toEqual(expectedOutputs(locale, defaults()));
     });
 
@@ -117,7 +133,8 @@ for (const { path, locale } of pages) {
       await expect.poll(() => inputError(page, 'hourlyWage')).toBe(t('roi.required'));
       expect(await input(page, 'hourlyWage').getAttribute('aria-invalid')).toBe('true');
       expect(await output(page, 'salarySaving')).toBe('–');
-      for (const name of inputNames.filter((other) => other !== 'hourlyWage')) expect(await inputError(page, name), name).toBeUndefined();
+      for (const name of inputNames.filter((other) => other !== 'hourlyWage'))
+        expect(await inputError(page, name), name).toBeUndefined();
       await type('hourlyWage', '40');
       await expect.poll(() => inputError(page, 'hourlyWage')).toBeUndefined();
       expect(await input(page, 'hourlyWage').getAttribute('aria-invalid')).toBeNull();
@@ -135,7 +152,9 @@ for (const { path, locale } of pages) {
     it('values below the minimum or above the maximum name the bound', async () => {
       // Minutes may be fractions, so 0.5 is below the minimum (orders would first have to be whole).
       await type('minutesPerOrder', '0.5');
-      await expect.poll(() => inputError(page, 'minutesPerOrder')).toBe(normalizeSpaces(t('roi.min').replace('{min}', format(config.roi.inputs.minutesPerOrder.min))));
+      await expect
+        .poll(() => inputError(page, 'minutesPerOrder'))
+        .toBe(normalizeSpaces(t('roi.min').replace('{min}', format(config.roi.inputs.minutesPerOrder.min))));
       await type('minutesPerOrder', '20');
       await expect.poll(() => inputError(page, 'minutesPerOrder')).toBeUndefined();
       const bounds = config.roi.inputs.ordersPerMonth;
@@ -145,7 +164,11 @@ for (const { path, locale } of pages) {
         .toBe(normalizeSpaces(t('roi.max').replace('{max}', format(bounds.max))));
       await type('ordersPerMonth', '200');
       await expect.poll(() => inputError(page, 'ordersPerMonth')).toBeUndefined();
-      await expect.poll(() => outputs(page)).toEqual(expectedOutputs(locale, { ordersPerMonth: 200, minutesPerOrder: 20, hourlyWage: 40, revenuePerRepair: 30 }));
+      await expect
+        .poll(() => outputs(page))
+        .toEqual(
+          expectedOutputs(locale, { ordersPerMonth: 200, minutesPerOrder: 20, hourlyWage: 40, revenuePerRepair: 30 }),
+        );
     });
   });
 }
@@ -158,7 +181,9 @@ describe('typing as people do (/no/hub/pricing/)', () => {
   beforeAll(async () => {
     page = await context.newPage();
     await page.goto(e2e.url('/no/hub/pricing/'));
-    await page.waitForFunction(() => document.querySelector('[data-island="RoiCalculator"] input[name="timeSavedPercent"]') !== null);
+    await page.waitForFunction(
+      () => document.querySelector('[data-island="RoiCalculator"] input[name="timeSavedPercent"]') !== null,
+    );
   });
 
   afterAll(async () => {
@@ -173,7 +198,9 @@ describe('typing as people do (/no/hub/pricing/)', () => {
   it('uses text inputs with a decimal keyboard, so the browser never rewrites what is typed', async () => {
     for (const name of [...inputNames, 'timeSavedPercent']) {
       expect(await input(page, name).getAttribute('type'), name).toBe('text');
-      expect(await input(page, name).getAttribute('inputmode'), name).toBe(name === 'ordersPerMonth' ? 'numeric' : 'decimal');
+      expect(await input(page, name).getAttribute('inputmode'), name).toBe(
+        name === 'ordersPerMonth' ? 'numeric' : 'decimal',
+      );
     }
   });
 
@@ -203,8 +230,11 @@ describe('typing as people do (/no/hub/pricing/)', () => {
     await type('ordersPerMonth', '100000');
     await type('minutesPerOrder', '600');
     const alert = page.locator('[data-island="RoiCalculator"] .roi-impossible');
-    await expect.poll(async () => normalizeSpaces((await alert.textContent()) ?? '')).toBe(normalizeSpaces(t('roi.impossible').replace('{hours}', '731')));
-    for (const name of ['hoursSaved', 'extraCapacity', 'salarySaving', 'extraEarnings']) expect(await output(page, name), name).toBe('–');
+    await expect
+      .poll(async () => normalizeSpaces((await alert.textContent()) ?? ''))
+      .toBe(normalizeSpaces(t('roi.impossible').replace('{hours}', '731')));
+    for (const name of ['hoursSaved', 'extraCapacity', 'salarySaving', 'extraEarnings'])
+      expect(await output(page, name), name).toBe('–');
     await type('ordersPerMonth', '120');
     await type('minutesPerOrder', '15');
     await expect.poll(() => alert.count()).toBe(0);
@@ -216,13 +246,20 @@ describe('typing as people do (/no/hub/pricing/)', () => {
     expect(await share.inputValue()).toBe(String(Math.round(config.roi.timeSavedShare * 100)));
     expect(await page.getByLabel(t('roi.shareLabel'), { exact: true }).getAttribute('name')).toBe('timeSavedPercent');
     const hint = page.locator('#roi-timeSavedPercent-hint');
-    const percent = (value: number) => normalizeSpaces(new Intl.NumberFormat('nb-NO', { style: 'percent', maximumFractionDigits: 1 }).format(value));
-    expect(normalizeSpaces((await hint.textContent()) ?? '')).toBe(normalizeSpaces(t('roi.assumption').replace('{percent}', percent(config.roi.timeSavedShare))));
+    const percent = (value: number) =>
+      normalizeSpaces(new Intl.NumberFormat('nb-NO', { style: 'percent', maximumFractionDigits: 1 }).format(value));
+    expect(normalizeSpaces((await hint.textContent()) ?? '')).toBe(
+      normalizeSpaces(t('roi.assumption').replace('{percent}', percent(config.roi.timeSavedShare))),
+    );
     await type('timeSavedPercent', '50');
     await expect.poll(() => outputs(page)).toEqual(expectedOutputs('no', base, 0.5));
-    await expect.poll(async () => normalizeSpaces((await hint.textContent()) ?? '')).toBe(normalizeSpaces(t('roi.assumption').replace('{percent}', percent(0.5))));
+    await expect
+      .poll(async () => normalizeSpaces((await hint.textContent()) ?? ''))
+      .toBe(normalizeSpaces(t('roi.assumption').replace('{percent}', percent(0.5))));
     await type('timeSavedPercent', '100');
-    await expect.poll(() => inputError(page, 'timeSavedPercent')).toBe(normalizeSpaces(t('roi.max').replace('{max}', '99')));
+    await expect
+      .poll(() => inputError(page, 'timeSavedPercent'))
+      .toBe(normalizeSpaces(t('roi.max').replace('{max}', '99')));
     await type('timeSavedPercent', String(Math.round(config.roi.timeSavedShare * 100)));
   });
 

@@ -23,8 +23,17 @@ afterAll(async () => {
 type SearchCopy = { search: { label: string; none: string; one: string; many: string } };
 
 /** Opens `path` in a fresh context and closes it afterwards; fails on any console error or CSP report. */
-async function visit(path: string, body: (page: Page) => Promise<void>, options: { width?: number; javaScriptEnabled?: boolean; bypassCSP?: boolean } = {}) {
-  const context: BrowserContext = await e2e.newContext({ locale: 'en-US', viewport: { width: options.width ?? 1280, height: 900 }, javaScriptEnabled: options.javaScriptEnabled ?? true, bypassCSP: options.bypassCSP ?? false });
+async function visit(
+  path: string,
+  body: (page: Page) => Promise<void>,
+  options: { width?: number; javaScriptEnabled?: boolean; bypassCSP?: boolean } = {},
+) {
+  const context: BrowserContext = await e2e.newContext({
+    locale: 'en-US',
+    viewport: { width: options.width ?? 1280, height: 900 },
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
+    bypassCSP: options.bypassCSP ?? false,
+  });
   const problems: string[] = [];
   try {
     const page = await context.newPage();
@@ -47,12 +56,17 @@ async function search(page: Page, label: string, query: string): Promise<string[
   await page.keyboard.type(query);
   await page.keyboard.press('Enter');
   await page.locator('.site-search-status').filter({ hasText: query }).waitFor();
-  return page.locator('.site-search-results a').evaluateAll((links) => links.map((link) => new URL((link as HTMLAnchorElement).href).pathname));
+  return page
+    .locator('.site-search-results a')
+    .evaluateAll((links) => links.map((link) => new URL((link as HTMLAnchorElement).href).pathname));
 }
 
 describe('search pages', () => {
   it('finds an English word of a post on /search/, with a marked excerpt, and not on /no/search/', async () => {
-    const [en, no] = await Promise.all([readYaml<SearchCopy>('content/pages/search/en.yaml'), readYaml<SearchCopy>('content/pages/search/no.yaml')]);
+    const [en, no] = await Promise.all([
+      readYaml<SearchCopy>('content/pages/search/en.yaml'),
+      readYaml<SearchCopy>('content/pages/search/no.yaml'),
+    ]);
     await visit('/search/', async (page) => {
       expect(await search(page, en.search.label, 'kettle')).toEqual(['/blog/a-day-in-a-tailor-shop/']);
       expect(await page.locator('[role="status"]').textContent()).toBe(en.search.one.replace('{query}', 'kettle'));
@@ -69,7 +83,9 @@ describe('search pages', () => {
     const no = await readYaml<SearchCopy>('content/pages/search/no.yaml');
     await visit('/no/search/?q=dampstrykejernet', async (page) => {
       await page.locator('.site-search-results a').first().waitFor();
-      const links = await page.locator('.site-search-results a').evaluateAll((found) => found.map((link) => new URL((link as HTMLAnchorElement).href).pathname));
+      const links = await page
+        .locator('.site-search-results a')
+        .evaluateAll((found) => found.map((link) => new URL((link as HTMLAnchorElement).href).pathname));
       expect(links).toEqual(['/no/blog/a-day-in-a-tailor-shop/']);
       expect(await page.getByRole('searchbox', { name: no.search.label }).inputValue()).toBe('dampstrykejernet');
     });
@@ -80,56 +96,78 @@ describe('search pages', () => {
   });
 
   it('has nothing axe finds on a page of results (axe is an inline script: the policy is bypassed for it alone)', async () => {
-    await visit('/no/search/?q=dampstrykejernet', async (page) => {
-      await page.locator('.site-search-results a').first().waitFor();
-      expect(await axeViolations(page)).toEqual([]);
-    }, { bypassCSP: true });
+    await visit(
+      '/no/search/?q=dampstrykejernet',
+      async (page) => {
+        await page.locator('.site-search-results a').first().waitFor();
+        expect(await axeViolations(page)).toEqual([]);
+      },
+      { bypassCSP: true },
+    );
   });
 
   it('says without script that search needs it', async () => {
     const en = await readYaml<{ search: { noScript: string } }>('content/pages/search/en.yaml');
-    await visit('/search/', async (page) => {
-      expect(await page.locator('.site-search-no-script').textContent()).toBe(en.search.noScript);
-    }, { javaScriptEnabled: false });
+    await visit(
+      '/search/',
+      async (page) => {
+        expect(await page.locator('.site-search-no-script').textContent()).toBe(en.search.noScript);
+      },
+      { javaScriptEnabled: false },
+    );
   });
 });
 
 describe('header search box', () => {
   it('leads to the search page of the language, with the query', async () => {
     const messages = await readYaml<{ header: { search: string } }>('content/messages/no.yaml');
-    await visit('/no/hub/', async (page) => {
-      await page.locator('[data-menu-toggle]').click();
-      const form = page.getByRole('search');
-      await form.getByRole('searchbox', { name: messages.header.search }).fill('dampstrykejernet');
-      await form.getByRole('searchbox').press('Enter');
-      await page.waitForURL(/\/no\/search\/\?q=dampstrykejernet$/);
-      await page.locator('.site-search-results a').first().waitFor();
-    }, { width: 375 });
+    await visit(
+      '/no/hub/',
+      async (page) => {
+        await page.locator('[data-menu-toggle]').click();
+        const form = page.getByRole('search');
+        await form.getByRole('searchbox', { name: messages.header.search }).fill('dampstrykejernet');
+        await form.getByRole('searchbox').press('Enter');
+        await page.waitForURL(/\/no\/search\/\?q=dampstrykejernet$/);
+        await page.locator('.site-search-results a').first().waitFor();
+      },
+      { width: 375 },
+    );
   });
 
   it('is a search button in the desktop bar that opens the search page', async () => {
     const messages = await readYaml<{ header: { searchSubmit: string } }>('content/messages/en.yaml');
-    await visit('/hub/', async (page) => {
-      await page.getByRole('search').getByRole('button', { name: messages.header.searchSubmit }).click();
-      await page.waitForURL(/\/search\/\?q=$/);
-    }, { width: 1440 });
+    await visit(
+      '/hub/',
+      async (page) => {
+        await page.getByRole('search').getByRole('button', { name: messages.header.searchSubmit }).click();
+        await page.waitForURL(/\/search\/\?q=$/);
+      },
+      { width: 1440 },
+    );
   });
 
   it('is in the menu on phones', async () => {
     const messages = await readYaml<{ header: { search: string } }>('content/messages/en.yaml');
-    await visit('/hub/', async (page) => {
-      const box = page.getByRole('searchbox', { name: messages.header.search });
-      expect(await box.isVisible()).toBe(false);
-      await page.locator('[data-menu-toggle]').click();
-      expect(await box.isVisible()).toBe(true);
-    }, { width: 375 });
+    await visit(
+      '/hub/',
+      async (page) => {
+        const box = page.getByRole('searchbox', { name: messages.header.search });
+        expect(await box.isVisible()).toBe(false);
+        await page.locator('[data-menu-toggle]').click();
+        expect(await box.isVisible()).toBe(true);
+      },
+      { width: 375 },
+    );
   });
 });
 
 describe('content security policy', () => {
   it("allows 'wasm-unsafe-eval' on the search pages alone", async () => {
     const policy = async (path: string) => (await fetch(e2e.url(path))).headers.get('content-security-policy') ?? '';
-    for (const path of ['/search/', '/no/search/']) expect(await policy(path)).toContain("script-src 'self' 'wasm-unsafe-eval' ");
-    for (const path of ['/', '/no/', '/blog/a-day-in-a-tailor-shop/', '/pagefind/pagefind.js']) expect(await policy(path)).not.toContain('wasm');
+    for (const path of ['/search/', '/no/search/'])
+      expect(await policy(path)).toContain("script-src 'self' 'wasm-unsafe-eval' ");
+    for (const path of ['/', '/no/', '/blog/a-day-in-a-tailor-shop/', '/pagefind/pagefind.js'])
+      expect(await policy(path)).not.toContain('wasm');
   });
 });

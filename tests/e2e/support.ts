@@ -80,7 +80,10 @@ export type Messages = { [key: string]: string | Messages };
 
 /** The messages of a locale, with a typed lookup by dotted key. */
 export async function loadMessages(locale: string): Promise<(key: string) => string> {
-  const [tree, config] = await Promise.all([readYaml<Messages>(`content/messages/${locale}.yaml`), loadConfig(join(repoRoot, 'site.config.yaml'))]);
+  const [tree, config] = await Promise.all([
+    readYaml<Messages>(`content/messages/${locale}.yaml`),
+    loadConfig(join(repoRoot, 'site.config.yaml')),
+  ]);
   // As the pages show it: the site's own placeholders (`{minutes}`) filled from the config.
   const values = copyValuesOf(config);
   return (key) => {
@@ -103,7 +106,11 @@ export function pathOf(page: Page): string {
 }
 
 /** Signs in on `site serve --admin` with e-mail and password: opens `start` (an admin page), which sends an anonymous visit to /auth, and lands on the blog editor. */
-export async function signInWithPassword(page: Page, start: string, who: { email: string; password: string }): Promise<void> {
+export async function signInWithPassword(
+  page: Page,
+  start: string,
+  who: { email: string; password: string },
+): Promise<void> {
   await page.goto(start);
   await page.waitForURL(/\/auth\/$/);
   await page.getByLabel('E-mail address').fill(who.email);

@@ -30,46 +30,115 @@ export interface Answer {
 }
 
 /** Sends one request to `base` with exactly the headers given (plus Host, unless given). */
-export function send(base: string, method: string, path: string, options: { headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<Answer> {
+export function send(
+  base: string,
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<Answer> {
   const url = new URL(path, base);
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest({ host: url.hostname, port: url.port, method, path: path.startsWith('/') ? path : url.pathname + url.search, headers: { host: url.host, ...options.headers } }, (incoming) => {
-      const chunks: Buffer[] = [];
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: incoming.statusCode!, headers: incoming.headers, text, json: () => JSON.parse(text) });
-      });
-      incoming.on('error', reject);
-    });
+    const outgoing = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        method,
+        path: path.startsWith('/') ? path : url.pathname + url.search,
+        headers: { host: url.host, ...options.headers },
+      },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: incoming.statusCode!, headers: incoming.headers, text, json: () => JSON.parse(text) });
+        });
+        incoming.on('error', reject);
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end(options.body);
   });
 }
 
 /** A running `site serve --admin` with some accounts. */
-export async function startAdminServer(options: { users?: { email: string; role: Role; password: string }[]; routes?: AdminRoute[]; dir?: string; configPath?: string; projectRoot?: string; trustProxy?: boolean; scrypt?: ScryptParams; signInLimits?: SignInLimits; eventStreams?: MountOptions['eventStreams']; posts?: boolean; inbox?: boolean; media?: boolean; settings?: boolean; site?: EditedSite; collection?: string } = {}) {
+export async function startAdminServer(
+  options: {
+    users?: { email: string; role: Role; password: string }[];
+    routes?: AdminRoute[];
+    dir?: string;
+    configPath?: string;
+    projectRoot?: string;
+    trustProxy?: boolean;
+    scrypt?: ScryptParams;
+    signInLimits?: SignInLimits;
+    eventStreams?: MountOptions['eventStreams'];
+    posts?: boolean;
+    inbox?: boolean;
+    media?: boolean;
+    settings?: boolean;
+    site?: EditedSite;
+    collection?: string;
+  } = {},
+) {
   await mkdir(outputRoot, { recursive: true });
   const projectRoot = options.projectRoot ?? (await mkdtemp(join(outputRoot, 'admin-')));
   const config = await loadConfig(options.configPath ?? join(repoRoot, 'site.config.yaml'));
   // The project's own data/ is never a test's: the real config stores into the temp project.
   if (!options.configPath) config.dirs.data = join(projectRoot, 'data');
   const store = fixedStoreSource(await openSiteStore({ ...config, root: projectRoot }));
-  for (const user of options.users ?? []) await addUser(await store.get(), user.email, user.role, user.password, testScrypt);
+  for (const user of options.users ?? [])
+    await addUser(await store.get(), user.email, user.role, user.password, testScrypt);
   // The posts editor of another collection than "blog", on the live site as `site` would give it.
   const site = options.site;
-  const collectionPosts = site && options.collection ? { collection: options.collection, config: () => site.config, lastBuild: () => site.lastBuild, afterWrite: site.rebuild && ((file: string | readonly string[]) => site.rebuild!(file)) } : undefined;
-  const admin = createServeAdmin({ projectRoot, store, origin: config.site.origin, scrypt: options.scrypt ?? testScrypt, signInLimits: options.signInLimits, eventStreams: options.eventStreams, routes: options.routes, trustProxy: options.trustProxy, posts: collectionPosts ?? (options.posts ? { config: () => config } : undefined), inbox: options.inbox ? { store } : undefined, media: options.media ? { config: () => config } : undefined, settings: options.settings ? { config: () => config } : undefined, site: options.site });
+  const collectionPosts =
+    site && options.collection
+      ? {
+          collection: options.collection,
+          config: () => site.config,
+          lastBuild: () => site.lastBuild,
+          afterWrite: site.rebuild && ((file: string | readonly string[]) => site.rebuild!(file)),
+        }
+      : undefined;
+  const admin = createServeAdmin({
+    projectRoot,
+    store,
+    origin: config.site.origin,
+    scrypt: options.scrypt ?? testScrypt,
+    signInLimits: options.signInLimits,
+    eventStreams: options.eventStreams,
+    routes: options.routes,
+    trustProxy: options.trustProxy,
+    posts: collectionPosts ?? (options.posts ? { config: () => config } : undefined),
+    inbox: options.inbox ? { store } : undefined,
+    media: options.media ? { config: () => config } : undefined,
+    settings: options.settings ? { config: () => config } : undefined,
+    site: options.site,
+  });
   // The server follows the live site's config, as `site serve --admin` does (src/api.ts).
-  const running = await startServer({ config, currentConfig: options.site && (() => options.site!.config), store, dir: options.dir ?? builtSite, port: 0, host: '127.0.0.1', admin, trustProxy: options.trustProxy, limits: { shutdownGraceMs: 100 } });
-  const json = (body: unknown, extra: Record<string, string> = {}) => ({ headers: { origin: running.url, 'content-type': 'application/json', ...extra }, body: JSON.stringify(body) });
+  const running = await startServer({
+    config,
+    currentConfig: options.site && (() => options.site!.config),
+    store,
+    dir: options.dir ?? builtSite,
+    port: 0,
+    host: '127.0.0.1',
+    admin,
+    trustProxy: options.trustProxy,
+    limits: { shutdownGraceMs: 100 },
+  });
+  const json = (body: unknown, extra: Record<string, string> = {}) => ({
+    headers: { origin: running.url, 'content-type': 'application/json', ...extra },
+    body: JSON.stringify(body),
+  });
   return {
     url: running.url,
     projectRoot,
     admin,
     config,
     store,
-    send: (method: string, path: string, init?: { headers?: Record<string, string>; body?: string | Buffer }) => send(running.url, method, path, init),
+    send: (method: string, path: string, init?: { headers?: Record<string, string>; body?: string | Buffer }) =>
+      send(running.url, method, path, init),
     json,
     /** Signs in and returns the cookie and CSRF token. */
     async signIn(email: string, password: string) {
@@ -104,7 +173,14 @@ export async function startLiveAdminServer(
   await writeSite(dir, (await buildSite({ config: site.config, socialImages: false })).files);
   const live = createLiveSite({ config: site.config, dir });
   await live.start();
-  const server = await startAdminServer({ users, configPath: site.config, projectRoot: site.dir, dir, site: live, ...(options.inbox ? { inbox: true } : {}) });
+  const server = await startAdminServer({
+    users,
+    configPath: site.config,
+    projectRoot: site.dir,
+    dir,
+    site: live,
+    ...(options.inbox ? { inbox: true } : {}),
+  });
   return {
     site,
     server,

@@ -38,9 +38,16 @@ export async function addCasesCollection(site: TempSite): Promise<void> {
   await makeEditable(site);
   await cp(join(fixture, 'CaseStudy.tsx'), join(site.dir, 'templates', 'pages', 'CaseStudy.tsx'));
   await cp(join(fixture, 'cases'), join(site.dir, 'content', 'cases'), { recursive: true });
-  for (const [locale, text] of Object.entries(messages)) await appendFile(join(site.dir, 'content', 'messages', `${locale}.yaml`), text);
+  for (const [locale, text] of Object.entries(messages))
+    await appendFile(join(site.dir, 'content', 'messages', `${locale}.yaml`), text);
   const text = await readFile(site.config, 'utf8');
-  await writeFile(site.config, text
-    .replace(/^collections:\n/m, `collections:\n${collection}`)
-    .replace(/^( {2}- \{ path: "\/blog\/\{slug\}", template: BlogPost, entry: blog \}\n)/m, `$1  - { path: "/cases/{slug}", template: CaseStudy, entry: cases, paths: { "no": "/kunder/{slug}" } }\n`));
+  await writeFile(
+    site.config,
+    text
+      .replace(/^collections:\n/m, `collections:\n${collection}`)
+      .replace(
+        /^( {2}- \{ path: "\/blog\/\{slug\}", template: BlogPost, entry: blog \}\n)/m,
+        `$1  - { path: "/cases/{slug}", template: CaseStudy, entry: cases, paths: { "no": "/kunder/{slug}" } }\n`,
+      ),
+  );
 }

@@ -20,7 +20,10 @@ export async function makeEditable(site: TempSite): Promise<void> {
   await cp(join(repoRoot, 'templates'), join(site.dir, 'templates'), { recursive: true });
   await cp(join(repoRoot, 'public'), join(site.dir, 'public'), { recursive: true });
   const text = await readFile(site.config, 'utf8');
-  await writeFile(site.config, text
-    .replace(/^ {2}templates: .*$/m, `  templates: ${JSON.stringify(join(site.dir, 'templates'))}`)
-    .replace(/^ {2}public: .*$/m, `  public: ${JSON.stringify(join(site.dir, 'public'))}`));
+  await writeFile(
+    site.config,
+    text
+      .replace(/^ {2}templates: .*$/m, `  templates: ${JSON.stringify(join(site.dir, 'templates'))}`)
+      .replace(/^ {2}public: .*$/m, `  public: ${JSON.stringify(join(site.dir, 'public'))}`),
+  );
 }

@@ -14,7 +14,9 @@ export interface TempSite {
 }
 
 /** Copies config and content; `edit` may rewrite the config text; `posts` replaces content/blog. */
-export async function createTempSite(options: { editConfig?: (text: string) => string; posts?: string } = {}): Promise<TempSite> {
+export async function createTempSite(
+  options: { editConfig?: (text: string) => string; posts?: string } = {},
+): Promise<TempSite> {
   await mkdir(outputRoot, { recursive: true });
   const dir = await mkdtemp(join(outputRoot, 'fixture-'));
   await cp(join(repoRoot, 'content'), join(dir, 'content'), { recursive: true });
@@ -23,7 +25,10 @@ export async function createTempSite(options: { editConfig?: (text: string) => s
     await cp(options.posts, join(dir, 'content', 'blog'), { recursive: true });
   }
   let text = await readFile(join(repoRoot, 'site.config.yaml'), 'utf8');
-  text = text.replace(/^site:/m, `paths:\n  templates: ${JSON.stringify(join(repoRoot, 'templates'))}\n  public: ${JSON.stringify(join(repoRoot, 'public'))}\n\nsite:`);
+  text = text.replace(
+    /^site:/m,
+    `paths:\n  templates: ${JSON.stringify(join(repoRoot, 'templates'))}\n  public: ${JSON.stringify(join(repoRoot, 'public'))}\n\nsite:`,
+  );
   if (options.editConfig) text = options.editConfig(text);
   const config = join(dir, 'site.config.yaml');
   await writeFile(config, text);

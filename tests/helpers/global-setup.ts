@@ -22,7 +22,12 @@ export async function projectState(root = repoRoot): Promise<Map<string, string>
     for (const entry of entries) {
       if (!entry.isFile()) continue;
       const path = join(entry.parentPath, entry.name);
-      state.set(relative(root, path), createHash('sha256').update(await readFile(path)).digest('hex'));
+      state.set(
+        relative(root, path),
+        createHash('sha256')
+          .update(await readFile(path))
+          .digest('hex'),
+      );
     }
   }
   return state;
@@ -31,8 +36,9 @@ export async function projectState(root = repoRoot): Promise<Map<string, string>
 /** What differs between two states: files added, changed and removed. */
 export function describeChanges(before: Map<string, string>, after: Map<string, string>): string[] {
   const changes: string[] = [];
-  for (const [path, hash] of after) if (!before.has(path)) changes.push(`added ${path}`);
-  else if (before.get(path) !== hash) changes.push(`changed ${path}`);
+  for (const [path, hash] of after)
+    if (!before.has(path)) changes.push(`added ${path}`);
+    else if (before.get(path) !== hash) changes.push(`changed ${path}`);
   for (const path of before.keys()) if (!after.has(path)) changes.push(`removed ${path}`);
   return changes.sort();
 }
@@ -82,7 +88,9 @@ export default async function setup(project?: { name: string }) {
         const changes = describeChanges(before, await projectState());
         if (changes.length) {
           // A teardown's exception is only printed by vitest: the exit code is what fails the run.
-          process.stderr.write(`\nnpm test changed the project's own stored data (tests must use a temporary data folder):\n  ${changes.join('\n  ')}\n\n`);
+          process.stderr.write(
+            `\nnpm test changed the project's own stored data (tests must use a temporary data folder):\n  ${changes.join('\n  ')}\n\n`,
+          );
           process.exitCode = 1;
         }
       },

@@ -4,11 +4,12 @@
  * build with no cache writes), and the waits that let a file's stat be trusted.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { outputRoot, repoRoot } from './paths';
+import { createTempSite, type TempSite } from './fixture-site';
 import { listFiles } from './site-files';
 import { settleMs } from '../../src/pipeline/entry-snapshots';
 
@@ -33,7 +34,10 @@ export function builds(site: () => string) {
 
   /** A verbose build into `out`: how many pages it rendered and how many files it wrote. */
   const build = async (...args: string[]) => {
-    const { stdout, stderr } = await run('node', [join(repoRoot, 'bin', 'site.js'), 'build', '--verbose', ...args], { cwd: site(), env: { ...process.env, SITE_CACHE_DIR: cacheDir } });
+    const { stdout, stderr } = await run('node', [join(repoRoot, 'bin', 'site.js'), 'build', '--verbose', ...args], {
+      cwd: site(),
+      env: { ...process.env, SITE_CACHE_DIR: cacheDir },
+    });
     const rendered = Number(/(\d+) pages rendered/.exec(stderr)?.[1]);
     const written = Number(/wrote (\d+) of/.exec(stderr)?.[1]);
     const pages = Number(/built (\d+) pages/.exec(stdout)?.[1]);
@@ -64,4 +68,31 @@ export function builds(site: () => string) {
     await writeFile(path, text.replace(from, to));
   };
   return { build, expectSameAsCold, edit };
+}
+
+/**
+ * A copy of the real site with its templates and public/ copied too (so a test can edit them), and
+ * its builds (see `builds`); `entries` is how many entry folders it has, `outputOf` its output's files.
+ */
+export function editableSite() {
+  const temp = {} as TempSite;
+  beforeAll(async () => {
+    Object.assign(
+      temp,
+      await createTempSite({
+        editConfig: (text) =>
+          text.replace(/^  templates: .*$/m, '  templates: templates').replace(/^  public: .*$/m, '  public: public'),
+      }),
+    );
+    await cp(join(repoRoot, 'templates'), join(temp.dir, 'templates'), { recursive: true });
+    await cp(join(repoRoot, 'public'), join(temp.dir, 'public'), { recursive: true });
+  });
+  afterAll(() => temp.cleanup?.());
+  const outputOf = async () => {
+    const dir = join(temp.dir, 'out');
+    return new Map(
+      await Promise.all((await listFiles(dir)).map(async (file) => [file, await readFile(join(dir, file))] as const)),
+    );
+  };
+  return { temp, ...builds(() => temp.dir), entries: 9, outputOf };
 }

@@ -29,7 +29,12 @@ export async function openPglite(): Promise<SqlDriver> {
     const rows = result.rows.map((row) => {
       const out: SqlRow = {};
       for (const [name, value] of Object.entries(row)) {
-        out[name] = typeof value === 'boolean' ? Number(value) : value instanceof Date ? value.toISOString() : (value as SqlValue);
+        out[name] =
+          typeof value === 'boolean'
+            ? Number(value)
+            : value instanceof Date
+              ? value.toISOString()
+              : (value as SqlValue);
       }
       return out;
     });

@@ -32,10 +32,13 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   const binDir = process.env.SITE_TEST_POSTGRES === 'pglite' ? undefined : findPostgresBinDir();
   const opened: SqlDriver[] = [];
   if (!binDir) {
-    const noServerReason = process.env.SITE_TEST_POSTGRES === 'pglite'
-      ? 'SITE_TEST_POSTGRES=pglite'
-      : 'no Postgres binaries (initdb, pg_ctl) on PATH or in /usr/lib/postgresql/*/bin';
-    process.stderr.write(`postgres tests: ${noServerReason}; the Postgres dialect runs on PGlite, tests that need a server are skipped\n`);
+    const noServerReason =
+      process.env.SITE_TEST_POSTGRES === 'pglite'
+        ? 'SITE_TEST_POSTGRES=pglite'
+        : 'no Postgres binaries (initdb, pg_ctl) on PATH or in /usr/lib/postgresql/*/bin';
+    process.stderr.write(
+      `postgres tests: ${noServerReason}; the Postgres dialect runs on PGlite, tests that need a server are skipped\n`,
+    );
     return {
       server: undefined,
       noServerReason,
@@ -64,4 +67,3 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     },
   };
 }
-

@@ -18,12 +18,20 @@ export interface TestServer {
  * Serves `dir` (default: the real site built by the global setup) with the API. What visitors send
  * is stored in `dataDir`, by default a new folder of this run: never the project's own data/.
  */
-export async function serveSite(options: { dir?: string; configPath?: string; dataDir?: string } = {}): Promise<TestServer> {
+export async function serveSite(
+  options: { dir?: string; configPath?: string; dataDir?: string } = {},
+): Promise<TestServer> {
   const config = await loadConfig(options.configPath ?? join(repoRoot, 'site.config.yaml'));
   await mkdir(outputRoot, { recursive: true });
   config.dirs.data = options.dataDir ?? (await mkdtemp(join(outputRoot, 'data-')));
   const store = await storeIn(config.dirs.data);
-  const { server, url } = await startServer({ config, store, dir: options.dir ?? builtSite, port: 0, host: '127.0.0.1' });
+  const { server, url } = await startServer({
+    config,
+    store,
+    dir: options.dir ?? builtSite,
+    port: 0,
+    host: '127.0.0.1',
+  });
   return {
     url,
     server,

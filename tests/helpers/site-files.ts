@@ -25,5 +25,7 @@ export function urlOfFile(file: string): string {
 /** Every HTML page of a built site with its URL and text. */
 export async function readPages(dir: string): Promise<{ file: string; url: string; html: string }[]> {
   const files = (await listFiles(dir)).filter((file) => file.endsWith('.html'));
-  return Promise.all(files.map(async (file) => ({ file, url: urlOfFile(file), html: await readFile(join(dir, file), 'utf8') })));
+  return Promise.all(
+    files.map(async (file) => ({ file, url: urlOfFile(file), html: await readFile(join(dir, file), 'utf8') })),
+  );
 }

@@ -15,12 +15,21 @@ const camel = (column: string) => column.replace(/_([a-z])/g, (_, letter: string
  * The rows of a table of the store in `dataDir`, in the order they were written (SQLite's rowid),
  * with camelCase keys and without empty columns (null): what the JSON-lines files held as lines.
  */
-export async function storedRows(dataDir: string, table: 'contact_messages' | 'bookings' | 'audit_log' | 'accounts' | 'sessions'): Promise<Record<string, unknown>[]> {
+export async function storedRows(
+  dataDir: string,
+  table: 'contact_messages' | 'bookings' | 'audit_log' | 'accounts' | 'sessions',
+): Promise<Record<string, unknown>[]> {
   const driver = await openSqlite(join(dataDir, 'site.db'));
   try {
     await createStore(driver);
     const { rows } = await driver.execute(`SELECT * FROM ${table} ORDER BY rowid`);
-    return rows.map((row) => Object.fromEntries(Object.entries(row).filter(([, value]) => value !== null).map(([key, value]) => [key === 'received_at' ? 'receivedAt' : camel(key), value])));
+    return rows.map((row) =>
+      Object.fromEntries(
+        Object.entries(row)
+          .filter(([, value]) => value !== null)
+          .map(([key, value]) => [key === 'received_at' ? 'receivedAt' : camel(key), value]),
+      ),
+    );
   } finally {
     await driver.close();
   }
@@ -43,5 +52,7 @@ export async function tempStore(): Promise<StoreSource> {
 
 /** The audit log of the store in `dataDir`, oldest first (as the JSON-lines log was appended). */
 export async function auditEntries(dataDir: string): Promise<Record<string, unknown>[]> {
-  return (await storedRows(dataDir, 'audit_log')).map((row) => JSON.parse(String(row.record)) as Record<string, unknown>);
+  return (await storedRows(dataDir, 'audit_log')).map(
+    (row) => JSON.parse(String(row.record)) as Record<string, unknown>,
+  );
 }

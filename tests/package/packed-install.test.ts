@@ -23,7 +23,16 @@ const own = JSON.parse(ownManifestText) as { name: string; version: string };
 /** The environment of a user's shell: no test settings, no cache override. */
 function userEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['NODE_ENV', 'SITE_CACHE_DIR', 'VITEST', 'VITEST_POOL_ID', 'VITEST_WORKER_ID', 'NODE_OPTIONS', 'SITE_TEST_KILL_AFTER_STEP']) delete env[name];
+  for (const name of [
+    'NODE_ENV',
+    'SITE_CACHE_DIR',
+    'VITEST',
+    'VITEST_POOL_ID',
+    'VITEST_WORKER_ID',
+    'NODE_OPTIONS',
+    'SITE_TEST_KILL_AFTER_STEP',
+  ])
+    delete env[name];
   return env;
 }
 
@@ -43,7 +52,11 @@ let packed: Packed;
 
 /** Runs the installed `site` (the project's, or `bin`) in the starter's folder (or `cwd`). */
 function cli(args: string[], options: { input?: string; cwd?: string; bin?: string } = {}) {
-  const child = run(options.bin ?? join(project, 'node_modules', '.bin', 'site'), args, { cwd: options.cwd ?? site, env: userEnv(), maxBuffer: 16 * 1024 * 1024 });
+  const child = run(options.bin ?? join(project, 'node_modules', '.bin', 'site'), args, {
+    cwd: options.cwd ?? site,
+    env: userEnv(),
+    maxBuffer: 16 * 1024 * 1024,
+  });
   if (options.input !== undefined) {
     child.child.stdin!.end(options.input);
   }
@@ -51,8 +64,15 @@ function cli(args: string[], options: { input?: string; cwd?: string; bin?: stri
 }
 
 /** Starts a long-running command and resolves with its address once it prints "… at http://…/". */
-async function startLong(args: string[], options: { cwd?: string; bin?: string } = {}): Promise<{ url: string; child: ChildProcess; output: () => string }> {
-  const child = spawn(options.bin ?? join(project, 'node_modules', '.bin', 'site'), args, { cwd: options.cwd ?? site, env: userEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+async function startLong(
+  args: string[],
+  options: { cwd?: string; bin?: string } = {},
+): Promise<{ url: string; child: ChildProcess; output: () => string }> {
+  const child = spawn(options.bin ?? join(project, 'node_modules', '.bin', 'site'), args, {
+    cwd: options.cwd ?? site,
+    env: userEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {
@@ -80,14 +100,24 @@ async function stop(child: ChildProcess): Promise<void> {
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'site-packed-'));
   // npm pack runs the prepack script: lib/ and its type declarations, built from the sources.
-  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: repoRoot, maxBuffer: 16 * 1024 * 1024 });
+  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], {
+    cwd: repoRoot,
+    maxBuffer: 16 * 1024 * 1024,
+  });
   // The prepack script's own output comes before the JSON.
   packed = (JSON.parse(stdout.slice(stdout.indexOf('\n[') + 1)) as Packed[])[0]!;
   tarball = join(work, packed.filename);
   project = join(work, 'project');
   await mkdir(project);
-  await writeFile(join(project, 'package.json'), `${JSON.stringify({ name: 'second-team', private: true, type: 'module' }, null, 2)}\n`);
-  await run('npm', ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: project, env: userEnv(), maxBuffer: 16 * 1024 * 1024 });
+  await writeFile(
+    join(project, 'package.json'),
+    `${JSON.stringify({ name: 'second-team', private: true, type: 'module' }, null, 2)}\n`,
+  );
+  await run('npm', ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], {
+    cwd: project,
+    env: userEnv(),
+    maxBuffer: 16 * 1024 * 1024,
+  });
   site = join(project, 'site');
 }, 600_000);
 
@@ -106,7 +136,15 @@ describe('the packed package', () => {
     expect(paths).toContain('starters/default/site.config.yaml');
     // No sources to compile (the engine's own screens and islands are templates, bundled with the site's), no
     // tests, no Mendwise content or templates, no source maps; npm adds every folder's README.
-    expect(paths.filter((path) => !path.endsWith('README.md') && /^(src\/(?!admin\/ui\/|islands\/forms\/|islands\/SiteSearch\.tsx$)|tests\/|content\/|templates\/|public\/|scripts\/|bench\/|site\.config\.yaml$)/.test(path))).toEqual([]);
+    expect(
+      paths.filter(
+        (path) =>
+          !path.endsWith('README.md') &&
+          /^(src\/(?!admin\/ui\/|islands\/forms\/|islands\/SiteSearch\.tsx$)|tests\/|content\/|templates\/|public\/|scripts\/|bench\/|site\.config\.yaml$)/.test(
+            path,
+          ),
+      ),
+    ).toEqual([]);
     expect(paths.filter((path) => path.endsWith('.map'))).toEqual([]);
     expect(paths.filter((path) => /mendwise/i.test(path))).toEqual([]);
     // Every module the engine loads at run time: its islands (search, the forms) are bundled from their sources.
@@ -115,7 +153,7 @@ describe('the packed package', () => {
     expect(paths).toContain('lib/islands.js');
   });
 
-  it('has a manifest without the repository\'s scripts, and depends on what the engine imports', async () => {
+  it("has a manifest without the repository's scripts, and depends on what the engine imports", async () => {
     const { stdout } = await run('tar', ['-xOzf', tarball, 'package/package.json']);
     const manifest = JSON.parse(stdout) as Record<string, unknown> & { dependencies: Record<string, string> };
     // No prepare/prepack naming files it does not ship (npm asked to approve them), no devDependencies.
@@ -140,11 +178,24 @@ describe('the packed package', () => {
     const { stdout } = await cli(['init', 'site'], { cwd: project });
     expect(stdout).toContain('made a site in site');
     const files = await readdir(site);
-    expect(files.sort()).toEqual(['.gitignore', 'README.md', 'content', 'package.json', 'public', 'site.config.yaml', 'templates', 'tsconfig.json']);
+    expect(files.sort()).toEqual([
+      '.gitignore',
+      'README.md',
+      'content',
+      'package.json',
+      'public',
+      'site.config.yaml',
+      'templates',
+      'tsconfig.json',
+    ]);
     // Installed from a tarball, the starter installs the package from that tarball too.
-    const starter = JSON.parse(await readFile(join(site, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const starter = JSON.parse(await readFile(join(site, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     expect(starter.dependencies[own.name]).toBe(`file:../../${packed.filename}`);
-    const again = await cli(['init', 'site'], { cwd: project }).catch((error: { code: number; stderr: string }) => error);
+    const again = await cli(['init', 'site'], { cwd: project }).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
     expect((again as { code: number }).code).toBe(2);
     expect((again as { stderr: string }).stderr).toContain('INIT_NOT_EMPTY');
   });
@@ -166,7 +217,9 @@ describe('the packed package', () => {
       expect(stdout, target).toMatch(/built \d+ pages/);
     }
     expect(existsSync(join(site, 'dist-netlify', 'netlify', 'functions'))).toBe(true);
-    expect(existsSync(join(site, 'dist-vercel', 'config.json')) || existsSync(join(site, 'dist-vercel', 'static'))).toBe(true);
+    expect(
+      existsSync(join(site, 'dist-vercel', 'config.json')) || existsSync(join(site, 'dist-vercel', 'static')),
+    ).toBe(true);
   }, 300_000);
 
   it('serves the starter with site dev', async () => {
@@ -184,7 +237,9 @@ describe('the packed package', () => {
   }, 120_000);
 
   it('runs the admin with site serve --admin and an account from site admin add-user', async () => {
-    await cli(['admin', 'add-user', 'editor@second-team.test', '--role', 'admin'], { input: 'a long enough password 1\n' });
+    await cli(['admin', 'add-user', 'editor@second-team.test', '--role', 'admin'], {
+      input: 'a long enough password 1\n',
+    });
     const serve = await startLong(['serve', '--admin', '--port', '0']);
     try {
       const signIn = await fetch(`${serve.url}/auth/`);
@@ -214,9 +269,17 @@ async function copyKeepingTimes(from: string, to: string): Promise<void> {
 
 /** Every file of a folder with the SHA-256 of its bytes, for byte-for-byte comparison. */
 async function snapshot(dir: string): Promise<Map<string, string>> {
-  const files = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+  const files = (await readdir(dir, { recursive: true, withFileTypes: true }))
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
   const out = new Map<string, string>();
-  for (const file of files.sort()) out.set(file.slice(dir.length + 1), createHash('sha256').update(await readFile(file)).digest('hex'));
+  for (const file of files.sort())
+    out.set(
+      file.slice(dir.length + 1),
+      createHash('sha256')
+        .update(await readFile(file))
+        .digest('hex'),
+    );
   return out;
 }
 
@@ -236,15 +299,27 @@ describe('a site started as the README says, from the tarball', () => {
 
   it('npx <tarball> init writes a starter that npm install installs with no registry entry for the package', async () => {
     // As the README's "Start a new site": npx runs the package's CLI from the tarball.
-    const made = await run('npx', ['--yes', `./${packed.filename}`, 'init', 'my-site', '--locales', 'en,no', '--booking'], { cwd: work, env: userEnv(), maxBuffer: 16 * 1024 * 1024 });
+    const made = await run(
+      'npx',
+      ['--yes', `./${packed.filename}`, 'init', 'my-site', '--locales', 'en,no', '--booking'],
+      { cwd: work, env: userEnv(), maxBuffer: 16 * 1024 * 1024 },
+    );
     mySite = join(work, 'my-site');
     bin = join(mySite, 'node_modules', '.bin', 'site');
     expect(made.stdout).toContain('made a site in my-site');
-    expect(made.stdout).toContain(`npm install      (installs ${own.name} from file:../${packed.filename}, the tarball this ran from)`);
-    const manifest = JSON.parse(await readFile(join(mySite, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(made.stdout).toContain(
+      `npm install      (installs ${own.name} from file:../${packed.filename}, the tarball this ran from)`,
+    );
+    const manifest = JSON.parse(await readFile(join(mySite, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     expect(manifest.dependencies[own.name]).toBe(`file:../${packed.filename}`);
     // No registry holds the package: npm install takes it from the tarball.
-    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: mySite, env: userEnv(), maxBuffer: 16 * 1024 * 1024 });
+    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], {
+      cwd: mySite,
+      env: userEnv(),
+      maxBuffer: 16 * 1024 * 1024,
+    });
     expect((await cli(['--version'], { cwd: mySite, bin })).stdout.trim()).toBe(own.version);
   }, 600_000);
 
@@ -252,10 +327,27 @@ describe('a site started as the README says, from the tarball', () => {
     // Besides the contact and booking forms (init --booking) and localized paths (--locales en,no):
     // search, a counter, a redirect, an image in a post's Markdown, and a remark and a rehype
     // plugin from npm.
-    await run('npm', ['install', 'remark-breaks', 'rehype-autolink-headings', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: mySite, env: userEnv(), maxBuffer: 16 * 1024 * 1024 });
+    await run(
+      'npm',
+      [
+        'install',
+        'remark-breaks',
+        'rehype-autolink-headings',
+        '--no-audit',
+        '--no-fund',
+        '--prefer-offline',
+        '--loglevel=error',
+      ],
+      { cwd: mySite, env: userEnv(), maxBuffer: 16 * 1024 * 1024 },
+    );
     const configFile = join(mySite, 'site.config.yaml');
-    const config = (await readFile(configFile, 'utf8')).replace(/^routes:\n/m, 'routes:\n  - { path: /search, template: Search, content: search }\n');
-    await writeFile(configFile, `${config}
+    const config = (await readFile(configFile, 'utf8')).replace(
+      /^routes:\n/m,
+      'routes:\n  - { path: /search, template: Search, content: search }\n',
+    );
+    await writeFile(
+      configFile,
+      `${config}
 search: { enabled: true, path: /search }
 analytics: { provider: plausible, domain: my-site.test }
 redirects:
@@ -263,28 +355,41 @@ redirects:
 markdown:
   remarkPlugins: [remark-breaks]
   rehypePlugins: [[rehype-autolink-headings, { behavior: wrap }]]
-`);
-    await writeFile(join(mySite, 'templates', 'pages', 'Search.tsx'), [
-      "import { Island, SiteSearch, searchScriptUrl, z, type PageProps } from 'typed-site/template';",
-      'const text = z.string().min(1);',
-      'export const content = z.strictObject({ title: text, description: text, search: z.strictObject({ label: text, submit: text, noScript: text, searching: text, none: text, one: text, many: text, failed: text }) });',
-      'export default function Search({ content }: PageProps<z.infer<typeof content>>) {',
-      '  return <section><h1>{content.title}</h1><Island name="SiteSearch" component={SiteSearch} props={{ script: searchScriptUrl, text: content.search }} /></section>;',
-      '}',
-      '',
-    ].join('\n'));
+`,
+    );
+    await writeFile(
+      join(mySite, 'templates', 'pages', 'Search.tsx'),
+      [
+        "import { Island, SiteSearch, searchScriptUrl, z, type PageProps } from 'typed-site/template';",
+        'const text = z.string().min(1);',
+        'export const content = z.strictObject({ title: text, description: text, search: z.strictObject({ label: text, submit: text, noScript: text, searching: text, none: text, one: text, many: text, failed: text }) });',
+        'export default function Search({ content }: PageProps<z.infer<typeof content>>) {',
+        '  return <section><h1>{content.title}</h1><Island name="SiteSearch" component={SiteSearch} props={{ script: searchScriptUrl, text: content.search }} /></section>;',
+        '}',
+        '',
+      ].join('\n'),
+    );
     for (const locale of ['en', 'no']) {
       await mkdir(join(mySite, 'content', 'pages', 'search'), { recursive: true });
-      await writeFile(join(mySite, 'content', 'pages', 'search', `${locale}.yaml`), [
-        'title: Search', 'description: Search the site.',
-        'search: { label: Search, submit: Search, noScript: Search needs JavaScript., searching: Searching…, none: "Nothing for {query}.", one: "One page for {query}.", many: "{count} pages for {query}.", failed: Search failed. }',
-        '',
-      ].join('\n'));
+      await writeFile(
+        join(mySite, 'content', 'pages', 'search', `${locale}.yaml`),
+        [
+          'title: Search',
+          'description: Search the site.',
+          'search: { label: Search, submit: Search, noScript: Search needs JavaScript., searching: Searching…, none: "Nothing for {query}.", one: "One page for {query}.", many: "{count} pages for {query}.", failed: Search failed. }',
+          '',
+        ].join('\n'),
+      );
     }
     const post = join(mySite, 'content', 'blog', 'hello-world', 'en.md');
-    await writeFile(post, `${await readFile(post, 'utf8')}\n## A heading to link\n\nOne line\nand the next.\n\n![A blue square](square.png)\n`);
+    await writeFile(
+      post,
+      `${await readFile(post, 'utf8')}\n## A heading to link\n\nOne line\nand the next.\n\n![A blue square](square.png)\n`,
+    );
     const sharp = (await import('sharp')).default;
-    await sharp({ create: { width: 640, height: 480, channels: 3, background: '#3b5bdb' } }).png().toFile(join(mySite, 'content', 'blog', 'hello-world', 'square.png'));
+    await sharp({ create: { width: 640, height: 480, channels: 3, background: '#3b5bdb' } })
+      .png()
+      .toFile(join(mySite, 'content', 'blog', 'hello-world', 'square.png'));
 
     const check = await cli(['check'], { cwd: mySite, bin });
     expect(check.stdout).toMatch(/^ok: \d+ pages checked/m);
@@ -296,19 +401,24 @@ markdown:
     expect(html).toContain('One line<br />');
     expect(html).toContain('https://plausible.io/js/script.js');
     expect(existsSync(join(dist, 'pagefind', 'pagefind.js'))).toBe(true);
-    expect(await readFile(join(dist, 'search', 'index.html'), 'utf8')).toMatch(/<script type="module" src="\/assets\/SiteSearch\.[\w-]+\.js">/);
+    expect(await readFile(join(dist, 'search', 'index.html'), 'utf8')).toMatch(
+      /<script type="module" src="\/assets\/SiteSearch\.[\w-]+\.js">/,
+    );
     expect(existsSync(join(dist, 'no', 'om-oss', 'index.html'))).toBe(true);
     // The image of the post's Markdown, published in sizes with its dimensions.
     const picture = /<picture>.*?<\/picture>/s.exec(html)?.[0] ?? '';
     expect(picture).toMatch(/<img [^>]*alt="A blue square"/);
     expect(picture).toMatch(/width="640" height="480"/);
     expect(picture).toContain('loading="lazy"');
-    for (const [, file] of picture.matchAll(/(\/assets\/images\/[^\s"]+\.(?:avif|webp|png))/g)) expect(existsSync(join(dist, file!)), file).toBe(true);
+    for (const [, file] of picture.matchAll(/(\/assets\/images\/[^\s"]+\.(?:avif|webp|png))/g))
+      expect(existsSync(join(dist, file!)), file).toBe(true);
     // The forms of typed-site/islands: the contact page's posts to /api/contact, the booking page's to the booking API.
     const contact = await readFile(join(dist, 'contact', 'index.html'), 'utf8');
     expect(contact).toMatch(/<form [^>]*action="\/api\/contact"/);
     expect(contact).toMatch(/<script type="module" src="\/assets\/ContactForm\.[\w-]+\.js">/);
-    expect(await readFile(join(dist, 'no', 'book', 'index.html'), 'utf8')).toMatch(/<script type="module" src="\/assets\/BookingForm\.[\w-]+\.js">/);
+    expect(await readFile(join(dist, 'no', 'book', 'index.html'), 'utf8')).toMatch(
+      /<script type="module" src="\/assets\/BookingForm\.[\w-]+\.js">/,
+    );
     built.node = await snapshot(dist);
 
     // The same site from one worker and no cache gives the same bytes.
@@ -351,17 +461,32 @@ markdown:
     const serve = await startLong(['serve', '--admin', '--port', '0', '--verbose'], { cwd: mySite, bin });
     try {
       // The admin's line follows the address.
-      for (let waited = 0; !serve.output().includes('admin: sign in') && waited < 10_000; waited += 50) await new Promise((done) => setTimeout(done, 50));
-      expect(serve.output()).toMatch(/admin: sign in at http:\/\/127\.0\.0\.1:\d+\/auth\/ \(no account yet: add the first with `npx site admin add-user <email> --role admin`/);
+      for (let waited = 0; !serve.output().includes('admin: sign in') && waited < 10_000; waited += 50)
+        await new Promise((done) => setTimeout(done, 50));
+      expect(serve.output()).toMatch(
+        /admin: sign in at http:\/\/127\.0\.0\.1:\d+\/auth\/ \(no account yet: add the first with `npx site admin add-user <email> --role admin`/,
+      );
       expect(serve.output()).not.toContain('published');
-      for (const path of ['/', '/about/', '/no/om-oss/', '/search/', '/blog/hello-world/', '/contact/', '/book/']) expect((await fetch(new URL(path.slice(1), serve.url))).status, path).toBe(200);
+      for (const path of ['/', '/about/', '/no/om-oss/', '/search/', '/blog/hello-world/', '/contact/', '/book/'])
+        expect((await fetch(new URL(path.slice(1), serve.url))).status, path).toBe(200);
       const old = await fetch(new URL('old-about', serve.url), { redirect: 'manual' });
       expect(old.status).toBe(301);
       // The contact form's endpoint takes a message; the booking API offers slots.
       const sent = await fetch(new URL('api/contact', serve.url), {
         method: 'POST',
-        headers: { origin: serve.url.replace(/\/$/, ''), 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ firstName: 'Kari', lastName: 'Nordmann', email: 'kari@example.com', message: 'Hello', locale: 'en', page: '/contact/' }),
+        headers: {
+          origin: serve.url.replace(/\/$/, ''),
+          'content-type': 'application/json',
+          accept: 'application/json',
+        },
+        body: JSON.stringify({
+          firstName: 'Kari',
+          lastName: 'Nordmann',
+          email: 'kari@example.com',
+          message: 'Hello',
+          locale: 'en',
+          page: '/contact/',
+        }),
       });
       expect(sent.status, await sent.clone().text()).toBeLessThan(300);
       expect((await fetch(new URL('api/booking/slots?days=14', serve.url))).status).toBe(200);

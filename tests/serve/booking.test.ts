@@ -11,12 +11,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig, type ResolvedConfig } from '../../src/config/load';
-import { createBookingHandler, createSiteBookingHandler, type BookingHandler, type BookingSettings } from '../../src/serve/booking';
+import {
+  createBookingHandler,
+  createSiteBookingHandler,
+  type BookingHandler,
+  type BookingSettings,
+} from '../../src/serve/booking';
 import type { StoreSource } from '../../src/store/source';
 import { repoRoot } from '../helpers/paths';
 import { storedRows, storeIn } from '../helpers/store';
 
-const rules = { timeZone: 'Europe/Oslo', weekdays: ['Mo', 'Tu', 'We', 'Th', 'Fr'] as const, opens: '09:00', closes: '17:00', minutes: 30 };
+const rules = {
+  timeZone: 'Europe/Oslo',
+  weekdays: ['Mo', 'Tu', 'We', 'Th', 'Fr'] as const,
+  opens: '09:00',
+  closes: '17:00',
+  minutes: 30,
+};
 // Friday 27 March 2026, 16:10 in Oslo (CET): the weekend and the change to CEST lie ahead.
 const now = Date.parse('2026-03-27T16:10:00+01:00');
 
@@ -30,22 +41,33 @@ const defaultSettings: BookingSettings = {
   rules: { ...rules, weekdays: [...rules.weekdays] },
   days: 14,
   resultPage: (locale, outcome) => `${locale === 'no' ? '/no' : ''}/book-meeting/${outcome}/`,
-  calendarText: (locale) => (locale === 'no' ? { summary: 'Møte med Mendwise', description: 'Booket, på nett; takk' } : { summary: 'Meeting with Mendwise', description: 'Booked online' }),
+  calendarText: (locale) =>
+    locale === 'no'
+      ? { summary: 'Møte med Mendwise', description: 'Booket, på nett; takk' }
+      : { summary: 'Meeting with Mendwise', description: 'Booked online' },
   domain: 'mendwise.example',
   organizer: 'hello@mendwise.example',
 };
 
 /** Starts the handler (or `handler`); `settings` is asked at every request (a test may change what it returns). */
-async function start(options: { rateLimit?: number; settings?: () => BookingSettings | undefined; handler?: (store: StoreSource) => BookingHandler } = {}) {
+async function start(
+  options: {
+    rateLimit?: number;
+    settings?: () => BookingSettings | undefined;
+    handler?: (store: StoreSource) => BookingHandler;
+  } = {},
+) {
   // A start is a new process: its own connection to the database of the data folder.
   await store?.close();
   store = await storeIn(dataDir);
-  const handle = options.handler?.(store) ?? createBookingHandler({
-    settings: options.settings ?? (() => defaultSettings),
-    store,
-    now: () => now,
-    rateLimit: options.rateLimit ?? 100,
-  });
+  const handle =
+    options.handler?.(store) ??
+    createBookingHandler({
+      settings: options.settings ?? (() => defaultSettings),
+      store,
+      now: () => now,
+      rateLimit: options.rateLimit ?? 100,
+    });
   server = createServer((request, response) => {
     void handle(request, response).then((handled) => {
       if (!handled) response.writeHead(404).end();
@@ -66,8 +88,20 @@ afterEach(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-const visitor = { firstName: 'Kari', lastName: 'Nordmann', email: 'kari@example.no', company: 'Skredderiet AS', note: 'Om Hub', locale: 'no' };
-const post = (body: unknown) => fetch(`${base}/api/booking`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const visitor = {
+  firstName: 'Kari',
+  lastName: 'Nordmann',
+  email: 'kari@example.no',
+  company: 'Skredderiet AS',
+  note: 'Om Hub',
+  locale: 'no',
+};
+const post = (body: unknown) =>
+  fetch(`${base}/api/booking`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 const stored = async () => (await storedRows(dataDir, 'bookings')) as Record<string, string>[];
 
 describe('GET /api/booking/slots', () => {
@@ -88,7 +122,9 @@ describe('GET /api/booking/slots', () => {
 
   it('offers nothing outside the bookable window and refuses a malformed query', async () => {
     await start();
-    const late = (await (await fetch(`${base}/api/booking/slots?from=2026-06-01&days=5`)).json()) as { slots: unknown[] };
+    const late = (await (await fetch(`${base}/api/booking/slots?from=2026-06-01&days=5`)).json()) as {
+      slots: unknown[];
+    };
     expect(late.slots).toEqual([]);
     for (const query of ['from=2026-02-30&days=3', 'from=tomorrow', 'days=0', 'days=1000', 'days=abc']) {
       expect((await fetch(`${base}/api/booking/slots?${query}`)).status, query).toBe(400);
@@ -102,21 +138,39 @@ describe('POST /api/booking', () => {
     const first = await post({ ...visitor, page: '/no/shop/book-meeting/', start: '2026-03-30T07:00:00Z' });
     expect(first.status).toBe(201);
     const booked = (await first.json()) as { id: string; start: string; end: string };
-    expect(booked).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), start: '2026-03-30T09:00:00+02:00', end: '2026-03-30T09:30:00+02:00' });
+    expect(booked).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      start: '2026-03-30T09:00:00+02:00',
+      end: '2026-03-30T09:30:00+02:00',
+    });
 
-    const slots = (await (await fetch(`${base}/api/booking/slots?from=2026-03-30&days=1`)).json()) as { slots: { start: string }[] };
+    const slots = (await (await fetch(`${base}/api/booking/slots?from=2026-03-30&days=1`)).json()) as {
+      slots: { start: string }[];
+    };
     expect(slots.slots.map((slot) => slot.start)).not.toContain('2026-03-30T09:00:00+02:00');
     expect(slots.slots).toHaveLength(15);
 
     const second = await post({ ...visitor, email: 'ola@example.no', start: '2026-03-30T09:00:00+02:00' });
     expect(second.status).toBe(409);
     const refused = (await second.json()) as { next: { start: string }[] };
-    expect(refused.next.map((slot) => slot.start)).toEqual(['2026-03-30T09:30:00+02:00', '2026-03-30T10:00:00+02:00', '2026-03-30T10:30:00+02:00', '2026-03-30T11:00:00+02:00', '2026-03-30T11:30:00+02:00']);
+    expect(refused.next.map((slot) => slot.start)).toEqual([
+      '2026-03-30T09:30:00+02:00',
+      '2026-03-30T10:00:00+02:00',
+      '2026-03-30T10:30:00+02:00',
+      '2026-03-30T11:00:00+02:00',
+      '2026-03-30T11:30:00+02:00',
+    ]);
 
     const lines = await stored();
     expect(lines).toHaveLength(1);
     // The page it was booked from, which the admin's inbox names with its audience.
-    expect(lines[0]).toMatchObject({ ...visitor, id: booked.id, start: booked.start, end: booked.end, page: '/no/shop/book-meeting/' });
+    expect(lines[0]).toMatchObject({
+      ...visitor,
+      id: booked.id,
+      start: booked.start,
+      end: booked.end,
+      page: '/no/shop/book-meeting/',
+    });
   });
 
   it('keeps the booking but stores no page that is not a plain path of the site', async () => {
@@ -129,7 +183,11 @@ describe('POST /api/booking', () => {
 
   it('gives one slot to one of many simultaneous requests', async () => {
     await start();
-    const responses = await Promise.all(Array.from({ length: 12 }, (_, index) => post({ ...visitor, email: `visitor${index}@example.no`, start: '2026-03-31T10:00:00+02:00' })));
+    const responses = await Promise.all(
+      Array.from({ length: 12 }, (_, index) =>
+        post({ ...visitor, email: `visitor${index}@example.no`, start: '2026-03-31T10:00:00+02:00' }),
+      ),
+    );
     const statuses = responses.map((response) => response.status).sort();
     expect(statuses).toEqual([201, ...Array(11).fill(409)]);
     expect(await stored()).toHaveLength(1);
@@ -152,9 +210,28 @@ describe('POST /api/booking', () => {
       expect(response.status, JSON.stringify(body).slice(0, 80)).toBe(400);
       expect(((await response.json()) as { fields: Record<string, string> }).fields).toHaveProperty(field);
     }
-    expect((await fetch(`${base}/api/booking`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hi' })).status).toBe(415);
-    expect((await fetch(`${base}/api/booking`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://evil.example' }, body: '{}' })).status).toBe(403);
-    expect((await fetch(`${base}/api/booking`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...visitor, note: 'x'.repeat(20_000) }) })).status).toBe(413);
+    expect(
+      (await fetch(`${base}/api/booking`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hi' }))
+        .status,
+    ).toBe(415);
+    expect(
+      (
+        await fetch(`${base}/api/booking`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+          body: '{}',
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await fetch(`${base}/api/booking`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ ...visitor, note: 'x'.repeat(20_000) }),
+        })
+      ).status,
+    ).toBe(413);
     expect(await stored()).toEqual([]);
   });
 
@@ -184,7 +261,12 @@ describe('POST /api/booking', () => {
 
 describe('without script', () => {
   const form = (fields: Record<string, string>) =>
-    fetch(`${base}/api/booking`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+    fetch(`${base}/api/booking`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    });
 
   it('books from a date and a local time, lands on the localized booked page, and the calendar file names the slot', async () => {
     await start();
@@ -210,7 +292,11 @@ describe('without script', () => {
   it('lands on the failed page when the time is taken or not a slot', async () => {
     await start();
     expect((await form({ ...visitor, date: '2026-03-30', time: '10:30' })).status).toBe(303);
-    for (const fields of [{ date: '2026-03-30', time: '10:30' }, { date: '2026-03-28', time: '10:00' }, { date: '2026-03-30', time: '10:15' }]) {
+    for (const fields of [
+      { date: '2026-03-30', time: '10:30' },
+      { date: '2026-03-28', time: '10:00' },
+      { date: '2026-03-30', time: '10:15' },
+    ]) {
       const response = await form({ ...visitor, locale: 'en', ...fields });
       expect(response.headers.get('location'), JSON.stringify(fields)).toBe('/book-meeting/failed/');
     }
@@ -225,7 +311,9 @@ describe('a change of the settings while the server runs', () => {
     expect((await post({ ...visitor, start: '2026-03-30T09:30:00+02:00' })).status).toBe(201);
 
     settings = { ...defaultSettings, rules: { ...defaultSettings.rules, minutes: 45 } };
-    const slots = (await (await fetch(`${base}/api/booking/slots?from=2026-03-30&days=1`)).json()) as { slots: { start: string; end: string }[] };
+    const slots = (await (await fetch(`${base}/api/booking/slots?from=2026-03-30&days=1`)).json()) as {
+      slots: { start: string; end: string }[];
+    };
     // 09:00–09:45 and 09:45–10:30 overlap the meeting booked for 09:30–10:00.
     expect(slots.slots.slice(0, 2)).toEqual([
       { start: '2026-03-30T10:30:00+02:00', end: '2026-03-30T11:15:00+02:00' },
@@ -246,25 +334,33 @@ describe('a change of the settings while the server runs', () => {
     settings = undefined;
     expect((await fetch(`${base}/api/booking/slots?from=2026-03-30&days=1`)).status).toBe(404);
     settings = defaultSettings;
-    const again = (await (await fetch(`${base}/api/booking/slots?from=2026-03-30&days=1`)).json()) as { slots: { start: string }[] };
+    const again = (await (await fetch(`${base}/api/booking/slots?from=2026-03-30&days=1`)).json()) as {
+      slots: { start: string }[];
+    };
     expect(again.slots.map((slot) => slot.start.slice(11, 16))).not.toContain('09:30');
     expect(again.slots.map((slot) => slot.start.slice(11, 16))).not.toContain('11:00');
   });
 });
 
-describe('the site\'s booking handler', () => {
-  it('follows the config it is given at each request: the slot length, booking.url, the calendar file\'s words', async () => {
+describe("the site's booking handler", () => {
+  it("follows the config it is given at each request: the slot length, booking.url, the calendar file's words", async () => {
     const loaded = await loadConfig(join(repoRoot, 'site.config.yaml'));
     let config: ResolvedConfig = { ...loaded, dirs: { ...loaded.dirs, data: dataDir } };
     await start({ handler: (source) => createSiteBookingHandler(() => config, { store: source }) });
-    const firstSlot = async () => ((await (await fetch(`${base}/api/booking/slots?days=21`)).json()) as { slots: { start: string; end: string }[] }).slots[0]!;
+    const firstSlot = async () =>
+      ((await (await fetch(`${base}/api/booking/slots?days=21`)).json()) as { slots: { start: string; end: string }[] })
+        .slots[0]!;
     const length = (slot: { start: string; end: string }) => (Date.parse(slot.end) - Date.parse(slot.start)) / 60_000;
     expect(length(await firstSlot())).toBe(30);
 
     config = { ...config, booking: { ...config.booking!, minutes: 45 } };
     const slot = await firstSlot();
     expect(length(slot)).toBe(45);
-    const booked = await fetch(`${base}/api/booking`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...visitor, locale: 'en', start: slot.start }) });
+    const booked = await fetch(`${base}/api/booking`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...visitor, locale: 'en', start: slot.start }),
+    });
     expect(booked.status).toBe(201);
     expect((await stored())[0]).toMatchObject({ start: slot.start, end: slot.end });
     const { id } = (await booked.json()) as { id: string };

@@ -23,22 +23,45 @@ import { storedRows, storeIn } from '../helpers/store';
 
 const valid = { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', message: 'Hello.', locale: 'en' };
 
-function rawRequest(base: string, options: { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer; ms: number }> {
+function rawRequest(
+  base: string,
+  options: { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer },
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer; ms: number }> {
   const { hostname, port } = new URL(base);
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const outgoing = request({ host: hostname, port, method: options.method ?? 'GET', path: options.path, headers: options.headers, agent: false }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks), ms: performance.now() - started }));
-    });
+    const outgoing = request(
+      {
+        host: hostname,
+        port,
+        method: options.method ?? 'GET',
+        path: options.path,
+        headers: options.headers,
+        agent: false,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks),
+            ms: performance.now() - started,
+          }),
+        );
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end(options.body);
   });
 }
 
 /** A copy of the built site plus hostile extras, served with its own data folder. */
-async function serveCopy(limits: Partial<ServerLimits> = {}, trustProxy = false): Promise<{ running: RunningServer; dir: string; dataDir: string; close(): Promise<void> }> {
+async function serveCopy(
+  limits: Partial<ServerLimits> = {},
+  trustProxy = false,
+): Promise<{ running: RunningServer; dir: string; dataDir: string; close(): Promise<void> }> {
   const root = await mkdtemp(join(tmpdir(), 'site-hardening-'));
   const dir = join(root, 'site');
   await cp(builtSite, dir, { recursive: true });
@@ -55,7 +78,17 @@ async function serveCopy(limits: Partial<ServerLimits> = {}, trustProxy = false)
   config.dirs.data = join(root, 'data');
   const store = await storeIn(config.dirs.data);
   const running = await startServer({ config, store, dir, port: 0, host: '127.0.0.1', limits, trustProxy });
-  return { running, dir, dataDir: config.dirs.data, close: async () => { running.server.closeAllConnections(); await running.close(); await store.close(); await rm(root, { recursive: true, force: true }); } };
+  return {
+    running,
+    dir,
+    dataDir: config.dirs.data,
+    close: async () => {
+      running.server.closeAllConnections();
+      await running.close();
+      await store.close();
+      await rm(root, { recursive: true, force: true });
+    },
+  };
 }
 
 describe('long request paths', () => {
@@ -114,7 +147,9 @@ describe('static files', () => {
     expect(first.status).toBe(200);
     const etag = first.headers.etag!;
     expect(etag).toMatch(/^W\/".+"$/);
-    expect(first.headers['last-modified']).toBe(new Date(Math.floor(statSync(join(served.dir, 'hub', 'index.html')).mtimeMs / 1000) * 1000).toUTCString());
+    expect(first.headers['last-modified']).toBe(
+      new Date(Math.floor(statSync(join(served.dir, 'hub', 'index.html')).mtimeMs / 1000) * 1000).toUTCString(),
+    );
     const again = await get('/hub/', { 'if-none-match': etag });
     expect(again.status).toBe(304);
     expect(again.body.length).toBe(0);
@@ -132,7 +167,12 @@ describe('static files', () => {
       await get('/hub'),
       await rawRequest(served.running.url, { method: 'DELETE', path: '/hub/' }),
       await get('/no-such-page/'),
-      await rawRequest(served.running.url, { method: 'POST', path: '/api/contact', headers: { 'content-type': 'application/json' }, body: '{}' }),
+      await rawRequest(served.running.url, {
+        method: 'POST',
+        path: '/api/contact',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      }),
     ];
     expect(answers.map((answer) => answer.status)).toEqual([301, 405, 404, 400]);
     for (const answer of answers) {
@@ -156,7 +196,12 @@ describe('SQLite files in the served folder', () => {
     const made = join(root, 'made');
     const driver = await openSqlite(join(made, 'site.db'));
     const madeStore = await createStore(driver);
-    await madeStore.addAccount({ email: 'chief@example.com', role: 'admin', passwordHash: 'scrypt$secret-hash', created: '2030-01-01T00:00:00.000Z' });
+    await madeStore.addAccount({
+      email: 'chief@example.com',
+      role: 'admin',
+      passwordHash: 'scrypt$secret-hash',
+      created: '2030-01-01T00:00:00.000Z',
+    });
     await driver.execute('VACUUM INTO ?', [join(root, 'copy.db')]);
     mkdirSync(join(dir, 'backups'));
     await cp(join(root, 'copy.db'), join(dir, 'backups', 'site.db'));
@@ -167,7 +212,14 @@ describe('SQLite files in the served folder', () => {
     config.dirs.data = join(root, 'data');
     const store = await storeIn(config.dirs.data);
     const warnings: string[] = [];
-    const running = await startServer({ config, store, dir, port: 0, host: '127.0.0.1', log: { info: () => undefined, warn: (message) => warnings.push(message) } });
+    const running = await startServer({
+      config,
+      store,
+      dir,
+      port: 0,
+      host: '127.0.0.1',
+      log: { info: () => undefined, warn: (message) => warnings.push(message) },
+    });
     try {
       for (const path of ['/backups/site.db', '/assets/logo-data.png', '/backups/site.db-wal']) {
         const answer = await rawRequest(running.url, { path, headers: { 'accept-encoding': 'br, gzip' } });
@@ -194,13 +246,18 @@ describe('the contact endpoint', () => {
   });
   afterAll(() => served.close());
   const stored = () => storedRows(served.dataDir, 'contact_messages') as Promise<Record<string, string>[]>;
-  const post = (body: string, headers: Record<string, string>) => rawRequest(served.running.url, { method: 'POST', path: '/api/contact', headers, body });
+  const post = (body: string, headers: Record<string, string>) =>
+    rawRequest(served.running.url, { method: 'POST', path: '/api/contact', headers, body });
 
   it('refuses posts from another site and text/plain bodies, storing nothing', async () => {
     const json = JSON.stringify({ ...valid, message: 'cross-site' });
     const attempts = [
       await post(json, { 'content-type': 'application/json', origin: 'https://evil.example' }),
-      await post(new URLSearchParams({ ...valid }).toString(), { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }),
+      await post(new URLSearchParams({ ...valid }).toString(), {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: 'https://evil.example',
+        'sec-fetch-site': 'cross-site',
+      }),
       await post(json, { 'content-type': 'application/json', 'sec-fetch-site': 'cross-site' }),
       await post(json, { 'content-type': 'application/json', origin: 'null' }),
       await post(json, { 'content-type': 'text/plain' }),
@@ -211,35 +268,86 @@ describe('the contact endpoint', () => {
 
   it('accepts the site’s own form without script, and its own origin', async () => {
     const own = new URL(served.running.url).origin;
-    const form = await post(new URLSearchParams({ ...valid, message: 'no-js form' }).toString(), { 'content-type': 'application/x-www-form-urlencoded', origin: own, 'sec-fetch-site': 'same-origin', 'x-forwarded-for': '198.51.100.1' });
+    const form = await post(new URLSearchParams({ ...valid, message: 'no-js form' }).toString(), {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: own,
+      'sec-fetch-site': 'same-origin',
+      'x-forwarded-for': '198.51.100.1',
+    });
     expect(form.status).toBe(303);
-    const production = await post(JSON.stringify({ ...valid, message: 'from the site origin' }), { 'content-type': 'application/json', origin: 'https://mendwise.example', 'x-forwarded-for': '198.51.100.1' });
+    const production = await post(JSON.stringify({ ...valid, message: 'from the site origin' }), {
+      'content-type': 'application/json',
+      origin: 'https://mendwise.example',
+      'x-forwarded-for': '198.51.100.1',
+    });
     expect(production.status).toBe(201);
     expect((await stored()).map((line) => line.message)).toEqual(['no-js form', 'from the site origin']);
   });
 
   it('keeps the message but stores no page that is not a plain path of the site (a browser would leave the site by it)', async () => {
-    const hostile = ['/\\evil.example', '//evil.example/', '/a//evil', 'https://evil.example/', 'javascript:alert(1)', '/\tx'];
+    const hostile = [
+      '/\\evil.example',
+      '//evil.example/',
+      '/a//evil',
+      'https://evil.example/',
+      'javascript:alert(1)',
+      '/\tx',
+    ];
     for (const [index, page] of hostile.entries()) {
-      const response = await post(JSON.stringify({ ...valid, message: `page ${index}`, page }), { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${100 + index}` });
+      const response = await post(JSON.stringify({ ...valid, message: `page ${index}`, page }), {
+        'content-type': 'application/json',
+        'x-forwarded-for': `198.51.100.${100 + index}`,
+      });
       expect(response.status, page).toBe(201);
     }
-    expect((await post(JSON.stringify({ ...valid, message: 'page plain', page: '/no/hub/contactus/' }), { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.120' })).status).toBe(201);
+    expect(
+      (
+        await post(JSON.stringify({ ...valid, message: 'page plain', page: '/no/hub/contactus/' }), {
+          'content-type': 'application/json',
+          'x-forwarded-for': '198.51.100.120',
+        })
+      ).status,
+    ).toBe(201);
     const rows = (await stored()).filter((line) => line.message?.startsWith('page '));
-    expect(rows.map((line) => [line.message, line.page])).toEqual([...hostile.map((_, index) => [`page ${index}`, '/']), ['page plain', '/no/hub/contactus/']]);
+    expect(rows.map((line) => [line.message, line.page])).toEqual([
+      ...hostile.map((_, index) => [`page ${index}`, '/']),
+      ['page plain', '/no/hub/contactus/'],
+    ]);
   });
 
   it('stores a form post in another charset as the text it was', async () => {
     const body = 'firstName=%C6sa&lastName=S%F8rensen&email=asa%40example.com&message=Bl%E5b%E6r&locale=no';
-    const response = await post(body, { 'content-type': 'application/x-www-form-urlencoded; charset=ISO-8859-1', 'x-forwarded-for': '198.51.100.2' });
+    const response = await post(body, {
+      'content-type': 'application/x-www-form-urlencoded; charset=ISO-8859-1',
+      'x-forwarded-for': '198.51.100.2',
+    });
     expect(response.status).toBe(303);
     expect((await stored()).at(-1)).toMatchObject({ firstName: 'Æsa', lastName: 'Sørensen', message: 'Blåbær' });
-    expect((await post(body, { 'content-type': 'application/x-www-form-urlencoded; charset=x-unknown', 'x-forwarded-for': '198.51.100.2' })).status).toBe(415);
+    expect(
+      (
+        await post(body, {
+          'content-type': 'application/x-www-form-urlencoded; charset=x-unknown',
+          'x-forwarded-for': '198.51.100.2',
+        })
+      ).status,
+    ).toBe(415);
   });
 
   it('limits each client behind the proxy separately, and counts only stored submissions', async () => {
-    const from = (address: string, message: string) => post(JSON.stringify({ ...valid, message }), { 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.250, ${address}` });
-    for (let i = 0; i < 8; i++) expect((await post(JSON.stringify({ ...valid, email: 'broken' }), { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.1' })).status).toBe(400);
+    const from = (address: string, message: string) =>
+      post(JSON.stringify({ ...valid, message }), {
+        'content-type': 'application/json',
+        'x-forwarded-for': `203.0.113.250, ${address}`,
+      });
+    for (let i = 0; i < 8; i++)
+      expect(
+        (
+          await post(JSON.stringify({ ...valid, email: 'broken' }), {
+            'content-type': 'application/json',
+            'x-forwarded-for': '192.0.2.1',
+          })
+        ).status,
+      ).toBe(400);
     for (let i = 1; i <= 5; i++) expect((await from('192.0.2.1', `a${i}`)).status, `a${i}`).toBe(201);
     const sixth = await from('192.0.2.1', 'a6');
     expect(sixth.status).toBe(429);
@@ -253,10 +361,20 @@ describe('the contact endpoint', () => {
     let sent = 0;
     const outcome = await new Promise<{ status?: number; error?: string }>((resolve) => {
       let status: number | undefined;
-      const outgoing = request({ host: hostname, port, method: 'POST', path: '/api/contact', agent: false, headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (response) => {
-        status = response.statusCode;
-        response.resume();
-      });
+      const outgoing = request(
+        {
+          host: hostname,
+          port,
+          method: 'POST',
+          path: '/api/contact',
+          agent: false,
+          headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+        },
+        (response) => {
+          status = response.statusCode;
+          response.resume();
+        },
+      );
       outgoing.on('error', (error: NodeJS.ErrnoException) => resolve({ status, error: error.code }));
       outgoing.on('close', () => resolve({ status }));
       const chunk = Buffer.alloc(64 * 1024, 0x61);
@@ -285,7 +403,12 @@ describe('storage that fails part-way', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'site-disk-full-'));
     driver = await openSqlite(join(dataDir, 'site.db'));
     store = fixedStoreSource(await createStore(driver));
-    const handle = createContactHandler({ store, rateLimit: 100, resultPage: (locale, outcome) => `/${locale}/${outcome}/`, types: () => ['repairer', 'retailer', 'investor', 'partner', 'other'] });
+    const handle = createContactHandler({
+      store,
+      rateLimit: 100,
+      resultPage: (locale, outcome) => `/${locale}/${outcome}/`,
+      types: () => ['repairer', 'retailer', 'investor', 'partner', 'other'],
+    });
     server = createServer((incoming, response) => void handle(incoming, response));
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -297,20 +420,38 @@ describe('storage that fails part-way', () => {
   });
 
   it('answers 503 to a submission the database could not take (full), and every 201 is a whole row', async () => {
-    const send = (message: string) => rawRequest(base, { method: 'POST', path: '/api/contact', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...valid, message }) });
+    const send = (message: string) =>
+      rawRequest(base, {
+        method: 'POST',
+        path: '/api/contact',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...valid, message }),
+      });
     // SQLite's own "database or disk is full" (SQLITE_FULL): the file may not grow past the pages it has.
     const full = async (on: boolean) => {
       const pages = Number((await driver.execute('PRAGMA page_count')).rows[0]!.page_count);
       await driver.execute(`PRAGMA max_page_count = ${on ? pages : 1_000_000}`);
     };
     const statuses: [string, number][] = [];
-    for (const [message, failure] of [['one', false], ['two', true], ['three', false], ['four', true], ['five', false]] as const) {
+    for (const [message, failure] of [
+      ['one', false],
+      ['two', true],
+      ['three', false],
+      ['four', true],
+      ['five', false],
+    ] as const) {
       await full(failure);
       // A message big enough to need new pages.
       statuses.push([message, (await send(`${message} ${'x'.repeat(4000)}`)).status]);
     }
     await full(false);
-    expect(statuses).toEqual([['one', 201], ['two', 503], ['three', 201], ['four', 503], ['five', 201]]);
+    expect(statuses).toEqual([
+      ['one', 201],
+      ['two', 503],
+      ['three', 201],
+      ['four', 503],
+      ['five', 201],
+    ]);
     const rows = await storedRows(dataDir, 'contact_messages');
     expect(rows.map((row) => String(row.message).split(' ')[0])).toEqual(['one', 'three', 'five']);
     expect(rows.every((row) => String(row.message).endsWith('x'.repeat(4000)))).toBe(true);
@@ -333,7 +474,14 @@ describe('slow clients and stopping', () => {
       expect(closedAfter).toBeLessThan(3_000);
 
       // A body that never ends: close() must still finish after the grace period.
-      const hanging = request({ host: '127.0.0.1', port, method: 'POST', path: '/api/contact', agent: false, headers: { 'content-type': 'application/json', 'content-length': '1000' } });
+      const hanging = request({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/api/contact',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': '1000' },
+      });
       hanging.on('error', () => undefined);
       hanging.write('{"firstName":');
       await new Promise((done) => setTimeout(done, 50));
@@ -352,13 +500,18 @@ describe('slow clients and stopping', () => {
     const store = await storeIn(dataDir);
     try {
       config.dirs.data = join(builtSite, 'data');
-      await expect(startServer({ config, store, dir: builtSite, port: 0, host: '127.0.0.1' })).rejects.toMatchObject({ code: 'OUTPUT_UNSAFE' });
+      await expect(startServer({ config, store, dir: builtSite, port: 0, host: '127.0.0.1' })).rejects.toMatchObject({
+        code: 'OUTPUT_UNSAFE',
+      });
       // A copy of the database (a backup put in the wrong place) in the folder to serve.
       const copy = join(dataDir, 'served');
       await cp(builtSite, copy, { recursive: true });
       await writeFile(join(copy, 'site.db'), '');
       config.dirs.data = join(dataDir, 'data');
-      await expect(startServer({ config, store, dir: copy, port: 0, host: '127.0.0.1' })).rejects.toMatchObject({ code: 'OUTPUT_UNSAFE', message: expect.stringContaining('a database file') });
+      await expect(startServer({ config, store, dir: copy, port: 0, host: '127.0.0.1' })).rejects.toMatchObject({
+        code: 'OUTPUT_UNSAFE',
+        message: expect.stringContaining('a database file'),
+      });
     } finally {
       await store.close();
       await rm(dataDir, { recursive: true, force: true });
@@ -371,7 +524,15 @@ describe('slow clients and stopping', () => {
     const port = (blocker.address() as AddressInfo).port;
     const config = await loadConfig(join(repoRoot, 'site.config.yaml'));
     try {
-      await expect(startServer({ config, store: await storeIn(await mkdtemp(join(tmpdir(), 'site-port-'))), dir: builtSite, port, host: '127.0.0.1' })).rejects.toMatchObject({ code: 'SERVE_FAILED', message: `port ${port} on 127.0.0.1 is already in use` });
+      await expect(
+        startServer({
+          config,
+          store: await storeIn(await mkdtemp(join(tmpdir(), 'site-port-'))),
+          dir: builtSite,
+          port,
+          host: '127.0.0.1',
+        }),
+      ).rejects.toMatchObject({ code: 'SERVE_FAILED', message: `port ${port} on 127.0.0.1 is already in use` });
     } finally {
       blocker.close();
     }

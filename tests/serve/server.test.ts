@@ -45,12 +45,24 @@ function rawRequest(
 ): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
   const { hostname, port } = new URL(base);
   return new Promise((resolvePromise, reject) => {
-    const outgoing = request({ host: hostname, port, method: options.method ?? 'GET', path: options.path, headers: options.headers, agent: false }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolvePromise({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
-      response.on('error', reject);
-    });
+    const outgoing = request(
+      {
+        host: hostname,
+        port,
+        method: options.method ?? 'GET',
+        path: options.path,
+        headers: options.headers,
+        agent: false,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolvePromise({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
+        );
+        response.on('error', reject);
+      },
+    );
     outgoing.on('error', reject);
     for (const chunk of options.body ?? []) outgoing.write(chunk);
     outgoing.end();
@@ -58,7 +70,11 @@ function rawRequest(
 }
 
 const postJson = (base: string, body: unknown) =>
-  fetch(`${base}/api/contact`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  fetch(`${base}/api/contact`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 
 const postForm = (base: string, fields: Record<string, string>) =>
   fetch(`${base}/api/contact`, {
@@ -105,7 +121,10 @@ describe('static serving', () => {
   });
 
   it('sends a Norwegian path typed without æ, ø, å to the page that exists, and still answers 404 when none does', async () => {
-    for (const [path, location] of [['/no/arbeidsklaer', '/no/arbeidskl%C3%A6r'], ['/no/arbeidsklaer/product/?ref=x', '/no/arbeidskl%C3%A6r/product/?ref=x']] as const) {
+    for (const [path, location] of [
+      ['/no/arbeidsklaer', '/no/arbeidskl%C3%A6r'],
+      ['/no/arbeidsklaer/product/?ref=x', '/no/arbeidskl%C3%A6r/product/?ref=x'],
+    ] as const) {
       const response = await fetch(url(path), { redirect: 'manual' });
       expect(response.status, path).toBe(301);
       expect(response.headers.get('location'), path).toBe(location);
@@ -118,7 +137,10 @@ describe('static serving', () => {
 
   it('never redirects to another host', async () => {
     // "//hub" names the hub folder, but a location of "//hub/" would send the browser to http://hub/.
-    for (const [path, location] of [['//hub', '/hub/'], ['///no/hub?x=1', '/no/hub/?x=1']] as const) {
+    for (const [path, location] of [
+      ['//hub', '/hub/'],
+      ['///no/hub?x=1', '/no/hub/?x=1'],
+    ] as const) {
       const response = await rawRequest(context.server.url, { path });
       expect(response.status, path).toBe(301);
       expect(response.headers.location, path).toBe(location);
@@ -191,7 +213,10 @@ describe('static serving', () => {
     const css = (await readdir(join(builtSite, 'assets'))).find((file) => file.endsWith('.css'))!;
     const onDisk = await readFile(join(builtSite, 'assets', css));
 
-    const brotli = await rawRequest(context.server.url, { path: `/assets/${css}`, headers: { 'accept-encoding': 'br' } });
+    const brotli = await rawRequest(context.server.url, {
+      path: `/assets/${css}`,
+      headers: { 'accept-encoding': 'br' },
+    });
     expect(brotli.status).toBe(200);
     expect(brotli.headers['content-encoding']).toBe('br');
     expect(brotli.headers.vary).toContain('accept-encoding');
@@ -205,7 +230,10 @@ describe('static serving', () => {
     expect(gunzipSync(gzip.body).equals(await readFile(join(builtSite, 'hub', 'index.html')))).toBe(true);
     expect(gzip.body.equals(await readFile(join(builtSite, 'hub', 'index.html.gz')))).toBe(true);
 
-    const notFound = await rawRequest(context.server.url, { path: '/no-such-page/', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    const notFound = await rawRequest(context.server.url, {
+      path: '/no-such-page/',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
     expect(notFound.status).toBe(404);
     expect(notFound.headers['content-encoding']).toBe('br');
     expect(brotliDecompressSync(notFound.body).equals(await readFile(join(builtSite, '404.html')))).toBe(true);
@@ -215,10 +243,16 @@ describe('static serving', () => {
     expect(plain.body.equals(onDisk)).toBe(true);
 
     // q=0 means "not acceptable".
-    const noBrotli = await rawRequest(context.server.url, { path: `/assets/${css}`, headers: { 'accept-encoding': 'br;q=0, gzip' } });
+    const noBrotli = await rawRequest(context.server.url, {
+      path: `/assets/${css}`,
+      headers: { 'accept-encoding': 'br;q=0, gzip' },
+    });
     expect(noBrotli.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(noBrotli.body).equals(onDisk)).toBe(true);
-    const neither = await rawRequest(context.server.url, { path: `/assets/${css}`, headers: { 'accept-encoding': 'br;q=0, gzip;q=0.0' } });
+    const neither = await rawRequest(context.server.url, {
+      path: `/assets/${css}`,
+      headers: { 'accept-encoding': 'br;q=0, gzip;q=0.0' },
+    });
     expect(neither.headers['content-encoding']).toBeUndefined();
     expect(neither.body.equals(onDisk)).toBe(true);
   });
@@ -345,7 +379,10 @@ describe('POST /api/contact with JSON', () => {
 
   it('stores a valid submission and answers 201', async () => {
     const marker = `json-valid-${Date.now()}`;
-    const response = await postJson(context.server.url, submission({ message: `Valid ${marker}`, locale: 'no', company: 'Analytical Engines' }));
+    const response = await postJson(
+      context.server.url,
+      submission({ message: `Valid ${marker}`, locale: 'no', company: 'Analytical Engines' }),
+    );
     expect(response.status).toBe(201);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await response.json()).toEqual({ ok: true });
@@ -370,7 +407,12 @@ describe('POST /api/contact with JSON', () => {
     const response = await postJson(context.server.url, { type: 'other', locale: 'en' });
     expect(response.status).toBe(400);
     const body = (await response.json()) as { fields: Record<string, string> };
-    expect(body.fields).toMatchObject({ firstName: 'required', lastName: 'required', email: 'required', message: 'required' });
+    expect(body.fields).toMatchObject({
+      firstName: 'required',
+      lastName: 'required',
+      email: 'required',
+      message: 'required',
+    });
     expect(await storedLines(context.dataDir)).toHaveLength(1);
   });
 
@@ -416,7 +458,14 @@ describe('POST /api/contact with JSON', () => {
     const { hostname, port } = new URL(context.server.url);
     const status = await new Promise<number>((resolvePromise, reject) => {
       const outgoing = request(
-        { host: hostname, port, method: 'POST', path: '/api/contact', agent: false, headers: { 'content-type': 'application/json', 'content-length': String(1024 * 1024) } },
+        {
+          host: hostname,
+          port,
+          method: 'POST',
+          path: '/api/contact',
+          agent: false,
+          headers: { 'content-type': 'application/json', 'content-length': String(1024 * 1024) },
+        },
         (response) => {
           resolvePromise(response.statusCode ?? 0);
           response.resume();
@@ -463,7 +512,13 @@ describe('POST /api/contact as a plain form', () => {
   const context = useServer();
 
   it('redirects a valid English submission to the thank-you page and stores it', async () => {
-    const response = await postForm(context.server.url, { ...submission({ message: 'form en' }), company: '', subject: '', website: '', page: '/contactus/' });
+    const response = await postForm(context.server.url, {
+      ...submission({ message: 'form en' }),
+      company: '',
+      subject: '',
+      website: '',
+      page: '/contactus/',
+    });
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/contactus/sent/');
     const lines = await storedLines(context.dataDir);
@@ -472,7 +527,10 @@ describe('POST /api/contact as a plain form', () => {
   });
 
   it('redirects a valid Norwegian submission to the Norwegian thank-you page', async () => {
-    const response = await postForm(context.server.url, { ...submission({ message: 'form no', locale: 'no' }), website: '' });
+    const response = await postForm(context.server.url, {
+      ...submission({ message: 'form no', locale: 'no' }),
+      website: '',
+    });
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/no/contactus/sent/');
     const lines = await storedLines(context.dataDir);
@@ -508,7 +566,12 @@ describe('POST /api/contact under concurrency', () => {
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'site-serve-concurrency-'));
     store = await storeIn(dataDir);
-    const handle = createContactHandler({ store, rateLimit: 1000, resultPage: (locale, outcome) => `/${locale}/${outcome}/`, types: () => ['repairer', 'retailer', 'investor', 'partner', 'other'] });
+    const handle = createContactHandler({
+      store,
+      rateLimit: 1000,
+      resultPage: (locale, outcome) => `/${locale}/${outcome}/`,
+      types: () => ['repairer', 'retailer', 'investor', 'partner', 'other'],
+    });
     server = createServer((incoming, response) => {
       handle(incoming, response).catch(() => {
         if (!response.headersSent) response.writeHead(500);
@@ -540,7 +603,9 @@ describe('POST /api/contact under concurrency', () => {
 
     const rows = await storedRows(dataDir, 'contact_messages');
     expect(rows).toHaveLength(count);
-    const found = rows.map((row) => markers.find((marker) => String(row.message) === `Concurrent ${marker} ${'padding '.repeat(50)}`.trim()));
+    const found = rows.map((row) =>
+      markers.find((marker) => String(row.message) === `Concurrent ${marker} ${'padding '.repeat(50)}`.trim()),
+    );
     expect(found.every(Boolean)).toBe(true);
     expect(new Set(found).size).toBe(count);
   });

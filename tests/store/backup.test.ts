@@ -27,10 +27,18 @@ describe('site db backup', () => {
     await site.cleanup();
   });
 
-  const backup = (file: string) => run(process.execPath, [siteBin, '--config', site.config, 'db', 'backup', file], { cwd: site.dir, env: { ...process.env, NO_COLOR: '1', DATABASE_URL: '' } }).then(
-    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
-  );
+  const backup = (file: string) =>
+    run(process.execPath, [siteBin, '--config', site.config, 'db', 'backup', file], {
+      cwd: site.dir,
+      env: { ...process.env, NO_COLOR: '1', DATABASE_URL: '' },
+    }).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (error: { code: number; stdout: string; stderr: string }) => ({
+        code: error.code,
+        stdout: error.stdout,
+        stderr: error.stderr,
+      }),
+    );
 
   it('refuses a file in a folder that does not exist with a clear error, not an internal one', async () => {
     const file = join(site.dir, 'no-such-folder', 'backup.db');

@@ -20,15 +20,19 @@ for await (const line of lines) {
     const start = new Date(Date.parse(first) + index * length);
     return { slotStart: start.toISOString(), slotEnd: new Date(start.getTime() + length).toISOString() };
   });
-  const results = await Promise.all(slots.map((slot) => store.book({
-    ...slot,
-    start: slot.slotStart,
-    end: slot.slotEnd,
-    bookedAt: new Date().toISOString(),
-    firstName: 'Process',
-    lastName: String(process.pid),
-    email: `p${process.pid}@example.com`,
-  })));
+  const results = await Promise.all(
+    slots.map((slot) =>
+      store.book({
+        ...slot,
+        start: slot.slotStart,
+        end: slot.slotEnd,
+        bookedAt: new Date().toISOString(),
+        firstName: 'Process',
+        lastName: String(process.pid),
+        email: `p${process.pid}@example.com`,
+      }),
+    ),
+  );
   await store.close();
   process.stdout.write(`${JSON.stringify({ booked: results.filter((result) => result.booked).length })}\n`);
   break;

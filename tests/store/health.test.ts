@@ -38,12 +38,23 @@ beforeEach(async () => {
   config = { root, dirs: { data: dataDir }, storage: {} } as unknown as ResolvedConfig;
 });
 
-const message = (n: number) => ({ receivedAt: '2030-01-01T00:00:00.000Z', firstName: `Visitor${n}`, lastName: 'X', email: 'x@visitor.example', message: `${n} ${'x'.repeat(3000)}` });
+const message = (n: number) => ({
+  receivedAt: '2030-01-01T00:00:00.000Z',
+  firstName: `Visitor${n}`,
+  lastName: 'X',
+  email: 'x@visitor.example',
+  message: `${n} ${'x'.repeat(3000)}`,
+});
 
 /** A store in the data folder with an account and enough messages to fill many pages; closed. */
 async function storeWithData(): Promise<void> {
   const store = await openSiteStore(config);
-  await store.addAccount({ email: 'chief@example.com', role: 'admin', passwordHash: 'scrypt$hash', created: '2030-01-01T00:00:00.000Z' });
+  await store.addAccount({
+    email: 'chief@example.com',
+    role: 'admin',
+    passwordHash: 'scrypt$hash',
+    created: '2030-01-01T00:00:00.000Z',
+  });
   for (let n = 0; n < 40; n++) await store.addContactMessage(message(n));
   await store.close();
   // Everything into the file itself, as after any quiet spell (the log would still hold good copies of the pages damaged below).
@@ -72,7 +83,11 @@ describe('the store at start', () => {
   it('refuses a site.db cut to 0 bytes instead of making a new empty store in its place', async () => {
     await storeWithData();
     await writeFile(file, '');
-    await expect(openSiteStore(config)).rejects.toMatchObject({ code: 'STORE_DAMAGED', file, message: expect.stringContaining('0 bytes') });
+    await expect(openSiteStore(config)).rejects.toMatchObject({
+      code: 'STORE_DAMAGED',
+      file,
+      message: expect.stringContaining('0 bytes'),
+    });
     expect((await stat(file)).size).toBe(0);
   });
 
@@ -81,7 +96,11 @@ describe('the store at start', () => {
     const driver = await openSqlite(file);
     await driver.execute('DROP TABLE accounts');
     await driver.close();
-    await expect(openSiteStore(config)).rejects.toMatchObject({ code: 'STORE_DAMAGED', file, message: expect.stringContaining('accounts') });
+    await expect(openSiteStore(config)).rejects.toMatchObject({
+      code: 'STORE_DAMAGED',
+      file,
+      message: expect.stringContaining('accounts'),
+    });
   });
 
   it('opens a new store where there was none, and a whole one as it was', async () => {
@@ -102,11 +121,21 @@ describe('a store that fails while the server runs', () => {
     const changes: StoreHealthChange[] = [];
     const driver = watchDriver(await openSqlite(file), (change) => changes.push(change));
     const store = fixedStoreSource(await createStore(driver));
-    const handle = createContactHandler({ store, rateLimit: 100, resultPage: (locale, outcome) => `/${locale}/${outcome}/`, types: () => [] });
+    const handle = createContactHandler({
+      store,
+      rateLimit: 100,
+      resultPage: (locale, outcome) => `/${locale}/${outcome}/`,
+      types: () => [],
+    });
     server = createServer((incoming, response) => void handle(incoming, response));
     await new Promise<void>((done) => server!.listen(0, '127.0.0.1', done));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const send = (n: number) => fetch(`${base}/api/contact`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...message(n), receivedAt: undefined }) });
+    const send = (n: number) =>
+      fetch(`${base}/api/contact`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...message(n), receivedAt: undefined }),
+      });
     const full = async (on: boolean) => {
       const pages = Number((await driver.execute('PRAGMA page_count')).rows[0]!.page_count);
       await driver.execute(`PRAGMA max_page_count = ${on ? pages : 1_000_000}`);
@@ -132,16 +161,38 @@ describe('a store that fails while the server runs', () => {
     const site = await createTempSite();
     folders.push(site.dir);
     const lines: string[] = [];
-    const logger: Logger = { result: () => undefined, info: (line) => lines.push(`info ${line}`), warn: (line) => lines.push(`warn ${line}`), diagnostics: () => undefined, failed: () => undefined };
-    const running = await serve({ config: site.config, dir: builtSite, port: 0, logger, env: { ...process.env, DATABASE_URL: '' } });
-    const post = (n: number) => fetch(new URL('api/contact', running.url), { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `192.0.2.${n}` }, body: JSON.stringify({ ...message(n), receivedAt: undefined, locale: 'en' }) });
+    const logger: Logger = {
+      result: () => undefined,
+      info: (line) => lines.push(`info ${line}`),
+      warn: (line) => lines.push(`warn ${line}`),
+      diagnostics: () => undefined,
+      failed: () => undefined,
+    };
+    const running = await serve({
+      config: site.config,
+      dir: builtSite,
+      port: 0,
+      logger,
+      env: { ...process.env, DATABASE_URL: '' },
+    });
+    const post = (n: number) =>
+      fetch(new URL('api/contact', running.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `192.0.2.${n}` },
+        body: JSON.stringify({ ...message(n), receivedAt: undefined, locale: 'en' }),
+      });
     try {
       expect((await post(1)).status).toBe(201);
       // Another process holds the write lock past the 5 s a statement waits.
       const holder = await openSqlite(join(site.dir, 'data', 'site.db'));
       let release!: () => void;
       const held = holder.transaction(async (tx) => {
-        await tx.execute('INSERT INTO audit_log (time, actor, action, record) VALUES (?, ?, ?, ?)', ['2030-01-01T00:00:00.000Z', 'x', 'held', '{}']);
+        await tx.execute('INSERT INTO audit_log (time, actor, action, record) VALUES (?, ?, ?, ?)', [
+          '2030-01-01T00:00:00.000Z',
+          'x',
+          'held',
+          '{}',
+        ]);
         await new Promise<void>((done) => (release = done));
       });
       await new Promise((done) => setTimeout(done, 50));
@@ -155,7 +206,9 @@ describe('a store that fails while the server runs', () => {
       expect(failing[0]).toContain(join(site.dir, 'data', 'site.db'));
       expect(failing[0]).toContain('held by another process');
       expect(failing[0]).toContain('503');
-      expect(lines.filter((line) => line.startsWith('info the database') && line.includes('answers again'))).toHaveLength(1);
+      expect(
+        lines.filter((line) => line.startsWith('info the database') && line.includes('answers again')),
+      ).toHaveLength(1);
     } finally {
       await running.close();
     }

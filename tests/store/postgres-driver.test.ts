@@ -14,12 +14,16 @@ import { startTestPostgres } from '../helpers/postgres';
 
 describe('toPostgresPlaceholders', () => {
   it('numbers the placeholders in order', () => {
-    expect(toPostgresPlaceholders('INSERT INTO t (a, b) VALUES (?, ?) RETURNING id')).toBe('INSERT INTO t (a, b) VALUES ($1, $2) RETURNING id');
+    expect(toPostgresPlaceholders('INSERT INTO t (a, b) VALUES (?, ?) RETURNING id')).toBe(
+      'INSERT INTO t (a, b) VALUES ($1, $2) RETURNING id',
+    );
   });
 
   it('leaves a ? inside strings, quoted identifiers and comments', () => {
     const text = `SELECT '?', 'it''s ?', E'\\'?', "col?", $$?$$, $tag$ ? $tag$ -- ?\n, ? /* ? /* ? */ ? */ FROM t WHERE a = ?`;
-    expect(toPostgresPlaceholders(text)).toBe(`SELECT '?', 'it''s ?', E'\\'?', "col?", $$?$$, $tag$ ? $tag$ -- ?\n, $1 /* ? /* ? */ ? */ FROM t WHERE a = $2`);
+    expect(toPostgresPlaceholders(text)).toBe(
+      `SELECT '?', 'it''s ?', E'\\'?', "col?", $$?$$, $tag$ ? $tag$ -- ?\n, $1 /* ? /* ? */ ? */ FROM t WHERE a = $2`,
+    );
   });
 
   it('does not take $1 or a name ending in $ for a dollar quote', () => {
@@ -49,19 +53,31 @@ function describeDialect(name: string, open: () => Promise<SqlDriver>) {
     let db: SqlDriver;
     beforeAll(async () => {
       db = await open();
-      await db.execute('CREATE TABLE things (id TEXT PRIMARY KEY, n INTEGER NOT NULL, big BIGINT, done INTEGER NOT NULL DEFAULT 0)');
+      await db.execute(
+        'CREATE TABLE things (id TEXT PRIMARY KEY, n INTEGER NOT NULL, big BIGINT, done INTEGER NOT NULL DEFAULT 0)',
+      );
     });
 
     it('inserts with ON CONFLICT DO NOTHING and counts the rows changed', async () => {
-      expect((await db.execute('INSERT INTO things (id, n) VALUES (?, ?) ON CONFLICT DO NOTHING', ['a', 1])).changes).toBe(1);
-      expect((await db.execute('INSERT INTO things (id, n) VALUES (?, ?) ON CONFLICT DO NOTHING', ['a', 2])).changes).toBe(0);
-      const returned = await db.execute('INSERT INTO things (id, n, big) VALUES (?, ?, ?) RETURNING id, n, big', ['b', 2, 2n ** 40n]);
+      expect(
+        (await db.execute('INSERT INTO things (id, n) VALUES (?, ?) ON CONFLICT DO NOTHING', ['a', 1])).changes,
+      ).toBe(1);
+      expect(
+        (await db.execute('INSERT INTO things (id, n) VALUES (?, ?) ON CONFLICT DO NOTHING', ['a', 2])).changes,
+      ).toBe(0);
+      const returned = await db.execute('INSERT INTO things (id, n, big) VALUES (?, ?, ?) RETURNING id, n, big', [
+        'b',
+        2,
+        2n ** 40n,
+      ]);
       expect(returned).toEqual({ rows: [{ id: 'b', n: 2, big: 2 ** 40 }], changes: 1 });
       expect((await db.execute('UPDATE things SET done = 1 WHERE id IN (?, ?)', ['a', 'b'])).changes).toBe(2);
     });
 
     it('reads counts and sums as numbers, and an int8 beyond 2^53 as a bigint', async () => {
-      const { rows } = await db.execute('SELECT count(*) AS count, sum(n) AS total, sum(big) AS big_total, max(done) AS done FROM things');
+      const { rows } = await db.execute(
+        'SELECT count(*) AS count, sum(n) AS total, sum(big) AS big_total, max(done) AS done FROM things',
+      );
       expect(rows).toEqual([{ count: 2, total: 3, big_total: 2 ** 40, done: 1 }]);
       const huge = await db.execute('SELECT CAST(? AS BIGINT) AS huge', [2n ** 60n]);
       expect(huge.rows[0]!.huge).toBe(2n ** 60n);
@@ -71,10 +87,12 @@ function describeDialect(name: string, open: () => Promise<SqlDriver>) {
       await db.transaction(async (tx) => {
         await tx.execute('INSERT INTO things (id, n) VALUES (?, ?)', ['c', 3]);
       });
-      await expect(db.transaction(async (tx) => {
-        await tx.execute('INSERT INTO things (id, n) VALUES (?, ?)', ['d', 4]);
-        throw new Error('changed my mind');
-      })).rejects.toThrow('changed my mind');
+      await expect(
+        db.transaction(async (tx) => {
+          await tx.execute('INSERT INTO things (id, n) VALUES (?, ?)', ['d', 4]);
+          throw new Error('changed my mind');
+        }),
+      ).rejects.toThrow('changed my mind');
       const { rows } = await db.execute('SELECT id FROM things ORDER BY id');
       expect(rows.map((row) => row.id)).toEqual(['a', 'b', 'c']);
     });
@@ -83,11 +101,15 @@ function describeDialect(name: string, open: () => Promise<SqlDriver>) {
       await db.transaction(async (tx) => {
         await tx.execute('INSERT INTO things (id, n) VALUES (?, ?)', ['e', 5]);
         // On another connection this would not see row e.
-        expect((await db.execute('SELECT count(*) AS count FROM things WHERE id = ?', ['e'])).rows).toEqual([{ count: 1 }]);
-        await expect(db.transaction(async (inner) => {
-          await inner.execute('INSERT INTO things (id, n) VALUES (?, ?)', ['f', 6]);
-          throw new Error('inner fails');
-        })).rejects.toThrow('inner fails');
+        expect((await db.execute('SELECT count(*) AS count FROM things WHERE id = ?', ['e'])).rows).toEqual([
+          { count: 1 },
+        ]);
+        await expect(
+          db.transaction(async (inner) => {
+            await inner.execute('INSERT INTO things (id, n) VALUES (?, ?)', ['f', 6]);
+            throw new Error('inner fails');
+          }),
+        ).rejects.toThrow('inner fails');
         await db.transaction((inner) => inner.execute('INSERT INTO things (id, n) VALUES (?, ?)', ['g', 7]));
       });
       const { rows } = await db.execute('SELECT id FROM things WHERE id IN (?, ?, ?) ORDER BY id', ['e', 'f', 'g']);
@@ -95,34 +117,42 @@ function describeDialect(name: string, open: () => Promise<SqlDriver>) {
     });
 
     it('lets an error of the statement through as it is', async () => {
-      const error = await db.execute('INSERT INTO things (id, n) VALUES (?, ?)', ['a', 1]).catch((caught: unknown) => caught);
+      const error = await db
+        .execute('INSERT INTO things (id, n) VALUES (?, ?)', ['a', 1])
+        .catch((caught: unknown) => caught);
       expect(error).not.toBeInstanceOf(StoreUnavailable);
       expect(error).toMatchObject({ code: '23505' });
     });
   });
 }
 
-describeDialect(postgres.server ? 'postgres.js on a real server' : `postgres dialect on PGlite (${postgres.noServerReason})`, () => postgres.openDatabase());
+describeDialect(
+  postgres.server ? 'postgres.js on a real server' : `postgres dialect on PGlite (${postgres.noServerReason})`,
+  () => postgres.openDatabase(),
+);
 describeDialect('PGlite', openPglite);
 
 describe('postgres.js when the server is not there', () => {
-  it.skipIf(!postgres.server)(`a stopped server is StoreUnavailable, without the password${postgres.server ? '' : ` (skipped: ${postgres.noServerReason})`}`, async () => {
-    const url = await postgres.server!.createDatabase();
-    const password = new URL(url).password;
-    // A port that was just free: nothing listens there.
-    const closed = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const port = (probe.address() as { port: number }).port;
-        probe.close(() => resolve(port));
+  it.skipIf(!postgres.server)(
+    `a stopped server is StoreUnavailable, without the password${postgres.server ? '' : ` (skipped: ${postgres.noServerReason})`}`,
+    async () => {
+      const url = await postgres.server!.createDatabase();
+      const password = new URL(url).password;
+      // A port that was just free: nothing listens there.
+      const closed = await new Promise<number>((resolve) => {
+        const probe = createServer().listen(0, '127.0.0.1', () => {
+          const port = (probe.address() as { port: number }).port;
+          probe.close(() => resolve(port));
+        });
       });
-    });
-    const db = await openPostgres(url.replace(/:\d+\//, `:${closed}/`));
-    const error = await db.execute('SELECT 1').catch((caught: unknown) => caught);
-    await db.close();
-    expect(error).toBeInstanceOf(StoreUnavailable);
-    expect((error as Error).message).toMatch(/127\.0\.0\.1:\d+\/test_\d+ is unavailable \(ECONNREFUSED\)/);
-    expect(inspect(error, { depth: 5 })).not.toContain(password);
-  });
+      const db = await openPostgres(url.replace(/:\d+\//, `:${closed}/`));
+      const error = await db.execute('SELECT 1').catch((caught: unknown) => caught);
+      await db.close();
+      expect(error).toBeInstanceOf(StoreUnavailable);
+      expect((error as Error).message).toMatch(/127\.0\.0\.1:\d+\/test_\d+ is unavailable \(ECONNREFUSED\)/);
+      expect(inspect(error, { depth: 5 })).not.toContain(password);
+    },
+  );
 
   it('a name that resolves to two addresses, neither listening, is StoreUnavailable', async () => {
     // localhost is ::1 and 127.0.0.1: Node reports both refusals in one AggregateError.
@@ -157,14 +187,17 @@ describe('postgres.js when the server is not there', () => {
     expect(waited).toBeLessThan(5_000);
   });
 
-  it.skipIf(!postgres.server)(`a wrong password is StoreUnavailable naming the sign-in, not the password${postgres.server ? '' : ` (skipped: ${postgres.noServerReason})`}`, async () => {
-    const url = new URL(await postgres.server!.createDatabase());
-    url.password = 'not-the-password';
-    const db = await openPostgres(url.href);
-    const error = await db.execute('SELECT 1').catch((caught: unknown) => caught);
-    await db.close();
-    expect(error).toBeInstanceOf(StoreUnavailable);
-    expect((error as Error).message).toMatch(/28P01.*password authentication failed/);
-    expect(inspect(error, { depth: 5 })).not.toContain('not-the-password');
-  });
+  it.skipIf(!postgres.server)(
+    `a wrong password is StoreUnavailable naming the sign-in, not the password${postgres.server ? '' : ` (skipped: ${postgres.noServerReason})`}`,
+    async () => {
+      const url = new URL(await postgres.server!.createDatabase());
+      url.password = 'not-the-password';
+      const db = await openPostgres(url.href);
+      const error = await db.execute('SELECT 1').catch((caught: unknown) => caught);
+      await db.close();
+      expect(error).toBeInstanceOf(StoreUnavailable);
+      expect((error as Error).message).toMatch(/28P01.*password authentication failed/);
+      expect(inspect(error, { depth: 5 })).not.toContain('not-the-password');
+    },
+  );
 });

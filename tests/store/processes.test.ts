@@ -26,7 +26,14 @@ import { repoRoot } from '../helpers/paths';
 const run = promisify(execFile);
 const siteBin = join(repoRoot, 'bin', 'site.js');
 const admin = { email: 'chief@example.com', password: 'chief password 1' };
-const visitor = { firstName: 'Kari', lastName: 'Nordmann', email: 'kari@example.no', company: 'Skredderiet AS', note: '', locale: 'en' };
+const visitor = {
+  firstName: 'Kari',
+  lastName: 'Nordmann',
+  email: 'kari@example.no',
+  company: 'Skredderiet AS',
+  note: '',
+  locale: 'en',
+};
 
 interface Served {
   url: string;
@@ -37,7 +44,11 @@ interface Served {
 
 /** Starts `site serve` (with `args`) as a child process of the project; resolves once it listens. */
 async function serve(site: TempSite, dir: string, args: string[] = []): Promise<Served> {
-  const child: ChildProcess = spawn(process.execPath, [siteBin, '--config', site.config, 'serve', '--dir', dir, '--port', '0', ...args], { cwd: site.dir, env: { ...process.env, NO_COLOR: '1', DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [siteBin, '--config', site.config, 'serve', '--dir', dir, '--port', '0', ...args],
+    { cwd: site.dir, env: { ...process.env, NO_COLOR: '1', DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let output = '';
   child.stderr!.setEncoding('utf8').on('data', (text: string) => (output += text));
   const url = await new Promise<string>((resolve, reject) => {
@@ -56,7 +67,10 @@ async function serve(site: TempSite, dir: string, args: string[] = []): Promise<
   return { url, output: () => output, stop: () => end('SIGTERM'), kill: () => end('SIGKILL') };
 }
 
-const json = (url: string, body: unknown, headers: Record<string, string> = {}) => ({ headers: { origin: url, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+const json = (url: string, body: unknown, headers: Record<string, string> = {}) => ({
+  headers: { origin: url, 'content-type': 'application/json', ...headers },
+  body: JSON.stringify(body),
+});
 
 async function signIn(url: string): Promise<{ cookie: string; csrf: string }> {
   const answer = await send(url, 'POST', '/api/auth/login', json(url, admin));
@@ -65,7 +79,10 @@ async function signIn(url: string): Promise<{ cookie: string; csrf: string }> {
 }
 
 /** What the project's database holds, read through a connection of its own. */
-async function inDatabase<T>(site: TempSite, read: (store: Awaited<ReturnType<typeof createStore>>) => Promise<T>): Promise<T> {
+async function inDatabase<T>(
+  site: TempSite,
+  read: (store: Awaited<ReturnType<typeof createStore>>) => Promise<T>,
+): Promise<T> {
   const store = await createStore(await openSqlite(join(site.dir, 'data', 'site.db')));
   try {
     return await read(store);
@@ -77,7 +94,13 @@ async function inDatabase<T>(site: TempSite, read: (store: Awaited<ReturnType<ty
 describe('site serve processes on one store', () => {
   let site: TempSite;
   let dist: string;
-  const oldContact = { receivedAt: '2026-01-05T09:00:00.000Z', firstName: 'Oldest', lastName: 'Hansen', email: 'oldest@visitor.example', message: 'Hello from before' };
+  const oldContact = {
+    receivedAt: '2026-01-05T09:00:00.000Z',
+    firstName: 'Oldest',
+    lastName: 'Hansen',
+    email: 'oldest@visitor.example',
+    message: 'Hello from before',
+  };
   const oldContactLine = JSON.stringify(oldContact);
   const servers: Served[] = [];
 
@@ -88,11 +111,24 @@ describe('site serve processes on one store', () => {
     // The files of an earlier version: messages, bookings, accounts and the audit log.
     await mkdir(join(site.dir, 'data'), { recursive: true });
     await writeFile(join(site.dir, 'data', 'contact-submissions.jsonl'), `${oldContactLine}\n`, { mode: 0o600 });
-    await writeFile(join(site.dir, 'data', 'booking-requests.jsonl'), `${JSON.stringify({ id: '5f0c8f4e-1111-4c11-9a11-aaaaaaaaaaaa', start: '2026-02-02T10:00:00+01:00', end: '2026-02-02T10:30:00+01:00', locale: 'no', bookedAt: '2026-01-20T15:00:00.000Z', firstName: 'Kari', lastName: 'Berg', email: 'kari@visitor.example' })}\n`, { mode: 0o600 });
+    await writeFile(
+      join(site.dir, 'data', 'booking-requests.jsonl'),
+      `${JSON.stringify({ id: '5f0c8f4e-1111-4c11-9a11-aaaaaaaaaaaa', start: '2026-02-02T10:00:00+01:00', end: '2026-02-02T10:30:00+01:00', locale: 'no', bookedAt: '2026-01-20T15:00:00.000Z', firstName: 'Kari', lastName: 'Berg', email: 'kari@visitor.example' })}\n`,
+      { mode: 0o600 },
+    );
     await mkdir(join(site.dir, '.site'), { recursive: true, mode: 0o700 });
-    const account = { email: admin.email, role: 'admin', passwordHash: await hashPassword(admin.password, testScrypt), created: '2025-01-01T00:00:00.000Z' };
+    const account = {
+      email: admin.email,
+      role: 'admin',
+      passwordHash: await hashPassword(admin.password, testScrypt),
+      created: '2025-01-01T00:00:00.000Z',
+    };
     await writeFile(join(site.dir, '.site', 'admins.json'), JSON.stringify({ accounts: [account] }), { mode: 0o600 });
-    await writeFile(join(site.dir, '.site', 'audit.jsonl'), `${JSON.stringify({ time: '2025-06-01T00:00:00.000Z', user: admin.email, action: 'sign-in' })}\n`, { mode: 0o600 });
+    await writeFile(
+      join(site.dir, '.site', 'audit.jsonl'),
+      `${JSON.stringify({ time: '2025-06-01T00:00:00.000Z', user: admin.email, action: 'sign-in' })}\n`,
+      { mode: 0o600 },
+    );
   }, 120_000);
 
   afterAll(async () => {
@@ -108,14 +144,25 @@ describe('site serve processes on one store', () => {
 
   it('imports the old files at the first start, keeping ids, renames them aside, and imports nothing the second time', async () => {
     const first = await start();
-    expect(first.output()).toMatch(/imported into .*site\.db: 1 contact messages, 1 bookings, 1 accounts, 1 audit entries/);
+    expect(first.output()).toMatch(
+      /imported into .*site\.db: 1 contact messages, 1 bookings, 1 accounts, 1 audit entries/,
+    );
     await first.stop();
     const stamp = new Date().toISOString().slice(0, 10);
-    expect((await readdir(join(site.dir, 'data'))).filter((name) => !name.startsWith('site.db')).sort()).toEqual([`booking-requests.jsonl.imported-${stamp}`, `contact-submissions.jsonl.imported-${stamp}`]);
-    expect((await readdir(join(site.dir, '.site'))).sort()).toEqual([`admins.json.imported-${stamp}`, `audit.jsonl.imported-${stamp}`]);
+    expect((await readdir(join(site.dir, 'data'))).filter((name) => !name.startsWith('site.db')).sort()).toEqual([
+      `booking-requests.jsonl.imported-${stamp}`,
+      `contact-submissions.jsonl.imported-${stamp}`,
+    ]);
+    expect((await readdir(join(site.dir, '.site'))).sort()).toEqual([
+      `admins.json.imported-${stamp}`,
+      `audit.jsonl.imported-${stamp}`,
+    ]);
     const items = await inDatabase(site, (store) => store.listInbox());
     // A contact message keeps the id the inbox gave its line: the hash of the line's bytes.
-    expect(items.map((item) => item.id).sort()).toEqual(['booking-5f0c8f4e-1111-4c11-9a11-aaaaaaaaaaaa', `contact-${createHash('sha256').update(oldContactLine).digest('base64url').slice(0, 22)}`]);
+    expect(items.map((item) => item.id).sort()).toEqual([
+      'booking-5f0c8f4e-1111-4c11-9a11-aaaaaaaaaaaa',
+      `contact-${createHash('sha256').update(oldContactLine).digest('base64url').slice(0, 22)}`,
+    ]);
     expect((await stat(join(site.dir, 'data', 'site.db'))).mode & 0o777).toBe(0o600);
 
     const second = await start();
@@ -128,10 +175,18 @@ describe('site serve processes on one store', () => {
     const second = join(site.dir, 'dist-b');
     await cp(dist, second, { recursive: true });
     const [a, b] = await Promise.all([start(['--admin']), start(['--admin'], second)]);
-    const slots = ((await send(a.url, 'GET', '/api/booking/slots?days=14')).json() as { slots: { start: string }[] }).slots.slice(0, 5);
+    const slots = (
+      (await send(a.url, 'GET', '/api/booking/slots?days=14')).json() as { slots: { start: string }[] }
+    ).slots.slice(0, 5);
     expect(slots).toHaveLength(5);
     // Both servers get every slot at the same moment (each client's budget is 5 bookings a minute per server).
-    const answers = await Promise.all(slots.flatMap((slot) => [a, b].map((server) => send(server.url, 'POST', '/api/booking', json(server.url, { ...visitor, start: slot.start })))));
+    const answers = await Promise.all(
+      slots.flatMap((slot) =>
+        [a, b].map((server) =>
+          send(server.url, 'POST', '/api/booking', json(server.url, { ...visitor, start: slot.start })),
+        ),
+      ),
+    );
     for (let index = 0; index < slots.length; index++) {
       const pair = [answers[index * 2]!.status, answers[index * 2 + 1]!.status].sort();
       expect(pair, slots[index]!.start).toEqual([201, 409]);
@@ -142,9 +197,13 @@ describe('site serve processes on one store', () => {
     // Deleted in a's inbox, offered again by b at once.
     const auth = await signIn(a.url);
     const target = booked.find((item) => item.start === slots[2]!.start)!;
-    const deleted = await send(a.url, 'DELETE', `/api/admin/inbox/${target.id}`, { headers: { cookie: auth.cookie, origin: a.url, 'x-csrf-token': auth.csrf } });
+    const deleted = await send(a.url, 'DELETE', `/api/admin/inbox/${target.id}`, {
+      headers: { cookie: auth.cookie, origin: a.url, 'x-csrf-token': auth.csrf },
+    });
     expect(deleted.status).toBe(200);
-    const offered = ((await send(b.url, 'GET', '/api/booking/slots?days=14')).json() as { slots: { start: string }[] }).slots.map((slot) => slot.start);
+    const offered = (
+      (await send(b.url, 'GET', '/api/booking/slots?days=14')).json() as { slots: { start: string }[] }
+    ).slots.map((slot) => slot.start);
     expect(offered).toContain(slots[2]!.start);
     expect(offered).not.toContain(slots[1]!.start);
 
@@ -164,14 +223,25 @@ describe('site serve processes on one store', () => {
     const acknowledged: string[] = [];
     const posts = Array.from({ length: 60 }, async (_, index) => {
       const marker = `killed-${index}`;
-      const answer = await send(server.url, 'POST', '/api/contact', json(server.url, { firstName: 'Load', lastName: 'Test', email: 'load@example.com', message: marker }, { 'x-forwarded-for': `10.1.0.${index + 1}` })).catch(() => undefined);
+      const answer = await send(
+        server.url,
+        'POST',
+        '/api/contact',
+        json(
+          server.url,
+          { firstName: 'Load', lastName: 'Test', email: 'load@example.com', message: marker },
+          { 'x-forwarded-for': `10.1.0.${index + 1}` },
+        ),
+      ).catch(() => undefined);
       if (answer?.status === 201) acknowledged.push(marker);
     });
     // Killed while the posts are in flight.
     await new Promise((resolve) => setTimeout(resolve, 40));
     await server.kill();
     await Promise.all(posts);
-    const stored = (await inDatabase(site, (store) => store.listInbox({ kind: 'contact' }))).map((item) => String(item.message));
+    const stored = (await inDatabase(site, (store) => store.listInbox({ kind: 'contact' }))).map((item) =>
+      String(item.message),
+    );
     // Some were answered before the kill, some not: the kill came mid-stream.
     expect(acknowledged.length).toBeGreaterThan(0);
     expect(acknowledged.length).toBeLessThan(60);
@@ -180,10 +250,18 @@ describe('site serve processes on one store', () => {
   }, 120_000);
 
   it('site db migrate, status and backup (a consistent, private copy while a server runs)', async () => {
-    const cli = (args: string[]) => run(process.execPath, [siteBin, '--config', site.config, 'db', ...args], { cwd: site.dir, env: { ...process.env, NO_COLOR: '1', DATABASE_URL: '' } }).then(
-      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-      (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
-    );
+    const cli = (args: string[]) =>
+      run(process.execPath, [siteBin, '--config', site.config, 'db', ...args], {
+        cwd: site.dir,
+        env: { ...process.env, NO_COLOR: '1', DATABASE_URL: '' },
+      }).then(
+        ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+        (error: { code: number; stdout: string; stderr: string }) => ({
+          code: error.code,
+          stdout: error.stdout,
+          stderr: error.stderr,
+        }),
+      );
     const migrated = await cli(['migrate']);
     expect(migrated.code, migrated.stderr).toBe(0);
     expect(migrated.stdout).toContain(`site.db is at schema version ${latestVersion}: nothing to apply`);

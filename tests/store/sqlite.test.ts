@@ -39,7 +39,10 @@ describe('the sqlite driver', () => {
     const file = join(await freshFolder(), 'site.db');
     const [a, b] = [await createStore(await openSqlite(file)), await createStore(await openSqlite(file))];
     try {
-      const results = await Promise.all([...Array.from({ length: 5 }, () => a.book(bookingAt('2030-03-01T09:00:00Z'))), ...Array.from({ length: 5 }, () => b.book(bookingAt('2030-03-01T09:00:00Z')))]);
+      const results = await Promise.all([
+        ...Array.from({ length: 5 }, () => a.book(bookingAt('2030-03-01T09:00:00Z'))),
+        ...Array.from({ length: 5 }, () => b.book(bookingAt('2030-03-01T09:00:00Z'))),
+      ]);
       const booked = results.filter((result) => result.booked);
       expect(booked).toHaveLength(1);
       const id = (booked[0] as { id: string }).id;
@@ -57,9 +60,18 @@ describe('the sqlite driver', () => {
     const file = join(await freshFolder(), 'site.db');
     const [pruning, adding] = [await createStore(await openSqlite(file)), await createStore(await openSqlite(file))];
     try {
-      const message = (n: number) => ({ receivedAt: new Date().toISOString(), firstName: `during${n}`, lastName: 'X', email: 'x@visitor.example', message: 'Hi' });
+      const message = (n: number) => ({
+        receivedAt: new Date().toISOString(),
+        firstName: `during${n}`,
+        lastName: 'X',
+        email: 'x@visitor.example',
+        message: 'Hi',
+      });
       for (let round = 0; round < 5; round++) {
-        await Promise.all([pruning.pruneInbox('2000-01-01T00:00:00.000Z'), ...Array.from({ length: 20 }, (_, n) => adding.addContactMessage(message(n)))]);
+        await Promise.all([
+          pruning.pruneInbox('2000-01-01T00:00:00.000Z'),
+          ...Array.from({ length: 20 }, (_, n) => adding.addContactMessage(message(n))),
+        ]);
       }
       const reader = await createStore(await openSqlite(file));
       expect(await reader.listInbox()).toHaveLength(100);
@@ -76,7 +88,9 @@ describe('the sqlite driver', () => {
     const store = await createStore(await openSqlite(join(await freshFolder(), 'site.db')));
     try {
       let done = 0;
-      const writes = Array.from({ length: 100 }, (_, n) => store.appendAudit({ time: '2030-01-01T00:00:00.000Z', user: 'x', action: `queued ${n}` }).then(() => done++));
+      const writes = Array.from({ length: 100 }, (_, n) =>
+        store.appendAudit({ time: '2030-01-01T00:00:00.000Z', user: 'x', action: `queued ${n}` }).then(() => done++),
+      );
       const doneAtNextTurn = await new Promise<number>((resolve) => setImmediate(() => resolve(done)));
       await Promise.all(writes);
       expect(done).toBe(100);
@@ -93,13 +107,26 @@ describe('the sqlite driver', () => {
     const waiting = await createStore(await openSqlite(file, { busyTimeoutMs: 200 }));
     let release!: () => void;
     const held = holder.transaction(async (tx) => {
-      await tx.execute('INSERT INTO audit_log (time, actor, action, record) VALUES (?, ?, ?, ?)', ['2030-01-01T00:00:00.000Z', 'x', 'held', '{}']);
+      await tx.execute('INSERT INTO audit_log (time, actor, action, record) VALUES (?, ?, ?, ?)', [
+        '2030-01-01T00:00:00.000Z',
+        'x',
+        'held',
+        '{}',
+      ]);
       await new Promise<void>((done) => (release = done));
     });
     try {
       await new Promise((done) => setTimeout(done, 20));
       const started = Date.now();
-      await expect(waiting.addContactMessage({ receivedAt: '2030-01-01T00:00:00.000Z', firstName: 'a', lastName: 'b', email: 'a@b.co', message: 'm' })).rejects.toBeInstanceOf(StoreUnavailable);
+      await expect(
+        waiting.addContactMessage({
+          receivedAt: '2030-01-01T00:00:00.000Z',
+          firstName: 'a',
+          lastName: 'b',
+          email: 'a@b.co',
+          message: 'm',
+        }),
+      ).rejects.toBeInstanceOf(StoreUnavailable);
       expect(Date.now() - started).toBeGreaterThanOrEqual(180);
     } finally {
       release();

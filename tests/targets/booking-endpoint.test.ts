@@ -20,7 +20,13 @@ const settings: BookingEndpointSettings = {
   allowedOrigins: [origin],
   resultPages: { en: { booked: '/book-meeting/booked/', failed: '/book-meeting/failed/' } },
   defaultLocale: 'en',
-  rules: { timeZone: 'Europe/Oslo', weekdays: ['Mo', 'Tu', 'We', 'Th', 'Fr'], opens: '09:00', closes: '17:00', minutes: 30 },
+  rules: {
+    timeZone: 'Europe/Oslo',
+    weekdays: ['Mo', 'Tu', 'We', 'Th', 'Fr'],
+    opens: '09:00',
+    closes: '17:00',
+    minutes: 30,
+  },
   days: 14,
   domain: 'mendwise.example',
   calendarText: { en: { summary: 'Meeting', description: 'Booked online' } },
@@ -36,11 +42,21 @@ afterEach(async () => {
 });
 
 const book = (handle: ReturnType<typeof createBookingEndpoint>, start: string, page: string) =>
-  handle(new Request(`${origin}/api/booking`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin, 'sec-fetch-site': 'same-origin' },
-    body: JSON.stringify({ start, firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', locale: 'en', page }),
-  }), { client: '198.51.100.1', env: {} });
+  handle(
+    new Request(`${origin}/api/booking`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin, 'sec-fetch-site': 'same-origin' },
+      body: JSON.stringify({
+        start,
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        email: 'ada@example.com',
+        locale: 'en',
+        page,
+      }),
+    }),
+    { client: '198.51.100.1', env: {} },
+  );
 
 describe('the booking function', () => {
   it('keeps a booking but stores no page that is not a plain path of the site', async () => {

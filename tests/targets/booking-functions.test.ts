@@ -21,7 +21,9 @@ const postgres: TestPostgres = await startTestPostgres();
 const noServer = postgres.noServerReason;
 let site: TempSite;
 beforeAll(async () => {
-  site = await createTempSite({ editConfig: (text) => text.replace(/^ {2}target: node$/m, '  target: node\n  functions:\n    booking: true') });
+  site = await createTempSite({
+    editConfig: (text) => text.replace(/^ {2}target: node$/m, '  target: node\n  functions:\n    booking: true'),
+  });
 });
 afterAll(async () => {
   delete process.env.DATABASE_URL;
@@ -51,20 +53,31 @@ const bookingRequest = (start: string, email = 'ada@example.com') =>
   });
 
 /** Checks a booking function end to end: race for one slot, slots after, calendar file, form post. */
-async function checkBookingFunction(first: (request: Request) => Promise<Response>, second: (request: Request) => Promise<Response>): Promise<void> {
+async function checkBookingFunction(
+  first: (request: Request) => Promise<Response>,
+  second: (request: Request) => Promise<Response>,
+): Promise<void> {
   const slot = await firstSlot(first);
-  const answers = await Promise.all([first(bookingRequest(slot.start, 'ada@example.com')), second(bookingRequest(slot.start, 'grace@example.com'))]);
+  const answers = await Promise.all([
+    first(bookingRequest(slot.start, 'ada@example.com')),
+    second(bookingRequest(slot.start, 'grace@example.com')),
+  ]);
   expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
   const booked = answers.find((answer) => answer.status === 201)!;
   const confirmation = (await booked.json()) as { id: string; start: string; end: string };
   expect(confirmation).toMatchObject({ start: slot.start, end: slot.end });
   expect(booked.headers.get('set-cookie')).toContain(`site-booking=${confirmation.id}`);
-  const taken = (await answers.find((answer) => answer.status === 409)!.json()) as { error: string; next: { start: string }[] };
+  const taken = (await answers.find((answer) => answer.status === 409)!.json()) as {
+    error: string;
+    next: { start: string }[];
+  };
   expect(taken.error).toBe('slot_taken');
   expect(taken.next.map(({ start }) => start)).not.toContain(slot.start);
 
   // The slot is gone from the slots of either instance.
-  const after = (await (await second(new Request(`${origin}/api/booking/slots`))).json()) as { slots: { start: string }[] };
+  const after = (await (await second(new Request(`${origin}/api/booking/slots`))).json()) as {
+    slots: { start: string }[];
+  };
   expect(after.slots.map(({ start }) => start)).not.toContain(slot.start);
 
   // The calendar file of the booking, by its id.
@@ -76,14 +89,31 @@ async function checkBookingFunction(first: (request: Request) => Promise<Respons
 
   // A plain form post names the slot by local date and time, and lands on the booked page of its language.
   const next = taken.next[0]!;
-  const form = new URLSearchParams({ date: next.start.slice(0, 10), time: next.start.slice(11, 16), firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', locale: 'no' });
-  const posted = await first(new Request(`${origin}/api/booking`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin }, body: form.toString() }));
+  const form = new URLSearchParams({
+    date: next.start.slice(0, 10),
+    time: next.start.slice(11, 16),
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    email: 'ada@example.com',
+    locale: 'no',
+  });
+  const posted = await first(
+    new Request(`${origin}/api/booking`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+      body: form.toString(),
+    }),
+  );
   expect(posted.status).toBe(303);
   expect(posted.headers.get('location')).toBe('/no/book-meeting/booked/');
 
   // Refusals before the database: bad fields, another site's page, a GET of the booking path.
   expect((await first(bookingRequest('not a slot'))).status).toBe(400);
-  const foreign = new Request(`${origin}/api/booking`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }, body: '{}' });
+  const foreign = new Request(`${origin}/api/booking`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+    body: '{}',
+  });
   expect((await first(foreign)).status).toBe(403);
   expect((await first(new Request(`${origin}/api/booking`))).status).toBe(405);
 }
@@ -99,7 +129,9 @@ describe('a build without output.functions.booking', () => {
     expect(stderr.match(/BOOKING_FALLBACK/g)).toHaveLength(1);
     expect(stderr).toContain('output.functions.booking: true');
     expect(await read(out, 'hub/book-meeting/index.html')).not.toContain('class="booking-form');
-    expect((await listAll(out)).filter((file) => file.startsWith('netlify/'))).toEqual(['netlify/functions/contact.mjs']);
+    expect((await listAll(out)).filter((file) => file.startsWith('netlify/'))).toEqual([
+      'netlify/functions/contact.mjs',
+    ]);
   }, 60_000);
 });
 
@@ -120,18 +152,27 @@ describe('netlify with output.functions.booking', () => {
     expect(redirects).toContain('/api/booking/*  /.netlify/functions/booking/:splat  200');
     const source = await read(out, 'netlify/functions/booking.mjs');
     // Self-contained but for Node's own modules (postgres.js uses its sockets).
-    const imports = [...source.matchAll(/(?:^|[;\n])import[^;"'()]*?from\s*["']([^"']+)["']/g)].map(([, specifier]) => specifier);
+    const imports = [...source.matchAll(/(?:^|[;\n])import[^;"'()]*?from\s*["']([^"']+)["']/g)].map(
+      ([, specifier]) => specifier,
+    );
     expect(imports).toContain('net');
     for (const specifier of imports) expect(specifier).toMatch(/^(node:)?[a-z_]+$/);
     expect(source).not.toContain(postgres.server?.url ?? 'postgres://');
   });
 
-  it.skipIf(noServer)(`books through Postgres: one slot, one booking across two instances; slots, calendar file, form post${noServer ? ` (skipped: ${noServer})` : ''}`, async () => {
-    await useNewDatabase();
-    const file = join(out, 'netlify/functions/booking.mjs');
-    const [a, b] = [await importFresh<WebFunction>(file), await importFresh<WebFunction>(file)];
-    await checkBookingFunction((request) => a(request, { ip: '198.51.100.1' }), (request) => b(request, { ip: '198.51.100.2' }));
-  }, 60_000);
+  it.skipIf(noServer)(
+    `books through Postgres: one slot, one booking across two instances; slots, calendar file, form post${noServer ? ` (skipped: ${noServer})` : ''}`,
+    async () => {
+      await useNewDatabase();
+      const file = join(out, 'netlify/functions/booking.mjs');
+      const [a, b] = [await importFresh<WebFunction>(file), await importFresh<WebFunction>(file)];
+      await checkBookingFunction(
+        (request) => a(request, { ip: '198.51.100.1' }),
+        (request) => b(request, { ip: '198.51.100.2' }),
+      );
+    },
+    60_000,
+  );
 
   it('answers 503 without DATABASE_URL, and the log names the variable, never a password', async () => {
     delete process.env.DATABASE_URL;
@@ -162,7 +203,12 @@ describe('vercel with output.functions.booking', () => {
     const files = await listAll(out);
     for (const path of ['api/booking', 'api/booking/slots', 'api/booking/calendar.ics']) {
       expect(files).toContain(`functions/${path}.func/index.mjs`);
-      expect(JSON.parse(await read(out, `functions/${path}.func/.vc-config.json`))).toEqual({ runtime: 'nodejs20.x', handler: 'index.mjs', launcherType: 'Nodejs', shouldAddHelpers: false });
+      expect(JSON.parse(await read(out, `functions/${path}.func/.vc-config.json`))).toEqual({
+        runtime: 'nodejs20.x',
+        handler: 'index.mjs',
+        launcherType: 'Nodejs',
+        shouldAddHelpers: false,
+      });
     }
     expect(await read(out, 'static/hub/book-meeting/index.html')).toContain('class="booking-form');
     // The trailing-slash rule leaves the API's paths alone.
@@ -172,23 +218,35 @@ describe('vercel with output.functions.booking', () => {
     expect(slash.test('/api/booking/slots')).toBe(false);
   });
 
-  it.skipIf(noServer)(`books through Postgres from Node's (req, res), as Vercel calls it: one slot, one booking across two instances${noServer ? ` (skipped: ${noServer})` : ''}`, async () => {
-    await useNewDatabase();
-    // Each instance is an http server calling the function of the path asked, as Vercel routes it.
-    const instance = async () => {
-      const handlers = new Map<string, (request: unknown, response: unknown) => Promise<void>>();
-      for (const path of ['/api/booking', '/api/booking/slots', '/api/booking/calendar.ics']) handlers.set(path, await importFresh(join(out, `functions${path}.func/index.mjs`)));
-      const server = createServer((request, response) => void handlers.get(new URL(request.url!, 'http://x').pathname)!(request, response));
-      await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-      servers.push(server);
-      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      return async (request: Request) => {
-        const url = new URL(request.url);
-        const body = request.method === 'GET' ? undefined : await request.text();
-        // The origin header stays the site's (site.origin), which the function allows.
-        return fetch(base + url.pathname + url.search, { method: request.method, headers: { ...Object.fromEntries(request.headers), 'x-forwarded-proto': 'https' }, body, redirect: 'manual' });
+  it.skipIf(noServer)(
+    `books through Postgres from Node's (req, res), as Vercel calls it: one slot, one booking across two instances${noServer ? ` (skipped: ${noServer})` : ''}`,
+    async () => {
+      await useNewDatabase();
+      // Each instance is an http server calling the function of the path asked, as Vercel routes it.
+      const instance = async () => {
+        const handlers = new Map<string, (request: unknown, response: unknown) => Promise<void>>();
+        for (const path of ['/api/booking', '/api/booking/slots', '/api/booking/calendar.ics'])
+          handlers.set(path, await importFresh(join(out, `functions${path}.func/index.mjs`)));
+        const server = createServer(
+          (request, response) => void handlers.get(new URL(request.url!, 'http://x').pathname)!(request, response),
+        );
+        await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+        servers.push(server);
+        const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        return async (request: Request) => {
+          const url = new URL(request.url);
+          const body = request.method === 'GET' ? undefined : await request.text();
+          // The origin header stays the site's (site.origin), which the function allows.
+          return fetch(base + url.pathname + url.search, {
+            method: request.method,
+            headers: { ...Object.fromEntries(request.headers), 'x-forwarded-proto': 'https' },
+            body,
+            redirect: 'manual',
+          });
+        };
       };
-    };
-    await checkBookingFunction(await instance(), await instance());
-  }, 60_000);
+      await checkBookingFunction(await instance(), await instance());
+    },
+    60_000,
+  );
 });

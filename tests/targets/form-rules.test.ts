@@ -21,9 +21,24 @@ import { origin } from './support';
 
 // Friday 27 March 2026, 16:10 in Oslo (CET): the weekend and the change to CEST lie ahead.
 const now = Date.parse('2026-03-27T16:10:00+01:00');
-const rules: SlotRules = { timeZone: 'Europe/Oslo', weekdays: ['Mo', 'Tu', 'We', 'Th', 'Fr'], opens: '09:00', closes: '17:00', minutes: 30 };
-const terms = { endpoint: '/api/booking', rules, days: 14, domain: 'mendwise.example', organizer: 'hello@mendwise.example' };
-const calendarText = { en: { summary: 'Meeting with Mendwise', description: 'Booked online' }, no: { summary: 'Møte med Mendwise', description: 'Booket på nett' } };
+const rules: SlotRules = {
+  timeZone: 'Europe/Oslo',
+  weekdays: ['Mo', 'Tu', 'We', 'Th', 'Fr'],
+  opens: '09:00',
+  closes: '17:00',
+  minutes: 30,
+};
+const terms = {
+  endpoint: '/api/booking',
+  rules,
+  days: 14,
+  domain: 'mendwise.example',
+  organizer: 'hello@mendwise.example',
+};
+const calendarText = {
+  en: { summary: 'Meeting with Mendwise', description: 'Booked online' },
+  no: { summary: 'Møte med Mendwise', description: 'Booket på nett' },
+};
 const localePrefix = (locale: string) => (locale === 'no' ? '/no' : '');
 const types = ['customer', 'other'];
 
@@ -51,7 +66,11 @@ const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 async function answerOf(response: Response): Promise<Answer> {
   const text = (await response.text()).replace(uuid, 'ID');
   const type = response.headers.get('content-type');
-  const headers = Object.fromEntries(['content-type', 'location', 'retry-after', 'allow', 'set-cookie', 'content-disposition', 'cache-control'].map((name) => [name, response.headers.get(name)?.replace(uuid, 'ID') ?? null]));
+  const headers = Object.fromEntries(
+    ['content-type', 'location', 'retry-after', 'allow', 'set-cookie', 'content-disposition', 'cache-control'].map(
+      (name) => [name, response.headers.get(name)?.replace(uuid, 'ID') ?? null],
+    ),
+  );
   return { status: response.status, body: type?.startsWith('application/json') ? JSON.parse(text) : text, headers };
 }
 
@@ -59,7 +78,11 @@ async function answerOf(response: Response): Promise<Answer> {
 function post(path: string, body: Record<string, string | number>, form = false): Request {
   const type = form ? 'application/x-www-form-urlencoded' : 'application/json';
   const text = form ? new URLSearchParams(body as Record<string, string>).toString() : JSON.stringify(body);
-  return new Request(`http://127.0.0.1${path}`, { method: 'POST', headers: { 'content-type': type, origin }, body: text });
+  return new Request(`http://127.0.0.1${path}`, {
+    method: 'POST',
+    headers: { 'content-type': type, origin },
+    body: text,
+  });
 }
 const get = (path: string) => new Request(`http://127.0.0.1${path}`);
 
@@ -85,7 +108,13 @@ function recording(source: StoreSource, stored: object[], ids: string[] = []): S
 }
 
 /** `site serve`'s side: a handler behind Node's http, fetched as a browser would. */
-async function serveSide(handler: (request: IncomingMessage, response: ServerResponse) => Promise<unknown>, store: StoreSource, stored: object[], ids: string[] = [], source?: StoreSource): Promise<Side> {
+async function serveSide(
+  handler: (request: IncomingMessage, response: ServerResponse) => Promise<unknown>,
+  store: StoreSource,
+  stored: object[],
+  ids: string[] = [],
+  source?: StoreSource,
+): Promise<Side> {
   const server: Server = createServer((request, response) => {
     void handler(request, response).then((handled) => {
       if (handled === false) response.writeHead(404).end();
@@ -97,7 +126,14 @@ async function serveSide(handler: (request: IncomingMessage, response: ServerRes
     async send(request) {
       const url = new URL(request.url);
       const body = request.method === 'POST' ? await request.text() : undefined;
-      return answerOf(await fetch(`${base}${url.pathname}${url.search}`, { method: request.method, headers: request.headers, body, redirect: 'manual' }));
+      return answerOf(
+        await fetch(`${base}${url.pathname}${url.search}`, {
+          method: request.method,
+          headers: request.headers,
+          body,
+          redirect: 'manual',
+        }),
+      );
     },
     stored,
     ids,
@@ -110,8 +146,21 @@ async function serveSide(handler: (request: IncomingMessage, response: ServerRes
 }
 
 /** The host function's side: its handler called with the web `Request`. */
-function functionSide(handle: WebHandler, env: Record<string, unknown>, stored: object[], close: () => Promise<void>, ids: string[] = [], source?: StoreSource): Side {
-  return { send: async (request) => answerOf(await handle(request, { client: '198.51.100.1', env })), stored, ids, source, close };
+function functionSide(
+  handle: WebHandler,
+  env: Record<string, unknown>,
+  stored: object[],
+  close: () => Promise<void>,
+  ids: string[] = [],
+  source?: StoreSource,
+): Side {
+  return {
+    send: async (request) => answerOf(await handle(request, { client: '198.51.100.1', env })),
+    stored,
+    ids,
+    source,
+    close,
+  };
 }
 
 async function bookingSides(): Promise<[Side, Side]> {
@@ -125,7 +174,13 @@ async function bookingSides(): Promise<[Side, Side]> {
     resultPage: (locale, outcome) => `${localePrefix(locale)}/book-meeting/${outcome}/`,
     calendarText: (locale) => (locale === 'no' ? calendarText.no : calendarText.en),
   };
-  const serve = await serveSide(createBookingHandler({ settings: () => settings, store: serveStore, now: () => now }), serveStore, serveStored, serveIds, serveSource);
+  const serve = await serveSide(
+    createBookingHandler({ settings: () => settings, store: serveStore, now: () => now }),
+    serveStore,
+    serveStored,
+    serveIds,
+    serveSource,
+  );
 
   const functionStored: object[] = [];
   const functionIds: string[] = [];
@@ -138,7 +193,15 @@ async function bookingSides(): Promise<[Side, Side]> {
     rateLimit: 5,
     rateWindowMs: 60_000,
     allowedOrigins: [origin],
-    resultPages: Object.fromEntries(['en', 'no'].map((locale) => [locale, { booked: `${localePrefix(locale)}/book-meeting/booked/`, failed: `${localePrefix(locale)}/book-meeting/failed/` }])),
+    resultPages: Object.fromEntries(
+      ['en', 'no'].map((locale) => [
+        locale,
+        {
+          booked: `${localePrefix(locale)}/book-meeting/booked/`,
+          failed: `${localePrefix(locale)}/book-meeting/failed/`,
+        },
+      ]),
+    ),
     defaultLocale: 'en',
     rules,
     days: terms.days,
@@ -147,7 +210,14 @@ async function bookingSides(): Promise<[Side, Side]> {
     calendarText,
     database: { urlEnv: 'DATABASE_URL', d1Binding: 'DB' },
   };
-  const host = functionSide(createBookingEndpoint(functionSettings, async () => (await functionStore.get()) as Store, { now: () => now }), {}, functionStored, () => functionStore.close(), functionIds, functionSource);
+  const host = functionSide(
+    createBookingEndpoint(functionSettings, async () => (await functionStore.get()) as Store, { now: () => now }),
+    {},
+    functionStored,
+    () => functionStore.close(),
+    functionIds,
+    functionSource,
+  );
   return [serve, host];
 }
 
@@ -155,7 +225,17 @@ async function contactSides(): Promise<[Side, Side]> {
   const serveStored: object[] = [];
   const serveStore = recording(await tempStore(), serveStored);
   const resultPage = (locale: string, outcome: string) => `${localePrefix(locale)}/contactus/${outcome}/`;
-  const serve = await serveSide(createContactHandler({ store: serveStore, allowedOrigins: [origin], resultPage, types: () => types, now: () => now }), serveStore, serveStored);
+  const serve = await serveSide(
+    createContactHandler({
+      store: serveStore,
+      allowedOrigins: [origin],
+      resultPage,
+      types: () => types,
+      now: () => now,
+    }),
+    serveStore,
+    serveStored,
+  );
 
   const functionStored: object[] = [];
   const settings: EndpointSettings = {
@@ -165,13 +245,28 @@ async function contactSides(): Promise<[Side, Side]> {
     rateLimit: 5,
     rateWindowMs: 60_000,
     allowedOrigins: [origin],
-    resultPages: Object.fromEntries(['en', 'no'].map((locale) => [locale, { sent: resultPage(locale, 'sent'), failed: resultPage(locale, 'failed') }])),
+    resultPages: Object.fromEntries(
+      ['en', 'no'].map((locale) => [
+        locale,
+        { sent: resultPage(locale, 'sent'), failed: resultPage(locale, 'failed') },
+      ]),
+    ),
     defaultLocale: 'en',
     storage: { forwardUrlEnv: 'SITE_FORM_WEBHOOK', kvBinding: 'FORMS' },
   };
   // The KV line holds the endpoint's name besides the record: the store's, by nature.
-  const kv = { put: async (_key: string, line: string) => void functionStored.push((({ endpoint: _endpoint, ...record }) => record)(JSON.parse(line) as Record<string, unknown>)) };
-  const host = functionSide(createWebEndpoint((fields) => validateContact(fields, types), settings, { now: () => now }), { FORMS: kv }, functionStored, async () => undefined);
+  const kv = {
+    put: async (_key: string, line: string) =>
+      void functionStored.push(
+        (({ endpoint: _endpoint, ...record }) => record)(JSON.parse(line) as Record<string, unknown>),
+      ),
+  };
+  const host = functionSide(
+    createWebEndpoint((fields) => validateContact(fields, types), settings, { now: () => now }),
+    { FORMS: kv },
+    functionStored,
+    async () => undefined,
+  );
   return [serve, host];
 }
 
@@ -182,7 +277,10 @@ afterEach(async () => {
 });
 
 /** Sends each request to both sides in turn; expects the same answers from both, and the same records stored. */
-async function expectSameOnBoth(sides: Promise<[Side, Side]>, requests: readonly (() => Request)[]): Promise<{ answers: Answer[]; stored: object[] }> {
+async function expectSameOnBoth(
+  sides: Promise<[Side, Side]>,
+  requests: readonly (() => Request)[],
+): Promise<{ answers: Answer[]; stored: object[] }> {
   const [serve, host] = await sides;
   open = [serve, host];
   const answers: Answer[] = [];
@@ -195,8 +293,19 @@ async function expectSameOnBoth(sides: Promise<[Side, Side]>, requests: readonly
   return { answers, stored: serve.stored };
 }
 
-const visitor = { firstName: 'Kari', lastName: 'Nordmann', email: 'kari@example.no', company: 'Skredderiet AS', note: 'Om Hub', locale: 'no', page: '/no/shop/book-meeting/' };
-const book = (fields: Record<string, string>, form = false) => () => post('/api/booking', { ...visitor, ...fields }, form);
+const visitor = {
+  firstName: 'Kari',
+  lastName: 'Nordmann',
+  email: 'kari@example.no',
+  company: 'Skredderiet AS',
+  note: 'Om Hub',
+  locale: 'no',
+  page: '/no/shop/book-meeting/',
+};
+const book =
+  (fields: Record<string, string>, form = false) =>
+  () =>
+    post('/api/booking', { ...visitor, ...fields }, form);
 
 describe('the booking rules, in site serve and in the host functions', () => {
   it('a valid booking: 201, the cookie, the record with its page; then the slot is gone and the calendar file is there', async () => {
@@ -205,11 +314,25 @@ describe('the booking rules, in site serve and in the host functions', () => {
       () => get('/api/booking/slots?from=2026-03-30&days=1'),
       () => get('/api/booking/calendar.ics?id=not-an-id!'),
     ]);
-    expect(answers[0]).toMatchObject({ status: 201, body: { id: 'ID', start: '2026-03-30T09:00:00+02:00', end: '2026-03-30T09:30:00+02:00' } });
-    expect(answers[0]!.headers['set-cookie']).toBe('site-booking=ID; Path=/api/booking; Max-Age=1209600; HttpOnly; SameSite=Lax');
+    expect(answers[0]).toMatchObject({
+      status: 201,
+      body: { id: 'ID', start: '2026-03-30T09:00:00+02:00', end: '2026-03-30T09:30:00+02:00' },
+    });
+    expect(answers[0]!.headers['set-cookie']).toBe(
+      'site-booking=ID; Path=/api/booking; Max-Age=1209600; HttpOnly; SameSite=Lax',
+    );
     expect((answers[1]!.body as { slots: unknown[] }).slots).toHaveLength(15);
     expect(answers[2]!.status).toBe(404);
-    expect(stored).toEqual([expect.objectContaining({ slotStart: '2026-03-30T07:00:00.000Z', start: '2026-03-30T09:00:00+02:00', firstName: 'Kari', locale: 'no', page: '/no/shop/book-meeting/', bookedAt: new Date(now).toISOString() })]);
+    expect(stored).toEqual([
+      expect.objectContaining({
+        slotStart: '2026-03-30T07:00:00.000Z',
+        start: '2026-03-30T09:00:00+02:00',
+        firstName: 'Kari',
+        locale: 'no',
+        page: '/no/shop/book-meeting/',
+        bookedAt: new Date(now).toISOString(),
+      }),
+    ]);
   });
 
   it('the calendar file of a booking, named by its id', async () => {
@@ -226,9 +349,18 @@ describe('the booking rules, in site serve and in the host functions', () => {
   });
 
   it('a taken slot: 409 with the next free slots', async () => {
-    const { answers, stored } = await expectSameOnBoth(bookingSides(), [book({ start: '2026-03-30T07:00:00Z' }), book({ email: 'ola@example.no', start: '2026-03-30T09:00:00+02:00' })]);
+    const { answers, stored } = await expectSameOnBoth(bookingSides(), [
+      book({ start: '2026-03-30T07:00:00Z' }),
+      book({ email: 'ola@example.no', start: '2026-03-30T09:00:00+02:00' }),
+    ]);
     expect(answers[1]).toMatchObject({ status: 409, body: { error: 'slot_taken' } });
-    expect((answers[1]!.body as { next: { start: string }[] }).next.map((slot) => slot.start)).toEqual(['2026-03-30T09:30:00+02:00', '2026-03-30T10:00:00+02:00', '2026-03-30T10:30:00+02:00', '2026-03-30T11:00:00+02:00', '2026-03-30T11:30:00+02:00']);
+    expect((answers[1]!.body as { next: { start: string }[] }).next.map((slot) => slot.start)).toEqual([
+      '2026-03-30T09:30:00+02:00',
+      '2026-03-30T10:00:00+02:00',
+      '2026-03-30T10:30:00+02:00',
+      '2026-03-30T11:00:00+02:00',
+      '2026-03-30T11:30:00+02:00',
+    ]);
     // Both attempts reached the store; it refused the second.
     expect(stored).toHaveLength(2);
   });
@@ -237,13 +369,37 @@ describe('the booking rules, in site serve and in the host functions', () => {
     const sides = bookingSides().then(async (both) => {
       // A one-hour meeting from when slots were an hour long, booked straight into each store.
       for (const side of both) {
-        const meeting = { slotStart: '2026-03-31T07:00:00.000Z', slotEnd: '2026-03-31T08:00:00.000Z', start: '2026-03-31T09:00:00+02:00', end: '2026-03-31T10:00:00+02:00', bookedAt: '2026-03-20T10:00:00.000Z', firstName: 'Ola', lastName: 'Nordmann', email: 'ola@example.no' };
+        const meeting = {
+          slotStart: '2026-03-31T07:00:00.000Z',
+          slotEnd: '2026-03-31T08:00:00.000Z',
+          start: '2026-03-31T09:00:00+02:00',
+          end: '2026-03-31T10:00:00+02:00',
+          bookedAt: '2026-03-20T10:00:00.000Z',
+          firstName: 'Ola',
+          lastName: 'Nordmann',
+          email: 'ola@example.no',
+        };
         expect((await (await side.source!.get()).book(meeting)).booked).toBe(true);
       }
       return both;
     });
-    const { answers, stored } = await expectSameOnBoth(sides, [book({ start: '2026-03-31T07:30:00Z' }), () => get('/api/booking/slots?from=2026-03-31&days=1')]);
-    expect(answers[0]).toMatchObject({ status: 409, body: { error: 'slot_taken', next: [{ start: '2026-03-31T10:00:00+02:00', end: '2026-03-31T10:30:00+02:00' }, expect.anything(), expect.anything(), expect.anything(), expect.anything()] } });
+    const { answers, stored } = await expectSameOnBoth(sides, [
+      book({ start: '2026-03-31T07:30:00Z' }),
+      () => get('/api/booking/slots?from=2026-03-31&days=1'),
+    ]);
+    expect(answers[0]).toMatchObject({
+      status: 409,
+      body: {
+        error: 'slot_taken',
+        next: [
+          { start: '2026-03-31T10:00:00+02:00', end: '2026-03-31T10:30:00+02:00' },
+          expect.anything(),
+          expect.anything(),
+          expect.anything(),
+          expect.anything(),
+        ],
+      },
+    });
     const starts = (answers[1]!.body as { slots: { start: string }[] }).slots.map((slot) => slot.start);
     expect(starts).toHaveLength(14);
     expect(starts).not.toContain('2026-03-31T09:00:00+02:00');
@@ -259,7 +415,11 @@ describe('the booking rules, in site serve and in the host functions', () => {
       book({ start: '2026-04-20T09:00:00+02:00' }),
       book({ start: '2026-03-30T09:10:00+02:00' }),
     ]);
-    for (const answer of answers) expect(answer).toMatchObject({ status: 400, body: { error: 'invalid_fields', fields: { start: 'unavailable' } } });
+    for (const answer of answers)
+      expect(answer).toMatchObject({
+        status: 400,
+        body: { error: 'invalid_fields', fields: { start: 'unavailable' } },
+      });
     expect(stored).toEqual([]);
   });
 
@@ -269,7 +429,10 @@ describe('the booking rules, in site serve and in the host functions', () => {
       book({ date: '2026-03-30', time: '09:00', email: 'nope' }, true),
       book({ start: 'not a slot' }),
     ]);
-    expect(answers[0]).toMatchObject({ status: 400, body: { error: 'invalid_fields', fields: { email: 'invalidEmail', firstName: 'required' } } });
+    expect(answers[0]).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_fields', fields: { email: 'invalidEmail', firstName: 'required' } },
+    });
     expect(answers[1]).toMatchObject({ status: 303, headers: { location: '/no/book-meeting/failed/' } });
     expect(answers[2]!.status).toBe(400);
     expect(stored).toEqual([]);
@@ -300,14 +463,29 @@ describe('the booking rules, in site serve and in the host functions', () => {
   });
 
   it('five booking attempts a minute per client, then 429', async () => {
-    const { answers } = await expectSameOnBoth(bookingSides(), ['07:00', '07:30', '08:00', '08:30', '09:00', '09:30'].map((time) => book({ start: `2026-03-30T${time}:00Z` })));
+    const { answers } = await expectSameOnBoth(
+      bookingSides(),
+      ['07:00', '07:30', '08:00', '08:30', '09:00', '09:30'].map((time) => book({ start: `2026-03-30T${time}:00Z` })),
+    );
     expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 201, 201, 429]);
     expect(answers[5]!.headers['retry-after']).toBe('60');
   });
 });
 
-const message = { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', type: 'customer', subject: 'Hello', message: 'Hello <b>there</b>', locale: 'no', page: '/no/contactus/' };
-const contact = (fields: Record<string, string | number>, form = false) => () => post('/api/contact', { ...message, ...fields }, form);
+const message = {
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  email: 'ada@example.com',
+  type: 'customer',
+  subject: 'Hello',
+  message: 'Hello <b>there</b>',
+  locale: 'no',
+  page: '/no/contactus/',
+};
+const contact =
+  (fields: Record<string, string | number>, form = false) =>
+  () =>
+    post('/api/contact', { ...message, ...fields }, form);
 
 describe('the contact rules, in site serve and in the host functions', () => {
   it('a valid message: 201 and the record; as a plain form post, the thank-you page of its language', async () => {
@@ -322,7 +500,13 @@ describe('the contact rules, in site serve and in the host functions', () => {
 
   it('hostile input: markup kept as text, a page off the site dropped, fields it may not set ignored, wrong types and unknown choices refused, a bot answered as a success', async () => {
     const { answers, stored } = await expectSameOnBoth(contactSides(), [
-      contact({ message: '<script>alert(1)</script>', page: '/\\evil.example', receivedAt: '1999-01-01T00:00:00Z', id: 'mine', handledAt: 'now' }),
+      contact({
+        message: '<script>alert(1)</script>',
+        page: '/\\evil.example',
+        receivedAt: '1999-01-01T00:00:00Z',
+        id: 'mine',
+        handledAt: 'now',
+      }),
       contact({ firstName: 42 }),
       contact({ type: 'admin', locale: 'EN' }),
       contact({ subject: 'x'.repeat(201), email: 'a@b' }),
@@ -332,12 +516,21 @@ describe('the contact rules, in site serve and in the host functions', () => {
     expect(answers.map((answer) => answer.status)).toEqual([201, 400, 400, 400, 201, 303]);
     expect(answers[1]!.body).toEqual({ error: 'invalid_fields', fields: { firstName: 'required' } });
     expect(answers[5]!.headers.location).toBe('/contactus/sent/');
-    expect(stored[0]).toEqual({ receivedAt: new Date(now).toISOString(), ...message, company: '', message: '<script>alert(1)</script>', page: '/' });
+    expect(stored[0]).toEqual({
+      receivedAt: new Date(now).toISOString(),
+      ...message,
+      company: '',
+      message: '<script>alert(1)</script>',
+      page: '/',
+    });
     expect(stored).toHaveLength(2);
   });
 
   it('five stored messages a minute per client, then 429', async () => {
-    const { answers } = await expectSameOnBoth(contactSides(), Array.from({ length: 6 }, () => contact({})));
+    const { answers } = await expectSameOnBoth(
+      contactSides(),
+      Array.from({ length: 6 }, () => contact({})),
+    );
     expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 201, 201, 429]);
   });
 });

@@ -11,24 +11,38 @@ import { outputRoot, repoRoot } from '../helpers/paths';
 const run = promisify(execFile);
 
 /** Builds the site of `config` (default: the demo site) with `args` into a new folder; returns the folder and stderr. */
-export async function buildTarget(args: readonly string[], config = join(repoRoot, 'site.config.yaml')): Promise<{ out: string; stderr: string }> {
+export async function buildTarget(
+  args: readonly string[],
+  config = join(repoRoot, 'site.config.yaml'),
+): Promise<{ out: string; stderr: string }> {
   const { mkdir } = await import('node:fs/promises');
   await mkdir(outputRoot, { recursive: true });
   const out = join(await mkdtemp(join(outputRoot, 'target-')), 'out');
-  const { stderr } = await run('node', [join(repoRoot, 'bin', 'site.js'), 'build', '--config', config, '--out', out, ...args], { cwd: repoRoot });
+  const { stderr } = await run(
+    'node',
+    [join(repoRoot, 'bin', 'site.js'), 'build', '--config', config, '--out', out, ...args],
+    { cwd: repoRoot },
+  );
   return { out, stderr };
 }
 
 /** Every file under `dir`, relative to it, sorted. */
 export async function listAll(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((entry) => entry.isFile()).map((entry) => relative(dir, join(entry.parentPath, entry.name))).sort();
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+    .sort();
 }
 
 export const read = (dir: string, path: string) => readFile(join(dir, path), 'utf8');
 
 /** A webhook that records what it is sent. */
-export async function startWebhook(): Promise<{ url: string; received: Record<string, unknown>[]; close(): Promise<void> }> {
+export async function startWebhook(): Promise<{
+  url: string;
+  received: Record<string, unknown>[];
+  close(): Promise<void>;
+}> {
   const received: Record<string, unknown>[] = [];
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -40,15 +54,30 @@ export async function startWebhook(): Promise<{ url: string; received: Record<st
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hook`, received, close: () => new Promise((done) => server.close(() => done())) };
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    received,
+    close: () => new Promise((done) => server.close(() => done())),
+  };
 }
 
 export const origin = 'https://mendwise.example';
-export const valid = { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', message: 'Hello <b>there</b>', locale: 'en', page: '/contactus/' };
+export const valid = {
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  email: 'ada@example.com',
+  message: 'Hello <b>there</b>',
+  locale: 'en',
+  page: '/contactus/',
+};
 
 /** A POST to the contact endpoint as a browser on the site sends it. */
 export function contactRequest(body: string, type = 'application/json', headers: Record<string, string> = {}): Request {
-  return new Request(`${origin}/api/contact`, { method: 'POST', headers: { 'content-type': type, origin, 'sec-fetch-site': 'same-origin', ...headers }, body });
+  return new Request(`${origin}/api/contact`, {
+    method: 'POST',
+    headers: { 'content-type': type, origin, 'sec-fetch-site': 'same-origin', ...headers },
+    body,
+  });
 }
 
 /**
@@ -66,7 +95,13 @@ export async function checkContactFunction(options: {
   expect(accepted.status).toBe(201);
   expect(await accepted.json()).toEqual({ ok: true });
   expect(stored()).toHaveLength(1);
-  expect(stored()[0]).toMatchObject({ endpoint: 'contact', firstName: 'Ada', email: 'ada@example.com', message: 'Hello <b>there</b>', type: 'other' });
+  expect(stored()[0]).toMatchObject({
+    endpoint: 'contact',
+    firstName: 'Ada',
+    email: 'ada@example.com',
+    message: 'Hello <b>there</b>',
+    type: 'other',
+  });
 
   // a plain form post (no script) → 303 to the thank-you page of its language
   const form = new URLSearchParams({ ...valid, locale: 'no' }).toString();
@@ -76,10 +111,19 @@ export async function checkContactFunction(options: {
   expect(stored()).toHaveLength(2);
 
   // invalid → 400 naming the fields, nothing stored; as a form post → the failed page
-  const invalid = await call(contactRequest(JSON.stringify({ ...valid, email: 'not-an-address', firstName: '' })), '198.51.100.3');
+  const invalid = await call(
+    contactRequest(JSON.stringify({ ...valid, email: 'not-an-address', firstName: '' })),
+    '198.51.100.3',
+  );
   expect(invalid.status).toBe(400);
-  expect(await invalid.json()).toEqual({ error: 'invalid_fields', fields: { email: 'invalidEmail', firstName: 'required' } });
-  const invalidForm = await call(contactRequest(new URLSearchParams({ ...valid, email: '' }).toString(), 'application/x-www-form-urlencoded'), '198.51.100.3');
+  expect(await invalid.json()).toEqual({
+    error: 'invalid_fields',
+    fields: { email: 'invalidEmail', firstName: 'required' },
+  });
+  const invalidForm = await call(
+    contactRequest(new URLSearchParams({ ...valid, email: '' }).toString(), 'application/x-www-form-urlencoded'),
+    '198.51.100.3',
+  );
   expect(invalidForm.status).toBe(303);
   expect(invalidForm.headers.get('location')).toBe('/contactus/failed/');
   expect((await call(contactRequest('{not json'), '198.51.100.3')).status).toBe(400);
@@ -92,7 +136,12 @@ export async function checkContactFunction(options: {
   const streamed = new Request(`${origin}/api/contact`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin },
-    body: new ReadableStream({ start(controller) { for (let i = 0; i < 40; i++) controller.enqueue(new TextEncoder().encode('x'.repeat(1024))); controller.close(); } }),
+    body: new ReadableStream({
+      start(controller) {
+        for (let i = 0; i < 40; i++) controller.enqueue(new TextEncoder().encode('x'.repeat(1024)));
+        controller.close();
+      },
+    }),
     duplex: 'half',
   } as RequestInit);
   expect((await call(streamed, '198.51.100.4')).status).toBe(413);
@@ -104,11 +153,22 @@ export async function checkContactFunction(options: {
   expect(stored()).toHaveLength(2);
 
   // another site's page → 403; not a POST → 405
-  expect((await call(contactRequest(JSON.stringify(valid), 'application/json', { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }), '198.51.100.6')).status).toBe(403);
+  expect(
+    (
+      await call(
+        contactRequest(JSON.stringify(valid), 'application/json', {
+          origin: 'https://evil.example',
+          'sec-fetch-site': 'cross-site',
+        }),
+        '198.51.100.6',
+      )
+    ).status,
+  ).toBe(403);
   expect((await call(new Request(`${origin}/api/contact`), '198.51.100.6')).status).toBe(405);
 
   // rate limit: 5 stored submissions a minute per client, then 429 with Retry-After
-  for (let i = 0; i < 5; i++) expect((await call(contactRequest(JSON.stringify(valid)), '198.51.100.7')).status).toBe(201);
+  for (let i = 0; i < 5; i++)
+    expect((await call(contactRequest(JSON.stringify(valid)), '198.51.100.7')).status).toBe(201);
   const limited = await call(contactRequest(JSON.stringify(valid)), '198.51.100.7');
   expect(limited.status).toBe(429);
   expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -116,7 +176,10 @@ export async function checkContactFunction(options: {
   expect(stored()).toHaveLength(8);
 
   // a page that is not a plain path of the site (the inbox would link off the site) → kept, without the page
-  const hostilePage = await call(contactRequest(JSON.stringify({ ...valid, page: '/\\evil.example' })), '198.51.100.10');
+  const hostilePage = await call(
+    contactRequest(JSON.stringify({ ...valid, page: '/\\evil.example' })),
+    '198.51.100.10',
+  );
   expect(hostilePage.status).toBe(201);
   expect(stored()).toHaveLength(9);
   expect(stored()[8]).toMatchObject({ endpoint: 'contact', firstName: 'Ada', page: '/' });

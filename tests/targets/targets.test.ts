@@ -24,7 +24,9 @@ const siblings = (files: string[]) => files.filter((file) => file.endsWith('.br'
 
 beforeAll(async () => {
   config = await loadConfig(join(repoRoot, 'site.config.yaml'));
-  prefixed = config.localeIds.filter((locale) => config.locales[locale]!.prefix).map((locale) => ({ prefix: config.locales[locale]!.prefix, url: `${config.locales[locale]!.prefix}/404.html` }));
+  prefixed = config.localeIds
+    .filter((locale) => config.locales[locale]!.prefix)
+    .map((locale) => ({ prefix: config.locales[locale]!.prefix, url: `${config.locales[locale]!.prefix}/404.html` }));
   expect(prefixed.length).toBeGreaterThan(0);
 });
 
@@ -57,11 +59,18 @@ describe('node (the default)', () => {
     const [plain, node] = await Promise.all([buildTarget([]), buildTarget(['--target', 'node'])]);
     const files = await listAll(plain.out);
     expect(await listAll(node.out)).toEqual(files);
-    for (const file of files) expect((await readFile(join(node.out, file))).equals(await readFile(join(plain.out, file))), file).toBe(true);
+    for (const file of files)
+      expect((await readFile(join(node.out, file))).equals(await readFile(join(plain.out, file))), file).toBe(true);
     expect(files).toContain('_headers');
     expect(files).toContain('index.html.br');
     expect(files).toContain('no/404.html.gz');
-    expect(files.filter((file) => /(^|\/)(_redirects|_routes\.json|_worker\.js|\.nojekyll|config\.json)$|^netlify\/|^functions\/|^static\//.test(file))).toEqual([]);
+    expect(
+      files.filter((file) =>
+        /(^|\/)(_redirects|_routes\.json|_worker\.js|\.nojekyll|config\.json)$|^netlify\/|^functions\/|^static\//.test(
+          file,
+        ),
+      ),
+    ).toEqual([]);
     const headers = await read(plain.out, '_headers');
     for (const hash of pageHashes) expect(headers).toContain(hash);
   });
@@ -100,7 +109,10 @@ describe('netlify', () => {
     const source = await read(out, 'netlify/functions/contact.mjs');
     expect(source).not.toMatch(/from\s*["'](?!\.)/);
     expect(source).not.toMatch(/\brequire\(/);
-    const handler = (await import(pathToFileURL(join(out, 'netlify/functions/contact.mjs')).href)).default as (request: Request, context: { ip: string }) => Promise<Response>;
+    const handler = (await import(pathToFileURL(join(out, 'netlify/functions/contact.mjs')).href)).default as (
+      request: Request,
+      context: { ip: string },
+    ) => Promise<Response>;
     const before = webhook.received.length;
     await checkContactFunction({
       call: (request, client) => handler(request, { ip: client }),
@@ -110,13 +122,19 @@ describe('netlify', () => {
   });
 
   it('books meetings through the contact form (its function), as no booking server runs there: the meeting is its subject', async () => {
-    const [nodeBuild, netlify] = await Promise.all([read(builtSite, 'hub/book-meeting/index.html'), read(out, 'no/hub/book-meeting/index.html')]);
+    const [nodeBuild, netlify] = await Promise.all([
+      read(builtSite, 'hub/book-meeting/index.html'),
+      read(out, 'no/hub/book-meeting/index.html'),
+    ]);
     expect(nodeBuild).toContain('class="booking-form');
     expect(netlify).not.toContain('class="booking-form');
     const form = /<form class="contact-form[^"]*"[^>]*action="([^"]*)"/.exec(netlify);
     expect(form?.[1]).toBe('/api/contact');
     const config = await loadConfig(join(repoRoot, 'site.config.yaml'));
-    const subject = fillPlaceholders(parse(await read(repoRoot, 'content/messages/no.yaml')).contactForm.meetingSubject as string, copyValuesOf(config));
+    const subject = fillPlaceholders(
+      parse(await read(repoRoot, 'content/messages/no.yaml')).contactForm.meetingSubject as string,
+      copyValuesOf(config),
+    );
     expect(netlify).toMatch(new RegExp(`name="subject"[^>]*value="${subject}"`));
   });
 });
@@ -166,18 +184,25 @@ describe('github-pages', () => {
     const problems: string[] = [];
     for (const page of ['404.html', 'no/404.html', 'index.html', 'contactus/index.html', 'no/hub/pricing/index.html']) {
       const report = await validator.validateString(await read(out, page), page);
-      for (const message of report.results.flatMap((result) => result.messages)) problems.push(`${page}:${message.line}:${message.column}  ${message.ruleId}  ${message.message}`);
+      for (const message of report.results.flatMap((result) => result.messages))
+        problems.push(`${page}:${message.line}:${message.column}  ${message.ruleId}  ${message.message}`);
     }
     expect(problems).toEqual([]);
   });
 
-  it('sends a path under a locale prefix from the root 404 page to that locale\'s 404 page; the language switch links there without script', async () => {
+  it("sends a path under a locale prefix from the root 404 page to that locale's 404 page; the language switch links there without script", async () => {
     const html = await read(out, '404.html');
     const scripts = [...html.matchAll(/<script>([^<]*)<\/script>/g)].map((match) => match[1]!);
     const redirect = scripts.find((script) => script.startsWith('(function(l,m)'));
     expect(redirect).toBeDefined();
     const visit = (pathname: string) => {
-      const location = { pathname, replaced: undefined as string | undefined, replace(url: string) { this.replaced = url; } };
+      const location = {
+        pathname,
+        replaced: undefined as string | undefined,
+        replace(url: string) {
+          this.replaced = url;
+        },
+      };
       new Function('location', redirect!)(location);
       return location.replaced;
     };
@@ -203,7 +228,11 @@ describe('cloudflare', () => {
   it('writes _headers, _redirects with the ASCII spellings, _routes.json for the endpoints only, and no siblings', async () => {
     const headers = await read(out, '_headers');
     for (const hash of pageHashes) expect(headers).toContain(hash);
-    expect((await read(out, '_redirects')).split('\n')).toEqual(['/no/arbeidsklaer  /no/arbeidskl%C3%A6r/  301', '/no/arbeidsklaer/*  /no/arbeidskl%C3%A6r/:splat  301', '']);
+    expect((await read(out, '_redirects')).split('\n')).toEqual([
+      '/no/arbeidsklaer  /no/arbeidskl%C3%A6r/  301',
+      '/no/arbeidsklaer/*  /no/arbeidskl%C3%A6r/:splat  301',
+      '',
+    ]);
     expect(JSON.parse(await read(out, '_routes.json'))).toEqual({ version: 1, include: ['/api/contact'], exclude: [] });
     expect(siblings(files)).toEqual([]);
     // Pages serves the nearest 404.html up the tree with status 404: each locale has its own.
@@ -212,7 +241,9 @@ describe('cloudflare', () => {
   });
 
   it('writes a worker that answers the endpoint (stored in the KV binding) and hands every other request to the static files', async () => {
-    const worker = (await import(pathToFileURL(join(out, '_worker.js')).href)).default as { fetch(request: Request, env: Record<string, unknown>): Promise<Response> };
+    const worker = (await import(pathToFileURL(join(out, '_worker.js')).href)).default as {
+      fetch(request: Request, env: Record<string, unknown>): Promise<Response>;
+    };
     const kept: { key: string; value: string }[] = [];
     let env: Record<string, unknown> = {
       SUBMISSIONS: { put: async (key: string, value: string) => void kept.push({ key, value }) },
@@ -248,7 +279,8 @@ describe('vercel', () => {
   beforeAll(async () => {
     ({ out } = await buildTarget(['--target', 'vercel']));
     files = await listAll(out);
-    routes = (JSON.parse(await read(out, 'config.json')) as { version: number; routes: Record<string, unknown>[] }).routes;
+    routes = (JSON.parse(await read(out, 'config.json')) as { version: number; routes: Record<string, unknown>[] })
+      .routes;
   });
 
   it('writes the Build Output API: the site under static/, config.json, and a function per endpoint', () => {
@@ -276,13 +308,19 @@ describe('vercel', () => {
     expect(match('/hub/', 'before')).toBeUndefined();
     expect(match('/api/contact', 'before')).toBeUndefined();
     expect(match('/no/arbeidsklaer/product', 'before')).toMatchObject({ status: 301 });
-    for (const { prefix, url } of prefixed) expect(match(`${prefix}/no-such-page/`, 'after')).toEqual({ src: expect.any(String), dest: url, status: 404 });
+    for (const { prefix, url } of prefixed)
+      expect(match(`${prefix}/no-such-page/`, 'after')).toEqual({ src: expect.any(String), dest: url, status: 404 });
     expect(match('/no-such-page/', 'after')).toEqual({ src: '^/.*$', dest: '/404.html', status: 404 });
-    expect(JSON.parse(await read(out, 'functions/api/contact.func/.vc-config.json'))).toEqual({ runtime: 'edge', entrypoint: 'index.js' });
+    expect(JSON.parse(await read(out, 'functions/api/contact.func/.vc-config.json'))).toEqual({
+      runtime: 'edge',
+      entrypoint: 'index.js',
+    });
   });
 
   it('writes an Edge Function that passes the endpoint checks', async () => {
-    const handler = (await import(pathToFileURL(join(out, 'functions/api/contact.func/index.js')).href)).default as (request: Request) => Promise<Response>;
+    const handler = (await import(pathToFileURL(join(out, 'functions/api/contact.func/index.js')).href)).default as (
+      request: Request,
+    ) => Promise<Response>;
     const before = webhook.received.length;
     await checkContactFunction({
       call: (request, client) => {
@@ -297,7 +335,10 @@ describe('vercel', () => {
 
 describe('a bad target', () => {
   it('in the config is an error naming the file, line, field and the choices', async () => {
-    const text = (await readFile(join(repoRoot, 'site.config.yaml'), 'utf8')).replace(/^  target: node$/m, '  target: heroku');
+    const text = (await readFile(join(repoRoot, 'site.config.yaml'), 'utf8')).replace(
+      /^  target: node$/m,
+      '  target: heroku',
+    );
     expect(text).toContain('target: heroku');
     let error: unknown;
     try {
@@ -311,7 +352,9 @@ describe('a bad target', () => {
   });
 
   it('on the command line is a usage error naming the choices', async () => {
-    await expect(buildTarget(['--target', 'heroku'])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('node, netlify, cloudflare, vercel, github-pages') });
+    await expect(buildTarget(['--target', 'heroku'])).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('node, netlify, cloudflare, vercel, github-pages'),
+    });
   });
 });
-

@@ -48,9 +48,14 @@ describe('a webhook that never answers', () => {
   it('is given up after the time budget: 503 (the form keeps the message) and a line in the host log naming the endpoint and the wait', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
-      const handle = createWebEndpoint((fields) => validateContact(fields, ['other']), settings, { webhookTimeoutMs: 300 });
+      const handle = createWebEndpoint((fields) => validateContact(fields, ['other']), settings, {
+        webhookTimeoutMs: 300,
+      });
       const started = performance.now();
-      const answer = await handle(contactRequest(JSON.stringify(valid)), { client: '198.51.100.1', env: { SITE_FORM_WEBHOOK: url } });
+      const answer = await handle(contactRequest(JSON.stringify(valid)), {
+        client: '198.51.100.1',
+        env: { SITE_FORM_WEBHOOK: url },
+      });
       expect(answer.status).toBe(503);
       expect(answer.headers.get('retry-after')).toBeTruthy();
       expect(performance.now() - started).toBeLessThan(3_000);

@@ -29,7 +29,9 @@ function freePort(): Promise<number> {
 }
 
 beforeAll(async () => {
-  site = await createTempSite({ editConfig: (text) => text.replace(/^ {2}target: node$/m, '  target: node\n  functions:\n    booking: true') });
+  site = await createTempSite({
+    editConfig: (text) => text.replace(/^ {2}target: node$/m, '  target: node\n  functions:\n    booking: true'),
+  });
   const { out } = await buildTarget(['--target', 'cloudflare'], site.config);
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
@@ -38,8 +40,28 @@ beforeAll(async () => {
   // stores into (output.functions.d1Binding), both local to the emulator's state folder.
   wrangler = spawn(
     process.execPath,
-    [join(repoRoot, 'node_modules', 'wrangler', 'bin', 'wrangler.js'), 'pages', 'dev', out, '--ip', '127.0.0.1', '--port', String(port), '--compatibility-date', '2025-01-01', '--kv', 'SUBMISSIONS', '--d1', 'DB'],
-    { cwd: dirname(out), env: { ...process.env, CI: '1', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+    [
+      join(repoRoot, 'node_modules', 'wrangler', 'bin', 'wrangler.js'),
+      'pages',
+      'dev',
+      out,
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--compatibility-date',
+      '2025-01-01',
+      '--kv',
+      'SUBMISSIONS',
+      '--d1',
+      'DB',
+    ],
+    {
+      cwd: dirname(out),
+      env: { ...process.env, CI: '1', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    },
   );
   wrangler.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
   wrangler.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
@@ -50,7 +72,8 @@ beforeAll(async () => {
     } catch {
       // Not listening yet.
     }
-    if (wrangler.exitCode !== null || Date.now() > deadline) throw new Error(`wrangler pages dev did not start:\n${log}`);
+    if (wrangler.exitCode !== null || Date.now() > deadline)
+      throw new Error(`wrangler pages dev did not start:\n${log}`);
     await new Promise((resume) => setTimeout(resume, 250));
   }
 }, 150_000);
@@ -83,7 +106,9 @@ describe('the cloudflare target in wrangler pages dev', () => {
     const asset = await fetch(`${url}${stylesheet}`);
     expect(asset.status).toBe(200);
     expect(asset.headers.get('cache-control')).toContain('immutable');
-    const image = /<meta property="og:image" content="https:\/\/mendwise\.example(\/_social\/[^"]+\.png)"/.exec(html)![1]!;
+    const image = /<meta property="og:image" content="https:\/\/mendwise\.example(\/_social\/[^"]+\.png)"/.exec(
+      html,
+    )![1]!;
     const card = await fetch(`${url}${image}`);
     expect(card.status).toBe(200);
     expect(card.headers.get('content-type')).toBe('image/png');
@@ -97,7 +122,11 @@ describe('the cloudflare target in wrangler pages dev', () => {
 
   it('runs the contact function: a valid message is taken, an invalid one refused at its fields, a honeypot dropped quietly', async () => {
     const post = (body: Record<string, unknown>) =>
-      fetch(`${url}/api/contact`, { method: 'POST', headers: { 'content-type': 'application/json', origin: url, 'sec-fetch-site': 'same-origin' }, body: JSON.stringify(body) });
+      fetch(`${url}/api/contact`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: url, 'sec-fetch-site': 'same-origin' },
+        body: JSON.stringify(body),
+      });
     const taken = await post(valid);
     expect(taken.status).toBe(201);
     const refused = await post({ ...valid, email: 'not an address' });
@@ -120,11 +149,19 @@ describe('the cloudflare target in wrangler pages dev', () => {
         headers: { 'content-type': 'application/json', origin: url, 'sec-fetch-site': 'same-origin' },
         body: JSON.stringify({ start, firstName: 'Ada', lastName: 'Lovelace', email, locale: 'en' }),
       });
-    const answers = await Promise.all([book(free[0]!.start, 'ada@example.com'), book(free[0]!.start, 'grace@example.com')]);
+    const answers = await Promise.all([
+      book(free[0]!.start, 'ada@example.com'),
+      book(free[0]!.start, 'grace@example.com'),
+    ]);
     expect(answers.map((answer) => answer.status).sort(), log).toEqual([201, 409]);
-    const confirmation = (await answers.find((answer) => answer.status === 201)!.json()) as { id: string; start: string };
+    const confirmation = (await answers.find((answer) => answer.status === 201)!.json()) as {
+      id: string;
+      start: string;
+    };
     expect(confirmation.start).toBe(free[0]!.start);
-    expect(((await answers.find((answer) => answer.status === 409)!.json()) as { error: string }).error).toBe('slot_taken');
+    expect(((await answers.find((answer) => answer.status === 409)!.json()) as { error: string }).error).toBe(
+      'slot_taken',
+    );
     const after = (await (await fetch(`${url}/api/booking/slots`)).json()) as { slots: { start: string }[] };
     expect(after.slots.map(({ start }) => start)).not.toContain(free[0]!.start);
     expect(after.slots.map(({ start }) => start)).toContain(free[1]!.start);

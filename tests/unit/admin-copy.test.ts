@@ -18,30 +18,48 @@ const required = ['no'];
 function copyFolders(folder: string): string[] {
   const entries = readdirSync(folder, { withFileTypes: true });
   const here = entries.some((entry) => entry.isFile() && entry.name === 'en.yaml') ? [folder] : [];
-  return [...here, ...entries.filter((entry) => entry.isDirectory()).flatMap((entry) => copyFolders(join(folder, entry.name)))];
+  return [
+    ...here,
+    ...entries.filter((entry) => entry.isDirectory()).flatMap((entry) => copyFolders(join(folder, entry.name))),
+  ];
 }
 
 /** Every leaf of a parsed YAML file by its dotted key ("history.restore"), with its text. */
 function leaves(value: unknown, prefix = ''): Map<string, string> {
   if (value === null || typeof value !== 'object') return new Map([[prefix, String(value)]]);
-  return new Map(Object.entries(value).flatMap(([key, child]) => [...leaves(child, prefix ? `${prefix}.${key}` : key)]));
+  return new Map(
+    Object.entries(value).flatMap(([key, child]) => [...leaves(child, prefix ? `${prefix}.${key}` : key)]),
+  );
 }
 
 /** What a translation keeps as it is: the `{placeholders}` the screen fills in, and the `code` (commands, file names). */
-const placeholders = (text: string) => [...new Set([...(text.match(/\{\w+\}/g) ?? []), ...(text.match(/`[^`]+`/g) ?? [])])].sort();
+const placeholders = (text: string) =>
+  [...new Set([...(text.match(/\{\w+\}/g) ?? []), ...(text.match(/`[^`]+`/g) ?? [])])].sort();
 
 const folders = copyFolders(copyRoot);
 
 describe('the admin copy of the engine', () => {
   it('finds the screens', () => {
-    expect(folders.map((folder) => relative(copyRoot, folder))).toEqual(expect.arrayContaining(['admin/blog', 'admin/changes', 'admin/inbox', 'admin/media', 'admin/pages', 'admin/settings', 'auth']));
+    expect(folders.map((folder) => relative(copyRoot, folder))).toEqual(
+      expect.arrayContaining([
+        'admin/blog',
+        'admin/changes',
+        'admin/inbox',
+        'admin/media',
+        'admin/pages',
+        'admin/settings',
+        'auth',
+      ]),
+    );
   });
 
   for (const folder of folders) {
     const name = relative(copyRoot, folder);
     it(`${name}: every language has the keys, placeholders and code of en.yaml`, () => {
       const english = leaves(parse(readFileSync(join(folder, 'en.yaml'), 'utf8')));
-      const locales = readdirSync(folder).filter((file) => file.endsWith('.yaml') && file !== 'en.yaml').map((file) => file.slice(0, -'.yaml'.length));
+      const locales = readdirSync(folder)
+        .filter((file) => file.endsWith('.yaml') && file !== 'en.yaml')
+        .map((file) => file.slice(0, -'.yaml'.length));
       expect(locales, `${name}: no ${required.join('.yaml, no ')}.yaml`).toEqual(expect.arrayContaining(required));
       const problems: string[] = [];
       for (const locale of locales) {
@@ -50,7 +68,10 @@ describe('the admin copy of the engine', () => {
         for (const [key, text] of english) {
           const translated = other.get(key);
           if (translated === undefined) problems.push(`${file}: missing ${key}`);
-          else if (placeholders(translated).join() !== placeholders(text).join()) problems.push(`${file}: ${key} has ${placeholders(translated).join(' ') || 'no placeholder'}, en.yaml ${placeholders(text).join(' ') || 'none'}`);
+          else if (placeholders(translated).join() !== placeholders(text).join())
+            problems.push(
+              `${file}: ${key} has ${placeholders(translated).join(' ') || 'no placeholder'}, en.yaml ${placeholders(text).join(' ') || 'none'}`,
+            );
         }
         for (const key of other.keys()) if (!english.has(key)) problems.push(`${file}: ${key} is not in en.yaml`);
       }

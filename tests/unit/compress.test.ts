@@ -20,12 +20,24 @@ describe('precompressed siblings', () => {
   it('adds .br and .gz beside HTML, CSS, JS, XML, TXT and SVG files only, which decompress to the file', async () => {
     const siblings = compressFiles(files);
     expect([...siblings.keys()].sort()).toEqual([
-      'assets/app.js.br', 'assets/app.js.gz', 'assets/main.css.br', 'assets/main.css.gz', 'index.html.br', 'index.html.gz',
-      'logo.svg.br', 'logo.svg.gz', 'robots.txt.br', 'robots.txt.gz', 'sitemap.xml.br', 'sitemap.xml.gz',
+      'assets/app.js.br',
+      'assets/app.js.gz',
+      'assets/main.css.br',
+      'assets/main.css.gz',
+      'index.html.br',
+      'index.html.gz',
+      'logo.svg.br',
+      'logo.svg.gz',
+      'robots.txt.br',
+      'robots.txt.gz',
+      'sitemap.xml.br',
+      'sitemap.xml.gz',
     ]);
     expect(brotliDecompressSync(siblings.get('index.html.br')!).toString()).toBe(page);
     expect(gunzipSync(siblings.get('index.html.gz')!).toString()).toBe(page);
-    expect(Buffer.from(brotliDecompressSync(siblings.get('assets/app.js.br')!)).equals(files.get('assets/app.js') as Buffer)).toBe(true);
+    expect(
+      Buffer.from(brotliDecompressSync(siblings.get('assets/app.js.br')!)).equals(files.get('assets/app.js') as Buffer),
+    ).toBe(true);
   });
 
   it('is byte-identical from one run to the next', async () => {
@@ -34,7 +46,13 @@ describe('precompressed siblings', () => {
   });
 
   it('leaves out a sibling that is not smaller than its file, and never replaces a file of the output', async () => {
-    const siblings = compressFiles(new Map([['a.txt', 'x'], ['b.txt', 'y'.repeat(500)], ['b.txt.gz', 'mine']]));
+    const siblings = compressFiles(
+      new Map([
+        ['a.txt', 'x'],
+        ['b.txt', 'y'.repeat(500)],
+        ['b.txt.gz', 'mine'],
+      ]),
+    );
     expect([...siblings.keys()].sort()).toEqual(['b.txt.br']);
   });
 
@@ -46,7 +64,8 @@ describe('precompressed siblings', () => {
     expect(shared.workers).toBe(1);
     const alone = compressFiles(large);
     expect([...shared.siblings.keys()]).toEqual([...alone.keys()]);
-    for (const [path, data] of alone) expect(Buffer.from(shared.siblings.get(path)!).equals(Buffer.from(data)), path).toBe(true);
+    for (const [path, data] of alone)
+      expect(Buffer.from(shared.siblings.get(path)!).equals(Buffer.from(data)), path).toBe(true);
     expect((await compressFilesShared(new Map([...large].slice(0, 10)), { workers: 1, poolFrom })).workers).toBe(0);
   });
 
@@ -67,9 +86,17 @@ describe('precompressed siblings', () => {
     const made = all.take();
     // The page, the stylesheet, the script, the sitemap, robots.txt and the logo: not the photo or _headers.
     expect(made.size).toBe(6);
-    await expect(compressFilesShared(files, { ahead: all })).resolves.toEqual({ siblings: compressFiles(files), workers: 0 });
+    await expect(compressFilesShared(files, { ahead: all })).resolves.toEqual({
+      siblings: compressFiles(files),
+      workers: 0,
+    });
     // Siblings are taken by contents and settings: a page compressed ahead at quality 8 is not the write's at quality 5.
-    const marked = new Map([...made].map(([contents, entry]) => [contents, { ...entry, siblings: { br: new Uint8Array([1]), gz: new Uint8Array([2]) } }]));
+    const marked = new Map(
+      [...made].map(([contents, entry]) => [
+        contents,
+        { ...entry, siblings: { br: new Uint8Array([1]), gz: new Uint8Array([2]) } },
+      ]),
+    );
     const fake = { add() {}, take: () => marked };
     expect([...compressFiles(files, { ahead: fake }).get('index.html.br')!]).toEqual([1]);
     const other = compressFiles(files, { ahead: fake, brotliQuality: 5 });
@@ -87,7 +114,20 @@ describe('precompressed siblings', () => {
 
 /** Pages that differ (a seeded walk through words), `bytes` of them and a little more. */
 function seededPages(bytes: number): OutputFiles {
-  const words = ['repair', 'zip', 'hem', 'sole', 'warranty', 'tailor', 'seam', 'order', 'customer', 'workwear', 'jacket', 'boot'];
+  const words = [
+    'repair',
+    'zip',
+    'hem',
+    'sole',
+    'warranty',
+    'tailor',
+    'seam',
+    'order',
+    'customer',
+    'workwear',
+    'jacket',
+    'boot',
+  ];
   let seed = 7;
   const word = () => words[(seed = (seed * 1103515245 + 12345) % 2147483648) % words.length];
   const pages: OutputFiles = new Map();

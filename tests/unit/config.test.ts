@@ -8,7 +8,31 @@ import { siteData } from '../../templates/layout/schemas';
 import { repoRoot } from '../helpers/paths';
 
 const shipped = readFileSync(join(repoRoot, 'site.config.yaml'), 'utf8');
-const templates = ['AdminBlog', 'AdminChanges', 'AdminInbox', 'AdminSettings', 'AudienceHome', 'Auth', 'BlogList', 'BlogPost', 'BookMeeting', 'BookingBooked', 'BookingFailed', 'Contact', 'ContactFailed', 'ContactSent', 'LaunchCampaign', 'Landing', 'Legal', 'OurStory', 'PlanPricing', 'Presentation', 'Product', 'QuotePricing', 'Search'];
+const templates = [
+  'AdminBlog',
+  'AdminChanges',
+  'AdminInbox',
+  'AdminSettings',
+  'AudienceHome',
+  'Auth',
+  'BlogList',
+  'BlogPost',
+  'BookMeeting',
+  'BookingBooked',
+  'BookingFailed',
+  'Contact',
+  'ContactFailed',
+  'ContactSent',
+  'LaunchCampaign',
+  'Landing',
+  'Legal',
+  'OurStory',
+  'PlanPricing',
+  'Presentation',
+  'Product',
+  'QuotePricing',
+  'Search',
+];
 
 function errorsOf(text: string): SiteError[] {
   try {
@@ -52,7 +76,9 @@ describe('config errors', () => {
     expect(error!.message).toBe('expected number, got string "six"');
     expect(error!.line).toBe(lineOf(text, 'pageSize: six'));
     expect(error!.column).toBe(15);
-    expect(error!.format()).toContain(`site.config.yaml:${lineOf(text, 'pageSize: six')}:15  collections.blog.pageSize  `);
+    expect(error!.format()).toContain(
+      `site.config.yaml:${lineOf(text, 'pageSize: six')}:15  collections.blog.pageSize  `,
+    );
   });
 
   it('reports an unknown key at the key, so typos never pass silently', () => {
@@ -66,8 +92,14 @@ describe('config errors', () => {
   });
 
   it('reports every problem of the file at once', () => {
-    const text = shipped.replace('    pageSize: 6', '    pageSize: six').replace('  themeColor: "#0f5132"', '  themeColour: "#0f5132"');
-    expect(errorsOf(text).map((error) => error.code).sort()).toEqual(['CONFIG_INVALID', 'CONFIG_UNKNOWN_KEY']);
+    const text = shipped
+      .replace('    pageSize: 6', '    pageSize: six')
+      .replace('  themeColor: "#0f5132"', '  themeColour: "#0f5132"');
+    expect(
+      errorsOf(text)
+        .map((error) => error.code)
+        .sort(),
+    ).toEqual(['CONFIG_INVALID', 'CONFIG_UNKNOWN_KEY']);
   });
 
   it('reports an unknown template reference on the line that uses it', () => {
@@ -80,7 +112,10 @@ describe('config errors', () => {
   });
 
   it('reports a route that names an unknown collection, with the known ones', () => {
-    const text = shipped.replace('{ path: /shop/blog, template: BlogList, audience: shop, list: blog }', '{ path: /shop/blog, template: BlogList, audience: shop, list: blgo }');
+    const text = shipped.replace(
+      '{ path: /shop/blog, template: BlogList, audience: shop, list: blog }',
+      '{ path: /shop/blog, template: BlogList, audience: shop, list: blgo }',
+    );
     const [error] = errorsOf(text);
     expect(error!.code).toBe('UNKNOWN_COLLECTION');
     expect(error!.field).toMatch(/^routes\[\d+\]\.list$/);
@@ -89,7 +124,10 @@ describe('config errors', () => {
   });
 
   it('reports an unknown audience on the line that uses it', () => {
-    const text = shipped.replace('{ path: /shop/pricing, template: QuotePricing, audience: shop', '{ path: /shop/pricing, template: QuotePricing, audience: shops');
+    const text = shipped.replace(
+      '{ path: /shop/pricing, template: QuotePricing, audience: shop',
+      '{ path: /shop/pricing, template: QuotePricing, audience: shops',
+    );
     const [error] = errorsOf(text);
     expect(error!.code).toBe('UNKNOWN_AUDIENCE');
     expect(error!.line).toBe(lineOf(text, 'audience: shops'));
@@ -109,14 +147,17 @@ describe('config errors', () => {
     expect(error!.line).toBe(lineOf(text, 'alternate: /hub-presentation-norsk'));
   });
 
-  it('reports page copy for the settings (admin.copy) that is no route\'s content, at its line', () => {
-    const text = shipped.replace('- { content: hub/pricing, keys: [addon.heading, addon.text] }', '- { content: hub/prices, keys: [addon.heading] }');
+  it("reports page copy for the settings (admin.copy) that is no route's content, at its line", () => {
+    const text = shipped.replace(
+      '- { content: hub/pricing, keys: [addon.heading, addon.text] }',
+      '- { content: hub/prices, keys: [addon.heading] }',
+    );
     const [error] = errorsOf(text);
     expect(error).toMatchObject({ code: 'UNKNOWN_ROUTE', field: 'admin.copy[0].content' });
     expect(error!.line).toBe(lineOf(text, 'content: hub/prices'));
   });
 
-  it('reports locked page copy (admin.locked) that is no route\'s content, at its line', () => {
+  it("reports locked page copy (admin.locked) that is no route's content, at its line", () => {
     const text = shipped.replace('admin:\n', 'admin:\n  locked:\n    - { content: landings, keys: [hero.heading] }\n');
     const [error] = errorsOf(text);
     expect(error).toMatchObject({ code: 'UNKNOWN_ROUTE', field: 'admin.locked[0].content' });
@@ -124,7 +165,10 @@ describe('config errors', () => {
   });
 
   it('reports a duplicate route and where the first one is', () => {
-    const text = shipped.replace('  - { path: /privacy, template: Legal, content: privacy }', '  - { path: /privacy, template: Legal, content: privacy }\n  - { path: /terms, template: Legal, content: privacy }');
+    const text = shipped.replace(
+      '  - { path: /privacy, template: Legal, content: privacy }',
+      '  - { path: /privacy, template: Legal, content: privacy }\n  - { path: /terms, template: Legal, content: privacy }',
+    );
     const [error] = errorsOf(text);
     expect(error!.code).toBe('DUPLICATE_ROUTE');
     expect(error!.line).toBe(lineOf(text, '{ path: /terms, template: Legal, content: privacy }'));
@@ -141,23 +185,47 @@ describe('config errors', () => {
     ];
     for (const [path, names, hint] of cases) {
       const route = `  - { path: ${path}, template: Legal, content: terms }`;
-      const text = shipped.replace('  - { path: /privacy, template: Legal, content: privacy }', `  - { path: /privacy, template: Legal, content: privacy }\n${route}`);
+      const text = shipped.replace(
+        '  - { path: /privacy, template: Legal, content: privacy }',
+        `  - { path: /privacy, template: Legal, content: privacy }\n${route}`,
+      );
       const errors = errorsOf(text);
       expect(errors, path).toHaveLength(1);
-      expect(errors[0], path).toMatchObject({ code: 'DUPLICATE_ROUTE', file: 'site.config.yaml', line: lineOf(text, route), column: route.indexOf(path) + 1, field: expect.stringMatching(/^routes\[\d+\]\.path$/) });
+      expect(errors[0], path).toMatchObject({
+        code: 'DUPLICATE_ROUTE',
+        file: 'site.config.yaml',
+        line: lineOf(text, route),
+        column: route.indexOf(path) + 1,
+        field: expect.stringMatching(/^routes\[\d+\]\.path$/),
+      });
       expect(errors[0]!.message, path).toContain(names);
       expect(errors[0]!.hint, path).toMatch(hint);
     }
     // A localized path at an endpoint (/no prefix included) is refused at that path.
-    const localized = shipped.replace('  - { path: /privacy, template: Legal, content: privacy }', '  - { path: /privacy, template: Legal, content: privacy }\n  - { path: /apis, paths: { no: /api-no }, template: Legal, content: terms }');
+    const localized = shipped.replace(
+      '  - { path: /privacy, template: Legal, content: privacy }',
+      '  - { path: /privacy, template: Legal, content: privacy }\n  - { path: /apis, paths: { no: /api-no }, template: Legal, content: terms }',
+    );
     expect(() => parseConfig(localized, 'site.config.yaml', repoRoot, { templates })).not.toThrow();
     const moved = shipped.replace('  endpoint: /api/contact', '  endpoint: /no/skjema');
-    const atEndpoint = moved.replace('  - { path: /privacy, template: Legal, content: privacy }', '  - { path: /privacy, template: Legal, content: privacy }\n  - { path: /form, paths: { no: /skjema }, template: Legal, content: terms }');
+    const atEndpoint = moved.replace(
+      '  - { path: /privacy, template: Legal, content: privacy }',
+      '  - { path: /privacy, template: Legal, content: privacy }\n  - { path: /form, paths: { no: /skjema }, template: Legal, content: terms }',
+    );
     const [error] = errorsOf(atEndpoint);
-    expect(error).toMatchObject({ code: 'DUPLICATE_ROUTE', field: expect.stringMatching(/^routes\[\d+\]\.paths\.no$/), line: lineOf(atEndpoint, '{ path: /form') });
+    expect(error).toMatchObject({
+      code: 'DUPLICATE_ROUTE',
+      field: expect.stringMatching(/^routes\[\d+\]\.paths\.no$/),
+      line: lineOf(atEndpoint, '{ path: /form'),
+    });
     expect(error!.message).toContain('/no/skjema');
     // Without the admin, its API is no endpoint; with a booking provider, neither is the built-in booking's.
-    const noAdmin = shipped.replace('admin:\n', 'admin:\n  enabled: false\n').replace('  - { path: /privacy, template: Legal, content: privacy }', '  - { path: /privacy, template: Legal, content: privacy }\n  - { path: /api/admin, template: Legal, content: terms }');
+    const noAdmin = shipped
+      .replace('admin:\n', 'admin:\n  enabled: false\n')
+      .replace(
+        '  - { path: /privacy, template: Legal, content: privacy }',
+        '  - { path: /privacy, template: Legal, content: privacy }\n  - { path: /api/admin, template: Legal, content: terms }',
+      );
     expect(() => parseConfig(noAdmin, 'site.config.yaml', repoRoot, { templates })).not.toThrow();
   });
 
@@ -169,7 +237,10 @@ describe('config errors', () => {
   });
 
   it('reports a plan feature listed in two plans (plans are cumulative), at the second', () => {
-    const text = shipped.replace('    features: [ai-agent, shop-claims]', '    features: [ai-agent, shop-claims, invoicing]');
+    const text = shipped.replace(
+      '    features: [ai-agent, shop-claims]',
+      '    features: [ai-agent, shop-claims, invoicing]',
+    );
     const [error] = errorsOf(text);
     expect(error!.code).toBe('CONFIG_INVALID');
     expect(error!.field).toBe('plans[3].features[2]');
@@ -177,8 +248,11 @@ describe('config errors', () => {
     expect(error!.line).toBe(lineOf(text, '    features: [ai-agent, shop-claims, invoicing]'));
   });
 
-  it('checks ROI defaults against their bounds, with the site\'s own schema of data: (templates/layout/schemas.ts)', () => {
-    const text = shipped.replace('ordersPerMonth: { default: 120, min: 1, max: 100000 }', 'ordersPerMonth: { default: 0, min: 1, max: 100000 }');
+  it("checks ROI defaults against their bounds, with the site's own schema of data: (templates/layout/schemas.ts)", () => {
+    const text = shipped.replace(
+      'ordersPerMonth: { default: 120, min: 1, max: 100000 }',
+      'ordersPerMonth: { default: 0, min: 1, max: 100000 }',
+    );
     const config = parseConfig(text, 'site.config.yaml', repoRoot);
     let errors: SiteError[] | undefined;
     try {
@@ -186,7 +260,12 @@ describe('config errors', () => {
     } catch (error) {
       errors = collectSiteErrors(error);
     }
-    expect(errors?.[0]).toMatchObject({ code: 'CONFIG_INVALID', field: 'data.roi.inputs.ordersPerMonth.default', message: 'default 0 is outside 1–100000', line: lineOf(shipped, 'ordersPerMonth: { default: 120') });
+    expect(errors?.[0]).toMatchObject({
+      code: 'CONFIG_INVALID',
+      field: 'data.roi.inputs.ordersPerMonth.default',
+      message: 'default 0 is outside 1–100000',
+      line: lineOf(shipped, 'ordersPerMonth: { default: 120'),
+    });
     expect(errors?.[0]!.hint).toContain('templates/layout/Layout.tsx');
   });
 
@@ -204,7 +283,9 @@ describe('config errors', () => {
   });
 
   it('refuses a site or booking time zone the runtime does not know, and a plan sign-up link that would run script', () => {
-    const text = shipped.replaceAll('timeZone: Europe/Oslo', 'timeZone: Europe/Atlantis').replace('  - id: free\n', '  - id: free\n    signupUrl: "javascript:alert(1)"\n');
+    const text = shipped
+      .replaceAll('timeZone: Europe/Oslo', 'timeZone: Europe/Atlantis')
+      .replace('  - id: free\n', '  - id: free\n    signupUrl: "javascript:alert(1)"\n');
     expect(errorsOf(text).map((error) => [error.field, error.message])).toEqual([
       ['site.timeZone', 'use an IANA time zone such as Europe/Oslo'],
       ['plans[0].signupUrl', 'use an http:// or https:// address'],
@@ -215,15 +296,30 @@ describe('config errors', () => {
   it('refuses a font to preload that is no file, at its line in the list', () => {
     const text = shipped.replace('inter-latin-700-normal.woff2', 'inter-latin-750-normal.woff2');
     const [error] = errorsOf(text);
-    expect(error).toMatchObject({ code: 'CONFIG_INVALID', field: 'output.preloadFonts[1]', line: lineOf(text, 'inter-latin-750'), column: 7 });
+    expect(error).toMatchObject({
+      code: 'CONFIG_INVALID',
+      field: 'output.preloadFonts[1]',
+      line: lineOf(text, 'inter-latin-750'),
+      column: 7,
+    });
     expect(error!.message).toContain('inter-latin-750-normal.woff2", which is no file');
     expect(error!.hint).toContain('relative to the config file');
   });
 
   it('reports an alias bomb and nesting too deep to read as problems of the file, not crashes', () => {
-    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', ...'bcdefghij'.split('').map((name, index) => `${name}: &${name} [${Array(9).fill(`*${'abcdefghij'[index]}`).join(', ')}]`)].join('\n');
+    const bomb = [
+      'a: &a [x, x, x, x, x, x, x, x, x]',
+      ...'bcdefghij'
+        .split('')
+        .map((name, index) => `${name}: &${name} [${Array(9).fill(`*${'abcdefghij'[index]}`).join(', ')}]`),
+    ].join('\n');
     const [aliases] = errorsOf(`${shipped}\nbomb:\n${bomb.replace(/^/gm, '  ')}\n`);
-    expect(aliases).toMatchObject({ code: 'YAML_SYNTAX', file: 'site.config.yaml', line: 1, message: expect.stringContaining('resource-exhaustion attack') });
+    expect(aliases).toMatchObject({
+      code: 'YAML_SYNTAX',
+      file: 'site.config.yaml',
+      line: 1,
+      message: expect.stringContaining('resource-exhaustion attack'),
+    });
     const [deep] = errorsOf(`${shipped}\ndeep: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n`);
     expect(deep).toMatchObject({ code: 'YAML_SYNTAX', message: 'the document is nested too deeply to read' });
   });

@@ -4,7 +4,14 @@ import { validateContact } from '../../src/islands/contact-schema';
 /** The Mendwise site's enquiry types (site.config.yaml contact.types). */
 const types = ['repairer', 'retailer', 'investor', 'partner', 'other'];
 
-const valid = { firstName: 'Kari', lastName: 'Nordmann', email: 'kari@example.no', message: 'Hei!', type: 'repairer', locale: 'no' };
+const valid = {
+  firstName: 'Kari',
+  lastName: 'Nordmann',
+  email: 'kari@example.no',
+  message: 'Hei!',
+  type: 'repairer',
+  locale: 'no',
+};
 
 describe('contact schema (browser and server)', () => {
   it('accepts a complete submission and trims it', () => {
@@ -13,7 +20,9 @@ describe('contact schema (browser and server)', () => {
   });
 
   it('names every missing required field', () => {
-    expect(validateContact({}, types)).toEqual({ fieldErrors: { firstName: 'required', lastName: 'required', email: 'required', message: 'required' } });
+    expect(validateContact({}, types)).toEqual({
+      fieldErrors: { firstName: 'required', lastName: 'required', email: 'required', message: 'required' },
+    });
     expect(validateContact({ ...valid, message: '   ' }, types)).toEqual({ fieldErrors: { message: 'required' } });
   });
 
@@ -23,8 +32,12 @@ describe('contact schema (browser and server)', () => {
 
   it('refuses unknown enquiry types, overlong text and hostile values', () => {
     expect(validateContact({ ...valid, type: 'admin' }, types)).toEqual({ fieldErrors: { type: 'invalid' } });
-    expect(validateContact({ ...valid, message: 'x'.repeat(5001) }, types)).toEqual({ fieldErrors: { message: 'tooLong' } });
-    expect(validateContact({ ...valid, firstName: { $gt: '' } }, types)).toEqual({ fieldErrors: { firstName: 'required' } });
+    expect(validateContact({ ...valid, message: 'x'.repeat(5001) }, types)).toEqual({
+      fieldErrors: { message: 'tooLong' },
+    });
+    expect(validateContact({ ...valid, firstName: { $gt: '' } }, types)).toEqual({
+      fieldErrors: { firstName: 'required' },
+    });
     expect(validateContact({ ...valid, locale: '../../etc' }, types)).toEqual({ fieldErrors: { locale: 'invalid' } });
   });
 

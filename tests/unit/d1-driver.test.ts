@@ -23,7 +23,10 @@ function fakeD1(client: Client, fail?: () => Error | undefined): D1Database {
       const error = fail?.();
       if (error) throw error;
       const result = await client.execute({ sql, args });
-      return { results: result.rows.map((row) => Object.fromEntries(result.columns.map((column) => [column, row[column]]))), meta: { changes: result.rowsAffected } };
+      return {
+        results: result.rows.map((row) => Object.fromEntries(result.columns.map((column) => [column, row[column]]))),
+        meta: { changes: result.rowsAffected },
+      };
     },
   });
   return {
@@ -31,7 +34,13 @@ function fakeD1(client: Client, fail?: () => Error | undefined): D1Database {
     async batch(statements) {
       const error = fail?.();
       if (error) throw error;
-      const results = await client.batch(statements.map((item) => ({ sql: (item as ReturnType<typeof statement>).sql, args: (item as ReturnType<typeof statement>).args })), 'write');
+      const results = await client.batch(
+        statements.map((item) => ({
+          sql: (item as ReturnType<typeof statement>).sql,
+          args: (item as ReturnType<typeof statement>).args,
+        })),
+        'write',
+      );
       return results.map((result) => ({ results: [], meta: { changes: result.rowsAffected } }));
     },
   };
@@ -63,17 +72,37 @@ describe('the d1 driver', () => {
     expect((await client.execute('SELECT count(*) AS n FROM schema_migrations')).rows[0]!.n).toBe(latestVersion);
     const first = await store.book(booking('2026-03-02T08:00:00.000Z', '2026-03-02T08:30:00.000Z'));
     expect(first.booked).toBe(true);
-    expect(await store.book(booking('2026-03-02T08:00:00.000Z', '2026-03-02T08:30:00.000Z', 'grace@example.com'))).toEqual({ booked: false });
-    expect(await store.takenSlots('2026-03-02T00:00:00.000Z', '2026-03-03T00:00:00.000Z')).toEqual([{ slotStart: '2026-03-02T08:00:00.000Z', slotEnd: '2026-03-02T08:30:00.000Z' }]);
-    expect(await store.findBooking((first as { id: string }).id)).toMatchObject({ slotStart: '2026-03-02T08:00:00.000Z', locale: 'en' });
+    expect(
+      await store.book(booking('2026-03-02T08:00:00.000Z', '2026-03-02T08:30:00.000Z', 'grace@example.com')),
+    ).toEqual({ booked: false });
+    expect(await store.takenSlots('2026-03-02T00:00:00.000Z', '2026-03-03T00:00:00.000Z')).toEqual([
+      { slotStart: '2026-03-02T08:00:00.000Z', slotEnd: '2026-03-02T08:30:00.000Z' },
+    ]);
+    expect(await store.findBooking((first as { id: string }).id)).toMatchObject({
+      slotStart: '2026-03-02T08:00:00.000Z',
+      locale: 'en',
+    });
   });
 
   it('keeps versions of saved files, capped per item (two statements: D1 reads no write inside a batch)', async () => {
     const store = await createStore(openD1(fakeD1(client)));
-    const version = (n: number) => ({ kind: 'page' as const, item: 'landing/no', at: `2026-03-02T08:00:0${n}.000Z`, by: 'anna@example.com', summary: 'hero.heading', files: { 'content/pages/landing/no.yaml': `heading: ${n}\n` } });
-    const ids = [await store.addVersion(version(1), 2), await store.addVersion(version(2), 2), await store.addVersion(version(3), 2)];
+    const version = (n: number) => ({
+      kind: 'page' as const,
+      item: 'landing/no',
+      at: `2026-03-02T08:00:0${n}.000Z`,
+      by: 'anna@example.com',
+      summary: 'hero.heading',
+      files: { 'content/pages/landing/no.yaml': `heading: ${n}\n` },
+    });
+    const ids = [
+      await store.addVersion(version(1), 2),
+      await store.addVersion(version(2), 2),
+      await store.addVersion(version(3), 2),
+    ];
     expect((await store.listVersions('page', 'landing/no')).map((entry) => entry.id)).toEqual([ids[2], ids[1]]);
-    expect((await store.findVersion('page', 'landing/no', ids[1]!))?.files).toEqual({ 'content/pages/landing/no.yaml': 'heading: 2\n' });
+    expect((await store.findVersion('page', 'landing/no', ids[1]!))?.files).toEqual({
+      'content/pages/landing/no.yaml': 'heading: 2\n',
+    });
   });
 
   it('runs a transaction as one batch: all of it or nothing', async () => {
@@ -84,21 +113,27 @@ describe('the d1 driver', () => {
       await tx.execute('INSERT INTO t (id) VALUES (?)', ['a']);
       await tx.execute('INSERT INTO t (id) VALUES (?)', ['b']);
     });
-    await expect(driver.transaction(async (tx) => {
-      await tx.execute('INSERT INTO t (id) VALUES (?)', ['c']);
-      await tx.execute('INSERT INTO t (id) VALUES (?)', ['a']);
-    })).rejects.toThrow(/UNIQUE/);
+    await expect(
+      driver.transaction(async (tx) => {
+        await tx.execute('INSERT INTO t (id) VALUES (?)', ['c']);
+        await tx.execute('INSERT INTO t (id) VALUES (?)', ['a']);
+      }),
+    ).rejects.toThrow(/UNIQUE/);
     expect((await driver.execute('SELECT id FROM t ORDER BY id')).rows.map((row) => row.id)).toEqual(['a', 'b']);
   });
 
-  it('refuses a read after a write, and a write\'s result, inside a transaction', async () => {
+  it("refuses a read after a write, and a write's result, inside a transaction", async () => {
     const driver = openD1(fakeD1(client));
     await driver.execute('CREATE TABLE t (id TEXT PRIMARY KEY)');
-    await expect(driver.transaction(async (tx) => {
-      await tx.execute('INSERT INTO t (id) VALUES (?)', ['a']);
-      await tx.execute('SELECT id FROM t');
-    })).rejects.toThrow(/read before the first write/);
-    await expect(driver.transaction(async (tx) => (await tx.execute('INSERT INTO t (id) VALUES (?) RETURNING id', ['a'])).rows)).rejects.toThrow(/known only once/);
+    await expect(
+      driver.transaction(async (tx) => {
+        await tx.execute('INSERT INTO t (id) VALUES (?)', ['a']);
+        await tx.execute('SELECT id FROM t');
+      }),
+    ).rejects.toThrow(/read before the first write/);
+    await expect(
+      driver.transaction(async (tx) => (await tx.execute('INSERT INTO t (id) VALUES (?) RETURNING id', ['a'])).rows),
+    ).rejects.toThrow(/known only once/);
     expect((await driver.execute('SELECT count(*) AS n FROM t')).rows[0]!.n).toBe(0);
   });
 

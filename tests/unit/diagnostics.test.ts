@@ -17,19 +17,28 @@ describe('the diagnostics collector', () => {
       ['info', 'PUBLIC_SKIPPED'],
     ]);
     expect(diagnostics.of('warning').map((problem) => problem.file)).toEqual(['content/a.yaml']);
-    expect(diagnostics.of('error')[0]!.format()).toBe('content/b.yaml:3  title  bad  (Compare the file with the fields the page template expects.)');
+    expect(diagnostics.of('error')[0]!.format()).toBe(
+      'content/b.yaml:3  title  bad  (Compare the file with the fields the page template expects.)',
+    );
   });
 
   it('drops repeats and sorts by file, line and column', () => {
     const diagnostics = createDiagnostics();
-    for (const line of [9, 2, 9]) diagnostics.error({ code: 'YAML_SYNTAX', message: 'bad indentation', file: 'z.yaml', line });
+    for (const line of [9, 2, 9])
+      diagnostics.error({ code: 'YAML_SYNTAX', message: 'bad indentation', file: 'z.yaml', line });
     diagnostics.error({ code: 'YAML_SYNTAX', message: 'bad indentation', file: 'a.yaml', line: 5 });
-    expect(diagnostics.list().map((problem) => `${problem.file}:${problem.line}`)).toEqual(['a.yaml:5', 'z.yaml:2', 'z.yaml:9']);
+    expect(diagnostics.list().map((problem) => `${problem.file}:${problem.line}`)).toEqual([
+      'a.yaml:5',
+      'z.yaml:2',
+      'z.yaml:9',
+    ]);
   });
 
   it('fail records the error and throws it', () => {
     const diagnostics = createDiagnostics();
-    expect(() => diagnostics.fail({ code: 'CONFIG_INVALID', message: 'stop', file: 'site.config.yaml' })).toThrow(SiteError);
+    expect(() => diagnostics.fail({ code: 'CONFIG_INVALID', message: 'stop', file: 'site.config.yaml' })).toThrow(
+      SiteError,
+    );
     expect(diagnostics.of('error').map((problem) => problem.message)).toEqual(['stop']);
   });
 
@@ -38,7 +47,10 @@ describe('the diagnostics collector', () => {
     const child = diagnostics.child({ file: 'content/pages/home/en.yaml' });
     child.warn({ code: 'ENCODING', message: 'not UTF-8' });
     child.error({ code: 'CONTENT_INVALID', message: 'elsewhere', file: 'content/pages/home/no.yaml' });
-    expect(diagnostics.list().map((problem) => problem.file)).toEqual(['content/pages/home/en.yaml', 'content/pages/home/no.yaml']);
+    expect(diagnostics.list().map((problem) => problem.file)).toEqual([
+      'content/pages/home/en.yaml',
+      'content/pages/home/no.yaml',
+    ]);
     expect(diagnostics.hasErrors).toBe(true);
   });
 

@@ -23,7 +23,10 @@ interface MdNode {
 
 /** The pages checked: the README, the manual, and the READMEs of src/'s folders and of patches/. */
 function pages(): string[] {
-  const inFolder = (folder: string) => readdirSync(join(repoRoot, folder)).filter((name) => name.endsWith('.md')).map((name) => join(folder, name));
+  const inFolder = (folder: string) =>
+    readdirSync(join(repoRoot, folder))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => join(folder, name));
   const srcReadmes = readdirSync(join(repoRoot, 'src'))
     .map((name) => join('src', name, 'README.md'))
     .filter((path) => existsSync(join(repoRoot, path)));
@@ -31,7 +34,10 @@ function pages(): string[] {
 }
 
 function parse(path: string): MdNode {
-  return unified().use(remarkParse).use(remarkGfm).parse(readFileSync(join(repoRoot, path), 'utf8')) as MdNode;
+  return unified()
+    .use(remarkParse)
+    .use(remarkGfm)
+    .parse(readFileSync(join(repoRoot, path), 'utf8')) as MdNode;
 }
 
 function visit(node: MdNode, each: (node: MdNode) => void): void {
@@ -69,7 +75,15 @@ describe('the README and the manual', () => {
         if (/^[a-z][a-z0-9+.-]*:/i.test(node.url) || node.url.startsWith('//')) return;
         checked += 1;
         const [pathPart = '', anchor] = node.url.split('#') as [string, string | undefined];
-        const target = pathPart === '' ? page : relative(repoRoot, pathPart.startsWith('/') ? join(repoRoot, pathPart) : join(repoRoot, dirname(page), decodeURIComponent(pathPart)));
+        const target =
+          pathPart === ''
+            ? page
+            : relative(
+                repoRoot,
+                pathPart.startsWith('/')
+                  ? join(repoRoot, pathPart)
+                  : join(repoRoot, dirname(page), decodeURIComponent(pathPart)),
+              );
         const where = `${page}:${node.position?.start.line}  ${node.url}`;
         if (target.startsWith('..') || !existsSync(join(repoRoot, target))) {
           broken.push(`${where}  (no file ${target})`);
@@ -91,11 +105,15 @@ describe('the README and the manual', () => {
     const doc = readFileSync(join(repoRoot, 'docs', 'errors.md'), 'utf8');
     const documented = [...doc.matchAll(/^### ([A-Z][A-Z0-9_]*)\s*$/gm)].map((match) => match[1]).sort();
     expect(documented).toEqual(Object.keys(errorCatalogue).sort());
-    for (const code of documented) expect(doc, `the index of docs/errors.md lists ${code}`).toContain(`](#${code!.toLowerCase()})`);
+    for (const code of documented)
+      expect(doc, `the index of docs/errors.md lists ${code}`).toContain(`](#${code!.toLowerCase()})`);
   });
 
   it("start a site from the tarball as npm pack names it (the packed-install test's commands)", () => {
-    const { name, version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { name: string; version: string };
+    const { name, version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+      name: string;
+      version: string;
+    };
     const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
     expect(readme).toContain(`npx ./${name}-${version}.tgz init my-site`);
     expect(readme).toContain(`installs ${name} from file:../${name}-${version}.tgz`);

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/paths';
 import { bookingFormText, contactFormText, fillText, formCopy, formCopyOf } from '../../src/islands/forms/form-copy';
 
-describe('the forms\' copy', () => {
+describe("the forms' copy", () => {
   it('has every key in both languages, none empty, and the same placeholders in each', () => {
     const placeholders = (text: string) => (text.match(/\{\w+\}/g) ?? []).sort();
     for (const form of ['contact', 'booking'] as const) {
@@ -23,7 +23,7 @@ describe('the forms\' copy', () => {
     }
   });
 
-  it('reads a locale\'s own copy, its base language\'s, or else the English', () => {
+  it("reads a locale's own copy, its base language's, or else the English", () => {
     expect(formCopyOf('no').contact.submit).toBe('Send melding');
     expect(formCopyOf('nb').booking.submit).toBe('Bestill møtet');
     expect(formCopyOf('nb-NO').contact.submit).toBe('Send melding');
@@ -31,7 +31,7 @@ describe('the forms\' copy', () => {
     expect(formCopyOf('de').contact.submit).toBe('Send message');
   });
 
-  it('takes a site\'s words over the engine\'s, key by key, and only strings', () => {
+  it("takes a site's words over the engine's, key by key, and only strings", () => {
     const text = contactFormText('no', { submit: 'Send inn', legend: undefined, email: 42 as unknown as string });
     expect(text.submit).toBe('Send inn');
     expect(text.legend).toBe(formCopy.no!.contact.legend);
@@ -46,7 +46,8 @@ describe('the forms\' copy', () => {
   it('is listed whole in docs/forms.md, each key with its English words', () => {
     const doc = readFileSync(join(repoRoot, 'docs', 'forms.md'), 'utf8');
     for (const form of ['contact', 'booking'] as const) {
-      for (const [key, text] of Object.entries(formCopy.en![form])) expect(doc, `${form}.${key}`).toContain(`| \`${key}\` | ${text} |`);
+      for (const [key, text] of Object.entries(formCopy.en![form]))
+        expect(doc, `${form}.${key}`).toContain(`| \`${key}\` | ${text} |`);
     }
   });
 });

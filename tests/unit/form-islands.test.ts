@@ -15,29 +15,53 @@ import { engineFormIslands, formIslandFile, formsImportedBy, formsImportedIn } f
 
 describe('formsImportedBy', () => {
   it('names the forms a module imports or re-exports from typed-site/islands, renamed or not', () => {
-    expect(formsImportedBy("import { ContactForm, contactFormProps } from 'typed-site/islands';")).toEqual(['ContactForm']);
-    expect(formsImportedBy('import { BookingForm as Booking, type BookingFormProps } from "typed-site/islands"')).toEqual(['BookingForm']);
-    expect(formsImportedBy("export { ContactForm } from 'typed-site/islands';\nexport { BookingForm } from 'typed-site/islands';")).toEqual(['BookingForm', 'ContactForm']);
-    expect(formsImportedBy("import {\n  ContactForm,\n  BookingForm,\n} from 'typed-site/islands'")).toEqual(['BookingForm', 'ContactForm']);
+    expect(formsImportedBy("import { ContactForm, contactFormProps } from 'typed-site/islands';")).toEqual([
+      'ContactForm',
+    ]);
+    expect(
+      formsImportedBy('import { BookingForm as Booking, type BookingFormProps } from "typed-site/islands"'),
+    ).toEqual(['BookingForm']);
+    expect(
+      formsImportedBy(
+        "export { ContactForm } from 'typed-site/islands';\nexport { BookingForm } from 'typed-site/islands';",
+      ),
+    ).toEqual(['BookingForm', 'ContactForm']);
+    expect(formsImportedBy("import {\n  ContactForm,\n  BookingForm,\n} from 'typed-site/islands'")).toEqual([
+      'BookingForm',
+      'ContactForm',
+    ]);
   });
 
   it('takes every form for a namespace import, export * or a dynamic import', () => {
     expect(formsImportedBy("import * as forms from 'typed-site/islands';")).toEqual(['BookingForm', 'ContactForm']);
     expect(formsImportedBy("export * from 'typed-site/islands';")).toEqual(['BookingForm', 'ContactForm']);
-    expect(formsImportedBy("const forms = await import('typed-site/islands');")).toEqual(['BookingForm', 'ContactForm']);
+    expect(formsImportedBy("const forms = await import('typed-site/islands');")).toEqual([
+      'BookingForm',
+      'ContactForm',
+    ]);
   });
 
   it('ignores type-only imports, other entries, and the imports before one without semicolons', () => {
     expect(formsImportedBy("import type { ContactFormProps } from 'typed-site/islands';")).toEqual([]);
     expect(formsImportedBy("import { type ContactForm } from 'typed-site/islands';")).toEqual([]);
-    expect(formsImportedBy("import { Island } from 'typed-site/template';\nimport ContactForm from '../islands/ContactForm';")).toEqual([]);
-    expect(formsImportedBy("import type { PageProps } from 'typed-site/template'\nimport * as React from 'react'\nimport { ContactForm } from 'typed-site/islands'")).toEqual(['ContactForm']);
+    expect(
+      formsImportedBy(
+        "import { Island } from 'typed-site/template';\nimport ContactForm from '../islands/ContactForm';",
+      ),
+    ).toEqual([]);
+    expect(
+      formsImportedBy(
+        "import type { PageProps } from 'typed-site/template'\nimport * as React from 'react'\nimport { ContactForm } from 'typed-site/islands'",
+      ),
+    ).toEqual(['ContactForm']);
   });
 });
 
 describe('engineFormIslands', () => {
-  it('bundles the forms imported, but not one the site has an island of: the site\'s replaces it', () => {
-    expect(engineFormIslands(['BookingForm', 'ContactForm'], ['ContactForm', 'RoiCalculator'])).toEqual({ BookingForm: formIslandFile('BookingForm') });
+  it("bundles the forms imported, but not one the site has an island of: the site's replaces it", () => {
+    expect(engineFormIslands(['BookingForm', 'ContactForm'], ['ContactForm', 'RoiCalculator'])).toEqual({
+      BookingForm: formIslandFile('BookingForm'),
+    });
     expect(engineFormIslands([], [])).toEqual({});
     expect(formIslandFile('ContactForm')).toMatch(/src[\\/]islands[\\/]forms[\\/]ContactForm\.tsx$/);
   });
@@ -50,11 +74,14 @@ describe('a site island that replaces an engine form', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'site-form-islands-'));
     await mkdir(join(dir, 'templates', 'pages'), { recursive: true });
-    await writeFile(join(dir, 'templates', 'pages', 'Contact.tsx'), "import { Island } from 'typed-site/template';\nimport { ContactForm } from 'typed-site/islands';\nexport default function Contact() { return null; }\n");
+    await writeFile(
+      join(dir, 'templates', 'pages', 'Contact.tsx'),
+      "import { Island } from 'typed-site/template';\nimport { ContactForm } from 'typed-site/islands';\nexport default function Contact() { return null; }\n",
+    );
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
-  it('is found in the templates, and the cached bundle of the engine\'s form is not taken for the site\'s', async () => {
+  it("is found in the templates, and the cached bundle of the engine's form is not taken for the site's", async () => {
     expect(await formsImportedIn(templates())).toEqual(['ContactForm']);
     const run = createCachedEsbuild({ cache: openDiskCache('esbuild', join(dir, 'cache')), root: dir });
     const contents = async (bundle: Awaited<ReturnType<typeof bundleIslands>>) => {
@@ -66,8 +93,17 @@ describe('a site island that replaces an engine form', () => {
     expect(await contents(engine)).toContain('site-form-contact');
 
     await mkdir(join(dir, 'templates', 'islands'));
-    await writeFile(join(dir, 'templates', 'islands', 'ContactForm.tsx'), "export default function ContactForm() { return <p>the site's own form</p>; }\n");
-    const own = await bundleIslands(templates(), ['ContactForm'], 'preact', { run }, engineFormIslands(['ContactForm'], ['ContactForm']));
+    await writeFile(
+      join(dir, 'templates', 'islands', 'ContactForm.tsx'),
+      "export default function ContactForm() { return <p>the site's own form</p>; }\n",
+    );
+    const own = await bundleIslands(
+      templates(),
+      ['ContactForm'],
+      'preact',
+      { run },
+      engineFormIslands(['ContactForm'], ['ContactForm']),
+    );
     expect(run.stats.hits).toBe(0);
     expect(await contents(own)).toContain("the site's own form");
     expect(await contents(own)).not.toContain('site-form-contact');

@@ -52,7 +52,9 @@ function localeFiles(locale: string, dir = contentRoot): string[] {
     .flatMap((entry) => {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) return localeFiles(locale, path);
-      return entry.name === `${locale}.yaml` || entry.name === `${locale}.md` ? [relative(contentRoot, path).split('\\').join('/')] : [];
+      return entry.name === `${locale}.yaml` || entry.name === `${locale}.md`
+        ? [relative(contentRoot, path).split('\\').join('/')]
+        : [];
     })
     .sort();
 }
@@ -64,7 +66,9 @@ const identifierKeys = /^\s*(?:- )?(?:id|feature|category|date|updated|image):\s
 function copyOf(line: string): string {
   const blank = (part: string) => ' '.repeat(part.length);
   if (identifierKeys.test(line)) return blank(line);
-  return line.replace(/^(\s*(?:- )?)([A-Za-z0-9_.-]+:)(?=\s|$)/, (_, indent: string, key: string) => indent + blank(key)).replace(/\{[^{}\s]+\}/g, blank);
+  return line
+    .replace(/^(\s*(?:- )?)([A-Za-z0-9_.-]+:)(?=\s|$)/, (_, indent: string, key: string) => indent + blank(key))
+    .replace(/\{[^{}\s]+\}/g, blank);
 }
 
 /** Every avoided form in `text` (the file `file`, relative to content/). */
@@ -74,13 +78,15 @@ export function lintText(file: string, text: string, rules: readonly Rule[]): Fi
   for (const rule of rules) {
     if (rule.only && !rule.only.some((folder) => file.startsWith(folder))) continue;
     lines.forEach((line, index) => {
-      for (const match of line.matchAll(rule.pattern)) findings.push({ file, line: index + 1, found: match[0], use: rule.use });
+      for (const match of line.matchAll(rule.pattern))
+        findings.push({ file, line: index + 1, found: match[0], use: rule.use });
     });
   }
   return findings;
 }
 
-const format = (finding: Finding) => `content/${finding.file}:${finding.line}  "${finding.found}"  (use: ${finding.use})`;
+const format = (finding: Finding) =>
+  `content/${finding.file}:${finding.line}  "${finding.found}"  (use: ${finding.use})`;
 
 describe.each(['no', 'en'])('the %s copy follows its glossary (content/glossary.<locale>.yaml)', (locale) => {
   const rules = readRules(locale);
@@ -91,7 +97,9 @@ describe.each(['no', 'en'])('the %s copy follows its glossary (content/glossary.
   });
 
   it('uses none of the forms the glossary avoids', () => {
-    const findings = localeFiles(locale).flatMap((file) => lintText(file, readFileSync(join(contentRoot, file), 'utf8'), rules));
+    const findings = localeFiles(locale).flatMap((file) =>
+      lintText(file, readFileSync(join(contentRoot, file), 'utf8'), rules),
+    );
     expect(findings.map(format)).toEqual([]);
   });
 });
@@ -104,7 +112,10 @@ describe('the glossary lint', () => {
     expect(found('messages/no.yaml', 'Vennligst prøv igjen.')).toEqual(['Vennligst']);
     expect(found('messages/no.yaml', 'tagline: for arbeidsklærselskaper.')).toEqual(['arbeidsklærselskaper']);
     expect(found('messages/no.yaml', 'Oops! Siden finnes ikke')).toEqual(['Oops']);
-    expect(found('blog/x/no.md', 'Send bulkbestillinger og velg en større plan.')).toEqual(['plan', 'bulkbestillinger']);
+    expect(found('blog/x/no.md', 'Send bulkbestillinger og velg en større plan.')).toEqual([
+      'plan',
+      'bulkbestillinger',
+    ]);
     expect(found('pages/hub/no.yaml', 'Se hvordan det passer i din butikk')).toEqual(['butikk', 'din butikk']);
     expect(found('pages/hub/book-meeting/no.yaml', 'Man–fre 9:00–17:00 CET')).toEqual(['9:00', '17:00', 'CET']);
     expect(found('pages/hub/no.yaml', 'Tilleggspakken «100 tickets»')).toEqual(['tickets']);
@@ -112,14 +123,20 @@ describe('the glossary lint', () => {
 
   it('finds the forms of the native reading of issue 33', () => {
     expect(found('messages/no.yaml', 'submit: Book møtet')).toEqual(['Book']);
-    expect(found('messages/no.yaml', 'Vi fikk ikke booket møtet; Nettbooking er nede; bookingen din')).toEqual(['booket', 'bookingen', 'Nettbooking']);
+    expect(found('messages/no.yaml', 'Vi fikk ikke booket møtet; Nettbooking er nede; bookingen din')).toEqual([
+      'booket',
+      'bookingen',
+      'Nettbooking',
+    ]);
     expect(found('pages/ourstory/no.yaml', 'Hvert manuelle steg vi fjerner')).toEqual(['Hvert manuelle']);
     expect(found('messages/no.yaml', 'Sjekk ordre per måned og minutter per ordre.')).toEqual(['ordre per måned']);
     expect(found('messages/no.yaml', 'Med disse tallene ville dere spart mer')).toEqual(['dere']);
     expect(found('pages/contact/no.yaml', 'man.–fre. kl. 09.00–17.00 CET; 10:30')).toEqual(['10:30', 'CET']);
     expect(found('pages/landing/no.yaml', 'text: moteavfall kastes hvert år.')).toEqual(['moteavfall']);
     expect(found('pages/shop/no.yaml', 'Et reparert plagg beholder en kunde.')).toEqual(['beholder en']);
-    expect(found('pages/shop/no.yaml', 'Kreditnotaer følger automatisk. Fakturaer følger reparasjonen automatisk.')).toEqual(['følger automatisk', 'følger reparasjonen automatisk']);
+    expect(
+      found('pages/shop/no.yaml', 'Kreditnotaer følger automatisk. Fakturaer følger reparasjonen automatisk.'),
+    ).toEqual(['følger automatisk', 'følger reparasjonen automatisk']);
     expect(found('pages/ourstory/no.yaml', 'heading: Én plattform, tre sider')).toEqual(['tre sider']);
     expect(found('blog/x/no.md', 'få fikset jakka de valgte')).toEqual(['jakka']);
     expect(found('pages/workwear/no.yaml', 'title: CO2-besparelser')).toEqual(['CO2']);
@@ -138,8 +155,15 @@ describe('the glossary lint', () => {
   });
 
   it('leaves correct forms and other audiences alone', () => {
-    expect(found('pages/hub/no.yaml', 'Arbeidsklærne holdes i bruk; vi planlegger; verkstedet ditt; kl. 09.00–17.00')).toEqual([]);
+    expect(
+      found('pages/hub/no.yaml', 'Arbeidsklærne holdes i bruk; vi planlegger; verkstedet ditt; kl. 09.00–17.00'),
+    ).toEqual([]);
     expect(found('pages/shop/no.yaml', 'For butikker og motemerker')).toEqual([]);
-    expect(found('pages/ourstory/no.yaml', 'Hvert manuelt steg; ordrer per måned; Bestill møtet; kl. 10.30 norsk tid; tekstilavfall; jakken; CO₂-besparelser; hverdagen deres')).toEqual([]);
+    expect(
+      found(
+        'pages/ourstory/no.yaml',
+        'Hvert manuelt steg; ordrer per måned; Bestill møtet; kl. 10.30 norsk tid; tekstilavfall; jakken; CO₂-besparelser; hverdagen deres',
+      ),
+    ).toEqual([]);
   });
 });

@@ -12,21 +12,31 @@ import { openDiskCache } from '../../src/cache/disk-cache';
 import { codeStylesheet, defaultHighlight } from '../../src/content/highlight';
 import { renderMarkdownDocument, type MarkdownPlugins } from '../../src/content/markdown';
 
-const block = '```diff\n- old\n+ new\n```\n\n```yaml\n# A comment\nsite:\n  name: "Mendwise" # here\n  port: 8080\n```\n\n```ts\nexport async function f(a?: string): Promise<number> { return /x/g.test(a ?? "") ? 1 : 0; }\n```\n';
+const block =
+  '```diff\n- old\n+ new\n```\n\n```yaml\n# A comment\nsite:\n  name: "Mendwise" # here\n  port: 8080\n```\n\n```ts\nexport async function f(a?: string): Promise<number> { return /x/g.test(a ?? "") ? 1 : 0; }\n```\n';
 const dual = { theme: 'github-light-default', darkTheme: 'github-dark-default' };
 const plugins = (highlight: MarkdownPlugins['highlight']): MarkdownPlugins => ({ remark: [], rehype: [], highlight });
 
 function luminance(hex: string): number {
-  const [r, g, b] = [0, 2, 4].map((at) => Number.parseInt(hex.slice(at, at + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  const [r, g, b] = [0, 2, 4]
+    .map((at) => Number.parseInt(hex.slice(at, at + 2), 16) / 255)
+    .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
   return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
 }
-const contrast = (a: string, b: string) => { const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x); return (hi! + 0.05) / (lo! + 0.05); };
+const contrast = (a: string, b: string) => {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+};
 
 describe('code stylesheet', () => {
   it('has a rule for every class of a highlighted block, light and dark', async () => {
     const rendered = await renderMarkdownDocument(block, plugins(dual));
     if ('error' in rendered) throw new Error(rendered.error);
-    const classes = new Set([...rendered.html.matchAll(/class="([^"]+)"/g)].flatMap((match) => match[1]!.split(' ')).filter((name) => /^(c|d|cb|db)-|^d?f[ibu]$/.test(name)));
+    const classes = new Set(
+      [...rendered.html.matchAll(/class="([^"]+)"/g)]
+        .flatMap((match) => match[1]!.split(' '))
+        .filter((name) => /^(c|d|cb|db)-|^d?f[ibu]$/.test(name)),
+    );
     expect([...classes].some((name) => name.startsWith('d-'))).toBe(true);
     const css = await codeStylesheet(dual);
     for (const name of classes) expect(css).toContain(`.shiki .${name}{`);
@@ -62,6 +72,8 @@ describe('code stylesheet', () => {
 
   it('fails a document when the theme is not one Shiki bundles, naming the field', async () => {
     const rendered = await renderMarkdownDocument(block, plugins({ theme: 'no-such-theme' }));
-    expect(rendered).toMatchObject({ error: expect.stringContaining('"no-such-theme" is not a theme Shiki bundles (markdown.highlight') });
+    expect(rendered).toMatchObject({
+      error: expect.stringContaining('"no-such-theme" is not a theme Shiki bundles (markdown.highlight'),
+    });
   });
 });

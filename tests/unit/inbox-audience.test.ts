@@ -6,7 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { audienceOf, pageLink } from '../../src/admin/ui/islands/AdminInbox';
 
-const audiences = [{ folder: 'hub', label: 'Repairers' }, { folder: 'shop', label: 'Retailers' }];
+const audiences = [
+  { folder: 'hub', label: 'Repairers' },
+  { folder: 'shop', label: 'Retailers' },
+];
 
 describe('the audience of a stored page', () => {
   it('is found at the domain root, in each language', () => {
@@ -29,6 +32,14 @@ describe('the link to a stored page', () => {
   it('is a link only for a path the browser resolves on the site\'s origin: a stored "/\\evil.example" (a browser goes to evil.example by it) stays text', () => {
     const origin = 'https://mendwise.example';
     expect(pageLink('/no/hub/contactus/', origin)).toBe('/no/hub/contactus/');
-    for (const page of ['/\\evil.example', '//evil.example', '/\\/evil.example', 'https://evil.example/', 'javascript:alert(1)', '\\\\evil.example']) expect(pageLink(page, origin), page).toBeUndefined();
+    for (const page of [
+      '/\\evil.example',
+      '//evil.example',
+      '/\\/evil.example',
+      'https://evil.example/',
+      'javascript:alert(1)',
+      '\\\\evil.example',
+    ])
+      expect(pageLink(page, origin), page).toBeUndefined();
   });
 });

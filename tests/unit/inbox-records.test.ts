@@ -12,7 +12,24 @@ describe('parseAge', () => {
   });
 
   it('refuses anything else', () => {
-    for (const text of ['', '12', 'm', '0m', '012m', '-1d', '+1d', '1.5m', '12 m', '12M', '12y', '1h', '10000d', '12mm', 'twelve months']) expect(parseAge(text), text).toBeUndefined();
+    for (const text of [
+      '',
+      '12',
+      'm',
+      '0m',
+      '012m',
+      '-1d',
+      '+1d',
+      '1.5m',
+      '12 m',
+      '12M',
+      '12y',
+      '1h',
+      '10000d',
+      '12mm',
+      'twelve months',
+    ])
+      expect(parseAge(text), text).toBeUndefined();
   });
 });
 
@@ -28,9 +45,15 @@ describe('cutoffOf', () => {
   });
 
   it('keeps to the end of a shorter month', () => {
-    expect(new Date(cutoffOf({ count: 1, unit: 'm' }, at('2026-03-31T12:00:00.000Z'))).toISOString()).toBe('2026-02-28T12:00:00.000Z');
-    expect(new Date(cutoffOf({ count: 1, unit: 'm' }, at('2024-03-31T12:00:00.000Z'))).toISOString()).toBe('2024-02-29T12:00:00.000Z');
-    expect(new Date(cutoffOf({ count: 12, unit: 'm' }, at('2025-02-28T00:00:00.000Z'))).toISOString()).toBe('2024-02-28T00:00:00.000Z');
+    expect(new Date(cutoffOf({ count: 1, unit: 'm' }, at('2026-03-31T12:00:00.000Z'))).toISOString()).toBe(
+      '2026-02-28T12:00:00.000Z',
+    );
+    expect(new Date(cutoffOf({ count: 1, unit: 'm' }, at('2024-03-31T12:00:00.000Z'))).toISOString()).toBe(
+      '2024-02-29T12:00:00.000Z',
+    );
+    expect(new Date(cutoffOf({ count: 12, unit: 'm' }, at('2025-02-28T00:00:00.000Z'))).toISOString()).toBe(
+      '2024-02-28T00:00:00.000Z',
+    );
   });
 });
 
@@ -51,7 +74,13 @@ describe('readInboxLines', () => {
 
   it('tells byte-identical lines apart by order, and skips lines that are not a JSON object', () => {
     const same = line({ receivedAt: '2026-01-01T00:00:00.000Z' });
-    const found = readInboxLines('contact', [same, Buffer.from('{"receivedAt":"2026-'), Buffer.from('[1]'), same, same]);
+    const found = readInboxLines('contact', [
+      same,
+      Buffer.from('{"receivedAt":"2026-'),
+      Buffer.from('[1]'),
+      same,
+      same,
+    ]);
     expect(found.map((entry) => entry.index)).toEqual([0, 3, 4]);
     expect(found[1]!.id).toBe(`${found[0]!.id}.2`);
     expect(found[2]!.id).toBe(`${found[0]!.id}.3`);
@@ -76,7 +105,16 @@ describe('CSV', () => {
   });
 
   it('writes a header and one CRLF row per item, with a byte-order mark', () => {
-    const csv = toCsv([{ id: 'contact-x', kind: 'contact', receivedAt: '2026-01-01T00:00:00.000Z', handled: false, firstName: 'Ada', message: '=1' }]);
+    const csv = toCsv([
+      {
+        id: 'contact-x',
+        kind: 'contact',
+        receivedAt: '2026-01-01T00:00:00.000Z',
+        handled: false,
+        firstName: 'Ada',
+        message: '=1',
+      },
+    ]);
     expect(csv.startsWith('\uFEFFid,kind,receivedAt,handled,')).toBe(true);
     expect(csv.split('\r\n')[1]).toBe("contact-x,contact,2026-01-01T00:00:00.000Z,false,,Ada,,,,,,'=1,,,,,");
     expect(csv.endsWith('\r\n')).toBe(true);
@@ -84,21 +122,45 @@ describe('CSV', () => {
 });
 
 describe('the inbox filter', () => {
-  const item = (fields: Partial<InboxItem>): InboxItem => ({ id: 'contact-x', kind: 'contact', receivedAt: '', handled: false, ...fields });
+  const item = (fields: Partial<InboxItem>): InboxItem => ({
+    id: 'contact-x',
+    kind: 'contact',
+    receivedAt: '',
+    handled: false,
+    ...fields,
+  });
   it('searches name, e-mail, company and text, every word, ignoring case', () => {
-    const ada = item({ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', company: 'Analytical Engines', message: 'About repairs' });
+    const ada = item({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'ada@example.com',
+      company: 'Analytical Engines',
+      message: 'About repairs',
+    });
     const all = { search: '', kind: '' as const, handled: '' as const };
     expect(matchesInboxFilter(ada, all)).toBe(true);
-    for (const search of ['ada', 'LOVELACE', 'ada lovelace', 'engines', 'REPAIRS', 'example.com']) expect(matchesInboxFilter(ada, { ...all, search }), search).toBe(true);
-    for (const search of ['grace', 'ada grace', 'contact']) expect(matchesInboxFilter(ada, { ...all, search }), search).toBe(false);
-    expect(matchesInboxFilter(item({ kind: 'booking', note: 'Shoes' }), { ...all, search: 'shoes', kind: 'booking' })).toBe(true);
+    for (const search of ['ada', 'LOVELACE', 'ada lovelace', 'engines', 'REPAIRS', 'example.com'])
+      expect(matchesInboxFilter(ada, { ...all, search }), search).toBe(true);
+    for (const search of ['grace', 'ada grace', 'contact'])
+      expect(matchesInboxFilter(ada, { ...all, search }), search).toBe(false);
+    expect(
+      matchesInboxFilter(item({ kind: 'booking', note: 'Shoes' }), { ...all, search: 'shoes', kind: 'booking' }),
+    ).toBe(true);
     expect(matchesInboxFilter(ada, { ...all, kind: 'booking' })).toBe(false);
     expect(matchesInboxFilter(ada, { ...all, handled: 'handled' })).toBe(false);
     expect(matchesInboxFilter(ada, { ...all, handled: 'unhandled' })).toBe(true);
   });
 
   it('reads a query string; unknown values mean all', () => {
-    expect(inboxFilterOf(new URLSearchParams('q=ada+lovelace&kind=booking&handled=unhandled'))).toEqual({ search: 'ada lovelace', kind: 'booking', handled: 'unhandled' });
-    expect(inboxFilterOf(new URLSearchParams('kind=spam&handled=maybe'))).toEqual({ search: '', kind: '', handled: '' });
+    expect(inboxFilterOf(new URLSearchParams('q=ada+lovelace&kind=booking&handled=unhandled'))).toEqual({
+      search: 'ada lovelace',
+      kind: 'booking',
+      handled: 'unhandled',
+    });
+    expect(inboxFilterOf(new URLSearchParams('kind=spam&handled=maybe'))).toEqual({
+      search: '',
+      kind: '',
+      handled: '',
+    });
   });
 });

@@ -12,26 +12,39 @@ import { bundleIslands } from '../../src/islands/bundle';
 describe('bundleIslands', () => {
   let dir: string;
   const admin = () => join(dir, 'engine', 'AdminScreen.tsx');
-  const bundle = () => bundleIslands(join(dir, 'templates'), ['Counter'], 'preact', {}, { AdminScreen: admin() }, ['AdminScreen']);
+  const bundle = () =>
+    bundleIslands(join(dir, 'templates'), ['Counter'], 'preact', {}, { AdminScreen: admin() }, ['AdminScreen']);
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'site-islands-'));
     await mkdir(join(dir, 'templates', 'islands'), { recursive: true });
     await mkdir(join(dir, 'engine'));
-    await writeFile(join(dir, 'templates', 'islands', 'Counter.tsx'), "import { useState } from 'react';\nexport default function Counter() { const [n, setN] = useState(0); return <button type=\"button\" onClick={() => setN(n + 1)}>{n}</button>; }\n");
-    await writeFile(admin(), "import { useState } from 'react';\nexport default function AdminScreen() { const [open] = useState(false); return <p>{open ? 'open' : 'closed'}</p>; }\n");
+    await writeFile(
+      join(dir, 'templates', 'islands', 'Counter.tsx'),
+      'import { useState } from \'react\';\nexport default function Counter() { const [n, setN] = useState(0); return <button type="button" onClick={() => setN(n + 1)}>{n}</button>; }\n',
+    );
+    await writeFile(
+      admin(),
+      "import { useState } from 'react';\nexport default function AdminScreen() { const [open] = useState(false); return <p>{open ? 'open' : 'closed'}</p>; }\n",
+    );
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
-  it('keeps the site islands\' entries and chunks when only an admin screen changes', async () => {
+  it("keeps the site islands' entries and chunks when only an admin screen changes", async () => {
     const before = await bundle();
-    await writeFile(admin(), "import { useState } from 'react';\nexport default function AdminScreen() { const [open] = useState(true); return <p>{open ? 'shown' : 'hidden'}</p>; }\n");
+    await writeFile(
+      admin(),
+      "import { useState } from 'react';\nexport default function AdminScreen() { const [open] = useState(true); return <p>{open ? 'shown' : 'hidden'}</p>; }\n",
+    );
     const after = await bundle();
     expect(after.entries.Counter).toBe(before.entries.Counter);
     expect(after.graph.Counter).toEqual(before.graph.Counter);
-    for (const file of before.graph.Counter!) expect(after.files.get(file.slice(1))).toEqual(before.files.get(file.slice(1)));
+    for (const file of before.graph.Counter!)
+      expect(after.files.get(file.slice(1))).toEqual(before.files.get(file.slice(1)));
     expect(after.entries.AdminScreen).not.toBe(before.entries.AdminScreen);
     // The admin screen loads none of the site's chunks: its own run made its own.
-    expect(after.graph.AdminScreen!.some((file) => before.graph.Counter!.includes(file) && file !== before.entries.Counter)).toBe(false);
+    expect(
+      after.graph.AdminScreen!.some((file) => before.graph.Counter!.includes(file) && file !== before.entries.Counter),
+    ).toBe(false);
   });
 });

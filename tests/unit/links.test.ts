@@ -14,16 +14,39 @@ const site = existingPaths({
     { url: '/no/arbeidsklær/', file: 'no/arbeidsklær/index.html' },
     { url: '/blog/a-post/', file: 'blog/a-post/index.html' },
   ],
-  aliasOf: (path) => (path.startsWith('/no/arbeidsklaer') ? path.replace('/no/arbeidsklaer', '/no/arbeidsklær') : undefined),
+  aliasOf: (path) =>
+    path.startsWith('/no/arbeidsklaer') ? path.replace('/no/arbeidsklaer', '/no/arbeidsklær') : undefined,
   files: ['rss.xml', 'downloads/price-list.pdf'],
   extraPaths: ['/old-pricing'],
 });
-const ids = new Map([['hub/pricing/index.html', idsInHtml('<section id="faq"><h2 id="plans">Plans</h2></section>')], ['blog/a-post/index.html', idsInHtml('<h2 id="intro">Intro</h2>')]]);
-const broken = (hrefs: string[], pageUrl = '/blog/a-post/') => checkLinks(hrefs.map((href) => ({ href })), pageUrl, site, (file) => ids.get(file)).map((problem) => [problem.link.href, problem.hint]);
+const ids = new Map([
+  ['hub/pricing/index.html', idsInHtml('<section id="faq"><h2 id="plans">Plans</h2></section>')],
+  ['blog/a-post/index.html', idsInHtml('<h2 id="intro">Intro</h2>')],
+]);
+const broken = (hrefs: string[], pageUrl = '/blog/a-post/') =>
+  checkLinks(
+    hrefs.map((href) => ({ href })),
+    pageUrl,
+    site,
+    (file) => ids.get(file),
+  ).map((problem) => [problem.link.href, problem.hint]);
 
 describe('what a link may lead to', () => {
   it('pages in any spelling, other files, alias spellings and extra paths exist; anything else does not', () => {
-    expect(broken(['/', '/hub/pricing', '/hub/pricing/', '/hub/pricing/index.html', '/no/arbeidskl%C3%A6r/', '/no/arbeidsklaer/', '/rss.xml', '/downloads/price-list.pdf', '/old-pricing/', '/hub/pricing/?plan=basic'])).toEqual([]);
+    expect(
+      broken([
+        '/',
+        '/hub/pricing',
+        '/hub/pricing/',
+        '/hub/pricing/index.html',
+        '/no/arbeidskl%C3%A6r/',
+        '/no/arbeidsklaer/',
+        '/rss.xml',
+        '/downloads/price-list.pdf',
+        '/old-pricing/',
+        '/hub/pricing/?plan=basic',
+      ]),
+    ).toEqual([]);
     expect(broken(['/hub/priser/', '/rss.json'])).toEqual([
       ['/hub/priser/', 'The nearest existing page is /hub/pricing/; an alias or a redirect also counts as existing.'],
       ['/rss.json', 'The nearest existing page is /; an alias or a redirect also counts as existing.'],
@@ -31,8 +54,19 @@ describe('what a link may lead to', () => {
   });
 
   it('leaves web, mail and phone addresses alone, and resolves relative links against the page', () => {
-    expect(broken(['https://example.com/x', 'mailto:a@b.example', 'tel:+4712345678', '//cdn.example/x', '../../hub/pricing/', '../a-post/'])).toEqual([]);
-    expect(broken(['../b-post/'])).toEqual([['../b-post/', 'The nearest existing page is /blog/a-post/; an alias or a redirect also counts as existing.']]);
+    expect(
+      broken([
+        'https://example.com/x',
+        'mailto:a@b.example',
+        'tel:+4712345678',
+        '//cdn.example/x',
+        '../../hub/pricing/',
+        '../a-post/',
+      ]),
+    ).toEqual([]);
+    expect(broken(['../b-post/'])).toEqual([
+      ['../b-post/', 'The nearest existing page is /blog/a-post/; an alias or a redirect also counts as existing.'],
+    ]);
   });
 
   it('checks a fragment against the ids of its page; #top and # always pass; a file that is not a page has none to check', () => {
@@ -46,17 +80,36 @@ describe('what a link may lead to', () => {
 
 describe('where links are found and placed', () => {
   it('reads the hrefs of anchors, with entities decoded, and the links of copy with their fields', () => {
-    expect(linksInHtml('<p><a href="/a/?x=1&amp;y=2">a</a> <img src="/i.png"> <a class="c" href="#b">b</a> <a data-href="/no/">c</a></p>')).toEqual([{ href: '/a/?x=1&y=2' }, { href: '#b' }, { href: '/i.png', image: true }]);
+    expect(
+      linksInHtml(
+        '<p><a href="/a/?x=1&amp;y=2">a</a> <img src="/i.png"> <a class="c" href="#b">b</a> <a data-href="/no/">c</a></p>',
+      ),
+    ).toEqual([{ href: '/a/?x=1&y=2' }, { href: '#b' }, { href: '/i.png', image: true }]);
     // Images (issue 45): an img's src and srcset, a source's srcset; not a text or an attribute
     // value that looks like one, nor an image marked for its loader (a file beside the Markdown).
-    expect(linksInHtml('<img alt="a > <img src=/x.png>" src="/a.png" srcset="/a-480.webp 480w, /a-960.webp 960w" /><picture><source type="image/avif" srcset="/b.avif 1x" /></picture> &lt;img src="/t.png"&gt; <!--image 0--><img src="inline.png" alt="&#x22;" /><!--/image-->')).toEqual([
+    expect(
+      linksInHtml(
+        '<img alt="a > <img src=/x.png>" src="/a.png" srcset="/a-480.webp 480w, /a-960.webp 960w" /><picture><source type="image/avif" srcset="/b.avif 1x" /></picture> &lt;img src="/t.png"&gt; <!--image 0--><img src="inline.png" alt="&#x22;" /><!--/image-->',
+      ),
+    ).toEqual([
       { href: '/a.png', image: true },
       { href: '/a-480.webp', image: true },
       { href: '/a-960.webp', image: true },
       { href: '/b.avif', image: true },
     ]);
-    expect([...idsInHtml('<h2 id="a">A</h2><div class="x" data-id="b" id="c"></div><li data-id="d"></li>')]).toEqual(['a', 'c']);
-    expect(linksInCopy({ title: 'Prices from 5/month', cta: { href: '/hub/pricing/#faq' }, items: [{ text: 'See [the list](/blog/) or [mail](mailto:a@b.example)' }], web: 'https://example.com/', html: '<a href="/x/">x</a>' })).toEqual([
+    expect([...idsInHtml('<h2 id="a">A</h2><div class="x" data-id="b" id="c"></div><li data-id="d"></li>')]).toEqual([
+      'a',
+      'c',
+    ]);
+    expect(
+      linksInCopy({
+        title: 'Prices from 5/month',
+        cta: { href: '/hub/pricing/#faq' },
+        items: [{ text: 'See [the list](/blog/) or [mail](mailto:a@b.example)' }],
+        web: 'https://example.com/',
+        html: '<a href="/x/">x</a>',
+      }),
+    ).toEqual([
       { href: '/hub/pricing/#faq', field: 'cta.href' },
       { href: '/blog/', field: 'items[0].text' },
       { href: 'https://example.com/', field: 'web' },

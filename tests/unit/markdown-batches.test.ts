@@ -44,7 +44,10 @@ describe('the Markdown asked for in one turn of the event loop', () => {
     // One early batch a turn: the rest waits for the turn's end.
     expect(inner.calls).toHaveLength(1);
     await nextTurn();
-    expect(inner.calls).toEqual([['a', 'b', 'c', 'd', 'e'], ['f', 'g', 'h', 'i']]);
+    expect(inner.calls).toEqual([
+      ['a', 'b', 'c', 'd', 'e'],
+      ['f', 'g', 'h', 'i'],
+    ]);
     const html = (await Promise.all(results)).map((list) => list.map(htmlOf).join(' '));
     expect(html).toEqual(['A', 'B C', 'D E', 'F', 'G H I']);
 
@@ -56,15 +59,18 @@ describe('the Markdown asked for in one turn of the event loop', () => {
 
   it('fails only the documents of the batch whose renderer failed', async () => {
     const calls: string[][] = [];
-    const batched = batchMarkdown({
-      async renderAll(texts) {
-        calls.push([...texts]);
-        if (texts.includes('bad')) throw new Error('the renderer failed');
-        return texts.map((text) => ({ words: 1, html: text }));
+    const batched = batchMarkdown(
+      {
+        async renderAll(texts) {
+          calls.push([...texts]);
+          if (texts.includes('bad')) throw new Error('the renderer failed');
+          return texts.map((text) => ({ words: 1, html: text }));
+        },
+        settled: async () => undefined,
+        stats: { parsed: 0, cached: 0 },
       },
-      settled: async () => undefined,
-      stats: { parsed: 0, cached: 0 },
-    }, 2);
+      2,
+    );
     const early = batched.renderAll(['bad', 'x']);
     const late = batched.renderAll(['y']);
     await expect(early).rejects.toThrow('the renderer failed');

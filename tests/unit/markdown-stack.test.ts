@@ -84,14 +84,20 @@ async function markdownFiles(folder: string): Promise<string[]> {
   const found: string[] = [];
   for (const entry of await readdir(folder, { withFileTypes: true })) {
     const path = join(folder, entry.name);
-    if (entry.isDirectory() && entry.name !== 'node_modules' && !entry.name.startsWith('.')) found.push(...(await markdownFiles(path)));
+    if (entry.isDirectory() && entry.name !== 'node_modules' && !entry.name.startsWith('.'))
+      found.push(...(await markdownFiles(path)));
     else if (entry.isFile() && entry.name.endsWith('.md')) found.push(path);
   }
   return found;
 }
 
 function processorOf(stack: Stack) {
-  return stack.unified().use(stack.remarkParse).use(stack.remarkGfm).use(stack.remarkRehype, { allowDangerousHtml: true }).use(stack.rehypeStringify, { allowDangerousHtml: true });
+  return stack
+    .unified()
+    .use(stack.remarkParse)
+    .use(stack.remarkGfm)
+    .use(stack.remarkRehype, { allowDangerousHtml: true })
+    .use(stack.rehypeStringify, { allowDangerousHtml: true });
 }
 
 type Parsed = { tree: unknown; html: string };
@@ -100,7 +106,8 @@ type Parsed = { tree: unknown; html: string };
 async function processAll(stack: Stack, documents: readonly string[]): Promise<Parsed[]> {
   const processor = processorOf(stack);
   const parsed: Parsed[] = [];
-  for (const text of documents) parsed.push({ tree: processor.parse(text), html: String(await processor.process(text)) });
+  for (const text of documents)
+    parsed.push({ tree: processor.parse(text), html: String(await processor.process(text)) });
   return parsed;
 }
 
@@ -117,7 +124,9 @@ async function processAllBundled(documents: readonly string[]): Promise<Parsed[]
     for await (const chunk of process.stdin) input += chunk;
     process.stdout.write(JSON.stringify(await processAll(stack, JSON.parse(input))));
   `;
-  const child = promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { maxBuffer: 256 * 1024 * 1024 });
+  const child = promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
+    maxBuffer: 256 * 1024 * 1024,
+  });
   child.child.stdin!.end(JSON.stringify(documents));
   return JSON.parse((await child).stdout) as Parsed[];
 }
@@ -127,7 +136,12 @@ describe('the bundled Markdown stack', () => {
     const documents = [
       everyConstruct,
       ...(await Promise.all(
-        [...(await markdownFiles(join(repoRoot, 'content'))), ...(await markdownFiles(join(repoRoot, 'tests', 'fixtures'))), ...(await markdownFiles(join(repoRoot, 'docs'))), join(repoRoot, 'README.md')].map((file) => readFile(file, 'utf8')),
+        [
+          ...(await markdownFiles(join(repoRoot, 'content'))),
+          ...(await markdownFiles(join(repoRoot, 'tests', 'fixtures'))),
+          ...(await markdownFiles(join(repoRoot, 'docs'))),
+          join(repoRoot, 'README.md'),
+        ].map((file) => readFile(file, 'utf8')),
       )),
       ...createCorpus(60, { categories: ['repair', 'retail'], seed: 3 }).map((post) => post.body),
     ];
@@ -146,8 +160,31 @@ describe('the bundled Markdown stack', () => {
     };
     visit(mine[0]!.tree as { type: string; children?: unknown[] });
     expect([...kinds].sort()).toEqual([
-      'blockquote', 'break', 'code', 'definition', 'delete', 'emphasis', 'footnoteDefinition', 'footnoteReference', 'heading', 'html', 'image',
-      'imageReference', 'inlineCode', 'link', 'linkReference', 'list', 'listItem', 'paragraph', 'root', 'strong', 'table', 'tableCell', 'tableRow', 'text', 'thematicBreak',
+      'blockquote',
+      'break',
+      'code',
+      'definition',
+      'delete',
+      'emphasis',
+      'footnoteDefinition',
+      'footnoteReference',
+      'heading',
+      'html',
+      'image',
+      'imageReference',
+      'inlineCode',
+      'link',
+      'linkReference',
+      'list',
+      'listItem',
+      'paragraph',
+      'root',
+      'strong',
+      'table',
+      'tableCell',
+      'tableRow',
+      'text',
+      'thematicBreak',
     ]);
   });
 

@@ -12,7 +12,11 @@ describe('checkOutputFolder', () => {
     mkdirSync(join(project, 'content'));
   });
   afterEach(() => rm(project, { recursive: true, force: true }));
-  const guard = () => ({ projectRoot: project, cwd: project, sources: [{ path: join(project, 'content'), what: 'the content folder' }] });
+  const guard = () => ({
+    projectRoot: project,
+    cwd: project,
+    sources: [{ path: join(project, 'content'), what: 'the content folder' }],
+  });
   const reason = (out: string) => checkOutputFolder(out, guard())?.message;
 
   it('refuses the file-system root, the home folder, the project and every folder above it', () => {

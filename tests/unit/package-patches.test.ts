@@ -54,8 +54,14 @@ async function failure(promise: Promise<unknown>): Promise<Error> {
 
 describe('package patches', () => {
   it('reads the package and version from the file name, a scope written with +', () => {
-    expect(parsePatchFileName('mdast-util-from-markdown@2.1.0.patch')).toEqual({ packageName: 'mdast-util-from-markdown', version: '2.1.0' });
-    expect(parsePatchFileName('@scope+name@1.2.3-beta.1.patch')).toEqual({ packageName: '@scope/name', version: '1.2.3-beta.1' });
+    expect(parsePatchFileName('mdast-util-from-markdown@2.1.0.patch')).toEqual({
+      packageName: 'mdast-util-from-markdown',
+      version: '2.1.0',
+    });
+    expect(parsePatchFileName('@scope+name@1.2.3-beta.1.patch')).toEqual({
+      packageName: '@scope/name',
+      version: '1.2.3-beta.1',
+    });
     expect(parsePatchFileName('README.md')).toBeUndefined();
     expect(parsePatchFileName('no-version.patch')).toBeUndefined();
   });
@@ -64,7 +70,12 @@ describe('package patches', () => {
     const paths = project('some-package', '1.0.0', original);
     const prepared = await preparePatches(paths);
     expect(prepared).toHaveLength(1);
-    expect(prepared[0]).toMatchObject({ packageName: 'some-package', version: '1.0.0', file: 'lib/index.js', path: join(paths.packageDir, 'lib', 'index.js') });
+    expect(prepared[0]).toMatchObject({
+      packageName: 'some-package',
+      version: '1.0.0',
+      file: 'lib/index.js',
+      path: join(paths.packageDir, 'lib', 'index.js'),
+    });
     expect(prepared[0].contents).toBe('const a = 1;\nconst b = 3;\nexport { a, b };\n');
   });
 
@@ -83,27 +94,38 @@ describe('package patches', () => {
     const paths = project('some-package', '1.0.0', original.replace('const b = 2;', 'const b = 2; // changed'));
     const error = await failure(preparePatches(paths));
     expect(error).toBeInstanceOf(PatchError);
-    expect(error.message).toContain('patches/some-package@1.0.0.patch no longer applies to lib/index.js of some-package 1.0.0 (a hunk at line 1 does not match the file)');
+    expect(error.message).toContain(
+      'patches/some-package@1.0.0.patch no longer applies to lib/index.js of some-package 1.0.0 (a hunk at line 1 does not match the file)',
+    );
     expect(error.message).toContain('run npm ci to reinstall it, or write the diff again');
   });
 
   it('refuses a package that is not installed', async () => {
     const paths = project('some-package', '1.0.0', original, 'other-package@1.0.0.patch');
     const error = await failure(preparePatches(paths));
-    expect(error.message).toMatch(/^patches\/other-package@1\.0\.0\.patch patches other-package, which is not installed/);
+    expect(error.message).toMatch(
+      /^patches\/other-package@1\.0\.0\.patch patches other-package, which is not installed/,
+    );
   });
 
   it('refuses a patch no bundle loaded', async () => {
     const paths = project('some-package', '1.0.0', original);
     const prepared = await preparePatches(paths);
-    expect(() => assertPatchesLoaded(prepared, new Set(), paths.nodeModules)).toThrow(/changes lib\/index\.js of some-package, but no bundle of the compile step loaded/);
+    expect(() => assertPatchesLoaded(prepared, new Set(), paths.nodeModules)).toThrow(
+      /changes lib\/index\.js of some-package, but no bundle of the compile step loaded/,
+    );
     expect(() => assertPatchesLoaded(prepared, new Set([prepared[0].path]), paths.nodeModules)).not.toThrow();
   });
 
   it("fits this repository's install: each patch of patches/ names the installed version and applies", async () => {
     const patchFiles = readdirSync(join(repoRoot, 'patches')).filter((name) => name.endsWith('.patch'));
-    expect(patchFiles).toContain(`mdast-util-from-markdown@${JSON.parse(readFileSync(join(repoRoot, 'node_modules', 'mdast-util-from-markdown', 'package.json'), 'utf8')).version}.patch`);
-    const prepared = await preparePatches({ patchesDir: join(repoRoot, 'patches'), nodeModules: join(repoRoot, 'node_modules') });
+    expect(patchFiles).toContain(
+      `mdast-util-from-markdown@${JSON.parse(readFileSync(join(repoRoot, 'node_modules', 'mdast-util-from-markdown', 'package.json'), 'utf8')).version}.patch`,
+    );
+    const prepared = await preparePatches({
+      patchesDir: join(repoRoot, 'patches'),
+      nodeModules: join(repoRoot, 'node_modules'),
+    });
     expect(prepared.map((entry: { file: string }) => entry.file)).toEqual(['lib/index.js']);
     expect(prepared[0].contents).toContain('context.sliceSerialize = events[index][2].sliceSerialize;');
   });

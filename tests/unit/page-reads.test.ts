@@ -41,7 +41,9 @@ describe('page reads, packed', () => {
     const next = random(seed + 100);
     for (let trial = 0; trial < 20; trial++) {
       const stale = new Set(Array.from({ length: 1 + Math.floor(next() * 4) }, () => Math.floor(next() * 5000)));
-      const expected = new Set([...pages].filter(([, reads]) => reads.some((read) => stale.has(read))).map(([file]) => file));
+      const expected = new Set(
+        [...pages].filter(([, reads]) => reads.some((read) => stale.has(read))).map(([file]) => file),
+      );
       expect(unpacked.reading(stale)).toEqual(expected);
       expect(pageReadsOf(pages).reading(stale)).toEqual(expected);
     }
@@ -50,7 +52,9 @@ describe('page reads, packed', () => {
 
   it('stores neighbours that read nearly the same inputs in a fraction of their reads', () => {
     const shared = Array.from({ length: 2000 }, (_, index) => index * 3);
-    const pages = new Map(Array.from({ length: 500 }, (_, page) => [`blog/post-${page}/index.html`, [...shared, 10_000 + page]] as const));
+    const pages = new Map(
+      Array.from({ length: 500 }, (_, page) => [`blog/post-${page}/index.html`, [...shared, 10_000 + page]] as const),
+    );
     const { deltas } = packReads(pageReadsOf(pages));
     // 2,001 reads for the first page, then 4 numbers for each next one (counts, one added, one removed).
     expect(deltas.length).toBe(2 + 2001 + 499 * 4);
@@ -75,18 +79,42 @@ describe('a render state, stored and read back', () => {
         keys: ['entry:blog/a:en ["title"]', 'page:/ ["route","path"]', 'messages:no', 'with\nnewline'],
         prints: ['p1', 'p2', 'p3', 'p4'],
         pages: pageReadsOf(pages),
-        stamps: new Map([['index.html', { size: 10, mtimeMs: 1764220000123.456 }], ['blog/a/index.html.br', { size: 0, mtimeMs: 1 }]]),
-        folders: new Map([['', 5], ['blog/a', 6]]),
+        stamps: new Map([
+          ['index.html', { size: 10, mtimeMs: 1764220000123.456 }],
+          ['blog/a/index.html.br', { size: 0, mtimeMs: 1 }],
+        ]),
+        folders: new Map([
+          ['', 5],
+          ['blog/a', 6],
+        ]),
       };
       await writeRenderState('/some/output', state);
       const read = readRenderState('/some/output')!;
-      expect(read).toMatchObject({ global: 'g', routes: 'r', inputs: 'i', stamps: state.stamps, folders: state.folders });
+      expect(read).toMatchObject({
+        global: 'g',
+        routes: 'r',
+        inputs: 'i',
+        stamps: state.stamps,
+        folders: state.folders,
+      });
       expect(read.keys).toEqual(state.keys);
       expect(read.prints).toEqual(state.prints);
       expect([...read.pages.entries()]).toEqual([...pages].map(([file, reads]) => [file, sortedUnique(reads)]));
-      const empty = { ...state, keys: [], prints: [], pages: pageReadsOf(new Map()), stamps: new Map(), folders: new Map() };
+      const empty = {
+        ...state,
+        keys: [],
+        prints: [],
+        pages: pageReadsOf(new Map()),
+        stamps: new Map(),
+        folders: new Map(),
+      };
       await writeRenderState('/some/output', empty);
-      expect(readRenderState('/some/output')).toMatchObject({ keys: [], prints: [], stamps: new Map(), folders: new Map() });
+      expect(readRenderState('/some/output')).toMatchObject({
+        keys: [],
+        prints: [],
+        stamps: new Map(),
+        folders: new Map(),
+      });
     } finally {
       if (previous === undefined) delete process.env.SITE_CACHE_DIR;
       else process.env.SITE_CACHE_DIR = previous;

@@ -6,7 +6,11 @@ import { createPages, type EntryIndex, type Page } from '../../src/routes/pages'
 import { repoRoot } from '../helpers/paths';
 
 const posts: EntryIndex[] = [
-  { collection: 'blog', slug: 'both', translations: { en: { date: '2026-02-01', term: 'saas' }, no: { date: '2026-02-01', term: 'saas' } } },
+  {
+    collection: 'blog',
+    slug: 'both',
+    translations: { en: { date: '2026-02-01', term: 'saas' }, no: { date: '2026-02-01', term: 'saas' } },
+  },
   { collection: 'blog', slug: 'english-only', translations: { en: { date: '2026-03-01', term: 'retail' } } },
 ];
 const entries = { blog: posts };
@@ -28,7 +32,20 @@ beforeAll(() => {
 describe('route expansion', () => {
   it('creates every route in both languages except the single-language ones', () => {
     const urls = new Set(pages.map((entry) => entry.url));
-    for (const url of ['/', '/no/', '/hub/', '/no/hub/', '/hub/launch-campaign/', '/no/hub/launch-campaign/', '/shop/pricing/', '/no/workwear/ourstory/', '/terms/', '/no/privacy/', '/contactus/', '/no/ourstory/']) {
+    for (const url of [
+      '/',
+      '/no/',
+      '/hub/',
+      '/no/hub/',
+      '/hub/launch-campaign/',
+      '/no/hub/launch-campaign/',
+      '/shop/pricing/',
+      '/no/workwear/ourstory/',
+      '/terms/',
+      '/no/privacy/',
+      '/contactus/',
+      '/no/ourstory/',
+    ]) {
       expect(urls.has(url), url).toBe(true);
     }
     for (const url of ['/hub-presentation-english/', '/hub-presentation-no/', '/admin/blog/', '/admin/settings/']) {
@@ -44,7 +61,9 @@ describe('route expansion', () => {
     expect(alias.inSitemap).toBe(false);
     expect(alias.alternates).toEqual([]);
     expect(page('/no/arbeidskl%C3%A6r/').canonical).toBe('https://mendwise.example/no/workwear/');
-    expect(pages.filter((entry) => entry.path.startsWith('/no/arbeidsklær')).length).toBe(pages.filter((entry) => entry.path.startsWith('/no/workwear')).length);
+    expect(pages.filter((entry) => entry.path.startsWith('/no/arbeidsklær')).length).toBe(
+      pages.filter((entry) => entry.path.startsWith('/no/workwear')).length,
+    );
   });
 
   it('gives reciprocal en, no and x-default alternates to translated pages', () => {
@@ -79,8 +98,12 @@ describe('route expansion', () => {
     expect(switchTo('/admin/settings/', 'no')).toBe('/no/');
     const notFound = pages.filter((entry) => entry.notFound);
     expect(notFound.map((entry) => entry.file).sort()).toEqual(['404.html', 'no/404.html']);
-    expect(notFound.find((entry) => entry.locale === 'en')!.languageLinks.find((link) => link.locale === 'no')!.url).toBe('/no/');
-    expect(notFound.find((entry) => entry.locale === 'no')!.languageLinks.find((link) => link.locale === 'en')!.url).toBe('/');
+    expect(
+      notFound.find((entry) => entry.locale === 'en')!.languageLinks.find((link) => link.locale === 'no')!.url,
+    ).toBe('/no/');
+    expect(
+      notFound.find((entry) => entry.locale === 'no')!.languageLinks.find((link) => link.locale === 'en')!.url,
+    ).toBe('/');
   });
 
   it('marks auth, admin, presentation and 404 pages noindex and keeps them out of the sitemap', () => {
@@ -108,8 +131,21 @@ describe('route expansion', () => {
 
   it('paginates blog lists and adds a page per category', () => {
     const list = page('/blog/');
-    expect(list.collection).toMatchObject({ kind: 'list', pageNumber: 1, pageCount: 1, entries: [{ slug: 'english-only', locale: 'en', url: '/blog/english-only/' }, { slug: 'both', locale: 'en', url: '/blog/both/' }] });
-    expect(page('/no/hub/blog/').collection).toMatchObject({ entries: [{ slug: 'english-only', locale: 'en', url: '/no/hub/blog/english-only/' }, { slug: 'both', locale: 'no', url: '/no/hub/blog/both/' }] });
+    expect(list.collection).toMatchObject({
+      kind: 'list',
+      pageNumber: 1,
+      pageCount: 1,
+      entries: [
+        { slug: 'english-only', locale: 'en', url: '/blog/english-only/' },
+        { slug: 'both', locale: 'en', url: '/blog/both/' },
+      ],
+    });
+    expect(page('/no/hub/blog/').collection).toMatchObject({
+      entries: [
+        { slug: 'english-only', locale: 'en', url: '/no/hub/blog/english-only/' },
+        { slug: 'both', locale: 'no', url: '/no/hub/blog/both/' },
+      ],
+    });
     expect(page('/blog/category/retail/').collection).toMatchObject({ entries: [{ slug: 'english-only' }] });
     expect(page('/blog/category/circularity/').collection).toMatchObject({ entries: [] });
   });

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { aliasPath, ancestorPaths, fromUrl, isPlainSitePath, localizePath, splitLocale, toOutputFile, toUrl } from '../../src/url-paths';
+import {
+  aliasPath,
+  ancestorPaths,
+  fromUrl,
+  isPlainSitePath,
+  localizePath,
+  splitLocale,
+  toOutputFile,
+  toUrl,
+} from '../../src/url-paths';
 
 const rules = { defaultLocale: 'en', prefixes: { en: '', no: '/no' } };
 
@@ -52,7 +61,23 @@ describe('path rules', () => {
   });
 
   it('takes as a plain site path only one that starts with a single / and that no browser resolves to another host', () => {
-    for (const path of ['/', '/hub/contactus/', '/no/arbeidskl%C3%A6r/', '/blog/a-post/?x=1#top']) expect(isPlainSitePath(path), path).toBe(true);
-    for (const path of ['', 'hub/', '//evil.example', '/\\evil.example', '\\/evil.example', '/a//b', '/a\\b', 'https://evil.example/', 'javascript:alert(1)', '/a b', '/\tx', '/\nx', `/${'a'.repeat(300)}`]) expect(isPlainSitePath(path), JSON.stringify(path)).toBe(false);
+    for (const path of ['/', '/hub/contactus/', '/no/arbeidskl%C3%A6r/', '/blog/a-post/?x=1#top'])
+      expect(isPlainSitePath(path), path).toBe(true);
+    for (const path of [
+      '',
+      'hub/',
+      '//evil.example',
+      '/\\evil.example',
+      '\\/evil.example',
+      '/a//b',
+      '/a\\b',
+      'https://evil.example/',
+      'javascript:alert(1)',
+      '/a b',
+      '/\tx',
+      '/\nx',
+      `/${'a'.repeat(300)}`,
+    ])
+      expect(isPlainSitePath(path), JSON.stringify(path)).toBe(false);
   });
 });

@@ -19,7 +19,11 @@ it('names every file of data/ and .site/ that a run added, changed or removed', 
     await writeFile(join(root, 'data', 'booking-requests.jsonl'), '{}\n');
     await rm(join(root, '.site', 'admins.json'));
     await writeFile(join(root, 'notes.txt'), 'edited, but not stored data');
-    expect(describeChanges(before, await projectState(root))).toEqual(['added data/booking-requests.jsonl', 'changed data/contact-submissions.jsonl', 'removed .site/admins.json']);
+    expect(describeChanges(before, await projectState(root))).toEqual([
+      'added data/booking-requests.jsonl',
+      'changed data/contact-submissions.jsonl',
+      'removed .site/admins.json',
+    ]);
   } finally {
     await rm(root, { recursive: true, force: true });
   }

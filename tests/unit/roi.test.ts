@@ -4,7 +4,9 @@ import { calculateRoi, hoursInMonth, isPossibleRoi, parseRoiInput } from '../../
 describe('ROI calculator model', () => {
   it('applies the formulas of the design', () => {
     // 120 orders × 15 min × 0.35 / 60 = 10.5 h; capacity floor(10.5 × 60 / 15) = 42
-    expect(calculateRoi({ ordersPerMonth: 120, minutesPerOrder: 15, hourlyWage: 30, revenuePerRepair: 25 }, 0.35)).toEqual({
+    expect(
+      calculateRoi({ ordersPerMonth: 120, minutesPerOrder: 15, hourlyWage: 30, revenuePerRepair: 25 }, 0.35),
+    ).toEqual({
       hoursSaved: 10.5,
       extraCapacity: 42,
       salarySaving: 315,
@@ -13,14 +15,20 @@ describe('ROI calculator model', () => {
   });
 
   it('rounds hours to one decimal and money to cents, and never loses an order to float error', () => {
-    const result = calculateRoi({ ordersPerMonth: 100, minutesPerOrder: 7, hourlyWage: 33.33, revenuePerRepair: 19.99 }, 0.35);
+    const result = calculateRoi(
+      { ordersPerMonth: 100, minutesPerOrder: 7, hourlyWage: 33.33, revenuePerRepair: 19.99 },
+      0.35,
+    );
     // 100 × 7 × 0.35 / 60 = 4.0833… h
     expect(result.hoursSaved).toBe(4.1);
     expect(result.extraCapacity).toBe(35);
     expect(result.salarySaving).toBe(136.1);
     expect(result.extraEarnings).toBe(699.65);
     for (let orders = 1; orders <= 300; orders++) {
-      expect(calculateRoi({ ordersPerMonth: orders, minutesPerOrder: 12, hourlyWage: 1, revenuePerRepair: 1 }, 0.35).extraCapacity).toBe(Math.floor((orders * 35) / 100));
+      expect(
+        calculateRoi({ ordersPerMonth: orders, minutesPerOrder: 12, hourlyWage: 1, revenuePerRepair: 1 }, 0.35)
+          .extraCapacity,
+      ).toBe(Math.floor((orders * 35) / 100));
     }
   });
 
@@ -67,10 +75,16 @@ describe('ROI calculator model', () => {
 
   it('refuses results that save more hours than a month has', () => {
     expect(hoursInMonth).toBeCloseTo(730.5, 5);
-    const possible = calculateRoi({ ordersPerMonth: 2000, minutesPerOrder: 60, hourlyWage: 30, revenuePerRepair: 25 }, 0.35);
+    const possible = calculateRoi(
+      { ordersPerMonth: 2000, minutesPerOrder: 60, hourlyWage: 30, revenuePerRepair: 25 },
+      0.35,
+    );
     expect(possible.hoursSaved).toBe(700);
     expect(isPossibleRoi(possible)).toBe(true);
-    const impossible = calculateRoi({ ordersPerMonth: 100_000, minutesPerOrder: 600, hourlyWage: 30, revenuePerRepair: 25 }, 0.35);
+    const impossible = calculateRoi(
+      { ordersPerMonth: 100_000, minutesPerOrder: 600, hourlyWage: 30, revenuePerRepair: 25 },
+      0.35,
+    );
     expect(isPossibleRoi(impossible)).toBe(false);
   });
 });

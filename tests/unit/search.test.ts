@@ -18,13 +18,30 @@ describe('search excerpts', () => {
 });
 
 describe('_headers with a search page', () => {
-  const rules = parseHeaders(['/*', '  Content-Security-Policy: script-src \'self\'', '  X-Frame-Options: DENY', '', '/search/', '  ! Content-Security-Policy', "  Content-Security-Policy: script-src 'self' 'wasm-unsafe-eval'", ''].join('\n'));
+  const rules = parseHeaders(
+    [
+      '/*',
+      "  Content-Security-Policy: script-src 'self'",
+      '  X-Frame-Options: DENY',
+      '',
+      '/search/',
+      '  ! Content-Security-Policy',
+      "  Content-Security-Policy: script-src 'self' 'wasm-unsafe-eval'",
+      '',
+    ].join('\n'),
+  );
 
   it('gives the search page its own policy, and only that one', () => {
-    expect(headersFor(rules, '/search/')).toEqual([['X-Frame-Options', 'DENY'], ['Content-Security-Policy', "script-src 'self' 'wasm-unsafe-eval'"]]);
+    expect(headersFor(rules, '/search/')).toEqual([
+      ['X-Frame-Options', 'DENY'],
+      ['Content-Security-Policy', "script-src 'self' 'wasm-unsafe-eval'"],
+    ]);
   });
 
   it('leaves every other page the policy of every page', () => {
-    expect(headersFor(rules, '/blog/')).toEqual([['Content-Security-Policy', "script-src 'self'"], ['X-Frame-Options', 'DENY']]);
+    expect(headersFor(rules, '/blog/')).toEqual([
+      ['Content-Security-Policy', "script-src 'self'"],
+      ['X-Frame-Options', 'DENY'],
+    ]);
   });
 });

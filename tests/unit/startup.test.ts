@@ -13,12 +13,18 @@ import { fixturesRoot, outputRoot, repoRoot } from '../helpers/paths';
 
 const run = promisify(execFile);
 /** A module hook that names on stderr each Markdown module the process loads. */
-const hook = 'export async function resolve(specifier, context, next) { if (/^(unified|micromark|remark-|rehype-|mdast-)|markdown-stack\\.js$/.test(specifier)) console.error(`loaded ${specifier}`); return next(specifier, context); }';
+const hook =
+  'export async function resolve(specifier, context, next) { if (/^(unified|micromark|remark-|rehype-|mdast-)|markdown-stack\\.js$/.test(specifier)) console.error(`loaded ${specifier}`); return next(specifier, context); }';
 const register = `data:text/javascript,import{register}from'node:module';register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)})`;
 
 async function loaded(args: readonly string[], env: Record<string, string> = {}): Promise<string[]> {
-  const { stderr } = await run(process.execPath, ['--import', register, join(repoRoot, 'bin', 'site.js'), ...args], { env: { ...process.env, ...env } });
-  return stderr.split('\n').filter((line) => line.startsWith('loaded ')).map((line) => line.slice('loaded '.length));
+  const { stderr } = await run(process.execPath, ['--import', register, join(repoRoot, 'bin', 'site.js'), ...args], {
+    env: { ...process.env, ...env },
+  });
+  return stderr
+    .split('\n')
+    .filter((line) => line.startsWith('loaded '))
+    .map((line) => line.slice('loaded '.length));
 }
 
 describe('start-up', () => {
@@ -30,7 +36,9 @@ describe('start-up', () => {
     const cache = await mkdtemp(join(outputRoot, 'startup-cache-'));
     try {
       const config = join(fixturesRoot, 'engine-site', 'site.config.yaml');
-      expect(await loaded(['check', '-c', config], { SITE_CACHE_DIR: cache })).toEqual([pathToFileURL(join(repoRoot, 'lib', 'markdown-stack.js')).href]);
+      expect(await loaded(['check', '-c', config], { SITE_CACHE_DIR: cache })).toEqual([
+        pathToFileURL(join(repoRoot, 'lib', 'markdown-stack.js')).href,
+      ]);
       expect(await loaded(['check', '-c', config], { SITE_CACHE_DIR: cache })).toEqual([]);
     } finally {
       await rm(cache, { recursive: true, force: true });

@@ -9,7 +9,12 @@ import { repoRoot } from '../helpers/paths';
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : /\.tsx?$/.test(entry.name) ? [join(dir, entry.name)] : []);
+    entry.isDirectory()
+      ? sourceFiles(join(dir, entry.name))
+      : /\.tsx?$/.test(entry.name)
+        ? [join(dir, entry.name)]
+        : [],
+  );
 }
 
 describe('the template entry', () => {
@@ -17,7 +22,10 @@ describe('the template entry', () => {
     const files = ['templates', 'bench/fixture/templates'].flatMap((dir) => sourceFiles(join(repoRoot, dir)));
     expect(files.length).toBeGreaterThan(30);
     const intoSource = files.flatMap((file) =>
-      [...readFileSync(file, 'utf8').matchAll(/from '([^']*\/src\/[^']*)'/g)].map((match) => `${relative(repoRoot, file)}: ${match[1]}`));
+      [...readFileSync(file, 'utf8').matchAll(/from '([^']*\/src\/[^']*)'/g)].map(
+        (match) => `${relative(repoRoot, file)}: ${match[1]}`,
+      ),
+    );
     expect(intoSource).toEqual([]);
   });
 

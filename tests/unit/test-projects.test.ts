@@ -15,7 +15,9 @@ const testsRoot = join(repoRoot, 'tests');
 async function testFiles(): Promise<{ file: string; text: string }[]> {
   const entries = await readdir(testsRoot, { recursive: true, withFileTypes: true });
   // This file names the patterns it looks for.
-  const files = entries.filter((entry) => entry.isFile() && /\.test\.tsx?$/.test(entry.name) && entry.name !== 'test-projects.test.ts').map((entry) => relative(repoRoot, join(entry.parentPath, entry.name)));
+  const files = entries
+    .filter((entry) => entry.isFile() && /\.test\.tsx?$/.test(entry.name) && entry.name !== 'test-projects.test.ts')
+    .map((entry) => relative(repoRoot, join(entry.parentPath, entry.name)));
   return Promise.all(files.sort().map(async (file) => ({ file, text: await readFile(join(repoRoot, file), 'utf8') })));
 }
 
@@ -26,19 +28,23 @@ const readsRealSite = /\bbuiltSite\b|SITE_TEST_BUILT_SITE/;
 
 describe('the projects of the suite', () => {
   it('keep every test that starts a browser in the browser project', async () => {
-    const misplaced = (await testFiles()).filter(({ file, text }) => !isBrowserProject(file) && startsBrowser.test(text)).map(({ file }) => file);
+    const misplaced = (await testFiles())
+      .filter(({ file, text }) => !isBrowserProject(file) && startsBrowser.test(text))
+      .map(({ file }) => file);
     expect(misplaced, 'name them *.browser.test.ts or move them to tests/e2e').toEqual([]);
   });
 
   it('keep the unit project free of the real site and of browsers', async () => {
     const units = (await testFiles()).filter(({ file }) => /^tests\/(unit|config)\//.test(file));
     expect(units.length).toBeGreaterThan(20);
-    const heavy = units.filter(({ text }) => readsRealSite.test(text) || startsBrowser.test(text)).map(({ file }) => file);
+    const heavy = units
+      .filter(({ text }) => readsRealSite.test(text) || startsBrowser.test(text))
+      .map(({ file }) => file);
     expect(heavy).toEqual([]);
   });
 
   it('recognises a browser test and a read of the real site', () => {
-    expect(startsBrowser.test("const browser = await launchBrowser();")).toBe(true);
+    expect(startsBrowser.test('const browser = await launchBrowser();')).toBe(true);
     expect(startsBrowser.test("import { startE2e } from '../e2e/support';")).toBe(true);
     expect(readsRealSite.test("readFile(join(builtSite, 'index.html'))")).toBe(true);
     expect(startsBrowser.test("import { findChromium } from '../helpers/browser';")).toBe(false);

@@ -34,7 +34,10 @@ describe("the admin's one write queue (write-queue.ts)", () => {
     const log: string[] = [];
     const first = recorded(log, 'first');
     const second = recorded(log, 'second');
-    const running = [serialiseWrites(join(root, 'content', 'blog', 'a-post', 'en.md'), first.task), serialiseWrites([join(root, 'linked', 'blog', 'a-post', 'en.md')], second.task)];
+    const running = [
+      serialiseWrites(join(root, 'content', 'blog', 'a-post', 'en.md'), first.task),
+      serialiseWrites([join(root, 'linked', 'blog', 'a-post', 'en.md')], second.task),
+    ];
     await settle();
     expect(log).toEqual(['first start']);
     first.finish();
@@ -47,7 +50,10 @@ describe("the admin's one write queue (write-queue.ts)", () => {
     const log: string[] = [];
     const en = recorded(log, 'en');
     const no = recorded(log, 'no');
-    const running = [serialiseWrites(join(root, 'content', 'blog', 'a-post', 'en.md'), en.task), serialiseWrites(join(root, 'content', 'blog', 'a-post', 'no.md'), no.task)];
+    const running = [
+      serialiseWrites(join(root, 'content', 'blog', 'a-post', 'en.md'), en.task),
+      serialiseWrites(join(root, 'content', 'blog', 'a-post', 'no.md'), no.task),
+    ];
     await settle();
     expect(log).toEqual(['en start', 'no start']);
     en.finish();

@@ -33,7 +33,19 @@ describe('writeSite', () => {
 
   it('writes a new folder whole, with siblings, and nothing beside it', async () => {
     const report = await writeSite(`${out}/`, first, { cache: false });
-    expect(listFiles(out)).toEqual(['.site-output', 'blog/a/index.html', 'blog/a/index.html.br', 'blog/a/index.html.gz', 'blog/b/index.html', 'blog/b/index.html.br', 'blog/b/index.html.gz', 'index.html', 'index.html.br', 'index.html.gz', 'robots.txt']);
+    expect(listFiles(out)).toEqual([
+      '.site-output',
+      'blog/a/index.html',
+      'blog/a/index.html.br',
+      'blog/a/index.html.gz',
+      'blog/b/index.html',
+      'blog/b/index.html.br',
+      'blog/b/index.html.gz',
+      'index.html',
+      'index.html.br',
+      'index.html.gz',
+      'robots.txt',
+    ]);
     expect(report).toEqual({ files: 11, written: 11, removed: 0, compressWorkers: 0 });
     expect(readdirSync(root)).toEqual(['dist']);
   });
@@ -51,7 +63,13 @@ describe('writeSite', () => {
     ]);
     const report = await writeSite(`${out}/`, second, { cache: false, compress: false });
     expect(report).toEqual({ files: 5, written: 2, removed: 2, compressWorkers: 0 });
-    expect(listFiles(out)).toEqual(['.site-output', 'blog/a/index.html', 'blog/c/index.html', 'index.html', 'robots.txt']);
+    expect(listFiles(out)).toEqual([
+      '.site-output',
+      'blog/a/index.html',
+      'blog/c/index.html',
+      'index.html',
+      'robots.txt',
+    ]);
     expect(existsSync(join(out, 'blog/b'))).toBe(false);
     expect(readFileSync(join(out, 'index.html'), 'utf8')).toBe(page('home, edited'));
     const after = statSync(join(out, 'blog/a/index.html'));
@@ -64,7 +82,9 @@ describe('writeSite', () => {
       const { size, mtimeMs } = statSync(join(out, path));
       return { size, mtimeMs };
     };
-    const kept = new Map(['blog/a/index.html', 'blog/a/index.html.br', 'blog/a/index.html.gz'].map((path) => [path, stamp(path)]));
+    const kept = new Map(
+      ['blog/a/index.html', 'blog/a/index.html.br', 'blog/a/index.html.gz'].map((path) => [path, stamp(path)]),
+    );
     const rest = new Map([...first].filter(([path]) => path !== 'blog/a/index.html'));
     rest.set('index.html', page('home, edited'));
     const report = await writeSite(out, rest, { cache: false, kept });
@@ -87,8 +107,22 @@ describe('writeSite', () => {
   });
 
   it('replaces the folder whole when a file must become a folder', async () => {
-    await writeSite(out, new Map([['about', 'a file'], ['index.html', page('home')]]), { cache: false, compress: false });
-    await writeSite(out, new Map([['about/index.html', page('about')], ['index.html', page('home')]]), { cache: false, compress: false });
+    await writeSite(
+      out,
+      new Map([
+        ['about', 'a file'],
+        ['index.html', page('home')],
+      ]),
+      { cache: false, compress: false },
+    );
+    await writeSite(
+      out,
+      new Map([
+        ['about/index.html', page('about')],
+        ['index.html', page('home')],
+      ]),
+      { cache: false, compress: false },
+    );
     expect(listFiles(out)).toEqual(['.site-output', 'about/index.html', 'index.html']);
     expect(readdirSync(root)).toEqual(['dist']);
   });
@@ -96,7 +130,11 @@ describe('writeSite', () => {
   it('leaves the earlier output exactly as it was when a write fails, with no temporary files', async () => {
     await writeSite(out, first, { cache: false, compress: false });
     const before = listFiles(out).map((path) => [path, readFileSync(join(out, path), 'utf8')]);
-    const failing: OutputFiles = new Map([...first, ['index.html', page('new home')], [`${'x'.repeat(300)}.html`, page('name too long')]]);
+    const failing: OutputFiles = new Map([
+      ...first,
+      ['index.html', page('new home')],
+      [`${'x'.repeat(300)}.html`, page('name too long')],
+    ]);
     await expect(writeSite(out, failing, { cache: false, compress: false })).rejects.toThrow(/ENAMETOOLONG/);
     expect(listFiles(out).map((path) => [path, readFileSync(join(out, path), 'utf8')])).toEqual(before);
   });
@@ -104,29 +142,47 @@ describe('writeSite', () => {
   it('refuses a folder it did not write, and a file, leaving both exactly as they were', async () => {
     mkdirSync(out);
     writeFileSync(join(out, 'thesis.tex'), 'years of work');
-    await expect(writeSite(out, first, { cache: false })).rejects.toMatchObject({ code: 'OUTPUT_UNSAFE', message: expect.stringContaining('1 entry that site build did not write') });
+    await expect(writeSite(out, first, { cache: false })).rejects.toMatchObject({
+      code: 'OUTPUT_UNSAFE',
+      message: expect.stringContaining('1 entry that site build did not write'),
+    });
     expect(listFiles(out)).toEqual(['thesis.tex']);
     const file = join(root, 'notes.txt');
     writeFileSync(file, 'keep me');
-    await expect(writeSite(file, first, { cache: false })).rejects.toMatchObject({ code: 'OUTPUT_UNSAFE', message: expect.stringContaining('it is a file, not a folder') });
+    await expect(writeSite(file, first, { cache: false })).rejects.toMatchObject({
+      code: 'OUTPUT_UNSAFE',
+      message: expect.stringContaining('it is a file, not a folder'),
+    });
     expect(readFileSync(file, 'utf8')).toBe('keep me');
     expect(readdirSync(root).sort()).toEqual(['dist', 'notes.txt']);
   });
 
   it('names the path and what to do when the file system refuses a write', async () => {
     writeFileSync(join(root, 'blocker'), 'a file where a folder should be');
-    const failure = await writeSite(join(root, 'blocker', 'dist'), first, { cache: false }).catch((error: unknown) => error);
-    expect(failure).toMatchObject({ code: 'EMIT_FAILED', message: expect.stringMatching(/cannot write .*blocker.*: a file is where a folder should go \((ENOTDIR|EEXIST)\)/) });
+    const failure = await writeSite(join(root, 'blocker', 'dist'), first, { cache: false }).catch(
+      (error: unknown) => error,
+    );
+    expect(failure).toMatchObject({
+      code: 'EMIT_FAILED',
+      message: expect.stringMatching(
+        /cannot write .*blocker.*: a file is where a folder should go \((ENOTDIR|EEXIST)\)/,
+      ),
+    });
     expect(readFileSync(join(root, 'blocker'), 'utf8')).toBe('a file where a folder should be');
   });
 
   it('takes over the lock of a build that was killed, and refuses one held by a running process', async () => {
     await writeSite(out, first, { cache: false, compress: false });
     writeFileSync(join(root, '.dist.site-lock'), '2147483646\n');
-    await writeSite(out, new Map([...first, ['index.html', page('after a killed build')]]), { cache: false, compress: false });
+    await writeSite(out, new Map([...first, ['index.html', page('after a killed build')]]), {
+      cache: false,
+      compress: false,
+    });
     expect(readFileSync(join(out, 'index.html'), 'utf8')).toBe(page('after a killed build'));
     writeFileSync(join(root, '.dist.site-lock'), `${process.ppid}\n`);
-    await expect(writeSite(out, first, { cache: false, compress: false })).rejects.toMatchObject({ code: 'OUTPUT_BUSY' });
+    await expect(writeSite(out, first, { cache: false, compress: false })).rejects.toMatchObject({
+      code: 'OUTPUT_BUSY',
+    });
     expect(readFileSync(join(out, 'index.html'), 'utf8')).toBe(page('after a killed build'));
   });
 });
@@ -177,10 +233,13 @@ describe('a write interrupted at any step', () => {
     const stop = (step: number) => {
       if (step === at) throw new Interrupted();
     };
-    const outcome = await writeSite(out, next, { cache: false, compress: false, afterStep: stop }).then(() => 'done' as const, (error: unknown) => {
-      if (!(error instanceof Interrupted)) throw error;
-      return 'interrupted' as const;
-    });
+    const outcome = await writeSite(out, next, { cache: false, compress: false, afterStep: stop }).then(
+      () => 'done' as const,
+      (error: unknown) => {
+        if (!(error instanceof Interrupted)) throw error;
+        return 'interrupted' as const;
+      },
+    );
     if (outcome === 'done') return 'done';
     recoverOutput(out);
     const now = snapshot(out);
@@ -202,8 +261,14 @@ describe('a write interrupted at any step', () => {
   });
 
   it('replacing the folder whole: never missing, never two copies beside it', async () => {
-    const fileThenFolder: OutputFiles = new Map([['index.html', page('home')], ['about', 'a file']]);
-    const folderNow: OutputFiles = new Map([['index.html', page('home')], ['about/index.html', page('about')]]);
+    const fileThenFolder: OutputFiles = new Map([
+      ['index.html', page('home')],
+      ['about', 'a file'],
+    ]);
+    const folderNow: OutputFiles = new Map([
+      ['index.html', page('home')],
+      ['about/index.html', page('about')],
+    ]);
     const seen: string[] = [];
     for (let step = 1; step < 10; step++) {
       const state = await interruptAt(fileThenFolder, folderNow, step);
@@ -218,7 +283,19 @@ describe('a write interrupted at any step', () => {
     const old = snapshot(out);
     mkdirSync(join(root, '.dist.staging-123-abcd1234'));
     writeFileSync(join(root, '.dist.staging-123-abcd1234', 'index.html'), 'half');
-    writeFileSync(join(root, '.dist.site-journal'), JSON.stringify({ version: 1, kind: 'update', phase: 'write', suffix: '.site-1-deadbeef.tmp', changed: ['index.html'], created: [], removals: [], emptied: [] }));
+    writeFileSync(
+      join(root, '.dist.site-journal'),
+      JSON.stringify({
+        version: 1,
+        kind: 'update',
+        phase: 'write',
+        suffix: '.site-1-deadbeef.tmp',
+        changed: ['index.html'],
+        created: [],
+        removals: [],
+        emptied: [],
+      }),
+    );
     writeFileSync(join(out, 'index.html.site-1-deadbeef.tmp'), 'half a page');
     expect(recoverOutput(out)).toBe('back');
     expect(snapshot(out)).toEqual(old);

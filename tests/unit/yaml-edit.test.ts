@@ -26,8 +26,8 @@ function lineOf(text: string, start: string): number {
   return text.split('\n').findIndex((line) => line.startsWith(start)) + 1;
 }
 
-describe('editYaml on the repository\'s site.config.yaml', () => {
-  it('changes one value: one hunk, that value\'s line, its comment kept', () => {
+describe("editYaml on the repository's site.config.yaml", () => {
+  it("changes one value: one hunk, that value's line, its comment kept", () => {
     const edited = editYaml(config, [{ op: 'set', path: ['site', 'timeZone'], value: 'Europe/Berlin' }]);
     expect(hunk(config, edited)).toEqual({
       line: lineOf(config, '  timeZone: Europe/Oslo  #'),
@@ -48,10 +48,16 @@ describe('editYaml on the repository\'s site.config.yaml', () => {
     expect(editYaml("a: 'it'\n", [{ op: 'set', path: ['a'], value: "it's" }])).toBe("a: 'it''s'\n");
   });
 
-  it('adds a new key at its map\'s indentation, under its last key', () => {
+  it("adds a new key at its map's indentation, under its last key", () => {
     const edited = editYaml(config, [{ op: 'set', path: ['booking', 'url'], value: 'https://cal.example/x' }]);
-    expect(hunk(config, edited)).toEqual({ line: lineOf(config, '  days: 21') + 1, removed: [], added: ['  url: https://cal.example/x'] });
-    const item = editYaml('plans:\n  - id: plus # the plan\n    users: 3\n', [{ op: 'set', path: ['plans', 0, 'seats'], value: 5 }]);
+    expect(hunk(config, edited)).toEqual({
+      line: lineOf(config, '  days: 21') + 1,
+      removed: [],
+      added: ['  url: https://cal.example/x'],
+    });
+    const item = editYaml('plans:\n  - id: plus # the plan\n    users: 3\n', [
+      { op: 'set', path: ['plans', 0, 'seats'], value: 5 },
+    ]);
     expect(item).toBe('plans:\n  - id: plus # the plan\n    users: 3\n    seats: 5\n');
     // A key a YAML 1.1 reader would take for a boolean is quoted, as the file quotes "no".
     expect(editYaml('a: 1\n', [{ op: 'set', path: ['no'], value: { on: 'x' } }])).toBe('a: 1\n"no":\n  "on": x\n');
@@ -63,16 +69,32 @@ describe('editYaml on the repository\'s site.config.yaml', () => {
       expect(edited).toMatch(/^x:\n {2}y: ["']/);
       expect(parse(edited)).toEqual({ x: { y: value } });
     }
-    expect(editYaml('x:\n  y: plain\nz: 1\n', [{ op: 'set', path: ['x', 'y'], value: 'one\ntwo' }])).toBe('x:\n  y: |-\n    one\n    two\nz: 1\n');
+    expect(editYaml('x:\n  y: plain\nz: 1\n', [{ op: 'set', path: ['x', 'y'], value: 'one\ntwo' }])).toBe(
+      'x:\n  y: |-\n    one\n    two\nz: 1\n',
+    );
   });
 
   it('deletes a key with its line, appends to and takes out of lists, and replaces a block list', () => {
     const text = 'a: 1 # one\n\n# about b\nb:\n  - x\n  - y # why\nc: [p, q]\n';
     expect(editYaml(text, [{ op: 'delete', path: ['a'] }])).toBe('\n# about b\nb:\n  - x\n  - y # why\nc: [p, q]\n');
-    expect(editYaml(text, [{ op: 'append', path: ['b'], value: 'z' }, { op: 'append', path: ['c'], value: 'r, s' }])).toBe('a: 1 # one\n\n# about b\nb:\n  - x\n  - y # why\n  - z\nc: [p, q, "r, s"]\n');
-    expect(editYaml(text, [{ op: 'remove', path: ['b'], value: 'x' }, { op: 'delete', path: ['c', 0] }])).toBe('a: 1 # one\n\n# about b\nb:\n  - y # why\nc: [q]\n');
-    expect(editYaml(text, [{ op: 'set', path: ['b'], value: [{ from: '/a', to: '/b' }] }])).toBe('a: 1 # one\n\n# about b\nb:\n  - from: /a\n    to: /b\nc: [p, q]\n');
-    expect(editYaml(text, [{ op: 'set', path: ['c'], value: ['only'] }])).toBe('a: 1 # one\n\n# about b\nb:\n  - x\n  - y # why\nc: [ only ]\n');
+    expect(
+      editYaml(text, [
+        { op: 'append', path: ['b'], value: 'z' },
+        { op: 'append', path: ['c'], value: 'r, s' },
+      ]),
+    ).toBe('a: 1 # one\n\n# about b\nb:\n  - x\n  - y # why\n  - z\nc: [p, q, "r, s"]\n');
+    expect(
+      editYaml(text, [
+        { op: 'remove', path: ['b'], value: 'x' },
+        { op: 'delete', path: ['c', 0] },
+      ]),
+    ).toBe('a: 1 # one\n\n# about b\nb:\n  - y # why\nc: [q]\n');
+    expect(editYaml(text, [{ op: 'set', path: ['b'], value: [{ from: '/a', to: '/b' }] }])).toBe(
+      'a: 1 # one\n\n# about b\nb:\n  - from: /a\n    to: /b\nc: [p, q]\n',
+    );
+    expect(editYaml(text, [{ op: 'set', path: ['c'], value: ['only'] }])).toBe(
+      'a: 1 # one\n\n# about b\nb:\n  - x\n  - y # why\nc: [ only ]\n',
+    );
   });
 
   it('refuses an edit whose parent is missing', () => {
@@ -80,11 +102,23 @@ describe('editYaml on the repository\'s site.config.yaml', () => {
   });
 });
 
-describe('editYaml on a real post\'s front matter', () => {
-  it('changes one field: one hunk, at that field\'s line', () => {
-    const edited = editPost(post, { ...readFrontMatter(post), author: 'Kari Nordmann' } as Record<string, string>, post.slice(post.indexOf('\n---\n') + 5));
-    expect(hunk(post, edited)).toEqual({ line: lineOf(post, 'author:'), removed: ['author: Mendwise team'], added: ['author: Kari Nordmann'] });
-    const titled = editPost(post, { ...readFrontMatter(post), title: 'Repair first' } as Record<string, string>, post.slice(post.indexOf('\n---\n') + 5));
+describe("editYaml on a real post's front matter", () => {
+  it("changes one field: one hunk, at that field's line", () => {
+    const edited = editPost(
+      post,
+      { ...readFrontMatter(post), author: 'Kari Nordmann' } as Record<string, string>,
+      post.slice(post.indexOf('\n---\n') + 5),
+    );
+    expect(hunk(post, edited)).toEqual({
+      line: lineOf(post, 'author:'),
+      removed: ['author: Mendwise team'],
+      added: ['author: Kari Nordmann'],
+    });
+    const titled = editPost(
+      post,
+      { ...readFrontMatter(post), title: 'Repair first' } as Record<string, string>,
+      post.slice(post.indexOf('\n---\n') + 5),
+    );
     expect(hunk(post, titled).added).toEqual(['title: "Repair first"']);
   });
 });
@@ -98,7 +132,15 @@ describe('the read-back check', () => {
     const wrong = { writeEntry: () => 'k: Europe/Paris' };
     const broken = { writeEntry: () => 'k: [unclosed' };
     for (const options of [wrong, broken]) {
-      const save = () => writeFileSync(file, editYaml(readFileSync(file, 'utf8'), [{ op: 'set', path: ['site', 'timeZone'], value: 'Europe/Berlin' }], options));
+      const save = () =>
+        writeFileSync(
+          file,
+          editYaml(
+            readFileSync(file, 'utf8'),
+            [{ op: 'set', path: ['site', 'timeZone'], value: 'Europe/Berlin' }],
+            options,
+          ),
+        );
       expect(save).toThrow(YamlEditError);
       expect(readFileSync(file, 'utf8')).toBe(config);
     }
@@ -117,8 +159,12 @@ describe('the read-back check', () => {
     expect(() => editYaml('a: 1\n', [{ op: 'set', path: ['a'], value: new Date(0) }])).toThrow(/would not read back/);
     // A writer's text that sets `a` right but adds a key no edit names.
     const extra = { writeEntry: (entry: Parameters<typeof writeEntry>[0]) => `${writeEntry(entry)}\nc: 4` };
-    expect(() => editYaml('a: 1\nb: 2\n', [{ op: 'set', path: ['a'], value: 3 }], extra)).toThrow(/^c would not read back as it was/);
+    expect(() => editYaml('a: 1\nb: 2\n', [{ op: 'set', path: ['a'], value: 3 }], extra)).toThrow(
+      /^c would not read back as it was/,
+    );
     // An alias of the edited value would change with it: refused, naming the alias's key.
-    expect(() => editYaml('author: &a Anna\nauthorRole: *a\n', [{ op: 'set', path: ['author'], value: 'Bob' }])).toThrow(/^authorRole would not read back/);
+    expect(() =>
+      editYaml('author: &a Anna\nauthorRole: *a\n', [{ op: 'set', path: ['author'], value: 'Bob' }]),
+    ).toThrow(/^authorRole would not read back/);
   });
 });

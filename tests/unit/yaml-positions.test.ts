@@ -26,7 +26,10 @@ function memoryCache(): DiskCache {
     dir: '',
     readSync: (key) => entries.get(key),
     write: async (key, data) => {
-      entries.set(key, Buffer.from(typeof data === 'string' ? data : data instanceof Uint8Array ? data : Buffer.concat(data)));
+      entries.set(
+        key,
+        Buffer.from(typeof data === 'string' ? data : data instanceof Uint8Array ? data : Buffer.concat(data)),
+      );
     },
     settled: async () => undefined,
   };
@@ -35,7 +38,11 @@ function memoryCache(): DiskCache {
 describe('positions of a YAML source, kept beside its data', () => {
   const samples: [string, string, number][] = [
     ['site.config.yaml', readFileSync(join(repoRoot, 'site.config.yaml'), 'utf8'), 0],
-    ['front matter', 'title: "A post"\ntags: [a, b]\nempty:\nlist:\n  - one\n  -\n  - { x: 1 }\n1: number key\n"1": string key\n', 1],
+    [
+      'front matter',
+      'title: "A post"\ntags: [a, b]\nempty:\nlist:\n  - one\n  -\n  - { x: 1 }\n1: number key\n"1": string key\n',
+      1,
+    ],
   ];
 
   it.each(samples)('locates every field of %s as the parsed document does', (_name, text, lineOffset) => {
@@ -43,7 +50,8 @@ describe('positions of a YAML source, kept beside its data', () => {
     const withPositions: YamlSource = { ...source, positions: positionsOf(source) };
     for (const path of pathsOf(yamlValue(source))) {
       expect(locate(withPositions, path), JSON.stringify(path)).toEqual(locate(source, path));
-      for (const key of ['title', 'missing', 'site', 'x', '1']) expect(locate(withPositions, path, key)).toEqual(locate(source, path, key));
+      for (const key of ['title', 'missing', 'site', 'x', '1'])
+        expect(locate(withPositions, path, key)).toEqual(locate(source, path, key));
     }
   });
 

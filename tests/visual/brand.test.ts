@@ -14,7 +14,12 @@ describe('the brand typeface', () => {
     await site.withPage(1280, async (page) => {
       await page.goto(site.url('/no/'));
       await page.evaluate(() => document.fonts.ready);
-      const loaded = await page.evaluate(() => [...document.fonts].filter((face) => face.family === 'Inter' && face.status === 'loaded' && face.unicodeRange === 'U+0-10FFFF').map((face) => face.weight).sort());
+      const loaded = await page.evaluate(() =>
+        [...document.fonts]
+          .filter((face) => face.family === 'Inter' && face.status === 'loaded' && face.unicodeRange === 'U+0-10FFFF')
+          .map((face) => face.weight)
+          .sort(),
+      );
       expect(loaded).toEqual(['400', '700']);
       expect(await page.evaluate(() => document.fonts.check('700 52px Inter', 'Gjør reparasjon'))).toBe(true);
     });
@@ -31,7 +36,10 @@ describe('the glyphs beyond the Latin subset', () => {
       await site.withPage(1280, async (page) => {
         await page.goto(site.url(path));
         await page.evaluate(() => document.fonts.ready);
-        await page.locator(selector, { hasText: text }).first().evaluate((element) => element.setAttribute('data-sample', ''));
+        await page
+          .locator(selector, { hasText: text })
+          .first()
+          .evaluate((element) => element.setAttribute('data-sample', ''));
         const cdp = await page.context().newCDPSession(page);
         await cdp.send('DOM.enable');
         await cdp.send('CSS.enable');
@@ -45,7 +53,10 @@ describe('the glyphs beyond the Latin subset', () => {
   }
 
   it('are fetched only by a page that uses one of them', { timeout: 60_000 }, async () => {
-    for (const [path, expected] of [['/blog/', ['inter-extras-400']], ['/hub/', []]] as const) {
+    for (const [path, expected] of [
+      ['/blog/', ['inter-extras-400']],
+      ['/hub/', []],
+    ] as const) {
       await site.withPage(1280, async (page) => {
         const fonts: string[] = [];
         page.on('request', (request) => {
@@ -69,7 +80,10 @@ describe('blog cards', () => {
           const byRow = new Map<number, number[]>();
           for (const card of cards) {
             const top = Math.round(card.getBoundingClientRect().top);
-            byRow.set(top, [...(byRow.get(top) ?? []), Math.round(card.querySelector('h2')!.getBoundingClientRect().top)]);
+            byRow.set(top, [
+              ...(byRow.get(top) ?? []),
+              Math.round(card.querySelector('h2')!.getBoundingClientRect().top),
+            ]);
           }
           return [...byRow.values()].filter((titles) => titles.length > 1);
         });
@@ -87,7 +101,9 @@ describe('product pages', () => {
         await page.goto(site.url('/hub/product/'));
         const sizes = await page.evaluate(() => ({
           h1: parseFloat(getComputedStyle(document.querySelector('h1')!).fontSize),
-          features: [...document.querySelectorAll('.feature-text h2')].map((heading) => parseFloat(getComputedStyle(heading).fontSize)),
+          features: [...document.querySelectorAll('.feature-text h2')].map((heading) =>
+            parseFloat(getComputedStyle(heading).fontSize),
+          ),
         }));
         expect(sizes.features.length).toBeGreaterThan(3);
         for (const size of sizes.features) expect(sizes.h1 / size).toBeGreaterThanOrEqual(1.4);
@@ -107,7 +123,9 @@ describe('the greyed navigation items', () => {
       await page.keyboard.press('Enter');
       const choices = page.locator('.main-nav .nav-choice[open] .nav-choice-link');
       expect(await choices.count()).toBe(3);
-      const dots = await choices.evaluateAll((links) => links.map((link) => getComputedStyle(link, '::before').backgroundColor));
+      const dots = await choices.evaluateAll((links) =>
+        links.map((link) => getComputedStyle(link, '::before').backgroundColor),
+      );
       expect(new Set(dots).size).toBe(3);
     });
   });

@@ -17,7 +17,8 @@ beforeAll(async () => {
   [en, no] = await Promise.all([loadMessages('en'), loadMessages('no')]);
 });
 
-const withPage = (width: number, body: (page: Page) => Promise<void>) => site.withPage(width, body, { viewport: { width, height: 900 } });
+const withPage = (width: number, body: (page: Page) => Promise<void>) =>
+  site.withPage(width, body, { viewport: { width, height: 900 } });
 
 /** The labels and texts of the illustrations in an element. */
 function illustrationsIn(selector: string) {
@@ -32,8 +33,18 @@ function illustrationsIn(selector: string) {
 
 describe('product mock-ups', () => {
   const mockups: [url: string, t: () => (key: string) => string, labels: string[], words: string[]][] = [
-    ['/hub/product/', () => en, ['orderList.label', 'sms.label'], ['statuses.ready', 'orderList.newOrder', 'sms.message']],
-    ['/no/hub/product/', () => no, ['orderList.label', 'sms.label'], ['statuses.inProgress', 'orderList.order2.garment']],
+    [
+      '/hub/product/',
+      () => en,
+      ['orderList.label', 'sms.label'],
+      ['statuses.ready', 'orderList.newOrder', 'sms.message'],
+    ],
+    [
+      '/no/hub/product/',
+      () => no,
+      ['orderList.label', 'sms.label'],
+      ['statuses.inProgress', 'orderList.order2.garment'],
+    ],
     ['/shop/product/', () => en, ['claimPortal.label'], ['claimPortal.decision']],
     ['/no/shop/product/', () => no, ['claimPortal.label'], ['claimPortal.route']],
     ['/workwear/product/', () => en, ['garmentLabel.label'], ['garmentLabel.scan']],
@@ -45,12 +56,17 @@ describe('product mock-ups', () => {
       await withPage(1280, async (page) => {
         await page.goto(site.url(encodeURI(url)));
         const found = (await page.evaluate(illustrationsIn, '.feature-visual')).filter((item) => item.role === 'img');
-        expect(found.map((item) => item.label)).toEqual(expect.arrayContaining(labels.map((key) => t(`illustrations.${key}`))));
+        expect(found.map((item) => item.label)).toEqual(
+          expect.arrayContaining(labels.map((key) => t(`illustrations.${key}`))),
+        );
         for (const item of found) {
           expect(Number(item.width)).toBeGreaterThan(0);
           expect(Number(item.height)).toBeGreaterThan(0);
         }
-        const text = found.map((item) => item.text).join(' ').replace(/\s+/g, ' ');
+        const text = found
+          .map((item) => item.text)
+          .join(' ')
+          .replace(/\s+/g, ' ');
         for (const key of words) {
           // Wrapped text is split over lines: compare word by word.
           for (const word of t(`illustrations.${key}`).split(' ')) expect(text, key).toContain(word);
@@ -65,9 +81,17 @@ describe('hero scenes', () => {
     it(`${url}: fills the hero beside the text with a drawn scene, decoration without words`, async () => {
       await withPage(1280, async (page) => {
         await page.goto(site.url(url));
-        const found = await page.evaluate(() => [...document.querySelectorAll('.hero svg.illustration')].map((svg) => ({ hidden: svg.getAttribute('aria-hidden'), text: svg.textContent })));
+        const found = await page.evaluate(() =>
+          [...document.querySelectorAll('.hero svg.illustration')].map((svg) => ({
+            hidden: svg.getAttribute('aria-hidden'),
+            text: svg.textContent,
+          })),
+        );
         expect(found).toEqual([{ hidden: 'true', text: '' }]);
-        const boxes = await page.evaluate(() => ({ text: document.querySelector('.hero-text')!.getBoundingClientRect().right, visual: document.querySelector('.hero-visual')!.getBoundingClientRect().left }));
+        const boxes = await page.evaluate(() => ({
+          text: document.querySelector('.hero-text')!.getBoundingClientRect().right,
+          visual: document.querySelector('.hero-visual')!.getBoundingClientRect().left,
+        }));
         expect(boxes.visual).toBeGreaterThan(boxes.text);
       });
     });
@@ -80,13 +104,17 @@ describe('layout shift', () => {
       await withPage(width, async (page) => {
         for (const url of ['/hub/', '/no/shop/', '/workwear/', '/hub/product/', '/shop/product/']) {
           await page.goto(site.url(url), { waitUntil: 'load' });
-          const shift = await page.evaluate(() => new Promise<number>((resolve) => {
-            let total = 0;
-            new PerformanceObserver((list) => {
-              for (const entry of list.getEntries() as (PerformanceEntry & { value: number })[]) total += entry.value;
-            }).observe({ type: 'layout-shift', buffered: true });
-            setTimeout(() => resolve(total), 300);
-          }));
+          const shift = await page.evaluate(
+            () =>
+              new Promise<number>((resolve) => {
+                let total = 0;
+                new PerformanceObserver((list) => {
+                  for (const entry of list.getEntries() as (PerformanceEntry & { value: number })[])
+                    total += entry.value;
+                }).observe({ type: 'layout-shift', buffered: true });
+                setTimeout(() => resolve(total), 300);
+              }),
+          );
           expect(shift, url).toBe(0);
         }
       });
@@ -107,7 +135,9 @@ describe('the workwear garment label', () => {
           const copy = svg.cloneNode(true) as SVGSVGElement;
           // Inline the computed fills, so the picture drawn off the page keeps its colours.
           const originals = svg.querySelectorAll('*');
-          copy.querySelectorAll('*').forEach((element, index) => element.setAttribute('fill', getComputedStyle(originals[index]!).fill));
+          copy
+            .querySelectorAll('*')
+            .forEach((element, index) => element.setAttribute('fill', getComputedStyle(originals[index]!).fill));
           copy.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
           const size = 400;
           copy.setAttribute('width', String(size));
@@ -125,7 +155,8 @@ describe('the workwear garment label', () => {
           // As base64: a plain array of 640 000 numbers takes the protocol many seconds.
           const bytes = context.getImageData(0, 0, size, size).data;
           let binary = '';
-          for (let index = 0; index < bytes.length; index += 0x8000) binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
+          for (let index = 0; index < bytes.length; index += 0x8000)
+            binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
           return { data: btoa(binary), size };
         });
         const code = jsQR(new Uint8ClampedArray(Buffer.from(image.data, 'base64')), image.size, image.size);
@@ -147,11 +178,13 @@ describe('product features', () => {
   it('alternate text and illustration from side to side on a desktop', async () => {
     await withPage(1280, async (page) => {
       await page.goto(site.url('/hub/product/'));
-      const sides = await page.$$eval('.feature-split', (splits) => splits.map((split) => {
-        const text = split.querySelector('.feature-text')!.getBoundingClientRect().left;
-        const visual = split.querySelector('.feature-visual')!.getBoundingClientRect().left;
-        return visual > text ? 'right' : 'left';
-      }));
+      const sides = await page.$$eval('.feature-split', (splits) =>
+        splits.map((split) => {
+          const text = split.querySelector('.feature-text')!.getBoundingClientRect().left;
+          const visual = split.querySelector('.feature-visual')!.getBoundingClientRect().left;
+          return visual > text ? 'right' : 'left';
+        }),
+      );
       expect(sides).toEqual(['right', 'left', 'right', 'left', 'right', 'left']);
     });
   });
@@ -159,7 +192,13 @@ describe('product features', () => {
   it('stack text above the illustration on a phone', async () => {
     await withPage(375, async (page) => {
       await page.goto(site.url('/no/hub/product/'));
-      const order = await page.$$eval('.feature-split', (splits) => splits.map((split) => split.querySelector('.feature-text')!.getBoundingClientRect().top < split.querySelector('.feature-visual')!.getBoundingClientRect().top));
+      const order = await page.$$eval('.feature-split', (splits) =>
+        splits.map(
+          (split) =>
+            split.querySelector('.feature-text')!.getBoundingClientRect().top <
+            split.querySelector('.feature-visual')!.getBoundingClientRect().top,
+        ),
+      );
       expect(order.length).toBeGreaterThan(0);
       expect(order.every(Boolean)).toBe(true);
     });
@@ -169,11 +208,19 @@ describe('product features', () => {
 describe('audience rhythm', () => {
   it('tells how a claim travels on the shop home, and scan → nearest repairer → back in service on the workwear home', async () => {
     await withPage(1280, async (page) => {
-      for (const [url, t, prefix] of [['/shop/', en, 'flow'], ['/no/workwear/', no, 'journey'], ['/workwear/', en, 'journey']] as const) {
+      for (const [url, t, prefix] of [
+        ['/shop/', en, 'flow'],
+        ['/no/workwear/', no, 'journey'],
+        ['/workwear/', en, 'journey'],
+      ] as const) {
         await page.goto(site.url(url));
-        const steps = await page.$$eval('#how-it-works .flow-step h3', (titles) => titles.map((title) => title.textContent));
+        const steps = await page.$$eval('#how-it-works .flow-step h3', (titles) =>
+          titles.map((title) => title.textContent),
+        );
         expect(steps, url).toEqual([1, 2, 3].map((step) => t(`illustrations.${prefix}.step${step}.title`)));
-        const tops = await page.$$eval('#how-it-works .flow-step', (items) => items.map((item) => Math.round(item.getBoundingClientRect().top)));
+        const tops = await page.$$eval('#how-it-works .flow-step', (items) =>
+          items.map((item) => Math.round(item.getBoundingClientRect().top)),
+        );
         expect(new Set(tops).size, url).toBe(1);
       }
       await page.goto(site.url('/hub/'));

@@ -21,12 +21,24 @@ const withPage = (width: number, body: (page: Page) => Promise<void>) => site.wi
 function measureOverflow() {
   const root = document.documentElement;
   const offenders = [...document.querySelectorAll<HTMLElement>('body *')]
-    .filter((element) => element.offsetParent !== null && element.getBoundingClientRect().right > root.clientWidth + 1 && !element.closest('.visually-hidden, .honeypot, .skip-link, .prose table'))
+    .filter(
+      (element) =>
+        element.offsetParent !== null &&
+        element.getBoundingClientRect().right > root.clientWidth + 1 &&
+        !element.closest('.visually-hidden, .honeypot, .skip-link, .prose table'),
+    )
     .slice(0, 3)
     .map((element) => `${element.tagName.toLowerCase()}.${String(element.className).split(' ')[0]}`);
-  const multiline = (element: HTMLElement) => element.getBoundingClientRect().height > parseFloat(getComputedStyle(element).lineHeight) * 1.5 + parseFloat(getComputedStyle(element).paddingTop) * 2 + 6;
-  const shown = (selector: string) => [...document.querySelectorAll<HTMLElement>(selector)].filter((element) => element.offsetParent !== null && element.getClientRects().length > 0);
-  const wrapped = shown('.pill, .nav-link').filter(multiline).map((element) => element.textContent);
+  const multiline = (element: HTMLElement) =>
+    element.getBoundingClientRect().height >
+    parseFloat(getComputedStyle(element).lineHeight) * 1.5 + parseFloat(getComputedStyle(element).paddingTop) * 2 + 6;
+  const shown = (selector: string) =>
+    [...document.querySelectorAll<HTMLElement>(selector)].filter(
+      (element) => element.offsetParent !== null && element.getClientRects().length > 0,
+    );
+  const wrapped = shown('.pill, .nav-link')
+    .filter(multiline)
+    .map((element) => element.textContent);
   // A button's label may wrap (a long Norwegian label on a phone), but centred, and balanced:
   // its last line at least half as wide as its longest.
   const unbalanced = shown('.button')
@@ -35,7 +47,8 @@ function measureOverflow() {
       const range = document.createRange();
       range.selectNodeContents(button);
       const lines = new Map<number, number>();
-      for (const rect of range.getClientRects()) lines.set(Math.round(rect.top), (lines.get(Math.round(rect.top)) ?? 0) + rect.width);
+      for (const rect of range.getClientRects())
+        lines.set(Math.round(rect.top), (lines.get(Math.round(rect.top)) ?? 0) + rect.width);
       const widths = [...lines.values()];
       return getComputedStyle(button).textAlign !== 'center' || widths.at(-1)! < Math.max(...widths) / 2;
     })
@@ -45,20 +58,28 @@ function measureOverflow() {
 
 describe('no horizontal overflow', () => {
   for (const [name, url] of pageKinds) {
-    it(`${name} (${url}) fits every width from 320 to 1440 px, with pills and links on one line and buttons that wrap balanced`, { timeout: 120_000 }, async () => {
-      await withPage(320, async (page) => {
-        await page.goto(site.url(url));
-        const problems: string[] = [];
-        for (const width of widths) {
-          await page.setViewportSize({ width, height: 800 });
-          const result = await page.evaluate(measureOverflow);
-          if (result.scrollWidth > result.clientWidth) problems.push(`${width} px: scrolls sideways (${result.scrollWidth} > ${result.clientWidth}): ${result.offenders.join(', ')}`);
-          if (result.wrapped.length) problems.push(`${width} px: wraps ${result.wrapped.join(' | ')}`);
-          if (result.unbalanced.length) problems.push(`${width} px: button label wraps unbalanced ${result.unbalanced.join(' | ')}`);
-        }
-        expect(problems).toEqual([]);
-      });
-    });
+    it(
+      `${name} (${url}) fits every width from 320 to 1440 px, with pills and links on one line and buttons that wrap balanced`,
+      { timeout: 120_000 },
+      async () => {
+        await withPage(320, async (page) => {
+          await page.goto(site.url(url));
+          const problems: string[] = [];
+          for (const width of widths) {
+            await page.setViewportSize({ width, height: 800 });
+            const result = await page.evaluate(measureOverflow);
+            if (result.scrollWidth > result.clientWidth)
+              problems.push(
+                `${width} px: scrolls sideways (${result.scrollWidth} > ${result.clientWidth}): ${result.offenders.join(', ')}`,
+              );
+            if (result.wrapped.length) problems.push(`${width} px: wraps ${result.wrapped.join(' | ')}`);
+            if (result.unbalanced.length)
+              problems.push(`${width} px: button label wraps unbalanced ${result.unbalanced.join(' | ')}`);
+          }
+          expect(problems).toEqual([]);
+        });
+      },
+    );
   }
 });
 
@@ -82,11 +103,23 @@ describe('card grids', () => {
     it(`leave no card alone in a row of several at ${width} px`, { timeout: 120_000 }, async () => {
       const problems: string[] = [];
       await withPage(width, async (page) => {
-        for (const url of ['/', '/hub/', '/no/hub/', '/shop/', '/hub/pricing/', '/no/workwear/pricing/', '/hub/launch-campaign/', '/ourstory/', '/blog/', '/no/blog/category/saas/']) {
+        for (const url of [
+          '/',
+          '/hub/',
+          '/no/hub/',
+          '/shop/',
+          '/hub/pricing/',
+          '/no/workwear/pricing/',
+          '/hub/launch-campaign/',
+          '/ourstory/',
+          '/blog/',
+          '/no/blog/category/saas/',
+        ]) {
           await page.goto(site.url(url));
           for (const grid of await page.evaluate(gridRows)) {
             const columns = grid.rows[0]!;
-            if (columns > 1 && grid.rows.at(-1) === 1 && !grid.lastSpans) problems.push(`${url}: rows ${grid.rows.join('+')}`);
+            if (columns > 1 && grid.rows.at(-1) === 1 && !grid.lastSpans)
+              problems.push(`${url}: rows ${grid.rows.join('+')}`);
           }
         }
       });
@@ -103,13 +136,15 @@ describe('card grids', () => {
 });
 
 describe('pricing', () => {
-  it('lines up the plan names and prices, with the highlighted plan\'s badge on its top edge', async () => {
+  it("lines up the plan names and prices, with the highlighted plan's badge on its top edge", async () => {
     await withPage(1280, async (page) => {
       await page.goto(site.url('/hub/pricing/'));
-      const tops = await page.$$eval('.plan', (plans) => plans.map((plan) => ({
-        name: Math.round(plan.querySelector('h3')!.getBoundingClientRect().top),
-        price: Math.round(plan.querySelector('.plan-price')!.getBoundingClientRect().top),
-      })));
+      const tops = await page.$$eval('.plan', (plans) =>
+        plans.map((plan) => ({
+          name: Math.round(plan.querySelector('h3')!.getBoundingClientRect().top),
+          price: Math.round(plan.querySelector('.plan-price')!.getBoundingClientRect().top),
+        })),
+      );
       expect(tops.length).toBeGreaterThan(1);
       expect(new Set(tops.map((top) => top.name)).size).toBe(1);
       expect(new Set(tops.map((top) => top.price)).size).toBe(1);
@@ -125,10 +160,12 @@ describe('pricing', () => {
   it('spaces the feature list evenly inside a stretched plan card', async () => {
     await withPage(1280, async (page) => {
       await page.goto(site.url('/hub/pricing/'));
-      const gaps = await page.$$eval('.plan .checklist', (lists) => lists.flatMap((list) => {
-        const items = [...list.children].map((item) => item.getBoundingClientRect());
-        return items.slice(1).map((item, index) => Math.round(item.top - items[index]!.bottom));
-      }));
+      const gaps = await page.$$eval('.plan .checklist', (lists) =>
+        lists.flatMap((list) => {
+          const items = [...list.children].map((item) => item.getBoundingClientRect());
+          return items.slice(1).map((item, index) => Math.round(item.top - items[index]!.bottom));
+        }),
+      );
       expect(new Set(gaps).size).toBe(1);
     });
   });
@@ -140,7 +177,9 @@ describe('buttons and text', () => {
       for (const url of ['/hub/', '/no/shop/']) {
         await page.goto(site.url(url));
         for (const selector of ['.hero .actions', '.closing .actions']) {
-          const widths = await page.$$eval(`${selector} .button`, (buttons) => buttons.map((button) => Math.round(button.getBoundingClientRect().width)));
+          const widths = await page.$$eval(`${selector} .button`, (buttons) =>
+            buttons.map((button) => Math.round(button.getBoundingClientRect().width)),
+          );
           expect(widths.length, `${url} ${selector}`).toBe(2);
           expect(widths[0], `${url} ${selector}`).toBe(widths[1]);
         }
@@ -158,7 +197,10 @@ describe('buttons and text', () => {
   it('draws its own FAQ marker instead of the default triangle', async () => {
     await withPage(1280, async (page) => {
       await page.goto(site.url('/hub/pricing/'));
-      const summary = await page.$eval('.faq summary', (element) => ({ display: getComputedStyle(element).display, marker: getComputedStyle(element, '::after').borderRightWidth }));
+      const summary = await page.$eval('.faq summary', (element) => ({
+        display: getComputedStyle(element).display,
+        marker: getComputedStyle(element, '::after').borderRightWidth,
+      }));
       expect(summary.display).not.toBe('list-item');
       expect(summary.marker).toBe('2px');
     });
@@ -167,7 +209,11 @@ describe('buttons and text', () => {
   it('lets a wide table scroll inside itself on a phone, without breaking words', async () => {
     await withPage(375, async (page) => {
       await page.goto(site.url('/workwear/blog/qr-codes-for-workwear-repairs/'));
-      const table = await page.$eval('.prose table', (element) => ({ scrolls: element.scrollWidth > element.clientWidth, overflowX: getComputedStyle(element).overflowX, hyphens: getComputedStyle(element.querySelector('td')!).hyphens }));
+      const table = await page.$eval('.prose table', (element) => ({
+        scrolls: element.scrollWidth > element.clientWidth,
+        overflowX: getComputedStyle(element).overflowX,
+        hyphens: getComputedStyle(element.querySelector('td')!).hyphens,
+      }));
       expect(table).toEqual({ scrolls: true, overflowX: 'auto', hyphens: 'manual' });
     });
   });
@@ -201,7 +247,9 @@ describe('page frame', () => {
   it('lays the phone footer out in two columns', async () => {
     await withPage(375, async (page) => {
       await page.goto(site.url('/hub/'));
-      const lefts = await page.$$eval('.footer-grid > nav', (navs) => navs.map((nav) => Math.round(nav.getBoundingClientRect().left)));
+      const lefts = await page.$$eval('.footer-grid > nav', (navs) =>
+        navs.map((nav) => Math.round(nav.getBoundingClientRect().left)),
+      );
       expect(new Set(lefts).size).toBe(2);
     });
   });
@@ -211,10 +259,13 @@ describe('audience accents', () => {
   /** WCAG contrast of two "rgb(r, g, b)" colours. */
   function contrast(a: string, b: string): number {
     const luminance = (colour: string) => {
-      const [r, g, bl] = colour.match(/\d+/g)!.slice(0, 3).map((value) => {
-        const channel = Number(value) / 255;
-        return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
-      });
+      const [r, g, bl] = colour
+        .match(/\d+/g)!
+        .slice(0, 3)
+        .map((value) => {
+          const channel = Number(value) / 255;
+          return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+        });
       return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
     };
     const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
@@ -226,7 +277,10 @@ describe('audience accents', () => {
       const accents: Record<string, string> = {};
       for (const audience of ['hub', 'shop', 'workwear']) {
         await page.goto(site.url(`/${audience}/`));
-        const button = await page.$eval('.hero .button-primary', (element) => ({ background: getComputedStyle(element).backgroundColor, text: getComputedStyle(element).color }));
+        const button = await page.$eval('.hero .button-primary', (element) => ({
+          background: getComputedStyle(element).backgroundColor,
+          text: getComputedStyle(element).color,
+        }));
         expect(contrast(button.background, button.text), audience).toBeGreaterThanOrEqual(4.5);
         accents[audience] = button.background;
         for (const path of ['pricing/', 'product/', 'blog/']) {

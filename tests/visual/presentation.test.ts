@@ -12,7 +12,10 @@ beforeAll(async () => {
 
 const withPage = (body: (page: Page) => Promise<void>) => site.withPage(1280, body);
 
-const slideTops = (page: Page) => page.$$eval('.slide', (slides) => slides.map((slide) => Math.round(slide.getBoundingClientRect().top + window.scrollY)));
+const slideTops = (page: Page) =>
+  page.$$eval('.slide', (slides) =>
+    slides.map((slide) => Math.round(slide.getBoundingClientRect().top + window.scrollY)),
+  );
 
 describe('presentation pages', () => {
   for (const url of ['/hub-presentation-english/', '/hub-presentation-no/']) {
@@ -20,7 +23,9 @@ describe('presentation pages', () => {
       await withPage(async (page) => {
         await page.goto(site.url(url));
         const header = await page.$eval('.site-header', (element) => element.getBoundingClientRect().height);
-        const heights = await page.$$eval('.slide', (slides) => slides.map((slide) => slide.getBoundingClientRect().height));
+        const heights = await page.$$eval('.slide', (slides) =>
+          slides.map((slide) => slide.getBoundingClientRect().height),
+        );
         expect(heights.length).toBeGreaterThan(5);
         for (const height of heights) expect(height).toBeGreaterThanOrEqual(800 - header - 1);
         const starts = (await slideTops(page)).map((top) => top - header);
@@ -52,10 +57,13 @@ describe('presentation pages', () => {
     await withPage(async (page) => {
       await page.goto(site.url('/hub-presentation-english/'));
       const figures = await page.$$eval('.slide-figure', (items) => items.map((item) => item.textContent));
-      expect(figures).toEqual(plans.map((plan) => (plan.limits.ordersPerMonth === 'unlimited' ? '∞' : String(plan.limits.ordersPerMonth))));
+      expect(figures).toEqual(
+        plans.map((plan) => (plan.limits.ordersPerMonth === 'unlimited' ? '∞' : String(plan.limits.ordersPerMonth))),
+      );
       const drawings = page.locator('.slide-visual svg.illustration[aria-hidden="true"]');
       expect(await drawings.count()).toBe(4);
-      for (const box of await drawings.evaluateAll((svgs) => svgs.map((svg) => svg.getBoundingClientRect().width))) expect(box).toBeGreaterThan(300);
+      for (const box of await drawings.evaluateAll((svgs) => svgs.map((svg) => svg.getBoundingClientRect().width)))
+        expect(box).toBeGreaterThan(300);
       expect(await page.locator('.slide svg.illustration[role="img"]').count()).toBe(0);
       expect(await page.locator('.slide-title svg.illustration').count()).toBe(1);
     });
@@ -68,7 +76,9 @@ describe('presentation pages', () => {
       const printed = await page.evaluate(() => ({
         header: getComputedStyle(document.querySelector('.site-header')!).display,
         footer: getComputedStyle(document.querySelector('.site-footer')!).display,
-        breaks: [...document.querySelectorAll('.slide')].slice(0, -1).map((slide) => getComputedStyle(slide).breakAfter),
+        breaks: [...document.querySelectorAll('.slide')]
+          .slice(0, -1)
+          .map((slide) => getComputedStyle(slide).breakAfter),
       }));
       expect(printed.header).toBe('none');
       expect(printed.footer).toBe('none');

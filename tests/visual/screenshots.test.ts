@@ -35,12 +35,23 @@ describe('every page kind at phone, tablet and desktop widths', () => {
           // The admin's pages have the engine's admin header instead of the site's.
           const header = document.querySelector('.site-header, .admin-header')!;
           const clipped = [...header.querySelectorAll<HTMLElement>('a, button, span')]
-            .filter((element) => element.offsetParent !== null && element.clientWidth > 1 && element.scrollWidth > element.clientWidth + 1 && getComputedStyle(element).overflow !== 'visible')
+            .filter(
+              (element) =>
+                element.offsetParent !== null &&
+                element.clientWidth > 1 &&
+                element.scrollWidth > element.clientWidth + 1 &&
+                getComputedStyle(element).overflow !== 'visible',
+            )
             .map((element) => element.textContent);
           const headerBottom = header.getBoundingClientRect().bottom;
           const heading = document.querySelector('h1');
           const overflowing = [...document.querySelectorAll<HTMLElement>('body *')]
-            .filter((element) => element.getBoundingClientRect().right > root.clientWidth + 1 && element.offsetParent !== null && !element.closest('.visually-hidden, .honeypot, .skip-link, .prose table'))
+            .filter(
+              (element) =>
+                element.getBoundingClientRect().right > root.clientWidth + 1 &&
+                element.offsetParent !== null &&
+                !element.closest('.visually-hidden, .honeypot, .skip-link, .prose table'),
+            )
             .slice(0, 3)
             .map((element) => `${element.tagName.toLowerCase()}.${element.className}`);
           return {
@@ -51,7 +62,10 @@ describe('every page kind at phone, tablet and desktop widths', () => {
             headingBelowHeader: heading ? heading.getBoundingClientRect().top >= headerBottom : true,
           };
         });
-        if (result.scrollWidth > result.clientWidth) problems.push(`${url}: scrolls horizontally (${result.scrollWidth} > ${result.clientWidth}): ${result.overflowing.join(', ')}`);
+        if (result.scrollWidth > result.clientWidth)
+          problems.push(
+            `${url}: scrolls horizontally (${result.scrollWidth} > ${result.clientWidth}): ${result.overflowing.join(', ')}`,
+          );
         if (result.clipped.length) problems.push(`${url}: clipped header text ${result.clipped.join(', ')}`);
         if (!result.headingBelowHeader) problems.push(`${url}: the header covers the heading`);
       }

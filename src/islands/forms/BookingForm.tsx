@@ -14,10 +14,25 @@
  * message. Its words are the engine's copy of the page's language with the site's `text` over them.
  */
 import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactElement } from 'react';
-import { bookingLimits, requiredBookingFields, validateBooking, type BookingConfirmation } from 'typed-site/booking-schema';
+import {
+  bookingLimits,
+  requiredBookingFields,
+  validateBooking,
+  type BookingConfirmation,
+} from 'typed-site/booking-schema';
 import { honeypotField } from 'typed-site/contact-schema';
 import { bookingFormText, fillText, type BookingFormText } from './form-copy';
-import { errorText, FieldError, formField, Honeypot, invalidMessage, RequiredMarker, StatusText, type FieldInputProps, type StatusMessage } from './form-field';
+import {
+  errorText,
+  FieldError,
+  formField,
+  Honeypot,
+  invalidMessage,
+  RequiredMarker,
+  StatusText,
+  type FieldInputProps,
+  type StatusMessage,
+} from './form-field';
 
 /** What a page gives the booking form (JSON: it is written into the page for hydration). */
 export interface BookingFormProps {
@@ -81,17 +96,24 @@ export default function BookingForm(props: BookingFormProps) {
   // A time is written the way the copy writes it (`clock`), not as Intl does: nb-NO gives "10:30"
   // where Norwegian writes "10.30".
   const timeOf = (iso: string, timeZone?: string) => {
-    const parts = format({ hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }, timeZone).formatToParts(new Date(iso));
+    const parts = format({ hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }, timeZone).formatToParts(
+      new Date(iso),
+    );
     const part = (type: string) => parts.find((entry) => entry.type === type)?.value ?? '';
     return fillText(text.clock, { hh: part('hour'), mm: part('minute') });
   };
   const dayOf = (slot: Slot) => slot.start.slice(0, 10);
   const dayName = (iso: string) => format({ weekday: 'long', day: 'numeric', month: 'long' }).format(new Date(iso));
-  const zoneName = () => format({ timeZoneName: 'longGeneric' }).formatToParts(new Date()).find((part) => part.type === 'timeZoneName')?.value ?? props.timeZone;
+  const zoneName = () =>
+    format({ timeZoneName: 'longGeneric' })
+      .formatToParts(new Date())
+      .find((part) => part.type === 'timeZoneName')?.value ?? props.timeZone;
 
   async function loadSlots(): Promise<Slot[] | undefined> {
     try {
-      const response = await fetch(`${props.endpoint}/slots?days=${props.days}`, { headers: { accept: 'application/json' } });
+      const response = await fetch(`${props.endpoint}/slots?days=${props.days}`, {
+        headers: { accept: 'application/json' },
+      });
       if (!response.ok || !(response.headers.get('content-type') ?? '').includes('application/json')) return undefined;
       const body = (await response.json()) as { slots?: Slot[] };
       return Array.isArray(body.slots) ? body.slots : undefined;
@@ -130,7 +152,11 @@ export default function BookingForm(props: BookingFormProps) {
   }, [status]);
 
   function focusField(form: HTMLFormElement, name: string) {
-    form.querySelector<HTMLElement>(name === 'start' ? '[name="start"]:checked, [name="start"], .site-form-field-day select' : `[name="${name}"]`)?.focus();
+    form
+      .querySelector<HTMLElement>(
+        name === 'start' ? '[name="start"]:checked, [name="start"], .site-form-field-day select' : `[name="${name}"]`,
+      )
+      ?.focus();
   }
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -146,7 +172,16 @@ export default function BookingForm(props: BookingFormProps) {
     if (status === 'sending') return;
     const data = Object.fromEntries(new FormData(form).entries()) as Record<string, string>;
     if (data[honeypotField]) return;
-    const request = { start, firstName: data.firstName ?? '', lastName: data.lastName ?? '', email: data.email ?? '', company: data.company ?? '', note: data.note ?? '', locale: props.locale, page: props.page };
+    const request = {
+      start,
+      firstName: data.firstName ?? '',
+      lastName: data.lastName ?? '',
+      email: data.email ?? '',
+      company: data.company ?? '',
+      note: data.note ?? '',
+      locale: props.locale,
+      page: props.page,
+    };
     const checked = validateBooking(request);
     if ('fieldErrors' in checked) {
       const errors = { ...checked.fieldErrors };
@@ -176,7 +211,12 @@ export default function BookingForm(props: BookingFormProps) {
       } else if (response.status === 400) {
         // The endpoint's own rules (a slot that is gone by now): shown at the field.
         const answer = (await response.json().catch(() => ({}))) as { fields?: Record<string, string> };
-        const errors = Object.fromEntries(Object.entries(answer.fields ?? {}).map(([name, key]) => [name, name === 'start' ? (key === 'required' ? 'chooseSlot' : 'slotGone') : key]));
+        const errors = Object.fromEntries(
+          Object.entries(answer.fields ?? {}).map(([name, key]) => [
+            name,
+            name === 'start' ? (key === 'required' ? 'chooseSlot' : 'slotGone') : key,
+          ]),
+        );
         if (Object.keys(errors).length === 0) throw new Error('400 without fields');
         if (errors.start) showSlots((await loadSlots()) ?? slots);
         setFieldErrors(errors);
@@ -190,46 +230,78 @@ export default function BookingForm(props: BookingFormProps) {
     setSettled((count) => count + 1);
   }
 
-  const labels: Record<FieldName | 'start', string> = { firstName: text.firstName, lastName: text.lastName, email: text.email, company: text.company, note: text.note, start: text.slot };
+  const labels: Record<FieldName | 'start', string> = {
+    firstName: text.firstName,
+    lastName: text.lastName,
+    email: text.email,
+    company: text.company,
+    note: text.note,
+    start: text.slot,
+  };
   const invalid = Object.keys(fieldErrors);
   const message: StatusMessage | undefined =
-    status === 'loading' && waiting ? { tone: 'info', title: text.loading, text: text.waitForSlots }
-    : status === 'sending' ? { tone: 'info', title: text.sendingText }
-    : status === 'booked' && booked ? {
-        tone: 'success',
-        title: text.bookedTitle,
-        text: fillText(text.bookedText, { when: fillText(text.when, { day: dayName(booked.start), time: timeOf(booked.start), zone: zoneName() }), email: booked.email }),
-        extra: (
-          <p>
-            <a className="site-form-calendar" href={`${props.endpoint}/calendar.ics?id=${encodeURIComponent(booked.id)}`} download="meeting.ics">{text.calendar}</a>
-          </p>
-        ),
-      }
-    : status === 'unavailable' ? {
-        tone: 'info',
-        title: text.unavailableTitle,
-        text: text.unavailableText,
-        extra: props.contactHref ? <p><a className="site-form-contact-link" href={props.contactHref}>{text.contactLink}</a></p> : undefined,
-      }
-    : status === 'taken' ? {
-        tone: 'error',
-        title: text.takenTitle,
-        text: next.length > 0 ? text.takenText : undefined,
-        extra: next.length > 0 && (
-          <ul className="site-form-next">
-            {next.map((slot) => (
-              <li key={slot.start}>
-                <button type="button" className="site-form-next-slot" onClick={() => choose(slot)}>
-                  {dayName(slot.start)} {timeOf(slot.start)}
-                </button>
-              </li>
-            ))}
-          </ul>
-        ),
-      }
-    : status === 'error' ? { tone: 'error', title: text.errorTitle, text: text.errorText }
-    : invalid.length > 0 ? invalidMessage(text, invalid.map((name) => labels[name as FieldName | 'start'] ?? name))
-    : undefined;
+    status === 'loading' && waiting
+      ? { tone: 'info', title: text.loading, text: text.waitForSlots }
+      : status === 'sending'
+        ? { tone: 'info', title: text.sendingText }
+        : status === 'booked' && booked
+          ? {
+              tone: 'success',
+              title: text.bookedTitle,
+              text: fillText(text.bookedText, {
+                when: fillText(text.when, { day: dayName(booked.start), time: timeOf(booked.start), zone: zoneName() }),
+                email: booked.email,
+              }),
+              extra: (
+                <p>
+                  <a
+                    className="site-form-calendar"
+                    href={`${props.endpoint}/calendar.ics?id=${encodeURIComponent(booked.id)}`}
+                    download="meeting.ics"
+                  >
+                    {text.calendar}
+                  </a>
+                </p>
+              ),
+            }
+          : status === 'unavailable'
+            ? {
+                tone: 'info',
+                title: text.unavailableTitle,
+                text: text.unavailableText,
+                extra: props.contactHref ? (
+                  <p>
+                    <a className="site-form-contact-link" href={props.contactHref}>
+                      {text.contactLink}
+                    </a>
+                  </p>
+                ) : undefined,
+              }
+            : status === 'taken'
+              ? {
+                  tone: 'error',
+                  title: text.takenTitle,
+                  text: next.length > 0 ? text.takenText : undefined,
+                  extra: next.length > 0 && (
+                    <ul className="site-form-next">
+                      {next.map((slot) => (
+                        <li key={slot.start}>
+                          <button type="button" className="site-form-next-slot" onClick={() => choose(slot)}>
+                            {dayName(slot.start)} {timeOf(slot.start)}
+                          </button>
+                        </li>
+                      ))}
+                    </ul>
+                  ),
+                }
+              : status === 'error'
+                ? { tone: 'error', title: text.errorTitle, text: text.errorText }
+                : invalid.length > 0
+                  ? invalidMessage(
+                      text,
+                      invalid.map((name) => labels[name as FieldName | 'start'] ?? name),
+                    )
+                  : undefined;
 
   function choose(slot: Slot) {
     setDay(dayOf(slot));
@@ -243,8 +315,24 @@ export default function BookingForm(props: BookingFormProps) {
   }
 
   const field = (name: FieldName, input: (common: FieldInputProps) => ReactElement) =>
-    formField({ id: `${id}-${name}`, name, label: labels[name], required: required.has(name), requiredWord: text.requiredWord, error: fieldErrors[name] && errorText(text, fieldErrors[name]) }, input);
-  const slotError = fieldErrors.start && (fieldErrors.start === 'chooseSlot' ? text.chooseSlot : fieldErrors.start === 'slotGone' ? text.slotGone : errorText(text, fieldErrors.start));
+    formField(
+      {
+        id: `${id}-${name}`,
+        name,
+        label: labels[name],
+        required: required.has(name),
+        requiredWord: text.requiredWord,
+        error: fieldErrors[name] && errorText(text, fieldErrors[name]),
+      },
+      input,
+    );
+  const slotError =
+    fieldErrors.start &&
+    (fieldErrors.start === 'chooseSlot'
+      ? text.chooseSlot
+      : fieldErrors.start === 'slotGone'
+        ? text.slotGone
+        : errorText(text, fieldErrors.start));
   const days = [...new Set(slots.map(dayOf))];
   const daySlots = slots.filter((slot) => dayOf(slot) === day);
   const showForm = status !== 'booked' && status !== 'unavailable';
@@ -257,10 +345,20 @@ export default function BookingForm(props: BookingFormProps) {
       {showForm && (
         // Until the slots are in, the browser checks the fields itself (noValidate stays off): a
         // send then is stopped by it or by submit() above, never posted half empty.
-        <form ref={formRef} className="site-form-form" method="post" action={props.endpoint} onSubmit={submit} noValidate={status !== 'loading'} aria-describedby={`${id}-required-note`}>
+        <form
+          ref={formRef}
+          className="site-form-form"
+          method="post"
+          action={props.endpoint}
+          onSubmit={submit}
+          noValidate={status !== 'loading'}
+          aria-describedby={`${id}-required-note`}
+        >
           <fieldset className="site-form-fieldset">
             <legend className="site-form-legend">{text.legend}</legend>
-            <p className="site-form-note" id={`${id}-required-note`}>{text.requiredNote}</p>
+            <p className="site-form-note" id={`${id}-required-note`}>
+              {text.requiredNote}
+            </p>
             {status === 'loading' ? (
               // The form without script: a date and a time; the endpoint finds the slot (or says it is taken).
               <div className="site-form-fields">
@@ -279,39 +377,69 @@ export default function BookingForm(props: BookingFormProps) {
                   <select id={`${id}-time`} name="time" required>
                     {props.times.map((time) => {
                       const [hh = '', mm = ''] = time.split(':');
-                      return <option key={time} value={time}>{fillText(text.clock, { hh, mm })}</option>;
+                      return (
+                        <option key={time} value={time}>
+                          {fillText(text.clock, { hh, mm })}
+                        </option>
+                      );
                     })}
                   </select>
                 </div>
               </div>
             ) : (
               <div className="site-form-slots">
-                <p className="site-form-zone">
-                  {fillText(text.timesIn, { zone: zoneName() })}
-                </p>
+                <p className="site-form-zone">{fillText(text.timesIn, { zone: zoneName() })}</p>
                 {slots.length === 0 ? (
                   <p className="site-form-no-slots">{text.noSlots}</p>
                 ) : (
                   <>
                     <div className="site-form-field site-form-field-day">
-                      <label className="site-form-label" htmlFor={`${id}-day`}>{text.day}</label>
-                      <select id={`${id}-day`} value={day} onChange={(event) => { setDay(event.currentTarget.value); setStart(''); }}>
+                      <label className="site-form-label" htmlFor={`${id}-day`}>
+                        {text.day}
+                      </label>
+                      <select
+                        id={`${id}-day`}
+                        value={day}
+                        onChange={(event) => {
+                          setDay(event.currentTarget.value);
+                          setStart('');
+                        }}
+                      >
                         {days.map((date) => (
-                          <option key={date} value={date}>{dayName(`${date}T12:00:00Z`)}</option>
+                          <option key={date} value={date}>
+                            {dayName(`${date}T12:00:00Z`)}
+                          </option>
                         ))}
                       </select>
                     </div>
-                    <fieldset className="site-form-slot-group" aria-describedby={slotError ? `${id}-start-error` : undefined}>
+                    <fieldset
+                      className="site-form-slot-group"
+                      aria-describedby={slotError ? `${id}-start-error` : undefined}
+                    >
                       <legend className="site-form-label">
                         {text.slot}
                         <RequiredMarker word={text.requiredWord} />
                       </legend>
                       <div className="site-form-slot-list">
                         {daySlots.map((slot) => (
-                          <label key={slot.start} className={slot.start === start ? 'site-form-slot is-selected' : 'site-form-slot'}>
-                            <input type="radio" name="start" value={slot.start} checked={slot.start === start} onChange={() => setStart(slot.start)} aria-invalid={slotError ? true : undefined} />
+                          <label
+                            key={slot.start}
+                            className={slot.start === start ? 'site-form-slot is-selected' : 'site-form-slot'}
+                          >
+                            <input
+                              type="radio"
+                              name="start"
+                              value={slot.start}
+                              checked={slot.start === start}
+                              onChange={() => setStart(slot.start)}
+                              aria-invalid={slotError ? true : undefined}
+                            />
                             <span className="site-form-slot-time">{timeOf(slot.start)}</span>
-                            {visitorZone && <span className="site-form-slot-local">{fillText(text.yourTime, { time: timeOf(slot.start, visitorZone) })}</span>}
+                            {visitorZone && (
+                              <span className="site-form-slot-local">
+                                {fillText(text.yourTime, { time: timeOf(slot.start, visitorZone) })}
+                              </span>
+                            )}
                           </label>
                         ))}
                       </div>
@@ -322,11 +450,21 @@ export default function BookingForm(props: BookingFormProps) {
               </div>
             )}
             <div className="site-form-fields">
-              {field('firstName', (common) => <input {...common} type="text" autoComplete="given-name" maxLength={bookingLimits.name} />)}
-              {field('lastName', (common) => <input {...common} type="text" autoComplete="family-name" maxLength={bookingLimits.name} />)}
-              {field('email', (common) => <input {...common} type="email" autoComplete="email" maxLength={bookingLimits.email} />)}
-              {field('company', (common) => <input {...common} type="text" autoComplete="organization" maxLength={bookingLimits.company} />)}
-              {field('note', (common) => <textarea {...common} rows={4} maxLength={bookingLimits.note} />)}
+              {field('firstName', (common) => (
+                <input {...common} type="text" autoComplete="given-name" maxLength={bookingLimits.name} />
+              ))}
+              {field('lastName', (common) => (
+                <input {...common} type="text" autoComplete="family-name" maxLength={bookingLimits.name} />
+              ))}
+              {field('email', (common) => (
+                <input {...common} type="email" autoComplete="email" maxLength={bookingLimits.email} />
+              ))}
+              {field('company', (common) => (
+                <input {...common} type="text" autoComplete="organization" maxLength={bookingLimits.company} />
+              ))}
+              {field('note', (common) => (
+                <textarea {...common} rows={4} maxLength={bookingLimits.note} />
+              ))}
             </div>
             <Honeypot id={`${id}-${honeypotField}`} name={honeypotField} label={text.honeypot} />
             <input type="hidden" name="locale" value={props.locale} />

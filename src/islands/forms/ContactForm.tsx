@@ -14,7 +14,15 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactElement } from 'react';
 import { contactLimits, honeypotField, requiredContactFields, validateContact } from 'typed-site/contact-schema';
 import { contactFormText, type ContactFormText } from './form-copy';
-import { errorText, formField, Honeypot, invalidMessage, StatusText, type FieldInputProps, type StatusMessage } from './form-field';
+import {
+  errorText,
+  formField,
+  Honeypot,
+  invalidMessage,
+  StatusText,
+  type FieldInputProps,
+  type StatusMessage,
+} from './form-field';
 
 /** What a page gives the contact form (JSON: it is written into the page for hydration). */
 export interface ContactFormProps {
@@ -87,17 +95,24 @@ export default function ContactForm(props: ContactFormProps) {
       // A form service on another origin gets a plain urlencoded form: every service takes it, and
       // it is a simple request (no CORS preflight). The site's own endpoint gets JSON.
       const external = /^https?:\/\//.test(props.endpoint);
-      const body = Object.fromEntries(Object.entries(checked.data).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+      const body = Object.fromEntries(
+        Object.entries(checked.data).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+      );
       const response = await fetch(props.endpoint, {
         method: 'POST',
-        headers: { 'content-type': external ? 'application/x-www-form-urlencoded' : 'application/json', accept: 'application/json' },
+        headers: {
+          'content-type': external ? 'application/x-www-form-urlencoded' : 'application/json',
+          accept: 'application/json',
+        },
         body: external ? new URLSearchParams(body) : JSON.stringify(body),
       });
       if (response.ok) outcome = 'success';
       else if (response.status === 400) {
         // The endpoint disagrees about a field (a rule the browser cannot know): shown at the field.
         const answer = (await response.json().catch(() => ({}))) as { fields?: Record<string, string> };
-        const known = Object.fromEntries(Object.entries(answer.fields ?? {}).filter(([name]) => name in fieldLabels(text)));
+        const known = Object.fromEntries(
+          Object.entries(answer.fields ?? {}).filter(([name]) => name in fieldLabels(text)),
+        );
         if (Object.keys(known).length > 0) {
           setFieldErrors(known);
           setStatus('idle');
@@ -115,14 +130,31 @@ export default function ContactForm(props: ContactFormProps) {
   const labels = fieldLabels(text);
   const invalid = Object.keys(fieldErrors);
   const message: StatusMessage | undefined =
-    status === 'sending' ? { tone: 'info', title: text.sendingText }
-    : status === 'success' ? { tone: 'success', title: text.successTitle, text: text.successText }
-    : status === 'error' ? { tone: 'error', title: text.errorTitle, text: text.errorText }
-    : invalid.length > 0 ? invalidMessage(text, invalid.map((name) => labels[name as FieldName] ?? name))
-    : undefined;
+    status === 'sending'
+      ? { tone: 'info', title: text.sendingText }
+      : status === 'success'
+        ? { tone: 'success', title: text.successTitle, text: text.successText }
+        : status === 'error'
+          ? { tone: 'error', title: text.errorTitle, text: text.errorText }
+          : invalid.length > 0
+            ? invalidMessage(
+                text,
+                invalid.map((name) => labels[name as FieldName] ?? name),
+              )
+            : undefined;
 
   const field = (name: FieldName, input: (common: FieldInputProps) => ReactElement) =>
-    formField({ id: `${id}-${name}`, name, label: labels[name], required: required.has(name), requiredWord: text.requiredWord, error: fieldErrors[name] && errorText(text, fieldErrors[name]) }, input);
+    formField(
+      {
+        id: `${id}-${name}`,
+        name,
+        label: labels[name],
+        required: required.has(name),
+        requiredWord: text.requiredWord,
+        error: fieldErrors[name] && errorText(text, fieldErrors[name]),
+      },
+      input,
+    );
 
   return (
     <div className="site-form site-form-contact" data-state={status}>
@@ -134,25 +166,49 @@ export default function ContactForm(props: ContactFormProps) {
           {text.sendAnother}
         </button>
       ) : (
-        <form ref={formRef} className="site-form-form" method="post" action={props.endpoint} onSubmit={submit} aria-describedby={`${id}-required-note`}>
+        <form
+          ref={formRef}
+          className="site-form-form"
+          method="post"
+          action={props.endpoint}
+          onSubmit={submit}
+          aria-describedby={`${id}-required-note`}
+        >
           <fieldset className="site-form-fieldset">
             <legend className="site-form-legend">{text.legend}</legend>
-            <p className="site-form-note" id={`${id}-required-note`}>{text.requiredNote}</p>
+            <p className="site-form-note" id={`${id}-required-note`}>
+              {text.requiredNote}
+            </p>
             <div className="site-form-fields">
-              {field('firstName', (common) => <input {...common} type="text" autoComplete="given-name" maxLength={contactLimits.name} />)}
-              {field('lastName', (common) => <input {...common} type="text" autoComplete="family-name" maxLength={contactLimits.name} />)}
-              {field('email', (common) => <input {...common} type="email" autoComplete="email" maxLength={contactLimits.email} />)}
-              {field('company', (common) => <input {...common} type="text" autoComplete="organization" maxLength={contactLimits.company} />)}
-              {Object.keys(types).length > 0 && field('type', (common) => (
-                <select {...common} defaultValue={props.defaultType ?? ''}>
-                  {!props.defaultType && <option value="">{text.chooseType}</option>}
-                  {Object.entries(types).map(([type, label]) => (
-                    <option key={type} value={type}>{label}</option>
-                  ))}
-                </select>
+              {field('firstName', (common) => (
+                <input {...common} type="text" autoComplete="given-name" maxLength={contactLimits.name} />
               ))}
-              {field('subject', (common) => <input {...common} type="text" maxLength={contactLimits.subject} defaultValue={props.subject} />)}
-              {field('message', (common) => <textarea {...common} rows={6} maxLength={contactLimits.message} />)}
+              {field('lastName', (common) => (
+                <input {...common} type="text" autoComplete="family-name" maxLength={contactLimits.name} />
+              ))}
+              {field('email', (common) => (
+                <input {...common} type="email" autoComplete="email" maxLength={contactLimits.email} />
+              ))}
+              {field('company', (common) => (
+                <input {...common} type="text" autoComplete="organization" maxLength={contactLimits.company} />
+              ))}
+              {Object.keys(types).length > 0 &&
+                field('type', (common) => (
+                  <select {...common} defaultValue={props.defaultType ?? ''}>
+                    {!props.defaultType && <option value="">{text.chooseType}</option>}
+                    {Object.entries(types).map(([type, label]) => (
+                      <option key={type} value={type}>
+                        {label}
+                      </option>
+                    ))}
+                  </select>
+                ))}
+              {field('subject', (common) => (
+                <input {...common} type="text" maxLength={contactLimits.subject} defaultValue={props.subject} />
+              ))}
+              {field('message', (common) => (
+                <textarea {...common} rows={6} maxLength={contactLimits.message} />
+              ))}
             </div>
             <Honeypot id={`${id}-${honeypotField}`} name={honeypotField} label={text.honeypot} />
             <input type="hidden" name="locale" value={props.locale} />
@@ -169,5 +225,13 @@ export default function ContactForm(props: ContactFormProps) {
 
 /** The label of each field, by its name. */
 function fieldLabels(text: ContactFormText): Record<FieldName, string> {
-  return { firstName: text.firstName, lastName: text.lastName, email: text.email, company: text.company, type: text.type, subject: text.subject, message: text.message };
+  return {
+    firstName: text.firstName,
+    lastName: text.lastName,
+    email: text.email,
+    company: text.company,
+    type: text.type,
+    subject: text.subject,
+    message: text.message,
+  };
 }

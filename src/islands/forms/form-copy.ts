@@ -258,7 +258,12 @@ const norwegian: FormCopy = {
 };
 
 /** The engine's copy by language code; other languages read the English. */
-export const formCopy: Readonly<Record<string, FormCopy>> = { en: english, no: norwegian, nb: norwegian, nn: norwegian };
+export const formCopy: Readonly<Record<string, FormCopy>> = {
+  en: english,
+  no: norwegian,
+  nb: norwegian,
+  nn: norwegian,
+};
 
 /** The engine's copy for a page's locale: its own language's, else its base language's ("nb-NO" → "nb"), else English. */
 export function formCopyOf(locale: string): FormCopy {
@@ -268,7 +273,9 @@ export function formCopyOf(locale: string): FormCopy {
 
 /** Keeps only the string values of a site's words (a prop from JSON may hold anything). */
 function wordsOf<Text extends object>(text: Partial<Text> | undefined): Partial<Text> {
-  return Object.fromEntries(Object.entries(text ?? {}).filter(([, value]) => typeof value === 'string')) as Partial<Text>;
+  return Object.fromEntries(
+    Object.entries(text ?? {}).filter(([, value]) => typeof value === 'string'),
+  ) as Partial<Text>;
 }
 
 /** The contact form's words in `locale`, with the site's `text` over them. */

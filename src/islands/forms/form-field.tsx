@@ -29,7 +29,13 @@ export function formField(
         {field.label}
         {field.required && <RequiredMarker word={field.requiredWord} />}
       </label>
-      {input({ id: field.id, name: field.name, required: field.required || undefined, 'aria-invalid': field.error ? true : undefined, 'aria-describedby': field.error ? errorId : undefined })}
+      {input({
+        id: field.id,
+        name: field.name,
+        required: field.required || undefined,
+        'aria-invalid': field.error ? true : undefined,
+        'aria-describedby': field.error ? errorId : undefined,
+      })}
       {field.error && <FieldError id={errorId}>{field.error}</FieldError>}
     </div>
   );
@@ -88,11 +94,23 @@ export function Honeypot({ id, label, name }: { id: string; label: string; name:
 }
 
 /** The banner of fields that need attention: their labels in `invalidText`'s `{fields}`. */
-export function invalidMessage(text: { invalidTitle: string; invalidText: string }, labels: readonly string[]): StatusMessage {
+export function invalidMessage(
+  text: { invalidTitle: string; invalidText: string },
+  labels: readonly string[],
+): StatusMessage {
   return { tone: 'error', title: text.invalidTitle, text: fillText(text.invalidText, { fields: labels.join(', ') }) };
 }
 
 /** A field's error message from the schema's key (contact-schema.ts `fieldErrorsOf`). */
-export function errorText(text: { fieldRequired: string; invalidEmail: string; tooLong: string; invalid: string }, key: string): string {
-  return key === 'required' ? text.fieldRequired : key === 'invalidEmail' ? text.invalidEmail : key === 'tooLong' ? text.tooLong : text.invalid;
+export function errorText(
+  text: { fieldRequired: string; invalidEmail: string; tooLong: string; invalid: string },
+  key: string,
+): string {
+  return key === 'required'
+    ? text.fieldRequired
+    : key === 'invalidEmail'
+      ? text.invalidEmail
+      : key === 'tooLong'
+        ? text.tooLong
+        : text.invalid;
 }

@@ -11,10 +11,26 @@
  * the config's and messages' at build time. Web APIs only: bundled into the functions.
  */
 import { storageFailed } from '../../forms/answer.js';
-import { bookingCalendar, bookSlot, calendarIdOf, listFreeSlots, routeBooking, type BookingStore, type CalendarText } from '../../forms/booking.js';
+import {
+  bookingCalendar,
+  bookSlot,
+  calendarIdOf,
+  listFreeSlots,
+  routeBooking,
+  type BookingStore,
+  type CalendarText,
+} from '../../forms/booking.js';
 import type { SlotRules } from '../../booking/slots.js';
 import { createRateLimiter } from '../../serve/rate-limit.js';
-import { answerResponse, logToHost, readWebForm, inLocale, submissionResponse, type HostContext, type WebHandler } from './web-endpoint.js';
+import {
+  answerResponse,
+  logToHost,
+  readWebForm,
+  inLocale,
+  submissionResponse,
+  type HostContext,
+  type WebHandler,
+} from './web-endpoint.js';
 
 /** What the build writes into the booking function (JSON, from the config and the messages). */
 export interface BookingEndpointSettings {
@@ -46,7 +62,10 @@ export interface BookingEndpointSettings {
  * Opens the store of a request's environment; called once per running instance of the function
  * (again after a failure). It throws a `StoreUnavailable` for a database that is missing or down.
  */
-export type OpenBookingStore = (env: Record<string, unknown>, settings: BookingEndpointSettings) => Promise<BookingStore>;
+export type OpenBookingStore = (
+  env: Record<string, unknown>,
+  settings: BookingEndpointSettings,
+) => Promise<BookingStore>;
 
 /** Options that tests set; a deployed function uses the defaults. */
 export interface BookingEndpointOptions {
@@ -54,10 +73,20 @@ export interface BookingEndpointOptions {
 }
 
 /** Creates the handler of the booking endpoint and the paths below it. */
-export function createBookingEndpoint(settings: BookingEndpointSettings, open: OpenBookingStore, options: BookingEndpointOptions = {}): WebHandler {
+export function createBookingEndpoint(
+  settings: BookingEndpointSettings,
+  open: OpenBookingStore,
+  options: BookingEndpointOptions = {},
+): WebHandler {
   const now = options.now ?? Date.now;
   const budget = createRateLimiter({ limit: settings.rateLimit, windowMs: settings.rateWindowMs, now });
-  const terms = { endpoint: settings.path, rules: settings.rules, days: settings.days, domain: settings.domain, organizer: settings.organizer };
+  const terms = {
+    endpoint: settings.path,
+    rules: settings.rules,
+    days: settings.days,
+    domain: settings.domain,
+    organizer: settings.organizer,
+  };
   const calendarText = (locale: string) => inLocale(settings.calendarText, locale, settings.defaultLocale);
   let opened: Promise<BookingStore> | undefined;
 
@@ -81,9 +110,17 @@ export function createBookingEndpoint(settings: BookingEndpointSettings, open: O
       client: context.client,
       budget,
       secure: new URL(request.url).protocol === 'https:',
-      reportStoreFailure: (error) => logToHost(`${settings.path}: the booking could not be stored: ${error instanceof Error ? error.message : String(error)}`),
+      reportStoreFailure: (error) =>
+        logToHost(
+          `${settings.path}: the booking could not be stored: ${error instanceof Error ? error.message : String(error)}`,
+        ),
     });
-    return submissionResponse(answer, read, (accepted) => inLocale(settings.resultPages, read.fields.locale, settings.defaultLocale)[accepted ? 'booked' : 'failed']);
+    return submissionResponse(
+      answer,
+      read,
+      (accepted) =>
+        inLocale(settings.resultPages, read.fields.locale, settings.defaultLocale)[accepted ? 'booked' : 'failed'],
+    );
   }
 
   return async function handle(request, context) {
@@ -93,7 +130,14 @@ export function createBookingEndpoint(settings: BookingEndpointSettings, open: O
     try {
       if (asked === 'book') return await book(request, context);
       if (asked === 'slots') return answerResponse(await listFreeSlots(url.searchParams, bookingContext));
-      if (asked === 'calendar') return answerResponse(await bookingCalendar(calendarIdOf(url.searchParams, request.headers.get('cookie') ?? ''), bookingContext, calendarText));
+      if (asked === 'calendar')
+        return answerResponse(
+          await bookingCalendar(
+            calendarIdOf(url.searchParams, request.headers.get('cookie') ?? ''),
+            bookingContext,
+            calendarText,
+          ),
+        );
       return answerResponse(asked);
     } catch (error) {
       // The store could not be opened or read (a missing binding or variable, a database down):

@@ -11,6 +11,9 @@ import type { OpenBookingStore } from './booking-endpoint.js';
 /** Opens the store on the D1 binding of the request's environment. */
 export const openD1Store: OpenBookingStore = async (env, settings) => {
   const binding = env[settings.database.d1Binding];
-  if (!isD1Database(binding)) throw new StoreUnavailable(`no D1 database is bound as ${settings.database.d1Binding}: bind one to the Pages project (Settings → Bindings → D1 database) under that name`);
+  if (!isD1Database(binding))
+    throw new StoreUnavailable(
+      `no D1 database is bound as ${settings.database.d1Binding}: bind one to the Pages project (Settings → Bindings → D1 database) under that name`,
+    );
   return createStore(openD1(binding));
 };

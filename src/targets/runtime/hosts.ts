@@ -20,7 +20,9 @@ export interface HandledEndpoint {
 
 /** The path and handler of an endpoint, and whether it answers the paths below its own. */
 function handlerOf(endpoint: BundledEndpoint | HandledEndpoint): HandledEndpoint & { below: boolean } {
-  return 'handle' in endpoint ? { ...endpoint, below: true } : { path: endpoint.settings.path, handle: createWebEndpoint(endpoint.validate, endpoint.settings), below: false };
+  return 'handle' in endpoint
+    ? { ...endpoint, below: true }
+    : { path: endpoint.settings.path, handle: createWebEndpoint(endpoint.validate, endpoint.settings), below: false };
 }
 
 /** The process environment where there is one (Netlify's and Vercel's runtimes), else nothing. */
@@ -33,9 +35,15 @@ function processEnv(): Record<string, unknown> {
  * client's address as `context.ip` (and the `x-nf-client-connection-ip` header), which a client
  * cannot set.
  */
-export function netlifyFunction(endpoint: BundledEndpoint | HandledEndpoint): (request: Request, context?: { ip?: string }) => Promise<Response> {
+export function netlifyFunction(
+  endpoint: BundledEndpoint | HandledEndpoint,
+): (request: Request, context?: { ip?: string }) => Promise<Response> {
   const { handle } = handlerOf(endpoint);
-  return (request, context) => handle(request, { client: context?.ip ?? request.headers.get('x-nf-client-connection-ip') ?? 'unknown', env: processEnv() });
+  return (request, context) =>
+    handle(request, {
+      client: context?.ip ?? request.headers.get('x-nf-client-connection-ip') ?? 'unknown',
+      env: processEnv(),
+    });
 }
 
 /** A Vercel Edge Function (`export default (request) => Response`); Vercel sets `x-real-ip` to the client's address. */
@@ -62,7 +70,9 @@ interface NodeResponse {
  * becomes a web `Request` (its body streamed, so the size limit still stops reading early) and the
  * `Response` is written back.
  */
-export function vercelNodeFunction(endpoint: BundledEndpoint | HandledEndpoint): (request: NodeRequest, response: NodeResponse) => Promise<void> {
+export function vercelNodeFunction(
+  endpoint: BundledEndpoint | HandledEndpoint,
+): (request: NodeRequest, response: NodeResponse) => Promise<void> {
   const { handle } = handlerOf(endpoint);
   return async (request, response) => {
     const headers = new Headers();
@@ -73,17 +83,25 @@ export function vercelNodeFunction(endpoint: BundledEndpoint | HandledEndpoint):
     const host = headers.get('x-forwarded-host') ?? headers.get('host') ?? 'localhost';
     const protocol = headers.get('x-forwarded-proto') ?? 'https';
     const chunks = request[Symbol.asyncIterator]();
-    const body = method === 'GET' || method === 'HEAD' ? undefined : new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        const { done, value } = await chunks.next();
-        if (done) controller.close();
-        else controller.enqueue(value);
-      },
-      async cancel() {
-        await chunks.return?.();
-      },
-    });
-    const web = new Request(`${protocol}://${host}${request.url ?? '/'}`, { method, headers, body, duplex: 'half' } as RequestInit);
+    const body =
+      method === 'GET' || method === 'HEAD'
+        ? undefined
+        : new ReadableStream<Uint8Array>({
+            async pull(controller) {
+              const { done, value } = await chunks.next();
+              if (done) controller.close();
+              else controller.enqueue(value);
+            },
+            async cancel() {
+              await chunks.return?.();
+            },
+          });
+    const web = new Request(`${protocol}://${host}${request.url ?? '/'}`, {
+      method,
+      headers,
+      body,
+      duplex: 'half',
+    } as RequestInit);
     const answer = await handle(web, { client: headers.get('x-real-ip') ?? 'unknown', env: processEnv() });
     response.statusCode = answer.status;
     const cookies = answer.headers.getSetCookie?.() ?? [];
@@ -100,13 +118,17 @@ export function vercelNodeFunction(endpoint: BundledEndpoint | HandledEndpoint):
  * request to the static files (`env.ASSETS`). `_routes.json` sends only the endpoints' paths here,
  * so pages never cost a function call. Cloudflare sets `cf-connecting-ip` to the client's address.
  */
-export function cloudflareWorker(endpoints: readonly (BundledEndpoint | HandledEndpoint)[]): { fetch(request: Request, env: Record<string, unknown>): Promise<Response> } {
+export function cloudflareWorker(endpoints: readonly (BundledEndpoint | HandledEndpoint)[]): {
+  fetch(request: Request, env: Record<string, unknown>): Promise<Response>;
+} {
   const handled = endpoints.map(handlerOf);
   return {
     fetch(request, env) {
       const path = new URL(request.url).pathname;
       // A form endpoint answers its path; the booking also the paths below it (slots, the calendar file).
-      const handle = handled.find((endpoint) => path === endpoint.path || (endpoint.below && path.startsWith(`${endpoint.path}/`)))?.handle;
+      const handle = handled.find(
+        (endpoint) => path === endpoint.path || (endpoint.below && path.startsWith(`${endpoint.path}/`)),
+      )?.handle;
       if (handle) return handle(request, { client: request.headers.get('cf-connecting-ip') ?? 'unknown', env });
       const assets = env.ASSETS as { fetch(request: Request): Promise<Response> } | undefined;
       return assets ? assets.fetch(request) : Promise.resolve(new Response('Not found', { status: 404 }));

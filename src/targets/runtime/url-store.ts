@@ -14,8 +14,14 @@ import type { OpenBookingStore } from './booking-endpoint.js';
 export const openUrlStore: OpenBookingStore = async (env, settings) => {
   const url = env[settings.database.urlEnv];
   const name = settings.database.urlEnv;
-  if (typeof url !== 'string' || !url) throw new StoreUnavailable(`the variable ${name} is not set: set it to the postgres:// URL of the booking's database in the host's environment variables`);
-  if (!/^postgres(ql)?:\/\//i.test(url)) throw new StoreUnavailable(`the variable ${name} does not hold a postgres:// URL (it starts "${url.split(':')[0]}:")`);
+  if (typeof url !== 'string' || !url)
+    throw new StoreUnavailable(
+      `the variable ${name} is not set: set it to the postgres:// URL of the booking's database in the host's environment variables`,
+    );
+  if (!/^postgres(ql)?:\/\//i.test(url))
+    throw new StoreUnavailable(
+      `the variable ${name} does not hold a postgres:// URL (it starts "${url.split(':')[0]}:")`,
+    );
   // A function instance answers one request at a time: one connection is all it uses, and many
   // instances at once must not take the database's every connection slot.
   return createStore(await openPostgres(url, { maxConnections: 1 }));

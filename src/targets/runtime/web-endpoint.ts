@@ -73,7 +73,11 @@ export const webhookTimeoutMs = 8_000;
 const noStore = { 'cache-control': 'no-store' };
 
 /** Creates the handler of an endpoint. */
-export function createWebEndpoint<Data extends object>(validate: Validate<Data>, settings: EndpointSettings, options: WebEndpointOptions = {}): WebHandler {
+export function createWebEndpoint<Data extends object>(
+  validate: Validate<Data>,
+  settings: EndpointSettings,
+  options: WebEndpointOptions = {},
+): WebHandler {
   const now = options.now ?? Date.now;
   const budget = createRateLimiter({ limit: settings.rateLimit, windowMs: settings.rateWindowMs, now });
 
@@ -82,9 +86,19 @@ export function createWebEndpoint<Data extends object>(validate: Validate<Data>,
     const read = await readWebForm(request, settings);
     if (read instanceof Response) return read;
     // The environment comes with each request (Cloudflare passes it so); the budget is the instance's.
-    const submit = createContactFlow({ validate, budget, now, store: (record) => storeRecord(record, context.env, settings, options) });
+    const submit = createContactFlow({
+      validate,
+      budget,
+      now,
+      store: (record) => storeRecord(record, context.env, settings, options),
+    });
     const answer = await submit(read.fields, context.client);
-    return submissionResponse(answer, read, (accepted) => inLocale(settings.resultPages, read.fields.locale, settings.defaultLocale)[accepted ? 'sent' : 'failed']);
+    return submissionResponse(
+      answer,
+      read,
+      (accepted) =>
+        inLocale(settings.resultPages, read.fields.locale, settings.defaultLocale)[accepted ? 'sent' : 'failed'],
+    );
   };
 }
 
@@ -95,18 +109,30 @@ export function inLocale<Entry>(byLocale: Record<string, Entry>, locale: unknown
 
 /** A JSON answer that no cache keeps. */
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...noStore, ...headers } });
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...noStore, ...headers },
+  });
 }
 
 /** An answer of the form rules as a `Response`: a string body as it is, any other as JSON. */
 export function answerResponse(answer: FormAnswer): Response {
-  return typeof answer.body === 'string' ? new Response(answer.body, { status: answer.status, headers: answer.headers }) : jsonResponse(answer.status, answer.body, answer.headers);
+  return typeof answer.body === 'string'
+    ? new Response(answer.body, { status: answer.status, headers: answer.headers })
+    : jsonResponse(answer.status, answer.body, answer.headers);
 }
 
 /** The answer to a submission: for a plain form post a redirect to the result page (the success page for a 201), else the answer. */
-export function submissionResponse(answer: FormAnswer, read: { isForm: boolean }, resultPage: (accepted: boolean) => string): Response {
+export function submissionResponse(
+  answer: FormAnswer,
+  read: { isForm: boolean },
+  resultPage: (accepted: boolean) => string,
+): Response {
   if (!read.isForm) return answerResponse(answer);
-  return new Response(null, { status: 303, headers: { ...answer.headers, location: resultPage(answer.status === 201), ...noStore } });
+  return new Response(null, {
+    status: 303,
+    headers: { ...answer.headers, location: resultPage(answer.status === 201), ...noStore },
+  });
 }
 
 /**
@@ -114,17 +140,26 @@ export function submissionResponse(answer: FormAnswer, read: { isForm: boolean }
  * site, JSON or a plain form post, at most `maxBytes`, in the charset it declares. The fields and
  * whether it was a plain form post, or the answer that refuses it.
  */
-export async function readWebForm(request: Request, settings: Pick<EndpointSettings, 'allowedOrigins' | 'maxBytes'>): Promise<{ fields: Record<string, unknown>; isForm: boolean } | Response> {
+export async function readWebForm(
+  request: Request,
+  settings: Pick<EndpointSettings, 'allowedOrigins' | 'maxBytes'>,
+): Promise<{ fields: Record<string, unknown>; isForm: boolean } | Response> {
   if (!isSameOrigin(request, settings.allowedOrigins)) return jsonResponse(403, { error: 'cross_origin' });
   const { type, charset } = parseContentType(request.headers.get('content-type') ?? '');
   const isForm = type === 'application/x-www-form-urlencoded';
-  if (!isForm && type !== 'application/json') return jsonResponse(415, { error: 'unsupported_media_type', accepted: ['application/json', 'application/x-www-form-urlencoded'] });
+  if (!isForm && type !== 'application/json')
+    return jsonResponse(415, {
+      error: 'unsupported_media_type',
+      accepted: ['application/json', 'application/x-www-form-urlencoded'],
+    });
   const decoder = decoderFor(charset);
   if (!decoder) return jsonResponse(415, { error: 'unsupported_charset', charset });
   const body = await readBody(request, settings.maxBytes);
   if (!body) return jsonResponse(413, { error: 'payload_too_large', maxBytes: settings.maxBytes });
   try {
-    const fields = isForm ? parseFormBody(body, decoder) : (JSON.parse(decoder.decode(body)) as Record<string, unknown>);
+    const fields = isForm
+      ? parseFormBody(body, decoder)
+      : (JSON.parse(decoder.decode(body)) as Record<string, unknown>);
     if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw new SyntaxError('not an object');
     return { fields, isForm };
   } catch {
@@ -176,13 +211,20 @@ async function readBody(request: Request, maxBytes: number): Promise<Uint8Array 
  * visitor gets 503 and the host's log says what to set), so a submission is never answered as
  * received while nothing keeps it.
  */
-async function storeRecord(record: object, env: Record<string, unknown>, settings: EndpointSettings, options: WebEndpointOptions): Promise<void> {
+async function storeRecord(
+  record: object,
+  env: Record<string, unknown>,
+  settings: EndpointSettings,
+  options: WebEndpointOptions,
+): Promise<void> {
   const kv = env[settings.storage.kvBinding] as KeyValueStore | undefined;
   const url = env[settings.storage.forwardUrlEnv];
   const hasKv = typeof kv === 'object' && kv !== null && typeof kv.put === 'function';
   const hasUrl = typeof url === 'string' && /^https?:\/\//.test(url);
   if (!hasKv && !hasUrl) {
-    logToHost(`${settings.path}: no storage: bind a KV namespace as ${settings.storage.kvBinding} (Cloudflare) or set ${settings.storage.forwardUrlEnv} to a webhook URL`);
+    logToHost(
+      `${settings.path}: no storage: bind a KV namespace as ${settings.storage.kvBinding} (Cloudflare) or set ${settings.storage.forwardUrlEnv} to a webhook URL`,
+    );
     throw new Error('no storage configured');
   }
   const line = JSON.stringify({ endpoint: settings.name, ...record });
@@ -197,17 +239,28 @@ async function storeRecord(record: object, env: Record<string, unknown>, setting
     const budget = options.webhookTimeoutMs ?? webhookTimeoutMs;
     let response: Response;
     try {
-      response = await (options.fetch ?? fetch)(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: line, signal: AbortSignal.timeout(budget) });
+      response = await (options.fetch ?? fetch)(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: line,
+        signal: AbortSignal.timeout(budget),
+      });
     } catch (error) {
       const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-      const cause = timedOut ? `did not answer within ${budget / 1000} s` : `could not be reached (${error instanceof Error ? error.message : String(error)})`;
-      logToHost(`${settings.path}: the webhook in ${settings.storage.forwardUrlEnv} ${cause}: the submission was answered 503, for the visitor to send again`);
+      const cause = timedOut
+        ? `did not answer within ${budget / 1000} s`
+        : `could not be reached (${error instanceof Error ? error.message : String(error)})`;
+      logToHost(
+        `${settings.path}: the webhook in ${settings.storage.forwardUrlEnv} ${cause}: the submission was answered 503, for the visitor to send again`,
+      );
       throw error;
     }
     // The body is not needed, but an unread one holds the connection.
     await response.body?.cancel().catch(() => undefined);
     if (!response.ok) {
-      logToHost(`${settings.path}: the webhook in ${settings.storage.forwardUrlEnv} answered ${response.status}: the submission was answered 503, for the visitor to send again`);
+      logToHost(
+        `${settings.path}: the webhook in ${settings.storage.forwardUrlEnv} answered ${response.status}: the submission was answered 503, for the visitor to send again`,
+      );
       throw new Error(`webhook answered ${response.status}`);
     }
   }

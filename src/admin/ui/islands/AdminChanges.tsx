@@ -9,10 +9,46 @@ import { callApi } from './admin-client';
 import { AdminBar, usePageSession } from './admin-bar';
 
 /** The copy keys of the changes view (content/pages/admin/changes/en.yaml, `changes:`), besides `actions`. */
-export const adminChangesText = ['loading', 'unavailable', 'signedInAs', 'signOut', 'forbidden', 'failed', 'changes', 'when', 'who', 'what', 'which', 'language', 'empty', 'more', 'inboxItem', 'settingsItem', 'kindContact', 'kindBooking', 'note'] as const;
+export const adminChangesText = [
+  'loading',
+  'unavailable',
+  'signedInAs',
+  'signOut',
+  'forbidden',
+  'failed',
+  'changes',
+  'when',
+  'who',
+  'what',
+  'which',
+  'language',
+  'empty',
+  'more',
+  'inboxItem',
+  'settingsItem',
+  'kindContact',
+  'kindBooking',
+  'note',
+] as const;
 
 /** One entry as `GET /api/admin/changes` gives it. */
-interface Change { time: string; user: string; action: string; collection?: string; image?: string; slug?: string; locale?: string; id?: string; kind?: string; count?: number; to?: string; page?: string; paths?: string[]; author?: string; note?: string }
+interface Change {
+  time: string;
+  user: string;
+  action: string;
+  collection?: string;
+  image?: string;
+  slug?: string;
+  locale?: string;
+  id?: string;
+  kind?: string;
+  count?: number;
+  to?: string;
+  page?: string;
+  paths?: string[];
+  author?: string;
+  note?: string;
+}
 
 /** Everything the changes view shows, from the config and the page's copy. */
 export interface AdminChangesProps {
@@ -50,32 +86,85 @@ export default function AdminChanges(props: AdminChangesProps) {
   }
 
   if (state === 'loading') return <p role="status">{text.loading}</p>;
-  if (state === 'unavailable') return <p className="banner banner-info" role="status">{text.unavailable}</p>;
+  if (state === 'unavailable')
+    return (
+      <p className="banner banner-info" role="status">
+        {text.unavailable}
+      </p>
+    );
   const bar = <AdminBar session={state.session} signIn={props.signIn} text={text} />;
-  if (!state.allowed) return <>{bar}<p className="banner banner-info" role="status">{text.forbidden}</p></>;
-  if (!changes) return <>{bar}<p role="status" className={failed ? 'banner banner-error' : undefined}>{failed ? text.failed : text.loading}</p></>;
+  if (!state.allowed)
+    return (
+      <>
+        {bar}
+        <p className="banner banner-info" role="status">
+          {text.forbidden}
+        </p>
+      </>
+    );
+  if (!changes)
+    return (
+      <>
+        {bar}
+        <p role="status" className={failed ? 'banner banner-error' : undefined}>
+          {failed ? text.failed : text.loading}
+        </p>
+      </>
+    );
 
   const format = new Intl.DateTimeFormat(props.dateLocale, { dateStyle: 'medium', timeStyle: 'medium' });
   const what = (change: Change) => {
-    const sections = [...new Set((change.paths ?? []).map((path) => props.sections[sectionOf(path)] ?? sectionOf(path)))].join(', ');
+    const sections = [
+      ...new Set((change.paths ?? []).map((path) => props.sections[sectionOf(path)] ?? sectionOf(path))),
+    ].join(', ');
     const note = change.note ? text.note.replace('{note}', change.note) : '';
-    return (props.actions[change.action] ?? change.action).replace('{count}', String(change.count ?? 0)).replace('{sections}', sections).replace('{author}', change.author ?? '').replace('{note}', note);
+    return (props.actions[change.action] ?? change.action)
+      .replace('{count}', String(change.count ?? 0))
+      .replace('{sections}', sections)
+      .replace('{author}', change.author ?? '')
+      .replace('{note}', note);
   };
   /** The changed item, linked to where it is edited. */
   const which = (change: Change) => {
     const slug = change.to ?? change.slug;
-    if (change.page) return <a href={`${props.links.pages}?${new URLSearchParams({ page: change.page, ...(change.locale ? { locale: change.locale } : {}) })}`}>{change.page}</a>;
+    if (change.page)
+      return (
+        <a
+          href={`${props.links.pages}?${new URLSearchParams({ page: change.page, ...(change.locale ? { locale: change.locale } : {}) })}`}
+        >
+          {change.page}
+        </a>
+      );
     if (change.image && !slug) return <a href={props.links.media}>{change.image}</a>;
-    if (slug) return <a href={`${props.links.blog}?${new URLSearchParams({ ...(change.collection ? { collection: change.collection } : {}), post: slug, ...(change.locale ? { locale: change.locale } : {}) })}`}>{slug}</a>;
-    if (!slug && (change.action === 'settings' || change.action === 'restore' || change.action.startsWith('git-'))) return <a href={props.links.settings}>{text.settingsItem}</a>;
-    if (change.id) return <a href={props.links.inbox}>{change.kind === 'booking' ? text.kindBooking : change.kind === 'contact' ? text.kindContact : text.inboxItem}</a>;
+    if (slug)
+      return (
+        <a
+          href={`${props.links.blog}?${new URLSearchParams({ ...(change.collection ? { collection: change.collection } : {}), post: slug, ...(change.locale ? { locale: change.locale } : {}) })}`}
+        >
+          {slug}
+        </a>
+      );
+    if (!slug && (change.action === 'settings' || change.action === 'restore' || change.action.startsWith('git-')))
+      return <a href={props.links.settings}>{text.settingsItem}</a>;
+    if (change.id)
+      return (
+        <a href={props.links.inbox}>
+          {change.kind === 'booking' ? text.kindBooking : change.kind === 'contact' ? text.kindContact : text.inboxItem}
+        </a>
+      );
     return '';
   };
   return (
     <div className="admin-changes">
       {bar}
-      {failed && <p className="banner banner-error" role="alert">{text.failed}</p>}
-      {changes.items.length === 0 ? <p role="status">{text.empty}</p> : (
+      {failed && (
+        <p className="banner banner-error" role="alert">
+          {text.failed}
+        </p>
+      )}
+      {changes.items.length === 0 ? (
+        <p role="status">{text.empty}</p>
+      ) : (
         <div className="admin-table-scroll" role="region" aria-labelledby="changes-caption" tabIndex={0}>
           <table className="admin-posts">
             <caption id="changes-caption">{text.changes}</caption>
@@ -91,18 +180,34 @@ export default function AdminChanges(props: AdminChangesProps) {
             <tbody>
               {changes.items.map((change, index) => (
                 <tr key={`${change.time}-${index}`}>
-                  <td data-label={text.when}><time dateTime={change.time}>{Number.isFinite(Date.parse(change.time)) ? format.format(Date.parse(change.time)) : change.time}</time></td>
+                  <td data-label={text.when}>
+                    <time dateTime={change.time}>
+                      {Number.isFinite(Date.parse(change.time)) ? format.format(Date.parse(change.time)) : change.time}
+                    </time>
+                  </td>
                   <td data-label={text.who}>{change.user}</td>
                   <th scope="row">{what(change)}</th>
                   <td data-label={text.which}>{which(change)}</td>
-                  <td data-label={text.language}>{change.locale ? props.languages[change.locale] ?? change.locale : ''}</td>
+                  <td data-label={text.language}>
+                    {change.locale ? (props.languages[change.locale] ?? change.locale) : ''}
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
       )}
-      {changes.more && <p><button type="button" className="button button-secondary" onClick={() => void load(changes.items.length + pageSize)}>{text.more}</button></p>}
+      {changes.more && (
+        <p>
+          <button
+            type="button"
+            className="button button-secondary"
+            onClick={() => void load(changes.items.length + pageSize)}
+          >
+            {text.more}
+          </button>
+        </p>
+      )}
     </div>
   );
 }

@@ -12,9 +12,45 @@ import { AdminBar, usePageSession } from './admin-bar';
 
 /** The copy keys of the inbox (content/pages/admin/inbox/en.yaml, `inbox:`). */
 export const adminInboxText = [
-  'loading', 'unavailable', 'signedInAs', 'signOut', 'forbidden', 'failed', 'search', 'filterKind', 'filterHandled', 'all', 'kindContact', 'kindBooking',
-  'handled', 'unhandled', 'showing', 'empty', 'noMatch', 'items', 'received', 'from', 'message', 'status', 'actions', 'markHandled', 'markUnhandled',
-  'delete', 'confirmDelete', 'deleted', 'markedHandled', 'markedUnhandled', 'exportCsv', 'meeting', 'company', 'type', 'subject', 'language', 'gone', 'page', 'audience',
+  'loading',
+  'unavailable',
+  'signedInAs',
+  'signOut',
+  'forbidden',
+  'failed',
+  'search',
+  'filterKind',
+  'filterHandled',
+  'all',
+  'kindContact',
+  'kindBooking',
+  'handled',
+  'unhandled',
+  'showing',
+  'empty',
+  'noMatch',
+  'items',
+  'received',
+  'from',
+  'message',
+  'status',
+  'actions',
+  'markHandled',
+  'markUnhandled',
+  'delete',
+  'confirmDelete',
+  'deleted',
+  'markedHandled',
+  'markedUnhandled',
+  'exportCsv',
+  'meeting',
+  'company',
+  'type',
+  'subject',
+  'language',
+  'gone',
+  'page',
+  'audience',
 ] as const;
 
 /** Everything the inbox shows, from the config and the page's copy. */
@@ -37,7 +73,8 @@ export interface AdminInboxProps {
   text: Record<(typeof adminInboxText)[number], string>;
 }
 
-const fill = (template: string, values: Record<string, string | number>) => template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole));
+const fill = (template: string, values: Record<string, string | number>) =>
+  template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole));
 const textOf = (item: InboxItem, field: string) => (typeof item[field] === 'string' ? (item[field] as string) : '');
 /**
  * The link of a stored page (what a visitor's form sent), or undefined when it is not a path that
@@ -58,7 +95,10 @@ export function pageLink(page: string, origin: string): string | undefined {
 const under = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`);
 
 /** The name of the audience whose pages `page` is on (its language's prefix taken off first), if any. */
-export function audienceOf(page: string, props: Pick<AdminInboxProps, 'home' | 'prefixes' | 'audiences'>): string | undefined {
+export function audienceOf(
+  page: string,
+  props: Pick<AdminInboxProps, 'home' | 'prefixes' | 'audiences'>,
+): string | undefined {
   const root = props.home.replace(/\/$/, '');
   const inSite = root && under(page, root) ? page.slice(root.length) || '/' : page;
   const prefix = props.prefixes.find((candidate) => under(inSite, `/${candidate}`));
@@ -88,9 +128,12 @@ export default function AdminInbox(props: AdminInboxProps) {
 
   const format = (iso: string, timeZone?: string) => {
     const time = Date.parse(iso);
-    return Number.isFinite(time) ? new Intl.DateTimeFormat(props.dateLocale, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(time) : iso;
+    return Number.isFinite(time)
+      ? new Intl.DateTimeFormat(props.dateLocale, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(time)
+      : iso;
   };
-  const nameOf = (item: InboxItem) => `${textOf(item, 'firstName')} ${textOf(item, 'lastName')}`.trim() || textOf(item, 'email');
+  const nameOf = (item: InboxItem) =>
+    `${textOf(item, 'firstName')} ${textOf(item, 'lastName')}`.trim() || textOf(item, 'email');
 
   /** Announces `message`; when the row that had focus is gone, focus goes to the announcement. */
   function announce(message: string, rowGone: boolean) {
@@ -101,7 +144,10 @@ export default function AdminInbox(props: AdminInboxProps) {
   async function setHandled(item: InboxItem, handled: boolean) {
     if (busy) return;
     setBusy(item.id);
-    const answer = await callApi<{ item: InboxItem }>('PATCH', `/api/admin/inbox/${item.id}`, { body: { handled }, csrf });
+    const answer = await callApi<{ item: InboxItem }>('PATCH', `/api/admin/inbox/${item.id}`, {
+      body: { handled },
+      csrf,
+    });
     setBusy(undefined);
     if (answer.status === 200) {
       const next = (items ?? []).map((candidate) => (candidate.id === item.id ? answer.body.item : candidate));
@@ -147,10 +193,31 @@ export default function AdminInbox(props: AdminInboxProps) {
   }
 
   if (state === 'loading') return <p role="status">{text.loading}</p>;
-  if (state === 'unavailable') return <p className="banner banner-info" role="status">{text.unavailable}</p>;
+  if (state === 'unavailable')
+    return (
+      <p className="banner banner-info" role="status">
+        {text.unavailable}
+      </p>
+    );
   const bar = <AdminBar session={state.session} signIn={props.signIn} text={text} />;
-  if (!state.allowed) return <>{bar}<p className="banner banner-info" role="status">{text.forbidden}</p></>;
-  if (!items) return <>{bar}<p role="status" className={failed ? 'banner banner-error' : undefined}>{failed ? text.failed : text.loading}</p></>;
+  if (!state.allowed)
+    return (
+      <>
+        {bar}
+        <p className="banner banner-info" role="status">
+          {text.forbidden}
+        </p>
+      </>
+    );
+  if (!items)
+    return (
+      <>
+        {bar}
+        <p role="status" className={failed ? 'banner banner-error' : undefined}>
+          {failed ? text.failed : text.loading}
+        </p>
+      </>
+    );
 
   const shown = items.filter((item) => matchesInboxFilter(item, filter));
   const kindLabel = (item: InboxItem) => (item.kind === 'booking' ? text.kindBooking : text.kindContact);
@@ -160,11 +227,20 @@ export default function AdminInbox(props: AdminInboxProps) {
       <div className="admin-filters" role="search">
         <div className="field">
           <label htmlFor="inbox-search">{text.search}</label>
-          <input id="inbox-search" type="search" value={filter.search} onInput={(event) => setFilter({ ...filter, search: event.currentTarget.value })} />
+          <input
+            id="inbox-search"
+            type="search"
+            value={filter.search}
+            onInput={(event) => setFilter({ ...filter, search: event.currentTarget.value })}
+          />
         </div>
         <div className="field">
           <label htmlFor="inbox-kind">{text.filterKind}</label>
-          <select id="inbox-kind" value={filter.kind} onChange={(event) => setFilter({ ...filter, kind: event.currentTarget.value as InboxFilter['kind'] })}>
+          <select
+            id="inbox-kind"
+            value={filter.kind}
+            onChange={(event) => setFilter({ ...filter, kind: event.currentTarget.value as InboxFilter['kind'] })}
+          >
             <option value="">{text.all}</option>
             <option value="contact">{text.kindContact}</option>
             <option value="booking">{text.kindBooking}</option>
@@ -172,7 +248,11 @@ export default function AdminInbox(props: AdminInboxProps) {
         </div>
         <div className="field">
           <label htmlFor="inbox-handled">{text.filterHandled}</label>
-          <select id="inbox-handled" value={filter.handled} onChange={(event) => setFilter({ ...filter, handled: event.currentTarget.value as InboxFilter['handled'] })}>
+          <select
+            id="inbox-handled"
+            value={filter.handled}
+            onChange={(event) => setFilter({ ...filter, handled: event.currentTarget.value as InboxFilter['handled'] })}
+          >
             <option value="">{text.all}</option>
             <option value="unhandled">{text.unhandled}</option>
             <option value="handled">{text.handled}</option>
@@ -180,10 +260,18 @@ export default function AdminInbox(props: AdminInboxProps) {
         </div>
       </div>
       <div className="admin-summary">
-        <p role="status">{items.length === 0 ? text.empty : fill(text.showing, { shown: shown.length, total: items.length })}</p>
-        {shown.length > 0 && <button type="button" className="button button-secondary" onClick={() => void exportCsv()}>{text.exportCsv}</button>}
+        <p role="status">
+          {items.length === 0 ? text.empty : fill(text.showing, { shown: shown.length, total: items.length })}
+        </p>
+        {shown.length > 0 && (
+          <button type="button" className="button button-secondary" onClick={() => void exportCsv()}>
+            {text.exportCsv}
+          </button>
+        )}
       </div>
-      <p className="admin-notice" role="status" tabIndex={-1} ref={noticeRef}>{notice}</p>
+      <p className="admin-notice" role="status" tabIndex={-1} ref={noticeRef}>
+        {notice}
+      </p>
       {items.length > 0 && shown.length === 0 && <p>{text.noMatch}</p>}
       {shown.length > 0 && (
         // Wider than a phone: it scrolls sideways, as a named region the keyboard can reach.
@@ -205,28 +293,100 @@ export default function AdminInbox(props: AdminInboxProps) {
                 const email = textOf(item, 'email');
                 return (
                   <tr key={item.id}>
-                    <td data-label={text.received}><time dateTime={item.receivedAt}>{format(item.receivedAt)}</time><br /><span className="badge">{kindLabel(item)}</span></td>
+                    <td data-label={text.received}>
+                      <time dateTime={item.receivedAt}>{format(item.receivedAt)}</time>
+                      <br />
+                      <span className="badge">{kindLabel(item)}</span>
+                    </td>
                     <th scope="row">
                       {name}
-                      {email && <><br /><a href={`mailto:${email}`}>{email}</a></>}
-                      {textOf(item, 'company') && <><br /><span className="muted">{text.company}: {textOf(item, 'company')}</span></>}
+                      {email && (
+                        <>
+                          <br />
+                          <a href={`mailto:${email}`}>{email}</a>
+                        </>
+                      )}
+                      {textOf(item, 'company') && (
+                        <>
+                          <br />
+                          <span className="muted">
+                            {text.company}: {textOf(item, 'company')}
+                          </span>
+                        </>
+                      )}
                     </th>
                     <td className="admin-inbox-message" data-label={text.message}>
-                      {item.kind === 'booking' && <p><strong>{fill(text.meeting, { time: format(textOf(item, 'start'), props.timeZone), timeZone: props.timeZone })}</strong></p>}
-                      {textOf(item, 'type') && <p className="muted">{text.type}: {props.types[textOf(item, 'type')] ?? textOf(item, 'type')}</p>}
-                      {textOf(item, 'subject') && <p><strong>{text.subject}: {textOf(item, 'subject')}</strong></p>}
-                      {(textOf(item, 'message') || textOf(item, 'note')) && <p className="admin-inbox-text">{textOf(item, 'message') || textOf(item, 'note')}</p>}
-                      {textOf(item, 'locale') && <p className="muted">{text.language}: {props.languages[textOf(item, 'locale')] ?? textOf(item, 'locale')}</p>}
-                      {textOf(item, 'page') && <p className="muted">{text.page}: {pageLink(textOf(item, 'page'), location.origin) ? <a href={pageLink(textOf(item, 'page'), location.origin)}>{textOf(item, 'page')}</a> : textOf(item, 'page')}</p>}
-                      {textOf(item, 'page') && audienceOf(textOf(item, 'page'), props) && <p className="muted">{text.audience}: {audienceOf(textOf(item, 'page'), props)}</p>}
+                      {item.kind === 'booking' && (
+                        <p>
+                          <strong>
+                            {fill(text.meeting, {
+                              time: format(textOf(item, 'start'), props.timeZone),
+                              timeZone: props.timeZone,
+                            })}
+                          </strong>
+                        </p>
+                      )}
+                      {textOf(item, 'type') && (
+                        <p className="muted">
+                          {text.type}: {props.types[textOf(item, 'type')] ?? textOf(item, 'type')}
+                        </p>
+                      )}
+                      {textOf(item, 'subject') && (
+                        <p>
+                          <strong>
+                            {text.subject}: {textOf(item, 'subject')}
+                          </strong>
+                        </p>
+                      )}
+                      {(textOf(item, 'message') || textOf(item, 'note')) && (
+                        <p className="admin-inbox-text">{textOf(item, 'message') || textOf(item, 'note')}</p>
+                      )}
+                      {textOf(item, 'locale') && (
+                        <p className="muted">
+                          {text.language}: {props.languages[textOf(item, 'locale')] ?? textOf(item, 'locale')}
+                        </p>
+                      )}
+                      {textOf(item, 'page') && (
+                        <p className="muted">
+                          {text.page}:{' '}
+                          {pageLink(textOf(item, 'page'), location.origin) ? (
+                            <a href={pageLink(textOf(item, 'page'), location.origin)}>{textOf(item, 'page')}</a>
+                          ) : (
+                            textOf(item, 'page')
+                          )}
+                        </p>
+                      )}
+                      {textOf(item, 'page') && audienceOf(textOf(item, 'page'), props) && (
+                        <p className="muted">
+                          {text.audience}: {audienceOf(textOf(item, 'page'), props)}
+                        </p>
+                      )}
                     </td>
-                    <td data-label={text.status}><span className={`badge ${item.handled ? 'badge-handled' : 'badge-unhandled'}`}>{item.handled ? text.handled : text.unhandled}</span></td>
+                    <td data-label={text.status}>
+                      <span className={`badge ${item.handled ? 'badge-handled' : 'badge-unhandled'}`}>
+                        {item.handled ? text.handled : text.unhandled}
+                      </span>
+                    </td>
                     <td>
                       <div className="admin-inbox-actions">
-                        <button type="button" className="button button-secondary" aria-disabled={busy === item.id || undefined} aria-label={`${item.handled ? text.markUnhandled : text.markHandled}: ${name}`} onClick={() => void setHandled(item, !item.handled)}>
+                        <button
+                          type="button"
+                          className="button button-secondary"
+                          aria-disabled={busy === item.id || undefined}
+                          aria-label={`${item.handled ? text.markUnhandled : text.markHandled}: ${name}`}
+                          onClick={() => void setHandled(item, !item.handled)}
+                        >
                           {item.handled ? text.markUnhandled : text.markHandled}
                         </button>
-                        <button type="button" className="button button-secondary" aria-disabled={busy === item.id || undefined} aria-label={`${text.delete}: ${name}`} onClick={() => void remove(item)}>{text.delete}</button>
+                        <button
+                          type="button"
+                          className="button button-secondary"
+                          aria-disabled={busy === item.id || undefined}
+                          aria-label={`${text.delete}: ${name}`}
+                          onClick={() => void remove(item)}
+                        >
+                          {text.delete}
+                        </button>
                       </div>
                     </td>
                   </tr>

@@ -17,13 +17,54 @@ import ReviewQueue, { type ReviewQueueProps } from './ReviewQueue';
 
 /** The copy keys of the library (content/pages/admin/media/<locale>.yaml, `media:`). */
 export const adminMediaText = [
-  'loading', 'unavailable', 'signedInAs', 'signOut', 'failed', 'empty', 'images', 'size', 'usedIn', 'notUsed', 'alt', 'altHint',
-  'focus', 'focusHint', 'focusX', 'focusY', 'previewCard', 'previewSocial', 'save', 'saving', 'saved', 'heldForReview', 'conflict', 'invalid',
-  'delete', 'confirmDelete', 'deleted', 'deleteUsed',
+  'loading',
+  'unavailable',
+  'signedInAs',
+  'signOut',
+  'failed',
+  'empty',
+  'images',
+  'size',
+  'usedIn',
+  'notUsed',
+  'alt',
+  'altHint',
+  'focus',
+  'focusHint',
+  'focusX',
+  'focusY',
+  'previewCard',
+  'previewSocial',
+  'save',
+  'saving',
+  'saved',
+  'heldForReview',
+  'conflict',
+  'invalid',
+  'delete',
+  'confirmDelete',
+  'deleted',
+  'deleteUsed',
 ] as const;
 
-interface Use { collection: string; slug: string; locale: string; title: string }
-interface Image { id: string; file: string; path: string; width: number; height: number; bytes: number; uses: Use[]; alt: Record<string, string>; focus: { x: number; y: number } | null; version: string }
+interface Use {
+  collection: string;
+  slug: string;
+  locale: string;
+  title: string;
+}
+interface Image {
+  id: string;
+  file: string;
+  path: string;
+  width: number;
+  height: number;
+  bytes: number;
+  uses: Use[];
+  alt: Record<string, string>;
+  focus: { x: number; y: number } | null;
+  version: string;
+}
 
 export interface AdminMediaProps {
   signIn: string;
@@ -57,17 +98,53 @@ export default function AdminMedia(props: AdminMediaProps) {
   }
 
   if (state === 'loading') return <p role="status">{text.loading}</p>;
-  if (state === 'unavailable') return <p className="banner banner-info" role="status">{text.unavailable}</p>;
+  if (state === 'unavailable')
+    return (
+      <p className="banner banner-info" role="status">
+        {text.unavailable}
+      </p>
+    );
   const bar = <AdminBar session={state.session} signIn={props.signIn} text={text} />;
-  if (!images) return <>{bar}<p role="status" className={failed ? 'banner banner-error' : undefined}>{failed ? text.failed : text.loading}</p></>;
+  if (!images)
+    return (
+      <>
+        {bar}
+        <p role="status" className={failed ? 'banner banner-error' : undefined}>
+          {failed ? text.failed : text.loading}
+        </p>
+      </>
+    );
   return (
     <div className="admin-media">
       {bar}
-      <p role="status" className={notice ? 'banner banner-success' : 'visually-hidden'}>{notice}</p>
-      <ReviewQueue key={held} api="/api/admin/media" csrf={state.session.csrfToken} decides={state.session.user.role === 'admin'} languages={Object.fromEntries(props.locales.map(({ id, label }) => [id, label]))} text={props.review} onDecided={() => void load()} />
-      {images.length === 0 ? <p role="status">{text.empty}</p> : (
+      <p role="status" className={notice ? 'banner banner-success' : 'visually-hidden'}>
+        {notice}
+      </p>
+      <ReviewQueue
+        key={held}
+        api="/api/admin/media"
+        csrf={state.session.csrfToken}
+        decides={state.session.user.role === 'admin'}
+        languages={Object.fromEntries(props.locales.map(({ id, label }) => [id, label]))}
+        text={props.review}
+        onDecided={() => void load()}
+      />
+      {images.length === 0 ? (
+        <p role="status">{text.empty}</p>
+      ) : (
         <ul className="media-list" aria-label={text.images}>
-          {images.map((image) => <li key={image.id}><MediaItem image={image} session={state.session} props={props} reload={load} deleted={() => setNotice(text.deleted.replace('{file}', image.file))} held={() => setHeld((count) => count + 1)} /></li>)}
+          {images.map((image) => (
+            <li key={image.id}>
+              <MediaItem
+                image={image}
+                session={state.session}
+                props={props}
+                reload={load}
+                deleted={() => setNotice(text.deleted.replace('{file}', image.file))}
+                held={() => setHeld((count) => count + 1)}
+              />
+            </li>
+          ))}
         </ul>
       )}
     </div>
@@ -75,7 +152,21 @@ export default function AdminMedia(props: AdminMediaProps) {
 }
 
 /** One image: its facts, uses, descriptions and focal point, with Save and Delete. */
-function MediaItem({ image, session, props, reload, deleted, held }: { image: Image; session: AdminSession; props: AdminMediaProps; reload(): Promise<void>; deleted(): void; held(): void }) {
+function MediaItem({
+  image,
+  session,
+  props,
+  reload,
+  deleted,
+  held,
+}: {
+  image: Image;
+  session: AdminSession;
+  props: AdminMediaProps;
+  reload(): Promise<void>;
+  deleted(): void;
+  held(): void;
+}) {
   const { text } = props;
   const [alt, setAlt] = useState<Record<string, string>>(image.alt);
   const [focus, setFocus] = useState(image.focus ?? { x: 0.5, y: 0.5 });
@@ -83,7 +174,11 @@ function MediaItem({ image, session, props, reload, deleted, held }: { image: Im
   const [busy, setBusy] = useState(false);
   const id = `media-${image.id}`;
   const thumbnail = `/api/admin/media/${image.id}/thumbnail`;
-  const place = (x: number, y: number) => setFocus({ x: Math.min(1, Math.max(0, Math.round(x * 100) / 100)), y: Math.min(1, Math.max(0, Math.round(y * 100) / 100)) });
+  const place = (x: number, y: number) =>
+    setFocus({
+      x: Math.min(1, Math.max(0, Math.round(x * 100) / 100)),
+      y: Math.min(1, Math.max(0, Math.round(y * 100) / 100)),
+    });
   const position = `${percentOf(focus.x)}% ${percentOf(focus.y)}%`;
 
   function pick(event: MouseEvent<HTMLButtonElement>) {
@@ -91,7 +186,12 @@ function MediaItem({ image, session, props, reload, deleted, held }: { image: Im
     place((event.clientX - box.left) / box.width, (event.clientY - box.top) / box.height);
   }
   function nudge(event: KeyboardEvent<HTMLButtonElement>) {
-    const moves: Record<string, [number, number]> = { ArrowLeft: [-0.05, 0], ArrowRight: [0.05, 0], ArrowUp: [0, -0.05], ArrowDown: [0, 0.05] };
+    const moves: Record<string, [number, number]> = {
+      ArrowLeft: [-0.05, 0],
+      ArrowRight: [0.05, 0],
+      ArrowUp: [0, -0.05],
+      ArrowDown: [0, 0.05],
+    };
     const move = moves[event.key];
     if (!move) return;
     event.preventDefault();
@@ -100,7 +200,11 @@ function MediaItem({ image, session, props, reload, deleted, held }: { image: Im
   async function save() {
     setBusy(true);
     setStatus({ kind: 'info', message: text.saving });
-    const answer = await callApi('PUT', `/api/admin/media/${image.id}`, { csrf: session.csrfToken, ifMatch: image.version, body: { alt, focus } });
+    const answer = await callApi('PUT', `/api/admin/media/${image.id}`, {
+      csrf: session.csrfToken,
+      ifMatch: image.version,
+      body: { alt, focus },
+    });
     setBusy(false);
     if (answer.status === 200) {
       setStatus({ kind: 'success', message: text.saved });
@@ -129,46 +233,119 @@ function MediaItem({ image, session, props, reload, deleted, held }: { image: Im
   return (
     <article className="media-item" aria-labelledby={`${id}-name`}>
       <h2 id={`${id}-name`}>{image.file}</h2>
-      <p className="muted">{text.size.replace('{width}', String(image.width)).replace('{height}', String(image.height)).replace('{size}', `${Math.max(1, Math.round(image.bytes / 1024))} KB`)}</p>
+      <p className="muted">
+        {text.size
+          .replace('{width}', String(image.width))
+          .replace('{height}', String(image.height))
+          .replace('{size}', `${Math.max(1, Math.round(image.bytes / 1024))} KB`)}
+      </p>
       <div className="media-focus">
-        <button type="button" className="media-focus-picker" aria-describedby={`${id}-focus-hint`} aria-label={`${text.focus}: ${position}`} onClick={pick} onKeyDown={nudge}>
+        <button
+          type="button"
+          className="media-focus-picker"
+          aria-describedby={`${id}-focus-hint`}
+          aria-label={`${text.focus}: ${position}`}
+          onClick={pick}
+          onKeyDown={nudge}
+        >
           <img src={thumbnail} alt="" width={image.width} height={image.height} />
-          <span className="media-focus-marker" aria-hidden="true" style={{ left: `${focus.x * 100}%`, top: `${focus.y * 100}%` }} />
+          <span
+            className="media-focus-marker"
+            aria-hidden="true"
+            style={{ left: `${focus.x * 100}%`, top: `${focus.y * 100}%` }}
+          />
         </button>
-        <p id={`${id}-focus-hint`} className="muted">{text.focusHint}</p>
+        <p id={`${id}-focus-hint`} className="muted">
+          {text.focusHint}
+        </p>
         <div className="media-focus-fields">
           <div className="field">
             <label htmlFor={`${id}-x`}>{text.focusX}</label>
-            <input id={`${id}-x`} type="number" min={0} max={100} step={1} value={percentOf(focus.x)} onChange={(event) => place(Number(event.currentTarget.value) / 100, focus.y)} />
+            <input
+              id={`${id}-x`}
+              type="number"
+              min={0}
+              max={100}
+              step={1}
+              value={percentOf(focus.x)}
+              onChange={(event) => place(Number(event.currentTarget.value) / 100, focus.y)}
+            />
           </div>
           <div className="field">
             <label htmlFor={`${id}-y`}>{text.focusY}</label>
-            <input id={`${id}-y`} type="number" min={0} max={100} step={1} value={percentOf(focus.y)} onChange={(event) => place(focus.x, Number(event.currentTarget.value) / 100)} />
+            <input
+              id={`${id}-y`}
+              type="number"
+              min={0}
+              max={100}
+              step={1}
+              value={percentOf(focus.y)}
+              onChange={(event) => place(focus.x, Number(event.currentTarget.value) / 100)}
+            />
           </div>
         </div>
         <div className="media-previews">
-          <figure><img className="media-preview-card" src={thumbnail} alt="" style={{ objectPosition: position }} /><figcaption>{text.previewCard}</figcaption></figure>
-          <figure><img className="media-preview-social" src={thumbnail} alt="" style={{ objectPosition: position }} /><figcaption>{text.previewSocial}</figcaption></figure>
+          <figure>
+            <img className="media-preview-card" src={thumbnail} alt="" style={{ objectPosition: position }} />
+            <figcaption>{text.previewCard}</figcaption>
+          </figure>
+          <figure>
+            <img className="media-preview-social" src={thumbnail} alt="" style={{ objectPosition: position }} />
+            <figcaption>{text.previewSocial}</figcaption>
+          </figure>
         </div>
       </div>
       <h3>{text.usedIn}</h3>
-      {image.uses.length === 0 ? <p className="muted">{text.notUsed}</p> : (
+      {image.uses.length === 0 ? (
+        <p className="muted">{text.notUsed}</p>
+      ) : (
         <ul className="media-uses">
-          {image.uses.map((use) => <li key={`${use.slug}/${use.locale}`}><a href={editorLink(use)}>{use.title}</a> ({language(use.locale)})</li>)}
+          {image.uses.map((use) => (
+            <li key={`${use.slug}/${use.locale}`}>
+              <a href={editorLink(use)}>{use.title}</a> ({language(use.locale)})
+            </li>
+          ))}
         </ul>
       )}
       {props.locales.map((locale) => (
         <div className="field" key={locale.id}>
           <label htmlFor={`${id}-alt-${locale.id}`}>{text.alt.replace('{language}', locale.label)}</label>
-          <textarea id={`${id}-alt-${locale.id}`} lang={locale.lang} rows={2} aria-describedby={`${id}-alt-hint`} value={alt[locale.id] ?? ''} onInput={(event) => setAlt({ ...alt, [locale.id]: event.currentTarget.value })} />
+          <textarea
+            id={`${id}-alt-${locale.id}`}
+            lang={locale.lang}
+            rows={2}
+            aria-describedby={`${id}-alt-hint`}
+            value={alt[locale.id] ?? ''}
+            onInput={(event) => setAlt({ ...alt, [locale.id]: event.currentTarget.value })}
+          />
         </div>
       ))}
-      <p id={`${id}-alt-hint`} className="muted">{text.altHint}</p>
-      {status && <p className={`banner banner-${status.kind}`} role={status.kind === 'error' ? 'alert' : 'status'}>{status.message}</p>}
+      <p id={`${id}-alt-hint`} className="muted">
+        {text.altHint}
+      </p>
+      {status && (
+        <p className={`banner banner-${status.kind}`} role={status.kind === 'error' ? 'alert' : 'status'}>
+          {status.message}
+        </p>
+      )}
       <div className="media-actions">
-        <button type="button" className="button" disabled={busy} onClick={() => void save()}>{text.save}</button>
-        <button type="button" className="button button-secondary" disabled={busy || image.uses.length > 0} aria-describedby={image.uses.length ? `${id}-delete-why` : undefined} onClick={() => void remove()}>{text.delete}</button>
-        {image.uses.length > 0 && <p id={`${id}-delete-why`} className="muted">{text.deleteUsed}</p>}
+        <button type="button" className="button" disabled={busy} onClick={() => void save()}>
+          {text.save}
+        </button>
+        <button
+          type="button"
+          className="button button-secondary"
+          disabled={busy || image.uses.length > 0}
+          aria-describedby={image.uses.length ? `${id}-delete-why` : undefined}
+          onClick={() => void remove()}
+        >
+          {text.delete}
+        </button>
+        {image.uses.length > 0 && (
+          <p id={`${id}-delete-why`} className="muted">
+            {text.deleteUsed}
+          </p>
+        )}
       </div>
     </article>
   );

@@ -57,7 +57,12 @@ export default function AdminSignIn({ home, text }: AdminSignInProps) {
         if (answer.status === 200) return location.assign(home);
         return setState({ kind: 'dev', message: text.tokenFailed });
       }
-      const messages: Record<string, string> = { limited: text.limited, expired: text.expired, busy: text.busy, insecure: text.insecure };
+      const messages: Record<string, string> = {
+        limited: text.limited,
+        expired: text.expired,
+        busy: text.busy,
+        insecure: text.insecure,
+      };
       setState({ kind: 'form', message: error ? (messages[error] ?? text.wrong) : undefined });
     })();
   }, []);
@@ -69,7 +74,14 @@ export default function AdminSignIn({ home, text }: AdminSignInProps) {
     setState({ kind: 'form', sending: true });
     const answer = await callApi('POST', '/api/auth/login', { body: data });
     if (answer.status === 200) return location.assign(home);
-    const message = answer.status === 429 ? text.limited : answer.status === 503 ? text.busy : answer.body?.error === 'https_required' ? text.insecure : text.wrong;
+    const message =
+      answer.status === 429
+        ? text.limited
+        : answer.status === 503
+          ? text.busy
+          : answer.body?.error === 'https_required'
+            ? text.insecure
+            : text.wrong;
     setState({ kind: 'form', message });
   }
 
@@ -78,23 +90,41 @@ export default function AdminSignIn({ home, text }: AdminSignInProps) {
     setState({ kind: 'dev', message: text.signedOut });
   }
 
-  if (state.kind === 'unavailable') return <p className="banner banner-info" role="status">{text.unavailable}</p>;
+  if (state.kind === 'unavailable')
+    return (
+      <p className="banner banner-info" role="status">
+        {text.unavailable}
+      </p>
+    );
   if (state.kind === 'busy') return <p role="status">{text.signingIn}</p>;
-  if (state.kind === 'dev') return <p className="banner banner-info" role="status">{state.message}</p>;
+  if (state.kind === 'dev')
+    return (
+      <p className="banner banner-info" role="status">
+        {state.message}
+      </p>
+    );
   if (state.kind === 'signed-in') {
     return (
       <div className="card auth-form">
         <p role="status">{text.signedInAs.replace('{email}', state.session.user.email)}</p>
         <p>
-          <a className="button button-primary" href={home}>{text.openAdmin}</a>{' '}
-          <button type="button" className="button" onClick={() => void signOut(state.session)}>{text.signOut}</button>
+          <a className="button button-primary" href={home}>
+            {text.openAdmin}
+          </a>{' '}
+          <button type="button" className="button" onClick={() => void signOut(state.session)}>
+            {text.signOut}
+          </button>
         </p>
       </div>
     );
   }
   return (
     <form className="card auth-form" method="post" action="/api/auth/login" onSubmit={(event) => void submit(event)}>
-      {state.message && <p className="banner banner-error" role="alert">{state.message}</p>}
+      {state.message && (
+        <p className="banner banner-error" role="alert">
+          {state.message}
+        </p>
+      )}
       {/* Filled by site serve --admin when it serves this page; a plain form post must send it back. */}
       <input type="hidden" name="csrf" defaultValue="" />
       <div className="field">
@@ -105,7 +135,9 @@ export default function AdminSignIn({ home, text }: AdminSignInProps) {
         <label htmlFor="auth-password">{text.passwordLabel}</label>
         <input id="auth-password" name="password" type="password" autoComplete="current-password" required />
       </div>
-      <button type="submit" className="button button-primary" disabled={state.sending}>{state.sending ? text.signingIn : text.submit}</button>
+      <button type="submit" className="button button-primary" disabled={state.sending}>
+        {state.sending ? text.signingIn : text.submit}
+      </button>
     </form>
   );
 }

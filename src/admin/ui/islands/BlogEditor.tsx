@@ -31,7 +31,13 @@ interface CollectionInfo {
   termField: string | null;
   wordsPerMinute: number;
   routes: { kind: 'entry' | 'list'; audience: string | null; urls: Record<string, string> }[];
-  fields: { name: string; label: string; type: EditorField['type']; required: boolean; options?: { value: string; names: Record<string, string> }[] }[];
+  fields: {
+    name: string;
+    label: string;
+    type: EditorField['type'];
+    required: boolean;
+    options?: { value: string; names: Record<string, string> }[];
+  }[];
 }
 
 /** Everything the editor shows, from the config and content/pages/admin/blog/en.yaml. */
@@ -52,12 +58,79 @@ export interface BlogEditorProps {
   /** The copy of the changes waiting for review (ReviewQueue.tsx). */
   review: ReviewQueueProps['text'];
   text: Record<
-    | 'loading' | 'unavailable' | 'signedInAs' | 'signOut' | 'newPost' | 'search' | 'filterStatus' | 'filterLocale' | 'filterCategory' | 'all'
-    | 'published' | 'draft' | 'scheduled' | 'missing' | 'missingIn' | 'shownIn' | 'slug' | 'slugHint' | 'slugTaken' | 'slugInvalid' | 'edit' | 'back' | 'save' | 'saving' | 'saved'
-    | 'savedRebuildFailed' | 'gitFailed' | 'changedElsewhere' | 'delete' | 'confirmDelete' | 'deleted' | 'startFrom' | 'body' | 'readingTime' | 'invalid' | 'conflict' | 'reloadTheirs' | 'keepMine'
-    | 'unsaved' | 'noPosts' | 'posts' | 'title' | 'date' | 'status' | 'heading' | 'bold' | 'italic' | 'link' | 'list' | 'quote' | 'toolbar' | 'notWritten' | 'failed' | 'preview' | 'previewOpened'
-    | 'uploadImage' | 'imageTypes' | 'uploading' | 'uploaded' | 'uploadFailed' | 'uploadSaveFirst' | 'appearsOn' | 'collection' | 'noCollections' | 'noneDeclared' | 'localSlug' | 'localSlugHint'
-    | 'outdated' | 'outdatedSince' | 'upToDate' | 'waitingForReview' | 'waitingBy' | 'heldForReview',
+    | 'loading'
+    | 'unavailable'
+    | 'signedInAs'
+    | 'signOut'
+    | 'newPost'
+    | 'search'
+    | 'filterStatus'
+    | 'filterLocale'
+    | 'filterCategory'
+    | 'all'
+    | 'published'
+    | 'draft'
+    | 'scheduled'
+    | 'missing'
+    | 'missingIn'
+    | 'shownIn'
+    | 'slug'
+    | 'slugHint'
+    | 'slugTaken'
+    | 'slugInvalid'
+    | 'edit'
+    | 'back'
+    | 'save'
+    | 'saving'
+    | 'saved'
+    | 'savedRebuildFailed'
+    | 'gitFailed'
+    | 'changedElsewhere'
+    | 'delete'
+    | 'confirmDelete'
+    | 'deleted'
+    | 'startFrom'
+    | 'body'
+    | 'readingTime'
+    | 'invalid'
+    | 'conflict'
+    | 'reloadTheirs'
+    | 'keepMine'
+    | 'unsaved'
+    | 'noPosts'
+    | 'posts'
+    | 'title'
+    | 'date'
+    | 'status'
+    | 'heading'
+    | 'bold'
+    | 'italic'
+    | 'link'
+    | 'list'
+    | 'quote'
+    | 'toolbar'
+    | 'notWritten'
+    | 'failed'
+    | 'preview'
+    | 'previewOpened'
+    | 'uploadImage'
+    | 'imageTypes'
+    | 'uploading'
+    | 'uploaded'
+    | 'uploadFailed'
+    | 'uploadSaveFirst'
+    | 'appearsOn'
+    | 'collection'
+    | 'noCollections'
+    | 'noneDeclared'
+    | 'localSlug'
+    | 'localSlugHint'
+    | 'outdated'
+    | 'outdatedSince'
+    | 'upToDate'
+    | 'waitingForReview'
+    | 'waitingBy'
+    | 'heldForReview',
     string
   >;
 }
@@ -80,13 +153,38 @@ interface Draft {
   pending?: Pending[];
 }
 /** A translation's status as the API gives it, with the language it was translated from. */
-interface TranslationStatus { outdated: boolean; since: string; diff?: string; sourceLocale: string }
+interface TranslationStatus {
+  outdated: boolean;
+  since: string;
+  diff?: string;
+  sourceLocale: string;
+}
 /** A save held for review, as the API names it. */
-interface Pending { id: string; by: string; at: string }
+interface Pending {
+  id: string;
+  by: string;
+  at: string;
+}
 /** When a scheduled post appears, as the API says: an ISO 8601 instant and the site's time zone. */
-interface Scheduled { at: string; timeZone: string }
-interface Translation { title?: string; date?: string; category?: string; status: string; version?: string; shownIn?: string | null; scheduled?: Scheduled; outdated?: boolean; pending?: boolean }
-interface Post { slug: string; translations: Record<string, Translation> }
+interface Scheduled {
+  at: string;
+  timeZone: string;
+}
+interface Translation {
+  title?: string;
+  date?: string;
+  category?: string;
+  status: string;
+  version?: string;
+  shownIn?: string | null;
+  scheduled?: Scheduled;
+  outdated?: boolean;
+  pending?: boolean;
+}
+interface Post {
+  slug: string;
+  translations: Record<string, Translation>;
+}
 
 const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 /** What the upload takes (the server checks the bytes again). */
@@ -97,12 +195,16 @@ function toValues(frontMatter: Record<string, unknown>, fields: readonly EditorF
   const values: Values = {};
   for (const field of fields) {
     const value = frontMatter[field.name];
-    values[field.name] = field.type === 'boolean' ? value === true : value === undefined || value === null ? '' : String(value);
+    values[field.name] =
+      field.type === 'boolean' ? value === true : value === undefined || value === null ? '' : String(value);
   }
   return values;
 }
 
-function toFrontMatter(values: Values, fields: readonly EditorField[]): Record<string, string | number | boolean | null> {
+function toFrontMatter(
+  values: Values,
+  fields: readonly EditorField[],
+): Record<string, string | number | boolean | null> {
   const data: Record<string, string | number | boolean | null> = {};
   for (const field of fields) {
     const value = values[field.name];
@@ -115,16 +217,27 @@ function toFrontMatter(values: Values, fields: readonly EditorField[]): Record<s
 
 /** "Appears on 1 June 2030 at 00:00 (Europe/Oslo)": the instant as the site's clocks show it, in the page's language. */
 function appearsOn(template: string, scheduled: Scheduled): string {
-  const date = new Intl.DateTimeFormat(document.documentElement.lang || undefined, { dateStyle: 'long', timeStyle: 'short', timeZone: scheduled.timeZone }).format(new Date(scheduled.at));
+  const date = new Intl.DateTimeFormat(document.documentElement.lang || undefined, {
+    dateStyle: 'long',
+    timeStyle: 'short',
+    timeZone: scheduled.timeZone,
+  }).format(new Date(scheduled.at));
   return template.replace('{date}', date).replace('{timeZone}', scheduled.timeZone);
 }
 
-const emptyDraft = (fields: readonly EditorField[]): Draft => ({ values: toValues({}, fields), body: '', dirty: false, errors: {}, problems: [] });
+const emptyDraft = (fields: readonly EditorField[]): Draft => ({
+  values: toValues({}, fields),
+  body: '',
+  dirty: false,
+  errors: {},
+  problems: [],
+});
 
 /** The collection a URL asks for (`?collection=`), else the blog, else the first. */
 function chosenCollection(collections: readonly CollectionInfo[]): string | undefined {
   const asked = new URLSearchParams(location.search).get('collection');
-  return (collections.find(({ id }) => id === asked) ?? collections.find(({ id }) => id === 'blog') ?? collections[0])?.id;
+  return (collections.find(({ id }) => id === asked) ?? collections.find(({ id }) => id === 'blog') ?? collections[0])
+    ?.id;
 }
 
 /** The form's fields of a collection: its schema's, labelled from the copy, then the translation's own address. */
@@ -135,7 +248,9 @@ function editorFields(collection: CollectionInfo | undefined, props: BlogEditorP
     label: props.labels[`${collection.id}.${field.name}`] ?? props.labels[field.name] ?? field.label,
     type: field.type,
     required: field.required,
-    ...(field.options ? { options: field.options.map(({ value, names }) => ({ value, label: names[props.locale] ?? value })) } : {}),
+    ...(field.options
+      ? { options: field.options.map(({ value, names }) => ({ value, label: names[props.locale] ?? value })) }
+      : {}),
   }));
   return [...fields, { name: 'slug', label: props.text.localSlug, type: 'string', required: false }];
 }
@@ -153,7 +268,11 @@ export default function BlogEditor(props: BlogEditorProps) {
   const termField = collection?.termField ?? undefined;
   const base = (id = collectionRef.current) => `/api/admin/collections/${encodeURIComponent(id)}`;
   /** What the plain problems may name: the categories, by their names. */
-  const problemFill = { categories: (fields.find((field) => field.name === termField)?.options ?? []).map((option) => option.label).join(', ') };
+  const problemFill = {
+    categories: (fields.find((field) => field.name === termField)?.options ?? [])
+      .map((option) => option.label)
+      .join(', '),
+  };
   const [session, setSession] = useState<AdminSession | 'loading' | 'unavailable'>('loading');
   const [posts, setPosts] = useState<Post[]>([]);
   const [filters, setFilters] = useState({ status: '', locale: '', category: '', search: '' });
@@ -192,23 +311,26 @@ export default function BlogEditor(props: BlogEditorProps) {
   // A link to an entry (`?collection=<id>&post=<slug>&locale=<id>`, as the changes page gives) opens it in that language, once its collection's fields are known.
   const [linked, setLinked] = useState<{ slug: string; locale?: string } | undefined>();
   useEffect(() => {
-    void loadSession().then(async (found) => {
-      if (found.kind === 'unavailable') return setSession('unavailable');
-      if (found.kind === 'signed-out') return location.assign(props.signIn);
-      setSession(found.session);
-      const listed = await callApi<CollectionInfo[]>('GET', '/api/admin/collections');
-      if (listed.status === 401) return location.assign(props.signIn);
-      if (listed.status !== 200) return setCollections('failed');
-      setCollections(listed.body);
-      const id = chosenCollection(listed.body);
-      if (!id) return;
-      collectionRef.current = id;
-      setCollectionId(id);
-      void refresh(id);
-      const asked = new URLSearchParams(location.search);
-      const post = asked.get('post');
-      if (post && slugPattern.test(post)) setLinked({ slug: post, locale: asked.get('locale') ?? undefined });
-    }, () => setSession('unavailable'));
+    void loadSession().then(
+      async (found) => {
+        if (found.kind === 'unavailable') return setSession('unavailable');
+        if (found.kind === 'signed-out') return location.assign(props.signIn);
+        setSession(found.session);
+        const listed = await callApi<CollectionInfo[]>('GET', '/api/admin/collections');
+        if (listed.status === 401) return location.assign(props.signIn);
+        if (listed.status !== 200) return setCollections('failed');
+        setCollections(listed.body);
+        const id = chosenCollection(listed.body);
+        if (!id) return;
+        collectionRef.current = id;
+        setCollectionId(id);
+        void refresh(id);
+        const asked = new URLSearchParams(location.search);
+        const post = asked.get('post');
+        if (post && slugPattern.test(post)) setLinked({ slug: post, locale: asked.get('locale') ?? undefined });
+      },
+      () => setSession('unavailable'),
+    );
   }, []);
   useEffect(() => {
     if (!linked || !collection) return;
@@ -226,13 +348,17 @@ export default function BlogEditor(props: BlogEditorProps) {
   // Saves and deletions by others (the admin's event stream): the list is refreshed, and a change
   // to the post open here is announced; saving over it then meets the usual version check (409).
   const openRef = useRef<{ slug?: string; email?: string }>({});
-  openRef.current = { slug: editing?.isNew ? undefined : editing?.slug, email: typeof session === 'object' ? session.user.email : undefined };
+  openRef.current = {
+    slug: editing?.isNew ? undefined : editing?.slug,
+    email: typeof session === 'object' ? session.user.email : undefined,
+  };
   useEffect(() => {
     if (typeof session !== 'object') return;
     const events = new EventSource('/api/admin/events');
     const changed = (event: MessageEvent<string>) => {
       const change = JSON.parse(event.data) as { collection?: string; slug: string; locale: string; user: string };
-      if (change.user === openRef.current.email || (change.collection && change.collection !== collectionRef.current)) return;
+      if (change.user === openRef.current.email || (change.collection && change.collection !== collectionRef.current))
+        return;
       void refresh();
       if (change.slug === openRef.current.slug) {
         const language = locales.find(({ id }) => id === change.locale)?.label ?? change.locale;
@@ -254,19 +380,35 @@ export default function BlogEditor(props: BlogEditorProps) {
     return () => removeEventListener('beforeunload', warn);
   }, [dirty]);
 
-  const update = (locale: string, change: Partial<Draft>) => setDrafts((all) => ({ ...all, [locale]: { ...(all[locale] ?? emptyDraft(fields)), ...change } }));
+  const update = (locale: string, change: Partial<Draft>) =>
+    setDrafts((all) => ({ ...all, [locale]: { ...(all[locale] ?? emptyDraft(fields)), ...change } }));
 
   async function open(postSlug: string, locale?: string) {
     if (dirty && !confirm(text.unsaved)) return;
     const loaded: Record<string, Draft> = {};
     for (const { id } of locales) {
       const answer = await callApi('GET', `${base()}/${postSlug}/${id}`);
-      loaded[id] = answer.status === 200 ? { ...emptyDraft(fields), values: toValues(answer.body.frontMatter, fields), body: answer.body.body, version: answer.body.version, scheduled: answer.body.scheduled, translation: answer.body.translation, pending: answer.body.pending } : emptyDraft(fields);
+      loaded[id] =
+        answer.status === 200
+          ? {
+              ...emptyDraft(fields),
+              values: toValues(answer.body.frontMatter, fields),
+              body: answer.body.body,
+              version: answer.body.version,
+              scheduled: answer.body.scheduled,
+              translation: answer.body.translation,
+              pending: answer.body.pending,
+            }
+          : emptyDraft(fields);
     }
     setDrafts(loaded);
     setEditing({ slug: postSlug, isNew: false });
     setSlug(postSlug);
-    setTab(locales.find(({ id }) => id === locale && loaded[id]!.version)?.id ?? locales.find(({ id }) => loaded[id]!.version)?.id ?? locales[0]!.id);
+    setTab(
+      locales.find(({ id }) => id === locale && loaded[id]!.version)?.id ??
+        locales.find(({ id }) => loaded[id]!.version)?.id ??
+        locales[0]!.id,
+    );
     setNotice('');
   }
 
@@ -290,7 +432,8 @@ export default function BlogEditor(props: BlogEditorProps) {
   async function save(locale: string) {
     const draft = drafts[locale] ?? emptyDraft(fields);
     if (!slugPattern.test(slug)) return update(locale, { problems: [text.slugInvalid] });
-    if (editing?.isNew && posts.some((post) => post.slug === slug) && !draft.version) return update(locale, { problems: [text.slugTaken] });
+    if (editing?.isNew && posts.some((post) => post.slug === slug) && !draft.version)
+      return update(locale, { problems: [text.slugTaken] });
     setBusy(true);
     setNotice(text.saving);
     const body = { frontMatter: toFrontMatter(draft.values, fields), body: draft.body };
@@ -299,16 +442,35 @@ export default function BlogEditor(props: BlogEditorProps) {
       : await callApi('POST', base(), { body: { slug, locale, ...body }, csrf });
     setBusy(false);
     if (answer.status === 200 || answer.status === 201) {
-      update(locale, { version: answer.body.version, scheduled: answer.body.scheduled, dirty: false, errors: {}, problems: [], conflict: undefined });
+      update(locale, {
+        version: answer.body.version,
+        scheduled: answer.body.scheduled,
+        dirty: false,
+        errors: {},
+        problems: [],
+        conflict: undefined,
+      });
       setEditing({ slug, isNew: false });
       const failed = answer.body.rebuilt && !answer.body.ok;
       const gitError: string | undefined = answer.body.git?.error;
-      setNotice(failed ? `${text.savedRebuildFailed} ${answer.body.errors.map((error: { message: string }) => error.message).join('; ')}` : gitError ? `${text.gitFailed} ${gitError}` : text.saved);
+      setNotice(
+        failed
+          ? `${text.savedRebuildFailed} ${answer.body.errors.map((error: { message: string }) => error.message).join('; ')}`
+          : gitError
+            ? `${text.gitFailed} ${gitError}`
+            : text.saved,
+      );
       void refresh();
       void refreshTranslations(slug);
     } else if (answer.status === 202) {
       const held: Pending = answer.body.pending;
-      update(locale, { pending: [...(draft.pending ?? []).filter((each) => each.by !== held.by), held], dirty: false, errors: {}, problems: [], conflict: undefined });
+      update(locale, {
+        pending: [...(draft.pending ?? []).filter((each) => each.by !== held.by), held],
+        dirty: false,
+        errors: {},
+        problems: [],
+        conflict: undefined,
+      });
       setNotice(text.heldForReview);
       void refresh();
     } else if (answer.status === 422) {
@@ -316,7 +478,9 @@ export default function BlogEditor(props: BlogEditorProps) {
       setNotice(`${text.invalid} ${text.notWritten}`);
     } else if (answer.status === 409) {
       const current = answer.body.current;
-      update(locale, { conflict: { values: toValues(current.frontMatter, fields), body: current.body, version: current.version } });
+      update(locale, {
+        conflict: { values: toValues(current.frontMatter, fields), body: current.body, version: current.version },
+      });
       setNotice(text.conflict);
     } else if (answer.status === 401) {
       location.assign(props.signIn);
@@ -327,7 +491,10 @@ export default function BlogEditor(props: BlogEditorProps) {
   }
 
   /** The copy's words for a problem at a field it has none for by name: by the field's type (a collection's own fields). */
-  const typeProblem = (field: EditorField) => props.typeProblems[field.type]?.replace('{label}', field.label).replace('{choices}', (field.options ?? []).map((option) => option.label).join(', '));
+  const typeProblem = (field: EditorField) =>
+    props.typeProblems[field.type]
+      ?.replace('{label}', field.label)
+      .replace('{choices}', (field.options ?? []).map((option) => option.label).join(', '));
 
   /** Puts the server's errors (the build's, 422) next to their fields, the others above the form. */
   function showErrors(locale: string, list: { field: string | null; message: string; line: number | null }[]) {
@@ -335,7 +502,9 @@ export default function BlogEditor(props: BlogEditorProps) {
     const problems: string[] = [];
     for (const error of list) {
       const field = error.field ? fields.find((each) => each.name === error.field) : undefined;
-      if (field) errors[field.name] = plainProblem(props.problems, field.name, problemFill) ?? typeProblem(field) ?? error.message;
+      if (field)
+        errors[field.name] =
+          plainProblem(props.problems, field.name, problemFill) ?? typeProblem(field) ?? error.message;
       else problems.push(error.line ? `${error.message} (line ${error.line})` : error.message);
     }
     update(locale, { errors, problems });
@@ -347,7 +516,10 @@ export default function BlogEditor(props: BlogEditorProps) {
     if (!slugPattern.test(slug)) return update(locale, { problems: [text.slugInvalid] });
     // Opened before the request, so the browser does not take it for a pop-up.
     const tab = window.open('', '_blank');
-    const answer = await callApi('POST', `${base()}/preview`, { body: { slug, locale, frontMatter: toFrontMatter(draft.values, fields), body: draft.body }, csrf });
+    const answer = await callApi('POST', `${base()}/preview`, {
+      body: { slug, locale, frontMatter: toFrontMatter(draft.values, fields), body: draft.body },
+      csrf,
+    });
     if (answer.status === 200) {
       if (tab) tab.location.href = answer.body.url;
       else location.assign(answer.body.url);
@@ -365,7 +537,11 @@ export default function BlogEditor(props: BlogEditorProps) {
 
   async function remove(locale: string) {
     const draft = drafts[locale];
-    if (!draft?.version || !confirm(text.confirmDelete.replace('{slug}', slug).replace('{locale}', locale.toUpperCase()))) return;
+    if (
+      !draft?.version ||
+      !confirm(text.confirmDelete.replace('{slug}', slug).replace('{locale}', locale.toUpperCase()))
+    )
+      return;
     const answer = await callApi('DELETE', `${base()}/${slug}/${locale}`, { csrf, ifMatch: draft.version });
     if (answer.status === 200) {
       update(locale, emptyDraft(fields));
@@ -378,7 +554,13 @@ export default function BlogEditor(props: BlogEditorProps) {
       setNotice(text.heldForReview);
       void refresh();
     } else if (answer.status === 409) {
-      update(locale, { conflict: { values: toValues(answer.body.current.frontMatter, fields), body: answer.body.current.body, version: answer.body.current.version } });
+      update(locale, {
+        conflict: {
+          values: toValues(answer.body.current.frontMatter, fields),
+          body: answer.body.current.body,
+          version: answer.body.current.version,
+        },
+      });
       setNotice(text.conflict);
     }
   }
@@ -404,7 +586,11 @@ export default function BlogEditor(props: BlogEditorProps) {
       cursor = [start + before.length, start + before.length + selected.length];
     } else {
       const prefix = kind === 'heading' ? '## ' : kind === 'list' ? '- ' : '> ';
-      const block = value.slice(lineStart, end).split('\n').map((line) => prefix + line).join('\n');
+      const block = value
+        .slice(lineStart, end)
+        .split('\n')
+        .map((line) => prefix + line)
+        .join('\n');
       next = value.slice(0, lineStart) + block + value.slice(end);
       cursor = [lineStart, lineStart + block.length];
     }
@@ -437,27 +623,53 @@ export default function BlogEditor(props: BlogEditorProps) {
   }
 
   if (session === 'loading') return <p role="status">{text.loading}</p>;
-  if (session === 'unavailable') return <p className="banner banner-info" role="status">{text.unavailable}</p>;
-  if (collections === 'failed') return <p className="banner banner-error" role="alert">{text.noCollections}</p>;
-  if (collections?.length === 0) return <p className="banner banner-info" role="status">{text.noneDeclared}</p>;
+  if (session === 'unavailable')
+    return (
+      <p className="banner banner-info" role="status">
+        {text.unavailable}
+      </p>
+    );
+  if (collections === 'failed')
+    return (
+      <p className="banner banner-error" role="alert">
+        {text.noCollections}
+      </p>
+    );
+  if (collections?.length === 0)
+    return (
+      <p className="banner banner-info" role="status">
+        {text.noneDeclared}
+      </p>
+    );
   if (!collection) return <p role="status">{text.loading}</p>;
 
   const status = (translation: Translation) => text[translation.status as 'published'] ?? translation.status;
   const header = (
     <div className="admin-bar">
       <p>{text.signedInAs.replace('{email}', session.user.email)}</p>
-      <button type="button" className="button button-secondary" onClick={() => void signOut()}>{text.signOut}</button>
+      <button type="button" className="button button-secondary" onClick={() => void signOut()}>
+        {text.signOut}
+      </button>
     </div>
   );
 
   if (!editing) {
-    const term = (post: Post) => Object.values(post.translations).map((translation) => translation.category).filter(Boolean);
+    const term = (post: Post) =>
+      Object.values(post.translations)
+        .map((translation) => translation.category)
+        .filter(Boolean);
     const shown = posts.filter((post) => {
-      const translations = filters.locale ? [post.translations[filters.locale]].filter(Boolean) as Translation[] : Object.values(post.translations);
+      const translations = filters.locale
+        ? ([post.translations[filters.locale]].filter(Boolean) as Translation[])
+        : Object.values(post.translations);
       if (filters.status && !translations.some((translation) => translation.status === filters.status)) return false;
       if (filters.category && !term(post).includes(filters.category)) return false;
       const search = filters.search.trim().toLowerCase();
-      return !search || post.slug.includes(search) || Object.values(post.translations).some((translation) => (translation.title ?? '').toLowerCase().includes(search));
+      return (
+        !search ||
+        post.slug.includes(search) ||
+        Object.values(post.translations).some((translation) => (translation.title ?? '').toLowerCase().includes(search))
+      );
     });
     const categories = fields.find((field) => field.name === termField)?.options ?? [];
     return (
@@ -466,50 +678,109 @@ export default function BlogEditor(props: BlogEditorProps) {
         {choices.length > 1 && (
           <div className="field admin-collection">
             <label htmlFor="admin-collection">{text.collection}</label>
-            <select id="admin-collection" value={collection.id} onChange={(event) => switchTo(event.currentTarget.value, true)}>
-              {choices.map(({ id, label }) => <option key={id} value={id}>{label}</option>)}
+            <select
+              id="admin-collection"
+              value={collection.id}
+              onChange={(event) => switchTo(event.currentTarget.value, true)}
+            >
+              {choices.map(({ id, label }) => (
+                <option key={id} value={id}>
+                  {label}
+                </option>
+              ))}
             </select>
           </div>
         )}
         <div className="admin-filters">
           <div className="field">
             <label htmlFor="admin-search">{text.search}</label>
-            <input id="admin-search" type="search" value={filters.search} onInput={(event) => setFilters({ ...filters, search: event.currentTarget.value })} />
+            <input
+              id="admin-search"
+              type="search"
+              value={filters.search}
+              onInput={(event) => setFilters({ ...filters, search: event.currentTarget.value })}
+            />
           </div>
           <div className="field">
             <label htmlFor="admin-status">{text.filterStatus}</label>
-            <select id="admin-status" value={filters.status} onChange={(event) => setFilters({ ...filters, status: event.currentTarget.value })}>
+            <select
+              id="admin-status"
+              value={filters.status}
+              onChange={(event) => setFilters({ ...filters, status: event.currentTarget.value })}
+            >
               <option value="">{text.all}</option>
-              {(['published', 'draft', 'scheduled', 'missing'] as const).map((value) => <option key={value} value={value}>{text[value]}</option>)}
+              {(['published', 'draft', 'scheduled', 'missing'] as const).map((value) => (
+                <option key={value} value={value}>
+                  {text[value]}
+                </option>
+              ))}
             </select>
           </div>
           <div className="field">
             <label htmlFor="admin-locale">{text.filterLocale}</label>
-            <select id="admin-locale" value={filters.locale} onChange={(event) => setFilters({ ...filters, locale: event.currentTarget.value })}>
+            <select
+              id="admin-locale"
+              value={filters.locale}
+              onChange={(event) => setFilters({ ...filters, locale: event.currentTarget.value })}
+            >
               <option value="">{text.all}</option>
-              {locales.map(({ id, label }) => <option key={id} value={id}>{label}</option>)}
+              {locales.map(({ id, label }) => (
+                <option key={id} value={id}>
+                  {label}
+                </option>
+              ))}
             </select>
           </div>
           {termField && (
             <div className="field">
-              <label htmlFor="admin-category">{fields.find((field) => field.name === termField)?.label ?? text.filterCategory}</label>
-              <select id="admin-category" value={filters.category} onChange={(event) => setFilters({ ...filters, category: event.currentTarget.value })}>
+              <label htmlFor="admin-category">
+                {fields.find((field) => field.name === termField)?.label ?? text.filterCategory}
+              </label>
+              <select
+                id="admin-category"
+                value={filters.category}
+                onChange={(event) => setFilters({ ...filters, category: event.currentTarget.value })}
+              >
                 <option value="">{text.all}</option>
-                {categories.map(({ value, label }) => <option key={value} value={value}>{label}</option>)}
+                {categories.map(({ value, label }) => (
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
+                ))}
               </select>
             </div>
           )}
         </div>
-        <ReviewQueue key={collection.id} api={base()} csrf={csrf} decides={session.user.role === 'admin'} languages={Object.fromEntries(locales.map(({ id, label }) => [id, label]))} text={props.review} onDecided={() => void refresh()} />
-        <p><button type="button" className="button button-primary" onClick={create}>{text.newPost}</button></p>
-        {shown.length === 0 ? <p>{text.noPosts}</p> : (
+        <ReviewQueue
+          key={collection.id}
+          api={base()}
+          csrf={csrf}
+          decides={session.user.role === 'admin'}
+          languages={Object.fromEntries(locales.map(({ id, label }) => [id, label]))}
+          text={props.review}
+          onDecided={() => void refresh()}
+        />
+        <p>
+          <button type="button" className="button button-primary" onClick={create}>
+            {text.newPost}
+          </button>
+        </p>
+        {shown.length === 0 ? (
+          <p>{text.noPosts}</p>
+        ) : (
           <table className="admin-posts">
             <caption>{text.posts.replace('{collection}', collection.label)}</caption>
             <thead>
               <tr>
                 <th scope="col">{text.title}</th>
-                {locales.map(({ id, label }) => <th key={id} scope="col">{label}</th>)}
-                <th scope="col"><span className="visually-hidden">{text.edit}</span></th>
+                {locales.map(({ id, label }) => (
+                  <th key={id} scope="col">
+                    {label}
+                  </th>
+                ))}
+                <th scope="col">
+                  <span className="visually-hidden">{text.edit}</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -517,21 +788,69 @@ export default function BlogEditor(props: BlogEditorProps) {
                 const first = locales.map(({ id }) => post.translations[id]).find((translation) => translation?.title);
                 return (
                   <tr key={post.slug}>
-                    <th scope="row">{first?.title ?? post.slug}<br /><span className="muted">{post.slug}</span></th>
+                    <th scope="row">
+                      {first?.title ?? post.slug}
+                      <br />
+                      <span className="muted">{post.slug}</span>
+                    </th>
                     {locales.map(({ id, label }) => {
                       const translation = post.translations[id] ?? { status: 'missing' };
                       return (
                         <td key={id} data-label={label}>
-                          <span className={`badge badge-${translation.status}`}>{translation.status === 'missing' ? text.missingIn.replace('{locale}', label) : status(translation)}</span>
-                          {translation.outdated && <> <span className="badge badge-missing">{text.outdated}</span></>}
-                          {translation.date && <><br /><span className="muted">{translation.date}</span></>}
-                          {translation.scheduled && <><br /><span className="muted">{appearsOn(text.appearsOn, translation.scheduled)}</span></>}
-                          {translation.pending && <><br /><span className="badge">{text.waitingForReview}</span></>}
-                          {translation.status === 'missing' && translation.shownIn && <><br /><span className="muted">{text.shownIn.replace('{locale}', locales.find((locale) => locale.id === translation.shownIn)?.label ?? translation.shownIn)}</span></>}
+                          <span className={`badge badge-${translation.status}`}>
+                            {translation.status === 'missing'
+                              ? text.missingIn.replace('{locale}', label)
+                              : status(translation)}
+                          </span>
+                          {translation.outdated && (
+                            <>
+                              {' '}
+                              <span className="badge badge-missing">{text.outdated}</span>
+                            </>
+                          )}
+                          {translation.date && (
+                            <>
+                              <br />
+                              <span className="muted">{translation.date}</span>
+                            </>
+                          )}
+                          {translation.scheduled && (
+                            <>
+                              <br />
+                              <span className="muted">{appearsOn(text.appearsOn, translation.scheduled)}</span>
+                            </>
+                          )}
+                          {translation.pending && (
+                            <>
+                              <br />
+                              <span className="badge">{text.waitingForReview}</span>
+                            </>
+                          )}
+                          {translation.status === 'missing' && translation.shownIn && (
+                            <>
+                              <br />
+                              <span className="muted">
+                                {text.shownIn.replace(
+                                  '{locale}',
+                                  locales.find((locale) => locale.id === translation.shownIn)?.label ??
+                                    translation.shownIn,
+                                )}
+                              </span>
+                            </>
+                          )}
                         </td>
                       );
                     })}
-                    <td><button type="button" className="button button-secondary" onClick={() => void open(post.slug)} aria-label={`${text.edit}: ${first?.title ?? post.slug}`}>{text.edit}</button></td>
+                    <td>
+                      <button
+                        type="button"
+                        className="button button-secondary"
+                        onClick={() => void open(post.slug)}
+                        aria-label={`${text.edit}: ${first?.title ?? post.slug}`}
+                      >
+                        {text.edit}
+                      </button>
+                    </td>
                   </tr>
                 );
               })}
@@ -552,14 +871,25 @@ export default function BlogEditor(props: BlogEditorProps) {
   const upload = async (file: File) => {
     if (!csrf || busy) return;
     if (!Object.values(drafts).some((each) => each.version)) return setNotice(text.uploadSaveFirst);
-    if (!imageTypes.includes(file.type) || file.size > maxImageBytes) return setNotice(text.uploadFailed.replace('{reason}', text.imageTypes));
+    if (!imageTypes.includes(file.type) || file.size > maxImageBytes)
+      return setNotice(text.uploadFailed.replace('{reason}', text.imageTypes));
     setBusy(true);
     setNotice(text.uploading);
     try {
-      const response = await fetch(`${base()}/media?post=${encodeURIComponent(slug)}`, { method: 'POST', headers: { accept: 'application/json', 'content-type': file.type, 'x-csrf-token': csrf }, credentials: 'same-origin', body: file });
+      const response = await fetch(`${base()}/media?post=${encodeURIComponent(slug)}`, {
+        method: 'POST',
+        headers: { accept: 'application/json', 'content-type': file.type, 'x-csrf-token': csrf },
+        credentials: 'same-origin',
+        body: file,
+      });
       const answer = (await response.json().catch(() => ({}))) as { path?: string; message?: string };
-      if (response.status !== 201 || !answer.path) return setNotice(text.uploadFailed.replace('{reason}', answer.message ?? `HTTP ${response.status}`));
-      update(tab, { values: { ...draft.values, image: answer.path }, dirty: true, errors: { ...draft.errors, image: '' } });
+      if (response.status !== 201 || !answer.path)
+        return setNotice(text.uploadFailed.replace('{reason}', answer.message ?? `HTTP ${response.status}`));
+      update(tab, {
+        values: { ...draft.values, image: answer.path },
+        dirty: true,
+        errors: { ...draft.errors, image: '' },
+      });
       setNotice(text.uploaded);
     } catch {
       setNotice(text.uploadFailed.replace('{reason}', text.imageTypes));
@@ -572,45 +902,130 @@ export default function BlogEditor(props: BlogEditorProps) {
     const value = draft.values[field.name];
     const error = draft.errors[field.name];
     const describedBy = [error ? `${fieldId(field.name)}-error` : '', hint ?? ''].filter(Boolean).join(' ');
-    const common = { id: fieldId(field.name), name: field.name, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy || undefined };
-    const set = (next: string | boolean) => update(tab, { values: { ...draft.values, [field.name]: next }, dirty: true, errors: { ...draft.errors, [field.name]: '' } });
-    if (field.type === 'boolean') return <input {...common} type="checkbox" role="switch" checked={value === true} onChange={(event) => set(event.currentTarget.checked)} />;
+    const common = {
+      id: fieldId(field.name),
+      name: field.name,
+      'aria-invalid': error ? true : undefined,
+      'aria-describedby': describedBy || undefined,
+    };
+    const set = (next: string | boolean) =>
+      update(tab, {
+        values: { ...draft.values, [field.name]: next },
+        dirty: true,
+        errors: { ...draft.errors, [field.name]: '' },
+      });
+    if (field.type === 'boolean')
+      return (
+        <input
+          {...common}
+          type="checkbox"
+          role="switch"
+          checked={value === true}
+          onChange={(event) => set(event.currentTarget.checked)}
+        />
+      );
     if (field.type === 'choice') {
       return (
-        <select {...common} required={field.required} value={String(value ?? '')} onChange={(event) => set(event.currentTarget.value)}>
+        <select
+          {...common}
+          required={field.required}
+          value={String(value ?? '')}
+          onChange={(event) => set(event.currentTarget.value)}
+        >
           <option value="">—</option>
-          {field.options?.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
+          {field.options?.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
         </select>
       );
     }
     if (field.name === 'image') {
       const hint = `${fieldId(field.name)}-hint`;
       return (
-        <div className="image-field" onDragOver={(event) => event.preventDefault()} onDrop={(event) => { event.preventDefault(); const file = event.dataTransfer?.files[0]; if (file) void upload(file); }}>
-          <input {...common} type="text" value={String(value ?? '')} aria-describedby={[common['aria-describedby'], hint].filter(Boolean).join(' ')} onInput={(event) => set(event.currentTarget.value)} />
+        <div
+          className="image-field"
+          onDragOver={(event) => event.preventDefault()}
+          onDrop={(event) => {
+            event.preventDefault();
+            const file = event.dataTransfer?.files[0];
+            if (file) void upload(file);
+          }}
+        >
+          <input
+            {...common}
+            type="text"
+            value={String(value ?? '')}
+            aria-describedby={[common['aria-describedby'], hint].filter(Boolean).join(' ')}
+            onInput={(event) => set(event.currentTarget.value)}
+          />
           <label className="button button-secondary image-upload">
             {busy ? text.uploading : text.uploadImage}
-            <input type="file" className="visually-hidden" accept={imageTypes.join(',')} onChange={(event) => { const file = event.currentTarget.files?.[0]; event.currentTarget.value = ''; if (file) void upload(file); }} />
+            <input
+              type="file"
+              className="visually-hidden"
+              accept={imageTypes.join(',')}
+              onChange={(event) => {
+                const file = event.currentTarget.files?.[0];
+                event.currentTarget.value = '';
+                if (file) void upload(file);
+              }}
+            />
           </label>
-          {csrf && <MediaPicker text={props.picker} csrf={csrf} collection={collectionRef.current} slug={slug} locale={tab} disabled={busy || !Object.values(drafts).some((each) => each.version)} onChosen={(path) => set(path)} onNotice={setNotice} />}
-          <p id={hint} className="muted">{text.imageTypes}</p>
+          {csrf && (
+            <MediaPicker
+              text={props.picker}
+              csrf={csrf}
+              collection={collectionRef.current}
+              slug={slug}
+              locale={tab}
+              disabled={busy || !Object.values(drafts).some((each) => each.version)}
+              onChosen={(path) => set(path)}
+              onNotice={setNotice}
+            />
+          )}
+          <p id={hint} className="muted">
+            {text.imageTypes}
+          </p>
         </div>
       );
     }
-    if (field.name === 'description') return <textarea {...common} rows={3} required={field.required} value={String(value ?? '')} onInput={(event) => set(event.currentTarget.value)} />;
-    return <input {...common} type={field.type === 'date' ? 'date' : field.type === 'number' ? 'number' : 'text'} required={field.required} value={String(value ?? '')} onInput={(event) => set(event.currentTarget.value)} />;
+    if (field.name === 'description')
+      return (
+        <textarea
+          {...common}
+          rows={3}
+          required={field.required}
+          value={String(value ?? '')}
+          onInput={(event) => set(event.currentTarget.value)}
+        />
+      );
+    return (
+      <input
+        {...common}
+        type={field.type === 'date' ? 'date' : field.type === 'number' ? 'number' : 'text'}
+        required={field.required}
+        value={String(value ?? '')}
+        onInput={(event) => set(event.currentTarget.value)}
+      />
+    );
   };
 
   /** The translation's own address (front matter `slug:`; empty: the folder's), and the URL the page gets with it. */
   const localSlug = (field: EditorField): ReactElement => {
     const hint = `${fieldId(field.name)}-hint`;
     const own = String(draft.values[field.name] ?? '');
-    const route = collection.routes.find((each) => each.kind === 'entry' && each.audience === null) ?? collection.routes.find((each) => each.kind === 'entry');
+    const route =
+      collection.routes.find((each) => each.kind === 'entry' && each.audience === null) ??
+      collection.routes.find((each) => each.kind === 'entry');
     const url = route?.urls[tab]?.replace('{slug}', own || slug || '…');
     return (
       <>
         {input(field, hint)}
-        <p id={hint} className="muted">{text.localSlugHint.replace('{slug}', slug || '…').replace('{url}', url ?? '')}</p>
+        <p id={hint} className="muted">
+          {text.localSlugHint.replace('{slug}', slug || '…').replace('{url}', url ?? '')}
+        </p>
       </>
     );
   };
@@ -618,72 +1033,211 @@ export default function BlogEditor(props: BlogEditorProps) {
   return (
     <div className="blog-editor" onKeyDown={keys}>
       {header}
-      <p><button type="button" className="button button-secondary" onClick={() => { if (!dirty || confirm(text.unsaved)) { setEditing(undefined); setDrafts({}); } }}>{text.back}</button></p>
+      <p>
+        <button
+          type="button"
+          className="button button-secondary"
+          onClick={() => {
+            if (!dirty || confirm(text.unsaved)) {
+              setEditing(undefined);
+              setDrafts({});
+            }
+          }}
+        >
+          {text.back}
+        </button>
+      </p>
       <div className="field">
         <label htmlFor="post-slug">{text.slug}</label>
-        <input id="post-slug" value={slug} readOnly={!editing.isNew} aria-describedby="post-slug-hint" pattern="[a-z0-9]+(-[a-z0-9]+)*" required onInput={(event) => setSlug(event.currentTarget.value)} />
-        <p id="post-slug-hint" className="muted">{text.slugHint}</p>
+        <input
+          id="post-slug"
+          value={slug}
+          readOnly={!editing.isNew}
+          aria-describedby="post-slug-hint"
+          pattern="[a-z0-9]+(-[a-z0-9]+)*"
+          required
+          onInput={(event) => setSlug(event.currentTarget.value)}
+        />
+        <p id="post-slug-hint" className="muted">
+          {text.slugHint}
+        </p>
       </div>
       <div role="tablist" aria-label={text.filterLocale} className="admin-tabs">
         {locales.map(({ id, label }) => (
-          <button key={id} id={`tab-${id}`} ref={(element) => { tabRefs.current[id] = element; }} type="button" role="tab" aria-selected={tab === id} aria-controls={`panel-${id}`} tabIndex={tab === id ? 0 : -1} onClick={() => setTab(id)} onKeyDown={tabKeys}>
-            {label}{drafts[id]?.dirty ? ' •' : ''}{drafts[id]?.version ? '' : ` (${text.missing})`}
+          <button
+            key={id}
+            id={`tab-${id}`}
+            ref={(element) => {
+              tabRefs.current[id] = element;
+            }}
+            type="button"
+            role="tab"
+            aria-selected={tab === id}
+            aria-controls={`panel-${id}`}
+            tabIndex={tab === id ? 0 : -1}
+            onClick={() => setTab(id)}
+            onKeyDown={tabKeys}
+          >
+            {label}
+            {drafts[id]?.dirty ? ' •' : ''}
+            {drafts[id]?.version ? '' : ` (${text.missing})`}
           </button>
         ))}
       </div>
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="admin-panel">
-        <p className="visually-hidden" role="status" aria-live="polite">{notice}</p>
-        {notice && <p className="banner banner-info" aria-hidden="true">{notice}</p>}
+        <p className="visually-hidden" role="status" aria-live="polite">
+          {notice}
+        </p>
+        {notice && (
+          <p className="banner banner-info" aria-hidden="true">
+            {notice}
+          </p>
+        )}
         {draft.conflict && (
           <div className="banner banner-error" role="alert">
             <p>{text.conflict}</p>
-            <button type="button" className="button button-secondary" onClick={() => update(tab, { values: draft.conflict!.values, body: draft.conflict!.body, version: draft.conflict!.version, dirty: false, conflict: undefined })}>{text.reloadTheirs}</button>{' '}
-            <button type="button" className="button button-secondary" onClick={() => update(tab, { version: draft.conflict!.version, conflict: undefined, dirty: true })}>{text.keepMine}</button>
+            <button
+              type="button"
+              className="button button-secondary"
+              onClick={() =>
+                update(tab, {
+                  values: draft.conflict!.values,
+                  body: draft.conflict!.body,
+                  version: draft.conflict!.version,
+                  dirty: false,
+                  conflict: undefined,
+                })
+              }
+            >
+              {text.reloadTheirs}
+            </button>{' '}
+            <button
+              type="button"
+              className="button button-secondary"
+              onClick={() => update(tab, { version: draft.conflict!.version, conflict: undefined, dirty: true })}
+            >
+              {text.keepMine}
+            </button>
           </div>
         )}
         {draft.translation?.outdated && (
           <section className="banner banner-info admin-page-outdated" aria-labelledby={`post-${tab}-outdated`}>
-            <p id={`post-${tab}-outdated`}><span className="badge badge-missing">{text.outdated}</span> {text.outdatedSince.replace('{language}', localeLabel(draft.translation.sourceLocale)).replace('{since}', when(draft.translation.since))}</p>
+            <p id={`post-${tab}-outdated`}>
+              <span className="badge badge-missing">{text.outdated}</span>{' '}
+              {text.outdatedSince
+                .replace('{language}', localeLabel(draft.translation.sourceLocale))
+                .replace('{since}', when(draft.translation.since))}
+            </p>
             {draft.translation.diff && <DiffLines diff={draft.translation.diff} />}
           </section>
         )}
-        {draft.translation && !draft.translation.outdated && <p className="muted">{text.upToDate.replace('{since}', when(draft.translation.since))}</p>}
+        {draft.translation && !draft.translation.outdated && (
+          <p className="muted">{text.upToDate.replace('{since}', when(draft.translation.since))}</p>
+        )}
         {(draft.pending ?? []).length > 0 && (
           <div className="banner banner-info">
-            <p><strong>{text.waitingForReview}</strong></p>
-            <ul>{draft.pending!.map((each) => <li key={each.id}>{text.waitingBy.replace('{by}', each.by).replace('{at}', when(each.at))}</li>)}</ul>
+            <p>
+              <strong>{text.waitingForReview}</strong>
+            </p>
+            <ul>
+              {draft.pending!.map((each) => (
+                <li key={each.id}>{text.waitingBy.replace('{by}', each.by).replace('{at}', when(each.at))}</li>
+              ))}
+            </ul>
           </div>
         )}
-        {draft.problems.length > 0 && <ul className="banner banner-error" role="alert">{draft.problems.map((problem) => <li key={problem}>{problem}</li>)}</ul>}
-        {!draft.version && source && (
-          <p><button type="button" className="button button-secondary" onClick={() => update(tab, { values: { ...drafts[source.id]!.values }, body: drafts[source.id]!.body, dirty: true })}>{text.startFrom.replace('{locale}', source.label)}</button></p>
+        {draft.problems.length > 0 && (
+          <ul className="banner banner-error" role="alert">
+            {draft.problems.map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
         )}
-        <form className="admin-form" noValidate onSubmit={(event) => { event.preventDefault(); void save(tab); }}>
+        {!draft.version && source && (
+          <p>
+            <button
+              type="button"
+              className="button button-secondary"
+              onClick={() =>
+                update(tab, { values: { ...drafts[source.id]!.values }, body: drafts[source.id]!.body, dirty: true })
+              }
+            >
+              {text.startFrom.replace('{locale}', source.label)}
+            </button>
+          </p>
+        )}
+        <form
+          className="admin-form"
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            void save(tab);
+          }}
+        >
           {fields.map((field) => (
             <div key={field.name} className={`field field-${field.type}`}>
-              <label htmlFor={fieldId(field.name)}>{field.label}{field.required ? ' *' : ''}</label>
+              <label htmlFor={fieldId(field.name)}>
+                {field.label}
+                {field.required ? ' *' : ''}
+              </label>
               {field.name === 'slug' ? localSlug(field) : input(field)}
-              {draft.errors[field.name] && <p id={`${fieldId(field.name)}-error`} className="field-error">{draft.errors[field.name]}</p>}
-              {field.name === 'date' && draft.scheduled && !draft.dirty && <p className="muted">{appearsOn(text.appearsOn, draft.scheduled)}</p>}
+              {draft.errors[field.name] && (
+                <p id={`${fieldId(field.name)}-error`} className="field-error">
+                  {draft.errors[field.name]}
+                </p>
+              )}
+              {field.name === 'date' && draft.scheduled && !draft.dirty && (
+                <p className="muted">{appearsOn(text.appearsOn, draft.scheduled)}</p>
+              )}
             </div>
           ))}
           <div className="field field-body">
             <label htmlFor={`post-${tab}-body`}>{text.body}</label>
             <div role="toolbar" aria-label={text.toolbar} aria-controls={`post-${tab}-body`} className="admin-toolbar">
               {(['heading', 'bold', 'italic', 'link', 'list', 'quote'] as const).map((kind) => (
-                <button key={kind} type="button" className="button button-secondary" onClick={() => format(kind)}>{text[kind]}</button>
+                <button key={kind} type="button" className="button button-secondary" onClick={() => format(kind)}>
+                  {text[kind]}
+                </button>
               ))}
             </div>
-            <textarea id={`post-${tab}-body`} ref={bodyRef} rows={18} value={draft.body} aria-describedby={`post-${tab}-reading`} onInput={(event) => update(tab, { body: event.currentTarget.value, dirty: true })} />
-            <p id={`post-${tab}-reading`} className="muted">{text.readingTime.replace('{readingMinutes}', String(Math.max(1, Math.round(words / collection.wordsPerMinute)))).replace('{words}', String(words))}</p>
+            <textarea
+              id={`post-${tab}-body`}
+              ref={bodyRef}
+              rows={18}
+              value={draft.body}
+              aria-describedby={`post-${tab}-reading`}
+              onInput={(event) => update(tab, { body: event.currentTarget.value, dirty: true })}
+            />
+            <p id={`post-${tab}-reading`} className="muted">
+              {text.readingTime
+                .replace('{readingMinutes}', String(Math.max(1, Math.round(words / collection.wordsPerMinute))))
+                .replace('{words}', String(words))}
+            </p>
           </div>
           <p className="admin-actions">
-            <button type="submit" className="button button-primary" disabled={busy}>{busy ? text.saving : text.save}</button>{' '}
-            <button type="button" className="button button-secondary" onClick={() => void preview(tab)}>{text.preview}</button>{' '}
-            {draft.version && <button type="button" className="button button-secondary" onClick={() => void remove(tab)}>{text.delete}</button>}
+            <button type="submit" className="button button-primary" disabled={busy}>
+              {busy ? text.saving : text.save}
+            </button>{' '}
+            <button type="button" className="button button-secondary" onClick={() => void preview(tab)}>
+              {text.preview}
+            </button>{' '}
+            {draft.version && (
+              <button type="button" className="button button-secondary" onClick={() => void remove(tab)}>
+                {text.delete}
+              </button>
+            )}
           </p>
         </form>
-        {draft.version && <History key={`${collectionRef.current}/${slug}/${tab}`} api={`${base()}/${slug}/${tab}`} csrf={csrf} version={draft.version} text={props.history} onRestored={() => void open(slug, tab)} />}
+        {draft.version && (
+          <History
+            key={`${collectionRef.current}/${slug}/${tab}`}
+            api={`${base()}/${slug}/${tab}`}
+            csrf={csrf}
+            version={draft.version}
+            text={props.history}
+            onRestored={() => void open(slug, tab)}
+          />
+        )}
       </div>
     </div>
   );

@@ -9,7 +9,26 @@ import { useEffect, useRef, useState } from 'react';
 import { callApi } from './admin-client';
 
 /** The copy keys of the history panel. */
-export const historyText = ['heading', 'help', 'loading', 'empty', 'failed', 'replaced', 'changed', 'show', 'hide', 'diffHelp', 'restore', 'confirm', 'confirmYes', 'cancel', 'restoring', 'restored', 'stale', 'notRestored'] as const;
+export const historyText = [
+  'heading',
+  'help',
+  'loading',
+  'empty',
+  'failed',
+  'replaced',
+  'changed',
+  'show',
+  'hide',
+  'diffHelp',
+  'restore',
+  'confirm',
+  'confirmYes',
+  'cancel',
+  'restoring',
+  'restored',
+  'stale',
+  'notRestored',
+] as const;
 
 /** What the panel needs: the item's API address, the session's CSRF token, the version the editor has. */
 export interface HistoryProps {
@@ -21,21 +40,44 @@ export interface HistoryProps {
   onRestored(): void;
 }
 
-interface Version { id: string; by: string; at: string; summary: string }
+interface Version {
+  id: string;
+  by: string;
+  at: string;
+  summary: string;
+}
 
 /** The lines of a unified diff, the added and removed ones marked (admin.css colours them). */
 export function DiffLines({ diff }: { diff: string }) {
   return (
     <pre className="admin-diff" tabIndex={0}>
-      {diff.replace(/\n$/, '').split('\n').map((line, index) => (
-        <span key={index} className={line.startsWith('+') && !line.startsWith('+++') ? 'diff-added' : line.startsWith('-') && !line.startsWith('---') ? 'diff-removed' : undefined}>{line}</span>
-      ))}
+      {diff
+        .replace(/\n$/, '')
+        .split('\n')
+        .map((line, index) => (
+          <span
+            key={index}
+            className={
+              line.startsWith('+') && !line.startsWith('+++')
+                ? 'diff-added'
+                : line.startsWith('-') && !line.startsWith('---')
+                  ? 'diff-removed'
+                  : undefined
+            }
+          >
+            {line}
+          </span>
+        ))}
     </pre>
   );
 }
 
 /** An instant (a save, a version) in the page's language (the admin's, not the browser's) and the reader's time zone; the admin's screens share it. */
-export const when = (at: string) => new Intl.DateTimeFormat(document.documentElement.lang || undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at));
+export const when = (at: string) =>
+  new Intl.DateTimeFormat(document.documentElement.lang || undefined, {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  }).format(new Date(at));
 
 export default function History({ api, csrf, version, text, onRestored }: HistoryProps) {
   const [versions, setVersions] = useState<Version[] | 'loading' | 'failed'>('loading');
@@ -69,7 +111,11 @@ export default function History({ api, csrf, version, text, onRestored }: Histor
 
   async function restore(id: string) {
     setBusy(true);
-    const answer = await callApi<{ errors?: { message: string }[] }>('POST', `${api}/restore`, { body: { version: id }, csrf, ifMatch: version });
+    const answer = await callApi<{ errors?: { message: string }[] }>('POST', `${api}/restore`, {
+      body: { version: id },
+      csrf,
+      ifMatch: version,
+    });
     setBusy(false);
     setShown(undefined);
     focusLater(summaryRef);
@@ -77,23 +123,43 @@ export default function History({ api, csrf, version, text, onRestored }: Histor
       setNotice(text.restored);
       return onRestored();
     }
-    setNotice(answer.status === 409 ? text.stale : [text.notRestored, ...(answer.body?.errors ?? []).map((error) => error.message)].join(' '));
+    setNotice(
+      answer.status === 409
+        ? text.stale
+        : [text.notRestored, ...(answer.body?.errors ?? []).map((error) => error.message)].join(' '),
+    );
   }
 
-  const list = versions === 'loading' ? <p role="status">{text.loading}</p>
-    : versions === 'failed' ? <p className="banner banner-error" role="alert">{text.failed}</p>
-    : !versions.length ? <p>{text.empty}</p>
-    : (
+  const list =
+    versions === 'loading' ? (
+      <p role="status">{text.loading}</p>
+    ) : versions === 'failed' ? (
+      <p className="banner banner-error" role="alert">
+        {text.failed}
+      </p>
+    ) : !versions.length ? (
+      <p>{text.empty}</p>
+    ) : (
       <ol className="admin-history-list">
         {versions.map((entry) => (
           <li key={entry.id}>
             <p>
-              <strong id={`history-${entry.id}`}>{text.replaced.replace('{time}', when(entry.at)).replace('{user}', entry.by)}</strong>
+              <strong id={`history-${entry.id}`}>
+                {text.replaced.replace('{time}', when(entry.at)).replace('{user}', entry.by)}
+              </strong>
               <br />
               {text.changed.replace('{summary}', entry.summary)}
             </p>
             <p className="admin-history-actions">
-              <button type="button" className="button button-secondary" aria-expanded={shown?.id === entry.id} aria-describedby={`history-${entry.id}`} onClick={() => void show(entry.id)}>{shown?.id === entry.id ? text.hide : text.show}</button>
+              <button
+                type="button"
+                className="button button-secondary"
+                aria-expanded={shown?.id === entry.id}
+                aria-describedby={`history-${entry.id}`}
+                onClick={() => void show(entry.id)}
+              >
+                {shown?.id === entry.id ? text.hide : text.show}
+              </button>
             </p>
             {shown?.id === entry.id && (
               <div className="admin-history-version">
@@ -103,13 +169,41 @@ export default function History({ api, csrf, version, text, onRestored }: Histor
                   <div className="banner banner-info" role="group" aria-labelledby={`history-confirm-${entry.id}`}>
                     <p id={`history-confirm-${entry.id}`}>{text.confirm.replace('{time}', when(entry.at))}</p>
                     <p className="admin-history-actions">
-                      <button type="button" ref={confirmRef} className="button button-primary" disabled={busy} onClick={() => void restore(entry.id)}>{busy ? text.restoring : text.confirmYes}</button>
-                      <button type="button" className="button button-secondary" onClick={() => { setShown({ ...shown, confirming: false }); focusLater(restoreRef); }}>{text.cancel}</button>
+                      <button
+                        type="button"
+                        ref={confirmRef}
+                        className="button button-primary"
+                        disabled={busy}
+                        onClick={() => void restore(entry.id)}
+                      >
+                        {busy ? text.restoring : text.confirmYes}
+                      </button>
+                      <button
+                        type="button"
+                        className="button button-secondary"
+                        onClick={() => {
+                          setShown({ ...shown, confirming: false });
+                          focusLater(restoreRef);
+                        }}
+                      >
+                        {text.cancel}
+                      </button>
                     </p>
                   </div>
                 ) : (
                   <p className="admin-history-actions">
-                    <button type="button" ref={restoreRef} className="button button-primary" aria-describedby={`history-${entry.id}`} onClick={() => { setShown({ ...shown, confirming: true }); focusLater(confirmRef); }}>{text.restore}</button>
+                    <button
+                      type="button"
+                      ref={restoreRef}
+                      className="button button-primary"
+                      aria-describedby={`history-${entry.id}`}
+                      onClick={() => {
+                        setShown({ ...shown, confirming: true });
+                        focusLater(confirmRef);
+                      }}
+                    >
+                      {text.restore}
+                    </button>
                   </p>
                 )}
               </div>
@@ -123,8 +217,14 @@ export default function History({ api, csrf, version, text, onRestored }: Histor
     <details className="admin-history" onToggle={(event) => setOpen(event.currentTarget.open)}>
       <summary ref={summaryRef}>{text.heading}</summary>
       <p className="muted">{text.help}</p>
-      <p className="visually-hidden" role="status" aria-live="polite">{notice}</p>
-      {notice && <p className="banner banner-info" aria-hidden="true">{notice}</p>}
+      <p className="visually-hidden" role="status" aria-live="polite">
+        {notice}
+      </p>
+      {notice && (
+        <p className="banner banner-info" aria-hidden="true">
+          {notice}
+        </p>
+      )}
       {list}
     </details>
   );

@@ -14,7 +14,12 @@ export const mediaPickerText = ['choose', 'title', 'close', 'loading', 'empty', 
 export type MediaPickerText = Record<(typeof mediaPickerText)[number], string>;
 
 /** An image of the library, as the picker shows it. */
-interface PickerImage { id: string; file: string; alt: Record<string, string>; uses: { locale: string; imageAlt?: string }[] }
+interface PickerImage {
+  id: string;
+  file: string;
+  alt: Record<string, string>;
+  uses: { locale: string; imageAlt?: string }[];
+}
 
 export interface MediaPickerProps {
   text: MediaPickerText;
@@ -42,31 +47,62 @@ export default function MediaPicker(props: MediaPickerProps) {
     setProblem('');
     dialog.current?.showModal();
     const answer = await callApi<{ images: PickerImage[]; message?: string }>('GET', '/api/admin/media');
-    if (answer.status !== 200) return setProblem(text.failed.replace('{reason}', answer.body?.message ?? `HTTP ${answer.status}`));
+    if (answer.status !== 200)
+      return setProblem(text.failed.replace('{reason}', answer.body?.message ?? `HTTP ${answer.status}`));
     setImages(answer.body.images);
   }
   function close() {
     dialog.current?.close();
   }
   async function choose(image: PickerImage) {
-    const answer = await callApi<{ path?: string; message?: string }>('POST', `/api/admin/media/${image.id}/use`, { csrf: props.csrf, body: { collection: props.collection, slug: props.slug } });
-    if (answer.status !== 200 || !answer.body?.path) return setProblem(text.failed.replace('{reason}', answer.body?.message ?? `HTTP ${answer.status}`));
+    const answer = await callApi<{ path?: string; message?: string }>('POST', `/api/admin/media/${image.id}/use`, {
+      csrf: props.csrf,
+      body: { collection: props.collection, slug: props.slug },
+    });
+    if (answer.status !== 200 || !answer.body?.path)
+      return setProblem(text.failed.replace('{reason}', answer.body?.message ?? `HTTP ${answer.status}`));
     close();
     props.onChosen(answer.body.path);
     props.onNotice(text.chosen);
   }
 
   /** Its description in the entry's language: the library's, else that of an entry in that language that shows it. */
-  const nameOf = (image: PickerImage) => image.alt[props.locale] ?? image.uses.find((use) => use.locale === props.locale && use.imageAlt)?.imageAlt ?? text.noAlt.replace('{file}', image.file);
+  const nameOf = (image: PickerImage) =>
+    image.alt[props.locale] ??
+    image.uses.find((use) => use.locale === props.locale && use.imageAlt)?.imageAlt ??
+    text.noAlt.replace('{file}', image.file);
   return (
     <>
-      <button ref={opener} type="button" className="button button-secondary" disabled={props.disabled} onClick={() => void open()}>{text.choose}</button>
-      <dialog ref={dialog} className="media-picker" aria-labelledby="media-picker-title" onClose={() => opener.current?.focus()}>
+      <button
+        ref={opener}
+        type="button"
+        className="button button-secondary"
+        disabled={props.disabled}
+        onClick={() => void open()}
+      >
+        {text.choose}
+      </button>
+      <dialog
+        ref={dialog}
+        className="media-picker"
+        aria-labelledby="media-picker-title"
+        onClose={() => opener.current?.focus()}
+      >
         <div className="media-picker-head">
           <h2 id="media-picker-title">{text.title}</h2>
-          <button type="button" className="button button-secondary" onClick={close}>{text.close}</button>
+          <button type="button" className="button button-secondary" onClick={close}>
+            {text.close}
+          </button>
         </div>
-        {problem ? <p className="banner banner-error" role="alert">{problem}</p> : !images ? <p role="status">{text.loading}</p> : images.length === 0 ? <p role="status">{text.empty}</p> : (
+        {problem ? (
+          <p className="banner banner-error" role="alert">
+            {problem}
+          </p>
+        ) : !images ? (
+          <p role="status">{text.loading}</p>
+        ) : images.length === 0 ? (
+          <p role="status">{text.empty}</p>
+        ) : (
           <ul className="media-picker-grid">
             {images.map((image) => (
               <li key={image.id}>

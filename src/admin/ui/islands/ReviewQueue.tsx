@@ -11,7 +11,22 @@ import { callApi } from './admin-client';
 import { DiffLines, when } from './History';
 
 /** The copy keys of the review queue (the blog screen's `review:` block). */
-export const reviewText = ['heading', 'help', 'entry', 'item', 'deletion', 'rename', 'note', 'approve', 'reject', 'approved', 'rejected', 'stale', 'failed', 'show'] as const;
+export const reviewText = [
+  'heading',
+  'help',
+  'entry',
+  'item',
+  'deletion',
+  'rename',
+  'note',
+  'approve',
+  'reject',
+  'approved',
+  'rejected',
+  'stale',
+  'failed',
+  'show',
+] as const;
 
 export interface ReviewQueueProps {
   /** The API address the changes are under (`/api/admin/collections/<id>`, `/api/admin/pages`, `/api/admin/media`). */
@@ -25,7 +40,18 @@ export interface ReviewQueueProps {
   onDecided(): void;
 }
 
-interface Held { id: string; slug: string; locale: string; by: string; at: string; stale: boolean; diff: string; kind?: 'save' | 'delete' | 'rename'; name?: string; to?: string }
+interface Held {
+  id: string;
+  slug: string;
+  locale: string;
+  by: string;
+  at: string;
+  stale: boolean;
+  diff: string;
+  kind?: 'save' | 'delete' | 'rename';
+  name?: string;
+  to?: string;
+}
 
 export default function ReviewQueue({ api, csrf, decides, languages, text, onDecided }: ReviewQueueProps) {
   const [changes, setChanges] = useState<Held[]>([]);
@@ -42,31 +68,59 @@ export default function ReviewQueue({ api, csrf, decides, languages, text, onDec
   async function decide(change: Held, verb: 'approve' | 'reject') {
     setBusy(true);
     const note = notes[change.id]?.trim();
-    const answer = await callApi<{ message?: string }>('POST', `${api}/reviews/${change.id}/${verb}`, { body: note ? { note } : {}, csrf });
+    const answer = await callApi<{ message?: string }>('POST', `${api}/reviews/${change.id}/${verb}`, {
+      body: note ? { note } : {},
+      csrf,
+    });
     setBusy(false);
     if (answer.status === 200) {
       setSaid((verb === 'approve' ? text.approved : text.rejected).replace('{entry}', change.name ?? change.slug));
       await load();
       onDecided();
-    } else setSaid(answer.status === 409 ? text.stale : text.failed.replace('{reason}', answer.body?.message ?? `HTTP ${answer.status}`));
+    } else
+      setSaid(
+        answer.status === 409
+          ? text.stale
+          : text.failed.replace('{reason}', answer.body?.message ?? `HTTP ${answer.status}`),
+      );
   }
 
   /** The change in words: its item (and language), what it does, who made it and when. */
   const describe = (change: Held) => {
-    const line = change.kind === 'rename' ? text.rename.replace('{to}', change.to ?? '') : change.kind === 'delete' ? text.deletion : change.locale ? text.entry : text.item;
-    return line.replace('{entry}', change.name ?? change.slug).replace('{language}', languages[change.locale] ?? change.locale).replace('{by}', change.by).replace('{at}', when(change.at));
+    const line =
+      change.kind === 'rename'
+        ? text.rename.replace('{to}', change.to ?? '')
+        : change.kind === 'delete'
+          ? text.deletion
+          : change.locale
+            ? text.entry
+            : text.item;
+    return line
+      .replace('{entry}', change.name ?? change.slug)
+      .replace('{language}', languages[change.locale] ?? change.locale)
+      .replace('{by}', change.by)
+      .replace('{at}', when(change.at));
   };
 
-  if (changes.length === 0) return said ? <p className="banner banner-info" role="status">{said}</p> : null;
+  if (changes.length === 0)
+    return said ? (
+      <p className="banner banner-info" role="status">
+        {said}
+      </p>
+    ) : null;
   return (
     <section className="admin-review" aria-labelledby="review-heading">
       <h2 id="review-heading">{text.heading}</h2>
       <p className="muted">{text.help}</p>
-      <p role="status" className={said ? 'banner banner-info' : 'visually-hidden'}>{said}</p>
+      <p role="status" className={said ? 'banner banner-info' : 'visually-hidden'}>
+        {said}
+      </p>
       <ul className="admin-review-list">
         {changes.map((change) => (
           <li key={change.id} className="admin-review-item">
-            <p id={`review-${change.id}`}><strong>{describe(change)}</strong></p>
+            <p id={`review-${change.id}`}>
+              <strong>{describe(change)}</strong>
+            </p>
             {change.stale && <p className="field-error">{text.stale}</p>}
             <details>
               <summary>{text.show}</summary>
@@ -75,10 +129,35 @@ export default function ReviewQueue({ api, csrf, decides, languages, text, onDec
             {decides && (
               <div className="field">
                 <label htmlFor={`review-note-${change.id}`}>{text.note}</label>
-                <textarea id={`review-note-${change.id}`} rows={2} className="input-wide" value={notes[change.id] ?? ''} onInput={(event) => { const value = event.currentTarget.value; setNotes((all) => ({ ...all, [change.id]: value })); }} />
+                <textarea
+                  id={`review-note-${change.id}`}
+                  rows={2}
+                  className="input-wide"
+                  value={notes[change.id] ?? ''}
+                  onInput={(event) => {
+                    const value = event.currentTarget.value;
+                    setNotes((all) => ({ ...all, [change.id]: value }));
+                  }}
+                />
                 <p className="admin-review-actions">
-                  <button type="button" className="button button-primary" disabled={busy || change.stale} aria-describedby={`review-${change.id}`} onClick={() => void decide(change, 'approve')}>{text.approve}</button>{' '}
-                  <button type="button" className="button button-secondary" disabled={busy} aria-describedby={`review-${change.id}`} onClick={() => void decide(change, 'reject')}>{text.reject}</button>
+                  <button
+                    type="button"
+                    className="button button-primary"
+                    disabled={busy || change.stale}
+                    aria-describedby={`review-${change.id}`}
+                    onClick={() => void decide(change, 'approve')}
+                  >
+                    {text.approve}
+                  </button>{' '}
+                  <button
+                    type="button"
+                    className="button button-secondary"
+                    disabled={busy}
+                    aria-describedby={`review-${change.id}`}
+                    onClick={() => void decide(change, 'reject')}
+                  >
+                    {text.reject}
+                  </button>
                 </p>
               </div>
             )}

@@ -8,7 +8,10 @@ export interface AdminSession {
 }
 
 /** What `GET /api/admin/session` found: no admin on this host (404), not signed in, or a session. */
-export type SessionState = { kind: 'unavailable' } | { kind: 'signed-out'; mode: 'dev' | 'serve' } | { kind: 'signed-in'; session: AdminSession };
+export type SessionState =
+  | { kind: 'unavailable' }
+  | { kind: 'signed-out'; mode: 'dev' | 'serve' }
+  | { kind: 'signed-in'; session: AdminSession };
 
 /**
  * Asks the server for the session. A page the admin's server served is marked (`data-site-admin`
@@ -16,8 +19,12 @@ export type SessionState = { kind: 'unavailable' } | { kind: 'signed-out'; mode:
  */
 export async function loadSession(): Promise<SessionState> {
   if (!document.documentElement.hasAttribute('data-site-admin')) return { kind: 'unavailable' };
-  const response = await fetch('/api/admin/session', { credentials: 'same-origin', headers: { accept: 'application/json' } });
-  if (response.status === 404 || !(response.headers.get('content-type') ?? '').includes('json')) return { kind: 'unavailable' };
+  const response = await fetch('/api/admin/session', {
+    credentials: 'same-origin',
+    headers: { accept: 'application/json' },
+  });
+  if (response.status === 404 || !(response.headers.get('content-type') ?? '').includes('json'))
+    return { kind: 'unavailable' };
   const body = (await response.json()) as AdminSession & { mode: 'dev' | 'serve' };
   if (response.status === 401) return { kind: 'signed-out', mode: body.mode };
   return { kind: 'signed-in', session: body };
@@ -31,12 +38,21 @@ export interface ApiAnswer<T = any> {
 }
 
 /** Calls the API with a JSON body; `csrf` and `ifMatch` go into their headers. */
-export async function callApi<T = any>(method: string, path: string, options: { body?: unknown; csrf?: string; ifMatch?: string } = {}): Promise<ApiAnswer<T>> {
+export async function callApi<T = any>(
+  method: string,
+  path: string,
+  options: { body?: unknown; csrf?: string; ifMatch?: string } = {},
+): Promise<ApiAnswer<T>> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (options.csrf) headers['x-csrf-token'] = options.csrf;
   if (options.ifMatch) headers['if-match'] = `"${options.ifMatch}"`;
-  const response = await fetch(path, { method, headers, credentials: 'same-origin', body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+  const response = await fetch(path, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
   const text = await response.text();
   let body: unknown = null;
   try {

@@ -9,7 +9,11 @@
 import { matchesPattern } from './setting-paths';
 
 /** The copy's text for a field's problem, or undefined when it has none. */
-export function plainProblem(problems: Readonly<Record<string, string>>, field: string | null | undefined, fill: Readonly<Record<string, string>> = {}): string | undefined {
+export function plainProblem(
+  problems: Readonly<Record<string, string>>,
+  field: string | null | undefined,
+  fill: Readonly<Record<string, string>> = {},
+): string | undefined {
   if (!field) return undefined;
   // "plans[1].price.amount" as the screen names it: "plans.1.price.amount".
   const path = field.replace(/\[(\d+)\]/g, '.$1');

@@ -7,7 +7,11 @@
 import type { DeclaredField, DeclaredGroup, ScreenText } from '../../../config/settings-schema';
 
 /** A declared field with its texts in one language, as the screen gets it. */
-export type ScreenField = Omit<DeclaredField, 'label' | 'help' | 'problem'> & { label: string; help?: string; problem?: string };
+export type ScreenField = Omit<DeclaredField, 'label' | 'help' | 'problem'> & {
+  label: string;
+  help?: string;
+  problem?: string;
+};
 
 /** A declared group with its texts in one language, as the screen gets it. */
 export type ScreenGroup = { label: string; help?: string; keys: Record<string, string>; fields: ScreenField[] };

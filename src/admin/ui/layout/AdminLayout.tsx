@@ -16,7 +16,11 @@ interface LayoutCopy {
 
 /** The head of an admin screen: title and description of its copy, and the admin's stylesheet. */
 export function adminMeta({ content, site }: PageProps<LayoutCopy>): PageMeta {
-  return { title: content.title, description: content.description, ...(site.assets.admin ? { stylesheets: [site.assets.admin] } : {}) };
+  return {
+    title: content.title,
+    description: content.description,
+    ...(site.assets.admin ? { stylesheets: [site.assets.admin] } : {}),
+  };
 }
 
 /** The screens show no breadcrumb trail (they have their own navigation), so their JSON-LD has none. */
@@ -26,7 +30,9 @@ export default function AdminLayout({ content, site, children }: LayoutProps) {
   const copy = content as unknown as LayoutCopy;
   return (
     <div className="admin-ui">
-      <a className="admin-skip-link" href="#main">{copy.skipToContent}</a>
+      <a className="admin-skip-link" href="#main">
+        {copy.skipToContent}
+      </a>
       <header className="admin-header">
         <p className="admin-site-name">{site.config.site.name}</p>
         <a href={site.href('/')}>{copy.backToSite}</a>

@@ -5,7 +5,14 @@
 import type { PageProps } from 'typed-site/template';
 
 /** The admin pages, in the order the navigation lists them (the routes the engine adds: admin-pages.ts). */
-export const adminPages = ['/admin/blog', '/admin/media', '/admin/pages', '/admin/inbox', '/admin/changes', '/admin/settings'] as const;
+export const adminPages = [
+  '/admin/blog',
+  '/admin/media',
+  '/admin/pages',
+  '/admin/inbox',
+  '/admin/changes',
+  '/admin/settings',
+] as const;
 
 export function AdminNav({ page, site, label }: Pick<PageProps, 'page' | 'site'> & { label: string }) {
   return (
@@ -15,7 +22,9 @@ export function AdminNav({ page, site, label }: Pick<PageProps, 'page' | 'site'>
           const url = site.href(path);
           return (
             <li key={path}>
-              <a href={url} aria-current={url === page.url ? 'page' : undefined}>{site.nameOf(url)}</a>
+              <a href={url} aria-current={url === page.url ? 'page' : undefined}>
+                {site.nameOf(url)}
+              </a>
             </li>
           );
         })}

@@ -14,13 +14,20 @@ export interface AdminPageCopy {
   nav: string;
 }
 
-export function AdminPage({ page, site, content, children }: Pick<PageProps, 'page' | 'site'> & { content: AdminPageCopy; children: ReactNode }) {
+export function AdminPage({
+  page,
+  site,
+  content,
+  children,
+}: Pick<PageProps, 'page' | 'site'> & { content: AdminPageCopy; children: ReactNode }) {
   return (
     <div className="container admin">
       <AdminNav page={page} site={site} label={content.nav} />
       <h1>{content.heading}</h1>
       <p className="lead">{content.lead}</p>
-      <noscript><p className="banner banner-info">{content.notice}</p></noscript>
+      <noscript>
+        <p className="banner banner-info">{content.notice}</p>
+      </noscript>
       {children}
     </div>
   );

@@ -12,9 +12,85 @@ import { AdminPage } from '../layout/AdminPage';
 import { Island } from 'typed-site/template';
 import { adminPageCopy, text, z } from '../layout/copy';
 
-const editorText = z.strictObject(Object.fromEntries(
-  ['loading', 'unavailable', 'signedInAs', 'signOut', 'newPost', 'search', 'filterStatus', 'filterLocale', 'filterCategory', 'all', 'published', 'draft', 'scheduled', 'missing', 'missingIn', 'shownIn', 'slug', 'slugHint', 'slugTaken', 'slugInvalid', 'edit', 'back', 'save', 'saving', 'saved', 'savedRebuildFailed', 'gitFailed', 'changedElsewhere', 'delete', 'confirmDelete', 'deleted', 'startFrom', 'body', 'readingTime', 'invalid', 'conflict', 'reloadTheirs', 'keepMine', 'unsaved', 'noPosts', 'posts', 'title', 'date', 'status', 'heading', 'bold', 'italic', 'link', 'list', 'quote', 'toolbar', 'notWritten', 'failed', 'preview', 'previewOpened', 'uploadImage', 'imageTypes', 'uploading', 'uploaded', 'uploadFailed', 'uploadSaveFirst', 'appearsOn', 'collection', 'noCollections', 'noneDeclared', 'localSlug', 'localSlugHint', 'outdated', 'outdatedSince', 'upToDate', 'waitingForReview', 'waitingBy', 'heldForReview'].map((key) => [key, text]),
-) as Record<keyof BlogEditorProps['text'], typeof text>);
+const editorText = z.strictObject(
+  Object.fromEntries(
+    [
+      'loading',
+      'unavailable',
+      'signedInAs',
+      'signOut',
+      'newPost',
+      'search',
+      'filterStatus',
+      'filterLocale',
+      'filterCategory',
+      'all',
+      'published',
+      'draft',
+      'scheduled',
+      'missing',
+      'missingIn',
+      'shownIn',
+      'slug',
+      'slugHint',
+      'slugTaken',
+      'slugInvalid',
+      'edit',
+      'back',
+      'save',
+      'saving',
+      'saved',
+      'savedRebuildFailed',
+      'gitFailed',
+      'changedElsewhere',
+      'delete',
+      'confirmDelete',
+      'deleted',
+      'startFrom',
+      'body',
+      'readingTime',
+      'invalid',
+      'conflict',
+      'reloadTheirs',
+      'keepMine',
+      'unsaved',
+      'noPosts',
+      'posts',
+      'title',
+      'date',
+      'status',
+      'heading',
+      'bold',
+      'italic',
+      'link',
+      'list',
+      'quote',
+      'toolbar',
+      'notWritten',
+      'failed',
+      'preview',
+      'previewOpened',
+      'uploadImage',
+      'imageTypes',
+      'uploading',
+      'uploaded',
+      'uploadFailed',
+      'uploadSaveFirst',
+      'appearsOn',
+      'collection',
+      'noCollections',
+      'noneDeclared',
+      'localSlug',
+      'localSlugHint',
+      'outdated',
+      'outdatedSince',
+      'upToDate',
+      'waitingForReview',
+      'waitingBy',
+      'heldForReview',
+    ].map((key) => [key, text]),
+  ) as Record<keyof BlogEditorProps['text'], typeof text>,
+);
 
 export const content = z.strictObject({
   ...adminPageCopy,
@@ -22,15 +98,32 @@ export const content = z.strictObject({
   fields: z.record(z.string(), text),
   editor: editorText,
   /** The history panel's copy (islands/History.tsx). */
-  history: z.strictObject(Object.fromEntries(historyText.map((key) => [key, text])) as Record<(typeof historyText)[number], typeof text>),
+  history: z.strictObject(
+    Object.fromEntries(historyText.map((key) => [key, text])) as Record<(typeof historyText)[number], typeof text>,
+  ),
   /** The changes waiting for review above the list (islands/ReviewQueue.tsx, `admin.review`). */
-  review: z.strictObject(Object.fromEntries(reviewText.map((key) => [key, text])) as Record<(typeof reviewText)[number], typeof text>),
+  review: z.strictObject(
+    Object.fromEntries(reviewText.map((key) => [key, text])) as Record<(typeof reviewText)[number], typeof text>,
+  ),
   /** "Choose from the library" beside the image's upload (islands/MediaPicker.tsx). */
-  picker: z.strictObject(Object.fromEntries(mediaPickerText.map((key) => [key, text])) as Record<(typeof mediaPickerText)[number], typeof text>),
+  picker: z.strictObject(
+    Object.fromEntries(mediaPickerText.map((key) => [key, text])) as Record<
+      (typeof mediaPickerText)[number],
+      typeof text
+    >,
+  ),
   /** What to do about a problem at a field, by front-matter field (islands/plain-errors.ts; `{categories}` names the categories). */
   problems: z.record(z.string(), text).default({}),
   /** What to do about a problem at a field `problems` does not name, by the field's type (`{label}`; `{choices}`: a list's names). */
-  typeProblems: z.strictObject({ string: text.optional(), number: text.optional(), boolean: text.optional(), date: text.optional(), choice: text.optional() }).default({}),
+  typeProblems: z
+    .strictObject({
+      string: text.optional(),
+      number: text.optional(),
+      boolean: text.optional(),
+      date: text.optional(),
+      choice: text.optional(),
+    })
+    .default({}),
 });
 type Content = z.infer<typeof content>;
 

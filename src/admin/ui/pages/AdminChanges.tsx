@@ -7,7 +7,12 @@ import { adminPageCopy, text, z } from '../layout/copy';
 
 export const content = z.strictObject({
   ...adminPageCopy,
-  changes: z.strictObject(Object.fromEntries(adminChangesText.map((key) => [key, text])) as Record<(typeof adminChangesText)[number], typeof text>),
+  changes: z.strictObject(
+    Object.fromEntries(adminChangesText.map((key) => [key, text])) as Record<
+      (typeof adminChangesText)[number],
+      typeof text
+    >,
+  ),
   actions: z.record(z.string(), text),
   /** The parts of the settings page, by the first part of a setting's path. */
   sections: z.record(z.string(), text).default({}),
@@ -25,7 +30,13 @@ export default function AdminChangesPage({ page, content, site }: PageProps<Cont
     text: content.changes,
     actions: content.actions,
     sections: content.sections,
-    links: { blog: site.href('/admin/blog'), settings: site.href('/admin/settings'), inbox: site.href('/admin/inbox'), pages: site.href('/admin/pages'), media: site.href('/admin/media') },
+    links: {
+      blog: site.href('/admin/blog'),
+      settings: site.href('/admin/settings'),
+      inbox: site.href('/admin/inbox'),
+      pages: site.href('/admin/pages'),
+      media: site.href('/admin/media'),
+    },
   };
   return (
     <AdminPage page={page} site={site} content={content}>

@@ -7,7 +7,12 @@ import { adminPageCopy, text, z } from '../layout/copy';
 
 export const content = z.strictObject({
   ...adminPageCopy,
-  inbox: z.strictObject(Object.fromEntries(adminInboxText.map((key) => [key, text])) as Record<(typeof adminInboxText)[number], typeof text>),
+  inbox: z.strictObject(
+    Object.fromEntries(adminInboxText.map((key) => [key, text])) as Record<
+      (typeof adminInboxText)[number],
+      typeof text
+    >,
+  ),
 });
 type Content = z.infer<typeof content>;
 
@@ -27,7 +32,10 @@ export default function AdminInboxPage({ page, content, site }: PageProps<Conten
     // The prefixes and audience folders go without their leading slash, so they stay as written.
     home: site.href('/'),
     prefixes: site.config.localeIds.map((id) => site.config.locales[id]!.prefix.slice(1)).filter(Boolean),
-    audiences: Object.values(site.config.audiences).map((audience) => ({ folder: audience.path.slice(1), label: audience.label[site.locale] ?? Object.values(audience.label)[0] ?? audience.path })),
+    audiences: Object.values(site.config.audiences).map((audience) => ({
+      folder: audience.path.slice(1),
+      label: audience.label[site.locale] ?? Object.values(audience.label)[0] ?? audience.path,
+    })),
     // Meetings are booked in the booking's zone: their times are shown there, and say so.
     timeZone: site.config.booking?.timeZone ?? site.config.site.timeZone,
     text: content.inbox,

@@ -8,9 +8,16 @@ import { adminPageCopy, text, z } from '../layout/copy';
 
 export const content = z.strictObject({
   ...adminPageCopy,
-  media: z.strictObject(Object.fromEntries(adminMediaText.map((key) => [key, text])) as Record<(typeof adminMediaText)[number], typeof text>),
+  media: z.strictObject(
+    Object.fromEntries(adminMediaText.map((key) => [key, text])) as Record<
+      (typeof adminMediaText)[number],
+      typeof text
+    >,
+  ),
   /** The changes waiting for review above the images (islands/ReviewQueue.tsx, `admin.review`). */
-  review: z.strictObject(Object.fromEntries(reviewText.map((key) => [key, text])) as Record<(typeof reviewText)[number], typeof text>),
+  review: z.strictObject(
+    Object.fromEntries(reviewText.map((key) => [key, text])) as Record<(typeof reviewText)[number], typeof text>,
+  ),
 });
 type Content = z.infer<typeof content>;
 
@@ -20,7 +27,11 @@ export { default as Layout, adminMeta as meta, adminBreadcrumbs as breadcrumbs }
 export default function AdminMediaPage({ page, content, site }: PageProps<Content>) {
   const props: AdminMediaProps = {
     signIn: site.href('/auth'),
-    locales: site.config.localeIds.map((id) => ({ id, label: site.config.locales[id]!.label, lang: site.config.locales[id]!.htmlLang })),
+    locales: site.config.localeIds.map((id) => ({
+      id,
+      label: site.config.locales[id]!.label,
+      lang: site.config.locales[id]!.htmlLang,
+    })),
     editor: site.href('/admin/blog'),
     text: content.media,
     review: content.review,

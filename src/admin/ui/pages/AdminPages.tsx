@@ -9,11 +9,20 @@ import { adminPageCopy, text, z } from '../layout/copy';
 
 export const content = z.strictObject({
   ...adminPageCopy,
-  pages: z.strictObject(Object.fromEntries(adminPagesText.map((key) => [key, text])) as Record<(typeof adminPagesText)[number], typeof text>),
+  pages: z.strictObject(
+    Object.fromEntries(adminPagesText.map((key) => [key, text])) as Record<
+      (typeof adminPagesText)[number],
+      typeof text
+    >,
+  ),
   /** The history panel's copy (islands/History.tsx). */
-  history: z.strictObject(Object.fromEntries(historyText.map((key) => [key, text])) as Record<(typeof historyText)[number], typeof text>),
+  history: z.strictObject(
+    Object.fromEntries(historyText.map((key) => [key, text])) as Record<(typeof historyText)[number], typeof text>,
+  ),
   /** The changes waiting for review above the pages (islands/ReviewQueue.tsx, `admin.review`). */
-  review: z.strictObject(Object.fromEntries(reviewText.map((key) => [key, text])) as Record<(typeof reviewText)[number], typeof text>),
+  review: z.strictObject(
+    Object.fromEntries(reviewText.map((key) => [key, text])) as Record<(typeof reviewText)[number], typeof text>,
+  ),
   /** What to do about a problem at a text, by dotted key (`*` for any one segment): see islands/plain-errors.ts. */
   problems: z.record(z.string(), text).default({}),
 });

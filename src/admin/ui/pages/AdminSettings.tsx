@@ -9,9 +9,16 @@ import { adminPageCopy, text, z } from '../layout/copy';
 
 export const content = z.strictObject({
   ...adminPageCopy,
-  settings: z.strictObject(Object.fromEntries(adminSettingsText.map((key) => [key, text])) as Record<(typeof adminSettingsText)[number], typeof text>),
+  settings: z.strictObject(
+    Object.fromEntries(adminSettingsText.map((key) => [key, text])) as Record<
+      (typeof adminSettingsText)[number],
+      typeof text
+    >,
+  ),
   /** The history panel's copy (islands/History.tsx). */
-  history: z.strictObject(Object.fromEntries(historyText.map((key) => [key, text])) as Record<(typeof historyText)[number], typeof text>),
+  history: z.strictObject(
+    Object.fromEntries(historyText.map((key) => [key, text])) as Record<(typeof historyText)[number], typeof text>,
+  ),
   fields: z.record(z.string(), text),
   hints: z.record(z.string(), text),
   /** What to do about a problem at a field, by path (`*` for any one segment): see islands/plain-errors.ts. */

@@ -32,7 +32,16 @@ type Content = z.infer<typeof content>;
 export { default as Layout, adminMeta as meta, adminBreadcrumbs as breadcrumbs } from '../layout/AdminLayout';
 
 export default function Auth({ content, site }: PageProps<Content>) {
-  const { title: _title, description: _description, skipToContent: _skip, backToSite: _back, heading, lead, notice, ...text } = content;
+  const {
+    title: _title,
+    description: _description,
+    skipToContent: _skip,
+    backToSite: _back,
+    heading,
+    lead,
+    notice,
+    ...text
+  } = content;
   return (
     <div className="container narrow auth">
       <h1>{heading}</h1>

@@ -26,9 +26,17 @@ export default function Book({ page, content, site }: PageProps<Content>) {
         <p className="lead">{content.lead}</p>
       </section>
       {builtInBookingAnswered(site.config) ? (
-        <Island name="BookingForm" component={BookingForm} props={bookingFormProps({ page, site }, { contactHref: site.href('/contact') })} />
+        <Island
+          name="BookingForm"
+          component={BookingForm}
+          props={bookingFormProps({ page, site }, { contactHref: site.href('/contact') })}
+        />
       ) : (
-        <Island name="ContactForm" component={ContactForm} props={contactFormProps({ page, site }, { subject: content.subject })} />
+        <Island
+          name="ContactForm"
+          component={ContactForm}
+          props={contactFormProps({ page, site }, { subject: content.subject })}
+        />
       )}
     </>
   );

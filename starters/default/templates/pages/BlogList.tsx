@@ -13,10 +13,13 @@ export default function BlogList({ page, site }: PageProps) {
           const post = site.entry(list.collection, listed.slug)!.translations[listed.locale]!;
           return (
             <li key={listed.slug} className="card" lang={listed.locale === page.locale ? undefined : listed.locale}>
-              <h2><a href={listed.url}>{post.title}</a></h2>
+              <h2>
+                <a href={listed.url}>{post.title}</a>
+              </h2>
               <p>{post.description}</p>
               <p className="muted">
-                <time dateTime={post.date}>{site.formatDate(post.date)}</time> · {site.t('blog.readingTime', { readingMinutes: post.readingMinutes })}
+                <time dateTime={post.date}>{site.formatDate(post.date)}</time> ·{' '}
+                {site.t('blog.readingTime', { readingMinutes: post.readingMinutes })}
               </p>
             </li>
           );
@@ -24,8 +27,16 @@ export default function BlogList({ page, site }: PageProps) {
       </ul>
       {(list.previousUrl || list.nextUrl) && (
         <nav className="pager">
-          {list.previousUrl && <a rel="prev" href={list.previousUrl}>{site.t('blog.newer')}</a>}
-          {list.nextUrl && <a rel="next" href={list.nextUrl}>{site.t('blog.older')}</a>}
+          {list.previousUrl && (
+            <a rel="prev" href={list.previousUrl}>
+              {site.t('blog.newer')}
+            </a>
+          )}
+          {list.nextUrl && (
+            <a rel="next" href={list.nextUrl}>
+              {site.t('blog.older')}
+            </a>
+          )}
         </nav>
       )}
     </>

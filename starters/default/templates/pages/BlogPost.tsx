@@ -14,10 +14,15 @@ export default function BlogPost(props: PageProps) {
     <article className="prose" lang={post.locale === page.locale ? undefined : post.locale}>
       <h1>{post.title}</h1>
       <p className="muted">
-        <time dateTime={post.date}>{site.t('blog.published', { date: site.formatDate(post.date) })}</time> · {site.t('blog.readingTime', { readingMinutes: post.readingMinutes })}
+        <time dateTime={post.date}>{site.t('blog.published', { date: site.formatDate(post.date) })}</time> ·{' '}
+        {site.t('blog.readingTime', { readingMinutes: post.readingMinutes })}
       </p>
       <div dangerouslySetInnerHTML={{ __html: post.html }} />
-      {data.listUrl && <p><a href={data.listUrl}>← {site.t('blog.title')}</a></p>}
+      {data.listUrl && (
+        <p>
+          <a href={data.listUrl}>← {site.t('blog.title')}</a>
+        </p>
+      )}
     </article>
   );
 }
@@ -32,4 +37,3 @@ export function meta(props: PageProps): PageMeta {
     image: post.image,
   };
 }
-

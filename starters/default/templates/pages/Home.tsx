@@ -28,9 +28,13 @@ export default function Home({ content, site }: PageProps<Content>) {
               const post = site.translationOf(entry);
               return (
                 <li key={entry.slug} className="card">
-                  <h3><a href={site.href(`/blog/${entry.slug}`)}>{post.title}</a></h3>
+                  <h3>
+                    <a href={site.href(`/blog/${entry.slug}`)}>{post.title}</a>
+                  </h3>
                   <p>{post.description}</p>
-                  <p className="muted"><time dateTime={post.date}>{site.formatDate(post.date)}</time></p>
+                  <p className="muted">
+                    <time dateTime={post.date}>{site.formatDate(post.date)}</time>
+                  </p>
                 </li>
               );
             })}

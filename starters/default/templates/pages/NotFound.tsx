@@ -6,7 +6,11 @@ export default function NotFound({ site }: PageProps) {
     <section className="hero">
       <h1>{site.t('notFound.title')}</h1>
       <p className="lead">{site.t('notFound.text')}</p>
-      <p><a className="button" href={site.href('/')}>{site.t('notFound.home')}</a></p>
+      <p>
+        <a className="button" href={site.href('/')}>
+          {site.t('notFound.home')}
+        </a>
+      </p>
     </section>
   );
 }
