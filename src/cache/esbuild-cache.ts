@@ -7,10 +7,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import type { BuildOptions, BuildResult, Metafile, OutputFile } from 'esbuild';
 import type { RunEsbuild } from '../esbuild-step.js';
-import { generatorVersion, hashParts, installedVersion, localText, openDiskCache, portableText, type DiskCache } from './disk-cache.js';
+import { realPath } from '../file-paths.js';
+import { generatorRoot, generatorVersion, hashParts, installedVersion, localText, modulesRoot, openDiskCache, portableText, type DiskCache } from './disk-cache.js';
 
 /** What a cache entry holds. */
 interface EsbuildEntry {
@@ -44,7 +45,7 @@ export function createCachedEsbuild(options: CachedEsbuildOptions = {}): RunEsbu
   const run = (async (buildOptions: BuildOptions) => {
     const workingDir = buildOptions.absWorkingDir ?? process.cwd();
     const root = options.root ?? process.cwd();
-    const key = hashParts('esbuild', generatorVersion(), installedVersion('esbuild'), portableText(`${describeOptions(buildOptions)} ${workingDir}`, root));
+    const key = hashParts('esbuild', generatorVersion(), installedVersion('esbuild'), portableText(`${describeOptions(buildOptions)} ${workingDir}`, root), layoutOf(workingDir, root));
     const entry = parseEntry(cache.readSync(key), root);
     if (entry && inputsUnchanged(entry.inputs)) {
       stats.hits++;
@@ -62,6 +63,18 @@ export function createCachedEsbuild(options: CachedEsbuildOptions = {}): RunEsbu
   }) as RunEsbuild & { stats: EsbuildCacheStats };
   run.stats = stats;
   return run;
+}
+
+/**
+ * Where the folders that keys and entries name by token (the site's root, the generator and its
+ * node_modules) lie from the step's working folder. esbuild takes the content hash in the names of
+ * entries and chunks over the inputs' paths relative to that folder as well as their bytes, so an
+ * entry made where they lie otherwise (another site at another depth, whose admin islands are the
+ * same step) names the same bytes otherwise than esbuild does here: `site build` answered from it
+ * and the admin's live site, which runs esbuild, published two sets of island files.
+ */
+function layoutOf(workingDir: string, root: string): string {
+  return JSON.stringify([root, generatorRoot(), modulesRoot()].map((folder) => relative(workingDir, realPath(folder)).split('\\').join('/')));
 }
 
 /** The options as text; functions (plugin hooks) by their source, so a changed plugin is a new key. */
