@@ -7,7 +7,8 @@
  * longer the deleted post's, and `buildEnd` ran for each rebuild. The island bundles are the same
  * though the build cache (a folder of the test's own) was filled first by the same site one folder
  * deeper: esbuild's names of the same bytes depend on where the inputs lie from the site, and
- * `site build` answered from the cache where the live site runs esbuild.
+ * `site build` answered from the cache where the live site runs esbuild. `site dev` serves the
+ * same search index from memory.
  */
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -16,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLiveSite, type LiveSite } from '../../src/admin/live-site';
 import { build, silentLogger } from '../../src/api';
 import { buildSite } from '../../src/build';
+import { createDevBuilder } from '../../src/dev/rebuild';
 import { startAdminServer } from '../helpers/admin-server';
 import { fixturesRoot, outputRoot } from '../helpers/paths';
 import { listFiles } from '../helpers/site-files';
@@ -134,5 +136,24 @@ describe('site serve --admin publishes what site build writes', () => {
     expect((await server.send('GET', '/en/aktuelt/english-only/')).status).toBe(404);
     expect(await runs()).toBe(5);
     await expectSameAsFreshBuild();
+  });
+});
+
+describe('site dev serves the search index site build writes', () => {
+  it('makes it on first request, from every page, byte for byte', async () => {
+    const site = await createSite();
+    const dev = createDevBuilder({ config: site.config });
+    try {
+      expect((await dev.rebuild()).ok).toBe(true);
+      const out = join(site.dir, 'built');
+      await build({ config: site.config, out, socialImages: false, logger: silentLogger });
+      const index = (await listFiles(out)).filter((file) => file.startsWith('pagefind/') && !/\.(br|gz)$/.test(file));
+      expect(index.length).toBeGreaterThan(5);
+      for (const file of index) expect(Buffer.from((await dev.served(file))!), file).toEqual(await readFile(join(out, file)));
+      expect(await dev.served('pagefind/no-such-file.js')).toBeUndefined();
+    } finally {
+      await dev.dispose();
+      await rm(site.dir, { recursive: true, force: true });
+    }
   });
 });
