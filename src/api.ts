@@ -9,24 +9,17 @@
  *   const report = await build({ config: 'site.config.yaml', logger: silentLogger });
  */
 import { dirname, relative, resolve } from 'node:path';
-import { writePathLock } from './config/path-lock.js';
 import { buildSite } from './build.js';
 import { checkExternalLinks, type ExternalCheckOptions } from './pipeline/external-links.js';
-import { checkOutputFolder, type OutputGuard } from './emit/output-folder.js';
-import { hasCompressCache, writeSite } from './emit/write.js';
 import type { SiteError } from './errors.js';
 import { logCrash, logErrors, logInfo, logInfos, logResult, logWarning, logWarnings } from './logger.js';
-import { loadConfig, type ResolvedConfig } from './config/load.js';
+import { loadConfig } from './config/load.js';
 import { deploySettings } from './config/deploy.js';
 import type { HostTarget } from './config/schema.js';
-import { compressAhead, precompressedCodings, type CompressAhead } from './emit/compress.js';
-import { placeOutput, precompressOf, staticFolderOf } from './targets/index.js';
-import { runBuildEnd } from './emit/plugin-build-end.js';
-import { addSearchIndex } from './emit/search-index.js';
+import { precompressedCodings } from './emit/compress.js';
 import { serverLimits, startServer } from './serve/server.js';
 import { describeRebuild } from './dev/report.js';
 import { startDevServer, type DevServer } from './dev/server.js';
-import { adminStateFolder } from './state-paths.js';
 import type { ImportReport } from './store/legacy-import.js';
 import { fixedStoreSource, followingStoreSource, openSiteStore } from './store/source.js';
 import { describeHealthChange, type StoreHealthChange } from './store/health.js';
@@ -116,14 +109,10 @@ export interface BuildReport {
 /** Builds the site into its output folder, as `site build` does. */
 export async function build(options: BuildOptions = {}): Promise<BuildReport> {
   const logger = options.logger ?? terminalLogger(options);
-  const configPath = options.config ?? 'site.config.yaml';
   const started = performance.now();
   const deploy = deploySettings(options.env ?? process.env, options.origin, options.base);
-  let out = options.out;
-  const precompress = (config: ResolvedConfig) => options.precompress !== false && precompressOf(config);
-  let ahead: CompressAhead | undefined;
   const result = await buildSite({
-    config: configPath,
+    config: options.config ?? 'site.config.yaml',
     drafts: Boolean(options.drafts),
     future: Boolean(options.future),
     workers: options.workers,
@@ -131,58 +120,16 @@ export async function build(options: BuildOptions = {}): Promise<BuildReport> {
     deploy,
     target: options.target,
     socialImages: options.socialImages === false ? false : undefined,
-    // Before any work: an output folder that holds the project (or anything not made by a
-    // build) is refused, since the writer replaces everything in it.
-    checkConfig: (config) => {
-      out ??= relative(process.cwd(), config.dirs.output) || config.dirs.output;
-      const unsafe = checkOutputFolder(out, outputGuard(config));
-      if (unsafe) throw unsafe;
-    },
-    // Set by checkConfig above, which runs first.
-    // A target that moves the pages into a folder of the output (Vercel's static/) renders them all.
-    output: (config) => (staticFolderOf(config) ? undefined : { folder: out!, settings: JSON.stringify({ precompress: precompress(config) }) }),
-    // Without siblings in the cache, the pages are compressed while the social images are drawn.
-    rendered: (config, made) => {
-      if (!precompress(config) || (options.cache !== false && hasCompressCache(out!))) return;
-      ahead ??= compressAhead();
-      ahead.add(made);
-    },
-  }).finally(() => ahead?.take());
+    publish: { to: 'folder', folder: options.out, precompress: options.precompress, afterStep: options.afterStep, log: { info: (message) => logger.info(message), warn: (message) => logger.warn(message) } },
+  });
   logger.diagnostics('warning', result.warnings);
   if (options.verbose) logger.diagnostics('info', result.infos);
   if (deploy.origin) logger.info(`pages name ${deploy.origin} (from ${deploy.originFrom}) instead of site.origin`);
   if (deploy.base !== undefined) logger.info(`pages live under ${deploy.base || '/'} (from ${deploy.baseFrom}) instead of site.base`);
   if (deploy.preview) logger.info('a preview: every page is noindex and robots.txt disallows all');
-  out ??= result.config.dirs.output;
-  const outDir = resolve(out);
-  const writing = performance.now();
-  // The plugins' buildEnd hooks, before the switch: one that throws leaves the output as it was.
-  const folder = staticFolderOf(result.config);
-  const placed = placeOutput(result.config, result.files);
-  const indexing = performance.now();
-  const search = result.config.search.enabled ? await addSearchIndex({ config: result.config, pages: result.pages, files: placed, kept: result.kept, outputFolder: out, folder, cache: options.cache !== false }) : undefined;
-  const indexed = search?.files ?? placed;
-  const indexMs = Math.round((performance.now() - indexing) * 10) / 10;
-  const { files, kept } = await runBuildEnd({
-    config: result.config,
-    outputFolder: out,
-    files: indexed,
-    kept: result.kept,
-    pages: result.pages.map((page) => ({ path: page.url, locale: page.locale, file: folder + page.file })),
-    logger: { info: (message) => logger.info(message), warn: (message) => logger.warn(message) },
-  });
-  const written = await writeSite(out, files, {
-    cache: options.cache !== false,
-    compress: precompress(result.config) ? { workers: options.workers, ahead } : false,
-    afterStep: options.afterStep,
-    kept,
-    renderState: result.renderState,
-    recorded: result.recorded,
-  });
-  if (search && written.stamps) await search.written(written.stamps);
-  await writePathLock(result.config);
-  const now = performance.now();
-  const ms = Math.round(now - started);
+  const { folder, written } = result.output!;
+  const outDir = resolve(folder!);
+  const ms = Math.round(performance.now() - started);
   const locales = result.config.localeIds.map((locale) => {
     const pages = result.pages.filter((page) => page.locale === locale);
     const aliases = pages.filter((page) => page.alias).length;
@@ -196,9 +143,9 @@ export async function build(options: BuildOptions = {}): Promise<BuildReport> {
   // The next post to go live by itself, so whoever publishes knows when to build again (the GitHub Pages workflow builds daily).
   const [next] = result.scheduled;
   if (next) logger.info(`next scheduled post: ${describeScheduled(next, result.config.site.timeZone)}${result.scheduled.length > 1 ? ` (${result.scheduled.length - 1} more after it)` : ''}`);
-  if (options.verbose) {
+  if (options.verbose && written) {
     const { stats } = result;
-    const stages = Object.entries({ ...result.timings, ...(result.config.search.enabled ? { 'search index': indexMs } : {}), write: Math.round((now - writing - indexMs) * 10) / 10 }).map(([stage, time]) => `${stage} ${time} ms`);
+    const stages = Object.entries(result.timings).map(([stage, time]) => `${stage} ${time} ms`);
     logger.info(`${stages.join(' · ')}\nmarkdown ${stats.markdownParsed} parsed, ${stats.markdownCached} cached · entries kept ${stats.entriesKept} · page set ${stats.pageSetKept ? 'kept' : 'expanded'} · esbuild steps cached ${stats.esbuildCached} · ${stats.pagesRendered} pages rendered · ${stats.workers} worker threads · social images ${stats.socialImagesDrawn} drawn of ${stats.socialImages} · image variants ${stats.imageVariantsMade} encoded of ${stats.imageVariants}\nwrote ${written.written} of ${written.files} files (siblings included), removed ${written.removed}${written.compressWorkers ? ` · precompression shared with ${written.compressWorkers} worker thread${written.compressWorkers === 1 ? '' : 's'}` : ''}`);
   }
   return {
@@ -340,7 +287,8 @@ export interface ServeHandle {
 export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
   const logger = options.logger ?? terminalLogger(options);
   const configPath = options.config ?? 'site.config.yaml';
-  const config = await loadConfig(configPath, { deploy: deploySettings(options.env ?? process.env, undefined, options.base) });
+  const deploy = deploySettings(options.env ?? process.env, undefined, options.base);
+  const config = await loadConfig(configPath, { deploy });
   const dir = options.dir === undefined ? config.dirs.output : resolve(options.dir);
   const trustProxy = Boolean(options.trustProxy);
   // With the admin, the site is also built in memory, so that a save re-renders only what it affects.
@@ -348,6 +296,9 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
     ? createLiveSite({
         config: configPath,
         dir,
+        // Built as `site build` builds it in this environment, so a save publishes the same files.
+        deploy,
+        log: { info: (message) => logger.info(message), warn: (message) => logger.warn(message) },
         scheduledRebuild: (appearing, outcome) => (outcome.rebuilt && outcome.ok ? logger.info : logger.warn)(describeScheduledRebuild(appearing, outcome)),
         configFollowed: (outcome) => (outcome.rebuilt && outcome.ok ? logger.info : logger.warn)(describeConfigFollowed(configPath, outcome)),
       })
@@ -419,19 +370,4 @@ function describeImport(report: ImportReport, database: string): string {
   const { counts } = report;
   const skipped = report.skipped ? `; ${report.skipped} unreadable line${report.skipped === 1 ? '' : 's'} left in the old files` : '';
   return `imported into ${database}: ${counts.contacts} contact messages, ${counts.bookings} bookings, ${counts.accounts} accounts, ${counts.audit} audit entries${skipped}; the old files were renamed aside (${report.renamed.map(([, to]) => to).join(', ')})`;
-}
-
-/** What an output folder must stay clear of: the project, the working directory, the folders the site reads and its stored data. */
-function outputGuard(config: ResolvedConfig): OutputGuard {
-  return {
-    projectRoot: config.root,
-    cwd: process.cwd(),
-    sources: [
-      { path: config.dirs.content, what: 'the content folder' },
-      { path: config.dirs.templates, what: 'the templates folder' },
-      { path: config.dirs.public, what: 'the public folder' },
-      { path: config.dirs.data, what: 'the data folder (contact.dataDir: the database of messages, bookings and accounts)' },
-      { path: adminStateFolder(config.root), what: "the admin's accounts and audit log" },
-    ],
-  };
 }

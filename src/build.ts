@@ -1,11 +1,13 @@
 /**
- * `site build` and `site check`: one run of the pipeline (src/pipeline/), whose stages are timed.
+ * `site build` and `site check`: one run of the pipeline (src/pipeline/), whose stages are timed;
+ * `site build`'s run writes the output folder too (`BuildOptions.publish`).
  * Markdown and esbuild outputs come from the disk cache when their inputs are unchanged; Markdown
  * misses and page rendering are spread over a worker pool when there is enough of them to pay for it.
  */
 import type { FileStamp, OutputRecord, RenderState } from './cache/render-state.js';
 import type { ResolvedConfig } from './config/load.js';
 import type { OutputFiles } from './output-files.js';
+import type { OutputReport } from './pipeline/output-stage.js';
 import { SiteErrors, type SiteError } from './errors.js';
 import { byCollection, type Entry, type Page } from './pipeline/content-api.js';
 import { createPipeline, type PipelineOptions } from './pipeline/pipeline.js';
@@ -61,6 +63,8 @@ export interface BuildResult {
   warnings: SiteError[];
   /** Notes on the build, for --verbose. */
   infos: SiteError[];
+  /** What the output stages wrote (with `publish`). */
+  output?: OutputReport;
   /** The web addresses the posts and the page copy link to, each where it is written (for `site check --external`). */
   webLinks(): PlacedLink[];
 }
@@ -98,6 +102,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       stats: { ...pipeline.stats(), pagesRendered: outcome.rendered },
       warnings: outcome.warnings,
       infos: outcome.infos,
+      output: outcome.output,
       webLinks: () => placedWebLinks({ config: build.config, pages: build.pageSet.pages, entryList: build.entryList, contents: build.contents }),
     };
   } finally {

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import type { BuildOptions, BuildResult, Metafile, OutputFile } from 'esbuild';
 import type { RunEsbuild } from '../esbuild-step.js';
 import { generatorVersion, hashParts, installedVersion, localText, openDiskCache, portableText, type DiskCache } from './disk-cache.js';
@@ -16,6 +16,8 @@ import { generatorVersion, hashParts, installedVersion, localText, openDiskCache
 interface EsbuildEntry {
   /** Path (the site's root as a token) and SHA-256 of every file the build read. */
   inputs: [string, string][];
+  /** Where the inputs lay from the working folder (`layoutOf`). */
+  layout: string;
   /** Each output file, as text or as base64. */
   outputs: ({ path: string; text: string } | { path: string; data: string })[];
   metafile?: Metafile;
@@ -46,7 +48,7 @@ export function createCachedEsbuild(options: CachedEsbuildOptions = {}): RunEsbu
     const root = options.root ?? process.cwd();
     const key = hashParts('esbuild', generatorVersion(), installedVersion('esbuild'), portableText(`${describeOptions(buildOptions)} ${workingDir}`, root));
     const entry = parseEntry(cache.readSync(key), root);
-    if (entry && inputsUnchanged(entry.inputs)) {
+    if (entry && entry.layout === layoutOf(workingDir, entry.inputs) && inputsUnchanged(entry.inputs)) {
       stats.hits++;
       return toResult(entry, buildOptions);
     }
@@ -57,11 +59,23 @@ export function createCachedEsbuild(options: CachedEsbuildOptions = {}): RunEsbu
     // Outputs as text (JavaScript, CSS) can name the site's files by absolute address; binary ones
     // (a stylesheet's fonts) are kept as base64.
     const outputs = (result.outputFiles ?? []).map((file) => (isText(file.path) ? { path: file.path, text: file.text } : { path: file.path, data: Buffer.from(file.contents).toString('base64') }));
-    await cache.write(key, portableText(JSON.stringify({ inputs, outputs, metafile: buildOptions.metafile ? result.metafile : undefined } satisfies EsbuildEntry), root));
+    await cache.write(key, portableText(JSON.stringify({ inputs, layout: layoutOf(workingDir, inputs), outputs, metafile: buildOptions.metafile ? result.metafile : undefined } satisfies EsbuildEntry), root));
     return buildOptions.metafile ? result : { ...result, metafile: undefined };
   }) as RunEsbuild & { stats: EsbuildCacheStats };
   run.stats = stats;
   return run;
+}
+
+/**
+ * Where the inputs lie from the step's working folder. esbuild takes the content hash in the names
+ * of entries and chunks over the inputs' paths relative to that folder as well as their bytes, so
+ * an entry made where they lay otherwise (another site at another depth: the admin's islands are
+ * the same step for every site) names the same bytes otherwise than esbuild does here, and
+ * `site build`, answered from it, and the admin's live site, which runs esbuild, published two sets
+ * of island files. A copy or a move of the whole project keeps them where they lie.
+ */
+function layoutOf(workingDir: string, inputs: readonly [string, string][]): string {
+  return hashParts(...inputs.map(([path]) => relative(workingDir, path).split('\\').join('/')));
 }
 
 /** The options as text; functions (plugin hooks) by their source, so a changed plugin is a new key. */

@@ -168,7 +168,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 
   // Pages get the client (and, while a build fails, the overlay) as they are served; the built
   // files themselves stay exactly what `site build` writes.
-  const built = memorySource((path) => builder.file(path, failedLater));
+  const built = memorySource((path) => builder.served(path, failedLater));
   const source: StaticSource = {
     async get(path) {
       const file = await built.get(path);

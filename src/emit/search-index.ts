@@ -63,8 +63,10 @@ export async function addSearchIndex(input: { config: ResolvedConfig; pages: rea
     indexFiles = await buildIndex(pages as Required<IndexedPage>[]);
     await cache?.write('index', packIndex(fingerprint, indexFiles));
   }
+  // With no page kept there is nothing to record before the write (`written` records the rest): an
+  // index of the pages in memory (`site dev`, the admin's live site) leaves the folder's record be.
   const nextHashes = JSON.stringify(hashes);
-  if (cache && nextHashes !== storedHashes) await cache.write(hashesKey, Buffer.from(nextHashes));
+  if (cache && hashes.length && nextHashes !== storedHashes) await cache.write(hashesKey, Buffer.from(nextHashes));
   const out: OutputFiles = new Map(files);
   for (const [path, content] of indexFiles) out.set(`${input.folder}${searchIndexFolder}/${path}`, content);
   return {

@@ -1,6 +1,7 @@
 /**
- * The pipeline of `site build`, `site check` and `site dev`: config → inputs → routes → copy →
- * render → site files → links → result, one entry function per stage, each timed. Every stage
+ * The pipeline of `site build`, `site check`, `site dev` and the admin's live site: config → inputs
+ * → routes → copy → render → site files → links → result → output (place, search index, buildEnd,
+ * write, path lock: output-stage.ts, for a pipeline that publishes), one entry function per stage, each timed. Every stage
  * output is kept with the key it was made from. The first run is a cold build; in an incremental pipeline a
  * run with changes forgets the inputs the changed files feed, loads those again, and renders only
  * the pages whose recorded reads differ, with the same files as a cold build by construction. A
@@ -12,7 +13,7 @@ import type { DeploySettings } from '../config/deploy.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { HostTarget } from '../config/schema.js';
 import type { OutputFiles } from '../output-files.js';
-import { SiteError } from '../errors.js';
+import { collectSiteErrors, SiteError } from '../errors.js';
 import { hashParts, portableText } from '../cache/disk-cache.js';
 import { generatorFingerprint, outputRecordOf } from '../cache/render-state.js';
 import { pluginHeadOf } from '../render/plugin-head.js';
@@ -33,7 +34,8 @@ import { expandRoutes } from './routes-stage.js';
 import { createRuntime, type EsbuildMode, type RuntimeStats } from './runtime.js';
 import { createStageMemo, type StageRun } from './stage.js';
 import { createLinkChecker } from './links-stage.js';
-import { globalFingerprint, keptAsWritten, keptFolderAsWritten, readWrittenOutput, sameAsWritten, readWrittenPage, withLinksChecked, type OutputTarget } from './written-output.js';
+import { createOutputStage, type OutputReport, type Publish } from './output-stage.js';
+import { globalFingerprint, keptAsWritten, keptFolderAsWritten, readWrittenOutput, sameAsWritten, readWrittenPage, withLinksChecked } from './written-output.js';
 
 /** Options of `createPipeline`. */
 export interface PipelineOptions {
@@ -70,22 +72,16 @@ export interface PipelineOptions {
    * `site dev` and `site check`, where no page is shared and drawing would only slow them down).
    */
   socialImages?: boolean;
-  /** Called with the config as soon as it is loaded, before any other work; throw to stop the run. */
-  checkConfig?(config: ResolvedConfig): void;
   /** Where the site is published when not at `site.origin`, and whether it is a preview (see config/deploy.ts). */
   deploy?: DeploySettings;
   /**
-   * Where the files will be written, and the write settings (`site build`). When that folder holds
-   * an earlier build whose read-sets were persisted, a run that is not incremental renders only
-   * the pages whose inputs changed since, and keeps the others as they are (`Build.kept`).
+   * Where the run's final files go, through the output stages (output-stage.ts): written into a
+   * folder (`site build`), swapped into a served one (the admin's live site) or served from memory
+   * (`site dev`). A `site build` into a folder that holds an earlier build whose read-sets were
+   * persisted renders only the pages whose inputs changed since, and keeps the others as they are
+   * (`Build.kept`). Without it a run ends with the result (`site check`).
    */
-  output?(config: ResolvedConfig): OutputTarget | undefined;
-  /**
-   * Told, as soon as the pages are rendered, output files the run made: the pages rendered in
-   * this run, the stylesheet, public/ and the islands, while the site files are made and the
-   * social images drawn. `site build` precompresses them meanwhile (emit/compress.ts `compressAhead`).
-   */
-  rendered?(config: ResolvedConfig, files: Iterable<readonly [string, string | Uint8Array]>): void;
+  publish?: Publish;
 }
 
 /** A changed file or folder, as a watcher reports it. */
@@ -119,6 +115,8 @@ export interface RunSuccess {
   warnings: SiteError[];
   /** Notes printed only with --verbose (a file of public/ left out, a draft left out). */
   infos: SiteError[];
+  /** What the output stages wrote or published (a pipeline with `publish` other than 'memory'). */
+  output?: OutputReport;
 }
 
 /** A run that found problems; the last good build stays in place. */
@@ -153,8 +151,14 @@ export interface Pipeline {
   run(changes?: readonly FileChange[], options?: RunOptions): Promise<RunOutcome>;
   /** The last good build, undefined before the first. */
   readonly lastBuild: Build | undefined;
-  /** The files of the last good build (what `site build` writes), every deferred page rendered. */
+  /** The files of the last good build, every deferred page rendered: the build's own, before the output stages. */
   readonly files: OutputFiles | undefined;
+  /**
+   * The final files of the last good build, as the output stages make them (placed for the host,
+   * the search index included), every deferred page rendered first; undefined without `publish`
+   * or a good build.
+   */
+  output(): Promise<OutputFiles | undefined>;
   /**
    * Renders deferred pages of the last good build: those of `files`, else up to `limit` of them
    * (all without either). A page whose render fails stays deferred; its error is returned.
@@ -203,6 +207,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   const inputOptions: InputOptions = { drafts: Boolean(options.drafts), publishedBy: (config) => (options.future ? undefined : today(config.site.timeZone)), islandRuntime: options.islandRuntime, runtime };
   const memo = createStageMemo();
   const links = createLinkChecker();
+  const output = options.publish && createOutputStage(options.publish, { cache: options.cache !== false, workers: options.workers });
   let lastBuild: Build | undefined;
   let lastWatched: WatchedPaths | undefined;
   let builds = 0;
@@ -223,7 +228,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     const failed = (): RunFailure => ({ ok: false, reloaded: [...run.reloaded], errors: diagnostics.of('error'), warnings: diagnostics.of('warning'), ms: run.elapsed() });
     const fatal = () => diagnostics.hasErrors;
 
-    const loadedConfig = await run.time('config', () => loadSiteConfig(run, configPath, { runtime, previous: lastBuild?.config, deploy: options.deploy, check: options.checkConfig, target: options.target, socialImages: options.socialImages }));
+    const loadedConfig = await run.time('config', () => loadSiteConfig(run, configPath, { runtime, previous: lastBuild?.config, deploy: options.deploy, check: output && checkOutput, target: options.target, socialImages: options.socialImages }));
     const config = loadedConfig.value;
     if (!config) return failed();
     lastWatched = watchedPathsOf(configPath, config);
@@ -231,7 +236,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
 
     // The folder an earlier build wrote, read now: a large one's files are checked on another
     // thread while this one loads the inputs (stamp-check.ts).
-    const outputTarget = !incremental && options.cache !== false ? options.output?.(config) : undefined;
+    const outputTarget = incremental ? undefined : output?.target(config);
     const writtenBefore = outputTarget ? readWrittenOutput(outputTarget) : undefined;
     const onDisk = writtenBefore?.state ? checkStampsAside(writtenBefore.outDir, writtenBefore.state.stamps) : undefined;
     onDisk?.catch(() => undefined);
@@ -296,7 +301,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     const rendered = await run.time('render', () => renderStage(parts, { runtime, previous, incremental, written, global, defer: runOptions.first && { first: runOptions.first } }));
     diagnostics.add(...rendered.errors.map(positionRenderProblem));
     if (fatal()) return failed();
-    options.rendered?.(config, madeFiles(rendered.rendered, assets.files, islands.files));
+    output?.rendered(config, madeFiles(rendered.rendered, assets.files, islands.files));
 
     const files = await run.time('site files', () => createSiteFiles(run, { config, pageSet, assets, islands, messages, entryList: inputs.entries, contents, previous: previous?.siteFiles, social, countImageVariants: runtime.countImageVariants, codeStylesheetCache: runtime.codeStylesheetCache, mediaCache: runtime.mediaCache, esbuild: runtime.esbuild }));
     if (fatal() || !files) return failed();
@@ -320,7 +325,18 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       const kept = files.socialKept.size ? new Map([...rendered.kept, ...files.socialKept]) : rendered.kept;
       return assembleBuild(previous, { ...parts, siteFiles: files }, { ...rendered, kept, renderState, recorded: outputRecordOf(written?.state) });
     });
+    // Kept even when its output fails (a run may have patched the last build in place): the
+    // next run starts from it, and publishes what this one could not.
     lastBuild = result.build;
+    let published: OutputReport | undefined;
+    try {
+      published = await output?.finish(run, result.build);
+    } catch (error) {
+      const errors = collectSiteErrors(error);
+      if (!errors) throw error;
+      diagnostics.add(...errors);
+      return failed();
+    }
     builds++;
     return {
       ok: true,
@@ -337,7 +353,14 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       timings: run.timings,
       warnings: diagnostics.of('warning'),
       infos: diagnostics.of('info'),
+      ...(published ? { output: published } : {}),
     };
+  }
+
+  /** Refuses an output folder the write must not touch, before any other work. */
+  function checkOutput(config: ResolvedConfig): void {
+    const unsafe = output!.check(config);
+    if (unsafe) throw unsafe;
   }
 
   return {
@@ -347,6 +370,16 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     get files() {
       if (lastBuild) renderPending(lastBuild, {});
       return lastBuild?.files;
+    },
+    output() {
+      // After the run under way, which may patch the build in place.
+      const next = queue.then(() => {
+        if (!lastBuild || !output) return undefined;
+        renderPending(lastBuild, {});
+        return output.finalFiles(lastBuild);
+      });
+      queue = next.catch(() => undefined);
+      return next;
     },
     renderPending(pendingOptions = {}) {
       if (!lastBuild) return { rendered: [], errors: [] };
@@ -369,8 +402,11 @@ export function createPipeline(options: PipelineOptions): Pipeline {
         // never published, so they are no one's old URL): the next run starts from this one again.
         const kept = lastBuild?.config;
         const published = kept?.pathLock;
-        const outcome = await attempt(run, runOptions).catch((crash: unknown): RunFailure => ({ ok: false, reloaded: [...run.reloaded], errors: [], warnings: run.diagnostics.of('warning'), crash, ms: run.elapsed() }));
-        if (!outcome.ok && kept) kept.pathLock = published;
+        const outcome = await attempt(run, runOptions)
+          .catch((crash: unknown): RunFailure => ({ ok: false, reloaded: [...run.reloaded], errors: [], warnings: run.diagnostics.of('warning'), crash, ms: run.elapsed() }))
+          .finally(() => output?.settle());
+        // A run whose output failed kept its build: its config, too, goes back to the lock published.
+        if (!outcome.ok && kept) for (const config of new Set([kept, lastBuild!.config])) config.pathLock = published;
         return outcome;
       });
       queue = next.catch(() => undefined);

@@ -175,6 +175,7 @@ function unindexReads(readers: Map<string, Set<string>>, file: string, keys: Pag
   }
 }
 
-function sameBytes(a: string | Uint8Array, b: string | Uint8Array): boolean {
+/** Whether two versions of a file are the same bytes (a page's text against a page's text, or bytes against bytes). */
+export function sameBytes(a: string | Uint8Array, b: string | Uint8Array): boolean {
   return a === b || (typeof a !== 'string' && typeof b !== 'string' && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b));
 }

@@ -151,10 +151,10 @@ export function directorySource(root: string): StaticSource {
 }
 
 /** The files of an in-memory build: `file` gives a path's contents, asked afresh on every request. */
-export function memorySource(file: (path: string) => string | Uint8Array | undefined): StaticSource {
+export function memorySource(file: (path: string) => string | Uint8Array | undefined | Promise<string | Uint8Array | undefined>): StaticSource {
   return {
     async get(path) {
-      const data = file(path);
+      const data = await file(path);
       if (data === undefined || (typeof data !== 'string' && sqliteKindOf(data.subarray(0, 16)))) return undefined;
       const bytes = typeof data === 'string' ? Buffer.from(data) : data;
       return {
