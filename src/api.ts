@@ -120,33 +120,54 @@ export async function build(options: BuildOptions = {}): Promise<BuildReport> {
     deploy,
     target: options.target,
     socialImages: options.socialImages === false ? false : undefined,
-    publish: { to: 'folder', folder: options.out, precompress: options.precompress, afterStep: options.afterStep, log: { info: (message) => logger.info(message), warn: (message) => logger.warn(message) } },
+    publish: {
+      to: 'folder',
+      folder: options.out,
+      precompress: options.precompress,
+      afterStep: options.afterStep,
+      log: { info: (message) => logger.info(message), warn: (message) => logger.warn(message) },
+    },
   });
   logger.diagnostics('warning', result.warnings);
   if (options.verbose) logger.diagnostics('info', result.infos);
   if (deploy.origin) logger.info(`pages name ${deploy.origin} (from ${deploy.originFrom}) instead of site.origin`);
-  if (deploy.base !== undefined) logger.info(`pages live under ${deploy.base || '/'} (from ${deploy.baseFrom}) instead of site.base`);
+  if (deploy.base !== undefined)
+    logger.info(`pages live under ${deploy.base || '/'} (from ${deploy.baseFrom}) instead of site.base`);
   if (deploy.preview) logger.info('a preview: every page is noindex and robots.txt disallows all');
   const { folder, written } = result.output!;
   const outDir = resolve(folder!);
   const ms = Math.round(performance.now() - started);
-  const locales = result.config.localeIds.map((locale) => {
-    const pages = result.pages.filter((page) => page.locale === locale);
-    const aliases = pages.filter((page) => page.alias).length;
-    return `${pages.length} ${locale}${aliases ? `, of which ${aliases} ${aliases === 1 ? 'alias' : 'aliases'}` : ''}`;
-  }).join('; ');
+  const locales = result.config.localeIds
+    .map((locale) => {
+      const pages = result.pages.filter((page) => page.locale === locale);
+      const aliases = pages.filter((page) => page.alias).length;
+      return `${pages.length} ${locale}${aliases ? `, of which ${aliases} ${aliases === 1 ? 'alias' : 'aliases'}` : ''}`;
+    })
+    .join('; ');
   const pageFiles = new Set(result.pages.map((page) => page.file));
   // Files left as written count too (a kept social image), but for the pages' precompressed siblings.
-  const isPageSibling = (path: string) => precompressedCodings.some((coding) => path.endsWith(coding.extension) && pageFiles.has(path.slice(0, -coding.extension.length)));
-  const otherFiles = [...result.files.keys(), ...result.kept.keys()].filter((path) => !pageFiles.has(path) && !isPageSibling(path)).length;
-  logger.result(`built ${result.pages.length} pages (${locales}) and ${otherFiles} other files into ${relative(process.cwd(), outDir) || '.'} in ${ms} ms`);
+  const isPageSibling = (path: string) =>
+    precompressedCodings.some(
+      (coding) => path.endsWith(coding.extension) && pageFiles.has(path.slice(0, -coding.extension.length)),
+    );
+  const otherFiles = [...result.files.keys(), ...result.kept.keys()].filter(
+    (path) => !pageFiles.has(path) && !isPageSibling(path),
+  ).length;
+  logger.result(
+    `built ${result.pages.length} pages (${locales}) and ${otherFiles} other files into ${relative(process.cwd(), outDir) || '.'} in ${ms} ms`,
+  );
   // The next post to go live by itself, so whoever publishes knows when to build again (the GitHub Pages workflow builds daily).
   const [next] = result.scheduled;
-  if (next) logger.info(`next scheduled post: ${describeScheduled(next, result.config.site.timeZone)}${result.scheduled.length > 1 ? ` (${result.scheduled.length - 1} more after it)` : ''}`);
+  if (next)
+    logger.info(
+      `next scheduled post: ${describeScheduled(next, result.config.site.timeZone)}${result.scheduled.length > 1 ? ` (${result.scheduled.length - 1} more after it)` : ''}`,
+    );
   if (options.verbose && written) {
     const { stats } = result;
     const stages = Object.entries(result.timings).map(([stage, time]) => `${stage} ${time} ms`);
-    logger.info(`${stages.join(' · ')}\nmarkdown ${stats.markdownParsed} parsed, ${stats.markdownCached} cached · entries kept ${stats.entriesKept} · page set ${stats.pageSetKept ? 'kept' : 'expanded'} · esbuild steps cached ${stats.esbuildCached} · ${stats.pagesRendered} pages rendered · ${stats.workers} worker threads · social images ${stats.socialImagesDrawn} drawn of ${stats.socialImages} · image variants ${stats.imageVariantsMade} encoded of ${stats.imageVariants}\nwrote ${written.written} of ${written.files} files (siblings included), removed ${written.removed}${written.compressWorkers ? ` · precompression shared with ${written.compressWorkers} worker thread${written.compressWorkers === 1 ? '' : 's'}` : ''}`);
+    logger.info(
+      `${stages.join(' · ')}\nmarkdown ${stats.markdownParsed} parsed, ${stats.markdownCached} cached · entries kept ${stats.entriesKept} · page set ${stats.pageSetKept ? 'kept' : 'expanded'} · esbuild steps cached ${stats.esbuildCached} · ${stats.pagesRendered} pages rendered · ${stats.workers} worker threads · social images ${stats.socialImagesDrawn} drawn of ${stats.socialImages} · image variants ${stats.imageVariantsMade} encoded of ${stats.imageVariants}\nwrote ${written.written} of ${written.files} files (siblings included), removed ${written.removed}${written.compressWorkers ? ` · precompression shared with ${written.compressWorkers} worker thread${written.compressWorkers === 1 ? '' : 's'}` : ''}`,
+    );
   }
   return {
     outDir,
@@ -177,15 +198,29 @@ export interface CheckReport {
 export async function check(options: CheckOptions = {}): Promise<CheckReport> {
   const logger = options.logger ?? terminalLogger(options);
   const started = performance.now();
-  const result = await buildSite({ config: options.config ?? 'site.config.yaml', drafts: Boolean(options.drafts), future: Boolean(options.future), socialImages: false });
-  const external = options.external ? await checkExternalLinks(result.webLinks(), options.external === true ? {} : options.external) : undefined;
+  const result = await buildSite({
+    config: options.config ?? 'site.config.yaml',
+    drafts: Boolean(options.drafts),
+    future: Boolean(options.future),
+    socialImages: false,
+  });
+  const external = options.external
+    ? await checkExternalLinks(result.webLinks(), options.external === true ? {} : options.external)
+    : undefined;
   const warnings = [...result.warnings, ...(external?.warnings ?? [])];
   logger.diagnostics('warning', warnings);
   if (options.verbose) logger.diagnostics('info', result.infos);
   const ms = Math.round(performance.now() - started);
-  const asked = external ? `, ${external.asked + external.cached} web addresses (${external.cached} from the day's cache)` : '';
+  const asked = external
+    ? `, ${external.asked + external.cached} web addresses (${external.cached} from the day's cache)`
+    : '';
   logger.result(`ok: ${result.pages.length} pages${asked} checked in ${ms} ms`);
-  return { pages: result.pages.length, warnings, ms, ...(external ? { external: { asked: external.asked, cached: external.cached } } : {}) };
+  return {
+    pages: result.pages.length,
+    warnings,
+    ms,
+    ...(external ? { external: { asked: external.asked, cached: external.cached } } : {}),
+  };
 }
 
 export interface DevOptions extends CommonOptions {
@@ -217,9 +252,14 @@ export async function dev(options: DevOptions = {}): Promise<DevHandle> {
   if (adminOn) checkDevAdminHost(host);
   let server: DevServer | undefined;
   // One store for the endpoints and the admin: the database of the last good build's config.
-  const store = followingStoreSource(() => server?.builder.config, { imported: (report, database) => logger.info(describeImport(report, database)), health: logStoreHealth(logger) });
+  const store = followingStoreSource(() => server?.builder.config, {
+    imported: (report, database) => logger.info(describeImport(report, database)),
+    health: logStoreHealth(logger),
+  });
   // A save writes the file; the watcher then rebuilds and reloads the open pages.
-  const admin = adminOn ? createDevAdmin({ projectRoot: dirname(resolve(configPath)), store, site: siteOf(() => server?.builder) }) : undefined;
+  const admin = adminOn
+    ? createDevAdmin({ projectRoot: dirname(resolve(configPath)), store, site: siteOf(() => server?.builder) })
+    : undefined;
   // Warnings are printed when they first appear, not again after every rebuild that still has them.
   let warned = new Set<string>();
   server = await startDevServer({
@@ -234,10 +274,18 @@ export async function dev(options: DevOptions = {}): Promise<DevHandle> {
       portInUse: (port, next) => logger.warn(`port ${port} is in use, trying ${next}`),
       built(changes, outcome) {
         logger.info(describeRebuild(changes, outcome, process.cwd()));
-        logger.diagnostics('warning', outcome.warnings.filter((warning) => !warned.has(`${warning.code} ${warning.format()}`)));
+        logger.diagnostics(
+          'warning',
+          outcome.warnings.filter((warning) => !warned.has(`${warning.code} ${warning.format()}`)),
+        );
         warned = new Set(outcome.warnings.map((warning) => `${warning.code} ${warning.format()}`));
         if (options.verbose && outcome.ok) logger.diagnostics('info', outcome.infos);
-        if (options.verbose && outcome.ok) logger.info(Object.entries(outcome.timings).map(([stage, time]) => `${stage} ${time} ms`).join(' · '));
+        if (options.verbose && outcome.ok)
+          logger.info(
+            Object.entries(outcome.timings)
+              .map(([stage, time]) => `${stage} ${time} ms`)
+              .join(' · '),
+          );
         if (!outcome.ok) logger.failed(outcome.errors, outcome.crash);
       },
       watchError: (error) => logger.warn(`watcher: ${error instanceof Error ? error.message : String(error)}`),
@@ -299,22 +347,47 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
         // Built as `site build` builds it in this environment, so a save publishes the same files.
         deploy,
         log: { info: (message) => logger.info(message), warn: (message) => logger.warn(message) },
-        scheduledRebuild: (appearing, outcome) => (outcome.rebuilt && outcome.ok ? logger.info : logger.warn)(describeScheduledRebuild(appearing, outcome)),
-        configFollowed: (outcome) => (outcome.rebuilt && outcome.ok ? logger.info : logger.warn)(describeConfigFollowed(configPath, outcome)),
+        scheduledRebuild: (appearing, outcome) =>
+          (outcome.rebuilt && outcome.ok ? logger.info : logger.warn)(describeScheduledRebuild(appearing, outcome)),
+        configFollowed: (outcome) =>
+          (outcome.rebuilt && outcome.ok ? logger.info : logger.warn)(describeConfigFollowed(configPath, outcome)),
       })
     : undefined;
   // One store for the process, opened (migrations applied, old JSON-lines files imported) before the first request.
-  const store = fixedStoreSource(await openSiteStore(config, { imported: (report, database) => logger.info(describeImport(report, database)), health: logStoreHealth(logger) }));
+  const store = fixedStoreSource(
+    await openSiteStore(config, {
+      imported: (report, database) => logger.info(describeImport(report, database)),
+      health: logStoreHealth(logger),
+    }),
+  );
   let running: Awaited<ReturnType<typeof startServer>>;
   let admin: ReturnType<typeof createServeAdmin> | undefined;
   try {
     const published = await live?.start();
-    if (published) logger.info(`published ${published} file${published === 1 ? '' : 's'} that ${relative(process.cwd(), dir) || '.'} did not have as the sources build them (a save not published before the last stop, or a build of older sources)`);
+    if (published)
+      logger.info(
+        `published ${published} file${published === 1 ? '' : 's'} that ${relative(process.cwd(), dir) || '.'} did not have as the sources build them (a save not published before the last stop, or a build of older sources)`,
+      );
     // Another server on the project folder may save the settings: each request first follows the config file.
-    admin = live && followingConfig(createServeAdmin({ projectRoot: config.root, store, origin: config.site.origin, trustProxy, site: live }), live);
+    admin =
+      live &&
+      followingConfig(
+        createServeAdmin({ projectRoot: config.root, store, origin: config.site.origin, trustProxy, site: live }),
+        live,
+      );
     // The booking API follows the config each save rebuilds the pages from (slot length, hours, booking.url).
     const currentConfig = live && (() => live.config);
-    running = await startServer({ config, currentConfig, dir, port: options.port ?? 4322, host: options.host ?? '127.0.0.1', trustProxy, admin, store, log: logger });
+    running = await startServer({
+      config,
+      currentConfig,
+      dir,
+      port: options.port ?? 4322,
+      host: options.host ?? '127.0.0.1',
+      trustProxy,
+      admin,
+      store,
+      log: logger,
+    });
   } catch (error) {
     await live?.dispose();
     await store.close();
@@ -325,8 +398,13 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
   if (admin) {
     // Where to sign in, and, before the first account exists, how to make it (accounts are made
     // on the command line only: no page of a public server may create one).
-    const accounts = await store.get().then((opened) => opened.listAccounts()).catch(() => undefined);
-    logger.result(`admin: sign in at ${url}auth/${accounts?.length === 0 ? ' (no account yet: add the first with `npx site admin add-user <email> --role admin`, then sign in)' : ''}`);
+    const accounts = await store
+      .get()
+      .then((opened) => opened.listAccounts())
+      .catch(() => undefined);
+    logger.result(
+      `admin: sign in at ${url}auth/${accounts?.length === 0 ? ' (no account yet: add the first with `npx site admin add-user <email> --role admin`, then sign in)' : ''}`,
+    );
   }
   return {
     url,
@@ -335,7 +413,10 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
       await running.close();
       await live?.dispose();
       await store.close();
-      if (admin && options.verbose) logger.info(`sign-in: at most ${admin.signInLimits.peakHashing} password check${admin.signInLimits.peakHashing === 1 ? '' : 's'} ran at once`);
+      if (admin && options.verbose)
+        logger.info(
+          `sign-in: at most ${admin.signInLimits.peakHashing} password check${admin.signInLimits.peakHashing === 1 ? '' : 's'} ran at once`,
+        );
     },
   };
 }
@@ -350,24 +431,34 @@ function describeScheduledRebuild(appearing: readonly ScheduledTranslation[], ou
 
 /** The errors of a rebuild that failed, in one line. */
 function rebuildErrors(outcome: SaveOutcome): string {
-  return outcome.rebuilt && !outcome.ok ? outcome.errors.map((error) => `${error.code} ${error.file ?? ''}${error.line ? `:${error.line}` : ''} ${error.message}`.replace(/ +/g, ' ')).join('; ') : '';
+  return outcome.rebuilt && !outcome.ok
+    ? outcome.errors
+        .map((error) =>
+          `${error.code} ${error.file ?? ''}${error.line ? `:${error.line}` : ''} ${error.message}`.replace(/ +/g, ' '),
+        )
+        .join('; ')
+    : '';
 }
 
 /** A rebuild with a config file changed on disk (another server's settings save), in one line. */
 function describeConfigFollowed(configPath: string, outcome: SaveOutcome): string {
-  if (outcome.rebuilt && outcome.ok) return `${configPath} changed on disk (a save by another server?): the site was rebuilt with it`;
+  if (outcome.rebuilt && outcome.ok)
+    return `${configPath} changed on disk (a save by another server?): the site was rebuilt with it`;
   const errors = rebuildErrors(outcome);
   return `${configPath} changed on disk, but the site does not build with it (${errors}); the served site and its config stay as they were`;
 }
 
 /** Says in the log when the store starts answering 503 and why (a warning), and when it answers again. */
 function logStoreHealth(logger: Logger): (change: StoreHealthChange, database: string) => void {
-  return (change, database) => (change.state === 'failing' ? logger.warn : logger.info)(describeHealthChange(change, database));
+  return (change, database) =>
+    (change.state === 'failing' ? logger.warn : logger.info)(describeHealthChange(change, database));
 }
 
 /** What the first start imported from the JSON-lines files of an earlier version, in one line. */
 function describeImport(report: ImportReport, database: string): string {
   const { counts } = report;
-  const skipped = report.skipped ? `; ${report.skipped} unreadable line${report.skipped === 1 ? '' : 's'} left in the old files` : '';
+  const skipped = report.skipped
+    ? `; ${report.skipped} unreadable line${report.skipped === 1 ? '' : 's'} left in the old files`
+    : '';
   return `imported into ${database}: ${counts.contacts} contact messages, ${counts.bookings} bookings, ${counts.accounts} accounts, ${counts.audit} audit entries${skipped}; the old files were renamed aside (${report.renamed.map(([, to]) => to).join(', ')})`;
 }

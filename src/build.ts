@@ -103,7 +103,13 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       warnings: outcome.warnings,
       infos: outcome.infos,
       output: outcome.output,
-      webLinks: () => placedWebLinks({ config: build.config, pages: build.pageSet.pages, entryList: build.entryList, contents: build.contents }),
+      webLinks: () =>
+        placedWebLinks({
+          config: build.config,
+          pages: build.pageSet.pages,
+          entryList: build.entryList,
+          contents: build.contents,
+        }),
     };
   } finally {
     await pipeline.dispose();

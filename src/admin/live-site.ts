@@ -25,7 +25,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { SiteErrors } from '../errors.js';
-import { writeFileAtomic } from './atomic-file.js';
 import { createPipeline } from '../pipeline/pipeline.js';
 import type { PluginLog } from '../pipeline/output-stage.js';
 import type { Build } from '../pipeline/result-stage.js';
@@ -72,9 +71,21 @@ export interface LiveSite {
 /** Creates the live site of `options.config`, served from `options.dir`. */
 export function createLiveSite(options: LiveSiteOptions): LiveSite {
   const clock = options.clock ?? systemClock;
-  const pipeline = createPipeline({ config: options.config, deploy: options.deploy, incremental: true, workers: 1, esbuild: 'contexts', today: (timeZone) => todayIn(timeZone, clock.now()), publish: { to: 'served', folder: options.dir, writeFile: writeFileAtomic, log: options.log } });
+  const pipeline = createPipeline({
+    config: options.config,
+    deploy: options.deploy,
+    incremental: true,
+    workers: 1,
+    esbuild: 'contexts',
+    today: (timeZone) => todayIn(timeZone, clock.now()),
+    publish: { to: 'served', folder: options.dir, log: options.log },
+  });
   const timer = createScheduleTimer(clock, {
-    schedule: () => pipeline.lastBuild && { scheduled: pipeline.lastBuild.scheduled, timeZone: pipeline.lastBuild.config.site.timeZone },
+    schedule: () =>
+      pipeline.lastBuild && {
+        scheduled: pipeline.lastBuild.scheduled,
+        timeZone: pipeline.lastBuild.config.site.timeZone,
+      },
     async due(appearing) {
       const outcome = await site.rebuild([]);
       options.scheduledRebuild?.(appearing, outcome);
@@ -116,7 +127,16 @@ export function createLiveSite(options: LiveSiteOptions): LiveSite {
       const outcome = await pipeline.run(paths.map((path) => ({ path })));
       if (!outcome.ok) {
         const errors = outcome.errors.map(describeError);
-        if (outcome.crash !== undefined) errors.push({ code: 'RENDER_FAILED', message: String((outcome.crash as Error)?.message ?? outcome.crash), field: null, line: null, column: null, hint: '', file: null });
+        if (outcome.crash !== undefined)
+          errors.push({
+            code: 'RENDER_FAILED',
+            message: String((outcome.crash as Error)?.message ?? outcome.crash),
+            field: null,
+            line: null,
+            column: null,
+            hint: '',
+            file: null,
+          });
         return { rebuilt: true, ok: false, errors };
       }
       timer.arm();
@@ -125,7 +145,10 @@ export function createLiveSite(options: LiveSiteOptions): LiveSite {
     async follow() {
       if (!pipeline.lastBuild || (await stampOf(configFile)) === loadedStamp) return;
       // One rebuild for the requests that find the file moved at once.
-      following ??= site.rebuild([]).then((outcome) => options.configFollowed?.(outcome)).finally(() => (following = undefined));
+      following ??= site
+        .rebuild([])
+        .then((outcome) => options.configFollowed?.(outcome))
+        .finally(() => (following = undefined));
       await following;
     },
     async dispose() {
@@ -147,7 +170,9 @@ async function stampOf(file: string): Promise<string> {
  * each request. The server asks the admin's step before the contact and booking endpoints and the
  * static files (src/serve/server.ts), so they, too, answer from the config the file holds now.
  */
-export function followingConfig<Mount extends { handle(request: IncomingMessage, response: ServerResponse): Promise<boolean> }>(mount: Mount, site: Pick<LiveSite, 'follow'>): Mount {
+export function followingConfig<
+  Mount extends { handle(request: IncomingMessage, response: ServerResponse): Promise<boolean> },
+>(mount: Mount, site: Pick<LiveSite, 'follow'>): Mount {
   return {
     ...mount,
     async handle(request, response) {

@@ -109,12 +109,25 @@ function routesOf(given: MountOptions, audit: AuditLog, events: AdminEvents): Ad
   const options: MountOptions = site
     ? {
         ...given,
-        posts: given.posts ?? { config: () => site.config, lastBuild: () => site.lastBuild, afterWrite: site.rebuild && ((file) => site.rebuild!(file)) },
+        posts: given.posts ?? {
+          config: () => site.config,
+          lastBuild: () => site.lastBuild,
+          afterWrite: site.rebuild && ((file) => site.rebuild!(file)),
+        },
         preview: given.preview ?? { config: () => site.config, lastBuild: () => site.lastBuild },
         inbox: given.inbox ?? { store: given.store },
-        media: given.media ?? { config: () => site.config, afterWrite: site.rebuild && ((files) => site.rebuild!(files)) },
-        settings: given.settings ?? { config: () => site.config, afterWrite: site.rebuild && ((files) => site.rebuild!(files)) },
-        pages: given.pages ?? { config: () => site.config, afterWrite: site.rebuild && ((files) => site.rebuild!(files)) },
+        media: given.media ?? {
+          config: () => site.config,
+          afterWrite: site.rebuild && ((files) => site.rebuild!(files)),
+        },
+        settings: given.settings ?? {
+          config: () => site.config,
+          afterWrite: site.rebuild && ((files) => site.rebuild!(files)),
+        },
+        pages: given.pages ?? {
+          config: () => site.config,
+          afterWrite: site.rebuild && ((files) => site.rebuild!(files)),
+        },
       }
     : given;
   const preview = options.preview ? createPreviewRoutes(options.preview) : [];
@@ -137,26 +150,57 @@ function routesOf(given: MountOptions, audit: AuditLog, events: AdminEvents): Ad
  * The routes of every collection's entries (collections-api.ts): posts-api.ts's, media-api.ts's
  * and the preview of each collection, made once per collection on first use.
  */
-function collectionRoutes(options: MountOptions, audit: AuditLog, history: History, review: Review, events: AdminEvents, preview: AdminRoute | undefined): AdminRoute[] {
+function collectionRoutes(
+  options: MountOptions,
+  audit: AuditLog,
+  history: History,
+  review: Review,
+  events: AdminEvents,
+  preview: AdminRoute | undefined,
+): AdminRoute[] {
   const posts = options.posts!;
   const made = new Map<string, AdminRoute[]>();
   const routesOf = (collection: string) => {
     let routes = made.get(collection);
     if (!routes) {
       routes = [
-        ...createPostRoutes({ ...posts, collection, audit, history, review, notify: (name, data) => void events.send(name, { collection, ...data }) }),
+        ...createPostRoutes({
+          ...posts,
+          collection,
+          audit,
+          history,
+          review,
+          notify: (name, data) => void events.send(name, { collection, ...data }),
+        }),
         ...(options.media ? createMediaRoutes({ ...options.media, collection, audit }) : []),
         // The preview keeps its one store of drafts shown: it is told the collection in the body.
-        ...(preview ? [{ ...preview, handle: (context: AdminRequest) => preview.handle({ ...context, body: async () => ({ ...(await context.body()), collection }) }) }] : []),
+        ...(preview
+          ? [
+              {
+                ...preview,
+                handle: (context: AdminRequest) =>
+                  preview.handle({ ...context, body: async () => ({ ...(await context.body()), collection }) }),
+              },
+            ]
+          : []),
       ];
       made.set(collection, routes);
     }
     return routes;
   };
-  return createCollectionRoutes({ config: posts.config, lastBuild: posts.lastBuild, routesOf, alias: posts.collection });
+  return createCollectionRoutes({
+    config: posts.config,
+    lastBuild: posts.lastBuild,
+    routesOf,
+    alias: posts.collection,
+  });
 }
 
-function mount(api: AdminApi, origins: { hosts: string[] }, extraHosts: (host: string, port: number) => string[]): AdminMount & { api: AdminApi } {
+function mount(
+  api: AdminApi,
+  origins: { hosts: string[] },
+  extraHosts: (host: string, port: number) => string[],
+): AdminMount & { api: AdminApi } {
   return {
     api,
     handle: (request, response) => api.handle(request, response),
@@ -170,19 +214,36 @@ function mount(api: AdminApi, origins: { hosts: string[] }, extraHosts: (host: s
 }
 
 /** The admin of `site dev`: sign-in by one-time links from `tokens`. */
-export function createDevAdmin(options: MountOptions & { tokens?: SignInTokens }): AdminMount & { api: AdminApi; tokens: SignInTokens } {
+export function createDevAdmin(
+  options: MountOptions & { tokens?: SignInTokens },
+): AdminMount & { api: AdminApi; tokens: SignInTokens } {
   const tokens = options.tokens ?? createSignInTokens({ now: options.now });
   const origins: AdminOrigins & { hosts: string[] } = { hosts: [], origins: [] };
   const audit = createAuditLog(options.store, options.now);
   const events = createAdminEvents({ ...options.eventStreams, isLive: (session) => api.isLive(session) });
-  const api: AdminApi = createAdminApi({ mode: 'dev', origins, tokens, store: options.store, routes: routesOf(options, audit, events), audit, limits: options.signInLimits, now: options.now });
+  const api: AdminApi = createAdminApi({
+    mode: 'dev',
+    origins,
+    tokens,
+    store: options.store,
+    routes: routesOf(options, audit, events),
+    audit,
+    limits: options.signInLimits,
+    now: options.now,
+  });
   return { ...mount(api, origins, (_host, port) => loopbackHosts(port)), tokens };
 }
 
 /** The admin of `site serve --admin`: accounts from the store; the Host must be the configured origin's (or loopback, when listening there). */
-export function createServeAdmin(options: MountOptions & { origin: string }): AdminMount & { api: AdminApi; signInLimits: SignInLimits } {
+export function createServeAdmin(
+  options: MountOptions & { origin: string },
+): AdminMount & { api: AdminApi; signInLimits: SignInLimits } {
   const own = hostOf(options.origin);
-  const origins: AdminOrigins & { hosts: string[] } = { hosts: own ? [own] : [], origins: [options.origin], trustProxy: options.trustProxy };
+  const origins: AdminOrigins & { hosts: string[] } = {
+    hosts: own ? [own] : [],
+    origins: [options.origin],
+    trustProxy: options.trustProxy,
+  };
   const audit = createAuditLog(options.store, options.now);
   const events = createAdminEvents({ ...options.eventStreams, isLive: (session) => api.isLive(session) });
   const signInLimits = options.signInLimits ?? createSignInLimits(options.store, { now: options.now });
@@ -207,7 +268,11 @@ function usersRoute(store: StoreSource): AdminRoute {
     role: 'admin',
     async handle({ response }) {
       const accounts = await (await store.get()).listAccounts();
-      sendJson(response, 200, accounts.map(({ email, role, created }) => ({ email, role, created })));
+      sendJson(
+        response,
+        200,
+        accounts.map(({ email, role, created }) => ({ email, role, created })),
+      );
     },
   };
 }

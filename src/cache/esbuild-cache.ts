@@ -10,7 +10,15 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { BuildOptions, BuildResult, Metafile, OutputFile } from 'esbuild';
 import type { RunEsbuild } from '../esbuild-step.js';
-import { generatorVersion, hashParts, installedVersion, localText, openDiskCache, portableText, type DiskCache } from './disk-cache.js';
+import {
+  generatorVersion,
+  hashParts,
+  installedVersion,
+  localText,
+  openDiskCache,
+  portableText,
+  type DiskCache,
+} from './disk-cache.js';
 
 /** What a cache entry holds. */
 interface EsbuildEntry {
@@ -46,7 +54,12 @@ export function createCachedEsbuild(options: CachedEsbuildOptions = {}): RunEsbu
   const run = (async (buildOptions: BuildOptions) => {
     const workingDir = buildOptions.absWorkingDir ?? process.cwd();
     const root = options.root ?? process.cwd();
-    const key = hashParts('esbuild', generatorVersion(), installedVersion('esbuild'), portableText(`${describeOptions(buildOptions)} ${workingDir}`, root));
+    const key = hashParts(
+      'esbuild',
+      generatorVersion(),
+      installedVersion('esbuild'),
+      portableText(`${describeOptions(buildOptions)} ${workingDir}`, root),
+    );
     const entry = parseEntry(cache.readSync(key), root);
     if (entry && entry.layout === layoutOf(workingDir, entry.inputs) && inputsUnchanged(entry.inputs)) {
       stats.hits++;
@@ -58,8 +71,23 @@ export function createCachedEsbuild(options: CachedEsbuildOptions = {}): RunEsbu
     const inputs = await hashInputs(Object.keys(result.metafile.inputs), workingDir);
     // Outputs as text (JavaScript, CSS) can name the site's files by absolute address; binary ones
     // (a stylesheet's fonts) are kept as base64.
-    const outputs = (result.outputFiles ?? []).map((file) => (isText(file.path) ? { path: file.path, text: file.text } : { path: file.path, data: Buffer.from(file.contents).toString('base64') }));
-    await cache.write(key, portableText(JSON.stringify({ inputs, layout: layoutOf(workingDir, inputs), outputs, metafile: buildOptions.metafile ? result.metafile : undefined } satisfies EsbuildEntry), root));
+    const outputs = (result.outputFiles ?? []).map((file) =>
+      isText(file.path)
+        ? { path: file.path, text: file.text }
+        : { path: file.path, data: Buffer.from(file.contents).toString('base64') },
+    );
+    await cache.write(
+      key,
+      portableText(
+        JSON.stringify({
+          inputs,
+          layout: layoutOf(workingDir, inputs),
+          outputs,
+          metafile: buildOptions.metafile ? result.metafile : undefined,
+        } satisfies EsbuildEntry),
+        root,
+      ),
+    );
     return buildOptions.metafile ? result : { ...result, metafile: undefined };
   }) as RunEsbuild & { stats: EsbuildCacheStats };
   run.stats = stats;
@@ -80,7 +108,9 @@ function layoutOf(workingDir: string, inputs: readonly [string, string][]): stri
 
 /** The options as text; functions (plugin hooks) by their source, so a changed plugin is a new key. */
 function describeOptions(options: BuildOptions): string {
-  return JSON.stringify(options, (_key, value: unknown) => (typeof value === 'function' ? `function ${value.toString()}` : value));
+  return JSON.stringify(options, (_key, value: unknown) =>
+    typeof value === 'function' ? `function ${value.toString()}` : value,
+  );
 }
 
 function parseEntry(data: Buffer | undefined, root: string): EsbuildEntry | undefined {
@@ -109,15 +139,21 @@ function inputsUnchanged(inputs: readonly [string, string][]): boolean {
  * options, which are part of the key, and are skipped; so is anything that is not a readable file.
  */
 async function hashInputs(paths: readonly string[], workingDir: string): Promise<[string, string][]> {
-  const files = paths.filter((path) => !/^[\w-]{2,}:/.test(path)).map((path) => (isAbsolute(path) ? path : resolve(workingDir, path)));
-  const hashed = await Promise.all(files.map(async (path): Promise<[string, string] | undefined> => {
-    try {
-      return [path, hashParts(await readFile(path))];
-    } catch {
-      return undefined;
-    }
-  }));
-  return hashed.filter((input): input is [string, string] => input !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const files = paths
+    .filter((path) => !/^[\w-]{2,}:/.test(path))
+    .map((path) => (isAbsolute(path) ? path : resolve(workingDir, path)));
+  const hashed = await Promise.all(
+    files.map(async (path): Promise<[string, string] | undefined> => {
+      try {
+        return [path, hashParts(await readFile(path))];
+      } catch {
+        return undefined;
+      }
+    }),
+  );
+  return hashed
+    .filter((input): input is [string, string] => input !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 const isText = (path: string) => path === '<stdout>' || /\.(?:m?js|css|json|map)$/.test(path);

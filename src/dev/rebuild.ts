@@ -14,9 +14,16 @@ import type { OutputFiles } from '../output-files.js';
 import type { IslandRuntime } from '../islands/bundle.js';
 import type { WatchedPaths } from '../pipeline/changes.js';
 import type { Build } from '../pipeline/result-stage.js';
-import { searchIndexFolder } from '../routes/paths.js';
+import { searchIndexFolder } from '../url-paths.js';
 import { staticFolderOf } from '../targets/index.js';
-import { createPipeline, type FileChange, type RunFailure, type RunOptions, type RunOutcome, type RunSuccess } from '../pipeline/pipeline.js';
+import {
+  createPipeline,
+  type FileChange,
+  type RunFailure,
+  type RunOptions,
+  type RunOutcome,
+  type RunSuccess,
+} from '../pipeline/pipeline.js';
 
 export type { FileChange, RunOptions };
 
@@ -73,7 +80,14 @@ export interface DevBuilder {
 export function createDevBuilder(options: DevBuilderOptions): DevBuilder {
   // One forced worker: Markdown is parsed there, never on the server's event loop.
   // No social images: no one shares a page of the dev server, and drawing them would slow every start.
-  const pipeline = createPipeline({ ...options, incremental: true, workers: 1, esbuild: 'contexts', socialImages: false, publish: { to: 'memory' } });
+  const pipeline = createPipeline({
+    ...options,
+    incremental: true,
+    workers: 1,
+    esbuild: 'contexts',
+    socialImages: false,
+    publish: { to: 'memory' },
+  });
   const builder: DevBuilder = {
     get files() {
       return pipeline.files;

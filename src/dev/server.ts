@@ -24,10 +24,18 @@ import { enterBase } from '../serve/under-base.js';
 import { listenError } from '../serve/server.js';
 import { asciiAliasPaths } from '../routes/ascii-spellings.js';
 import { siteRedirectFor } from '../routes/redirects.js';
-import { createStaticHandler, etagOf, memorySource, type StaticSource } from '../serve/static.js';
+import { createStaticHandler, memoryFile, memorySource, type StaticSource } from '../serve/static.js';
 import { devClientScript, devClientStyles } from './client.js';
 import { createEventHub, type DevEvent } from './events.js';
-import { describeProblems, injectDevClient, renderErrorPage, renderOverlay, renderWarnings, withoutAbsolutePaths, type OverlayProblem } from './overlay.js';
+import {
+  describeProblems,
+  injectDevClient,
+  renderErrorPage,
+  renderOverlay,
+  renderWarnings,
+  withoutAbsolutePaths,
+  type OverlayProblem,
+} from './overlay.js';
 import { createDevBuilder, type DevBuilder, type FileChange, type RebuildOutcome } from './rebuild.js';
 import { watchInputs } from './watch.js';
 
@@ -73,7 +81,13 @@ export interface DevServer {
 }
 
 /** Listens on `port`, or on the next free one when it is taken. */
-async function listen(server: Server, port: number, host: string, attempts: number, onTaken: (port: number, next: number) => void): Promise<number> {
+async function listen(
+  server: Server,
+  port: number,
+  host: string,
+  attempts: number,
+  onTaken: (port: number, next: number) => void,
+): Promise<number> {
   for (let candidate = port; ; candidate++) {
     try {
       await new Promise<void>((done, fail) => {
@@ -87,7 +101,8 @@ async function listen(server: Server, port: number, host: string, attempts: numb
       return typeof address === 'object' && address ? address.port : candidate;
     } catch (error) {
       const taken = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
-      if (!taken || port === 0 || candidate - port + 1 >= attempts || candidate >= 65535) throw listenError(error as NodeJS.ErrnoException, host, candidate);
+      if (!taken || port === 0 || candidate - port + 1 >= attempts || candidate >= 65535)
+        throw listenError(error as NodeJS.ErrnoException, host, candidate);
       onTaken(candidate, candidate + 1);
     }
   }
@@ -98,10 +113,14 @@ const backgroundBatch = 8;
 
 /** Size and time of each changed file, to notice a write that landed while a build read it. */
 async function snapshot(changes: readonly FileChange[]): Promise<Map<string, string>> {
-  const entries = await Promise.all(changes.filter((change) => !change.directory).map(async (change) => {
-    const info = await stat(change.path).catch(() => undefined);
-    return [change.path, info ? `${info.mtimeMs}:${info.size}` : 'missing'] as const;
-  }));
+  const entries = await Promise.all(
+    changes
+      .filter((change) => !change.directory)
+      .map(async (change) => {
+        const info = await stat(change.path).catch(() => undefined);
+        return [change.path, info ? `${info.mtimeMs}:${info.size}` : 'missing'] as const;
+      }),
+  );
   return new Map(entries);
 }
 
@@ -132,13 +151,17 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   };
 
   const showProblems = (outcome: { errors: readonly SiteError[]; crash?: unknown }) => {
-    problems = describeProblems(outcome.errors, outcome.crash, readSource).map((problem) => withoutAbsolutePaths(problem, [process.cwd(), generatorRoot()]));
+    problems = describeProblems(outcome.errors, outcome.crash, readSource).map((problem) =>
+      withoutAbsolutePaths(problem, [process.cwd(), generatorRoot()]),
+    );
     overlay = renderOverlay(problems);
     send({ name: 'problem', data: { build, overlay, warnings: warningsPanel ?? null } });
   };
 
   const apply = (changes: readonly FileChange[], outcome: RebuildOutcome) => {
-    warnings = describeProblems(outcome.warnings, undefined, readSource).map((problem) => withoutAbsolutePaths(problem, [process.cwd(), generatorRoot()]));
+    warnings = describeProblems(outcome.warnings, undefined, readSource).map((problem) =>
+      withoutAbsolutePaths(problem, [process.cwd(), generatorRoot()]),
+    );
     warningsPanel = warnings.length ? renderWarnings(warnings) : undefined;
     const shown = { warnings: warningsPanel ?? null };
     if (outcome.ok) {
@@ -148,7 +171,16 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       overlay = undefined;
       const files = [...outcome.changed, ...outcome.removed];
       if (outcome.stylesheet) send({ name: 'css', data: { build, ...outcome.stylesheet, ...shown } });
-      else if (files.length) send({ name: 'reload', data: { build, files: files.length > 500 ? null : files, urls: outcome.urls.length > 500 ? [] : outcome.urls, ...shown } });
+      else if (files.length)
+        send({
+          name: 'reload',
+          data: {
+            build,
+            files: files.length > 500 ? null : files,
+            urls: outcome.urls.length > 500 ? [] : outcome.urls,
+            ...shown,
+          },
+        });
       else if (wasFailing) send({ name: 'fixed', data: { build, ...shown } });
     } else {
       showProblems(outcome);
@@ -173,15 +205,20 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     async get(path) {
       const file = await built.get(path);
       if (!file || !path.endsWith('.html')) return file;
-      const html = injectDevClient(await file.text(), { build, file: path, overlay, warnings: warningsPanel });
-      const bytes = Buffer.from(html);
-      return { size: bytes.byteLength, version: html, etag: etagOf(bytes), pipe: (response) => response.end(bytes), bytes: async () => bytes, text: async () => html };
+      return memoryFile(injectDevClient(await file.text(), { build, file: path, overlay, warnings: warningsPanel }));
     },
   };
   let statics: { config: ResolvedConfig; handle: Awaited<ReturnType<typeof createStaticHandler>> } | undefined;
   const staticHandler = async (config: ResolvedConfig) => {
     if (statics?.config !== config) {
-      statics = { config, handle: await createStaticHandler(source, { notFoundFileFor: urlsOf(config).notFoundFileFor, respell: asciiAliasPaths(config), redirect: (path) => siteRedirectFor(config)(path) }) };
+      statics = {
+        config,
+        handle: await createStaticHandler(source, {
+          notFoundFileFor: urlsOf(config).notFoundFileFor,
+          respell: asciiAliasPaths(config),
+          redirect: (path) => siteRedirectFor(config)(path),
+        }),
+      };
     }
     return statics.handle;
   };
@@ -190,7 +227,12 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     if (contact?.origin !== config.site.origin) {
       contact = {
         origin: config.site.origin,
-        handle: createContactHandler({ store, allowedOrigins: [config.site.origin], resultPage: (locale, outcome) => urlsOf(builder.config ?? config).contactResult(outcome, locale), types: () => (builder.config ?? config).contact.types }),
+        handle: createContactHandler({
+          store,
+          allowedOrigins: [config.site.origin],
+          resultPage: (locale, outcome) => urlsOf(builder.config ?? config).contactResult(outcome, locale),
+          types: () => (builder.config ?? config).contact.types,
+        }),
       };
     }
     return contact.handle;
@@ -201,32 +243,71 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const booking = createSiteBookingHandler(() => builder.config, { store });
 
   const answer = (response: ServerResponse, status: number, type: string, body: string) => {
-    response.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(body)) });
+    response.writeHead(status, {
+      'content-type': type,
+      'cache-control': 'no-store',
+      'content-length': String(Buffer.byteLength(body)),
+    });
     response.end(body);
   };
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     // Everything here (sources in the overlay, the contact and booking endpoints) is for this machine only.
     if (!isAllowedHost(request.headers.host, [options.host])) {
-      return answer(response, 403, 'text/plain; charset=utf-8', 'This host name is not allowed: open the dev server by the address site dev printed.');
+      return answer(
+        response,
+        403,
+        'text/plain; charset=utf-8',
+        'This host name is not allowed: open the dev server by the address site dev printed.',
+      );
     }
     if (!enterBase(request, response, builder.config?.site.base ?? '')) return;
     const path = (request.url ?? '/').split(/[?#]/, 1)[0]!;
-    if (options.admin?.answersWithPage?.(path) && builder.config) for (const [name, value] of await (await staticHandler(builder.config)).headersOf('/')) response.setHeader(name, value);
+    if (options.admin?.answersWithPage?.(path) && builder.config)
+      for (const [name, value] of await (await staticHandler(builder.config)).headersOf('/'))
+        response.setHeader(name, value);
     if (options.admin && (await options.admin.handle(request, response))) return;
     if (path === '/__site/events') {
       const file = new URL(request.url ?? '/', 'http://dev').searchParams.get('file') ?? undefined;
-      return hub.connect(request, response, { name: 'state', data: { build, overlay: overlay ?? null, warnings: warningsPanel ?? null } }, file);
+      return hub.connect(
+        request,
+        response,
+        { name: 'state', data: { build, overlay: overlay ?? null, warnings: warningsPanel ?? null } },
+        file,
+      );
     }
-    if (path === '/__site/dev-client.js') return answer(response, 200, 'text/javascript; charset=utf-8', devClientScript);
+    if (path === '/__site/dev-client.js')
+      return answer(response, 200, 'text/javascript; charset=utf-8', devClientScript);
     if (path === '/__site/dev-client.css') return answer(response, 200, 'text/css; charset=utf-8', devClientStyles);
-    if (path === '/__site/status') return answer(response, 200, 'application/json; charset=utf-8', JSON.stringify({ build, ok: !problems, problems: problems ?? [], warnings }));
+    if (path === '/__site/status')
+      return answer(
+        response,
+        200,
+        'application/json; charset=utf-8',
+        JSON.stringify({ build, ok: !problems, problems: problems ?? [], warnings }),
+      );
     const config = builder.config;
-    if (config && request.method === 'POST' && path === config.contact.endpoint) return contactHandler(config)(request, response);
+    if (config && request.method === 'POST' && path === config.contact.endpoint)
+      return contactHandler(config)(request, response);
     const bookingEndpoint = config?.booking?.endpoint;
-    if (bookingEndpoint && (path === bookingEndpoint || path.startsWith(`${bookingEndpoint}/`)) && (await booking(request, response))) return;
-    if (!config) return answer(response, 500, 'text/html; charset=utf-8', renderErrorPage({ build, file: '', overlay: overlay ?? '' }));
+    if (
+      bookingEndpoint &&
+      (path === bookingEndpoint || path.startsWith(`${bookingEndpoint}/`)) &&
+      (await booking(request, response))
+    )
+      return;
+    if (!config)
+      return answer(
+        response,
+        500,
+        'text/html; charset=utf-8',
+        renderErrorPage({ build, file: '', overlay: overlay ?? '' }),
+      );
     const serveFile = await staticHandler(config);
-    if (options.admin?.servesPage?.(path) && path.endsWith('/') && (request.method === 'GET' || request.method === 'HEAD')) {
+    if (
+      options.admin?.servesPage?.(path) &&
+      path.endsWith('/') &&
+      (request.method === 'GET' || request.method === 'HEAD')
+    ) {
       const page = await source.get(`${path.slice(1)}index.html`);
       if (page) {
         for (const [name, value] of await serveFile.headersOf(path)) response.setHeader(name, value);
@@ -244,7 +325,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   });
   let port: number;
   try {
-    port = await listen(server, options.port, options.host, options.portAttempts ?? 20, (taken, next) => reporter.portInUse?.(taken, next));
+    port = await listen(server, options.port, options.host, options.portAttempts ?? 20, (taken, next) =>
+      reporter.portInUse?.(taken, next),
+    );
     options.admin?.listening(options.host, port);
   } catch (error) {
     hub.close();
@@ -259,7 +342,13 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const timers = new Set<NodeJS.Timeout>();
   const watchedPaths = () => {
     const watched = builder.watched();
-    return [watched.configFile, watched.dirs.content, watched.dirs.templates, watched.dirs.public, ...(watched.pluginFiles ?? [])];
+    return [
+      watched.configFile,
+      watched.dirs.content,
+      watched.dirs.templates,
+      watched.dirs.public,
+      ...(watched.pluginFiles ?? []),
+    ];
   };
   const enqueue = (changes: readonly FileChange[]) => {
     if (closed) return;
@@ -285,7 +374,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       const timer = setTimeout(() => {
         timers.delete(timer);
         void snapshot(batch).then((after) => {
-          const stale = batch.filter((change) => !change.directory && after.get(change.path) !== before.get(change.path));
+          const stale = batch.filter(
+            (change) => !change.directory && after.get(change.path) !== before.get(change.path),
+          );
           if (stale.length) enqueue(stale);
         });
       }, 75);
@@ -306,7 +397,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       else renderInBackground();
     });
   }
-  const watcher = watchInputs(watchedPaths(), { debounceMs: options.debounceMs, onChanges: enqueue, onError: (error) => reporter.watchError?.(error) });
+  const watcher = watchInputs(watchedPaths(), {
+    debounceMs: options.debounceMs,
+    onChanges: enqueue,
+    onError: (error) => reporter.watchError?.(error),
+  });
   await watcher.ready;
 
   return {

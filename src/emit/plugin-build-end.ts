@@ -33,7 +33,9 @@ export interface BuildEndInput {
  * Runs the hooks; returns the files and kept files to write (unchanged without a `buildEnd`).
  * Throws a PLUGIN_FAILED naming the plugin and the hook when one throws.
  */
-export async function runBuildEnd(input: BuildEndInput): Promise<{ files: OutputFiles; kept: ReadonlyMap<string, FileStamp> }> {
+export async function runBuildEnd(
+  input: BuildEndInput,
+): Promise<{ files: OutputFiles; kept: ReadonlyMap<string, FileStamp> }> {
   const plugins = sitePluginsOf(input.config).filter((entry) => entry.plugin.buildEnd);
   if (!plugins.length) return { files: input.files, kept: input.kept };
   const outDir = resolve(input.outputFolder);
@@ -50,7 +52,14 @@ export async function runBuildEnd(input: BuildEndInput): Promise<{ files: Output
     for (const entry of plugins) {
       // Within build.pluginTimeout, and with process.exit caught: either ends the build here, and the staging copy goes below.
       await runPluginHook(entry, 'buildEnd()', input.config.build.pluginTimeout, input.config.file, () =>
-        entry.plugin.buildEnd!({ outDir: staging, pages: input.pages, config: input.config, logger: input.logger, options: entry.ref.options }));
+        entry.plugin.buildEnd!({
+          outDir: staging,
+          pages: input.pages,
+          config: input.config,
+          logger: input.logger,
+          options: entry.ref.options,
+        }),
+      );
     }
     // What the hooks wrote or changed joins the output; a kept file they changed is written anew.
     const files: OutputFiles = new Map(input.files);

@@ -1,7 +1,6 @@
 /**
  * Publishing into a folder that is being served (`site serve --admin`): only the files whose bytes
- * changed are written, each atomically (`writeFile`: a temp file beside it, then a rename; the
- * admin's admin/atomic-file.ts), with fresh .br/.gz siblings, and the files no longer made are removed with theirs. A visitor gets a file's old or
+ * changed are written, each atomically (src/atomic-write.ts: a temp file beside it, then a rename), with fresh .br/.gz siblings, and the files no longer made are removed with theirs. A visitor gets a file's old or
  * new bytes, never a mix. The folder's build lock is held meanwhile (a `site build` into it waits
  * its turn; a publish during a build is refused with OUTPUT_BUSY), and the read-sets the last
  * `site build` persisted there are forgotten, since the file stamps they record change: the next
@@ -9,6 +8,7 @@
  */
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../atomic-write.js';
 import { removeRenderState } from '../cache/render-state.js';
 import { SiteError } from '../errors.js';
 import type { OutputFiles } from '../output-files.js';
@@ -20,9 +20,6 @@ export interface FolderChanges {
   changed: string[];
   removed: string[];
 }
-
-/** Writes a file so that a reader gets its old or its new bytes, never a mix. */
-export type WriteFileAtomic = (file: string, data: string | Uint8Array) => Promise<void>;
 
 /** The files of `files` whose bytes differ from (or are missing in) the folder `dir`. */
 export async function differingFiles(dir: string, files: OutputFiles): Promise<string[]> {
@@ -41,24 +38,44 @@ export async function differingFiles(dir: string, files: OutputFiles): Promise<s
  * longer gets one (the server then compresses it itself). Throws OUTPUT_BUSY while a build writes
  * the folder, and EMIT_FAILED when a file cannot be written.
  */
-export async function publishChanges(dir: string, files: OutputFiles, changes: FolderChanges, options: { precompress: boolean; writeFile: WriteFileAtomic }): Promise<void> {
+export async function publishChanges(
+  dir: string,
+  files: OutputFiles,
+  changes: FolderChanges,
+  options: { precompress: boolean },
+): Promise<void> {
   const release = lockOutputFolder(dir);
   try {
     await removeRenderState(dir);
     await writeChanges(dir, files, changes, options);
   } catch (error) {
     if (error instanceof SiteError) throw error;
-    throw new SiteError({ code: 'EMIT_FAILED', message: `cannot publish into ${dir}: ${(error as Error).message}`, hint: 'Check the folder\'s permissions and free space; the next save publishes every file not published yet.', cause: error });
+    throw new SiteError({
+      code: 'EMIT_FAILED',
+      message: `cannot publish into ${dir}: ${(error as Error).message}`,
+      hint: "Check the folder's permissions and free space; the next save publishes every file not published yet.",
+      cause: error,
+    });
   } finally {
     release();
   }
 }
 
-async function writeChanges(dir: string, files: OutputFiles, { changed, removed }: FolderChanges, { precompress, writeFile }: { precompress: boolean; writeFile: WriteFileAtomic }): Promise<void> {
-  const written: OutputFiles = new Map(changed.filter((path) => files.has(path)).map((path) => [path, files.get(path)!]));
+async function writeChanges(
+  dir: string,
+  files: OutputFiles,
+  { changed, removed }: FolderChanges,
+  { precompress }: { precompress: boolean },
+): Promise<void> {
+  const written: OutputFiles = new Map(
+    changed.filter((path) => files.has(path)).map((path) => [path, files.get(path)!]),
+  );
   const siblings = precompress ? compressFiles(written) : new Map<string, string | Uint8Array>();
-  for (const [path, data] of [...written, ...siblings]) await writeFile(join(dir, path), data);
+  for (const [path, data] of [...written, ...siblings]) await writeFileAtomic(join(dir, path), data);
   const siblingsOf = (path: string) => precompressedCodings.map(({ extension }) => `${path}${extension}`);
-  const gone = [...removed.flatMap((path) => [path, ...siblingsOf(path)]), ...[...written.keys()].flatMap(siblingsOf).filter((sibling) => !siblings.has(sibling))];
+  const gone = [
+    ...removed.flatMap((path) => [path, ...siblingsOf(path)]),
+    ...[...written.keys()].flatMap(siblingsOf).filter((sibling) => !siblings.has(sibling)),
+  ];
   for (const path of gone) await rm(join(dir, path), { force: true });
 }

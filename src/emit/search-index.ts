@@ -27,7 +27,15 @@ export function searchablePages(config: ResolvedConfig, pages: readonly Page[]):
  * modification time (the stamp the build keeps it by). With `cache`, an index made from the very
  * same pages is reused: a build of an unchanged site neither runs Pagefind nor reads a page.
  */
-export async function addSearchIndex(input: { config: ResolvedConfig; pages: readonly Page[]; files: OutputFiles; kept: ReadonlyMap<string, FileStamp>; outputFolder: string; folder: string; cache?: boolean }): Promise<IndexedOutput> {
+export async function addSearchIndex(input: {
+  config: ResolvedConfig;
+  pages: readonly Page[];
+  files: OutputFiles;
+  kept: ReadonlyMap<string, FileStamp>;
+  outputFolder: string;
+  folder: string;
+  cache?: boolean;
+}): Promise<IndexedOutput> {
   const { config, files } = input;
   const cache = input.cache ? openDiskCache('search-index') : undefined;
   const hashesKey = `pages ${hashParts(resolve(input.outputFolder))}`;
@@ -37,7 +45,9 @@ export async function addSearchIndex(input: { config: ResolvedConfig; pages: rea
   // The pages rendered now, known by their hash until the write gives their files' stamps.
   const rendered: [file: string, hash: string][] = [];
   const pages: IndexedPage[] = [];
-  for (const page of searchablePages(config, input.pages).sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0))) {
+  for (const page of searchablePages(config, input.pages).sort((a, b) =>
+    a.url < b.url ? -1 : a.url > b.url ? 1 : 0,
+  )) {
     const file = input.folder + page.file;
     const data = files.get(file);
     const stamp = data === undefined ? input.kept.get(file) : undefined;
@@ -78,7 +88,10 @@ export async function addSearchIndex(input: { config: ResolvedConfig; pages: rea
         const stamp = stamps.get(file);
         return stamp ? [[file, [stamp.size, stamp.mtimeMs, hash]]] : [];
       });
-      await cache.write(hashesKey, Buffer.from(JSON.stringify([...hashes, ...now].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))));
+      await cache.write(
+        hashesKey,
+        Buffer.from(JSON.stringify([...hashes, ...now].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))),
+      );
     },
   };
 }
@@ -104,7 +117,9 @@ interface IndexedPage {
 const textOf = (data: string | Uint8Array) => (typeof data === 'string' ? data : Buffer.from(data).toString('utf8'));
 
 /** Runs Pagefind over the pages (in the order given, so two builds give the same index); its files by path. */
-async function buildIndex(pages: readonly { url: string; file: string; content: string }[]): Promise<Map<string, Uint8Array>> {
+async function buildIndex(
+  pages: readonly { url: string; file: string; content: string }[],
+): Promise<Map<string, Uint8Array>> {
   const pagefind = await import('pagefind');
   const { index, errors } = await pagefind.createIndex({ rootSelector: 'main', keepIndexUrl: false });
   if (!index) throw searchIndexFailed(errors);
@@ -116,7 +131,8 @@ async function buildIndex(pages: readonly { url: string; file: string; content: 
     const written = await index.getFiles();
     if (written.errors.length) throw searchIndexFailed(written.errors);
     const files = new Map<string, Uint8Array>();
-    for (const file of written.files) if (!unusedFile.test(file.path)) files.set(file.path.split('\\').join('/'), file.content);
+    for (const file of written.files)
+      if (!unusedFile.test(file.path)) files.set(file.path.split('\\').join('/'), file.content);
     return files;
   } finally {
     await index.deleteIndex();

@@ -48,7 +48,13 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { writeFileAtomicSync } from '../atomic-write.js';
 import { cacheScope } from '../cache/disk-cache.js';
 import { openPackCache, packExists } from '../cache/pack-cache.js';
-import { removeRenderState, writeRenderState, type FileStamp, type OutputRecord, type RenderState } from '../cache/render-state.js';
+import {
+  removeRenderState,
+  writeRenderState,
+  type FileStamp,
+  type OutputRecord,
+  type RenderState,
+} from '../cache/render-state.js';
 import { SiteError } from '../errors.js';
 import { realPath } from '../file-paths.js';
 import type { OutputFiles } from '../output-files.js';
@@ -85,7 +91,6 @@ export interface WriteOptions {
    */
   recorded?: OutputRecord;
 }
-
 
 /** What `writeSite` did. */
 export interface WriteReport {
@@ -161,7 +166,11 @@ export function hasCompressCache(outputFolder: string): boolean {
  * against 390-590 ms for 32 asynchronous writes at a time on tmpfs, and no faster on a disk, where
  * the kernel's work per file is the cost either way.
  */
-export async function writeSite(outputFolder: string, siteFiles: OutputFiles, options: WriteOptions = {}): Promise<WriteReport> {
+export async function writeSite(
+  outputFolder: string,
+  siteFiles: OutputFiles,
+  options: WriteOptions = {},
+): Promise<WriteReport> {
   const outDir = resolveOutput(outputFolder);
   const release = acquireLock(outDir, outputFolder);
   try {
@@ -169,9 +178,13 @@ export async function writeSite(outputFolder: string, siteFiles: OutputFiles, op
     const problem = checkOwnership(outDir, outputFolder);
     if (problem) throw problem;
     // The siblings of the files left as they are were not asked for: their entries stay.
-    const cache = options.cache === false || options.compress === false ? undefined : openPackCache('compress', cacheScope(outDir), undefined, { keepUnused: Boolean(options.kept?.size) });
+    const cache =
+      options.cache === false || options.compress === false
+        ? undefined
+        : openPackCache('compress', cacheScope(outDir), undefined, { keepUnused: Boolean(options.kept?.size) });
     const kept = options.kept ?? new Map<string, FileStamp>();
-    const compressed = options.compress === false ? undefined : await compressFilesShared(siteFiles, { cache, ...options.compress });
+    const compressed =
+      options.compress === false ? undefined : await compressFilesShared(siteFiles, { cache, ...options.compress });
     const withSiblings: OutputFiles = compressed ? new Map([...siteFiles, ...compressed.siblings]) : siteFiles;
     withSiblings.set(outputMarker, outputMarkerText);
     const entries = [...withSiblings.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
@@ -307,7 +320,9 @@ function hasLeftovers(outDir: string): boolean {
  * site's files are not: it guards against a killed build, not a power cut.
  */
 function writeJournal(outDir: string, journal: UpdateJournal | SwapJournal): void {
-  writeFileAtomicSync(besidePaths(outDir).journal, JSON.stringify({ version: 1, ...journal } satisfies Journal), { durable: false });
+  writeFileAtomicSync(besidePaths(outDir).journal, JSON.stringify({ version: 1, ...journal } satisfies Journal), {
+    durable: false,
+  });
 }
 
 function removeJournal(outDir: string): void {
@@ -333,7 +348,8 @@ function recoverLocked(outDir: string): 'forward' | 'back' | undefined {
   // Staging and retired folders of this output that no journal names: a build killed before its
   // journal, or an older version's leftovers. The lock is held, so none of them is in use.
   for (const name of safeReaddir(paths.parent)) {
-    if (name.startsWith(paths.staging) || name.startsWith(paths.retired)) rmSync(join(paths.parent, name), { recursive: true, force: true });
+    if (name.startsWith(paths.staging) || name.startsWith(paths.retired))
+      rmSync(join(paths.parent, name), { recursive: true, force: true });
   }
   return outcome;
 }
@@ -396,7 +412,11 @@ interface ExistingOutput {
  * taken from it and only the others listed (on the real site with 1000 posts, 12,000 folders
  * listed took 100-300 ms; stated, 40 ms).
  */
-function listOutput(outDir: string, kept: ReadonlyMap<string, FileStamp>, recorded?: OutputRecord): ExistingOutput | undefined {
+function listOutput(
+  outDir: string,
+  kept: ReadonlyMap<string, FileStamp>,
+  recorded?: OutputRecord,
+): ExistingOutput | undefined {
   try {
     if (!lstatSync(outDir).isDirectory()) return undefined;
   } catch {
@@ -412,7 +432,8 @@ function listOutput(outDir: string, kept: ReadonlyMap<string, FileStamp>, record
   /** Lists `folder` ("" for the output) and every folder in it. */
   const listAll = (folder: string) => {
     const dir = join(outDir, folder);
-    for (const dirent of readdirSync(dir, { withFileTypes: true, recursive: true })) add(relativeTo(outDir, join(dirent.parentPath, dirent.name)), dirent);
+    for (const dirent of readdirSync(dir, { withFileTypes: true, recursive: true }))
+      add(relativeTo(outDir, join(dirent.parentPath, dirent.name)), dirent);
   };
   try {
     if (!recorded || !listRecorded(outDir, recorded, kept, { files, folders, add, listAll })) {
@@ -428,7 +449,10 @@ function listOutput(outDir: string, kept: ReadonlyMap<string, FileStamp>, record
 
 /** A path under `outDir`, relative, with forward slashes. */
 function relativeTo(outDir: string, path: string): string {
-  return path.slice(outDir.length + 1).split('\\').join('/');
+  return path
+    .slice(outDir.length + 1)
+    .split('\\')
+    .join('/');
 }
 
 /**
@@ -440,7 +464,12 @@ function listRecorded(
   outDir: string,
   recorded: OutputRecord,
   kept: ReadonlyMap<string, FileStamp>,
-  into: { files: Map<string, FileStamp>; folders: Set<string>; add(path: string, dirent: Dirent): void; listAll(folder: string): void },
+  into: {
+    files: Map<string, FileStamp>;
+    folders: Set<string>;
+    add(path: string, dirent: Dirent): void;
+    listAll(folder: string): void;
+  },
 ): boolean {
   const moved = new Set<string>();
   for (const [folder, mtimeMs] of recorded.folders) {
@@ -505,7 +534,11 @@ function keptIntact(existing: ExistingOutput, kept: ReadonlyMap<string, FileStam
 }
 
 /** The stamp of every file of the output after a write: the written ones read again, the kept ones as they were. */
-function stampOutput(outDir: string, entries: readonly [string, string | Uint8Array][], kept: ReadonlyMap<string, FileStamp>): Map<string, FileStamp> {
+function stampOutput(
+  outDir: string,
+  entries: readonly [string, string | Uint8Array][],
+  kept: ReadonlyMap<string, FileStamp>,
+): Map<string, FileStamp> {
   const stamps = new Map(kept);
   for (const [path] of entries) stamps.set(path, stampOf(join(outDir, path)));
   return stamps;
@@ -515,7 +548,8 @@ function stampOutput(outDir: string, entries: readonly [string, string | Uint8Ar
 function conflicts(existing: ExistingOutput, entries: readonly [string, string | Uint8Array][]): boolean {
   for (const [path] of entries) {
     if (existing.folders.has(path)) return true;
-    for (let folder = dirname(path); folder !== '.'; folder = dirname(folder)) if (existing.files.has(folder)) return true;
+    for (let folder = dirname(path); folder !== '.'; folder = dirname(folder))
+      if (existing.files.has(folder)) return true;
   }
   return false;
 }
@@ -527,7 +561,9 @@ function updateInPlace(
   step: () => void,
   kept: ReadonlyMap<string, FileStamp>,
 ): FilesReport {
-  const changed = entries.filter(([path, data]) => existing.files.get(path)?.size !== byteLength(data) || !sameBytes(join(outDir, path), data));
+  const changed = entries.filter(
+    ([path, data]) => existing.files.get(path)?.size !== byteLength(data) || !sameBytes(join(outDir, path), data),
+  );
   const wanted = new Set([...entries.map(([path]) => path), ...kept.keys()]);
   const removals = [...existing.files.keys()].filter((path) => !wanted.has(path)).sort();
   if (changed.length === 0 && removals.length === 0) return { files: wanted.size, written: 0, removed: 0 };
@@ -536,17 +572,30 @@ function updateInPlace(
   const folders = new Set(existing.folders);
   for (const [path] of changed) {
     const missing: string[] = [];
-    for (let folder = dirname(path); folder !== '.' && !folders.has(folder); folder = dirname(folder)) missing.unshift(folder);
+    for (let folder = dirname(path); folder !== '.' && !folders.has(folder); folder = dirname(folder))
+      missing.unshift(folder);
     for (const folder of missing) {
       folders.add(folder);
       created.push(folder);
     }
   }
   const needed = new Set<string>();
-  for (const path of wanted) for (let folder = dirname(path); folder !== '.'; folder = dirname(folder)) needed.add(folder);
-  const emptied = [...existing.folders].filter((folder) => !needed.has(folder)).sort().reverse();
+  for (const path of wanted)
+    for (let folder = dirname(path); folder !== '.'; folder = dirname(folder)) needed.add(folder);
+  const emptied = [...existing.folders]
+    .filter((folder) => !needed.has(folder))
+    .sort()
+    .reverse();
   const suffix = `.site-${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-  const journal: UpdateJournal = { kind: 'update', phase: 'write', suffix, changed: changed.map(([path]) => path), created, removals, emptied };
+  const journal: UpdateJournal = {
+    kind: 'update',
+    phase: 'write',
+    suffix,
+    changed: changed.map(([path]) => path),
+    created,
+    removals,
+    emptied,
+  };
 
   writeJournal(outDir, journal);
   try {
@@ -598,10 +647,19 @@ function sameBytes(file: string, contents: string | Uint8Array): boolean {
 }
 
 /** Writes everything to a fresh folder beside `outDir`, then swaps it into place. */
-function replaceFolder(outDir: string, entries: readonly [string, string | Uint8Array][], step: () => void): FilesReport {
+function replaceFolder(
+  outDir: string,
+  entries: readonly [string, string | Uint8Array][],
+  step: () => void,
+): FilesReport {
   const { parent, staging: stagingPrefix, retired: retiredPrefix } = besidePaths(outDir);
   const id = `${process.pid}-${randomBytes(4).toString('hex')}`;
-  const journal: SwapJournal = { kind: 'swap', phase: 'write', staging: `${stagingPrefix}${id}`, retired: `${retiredPrefix}${id}` };
+  const journal: SwapJournal = {
+    kind: 'swap',
+    phase: 'write',
+    staging: `${stagingPrefix}${id}`,
+    retired: `${retiredPrefix}${id}`,
+  };
   const staging = join(parent, journal.staging);
   const retired = join(parent, journal.retired);
   const hadPrevious = existsSync(outDir);
@@ -634,18 +692,45 @@ function replaceFolder(outDir: string, entries: readonly [string, string | Uint8
 
 /** What a file-system error code means for someone writing a site. */
 const fsReasons: Record<string, { reason: string; hint: string }> = {
-  ENOSPC: { reason: 'the disk is full', hint: 'Free some space (or build to another disk with --out) and build again; the previous output is unchanged.' },
-  EDQUOT: { reason: 'the disk quota is used up', hint: 'Free some space and build again; the previous output is unchanged.' },
+  ENOSPC: {
+    reason: 'the disk is full',
+    hint: 'Free some space (or build to another disk with --out) and build again; the previous output is unchanged.',
+  },
+  EDQUOT: {
+    reason: 'the disk quota is used up',
+    hint: 'Free some space and build again; the previous output is unchanged.',
+  },
   EROFS: { reason: 'the file system is read-only', hint: 'Build into a writable folder with --out.' },
-  EACCES: { reason: 'permission denied', hint: 'Check the permissions of the output folder and the folder it is in, or build elsewhere with --out.' },
-  EPERM: { reason: 'operation not permitted', hint: 'Check the permissions of the output folder and the folder it is in, or build elsewhere with --out.' },
-  EISDIR: { reason: 'a folder is where a file should go', hint: 'Remove the folder, or build into another folder with --out.' },
-  ENOTDIR: { reason: 'a file is where a folder should go', hint: 'Remove the file, or build into another folder with --out.' },
+  EACCES: {
+    reason: 'permission denied',
+    hint: 'Check the permissions of the output folder and the folder it is in, or build elsewhere with --out.',
+  },
+  EPERM: {
+    reason: 'operation not permitted',
+    hint: 'Check the permissions of the output folder and the folder it is in, or build elsewhere with --out.',
+  },
+  EISDIR: {
+    reason: 'a folder is where a file should go',
+    hint: 'Remove the folder, or build into another folder with --out.',
+  },
+  ENOTDIR: {
+    reason: 'a file is where a folder should go',
+    hint: 'Remove the file, or build into another folder with --out.',
+  },
   // What `mkdir -p` reports when a file stands where one of the folders should be.
-  EEXIST: { reason: 'a file is where a folder should go', hint: 'Remove the file, or build into another folder with --out.' },
-  ENAMETOOLONG: { reason: 'a file name is too long for this file system', hint: 'Shorten the route path or post slug that makes this file.' },
+  EEXIST: {
+    reason: 'a file is where a folder should go',
+    hint: 'Remove the file, or build into another folder with --out.',
+  },
+  ENAMETOOLONG: {
+    reason: 'a file name is too long for this file system',
+    hint: 'Shorten the route path or post slug that makes this file.',
+  },
   EMFILE: { reason: 'too many files are open', hint: 'Raise the open-file limit (ulimit -n) and build again.' },
-  ENOENT: { reason: 'a folder on the way does not exist or was removed meanwhile', hint: 'Check that the folder exists and nothing else removes it during the build.' },
+  ENOENT: {
+    reason: 'a folder on the way does not exist or was removed meanwhile',
+    hint: 'Check that the folder exists and nothing else removes it during the build.',
+  },
 };
 
 /** A file-system error of the write as a SiteError naming the path; SiteErrors pass through. */

@@ -29,7 +29,11 @@ function stepOf(options: BuildOptions): string {
 /** Creates the runner; a context is created on the first run of each step. */
 export function createEsbuildContexts(): EsbuildContexts {
   const steps = new Map<string, { options: string; context: Promise<BuildContext> }>();
-  const disposeOf = (entry: { context: Promise<BuildContext> } | undefined) => entry?.context.then((context) => context.dispose(), () => undefined);
+  const disposeOf = (entry: { context: Promise<BuildContext> } | undefined) =>
+    entry?.context.then(
+      (context) => context.dispose(),
+      () => undefined,
+    );
 
   const run = (async (options: BuildOptions) => {
     const { context } = await import('esbuild');

@@ -27,7 +27,7 @@ import { sitePluginsOf } from '../config/plugins.js';
 import { compressAhead, type CompressAhead } from '../emit/compress.js';
 import { checkOutputFolder, type OutputGuard } from '../emit/output-folder.js';
 import { runBuildEnd } from '../emit/plugin-build-end.js';
-import { differingFiles, publishChanges, type FolderChanges, type WriteFileAtomic } from '../emit/publish-changes.js';
+import { differingFiles, publishChanges, type FolderChanges } from '../emit/publish-changes.js';
 import { addSearchIndex, type IndexedOutput } from '../emit/search-index.js';
 import { hasCompressCache, writeSite, type WriteReport } from '../emit/write.js';
 import type { SiteError } from '../errors.js';
@@ -57,8 +57,8 @@ export type Publish =
       afterStep?(step: number): void;
       log?: PluginLog;
     }
-  /** The admin's live site: the changed files swapped into the served folder, each by `writeFile` (atomically). */
-  | { to: 'served'; folder: string; writeFile: WriteFileAtomic; log?: PluginLog }
+  /** The admin's live site: the changed files swapped into the served folder, each atomically. */
+  | { to: 'served'; folder: string; log?: PluginLog }
   /** `site dev`: served from memory. */
   | { to: 'memory' };
 
@@ -108,19 +108,36 @@ export function createOutputStage(publish: Publish, options: OutputStageOptions)
     if (publish.to === 'memory') return config.dirs.output;
     return publish.folder ?? (relative(process.cwd(), config.dirs.output) || config.dirs.output);
   };
-  const precompress = (config: ResolvedConfig) => precompressOf(config) && !(publish.to === 'folder' && publish.precompress === false);
+  const precompress = (config: ResolvedConfig) =>
+    precompressOf(config) && !(publish.to === 'folder' && publish.precompress === false);
 
   /** Place, search index and (but for 'memory') buildEnd: the files of `build` as the output holds them. */
-  async function finalOf(run: StageRun | undefined, build: Build): Promise<{ files: OutputFiles; kept: Build['kept']; written?: IndexedOutput['written'] }> {
+  async function finalOf(
+    run: StageRun | undefined,
+    build: Build,
+  ): Promise<{ files: OutputFiles; kept: Build['kept']; written?: IndexedOutput['written'] }> {
     const time = <T>(stage: string, work: () => Promise<T>) => (run ? run.time(stage, work) : work());
     const { config } = build;
     const folder = staticFolderOf(config);
     const outputFolder = folderOf(config);
     // A fresh map: a later run patches the build's own in place.
     const placed = new Map(placeOutput(config, build.files));
-    const search = config.search.enabled ? await time('search index', () => addSearchIndex({ config, pages: build.pageSet.pages, files: placed, kept: build.kept, outputFolder, folder, cache: options.cache })) : undefined;
+    const search = config.search.enabled
+      ? await time('search index', () =>
+          addSearchIndex({
+            config,
+            pages: build.pageSet.pages,
+            files: placed,
+            kept: build.kept,
+            outputFolder,
+            folder,
+            cache: options.cache,
+          }),
+        )
+      : undefined;
     const indexed = search?.files ?? placed;
-    if (publish.to === 'memory' || !sitePluginsOf(config).some((entry) => entry.plugin.buildEnd)) return { files: indexed, kept: build.kept, written: search?.written };
+    if (publish.to === 'memory' || !sitePluginsOf(config).some((entry) => entry.plugin.buildEnd))
+      return { files: indexed, kept: build.kept, written: search?.written };
     // Before the write: a hook that throws leaves the output as it was.
     const ended = await time('build end', () =>
       runBuildEnd({
@@ -130,7 +147,8 @@ export function createOutputStage(publish: Publish, options: OutputStageOptions)
         kept: build.kept,
         pages: build.pageSet.pages.map((page) => ({ path: page.url, locale: page.locale, file: folder + page.file })),
         logger: publish.log ?? { info() {}, warn() {} },
-      }));
+      }),
+    );
     return { files: ended.files, kept: new Map(ended.kept), written: search?.written };
   }
 
@@ -145,7 +163,8 @@ export function createOutputStage(publish: Publish, options: OutputStageOptions)
     },
     rendered(config, files) {
       // Without siblings in the cache, the pages are compressed while the social images are drawn.
-      if (publish.to !== 'folder' || !precompress(config) || (options.cache && hasCompressCache(folderOf(config)))) return;
+      if (publish.to !== 'folder' || !precompress(config) || (options.cache && hasCompressCache(folderOf(config))))
+        return;
       ahead ??= compressAhead();
       ahead.add(files);
     },
@@ -174,8 +193,13 @@ export function createOutputStage(publish: Publish, options: OutputStageOptions)
         });
         report = { folder, files: final.files, written };
       } else {
-        const changes = published ? changesOf(final.files, published) : { changed: await differingFiles(folder, final.files), removed: [] };
-        if (changes.changed.length || changes.removed.length) await run.time('write', () => publishChanges(folder, final.files, changes, { precompress: precompress(config), writeFile: publish.writeFile }));
+        const changes = published
+          ? changesOf(final.files, published)
+          : { changed: await differingFiles(folder, final.files), removed: [] };
+        if (changes.changed.length || changes.removed.length)
+          await run.time('write', () =>
+            publishChanges(folder, final.files, changes, { precompress: precompress(config) }),
+          );
         published = final.files;
         report = { folder, files: final.files, published: changes };
       }
@@ -201,10 +225,12 @@ export function createOutputStage(publish: Publish, options: OutputStageOptions)
 
 /** The files of `files` added or changed since `before`, and those it no longer has. */
 function changesOf(files: OutputFiles, before: OutputFiles): FolderChanges {
-  const changed = [...files].filter(([path, data]) => {
-    const earlier = before.get(path);
-    return earlier === undefined || !sameBytes(earlier, data);
-  }).map(([path]) => path);
+  const changed = [...files]
+    .filter(([path, data]) => {
+      const earlier = before.get(path);
+      return earlier === undefined || !sameBytes(earlier, data);
+    })
+    .map(([path]) => path);
   const removed = [...before.keys()].filter((path) => !files.has(path));
   return { changed: changed.sort(), removed: removed.sort() };
 }
@@ -218,7 +244,10 @@ function outputGuard(config: ResolvedConfig): OutputGuard {
       { path: config.dirs.content, what: 'the content folder' },
       { path: config.dirs.templates, what: 'the templates folder' },
       { path: config.dirs.public, what: 'the public folder' },
-      { path: config.dirs.data, what: 'the data folder (contact.dataDir: the database of messages, bookings and accounts)' },
+      {
+        path: config.dirs.data,
+        what: 'the data folder (contact.dataDir: the database of messages, bookings and accounts)',
+      },
       { path: adminStateFolder(config.root), what: "the admin's accounts and audit log" },
     ],
   };

@@ -35,7 +35,15 @@ import { createRuntime, type EsbuildMode, type RuntimeStats } from './runtime.js
 import { createStageMemo, type StageRun } from './stage.js';
 import { createLinkChecker } from './links-stage.js';
 import { createOutputStage, type OutputReport, type Publish } from './output-stage.js';
-import { globalFingerprint, keptAsWritten, keptFolderAsWritten, readWrittenOutput, sameAsWritten, readWrittenPage, withLinksChecked } from './written-output.js';
+import {
+  globalFingerprint,
+  keptAsWritten,
+  keptFolderAsWritten,
+  readWrittenOutput,
+  sameAsWritten,
+  readWrittenPage,
+  withLinksChecked,
+} from './written-output.js';
 
 /** Options of `createPipeline`. */
 export interface PipelineOptions {
@@ -185,7 +193,9 @@ function watchedPathsOf(configFile: string, config: ResolvedConfig): WatchedPath
     copy: sources.copyFolder,
     collections: Object.fromEntries(Object.keys(config.collections).map((name) => [name, sources.collection(name)])),
     // Loaded again with the config, which then has their new hashes (config/plugin-resolve.ts).
-    pluginFiles: [...config.extensions.remark, ...config.extensions.rehype, ...config.extensions.site].filter((ref) => isRelativeSpecifier(ref.specifier)).map((ref) => ref.file),
+    pluginFiles: [...config.extensions.remark, ...config.extensions.rehype, ...config.extensions.site]
+      .filter((ref) => isRelativeSpecifier(ref.specifier))
+      .map((ref) => ref.file),
   };
 }
 
@@ -202,12 +212,24 @@ function bytesOf(file: string): Buffer | undefined {
 export function createPipeline(options: PipelineOptions): Pipeline {
   const configPath = resolve(options.config);
   const incremental = options.incremental === true;
-  const runtime = createRuntime({ scope: configPath, incremental, workers: options.workers, cache: options.cache, esbuild: options.esbuild });
+  const runtime = createRuntime({
+    scope: configPath,
+    incremental,
+    workers: options.workers,
+    cache: options.cache,
+    esbuild: options.esbuild,
+  });
   const today = options.today ?? ((timeZone: string) => todayIn(timeZone));
-  const inputOptions: InputOptions = { drafts: Boolean(options.drafts), publishedBy: (config) => (options.future ? undefined : today(config.site.timeZone)), islandRuntime: options.islandRuntime, runtime };
+  const inputOptions: InputOptions = {
+    drafts: Boolean(options.drafts),
+    publishedBy: (config) => (options.future ? undefined : today(config.site.timeZone)),
+    islandRuntime: options.islandRuntime,
+    runtime,
+  };
   const memo = createStageMemo();
   const links = createLinkChecker();
-  const output = options.publish && createOutputStage(options.publish, { cache: options.cache !== false, workers: options.workers });
+  const output =
+    options.publish && createOutputStage(options.publish, { cache: options.cache !== false, workers: options.workers });
   let lastBuild: Build | undefined;
   let lastWatched: WatchedPaths | undefined;
   let builds = 0;
@@ -218,17 +240,38 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     // Before a config has loaded: the default folders.
     const root = dirname(configPath);
     const content = join(root, 'content');
-    return { configFile: configPath, dirs: { content, templates: join(root, 'templates'), public: join(root, 'public') }, messages: join(content, 'messages'), copy: join(content, 'pages'), collections: {} };
+    return {
+      configFile: configPath,
+      dirs: { content, templates: join(root, 'templates'), public: join(root, 'public') },
+      messages: join(content, 'messages'),
+      copy: join(content, 'pages'),
+      collections: {},
+    };
   }
 
   async function attempt(run: StageRun, runOptions: RunOptions): Promise<RunOutcome> {
     // Every stage records its problems in the run's diagnostics (through `run.load`, which also
     // reports again those of the outputs kept from an earlier run).
     const { diagnostics } = run;
-    const failed = (): RunFailure => ({ ok: false, reloaded: [...run.reloaded], errors: diagnostics.of('error'), warnings: diagnostics.of('warning'), ms: run.elapsed() });
+    const failed = (): RunFailure => ({
+      ok: false,
+      reloaded: [...run.reloaded],
+      errors: diagnostics.of('error'),
+      warnings: diagnostics.of('warning'),
+      ms: run.elapsed(),
+    });
     const fatal = () => diagnostics.hasErrors;
 
-    const loadedConfig = await run.time('config', () => loadSiteConfig(run, configPath, { runtime, previous: lastBuild?.config, deploy: options.deploy, check: output && checkOutput, target: options.target, socialImages: options.socialImages }));
+    const loadedConfig = await run.time('config', () =>
+      loadSiteConfig(run, configPath, {
+        runtime,
+        previous: lastBuild?.config,
+        deploy: options.deploy,
+        check: output && checkOutput,
+        target: options.target,
+        socialImages: options.socialImages,
+      }),
+    );
     const config = loadedConfig.value;
     if (!config) return failed();
     lastWatched = watchedPathsOf(configPath, config);
@@ -238,14 +281,27 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     // thread while this one loads the inputs (stamp-check.ts).
     const outputTarget = incremental ? undefined : output?.target(config);
     const writtenBefore = outputTarget ? readWrittenOutput(outputTarget) : undefined;
-    const onDisk = writtenBefore?.state ? checkStampsAside(writtenBefore.outDir, writtenBefore.state.stamps) : undefined;
+    const onDisk = writtenBefore?.state
+      ? checkStampsAside(writtenBefore.outDir, writtenBefore.state.stamps)
+      : undefined;
     onDisk?.catch(() => undefined);
 
     const inputs = await run.time('inputs', () => loadInputs(run, config, inputOptions));
 
     // Taken before expansion, which moves the config's lock of published paths on to the pages.
-    const configText = runtime.pageSets && inputs.entriesProof !== undefined ? bytesOf(resolve(config.file)) : undefined;
-    const keptPages = configText && runtime.pageSets && { cache: runtime.pageSets, key: hashParts(generatorFingerprint(), portableText(JSON.stringify(config), config.root), configText, inputs.entriesProof!), counted: runtime.countPageSetKept };
+    const configText =
+      runtime.pageSets && inputs.entriesProof !== undefined ? bytesOf(resolve(config.file)) : undefined;
+    const keptPages = configText &&
+      runtime.pageSets && {
+        cache: runtime.pageSets,
+        key: hashParts(
+          generatorFingerprint(),
+          portableText(JSON.stringify(config), config.root),
+          configText,
+          inputs.entriesProof!,
+        ),
+        counted: runtime.countPageSetKept,
+      };
     const routes = await run.time('routes', () => expandRoutes(run, config, inputs.entries, keptPages));
     const pageSet = routes.value;
     if (!pageSet) {
@@ -294,36 +350,99 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     };
     const global = written && globalFingerprint(parts, written);
     // A card's file the folder holds as written, by a build from the same fingerprint (the same mark and drawing), is kept.
-    const keepSocial = written?.state && written.state.global === global ? (file: string) => keptAsWritten(written, file) : undefined;
-    const keepAllSocial = written && global && sameAsWritten(parts, written, global) ? () => keptFolderAsWritten(written, socialFolder) : undefined;
+    const keepSocial =
+      written?.state && written.state.global === global ? (file: string) => keptAsWritten(written, file) : undefined;
+    const keepAllSocial =
+      written && global && sameAsWritten(parts, written, global)
+        ? () => keptFolderAsWritten(written, socialFolder)
+        : undefined;
     // Every page's card is known now: its workers draw them while this thread renders the pages.
-    const social = startSocialImages(run, { config, pageSet, assets, messages, entryList: inputs.entries, templates, contents, stylesheet: assets.stylesheet, previous: previous?.siteFiles, countSocialImages: runtime.countSocialImages, pool: runtime.socialPool, cache: runtime.mediaCache, keep: keepSocial, keepAll: keepAllSocial });
-    const rendered = await run.time('render', () => renderStage(parts, { runtime, previous, incremental, written, global, defer: runOptions.first && { first: runOptions.first } }));
+    const social = startSocialImages(run, {
+      config,
+      pageSet,
+      assets,
+      messages,
+      entryList: inputs.entries,
+      templates,
+      contents,
+      stylesheet: assets.stylesheet,
+      previous: previous?.siteFiles,
+      countSocialImages: runtime.countSocialImages,
+      pool: runtime.socialPool,
+      cache: runtime.mediaCache,
+      keep: keepSocial,
+      keepAll: keepAllSocial,
+    });
+    const rendered = await run.time('render', () =>
+      renderStage(parts, {
+        runtime,
+        previous,
+        incremental,
+        written,
+        global,
+        defer: runOptions.first && { first: runOptions.first },
+      }),
+    );
     diagnostics.add(...rendered.errors.map(positionRenderProblem));
     if (fatal()) return failed();
     output?.rendered(config, madeFiles(rendered.rendered, assets.files, islands.files));
 
-    const files = await run.time('site files', () => createSiteFiles(run, { config, pageSet, assets, islands, messages, entryList: inputs.entries, contents, previous: previous?.siteFiles, social, countImageVariants: runtime.countImageVariants, codeStylesheetCache: runtime.codeStylesheetCache, mediaCache: runtime.mediaCache, esbuild: runtime.esbuild }));
+    const files = await run.time('site files', () =>
+      createSiteFiles(run, {
+        config,
+        pageSet,
+        assets,
+        islands,
+        messages,
+        entryList: inputs.entries,
+        contents,
+        previous: previous?.siteFiles,
+        social,
+        countImageVariants: runtime.countImageVariants,
+        codeStylesheetCache: runtime.codeStylesheetCache,
+        mediaCache: runtime.mediaCache,
+        esbuild: runtime.esbuild,
+      }),
+    );
     if (fatal() || !files) return failed();
 
     // A page this run did not render is the last build's in memory, or the earlier build's file on disk.
     const htmlOf = (file: string) => {
-      const html = rendered.rendered.get(file)?.html ?? previous?.files.get(file) ?? (written && rendered.kept.has(file) ? readWrittenPage(written, file) : undefined);
+      const html =
+        rendered.rendered.get(file)?.html ??
+        previous?.files.get(file) ??
+        (written && rendered.kept.has(file) ? readWrittenPage(written, file) : undefined);
       return typeof html === 'string' ? html : undefined;
     };
     // The links of a build made from what the folder's last build was made from (config,
     // templates and generator included), with the same other files, lead where they led then.
     const otherFiles = [...siteFileNames(files)];
-    const linksKey = (rendered.renderState ?? written?.state) && rendered.fingerprint !== undefined ? hashParts(rendered.fingerprint, ...otherFiles) : undefined;
+    const linksKey =
+      (rendered.renderState ?? written?.state) && rendered.fingerprint !== undefined
+        ? hashParts(rendered.fingerprint, ...otherFiles)
+        : undefined;
     const linksChecked = linksKey !== undefined && written?.state?.links === linksKey;
-    diagnostics.add(...(await run.time('links', () => (linksChecked ? [] : links.check({ config, pages: pageSet.pages, entryList: inputs.entries, contents, otherFiles, htmlOf })))));
+    diagnostics.add(
+      ...(await run.time('links', () =>
+        linksChecked
+          ? []
+          : links.check({ config, pages: pageSet.pages, entryList: inputs.entries, contents, otherFiles, htmlOf }),
+      )),
+    );
     if (fatal()) return failed();
-    const renderState = linksKey === undefined || (linksChecked && !rendered.renderState) ? rendered.renderState : withLinksChecked(rendered.renderState ?? written!.state!, linksKey);
+    const renderState =
+      linksKey === undefined || (linksChecked && !rendered.renderState)
+        ? rendered.renderState
+        : withLinksChecked(rendered.renderState ?? written!.state!, linksKey);
 
     const result = await run.time('result', async () => {
       await runtime.settled();
       const kept = files.socialKept.size ? new Map([...rendered.kept, ...files.socialKept]) : rendered.kept;
-      return assembleBuild(previous, { ...parts, siteFiles: files }, { ...rendered, kept, renderState, recorded: outputRecordOf(written?.state) });
+      return assembleBuild(
+        previous,
+        { ...parts, siteFiles: files },
+        { ...rendered, kept, renderState, recorded: outputRecordOf(written?.state) },
+      );
     });
     // Kept even when its output fails (a run may have patched the last build in place): the
     // next run starts from it, and publishes what this one could not.
@@ -396,14 +515,22 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     stats: () => runtime.stats(),
     run(changes = [], runOptions = {}) {
       const next = queue.then(async (): Promise<RunOutcome> => {
-        for (const change of changes) memo.forget(staleOutputs(classifyChange(resolve(change.path), watched(), change.directory)));
+        for (const change of changes)
+          memo.forget(staleOutputs(classifyChange(resolve(change.path), watched(), change.directory)));
         const run = memo.begin();
         // The lock of published paths moves on with a good run only (a failed run's paths were
         // never published, so they are no one's old URL): the next run starts from this one again.
         const kept = lastBuild?.config;
         const published = kept?.pathLock;
         const outcome = await attempt(run, runOptions)
-          .catch((crash: unknown): RunFailure => ({ ok: false, reloaded: [...run.reloaded], errors: [], warnings: run.diagnostics.of('warning'), crash, ms: run.elapsed() }))
+          .catch((crash: unknown): RunFailure => ({
+            ok: false,
+            reloaded: [...run.reloaded],
+            errors: [],
+            warnings: run.diagnostics.of('warning'),
+            crash,
+            ms: run.elapsed(),
+          }))
           .finally(() => output?.settle());
         // A run whose output failed kept its build: its config, too, goes back to the lock published.
         if (!outcome.ok && kept) for (const config of new Set([kept, lastBuild!.config])) config.pathLock = published;
@@ -417,7 +544,10 @@ export function createPipeline(options: PipelineOptions): Pipeline {
 }
 
 /** The pages rendered, then the built files: what a run has made of its output when the pages are rendered. */
-function* madeFiles(pages: ReadonlyMap<string, { html: string }>, ...built: OutputFiles[]): Generator<readonly [string, string | Uint8Array]> {
+function* madeFiles(
+  pages: ReadonlyMap<string, { html: string }>,
+  ...built: OutputFiles[]
+): Generator<readonly [string, string | Uint8Array]> {
   for (const [file, { html }] of pages) yield [file, html];
   for (const files of built) yield* files;
 }

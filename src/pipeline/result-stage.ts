@@ -47,7 +47,11 @@ export interface OutputChanges {
 }
 
 /** Makes the build of this run from its parts and the last good build (which it may update in place). */
-export function assembleBuild(before: Build | undefined, now: Omit<Build, 'files' | 'renders' | 'kept' | 'renderState' | 'pending' | 'renderLater'>, renders: RenderedPages): { build: Build } & OutputChanges {
+export function assembleBuild(
+  before: Build | undefined,
+  now: Omit<Build, 'files' | 'renders' | 'kept' | 'renderState' | 'pending' | 'renderLater'>,
+  renders: RenderedPages,
+): { build: Build } & OutputChanges {
   const { plan } = renders;
   const changed: string[] = [];
   const removed: string[] = [];
@@ -57,10 +61,17 @@ export function assembleBuild(before: Build | undefined, now: Omit<Build, 'files
   if (!before || plan.all) {
     const files: OutputFiles = new Map(now.siteFiles.built);
     for (const page of now.pageSet.pages) {
-      const data = renders.rendered.get(page.file)?.html ?? (pending.has(page.file) ? before?.files.get(page.file) : undefined);
+      const data =
+        renders.rendered.get(page.file)?.html ?? (pending.has(page.file) ? before?.files.get(page.file) : undefined);
       if (data !== undefined) files.set(page.file, data);
     }
-    for (const [path, data] of [...now.siteFiles.routes, ...now.siteFiles.feeds, ...now.siteFiles.social, ...now.siteFiles.images]) files.set(path, data);
+    for (const [path, data] of [
+      ...now.siteFiles.routes,
+      ...now.siteFiles.feeds,
+      ...now.siteFiles.social,
+      ...now.siteFiles.images,
+    ])
+      files.set(path, data);
     if (before) {
       for (const [path, data] of files) {
         const old = before.files.get(path);
@@ -72,9 +83,20 @@ export function assembleBuild(before: Build | undefined, now: Omit<Build, 'files
     }
     const readers = new Map<string, Set<string>>();
     for (const [file, render] of renders.rendered) indexReads(readers, file, render.reads);
-    build = { ...now, renders: { byFile: renders.rendered, readers }, files, kept: renders.kept, renderState: renders.renderState, recorded: renders.recorded, ...later };
+    build = {
+      ...now,
+      renders: { byFile: renders.rendered, readers },
+      files,
+      kept: renders.kept,
+      renderState: renders.renderState,
+      recorded: renders.recorded,
+      ...later,
+    };
   } else {
-    const { files, renders: { byFile, readers } } = before;
+    const {
+      files,
+      renders: { byFile, readers },
+    } = before;
     const put = (path: string, data: string | Uint8Array) => {
       const old = files.get(path);
       if (old !== undefined && sameBytes(old, data)) return;
@@ -108,7 +130,14 @@ export function assembleBuild(before: Build | undefined, now: Omit<Build, 'files
     replace(before.siteFiles.feeds, now.siteFiles.feeds);
     replace(before.siteFiles.social, now.siteFiles.social);
     replace(before.siteFiles.images, now.siteFiles.images);
-    build = { ...now, renders: { byFile, readers }, files, kept: renders.kept, renderState: renders.renderState, ...later };
+    build = {
+      ...now,
+      renders: { byFile, readers },
+      files,
+      kept: renders.kept,
+      renderState: renders.renderState,
+      ...later,
+    };
   }
 
   const pageOf = (file: string) => now.pageSet.byFile.get(file) ?? before?.pageSet.byFile.get(file);
@@ -119,12 +148,17 @@ export function assembleBuild(before: Build | undefined, now: Omit<Build, 'files
 /** The stylesheet swap, when the stylesheet's link is all that changed in every page. */
 function stylesheetSwap(before: Build | undefined, now: Build, plan: RenderPlan): OutputChanges['stylesheet'] {
   if (!before || !plan.all || before.stylesheet === now.stylesheet || plan.changed.size > 0) return undefined;
-  if (before.config !== now.config || before.templates !== now.templates || before.islandsKey !== now.islandsKey) return undefined;
+  if (before.config !== now.config || before.templates !== now.templates || before.islandsKey !== now.islandsKey)
+    return undefined;
   const from = before.stylesheet;
   const to = now.stylesheet;
   const html = (renders: PageRenders, file: string) => renders.byFile.get(file)?.html;
   // A deferred page is not compared: it is rendered anew before it is served.
-  const onlyLinks = now.pageSet.pages.every((page) => now.pending.has(page.file) || html(now.renders, page.file) === html(before.renders, page.file)?.split(from).join(to));
+  const onlyLinks = now.pageSet.pages.every(
+    (page) =>
+      now.pending.has(page.file) ||
+      html(now.renders, page.file) === html(before.renders, page.file)?.split(from).join(to),
+  );
   return onlyLinks ? { from, to } : undefined;
 }
 
@@ -132,12 +166,17 @@ function stylesheetSwap(before: Build | undefined, now: Build, plan: RenderPlan)
  * Renders deferred pages of `build` (those of `files` that are deferred, else up to `limit` of
  * them) and puts them in its files and renders, in place. A page that fails stays deferred.
  */
-export function renderPending(build: Build, options: { files?: Iterable<string>; limit?: number }): { rendered: string[]; errors: SiteError[] } {
+export function renderPending(
+  build: Build,
+  options: { files?: Iterable<string>; limit?: number },
+): { rendered: string[]; errors: SiteError[] } {
   const rendered: string[] = [];
   const errors: SiteError[] = [];
   if (!build.pending.size || !build.renderLater) return { rendered, errors };
   const { byFile, readers } = build.renders;
-  const wanted = options.files ? [...options.files].filter((file) => build.pending.has(file)) : [...build.pending].slice(0, options.limit ?? Infinity);
+  const wanted = options.files
+    ? [...options.files].filter((file) => build.pending.has(file))
+    : [...build.pending].slice(0, options.limit ?? Infinity);
   for (const file of wanted) {
     const index = build.pageSet.indexOf.get(file);
     if (index === undefined) continue;
@@ -177,5 +216,8 @@ function unindexReads(readers: Map<string, Set<string>>, file: string, keys: Pag
 
 /** Whether two versions of a file are the same bytes (a page's text against a page's text, or bytes against bytes). */
 export function sameBytes(a: string | Uint8Array, b: string | Uint8Array): boolean {
-  return a === b || (typeof a !== 'string' && typeof b !== 'string' && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b));
+  return (
+    a === b ||
+    (typeof a !== 'string' && typeof b !== 'string' && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b))
+  );
 }

@@ -99,7 +99,10 @@ export interface Runtime {
    * The pool to render `count` pages on, and whether the main thread takes chunks too; undefined
    * to render them here. Needs the templates' bundled module (`templatesFile`).
    */
-  renderPool(count: number, templatesFile: string | undefined): Promise<{ pool: WorkerPool; local: boolean } | undefined>;
+  renderPool(
+    count: number,
+    templatesFile: string | undefined,
+  ): Promise<{ pool: WorkerPool; local: boolean } | undefined>;
   /** The worker threads that draw the social images (lib/social-worker.js), asked for when a card is to be drawn; undefined to draw them on the main thread. */
   socialPool(): WorkerPool | undefined;
   /**
@@ -160,7 +163,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   let variants = { total: 0, made: 0 };
   const open = (namespace: string, packOptions?: { keepUnused(): boolean }): DiskCache | undefined => {
     if (!useCache) return undefined;
-    return options.incremental ? openDiskCache(namespace) : openPackCache(namespace, cacheScope(options.scope), undefined, packOptions);
+    return options.incremental
+      ? openDiskCache(namespace)
+      : openPackCache(namespace, cacheScope(options.scope), undefined, packOptions);
   };
   // A pipeline that runs again keeps its entries in memory (the stage memo) and is told what changed.
   const entrySnapshots = options.incremental ? undefined : open('entries');
@@ -181,14 +186,16 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   keepImageSizesIn(useCache ? openDiskCache('image-sizes') : undefined);
   const contexts = options.esbuild === 'contexts' ? createEsbuildContexts() : undefined;
   const cachedEsbuild = !contexts && useCache ? createCachedEsbuild({ root: dirname(options.scope) }) : undefined;
-  const markdown = batchMarkdown(createMarkdownRenderer({
-    cache: markdownCache ?? false,
-    pool: poolFor,
-    // A forced pool takes every document, so none is parsed on the main thread: in `site dev`
-    // a slow document (the limits allow one to take seconds) must not hold up the server.
-    poolThreshold: forced ? 0 : undefined,
-    shareWithMain: !forced,
-  }));
+  const markdown = batchMarkdown(
+    createMarkdownRenderer({
+      cache: markdownCache ?? false,
+      pool: poolFor,
+      // A forced pool takes every document, so none is parsed on the main thread: in `site dev`
+      // a slow document (the limits allow one to take seconds) must not hold up the server.
+      poolThreshold: forced ? 0 : undefined,
+      shareWithMain: !forced,
+    }),
+  );
 
   return {
     esbuild: contexts?.run ?? cachedEsbuild,
@@ -247,7 +254,15 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       imageVariantsMade: variants.made,
     }),
     async settled() {
-      await Promise.all([markdown.settled(), yamlCache?.settled(), frontMatterCache?.settled(), codeStylesheetCache?.settled(), entrySnapshots?.settled(), pageSets?.settled(), copyCache?.settled()]);
+      await Promise.all([
+        markdown.settled(),
+        yamlCache?.settled(),
+        frontMatterCache?.settled(),
+        codeStylesheetCache?.settled(),
+        entrySnapshots?.settled(),
+        pageSets?.settled(),
+        copyCache?.settled(),
+      ]);
     },
     async dispose() {
       // A run that succeeded has every card; one that failed needs none of those still being drawn.
@@ -267,7 +282,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
  * were listed, takes its first chunks of that batch while the next turn runs instead of waiting for it.
  */
 export function batchMarkdown(renderer: MarkdownRenderer, firstBatch = markdownPoolThreshold): MarkdownRenderer {
-  type Request = { texts: readonly string[]; plugins?: MarkdownPlugins; done(results: Awaited<ReturnType<MarkdownRenderer['renderAll']>>): void; fail(error: unknown): void };
+  type Request = {
+    texts: readonly string[];
+    plugins?: MarkdownPlugins;
+    done(results: Awaited<ReturnType<MarkdownRenderer['renderAll']>>): void;
+    fail(error: unknown): void;
+  };
   let waiting: Request[] = [];
   let waitingTexts = 0;
   // A flush is set for the end of this turn; the turn's first batch went early.
@@ -284,12 +304,20 @@ export function batchMarkdown(renderer: MarkdownRenderer, firstBatch = markdownP
       batches.set(id, [...(batches.get(id) ?? []), request]);
     }
     for (const batch of batches.values()) {
-      renderer.renderAll(batch.flatMap((request) => request.texts), batch[0]!.plugins).then((results) => {
-        let next = 0;
-        for (const request of batch) request.done(results.slice(next, (next += request.texts.length)));
-      }, (error: unknown) => {
-        for (const request of batch) request.fail(error);
-      });
+      renderer
+        .renderAll(
+          batch.flatMap((request) => request.texts),
+          batch[0]!.plugins,
+        )
+        .then(
+          (results) => {
+            let next = 0;
+            for (const request of batch) request.done(results.slice(next, (next += request.texts.length)));
+          },
+          (error: unknown) => {
+            for (const request of batch) request.fail(error);
+          },
+        );
     }
   };
   return {

@@ -64,7 +64,8 @@ export function parseHeaders(text: string): HeaderRules {
     else if (line.trim().startsWith('!')) rules.at(-1)?.headers.push(['!', line.trim().slice(1).trim()]);
     else {
       const index = line.indexOf(':');
-      if (index > 0 && rules.length) rules.at(-1)!.headers.push([line.slice(0, index).trim(), line.slice(index + 1).trim()]);
+      if (index > 0 && rules.length)
+        rules.at(-1)!.headers.push([line.slice(0, index).trim(), line.slice(index + 1).trim()]);
     }
   }
   return rules;
@@ -88,7 +89,9 @@ export function headersFor(rules: HeaderRules, path: string): [string, string][]
     if (!(rule.pattern.endsWith('*') ? path.startsWith(rule.pattern.slice(0, -1)) : path === rule.pattern)) continue;
     for (const [name, value] of rule.headers) {
       if (name !== '!') headers.push([name, value]);
-      else for (let index = headers.length - 1; index >= 0; index--) if (headers[index]![0].toLowerCase() === value.toLowerCase()) headers.splice(index, 1);
+      else
+        for (let index = headers.length - 1; index >= 0; index--)
+          if (headers[index]![0].toLowerCase() === value.toLowerCase()) headers.splice(index, 1);
     }
   }
   return headers;
@@ -151,21 +154,28 @@ export function directorySource(root: string): StaticSource {
 }
 
 /** The files of an in-memory build: `file` gives a path's contents, asked afresh on every request. */
-export function memorySource(file: (path: string) => string | Uint8Array | undefined | Promise<string | Uint8Array | undefined>): StaticSource {
+export function memorySource(
+  file: (path: string) => string | Uint8Array | undefined | Promise<string | Uint8Array | undefined>,
+): StaticSource {
   return {
     async get(path) {
       const data = await file(path);
       if (data === undefined || (typeof data !== 'string' && sqliteKindOf(data.subarray(0, 16)))) return undefined;
-      const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-      return {
-        size: bytes.byteLength,
-        version: data,
-        etag: etagOf(bytes),
-        pipe: (response) => response.end(bytes),
-        bytes: async () => bytes,
-        text: async () => (typeof data === 'string' ? data : Buffer.from(bytes).toString('utf8')),
-      };
+      return memoryFile(data);
     },
+  };
+}
+
+/** A file served from memory: its bytes, which are also its version. */
+export function memoryFile(data: string | Uint8Array): StaticFile {
+  const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+  return {
+    size: bytes.byteLength,
+    version: data,
+    etag: etagOf(bytes),
+    pipe: (response) => response.end(bytes),
+    bytes: async () => bytes,
+    text: async () => (typeof data === 'string' ? data : Buffer.from(bytes).toString('utf8')),
   };
 }
 
@@ -191,7 +201,11 @@ export async function createStaticHandler(root: string | StaticSource, options: 
   const compressed = new Map<string, { version: unknown; data: Buffer | undefined }>();
 
   /** A compressed form of a file made here, for a coding the client accepts. */
-  async function compressHere(path: string, file: StaticFile, coding: (typeof precompressedCodings)[number]['coding']): Promise<Buffer | undefined> {
+  async function compressHere(
+    path: string,
+    file: StaticFile,
+    coding: (typeof precompressedCodings)[number]['coding'],
+  ): Promise<Buffer | undefined> {
     const key = `${path}\0${coding}`;
     let entry = compressed.get(key);
     if (!entry || entry.version !== file.version) {
@@ -204,7 +218,8 @@ export async function createStaticHandler(root: string | StaticSource, options: 
   async function headerRules(): Promise<HeaderRules> {
     const file = await source.get('_headers');
     if (!file) return [];
-    if (!parsedHeaders || parsedHeaders.version !== file.version) parsedHeaders = { version: file.version, rules: parseHeaders(await file.text()) };
+    if (!parsedHeaders || parsedHeaders.version !== file.version)
+      parsedHeaders = { version: file.version, rules: parseHeaders(await file.text()) };
     return parsedHeaders.rules;
   }
 
@@ -219,9 +234,18 @@ export async function createStaticHandler(root: string | StaticSource, options: 
     return indexFile ? { path: index, file: indexFile, folder: true } : undefined;
   }
 
-  async function send(request: IncomingMessage, response: ServerResponse, found: { path: string; file: StaticFile }, status: number, urlPath: string) {
+  async function send(
+    request: IncomingMessage,
+    response: ServerResponse,
+    found: { path: string; file: StaticFile },
+    status: number,
+    urlPath: string,
+  ) {
     const extension = extname(found.path);
-    const headers: Record<string, string> = { 'content-type': contentTypes[extension] ?? 'application/octet-stream', vary: 'accept-encoding' };
+    const headers: Record<string, string> = {
+      'content-type': contentTypes[extension] ?? 'application/octet-stream',
+      vary: 'accept-encoding',
+    };
     for (const [name, value] of headersFor(await headerRules(), urlPath)) headers[name.toLowerCase()] = value;
     headers['cache-control'] ??= extension === '.html' ? 'no-cache' : 'public, max-age=3600';
     // A 404 page is not the asset its path names: never cache it for good ("/assets/*" is immutable).
@@ -229,7 +253,10 @@ export async function createStaticHandler(root: string | StaticSource, options: 
     // The build writes "x.br" and "x.gz" beside each text file (src/emit/compress.ts): send the
     // preferred one the client accepts, or else the file itself.
     const accept = String(request.headers['accept-encoding'] ?? '');
-    let body: { coding?: string; size: number; write(): void } = { size: found.file.size, write: () => found.file.pipe(response) };
+    let body: { coding?: string; size: number; write(): void } = {
+      size: found.file.size,
+      write: () => found.file.pipe(response),
+    };
     for (const { coding, extension: suffix } of precompressedCodings) {
       if (!accepts(accept, coding)) continue;
       const sibling = await source.get(found.path + suffix);
@@ -237,7 +264,10 @@ export async function createStaticHandler(root: string | StaticSource, options: 
       body = { coding, size: sibling.size, write: () => sibling.pipe(response) };
       break;
     }
-    const coding = !body.coding && options.compressMissing ? precompressedCodings.find((candidate) => accepts(accept, candidate.coding))?.coding : undefined;
+    const coding =
+      !body.coding && options.compressMissing
+        ? precompressedCodings.find((candidate) => accepts(accept, candidate.coding))?.coding
+        : undefined;
     const data = coding && (await compressHere(found.path, found.file, coding));
     if (coding && data) body = { coding, size: data.length, write: () => response.end(data) };
     if (body.coding) headers['content-encoding'] = body.coding;
@@ -295,7 +325,9 @@ export async function createStaticHandler(root: string | StaticSource, options: 
     const respelled = pagePath === undefined || hidden ? undefined : options.respell?.(pagePath);
     if (respelled && (await findFile(respelled))) {
       const query = (request.url ?? '').slice(rawPath.length);
-      response.writeHead(301, { location: `/${encodeURI(respelled.split('/').filter(Boolean).join('/'))}${rawPath.endsWith('/') ? '/' : ''}${query}` });
+      response.writeHead(301, {
+        location: `/${encodeURI(respelled.split('/').filter(Boolean).join('/'))}${rawPath.endsWith('/') ? '/' : ''}${query}`,
+      });
       response.end();
       return;
     }

@@ -14,11 +14,11 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLiveSite, type LiveSite } from '../../src/admin/live-site';
+import type { LiveSite } from '../../src/admin/live-site';
 import { build, silentLogger } from '../../src/api';
 import { buildSite } from '../../src/build';
 import { createDevBuilder } from '../../src/dev/rebuild';
-import { startAdminServer } from '../helpers/admin-server';
+import { startAdminServer, startLiveAdmin, writeHeaders } from '../helpers/admin-server';
 import { fixturesRoot, outputRoot } from '../helpers/paths';
 import { listFiles } from '../helpers/site-files';
 
@@ -32,8 +32,14 @@ async function createSite(dir?: string): Promise<{ dir: string; config: string }
   await cp(join(fixturesRoot, 'plugins', 'pages-list.js'), join(dir, 'plugins', 'pages-list.js'));
   const configFile = join(dir, 'site.config.yaml');
   let config = await readFile(configFile, 'utf8');
-  config = config.replace('list: news', 'list: blog').replace('entry: news', 'entry: blog').replace(/^ {2}news:\n/m, '  blog:\n    folder: news\n');
-  config = config.replace('  - { path: /, template: Home }\n', '  - { path: /, template: Home }\n  - { path: /search, template: Home }\n');
+  config = config
+    .replace('list: news', 'list: blog')
+    .replace('entry: news', 'entry: blog')
+    .replace(/^ {2}news:\n/m, '  blog:\n    folder: news\n');
+  config = config.replace(
+    '  - { path: /, template: Home }\n',
+    '  - { path: /, template: Home }\n  - { path: /search, template: Home }\n',
+  );
   config = config.replace('output:\n  precompress: false', 'output:\n  precompress: true');
   await writeFile(configFile, `${config}\nsearch:\n  enabled: true\n\nplugins:\n  - ./plugins/pages-list.js\n`);
   for (const locale of ['nb', 'de', 'en']) {
@@ -60,7 +66,10 @@ async function differences(a: string, b: string): Promise<string[]> {
   const all = [...new Set([...left, ...right])].sort();
   const differing: string[] = [];
   for (const file of all) {
-    const [x, y] = await Promise.all([readFile(join(a, file)).catch(() => undefined), readFile(join(b, file)).catch(() => undefined)]);
+    const [x, y] = await Promise.all([
+      readFile(join(a, file)).catch(() => undefined),
+      readFile(join(b, file)).catch(() => undefined),
+    ]);
     if (!x || !y || !x.equals(y)) differing.push(file);
   }
   return differing;
@@ -74,7 +83,7 @@ describe('site serve --admin publishes what site build writes', () => {
   let auth: { cookie: string; csrf: string };
   let deeper: string;
   const runs = async () => (await readFile(join(site.dir, 'build-end.log'), 'utf8')).trim().split('\n').length;
-  const headers = (version: string) => ({ cookie: auth.cookie, origin: server.url, 'x-csrf-token': auth.csrf, 'content-type': 'application/json', 'if-match': `"${version}"` });
+  const headers = (version: string) => writeHeaders(server.url, auth, version);
   /** A fresh `site build` of the sources as they are now, into a folder of its own; the served folder is the same, file for file. */
   const expectSameAsFreshBuild = async () => {
     const fresh = join(site.dir, 'fresh');
@@ -89,11 +98,9 @@ describe('site serve --admin publishes what site build writes', () => {
     process.env.SITE_CACHE_DIR = join(site.dir, '.cache');
     deeper = await mkdtemp(join(outputRoot, 'one-build-path-deeper-'));
     await buildSite({ config: (await createSite(join(deeper, 'one', 'more'))).config, socialImages: false });
-    dist = join(site.dir, 'dist');
-    await build({ config: site.config, out: dist, logger: silentLogger });
-    live = createLiveSite({ config: site.config, dir: dist });
-    expect(await live.start()).toBe(0);
-    server = await startAdminServer({ users: [editor], configPath: site.config, projectRoot: site.dir, dir: dist, site: live });
+    let published: number;
+    ({ dist, live, server, published } = await startLiveAdmin(site, [editor], { build: { socialImages: true } }));
+    expect(published).toBe(0);
     auth = await server.signIn(editor.email, editor.password);
   }, 120_000);
   afterAll(async () => {
@@ -113,8 +120,13 @@ describe('site serve --admin publishes what site build writes', () => {
   });
 
   it('indexes a saved post within the save, runs buildEnd, and serves what site build writes', async () => {
-    const post = (await server.send('GET', '/api/admin/posts/new-tool/en', { headers: { cookie: auth.cookie } })).json();
-    const saved = await server.send('PUT', '/api/admin/posts/new-tool/en', { headers: headers(post.version), body: JSON.stringify({ frontMatter: post.frontMatter, body: `${post.body}\nA zanzibarquux of a tool.\n` }) });
+    const post = (
+      await server.send('GET', '/api/admin/posts/new-tool/en', { headers: { cookie: auth.cookie } })
+    ).json();
+    const saved = await server.send('PUT', '/api/admin/posts/new-tool/en', {
+      headers: headers(post.version),
+      body: JSON.stringify({ frontMatter: post.frontMatter, body: `${post.body}\nA zanzibarquux of a tool.\n` }),
+    });
     expect(saved.status).toBe(200);
     expect(saved.json()).toMatchObject({ rebuilt: true, ok: true });
     expect((await indexedText(dist)).get('/en/aktuelt/new-tool/')).toContain('zanzibarquux');
@@ -125,7 +137,9 @@ describe('site serve --admin publishes what site build writes', () => {
   });
 
   it('takes a deleted post out of the search index and out of what buildEnd wrote, within the delete', async () => {
-    const post = (await server.send('GET', '/api/admin/posts/english-only/en', { headers: { cookie: auth.cookie } })).json();
+    const post = (
+      await server.send('GET', '/api/admin/posts/english-only/en', { headers: { cookie: auth.cookie } })
+    ).json();
     const deleted = await server.send('DELETE', '/api/admin/posts/english-only/en', { headers: headers(post.version) });
     expect(deleted.status).toBe(200);
     expect(deleted.json()).toMatchObject({ deleted: true, rebuilt: true, ok: true });
@@ -149,7 +163,8 @@ describe('site dev serves the search index site build writes', () => {
       await build({ config: site.config, out, socialImages: false, logger: silentLogger });
       const index = (await listFiles(out)).filter((file) => file.startsWith('pagefind/') && !/\.(br|gz)$/.test(file));
       expect(index.length).toBeGreaterThan(5);
-      for (const file of index) expect(Buffer.from((await dev.served(file))!), file).toEqual(await readFile(join(out, file)));
+      for (const file of index)
+        expect(Buffer.from((await dev.served(file))!), file).toEqual(await readFile(join(out, file)));
       expect(await dev.served('pagefind/no-such-file.js')).toBeUndefined();
     } finally {
       await dev.dispose();

@@ -15,7 +15,7 @@ import { build, type Logger } from '../../src/api';
 import { buildSite } from '../../src/build';
 import { appearsAt, type ScheduledTranslation } from '../../src/content/schedule';
 import { writeSite } from '../../src/emit/write';
-import { startAdminServer } from '../helpers/admin-server';
+import { startAdminServer, startLiveAdmin } from '../helpers/admin-server';
 import { launchBrowser } from '../helpers/browser';
 import { axeViolations } from '../helpers/axe';
 import { createTempSite, type TempSite } from '../helpers/fixture-site';
@@ -236,17 +236,7 @@ describe('the admin says when a scheduled post appears', () => {
   beforeAll(async () => {
     site = await createTempSite({ editConfig: inOslo });
     await addPost(site, 'in-summer', 'In summer', '2099-07-01');
-    const dist = join(site.dir, 'dist');
-    await writeSite(dist, (await buildSite({ config: site.config, workers: 0 })).files);
-    live = createLiveSite({ config: site.config, dir: dist });
-    await live.start();
-    server = await startAdminServer({
-      users: [editor],
-      configPath: site.config,
-      projectRoot: site.dir,
-      dir: dist,
-      site: live,
-    });
+    ({ live, server } = await startLiveAdmin(site, [editor], { build: { workers: 0, socialImages: true } }));
   }, 120_000);
   afterAll(async () => {
     await server?.close();

@@ -7,12 +7,11 @@ import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLiveSite, type LiveSite } from '../../src/admin/live-site';
+import type { LiveSite } from '../../src/admin/live-site';
 import { buildSite } from '../../src/build';
-import { writeSite } from '../../src/emit/write';
 import { createEditableSite } from '../helpers/editable-site';
 import type { TempSite } from '../helpers/fixture-site';
-import { startAdminServer } from '../helpers/admin-server';
+import { startAdminServer, startLiveAdmin, writeHeaders } from '../helpers/admin-server';
 
 const editor = { email: 'editor@example.com', role: 'editor' as const, password: 'editor password 1' };
 const slug = 'a-day-in-a-tailor-shop';
@@ -38,18 +37,7 @@ describe('site serve --admin: save → live', () => {
 
   beforeAll(async () => {
     site = await createEditableSite();
-    dist = join(site.dir, 'dist');
-    const built = await buildSite({ config: site.config });
-    await writeSite(dist, built.files);
-    live = createLiveSite({ config: site.config, dir: dist });
-    await live.start();
-    server = await startAdminServer({
-      users: [editor],
-      configPath: site.config,
-      projectRoot: site.dir,
-      dir: dist,
-      site: live,
-    });
+    ({ dist, live, server } = await startLiveAdmin(site, [editor], { build: { socialImages: true } }));
     auth = await server.signIn(editor.email, editor.password);
   });
   afterAll(async () => {
@@ -57,13 +45,7 @@ describe('site serve --admin: save → live', () => {
     await live?.dispose();
     await site?.cleanup();
   });
-  const headers = (version: string) => ({
-    cookie: auth.cookie,
-    origin: server.url,
-    'x-csrf-token': auth.csrf,
-    'content-type': 'application/json',
-    'if-match': `"${version}"`,
-  });
+  const headers = (version: string) => writeHeaders(server.url, auth, version);
 
   it('serves the edited post as soon as the save is answered, rewriting only the files the edit changed', async () => {
     const before = await snapshot(dist);

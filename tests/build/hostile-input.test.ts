@@ -73,7 +73,7 @@ describe('pathological Markdown', () => {
 describe('files that are not what they seem', () => {
   let site: TempSite;
   let out: string;
-  let warnings: SiteError[];
+  let warnings: readonly SiteError[];
   beforeAll(async () => {
     site = await createTempSite({ posts: join(fixturesRoot, 'blog-posts') });
     const publicDir = join(site.dir, 'public');

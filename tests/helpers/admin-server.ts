@@ -5,14 +5,13 @@ import { join } from 'node:path';
 import type { Role } from '../../src/admin/accounts';
 import type { AdminRoute } from '../../src/admin/api';
 
-import { createLiveSite } from '../../src/admin/live-site';
+import { createLiveSite, type LiveSiteOptions } from '../../src/admin/live-site';
 import { createServeAdmin, type EditedSite, type MountOptions } from '../../src/admin/mount';
 import type { ScryptParams } from '../../src/admin/passwords';
 import type { SignInLimits } from '../../src/admin/sign-in-limits';
 import { addUser } from '../../src/admin/users';
-import { buildSite } from '../../src/build';
+import { build, silentLogger, type BuildOptions } from '../../src/api';
 import { loadConfig } from '../../src/config/load';
-import { writeSite } from '../../src/emit/write';
 import { startServer } from '../../src/serve/server';
 import { fixedStoreSource, openSiteStore } from '../../src/store/source';
 import { createTempSite, type TempSite } from './fixture-site';
@@ -59,6 +58,21 @@ export function send(
     outgoing.on('error', reject);
     outgoing.end(options.body);
   });
+}
+
+/** The headers of an admin write: the session, its CSRF token, an allowed Origin, JSON, and the version it replaces. */
+export function writeHeaders(
+  origin: string,
+  auth: { cookie: string; csrf: string },
+  version: string,
+): Record<string, string> {
+  return {
+    cookie: auth.cookie,
+    origin,
+    'x-csrf-token': auth.csrf,
+    'content-type': 'application/json',
+    'if-match': `"${version}"`,
+  };
 }
 
 /** A running `site serve --admin` with some accounts. */
@@ -155,9 +169,39 @@ export async function startAdminServer(
 }
 
 /**
- * `site serve --admin` as it runs for real, on a temp copy of the site: built into its dist/, the
- * site rebuilt in process after each save (live-site.ts); `close` stops all and removes the copy.
+ * `site serve --admin` on a site folder as it runs: the site built into its dist/ by `site build`'s
+ * path, the live site started on it (`published`: the files its start wrote), and the admin served.
  */
+export async function startLiveAdmin(
+  site: Pick<TempSite, 'dir' | 'config'>,
+  users: { email: string; role: Role; password: string }[],
+  options: { inbox?: true; build?: Partial<BuildOptions>; live?: Partial<LiveSiteOptions> } = {},
+) {
+  const dist = join(site.dir, 'dist');
+  await build({ config: site.config, out: dist, logger: silentLogger, socialImages: false, ...options.build });
+  const live = createLiveSite({ config: site.config, dir: dist, ...options.live });
+  const published = await live.start();
+  const server = await startAdminServer({
+    users,
+    configPath: site.config,
+    projectRoot: site.dir,
+    dir: dist,
+    site: live,
+    ...(options.inbox ? { inbox: true } : {}),
+  });
+  return {
+    dist,
+    live,
+    server,
+    published,
+    async close() {
+      await server.close();
+      await live.dispose();
+    },
+  };
+}
+
+/** A live admin (`startLiveAdmin`) on a temporary copy of the real site, with the files its data folder starts with. */
 export async function startLiveAdminServer(
   users: { email: string; role: Role; password: string }[],
   options: { inbox?: true; data?: Record<string, string>; prepare?: (site: TempSite) => Promise<void> } = {},
@@ -169,24 +213,12 @@ export async function startLiveAdminServer(
     await writeFile(join(site.dir, 'data', name), text, { mode: 0o600 });
   }
   await options.prepare?.(site);
-  const dir = join(site.dir, 'dist');
-  await writeSite(dir, (await buildSite({ config: site.config, socialImages: false })).files);
-  const live = createLiveSite({ config: site.config, dir });
-  await live.start();
-  const server = await startAdminServer({
-    users,
-    configPath: site.config,
-    projectRoot: site.dir,
-    dir,
-    site: live,
-    ...(options.inbox ? { inbox: true } : {}),
-  });
+  const admin = await startLiveAdmin(site, users, { ...(options.inbox ? { inbox: true } : {}) });
   return {
     site,
-    server,
+    server: admin.server,
     async close() {
-      await server.close();
-      await live.dispose();
+      await admin.close();
       await site.cleanup();
     },
   };
