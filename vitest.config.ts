@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
@@ -29,6 +30,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Vitest's default leaves a core free, which on two cores runs one file at a time; most files
+    // wait on child processes, servers and the browser more than they compute.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     reporters: ['default'],
     projects: [
       {

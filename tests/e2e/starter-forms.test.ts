@@ -7,7 +7,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactFormText, bookingFormText } from '../../src/islands/forms/form-copy';
 import { axeViolations } from '../helpers/axe';
@@ -77,6 +77,9 @@ const contactIsland = '[data-island="ContactForm"]';
 const bookingIsland = '[data-island="BookingForm"]';
 const field = (page: Page, island: string, name: string) => page.locator(`${island} [name="${name}"]`);
 const status = (page: Page, island: string) => page.locator(`${island} [role="status"]`);
+/** Focus moves once the island has drawn what it says (an effect after the render): waited for, not sampled. */
+const expectFocused = (element: Locator) =>
+  expect.poll(() => element.evaluate((node) => node === document.activeElement), { timeout: 5_000 }).toBe(true);
 
 /** Hydrated once the form checks the fields itself instead of the browser. */
 const hydrated = (page: Page, island: string) =>
@@ -129,7 +132,7 @@ describe('the contact form of the starter', () => {
       const region = status(page, contactIsland);
       expect(await region.getAttribute('aria-live')).toBe('polite');
       expect(await region.textContent()).toBe(`${contact.successTitle}${contact.successText}`);
-      expect(await region.evaluate((element) => element === document.activeElement)).toBe(true);
+      await expectFocused(region);
       expect(await page.locator(`${contactIsland} form`).count()).toBe(0);
 
       const stored = (await storedMessages()).filter((row) => row.subject === 'With script');
@@ -164,7 +167,7 @@ describe('the contact form of the starter', () => {
       expect(await status(page, contactIsland).textContent()).toBe(
         `${contact.invalidTitle}${contact.invalidText.replace('{fields}', contact.message)}`,
       );
-      expect(await message.evaluate((element) => element === document.activeElement)).toBe(true);
+      await expectFocused(message);
       expect((await storedMessages()).some((row) => row.firstName === 'Kari' && !row.message)).toBe(false);
     });
   });
@@ -186,7 +189,7 @@ describe('the contact form of the starter', () => {
         await page.getByRole('button', { name: contact.submit }).click();
         await page.locator(`${contactIsland} .site-form-message-error`).waitFor();
         expect(await status(page, contactIsland).textContent()).toBe(`${contact.errorTitle}${contact.errorText}`);
-        expect(await status(page, contactIsland).evaluate((element) => element === document.activeElement)).toBe(true);
+        await expectFocused(status(page, contactIsland));
         expect(await field(page, contactIsland, 'message').inputValue()).toBe('Will fail.');
       },
       { expected: /status of 503/ },
@@ -298,7 +301,7 @@ describe('the booking form of the starter (--booking)', () => {
       const region = status(page, bookingIsland);
       expect(await region.textContent()).toContain(booking.bookedTitle);
       expect(await region.textContent()).toContain('kari.booking@example.com');
-      expect(await region.evaluate((element) => element === document.activeElement)).toBe(true);
+      await expectFocused(region);
       const calendar = page.getByRole('link', { name: booking.calendar });
       const ics = await page.request.get(new URL((await calendar.getAttribute('href'))!, page.url()).href);
       expect(ics.status()).toBe(200);
@@ -340,7 +343,7 @@ describe('the booking form of the starter (--booking)', () => {
         await page.locator(`${bookingIsland} .site-form-next-slot`).waitFor();
         const region = status(page, bookingIsland);
         expect(await region.textContent()).toContain(booking.takenTitle);
-        expect(await region.evaluate((element) => element === document.activeElement)).toBe(true);
+        await expectFocused(region);
         await page.locator(`${bookingIsland} .site-form-next-slot`).click();
         expect(await page.locator(`${bookingIsland} input[value="${second}"]`).isChecked()).toBe(true);
         expect(await page.locator(`${bookingIsland} .site-form-next-slot`).count()).toBe(0);
