@@ -15,28 +15,37 @@
 import { realpath } from 'node:fs/promises';
 import { basename, dirname, resolve, sep } from 'node:path';
 
-/** A task holding its paths, until `done` settles. */
+/** A task holding its paths (their real paths, once resolved), until `done` settles. */
 interface Holder {
-  paths: readonly string[];
+  paths: Promise<readonly string[]>;
   done: Promise<void>;
 }
 
+/** The tasks running or waiting, in the order they asked. */
 const holders = new Set<Holder>();
 
 /**
  * Runs `task` once no earlier task that names one of `paths` (or a folder above or a file inside
- * one) is running or waiting, and gives its result.
+ * one) is running or waiting, and gives its result. "Earlier" is the order of the calls: the tasks
+ * asked before this one are taken at once, before any path is resolved, so a path that resolves
+ * slowly (a symbolic link) cannot let a later task overtake.
  */
 export async function serialiseWrites<T>(paths: string | readonly string[], task: () => Promise<T>): Promise<T> {
-  const own = await Promise.all((typeof paths === 'string' ? [paths] : paths).map(realPathOf));
-  const earlier = [...holders].filter((holder) =>
-    holder.paths.some((path) => own.some((mine) => overlaps(path, mine))),
-  );
+  const earlier = [...holders];
   let release!: () => void;
-  const holder: Holder = { paths: own, done: new Promise<void>((resolve) => (release = resolve)) };
+  const holder: Holder = {
+    paths: Promise.all((typeof paths === 'string' ? [paths] : paths).map(realPathOf)),
+    done: new Promise<void>((resolve) => (release = resolve)),
+  };
   holders.add(holder);
   try {
-    await Promise.all(earlier.map((other) => other.done));
+    const own = await holder.paths;
+    const blocking: Promise<void>[] = [];
+    for (const other of earlier) {
+      const theirs = await other.paths.catch((): readonly string[] => []);
+      if (theirs.some((path) => own.some((mine) => overlaps(path, mine)))) blocking.push(other.done);
+    }
+    await Promise.all(blocking);
     return await task();
   } finally {
     holders.delete(holder);
