@@ -13,7 +13,13 @@ const testsRoot = join(repoRoot, 'tests');
 
 /** Every test file, relative to the repository, with its text. */
 async function testFiles(): Promise<{ file: string; text: string }[]> {
-  const entries = await readdir(testsRoot, { recursive: true, withFileTypes: true });
+  // Not tests/.output, whose folders other tests make and remove meanwhile, nor the fixtures.
+  const folders = (await readdir(testsRoot, { withFileTypes: true }))
+    .filter((entry) => entry.isDirectory() && entry.name !== '.output' && entry.name !== 'fixtures')
+    .map((entry) => join(testsRoot, entry.name));
+  const entries = (
+    await Promise.all(folders.map((folder) => readdir(folder, { recursive: true, withFileTypes: true })))
+  ).flat();
   // This file names the patterns it looks for.
   const files = entries
     .filter((entry) => entry.isFile() && /\.test\.tsx?$/.test(entry.name) && entry.name !== 'test-projects.test.ts')
