@@ -221,30 +221,45 @@ describe('site serve processes on one store', () => {
     const server = await start(['--trust-proxy']);
     const before = await inDatabase(site, (store) => store.listInbox({ kind: 'contact' }));
     const acknowledged: string[] = [];
-    const posts = Array.from({ length: 60 }, async (_, index) => {
-      const marker = `killed-${index}`;
-      const answer = await send(
-        server.url,
-        'POST',
-        '/api/contact',
-        json(
+    let sent = 0;
+    let failed = 0;
+    let killed = false;
+    // Four senders post one message after another until the server is gone; it is killed once five were
+    // answered, so the kill comes mid-stream whatever the machine's speed (a fixed delay killed it before
+    // the first answer on a slow CI run).
+    let killAfterFive!: () => void;
+    const fiveAnswered = new Promise<void>((resolve) => (killAfterFive = resolve));
+    const sender = async () => {
+      while (!killed && sent < 2000) {
+        const index = sent++;
+        const marker = `killed-${index}`;
+        const answer = await send(
           server.url,
-          { firstName: 'Load', lastName: 'Test', email: 'load@example.com', message: marker },
-          { 'x-forwarded-for': `10.1.0.${index + 1}` },
-        ),
-      ).catch(() => undefined);
-      if (answer?.status === 201) acknowledged.push(marker);
-    });
-    // Killed while the posts are in flight.
-    await new Promise((resolve) => setTimeout(resolve, 40));
+          'POST',
+          '/api/contact',
+          json(
+            server.url,
+            { firstName: 'Load', lastName: 'Test', email: 'load@example.com', message: marker },
+            { 'x-forwarded-for': `10.1.${Math.floor(index / 250)}.${(index % 250) + 1}` },
+          ),
+        ).catch(() => undefined);
+        if (answer?.status === 201) {
+          acknowledged.push(marker);
+          if (acknowledged.length >= 5) killAfterFive();
+        } else failed++;
+      }
+    };
+    const senders = Array.from({ length: 4 }, sender);
+    await fiveAnswered;
     await server.kill();
-    await Promise.all(posts);
+    killed = true;
+    await Promise.all(senders);
     const stored = (await inDatabase(site, (store) => store.listInbox({ kind: 'contact' }))).map((item) =>
       String(item.message),
     );
     // Some were answered before the kill, some not: the kill came mid-stream.
-    expect(acknowledged.length).toBeGreaterThan(0);
-    expect(acknowledged.length).toBeLessThan(60);
+    expect(acknowledged.length).toBeGreaterThanOrEqual(5);
+    expect(failed).toBeGreaterThan(0);
     for (const marker of acknowledged) expect(stored, marker).toContain(marker);
     expect(stored.length).toBeGreaterThanOrEqual(before.length + acknowledged.length);
   }, 120_000);
