@@ -5,7 +5,8 @@
  * page show the old title again. With `site serve --admin`: the same for a page's Norwegian copy,
  * live on /no/ when the restore is answered, and the panel usable at 320 px. The panel is worked
  * by keyboard (the focus goes to the confirm step, back on Cancel, to the panel after a restore);
- * axe finds nothing with it open, in each state.
+ * axe finds nothing with it open, in each state. Its times follow the site's conventions (en-GB, 24-hour)
+ * in an en-US browser.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -22,6 +23,9 @@ async function restoreNewest(page: Page): Promise<void> {
   await page.locator('summary', { hasText: 'History' }).press('Enter');
   const versions = page.locator('.admin-history-list > li');
   await versions.first().waitFor();
+  // The time in the site's conventions (its locale's intl tag, en-GB), not the en-US browser's 12-hour clock.
+  expect(await versions.first().textContent()).toMatch(/\b\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}\b/);
+  expect(await versions.first().textContent()).not.toMatch(/\b(AM|PM)\b/);
   expect(await axeViolations(page)).toEqual([]);
   await versions.first().getByRole('button', { name: 'Show what restoring changes' }).click();
   await page.locator('.admin-history .admin-diff').waitFor();

@@ -13,7 +13,8 @@ import { callApi, loadSession, type AdminSession } from './admin-client';
 import MediaPicker, { type MediaPickerText } from './MediaPicker';
 import ReviewQueue, { type ReviewQueueProps } from './ReviewQueue';
 import { plainProblem } from './plain-errors';
-import History, { DiffLines, when, type HistoryProps } from './History';
+import { adminIntl, when } from './admin-dates';
+import History, { DiffLines, type HistoryProps } from './History';
 
 /** A front-matter field of the form (from the collection's schema) and its label. */
 export interface EditorField {
@@ -215,9 +216,9 @@ function toFrontMatter(
   return data;
 }
 
-/** "Appears on 1 June 2030 at 00:00 (Europe/Oslo)": the instant as the site's clocks show it, in the page's language. */
+/** "Appears on 1 June 2030 at 00:00 (Europe/Oslo)": the instant as the site's clocks show it, in the admin's conventions. */
 function appearsOn(template: string, scheduled: Scheduled): string {
-  const date = new Intl.DateTimeFormat(document.documentElement.lang || undefined, {
+  const date = new Intl.DateTimeFormat(adminIntl(), {
     dateStyle: 'long',
     timeStyle: 'short',
     timeZone: scheduled.timeZone,

@@ -5,6 +5,7 @@
  * restores it after a confirm step. A restore is a save (src/admin/history.ts): the editor reads
  * the item again through `onRestored`. Its copy is each screen's `history:` block.
  */
+import { when } from './admin-dates';
 import { useEffect, useRef, useState } from 'react';
 import { callApi } from './admin-client';
 
@@ -71,13 +72,6 @@ export function DiffLines({ diff }: { diff: string }) {
     </pre>
   );
 }
-
-/** An instant (a save, a version) in the page's language (the admin's, not the browser's) and the reader's time zone; the admin's screens share it. */
-export const when = (at: string) =>
-  new Intl.DateTimeFormat(document.documentElement.lang || undefined, {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  }).format(new Date(at));
 
 export default function History({ api, csrf, version, text, onRestored }: HistoryProps) {
   const [versions, setVersions] = useState<Version[] | 'loading' | 'failed'>('loading');

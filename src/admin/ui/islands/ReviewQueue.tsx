@@ -8,7 +8,8 @@
  */
 import { useEffect, useState } from 'react';
 import { callApi } from './admin-client';
-import { DiffLines, when } from './History';
+import { when } from './admin-dates';
+import { DiffLines } from './History';
 
 /** The copy keys of the review queue (the blog screen's `review:` block). */
 export const reviewText = [

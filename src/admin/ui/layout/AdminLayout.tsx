@@ -29,7 +29,7 @@ export const adminBreadcrumbs = false;
 export default function AdminLayout({ content, site, children }: LayoutProps) {
   const copy = content as unknown as LayoutCopy;
   return (
-    <div className="admin-ui">
+    <div className="admin-ui" data-intl={site.config.locales[site.locale]!.intl}>
       <a className="admin-skip-link" href="#main">
         {copy.skipToContent}
       </a>

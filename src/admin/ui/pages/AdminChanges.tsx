@@ -25,7 +25,7 @@ export { default as Layout, adminMeta as meta, adminBreadcrumbs as breadcrumbs }
 export default function AdminChangesPage({ page, content, site }: PageProps<Content>) {
   const props: AdminChangesProps = {
     signIn: site.href('/auth'),
-    dateLocale: site.locale,
+    dateLocale: site.config.locales[site.locale]!.intl,
     languages: Object.fromEntries(site.config.localeIds.map((id) => [id, site.config.locales[id]!.label])),
     text: content.changes,
     actions: content.actions,

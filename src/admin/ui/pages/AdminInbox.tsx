@@ -22,7 +22,7 @@ export { default as Layout, adminMeta as meta, adminBreadcrumbs as breadcrumbs }
 export default function AdminInboxPage({ page, content, site }: PageProps<Content>) {
   const props: AdminInboxProps = {
     signIn: site.href('/auth'),
-    dateLocale: site.locale,
+    dateLocale: site.config.locales[site.locale]!.intl,
     // The enquiry types of the site's contact form (contact.types), named as the form names them.
     types: Object.fromEntries(site.config.contact.types.map((type) => [type, site.t(`contactForm.types.${type}`)])),
     languages: Object.fromEntries(site.config.localeIds.map((id) => [id, site.config.locales[id]!.label])),

@@ -34,7 +34,7 @@ export { default as Layout, adminMeta as meta, adminBreadcrumbs as breadcrumbs }
 export default function AdminPagesPage({ page, content, site }: PageProps<Content>) {
   const props: AdminPagesProps = {
     signIn: site.href('/auth'),
-    dateLocale: site.locale,
+    dateLocale: site.config.locales[site.locale]!.intl,
     languages: Object.fromEntries(site.config.localeIds.map((id) => [id, site.config.locales[id]!.label])),
     text: content.pages,
     history: content.history,
