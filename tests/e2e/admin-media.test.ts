@@ -118,6 +118,12 @@ function describeMediaFlow(name: string, start: () => Promise<Running>) {
       expect(await item.getByLabel('From the top (%)').inputValue()).toBe('55');
       await item.getByRole('button', { name: 'Save' }).click();
       await item.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      // It says what happened: rebuilt and live with site serve, rebuilding with site dev's watcher.
+      expect(await item.getByRole('status').textContent()).toMatch(
+        name.includes('site dev')
+          ? /^Saved\. The website is being rebuilt\.$/
+          : /^Saved\. The website was rebuilt in \d+ ms\.$/,
+      );
       expect(await axeViolations(page)).toEqual([]);
       const sidecar = await readFile(join(running.siteDir, 'content', 'blog', postB, `${file}.yaml`), 'utf8');
       expect(sidecar).toContain('no: "En grønn arbeidsbenk"');

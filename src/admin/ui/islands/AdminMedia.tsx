@@ -38,6 +38,8 @@ export const adminMediaText = [
   'save',
   'saving',
   'saved',
+  'savedDev',
+  'rebuildFailed',
   'heldForReview',
   'conflict',
   'invalid',
@@ -207,7 +209,14 @@ function MediaItem({
     });
     setBusy(false);
     if (answer.status === 200) {
-      setStatus({ kind: 'success', message: text.saved });
+      // What happened, as it happened: rebuilt and live (serve), rebuilding (dev's watcher), or kept out by a failed build.
+      const outcome = answer.body as { rebuilt?: boolean; ok?: boolean; ms?: number };
+      if (outcome.rebuilt && outcome.ok === false) setStatus({ kind: 'error', message: text.rebuildFailed });
+      else
+        setStatus({
+          kind: 'success',
+          message: outcome.rebuilt ? text.saved.replace('{ms}', String(outcome.ms ?? 0)) : text.savedDev,
+        });
       return reload();
     }
     if (answer.status === 202) {
