@@ -15,6 +15,9 @@ import { collectionNamed } from '../config/sources.js';
 import { completeTranslation } from '../content/collections.js';
 import { collectSiteErrors, throwIfAny } from '../errors.js';
 import { imageVariants } from '../content/image-variants.js';
+import { contentKey } from '../content/pages.js';
+import { adminStylesheet } from '../islands/assets.js';
+import { escapeHtml } from '../render/html.js';
 import type { IslandScripts } from '../render/render-pages.js';
 import {
   createSiteRenderer,
@@ -108,6 +111,26 @@ export function renderDraftPage(
   return html;
 }
 
+/** "Preview – not published", in the admin's language (its blog screen's copy, `editor.previewBanner`). */
+function previewBannerText(config: ResolvedConfig, build: Build): string {
+  const copy = build.contents.get(contentKey('admin/blog', config.site.defaultLocale)) as
+    { editor?: { previewBanner?: unknown } } | undefined;
+  const text = copy?.editor?.previewBanner;
+  return typeof text === 'string' && text ? text : 'Preview – not published';
+}
+
+/**
+ * The preview says what it is, above the page's own header: a banner (styled by the admin's
+ * stylesheet, which the page then loads too; no inline style, so the site's CSP holds) that a
+ * published page never has.
+ */
+export function withPreviewBanner(html: string, text: string): string {
+  const link = `<link rel="stylesheet" href="${escapeHtml(adminStylesheet().url)}" />`;
+  const banner = `<p class="admin-preview-banner" role="note">${escapeHtml(text)}</p>`;
+  // Functions, so a `$` in the text is not read as a replacement pattern.
+  return html.replace('</head>', () => `${link}</head>`).replace(/<body([^>]*)>/, (body) => body + banner);
+}
+
 /** Creates the preview routes. */
 export function createPreviewRoutes(options: PreviewOptions): AdminRoute[] {
   const defaultCollection = options.collection ?? 'blog';
@@ -165,7 +188,10 @@ export function createPreviewRoutes(options: PreviewOptions): AdminRoute[] {
         // The draft's image as the post will show it, once a build has made its sizes (a new upload has none until it is saved).
         if (checked.image && imageVariants(checked.image).every((variant) => build.siteFiles.images.has(variant.file)))
           translation.image = checked.image;
-        html = renderDraftPage(build, collection, target.slug, target.locale, translation, text);
+        html = withPreviewBanner(
+          renderDraftPage(build, collection, target.slug, target.locale, translation, text),
+          previewBannerText(config, build),
+        );
       } catch (error) {
         if (error instanceof PostAddressError)
           return sendJson(context.response, 400, { error: 'invalid_body', message: error.message });

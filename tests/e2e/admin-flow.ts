@@ -77,6 +77,13 @@ export function describeAdminFlow(name: string, start: () => Promise<AdminUnderT
 
     it('creates a post in English, then the Norwegian from the English, and both show on the site', async () => {
       await page.getByRole('button', { name: 'New post' }).click();
+      // Before the first save the library's button is off, and says why.
+      const choose = page.getByRole('button', { name: 'Choose from the library…' });
+      expect(await choose.isDisabled()).toBe(true);
+      expect(await choose.getAttribute('aria-describedby')).toBeTruthy();
+      expect(await page.locator(`#${await choose.getAttribute('aria-describedby')}`).textContent()).toContain(
+        'Save the post once before adding its image.',
+      );
       await page.getByLabel('Address (slug)').fill(slug);
       await page.getByLabel('Title *').fill('Repair cafés in Oslo');
       await page
@@ -91,6 +98,7 @@ export function describeAdminFlow(name: string, start: () => Promise<AdminUnderT
       await page.keyboard.press('Control+s');
       await page.getByText('Saved. The site is updated.').first().waitFor();
       const english = await readFile(join(admin.siteDir, 'content', 'blog', slug, 'en.md'), 'utf8');
+      expect(await choose.isDisabled()).toBe(false);
       expect(english).toContain('title: Repair cafés in Oslo');
 
       await page.getByLabel('Title *').fill('Repair cafés in Oslo (preview)');
@@ -101,6 +109,10 @@ export function describeAdminFlow(name: string, start: () => Promise<AdminUnderT
       await preview.waitForURL(/\/api\/admin\/preview\/[\w-]{43}$/);
       expect(await preview.locator('h1').textContent()).toBe('Repair cafés in Oslo (preview)');
       expect(await preview.locator('meta[name="robots"]').getAttribute('content')).toContain('noindex');
+      // It says what it is, above the page, styled under the site's CSP (no inline style).
+      const banner = preview.getByRole('note');
+      expect(await banner.textContent()).toMatch(/^Preview – not published\./);
+      expect(await banner.evaluate((node) => getComputedStyle(node).position)).toBe('sticky');
       await preview.close();
       expect(await readFile(join(admin.siteDir, 'content', 'blog', slug, 'en.md'), 'utf8')).not.toContain('(preview)');
       await page.getByLabel('Title *').fill('Repair cafés in Oslo');

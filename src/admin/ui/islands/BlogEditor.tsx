@@ -114,6 +114,7 @@ export interface BlogEditorProps {
     | 'failed'
     | 'preview'
     | 'previewOpened'
+    | 'previewBanner'
     | 'uploadImage'
     | 'imageTypes'
     | 'uploading'
@@ -944,6 +945,8 @@ export default function BlogEditor(props: BlogEditorProps) {
     }
     if (field.name === 'image') {
       const hint = `${fieldId(field.name)}-hint`;
+      // An image belongs in a saved post's folder: until the first save the library's button is off, and the hint says why.
+      const saved = Object.values(drafts).some((each) => each.version);
       return (
         <div
           className="image-field"
@@ -981,13 +984,14 @@ export default function BlogEditor(props: BlogEditorProps) {
               collection={collectionRef.current}
               slug={slug}
               locale={tab}
-              disabled={busy || !Object.values(drafts).some((each) => each.version)}
+              disabled={busy || !saved}
+              describedBy={hint}
               onChosen={(path) => set(path)}
               onNotice={setNotice}
             />
           )}
           <p id={hint} className="muted">
-            {text.imageTypes}
+            {saved ? text.imageTypes : `${text.uploadSaveFirst} ${text.imageTypes}`}
           </p>
         </div>
       );

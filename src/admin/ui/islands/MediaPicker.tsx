@@ -29,6 +29,8 @@ export interface MediaPickerProps {
   /** The language of the entry being edited: the images are named by their alt text in it. */
   locale: string;
   disabled?: boolean;
+  /** The id of the text that says what the button needs (why it is off). */
+  describedBy?: string;
   /** Told the file name for the front matter's `image`. */
   onChosen(path: string): void;
   /** Told what happened, for the editor's status line. */
@@ -78,6 +80,7 @@ export default function MediaPicker(props: MediaPickerProps) {
         type="button"
         className="button button-secondary"
         disabled={props.disabled}
+        aria-describedby={props.describedBy}
         onClick={() => void open()}
       >
         {text.choose}

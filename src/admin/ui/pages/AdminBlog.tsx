@@ -70,6 +70,7 @@ const editorText = z.strictObject(
       'failed',
       'preview',
       'previewOpened',
+      'previewBanner',
       'uploadImage',
       'imageTypes',
       'uploading',
