@@ -62,13 +62,17 @@ function localeFiles(locale: string, dir = contentRoot): string[] {
 /** Keys whose values are identifiers, not copy (`- id: bulk-orders`, `feature: online-orders`, `category: saas`). */
 const identifierKeys = /^\s*(?:- )?(?:id|feature|category|date|updated|image):\s/;
 
-/** A line with what is not copy blanked out: a YAML key (`free:`, `- email:`), identifiers and `{placeholders}`. */
+/**
+ * A line with what is not copy blanked out: a YAML key (`free:`, `- email:`), identifiers,
+ * `{placeholders}` and Markdown code spans (the names of stored values, `site-booking`).
+ */
 function copyOf(line: string): string {
   const blank = (part: string) => ' '.repeat(part.length);
   if (identifierKeys.test(line)) return blank(line);
   return line
     .replace(/^(\s*(?:- )?)([A-Za-z0-9_.-]+:)(?=\s|$)/, (_, indent: string, key: string) => indent + blank(key))
-    .replace(/\{[^{}\s]+\}/g, blank);
+    .replace(/\{[^{}\s]+\}/g, blank)
+    .replace(/`[^`]+`/g, blank);
 }
 
 /** Every avoided form in `text` (the file `file`, relative to content/). */
@@ -150,8 +154,10 @@ describe('the glossary lint', () => {
     expect(foundEn('blog/x/en.md', '92 million tonnes; CO₂ savings; buttons')).toEqual([]);
   });
 
-  it('reads copy only: not YAML keys or {placeholders}', () => {
+  it('reads copy only: not YAML keys, {placeholders} or `code`', () => {
     expect(found('pages/hub/pricing/no.yaml', '  free:\n    tagline: Alt i {plan}, og i tillegg')).toEqual([]);
+    expect(found('pages/privacy/no.md', 'setter nettstedet én informasjonskapsel, `site-booking`.')).toEqual([]);
+    expect(found('pages/privacy/no.md', 'ved booking av møter')).toEqual(['booking']);
   });
 
   it('leaves correct forms and other audiences alone', () => {
