@@ -72,7 +72,7 @@ describe('site serve --admin: /api/admin/posts', () => {
     expect(post.frontMatter).toMatchObject({
       title: 'A day in a tailor shop',
       category: 'repairer-stories',
-      author: 'Mendwise team',
+      author: 'Mendwise',
     });
     expect(post.body).toMatch(/^\nThe shop in this story/);
     expect(answer.headers.etag).toBe(`"${post.version}"`);

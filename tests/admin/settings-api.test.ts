@@ -221,7 +221,7 @@ describe('site serve --admin: /api/admin/settings', () => {
       values: { copy: { content: string; key: string; values: Record<string, string> }[] };
     };
     const index = values.copy.findIndex((item) => item.content === 'hub/pricing' && item.key === 'addon.heading');
-    expect(values.copy[index]!.values).toEqual({ en: "The '100 tickets' add-on", no: 'Tilleggspakken «100 ordrer»' });
+    expect(values.copy[index]!.values).toEqual({ en: 'The ‘100 orders’ add-on', no: 'Tilleggspakken «100 ordrer»' });
     const file = join(site.dir, 'content', 'pages', 'hub', 'pricing', 'no.yaml');
     const before = await readFile(file, 'utf8');
     const broken = await server.send('PUT', '/api/admin/settings', {

@@ -101,7 +101,7 @@ describe('blog build (fixture: 4 posts, one untranslated, one draft, page size 2
 
   it('names categories in the language of the feed and dates the feed by its newest post, not the clock', async () => {
     const en = await read('rss.xml');
-    expect(en).toContain('<category>SaaS</category>');
+    expect(en).toContain('<category>Software</category>');
     // Charlie, updated 2026-02-01, is the newest change of the English posts.
     expect(en).toContain('<lastBuildDate>Sun, 01 Feb 2026 00:00:00 GMT</lastBuildDate>');
     const no = await read('no/rss.xml');

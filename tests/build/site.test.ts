@@ -149,8 +149,8 @@ describe('the real site', () => {
 
   it('renders the 404 page per language with a way home and the path logged', async () => {
     const en = await read('404.html');
-    expect(en).toContain('Oops! Page not found');
-    expect(en).toMatch(/<a class="button button-primary" href="\/">Return to home<\/a>/);
+    expect(en).toContain('<h1>Page not found</h1>');
+    expect(en).toMatch(/<a class="button button-primary" href="\/">Back to the home page<\/a>/);
     expect(en).toContain("console.warn('Page not found:',location.pathname)");
     expect(await read('no/404.html')).toMatch(/href="\/no\/">Tilbake til forsiden<\/a>/);
   });

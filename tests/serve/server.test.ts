@@ -152,14 +152,14 @@ describe('static serving', () => {
     expect(english.status).toBe(404);
     expect(english.headers.get('content-type')).toMatch(/^text\/html/);
     const englishHtml = await english.text();
-    expect(englishHtml).toContain('Oops! Page not found');
+    expect(englishHtml).toContain('<h1>Page not found</h1>');
     expect(englishHtml).toMatch(/<html[^>]*\blang="en/);
 
     const norwegian = await fetch(url('/no/finnes-ikke/'));
     expect(norwegian.status).toBe(404);
     const norwegianHtml = await norwegian.text();
     expect(norwegianHtml).toMatch(/<html[^>]*\blang="nb"/);
-    expect(norwegianHtml).not.toContain('Oops! Page not found');
+    expect(norwegianHtml).not.toContain('<h1>Page not found</h1>');
   });
 
   it('does not cache the 404 page of a missing asset for good', async () => {
@@ -167,7 +167,7 @@ describe('static serving', () => {
     expect(response.status).toBe(404);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
     expect(response.headers.get('cache-control')).toBe('no-cache');
-    expect(await response.text()).toContain('Oops! Page not found');
+    expect(await response.text()).toContain('<h1>Page not found</h1>');
   });
 
   it('sends the headers of _headers on pages and does not serve _headers itself', async () => {

@@ -62,13 +62,17 @@ function localeFiles(locale: string, dir = contentRoot): string[] {
 /** Keys whose values are identifiers, not copy (`- id: bulk-orders`, `feature: online-orders`, `category: saas`). */
 const identifierKeys = /^\s*(?:- )?(?:id|feature|category|date|updated|image):\s/;
 
-/** A line with what is not copy blanked out: a YAML key (`free:`, `- email:`), identifiers and `{placeholders}`. */
+/**
+ * A line with what is not copy blanked out: a YAML key (`free:`, `- email:`), identifiers,
+ * `{placeholders}` and Markdown code spans (the names of stored values, `site-booking`).
+ */
 function copyOf(line: string): string {
   const blank = (part: string) => ' '.repeat(part.length);
   if (identifierKeys.test(line)) return blank(line);
   return line
     .replace(/^(\s*(?:- )?)([A-Za-z0-9_.-]+:)(?=\s|$)/, (_, indent: string, key: string) => indent + blank(key))
-    .replace(/\{[^{}\s]+\}/g, blank);
+    .replace(/\{[^{}\s]+\}/g, blank)
+    .replace(/`[^`]+`/g, blank);
 }
 
 /** Every avoided form in `text` (the file `file`, relative to content/). */
@@ -150,8 +154,82 @@ describe('the glossary lint', () => {
     expect(foundEn('blog/x/en.md', '92 million tonnes; CO₂ savings; buttons')).toEqual([]);
   });
 
-  it('reads copy only: not YAML keys or {placeholders}', () => {
+  it('finds the forms of the copy review of 29 November 2026 (shared/reviews/copy-2026-11-29.md)', () => {
+    expect(found('pages/landing/no.yaml', 'eyebrow: Programvare for reparasjonsøkonomien')).toEqual([
+      'reparasjonsøkonomien',
+    ]);
+    expect(found('messages/no.yaml', 'tagline: Reparasjonsstyring for verksteder')).toEqual(['Reparasjonsstyring']);
+    expect(found('pages/landing/no.yaml', 'cta: Utforsk Hub')).toEqual(['Utforsk']);
+    expect(found('pages/shop/no.yaml', 'Teamet ser status på alle saker med ett blikk.')).toEqual(['med ett blikk']);
+    expect(found('pages/workwear/no.yaml', 'på tvers av team og lokasjoner, fra én lokasjon')).toEqual([
+      'lokasjoner',
+      'lokasjon',
+    ]);
+    expect(found('pages/shop/no.yaml', 'Fakturaer og kreditnotaer lages av seg selv.')).toEqual(['lages av seg selv']);
+    expect(found('pages/hub/pricing/no.yaml', 'Start med Gratis. Alt i Gratis, og i tillegg; også Gratis')).toEqual([
+      'med Gratis',
+      'i Gratis',
+      'også Gratis',
+    ]);
+    expect(found('pages/terms/no.md', 'Gratis-abonnementet kan sies opp')).toEqual(['Gratis-abonnementet']);
+    expect(found('pages/shop/ourstory/no.yaml', 'De to sidene møtes sjelden')).toEqual(['to sidene']);
+    expect(found('pages/hub/no.yaml', 'hjelper deg å registrere ordrer')).toEqual(['hjelper deg å']);
+    expect(found('pages/hub/product/no.yaml', 'når hun eller han kommer tilbake')).toEqual(['hun eller han']);
+    expect(found('pages/hub/pricing/no.yaml', 'reparasjoner fra merkevarer og forhandlere')).toEqual(['merkevarer']);
+    expect(found('blog/x/no.md', 'title: "SMS-oppdateringer som kundene setter pris på"')).toEqual([
+      'SMS-oppdateringer',
+    ]);
+    expect(found('blog/x/no.md', '## Døren åpnes. Den ble bygget i fjor, bygget rundt hverdagen')).toEqual([
+      'Døren',
+      'ble bygget',
+      'bygget rundt',
+    ]);
+    expect(found('messages/no.yaml', 'loading: Laster...; sending: Sender…')).toEqual(['Laster...', 'Sender…']);
+    expect(found('blog/x/no.md', 'den som står i disken; mindre dobbeltføring; ærlig med kunden')).toEqual([
+      'i disken',
+      'dobbeltføring',
+      'ærlig med',
+    ]);
+    expect(found('blog/x/no.md', 'tråd som matcher; legging opp; goodwill-gest; rull deretter ut')).toEqual([
+      'matcher',
+      'legging opp',
+      'goodwill',
+      'rull deretter ut',
+    ]);
+    expect(found('pages/ourstory/no.yaml', 'et norsk SaaS-selskap')).toEqual(['SaaS-selskap']);
+  });
+
+  it('finds the English forms of the copy review of 29 November 2026', () => {
+    const english = readRules('en');
+    const foundEn = (file: string, text: string) => lintText(file, text, english).map((finding) => finding.found);
+    expect(foundEn('pages/landing/en.yaml', 'text: of fashion waste is thrown away')).toEqual(['fashion waste']);
+    expect(foundEn('pages/hub/pricing/en.yaml', "heading: The '100 tickets' add-on, 100 extra tickets")).toEqual([
+      '100 tickets',
+      'extra tickets',
+    ]);
+    expect(foundEn('messages/en.yaml', 'title: Oops! Page not found')).toEqual(['Oops']);
+    expect(foundEn('pages/contact/en.yaml', 'Monday to Friday, 9:00–17:00 CET (CEST in summer)')).toEqual([
+      'CET',
+      'CEST',
+    ]);
+    expect(foundEn('pages/hub/ourstory/en.yaml', 'a patch or a seam taken in')).toEqual(['seam taken in']);
+    expect(foundEn('pages/hub/launch-campaign/en.yaml', 'heading: Start on Free today; every plan, Free too')).toEqual([
+      'Start on Free',
+      'Free too',
+    ]);
+    expect(foundEn('messages/en.yaml', 'loading: Loading...')).toEqual(['Loading...']);
+    expect(
+      foundEn(
+        'pages/hub/pricing/en.yaml',
+        'Start on the Free plan; the ‘100 orders’ add-on; textile waste; paper tickets; take in a dress; Loading…; 9:00–17:00 Norwegian time',
+      ),
+    ).toEqual([]);
+  });
+
+  it('reads copy only: not YAML keys, {placeholders} or `code`', () => {
     expect(found('pages/hub/pricing/no.yaml', '  free:\n    tagline: Alt i {plan}, og i tillegg')).toEqual([]);
+    expect(found('pages/privacy/no.md', 'setter nettstedet én informasjonskapsel, `site-booking`.')).toEqual([]);
+    expect(found('pages/privacy/no.md', 'ved booking av møter')).toEqual(['booking']);
   });
 
   it('leaves correct forms and other audiences alone', () => {
@@ -163,6 +241,12 @@ describe('the glossary lint', () => {
       found(
         'pages/ourstory/no.yaml',
         'Hvert manuelt steg; ordrer per måned; Bestill møtet; kl. 10.30 norsk tid; tekstilavfall; jakken; CO₂-besparelser; hverdagen deres',
+      ),
+    ).toEqual([]);
+    expect(
+      found(
+        'pages/hub/pricing/no.yaml',
+        'Start med gratisabonnementet; fra Gratis til Professional; Programvare for reparasjon av klær; Se Mendwise Hub; samlet; arbeidssteder; lages automatisk; de to partene; hjelper deg med å; motemerker; SMS-varsler; døra; bygd inn; Laster …; bak disken; en bygning, bygget',
       ),
     ).toEqual([]);
   });

@@ -111,7 +111,7 @@ describe("editYaml on a real post's front matter", () => {
     );
     expect(hunk(post, edited)).toEqual({
       line: lineOf(post, 'author:'),
-      removed: ['author: Mendwise team'],
+      removed: ['author: Mendwise'],
       added: ['author: Kari Nordmann'],
     });
     const titled = editPost(
