@@ -120,6 +120,11 @@ describe('history and restore with site serve --admin, in the browser', () => {
     const original = await readFile(file, 'utf8');
     await signInWithPassword(page, `${server.url}/admin/blog/`, editor);
     await page.goto(`${server.url}/admin/pages/?page=landing&locale=no`);
+    // An editor's navigation offers only the pages an editor may use.
+    const menu = page.locator('.admin-nav a');
+    await expect
+      .poll(() => menu.filter({ visible: true }).allTextContents())
+      .toEqual(['Content administration', 'Media library', 'Page texts']);
     const heading = page.getByLabel('Hero › Heading hero.heading', { exact: true });
     await expect.poll(() => heading.inputValue()).toBe('Gjør reparasjon til det enkle valget');
     await heading.fill('Reparasjon, enkelt og greit');

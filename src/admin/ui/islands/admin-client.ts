@@ -27,6 +27,8 @@ export async function loadSession(): Promise<SessionState> {
     return { kind: 'unavailable' };
   const body = (await response.json()) as AdminSession & { mode: 'dev' | 'serve' };
   if (response.status === 401) return { kind: 'signed-out', mode: body.mode };
+  // The navigation hides what the role may not use (AdminNav.tsx, admin.css).
+  document.documentElement.dataset.adminRole = body.user.role;
   return { kind: 'signed-in', session: body };
 }
 

@@ -1,6 +1,8 @@
 /**
  * The admin's own navigation, above each admin page: a link to every admin page, named by the
- * page's title, the current one marked. The landmark's name is the page copy's `nav`.
+ * page's title, the current one marked. The landmark's name is the page copy's `nav`. The pages
+ * only administrators may use are marked `data-role="admin"`; once the session says the reader is
+ * an editor (admin-client.ts marks `<html data-admin-role>`), admin.css hides them.
  */
 import type { PageProps } from 'typed-site/template';
 
@@ -14,6 +16,9 @@ export const adminPages = [
   '/admin/settings',
 ] as const;
 
+/** The pages whose API answers administrators only (inbox-api.ts, changes-api.ts, settings-api.ts). */
+const administratorsOnly: ReadonlySet<string> = new Set(['/admin/inbox', '/admin/changes', '/admin/settings']);
+
 export function AdminNav({ page, site, label }: Pick<PageProps, 'page' | 'site'> & { label: string }) {
   return (
     <nav className="admin-nav" aria-label={label}>
@@ -21,7 +26,7 @@ export function AdminNav({ page, site, label }: Pick<PageProps, 'page' | 'site'>
         {adminPages.map((path) => {
           const url = site.href(path);
           return (
-            <li key={path}>
+            <li key={path} data-role={administratorsOnly.has(path) ? 'admin' : undefined}>
               <a href={url} aria-current={url === page.url ? 'page' : undefined}>
                 {site.nameOf(url)}
               </a>
