@@ -115,6 +115,7 @@ function bookingFormProps(pageUrl: string, audience: string | undefined, site: P
       yourZone: booking('yourZone'),
       clock: booking('clock'),
       when: booking('when'),
+      slot: booking('slot'),
       firstName: contact('firstName'),
       lastName: contact('lastName'),
       email: contact('email'),
