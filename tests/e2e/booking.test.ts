@@ -230,8 +230,18 @@ describe('booking a meeting', () => {
         month: 'long',
         timeZone: 'Europe/Oslo',
       }).format(new Date(next.start));
+      // Written the Norwegian way: "10.00", not "10:00".
+      const clock = new Intl.DateTimeFormat('nb-NO', {
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+        timeZone: 'Europe/Oslo',
+      })
+        .format(new Date(next.start))
+        .replace(':', '.');
+      expect(clock).toMatch(/^\d\d\.\d\d$/);
       expect(normalizeSpaces((await button.first().textContent()) ?? '')).toBe(
-        normalizeSpaces(t('booking.slot').replace('{day}', day).replace('{time}', '10.00')),
+        normalizeSpaces(t('booking.slot').replace('{day}', day).replace('{time}', clock)),
       );
     } finally {
       await context.close();
@@ -345,6 +355,42 @@ describe('booking a meeting', () => {
       const stored = (await storedBookings()).filter((booking) => booking.email === 'noscript@example.no');
       expect(stored).toHaveLength(1);
       expect(stored[0]!.start).toMatch(new RegExp(`^${date.toISOString().slice(0, 10)}T14:00:00\\+0[12]:00$`));
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('without JavaScript, a time not offered lands on the failed page, which says why and has the times again', async () => {
+    const t = messages.en!;
+    const { context, page } = await newPage({ javaScriptEnabled: false });
+    try {
+      await page.goto(e2e.url('/shop/book-meeting/'));
+      // A Saturday a week or two ahead: no time is offered then (refused before the rate limit counts it).
+      const date = new Date(Date.now() + 7 * 86_400_000);
+      while (date.getUTCDay() !== 6) date.setUTCDate(date.getUTCDate() + 1);
+      await field(page, 'date').fill(date.toISOString().slice(0, 10));
+      await field(page, 'time').selectOption('10:00');
+      await fillVisitor(page, 'saturday@example.com');
+      await Promise.all([
+        page.waitForURL((url) => url.pathname === '/book-meeting/failed/' && url.hash === '#failed-time'),
+        page.locator(`${island} button[type="submit"]`).click(),
+      ]);
+      expect(await page.locator('main h1').textContent()).toBe(t('booking.failedTitle'));
+      // The reason the server named, not the general text, and none of the others.
+      expect(await page.locator('#failed-time').isVisible()).toBe(true);
+      expect(await page.locator('#failed-time').textContent()).toBe(t('booking.failedTime'));
+      expect(await page.locator('.failed-general').isVisible()).toBe(false);
+      for (const other of ['taken', 'fields', 'busy'])
+        expect(await page.locator(`#failed-${other}`).isVisible(), other).toBe(false);
+      // The times again, on this page: a link to them and the form without script.
+      expect(await page.getByRole('link', { name: t('booking.chooseAgain') }).getAttribute('href')).toBe('#booking');
+      expect(await field(page, 'date').isVisible()).toBe(true);
+      expect(await field(page, 'time').isVisible()).toBe(true);
+      expect((await storedBookings()).filter((booking) => booking.email === 'saturday@example.com')).toEqual([]);
+      // Without a reason (the page opened by itself), the general text.
+      await page.goto(e2e.url('/book-meeting/failed/'));
+      expect(await page.locator('.failed-general').textContent()).toBe(t('booking.failedText'));
+      expect(await page.locator('.failed-general').isVisible()).toBe(true);
     } finally {
       await context.close();
     }
