@@ -207,6 +207,25 @@ export async function bookSlot(fields: Record<string, unknown>, options: BookOpt
   };
 }
 
+/**
+ * Why a booking was refused, as the fragment of the failed page a plain form post lands on
+ * (`/book-meeting/failed/#failed-taken`), so that page can say it without script (CSS `:target`):
+ * `taken`, booked by someone else first (409); `time`, not a free time of the offered days (a
+ * weekend, the past, outside the hours); `fields`, a field missing or wrong; `busy`, the server
+ * could not take it now (429, 503).
+ */
+export function bookingFailureOf(answer: FormAnswer): `failed-${'taken' | 'time' | 'fields' | 'busy'}` {
+  if (answer.status === 409) return 'failed-taken';
+  if (answer.status !== 400) return 'failed-busy';
+  const fields = (answer.body as { fields?: Record<string, string> }).fields ?? {};
+  return Object.keys(fields).every((name) => name === 'start') ? 'failed-time' : 'failed-fields';
+}
+
+/** Where a plain form post of a booking lands: the booked page, or the failed page with why (`bookingFailureOf`). */
+export function bookingResultOf(answer: FormAnswer, pages: { booked: string; failed: string }): string {
+  return answer.status === 201 ? pages.booked : `${pages.failed}#${bookingFailureOf(answer)}`;
+}
+
 /** The booking id a calendar request names: its `id` parameter, else the booking's cookie in the `Cookie` header. */
 export function calendarIdOf(query: URLSearchParams, cookieHeader: string): string | undefined {
   const id = query.get('id');

@@ -4,8 +4,10 @@
  * typed-site/template), its copy the site's. Without script it says so; hydrated, it loads the
  * Pagefind index's script from the output (only here, so no other page pays for it), searches the
  * `?q=` of the URL and each query sent from its form, and lists the results: title, excerpt (its
- * `<mark>`s kept, the rest as text) and link. Pagefind reads `<html lang>` and searches the index
- * of the page's language alone. A polite live region says how many were found.
+ * `<mark>`s kept, the rest as text), link and, with `sections`, the section the page is in.
+ * Pagefind reads `<html lang>` and searches the index of the page's language alone. A polite live
+ * region says how many were found, all of them: the list shows them a page at a time (`pageSize`),
+ * and a button below it (`text.more`) adds the next, focus moving to the first one added.
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 
@@ -23,7 +25,16 @@ export interface SiteSearchProps {
     one: string;
     many: string;
     failed: string;
+    /** The button that shows the next results (`{count}`: how many it adds); without it every result is listed at once. */
+    more?: string;
   };
+  /**
+   * Where a result's URL path starts with `path` (a folder, base included, such as "/no/hub/"),
+   * it is labelled `label`; the longest matching path wins, and a page in none has no label.
+   */
+  sections?: readonly { path: string; label: string }[];
+  /** How many results are shown at once, with `text.more` (20). */
+  pageSize?: number;
 }
 
 interface Result {
@@ -32,25 +43,40 @@ interface Result {
   excerpt: string;
 }
 
-type State =
-  { kind: 'idle' } | { kind: 'searching' } | { kind: 'done'; query: string; results: Result[] } | { kind: 'failed' };
-
-/** The largest number of results shown. */
-const shown = 20;
-
-interface Pagefind {
-  search(
-    query: string,
-  ): Promise<{ results: { data(): Promise<{ url: string; excerpt: string; meta: { title?: string } }> }[] } | null>;
+/** A result of Pagefind's, whose data is loaded only when it is shown. */
+interface Found {
+  data(): Promise<{ url: string; excerpt: string; meta: { title?: string } }>;
 }
 
-export default function SiteSearch({ script, text }: SiteSearchProps) {
+type State =
+  | { kind: 'idle' }
+  | { kind: 'searching' }
+  | { kind: 'done'; query: string; found: readonly Found[]; results: Result[]; loading: boolean }
+  | { kind: 'failed' };
+
+interface Pagefind {
+  search(query: string): Promise<{ results: Found[] } | null>;
+}
+
+export default function SiteSearch({ script, text, sections = [], pageSize: size = 20 }: SiteSearchProps) {
+  const pageSize = text.more === undefined ? Infinity : size;
   // useId gives "_R_…_"; a letter first keeps the id valid for html-validate and CSS selectors.
   const id = `site-search${useId()}`;
   const [query, setQuery] = useState('');
   const [state, setState] = useState<State>({ kind: 'idle' });
   const pagefind = useRef<Promise<Pagefind> | undefined>(undefined);
   const latest = useRef(0);
+  const list = useRef<HTMLOListElement>(null);
+  // The index of the first result a "more" added, to move focus to once it is drawn.
+  const focusFrom = useRef<number | undefined>(undefined);
+
+  const load = (found: readonly Found[]) =>
+    Promise.all(
+      found.map(async (result) => {
+        const data = await result.data();
+        return { url: data.url, title: data.meta.title ?? data.url, excerpt: data.excerpt };
+      }),
+    );
 
   async function run(value: string) {
     const asked = ++latest.current;
@@ -58,18 +84,34 @@ export default function SiteSearch({ script, text }: SiteSearchProps) {
     setState({ kind: 'searching' });
     try {
       pagefind.current ??= import(script) as Promise<Pagefind>;
-      const found = await (await pagefind.current).search(value);
-      const results = await Promise.all(
-        (found?.results ?? []).slice(0, shown).map(async (result) => {
-          const data = await result.data();
-          return { url: data.url, title: data.meta.title ?? data.url, excerpt: data.excerpt };
-        }),
-      );
-      if (asked === latest.current) setState({ kind: 'done', query: value, results });
+      const found = (await (await pagefind.current).search(value))?.results ?? [];
+      const results = await load(found.slice(0, pageSize));
+      if (asked === latest.current) setState({ kind: 'done', query: value, found, results, loading: false });
     } catch {
       if (asked === latest.current) setState({ kind: 'failed' });
     }
   }
+
+  async function more() {
+    if (state.kind !== 'done' || state.loading) return;
+    const asked = latest.current;
+    const from = state.results.length;
+    setState({ ...state, loading: true });
+    try {
+      const added = await load(state.found.slice(from, from + pageSize));
+      if (asked !== latest.current) return;
+      focusFrom.current = from;
+      setState({ ...state, results: [...state.results, ...added], loading: false });
+    } catch {
+      if (asked === latest.current) setState({ kind: 'failed' });
+    }
+  }
+
+  useEffect(() => {
+    if (focusFrom.current === undefined) return;
+    list.current?.querySelectorAll('a')[focusFrom.current]?.focus();
+    focusFrom.current = undefined;
+  }, [state]);
 
   useEffect(() => {
     const initial = new URLSearchParams(location.search).get('q') ?? '';
@@ -92,11 +134,12 @@ export default function SiteSearch({ script, text }: SiteSearchProps) {
         ? text.failed
         : state.kind === 'done'
           ? fill(
-              state.results.length === 0 ? text.none : state.results.length === 1 ? text.one : text.many,
-              state.results.length,
+              state.found.length === 0 ? text.none : state.found.length === 1 ? text.one : text.many,
+              state.found.length,
               state.query,
             )
           : '';
+  const left = state.kind === 'done' ? state.found.length - state.results.length : 0;
   return (
     <div className="site-search">
       <form role="search" method="get" onSubmit={submit}>
@@ -119,21 +162,47 @@ export default function SiteSearch({ script, text }: SiteSearchProps) {
         {status}
       </p>
       {state.kind === 'done' && state.results.length > 0 && (
-        <ol className="site-search-results">
-          {state.results.map((result) => (
-            <li key={result.url}>
-              <a href={result.url}>{result.title}</a>
-              <p>
-                {excerptParts(result.excerpt).map((part, index) =>
-                  part.marked ? <mark key={index}>{part.text}</mark> : part.text,
-                )}
-              </p>
-            </li>
-          ))}
+        <ol className="site-search-results" ref={list}>
+          {state.results.map((result) => {
+            const section = sectionOf(result.url, sections);
+            return (
+              <li key={result.url}>
+                {section !== undefined && <span className="site-search-section">{section}</span>}
+                <a href={result.url}>{result.title}</a>
+                <p>
+                  {excerptParts(result.excerpt).map((part, index) =>
+                    part.marked ? <mark key={index}>{part.text}</mark> : part.text,
+                  )}
+                </p>
+              </li>
+            );
+          })}
         </ol>
+      )}
+      {left > 0 && text.more !== undefined && (
+        <button
+          type="button"
+          className="site-search-more"
+          onClick={() => void more()}
+          aria-disabled={state.kind === 'done' && state.loading ? true : undefined}
+        >
+          {fill(text.more, Math.min(left, pageSize), '')}
+        </button>
       )}
     </div>
   );
+}
+
+/** The label of the section a result's URL is in: that of the longest section path it starts with. */
+export function sectionOf(url: string, sections: readonly { path: string; label: string }[]): string | undefined {
+  const path = new URL(url, 'http://localhost').pathname;
+  let best: { path: string; label: string } | undefined;
+  for (const section of sections) {
+    const folder = section.path.endsWith('/') ? section.path : `${section.path}/`;
+    if ((path === section.path || path.startsWith(folder)) && (!best || section.path.length > best.path.length))
+      best = section;
+  }
+  return best?.label;
 }
 
 function fill(message: string, count: number, query: string): string {

@@ -54,16 +54,19 @@ export function hasMenu(config: ResolvedConfig): boolean {
  * opens or closes the menu; while the menu is open (and the toggle shown), Escape or a click
  * outside the menu closes it, and Tab and Shift+Tab cycle through the toggle and the menu's links
  * and buttons. Every close gives focus back to the toggle. The label, icon, overlay and scroll
- * lock follow `aria-expanded` / `data-open` in CSS.
+ * lock follow `aria-expanded` / `data-open` in CSS. Escape first closes an open disclosure
+ * (`<details>`) in the menu, such as a navigation item's choice, and gives focus back to its
+ * `<summary>` (its first child, as HTML wants it); the next Escape closes the menu.
  */
 export const menuScript =
   "(function(d){var b,m;function q(){b=d.querySelector('[data-menu-toggle]');m=b&&d.getElementById(b.getAttribute('aria-controls'))}" +
   "function o(){return m&&b.offsetParent&&b.getAttribute('aria-expanded')=='true'}" +
   "function t(x){b.setAttribute('aria-expanded',x);m.toggleAttribute('data-open',x);if(!x)b.focus()}" +
   "d.addEventListener('click',function(e){q();if(!m)return;if(b.contains(e.target))t(!o());else if(o()&&!m.contains(e.target))t(false)});" +
-  "d.addEventListener('keydown',function(e){q();if(!o())return;if(e.key=='Escape')t(false);else if(e.key=='Tab'){" +
+  "d.addEventListener('keydown',function(e){q();var x=e.key=='Escape'&&m&&m.querySelector('details[open]');if(x)x.open=!1,x.children[0].focus();" +
+  "else if(o()){if(e.key=='Escape')t(!1);else if(e.key=='Tab'){" +
   "var f=[b].concat([].slice.call(m.querySelectorAll('a[href],button'))).filter(function(x){return x.offsetParent}),l=f.length,i=f.indexOf(d.activeElement),n=i+(e.shiftKey?-1:1);" +
-  'if(i<0||n<0||n>=l){e.preventDefault();f[i<0?0:(n+l)%l].focus()}}})})(document)';
+  'if(i<0||n<0||n>=l){e.preventDefault();f[i<0?0:(n+l)%l].focus()}}}})})(document)';
 
 /** Logs the unknown path on a 404 page. */
 export const notFoundScript = "console.warn('Page not found:',location.pathname)";

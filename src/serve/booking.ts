@@ -2,7 +2,7 @@
  * The built-in meeting booking's server side in `site serve` (used when `booking.url` is not set):
  * the adapter between Node's http and the booking's rules (forms/booking.ts, the same ones the
  * host functions apply): the slots, a booking (JSON, or a plain form POST answered with a 303 to
- * the localized booked or failed page), the calendar file. The front checks (origin, media type,
+ * the localized booked or failed page, the latter with why: `bookingResultOf`), the calendar file. The front checks (origin, media type,
  * size) are the contact form's (`readSubmission`). The bookings are the store's (src/store/): one
  * slot, one booking, whether requests reach one process or two servers on one database; the
  * slots offered are read from it at each request, so a booking deleted in the inbox frees its
@@ -22,6 +22,7 @@ import { storageFailed } from '../forms/answer.js';
 import {
   bookingCalendar,
   bookingEndpointLimits,
+  bookingResultOf,
   bookSlot,
   calendarIdOf,
   listFreeSlots,
@@ -81,8 +82,11 @@ export function createBookingHandler(options: BookingHandlerOptions): BookingHan
       budget,
       secure: 'encrypted' in request.socket,
     });
-    sendSubmissionAnswer(response, answer, submission, (accepted) =>
-      settings.resultPage(submission.locale, accepted ? 'booked' : 'failed'),
+    sendSubmissionAnswer(response, answer, submission, () =>
+      bookingResultOf(answer, {
+        booked: settings.resultPage(submission.locale, 'booked'),
+        failed: settings.resultPage(submission.locale, 'failed'),
+      }),
     );
   }
 

@@ -54,6 +54,8 @@ export interface BookingFormProps {
     clock: string;
     /** The booked meeting's day and time ("{day} at {time} ({zone})", "{day} kl. {time} norsk tid"). */
     when: string;
+    /** A free time offered after a taken one, on its button ("{day} at {time}", "{day} kl. {time}"). */
+    slot: string;
     requiredMarker: string;
     requiredNote: string;
     submit: string;
@@ -128,12 +130,12 @@ export default function BookingForm(props: BookingFormProps) {
     return clockText(labels.clock, part('hour'), part('minute'));
   };
   const dayName = (iso: string) => zoned({ weekday: 'long', day: 'numeric', month: 'long' }).format(new Date(iso));
-  const zoneName =
-    status === 'loading'
-      ? props.timeZone
-      : (zoned({ timeZoneName: 'longGeneric' })
-          .formatToParts(new Date())
-          .find((part) => part.type === 'timeZoneName')?.value ?? props.timeZone);
+  // A zone's name in the page's language on the day shown ("Central European Summer Time" in
+  // July, "… Standard Time" in January), never its IANA id.
+  const zoneName = (at: string | undefined, timeZone = props.timeZone) =>
+    zoned({ timeZoneName: 'long' }, timeZone)
+      .formatToParts(at ? new Date(at) : new Date())
+      .find((part) => part.type === 'timeZoneName')?.value ?? timeZone;
 
   async function loadSlots(): Promise<Slot[] | undefined> {
     try {
@@ -276,7 +278,7 @@ export default function BookingForm(props: BookingFormProps) {
     const when = labels.when
       .replace('{day}', dayName(booked.start))
       .replace('{time}', timeIn(booked.start))
-      .replace('{zone}', zoneName);
+      .replace('{zone}', zoneName(booked.start));
     return (
       <div className="booking-form thank-you" role="status" tabIndex={-1} ref={panelRef}>
         <h2 className="thank-you-title">{messages.bookedTitle}</h2>
@@ -322,6 +324,8 @@ export default function BookingForm(props: BookingFormProps) {
             : undefined;
   const days = [...new Set(slots.map(dayOf))];
   const daySlots = slots.filter((slot) => dayOf(slot) === day);
+  // The zones are named as on the day shown: its first slot's instant, or now.
+  const shownAt = daySlots[0]?.start;
   const slotError = fieldErrors.start;
   const choose = (slot: Slot) => {
     setDay(dayOf(slot));
@@ -374,8 +378,8 @@ export default function BookingForm(props: BookingFormProps) {
         ) : (
           <div className="slot-picker">
             <p className="slot-zones">
-              {labels.timesIn.replace('{zone}', zoneName)}
-              {visitorZone && <> {labels.yourZone.replace('{zone}', visitorZone)}</>}
+              {labels.timesIn.replace('{zone}', zoneName(shownAt))}
+              {visitorZone && <> {labels.yourZone.replace('{zone}', zoneName(shownAt, visitorZone))}</>}
             </p>
             {slots.length === 0 ? (
               <p>{messages.noSlots}</p>
@@ -448,7 +452,7 @@ export default function BookingForm(props: BookingFormProps) {
                   {next.map((slot) => (
                     <li key={slot.start}>
                       <button type="button" className="button button-secondary" onClick={() => choose(slot)}>
-                        {dayName(slot.start)} {timeIn(slot.start)}
+                        {labels.slot.replace('{day}', dayName(slot.start)).replace('{time}', timeIn(slot.start))}
                       </button>
                     </li>
                   ))}

@@ -2,8 +2,13 @@
 import type { SiteContext } from 'typed-site/template';
 import { companyOf, openingHoursOf } from './site-facts';
 
-/** "Mon–Fri 9:00–17:00 CET", "Man.–fre. kl. 09.00–17.00 CET": the config's hours in the words and clock of the page's messages. */
-export function openingHoursText(site: SiteContext): string {
+/**
+ * "Mon–Fri 9:00–17:00 CET/CEST", "Man.–fre. kl. 09.00–17.00 norsk tid": the config's hours in the
+ * words and clock of the page's messages. `{timeZone}` is the short name of the hours' zone (an
+ * IANA name, company.openingHours.timeZone) on `date`; without one, as a static page needs it
+ * all year, its winter and summer names ("CET/CEST"), each from Intl, not written by hand.
+ */
+export function openingHoursText(site: SiteContext, date?: Date): string {
   const hours = openingHoursOf(site);
   const day = (code: string) => site.t(`weekdays.${code}`);
   const clock = (value: string) => {
@@ -15,9 +20,26 @@ export function openingHoursText(site: SiteContext): string {
     days,
     opens: clock(hours.opens),
     closes: clock(hours.closes),
-    timeZone: hours.timeZone,
+    timeZone: zoneAbbreviation(hours.timeZone, site.config.locales[site.locale]!.intl, date),
   });
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** Dates in the middle of winter and of summer (either hemisphere's), to name a zone's two times. */
+const seasons = [new Date('2026-01-15T12:00:00Z'), new Date('2026-07-15T12:00:00Z')];
+
+/** "CEST" for Europe/Oslo in July, "CET/CEST" with no date; a zone Intl does not know is written as given. */
+export function zoneAbbreviation(timeZone: string, intl: string, date?: Date): string {
+  const name = (at: Date) => {
+    try {
+      return new Intl.DateTimeFormat(intl, { timeZone, timeZoneName: 'short' })
+        .formatToParts(at)
+        .find((part) => part.type === 'timeZoneName')!.value;
+    } catch {
+      return timeZone;
+    }
+  };
+  return [...new Set((date ? [date] : seasons).map(name))].join('/');
 }
 
 export function CompanyDetails({ site, heading, text }: { site: SiteContext; heading: string; text: string }) {

@@ -1,4 +1,8 @@
-/** One post in a list: its image (or its drawn cover), title, date, reading time, category and description. */
+/**
+ * One post in a list: its image (or its drawn cover), title, date, reading time, category and
+ * description. A post not yet translated into the page's language is shown in its own (`lang`),
+ * with a label that says so; its date, category and label stay in the page's language.
+ */
 import type { ListedEntry, SiteContext } from 'typed-site/template';
 import { BlogCover } from '../illustrations/BlogCover';
 import { Picture } from './Picture';
@@ -6,7 +10,9 @@ import { Picture } from './Picture';
 export function PostCard({ listed, site }: { listed: ListedEntry; site: SiteContext }) {
   const post = site.entry('blog', listed.slug)!;
   const translation = post.translations[listed.locale]!;
-  const lang = translation.locale === site.locale ? undefined : site.config.locales[translation.locale]!.htmlLang;
+  const untranslated = translation.locale !== site.locale;
+  const lang = untranslated ? site.config.locales[translation.locale]!.htmlLang : undefined;
+  const pageLang = untranslated ? site.config.locales[site.locale]!.htmlLang : undefined;
   return (
     <article className="post-card" lang={lang}>
       {translation.image ? (
@@ -18,8 +24,11 @@ export function PostCard({ listed, site }: { listed: ListedEntry; site: SiteCont
       ) : (
         <BlogCover className="post-card-image" slug={listed.slug} category={translation.term ?? ''} />
       )}
-      <p className="post-meta">
-        <span className="chip">{site.t(`blog.categories.${translation.term}`)}</span>
+      <p className="post-meta" lang={pageLang}>
+        <span className="post-meta-labels">
+          <span className="chip">{site.t(`blog.categories.${translation.term}`)}</span>
+          {untranslated && <span className="chip chip-language">{site.t('blog.untranslatedLabel')}</span>}
+        </span>
         <span className="post-meta-details">
           <time dateTime={translation.date}>{site.formatDate(translation.date)}</time>
           <span>

@@ -88,7 +88,11 @@ export default function BookMeeting({ page, content, site }: PageProps<Content>)
 }
 
 /** The booking form's props: labels in the page's language, the endpoint and the slot rules. */
-function bookingFormProps(pageUrl: string, audience: string | undefined, site: PageProps['site']): BookingFormProps {
+export function bookingFormProps(
+  pageUrl: string,
+  audience: string | undefined,
+  site: PageProps['site'],
+): BookingFormProps {
   const { t, config } = site;
   const booking = (key: string) => t(`booking.${key}`);
   const contact = (key: string) => t(`contactForm.${key}`);
@@ -115,6 +119,7 @@ function bookingFormProps(pageUrl: string, audience: string | undefined, site: P
       yourZone: booking('yourZone'),
       clock: booking('clock'),
       when: booking('when'),
+      slot: booking('slot'),
       firstName: contact('firstName'),
       lastName: contact('lastName'),
       email: contact('email'),

@@ -23,7 +23,7 @@ describe('JavaScript budget', () => {
     expect(withJs.length).toBeGreaterThan(0);
     for (const page of withJs)
       expect(page, page).toMatch(
-        /contactus\/$|launch-campaign\/$|\/hub\/pricing\/$|book-meeting\/$|arbeidskl|^(\/no)?\/search\/$|^(?:\/no)?\/auth\/$|^\/admin\/(blog|media|pages|inbox|changes|settings)\/$/,
+        /contactus\/$|launch-campaign\/$|\/hub\/pricing\/$|book-meeting\/(failed\/)?$|arbeidskl|^(\/no)?\/search\/$|^(?:\/no)?\/auth\/$|^\/admin\/(blog|media|pages|inbox|changes|settings)\/$/,
       );
     // The admin's islands load on the admin pages only.
     const admin = rows

@@ -73,10 +73,14 @@ describe('booking a meeting', () => {
     const { context, page } = await newPage({ timezoneId: 'America/New_York' });
     try {
       await openPicker(page, '/no/hub/book-meeting/');
-      expect(normalizeSpaces((await page.locator(`${island} .slot-zones`).textContent()) ?? '')).toContain(
-        normalizeSpaces(t('booking.yourZone').replace('{zone}', 'America/New_York')),
-      );
       const start = await chooseSlot(page);
+      // The visitor's zone by its name in the page's language on the day shown, never its IANA id.
+      const zone = new Intl.DateTimeFormat('nb-NO', { timeZone: 'America/New_York', timeZoneName: 'long' })
+        .formatToParts(new Date(start))
+        .find((part) => part.type === 'timeZoneName')!.value;
+      const zones = normalizeSpaces((await page.locator(`${island} .slot-zones`).textContent()) ?? '');
+      expect(zones).toContain(normalizeSpaces(t('booking.yourZone').replace('{zone}', zone)));
+      expect(zones).not.toContain('America/New_York');
       // The first slot of a day is 09.00 in Oslo (written the Norwegian way, not "09:00"), and 03.00
       // (or 04.00 around the DST changes) in New York.
       const label = page.locator(`${island} label.slot.is-selected`);
@@ -169,6 +173,78 @@ describe('booking a meeting', () => {
       ]);
     } finally {
       await Promise.all([first.context.close(), second.context.close()]);
+    }
+  });
+
+  it('names the time zones as they are on the day shown: summer time in July, standard time in January', async () => {
+    const t = messages.en!;
+    // A fixed clock and the free times of a day in each season (the server's are of the real weeks ahead).
+    for (const [now, day, oslo, london] of [
+      ['2027-07-01T08:00:00Z', '2027-07-05', 'Central European Summer Time', 'British Summer Time'],
+      ['2027-01-04T08:00:00Z', '2027-01-11', 'Central European Standard Time', 'Greenwich Mean Time'],
+    ] as const) {
+      const { context, page } = await newPage({ timezoneId: 'Europe/London' });
+      try {
+        await page.clock.install({ time: new Date(now) });
+        const offset = day.includes('-07-') ? '+02:00' : '+01:00';
+        const slots = ['09:00', '09:30'].map((time) => ({
+          start: new Date(`${day}T${time}:00${offset}`).toISOString(),
+          end: new Date(new Date(`${day}T${time}:00${offset}`).getTime() + 30 * 60_000).toISOString(),
+        }));
+        await page.route('**/api/booking/slots*', (route) =>
+          route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ slots }) }),
+        );
+        await openPicker(page, '/hub/book-meeting/');
+        const zones = normalizeSpaces((await page.locator(`${island} .slot-zones`).textContent()) ?? '');
+        expect(zones).toBe(
+          normalizeSpaces(
+            `${t('booking.timesIn').replace('{zone}', oslo)} ${t('booking.yourZone').replace('{zone}', london)}`,
+          ),
+        );
+        expect(zones).not.toMatch(/Europe\//);
+        // The opening hours name the zone's winter and summer abbreviations, derived, not "CET" all year.
+        expect(await page.locator('.meeting-hours').textContent()).toMatch(/ CET\/CEST$/);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
+  it('writes the next free times on their buttons as the page\'s language does ("… kl. 10.00")', async () => {
+    const t = messages.no!;
+    const { context, page } = await newPage();
+    try {
+      await openPicker(page, '/no/hub/book-meeting/');
+      const start = await chooseSlot(page);
+      const next = { start: new Date(Date.parse(start) + 3_600_000).toISOString(), end: '' };
+      await page.route('**/api/booking', (route) =>
+        route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ next: [next] }) }),
+      );
+      await fillVisitor(page, 'kari.next@example.no');
+      await page.locator(`${island} button[type="submit"]`).click();
+      const button = page.locator(`${island} .next-slots button`);
+      await button.first().waitFor();
+      const day = new Intl.DateTimeFormat('nb-NO', {
+        weekday: 'long',
+        day: 'numeric',
+        month: 'long',
+        timeZone: 'Europe/Oslo',
+      }).format(new Date(next.start));
+      // Written the Norwegian way: "10.00", not "10:00".
+      const clock = new Intl.DateTimeFormat('nb-NO', {
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+        timeZone: 'Europe/Oslo',
+      })
+        .format(new Date(next.start))
+        .replace(':', '.');
+      expect(clock).toMatch(/^\d\d\.\d\d$/);
+      expect(normalizeSpaces((await button.first().textContent()) ?? '')).toBe(
+        normalizeSpaces(t('booking.slot').replace('{day}', day).replace('{time}', clock)),
+      );
+    } finally {
+      await context.close();
     }
   });
 
@@ -279,6 +355,42 @@ describe('booking a meeting', () => {
       const stored = (await storedBookings()).filter((booking) => booking.email === 'noscript@example.no');
       expect(stored).toHaveLength(1);
       expect(stored[0]!.start).toMatch(new RegExp(`^${date.toISOString().slice(0, 10)}T14:00:00\\+0[12]:00$`));
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('without JavaScript, a time not offered lands on the failed page, which says why and has the times again', async () => {
+    const t = messages.en!;
+    const { context, page } = await newPage({ javaScriptEnabled: false });
+    try {
+      await page.goto(e2e.url('/shop/book-meeting/'));
+      // A Saturday a week or two ahead: no time is offered then (refused before the rate limit counts it).
+      const date = new Date(Date.now() + 7 * 86_400_000);
+      while (date.getUTCDay() !== 6) date.setUTCDate(date.getUTCDate() + 1);
+      await field(page, 'date').fill(date.toISOString().slice(0, 10));
+      await field(page, 'time').selectOption('10:00');
+      await fillVisitor(page, 'saturday@example.com');
+      await Promise.all([
+        page.waitForURL((url) => url.pathname === '/book-meeting/failed/' && url.hash === '#failed-time'),
+        page.locator(`${island} button[type="submit"]`).click(),
+      ]);
+      expect(await page.locator('main h1').textContent()).toBe(t('booking.failedTitle'));
+      // The reason the server named, not the general text, and none of the others.
+      expect(await page.locator('#failed-time').isVisible()).toBe(true);
+      expect(await page.locator('#failed-time').textContent()).toBe(t('booking.failedTime'));
+      expect(await page.locator('.failed-general').isVisible()).toBe(false);
+      for (const other of ['taken', 'fields', 'busy'])
+        expect(await page.locator(`#failed-${other}`).isVisible(), other).toBe(false);
+      // The times again, on this page: a link to them and the form without script.
+      expect(await page.getByRole('link', { name: t('booking.chooseAgain') }).getAttribute('href')).toBe('#booking');
+      expect(await field(page, 'date').isVisible()).toBe(true);
+      expect(await field(page, 'time').isVisible()).toBe(true);
+      expect((await storedBookings()).filter((booking) => booking.email === 'saturday@example.com')).toEqual([]);
+      // Without a reason (the page opened by itself), the general text.
+      await page.goto(e2e.url('/book-meeting/failed/'));
+      expect(await page.locator('.failed-general').textContent()).toBe(t('booking.failedText'));
+      expect(await page.locator('.failed-general').isVisible()).toBe(true);
     } finally {
       await context.close();
     }

@@ -217,30 +217,43 @@ for (const { path, locale, type } of forms) {
 }
 
 describe('enquiry type', () => {
-  for (const { path, type } of [
-    { path: '/hub/contactus/', type: 'repairer' },
-    { path: '/shop/contactus/', type: 'retailer' },
+  // Each audience's contact page, in both languages, with and without script: its own choice is
+  // chosen and named in the page's language; workwear is a choice of its own.
+  for (const { path, type, locale } of [
+    { path: '/hub/contactus/', type: 'repairer', locale: 'en' },
+    { path: '/shop/contactus/', type: 'retailer', locale: 'en' },
+    { path: '/workwear/contactus/', type: 'workwear', locale: 'en' },
+    { path: '/no/hub/contactus/', type: 'repairer', locale: 'no' },
+    { path: '/no/shop/contactus/', type: 'retailer', locale: 'no' },
+    { path: '/no/workwear/contactus/', type: 'workwear', locale: 'no' },
   ]) {
-    it(`is preselected "${type}" on ${path}`, async () => {
-      await visit(path, async (page) => {
-        expect(await field(page, 'type').inputValue()).toBe(type);
-        expect(await text(page, `form.contact-form [name="type"] option[value="${type}"]`)).toBe(
-          messages.en!(`contactForm.types.${type}`),
+    for (const javaScriptEnabled of [true, false]) {
+      it(`is preselected "${type}" on ${path} ${javaScriptEnabled ? 'hydrated' : 'without script'}`, async () => {
+        await visit(
+          path,
+          async (page) => {
+            expect(await field(page, 'type').inputValue()).toBe(type);
+            expect(await text(page, 'form.contact-form [name="type"] option:checked')).toBe(
+              messages[locale]!(`contactForm.types.${type}`),
+            );
+          },
+          { javaScriptEnabled },
         );
       });
-    });
+    }
   }
 
-  for (const path of ['/contactus/', '/workwear/contactus/']) {
-    it(`starts on an empty choice on ${path}, where no audience decides it`, async () => {
-      await visit(path, async (page) => {
-        expect(await field(page, 'type').inputValue()).toBe('');
-        expect(await text(page, 'form.contact-form [name="type"] option:checked')).toBe(
-          messages.en!('contactForm.chooseType'),
-        );
-      });
+  it('starts on an empty choice on /contactus/, where no audience decides it, and offers workwear there too', async () => {
+    await visit('/contactus/', async (page) => {
+      expect(await field(page, 'type').inputValue()).toBe('');
+      expect(await text(page, 'form.contact-form [name="type"] option:checked')).toBe(
+        messages.en!('contactForm.chooseType'),
+      );
+      expect(await text(page, 'form.contact-form [name="type"] option[value="workwear"]')).toBe(
+        messages.en!('contactForm.types.workwear'),
+      );
     });
-  }
+  });
 });
 
 describe('preselected by the link that leads here', () => {

@@ -273,6 +273,50 @@ describe('navigation states', () => {
     });
   });
 
+  it("Escape closes a greyed item's choice in the desktop bar and gives focus back to the item, opened by keyboard or by mouse", async () => {
+    await visit('/', { viewport: { width: 1440, height: 800 } }, async (page) => {
+      const details = item(page, 'pricing').locator('details');
+      const summary = details.locator('summary');
+      const panel = details.locator('.nav-choice-panel');
+      // By keyboard: open, Tab into the choice, Escape.
+      await summary.focus();
+      await page.keyboard.press('Enter');
+      await panel.waitFor({ state: 'visible' });
+      await page.keyboard.press('Tab');
+      expect(
+        await panel
+          .locator('a')
+          .first()
+          .evaluate((link) => link === document.activeElement),
+      ).toBe(true);
+      await page.keyboard.press('Escape');
+      await panel.waitFor({ state: 'hidden' });
+      expect(await details.evaluate((element) => (element as HTMLDetailsElement).open)).toBe(false);
+      expect(await summary.evaluate((element) => element === document.activeElement)).toBe(true);
+      // By mouse.
+      await summary.click();
+      await panel.waitFor({ state: 'visible' });
+      await page.keyboard.press('Escape');
+      await panel.waitFor({ state: 'hidden' });
+      expect(await summary.evaluate((element) => element === document.activeElement)).toBe(true);
+    });
+  });
+
+  it('in the open mobile menu, Escape closes the choice first and the menu next', async () => {
+    await visit('/contactus/', { viewport: mobile }, async (page) => {
+      await toggle(page).click();
+      const summary = item(page, 'product').locator('summary');
+      await summary.click();
+      await item(page, 'product').locator('.nav-choice-panel').waitFor({ state: 'visible' });
+      await page.keyboard.press('Escape');
+      await item(page, 'product').locator('.nav-choice-panel').waitFor({ state: 'hidden' });
+      expect(await toggle(page).getAttribute('aria-expanded')).toBe('true');
+      expect(await summary.evaluate((element) => element === document.activeElement)).toBe(true);
+      await page.keyboard.press('Escape');
+      expect(await toggle(page).getAttribute('aria-expanded')).toBe('false');
+    });
+  });
+
   it('the explanation opens by touch inside the mobile menu, and its audience links work', async () => {
     const context = await e2e.newContext({ locale: 'en-US', viewport: mobile, hasTouch: true, isMobile: true });
     try {

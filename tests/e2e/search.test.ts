@@ -20,7 +20,7 @@ afterAll(async () => {
   await e2e?.close();
 });
 
-type SearchCopy = { search: { label: string; none: string; one: string; many: string } };
+type SearchCopy = { search: { label: string; none: string; one: string; many: string; more: string } };
 
 /** Opens `path` in a fresh context and closes it afterwards; fails on any console error or CSP report. */
 async function visit(
@@ -94,6 +94,65 @@ describe('search pages', () => {
       expect(await page.locator('.site-search-results a').count()).toBe(0);
     });
   });
+
+  for (const locale of ['en', 'no'] as const) {
+    it(`says how many pages match on the ${locale} search page, and every one of them can be reached with "more", labelled with its section`, async () => {
+      const [copy, messages, config] = await Promise.all([
+        readYaml<SearchCopy>(`content/pages/search/${locale}.yaml`),
+        readYaml<{ blog: { title: string } }>(`content/messages/${locale}.yaml`),
+        readYaml<{ audiences: Record<string, { label: Record<string, string> }> }>('site.config.yaml'),
+      ]);
+      const prefix = locale === 'en' ? '' : '/no';
+      const query = locale === 'en' ? 'repair' : 'reparasjon';
+      const audiences = ['hub', 'shop', 'workwear'].map((id) => config.audiences[id]!.label[locale]!);
+      await visit(`${prefix}/search/?q=${query}`, async (page) => {
+        const status = page.locator('.site-search-status');
+        await status.filter({ hasText: query }).waitFor();
+        const count = Number(/\d+/.exec((await status.textContent()) ?? '')?.[0]);
+        expect(await status.textContent()).toBe(
+          copy.search.many.replace('{count}', String(count)).replace('{query}', query),
+        );
+        // More than a page of results: the word is on most pages of the site.
+        expect(count).toBeGreaterThan(20);
+        const links = page.locator('.site-search-results a');
+        expect(await links.count()).toBe(20);
+        const more = page.getByRole('button', { name: copy.search.more });
+        while (await more.isVisible()) {
+          const before = await links.count();
+          await more.click();
+          await expect.poll(() => links.count()).toBeGreaterThan(before);
+          // Focus moves to the first result the button added.
+          expect(await links.nth(before).evaluate((link) => link === document.activeElement)).toBe(true);
+        }
+        expect(await links.count()).toBe(count);
+        const paths = await links.evaluateAll((found) =>
+          found.map((link) => new URL((link as HTMLAnchorElement).href).pathname),
+        );
+        expect(new Set(paths).size).toBe(count);
+        // Each result of an audience's pages or the blog names its section, in the page's language.
+        const results = await page.locator('.site-search-results li').evaluateAll((items) =>
+          items.map((item) => ({
+            path: new URL(item.querySelector('a')!.href).pathname,
+            section: item.querySelector('.site-search-section')?.textContent ?? undefined,
+          })),
+        );
+        const expected = (path: string) =>
+          path.startsWith(`${prefix}/hub/`)
+            ? audiences[0]
+            : path.startsWith(`${prefix}/shop/`)
+              ? audiences[1]
+              : path.startsWith(`${prefix}/workwear/`)
+                ? audiences[2]
+                : path.startsWith(`${prefix}/blog/`)
+                  ? messages.blog.title
+                  : undefined;
+        for (const result of results) expect(result.section, result.path).toBe(expected(result.path));
+        expect(new Set(results.map((result) => result.section))).toEqual(
+          new Set([...audiences, messages.blog.title, undefined]),
+        );
+      });
+    });
+  }
 
   it('has nothing axe finds on a page of results (axe is an inline script: the policy is bypassed for it alone)', async () => {
     await visit(

@@ -289,16 +289,17 @@ describe('without script', () => {
     expect((await fetch(`${base}/api/booking/calendar.ics?id=00000000-0000-0000-0000-000000000000`)).status).toBe(404);
   });
 
-  it('lands on the failed page when the time is taken or not a slot', async () => {
+  it('lands on the failed page, at why, when the time is taken, not a slot, or a field is wrong', async () => {
     await start();
     expect((await form({ ...visitor, date: '2026-03-30', time: '10:30' })).status).toBe(303);
-    for (const fields of [
-      { date: '2026-03-30', time: '10:30' },
-      { date: '2026-03-28', time: '10:00' },
-      { date: '2026-03-30', time: '10:15' },
-    ]) {
+    for (const [fields, why] of [
+      [{ date: '2026-03-30', time: '10:30' }, 'taken'],
+      [{ date: '2026-03-28', time: '10:00' }, 'time'],
+      [{ date: '2026-03-30', time: '10:15' }, 'time'],
+      [{ date: '2026-03-30', time: '11:00', email: 'nope' }, 'fields'],
+    ] as const) {
       const response = await form({ ...visitor, locale: 'en', ...fields });
-      expect(response.headers.get('location'), JSON.stringify(fields)).toBe('/book-meeting/failed/');
+      expect(response.headers.get('location'), JSON.stringify(fields)).toBe(`/book-meeting/failed/#failed-${why}`);
     }
     expect(await stored()).toHaveLength(1);
   });

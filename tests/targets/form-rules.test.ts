@@ -423,7 +423,7 @@ describe('the booking rules, in site serve and in the host functions', () => {
     expect(stored).toEqual([]);
   });
 
-  it('bad fields: 400 naming them; as a plain form post, the failed page of its language', async () => {
+  it('bad fields: 400 naming them; as a plain form post, the failed page of its language, saying so', async () => {
     const { answers, stored } = await expectSameOnBoth(bookingSides(), [
       book({ start: '2026-03-30T07:00:00Z', email: 'nope', firstName: '' }),
       book({ date: '2026-03-30', time: '09:00', email: 'nope' }, true),
@@ -433,7 +433,8 @@ describe('the booking rules, in site serve and in the host functions', () => {
       status: 400,
       body: { error: 'invalid_fields', fields: { email: 'invalidEmail', firstName: 'required' } },
     });
-    expect(answers[1]).toMatchObject({ status: 303, headers: { location: '/no/book-meeting/failed/' } });
+    // The failed page with why, for a page without script to say (a field, not the time).
+    expect(answers[1]).toMatchObject({ status: 303, headers: { location: '/no/book-meeting/failed/#failed-fields' } });
     expect(answers[2]!.status).toBe(400);
     expect(stored).toEqual([]);
   });

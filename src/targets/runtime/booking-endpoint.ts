@@ -3,7 +3,7 @@
  * adapter between the host's request and the booking's rules (forms/booking.ts, the same ones
  * `site serve` applies), over the store on whatever database the host gives the function (D1 on
  * Cloudflare, Postgres elsewhere): the slots, a booking (a plain form POST is answered with a 303
- * to the booked or failed page of its language), the calendar file. What stays here is the
+ * to the booked or failed page of its language, the latter with why: `bookingResultOf`), the calendar file. What stays here is the
  * host's: the request and response, the store opened once per running instance, a rate limit
  * per instance, and the host's log, which says why a database could not answer (503).
  *
@@ -13,6 +13,7 @@
 import { storageFailed } from '../../forms/answer.js';
 import {
   bookingCalendar,
+  bookingResultOf,
   bookSlot,
   calendarIdOf,
   listFreeSlots,
@@ -115,11 +116,8 @@ export function createBookingEndpoint(
           `${settings.path}: the booking could not be stored: ${error instanceof Error ? error.message : String(error)}`,
         ),
     });
-    return submissionResponse(
-      answer,
-      read,
-      (accepted) =>
-        inLocale(settings.resultPages, read.fields.locale, settings.defaultLocale)[accepted ? 'booked' : 'failed'],
+    return submissionResponse(answer, read, () =>
+      bookingResultOf(answer, inLocale(settings.resultPages, read.fields.locale, settings.defaultLocale)),
     );
   }
 
