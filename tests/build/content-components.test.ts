@@ -122,7 +122,7 @@ describe('components in Markdown', () => {
     // The home page shows only the site's badge: no engine stylesheet, no script.
     const home = await readFile(join(dir, 'dist', 'index.html'), 'utf8');
     expect(home).toContain(
-      "<p>The home page's copy has a component too: <span class=\"badge badge-info\">Fresh</span>.</p>",
+      '<p>The home page\'s copy has a component too: <span class="badge badge-info">Fresh</span>.</p>',
     );
     expect(links(home)).toEqual([]);
     const headers = await readFile(join(dir, 'dist', '_headers'), 'utf8');
