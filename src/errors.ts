@@ -55,6 +55,10 @@ export const errorCatalogue = {
     hint: 'Create the file, copying the structure of the other locale.',
   },
   CONTENT_INVALID: { title: 'Invalid content', hint: 'Compare the file with the fields the page template expects.' },
+  CONTENT_COMPONENT: {
+    title: 'Component in Markdown not known, or its attributes wrong',
+    hint: 'Name a component of templates/content/ (or one the engine ships: callout, figure, video) and give it the attributes its props schema accepts.',
+  },
   CONTENT_PARITY: {
     title: 'Locales out of step',
     hint: 'Add the key to the other locale so both languages say the same things.',

@@ -5,7 +5,15 @@
  * an island bundle (code-split for the browser) would otherwise share one chunk with every
  * module this file re-exports, and a page with an island of its own (a calculator, say) would load zod.
  */
-export type { LayoutProps, PageMeta, PageProps, PageTemplateModule, SiteContext } from './render/types.js';
+export type {
+  ContentComponentModule,
+  ContentComponentProps,
+  LayoutProps,
+  PageMeta,
+  PageProps,
+  PageTemplateModule,
+  SiteContext,
+} from './render/types.js';
 export type { CollectionEntryData, CollectionListData, ListedEntry, Page } from './routes/pages.js';
 export type { Entry, EntryTranslation } from './content/collections.js';
 export type { FrontMatterField } from './content/front-matter-schema.js';

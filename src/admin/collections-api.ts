@@ -7,6 +7,8 @@
  * `posts…` stays the blog's alias (or the first collection's when the site has no `blog`): the
  * same route set (its writes, like every admin write, go through write-queue.ts).
  */
+import { componentDirectiveName, componentFields, type ComponentInfo } from '../content/component-uses.js';
+import type { TemplateSet } from '../render/types.js';
 import type { ResolvedConfig } from '../config/load.js';
 import { builtInEntryFields } from '../config/schema.js';
 import { collectionNamed } from '../config/sources.js';
@@ -28,6 +30,18 @@ export interface CollectionRoutesOptions {
   routesOf(collection: string): readonly AdminRoute[];
   /** The collection `posts…` edits when the site has no `blog` is its first one; this one when given. */
   alias?: string;
+}
+
+/** The site's content components and the engine's it keeps, by the name Markdown gives them, as `GET /api/admin/components` lists them. */
+export function describeComponents(templates: Pick<TemplateSet, 'components' | 'engineComponents'>): ComponentInfo[] {
+  return Object.entries(templates.components)
+    .map(([file, module]): ComponentInfo => ({
+      name: componentDirectiveName(file),
+      kind: templates.engineComponents.includes(file) ? 'engine' : 'site',
+      ...(typeof module.description === 'string' ? { description: module.description } : {}),
+      fields: componentFields(module.props),
+    }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 /** "authorRole" → "Author role": a field's label where the admin's copy has none. */
@@ -144,6 +158,18 @@ export function createCollectionRoutes(options: CollectionRoutesOptions): AdminR
     },
   };
 
+  // The content components the Markdown editor offers (docs/content.md "Components"), with their attributes as form fields.
+  const components: AdminRoute = {
+    method: 'GET',
+    pattern: /^components$/,
+    role: 'editor',
+    async handle({ response }) {
+      const build = options.lastBuild?.();
+      if (!build) return notBuilt(response);
+      sendJson(response, 200, describeComponents(build.templates));
+    },
+  };
+
   const methods = ['GET', 'POST', 'PUT', 'DELETE'];
   const entries: AdminRoute[] = methods.map((method) => ({
     method,
@@ -172,5 +198,5 @@ export function createCollectionRoutes(options: CollectionRoutesOptions): AdminR
     handle: (context) => dispatch(context, aliasCollection(options.config(), options.alias), context.params[0]!),
   }));
 
-  return [list, ...entries, ...alias];
+  return [list, components, ...entries, ...alias];
 }

@@ -6,6 +6,8 @@
  * atomically and one at a time per file, and is logged. A rename moves a post's folder, every
  * language at once, and adds redirects from its old addresses (post-rename.ts).
  */
+import { placeUses } from '../content/component-uses.js';
+import type { ComponentUse } from '../content/directives.js';
 import { readdir, readFile, rename } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
@@ -147,7 +149,15 @@ export function frontMatterProblem(error: FrontMatterEditError, display: string)
 
 /** A post's text after the build's checks: its problems, or its front matter, rendered Markdown and image. */
 export type CheckedPost =
-  { errors: SiteError[] } | { errors: []; data: EntryFrontMatter; html: string; words: number; image?: EntryImage };
+  | { errors: SiteError[] }
+  | {
+      errors: [];
+      data: EntryFrontMatter;
+      html: string;
+      words: number;
+      image?: EntryImage;
+      components?: ComponentUse[];
+    };
 
 /** The line of a front matter field in a post's text (1-based), if it is there. */
 function fieldLine(text: string, field: string): number | undefined {
@@ -221,7 +231,15 @@ export async function checkPost(
     title: fillPlaceholders(checked.data.title, values),
     description: fillPlaceholders(checked.data.description, values),
   };
-  return { errors: [], data, html: outcome.html, words: outcome.words, ...(image ? { image } : {}) };
+  return {
+    errors: [],
+    data,
+    html: outcome.html,
+    words: outcome.words,
+    ...(image ? { image } : {}),
+    // At their lines in the file: the site check (site-check.ts) refuses an unknown component or attribute there.
+    ...(outcome.components ? { components: placeUses(outcome.components, line) } : {}),
+  };
 }
 
 /** The text a post would have after an edit: the file's text edited in place, or a new file. */

@@ -7,6 +7,7 @@
  * worker thread within a time budget (createAdminMarkdownRenderer), and a session may ask for 30
  * previews a minute (429 past that).
  */
+import { checkComponentUses } from '../content/component-uses.js';
 import { createDiagnostics } from '../diagnostics.js';
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
@@ -70,6 +71,9 @@ export function renderDraftPage(
   text?: string,
 ): string {
   const config = build.config;
+  // A component the build would refuse is refused here too, at its line.
+  if (translation.components)
+    throwIfAny(checkComponentUses(translation.components, translation.file, build.templates.components));
   const key = entryKey({ collection, slug });
   const entries = new Map(build.entries);
   const before = entries.get(key);

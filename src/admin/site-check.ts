@@ -10,6 +10,7 @@
 import type { ResolvedConfig } from '../config/load.js';
 import { createDiagnostics, uniqueDiagnostics } from '../diagnostics.js';
 import { collectSiteErrors, SiteError } from '../errors.js';
+import { checkComponentUses } from '../content/component-uses.js';
 import type { IslandScripts } from '../render/render-pages.js';
 import {
   createFeedFiles,
@@ -61,6 +62,10 @@ export function entriesWithEdit(build: Pick<Build, 'entries'>, edit: EntryEdit):
 /** Checks the whole site as it would be after `edit`. */
 export function checkSiteWithEdit(build: Build, edit: EntryEdit): SiteCheck {
   const config: ResolvedConfig = build.config;
+  // Its components and their attributes, as the build checks them (at their lines, field "body").
+  const uses = edit.translation?.components;
+  const refused = uses ? checkComponentUses(uses, edit.translation!.file, build.templates.components) : [];
+  if (refused.length) return { errors: refused, rendered: 0 };
   const entries = entriesWithEdit(build, edit);
   const entryList = orderEntries(config, [...entries.values()]);
   let pages: readonly Page[];

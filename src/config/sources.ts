@@ -31,6 +31,8 @@ export interface Sources {
   pageTemplate(name: string): string;
   layout: string;
   islandsFolder: string;
+  /** The site's content components, which Markdown names by directive (`templates/content/`). */
+  contentComponentsFolder: string;
   stylesheet: string;
   /** A path as messages show it: relative to the working directory. */
   display(path: string): string;
@@ -41,7 +43,13 @@ export function templateSources(
   templates: string,
 ): Pick<
   Sources,
-  'templatesFolder' | 'pageTemplatesFolder' | 'pageTemplate' | 'layout' | 'islandsFolder' | 'stylesheet'
+  | 'templatesFolder'
+  | 'pageTemplatesFolder'
+  | 'pageTemplate'
+  | 'layout'
+  | 'islandsFolder'
+  | 'contentComponentsFolder'
+  | 'stylesheet'
 > {
   const pageTemplatesFolder = join(templates, 'pages');
   return {
@@ -51,6 +59,7 @@ export function templateSources(
       isAdminTemplate(name) ? adminTemplateFile(name) : join(pageTemplatesFolder, `${name}.tsx`),
     layout: join(templates, 'layout', 'Layout.tsx'),
     islandsFolder: join(templates, 'islands'),
+    contentComponentsFolder: join(templates, 'content'),
     stylesheet: join(templates, 'styles', 'main.css'),
   };
 }

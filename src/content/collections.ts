@@ -24,6 +24,8 @@ export { createFrontMatterSchema, frontMatterFields, type FrontMatterField } fro
 import { locateContentField } from './field-position.js';
 import { readEntryImage, type EntryImage } from './images.js';
 import { resolveMarkdownImages, type MarkdownImage } from './markdown-images.js';
+import { placeUses } from './component-uses.js';
+import type { ComponentUse } from './directives.js';
 import { defaultMarkdownRenderer, type MarkdownRenderer } from './markdown-cache.js';
 import type { ScheduledTranslation } from './schedule.js';
 
@@ -50,6 +52,8 @@ export interface EntryTranslation extends EntryBasics {
   image?: EntryImage;
   /** The image files its Markdown shows (content/markdown-images.ts), when it shows any: the build publishes their variants. */
   bodyImages?: MarkdownImage[];
+  /** The components its Markdown uses (content/directives.ts), at their lines in `file`, when it uses any: the build checks them. */
+  components?: ComponentUse[];
   locale: string;
   /** The source file, relative to the working directory. */
   file: string;
@@ -269,7 +273,7 @@ function decodeFrontMatter(entry: Buffer | undefined): EntryFrontMatter | undefi
 }
 
 /** A translation from its checked front matter and its rendered Markdown (the build's and the admin preview's one way to make it). */
-export function completeTranslation(collection: CollectionConfig, data: EntryFrontMatter, locale: string, file: string, rendered: { html: string; words: number }): EntryTranslation {
+export function completeTranslation(collection: CollectionConfig, data: EntryFrontMatter, locale: string, file: string, rendered: { html: string; words: number; components?: ComponentUse[] }): EntryTranslation {
   const termField = collection.taxonomy?.field;
   const { title, description, date, updated, draft, slug } = data;
   const fields: Record<string, string | number | boolean> = {};
@@ -291,6 +295,7 @@ export function completeTranslation(collection: CollectionConfig, data: EntryFro
     html: rendered.html,
     words: rendered.words,
     readingMinutes: readingMinutes(rendered.words, collection.wordsPerMinute),
+    ...(rendered.components?.length ? { components: rendered.components } : {}),
   };
 }
 
@@ -322,7 +327,8 @@ async function renderEntries(
         diagnostics.add(...body.errors);
         continue;
       }
-      const translation = completeTranslation(collection, { ...data, title: fill(data.title), description: fill(data.description) }, locale, file, { html: body.html, words: outcome.words });
+      const components = outcome.components && placeUses(outcome.components, bodyLine);
+      const translation = completeTranslation(collection, { ...data, title: fill(data.title), description: fill(data.description) }, locale, file, { html: body.html, words: outcome.words, ...(components ? { components } : {}) });
       if (body.images.length) translation.bodyImages = body.images;
       if (data.image !== undefined) {
         const image = await readEntryImage(entry.folder, data.image, data.imageAlt, locale);

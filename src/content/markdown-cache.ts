@@ -111,9 +111,13 @@ export function createMarkdownRenderer(options: MarkdownRendererOptions = {}): M
   };
 }
 
-/** An entry is the word count on the first line (with the JSON of the local images after a space, when there are any), then the HTML. */
+/**
+ * An entry is the word count on the first line (with, after a space, the JSON of its local images
+ * and components, when it has any), then the HTML.
+ */
 function encodeEntry(entry: RenderedMarkdown): string {
-  return `${entry.words}${entry.images ? ` ${JSON.stringify(entry.images)}` : ''}\n${entry.html}`;
+  const extras = entry.images || entry.components ? ` ${JSON.stringify({ images: entry.images, components: entry.components })}` : '';
+  return `${entry.words}${extras}\n${entry.html}`;
 }
 
 function decodeEntry(data: Buffer | undefined): RenderedMarkdown | undefined {
@@ -127,8 +131,9 @@ function decodeEntry(data: Buffer | undefined): RenderedMarkdown | undefined {
   if (!Number.isInteger(words)) return undefined;
   if (space === -1) return { words, html: text.slice(newline + 1) };
   try {
-    const images = JSON.parse(first.slice(space + 1)) as RenderedMarkdown['images'];
-    return Array.isArray(images) ? { words, html: text.slice(newline + 1), images } : undefined;
+    const { images, components } = JSON.parse(first.slice(space + 1)) as Pick<RenderedMarkdown, 'images' | 'components'>;
+    if ((images !== undefined && !Array.isArray(images)) || (components !== undefined && !Array.isArray(components))) return undefined;
+    return { words, html: text.slice(newline + 1), ...(images ? { images } : {}), ...(components ? { components } : {}) };
   } catch {
     return undefined;
   }

@@ -6,6 +6,8 @@
 export { unified } from 'unified';
 export { default as remarkParse } from 'remark-parse';
 export { default as remarkGfm } from 'remark-gfm';
+// Generic directives (`:::callout`, `::video`, `:badge[…]`): components in Markdown (directives.ts).
+export { default as remarkDirective } from 'remark-directive';
 export { default as remarkRehype } from 'remark-rehype';
 export { default as rehypeSlug } from 'rehype-slug';
 export { default as rehypeSanitize, defaultSchema } from 'rehype-sanitize';

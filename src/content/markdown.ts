@@ -20,6 +20,7 @@ import { defaultHighlight, highlightId, rehypeHighlight, type HighlightOptions }
 import { gfmFeatures, gfmFeaturesOf, gfmTriggers, type GfmFeature } from './gfm-features.js';
 import { isEmptySanitizeExtension, type SanitizeExtension } from '../config/sanitize.js';
 import { createSanitizeSchema, hastAttributeName } from './sanitize-schema.js';
+import { componentTag, directiveTrigger, isImageFileValue, markerJson, rehypeComponentMarkers, remarkComponents, slotTag, type ComponentUse } from './directives.js';
 
 /**
  * The remark and rehype plugins of the config (`markdown.remarkPlugins`, `markdown.rehypePlugins`),
@@ -79,7 +80,7 @@ type Processor = {
   stringify(tree: MdastNode): string;
 };
 /** What of an mdast tree the autolink check reads (and of the hast tree, its local images). */
-type MdastNode = { type: string; value?: string; children?: MdastNode[]; data?: { localImages?: LocalImageRef[] } };
+type MdastNode = { type: string; value?: string; children?: MdastNode[]; data?: { localImages?: LocalImageRef[]; components?: ComponentUse[] } };
 type MarkdownStack = typeof import('./markdown-stack.js');
 
 /** The processors made so far, by the GFM extensions they parse with. */
@@ -129,31 +130,44 @@ function remarkGfmSubset(stack: MarkdownStack, features: readonly GfmFeature[]) 
   };
 }
 
-/** The processor with the GFM extensions of `gfm`, or with remark-gfm itself (the reference the tests compare with), and the configured plugins. */
-async function createProcessor(gfm: readonly GfmFeature[] | 'remark-gfm', plugins: MarkdownPlugins = noMarkdownPlugins): Promise<Processor> {
+/**
+ * The processor with the GFM extensions of `gfm`, or with remark-gfm itself (the reference the
+ * tests compare with), and the configured plugins; with `directives`, the directive syntax of
+ * remark-directive and the components' steps (directives.ts), only for a document whose text has
+ * a trigger of it (`directiveTrigger`), so every other document is parsed as it was.
+ */
+async function createProcessor(gfm: readonly GfmFeature[] | 'remark-gfm', plugins: MarkdownPlugins = noMarkdownPlugins, directives = false): Promise<Processor> {
   const stack = await loadStack();
-  const { unified, remarkParse, remarkGfm, remarkRehype, rehypeSlug, rehypeSanitize, defaultSchema, rehypeStringify } = stack;
+  const { unified, remarkParse, remarkGfm, remarkDirective, remarkRehype, rehypeSlug, rehypeSanitize, defaultSchema, rehypeStringify } = stack;
   const schema = createSanitizeSchema(defaultSchema, plugins.sanitize);
+  if (directives) {
+    // The components' own elements, which rehypeComponentMarkers turns into comments after the sanitiser.
+    schema.tagNames = [...(schema.tagNames ?? []), componentTag, slotTag];
+    schema.attributes = { ...schema.attributes, [componentTag]: ['dataComponent'], [slotTag]: ['dataSlot'] };
+  }
   const [remarkPlugins, rehypePlugins] = await Promise.all([importPlugins(plugins.remark), importPlugins(plugins.rehype)]);
   // Typed loosely: the configured plugins' types are not known here.
   type Chain = { use(plugin: unknown, options?: unknown): Chain; freeze(): unknown };
   let chain = unified()
     .use(remarkParse)
     .use(gfm === 'remark-gfm' ? remarkGfm : (remarkGfmSubset(stack, gfm) as unknown as typeof remarkGfm)) as unknown as Chain;
+  if (directives) chain = chain.use(remarkDirective);
   // The configured plugins work on the trees the built-in steps make, and their output is
   // sanitised like the rest: a plugin cannot bring in a script either. The headings have their
   // ids (as the page will have them) before the rehype plugins run, so a plugin that links or
   // lists them finds them.
   for (const [attacher, options] of remarkPlugins) chain = chain.use(attacher, options);
+  // After the site's remark plugins, which may handle directives of their own first.
+  if (directives) chain = chain.use(remarkComponents);
   chain = chain.use(remarkRehype).use(rehypeSlug).use(rehypeSectionIds);
   for (const [attacher, options] of rehypePlugins) chain = chain.use(attacher, options);
-  return chain
+  chain = chain
     .use(rehypeSanitize, schema)
     .use(rehypeHighlight, plugins.highlight ?? defaultHighlight)
     .use(rehypeExternalLinks)
-    .use(rehypeLocalImages)
-    .use(rehypeStringify, { closeSelfClosing: true })
-    .freeze() as unknown as Processor;
+    .use(rehypeLocalImages);
+  if (directives) chain = chain.use(rehypeComponentMarkers);
+  return chain.use(rehypeStringify, { closeSelfClosing: true }).freeze() as unknown as Processor;
 }
 
 type Attacher = (this: unknown, ...args: unknown[]) => unknown;
@@ -316,40 +330,45 @@ export async function renderMarkdown(markdown: string, plugins: MarkdownPlugins 
   return (await renderMarkdownTree(markdown, plugins)).html;
 }
 
-/** Renders Markdown to HTML with its local images (rehypeLocalImages). */
-async function renderMarkdownTree(markdown: string, plugins: MarkdownPlugins): Promise<{ html: string; images?: LocalImageRef[] }> {
+/** What a document's HTML comes with: its local images (rehypeLocalImages) and its components (directives.ts). */
+type TreeOutput = { html: string; images?: LocalImageRef[]; components?: ComponentUse[] };
+
+/** Renders Markdown to HTML with its local images (rehypeLocalImages) and components. */
+async function renderMarkdownTree(markdown: string, plugins: MarkdownPlugins): Promise<TreeOutput> {
   const features = gfmFeaturesOf(markdown);
-  if (!features.includes('autolinkLiteral')) return renderTreeWith(await processorFor(features, plugins), markdown);
+  const directives = directiveTrigger.test(markdown);
+  if (!features.includes('autolinkLiteral')) return renderTreeWith(await processorFor(features, plugins, directives), markdown);
   // The text names a trigger of autolink literals, but often only in a link's destination: parse
   // without them, and parse again with them only when the text of the document has a trigger.
   const without = features.filter((feature) => feature !== 'autolinkLiteral');
-  const processor = await processorFor(without, plugins);
+  const processor = await processorFor(without, plugins, directives);
   const tree = processor.parse(markdown);
-  if (gfmTriggers.autolinkLiteral.test(textOf(tree))) return renderTreeWith(await processorFor(features, plugins), markdown);
+  if (gfmTriggers.autolinkLiteral.test(textOf(tree))) return renderTreeWith(await processorFor(features, plugins, directives), markdown);
   return stringifyTree(processor, await processor.run(tree, markdown));
 }
 
-/** Renders Markdown with the GFM extensions of `gfm`, or with remark-gfm itself. */
+/** Renders Markdown with the GFM extensions of `gfm`, or with remark-gfm itself (and the directives, when its text has their trigger). */
 export async function renderMarkdownWith(markdown: string, gfm: readonly GfmFeature[] | 'remark-gfm', plugins: MarkdownPlugins = noMarkdownPlugins): Promise<string> {
-  return (await renderTreeWith(await processorFor(gfm, plugins), markdown)).html;
+  return (await renderTreeWith(await processorFor(gfm, plugins, directiveTrigger.test(markdown)), markdown)).html;
 }
 
-async function renderTreeWith(processor: Processor, markdown: string): Promise<{ html: string; images?: LocalImageRef[] }> {
+async function renderTreeWith(processor: Processor, markdown: string): Promise<TreeOutput> {
   return stringifyTree(processor, await processor.run(processor.parse(markdown), markdown));
 }
 
-function stringifyTree(processor: Processor, tree: MdastNode): { html: string; images?: LocalImageRef[] } {
+function stringifyTree(processor: Processor, tree: MdastNode): TreeOutput {
   const images = tree.data?.localImages;
-  return { html: processor.stringify(tree), ...(images ? { images } : {}) };
+  const components = tree.data?.components;
+  return { html: processor.stringify(tree), ...(images ? { images } : {}), ...(components ? { components } : {}) };
 }
 
-function processorFor(gfm: readonly GfmFeature[] | 'remark-gfm', plugins: MarkdownPlugins): Promise<Processor> {
+function processorFor(gfm: readonly GfmFeature[] | 'remark-gfm', plugins: MarkdownPlugins, directives: boolean): Promise<Processor> {
   // The plugins' URLs (with a local file's hash) and options: an edited plugin gets a processor of its own.
   const withPlugins = hasMarkdownPlugins(plugins) ? `\n${JSON.stringify([...[plugins.remark, plugins.rehype].map((refs) => refs.map((ref) => [ref.url, ref.options])), plugins.highlight ?? null, plugins.sanitize ?? null])}` : '';
-  const key = (typeof gfm === 'string' ? gfm : gfm.join(' ')) + withPlugins;
+  const key = (typeof gfm === 'string' ? gfm : gfm.join(' ')) + (directives ? ' directives' : '') + withPlugins;
   let processor = processors.get(key);
   if (!processor) {
-    processors.set(key, (processor = createProcessor(gfm, plugins)));
+    processors.set(key, (processor = createProcessor(gfm, plugins, directives)));
     // A plugin that failed to load fails every document; the next build tries again.
     processor.catch(() => processors.delete(key));
   }
@@ -371,11 +390,12 @@ function textOf(tree: MdastNode): string {
   return parts.join('');
 }
 
-/** A Markdown document after the pipeline: its HTML, its word count, and its local images (marked in the HTML) when it has any. */
+/** A Markdown document after the pipeline: its HTML, its word count, its local images (marked in the HTML) and its components (their markers in the HTML) when it has any. */
 export interface RenderedMarkdown {
   html: string;
   words: number;
   images?: LocalImageRef[];
+  components?: ComponentUse[];
 }
 
 /** A document the pipeline could not render, and why (plain data: it crosses threads). */
@@ -388,8 +408,8 @@ export interface FailedMarkdown {
 /** Renders a document and counts its words (what the Markdown cache stores); a failure of the parser or of a plugin comes back as data. */
 export async function renderMarkdownDocument(markdown: string, plugins: MarkdownPlugins = noMarkdownPlugins): Promise<RenderedMarkdown | FailedMarkdown> {
   try {
-    const { html, images } = await renderMarkdownTree(markdown, plugins);
-    return { html: compactString(html), words: countWords(markdown), ...(images ? { images } : {}) };
+    const { html, images, components } = await renderMarkdownTree(markdown, plugins);
+    return { html: compactString(html), words: countWords(markdown), ...(images ? { images } : {}), ...(components ? { components } : {}) };
   } catch (error) {
     if (error instanceof MarkdownPluginError) return { error: error.message, plugin: { specifier: error.plugin.specifier, field: error.plugin.field } };
     const message = error instanceof RangeError ? 'it is nested too deeply for the Markdown parser' : `the Markdown parser failed: ${error instanceof Error ? error.message : String(error)}`;
@@ -504,9 +524,9 @@ export function markdownLimitError(body: string, bodyLine: number, file: string,
 }
 
 /** Raise when the pipeline changes its output in a way its code and package versions do not show. */
-const pipelineRevision = 4;
+const pipelineRevision = 5;
 /** The packages whose versions decide the HTML the pipeline makes. */
-const pipelinePackages = ['unified', 'remark-parse', 'remark-gfm', 'remark-rehype', 'rehype-slug', 'rehype-sanitize', 'hast-util-sanitize', 'rehype-stringify', 'micromark', 'micromark-extension-gfm', ...gfmFeatures.map((feature) => `micromark-extension-gfm-${feature.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`), 'mdast-util-from-markdown', 'mdast-util-to-hast', 'hast-util-to-html'];
+const pipelinePackages = ['unified', 'remark-parse', 'remark-gfm', 'remark-rehype', 'rehype-slug', 'rehype-sanitize', 'hast-util-sanitize', 'rehype-stringify', 'micromark', 'micromark-extension-gfm', 'remark-directive', 'micromark-extension-directive', 'mdast-util-directive', ...gfmFeatures.map((feature) => `micromark-extension-gfm-${feature.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`), 'mdast-util-from-markdown', 'mdast-util-to-hast', 'hast-util-to-html'];
 let pipelineId: string | undefined;
 
 /**
@@ -530,6 +550,11 @@ export function markdownPipelineId(): string {
     JSON.stringify(Object.entries(gfmTriggers).map(([feature, trigger]) => [feature, trigger.source, trigger.flags])),
     rehypeExternalLinks.toString(),
     rehypeSectionIds.toString(),
+    remarkComponents.toString(),
+    rehypeComponentMarkers.toString(),
+    isImageFileValue.toString(),
+    markerJson.toString(),
+    directiveTrigger.source,
     createSanitizeSchema.toString(),
     hastAttributeName.toString(),
     countWords.toString(),

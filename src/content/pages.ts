@@ -17,6 +17,8 @@ import { parseYaml, validateYaml, yamlValue, type YamlSource } from '../yaml-sou
 import { bodyStartLine, splitFrontMatter } from './front-matter.js';
 import { markdownFailure, markdownLimitError, markdownPluginsOf } from './markdown.js';
 import { resolveMarkdownImages, type MarkdownImage } from './markdown-images.js';
+import { placeUses } from './component-uses.js';
+import type { ComponentUse } from './directives.js';
 import { readTextFile } from './text-file.js';
 import { defaultMarkdownRenderer, type MarkdownRenderer } from './markdown-cache.js';
 import { copyValuesOf, fillPlaceholders } from './messages.js';
@@ -27,6 +29,14 @@ export type PageContent = Record<string, unknown>;
 
 /** The image files a page's Markdown copy shows, by the copy as loadPageContent returns it (the copy itself holds only what its template's schema takes). */
 const copyImages = new WeakMap<PageContent, MarkdownImage[]>();
+
+/** The components a page's Markdown copy uses, with its file, by the copy as loadPageContent returns it. */
+const copyComponents = new WeakMap<PageContent, { file: string; uses: ComponentUse[] }>();
+
+/** The components the Markdown body of a page's copy uses (content/directives.ts), placed in its file: the build checks them. */
+export function copyComponentsOf(copy: PageContent): { file: string; uses: readonly ComponentUse[] } | undefined {
+  return copyComponents.get(copy);
+}
 
 /** The image files the Markdown body of a page's copy shows (content/markdown-images.ts): the build publishes their variants. */
 export function copyImagesOf(copy: PageContent): readonly MarkdownImage[] {
@@ -71,6 +81,7 @@ export async function loadPageContent(
     if (!data) return;
     const copy = fillCopy(data, values) as PageContent;
     if (loaded.images?.length) copyImages.set(copy, loaded.images);
+    if (loaded.components?.length) copyComponents.set(copy, { file: loaded.file!, uses: loaded.components });
     contents.set(key, copy);
   }));
   for (const sources of sourcesById.values()) {
@@ -125,7 +136,7 @@ async function readContentFile(
   diagnostics: Diagnostics,
   markdown: MarkdownRenderer,
   parse: ParseYaml,
-): Promise<{ source: YamlSource; html?: string; images?: MarkdownImage[] } | undefined> {
+): Promise<{ source: YamlSource; html?: string; images?: MarkdownImage[]; components?: ComponentUse[]; file?: string } | undefined> {
   const base = join(sourcesOf(config).copy(id), locale);
   const candidates = [base + '.yaml', base + '.md', ...(isAdminTemplate(template) ? adminCopyFiles(id, locale) : [])];
   for (const path of candidates) {
@@ -161,7 +172,12 @@ async function readContentFile(
     const shown = await resolveMarkdownImages(rendered, dirname(path), { file, bodyLine });
     diagnostics.add(...shown.errors);
     if (shown.errors.length) return undefined;
-    return { source, html: shown.html, ...(shown.images.length ? { images: shown.images } : {}) };
+    return {
+      source,
+      html: shown.html,
+      ...(shown.images.length ? { images: shown.images } : {}),
+      ...(rendered.components ? { components: placeUses(rendered.components, bodyLine), file } : {}),
+    };
   }
   diagnostics.error({
     code: 'CONTENT_MISSING',

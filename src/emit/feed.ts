@@ -7,6 +7,7 @@ import type { ResolvedConfig } from '../config/load.js';
 import type { Entry, EntryTranslation } from '../content/collections.js';
 import { withBase } from '../render/base-path.js';
 import { escapeHtml } from '../render/html.js';
+import { withoutComponentMarkers } from '../content/directives.js';
 import { urlsOf } from '../routes/urls.js';
 
 /** What one feed shows. */
@@ -128,7 +129,7 @@ function jsonFeedText(feed: Feed): string {
       url,
       title: translation.title,
       summary: translation.description,
-      content_html: withBase(translation.html, feed.config.site.base),
+      content_html: withBase(withoutComponentMarkers(translation.html), feed.config.site.base),
       date_published: `${translation.date}T00:00:00Z`,
       ...(translation.updated ? { date_modified: `${translation.updated}T00:00:00Z` } : {}),
       ...(translation.term === undefined ? {} : { tags: [feed.termName(translation.term)] }),

@@ -49,9 +49,52 @@ export type { Entry, LoadedEntry, MessageTree, Page, PageContent };
 export { locateContentField };
 export { socialFolder } from '../render/social-card.js';
 export { copyImagesOf } from '../content/pages.js';
+import { copyComponentsOf } from '../content/pages.js';
+import { checkComponentUses } from '../content/component-uses.js';
+import { videoFrameSources } from '../render/component-files.js';
 export type { MarkdownImage } from '../content/markdown-images.js';
 /** The path an ASCII spelling of an alias path stands for, which serve and the hosts redirect. */
 export { asciiAliasPaths as aliasSpellingsOf } from '../routes/ascii-spellings.js';
+
+/**
+ * The components the Markdown of the entries and of the page copy uses, checked against the
+ * site's (content/component-uses.ts): CONTENT_COMPONENT at each directive or attribute the check
+ * refuses. Run once the templates are loaded, before any page renders.
+ */
+export function checkContentComponents(
+  entries: readonly Entry[],
+  contents: ReadonlyMap<string, PageContent>,
+  templates: Pick<TemplateSet, 'components'>,
+): SiteError[] {
+  const errors: SiteError[] = [];
+  for (const entry of entries)
+    for (const translation of Object.values(entry.translations))
+      if (translation.components)
+        errors.push(...checkComponentUses(translation.components, translation.file, templates.components));
+  for (const copy of contents.values()) {
+    const found = copyComponentsOf(copy);
+    if (found) errors.push(...checkComponentUses(found.uses, found.file, templates.components));
+  }
+  return errors;
+}
+
+/** The names the Markdown of the entries and of the page copy gives its components, sorted. */
+export function componentNamesUsed(entries: readonly Entry[], contents: ReadonlyMap<string, PageContent>): string[] {
+  const names = new Set<string>();
+  for (const entry of entries)
+    for (const translation of Object.values(entry.translations))
+      for (const use of translation.components ?? []) names.add(use.name);
+  for (const copy of contents.values()) for (const use of copyComponentsOf(copy)?.uses ?? []) names.add(use.name);
+  return [...names].sort();
+}
+
+/** The frame sources the site's policy allows for its content: the video players' when its Markdown uses `video`. */
+export function contentFrameSources(
+  entries: readonly Entry[],
+  contents: ReadonlyMap<string, PageContent>,
+): readonly string[] {
+  return componentNamesUsed(entries, contents).some((name) => name.toLowerCase() === 'video') ? videoFrameSources : [];
+}
 
 /** The messages of every locale. */
 export type Messages = Record<string, MessageTree>;

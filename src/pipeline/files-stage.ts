@@ -24,8 +24,11 @@ import type { EntryImage } from '../content/images.js';
 import { focusStylesheet } from '../render/images.js';
 import type { PageContent } from '../content/pages.js';
 import type { TemplateSet } from '../render/types.js';
+import { componentFiles } from '../render/component-files.js';
 import {
   byCollection,
+  componentNamesUsed,
+  contentFrameSources,
   copyImagesOf,
   createFeedFiles,
   renderInputOf,
@@ -92,10 +95,13 @@ export async function createSiteFiles(run: StageRun, input: SiteFilesInput): Pro
   // The code stylesheet is published only when a page has highlighted code (render.ts links it there).
   const { highlight } = config.markdown;
   const code = highlight && hasCodeToHighlight(entryList, input.contents) ? highlight : undefined;
+  // The engine components' stylesheet and the video's script are published when the Markdown uses a component (render.ts links them where one is shown).
+  const components = componentNamesUsed(entryList, input.contents).length > 0;
+  const frames = contentFrameSources(entryList, input.contents);
   const [built, routes, feeds, social, images] = await Promise.all([
     run.load(
       'built files',
-      `${idOf(assets)} ${idOf(islands)} ${functions.value ? idOf(functions.value) : ''} ${JSON.stringify(code ?? null)}`,
+      `${idOf(assets)} ${idOf(islands)} ${functions.value ? idOf(functions.value) : ''} ${JSON.stringify(code ?? null)} ${components}`,
       async (): Promise<OutputFiles> =>
         new Map([
           ...assets.files,
@@ -109,10 +115,17 @@ export async function createSiteFiles(run: StageRun, input: SiteFilesInput): Pro
                 ] as const,
               ]
             : []),
+          ...(components
+            ? [componentFiles.stylesheet, componentFiles.videoScript].map(
+                (file) => [file.url.slice(1), file.text] as const,
+              )
+            : []),
         ]),
     ),
-    run.load('route files', `${idOf(config)} ${idOf(pageSet)} ${entryList.map(idOf).join(' ')}`, () =>
-      createRouteFiles(config, pageSet.pages, entryList),
+    run.load(
+      'route files',
+      `${idOf(config)} ${idOf(pageSet)} ${entryList.map(idOf).join(' ')} ${frames.join(' ')}`,
+      () => createRouteFiles(config, pageSet.pages, entryList, frames),
     ),
     run.load('feeds', `${idOf(config)} ${idOf(messages)} ${entryList.map(idOf).join(' ')}`, () =>
       createFeedFiles({ config, entries: entryList, messages }),
@@ -266,10 +279,11 @@ export function createRouteFiles(
   config: ResolvedConfig,
   pages: readonly Page[],
   entries: readonly Entry[],
+  frameSources: readonly string[] = [],
 ): Map<string, string> {
   return new Map([
     ...createSitemaps(pages, config, lastModifiedOf(byCollection(config, entries))),
     ['robots.txt', createRobots(config)],
-    ...createHostFiles(config, pages),
+    ...createHostFiles(config, pages, frameSources),
   ]);
 }

@@ -22,7 +22,7 @@ import type { IslandRuntime } from '../islands/bundle.js';
 import { classifyChange, staleOutputs, type WatchedPaths } from './changes.js';
 import { loadPageCopy } from './copy-stage.js';
 import { createSiteFiles, siteFileNames, socialKeyOf, startSocialImages } from './files-stage.js';
-import { entryKey, positionRenderProblem, socialFolder } from './content-api.js';
+import { checkContentComponents, entryKey, positionRenderProblem, socialFolder } from './content-api.js';
 import { todayIn } from '../content/schedule.js';
 import { sourcesOf } from '../config/sources.js';
 import { loadInputs, loadSiteConfig, type InputOptions } from './inputs-stage.js';
@@ -328,6 +328,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     });
     const { templates, islands, assets, contents } = copy;
     const messages = inputs.messages.value;
+    // The components the Markdown names, and their attributes, before any page renders them.
+    if (templates && contents) diagnostics.add(...checkContentComponents(inputs.entries, contents, templates));
     if (fatal() || !templates || !islands || !assets || !contents || !messages) return failed();
 
     const previous = incremental ? lastBuild : undefined;

@@ -11,6 +11,8 @@ import type { Entry, EntryTranslation } from '../content/collections.js';
 import { sourcesOf } from '../config/sources.js';
 import { SiteError } from '../errors.js';
 import type { PluginHead } from './plugin-head.js';
+import { hasComponentMarkers, renderContentComponents } from './content-components.js';
+import { componentFiles, videoFrameSources } from './component-files.js';
 import type { Page } from '../routes/pages.js';
 import { pickTranslation } from '../routes/fallback.js';
 import { toUrl } from '../url-paths.js';
@@ -324,7 +326,7 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
     const props = propsOf(page);
     const meta = metaOf(page);
     const { createElement } = react();
-    const body = inTemplate(page, () =>
+    let body = inTemplate(page, () =>
       reactServer().renderToString(
         createElement(template.Layout ?? templates.Layout, {
           ...props,
@@ -332,6 +334,13 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
         }),
       ),
     );
+    // The components of the Markdown the page shows, wherever its templates put that HTML.
+    const shown = hasComponentMarkers(body)
+      ? inTemplate(page, () => renderContentComponents(body, templates, props.site))
+      : undefined;
+    const engineShown = shown ? [...shown.used].filter((name) => templates.engineComponents.includes(name)) : [];
+    const video = engineShown.includes('Video');
+    if (shown) body = shown.html + (video ? `<script src="${componentFiles.videoScript.url}" defer></script>` : '');
     const company = organization(config);
     const structuredData: Record<string, unknown>[] = company ? [company] : [];
     if (page.ancestors.length && !page.notFound && template.breadcrumbs !== false) {
@@ -349,8 +358,12 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
     const code = input.assets.code && hasHighlightedCode(body) ? [input.assets.code] : [];
     // Only a page showing an image with a focal point loads the focus classes (render/images.ts).
     const focus = usesFocusClasses(body) ? [focusStylesheet.url] : [];
+    // Only a page showing one of the engine's content components loads their stylesheet.
+    const parts = engineShown.length ? [componentFiles.stylesheet.url] : [];
     const stylesheets =
-      code.length || focus.length ? [...(meta.stylesheets ?? []), ...code, ...focus] : meta.stylesheets;
+      code.length || focus.length || parts.length
+        ? [...(meta.stylesheets ?? []), ...code, ...focus, ...parts]
+        : meta.stylesheets;
     return renderDocument(
       page,
       {
@@ -360,11 +373,21 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
         stylesheet: input.assets.stylesheet,
         fonts: input.assets.fonts,
         stylesheets,
-        plugins: input.pluginHead,
+        // A page with a video allows its players' frames (a meta policy, on GitHub Pages, is the page's own).
+        plugins: video ? withFrameSources(input.pluginHead, videoFrameSources) : input.pluginHead,
       },
       body + banner,
     );
   }
 
   return { renderPage, metaOf };
+}
+
+/** The plugins' head with `sources` allowed in frame-src too. */
+function withFrameSources(head: PluginHead | undefined, sources: readonly string[]): PluginHead {
+  const csp = head?.csp ?? { scriptSrc: [], styleSrc: [], connectSrc: [], imgSrc: [], frameSrc: [] };
+  return {
+    tags: head?.tags ?? {},
+    csp: { ...csp, frameSrc: [...new Set([...csp.frameSrc, ...sources])].sort() },
+  };
 }

@@ -125,7 +125,28 @@ export async function listPageTemplates(templatesDir: string): Promise<string[]>
   }
 }
 
-/** Bundles and imports the templates of a site. */
+/** The content components the engine ships (src/content/components/), by file name. */
+export const engineComponentNames: readonly string[] = ['Callout', 'Figure', 'Video'];
+
+/** The file of an engine content component. */
+export function engineComponentFile(name: string): string {
+  return join(generatorRoot(), 'src', 'content', 'components', `${name}.tsx`);
+}
+
+/** The content components of a site: the files in templates/content/ without extension, sorted. */
+export async function listContentComponents(templatesDir: string): Promise<string[]> {
+  try {
+    const files = await readdir(templateSources(templatesDir).contentComponentsFolder);
+    return files
+      .filter((file) => /^[A-Z][A-Za-z0-9]*\.tsx$/.test(file))
+      .map((file) => file.slice(0, -4))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Bundles and imports the templates of a site, with its content components and the engine's it does not replace. */
 export async function loadTemplates(
   templatesDir: string,
   names: readonly string[],
@@ -134,8 +155,17 @@ export async function loadTemplates(
   const build = options.run ?? ((await import('esbuild')).build as RunEsbuild);
   const sources = templateSources(templatesDir);
   const layout = sources.layout;
+  const siteComponents = await listContentComponents(templatesDir);
+  const engineComponents = engineComponentNames.filter((name) => !siteComponents.includes(name));
+  const components = [
+    ...siteComponents.map((name) => [name, join(sources.contentComponentsFolder, `${name}.tsx`)] as const),
+    ...engineComponents.map((name) => [name, engineComponentFile(name)] as const),
+  ].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const entry = [
     ...names.map((name, index) => `import * as t${index} from ${JSON.stringify(sources.pageTemplate(name))};`),
+    ...components.map(([, file], index) => `import * as c${index} from ${JSON.stringify(file)};`),
+    `export const components = { ${components.map(([name], index) => `${JSON.stringify(name)}: c${index}`).join(', ')} };`,
+    `export const engineComponents = ${JSON.stringify(engineComponents)};`,
     `export { default as Layout } from ${JSON.stringify(layout)};`,
     // The layout may export the schema of the config's `data:` block; a missing export reads as undefined.
     `import * as layoutModule from ${JSON.stringify(layout)};`,
@@ -180,6 +210,18 @@ export async function loadTemplates(
   if (!existsSync(file)) await writeFileAtomic(file, code, { durable: false });
   const module = (await import(pathToFileURL(file).href)) as TemplateSet;
   templateFiles.set(module, { file, id });
+  for (const [name, component] of Object.entries(module.components)) {
+    if (typeof component.default !== 'function') {
+      const file = engineComponents.includes(name)
+        ? engineComponentFile(name)
+        : join(sources.contentComponentsFolder, `${name}.tsx`);
+      throw new SiteError({
+        code: 'TEMPLATE_INVALID',
+        message: `${relative(sources.templatesFolder, file)} has no default export component`,
+        file: relative(process.cwd(), file),
+      });
+    }
+  }
   for (const [name, template] of Object.entries(module.pages)) {
     if (typeof template.default !== 'function') {
       throw new SiteError({

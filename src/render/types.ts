@@ -92,9 +92,35 @@ export interface PageTemplateModule<Content = any> {
   breadcrumbs?: false;
 }
 
+/**
+ * The props of a content component (`templates/content/<Name>.tsx`, named in Markdown by a
+ * directive): its attributes as its `props` schema outputs them, and what the engine adds.
+ */
+export type ContentComponentProps<Attributes = Record<string, string>> = Attributes & {
+  /** The Markdown inside a container (`:::name` … `:::`), or the label of `::name[…]` and `:name[…]`, rendered and sanitised; undefined when there is none. */
+  children?: ReactNode;
+  /** The pictures of the attributes that name an image file beside the document (`src="jacket.jpg"`), by attribute. */
+  images: Record<string, ReactNode>;
+  /** The site, in the language of the page that shows the component. */
+  site: SiteContext;
+};
+
+/** A module in templates/content/: a component Markdown names by directive (`:::callout` → Callout.tsx). */
+export interface ContentComponentModule<Attributes = any> {
+  default: ComponentType<ContentComponentProps<Attributes>>;
+  /** The schema of its attributes, which Markdown writes as text (z.coerce.number() for a number); without one, any attribute is taken as it is. */
+  props?: z.ZodType<Attributes>;
+  /** What the admin's editor says of it. */
+  description?: string;
+}
+
 /** The templates after loading. */
 export interface TemplateSet {
   pages: Record<string, PageTemplateModule>;
+  /** The content components by file name (`Callout`): the site's templates/content/ and the engine's built-ins it does not replace. */
+  components: Record<string, ContentComponentModule>;
+  /** The names (file names) of `components` that are the engine's own. */
+  engineComponents: readonly string[];
   Layout: ComponentType<LayoutProps>;
   /** The schema of the config's `data:` block, exported by the layout module as `data`; optional. */
   data?: z.ZodType<Record<string, unknown>>;

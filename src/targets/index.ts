@@ -9,7 +9,7 @@ import type { HostTarget as HostTargetName } from '../config/schema.js';
 import type { RunEsbuild } from '../esbuild-step.js';
 import { SiteError } from '../errors.js';
 import type { OutputFiles } from '../output-files.js';
-import { pluginHeadOf } from '../render/plugin-head.js';
+import { pluginHeadOf, type CspAdditions } from '../render/plugin-head.js';
 import { isSearchPage } from '../render/csp.js';
 import { inlineScriptHashes } from '../render/head.js';
 import type { Page } from '../routes/pages.js';
@@ -37,6 +37,7 @@ function inputOf(
   config: ResolvedConfig,
   pages: readonly Page[],
   messages?: Readonly<Record<string, MessageTree>>,
+  frameSources: readonly string[] = [],
 ): TargetInput {
   // The index's worker runs under the policy its own script is sent with: it compiles the WebAssembly.
   const searchPages = pages.filter((page) => isSearchPage(config, page.route.path)).map((page) => page.url);
@@ -46,16 +47,30 @@ function inputOf(
     pages,
     redirects: siteRedirects(config),
     scriptHashes: inlineScriptHashes(config),
-    csp: pluginHeadOf(config, pages)?.csp,
+    csp: withFrames(pluginHeadOf(config, pages)?.csp, frameSources),
     searchUrls,
     endpoints: siteEndpoints(config),
     booking: siteBooking(config, messages),
   };
 }
 
-/** The host files of the config's target (headers, redirects, routes), as text. */
-export function createHostFiles(config: ResolvedConfig, pages: readonly Page[]): Map<string, string> {
-  return targets[config.output.target].files(inputOf(config, pages));
+/** The policy's additions with `frames` allowed in frame-src too (the content's video players). */
+function withFrames(csp: CspAdditions | undefined, frames: readonly string[]): CspAdditions | undefined {
+  if (!frames.length) return csp;
+  const base = csp ?? { scriptSrc: [], styleSrc: [], connectSrc: [], imgSrc: [], frameSrc: [] };
+  return { ...base, frameSrc: [...new Set([...base.frameSrc, ...frames])].sort() };
+}
+
+/**
+ * The host files of the config's target (headers, redirects, routes), as text; `frameSources`
+ * are what the site's content shows in frames (the video players, when its Markdown uses `video`).
+ */
+export function createHostFiles(
+  config: ResolvedConfig,
+  pages: readonly Page[],
+  frameSources: readonly string[] = [],
+): Map<string, string> {
+  return targets[config.output.target].files(inputOf(config, pages, undefined, frameSources));
 }
 
 /** Whether the output of `config` has a booking function (`output.functions.booking` on netlify, cloudflare or vercel). */

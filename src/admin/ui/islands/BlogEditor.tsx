@@ -11,6 +11,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
 import { callApi, loadSession, type AdminSession } from './admin-client';
 import MediaPicker, { type MediaPickerText } from './MediaPicker';
+import ComponentPicker, { type ComponentPickerText } from './ComponentPicker';
 import ReviewQueue, { type ReviewQueueProps } from './ReviewQueue';
 import { plainProblem } from './plain-errors';
 import { adminIntl, when } from './admin-dates';
@@ -56,6 +57,8 @@ export interface BlogEditorProps {
   typeProblems: Partial<Record<EditorField['type'], string>>;
   /** The copy of "Choose from the library" (MediaPicker.tsx). */
   picker: MediaPickerText;
+  /** The copy of "Component…" in the Markdown toolbar (ComponentPicker.tsx); without it the toolbar offers no components. */
+  components?: ComponentPickerText;
   /** The copy of the changes waiting for review (ReviewQueue.tsx). */
   review: ReviewQueueProps['text'];
   text: Record<
@@ -600,6 +603,24 @@ export default function BlogEditor(props: BlogEditorProps) {
     requestAnimationFrame(() => {
       area.focus();
       area.setSelectionRange(...cursor);
+    });
+  }
+
+  /** Puts a component's directive at the cursor of the body: a block on lines of its own, with a blank line either side. */
+  function insertComponent(markdown: string, block: boolean) {
+    const area = bodyRef.current;
+    if (!area) return;
+    const { selectionStart: start, selectionEnd: end, value } = area;
+    const before = value.slice(0, start);
+    const after = value.slice(end);
+    const lead = !block || before === '' ? '' : before.endsWith('\n\n') ? '' : before.endsWith('\n') ? '\n' : '\n\n';
+    const trail = !block ? '' : after.startsWith('\n\n') ? '' : after.startsWith('\n') ? '\n' : '\n\n';
+    const next = before + lead + markdown + trail + after;
+    const cursor = before.length + lead.length + markdown.length;
+    update(tab, { body: next, dirty: true });
+    requestAnimationFrame(() => {
+      area.focus();
+      area.setSelectionRange(cursor, cursor);
     });
   }
 
@@ -1204,6 +1225,7 @@ export default function BlogEditor(props: BlogEditorProps) {
                   {text[kind]}
                 </button>
               ))}
+              {props.components && <ComponentPicker text={props.components} onInsert={insertComponent} />}
             </div>
             <textarea
               id={`post-${tab}-body`}

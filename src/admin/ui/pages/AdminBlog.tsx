@@ -7,6 +7,7 @@ import type { PageProps } from 'typed-site/template';
 import BlogEditor, { type BlogEditorProps } from '../islands/BlogEditor';
 import { historyText } from '../islands/History';
 import { mediaPickerText } from '../islands/MediaPicker';
+import { componentPickerText } from '../islands/ComponentPicker';
 import { reviewText } from '../islands/ReviewQueue';
 import { AdminPage } from '../layout/AdminPage';
 import { Island } from 'typed-site/template';
@@ -113,6 +114,15 @@ export const content = z.strictObject({
       typeof text
     >,
   ),
+  /** "Component…" in the Markdown toolbar (islands/ComponentPicker.tsx); a site's copy without it offers no components there. */
+  components: z
+    .strictObject(
+      Object.fromEntries(componentPickerText.map((key) => [key, text])) as Record<
+        (typeof componentPickerText)[number],
+        typeof text
+      >,
+    )
+    .optional(),
   /** What to do about a problem at a field, by front-matter field (islands/plain-errors.ts; `{categories}` names the categories). */
   problems: z.record(z.string(), text).default({}),
   /** What to do about a problem at a field `problems` does not name, by the field's type (`{label}`; `{choices}`: a list's names). */
@@ -142,6 +152,7 @@ export default function AdminBlog({ page, content, site }: PageProps<Content>) {
     problems: content.problems,
     typeProblems: content.typeProblems,
     picker: content.picker,
+    ...(content.components ? { components: content.components } : {}),
     review: content.review,
   };
   return (
