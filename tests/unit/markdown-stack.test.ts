@@ -186,7 +186,7 @@ describe('the bundled Markdown stack', () => {
       'text',
       'thematicBreak',
     ]);
-  });
+  }, 180_000);
 
   it('hands the handlers one context, as the patch makes it', async () => {
     const text = await readFile(join(repoRoot, 'lib', 'markdown-stack.js'), 'utf8');
