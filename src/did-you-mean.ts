@@ -26,7 +26,10 @@ export function didYouMean(text: string, candidates: readonly string[]): string 
   const lower = text.toLowerCase();
   const sameCase = candidates.find((candidate) => candidate.toLowerCase() === lower);
   if (sameCase !== undefined) return sameCase;
-  const best = nearest(lower, candidates.map((candidate) => candidate.toLowerCase()));
+  const best = nearest(
+    lower,
+    candidates.map((candidate) => candidate.toLowerCase()),
+  );
   if (best === undefined || editDistance(lower, best) > allowedEdits(text)) return undefined;
   return candidates.find((candidate) => candidate.toLowerCase() === best);
 }

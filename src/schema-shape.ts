@@ -32,11 +32,13 @@ function unwrap(schema: z.ZodType): { schema: z.ZodType; description?: string } 
   let current = schema;
   for (;;) {
     const definition = definitionOf(current);
-    const inner =
-      wrappers.has(definition.type) ? definition.innerType
-      : definition.type === 'pipe' ? definition.in
-      : definition.type === 'lazy' ? definition.getter?.()
-      : undefined;
+    const inner = wrappers.has(definition.type)
+      ? definition.innerType
+      : definition.type === 'pipe'
+        ? definition.in
+        : definition.type === 'lazy'
+          ? definition.getter?.()
+          : undefined;
     if (!inner) return { schema: current, ...(description ? { description } : {}) };
     current = inner;
     description ??= current.description;

@@ -151,7 +151,12 @@ export function parseYaml(text: string, file: string, lineOffset = 0): { source:
  * every following item of its map "not at the same column", several of them twice): those are
  * counted in the message, not reported; what remains after the fix is reported then.
  */
-function firstSyntaxError(doc: Document.Parsed, lineCounter: LineCounter, file: string, lineOffset: number): SiteError[] {
+function firstSyntaxError(
+  doc: Document.Parsed,
+  lineCounter: LineCounter,
+  file: string,
+  lineOffset: number,
+): SiteError[] {
   const [first, ...rest] = doc.errors;
   if (!first) return [];
   const { line, col } = lineCounter.linePos(first.pos[0]);
@@ -284,7 +289,9 @@ function linkMisspelt(issues: readonly z.core.$ZodIssue[], input: unknown): Link
     }
     return misspelt.size ? { ...issue, misspelt } : issue;
   });
-  return out.filter((issue) => issue.code === 'unrecognized_keys' || !linked.has(at(issue.path)) || !absent(issue.path));
+  return out.filter(
+    (issue) => issue.code === 'unrecognized_keys' || !linked.has(at(issue.path)) || !absent(issue.path),
+  );
 }
 
 function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {

@@ -524,7 +524,8 @@ export function checkConfig(
     prefixes.set(locale.prefix, id);
   }
   const checkPerLocale = (value: Record<string, string>, path: PropertyKey[]) => {
-    for (const id of locales) if (!(id in value)) fail('CONFIG_LOCALE_MISSING', `missing text for locale "${id}"`, path);
+    for (const id of locales)
+      if (!(id in value)) fail('CONFIG_LOCALE_MISSING', `missing text for locale "${id}"`, path);
     for (const id of Object.keys(value))
       if (!config.locales[id]) fail('UNKNOWN_LOCALE', unknownLocale(id), [...path, id]);
   };

@@ -12,6 +12,10 @@ import { describe, expect, it } from 'vitest';
 import { remarkGfm, remarkParse, unified } from '../../src/content/markdown-stack';
 import { errorCatalogue } from '../../src/errors';
 import { repoRoot } from '../helpers/paths';
+import { configReference, referenceEnd, referenceStart } from '../helpers/config-reference';
+import { knownKeysAt } from '../../src/schema-shape';
+import { configSchema } from '../../src/config/schema';
+import { writeFileSync } from 'node:fs';
 
 interface MdNode {
   type: string;
@@ -118,5 +122,17 @@ describe('the README and the manual', () => {
     expect(readme).toContain(`npx ./${name}-${version}.tgz init my-site`);
     expect(readme).toContain(`installs ${name} from file:../${name}-${version}.tgz`);
     expect(readme).toContain('npx typed-site init my-site');
+  });
+
+  it("describe every top-level key of the config in docs/config.md, as the schema does (the section an error's hint names)", () => {
+    const path = join(repoRoot, 'docs', 'config.md');
+    const doc = readFileSync(path, 'utf8');
+    const made = configReference();
+    const start = doc.indexOf(referenceStart.slice(0, 20));
+    const end = doc.indexOf(referenceEnd);
+    const current = start >= 0 && end > start ? doc.slice(start, end + referenceEnd.length) : 'PLACEHOLDER';
+    if (process.env.UPDATE_DOCS === '1' && current !== made) writeFileSync(path, doc.replace(current, made));
+    else expect(current, 'run UPDATE_DOCS=1 npx vitest run --project unit tests/unit/docs.test.ts').toBe(made);
+    for (const key of knownKeysAt(configSchema, [])) expect(anchorsOf('docs/config.md')).toContain(key.toLowerCase());
   });
 });

@@ -102,7 +102,9 @@ describe('the config (site.config.yaml)', () => {
     const text = shipped.replace('  target: node', '  target: heroku');
     const [error] = errorsOf(text);
     expect(error!.message).toBe('must be one of "node", "netlify", "cloudflare", "vercel", "github-pages"');
-    expect(error!.hint).toMatch(/^Write it as target: node\. The host the output is for .*See docs\/config\.md#output\.$/);
+    expect(error!.hint).toMatch(
+      /^Write it as target: node\. The host the output is for .*See docs\/config\.md#output\.$/,
+    );
     expect(error!.line).toBe(lineOf(text, 'heroku'));
   });
 
@@ -130,7 +132,10 @@ describe('the config (site.config.yaml)', () => {
   });
 
   it('a text of the config missing a language has its own code, not CONTENT_PARITY', () => {
-    const text = shipped.replace(/(audiences:\n {2}\w+:\n(?: {4}.*\n)*? {4}label: )\{ en: ([^,]+), "no": [^}]+\}/, '$1{ en: $2 }');
+    const text = shipped.replace(
+      /(audiences:\n {2}\w+:\n(?: {4}.*\n)*? {4}label: )\{ en: ([^,]+), "no": [^}]+\}/,
+      '$1{ en: $2 }',
+    );
     const [error] = errorsOf(text);
     expect(error!.code).toBe('CONFIG_LOCALE_MISSING');
     expect(error!.message).toBe('missing text for locale "no"');
@@ -161,7 +166,11 @@ describe('copy and front matter', () => {
 
   it('an unknown key in page copy is CONTENT_UNKNOWN_KEY, naming the nearest field of the template', () => {
     const { source } = parseYaml('title: Hi\nsubtitel: oops\n', 'content/pages/landing/en.yaml');
-    const { errors } = validateYaml(source, z.strictObject({ title: z.string(), subtitle: z.string().optional() }), 'CONTENT_INVALID');
+    const { errors } = validateYaml(
+      source,
+      z.strictObject({ title: z.string(), subtitle: z.string().optional() }),
+      'CONTENT_INVALID',
+    );
     expect(errors).toMatchObject([
       { code: 'CONTENT_UNKNOWN_KEY', message: 'unknown key "subtitel": did you mean "subtitle"?', line: 2, column: 1 },
     ]);
