@@ -14,11 +14,12 @@ export function formatCodeFrame(text: string, line: number, column = 1, context 
     0,
     Math.min(column - 1 - Math.floor(maxLineWidth / 2), (lines[line - 1]?.length ?? 0) - maxLineWidth),
   );
+  // A context line ends before the window of the error's line: it is shown from as far right as it fits, not blank.
   const clip = (source: string) => {
-    if (source.length <= maxLineWidth && start === 0) return source;
-    if (source.length <= start) return '';
-    const shown = source.slice(start, start + maxLineWidth);
-    return `${start > 0 ? '…' : ''}${shown}${start + maxLineWidth < source.length ? '…' : ''}`;
+    const from = Math.min(start, Math.max(0, source.length - maxLineWidth));
+    if (source.length <= maxLineWidth && from === 0) return source;
+    const shown = source.slice(from, from + maxLineWidth);
+    return `${from > 0 ? '…' : ''}${shown}${from + maxLineWidth < source.length ? '…' : ''}`;
   };
   const out: string[] = [];
   for (let number = first; number <= last; number++) {

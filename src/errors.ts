@@ -6,8 +6,22 @@
 /** The catalogue of error codes: a permanent name, a title, and the default hint. */
 export const errorCatalogue = {
   YAML_SYNTAX: { title: 'Invalid YAML', hint: 'Check indentation and quoting around the position shown.' },
-  CONFIG_INVALID: { title: 'Invalid config value', hint: 'See schema/site.config.schema.json for the allowed values.' },
-  CONFIG_UNKNOWN_KEY: { title: 'Unknown key', hint: 'Remove it or fix its spelling; unknown keys are not ignored.' },
+  CONFIG_INVALID: {
+    title: 'Invalid config value',
+    hint: 'See docs/config.md, the section named after the top-level key, for what the field takes.',
+  },
+  CONFIG_UNKNOWN_KEY: {
+    title: 'Unknown config key',
+    hint: 'Remove it or fix its spelling; unknown keys are not ignored.',
+  },
+  CONFIG_LOCALE_MISSING: {
+    title: 'Config text missing a language',
+    hint: 'Give the text in every locale of `locales:`, such as label: { en: Repairers, no: Reparatører }.',
+  },
+  OPTION_INVALID: {
+    title: 'Invalid origin or base path given to the command',
+    hint: 'Give the origin as https://example.com (no path) and the base as a path such as /my-site.',
+  },
   CONFIG_NOT_FOUND: {
     title: 'Config file not found',
     hint: 'Run the command in the site folder or pass --config <file>.',
@@ -59,6 +73,10 @@ export const errorCatalogue = {
     title: 'Component in Markdown not known, or its attributes wrong',
     hint: 'Name a component of templates/content/ (or one the engine ships: callout, figure, video) and give it the attributes its props schema accepts.',
   },
+  CONTENT_UNKNOWN_KEY: {
+    title: 'Unknown key in page copy',
+    hint: "Remove it or fix its spelling: the page template's `content` schema does not take it.",
+  },
   CONTENT_PARITY: {
     title: 'Locales out of step',
     hint: 'Add the key to the other locale so both languages say the same things.',
@@ -66,6 +84,10 @@ export const errorCatalogue = {
   FRONT_MATTER: {
     title: 'Invalid front matter',
     hint: 'Front matter is YAML between two `---` lines at the very top of the file.',
+  },
+  FRONT_MATTER_UNKNOWN_KEY: {
+    title: 'Unknown front-matter field',
+    hint: 'Remove it or fix its spelling, or declare it under collections.<name>.fields in site.config.yaml.',
   },
   ENTRY_INVALID: {
     title: 'Invalid collection entry',
@@ -221,6 +243,8 @@ const usageCodes: ReadonlySet<ErrorCode> = new Set([
   'BACKUP_REFUSED',
   'INIT_NOT_EMPTY',
   'INIT_LOCALE',
+  'INBOX_AGE',
+  'OPTION_INVALID',
 ]);
 
 /** The exit code for a failed command: 2 when every error is a usage error, else 1. */

@@ -6,6 +6,8 @@ import type { Document, LineCounter, Node } from 'yaml';
 import { isMap, isPair, isScalar, isSeq, lineCounter as newLineCounter, parseDocument } from './yaml-package.js';
 import type { z } from 'zod';
 import { SiteError, type ErrorCode } from './errors.js';
+import { didYouMean } from './did-you-mean.js';
+import { descriptionAt, expectedAt, knownKeysAt, schemasAt, structuredExampleOf } from './schema-shape.js';
 
 /** A parsed YAML file that can locate any path inside it. */
 export interface YamlSource {
@@ -114,7 +116,7 @@ export function knownYamlSource(
 }
 
 /**
- * Parses YAML text; syntax errors (all of them) come back as SiteErrors with positions. The plain
+ * Parses YAML text; a syntax error comes back as a SiteError with its position (the first: see firstSyntaxError). The plain
  * data is worked out here too, so that a document that cannot become data (an alias bomb, nesting
  * too deep for the parser) is reported as a problem of its file, not as a crash later.
  */
@@ -131,18 +133,7 @@ export function parseYaml(text: string, file: string, lineOffset = 0): { source:
     };
   }
   const source: YamlSource = { file, doc, lineCounter, lineOffset };
-  const errors = [...doc.errors].map((error) => {
-    const { line, col } = lineCounter.linePos(error.pos[0]);
-    return new SiteError({
-      code: 'YAML_SYNTAX',
-      message: /call stack/i.test(error.message)
-        ? 'the document is nested too deeply to read'
-        : error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, ''),
-      file,
-      line: line + lineOffset,
-      column: col,
-    });
-  });
+  const errors = firstSyntaxError(doc, lineCounter, file, lineOffset);
   if (errors.length === 0) {
     try {
       source.value = doc.toJS({ maxAliasCount: 100 });
@@ -152,6 +143,32 @@ export function parseYaml(text: string, file: string, lineOffset = 0): { source:
     }
   }
   return { source, errors };
+}
+
+/**
+ * The first syntax error of a document, as the one diagnostic of its mistake. After a mistake the
+ * parser reads the rest of the document differently (one line indented a space too few makes
+ * every following item of its map "not at the same column", several of them twice): those are
+ * counted in the message, not reported; what remains after the fix is reported then.
+ */
+function firstSyntaxError(
+  doc: Document.Parsed,
+  lineCounter: LineCounter,
+  file: string,
+  lineOffset: number,
+): SiteError[] {
+  const [first, ...rest] = doc.errors;
+  if (!first) return [];
+  const { line, col } = lineCounter.linePos(first.pos[0]);
+  const lines = new Set(rest.map((error) => lineCounter.linePos(error.pos[0]).line).filter((other) => other !== line));
+  const message = /call stack/i.test(first.message)
+    ? 'the document is nested too deeply to read'
+    : first.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+  const after =
+    lines.size === 0
+      ? ''
+      : ` (the parser stumbles on ${lines.size === 1 ? 'one more line' : `${lines.size} more lines`} after it, most likely because of this one)`;
+  return [new SiteError({ code: 'YAML_SYNTAX', message: message + after, file, line: line + lineOffset, column: col })];
 }
 
 /** Why a YAML document cannot be used at all, as an error of its file. */
@@ -229,43 +246,149 @@ export function validateYaml<Schema extends z.ZodType>(
   code: ErrorCode = 'CONFIG_INVALID',
   extra?: Record<string, unknown>,
 ): { data?: z.output<Schema>; errors: SiteError[] } {
-  const result = schema.safeParse({ ...((yamlValue(source) as object | null) ?? {}), ...extra });
+  const input = { ...((yamlValue(source) as object | null) ?? {}), ...extra };
+  const result = schema.safeParse(input);
   if (result.success) return { data: result.data, errors: [] };
-  return { errors: result.error.issues.flatMap((issue) => issueToErrors(source, issue, code)) };
+  const issues = linkMisspelt(result.error.issues, input);
+  return { errors: issues.flatMap((issue) => issueToErrors(source, issue, code, schema)) };
 }
 
-/** Turns one zod issue into errors, one per unknown key. */
-export function issueToErrors(source: YamlSource, issue: z.core.$ZodIssue, code: ErrorCode): SiteError[] {
+/** The code of an unknown key, by the code of the file's other problems: one code per meaning. */
+const unknownKeyCodes: Partial<Record<ErrorCode, ErrorCode>> = {
+  CONFIG_INVALID: 'CONFIG_UNKNOWN_KEY',
+  CONTENT_INVALID: 'CONTENT_UNKNOWN_KEY',
+  FRONT_MATTER: 'FRONT_MATTER_UNKNOWN_KEY',
+};
+
+/** An unknown key that is a misspelling of a required one that is missing: reported once, as the unknown key. */
+type LinkedIssue = z.core.$ZodIssue & { misspelt?: Map<string, string> };
+
+/**
+ * The issues with each misspelt key linked to the required key it stands for (`clinet` and a
+ * missing `client`): the missing key's issue is left out, the unknown key's says what it meant.
+ */
+function linkMisspelt(issues: readonly z.core.$ZodIssue[], input: unknown): LinkedIssue[] {
+  const missing = new Map<string, string[]>();
+  const at = (path: readonly PropertyKey[]) => JSON.stringify(path.map(String));
+  const absent = (path: readonly PropertyKey[]) => valueAt(input, path) === undefined;
+  for (const issue of issues) {
+    if (issue.code !== 'invalid_type' || issue.path.length === 0 || !absent(issue.path)) continue;
+    const parent = issue.path.slice(0, -1);
+    missing.set(at(parent), [...(missing.get(at(parent)) ?? []), String(issue.path.at(-1))]);
+  }
+  const linked = new Set<string>();
+  const out: LinkedIssue[] = issues.map((issue) => {
+    if (issue.code !== 'unrecognized_keys') return issue;
+    const candidates = missing.get(at(issue.path)) ?? [];
+    const misspelt = new Map<string, string>();
+    for (const key of issue.keys) {
+      const meant = didYouMean(key, candidates);
+      if (meant === undefined || linked.has(at([...issue.path, meant]))) continue;
+      misspelt.set(key, meant);
+      linked.add(at([...issue.path, meant]));
+    }
+    return misspelt.size ? { ...issue, misspelt } : issue;
+  });
+  return out.filter(
+    (issue) => issue.code === 'unrecognized_keys' || !linked.has(at(issue.path)) || !absent(issue.path),
+  );
+}
+
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let current = value;
+  for (const part of path) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    current = (current as Record<PropertyKey, unknown>)[part];
+  }
+  return current;
+}
+
+/**
+ * Turns one zod issue into errors, one per unknown key. Given the schema, an unknown key names the
+ * known key nearest to it, and a wrong type the shape the field takes.
+ */
+export function issueToErrors(
+  source: YamlSource,
+  issue: z.core.$ZodIssue,
+  code: ErrorCode,
+  schema?: z.ZodType,
+): SiteError[] {
+  const docsHint = code === 'CONFIG_INVALID' ? configDocsOf(issue.path) : undefined;
   if (issue.code === 'unrecognized_keys') {
-    return issue.keys.map(
-      (key) =>
-        new SiteError({
-          code: 'CONFIG_UNKNOWN_KEY',
-          message: `unknown key "${key}"`,
-          file: source.file,
-          field: formatPath([...issue.path, key]),
-          ...locate(source, issue.path, key),
-        }),
-    );
+    const known = schema ? knownKeysAt(schema, issue.path) : [];
+    const misspelt = (issue as LinkedIssue).misspelt;
+    return issue.keys.map((key) => {
+      const required = misspelt?.get(key);
+      const meant = required ?? didYouMean(key, known);
+      const message =
+        required !== undefined
+          ? `unknown key "${key}": did you mean "${required}"? ("${required}" is required and missing)`
+          : meant !== undefined
+            ? `unknown key "${key}": did you mean "${meant}"?`
+            : `unknown key "${key}"`;
+      const knownText = known.length ? ` Known keys here: ${known.join(', ')}.` : '';
+      return new SiteError({
+        code: unknownKeyCodes[code] ?? code,
+        message,
+        file: source.file,
+        field: formatPath([...issue.path, key]),
+        hint:
+          meant !== undefined
+            ? `Rename it to ${meant}; unknown keys are not ignored.${docsHint ? ` ${docsHint}` : ''}`
+            : `Remove it or fix its spelling; unknown keys are not ignored.${knownText}${docsHint ? ` ${docsHint}` : ''}`,
+        ...locate(source, issue.path, key),
+      });
+    });
   }
   const value = source.doc.getIn(issue.path as (string | number)[]);
   return [
     new SiteError({
       code,
-      message: describeIssue(issue, value),
+      message: describeIssue(issue, value, schema),
       file: source.file,
       field: formatPath(issue.path),
+      ...hintOf(issue, schema, docsHint),
       ...locate(source, issue.path),
     }),
   ];
 }
 
-function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {
+/** Where the manual describes a key of the config: its top-level key's section of docs/config.md. */
+export function configDocsOf(path: readonly PropertyKey[]): string {
+  const [top] = path;
+  return typeof top === 'string' ? `See docs/config.md#${top.toLowerCase()}.` : 'See docs/config.md.';
+}
+
+/** The hint of a wrong value, when the schema shows what it takes: an example and the field's description. */
+function hintOf(
+  issue: z.core.$ZodIssue,
+  schema: z.ZodType | undefined,
+  docsHint: string | undefined,
+): { hint?: string } {
+  const [field] = schema ? schemasAt(schema, issue.path) : [];
+  const name = issue.path.at(-1);
+  const shaped =
+    field && (issue.code === 'invalid_type' || issue.code === 'invalid_value' || issue.code === 'invalid_union');
+  const example = shaped ? structuredExampleOf(field) : undefined;
+  const parts = [
+    example !== undefined && typeof name === 'string' ? `Write it as ${name}: ${example}.` : undefined,
+    schema && shaped ? sentence(descriptionAt(schema, issue.path)) : undefined,
+    docsHint,
+  ].filter((part): part is string => part !== undefined);
+  return parts.length ? { hint: parts.join(' ') } : {};
+}
+
+const sentence = (text: string | undefined) => (text ? `${text.replace(/[.\s]+$/, '')}.` : undefined);
+
+function describeIssue(issue: z.core.$ZodIssue, value: unknown, schema: z.ZodType | undefined): string {
+  const expected = schema ? expectedAt(schema, issue.path) : undefined;
   if (issue.code === 'invalid_type') {
-    if (value === undefined) return `required field is missing (expected ${issue.expected})`;
-    return `expected ${issue.expected}, got ${value === null ? 'nothing' : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'a map' : `${typeof value} ${JSON.stringify(value)}`}`;
+    const wanted = expected ?? issue.expected;
+    if (value === undefined) return `required field is missing (expected ${wanted})`;
+    return `expected ${wanted}, got ${value === null ? 'nothing' : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'a map' : `${typeof value} ${JSON.stringify(value)}`}`;
   }
   if (issue.code === 'invalid_value')
     return `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
+  if (issue.code === 'invalid_union' && expected) return `expected ${expected}`;
   return issue.message.replace(/^Invalid input: /, '');
 }

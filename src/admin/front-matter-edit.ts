@@ -5,6 +5,7 @@
  * quoting it had, a removed key's lines taken out, a new key appended under the last one), which
  * reads its YAML back; the whole post is read back too (`checkReadBack`): fences and body.
  */
+import { withFinalNewline } from './final-newline.js';
 import { isDeepStrictEqual } from 'node:util';
 import { isMap, parseDocument } from '../yaml-package.js';
 import { editYaml, YamlEditError, type YamlEdit } from '../yaml-edit.js';
@@ -124,11 +125,12 @@ export function editFrontMatterYaml(yaml: string, data: Record<string, FrontMatt
 }
 
 /**
- * The text of a post with new front matter and body; the front matter is edited in place (see
+ * The text of a post with new front matter and body (ending with a newline); the front matter is edited in place (see
  * editFrontMatterYaml). Throws a FrontMatterEditError when that cannot be done, or when the text
  * would not read back as `data` and `body`.
  */
-export function editPost(text: string, data: Record<string, FrontMatterValue | undefined>, body: string): string {
+export function editPost(text: string, data: Record<string, FrontMatterValue | undefined>, given: string): string {
+  const body = withFinalNewline(given);
   const parts = splitPost(text);
   if (parts.yaml === undefined) return createPostText(data, body);
   const yaml = editFrontMatterYaml(parts.yaml, data);
@@ -142,8 +144,9 @@ export function editPost(text: string, data: Record<string, FrontMatterValue | u
   return edited;
 }
 
-/** The text of a new post; throws a FrontMatterEditError when it would not read back as `data` and `body`. */
-export function createPostText(data: Record<string, FrontMatterValue | undefined>, body: string): string {
+/** The text of a new post, ending with a newline; throws a FrontMatterEditError when it would not read back as `data` and `body`. */
+export function createPostText(data: Record<string, FrontMatterValue | undefined>, given: string): string {
+  const body = withFinalNewline(given);
   const text = `---\n${formatFrontMatter(data)}\n---\n${body}`;
   checkReadBack(text, data, body, Object.keys(data));
   return text;

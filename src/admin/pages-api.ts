@@ -20,6 +20,7 @@
  * restore) is checked as above and then held as the file's new text (202 `{ pending }`) until an
  * admin approves it at `pages/reviews/<id>/approve`, which writes it through the same commit.
  */
+import { withFinalNewline } from './final-newline.js';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { parseDocument } from '../yaml-package.js';
@@ -332,11 +333,12 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
     id: string,
     locale: string,
     found: { file: string; text: string; version: string },
-    after: string,
+    edited: string,
     keys: string[],
     action: string,
     detail: Record<string, unknown> = {},
   ) {
+    const after = withFinalNewline(edited);
     if (options.review && mustHold(config, context, true))
       return holdChange(
         options.review,

@@ -19,6 +19,7 @@
  * the line and column in the new text), then written atomically, logged and rebuilt. A rebuild
  * that fails puts the old text back and answers 422 with the build's errors.
  */
+import { withFinalNewline } from './final-newline.js';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { sourcesOf } from '../config/sources.js';
@@ -429,7 +430,7 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
     const steps: SettingsSave['steps'] = [];
     const changed = new Map<string, { before: string; after: string }>();
     const step = (file: string, before: string, edits: readonly ConfigChange[]) => {
-      const after = editConfigText(changed.get(file)?.after ?? before, edits);
+      const after = withFinalNewline(editConfigText(changed.get(file)?.after ?? before, edits));
       steps.push({ file, text: after });
       changed.set(file, { before: changed.get(file)?.before ?? before, after });
     };

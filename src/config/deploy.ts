@@ -46,7 +46,7 @@ export function deploySettings(
   const origin = value?.replace(/\/+$/, '');
   if (origin !== undefined && !originPattern.test(origin)) {
     throw new SiteError({
-      code: 'CONFIG_INVALID',
+      code: 'OPTION_INVALID',
       message: `the origin from ${from} is not a scheme and host: ${JSON.stringify(value)}`,
       field: 'site.origin',
       hint: 'Give it as https://example.com, without a path.',
@@ -67,7 +67,7 @@ function basePathOf(
   const base = value.trim().replace(/\/+$/, '');
   if (!sitePathPrefix.safeParse(base).success) {
     throw new SiteError({
-      code: 'CONFIG_INVALID',
+      code: 'OPTION_INVALID',
       message: `the base path from ${from} is not a path such as /my-site: ${JSON.stringify(value)}`,
       field: 'site.base',
       hint: 'Give the path the site is published under, starting with "/" (letters, digits, ".", "_", "~", "-" per segment), or "/" for the domain\'s root.',

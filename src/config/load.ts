@@ -16,6 +16,7 @@ import { checkPlaceholders } from './placeholders.js';
 import type { DeploySettings } from './deploy.js';
 import { readPathLock, type PathLock } from './path-lock.js';
 import { collectionNamed } from './collection-named.js';
+import { didYouMeanText } from '../did-you-mean.js';
 import { collectAdditions, loadPlugins, sitePluginsOf, type PluginAdditions, type PluginRefs } from './plugins.js';
 import { normalizeRoutePath, writtenRouteField, type RoutePathProblem } from './localized-paths.js';
 import {
@@ -492,8 +493,15 @@ export function checkConfig(
 
   const locales = Object.keys(config.locales);
   const defaultLocale = config.site.defaultLocale;
+  const routePaths = config.routes.map((route) => route.path);
+  const unknownLocale = (id: string) => `unknown locale "${id}"${didYouMeanText(id, locales)}`;
+  const unknownRoute = (path: string) => `unknown route "${path}"${didYouMeanText(path, routePaths)}`;
   if (!config.locales[defaultLocale]) {
-    fail('UNKNOWN_LOCALE', `default locale "${defaultLocale}" is not defined under locales`, ['site', 'defaultLocale']);
+    fail(
+      'UNKNOWN_LOCALE',
+      `default locale "${defaultLocale}" is not defined under locales${didYouMeanText(defaultLocale, locales)}`,
+      ['site', 'defaultLocale'],
+    );
   }
   const prefixes = new Map<string, string>();
   for (const [id, locale] of Object.entries(config.locales)) {
@@ -516,9 +524,10 @@ export function checkConfig(
     prefixes.set(locale.prefix, id);
   }
   const checkPerLocale = (value: Record<string, string>, path: PropertyKey[]) => {
-    for (const id of locales) if (!(id in value)) fail('CONTENT_PARITY', `missing text for locale "${id}"`, path);
+    for (const id of locales)
+      if (!(id in value)) fail('CONFIG_LOCALE_MISSING', `missing text for locale "${id}"`, path);
     for (const id of Object.keys(value))
-      if (!config.locales[id]) fail('UNKNOWN_LOCALE', `unknown locale "${id}"`, [...path, id]);
+      if (!config.locales[id]) fail('UNKNOWN_LOCALE', unknownLocale(id), [...path, id]);
   };
   for (const [id, audience] of Object.entries(config.audiences))
     checkPerLocale(audience.label, ['audiences', id, 'label']);
@@ -530,7 +539,7 @@ export function checkConfig(
       if (!copyFolders.has(entry.content))
         fail(
           'UNKNOWN_ROUTE',
-          `admin.${list} names "${entry.content}", which is no route's content`,
+          `admin.${list} names "${entry.content}", which is no route's content${didYouMeanText(entry.content, [...copyFolders])}`,
           ['admin', list, index, 'content'],
           'Name the content folder of a route, such as hub/pricing.',
         );
@@ -588,7 +597,7 @@ export function checkConfig(
     if (options.templates && !options.templates.includes(route.template)) {
       fail(
         'UNKNOWN_TEMPLATE',
-        `unknown template "${route.template}"`,
+        `unknown template "${route.template}"${didYouMeanText(route.template, options.templates)}`,
         at('template'),
         `Available templates: ${options.templates.join(', ')}.`,
       );
@@ -596,13 +605,13 @@ export function checkConfig(
     if (route.audience !== undefined && !config.audiences[route.audience]) {
       fail(
         'UNKNOWN_AUDIENCE',
-        `unknown audience "${route.audience}"`,
+        `unknown audience "${route.audience}"${didYouMeanText(route.audience, Object.keys(config.audiences))}`,
         at('audience'),
         `Known audiences: ${Object.keys(config.audiences).join(', ')}.`,
       );
     }
     if (route.locale !== undefined && !config.locales[route.locale])
-      fail('UNKNOWN_LOCALE', `unknown locale "${route.locale}"`, at('locale'));
+      fail('UNKNOWN_LOCALE', unknownLocale(route.locale), at('locale'));
     const dynamic = route.path.includes('{slug}');
     if (dynamic !== (route.entry !== undefined)) {
       fail(
@@ -614,7 +623,7 @@ export function checkConfig(
     }
     for (const [locale, path] of Object.entries(route.paths ?? {})) {
       const field = writtenRouteField(source, ['routes', index, 'paths', locale]);
-      if (!config.locales[locale]) fail('UNKNOWN_LOCALE', `unknown locale "${locale}"`, field);
+      if (!config.locales[locale]) fail('UNKNOWN_LOCALE', unknownLocale(locale), field);
       else if (route.locale !== undefined)
         fail('CONFIG_INVALID', 'a route of one locale has one path: give it in path:, not paths:', field);
       else if (path.includes('{slug}') !== dynamic || (dynamic && !path.endsWith('/{slug}')))
@@ -635,7 +644,7 @@ export function checkConfig(
         const known = Object.keys(config.collections);
         fail(
           'UNKNOWN_COLLECTION',
-          `unknown collection "${name}"`,
+          `unknown collection "${name}"${didYouMeanText(name, known)}`,
           at(key),
           known.length ? `Known collections: ${known.join(', ')}.` : 'Declare it under collections: in the config.',
         );
@@ -647,7 +656,7 @@ export function checkConfig(
     if (route.alternate === undefined) return;
     const other = routeIndex.get(route.alternate);
     const target = other === undefined ? undefined : config.routes[other];
-    if (!target) fail('UNKNOWN_ROUTE', `unknown route "${route.alternate}"`, ['routes', index, 'alternate']);
+    if (!target) fail('UNKNOWN_ROUTE', unknownRoute(route.alternate), ['routes', index, 'alternate']);
     else if (route.locale === undefined || target.locale === undefined || target.locale === route.locale) {
       fail(
         'CONFIG_INVALID',
@@ -662,32 +671,36 @@ export function checkConfig(
     for (const [id, audience] of Object.entries(config.audiences)) {
       const path = navigationRoutePath(item.path, audience.path);
       if (!routeIndex.has(path))
-        fail('UNKNOWN_ROUTE', `"${path}" (for audience ${id}) is not a route`, ['navigation', index, 'path']);
+        fail('UNKNOWN_ROUTE', `"${path}" (for audience ${id}) is not a route${didYouMeanText(path, routePaths)}`, [
+          'navigation',
+          index,
+          'path',
+        ]);
     }
     if (item.fallback !== undefined && !routeIndex.has(item.fallback))
-      fail('UNKNOWN_ROUTE', `unknown route "${item.fallback}"`, ['navigation', index, 'fallback']);
+      fail('UNKNOWN_ROUTE', unknownRoute(item.fallback), ['navigation', index, 'fallback']);
   });
 
   if (config.search.enabled && !routeIndex.has(config.search.path))
     fail(
       'UNKNOWN_ROUTE',
-      `search.path "${config.search.path}" is not a route`,
+      `search.path "${config.search.path}" is not a route${didYouMeanText(config.search.path, routePaths)}`,
       ['search', 'path'],
       'Add a route at that path whose template renders the SiteSearch island (see docs/content.md, "Search"), or set search.path to it.',
     );
 
   config.aliases.forEach((alias, index) => {
     if (!config.locales[alias.locale])
-      fail('UNKNOWN_LOCALE', `unknown locale "${alias.locale}"`, ['aliases', index, 'locale']);
-    if (!routeIndex.has(alias.from)) fail('UNKNOWN_ROUTE', `unknown route "${alias.from}"`, ['aliases', index, 'from']);
+      fail('UNKNOWN_LOCALE', unknownLocale(alias.locale), ['aliases', index, 'locale']);
+    if (!routeIndex.has(alias.from)) fail('UNKNOWN_ROUTE', unknownRoute(alias.from), ['aliases', index, 'from']);
   });
 
   for (const [name, collection] of Object.entries(config.collections)) {
     const at = (...path: PropertyKey[]) => ['collections', name, ...path];
     for (const [locale, chain] of Object.entries(collection.fallback)) {
-      if (!config.locales[locale]) fail('UNKNOWN_LOCALE', `unknown locale "${locale}"`, at('fallback', locale));
+      if (!config.locales[locale]) fail('UNKNOWN_LOCALE', unknownLocale(locale), at('fallback', locale));
       chain.forEach((id, index) => {
-        if (!config.locales[id]) fail('UNKNOWN_LOCALE', `unknown locale "${id}"`, at('fallback', locale, index));
+        if (!config.locales[id]) fail('UNKNOWN_LOCALE', unknownLocale(id), at('fallback', locale, index));
       });
     }
     const field = collection.taxonomy?.field;

@@ -28,7 +28,9 @@ export interface PluginPage {
   url: string;
   /** The route path of the config it comes from, such as "/hub". */
   route: string;
+  /** The name of its page template, such as "Product". */
   template: string;
+  /** The audience of its route, such as "hub"; absent for a page of no audience. */
   audience?: string;
   /** True for the 404 pages. */
   notFound: boolean;
@@ -36,6 +38,7 @@ export interface PluginPage {
 
 /** What `headTags` is given. */
 export interface HeadTagsContext {
+  /** The page the tags are for (its locale is `ctx.locale`, not a field of the page). */
   page: PluginPage;
   /** The page's locale id, such as "en". */
   locale: string;
@@ -49,6 +52,7 @@ export interface HeadTagsContext {
 export interface ConfigContext {
   /** The config as validated from site.config.yaml (defaults filled in), before any plugin's routes and collections, and the site's folder. */
   config: SiteConfig & { root: string };
+  /** The options given with the plugin in the config (`{}` without). */
   options: Record<string, unknown>;
 }
 
@@ -56,20 +60,25 @@ export interface ConfigContext {
 export interface BuiltPage {
   /** URL path without the site's base, such as "/no/hub/". */
   path: string;
+  /** Its locale id, such as "en". */
   locale: string;
-  /** Its file, relative to `outDir`, such as "no/hub/index.html". */
+  /** Its file, relative to `outDir`, such as "no/hub/index.html" (on vercel, "static/no/hub/index.html"). */
   file: string;
 }
 
 /** What `buildEnd` is given. */
 export interface BuildEndContext {
-  /** The folder holding the built site: files written here are published with it. */
+  /** The folder holding the whole output, as the target lays it out (for vercel, the Build Output folder with config.json and static/). */
   outDir: string;
+  /** The web root inside `outDir`: a file written here is served at its path under the site (for vercel, `outDir`/static; for the other targets, `outDir` itself). */
+  publicDir: string;
+  /** Every page the build wrote, in every locale. */
   pages: BuiltPage[];
   /** The config as the build used it (defaults filled in, the plugins' routes and collections added), and the site's folder. */
   config: SiteConfig & { root: string };
   /** Writes to the build's log (stderr), so a plugin never writes to the console itself. */
   logger: { info(message: string): void; warn(message: string): void };
+  /** The options given with the plugin in the config (`{}` without). */
   options: Record<string, unknown>;
 }
 

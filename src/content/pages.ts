@@ -23,6 +23,7 @@ import { readTextFile } from './text-file.js';
 import { defaultMarkdownRenderer, type MarkdownRenderer } from './markdown-cache.js';
 import { copyValuesOf, fillPlaceholders } from './messages.js';
 import { checkParity } from './parity.js';
+import { didYouMeanText } from '../did-you-mean.js';
 
 /** Copy of one content id in one locale; `html` holds the rendered body of a Markdown file. */
 export type PageContent = Record<string, unknown>;
@@ -163,7 +164,7 @@ async function readContentFile(
       diagnostics.add(tooMuch);
       return undefined;
     }
-    const filled = fillPlaceholders(fillCompanyTokens(body, config, file, diagnostics), copyValuesOf(config));
+    const filled = fillPlaceholders(fillCompanyTokens(body, config, file, diagnostics, bodyLine), copyValuesOf(config));
     const [rendered] = await markdown.renderAll([filled], markdownPluginsOf(config));
     if (!rendered || 'error' in rendered) {
       here.error(markdownFailure(rendered ?? { error: 'no output' }, file, bodyLine));
@@ -200,8 +201,9 @@ function fillCopy(copy: unknown, values: Record<string, string | number>): unkno
 /**
  * Replaces `{{company.legalName}}`-style tokens in Markdown with the company facts of the config;
  * a site without `company:` (or without its orgNumber) knows none of them (or not that one).
+ * `firstLine` is the line of the file the text starts on (after front matter), for positions.
  */
-export function fillCompanyTokens(text: string, config: Pick<ResolvedConfig, 'company'>, file: string, diagnostics: Diagnostics): string {
+export function fillCompanyTokens(text: string, config: Pick<ResolvedConfig, 'company'>, file: string, diagnostics: Diagnostics, firstLine = 1): string {
   const { company } = config;
   const values: Record<string, string> = company
     ? {
@@ -213,8 +215,10 @@ export function fillCompanyTokens(text: string, config: Pick<ResolvedConfig, 'co
     : {};
   return text.replace(/\{\{\s*([\w.]+)\s*\}\}/g, (match, name: string, offset: number) => {
     if (name in values) return values[name]!;
-    const line = text.slice(0, offset).split('\n').length;
-    diagnostics.error({ code: 'CONTENT_INVALID', message: `unknown token ${match}`, file, line, hint: `Known tokens: ${Object.keys(values).map((key) => `{{${key}}}`).join(', ')}.` });
+    const before = text.slice(0, offset).split('\n');
+    const line = firstLine + before.length - 1;
+    const column = before.at(-1)!.length + 1;
+    diagnostics.error({ code: 'CONTENT_INVALID', message: `unknown token ${match}${didYouMeanText(`{{${name}}}`, Object.keys(values).map((key) => `{{${key}}}`))}`, file, line, column, hint: `Known tokens: ${Object.keys(values).map((key) => `{{${key}}}`).join(', ')}.` });
     return match;
   });
 }

@@ -21,6 +21,8 @@ export interface BuildEndInput {
   config: ResolvedConfig;
   /** The output folder the files go to. */
   outputFolder: string;
+  /** The folder of the output the web server serves, relative to it, with a trailing slash ("static/" for vercel), or "". */
+  staticFolder: string;
   /** Every output file the build made (placed for the target), by path relative to the output. */
   files: OutputFiles;
   /** Files of the earlier output left as they are. */
@@ -41,6 +43,7 @@ export async function runBuildEnd(
   const outDir = resolve(input.outputFolder);
   const staging = join(dirname(outDir), `.${basename(outDir)}.plugins-${randomBytes(4).toString('hex')}`);
   try {
+    mkdirSync(join(staging, input.staticFolder), { recursive: true });
     for (const [path, data] of input.files) {
       mkdirSync(dirname(join(staging, path)), { recursive: true });
       writeFileSync(join(staging, path), data);
@@ -54,6 +57,7 @@ export async function runBuildEnd(
       await runPluginHook(entry, 'buildEnd()', input.config.build.pluginTimeout, input.config.file, () =>
         entry.plugin.buildEnd!({
           outDir: staging,
+          publicDir: join(staging, input.staticFolder),
           pages: input.pages,
           config: input.config,
           logger: input.logger,

@@ -35,11 +35,21 @@ export function contentHash(data: string | Uint8Array): string {
  * a font (`output.preloadFonts`) at the URL the stylesheet gives it, without the assets step. The
  * stylesheet names them by that file name alone (`url(inter-latin-400-normal.<hash>.woff2)`).
  */
+export const stylesheetFileTypes = [
+  '.woff2',
+  '.woff',
+  '.ttf',
+  '.otf',
+  '.svg',
+  '.png',
+  '.jpg',
+  '.jpeg',
+  '.webp',
+  '.avif',
+  '.gif',
+] as const;
 const stylesheetFileLoaders: Record<string, 'file'> = Object.fromEntries(
-  ['.woff2', '.woff', '.ttf', '.otf', '.svg', '.png', '.jpg', '.jpeg', '.webp', '.avif', '.gif'].map((ext) => [
-    ext,
-    'file',
-  ]),
+  stylesheetFileTypes.map((ext) => [ext, 'file']),
 );
 /** Where esbuild writes the stylesheet in memory, and the prefix of the URLs it gives the files. */
 const stylesheetOutdir = resolve('/', 'site-stylesheet');

@@ -181,20 +181,22 @@ export function entryIndexKey(config: ResolvedConfig, entries: readonly Entry[])
  * The pages of the site; throws SiteErrors (two pages that would write one file, a redirect that
  * does not fit the pages); an entry not translated into a locale that has its pages is a warning.
  * `unsaved` gives the text of an entry file not written yet (the admin's edit), where an error's
- * line is read from.
+ * line is read from; `failed`, the files with errors already reported, whose entries are not
+ * also called untranslated.
  */
 export function expandPages(
   config: ResolvedConfig,
   entries: readonly Entry[],
   diagnostics: Diagnostics,
   unsaved?: (file: string) => string | undefined,
+  failed?: ReadonlySet<string>,
 ): Page[] {
   const locate = (file: string, field: readonly (string | number)[]) =>
     file === config.file
       ? locateConfigField(config, field)
       : locateContentField(file, String(field[0]), unsaved?.(file));
   const input = { entries: indexEntries(byCollection(config, entries)), locate };
-  reportUntranslated(config, input, diagnostics);
+  reportUntranslated(config, input, diagnostics, failed);
   const pages = createPages(config, input);
   advancePathLock(config, pages);
   refuseRedirectProblems(config, pages);

@@ -7,7 +7,7 @@
  * when the page is rendered (render/base-path.ts).
  */
 import { replaceMarkedImages } from '../content/markdown-images.js';
-import { nearest } from '../did-you-mean.js';
+import { nearest, nearestAnchor } from '../did-you-mean.js';
 
 /** A link found in a source, before it is checked. */
 export interface FoundLink {
@@ -199,16 +199,22 @@ export function checkLinks(
     if (!file || link.image || fragment === '' || fragment.toLowerCase() === 'top') continue;
     const ids = idsOf(file);
     if (!ids || ids.has(fragment)) continue;
-    const closest = nearest(fragment, [...ids].sort());
+    const sorted = [...ids].sort();
+    const closest = nearestAnchor(fragment, sorted);
     broken.push({
       link,
       message: link.href.startsWith('#')
         ? `the link to ${link.href} names no id of this page`
         : `the link to ${link.href} names #${fragment}, which is no id of the page ${url.pathname}`,
       hint:
-        closest === undefined
+        sorted.length === 0
           ? `The page has no element with an id: link to the page itself, ${url.pathname}.`
-          : `The nearest id on that page is #${closest}.`,
+          : closest === undefined
+            ? `No id on that page is close to #${fragment}; its ids include ${sorted
+                .slice(0, 5)
+                .map((id) => `#${id}`)
+                .join(', ')}.`
+            : `The nearest id on that page is #${closest}.`,
     });
   }
   return broken;

@@ -143,6 +143,7 @@ export function createOutputStage(publish: Publish, options: OutputStageOptions)
       runBuildEnd({
         config,
         outputFolder,
+        staticFolder: folder,
         files: indexed,
         kept: build.kept,
         pages: build.pageSet.pages.map((page) => ({ path: page.url, locale: page.locale, file: folder + page.file })),

@@ -45,7 +45,11 @@ export async function expandRoutes(
   entries: readonly Entry[],
   kept?: KeptPageSets,
 ): Promise<Loaded<PageSet>> {
-  const from = kept ? `kept ${kept.key}` : `${idOf(config)} ${entryIndexKey(config, entries)}`;
+  // The files with errors so far (an entry's bad front matter): its entry is not also called untranslated.
+  const failed = new Set(run.diagnostics.of('error').flatMap((problem) => (problem.file ? [problem.file] : [])));
+  const from = kept
+    ? `kept ${kept.key} ${[...failed].sort().join('\n')}`
+    : `${idOf(config)} ${entryIndexKey(config, entries)} ${[...failed].sort().join('\n')}`;
   const loaded = await run.load('pages', from, (diagnostics) => {
     const stored = kept && readPages(kept, config);
     if (stored) {
@@ -54,7 +58,7 @@ export async function expandRoutes(
       diagnostics.add(...stored.warnings.map((options) => new SiteError(options)));
       return pageSetOf(stored.pages);
     }
-    const pages = expandPages(config, entries, diagnostics);
+    const pages = expandPages(config, entries, diagnostics, undefined, failed);
     if (kept) keepPages(kept, config, pages, diagnostics.list());
     return pageSetOf(pages);
   });

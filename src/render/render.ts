@@ -10,6 +10,7 @@ import { contentKey, type PageContent } from '../content/pages.js';
 import type { Entry, EntryTranslation } from '../content/collections.js';
 import { sourcesOf } from '../config/sources.js';
 import { SiteError } from '../errors.js';
+import { didYouMeanText } from '../did-you-mean.js';
 import type { PluginHead } from './plugin-head.js';
 import { hasComponentMarkers, renderContentComponents } from './content-components.js';
 import { componentFiles, videoFrameSources } from './component-files.js';
@@ -264,7 +265,10 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
           if (byUrl.has(single)) return single;
           throw new SiteError({
             code: 'UNKNOWN_ROUTE',
-            message: `a template links to "${routePath}", which is not a page in locale "${locale}"`,
+            message: `a template links to "${routePath}", which is not a page in locale "${locale}"${didYouMeanText(
+              routePath,
+              config.routes.map((route) => route.path),
+            )}`,
             hint: 'Link only to paths listed under routes: in site.config.yaml.',
           });
         }
@@ -315,14 +319,26 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
     return context;
   }
 
+  /** A page whose template is not there: the 404 pages' at the templates folder, which lacks the file; another at the config, with the nearest name. */
+  function unknownTemplate(page: Page): SiteError {
+    const sources = sourcesOf(config);
+    if (page.notFound)
+      return new SiteError({
+        code: 'UNKNOWN_TEMPLATE',
+        message: `the 404 pages need the template NotFound: there is no ${sources.display(sources.pageTemplate('NotFound'))}`,
+        file: sources.display(sources.pageTemplatesFolder),
+        hint: 'Add NotFound.tsx to the folder (the starter of `site init` has one to copy): it renders the page a visitor gets for an address the site does not have.',
+      });
+    return new SiteError({
+      code: 'UNKNOWN_TEMPLATE',
+      message: `unknown template "${page.template}" (route "${page.route.path}")${didYouMeanText(page.template, Object.keys(templates.pages))}`,
+      file: config.file,
+    });
+  }
+
   function renderPage(page: Page): string {
     const template = templates.pages[page.template];
-    if (!template)
-      throw new SiteError({
-        code: 'UNKNOWN_TEMPLATE',
-        message: `unknown template "${page.template}"`,
-        file: config.file,
-      });
+    if (!template) throw unknownTemplate(page);
     const props = propsOf(page);
     const meta = metaOf(page);
     const { createElement } = react();

@@ -403,9 +403,15 @@ function urlIn(route: RouteConfig, routePath: string, locale: string, config: Re
 /**
  * Records a warning for each entry that is not written in every locale with a route for its pages:
  * it names the entry folder, the locales it is missing in, and the language readers there get
- * instead (the fallback decision of `pickTranslation`, as on the pages).
+ * instead (the fallback decision of `pickTranslation`, as on the pages). A locale whose file is in
+ * `failed` (files with an error reported, such as a bad front-matter date) is not called missing.
  */
-export function reportUntranslated(config: ResolvedConfig, input: CreatePagesInput, diagnostics: Diagnostics): void {
+export function reportUntranslated(
+  config: ResolvedConfig,
+  input: CreatePagesInput,
+  diagnostics: Diagnostics,
+  failed: ReadonlySet<string> = new Set(),
+): void {
   const sources = sourcesOf(config);
   for (const name of Object.keys(input.entries).sort()) {
     const routed = new Set(
@@ -415,8 +421,12 @@ export function reportUntranslated(config: ResolvedConfig, input: CreatePagesInp
     );
     const rules = fallbackRulesOf(config, name);
     for (const entry of input.entries[name]!) {
+      // A translation whose file has an error already reported is not missing: one mistake, one message.
       const missing = config.localeIds.filter(
-        (locale) => routed.has(locale) && entry.translations[locale] === undefined,
+        (locale) =>
+          routed.has(locale) &&
+          entry.translations[locale] === undefined &&
+          !failed.has(sources.display(sources.entry(name, entry.slug, locale))),
       );
       if (missing.length === 0) continue;
       // Readers of each missing locale, grouped by the language they get.

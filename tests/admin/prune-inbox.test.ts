@@ -168,7 +168,7 @@ describe('prune-inbox', () => {
     }
   });
 
-  it('refuses a malformed age with a clear error and exit code 1, and touches nothing', async () => {
+  it('refuses a malformed age with a clear error and exit code 2 (a usage error), and touches nothing', async () => {
     const errors: string[] = [];
     vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
       errors.push(String(chunk));
@@ -180,7 +180,7 @@ describe('prune-inbox', () => {
       expect(
         await main(['node', 'site', 'admin', 'prune-inbox', '--older-than', age, '--config', site.config]),
         age,
-      ).toBe(1);
+      ).toBe(2);
       expect(errors.join(''), age).toContain(
         `INBOX_AGE  --older-than  "${age}" is not an age  (Give a whole number of days, weeks or months: 30d, 8w or 12m.)`,
       );

@@ -252,16 +252,16 @@ describe('a build killed at any step of the switch', () => {
 });
 
 describe('site build --origin', () => {
-  it('refuses an origin that is not a scheme and host with exit code 1, before writing anything', async () => {
+  it('refuses an origin that is not a scheme and host as a usage error (OPTION_INVALID, exit code 2), before writing anything', async () => {
     const temp = await createTempSite();
     try {
       const result = await site(temp.dir, ['build', '--out', 'out', '--origin', 'https://example.com/preview']);
-      expect(result.code).toBe(1);
-      expect(result.stderr).toContain('the origin from --origin is not a scheme and host');
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('OPTION_INVALID  site.origin  the origin from --origin is not a scheme and host');
       expect(result.stderr).toContain('https://example.com, without a path');
       await expect(readFile(join(temp.dir, 'out', 'index.html'))).rejects.toThrow();
       const fromEnv = await site(temp.dir, ['build', '--out', 'out'], { SITE_ORIGIN: 'preview.example' });
-      expect(fromEnv.code).toBe(1);
+      expect(fromEnv.code).toBe(2);
       expect(fromEnv.stderr).toContain('SITE_ORIGIN');
     } finally {
       await temp.cleanup();

@@ -191,6 +191,22 @@ describe('site plugins', () => {
     expect(await readFile(join(out, 'analytics.txt'), 'utf8')).toMatch(/^\d+ pages\n$/);
   }, 60_000);
 
+  it("buildEnd's publicDir is the web root of each target: the output folder, or vercel's static/ inside the Build Output (issue 53)", async () => {
+    const site = await siteWith('plugins:\n  - ./plugins/public-file.js');
+    sites.push(site);
+    for (const [target, root] of [
+      ['node', ''],
+      ['vercel', 'static'],
+    ] as const) {
+      const out = join(site.dir, `dist-${target}`);
+      const { code, stderr } = await build(site, out, ['--target', target]);
+      expect(code, stderr).toBe(0);
+      expect(await readFile(join(out, root, 'hello.txt'), 'utf8')).toBe('hello\n');
+      expect(await readFile(join(out, root, 'index.html'), 'utf8')).toContain('<html');
+      expect(await readFile(join(out, 'beside.txt'), 'utf8')).toBe('beside\n');
+    }
+  }, 120_000);
+
   it('a throwing buildEnd names plugin and hook, exits 1, and leaves the previous output byte-identical', async () => {
     const site = await siteWith('plugins:\n  - [./plugins/analytics.js, { domain: mendwise.example }]');
     sites.push(site);

@@ -73,7 +73,8 @@ describe('config errors', () => {
     const [error] = errorsOf(text);
     expect(error!.code).toBe('CONFIG_INVALID');
     expect(error!.field).toBe('collections.blog.pageSize');
-    expect(error!.message).toBe('expected number, got string "six"');
+    expect(error!.message).toBe('expected a number, got string "six"');
+    expect(error!.hint).toBe('See docs/config.md#collections.');
     expect(error!.line).toBe(lineOf(text, 'pageSize: six'));
     expect(error!.column).toBe(15);
     expect(error!.format()).toContain(
@@ -88,7 +89,8 @@ describe('config errors', () => {
     expect(unknown.field).toBe('site.themeColour');
     expect(unknown.line).toBe(lineOf(text, 'themeColour'));
     expect(unknown.column).toBe(3);
-    expect(unknown.hint).toMatch(/spelling/);
+    expect(unknown.message).toBe('unknown key "themeColour": did you mean "themeColor"?');
+    expect(unknown.hint).toBe('Rename it to themeColor; unknown keys are not ignored. See docs/config.md#site.');
   });
 
   it('reports every problem of the file at once', () => {

@@ -12,6 +12,12 @@ import { describe, expect, it } from 'vitest';
 import { remarkGfm, remarkParse, unified } from '../../src/content/markdown-stack';
 import { errorCatalogue } from '../../src/errors';
 import { repoRoot } from '../helpers/paths';
+import { configReference, referenceEnd, referenceStart } from '../helpers/config-reference';
+import { pluginReference, pluginReferenceEnd, pluginReferenceStart } from '../helpers/plugin-reference';
+import { stylesheetFileTypes } from '../../src/islands/assets';
+import { knownKeysAt } from '../../src/schema-shape';
+import { configSchema } from '../../src/config/schema';
+import { writeFileSync } from 'node:fs';
 
 interface MdNode {
   type: string;
@@ -118,5 +124,50 @@ describe('the README and the manual', () => {
     expect(readme).toContain(`npx ./${name}-${version}.tgz init my-site`);
     expect(readme).toContain(`installs ${name} from file:../${name}-${version}.tgz`);
     expect(readme).toContain('npx typed-site init my-site');
+  });
+
+  it("describe every top-level key of the config in docs/config.md, as the schema does (the section an error's hint names)", () => {
+    const path = join(repoRoot, 'docs', 'config.md');
+    const doc = readFileSync(path, 'utf8');
+    const made = configReference();
+    const start = doc.indexOf(referenceStart.slice(0, 20));
+    const end = doc.indexOf(referenceEnd);
+    const current = start >= 0 && end > start ? doc.slice(start, end + referenceEnd.length) : 'PLACEHOLDER';
+    if (process.env.UPDATE_DOCS === '1' && current !== made) writeFileSync(path, doc.replace(current, made));
+    else expect(current, 'run UPDATE_DOCS=1 npx vitest run --project unit tests/unit/docs.test.ts').toBe(made);
+    for (const key of knownKeysAt(configSchema, [])) expect(anchorsOf('docs/config.md')).toContain(key.toLowerCase());
+  });
+
+  it('say what each plugin hook is given as src/config/plugin-api.ts types it, every field described (issue 53: a plugin read ctx.page.locale)', () => {
+    const path = join(repoRoot, 'docs', 'plugins.md');
+    const doc = readFileSync(path, 'utf8');
+    const made = pluginReference();
+    const start = doc.indexOf(pluginReferenceStart.slice(0, 20));
+    const end = doc.indexOf(pluginReferenceEnd);
+    const current = start >= 0 && end > start ? doc.slice(start, end + pluginReferenceEnd.length) : 'PLACEHOLDER';
+    if (process.env.UPDATE_DOCS === '1' && current !== made) writeFileSync(path, doc.replace(current, made));
+    else expect(current, 'run UPDATE_DOCS=1 npx vitest run --project unit tests/unit/docs.test.ts').toBe(made);
+    expect(made.split('\n').filter((line) => line.endsWith('|  |'))).toEqual([]);
+    expect(made).toContain('| `ctx.locale` |');
+    expect(made).toContain('| `ctx.publicDir` |');
+    expect(made).not.toContain('`ctx.page.locale`');
+  });
+
+  it('say what the stylesheet does with url(): the fonts and images it publishes, as src/islands/assets.ts lists them', () => {
+    const templates = readFileSync(join(repoRoot, 'docs', 'templates.md'), 'utf8').replace(/\s+/g, ' ');
+    for (const type of stylesheetFileTypes) expect(templates).toContain(`\`${type}\``);
+    expect(templates).toContain('is published beside it at `/assets/<name>.<hash>.<ext>`');
+    expect(templates).not.toMatch(/url\(\)` references fail the build/);
+  });
+
+  it('send readers to examples the package ships: the starter of site init, not tests/fixtures/', () => {
+    const { files } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { files: string[] };
+    expect(files).toContain('docs/');
+    expect(files).toContain('starters/');
+    const shipped = ['README.md', ...readdirSync(join(repoRoot, 'docs')).map((name) => join('docs', name))].filter(
+      (path) => !files.includes(`!${path}`),
+    );
+    for (const path of shipped)
+      expect(readFileSync(join(repoRoot, path), 'utf8'), path).not.toContain('tests/fixtures/');
   });
 });

@@ -76,6 +76,33 @@ describe('what a link may lead to', () => {
       ['#intr', 'The nearest id on that page is #intro.'],
     ]);
   });
+
+  it('names the id a fragment meant by its beginning, a part or a few edits, not the first id of the page (issue 53)', () => {
+    const page = { url: '/blog/writing-posts/', file: 'blog/writing-posts/index.html' };
+    const docs = existingPaths({ pages: [page], aliasOf: () => undefined, files: [], extraPaths: [] });
+    const html = '<main id="main"><h2 id="front-matter">F</h2><h2 id="drafts-and-scheduled-posts">D</h2></main>';
+    const hints = (hrefs: string[]) =>
+      checkLinks(
+        hrefs.map((href) => ({ href })),
+        page.url,
+        docs,
+        () => idsInHtml(html),
+      ).map((problem) => [problem.message, problem.hint]);
+    expect(hints(['/blog/writing-posts/#draftz', '#scheduled', '#pricing'])).toEqual([
+      [
+        'the link to /blog/writing-posts/#draftz names #draftz, which is no id of the page /blog/writing-posts/',
+        'The nearest id on that page is #drafts-and-scheduled-posts.',
+      ],
+      [
+        'the link to #scheduled names no id of this page',
+        'The nearest id on that page is #drafts-and-scheduled-posts.',
+      ],
+      [
+        'the link to #pricing names no id of this page',
+        'No id on that page is close to #pricing; its ids include #drafts-and-scheduled-posts, #front-matter, #main.',
+      ],
+    ]);
+  });
 });
 
 describe('where links are found and placed', () => {
