@@ -16,9 +16,12 @@ import {
   isPublished,
   listEntrySlugs,
   type EntryFrontMatter,
+  type EntryTranslation,
 } from '../content/collections.js';
 import { scheduledAt, todayIn } from '../content/schedule.js';
 import { readEntryImage, type EntryImage } from '../content/images.js';
+import { resolveFieldValues } from '../content/entry-fields.js';
+import { locateContentField } from '../content/field-position.js';
 import { copyValuesOf, fillPlaceholders } from '../content/messages.js';
 import { createMarkdownRenderer, type MarkdownRenderer } from '../content/markdown-cache.js';
 import { markdownFailure, markdownPluginsOf } from '../content/markdown.js';
@@ -147,7 +150,16 @@ export function frontMatterProblem(error: FrontMatterEditError, display: string)
 
 /** A post's text after the build's checks: its problems, or its front matter, rendered Markdown and image. */
 export type CheckedPost =
-  { errors: SiteError[] } | { errors: []; data: EntryFrontMatter; html: string; words: number; image?: EntryImage };
+  | { errors: SiteError[] }
+  | {
+      errors: [];
+      data: EntryFrontMatter;
+      html: string;
+      words: number;
+      image?: EntryImage;
+      /** The declared fields as the build resolves them (Markdown as HTML, images read). */
+      fields: EntryTranslation['fields'];
+    };
 
 /** The line of a front matter field in a post's text (1-based), if it is there. */
 function fieldLine(text: string, field: string): number | undefined {
@@ -221,7 +233,23 @@ export async function checkPost(
     title: fillPlaceholders(checked.data.title, values),
     description: fillPlaceholders(checked.data.description, values),
   };
-  return { errors: [], data, html: outcome.html, words: outcome.words, ...(image ? { image } : {}) };
+  const spec = config.collections[collection]!;
+  const { fields } = completeTranslation(spec, data, '', display, { html: '', words: 0 });
+  const resolved = await resolveFieldValues(
+    spec,
+    fields,
+    { folder, locale: basename(display, '.md') },
+    markdown,
+    markdownPluginsOf(config),
+  );
+  if (resolved.problems.length)
+    return {
+      errors: resolved.problems.map(
+        (problem) =>
+          new SiteError({ code: 'ENTRY_FIELD', ...problem, ...locateContentField(display, problem.field, text) }),
+      ),
+    };
+  return { errors: [], data, html: outcome.html, words: outcome.words, fields, ...(image ? { image } : {}) };
 }
 
 /** The text a post would have after an edit: the file's text edited in place, or a new file. */
@@ -448,7 +476,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     const siteErrors = checkSite(
       target,
       shown
-        ? completeTranslation(config.collections[collection]!, checked.data, target.locale, target.display, checked)
+        ? { ...completeTranslation(config.collections[collection]!, checked.data, target.locale, target.display, checked), fields: checked.fields }
         : undefined,
       text,
     );
