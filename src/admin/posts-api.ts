@@ -476,7 +476,16 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     const siteErrors = checkSite(
       target,
       shown
-        ? { ...completeTranslation(config.collections[collection]!, checked.data, target.locale, target.display, checked), fields: checked.fields }
+        ? {
+            ...completeTranslation(
+              config.collections[collection]!,
+              checked.data,
+              target.locale,
+              target.display,
+              checked,
+            ),
+            fields: checked.fields,
+          }
         : undefined,
       text,
     );

@@ -775,23 +775,42 @@ function checkFieldTypes(
   fields: Readonly<Record<string, EntryField>>,
   at: readonly PropertyKey[],
   collections: readonly string[],
-  fail: (code: SiteError["code"], message: string, path: PropertyKey[], hint?: string) => void,
+  fail: (code: SiteError['code'], message: string, path: PropertyKey[], hint?: string) => void,
 ): void {
   for (const [name, field] of Object.entries(fields)) {
     const path = [...at, name];
     const takes = fieldTypeKeys[field.type];
     for (const key of ['options', 'labels', 'of', 'fields', 'collection'] as const) {
       if (field[key] !== undefined && !takes.includes(key))
-        fail('CONFIG_INVALID', `a ${field.type} field takes no ${key}:`, [...path, key], `${key}: belongs to a ${Object.entries(fieldTypeKeys).filter(([, keys]) => keys.includes(key)).map(([type]) => type).join(' or ')} field.`);
+        fail(
+          'CONFIG_INVALID',
+          `a ${field.type} field takes no ${key}:`,
+          [...path, key],
+          `${key}: belongs to a ${Object.entries(fieldTypeKeys)
+            .filter(([, keys]) => keys.includes(key))
+            .map(([type]) => type)
+            .join(' or ')} field.`,
+        );
     }
     const needed = takes.find((key) => key !== 'labels' && field[key as keyof EntryField] === undefined);
     if (needed) {
-      const example = { options: 'options: [retail, repair]', of: 'of: string', fields: 'fields: { name: { type: string } }', collection: 'collection: team' }[needed];
+      const example = {
+        options: 'options: [retail, repair]',
+        of: 'of: string',
+        fields: 'fields: { name: { type: string } }',
+        collection: 'collection: team',
+      }[needed];
       fail('CONFIG_INVALID', `a ${field.type} field needs ${needed}:`, [...path, 'type'], `Add ${example}.`);
     }
     if (field.type === 'reference' && field.collection !== undefined && !collections.includes(field.collection))
-      fail('UNKNOWN_COLLECTION', `unknown collection "${field.collection}"`, [...path, 'collection'], `Known collections: ${[...collections].sort().join(', ')}.`);
+      fail(
+        'UNKNOWN_COLLECTION',
+        `unknown collection "${field.collection}"`,
+        [...path, 'collection'],
+        `Known collections: ${[...collections].sort().join(', ')}.`,
+      );
     if (field.type === 'object' && field.fields) checkFieldTypes(field.fields, [...path, 'fields'], collections, fail);
-    if (field.type === 'list' && typeof field.of === 'object') checkFieldTypes(field.of, [...path, 'of'], collections, fail);
+    if (field.type === 'list' && typeof field.of === 'object')
+      checkFieldTypes(field.of, [...path, 'of'], collections, fail);
   }
 }

@@ -267,7 +267,7 @@ const entryFieldSchema = z.strictObject({
     .string()
     .regex(/^[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*$/, 'give a dotted message key such as team.roles')
     .optional()
-    .describe("Message key under which each option of a select has its name in each locale (<labels>.<option>)"),
+    .describe('Message key under which each option of a select has its name in each locale (<labels>.<option>)'),
   get of() {
     return z
       .union([z.enum(['string', 'number']), z.record(fieldName, entryFieldSchema)])

@@ -164,7 +164,11 @@ export function referencesKey(config: ResolvedConfig, entries: readonly Entry[])
   const references = entries.flatMap((entry) => {
     const collection = config.collections[entry.collection];
     return Object.values(entry.translations).flatMap((translation) =>
-      collection ? fieldSlots(collection.fields, translation.fields, ['reference']).map((slot) => `${translation.file} ${slot.path} ${String(slot.value)}`) : [],
+      collection
+        ? fieldSlots(collection.fields, translation.fields, ['reference']).map(
+            (slot) => `${translation.file} ${slot.path} ${String(slot.value)}`,
+          )
+        : [],
     );
   });
   return JSON.stringify([references, entries.map(entryKey)]);
