@@ -705,6 +705,25 @@ export function checkConfig(
         fail('CONFIG_INVALID', `"${key}" is a front-matter field every entry already has`, at('fields', key));
     }
     checkFieldTypes(collection.fields, at('fields'), Object.keys(config.collections), fail);
+    const termPath = collection.taxonomy?.path;
+    if (typeof termPath === 'object') {
+      for (const locale of Object.keys(termPath)) {
+        if (!config.locales[locale])
+          fail(
+            'UNKNOWN_LOCALE',
+            `unknown locale "${locale}"`,
+            at('taxonomy', 'path', locale),
+            `Known locales: ${Object.keys(config.locales).join(', ')}.`,
+          );
+      }
+      if (termPath[config.site.defaultLocale] === undefined)
+        fail(
+          'CONFIG_INVALID',
+          `the term pages' segment has no ${config.site.defaultLocale} (the default locale)`,
+          at('taxonomy', 'path'),
+          `Add ${config.site.defaultLocale}: to the map; a locale it leaves out takes the default locale's.`,
+        );
+    }
     if (collection.data) {
       config.routes.forEach((route, index) => {
         for (const key of ['list', 'entry'] as const) {

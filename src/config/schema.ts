@@ -306,7 +306,12 @@ const collectionSchema = z.strictObject({
         .regex(/^[a-z][A-Za-z0-9]*$/)
         .describe('Front-matter field that holds the term, e.g. category'),
       terms: z.array(slug).min(1),
-      path: slug.default('category').describe('Segment of the term pages: <list>/<path>/<term>'),
+      path: z
+        .union([slug, z.record(localeId, slug)])
+        .default('category')
+        .describe(
+          "Segment of the term pages: <list>/<path>/<term>; or one per locale ({ en: sector, no: bransje }, the default locale's included), as a route's path",
+        ),
       labels: z
         .string()
         .regex(/^[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*$/, 'give a dotted message key such as blog.categories')
