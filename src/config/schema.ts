@@ -158,6 +158,10 @@ const localeSchema = z.strictObject({
   prefix: z.union([z.literal(''), sitePath]).describe('URL prefix: "" for the default locale, e.g. "/no"'),
   hreflang: z.string(),
   htmlLang: z.string().describe('Value of <html lang>'),
+  dir: z
+    .enum(['ltr', 'rtl'])
+    .default('ltr')
+    .describe('Writing direction: rtl (Arabic, Hebrew, Persian) gives its pages <html dir="rtl">'),
   ogLocale: z.string().describe('Open Graph locale, e.g. nb_NO'),
   intl: z.string().describe('Locale for dates and money, e.g. nb-NO'),
   browserLanguages: z
