@@ -292,10 +292,17 @@ export function postFromBody(fields: Record<string, unknown>): {
   for (const [key, value] of Object.entries(frontMatter)) {
     if (!/^[A-Za-z_][\w-]{0,63}$/.test(key)) throw new PostAddressError(`"${key}" is not a field name`);
     if (value === null || value === undefined || value === '') clean[key] = undefined;
-    else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') clean[key] = value;
-    else throw new PostAddressError(`"${key}" must be text, a number or true/false`);
+    else if (isFrontMatterValue(value)) clean[key] = value;
+    else throw new PostAddressError(`"${key}" must be text, a number, true/false, or a list or object of them`);
   }
   return { frontMatter: clean, body: body.replace(/\r\n?/g, '\n') };
+}
+
+/** Text, a number, true/false, or a list or object of them (a list or object field), nested no deeper than a form makes them. */
+function isFrontMatterValue(value: unknown, depth = 0): value is FrontMatterValue {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return true;
+  if (depth >= 4 || typeof value !== 'object' || value === null) return false;
+  return Object.values(value).every((each) => isFrontMatterValue(each, depth + 1));
 }
 
 /** The request body as `parse` reads it; undefined, answered 400, when it is not what the route takes. */
