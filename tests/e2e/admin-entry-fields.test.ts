@@ -1,7 +1,7 @@
 /**
  * The entry form follows the field types (issue 48), in Chromium with `site serve --admin`: a
  * team member's list of links is a repeater (an item added, filled and saved; the file holds it),
- * its object and image fields are groups of their parts, its select is named from the messages,
+ * its object and image fields are groups of their parts (the image with the media library's chooser), its select is named from the messages,
  * and a case study's `lead` is a picker of the team's members by name. axe finds nothing.
  */
 import { readFile } from 'node:fs/promises';
@@ -67,6 +67,8 @@ describe('the entry form of list, object, image, select and reference fields', (
     const photo = page.getByRole('group', { name: 'Photo *' });
     expect(await photo.getByLabel('Src *').inputValue()).toBe('ada.png');
     expect(await photo.getByLabel('Alt *').inputValue()).toBe('Ada at the workbench');
+    // Beside the file name, the media library's chooser, as beside the cover image.
+    expect(await photo.getByRole('button', { name: 'Choose from the library…' }).count()).toBe(1);
     expect(await page.getByRole('group', { name: 'Address *' }).getByLabel('City *').inputValue()).toBe('Oslo');
     const skills = page.getByRole('group', { name: 'Skills *' });
     expect(

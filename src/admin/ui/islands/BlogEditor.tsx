@@ -949,6 +949,20 @@ export default function BlogEditor(props: BlogEditorProps) {
           field={field.field}
           value={value}
           text={{ addItem: text.addItem, removeItem: text.removeItem }}
+          imagePicker={(onChosen) =>
+            csrf ? (
+              <MediaPicker
+                text={props.picker}
+                csrf={csrf}
+                collection={collectionRef.current}
+                slug={slug}
+                locale={tab}
+                disabled={busy || !Object.values(drafts).some((each) => each.version)}
+                onChosen={onChosen}
+                onNotice={setNotice}
+              />
+            ) : null
+          }
           onChange={set}
         />
       );

@@ -79,9 +79,11 @@ export default function StructuredField(props: {
   field: DeclaredField;
   value: unknown;
   text: StructuredFieldText;
+  /** The media library's chooser of an image for an image field, told where the chosen file's name goes. */
+  imagePicker?: (onChosen: (name: string) => void) => ReactElement | null;
   onChange(value: unknown): void;
 }): ReactElement {
-  const { id, labelledBy, field, value, text, onChange } = props;
+  const { id, labelledBy, field, value, text, imagePicker, onChange } = props;
   const named = props.item ? { 'aria-labelledby': labelledBy } : {};
   if (field.type === 'list') {
     const items = Array.isArray(value) ? value : [];
@@ -99,6 +101,7 @@ export default function StructuredField(props: {
                 id={`${id}-${index}`}
                 labelledBy={labelledBy}
                 item
+                imagePicker={imagePicker}
                 field={item}
                 value={each}
                 text={text}
@@ -151,10 +154,12 @@ export default function StructuredField(props: {
               field={part}
               value={current[name]}
               text={text}
+              imagePicker={imagePicker}
               onChange={(next) => onChange({ ...current, [name]: next })}
             />
           </div>
         ))}
+        {field.type === 'image' && imagePicker?.((name) => onChange({ ...current, src: name }))}
       </div>
     );
   }
