@@ -101,6 +101,14 @@ export const errorCatalogue = {
     title: 'Invalid entry image',
     hint: "Name a PNG, JPEG, WebP or AVIF file in the entry's folder under image:, with its text alternative under imageAlt:.",
   },
+  ENTRY_FIELD: {
+    title: "Invalid value of an entry's field",
+    hint: "Give an image field a PNG, JPEG, WebP or AVIF file of the entry's folder with its alt text, and a Markdown field Markdown the parser reads.",
+  },
+  ENTRY_REFERENCE: {
+    title: 'Reference to no entry',
+    hint: 'Name the slug (folder name) of an entry of the collection the field refers to.',
+  },
   IMAGE_MISSING: {
     title: 'Image file not found',
     hint: 'Put the image next to the Markdown file (names are case-sensitive), or write a site path (/images/x.png) for a file of public/.',

@@ -18,6 +18,7 @@ export type { CollectionEntryData, CollectionListData, ListedEntry, Page } from 
 export type { Entry, EntryTranslation } from './content/collections.js';
 export type { FrontMatterField } from './content/front-matter-schema.js';
 export type { EntryImage } from './content/images.js';
+export type { FieldValue } from './content/entry-fields.js';
 export { pictureOf, type Picture } from './content/image-variants.js';
 export { frontMatterFields } from './content/front-matter-schema.js';
 export type { ContactType, PlanConfig } from './config/schema.js';

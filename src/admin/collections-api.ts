@@ -12,7 +12,7 @@ import type { TemplateSet } from '../render/types.js';
 import type { ResolvedConfig } from '../config/load.js';
 import { builtInEntryFields } from '../config/schema.js';
 import { collectionNamed } from '../config/sources.js';
-import { frontMatterFields } from '../content/collections.js';
+import { frontMatterFields, type Entry } from '../content/collections.js';
 import { lookupMessage, type MessageTree } from '../content/messages.js';
 import { urlsOf } from '../routes/urls.js';
 import type { Build } from '../pipeline/result-stage.js';
@@ -67,6 +67,7 @@ export function describeCollection(
   config: ResolvedConfig,
   id: string,
   messages: Readonly<Record<string, MessageTree>> = {},
+  entries: Iterable<Entry> = [],
 ) {
   const spec = config.collections[id]!;
   const urls = urlsOf(config);
@@ -93,22 +94,42 @@ export function describeCollection(
     builtIn: [...builtInEntryFields, 'imageAlt'],
     termField: spec.taxonomy?.field ?? null,
     wordsPerMinute: spec.wordsPerMinute,
-    fields: frontMatterFields(spec).map((field) => ({
-      ...field,
-      label: spec.fields[field.name]?.label ?? humanize(field.name),
-      builtIn: builtInEntryFields.includes(field.name) || field.name === 'imageAlt',
-      ...(field.options
-        ? {
-            options: field.options.map((value) => ({
-              value,
-              names: Object.fromEntries(
-                config.localeIds.map((locale) => [locale, message(locale, `${labels}.${value}`) ?? value]),
-              ),
-            })),
-          }
-        : {}),
-    })),
+    fields: frontMatterFields(spec).map((field) => {
+      const declared = Object.hasOwn(spec.fields, field.name) ? spec.fields[field.name] : undefined;
+      // A select's options are named by its own labels key; the taxonomy's terms by the taxonomy's.
+      const names = declared?.type === 'select' ? declared.labels : labels;
+      return {
+        ...field,
+        label: declared?.label ?? humanize(field.name),
+        builtIn: builtInEntryFields.includes(field.name) || field.name === 'imageAlt',
+        ...(field.options
+          ? {
+              options: field.options.map((value) => ({
+                value,
+                names: Object.fromEntries(
+                  config.localeIds.map((locale) => [locale, (names && message(locale, `${names}.${value}`)) ?? value]),
+                ),
+              })),
+            }
+          : {}),
+        // A reference picks one of the entries of its collection, named by its title in each language.
+        ...(declared?.type === 'reference' ? { options: referenceOptions(config, declared.collection!, entries) } : {}),
+      };
+    }),
   };
+}
+
+/** The entries of a collection a reference field may name, in slug order, each with its title per locale (else its slug). */
+function referenceOptions(config: ResolvedConfig, collection: string, entries: Iterable<Entry>) {
+  return [...entries]
+    .filter((entry) => entry.collection === collection)
+    .sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))
+    .map((entry) => ({
+      value: entry.slug,
+      names: Object.fromEntries(
+        config.localeIds.map((locale) => [locale, entry.translations[locale]?.title ?? entry.slug]),
+      ),
+    }));
 }
 
 /** The answer while the site has no config (site dev before its first good build). */
@@ -149,11 +170,13 @@ export function createCollectionRoutes(options: CollectionRoutesOptions): AdminR
     async handle({ response }) {
       const config = options.config();
       if (!config) return notBuilt(response);
-      const messages = options.lastBuild?.()?.messages;
+      const build = options.lastBuild?.();
       sendJson(
         response,
         200,
-        Object.keys(config.collections).map((id) => describeCollection(config, id, messages)),
+        Object.keys(config.collections).map((id) =>
+          describeCollection(config, id, build?.messages, build?.entries.values()),
+        ),
       );
     },
   };

@@ -10,8 +10,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { isMap, parseDocument } from '../yaml-package.js';
 import { editYaml, YamlEditError, type YamlEdit } from '../yaml-edit.js';
 
-/** A front-matter value the editor writes: what the collections' fields hold. */
-export type FrontMatterValue = string | number | boolean;
+/** A front-matter value the editor writes: what the collections' fields hold (a list, an object and an image field's `{ src, alt }` too). */
+export type FrontMatterValue =
+  string | number | boolean | readonly FrontMatterValue[] | { readonly [key: string]: FrontMatterValue };
 
 /** An edit that cannot be made in place, or whose text would not read back as the data given; `field` is the one it is about, when known. */
 export class FrontMatterEditError extends Error {

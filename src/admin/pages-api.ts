@@ -7,7 +7,8 @@
  * → 200 `{ version, diff, …rebuild }` | 409 stale | 428 no If-Match | 422 `{ errors }`.
  *
  * A field is a text leaf of the YAML (a line, a paragraph when it holds a line break, Markdown
- * when the key ends in `body` or `markdown`, as the templates render those) or a list of texts. Only
+ * when the key ends in `body` or `markdown`, as the templates render those) or a list of texts;
+ * the texts of a list of objects are fields by their place (`items.1.title`, "Items › #2 › Title"). Only
  * keys the file already has change (the templates name the keys; a new one would show nowhere),
  * never the keys of `admin.locked`. The change is made in place (config-edit.ts: every other byte
  * kept), then the site is rebuilt as `site check` checks it; a build that fails puts the old text
@@ -136,6 +137,8 @@ export function fieldsOf(data: unknown, prefix = ''): PageField[] {
       ];
     if (Array.isArray(value) && value.length && value.every((item) => typeof item === 'string'))
       return [{ key, label, kind: 'list', value: value as string[] }];
+    // A list of objects (features, pricing tiers): each item's texts by its place, `items.1.title`.
+    if (Array.isArray(value)) return value.flatMap((item, index) => fieldsOf(item, `${key}.${index}`));
     return fieldsOf(value, key);
   });
 }

@@ -18,9 +18,12 @@ import {
   isPublished,
   listEntrySlugs,
   type EntryFrontMatter,
+  type EntryTranslation,
 } from '../content/collections.js';
 import { scheduledAt, todayIn } from '../content/schedule.js';
 import { readEntryImage, type EntryImage } from '../content/images.js';
+import { resolveFieldValues } from '../content/entry-fields.js';
+import { locateContentField } from '../content/field-position.js';
 import { copyValuesOf, fillPlaceholders } from '../content/messages.js';
 import { createMarkdownRenderer, type MarkdownRenderer } from '../content/markdown-cache.js';
 import { markdownFailure, markdownPluginsOf } from '../content/markdown.js';
@@ -157,6 +160,8 @@ export type CheckedPost =
       words: number;
       image?: EntryImage;
       components?: ComponentUse[];
+      /** The declared fields as the build resolves them (Markdown as HTML, images read). */
+      fields: EntryTranslation['fields'];
     };
 
 /** The line of a front matter field in a post's text (1-based), if it is there. */
@@ -231,11 +236,28 @@ export async function checkPost(
     title: fillPlaceholders(checked.data.title, values),
     description: fillPlaceholders(checked.data.description, values),
   };
+  const spec = config.collections[collection]!;
+  const { fields } = completeTranslation(spec, data, '', display, { html: '', words: 0 });
+  const resolved = await resolveFieldValues(
+    spec,
+    fields,
+    { folder, locale: basename(display, '.md') },
+    markdown,
+    markdownPluginsOf(config),
+  );
+  if (resolved.problems.length)
+    return {
+      errors: resolved.problems.map(
+        (problem) =>
+          new SiteError({ code: 'ENTRY_FIELD', ...problem, ...locateContentField(display, problem.field, text) }),
+      ),
+    };
   return {
     errors: [],
     data,
     html: outcome.html,
     words: outcome.words,
+    fields,
     ...(image ? { image } : {}),
     // At their lines in the file: the site check (site-check.ts) refuses an unknown component or attribute there.
     ...(outcome.components ? { components: placeUses(outcome.components, line) } : {}),
@@ -282,10 +304,17 @@ export function postFromBody(fields: Record<string, unknown>): {
   for (const [key, value] of Object.entries(frontMatter)) {
     if (!/^[A-Za-z_][\w-]{0,63}$/.test(key)) throw new PostAddressError(`"${key}" is not a field name`);
     if (value === null || value === undefined || value === '') clean[key] = undefined;
-    else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') clean[key] = value;
-    else throw new PostAddressError(`"${key}" must be text, a number or true/false`);
+    else if (isFrontMatterValue(value)) clean[key] = value;
+    else throw new PostAddressError(`"${key}" must be text, a number, true/false, or a list or object of them`);
   }
   return { frontMatter: clean, body: body.replace(/\r\n?/g, '\n') };
+}
+
+/** Text, a number, true/false, or a list or object of them (a list or object field), nested no deeper than a form makes them. */
+function isFrontMatterValue(value: unknown, depth = 0): value is FrontMatterValue {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return true;
+  if (depth >= 4 || typeof value !== 'object' || value === null) return false;
+  return Object.values(value).every((each) => isFrontMatterValue(each, depth + 1));
 }
 
 /** The request body as `parse` reads it; undefined, answered 400, when it is not what the route takes. */
@@ -466,7 +495,16 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     const siteErrors = checkSite(
       target,
       shown
-        ? completeTranslation(config.collections[collection]!, checked.data, target.locale, target.display, checked)
+        ? {
+            ...completeTranslation(
+              config.collections[collection]!,
+              checked.data,
+              target.locale,
+              target.display,
+              checked,
+            ),
+            fields: checked.fields,
+          }
         : undefined,
       text,
     );

@@ -189,6 +189,7 @@ export function createPreviewRoutes(options: PreviewOptions): AdminRoute[] {
           target.display,
           checked,
         );
+        translation.fields = checked.fields;
         // The draft's image as the post will show it, once a build has made its sizes (a new upload has none until it is saved).
         if (checked.image && imageVariants(checked.image).every((variant) => build.siteFiles.images.has(variant.file)))
           translation.image = checked.image;

@@ -21,6 +21,7 @@ import {
   expandPages,
   orderEntries,
   positionRenderProblem,
+  referenceErrors,
   renderInputOf,
   type Entry,
   type Page,
@@ -118,6 +119,9 @@ export function checkSiteWithEdit(build: Build, edit: EntryEdit): SiteCheck {
     errors.push(...(collectSiteErrors(error) ?? [asError(error)]));
   }
   errors.push(...checkLinksWithEdit(build, { pages, entryList, rendered, edit }));
+  errors.push(
+    ...referenceErrors(config, entryList, (file) => (file === edit.translation?.file ? edit.text : undefined)),
+  );
   return { errors: uniqueDiagnostics(errors), rendered: indexes.length };
 }
 

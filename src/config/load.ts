@@ -26,6 +26,7 @@ import {
   isKnownCurrency,
   navigationRoutePath,
   routeEntrySchema,
+  type EntryField,
   type SiteConfig,
   type ValidatedConfig,
 } from './schema.js';
@@ -716,6 +717,41 @@ export function checkConfig(
       if (builtInEntryFields.includes(key))
         fail('CONFIG_INVALID', `"${key}" is a front-matter field every entry already has`, at('fields', key));
     }
+    checkFieldTypes(collection.fields, at('fields'), Object.keys(config.collections), fail);
+    const termPath = collection.taxonomy?.path;
+    if (typeof termPath === 'object') {
+      for (const locale of Object.keys(termPath)) {
+        if (!config.locales[locale])
+          fail(
+            'UNKNOWN_LOCALE',
+            `unknown locale "${locale}"`,
+            at('taxonomy', 'path', locale),
+            `Known locales: ${Object.keys(config.locales).join(', ')}.`,
+          );
+      }
+      if (termPath[config.site.defaultLocale] === undefined)
+        fail(
+          'CONFIG_INVALID',
+          `the term pages' segment has no ${config.site.defaultLocale} (the default locale)`,
+          at('taxonomy', 'path'),
+          `Add ${config.site.defaultLocale}: to the map; a locale it leaves out takes the default locale's.`,
+        );
+    }
+    if (collection.data) {
+      config.routes.forEach((route, index) => {
+        for (const key of ['list', 'entry'] as const) {
+          if (route[key] === name)
+            fail(
+              'CONFIG_INVALID',
+              `collection "${name}" is a data collection (data: true): no route gives it pages`,
+              ['routes', index, key],
+              'Remove data: true to give its entries pages, or read them in a template through site.entries.',
+            );
+        }
+      });
+      if (collection.feed !== false)
+        fail('CONFIG_INVALID', `data collection "${name}" has no pages for a feed`, at('feed'), 'Remove feed:.');
+    }
     if (collection.feed === true && !config.routes.some((route) => route.list === name)) {
       fail(
         'CONFIG_INVALID',
@@ -749,5 +785,64 @@ export function checkConfig(
       ['booking'],
       "Add company.openingHours (days, opens, closes, timeZone), give booking.url (a booking provider's page), or remove booking:.",
     );
+  }
+}
+
+/** The keys each type of a declared field takes besides type, required and label. */
+const fieldTypeKeys: Record<EntryField['type'], readonly string[]> = {
+  string: [],
+  number: [],
+  boolean: [],
+  date: [],
+  markdown: [],
+  select: ['options', 'labels'],
+  list: ['of'],
+  object: ['fields'],
+  image: [],
+  reference: ['collection'],
+};
+
+/** The declared fields each have the keys their type needs, and none it does not take; a reference names a collection. */
+function checkFieldTypes(
+  fields: Readonly<Record<string, EntryField>>,
+  at: readonly PropertyKey[],
+  collections: readonly string[],
+  fail: (code: SiteError['code'], message: string, path: PropertyKey[], hint?: string) => void,
+): void {
+  for (const [name, field] of Object.entries(fields)) {
+    const path = [...at, name];
+    const takes = fieldTypeKeys[field.type];
+    for (const key of ['options', 'labels', 'of', 'fields', 'collection'] as const) {
+      if (field[key] !== undefined && !takes.includes(key))
+        fail(
+          'CONFIG_INVALID',
+          `a ${field.type} field takes no ${key}:`,
+          [...path, key],
+          `${key}: belongs to a ${Object.entries(fieldTypeKeys)
+            .filter(([, keys]) => keys.includes(key))
+            .map(([type]) => type)
+            .join(' or ')} field.`,
+        );
+    }
+    const needed = takes.find((key) => key !== 'labels' && field[key as keyof EntryField] === undefined);
+    if (needed) {
+      const example = {
+        options: 'options: [retail, repair]',
+        of: 'of: string',
+        fields: 'fields: { name: { type: string } }',
+        collection: 'collection: team',
+      }[needed];
+      fail('CONFIG_INVALID', `a ${field.type} field needs ${needed}:`, [...path, 'type'], `Add ${example}.`);
+    }
+    if (field.type === 'reference' && field.collection !== undefined && !collections.includes(field.collection))
+      fail(
+        'UNKNOWN_COLLECTION',
+        `unknown collection "${field.collection}"`,
+        [...path, 'collection'],
+        `Known collections: ${[...collections].sort().join(', ')}.`,
+      );
+    if (field.type === 'object' && field.fields) checkFieldTypes(field.fields, [...path, 'fields'], collections, fail);
+    if (field.type === 'list' && typeof field.of === 'object')
+      checkFieldTypes(field.of, [...path, 'of'], collections, fail);
   }
 }

@@ -158,6 +158,10 @@ const localeSchema = z.strictObject({
   prefix: z.union([z.literal(''), sitePath]).describe('URL prefix: "" for the default locale, e.g. "/no"'),
   hreflang: z.string(),
   htmlLang: z.string().describe('Value of <html lang>'),
+  dir: z
+    .enum(['ltr', 'rtl'])
+    .default('ltr')
+    .describe('Writing direction: rtl (Arabic, Hebrew, Persian) gives its pages <html dir="rtl">'),
   ogLocale: z.string().describe('Open Graph locale, e.g. nb_NO'),
   intl: z.string().describe('Locale for dates and money, e.g. nb-NO'),
   browserLanguages: z
@@ -233,16 +237,55 @@ export const builtInEntryFields: readonly string[] = [
   'slug',
 ];
 
-/** A front-matter field a collection declares beyond the ones every entry has. */
+const fieldName = z.string().regex(/^[a-z][A-Za-z0-9]*$/, 'use a camelCase field name');
+
+/** The types a collection's field may have. */
+export const entryFieldTypes = [
+  'string',
+  'number',
+  'boolean',
+  'date',
+  'markdown',
+  'select',
+  'list',
+  'object',
+  'image',
+  'reference',
+] as const;
+
+/**
+ * A front-matter field a collection declares beyond the ones every entry has. The keys a type
+ * needs (`options` of a select, `of` of a list, `fields` of an object, `collection` of a reference)
+ * are checked with the config's other cross-field rules (load.ts), at their line.
+ */
 const entryFieldSchema = z.strictObject({
-  type: z.enum(['string', 'number', 'boolean', 'date']).default('string'),
+  type: z.enum(entryFieldTypes).default('string'),
   required: z.boolean().default(true),
   label: z
     .string()
     .min(1)
     .optional()
     .describe("The field's label in the admin's form (default: the admin copy's, else the field's name in words)"),
+  options: z.array(slug).min(1).optional().describe('The values a select field accepts'),
+  labels: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*$/, 'give a dotted message key such as team.roles')
+    .optional()
+    .describe('Message key under which each option of a select has its name in each locale (<labels>.<option>)'),
+  get of() {
+    return z
+      .union([z.enum(['string', 'number']), z.record(fieldName, entryFieldSchema)])
+      .optional()
+      .describe('What a list holds: string, number, or the fields of an object ({ name: { type: string } })');
+  },
+  get fields() {
+    return z.record(fieldName, entryFieldSchema).optional().describe('The fields of an object field');
+  },
+  collection: slug.optional().describe('The collection whose entry a reference field names by its slug'),
 });
+
+/** A field a collection declares, as the config gives it after its defaults. */
+export type EntryField = z.output<typeof entryFieldSchema>;
 
 const collectionSchema = z.strictObject({
   folder: z
@@ -251,9 +294,15 @@ const collectionSchema = z.strictObject({
     .optional()
     .describe("Folder under content/ with one folder per entry (default: the collection's name)"),
   fields: z
-    .record(z.string().regex(/^[a-z][A-Za-z0-9]*$/, 'use a camelCase field name'), entryFieldSchema)
+    .record(fieldName, entryFieldSchema)
     .default({})
     .describe('Front matter besides title, description, date, updated, image and draft'),
+  data: z
+    .boolean()
+    .default(false)
+    .describe(
+      'A data collection (team members, testimonials): no route lists it or gives its entries pages, and its entries need no date or description; templates read them through site.entries',
+    ),
   taxonomy: z
     .strictObject({
       field: z
@@ -261,7 +310,12 @@ const collectionSchema = z.strictObject({
         .regex(/^[a-z][A-Za-z0-9]*$/)
         .describe('Front-matter field that holds the term, e.g. category'),
       terms: z.array(slug).min(1),
-      path: slug.default('category').describe('Segment of the term pages: <list>/<path>/<term>'),
+      path: z
+        .union([slug, z.record(localeId, slug)])
+        .default('category')
+        .describe(
+          "Segment of the term pages: <list>/<path>/<term>; or one per locale ({ en: sector, no: bransje }, the default locale's included), as a route's path",
+        ),
       labels: z
         .string()
         .regex(/^[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*$/, 'give a dotted message key such as blog.categories')

@@ -23,6 +23,7 @@ import { createFrontMatterSchema } from './front-matter-schema.js';
 export { createFrontMatterSchema, frontMatterFields, type FrontMatterField } from './front-matter-schema.js';
 import { locateContentField } from './field-position.js';
 import { readEntryImage, type EntryImage } from './images.js';
+import { resolveFieldValues, type FieldValue } from './entry-fields.js';
 import { resolveMarkdownImages, type MarkdownImage } from './markdown-images.js';
 import { placeUses } from './component-uses.js';
 import type { ComponentUse } from './directives.js';
@@ -44,7 +45,7 @@ interface EntryBasics {
 }
 
 /** Front matter after validation. */
-export type EntryFrontMatter = EntryBasics & { image?: string; imageAlt?: string } & Record<string, string | number | boolean | undefined>;
+export type EntryFrontMatter = EntryBasics & { image?: string; imageAlt?: string } & Record<string, unknown>;
 
 /** One translation of an entry, rendered. */
 export interface EntryTranslation extends EntryBasics {
@@ -59,8 +60,13 @@ export interface EntryTranslation extends EntryBasics {
   file: string;
   /** The taxonomy term (the value of the collection's taxonomy field), when it has one. */
   term?: string;
-  /** The front matter declared under the collection's `fields:`. */
-  fields: Record<string, string | number | boolean>;
+  /**
+   * The front matter declared under the collection's `fields:`: a Markdown field as its HTML, an
+   * image field as its checked `EntryImage`, a reference as the slug of its entry (`site.entry`).
+   */
+  fields: Record<string, FieldValue>;
+  /** The images its image fields show, when it has any: the build publishes their variants. */
+  fieldImages?: EntryImage[];
   html: string;
   words: number;
   readingMinutes: number;
@@ -86,7 +92,7 @@ export interface LoadEntriesOptions {
 }
 
 /** Raise when the validation of front matter changes in a way the source of its schema's function does not show (`isoDate`). */
-const frontMatterRevision = 2;
+const frontMatterRevision = 3;
 
 /** A translation read and checked, waiting for its Markdown. */
 interface PendingTranslation {
@@ -258,8 +264,10 @@ function readTranslation(
     diagnostics.add(...invalid.map((error) => (error.line === undefined ? new SiteError({ ...error, code: error.code, message: error.message, hint: error.hint, ...locate(source, []) }) : error)));
     return undefined;
   }
-  if (cache && key) void cache.write(key, JSON.stringify(data));
-  return { data, locale, file, body, bodyLine: bodyStartLine(text, body) };
+  // A data collection's entry may have neither date nor description: the rest of the build reads ''.
+  const filled = { ...data, date: data.date ?? '', description: data.description ?? '' };
+  if (cache && key) void cache.write(key, JSON.stringify(filled));
+  return { data: filled, locale, file, body, bodyLine: bodyStartLine(text, body) };
 }
 
 function decodeFrontMatter(entry: Buffer | undefined): EntryFrontMatter | undefined {
@@ -276,10 +284,11 @@ function decodeFrontMatter(entry: Buffer | undefined): EntryFrontMatter | undefi
 export function completeTranslation(collection: CollectionConfig, data: EntryFrontMatter, locale: string, file: string, rendered: { html: string; words: number; components?: ComponentUse[] }): EntryTranslation {
   const termField = collection.taxonomy?.field;
   const { title, description, date, updated, draft, slug } = data;
-  const fields: Record<string, string | number | boolean> = {};
+  const fields: Record<string, FieldValue> = {};
   for (const name of Object.keys(collection.fields).sort()) {
     const value = data[name];
-    if (value !== undefined) fields[name] = value;
+    // A copy: the Markdown and image fields are resolved in place.
+    if (value !== undefined) fields[name] = structuredClone(value) as FieldValue;
   }
   return {
     locale,
@@ -330,6 +339,12 @@ async function renderEntries(
       const components = outcome.components && placeUses(outcome.components, bodyLine);
       const translation = completeTranslation(collection, { ...data, title: fill(data.title), description: fill(data.description) }, locale, file, { html: body.html, words: outcome.words, ...(components ? { components } : {}) });
       if (body.images.length) translation.bodyImages = body.images;
+      const resolved = await resolveFieldValues(collection, translation.fields, { folder: entry.folder, locale }, markdown, markdownPluginsOf(config));
+      if (resolved.problems.length) {
+        diagnostics.add(...resolved.problems.map((problem) => new SiteError({ code: 'ENTRY_FIELD', ...problem, ...locateContentField(file, problem.field) })));
+        continue;
+      }
+      if (resolved.images.length) translation.fieldImages = resolved.images;
       if (data.image !== undefined) {
         const image = await readEntryImage(entry.folder, data.image, data.imageAlt, locale);
         if ('message' in image) {

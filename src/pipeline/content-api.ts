@@ -33,6 +33,7 @@ import type { Diagnostics } from '../diagnostics.js';
 import { SiteError, throwIfAny } from '../errors.js';
 import { formatPath } from '../yaml-source.js';
 import { locateContentField } from '../content/field-position.js';
+import { fieldSlots, referenceProblems } from '../content/entry-fields.js';
 import { locateConfigField } from '../config/field-position.js';
 import { createPageRenderer, type IslandScripts, type PageRenderer } from '../render/render-pages.js';
 import { createRenderer, type RenderInput } from '../render/render.js';
@@ -201,6 +202,51 @@ export function expandPages(
   advancePathLock(config, pages);
   refuseRedirectProblems(config, pages);
   return pages;
+}
+
+/** What the reference check reads: every reference value and the slugs of every collection. */
+export function referencesKey(config: ResolvedConfig, entries: readonly Entry[]): string {
+  const references = entries.flatMap((entry) => {
+    const collection = config.collections[entry.collection];
+    return Object.values(entry.translations).flatMap((translation) =>
+      collection
+        ? fieldSlots(collection.fields, translation.fields, ['reference']).map(
+            (slot) => `${translation.file} ${slot.path} ${String(slot.value)}`,
+          )
+        : [],
+    );
+  });
+  return JSON.stringify([references, entries.map(entryKey)]);
+}
+
+/**
+ * The reference fields of the entries that name no entry of their collection, each at its line
+ * (read from `unsaved` for the admin's edit not yet written) with the entries that exist.
+ */
+export function referenceErrors(
+  config: ResolvedConfig,
+  entries: readonly Entry[],
+  unsaved?: (file: string) => string | undefined,
+): SiteError[] {
+  const slugs = new Map<string, Set<string>>();
+  for (const entry of entries) {
+    if (!slugs.has(entry.collection)) slugs.set(entry.collection, new Set());
+    slugs.get(entry.collection)!.add(entry.slug);
+  }
+  return entries.flatMap((entry) => {
+    const collection = config.collections[entry.collection];
+    if (!collection) return [];
+    return Object.values(entry.translations).flatMap((translation) =>
+      referenceProblems(collection, translation.fields, slugs).map(
+        (problem) =>
+          new SiteError({
+            code: 'ENTRY_REFERENCE',
+            ...problem,
+            ...locateContentField(translation.file, problem.field, unsaved?.(translation.file)),
+          }),
+      ),
+    );
+  });
 }
 
 /**

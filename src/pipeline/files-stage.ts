@@ -235,10 +235,13 @@ function hasCodeIn(value: unknown): boolean {
   return typeof value === 'object' && value !== null && Object.values(value).some(hasCodeIn);
 }
 
-/** The images of the entries' translations. */
+/** The images of the entries' translations: their covers and the images of their image fields. */
 function* imagesOf(entries: readonly Entry[]): Generator<EntryImage> {
   for (const entry of entries)
-    for (const translation of Object.values(entry.translations)) if (translation.image) yield translation.image;
+    for (const translation of Object.values(entry.translations)) {
+      if (translation.image) yield translation.image;
+      if (translation.fieldImages) yield* translation.fieldImages;
+    }
 }
 
 /** The image files the Markdown of the entries and of the page copy shows. */

@@ -9,7 +9,15 @@ import { deserialize, serialize } from 'node:v8';
 import { namesFolder, type DiskCache } from '../cache/disk-cache.js';
 import type { ResolvedConfig } from '../config/load.js';
 import { SiteError, type SiteErrorOptions } from '../errors.js';
-import { advancePathLock, entryIndexKey, expandPages, type Entry, type Page } from './content-api.js';
+import {
+  advancePathLock,
+  entryIndexKey,
+  expandPages,
+  referenceErrors,
+  referencesKey,
+  type Entry,
+  type Page,
+} from './content-api.js';
 import { idOf, type Loaded, type StageRun } from './stage.js';
 
 /**
@@ -61,6 +69,10 @@ export async function expandRoutes(
     const pages = expandPages(config, entries, diagnostics, undefined, failed);
     if (kept) keepPages(kept, config, pages, diagnostics.list());
     return pageSetOf(pages);
+  });
+  // Every reference field names an entry that exists (checked apart: the pages do not depend on them).
+  await run.load('references', `${idOf(config)} ${referencesKey(config, entries)}`, (diagnostics) => {
+    diagnostics.add(...referenceErrors(config, entries));
   });
   // Pages kept from a run that failed were not expanded again, and that run's lock was undone
   // (pipeline.ts): the lock of published paths follows them here.

@@ -113,12 +113,15 @@ export function scriptHash(script: string): string {
 }
 
 /**
- * Attributes of <html>: lang, data-lang, data-audience (on an audience's pages) and, on a page of
+ * Attributes of <html>: lang, dir (for a right-to-left locale), data-lang, data-audience (on an audience's pages) and, on a page of
  * the default locale, where a first visit goes for each browser language another locale claims:
  * every such locale, not only the first.
  */
 export function htmlAttributes(page: Page, config: ResolvedConfig): Record<string, string> {
-  const attributes: Record<string, string> = { lang: config.locales[page.locale]!.htmlLang, 'data-lang': page.locale };
+  const locale = config.locales[page.locale]!;
+  const attributes: Record<string, string> = { lang: locale.htmlLang, 'data-lang': page.locale };
+  // Only a right-to-left language says so: left-to-right is the default, and pages stay as they were.
+  if (locale.dir === 'rtl') attributes.dir = 'rtl';
   // The page's audience, for styles that follow it (each audience's accent colour).
   if (page.audience) attributes['data-audience'] = page.audience;
   if (page.locale !== config.site.defaultLocale) return attributes;

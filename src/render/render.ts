@@ -313,6 +313,15 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
         });
         return entry.translations[chosen!]!;
       },
+      reference(entry, field) {
+        const target = config.collections[entry.collection]?.fields[field];
+        if (target?.type !== 'reference' || target.collection === undefined) {
+          // Thrown in the template's render: reported as RENDER_FAILED at the template's line.
+          throw new Error(`site.reference: "${field}" is no reference field of ${entry.collection}`);
+        }
+        const slug = context.translationOf(entry).fields[field];
+        return typeof slug === 'string' ? context.entry(target.collection, slug) : undefined;
+      },
       assets: input.assets,
     };
     contexts.set(locale, context);

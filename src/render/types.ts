@@ -44,6 +44,12 @@ export interface SiteContext {
   entry(collection: string, slug: string): Entry | undefined;
   /** The translation of an entry a page in this locale shows: its own, or the one the collection's fallback rules pick. */
   translationOf(entry: Entry): EntryTranslation;
+  /**
+   * The entry a reference field of `entry` names (`type: reference`), read from the translation
+   * this locale shows; undefined when the field has no value. The build has checked that it exists.
+   * A reference inside an object or list is a slug: read it with `entry(collection, slug)`.
+   */
+  reference(entry: Entry, field: string): Entry | undefined;
   /** URLs of the built assets: the site's stylesheet, the admin's while the admin is on, and highlighted code's while highlighting is on. */
   assets: { stylesheet: string; admin?: string; code?: string };
 }

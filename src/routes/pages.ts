@@ -174,7 +174,7 @@ export function createPages(config: ResolvedConfig, input: CreatePagesInput): Pa
           drafts.push({
             ...base,
             cluster: list.routePath,
-            ...place(list.routePath),
+            ...place(list.localPath),
             collection: list.data,
             ...(routeClaim ? { claim: routeClaim } : {}),
           });
@@ -477,7 +477,7 @@ export function expandEntries(
     if (listRoute) {
       data.listUrl = urlIn(listRoute, listRoute.path, locale, config);
       if (taxonomy && term !== undefined)
-        data.termUrl = urlIn(listRoute, urls.listPath(listRoute.path, name, term, 1), locale, config);
+        data.termUrl = urlIn(listRoute, urls.listPath(listRoute.path, name, term, 1, locale), locale, config);
     }
     const feed = urls.feed(name, locale);
     if (feed) data.feedUrl = feed.url;
@@ -502,7 +502,7 @@ export function expandList(
   locale: string,
   entries: readonly EntryIndex[],
   config: ResolvedConfig,
-): { routePath: string; data: CollectionListData }[] {
+): { routePath: string; localPath: string; data: CollectionListData }[] {
   const name = route.list!;
   const collection = config.collections[name]!;
   const urls = urlsOf(config);
@@ -517,20 +517,26 @@ export function expandList(
     return [{ listed, term: entry.translations[contentLocale]!.term }];
   });
   const filters: (string | undefined)[] = [undefined, ...(collection.taxonomy?.terms ?? [])];
-  const pathOf = (term: string | undefined, pageNumber: number) => urls.listPath(route.path, name, term, pageNumber);
+  // The term pages' segment may differ per locale (taxonomy.path: { en: sector, no: bransje }): the
+  // route path (the default locale's) pairs the translations, the local path is this locale's.
+  const routePathOf = (term: string | undefined, pageNumber: number) =>
+    urls.listPath(route.path, name, term, pageNumber);
+  const pathOf = (term: string | undefined, pageNumber: number) =>
+    urls.listPath(route.path, name, term, pageNumber, locale);
   const filterUrls = filters.map((term) => ({
     ...(term === undefined ? {} : { term }),
     url: urlIn(route, pathOf(term, 1), locale, config),
   }));
   const feedUrl = urls.feed(name, locale)?.url;
-  const out: { routePath: string; data: CollectionListData }[] = [];
+  const out: { routePath: string; localPath: string; data: CollectionListData }[] = [];
   for (const term of filters) {
     const selected = term === undefined ? shown : shown.filter((entry) => entry.term === term);
     const pageCount = Math.max(1, Math.ceil(selected.length / collection.pageSize));
     for (let pageNumber = 1; pageNumber <= pageCount; pageNumber++) {
       const start = (pageNumber - 1) * collection.pageSize;
       out.push({
-        routePath: pathOf(term, pageNumber),
+        routePath: routePathOf(term, pageNumber),
+        localPath: pathOf(term, pageNumber),
         data: {
           kind: 'list',
           collection: name,

@@ -41,7 +41,7 @@ export interface Urls {
   /** The 404 file for a requested page path: the one of the path's locale. */
   notFoundFileFor(pagePath: string): string;
   /** The route path of a list page: ("/blog", retail, 2) → "/blog/category/retail/page/2". */
-  listPath(listPath: string, collection: string, term: string | undefined, pageNumber: number): string;
+  listPath(listPath: string, collection: string, term: string | undefined, pageNumber: number, locale?: string): string;
   /** The route path of an entry: ("/blog/{slug}", "a-post") → "/blog/a-post". */
   entryPath(entryPattern: string, slug: string): string;
   /**
@@ -103,9 +103,12 @@ export function urlsOf(config: ResolvedConfig): Urls {
     routePathOf: (path) => splitLocale(path, rules).routePath,
     notFound,
     notFoundFileFor: (path) => notFound(splitLocale(path, rules).locale).file,
-    listPath(listPath, collection, term, pageNumber) {
+    listPath(listPath, collection, term, pageNumber, locale = config.site.defaultLocale) {
       const settings = config.collections[collection]!;
-      const first = term === undefined ? listPath : `${listPath}/${settings.taxonomy!.path}/${term}`;
+      const first =
+        term === undefined
+          ? listPath
+          : `${listPath}/${taxonomySegment(settings.taxonomy!.path, locale, config)}/${term}`;
       return pageNumber === 1 ? first : `${first}/${settings.pagePath}/${pageNumber}`;
     },
     entryPath: (pattern, slug) => pattern.replace('{slug}', slug),
@@ -173,6 +176,15 @@ function translatePath(routePath: string, translations: readonly PathTranslation
     if (moved !== undefined) return moved;
   }
   return routePath;
+}
+
+/** The segment of a taxonomy's term pages in a locale: its own (`path: { no: bransje }`), else the default locale's. */
+function taxonomySegment(
+  path: string | Readonly<Record<string, string>>,
+  locale: string,
+  config: ResolvedConfig,
+): string {
+  return typeof path === 'string' ? path : (path[locale] ?? path[config.site.defaultLocale]!);
 }
 
 /** The path facts of a config that the pure rules of paths.ts need. */

@@ -142,6 +142,24 @@ describe('site serve --admin: /api/admin/pages', () => {
     );
   });
 
+  it('edits a text of a list of objects (the features of /hub) by its place: exactly that line changes, live at once', async () => {
+    const file = join(site.dir, 'content', 'pages', 'hub', 'en.yaml');
+    const before = await readFile(file, 'utf8');
+    const { version, fields } = await page('hub/en');
+    expect(fields.find((field) => field.key === 'features.items.1.title')).toMatchObject({
+      label: 'Features › Items › #2 › Title',
+      kind: 'line',
+      value: 'SMS updates',
+    });
+    const saved = await server.send('PUT', '/api/admin/pages/hub/en', {
+      headers: headers(version),
+      body: JSON.stringify({ changes: [{ key: 'features.items.1.title', value: 'Text message updates' }] }),
+    });
+    expect(saved.status).toBe(200);
+    expect(await readFile(file, 'utf8')).toBe(before.replace('- title: SMS updates', '- title: Text message updates'));
+    expect((await server.send('GET', '/hub/')).text).toContain('Text message updates');
+  });
+
   it('marks the Norwegian outdated after an English edit, with the English diff since, until the Norwegian is saved again', async () => {
     type Translated = Page & { translation?: { outdated: boolean; since: string; diff?: string } };
     const read = async (address: string) =>

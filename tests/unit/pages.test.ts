@@ -155,3 +155,58 @@ describe('route expansion', () => {
     expect(() => createPages(clash, { entries })).toThrow(/would be written by route/);
   });
 });
+
+describe('taxonomy paths per language', () => {
+  const localized = (path: string) =>
+    parseConfig(
+      readFileSync(join(repoRoot, 'site.config.yaml'), 'utf8').replace(
+        'path: category, labels: blog.categories',
+        `path: ${path}, labels: blog.categories`,
+      ),
+      'site.config.yaml',
+      repoRoot,
+    );
+
+  it('puts the term pages of each locale under its own segment, paired as translations', () => {
+    const found = createPages(localized('{ en: category, no: kategori }'), { entries });
+    const at = (url: string) => found.find((candidate) => candidate.url === url);
+    expect(at('/blog/category/saas/')).toBeDefined();
+    expect(at('/no/blog/kategori/saas/')).toBeDefined();
+    expect(at('/no/blog/category/saas/')).toBeUndefined();
+    expect(at('/blog/category/saas/')!.alternates).toContainEqual({
+      hreflang: 'no',
+      href: 'https://mendwise.example/no/blog/kategori/saas/',
+    });
+    expect(at('/no/blog/kategori/saas/')!.languageLinks.find((link) => link.locale === 'en')!.url).toBe(
+      '/blog/category/saas/',
+    );
+    // A post's link to its term's page follows the page's language.
+    const post = at('/no/blog/both/')!.collection as { termUrl?: string };
+    expect(post.termUrl).toBe('/no/blog/kategori/saas/');
+  });
+
+  it('refuses a map without the default locale, and a key that is no locale, at their lines', () => {
+    const text = readFileSync(join(repoRoot, 'site.config.yaml'), 'utf8').replace(
+      'path: category, labels: blog.categories',
+      'path: { no: kategori, de: kategorie }, labels: blog.categories',
+    );
+    const line = text.split('\n').findIndex((each) => each.includes('de: kategorie')) + 1;
+    let errors: { code: string; field?: string; line?: number; message: string }[] = [];
+    try {
+      parseConfig(text, 'site.config.yaml', repoRoot);
+    } catch (error) {
+      errors = (error as { errors: typeof errors }).errors;
+    }
+    expect(errors.map(({ code, field, line: at, message }) => ({ code, field, line: at, message }))).toEqual(
+      expect.arrayContaining([
+        { code: 'UNKNOWN_LOCALE', field: 'collections.blog.taxonomy.path.de', line, message: 'unknown locale "de"' },
+        {
+          code: 'CONFIG_INVALID',
+          field: 'collections.blog.taxonomy.path',
+          line,
+          message: "the term pages' segment has no en (the default locale)",
+        },
+      ]),
+    );
+  });
+});

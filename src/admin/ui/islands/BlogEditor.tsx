@@ -12,6 +12,7 @@ import { useEffect, useRef, useState, type KeyboardEvent, type ReactElement } fr
 import { callApi, loadSession, type AdminSession } from './admin-client';
 import MediaPicker, { type MediaPickerText } from './MediaPicker';
 import ComponentPicker, { type ComponentPickerText } from './ComponentPicker';
+import StructuredField, { prunedValue, type DeclaredField } from './StructuredField';
 import ReviewQueue, { type ReviewQueueProps } from './ReviewQueue';
 import { plainProblem } from './plain-errors';
 import { adminIntl, when } from './admin-dates';
@@ -21,10 +22,15 @@ import History, { DiffLines, type HistoryProps } from './History';
 export interface EditorField {
   name: string;
   label: string;
-  type: 'string' | 'number' | 'boolean' | 'date' | 'choice';
+  type: 'string' | 'number' | 'boolean' | 'date' | 'choice' | 'markdown' | 'reference' | 'list' | 'object' | 'image';
   required: boolean;
   options?: { value: string; label: string }[];
+  /** A list, object or image field's declaration: its parts. */
+  field?: DeclaredField;
 }
+
+/** The fields whose value is a list or an object, edited part by part (StructuredField.tsx). */
+const structuredTypes: readonly EditorField['type'][] = ['list', 'object', 'image'];
 
 /** A collection as `GET /api/admin/collections` describes it (collections-api.ts). */
 interface CollectionInfo {
@@ -39,6 +45,7 @@ interface CollectionInfo {
     type: EditorField['type'];
     required: boolean;
     options?: { value: string; names: Record<string, string> }[];
+    field?: DeclaredField;
   }[];
 }
 
@@ -135,12 +142,15 @@ export interface BlogEditorProps {
     | 'upToDate'
     | 'waitingForReview'
     | 'waitingBy'
-    | 'heldForReview',
+    | 'heldForReview'
+    | 'addItem'
+    | 'removeItem',
     string
   >;
 }
 
-type Values = Record<string, string | boolean>;
+/** Text, a switch's state, or a list or object field's value. */
+type Values = Record<string, unknown>;
 interface Draft {
   values: Values;
   body: string;
@@ -200,20 +210,23 @@ function toValues(frontMatter: Record<string, unknown>, fields: readonly EditorF
   const values: Values = {};
   for (const field of fields) {
     const value = frontMatter[field.name];
-    values[field.name] =
-      field.type === 'boolean' ? value === true : value === undefined || value === null ? '' : String(value);
+    values[field.name] = structuredTypes.includes(field.type)
+      ? structuredClone(value ?? (field.type === 'list' ? [] : {}))
+      : field.type === 'boolean'
+        ? value === true
+        : value === undefined || value === null
+          ? ''
+          : String(value);
   }
   return values;
 }
 
-function toFrontMatter(
-  values: Values,
-  fields: readonly EditorField[],
-): Record<string, string | number | boolean | null> {
-  const data: Record<string, string | number | boolean | null> = {};
+function toFrontMatter(values: Values, fields: readonly EditorField[]): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
   for (const field of fields) {
     const value = values[field.name];
-    if (field.type === 'boolean') data[field.name] = value === true ? true : field.name === 'draft' ? null : false;
+    if (field.field && structuredTypes.includes(field.type)) data[field.name] = prunedValue(field.field, value) ?? null;
+    else if (field.type === 'boolean') data[field.name] = value === true ? true : field.name === 'draft' ? null : false;
     else if (value === '' || value === undefined) data[field.name] = null;
     else data[field.name] = field.type === 'number' && !Number.isNaN(Number(value)) ? Number(value) : (value as string);
   }
@@ -256,6 +269,7 @@ function editorFields(collection: CollectionInfo | undefined, props: BlogEditorP
     ...(field.options
       ? { options: field.options.map(({ value, names }) => ({ value, label: names[props.locale] ?? value })) }
       : {}),
+    ...(field.field ? { field: field.field } : {}),
   }));
   return [...fields, { name: 'slug', label: props.text.localSlug, type: 'string', required: false }];
 }
@@ -506,8 +520,11 @@ export default function BlogEditor(props: BlogEditorProps) {
     const errors: Record<string, string> = {};
     const problems: string[] = [];
     for (const error of list) {
-      const field = error.field ? fields.find((each) => each.name === error.field) : undefined;
-      if (field)
+      // A part of a list or object field (`links[1].url`) is shown at its field, naming the part.
+      const name = error.field?.split(/[.[]/)[0];
+      const field = name ? fields.find((each) => each.name === name) : undefined;
+      if (field && name !== error.field) errors[field.name] = `${error.field}: ${error.message}`;
+      else if (field)
         errors[field.name] =
           plainProblem(props.problems, field.name, problemFill) ?? typeProblem(field) ?? error.message;
       else problems.push(error.line ? `${error.message} (line ${error.line})` : error.message);
@@ -931,7 +948,7 @@ export default function BlogEditor(props: BlogEditorProps) {
       'aria-invalid': error ? true : undefined,
       'aria-describedby': describedBy || undefined,
     };
-    const set = (next: string | boolean) =>
+    const set = (next: unknown) =>
       update(tab, {
         values: { ...draft.values, [field.name]: next },
         dirty: true,
@@ -947,7 +964,32 @@ export default function BlogEditor(props: BlogEditorProps) {
           onChange={(event) => set(event.currentTarget.checked)}
         />
       );
-    if (field.type === 'choice') {
+    if (field.field && structuredTypes.includes(field.type))
+      return (
+        <StructuredField
+          id={fieldId(field.name)}
+          labelledBy={`${fieldId(field.name)}-label`}
+          field={field.field}
+          value={value}
+          text={{ addItem: text.addItem, removeItem: text.removeItem }}
+          imagePicker={(onChosen) =>
+            csrf ? (
+              <MediaPicker
+                text={props.picker}
+                csrf={csrf}
+                collection={collectionRef.current}
+                slug={slug}
+                locale={tab}
+                disabled={busy || !Object.values(drafts).some((each) => each.version)}
+                onChosen={onChosen}
+                onNotice={setNotice}
+              />
+            ) : null
+          }
+          onChange={set}
+        />
+      );
+    if (field.type === 'choice' || field.type === 'reference') {
       return (
         <select
           {...common}
@@ -1017,7 +1059,7 @@ export default function BlogEditor(props: BlogEditorProps) {
         </div>
       );
     }
-    if (field.name === 'description')
+    if (field.name === 'description' || field.type === 'markdown')
       return (
         <textarea
           {...common}
@@ -1202,10 +1244,18 @@ export default function BlogEditor(props: BlogEditorProps) {
         >
           {fields.map((field) => (
             <div key={field.name} className={`field field-${field.type}`}>
-              <label htmlFor={fieldId(field.name)}>
-                {field.label}
-                {field.required ? ' *' : ''}
-              </label>
+              {field.field && structuredTypes.includes(field.type) ? (
+                // A list or object has several inputs: its name heads them (StructuredField labels each).
+                <p id={`${fieldId(field.name)}-label`} className="field-legend">
+                  {field.label}
+                  {field.required ? ' *' : ''}
+                </p>
+              ) : (
+                <label htmlFor={fieldId(field.name)}>
+                  {field.label}
+                  {field.required ? ' *' : ''}
+                </label>
+              )}
               {field.name === 'slug' ? localSlug(field) : input(field)}
               {draft.errors[field.name] && (
                 <p id={`${fieldId(field.name)}-error`} className="field-error">

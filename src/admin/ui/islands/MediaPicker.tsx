@@ -6,7 +6,7 @@
  * front matter as an upload's. A native `<dialog>` opened with showModal: focus moves into it and
  * stays there, Escape closes it, and focus returns to the button.
  */
-import { useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { callApi } from './admin-client';
 
 /** The picker's copy keys (content/pages/admin/blog/<locale>.yaml, `picker:`). */
@@ -39,6 +39,8 @@ export interface MediaPickerProps {
 
 export default function MediaPicker(props: MediaPickerProps) {
   const { text } = props;
+  // One per image field of a form: each dialog is named by its own heading.
+  const titleId = useId();
   const dialog = useRef<HTMLDialogElement>(null);
   const opener = useRef<HTMLButtonElement>(null);
   const [images, setImages] = useState<PickerImage[] | undefined>();
@@ -85,14 +87,9 @@ export default function MediaPicker(props: MediaPickerProps) {
       >
         {text.choose}
       </button>
-      <dialog
-        ref={dialog}
-        className="media-picker"
-        aria-labelledby="media-picker-title"
-        onClose={() => opener.current?.focus()}
-      >
+      <dialog ref={dialog} className="media-picker" aria-labelledby={titleId} onClose={() => opener.current?.focus()}>
         <div className="media-picker-head">
-          <h2 id="media-picker-title">{text.title}</h2>
+          <h2 id={titleId}>{text.title}</h2>
           <button type="button" className="button button-secondary" onClick={close}>
             {text.close}
           </button>

@@ -90,6 +90,8 @@ const editorText = z.strictObject(
       'waitingForReview',
       'waitingBy',
       'heldForReview',
+      'addItem',
+      'removeItem',
     ].map((key) => [key, text]),
   ) as Record<keyof BlogEditorProps['text'], typeof text>,
 );
