@@ -83,3 +83,24 @@ export function Lines(props: {
     </text>
   );
 }
+
+/** The colour of a status pill: green done, amber under way, blue new, grey closed. */
+export type Tone = 'ready' | 'inProgress' | 'received' | 'pickedUp';
+
+/** A status pill `width` wide with its top left corner at (x, y), its word centred. */
+export function Pill(props: { x: number; y: number; width: number; tone: Tone; children: string }) {
+  const { x, y, width, tone } = props;
+  return (
+    <g>
+      <rect className={`ill-status ill-status-${tone}`} x={x} y={y} width={width} height="24" rx="12" />
+      <text className={`ill-status-text ill-status-text-${tone}`} x={x + width / 2} y={y + 16} textAnchor="middle">
+        {props.children}
+      </text>
+    </g>
+  );
+}
+
+/** The messages of one illustration: `illustrations.<name>.<key>` in the page's language. */
+export function messagesOf(site: { t(key: string): string }, name: string): (key: string) => string {
+  return (key) => site.t(`illustrations.${name}.${key}`);
+}

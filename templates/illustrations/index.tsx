@@ -7,24 +7,20 @@
  */
 import type { ReactNode } from 'react';
 import type { SiteContext } from 'typed-site/template';
+import { AgentChat } from './AgentChat';
+import { BulkOrder } from './BulkOrder';
+import { ClaimAnalytics } from './ClaimAnalytics';
+import { ClaimDocuments } from './ClaimDocuments';
 import { ClaimPortal } from './ClaimPortal';
+import { ClaimRouting } from './ClaimRouting';
 import { GarmentLabel } from './GarmentLabel';
+import { Invoice } from './Invoice';
+import { KeptInService } from './KeptInService';
+import { OnlineBooking } from './OnlineBooking';
 import { OrderList } from './OrderList';
 import { RepairChart } from './RepairChart';
-import {
-  AgentScene,
-  BulkScene,
-  Co2Scene,
-  CostScene,
-  CreditNoteScene,
-  IntegrationScene,
-  InvoiceScene,
-  OnlineOrderScene,
-  PlatformScene,
-  RepairerHomeScene,
-  RetailerHomeScene,
-  WorkwearHomeScene,
-} from './scenes';
+import { PlatformScene, RepairerHomeScene, RetailerHomeScene, WorkwearHomeScene } from './scenes';
+import { SiteCosts } from './SiteCosts';
 import { SmsPhone } from './SmsPhone';
 
 export { StoryScene } from './scenes';
@@ -48,35 +44,39 @@ export function HeroVisual({ audience }: { audience: string | undefined }): Reac
   return <PlatformScene />;
 }
 
-/** The illustration beside a product feature, when it has one. */
-export function featureVisual(featureId: string, site: SiteContext): ReactNode | undefined {
+/**
+ * The illustration beside a product feature, when it has one: the product as that audience's
+ * business would see it (a tailor shop's orders, a fashion brand's claims, a fleet's garments).
+ * A feature two audiences share (analytics) shows each its own data.
+ */
+export function featureVisual(featureId: string, site: SiteContext, audience?: string): ReactNode | undefined {
   switch (featureId) {
     case 'order-management':
       return <OrderList site={site} />;
     case 'sms-updates':
       return <SmsPhone site={site} />;
     case 'analytics':
-      return <RepairChart site={site} />;
+      return audience === 'shop' ? <ClaimAnalytics site={site} /> : <RepairChart site={site} />;
+    case 'invoicing':
+      return <Invoice site={site} />;
+    case 'online-order-module':
+      return <OnlineBooking site={site} />;
+    case 'ai-agent':
+      return <AgentChat site={site} />;
     case 'claim-repair-portal':
       return <ClaimPortal site={site} />;
+    case 'hub-integration':
+      return <ClaimRouting site={site} />;
+    case 'billing-credit-notes':
+      return <ClaimDocuments site={site} />;
+    case 'bulk-orders':
+      return <BulkOrder site={site} />;
     case 'qr-repairs':
       return <GarmentLabel site={site} target={qrTarget(site)} />;
-    case 'invoicing':
-      return <InvoiceScene />;
-    case 'online-order-module':
-      return <OnlineOrderScene />;
-    case 'ai-agent':
-      return <AgentScene />;
-    case 'hub-integration':
-      return <IntegrationScene />;
-    case 'billing-credit-notes':
-      return <CreditNoteScene />;
-    case 'bulk-orders':
-      return <BulkScene />;
     case 'co2-savings':
-      return <Co2Scene />;
+      return <KeptInService site={site} />;
     case 'cost-control':
-      return <CostScene />;
+      return <SiteCosts site={site} />;
     default:
       return undefined;
   }
