@@ -31,7 +31,14 @@ export function ClaimDocuments({ site }: { site: SiteContext }) {
                 {t(`${key}.outcome`)}
               </text>
               <path className="ill-link" d={`M212 ${y + 30}h20M226 ${y + 24}l6 6-6 6`} />
-              <rect className={credit ? 'ill-doc-credit' : 'ill-doc'} x="248" y={y + 12} width="20" height="26" rx="3" />
+              <rect
+                className={credit ? 'ill-doc-credit' : 'ill-doc'}
+                x="248"
+                y={y + 12}
+                width="20"
+                height="26"
+                rx="3"
+              />
               <text className="ill-strong" x="278" y={y + 24}>
                 {t(`${key}.document`)}
               </text>

@@ -17,9 +17,11 @@ import { GarmentLabel } from './GarmentLabel';
 import { Invoice } from './Invoice';
 import { KeptInService } from './KeptInService';
 import { OnlineBooking } from './OnlineBooking';
+import { OrderBoard } from './OrderBoard';
 import { OrderList } from './OrderList';
 import { RepairChart } from './RepairChart';
-import { PlatformScene, RepairerHomeScene, RetailerHomeScene, WorkwearHomeScene } from './scenes';
+import { RepairMap } from './RepairMap';
+import { PlatformScene, RetailerHomeScene } from './scenes';
 import { SiteCosts } from './SiteCosts';
 import { SmsPhone } from './SmsPhone';
 
@@ -36,11 +38,15 @@ function qrTarget(site: SiteContext): string {
   return encodeURI(`${site.config.site.origin}${site.href('/workwear/product')}#qr-repairs`);
 }
 
-/** The hero visual of the home of `audience`, or of the landing page (no audience): where the three meet. */
-export function HeroVisual({ audience }: { audience: string | undefined }): ReactNode {
-  if (audience === 'hub') return <RepairerHomeScene />;
+/**
+ * The hero visual of the home of `audience`, or of the landing page (no audience): where the three
+ * meet. The repairers' and the workwear home show the product itself (a day's orders, a fleet's
+ * repair map).
+ */
+export function HeroVisual({ audience, site }: { audience: string | undefined; site: SiteContext }): ReactNode {
+  if (audience === 'hub') return <OrderBoard site={site} />;
   if (audience === 'shop') return <RetailerHomeScene />;
-  if (audience === 'workwear') return <WorkwearHomeScene />;
+  if (audience === 'workwear') return <RepairMap site={site} />;
   return <PlatformScene />;
 }
 

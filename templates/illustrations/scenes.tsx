@@ -38,35 +38,6 @@ export function Tick({ cx, cy }: { cx: number; cy: number }) {
   );
 }
 
-/** The repairer's home: the counter of a tailor shop, a garment on the rail, the day's tickets done. */
-export function RepairerHomeScene() {
-  return (
-    <Scene>
-      <rect className="ill-soft" x="0" y="0" width="400" height="300" rx="24" />
-      <path className="ill-rail" d="M40 60h220M60 60v-20M240 60v-20" />
-      {[70, 130, 190].map((x, index) => (
-        <g key={x}>
-          <path className="ill-hanger" d={`M${x + 20} 60v10l-24 16h48l-24-16`} />
-          <path
-            className={index === 1 ? 'ill-accent' : 'ill-garment'}
-            d={`M${x - 4} 86h48l8 30-10 4v70h-44v-70l-10-4z`}
-          />
-        </g>
-      ))}
-      <rect className="ill-counter" x="20" y="220" width="360" height="60" rx="10" />
-      <g transform="rotate(-4 320 150)">
-        <rect className="ill-window" x="270" y="90" width="100" height="120" rx="10" />
-        {[0, 1, 2].map((row) => (
-          <g key={row}>
-            <Tick cx={292} cy={118 + row * 34} />
-            <TextLine x={312} y={114 + row * 34} width={44} />
-          </g>
-        ))}
-      </g>
-    </Scene>
-  );
-}
-
 /** The retailer's home: a shop front whose customers hand in garments, and the repair coming back. */
 export function RetailerHomeScene() {
   return (
@@ -86,37 +57,6 @@ export function RetailerHomeScene() {
         <circle className="ill-soft" cx="286" cy="154" r="4" />
       </g>
       <path className="ill-link" d="M120 250c40 20 100 20 140 0M254 244l6 6-8 4" />
-    </Scene>
-  );
-}
-
-/** Workwear's home: a van with a fleet's garments, routed to repairers on a map. */
-export function WorkwearHomeScene() {
-  const pins = [
-    [84, 70],
-    [300, 56],
-    [330, 160],
-    [140, 150],
-  ];
-  return (
-    <Scene>
-      <rect className="ill-soft" x="0" y="0" width="400" height="300" rx="24" />
-      <path className="ill-road" d="M0 214c80-30 150-30 220-12s130 10 180-20" />
-      <path className="ill-route" d="M200 120L84 70M200 120L300 56M200 120L330 160M200 120L140 150" />
-      {pins.map(([x, y]) => (
-        <path
-          key={`${x}${y}`}
-          className="ill-pin"
-          d={`M${x} ${y! + 14}c-10-12-14-18-14-24a14 14 0 0 1 28 0c0 6-4 12-14 24z`}
-        />
-      ))}
-      <circle className="ill-accent" cx="200" cy="120" r="18" />
-      <rect className="ill-window" x="70" y="196" width="180" height="64" rx="10" />
-      <path className="ill-accent" d="M250 212h44l26 24v24h-70z" />
-      <circle className="ill-wheel" cx="110" cy="262" r="16" />
-      <circle className="ill-wheel" cx="280" cy="262" r="16" />
-      <TextLine x={90} y={216} width={100} strong />
-      <TextLine x={90} y={234} width={64} />
     </Scene>
   );
 }

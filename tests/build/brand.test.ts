@@ -7,6 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { loadMessages } from '../e2e/support';
 import { builtSite } from '../helpers/paths';
 import { readPages } from '../helpers/site-files';
 
@@ -98,10 +99,29 @@ describe('the glyphs beyond the Latin subset', () => {
 
 describe('pictures', () => {
   const mockups = /class="illustration ill-(phone|label)"|aria-label="[^"]*(order|claim)/i;
+  /** The SVG of each product feature on a page, by the feature's id. */
+  const featureVisuals = (html: string) =>
+    new Map(
+      [
+        ...html.matchAll(
+          /<section[^>]* id="([a-z0-9-]+)"[\s\S]*?<div class="feature-visual">(<svg[\s\S]*?<\/svg>)<\/div>/g,
+        ),
+      ].map((match) => [match[1]!, match[2]!]),
+    );
+  /** The words an SVG shows, as one line. */
+  const wordsOf = (svg: string) =>
+    [...svg.matchAll(/>([^<]+)</g)]
+      .map((match) => match[1]!.trim())
+      .filter(Boolean)
+      .join(' ')
+      .replaceAll('&#x27;', "'")
+      .replaceAll('&quot;', '"')
+      .replaceAll('&amp;', '&');
+  const labelOf = (svg: string) => wordsOf(`>${/aria-label="([^"]*)"/.exec(svg)?.[1] ?? ''}<`);
 
-  it('gives the landing page, every audience home and our story a drawn scene, and none an app mock-up', () => {
+  it("gives the landing page, the retailers' home and our story a drawn scene, and none an app mock-up", () => {
     const scenes = new Set<string>();
-    for (const url of ['/', '/hub/', '/shop/', '/workwear/', '/ourstory/', '/no/', '/no/shop/']) {
+    for (const url of ['/', '/shop/', '/ourstory/', '/no/', '/no/shop/']) {
       const visual = /<div class="hero-visual">([\s\S]*?)<\/svg><\/div>/.exec(page(url))?.[1];
       expect(visual, url).toMatch(
         /^<svg class="illustration[^"]*" viewBox="0 0 400 300" width="400" height="300" aria-hidden="true"/,
@@ -109,16 +129,79 @@ describe('pictures', () => {
       expect(page(url), url).not.toMatch(mockups);
       if (!url.startsWith('/no/')) scenes.add(visual!);
     }
-    expect(scenes.size).toBe(5);
+    expect(scenes.size).toBe(3);
   });
 
-  it('gives every product feature its own visual', () => {
-    for (const url of ['/hub/product/', '/shop/product/', '/workwear/product/', '/no/hub/product/']) {
+  it("shows the product itself in the repairers' and the workwear home's hero, named, in the page's language", async () => {
+    const heroes: [url: string, locale: string, name: string, keys: string[]][] = [
+      ['/hub/', 'en', 'orderBoard', ['title', 'received.card1.customer', 'inProgress.card2.garment']],
+      ['/no/hub/', 'no', 'orderBoard', ['title', 'ready.card1.customer', 'inProgress.card3.garment']],
+      ['/workwear/', 'en', 'repairMap', ['title', 'site1.name', 'route.partner']],
+      ['/no/workwear/', 'no', 'repairMap', ['summary', 'site4.open', 'route.distance']],
+    ];
+    for (const [url, locale, name, keys] of heroes) {
+      const t = await loadMessages(locale);
+      const visual = /<div class="hero-visual">(<svg[\s\S]*?<\/svg>)<\/div>/.exec(page(url))?.[1];
+      expect(visual, url).toMatch(
+        /^<svg class="illustration ill-[a-z]+" viewBox="0 0 400 300" width="400" height="300" role="img" aria-label=/,
+      );
+      expect(labelOf(visual!), url).toBe(t(`illustrations.${name}.label`));
+      const words = wordsOf(visual!);
+      for (const key of keys) expect(words, `${url} ${key}`).toContain(t(`illustrations.${name}.${key}`));
+    }
+  });
+
+  it('gives every product feature its own picture of the product, no two alike, each with its words', () => {
+    const seen = new Map<string, string>();
+    for (const url of [
+      '/hub/product/',
+      '/shop/product/',
+      '/workwear/product/',
+      '/no/hub/product/',
+      '/no/shop/product/',
+    ]) {
       const html = page(url);
       const features = html.match(/<div class="feature-text">/g)!;
       expect(features.length, url).toBeGreaterThanOrEqual(4);
-      expect(html.match(/<div class="feature-visual"><svg class="illustration/g), url).toHaveLength(features.length);
+      const visuals = featureVisuals(html);
+      expect(visuals.size, url).toBe(features.length);
+      for (const [id, svg] of visuals) {
+        expect(svg, `${url}#${id}`).toMatch(
+          /^<svg class="illustration[^"]*" viewBox="[^"]+" width="\d+" height="\d+" role="img" aria-label="[^"]{40,}"/,
+        );
+        expect(wordsOf(svg).length, `${url}#${id}`).toBeGreaterThan(40);
+        expect(seen.get(svg), `${url}#${id}`).toBeUndefined();
+        seen.set(svg, `${url}#${id}`);
+      }
     }
+  });
+
+  it("draws each audience's product with its own business: a tailor shop's orders, a fashion brand's claims, a fleet's garments", async () => {
+    const expected: [url: string, locale: string, feature: string, keys: string[]][] = [
+      ['/hub/product/', 'en', 'invoicing', ['invoice.line1.text', 'invoice.totalAmount']],
+      ['/hub/product/', 'en', 'online-order-module', ['onlineBooking.repairValue', 'onlineBooking.submit']],
+      ['/hub/product/', 'en', 'ai-agent', ['agent.order']],
+      ['/hub/product/', 'en', 'analytics', ['chart.title']],
+      ['/shop/product/', 'en', 'hub-integration', ['claimRouting.shop.case', 'claimRouting.hub.case']],
+      ['/shop/product/', 'en', 'analytics', ['claimAnalytics.title', 'claimAnalytics.cat1.name']],
+      ['/shop/product/', 'en', 'billing-credit-notes', ['claimDocuments.case2.document']],
+      ['/workwear/product/', 'en', 'bulk-orders', ['bulkOrder.title', 'bulkOrder.item2.garment']],
+      ['/workwear/product/', 'en', 'co2-savings', ['keptInService.avoided.name']],
+      ['/workwear/product/', 'en', 'cost-control', ['siteCosts.site2.name', 'siteCosts.budgetUsed']],
+      ['/no/shop/product/', 'no', 'analytics', ['claimAnalytics.cat1.name', 'claimAnalytics.repaired.name']],
+      ['/no/workwear/product/', 'no', 'bulk-orders', ['bulkOrder.batch', 'bulkOrder.item1.damage']],
+      ['/no/hub/product/', 'no', 'ai-agent', ['agent.order', 'agent.footnote']],
+    ];
+    for (const [url, locale, feature, keys] of expected) {
+      const t = await loadMessages(locale);
+      const words = wordsOf(featureVisuals(page(url)).get(feature) ?? '');
+      for (const key of keys) expect(words, `${url}#${feature}`).toContain(t(`illustrations.${key}`));
+    }
+  });
+
+  it('leaves no grey placeholder bars standing in for words outside the presentation', () => {
+    for (const { url, html } of pages)
+      if (!url.includes('presentation')) expect(/class="ill-line(-strong)?"/.test(html), url).toBe(false);
   });
 });
 
