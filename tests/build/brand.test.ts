@@ -249,6 +249,23 @@ describe('blog covers', () => {
     );
   });
 
+  it('draws each post its own subject, not one motif per category', () => {
+    const covers = new Map<string, string>();
+    for (const url of ['/blog/', '/blog/page/2/', '/no/blog/', '/no/blog/page/2/']) {
+      for (const card of page(url).split('<article class="post-card"').slice(1)) {
+        const cover = /<svg class="blog-cover[\s\S]*?<\/svg>/.exec(card)?.[0];
+        const title = /<h2><a href="([^"]+)"/.exec(card)![1]!;
+        if (!cover) continue;
+        // The drawing without its numbers: what it shows, not where the slug placed it.
+        const shapes = cover.replace(/-?\d+(\.\d+)?/g, '#');
+        const other = covers.get(`${url.slice(0, 4)}${shapes}`);
+        expect(other, `${title} draws the same as ${other}`).toBeUndefined();
+        covers.set(`${url.slice(0, 4)}${shapes}`, title);
+      }
+    }
+    expect(covers.size).toBeGreaterThanOrEqual(14);
+  });
+
   it("shows the post's cover above its text, hidden from assistive technology", () => {
     const html = page('/no/blog/a-day-in-a-tailor-shop/');
     expect(html).toMatch(
