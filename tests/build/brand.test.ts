@@ -151,6 +151,25 @@ describe('pictures', () => {
     }
   });
 
+  it("pins up its own release note in the launch campaign's hero: what the page announces, hidden as decoration", async () => {
+    const { parse } = await import('yaml');
+    for (const [url, locale] of [
+      ['/hub/launch-campaign/', 'en'],
+      ['/no/hub/launch-campaign/', 'no'],
+    ] as const) {
+      const copy = parse(readFileSync(`content/pages/hub/launch-campaign/${locale}.yaml`, 'utf8'));
+      const visual = /<div class="hero-visual">(<svg[\s\S]*?<\/svg>)<\/div>/.exec(page(url))?.[1];
+      expect(visual, url).toMatch(
+        /^<svg class="illustration ill-launch" viewBox="0 0 400 300" width="400" height="300" aria-hidden="true"/,
+      );
+      const words = wordsOf(visual!);
+      for (const item of copy.news.items as { title: string }[])
+        for (const word of item.title.split(' ')) expect(words, `${url} ${item.title}`).toContain(word);
+      const others = pages.filter((other) => !other.url.includes('launch-campaign'));
+      expect(others.some((other) => other.html.includes('ill-launch'))).toBe(false);
+    }
+  });
+
   it('gives every product feature its own picture of the product, no two alike, each with its words', () => {
     const seen = new Map<string, string>();
     for (const url of [
