@@ -456,8 +456,8 @@ const phone: Motif = (random, { soft, strong }) => {
   );
 };
 
-/** Paper repair tickets: stubs with their perforated edge, piling up. */
-const tickets: Motif = (random, { soft, strong }) => {
+/** Paper repair slips: stubs with their perforated edge, piling up. */
+const slips: Motif = (random, { soft, strong }) => {
   const count = 4 + Math.floor(random() * 2);
   return (
     <g>
@@ -503,7 +503,7 @@ const tickets: Motif = (random, { soft, strong }) => {
  * The motifs a post may name with `cover:` in its front matter, so each post gets a picture of its
  * own subject; a post that names none gets its category's.
  */
-const subjects: Record<string, Motif> = { counter, network, portal, shopfront, qr, bag, phone, tickets };
+const subjects: Record<string, Motif> = { counter, network, portal, shopfront, qr, bag, phone, slips };
 
 const motifs: Record<string, Motif> = {
   circularity: loops,

@@ -25,7 +25,6 @@ import { PlatformScene, RetailerHomeScene } from './scenes';
 import { SiteCosts } from './SiteCosts';
 import { SmsPhone } from './SmsPhone';
 
-export { StoryScene } from './scenes';
 export {
   PresentationInvoiceScene,
   PresentationOrdersScene,

@@ -1,6 +1,6 @@
 /**
- * Drawn scenes without words: the product features that have no mock-up of their own, each
- * audience's home, the landing page and our story. Decoration beside copy that says the same, so
+ * Drawn scenes without words: the landing page's and the retailers' home's heroes, and the
+ * pieces the presentation's slides are drawn with. Decoration beside copy that says the same, so
  * hidden from assistive technology; lines stand in for text, so no copy lives here and both
  * languages get the same picture. Colours come from main.css (`.ill-*`), so each audience's accent
  * applies.
@@ -83,22 +83,6 @@ export function PlatformScene() {
           <rect className="ill-on-accent-line" x={node.x - 10} y={node.y + 4} width="20" height="6" rx="3" />
         </g>
       ))}
-    </Scene>
-  );
-}
-
-/** Our story: a mended garment, its repair stitched across it, the thread running on. */
-export function StoryScene() {
-  return (
-    <Scene className="ill-story">
-      <rect className="ill-soft" x="0" y="0" width="400" height="300" rx="24" />
-      <path className="ill-garment-large" d="M130 50h140l60 50-30 36-30-20v150H130V116l-30 20-30-36z" />
-      <path className="ill-patch" d="M176 150h56v56h-56z" />
-      <path className="ill-stitch" d="M176 150h56v56h-56z" />
-      <path className="ill-thread" d="M232 206c40 20 60 40 110 30" />
-      <path className="ill-needle" d="M338 230l40-20 4 4-40 22z" />
-      <circle className="ill-accent" cx="200" cy="92" r="6" />
-      <circle className="ill-accent" cx="200" cy="120" r="6" />
     </Scene>
   );
 }

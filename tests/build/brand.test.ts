@@ -119,9 +119,9 @@ describe('pictures', () => {
       .replaceAll('&amp;', '&');
   const labelOf = (svg: string) => wordsOf(`>${/aria-label="([^"]*)"/.exec(svg)?.[1] ?? ''}<`);
 
-  it("gives the landing page, the retailers' home and our story a drawn scene, and none an app mock-up", () => {
+  it("gives the landing page and the retailers' home a drawn scene, and none an app mock-up", () => {
     const scenes = new Set<string>();
-    for (const url of ['/', '/shop/', '/ourstory/', '/no/', '/no/shop/']) {
+    for (const url of ['/', '/shop/', '/no/', '/no/shop/']) {
       const visual = /<div class="hero-visual">([\s\S]*?)<\/svg><\/div>/.exec(page(url))?.[1];
       expect(visual, url).toMatch(
         /^<svg class="illustration[^"]*" viewBox="0 0 400 300" width="400" height="300" aria-hidden="true"/,
@@ -129,7 +129,7 @@ describe('pictures', () => {
       expect(page(url), url).not.toMatch(mockups);
       if (!url.startsWith('/no/')) scenes.add(visual!);
     }
-    expect(scenes.size).toBe(3);
+    expect(scenes.size).toBe(2);
   });
 
   it("shows the product itself in the repairers' and the workwear home's hero, named, in the page's language", async () => {
@@ -167,6 +167,33 @@ describe('pictures', () => {
         for (const word of item.title.split(' ')) expect(words, `${url} ${item.title}`).toContain(word);
       const others = pages.filter((other) => !other.url.includes('launch-campaign'));
       expect(others.some((other) => other.html.includes('ill-launch'))).toBe(false);
+    }
+  });
+
+  it('tells the company in brief beside each our-story page: why, where, what, now and beliefs, from what the site knows', async () => {
+    const { parse } = await import('yaml');
+    const config = parse(readFileSync('site.config.yaml', 'utf8'));
+    for (const [url, locale, content, first] of [
+      ['/ourstory/', 'en', 'ourstory', 'hub'],
+      ['/no/ourstory/', 'no', 'ourstory', 'hub'],
+      ['/shop/ourstory/', 'en', 'shop/ourstory', 'shop'],
+      ['/no/workwear/ourstory/', 'no', 'workwear/ourstory', 'workwear'],
+    ] as const) {
+      const t = await loadMessages(locale);
+      const copy = parse(readFileSync(`content/pages/${content}/${locale}.yaml`, 'utf8'));
+      const brief = /<aside class="company-brief"[\s\S]*?<\/aside>/.exec(page(url))?.[0];
+      expect(brief, url).toBeDefined();
+      const words = wordsOf(brief!);
+      expect(words, url).toContain(t('story.brief.heading'));
+      expect(words, url).toContain(copy.claim.figure);
+      expect(words, url).toContain(`${config.company.legalName}, `);
+      expect(words, url).toContain(config.company.address.city);
+      expect(words, url).toContain(locale === 'en' ? 'Norway' : 'Norge');
+      for (const value of copy.values.items as { title: string }[]) expect(words, url).toContain(value.title);
+      const products = [...brief!.matchAll(/<li>([^<]+)<\/li>/g)].map((match) => match[1]);
+      expect(products[0], url).toBe(t(`story.brief.products.${first}`));
+      expect(products, url).toHaveLength(3);
+      expect(page(url), url).not.toMatch(/<div class="hero-visual"><svg/);
     }
   });
 
