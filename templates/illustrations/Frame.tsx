@@ -104,3 +104,58 @@ export function Pill(props: { x: number; y: number; width: number; tone: Tone; c
 export function messagesOf(site: { t(key: string): string }, name: string): (key: string) => string {
   return (key) => site.t(`illustrations.${name}.${key}`);
 }
+
+/**
+ * One screen of the app as a named image: the window, its title and a muted line under it (or, in
+ * a hero's narrower picture, beside it on the right). The children draw the screen's content.
+ */
+export function AppScreen(props: {
+  label: string;
+  width: number;
+  height: number;
+  className: string;
+  title: string;
+  subtitle?: string;
+  aside?: string;
+  children: ReactNode;
+}) {
+  const { width, height } = props;
+  const inset = props.aside === undefined ? 28 : 20;
+  const baseline = props.aside === undefined ? 68 : 62;
+  return (
+    <Illustration label={props.label} width={width} height={height} className={props.className}>
+      <AppWindow x={4} y={4} width={width - 8} height={height - 8}>
+        <text className="ill-heading ill-heading-small" x={inset} y={baseline}>
+          {props.title}
+        </text>
+        {props.subtitle !== undefined && (
+          <text className="ill-muted" x={inset} y={baseline + 22}>
+            {props.subtitle}
+          </text>
+        )}
+        {props.aside !== undefined && (
+          <text className="ill-muted" x={width - inset} y={baseline} textAnchor="end">
+            {props.aside}
+          </text>
+        )}
+        {props.children}
+      </AppWindow>
+    </Illustration>
+  );
+}
+
+/** A figure and what it counts, on a tile `width` wide with its top left corner at (x, y). */
+export function Tile(props: { x: number; y: number; width: number; height: number; value: string; name: string }) {
+  const { x, y, width, height } = props;
+  return (
+    <g>
+      <rect className="ill-tile" x={x} y={y} width={width} height={height} rx="10" />
+      <text className="ill-heading ill-heading-small" x={x + 14} y={y + 27}>
+        {props.value}
+      </text>
+      <text className="ill-caption" x={x + 14} y={y + height - 12}>
+        {props.name}
+      </text>
+    </g>
+  );
+}

@@ -1,6 +1,6 @@
 /** The repairer's online order module: a customer describes the repair and picks a drop-off time. */
 import type { SiteContext } from 'typed-site/template';
-import { AppWindow, Illustration, messagesOf } from './Frame';
+import { AppScreen, messagesOf } from './Frame';
 
 const days = ['day1', 'day2', 'day3'] as const;
 const times = ['time1', 'time2', 'time3'] as const;
@@ -27,26 +27,25 @@ export function OnlineBooking({ site }: { site: SiteContext }) {
     </g>
   );
   return (
-    <Illustration label={t('label')} width={480} height={360} className="ill-booking">
-      <AppWindow x={4} y={4} width={472} height={352}>
-        <text className="ill-heading ill-heading-small" x="28" y="68">
-          {t('title')}
-        </text>
-        <text className="ill-muted" x="28" y="90">
-          {t('shop')}
-        </text>
-        {field(28, 200, t('garment'), t('garmentValue'))}
-        {field(244, 208, t('repair'), t('repairValue'))}
-        <text className="ill-caption" x="28" y="194">
-          {t('dropOff')}
-        </text>
-        {days.map((key, index) => chip(28 + index * 146, 202, t(key), index === 1))}
-        {times.map((key, index) => chip(28 + index * 146, 242, t(key), index === 0))}
-        <rect className="ill-accent" x="28" y="294" width="424" height="40" rx="20" />
-        <text className="ill-on-accent" x="240" y="319" textAnchor="middle">
-          {t('submit')}
-        </text>
-      </AppWindow>
-    </Illustration>
+    <AppScreen
+      label={t('label')}
+      width={480}
+      height={360}
+      className="ill-booking"
+      title={t('title')}
+      subtitle={t('shop')}
+    >
+      {field(28, 200, t('garment'), t('garmentValue'))}
+      {field(244, 208, t('repair'), t('repairValue'))}
+      <text className="ill-caption" x="28" y="194">
+        {t('dropOff')}
+      </text>
+      {days.map((key, index) => chip(28 + index * 146, 202, t(key), index === 1))}
+      {times.map((key, index) => chip(28 + index * 146, 242, t(key), index === 0))}
+      <rect className="ill-accent" x="28" y="294" width="424" height="40" rx="20" />
+      <text className="ill-on-accent" x="240" y="319" textAnchor="middle">
+        {t('submit')}
+      </text>
+    </AppScreen>
   );
 }
