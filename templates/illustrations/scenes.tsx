@@ -1,9 +1,8 @@
 /**
  * Drawn scenes without words: the landing page's and the retailers' home's heroes, and the
  * pieces the presentation's slides are drawn with. Decoration beside copy that says the same, so
- * hidden from assistive technology; lines stand in for text, so no copy lives here and both
- * languages get the same picture. Colours come from main.css (`.ill-*`), so each audience's accent
- * applies.
+ * hidden from assistive technology; no copy lives here, so both languages get the same picture.
+ * Colours come from main.css (`.ill-*`), so each audience's accent applies.
  */
 import type { ReactNode } from 'react';
 
@@ -21,11 +20,6 @@ export function Scene({ children, className }: { children: ReactNode; className?
       {children}
     </svg>
   );
-}
-
-/** A line of placeholder text, `width` long. */
-export function TextLine({ x, y, width, strong }: { x: number; y: number; width: number; strong?: boolean }) {
-  return <rect className={strong ? 'ill-line-strong' : 'ill-line'} x={x} y={y} width={width} height="8" rx="4" />;
 }
 
 /** A check mark in a circle at (cx, cy). */
@@ -63,10 +57,21 @@ export function RetailerHomeScene() {
 
 /** The landing page: the three businesses Mendwise joins, around one platform. */
 export function PlatformScene() {
+  // Each business with its sign, drawn round (0, 0): the repairer's shears, the shop's price tag, the workwear jacket.
   const nodes = [
-    { x: 90, y: 70, className: 'ill-node-hub' },
-    { x: 320, y: 90, className: 'ill-node-shop' },
-    { x: 200, y: 250, className: 'ill-node-workwear' },
+    {
+      x: 90,
+      y: 70,
+      className: 'ill-node-hub',
+      sign: 'M-12 10a5 5 0 1 0 .1 0M12 10a5 5 0 1 0 .1 0M-9 6L9-14M9 6L-9-14',
+    },
+    { x: 320, y: 90, className: 'ill-node-shop', sign: 'M-4-14h14v14L-4 14-14 4zM3-7a2 2 0 1 0 .1 0' },
+    {
+      x: 200,
+      y: 250,
+      className: 'ill-node-workwear',
+      sign: 'M-8-14h16l10 8-4 6-4-2v16h-20v-16l-4 2-4-6zM-10 2h20M0-14v28',
+    },
   ];
   return (
     <Scene>
@@ -79,8 +84,7 @@ export function PlatformScene() {
       {nodes.map((node) => (
         <g key={node.className}>
           <circle className={node.className} cx={node.x} cy={node.y} r="34" />
-          <rect className="ill-on-accent-line" x={node.x - 16} y={node.y - 8} width="32" height="6" rx="3" />
-          <rect className="ill-on-accent-line" x={node.x - 10} y={node.y + 4} width="20" height="6" rx="3" />
+          <path className="ill-on-accent-stroke ill-sign" d={node.sign} transform={`translate(${node.x} ${node.y})`} />
         </g>
       ))}
     </Scene>

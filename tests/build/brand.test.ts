@@ -1,7 +1,8 @@
 /**
  * The brand in the built site: the typeface is self-hosted and preloaded at the URL the stylesheet
  * names (with a small subset for the characters beyond its Latin one), each kind of page has its
- * own picture (no app mock-up outside the product pages, the presentation's drawn for it), every
+ * own picture (no app mock-up outside the product pages and the heroes of the repairers' and the
+ * workwear homes, the presentation's drawn for it, no grey bar standing in for a word), every
  * blog post has a cover, and the landing hero ends in its calls to action.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -97,6 +98,17 @@ describe('the glyphs beyond the Latin subset', () => {
   });
 });
 
+/** The words an SVG shows, as one line. */
+const wordsOf = (svg: string) =>
+  [...svg.matchAll(/>([^<]+)</g)]
+    .map((match) => match[1]!.trim())
+    .filter(Boolean)
+    .join(' ')
+    .replaceAll('&#x27;', "'")
+    .replaceAll('&quot;', '"')
+    .replaceAll('&amp;', '&');
+const labelOf = (svg: string) => wordsOf(`>${/aria-label="([^"]*)"/.exec(svg)?.[1] ?? ''}<`);
+
 describe('pictures', () => {
   const mockups = /class="illustration ill-(phone|label)"|aria-label="[^"]*(order|claim)/i;
   /** The SVG of each product feature on a page, by the feature's id. */
@@ -108,16 +120,6 @@ describe('pictures', () => {
         ),
       ].map((match) => [match[1]!, match[2]!]),
     );
-  /** The words an SVG shows, as one line. */
-  const wordsOf = (svg: string) =>
-    [...svg.matchAll(/>([^<]+)</g)]
-      .map((match) => match[1]!.trim())
-      .filter(Boolean)
-      .join(' ')
-      .replaceAll('&#x27;', "'")
-      .replaceAll('&quot;', '"')
-      .replaceAll('&amp;', '&');
-  const labelOf = (svg: string) => wordsOf(`>${/aria-label="([^"]*)"/.exec(svg)?.[1] ?? ''}<`);
 
   it("gives the landing page and the retailers' home a drawn scene, and none an app mock-up", () => {
     const scenes = new Set<string>();
@@ -245,19 +247,22 @@ describe('pictures', () => {
     }
   });
 
-  it('leaves no grey placeholder bars standing in for words outside the presentation', () => {
-    for (const { url, html } of pages)
-      if (!url.includes('presentation')) expect(/class="ill-line(-strong)?"/.test(html), url).toBe(false);
+  it('leaves no grey placeholder bar standing in for a word on any page', () => {
+    for (const { url, html } of pages) expect(/class="ill-(on-accent-)?line(-strong)?"/.test(html), url).toBe(false);
   });
 });
 
 describe('the presentation', () => {
-  it('draws its own picture beside the title and each feature slide, shown on no other page', () => {
+  it("draws its own picture beside the title and each feature slide, shown on no other page, its few words in the slide's language", async () => {
     const others = pages
       .filter(({ url }) => !url.includes('presentation'))
       .map(({ html }) => html)
       .join('\n');
-    for (const url of ['/hub-presentation-english/', '/hub-presentation-no/']) {
+    for (const [url, locale] of [
+      ['/hub-presentation-english/', 'en'],
+      ['/hub-presentation-no/', 'no'],
+    ] as const) {
+      const t = await loadMessages(locale);
       const visuals = [...page(url).matchAll(/<div class="slide-visual">(<svg[\s\S]*?<\/svg>)<\/div>/g)].map(
         (match) => match[1]!,
       );
@@ -267,9 +272,14 @@ describe('the presentation', () => {
         expect(visual, url).toMatch(
           /^<svg class="illustration" viewBox="0 0 400 300" width="400" height="300" aria-hidden="true" focusable="false">/,
         );
-        expect(visual, url).not.toContain('<text');
         expect(others, url).not.toContain(visual);
       }
+      const [title, orders, sms, invoice] = visuals.map(wordsOf);
+      for (const status of ['received', 'inProgress', 'ready', 'pickedUp'])
+        expect(title, url).toContain(t(`illustrations.statuses.${status}`));
+      expect(orders, url).toContain(t('illustrations.orderBoard.ready.card1.customer'));
+      expect(sms, url).toBe(t('illustrations.statuses.ready'));
+      expect(invoice, url).toContain(t('illustrations.invoice.totalAmount'));
     }
   });
 });
