@@ -11,6 +11,7 @@ import { AgentChat } from './AgentChat';
 import { BulkOrder } from './BulkOrder';
 import { ClaimAnalytics } from './ClaimAnalytics';
 import { ClaimDocuments } from './ClaimDocuments';
+import { ClaimInbox } from './ClaimInbox';
 import { ClaimPortal } from './ClaimPortal';
 import { ClaimRouting } from './ClaimRouting';
 import { GarmentLabel } from './GarmentLabel';
@@ -21,7 +22,7 @@ import { OrderBoard } from './OrderBoard';
 import { OrderList } from './OrderList';
 import { RepairChart } from './RepairChart';
 import { RepairMap } from './RepairMap';
-import { PlatformScene, RetailerHomeScene } from './scenes';
+import { PlatformScene } from './scenes';
 import { SiteCosts } from './SiteCosts';
 import { SmsPhone } from './SmsPhone';
 
@@ -38,13 +39,13 @@ function qrTarget(site: SiteContext): string {
 }
 
 /**
- * The hero visual of the home of `audience`, or of the landing page (no audience): where the three
- * meet. The repairers' and the workwear home show the product itself (a day's orders, a fleet's
- * repair map).
+ * The hero visual of the home of `audience`, the product itself with that audience's data (a tailor
+ * shop's orders of the day, a fashion brand's claims of the week, a fleet's repair map), or of the
+ * landing page (no audience): where the three meet.
  */
 export function HeroVisual({ audience, site }: { audience: string | undefined; site: SiteContext }): ReactNode {
   if (audience === 'hub') return <OrderBoard site={site} />;
-  if (audience === 'shop') return <RetailerHomeScene />;
+  if (audience === 'shop') return <ClaimInbox site={site} />;
   if (audience === 'workwear') return <RepairMap site={site} />;
   return <PlatformScene />;
 }

@@ -1,6 +1,6 @@
 /**
- * Drawn scenes without words: the landing page's and the retailers' home's heroes, and the
- * pieces the presentation's slides are drawn with. Decoration beside copy that says the same, so
+ * Drawn scenes without words: the landing page's hero, and the pieces the presentation's slides
+ * are drawn with. Decoration beside copy that says the same, so
  * hidden from assistive technology; no copy lives here, so both languages get the same picture.
  * Colours come from main.css (`.ill-*`), so each audience's accent applies.
  */
@@ -29,29 +29,6 @@ export function Tick({ cx, cy }: { cx: number; cy: number }) {
       <circle className="ill-approved" cx={cx} cy={cy} r="14" />
       <path className="ill-check" d={`M${cx - 6} ${cy}l4 4 8-8`} />
     </g>
-  );
-}
-
-/** The retailer's home: a shop front whose customers hand in garments, and the repair coming back. */
-export function RetailerHomeScene() {
-  return (
-    <Scene>
-      <rect className="ill-soft" x="0" y="0" width="400" height="300" rx="24" />
-      <path className="ill-accent" d="M50 70l20-36h260l20 36z" />
-      <path
-        className="ill-awning"
-        d="M50 70h300v14c-25 12-50 12-75 0-25 12-50 12-75 0-25 12-50 12-75 0-25 12-50 12-75 0z"
-      />
-      <rect className="ill-window" x="66" y="96" width="268" height="180" rx="6" />
-      <rect className="ill-field" x="90" y="120" width="120" height="110" rx="6" />
-      <rect className="ill-field" x="230" y="120" width="80" height="156" rx="6" />
-      <path className="ill-garment" d="M130 134h40l8 24-8 4v56h-40v-56l-8-4z" />
-      <g transform="rotate(10 286 170)">
-        <path className="ill-tag-shape" d="M270 150l16-14 16 14v48h-32z" />
-        <circle className="ill-soft" cx="286" cy="154" r="4" />
-      </g>
-      <path className="ill-link" d="M120 250c40 20 100 20 140 0M254 244l6 6-8 4" />
-    </Scene>
   );
 }
 

@@ -1,8 +1,8 @@
 /**
  * The brand in the built site: the typeface is self-hosted and preloaded at the URL the stylesheet
  * names (with a small subset for the characters beyond its Latin one), each kind of page has its
- * own picture (no app mock-up outside the product pages and the heroes of the repairers' and the
- * workwear homes, the presentation's drawn for it, no grey bar standing in for a word), every
+ * own picture (the audience homes' heroes and the product pages show the product with each
+ * audience's data, the presentation's drawn for it, no grey bar standing in for a word), every
  * blog post has a cover, and the landing hero ends in its calls to action.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -121,9 +121,9 @@ describe('pictures', () => {
       ].map((match) => [match[1]!, match[2]!]),
     );
 
-  it("gives the landing page and the retailers' home a drawn scene, and none an app mock-up", () => {
+  it('gives the landing page a drawn scene, and no app mock-up', () => {
     const scenes = new Set<string>();
-    for (const url of ['/', '/shop/', '/no/', '/no/shop/']) {
+    for (const url of ['/', '/no/']) {
       const visual = /<div class="hero-visual">([\s\S]*?)<\/svg><\/div>/.exec(page(url))?.[1];
       expect(visual, url).toMatch(
         /^<svg class="illustration[^"]*" viewBox="0 0 400 300" width="400" height="300" aria-hidden="true"/,
@@ -131,14 +131,16 @@ describe('pictures', () => {
       expect(page(url), url).not.toMatch(mockups);
       if (!url.startsWith('/no/')) scenes.add(visual!);
     }
-    expect(scenes.size).toBe(2);
+    expect(scenes.size).toBe(1);
   });
 
-  it("shows the product itself in the repairers' and the workwear home's hero, named, in the page's language", async () => {
+  it("shows the product itself in each audience home's hero, with that audience's data, named, in the page's language", async () => {
     const heroes: [url: string, locale: string, name: string, keys: string[]][] = [
       ['/hub/', 'en', 'orderBoard', ['title', 'received.card1.customer', 'inProgress.card2.garment']],
       ['/no/hub/', 'no', 'orderBoard', ['title', 'ready.card1.customer', 'inProgress.card3.garment']],
       ['/workwear/', 'en', 'repairMap', ['title', 'site1.name', 'route.partner']],
+      ['/shop/', 'en', 'claimInbox', ['title', 'claim1.product', 'claim3.outcome']],
+      ['/no/shop/', 'no', 'claimInbox', ['week', 'claim2.source', 'claim4.outcome']],
       ['/no/workwear/', 'no', 'repairMap', ['summary', 'site4.open', 'route.distance']],
     ];
     for (const [url, locale, name, keys] of heroes) {

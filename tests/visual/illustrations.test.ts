@@ -1,7 +1,7 @@
 /**
- * The illustrations in a real browser: the product pages' app mock-ups and the repairers' and
- * workwear homes' heroes are named images with their words from the page's language, the heroes
- * of the retailers' home and the landing page are drawn scenes without words, none
+ * The illustrations in a real browser: the product pages' app mock-ups and the audience homes'
+ * heroes are named images with their words from the page's language, the landing page's hero is
+ * a drawn scene without words, none
  * shifts the layout, the workwear label's QR code scans to the page it promises, and product
  * features alternate text and picture.
  */
@@ -78,7 +78,7 @@ describe('product mock-ups', () => {
 });
 
 describe('hero scenes', () => {
-  for (const url of ['/', '/no/shop/']) {
+  for (const url of ['/', '/no/']) {
     it(`${url}: fills the hero beside the text with a drawn scene, decoration without words`, async () => {
       await withPage(1280, async (page) => {
         await page.goto(site.url(url));
@@ -103,6 +103,7 @@ describe('product heroes', () => {
   for (const [url, t, name] of [
     ['/hub/', () => en, 'orderBoard'],
     ['/no/workwear/', () => no, 'repairMap'],
+    ['/no/shop/', () => no, 'claimInbox'],
   ] as const) {
     it(`${url}: shows the product beside the text, a named image whose words are the page's language`, async () => {
       await withPage(1280, async (page) => {
