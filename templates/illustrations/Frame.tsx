@@ -1,8 +1,9 @@
 /**
  * Pieces shared by the product illustrations: the SVG element (one image to assistive technology,
  * named by its label; a fixed width and height, so it takes its place before it paints), an app
- * window, and text wrapped onto lines. Colours come from main.css (`.ill-*`), so each audience's
- * accent applies.
+ * window and a screen of the app with its title, text wrapped onto lines, status pills, figure
+ * tiles, and the messages of one picture. Colours come from main.css (`.ill-*`), so each
+ * audience's accent applies.
  */
 import type { ReactNode } from 'react';
 

@@ -1,9 +1,9 @@
 /**
  * Which illustration shows what: the hero visual of the landing page and of each audience's home,
- * and the illustration beside a product feature (by its id). Each kind of page has its own: the
- * app mock-ups (orders, text message, claim portal, garment label, chart) are the product pages',
- * the homes, the landing page and the presentation's slides have drawn scenes. Every one is static
- * SVG rendered with the page: no script, no image request, a fixed size.
+ * and the illustration beside a product feature (by its id). The homes and the product pages show
+ * the product itself with each audience's data, its words from `illustrations.*` in the messages;
+ * the landing page and the presentation's slides have drawn scenes. Every one is static SVG
+ * rendered with the page: no script, no image request, a fixed size.
  */
 import type { ReactNode } from 'react';
 import type { SiteContext } from 'typed-site/template';
