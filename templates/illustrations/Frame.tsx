@@ -1,8 +1,9 @@
 /**
  * Pieces shared by the product illustrations: the SVG element (one image to assistive technology,
  * named by its label; a fixed width and height, so it takes its place before it paints), an app
- * window, and text wrapped onto lines. Colours come from main.css (`.ill-*`), so each audience's
- * accent applies.
+ * window and a screen of the app with its title, text wrapped onto lines, status pills, figure
+ * tiles, and the messages of one picture. Colours come from main.css (`.ill-*`), so each
+ * audience's accent applies.
  */
 import type { ReactNode } from 'react';
 
@@ -81,5 +82,81 @@ export function Lines(props: {
         </tspan>
       ))}
     </text>
+  );
+}
+
+/** The colour of a status pill: green done, amber under way, blue new, grey closed. */
+export type Tone = 'ready' | 'inProgress' | 'received' | 'pickedUp';
+
+/** A status pill `width` wide with its top left corner at (x, y), its word centred. */
+export function Pill(props: { x: number; y: number; width: number; tone: Tone; children: string }) {
+  const { x, y, width, tone } = props;
+  return (
+    <g>
+      <rect className={`ill-status ill-status-${tone}`} x={x} y={y} width={width} height="24" rx="12" />
+      <text className={`ill-status-text ill-status-text-${tone}`} x={x + width / 2} y={y + 16} textAnchor="middle">
+        {props.children}
+      </text>
+    </g>
+  );
+}
+
+/** The messages of one illustration: `illustrations.<name>.<key>` in the page's language. */
+export function messagesOf(site: { t(key: string): string }, name: string): (key: string) => string {
+  return (key) => site.t(`illustrations.${name}.${key}`);
+}
+
+/**
+ * One screen of the app as a named image: the window, its title and a muted line under it (or, in
+ * a hero's narrower picture, beside it on the right). The children draw the screen's content.
+ */
+export function AppScreen(props: {
+  label: string;
+  width: number;
+  height: number;
+  className: string;
+  title: string;
+  subtitle?: string;
+  aside?: string;
+  children: ReactNode;
+}) {
+  const { width, height } = props;
+  const inset = props.aside === undefined ? 28 : 20;
+  const baseline = props.aside === undefined ? 68 : 62;
+  return (
+    <Illustration label={props.label} width={width} height={height} className={props.className}>
+      <AppWindow x={4} y={4} width={width - 8} height={height - 8}>
+        <text className="ill-heading ill-heading-small" x={inset} y={baseline}>
+          {props.title}
+        </text>
+        {props.subtitle !== undefined && (
+          <text className="ill-muted" x={inset} y={baseline + 22}>
+            {props.subtitle}
+          </text>
+        )}
+        {props.aside !== undefined && (
+          <text className="ill-muted" x={width - inset} y={baseline} textAnchor="end">
+            {props.aside}
+          </text>
+        )}
+        {props.children}
+      </AppWindow>
+    </Illustration>
+  );
+}
+
+/** A figure and what it counts, on a tile `width` wide with its top left corner at (x, y). */
+export function Tile(props: { x: number; y: number; width: number; height: number; value: string; name: string }) {
+  const { x, y, width, height } = props;
+  return (
+    <g>
+      <rect className="ill-tile" x={x} y={y} width={width} height={height} rx="10" />
+      <text className="ill-heading ill-heading-small" x={x + 14} y={y + 27}>
+        {props.value}
+      </text>
+      <text className="ill-caption" x={x + 14} y={y + height - 12}>
+        {props.name}
+      </text>
+    </g>
   );
 }

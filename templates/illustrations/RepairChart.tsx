@@ -1,6 +1,6 @@
 /** An analytics chart: repairs completed per month, as SVG bars with the months in the page's language. */
 import type { SiteContext } from 'typed-site/template';
-import { AppWindow, Illustration } from './Frame';
+import { AppScreen } from './Frame';
 
 /** The six months shown (June to November) and their counts: fixed, so every build draws the same. */
 const months = [
@@ -22,42 +22,41 @@ export function RepairChart({ site }: { site: SiteContext }) {
   const base = 300;
   const scale = (base - top) / 240;
   return (
-    <Illustration label={t('label')} width={480} height={350} className="ill-chart">
-      <AppWindow x={4} y={4} width={472} height={342}>
-        <text className="ill-heading ill-heading-small" x="28" y="68">
-          {t('title')}
-        </text>
-        <text className="ill-muted" x="28" y="92">
-          {t('total')}
-        </text>
-        {[0, 80, 160, 240].map((value) => (
-          <g key={value}>
-            <line className="ill-grid" x1="60" x2="452" y1={base - value * scale} y2={base - value * scale} />
-            <text className="ill-caption" x="50" y={base - value * scale + 4} textAnchor="end">
-              {value}
+    <AppScreen
+      label={t('label')}
+      width={480}
+      height={350}
+      className="ill-chart"
+      title={t('title')}
+      subtitle={t('total')}
+    >
+      {[0, 80, 160, 240].map((value) => (
+        <g key={value}>
+          <line className="ill-grid" x1="60" x2="452" y1={base - value * scale} y2={base - value * scale} />
+          <text className="ill-caption" x="50" y={base - value * scale + 4} textAnchor="end">
+            {value}
+          </text>
+        </g>
+      ))}
+      {months.map((entry, index) => {
+        const height = entry.repairs * scale;
+        const x = 76 + index * 64;
+        return (
+          <g key={entry.month}>
+            <rect
+              className={index === months.length - 1 ? 'ill-accent' : 'ill-bar'}
+              x={x}
+              y={base - height}
+              width="40"
+              height={height}
+              rx="6"
+            />
+            <text className="ill-caption" x={x + 20} y={base + 22} textAnchor="middle">
+              {monthName.format(new Date(entry.month)).replace('.', '')}
             </text>
           </g>
-        ))}
-        {months.map((entry, index) => {
-          const height = entry.repairs * scale;
-          const x = 76 + index * 64;
-          return (
-            <g key={entry.month}>
-              <rect
-                className={index === months.length - 1 ? 'ill-accent' : 'ill-bar'}
-                x={x}
-                y={base - height}
-                width="40"
-                height={height}
-                rx="6"
-              />
-              <text className="ill-caption" x={x + 20} y={base + 22} textAnchor="middle">
-                {monthName.format(new Date(entry.month)).replace('.', '')}
-              </text>
-            </g>
-          );
-        })}
-      </AppWindow>
-    </Illustration>
+        );
+      })}
+    </AppScreen>
   );
 }

@@ -22,7 +22,12 @@ export function PostCard({ listed, site }: { listed: ListedEntry; site: SiteCont
           sizes="(min-width: 60rem) 22rem, (min-width: 40rem) 45vw, 92vw"
         />
       ) : (
-        <BlogCover className="post-card-image" slug={listed.slug} category={translation.term ?? ''} />
+        <BlogCover
+          className="post-card-image"
+          slug={listed.slug}
+          category={translation.term ?? ''}
+          subject={translation.fields.cover}
+        />
       )}
       <p className="post-meta" lang={pageLang}>
         <span className="post-meta-labels">

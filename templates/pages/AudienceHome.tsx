@@ -23,7 +23,7 @@ export default function AudienceHome({ page, content, site }: PageProps<Content>
         eyebrow={content.hero.eyebrow}
         heading={content.hero.heading}
         lead={content.hero.lead}
-        visual={<HeroVisual audience={page.audience} />}
+        visual={<HeroVisual audience={page.audience} site={site} />}
       >
         <ButtonLink href={site.href(`${base}/book-meeting`)}>{content.hero.primaryCta}</ButtonLink>
         <ButtonLink href={site.href(`${base}/pricing`)} variant="secondary">

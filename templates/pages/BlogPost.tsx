@@ -51,7 +51,12 @@ export default function BlogPost(props: PageProps) {
         {translation.image ? (
           <Picture className="post-image" image={translation.image} sizes="(min-width: 48rem) 46rem, 100vw" priority />
         ) : (
-          <BlogCover className="post-image" slug={data.slug} category={translation.term ?? ''} />
+          <BlogCover
+            className="post-image"
+            slug={data.slug}
+            category={translation.term ?? ''}
+            subject={translation.fields.cover}
+          />
         )}
         <div className="prose" dangerouslySetInnerHTML={{ __html: translation.html }} />
       </article>

@@ -27,7 +27,7 @@ export default function Landing({ content, site }: PageProps<Content>) {
         eyebrow={content.hero.eyebrow}
         heading={content.hero.heading}
         lead={content.hero.lead}
-        visual={<HeroVisual audience={undefined} />}
+        visual={<HeroVisual audience={undefined} site={site} />}
       >
         <ButtonLink href="#audiences">{content.actions.primary}</ButtonLink>
         <ButtonLink href={site.href('/contactus')} variant="secondary">

@@ -5,6 +5,7 @@
  * plan's limits and features, so the page cannot promise more than pricing gives.
  */
 import type { PageProps, SiteContext } from 'typed-site/template';
+import { LaunchNote } from '../illustrations/LaunchNote';
 import { audienceBase } from '../layout/paths';
 import { PlanChecklist, planAction, planWithFeature } from '../layout/PlanFeatures';
 import { RoiSection } from '../layout/RoiSection';
@@ -49,7 +50,12 @@ export default function LaunchCampaign({ page, content, site }: PageProps<Conten
   const freePlan = site.config.plans.find((plan) => plan.price !== 'on-request' && plan.price.amount === 0);
   return (
     <>
-      <Hero eyebrow={content.hero.eyebrow} heading={content.hero.heading} lead={content.hero.lead}>
+      <Hero
+        eyebrow={content.hero.eyebrow}
+        heading={content.hero.heading}
+        lead={content.hero.lead}
+        visual={<LaunchNote heading={content.news.heading} items={content.news.items.map((item) => item.title)} />}
+      >
         <ButtonLink href={bookMeeting}>{content.hero.primaryCta}</ButtonLink>
       </Hero>
       <Section id="whats-new" heading={content.news.heading} lead={content.news.lead}>

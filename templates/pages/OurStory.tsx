@@ -1,7 +1,7 @@
-/** Our story (generic and per audience). */
+/** Our story (generic and per audience): the story, and beside it what the site knows of the company in brief. */
 import type { PageProps } from 'typed-site/template';
-import { StoryScene } from '../illustrations';
 import { listIcons, showsWasteClaim } from '../layout/audience-look';
+import { CompanyBrief } from '../layout/CompanyBrief';
 import { audienceBase } from '../layout/paths';
 import { claim, closingSingle, hero, meta, sections, text, titledItems, z } from '../layout/schemas';
 import { ButtonLink, CardGrid, Claim, Closing, Hero, Prose, Section } from '../layout/ui';
@@ -23,7 +23,14 @@ export default function OurStory({ page, content, site }: PageProps<Content>) {
         eyebrow={content.hero.eyebrow}
         heading={content.hero.heading}
         lead={content.hero.lead}
-        visual={<StoryScene />}
+        visual={
+          <CompanyBrief
+            site={site}
+            audience={page.audience}
+            figure={content.claim.figure}
+            beliefs={content.values.items.map((item) => item.title)}
+          />
+        }
       />
       <Prose sections={content.sections} />
       {showsWasteClaim(page) && <Claim figure={content.claim.figure} text={content.claim.text} />}

@@ -5,7 +5,7 @@
  * the product pages' mock-ups), the plans' limits from the config as big numbers, and a print
  * stylesheet that puts one slide on each page.
  */
-import type { PageProps } from 'typed-site/template';
+import type { PageProps, SiteContext } from 'typed-site/template';
 import type { ComponentType } from 'react';
 import {
   PresentationInvoiceScene,
@@ -23,7 +23,7 @@ type Content = z.infer<typeof content>;
  * The drawing beside each section, by position (the sections of content/pages/hub-presentation
  * follow the product: problem, summary, orders, SMS, analytics and invoicing, …).
  */
-const sectionVisuals: readonly (ComponentType | undefined)[] = [
+const sectionVisuals: readonly (ComponentType<{ site: SiteContext }> | undefined)[] = [
   undefined,
   undefined,
   PresentationOrdersScene,
@@ -43,7 +43,7 @@ export default function Presentation({ content, site }: PageProps<Content>) {
             <p className="lead">{content.hero.lead}</p>
           </div>
           <div className="slide-visual">
-            <PresentationTitleScene />
+            <PresentationTitleScene site={site} />
           </div>
         </div>
       </section>
@@ -70,7 +70,7 @@ export default function Presentation({ content, site }: PageProps<Content>) {
               </div>
               {Visual && (
                 <div className="slide-visual">
-                  <Visual />
+                  <Visual site={site} />
                 </div>
               )}
             </div>

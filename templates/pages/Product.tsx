@@ -41,7 +41,7 @@ export default function Product({ page, content, site }: PageProps<Content>) {
         </ul>
       </nav>
       {content.features.map((feature, index) => {
-        const visual = featureVisual(feature.id, site);
+        const visual = featureVisual(feature.id, site, page.audience);
         const points = (
           <ul className="checklist">
             {feature.points.map((point) => (

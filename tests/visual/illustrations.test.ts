@@ -1,8 +1,9 @@
 /**
- * The illustrations in a real browser: the product pages' app mock-ups are named images with their
- * words from the page's language, the heroes of the homes, the landing page and our story are
- * drawn scenes without words, none shifts the layout, the workwear label's QR code scans to the
- * page it promises, and product features alternate text and picture.
+ * The illustrations in a real browser: the product pages' app mock-ups and the audience homes'
+ * heroes are named images with their words from the page's language, the landing page's hero is
+ * a drawn scene without words, none
+ * shifts the layout, the workwear label's QR code scans to the page it promises, and product
+ * features alternate text and picture.
  */
 import jsQR from 'jsqr';
 import type { Page } from 'playwright-core';
@@ -77,7 +78,7 @@ describe('product mock-ups', () => {
 });
 
 describe('hero scenes', () => {
-  for (const url of ['/', '/hub/', '/no/shop/', '/workwear/', '/no/ourstory/']) {
+  for (const url of ['/', '/no/']) {
     it(`${url}: fills the hero beside the text with a drawn scene, decoration without words`, async () => {
       await withPage(1280, async (page) => {
         await page.goto(site.url(url));
@@ -88,6 +89,28 @@ describe('hero scenes', () => {
           })),
         );
         expect(found).toEqual([{ hidden: 'true', text: '' }]);
+        const boxes = await page.evaluate(() => ({
+          text: document.querySelector('.hero-text')!.getBoundingClientRect().right,
+          visual: document.querySelector('.hero-visual')!.getBoundingClientRect().left,
+        }));
+        expect(boxes.visual).toBeGreaterThan(boxes.text);
+      });
+    });
+  }
+});
+
+describe('product heroes', () => {
+  for (const [url, t, name] of [
+    ['/hub/', () => en, 'orderBoard'],
+    ['/no/workwear/', () => no, 'repairMap'],
+    ['/no/shop/', () => no, 'claimInbox'],
+  ] as const) {
+    it(`${url}: shows the product beside the text, a named image whose words are the page's language`, async () => {
+      await withPage(1280, async (page) => {
+        await page.goto(site.url(url));
+        const found = await page.evaluate(illustrationsIn, '.hero');
+        expect(found.map((item) => [item.role, item.label])).toEqual([['img', t()(`illustrations.${name}.label`)]]);
+        expect(found[0]!.text).toContain(t()(`illustrations.${name}.title`));
         const boxes = await page.evaluate(() => ({
           text: document.querySelector('.hero-text')!.getBoundingClientRect().right,
           visual: document.querySelector('.hero-visual')!.getBoundingClientRect().left,
