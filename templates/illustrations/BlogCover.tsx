@@ -30,15 +30,16 @@ export function BlogCover({
 }: {
   slug: string;
   category: string;
-  subject?: string | number | boolean | undefined;
+  subject?: string | undefined;
   className?: string;
 }) {
   const colours = palettes[category] ?? palettes.circularity!;
-  if (subject !== undefined && !(String(subject) in subjects))
+  // The config declares cover: as a select of these names, so the build refuses another at its line; this guards a template's own call.
+  if (subject !== undefined && !(subject in subjects))
     throw new Error(
-      `the blog post "${slug}" names the cover "${String(subject)}"; use one of ${Object.keys(subjects).join(', ')}, or leave cover: out for its category's`,
+      `the blog post "${slug}" names the cover "${subject}"; use one of ${Object.keys(subjects).join(', ')}, or leave cover: out for its category's`,
     );
-  const motif = subject === undefined ? (categoryMotifs[category] ?? loops) : subjects[String(subject)]!;
+  const motif = subject === undefined ? (categoryMotifs[category] ?? loops) : subjects[subject]!;
   return (
     <svg
       className={className ? `blog-cover ${className}` : 'blog-cover'}

@@ -26,7 +26,7 @@ export function PostCard({ listed, site }: { listed: ListedEntry; site: SiteCont
           className="post-card-image"
           slug={listed.slug}
           category={translation.term ?? ''}
-          subject={translation.fields.cover}
+          subject={typeof translation.fields.cover === 'string' ? translation.fields.cover : undefined}
         />
       )}
       <p className="post-meta" lang={pageLang}>

@@ -55,7 +55,7 @@ export default function BlogPost(props: PageProps) {
             className="post-image"
             slug={data.slug}
             category={translation.term ?? ''}
-            subject={translation.fields.cover}
+            subject={typeof translation.fields.cover === 'string' ? translation.fields.cover : undefined}
           />
         )}
         <div className="prose" dangerouslySetInnerHTML={{ __html: translation.html }} />

@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadMessages } from '../e2e/support';
+import { loadMessages } from '../helpers/messages';
 import { builtSite } from '../helpers/paths';
 import { readPages } from '../helpers/site-files';
 

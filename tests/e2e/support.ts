@@ -1,17 +1,13 @@
 /** Shared set-up of the browser tests: a browser, the built site served with a fresh data folder. */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { parse } from 'yaml';
 import { createDevAdmin, siteOf } from '../../src/admin/mount';
-import { loadConfig } from '../../src/config/load';
 import { startDevServer } from '../../src/dev/server';
 import { followingStoreSource } from '../../src/store/source';
-import { copyValuesOf, fillPlaceholders } from '../../src/content/messages';
 import { launchBrowser } from '../helpers/browser';
 import { createEditableSite } from '../helpers/editable-site';
-import { repoRoot } from '../helpers/paths';
 import { serveSite, type TestServer } from '../helpers/server';
 
 /** What a test file needs: the browser, the server, its data folder. */
@@ -70,29 +66,7 @@ export async function startE2e(): Promise<E2e> {
   };
 }
 
-/** A YAML file of the repository, parsed. */
-export async function readYaml<T = Record<string, unknown>>(relativePath: string): Promise<T> {
-  return parse(await readFile(join(repoRoot, relativePath), 'utf8')) as T;
-}
-
-/** Nested messages of one locale (content/messages/<locale>.yaml). */
-export type Messages = { [key: string]: string | Messages };
-
-/** The messages of a locale, with a typed lookup by dotted key. */
-export async function loadMessages(locale: string): Promise<(key: string) => string> {
-  const [tree, config] = await Promise.all([
-    readYaml<Messages>(`content/messages/${locale}.yaml`),
-    loadConfig(join(repoRoot, 'site.config.yaml')),
-  ]);
-  // As the pages show it: the site's own placeholders (`{minutes}`) filled from the config.
-  const values = copyValuesOf(config);
-  return (key) => {
-    let node: string | Messages | undefined = tree;
-    for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
-    if (typeof node !== 'string') throw new Error(`no message "${key}" in content/messages/${locale}.yaml`);
-    return fillPlaceholders(node, values);
-  };
-}
+export { loadMessages, readYaml, type Messages } from '../helpers/messages';
 
 /** Text with every kind of space (no-break, narrow no-break) as a plain space. */
 export function normalizeSpaces(text: string): string {
