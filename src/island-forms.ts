@@ -14,6 +14,7 @@ import type { PageProps } from './render/types.js';
 import { templateError } from './render/template-diagnostic.js';
 import type { BookingFormProps } from './islands/forms/BookingForm.js';
 import type { ContactFormProps } from './islands/forms/ContactForm.js';
+import { bookingFormText } from './islands/forms/form-copy.js';
 
 export { default as ContactForm, type ContactFormProps } from './islands/forms/ContactForm.js';
 export { default as BookingForm, type BookingFormProps } from './islands/forms/BookingForm.js';
@@ -72,5 +73,9 @@ export function bookingFormProps(
     days: builtIn.booking.days,
     times: slotTimes(slotRulesOf(config)).map(clock),
     ...more,
+    // Only a site that mails the visitor a confirmation may say it will write.
+    ...(config.notifications?.email
+      ? {}
+      : { text: { bookedText: bookingFormText(site.locale).bookedSavedText, ...more.text } }),
   };
 }

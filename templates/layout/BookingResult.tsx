@@ -8,7 +8,7 @@ export function BookingResult({ site, outcome }: { site: SiteContext; outcome: '
     <div className="container narrow" role="status">
       <div className={`banner banner-${outcome === 'booked' ? 'success' : 'error'}`}>
         <h1 className="banner-title">{t(`booking.${outcome}Title`)}</h1>
-        <p>{t(outcome === 'booked' ? 'booking.bookedPageText' : 'booking.failedText')}</p>
+        <p>{t(outcome === 'booked' ? bookedPageTextKey(site) : 'booking.failedText')}</p>
       </div>
       <div className="actions actions-long">
         {/* The server names the booking with a cookie, so this link works without script. */}
@@ -29,6 +29,11 @@ export function BookingResult({ site, outcome }: { site: SiteContext; outcome: '
 export function bookingResultMeta(site: SiteContext, outcome: 'booked' | 'failed'): PageMeta {
   return {
     title: site.t(`booking.${outcome}Title`),
-    description: site.t(outcome === 'booked' ? 'booking.bookedPageText' : 'booking.failedText'),
+    description: site.t(outcome === 'booked' ? bookedPageTextKey(site) : 'booking.failedText'),
   };
+}
+
+/** The booked page's words: they promise the meeting's details by e-mail only when the server sends them (`notifications.email`). */
+function bookedPageTextKey(site: SiteContext): string {
+  return site.config.notifications?.email ? 'booking.bookedPageText' : 'booking.bookedPageTextNoEmail';
 }

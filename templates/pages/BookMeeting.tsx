@@ -144,7 +144,8 @@ function bookingFormProps(pageUrl: string, audience: string | undefined, site: P
       errorTitle: contact('errorTitle'),
       errorText: booking('errorText'),
       bookedTitle: booking('bookedTitle'),
-      bookedText: booking('bookedText'),
+      // Only a site that mails the visitor a confirmation may promise one.
+      bookedText: booking(site.config.notifications?.email ? 'bookedText' : 'bookedTextNoEmail'),
       unavailableTitle: booking('unavailableTitle'),
       unavailableText: booking('unavailableText'),
     },
