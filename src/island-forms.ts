@@ -8,7 +8,7 @@
  * island of the site replaces the engine's of the same name. docs/forms.md is the guide.
  */
 import { slotRulesOf } from './booking/rules.js';
-import { builtInBookingOf } from './config/booking.js';
+import { bookingConfirmationMailed, builtInBookingOf } from './config/booking.js';
 import { slotTimes } from './booking/slots.js';
 import type { PageProps } from './render/types.js';
 import { templateError } from './render/template-diagnostic.js';
@@ -74,7 +74,7 @@ export function bookingFormProps(
     times: slotTimes(slotRulesOf(config)).map(clock),
     ...more,
     // Only a site that mails the visitor a confirmation may say it will write.
-    ...(config.notifications?.email
+    ...(bookingConfirmationMailed(config)
       ? {}
       : { text: { bookedText: bookingFormText(site.locale).bookedSavedText, ...more.text } }),
   };

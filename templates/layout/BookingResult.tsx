@@ -1,5 +1,5 @@
 /** The page a booking form sent without JavaScript lands on: booked (with the calendar file) or failed. */
-import type { PageMeta, SiteContext } from 'typed-site/template';
+import { bookingConfirmationMailed, type PageMeta, type SiteContext } from 'typed-site/template';
 import { bookingOf } from './site-facts';
 
 export function BookingResult({ site, outcome }: { site: SiteContext; outcome: 'booked' | 'failed' }) {
@@ -33,7 +33,7 @@ export function bookingResultMeta(site: SiteContext, outcome: 'booked' | 'failed
   };
 }
 
-/** The booked page's words: they promise the meeting's details by e-mail only when the server sends them (`notifications.email`). */
+/** The booked page's words: they promise the meeting's details by e-mail only when the server sends them (`notifications.email` on `site serve`). */
 function bookedPageTextKey(site: SiteContext): string {
-  return site.config.notifications?.email ? 'booking.bookedPageText' : 'booking.bookedPageTextNoEmail';
+  return bookingConfirmationMailed(site.config) ? 'booking.bookedPageText' : 'booking.bookedPageTextNoEmail';
 }

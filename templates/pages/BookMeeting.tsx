@@ -5,7 +5,14 @@
  * (`output.functions.booking`); where there is none (GitHub Pages, or a host without the function)
  * the page shows the contact form with the meeting as its subject instead, which works there.
  */
-import { builtInBookingAnswered, localBusiness, slotRulesOf, slotTimes, type PageProps } from 'typed-site/template';
+import {
+  bookingConfirmationMailed,
+  builtInBookingAnswered,
+  localBusiness,
+  slotRulesOf,
+  slotTimes,
+  type PageProps,
+} from 'typed-site/template';
 import BookingForm, { type BookingFormProps } from '../islands/BookingForm';
 import ContactForm from '../islands/ContactForm';
 import { openingHoursText } from '../layout/CompanyDetails';
@@ -145,7 +152,7 @@ function bookingFormProps(pageUrl: string, audience: string | undefined, site: P
       errorText: booking('errorText'),
       bookedTitle: booking('bookedTitle'),
       // Only a site that mails the visitor a confirmation may promise one.
-      bookedText: booking(site.config.notifications?.email ? 'bookedText' : 'bookedTextNoEmail'),
+      bookedText: booking(bookingConfirmationMailed(site.config) ? 'bookedText' : 'bookedTextNoEmail'),
       unavailableTitle: booking('unavailableTitle'),
       unavailableText: booking('unavailableText'),
     },

@@ -4,6 +4,7 @@
  * refusal of a password in the file, and the engine's copy with a site's words over it.
  */
 import { describe, expect, it } from 'vitest';
+import { bookingConfirmationMailed } from '../../src/config/booking';
 import { configSchema } from '../../src/config/schema';
 import { notifyTextOf } from '../../src/notify/notify-copy';
 import { smtpUrlOf } from '../../src/notify/smtp';
@@ -134,5 +135,20 @@ describe('notifyTextOf', () => {
     expect(notifyTextOf('nb-NO').name).toBe('Navn');
     expect(notifyTextOf('de-DE').name).toBe('Name');
     expect(notifyTextOf('en', { contactSubject: 'Lead: {name}' }).contactSubject).toBe('Lead: {name}');
+  });
+});
+
+describe('bookingConfirmationMailed', () => {
+  it('is true only where site serve mails the visitor: notifications.email on the node target', () => {
+    const email = { smtp: { env: 'SMTP_URL' }, from: 'a@b.example', to: ['t@b.example'] };
+    const output = (target: 'node' | 'netlify') => ({ target }) as never;
+    expect(bookingConfirmationMailed({ notifications: { webhooks: [], email }, output: output('node') })).toBe(true);
+    expect(bookingConfirmationMailed({ notifications: { webhooks: [], email }, output: output('netlify') })).toBe(
+      false,
+    );
+    expect(
+      bookingConfirmationMailed({ notifications: { webhooks: ['https://h.example/'] }, output: output('node') }),
+    ).toBe(false);
+    expect(bookingConfirmationMailed({ notifications: undefined, output: output('node') })).toBe(false);
   });
 });
