@@ -99,6 +99,25 @@ describe('site serve --admin: /api/admin/posts', () => {
     expect(past).toEqual({ posts: [], total: all.length });
   });
 
+  it('lists a post edited on disk, outside the admin, with its new title (what the list keeps is read again)', async () => {
+    const title = (posts: { slug: string; translations: Record<string, Record<string, unknown>> }[]) =>
+      posts.find((candidate) => candidate.slug === slug)?.translations.en?.title;
+    const before = (await get('/api/admin/posts?limit=500')).json().posts;
+    expect(title(before)).toBe('A day in a tailor shop');
+    const text = await readFile(file(slug), 'utf8');
+    await writeFile(file(slug), text.replace(/^title: .*$/m, 'title: Edited in an editor'));
+    try {
+      await expect
+        .poll(async () => title((await get('/api/admin/posts?limit=500')).json().posts))
+        .toBe('Edited in an editor');
+    } finally {
+      await writeFile(file(slug), text);
+    }
+    await expect
+      .poll(async () => title((await get('/api/admin/posts?limit=500')).json().posts))
+      .toBe('A day in a tailor shop');
+  });
+
   it('reads a post as front matter, body and version (also the ETag)', async () => {
     const answer = await get(`/api/admin/posts/${slug}/en`);
     expect(answer.status).toBe(200);
