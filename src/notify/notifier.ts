@@ -27,7 +27,7 @@ import {
 } from './payload.js';
 import { loadSiteWords } from './site-words.js';
 import { createMailer, smtpUrlOf } from './smtp.js';
-import { postToWebhook, webhookPolicy, type WebhookPolicy } from './webhooks.js';
+import { attemptsText, postToWebhook, webhookPolicy, type WebhookPolicy } from './webhooks.js';
 
 /** Where the notifier says what failed (the CLI's logger). */
 export interface NotifyLog {
@@ -177,7 +177,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
     await store.setDelivery(itemId, record);
     for (const channel of results.filter((result) => !result.ok))
       options.log?.warn(
-        `notifications of ${itemId}: ${channel.error} (${channel.attempts} attempts); kept in the inbox, to retry`,
+        `notifications of ${itemId}: ${channel.error} (${attemptsText(channel.attempts)}); kept in the inbox, to retry`,
       );
   }
 

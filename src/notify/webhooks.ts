@@ -115,3 +115,8 @@ export async function postToWebhook(
     ? { ok: false, attempts: 0, error: `webhook ${index + 1}: the variable ${url.missing} is not set` }
     : postWebhook(url.url, body, policy, options);
 }
+
+/** How many tries a result took, for a log line: "not tried", "1 attempt", "3 attempts". */
+export function attemptsText(attempts: number): string {
+  return attempts === 0 ? 'not tried' : attempts === 1 ? '1 attempt' : `${attempts} attempts`;
+}

@@ -15,7 +15,7 @@ import { createContactFlow, type ContactFlowOptions } from '../../forms/contact.
 import { decoderFor, parseContentType, parseFormBody } from '../../serve/request.js';
 import { createRateLimiter } from '../../serve/rate-limit.js';
 import { webhookBodyOf, type ContactFields, type NotifiedItem } from '../../notify/payload.js';
-import { postWebhooks, type WebhookPolicy, type WebhookSetting } from '../../notify/webhooks.js';
+import { attemptsText, postWebhooks, type WebhookPolicy, type WebhookSetting } from '../../notify/webhooks.js';
 
 /** What the build writes into a function about its endpoint (JSON, from the config). */
 export interface EndpointSettings {
@@ -75,7 +75,7 @@ export async function notifyFromHost(
   );
   for (const result of results)
     if (!result.ok)
-      logToHost(`${path}: notification of ${item.kind}-${item.id}: ${result.error} (${result.attempts} attempts)`);
+      logToHost(`${path}: notification of ${item.kind}-${item.id}: ${result.error} (${attemptsText(result.attempts)})`);
 }
 
 /** What the host gives a request besides itself. */
