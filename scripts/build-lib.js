@@ -34,7 +34,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const libDir = join(root, 'lib');
 
 /** The TypeScript scripts of scripts/ that npm scripts run, each built into lib/scripts/<name>.js. */
-export const scriptNames = ['audit', 'bench', 'bench-dev', 'stress'];
+export const scriptNames = ['audit', 'bench', 'bench-admin-list', 'bench-dev', 'stress'];
 
 /** What the step writes besides source maps, relative to lib/. */
 const outputs = [

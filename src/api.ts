@@ -17,6 +17,7 @@ import { loadConfig } from './config/load.js';
 import { deploySettings } from './config/deploy.js';
 import type { HostTarget } from './config/schema.js';
 import { precompressedCodings } from './emit/compress.js';
+import { createNotifier } from './notify/notifier.js';
 import { serverLimits, startServer } from './serve/server.js';
 import { describeRebuild } from './dev/report.js';
 import { startDevServer, type DevServer } from './dev/server.js';
@@ -360,6 +361,8 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
       health: logStoreHealth(logger),
     }),
   );
+  // One notifier for the endpoints and the inbox's retry, following the config each save rebuilds from.
+  const notifier = createNotifier({ config: () => live?.config ?? config, store, log: logger });
   let running: Awaited<ReturnType<typeof startServer>>;
   let admin: ReturnType<typeof createServeAdmin> | undefined;
   try {
@@ -372,7 +375,14 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
     admin =
       live &&
       followingConfig(
-        createServeAdmin({ projectRoot: config.root, store, origin: config.site.origin, trustProxy, site: live }),
+        createServeAdmin({
+          projectRoot: config.root,
+          store,
+          origin: config.site.origin,
+          trustProxy,
+          site: live,
+          inbox: { store, notifier },
+        }),
         live,
       );
     // The booking API follows the config each save rebuilds the pages from (slot length, hours, booking.url).
@@ -387,6 +397,7 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
       admin,
       store,
       log: logger,
+      notifier,
     });
   } catch (error) {
     await live?.dispose();

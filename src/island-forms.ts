@@ -8,12 +8,13 @@
  * island of the site replaces the engine's of the same name. docs/forms.md is the guide.
  */
 import { slotRulesOf } from './booking/rules.js';
-import { builtInBookingOf } from './config/booking.js';
+import { bookingConfirmationMailed, builtInBookingOf } from './config/booking.js';
 import { slotTimes } from './booking/slots.js';
 import type { PageProps } from './render/types.js';
 import { templateError } from './render/template-diagnostic.js';
 import type { BookingFormProps } from './islands/forms/BookingForm.js';
 import type { ContactFormProps } from './islands/forms/ContactForm.js';
+import { bookingFormText } from './islands/forms/form-copy.js';
 
 export { default as ContactForm, type ContactFormProps } from './islands/forms/ContactForm.js';
 export { default as BookingForm, type BookingFormProps } from './islands/forms/BookingForm.js';
@@ -72,5 +73,9 @@ export function bookingFormProps(
     days: builtIn.booking.days,
     times: slotTimes(slotRulesOf(config)).map(clock),
     ...more,
+    // Only a site that mails the visitor a confirmation may say it will write.
+    ...(bookingConfirmationMailed(config)
+      ? {}
+      : { text: { bookedText: bookingFormText(site.locale).bookedSavedText, ...more.text } }),
   };
 }

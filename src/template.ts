@@ -23,7 +23,7 @@ export { pictureOf, type Picture } from './content/image-variants.js';
 export { frontMatterFields } from './content/front-matter-schema.js';
 export type { ContactType, PlanConfig } from './config/schema.js';
 export { navigationRoutePath } from './config/schema.js';
-export { builtInBookingAnswered } from './config/booking.js';
+export { bookingConfirmationMailed, builtInBookingAnswered } from './config/booking.js';
 export { slotRulesOf } from './booking/rules.js';
 export { slotTimes } from './booking/slots.js';
 export {

@@ -4,6 +4,9 @@
  * - `GET inbox` → `{ items: [{ id, kind, receivedAt, handled, handledAt?, …fields }] }`, newest first;
  * - `PATCH inbox/:id` `{ handled: true | false }` → `{ item }` (404 for an unknown id);
  * - `DELETE inbox/:id` → `{ deleted: id }` (404 for an unknown id);
+ * - `POST inbox/:id/notify` → `{ item }`: the item's failed notifications sent again (all of them
+ *   when none were sent), its `delivery` (`sent`, `failed`) and `deliveryError` after; 404 for an
+ *   unknown id, 409 `notifications_off` when the config has no `notifications:`;
  * - `GET inbox.csv?q=…&kind=…&handled=…` → the items the filter shows, as CSV (see inbox-records.ts);
  *   `POST inbox.csv` `{ q, kind, handled }` gives the same, with the search text out of the URL
  *   (and so out of proxies' access logs and the browser's history): the inbox page uses it.
@@ -15,7 +18,8 @@
 import type { AdminRequest, AdminRoute } from './api.js';
 import type { AuditLog } from './audit-log.js';
 import { sendDownload, sendJson } from './http.js';
-import { toCsv } from '../store/inbox-records.js';
+import { kindOfId, toCsv } from '../store/inbox-records.js';
+import type { Notifier } from '../notify/notifier.js';
 import { createInbox } from './inbox-store.js';
 import type { StoreSource } from '../store/source.js';
 import { inboxFilterOf, matchesInboxFilter } from '../islands/inbox-filter.js';
@@ -25,6 +29,8 @@ export interface InboxRoutesOptions {
   /** The store the site's visitors write to (it rejects with StoreUnavailable while there is none: dev, before the first build). */
   store: StoreSource;
   audit: AuditLog;
+  /** The server's notifications, for the retry of a failed delivery (without it: 409). */
+  notifier?: Pick<Notifier, 'retry' | 'enabled'>;
   now?: () => number;
 }
 
@@ -105,11 +111,25 @@ export function createInboxRoutes(options: InboxRoutesOptions): AdminRoute[] {
     },
   };
 
+  const notify: AdminRoute = {
+    method: 'POST',
+    pattern: /^inbox\/([^/]+)\/notify$/,
+    role: 'admin',
+    async handle({ response, session, params }) {
+      const id = params[0]!;
+      if (!options.notifier?.enabled()) return sendJson(response, 409, { error: 'notifications_off' });
+      const item = kindOfId(id) ? await options.notifier.retry(id) : undefined;
+      if (!item) return sendJson(response, 404, { error: 'not_found' });
+      await options.audit.append({ user: session.email, action: 'inbox-notify', id, kind: item.kind });
+      sendJson(response, 200, { item });
+    },
+  };
+
   const exportRoutes: AdminRoute[] = ['GET', 'POST'].map((method) => ({
     method,
     pattern: /^inbox\.csv$/,
     role: 'admin',
     handle: exportCsv,
   }));
-  return [list, ...exportRoutes, mark, remove];
+  return [list, ...exportRoutes, mark, remove, notify];
 }

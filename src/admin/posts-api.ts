@@ -8,13 +8,14 @@
  */
 import { placeUses } from '../content/component-uses.js';
 import type { ComponentUse } from '../content/directives.js';
-import { readdir, readFile, rename } from 'node:fs/promises';
+import { lstat, readdir, readFile, rename } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
 import { collectionNamed, sourcesOf } from '../config/sources.js';
 import {
   checkEntryText,
   completeTranslation,
+  entrySlugPattern,
   isPublished,
   listEntrySlugs,
   type EntryFrontMatter,
@@ -42,14 +43,14 @@ import {
   type FrontMatterValue,
 } from './front-matter-edit.js';
 import {
-  isOutdated,
+  isOutdatedSince,
   readTranslationRecords,
   recordTranslation,
   translationRecordsFile,
   translationStatus,
-  type TranslationRecords,
 } from './translations.js';
 import { serialiseWrites } from './write-queue.js';
+import { createPostListCache, pageOfPosts, postListQueryOf, type ListedPost } from './post-list.js';
 import { sendJson } from './http.js';
 import { writeFileAtomic } from '../atomic-write.js';
 import { checkSiteWithEdit } from './site-check.js';
@@ -555,70 +556,110 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
     );
   }
 
+  const listCache = createPostListCache();
+
   const list: AdminRoute = {
     method: 'GET',
     pattern: /^posts$/,
     role: 'editor',
-    async handle({ response }) {
+    async handle({ request, response }) {
       const config = configOf(response);
       if (!config) return;
       const spec = config.collections[collection]!;
       const termField = spec.taxonomy?.field;
       const day = today(config.site.timeZone);
-      const posts = [];
-      for (const slug of await listEntrySlugs(config, collection)) {
-        const translations: Record<string, Record<string, unknown>> = {};
+      const sources = sourcesOf(config);
+      // The slugs are the collection folder's real folders (a symbolic link is none), and each
+      // file is read only when it is a plain file: no path leaves content/, as resolvePost checks.
+      const folderInfo = await lstat(sources.collection(collection)).catch(() => undefined);
+      if (folderInfo?.isDirectory()) listCache.watch(sources.collection(collection));
+      const slugs = folderInfo?.isDirectory()
+        ? (await listEntrySlugs(config, collection)).filter((slug) => entrySlugPattern.test(slug) && slug.length <= 200)
+        : [];
+      // The changes waiting for review, read once: `slug/locale` of each.
+      const pending =
+        options.review && config.admin.review
+          ? new Set(
+              (await (await options.review.source.get()).listPendingChanges())
+                .filter((change) => change.collection === collection)
+                .map((change) => `${change.slug}/${change.locale}`),
+            )
+          : undefined;
+
+      // A post the list showed before, unchanged since (the watcher says so), for this config and day.
+      const collectionFolder = sources.collection(collection);
+      const memoKey = [config, day];
+      async function postOf(slug: string): Promise<ListedPost | undefined> {
+        const folder = join(collectionFolder, slug);
+        const waiting = pending && config!.localeIds.some((locale) => pending.has(`${slug}/${locale}`));
+        const kept = !waiting && listCache.keptPost(folder, memoKey);
+        if (kept) return kept;
+        const post = await readListedPost(slug);
+        if (post && !waiting) listCache.keepPost(folder, memoKey, post);
+        return post;
+      }
+
+      async function readListedPost(slug: string): Promise<ListedPost | undefined> {
+        const translations: ListedPost['translations'] = {};
         const shown: Record<string, true> = {};
-        let records: TranslationRecords | undefined;
-        let source = '';
-        for (const locale of config.localeIds) {
-          let target: PostAddress;
-          try {
-            target = await resolvePost(config, collection, slug, locale);
-          } catch {
-            continue;
-          }
-          const file = await readPostFile(target.file);
-          if (!file) continue;
-          const data = readFrontMatter(file.text);
+        let source: string | undefined;
+        const files = await Promise.all(
+          config!.localeIds.map((locale) => listCache.file(sources.entry(collection, slug, locale))),
+        );
+        config!.localeIds.forEach((locale, index) => {
+          const file = files[index];
+          if (!file) return;
+          const { data } = file;
           const date = typeof data.date === 'string' ? data.date : '';
           const status = data.draft === true ? 'draft' : !isPublished(date, day) ? 'scheduled' : 'published';
           if (status === 'published') shown[locale] = true;
-          if (locale === config.site.defaultLocale) source = file.text;
-          else records ??= await readTranslationRecords(dirname(target.file));
-          const pending =
-            options.review &&
-            config.admin.review &&
-            (await pendingOf(options.review, { collection, slug, locale })).length > 0;
+          if (locale === config!.site.defaultLocale) source = file.version;
           translations[locale] = {
             title: data.title ?? null,
             date,
             category: termField ? (data[termField] ?? null) : null,
             status,
             version: file.version,
-            ...(status === 'scheduled' ? scheduleOf(config, data) : {}),
-            ...(pending ? { pending } : {}),
+            ...(status === 'scheduled' ? scheduleOf(config!, data) : {}),
+            ...(pending?.has(`${slug}/${locale}`) ? { pending: true } : {}),
           };
-        }
-        if (!Object.keys(translations).length) continue;
+        });
+        if (!Object.keys(translations).length) return undefined;
         // A translation older than the default language's text (translations.ts).
-        for (const locale of Object.keys(translations))
-          if (locale !== config.site.defaultLocale && isOutdated(records?.[locale], source))
-            translations[locale]!.outdated = true;
-        for (const locale of config.localeIds) {
+        if (Object.keys(translations).some((locale) => locale !== config!.site.defaultLocale)) {
+          const folder = dirname(sources.entry(collection, slug, config!.site.defaultLocale));
+          const records = await listCache.records(folder);
+          for (const locale of Object.keys(translations))
+            if (locale !== config!.site.defaultLocale && isOutdatedSince(records[locale], source))
+              translations[locale]!.outdated = true;
+        }
+        for (const locale of config!.localeIds) {
           if (translations[locale]) continue;
           // What a page of this locale shows instead: the site's own fallback choice.
-          const shownIn = pickTranslation(shown, locale, { localeIds: config.localeIds, chains: spec.fallback });
+          const shownIn = pickTranslation(shown, locale, { localeIds: config!.localeIds, chains: spec.fallback });
           // A new translation an editor made may be waiting for review.
-          const pending =
-            options.review &&
-            config.admin.review &&
-            (await pendingOf(options.review, { collection, slug, locale })).length > 0;
-          translations[locale] = { status: 'missing', shownIn: shownIn ?? null, ...(pending ? { pending } : {}) };
+          translations[locale] = {
+            status: 'missing',
+            shownIn: shownIn ?? null,
+            ...(pending?.has(`${slug}/${locale}`) ? { pending: true } : {}),
+          };
         }
-        posts.push({ slug, translations });
+        return { slug, translations };
       }
-      sendJson(response, 200, posts);
+
+      // Many files at once: the disk answers them in parallel.
+      const posts: ListedPost[] = [];
+      for (let start = 0; start < slugs.length; start += 256) {
+        const batch = await Promise.all(slugs.slice(start, start + 256).map(postOf));
+        for (const post of batch) if (post) posts.push(post);
+      }
+      const url = new URL(request.url ?? '/', 'http://admin');
+      const query = postListQueryOf(url.searchParams);
+      if (!query) return sendJson(response, 200, posts);
+      const page = pageOfPosts(posts, query);
+      // A collection's list (/api/admin/collections/<id>) names them entries; the blog's, posts.
+      const named = url.pathname.includes('/api/admin/collections/') ? 'entries' : 'posts';
+      sendJson(response, 200, { [named]: page.posts, total: page.total });
     },
   };
 

@@ -45,7 +45,15 @@ export async function readTranslationRecords(folder: string): Promise<Translatio
 
 /** Whether the translation a record describes is older than the source's text `source`. */
 export function isOutdated(record: TranslationRecords[string] | undefined, source: string): boolean {
-  return record !== undefined && record.sourceVersion !== versionOf(source);
+  return isOutdatedSince(record, versionOf(source));
+}
+
+/** As `isOutdated`, with the source's version (its file's `versionOf`) instead of its text. */
+export function isOutdatedSince(
+  record: TranslationRecords[string] | undefined,
+  sourceVersion: string | undefined,
+): boolean {
+  return record !== undefined && record.sourceVersion !== sourceVersion;
 }
 
 /** A translation's status from its record and the source's current text (`display`: the source file's name in the diff). */

@@ -37,3 +37,12 @@ export function builtInBookingAnswered(config: Pick<SiteConfig, 'booking' | 'com
   const { target, functions } = config.output;
   return target === 'node' || (functions.booking && (bookingFunctionTargets as readonly string[]).includes(target));
 }
+
+/**
+ * Whether a booked visitor is mailed a confirmation: `site serve` (the node target) sends one when
+ * the config has `notifications.email`; the functions of the static hosts send no mail. Only then
+ * may a page promise the meeting's details by e-mail.
+ */
+export function bookingConfirmationMailed(config: Pick<SiteConfig, 'notifications' | 'output'>): boolean {
+  return Boolean(config.notifications?.email) && config.output.target === 'node';
+}

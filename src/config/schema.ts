@@ -438,6 +438,71 @@ const planSchema = z.strictObject({
     ),
 });
 
+/** The name of an environment variable, where a secret (a password, a token in a URL) is read from. */
+const envName = z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'use the name of an environment variable, such as SMTP_URL');
+/** An address a notification is POSTed to: https, or http on localhost (a receiver on the same machine). */
+const webhookUrl = z
+  .string()
+  .regex(
+    /^(?:https:\/\/[^\s/]+|http:\/\/(?:localhost|127\.0\.0\.1|\[::1\])(?::\d+)?)(?:\/\S*)?$/i,
+    'use an https:// address (http:// only on localhost), or { env: NAME } for one that holds a token',
+  );
+/** An SMTP server's address without its password: smtp:// or smtps://, user and host, no password. */
+const smtpUrl = z
+  .string()
+  .regex(
+    /^smtps?:\/\/(?:[^\s:@/]+@)?[^\s:@/]+(?::\d+)?\/?$/,
+    'use smtp://user@host:587 or smtps://user@host:465, without the password: it goes in the environment (passwordEnv)',
+  );
+const emailAddress = z.email({ error: 'use an e-mail address, such as team@example.com' });
+
+/** `notifications:`: who is told of each new contact message and booking, and how (src/notify/). */
+const notificationsSchema = z
+  .strictObject({
+    webhooks: z
+      .array(
+        z.union([
+          webhookUrl,
+          z
+            .strictObject({ env: envName })
+            .describe('A webhook URL read from this environment variable (a URL with a token is a secret)'),
+        ]),
+      )
+      .default([])
+      .describe(
+        'Addresses each new contact message and booking is POSTed to as JSON (a timeout and a few retries): by `site serve` and by the form functions of the static hosts',
+      ),
+    email: z
+      .strictObject({
+        smtp: z
+          .union([
+            z
+              .strictObject({ env: envName })
+              .describe('The whole smtp:// or smtps:// URL, password included, in this variable'),
+            z.strictObject({
+              url: smtpUrl.describe('The server and user, without the password'),
+              passwordEnv: envName.optional().describe('The variable holding the password'),
+            }),
+          ])
+          .describe('The SMTP server `site serve` sends through; its password only ever in the environment'),
+        from: z
+          .string()
+          .min(3)
+          .max(200)
+          .regex(/@/, 'use an address, or a name and an address: "Mendwise <hello@mendwise.example>"')
+          .describe('The sender of every mail: an address, or "Name <address>"'),
+        to: z.array(emailAddress).min(1).describe('The team: who is mailed each new contact message and booking'),
+      })
+      .optional()
+      .describe(
+        'E-mail from `site serve`: each new message and booking to the team, and a booked visitor a confirmation in their language with the meeting as an .ics file',
+      ),
+  })
+  .optional()
+  .describe(
+    'Tell the team of each new contact message and booking (webhooks, e-mail) and confirm a booking to the visitor by e-mail; secrets come from the environment. A failed delivery is logged and shown in the inbox, to retry',
+  );
+
 const weekday = z.enum(['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su']);
 const clock = z.string().regex(/^\d{2}:\d{2}$/, 'use HH:MM');
 
@@ -571,6 +636,7 @@ export const configSchema = z.strictObject({
     .describe(
       "Meetings: a booking provider's page (url) or the built-in booking; without it the site has no booking endpoints",
     ),
+  notifications: notificationsSchema,
   storage: z
     .strictObject({
       url: z
@@ -914,6 +980,8 @@ export type CollectionConfig = SiteConfig['collections'][string];
 export type ContactType = string;
 export type PlanPrice = PlanConfig['price'];
 export type BookingConfig = NonNullable<SiteConfig['booking']>;
+/** The `notifications:` part of a config. */
+export type NotificationsConfig = NonNullable<SiteConfig['notifications']>;
 export type CompanyConfig = NonNullable<SiteConfig['company']>;
 export type AnalyticsConfig = NonNullable<SiteConfig['analytics']>;
 export type HeadConfig = NonNullable<SiteConfig['head']>;

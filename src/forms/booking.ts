@@ -28,7 +28,7 @@ import {
 } from '../booking/slots.js';
 import { validateBooking } from '../islands/booking-schema.js';
 import { honeypotField } from '../islands/contact-schema.js';
-import type { Store } from '../store/store.js';
+import type { NewBooking, Store } from '../store/store.js';
 import { spendBudget, storageFailed, withPlainPage, type ClientBudget, type FormAnswer } from './answer.js';
 
 /** What the rules know of a site's booking: from the config of the moment (`site serve`) or baked in at build (the functions). */
@@ -140,6 +140,12 @@ export interface BookOptions extends BookingContext {
   secure: boolean;
   /** Told why the store could not keep a booking (the host functions write it to the host's log). */
   reportStoreFailure?(error: unknown): void;
+  /**
+   * Told of each booking once it is stored, before the answer: `site serve` starts its
+   * notifications and returns at once; a host function awaits its webhooks (its host may stop it
+   * once it has answered). What it throws is its own: the booking stands.
+   */
+  booked?(id: string, booking: NewBooking): void | Promise<void>;
 }
 
 /** The answer to `POST <endpoint>` with the fields sent (JSON, or a plain form's `date` and `time` instead of `start`). */
@@ -164,22 +170,23 @@ export async function bookSlot(fields: Record<string, unknown>, options: BookOpt
   const { firstName, lastName, email, company, note, locale, page } = checked.data;
   let store: BookingStore;
   let result: Awaited<ReturnType<BookingStore['book']>>;
+  const booking: NewBooking = {
+    slotStart: new Date(slot.instant).toISOString(),
+    slotEnd: new Date(parseInstant(slot.end)!).toISOString(),
+    start: slot.start,
+    end: slot.end,
+    bookedAt: new Date(now).toISOString(),
+    firstName,
+    lastName,
+    email,
+    company,
+    note,
+    locale,
+    page,
+  };
   try {
     store = await options.store();
-    result = await store.book({
-      slotStart: new Date(slot.instant).toISOString(),
-      slotEnd: new Date(parseInstant(slot.end)!).toISOString(),
-      start: slot.start,
-      end: slot.end,
-      bookedAt: new Date(now).toISOString(),
-      firstName,
-      lastName,
-      email,
-      company,
-      note,
-      locale,
-      page,
-    });
+    result = await store.book(booking);
   } catch (error) {
     options.reportStoreFailure?.(error);
     return storageFailed;
@@ -197,6 +204,7 @@ export async function bookSlot(fields: Record<string, unknown>, options: BookOpt
       },
     };
   }
+  await Promise.resolve(options.booked?.(result.id, booking)).catch(() => undefined);
   const secure = options.secure ? '; Secure' : '';
   return {
     status: 201,

@@ -16,8 +16,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ResolvedConfig } from '../config/load.js';
 import { slotRulesOf } from '../booking/rules.js';
 import { builtInBookingOf, type BuiltInBooking } from '../config/booking.js';
-import { createDiagnostics } from '../diagnostics.js';
-import { copyValuesOf, loadMessages, lookupMessage } from '../content/messages.js';
 import { storageFailed } from '../forms/answer.js';
 import {
   bookingCalendar,
@@ -30,6 +28,8 @@ import {
   type BookingTerms,
   type CalendarText,
 } from '../forms/booking.js';
+import type { Notifier } from '../notify/notifier.js';
+import { loadSiteWords } from '../notify/site-words.js';
 import { urlsOf } from '../routes/urls.js';
 import { StoreUnavailable } from '../store/driver.js';
 import type { StoreSource } from '../store/source.js';
@@ -51,6 +51,8 @@ export interface BookingSettings extends BookingTerms {
 export interface BookingHandlerOptions extends Omit<FormEndpointOptions, 'allowedOrigins'> {
   /** The settings now, asked at every request; undefined when the built-in booking is off (requests are passed on). */
   settings(): BookingSettings | undefined;
+  /** Told of each stored booking (notify/notifier.ts); the answer does not wait for it. */
+  notifier?: Pick<Notifier, 'booking'>;
 }
 
 /** A booking handler: it answers requests under the endpoint (true) and passes on the rest (false). */
@@ -81,6 +83,7 @@ export function createBookingHandler(options: BookingHandlerOptions): BookingHan
       client: clientAddress(request, options),
       budget,
       secure: 'encrypted' in request.socket,
+      booked: (id, booking) => void options.notifier?.booking(id, booking),
     });
     sendSubmissionAnswer(response, answer, submission, () =>
       bookingResultOf(answer, {
@@ -135,6 +138,8 @@ export interface SiteBookingOptions {
   trustProxy?: boolean;
   /** The store bookings are committed to (one per process). */
   store: StoreSource;
+  /** Told of each stored booking. */
+  notifier?: Pick<Notifier, 'booking'>;
 }
 
 /**
@@ -157,7 +162,12 @@ export function createSiteBookingHandler(
     if (derived?.config !== config) derived = { config, settings: bookingSettingsOf(config, builtIn) };
     return derived.settings;
   };
-  const handle = createBookingHandler({ store: options.store, trustProxy: options.trustProxy, settings });
+  const handle = createBookingHandler({
+    store: options.store,
+    trustProxy: options.trustProxy,
+    settings,
+    notifier: options.notifier,
+  });
   return (request, response) => {
     const config = currentConfig();
     if (!config || !builtInBookingOf(config)) return Promise.resolve(false);
@@ -174,15 +184,8 @@ function bookingSettingsOf(config: ResolvedConfig, { booking, email }: BuiltInBo
     days: booking.days,
     allowedOrigins: [config.site.origin],
     resultPage: (locale, outcome) => urls.bookingResult(outcome, locale),
-    async calendarText(locale) {
-      // Read when a calendar file is asked for (rarely): the messages may have changed since the config did.
-      // The build has checked them; a problem here leaves the calendar file with the site's name.
-      const messages = await loadMessages(config, createDiagnostics());
-      const values = { ...copyValuesOf(config), company: config.site.name };
-      const message = (key: string) =>
-        lookupMessage(messages[locale] ?? messages[config.site.defaultLocale] ?? {}, key, values) ?? config.site.name;
-      return { summary: message('booking.calendarSummary'), description: message('booking.calendarDescription') };
-    },
+    // Read when a calendar file is asked for (rarely): the messages may have changed since the config did.
+    calendarText: async (locale) => (await loadSiteWords(config)).calendar(locale),
     domain: new URL(config.site.origin).hostname,
     organizer: email,
   };

@@ -4,11 +4,13 @@
  * form's rules (forms/contact.ts: honeypot, the shared schema, at most 5 stored submissions a
  * minute per client, storage), the same ones the host functions apply. Each accepted submission
  * is committed to the store (src/store/) before the answer: a 201 means it is on disk; a database
- * that cannot take it is answered 503, and the form keeps what was typed.
+ * that cannot take it is answered 503, and the form keeps what was typed. Once stored, a message
+ * is handed to the notifier (webhooks, the team's mail), which the answer does not wait for.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { contactEndpointLimits, createContactFlow } from '../forms/contact.js';
 import { validateContact } from '../islands/contact-schema.js';
+import type { Notifier } from '../notify/notifier.js';
 import { readSubmission, sendSubmissionAnswer, type FormEndpointOptions } from './form-request.js';
 import { createRateLimiter } from './rate-limit.js';
 import { clientAddress } from './request.js';
@@ -19,6 +21,8 @@ export interface ContactHandlerOptions extends FormEndpointOptions {
   resultPage(locale: string, outcome: 'sent' | 'failed'): string;
   /** The enquiry types the form offers (the config's contact.types, as of the request). */
   types(): readonly string[];
+  /** Told of each stored message (notify/notifier.ts). */
+  notifier?: Pick<Notifier, 'contact'>;
 }
 
 /** Creates the handler; `handle` answers POST requests to the contact endpoint. */
@@ -36,7 +40,11 @@ export function createContactHandler(options: ContactHandlerOptions) {
   const submit = createContactFlow({
     validate: (fields) => validateContact(fields, options.types()),
     budget,
-    store: async (record) => void (await (await options.store.get()).addContactMessage(record)),
+    store: async (record) => {
+      const { id } = await (await options.store.get()).addContactMessage(record);
+      // Stored first: the notifications go out after, and the visitor's answer never waits for them.
+      void options.notifier?.contact(id, record);
+    },
     now,
   });
 

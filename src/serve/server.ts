@@ -20,6 +20,7 @@ import { journalOf, recoverOutput } from '../emit/write.js';
 import { urlsOf } from '../routes/urls.js';
 import { asciiAliasPaths } from '../routes/ascii-spellings.js';
 import { siteRedirectFor } from '../routes/redirects.js';
+import { createNotifier, notificationGaps, type Notifier } from '../notify/notifier.js';
 import { createSiteBookingHandler } from './booking.js';
 import { createContactHandler } from './contact.js';
 import { findSqliteFiles } from './sqlite-files.js';
@@ -45,6 +46,8 @@ export interface ServeOptions {
   store: StoreSource;
   /** Where the server says what an operator must know (the CLI's logger); default: nowhere. */
   log?: ServerLog;
+  /** The notifications of stored messages and bookings (shared with the admin's inbox); default: one of the config of the moment. */
+  notifier?: Notifier;
 }
 
 /** What the server tells its operator. */
@@ -160,7 +163,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     redirect: (path) => siteRedirectFor(currentConfig())(path),
     compressMissing: true,
   });
+  const notifier =
+    options.notifier ?? createNotifier({ config: () => currentConfig(), store: options.store, log: options.log });
   const contact = createContactHandler({
+    notifier,
     store: options.store,
     allowedOrigins: [config.site.origin],
     trustProxy: options.trustProxy,
@@ -169,7 +175,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   });
   // The endpoints follow the config of the moment (a settings save in `site serve --admin`); the data folder stays the one checked above.
   const currentConfig = () => options.currentConfig?.() ?? config;
-  const booking = createSiteBookingHandler(currentConfig, { trustProxy: options.trustProxy, store: options.store });
+  const booking = createSiteBookingHandler(currentConfig, {
+    trustProxy: options.trustProxy,
+    store: options.store,
+    notifier,
+  });
+  for (const gap of notificationGaps(config)) options.log?.warn(gap);
 
   const api: Step = async (request, response, next) => {
     const path = (request.url ?? '/').split('?', 1)[0];
@@ -264,7 +275,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     server,
     url: `http://${host}:${port}${config.site.base}`,
     sqliteFiles,
-    close: () => closeGracefully(server, limits.shutdownGraceMs),
+    // The deliveries under way are recorded before the caller closes the store.
+    close: () => closeGracefully(server, limits.shutdownGraceMs).then(() => notifier.idle()),
   };
 }
 

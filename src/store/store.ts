@@ -61,6 +61,23 @@ export interface StoredBooking {
   locale: string;
 }
 
+/** What delivering a notification to one channel (a webhook, the team's mail, the visitor's) did. */
+export interface ChannelDelivery {
+  ok: boolean;
+  attempts: number;
+  /** Why it failed, without any secret. */
+  error?: string;
+}
+
+/** What the notifications of a message or booking did: pending while they are sent, then sent (every channel) or failed (some). */
+export interface DeliveryRecord {
+  status: 'pending' | 'sent' | 'failed';
+  /** When it was last tried (ISO 8601, UTC). */
+  at: string;
+  /** Each channel's outcome, by name (`webhook-1`, `team`, `visitor`). */
+  channels: Record<string, ChannelDelivery>;
+}
+
 /** What `book` did: booked (with the new id) or refused because the slot, or part of it, is taken. */
 export type BookResult = { booked: true; id: string } | { booked: false };
 
@@ -233,6 +250,10 @@ export interface Store {
   findInboxItem(id: string): Promise<InboxItem | undefined>;
   /** Marks an item handled (at `at`, by `by`) or not; the item, or undefined when no item has that id. */
   setHandled(id: string, handled: boolean, by: string, at: string): Promise<InboxItem | undefined>;
+  /** Records what the notifications of an item did; false when no item has that id. */
+  setDelivery(id: string, delivery: DeliveryRecord): Promise<boolean>;
+  /** What the notifications of an item did, or undefined (none were due, or no such item). */
+  findDelivery(id: string): Promise<DeliveryRecord | undefined>;
   /** Deletes an item (a booking's slot is free at once); the item deleted, or undefined. */
   deleteInboxItem(id: string): Promise<InboxItem | undefined>;
   /** Deletes the items whose retention counts from before `before` (contact: received; booking: the later of its end and when it was booked). */
@@ -497,7 +518,25 @@ function itemOfRow(kind: InboxKind, row: SqlRow): InboxItem {
     if (value !== null && value !== undefined) item[field] = text(value);
   }
   if (item.handled) item.handledAt = text(row.handled_at);
+  const delivery = deliveryOfRow(row);
+  if (delivery) {
+    item.delivery = delivery.status;
+    item.deliveryAt = delivery.at;
+    const errors = Object.values(delivery.channels).flatMap((channel) => (channel.error ? [channel.error] : []));
+    if (errors.length) item.deliveryError = errors.join('; ');
+  }
   return item;
+}
+
+/** The delivery record of a row, or undefined when it has none (or one this version cannot read). */
+function deliveryOfRow(row: SqlRow): DeliveryRecord | undefined {
+  if (typeof row.delivery !== 'string') return undefined;
+  try {
+    const record = JSON.parse(row.delivery) as DeliveryRecord;
+    return typeof record === 'object' && record !== null && typeof record.status === 'string' ? record : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The table and row id an inbox id names, or undefined. */
@@ -708,6 +747,23 @@ function storeOn(driver: SqlDriver): Store {
         handled ? [at, by, target.rowId] : [null, null, target.rowId],
       );
       return rows[0] && itemOfRow(target.kind, rows[0]);
+    },
+
+    async setDelivery(id, delivery) {
+      const target = rowOfItemId(id);
+      if (!target) return false;
+      const result = await db.execute(`UPDATE ${target.table} SET delivery = ? WHERE id = ?`, [
+        JSON.stringify(delivery),
+        target.rowId,
+      ]);
+      return result.changes > 0;
+    },
+
+    async findDelivery(id) {
+      const target = rowOfItemId(id);
+      if (!target) return undefined;
+      const row = await one(`SELECT delivery FROM ${target.table} WHERE id = ?`, [target.rowId]);
+      return row && deliveryOfRow(row);
     },
 
     async deleteInboxItem(id) {

@@ -16,7 +16,7 @@ import { urlsOf } from '../routes/urls.js';
 import { bookingEndpointLimits } from '../forms/booking.js';
 import { contactEndpointLimits } from '../forms/contact.js';
 import type { BookingEndpointSettings } from './runtime/booking-endpoint.js';
-import type { EndpointSettings } from './runtime/web-endpoint.js';
+import type { EndpointSettings, HostNotifications } from './runtime/web-endpoint.js';
 
 /** A form endpoint the host functions answer. */
 export interface FunctionEndpoint {
@@ -88,6 +88,7 @@ export function siteEndpoints(config: ResolvedConfig): SiteEndpoint[] {
             forwardUrlEnv: config.output.functions.forwardUrlEnv,
             kvBinding: config.output.functions.kvBinding,
           },
+          ...hostNotificationsOf(config),
         },
       },
     ];
@@ -135,7 +136,18 @@ export function siteBooking(
       ]),
     ),
     database: { urlEnv: config.output.functions.databaseUrlEnv, d1Binding: config.output.functions.d1Binding },
+    ...hostNotificationsOf(config),
   };
+}
+
+/**
+ * The webhooks of `notifications:` as a function is built with them: a URL of the config as it is
+ * (it is in the config file already), a `{ env }` one read from the host's variables at run time.
+ * E-mail is `site serve`'s only: a function has no SMTP.
+ */
+function hostNotificationsOf(config: ResolvedConfig): { notify?: HostNotifications } {
+  const webhooks = config.notifications?.webhooks ?? [];
+  return webhooks.length ? { notify: { webhooks, site: config.site.origin } } : {};
 }
 
 /** Where the booking function's store is: a D1 binding (Cloudflare) or the database URL in a variable (Netlify, Vercel). */

@@ -1,5 +1,5 @@
 /** The page a booking form sent without JavaScript lands on: booked (with the calendar file) or failed. */
-import type { PageMeta, SiteContext } from 'typed-site/template';
+import { bookingConfirmationMailed, type PageMeta, type SiteContext } from 'typed-site/template';
 import { bookingOf } from './site-facts';
 
 /** Why a booking sent without script failed, as the server names it (`bookingFailureOf`): taken, not a slot, a field, the server. */
@@ -12,7 +12,7 @@ export function BookingResult({ site, outcome }: { site: SiteContext; outcome: '
       <div className={`banner banner-${outcome === 'booked' ? 'success' : 'error'}`}>
         <h1 className="banner-title">{t(`booking.${outcome}Title`)}</h1>
         {outcome === 'booked' ? (
-          <p>{t('booking.bookedPageText')}</p>
+          <p>{t(bookedPageTextKey(site))}</p>
         ) : (
           <>
             {/* The server names why in the fragment (#failed-taken …): that reason shows instead of the general text. */}
@@ -49,6 +49,11 @@ export function BookingResult({ site, outcome }: { site: SiteContext; outcome: '
 export function bookingResultMeta(site: SiteContext, outcome: 'booked' | 'failed'): PageMeta {
   return {
     title: site.t(`booking.${outcome}Title`),
-    description: site.t(outcome === 'booked' ? 'booking.bookedPageText' : 'booking.failedText'),
+    description: site.t(outcome === 'booked' ? bookedPageTextKey(site) : 'booking.failedText'),
   };
+}
+
+/** The booked page's words: they promise the meeting's details by e-mail only when the server sends them (`notifications.email` on `site serve`). */
+function bookedPageTextKey(site: SiteContext): string {
+  return bookingConfirmationMailed(site.config) ? 'booking.bookedPageText' : 'booking.bookedPageTextNoEmail';
 }

@@ -5,7 +5,14 @@
  * (`output.functions.booking`); where there is none (GitHub Pages, or a host without the function)
  * the page shows the contact form with the meeting as its subject instead, which works there.
  */
-import { builtInBookingAnswered, localBusiness, slotRulesOf, slotTimes, type PageProps } from 'typed-site/template';
+import {
+  bookingConfirmationMailed,
+  builtInBookingAnswered,
+  localBusiness,
+  slotRulesOf,
+  slotTimes,
+  type PageProps,
+} from 'typed-site/template';
 import BookingForm, { type BookingFormProps } from '../islands/BookingForm';
 import ContactForm from '../islands/ContactForm';
 import { openingHoursText } from '../layout/CompanyDetails';
@@ -149,7 +156,8 @@ export function bookingFormProps(
       errorTitle: contact('errorTitle'),
       errorText: booking('errorText'),
       bookedTitle: booking('bookedTitle'),
-      bookedText: booking('bookedText'),
+      // Only a site that mails the visitor a confirmation may promise one.
+      bookedText: booking(bookingConfirmationMailed(site.config) ? 'bookedText' : 'bookedTextNoEmail'),
       unavailableTitle: booking('unavailableTitle'),
       unavailableText: booking('unavailableText'),
     },

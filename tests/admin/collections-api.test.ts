@@ -212,6 +212,13 @@ describe('site serve --admin: /api/admin/collections', () => {
     expect(slugs).toContain('a-day-in-a-tailor-shop');
     expect(slugs).not.toContain('bike-shop');
     expect((await get('/api/admin/collections/blog')).json()).toEqual(alias.json());
+    // Paged: a collection's list names them entries, the blog's alias posts; the same page and total.
+    const paged = (await get('/api/admin/collections/blog?limit=1&offset=1')).json() as Record<string, unknown>;
+    expect(paged).toEqual({ entries: [alias.json()[1]], total: slugs.length });
+    expect((await get('/api/admin/posts?limit=1&offset=1')).json()).toEqual({
+      posts: paged.entries,
+      total: slugs.length,
+    });
     const read = await get('/api/admin/posts/a-day-in-a-tailor-shop/en');
     expect(read.status).toBe(200);
     expect((await get('/api/admin/collections/blog/a-day-in-a-tailor-shop/en')).json()).toEqual(read.json());

@@ -65,6 +65,59 @@ describe('site serve --admin: /api/admin/posts', () => {
     expect(englishOnly.translations.no).toEqual({ status: 'missing', shownIn: 'en' });
   });
 
+  it('pages the list with ?limit=&offset= and filters it as the screen does, answering { posts, total }', async () => {
+    type Listed = { slug: string; translations: Record<string, Record<string, unknown>> };
+    const all = (await get('/api/admin/posts')).json() as Listed[];
+    expect(all.length).toBeGreaterThan(3);
+    const first = (await get('/api/admin/posts?limit=2')).json() as { posts: Listed[]; total: number };
+    expect(first.total).toBe(all.length);
+    expect(first.posts).toEqual(all.slice(0, 2));
+    const second = (await get('/api/admin/posts?limit=2&offset=2')).json() as { posts: Listed[]; total: number };
+    expect(second.posts).toEqual(all.slice(2, 4));
+    // Search: the slug or a title, case ignored; the total counts every match, the page holds the first.
+    const searched = (await get('/api/admin/posts?q=TAILOR&limit=1')).json() as { posts: Listed[]; total: number };
+    const matching = all.filter(
+      (post) =>
+        post.slug.includes('tailor') ||
+        Object.values(post.translations).some((each) =>
+          String(each.title ?? '')
+            .toLowerCase()
+            .includes('tailor'),
+        ),
+    );
+    expect(searched.total).toBe(matching.length);
+    expect(searched.posts).toEqual(matching.slice(0, 1));
+    // Status in one locale: the Norwegian translation dated 2099 (the test above) is scheduled.
+    const scheduled = (await get('/api/admin/posts?status=scheduled&locale=no')).json() as { posts: Listed[] };
+    expect(scheduled.posts.map((post) => post.slug)).toContain(slug);
+    expect(scheduled.posts.every((post) => post.translations.no!.status === 'scheduled')).toBe(true);
+    // A bad page size is the default's; a page past the end is empty, with the total.
+    const past = (await get(`/api/admin/posts?limit=x&offset=${all.length + 5}`)).json() as {
+      posts: Listed[];
+      total: number;
+    };
+    expect(past).toEqual({ posts: [], total: all.length });
+  });
+
+  it('lists a post edited on disk, outside the admin, with its new title (what the list keeps is read again)', async () => {
+    const title = (posts: { slug: string; translations: Record<string, Record<string, unknown>> }[]) =>
+      posts.find((candidate) => candidate.slug === slug)?.translations.en?.title;
+    const before = (await get('/api/admin/posts?limit=500')).json().posts;
+    expect(title(before)).toBe('A day in a tailor shop');
+    const text = await readFile(file(slug), 'utf8');
+    await writeFile(file(slug), text.replace(/^title: .*$/m, 'title: Edited in an editor'));
+    try {
+      await expect
+        .poll(async () => title((await get('/api/admin/posts?limit=500')).json().posts))
+        .toBe('Edited in an editor');
+    } finally {
+      await writeFile(file(slug), text);
+    }
+    await expect
+      .poll(async () => title((await get('/api/admin/posts?limit=500')).json().posts))
+      .toBe('A day in a tailor shop');
+  });
+
   it('reads a post as front matter, body and version (also the ETag)', async () => {
     const answer = await get(`/api/admin/posts/${slug}/en`);
     expect(answer.status).toBe(200);

@@ -11,7 +11,8 @@ import type { ScryptParams } from '../../src/admin/passwords';
 import type { SignInLimits } from '../../src/admin/sign-in-limits';
 import { addUser } from '../../src/admin/users';
 import { build, silentLogger, type BuildOptions } from '../../src/api';
-import { loadConfig } from '../../src/config/load';
+import { loadConfig, type ResolvedConfig } from '../../src/config/load';
+import { createNotifier, type NotifierOptions } from '../../src/notify/notifier';
 import { startServer } from '../../src/serve/server';
 import { fixedStoreSource, openSiteStore } from '../../src/store/source';
 import { createTempSite, type TempSite } from './fixture-site';
@@ -93,6 +94,10 @@ export async function startAdminServer(
     settings?: boolean;
     site?: EditedSite;
     collection?: string;
+    /** Changes the loaded config before anything starts (a test's `notifications:`, say). */
+    configure?: (config: ResolvedConfig) => void;
+    /** The notifier's options besides its config and store: the server and the inbox share it. */
+    notify?: Omit<NotifierOptions, 'config' | 'store'>;
   } = {},
 ) {
   await mkdir(outputRoot, { recursive: true });
@@ -100,7 +105,10 @@ export async function startAdminServer(
   const config = await loadConfig(options.configPath ?? join(repoRoot, 'site.config.yaml'));
   // The project's own data/ is never a test's: the real config stores into the temp project.
   if (!options.configPath) config.dirs.data = join(projectRoot, 'data');
+  options.configure?.(config);
   const store = fixedStoreSource(await openSiteStore({ ...config, root: projectRoot }));
+  const notifier =
+    options.notify && createNotifier({ ...options.notify, config: () => options.site?.config ?? config, store });
   for (const user of options.users ?? [])
     await addUser(await store.get(), user.email, user.role, user.password, testScrypt);
   // The posts editor of another collection than "blog", on the live site as `site` would give it.
@@ -124,7 +132,7 @@ export async function startAdminServer(
     routes: options.routes,
     trustProxy: options.trustProxy,
     posts: collectionPosts ?? (options.posts ? { config: () => config } : undefined),
-    inbox: options.inbox ? { store } : undefined,
+    inbox: options.inbox ? { store, notifier } : undefined,
     media: options.media ? { config: () => config } : undefined,
     settings: options.settings ? { config: () => config } : undefined,
     site: options.site,
@@ -140,6 +148,7 @@ export async function startAdminServer(
     admin,
     trustProxy: options.trustProxy,
     limits: { shutdownGraceMs: 100 },
+    notifier,
   });
   const json = (body: unknown, extra: Record<string, string> = {}) => ({
     headers: { origin: running.url, 'content-type': 'application/json', ...extra },
@@ -151,6 +160,7 @@ export async function startAdminServer(
     admin,
     config,
     store,
+    notifier,
     send: (method: string, path: string, init?: { headers?: Record<string, string>; body?: string | Buffer }) =>
       send(running.url, method, path, init),
     json,

@@ -142,6 +142,35 @@ export function describeStore(name: string, open: () => Promise<SqlDriver>): voi
       expect(await store.listInbox()).toHaveLength(2);
     });
 
+    it("records what an item's notifications did, shown on the item, and reads it back", async () => {
+      const message = await store.addContactMessage(contact('2030-01-01T09:00:00Z'));
+      const booked = await store.book(bookingAt('2030-01-05T10:00:00Z'));
+      const id = `contact-${message.id}`;
+      expect(await store.findDelivery(id)).toBeUndefined();
+      expect((await store.findInboxItem(id))!.delivery).toBeUndefined();
+      const failed = {
+        status: 'failed' as const,
+        at: at('2030-01-01T09:00:01Z'),
+        channels: {
+          'webhook-1': { ok: true, attempts: 1 },
+          team: { ok: false, attempts: 2, error: 'the SMTP server mail.example could not be reached' },
+        },
+      };
+      expect(await store.setDelivery(id, failed)).toBe(true);
+      expect(await store.findDelivery(id)).toEqual(failed);
+      expect(await store.findInboxItem(id)).toMatchObject({
+        delivery: 'failed',
+        deliveryAt: at('2030-01-01T09:00:01Z'),
+        deliveryError: 'the SMTP server mail.example could not be reached',
+      });
+      const bookingId = `booking-${booked.booked ? booked.id : ''}`;
+      expect(await store.setDelivery(bookingId, { status: 'sent', at: at('2030-01-01T09:00:02Z'), channels: {} })).toBe(
+        true,
+      );
+      expect((await store.listInbox()).find((item) => item.id === bookingId)).toMatchObject({ delivery: 'sent' });
+      expect(await store.setDelivery('contact-nope', failed)).toBe(false);
+    });
+
     it('prunes messages by when they came and meetings by their end or booking, whichever is later', async () => {
       await store.addContactMessage(contact('2029-01-01T00:00:00Z'));
       await store.addContactMessage(contact('2030-06-01T00:00:00Z'));

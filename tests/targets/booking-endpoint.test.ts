@@ -2,7 +2,7 @@
  * The host functions' booking endpoint (runtime/booking-endpoint.ts) in-process, on a SQLite store
  * and a fixed clock: what it keeps of the page a booking was sent from.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createBookingEndpoint, type BookingEndpointSettings } from '../../src/targets/runtime/booking-endpoint';
 import type { StoreSource } from '../../src/store/source';
 import { tempStore } from '../helpers/store';
@@ -66,5 +66,43 @@ describe('the booking function', () => {
     expect((await book(handle, '2026-03-30T08:00:00Z', '/hub/book-meeting/')).status).toBe(201);
     const stored = await (await source.get()).listInbox({ kind: 'booking' });
     expect(stored.map((item) => item.page).sort()).toEqual(['/', '/', '/hub/book-meeting/']);
+  });
+});
+
+describe('the booking function: notifications', () => {
+  it('POSTs each booking to the webhooks of notifications: before it answers, and the booking stands when one fails', async () => {
+    const sent: Record<string, unknown>[] = [];
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const handle = createBookingEndpoint(
+        { ...settings, notify: { webhooks: ['https://hooks.example/b/tok', 'https://down.example/'], site: origin } },
+        async () => source.get(),
+        {
+          now: () => now,
+          notifyPolicy: { timeoutMs: 500, attempts: 1, backoffMs: 1 },
+          fetch: async (url, init) => {
+            if (String(url).includes('down')) throw new TypeError('fetch failed');
+            sent.push(JSON.parse(String(init!.body)) as Record<string, unknown>);
+            return new Response(null, { status: 202 });
+          },
+        },
+      );
+      const answer = await book(handle, '2026-03-30T09:00:00Z', '/hub/book-meeting/');
+      expect(answer.status).toBe(201);
+      const { id } = (await answer.json()) as { id: string };
+      expect(sent).toMatchObject([
+        {
+          event: 'booking.created',
+          id: `booking-${id}`,
+          site: origin,
+          data: { firstName: 'Ada', email: 'ada@example.com', page: '/hub/book-meeting/' },
+        },
+      ]);
+      expect(log.mock.calls.map((call) => String(call[0]))).toEqual([
+        `/api/booking: notification of booking-${id}: webhook down.example could not be reached (1 attempt)`,
+      ]);
+    } finally {
+      log.mockRestore();
+    }
   });
 });

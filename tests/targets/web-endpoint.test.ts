@@ -69,3 +69,54 @@ describe('a webhook that never answers', () => {
     }
   }, 10_000);
 });
+
+describe('notifications: webhooks', () => {
+  it('POSTs each stored message to the webhooks of notifications: (one from a variable), and logs one that fails without its token', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const sent: { url: string; body: Record<string, unknown> }[] = [];
+    try {
+      const handle = createWebEndpoint(
+        (fields) => validateContact(fields, ['other']),
+        {
+          ...settings,
+          notify: {
+            webhooks: ['https://hooks.example/in/tok-123', { env: 'TEAM_HOOK' }],
+            site: 'https://mendwise.example',
+          },
+        },
+        {
+          id: () => 'id-1',
+          notifyPolicy: { timeoutMs: 500, attempts: 2, backoffMs: 1 },
+          fetch: async (target, init) => {
+            const address = String(target);
+            if (address.includes('kv-or-forward')) return new Response(null, { status: 200 });
+            sent.push({ url: address, body: JSON.parse(String(init!.body)) as Record<string, unknown> });
+            return new Response(null, { status: address.includes('broken') ? 502 : 204 });
+          },
+        },
+      );
+      const answer = await handle(contactRequest(JSON.stringify(valid)), {
+        client: '198.51.100.2',
+        env: { SITE_FORM_WEBHOOK: 'https://kv-or-forward.example/', TEAM_HOOK: 'https://broken.example/x/tok-456' },
+      });
+      expect(answer.status).toBe(201);
+      expect(sent.map((request) => request.url)).toEqual([
+        'https://hooks.example/in/tok-123',
+        'https://broken.example/x/tok-456',
+        'https://broken.example/x/tok-456',
+      ]);
+      expect(sent[0]!.body).toMatchObject({
+        event: 'contact.received',
+        id: 'contact-id-1',
+        site: 'https://mendwise.example',
+        data: { email: valid.email },
+      });
+      expect(log).toHaveBeenCalledTimes(1);
+      expect(String(log.mock.calls[0]![0])).toBe(
+        '/api/contact: notification of contact-id-1: webhook broken.example answered 502 (2 attempts)',
+      );
+    } finally {
+      log.mockRestore();
+    }
+  });
+});

@@ -91,6 +91,8 @@ export interface BookingFormText {
   bookedTitle: string;
   /** `{when}` (see `when`) and `{email}`. */
   bookedText: string;
+  /** `bookedText` of a site that sends no confirmation (no `notifications.email`): it promises no e-mail. */
+  bookedSavedText: string;
   /** The link to the meeting's calendar file. */
   calendar: string;
   errorTitle: string;
@@ -171,6 +173,7 @@ const english: FormCopy = {
     takenText: 'Choose another time; these are the next free ones:',
     bookedTitle: 'Your meeting is booked',
     bookedText: 'See you {when}. We will write to {email}.',
+    bookedSavedText: 'See you {when}. Add the meeting to your calendar so you do not miss it.',
     calendar: 'Add it to your calendar (.ics)',
     errorTitle: 'The meeting was not booked',
     errorText: 'Something went wrong on our side. Try again in a moment: what you wrote is still here.',
@@ -245,6 +248,7 @@ const norwegian: FormCopy = {
     takenText: 'Velg en annen tid; dette er de neste ledige:',
     bookedTitle: 'Møtet er bestilt',
     bookedText: 'Vi ses {when}. Vi skriver til {email}.',
+    bookedSavedText: 'Vi ses {when}. Legg møtet inn i kalenderen din, så du ikke glemmer det.',
     calendar: 'Legg det inn i kalenderen (.ics)',
     errorTitle: 'Møtet ble ikke bestilt',
     errorText: 'Noe gikk galt hos oss. Prøv igjen om litt: det du skrev, står der fortsatt.',

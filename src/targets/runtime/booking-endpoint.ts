@@ -26,12 +26,15 @@ import { createRateLimiter } from '../../serve/rate-limit.js';
 import {
   answerResponse,
   logToHost,
+  notifyFromHost,
   readWebForm,
   inLocale,
   submissionResponse,
   type HostContext,
+  type HostNotifications,
   type WebHandler,
 } from './web-endpoint.js';
+import type { WebhookPolicy } from '../../notify/webhooks.js';
 
 /** What the build writes into the booking function (JSON, from the config and the messages). */
 export interface BookingEndpointSettings {
@@ -57,6 +60,8 @@ export interface BookingEndpointSettings {
   calendarText: Record<string, CalendarText>;
   /** Where the database is: the variable of its URL (Netlify, Vercel) and the D1 binding (Cloudflare). */
   database: { urlEnv: string; d1Binding: string };
+  /** The webhooks of `notifications:` each booking is POSTed to, if any. */
+  notify?: HostNotifications;
 }
 
 /**
@@ -71,6 +76,8 @@ export type OpenBookingStore = (
 /** Options that tests set; a deployed function uses the defaults. */
 export interface BookingEndpointOptions {
   now?: () => number;
+  fetch?: typeof fetch;
+  notifyPolicy?: WebhookPolicy;
 }
 
 /** Creates the handler of the booking endpoint and the paths below it. */
@@ -111,6 +118,11 @@ export function createBookingEndpoint(
       client: context.client,
       budget,
       secure: new URL(request.url).protocol === 'https:',
+      booked: (id, booking) =>
+        notifyFromHost(settings.notify, { kind: 'booking', id, fields: booking }, context.env, settings.path, {
+          fetch: options.fetch,
+          policy: options.notifyPolicy,
+        }),
       reportStoreFailure: (error) =>
         logToHost(
           `${settings.path}: the booking could not be stored: ${error instanceof Error ? error.message : String(error)}`,

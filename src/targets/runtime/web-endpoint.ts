@@ -14,6 +14,8 @@ import type { FormAnswer } from '../../forms/answer.js';
 import { createContactFlow, type ContactFlowOptions } from '../../forms/contact.js';
 import { decoderFor, parseContentType, parseFormBody } from '../../serve/request.js';
 import { createRateLimiter } from '../../serve/rate-limit.js';
+import { webhookBodyOf, type ContactFields, type NotifiedItem } from '../../notify/payload.js';
+import { attemptsText, postWebhooks, type WebhookPolicy, type WebhookSetting } from '../../notify/webhooks.js';
 
 /** What the build writes into a function about its endpoint (JSON, from the config). */
 export interface EndpointSettings {
@@ -32,6 +34,48 @@ export interface EndpointSettings {
   defaultLocale: string;
   /** How a submission is kept (output.functions of the config). */
   storage: { forwardUrlEnv: string; kvBinding: string };
+  /** The webhooks of `notifications:` each stored submission is POSTed to, if any. */
+  notify?: HostNotifications;
+}
+
+/** What the build writes into a function about `notifications.webhooks`: a URL, or the host's variable holding one. */
+export interface HostNotifications {
+  webhooks: WebhookSetting[];
+  /** The site's origin, in each webhook's body. */
+  site: string;
+}
+
+/**
+ * How a host function tries a webhook: shorter than `site serve`'s, so that the storage's budget
+ * and two attempts of each webhook (at once) stay well under the 10 s a Netlify function may run.
+ */
+export const hostWebhookPolicy: WebhookPolicy = { timeoutMs: 2_500, attempts: 2, backoffMs: 250 };
+
+/**
+ * POSTs a stored submission to the webhooks of `notify`, and waits: a function's host may stop it
+ * once it has answered. A function keeps no inbox, so what failed is said in the host's log (a
+ * webhook by its host, never its token); the submission is stored, so the visitor's answer stands.
+ */
+export async function notifyFromHost(
+  notify: HostNotifications | undefined,
+  item: NotifiedItem,
+  env: Record<string, unknown>,
+  path: string,
+  options: { fetch?: typeof fetch; policy?: WebhookPolicy } = {},
+): Promise<void> {
+  if (!notify?.webhooks.length) return;
+  const results = await postWebhooks(
+    notify.webhooks,
+    env,
+    webhookBodyOf(item, notify.site),
+    options.policy ?? hostWebhookPolicy,
+    {
+      fetch: options.fetch,
+    },
+  );
+  for (const result of results)
+    if (!result.ok)
+      logToHost(`${path}: notification of ${item.kind}-${item.id}: ${result.error} (${attemptsText(result.attempts)})`);
 }
 
 /** What the host gives a request besides itself. */
@@ -61,6 +105,8 @@ export interface WebEndpointOptions {
   id?: () => string;
   /** How long the webhook may take to answer (default `webhookTimeoutMs`). */
   webhookTimeoutMs?: number;
+  /** How the notifications' webhooks are tried (default `hostWebhookPolicy`). */
+  notifyPolicy?: WebhookPolicy;
 }
 
 /**
@@ -90,7 +136,20 @@ export function createWebEndpoint<Data extends object>(
       validate,
       budget,
       now,
-      store: (record) => storeRecord(record, context.env, settings, options),
+      store: async (record) => {
+        const id = options.id?.() ?? crypto.randomUUID();
+        await storeRecord({ id, ...record }, context.env, settings, options);
+        await notifyFromHost(
+          settings.notify,
+          { kind: 'contact', id, fields: record as unknown as ContactFields },
+          context.env,
+          settings.path,
+          {
+            fetch: options.fetch,
+            policy: options.notifyPolicy,
+          },
+        );
+      },
     });
     const answer = await submit(read.fields, context.client);
     return submissionResponse(
@@ -212,7 +271,7 @@ async function readBody(request: Request, maxBytes: number): Promise<Uint8Array 
  * received while nothing keeps it.
  */
 async function storeRecord(
-  record: object,
+  { id, ...record }: { id: string; receivedAt: string },
   env: Record<string, unknown>,
   settings: EndpointSettings,
   options: WebEndpointOptions,
@@ -228,10 +287,7 @@ async function storeRecord(
     throw new Error('no storage configured');
   }
   const line = JSON.stringify({ endpoint: settings.name, ...record });
-  if (hasKv) {
-    const id = options.id?.() ?? crypto.randomUUID();
-    await kv.put(`${settings.name}/${(record as { receivedAt: string }).receivedAt}/${id}`, line);
-  }
+  if (hasKv) await kv.put(`${settings.name}/${record.receivedAt}/${id}`, line);
   if (hasUrl) {
     // A webhook that takes the connection and never answers would hold the visitor until the host
     // ends the function: the wait has a budget, and every failure is said in the host's log (by

@@ -51,6 +51,13 @@ export const adminInboxText = [
   'gone',
   'page',
   'audience',
+  'deliverySent',
+  'deliveryPending',
+  'deliveryFailed',
+  'retryDelivery',
+  'retriedSent',
+  'retriedFailed',
+  'notificationsOff',
 ] as const;
 
 /** Everything the inbox shows, from the config and the page's copy. */
@@ -169,6 +176,23 @@ export default function AdminInbox(props: AdminInboxProps) {
       setItems((items ?? []).filter((candidate) => candidate.id !== item.id));
       announce(answer.status === 200 ? fill(text.deleted, { name: nameOf(item) }) : text.gone, true);
     } else if (answer.status === 401) location.assign(props.signIn);
+    else announce(text.failed, false);
+  }
+
+  /** Sends an item's failed notifications again, and says how it went. */
+  async function retryDelivery(item: InboxItem) {
+    if (busy) return;
+    setBusy(item.id);
+    const answer = await callApi<{ item: InboxItem }>('POST', `/api/admin/inbox/${item.id}/notify`, { csrf });
+    setBusy(undefined);
+    if (answer.status === 200) {
+      setItems((items ?? []).map((candidate) => (candidate.id === item.id ? answer.body.item : candidate)));
+      announce(answer.body.item.delivery === 'sent' ? text.retriedSent : text.retriedFailed, false);
+    } else if (answer.status === 404) {
+      setItems((items ?? []).filter((candidate) => candidate.id !== item.id));
+      announce(text.gone, true);
+    } else if (answer.status === 409) announce(text.notificationsOff, false);
+    else if (answer.status === 401) location.assign(props.signIn);
     else announce(text.failed, false);
   }
 
@@ -366,6 +390,15 @@ export default function AdminInbox(props: AdminInboxProps) {
                       <span className={`badge ${item.handled ? 'badge-handled' : 'badge-unhandled'}`}>
                         {item.handled ? text.handled : text.unhandled}
                       </span>
+                      {item.delivery === 'sent' && <p className="muted admin-inbox-delivery">{text.deliverySent}</p>}
+                      {item.delivery === 'pending' && (
+                        <p className="muted admin-inbox-delivery">{text.deliveryPending}</p>
+                      )}
+                      {item.delivery === 'failed' && (
+                        <p className="admin-inbox-delivery admin-inbox-delivery-failed">
+                          {text.deliveryFailed} {textOf(item, 'deliveryError')}
+                        </p>
+                      )}
                     </td>
                     <td>
                       <div className="admin-inbox-actions">
@@ -378,6 +411,17 @@ export default function AdminInbox(props: AdminInboxProps) {
                         >
                           {item.handled ? text.markUnhandled : text.markHandled}
                         </button>
+                        {item.delivery === 'failed' && (
+                          <button
+                            type="button"
+                            className="button button-secondary"
+                            aria-disabled={busy === item.id || undefined}
+                            aria-label={`${text.retryDelivery}: ${name}`}
+                            onClick={() => void retryDelivery(item)}
+                          >
+                            {text.retryDelivery}
+                          </button>
+                        )}
                         <button
                           type="button"
                           className="button button-secondary"
