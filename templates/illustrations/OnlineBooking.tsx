@@ -40,8 +40,12 @@ export function OnlineBooking({ site }: { site: SiteContext }) {
       <text className="ill-caption" x="28" y="194">
         {t('dropOff')}
       </text>
-      {days.map((key, index) => chip(28 + index * 146, 202, t(key), index === 1))}
-      {times.map((key, index) => chip(28 + index * 146, 242, t(key), index === 0))}
+      {days.map((key, index) => (
+        <g key={key}>{chip(28 + index * 146, 202, t(key), index === 1)}</g>
+      ))}
+      {times.map((key, index) => (
+        <g key={key}>{chip(28 + index * 146, 242, t(key), index === 0)}</g>
+      ))}
       <rect className="ill-accent" x="28" y="294" width="424" height="40" rx="20" />
       <text className="ill-on-accent" x="240" y="319" textAnchor="middle">
         {t('submit')}

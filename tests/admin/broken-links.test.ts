@@ -58,7 +58,7 @@ describe('site serve --admin: a post with a broken link', () => {
         field: null,
         message:
           'the link to /hub/pricing/#no-such-section names #no-such-section, which is no id of the page /hub/pricing/',
-        hint: expect.stringMatching(/^The nearest id on that page is #/),
+        hint: expect.stringMatching(/^No id on that page is close to #no-such-section; its ids include #/),
       },
     ];
 

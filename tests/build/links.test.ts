@@ -217,12 +217,12 @@ describe('site dev', () => {
         !dropped.ok &&
           dropped.errors.map((error) => `${error.code} ${error.file}:${error.line}:${error.column} ${error.hint}`),
       ).toEqual([
-        'LINK_BROKEN content/blog/first-post/en.md:9:46 The nearest id on that page is #plans.',
-        'LINK_BROKEN content/blog/first-post/no.md:9:14 The nearest id on that page is #plans.',
-        'LINK_BROKEN content/pages/home/en.yaml:4:9 The nearest id on that page is #plans.',
-        'LINK_BROKEN content/pages/home/no.yaml:4:9 The nearest id on that page is #plans.',
-        'LINK_BROKEN content/pages/pricing/en.md:7:28 The nearest id on that page is #plans.',
-        'LINK_BROKEN content/pages/pricing/no.md:7:28 The nearest id on that page is #plans.',
+        'LINK_BROKEN content/blog/first-post/en.md:9:46 No id on that page is close to #faq; its ids include #plans, #questions.',
+        'LINK_BROKEN content/blog/first-post/no.md:9:14 No id on that page is close to #faq; its ids include #plans, #questions.',
+        'LINK_BROKEN content/pages/home/en.yaml:4:9 No id on that page is close to #faq; its ids include #plans, #questions.',
+        'LINK_BROKEN content/pages/home/no.yaml:4:9 No id on that page is close to #faq; its ids include #plans, #questions.',
+        'LINK_BROKEN content/pages/pricing/en.md:7:28 No id on that page is close to #faq; its ids include #plans, #questions.',
+        'LINK_BROKEN content/pages/pricing/no.md:7:28 No id on that page is close to #faq; its ids include #plans, #questions.',
       ]);
     } finally {
       process.chdir(cwd);

@@ -134,13 +134,13 @@ describe('the packed package', () => {
     expect(paths).toContain('lib/types/index.d.ts');
     expect(paths).toContain('schema/site.config.schema.json');
     expect(paths).toContain('starters/default/site.config.yaml');
-    // No sources to compile (the engine's own screens and islands are templates, bundled with the site's), no
+    // No sources to compile (the engine's own screens, islands and Markdown components are templates, bundled with the site's), no
     // tests, no Mendwise content or templates, no source maps; npm adds every folder's README.
     expect(
       paths.filter(
         (path) =>
           !path.endsWith('README.md') &&
-          /^(src\/(?!admin\/ui\/|islands\/forms\/|islands\/SiteSearch\.tsx$)|tests\/|content\/|templates\/|public\/|scripts\/|bench\/|site\.config\.yaml$)/.test(
+          /^(src\/(?!admin\/ui\/|content\/components\/|islands\/forms\/|islands\/SiteSearch\.tsx$)|tests\/|content\/|templates\/|public\/|scripts\/|bench\/|site\.config\.yaml$)/.test(
             path,
           ),
       ),
