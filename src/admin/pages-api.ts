@@ -44,6 +44,7 @@ import { versionOf } from './post-files.js';
 import type { SaveOutcome } from './posts-api.js';
 import { ifMatch } from './settings-api.js';
 import { fileDiff } from './text-diff.js';
+import { pageChangesInWords } from './content-words.js';
 import { answerStale, holdChange, mustHold, pagesScope, reviewRoutes, type Review } from './review.js';
 
 /** A dotted key or a page id in words for a marketer: `hero.ctaLabel` → "Hero › Cta label", `hub/pricing` → "Hub › Pricing". */
@@ -206,7 +207,11 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
         locale === config.site.defaultLocale
           ? undefined
           : (await readTranslationRecords(sourcesOf(config).copy(id)))[locale];
-      const translation = translationStatus(record, sourceText, sourcesOf(config).display(sourceFile));
+      const status = translationStatus(record, sourceText, sourcesOf(config).display(sourceFile));
+      const translation =
+        status?.outdated && record
+          ? { ...status, changes: await pageChangesInWords(config, record.source, sourceText) }
+          : status;
       sendJson(
         context.response,
         200,
@@ -432,6 +437,11 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
             });
           await commit(context, config, id, locale, found, after, keys, 'restore', { version: saved.id });
         });
+      },
+      async describe(before, after) {
+        const config = options.config();
+        const path = Object.keys(after)[0];
+        return config && path !== undefined ? pageChangesInWords(config, before[path] ?? '', after[path]!) : [];
       },
     });
 

@@ -63,6 +63,7 @@ import {
   type Review,
 } from './review.js';
 import { fileDiff } from './text-diff.js';
+import { entryChangesInWords } from './content-words.js';
 import {
   deletePostFile,
   PostAddressError,
@@ -581,14 +582,13 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
         });
       const config = options.config()!;
       const source = await sourceOf(config, target);
-      const status =
-        source &&
-        translationStatus(
-          (await readTranslationRecords(dirname(target.file)))[target.locale],
-          source.text,
-          source.display,
-        );
-      const translation = status && { ...status, sourceLocale: config.site.defaultLocale };
+      const record = (await readTranslationRecords(dirname(target.file)))[target.locale];
+      const status = source && translationStatus(record, source.text, source.display);
+      const changes =
+        status?.outdated && record && source
+          ? { changes: await entryChangesInWords(config, collection, record.source, source.text) }
+          : {};
+      const translation = status && { ...status, ...changes, sourceLocale: config.site.defaultLocale };
       const pending =
         options.review && config.admin.review
           ? { pending: await pendingOf(options.review, { collection, slug: target.slug, locale: target.locale }) }
@@ -897,6 +897,12 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
             { version: version.id },
           );
         });
+      },
+      async describe(before, after) {
+        const path = Object.keys(after)[0];
+        return path === undefined
+          ? []
+          : entryChangesInWords(options.config()!, collection, before[path] ?? '', after[path]!);
       },
     });
 

@@ -41,6 +41,7 @@ import { sendJson } from './http.js';
 import { versionOf } from './post-files.js';
 import { serialiseWrites } from './write-queue.js';
 import type { SaveOutcome } from './posts-api.js';
+import { settingsChangesInWords } from './settings-words.js';
 
 /**
  * The dotted paths of the engine's own settings an admin may change; list indexes as numbers
@@ -562,7 +563,11 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
       if (!found) return;
       const save = await planned(context, found);
       if (!save) return;
-      sendJson(context.response, 200, { diff: diffOf(save), version: found.version });
+      sendJson(context.response, 200, {
+        diff: diffOf(save),
+        changes: await settingsChangesInWords(found.config, found.file, save.changed),
+        version: found.version,
+      });
     },
   };
 
@@ -640,7 +645,13 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
     sendJson(
       context.response,
       200,
-      { version: after, diff: diffOf(save), ...outcome, ...(git ? { git } : {}) },
+      {
+        version: after,
+        diff: diffOf(save),
+        changes: await settingsChangesInWords(found.config, found.file, save.changed),
+        ...outcome,
+        ...(git ? { git } : {}),
+      },
       { etag: `"${after}"` },
     );
   }
@@ -705,6 +716,16 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
             .map(([file, { after }]) => ({ file, text: after }));
           await commit(context, found, { steps, changed, paths }, 'restore', { version: version.id });
         });
+      },
+      async describe(before, after) {
+        const config = options.config();
+        if (!config) return [];
+        const changed = new Map(
+          Object.keys(after)
+            .filter((path) => (before[path] ?? '') !== after[path])
+            .map((path) => [resolve(config.root, path), { before: before[path] ?? '', after: after[path]! }]),
+        );
+        return settingsChangesInWords(config, resolve(process.cwd(), config.file), changed);
       },
     });
 

@@ -83,6 +83,14 @@ describe('site serve --admin: translation status of posts', () => {
     expect(outdated).toMatchObject({ outdated: true, sourceLocale: 'en' });
     expect(outdated.diff).toContain('-The shop in this story');
     expect(outdated.diff).toContain('+The little shop in this story');
+    // The same in words: the English field that changed, as the editor names it.
+    expect((outdated as { changes?: unknown[] }).changes).toEqual([
+      {
+        label: 'Text (Markdown)',
+        before: expect.stringContaining('The shop in this story'),
+        after: expect.stringContaining('The little shop in this story'),
+      },
+    ]);
     expect((await listed()).no!.outdated).toBe(true);
     expect((await listed()).en!.outdated).toBeUndefined();
 
