@@ -21,6 +21,7 @@ import { createMediaRoutes, type MediaRoutesOptions } from './media-api.js';
 import { createPostRoutes, type PostRoutesOptions, type SaveOutcome } from './posts-api.js';
 import { createCollectionRoutes } from './collections-api.js';
 import { createPreviewRoutes, previewPrefix, type PreviewOptions } from './preview.js';
+import { createTranslationOrigins, type TranslationOrigins } from './translation-origins.js';
 import { createPageRoutes, type PageRoutesOptions } from './pages-api.js';
 import { createSettingsRoutes, type SettingsRoutesOptions } from './settings-api.js';
 import { sendJson } from './http.js';
@@ -133,14 +134,16 @@ function routesOf(given: MountOptions, audit: AuditLog, events: AdminEvents): Ad
   const preview = options.preview ? createPreviewRoutes(options.preview) : [];
   // One review for every API whose editors' changes it may hold (`admin.review`): entries, pages' texts, images.
   const review = createReview(given.store, given.now);
+  // One memory of where translations never saved in the admin came from (git's log, the baseline).
+  const origins = createTranslationOrigins();
   return [
     ...(options.routes ?? []),
-    ...(options.posts ? collectionRoutes(options, audit, history, review, events, preview[0]) : []),
+    ...(options.posts ? collectionRoutes(options, audit, history, review, events, preview[0], origins) : []),
     ...preview,
     ...(options.inbox ? createInboxRoutes({ ...options.inbox, audit, now: options.now }) : []),
     ...(options.media ? createMediaRoutes({ ...options.media, audit, review }) : []),
     ...(options.settings ? createSettingsRoutes({ ...options.settings, audit, history }) : []),
-    ...(options.pages ? createPageRoutes({ ...options.pages, audit, history, review }) : []),
+    ...(options.pages ? createPageRoutes({ ...options.pages, audit, history, review, origins }) : []),
     createChangesRoute(options.store),
     events.route,
   ];
@@ -157,6 +160,7 @@ function collectionRoutes(
   review: Review,
   events: AdminEvents,
   preview: AdminRoute | undefined,
+  origins: TranslationOrigins,
 ): AdminRoute[] {
   const posts = options.posts!;
   const made = new Map<string, AdminRoute[]>();
@@ -170,6 +174,7 @@ function collectionRoutes(
           audit,
           history,
           review,
+          origins,
           notify: (name, data) => void events.send(name, { collection, ...data }),
         }),
         ...(options.media ? createMediaRoutes({ ...options.media, collection, audit }) : []),

@@ -32,12 +32,13 @@ import { editConfigText, type ConfigChange } from './config-edit.js';
 import { publishAudited } from './git-publish.js';
 import { sendJson } from './http.js';
 import {
-  isOutdated,
   readTranslationRecords,
   recordTranslation,
+  isTranslationOutdated,
   translationRecordsFile,
-  translationStatus,
+  translationState,
 } from './translations.js';
+import type { TranslationOrigins } from './translation-origins.js';
 import { serialiseWrites } from './write-queue.js';
 import { changedKeys, historyRoutes, projectPath, summaryOf, type History } from './history.js';
 import { versionOf } from './post-files.js';
@@ -85,6 +86,8 @@ export interface PageRoutesOptions {
   now?(): number;
   /** Where editors' saves wait for an admin when `admin.review` is on (review.ts). */
   review?: Review;
+  /** The status of translations never saved in the admin: from git, else the baseline (translation-origins.ts). */
+  origins?: TranslationOrigins;
 }
 
 const pageId = /^[a-z0-9-]+(?:\/[a-z0-9-]+)*$/;
@@ -98,7 +101,7 @@ export interface PageSummary {
 }
 
 /** The page content ids under the copy folder, each with the locales it has a YAML file in, sorted. */
-export async function listPages(config: ResolvedConfig): Promise<PageSummary[]> {
+export async function listPages(config: ResolvedConfig, origins?: TranslationOrigins): Promise<PageSummary[]> {
   const root = sourcesOf(config).copyFolder;
   const pages: PageSummary[] = [];
   const walk = async (folder: string): Promise<void> => {
@@ -109,8 +112,22 @@ export async function listPages(config: ResolvedConfig): Promise<PageSummary[]> 
     if (locales.length && folder !== root) {
       const id = relative(root, folder).split(sep).join('/');
       const records = await readTranslationRecords(folder);
-      const source = await readFile(join(folder, `${config.site.defaultLocale}.yaml`), 'utf8').catch(() => '');
-      const outdated = locales.filter((locale) => isOutdated(records[locale], source));
+      const sourceFile = join(folder, `${config.site.defaultLocale}.yaml`);
+      const source = await readFile(sourceFile, 'utf8').catch(() => '');
+      const outdated: string[] = [];
+      for (const locale of locales)
+        if (
+          locale !== config.site.defaultLocale &&
+          (await isTranslationOutdated({
+            config,
+            record: records[locale],
+            translationFile: join(folder, `${locale}.yaml`),
+            sourceFile,
+            sourceText: source,
+            origins,
+          }))
+        )
+          outdated.push(locale);
       pages.push({ id, label: labelOf(id), locales, outdated });
     }
     for (const entry of entries) if (entry.isDirectory()) await walk(join(folder, entry.name));
@@ -181,7 +198,10 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
     async handle(context) {
       const config = ready(context);
       if (config)
-        sendJson(context.response, 200, { pages: await listPages(config), defaultLocale: config.site.defaultLocale });
+        sendJson(context.response, 200, {
+          pages: await listPages(config, options.origins),
+          defaultLocale: config.site.defaultLocale,
+        });
     },
   };
 
@@ -207,11 +227,21 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
         locale === config.site.defaultLocale
           ? undefined
           : (await readTranslationRecords(sourcesOf(config).copy(id)))[locale];
-      const status = translationStatus(record, sourceText, sourcesOf(config).display(sourceFile));
-      const translation =
-        status?.outdated && record
-          ? { ...status, changes: await pageChangesInWords(config, record.source, sourceText) }
-          : status;
+      const state =
+        locale === config.site.defaultLocale
+          ? undefined
+          : await translationState({
+              config,
+              record,
+              translationFile: found.file,
+              sourceFile,
+              sourceText,
+              display: sourcesOf(config).display(sourceFile),
+              origins: options.origins,
+            });
+      const translation = state?.status.outdated
+        ? { ...state.status, changes: await pageChangesInWords(config, state.base, sourceText) }
+        : state?.status;
       sendJson(
         context.response,
         200,

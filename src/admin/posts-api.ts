@@ -37,11 +37,11 @@ import {
   type FrontMatterValue,
 } from './front-matter-edit.js';
 import {
-  isOutdated,
+  isTranslationOutdated,
   readTranslationRecords,
   recordTranslation,
   translationRecordsFile,
-  translationStatus,
+  translationState,
   type TranslationRecords,
 } from './translations.js';
 import { serialiseWrites } from './write-queue.js';
@@ -64,6 +64,7 @@ import {
 } from './review.js';
 import { fileDiff } from './text-diff.js';
 import { entryChangesInWords } from './content-words.js';
+import type { TranslationOrigins } from './translation-origins.js';
 import {
   deletePostFile,
   PostAddressError,
@@ -92,6 +93,8 @@ export interface PostRoutesOptions {
   history?: History;
   /** Where editors' changes of entries on the site wait for an admin when `admin.review` is on (review.ts). */
   review?: Review;
+  /** The status of translations never saved in the admin: from git, else the baseline (translation-origins.ts). */
+  origins?: TranslationOrigins;
   /** Today's ISO date in the site's time zone (scheduled posts); default the clock's date there. */
   today?: (timeZone: string) => string;
   /** Runs after files were written or deleted (serve: the in-process rebuild). */
@@ -373,7 +376,9 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
   const sourceOf = async (config: ResolvedConfig, target: PostAddress) => {
     if (target.locale === config.site.defaultLocale) return undefined;
     const source = await resolvePost(config, collection, target.slug, config.site.defaultLocale).catch(() => undefined);
-    return source && { text: (await readPostFile(source.file))?.text ?? '', display: source.display };
+    return (
+      source && { file: source.file, text: (await readPostFile(source.file))?.text ?? '', display: source.display }
+    );
   };
 
   const current = (config: ResolvedConfig, text: string, versionId: string) => {
@@ -516,6 +521,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
         const shown: Record<string, true> = {};
         let records: TranslationRecords | undefined;
         let source = '';
+        const files: Record<string, string> = {};
         for (const locale of config.localeIds) {
           let target: PostAddress;
           try {
@@ -529,6 +535,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
           const date = typeof data.date === 'string' ? data.date : '';
           const status = data.draft === true ? 'draft' : !isPublished(date, day) ? 'scheduled' : 'published';
           if (status === 'published') shown[locale] = true;
+          files[locale] = target.file;
           if (locale === config.site.defaultLocale) source = file.text;
           else records ??= await readTranslationRecords(dirname(target.file));
           const pending =
@@ -548,7 +555,18 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
         if (!Object.keys(translations).length) continue;
         // A translation older than the default language's text (translations.ts).
         for (const locale of Object.keys(translations))
-          if (locale !== config.site.defaultLocale && isOutdated(records?.[locale], source))
+          if (
+            locale !== config.site.defaultLocale &&
+            files[config.site.defaultLocale] &&
+            (await isTranslationOutdated({
+              config,
+              record: records?.[locale],
+              translationFile: files[locale]!,
+              sourceFile: files[config.site.defaultLocale]!,
+              sourceText: source,
+              origins: options.origins,
+            }))
+          )
             translations[locale]!.outdated = true;
         for (const locale of config.localeIds) {
           if (translations[locale]) continue;
@@ -582,13 +600,22 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
         });
       const config = options.config()!;
       const source = await sourceOf(config, target);
-      const record = (await readTranslationRecords(dirname(target.file)))[target.locale];
-      const status = source && translationStatus(record, source.text, source.display);
+      const state =
+        source &&
+        (await translationState({
+          config,
+          record: (await readTranslationRecords(dirname(target.file)))[target.locale],
+          translationFile: target.file,
+          sourceFile: source.file,
+          sourceText: source.text,
+          display: source.display,
+          origins: options.origins,
+        }));
       const changes =
-        status?.outdated && record && source
-          ? { changes: await entryChangesInWords(config, collection, record.source, source.text) }
+        state && source && state.status.outdated
+          ? { changes: await entryChangesInWords(config, collection, state.base, source.text) }
           : {};
-      const translation = status && { ...status, ...changes, sourceLocale: config.site.defaultLocale };
+      const translation = state && { ...state.status, ...changes, sourceLocale: config.site.defaultLocale };
       const pending =
         options.review && config.admin.review
           ? { pending: await pendingOf(options.review, { collection, slug: target.slug, locale: target.locale }) }
