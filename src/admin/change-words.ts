@@ -12,7 +12,7 @@ export interface ChangeInWords {
   after: string;
 }
 
-/** The screen's words for values that have none of their own (the `changes:` block of its copy). */
+/** The screen's words for values that have none of their own (its copy's `history:` block: yes, no, none). */
 export interface ValueWords {
   yes: string;
   no: string;

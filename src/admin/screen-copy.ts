@@ -34,11 +34,11 @@ export function copyText(copy: ScreenCopy, block: string, key: string): string |
   return typeof text === 'string' ? text : undefined;
 }
 
-/** The words of a screen's `changes:` block for values without their own (English when the copy has none). */
+/** The words of a screen's `history:` block (its change lists' words) for values without their own (English when the copy has none). */
 export function valueWords(copy: ScreenCopy): ValueWords {
   return {
-    yes: copyText(copy, 'changes', 'yes') ?? 'Yes',
-    no: copyText(copy, 'changes', 'no') ?? 'No',
-    none: copyText(copy, 'changes', 'none') ?? '(empty)',
+    yes: copyText(copy, 'history', 'yes') ?? 'Yes',
+    no: copyText(copy, 'history', 'no') ?? 'No',
+    none: copyText(copy, 'history', 'none') ?? '(empty)',
   };
 }
