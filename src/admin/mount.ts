@@ -9,7 +9,7 @@ import { SiteError } from '../errors.js';
 import { createAdminApi, type AdminApi, type AdminRequest, type AdminRoute } from './api.js';
 import { createAuditLog, type AuditLog } from './audit-log.js';
 import { createHistory, type History } from './history.js';
-import { createReview, type Review } from './review.js';
+import { createReview, reviewQueueRoutes, type Review } from './review.js';
 import type { StoreSource } from '../store/source.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { Build } from '../pipeline/result-stage.js';
@@ -144,6 +144,7 @@ function routesOf(given: MountOptions, audit: AuditLog, events: AdminEvents): Ad
     ...(options.media ? createMediaRoutes({ ...options.media, audit, review }) : []),
     ...(options.settings ? createSettingsRoutes({ ...options.settings, audit, history }) : []),
     ...(options.pages ? createPageRoutes({ ...options.pages, audit, history, review, origins }) : []),
+    ...reviewQueueRoutes(review, audit),
     createChangesRoute(options.store),
     events.route,
   ];
@@ -192,6 +193,10 @@ function collectionRoutes(
       made.set(collection, routes);
     }
     return routes;
+  };
+  // The one review queue asks a collection's routes for its changes, made on first use as these are.
+  review.load = (scope) => {
+    if (!scope.startsWith(':') && posts.config()?.collections[scope]) routesOf(scope);
   };
   return createCollectionRoutes({
     config: posts.config,

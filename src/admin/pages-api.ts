@@ -498,6 +498,7 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
             ['published', 'pending'],
             4,
           ),
+          ...(config && text !== undefined ? { changes: await pageChangesInWords(config, text, change.text) } : {}),
         };
       },
       async apply(context, change) {

@@ -987,6 +987,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
           kind: change.text === '' ? 'delete' : 'save',
           stale: (file?.version ?? '') !== change.base,
           diff: fileDiff(name, file?.text ?? '', change.text, ['published', 'pending'], 4),
+          changes: await entryChangesInWords(config, collection, file?.text ?? '', change.text),
         };
       },
       async apply(context, change) {

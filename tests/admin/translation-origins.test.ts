@@ -5,12 +5,11 @@
  * words, in the lists and the reads; outside git, the baseline the admin took the first time it was
  * asked does the same for an English file edited since.
  */
-import { execFileSync } from 'node:child_process';
-import { access, readFile, writeFile } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLiveAdminServer } from '../helpers/admin-server';
-import type { TempSite } from '../helpers/fixture-site';
+import { commitEnglishEdits, editSiteFile } from '../helpers/git-fixture';
 
 const editor = { email: 'editor@example.com', role: 'editor' as const, password: 'editor password 1' };
 const slug = 'a-day-in-a-tailor-shop';
@@ -20,20 +19,6 @@ interface Status {
   since: string;
   diff?: string;
   changes?: { label: string; before: string; after: string }[];
-}
-
-/** Runs git in a folder as a named author. */
-function git(dir: string, ...args: string[]): void {
-  execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], {
-    cwd: dir,
-    stdio: 'ignore',
-  });
-}
-
-/** Replaces a text in a file of the site. */
-async function edit(site: TempSite, path: string, from: string, to: string): Promise<void> {
-  const file = join(site.dir, path);
-  await writeFile(file, (await readFile(file, 'utf8')).replace(from, to));
 }
 
 /** The routes that say a status, for one running admin. */
@@ -57,25 +42,8 @@ describe('translation status from git, for pages and posts never saved in the ad
 
   beforeAll(async () => {
     running = await startLiveAdminServer([editor], {
-      prepare: async (site) => {
-        // The English and the Norwegian committed, then an English edit committed.
-        git(site.dir, 'init', '-q', '-b', 'main');
-        git(site.dir, 'add', 'content', 'site.config.yaml');
-        git(site.dir, 'commit', '-q', '-m', 'the site');
-        await edit(
-          site,
-          'content/pages/landing/en.yaml',
-          'Make repair the easy choice',
-          'Make repair the obvious choice',
-        );
-        await edit(
-          site,
-          `content/blog/${slug}/en.md`,
-          'title: "A day in a tailor shop"',
-          'title: "A day in a busy tailor shop"',
-        );
-        git(site.dir, 'commit', '-q', '-am', 'English edits');
-      },
+      // The English and the Norwegian committed, then an English edit committed.
+      prepare: (site) => commitEnglishEdits(site.dir),
     });
     auth = await running.server.signIn(editor.email, editor.password);
     read = statusReader(running.server, () => auth.cookie);
@@ -143,8 +111,8 @@ describe('translation status outside git: the baseline of the first start', () =
     await access(join(running.site.dir, '.site', 'translation-baseline.json'));
     expect(await read.page('landing')).toEqual({ outdated: false, since: expect.any(String) });
     // The English edited in a text editor, not in the admin.
-    await edit(
-      running.site,
+    await editSiteFile(
+      running.site.dir,
       'content/pages/landing/en.yaml',
       'Make repair the easy choice',
       'Make repair the obvious choice',
