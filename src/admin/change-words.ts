@@ -108,3 +108,18 @@ export function lowerFirst(text: string): string {
 export function fill(text: string, values: Record<string, string>): string {
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
 }
+
+/** A dotted key or a page id in words for a marketer: `hero.ctaLabel` → "Hero › Cta label", `hub/pricing` → "Hub › Pricing". */
+export function labelOf(key: string): string {
+  return key
+    .split(/[./]/)
+    .map((part) => {
+      const words = part
+        .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+        .replace(/[-_]+/g, ' ')
+        .trim()
+        .toLowerCase();
+      return /^\d+$/.test(words) ? `#${Number(words) + 1}` : words.charAt(0).toUpperCase() + words.slice(1);
+    })
+    .join(' › ');
+}

@@ -7,9 +7,8 @@
  */
 import type { ResolvedConfig } from '../config/load.js';
 import { parseDocument } from '../yaml-package.js';
-import { changesInWords, type ChangeInWords } from './change-words.js';
+import { changesInWords, labelOf, type ChangeInWords } from './change-words.js';
 import { readFrontMatter, splitPost } from './front-matter-edit.js';
-import { labelOf } from './pages-api.js';
 import { copyText, readScreenCopy, valueWords } from './screen-copy.js';
 
 /** The language of numbers of the admin (its default locale's `intl`). */

@@ -46,22 +46,10 @@ import type { SaveOutcome } from './posts-api.js';
 import { ifMatch } from './settings-api.js';
 import { fileDiff } from './text-diff.js';
 import { pageChangesInWords } from './content-words.js';
+import { labelOf } from './change-words.js';
 import { answerStale, holdChange, mustHold, pagesScope, reviewRoutes, type Review } from './review.js';
 
-/** A dotted key or a page id in words for a marketer: `hero.ctaLabel` → "Hero › Cta label", `hub/pricing` → "Hub › Pricing". */
-export function labelOf(key: string): string {
-  return key
-    .split(/[./]/)
-    .map((part) => {
-      const words = part
-        .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-        .replace(/[-_]+/g, ' ')
-        .trim()
-        .toLowerCase();
-      return /^\d+$/.test(words) ? `#${Number(words) + 1}` : words.charAt(0).toUpperCase() + words.slice(1);
-    })
-    .join(' › ');
-}
+export { labelOf };
 
 /** How the editor shows a field. */
 export type FieldKind = 'line' | 'paragraph' | 'markdown' | 'list';

@@ -10,8 +10,7 @@ import { dirname } from 'node:path';
 import { sourcesOf } from '../config/sources.js';
 import type { ResolvedConfig } from '../config/load.js';
 import { parseDocument } from '../yaml-package.js';
-import { changesInWords, fill, lowerFirst, type ChangeInWords, type ChangeWording } from './change-words.js';
-import { labelOf } from './pages-api.js';
+import { changesInWords, fill, labelOf, lowerFirst, type ChangeInWords, type ChangeWording } from './change-words.js';
 import { copyText, readScreenCopy, valueWords, type ScreenCopy } from './screen-copy.js';
 import { groupIn, matchesPattern } from './ui/islands/setting-paths.js';
 
