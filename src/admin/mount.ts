@@ -142,7 +142,7 @@ function routesOf(given: MountOptions, audit: AuditLog, events: AdminEvents): Ad
     ...preview,
     ...(options.inbox ? createInboxRoutes({ ...options.inbox, audit, now: options.now }) : []),
     ...(options.media ? createMediaRoutes({ ...options.media, audit, review }) : []),
-    ...(options.settings ? createSettingsRoutes({ ...options.settings, audit, history }) : []),
+    ...(options.settings ? createSettingsRoutes({ ...options.settings, audit, history, review }) : []),
     ...(options.pages ? createPageRoutes({ ...options.pages, audit, history, review, origins }) : []),
     ...reviewQueueRoutes(review, audit),
     createChangesRoute(options.store),

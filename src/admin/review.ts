@@ -50,6 +50,8 @@ import { sendJson } from './http.js';
 export const pagesScope = ':pages';
 /** The store's collection of the changes of images' sidecars (media-library.ts). */
 export const mediaScope = ':media';
+/** The store's collection of editors' changes of the settings (settings-api.ts). */
+export const settingsScope = ':settings';
 /** The locale of a change of a whole entry (a rename). */
 export const wholeEntry = '';
 
@@ -261,7 +263,8 @@ export function reviewRoutes(options: ReviewRoutesOptions): AdminRoute[] {
 
 /** What kind of item a change's scope holds, as the queue names it. */
 function kindOf(scope: string, view: HeldChangeView): string {
-  const what = scope === pagesScope ? 'page' : scope === mediaScope ? 'media' : 'entry';
+  const what =
+    scope === pagesScope ? 'page' : scope === mediaScope ? 'media' : scope === settingsScope ? 'settings' : 'entry';
   return view.kind === 'save' ? what : `${what}-${view.kind}`;
 }
 

@@ -472,6 +472,46 @@ describe('site serve --admin with admin.review: review before publishing', () =>
     ).toBe(409);
   });
 
+  it("holds an editor's settings until an admin approves them from the queue", async () => {
+    const before = await readFile(site.config, 'utf8');
+    const settings = await get('/api/admin/settings');
+    expect(settings.status).toBe(200);
+    const { version } = settings.json() as { version: string };
+    const id = held(
+      await server.send('PUT', '/api/admin/settings', {
+        headers: headers(asEditor, version),
+        body: JSON.stringify({ changes: [{ path: 'booking.minutes', value: 45 }] }),
+      }),
+    );
+    expect(await readFile(site.config, 'utf8')).toBe(before);
+    const queued = (
+      (await get('/api/admin/review-queue', asAdmin)).json() as { changes: Record<string, unknown>[] }
+    ).changes.find((change) => change.id === id);
+    expect(queued).toMatchObject({
+      kind: 'settings',
+      item: 'settings',
+      by: editor.email,
+      stale: false,
+      changes: [{ label: 'Meeting booking: meeting length (minutes)', before: '30', after: '45' }],
+    });
+    expect(queued!.diff).toContain('+  minutes: 45');
+    expect(((await get('/api/admin/settings/reviews')).json() as { changes: { id: string }[] }).changes).toEqual([
+      expect.objectContaining({ id }),
+    ]);
+    const approved = await server.send('POST', `/api/admin/review-queue/${id}/approve`, {
+      headers: headers(asAdmin),
+      body: JSON.stringify({ note: 'Longer meetings' }),
+    });
+    expect(approved.status).toBe(200);
+    expect(await readFile(site.config, 'utf8')).toContain('  minutes: 45\n');
+    expect(await audit()).toContainEqual(
+      expect.objectContaining({ action: 'settings', user: admin.email, review: id, paths: ['booking.minutes'] }),
+    );
+    expect(await audit()).toContainEqual(
+      expect.objectContaining({ action: 'review-approve', change: id, author: editor.email, note: 'Longer meetings' }),
+    );
+  });
+
   it("holds an editor's alt text and focal point of an image until an admin approves them", async () => {
     const images = (
       (await get('/api/admin/media')).json() as {
