@@ -5,9 +5,10 @@
  * an item are kept, and deleting an entry leaves its versions. Each item's API adds, under its own
  * address, the routes `historyRoutes` makes:
  *
- *   GET  <item>/history        → { versions: [{ id, by, at, summary }] }, newest first
- *   GET  <item>/history/<id>   → { id, by, at, summary, files, diff } (the diff: the files now → that
- *        version, what restoring it would change)
+ *   GET  <item>/history        → { versions: [{ id, by, at, summary, changes }] }, newest first
+ *        (`changes`: what that save changed, in words: change-words.ts)
+ *   GET  <item>/history/<id>   → { id, by, at, summary, files, diff, changes } (the diff and the
+ *        changes: the files now → that version, what restoring it would change)
  *   POST <item>/restore { version } with If-Match → the version's files saved again through the
  *        item's own save (checked, audited as `restore`, published, rebuilt, and itself kept as a version)
  *
@@ -18,6 +19,7 @@ import { relative, sep } from 'node:path';
 import type { StoreSource } from '../store/source.js';
 import type { StoredVersion, VersionKind } from '../store/store.js';
 import type { AdminRequest, AdminRoute } from './api.js';
+import type { ChangeInWords } from './change-words.js';
 import { readFrontMatter, splitPost } from './front-matter-edit.js';
 import { sendJson } from './http.js';
 import { fileDiff } from './text-diff.js';
@@ -97,6 +99,26 @@ export interface HistoryRoutesOptions {
    * If-Match is not the current version, 422 when the check refuses them, 200 as a save answers.
    */
   restore(context: AdminRequest, version: StoredVersion): Promise<void>;
+  /** The changes in words from one set of the item's files to another (by path in the project; a missing file: none). */
+  describe?(before: Record<string, string>, after: Record<string, string>): Promise<ChangeInWords[]>;
+}
+
+/**
+ * What each save of a list of versions (newest first) changed: a version holds the files before its
+ * save, and a file's text after it is the next newer version's that holds the file (a save keeps only
+ * the files it changed), else the file now.
+ */
+export function versionsAfter(
+  versions: readonly Pick<StoredVersion, 'files'>[],
+  now: Record<string, string>,
+): Record<string, string>[] {
+  const later: Record<string, string> = { ...now };
+  const after: Record<string, string>[] = [];
+  for (const version of versions) {
+    after.push(Object.fromEntries(Object.keys(version.files).map((path) => [path, later[path] ?? ''])));
+    Object.assign(later, version.files);
+  }
+  return after;
 }
 
 /** A line diff of the files now against a version's, file by file: what restoring it would change. */
@@ -116,7 +138,18 @@ export function historyRoutes(options: HistoryRoutesOptions): AdminRoute[] {
     role,
     async handle(context) {
       const found = await options.open(context);
-      if (found) sendJson(context.response, 200, { versions: await history.list(kind, found.item) });
+      if (!found) return;
+      const versions = await history.list(kind, found.item);
+      if (!options.describe) return sendJson(context.response, 200, { versions });
+      const full = await Promise.all(versions.map((version) => history.find(kind, found.item, version.id)));
+      const after = versionsAfter(
+        full.map((version) => ({ files: version?.files ?? {} })),
+        found.files,
+      );
+      const described = [];
+      for (const [index, version] of versions.entries())
+        described.push({ ...version, changes: await options.describe(full[index]?.files ?? {}, after[index]!) });
+      sendJson(context.response, 200, { versions: described });
     },
   };
   const show: AdminRoute = {
@@ -132,7 +165,12 @@ export function historyRoutes(options: HistoryRoutesOptions): AdminRoute[] {
           error: 'not_found',
           message: 'there is no such version of this item',
         });
-      sendJson(context.response, 200, { ...version, diff: versionDiff(version.files, found.files) });
+      const now = Object.fromEntries(Object.keys(version.files).map((path) => [path, found.files[path] ?? '']));
+      sendJson(context.response, 200, {
+        ...version,
+        diff: versionDiff(version.files, found.files),
+        ...(options.describe ? { changes: await options.describe(now, version.files) } : {}),
+      });
     },
   };
   const restore: AdminRoute = {

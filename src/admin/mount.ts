@@ -9,7 +9,7 @@ import { SiteError } from '../errors.js';
 import { createAdminApi, type AdminApi, type AdminRequest, type AdminRoute } from './api.js';
 import { createAuditLog, type AuditLog } from './audit-log.js';
 import { createHistory, type History } from './history.js';
-import { createReview, type Review } from './review.js';
+import { createReview, reviewQueueRoutes, type Review } from './review.js';
 import type { StoreSource } from '../store/source.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { Build } from '../pipeline/result-stage.js';
@@ -21,6 +21,7 @@ import { createMediaRoutes, type MediaRoutesOptions } from './media-api.js';
 import { createPostRoutes, type PostRoutesOptions, type SaveOutcome } from './posts-api.js';
 import { createCollectionRoutes } from './collections-api.js';
 import { createPreviewRoutes, previewPrefix, type PreviewOptions } from './preview.js';
+import { createTranslationOrigins, type TranslationOrigins } from './translation-origins.js';
 import { createPageRoutes, type PageRoutesOptions } from './pages-api.js';
 import { createSettingsRoutes, type SettingsRoutesOptions } from './settings-api.js';
 import { sendJson } from './http.js';
@@ -133,14 +134,17 @@ function routesOf(given: MountOptions, audit: AuditLog, events: AdminEvents): Ad
   const preview = options.preview ? createPreviewRoutes(options.preview) : [];
   // One review for every API whose editors' changes it may hold (`admin.review`): entries, pages' texts, images.
   const review = createReview(given.store, given.now);
+  // One memory of where translations never saved in the admin came from (git's log, the baseline).
+  const origins = createTranslationOrigins();
   return [
     ...(options.routes ?? []),
-    ...(options.posts ? collectionRoutes(options, audit, history, review, events, preview[0]) : []),
+    ...(options.posts ? collectionRoutes(options, audit, history, review, events, preview[0], origins) : []),
     ...preview,
     ...(options.inbox ? createInboxRoutes({ ...options.inbox, audit, now: options.now }) : []),
     ...(options.media ? createMediaRoutes({ ...options.media, audit, review }) : []),
-    ...(options.settings ? createSettingsRoutes({ ...options.settings, audit, history }) : []),
-    ...(options.pages ? createPageRoutes({ ...options.pages, audit, history, review }) : []),
+    ...(options.settings ? createSettingsRoutes({ ...options.settings, audit, history, review }) : []),
+    ...(options.pages ? createPageRoutes({ ...options.pages, audit, history, review, origins }) : []),
+    ...reviewQueueRoutes(review, audit),
     createChangesRoute(options.store),
     events.route,
   ];
@@ -157,6 +161,7 @@ function collectionRoutes(
   review: Review,
   events: AdminEvents,
   preview: AdminRoute | undefined,
+  origins: TranslationOrigins,
 ): AdminRoute[] {
   const posts = options.posts!;
   const made = new Map<string, AdminRoute[]>();
@@ -170,6 +175,7 @@ function collectionRoutes(
           audit,
           history,
           review,
+          origins,
           notify: (name, data) => void events.send(name, { collection, ...data }),
         }),
         ...(options.media ? createMediaRoutes({ ...options.media, collection, audit }) : []),
@@ -187,6 +193,10 @@ function collectionRoutes(
       made.set(collection, routes);
     }
     return routes;
+  };
+  // The one review queue asks a collection's routes for its changes, made on first use as these are.
+  review.load = (scope) => {
+    if (!scope.startsWith(':') && posts.config()?.collections[scope]) routesOf(scope);
   };
   return createCollectionRoutes({
     config: posts.config,

@@ -34,34 +34,24 @@ import { editConfigText, type ConfigChange } from './config-edit.js';
 import { publishAudited } from './git-publish.js';
 import { sendJson } from './http.js';
 import {
-  isOutdated,
   readTranslationRecords,
   recordTranslation,
+  isTranslationOutdated,
   translationRecordsFile,
-  translationStatus,
+  translationState,
 } from './translations.js';
+import type { TranslationOrigins } from './translation-origins.js';
 import { serialiseWrites } from './write-queue.js';
 import { changedKeys, historyRoutes, projectPath, summaryOf, type History } from './history.js';
 import { versionOf } from './post-files.js';
 import type { SaveOutcome } from './posts-api.js';
 import { ifMatch } from './settings-api.js';
 import { fileDiff } from './text-diff.js';
+import { pageChangesInWords } from './content-words.js';
+import { labelOf } from './change-words.js';
 import { answerStale, holdChange, mustHold, pagesScope, reviewRoutes, type Review } from './review.js';
 
-/** A dotted key or a page id in words for a marketer: `hero.ctaLabel` → "Hero › Cta label", `hub/pricing` → "Hub › Pricing". */
-export function labelOf(key: string): string {
-  return key
-    .split(/[./]/)
-    .map((part) => {
-      const words = part
-        .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-        .replace(/[-_]+/g, ' ')
-        .trim()
-        .toLowerCase();
-      return /^\d+$/.test(words) ? `#${Number(words) + 1}` : words.charAt(0).toUpperCase() + words.slice(1);
-    })
-    .join(' › ');
-}
+export { labelOf };
 
 /** How the editor shows a field. */
 export type FieldKind = 'line' | 'paragraph' | 'markdown' | 'list';
@@ -86,6 +76,8 @@ export interface PageRoutesOptions {
   now?(): number;
   /** Where editors' saves wait for an admin when `admin.review` is on (review.ts). */
   review?: Review;
+  /** The status of translations never saved in the admin: from git, else the baseline (translation-origins.ts). */
+  origins?: TranslationOrigins;
 }
 
 const pageId = /^[a-z0-9-]+(?:\/[a-z0-9-]+)*$/;
@@ -99,7 +91,7 @@ export interface PageSummary {
 }
 
 /** The page content ids under the copy folder, each with the locales it has a YAML file in, sorted. */
-export async function listPages(config: ResolvedConfig): Promise<PageSummary[]> {
+export async function listPages(config: ResolvedConfig, origins?: TranslationOrigins): Promise<PageSummary[]> {
   const root = sourcesOf(config).copyFolder;
   const pages: PageSummary[] = [];
   const walk = async (folder: string): Promise<void> => {
@@ -110,8 +102,22 @@ export async function listPages(config: ResolvedConfig): Promise<PageSummary[]> 
     if (locales.length && folder !== root) {
       const id = relative(root, folder).split(sep).join('/');
       const records = await readTranslationRecords(folder);
-      const source = await readFile(join(folder, `${config.site.defaultLocale}.yaml`), 'utf8').catch(() => '');
-      const outdated = locales.filter((locale) => isOutdated(records[locale], source));
+      const sourceFile = join(folder, `${config.site.defaultLocale}.yaml`);
+      const source = await readFile(sourceFile, 'utf8').catch(() => '');
+      const outdated: string[] = [];
+      for (const locale of locales)
+        if (
+          locale !== config.site.defaultLocale &&
+          (await isTranslationOutdated({
+            config,
+            record: records[locale],
+            translationFile: join(folder, `${locale}.yaml`),
+            sourceFile,
+            sourceText: source,
+            origins,
+          }))
+        )
+          outdated.push(locale);
       pages.push({ id, label: labelOf(id), locales, outdated });
     }
     for (const entry of entries) if (entry.isDirectory()) await walk(join(folder, entry.name));
@@ -184,7 +190,10 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
     async handle(context) {
       const config = ready(context);
       if (config)
-        sendJson(context.response, 200, { pages: await listPages(config), defaultLocale: config.site.defaultLocale });
+        sendJson(context.response, 200, {
+          pages: await listPages(config, options.origins),
+          defaultLocale: config.site.defaultLocale,
+        });
     },
   };
 
@@ -210,7 +219,21 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
         locale === config.site.defaultLocale
           ? undefined
           : (await readTranslationRecords(sourcesOf(config).copy(id)))[locale];
-      const translation = translationStatus(record, sourceText, sourcesOf(config).display(sourceFile));
+      const state =
+        locale === config.site.defaultLocale
+          ? undefined
+          : await translationState({
+              config,
+              record,
+              translationFile: found.file,
+              sourceFile,
+              sourceText,
+              display: sourcesOf(config).display(sourceFile),
+              origins: options.origins,
+            });
+      const translation = state?.status.outdated
+        ? { ...state.status, changes: await pageChangesInWords(config, state.base, sourceText) }
+        : state?.status;
       sendJson(
         context.response,
         200,
@@ -438,6 +461,11 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
           await commit(context, config, id, locale, found, after, keys, 'restore', { version: saved.id });
         });
       },
+      async describe(before, after) {
+        const config = options.config();
+        const path = Object.keys(after)[0];
+        return config && path !== undefined ? pageChangesInWords(config, before[path] ?? '', after[path]!) : [];
+      },
     });
 
   /** An editor's held save of a page (review.ts): approved, it is committed as the admin's, with the keys it changes, unless one is locked now. */
@@ -463,6 +491,7 @@ export function createPageRoutes(options: PageRoutesOptions): AdminRoute[] {
             ['published', 'pending'],
             4,
           ),
+          ...(config && text !== undefined ? { changes: await pageChangesInWords(config, text, change.text) } : {}),
         };
       },
       async apply(context, change) {

@@ -44,10 +44,11 @@ import {
 } from './front-matter-edit.js';
 import {
   isOutdatedSince,
+  isTranslationOutdated,
   readTranslationRecords,
   recordTranslation,
   translationRecordsFile,
-  translationStatus,
+  translationState,
 } from './translations.js';
 import { serialiseWrites } from './write-queue.js';
 import { createPostListCache, pageOfPosts, postListQueryOf, type ListedPost } from './post-list.js';
@@ -69,6 +70,8 @@ import {
   type Review,
 } from './review.js';
 import { fileDiff } from './text-diff.js';
+import { entryChangesInWords } from './content-words.js';
+import type { TranslationOrigins } from './translation-origins.js';
 import {
   deletePostFile,
   PostAddressError,
@@ -97,6 +100,8 @@ export interface PostRoutesOptions {
   history?: History;
   /** Where editors' changes of entries on the site wait for an admin when `admin.review` is on (review.ts). */
   review?: Review;
+  /** The status of translations never saved in the admin: from git, else the baseline (translation-origins.ts). */
+  origins?: TranslationOrigins;
   /** Today's ISO date in the site's time zone (scheduled posts); default the clock's date there. */
   today?: (timeZone: string) => string;
   /** Runs after files were written or deleted (serve: the in-process rebuild). */
@@ -420,7 +425,9 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
   const sourceOf = async (config: ResolvedConfig, target: PostAddress) => {
     if (target.locale === config.site.defaultLocale) return undefined;
     const source = await resolvePost(config, collection, target.slug, config.site.defaultLocale).catch(() => undefined);
-    return source && { text: (await readPostFile(source.file))?.text ?? '', display: source.display };
+    return (
+      source && { file: source.file, text: (await readPostFile(source.file))?.text ?? '', display: source.display }
+    );
   };
 
   const current = (config: ResolvedConfig, text: string, versionId: string) => {
@@ -626,12 +633,26 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
         });
         if (!Object.keys(translations).length) return undefined;
         // A translation older than the default language's text (translations.ts).
-        if (Object.keys(translations).some((locale) => locale !== config!.site.defaultLocale)) {
-          const folder = dirname(sources.entry(collection, slug, config!.site.defaultLocale));
-          const records = await listCache.records(folder);
-          for (const locale of Object.keys(translations))
-            if (locale !== config!.site.defaultLocale && isOutdatedSince(records[locale], source))
-              translations[locale]!.outdated = true;
+        if (source && Object.keys(translations).some((locale) => locale !== config!.site.defaultLocale)) {
+          const sourceFile = sources.entry(collection, slug, config!.site.defaultLocale);
+          const records = await listCache.records(dirname(sourceFile));
+          let sourceText: string | undefined;
+          for (const locale of Object.keys(translations)) {
+            if (locale === config!.site.defaultLocale) continue;
+            // The admin's record decides; without one, the files' history (git, else the first start's baseline).
+            const outdated = records[locale]
+              ? isOutdatedSince(records[locale], source)
+              : !!options.origins &&
+                (await isTranslationOutdated({
+                  config: config!,
+                  record: undefined,
+                  translationFile: sources.entry(collection, slug, locale),
+                  sourceFile,
+                  sourceText: (sourceText ??= await readFile(sourceFile, 'utf8')),
+                  origins: options.origins,
+                }));
+            if (outdated) translations[locale]!.outdated = true;
+          }
         }
         for (const locale of config!.localeIds) {
           if (translations[locale]) continue;
@@ -678,14 +699,22 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
         });
       const config = options.config()!;
       const source = await sourceOf(config, target);
-      const status =
+      const state =
         source &&
-        translationStatus(
-          (await readTranslationRecords(dirname(target.file)))[target.locale],
-          source.text,
-          source.display,
-        );
-      const translation = status && { ...status, sourceLocale: config.site.defaultLocale };
+        (await translationState({
+          config,
+          record: (await readTranslationRecords(dirname(target.file)))[target.locale],
+          translationFile: target.file,
+          sourceFile: source.file,
+          sourceText: source.text,
+          display: source.display,
+          origins: options.origins,
+        }));
+      const changes =
+        state && source && state.status.outdated
+          ? { changes: await entryChangesInWords(config, collection, state.base, source.text) }
+          : {};
+      const translation = state && { ...state.status, ...changes, sourceLocale: config.site.defaultLocale };
       const pending =
         options.review && config.admin.review
           ? { pending: await pendingOf(options.review, { collection, slug: target.slug, locale: target.locale }) }
@@ -995,6 +1024,12 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
           );
         });
       },
+      async describe(before, after) {
+        const path = Object.keys(after)[0];
+        return path === undefined
+          ? []
+          : entryChangesInWords(options.config()!, collection, before[path] ?? '', after[path]!);
+      },
     });
 
   /**
@@ -1051,6 +1086,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
           kind: change.text === '' ? 'delete' : 'save',
           stale: (file?.version ?? '') !== change.base,
           diff: fileDiff(name, file?.text ?? '', change.text, ['published', 'pending'], 4),
+          changes: await entryChangesInWords(config, collection, file?.text ?? '', change.text),
         };
       },
       async apply(context, change) {

@@ -23,7 +23,9 @@
  *   POST <prefix>reviews/<id>/reject  { note? } → nothing made
  *
  * Both decisions are audited (`review-approve`, `review-reject`) with the note. One pending change
- * per item and author: a new change replaces the author's earlier one.
+ * per item and author: a new change replaces the author's earlier one. Every API's changes are in
+ * one queue too (`reviewQueueRoutes`: `GET review-queue`, `POST review-queue/<id>/approve|reject`),
+ * which decides each through its API's own routes.
  *
  * How a change is kept in the store's `pending_changes` (collection, slug, locale, base, text):
  *
@@ -41,24 +43,31 @@ import type { StoredPendingChange } from '../store/store.js';
 import type { AdminRequest, AdminRoute } from './api.js';
 import type { AuditLog } from './audit-log.js';
 import { readFrontMatter } from './front-matter-edit.js';
+import type { ChangeInWords } from './change-words.js';
 import { sendJson } from './http.js';
 
 /** The store's collection of the changes of pages' texts (pages-api.ts). */
 export const pagesScope = ':pages';
 /** The store's collection of the changes of images' sidecars (media-library.ts). */
 export const mediaScope = ':media';
+/** The store's collection of editors' changes of the settings (settings-api.ts). */
+export const settingsScope = ':settings';
 /** The locale of a change of a whole entry (a rename). */
 export const wholeEntry = '';
 
-/** The pending changes of the process's store. */
+/** The pending changes of the process's store, and the APIs that decide them (by scope: the one queue asks them). */
 export interface Review {
   source: StoreSource;
   now: () => number;
+  /** Each scope's review options, as its API's `reviewRoutes` registered them. */
+  scopes: Map<string, ReviewRoutesOptions>;
+  /** Makes the routes of a scope not made yet (a collection's are made on first use), so it registers. */
+  load?(scope: string): void;
 }
 
 /** The review of the store of `source`. */
 export function createReview(source: StoreSource, now: () => number = Date.now): Review {
-  return { source, now };
+  return { source, now, scopes: new Map() };
 }
 
 /**
@@ -115,6 +124,10 @@ export interface HeldChangeView {
   stale: boolean;
   /** The files as they are now against the change. */
   diff: string;
+  /** The same in words (change-words.ts), where the API words its items. */
+  changes?: ChangeInWords[];
+  /** The item in words (a page, an image). */
+  name?: string;
   [detail: string]: unknown;
 }
 
@@ -140,71 +153,63 @@ function noteOf(fields: Record<string, unknown>): string | null | undefined {
   return typeof fields.note === 'string' && fields.note.length <= 2_000 ? fields.note : undefined;
 }
 
-/** The review routes of one API's items. */
-export function reviewRoutes(options: ReviewRoutesOptions): AdminRoute[] {
-  const { review, audit, scope } = options;
-  const prefix = options.prefix ?? '';
-  const store = () => review.source.get();
+/** A change as the lists show it: its id, item, language, author, time, and what its API says of it. */
+async function listed(options: ReviewRoutesOptions, change: StoredPendingChange) {
+  return {
+    id: change.id,
+    slug: change.slug,
+    locale: change.locale,
+    by: change.by,
+    at: change.at,
+    ...(await options.view(change)),
+  };
+}
+
+/** The pending changes a reader sees: an admin every one, an editor their own. */
+async function pendingFor(review: Review, context: AdminRequest): Promise<StoredPendingChange[]> {
+  return (await review.source.get()).listPendingChanges(
+    context.session.role === 'admin' ? undefined : context.session.email,
+  );
+}
+
+/**
+ * Decides a pending change (`approve`: made through its API's own code; `reject`: nothing made),
+ * answering the request; the decision is audited with the note. 400 for a note that is not one,
+ * 404 for no such change (or another scope's: `scope`), 409 for one decided already.
+ */
+async function decide(
+  review: Review,
+  audit: AuditLog,
+  context: AdminRequest,
+  id: string,
+  verb: 'approve' | 'reject',
+  scope?: string,
+): Promise<void> {
+  const note = noteOf(await context.body());
+  if (note === undefined)
+    return sendJson(context.response, 400, {
+      error: 'invalid_body',
+      message: 'send { "note": "<text>" } of at most 2000 characters, or no note',
+    });
+  const store = await review.source.get();
+  const change = await store.findChange(id);
+  if (change && !review.scopes.has(change.collection)) review.load?.(change.collection);
+  const options = change && review.scopes.get(change.collection);
+  if (!change || !options || (scope !== undefined && change.collection !== scope))
+    return sendJson(context.response, 404, {
+      error: 'not_found',
+      message: 'there is no such change waiting for review',
+    });
+  if (change.status !== 'pending')
+    return sendJson(context.response, 409, {
+      error: 'decided',
+      message: `this change was already ${change.status}`,
+    });
   const auditOf =
     options.auditOf ??
-    (async (change: StoredPendingChange) => ({ slug: change.slug, locale: change.locale, collection: scope }));
-
-  const list: AdminRoute = {
-    method: 'GET',
-    pattern: new RegExp(`^${prefix}reviews$`),
-    role: 'editor',
-    async handle(context) {
-      const pending = await (
-        await store()
-      ).listPendingChanges(context.session.role === 'admin' ? undefined : context.session.email);
-      const changes = [];
-      for (const change of pending.filter((each) => each.collection === scope))
-        changes.push({
-          id: change.id,
-          slug: change.slug,
-          locale: change.locale,
-          by: change.by,
-          at: change.at,
-          ...(await options.view(change)),
-        });
-      sendJson(context.response, 200, { changes });
-    },
-  };
-
-  /** A decision route: finds the pending change and its note, answering 400/404/409 when it cannot be decided. */
-  const decide = (
-    verb: 'approve' | 'reject',
-    act: (context: AdminRequest, change: StoredPendingChange, note: string | null) => Promise<void>,
-  ): AdminRoute => ({
-    method: 'POST',
-    pattern: new RegExp(`^${prefix}reviews/(\\d{1,18})/${verb}$`),
-    role: 'admin',
-    async handle(context) {
-      const note = noteOf(await context.body());
-      if (note === undefined)
-        return sendJson(context.response, 400, {
-          error: 'invalid_body',
-          message: 'send { "note": "<text>" } of at most 2000 characters, or no note',
-        });
-      const change = await (await store()).findChange(context.params[0]!);
-      if (!change || change.collection !== scope)
-        return sendJson(context.response, 404, {
-          error: 'not_found',
-          message: 'there is no such change waiting for review',
-        });
-      if (change.status !== 'pending')
-        return sendJson(context.response, 409, {
-          error: 'decided',
-          message: `this change was already ${change.status}`,
-        });
-      await act(context, change, note);
-    },
-  });
-
-  const record = async (context: AdminRequest, change: StoredPendingChange, action: string, note: string | null) => {
-    const decided = await (
-      await store()
-    ).decideChange(
+    (async (held: StoredPendingChange) => ({ slug: held.slug, locale: held.locale, collection: options.scope }));
+  const record = async (action: 'review-approve' | 'review-reject') => {
+    const decided = await store.decideChange(
       change.id,
       action === 'review-approve' ? 'approved' : 'rejected',
       context.session.email,
@@ -221,15 +226,88 @@ export function reviewRoutes(options: ReviewRoutesOptions): AdminRoute[] {
         note,
       });
   };
+  if (verb === 'approve') {
+    if (await options.apply(context, change)) await record('review-approve');
+    return;
+  }
+  await record('review-reject');
+  sendJson(context.response, 200, { rejected: true });
+}
 
-  const approve = decide('approve', async (context, change, note) => {
-    if (await options.apply(context, change)) await record(context, change, 'review-approve', note);
+/** The review routes of one API's items (and its registration for the one queue, `reviewQueueRoutes`). */
+export function reviewRoutes(options: ReviewRoutesOptions): AdminRoute[] {
+  const { review, audit, scope } = options;
+  const prefix = options.prefix ?? '';
+  review.scopes.set(scope, options);
+
+  const list: AdminRoute = {
+    method: 'GET',
+    pattern: new RegExp(`^${prefix}reviews$`),
+    role: 'editor',
+    async handle(context) {
+      const changes = [];
+      for (const change of (await pendingFor(review, context)).filter((each) => each.collection === scope))
+        changes.push(await listed(options, change));
+      sendJson(context.response, 200, { changes });
+    },
+  };
+
+  const decision = (verb: 'approve' | 'reject'): AdminRoute => ({
+    method: 'POST',
+    pattern: new RegExp(`^${prefix}reviews/(\\d{1,18})/${verb}$`),
+    role: 'admin',
+    handle: (context) => decide(review, audit, context, context.params[0]!, verb, scope),
   });
-  const reject = decide('reject', async (context, change, note) => {
-    await record(context, change, 'review-reject', note);
-    sendJson(context.response, 200, { rejected: true });
+  return [list, decision('approve'), decision('reject')];
+}
+
+/** What kind of item a change's scope holds, as the queue names it. */
+function kindOf(scope: string, view: HeldChangeView): string {
+  const what =
+    scope === pagesScope ? 'page' : scope === mediaScope ? 'media' : scope === settingsScope ? 'settings' : 'entry';
+  return view.kind === 'save' ? what : `${what}-${view.kind}`;
+}
+
+/**
+ * The one queue of every change waiting for review, whatever its API (`admin.review`):
+ *
+ *   GET  review-queue → { changes: [{ id, kind, item, locale, by, at, changes, diff, stale, name, … }] }
+ *        (`kind`: page, media, entry, entry-delete, entry-rename; `item`: the page's content id, the
+ *        image's id, or `<collection>/<slug>`; admins see all, editors their own)
+ *   POST review-queue/<id>/approve|reject { note? } → as the API's own `…/reviews/<id>/…` answers
+ */
+export function reviewQueueRoutes(review: Review, audit: AuditLog): AdminRoute[] {
+  const list: AdminRoute = {
+    method: 'GET',
+    pattern: /^review-queue$/,
+    role: 'editor',
+    async handle(context) {
+      const changes = [];
+      for (const change of await pendingFor(review, context)) {
+        if (!review.scopes.has(change.collection)) review.load?.(change.collection);
+        const options = review.scopes.get(change.collection);
+        if (!options) continue;
+        const { slug, ...shown } = await listed(options, change);
+        const item = change.collection.startsWith(':') ? slug : `${change.collection}/${slug}`;
+        changes.push({
+          ...shown,
+          kind: kindOf(change.collection, shown),
+          action: shown.kind,
+          item,
+          scope: change.collection,
+          changes: shown.changes ?? [],
+        });
+      }
+      sendJson(context.response, 200, { changes });
+    },
+  };
+  const decision = (verb: 'approve' | 'reject'): AdminRoute => ({
+    method: 'POST',
+    pattern: new RegExp(`^review-queue/(\\d{1,18})/${verb}$`),
+    role: 'admin',
+    handle: (context) => decide(review, audit, context, context.params[0]!, verb),
   });
-  return [list, approve, reject];
+  return [list, decision('approve'), decision('reject')];
 }
 
 /** The answer to approving a change whose item moved on since it was made. */

@@ -42,6 +42,8 @@ import { sendJson } from './http.js';
 import { versionOf } from './post-files.js';
 import { serialiseWrites } from './write-queue.js';
 import type { SaveOutcome } from './posts-api.js';
+import { settingsChangesInWords } from './settings-words.js';
+import { answerStale, holdChange, mustHold, reviewRoutes, settingsScope, wholeEntry, type Review } from './review.js';
 
 /**
  * The dotted paths of the engine's own settings an admin may change; list indexes as numbers
@@ -249,6 +251,8 @@ export interface SettingsRoutesOptions {
   history?: History;
   /** After the files were written (serve: rebuild and publish; dev leaves it to the watcher). */
   afterWrite?(files: readonly string[]): Promise<SaveOutcome>;
+  /** Where an editor's changes wait for an admin when `admin.review` is on (review.ts): editors may then propose settings. */
+  review?: Review;
 }
 
 /** The files the settings edit, as they are now: the config and (with categories) each language's messages. */
@@ -406,17 +410,24 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
 
   /** What the body's changes write, checked as `site check` checks the config; answers 400/422 and gives undefined when they cannot be saved. */
   const planned = async (context: AdminRequest, found: SettingsFiles): Promise<SettingsSave | undefined> => {
+    const result = await plan(found, await context.body());
+    if ('save' in result) return result.save;
+    sendJson(context.response, result.status, result.answer);
+    return undefined;
+  };
+
+  /** What a body's changes write, or the answer that refuses them (400, 422). */
+  const plan = async (
+    found: SettingsFiles,
+    body: Record<string, unknown>,
+  ): Promise<{ save: SettingsSave } | { status: number; answer: Record<string, unknown> }> => {
     let parsed: ReturnType<typeof changesFromBody>;
     try {
-      parsed = changesFromBody(await context.body(), found.config);
+      parsed = changesFromBody(body, found.config);
     } catch (error) {
-      sendJson(context.response, 400, { error: 'invalid_body', message: (error as Error).message });
-      return undefined;
+      return { status: 400, answer: { error: 'invalid_body', message: (error as Error).message } };
     }
-    const refuse = (errors: SettingsError[]) => {
-      sendJson(context.response, 422, { errors });
-      return undefined;
-    };
+    const refuse = (errors: SettingsError[]) => ({ status: 422, answer: { errors } });
     if (parsed.errors.length) return refuse(parsed.errors);
     const { config } = found;
     const messageTexts = Object.fromEntries(
@@ -472,7 +483,7 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
       ...parsed.categories.map((change) => `categories.${change.collection}.${change.term}`),
       ...parsed.copy.map((change) => `${items[change.item]!.content}:${items[change.item]!.key}`),
     ];
-    return { steps, changed, paths: [...new Set(paths)] };
+    return { save: { steps, changed, paths: [...new Set(paths)] } };
   };
 
   /** The diff of a save, file by file. */
@@ -511,11 +522,23 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
     return outcome;
   }
 
+  /**
+   * Whether the session may use the settings: an admin, or an editor while review is on (their
+   * saves then wait for an admin); answers 403 otherwise.
+   */
+  const allowed = (context: AdminRequest) => {
+    const config = options.config();
+    if (context.session.role === 'admin' || (options.review && config?.admin.review)) return true;
+    sendJson(context.response, 403, { error: 'forbidden', message: 'this needs an administrator account' });
+    return false;
+  };
+
   const read: AdminRoute = {
     method: 'GET',
     pattern: /^settings$/,
-    role: 'admin',
+    role: 'editor',
     async handle(context) {
+      if (!allowed(context)) return;
       const found = await current(context);
       if (!found) return;
       // The values as the file now has them (with the config's defaults); the last build's while the file does not load.
@@ -557,21 +580,27 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
   const diff: AdminRoute = {
     method: 'POST',
     pattern: /^settings\/diff$/,
-    role: 'admin',
+    role: 'editor',
     async handle(context) {
+      if (!allowed(context)) return;
       const found = await current(context);
       if (!found) return;
       const save = await planned(context, found);
       if (!save) return;
-      sendJson(context.response, 200, { diff: diffOf(save), version: found.version });
+      sendJson(context.response, 200, {
+        diff: diffOf(save),
+        changes: await settingsChangesInWords(found.config, found.file, save.changed),
+        version: found.version,
+      });
     },
   };
 
   const update: AdminRoute = {
     method: 'PUT',
     pattern: /^settings$/,
-    role: 'admin',
+    role: 'editor',
     async handle(context) {
+      if (!allowed(context)) return;
       const expected = ifMatch(context);
       if (!expected)
         return sendJson(context.response, 428, {
@@ -591,11 +620,61 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
             { error: 'stale', version: found.version },
             { etag: `"${found.version}"` },
           );
-        const save = await planned(context, found);
-        if (save) await commit(context, found, save, 'settings');
+        const body = await context.body();
+        const result = await plan(found, body);
+        if (!('save' in result)) return sendJson(context.response, result.status, result.answer);
+        // An editor's settings wait for an admin (they are on the site wherever they show); the held text is the changes.
+        if (options.review && mustHold(found.config, context, true))
+          return holdChange(
+            options.review,
+            context,
+            { collection: settingsScope, slug: 'settings', locale: wholeEntry, base: found.version },
+            JSON.stringify(body.changes),
+          );
+        await commit(context, found, result.save, 'settings');
       });
     },
   };
+
+  /** The held changes of editors' settings (review.ts): made again against the files now, as the admin. */
+  const reviews =
+    options.review &&
+    reviewRoutes({
+      review: options.review,
+      audit: options.audit,
+      scope: settingsScope,
+      prefix: 'settings/',
+      async view(change) {
+        const config = options.config();
+        const found = config && (await readSettingsFiles(config));
+        const planned = found && (await plan(found, { changes: JSON.parse(change.text) as unknown }));
+        const save = planned && 'save' in planned ? planned.save : undefined;
+        return {
+          kind: 'save',
+          name: 'settings',
+          stale: !found || found.version !== change.base,
+          diff: save ? diffOf(save) : '',
+          ...(found && save ? { changes: await settingsChangesInWords(found.config, found.file, save.changed) } : {}),
+        };
+      },
+      async apply(context, change) {
+        const config = options.config();
+        if (!config) {
+          sendJson(context.response, 503, { error: 'not_ready', message: 'the site has not been built yet' });
+          return false;
+        }
+        await serialiseWrites(settingsFilePaths(config), async () => {
+          const found = await current(context);
+          if (!found) return;
+          if (found.version !== change.base) return answerStale(context, 'settings');
+          const held = { ...context, body: async () => ({ changes: JSON.parse(change.text) as unknown }) };
+          const save = await planned(held, found);
+          if (save) await commit(context, found, save, 'settings', { review: change.id });
+        });
+        return context.response.statusCode === 200;
+      },
+      auditOf: async () => ({ file: options.config()?.file ?? 'site.config.yaml' }),
+    });
 
   /**
    * Writes a save's files, rebuilds (a build that fails puts them back: 422), audits, keeps the
@@ -641,7 +720,13 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
     sendJson(
       context.response,
       200,
-      { version: after, diff: diffOf(save), ...outcome, ...(git ? { git } : {}) },
+      {
+        version: after,
+        diff: diffOf(save),
+        changes: await settingsChangesInWords(found.config, found.file, save.changed),
+        ...outcome,
+        ...(git ? { git } : {}),
+      },
       { etag: `"${after}"` },
     );
   }
@@ -707,9 +792,19 @@ export function createSettingsRoutes(options: SettingsRoutesOptions): AdminRoute
           await commit(context, found, { steps, changed, paths }, 'restore', { version: version.id });
         });
       },
+      async describe(before, after) {
+        const config = options.config();
+        if (!config) return [];
+        const changed = new Map(
+          Object.keys(after)
+            .filter((path) => (before[path] ?? '') !== after[path])
+            .map((path) => [resolve(config.root, path), { before: before[path] ?? '', after: after[path]! }]),
+        );
+        return settingsChangesInWords(config, resolve(process.cwd(), config.file), changed);
+      },
     });
 
-  return [read, diff, update, ...(history ?? [])];
+  return [read, diff, update, ...(history ?? []), ...(reviews || [])];
 }
 
 /** The If-Match version of a request, without quotes. */

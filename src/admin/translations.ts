@@ -4,12 +4,15 @@
  * `.translations.json` (beside the files, so it travels with them in git and serves both modes), the
  * version and text of the default locale's file it was made from. While that file changes later,
  * the translation is outdated, with the source's diff since then, until it is saved again. A
- * translation never saved in the admin has no record: its status is unknown, not outdated.
+ * translation never saved in the admin has no record: its status then comes from git or, outside
+ * git, from the baseline the admin took (translation-origins.ts), and is unknown when neither knows.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
+import type { ResolvedConfig } from '../config/load.js';
 import { versionOf } from './post-files.js';
+import type { TranslationOrigins } from './translation-origins.js';
 import { fileDiff } from './text-diff.js';
 
 /** What a translation was made from, per locale: the source's version and text, and when it was saved. */
@@ -82,4 +85,45 @@ export async function recordTranslation(folder: string, locale: string, source: 
   );
   await writeFileAtomic(file, `${JSON.stringify(sorted, null, 2)}\n`);
   return file;
+}
+
+/** A translation and its source (the default language's file) as they are now. */
+export interface TranslationFiles {
+  config: ResolvedConfig;
+  /** The translation's record, if it was saved in the admin. */
+  record: TranslationRecords[string] | undefined;
+  translationFile: string;
+  sourceFile: string;
+  sourceText: string;
+  /** The source file's name in the diff. */
+  display: string;
+  origins?: TranslationOrigins;
+}
+
+/**
+ * A translation's status, and the source text it was made from (`base`, for the changes in words):
+ * from its record, else from git or the baseline (`origins`); undefined when none knows.
+ */
+export async function translationState(
+  files: TranslationFiles,
+): Promise<{ status: TranslationStatus; base: string } | undefined> {
+  const { record, sourceText, display } = files;
+  if (record) return { status: translationStatus(record, sourceText, display)!, base: record.source };
+  const origin = await files.origins?.originOf(files.config, files.translationFile, files.sourceFile);
+  if (!origin) return undefined;
+  return {
+    status:
+      origin.source === sourceText
+        ? { outdated: false, since: origin.since }
+        : { outdated: true, since: origin.since, diff: fileDiff(display, origin.source, sourceText) },
+    base: origin.source,
+  };
+}
+
+/** Whether a translation is older than its source's text (the lists' mark): by its record, else by git or the baseline. */
+export async function isTranslationOutdated(files: Omit<TranslationFiles, 'display'>): Promise<boolean> {
+  if (files.record) return isOutdated(files.record, files.sourceText);
+  return (
+    (await files.origins?.isOutdated(files.config, files.translationFile, files.sourceFile, files.sourceText)) ?? false
+  );
 }

@@ -69,6 +69,11 @@ describe('site serve --admin: history and restore', () => {
         by: editor.email,
         at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         summary: 'title, body',
+        // What that save changed, in words: the field as the editor names it, the values as written.
+        changes: [
+          { label: 'Title', before: 'A day in a tailor shop', after: 'A day in a busy tailor shop' },
+          { label: 'Text (Markdown)', before: expect.any(String), after: expect.stringContaining('One more line.') },
+        ],
       },
     ]);
     const one = await get(`${path}/history/${versions[0]!.id}`);
@@ -78,6 +83,11 @@ describe('site serve --admin: history and restore', () => {
     // What restoring it would change: the text now, then the version's.
     expect(shown.diff).toContain('-title: "A day in a busy tailor shop"\n+title: "A day in a tailor shop"');
     expect(shown.diff).toContain('-One more line.');
+    expect((one.json() as { changes: unknown[] }).changes).toContainEqual({
+      label: 'Title',
+      before: 'A day in a busy tailor shop',
+      after: 'A day in a tailor shop',
+    });
     expect((await get(`${path}/history/999999`)).status).toBe(404);
 
     const { version: now } = saved.json() as { version: string };
@@ -135,7 +145,13 @@ describe('site serve --admin: history and restore', () => {
     });
     expect(saved.status).toBe(200);
     const { versions } = (await get(`${path}/history`)).json() as Listed;
-    expect(versions).toMatchObject([{ by: editor.email, summary: 'hero.heading' }]);
+    expect(versions).toMatchObject([
+      {
+        by: editor.email,
+        summary: 'hero.heading',
+        changes: [{ label: 'Hero › Heading', before: expect.any(String), after: 'Ny overskrift' }],
+      },
+    ]);
     expect(((await get(`${path}/history/${versions[0]!.id}`)).json() as { diff: string }).diff).toContain(
       '-  heading: Ny overskrift',
     );
@@ -165,7 +181,16 @@ describe('site serve --admin: history and restore', () => {
     expect(saved.status).toBe(200);
     expect((await get('/api/admin/settings/history')).status).toBe(403);
     const { versions } = (await get('/api/admin/settings/history', asAdmin)).json() as Listed;
-    expect(versions).toMatchObject([{ by: admin.email, summary: 'booking.minutes' }]);
+    expect(versions).toMatchObject([
+      {
+        by: admin.email,
+        summary: 'booking.minutes',
+        changes: [{ label: 'Meeting booking: meeting length (minutes)', after: '45' }],
+      },
+    ]);
+    expect(
+      ((await get(`/api/admin/settings/history/${versions[0]!.id}`, asAdmin)).json() as { changes: unknown[] }).changes,
+    ).toEqual([{ label: 'Meeting booking: meeting length (minutes)', before: '45', after: expect.any(String) }]);
     const { version } = await settings();
     expect((await restore('/api/admin/settings', versions[0]!.id, version)).status).toBe(403);
     expect((await restore('/api/admin/settings', versions[0]!.id, 'stale', asAdmin)).status).toBe(409);

@@ -400,6 +400,118 @@ describe('site serve --admin with admin.review: review before publishing', () =>
     ).toBe(200);
   });
 
+  it('lists every held change in one queue, in words, and decides it there; the per-API addresses keep working', async () => {
+    const pagePath = '/api/admin/pages/hub/no';
+    const { version } = (await get(pagePath)).json() as { version: string; fields: { key: string }[] };
+    const first = (await get(pagePath)).json() as { fields: { key: string; value: unknown }[] };
+    const key = first.fields.find((field) => typeof field.value === 'string')!.key;
+    const pageId = held(
+      await server.send('PUT', pagePath, {
+        headers: headers(asEditor, version),
+        body: JSON.stringify({ changes: [{ key, value: 'Køen sier det med ord' }] }),
+      }),
+    );
+    const postId = held(await retitle(`/api/admin/posts/${slug}/en`, 'A day in a queued tailor shop'));
+    type Queued = {
+      id: string;
+      kind: string;
+      item: string;
+      locale: string;
+      by: string;
+      at: string;
+      diff: string;
+      changes: { label: string; before: string; after: string }[];
+    };
+    const queue = async (who = asAdmin) =>
+      ((await get('/api/admin/review-queue', who)).json() as { changes: Queued[] }).changes;
+    const page = (await queue()).find((change) => change.id === pageId)!;
+    expect(page).toMatchObject({ kind: 'page', item: 'hub', locale: 'no', by: editor.email, at: expect.any(String) });
+    expect(page.changes).toEqual([
+      { label: expect.any(String), before: expect.any(String), after: 'Køen sier det med ord' },
+    ]);
+    expect(page.diff).toContain('+');
+    const entry = (await queue()).find((change) => change.id === postId)!;
+    expect(entry).toMatchObject({ kind: 'entry', item: `blog/${slug}`, locale: 'en' });
+    expect(entry.changes).toContainEqual({
+      label: 'Title',
+      before: expect.any(String),
+      after: 'A day in a queued tailor shop',
+    });
+    // An editor sees their own changes, and decides none.
+    expect((await queue(asEditor)).map((change) => change.id)).toEqual(expect.arrayContaining([pageId, postId]));
+    expect(
+      (
+        await server.send('POST', `/api/admin/review-queue/${pageId}/approve`, {
+          headers: headers(asEditor),
+          body: '{}',
+        })
+      ).status,
+    ).toBe(403);
+    // Decided in the queue, with a note, through the page API's own code.
+    const approved = await server.send('POST', `/api/admin/review-queue/${pageId}/approve`, {
+      headers: headers(asAdmin),
+      body: JSON.stringify({ note: 'From the queue' }),
+    });
+    expect(approved.status).toBe(200);
+    expect(await readFile(join(site.dir, 'content', 'pages', 'hub', 'no.yaml'), 'utf8')).toContain(
+      'Køen sier det med ord',
+    );
+    expect(await audit()).toContainEqual(
+      expect.objectContaining({ action: 'review-approve', page: 'hub', change: pageId, note: 'From the queue' }),
+    );
+    // The post's change, still waiting, is decided at the blog's own address.
+    expect((await decide(postId, 'reject', 'Not now')).status).toBe(200);
+    expect((await queue()).map((change) => change.id)).not.toContain(postId);
+    expect(
+      (
+        await server.send('POST', `/api/admin/review-queue/${postId}/approve`, {
+          headers: headers(asAdmin),
+          body: '{}',
+        })
+      ).status,
+    ).toBe(409);
+  });
+
+  it("holds an editor's settings until an admin approves them from the queue", async () => {
+    const before = await readFile(site.config, 'utf8');
+    const settings = await get('/api/admin/settings');
+    expect(settings.status).toBe(200);
+    const { version } = settings.json() as { version: string };
+    const id = held(
+      await server.send('PUT', '/api/admin/settings', {
+        headers: headers(asEditor, version),
+        body: JSON.stringify({ changes: [{ path: 'booking.minutes', value: 45 }] }),
+      }),
+    );
+    expect(await readFile(site.config, 'utf8')).toBe(before);
+    const queued = (
+      (await get('/api/admin/review-queue', asAdmin)).json() as { changes: Record<string, unknown>[] }
+    ).changes.find((change) => change.id === id);
+    expect(queued).toMatchObject({
+      kind: 'settings',
+      item: 'settings',
+      by: editor.email,
+      stale: false,
+      changes: [{ label: 'Meeting booking: meeting length (minutes)', before: '30', after: '45' }],
+    });
+    expect(queued!.diff).toContain('+  minutes: 45');
+    expect(((await get('/api/admin/settings/reviews')).json() as { changes: { id: string }[] }).changes).toEqual([
+      expect.objectContaining({ id }),
+    ]);
+    const approved = await server.send('POST', `/api/admin/review-queue/${id}/approve`, {
+      headers: headers(asAdmin),
+      body: JSON.stringify({ note: 'Longer meetings' }),
+    });
+    expect(approved.status).toBe(200);
+    expect(await readFile(site.config, 'utf8')).toContain('  minutes: 45\n');
+    expect(await audit()).toContainEqual(
+      expect.objectContaining({ action: 'settings', user: admin.email, review: id, paths: ['booking.minutes'] }),
+    );
+    expect(await audit()).toContainEqual(
+      expect.objectContaining({ action: 'review-approve', change: id, author: editor.email, note: 'Longer meetings' }),
+    );
+  });
+
   it("holds an editor's alt text and focal point of an image until an admin approves them", async () => {
     const images = (
       (await get('/api/admin/media')).json() as {

@@ -175,6 +175,45 @@ describe('site serve --admin: /api/admin/settings', () => {
     expect(audit).toContain('"action":"settings"');
   });
 
+  it('says the changes in words beside the diff: named as the screen names them, the values as the site shows them', async () => {
+    const preview = await server.send('POST', '/api/admin/settings/diff', {
+      headers: headers(),
+      body: JSON.stringify({
+        changes: [
+          { path: 'plans.1.price', value: { amount: 49, currency: 'EUR', period: 'month' } },
+          { path: 'plans.1.limits.ordersPerMonth', value: 60 },
+          { path: 'plans.0.highlighted', value: true },
+          { path: 'data.roi.timeSavedShare', value: 0.4 },
+          { path: 'company.email', value: 'team@mendwise.example' },
+          { path: 'copy.0.en', value: 'Need more orders?' },
+        ],
+      }),
+    });
+    expect(preview.status).toBe(200);
+    const { changes, diff } = preview.json() as {
+      changes: { label: string; before: string; after: string }[];
+      diff: string;
+    };
+    expect(diff).toContain('price: { amount: 49, currency: EUR, period: month }');
+    expect(changes).toEqual(
+      expect.arrayContaining([
+        { label: 'Basic: price', before: 'On request', after: '€49 per month' },
+        // The earlier test saved 75.
+        { label: 'Basic: orders per month', before: '75', after: '60' },
+        { label: 'Free: highlighted', before: 'No', after: 'Yes' },
+        { label: 'ROI calculator: share of time saved (%)', before: '35%', after: '40%' },
+        expect.objectContaining({ label: 'Company: e-mail address', after: 'team@mendwise.example' }),
+        expect.objectContaining({
+          label: expect.stringMatching(/^Page texts: Hub › Pricing › Addon › Heading \(English\)$/),
+          after: 'Need more orders?',
+        }),
+      ]),
+    );
+    // The config's changes first, then the page texts; none is named by its path.
+    expect(changes.at(-1)!.label).toMatch(/^Page texts: /);
+    expect(JSON.stringify(changes)).not.toMatch(/plans\.|limits\./);
+  });
+
   it('prices a plan on request ({ amount, currency, period }) and puts it back on request (null): only its price line changes, and the pricing page shows it', async () => {
     const before = await readFile(site.config, 'utf8');
     const put = async (value: unknown) =>

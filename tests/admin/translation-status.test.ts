@@ -2,7 +2,8 @@
  * Translation status of a collection's entries in `site serve --admin`: saving a translation
  * records the English it was made from (in the entry folder's .translations.json); an English save
  * afterwards marks it outdated, with the English diff since, in the read and in the list, until the
- * translation is saved again. A translation never saved in the admin has no status.
+ * translation is saved again. A translation never saved in the admin has the baseline's status
+ * (translation-origins.test.ts tests it and git's).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -61,8 +62,8 @@ describe('site serve --admin: translation status of posts', () => {
     await site?.cleanup();
   });
 
-  it('has no status for a translation never saved in the admin, nor for the default language', async () => {
-    expect((await read('no')).translation).toBeUndefined();
+  it("has the first start's status for a translation never saved in the admin (outside git: the baseline), none for the default language", async () => {
+    expect((await read('no')).translation).toEqual({ outdated: false, since: expect.any(String), sourceLocale: 'en' });
     expect((await read('en')).translation).toBeUndefined();
     expect((await listed()).no!.outdated).toBeUndefined();
   });
@@ -83,6 +84,14 @@ describe('site serve --admin: translation status of posts', () => {
     expect(outdated).toMatchObject({ outdated: true, sourceLocale: 'en' });
     expect(outdated.diff).toContain('-The shop in this story');
     expect(outdated.diff).toContain('+The little shop in this story');
+    // The same in words: the English field that changed, as the editor names it.
+    expect((outdated as { changes?: unknown[] }).changes).toEqual([
+      {
+        label: 'Text (Markdown)',
+        before: expect.stringContaining('The shop in this story'),
+        after: expect.stringContaining('The little shop in this story'),
+      },
+    ]);
     expect((await listed()).no!.outdated).toBe(true);
     expect((await listed()).en!.outdated).toBeUndefined();
 

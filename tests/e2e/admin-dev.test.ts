@@ -55,6 +55,15 @@ describe('the settings with site dev, in the browser', () => {
       await orders.fill('175');
       await review.click();
       const changes = page.getByRole('region', { name: 'Your changes' });
+      // In words, as in serve; the file behind its disclosure.
+      await changes.waitFor();
+      expect(
+        await changes
+          .getByRole('row', { name: /^Plus: orders per month/ })
+          .locator('td')
+          .allInnerTexts(),
+      ).toEqual(['150', '175']);
+      await changes.getByText('Show the file').click();
       expect(await changes.locator('pre').innerText()).toContain('+    limits: { ordersPerMonth: 175 }');
       await changes.getByRole('button', { name: 'Save changes' }).click();
       await page.getByRole('status').filter({ hasText: 'Saved. The website is being rebuilt.' }).waitFor();

@@ -28,7 +28,8 @@ async function restoreNewest(page: Page): Promise<void> {
   expect(await versions.first().textContent()).not.toMatch(/\b(AM|PM)\b/);
   expect(await axeViolations(page)).toEqual([]);
   await versions.first().getByRole('button', { name: 'Show what restoring changes' }).click();
-  await page.locator('.admin-history .admin-diff').waitFor();
+  // What restoring changes, in words (the file diff behind "Show the file").
+  await page.locator('.admin-history .admin-change-list').waitFor();
   expect(await axeViolations(page)).toEqual([]);
   const focused = () => page.evaluate(() => document.activeElement?.textContent);
   // The confirm step takes the focus, so a keyboard user answers it at once; Cancel gives it back.

@@ -150,6 +150,13 @@ describe('the page texts with site serve --admin, in the browser', () => {
       name: /^Outdated The English text changed after this translation was saved/,
     });
     await outdated.waitFor();
+    expect(
+      await outdated
+        .getByRole('row', { name: /^Hero › Heading/ })
+        .locator('td')
+        .allInnerTexts(),
+    ).toEqual(['Make repair the easy choice', 'Make repair the obvious choice']);
+    await outdated.getByText('Show the file').click();
     const diff = await outdated.locator('pre').innerText();
     expect(diff).toContain('-  heading: Make repair the easy choice\n+  heading: Make repair the obvious choice');
     expect(

@@ -3,7 +3,8 @@
  * changes a published post's title and saves; the editor says the change waits for review, the
  * post list badges it, and the live page keeps the old title until an admin approves the change
  * on the content screen's "Waiting for review" (the diff, a note, Approve and publish), when it
- * shows the new one. axe finds nothing in each state.
+ * shows the new one; an editor's page text approved from the one queue on /admin/changes, in words.
+ * axe finds nothing in each state.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
@@ -98,6 +99,47 @@ describe('review before publishing with site serve --admin, in the browser', () 
     await page.reload();
     await page.getByRole('table').waitFor();
     expect(await page.locator('.badge', { hasText: 'Waiting for review' }).count()).toBe(0);
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  it("approves an editor's page-text change from the one queue on the changes page, said in words", async () => {
+    const { server } = running;
+    await page.goto(`${server.url}/admin/pages/?page=landing&locale=no`);
+    const heading = page.getByLabel('Hero › Heading hero.heading', { exact: true });
+    await expect.poll(() => heading.inputValue()).toBe('Gjør reparasjon til det enkle valget');
+    await heading.fill('Reparasjon, rett og slett');
+    await page.getByRole('button', { name: 'Save texts' }).click();
+    await page.getByText('Saved for review.').first().waitFor();
+    expect((await server.send('GET', '/no/')).text).not.toContain('Reparasjon, rett og slett');
+
+    const adminContext = await browser.newContext({ locale: 'en-US', bypassCSP: true });
+    const adminPage = await adminContext.newPage();
+    adminPage.setDefaultTimeout(15_000);
+    await signInWithPassword(adminPage, `${server.url}/admin/changes/`, admin);
+    await adminPage.goto(`${server.url}/admin/changes/`);
+    const queue = adminPage.getByRole('region', { name: 'Waiting for review' });
+    await queue.getByText(`Landing (Norsk): changes by ${editor.email}`).waitFor();
+    await queue.getByText('Show what changes').click();
+    expect(
+      await queue
+        .getByRole('row', { name: /^Hero › Heading/ })
+        .locator('td')
+        .allInnerTexts(),
+    ).toEqual(['Gjør reparasjon til det enkle valget', 'Reparasjon, rett og slett']);
+    await queue.getByText('Show the file').click();
+    expect(await queue.locator('pre').innerText()).toContain('+  heading: Reparasjon, rett og slett');
+    await queue.getByLabel('Note to the author (optional)').fill('Godt');
+    expect(await axeViolations(adminPage)).toEqual([]);
+    await queue.getByRole('button', { name: 'Approve and publish' }).click();
+    await adminPage
+      .getByRole('status')
+      .filter({ hasText: 'Approved: the changes to Landing are published.' })
+      .waitFor();
+    expect((await server.send('GET', '/no/')).text).toContain('Reparasjon, rett og slett');
+    // The log below says it, with the note.
+    await expect.poll(() => adminPage.getByRole('table', { name: /Changes/ }).innerText()).toContain('Godt');
+    expect(await axeViolations(adminPage)).toEqual([]);
+    await adminContext.close();
     expect(problems).toEqual([]);
   }, 120_000);
 });

@@ -1,6 +1,6 @@
 /**
  * /admin/settings with `site serve --admin` in Chromium: an admin changes the booking URL and a
- * plan's order limit, reviews the change as the diff of site.config.yaml, saves, and sees the new
+ * plan's order limit, reviews the change in words (the diff of site.config.yaml behind "Show the file"), saves, and sees the new
  * values on /hub/book-meeting/ and /no/hub/pricing/ after reload; an invalid value is shown at its
  * field with the check's message and nothing is written; an editor is told the page is for admins.
  * axe finds nothing in any state.
@@ -90,12 +90,31 @@ describe('the site settings with site serve --admin, in the browser', () => {
     await page.getByRole('button', { name: 'Review changes' }).click();
     const review = page.getByRole('region', { name: 'Your changes' });
     await review.waitFor();
+    // Focus moves once the announcement is drawn (the next frame).
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Your changes');
+    // In words first, named as the screen names them and said as the site shows them; the file behind a disclosure.
+    const words = review.getByRole('table');
+    expect(
+      await words
+        .getByRole('row', { name: /^Basic: orders per month/ })
+        .locator('td')
+        .allInnerTexts(),
+    ).toEqual(['50', '75']);
+    expect(
+      await words
+        .getByRole('row', { name: /^Meeting booking: booking page address/ })
+        .locator('td')
+        .allInnerTexts(),
+    ).toEqual(['(empty)', bookingUrl]);
+    expect(await words.getByRole('rowheader').allInnerTexts()).toContain(
+      'Page texts: Hub › Pricing › Addon › Heading (Norsk)',
+    );
+    expect(await review.locator('pre').isVisible()).toBe(false);
+    await review.getByText('Show the file').click();
     const diff = await review.locator('pre').innerText();
     expect(diff).toContain('-    limits: { ordersPerMonth: 50 }\n+    limits: { ordersPerMonth: 75 }');
     expect(diff).toContain(`+  url: ${bookingUrl}`);
     expect(diff).toContain('+  heading: Ekstrapakken «100 ordrer»');
-    // Focus moves once the announcement is drawn (the next frame).
-    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Your changes');
     expect(await axeViolations(page)).toEqual([]);
 
     await review.getByRole('button', { name: 'Save changes' }).click();
@@ -128,6 +147,13 @@ describe('the site settings with site serve --admin, in the browser', () => {
     await page.getByRole('button', { name: 'Review changes' }).click();
     const review = page.getByRole('region', { name: 'Your changes' });
     await review.waitFor();
+    expect(
+      await review
+        .getByRole('row', { name: /^Plus: price/ })
+        .locator('td')
+        .allInnerTexts(),
+    ).toEqual(['On request', expect.stringMatching(/^NOK[\s\u00a0]?490 per year$/)]);
+    await review.getByText('Show the file').click();
     expect(await review.locator('pre').innerText()).toContain(
       '+    price: { amount: 490, currency: NOK, period: year }',
     );
@@ -182,6 +208,7 @@ describe('the site settings with site serve --admin, in the browser', () => {
     await page.getByRole('button', { name: 'Review changes' }).click();
     const review = page.getByRole('region', { name: 'Your changes' });
     await review.waitFor();
+    await review.getByText('Show the file').click();
     expect(await review.locator('pre').innerText()).toContain('+    events: Arrangementer');
     await review.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();

@@ -54,6 +54,13 @@ describe('translation status of a post, in the browser', () => {
       name: /^Outdated The English text changed after this translation was saved/,
     });
     await outdated.waitFor();
+    expect(
+      await outdated
+        .getByRole('row', { name: /^Title/ })
+        .locator('td')
+        .allInnerTexts(),
+    ).toEqual(['A day in a tailor shop', 'A day in a small tailor shop']);
+    await outdated.getByText('Show the file').click();
     expect(await outdated.locator('pre').innerText()).toContain('+title: "A day in a small tailor shop"');
     expect(await axeViolations(page)).toEqual([]);
     // The list says it too.

@@ -26,8 +26,10 @@ export interface E2e {
 const actionTimeout = 10_000;
 
 /** `site dev` with its admin on an editable copy of the site; `close` stops it and removes the copy. */
-export async function startDevAdmin() {
+export async function startDevAdmin(options: { prepare?: (dir: string) => Promise<void> } = {}) {
   const site = await createEditableSite();
+  // What the site folder holds before the server starts (a git history, say).
+  await options.prepare?.(site.dir);
   let builder: Awaited<ReturnType<typeof startDevServer>>['builder'] | undefined;
   const store = followingStoreSource(() => builder?.config);
   const admin = createDevAdmin({ projectRoot: site.dir, store, site: siteOf(() => builder) });

@@ -2,11 +2,13 @@
  * The changes of /admin/changes: the admin's audit log, newest first (when, who, what, which post
  * and language or inbox item), with a button for older entries. What changed is said in words (the
  * settings by the parts of the settings page they are in), and the item is a link to where it is
- * edited (a post opens in the editor in its language). Admins only: an editor is told so.
+ * edited (a post opens in the editor in its language). Above it, the one queue of every change waiting
+ * for review (ReviewQueue.tsx, in words). Admins only: an editor is told so.
  */
 import { useState } from 'react';
 import { callApi } from './admin-client';
 import { AdminBar, usePageSession } from './admin-bar';
+import ReviewQueue, { type reviewQueueText } from './ReviewQueue';
 
 /** The copy keys of the changes view (content/pages/admin/changes/en.yaml, `changes:`), besides `actions`. */
 export const adminChangesText = [
@@ -63,6 +65,8 @@ export interface AdminChangesProps {
   sections: Record<string, string>;
   /** Where posts, the settings, the inbox, the pages' texts and the images are edited. */
   links: { blog: string; settings: string; inbox: string; pages: string; media: string };
+  /** The one queue of the changes waiting for review (`admin.review`), above the log; nothing shows while none waits. */
+  review: Record<(typeof reviewQueueText)[number], string>;
 }
 
 /** The settings page's part a changed setting is in: "plans.1.price" → plans, "data.…" (the site's own) → data, "hub/pricing:addon.heading" → copy. */
@@ -157,6 +161,16 @@ export default function AdminChanges(props: AdminChangesProps) {
   return (
     <div className="admin-changes">
       {bar}
+      <ReviewQueue
+        api="/api/admin/review-queue"
+        queue
+        csrf={state.session.csrfToken}
+        decides
+        languages={props.languages}
+        text={props.review}
+        words={props.review}
+        onDecided={() => void load(pageSize)}
+      />
       {failed && (
         <p className="banner banner-error" role="alert">
           {text.failed}

@@ -10,7 +10,7 @@
  * the pages and the page being edited (ReviewQueue.tsx), where an admin approves or rejects them.
  */
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
-import History, { type HistoryProps } from './History';
+import History, { ChangeList, type ChangeInWords, type HistoryProps } from './History';
 import { callApi, type AdminSession } from './admin-client';
 import { AdminBar, usePageSession } from './admin-bar';
 import { plainProblem } from './plain-errors';
@@ -72,7 +72,7 @@ interface PageCopy {
   sourceLocale: string;
   fields: Field[];
   version: string;
-  translation?: { outdated: boolean; since: string; diff?: string };
+  translation?: { outdated: boolean; since: string; diff?: string; changes?: ChangeInWords[] };
 }
 
 interface FieldError {
@@ -492,25 +492,7 @@ export default function AdminPages(props: AdminPagesProps) {
             {text.outdatedSince.replace('{language}', language(copy.sourceLocale)).replace('{since}', since ?? '')}
           </p>
           {copy.translation.diff && (
-            <pre className="admin-diff" tabIndex={0}>
-              {copy.translation.diff
-                .replace(/\n$/, '')
-                .split('\n')
-                .map((line, index) => (
-                  <span
-                    key={index}
-                    className={
-                      line.startsWith('+') && !line.startsWith('+++')
-                        ? 'diff-added'
-                        : line.startsWith('-') && !line.startsWith('---')
-                          ? 'diff-removed'
-                          : undefined
-                    }
-                  >
-                    {line}
-                  </span>
-                ))}
-            </pre>
+            <ChangeList changes={copy.translation.changes} diff={copy.translation.diff} text={props.history} />
           )}
         </section>
       )}

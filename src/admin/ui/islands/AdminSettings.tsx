@@ -6,7 +6,7 @@
  * shown at their fields and in a summary whose links move focus there. Admins only.
  */
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
-import History, { DiffLines, type HistoryProps } from './History';
+import History, { ChangeList, type ChangeInWords, type HistoryProps } from './History';
 import { callApi, type AdminSession } from './admin-client';
 import { AdminBar, usePageSession } from './admin-bar';
 import { plainProblem } from './plain-errors';
@@ -199,7 +199,7 @@ export default function AdminSettings(props: AdminSettingsProps) {
   const [loaded, setLoaded] = useState<{ values: Values; version: string; fields: Map<string, string> } | undefined>();
   const [draft, setDraft] = useState<Map<string, string>>(new Map());
   const [errors, setErrors] = useState<SettingsError[]>([]);
-  const [review, setReview] = useState<string | undefined>();
+  const [review, setReview] = useState<{ diff: string; changes?: ChangeInWords[] } | undefined>();
   const [busy, setBusy] = useState<'reviewing' | 'saving' | undefined>();
   const [notice, setNotice] = useState<{ kind: 'info' | 'error'; text: string; stale?: boolean } | undefined>();
   const [failed, setFailed] = useState(false);
@@ -305,16 +305,20 @@ export default function AdminSettings(props: AdminSettingsProps) {
       return;
     }
     setBusy('reviewing');
-    const answer = await callApi<{ diff: string; errors?: SettingsError[] }>('POST', '/api/admin/settings/diff', {
-      body: { changes: asked },
-      csrf: sessionRef.current?.csrfToken,
-    });
+    const answer = await callApi<{ diff: string; changes?: ChangeInWords[]; errors?: SettingsError[] }>(
+      'POST',
+      '/api/admin/settings/diff',
+      {
+        body: { changes: asked },
+        csrf: sessionRef.current?.csrfToken,
+      },
+    );
     setBusy(undefined);
     if (answer.status === 401) return location.assign(props.signIn);
     if (answer.status === 422) return showErrors(answer.body.errors ?? []);
     if (answer.status !== 200) return setNotice({ kind: 'error', text: text.failed });
     setErrors([]);
-    setReview(answer.body.diff);
+    setReview({ diff: answer.body.diff, changes: answer.body.changes });
     requestAnimationFrame(() => reviewRef.current?.focus());
   }
 
@@ -918,8 +922,7 @@ export default function AdminSettings(props: AdminSettingsProps) {
           <h2 id="settings-review-heading" ref={reviewRef} tabIndex={-1}>
             {text.diffHeading}
           </h2>
-          <p>{text.diffHelp}</p>
-          <DiffLines diff={review} />
+          <ChangeList changes={review.changes} diff={review.diff} text={props.history} fileHelp={text.diffHelp} />
           <p className="admin-settings-actions">
             <button
               type="button"

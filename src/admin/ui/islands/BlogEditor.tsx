@@ -16,7 +16,7 @@ import StructuredField, { prunedValue, type DeclaredField } from './StructuredFi
 import ReviewQueue, { type ReviewQueueProps } from './ReviewQueue';
 import { plainProblem } from './plain-errors';
 import { adminIntl, when } from './admin-dates';
-import History, { DiffLines, type HistoryProps } from './History';
+import History, { ChangeList, type ChangeInWords, type HistoryProps } from './History';
 
 /** A front-matter field of the form (from the collection's schema) and its label. */
 export interface EditorField {
@@ -172,6 +172,7 @@ interface TranslationStatus {
   outdated: boolean;
   since: string;
   diff?: string;
+  changes?: ChangeInWords[];
   sourceLocale: string;
 }
 /** A save held for review, as the API names it. */
@@ -1196,7 +1197,9 @@ export default function BlogEditor(props: BlogEditorProps) {
                 .replace('{language}', localeLabel(draft.translation.sourceLocale))
                 .replace('{since}', when(draft.translation.since))}
             </p>
-            {draft.translation.diff && <DiffLines diff={draft.translation.diff} />}
+            {draft.translation.diff && (
+              <ChangeList changes={draft.translation.changes} diff={draft.translation.diff} text={props.history} />
+            )}
           </section>
         )}
         {draft.translation && !draft.translation.outdated && (

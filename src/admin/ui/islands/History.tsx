@@ -1,7 +1,8 @@
 /**
  * The history of one item (a post in a language, a page's copy, the settings), under its editor:
  * a disclosure that lists the versions earlier saves replaced (when, in the reader's own locale
- * and time zone; who; what that save changed), shows what restoring one would change, and
+ * and time zone; who; what that save changed, in words), shows what restoring one would change (in
+ * words, the file diff behind *Show the file*: `ChangeList`, which the other screens' diffs use too), and
  * restores it after a confirm step. A restore is a save (src/admin/history.ts): the editor reads
  * the item again through `onRestored`. Its copy is each screen's `history:` block.
  */
@@ -29,7 +30,81 @@ export const historyText = [
   'restored',
   'stale',
   'notRestored',
+  'what',
+  'before',
+  'after',
+  'showFile',
+  'yes',
+  'no',
+  'none',
 ] as const;
+
+/** The texts of a list of changes in words (`what`, `before`, `after`: its columns; `showFile`: the file diff's disclosure). */
+export type ChangeListText = Record<'what' | 'before' | 'after' | 'showFile', string>;
+
+/** A change in words, as the APIs answer it (src/admin/change-words.ts). */
+export interface ChangeInWords {
+  label: string;
+  before: string;
+  after: string;
+}
+
+/**
+ * The changes in words (what changed, before, after), with the file diff behind *Show the file*;
+ * only the file diff when the API gave no changes in words (a file that does not read).
+ */
+export function ChangeList({
+  changes,
+  diff,
+  text,
+  fileHelp,
+}: {
+  changes: readonly ChangeInWords[] | undefined;
+  diff: string;
+  text: ChangeListText;
+  /** What the file diff shows, above it. */
+  fileHelp?: string;
+}) {
+  const file = (
+    <>
+      {fileHelp && <p>{fileHelp}</p>}
+      <DiffLines diff={diff} />
+    </>
+  );
+  if (!changes?.length) return file;
+  return (
+    <div className="admin-change-list">
+      <table className="admin-table">
+        <thead>
+          <tr>
+            <th scope="col">{text.what}</th>
+            <th scope="col">{text.before}</th>
+            <th scope="col">{text.after}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {changes.map((change, index) => (
+            <tr key={index}>
+              <th scope="row" data-label={text.what}>
+                {change.label}
+              </th>
+              <td data-label={text.before}>
+                <del>{change.before}</del>
+              </td>
+              <td data-label={text.after}>
+                <ins>{change.after}</ins>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <details className="admin-change-file">
+        <summary>{text.showFile}</summary>
+        {file}
+      </details>
+    </div>
+  );
+}
 
 /** What the panel needs: the item's API address, the session's CSRF token, the version the editor has. */
 export interface HistoryProps {
@@ -46,6 +121,8 @@ interface Version {
   by: string;
   at: string;
   summary: string;
+  /** What that save changed, in words. */
+  changes?: ChangeInWords[];
 }
 
 /** The lines of a unified diff, the added and removed ones marked (admin.css colours them). */
@@ -76,7 +153,9 @@ export function DiffLines({ diff }: { diff: string }) {
 export default function History({ api, csrf, version, text, onRestored }: HistoryProps) {
   const [versions, setVersions] = useState<Version[] | 'loading' | 'failed'>('loading');
   /** The version whose changes are shown, with its diff; `confirming` once Restore was pressed. */
-  const [shown, setShown] = useState<{ id: string; diff: string; confirming: boolean } | undefined>();
+  const [shown, setShown] = useState<
+    { id: string; diff: string; changes?: ChangeInWords[]; confirming: boolean } | undefined
+  >();
   const [notice, setNotice] = useState('');
   const [busy, setBusy] = useState(false);
   const [open, setOpen] = useState(false);
@@ -98,9 +177,9 @@ export default function History({ api, csrf, version, text, onRestored }: Histor
 
   async function show(id: string) {
     if (shown?.id === id) return setShown(undefined);
-    const answer = await callApi<{ diff: string }>('GET', `${api}/history/${id}`);
+    const answer = await callApi<{ diff: string; changes?: ChangeInWords[] }>('GET', `${api}/history/${id}`);
     if (answer.status !== 200) return setNotice(text.failed);
-    setShown({ id, diff: answer.body.diff, confirming: false });
+    setShown({ id, diff: answer.body.diff, changes: answer.body.changes, confirming: false });
   }
 
   async function restore(id: string) {
@@ -142,7 +221,10 @@ export default function History({ api, csrf, version, text, onRestored }: Histor
                 {text.replaced.replace('{time}', when(entry.at)).replace('{user}', entry.by)}
               </strong>
               <br />
-              {text.changed.replace('{summary}', entry.summary)}
+              {text.changed.replace(
+                '{summary}',
+                entry.changes?.length ? entry.changes.map((change) => change.label).join(', ') : entry.summary,
+              )}
             </p>
             <p className="admin-history-actions">
               <button
@@ -158,7 +240,7 @@ export default function History({ api, csrf, version, text, onRestored }: Histor
             {shown?.id === entry.id && (
               <div className="admin-history-version">
                 <p id={`history-diff-${entry.id}`}>{text.diffHelp}</p>
-                <DiffLines diff={shown.diff} />
+                <ChangeList changes={shown.changes} diff={shown.diff} text={text} />
                 {shown.confirming ? (
                   <div className="banner banner-info" role="group" aria-labelledby={`history-confirm-${entry.id}`}>
                     <p id={`history-confirm-${entry.id}`}>{text.confirm.replace('{time}', when(entry.at))}</p>

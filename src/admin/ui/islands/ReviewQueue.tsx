@@ -4,12 +4,13 @@
  * language, author and time (a deletion and a rename said as such), what it changes (a disclosure
  * with the diff against what is published), and for admins a note and Approve / Reject; an editor
  * sees their own changes waiting. Nothing is shown while none waits (or review is off). After a
- * decision the list and the screen's items are read again (`onDecided`).
+ * decision the list and the screen's items are read again (`onDecided`). With `queue`, it is the one
+ * queue of every API's changes (the changes screen's), each said in words with the file behind a disclosure.
  */
 import { useEffect, useState } from 'react';
 import { callApi } from './admin-client';
 import { when } from './admin-dates';
-import { DiffLines } from './History';
+import { ChangeList, DiffLines, type ChangeInWords, type ChangeListText } from './History';
 
 /** The copy keys of the review queue (the blog screen's `review:` block). */
 export const reviewText = [
@@ -29,6 +30,9 @@ export const reviewText = [
   'show',
 ] as const;
 
+/** The copy keys of the one queue of every change (the changes screen's `review:` block): the review's and the change list's. */
+export const reviewQueueText = [...reviewText, 'what', 'before', 'after', 'showFile'] as const;
+
 export interface ReviewQueueProps {
   /** The API address the changes are under (`/api/admin/collections/<id>`, `/api/admin/pages`, `/api/admin/media`). */
   api: string;
@@ -38,6 +42,10 @@ export interface ReviewQueueProps {
   /** Names of the languages, by id. */
   languages: Record<string, string>;
   text: Record<(typeof reviewText)[number], string>;
+  /** The one queue of every API's changes (`/api/admin/review-queue`): `api` is the queue itself, not an API with `reviews` under it. */
+  queue?: boolean;
+  /** The change list's words, to show a change in words (what, before, after) with its file behind a disclosure. */
+  words?: ChangeListText;
   onDecided(): void;
 }
 
@@ -49,19 +57,34 @@ interface Held {
   at: string;
   stale: boolean;
   diff: string;
-  kind?: 'save' | 'delete' | 'rename';
+  /** The queue's kind (page, entry, entry-delete, …), or an API's (save, delete, rename). */
+  kind?: string;
+  /** What the change does (the queue's; an API says it as `kind`). */
+  action?: 'save' | 'delete' | 'rename';
+  /** The queue's item: a page's content id, an image's id, or `<collection>/<slug>`. */
+  item?: string;
   name?: string;
   to?: string;
+  changes?: ChangeInWords[];
 }
 
-export default function ReviewQueue({ api, csrf, decides, languages, text, onDecided }: ReviewQueueProps) {
+export default function ReviewQueue({
+  api,
+  csrf,
+  decides,
+  languages,
+  text,
+  queue,
+  words,
+  onDecided,
+}: ReviewQueueProps) {
   const [changes, setChanges] = useState<Held[]>([]);
   const [notes, setNotes] = useState<Record<string, string>>({});
   const [said, setSaid] = useState('');
   const [busy, setBusy] = useState(false);
 
   const load = async () => {
-    const answer = await callApi<{ changes: Held[] }>('GET', `${api}/reviews`);
+    const answer = await callApi<{ changes: Held[] }>('GET', queue ? api : `${api}/reviews`);
     if (answer.status === 200) setChanges(answer.body.changes);
   };
   useEffect(() => void load(), [api]);
@@ -69,13 +92,22 @@ export default function ReviewQueue({ api, csrf, decides, languages, text, onDec
   async function decide(change: Held, verb: 'approve' | 'reject') {
     setBusy(true);
     const note = notes[change.id]?.trim();
-    const answer = await callApi<{ message?: string }>('POST', `${api}/reviews/${change.id}/${verb}`, {
-      body: note ? { note } : {},
-      csrf,
-    });
+    const answer = await callApi<{ message?: string }>(
+      'POST',
+      `${api}${queue ? '' : '/reviews'}/${change.id}/${verb}`,
+      {
+        body: note ? { note } : {},
+        csrf,
+      },
+    );
     setBusy(false);
     if (answer.status === 200) {
-      setSaid((verb === 'approve' ? text.approved : text.rejected).replace('{entry}', change.name ?? change.slug));
+      setSaid(
+        (verb === 'approve' ? text.approved : text.rejected).replace(
+          '{entry}',
+          change.name ?? change.item ?? change.slug,
+        ),
+      );
       await load();
       onDecided();
     } else
@@ -88,16 +120,17 @@ export default function ReviewQueue({ api, csrf, decides, languages, text, onDec
 
   /** The change in words: its item (and language), what it does, who made it and when. */
   const describe = (change: Held) => {
+    const action = change.action ?? change.kind;
     const line =
-      change.kind === 'rename'
+      action === 'rename'
         ? text.rename.replace('{to}', change.to ?? '')
-        : change.kind === 'delete'
+        : action === 'delete'
           ? text.deletion
           : change.locale
             ? text.entry
             : text.item;
     return line
-      .replace('{entry}', change.name ?? change.slug)
+      .replace('{entry}', change.name ?? change.item ?? change.slug)
       .replace('{language}', languages[change.locale] ?? change.locale)
       .replace('{by}', change.by)
       .replace('{at}', when(change.at));
@@ -125,7 +158,11 @@ export default function ReviewQueue({ api, csrf, decides, languages, text, onDec
             {change.stale && <p className="field-error">{text.stale}</p>}
             <details>
               <summary>{text.show}</summary>
-              <DiffLines diff={change.diff} />
+              {words ? (
+                <ChangeList changes={change.changes} diff={change.diff} text={words} />
+              ) : (
+                <DiffLines diff={change.diff} />
+              )}
             </details>
             {decides && (
               <div className="field">

@@ -1,6 +1,7 @@
 /** /admin/changes: the AdminChanges island (the admin's audit log), for admins. */
 import type { PageProps } from 'typed-site/template';
 import AdminChanges, { adminChangesText, type AdminChangesProps } from '../islands/AdminChanges';
+import { reviewQueueText } from '../islands/ReviewQueue';
 import { AdminPage } from '../layout/AdminPage';
 import { Island } from 'typed-site/template';
 import { adminPageCopy, text, z } from '../layout/copy';
@@ -14,6 +15,13 @@ export const content = z.strictObject({
     >,
   ),
   actions: z.record(z.string(), text),
+  /** The one review queue's copy (islands/ReviewQueue.tsx). */
+  review: z.strictObject(
+    Object.fromEntries(reviewQueueText.map((key) => [key, text])) as Record<
+      (typeof reviewQueueText)[number],
+      typeof text
+    >,
+  ),
   /** The parts of the settings page, by the first part of a setting's path. */
   sections: z.record(z.string(), text).default({}),
 });
@@ -30,6 +38,7 @@ export default function AdminChangesPage({ page, content, site }: PageProps<Cont
     text: content.changes,
     actions: content.actions,
     sections: content.sections,
+    review: content.review,
     links: {
       blog: site.href('/admin/blog'),
       settings: site.href('/admin/settings'),
