@@ -1,11 +1,14 @@
 /**
  * Save-to-live time of `site serve --admin`: from the moment a blog save is sent until the
- * server serves the new page. The site is built and written like `site build`, served with the
+ * server serves the new page and, on a site with search, the new search index (its entry file
+ * names other index files; that the index holds the saved word is checked once the saves are done). The site is built and written like `site build`, served with the
  * admin and its live pipeline in this process, and one post's title is edited through the API
  * (the median of several saves counts).
  */
+import { readdir, readFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { createLiveSite } from '../src/admin/live-site.js';
 import { createServeAdmin } from '../src/admin/mount.js';
 import { addUser } from '../src/admin/users.js';
@@ -39,6 +42,13 @@ function send(
     outgoing.on('error', reject);
     outgoing.end(body);
   });
+}
+
+/** Whether a word is in one of the index chunks (gzipped) of a Pagefind bundle. */
+export async function searchIndexHolds(bundle: string, word: string): Promise<boolean> {
+  for (const entry of await readdir(join(bundle, 'index')))
+    if (gunzipSync(await readFile(join(bundle, 'index', entry))).includes(word)) return true;
+  return false;
 }
 
 /** Median save-to-live milliseconds of `saves` edits of one post of the site in `siteDir` (the working directory is changed for the run). */
@@ -78,6 +88,8 @@ export async function measureSaveToLive(
     const slug = slugs[Math.floor(slugs.length / 2)]!;
     const times: number[] = [];
     let rendered = '';
+    let word = '';
+    const searchEntry = `${server.url}/pagefind/pagefind-entry.json`;
     for (let save = 1; save <= saves; save++) {
       const post = JSON.parse((await send(`${server.url}/api/admin/posts/${slug}/en`, 'GET', { cookie })).text) as {
         frontMatter: Record<string, unknown>;
@@ -85,26 +97,31 @@ export async function measureSaveToLive(
         version: string;
       };
       const title = `Benchmark title ${save}`;
+      word = `benchsaved${save}x${Date.now()}`;
+      const entryBefore = config.search.enabled ? (await send(searchEntry, 'GET')).text : undefined;
       const started = performance.now();
       const saved = await send(
         `${server.url}/api/admin/posts/${slug}/en`,
         'PUT',
         { ...json, cookie, 'x-csrf-token': csrf, 'if-match': `"${post.version}"` },
-        JSON.stringify({ frontMatter: { ...post.frontMatter, title }, body: post.body }),
+        JSON.stringify({ frontMatter: { ...post.frontMatter, title }, body: `${post.body}\n\nSaved ${word}.\n` }),
       );
       if (saved.status !== 200) throw new Error(`save ${save} failed: ${saved.status} ${saved.text}`);
       for (;;) {
         const page = await send(`${server.url}/blog/${slug}/`, 'GET');
         if (page.text.includes(title)) break;
       }
+      while (entryBefore !== undefined && (await send(searchEntry, 'GET')).text === entryBefore);
       times.push(performance.now() - started);
       rendered = `rebuild ${(JSON.parse(saved.text) as { ms?: number }).ms ?? '?'} ms`;
     }
     times.sort((a, b) => a - b);
+    if (config.search.enabled && !(await searchIndexHolds(join(dist, 'pagefind'), word)))
+      throw new Error(`the served search index does not hold the saved word ${word}`);
     return {
       ms: times[Math.floor(times.length / 2)]!,
       pages: built.pages.length,
-      note: `median of ${saves} saves of one post, request to new page served; last ${rendered}`,
+      note: `median of ${saves} saves of one post, request to new page${config.search.enabled ? ' and new search index' : ''} served (the index holds the saved text); last ${rendered}`,
     };
   } finally {
     await server.close();

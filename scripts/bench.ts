@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [--posts 1000] [--peers] [--runs 1] [--skip-real] [--keep] [--tmp <dir>]`
+ * `npm run bench -- [--posts 1000] [--peers] [--runs 1] [--skip-real | --only-real] [--keep] [--tmp <dir>]`
  *
  * Generates a seeded synthetic corpus (about 6 KB of Markdown per post, with headings, lists, a
  * blockquote, a fenced code block and a GFM table) in a temp folder and builds it as whole
@@ -18,7 +18,10 @@
  * - the demo site (the repository's own content): cold, again with nothing changed (output and
  *   cache kept), and save-to-live in `site serve --admin`;
  * - the real site (every route, both locales) with the same number of synthetic posts, cold, warm,
- *   and rebuilt with nothing changed, twice.
+ *   rebuilt with nothing changed, twice, a one-post edit (`site build`, after an untimed first
+ *   edit; its stages and how many pages the search index took again in the note, and the index
+ *   checked to hold the edited text), and save-to-live in `site serve --admin`, search included
+ *   (`--only-real`: these rows alone).
  *
  * Prints pages, seconds, pages/s and peak RSS (from /usr/bin/time when present, else reported by
  * the CLI under SITE_REPORT_RSS=1). With --runs N each build runs N times and the median counts:
@@ -37,7 +40,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createDevBuilder } from '../src/dev/rebuild.js';
 import { logInfo, logResult } from '../src/logger.js';
-import { measureSaveToLive } from './bench-save.js';
+import { measureSaveToLive, searchIndexHolds } from './bench-save.js';
 import {
   astroFiles,
   createCorpus,
@@ -515,8 +518,37 @@ async function benchRealSite(work: string, count: number, runs: number): Promise
     await measure('real site warm (social images from the cache)', {}),
     await measure('real site rebuild, nothing changed (dist kept)', { keepOutput: true }),
     await measure('real site rebuild again, nothing changed (read-sets kept)', { keepOutput: true }),
+    ...(await realSiteEdit(work, siteDir, cacheDir, english, runs)),
     await saveToLive(siteDir, cacheDir, `real site save-to-live (site serve --admin, ${count} posts)`, runs),
   ];
+}
+
+/**
+ * One post's body edited and the real site built again as a process (`site build`), after an
+ * untimed first edit that renders every page to record what each reads. The row's note has the
+ * stages (`--verbose`) and the pages indexed again; the search index must hold the edited text.
+ */
+async function realSiteEdit(
+  work: string,
+  siteDir: string,
+  cacheDir: string,
+  posts: ReturnType<typeof createCorpus>,
+  runs: number,
+): Promise<Measurement[]> {
+  const edited = join(siteDir, 'content', 'blog', posts[Math.floor(posts.length / 2)]!.slug, 'en.md');
+  await measureBuildOnce(work, siteDir, cacheDir, 'real site first edit (untimed)', {
+    keepOutput: true,
+    before: () => editPost(edited),
+  });
+  const row = await measureBuild(runs, work, siteDir, cacheDir, 'real site one-post edit (site build)', {
+    keepOutput: true,
+    before: () => editPost(edited),
+  });
+  const marker = /Edited at run (\d+)/g;
+  const last = [...(await readFile(edited, 'utf8')).matchAll(marker)].at(-1)?.[1];
+  if (!last || !(await searchIndexHolds(join(siteDir, 'dist', 'pagefind'), last)))
+    throw new Error('the search index does not hold the edited text');
+  return [{ ...row, note: `${row.note ?? ''}\n    the search index holds the edited text` }];
 }
 
 /** Save-to-live of `site serve --admin` on a copy of a site, with the bench's cache folder. */
@@ -553,6 +585,52 @@ function ratio(a: Measurement | undefined, b: Measurement | undefined): string {
   return a && b ? `${(a.ms / b.ms).toFixed(2)}×` : 'n/a';
 }
 
+/** The fixture site (with the peers when asked) and the demo site. */
+async function benchSmallSites(
+  work: string,
+  posts: ReturnType<typeof createCorpus>,
+  count: number,
+  runs: number,
+  withPeers: boolean,
+): Promise<void> {
+  logInfo(
+    `building the fixture site${withPeers ? ', with Eleventy, Astro and Hugo,' : ''} in ${runs} alternating round(s)…`,
+  );
+  const { site: fixture, peers } = await benchFixture(work, posts, runs, withPeers);
+  logResult(
+    formatTable(`fixture site (bench/fixture: 1 locale, 1 layout, ${count} posts + index)`, [...fixture, ...peers]),
+  );
+  if (peers.length) {
+    const [cold, warm, defaultCold, defaultWarm, checkout, , again] = fixture;
+    const eleventy = peers.find((row) => row.label.startsWith('eleventy'));
+    const hugo = peers.find((row) => row.label.startsWith('hugo'));
+    const astro = peers.find((row) => row.label.startsWith('astro'));
+    const memory = (a: Measurement | undefined) =>
+      a?.rssKb && eleventy?.rssKb ? `${(a.rssKb / eleventy.rssKb).toFixed(2)}×` : 'n/a';
+    logResult(
+      [
+        'ratios (same run; below 1 means site is faster):',
+        '  as peers (same files written):',
+        `    site cold / eleventy: ${ratio(cold, eleventy)}    site warm / eleventy: ${ratio(warm, eleventy)}`,
+        `    site cold / hugo:     ${ratio(cold, hugo)}    site warm / hugo:     ${ratio(warm, hugo)}`,
+        `    site cold / astro:    ${ratio(cold, astro)}    site warm / astro:    ${ratio(warm, astro)}`,
+        `    peak RSS site cold / eleventy: ${memory(cold)}`,
+        '  default (three times the files: pages and their .br/.gz):',
+        `    site cold / eleventy: ${ratio(defaultCold, eleventy)}    site warm / eleventy: ${ratio(defaultWarm, eleventy)}`,
+        `    site cold / hugo:     ${ratio(defaultCold, hugo)}    site warm / hugo:     ${ratio(defaultWarm, hugo)}`,
+        `    site cold / astro:    ${ratio(defaultCold, astro)}    site warm / astro:    ${ratio(defaultWarm, astro)}`,
+        `    peak RSS site cold / eleventy: ${memory(defaultCold)}`,
+        `  second checkout with the first one's cache / warm (default output): ${ratio(checkout, defaultWarm)}`,
+        '  again with nothing changed (dist, cache and read-sets kept):',
+        `    site again / eleventy: ${ratio(again, eleventy)}    site again / hugo:     ${ratio(again, hugo)}    site again / astro: ${ratio(again, astro)}`,
+        '',
+      ].join('\n'),
+    );
+  }
+  logInfo('building the demo site and saving a post in site serve --admin…');
+  logResult(formatTable("demo site (the repository's content)", await benchDemo(work, runs)));
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -560,6 +638,7 @@ async function main(): Promise<void> {
       runs: { type: 'string', default: '1' },
       peers: { type: 'boolean', default: false },
       'skip-real': { type: 'boolean', default: false },
+      'only-real': { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
       tmp: { type: 'string', default: tmpdir() },
     },
@@ -567,7 +646,9 @@ async function main(): Promise<void> {
   const count = Number(values.posts);
   const runs = Number(values.runs);
   if (!Number.isInteger(count) || count < 1 || !Number.isInteger(runs) || runs < 1) {
-    logInfo('usage: npm run bench -- [--posts 1000] [--runs 1] [--peers] [--skip-real] [--keep] [--tmp <dir>]');
+    logInfo(
+      'usage: npm run bench -- [--posts 1000] [--runs 1] [--peers] [--skip-real | --only-real] [--keep] [--tmp <dir>]',
+    );
     process.exitCode = 2;
     return;
   }
@@ -581,42 +662,7 @@ async function main(): Promise<void> {
     );
     logResult(await fileSystemNote(work));
 
-    logInfo(
-      `building the fixture site${values.peers ? ', with Eleventy, Astro and Hugo,' : ''} in ${runs} alternating round(s)…`,
-    );
-    const { site: fixture, peers } = await benchFixture(work, posts, runs, values.peers);
-    logResult(
-      formatTable(`fixture site (bench/fixture: 1 locale, 1 layout, ${count} posts + index)`, [...fixture, ...peers]),
-    );
-    if (peers.length) {
-      const [cold, warm, defaultCold, defaultWarm, checkout, , again] = fixture;
-      const eleventy = peers.find((row) => row.label.startsWith('eleventy'));
-      const hugo = peers.find((row) => row.label.startsWith('hugo'));
-      const astro = peers.find((row) => row.label.startsWith('astro'));
-      const memory = (a: Measurement | undefined) =>
-        a?.rssKb && eleventy?.rssKb ? `${(a.rssKb / eleventy.rssKb).toFixed(2)}×` : 'n/a';
-      logResult(
-        [
-          'ratios (same run; below 1 means site is faster):',
-          '  as peers (same files written):',
-          `    site cold / eleventy: ${ratio(cold, eleventy)}    site warm / eleventy: ${ratio(warm, eleventy)}`,
-          `    site cold / hugo:     ${ratio(cold, hugo)}    site warm / hugo:     ${ratio(warm, hugo)}`,
-          `    site cold / astro:    ${ratio(cold, astro)}    site warm / astro:    ${ratio(warm, astro)}`,
-          `    peak RSS site cold / eleventy: ${memory(cold)}`,
-          '  default (three times the files: pages and their .br/.gz):',
-          `    site cold / eleventy: ${ratio(defaultCold, eleventy)}    site warm / eleventy: ${ratio(defaultWarm, eleventy)}`,
-          `    site cold / hugo:     ${ratio(defaultCold, hugo)}    site warm / hugo:     ${ratio(defaultWarm, hugo)}`,
-          `    site cold / astro:    ${ratio(defaultCold, astro)}    site warm / astro:    ${ratio(defaultWarm, astro)}`,
-          `    peak RSS site cold / eleventy: ${memory(defaultCold)}`,
-          `  second checkout with the first one's cache / warm (default output): ${ratio(checkout, defaultWarm)}`,
-          '  again with nothing changed (dist, cache and read-sets kept):',
-          `    site again / eleventy: ${ratio(again, eleventy)}    site again / hugo:     ${ratio(again, hugo)}    site again / astro: ${ratio(again, astro)}`,
-          '',
-        ].join('\n'),
-      );
-    }
-    logInfo('building the demo site and saving a post in site serve --admin…');
-    logResult(formatTable("demo site (the repository's content)", await benchDemo(work, runs)));
+    if (!values['only-real']) await benchSmallSites(work, posts, count, runs, values.peers);
     if (!values['skip-real']) {
       logInfo('building the real site…');
       logResult(await fileSystemNote(work));

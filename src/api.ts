@@ -166,8 +166,9 @@ export async function build(options: BuildOptions = {}): Promise<BuildReport> {
   if (options.verbose && written) {
     const { stats } = result;
     const stages = Object.entries(result.timings).map(([stage, time]) => `${stage} ${time} ms`);
+    const search = result.output?.search;
     logger.info(
-      `${stages.join(' · ')}\nmarkdown ${stats.markdownParsed} parsed, ${stats.markdownCached} cached · entries kept ${stats.entriesKept} · page set ${stats.pageSetKept ? 'kept' : 'expanded'} · esbuild steps cached ${stats.esbuildCached} · ${stats.pagesRendered} pages rendered · ${stats.workers} worker threads · social images ${stats.socialImagesDrawn} drawn of ${stats.socialImages} · image variants ${stats.imageVariantsMade} encoded of ${stats.imageVariants}\nwrote ${written.written} of ${written.files} files (siblings included), removed ${written.removed}${written.compressWorkers ? ` · precompression shared with ${written.compressWorkers} worker thread${written.compressWorkers === 1 ? '' : 's'}` : ''}`,
+      `${stages.join(' · ')}\nmarkdown ${stats.markdownParsed} parsed, ${stats.markdownCached} cached · entries kept ${stats.entriesKept} · page set ${stats.pageSetKept ? 'kept' : 'expanded'} · esbuild steps cached ${stats.esbuildCached} · ${stats.pagesRendered} pages rendered · ${stats.workers} worker threads · social images ${stats.socialImagesDrawn} drawn of ${stats.socialImages} · image variants ${stats.imageVariantsMade} encoded of ${stats.imageVariants}\nwrote ${written.written} of ${written.files} files (siblings included), removed ${written.removed}${written.compressWorkers ? ` · precompression shared with ${written.compressWorkers} worker thread${written.compressWorkers === 1 ? '' : 's'}` : ''}${search ? `\nsearch index: ${search.indexed} of ${search.pages} pages indexed again` : ''}`,
     );
   }
   return {

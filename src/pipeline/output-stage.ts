@@ -72,6 +72,8 @@ export interface OutputReport {
   written?: WriteReport;
   /** 'served': the files written into the folder, and those removed from it. */
   published?: FolderChanges;
+  /** `search.enabled`: the pages the index holds, and how many of them Pagefind indexed in this run. */
+  search?: { pages: number; indexed: number };
 }
 
 /** The output stages of one pipeline. */
@@ -104,6 +106,8 @@ export function createOutputStage(publish: Publish, options: OutputStageOptions)
   // 'served': the final files as the folder holds them since the last publish (undefined: as on disk).
   let published: OutputFiles | undefined;
   let last: { build: Build; files: Promise<OutputFiles> } | undefined;
+  // The hash of each page the search index took, by the bytes it took it of: a page a later run did not make again is not hashed again.
+  const searchMemo = new Map<string, { data: string | Uint8Array; hash: string }>();
   const folderOf = (config: ResolvedConfig): string => {
     if (publish.to === 'memory') return config.dirs.output;
     return publish.folder ?? (relative(process.cwd(), config.dirs.output) || config.dirs.output);
@@ -115,7 +119,12 @@ export function createOutputStage(publish: Publish, options: OutputStageOptions)
   async function finalOf(
     run: StageRun | undefined,
     build: Build,
-  ): Promise<{ files: OutputFiles; kept: Build['kept']; written?: IndexedOutput['written'] }> {
+  ): Promise<{
+    files: OutputFiles;
+    kept: Build['kept'];
+    written?: IndexedOutput['written'];
+    search?: OutputReport['search'];
+  }> {
     const time = <T>(stage: string, work: () => Promise<T>) => (run ? run.time(stage, work) : work());
     const { config } = build;
     const folder = staticFolderOf(config);
@@ -132,12 +141,14 @@ export function createOutputStage(publish: Publish, options: OutputStageOptions)
             outputFolder,
             folder,
             cache: options.cache,
+            memo: publish.to === 'folder' ? undefined : searchMemo,
           }),
         )
       : undefined;
     const indexed = search?.files ?? placed;
+    const searchReport = search && { pages: search.pages, indexed: search.indexed };
     if (publish.to === 'memory' || !sitePluginsOf(config).some((entry) => entry.plugin.buildEnd))
-      return { files: indexed, kept: build.kept, written: search?.written };
+      return { files: indexed, kept: build.kept, written: search?.written, search: searchReport };
     // Before the write: a hook that throws leaves the output as it was.
     const ended = await time('build end', () =>
       runBuildEnd({
@@ -150,7 +161,7 @@ export function createOutputStage(publish: Publish, options: OutputStageOptions)
         logger: publish.log ?? { info() {}, warn() {} },
       }),
     );
-    return { files: ended.files, kept: new Map(ended.kept), written: search?.written };
+    return { files: ended.files, kept: new Map(ended.kept), written: search?.written, search: searchReport };
   }
 
   return {
@@ -192,7 +203,7 @@ export function createOutputStage(publish: Publish, options: OutputStageOptions)
           if (done.stamps) await final.written?.(done.stamps);
           return done;
         });
-        report = { folder, files: final.files, written };
+        report = { folder, files: final.files, written, search: final.search };
       } else {
         const changes = published
           ? changesOf(final.files, published)
@@ -202,7 +213,7 @@ export function createOutputStage(publish: Publish, options: OutputStageOptions)
             publishChanges(folder, final.files, changes, { precompress: precompress(config) }),
           );
         published = final.files;
-        report = { folder, files: final.files, published: changes };
+        report = { folder, files: final.files, published: changes, search: final.search };
       }
       last = { build, files: Promise.resolve(final.files) };
       // Once the pages are out: a changed slug's old path is kept (and redirects).

@@ -44,7 +44,9 @@ export function builds(site: () => string) {
     const kept = Number(/entries kept (\d+)/.exec(stderr)?.[1]);
     const pageSet = /page set (kept|expanded)/.exec(stderr)?.[1];
     const warnings = stderr.split('\n').filter((line) => line.startsWith('warning'));
-    return { rendered, written, pages, kept, pageSet, warnings };
+    const search = /search index: (\d+) of (\d+) pages indexed again/.exec(stderr);
+    const indexed = search ? { indexed: Number(search[1]), searchable: Number(search[2]) } : undefined;
+    return { rendered, written, pages, kept, pageSet, warnings, indexed };
   };
 
   /** Every file of `out` is the same as in a cold build without the cache, and there are no others. */
