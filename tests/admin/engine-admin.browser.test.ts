@@ -89,7 +89,7 @@ describe('a site without admin templates of its own', () => {
       expect(html, file).toContain('<meta name="robots" content="noindex" />');
       expect(html, file).toMatch(/<link rel="stylesheet" href="\/assets\/admin\.[0-9a-f]{10}\.css" \/>/);
       expect(html, file).toContain(
-        '<div class="admin-ui"><a class="admin-skip-link" href="#main">Skip to main content</a>',
+        '<div class="admin-ui" data-intl="nb-NO"><a class="admin-skip-link" href="#main">Skip to main content</a>',
       );
       // The engine's copy names the site by its config.
       expect(html, file).not.toContain('{siteName}');

@@ -55,9 +55,9 @@ describe('one diagnostic per mistake (issue 53)', () => {
     const { errors, dir } = await problemsAfter((dir) =>
       edit(post(dir, 'no'), (text) => text.replace('author: Mendwise-teamet', 'autor: Mendwise-teamet')),
     );
-    // The misspelt field's own line, wherever the front matter puts it.
+    // The misspelt field's own line, wherever the post's front matter puts it.
     const line =
-      (await readFile(post(dir, 'no'), 'utf8')).split('\n').findIndex((text) => text.startsWith('autor:')) + 1;
+      (await readFile(post(repoRoot, 'no'), 'utf8')).split('\n').findIndex((text) => text.startsWith('author:')) + 1;
     expect(errors.map((error) => error.format())).toEqual([
       `${relative(process.cwd(), post(dir, 'no'))}:${line}:1  autor  unknown key "autor": did you mean "author"? ("author" is required and missing)  (Rename it to author; unknown keys are not ignored.)`,
     ]);

@@ -140,7 +140,7 @@ describe('the inbox and the changes with site serve --admin, in the browser', ()
     expect(await rows().first().textContent()).toContain('Demo of the claims portal');
     // The meeting's time in the booking's zone, saying which; the page it was booked from and that page's audience.
     const meeting = await rows().first().innerText();
-    expect(meeting).toContain('Meeting on Dec 3, 2026, 10:00 AM (Europe/Oslo)');
+    expect(meeting).toContain('Meeting on 3 Dec 2026, 10:00 (Europe/Oslo)');
     expect(meeting).toContain('Sent from the page: /no/shop/book-meeting/');
     expect(meeting).toContain('Audience: Retailers');
     expect(await rows().first().getByRole('link', { name: '/no/shop/book-meeting/' }).getAttribute('href')).toBe(

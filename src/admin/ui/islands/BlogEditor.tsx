@@ -8,15 +8,18 @@
  * Ctrl/Cmd+S, a warning before leaving unsaved changes, and the server's field errors.
  * Without a session it goes to /auth; on a static host it says the admin is not running.
  */
-import { useEffect, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
 import { callApi, loadSession, type AdminSession } from './admin-client';
 import MediaPicker, { type MediaPickerText } from './MediaPicker';
-import ComponentPicker, { type ComponentPickerText } from './ComponentPicker';
+import type { ComponentPickerText } from './ComponentPicker';
 import StructuredField, { prunedValue, type DeclaredField } from './StructuredField';
 import ReviewQueue, { type ReviewQueueProps } from './ReviewQueue';
 import { plainProblem } from './plain-errors';
 import { adminIntl, when } from './admin-dates';
 import History, { ChangeList, type ChangeInWords, type HistoryProps } from './History';
+
+/** "Component…" and its dialog load when the toolbar is drawn, apart from the editor (the admin's page stays within its JavaScript budget). */
+const ComponentPicker = lazy(() => import('./ComponentPicker'));
 
 /** A front-matter field of the form (from the collection's schema) and its label. */
 export interface EditorField {
@@ -1278,7 +1281,11 @@ export default function BlogEditor(props: BlogEditorProps) {
                   {text[kind]}
                 </button>
               ))}
-              {props.components && <ComponentPicker text={props.components} onInsert={insertComponent} />}
+              {props.components && (
+                <Suspense fallback={null}>
+                  <ComponentPicker text={props.components} onInsert={insertComponent} />
+                </Suspense>
+              )}
             </div>
             <textarea
               id={`post-${tab}-body`}
