@@ -87,6 +87,8 @@ describe('the site settings with site serve --admin, in the browser', () => {
     expect(await addOn.getByLabel('Norsk').inputValue()).toBe('Tilleggspakken «100 ordrer»');
     await addOn.getByLabel('Norsk').fill('Ekstrapakken «100 ordrer»');
     await page.getByLabel('Booking page address').fill(bookingUrl);
+    // A time written the Norwegian way (08.30) is taken as the config writes it (08:30).
+    await page.getByLabel('Opens at').fill('08.30');
     await page.getByRole('button', { name: 'Review changes' }).click();
     const review = page.getByRole('region', { name: 'Your changes' });
     await review.waitFor();
@@ -115,6 +117,7 @@ describe('the site settings with site serve --admin, in the browser', () => {
     expect(diff).toContain('-    limits: { ordersPerMonth: 50 }\n+    limits: { ordersPerMonth: 75 }');
     expect(diff).toContain(`+  url: ${bookingUrl}`);
     expect(diff).toContain('+  heading: Ekstrapakken «100 ordrer»');
+    expect(diff).toMatch(/^\+.*opens: "08:30"/m);
     expect(await axeViolations(page)).toEqual([]);
 
     await review.getByRole('button', { name: 'Save changes' }).click();

@@ -27,6 +27,7 @@ export const adminSettingsText = [
   'contact',
   'collections',
   'onRequest',
+  'unlimited',
   'priced',
   'perMonth',
   'perYear',
@@ -128,11 +129,19 @@ function declaredFieldOf(groups: readonly ScreenGroup[], path: string): ScreenFi
     );
 }
 
+/** The fields that hold a time of day (HH:MM). */
+const clockTime = /^company\.openingHours\.(?:opens|closes)$/;
+
 /** A declared share's value (0 to 1) as the percentage its field shows. */
 const percentOf = (value: number) => String(Number((value * 100).toFixed(6)));
 
 /** The editable leaves of the values, as the text of their fields (booleans as "true"/"false"). */
-function fieldsOf(values: Values, groups: readonly ScreenGroup[], locales: readonly string[]): Map<string, string> {
+function fieldsOf(
+  values: Values,
+  groups: readonly ScreenGroup[],
+  locales: readonly string[],
+  unlimitedWord: string,
+): Map<string, string> {
   const out = new Map<string, string>();
   const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
   const walk = (value: unknown, path: string) => {
@@ -148,7 +157,15 @@ function fieldsOf(values: Values, groups: readonly ScreenGroup[], locales: reado
     if (field?.type === 'localized-text')
       for (const locale of locales)
         out.set(`${path}.${locale}`, text((value as Record<string, unknown> | null)?.[locale]));
-    else out.set(path, field?.percent && typeof value === 'number' ? percentOf(value) : text(value));
+    else
+      out.set(
+        path,
+        field?.percent && typeof value === 'number'
+          ? percentOf(value)
+          : field?.unlimited && value === 'unlimited'
+            ? unlimitedWord
+            : text(value),
+      );
   }
   // A plan on request gets an empty price to switch to: the currency of the first priced plan, per month.
   const example = values.plans.map((plan) => plan.price).find((price): price is Price => typeof price === 'object');
@@ -171,15 +188,25 @@ function fieldsOf(values: Values, groups: readonly ScreenGroup[], locales: reado
 }
 
 /**
- * The value a field's text stands for: null for an empty optional field, a number where one is
- * asked (decimal comma too; a declared percentage as its share), else the text. `field` is the
- * declared setting the path belongs to, if any.
+ * The value a field's text stands for: null for an empty optional field, "unlimited" for the word
+ * in the admin's language (`settings.unlimited`: "ubegrenset") or in English, a number where one is
+ * asked (decimal comma too; a declared percentage as its share), a time written with a full stop
+ * (09.00, the Norwegian norm) with a colon, else the text. `field` is the declared setting the path
+ * belongs to, if any.
  */
-function valueOf(path: string, text: string, original: string, field?: ScreenField): string | number | boolean | null {
+function valueOf(
+  path: string,
+  text: string,
+  original: string,
+  field?: ScreenField,
+  unlimitedWord = 'unlimited',
+): string | number | boolean | null {
   if (field ? field.type === 'boolean' : original === 'true' || original === 'false') return text === 'true';
   const trimmed = text.trim();
   if (trimmed === '' && (field ? field.optional : optional.test(path))) return null;
-  if (field?.unlimited && /^unlimited$/i.test(trimmed)) return 'unlimited';
+  if (field?.unlimited && [unlimitedWord.toLowerCase(), 'unlimited'].includes(trimmed.toLowerCase()))
+    return 'unlimited';
+  if (clockTime.test(path) && /^\d{1,2}\.\d{2}$/.test(trimmed)) return trimmed.replace('.', ':').padStart(5, '0');
   if ((field ? field.type === 'number' : numeric.test(path)) && /^-?\d+(?:[.,]\d+)?$/.test(trimmed)) {
     const number = Number(trimmed.replace(',', '.'));
     return field?.percent ? Number((number / 100).toFixed(8)) : number;
@@ -219,7 +246,7 @@ export default function AdminSettings(props: AdminSettingsProps) {
     const answer = await callApi<{ values: Values; version: string }>('GET', '/api/admin/settings');
     if (answer.status === 401) return location.assign(props.signIn);
     if (answer.status !== 200) return setFailed(true);
-    const fields = fieldsOf(answer.body.values, props.settings, Object.keys(props.languages));
+    const fields = fieldsOf(answer.body.values, props.settings, Object.keys(props.languages), text.unlimited);
     setFailed(false);
     setLoaded({ ...answer.body, fields });
     setDraft(new Map(fields));
@@ -241,8 +268,8 @@ export default function AdminSettings(props: AdminSettingsProps) {
       }
       if (now === original) continue;
       const field = declaredFieldOf(props.settings, path);
-      const value = valueOf(path, now, original, field);
-      if (value !== valueOf(path, original, original, field)) out.push({ path, value });
+      const value = valueOf(path, now, original, field, text.unlimited);
+      if (value !== valueOf(path, original, original, field, text.unlimited)) out.push({ path, value });
     }
     for (const index of prices) {
       const at = (key: string) => draft.get(`plans.${index}.price.${key}`) ?? '';
