@@ -182,7 +182,7 @@ describe('the site settings with site serve --admin, in the browser', () => {
     const rows = table.locator('tbody tr');
     expect(await rows.first().locator('th').textContent()).toBe('Changed the site settings: Plans');
     expect(await table.locator('th').allTextContents()).toContain(
-      'Changed the site settings: Meeting booking, Plans, Page texts',
+      'Changed the site settings: Company, Meeting booking, Plans, Page texts',
     );
     expect(await rows.first().getByRole('link', { name: 'Site settings' }).getAttribute('href')).toBe(
       '/admin/settings/',
