@@ -200,22 +200,16 @@ export async function writeSite(
       });
     }
     const step = stepCounter(options.afterStep);
-    let outcome: FilesReport & { touched?: Touched };
+    let report: FilesReport;
     try {
-      outcome = inPlace ? updateInPlace(outDir, entries, existing, step, kept) : replaceFolder(outDir, entries, step);
+      report = inPlace ? updateInPlace(outDir, entries, existing, step, kept) : replaceFolder(outDir, entries, step);
     } catch (error) {
       throw asWriteError(error, outputFolder);
     }
-    const { touched, ...report } = outcome;
     let stamps: Map<string, FileStamp> | undefined;
     if (options.renderState && options.cache !== false) {
-      const known = inPlace && touched ? { existing, touched } : undefined;
-      stamps = stampOutput(outDir, entries, kept, known);
-      await writeRenderState(outDir, {
-        ...options.renderState,
-        stamps,
-        folders: stampFolders(outDir, stamps, known),
-      });
+      stamps = stampOutput(outDir, entries, kept);
+      await writeRenderState(outDir, { ...options.renderState, stamps, folders: stampFolders(outDir, stamps) });
     }
     await cache?.settled();
     const done = { ...report, compressWorkers: compressed?.workers ?? 0, ...(stamps ? { stamps } : {}) };
@@ -410,20 +404,6 @@ function removeEmptyFolder(path: string): void {
 interface ExistingOutput {
   files: Map<string, FileStamp>;
   folders: Set<string>;
-  /** The folders found with their recorded modification time (nothing in them added, renamed or removed since the last write), with it. */
-  unmoved: Map<string, number>;
-}
-
-/** What an update in place changed: the files it wrote, and the folders it added, removed or changed an entry of. */
-interface Touched {
-  written: ReadonlySet<string>;
-  folders: ReadonlySet<string>;
-}
-
-/** The folder of an output path ("" for the output's own). */
-function folderOf(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return slash < 0 ? '' : path.slice(0, slash);
 }
 
 /**
@@ -444,7 +424,6 @@ function listOutput(
   }
   const files = new Map<string, FileStamp>();
   const folders = new Set<string>();
-  const unmoved = new Map<string, number>();
   const add = (path: string, dirent: Dirent) => {
     if (dirent.isDirectory()) folders.add(path);
     else if (!dirent.isFile()) files.set(path, { size: -1, mtimeMs: 0 });
@@ -457,16 +436,15 @@ function listOutput(
       add(relativeTo(outDir, join(dirent.parentPath, dirent.name)), dirent);
   };
   try {
-    if (!recorded || !listRecorded(outDir, recorded, kept, { files, folders, unmoved, add, listAll })) {
+    if (!recorded || !listRecorded(outDir, recorded, kept, { files, folders, add, listAll })) {
       files.clear();
       folders.clear();
-      unmoved.clear();
       listAll('');
     }
   } catch {
     return undefined;
   }
-  return { files, folders, unmoved };
+  return { files, folders };
 }
 
 /** A path under `outDir`, relative, with forward slashes. */
@@ -480,8 +458,7 @@ function relativeTo(outDir: string, path: string): string {
 /**
  * Fills `files` and `folders` from the record, listing only the folders whose modification time
  * moved (an entry added, renamed or removed there); false when a recorded folder or file is gone
- * or is no longer one (then the caller lists the whole output). The folders found as recorded
- * (`unmoved`) need no second look after the write unless it changed an entry in them.
+ * or is no longer one (then the caller lists the whole output).
  */
 function listRecorded(
   outDir: string,
@@ -490,7 +467,6 @@ function listRecorded(
   into: {
     files: Map<string, FileStamp>;
     folders: Set<string>;
-    unmoved: Map<string, number>;
     add(path: string, dirent: Dirent): void;
     listAll(folder: string): void;
   },
@@ -501,7 +477,6 @@ function listRecorded(
     if (!stats?.isDirectory()) return false;
     if (folder) into.folders.add(folder);
     if (stats.mtimeMs !== mtimeMs) moved.add(folder);
-    else into.unmoved.set(folder, mtimeMs);
   }
   for (const path of recorded.stamps.keys()) {
     const slash = path.lastIndexOf('/');
@@ -529,15 +504,8 @@ function statOf(file: string): FileStamp | undefined {
   return stats?.isFile() ? { size: stats.size, mtimeMs: stats.mtimeMs } : undefined;
 }
 
-/**
- * The modification time of the output folder and of every folder that holds a file of `stamps`,
- * after the write: a folder taken from the record untouched by the write keeps the recorded one.
- */
-function stampFolders(
-  outDir: string,
-  stamps: ReadonlyMap<string, FileStamp>,
-  known?: { existing: ExistingOutput; touched: Touched },
-): Map<string, number> {
+/** The modification time of the output folder and of every folder that holds a file of `stamps`, after the write. */
+function stampFolders(outDir: string, stamps: ReadonlyMap<string, FileStamp>): Map<string, number> {
   const names = new Set<string>(['']);
   for (const path of stamps.keys()) {
     for (let slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) {
@@ -548,11 +516,6 @@ function stampFolders(
   }
   const folders = new Map<string, number>();
   for (const folder of [...names].sort()) {
-    const recorded = known?.touched.folders.has(folder) ? undefined : known?.existing.unmoved.get(folder);
-    if (recorded !== undefined) {
-      folders.set(folder, recorded);
-      continue;
-    }
     const stats = lstatSync(join(outDir, folder), { throwIfNoEntry: false });
     if (stats?.isDirectory()) folders.set(folder, stats.mtimeMs);
   }
@@ -570,21 +533,14 @@ function keptIntact(existing: ExistingOutput, kept: ReadonlyMap<string, FileStam
   return true;
 }
 
-/**
- * The stamp of every file of the output after a write: the written ones read again, the kept ones
- * as they were, and (after an update in place) the others as the update found them.
- */
+/** The stamp of every file of the output after a write: the written ones read again, the kept ones as they were. */
 function stampOutput(
   outDir: string,
   entries: readonly [string, string | Uint8Array][],
   kept: ReadonlyMap<string, FileStamp>,
-  known?: { existing: ExistingOutput; touched: Touched },
 ): Map<string, FileStamp> {
   const stamps = new Map(kept);
-  for (const [path] of entries) {
-    const found = known?.touched.written.has(path) ? undefined : known?.existing.files.get(path);
-    stamps.set(path, found && found.size >= 0 ? found : stampOf(join(outDir, path)));
-  }
+  for (const [path] of entries) stamps.set(path, stampOf(join(outDir, path)));
   return stamps;
 }
 
@@ -604,14 +560,13 @@ function updateInPlace(
   existing: ExistingOutput,
   step: () => void,
   kept: ReadonlyMap<string, FileStamp>,
-): FilesReport & { touched: Touched } {
+): FilesReport {
   const changed = entries.filter(
     ([path, data]) => existing.files.get(path)?.size !== byteLength(data) || !sameBytes(join(outDir, path), data),
   );
   const wanted = new Set([...entries.map(([path]) => path), ...kept.keys()]);
   const removals = [...existing.files.keys()].filter((path) => !wanted.has(path)).sort();
-  if (changed.length === 0 && removals.length === 0)
-    return { files: wanted.size, written: 0, removed: 0, touched: { written: new Set(), folders: new Set() } };
+  if (changed.length === 0 && removals.length === 0) return { files: wanted.size, written: 0, removed: 0 };
 
   const created: string[] = [];
   const folders = new Set(existing.folders);
@@ -663,16 +618,7 @@ function updateInPlace(
   }
   for (const folder of emptied) removeEmptyFolder(join(outDir, folder));
   removeJournal(outDir);
-  // A folder's modification time moves when an entry in it is added, renamed or removed.
-  const touchedFolders = new Set<string>();
-  for (const path of [...changed.map(([path]) => path), ...removals, ...created, ...emptied])
-    touchedFolders.add(folderOf(path));
-  return {
-    files: wanted.size,
-    written: changed.length,
-    removed: removals.length,
-    touched: { written: new Set(changed.map(([path]) => path)), folders: touchedFolders },
-  };
+  return { files: wanted.size, written: changed.length, removed: removals.length };
 }
 
 function byteLength(data: string | Uint8Array): number {
