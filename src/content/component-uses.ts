@@ -10,8 +10,15 @@ import { nearest } from '../did-you-mean.js';
 import { SiteError } from '../errors.js';
 import type { ComponentUse } from './directives.js';
 
-/** What the check reads of a module of `templates/content/` (render/types.ts has the whole contract). */
-type ContentComponentModule = Pick<import('../render/types.js').ContentComponentModule, 'props' | 'description'>;
+/**
+ * What the check reads of a module of `templates/content/`: its attributes' schema and its
+ * description (render/types.ts has the whole contract, which takes its shape from this; declared
+ * here so content/ does not import from render/).
+ */
+interface ContentComponentModule {
+  props?: z.ZodType<any>;
+  description?: string;
+}
 
 /** The props a component gets besides its attributes: no attribute may have these names. */
 export const reservedProps = ['children', 'images', 'site'] as const;
