@@ -1,6 +1,6 @@
 /** `:::callout{type="warning"}` … `:::`: a note, tip or warning around Markdown. */
 import { z } from 'zod';
-import type { ContentComponentProps } from '../../render/types.js';
+import type { ContentComponentProps } from 'typed-site/template';
 import { componentWords } from './words.js';
 
 export const description = 'A note, tip or warning set apart from the text around it.';

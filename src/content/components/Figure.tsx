@@ -1,6 +1,6 @@
 /** `::figure[The caption]{src="jacket.jpg" alt="…"}`: an image beside the document, with its caption. */
 import { z } from 'zod';
-import type { ContentComponentProps } from '../../render/types.js';
+import type { ContentComponentProps } from 'typed-site/template';
 
 export const description = 'An image beside the Markdown file, with a caption.';
 

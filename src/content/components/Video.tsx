@@ -6,7 +6,7 @@
  * link leads to the video.
  */
 import { z } from 'zod';
-import type { ContentComponentProps } from '../../render/types.js';
+import type { ContentComponentProps } from 'typed-site/template';
 import { componentWords } from './words.js';
 
 /** The provider, the page and the player of a video address, or undefined for one neither YouTube nor Vimeo serves. */

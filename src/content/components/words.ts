@@ -1,5 +1,5 @@
 /** The words of the engine's content components, in English and Norwegian (English for any other language). */
-import type { SiteContext } from '../../render/types.js';
+import type { SiteContext } from 'typed-site/template';
 
 const english = {
   note: 'Note',
