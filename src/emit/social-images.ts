@@ -251,6 +251,14 @@ function titleSize(title: string): number {
 }
 
 /**
+ * The eyebrow's and the host's white, and the rule's above the host: colours with alpha rather than
+ * an element's opacity, which librsvg paints on a layer of the card's size of its own (a third of
+ * the rasterising), and the rule a box rather than a border (satori clips a border with masks).
+ */
+const veil = 'rgba(255,255,255,0.85)';
+const rule = 'rgba(255,255,255,0.3)';
+
+/**
  * The card: the site's mark (its logo, or the first letter of its name) and name at the top, then the eyebrow and the title, the host at the
  * foot, in white on the accent colour. Raise `socialCardLayout` when this changes.
  */
@@ -297,7 +305,7 @@ function cardLayout(card: SocialCard, letterMark: boolean): Box {
     box(
       'div',
       { display: 'flex', flexDirection: 'column', maxWidth: 1040 },
-      ...(card.eyebrow ? [box('div', { fontSize: 32, opacity: 0.85, marginBottom: 20 }, card.eyebrow)] : []),
+      ...(card.eyebrow ? [box('div', { fontSize: 32, color: veil, marginBottom: 20 }, card.eyebrow)] : []),
       box(
         'div',
         { fontSize: titleSize(title), fontWeight: 700, lineHeight: 1.12, letterSpacing: -1, lineClamp: 4 },
@@ -306,8 +314,9 @@ function cardLayout(card: SocialCard, letterMark: boolean): Box {
     ),
     box(
       'div',
-      { display: 'flex', fontSize: 28, opacity: 0.85, borderTop: '2px solid rgba(255,255,255,0.35)', paddingTop: 24 },
-      card.host,
+      { display: 'flex', flexDirection: 'column' },
+      box('div', { height: 2, background: rule }),
+      box('div', { display: 'flex', fontSize: 28, color: veil, paddingTop: 24 }, card.host),
     ),
   );
 }
