@@ -132,6 +132,32 @@ describe('drawing social images', () => {
       expect(Buffer.from(again.files.get(file)!).equals(Buffer.from(png))).toBe(true);
   });
 
+  it('draws pages that show the same card in two languages once, and writes the drawing to each file', async () => {
+    const english = { ...card('Mendwise for repair shops – æøå'), lang: 'en' };
+    const norwegian = { ...english, lang: 'nb' };
+    const other = card('Priser for reparatører');
+    // The page's language names the file (a page and its translation have cards of their own), not the drawing.
+    const cards = new Map([english, norwegian, other].map((c) => [socialImageFile(c), c]));
+    expect(cards.size).toBe(3);
+
+    const cache = openDiskCache('social', cacheDir);
+    const first = await drawSocialImages(cards, { cache });
+    expect(first.drawn).toBe(2);
+    expect([...first.files.keys()]).toEqual([...cards.keys()].sort());
+    const bytes = (c: SocialCard) => Buffer.from(first.files.get(socialImageFile(c))!);
+    expect(bytes(english).equals(bytes(norwegian))).toBe(true);
+    expect(bytes(english).equals(bytes(other))).toBe(false);
+    // The same bytes as each drawn alone, and a third language takes the drawing from the cache.
+    for (const c of [english, norwegian]) {
+      const alone = await drawSocialImages(new Map([[socialImageFile(c), c]]), { cache: false });
+      expect(Buffer.from([...alone.files.values()][0]!).equals(bytes(c))).toBe(true);
+    }
+    const german = { ...english, lang: 'de' };
+    const later = await drawSocialImages(new Map([[socialImageFile(german), german]]), { cache });
+    expect(later.drawn).toBe(0);
+    expect(Buffer.from(later.files.get(socialImageFile(german))!).equals(bytes(english))).toBe(true);
+  });
+
   it("draws the site's logo (public/logo.svg) at the top left, else the name's first letter; a new logo is drawn again, not taken from the cache", async () => {
     const logo = readFileSync(join(repoRoot, 'public', 'logo.svg'), 'utf8');
     expect(placedMark(logo)).toMatch(
