@@ -207,7 +207,8 @@ async function createCardDrawer(): Promise<CardDrawer> {
       .removeAlpha()
       .raw()
       .toBuffer();
-  // The frames drawn by this thread, by what they show: a build's cards have one or a few.
+  // The frames drawn by this thread, by what they show: a build's cards have one or a few (one per
+  // accent). A process that lives on (the admin) keeps the last few, 2.3 MB each.
   const frames = new Map<string, Promise<Buffer>>();
   return async (card, mark) => {
     if (card.photo) {
@@ -223,6 +224,7 @@ async function createCardDrawer(): Promise<CardDrawer> {
         pixels(logo === undefined ? svg : svg.replace(/<\/svg>\s*$/, `${logo}</svg>`)),
       );
       frames.set(frameKey, frame);
+      if (frames.size > framesKept) frames.delete(frames.keys().next().value!);
       // A frame that failed is drawn again for the next card (its own card fails).
       frame.catch(() => frames.delete(frameKey));
     }
@@ -328,6 +330,9 @@ function titleSize(title: string): number {
  * for a layout of the eyebrow and title alone and under two thirds of the rasterising.
  */
 type CardPart = 'frame' | 'band';
+
+/** Frames a thread keeps (`createCardDrawer`). */
+const framesKept = 8;
 
 /** The header's height (the mark's) and the foot's (the rule, its padding and the host's line). */
 const headerHeight = markBox.size;
