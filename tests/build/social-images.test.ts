@@ -132,6 +132,66 @@ describe('drawing social images', () => {
       expect(Buffer.from(again.files.get(file)!).equals(Buffer.from(png))).toBe(true);
   });
 
+  it('draws pages that show the same card in two languages once, and writes the drawing to each file', async () => {
+    const english = { ...card('Mendwise for repair shops – æøå'), lang: 'en' };
+    const norwegian = { ...english, lang: 'nb' };
+    const other = card('Priser for reparatører');
+    // The page's language names the file (a page and its translation have cards of their own), not the drawing.
+    const cards = new Map([english, norwegian, other].map((c) => [socialImageFile(c), c]));
+    expect(cards.size).toBe(3);
+
+    const cache = openDiskCache('social', cacheDir);
+    const first = await drawSocialImages(cards, { cache });
+    expect(first.drawn).toBe(2);
+    expect([...first.files.keys()]).toEqual([...cards.keys()].sort());
+    const bytes = (c: SocialCard) => Buffer.from(first.files.get(socialImageFile(c))!);
+    expect(bytes(english).equals(bytes(norwegian))).toBe(true);
+    expect(bytes(english).equals(bytes(other))).toBe(false);
+    // The same bytes as each drawn alone, and a third language takes the drawing from the cache.
+    for (const c of [english, norwegian]) {
+      const alone = await drawSocialImages(new Map([[socialImageFile(c), c]]), { cache: false });
+      expect(Buffer.from([...alone.files.values()][0]!).equals(bytes(c))).toBe(true);
+    }
+    const german = { ...english, lang: 'de' };
+    const later = await drawSocialImages(new Map([[socialImageFile(german), german]]), { cache });
+    expect(later.drawn).toBe(0);
+    expect(Buffer.from(later.files.get(socialImageFile(german))!).equals(bytes(english))).toBe(true);
+  });
+
+  it('draws each title into the same frame: two cards of one accent differ only between the header and the foot, and a long name stays on its line', async () => {
+    const rows = async (c: SocialCard) => {
+      const drawn = await drawSocialImages(new Map([[socialImageFile(c), c]]), { cache: false });
+      const raw = await sharp(Buffer.from([...drawn.files.values()][0]!))
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      expect(raw.info).toMatchObject({ width: 1200, height: 630, channels: 3 });
+      const row = (y: number) => raw.data.subarray(y * 1200 * 3, (y + 1) * 1200 * 3);
+      return {
+        header: Buffer.concat(range(0, 128).map(row)),
+        band: Buffer.concat(range(128, 498).map(row)),
+        foot: Buffer.concat(range(498, 630).map(row)),
+      };
+    };
+    const range = (from: number, to: number) => Array.from({ length: to - from }, (_, index) => from + index);
+    const [short, long, longName] = await Promise.all([
+      rows(card('Kort')),
+      rows(card('En tittel lang nok til å gå over flere linjer på kortet, slik at satori bryter den')),
+      rows({
+        ...card('Kort'),
+        siteName: 'A site name long enough to take more than the one line of the card it is on',
+      }),
+    ]);
+    expect(short.header.equals(long.header) && short.foot.equals(long.foot)).toBe(true);
+    expect(short.band.equals(long.band)).toBe(false);
+    // A name longer than its line ends in an ellipsis on that line, not on a second one: the rows
+    // between the name and the title stay the accent (#0f5132), right of the mark.
+    expect(longName.header.equals(short.header)).toBe(false);
+    const below = range(123, 128).flatMap((y) =>
+      range(150, 1200).map((x) => longName.header.readUIntBE((y * 1200 + x) * 3, 3).toString(16)),
+    );
+    expect(new Set(below)).toEqual(new Set(['f5132']));
+  });
+
   it("draws the site's logo (public/logo.svg) at the top left, else the name's first letter; a new logo is drawn again, not taken from the cache", async () => {
     const logo = readFileSync(join(repoRoot, 'public', 'logo.svg'), 'utf8');
     expect(placedMark(logo)).toMatch(
