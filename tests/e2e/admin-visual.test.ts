@@ -4,11 +4,13 @@
  * labelled field, Escape puts the heading back); a click edits it in place, Save goes through the
  * page texts' API, and the frame shows the page again with the new heading, which is in the
  * copy file and, on serve, on the published page. A link of the page opens its page in the frame.
+ * Under `admin.review`, an editor's change of a post's title waits in the one review queue.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations } from '../helpers/axe';
 import { launchBrowser } from '../helpers/browser';
 import { startLiveAdminServer } from '../helpers/admin-server';
 import { signInWithPassword, startDevAdmin } from './support';
@@ -74,6 +76,12 @@ describe('editing on the page with site serve --admin, in the browser', () => {
     expect(published.text).toContain('Make mending the easy choice');
     expect(published.text).not.toContain('data-edit');
     expect(problems).toEqual([]);
+    // axe's script needs the CSP bypassed, which would let the framed page run its scripts: another context.
+    const audit = await (await browser.newContext({ locale: 'en-US', bypassCSP: true })).newPage();
+    await signInWithPassword(audit, `${server.url}/admin/visual/`, editor);
+    await audit.goto(`${server.url}/admin/visual/`);
+    await expect.poll(() => frameOf(audit).locator(heading).count()).toBe(1);
+    expect(await axeViolations(audit)).toEqual([]);
   });
 
   it('opens a page the shown page links to, and says when an address is no page', async () => {
@@ -99,6 +107,57 @@ describe('editing on the page with site dev, in the browser', () => {
       await page.waitForURL(/\/admin\/blog\/$/);
       await page.goto(`${running.dev.url}/admin/visual/`);
       await editHeading(page, running.site.dir, 'Make mending the easy choice');
+    } finally {
+      await browser.close();
+      await running.close();
+    }
+  }, 120_000);
+});
+
+describe('editing on the page under admin.review, in the browser', () => {
+  const admin = { email: 'admin@example.com', role: 'admin' as const, password: 'admin password 1' };
+
+  it("holds an editor's change of a post's title for review, and the page keeps the published title", async () => {
+    const running = await startLiveAdminServer([editor, admin], {
+      prepare: async (site) => {
+        const text = await readFile(site.config, 'utf8');
+        await writeFile(site.config, text.replace(/^admin:\n/m, 'admin:\n  review: true\n'));
+      },
+    });
+    const browser = await launchBrowser();
+    try {
+      const { server } = running;
+      const page = await (await browser.newContext({ locale: 'en-US' })).newPage();
+      page.setDefaultTimeout(15_000);
+      await signInWithPassword(page, `${server.url}/admin/visual/`, editor);
+      await page.goto(`${server.url}/admin/visual/?path=${encodeURIComponent('/blog/a-day-in-a-tailor-shop/')}`);
+      const frame = frameOf(page);
+      const title = frame.locator('h1[data-edit="blog/a-day-in-a-tailor-shop#title"]');
+      await expect.poll(() => title.textContent()).toBe('A day in a tailor shop');
+      await title.click();
+      const field = frame.getByLabel('Edit: title');
+      await expect.poll(() => field.inputValue()).toBe('A day in a tailor shop');
+      await field.fill('A day at the tailor shop');
+      await frame.getByRole('button', { name: 'Save' }).click();
+      await expect
+        .poll(() => page.getByRole('status').last().textContent())
+        .toBe(
+          'Saved for review. The website keeps showing the published text until an administrator approves your change.',
+        );
+      expect(await title.textContent()).toBe('A day in a tailor shop');
+      // The one review queue has it, in words, for the administrator.
+      const { cookie } = await server.signIn(admin.email, admin.password);
+      const queue = (await server.send('GET', '/api/admin/review-queue', { headers: { cookie } })).json() as {
+        changes: { kind: string; item: string; by: string; changes: { after: string }[] }[];
+      };
+      expect(queue.changes).toContainEqual(
+        expect.objectContaining({
+          kind: 'entry',
+          item: 'blog/a-day-in-a-tailor-shop',
+          by: editor.email,
+          changes: expect.arrayContaining([expect.objectContaining({ after: 'A day at the tailor shop' })]),
+        }),
+      );
     } finally {
       await browser.close();
       await running.close();

@@ -5,7 +5,7 @@
  * Tab. A click or Enter puts a labelled field in its place (a line, a paragraph, or Markdown for a
  * body), filled from the API of its file; Escape cancels. Save goes through that API: a page's
  * copy to `PUT /api/admin/pages/<id>/<locale>` with only that key, an entry's field to its
- * collection's `PUT …/posts/<slug>/<locale>`, with If-Match, so it is checked, audited and (with
+ * collection's `PUT /api/admin/collections/<id>/<slug>/<locale>`, with If-Match, so it is checked, audited and (with
  * `admin.review`) held for review as on the other screens. The frame then shows the page again,
  * the edited text focused. A link in the page opens its page here. For editors and admins.
  */
@@ -60,7 +60,7 @@ async function readText(edit: string, locale: string, kind: string): Promise<Edi
   const key = edit.slice(hash + 1);
   if (kind === 'entry') {
     const slash = id.indexOf('/');
-    const address = `/api/admin/collections/${encodeURIComponent(id.slice(0, slash))}/posts/${encodeURIComponent(id.slice(slash + 1))}/${locale}`;
+    const address = `/api/admin/collections/${encodeURIComponent(id.slice(0, slash))}/${encodeURIComponent(id.slice(slash + 1))}/${locale}`;
     const answer = await callApi('GET', address);
     if (answer.status !== 200) return undefined;
     const { frontMatter, body, version } = answer.body as {
