@@ -237,10 +237,7 @@ export default function AdminVisual({ signIn, text }: AdminVisualProps) {
       }
       waitFor.current = null;
     }
-    for (const element of document.querySelectorAll<HTMLElement>('[data-edit]')) {
-      element.tabIndex = 0;
-      element.title = text.editLabel.replace('{field}', element.dataset.edit ?? '');
-    }
+    for (const element of document.querySelectorAll<HTMLElement>('[data-edit]')) element.tabIndex = 0;
     document.addEventListener('click', (event) => {
       const target = event.target as Element;
       const editable = target.closest<HTMLElement>('[data-edit]');
