@@ -100,6 +100,15 @@ export function markEntry(marks: EditMarks, entry: Entry): Entry {
   return result;
 }
 
+/** `value` with every marker taken out of its texts, deeply (plain objects and lists). */
+export function withoutMarkers<T>(value: T): T {
+  if (typeof value === 'string') return value.replace(markerCharacters, '') as T;
+  if (Array.isArray(value)) return value.map(withoutMarkers) as T;
+  if (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype)
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withoutMarkers(item)])) as T;
+  return value;
+}
+
 /** Elements whose content is text to the HTML parser: markers in them are taken out, never attributed. */
 const rawTextElements = new Set(['script', 'style', 'title', 'textarea']);
 /** Elements without content or end tag. */

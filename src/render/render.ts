@@ -22,7 +22,7 @@ import { isAdminTemplate } from '../admin-pages.js';
 import { lazyPackage } from '../lazy-package.js';
 import { needsConsent } from '../islands/consent.js';
 import { consentBanner } from './consent-banner.js';
-import { editAttributes, markCopy, markEntry, type EditMarks } from './edit-markers.js';
+import { editAttributes, markCopy, markEntry, withoutMarkers, type EditMarks } from './edit-markers.js';
 import { focusStylesheet, usesFocusClasses } from './images.js';
 import { renderDocument } from './head.js';
 import { breadcrumbList, organization } from './json-ld.js';
@@ -366,7 +366,8 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
     const template = templates.pages[page.template];
     if (!template) throw unknownTemplate(page);
     const props = propsOf(page);
-    const meta = metaOf(page);
+    // The head is made from the meta as published (a social card is named by its title's hash).
+    const meta = marks ? withoutMarkers(metaOf(page)) : metaOf(page);
     const { createElement } = react();
     let body = inTemplate(page, () =>
       reactServer().renderToString(

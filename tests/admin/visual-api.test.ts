@@ -53,6 +53,26 @@ describe('site serve --admin: /api/admin/visual', () => {
     expect(list.text).toContain('data-edit="blog/a-day-in-a-tailor-shop#title"');
   });
 
+  it('renders every page of the sitemap as published: the same bytes but for the data-edit attributes, the admin stylesheet and text drawn in SVG', async () => {
+    const sitemap = (await server.send('GET', '/sitemap.xml')).text;
+    const paths = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => decodeURI(new URL(match[1]!).pathname));
+    expect(paths.length).toBeGreaterThan(50);
+    let marked = 0;
+    for (const path of paths) {
+      const [published, shown] = await Promise.all([server.send('GET', encodeURI(path)), visual(path)]);
+      expect(shown.status, path).toBe(200);
+      if (shown.text.includes('data-edit=')) marked++;
+      const plain = shown.text
+        .replace(/ data-edit(?:-locale|-kind)?="[^"]*"/g, '')
+        .replace(/<link rel="stylesheet" href="\/assets\/admin\.[0-9a-f]{10}\.css" \/><\/head>/, '</head>');
+      // A drawing that breaks a text into lines by its length may break it elsewhere: a marker counts.
+      const drawingless = (html: string) => html.replace(/<svg[\s\S]*?<\/svg>/g, '<svg></svg>');
+      expect(drawingless(plain), path).toBe(drawingless(published.text));
+    }
+    // Every page shows some text of its copy or of an entry.
+    expect(marked).toBe(paths.length);
+  });
+
   it('answers 401 without a session and 404 for no page of the site or an admin screen', async () => {
     expect((await visual('/hub/', {})).status).toBe(401);
     for (const path of ['/no-such-page/', '/admin/pages/', 'hub', '']) {
