@@ -5,7 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Entry } from '../../src/content/collections';
-import { createEditMarks, editAttributes, isCopyText, markCopy, markEntry } from '../../src/render/edit-markers';
+import {
+  createEditMarks,
+  editAttributes,
+  isCopyText,
+  markCopy,
+  markEntry,
+  withoutMarkers,
+} from '../../src/render/edit-markers';
 
 describe('edit markers', () => {
   it('marks copy, not names, addresses or dates', () => {
@@ -72,5 +79,16 @@ describe('edit markers', () => {
         '<p data-edit="blog/mending#subtitle" data-edit-locale="en" data-edit-kind="entry">A short story</p>' +
         '<div data-edit="blog/mending#body" data-edit-locale="en" data-edit-kind="entry" class="prose"><p>Body</p></div></article>',
     );
+  });
+});
+
+describe('withoutMarkers', () => {
+  it('takes every marker out of the texts of an object, leaving the rest as it is', () => {
+    const marks = createEditMarks();
+    const image = new Date(0);
+    const copy = markCopy(marks, { title: 'Our story', list: ['A text'], image }, 'story', 'en');
+    expect(copy.title).not.toBe('Our story');
+    expect(withoutMarkers(copy)).toEqual({ title: 'Our story', list: ['A text'], image });
+    expect(withoutMarkers(copy).image).toBe(image);
   });
 });
