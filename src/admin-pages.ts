@@ -23,6 +23,7 @@ export const adminRoutes: readonly { path: string; template: string; content: st
   { path: '/admin/blog', template: `${enginePrefix}AdminBlog`, content: 'admin/blog' },
   { path: '/admin/inbox', template: `${enginePrefix}AdminInbox`, content: 'admin/inbox' },
   { path: '/admin/pages', template: `${enginePrefix}AdminPages`, content: 'admin/pages' },
+  { path: '/admin/visual', template: `${enginePrefix}AdminVisual`, content: 'admin/visual' },
   { path: '/admin/media', template: `${enginePrefix}AdminMedia`, content: 'admin/media' },
   { path: '/admin/changes', template: `${enginePrefix}AdminChanges`, content: 'admin/changes' },
   { path: '/admin/settings', template: `${enginePrefix}AdminSettings`, content: 'admin/settings' },
@@ -48,6 +49,7 @@ export const adminIslandNames: readonly string[] = [
   'AdminPages',
   'AdminSettings',
   'AdminSignIn',
+  'AdminVisual',
   'BlogEditor',
 ];
 

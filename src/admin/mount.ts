@@ -21,6 +21,7 @@ import { createMediaRoutes, type MediaRoutesOptions } from './media-api.js';
 import { createPostRoutes, type PostRoutesOptions, type SaveOutcome } from './posts-api.js';
 import { createCollectionRoutes } from './collections-api.js';
 import { createPreviewRoutes, previewPrefix, type PreviewOptions } from './preview.js';
+import { createVisualRoutes } from './visual-api.js';
 import { createTranslationOrigins, type TranslationOrigins } from './translation-origins.js';
 import { createPageRoutes, type PageRoutesOptions } from './pages-api.js';
 import { createSettingsRoutes, type SettingsRoutesOptions } from './settings-api.js';
@@ -140,6 +141,7 @@ function routesOf(given: MountOptions, audit: AuditLog, events: AdminEvents): Ad
     ...(options.routes ?? []),
     ...(options.posts ? collectionRoutes(options, audit, history, review, events, preview[0], origins) : []),
     ...preview,
+    ...(options.preview ? createVisualRoutes({ lastBuild: options.preview.lastBuild }) : []),
     ...(options.inbox ? createInboxRoutes({ ...options.inbox, audit, now: options.now }) : []),
     ...(options.media ? createMediaRoutes({ ...options.media, audit, review }) : []),
     ...(options.settings ? createSettingsRoutes({ ...options.settings, audit, history, review }) : []),

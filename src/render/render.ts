@@ -22,6 +22,7 @@ import { isAdminTemplate } from '../admin-pages.js';
 import { lazyPackage } from '../lazy-package.js';
 import { needsConsent } from '../islands/consent.js';
 import { consentBanner } from './consent-banner.js';
+import { editAttributes, markCopy, markEntry, withoutMarkers, type EditMarks } from './edit-markers.js';
 import { focusStylesheet, usesFocusClasses } from './images.js';
 import { renderDocument } from './head.js';
 import { breadcrumbList, organization } from './json-ld.js';
@@ -49,6 +50,11 @@ export interface RenderInput {
   pluginHead?: PluginHead;
   /** Told of every input a render reads (`site dev` re-renders a page only when one of them changes). */
   track?(dependency: RenderDependency): void;
+  /**
+   * The admin's visual mode (edit-markers.ts): the copy and entries the templates read are marked,
+   * and each page comes with `data-edit` on the elements that show them. Never set for a build.
+   */
+  editMarks?: EditMarks;
 }
 
 /**
@@ -84,6 +90,8 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
   const copyValues = copyValuesOf(config);
   const data = siteDataOf(config, templates);
   const consent = needsConsent(config);
+  const marks = input.editMarks;
+  const markedCopy = new Map<string, PageContent>();
 
   // When tracked, an entry is handed out as a view that reports what is read of it: the locales it
   // has, and each field of a translation ("entry:blog/a:en [\"title\"]"). An edit of a post's body
@@ -127,9 +135,15 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
 
   const propsOf = (page: Page): PageProps => {
     if (page.content !== undefined) track(`content:${contentKey(page.content, page.locale)}`);
-    const content = page.content === undefined ? {} : input.contents.get(contentKey(page.content, page.locale));
+    const key = page.content === undefined ? undefined : contentKey(page.content, page.locale);
+    let content = key === undefined ? {} : input.contents.get(key);
     if (content === undefined) {
       throw new SiteError({ code: 'CONTENT_MISSING', message: `no copy for ${page.url}`, field: page.content });
+    }
+    if (marks && key !== undefined) {
+      let copy = markedCopy.get(key);
+      if (!copy) markedCopy.set(key, (copy = markCopy(marks, content, page.content!, page.locale)));
+      content = copy;
     }
     return { page, content, site: contextFor(page.locale) };
   };
@@ -300,11 +314,14 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
       entries(collection) {
         track(`entries:${collection}`);
         const list = input.entries[collection] ?? [];
+        if (marks) return list.map((entry) => markEntry(marks, entry));
         return input.track ? list.map((entry) => viewOf(entry)!) : list;
       },
       entry(collection, slug) {
         track(`entry:${collection}/${slug}`);
-        return viewOf(bySlug.get(collection)?.get(slug));
+        const entry = bySlug.get(collection)?.get(slug);
+        if (marks) return entry && markEntry(marks, entry);
+        return viewOf(entry);
       },
       translationOf(entry) {
         const chosen = pickTranslation(entry.translations, locale, {
@@ -349,7 +366,8 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
     const template = templates.pages[page.template];
     if (!template) throw unknownTemplate(page);
     const props = propsOf(page);
-    const meta = metaOf(page);
+    // The head is made from the meta as published (a social card is named by its title's hash).
+    const meta = marks ? withoutMarkers(metaOf(page)) : metaOf(page);
     const { createElement } = react();
     let body = inTemplate(page, () =>
       reactServer().renderToString(
@@ -389,7 +407,7 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
       code.length || focus.length || parts.length
         ? [...(meta.stylesheets ?? []), ...code, ...focus, ...parts]
         : meta.stylesheets;
-    return renderDocument(
+    const html = renderDocument(
       page,
       {
         config,
@@ -403,6 +421,7 @@ export function createRenderer(input: RenderInput): { renderPage(page: Page): st
       },
       body + banner,
     );
+    return marks ? editAttributes(html, marks) : html;
   }
 
   return { renderPage, metaOf };

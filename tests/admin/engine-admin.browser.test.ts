@@ -80,6 +80,7 @@ describe('a site without admin templates of its own', () => {
       'admin/blog/index.html',
       'admin/media/index.html',
       'admin/pages/index.html',
+      'admin/visual/index.html',
       'admin/inbox/index.html',
       'admin/changes/index.html',
       'admin/settings/index.html',

@@ -23,13 +23,13 @@ describe('JavaScript budget', () => {
     expect(withJs.length).toBeGreaterThan(0);
     for (const page of withJs)
       expect(page, page).toMatch(
-        /contactus\/$|launch-campaign\/$|\/hub\/pricing\/$|book-meeting\/(failed\/)?$|arbeidskl|^(\/no)?\/search\/$|^(?:\/no)?\/auth\/$|^\/admin\/(blog|media|pages|inbox|changes|settings)\/$/,
+        /contactus\/$|launch-campaign\/$|\/hub\/pricing\/$|book-meeting\/(failed\/)?$|arbeidskl|^(\/no)?\/search\/$|^(?:\/no)?\/auth\/$|^\/admin\/(blog|media|pages|visual|inbox|changes|settings)\/$/,
       );
     // The admin's islands load on the admin pages only.
     const admin = rows
       .filter((row) =>
         row.files.some((file) =>
-          /AdminSignIn|BlogEditor|AdminMedia|AdminPages|AdminInbox|AdminChanges|AdminSettings/.test(file),
+          /AdminSignIn|BlogEditor|AdminMedia|AdminPages|AdminVisual|AdminInbox|AdminChanges|AdminSettings/.test(file),
         ),
       )
       .map((row) => row.page)
@@ -41,6 +41,7 @@ describe('JavaScript budget', () => {
       '/admin/media/',
       '/admin/pages/',
       '/admin/settings/',
+      '/admin/visual/',
       '/auth/',
       '/no/auth/',
     ]);
@@ -51,6 +52,7 @@ describe('JavaScript budget', () => {
     expect(pagesOf('AdminInbox')).toEqual(['/admin/inbox/']);
     expect(pagesOf('AdminChanges')).toEqual(['/admin/changes/']);
     expect(pagesOf('AdminPages')).toEqual(['/admin/pages/']);
+    expect(pagesOf('AdminVisual')).toEqual(['/admin/visual/']);
     expect(pagesOf('AdminMedia')).toEqual(['/admin/media/']);
     expect(pagesOf('AdminSettings')).toEqual(['/admin/settings/']);
     const contact = rows.find((row) => row.page === '/contactus/')!;

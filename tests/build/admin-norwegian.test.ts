@@ -32,6 +32,10 @@ const screens: Record<string, { norwegian: string[]; english: string[] }> = {
     norwegian: ['<h1>Sidetekster</h1>', 'Lagre tekstene', 'Tilbake til nettstedet'],
     english: ['Page texts', 'Save texts', 'Back to the website'],
   },
+  'admin/visual/index.html': {
+    norwegian: ['<h1>Rediger på siden</h1>', 'Redigering på siden krever JavaScript'],
+    english: ['Edit on the page', 'Editing on the page needs JavaScript'],
+  },
   'admin/settings/index.html': {
     norwegian: [
       '<h1>Innstillinger for nettstedet</h1>',

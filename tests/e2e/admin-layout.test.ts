@@ -201,6 +201,22 @@ describe('the admin on a phone (320, 375, 414 px), with site serve --admin', () 
     expect(await onScreen('.admin-actions button[type="submit"]')).toBe(true);
   });
 
+  it('the page shown to edit on it, with the field in place of a text', async () => {
+    await page.goto(`${server.url}/admin/visual/`);
+    const frame = page.frameLocator('iframe[title="The page as it will be published"]');
+    const heading = frame.locator('[data-edit="landing#hero.heading"]');
+    await heading.waitFor();
+    await fitsEveryWidth('visual');
+    await heading.click();
+    const field = frame.getByLabel('Edit: Hero › Heading');
+    await field.waitFor();
+    await fitsEveryWidth('visual-field');
+    // The field fits the frame's width on a phone.
+    expect(
+      await field.evaluate((element) => element.scrollWidth <= element.ownerDocument.documentElement.clientWidth),
+    ).toBe(true);
+  });
+
   it('the changes', async () => {
     await page.goto(`${server.url}/admin/changes/`);
     await page.getByRole('table', { name: 'Changes, newest first' }).waitFor();

@@ -47,6 +47,7 @@ const pages: { path: string; islands?: string[] }[] = [
   { path: '/admin/blog/', islands: ['BlogEditor'] },
   { path: '/admin/inbox/', islands: ['AdminInbox'] },
   { path: '/admin/pages/', islands: ['AdminPages'] },
+  { path: '/admin/visual/', islands: ['AdminVisual'] },
   { path: '/admin/media/', islands: ['AdminMedia'] },
   { path: '/admin/changes/', islands: ['AdminChanges'] },
   { path: '/admin/settings/', islands: ['AdminSettings'] },

@@ -48,6 +48,7 @@ describe('the admin copy of the engine', () => {
         'admin/media',
         'admin/pages',
         'admin/settings',
+        'admin/visual',
         'auth',
       ]),
     );

@@ -11,6 +11,7 @@ export const adminPages = [
   '/admin/blog',
   '/admin/media',
   '/admin/pages',
+  '/admin/visual',
   '/admin/inbox',
   '/admin/changes',
   '/admin/settings',
