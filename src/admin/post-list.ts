@@ -12,12 +12,14 @@ import { join, sep } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { readFrontMatter } from './front-matter-edit.js';
 import { versionOf } from './post-files.js';
+import { blobOf } from './translation-origins.js';
 import { readTranslationRecords, translationRecordsFile, type TranslationRecords } from './translations.js';
 
-/** A translation's file as the list needs it: its front matter and version. */
+/** A translation's file as the list needs it: its front matter, version and git blob id (translation-origins.ts compares it, without the text). */
 export interface ListedFile {
   data: Record<string, unknown>;
   version: string;
+  blob: string;
 }
 
 /** Reads a translation's file or a folder's records, again only when it changed. */
@@ -33,7 +35,13 @@ export interface PostListCache {
    * while the watcher has named no change in its folder since; undefined otherwise.
    */
   keptPost(folder: string, key: readonly unknown[]): ListedPost | undefined;
-  keepPost(folder: string, key: readonly unknown[], post: ListedPost): void;
+  /** Keeps a post read when the cache's `changes()` was `since`: not when the watcher named a change meanwhile (it may be older than the file). */
+  keepPost(folder: string, key: readonly unknown[], post: ListedPost, since: number): void;
+  /**
+   * How many changes the watchers named so far; undefined when `folder` has no watcher (what is
+   * kept of it is looked at again each time, and a listing under way is no one else's answer).
+   */
+  changes(folder: string): number | undefined;
 }
 
 /** What identifies a file's state without reading it. */
@@ -52,6 +60,8 @@ export function createPostListCache(): PostListCache {
   const records = new Map<string, { stamp: string; records: TranslationRecords }>();
   const posts = new Map<string, { key: readonly unknown[]; post: ListedPost }>();
   const watched = new Set<string>();
+  /** Raised by every change a watcher names: what was read before it is not kept after it. */
+  let changes = 0;
   const trusted = (path: string) => {
     for (const folder of watched) if (path.startsWith(folder + sep)) return true;
     return false;
@@ -59,6 +69,7 @@ export function createPostListCache(): PostListCache {
 
   /** Forgets what is kept of a post's folder (and of the folder itself). */
   function forget(folder: string) {
+    changes++;
     for (const map of [files, records, posts] as Map<string, unknown>[])
       for (const key of map.keys()) if (key === folder || key.startsWith(folder + sep)) map.delete(key);
   }
@@ -67,30 +78,39 @@ export function createPostListCache(): PostListCache {
     async file(path) {
       const kept = files.get(path);
       if (kept && trusted(path)) return kept.listed;
+      const since = changes;
       const info = lstatSync(path, { throwIfNoEntry: false });
       const stamp = info?.isFile() ? stampOf(info) : 'none';
       if (kept?.stamp === stamp) return kept.listed;
       const bytes = stamp === 'none' ? undefined : await readFile(path).catch(() => undefined);
-      const listed = bytes && { data: readFrontMatter(bytes.toString('utf8')), version: versionOf(bytes) };
-      files.set(path, { stamp, listed });
+      const listed = bytes && {
+        data: readFrontMatter(bytes.toString('utf8')),
+        version: versionOf(bytes),
+        blob: blobOf(bytes),
+      };
+      if (since === changes) files.set(path, { stamp, listed });
       return listed;
     },
     async records(folder) {
       const kept = records.get(folder);
       if (kept && trusted(folder)) return kept.records;
+      const since = changes;
       const info = lstatSync(translationRecordsFile(folder), { throwIfNoEntry: false });
       const stamp = info?.isFile() ? stampOf(info) : 'none';
       if (kept?.stamp === stamp) return kept.records;
       const read = stamp === 'none' ? {} : await readTranslationRecords(folder);
-      records.set(folder, { stamp, records: read });
+      if (since === changes) records.set(folder, { stamp, records: read });
       return read;
     },
     keptPost(folder, key) {
       const kept = posts.get(folder);
       return kept && trusted(folder) && kept.key.every((part, index) => part === key[index]) ? kept.post : undefined;
     },
-    keepPost(folder, key, post) {
-      if (trusted(folder)) posts.set(folder, { key, post });
+    keepPost(folder, key, post, since) {
+      if (trusted(folder) && since === changes) posts.set(folder, { key, post });
+    },
+    changes(folder) {
+      return watched.has(folder) ? changes : undefined;
     },
     watch(folder) {
       if (watched.has(folder)) return;

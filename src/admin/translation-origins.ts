@@ -28,8 +28,16 @@ export interface TranslationOrigin {
 
 /** The origins of the translations of one project. */
 export interface TranslationOrigins {
-  /** Whether a translation without a record is older than its source's text now (cheap: for the lists). */
-  isOutdated(config: ResolvedConfig, translationFile: string, sourceFile: string, sourceText: string): Promise<boolean>;
+  /**
+   * Whether a translation without a record is older than its source's text now (cheap: for the
+   * lists), given that text or its blob id (`blobOf`: a list keeps it and need not read the file again).
+   */
+  isOutdated(
+    config: ResolvedConfig,
+    translationFile: string,
+    sourceFile: string,
+    sourceText: string | { blob: string },
+  ): Promise<boolean>;
   /** What a translation without a record was made from, or undefined when neither git nor the baseline knows. */
   originOf(config: ResolvedConfig, translationFile: string, sourceFile: string): Promise<TranslationOrigin | undefined>;
 }
@@ -47,8 +55,8 @@ function git(cwd: string, args: readonly string[]): Promise<string | undefined> 
 }
 
 /** The blob id git gives a text (to compare a file now with its committed versions without asking git). */
-export function blobOf(text: string): string {
-  const bytes = Buffer.from(text, 'utf8');
+export function blobOf(text: string | Buffer): string {
+  const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
   return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }
 
@@ -128,9 +136,23 @@ export function createTranslationOrigins(now: () => number = Date.now): Translat
   const baselines = new Map<string, Promise<Baseline>>();
   const projectPath = (root: string, file: string) => relative(root, file).split(sep).join('/');
 
+  /**
+   * Where HEAD is, asked of git once for all the callers that ask while it answers: a list of
+   * thousands of translations asks it a few times, not once each (a process each, seconds in all).
+   */
+  const heads = new Map<string, Promise<string | undefined>>();
+  const headOf = (root: string): Promise<string | undefined> => {
+    let head = heads.get(root);
+    if (!head) {
+      head = git(root, ['rev-parse', '--show-toplevel', 'HEAD']).finally(() => heads.delete(root));
+      heads.set(root, head);
+    }
+    return head;
+  };
+
   /** The project's git log, read again when HEAD moved; undefined outside git. */
   const logOf = async (root: string): Promise<GitLog | undefined> => {
-    const head = await git(root, ['rev-parse', '--show-toplevel', 'HEAD']);
+    const head = await headOf(root);
     if (!head) return undefined;
     const [top = '', commit = ''] = head.trim().split('\n');
     const key = `${root}\n${commit}`;
@@ -165,8 +187,13 @@ export function createTranslationOrigins(now: () => number = Date.now): Translat
           }
         }
         const sources: Record<string, string> = {};
-        for (const path of await sourceFiles(config))
-          sources[projectPath(config.root, path)] = await readFile(path, 'utf8');
+        const paths = await sourceFiles(config);
+        // Many files at once (tens of thousands in a large collection): the disk answers them in parallel.
+        for (let start = 0; start < paths.length; start += 64) {
+          const batch = paths.slice(start, start + 64);
+          const texts = await Promise.all(batch.map((path) => readFile(path, 'utf8')));
+          batch.forEach((path, index) => (sources[projectPath(config.root, path)] = texts[index]!));
+        }
         const taken: Baseline = { at: new Date(now()).toISOString(), sources };
         await mkdir(adminStateFolder(config.root), { recursive: true });
         await writeFileAtomic(file, `${JSON.stringify(taken)}\n`);
@@ -202,7 +229,9 @@ export function createTranslationOrigins(now: () => number = Date.now): Translat
   return {
     async isOutdated(config, translationFile, sourceFile, sourceText) {
       const origin = await find(config, translationFile, sourceFile);
-      return origin !== undefined && origin.blob !== blobOf(sourceText);
+      return (
+        origin !== undefined && origin.blob !== (typeof sourceText === 'string' ? blobOf(sourceText) : sourceText.blob)
+      );
     },
     async originOf(config, translationFile, sourceFile) {
       const origin = await find(config, translationFile, sourceFile);
