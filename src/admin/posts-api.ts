@@ -578,7 +578,7 @@ export function createPostRoutes(options: PostRoutesOptions): PostRoutes {
     const day = today(config.site.timeZone);
     // Shared only while the collection's watcher has named no change since it began (a save made meanwhile is in the next one).
     const folder = sourcesOf(config).collection(collection);
-    if (lstatSync(folder, { throwIfNoEntry: false })?.isDirectory()) listCache.watch(folder);
+    if (lstatSync(folder, { throwIfNoEntry: false })?.isDirectory()) void listCache.watch(folder);
     const changes = listCache.changes(folder);
     if (listing?.config === config && listing.day === day && changes !== undefined && listing.changes === changes)
       return listing.posts;
@@ -600,7 +600,7 @@ export function createPostRoutes(options: PostRoutesOptions): PostRoutes {
       // The slugs are the collection folder's real folders (a symbolic link is none), and each
       // file is read only when it is a plain file: no path leaves content/, as resolvePost checks.
       const folderInfo = await lstat(sources.collection(collection)).catch(() => undefined);
-      if (folderInfo?.isDirectory()) listCache.watch(sources.collection(collection));
+      if (folderInfo?.isDirectory()) await listCache.watch(sources.collection(collection));
       const slugs = folderInfo?.isDirectory()
         ? (await listEntrySlugs(config, collection)).filter((slug) => entrySlugPattern.test(slug) && slug.length <= 200)
         : [];
@@ -614,6 +614,8 @@ export function createPostRoutes(options: PostRoutesOptions): PostRoutes {
             )
           : undefined;
 
+      // Whether a translation without a record is older than its source: git's HEAD asked once for the list.
+      const outdatedByOrigin = options.origins?.forList(config);
       // A post the list showed before, unchanged since (the watcher says so), for this config and day.
       const collectionFolder = sources.collection(collection);
       const memoKey = [config, day];
@@ -664,10 +666,8 @@ export function createPostRoutes(options: PostRoutesOptions): PostRoutes {
             // start's baseline), compared by the source's blob id: its file is not read again.
             const outdated = records[locale]
               ? isOutdatedSince(records[locale], source.version)
-              : !!options.origins &&
-                (await options.origins.isOutdated(config!, sources.entry(collection, slug, locale), sourceFile, {
-                  blob: source.blob,
-                }));
+              : !!outdatedByOrigin &&
+                (await outdatedByOrigin(sources.entry(collection, slug, locale), sourceFile, source.blob));
             if (outdated) translations[locale]!.outdated = true;
           }
         }
@@ -685,13 +685,19 @@ export function createPostRoutes(options: PostRoutesOptions): PostRoutes {
         return { slug, translations };
       }
 
-      // Many files at once: the disk answers them in parallel.
-      const posts: ListedPost[] = [];
-      for (let start = 0; start < slugs.length; start += 256) {
-        const batch = await Promise.all(slugs.slice(start, start + 256).map(postOf));
-        for (const post of batch) if (post) posts.push(post);
-      }
-      return posts;
+      // A few posts at a time: enough for the disk to answer in parallel, few enough that the
+      // server's other work (a page's file, a sign-in's hash: the same threads) is not queued
+      // behind thousands of reads.
+      const listed: (ListedPost | undefined)[] = new Array(slugs.length);
+      let next = 0;
+      const reader = async () => {
+        while (next < slugs.length) {
+          const index = next++;
+          listed[index] = await postOf(slugs[index]!);
+        }
+      };
+      await Promise.all(Array.from({ length: 16 }, reader));
+      return listed.filter((post): post is ListedPost => post !== undefined);
     }
   }
 

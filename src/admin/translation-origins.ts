@@ -28,16 +28,15 @@ export interface TranslationOrigin {
 
 /** The origins of the translations of one project. */
 export interface TranslationOrigins {
+  /** Whether a translation without a record is older than its source's text now (cheap: for the lists). */
+  isOutdated(config: ResolvedConfig, translationFile: string, sourceFile: string, sourceText: string): Promise<boolean>;
   /**
-   * Whether a translation without a record is older than its source's text now (cheap: for the
-   * lists), given that text or its blob id (`blobOf`: a list keeps it and need not read the file again).
+   * `isOutdated` for one list, by the source's blob id: git's HEAD is asked once for all its
+   * translations (a process for each, with thousands, takes seconds), the log as it was then.
    */
-  isOutdated(
+  forList(
     config: ResolvedConfig,
-    translationFile: string,
-    sourceFile: string,
-    sourceText: string | { blob: string },
-  ): Promise<boolean>;
+  ): (translationFile: string, sourceFile: string, sourceBlob: string) => Promise<boolean>;
   /** What a translation without a record was made from, or undefined when neither git nor the baseline knows. */
   originOf(config: ResolvedConfig, translationFile: string, sourceFile: string): Promise<TranslationOrigin | undefined>;
 }
@@ -209,8 +208,9 @@ export function createTranslationOrigins(now: () => number = Date.now): Translat
     config: ResolvedConfig,
     translationFile: string,
     sourceFile: string,
+    given?: Promise<GitLog | undefined>,
   ): Promise<{ blob: string; at: string; text?: string } | undefined> => {
-    const log = await logOf(config.root);
+    const log = await (given ?? logOf(config.root));
     if (log) {
       const [translation, source] = await Promise.all([
         inRepository(log, translationFile),
@@ -229,9 +229,14 @@ export function createTranslationOrigins(now: () => number = Date.now): Translat
   return {
     async isOutdated(config, translationFile, sourceFile, sourceText) {
       const origin = await find(config, translationFile, sourceFile);
-      return (
-        origin !== undefined && origin.blob !== (typeof sourceText === 'string' ? blobOf(sourceText) : sourceText.blob)
-      );
+      return origin !== undefined && origin.blob !== blobOf(sourceText);
+    },
+    forList(config) {
+      let log: Promise<GitLog | undefined> | undefined;
+      return async (translationFile, sourceFile, sourceBlob) => {
+        const origin = await find(config, translationFile, sourceFile, (log ??= logOf(config.root)));
+        return origin !== undefined && origin.blob !== sourceBlob;
+      };
     },
     async originOf(config, translationFile, sourceFile) {
       const origin = await find(config, translationFile, sourceFile);
