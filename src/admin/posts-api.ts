@@ -619,14 +619,14 @@ export function createPostRoutes(options: PostRoutesOptions): PostRoutes {
       // A post the list showed before, unchanged since (the watcher says so), for this config and day.
       const collectionFolder = sources.collection(collection);
       const memoKey = [config, day];
+      const waiting = (slug: string) =>
+        pending !== undefined && config!.localeIds.some((locale) => pending.has(`${slug}/${locale}`));
+      const keptOf = (slug: string) => !waiting(slug) && listCache.keptPost(join(collectionFolder, slug), memoKey);
       async function postOf(slug: string): Promise<ListedPost | undefined> {
         const folder = join(collectionFolder, slug);
-        const waiting = pending && config!.localeIds.some((locale) => pending.has(`${slug}/${locale}`));
-        const kept = !waiting && listCache.keptPost(folder, memoKey);
-        if (kept) return kept;
         const since = listCache.changes(collectionFolder) ?? 0;
         const post = await readListedPost(slug);
-        if (post && !waiting) listCache.keepPost(folder, memoKey, post, since);
+        if (post && !waiting(slug)) listCache.keepPost(folder, memoKey, post, since);
         return post;
       }
 
@@ -688,11 +688,13 @@ export function createPostRoutes(options: PostRoutesOptions): PostRoutes {
       // A few posts at a time: enough for the disk to answer in parallel, few enough that the
       // server's other work (a page's file, a sign-in's hash: the same threads) is not queued
       // behind thousands of reads.
-      const listed: (ListedPost | undefined)[] = new Array(slugs.length);
+      // The posts kept since the last list are taken at once (no await each: tens of thousands).
+      const listed: (ListedPost | undefined)[] = slugs.map((slug) => keptOf(slug) || undefined);
+      const unread = slugs.flatMap((_slug, index) => (listed[index] ? [] : [index]));
       let next = 0;
       const reader = async () => {
-        while (next < slugs.length) {
-          const index = next++;
+        while (next < unread.length) {
+          const index = unread[next++]!;
           listed[index] = await postOf(slugs[index]!);
         }
       };
