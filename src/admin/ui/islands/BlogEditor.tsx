@@ -331,6 +331,9 @@ export default function BlogEditor(props: BlogEditorProps) {
     category: filters.category,
     q: search,
   }).toString();
+  /** The page's first entry (a ref, as the query). */
+  const shownFrom = useRef(0);
+  shownFrom.current = offset;
   /** The last list asked: an earlier answer arriving after it is not shown. */
   const asked = useRef(0);
   const refresh = async (id = collectionRef.current) => {
@@ -340,7 +343,7 @@ export default function BlogEditor(props: BlogEditorProps) {
     if (answer.status !== 200 || id !== collectionRef.current || ticket !== asked.current) return;
     const { entries, total } = answer.body;
     // A page past the end (its last entries deleted meanwhile): the last page instead.
-    if (!entries.length && offset > 0 && total > 0) setOffset(Math.floor((total - 1) / pageSize) * pageSize);
+    if (!entries.length && total > 0 && shownFrom.current > 0) setOffset(Math.floor((total - 1) / pageSize) * pageSize);
     setList({ entries, total });
   };
   useEffect(() => {
