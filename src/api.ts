@@ -258,15 +258,23 @@ export async function dev(options: DevOptions = {}): Promise<DevHandle> {
     imported: (report, database) => logger.info(describeImport(report, database)),
     health: logStoreHealth(logger),
   });
+  // One notifier for the endpoints and the inbox's retry, as in `site serve` (a message arrives once a build is good).
+  const notifier = createNotifier({ config: () => server!.builder.config!, store, log: logger });
   // A save writes the file; the watcher then rebuilds and reloads the open pages.
   const admin = adminOn
-    ? createDevAdmin({ projectRoot: dirname(resolve(configPath)), store, site: siteOf(() => server?.builder) })
+    ? createDevAdmin({
+        projectRoot: dirname(resolve(configPath)),
+        store,
+        site: siteOf(() => server?.builder),
+        inbox: { store, notifier },
+      })
     : undefined;
   // Warnings are printed when they first appear, not again after every rebuild that still has them.
   let warned = new Set<string>();
   server = await startDevServer({
     admin,
     store,
+    notifier,
     config: configPath,
     port: options.port ?? 4321,
     host,

@@ -105,7 +105,12 @@ export function siteOf(get: () => Pick<EditedSite, 'config' | 'lastBuild'> | und
   };
 }
 
-function routesOf(given: MountOptions, audit: AuditLog, events: AdminEvents): AdminRoute[] {
+/** The admin's routes, and `warm`: reads every collection's list in the background (serve, when it starts listening). */
+function routesOf(
+  given: MountOptions,
+  audit: AuditLog,
+  events: AdminEvents,
+): { routes: AdminRoute[]; warm(): Promise<void> } {
   const history = createHistory(given.store, given.now);
   const site = given.site;
   const options: MountOptions = site
@@ -137,9 +142,12 @@ function routesOf(given: MountOptions, audit: AuditLog, events: AdminEvents): Ad
   const review = createReview(given.store, given.now);
   // One memory of where translations never saved in the admin came from (git's log, the baseline).
   const origins = createTranslationOrigins();
-  return [
+  const collections = options.posts
+    ? collectionRoutes(options, audit, history, review, events, preview[0], origins)
+    : { routes: [], warm: async () => {} };
+  const routes = [
     ...(options.routes ?? []),
-    ...(options.posts ? collectionRoutes(options, audit, history, review, events, preview[0], origins) : []),
+    ...collections.routes,
     ...preview,
     ...(options.preview ? createVisualRoutes({ lastBuild: options.preview.lastBuild }) : []),
     ...(options.inbox ? createInboxRoutes({ ...options.inbox, audit, now: options.now }) : []),
@@ -150,6 +158,7 @@ function routesOf(given: MountOptions, audit: AuditLog, events: AdminEvents): Ad
     createChangesRoute(options.store),
     events.route,
   ];
+  return { routes, warm: collections.warm };
 }
 
 /**
@@ -164,22 +173,25 @@ function collectionRoutes(
   events: AdminEvents,
   preview: AdminRoute | undefined,
   origins: TranslationOrigins,
-): AdminRoute[] {
+): { routes: AdminRoute[]; warm(): Promise<void> } {
   const posts = options.posts!;
   const made = new Map<string, AdminRoute[]>();
+  const warmers = new Map<string, () => Promise<void>>();
   const routesOf = (collection: string) => {
     let routes = made.get(collection);
     if (!routes) {
+      const entries = createPostRoutes({
+        ...posts,
+        collection,
+        audit,
+        history,
+        review,
+        origins,
+        notify: (name, data) => void events.send(name, { collection, ...data }),
+      });
+      warmers.set(collection, entries.warm);
       routes = [
-        ...createPostRoutes({
-          ...posts,
-          collection,
-          audit,
-          history,
-          review,
-          origins,
-          notify: (name, data) => void events.send(name, { collection, ...data }),
-        }),
+        ...entries,
         ...(options.media ? createMediaRoutes({ ...options.media, collection, audit }) : []),
         // The preview keeps its one store of drafts shown: it is told the collection in the body.
         ...(preview
@@ -200,12 +212,21 @@ function collectionRoutes(
   review.load = (scope) => {
     if (!scope.startsWith(':') && posts.config()?.collections[scope]) routesOf(scope);
   };
-  return createCollectionRoutes({
-    config: posts.config,
-    lastBuild: posts.lastBuild,
-    routesOf,
-    alias: posts.collection,
-  });
+  return {
+    routes: createCollectionRoutes({
+      config: posts.config,
+      lastBuild: posts.lastBuild,
+      routesOf,
+      alias: posts.collection,
+    }),
+    // Each collection's list read once, one after the other: the first request after a start finds it kept (or shares the reading).
+    async warm() {
+      for (const collection of Object.keys(posts.config()?.collections ?? {})) {
+        routesOf(collection);
+        await warmers.get(collection)?.();
+      }
+    },
+  };
 }
 
 function mount(
@@ -238,7 +259,7 @@ export function createDevAdmin(
     origins,
     tokens,
     store: options.store,
-    routes: routesOf(options, audit, events),
+    routes: routesOf(options, audit, events).routes,
     audit,
     limits: options.signInLimits,
     now: options.now,
@@ -259,17 +280,29 @@ export function createServeAdmin(
   const audit = createAuditLog(options.store, options.now);
   const events = createAdminEvents({ ...options.eventStreams, isLive: (session) => api.isLive(session) });
   const signInLimits = options.signInLimits ?? createSignInLimits(options.store, { now: options.now });
+  const routes = routesOf(options, audit, events);
   const api: AdminApi = createAdminApi({
     mode: 'serve',
     limits: signInLimits,
     origins,
     store: options.store,
-    routes: [...routesOf(options, audit, events), usersRoute(options.store)],
+    routes: [...routes.routes, usersRoute(options.store)],
     audit,
     scrypt: options.scrypt,
     now: options.now,
   });
-  return { ...mount(api, origins, (host, port) => (isLoopbackHost(host) ? loopbackHosts(port) : [])), signInLimits };
+  const mounted = mount(api, origins, (host, port) => (isLoopbackHost(host) ? loopbackHosts(port) : []));
+  return {
+    ...mounted,
+    signInLimits,
+    listening(host, port) {
+      mounted.listening(host, port);
+      // The lists are read now, in the background: with tens of thousands of entries the first
+      // reading of every file takes seconds, which no request should wait for when it can be done before.
+      // A failure here (a file that went away) is the request's to meet and report.
+      routes.warm().catch(() => undefined);
+    },
+  };
 }
 
 /** `GET /api/admin/users`: the accounts (admins only; password hashes never leave the store). */

@@ -8,6 +8,7 @@
  */
 import { placeUses } from '../content/component-uses.js';
 import type { ComponentUse } from '../content/directives.js';
+import { lstatSync } from 'node:fs';
 import { lstat, readdir, readFile, rename } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
@@ -44,14 +45,13 @@ import {
 } from './front-matter-edit.js';
 import {
   isOutdatedSince,
-  isTranslationOutdated,
   readTranslationRecords,
   recordTranslation,
   translationRecordsFile,
   translationState,
 } from './translations.js';
 import { serialiseWrites } from './write-queue.js';
-import { createPostListCache, pageOfPosts, postListQueryOf, type ListedPost } from './post-list.js';
+import { createPostListCache, pageOfPosts, postListQueryOf, type ListedFile, type ListedPost } from './post-list.js';
 import { sendJson } from './http.js';
 import { writeFileAtomic } from '../atomic-write.js';
 import { checkSiteWithEdit } from './site-check.js';
@@ -348,7 +348,10 @@ export function addressFromBody(fields: Record<string, unknown>): { slug: string
 }
 
 /** Creates the routes of the blog editor. */
-export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
+/** A collection's routes, and `warm`: reads its list now (every file), so that the first request finds it kept. */
+export type PostRoutes = AdminRoute[] & { warm(): Promise<void> };
+
+export function createPostRoutes(options: PostRoutesOptions): PostRoutes {
   const collection = options.collection ?? 'blog';
   const markdown = createAdminMarkdownRenderer(options.markdownBudgetMs);
   const today = options.today ?? ((timeZone: string) => todayIn(timeZone));
@@ -565,21 +568,39 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
 
   const listCache = createPostListCache();
 
-  const list: AdminRoute = {
-    method: 'GET',
-    pattern: /^posts$/,
-    role: 'editor',
-    async handle({ request, response }) {
-      const config = configOf(response);
-      if (!config) return;
+  /**
+   * Every post as the list shows it. Callers that ask while a listing for the same config and day
+   * is under way share it: the first list after a start (every file read) is the one the server
+   * began when it started listening (`warm`), not a second one.
+   */
+  let listing: { config: ResolvedConfig; day: string; changes: number; posts: Promise<ListedPost[]> } | undefined;
+  function listedPosts(config: ResolvedConfig): Promise<ListedPost[]> {
+    const day = today(config.site.timeZone);
+    // Shared only while the collection's watcher has named no change since it began (a save made meanwhile is in the next one).
+    const folder = sourcesOf(config).collection(collection);
+    if (lstatSync(folder, { throwIfNoEntry: false })?.isDirectory()) void listCache.watch(folder);
+    const changes = listCache.changes(folder);
+    if (listing?.config === config && listing.day === day && changes !== undefined && listing.changes === changes)
+      return listing.posts;
+    const posts = readList(config, day);
+    const current = { config, day, changes: changes ?? -1, posts };
+    listing = current;
+    const done = () => {
+      if (listing === current) listing = undefined;
+    };
+    posts.then(done, done);
+    return posts;
+  }
+
+  async function readList(config: ResolvedConfig, day: string): Promise<ListedPost[]> {
+    {
       const spec = config.collections[collection]!;
       const termField = spec.taxonomy?.field;
-      const day = today(config.site.timeZone);
       const sources = sourcesOf(config);
       // The slugs are the collection folder's real folders (a symbolic link is none), and each
       // file is read only when it is a plain file: no path leaves content/, as resolvePost checks.
       const folderInfo = await lstat(sources.collection(collection)).catch(() => undefined);
-      if (folderInfo?.isDirectory()) listCache.watch(sources.collection(collection));
+      if (folderInfo?.isDirectory()) await listCache.watch(sources.collection(collection));
       const slugs = folderInfo?.isDirectory()
         ? (await listEntrySlugs(config, collection)).filter((slug) => entrySlugPattern.test(slug) && slug.length <= 200)
         : [];
@@ -593,23 +614,26 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
             )
           : undefined;
 
+      // Whether a translation without a record is older than its source: git's HEAD asked once for the list.
+      const outdatedByOrigin = options.origins?.forList(config);
       // A post the list showed before, unchanged since (the watcher says so), for this config and day.
       const collectionFolder = sources.collection(collection);
       const memoKey = [config, day];
+      const waiting = (slug: string) =>
+        pending !== undefined && config!.localeIds.some((locale) => pending.has(`${slug}/${locale}`));
+      const keptOf = (slug: string) => !waiting(slug) && listCache.keptPost(join(collectionFolder, slug), memoKey);
       async function postOf(slug: string): Promise<ListedPost | undefined> {
         const folder = join(collectionFolder, slug);
-        const waiting = pending && config!.localeIds.some((locale) => pending.has(`${slug}/${locale}`));
-        const kept = !waiting && listCache.keptPost(folder, memoKey);
-        if (kept) return kept;
+        const since = listCache.changes(collectionFolder) ?? 0;
         const post = await readListedPost(slug);
-        if (post && !waiting) listCache.keepPost(folder, memoKey, post);
+        if (post && !waiting(slug)) listCache.keepPost(folder, memoKey, post, since);
         return post;
       }
 
       async function readListedPost(slug: string): Promise<ListedPost | undefined> {
         const translations: ListedPost['translations'] = {};
         const shown: Record<string, true> = {};
-        let source: string | undefined;
+        let source: ListedFile | undefined;
         const files = await Promise.all(
           config!.localeIds.map((locale) => listCache.file(sources.entry(collection, slug, locale))),
         );
@@ -620,7 +644,7 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
           const date = typeof data.date === 'string' ? data.date : '';
           const status = data.draft === true ? 'draft' : !isPublished(date, day) ? 'scheduled' : 'published';
           if (status === 'published') shown[locale] = true;
-          if (locale === config!.site.defaultLocale) source = file.version;
+          if (locale === config!.site.defaultLocale) source = file;
           translations[locale] = {
             title: data.title ?? null,
             date,
@@ -636,21 +660,14 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
         if (source && Object.keys(translations).some((locale) => locale !== config!.site.defaultLocale)) {
           const sourceFile = sources.entry(collection, slug, config!.site.defaultLocale);
           const records = await listCache.records(dirname(sourceFile));
-          let sourceText: string | undefined;
           for (const locale of Object.keys(translations)) {
             if (locale === config!.site.defaultLocale) continue;
-            // The admin's record decides; without one, the files' history (git, else the first start's baseline).
+            // The admin's record decides; without one, the files' history (git, else the first
+            // start's baseline), compared by the source's blob id: its file is not read again.
             const outdated = records[locale]
-              ? isOutdatedSince(records[locale], source)
-              : !!options.origins &&
-                (await isTranslationOutdated({
-                  config: config!,
-                  record: undefined,
-                  translationFile: sources.entry(collection, slug, locale),
-                  sourceFile,
-                  sourceText: (sourceText ??= await readFile(sourceFile, 'utf8')),
-                  origins: options.origins,
-                }));
+              ? isOutdatedSince(records[locale], source.version)
+              : !!outdatedByOrigin &&
+                (await outdatedByOrigin(sources.entry(collection, slug, locale), sourceFile, source.blob));
             if (outdated) translations[locale]!.outdated = true;
           }
         }
@@ -668,12 +685,32 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
         return { slug, translations };
       }
 
-      // Many files at once: the disk answers them in parallel.
-      const posts: ListedPost[] = [];
-      for (let start = 0; start < slugs.length; start += 256) {
-        const batch = await Promise.all(slugs.slice(start, start + 256).map(postOf));
-        for (const post of batch) if (post) posts.push(post);
-      }
+      // A few posts at a time: enough for the disk to answer in parallel, few enough that the
+      // server's other work (a page's file, a sign-in's hash: the same threads) is not queued
+      // behind thousands of reads.
+      // The posts kept since the last list are taken at once (no await each: tens of thousands).
+      const listed: (ListedPost | undefined)[] = slugs.map((slug) => keptOf(slug) || undefined);
+      const unread = slugs.flatMap((_slug, index) => (listed[index] ? [] : [index]));
+      let next = 0;
+      const reader = async () => {
+        while (next < unread.length) {
+          const index = unread[next++]!;
+          listed[index] = await postOf(slugs[index]!);
+        }
+      };
+      await Promise.all(Array.from({ length: 16 }, reader));
+      return listed.filter((post): post is ListedPost => post !== undefined);
+    }
+  }
+
+  const list: AdminRoute = {
+    method: 'GET',
+    pattern: /^posts$/,
+    role: 'editor',
+    async handle({ request, response }) {
+      const config = configOf(response);
+      if (!config) return;
+      const posts = await listedPosts(config);
       const url = new URL(request.url ?? '/', 'http://admin');
       const query = postListQueryOf(url.searchParams);
       if (!query) return sendJson(response, 200, posts);
@@ -1121,5 +1158,11 @@ export function createPostRoutes(options: PostRoutesOptions): AdminRoute[] {
         return context.response.statusCode === 200;
       },
     });
-  return [list, create, read, update, remove, renamePost, ...(history ?? []), ...(reviews ?? [])];
+  const routes = [list, create, read, update, remove, renamePost, ...(history ?? []), ...(reviews ?? [])];
+  return Object.assign(routes, {
+    async warm() {
+      const config = options.config();
+      if (config && collectionNamed(config, collection)) await listedPosts(config);
+    },
+  });
 }

@@ -30,6 +30,13 @@ export interface TranslationOrigin {
 export interface TranslationOrigins {
   /** Whether a translation without a record is older than its source's text now (cheap: for the lists). */
   isOutdated(config: ResolvedConfig, translationFile: string, sourceFile: string, sourceText: string): Promise<boolean>;
+  /**
+   * `isOutdated` for one list, by the source's blob id: git's HEAD is asked once for all its
+   * translations (a process for each, with thousands, takes seconds), the log as it was then.
+   */
+  forList(
+    config: ResolvedConfig,
+  ): (translationFile: string, sourceFile: string, sourceBlob: string) => Promise<boolean>;
   /** What a translation without a record was made from, or undefined when neither git nor the baseline knows. */
   originOf(config: ResolvedConfig, translationFile: string, sourceFile: string): Promise<TranslationOrigin | undefined>;
 }
@@ -47,8 +54,8 @@ function git(cwd: string, args: readonly string[]): Promise<string | undefined> 
 }
 
 /** The blob id git gives a text (to compare a file now with its committed versions without asking git). */
-export function blobOf(text: string): string {
-  const bytes = Buffer.from(text, 'utf8');
+export function blobOf(text: string | Buffer): string {
+  const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
   return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }
 
@@ -128,9 +135,23 @@ export function createTranslationOrigins(now: () => number = Date.now): Translat
   const baselines = new Map<string, Promise<Baseline>>();
   const projectPath = (root: string, file: string) => relative(root, file).split(sep).join('/');
 
+  /**
+   * Where HEAD is, asked of git once for all the callers that ask while it answers: a list of
+   * thousands of translations asks it a few times, not once each (a process each, seconds in all).
+   */
+  const heads = new Map<string, Promise<string | undefined>>();
+  const headOf = (root: string): Promise<string | undefined> => {
+    let head = heads.get(root);
+    if (!head) {
+      head = git(root, ['rev-parse', '--show-toplevel', 'HEAD']).finally(() => heads.delete(root));
+      heads.set(root, head);
+    }
+    return head;
+  };
+
   /** The project's git log, read again when HEAD moved; undefined outside git. */
   const logOf = async (root: string): Promise<GitLog | undefined> => {
-    const head = await git(root, ['rev-parse', '--show-toplevel', 'HEAD']);
+    const head = await headOf(root);
     if (!head) return undefined;
     const [top = '', commit = ''] = head.trim().split('\n');
     const key = `${root}\n${commit}`;
@@ -165,8 +186,13 @@ export function createTranslationOrigins(now: () => number = Date.now): Translat
           }
         }
         const sources: Record<string, string> = {};
-        for (const path of await sourceFiles(config))
-          sources[projectPath(config.root, path)] = await readFile(path, 'utf8');
+        const paths = await sourceFiles(config);
+        // Many files at once (tens of thousands in a large collection): the disk answers them in parallel.
+        for (let start = 0; start < paths.length; start += 64) {
+          const batch = paths.slice(start, start + 64);
+          const texts = await Promise.all(batch.map((path) => readFile(path, 'utf8')));
+          batch.forEach((path, index) => (sources[projectPath(config.root, path)] = texts[index]!));
+        }
         const taken: Baseline = { at: new Date(now()).toISOString(), sources };
         await mkdir(adminStateFolder(config.root), { recursive: true });
         await writeFileAtomic(file, `${JSON.stringify(taken)}\n`);
@@ -182,8 +208,9 @@ export function createTranslationOrigins(now: () => number = Date.now): Translat
     config: ResolvedConfig,
     translationFile: string,
     sourceFile: string,
+    given?: Promise<GitLog | undefined>,
   ): Promise<{ blob: string; at: string; text?: string } | undefined> => {
-    const log = await logOf(config.root);
+    const log = await (given ?? logOf(config.root));
     if (log) {
       const [translation, source] = await Promise.all([
         inRepository(log, translationFile),
@@ -203,6 +230,13 @@ export function createTranslationOrigins(now: () => number = Date.now): Translat
     async isOutdated(config, translationFile, sourceFile, sourceText) {
       const origin = await find(config, translationFile, sourceFile);
       return origin !== undefined && origin.blob !== blobOf(sourceText);
+    },
+    forList(config) {
+      let log: Promise<GitLog | undefined> | undefined;
+      return async (translationFile, sourceFile, sourceBlob) => {
+        const origin = await find(config, translationFile, sourceFile, (log ??= logOf(config.root)));
+        return origin !== undefined && origin.blob !== sourceBlob;
+      };
     },
     async originOf(config, translationFile, sourceFile) {
       const origin = await find(config, translationFile, sourceFile);

@@ -19,6 +19,7 @@ import { urlsOf } from '../routes/urls.js';
 import { createSiteBookingHandler } from '../serve/booking.js';
 import { createContactHandler } from '../serve/contact.js';
 import { followingStoreSource, type StoreSource } from '../store/source.js';
+import { createNotifier, type Notifier } from '../notify/notifier.js';
 import { isAllowedHost } from '../serve/request.js';
 import { enterBase } from '../serve/under-base.js';
 import { listenError } from '../serve/server.js';
@@ -58,6 +59,11 @@ export interface DevServerOptions {
   admin?: AdminMount;
   /** Where the contact and booking endpoints store (default: the store of the last good build's config, opened when first asked and closed with the server). */
   store?: StoreSource;
+  /**
+   * Told of each stored message and booking, as `site serve` tells it (webhooks, the team's
+   * mail, the visitor's confirmation; src/notify/). Default: one of the last good build's config.
+   */
+  notifier?: Notifier;
 }
 
 /** What the dev server has to say; the CLI prints it through the logger. */
@@ -130,6 +136,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const builder = createDevBuilder({ config: options.config, drafts: options.drafts, future: options.future });
   const ownStore = options.store ? undefined : followingStoreSource(() => builder.config);
   const store = options.store ?? ownStore!;
+  // A message or booking arrives only once a build is good: its config is the one they are sent with.
+  const notifier = options.notifier ?? createNotifier({ config: () => builder.config!, store });
   const session = Date.now().toString(36);
   let build = `${session}.0`;
   let problems: OverlayProblem[] | undefined;
@@ -229,6 +237,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         origin: config.site.origin,
         handle: createContactHandler({
           store,
+          notifier,
           allowedOrigins: [config.site.origin],
           resultPage: (locale, outcome) => urlsOf(builder.config ?? config).contactResult(outcome, locale),
           types: () => (builder.config ?? config).contact.types,
@@ -240,7 +249,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 
   // The built-in booking API, as `site serve` answers it, following the last good build's config
   // (its bookings and rate limit kept across changes).
-  const booking = createSiteBookingHandler(() => builder.config, { store });
+  const booking = createSiteBookingHandler(() => builder.config, { store, notifier });
 
   const answer = (response: ServerResponse, status: number, type: string, body: string) => {
     response.writeHead(status, {
@@ -418,6 +427,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       await new Promise<void>((done) => server.close(() => done()));
       await running;
       await builder.dispose();
+      // The deliveries under way are recorded before the store closes.
+      await notifier.idle();
       await ownStore?.close();
     },
   };

@@ -3,7 +3,8 @@
  * changes a published post's title and saves; the editor says the change waits for review, the
  * post list badges it, and the live page keeps the old title until an admin approves the change
  * on the content screen's "Waiting for review" (the diff, a note, Approve and publish), when it
- * shows the new one; an editor's page text approved from the one queue on /admin/changes, in words.
+ * shows the new one; an editor's page text approved from the one queue on /admin/changes, in words;
+ * an editor's settings sent for review from the settings screen, and in that queue.
  * axe finds nothing in each state.
  */
 import { readFile, writeFile } from 'node:fs/promises';
@@ -46,6 +47,16 @@ describe('review before publishing with site serve --admin, in the browser', () 
     await browser?.close();
     await running?.close();
   });
+
+  /** The changes page as the admin sees it, in a browser context of its own, and its queue. */
+  async function openQueueAsAdmin() {
+    const adminContext = await browser.newContext({ locale: 'en-US', bypassCSP: true });
+    const adminPage = await adminContext.newPage();
+    adminPage.setDefaultTimeout(15_000);
+    await signInWithPassword(adminPage, `${running.server.url}/admin/changes/`, admin);
+    await adminPage.goto(`${running.server.url}/admin/changes/`);
+    return { adminContext, adminPage, queue: adminPage.getByRole('region', { name: 'Waiting for review' }) };
+  }
 
   it("holds an editor's new title until an admin approves it, then the live page shows it", async () => {
     const { server } = running;
@@ -112,12 +123,7 @@ describe('review before publishing with site serve --admin, in the browser', () 
     await page.getByText('Saved for review.').first().waitFor();
     expect((await server.send('GET', '/no/')).text).not.toContain('Reparasjon, rett og slett');
 
-    const adminContext = await browser.newContext({ locale: 'en-US', bypassCSP: true });
-    const adminPage = await adminContext.newPage();
-    adminPage.setDefaultTimeout(15_000);
-    await signInWithPassword(adminPage, `${server.url}/admin/changes/`, admin);
-    await adminPage.goto(`${server.url}/admin/changes/`);
-    const queue = adminPage.getByRole('region', { name: 'Waiting for review' });
+    const { adminContext, adminPage, queue } = await openQueueAsAdmin();
     await queue.getByText(`Landing (Norsk): changes by ${editor.email}`).waitFor();
     await queue.getByText('Show what changes').click();
     expect(
@@ -139,6 +145,42 @@ describe('review before publishing with site serve --admin, in the browser', () 
     // The log below says it, with the note.
     await expect.poll(() => adminPage.getByRole('table', { name: /Changes/ }).innerText()).toContain('Godt');
     expect(await axeViolations(adminPage)).toEqual([]);
+    await adminContext.close();
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  it('lets an editor send settings for review from the settings screen, and the queue has them', async () => {
+    const { server } = running;
+    await page.goto(`${server.url}/admin/settings/`);
+    // The menu shows the settings to an editor when review is on.
+    expect(
+      await page
+        .getByRole('navigation', { name: 'Admin pages' })
+        .getByRole('link', { name: 'Site settings' })
+        .isVisible(),
+    ).toBe(true);
+    const legalName = page.getByLabel('Legal name');
+    await expect.poll(() => legalName.inputValue()).toBe('Mendwise AS');
+    await legalName.fill('Mendwise Norge AS');
+    await page.getByRole('button', { name: 'Review changes' }).click();
+    await page
+      .getByRole('heading', { name: /changes/i })
+      .first()
+      .waitFor();
+    // No history (its restore is an administrator's), and the button says what happens.
+    expect(await page.getByText('Earlier versions, newest first').count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Send for review' }).click();
+    await page.getByText('Sent for review. An administrator approves or rejects your changes').waitFor();
+    // The form shows the settings as they are: the change waits.
+    await expect.poll(() => legalName.inputValue()).toBe('Mendwise AS');
+    expect(await axeViolations(page)).toEqual([]);
+
+    const { adminContext, queue } = await openQueueAsAdmin();
+    // The queue names the item by its id ("settings"), as its API does.
+    await queue.getByText(`settings: changes by ${editor.email}`).waitFor();
+    await queue.getByText('Show what changes').last().click();
+    expect(await queue.getByRole('row', { name: /Mendwise Norge AS/ }).count()).toBe(1);
     await adminContext.close();
     expect(problems).toEqual([]);
   }, 120_000);

@@ -1,6 +1,15 @@
-/** The admin's post list query (?limit=&offset=&status=&locale=&category=&q=) and its filter, as the screen filters. */
-import { describe, expect, it } from 'vitest';
-import { pageOfPosts, postListQueryOf, type ListedPost } from '../../src/admin/post-list';
+/** The admin's post list query (?limit=&offset=&status=&locale=&category=&q=) and its filter, as the screen filters; the cache of what the list read, and its watchers. */
+import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  createPostListCache,
+  pageOfPosts,
+  postListQueryOf,
+  type ListedPost,
+  type PostListCache,
+} from '../../src/admin/post-list';
 
 const post = (slug: string, en: Record<string, unknown>, no?: Record<string, unknown>): ListedPost => ({
   slug,
@@ -50,5 +59,69 @@ describe('pageOfPosts', () => {
     expect(page('category=retail').posts.map((each) => each.slug)).toEqual(['b-zip', 'c-hem']);
     expect(page('q=TAILOR').posts.map((each) => each.slug)).toEqual(['a-tailor', 'c-hem']);
     expect(page('q=sømmer').posts.map((each) => each.slug)).toEqual(['c-hem']);
+  });
+});
+
+describe('createPostListCache', () => {
+  let root: string;
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'post-list-'));
+  });
+  afterEach(() => rm(root, { recursive: true, force: true }));
+
+  const write = async (slug: string, title: string) => {
+    await mkdir(join(root, slug), { recursive: true });
+    await writeFile(join(root, slug, 'en.md'), `---\ntitle: ${title}\n---\nText.\n`);
+  };
+  const titleOf = async (cache: PostListCache, slug: string) =>
+    (await cache.file(join(root, slug, 'en.md')))?.data.title;
+
+  it('keeps what it read until the watcher of its post folder names a change, new and replaced folders included', async () => {
+    await write('a-post', 'First');
+    const cache = createPostListCache();
+    await cache.watch(root);
+    expect(await titleOf(cache, 'a-post')).toBe('First');
+    expect(cache.changes(root)).toBe(0);
+    await writeFile(join(root, 'a-post', 'en.md'), '---\ntitle: Second\n---\n');
+    await expect.poll(() => titleOf(cache, 'a-post')).toBe('Second');
+    // A folder made after the watch started is watched too.
+    await write('b-post', 'New');
+    await expect.poll(() => titleOf(cache, 'b-post')).toBe('New');
+    // Its watcher names the change (what is kept of it is trusted, no file looked at).
+    const before = cache.changes(root)!;
+    await writeFile(join(root, 'b-post', 'en.md'), '---\ntitle: Newer\n---\n');
+    await expect.poll(() => cache.changes(root)).toBeGreaterThan(before);
+    await expect.poll(() => titleOf(cache, 'b-post')).toBe('Newer');
+    // A folder moved in place of another (a rename's one step): the name's new folder is the one read.
+    await write('c-post', 'Moved');
+    await rm(join(root, 'a-post'), { recursive: true });
+    await rename(join(root, 'c-post'), join(root, 'a-post'));
+    await expect.poll(() => titleOf(cache, 'a-post')).toBe('Moved');
+    await writeFile(join(root, 'a-post', 'en.md'), '---\ntitle: Moved and edited\n---\n');
+    await expect.poll(() => titleOf(cache, 'a-post')).toBe('Moved and edited');
+  });
+
+  it('keeps no post read before a change the watcher named meanwhile', async () => {
+    await write('a-post', 'First');
+    const cache = createPostListCache();
+    await cache.watch(root);
+    const folder = join(root, 'a-post');
+    const listed: ListedPost = { slug: 'a-post', translations: { en: { title: 'First', status: 'published' } } };
+    const since = cache.changes(root)!;
+    await writeFile(join(folder, 'en.md'), '---\ntitle: Second\n---\n');
+    await expect.poll(() => cache.changes(root)).toBeGreaterThan(since);
+    cache.keepPost(folder, ['key'], listed, since);
+    expect(cache.keptPost(folder, ['key'])).toBeUndefined();
+    cache.keepPost(folder, ['key'], listed, cache.changes(root)!);
+    expect(cache.keptPost(folder, ['key'])).toBe(listed);
+  });
+
+  it('without a watch, looks at each file before using what it kept', async () => {
+    await write('a-post', 'First');
+    const cache = createPostListCache();
+    expect(cache.changes(root)).toBeUndefined();
+    expect(await titleOf(cache, 'a-post')).toBe('First');
+    await writeFile(join(root, 'a-post', 'en.md'), '---\ntitle: Second, longer\n---\n');
+    expect(await titleOf(cache, 'a-post')).toBe('Second, longer');
   });
 });

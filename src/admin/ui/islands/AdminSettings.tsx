@@ -52,6 +52,8 @@ export const adminSettingsText = [
   'keep',
   'toBeRemoved',
   'copy',
+  'propose',
+  'proposed',
 ] as const;
 
 /** Values as `GET /api/admin/settings` gives them. */
@@ -230,6 +232,8 @@ export default function AdminSettings(props: AdminSettingsProps) {
   const [busy, setBusy] = useState<'reviewing' | 'saving' | undefined>();
   const [notice, setNotice] = useState<{ kind: 'info' | 'error'; text: string; stale?: boolean } | undefined>();
   const [failed, setFailed] = useState(false);
+  /** An editor on a site without review: the server refuses the settings (403). */
+  const [forbidden, setForbidden] = useState(false);
   /** Categories marked for removal ("blog/events"), and the new category's id and names per collection. */
   const [removed, setRemoved] = useState<Set<string>>(new Set());
   const [added, setAdded] = useState<Record<string, { id: string; names: Record<string, string> }>>({});
@@ -237,7 +241,8 @@ export default function AdminSettings(props: AdminSettingsProps) {
   const reviewRef = useRef<HTMLHeadingElement>(null);
   const summaryRef = useRef<HTMLDivElement>(null);
   const noticeRef = useRef<HTMLParagraphElement>(null);
-  const state = usePageSession(props.signIn, 'admin', (session) => {
+  // Editors may propose settings when the site has review on (`admin.review`): the server says whether.
+  const state = usePageSession(props.signIn, 'editor', (session) => {
     sessionRef.current = session;
     void load();
   });
@@ -245,6 +250,7 @@ export default function AdminSettings(props: AdminSettingsProps) {
   async function load() {
     const answer = await callApi<{ values: Values; version: string }>('GET', '/api/admin/settings');
     if (answer.status === 401) return location.assign(props.signIn);
+    if (answer.status === 403) return setForbidden(true);
     if (answer.status !== 200) return setFailed(true);
     const fields = fieldsOf(answer.body.values, props.settings, Object.keys(props.languages), text.unlimited);
     setFailed(false);
@@ -362,7 +368,12 @@ export default function AdminSettings(props: AdminSettingsProps) {
     if (answer.status === 422) return showErrors(answer.body.errors ?? []);
     setReview(undefined);
     if (answer.status === 409) setNotice({ kind: 'error', text: text.stale, stale: true });
-    else if (answer.status !== 200) setNotice({ kind: 'error', text: text.failed });
+    else if (answer.status === 202) {
+      // An editor's changes wait for an administrator: the form shows the settings as they are.
+      setErrors([]);
+      setNotice({ kind: 'info', text: text.proposed });
+      await load();
+    } else if (answer.status !== 200) setNotice({ kind: 'error', text: text.failed });
     else {
       setErrors([]);
       setNotice({
@@ -382,7 +393,7 @@ export default function AdminSettings(props: AdminSettingsProps) {
       </p>
     );
   const bar = <AdminBar session={state.session} signIn={props.signIn} text={text} />;
-  if (!state.allowed)
+  if (!state.allowed || forbidden)
     return (
       <>
         {bar}
@@ -402,6 +413,8 @@ export default function AdminSettings(props: AdminSettingsProps) {
     );
 
   const { values } = loaded;
+  /** An editor's save is a proposal an administrator approves (the history and its restore are theirs). */
+  const proposes = state.session.user.role !== 'admin';
   /** A settings path as the field that shows it: a new category's paths are its row's. */
   const shownAt = (path: string) => {
     const category = /^categories\.([^.]+)\.([^.]+)(\.[a-z]{2,3})?$/.exec(path);
@@ -957,7 +970,7 @@ export default function AdminSettings(props: AdminSettingsProps) {
               disabled={busy !== undefined}
               onClick={() => void onSave()}
             >
-              {busy === 'saving' ? text.saving : text.save}
+              {busy === 'saving' ? text.saving : proposes ? text.propose : text.save}
             </button>
             <button type="button" className="button button-secondary" onClick={() => setReview(undefined)}>
               {text.keepEditing}
@@ -965,13 +978,15 @@ export default function AdminSettings(props: AdminSettingsProps) {
           </p>
         </section>
       )}
-      <History
-        api="/api/admin/settings"
-        csrf={sessionRef.current?.csrfToken}
-        version={loaded.version}
-        text={props.history}
-        onRestored={() => void load()}
-      />
+      {!proposes && (
+        <History
+          api="/api/admin/settings"
+          csrf={sessionRef.current?.csrfToken}
+          version={loaded.version}
+          text={props.history}
+          onRestored={() => void load()}
+        />
+      )}
     </div>
   );
 }

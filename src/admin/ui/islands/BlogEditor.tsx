@@ -147,7 +147,11 @@ export interface BlogEditorProps {
     | 'waitingBy'
     | 'heldForReview'
     | 'addItem'
-    | 'removeItem',
+    | 'removeItem'
+    | 'shown'
+    | 'pagination'
+    | 'previousPage'
+    | 'nextPage',
     string
   >;
 }
@@ -206,6 +210,9 @@ interface Post {
 }
 
 const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** The entries one page of the list shows (the server filters and pages them, post-list.ts). */
+const pageSize = 50;
+const noFilters = { status: '', locale: '', category: '', search: '' };
 /** What the upload takes (the server checks the bytes again). */
 const imageTypes = ['image/png', 'image/jpeg', 'image/webp', 'image/avif'];
 const maxImageBytes = 5 * 1024 * 1024;
@@ -297,8 +304,12 @@ export default function BlogEditor(props: BlogEditorProps) {
       .join(', '),
   };
   const [session, setSession] = useState<AdminSession | 'loading' | 'unavailable'>('loading');
-  const [posts, setPosts] = useState<Post[]>([]);
-  const [filters, setFilters] = useState({ status: '', locale: '', category: '', search: '' });
+  /** The page of the list the server answered, and how many entries match the filters in all. */
+  const [list, setList] = useState<{ entries: Post[]; total: number }>({ entries: [], total: 0 });
+  const [filters, setFilters] = useState(noFilters);
+  /** The search sent: the field's text once typing pauses. */
+  const [search, setSearch] = useState('');
+  const [offset, setOffset] = useState(0);
   const [editing, setEditing] = useState<{ slug: string; isNew: boolean } | undefined>();
   const [slug, setSlug] = useState('');
   const [drafts, setDrafts] = useState<Record<string, Draft>>({});
@@ -310,10 +321,48 @@ export default function BlogEditor(props: BlogEditorProps) {
   const csrf = typeof session === 'object' ? session.csrfToken : undefined;
   const dirty = Object.values(drafts).some((draft) => draft.dirty);
 
+  /** The page the list asks for, with the screen's filters (a ref: the event stream's handler refreshes the page shown now). */
+  const query = useRef('');
+  query.current = new URLSearchParams({
+    limit: String(pageSize),
+    offset: String(offset),
+    status: filters.status,
+    locale: filters.locale,
+    category: filters.category,
+    q: search,
+  }).toString();
+  /** The page's first entry (a ref, as the query). */
+  const shownFrom = useRef(0);
+  shownFrom.current = offset;
+  /** The last list asked: an earlier answer arriving after it is not shown. */
+  const asked = useRef(0);
   const refresh = async (id = collectionRef.current) => {
-    const answer = await callApi<Post[]>('GET', base(id));
+    const ticket = ++asked.current;
+    const answer = await callApi<{ entries: Post[]; total: number }>('GET', `${base(id)}?${query.current}`);
     if (answer.status === 401) return location.assign(props.signIn);
-    if (answer.status === 200 && id === collectionRef.current) setPosts(answer.body);
+    if (answer.status !== 200 || id !== collectionRef.current || ticket !== asked.current) return;
+    const { entries, total } = answer.body;
+    // A page past the end (its last entries deleted meanwhile): the last page instead.
+    if (!entries.length && total > 0 && shownFrom.current > 0) setOffset(Math.floor((total - 1) / pageSize) * pageSize);
+    setList({ entries, total });
+  };
+  useEffect(() => {
+    if (collectionId) void refresh(collectionId);
+  }, [collectionId, query.current]);
+  // The search goes to the server once typing pauses, from the first page.
+  useEffect(() => {
+    const typed = filters.search.trim();
+    if (typed === search) return;
+    const pause = setTimeout(() => {
+      setSearch(typed);
+      setOffset(0);
+    }, 300);
+    return () => clearTimeout(pause);
+  }, [filters.search]);
+  /** Another filter: the list from its first page. */
+  const filter = (change: Partial<typeof noFilters>) => {
+    setFilters({ ...filters, ...change });
+    setOffset(0);
   };
 
   /** Shows the list of another collection's entries (`remember`: as a new step of the browser's history). */
@@ -324,11 +373,12 @@ export default function BlogEditor(props: BlogEditorProps) {
     setCollectionId(id);
     setEditing(undefined);
     setDrafts({});
-    setPosts([]);
-    setFilters({ status: '', locale: '', category: '', search: '' });
+    setList({ entries: [], total: 0 });
+    setFilters(noFilters);
+    setSearch('');
+    setOffset(0);
     setNotice('');
     if (remember) history.pushState(null, '', `${location.pathname}?${new URLSearchParams({ collection: id })}`);
-    void refresh(id);
   }
 
   // A link to an entry (`?collection=<id>&post=<slug>&locale=<id>`, as the changes page gives) opens it in that language, once its collection's fields are known.
@@ -347,10 +397,9 @@ export default function BlogEditor(props: BlogEditorProps) {
         if (!id) return;
         collectionRef.current = id;
         setCollectionId(id);
-        void refresh(id);
-        const asked = new URLSearchParams(location.search);
-        const post = asked.get('post');
-        if (post && slugPattern.test(post)) setLinked({ slug: post, locale: asked.get('locale') ?? undefined });
+        const linked = new URLSearchParams(location.search);
+        const post = linked.get('post');
+        if (post && slugPattern.test(post)) setLinked({ slug: post, locale: linked.get('locale') ?? undefined });
       },
       () => setSession('unavailable'),
     );
@@ -455,8 +504,11 @@ export default function BlogEditor(props: BlogEditorProps) {
   async function save(locale: string) {
     const draft = drafts[locale] ?? emptyDraft(fields);
     if (!slugPattern.test(slug)) return update(locale, { problems: [text.slugInvalid] });
-    if (editing?.isNew && posts.some((post) => post.slug === slug) && !draft.version)
-      return update(locale, { problems: [text.slugTaken] });
+    // A new post's address must be free in every language (the list shows one page: the server is asked).
+    if (editing?.isNew && !draft.version)
+      for (const { id } of locales)
+        if ((await callApi('GET', `${base()}/${slug}/${id}`)).status === 200)
+          return update(locale, { problems: [text.slugTaken] });
     setBusy(true);
     setNotice(text.saving);
     const body = { frontMatter: toFrontMatter(draft.values, fields), body: draft.body };
@@ -698,24 +750,8 @@ export default function BlogEditor(props: BlogEditorProps) {
   );
 
   if (!editing) {
-    const term = (post: Post) =>
-      Object.values(post.translations)
-        .map((translation) => translation.category)
-        .filter(Boolean);
-    const shown = posts.filter((post) => {
-      const translations = filters.locale
-        ? ([post.translations[filters.locale]].filter(Boolean) as Translation[])
-        : Object.values(post.translations);
-      if (filters.status && !translations.some((translation) => translation.status === filters.status)) return false;
-      if (filters.category && !term(post).includes(filters.category)) return false;
-      const search = filters.search.trim().toLowerCase();
-      return (
-        !search ||
-        post.slug.includes(search) ||
-        Object.values(post.translations).some((translation) => (translation.title ?? '').toLowerCase().includes(search))
-      );
-    });
     const categories = fields.find((field) => field.name === termField)?.options ?? [];
+    const count = (value: number) => value.toLocaleString(adminIntl());
     return (
       <div className="blog-editor">
         {header}
@@ -750,7 +786,7 @@ export default function BlogEditor(props: BlogEditorProps) {
             <select
               id="admin-status"
               value={filters.status}
-              onChange={(event) => setFilters({ ...filters, status: event.currentTarget.value })}
+              onChange={(event) => filter({ status: event.currentTarget.value })}
             >
               <option value="">{text.all}</option>
               {(['published', 'draft', 'scheduled', 'missing'] as const).map((value) => (
@@ -765,7 +801,7 @@ export default function BlogEditor(props: BlogEditorProps) {
             <select
               id="admin-locale"
               value={filters.locale}
-              onChange={(event) => setFilters({ ...filters, locale: event.currentTarget.value })}
+              onChange={(event) => filter({ locale: event.currentTarget.value })}
             >
               <option value="">{text.all}</option>
               {locales.map(({ id, label }) => (
@@ -783,7 +819,7 @@ export default function BlogEditor(props: BlogEditorProps) {
               <select
                 id="admin-category"
                 value={filters.category}
-                onChange={(event) => setFilters({ ...filters, category: event.currentTarget.value })}
+                onChange={(event) => filter({ category: event.currentTarget.value })}
               >
                 <option value="">{text.all}</option>
                 {categories.map(({ value, label }) => (
@@ -809,7 +845,7 @@ export default function BlogEditor(props: BlogEditorProps) {
             {text.newPost}
           </button>
         </p>
-        {shown.length === 0 ? (
+        {list.total === 0 ? (
           <p>{text.noPosts}</p>
         ) : (
           <table className="admin-posts">
@@ -828,7 +864,7 @@ export default function BlogEditor(props: BlogEditorProps) {
               </tr>
             </thead>
             <tbody>
-              {shown.map((post) => {
+              {list.entries.map((post) => {
                 const first = locales.map(({ id }) => post.translations[id]).find((translation) => translation?.title);
                 return (
                   <tr key={post.slug}>
@@ -900,6 +936,32 @@ export default function BlogEditor(props: BlogEditorProps) {
               })}
             </tbody>
           </table>
+        )}
+        {list.total > 0 && (
+          <nav className="admin-paging" aria-label={text.pagination}>
+            <p role="status">
+              {text.shown
+                .replace('{from}', count(Math.min(offset + 1, list.total)))
+                .replace('{to}', count(Math.min(offset + list.entries.length, list.total)))
+                .replace('{total}', count(list.total))}
+            </p>
+            <button
+              type="button"
+              className="button button-secondary"
+              disabled={offset === 0}
+              onClick={() => setOffset(Math.max(0, offset - pageSize))}
+            >
+              {text.previousPage}
+            </button>
+            <button
+              type="button"
+              className="button button-secondary"
+              disabled={offset + pageSize >= list.total}
+              onClick={() => setOffset(offset + pageSize)}
+            >
+              {text.nextPage}
+            </button>
+          </nav>
         )}
       </div>
     );

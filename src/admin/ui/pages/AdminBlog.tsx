@@ -92,6 +92,10 @@ const editorText = z.strictObject(
       'heldForReview',
       'addItem',
       'removeItem',
+      'shown',
+      'pagination',
+      'previousPage',
+      'nextPage',
     ].map((key) => [key, text]),
   ) as Record<keyof BlogEditorProps['text'], typeof text>,
 );
