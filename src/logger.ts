@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { formatCodeFrame } from './code-frame.js';
 import type { SiteError } from './errors.js';
+import type { Progress, ProgressCounter } from './progress.js';
 
 const useColour = (stream: NodeJS.WriteStream) =>
   Boolean(stream.isTTY) && !('NO_COLOR' in process.env) && !process.env.CI;
@@ -68,4 +69,76 @@ function sourceFrame(error: SiteError): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Options of `createTerminalProgress`. */
+export interface TerminalProgressOptions {
+  /** Where the lines go (default stderr): on a TTY (and not under CI) one line updated in place, else plain lines. */
+  stream?: Pick<NodeJS.WriteStream, 'write' | 'isTTY'>;
+  /** Milliseconds from the build's start before anything is printed: a build that ends sooner prints nothing (default `SITE_PROGRESS_AFTER_MS`, else 3000). */
+  afterMs?: number;
+  /** Milliseconds between two plain lines (not a TTY; default `SITE_PROGRESS_EVERY_MS`, else 5000). */
+  everyMs?: number;
+  /** The clock, in milliseconds (default `performance.now`). */
+  now?: () => number;
+}
+
+/** A count as the issue and the summary write it: 10,000. */
+const grouped = (count: number) => String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+const millisecondsFrom = (value: string | undefined, fallback: number) =>
+  value !== undefined && value.trim() !== '' && Number.isFinite(Number(value)) && Number(value) >= 0
+    ? Number(value)
+    : fallback;
+
+/**
+ * Progress on stderr for a build that runs longer than `afterMs`: the stages under way, with their
+ * counts ("render 4,000/10,000 pages"), on a terminal as one line redrawn at most ten times a
+ * second, elsewhere (CI, a pipe) as plain lines every `everyMs`; and each stage's final count
+ * as it ends. Nothing is printed before `afterMs`.
+ */
+export function createTerminalProgress(options: TerminalProgressOptions = {}): Progress {
+  const stream = options.stream ?? process.stderr;
+  const now = options.now ?? (() => performance.now());
+  const afterMs = options.afterMs ?? millisecondsFrom(process.env.SITE_PROGRESS_AFTER_MS, 3000);
+  const everyMs = options.everyMs ?? millisecondsFrom(process.env.SITE_PROGRESS_EVERY_MS, 5000);
+  const inPlace = Boolean(stream.isTTY) && !process.env.CI;
+  const started = now();
+  let nextAt = started + afterMs;
+  const active: { stage: string; total: number; unit: string; done: number }[] = [];
+  const describe = (counter: (typeof active)[number]) =>
+    `${counter.stage} ${grouped(Math.min(counter.done, counter.total))}/${grouped(counter.total)} ${counter.unit}`;
+  const line = (text: string, final: boolean) => {
+    if (inPlace) stream.write(`\r\u001b[K${text}${final ? '\n' : ''}`);
+    else stream.write(`${text}\n`);
+  };
+  const show = (at: number) => {
+    if (active.length) line(active.map(describe).join(' · '), false);
+    nextAt = at + (inPlace ? 100 : everyMs);
+  };
+  return {
+    begin(stage, total, unit) {
+      const counter = { stage, total, unit, done: 0 };
+      active.push(counter);
+      let ended = false;
+      const handle: ProgressCounter = {
+        tick(count = 1) {
+          counter.done += count;
+          const at = now();
+          if (at >= nextAt) show(at);
+        },
+        end() {
+          if (ended) return;
+          ended = true;
+          active.splice(active.indexOf(counter), 1);
+          const at = now();
+          if (at < started + afterMs) return;
+          // The stage's last count stays on its own line; the stages still under way are drawn again on their next tick.
+          if (counter.total > 0) line(describe(counter), true);
+          if (inPlace) nextAt = Math.min(nextAt, at);
+        },
+      };
+      return handle;
+    },
+  };
 }
