@@ -65,8 +65,13 @@ function countsOf(stderr: string, stage: string, unit: string): { done: number[]
 const increasing = (numbers: readonly number[]) => numbers.every((value, at) => at === 0 || value >= numbers[at - 1]!);
 
 describe(`a cold build of ${posts} posts in a child process without a terminal`, () => {
-  it('prints plain lines with the pages rendered and the files written, counting up to their totals', async () => {
+  it('prints plain lines with the entries loaded, the pages rendered and the files written, counting up to their totals', async () => {
     const { stdout, stderr } = await buildCold('dist', ['--workers', '1']);
+    const load = countsOf(stderr, 'load', 'entries');
+    expect(load.totals).toEqual(new Set([posts]));
+    expect(increasing(load.done)).toBe(true);
+    expect(load.done.at(-1)).toBe(posts);
+
     const render = countsOf(stderr, 'render', 'pages');
     expect(render.totals).toEqual(new Set([pages]));
     expect(render.done.length).toBeGreaterThan(1);
@@ -88,7 +93,7 @@ describe(`a cold build of ${posts} posts in a child process without a terminal`,
 
   it('prints none with --quiet, and the same summary', async () => {
     const { stdout, stderr } = await buildCold('dist-quiet', ['--quiet']);
-    expect(stderr).not.toMatch(/^(render|write|compress|search index|social images) [\d,]+\/[\d,]+ /m);
+    expect(stderr).not.toMatch(/^(load|render|write|compress|search index|social images) [\d,]+\/[\d,]+ /m);
     expect(stdout).toMatch(
       new RegExp(`^built ${pages} pages \\(${pages} en\\) and \\d+ other files into dist-quiet in \\d+ ms$`, 'm'),
     );
