@@ -12,53 +12,60 @@ const useColour = (stream: NodeJS.WriteStream) =>
 const paint = (stream: NodeJS.WriteStream, code: number, text: string) =>
   useColour(stream) ? `\u001b[${code}m${text}\u001b[0m` : text;
 
+/** Whether a progress line is on stderr's terminal, unfinished: a line written meanwhile clears it first (the next count draws it again). */
+let progressLine = false;
+
+/** Writes to stderr, after clearing an unfinished progress line. */
+function writeError(text: string): void {
+  if (progressLine) process.stderr.write('\r\u001b[K');
+  progressLine = false;
+  process.stderr.write(text);
+}
+
 /** Writes a result line to stdout. */
 export function logResult(message: string): void {
+  if (progressLine && process.stdout.isTTY) writeError('');
   process.stdout.write(`${message}\n`);
 }
 
 /** Writes a progress or info line to stderr. */
 export function logInfo(message: string): void {
-  process.stderr.write(`${paint(process.stderr, 2, message)}\n`);
+  writeError(`${paint(process.stderr, 2, message)}\n`);
 }
 
 /** Writes a warning to stderr. */
 export function logWarning(message: string): void {
-  process.stderr.write(`${paint(process.stderr, 33, 'warning')}  ${message}\n`);
+  writeError(`${paint(process.stderr, 33, 'warning')}  ${message}\n`);
 }
 
 /** Writes errors as `file:line:col  field  message  (hint)`, with the code, to stderr. */
 export function logErrors(errors: readonly SiteError[], options: { verbose?: boolean } = {}): void {
   for (const error of errors) {
-    process.stderr.write(`${paint(process.stderr, 31, error.code)}  ${error.format()}\n`);
+    writeError(`${paint(process.stderr, 31, error.code)}  ${error.format()}\n`);
     const frame = sourceFrame(error);
-    if (frame) process.stderr.write(`${paint(process.stderr, 2, frame)}\n`);
-    if (options.verbose && error.cause instanceof Error && error.cause.stack)
-      process.stderr.write(`${error.cause.stack}\n`);
+    if (frame) writeError(`${paint(process.stderr, 2, frame)}\n`);
+    if (options.verbose && error.cause instanceof Error && error.cause.stack) writeError(`${error.cause.stack}\n`);
   }
-  process.stderr.write(
-    `${paint(process.stderr, 31, `${errors.length} ${errors.length === 1 ? 'error' : 'errors'}`)}\n`,
-  );
+  writeError(`${paint(process.stderr, 31, `${errors.length} ${errors.length === 1 ? 'error' : 'errors'}`)}\n`);
 }
 
 /** Writes problems that did not stop the command, as `warning  CODE  file:line:col  field  message  (hint)`. */
 export function logWarnings(warnings: readonly SiteError[]): void {
   for (const warning of warnings)
-    process.stderr.write(`${paint(process.stderr, 33, 'warning')}  ${warning.code}  ${warning.format()}\n`);
+    writeError(`${paint(process.stderr, 33, 'warning')}  ${warning.code}  ${warning.format()}\n`);
 }
 
 /** Writes notes on the command (for --verbose), as `info  CODE  file:line:col  field  message  (hint)`. */
 export function logInfos(infos: readonly SiteError[]): void {
-  for (const info of infos)
-    process.stderr.write(`${paint(process.stderr, 2, `info  ${info.code}  ${info.format()}`)}\n`);
+  for (const info of infos) writeError(`${paint(process.stderr, 2, `info  ${info.code}  ${info.format()}`)}\n`);
 }
 
 /** Writes an unexpected failure (a bug, not bad input) to stderr. */
 export function logCrash(error: unknown, options: { verbose?: boolean } = {}): void {
   const text =
     error instanceof Error ? (options.verbose ? (error.stack ?? error.message) : error.message) : String(error);
-  process.stderr.write(`${paint(process.stderr, 31, 'internal error')}  ${text}\n`);
-  if (!options.verbose) process.stderr.write('Run again with --verbose for the stack trace.\n');
+  writeError(`${paint(process.stderr, 31, 'internal error')}  ${text}\n`);
+  if (!options.verbose) writeError('Run again with --verbose for the stack trace.\n');
 }
 
 /** The code frame of an error whose file and line are known, or undefined. */
@@ -111,6 +118,7 @@ export function createTerminalProgress(options: TerminalProgressOptions = {}): P
   const line = (text: string, final: boolean) => {
     if (inPlace) stream.write(`\r\u001b[K${text}${final ? '\n' : ''}`);
     else stream.write(`${text}\n`);
+    if (stream === process.stderr) progressLine = inPlace && !final;
   };
   const show = (at: number) => {
     if (active.length) line(active.map(describe).join(' · '), false);

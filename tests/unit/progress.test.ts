@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTerminalProgress } from '../../src/logger';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createTerminalProgress, logWarning } from '../../src/logger';
 
 /** A stream that keeps what is written, and a clock the test moves. */
 function terminal(isTTY: boolean) {
@@ -76,5 +76,29 @@ describe('the progress of a long build', () => {
         '\r\u001b[Krender 1,000/2,000 pages\n',
       ].join(''),
     );
+  });
+
+  it('clears its unfinished line on the terminal before a warning, and draws it again on the next count', () => {
+    const tty = Object.getOwnPropertyDescriptor(process.stderr, 'isTTY');
+    Object.defineProperty(process.stderr, 'isTTY', { value: true, configurable: true });
+    let text = '';
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((text += String(chunk)), true));
+    try {
+      let now = 0;
+      const progress = createTerminalProgress({ afterMs: 0, everyMs: 5000, now: () => now });
+      const render = progress.begin('render', 10, 'pages');
+      render.tick();
+      logWarning('a warning');
+      now += 100;
+      render.tick();
+      render.end();
+      expect(text.replace(/\u001b\[\d+m/g, '')).toBe(
+        '\r\u001b[Krender 1/10 pages\r\u001b[Kwarning  a warning\n\r\u001b[Krender 2/10 pages\r\u001b[Krender 2/10 pages\n',
+      );
+    } finally {
+      write.mockRestore();
+      if (tty) Object.defineProperty(process.stderr, 'isTTY', tty);
+      else delete (process.stderr as { isTTY?: boolean }).isTTY;
+    }
   });
 });
