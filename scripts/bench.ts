@@ -688,7 +688,7 @@ function formatScaleTable(rows: ScaleRows): string {
       ? `${(row.ms / 1000).toFixed(1)} s, ${row.rssKb ? `${Math.round(row.rssKb / 1024)} MB` : 'RSS n/a'} (load ${row.load?.toFixed(1) ?? 'n/a'})`
       : '';
   const eleventy = rows.eleventy?.label ?? 'eleventy';
-  const hugo = rows.hugo?.label ?? 'hugo (not installed)';
+  const hugo = rows.hugo?.label ?? 'hugo';
   const lines = [
     `| posts | pages | site cold, default output | site cold, pages only | ${eleventy} | ${hugo} |`,
     '|---|---|---|---|---|---|',
