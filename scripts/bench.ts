@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [--posts 1000] [--peers] [--runs 1] [--skip-real | --only-real] [--keep] [--tmp <dir>]`
+ * `npm run bench -- [--posts 1000] [--peers] [--runs 1] [--skip-real | --only-real | --scale [--real-posts 1000]] [--keep] [--tmp <dir>]`
  *
  * Generates a seeded synthetic corpus (about 6 KB of Markdown per post, with headings, lists, a
  * blockquote, a fenced code block and a GFM table) in a temp folder and builds it as whole
@@ -21,7 +21,12 @@
  *   rebuilt with nothing changed, twice, a one-post edit (`site build`, after an untimed first
  *   edit; its stages and how many pages the search index took again in the note, and the index
  *   checked to hold the edited text), and save-to-live in `site serve --admin`, search included
- *   (`--only-real`: these rows alone).
+ *   (`--only-real`: these rows alone);
+ * - with --scale, only the cold builds of the table at scale (issue 50): the fixture site (default
+ *   output and pages only) with Eleventy and Hugo (--peers) in alternating rounds, then the real
+ *   site with `--real-posts` posts (default 1000, 0 or --skip-real for none), cold with its social
+ *   images. Every run ends with that table in Markdown, the 1-minute load average as each build
+ *   began beside its figures (the machine is shared).
  *
  * Prints pages, seconds, pages/s and peak RSS (from /usr/bin/time when present, else reported by
  * the CLI under SITE_REPORT_RSS=1). With --runs N each build runs N times and the median counts:
@@ -34,7 +39,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -63,6 +68,8 @@ interface Measurement {
   ms: number;
   rssKb?: number;
   note?: string;
+  /** The machine's load average over the last minute as the run began (other work on a shared machine). */
+  load?: number;
 }
 
 /** What a finished child process reported. */
@@ -117,7 +124,10 @@ async function median(runs: number, measure: () => Promise<Measurement>): Promis
 async function rounds(runs: number, measures: readonly (() => Promise<Measurement>)[]): Promise<Measurement[]> {
   const results = measures.map((): Measurement[] => []);
   for (let round = 0; round < runs; round++) {
-    for (const [index, measure] of measures.entries()) results[index]!.push(await measure());
+    for (const [index, measure] of measures.entries()) {
+      const load = loadavg()[0];
+      results[index]!.push({ load, ...(await measure()) });
+    }
   }
   return results.map((measured) => measured.sort((a, b) => a.ms - b.ms)[Math.floor((measured.length - 1) / 2)]!);
 }
@@ -283,17 +293,11 @@ function measureBuild(
   return median(runs, () => measureBuildOnce(work, siteDir, cacheDir, label, options));
 }
 
-/**
- * The fixture site's rows and, with `withPeers`, the peers'. The cold and warm builds and the
- * peers run in alternating rounds, each warm build right after the cold one that filled its
- * cache; the one-post rebuilds follow, into the output and cache the last round left.
- */
-async function benchFixture(
+/** The fixture site with the corpus's posts, in `<work>/site`, and the folder of its cache. */
+async function writeFixtureSite(
   work: string,
   posts: ReturnType<typeof createCorpus>,
-  runs: number,
-  withPeers: boolean,
-): Promise<{ site: Measurement[]; peers: Measurement[] }> {
+): Promise<{ siteDir: string; cacheDir: string }> {
   const siteDir = join(work, 'site');
   const cacheDir = join(work, 'cache');
   const fixture = join(root, 'bench', 'fixture');
@@ -308,7 +312,21 @@ async function benchFixture(
     ),
   );
   await writeProject(siteDir, siteFixtureFiles(posts));
+  return { siteDir, cacheDir };
+}
 
+/**
+ * The fixture site's rows and, with `withPeers`, the peers'. The cold and warm builds and the
+ * peers run in alternating rounds, each warm build right after the cold one that filled its
+ * cache; the one-post rebuilds follow, into the output and cache the last round left.
+ */
+async function benchFixture(
+  work: string,
+  posts: ReturnType<typeof createCorpus>,
+  runs: number,
+  withPeers: boolean,
+): Promise<{ site: Measurement[]; peers: Measurement[] }> {
+  const { siteDir, cacheDir } = await writeFixtureSite(work, posts);
   const once = (label: string, options: BuildRun) => () => measureBuildOnce(work, siteDir, cacheDir, label, options);
   // A second checkout: a fresh copy of the project (no dist/) at a path of its own, with a copy of
   // the cache the first one left where it sits beside the project, as a CI runner restores it
@@ -422,17 +440,16 @@ const versionIn = async (packageDir: string) =>
  * Astro's project links bench/peers/node_modules (its config and pages import `astro`); every
  * Astro run starts without its output, data store (.astro/) and cache, so it builds cold.
  */
-async function peerRuns(work: string, posts: ReturnType<typeof createCorpus>): Promise<(() => Promise<Measurement>)[]> {
+async function peerRuns(
+  work: string,
+  posts: ReturnType<typeof createCorpus>,
+  options: { astro: boolean } = { astro: true },
+): Promise<(() => Promise<Measurement>)[]> {
   const modules = installPeers();
   const eleventyDir = join(work, 'eleventy');
   await writeProject(eleventyDir, eleventyFiles(posts));
   const eleventy = join(modules, '@11ty', 'eleventy');
   const eleventyVersion = await versionIn(eleventy);
-  const astroDir = join(work, 'astro');
-  await writeProject(astroDir, astroFiles(posts));
-  await symlink(modules, join(astroDir, 'node_modules'), 'dir');
-  const astro = join(modules, 'astro');
-  const astroVersion = await versionIn(astro);
   const measures = [
     async (): Promise<Measurement> => {
       await clearAway(work, join(eleventyDir, '_site'));
@@ -448,7 +465,14 @@ async function peerRuns(work: string, posts: ReturnType<typeof createCorpus>): P
         rssKb: result.rssKb,
       };
     },
-    async (): Promise<Measurement> => {
+  ];
+  if (options.astro) {
+    const astroDir = join(work, 'astro');
+    await writeProject(astroDir, astroFiles(posts));
+    await symlink(modules, join(astroDir, 'node_modules'), 'dir');
+    const astro = join(modules, 'astro');
+    const astroVersion = await versionIn(astro);
+    measures.push(async (): Promise<Measurement> => {
       for (const folder of ['dist', '.astro', 'cache']) await clearAway(work, join(astroDir, folder));
       const result = await runProcess(process.execPath, [join(astro, 'astro.js'), 'build', '--silent'], {
         cwd: astroDir,
@@ -460,8 +484,8 @@ async function peerRuns(work: string, posts: ReturnType<typeof createCorpus>): P
         ms: result.ms,
         rssKb: result.rssKb,
       };
-    },
-  ];
+    });
+  }
 
   const hugoVersion = versionOf('hugo', ['version']);
   if (!hugoVersion) {
@@ -503,7 +527,14 @@ async function copyRepositorySite(siteDir: string): Promise<void> {
   await symlink(join(root, 'node_modules'), join(siteDir, 'node_modules'), 'dir');
 }
 
-async function benchRealSite(work: string, count: number, runs: number): Promise<Measurement[]> {
+/**
+ * The repository's site in `<work>/real` with `count` synthetic posts in place of its blog (in
+ * English and Norwegian, 1 in 10 English only), and the folder of its cache.
+ */
+async function writeRealSite(
+  work: string,
+  count: number,
+): Promise<{ siteDir: string; cacheDir: string; english: ReturnType<typeof createCorpus> }> {
   const siteDir = join(work, 'real');
   const cacheDir = join(work, 'real-cache');
   await copyRepositorySite(siteDir);
@@ -511,6 +542,11 @@ async function benchRealSite(work: string, count: number, runs: number): Promise
   const english = createCorpus(count, { categories, seed: 1 });
   const norwegian = createCorpus(count, { categories, seed: 2 });
   await writeProject(siteDir, realSiteBlogFiles(english, norwegian));
+  return { siteDir, cacheDir, english };
+}
+
+async function benchRealSite(work: string, count: number, runs: number): Promise<Measurement[]> {
+  const { siteDir, cacheDir, english } = await writeRealSite(work, count);
   const measure = (label: string, options: BuildRun) => measureBuild(runs, work, siteDir, cacheDir, label, options);
   return [
     await measure('real site cold, no social images', { cold: true, args: ['--no-social-images'] }),
@@ -581,6 +617,91 @@ async function benchDemo(work: string, runs: number): Promise<Measurement[]> {
   ];
 }
 
+/** The rows of the table at scale: one per corpus size, and the real site's. */
+interface ScaleRows {
+  posts: number;
+  /** The fixture site cold, default output (.br/.gz too) and pages only (as the peers write). */
+  cold?: Measurement;
+  pagesOnly?: Measurement;
+  eleventy?: Measurement;
+  hugo?: Measurement;
+  /** The real site cold with its social images, and its number of synthetic posts. */
+  real?: Measurement;
+  realPosts?: number;
+}
+
+/**
+ * The table at scale (`--scale`): the fixture site cold, default output and pages only, with
+ * Eleventy and Hugo (with `withPeers`) in alternating rounds, then the real site cold (social
+ * images drawn) with `realCount` posts (none with `realCount` 0). Astro is left out: at 1000
+ * posts it takes four times Eleventy's time and three times its memory.
+ */
+async function benchScale(
+  work: string,
+  posts: ReturnType<typeof createCorpus>,
+  runs: number,
+  withPeers: boolean,
+  realCount: number,
+): Promise<ScaleRows> {
+  const { siteDir, cacheDir } = await writeFixtureSite(work, posts);
+  const once = (label: string, options: BuildRun) => () => measureBuildOnce(work, siteDir, cacheDir, label, options);
+  logInfo(
+    `building the fixture site cold${withPeers ? ', with Eleventy and Hugo,' : ''} in ${runs} alternating round(s)…`,
+  );
+  const [cold, pagesOnly, ...peers] = await rounds(runs, [
+    once('site cold (default: .br/.gz too)', { cold: true }),
+    once('site cold, as peers (no .br/.gz)', { cold: true, args: likePeers }),
+    ...(withPeers ? await peerRuns(work, posts, { astro: false }) : []),
+  ]);
+  const rows: ScaleRows = {
+    posts: posts.length,
+    cold,
+    pagesOnly,
+    eleventy: peers.find((row) => row.label.startsWith('eleventy')),
+    hugo: peers.find((row) => row.label.startsWith('hugo')),
+  };
+  logResult(formatTable(`fixture site at scale (${posts.length} posts + index)`, [cold!, pagesOnly!, ...peers]));
+  if (realCount > 0) {
+    logInfo(`building the real site cold with ${realCount} posts…`);
+    logResult(await fileSystemNote(work));
+    const real = await writeRealSite(work, realCount);
+    rows.real = await measureBuild(
+      runs,
+      work,
+      real.siteDir,
+      real.cacheDir,
+      'real site cold (default: social images drawn)',
+      {
+        cold: true,
+      },
+    );
+    rows.realPosts = realCount;
+    logResult(formatTable(`real site (every route, en + no, ${realCount} synthetic posts)`, [rows.real]));
+  }
+  return rows;
+}
+
+/** The table at scale as Markdown (docs/performance.md): seconds and peak RSS, and the load each run began under. */
+function formatScaleTable(rows: ScaleRows): string {
+  const cell = (row: Measurement | undefined) =>
+    row
+      ? `${(row.ms / 1000).toFixed(1)} s, ${row.rssKb ? `${Math.round(row.rssKb / 1024)} MB` : 'RSS n/a'} (load ${row.load?.toFixed(1) ?? 'n/a'})`
+      : '';
+  const eleventy = rows.eleventy?.label ?? 'eleventy';
+  const hugo = rows.hugo?.label ?? 'hugo';
+  const lines = [
+    `| posts | pages | site cold, default output | site cold, pages only | ${eleventy} | ${hugo} |`,
+    '|---|---|---|---|---|---|',
+  ];
+  if (rows.cold)
+    lines.push(
+      `| ${rows.posts} (bench fixture) | ${rows.cold.pages} | ${cell(rows.cold)} | ${cell(rows.pagesOnly)} | ${cell(rows.eleventy)} | ${cell(rows.hugo)} |`,
+    );
+  if (rows.real)
+    lines.push(`| ${rows.realPosts} on the real site (en + no) | ${rows.real.pages} | ${cell(rows.real)} | | | |`);
+  return `at scale (cold: output and cache cleared; seconds, peak RSS, 1-minute load average as the run began on ${availableParallelism()} cores):\n${lines.join('\n')}\n`;
+}
+
 function ratio(a: Measurement | undefined, b: Measurement | undefined): string {
   return a && b ? `${(a.ms / b.ms).toFixed(2)}×` : 'n/a';
 }
@@ -592,7 +713,7 @@ async function benchSmallSites(
   count: number,
   runs: number,
   withPeers: boolean,
-): Promise<void> {
+): Promise<ScaleRows> {
   logInfo(
     `building the fixture site${withPeers ? ', with Eleventy, Astro and Hugo,' : ''} in ${runs} alternating round(s)…`,
   );
@@ -629,6 +750,13 @@ async function benchSmallSites(
   }
   logInfo('building the demo site and saving a post in site serve --admin…');
   logResult(formatTable("demo site (the repository's content)", await benchDemo(work, runs)));
+  return {
+    posts: count,
+    cold: fixture[2],
+    pagesOnly: fixture[0],
+    eleventy: peers.find((row) => row.label.startsWith('eleventy')),
+    hugo: peers.find((row) => row.label.startsWith('hugo')),
+  };
 }
 
 async function main(): Promise<void> {
@@ -639,15 +767,25 @@ async function main(): Promise<void> {
       peers: { type: 'boolean', default: false },
       'skip-real': { type: 'boolean', default: false },
       'only-real': { type: 'boolean', default: false },
+      scale: { type: 'boolean', default: false },
+      'real-posts': { type: 'string', default: '1000' },
       keep: { type: 'boolean', default: false },
       tmp: { type: 'string', default: tmpdir() },
     },
   });
   const count = Number(values.posts);
   const runs = Number(values.runs);
-  if (!Number.isInteger(count) || count < 1 || !Number.isInteger(runs) || runs < 1) {
+  const realCount = Number(values['real-posts']);
+  if (
+    !Number.isInteger(count) ||
+    count < 1 ||
+    !Number.isInteger(runs) ||
+    runs < 1 ||
+    !Number.isInteger(realCount) ||
+    realCount < 0
+  ) {
     logInfo(
-      'usage: npm run bench -- [--posts 1000] [--runs 1] [--peers] [--skip-real | --only-real] [--keep] [--tmp <dir>]',
+      'usage: npm run bench -- [--posts 1000] [--runs 1] [--peers] [--skip-real | --only-real | --scale [--real-posts 1000]] [--keep] [--tmp <dir>]',
     );
     process.exitCode = 2;
     return;
@@ -662,17 +800,23 @@ async function main(): Promise<void> {
     );
     logResult(await fileSystemNote(work));
 
-    if (!values['only-real']) await benchSmallSites(work, posts, count, runs, values.peers);
+    if (values.scale) {
+      const rows = await benchScale(work, posts, runs, values.peers, values['skip-real'] ? 0 : realCount);
+      logResult(formatScaleTable(rows));
+      return;
+    }
+    const rows: ScaleRows = values['only-real']
+      ? { posts: count }
+      : await benchSmallSites(work, posts, count, runs, values.peers);
     if (!values['skip-real']) {
       logInfo('building the real site…');
       logResult(await fileSystemNote(work));
-      logResult(
-        formatTable(
-          `real site (every route, en + no, ${count} synthetic posts, 1 in 10 English only)`,
-          await benchRealSite(work, count, runs),
-        ),
-      );
+      const real = await benchRealSite(work, count, runs);
+      logResult(formatTable(`real site (every route, en + no, ${count} synthetic posts, 1 in 10 English only)`, real));
+      rows.real = real[1];
+      rows.realPosts = count;
     }
+    logResult(formatScaleTable(rows));
   } finally {
     // The trash goes also with --keep: it holds only what the runs cleared away (see clearAway).
     await rm(values.keep ? join(work, 'trash') : work, { recursive: true, force: true });

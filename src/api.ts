@@ -12,6 +12,7 @@ import { dirname, relative, resolve } from 'node:path';
 import { buildSite } from './build.js';
 import { checkExternalLinks, type ExternalCheckOptions } from './pipeline/external-links.js';
 import type { SiteError } from './errors.js';
+import type { Progress } from './progress.js';
 import { logCrash, logErrors, logInfo, logInfos, logResult, logWarning, logWarnings } from './logger.js';
 import { loadConfig } from './config/load.js';
 import { deploySettings } from './config/deploy.js';
@@ -93,6 +94,8 @@ export interface BuildOptions extends CommonOptions {
   env?: NodeJS.ProcessEnv;
   /** Tests of interrupted builds: called after each step of the switch to the new output. */
   afterStep?: (step: number) => void;
+  /** Where a long build's stages count how far they are (`site build`: `createTerminalProgress`; default: nowhere). */
+  progress?: Progress;
 }
 
 /** What a build did. */
@@ -121,6 +124,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildReport> {
     deploy,
     target: options.target,
     socialImages: options.socialImages === false ? false : undefined,
+    progress: options.progress,
     publish: {
       to: 'folder',
       folder: options.out,

@@ -10,7 +10,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { build, check, dev, serve, terminalLogger } from './api.js';
 import { collectSiteErrors, exitCodeOf, SiteError, SiteErrors } from './errors.js';
-import { logCrash, logErrors, logInfo, logResult, logWarning, logWarnings } from './logger.js';
+import { createTerminalProgress, logCrash, logErrors, logInfo, logResult, logWarning, logWarnings } from './logger.js';
 import { formatJsonSchema, hostTargets, type HostTarget } from './config/schema.js';
 import { generatorRoot } from './cache/disk-cache.js';
 import { openBrowser } from './dev/open-browser.js';
@@ -86,9 +86,11 @@ export async function main(argv: readonly string[]): Promise<number> {
         'the host the output is for: its headers, redirects, 404 rules and form functions (default: output.target of the config, node)',
       ).choices(hostTargets),
     )
+    .option('--quiet', 'print no progress on a long build (its problems and summary are printed still)')
     .action(
       run(async (options) => {
         await build({
+          progress: options.quiet ? undefined : createTerminalProgress(),
           config: options.config,
           logger: terminalLogger(options),
           verbose: options.verbose,

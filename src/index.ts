@@ -15,6 +15,7 @@ export type {
   ServeHandle,
   ServeOptions,
 } from './api.js';
+export type { Progress, ProgressCounter } from './progress.js';
 export { collectSiteErrors, SiteError, SiteErrors } from './errors.js';
 export type { SiteConfig, SiteConfigInput } from './config/schema.js';
 export { main } from './cli.js';

@@ -9,6 +9,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { hashParts, type DiskCache } from '../cache/disk-cache.js';
 import type { OutputFiles } from '../output-files.js';
 import { createWorkerPool, defaultPoolSize } from '../parallel/pool.js';
+import { noProgress, type Progress } from '../progress.js';
 
 /** Extensions whose files get `.br` and `.gz` siblings. */
 export const compressibleExtensions: readonly string[] = ['.html', '.css', '.js', '.xml', '.svg', '.txt', '.json'];
@@ -224,15 +225,26 @@ export const compressPoolThreshold = 64 * 1024 * 1024;
  */
 export async function compressFilesShared(
   files: OutputFiles,
-  options: CompressOptions & { workers?: number; poolFrom?: number } = {},
+  options: CompressOptions & { workers?: number; poolFrom?: number; progress?: Progress } = {},
 ): Promise<{ siblings: OutputFiles; workers: number }> {
   const plan = planCompression(files, options);
   const items = misses(plan);
   const size = options.workers ?? defaultPoolSize();
   const bytes = items.reduce((sum, item) => sum + item.data.length, 0);
+  const progress = (options.progress ?? noProgress).begin('compress', items.length, 'files');
   // Characters for a page: close enough to bytes for a threshold.
-  if (size <= 0 || bytes < (options.poolFrom ?? compressPoolThreshold))
-    return { siblings: assemble(files, plan, items.map(compressItem)), workers: 0 };
+  if (size <= 0 || bytes < (options.poolFrom ?? compressPoolThreshold)) {
+    try {
+      const made = items.map((item) => {
+        const siblings = compressItem(item);
+        progress.tick();
+        return siblings;
+      });
+      return { siblings: assemble(files, plan, made), workers: 0 };
+    } finally {
+      progress.end();
+    }
+  }
   const pool = createWorkerPool(size, 'compress-worker.js');
   try {
     const made = await pool.run<CompressItem, Siblings>({
@@ -240,9 +252,11 @@ export async function compressFilesShared(
       items,
       chunkSize: 16,
       local: (chunk) => chunk.map(compressItem),
+      onChunk: (count) => progress.tick(count),
     });
     return { siblings: assemble(files, plan, made), workers: size };
   } finally {
+    progress.end();
     await pool.close();
   }
 }

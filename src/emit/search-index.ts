@@ -15,6 +15,7 @@ import type { OutputFiles } from '../output-files.js';
 import { isSearchPage } from '../render/csp.js';
 import type { Page } from '../routes/pages.js';
 import { searchIndexFolder } from '../url-paths.js';
+import { noProgress, type Progress } from '../progress.js';
 
 /**
  * The pages a search finds: those the sitemap lists, but the search pages themselves and the pages
@@ -61,6 +62,8 @@ export async function addSearchIndex(input: {
    * made anew. Updated with this run's.
    */
   memo?: Map<string, { data: string | Uint8Array; hash: string }>;
+  /** Where the pages indexed are counted, as Pagefind takes them (a part taken from the cache counts at once). */
+  progress?: Progress;
 }): Promise<IndexedOutput> {
   const { config, files } = input;
   const cache = input.cache ? openDiskCache('search-index') : undefined;
@@ -106,19 +109,30 @@ export async function addSearchIndex(input: {
   const made: Map<string, Uint8Array>[] = [];
   let indexed = 0;
   let searchable = 0;
-  for (const [part, pages] of [...parts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    searchable += pages.length;
-    const fingerprint = hashParts(installedVersion('pagefind'), part, ...pages.map((page) => page.hash));
-    const key = `index ${part}`;
-    let partFiles = cache && cachedIndex(cache.readSync(key), fingerprint);
-    if (!partFiles) {
-      for (const page of pages)
-        page.content ??= textOf(page.data ?? (await readFile(join(input.outputFolder, page.file))));
-      partFiles = await buildIndex(pages as (IndexedPage & { content: string })[]);
-      indexed += pages.length;
-      await cache?.write(key, packIndex(fingerprint, partFiles));
+  const progress = (input.progress ?? noProgress).begin(
+    'search index',
+    [...parts.values()].reduce((sum, pages) => sum + pages.length, 0),
+    'pages',
+  );
+  try {
+    for (const [part, pages] of [...parts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      searchable += pages.length;
+      const fingerprint = hashParts(installedVersion('pagefind'), part, ...pages.map((page) => page.hash));
+      const key = `index ${part}`;
+      let partFiles = cache && cachedIndex(cache.readSync(key), fingerprint);
+      if (!partFiles) {
+        for (const page of pages)
+          page.content ??= textOf(page.data ?? (await readFile(join(input.outputFolder, page.file))));
+        partFiles = await buildIndex(pages as (IndexedPage & { content: string })[], () => progress.tick());
+        indexed += pages.length;
+        await cache?.write(key, packIndex(fingerprint, partFiles));
+      } else {
+        progress.tick(pages.length);
+      }
+      made.push(partFiles);
     }
-    made.push(partFiles);
+  } finally {
+    progress.end();
   }
   const indexFiles = mergeIndexes(made);
   // With no page kept there is nothing to record before the write (`written` records the rest): an
@@ -211,6 +225,7 @@ const textOf = (data: string | Uint8Array) => (typeof data === 'string' ? data :
 /** Runs Pagefind over the pages (in the order given, so two builds give the same index); its files by path. */
 async function buildIndex(
   pages: readonly { url: string; file: string; content: string }[],
+  onAdded: () => void,
 ): Promise<Map<string, Uint8Array>> {
   const pagefind = await import('pagefind');
   const { index, errors } = await pagefind.createIndex({ rootSelector: 'main', keepIndexUrl: false });
@@ -218,7 +233,14 @@ async function buildIndex(
   try {
     // Sent without waiting for each answer: the service takes its messages in the order sent, so
     // the index is the same, and no page waits for the round trip of the one before.
-    const added = await Promise.all(pages.map((page) => index.addHTMLFile({ url: page.url, content: page.content })));
+    const added = await Promise.all(
+      pages.map((page) =>
+        index.addHTMLFile({ url: page.url, content: page.content }).then((answer) => {
+          onAdded();
+          return answer;
+        }),
+      ),
+    );
     added.forEach((answer, at) => {
       if (answer.errors.length) throw searchIndexFailed(answer.errors, pages[at]!.file);
     });

@@ -21,6 +21,7 @@ import {
 } from '../cache/disk-cache.js';
 import type { FileStamp } from '../cache/render-state.js';
 import type { WorkerPool } from '../parallel/pool.js';
+import { noProgress, type Progress } from '../progress.js';
 import { socialCardKey, socialCardLayout, socialImageSize, type SocialCard } from '../render/social-card.js';
 
 /** Options of `drawSocialImages`. */
@@ -33,6 +34,8 @@ export interface SocialImageOptions {
   mark?: string;
   /** Worker threads of lib/social-worker.js that draw the misses, leaving this thread free for the rest of the build (asked for when a card is to be drawn); without them the cards are drawn here. */
   pool?: () => WorkerPool | undefined;
+  /** Where the cards drawn are counted, as they are drawn. */
+  progress?: Progress;
   /**
    * The stamps of a file the output folder holds as an earlier build wrote it, drawn the same way
    * (`socialDrawingKey`): its name says what it shows, so it is what this build would write, and
@@ -83,15 +86,19 @@ export async function drawSocialImages(
   });
   if (cardsToDraw.length) {
     const pool = options.pool?.();
+    const progress = (options.progress ?? noProgress).begin('social images', cardsToDraw.length, 'cards');
     // Chunks of a few cards: each worker has two in flight, so it lays out one while sharp rasterises others.
-    const pngs = pool
-      ? await pool.run<SocialCard, Uint8Array>({
-          kind: 'social',
-          setup: options.mark,
-          items: cardsToDraw,
-          chunkSize: 4,
-        })
-      : await drawCards(cardsToDraw, options.mark);
+    const pngs = await (
+      pool
+        ? pool.run<SocialCard, Uint8Array>({
+            kind: 'social',
+            setup: options.mark,
+            items: cardsToDraw,
+            chunkSize: 4,
+            onChunk: (count) => progress.tick(count),
+          })
+        : drawCards(cardsToDraw, options.mark, () => progress.tick())
+    ).finally(() => progress.end());
     const cached = new Set<string>();
     missing.forEach((miss, index) => {
       const png = pngs[drawingOf[index]!]!;
@@ -112,8 +119,15 @@ export function socialDrawingKey(mark: string): string {
   return hashParts(drawingVersion(), mark);
 }
 
-/** Draws each card, in order: satori lays out the next card while sharp rasterises the ones before it. */
-export async function drawCards(cards: readonly SocialCard[], mark: string | undefined): Promise<Uint8Array[]> {
+/**
+ * Draws each card, in order: satori lays out the next card while sharp rasterises the ones before
+ * it. `onDrawn` is told of each card drawn.
+ */
+export async function drawCards(
+  cards: readonly SocialCard[],
+  mark: string | undefined,
+  onDrawn?: () => void,
+): Promise<Uint8Array[]> {
   const draw = await cardDrawer();
   const pngs: Uint8Array[] = new Array(cards.length);
   let next = 0;
@@ -121,6 +135,7 @@ export async function drawCards(cards: readonly SocialCard[], mark: string | und
     while (next < cards.length) {
       const index = next++;
       pngs[index] = await draw(cards[index]!, mark);
+      onDrawn?.();
     }
   };
   await Promise.all(Array.from({ length: Math.min(cards.length, availableParallelism() + 1) }, lane));

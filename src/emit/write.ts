@@ -60,6 +60,7 @@ import { realPath } from '../file-paths.js';
 import type { OutputFiles } from '../output-files.js';
 import { compressFilesShared, type CompressOptions } from './compress.js';
 import { checkOwnership, outputMarker, outputMarkerText } from './output-folder.js';
+import { noProgress, type Progress } from '../progress.js';
 
 /** Options of `writeSite`. */
 export interface WriteOptions {
@@ -90,6 +91,8 @@ export interface WriteOptions {
    * only the others are listed, instead of the whole folder.
    */
   recorded?: OutputRecord;
+  /** Where the files compressed and written are counted (default: nowhere). */
+  progress?: Progress;
 }
 
 /** What `writeSite` did. */
@@ -184,7 +187,9 @@ export async function writeSite(
         : openPackCache('compress', cacheScope(outDir), undefined, { keepUnused: Boolean(options.kept?.size) });
     const kept = options.kept ?? new Map<string, FileStamp>();
     const compressed =
-      options.compress === false ? undefined : await compressFilesShared(siteFiles, { cache, ...options.compress });
+      options.compress === false
+        ? undefined
+        : await compressFilesShared(siteFiles, { cache, ...options.compress, progress: options.progress });
     const withSiblings: OutputFiles = compressed ? new Map([...siteFiles, ...compressed.siblings]) : siteFiles;
     withSiblings.set(outputMarker, outputMarkerText);
     const entries = [...withSiblings.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
@@ -200,9 +205,12 @@ export async function writeSite(
       });
     }
     const step = stepCounter(options.afterStep);
+    const progress = options.progress ?? noProgress;
     let report: FilesReport;
     try {
-      report = inPlace ? updateInPlace(outDir, entries, existing, step, kept) : replaceFolder(outDir, entries, step);
+      report = inPlace
+        ? updateInPlace(outDir, entries, existing, step, kept, progress)
+        : replaceFolder(outDir, entries, step, progress);
     } catch (error) {
       throw asWriteError(error, outputFolder);
     }
@@ -560,6 +568,7 @@ function updateInPlace(
   existing: ExistingOutput,
   step: () => void,
   kept: ReadonlyMap<string, FileStamp>,
+  progress: Progress,
 ): FilesReport {
   const changed = entries.filter(
     ([path, data]) => existing.files.get(path)?.size !== byteLength(data) || !sameBytes(join(outDir, path), data),
@@ -598,13 +607,19 @@ function updateInPlace(
   };
 
   writeJournal(outDir, journal);
+  const written = progress.begin('write', changed.length, 'files');
   try {
     for (const folder of created) mkdirSync(join(outDir, folder));
-    for (const [path, data] of changed) writeFileSync(join(outDir, path + suffix), data);
+    for (const [path, data] of changed) {
+      writeFileSync(join(outDir, path + suffix), data);
+      written.tick();
+    }
   } catch (error) {
     recoverUpdate(outDir, journal);
     removeJournal(outDir);
     throw error;
+  } finally {
+    written.end();
   }
   writeJournal(outDir, { ...journal, phase: 'switch' });
   step();
@@ -651,6 +666,7 @@ function replaceFolder(
   outDir: string,
   entries: readonly [string, string | Uint8Array][],
   step: () => void,
+  progress: Progress,
 ): FilesReport {
   const { parent, staging: stagingPrefix, retired: retiredPrefix } = besidePaths(outDir);
   const id = `${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -665,15 +681,21 @@ function replaceFolder(
   const hadPrevious = existsSync(outDir);
   // A new folder needs a single rename, which cannot be half done: no journal.
   if (hadPrevious) writeJournal(outDir, journal);
+  const written = progress.begin('write', entries.length, 'files');
   try {
     mkdirSync(staging);
     const folders = new Set(entries.map(([path]) => dirname(join(staging, path))));
     for (const folder of [...folders].sort()) mkdirSync(folder, { recursive: true });
-    for (const [path, data] of entries) writeFileSync(join(staging, path), data);
+    for (const [path, data] of entries) {
+      writeFileSync(join(staging, path), data);
+      written.tick();
+    }
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
     if (hadPrevious) removeJournal(outDir);
     throw error;
+  } finally {
+    written.end();
   }
   if (hadPrevious) {
     writeJournal(outDir, { ...journal, phase: 'switch' });

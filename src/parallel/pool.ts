@@ -29,6 +29,8 @@ export interface PoolJob<T, R> {
    * `local` runner.
    */
   budgetMs?: number;
+  /** Told the number of items of each chunk done, as it is done (for progress). */
+  onChunk?: (items: number) => void;
 }
 
 /** A job stopped because it went past its `budgetMs`. */
@@ -112,6 +114,7 @@ export function createWorkerPool(size: number, script: WorkerScript = 'worker.js
         if (pending === 0) return resolve();
         const finish = (index: number, value: R[]) => {
           results[index] = value;
+          job.onChunk?.(chunks[index]!.length);
           if (--pending === 0) resolve();
         };
         const fail = (error: unknown) => {

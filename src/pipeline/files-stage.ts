@@ -40,6 +40,7 @@ import {
 } from './content-api.js';
 import type { PageSet } from './routes-stage.js';
 import type { WorkerPool } from '../parallel/pool.js';
+import type { Progress } from '../progress.js';
 import { idOf, type Loaded, type StageRun } from './stage.js';
 
 /** The site files of a build, by group. */
@@ -177,6 +178,8 @@ export type SocialImagesInput = Pick<
   countSocialImages?(total: number, drawn: number): void;
   /** The worker threads that draw them (the runtime's `socialPool`); without them the main thread does. */
   pool?: () => WorkerPool | undefined;
+  /** Where the cards drawn are counted (the runtime's `progress`). */
+  progress?: Progress;
   /** false: draw every card and keep none (a build without its cache). */
   cache?: false;
   /** The stamps of a card's file the output folder keeps as written, drawn the same way (see `SocialImageOptions.keep`). */
@@ -269,6 +272,7 @@ async function createSocialImages(input: SocialImagesInput, mark: string): Promi
   const { files, drawn, kept } = await drawSocialImages(socialCardsOf(renderInput, input.templates), {
     reuse,
     pool: input.pool,
+    progress: input.progress,
     cache: input.cache,
     keep: input.keep,
     ...(mark ? { mark } : {}),

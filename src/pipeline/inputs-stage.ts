@@ -232,14 +232,21 @@ async function loadEntries(
   // `markdownPoolThreshold` folders, a turn of the event loop lets their Markdown go to the worker
   // (batchMarkdown sends that many at once) while this thread reads the rest.
   const loads: ReturnType<typeof loadFolder>[] = [];
-  for (const slug of current) {
-    if (loads.length === markdownPoolThreshold) await new Promise((resume) => setImmediate(resume));
-    const load = loadFolder(slug);
-    // Awaited below: one that fails meanwhile is not unhandled.
-    load.catch(() => undefined);
-    loads.push(load);
+  const progress = options.runtime.progress.begin('load', current.size, 'entries');
+  const tick = () => progress.tick();
+  let loaded: Awaited<ReturnType<typeof loadFolder>>[];
+  try {
+    for (const slug of current) {
+      if (loads.length === markdownPoolThreshold) await new Promise((resume) => setImmediate(resume));
+      const load = loadFolder(slug);
+      // Counted as it settles; awaited below, so one that fails meanwhile is not unhandled.
+      void load.then(tick, tick);
+      loads.push(load);
+    }
+    loaded = await Promise.all(loads);
+  } finally {
+    progress.end();
   }
-  const loaded = await Promise.all(loads);
   return {
     entries: orderEntries(
       config,

@@ -36,6 +36,7 @@ import { adminStateFolder } from '../state-paths.js';
 import { placeOutput, precompressOf, staticFolderOf } from '../targets/index.js';
 import { sameBytes, type Build } from './result-stage.js';
 import type { StageRun } from './stage.js';
+import type { Progress } from '../progress.js';
 import type { OutputTarget } from './written-output.js';
 
 /** Where the plugins' `buildEnd` hooks log. */
@@ -98,6 +99,8 @@ export interface OutputStageOptions {
   cache: boolean;
   /** Worker threads that share the precompression of a large output. */
   workers?: number;
+  /** Where the pages indexed and the files compressed and written are counted (default: nowhere). */
+  progress?: Progress;
 }
 
 /** Creates the output stages of a pipeline that publishes as `publish` says. */
@@ -142,6 +145,7 @@ export function createOutputStage(publish: Publish, options: OutputStageOptions)
             folder,
             cache: options.cache,
             memo: publish.to === 'folder' ? undefined : searchMemo,
+            progress: options.progress,
           }),
         )
       : undefined;
@@ -196,6 +200,7 @@ export function createOutputStage(publish: Publish, options: OutputStageOptions)
             cache: options.cache,
             compress: precompress(config) ? { workers: options.workers, ahead } : false,
             afterStep: publish.afterStep,
+            progress: options.progress,
             kept: final.kept,
             renderState: build.renderState,
             recorded: build.recorded,

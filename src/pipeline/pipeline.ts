@@ -32,6 +32,7 @@ import { renderStage } from './render-stage.js';
 import { assembleBuild, renderPending, type Build } from './result-stage.js';
 import { expandRoutes } from './routes-stage.js';
 import { createRuntime, type EsbuildMode, type RuntimeStats } from './runtime.js';
+import type { Progress } from '../progress.js';
 import { createStageMemo, type StageRun } from './stage.js';
 import { createLinkChecker } from './links-stage.js';
 import { createOutputStage, type OutputReport, type Publish } from './output-stage.js';
@@ -90,6 +91,8 @@ export interface PipelineOptions {
    * (`Build.kept`). Without it a run ends with the result (`site check`).
    */
   publish?: Publish;
+  /** Where the stages count how far they are, for a long build's progress (default: nowhere). */
+  progress?: Progress;
 }
 
 /** A changed file or folder, as a watcher reports it. */
@@ -218,6 +221,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     workers: options.workers,
     cache: options.cache,
     esbuild: options.esbuild,
+    progress: options.progress,
   });
   const today = options.today ?? ((timeZone: string) => todayIn(timeZone));
   const inputOptions: InputOptions = {
@@ -229,7 +233,12 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   const memo = createStageMemo();
   const links = createLinkChecker();
   const output =
-    options.publish && createOutputStage(options.publish, { cache: options.cache !== false, workers: options.workers });
+    options.publish &&
+    createOutputStage(options.publish, {
+      cache: options.cache !== false,
+      workers: options.workers,
+      progress: options.progress,
+    });
   let lastBuild: Build | undefined;
   let lastWatched: WatchedPaths | undefined;
   let builds = 0;
@@ -371,6 +380,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       previous: previous?.siteFiles,
       countSocialImages: runtime.countSocialImages,
       pool: runtime.socialPool,
+      progress: runtime.progress,
       cache: runtime.mediaCache,
       keep: keepSocial,
       keepAll: keepAllSocial,

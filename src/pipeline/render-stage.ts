@@ -154,28 +154,40 @@ async function renderPages(
   const errors: SiteError[] = [];
   const templatesFile = templatesFileOf(input.templates);
   const place = plan.indexes.length ? await options.runtime.renderPool(plan.indexes.length, templatesFile) : undefined;
-  if (place) {
-    const outputs = await place.pool.run<number, PageOutput>({
-      kind: 'render',
-      setup: { input: renderInput, templatesFile: templatesFile!, islands, track: options.track } satisfies RenderSetup,
-      items: plan.indexes,
-      chunkSize: 16,
-      local: place.local ? (chunk) => here().render(chunk) : undefined,
-    });
-    outputs.forEach((output, at) => {
-      if ('error' in output) errors.push(new SiteError(output.error));
-      else keep(pageSet.pages[plan.indexes[at]!]!.file, output);
-    });
-  } else {
-    // Here, a SiteError keeps its cause (the template's exception, for --verbose).
-    for (const index of plan.indexes) {
-      try {
-        keep(pageSet.pages[index]!.file, here().renderOne(index));
-      } catch (error) {
-        if (!(error instanceof SiteError)) throw error;
-        errors.push(error);
+  const progress = options.runtime.progress.begin('render', plan.indexes.length, 'pages');
+  try {
+    if (place) {
+      const outputs = await place.pool.run<number, PageOutput>({
+        kind: 'render',
+        setup: {
+          input: renderInput,
+          templatesFile: templatesFile!,
+          islands,
+          track: options.track,
+        } satisfies RenderSetup,
+        items: plan.indexes,
+        chunkSize: 16,
+        local: place.local ? (chunk) => here().render(chunk) : undefined,
+        onChunk: (count) => progress.tick(count),
+      });
+      outputs.forEach((output, at) => {
+        if ('error' in output) errors.push(new SiteError(output.error));
+        else keep(pageSet.pages[plan.indexes[at]!]!.file, output);
+      });
+    } else {
+      // Here, a SiteError keeps its cause (the template's exception, for --verbose).
+      for (const index of plan.indexes) {
+        try {
+          keep(pageSet.pages[index]!.file, here().renderOne(index));
+        } catch (error) {
+          if (!(error instanceof SiteError)) throw error;
+          errors.push(error);
+        }
+        progress.tick();
       }
     }
+  } finally {
+    progress.end();
   }
   return { rendered, errors, renderer: here };
 }

@@ -15,6 +15,7 @@ import { createWorkerPool, defaultPoolSize, type WorkerPool } from '../parallel/
 import type { ResolvedConfig } from '../config/load.js';
 import type { RunEsbuild } from '../esbuild-step.js';
 import { createEsbuildContexts } from './esbuild-contexts.js';
+import { noProgress, type Progress } from '../progress.js';
 
 /**
  * Pages from which rendering goes to the pool. Each worker needs its own copy of the render input
@@ -50,6 +51,8 @@ export interface RuntimeOptions {
   /** Read and write the build cache (default true). */
   cache?: boolean;
   esbuild?: EsbuildMode;
+  /** Where the stages count how far they are (default: nowhere). */
+  progress?: Progress;
 }
 
 /** What the runtime did, for `--verbose` and the benchmark. */
@@ -74,6 +77,8 @@ export interface RuntimeStats {
 
 /** The runtime of one pipeline. */
 export interface Runtime {
+  /** Where the stages count how far they are (pages rendered, cards drawn). */
+  readonly progress: Progress;
   /** Runs an esbuild step (undefined: esbuild's own `build`). */
   readonly esbuild: RunEsbuild | undefined;
   readonly markdown: MarkdownRenderer;
@@ -198,6 +203,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   );
 
   return {
+    progress: options.progress ?? noProgress,
     esbuild: contexts?.run ?? cachedEsbuild,
     markdown,
     parseYaml: yamlCache && cachedYamlParser(yamlCache),
