@@ -1,12 +1,18 @@
 /**
  * The inputs each page's render read (indexes into the render state's keys), kept packed. On the
- * real site with 1,000 posts in two languages, each of its 9,000 post pages reads about 2,000
- * inputs (every post's date and category, which pick the two posts its end block lists): 18
- * million indexes, which stored as arrays took 130 MB and 0.86 s to read back, for a build that
+ * real site with 1,000 posts in two languages, each of its 9,000 post pages read about 2,000
+ * inputs (every post's date and category, which picked the two posts its end block lists, until
+ * that list stopped at its second post): 18 million indexes, which stored as arrays took 130 MB and 0.86 s to read back, for a build that
  * then needs none of them when nothing changed. Packed, the pages' sorted reads are stored in
  * order, each as what it adds to and removes from the page before it's (neighbouring pages, such
  * as two posts of one section, read nearly the same inputs), in one Uint32Array: it is read back
  * as one block of bytes, and unpacked only when a page's reads are asked for.
+ *
+ * A build that rendered a few pages patches the packed form instead of packing every page again
+ * (`patchReads`): the chain of differences stays as it was stored, and each rendered page's reads
+ * are kept beside it whole (the next page's difference still builds on the chain's record); a
+ * page gone is only named. Once the patched and gone pages are a quarter of the chain, the next
+ * build packs them all again.
  */
 
 /** The reads of the pages of a build. */
@@ -17,13 +23,25 @@ export interface PageReads {
   entries(): Iterable<[string, readonly number[]]>;
   /** The pages that read any of `indexes`. */
   reading(indexes: ReadonlySet<number>): Set<string>;
+  /** Every page, in the stored order. */
+  files(): Iterable<string>;
+  /** The packed form as it is to be stored, when it is known without packing every page (read back, or patched). */
+  readonly packed?: PackedReads;
 }
 
 /** The packed form, as stored. */
 export interface PackedReads {
+  /** The pages of the chain, in order. */
   files: string[];
   /** Per page: the count added, the count removed, then the indexes added and those removed (each sorted). */
   deltas: Uint32Array;
+  /**
+   * Pages whose reads are not their record in the chain (rendered since it was packed), or not in
+   * it (new): each page's count of reads, and its sorted reads one page after another.
+   */
+  patched?: { files: string[]; counts: Uint32Array; reads: Uint32Array };
+  /** Pages of the chain that are gone; their records still carry the difference the next page builds on. */
+  gone?: string[];
 }
 
 /** The reads of a map (the pages just rendered). */
@@ -32,6 +50,7 @@ export function pageReadsOf(map: ReadonlyMap<string, readonly number[]>): PageRe
     size: map.size,
     has: (file) => map.has(file),
     entries: () => map.entries(),
+    files: () => map.keys(),
     reading(indexes) {
       const files = new Set<string>();
       if (indexes.size === 0) return files;
@@ -77,7 +96,20 @@ function uniqueSorted(reads: readonly number[]): Uint32Array {
 }
 
 /** The reads of a packed form, unpacked page by page as they are asked for. */
-export function unpackReads({ files, deltas }: PackedReads): PageReads {
+export function unpackReads(packed: PackedReads): PageReads {
+  const { files, deltas } = packed;
+  const gone = new Set(packed.gone);
+  const own = new Map<string, Uint32Array>();
+  if (packed.patched) {
+    let at = 0;
+    packed.patched.files.forEach((file, index) => {
+      const count = packed.patched!.counts[index]!;
+      own.set(file, packed.patched!.reads.subarray(at, at + count));
+      at += count;
+    });
+  }
+  const chained = new Set(files);
+  const added = [...own.keys()].filter((file) => !chained.has(file));
   let index: Set<string> | undefined;
   /** Each page with the indexes it adds to the page before it's and those it removes, in order. */
   function* changes(): Generator<[string, Uint32Array, Uint32Array]> {
@@ -89,9 +121,11 @@ export function unpackReads({ files, deltas }: PackedReads): PageReads {
       yield [file, added, removed];
     }
   }
+  /** What a page of the chain itself reads: its own reads when it has them, else the chain's; nothing when it is gone. */
+  const shown = (file: string) => !gone.has(file) && !own.has(file);
   return {
-    size: files.length,
-    has: (file) => (index ??= new Set(files)).has(file),
+    size: files.length - [...gone].filter((file) => !own.has(file)).length + added.length,
+    has: (file) => ((index ??= new Set(files)).has(file) ? !gone.has(file) || own.has(file) : own.has(file)),
     *entries() {
       let current: number[] = [];
       for (const [file, added, removed] of changes()) {
@@ -107,8 +141,10 @@ export function unpackReads({ files, deltas }: PackedReads): PageReads {
           } else next.push(added[a++]!);
         }
         current = next;
-        yield [file, next];
+        if (own.has(file)) yield [file, Array.from(own.get(file)!)];
+        else if (!gone.has(file)) yield [file, next];
       }
+      for (const file of added) yield [file, Array.from(own.get(file)!)];
     },
     reading(indexes) {
       const found = new Set<string>();
@@ -118,9 +154,61 @@ export function unpackReads({ files, deltas }: PackedReads): PageReads {
       for (const [file, added, removed] of changes()) {
         for (const read of added) if (indexes.has(read)) count++;
         for (const read of removed) if (indexes.has(read)) count--;
-        if (count > 0) found.add(file);
+        if (count > 0 && shown(file)) found.add(file);
       }
+      for (const [file, reads] of own) if (reads.some((read) => indexes.has(read))) found.add(file);
       return found;
     },
+    *files() {
+      for (const file of files) if (!gone.has(file) || own.has(file)) yield file;
+      yield* added;
+    },
+    packed,
   };
+}
+
+/**
+ * `earlier` (read back packed) with the reads of `rendered` in place of theirs (or added) and the
+ * pages of `gone` left out, without packing the others again; undefined when `earlier` was not read
+ * back packed, or the patched and gone pages would be a quarter of the chain or more (then the
+ * caller packs them all).
+ */
+export function patchReads(
+  earlier: PageReads,
+  rendered: ReadonlyMap<string, readonly number[]>,
+  gone: readonly string[],
+): PageReads | undefined {
+  const base = earlier.packed;
+  if (!base) return undefined;
+  const own = new Map<string, Uint32Array>();
+  if (base.patched) {
+    let at = 0;
+    base.patched.files.forEach((file, index) => {
+      const count = base.patched!.counts[index]!;
+      own.set(file, base.patched!.reads.subarray(at, at + count));
+      at += count;
+    });
+  }
+  for (const file of gone) own.delete(file);
+  for (const [file, reads] of rendered) own.set(file, uniqueSorted(reads));
+  const chained = new Set(base.files);
+  const goneNow = new Set(base.gone);
+  for (const file of gone) if (chained.has(file)) goneNow.add(file);
+  // A gone page rendered again (back in the site) is patched, and no longer gone.
+  for (const file of rendered.keys()) goneNow.delete(file);
+  if ((own.size + goneNow.size) * 4 >= base.files.length) return undefined;
+  const files = [...own.keys()];
+  const counts = Uint32Array.from(files, (file) => own.get(file)!.length);
+  const reads = new Uint32Array(counts.reduce((sum, count) => sum + count, 0));
+  let at = 0;
+  for (const file of files) {
+    reads.set(own.get(file)!, at);
+    at += own.get(file)!.length;
+  }
+  return unpackReads({
+    files: base.files,
+    deltas: base.deltas,
+    ...(files.length ? { patched: { files, counts, reads } } : {}),
+    ...(goneNow.size ? { gone: [...goneNow] } : {}),
+  });
 }

@@ -96,7 +96,8 @@ function storedOf(state: RenderState): StoredState {
     ...rest,
     keys: joined(keys),
     prints: joined(prints),
-    pages: packReads(pages),
+    // A state read back, or patched (page-reads.ts `patchReads`), is stored as it is packed.
+    pages: pages.packed ?? packReads(pages),
     stamps: {
       paths: joined(stamped.map(([path]) => path)),
       sizes: Float64Array.from(stamped, ([, stamp]) => stamp.size),

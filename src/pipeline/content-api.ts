@@ -342,22 +342,32 @@ export function translationAt(entries: ReadonlyMap<string, Entry>, dependency: s
 }
 
 /**
- * The fingerprint, made with `hash`, of each entry key a render may read: `entry:<key>` (the
+ * The fingerprint, made with `hash`, of an entry key a render may read: `entry:<key>` (the
  * locales it is written in), `entry:<key>:<locale>` (one whole translation), `entries:<collection>`
  * (the collection's list: which entries, in which locales, in order; what a render reads of them
- * is tracked per field, see fingerprints.ts).
+ * is tracked per field, see fingerprints.ts). Each is taken when asked for: a list page's reads
+ * name every entry, and hashing every whole translation (its HTML turned back into text) for them
+ * was most of the fingerprints of a one-post edit.
  */
-export function fingerprintEntries(entries: readonly Entry[], hash: (text: string) => string): Map<string, string> {
-  const prints = new Map<string, string>();
-  for (const entry of entries) {
-    const key = entryKey(entry);
-    const locales = Object.keys(entry.translations).sort();
-    prints.set(`entry:${key}`, locales.join(' '));
-    for (const locale of locales)
-      prints.set(`entry:${key}:${locale}`, hash(JSON.stringify(entry.translations[locale])));
-  }
-  for (const [collection, list] of collectionLists(entries)) prints.set(`entries:${collection}`, hash(list));
-  return prints;
+export function entryPrinter(
+  entries: ReadonlyMap<string, Entry>,
+  list: readonly Entry[],
+  hash: (text: string) => string,
+): (key: string) => string {
+  let lists: Map<string, string> | undefined;
+  return (key) => {
+    if (key.startsWith('entries:')) {
+      lists ??= collectionLists(list);
+      const text = lists.get(key.slice('entries:'.length));
+      return text === undefined ? '-' : hash(text);
+    }
+    const rest = key.slice('entry:'.length);
+    const entry = entries.get(rest);
+    if (entry) return Object.keys(entry.translations).sort().join(' ');
+    const colon = rest.lastIndexOf(':');
+    const translation = colon < 0 ? undefined : translationAt(entries, key);
+    return translation ? hash(JSON.stringify(translation)) : '-';
+  };
 }
 
 /** What the copy of one content id is loaded from: the config's parts it reads, its pages' locales, templates and routes, and the templates (their schemas). */

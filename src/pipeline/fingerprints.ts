@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { portableText } from '../cache/disk-cache.js';
 import type { ResolvedConfig } from '../config/load.js';
 import { readTracked } from '../render/tracked-view.js';
-import { entryIndexKey, fingerprintEntries, translationAt } from './content-api.js';
+import { entryIndexKey, entryPrinter, translationAt } from './content-api.js';
 import type { RenderedInputs } from './diff.js';
 import type { Entry } from './content-api.js';
 
@@ -60,7 +60,7 @@ export function fingerprintInputs(input: FingerprintInput, keys: readonly string
     );
     return earlierRecords.get(prefix);
   };
-  let entries: Map<string, string> | undefined;
+  let entryPrint: ((key: string) => string) | undefined;
   const json = (value: unknown) => (value === undefined ? '-' : printOf(portable(JSON.stringify(value))));
 
   return keys.map((key, index) => {
@@ -91,12 +91,12 @@ export function fingerprintInputs(input: FingerprintInput, keys: readonly string
           const prefix = key.slice(0, space);
           return printOf(portable(readTracked(key, prefix, translationAt(input.entries, prefix)) ?? ''));
         }
-        entries ??= fingerprintEntries(input.entryList, (text) => hash(portable(text)));
-        return entries.get(key) ?? '-';
+        entryPrint ??= entryPrinter(input.entries, input.entryList, (text) => hash(portable(text)));
+        return entryPrint(key);
       }
       case 'entries':
-        entries ??= fingerprintEntries(input.entryList, (text) => hash(portable(text)));
-        return entries.get(key) ?? '-';
+        entryPrint ??= entryPrinter(input.entries, input.entryList, (text) => hash(portable(text)));
+        return entryPrint(key);
       default:
         // An input this module does not know: never the same, so its readers are always rendered.
         return `? ${performance.now()}`;

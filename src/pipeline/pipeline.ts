@@ -298,17 +298,11 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     const inputs = await run.time('inputs', () => loadInputs(run, config, inputOptions));
 
     // Taken before expansion, which moves the config's lock of published paths on to the pages.
-    const configText =
-      runtime.pageSets && inputs.entriesProof !== undefined ? bytesOf(resolve(config.file)) : undefined;
+    const configText = runtime.pageSets ? bytesOf(resolve(config.file)) : undefined;
     const keptPages = configText &&
       runtime.pageSets && {
         cache: runtime.pageSets,
-        key: hashParts(
-          generatorFingerprint(),
-          portableText(JSON.stringify(config), config.root),
-          configText,
-          inputs.entriesProof!,
-        ),
+        key: hashParts(generatorFingerprint(), portableText(JSON.stringify(config), config.root), configText),
         counted: runtime.countPageSetKept,
       };
     const routes = await run.time('routes', () => expandRoutes(run, config, inputs.entries, keptPages));

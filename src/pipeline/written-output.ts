@@ -9,7 +9,7 @@
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { hashParts, portableText } from '../cache/disk-cache.js';
-import { pageReadsOf } from '../cache/page-reads.js';
+import { pageReadsOf, patchReads } from '../cache/page-reads.js';
 import { generatorFingerprint, readRenderState, type FileStamp, type RenderState } from '../cache/render-state.js';
 import { precompressedCodings } from '../emit/compress.js';
 import { isMarked } from '../emit/output-folder.js';
@@ -258,8 +258,18 @@ export function nextRenderState(
     earlier && rendered.pages.size === 0 && !rendered.seeded && plan.prints.length
       ? createReadSets(earlier.keys)
       : rendered;
-  // The kept pages in the order they were stored, which keeps neighbours together (page-reads.ts).
-  if (earlier) {
+  // With the earlier inputs as the seed, the pages rendered now patch the earlier reads, where
+  // packing every page's again took 2.1 s of a one-post edit of the real site with 1000 posts.
+  const patched =
+    earlier && reads.seeded
+      ? patchReads(
+          earlier.pages,
+          reads.pages,
+          [...earlier.pages.files()].filter((file) => !input.pageSet.byFile.has(file)),
+        )
+      : undefined;
+  // Else the kept pages in the order they were stored, which keeps neighbours together (page-reads.ts).
+  if (earlier && !patched) {
     for (const [file, read] of earlier.pages.entries()) {
       if (!plan.kept.has(file)) continue;
       if (reads.seeded) reads.pages.set(file, read as number[]);
@@ -287,8 +297,9 @@ export function nextRenderState(
     missing.length ? fingerprintInputs(input, missing).map((print, index) => [missing[index]!, print]) : [],
   );
   let prints = keys.map((key, index) => known(key, index) ?? computed.get(key)!);
-  // Inputs of the seed that no page reads any more are dropped once they are a quarter of them all.
-  if (reads.seeded) {
+  // Inputs of the seed that no page reads any more are dropped once they are a quarter of them all
+  // (checked when every page is packed again).
+  if (reads.seeded && !patched) {
     const used = new Uint8Array(keys.length);
     for (const list of pageReads.values()) for (const at of list) used[at] = 1;
     const count = used.reduce((sum, flag) => sum + flag, 0);
@@ -309,7 +320,7 @@ export function nextRenderState(
     ...(plan.inputs === undefined ? {} : { inputs: plan.inputs }),
     keys,
     prints,
-    pages: pageReadsOf(pageReads),
+    pages: patched ?? pageReadsOf(pageReads),
   };
 }
 

@@ -25,9 +25,18 @@ export function postAudience(
  * then (where the category has fewer) the newest others of any.
  */
 export function relatedPosts(site: SiteContext, slug: string, term: string | undefined): Entry[] {
-  const others = site.entries('blog').filter((entry) => entry.slug !== slug && entry.translations[site.locale]);
-  const same = others.filter((entry) => entry.translations[site.locale]!.term === term);
-  return [...same, ...others.filter((entry) => !same.includes(entry))].slice(0, 2);
+  // Stops at the second post of the same category: every page of the blog has this list, and a
+  // site of a thousand posts made it a million comparisons per page.
+  const same: Entry[] = [];
+  const any: Entry[] = [];
+  for (const entry of site.entries('blog')) {
+    if (entry.slug === slug || !entry.translations[site.locale]) continue;
+    if (entry.translations[site.locale]!.term === term) {
+      same.push(entry);
+      if (same.length === 2) return same;
+    } else if (any.length < 2) any.push(entry);
+  }
+  return [...same, ...any].slice(0, 2);
 }
 
 export function PostEnd(props: {

@@ -53,6 +53,25 @@ describe('site build into an earlier build', () => {
     await expectSameAsCold();
   });
 
+  it('renders only the post’s own pages for an edit of its body, the lists and the page set kept', async () => {
+    // The English pages of the post, in every section: the lists and the other posts show its
+    // summary (title, date, description, reading time), which a word changed in the body leaves as it was.
+    const own = (await listFiles(join(temp.dir, 'out'))).filter(
+      (file) => file.endsWith(`blog/${slug}/index.html`) && !file.startsWith('no/'),
+    );
+    expect(own.length).toBeGreaterThan(1);
+    await edit(join(temp.dir, 'content', 'blog', slug, 'en.md'), 'collection bins', 'collection boxes');
+    const body = await build('--out', 'out');
+    expect(body).toMatchObject({ rendered: own.length, pageSet: 'kept' });
+    await expectSameAsCold();
+    // Its title is in the lists: they render again, and the page set is the same.
+    await edit(join(temp.dir, 'content', 'blog', slug, 'en.md'), ', every time"', ', every single time"');
+    const title = await build('--out', 'out');
+    expect(title.rendered).toBeGreaterThan(own.length);
+    expect(title.pageSet).toBe('kept');
+    await expectSameAsCold();
+  });
+
   it('adds and removes the pages of a post', async () => {
     const folder = join(temp.dir, 'content', 'blog', 'a-brand-new-post');
     await mkdir(folder);

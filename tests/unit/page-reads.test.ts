@@ -1,6 +1,6 @@
 import { deserialize, serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { packReads, pageReadsOf, unpackReads } from '../../src/cache/page-reads';
+import { packReads, pageReadsOf, patchReads, unpackReads } from '../../src/cache/page-reads';
 
 /** A seeded generator, so a failure can be run again. */
 function random(seed: number) {
@@ -58,6 +58,75 @@ describe('page reads, packed', () => {
     const { deltas } = packReads(pageReadsOf(pages));
     // 2,001 reads for the first page, then 4 numbers for each next one (counts, one added, one removed).
     expect(deltas.length).toBe(2 + 2001 + 499 * 4);
+  });
+});
+
+describe('page reads, patched', () => {
+  /** A packed form read back, as a build reads its folder's state. */
+  const readBack = (pages: Map<string, number[]>) =>
+    unpackReads(deserialize(serialize(packReads(pageReadsOf(pages)))) as ReturnType<typeof packReads>);
+
+  it.each([1, 2, 3])('gives what packing every page again gives, with the chain stored as it was (seed %i)', (seed) => {
+    const pages = samplePages(seed);
+    const files = [...pages.keys()];
+    const earlier = readBack(pages);
+    // Two pages rendered again with other reads, one gone, one new; then a second build on top.
+    const rendered = new Map([
+      [files[3]!, [7, 1, 7, 4999]],
+      [files[10]!, []],
+      ['new/index.html', [42, 3]],
+    ]);
+    const gone = [files[5]!];
+    const patched = patchReads(earlier, rendered, gone)!;
+    expect(patched).toBeDefined();
+    const expected = new Map(pages);
+    for (const file of gone) expected.delete(file);
+    for (const [file, reads] of rendered) expected.set(file, reads);
+    const asMap = (reads: ReturnType<typeof unpackReads>) => new Map(reads.entries());
+    const sortedMap = (map: Map<string, number[]>) =>
+      new Map([...map].map(([file, reads]) => [file, sortedUnique(reads)]));
+    // Patched, then stored and read back: the same reads as the whole map packed again.
+    const stored = unpackReads(deserialize(serialize(patched.packed)) as ReturnType<typeof packReads>);
+    for (const reads of [patched, stored]) {
+      expect(asMap(reads)).toEqual(sortedMap(expected));
+      expect(reads.size).toBe(expected.size);
+      expect(new Set(reads.files())).toEqual(new Set(expected.keys()));
+      for (const file of expected.keys()) expect(reads.has(file)).toBe(true);
+      expect(reads.has(gone[0]!)).toBe(false);
+      for (const stale of [new Set([7]), new Set([42, 4999]), new Set([1, 2, 3])]) {
+        const readers = new Set(
+          [...expected].filter(([, list]) => list.some((read) => stale.has(read))).map(([f]) => f),
+        );
+        expect(reads.reading(stale)).toEqual(readers);
+      }
+    }
+    // Not packed again: the chain's differences are the ones stored, only the three pages are beside it.
+    expect(patched.packed!.deltas).toBe(earlier.packed!.deltas);
+    expect(patched.packed!.patched!.files.sort()).toEqual([files[3]!, files[10]!, 'new/index.html'].sort());
+    expect(patched.packed!.gone).toEqual(gone);
+
+    // A second patch on the one read back: the gone page comes back, the new one goes.
+    const again = patchReads(stored, new Map([[gone[0]!, [9]]]), ['new/index.html'])!;
+    expected.set(gone[0]!, [9]);
+    expected.delete('new/index.html');
+    expect(asMap(again)).toEqual(sortedMap(expected));
+    expect(again.packed!.gone ?? []).toEqual([]);
+  });
+
+  it('packs every page again once a quarter of them is patched or gone', () => {
+    const pages = new Map(Array.from({ length: 20 }, (_, page) => [`p${page}/index.html`, [page, 100]] as const));
+    const earlier = readBack(new Map([...pages].map(([file, reads]) => [file, [...reads]])));
+    expect(patchReads(earlier, new Map([['p1/index.html', [3]]]), ['p2/index.html'])).toBeDefined();
+    expect(
+      patchReads(earlier, new Map([['p1/index.html', [3]]]), [
+        'p2/index.html',
+        'p3/index.html',
+        'p4/index.html',
+        'p5/index.html',
+      ]),
+    ).toBeUndefined();
+    // Reads made in memory (a first build's) are not patched.
+    expect(patchReads(pageReadsOf(pages), new Map(), [])).toBeUndefined();
   });
 });
 
