@@ -78,6 +78,13 @@ function partsOf(config: ResolvedConfig, pages: readonly Page[]): Map<Page, { la
   return partOf;
 }
 
+/** A part's key in the build cache (and in the memo of a pipeline that lives on). */
+const unitKey = ({ language, part }: { language: string; part: number }) =>
+  part === 0 ? `index ${language}` : `index ${language}-${part}`;
+
+/** The index of each part the last run of a pipeline that lives on made, by the memo of page hashes the pipeline passes. */
+const memoizedParts = new WeakMap<object, Map<string, { fingerprint: string; files: Map<string, Uint8Array> }>>();
+
 /** The folder of a part of a language's index under pagefind/, or '' for the main bundle's (part 0). */
 const partFolder = (language: string, part: number) => (part === 0 ? '' : `${language}-${part}/`);
 
@@ -144,15 +151,23 @@ export async function addSearchIndex(input: {
   }
   if (input.memo) for (const file of input.memo.keys()) if (!files.has(file)) input.memo.delete(file);
   // Pagefind puts the folder above its script (`site.base`) in front of each page's URL itself.
-  // A part whose pages are all as before takes its index of the build before from the cache.
+  // A part whose pages are all as before takes its index of the build before from the cache, or,
+  // in a pipeline that lives on, from the run before (the very same bytes: nothing to read, and
+  // the publish compares them by reference).
+  let partsMemo = input.memo && memoizedParts.get(input.memo);
+  if (input.memo && !partsMemo) memoizedParts.set(input.memo, (partsMemo = new Map()));
   const made: { language: string; part: number; files: Map<string, Uint8Array> }[] = [];
   let indexed = 0;
   let pageCount = 0;
   for (const [key, { language, part, pages }] of [...parts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     pageCount += pages.length;
     const fingerprint = hashParts(installedVersion('pagefind'), key, ...pages.map((page) => page.hash));
-    const cacheKey = part === 0 ? `index ${language}` : `index ${language}-${part}`;
-    let partFiles = cache && cachedIndex(cache.readSync(cacheKey), fingerprint);
+    const cacheKey = unitKey({ language, part });
+    const remembered = partsMemo?.get(cacheKey);
+    let partFiles =
+      remembered?.fingerprint === fingerprint
+        ? remembered.files
+        : cache && cachedIndex(cache.readSync(cacheKey), fingerprint);
     if (!partFiles) {
       for (const page of pages)
         page.content ??= textOf(page.data ?? (await readFile(join(input.outputFolder, page.file))));
@@ -160,8 +175,11 @@ export async function addSearchIndex(input: {
       indexed += pages.length;
       await cache?.write(cacheKey, packIndex(fingerprint, partFiles));
     }
+    partsMemo?.set(cacheKey, { fingerprint, files: partFiles });
     made.push({ language, part, files: partFiles });
   }
+  if (partsMemo)
+    for (const key of partsMemo.keys()) if (!made.some((unit) => unitKey(unit) === key)) partsMemo.delete(key);
   const indexFiles = bundleParts(made);
   // With no page kept there is nothing to record before the write (`written` records the rest): an
   // index of the pages in memory (`site dev`, the admin's live site) leaves the folder's record be.
@@ -232,7 +250,8 @@ function mergeIndexes(parts: readonly Map<string, Uint8Array>[]): Map<string, Ui
  * page to merge: `parts: { en: [{ path: "en-1/", hash }] }`. Without, it is what Pagefind wrote.
  */
 function bundleParts(made: readonly { language: string; part: number; files: Map<string, Uint8Array> }[]) {
-  const files = mergeIndexes(made.filter(({ part }) => part === 0).map(({ files }) => files));
+  // A copy: one part's files may be the map a later run takes again (the memo, the cache's).
+  const files = new Map(mergeIndexes(made.filter(({ part }) => part === 0).map(({ files }) => files)));
   const parts: Record<string, { path: string; hash: string }[]> = {};
   for (const { language, part, files: partFiles } of made) {
     if (part === 0) continue;
