@@ -91,9 +91,10 @@ const partFolder = (language: string, part: number) => (part === 0 ? '' : `${lan
 /**
  * Adds the index's files to the output's `files`. A page left as it was on disk (`kept`) is read
  * from `outputFolder`, unless an earlier build's index read it with the same size and
- * modification time (the stamp the build keeps it by). With `cache`, each part's index (one per
- * language, `partOf`) made from the very same pages is reused: a build of an unchanged site neither
- * runs Pagefind nor reads a page, and a one-post edit indexes that post's language only.
+ * modification time (the stamp the build keeps it by). With `cache`, each part's index (a
+ * language's, or a part of its entry pages: `partsOf`) made from the very same pages is reused: a
+ * build of an unchanged site neither runs Pagefind nor reads a page, and a one-post edit indexes
+ * again the parts of the pages it changed only.
  */
 export async function addSearchIndex(input: {
   config: ResolvedConfig;
