@@ -160,24 +160,31 @@ export async function addSearchIndex(input: {
   const made: { language: string; part: number; files: Map<string, Uint8Array> }[] = [];
   let indexed = 0;
   let pageCount = 0;
-  for (const [key, { language, part, pages }] of [...parts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    pageCount += pages.length;
-    const fingerprint = hashParts(installedVersion('pagefind'), key, ...pages.map((page) => page.hash));
-    const cacheKey = unitKey({ language, part });
-    const remembered = partsMemo?.get(cacheKey);
-    let partFiles =
-      remembered?.fingerprint === fingerprint
-        ? remembered.files
-        : cache && cachedIndex(cache.readSync(cacheKey), fingerprint);
-    if (!partFiles) {
-      for (const page of pages)
-        page.content ??= textOf(page.data ?? (await readFile(join(input.outputFolder, page.file))));
-      partFiles = await buildIndex(pages as (IndexedPage & { content: string })[]);
-      indexed += pages.length;
-      await cache?.write(cacheKey, packIndex(fingerprint, partFiles));
+  // One Pagefind service for the parts of this run, closed once they are made.
+  let pagefind: typeof import('pagefind') | undefined;
+  try {
+    for (const [key, { language, part, pages }] of [...parts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      pageCount += pages.length;
+      const fingerprint = hashParts(installedVersion('pagefind'), key, ...pages.map((page) => page.hash));
+      const cacheKey = unitKey({ language, part });
+      const remembered = partsMemo?.get(cacheKey);
+      let partFiles =
+        remembered?.fingerprint === fingerprint
+          ? remembered.files
+          : cache && cachedIndex(cache.readSync(cacheKey), fingerprint);
+      if (!partFiles) {
+        for (const page of pages)
+          page.content ??= textOf(page.data ?? (await readFile(join(input.outputFolder, page.file))));
+        pagefind ??= await import('pagefind');
+        partFiles = await buildIndex(pagefind, pages as (IndexedPage & { content: string })[]);
+        indexed += pages.length;
+        await cache?.write(cacheKey, packIndex(fingerprint, partFiles));
+      }
+      partsMemo?.set(cacheKey, { fingerprint, files: partFiles });
+      made.push({ language, part, files: partFiles });
     }
-    partsMemo?.set(cacheKey, { fingerprint, files: partFiles });
-    made.push({ language, part, files: partFiles });
+  } finally {
+    await pagefind?.close();
   }
   if (partsMemo)
     for (const key of partsMemo.keys()) if (!made.some((unit) => unitKey(unit) === key)) partsMemo.delete(key);
@@ -299,11 +306,11 @@ interface IndexedPage {
 
 const textOf = (data: string | Uint8Array) => (typeof data === 'string' ? data : Buffer.from(data).toString('utf8'));
 
-/** Runs Pagefind over the pages (in the order given, so two builds give the same index); its files by path. */
+/** Runs Pagefind's service over the pages (in the order given, so two builds give the same index); its files by path. */
 async function buildIndex(
+  pagefind: typeof import('pagefind'),
   pages: readonly { url: string; file: string; content: string }[],
 ): Promise<Map<string, Uint8Array>> {
-  const pagefind = await import('pagefind');
   const { index, errors } = await pagefind.createIndex({ rootSelector: 'main', keepIndexUrl: false });
   if (!index) throw searchIndexFailed(errors);
   try {
@@ -321,7 +328,6 @@ async function buildIndex(
     return files;
   } finally {
     await index.deleteIndex();
-    await pagefind.close();
   }
 }
 
