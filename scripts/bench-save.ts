@@ -44,10 +44,10 @@ function send(
   });
 }
 
-/** Whether a word is in one of the index chunks (gzipped) of a Pagefind bundle. */
+/** Whether a word is in one of the index chunks (gzipped) of a Pagefind bundle, its parts' (pagefind/<language>-<n>/index/) included. */
 export async function searchIndexHolds(bundle: string, word: string): Promise<boolean> {
-  for (const entry of await readdir(join(bundle, 'index')))
-    if (gunzipSync(await readFile(join(bundle, 'index', entry))).includes(word)) return true;
+  for (const entry of await readdir(bundle, { recursive: true }))
+    if (entry.endsWith('.pf_index') && gunzipSync(await readFile(join(bundle, entry))).includes(word)) return true;
   return false;
 }
 

@@ -903,6 +903,14 @@ export const configSchema = z.strictObject({
         .describe(
           "Route path of the search page (a route of this config, in every locale): only its CSP allows WebAssembly, which the index's script needs",
         ),
+      pagesPerPart: z
+        .number()
+        .int()
+        .positive()
+        .default(128)
+        .describe(
+          "A language with more entry pages (posts, a collection's entries) than this has them indexed in parts of at most about this many, each under <base>/pagefind/<language>-<n>/ and merged by the search page: an edit indexes again its post's part, not the whole language",
+        ),
     })
     .prefault({})
     .describe(

@@ -3,7 +3,10 @@
  * sitemap lists, one index per language (read from `<html lang>`), and its files go into the output
  * under pagefind/ with the pages, before the output is switched into place, so a failed index
  * leaves the previous site as it was. The browser searches it on the search page (see csp.ts for
- * what that page's policy allows), with no server.
+ * what that page's policy allows), with no server. A language with more entry pages than
+ * `search.pagesPerPart` has them in parts, each a bundle of its own under pagefind/<language>-<n>/
+ * that the search page merges into the search (Pagefind's `mergeIndex`), so an edit indexes again
+ * the part its post is in.
  */
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -32,21 +35,67 @@ export function searchablePages(config: ResolvedConfig, pages: readonly Page[]):
 }
 
 /**
- * The part of the index a page goes to: the primary subtag of its `<html lang>`. Pagefind makes one
- * index per language, and an index holds nothing of another language's pages, so each part is
- * indexed on its own and an edit indexes again only the part of the pages it changed; a part is at
- * least as coarse as Pagefind's languages, so no language of Pagefind's spans two parts.
+ * The language a page is indexed under: the primary subtag of its `<html lang>`. Pagefind makes one
+ * index per language, and an index holds nothing of another language's pages, so each language is
+ * indexed on its own and an edit indexes again only the part of the pages it changed; this is at
+ * least as coarse as Pagefind's languages, so no language of Pagefind's spans two of them. The
+ * search page asks for the parts of its language by the same subtag of its `<html lang>`.
  */
-function partOf(config: ResolvedConfig, page: Page): string {
+function languageOf(config: ResolvedConfig, page: Page): string {
   return config.locales[page.locale]!.htmlLang.split('-')[0]!.toLowerCase();
 }
 
 /**
+ * The parts of each language's index, by page. Part 0 is the language's pages but its entry pages
+ * (home, lists, pages of their own: what an edit of a post renders again besides the post); a
+ * language with more entry pages than `pagesPerPart` has them in 2, 4, 8… parts (the smallest power
+ * of two that leaves at most about `pagesPerPart` in each), by the hash of their URL, so a post keeps
+ * its part while posts come and go and a part splits in two when the count doubles. A language
+ * with few entries has them in part 0 too: one bundle, as without parts. A language whose part 0
+ * would be empty has its first part as part 0, so the main bundle holds every language.
+ */
+function partsOf(config: ResolvedConfig, pages: readonly Page[]): Map<Page, { language: string; part: number }> {
+  const entries = new Map<string, number>();
+  for (const page of pages)
+    if (page.collection?.kind === 'entry')
+      entries.set(languageOf(config, page), (entries.get(languageOf(config, page)) ?? 0) + 1);
+  const partOf = new Map<Page, { language: string; part: number }>();
+  const used = new Map<string, Set<number>>();
+  for (const page of pages) {
+    const language = languageOf(config, page);
+    const count = entries.get(language) ?? 0;
+    const parts =
+      count > config.search.pagesPerPart ? 2 ** Math.ceil(Math.log2(count / config.search.pagesPerPart)) : 1;
+    const part =
+      page.collection?.kind === 'entry' && parts > 1 ? 1 + (parseInt(hashParts(page.url).slice(0, 8), 16) % parts) : 0;
+    partOf.set(page, { language, part });
+    used.set(language, (used.get(language) ?? new Set()).add(part));
+  }
+  for (const [language, parts] of used) {
+    if (parts.has(0)) continue;
+    const first = Math.min(...parts);
+    for (const place of partOf.values()) if (place.language === language && place.part === first) place.part = 0;
+  }
+  return partOf;
+}
+
+/** A part's key in the build cache (and in the memo of a pipeline that lives on). */
+const unitKey = ({ language, part }: { language: string; part: number }) =>
+  part === 0 ? `index ${language}` : `index ${language}-${part}`;
+
+/** The index of each part the last run of a pipeline that lives on made, by the memo of page hashes the pipeline passes. */
+const memoizedParts = new WeakMap<object, Map<string, { fingerprint: string; files: Map<string, Uint8Array> }>>();
+
+/** The folder of a part of a language's index under pagefind/, or '' for the main bundle's (part 0). */
+const partFolder = (language: string, part: number) => (part === 0 ? '' : `${language}-${part}/`);
+
+/**
  * Adds the index's files to the output's `files`. A page left as it was on disk (`kept`) is read
  * from `outputFolder`, unless an earlier build's index read it with the same size and
- * modification time (the stamp the build keeps it by). With `cache`, each part's index (one per
- * language, `partOf`) made from the very same pages is reused: a build of an unchanged site neither
- * runs Pagefind nor reads a page, and a one-post edit indexes that post's language only.
+ * modification time (the stamp the build keeps it by). With `cache`, each part's index (a
+ * language's, or a part of its entry pages: `partsOf`) made from the very same pages is reused: a
+ * build of an unchanged site neither runs Pagefind nor reads a page, and a one-post edit indexes
+ * again the parts of the pages it changed only.
  */
 export async function addSearchIndex(input: {
   config: ResolvedConfig;
@@ -73,17 +122,18 @@ export async function addSearchIndex(input: {
   const hashes: KeptHash[] = [];
   // The pages rendered now, known by their hash until the write gives their files' stamps.
   const rendered: [file: string, hash: string][] = [];
-  const parts = new Map<string, IndexedPage[]>();
-  for (const page of searchablePages(config, input.pages).sort((a, b) =>
-    a.url < b.url ? -1 : a.url > b.url ? 1 : 0,
-  )) {
+  const parts = new Map<string, { language: string; part: number; pages: IndexedPage[] }>();
+  const searchable = searchablePages(config, input.pages).sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+  const placeOf = partsOf(config, searchable);
+  for (const page of searchable) {
     const file = input.folder + page.file;
     const data = files.get(file);
     const stamp = data === undefined ? input.kept.get(file) : undefined;
     if (data === undefined && !stamp) continue;
-    const part = partOf(config, page);
-    const pages = parts.get(part) ?? [];
-    parts.set(part, pages);
+    const { language, part } = placeOf.get(page)!;
+    const key = `${language} ${part}`;
+    const pages = parts.get(key)?.pages ?? [];
+    if (!parts.has(key)) parts.set(key, { language, part, pages });
     const earlier = stamp && known.get(file);
     if (stamp && earlier && earlier[0] === stamp.size && earlier[1] === stamp.mtimeMs) {
       hashes.push([file, earlier]);
@@ -105,36 +155,51 @@ export async function addSearchIndex(input: {
   }
   if (input.memo) for (const file of input.memo.keys()) if (!files.has(file)) input.memo.delete(file);
   // Pagefind puts the folder above its script (`site.base`) in front of each page's URL itself.
-  // A part whose pages are all as before takes its index of the build before from the cache.
-  const made: Map<string, Uint8Array>[] = [];
+  // A part whose pages are all as before takes its index of the build before from the cache, or,
+  // in a pipeline that lives on, from the run before (the very same bytes: nothing to read, and
+  // the publish compares them by reference).
+  let partsMemo = input.memo && memoizedParts.get(input.memo);
+  if (input.memo && !partsMemo) memoizedParts.set(input.memo, (partsMemo = new Map()));
+  const made: { language: string; part: number; files: Map<string, Uint8Array> }[] = [];
   let indexed = 0;
-  let searchable = 0;
+  let pageCount = 0;
   const progress = (input.progress ?? noProgress).begin(
     'search index',
-    [...parts.values()].reduce((sum, pages) => sum + pages.length, 0),
+    [...parts.values()].reduce((sum, { pages }) => sum + pages.length, 0),
     'pages',
   );
+  // One Pagefind service for the parts of this run, closed once they are made.
+  let pagefind: typeof import('pagefind') | undefined;
   try {
-    for (const [part, pages] of [...parts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      searchable += pages.length;
-      const fingerprint = hashParts(installedVersion('pagefind'), part, ...pages.map((page) => page.hash));
-      const key = `index ${part}`;
-      let partFiles = cache && cachedIndex(cache.readSync(key), fingerprint);
+    for (const [key, { language, part, pages }] of [...parts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      pageCount += pages.length;
+      const fingerprint = hashParts(installedVersion('pagefind'), key, ...pages.map((page) => page.hash));
+      const cacheKey = unitKey({ language, part });
+      const remembered = partsMemo?.get(cacheKey);
+      let partFiles =
+        remembered?.fingerprint === fingerprint
+          ? remembered.files
+          : cache && cachedIndex(cache.readSync(cacheKey), fingerprint);
       if (!partFiles) {
         for (const page of pages)
           page.content ??= textOf(page.data ?? (await readFile(join(input.outputFolder, page.file))));
-        partFiles = await buildIndex(pages as (IndexedPage & { content: string })[], () => progress.tick());
+        pagefind ??= await import('pagefind');
+        partFiles = await buildIndex(pagefind, pages as (IndexedPage & { content: string })[], () => progress.tick());
         indexed += pages.length;
-        await cache?.write(key, packIndex(fingerprint, partFiles));
+        await cache?.write(cacheKey, packIndex(fingerprint, partFiles));
       } else {
         progress.tick(pages.length);
       }
-      made.push(partFiles);
+      partsMemo?.set(cacheKey, { fingerprint, files: partFiles });
+      made.push({ language, part, files: partFiles });
     }
   } finally {
     progress.end();
+    await pagefind?.close();
   }
-  const indexFiles = mergeIndexes(made);
+  if (partsMemo)
+    for (const key of partsMemo.keys()) if (!made.some((unit) => unitKey(unit) === key)) partsMemo.delete(key);
+  const indexFiles = bundleParts(made);
   // With no page kept there is nothing to record before the write (`written` records the rest): an
   // index of the pages in memory (`site dev`, the admin's live site) leaves the folder's record be.
   const nextHashes = JSON.stringify(hashes);
@@ -143,7 +208,7 @@ export async function addSearchIndex(input: {
   for (const [path, content] of indexFiles) out.set(`${input.folder}${searchIndexFolder}/${path}`, content);
   return {
     files: out,
-    pages: searchable,
+    pages: pageCount,
     indexed,
     async written(stamps) {
       if (!cache || rendered.length === 0) return;
@@ -196,6 +261,36 @@ function mergeIndexes(parts: readonly Map<string, Uint8Array>[]): Map<string, Ui
   return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
+/**
+ * The files of pagefind/: the main bundle (every language's part 0, merged) and each further part
+ * in its folder, holding what a merged index reads (its entry, metadata, words, fragments, filters;
+ * the script and WebAssembly are the main bundle's). With parts, the main entry file lists them by
+ * language, each with the hash of its index (so the entry changes with any part), for the search
+ * page to merge: `parts: { en: [{ path: "en-1/", hash }] }`. Without, it is what Pagefind wrote.
+ */
+function bundleParts(made: readonly { language: string; part: number; files: Map<string, Uint8Array> }[]) {
+  // A copy: one part's files may be the map a later run takes again (the memo, the cache's).
+  const files = new Map(mergeIndexes(made.filter(({ part }) => part === 0).map(({ files }) => files)));
+  const parts: Record<string, { path: string; hash: string }[]> = {};
+  for (const { language, part, files: partFiles } of made) {
+    if (part === 0) continue;
+    const path = partFolder(language, part);
+    const entry = JSON.parse(Buffer.from(partFiles.get(entryFile)!).toString('utf8')) as PagefindEntry;
+    const hash = Object.values(entry.languages)
+      .map((index) => (index as { hash: string }).hash)
+      .join(' ');
+    (parts[language] ??= []).push({ path, hash });
+    for (const [file, content] of partFiles) if (mergedFile.test(file)) files.set(path + file, content);
+  }
+  if (Object.keys(parts).length === 0) return files;
+  const entry = JSON.parse(Buffer.from(files.get(entryFile)!).toString('utf8')) as PagefindEntry;
+  files.set(entryFile, Buffer.from(JSON.stringify({ ...entry, parts })));
+  return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** The files of a part that a merged index reads (`mergeIndex` takes the script and WebAssembly from the main bundle). */
+const mergedFile = /^(pagefind-entry\.json|pagefind\.[^/]*\.pf_meta|(index|fragment|filter)\/)/;
+
 /** The output with the index's files, and what to tell the index once it is written. */
 export interface IndexedOutput {
   files: OutputFiles;
@@ -222,12 +317,12 @@ interface IndexedPage {
 
 const textOf = (data: string | Uint8Array) => (typeof data === 'string' ? data : Buffer.from(data).toString('utf8'));
 
-/** Runs Pagefind over the pages (in the order given, so two builds give the same index); its files by path. */
+/** Runs Pagefind's service over the pages (in the order given, so two builds give the same index); its files by path. */
 async function buildIndex(
+  pagefind: typeof import('pagefind'),
   pages: readonly { url: string; file: string; content: string }[],
   onAdded: () => void,
 ): Promise<Map<string, Uint8Array>> {
-  const pagefind = await import('pagefind');
   const { index, errors } = await pagefind.createIndex({ rootSelector: 'main', keepIndexUrl: false });
   if (!index) throw searchIndexFailed(errors);
   try {
@@ -252,7 +347,6 @@ async function buildIndex(
     return files;
   } finally {
     await index.deleteIndex();
-    await pagefind.close();
   }
 }
 

@@ -5,7 +5,9 @@
  * Pagefind index's script from the output (only here, so no other page pays for it), searches the
  * `?q=` of the URL and each query sent from its form, and lists the results: title, excerpt (its
  * `<mark>`s kept, the rest as text), link and, with `sections`, the section the page is in.
- * Pagefind reads `<html lang>` and searches the index of the page's language alone. A polite live
+ * Pagefind reads `<html lang>` and searches the index of the page's language alone; where the
+ * index of that language is in parts (`search.pagesPerPart`, listed in the entry file's `parts`),
+ * it merges them into the search first (`mergeIndex`), so a search finds what one index would. A polite live
  * region says how many were found, all of them: the list shows them a page at a time (`pageSize`),
  * and a button below it (`text.more`) adds the next, focus moving to the first one added.
  */
@@ -44,7 +46,7 @@ interface Result {
 }
 
 /** A result of Pagefind's, whose data is loaded only when it is shown. */
-interface Found {
+export interface Found {
   data(): Promise<{ url: string; excerpt: string; meta: { title?: string } }>;
 }
 
@@ -54,8 +56,30 @@ type State =
   | { kind: 'done'; query: string; found: readonly Found[]; results: Result[]; loading: boolean }
   | { kind: 'failed' };
 
-interface Pagefind {
+export interface Pagefind {
   search(query: string): Promise<{ results: Found[] } | null>;
+  mergeIndex(path: string, options: object): Promise<void>;
+}
+
+/**
+ * Pagefind's script at `script`, with the further parts of the index of `language` (the page's
+ * `<html lang>`) merged into its search: those the index's entry file lists under `parts` by the
+ * language's primary subtag (an index in one part lists none).
+ */
+export async function loadPagefind(script: string, language: string): Promise<Pagefind> {
+  const entryUrl = new URL('pagefind-entry.json', new URL(script, location.href));
+  const [pagefind, entry] = await Promise.all([
+    import(script) as Promise<Pagefind>,
+    fetch(entryUrl, { cache: 'no-cache' }).then(
+      (response) => response.json() as Promise<{ parts?: Record<string, { path: string }[]> }>,
+    ),
+  ]);
+  await Promise.all(
+    (entry.parts?.[language.split('-')[0]!.toLowerCase()] ?? []).map((part) =>
+      pagefind.mergeIndex(new URL(part.path, entryUrl).pathname, {}),
+    ),
+  );
+  return pagefind;
 }
 
 export default function SiteSearch({ script, text, sections = [], pageSize: size = 20 }: SiteSearchProps) {
@@ -83,7 +107,7 @@ export default function SiteSearch({ script, text, sections = [], pageSize: size
     if (!value.trim()) return setState({ kind: 'idle' });
     setState({ kind: 'searching' });
     try {
-      pagefind.current ??= import(script) as Promise<Pagefind>;
+      pagefind.current ??= loadPagefind(script, document.documentElement.lang);
       const found = (await (await pagefind.current).search(value))?.results ?? [];
       const results = await load(found.slice(0, pageSize));
       if (asked === latest.current) setState({ kind: 'done', query: value, found, results, loading: false });

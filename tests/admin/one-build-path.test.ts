@@ -8,7 +8,8 @@
  * though the build cache (a folder of the test's own) was filled first by the same site one folder
  * deeper: esbuild's names of the same bytes depend on where the inputs lie from the site, and
  * `site build` answered from the cache where the live site runs esbuild. `site dev` serves the
- * same search index from memory.
+ * same search index from memory. The posts' index is in parts (`search.pagesPerPart: 1`), each
+ * part made again only when its pages changed.
  */
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -41,7 +42,11 @@ async function createSite(dir?: string): Promise<{ dir: string; config: string }
     '  - { path: /, template: Home }\n  - { path: /search, template: Home }\n',
   );
   config = config.replace('output:\n  precompress: false', 'output:\n  precompress: true');
-  await writeFile(configFile, `${config}\nsearch:\n  enabled: true\n\nplugins:\n  - ./plugins/pages-list.js\n`);
+  // Its posts' index in parts (one page each at most), as a site with many posts has it.
+  await writeFile(
+    configFile,
+    `${config}\nsearch:\n  enabled: true\n  pagesPerPart: 1\n\nplugins:\n  - ./plugins/pages-list.js\n`,
+  );
   for (const locale of ['nb', 'de', 'en']) {
     const file = join(dir, 'content', 'messages', `${locale}.yaml`);
     await writeFile(file, (await readFile(file, 'utf8')).replace(/^news:/m, 'blog:'));
@@ -133,6 +138,10 @@ describe('site serve --admin publishes what site build writes', () => {
     expect(await runs()).toBe(3);
     const search = await server.send('GET', '/pagefind/pagefind-entry.json');
     expect(search.status).toBe(200);
+    const parts = (search.json() as { parts?: Record<string, { path: string }[]> }).parts ?? {};
+    expect(Object.values(parts).flat().length).toBeGreaterThan(1);
+    for (const { path } of Object.values(parts).flat())
+      expect((await server.send('GET', `/pagefind/${path}pagefind-entry.json`)).status).toBe(200);
     await expectSameAsFreshBuild();
   });
 
