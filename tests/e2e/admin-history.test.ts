@@ -125,7 +125,7 @@ describe('history and restore with site serve --admin, in the browser', () => {
     const menu = page.locator('.admin-nav a');
     await expect
       .poll(() => menu.filter({ visible: true }).allTextContents())
-      .toEqual(['Content administration', 'Media library', 'Page texts']);
+      .toEqual(['Content administration', 'Media library', 'Page texts', 'Edit on the page']);
     const heading = page.getByLabel('Hero › Heading hero.heading', { exact: true });
     await expect.poll(() => heading.inputValue()).toBe('Gjør reparasjon til det enkle valget');
     await heading.fill('Reparasjon, enkelt og greit');

@@ -304,8 +304,12 @@ export default function BlogEditor(props: BlogEditorProps) {
       .join(', '),
   };
   const [session, setSession] = useState<AdminSession | 'loading' | 'unavailable'>('loading');
-  /** The page of the list the server answered, and how many entries match the filters in all. */
-  const [list, setList] = useState<{ entries: Post[]; total: number }>({ entries: [], total: 0 });
+  /** The page of the list the server answered, the offset it was asked for, and how many entries match the filters in all. */
+  const [list, setList] = useState<{ entries: Post[]; from: number; total: number }>({
+    entries: [],
+    from: 0,
+    total: 0,
+  });
   const [filters, setFilters] = useState(noFilters);
   /** The search sent: the field's text once typing pauses. */
   const [search, setSearch] = useState('');
@@ -338,13 +342,14 @@ export default function BlogEditor(props: BlogEditorProps) {
   const asked = useRef(0);
   const refresh = async (id = collectionRef.current) => {
     const ticket = ++asked.current;
+    const from = shownFrom.current;
     const answer = await callApi<{ entries: Post[]; total: number }>('GET', `${base(id)}?${query.current}`);
     if (answer.status === 401) return location.assign(props.signIn);
     if (answer.status !== 200 || id !== collectionRef.current || ticket !== asked.current) return;
     const { entries, total } = answer.body;
     // A page past the end (its last entries deleted meanwhile): the last page instead.
     if (!entries.length && total > 0 && shownFrom.current > 0) setOffset(Math.floor((total - 1) / pageSize) * pageSize);
-    setList({ entries, total });
+    setList({ entries, from, total });
   };
   useEffect(() => {
     if (collectionId) void refresh(collectionId);
@@ -373,7 +378,7 @@ export default function BlogEditor(props: BlogEditorProps) {
     setCollectionId(id);
     setEditing(undefined);
     setDrafts({});
-    setList({ entries: [], total: 0 });
+    setList({ entries: [], from: 0, total: 0 });
     setFilters(noFilters);
     setSearch('');
     setOffset(0);
@@ -941,8 +946,8 @@ export default function BlogEditor(props: BlogEditorProps) {
           <nav className="admin-paging" aria-label={text.pagination}>
             <p role="status">
               {text.shown
-                .replace('{from}', count(Math.min(offset + 1, list.total)))
-                .replace('{to}', count(Math.min(offset + list.entries.length, list.total)))
+                .replace('{from}', count(Math.min(list.from + 1, list.total)))
+                .replace('{to}', count(Math.min(list.from + list.entries.length, list.total)))
                 .replace('{total}', count(list.total))}
             </p>
             <button
