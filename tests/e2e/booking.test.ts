@@ -306,11 +306,12 @@ describe('booking a meeting', () => {
 
       release();
       await page.locator(`${island} input[name="start"]`).first().waitFor();
-      expect(await status.locator('.banner-info').count()).toBe(0);
+      await expect.poll(() => status.locator('.banner-info').count()).toBe(0);
       expect(await field(page, 'email').inputValue()).toBe('early@example.no');
       // The visitor is taken to the times; what was typed stays. (No booking is sent here: the
       // server allows 5 a minute per client, and the other tests of this file use them.)
-      expect(await page.evaluate(() => document.activeElement?.id)).toBe('booking-day');
+      // Focus moves once the times are drawn (an effect after that render), so wait for it.
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('booking-day');
       expect(posts).toEqual([]);
     } finally {
       await context.close();
