@@ -32,5 +32,7 @@ export async function createTempSite(
   if (options.editConfig) text = options.editConfig(text);
   const config = join(dir, 'site.config.yaml');
   await writeFile(config, text);
-  return { dir, config, cleanup: () => rm(dir, { recursive: true, force: true }) };
+  // Retries: a server closed just before may still finish a write in the folder (the admin's
+  // background reading of the lists at start, which can record the translation baseline).
+  return { dir, config, cleanup: () => rm(dir, { recursive: true, force: true, maxRetries: 5 }) };
 }
