@@ -292,6 +292,7 @@ export function createServeAdmin(
     now: options.now,
   });
   const mounted = mount(api, origins, (host, port) => (isLoopbackHost(host) ? loopbackHosts(port) : []));
+  let warming: Promise<void> = Promise.resolve();
   return {
     ...mounted,
     signInLimits,
@@ -300,8 +301,10 @@ export function createServeAdmin(
       // The lists are read now, in the background: with tens of thousands of entries the first
       // reading of every file takes seconds, which no request should wait for when it can be done before.
       // A failure here (a file that went away) is the request's to meet and report.
-      routes.warm().catch(() => undefined);
+      warming = routes.warm().catch(() => undefined);
     },
+    // The reading may write the project's state (the translations' baseline): the server's close waits for it.
+    idle: () => warming,
   };
 }
 

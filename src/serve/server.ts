@@ -60,6 +60,8 @@ export interface ServerLog {
 export interface MountedApi {
   handle(request: IncomingMessage, response: ServerResponse): Promise<boolean>;
   listening(host: string, port: number): void;
+  /** Work the API began on its own (reading lists in the background) finished: the server's `close` waits for it, so nothing writes after. */
+  idle?(): Promise<void>;
   /** A built page the API answers itself (the admin's pages, marked, the sign-in form with its token): whether `path` is one, */
   servesPage?(path: string): boolean;
   /** Whether the API's answer at `path` is a page of the site (a preview), which gets the pages' headers (CSP, frame protection). */
@@ -275,8 +277,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     server,
     url: `http://${host}:${port}${config.site.base}`,
     sqliteFiles,
-    // The deliveries under way are recorded before the caller closes the store.
-    close: () => closeGracefully(server, limits.shutdownGraceMs).then(() => notifier.idle()),
+    // The deliveries under way are recorded before the caller closes the store, and the admin's
+    // background reading (which may write its state) is let end, for as long as open requests may.
+    close: () =>
+      closeGracefully(server, limits.shutdownGraceMs)
+        .then(() => settledWithin(options.admin?.idle?.(), limits.shutdownGraceMs))
+        .then(() => notifier.idle()),
   };
 }
 
@@ -315,6 +321,19 @@ export function listenError(error: NodeJS.ErrnoException, host: string, port: nu
       hint: 'Pass --host 127.0.0.1, or the address of one of its network interfaces.',
     });
   return error;
+}
+
+/** Resolves when `work` settles, or after `ms` (whichever comes first); never rejects. */
+function settledWithin(work: Promise<void> | undefined, ms: number): Promise<void> {
+  if (!work) return Promise.resolve();
+  return new Promise<void>((resolvePromise) => {
+    const timer = setTimeout(resolvePromise, ms);
+    timer.unref();
+    work.then(
+      () => (clearTimeout(timer), resolvePromise()),
+      () => (clearTimeout(timer), resolvePromise()),
+    );
+  });
 }
 
 /** Stops accepting, closes idle connections, and ends the connections still open after `graceMs`. */

@@ -15,6 +15,8 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContactHandler } from '../../src/serve/contact';
 import { createStaticHandler } from '../../src/serve/static';
+import { startServer, type MountedApi } from '../../src/serve/server';
+import { loadConfig } from '../../src/config/load';
 import { builtSite, repoRoot } from '../helpers/paths';
 import { serveSite, type TestServer } from '../helpers/server';
 import { storedRows, storeIn } from '../helpers/store';
@@ -622,5 +624,32 @@ describe('a request that names index.html itself', () => {
     const response = await fetch(`${server.url}/hub/index.html`, { redirect: 'manual' });
     expect(response.status).toBe(200);
     expect(await response.text()).toContain('<html lang="en"');
+  });
+});
+
+describe('close', () => {
+  it("waits for the admin's background work (which may write the project's state) before it resolves", async () => {
+    const config = await loadConfig(join(repoRoot, 'site.config.yaml'));
+    config.dirs.data = await mkdtemp(join(tmpdir(), 'site-close-'));
+    const store = await storeIn(config.dirs.data);
+    const order: string[] = [];
+    let finish: () => void = () => undefined;
+    const admin: MountedApi = {
+      handle: async () => false,
+      listening: () => undefined,
+      idle: () => new Promise<void>((resolvePromise) => (finish = resolvePromise)).then(() => void order.push('work')),
+    };
+    const running = await startServer({ config, store, dir: builtSite, port: 0, host: '127.0.0.1', admin });
+    try {
+      const closed = running.close().then(() => void order.push('closed'));
+      await new Promise((resolvePromise) => setTimeout(resolvePromise, 100));
+      expect(order).toEqual([]);
+      finish();
+      await closed;
+      expect(order).toEqual(['work', 'closed']);
+    } finally {
+      await store.close();
+      await rm(config.dirs.data, { recursive: true, force: true });
+    }
   });
 });
