@@ -1,4 +1,4 @@
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,5 +53,64 @@ describe('pack cache', () => {
     const [pack] = readdirSync(join(root, 'compress'));
     writeFileSync(join(root, 'compress', pack!), 'site-pack 1\n[["a", 9999]]\nshort');
     expect(openPackCache('compress', '/site/dist', root).readSync('a')).toBeUndefined();
+  });
+
+  it('adds the entries of a build that keeps the rest to a tail beside the pack, leaving the pack as it was', async () => {
+    const first = openPackCache('compress', '/site/dist', root);
+    await first.write('a', 'alpha');
+    await first.write('b', 'beta');
+    await first.settled();
+    const [main] = readdirSync(join(root, 'compress'));
+    const before = readFileSync(join(root, 'compress', main!));
+
+    const edit = openPackCache('compress', '/site/dist', root, { keepUnused: true });
+    await edit.write('c', 'gamma');
+    await edit.write('a', 'alpha, edited');
+    await edit.settled();
+    expect(readdirSync(join(root, 'compress')).sort()).toEqual([main, main!.replace('.pack', '.tail.pack')].sort());
+    expect(readFileSync(join(root, 'compress', main!)).equals(before)).toBe(true);
+
+    const again = openPackCache('compress', '/site/dist', root, { keepUnused: true });
+    await again.write('d', 'delta');
+    await again.settled();
+    const next = openPackCache('compress', '/site/dist', root);
+    // The tail's value of a key comes before the pack's.
+    expect(['a', 'b', 'c', 'd'].map((key) => next.readSync(key)?.toString())).toEqual([
+      'alpha, edited',
+      'beta',
+      'gamma',
+      'delta',
+    ]);
+    // A build that uses every entry and adds none rewrites nothing: the tail stays.
+    await next.settled();
+    expect(readdirSync(join(root, 'compress'))).toHaveLength(2);
+  });
+
+  it('writes the pack and its tail as one once the tail grows past its share, and drops the tail when a build keeps only what it used', async () => {
+    const first = openPackCache('compress', '/site/dist', root);
+    await first.write('a', 'alpha');
+    await first.settled();
+    const big = openPackCache('compress', '/site/dist', root, { keepUnused: true });
+    await big.write('small', 'x');
+    await big.settled();
+    expect(readdirSync(join(root, 'compress'))).toHaveLength(2);
+    const large = openPackCache('compress', '/site/dist', root, { keepUnused: true });
+    await large.write('large', Buffer.alloc(1024 * 1024 + 1, 1));
+    await large.settled();
+    expect(readdirSync(join(root, 'compress'))).toHaveLength(1);
+    const merged = openPackCache('compress', '/site/dist', root, { keepUnused: true });
+    expect(['a', 'small'].map((key) => merged.readSync(key)?.toString())).toEqual(['alpha', 'x']);
+    expect(merged.readSync('large')?.byteLength).toBe(1024 * 1024 + 1);
+    await merged.write('tail', 'again');
+    await merged.settled();
+    expect(readdirSync(join(root, 'compress'))).toHaveLength(2);
+
+    const full = openPackCache('compress', '/site/dist', root);
+    expect(full.readSync('tail')?.toString()).toBe('again');
+    await full.write('new', 'entry');
+    await full.settled();
+    expect(readdirSync(join(root, 'compress'))).toHaveLength(1);
+    const last = openPackCache('compress', '/site/dist', root);
+    expect(['tail', 'new', 'a'].map((key) => last.readSync(key)?.toString())).toEqual(['again', 'entry', undefined]);
   });
 });
