@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { recoverOutput, writeSite } from '../../src/emit/write';
+import { outputRecordOf, readRenderState } from '../../src/cache/render-state';
+import { realPath } from '../../src/file-paths';
+import { pageReadsOf } from '../../src/cache/page-reads';
 import type { OutputFiles } from '../../src/output-files';
 
 const page = (text: string) => `<!DOCTYPE html><html><body>${`<p>${text}</p>`.repeat(40)}</body></html>\n`;
@@ -96,6 +99,41 @@ describe('writeSite', () => {
     rest.set('index.html', page('home, edited again'));
     await expect(writeSite(out, rest, { cache: false, kept })).rejects.toMatchObject({ code: 'EMIT_FAILED' });
     expect(readFileSync(join(out, 'index.html'), 'utf8')).toBe(page('home, edited'));
+  });
+
+  it("records each folder's modification time after an update in place, stating again only the folders it touched", async () => {
+    const previous = process.env.SITE_CACHE_DIR;
+    process.env.SITE_CACHE_DIR = join(root, 'cache');
+    try {
+      const renderState = { global: 'g', routes: 'r', keys: [], prints: [], pages: pageReadsOf(new Map()) };
+      const folderTimes = (dir: string) =>
+        new Map(
+          [
+            '',
+            ...readdirSync(dir, { recursive: true, withFileTypes: true })
+              .filter((entry) => entry.isDirectory())
+              .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1)),
+          ].map((folder) => [folder, statSync(join(dir, folder)).mtimeMs]),
+        );
+      await writeSite(out, first, { compress: false, renderState });
+      const written = readRenderState(realPath(out));
+      expect(written?.folders).toEqual(folderTimes(out));
+      await new Promise((done) => setTimeout(done, 20));
+      const second: OutputFiles = new Map<string, string | Uint8Array>([
+        ...first,
+        ['blog/a/index.html', page('a, edited')],
+        ['blog/c/index.html', page('c')],
+      ]);
+      second.delete('blog/b/index.html');
+      await writeSite(out, second, { compress: false, renderState, recorded: outputRecordOf(written) });
+      const updated = readRenderState(realPath(out));
+      // blog/ gained c and lost b, blog/a had its page replaced: the record holds the times they have now.
+      expect(updated?.folders).toEqual(folderTimes(out));
+      expect(updated?.folders?.get('blog/a')).not.toBe(written?.folders?.get('blog/a'));
+    } finally {
+      if (previous === undefined) delete process.env.SITE_CACHE_DIR;
+      else process.env.SITE_CACHE_DIR = previous;
+    }
   });
 
   it('rewrites a file whose bytes were changed by hand, even at the same size', async () => {
