@@ -16,7 +16,7 @@ import { cacheRoot, cacheScope, hashParts, installedVersion } from './disk-cache
 import { packReads, unpackReads, type PackedReads, type PageReads } from './page-reads.js';
 
 /** Raise when the meaning of anything stored changes. */
-const format = 4;
+const format = 5;
 
 /** A file as the write left it. */
 export interface FileStamp {
@@ -40,6 +40,12 @@ export interface RenderState {
    * (a fingerprint of `global`, `inputs` and the other files' names): the same again need no check.
    */
   links?: string;
+  /**
+   * The proof of each entry the inputs were loaded with ("blog/a-slug" → proof, see
+   * `Inputs.entryProofs`; those that had one): a field of an entry with the same proof now
+   * has the fingerprint it had, without being read.
+   */
+  entryProofs?: ReadonlyMap<string, string>;
   /** Every input a render read ("entry:blog/a-slug:no", "page:/blog/ [...]"), and the fingerprint of its value (same order). */
   keys: string[];
   prints: string[];
@@ -77,7 +83,8 @@ function stateFile(outDir: string): string {
  * (a build with nothing changed asks for neither); the stamps as the files' names in one text
  * and their sizes and times in two Float64Arrays; the pages' reads as in page-reads.ts.
  */
-interface StoredState extends Omit<RenderState, 'keys' | 'prints' | 'pages' | 'stamps'> {
+interface StoredState extends Omit<RenderState, 'keys' | 'prints' | 'pages' | 'stamps' | 'entryProofs'> {
+  entryProofs?: { keys: string; proofs: string };
   keys: string;
   prints: string;
   pages: PackedReads;
@@ -90,10 +97,13 @@ const joined = (list: readonly string[]) => list.join(separator);
 const split = (text: string): string[] => (text === '' ? [] : text.split(separator));
 
 function storedOf(state: RenderState): StoredState {
-  const { keys, prints, pages, stamps, ...rest } = state;
+  const { keys, prints, pages, stamps, entryProofs, ...rest } = state;
   const stamped = [...stamps];
   return {
     ...rest,
+    ...(entryProofs
+      ? { entryProofs: { keys: joined([...entryProofs.keys()]), proofs: joined([...entryProofs.values()]) } }
+      : {}),
     keys: joined(keys),
     prints: joined(prints),
     // A state read back, or patched (page-reads.ts `patchReads`), is stored as it is packed.
@@ -107,12 +117,16 @@ function storedOf(state: RenderState): StoredState {
 }
 
 function stateOf(stored: StoredState): RenderState {
-  const { keys, prints, pages, stamps, ...rest } = stored;
+  const { keys, prints, pages, stamps, entryProofs, ...rest } = stored;
   const paths = split(stamps.paths);
+  const proofs = entryProofs && split(entryProofs.proofs);
   let keyList: string[] | undefined;
   let printList: string[] | undefined;
   return {
     ...rest,
+    ...(entryProofs && proofs
+      ? { entryProofs: new Map(split(entryProofs.keys).map((key, index) => [key, proofs[index]!])) }
+      : {}),
     get keys() {
       return (keyList ??= split(keys));
     },

@@ -104,6 +104,11 @@ export interface Inputs {
    * failed, or changed within `settleMs`) or the entries were kept in memory (`site dev`).
    */
   entriesProof?: string;
+  /**
+   * The proof of each entry folder that has a snapshot ("<collection>/<slug>"; one changed within
+   * `settleMs` has none): an entry with the same proof as in an earlier build has the same values.
+   */
+  entryProofs?: ReadonlyMap<string, string>;
 }
 
 /** Stage 2: starts the esbuild steps, and loads the messages and the entries. */
@@ -160,7 +165,7 @@ export async function loadInputs(run: StageRun, config: ResolvedConfig, options:
   );
   // Awaited by a later stage: a failure meanwhile is not unhandled.
   for (const step of [templates, islands, assets]) step.catch(() => undefined);
-  const [messages, { entries, scheduled, entriesProof }] = await Promise.all([
+  const [messages, { entries, scheduled, entriesProof, entryProofs }] = await Promise.all([
     run.load(
       'messages',
       messagesSourceKey(config),
@@ -169,7 +174,7 @@ export async function loadInputs(run: StageRun, config: ResolvedConfig, options:
     ),
     loadEntries(run, config, options),
   ]);
-  return { templates, islands, assets, messages, entries, scheduled, entriesProof };
+  return { templates, islands, assets, messages, entries, scheduled, entriesProof, entryProofs };
 }
 
 /** Every entry of every collection, each kept on its own: an edit loads one entry again. */
@@ -177,7 +182,7 @@ async function loadEntries(
   run: StageRun,
   config: ResolvedConfig,
   options: InputOptions,
-): Promise<Pick<Inputs, 'entries' | 'scheduled' | 'entriesProof'>> {
+): Promise<Pick<Inputs, 'entries' | 'scheduled' | 'entriesProof' | 'entryProofs'>> {
   const publishedBy = options.publishedBy(config);
   const from = entriesSourceKey(config, options.drafts, publishedBy);
   const slugs = await run.load('entries', from, () => listEntries(config), 'entries');
@@ -253,9 +258,9 @@ async function loadEntries(
       loaded.flatMap((folder) => folder.value?.entry ?? []),
     ),
     scheduled: sortScheduled(loaded.flatMap((folder) => folder.value?.scheduled ?? [])),
-    entriesProof:
-      scope && proofs.size === current.size
-        ? hashParts(scope, ...[...current].map((slug) => proofs.get(slug)!))
-        : undefined,
+    ...(scope && proofs.size === current.size
+      ? { entriesProof: hashParts(scope, ...[...current].map((slug) => proofs.get(slug)!)) }
+      : {}),
+    ...(scope ? { entryProofs: proofs } : {}),
   };
 }

@@ -349,6 +349,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       entryList: inputs.entries,
       scheduled: inputs.scheduled,
       entriesProof: inputs.entriesProof,
+      entryProofs: inputs.entryProofs,
       contents,
       pageSet,
       socialKey: socialKeyOf(config, assets),

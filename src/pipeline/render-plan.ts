@@ -33,6 +33,8 @@ export interface RenderStageInput extends RenderedInputs {
   entryList: readonly Entry[];
   /** A fingerprint of the entries when every one has a snapshot (see `Inputs.entriesProof`). */
   entriesProof?: string;
+  /** The proof of each entry that has a snapshot (see `Inputs.entryProofs`). */
+  entryProofs?: ReadonlyMap<string, string>;
   /**
    * What the social images' bytes depend on besides their cards (files-stage.ts `socialKeyOf`): a
    * build from the same global fingerprint draws every card as the one before, so a card's file

@@ -147,7 +147,11 @@ export function planFromWritten(input: RenderStageInput, written: WrittenOutput,
     return { ...planAll(input), kept: new Map(), prints: [], routes, inputs };
   const current = same
     ? state.prints
-    : fingerprintInputs(input, state.keys, { prints: state.prints, pagesUnchanged: state.routes === routes });
+    : fingerprintInputs(input, state.keys, {
+        prints: state.prints,
+        pagesUnchanged: state.routes === routes,
+        entryProofs: state.entryProofs,
+      });
   const stale = new Set<number>();
   const changed = new Set<string>();
   current.forEach((print, index) => {
@@ -318,6 +322,7 @@ export function nextRenderState(
     global,
     routes: plan.routes,
     ...(plan.inputs === undefined ? {} : { inputs: plan.inputs }),
+    ...(input.entryProofs ? { entryProofs: input.entryProofs } : {}),
     keys,
     prints,
     pages: patched ?? pageReadsOf(pageReads),
@@ -339,11 +344,18 @@ export function firstRenderState(
   global: string,
 ): Omit<RenderState, 'stamps'> {
   const pages = new Map(input.pageSet.pages.map((page) => [page.file, [0]]));
-  return { global, routes, inputs, keys: [everyInput], prints: [inputs], pages: pageReadsOf(pages) };
+  return {
+    global,
+    routes,
+    inputs,
+    ...(input.entryProofs ? { entryProofs: input.entryProofs } : {}),
+    keys: [everyInput],
+    prints: [inputs],
+    pages: pageReadsOf(pages),
+  };
 }
 
 /** What to persist of the pages, with the fingerprint of the links found whole (see `RenderState.links`). */
 export function withLinksChecked(state: Omit<RenderState, 'stamps'>, links: string): Omit<RenderState, 'stamps'> {
-  const { global, routes, inputs, keys, prints, pages } = state;
-  return { global, routes, ...(inputs === undefined ? {} : { inputs }), links, keys, prints, pages };
+  return { ...state, links };
 }
