@@ -237,6 +237,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       // Every build with the cache leaves the YAML pack of its site (the config is parsed through it).
       coldLikely = !useCache || !packExists('yaml', cacheScope(options.scope));
       if (coldLikely && config.output.socialImages) socialPoolFor()?.start();
+      // The CLI's heap sizing for a build that reads an earlier one's records (bin/site.js).
+      if (!coldLikely && !options.incremental) heapTuning()?.warm();
     },
     entriesListed(count) {
       if (coldLikely && !options.incremental && count >= markdownPoolThreshold) poolFor()?.start();
@@ -349,4 +351,9 @@ export function batchMarkdown(renderer: MarkdownRenderer, firstBatch = markdownP
       return renderer.stats;
     },
   };
+}
+
+/** What bin/site.js installs when it sizes the heap of a one-shot command: undefined for any other caller. */
+function heapTuning(): { warm(): void } | undefined {
+  return (globalThis as Record<symbol, { warm(): void } | undefined>)[Symbol.for('typed-site.heap')];
 }
