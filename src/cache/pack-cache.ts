@@ -1,27 +1,32 @@
 /**
  * A namespace of the build cache kept as one pack file per scope (an output folder, say) instead of
  * one file per entry: for the precompressed siblings of every page, tens of thousands of entries
- * that are all read or written together. Its index is read first, then each entry asked for;
- * `settled` writes a new one (atomically, atomic-write.ts) holding exactly the entries
- * this build used, when that differs from the pack it read, so entries no build uses any more drop
- * out; a build that does not ask for everything it still needs (it left some output files as they
- * were) keeps the others too. Packs untouched for a month are removed.
+ * that are all read or written together. Its index is read first, then each entry asked for.
+ * The entries a build writes go to the next pack as they come (a temporary file beside it, not
+ * held in memory: at 10,000 posts the Markdown, entry and sibling packs were 220 MB); `settled`
+ * adds the entries used from the pack read, the index, and renames it into place, so the pack
+ * holds exactly the entries this build used when that differs from the pack it read, and entries
+ * no build uses any more drop out; a build that does not ask for everything it still needs (it
+ * left some output files as they were) keeps the others too. Packs untouched for a month are
+ * removed.
  *
  * Such a build adds a few entries to a large pack (a one-post edit of 1,000 posts: 20 siblings to
  * a pack of 150 MB). They go to the pack's tail, a second pack beside it (`<name>.tail.pack`) whose
- * entries come before the main pack's, rewritten whole while it stays small; once it would pass a
+ * entries come before the main pack's, written whole while it stays small; once it would pass a
  * sixteenth of the main pack, both are written as one. The tail is removed before the main pack
- * is written, so a build killed in between loses entries (misses, built again) and never reads an
+ * is written, so a build killed in between loses entries (misses, made again) and never reads an
  * older value over a newer one.
  */
-import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
-import { readdir, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { writeFileAtomic } from '../atomic-write.js';
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, write } from 'node:fs';
+import { readdir, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { cacheRoot, hashParts, type DiskCache } from './disk-cache.js';
 
-const magic = 'site-pack 1\n';
+const magic = 'site-pack 2\n';
+const firstMagic = 'site-pack 1\n';
 const maxAge = 30 * 24 * 3600 * 1000;
+const spoolAge = 24 * 3600 * 1000;
 /** A tail up to this size is always kept as one (below it, rewriting the main pack is cheap anyway). */
 const tailFloor = 1024 * 1024;
 
@@ -46,43 +51,78 @@ export function openPackCache(
     const main = openPack(file);
     const tail = openPack(tailFile);
     let size = main.size;
-    for (const key of tail.keys()) if (!main.has(key)) size++;
+    for (const key of tail.keys()) if (main.placeOf(key) === undefined) size++;
     return (pack = { main, tail, size });
   };
-  const used = new Map<string, readonly Uint8Array[]>();
-  // The entries this build wrote, which the packs may not have.
-  const added = new Map<string, readonly Uint8Array[]>();
+  // Where each entry this build used is: in the pack or the tail it read, or in the spool (the
+  // next pack or tail, written as the entries come: none is held in memory until the build ends).
+  const used = new Map<string, Place>();
+  let spool: Spool | undefined;
+  let added = 0;
   return {
     dir,
     readSync(key) {
       const { main, tail } = stored();
-      const entry = tail.read(key) ?? main.read(key);
-      if (entry) used.set(key, [entry]);
+      const inTail = tail.placeOf(key);
+      const entry = inTail ? tail.read(key) : main.read(key);
+      if (entry) used.set(key, inTail ? { in: 'tail', ...inTail } : { in: 'main', ...main.placeOf(key)! });
       return entry;
     },
     write(key, data) {
-      const parts = typeof data === 'string' ? [Buffer.from(data)] : data instanceof Uint8Array ? [data] : data;
-      used.set(key, parts);
-      added.set(key, parts);
+      spool ??= openSpool(file);
+      used.set(key, {
+        in: 'spool',
+        ...spool.append(typeof data === 'string' ? [Buffer.from(data)] : data instanceof Uint8Array ? [data] : data),
+      });
+      added++;
       return Promise.resolve();
     },
     async settled() {
       const current = stored();
       const keepUnused = typeof options.keepUnused === 'function' ? options.keepUnused() : options.keepUnused;
+      let next = spool;
+      spool = undefined;
       try {
-        if (added.size === 0 && (keepUnused || used.size === current.size)) return;
+        if (added === 0 && (keepUnused || used.size === current.size)) return;
+        added = 0;
+        next ??= openSpool(file);
         const { main, tail } = current;
-        const addedBytes = [...added.values()].reduce((sum, parts) => sum + bytesOf(parts), 0);
-        if (keepUnused && tail.bytes + addedBytes <= Math.max(tailFloor, main.bytes / 16)) {
-          await writePack(tailFile, new Map([...tail.readAll(), ...added])).catch(() => undefined);
-        } else {
-          const entries = keepUnused ? new Map([...main.readAll(), ...tail.readAll(), ...used]) : used;
-          await rm(tailFile, { force: true }).catch(() => undefined);
-          await writePack(file, entries).catch(() => undefined);
+        const spooled = [...used].filter(([, place]) => place.in === 'spool');
+        const addedBytes = spooled.reduce((sum, [, place]) => sum + place.length, 0);
+        const toTail = keepUnused && tail.bytes + addedBytes <= Math.max(tailFloor, main.bytes / 16);
+        // The tail: what this build wrote, then the old tail's other entries. The pack: every entry
+        // used, then (keeping the unused) the tail's others and the pack's others.
+        const entries = new Map<string, Place>(toTail ? spooled : used);
+        const sources: [StoredPack, Place['in']][] = toTail
+          ? [[tail, 'tail']]
+          : keepUnused
+            ? [
+                [tail, 'tail'],
+                [main, 'main'],
+              ]
+            : [];
+        for (const [source, name] of sources)
+          for (const key of source.keys())
+            if (!entries.has(key)) entries.set(key, { in: name, ...source.placeOf(key)! });
+        for (const [key, place] of entries)
+          if (place.in !== 'spool')
+            entries.set(key, { in: 'spool', ...next.append([(place.in === 'main' ? main : tail).slice(place)]) });
+        const index = [...entries]
+          .map(([key, { offset, length }]): [string, number, number] => [key, offset, length])
+          .sort(([a], [b]) => (a < b ? -1 : 1));
+        if (!toTail) await rm(tailFile, { force: true }).catch(() => undefined);
+        const done = await next.finish(index, toTail ? tailFile : file);
+        // A later settle starts from the files as they are now.
+        const nowIn: Place['in'] = toTail ? 'tail' : 'main';
+        for (const [key, place] of used) {
+          const moved = entries.get(key);
+          if (!done) used.delete(key);
+          else if (moved) used.set(key, { ...moved, in: nowIn });
+          else if (place.in === 'tail' && !toTail) used.delete(key);
         }
-        added.clear();
         await prune(dir, file).catch(() => undefined);
       } finally {
+        await next?.discard();
         current.main.close();
         current.tail.close();
         pack = undefined;
@@ -101,13 +141,16 @@ function tailOf(file: string): string {
   return file.replace(/\.pack$/, '.tail.pack');
 }
 
-function bytesOf(parts: readonly Uint8Array[]): number {
-  return parts.reduce((sum, part) => sum + part.byteLength, 0);
-}
-
 /** Whether a build of `scope` left a pack in `namespace`: one stat, to guess whether a build will be cold. */
 export function packExists(namespace: string, scope: string, root: string = cacheRoot()): boolean {
   return existsSync(packFile(namespace, scope, root));
+}
+
+/** Where an entry's bytes are: in the pack or the tail read, or in the spool of the next one. */
+interface Place {
+  in: 'main' | 'tail' | 'spool';
+  offset: number;
+  length: number;
 }
 
 /** A pack on disk: its index, and its entries read on demand. */
@@ -115,25 +158,30 @@ interface StoredPack {
   readonly size: number;
   /** The bytes of its entries. */
   readonly bytes: number;
-  has(key: string): boolean;
   keys(): Iterable<string>;
   read(key: string): Buffer | undefined;
-  /** Every entry, as key and bytes. */
-  readAll(): Map<string, readonly Uint8Array[]>;
+  placeOf(key: string): { offset: number; length: number } | undefined;
+  /** The bytes at a place of this pack. */
+  slice(place: { offset: number; length: number }): Buffer;
   close(): void;
 }
 
 const emptyPack: StoredPack = {
   size: 0,
   bytes: 0,
-  has: () => false,
   keys: () => [],
   read: () => undefined,
-  readAll: () => new Map(),
+  placeOf: () => undefined,
+  slice: () => Buffer.alloc(0),
   close: () => undefined,
 };
 
-/** Opens a pack and reads its index; an unreadable or damaged pack is empty. */
+/**
+ * Opens a pack and reads its index; an unreadable or damaged pack is empty. A pack is the magic
+ * line, the entries' bytes, and the index as a line of JSON (`[key, offset, length]`, sorted by
+ * key) followed by a line of the index's offset in 15 digits. A pack of the first version has the
+ * index (`[key, length]`) on the line after the magic, the entries after it in its order.
+ */
 function openPack(file: string): StoredPack {
   let descriptor: number;
   try {
@@ -154,44 +202,65 @@ function openPack(file: string): StoredPack {
       }
       return buffer;
     };
-    // The index is the first line after the magic; read it in growing steps.
-    let head = Buffer.alloc(0);
-    let newline = -1;
-    for (let step = 64 * 1024; newline < 0 && head.length < fileSize; step *= 2) {
-      head = readAt(0, Math.min(fileSize, head.length + step));
-      newline = head.indexOf(10, magic.length);
-    }
-    if (head.subarray(0, magic.length).toString('latin1') !== magic || newline < 0) throw new Error('not a pack');
-    const index = JSON.parse(head.subarray(magic.length, newline).toString('utf8')) as [string, number][];
     const entries = new Map<string, [number, number]>();
-    let offset = newline + 1;
-    for (const [key, length] of index) {
-      entries.set(key, [offset, length]);
-      offset += length;
-    }
-    if (offset > fileSize) throw new Error('short pack');
+    let end = 0;
+    const magicRead = readAt(0, Math.min(fileSize, magic.length)).toString('latin1');
+    if (magicRead === magic && fileSize >= magic.length + trailerLength) {
+      const indexAt = Number(readAt(fileSize - trailerLength, trailerLength).toString('latin1'));
+      if (!Number.isInteger(indexAt) || indexAt < magic.length || indexAt > fileSize - trailerLength)
+        throw new Error('not a pack');
+      const index = JSON.parse(readAt(indexAt, fileSize - trailerLength - indexAt).toString('utf8')) as [
+        string,
+        number,
+        number,
+      ][];
+      for (const [key, offset, length] of index) {
+        if (offset < magic.length || offset + length > indexAt) throw new Error('short pack');
+        entries.set(key, [offset, length]);
+      }
+      end = indexAt;
+    } else if (magicRead === firstMagic) {
+      // The index is the first line after the magic; read it in growing steps.
+      let head = Buffer.alloc(0);
+      let newline = -1;
+      for (let step = 64 * 1024; newline < 0 && head.length < fileSize; step *= 2) {
+        head = readAt(0, Math.min(fileSize, head.length + step));
+        newline = head.indexOf(10, firstMagic.length);
+      }
+      if (newline < 0) throw new Error('not a pack');
+      const index = JSON.parse(head.subarray(firstMagic.length, newline).toString('utf8')) as [string, number][];
+      end = newline + 1;
+      for (const [key, length] of index) {
+        entries.set(key, [end, length]);
+        end += length;
+      }
+      if (end > fileSize) throw new Error('short pack');
+    } else throw new Error('not a pack');
     // Past a few dozen entries, one read of them all is faster (12,000 entries: 56 ms against 110).
     let reads = 0;
     let data: Buffer | undefined;
-    const readData = () => (data ??= readAt(0, offset));
+    const slice = ({ offset, length }: { offset: number; length: number }) =>
+      ++reads > 64 ? (data ??= readAt(0, end)).subarray(offset, offset + length) : readAt(offset, length);
+    let bytes = 0;
+    for (const [, length] of entries.values()) bytes += length;
     return {
       size: entries.size,
-      bytes: offset - newline - 1,
-      has: (key) => entries.has(key),
+      bytes,
       keys: () => entries.keys(),
       read(key) {
         const place = entries.get(key);
         if (!place) return undefined;
         try {
-          return ++reads > 64 ? readData().subarray(place[0], place[0] + place[1]) : readAt(place[0], place[1]);
+          return slice({ offset: place[0], length: place[1] });
         } catch {
           return undefined;
         }
       },
-      readAll() {
-        const all = readData();
-        return new Map([...entries].map(([key, [start, length]]) => [key, [all.subarray(start, start + length)]]));
+      placeOf(key) {
+        const place = entries.get(key);
+        return place && { offset: place[0], length: place[1] };
       },
+      slice,
       close,
     };
   } catch {
@@ -200,22 +269,88 @@ function openPack(file: string): StoredPack {
   }
 }
 
-async function writePack(file: string, entries: ReadonlyMap<string, readonly Uint8Array[]>): Promise<void> {
-  const keys = [...entries.keys()].sort();
-  const index = keys.map((key): [string, number] => [key, bytesOf(entries.get(key)!)]);
-  const buffers: Uint8Array[] = [
-    Buffer.from(`${magic}${JSON.stringify(index)}\n`),
-    ...keys.flatMap((key) => entries.get(key)!),
-  ];
-  await writeFileAtomic(file, buffers, { durable: false });
+/** The next pack, written as its entries come, in a temporary file beside the pack. */
+interface Spool {
+  /** Writes an entry's parts at the end (without waiting), and says where they are. */
+  append(parts: readonly Uint8Array[]): { offset: number; length: number };
+  /** Writes the index and puts the spool in `target`'s place (the pack or its tail); false when a write failed. */
+  finish(index: readonly [string, number, number][], target: string): Promise<boolean>;
+  /** Removes the spool when it did not become the pack. */
+  discard(): Promise<void>;
 }
 
-/** Removes the namespace's other packs (and tails) that no build has written for a month. */
+/** The length of a pack's last line: the index's offset in 15 digits and a newline. */
+const trailerLength = 16;
+
+function openSpool(file: string): Spool {
+  const temporary = join(dirname(file), `.${basename(file)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  let descriptor: number | undefined;
+  let failed = false;
+  let finished = false;
+  let size = 0;
+  // The writes under way; those past a few hundred are folded into `earlier`.
+  const writes: Promise<void>[] = [];
+  let earlier = Promise.resolve();
+  const writeAt = (bytes: Uint8Array, position: number) =>
+    new Promise<void>((done) => {
+      if (descriptor === undefined) return done();
+      write(descriptor, bytes, 0, bytes.byteLength, position, (error) => {
+        if (error) failed = true;
+        done();
+      });
+    });
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    descriptor = openSync(temporary, 'wx');
+  } catch {
+    failed = true;
+  }
+  const add = (parts: readonly Uint8Array[]) => {
+    for (const part of parts) {
+      if (part.byteLength) writes.push(writeAt(part, size));
+      size += part.byteLength;
+    }
+    if (writes.length > 256) earlier = Promise.all([earlier, ...writes.splice(0)]).then(() => undefined);
+  };
+  add([Buffer.from(magic)]);
+  return {
+    append(parts) {
+      const offset = size;
+      add(parts);
+      return { offset, length: size - offset };
+    },
+    async finish(index, target) {
+      const indexAt = size;
+      add([Buffer.from(`${JSON.stringify(index)}\n${String(indexAt).padStart(trailerLength - 1, '0')}\n`)]);
+      await Promise.all([earlier, ...writes.splice(0)]);
+      if (failed || descriptor === undefined) return false;
+      try {
+        closeSync(descriptor);
+        descriptor = undefined;
+        await rename(temporary, target);
+        finished = true;
+      } catch {
+        return false;
+      }
+      return true;
+    },
+    async discard() {
+      await Promise.all([earlier, ...writes.splice(0)]);
+      if (descriptor !== undefined) closeSync(descriptor);
+      descriptor = undefined;
+      if (!finished) await rm(temporary, { force: true }).catch(() => undefined);
+    },
+  };
+}
+
+/** Removes the namespace's other packs that no build has written for a month, and spools left for a day. */
 async function prune(dir: string, keep: string): Promise<void> {
   const now = Date.now();
   for (const name of await readdir(dir)) {
     const path = join(dir, name);
-    if (path === keep || path === tailOf(keep) || !name.endsWith('.pack')) continue;
-    if (now - (await stat(path)).mtimeMs > maxAge) await rm(path, { force: true });
+    // A spool left by a build that was stopped is removed after a day.
+    const age = name.endsWith('.pack') ? maxAge : name.endsWith('.tmp') ? spoolAge : undefined;
+    if (path === keep || path === tailOf(keep) || age === undefined) continue;
+    if (now - (await stat(path)).mtimeMs > age) await rm(path, { force: true });
   }
 }

@@ -20,9 +20,14 @@ export interface MarkdownStats {
 export interface MarkdownRenderer {
   /**
    * Renders the documents through the configured plugins (none by default); results are in the
-   * same order, a document the parser or a plugin failed on as its error.
+   * same order, a document the parser or a plugin failed on as its error. `onResult` is told each
+   * document's result (by its index in `texts`) as soon as it is known, before the whole call is done.
    */
-  renderAll(texts: readonly string[], plugins?: MarkdownPlugins): Promise<(RenderedMarkdown | FailedMarkdown)[]>;
+  renderAll(
+    texts: readonly string[],
+    plugins?: MarkdownPlugins,
+    onResult?: (index: number, result: RenderedMarkdown | FailedMarkdown) => void,
+  ): Promise<(RenderedMarkdown | FailedMarkdown)[]>;
   /** Resolves once every cache entry started so far is written. */
   settled(): Promise<void>;
   readonly stats: MarkdownStats;
@@ -59,7 +64,11 @@ export function createMarkdownRenderer(options: MarkdownRendererOptions = {}): M
   const threshold = options.poolThreshold ?? markdownPoolThreshold;
   const stats: MarkdownStats = { parsed: 0, cached: 0 };
 
-  async function renderAll(texts: readonly string[], plugins: MarkdownPlugins = noMarkdownPlugins): Promise<(RenderedMarkdown | FailedMarkdown)[]> {
+  async function renderAll(
+    texts: readonly string[],
+    plugins: MarkdownPlugins = noMarkdownPlugins,
+    onResult?: (index: number, result: RenderedMarkdown | FailedMarkdown) => void,
+  ): Promise<(RenderedMarkdown | FailedMarkdown)[]> {
     const pipeline = markdownPipelineId();
     // The plugins' identity (a file's hash or a package's version, and the options) is part of the
     // key: an edited plugin or option renders every document again. Without plugins the keys are
@@ -67,12 +76,23 @@ export function createMarkdownRenderer(options: MarkdownRendererOptions = {}): M
     const pluginsId = markdownPluginsId(plugins);
     const keys = texts.map((text) => (pluginsId ? hashParts(pipeline, pluginsId, text) : hashParts(pipeline, text)));
     const unique = new Map<string, string>();
-    keys.forEach((key, index) => unique.set(key, texts[index]!));
+    // The indices of the texts of each key, for `onResult`.
+    const places = new Map<string, number[]>();
+    keys.forEach((key, index) => {
+      unique.set(key, texts[index]!);
+      if (onResult) places.set(key, [...(places.get(key) ?? []), index]);
+    });
     const found = new Map<string, RenderedMarkdown | FailedMarkdown>();
+    const settle = (key: string, entry: RenderedMarkdown | FailedMarkdown, write: boolean) => {
+      found.set(key, entry);
+      // Written as each result comes: the cache's pack writes it to disk then (pack-cache.ts).
+      if (write && cache && !('error' in entry)) void cache.write(key, encodeEntry(entry));
+      for (const index of places.get(key) ?? []) onResult!(index, entry);
+    };
     if (cache) {
       for (const key of unique.keys()) {
         const entry = decodeEntry(cache.readSync(key));
-        if (entry) found.set(key, entry);
+        if (entry) settle(key, entry, false);
       }
     }
     const missing = [...unique].filter(([key]) => !found.has(key));
@@ -92,13 +112,13 @@ export function createMarkdownRenderer(options: MarkdownRendererOptions = {}): M
         }
         return out;
       };
+      const onResults = (first: number, results: (RenderedMarkdown | FailedMarkdown)[]) =>
+        results.forEach((entry, index) => settle(missing[first + index]![0], entry, true));
       const rendered = pool
-        ? await pool.run<string, RenderedMarkdown | FailedMarkdown>({ kind: 'markdown', setup: hasMarkdownPlugins(plugins) ? plugins : undefined, items: sources, chunkSize: 4, local: options.shareWithMain === false || options.budgetMs !== undefined ? undefined : local, budgetMs: options.budgetMs })
+        ? await pool.run<string, RenderedMarkdown | FailedMarkdown>({ kind: 'markdown', setup: hasMarkdownPlugins(plugins) ? plugins : undefined, items: sources, chunkSize: 4, local: options.shareWithMain === false || options.budgetMs !== undefined ? undefined : local, budgetMs: options.budgetMs, onResults })
         : await local(sources);
       missing.forEach(([key], index) => {
-        const entry = rendered[index]!;
-        found.set(key, entry);
-        if (cache && !('error' in entry)) void cache.write(key, encodeEntry(entry));
+        if (!found.has(key)) settle(key, rendered[index]!, true);
       });
     }
     return keys.map((key) => found.get(key)!);

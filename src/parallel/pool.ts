@@ -31,6 +31,11 @@ export interface PoolJob<T, R> {
   budgetMs?: number;
   /** Told the number of items of each chunk done, as it is done (for progress). */
   onChunk?: (items: number) => void;
+  /**
+   * Given each chunk's results as they come, with the index of its first item: a caller can use
+   * and let go of them before the whole job is done (the Markdown of 10,000 posts is one job).
+   */
+  onResults?: (first: number, results: R[]) => void;
 }
 
 /** A job stopped because it went past its `budgetMs`. */
@@ -115,6 +120,11 @@ export function createWorkerPool(size: number, script: WorkerScript = 'worker.js
         const finish = (index: number, value: R[]) => {
           results[index] = value;
           job.onChunk?.(chunks[index]!.length);
+          try {
+            job.onResults?.(index * job.chunkSize, value);
+          } catch (error) {
+            fail(error);
+          }
           if (--pending === 0) resolve();
         };
         const fail = (error: unknown) => {

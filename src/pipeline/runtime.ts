@@ -312,24 +312,49 @@ export function batchMarkdown(renderer: MarkdownRenderer, firstBatch = markdownP
       batches.set(id, [...(batches.get(id) ?? []), request]);
     }
     for (const batch of batches.values()) {
+      // Each request is answered once its own documents are, not when the batch is: its entry is
+      // made and its sources let go while the rest of the batch renders.
+      const owners: number[] = [];
+      const firsts: number[] = [];
+      const left: number[] = [];
+      const results: Awaited<ReturnType<MarkdownRenderer['renderAll']>>[] = [];
+      batch.forEach((request, index) => {
+        firsts.push(owners.length);
+        left.push(request.texts.length);
+        results.push(new Array(request.texts.length));
+        for (let count = 0; count < request.texts.length; count++) owners.push(index);
+        if (request.texts.length === 0) request.done([]);
+      });
       renderer
         .renderAll(
           batch.flatMap((request) => request.texts),
           batch[0]!.plugins,
+          (index, result) => {
+            const owner = owners[index]!;
+            if (left[owner] === 0) return;
+            results[owner]![index - firsts[owner]!] = result;
+            if (--left[owner]! === 0) batch[owner]!.done(results[owner]!);
+          },
         )
         .then(
-          (results) => {
-            let next = 0;
-            for (const request of batch) request.done(results.slice(next, (next += request.texts.length)));
+          (all) => {
+            // A renderer that tells no result as it comes (or not every one) answers here.
+            batch.forEach((request, owner) => {
+              if (left[owner]! > 0) request.done(all.slice(firsts[owner]!, firsts[owner]! + request.texts.length));
+              left[owner] = 0;
+            });
           },
           (error: unknown) => {
-            for (const request of batch) request.fail(error);
+            batch.forEach((request, owner) => {
+              if (left[owner]! > 0) request.fail(error);
+              left[owner] = 0;
+            });
           },
         );
     }
   };
   return {
-    renderAll(texts, plugins) {
+    renderAll(texts, plugins, onResult) {
       return new Promise((done, fail) => {
         if (!turnEnd) {
           turnEnd = true;
@@ -338,7 +363,13 @@ export function batchMarkdown(renderer: MarkdownRenderer, firstBatch = markdownP
             flush();
           });
         }
-        waiting.push({ texts, plugins, done, fail });
+        const answer: Request['done'] = onResult
+          ? (results) => {
+              results.forEach((result, index) => onResult(index, result));
+              done(results);
+            }
+          : done;
+        waiting.push({ texts, plugins, done: answer, fail });
         waitingTexts += texts.length;
         if (!wentEarly && waitingTexts >= firstBatch) {
           wentEarly = true;

@@ -77,4 +77,37 @@ describe('the Markdown asked for in one turn of the event loop', () => {
     await expect(late).resolves.toEqual([{ words: 1, html: 'y' }]);
     expect(calls).toEqual([['bad', 'x'], ['y']]);
   });
+
+  it('answers each folder once its own documents are rendered, before the rest of the batch', async () => {
+    // A renderer that tells the results of the first three documents and holds the rest until released.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const batched = batchMarkdown(
+      {
+        async renderAll(texts, _plugins, onResult) {
+          const results = texts.map((text) => ({ words: 1, html: text.toUpperCase() }));
+          results.slice(0, 3).forEach((result, index) => onResult?.(index, result));
+          await held;
+          return results;
+        },
+        settled: async () => undefined,
+        stats: { parsed: 0, cached: 0 },
+      },
+      10,
+    );
+    const answered: string[] = [];
+    const first = batched.renderAll(['a', 'b']).then((list) => answered.push(list.map(htmlOf).join(' ')));
+    const second = batched.renderAll(['c', 'd']).then((list) => answered.push(list.map(htmlOf).join(' ')));
+    const told: string[] = [];
+    const third = batched
+      .renderAll(['e'], undefined, (index, result) => told.push(`${index} ${htmlOf(result)}`))
+      .then((list) => answered.push(list.map(htmlOf).join(' ')));
+    await nextTurn();
+    // 'a b' are both known; 'c d' waits for 'd', and 'e' for the end of the batch.
+    await expect.poll(() => answered).toEqual(['A B']);
+    release();
+    await Promise.all([first, second, third]);
+    expect(answered).toEqual(['A B', 'C D', 'E']);
+    expect(told).toEqual(['0 E']);
+  });
 });
