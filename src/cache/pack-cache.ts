@@ -90,8 +90,7 @@ export function openPackCache(
         const spooled = [...used].filter(([, place]) => place.in === 'spool');
         const addedBytes = spooled.reduce((sum, [, place]) => sum + place.length, 0);
         // (A tail needs its pack: with none yet, the entries make the pack.)
-        const toTail =
-          keepUnused && main.size > 0 && tail.bytes + addedBytes <= Math.max(tailFloor, main.bytes / 16);
+        const toTail = keepUnused && main.size > 0 && tail.bytes + addedBytes <= Math.max(tailFloor, main.bytes / 16);
         // The tail: what this build wrote, then the old tail's other entries. The pack: every entry
         // used, then (keeping the unused) the tail's others and the pack's others.
         const entries = new Map<string, Place>(toTail ? spooled : used);
