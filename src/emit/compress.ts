@@ -4,12 +4,14 @@
  * on every request. Brotli and gzip are deterministic for the same input and settings, so the
  * siblings are byte-identical between two builds.
  */
+import { readSync } from 'node:fs';
 import { extname } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { hashParts, type DiskCache } from '../cache/disk-cache.js';
 import type { OutputFiles } from '../output-files.js';
 import { createWorkerPool, defaultPoolSize } from '../parallel/pool.js';
 import { noProgress, type Progress } from '../progress.js';
+import { SpilledFiles, SpillRef, type Spill } from '../spill.js';
 
 /** Extensions whose files get `.br` and `.gz` siblings. */
 export const compressibleExtensions: readonly string[] = ['.html', '.css', '.js', '.xml', '.svg', '.txt', '.json'];
@@ -50,11 +52,20 @@ const scriptExtensions: readonly string[] = ['.css', '.js'];
 /** One file to compress, as the pool's workers get it. */
 export interface CompressItem {
   /** The file's contents (a page stays a string until it is compressed, so a build never holds every page twice). */
-  data: string | Uint8Array;
+  data?: string | Uint8Array;
+  /** Or where they are in a spill's file (spill.ts), which a worker reads itself. */
+  at?: SpilledBytes;
   /** Brotli quality. */
   quality: number;
   /** gzip level. */
   level: number;
+}
+
+/** Bytes in a spill's file, readable from any thread of the process. */
+export interface SpilledBytes {
+  fd: number;
+  offset: number;
+  length: number;
 }
 
 /** Both siblings of one file. */
@@ -64,70 +75,151 @@ export interface Siblings {
 }
 
 /** The siblings of one file: what the workers of lib/compress-worker.js run, and the main thread. */
-export function compressItem({ data, quality, level }: CompressItem): Siblings {
-  const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+export function compressItem({ data, at, quality, level }: CompressItem): Siblings {
+  const bytes = at ? readSpilled(at) : typeof data === 'string' ? Buffer.from(data) : data!;
   return { br: brotliText(bytes, quality), gz: exact(gzipSync(bytes, { level })) };
 }
 
-/** The compressible files of a build, in path order, with their siblings where the cache has them (`cached`) or they were made ahead (`ahead`). */
-interface CompressPlan {
-  entries: { path: string; size: number; key?: string; cached?: Siblings; ahead?: Siblings; item: CompressItem }[];
-  cache?: DiskCache;
+function readSpilled({ fd, offset, length }: SpilledBytes): Buffer {
+  const bytes = Buffer.allocUnsafe(length);
+  for (let done = 0; done < length;) {
+    const read = readSync(fd, bytes, done, length - done, offset + done);
+    if (read === 0) throw new Error('a spilled file ended early');
+    done += read;
+  }
+  return bytes;
 }
 
 /** The settings of a file by its path, or undefined for a file that gets no siblings. */
-function itemOf(path: string, data: string | Uint8Array, options: CompressOptions): CompressItem | undefined {
+function itemOf(path: string, options: CompressOptions): { quality: number; level: number } | undefined {
   const extension = extname(path);
   if (!compressibleExtensions.includes(extension)) return undefined;
   const quality = scriptExtensions.includes(extension)
     ? (options.scriptBrotliQuality ?? defaultQuality.script)
     : (options.brotliQuality ?? defaultQuality.text);
-  return { data, quality, level: options.gzipLevel ?? 9 };
+  return { quality, level: options.gzipLevel ?? 9 };
 }
 
-function planCompression(files: OutputFiles, options: CompressOptions): CompressPlan {
-  const { cache } = options;
-  const made = options.ahead?.take();
-  const entries: CompressPlan['entries'] = [];
-  for (const [path, contents] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const item = itemOf(path, contents, options);
+/** What a file's siblings are made of: its contents held here, or its place in a spill. */
+type Stored = string | Uint8Array | SpillRef;
+
+/** Siblings held here, or written to a spill. */
+type HeldSiblings = Siblings | { br: SpillRef; gz: SpillRef };
+
+/** A compressible file, in path order, and its siblings once they are known. */
+interface Compressed {
+  path: string;
+  size: number;
+  key?: string;
+  held?: HeldSiblings;
+  /** What to compress, while its siblings are to make. */
+  item?: CompressItem;
+}
+
+/**
+ * The siblings of the files that a build compresses: those the cache or `ahead` has are known at
+ * once, and the misses are returned, to compute. With a spill, the siblings go there as they are
+ * known (and the result is a `SpilledFiles`), and a miss names its file's place in it.
+ */
+interface Compression {
+  misses: Compressed[];
+  /** Keeps a miss's siblings (and puts them in the cache), as they are made. */
+  made(miss: Compressed, siblings: Siblings): void;
+  /** The siblings, in path order. */
+  out(): OutputFiles;
+}
+
+/** What a file's entry of `files` stores: for spilled files its reference, not its contents. */
+function storedOf(files: OutputFiles, path: string): Stored {
+  return files instanceof SpilledFiles ? files.stored(path)! : files.get(path)!;
+}
+
+/** The key of a file's siblings in the cache. */
+function cacheKeyOf(item: CompressItem, contents: string | Uint8Array): string {
+  return hashParts(
+    'compress',
+    process.versions.zlib ?? '',
+    process.versions.brotli ?? '',
+    `brotli ${item.quality} window fitted gzip ${item.level}`,
+    contents,
+  );
+}
+
+function planCompression(files: OutputFiles, options: CompressOptions & { spill?: Spill }): Compression {
+  const { cache, spill } = options;
+  const ahead = options.ahead?.take();
+  const hold = ({ br, gz }: Siblings): HeldSiblings => (spill ? { br: spill.put(br), gz: spill.put(gz) } : { br, gz });
+  const bytesOf = (sibling: Uint8Array | SpillRef) =>
+    sibling instanceof SpillRef ? (sibling.spill.read(sibling) as Uint8Array) : sibling;
+  const entries: Compressed[] = [];
+  for (const path of [...files.keys()].sort()) {
+    const stored = storedOf(files, path);
+    const item = itemOf(path, options);
     if (!item) continue;
-    const key =
-      cache &&
-      hashParts(
-        'compress',
-        process.versions.zlib ?? '',
-        process.versions.brotli ?? '',
-        `brotli ${item.quality} window fitted gzip ${item.level}`,
-        contents,
-      );
-    const cached = key ? decodeSiblings(cache.readSync(key)) : undefined;
-    const early = cached ? undefined : made?.get(contents);
-    const ahead = early && early.quality === item.quality && early.level === item.level ? early.siblings : undefined;
-    const size = typeof contents === 'string' ? Buffer.byteLength(contents) : contents.length;
-    entries.push({ path, size, key, cached, ahead, item });
+    const spilled = stored instanceof SpillRef ? stored : undefined;
+    // For the key only: a spilled file's bytes are read again when it is compressed.
+    const contents = spilled ? spilled.spill.readBytes(spilled) : (stored as string | Uint8Array);
+    const key = cache && cacheKeyOf(item, contents);
+    const size = spilled
+      ? spilled.length
+      : typeof contents === 'string'
+        ? Buffer.byteLength(contents)
+        : contents.length;
+    const cached = key ? decodeSiblings(cache!.readSync(key)) : undefined;
+    if (cached) {
+      entries.push({ path, size, held: hold(cached) });
+      continue;
+    }
+    const early = ahead?.get(stored);
+    if (early && early.quality === item.quality && early.level === item.level) {
+      if (key) void cache!.write(key, encodeSiblings(bytesOf(early.siblings.br), bytesOf(early.siblings.gz)));
+      entries.push({ path, size, held: early.siblings });
+      continue;
+    }
+    const data = spilled ? { at: spilled.spill.locate(spilled) } : { data: contents };
+    entries.push({ path, size, key, item: { ...item, ...data } });
   }
-  return { entries, cache };
-}
-
-/** The plan's misses, to compute. */
-function misses(plan: CompressPlan): CompressItem[] {
-  return plan.entries.filter((entry) => !entry.cached && !entry.ahead).map((entry) => entry.item);
+  return {
+    misses: entries.filter((entry) => entry.item),
+    made(miss, siblings) {
+      if (miss.key) void cache!.write(miss.key, encodeSiblings(siblings.br, siblings.gz));
+      miss.held = hold(siblings);
+      miss.item = undefined;
+    },
+    out() {
+      const out: OutputFiles = spill ? new SpilledFiles(spill) : new Map();
+      // A sibling that is not smaller than its file is left out (a server then sends the file as it is), and so is one whose name the output already uses.
+      const add = (path: string, sibling: Uint8Array | SpillRef, size: number) => {
+        if (sibling.length >= size || files.has(path)) return;
+        if (sibling instanceof SpillRef) (out as SpilledFiles).setRef(path, sibling);
+        else out.set(path, sibling);
+      };
+      for (const { path, size, held } of entries) {
+        add(`${path}.br`, held!.br, size);
+        add(`${path}.gz`, held!.gz, size);
+      }
+      return out;
+    },
+  };
 }
 
 /** Siblings made while the build still works, for the write to take (`CompressOptions.ahead`). */
 export interface CompressAhead {
-  /** Queues files (output path → contents) to compress, in turns that leave this thread to the build's other work. */
-  add(files: Iterable<readonly [string, string | Uint8Array]>): void;
-  /** Stops, and gives what was made, by the contents it was made from. */
-  take(): ReadonlyMap<string | Uint8Array, AheadSiblings>;
+  /**
+   * Queues files (output path → contents, or their reference in a spill) to compress, in turns
+   * that leave this thread to the build's other work. The iterable is read as the turns come: a
+   * spilled page is read back when it is compressed.
+   */
+  add(files: Iterable<readonly [string, Stored]>): void;
+  /** Stops, and gives what was made, by the contents (or spill reference) it was made from. */
+  take(): ReadonlyMap<Stored, AheadSiblings>;
 }
 
 /** Siblings made ahead, with the settings they were made with. */
 export interface AheadSiblings {
   quality: number;
   level: number;
-  siblings: Siblings;
+  siblings: HeldSiblings;
 }
 
 /** How long one turn of `compressAhead` keeps this thread before it lets the build's other work run. */
@@ -138,22 +230,33 @@ const aheadTurnMs = 8;
  * between which the event loop runs: `site build` gives it the pages as soon as they are rendered,
  * while the social images' workers still draw (the demo site's main thread waited 1.5 s for its
  * 97 cards, then compressed for 0.5 s). Whatever is not made when the write starts is made there.
+ * With a spill, the siblings made go there.
  */
-export function compressAhead(options: CompressOptions = {}): CompressAhead {
-  const queue: (readonly [string, string | Uint8Array])[] = [];
-  const made = new Map<string | Uint8Array, AheadSiblings>();
-  let next = 0;
+export function compressAhead(options: CompressOptions & { spill?: Spill } = {}): CompressAhead {
+  const queue: Iterator<readonly [string, Stored]>[] = [];
+  const made = new Map<Stored, AheadSiblings>();
   let running = false;
   let stopped = false;
+  const next = (): readonly [string, Stored] | undefined => {
+    while (queue.length) {
+      const step = queue[0]!.next();
+      if (!step.done) return step.value;
+      queue.shift();
+    }
+    return undefined;
+  };
   const turns = async () => {
     running = true;
-    while (!stopped && next < queue.length) {
+    for (let file = next(); !stopped && file; file = next()) {
       const until = performance.now() + aheadTurnMs;
-      while (!stopped && next < queue.length && performance.now() < until) {
-        const [path, data] = queue[next++]!;
-        const item = itemOf(path, data, options);
-        if (item && !made.has(data))
-          made.set(data, { quality: item.quality, level: item.level, siblings: compressItem(item) });
+      for (; !stopped && file; file = performance.now() < until ? next() : undefined) {
+        const [path, stored] = file;
+        const item = itemOf(path, options);
+        if (!item || made.has(stored)) continue;
+        const data = stored instanceof SpillRef ? stored.spill.readBytes(stored) : stored;
+        const { br, gz } = compressItem({ ...item, data });
+        const { spill } = options;
+        made.set(stored, { ...item, siblings: spill ? { br: spill.put(br), gz: spill.put(gz) } : { br, gz } });
       }
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -162,8 +265,7 @@ export function compressAhead(options: CompressOptions = {}): CompressAhead {
   return {
     add(files) {
       if (stopped) return;
-      // One at a time: a site's pages as the arguments of one call would pass the engine's limit.
-      for (const file of files) queue.push(file);
+      queue.push(files[Symbol.iterator]());
       if (!running) void turns();
     },
     take() {
@@ -175,33 +277,14 @@ export function compressAhead(options: CompressOptions = {}): CompressAhead {
 }
 
 /**
- * The siblings of the plan, `made` being those of its misses in order. A sibling that is not
- * smaller than its file is left out (a server then sends the file as it is), and so is one whose
- * name the output already uses.
- */
-function assemble(files: OutputFiles, plan: CompressPlan, made: readonly Siblings[]): OutputFiles {
-  const siblings: OutputFiles = new Map();
-  const add = (path: string, out: Uint8Array, size: number) => {
-    if (out.length < size && !files.has(path)) siblings.set(path, out);
-  };
-  let next = 0;
-  for (const { path, size, key, cached, ahead } of plan.entries) {
-    const { br, gz } = cached ?? ahead ?? made[next++]!;
-    if (key && !cached) void plan.cache!.write(key, encodeSiblings(br, gz));
-    add(`${path}.br`, br, size);
-    add(`${path}.gz`, gz, size);
-  }
-  return siblings;
-}
-
-/**
  * The `.br` and `.gz` siblings of every compressible file, on this thread. Synchronous on
  * purpose: for many small files it costs half the CPU time of zlib's thread-pool API. For the
  * output of a build see `compressFilesShared`.
  */
 export function compressFiles(files: OutputFiles, options: CompressOptions = {}): OutputFiles {
   const plan = planCompression(files, options);
-  return assemble(files, plan, misses(plan).map(compressItem));
+  for (const miss of plan.misses) plan.made(miss, compressItem(miss.item!));
+  return plan.out();
 }
 
 /**
@@ -221,40 +304,44 @@ export const compressPoolThreshold = 64 * 1024 * 1024;
  * `compressPoolThreshold`), the files are shared out between this thread and `workers` threads
  * of lib/compress-worker.js (by default one fewer than the cores), each compressing whole files
  * with the same settings, so the siblings are the same bytes whoever made them. Measured on the
- * 12,000 pages of the real site with 1,000 posts: about 10 s of compression on one core.
+ * 12,000 pages of the real site with 1,000 posts: about 10 s of compression on one core. With a
+ * spill (`files` a `SpilledFiles`), the workers read the files from it and the siblings go there
+ * as they come.
  */
 export async function compressFilesShared(
   files: OutputFiles,
   options: CompressOptions & { workers?: number; poolFrom?: number; progress?: Progress } = {},
 ): Promise<{ siblings: OutputFiles; workers: number }> {
-  const plan = planCompression(files, options);
-  const items = misses(plan);
+  const spill = files instanceof SpilledFiles ? files.spill : undefined;
+  const plan = planCompression(files, { ...options, spill });
+  const { misses } = plan;
   const size = options.workers ?? defaultPoolSize();
-  const bytes = items.reduce((sum, item) => sum + item.data.length, 0);
-  const progress = (options.progress ?? noProgress).begin('compress', items.length, 'files');
-  // Characters for a page: close enough to bytes for a threshold.
+  const bytes = misses.reduce((sum, miss) => sum + miss.size, 0);
+  const progress = (options.progress ?? noProgress).begin('compress', misses.length, 'files');
   if (size <= 0 || bytes < (options.poolFrom ?? compressPoolThreshold)) {
     try {
-      const made = items.map((item) => {
-        const siblings = compressItem(item);
+      for (const miss of misses) {
+        plan.made(miss, compressItem(miss.item!));
         progress.tick();
-        return siblings;
-      });
-      return { siblings: assemble(files, plan, made), workers: 0 };
+      }
+      return { siblings: plan.out(), workers: 0 };
     } finally {
       progress.end();
     }
   }
   const pool = createWorkerPool(size, 'compress-worker.js');
   try {
-    const made = await pool.run<CompressItem, Siblings>({
+    await pool.run<CompressItem, Siblings>({
       kind: 'compress',
-      items,
+      items: misses.map((miss) => miss.item!),
       chunkSize: 16,
       local: (chunk) => chunk.map(compressItem),
       onChunk: (count) => progress.tick(count),
+      onResults: (first, results) =>
+        results.forEach((siblings, offset) => plan.made(misses[first + offset]!, siblings)),
+      keepResults: false,
     });
-    return { siblings: assemble(files, plan, made), workers: size };
+    return { siblings: plan.out(), workers: size };
   } finally {
     progress.end();
     await pool.close();

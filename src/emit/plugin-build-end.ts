@@ -11,7 +11,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { FileStamp } from '../cache/render-state.js';
 import type { ResolvedConfig } from '../config/load.js';
-import type { OutputFiles } from '../output-files.js';
+import { copyFiles, type OutputFiles } from '../output-files.js';
 import type { BuiltPage } from '../config/plugin-api.js';
 import { runPluginHook } from '../config/plugin-hooks.js';
 import { sitePluginsOf } from '../config/plugins.js';
@@ -66,7 +66,7 @@ export async function runBuildEnd(
       );
     }
     // What the hooks wrote or changed joins the output; a kept file they changed is written anew.
-    const files: OutputFiles = new Map(input.files);
+    const files = copyFiles(input.files);
     const kept = new Map(input.kept);
     for (const path of listFiles(staging)) {
       const bytes = readFileSync(join(staging, path));

@@ -14,7 +14,7 @@ import { hashParts, installedVersion, openDiskCache } from '../cache/disk-cache.
 import type { FileStamp } from '../cache/render-state.js';
 import type { ResolvedConfig } from '../config/load.js';
 import { SiteError } from '../errors.js';
-import type { OutputFiles } from '../output-files.js';
+import { copyFiles, type OutputFiles } from '../output-files.js';
 import { isSearchPage } from '../render/csp.js';
 import type { Page } from '../routes/pages.js';
 import { searchIndexFolder } from '../url-paths.js';
@@ -204,7 +204,7 @@ export async function addSearchIndex(input: {
   // index of the pages in memory (`site dev`, the admin's live site) leaves the folder's record be.
   const nextHashes = JSON.stringify(hashes);
   if (cache && hashes.length && nextHashes !== storedHashes) await cache.write(hashesKey, Buffer.from(nextHashes));
-  const out: OutputFiles = new Map(files);
+  const out = copyFiles(files);
   for (const [path, content] of indexFiles) out.set(`${input.folder}${searchIndexFolder}/${path}`, content);
   return {
     files: out,

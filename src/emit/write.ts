@@ -57,7 +57,8 @@ import {
 } from '../cache/render-state.js';
 import { SiteError } from '../errors.js';
 import { realPath } from '../file-paths.js';
-import type { OutputFiles } from '../output-files.js';
+import { mergeFiles, type OutputFiles } from '../output-files.js';
+import { SpilledFiles } from '../spill.js';
 import { compressFilesShared, type CompressOptions } from './compress.js';
 import { checkOwnership, outputMarker, outputMarkerText } from './output-folder.js';
 import { noProgress, type Progress } from '../progress.js';
@@ -193,9 +194,11 @@ export async function writeSite(
       options.compress === false
         ? undefined
         : await compressFilesShared(siteFiles, { cache, ...options.compress, progress: options.progress });
-    const withSiblings: OutputFiles = compressed ? new Map([...siteFiles, ...compressed.siblings]) : siteFiles;
+    const withSiblings: OutputFiles = compressed ? mergeFiles(siteFiles, compressed.siblings) : siteFiles;
     withSiblings.set(outputMarker, outputMarkerText);
-    const entries = [...withSiblings.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
+    // The paths, not the contents: a spilled file (spill.ts) is read when it is written.
+    const entries = [...withSiblings.keys()].sort();
+    const output = { paths: entries, files: withSiblings };
     const existing = listOutput(outDir, kept, options.recorded);
     const inPlace = existing && !conflicts(existing, entries);
     if (kept.size && !(inPlace && keptIntact(existing, kept))) {
@@ -212,8 +215,8 @@ export async function writeSite(
     let report: FilesReport;
     try {
       report = inPlace
-        ? updateInPlace(outDir, entries, existing, step, kept, progress)
-        : replaceFolder(outDir, entries, step, progress);
+        ? updateInPlace(outDir, output, existing, step, kept, progress)
+        : replaceFolder(outDir, output, step, progress);
     } catch (error) {
       throw asWriteError(error, outputFolder);
     }
@@ -575,17 +578,17 @@ function keptIntact(existing: ExistingOutput, kept: ReadonlyMap<string, FileStam
 /** The stamp of every file of the output after a write: the written ones read again, the kept ones as they were. */
 function stampOutput(
   outDir: string,
-  entries: readonly [string, string | Uint8Array][],
+  paths: readonly string[],
   kept: ReadonlyMap<string, FileStamp>,
 ): Map<string, FileStamp> {
   const stamps = new Map(kept);
-  for (const [path] of entries) stamps.set(path, stampOf(join(outDir, path)));
+  for (const path of paths) stamps.set(path, stampOf(join(outDir, path)));
   return stamps;
 }
 
 /** Whether an output path is taken by a folder, or a folder the output needs by a file: then the folder is replaced whole. */
-function conflicts(existing: ExistingOutput, entries: readonly [string, string | Uint8Array][]): boolean {
-  for (const [path] of entries) {
+function conflicts(existing: ExistingOutput, paths: readonly string[]): boolean {
+  for (const path of paths) {
     if (existing.folders.has(path)) return true;
     for (let folder = dirname(path); folder !== '.'; folder = dirname(folder))
       if (existing.files.has(folder)) return true;
@@ -595,23 +598,24 @@ function conflicts(existing: ExistingOutput, entries: readonly [string, string |
 
 function updateInPlace(
   outDir: string,
-  entries: readonly [string, string | Uint8Array][],
+  { paths, files }: OutputToWrite,
   existing: ExistingOutput,
   step: () => void,
   kept: ReadonlyMap<string, FileStamp>,
   progress: Progress,
 ): FilesReport {
-  const changed = entries.filter(
-    ([path, data]) => existing.files.get(path)?.size !== byteLength(data) || !sameBytes(join(outDir, path), data),
+  const changed = paths.filter(
+    (path) =>
+      existing.files.get(path)?.size !== sizeOf(files, path) || !sameBytes(join(outDir, path), contentsOf(files, path)),
   );
-  const wanted = new Set([...entries.map(([path]) => path), ...kept.keys()]);
+  const wanted = new Set([...paths, ...kept.keys()]);
   const removals = [...existing.files.keys()].filter((path) => !wanted.has(path)).sort();
   if (changed.length === 0 && removals.length === 0)
     return { files: wanted.size, written: 0, removed: 0, touched: new Set() };
 
   const created: string[] = [];
   const folders = new Set(existing.folders);
-  for (const [path] of changed) {
+  for (const path of changed) {
     const missing: string[] = [];
     for (let folder = dirname(path); folder !== '.' && !folders.has(folder); folder = dirname(folder))
       missing.unshift(folder);
@@ -632,7 +636,7 @@ function updateInPlace(
     kind: 'update',
     phase: 'write',
     suffix,
-    changed: changed.map(([path]) => path),
+    changed,
     created,
     removals,
     emptied,
@@ -642,8 +646,8 @@ function updateInPlace(
   const written = progress.begin('write', changed.length, 'files');
   try {
     for (const folder of created) mkdirSync(join(outDir, folder));
-    for (const [path, data] of changed) {
-      writeFileSync(join(outDir, path + suffix), data);
+    for (const path of changed) {
+      writeFileSync(join(outDir, path + suffix), contentsOf(files, path));
       written.tick();
     }
   } catch (error) {
@@ -655,7 +659,7 @@ function updateInPlace(
   }
   writeJournal(outDir, { ...journal, phase: 'switch' });
   step();
-  for (const [path] of changed) {
+  for (const path of changed) {
     renameSync(join(outDir, path + suffix), join(outDir, path));
     step();
   }
@@ -672,8 +676,21 @@ function updateInPlace(
   return { files: wanted.size, written: changed.length, removed: removals.length, touched };
 }
 
-function byteLength(data: string | Uint8Array): number {
-  return typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
+/** The files to write, in path order, and their contents by path. */
+interface OutputToWrite {
+  paths: readonly string[];
+  files: OutputFiles;
+}
+
+/** A file's contents to use at once (write or compare): a spilled file's are in a buffer its next read reuses. */
+function contentsOf(files: OutputFiles, path: string): string | Uint8Array {
+  return files instanceof SpilledFiles ? files.bytesOf(path)! : files.get(path)!;
+}
+
+/** A file's size in bytes, without reading a spilled one. */
+function sizeOf(files: OutputFiles, path: string): number {
+  const stored = files instanceof SpilledFiles ? files.stored(path)! : files.get(path)!;
+  return typeof stored === 'string' ? Buffer.byteLength(stored) : stored.length;
 }
 
 /** Whether a file holds exactly `data` (its size is known to match). */
@@ -700,7 +717,7 @@ function sameBytes(file: string, contents: string | Uint8Array): boolean {
 /** Writes everything to a fresh folder beside `outDir`, then swaps it into place. */
 function replaceFolder(
   outDir: string,
-  entries: readonly [string, string | Uint8Array][],
+  { paths, files }: OutputToWrite,
   step: () => void,
   progress: Progress,
 ): FilesReport {
@@ -717,13 +734,13 @@ function replaceFolder(
   const hadPrevious = existsSync(outDir);
   // A new folder needs a single rename, which cannot be half done: no journal.
   if (hadPrevious) writeJournal(outDir, journal);
-  const written = progress.begin('write', entries.length, 'files');
+  const written = progress.begin('write', paths.length, 'files');
   try {
     mkdirSync(staging);
-    const folders = new Set(entries.map(([path]) => dirname(join(staging, path))));
+    const folders = new Set(paths.map((path) => dirname(join(staging, path))));
     for (const folder of [...folders].sort()) mkdirSync(folder, { recursive: true });
-    for (const [path, data] of entries) {
-      writeFileSync(join(staging, path), data);
+    for (const path of paths) {
+      writeFileSync(join(staging, path), contentsOf(files, path));
       written.tick();
     }
   } catch (error) {
@@ -745,7 +762,7 @@ function replaceFolder(
     rmSync(retired, { recursive: true, force: true });
     removeJournal(outDir);
   }
-  return { files: entries.length, written: entries.length, removed: 0 };
+  return { files: paths.length, written: paths.length, removed: 0 };
 }
 
 /** What a file-system error code means for someone writing a site. */

@@ -36,6 +36,8 @@ export interface PoolJob<T, R> {
    * and let go of them before the whole job is done (the Markdown of 10,000 posts is one job).
    */
   onResults?: (first: number, results: R[]) => void;
+  /** false: the results are only given to `onResults`, and `run` returns none (default true). */
+  keepResults?: boolean;
 }
 
 /** A job stopped because it went past its `budgetMs`. */
@@ -118,7 +120,7 @@ export function createWorkerPool(size: number, script: WorkerScript = 'worker.js
         let failed = false;
         if (pending === 0) return resolve();
         const finish = (index: number, value: R[]) => {
-          results[index] = value;
+          if (job.keepResults !== false) results[index] = value;
           job.onChunk?.(chunks[index]!.length);
           try {
             job.onResults?.(index * job.chunkSize, value);
@@ -195,7 +197,7 @@ export function createWorkerPool(size: number, script: WorkerScript = 'worker.js
         }
       }
     }
-    return results.flat();
+    return job.keepResults === false ? [] : results.flat();
   };
 
   return {

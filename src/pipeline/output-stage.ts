@@ -20,7 +20,7 @@
  * The lock of published paths moves on after every good run (config/path-lock.ts): a slug changed
  * keeps its old URL.
  */
-import { relative } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
 import { writePathLock } from '../config/path-lock.js';
 import { sitePluginsOf } from '../config/plugins.js';
@@ -31,12 +31,13 @@ import { differingFiles, publishChanges, type FolderChanges } from '../emit/publ
 import { addSearchIndex, type IndexedOutput } from '../emit/search-index.js';
 import { hasCompressCache, writeSite, type WriteReport } from '../emit/write.js';
 import type { SiteError } from '../errors.js';
-import type { OutputFiles } from '../output-files.js';
+import { copyFiles, type OutputFiles } from '../output-files.js';
 import { adminStateFolder } from '../state-paths.js';
 import { placeOutput, precompressOf, staticFolderOf } from '../targets/index.js';
 import { sameBytes, type Build } from './result-stage.js';
 import type { StageRun } from './stage.js';
 import type { Progress } from '../progress.js';
+import { openSpill, type Spill, type SpillRef } from '../spill.js';
 import type { OutputTarget } from './written-output.js';
 
 /** Where the plugins' `buildEnd` hooks log. */
@@ -83,8 +84,13 @@ export interface OutputStage {
   check(config: ResolvedConfig): SiteError | undefined;
   /** The folder an earlier build wrote and the write settings, to plan the render from ('folder'; see written-output.ts). */
   target(config: ResolvedConfig): OutputTarget | undefined;
-  /** Told the files a run made as soon as the pages are rendered: 'folder' precompresses them meanwhile. */
-  rendered(config: ResolvedConfig, files: Iterable<readonly [string, string | Uint8Array]>): void;
+  /**
+   * A place for the pages of a run as they are rendered ('folder': `site build`, whose pages are
+   * read back by the later stages and the write, see spill.ts); undefined to hold them in memory.
+   */
+  spill(config: ResolvedConfig): Spill | undefined;
+  /** Told the files a run made as soon as the pages are rendered (a spilled page by its reference): 'folder' precompresses them meanwhile. */
+  rendered(config: ResolvedConfig, files: Iterable<readonly [string, string | Uint8Array | SpillRef]>): void;
   /** Runs the stages on a good build (every page rendered, but for 'memory'); throws SiteErrors. */
   finish(run: StageRun, build: Build): Promise<OutputReport | undefined>;
   /** The final files of `build` (every page rendered): made once per build for 'memory', else the last run's. */
@@ -106,6 +112,8 @@ export interface OutputStageOptions {
 /** Creates the output stages of a pipeline that publishes as `publish` says. */
 export function createOutputStage(publish: Publish, options: OutputStageOptions): OutputStage {
   let ahead: CompressAhead | undefined;
+  // The run's spill ('folder'), where the siblings made ahead go too.
+  let spill: Spill | undefined;
   // 'served': the final files as the folder holds them since the last publish (undefined: as on disk).
   let published: OutputFiles | undefined;
   let last: { build: Build; files: Promise<OutputFiles> } | undefined;
@@ -133,7 +141,7 @@ export function createOutputStage(publish: Publish, options: OutputStageOptions)
     const folder = staticFolderOf(config);
     const outputFolder = folderOf(config);
     // A fresh map: a later run patches the build's own in place.
-    const placed = new Map(placeOutput(config, build.files));
+    const placed = copyFiles(placeOutput(config, build.files));
     const search = config.search.enabled
       ? await time('search index', () =>
           addSearchIndex({
@@ -177,11 +185,17 @@ export function createOutputStage(publish: Publish, options: OutputStageOptions)
       if (publish.to !== 'folder' || !options.cache || staticFolderOf(config)) return undefined;
       return { folder: folderOf(config), settings: JSON.stringify({ precompress: precompress(config) }) };
     },
+    spill(config) {
+      if (publish.to !== 'folder') return undefined;
+      // Beside the output folder, where the write's staging folder goes (else the system's temporary folder).
+      spill = openSpill(dirname(resolve(folderOf(config))));
+      return spill;
+    },
     rendered(config, files) {
       // Without siblings in the cache, the pages are compressed while the social images are drawn.
       if (publish.to !== 'folder' || !precompress(config) || (options.cache && hasCompressCache(folderOf(config))))
         return;
-      ahead ??= compressAhead();
+      ahead ??= compressAhead({ spill });
       ahead.add(files);
     },
     async finish(run, build) {
@@ -236,6 +250,8 @@ export function createOutputStage(publish: Publish, options: OutputStageOptions)
     settle() {
       ahead?.take();
       ahead = undefined;
+      // Not closed: the build's files read from it after the run (`site build` reports them); it is closed once they are let go.
+      spill = undefined;
     },
   };
 }

@@ -33,6 +33,7 @@ import { assembleBuild, renderPending, type Build } from './result-stage.js';
 import { expandRoutes } from './routes-stage.js';
 import { createRuntime, type EsbuildMode, type RuntimeStats } from './runtime.js';
 import type { Progress } from '../progress.js';
+import { spilledHtmlOf, type SpillRef } from '../spill.js';
 import { createStageMemo, type StageRun } from './stage.js';
 import { createLinkChecker } from './links-stage.js';
 import { createOutputStage, type OutputReport, type Publish } from './output-stage.js';
@@ -388,6 +389,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
         written,
         global,
         defer: runOptions.first && { first: runOptions.first },
+        spill: incremental ? undefined : output?.spill(config),
       }),
     );
     diagnostics.add(...rendered.errors.map(positionRenderProblem));
@@ -550,11 +552,11 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   };
 }
 
-/** The pages rendered, then the built files: what a run has made of its output when the pages are rendered. */
+/** The pages rendered (a spilled one by its reference), then the built files: what a run has made of its output when the pages are rendered. */
 function* madeFiles(
   pages: ReadonlyMap<string, { html: string }>,
   ...built: OutputFiles[]
-): Generator<readonly [string, string | Uint8Array]> {
-  for (const [file, { html }] of pages) yield [file, html];
+): Generator<readonly [string, string | Uint8Array | SpillRef]> {
+  for (const [file, page] of pages) yield [file, spilledHtmlOf(page) ?? page.html];
   for (const files of built) yield* files;
 }

@@ -20,6 +20,7 @@ import {
   type RenderStageInput,
 } from './render-plan.js';
 import type { Runtime } from './runtime.js';
+import { spillHtml, type Spill } from '../spill.js';
 import type { OutputRecord } from '../cache/render-state.js';
 import {
   createReadSets,
@@ -51,6 +52,8 @@ export interface RenderedPages {
   deferred: number[];
   /** Renders one page of this run's input here, tracked; throws its SiteError. */
   renderLater?(index: number): PageRender;
+  /** Where the pages' HTML went as they were rendered (`RenderOptions.spill`). */
+  spill?: Spill;
 }
 
 /** A run with `defer` renders every page of its plan when there are at most this many. */
@@ -74,6 +77,11 @@ export interface RenderOptions {
    * background.
    */
   defer?: { first: ReadonlySet<string> };
+  /**
+   * A build that is not incremental: each page's HTML goes here as it is rendered, and is read
+   * back when a later stage asks for it (spill.ts), so the build does not hold every page.
+   */
+  spill?: Spill;
 }
 
 /** Renders the pages that need it. */
@@ -87,7 +95,7 @@ export async function renderStage(input: RenderStageInput, options: RenderOption
       // A first build into the folder renders untracked (tracking costs: 0.2 s of 1000 posts, three
       // times the render of the real site) and records each page as reading every input. Without
       // the inputs' fingerprint (an entry changed within `settleMs`) it tracks what each page reads.
-      const { rendered, errors } = await renderPages(input, plan, { runtime, track: false });
+      const { rendered, errors } = await renderPages(input, plan, { runtime, track: false, spill: options.spill });
       return {
         plan,
         rendered,
@@ -96,12 +104,13 @@ export async function renderStage(input: RenderStageInput, options: RenderOption
         fingerprint,
         errors,
         deferred: [],
+        spill: options.spill,
       };
     }
     // Seeded with the inputs the folder's state names, when the plan has their fingerprints and
     // pages are to be rendered (written-output.ts); a build that renders none needs no index of them.
     const reads = createReadSets(plan.prints.length && plan.indexes.length ? written.state!.keys : undefined);
-    const { rendered, errors } = await renderPages(input, plan, { runtime, track: true, reads });
+    const { rendered, errors } = await renderPages(input, plan, { runtime, track: true, reads, spill: options.spill });
     return {
       plan,
       rendered,
@@ -110,13 +119,16 @@ export async function renderStage(input: RenderStageInput, options: RenderOption
       fingerprint,
       errors,
       deferred: [],
+      spill: options.spill,
     };
   }
   const plan = previous ? planFromBuild(input, previous) : planAll(input);
   const first = options.defer?.first;
   if (!previous || !first || !options.incremental || plan.indexes.length <= eagerPages) {
-    const { rendered, errors } = await renderPages(input, plan, { runtime, track: options.incremental });
-    return { plan, rendered, kept: new Map(), errors, deferred: [] };
+    // A spill is for a build that is not incremental: a later run's pages would be read from it.
+    const spill = options.incremental ? undefined : options.spill;
+    const { rendered, errors } = await renderPages(input, plan, { runtime, track: options.incremental, spill });
+    return { plan, rendered, kept: new Map(), errors, deferred: [], spill };
   }
   const { pages } = input.pageSet;
   const isNew = (file: string) => !previous.renders.byFile.has(file) && !previous.pending.has(file);
@@ -135,7 +147,12 @@ export async function renderStage(input: RenderStageInput, options: RenderOption
 async function renderPages(
   input: RenderStageInput,
   plan: RenderPlan,
-  options: { runtime: Runtime; track: boolean; reads?: { add(file: string, reads: Iterable<string>): void } },
+  options: {
+    runtime: Runtime;
+    track: boolean;
+    reads?: { add(file: string, reads: Iterable<string>): void };
+    spill?: Spill;
+  },
 ): Promise<{ rendered: Map<string, PageRender>; errors: SiteError[]; renderer: () => PageRenderer }> {
   const { pageSet } = input;
   const renderInput = renderInputOf({ ...input, pages: pageSet.pages, entries: input.entryList });
@@ -143,13 +160,17 @@ async function renderPages(
   let renderer: PageRenderer | undefined;
   const here = () => (renderer ??= createSiteRenderer(renderInput, input.templates, islands, options.track));
   const rendered = new Map<string, PageRender>();
+  const { spill } = options;
   const keep = (file: string, page: PageRender) => {
     if (options.reads && page.reads) {
       options.reads.add(file, page.reads);
-      rendered.set(file, { html: page.html, scripts: page.scripts });
-    } else {
-      rendered.set(file, page);
+      page = { html: page.html, scripts: page.scripts };
     }
+    rendered.set(file, spill ? spillHtml(spill, page) : page);
+  };
+  const take = (at: number, output: PageOutput) => {
+    if ('error' in output) errors.push(new SiteError(output.error));
+    else keep(pageSet.pages[plan.indexes[at]!]!.file, output);
   };
   const errors: SiteError[] = [];
   const templatesFile = templatesFileOf(input.templates);
@@ -169,11 +190,10 @@ async function renderPages(
         chunkSize: 16,
         local: place.local ? (chunk) => here().render(chunk) : undefined,
         onChunk: (count) => progress.tick(count),
+        // Spilled as the chunks come back, in item order (a chunk ahead of its turn waits): the job keeps none.
+        ...(spill && { onResults: inOrder(take), keepResults: false }),
       });
-      outputs.forEach((output, at) => {
-        if ('error' in output) errors.push(new SiteError(output.error));
-        else keep(pageSet.pages[plan.indexes[at]!]!.file, output);
-      });
+      if (!spill) outputs.forEach((output, at) => take(at, output));
     } else {
       // Here, a SiteError keeps its cause (the template's exception, for --verbose).
       for (const index of plan.indexes) {
@@ -190,4 +210,18 @@ async function renderPages(
     progress.end();
   }
   return { rendered, errors, renderer: here };
+}
+
+/** Hands each result to `take` in item order, as the chunks of a job come back in any order (`PoolJob.onResults`). */
+function inOrder<R>(take: (at: number, result: R) => void): (first: number, results: R[]) => void {
+  const waiting = new Map<number, R[]>();
+  let next = 0;
+  return (first, results) => {
+    waiting.set(first, results);
+    for (let chunk = waiting.get(next); chunk; chunk = waiting.get(next)) {
+      waiting.delete(next);
+      chunk.forEach((result, offset) => take(next + offset, result));
+      next += chunk.length;
+    }
+  };
 }

@@ -8,6 +8,7 @@
 import { SiteError } from '../errors.js';
 import type { FileStamp, OutputRecord, RenderState } from '../cache/render-state.js';
 import type { OutputFiles } from '../output-files.js';
+import { SpilledFiles, spilledHtmlOf } from '../spill.js';
 import type { Entry } from './content-api.js';
 import type { ScheduledTranslation } from '../content/schedule.js';
 import type { SiteFiles } from './files-stage.js';
@@ -59,10 +60,18 @@ export function assembleBuild(
   const later = { pending, renderLater: renders.renderLater };
   let build: Build;
   if (!before || plan.all) {
-    const files: OutputFiles = new Map(now.siteFiles.built);
+    // Spilled pages stay where they are: the files name them.
+    const files: OutputFiles = renders.spill
+      ? new SpilledFiles(renders.spill, now.siteFiles.built)
+      : new Map(now.siteFiles.built);
     for (const page of now.pageSet.pages) {
-      const data =
-        renders.rendered.get(page.file)?.html ?? (pending.has(page.file) ? before?.files.get(page.file) : undefined);
+      const render = renders.rendered.get(page.file);
+      const ref = render && spilledHtmlOf(render);
+      if (ref && files instanceof SpilledFiles) {
+        files.setRef(page.file, ref);
+        continue;
+      }
+      const data = render?.html ?? (pending.has(page.file) ? before?.files.get(page.file) : undefined);
       if (data !== undefined) files.set(page.file, data);
     }
     for (const [path, data] of [

@@ -8,7 +8,7 @@ import type { ResolvedConfig } from '../config/load.js';
 import type { HostTarget as HostTargetName } from '../config/schema.js';
 import type { RunEsbuild } from '../esbuild-step.js';
 import { SiteError } from '../errors.js';
-import type { OutputFiles } from '../output-files.js';
+import { copyFiles, type OutputFiles } from '../output-files.js';
 import { pluginHeadOf, type CspAdditions } from '../render/plugin-head.js';
 import { isSearchPage } from '../render/csp.js';
 import { inlineScriptHashes } from '../render/head.js';
@@ -140,5 +140,5 @@ export function placeOutput(config: ResolvedConfig, files: OutputFiles): OutputF
   const target = targets[config.output.target];
   const input = inputOf(config, []);
   const hostPaths = new Set([...target.files(input).keys(), ...target.functions(input).keys()]);
-  return new Map([...files].map(([path, data]) => [hostPaths.has(path) ? path : folder + path, data]));
+  return copyFiles(files, (path) => (hostPaths.has(path) ? path : folder + path));
 }
