@@ -21,7 +21,8 @@ export interface MarkdownRenderer {
   /**
    * Renders the documents through the configured plugins (none by default); results are in the
    * same order, a document the parser or a plugin failed on as its error. `onResult` is told each
-   * document's result (by its index in `texts`) as soon as it is known, before the whole call is done.
+   * document's result (by its index in `texts`) as soon as it is known, before the whole call is
+   * done; a renderer may then answer with no results (they were told), and holds none.
    */
   renderAll(
     texts: readonly string[],
@@ -75,32 +76,31 @@ export function createMarkdownRenderer(options: MarkdownRendererOptions = {}): M
     // those of the built-in pipeline alone.
     const pluginsId = markdownPluginsId(plugins);
     const keys = texts.map((text) => (pluginsId ? hashParts(pipeline, pluginsId, text) : hashParts(pipeline, text)));
-    const unique = new Map<string, string>();
-    // The indices of the texts of each key, for `onResult`.
+    // The indices of the texts of each key: the first is the one rendered.
     const places = new Map<string, number[]>();
-    keys.forEach((key, index) => {
-      unique.set(key, texts[index]!);
-      if (onResult) places.set(key, [...(places.get(key) ?? []), index]);
-    });
-    const found = new Map<string, RenderedMarkdown | FailedMarkdown>();
+    keys.forEach((key, index) => places.set(key, [...(places.get(key) ?? []), index]));
+    // With `onResult`, a result is told and let go, not kept for the answer: the caller makes its
+    // entry of it, and a build of 10,000 posts does not hold every document's HTML to the end.
+    const found = new Map<string, RenderedMarkdown | FailedMarkdown | true>();
     const settle = (key: string, entry: RenderedMarkdown | FailedMarkdown, write: boolean) => {
-      found.set(key, entry);
+      found.set(key, onResult ? true : entry);
       // Written as each result comes: the cache's pack writes it to disk then (pack-cache.ts).
       if (write && cache && !('error' in entry)) void cache.write(key, encodeEntry(entry));
-      for (const index of places.get(key) ?? []) onResult!(index, entry);
+      if (onResult) for (const index of places.get(key)!) onResult(index, entry);
     };
     if (cache) {
-      for (const key of unique.keys()) {
+      for (const key of places.keys()) {
         const entry = decodeEntry(cache.readSync(key));
         if (entry) settle(key, entry, false);
       }
     }
-    const missing = [...unique].filter(([key]) => !found.has(key));
-    stats.cached += unique.size - missing.length;
+    const missing = [...places.keys()].filter((key) => !found.has(key));
+    stats.cached += places.size - missing.length;
     stats.parsed += missing.length;
     if (missing.length) {
       const pool = missing.length >= threshold ? options.pool?.() : undefined;
-      const sources = missing.map(([, text]) => text);
+      // Each source let go as its result comes (the pool lets go of its chunks as they are done).
+      const sources = missing.map((key) => texts[places.get(key)![0]!]!);
       const local = async (chunk: string[]) => {
         const out: (RenderedMarkdown | FailedMarkdown)[] = [];
         for (const text of chunk) {
@@ -113,15 +113,30 @@ export function createMarkdownRenderer(options: MarkdownRendererOptions = {}): M
         return out;
       };
       const onResults = (first: number, results: (RenderedMarkdown | FailedMarkdown)[]) =>
-        results.forEach((entry, index) => settle(missing[first + index]![0], entry, true));
+        results.forEach((entry, index) => {
+          sources[first + index] = '';
+          settle(missing[first + index]!, entry, true);
+        });
       const rendered = pool
-        ? await pool.run<string, RenderedMarkdown | FailedMarkdown>({ kind: 'markdown', setup: hasMarkdownPlugins(plugins) ? plugins : undefined, items: sources, chunkSize: 4, local: options.shareWithMain === false || options.budgetMs !== undefined ? undefined : local, budgetMs: options.budgetMs, onResults })
+        ? await pool.run<string, RenderedMarkdown | FailedMarkdown>({
+            kind: 'markdown',
+            setup: hasMarkdownPlugins(plugins) ? plugins : undefined,
+            items: sources,
+            chunkSize: 4,
+            local: options.shareWithMain === false || options.budgetMs !== undefined ? undefined : local,
+            budgetMs: options.budgetMs,
+            onResults,
+            keepResults: !onResult,
+            releaseItems: true,
+          })
         : await local(sources);
-      missing.forEach(([key], index) => {
+      missing.forEach((key, index) => {
         if (!found.has(key)) settle(key, rendered[index]!, true);
       });
     }
-    return keys.map((key) => found.get(key)!);
+    // Told as they came: none kept.
+    if (onResult) return [];
+    return keys.map((key) => found.get(key) as RenderedMarkdown | FailedMarkdown);
   }
 
   return {

@@ -38,6 +38,8 @@ export interface PoolJob<T, R> {
   onResults?: (first: number, results: R[]) => void;
   /** false: the results are only given to `onResults`, and `run` returns none (default true). */
   keepResults?: boolean;
+  /** Let go of each chunk's items once it is done (the caller lets go of `items` too): the Markdown sources of a large site. */
+  releaseItems?: boolean;
 }
 
 /** A job stopped because it went past its `budgetMs`. */
@@ -122,6 +124,7 @@ export function createWorkerPool(size: number, script: WorkerScript = 'worker.js
         const finish = (index: number, value: R[]) => {
           if (job.keepResults !== false) results[index] = value;
           job.onChunk?.(chunks[index]!.length);
+          if (job.releaseItems) chunks[index] = [];
           try {
             job.onResults?.(index * job.chunkSize, value);
           } catch (error) {

@@ -33,7 +33,8 @@ import { hashParts, portableText } from '../cache/disk-cache.js';
 import { generatorFingerprint } from '../cache/render-state.js';
 import { markdownPoolThreshold } from '../content/markdown-cache.js';
 import { folderSnapshots, snapshotProof } from './entry-snapshots.js';
-import { loadedEntryOf, storedEntry, type StoredEntry } from './entry-html.js';
+import { loadedEntryOf, spillEntryHtml, storedEntry, type StoredEntry } from './entry-html.js';
+import type { Spill } from '../spill.js';
 
 /** What the input stages need of the pipeline's options. */
 export interface InputOptions {
@@ -42,6 +43,8 @@ export interface InputOptions {
   publishedBy(config: ResolvedConfig): string | undefined;
   islandRuntime?: IslandRuntime;
   runtime: Runtime;
+  /** Where the HTML of the entries loaded goes until a page reads it (a build that is not incremental; see spill.ts). */
+  spill?: Spill;
 }
 
 /**
@@ -229,7 +232,7 @@ async function loadEntries(
           // The proof the next build reads back with this snapshot: this build's entries proven alike.
           proofs.set(slug, snapshotProof(key, stamps));
         }
-        return entry;
+        return options.spill ? spillEntryHtml(entry, options.spill) : entry;
       },
       'entries',
     );

@@ -296,7 +296,9 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       : undefined;
     onDisk?.catch(() => undefined);
 
-    const inputs = await run.time('inputs', () => loadInputs(run, config, inputOptions));
+    // `site build`: the entries' HTML, then the pages, go to a file on disk as they are made (spill.ts).
+    const spill = incremental ? undefined : output?.spill(config);
+    const inputs = await run.time('inputs', () => loadInputs(run, config, { ...inputOptions, spill }));
 
     // Taken before expansion, which moves the config's lock of published paths on to the pages.
     const configText = runtime.pageSets ? bytesOf(resolve(config.file)) : undefined;
@@ -389,7 +391,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
         written,
         global,
         defer: runOptions.first && { first: runOptions.first },
-        spill: incremental ? undefined : output?.spill(config),
+        spill,
       }),
     );
     diagnostics.add(...rendered.errors.map(positionRenderProblem));

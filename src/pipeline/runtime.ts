@@ -311,46 +311,50 @@ export function batchMarkdown(renderer: MarkdownRenderer, firstBatch = markdownP
       const id = markdownPluginsId(request.plugins);
       batches.set(id, [...(batches.get(id) ?? []), request]);
     }
-    for (const batch of batches.values()) {
+    for (const requests of batches.values()) {
       // Each request is answered once its own documents are, not when the batch is: its entry is
-      // made and its sources let go while the rest of the batch renders.
+      // made, and its sources and results let go, while the rest of the batch renders.
+      const batch: (Request | undefined)[] = [...requests];
+      const plugins = requests[0]!.plugins;
       const owners: number[] = [];
       const firsts: number[] = [];
       const left: number[] = [];
       const results: Awaited<ReturnType<MarkdownRenderer['renderAll']>>[] = [];
       batch.forEach((request, index) => {
         firsts.push(owners.length);
-        left.push(request.texts.length);
-        results.push(new Array(request.texts.length));
-        for (let count = 0; count < request.texts.length; count++) owners.push(index);
-        if (request.texts.length === 0) request.done([]);
+        left.push(request!.texts.length);
+        results.push(new Array(request!.texts.length));
+        for (let count = 0; count < request!.texts.length; count++) owners.push(index);
+        if (request!.texts.length === 0) request!.done([]);
       });
+      const texts = requests.flatMap((request) => request.texts);
+      const answer = (owner: number, outcome: Awaited<ReturnType<MarkdownRenderer['renderAll']>>) => {
+        left[owner] = 0;
+        const request = batch[owner];
+        batch[owner] = undefined;
+        results[owner] = [];
+        request?.done(outcome);
+      };
+      const failAll = (error: unknown) =>
+        batch.forEach((request, owner) => {
+          if (left[owner]! > 0) request?.fail(error);
+          left[owner] = 0;
+          batch[owner] = undefined;
+        });
       renderer
-        .renderAll(
-          batch.flatMap((request) => request.texts),
-          batch[0]!.plugins,
-          (index, result) => {
-            const owner = owners[index]!;
-            if (left[owner] === 0) return;
-            results[owner]![index - firsts[owner]!] = result;
-            if (--left[owner]! === 0) batch[owner]!.done(results[owner]!);
-          },
-        )
-        .then(
-          (all) => {
-            // A renderer that tells no result as it comes (or not every one) answers here.
-            batch.forEach((request, owner) => {
-              if (left[owner]! > 0) request.done(all.slice(firsts[owner]!, firsts[owner]! + request.texts.length));
-              left[owner] = 0;
-            });
-          },
-          (error: unknown) => {
-            batch.forEach((request, owner) => {
-              if (left[owner]! > 0) request.fail(error);
-              left[owner] = 0;
-            });
-          },
-        );
+        .renderAll(texts, plugins, (index, result) => {
+          const owner = owners[index]!;
+          if (left[owner] === 0) return;
+          texts[index] = '';
+          results[owner]![index - firsts[owner]!] = result;
+          if (--left[owner]! === 0) answer(owner, results[owner]!);
+        })
+        .then((all) => {
+          // A renderer that tells no result as it comes (or not every one) answers here.
+          batch.forEach((request, owner) => {
+            if (left[owner]! > 0) answer(owner, all.slice(firsts[owner]!, firsts[owner]! + request!.texts.length));
+          });
+        }, failAll);
     }
   };
   return {

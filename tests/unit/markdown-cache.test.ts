@@ -27,7 +27,7 @@ function turnByTurnPool(log: string[]): WorkerPool {
 }
 
 describe('the Markdown renderer with a pool', () => {
-  it('tells each result and stores it in the cache as its chunk comes back, not when the call is done', async () => {
+  it('tells each result and stores it in the cache as its chunk comes back, not when the call is done, and keeps none', async () => {
     const log: string[] = [];
     const cache: DiskCache = {
       dir: '',
@@ -41,9 +41,9 @@ describe('the Markdown renderer with a pool', () => {
     const results = await renderer.renderAll(texts, undefined, (index, result) =>
       told.push(`${index} ${'html' in result ? result.html : 'failed'}`),
     );
-    expect(results.map((result) => ('html' in result ? result.html : 'failed'))).toEqual(
-      texts.map((text) => `<p>${text.toUpperCase()}</p>`),
-    );
+    // Told, not kept for the answer: a build of 10,000 posts does not hold every document's HTML.
+    expect(results).toEqual([]);
+    expect([...told].sort()).toEqual(texts.map((text, index) => `${index} <p>${text.toUpperCase()}</p>`).sort());
     // The repeated 'a' is rendered once and told at both its places, with the first chunk.
     expect(told.slice(0, 5)).toEqual(['0 <p>A</p>', '5 <p>A</p>', '1 <p>B</p>', '2 <p>C</p>', '3 <p>D</p>']);
     expect(told).toHaveLength(6);
