@@ -151,7 +151,8 @@ export async function addSearchIndex(input: {
     if (data !== undefined) input.memo?.set(file, { data, hash });
     if (stamp) hashes.push([file, [stamp.size, stamp.mtimeMs, hash]]);
     else rendered.push([file, hash]);
-    pages.push({ url: page.url, file, hash, content });
+    // Its text is read again when its part is indexed: the pages' text is not held all at once.
+    pages.push({ url: page.url, file, hash });
   }
   if (input.memo) for (const file of input.memo.keys()) if (!files.has(file)) input.memo.delete(file);
   // Pagefind puts the folder above its script (`site.base`) in front of each page's URL itself.
@@ -181,10 +182,10 @@ export async function addSearchIndex(input: {
           ? remembered.files
           : cache && cachedIndex(cache.readSync(cacheKey), fingerprint);
       if (!partFiles) {
-        for (const page of pages)
-          page.content ??= textOf(page.data ?? (await readFile(join(input.outputFolder, page.file))));
+        const contentOf = async (page: IndexedPage) =>
+          textOf(page.data ?? files.get(page.file) ?? (await readFile(join(input.outputFolder, page.file))));
         pagefind ??= await import('pagefind');
-        partFiles = await buildIndex(pagefind, pages as (IndexedPage & { content: string })[], () => progress.tick());
+        partFiles = await buildIndex(pagefind, pages, contentOf, () => progress.tick());
         indexed += pages.length;
         await cache?.write(cacheKey, packIndex(fingerprint, partFiles));
       } else {
@@ -310,32 +311,42 @@ interface IndexedPage {
   url: string;
   file: string;
   hash: string;
-  content?: string;
-  /** The page's bytes in the output, when its text was not needed to know its hash. */
+  /** The page's bytes in the output, as the memo of a pipeline that lives on has them. */
   data?: string | Uint8Array;
 }
+
+/** Pages sent to Pagefind and not yet answered: enough that no page waits for the round trip of the one before, few enough that their text is not all held at once. */
+const pagesInFlight = 32;
 
 const textOf = (data: string | Uint8Array) => (typeof data === 'string' ? data : Buffer.from(data).toString('utf8'));
 
 /** Runs Pagefind's service over the pages (in the order given, so two builds give the same index); its files by path. */
 async function buildIndex(
   pagefind: typeof import('pagefind'),
-  pages: readonly { url: string; file: string; content: string }[],
+  pages: readonly IndexedPage[],
+  contentOf: (page: IndexedPage) => Promise<string>,
   onAdded: () => void,
 ): Promise<Map<string, Uint8Array>> {
   const { index, errors } = await pagefind.createIndex({ rootSelector: 'main', keepIndexUrl: false });
   if (!index) throw searchIndexFailed(errors);
   try {
-    // Sent without waiting for each answer: the service takes its messages in the order sent, so
-    // the index is the same, and no page waits for the round trip of the one before.
-    const added = await Promise.all(
-      pages.map((page) =>
-        index.addHTMLFile({ url: page.url, content: page.content }).then((answer) => {
-          onAdded();
-          return answer;
-        }),
-      ),
-    );
+    // Sent in order without waiting for each answer (up to `pagesInFlight`): the service takes its
+    // messages in the order sent, so the index is the same.
+    const added: { errors: string[] }[] = new Array(pages.length);
+    const waiting = new Set<Promise<void>>();
+    for (const [at, page] of pages.entries()) {
+      if (waiting.size >= pagesInFlight) await Promise.race(waiting);
+      const content = await contentOf(page);
+      const sent: Promise<void> = index.addHTMLFile({ url: page.url, content }).then((answer) => {
+        added[at] = answer;
+        onAdded();
+        waiting.delete(sent);
+      });
+      // Its failure is heard by the race or the wait below; the pages still under way when one fails are not.
+      sent.catch(() => undefined);
+      waiting.add(sent);
+    }
+    await Promise.all(waiting);
     added.forEach((answer, at) => {
       if (answer.errors.length) throw searchIndexFailed(answer.errors, pages[at]!.file);
     });
