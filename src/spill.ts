@@ -32,9 +32,25 @@ export class SpillRef {
 const finalizer = new FinalizationRegistry<{ fd: number; path?: string }>(({ fd, path }) => {
   try {
     closeSync(fd);
-    if (path) unlinkSync(path);
+    if (path) {
+      namedSpills.delete(path);
+      unlinkSync(path);
+    }
   } catch {
     // Closed or gone already.
+  }
+});
+
+/** Spills whose file keeps its name while open (Windows): removed as the process exits, if not before. */
+const namedSpills = new Map<string, number>();
+process.on('exit', () => {
+  for (const [path, fd] of namedSpills) {
+    try {
+      closeSync(fd);
+      unlinkSync(path);
+    } catch {
+      // Closed or gone already.
+    }
   }
 });
 
@@ -80,7 +96,8 @@ export function openSpill(folder?: string): Spill {
     unlinkSync(path);
     named = false;
   } catch {
-    // Removed at close.
+    // Removed at close, or as the process exits.
+    namedSpills.set(path, fd);
   }
   const buffer = Buffer.allocUnsafeSlow(bufferSize);
   let buffered = 0;
@@ -147,7 +164,10 @@ export function openSpill(folder?: string): Spill {
       open = false;
       finalizer.unregister(spill);
       closeSync(fd);
-      if (named) unlinkSync(path);
+      if (named) {
+        namedSpills.delete(path);
+        unlinkSync(path);
+      }
     },
   };
   finalizer.register(spill, { fd, ...(named ? { path } : {}) }, spill);
