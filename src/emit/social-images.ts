@@ -34,6 +34,12 @@ export interface SocialImageOptions {
   mark?: string;
   /** Worker threads of lib/social-worker.js that draw the misses, leaving this thread free for the rest of the build (asked for when a card is to be drawn); without them the cards are drawn here. */
   pool?: () => WorkerPool | undefined;
+  /**
+   * Resolves when this thread has nothing left to do but wait for the cards (the pages are
+   * rendered): from then it draws the cards no worker has taken too, when at least
+   * `mainThreadCards` are left, so both cores draw.
+   */
+  idle?: Promise<unknown>;
   /** Where the cards drawn are counted, as they are drawn. */
   progress?: Progress;
   /**
@@ -87,18 +93,22 @@ export async function drawSocialImages(
   if (cardsToDraw.length) {
     const pool = options.pool?.();
     const progress = (options.progress ?? noProgress).begin('social images', cardsToDraw.length, 'cards');
-    // Chunks of a few cards: each worker has two in flight, so it lays out one while sharp rasterises others.
-    const pngs = await (
-      pool
-        ? pool.run<SocialCard, Uint8Array>({
-            kind: 'social',
-            setup: options.mark,
-            items: cardsToDraw,
-            chunkSize: 4,
-            onChunk: (count) => progress.tick(count),
-          })
-        : drawCards(cardsToDraw, options.mark, () => progress.tick())
-    ).finally(() => progress.end());
+    let drawing: Promise<Uint8Array[]>;
+    if (pool) {
+      // Chunks of a few cards: each worker has two in flight, so it lays out one while sharp rasterises others.
+      const job = pool.submit<SocialCard, Uint8Array>({
+        kind: 'social',
+        setup: options.mark,
+        items: cardsToDraw,
+        chunkSize: 4,
+        onChunk: (count) => progress.tick(count),
+      });
+      void options.idle?.then(() => {
+        if (job.remaining() >= mainThreadCards) job.join((chunk) => drawCards(chunk, options.mark));
+      });
+      drawing = job.results;
+    } else drawing = drawCards(cardsToDraw, options.mark, () => progress.tick());
+    const pngs = await drawing.finally(() => progress.end());
     const cached = new Set<string>();
     missing.forEach((miss, index) => {
       const png = pngs[drawingOf[index]!]!;
@@ -113,6 +123,13 @@ export async function drawSocialImages(
   // In file order, whatever came from where: the output does not depend on the cache or on timing.
   return { files: new Map([...files].sort(byName)), drawn: cardsToDraw.length, kept };
 }
+
+/**
+ * Cards that must be left for the main thread to join their workers (`SocialImageOptions.idle`).
+ * Loading satori, sharp and the font here costs about 0.4 s and ?? MB, which a thread drawing
+ * ?? cards a second pays back from ?? cards on.
+ */
+export const mainThreadCards = 100;
 
 /** What the bytes of every card depend on besides the card: the versions that draw it and the mark. */
 export function socialDrawingKey(mark: string): string {
