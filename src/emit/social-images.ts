@@ -93,6 +93,14 @@ export async function drawSocialImages(
   if (cardsToDraw.length) {
     const pool = options.pool?.();
     const progress = (options.progress ?? noProgress).begin('social images', cardsToDraw.length, 'cards');
+    // Each drawing goes to the cache as it comes (the misses that share it share its key), so the
+    // writes, five file operations each, overlap the drawing instead of following it.
+    const keys: (string | undefined)[] = new Array(cardsToDraw.length);
+    missing.forEach((miss, index) => (keys[drawingOf[index]!] ??= miss.key));
+    const keep = (index: number, png: Uint8Array) => {
+      const key = keys[index];
+      if (key) void cache!.write(key, png);
+    };
     let drawing: Promise<Uint8Array[]>;
     if (pool) {
       // Chunks of a few cards: each worker has two in flight, so it lays out one while sharp rasterises others.
@@ -102,22 +110,19 @@ export async function drawSocialImages(
         items: cardsToDraw,
         chunkSize: 4,
         onChunk: (count) => progress.tick(count),
+        onResults: (first, pngs) => pngs.forEach((png, offset) => keep(first + offset, png)),
       });
       void options.idle?.then(() => {
         if (job.remaining() >= mainThreadCards) job.join((chunk) => drawCards(chunk, options.mark));
       });
       drawing = job.results;
-    } else drawing = drawCards(cardsToDraw, options.mark, () => progress.tick());
+    } else
+      drawing = drawCards(cardsToDraw, options.mark, (index, png) => {
+        progress.tick();
+        keep(index, png);
+      });
     const pngs = await drawing.finally(() => progress.end());
-    const cached = new Set<string>();
-    missing.forEach((miss, index) => {
-      const png = pngs[drawingOf[index]!]!;
-      files.set(miss.file, png);
-      if (miss.key && !cached.has(miss.key)) {
-        cached.add(miss.key);
-        void cache!.write(miss.key, png);
-      }
-    });
+    missing.forEach((miss, index) => files.set(miss.file, pngs[drawingOf[index]!]!));
   }
   await cache?.settled();
   // In file order, whatever came from where: the output does not depend on the cache or on timing.
@@ -138,12 +143,12 @@ export function socialDrawingKey(mark: string): string {
 
 /**
  * Draws each card, in order: satori lays out the next card while sharp rasterises the ones before
- * it. `onDrawn` is told of each card drawn.
+ * it. `onDrawn` is given each card's drawing, with its index, as it is drawn.
  */
 export async function drawCards(
   cards: readonly SocialCard[],
   mark: string | undefined,
-  onDrawn?: () => void,
+  onDrawn?: (index: number, png: Uint8Array) => void,
 ): Promise<Uint8Array[]> {
   const draw = await cardDrawer();
   const pngs: Uint8Array[] = new Array(cards.length);
@@ -152,7 +157,7 @@ export async function drawCards(
     while (next < cards.length) {
       const index = next++;
       pngs[index] = await draw(cards[index]!, mark);
-      onDrawn?.();
+      onDrawn?.(index, pngs[index]);
     }
   };
   await Promise.all(Array.from({ length: Math.min(cards.length, availableParallelism() + 1) }, lane));
