@@ -3,8 +3,8 @@
  * public/ and the islands' scripts as built; sitemap.xml, robots.txt and `_headers` from the pages
  * and the config; the feeds from the entries, the messages and the config; the social images from
  * every page's meta (render/social-card.ts), started before the pages render (`startSocialImages`)
- * so their workers draw them meanwhile. Each group is made again only when what it is made from
- * changed.
+ * so their workers draw them meanwhile, and drawn by this thread too once the pages are rendered.
+ * Each group is made again only when what it is made from changed.
  */
 import { hashParts, type DiskCache } from '../cache/disk-cache.js';
 import type { FileStamp } from '../cache/render-state.js';
