@@ -29,6 +29,15 @@ export interface PoolJob<T, R> {
    * `local` runner and cannot be joined.
    */
   budgetMs?: number;
+  /**
+   * Chunks each worker is given at once while no lane of the main thread takes part (default 2,
+   * the least that keeps a worker busy while its reply waits). A worker is given its next chunk
+   * by the main thread's event loop: a job that runs while the main thread is busy with long
+   * synchronous turns (the social images while the pages render) gives it more, so it does not
+   * wait. Once a lane of the main thread takes part, a worker is given chunks again only as it
+   * has fewer than 2, so the chunks left are shared rather than queued.
+   */
+  ahead?: number;
   /** Told the number of items of each chunk done, as it is done (for progress). */
   onChunk?: (items: number) => void;
   /**
@@ -155,32 +164,40 @@ export function createWorkerPool(size: number, script: WorkerScript = 'worker.js
             fail(new JobOverBudget(budgetMs));
           }, budgetMs);
         }
+        const inFlight = new Map<Slot, number>();
         const feed = (slot: Slot) => {
           if (failed || lanes.next >= chunks.length) return;
           const index = lanes.next++;
+          inFlight.set(slot, (inFlight.get(slot) ?? 0) + 1);
           if (!slot.jobs.has(id)) {
             slot.jobs.add(id);
             post(slot, { type: 'setup', job: id, kind: job.kind, setup: job.setup });
           }
           post(slot, { type: 'chunk', job: id, chunk: index, items: chunks[index]! });
         };
+        let localLanes = 0;
+        const feedUpTo = (slot: Slot) => {
+          const window = localLanes > 0 ? 2 : Math.max(2, job.ahead ?? 2);
+          while (!failed && lanes.next < chunks.length && (inFlight.get(slot) ?? 0) < window) feed(slot);
+        };
         for (const slot of all) {
           const onMessage = (reply: WorkerReply) => {
             if (reply.job !== id) return;
             if (reply.type === 'error') return fail(Object.assign(new Error(reply.message), { stack: reply.stack }));
+            inFlight.set(slot, inFlight.get(slot)! - 1);
             finish(reply.chunk, reply.results as R[]);
-            feed(slot);
+            feedUpTo(slot);
           };
           const onError = (error: Error) => fail(error);
           slot.worker.on('message', onMessage);
           slot.worker.on('error', onError);
           cleanups.push(() => slot.worker.off('message', onMessage).off('error', onError));
-          // Two chunks in flight: a worker never waits for the main thread (busy with a chunk of
-          // its own) to hear its reply before it has the next one.
-          feed(slot);
-          feed(slot);
+          // Two chunks in flight at least: a worker never waits for the main thread (busy with a
+          // chunk of its own) to hear its reply before it has the next one.
+          feedUpTo(slot);
         }
         lanes.addLocal = (local) => {
+          localLanes++;
           void (async () => {
             while (!failed && lanes.next < chunks.length) {
               const index = lanes.next++;

@@ -5,7 +5,14 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../src/build';
 import { openDiskCache } from '../../src/cache/disk-cache';
-import { drawCards, drawSocialImages, mainThreadCards, placedMark } from '../../src/emit/social-images';
+import {
+  cardsPerChunk,
+  chunksAhead,
+  drawCards,
+  drawSocialImages,
+  mainThreadCards,
+  placedMark,
+} from '../../src/emit/social-images';
 import { createWorkerPool, type WorkerPool } from '../../src/parallel/pool';
 import { socialImageFile, type SocialCard } from '../../src/render/social-card';
 import { createTempSite } from '../helpers/fixture-site';
@@ -313,6 +320,12 @@ describe('social images drawn in worker threads', () => {
       expect(helped.map((png) => Buffer.from(png).toString('base64'))).toEqual(
         alone.map((png) => Buffer.from(png).toString('base64')),
       );
+      // A job run while the main thread is busy gives the worker `ahead` chunks at once (its
+      // replies wait for the main thread's loop); the rest stays for the main thread to share.
+      const ahead = pool.submit<SocialCard, Uint8Array>({ kind: 'social', items: cards, chunkSize: 2, ahead: 4 });
+      await new Promise((done) => setImmediate(done));
+      expect(ahead.remaining()).toBe(cards.length - 4 * 2);
+      await ahead.results;
       // A job done ignores a late lane; a lane that fails fails its job.
       job.join(() => Promise.reject(new Error('too late')));
       const failing = pool.submit<SocialCard, Uint8Array>({ kind: 'social', items: cards, chunkSize: 1 });
@@ -352,7 +365,8 @@ describe('social images drawn in worker threads', () => {
       },
     });
     try {
-      const many = cardsOf(mainThreadCards + 40);
+      // More than the worker is given ahead, and enough left beyond them for the main thread to join.
+      const many = cardsOf(chunksAhead * cardsPerChunk + mainThreadCards + 40);
       const here = await drawSocialImages(many, { cache: false });
       const both = await drawSocialImages(many, { cache: false, pool: watched, idle: Promise.resolve() });
       expect(joined).toBe(1);
