@@ -20,15 +20,24 @@ export interface PoolJob<T, R> {
   items: readonly T[];
   /** Items per chunk: small enough to share the work out, large enough to amortise messages. */
   chunkSize: number;
-  /** Runs a chunk on the main thread; without it only the workers take chunks. */
-  local?: (chunk: T[]) => R[] | Promise<R[]>;
+  /** Runs a chunk on the main thread from the job's start; without it only the workers take chunks (until a `PoolRun.join`). */
+  local?: LocalRunner<T, R>;
   /**
    * Milliseconds the job may take once it starts (waiting for the jobs before it does not count):
    * past them it fails with a JobOverBudget and the pool's workers, still busy with it, are ended
    * (the next job starts new ones). Only the workers can be stopped, so a job with a budget has no
-   * `local` runner.
+   * `local` runner and cannot be joined.
    */
   budgetMs?: number;
+  /**
+   * Chunks each worker is given at once while no lane of the main thread takes part (default 2,
+   * the least that keeps a worker busy while its reply waits). A worker is given its next chunk
+   * by the main thread's event loop: a job that runs while the main thread is busy with long
+   * synchronous turns (the social images while the pages render) gives it more, so it does not
+   * wait. Once a lane of the main thread takes part, a worker is given chunks again only as it
+   * has fewer than 2, so the chunks left are shared rather than queued.
+   */
+  ahead?: number;
   /** Told the number of items of each chunk done, as it is done (for progress). */
   onChunk?: (items: number) => void;
   /**
@@ -49,12 +58,31 @@ export class JobOverBudget extends Error {
   }
 }
 
+/** Runs a chunk of a job on the main thread. */
+export type LocalRunner<T, R> = (chunk: T[]) => R[] | Promise<R[]>;
+
+/** A job given to the pool, which the main thread can join while it runs. */
+export interface PoolRun<T, R> {
+  /** The results in item order, once every chunk is done. */
+  readonly results: Promise<R[]>;
+  /** Items of the chunks no thread has taken yet: every item while the job waits for those before it, none once it failed. */
+  remaining(): number;
+  /**
+   * Makes the main thread take the job's chunks too, with `local`, until none are left (from the
+   * job's start, for a job still waiting its turn): for a caller that had other work when it gave
+   * the job and is free now. A failure of `local` fails the job; a job already done ignores it.
+   */
+  join(local: LocalRunner<T, R>): void;
+}
+
 /** A pool of worker threads; `close` ends them. */
 export interface WorkerPool {
   /** Number of worker threads. */
   readonly size: number;
   /** Runs a job (after the jobs before it) and returns its results in item order. */
   run<T, R>(job: PoolJob<T, R>): Promise<R[]>;
+  /** Gives a job as `run` does, and returns it as it runs, for the main thread to `join` later. */
+  submit<T, R>(job: PoolJob<T, R>): PoolRun<T, R>;
   /** Starts the workers now rather than on the first job, so they load their script meanwhile. */
   start(): void;
   /** Ends the workers once the jobs given so far are done. */
@@ -101,15 +129,11 @@ export function createWorkerPool(size: number, script: WorkerScript = 'worker.js
     return slots;
   };
 
-  const runJob = async <T, R>(job: PoolJob<T, R>): Promise<R[]> => {
-    if (job.budgetMs !== undefined && job.local)
-      throw new Error('a job with a time budget cannot run chunks on the main thread');
+  const runJob = async <T, R>(job: PoolJob<T, R>, lanes: Lanes<T, R>): Promise<R[]> => {
     if (ended) throw new Error('the worker pool was ended');
     const all = start();
     const id = nextJob++;
-    const chunks: T[][] = [];
-    for (let index = 0; index < job.items.length; index += job.chunkSize)
-      chunks.push(job.items.slice(index, index + job.chunkSize));
+    const { chunks } = lanes;
     const results: R[][] = new Array(chunks.length);
     const cleanups: (() => void)[] = [];
     let timer: NodeJS.Timeout | undefined;
@@ -117,7 +141,6 @@ export function createWorkerPool(size: number, script: WorkerScript = 'worker.js
     for (const slot of all) slot.worker.ref();
     try {
       await new Promise<void>((resolve, reject) => {
-        let next = 0;
         let pending = chunks.length;
         let failed = false;
         if (pending === 0) return resolve();
@@ -135,6 +158,8 @@ export function createWorkerPool(size: number, script: WorkerScript = 'worker.js
         const fail = (error: unknown) => {
           if (!failed) reject(error);
           failed = true;
+          // No thread takes another chunk: `remaining` says so.
+          lanes.next = chunks.length;
         };
         stopJob = fail;
         const budgetMs = job.budgetMs;
@@ -144,36 +169,43 @@ export function createWorkerPool(size: number, script: WorkerScript = 'worker.js
             fail(new JobOverBudget(budgetMs));
           }, budgetMs);
         }
+        const inFlight = new Map<Slot, number>();
         const feed = (slot: Slot) => {
-          if (failed || next >= chunks.length) return;
-          const index = next++;
+          if (failed || lanes.next >= chunks.length) return;
+          const index = lanes.next++;
+          inFlight.set(slot, (inFlight.get(slot) ?? 0) + 1);
           if (!slot.jobs.has(id)) {
             slot.jobs.add(id);
             post(slot, { type: 'setup', job: id, kind: job.kind, setup: job.setup });
           }
           post(slot, { type: 'chunk', job: id, chunk: index, items: chunks[index]! });
         };
+        let localLanes = 0;
+        const feedUpTo = (slot: Slot) => {
+          const window = localLanes > 0 ? 2 : Math.max(2, job.ahead ?? 2);
+          while (!failed && lanes.next < chunks.length && (inFlight.get(slot) ?? 0) < window) feed(slot);
+        };
         for (const slot of all) {
           const onMessage = (reply: WorkerReply) => {
             if (reply.job !== id) return;
             if (reply.type === 'error') return fail(Object.assign(new Error(reply.message), { stack: reply.stack }));
+            inFlight.set(slot, inFlight.get(slot)! - 1);
             finish(reply.chunk, reply.results as R[]);
-            feed(slot);
+            feedUpTo(slot);
           };
           const onError = (error: Error) => fail(error);
           slot.worker.on('message', onMessage);
           slot.worker.on('error', onError);
           cleanups.push(() => slot.worker.off('message', onMessage).off('error', onError));
-          // Two chunks in flight: a worker never waits for the main thread (busy with a chunk of
-          // its own) to hear its reply before it has the next one.
-          feed(slot);
-          feed(slot);
+          // Two chunks in flight at least: a worker never waits for the main thread (busy with a
+          // chunk of its own) to hear its reply before it has the next one.
+          feedUpTo(slot);
         }
-        const local = job.local;
-        if (local) {
+        lanes.addLocal = (local) => {
+          localLanes++;
           void (async () => {
-            while (!failed && next < chunks.length) {
-              const index = next++;
+            while (!failed && lanes.next < chunks.length) {
+              const index = lanes.next++;
               try {
                 finish(index, await local(chunks[index]!));
               } catch (error) {
@@ -183,9 +215,12 @@ export function createWorkerPool(size: number, script: WorkerScript = 'worker.js
               await new Promise((done) => setImmediate(done));
             }
           })();
-        }
+        };
+        for (const local of lanes.early.splice(0)) lanes.addLocal(local);
       });
     } finally {
+      lanes.addLocal = undefined;
+      lanes.next = chunks.length;
       stopJob = undefined;
       clearTimeout(timer);
       for (const cleanup of cleanups) cleanup();
@@ -203,17 +238,41 @@ export function createWorkerPool(size: number, script: WorkerScript = 'worker.js
     return job.keepResults === false ? [] : results.flat();
   };
 
+  const submit = <T, R>(job: PoolJob<T, R>): PoolRun<T, R> => {
+    const chunks: T[][] = [];
+    for (let index = 0; index < job.items.length; index += job.chunkSize)
+      chunks.push(job.items.slice(index, index + job.chunkSize));
+    const lanes: Lanes<T, R> = { chunks, next: 0, early: job.local ? [job.local] : [] };
+    const join = (local: LocalRunner<T, R>) => {
+      if (job.budgetMs !== undefined) throw new Error('a job with a time budget cannot run chunks on the main thread');
+      if (lanes.addLocal) lanes.addLocal(local);
+      else if (lanes.next < chunks.length) lanes.early.push(local);
+    };
+    const remaining = () => chunks.slice(lanes.next).reduce((sum, chunk) => sum + chunk.length, 0);
+    if (closed) {
+      lanes.next = chunks.length;
+      return { results: Promise.reject(new Error('the worker pool is closed')), remaining, join };
+    }
+    if (job.budgetMs !== undefined && job.local) {
+      lanes.next = chunks.length;
+      return {
+        results: Promise.reject(new Error('a job with a time budget cannot run chunks on the main thread')),
+        remaining,
+        join,
+      };
+    }
+    const results = queue.then(() => runJob(job, lanes));
+    queue = results.catch(() => undefined);
+    return { results, remaining, join };
+  };
+
   return {
     size,
     start() {
       if (!closed) start();
     },
-    run<T, R>(job: PoolJob<T, R>): Promise<R[]> {
-      if (closed) return Promise.reject(new Error('the worker pool is closed'));
-      const result = queue.then(() => runJob(job));
-      queue = result.catch(() => undefined);
-      return result;
-    },
+    run: (job) => submit(job).results,
+    submit,
     async close() {
       closed = true;
       await queue;
@@ -229,6 +288,17 @@ export function createWorkerPool(size: number, script: WorkerScript = 'worker.js
       await Promise.all(ending.map((slot) => slot.worker.terminate()));
     },
   };
+}
+
+/** A job's chunks, and the main thread's lanes on them. */
+interface Lanes<T, R> {
+  chunks: T[][];
+  /** The first chunk no thread has taken. */
+  next: number;
+  /** Starts a lane of the main thread on the job (set while it runs). */
+  addLocal?: (local: LocalRunner<T, R>) => void;
+  /** Lanes joined before the job started. */
+  early: LocalRunner<T, R>[];
 }
 
 function post(slot: Slot, message: WorkerRequest): void {

@@ -3,8 +3,8 @@
  * public/ and the islands' scripts as built; sitemap.xml, robots.txt and `_headers` from the pages
  * and the config; the feeds from the entries, the messages and the config; the social images from
  * every page's meta (render/social-card.ts), started before the pages render (`startSocialImages`)
- * so their workers draw them meanwhile. Each group is made again only when what it is made from
- * changed.
+ * so their workers draw them meanwhile, and drawn by this thread too once the pages are rendered.
+ * Each group is made again only when what it is made from changed.
  */
 import { hashParts, type DiskCache } from '../cache/disk-cache.js';
 import type { FileStamp } from '../cache/render-state.js';
@@ -72,7 +72,7 @@ export interface SiteFilesInput {
   /** The site files of the run before, in a pipeline that runs again: its image variants are reused. */
   previous?: SiteFiles;
   /** The social images, started by `startSocialImages`. */
-  social: Promise<Loaded<SocialFiles>>;
+  social: SocialImagesRun;
   /** Told how many image variants there are and how many were encoded. */
   countImageVariants?(total: number, made: number): void;
   /** Where the code stylesheet is kept between builds (undefined: made each time). */
@@ -86,6 +86,8 @@ export interface SiteFilesInput {
 /** Makes the site files, each group kept while what it is made from stays the same; undefined when one could not be made (its problems are the run's). */
 export async function createSiteFiles(run: StageRun, input: SiteFilesInput): Promise<SiteFiles | undefined> {
   const { config, pageSet, assets, islands, messages, entryList } = input;
+  // The pages are rendered: what is left here is short next to the cards, which this thread draws too.
+  input.social.help();
   // The host's functions are bundled from the generator's own modules: made again when the config changes.
   // The booking's calendar file takes its words from the messages, when the build has a booking function.
   const functions = await run.load(
@@ -131,7 +133,7 @@ export async function createSiteFiles(run: StageRun, input: SiteFilesInput): Pro
     run.load('feeds', `${idOf(config)} ${idOf(messages)} ${entryList.map(idOf).join(' ')}`, () =>
       createFeedFiles({ config, entries: entryList, messages }),
     ),
-    input.social,
+    input.social.loaded,
     run.load('images', `${entryList.map(idOf).join(' ')} ${idOf(input.contents)}`, async () => {
       const { files, made } = await createImageVariants(
         [...imagesOf(entryList), ...bodyImagesOf(entryList, input.contents)],
@@ -192,20 +194,30 @@ export type SocialImagesInput = Pick<
   keepAll?: () => Map<string, FileStamp> | undefined;
 };
 
+/** The social images as they are made (`startSocialImages`). */
+export interface SocialImagesRun {
+  loaded: Promise<Loaded<SocialFiles>>;
+  /** Tells the drawing that this thread has nothing else to do: it draws the cards left too. */
+  help(): void;
+}
+
 /**
  * Starts the social images, kept while what they are made from stays the same: their workers draw
- * them while this thread renders the pages and makes the other site files (`createSiteFiles`).
+ * them while this thread renders the pages, and this thread joins them once it has rendered
+ * (`createSiteFiles`).
  */
-export function startSocialImages(run: StageRun, input: SocialImagesInput): Promise<Loaded<SocialFiles>> {
+export function startSocialImages(run: StageRun, input: SocialImagesInput): SocialImagesRun {
   const { config, pageSet, messages, entryList } = input;
   const mark = socialMarkOf(input.assets);
   const key = config.output.socialImages
     ? `${idOf(config)} ${hashParts(mark)} ${idOf(pageSet)} ${idOf(input.templates)} ${idOf(messages)} ${idOf(input.contents)} ${entryList.map(idOf).join(' ')} ${input.keep ? idOf(input.keep) : ''} ${input.keepAll ? idOf(input.keepAll) : ''}`
     : 'off';
-  const social = run.load('social images', key, () => createSocialImages(input, mark));
+  let help = () => {};
+  const idle = new Promise<void>((resolve) => (help = resolve));
+  const loaded = run.load('social images', key, () => createSocialImages(input, mark, idle));
   // Awaited by the site files stage: a run that fails before it does not leave it unhandled.
-  social.catch(() => undefined);
-  return social;
+  loaded.catch(() => undefined);
+  return { loaded, help };
 }
 
 /** What the social images' bytes depend on besides their cards ("" without social images): part of what every page of the output depends on (written-output.ts `globalFingerprint`). */
@@ -259,7 +271,7 @@ function* bodyImagesOf(
 }
 
 /** The social image of every page, drawn or from the cache. */
-async function createSocialImages(input: SocialImagesInput, mark: string): Promise<SocialFiles> {
+async function createSocialImages(input: SocialImagesInput, mark: string, idle: Promise<void>): Promise<SocialFiles> {
   if (!input.config.output.socialImages) return { files: new Map(), kept: new Map() };
   const all = input.keepAll?.();
   if (all) {
@@ -272,6 +284,7 @@ async function createSocialImages(input: SocialImagesInput, mark: string): Promi
   const { files, drawn, kept } = await drawSocialImages(socialCardsOf(renderInput, input.templates), {
     reuse,
     pool: input.pool,
+    idle,
     progress: input.progress,
     cache: input.cache,
     keep: input.keep,

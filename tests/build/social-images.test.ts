@@ -5,8 +5,15 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../src/build';
 import { openDiskCache } from '../../src/cache/disk-cache';
-import { drawSocialImages, placedMark } from '../../src/emit/social-images';
-import { createWorkerPool } from '../../src/parallel/pool';
+import {
+  cardsPerChunk,
+  chunksAhead,
+  drawCards,
+  drawSocialImages,
+  mainThreadCards,
+  placedMark,
+} from '../../src/emit/social-images';
+import { createWorkerPool, type WorkerPool } from '../../src/parallel/pool';
 import { socialImageFile, type SocialCard } from '../../src/render/social-card';
 import { createTempSite } from '../helpers/fixture-site';
 import { builtSite, outputRoot, repoRoot } from '../helpers/paths';
@@ -277,6 +284,101 @@ describe('social images drawn in worker threads', () => {
     // 40 cards take well over a second on one thread.
     expect(Date.now() - started).toBeLessThan(1000);
     await expect(pool.run({ kind: 'social', items: cards, chunkSize: 1 })).rejects.toThrow('closed');
+  });
+
+  it('a job the main thread joins while it runs: every chunk is drawn once, by one thread or the other, and the results come in item order', async () => {
+    const cards = Array.from({ length: 24 }, (_, index) => ({
+      title: `Card ${index}`,
+      siteName: 'Mendwise',
+      host: 'mendwise.example',
+      accent: index % 2 ? '#0f5132' : '#a8480b',
+      lang: 'en',
+    }));
+    const pool = createWorkerPool(1, 'social-worker.js');
+    try {
+      const alone = await pool.run<SocialCard, Uint8Array>({ kind: 'social', items: cards, chunkSize: 2 });
+      const firsts: number[] = [];
+      const local: string[] = [];
+      const job = pool.submit<SocialCard, Uint8Array>({
+        kind: 'social',
+        items: cards,
+        chunkSize: 2,
+        onResults: (first) => firsts.push(first),
+      });
+      expect(job.remaining()).toBe(cards.length);
+      // Joined after the worker has started: the main thread takes the chunks it has not.
+      await new Promise((done) => setTimeout(done, 100));
+      job.join((chunk) => {
+        local.push(...chunk.map((card) => card.title));
+        return drawCards(chunk, undefined);
+      });
+      const helped = await job.results;
+      expect(job.remaining()).toBe(0);
+      expect(firsts.sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, index) => index * 2));
+      expect(local.length).toBeGreaterThan(0);
+      expect(local.length).toBeLessThan(cards.length);
+      expect(helped.map((png) => Buffer.from(png).toString('base64'))).toEqual(
+        alone.map((png) => Buffer.from(png).toString('base64')),
+      );
+      // A job run while the main thread is busy gives the worker `ahead` chunks at once (its
+      // replies wait for the main thread's loop); the rest stays for the main thread to share.
+      const ahead = pool.submit<SocialCard, Uint8Array>({ kind: 'social', items: cards, chunkSize: 2, ahead: 4 });
+      await new Promise((done) => setImmediate(done));
+      expect(ahead.remaining()).toBe(cards.length - 4 * 2);
+      await ahead.results;
+      // A job done ignores a late lane; a lane that fails fails its job.
+      job.join(() => Promise.reject(new Error('too late')));
+      const failing = pool.submit<SocialCard, Uint8Array>({ kind: 'social', items: cards, chunkSize: 1 });
+      failing.join(() => Promise.reject(new Error('the lane failed')));
+      await expect(failing.results).rejects.toThrow('the lane failed');
+      expect(failing.remaining()).toBe(0);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('are drawn by the main thread too once it is idle, when enough are left to pay for loading the drawing: the same bytes', async () => {
+    const cardsOf = (count: number) =>
+      new Map(
+        Array.from({ length: count }, (_, index) => ({
+          title: `Why repair beats recycling, part ${index}`,
+          eyebrow: 'Guides',
+          siteName: 'Mendwise',
+          host: 'mendwise.example',
+          accent: '#0f5132',
+          lang: 'en',
+        })).map((card) => [socialImageFile(card), card] as const),
+      );
+    const pool = createWorkerPool(1, 'social-worker.js');
+    let joined = 0;
+    const watched = (): WorkerPool => ({
+      ...pool,
+      submit: (job) => {
+        const run = pool.submit(job);
+        return {
+          ...run,
+          join: (local) => {
+            joined++;
+            run.join(local);
+          },
+        };
+      },
+    });
+    try {
+      // More than the worker is given ahead, and enough left beyond them for the main thread to join.
+      const many = cardsOf(chunksAhead * cardsPerChunk + mainThreadCards + 40);
+      const here = await drawSocialImages(many, { cache: false });
+      const both = await drawSocialImages(many, { cache: false, pool: watched, idle: Promise.resolve() });
+      expect(joined).toBe(1);
+      expect([...both.files.keys()]).toEqual([...here.files.keys()]);
+      for (const [file, png] of here.files)
+        expect(Buffer.from(both.files.get(file)!).equals(Buffer.from(png)), file).toBe(true);
+      // Too few for the main thread to load satori and sharp for: the worker draws them alone.
+      await drawSocialImages(cardsOf(8), { cache: false, pool: watched, idle: Promise.resolve() });
+      expect(joined).toBe(1);
+    } finally {
+      await pool.close();
+    }
   });
 
   it('a build with a worker thread writes the same social images as one without; without its cache, neither keeps a card', async () => {

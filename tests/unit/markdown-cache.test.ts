@@ -10,6 +10,9 @@ function turnByTurnPool(log: string[]): WorkerPool {
     start: () => undefined,
     close: async () => undefined,
     terminate: async () => undefined,
+    submit: () => {
+      throw new Error('the renderer gives its jobs with `run`');
+    },
     async run<T, R>(job: PoolJob<T, R>) {
       const results: R[] = [];
       for (let first = 0; first < job.items.length; first += job.chunkSize) {
