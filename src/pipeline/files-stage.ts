@@ -6,6 +6,7 @@
  * so their workers draw them meanwhile, and drawn by this thread too once the pages are rendered.
  * Each group is made again only when what it is made from changed.
  */
+import type { Spill } from '../spill.js';
 import { hashParts, type DiskCache } from '../cache/disk-cache.js';
 import type { FileStamp } from '../cache/render-state.js';
 import type { ResolvedConfig } from '../config/load.js';
@@ -192,6 +193,8 @@ export type SocialImagesInput = Pick<
    * holds them all; then no card is worked out.
    */
   keepAll?: () => Map<string, FileStamp> | undefined;
+  /** Where the images go as they are drawn (a build that spills its pages, spill.ts). */
+  spill?: Spill;
 };
 
 /** The social images as they are made (`startSocialImages`). */
@@ -288,6 +291,7 @@ async function createSocialImages(input: SocialImagesInput, mark: string, idle: 
     progress: input.progress,
     cache: input.cache,
     keep: input.keep,
+    spill: input.spill,
     ...(mark ? { mark } : {}),
   });
   input.countSocialImages?.(files.size + kept.size, drawn);

@@ -382,6 +382,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       cache: runtime.mediaCache,
       keep: keepSocial,
       keepAll: keepAllSocial,
+      spill,
     });
     const rendered = await run.time('render', () =>
       renderStage(parts, {

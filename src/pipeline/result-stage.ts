@@ -74,13 +74,8 @@ export function assembleBuild(
       const data = render?.html ?? (pending.has(page.file) ? before?.files.get(page.file) : undefined);
       if (data !== undefined) files.set(page.file, data);
     }
-    for (const [path, data] of [
-      ...now.siteFiles.routes,
-      ...now.siteFiles.feeds,
-      ...now.siteFiles.social,
-      ...now.siteFiles.images,
-    ])
-      files.set(path, data);
+    for (const group of [now.siteFiles.routes, now.siteFiles.feeds, now.siteFiles.social, now.siteFiles.images])
+      putAll(files, group);
     if (before) {
       for (const [path, data] of files) {
         const old = before.files.get(path);
@@ -220,6 +215,15 @@ function unindexReads(readers: Map<string, Set<string>>, file: string, keys: Pag
     const files = readers.get(key);
     files?.delete(file);
     if (files?.size === 0) readers.delete(key);
+  }
+}
+
+/** Puts the files of `group` into `files`: spilled ones (spill.ts) by where they are, not read back. */
+function putAll(files: OutputFiles, group: ReadonlyMap<string, string | Uint8Array>): void {
+  if (files instanceof SpilledFiles && group instanceof SpilledFiles && group.spill === files.spill) {
+    for (const path of group.keys()) files.setStored(path, group.stored(path)!);
+  } else {
+    for (const [path, data] of group) files.set(path, data);
   }
 }
 

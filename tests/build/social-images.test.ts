@@ -15,6 +15,7 @@ import {
 } from '../../src/emit/social-images';
 import { createWorkerPool, type WorkerPool } from '../../src/parallel/pool';
 import { socialImageFile, type SocialCard } from '../../src/render/social-card';
+import { openSpill, SpilledFiles } from '../../src/spill';
 import { createTempSite } from '../helpers/fixture-site';
 import { builtSite, outputRoot, repoRoot } from '../helpers/paths';
 import { readPages } from '../helpers/site-files';
@@ -261,6 +262,14 @@ describe('social images drawn in worker threads', () => {
         expect([...there.files.keys()]).toEqual([...here.files.keys()]);
         for (const [file, png] of here.files)
           expect(Buffer.from(there.files.get(file)!).equals(Buffer.from(png)), file).toBe(true);
+        // A build that spills its pages puts the images there as they come: the same bytes, read back.
+        const spill = openSpill();
+        const spilled = await drawSocialImages(cards, { cache: false, mark, pool: () => pool, spill });
+        expect(spilled.files).toBeInstanceOf(SpilledFiles);
+        expect([...spilled.files.keys()]).toEqual([...here.files.keys()]);
+        for (const [file, png] of here.files)
+          expect(Buffer.from(spilled.files.get(file)!).equals(Buffer.from(png)), file).toBe(true);
+        spill.close();
       }
     } finally {
       await pool.close();
@@ -299,15 +308,21 @@ describe('social images drawn in worker threads', () => {
       const alone = await pool.run<SocialCard, Uint8Array>({ kind: 'social', items: cards, chunkSize: 2 });
       const firsts: number[] = [];
       const local: string[] = [];
+      let started: () => void;
+      const firstChunk = new Promise<void>((done) => (started = done));
       const job = pool.submit<SocialCard, Uint8Array>({
         kind: 'social',
         items: cards,
         chunkSize: 2,
-        onResults: (first) => firsts.push(first),
+        onResults: (first) => {
+          firsts.push(first);
+          started();
+        },
       });
       expect(job.remaining()).toBe(cards.length);
-      // Joined after the worker has started: the main thread takes the chunks it has not.
-      await new Promise((done) => setTimeout(done, 100));
+      // Joined once the worker has drawn its first chunk (and holds at most two more): the main
+      // thread takes the chunks it has not.
+      await firstChunk;
       job.join((chunk) => {
         local.push(...chunk.map((card) => card.title));
         return drawCards(chunk, undefined);
