@@ -1,5 +1,5 @@
 /** The files a build makes, as the pipeline's stages pass them on to the writer. */
-import { SpilledFiles } from './spill.js';
+import { SpilledFiles, type SpillRef } from './spill.js';
 
 /** Output files: path relative to the output folder → contents. */
 export type OutputFiles = Map<string, string | Uint8Array>;
@@ -18,13 +18,23 @@ export function copyFiles(files: OutputFiles, rename?: (path: string) => string)
   return rename ? new Map([...files].map(([path, data]) => [rename(path), data])) : new Map(files);
 }
 
+/** What `files` keeps of a file: for spilled files its reference (or small contents), not read back. */
+export function storedOf(files: OutputFiles, path: string): string | Uint8Array | SpillRef | undefined {
+  return files instanceof SpilledFiles ? files.stored(path) : files.get(path);
+}
+
+/** Puts the files of `from` into `into`: spilled ones of the same spill by where they are, not read back. */
+export function putFiles(into: OutputFiles, from: ReadonlyMap<string, string | Uint8Array>): void {
+  if (into instanceof SpilledFiles && from instanceof SpilledFiles && from.spill === into.spill) {
+    for (const path of from.keys()) into.setStored(path, from.stored(path)!);
+  } else {
+    for (const [path, data] of from) into.set(path, data);
+  }
+}
+
 /** The files of `first`, then those of `second` (a path in both takes the second's), as a new map. */
 export function mergeFiles(first: OutputFiles, second: OutputFiles): OutputFiles {
   const merged = copyFiles(first);
-  if (merged instanceof SpilledFiles && second instanceof SpilledFiles && second.spill === merged.spill) {
-    for (const path of second.keys()) merged.setStored(path, second.stored(path)!);
-  } else {
-    for (const [path, data] of second) merged.set(path, data);
-  }
+  putFiles(merged, second);
   return merged;
 }

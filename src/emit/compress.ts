@@ -8,7 +8,7 @@ import { readSync } from 'node:fs';
 import { extname } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { hashParts, type DiskCache } from '../cache/disk-cache.js';
-import type { OutputFiles } from '../output-files.js';
+import { storedOf, type OutputFiles } from '../output-files.js';
 import { createWorkerPool, defaultPoolSize } from '../parallel/pool.js';
 import { noProgress, type Progress } from '../progress.js';
 import { SpilledFiles, SpillRef, type Spill } from '../spill.js';
@@ -129,11 +129,6 @@ interface Compression {
   out(): OutputFiles;
 }
 
-/** What a file's entry of `files` stores: for spilled files its reference, not its contents. */
-function storedOf(files: OutputFiles, path: string): Stored {
-  return files instanceof SpilledFiles ? files.stored(path)! : files.get(path)!;
-}
-
 /** The key of a file's siblings in the cache. */
 function cacheKeyOf(item: CompressItem, contents: string | Uint8Array): string {
   return hashParts(
@@ -153,7 +148,7 @@ function planCompression(files: OutputFiles, options: CompressOptions & { spill?
     sibling instanceof SpillRef ? (sibling.spill.read(sibling) as Uint8Array) : sibling;
   const entries: Compressed[] = [];
   for (const path of [...files.keys()].sort()) {
-    const stored = storedOf(files, path);
+    const stored = storedOf(files, path)!;
     const item = itemOf(path, options);
     if (!item) continue;
     const spilled = stored instanceof SpillRef ? stored : undefined;

@@ -57,7 +57,7 @@ import {
 } from '../cache/render-state.js';
 import { SiteError } from '../errors.js';
 import { realPath } from '../file-paths.js';
-import { mergeFiles, type OutputFiles } from '../output-files.js';
+import { mergeFiles, storedOf, type OutputFiles } from '../output-files.js';
 import { SpilledFiles } from '../spill.js';
 import { compressFilesShared, type CompressOptions } from './compress.js';
 import { checkOwnership, outputMarker, outputMarkerText } from './output-folder.js';
@@ -689,7 +689,7 @@ function contentsOf(files: OutputFiles, path: string): string | Uint8Array {
 
 /** A file's size in bytes, without reading a spilled one. */
 function sizeOf(files: OutputFiles, path: string): number {
-  const stored = files instanceof SpilledFiles ? files.stored(path)! : files.get(path)!;
+  const stored = storedOf(files, path)!;
   return typeof stored === 'string' ? Buffer.byteLength(stored) : stored.length;
 }
 

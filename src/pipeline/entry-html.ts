@@ -44,18 +44,31 @@ export function loadedEntryOf({ loaded, html, code }: StoredEntry): LoadedEntry 
   Object.values(loaded.entry?.translations ?? {}).forEach((translation, index) => {
     const bytes = html[index]!;
     let text: string | undefined;
-    Object.defineProperty(translation, 'html', {
-      enumerable: true,
-      configurable: true,
-      get: () => (text ??= Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')),
-      set: (value: string) => {
-        text = value;
-        codeOf.delete(translation);
-      },
-    });
-    codeOf.set(translation, code[index]!);
+    htmlReadWhenAsked(
+      translation,
+      () => (text ??= Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')),
+      code[index]!,
+    );
   });
   return loaded;
+}
+
+/**
+ * Makes a translation's `html` a property that `read` answers (until a value is set), and records
+ * whether that HTML has highlighted code, so `translationHasCode` need not read it.
+ */
+function htmlReadWhenAsked(translation: EntryTranslation, read: () => string, code: boolean): void {
+  let set: string | undefined;
+  Object.defineProperty(translation, 'html', {
+    enumerable: true,
+    configurable: true,
+    get: () => set ?? read(),
+    set: (value: string) => {
+      set = value;
+      codeOf.delete(translation);
+    },
+  });
+  codeOf.set(translation, code);
 }
 
 /**
@@ -67,17 +80,7 @@ export function spillEntryHtml(loaded: LoadedEntry, spill: Spill): LoadedEntry {
   for (const translation of Object.values(loaded.entry?.translations ?? {})) {
     const { html } = translation;
     const ref = spill.put(html);
-    let text: string | undefined;
-    Object.defineProperty(translation, 'html', {
-      enumerable: true,
-      configurable: true,
-      get: () => text ?? (spill.read(ref) as string),
-      set: (value: string) => {
-        text = value;
-        codeOf.delete(translation);
-      },
-    });
-    codeOf.set(translation, hasHighlightedCode(html));
+    htmlReadWhenAsked(translation, () => spill.read(ref) as string, hasHighlightedCode(html));
   }
   return loaded;
 }

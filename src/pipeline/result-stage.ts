@@ -7,7 +7,7 @@
  */
 import { SiteError } from '../errors.js';
 import type { FileStamp, OutputRecord, RenderState } from '../cache/render-state.js';
-import type { OutputFiles } from '../output-files.js';
+import { putFiles, type OutputFiles } from '../output-files.js';
 import { SpilledFiles, spilledHtmlOf } from '../spill.js';
 import type { Entry } from './content-api.js';
 import type { ScheduledTranslation } from '../content/schedule.js';
@@ -75,7 +75,7 @@ export function assembleBuild(
       if (data !== undefined) files.set(page.file, data);
     }
     for (const group of [now.siteFiles.routes, now.siteFiles.feeds, now.siteFiles.social, now.siteFiles.images])
-      putAll(files, group);
+      putFiles(files, group);
     if (before) {
       for (const [path, data] of files) {
         const old = before.files.get(path);
@@ -215,15 +215,6 @@ function unindexReads(readers: Map<string, Set<string>>, file: string, keys: Pag
     const files = readers.get(key);
     files?.delete(file);
     if (files?.size === 0) readers.delete(key);
-  }
-}
-
-/** Puts the files of `group` into `files`: spilled ones (spill.ts) by where they are, not read back. */
-function putAll(files: OutputFiles, group: ReadonlyMap<string, string | Uint8Array>): void {
-  if (files instanceof SpilledFiles && group instanceof SpilledFiles && group.spill === files.spill) {
-    for (const path of group.keys()) files.setStored(path, group.stored(path)!);
-  } else {
-    for (const [path, data] of group) files.set(path, data);
   }
 }
 
