@@ -4,6 +4,8 @@
  * spelling, extra paths such as redirects), which links are the site's own, relative links and
  * fragments, the nearest page or id, and where a link is written.
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { checkLinks, existingPaths, idsInHtml, linksInCopy, linksInHtml, locateLink } from '../../src/pipeline/links';
 
@@ -106,6 +108,29 @@ describe('what a link may lead to', () => {
 });
 
 describe('where links are found and placed', () => {
+  it('keeps the links of a page without its HTML: a build keeps the links of every entry it has put in the spill', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    setFlagsFromString('--no-expose-gc');
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    // 40 pages of a megabyte each, each with links long enough for V8 to keep them as views of it.
+    const links = Array.from({ length: 40 }, (_, page) =>
+      linksInHtml(
+        `<a href="/blog/a-post-with-a-long-slug-${page}/">a</a>${'x'.repeat(1 << 20)}<img src="/media/a-long-image-name-${page}.png" srcset="/media/a-long-image-name-${page}-480.webp 480w" /><a id="the-fragment-${page}" href="#the-fragment-${page}">b</a>`,
+      ),
+    );
+    gc();
+    expect(links[39]!.map((link) => link.href)).toEqual([
+      '/blog/a-post-with-a-long-slug-39/',
+      '#the-fragment-39',
+      '/media/a-long-image-name-39.png',
+      '/media/a-long-image-name-39-480.webp',
+    ]);
+    // The 40 MB of HTML are gone; the links are a few kilobytes.
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(8 << 20);
+  });
+
   it('reads the hrefs of anchors, with entities decoded, and the links of copy with their fields', () => {
     expect(
       linksInHtml(
