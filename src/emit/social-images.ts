@@ -35,12 +35,6 @@ export interface SocialImageOptions {
   mark?: string;
   /** Worker threads of lib/social-worker.js that draw the misses, leaving this thread free for the rest of the build (asked for when a card is to be drawn); without them the cards are drawn here. */
   pool?: () => WorkerPool | undefined;
-  /**
-   * Resolves when this thread has nothing left to do but wait for the cards (the pages are
-   * rendered): from then it draws the cards no worker has taken too, when at least
-   * `mainThreadCards` are left, so both cores draw.
-   */
-  idle?: Promise<unknown>;
   /** Where the cards drawn are counted, as they are drawn. */
   progress?: Progress;
   /** Where the images go as they come (a build that spills its pages, spill.ts), rather than held until the write. */
@@ -118,7 +112,11 @@ export async function drawSocialImages(
     };
     let drawing: Promise<Uint8Array[]>;
     if (pool) {
-      // Chunks of a few cards, two drawn at a time by a worker (src/social-worker.ts): it lays out one while sharp rasterises others.
+      // Chunks of a few cards, two drawn at a time by a worker (src/social-worker.ts): it lays out one
+      // while sharp rasterises others. This thread draws none: it has the rest of the build to do
+      // meanwhile (the site files, the links, the pages compressed ahead), and a lane of its own
+      // loaded satori and sharp a second time, 60-90 MB more at the peak of the real site with
+      // 1,000 posts for the same wall time (docs/performance.md, "The social worker alone").
       const job = pool.submit<SocialCard, Uint8Array>({
         kind: 'social',
         setup: options.mark,
@@ -128,9 +126,6 @@ export async function drawSocialImages(
         onChunk: (count) => progress.tick(count),
         onResults: (first, pngs) => pngs.forEach((png, offset) => keep(first + offset, png)),
         keepResults: !spill,
-      });
-      void options.idle?.then(() => {
-        if (job.remaining() >= mainThreadCards) job.join((chunk) => drawCards(chunk, options.mark));
       });
       drawing = job.results;
     } else
@@ -150,20 +145,11 @@ export async function drawSocialImages(
   return { files: sortedFiles(files), drawn: cardsToDraw.length, kept };
 }
 
-/**
- * Cards that must be left for the main thread to join their workers (`SocialImageOptions.idle`).
- * Loading satori, sharp and the font here costs 0.28-0.33 s of CPU and 61-67 MB of RSS (measured
- * alone); a thread draws a card in about 10 ms, so with the worker going on meanwhile the second
- * lane gains from about 30 cards left. Three times that keeps the gain above a third of the wait
- * for a load whose memory stays for the rest of the build (the main thread keeps the drawing).
- */
-export const mainThreadCards = 100;
-
 /** Cards per chunk of the workers' job. */
 export const cardsPerChunk = 4;
 
 /**
- * Chunks a worker is given at once until the main thread joins it (`PoolJob.ahead`). The cards are
+ * Chunks a worker is given at once (`PoolJob.ahead`). The cards are
  * given before the pages render, and a cold render of the real site holds the main thread, which
  * gives the worker its chunks, for 4-6 s at a stretch: with two chunks the worker drew 8 of the
  * 2,081 cards meanwhile. 128 chunks is about 5 s of its drawing.

@@ -87,8 +87,6 @@ export interface SiteFilesInput {
 /** Makes the site files, each group kept while what it is made from stays the same; undefined when one could not be made (its problems are the run's). */
 export async function createSiteFiles(run: StageRun, input: SiteFilesInput): Promise<SiteFiles | undefined> {
   const { config, pageSet, assets, islands, messages, entryList } = input;
-  // The pages are rendered: what is left here is short next to the cards, which this thread draws too.
-  input.social.help();
   // The host's functions are bundled from the generator's own modules: made again when the config changes.
   // The booking's calendar file takes its words from the messages, when the build has a booking function.
   const functions = await run.load(
@@ -181,6 +179,8 @@ export type SocialImagesInput = Pick<
   countSocialImages?(total: number, drawn: number): void;
   /** The worker threads that draw them (the runtime's `socialPool`); without them the main thread does. */
   pool?: () => WorkerPool | undefined;
+  /** Told once the cards are drawn (the runtime's `socialImagesDrawn`): their workers are no longer needed. */
+  drawn?(): Promise<void>;
   /** Where the cards drawn are counted (the runtime's `progress`). */
   progress?: Progress;
   /** false: draw every card and keep none (a build without its cache). */
@@ -200,14 +200,11 @@ export type SocialImagesInput = Pick<
 /** The social images as they are made (`startSocialImages`). */
 export interface SocialImagesRun {
   loaded: Promise<Loaded<SocialFiles>>;
-  /** Tells the drawing that this thread has nothing else to do: it draws the cards left too. */
-  help(): void;
 }
 
 /**
- * Starts the social images, kept while what they are made from stays the same: their workers draw
- * them while this thread renders the pages, and this thread joins them once it has rendered
- * (`createSiteFiles`).
+ * Starts the social images, kept while what they are made from stays the same: their worker draws
+ * them while this thread renders the pages and makes the rest of the site's files (`createSiteFiles`).
  */
 export function startSocialImages(run: StageRun, input: SocialImagesInput): SocialImagesRun {
   const { config, pageSet, messages, entryList } = input;
@@ -215,12 +212,10 @@ export function startSocialImages(run: StageRun, input: SocialImagesInput): Soci
   const key = config.output.socialImages
     ? `${idOf(config)} ${hashParts(mark)} ${idOf(pageSet)} ${idOf(input.templates)} ${idOf(messages)} ${idOf(input.contents)} ${entryList.map(idOf).join(' ')} ${input.keep ? idOf(input.keep) : ''} ${input.keepAll ? idOf(input.keepAll) : ''}`
     : 'off';
-  let help = () => {};
-  const idle = new Promise<void>((resolve) => (help = resolve));
-  const loaded = run.load('social images', key, () => createSocialImages(input, mark, idle));
+  const loaded = run.load('social images', key, () => createSocialImages(input, mark));
   // Awaited by the site files stage: a run that fails before it does not leave it unhandled.
   loaded.catch(() => undefined);
-  return { loaded, help };
+  return { loaded };
 }
 
 /** What the social images' bytes depend on besides their cards ("" without social images): part of what every page of the output depends on (written-output.ts `globalFingerprint`). */
@@ -274,7 +269,7 @@ function* bodyImagesOf(
 }
 
 /** The social image of every page, drawn or from the cache. */
-async function createSocialImages(input: SocialImagesInput, mark: string, idle: Promise<void>): Promise<SocialFiles> {
+async function createSocialImages(input: SocialImagesInput, mark: string): Promise<SocialFiles> {
   if (!input.config.output.socialImages) return { files: new Map(), kept: new Map() };
   const all = input.keepAll?.();
   if (all) {
@@ -287,7 +282,6 @@ async function createSocialImages(input: SocialImagesInput, mark: string, idle: 
   const { files, drawn, kept } = await drawSocialImages(socialCardsOf(renderInput, input.templates), {
     reuse,
     pool: input.pool,
-    idle,
     progress: input.progress,
     cache: input.cache,
     keep: input.keep,
@@ -295,6 +289,7 @@ async function createSocialImages(input: SocialImagesInput, mark: string, idle: 
     ...(mark ? { mark } : {}),
   });
   input.countSocialImages?.(files.size + kept.size, drawn);
+  await input.drawn?.();
   return { files, kept };
 }
 

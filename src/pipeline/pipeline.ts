@@ -378,6 +378,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       previous: previous?.siteFiles,
       countSocialImages: runtime.countSocialImages,
       pool: runtime.socialPool,
+      drawn: runtime.socialImagesDrawn,
       progress: runtime.progress,
       cache: runtime.mediaCache,
       keep: keepSocial,
@@ -397,6 +398,9 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     );
     diagnostics.add(...rendered.errors.map(positionRenderProblem));
     if (fatal()) return failed();
+    // The render's working set is garbage now (a cold build's pages are in the spill): a one-shot
+    // command collects it here, before the stages that read the pages back.
+    if (rendered.spill) runtime.pagesRendered(rendered.rendered.size);
     output?.rendered(config, madeFiles(rendered.rendered, assets.files, islands.files));
 
     const files = await run.time('site files', () =>

@@ -5,15 +5,9 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../src/build';
 import { openDiskCache } from '../../src/cache/disk-cache';
-import {
-  cardsPerChunk,
-  chunksAhead,
-  drawCards,
-  drawSocialImages,
-  mainThreadCards,
-  placedMark,
-} from '../../src/emit/social-images';
-import { createWorkerPool, type WorkerPool } from '../../src/parallel/pool';
+import { drawCards, drawSocialImages, placedMark } from '../../src/emit/social-images';
+import { createWorkerPool } from '../../src/parallel/pool';
+import { createRuntime } from '../../src/pipeline/runtime';
 import { socialImageFile, type SocialCard } from '../../src/render/social-card';
 import { openSpill, SpilledFiles } from '../../src/spill';
 import { createTempSite } from '../helpers/fixture-site';
@@ -295,6 +289,30 @@ describe('social images drawn in worker threads', () => {
     await expect(pool.run({ kind: 'social', items: cards, chunkSize: 1 })).rejects.toThrow('closed');
   });
 
+  it("end their build's worker once drawn, and the build still counts it", async () => {
+    const runtime = createRuntime({
+      scope: join(outputRoot, 'site.config.yaml'),
+      incremental: false,
+      workers: 1,
+      cache: false,
+    });
+    try {
+      const pool = runtime.socialPool()!;
+      await pool.run({
+        kind: 'social',
+        items: [{ title: 'A', siteName: 'M', host: 'm.example', accent: '#0f5132', lang: 'en' }],
+        chunkSize: 1,
+      });
+      await runtime.socialImagesDrawn();
+      // The worker is gone: its pool takes no more jobs, and a build that asks again starts another.
+      await expect(pool.run({ kind: 'social', items: [], chunkSize: 1 })).rejects.toThrow('closed');
+      expect(runtime.socialPool()).not.toBe(pool);
+      expect(runtime.stats().workers).toBe(1);
+    } finally {
+      await runtime.dispose();
+    }
+  });
+
   it('a job the main thread joins while it runs: every chunk is drawn once, by one thread or the other, and the results come in item order', async () => {
     const cards = Array.from({ length: 24 }, (_, index) => ({
       title: `Card ${index}`,
@@ -347,50 +365,6 @@ describe('social images drawn in worker threads', () => {
       failing.join(() => Promise.reject(new Error('the lane failed')));
       await expect(failing.results).rejects.toThrow('the lane failed');
       expect(failing.remaining()).toBe(0);
-    } finally {
-      await pool.close();
-    }
-  });
-
-  it('are drawn by the main thread too once it is idle, when enough are left to pay for loading the drawing: the same bytes', async () => {
-    const cardsOf = (count: number) =>
-      new Map(
-        Array.from({ length: count }, (_, index) => ({
-          title: `Why repair beats recycling, part ${index}`,
-          eyebrow: 'Guides',
-          siteName: 'Mendwise',
-          host: 'mendwise.example',
-          accent: '#0f5132',
-          lang: 'en',
-        })).map((card) => [socialImageFile(card), card] as const),
-      );
-    const pool = createWorkerPool(1, 'social-worker.js');
-    let joined = 0;
-    const watched = (): WorkerPool => ({
-      ...pool,
-      submit: (job) => {
-        const run = pool.submit(job);
-        return {
-          ...run,
-          join: (local) => {
-            joined++;
-            run.join(local);
-          },
-        };
-      },
-    });
-    try {
-      // More than the worker is given ahead, and enough left beyond them for the main thread to join.
-      const many = cardsOf(chunksAhead * cardsPerChunk + mainThreadCards + 40);
-      const here = await drawSocialImages(many, { cache: false });
-      const both = await drawSocialImages(many, { cache: false, pool: watched, idle: Promise.resolve() });
-      expect(joined).toBe(1);
-      expect([...both.files.keys()]).toEqual([...here.files.keys()]);
-      for (const [file, png] of here.files)
-        expect(Buffer.from(both.files.get(file)!).equals(Buffer.from(png)), file).toBe(true);
-      // Too few for the main thread to load satori and sharp for: the worker draws them alone.
-      await drawSocialImages(cardsOf(8), { cache: false, pool: watched, idle: Promise.resolve() });
-      expect(joined).toBe(1);
     } finally {
       await pool.close();
     }
