@@ -116,7 +116,7 @@ export async function drawSocialImages(
       // while sharp rasterises others. This thread draws none: it has the rest of the build to do
       // meanwhile (the site files, the links, the pages compressed ahead), and a lane of its own
       // loaded satori and sharp a second time, 60-90 MB more at the peak of the real site with
-      // 1,000 posts for the same wall time (docs/performance.md, "The social worker alone").
+      // 1,000 posts for the same wall time (docs/performance.md, "Issue 50, part 2").
       const job = pool.submit<SocialCard, Uint8Array>({
         kind: 'social',
         setup: options.mark,
