@@ -97,6 +97,8 @@ describe('review before publishing with site serve --admin, in the browser', () 
       .getByRole('status')
       .filter({ hasText: `Approved: the changes to ${slug} are published.` })
       .waitFor();
+    // The queue is asked for again once the status says so (ReviewQueue.tsx `decide`): it goes then.
+    await adminQueue.waitFor({ state: 'hidden' });
     expect(await adminPage.getByRole('region', { name: 'Waiting for review' }).count()).toBe(0);
     expect(await axeViolations(adminPage)).toEqual([]);
     await adminContext.close();
