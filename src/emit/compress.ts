@@ -143,6 +143,11 @@ function cacheKeyOf(item: CompressItem, contents: string | Uint8Array): string {
 function planCompression(files: OutputFiles, options: CompressOptions & { spill?: Spill }): Compression {
   const { cache, spill } = options;
   const ahead = options.ahead?.take();
+  // What was compressed ahead from contents held here, by path: the output may hold the same
+  // contents in another form by the time of the write (a built script put in the spill).
+  const aheadByPath = new Map<string, readonly [string | Uint8Array, AheadSiblings]>();
+  for (const [source, early] of ahead ?? [])
+    if (early.path !== undefined && !(source instanceof SpillRef)) aheadByPath.set(early.path, [source, early]);
   const hold = ({ br, gz }: Siblings): HeldSiblings => (spill ? { br: spill.put(br), gz: spill.put(gz) } : { br, gz });
   const bytesOf = (sibling: Uint8Array | SpillRef) =>
     sibling instanceof SpillRef ? (sibling.spill.read(sibling) as Uint8Array) : sibling;
@@ -165,7 +170,8 @@ function planCompression(files: OutputFiles, options: CompressOptions & { spill?
       entries.push({ path, size, held: hold(cached) });
       continue;
     }
-    const early = ahead?.get(stored);
+    const byPath = aheadByPath.get(path);
+    const early = ahead?.get(stored) ?? (byPath && sameBytes(byPath[0], contents) ? byPath[1] : undefined);
     if (early && early.quality === item.quality && early.level === item.level) {
       if (key) void cache!.write(key, encodeSiblings(bytesOf(early.siblings.br), bytesOf(early.siblings.gz)));
       entries.push({ path, size, held: early.siblings });
@@ -212,6 +218,8 @@ export interface CompressAhead {
 
 /** Siblings made ahead, with the settings they were made with. */
 export interface AheadSiblings {
+  /** The output path they were made for. */
+  path?: string;
   quality: number;
   level: number;
   siblings: HeldSiblings;
@@ -251,7 +259,7 @@ export function compressAhead(options: CompressOptions & { spill?: Spill } = {})
         const data = stored instanceof SpillRef ? stored.spill.readBytes(stored) : stored;
         const { br, gz } = compressItem({ ...item, data });
         const { spill } = options;
-        made.set(stored, { ...item, siblings: spill ? { br: spill.put(br), gz: spill.put(gz) } : { br, gz } });
+        made.set(stored, { ...item, path, siblings: spill ? { br: spill.put(br), gz: spill.put(gz) } : { br, gz } });
       }
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -384,6 +392,16 @@ export function compressText(
       ? brotliText(data, scriptExtensions.includes(extension) ? defaultQuality.script : defaultQuality.text)
       : exact(gzipSync(data, { level: 9 }));
   return out.length < data.length ? out : undefined;
+}
+
+/** Whether two contents are the same bytes (a string as UTF-8). */
+function sameBytes(a: string | Uint8Array, b: string | Uint8Array): boolean {
+  if (typeof a === 'string' && typeof b === 'string') return a === b;
+  const bytes = (contents: string | Uint8Array) =>
+    typeof contents === 'string'
+      ? Buffer.from(contents)
+      : Buffer.from(contents.buffer, contents.byteOffset, contents.length);
+  return bytes(a).equals(bytes(b));
 }
 
 /**

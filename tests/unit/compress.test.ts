@@ -102,6 +102,12 @@ describe('precompressed siblings', () => {
     const other = compressFiles(files, { ahead: fake, brotliQuality: 5 });
     expect(brotliDecompressSync(other.get('index.html.br')!).toString()).toBe(page);
     expect(gunzipSync(other.get('index.html.gz')!).toString()).toBe(page);
+    // A script compressed ahead is taken when the write holds the same bytes in another buffer (the build puts it in the spill), not when they changed.
+    const copied = new Map(files).set('assets/app.js', Buffer.from(files.get('assets/app.js') as Uint8Array));
+    expect([...compressFiles(copied, { ahead: fake }).get('assets/app.js.br')!]).toEqual([1]);
+    const changed = new Map(files).set('assets/app.js', Buffer.from('console.log("bye");'.repeat(50)));
+    const fresh = compressFiles(changed, { ahead: fake }).get('assets/app.js.br')!;
+    expect(brotliDecompressSync(fresh).toString()).toBe('console.log("bye");'.repeat(50));
   });
 
   it('compresses the output of a 1,000-post blog on this thread: a worker would cost more memory than the time it saves', async () => {
