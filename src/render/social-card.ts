@@ -14,7 +14,7 @@ import type { PageMeta } from './types.js';
 export const socialImageSize = { width: 1200, height: 630 } as const;
 
 /** Raise when the drawing of a card changes (emit/social-images.ts), so every card gets a new URL. */
-export const socialCardLayout = 3;
+export const socialCardLayout = 4;
 
 /** What a card shows. */
 export interface SocialCard {
