@@ -5,11 +5,9 @@
  * Results come back in item order whoever computed them, so output does not depend on timing.
  * A job with a time budget is stopped past it by ending the workers that run it.
  */
-import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { generatorRoot } from '../cache/disk-cache.js';
 import type { JobKind, WorkerReply, WorkerRequest } from './protocol.js';
@@ -111,22 +109,8 @@ interface Slot {
  */
 export type WorkerScript = 'worker.js' | 'compress-worker.js' | 'social-worker.js';
 
-/** Options of `createWorkerPool`. */
-export interface PoolOptions {
-  /**
-   * The old generation each worker's heap may fill before its first full collection, in MB (V8's
-   * `--initial-old-space-size`; by default V8's own, a few MB over what it keeps alive). For a
-   * worker that passes much through and keeps little: see `workerHeapSized`.
-   */
-  initialHeapMb?: number;
-}
-
 /** Creates a pool of `size` worker threads running `script`, started on its first job or by `start`. */
-export function createWorkerPool(
-  size: number,
-  script: WorkerScript = 'worker.js',
-  options: PoolOptions = {},
-): WorkerPool {
+export function createWorkerPool(size: number, script: WorkerScript = 'worker.js'): WorkerPool {
   let slots: Slot[] | undefined;
   let nextJob = 0;
   let closed = false;
@@ -138,9 +122,7 @@ export function createWorkerPool(
   const start = (): Slot[] => {
     if (!slots) {
       const path = workerScript(script);
-      const sized = options.initialHeapMb ? workerHeapSized(options.initialHeapMb) : undefined;
       slots = Array.from({ length: size }, () => ({ worker: new Worker(path), jobs: new Set<number>() }));
-      if (sized) void Promise.all(slots.map((slot) => once(slot.worker, 'online'))).finally(sized.restore);
       // Workers keep the process alive only while a job runs, so an unclosed pool never holds an exit.
       for (const slot of slots) slot.worker.unref();
     }
@@ -331,32 +313,4 @@ function workerScript(name: WorkerScript): string {
   const script = join(generatorRoot(), 'lib', name);
   if (!existsSync(script)) throw new Error(`${script} is missing: run \`npm run prepare\` to build lib/`);
   return script;
-}
-
-/**
- * Sizes the heaps of the isolates made from now on (V8 reads `--initial-old-space-size` when it
- * makes one; a worker's is made on its own thread once it starts) until `restore`, which a pool
- * calls once its workers are online. V8 then skips full collections of a heap below that size. A
- * flag the command line gives stays as it is. An isolate another pool makes meanwhile gets the size
- * too: the pipeline starts its Markdown workers before the card worker, so it is none in a build.
- *
- * Why: V8 counts the external memory a thread makes (sharp's buffers) toward its heap's limit.
- * The card worker keeps 14 MB alive and makes 1 MB of pixels a card: with half its heap to grow
- * by (`--heap-growing-percent=50`, bin/site.js), it collected its whole heap every 7 cards.
- */
-export function workerHeapSized(megabytes: number): { restore: () => void } | undefined {
-  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS?.split(/\s+/) ?? [])].some((flag) =>
-    flag.replaceAll('_', '-').startsWith('--initial-old-space-size'),
-  );
-  if (given) return undefined;
-  setFlagsFromString(`--initial-old-space-size=${megabytes}`);
-  let restored = false;
-  return {
-    restore: () => {
-      if (restored) return;
-      restored = true;
-      // 0 is V8's "not set": the isolates made after it size themselves.
-      setFlagsFromString('--initial-old-space-size=0');
-    },
-  };
 }

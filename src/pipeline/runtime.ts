@@ -34,13 +34,6 @@ export const renderPoolThreshold = 15_000;
 const socialPoolLimit = 2;
 
 /**
- * The heap a card worker fills before its first full collection, in MB (`PoolOptions.initialHeapMb`).
- * The real site with 1,000 posts, cold, into memory (`/dev/shm`), one run each: V8's own size
- * 33.9-34.9 s, 543-556 MB; 64 MB 32.8 s, 531-563 MB; 96 MB 31.7 s, 599 MB; 128 MB 31.5 s, 644 MB.
- */
-const socialWorkerHeapMb = 64;
-
-/**
  * Pages rendered from which a one-shot build collects the render's garbage before going on
  * (`pagesRendered`): the collection takes 50-70 ms at 10,000 pages and 20 ms at 1,000, where the
  * peak is the Markdown's parse rather than this garbage; an edit or a warm build renders few pages.
@@ -179,9 +172,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   let socialWorkers = 0;
   const socialPoolFor = () => {
     if (poolSize <= 0 || options.incremental) return undefined;
-    socialPool ??= createWorkerPool(forced ? poolSize : Math.min(poolSize, socialPoolLimit), 'social-worker.js', {
-      initialHeapMb: socialWorkerHeapMb,
-    });
+    socialPool ??= createWorkerPool(forced ? poolSize : Math.min(poolSize, socialPoolLimit), 'social-worker.js');
     socialWorkers = socialPool.size;
     return socialPool;
   };
