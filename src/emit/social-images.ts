@@ -418,10 +418,11 @@ function titleSize(title: string): number {
  * at the foot, on the accent), the same for every card of a site and accent, rasterised once by
  * each thread; and the band between them, where the eyebrow and the title are, laid out and
  * rasterised for each card as its text's coverage, which `layWhite` lays over the frame's pixels
- * (the same card but for a few pixels, by 1 of 255, as the band's own pixels). Neither part reaches into the
- * other's rows, so the card has the pixels of the whole layout drawn at once (checked on the demo's
- * 97 cards: the same but for a few pixels of the name and host, by 1 of 255, from their clip),
- * for a layout of the eyebrow and title alone and under two thirds of the rasterising.
+ * (the same card as with the band's own pixels but for a few pixels, by 1 of 255). Neither part
+ * reaches into the other's rows, so the card has the pixels of the whole layout drawn at once
+ * (checked on the demo's 97 cards: the same but for a few pixels of the name and host, by 1 of
+ * 255, from their clip), for a layout of the eyebrow and title alone and under two thirds of the
+ * rasterising.
  */
 type CardPart = 'frame' | 'band';
 
