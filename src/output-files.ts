@@ -38,3 +38,14 @@ export function mergeFiles(first: OutputFiles, second: OutputFiles): OutputFiles
   putFiles(merged, second);
   return merged;
 }
+
+/** Whether two contents of a file are the same bytes (a string as its UTF-8). */
+export function sameContents(a: string | Uint8Array, b: string | Uint8Array): boolean {
+  if (a === b) return true;
+  if (typeof a === 'string' && typeof b === 'string') return false;
+  const bytes = (contents: string | Uint8Array) =>
+    typeof contents === 'string'
+      ? Buffer.from(contents)
+      : Buffer.from(contents.buffer, contents.byteOffset, contents.byteLength);
+  return bytes(a).equals(bytes(b));
+}

@@ -8,7 +8,7 @@ import { readSync } from 'node:fs';
 import { extname } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { hashParts, type DiskCache } from '../cache/disk-cache.js';
-import { storedOf, type OutputFiles } from '../output-files.js';
+import { sameContents, storedOf, type OutputFiles } from '../output-files.js';
 import { createWorkerPool, defaultPoolSize } from '../parallel/pool.js';
 import { noProgress, type Progress } from '../progress.js';
 import { SpilledFiles, SpillRef, type Spill } from '../spill.js';
@@ -171,7 +171,7 @@ function planCompression(files: OutputFiles, options: CompressOptions & { spill?
       continue;
     }
     const byPath = aheadByPath.get(path);
-    const early = ahead?.get(stored) ?? (byPath && sameBytes(byPath[0], contents) ? byPath[1] : undefined);
+    const early = ahead?.get(stored) ?? (byPath && sameContents(byPath[0], contents) ? byPath[1] : undefined);
     if (early && early.quality === item.quality && early.level === item.level) {
       if (key) void cache!.write(key, encodeSiblings(bytesOf(early.siblings.br), bytesOf(early.siblings.gz)));
       entries.push({ path, size, held: early.siblings });
@@ -392,16 +392,6 @@ export function compressText(
       ? brotliText(data, scriptExtensions.includes(extension) ? defaultQuality.script : defaultQuality.text)
       : exact(gzipSync(data, { level: 9 }));
   return out.length < data.length ? out : undefined;
-}
-
-/** Whether two contents are the same bytes (a string as UTF-8). */
-function sameBytes(a: string | Uint8Array, b: string | Uint8Array): boolean {
-  if (typeof a === 'string' && typeof b === 'string') return a === b;
-  const bytes = (contents: string | Uint8Array) =>
-    typeof contents === 'string'
-      ? Buffer.from(contents)
-      : Buffer.from(contents.buffer, contents.byteOffset, contents.length);
-  return bytes(a).equals(bytes(b));
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import { SiteError } from '../errors.js';
 import type { FileStamp, OutputRecord, RenderState } from '../cache/render-state.js';
-import { putFiles, type OutputFiles } from '../output-files.js';
+import { putFiles, sameContents, type OutputFiles } from '../output-files.js';
 import { SpilledFiles, spilledHtmlOf } from '../spill.js';
 import type { Entry } from './content-api.js';
 import type { ScheduledTranslation } from '../content/schedule.js';
@@ -220,8 +220,5 @@ function unindexReads(readers: Map<string, Set<string>>, file: string, keys: Pag
 
 /** Whether two versions of a file are the same bytes (a page's text against a page's text, or bytes against bytes). */
 export function sameBytes(a: string | Uint8Array, b: string | Uint8Array): boolean {
-  return (
-    a === b ||
-    (typeof a !== 'string' && typeof b !== 'string' && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b))
-  );
+  return (typeof a === 'string') === (typeof b === 'string') && sameContents(a, b);
 }
