@@ -165,9 +165,12 @@ export default function History({ api, csrf, version, text, onRestored }: Histor
   /** Where the focus goes once the button that had it is gone. */
   const focusLater = (target: { current: HTMLElement | null }) => requestAnimationFrame(() => target.current?.focus());
 
+  /** The newest read of the list: an older one answered later (a slow store) is not shown over it. */
+  const readRef = useRef(0);
   async function load() {
+    const read = ++readRef.current;
     const answer = await callApi<{ versions: Version[] }>('GET', `${api}/history`);
-    setVersions(answer.status === 200 ? answer.body.versions : 'failed');
+    if (read === readRef.current) setVersions(answer.status === 200 ? answer.body.versions : 'failed');
   }
 
   // Read while open, and again after each save (a new version), so the list is never behind the editor.
