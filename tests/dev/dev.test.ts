@@ -620,6 +620,24 @@ describe('site dev as a child process', () => {
       `a "${name}" event`,
     );
 
+  /**
+   * Runs `test`; when it fails, puts `file` back as `good` and waits (bounded) for a good build
+   * before rethrowing, so that a failure here does not fail the tests after it.
+   */
+  const restoringOnFailure = async (file: string, good: string, test: () => Promise<void>) => {
+    try {
+      await test();
+    } catch (error) {
+      await writeFile(file, good);
+      await until(
+        async () => ((await (await fetch(`${base}/__site/status`)).json()) as { ok: boolean }).ok,
+        'a good build after the failure',
+        40_000,
+      ).catch(() => undefined);
+      throw error;
+    }
+  };
+
   it('serves the built pages with the dev client', async () => {
     const { status, html } = await page(`/blog/${slug}/`);
     expect(status).toBe(200);
@@ -655,42 +673,49 @@ describe('site dev as a child process', () => {
   it('shows the overlay for broken YAML while the last good pages still serve, and clears it once fixed', async () => {
     const file = join(site.dir, 'content', 'messages', 'en.yaml');
     const good = await readFile(file, 'utf8');
-    const mark = stream.events.length;
-    await writeFile(file, `${good}broken: [unclosed\n`);
-    // A read between the truncation and the write of the file may report another problem first.
-    const problem = await eventAfter(mark, 'problem', (data) => String(data.overlay).includes('YAML_SYNTAX'));
-    expect(String(problem.data.overlay)).toContain('YAML_SYNTAX');
-    expect(String(problem.data.overlay)).toMatch(/content\/messages\/en\.yaml:\d+:\d+/);
+    await restoringOnFailure(file, good, async () => {
+      const mark = stream.events.length;
+      await writeFile(file, `${good}broken: [unclosed\n`);
+      // A read between the truncation and the write of the file may report another problem first.
+      const problem = await eventAfter(mark, 'problem', (data) => String(data.overlay).includes('YAML_SYNTAX'));
+      expect(String(problem.data.overlay)).toContain('YAML_SYNTAX');
+      expect(String(problem.data.overlay)).toMatch(/content\/messages\/en\.yaml:\d+:\d+/);
 
-    const broken = await page('/hub/');
-    expect(broken.status).toBe(200);
-    expect(broken.html).toContain('role="alertdialog"');
-    expect(broken.html).toContain('YAML_SYNTAX');
-    expect(broken.html).toContain('<h1');
-    expect(await (await fetch(`${base}/__site/status`)).json()).toMatchObject({ ok: false });
-    await until(() => /YAML_SYNTAX\s+content\/messages\/en\.yaml:\d+:\d+/.test(stderr), 'the error in the terminal');
+      const broken = await page('/hub/');
+      expect(broken.status).toBe(200);
+      expect(broken.html).toContain('role="alertdialog"');
+      expect(broken.html).toContain('YAML_SYNTAX');
+      expect(broken.html).toContain('<h1');
+      expect(await (await fetch(`${base}/__site/status`)).json()).toMatchObject({ ok: false });
+      await until(() => /YAML_SYNTAX\s+content\/messages\/en\.yaml:\d+:\d+/.test(stderr), 'the error in the terminal');
 
-    // On a busy machine the watcher may see the fix before its write is whole, or be armed again
-    // late (see below): the fix is written again, a little longer each time, until it is seen.
-    // A build of a part of the file that parses has other messages, so it ends the problem with a
-    // reload of the pages it changed rather than a "fixed": either clears the overlay.
-    const fixMark = stream.events.length;
-    let fixes = 0;
-    await until(
-      async () => {
-        if (stream.events.slice(fixMark).some((event) => event.name === 'fixed' || event.name === 'reload'))
-          return true;
-        await writeFile(file, `${good}# fixed${'.'.repeat(fixes++)}\n`);
-        await new Promise((done) => setTimeout(done, 2_000));
-        return false;
-      },
-      'a "fixed" or "reload" event',
-      40_000,
-    );
-    const fixed = await page('/hub/');
-    expect(fixed.status).toBe(200);
-    expect(fixed.html).not.toContain('role="alertdialog"');
-    expect(await (await fetch(`${base}/__site/status`)).json()).toMatchObject({ ok: true });
+      // On a busy machine the watcher may see the fix before its write is whole, or be armed again
+      // late (see below): the fix is written again, a little longer each time, until it is seen.
+      // A build of a part of the file that parses has other messages, so it ends the problem with a
+      // reload of the pages it changed rather than a "fixed": either clears the overlay.
+      const fixMark = stream.events.length;
+      let fixes = 0;
+      await until(
+        async () => {
+          if (stream.events.slice(fixMark).some((event) => event.name === 'fixed' || event.name === 'reload'))
+            return true;
+          await writeFile(file, `${good}# fixed${'.'.repeat(fixes++)}\n`);
+          await new Promise((done) => setTimeout(done, 2_000));
+          return false;
+        },
+        'a "fixed" or "reload" event',
+        40_000,
+      );
+      // A fix written after the one that was seen may still be read half-written: the server is
+      // well once the last one is built.
+      await until(
+        async () => ((await (await fetch(`${base}/__site/status`)).json()) as { ok: boolean }).ok,
+        'a good status',
+      );
+      const fixed = await page('/hub/');
+      expect(fixed.status).toBe(200);
+      expect(fixed.html).not.toContain('role="alertdialog"');
+    });
   }, 120_000);
 
   it('answers the contact API', async () => {
@@ -798,9 +823,13 @@ describe('site dev as a child process', () => {
     const away = join(site.dir, 'content-away');
     const gone = stream.events.length;
     await rename(content, away);
-    await eventAfter(gone, 'problem', (data) => String(data.overlay).includes('content/messages'));
-    const back = stream.events.length;
-    await rename(away, content);
+    let back = 0;
+    try {
+      await eventAfter(gone, 'problem', (data) => String(data.overlay).includes('content/messages'));
+    } finally {
+      back = stream.events.length;
+      await rename(away, content);
+    }
     // "fixed" when the restored content builds what the last good build had, "reload" when it
     // differs from it (an earlier edit still settling): either way the server is healthy again.
     await until(
