@@ -131,7 +131,10 @@ describe('history and restore with site serve --admin, in the browser', () => {
     await heading.fill('Reparasjon, enkelt og greit');
     await page.getByRole('button', { name: 'Save texts' }).click();
     // The save's answer, which comes once its version is kept (the page is rebuilt before that).
-    await page.getByText(/^Saved\. The website (was rebuilt in \d+ ms|is being rebuilt)\.$/).first().waitFor();
+    await page
+      .getByText(/^Saved\. The website (was rebuilt in \d+ ms|is being rebuilt)\.$/)
+      .first()
+      .waitFor();
     expect((await server.send('GET', '/no/')).text).toContain('Reparasjon, enkelt og greit');
 
     await page.setViewportSize({ width: 320, height: 720 });
