@@ -92,6 +92,7 @@ function withHtmlWhenAsked(translation: EntryTranslation, read: () => string, co
     if (key === 'html') Object.defineProperty(copy, 'html', htmlWhenAsked);
     else copy[key] = translation[key as keyof EntryTranslation];
   }
+  if (!('html' in copy)) Object.defineProperty(copy, 'html', htmlWhenAsked);
   Object.defineProperty(copy, htmlSource, { value: { read } satisfies HtmlSource });
   const made = copy as unknown as EntryTranslation;
   codeOf.set(made, code);
