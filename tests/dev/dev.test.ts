@@ -620,6 +620,9 @@ describe('site dev as a child process', () => {
       `a "${name}" event`,
     );
 
+  /** Whether the server's last build is good (`/__site/status`). */
+  const healthy = async () => ((await (await fetch(`${base}/__site/status`)).json()) as { ok: boolean }).ok;
+
   /**
    * Runs `test`; when it fails, puts `file` back as `good` and waits (bounded) for a good build
    * before rethrowing, so that a failure here does not fail the tests after it.
@@ -629,11 +632,7 @@ describe('site dev as a child process', () => {
       await test();
     } catch (error) {
       await writeFile(file, good);
-      await until(
-        async () => ((await (await fetch(`${base}/__site/status`)).json()) as { ok: boolean }).ok,
-        'a good build after the failure',
-        40_000,
-      ).catch(() => undefined);
+      await until(healthy, 'a good build after the failure', 40_000).catch(() => undefined);
       throw error;
     }
   };
@@ -708,10 +707,7 @@ describe('site dev as a child process', () => {
       );
       // A fix written after the one that was seen may still be read half-written: the server is
       // well once the last one is built.
-      await until(
-        async () => ((await (await fetch(`${base}/__site/status`)).json()) as { ok: boolean }).ok,
-        'a good status',
-      );
+      await until(healthy, 'a good status');
       const fixed = await page('/hub/');
       expect(fixed.status).toBe(200);
       expect(fixed.html).not.toContain('role="alertdialog"');
